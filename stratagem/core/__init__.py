@@ -1,0 +1,1 @@
+"""Game-agnostic vocabulary: the Game protocol, records, errors and puzzle-file I/O."""

@@ -1,0 +1,37 @@
+"""Error types that the CLI turns into one line on stderr and exit code 2.
+
+Every problem with user input names *where* it is (a file, and a place inside it such as a TOML key
+or a move index) and *what* is wrong, so the message can be acted on without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class StratagemError(Exception):
+    """Base class of every error the tool reports to a user."""
+
+
+class BadInput(StratagemError):
+    """Input that cannot be used: malformed file, impossible position, unknown option, illegal move.
+
+    ``source`` is the file (or "<argument>" for command-line text), ``place`` a key path, line or
+    move index inside it, ``problem`` what is wrong.
+    """
+
+    def __init__(self, source: str, place: str, problem: str) -> None:
+        self.source = source
+        self.place = place
+        self.problem = problem
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        where = f"{self.source}: {self.place}" if self.place else self.source
+        return f"{where}: {self.problem}"
+
+
+class NotationError(ValueError):
+    """Text that does not parse in a game's notation; callers wrap it into :class:`BadInput`."""
+
+
+class IllegalMove(ValueError):
+    """A well-formed move that the rules do not allow in the given state."""

@@ -1,0 +1,100 @@
+"""Lines and proof records with their JSON form.
+
+A *line* is a start position plus moves in the game's notation (``"format": "stratagem/line@1"``);
+every line the tool prints can be replayed by ``stratagem verify`` through the rules engine alone.
+A *proof* (``"format": "stratagem/proof@1"``) wraps a line with the claim it supports and the
+evidence for that claim; ``evidence.kind`` names what the evidence is, so a reader can tell a
+certificate from an exhaustive search that merely reports its counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from stratagem.core.errors import BadInput
+
+LINE_FORMAT = "stratagem/line@1"
+PROOF_FORMAT = "stratagem/proof@1"
+SOLVE_FORMAT = "stratagem/solve@1"
+
+
+@dataclass(frozen=True)
+class Line:
+    """Moves from a start position, all in the game's notation.
+
+    ``setup`` is what the rules engine needs besides the position (the challenge, the options), as
+    plain JSON data, so the line can be checked without the puzzle file.
+    """
+
+    game: str
+    setup: dict[str, Any]
+    start: str
+    moves: tuple[str, ...]
+    result: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": LINE_FORMAT,
+            "game": self.game,
+            "setup": self.setup,
+            "start": self.start,
+            "moves": list(self.moves),
+            "length": len(self.moves),
+            "result": self.result,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any], source: str) -> Line:
+        if data.get("format") != LINE_FORMAT:
+            raise BadInput(source, "format", f"expected {LINE_FORMAT!r}, found {data.get('format')!r}")
+        for key, kind in (("game", str), ("setup", dict), ("start", str), ("moves", list)):
+            if not isinstance(data.get(key), kind):
+                raise BadInput(source, key, "missing or of the wrong type")
+        moves = data["moves"]
+        for i, move in enumerate(moves):
+            if not isinstance(move, str):
+                raise BadInput(source, f"moves[{i}]", "a move must be a string")
+        if "length" in data and data["length"] != len(moves):
+            raise BadInput(source, "length", f"says {data['length']} but the line has {len(moves)} moves")
+        result = data.get("result", "")
+        return Line(data["game"], data["setup"], data["start"], tuple(moves), str(result))
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A claim about a puzzle and the evidence for it.
+
+    ``claim`` is e.g. ``{"solvable": true, "optimal_length": 7}``; ``evidence`` holds the witness line
+    and, for a lower bound, what establishes it (``kind`` = ``"exhaustive-search"`` with states per
+    depth, ``"drup-refutation"`` with a CNF and a proof file, ...).
+    """
+
+    game: str
+    claim: dict[str, Any]
+    line: Line | None
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": PROOF_FORMAT,
+            "game": self.game,
+            "claim": self.claim,
+            "line": self.line.to_json() if self.line is not None else None,
+            "evidence": self.evidence,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any], source: str) -> Proof:
+        if data.get("format") != PROOF_FORMAT:
+            raise BadInput(source, "format", f"expected {PROOF_FORMAT!r}, found {data.get('format')!r}")
+        if not isinstance(data.get("game"), str):
+            raise BadInput(source, "game", "missing or not a string")
+        if not isinstance(data.get("claim"), dict):
+            raise BadInput(source, "claim", "missing or not an object")
+        evidence = data.get("evidence", {})
+        if not isinstance(evidence, dict):
+            raise BadInput(source, "evidence", "must be an object")
+        raw_line = data.get("line")
+        line = Line.from_json(raw_line, source) if isinstance(raw_line, dict) else None
+        return Proof(data["game"], data["claim"], line, evidence)

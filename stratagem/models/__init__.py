@@ -1,0 +1,1 @@
+"""One subpackage per game: rules engine, notation, puzzle format and constraint models."""

@@ -1,0 +1,7 @@
+"""Strato: the cooperative weather-row puzzle (seed 001_a251ad98da0616dd.txt).
+
+Modules, read top-down: :mod:`cards` (weathers and tornadoes), :mod:`position` (rows, states and their
+notation), :mod:`challenge` (challenge cards and victory conditions), :mod:`actions` (the six weather
+actions), :mod:`rules` (turns, the Game protocol), :mod:`notation` (moves), :mod:`deal` (setup),
+:mod:`puzzle` (puzzle files), :mod:`heuristic` (admissible lower bounds for A*/IDA*).
+"""

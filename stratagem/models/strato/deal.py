@@ -1,0 +1,131 @@
+"""Setting up a deal: tornado pairs, the starting rows, hands and the draw pile.
+
+Seeded setup follows the seed's "Setup" and RULINGS.md, reproducibly for a given seed:
+
+1. Tornado pairs: the challenge's ``pairs`` if it names them; otherwise the left-handed tornadoes in
+   play are shuffled and matched with the shuffled right-handed ones ("randomly place a right-hand
+   tornado with a left-hand tornado").
+2. The deck: nine cards of each weather in play, shuffled.
+3. For each row in order, left half-row then right half-row, two cards outward from the tornado: a drawn
+   card that would sit next to the same weather (tornado or card) is set aside and the next one drawn.
+   Set-aside cards are shuffled back into the deck afterwards.
+4. Hands: 3 cards solo, 2 with 2-4 players, dealt one at a time in player order. The rest is the draw
+   pile, top first.
+
+Randomness comes from ``random.Random(seed)`` only, so the same challenge and seed give the same deal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from stratagem.models.strato.cards import COPIES_PER_WEATHER, HAND_SIZE, LEFT_HANDED, RIGHT_HANDED
+from stratagem.models.strato.challenge import Challenge
+from stratagem.models.strato.position import ONGOING, Row, State
+
+CARDS_PER_HALF_ROW_AT_SETUP = 2
+
+
+class DealError(ValueError):
+    """A deal that breaks the setup rules; the message says which rule."""
+
+
+def tornado_pairs(challenge: Challenge, rng: random.Random) -> tuple[str, ...]:
+    """The tornado pair of each row, left tornado first."""
+    if challenge.pairs:
+        return challenge.pairs
+    lefts = [w for w in challenge.weathers if w in LEFT_HANDED]
+    rights = [w for w in challenge.weathers if w in RIGHT_HANDED]
+    if len(lefts) != challenge.rows or len(rights) != challenge.rows:
+        raise DealError(
+            f"{challenge.rows} row(s) need {challenge.rows} left-hand and {challenge.rows} right-hand tornadoes; "
+            f"the weathers in play give {len(lefts)} left ({''.join(lefts) or 'none'}) and "
+            f"{len(rights)} right ({''.join(rights) or 'none'}): name the pairs in the challenge"
+        )
+    rng.shuffle(lefts)
+    rng.shuffle(rights)
+    return tuple(a + b for a, b in zip(lefts, rights, strict=True))
+
+
+def seeded_deal(challenge: Challenge, seed: int, players: int) -> State:
+    """The deal a table would lay out after shuffling with ``seed``."""
+    if players not in HAND_SIZE:
+        raise DealError(f"Strato is played by 1 to 4 players, not {players}")
+    rng = random.Random(seed)
+    pairs = tornado_pairs(challenge, rng)
+    deck = [w for w in challenge.weathers for _ in range(COPIES_PER_WEATHER)]
+    rng.shuffle(deck)
+    set_aside: list[str] = []
+    rows = []
+    for pair in pairs:
+        halves = []
+        for tornado in pair:
+            half = ""
+            while len(half) < CARDS_PER_HALF_ROW_AT_SETUP:
+                if not deck:
+                    raise DealError("the deck ran out while laying out the rows")
+                card = deck.pop(0)
+                neighbour = half[-1] if half else tornado
+                if card == neighbour:
+                    set_aside.append(card)
+                else:
+                    half += card
+            halves.append(half)
+        rows.append(Row(pair[0], pair[1], halves[0], halves[1]))
+    deck.extend(set_aside)
+    rng.shuffle(deck)
+    size = HAND_SIZE[players]
+    hands = ["" for _ in range(players)]
+    for _ in range(size):
+        for p in range(players):
+            hands[p] += deck.pop(0)
+    return State(tuple(rows), tuple("".join(sorted(h)) for h in hands), "".join(deck), 0, "", ONGOING)
+
+
+def check_setup(challenge: Challenge, state: State) -> None:
+    """Raise :class:`DealError` if ``state`` could not be the start of a game of ``challenge``."""
+    if len(state.rows) != challenge.rows:
+        raise DealError(f"the challenge has {challenge.rows} row(s), the layout {len(state.rows)}")
+    if len(state.hands) not in HAND_SIZE:
+        raise DealError(f"Strato is played by 1 to 4 players, not {len(state.hands)}")
+    used: Counter[str] = Counter()
+    for i, row in enumerate(state.rows, start=1):
+        pair = row.left_tornado + row.right_tornado
+        if challenge.pairs and pair != challenge.pairs[i - 1]:
+            raise DealError(f"row {i} has tornadoes {pair}, the challenge names {challenge.pairs[i - 1]}")
+        for tornado in pair:
+            if tornado not in challenge.weathers:
+                raise DealError(f"row {i}: tornado {tornado} is not a weather in play ({challenge.weathers})")
+        if row.left_tornado == row.right_tornado:
+            raise DealError(f"row {i}: both tornadoes are {row.left_tornado}")
+        for side, half in enumerate((row.left, row.right)):
+            inner = row.left_tornado if side == 0 else row.right_tornado
+            for d, card in enumerate(half):
+                neighbour = half[d - 1] if d else inner
+                if card == neighbour:
+                    where = "left" if side == 0 else "right"
+                    raise DealError(
+                        f"row {i}: two adjacent {card} cards in the {where} half-row "
+                        f"(setup never puts a card next to the same weather)"
+                    )
+            if len(half) > challenge.limit:
+                raise DealError(f"row {i}: a half-row of {len(half)} cards is over the limit {challenge.limit}")
+        used.update(row.left + row.right)
+    for hand in state.hands:
+        used.update(hand)
+    used.update(state.pile)
+    tornadoes = [t for row in state.rows for t in (row.left_tornado, row.right_tornado)]
+    if len(set(tornadoes)) != len(tornadoes):
+        raise DealError("a tornado weather appears in two rows; there is one tornado card per weather")
+    for weather, count in sorted(used.items()):
+        if weather not in challenge.weathers:
+            raise DealError(f"card {weather} is not a weather in play ({challenge.weathers})")
+        if count > COPIES_PER_WEATHER:
+            raise DealError(f"{count} {weather} cards, but the deck holds {COPIES_PER_WEATHER} of each weather")
+    size = HAND_SIZE[len(state.hands)]
+    for p, hand in enumerate(state.hands, start=1):
+        if len(hand) != size and state.pile:
+            raise DealError(f"player {p} holds {len(hand)} cards; with {len(state.hands)} player(s) a hand is {size}")
+        if len(hand) > size:
+            raise DealError(f"player {p} holds {len(hand)} cards; the hand size is {size}")

@@ -1,0 +1,56 @@
+"""An admissible lower bound on the turns a Strato position needs to reach victory.
+
+The bound is the largest of three counts, each of which no turn can shrink by more than the stated
+amount, minimised over the sets of rows that could be the ones meeting the goal (the winning position
+meets it on *some* set of ``rows_required`` eligible rows, and for that set every count below holds):
+
+1. **Supply.** The goal needs ``need[w]`` cards of weather ``w`` in the chosen half-rows; the table
+   holds ``table[w]``. A turn puts exactly one card on the table (the played one) and no action ever
+   adds a card (Sun removes one, the others move cards), so ``sum_w max(0, need[w] - table[w])`` falls
+   by at most 1 per turn.
+2. **Length.** A goal half-row must hold at least the goal's length. A turn lengthens one half-row by
+   the played card, and its action moves at most one card from one half-row into another (Rain, Fog
+   into an empty place, Wind across the tornado with that option; swaps change no length). The sum of
+   length shortfalls therefore falls by at most 2 per turn: ``ceil(shortfall / 2)``.
+3. **Not yet won.** Victory is only declared at the end of a turn, so an unfinished game needs >= 1.
+
+Admissibility is also tested against breadth-first distances on random positions
+(``tests/models/strato/test_heuristic.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from stratagem.models.strato.challenge import Challenge
+from stratagem.models.strato.position import ONGOING, WON, State
+
+
+def lower_bound(challenge: Challenge, state: State) -> int:
+    """Turns still needed to win from ``state`` (never more than the true number)."""
+    if state.status == WON:
+        return 0
+    if state.status != ONGOING:
+        return 0  # dead ends are not expanded; any value is admissible for a state with no goal below
+    rows = state.rows
+    table: Counter[str] = Counter()
+    for row in rows:
+        table.update(row.left)
+        table.update(row.right)
+    goal = challenge.goal
+    eligible = [r for r, row in enumerate(rows) if goal.eligible(row)]
+    best = None
+    for chosen in combinations(eligible, challenge.rows_required):
+        need: Counter[str] = Counter()
+        shortfall = 0
+        for r in chosen:
+            row = rows[r]
+            for side, half_goal in goal.halves():
+                need.update(half_goal.needs(row))
+                shortfall += max(0, half_goal.length() - len(row.half(side)))
+        supply = sum(max(0, n - table[w]) for w, n in need.items())
+        bound = max(supply, (shortfall + 1) // 2, 1)
+        if best is None or bound < best:
+            best = bound
+    return best if best is not None else 1

@@ -1,0 +1,41 @@
+"""Strato with open information as a one-player search problem.
+
+The solver knows every hand and the order of the draw pile and chooses every player's play, like a
+double-dummy analysis in bridge; every result built on this is labelled "open information".
+Successors with identical resulting states are merged (the first move in the engine's order is kept):
+two target choices that leave the same table, hands and pile are the same for every future.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from stratagem.models.strato.heuristic import lower_bound
+from stratagem.models.strato.notation import Move
+from stratagem.models.strato.position import LOST, WON, State
+from stratagem.models.strato.rules import StratoGame
+
+
+class StratoPlanning:
+    """:class:`~stratagem.core.game.SearchProblem` view of a Strato deal: reach a won state."""
+
+    def __init__(self, game: StratoGame, start: State | None = None) -> None:
+        self.game = game
+        self._start = start if start is not None else game.initial_state()
+
+    def start(self) -> State:
+        return self._start
+
+    def successors(self, state: State) -> Iterator[tuple[Move, State]]:
+        seen: set[State] = set()
+        for move, after in self.game.plays(state):
+            if after.status == LOST or after in seen:
+                continue
+            seen.add(after)
+            yield move, after
+
+    def is_goal(self, state: State) -> bool:
+        return state.status == WON
+
+    def heuristic(self, state: State) -> int:
+        return lower_bound(self.game.challenge, state)

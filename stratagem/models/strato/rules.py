@@ -1,0 +1,184 @@
+"""Turns of Strato and the Game protocol.
+
+A turn (seed "How to Play", RULINGS.md): the player to move plays one card from hand at an outer end of
+any row and resolves its action, then draws one card if the draw pile is not empty. Or, instead, a
+Redraw: discard the whole hand, play the top card of the draw pile at a chosen end, resolve it, then
+draw back up to hand size. With open information the solver knows every hand and the pile order.
+
+End of turn, in this order: a half-row longer than the limit -> defeat; the victory condition holds on
+the required number of rows -> victory; the draw pile is empty and the next player has no card ->
+defeat. A player who has cards but no legal play (only possible with ``strict_effect``) can no longer
+play, which the seed ("until a player can no longer play") makes a defeat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from stratagem.core.errors import IllegalMove
+from stratagem.core.game import TERMINAL
+from stratagem.models.strato.actions import EXCHANGES, outcomes, resolved_weather
+from stratagem.models.strato.cards import CLOUD, HAND_SIZE
+from stratagem.models.strato.challenge import Challenge, Options
+from stratagem.models.strato.notation import Move, format_move, parse_move
+from stratagem.models.strato.position import LOST, ONGOING, WON, Coord, Row, State
+
+
+class StratoGame:
+    """The rules of one Strato deal: a challenge, its options and the start position."""
+
+    name = "strato"
+
+    def __init__(self, challenge: Challenge, options: Options, start: State) -> None:
+        self.challenge = challenge
+        self.options = options
+        self.start = start
+        self.num_players = len(start.hands)
+        self.hand_size = HAND_SIZE[self.num_players]
+
+    # -- Game protocol -------------------------------------------------------------------------
+    def initial_state(self) -> State:
+        return self.start
+
+    def to_move(self, state: State) -> int:
+        return TERMINAL if self.is_terminal(state) else state.to_move
+
+    def legal_moves(self, state: State) -> list[Move]:
+        return [move for move, _ in self.plays(state)]
+
+    def apply(self, state: State, move: Move) -> State:
+        if state.status != ONGOING:
+            raise IllegalMove("the game is over")
+        for candidate, after in self._plays_of(state, move.card, move.redraw, move.row, move.end):
+            if candidate == move:
+                return after
+        raise IllegalMove(self.why_illegal(state, move))
+
+    def chance_outcomes(self, state: State) -> Sequence[tuple[Move, Fraction]]:
+        return ()
+
+    def is_terminal(self, state: State) -> bool:
+        return state.status != ONGOING or not any(True for _ in self.plays(state))
+
+    def returns(self, state: State) -> tuple[float, ...]:
+        value = 1.0 if state.status == WON else -1.0 if self.is_terminal(state) else 0.0
+        return (value,) * self.num_players
+
+    def format_move(self, state: State, move: Move) -> str:
+        return format_move(move)
+
+    def parse_move(self, state: State, text: str) -> Move:
+        move = parse_move(text)
+        self.apply(state, move)  # raises IllegalMove with the reason
+        return move
+
+    def format_state(self, state: State) -> str:
+        from stratagem.models.strato.position import format_state
+
+        return format_state(state)
+
+    def parse_state(self, text: str) -> State:
+        from stratagem.models.strato.position import parse_state
+
+        return parse_state(text)
+
+    # -- move generation -----------------------------------------------------------------------
+    def plays(self, state: State) -> list[tuple[Move, State]]:
+        """Every legal move with the state it leads to, in a fixed order.
+
+        Order: cards of the hand by weather (each distinct weather once: cards of one weather are
+        interchangeable), then the Redraw; within each, rows in order, left end before right end,
+        then target choices in the order the action lists them.
+        """
+        if state.status != ONGOING:
+            return []
+        hand = state.hands[state.to_move]
+        out: list[tuple[Move, State]] = []
+        for card in sorted(set(hand)):
+            for r in range(len(state.rows)):
+                for end in (0, 1):
+                    out.extend(self._plays_of(state, card, False, r, end))
+        if state.pile:
+            for r in range(len(state.rows)):
+                for end in (0, 1):
+                    out.extend(self._plays_of(state, state.pile[0], True, r, end))
+        return out
+
+    def _plays_of(self, state: State, card: str, redraw: bool, r: int, end: int) -> list[tuple[Move, State]]:
+        """The legal moves that play ``card`` (from hand, or by Redraw) at end ``end`` of row ``r``."""
+        if state.status != ONGOING or not 0 <= r < len(state.rows) or end not in (0, 1):
+            return []
+        if redraw:
+            if not state.pile or state.pile[0] != card:
+                return []
+        elif card not in state.hands[state.to_move]:
+            return []
+        row = state.rows[r]
+        cards = row.half(end) + card
+        placed = state.rows[:r] + (row.with_half(end, cards),) + state.rows[r + 1 :]
+        played = Coord(r, end, len(cards) - 1)
+        action = resolved_weather(card, state.last)
+        choices = outcomes(action, placed, played, self.options)
+        if not choices:
+            if self.options.strict_effect:
+                return []
+            choices = [((), placed)]
+        next_state = self._after_play(state, card, redraw)
+        exchange = action in EXCHANGES
+        return [
+            (Move(card, r, end, target, redraw, exchange and len(target) == 2), self._end_of_turn(next_state, rows))
+            for target, rows in choices
+        ]
+
+    def _after_play(self, state: State, card: str, redraw: bool) -> State:
+        """Hands, pile and last weather after the card left hand (or pile) and the player drew."""
+        p = state.to_move
+        pile = state.pile
+        if redraw:
+            pile = pile[1:]
+            drawn, pile = pile[: self.hand_size], pile[self.hand_size :]
+            hand = drawn
+        else:
+            hand = state.hands[p].replace(card, "", 1)
+            if pile:
+                hand, pile = hand + pile[0], pile[1:]
+        hand = "".join(sorted(hand))
+        last = state.last if card == CLOUD else card
+        hands = state.hands[:p] + (hand,) + state.hands[p + 1 :]
+        return State(state.rows, hands, pile, (p + 1) % self.num_players, last, ONGOING)
+
+    def _end_of_turn(self, state: State, rows: tuple[Row, ...]) -> State:
+        """The end-of-turn checks, in the seed's order, on the new rows."""
+        limit = self.challenge.limit
+        if any(len(row.left) > limit or len(row.right) > limit for row in rows):
+            status = LOST
+        elif self.challenge.victory(rows):
+            status = WON
+        elif not state.pile and not state.hands[state.to_move]:
+            status = LOST
+        else:
+            status = ONGOING
+        return State(rows, state.hands, state.pile, state.to_move, state.last, status)
+
+    # -- explanations --------------------------------------------------------------------------
+    def why_illegal(self, state: State, move: Move) -> str:
+        """A one-line reason why ``move`` is not legal in ``state``."""
+        text = format_move(move)
+        if state.status != ONGOING:
+            return f"{text}: the game is over"
+        if not 0 <= move.row < len(state.rows):
+            return f"{text}: there is no row {move.row + 1} (rows 1-{len(state.rows)})"
+        if move.redraw:
+            if not state.pile:
+                return f"{text}: Redraw needs a draw pile, and it is empty"
+            if state.pile[0] != move.card:
+                return f"{text}: the top card of the draw pile is {state.pile[0]}, not {move.card}"
+        elif move.card not in state.hands[state.to_move]:
+            hand = state.hands[state.to_move] or "no cards"
+            return f"{text}: player {state.to_move + 1} holds {hand}, no {move.card}"
+        options = [m for m, _ in self._plays_of(state, move.card, move.redraw, move.row, move.end)]
+        if not options:
+            return f"{text}: with strict_effect this card can change nothing here"
+        shown = ", ".join(format_move(m) for m in options[:8]) + (" ..." if len(options) > 8 else "")
+        return f"{text}: not a legal target choice here (legal: {shown})"
