@@ -20,6 +20,7 @@ TERMINAL = -3
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
+M_co = TypeVar("M_co", bound=Hashable, covariant=True)
 
 
 class Game(Protocol[S, M]):
@@ -73,7 +74,7 @@ class Game(Protocol[S, M]):
         ...
 
 
-class SearchProblem(Protocol[S, M]):
+class SearchProblem(Protocol[S, M_co]):
     """A one-player puzzle as the search solvers see it: unit step costs and a goal test.
 
     ``heuristic`` must never overestimate the number of steps to the nearest goal (A*, IDA*).
@@ -83,7 +84,7 @@ class SearchProblem(Protocol[S, M]):
         """The state search begins from."""
         ...
 
-    def successors(self, state: S) -> Iterable[tuple[M, S]]:
+    def successors(self, state: S) -> Iterable[tuple[M_co, S]]:
         """Every (move, next state) pair, in a fixed order."""
         ...
 

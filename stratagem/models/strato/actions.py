@@ -46,7 +46,7 @@ def wind(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
     near, far = row.half(near_side), row.half(far_side)
     out: list[Outcome] = []
     for p in range(len(near)):
-        if p == played.index:
+        if p == played.dist:
             continue
         card = near[p]
         for q in range(p):
@@ -98,7 +98,7 @@ def sun(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
     for side in (0, 1):
         cards = row.half(side)
         for i in range(len(cards)):
-            if (side, i) == (played.side, played.index):
+            if (side, i) == (played.side, played.dist):
                 continue
             out.append(((Coord(r, side, i),), _replace(rows, r, side, cards[:i] + cards[i + 1 :])))
     return out

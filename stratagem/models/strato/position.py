@@ -58,14 +58,14 @@ class State(NamedTuple):
 
 
 class Coord(NamedTuple):
-    """A card's place: row index, side (LEFT/RIGHT) and distance index (0 = touching the tornado)."""
+    """A card's place: row index, side (LEFT/RIGHT) and distance (0 = touching the tornado)."""
 
     row: int
     side: int
-    index: int
+    dist: int
 
     def __str__(self) -> str:
-        return f"{self.row + 1}{SIDE_LETTERS[self.side]}{self.index + 1}"
+        return f"{self.row + 1}{SIDE_LETTERS[self.side]}{self.dist + 1}"
 
 
 _ROW_RE = re.compile(r"^([A-Z]*)\(([A-Z])([A-Z])\)([A-Z]*)$")
