@@ -1,0 +1,1 @@
+"""The click application: parse arguments, call models and solvers, render the results."""

@@ -1,0 +1,67 @@
+"""``stratagem show``: draw a puzzle's deal, or replay a line or proof record turn by turn."""
+
+from __future__ import annotations
+
+import click
+
+from stratagem.cli.games import game_from_record, load_strato
+from stratagem.cli.render import describe_challenge, draw_rows, draw_state
+from stratagem.core.errors import BadInput
+from stratagem.core.io import load_json
+from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.models.strato.position import format_state
+from stratagem.solvers.replay import replay
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
+              help="A deal named in the puzzle file, or an integer seed (default: the first deal).")
+@click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
+def show(file: str, deal_key: str | None, players: int | None) -> int:
+    """Draw a Strato puzzle's deal, or a line/proof record (.json) move by move."""
+    from stratagem.cli.main import stdout
+
+    out = stdout()
+    if file.endswith(".json"):
+        line = _line_of(file)
+        game, start = game_from_record(line.game, line.setup, line.start, file)
+        result = replay(game, start, line.moves)
+        if not result.ok:
+            raise BadInput(file, f"moves[{result.error_at}]", result.error)
+        out.print(describe_challenge(game.challenge))
+        out.print(f"start  [dim]{format_state(start)}[/]")
+        for text in draw_state(start, game.challenge):
+            out.print(text)
+        for turn, text in enumerate(line.moves, start=1):
+            out.print(f"turn {turn}  player {result.states[turn - 1].to_move + 1}  [bold]{text}[/]")
+            for row_text in draw_rows(result.states[turn], game.challenge):
+                out.print(row_text)
+        out.print(f"end    [dim]{format_state(result.final)}[/]")
+        return 0
+    puzzle = load_strato(file)
+    spec = puzzle.find_deal(deal_key, players)
+    state = puzzle.deal(spec)
+    out.print(describe_challenge(puzzle.challenge))
+    options = [name for name, on in puzzle.options.to_data().items() if on]
+    if options:
+        out.print(f"options: {', '.join(options)}")
+    seed = f"seed {spec.seed}, " if spec.seed is not None else ""
+    out.print(f"deal {spec.name} ({seed}{len(state.hands)} player(s))  [dim]{format_state(state)}[/]")
+    for text in draw_state(state, puzzle.challenge):
+        out.print(text)
+    if len(puzzle.deals) > 1:
+        out.print("deals in this file: " + ", ".join(d.name for d in puzzle.deals))
+    return 0
+
+
+def _line_of(file: str) -> Line:
+    data = load_json(file)
+    if data.get("format") == LINE_FORMAT:
+        return Line.from_json(data, file)
+    if data.get("format") == PROOF_FORMAT:
+        proof = Proof.from_json(data, file)
+        if proof.line is None:
+            raise BadInput(file, "line", "this proof record holds no line to show")
+        return proof.line
+    raise BadInput(file, "format", f"not a line or proof record (format {data.get('format')!r})")

@@ -1,0 +1,147 @@
+"""``stratagem verify``: re-check a line or a proof record with the rules engine alone.
+
+Exit 0 when valid, 1 when invalid (a move the rules forbid, a line that does not end where it claims,
+a shorter win found by the re-check), 2 when the file cannot be read (malformed JSON, unknown format,
+a move that does not parse).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from stratagem.cli.games import game_from_record
+from stratagem.core.errors import BadInput
+from stratagem.core.io import dumps_record, load_json
+from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.solvers.replay import is_win, no_win_within, replay
+
+
+class Verdict:
+    """Collects what was checked and the first reason the record is invalid."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.checked: list[str] = []
+        self.notes: list[str] = []
+        self.problem = ""
+
+    def invalid(self, place: str, problem: str) -> None:
+        if not self.problem:
+            self.problem = f"{self.source}: {place}: {problem}"
+
+    @property
+    def valid(self) -> bool:
+        return not self.problem
+
+
+def check_line(line: Line, verdict: Verdict, place: str) -> tuple[Any, Any, list[Any]] | None:
+    """Replay a line; record problems in ``verdict``; return (game, start, states) when it replays."""
+    game, start = game_from_record(line.game, line.setup, line.start, verdict.source)
+    result = replay(game, start, line.moves)
+    if result.unreadable:
+        raise BadInput(verdict.source, f"{place}moves[{result.error_at}]", result.error)
+    if not result.ok:
+        verdict.invalid(f"{place}moves[{result.error_at}]", result.error)
+        return None
+    verdict.checked.append(f"all {len(line.moves)} moves are legal under the rules engine")
+    final = result.final
+    if line.result == "won":
+        if is_win(game, final):
+            verdict.checked.append(f"the line ends in a won position after {len(line.moves)} turns")
+        else:
+            verdict.invalid(f"{place}result", "the line claims a win but its last position is not won")
+    elif line.result and line.result != "won":
+        verdict.invalid(f"{place}result", f"unknown result {line.result!r} (expected 'won' or empty)")
+    return game, start, list(result.states)
+
+
+@click.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--recheck", is_flag=True,
+              help="Also re-check optimality (or unsolvability) by a plain exhaustive enumeration.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+def verify(record: str, recheck: bool, as_json: bool) -> int:
+    """Replay a line or proof record through the rules engine; exit 0 valid, 1 invalid, 2 unreadable."""
+    data = load_json(record)
+    fmt = data.get("format")
+    verdict = Verdict(record)
+    claim: dict[str, Any] = {}
+    if fmt == LINE_FORMAT:
+        line = Line.from_json(data, record)
+        kind = "line"
+        place = ""
+    elif fmt == PROOF_FORMAT:
+        proof = Proof.from_json(data, record)
+        kind = "proof"
+        if proof.line is None:
+            raise BadInput(record, "line", "a Strato proof record carries the start position as a line")
+        line = proof.line
+        claim = proof.claim
+        place = "line."
+    else:
+        raise BadInput(record, "format", f"unknown record format {fmt!r} (expected {LINE_FORMAT} or {PROOF_FORMAT})")
+
+    replayed = check_line(line, verdict, place)
+    if replayed is not None and kind == "proof":
+        game, start, _ = replayed
+        check_claim(claim, line, game, start, verdict, recheck)
+
+    if as_json:
+        click.echo(dumps_record({
+            "format": "stratagem/verdict@1",
+            "record": record,
+            "kind": kind,
+            "valid": verdict.valid,
+            "problem": verdict.problem or None,
+            "checked": verdict.checked,
+            "not_checked": verdict.notes,
+        }), nl=False)
+    else:
+        for item in verdict.checked:
+            click.echo(f"checked: {item}")
+        for item in verdict.notes:
+            click.echo(f"not checked: {item}")
+        click.echo(f"{kind} valid" if verdict.valid else f"{kind} INVALID")
+    if not verdict.valid:
+        click.echo(verdict.problem, err=True)
+        return 1
+    return 0
+
+
+def check_claim(claim: dict[str, Any], line: Line, game: Any, start: Any, verdict: Verdict, recheck: bool) -> None:
+    """Check a proof's claim against its line and, with ``recheck``, by exhaustive enumeration."""
+    solvable = claim.get("solvable")
+    if solvable is True:
+        if line.result != "won":
+            verdict.invalid("claim.solvable", "claims a win but the line does not end in one")
+        if claim.get("length") != len(line.moves):
+            verdict.invalid("claim.length", f"says {claim.get('length')} but the line has {len(line.moves)} moves")
+        if claim.get("optimal"):
+            bound = len(line.moves) - 1
+            if recheck:
+                none_shorter, per_depth = no_win_within(game, start, bound)
+                if none_shorter:
+                    verdict.checked.append(
+                        f"no win within {bound} turns: plain enumeration of {sum(per_depth)} states"
+                    )
+                else:
+                    verdict.invalid("claim.optimal", f"a win exists within {bound} turns: the line is not shortest")
+            else:
+                verdict.notes.append(
+                    "optimality rests on an exhaustive search without a certificate; run with --recheck to repeat it"
+                )
+    elif solvable is False:
+        if line.moves:
+            verdict.invalid("line.moves", "an unsolvability proof carries no moves")
+        if recheck:
+            none_at_all, per_depth = no_win_within(game, start, None)
+            if none_at_all:
+                verdict.checked.append(f"no win anywhere: plain enumeration of all {sum(per_depth)} reachable states")
+            else:
+                verdict.invalid("claim.solvable", "a winning line exists")
+        else:
+            verdict.notes.append("unsolvability rests on an exhaustive search; run with --recheck to repeat it")
+    else:
+        verdict.invalid("claim.solvable", "must be true or false")
