@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from stratagem.models.strato.heuristic import lower_bound
 from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import LOST, WON, State
+from stratagem.models.strato.position import LOST, ONGOING, WON, Row, State
 from stratagem.models.strato.rules import StratoGame
 
 
@@ -22,6 +22,8 @@ class StratoPlanning:
     def __init__(self, game: StratoGame, start: State | None = None) -> None:
         self.game = game
         self._start = start if start is not None else game.initial_state()
+        # The bound depends on the rows alone (for an unfinished game): compute it once per rows.
+        self._bounds: dict[tuple[Row, ...], int] = {}
 
     def start(self) -> State:
         return self._start
@@ -38,4 +40,9 @@ class StratoPlanning:
         return state.status == WON
 
     def heuristic(self, state: State) -> int:
-        return lower_bound(self.game.challenge, state)
+        if state.status != ONGOING:
+            return lower_bound(self.game.challenge, state)
+        bound = self._bounds.get(state.rows)
+        if bound is None:
+            bound = self._bounds[state.rows] = lower_bound(self.game.challenge, state)
+        return bound

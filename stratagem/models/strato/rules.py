@@ -36,6 +36,8 @@ class StratoGame:
         self.start = start
         self.num_players = len(start.hands)
         self.hand_size = HAND_SIZE[self.num_players]
+        # Victory depends on the rows alone, and many states share rows: remember each verdict.
+        self._victory: dict[tuple[Row, ...], bool] = {}
 
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:
@@ -153,13 +155,19 @@ class StratoGame:
         limit = self.challenge.limit
         if any(len(row.left) > limit or len(row.right) > limit for row in rows):
             status = LOST
-        elif self.challenge.victory(rows):
+        elif self._won(rows):
             status = WON
         elif not state.pile and not state.hands[state.to_move]:
             status = LOST
         else:
             status = ONGOING
         return State(rows, state.hands, state.pile, state.to_move, state.last, status)
+
+    def _won(self, rows: tuple[Row, ...]) -> bool:
+        verdict = self._victory.get(rows)
+        if verdict is None:
+            verdict = self._victory[rows] = self.challenge.victory(rows)
+        return verdict
 
     # -- explanations --------------------------------------------------------------------------
     def why_illegal(self, state: State, move: Move) -> str:
