@@ -1,0 +1,30 @@
+"""Helpers for driving the CLI in-process and reading what it printed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from stratagem.cli.main import run
+
+ROOT = Path(__file__).resolve().parents[2]
+PUZZLES = ROOT / "puzzles" / "strato"
+
+
+@dataclass
+class Outcome:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    def invoke(*args: str) -> Outcome:
+        code = run(list(args))
+        captured = capsys.readouterr()
+        return Outcome(code, captured.out, captured.err)
+
+    return invoke
