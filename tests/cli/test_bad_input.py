@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import PUZZLES
 
 GOOD = (PUZZLES / "challenge-0.toml").read_text()
