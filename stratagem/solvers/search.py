@@ -41,6 +41,7 @@ __all__ = [
     "astar",
     "bfs",
     "distance",
+    "greedy",
     "idastar",
     "with_start",
 ]
@@ -49,6 +50,8 @@ __all__ = [
 SOLVED = "solved"
 #: Status of a search that exhausted every reachable state without meeting a goal.
 UNSOLVABLE = "unsolvable"
+#: Status of a greedy search that found a line it does not claim is shortest.
+FOUND = "found"
 #: Status of a search stopped by a limit before it could decide.
 UNKNOWN = "unknown"
 
@@ -425,6 +428,51 @@ class _FromState(Generic[S, M]):
 
     def heuristic(self, state: S) -> int:
         return self._problem.heuristic(state)
+
+
+def greedy(
+    problem: SearchProblem[S, M],
+    *,
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
+    progress: Progress | None = None,
+) -> SearchResult[S, M]:
+    """Greedy best-first search: *some* line to a goal, fast, with no claim that it is shortest.
+
+    The open list is ordered by ``(h, g, insertion number)``; each state is expanded at most once.
+    Used as the anytime fallback when an optimal search is stopped by a limit, so that the user gets
+    the best line found so far next to the proven lower bound. Status ``"found"`` carries a line that
+    is not known to be optimal; ``"unsolvable"`` means the reachable space ran out (a full search).
+    """
+    budget = _Budget(time_limit, max_nodes)
+    expanded = generated = 0
+    start = problem.start()
+    parent: dict[S, tuple[S, M] | None] = {start: None}
+    counter = 0
+    open_list: list[tuple[int, int, int, S]] = [(problem.heuristic(start), 0, counter, start)]
+
+    def result(status: str, moves: tuple[M, ...] | None, stop: str | None) -> SearchResult[S, M]:
+        stats = SearchStats(expanded, generated, budget.elapsed(), ())
+        return SearchResult("greedy", status, moves, 0, stats, stop)
+
+    while open_list:
+        _, g, _, state = heapq.heappop(open_list)
+        if problem.is_goal(state):
+            return result(FOUND, _line(parent.__getitem__, state), None)
+        stop = budget.stop_reason(expanded)
+        if stop is not None:
+            return result(UNKNOWN, None, stop)
+        expanded += 1
+        if progress is not None and expanded % _PROGRESS_EVERY == 0:
+            progress(g, expanded)
+        for move, child in problem.successors(state):
+            generated += 1
+            if child in parent:
+                continue
+            parent[child] = (state, move)
+            counter += 1
+            heapq.heappush(open_list, (problem.heuristic(child), g + 1, counter, child))
+    return result(UNSOLVABLE, None, None)
 
 
 def with_start(problem: SearchProblem[S, M], state: S) -> SearchProblem[S, M]:

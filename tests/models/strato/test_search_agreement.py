@@ -1,0 +1,69 @@
+"""BFS, A* and IDA* (solvers/search.py) agree on the optimal number of turns over seeded deals of
+small challenges, and every line they return replays through ``StratoGame.apply`` to a won state."""
+
+from __future__ import annotations
+
+import pytest
+
+from stratagem.models.strato.challenge import Challenge, Options
+from stratagem.models.strato.deal import seeded_deal
+from stratagem.models.strato.notation import format_move
+from stratagem.models.strato.planning import StratoPlanning
+from stratagem.models.strato.position import WON
+from stratagem.models.strato.rules import StratoGame
+from stratagem.solvers.search import astar, bfs, idastar
+
+from .support import make_challenge, puzzle_challenge
+
+CHALLENGES: dict[str, tuple[Challenge, Options]] = {
+    "challenge-0": (puzzle_challenge("challenge-0"), Options()),
+    "rw-rr-ww": (make_challenge(limit=5, left="RR", right="WW"), Options()),
+    "rw-rrr-www": (make_challenge(limit=5, left="RRR", right="WWW"), Options()),
+    "rw-symbolic": (make_challenge(limit=5, left="<<<", right=">>"), Options()),
+    "rw-crossing": (make_challenge(limit=5, left="RRR", right="WW"), Options(wind_crosses_tornado=True)),
+    "rw-strict": (make_challenge(limit=5, left="RRR", right="WW"), Options(strict_effect=True)),
+    "st-ss-tt": (make_challenge(weathers="ST", pairs=("ST",), limit=5, left="SS", right="TT"), Options()),
+    "rt-rr-tt": (make_challenge(weathers="RT", pairs=("RT",), limit=5, left="RR", right="TT"), Options()),
+    "sw-ss-ww": (make_challenge(weathers="SW", pairs=("SW",), limit=4, left="SS", right="WW"), Options()),
+    "rc-counts": (
+        make_challenge(weathers="RC", pairs=("RC",), limit=5, left="RR", right=">>"),
+        Options(),
+    ),
+    # Fog in one row and a cloud copying it change nothing: nothing on the table can be rearranged.
+    "fc-unsolvable": (make_challenge(weathers="FC", pairs=("FC",), limit=5, left="FF", right="CC"), Options()),
+}
+
+DEALS = [
+    *[("challenge-0", players, 2) for players in (1, 2, 4)],
+    *[(name, players, seed) for name in ("rw-rr-ww", "st-ss-tt", "rt-rr-tt", "sw-ss-ww", "rw-symbolic", "rc-counts")
+      for players in (1, 2, 4) for seed in (0, 1, 2)],
+    *[("rw-rrr-www", players, seed) for players in (1, 4) for seed in (1, 3)],
+    *[(name, players, seed) for name in ("rw-crossing", "rw-strict") for players in (1, 2) for seed in (0, 1)],
+    ("fc-unsolvable", 1, 2),
+    ("fc-unsolvable", 2, 2),
+]
+
+
+def test_engine_at_least_fifty_deals_are_compared() -> None:
+    assert len(DEALS) >= 50
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), DEALS, ids=[f"{n}-p{p}-s{s}" for n, p, s in DEALS])
+def test_engine_bfs_astar_idastar_agree_and_lines_replay_to_victory(name: str, players: int, seed: int) -> None:
+    challenge, options = CHALLENGES[name]
+    game = StratoGame(challenge, options, seeded_deal(challenge, seed, players))
+    results = {search.__name__: search(StratoPlanning(game), max_nodes=20_000) for search in (bfs, astar, idastar)}
+    statuses = {method: result.status for method, result in results.items()}
+    assert set(statuses.values()) in ({"solved"}, {"unsolvable"}), statuses
+    if name == "fc-unsolvable":
+        assert statuses["bfs"] == "unsolvable"
+        return
+    lengths = {method: len(result.moves or ()) for method, result in results.items()}
+    assert len(set(lengths.values())) == 1, lengths
+    for method, result in results.items():
+        assert result.moves is not None and result.lower_bound == len(result.moves)
+        state = game.initial_state()
+        for move in result.moves:
+            assert state.status != WON, f"{method}: the line goes on after victory"
+            state = game.apply(state, move)
+        assert state.status == WON, (method, [format_move(m) for m in result.moves])
