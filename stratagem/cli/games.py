@@ -6,7 +6,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import load_toml
-from stratagem.models.strato.deal import DealError, check_setup
+from stratagem.models.strato.deal import DealError, check_position
 from stratagem.models.strato.position import parse_state
 from stratagem.models.strato.puzzle import Puzzle, load_puzzle, setup_from_data
 from stratagem.models.strato.rules import StratoGame
@@ -36,7 +36,7 @@ def game_from_record(game: str, setup: dict[str, Any], start: str, source: str) 
     if len(state.rows) != challenge.rows:
         raise BadInput(source, "start", f"{len(state.rows)} row(s), the challenge has {challenge.rows}")
     try:
-        check_setup(challenge, state)
+        check_position(challenge, state)
     except DealError as exc:
         raise BadInput(source, "start", str(exc)) from None
     return StratoGame(challenge, options, state), state

@@ -12,8 +12,9 @@ the seed, enforced here for every action:
   gap toward the tornado and inserting one pushes the rest outward;
 - "Actions must change something." -> choices that leave every row as it was are dropped.
 
-A target is a tuple of :class:`Coord`: ``(card,)`` for Sun, ``(from, to)`` for Wind and Rain (``to`` is
-where the card ends up), ``(a, b)`` for the two places Fog and Storm exchange.
+A target is a tuple of :class:`Coord`: ``(card,)`` for Sun; ``(from, to)`` for a card that moves (Wind,
+Rain, Fog into an empty place; ``to`` is where the card ends up); ``(a, b)`` for two cards that
+exchange places (Fog, Storm). Each outcome says which of the last two it is.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from stratagem.models.strato.position import Coord, Row
 
 Target = tuple[Coord, ...]
 Rows = tuple[Row, ...]
-Outcome = tuple[Target, Rows]
+Outcome = tuple[Target, Rows, bool]
 
 
 def _replace(rows: Rows, r: int, side: int, cards: str) -> Rows:
@@ -52,19 +53,21 @@ def wind(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
         for q in range(p):
             moved = near[:q] + card + near[q:p] + near[p + 1 :]
             if moved != near:
-                out.append(((Coord(r, near_side, p), Coord(r, near_side, q)), _replace(rows, r, near_side, moved)))
+                target = (Coord(r, near_side, p), Coord(r, near_side, q))
+                out.append((target, _replace(rows, r, near_side, moved), False))
         if options.wind_crosses_tornado:
             rest = near[:p] + near[p + 1 :]
             for q in range(len(far) + 1):
                 new_far = far[:q] + card + far[q:]
                 new_rows = _replace(_replace(rows, r, near_side, rest), r, far_side, new_far)
-                out.append(((Coord(r, near_side, p), Coord(r, far_side, q)), new_rows))
+                out.append(((Coord(r, near_side, p), Coord(r, far_side, q)), new_rows, False))
     for p in range(len(far)):
         card = far[p]
         for q in range(p + 1, len(far)):
             moved = far[:p] + far[p + 1 : q + 1] + card + far[q + 1 :]
             if moved != far:
-                out.append(((Coord(r, far_side, p), Coord(r, far_side, q)), _replace(rows, r, far_side, moved)))
+                target = (Coord(r, far_side, p), Coord(r, far_side, q))
+                out.append((target, _replace(rows, r, far_side, moved), False))
     return out
 
 
@@ -83,10 +86,10 @@ def rain(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
         if side == far_side:
             new_far = card + rest
             if new_far != far:
-                out.append(((source, Coord(r, side, 0)), _replace(rows, r, far_side, new_far)))
+                out.append(((source, Coord(r, side, 0)), _replace(rows, r, far_side, new_far), False))
         else:
             new_rows = _replace(_replace(rows, r, far_side, rest), r, side, card + row.half(side))
-            out.append(((source, Coord(r, side, 0)), new_rows))
+            out.append(((source, Coord(r, side, 0)), new_rows, False))
     return out
 
 
@@ -100,7 +103,7 @@ def sun(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
         for i in range(len(cards)):
             if (side, i) == (played.side, played.dist):
                 continue
-            out.append(((Coord(r, side, i),), _replace(rows, r, side, cards[:i] + cards[i + 1 :])))
+            out.append(((Coord(r, side, i),), _replace(rows, r, side, cards[:i] + cards[i + 1 :]), False))
     return out
 
 
@@ -108,7 +111,8 @@ def fog(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
     """Swap two cards of one column in two rows, or move a card into the column's empty place.
 
     A column is (side, distance from the tornado) across rows. A card moved into an empty place closes
-    toward that row's tornado, i.e. it is appended at that half-row's outer end.
+    toward that row's tornado, i.e. it is appended at that half-row's outer end, where its target says
+    it lands.
     """
     out: list[Outcome] = []
     for side in (0, 1):
@@ -123,13 +127,15 @@ def fog(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
                         if a[d] != b[d]:
                             swapped = _replace(rows, r1, side, a[:d] + b[d] + a[d + 1 :])
                             swapped = _replace(swapped, r2, side, b[:d] + a[d] + b[d + 1 :])
-                            out.append(((ca, cb), swapped))
+                            out.append(((ca, cb), swapped, True))
                     elif d < len(a):
                         moved = _replace(rows, r1, side, a[:d] + a[d + 1 :])
-                        out.append(((ca, cb), _replace(moved, r2, side, b + a[d])))
+                        landing = Coord(r2, side, len(b))
+                        out.append(((ca, landing), _replace(moved, r2, side, b + a[d]), False))
                     else:
                         moved = _replace(rows, r2, side, b[:d] + b[d + 1 :])
-                        out.append(((cb, ca), _replace(moved, r1, side, a + b[d])))
+                        landing = Coord(r1, side, len(a))
+                        out.append(((cb, landing), _replace(moved, r1, side, a + b[d]), False))
     return out
 
 
@@ -151,7 +157,7 @@ def storm(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
                 continue
             new = _replace(rows, x.row, x.side, rows[x.row].half(x.side)[:-1] + cy)
             new = _replace(new, y.row, y.side, new[y.row].half(y.side)[:-1] + cx)
-            out.append(((x, y), new))
+            out.append(((x, y), new, True))
     return out
 
 
@@ -162,10 +168,6 @@ ACTIONS: dict[str, Callable[[Rows, Coord, Options], list[Outcome]]] = {
     FOG: fog,
     STORM: storm,
 }
-
-
-#: Actions whose two-place target is an exchange rather than a move.
-EXCHANGES = frozenset({FOG, STORM})
 
 
 def resolved_weather(card: str, last: str) -> str:

@@ -83,13 +83,16 @@ def seeded_deal(challenge: Challenge, seed: int, players: int) -> State:
     return State(tuple(rows), tuple("".join(sorted(h)) for h in hands), "".join(deck), 0, "", ONGOING)
 
 
-def check_setup(challenge: Challenge, state: State) -> None:
-    """Raise :class:`DealError` if ``state`` could not be the start of a game of ``challenge``."""
+def check_position(challenge: Challenge, state: State) -> None:
+    """Raise :class:`DealError` if ``state`` cannot occur in a game of ``challenge`` at all.
+
+    Checks what no play can change: the rows and their tornadoes, the weathers in play, at most nine
+    cards of each weather, 1-4 players and hands no larger than the hand size.
+    """
     if len(state.rows) != challenge.rows:
         raise DealError(f"the challenge has {challenge.rows} row(s), the layout {len(state.rows)}")
     if len(state.hands) not in HAND_SIZE:
         raise DealError(f"Strato is played by 1 to 4 players, not {len(state.hands)}")
-    used: Counter[str] = Counter()
     for i, row in enumerate(state.rows, start=1):
         pair = row.left_tornado + row.right_tornado
         if challenge.pairs and pair != challenge.pairs[i - 1]:
@@ -97,8 +100,34 @@ def check_setup(challenge: Challenge, state: State) -> None:
         for tornado in pair:
             if tornado not in challenge.weathers:
                 raise DealError(f"row {i}: tornado {tornado} is not a weather in play ({challenge.weathers})")
-        if row.left_tornado == row.right_tornado:
-            raise DealError(f"row {i}: both tornadoes are {row.left_tornado}")
+    tornadoes = [t for row in state.rows for t in (row.left_tornado, row.right_tornado)]
+    if len(set(tornadoes)) != len(tornadoes):
+        raise DealError("a tornado weather appears twice; there is one tornado card per weather")
+    used: Counter[str] = Counter()
+    for row in state.rows:
+        used.update(row.left + row.right)
+    for hand in state.hands:
+        used.update(hand)
+    used.update(state.pile)
+    for weather, count in sorted(used.items()):
+        if weather not in challenge.weathers:
+            raise DealError(f"card {weather} is not a weather in play ({challenge.weathers})")
+        if count > COPIES_PER_WEATHER:
+            raise DealError(f"{count} {weather} cards, but the deck holds {COPIES_PER_WEATHER} of each weather")
+    size = HAND_SIZE[len(state.hands)]
+    for p, hand in enumerate(state.hands, start=1):
+        if len(hand) > size:
+            raise DealError(f"player {p} holds {len(hand)} cards; the hand size is {size}")
+
+
+def check_setup(challenge: Challenge, state: State) -> None:
+    """Raise :class:`DealError` if ``state`` could not be the start of a game of ``challenge``.
+
+    Beyond :func:`check_position`: no card next to the same weather (tornadoes included), half-rows
+    within the limit, full hands, nobody to move but the first player, and no last weather yet.
+    """
+    check_position(challenge, state)
+    for i, row in enumerate(state.rows, start=1):
         for side, half in enumerate((row.left, row.right)):
             inner = row.left_tornado if side == 0 else row.right_tornado
             for d, card in enumerate(half):
@@ -111,21 +140,9 @@ def check_setup(challenge: Challenge, state: State) -> None:
                     )
             if len(half) > challenge.limit:
                 raise DealError(f"row {i}: a half-row of {len(half)} cards is over the limit {challenge.limit}")
-        used.update(row.left + row.right)
-    for hand in state.hands:
-        used.update(hand)
-    used.update(state.pile)
-    tornadoes = [t for row in state.rows for t in (row.left_tornado, row.right_tornado)]
-    if len(set(tornadoes)) != len(tornadoes):
-        raise DealError("a tornado weather appears in two rows; there is one tornado card per weather")
-    for weather, count in sorted(used.items()):
-        if weather not in challenge.weathers:
-            raise DealError(f"card {weather} is not a weather in play ({challenge.weathers})")
-        if count > COPIES_PER_WEATHER:
-            raise DealError(f"{count} {weather} cards, but the deck holds {COPIES_PER_WEATHER} of each weather")
     size = HAND_SIZE[len(state.hands)]
     for p, hand in enumerate(state.hands, start=1):
-        if len(hand) != size and state.pile:
+        if len(hand) != size:
             raise DealError(f"player {p} holds {len(hand)} cards; with {len(state.hands)} player(s) a hand is {size}")
-        if len(hand) > size:
-            raise DealError(f"player {p} holds {len(hand)} cards; the hand size is {size}")
+    if state.to_move != 0 or state.last or state.status:
+        raise DealError("a deal starts with player 1 to move, no card played yet and the game not over")

@@ -5,8 +5,8 @@
 ``!S2L:2R1`` (Redraw at the left end of row 2; the revealed top card is a sun, which discards 2R1).
 
 Places are ``ROW SIDE DISTANCE`` (:func:`~stratagem.models.strato.position.format_coord`). Targets:
-``A`` for Sun (the discarded card), ``A>B`` for Wind and Rain (card at A ends up at B), ``A<>B`` for
-Fog and Storm (A and B exchange; for Fog into an empty place, B names the empty place of the column).
+``A`` for Sun (the discarded card); ``A>B`` when one card moves and ends up at B (Wind, Rain, Fog into
+an empty place of the column); ``A<>B`` when two cards exchange places (Fog, Storm), in either order.
 A Cloud's target has the form of the weather it copies.
 """
 
@@ -25,7 +25,8 @@ class Move(NamedTuple):
     """A play: the card's weather (for a Redraw, the revealed top card), row, end and target choice.
 
     ``target`` is empty when the action has no effect; ``exchange`` is true when its two places swap
-    (Fog, Storm) rather than one card moving (Wind, Rain), so the notation can show which.
+    (Fog, Storm) rather than one card moving (Wind, Rain, Fog into an empty place), so the notation
+    can show which.
     """
 
     card: str

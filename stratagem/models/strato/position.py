@@ -155,6 +155,8 @@ def parse_state(text: str) -> State:
         )
     rows = parse_rows(fields[0])
     hands = tuple("".join(sorted(_parse_cards(h, "hand"))) for h in fields[1].split(","))
+    if not 1 <= len(hands) <= 4:
+        raise NotationError(f"{len(hands)} hands: Strato is played by 1 to 4 players")
     pile = _parse_cards(fields[2], "draw pile")
     if not fields[3].isdigit() or not 1 <= int(fields[3]) <= len(hands):
         raise NotationError(f"player to move {fields[3]!r} must be a number from 1 to {len(hands)}")

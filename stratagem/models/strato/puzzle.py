@@ -43,7 +43,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import Section, load_toml
-from stratagem.models.strato.cards import HAND_SIZE, MAX_LIMIT, WEATHERS
+from stratagem.models.strato.cards import HAND_SIZE, LEFT_HANDED, MAX_LIMIT, RIGHT_HANDED, WEATHERS
 from stratagem.models.strato.challenge import (
     ANY_CARD,
     LEFT_TORNADO,
@@ -55,7 +55,7 @@ from stratagem.models.strato.challenge import (
     RowGoal,
     SequenceGoal,
 )
-from stratagem.models.strato.deal import DealError, check_setup, seeded_deal
+from stratagem.models.strato.deal import DealError, check_position, check_setup, seeded_deal
 from stratagem.models.strato.position import ONGOING, State, parse_row, parse_state
 from stratagem.models.strato.rules import StratoGame
 
@@ -193,7 +193,19 @@ def parse_challenge(section: Section) -> Challenge:
     players = section.get("players", int, 1)
     if players not in HAND_SIZE:
         raise section.error("players", f"Strato is played by 1 to 4 players, not {players}")
+    if not pairs:
+        lefts = [w for w in weathers if w in LEFT_HANDED]
+        if len(lefts) != rows:
+            raise section.error(
+                "weathers",
+                f"without explicit pairs, {rows} row(s) need {rows} left-hand tornadoes ({''.join(LEFT_HANDED)}) "
+                f"and {rows} right-hand ({''.join(RIGHT_HANDED)}); {weathers!r} has {len(lefts)} left-hand",
+            )
     goal = parse_goal(section.table("goal"), weathers, limit)
+    if goal.tornadoes:
+        possible = pairs or tuple(a + b for a in weathers if a in LEFT_HANDED for b in weathers if b in RIGHT_HANDED)
+        if goal.tornadoes not in possible:
+            raise section.error("goal.tornadoes", f"no row can have the tornado pair {goal.tornadoes!r}")
     return Challenge(
         name=section.get("name", str, "unnamed challenge"),
         level=section.get("level", int, 0),
@@ -236,6 +248,8 @@ def parse_goal(section: Section, weathers: str, limit: int) -> RowGoal:
                 if not isinstance(n, int) or isinstance(n, bool) or n < 1:
                     raise counts_table.error(token, "a count must be a positive integer")
                 counts.append((token, n))
+            if not counts:
+                raise sub.error("counts", "names no weather; a count goal needs at least one")
             total = sum(n for _, n in counts)
             nearest = sub.get("nearest", int, total)
             if nearest < total:
@@ -247,7 +261,7 @@ def parse_goal(section: Section, weathers: str, limit: int) -> RowGoal:
             raise section.error(key, f"needs {half.length()} cards, more than the limit {limit}")
         halves.append(half)
     tornadoes = section.get("tornadoes", str, "")
-    if tornadoes and (len(tornadoes) != 2 or any(t not in weathers for t in tornadoes)):
+    if tornadoes and (len(tornadoes) != 2 or any(t not in weathers for t in tornadoes) or tornadoes[0] == tornadoes[1]):
         raise section.error("tornadoes", "two weathers in play, left tornado first, e.g. \"RW\"")
     if halves[0] is None and halves[1] is None:
         raise section.error("left", "the goal names no condition (give left, right or both)")
@@ -292,7 +306,8 @@ def parse_deal(section: Section, challenge: Challenge, index: int) -> DealSpec:
     if section.has("players") and section.get("players", int) != len(state.hands):
         raise section.error("players", f"says {section.get('players', int)} but {len(state.hands)} hands are given")
     try:
-        check_setup(challenge, state)
+        # A "position" may be any moment of play; an explicit layout is a start of play.
+        (check_position if section.has("position") else check_setup)(challenge, state)
     except DealError as exc:
         raise BadInput(section.source, section.path, str(exc)) from None
     return DealSpec(name, len(state.hands), state=state)

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from stratagem.core.errors import IllegalMove
 from stratagem.core.game import TERMINAL
-from stratagem.models.strato.actions import EXCHANGES, outcomes, resolved_weather
+from stratagem.models.strato.actions import outcomes, resolved_weather
 from stratagem.models.strato.cards import CLOUD, HAND_SIZE
 from stratagem.models.strato.challenge import Challenge, Options
 from stratagem.models.strato.notation import Move, format_move, parse_move
@@ -50,11 +50,18 @@ class StratoGame:
         return [move for move, _ in self.plays(state)]
 
     def apply(self, state: State, move: Move) -> State:
+        return self._match(state, move)[1]
+
+    def _match(self, state: State, move: Move) -> tuple[Move, State]:
+        """The legal move ``move`` stands for (an exchange may name its places in either order)."""
         if state.status != ONGOING:
             raise IllegalMove("the game is over")
+        wanted = {move}
+        if move.exchange:
+            wanted.add(move._replace(target=move.target[::-1]))
         for candidate, after in self._plays_of(state, move.card, move.redraw, move.row, move.end):
-            if candidate == move:
-                return after
+            if candidate in wanted:
+                return candidate, after
         raise IllegalMove(self.why_illegal(state, move))
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Move, Fraction]]:
@@ -71,9 +78,7 @@ class StratoGame:
         return format_move(move)
 
     def parse_move(self, state: State, text: str) -> Move:
-        move = parse_move(text)
-        self.apply(state, move)  # raises IllegalMove with the reason
-        return move
+        return self._match(state, parse_move(text))[0]
 
     def format_state(self, state: State) -> str:
         from stratagem.models.strato.position import format_state
@@ -125,12 +130,11 @@ class StratoGame:
         if not choices:
             if self.options.strict_effect:
                 return []
-            choices = [((), placed)]
+            choices = [((), placed, False)]
         next_state = self._after_play(state, card, redraw)
-        exchange = action in EXCHANGES
         return [
-            (Move(card, r, end, target, redraw, exchange and len(target) == 2), self._end_of_turn(next_state, rows))
-            for target, rows in choices
+            (Move(card, r, end, target, redraw, exchange), self._end_of_turn(next_state, rows))
+            for target, rows, exchange in choices
         ]
 
     def _after_play(self, state: State, card: str, redraw: bool) -> State:
