@@ -3,13 +3,16 @@
 The solver knows every hand and the order of the draw pile and chooses every player's play, like a
 double-dummy analysis in bridge; every result built on this is labelled "open information".
 Successors with identical resulting states are merged (the first move in the engine's order is kept):
-two target choices that leave the same table, hands and pile are the same for every future.
+two target choices that leave the same table, hands and pile are the same for every future. When no
+Cloud is in play, the last played weather (which only a Cloud reads) is blanked in the searched
+states, so positions that differ only in it merge too; the moves found are the same either way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from stratagem.models.strato.cards import CLOUD
 from stratagem.models.strato.heuristic import lower_bound
 from stratagem.models.strato.notation import Move
 from stratagem.models.strato.position import LOST, ONGOING, WON, Row, State
@@ -21,7 +24,9 @@ class StratoPlanning:
 
     def __init__(self, game: StratoGame, start: State | None = None) -> None:
         self.game = game
-        self._start = start if start is not None else game.initial_state()
+        self._clouds = CLOUD in game.challenge.weathers
+        first = start if start is not None else game.initial_state()
+        self._start = first if self._clouds else first._replace(last="")
         # The bound depends on the rows alone (for an unfinished game): compute it once per rows.
         self._bounds: dict[tuple[Row, ...], int] = {}
 
@@ -31,6 +36,8 @@ class StratoPlanning:
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:
         seen: set[State] = set()
         for move, after in self.game.plays(state):
+            if not self._clouds:
+                after = after._replace(last="")
             if after.status == LOST or after in seen:
                 continue
             seen.add(after)
