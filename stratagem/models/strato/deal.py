@@ -100,6 +100,11 @@ def check_position(challenge: Challenge, state: State) -> None:
         for tornado in pair:
             if tornado not in challenge.weathers:
                 raise DealError(f"row {i}: tornado {tornado} is not a weather in play ({challenge.weathers})")
+        if not challenge.pairs and (row.left_tornado not in LEFT_HANDED or row.right_tornado not in RIGHT_HANDED):
+            raise DealError(
+                f"row {i}: tornadoes {pair}: without named pairs the left tornado is one of "
+                f"{''.join(LEFT_HANDED)} and the right one of {''.join(RIGHT_HANDED)}"
+            )
     tornadoes = [t for row in state.rows for t in (row.left_tornado, row.right_tornado)]
     if len(set(tornadoes)) != len(tornadoes):
         raise DealError("a tornado weather appears twice; there is one tornado card per weather")

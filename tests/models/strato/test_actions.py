@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from stratagem.core.errors import IllegalMove
 from stratagem.models.strato.actions import outcomes, resolved_weather
 from stratagem.models.strato.challenge import Options
-from stratagem.models.strato.position import LEFT, RIGHT, Coord, format_rows, parse_rows
+from stratagem.models.strato.position import LEFT, RIGHT, Coord, Row, format_rows, parse_rows
 
 from .support import apply_text, game, play_map
 
@@ -143,7 +143,7 @@ def test_seed_fog_swaps_two_cards_of_one_column_or_a_card_with_an_empty_place() 
     assert play_map(g, s, "F2L") == {
         "F2L:1L1<>2L1": "FC(RW)TC/FS(ST)R",
         "F2L:1R1<>2R1": "FS(RW)RC/FC(ST)T",  # 1L2<>2L2 would move the fog itself: excluded
-        "F2L:1R2<>2R2": "FS(RW)T/FC(ST)RC",  # C into the empty place of column R2 of row 2
+        "F2L:1R2>2R2": "FS(RW)T/FC(ST)RC",  # C into the empty place of column R2 of row 2
     }
 
 
@@ -154,14 +154,14 @@ def test_ruling_fog_with_one_row_has_no_effect() -> None:
 
 
 def test_ruling_fog_into_an_empty_place_appends_at_the_half_rows_outer_end() -> None:
-    # Column L3 is empty in row 2 (which holds one card on its left); T from 1L3 lands at 2L2.
+    # Columns L2 and L3 are empty in row 2 (which holds one card on its left): F from 1L2 and T from
+    # 1L3 both close toward the tornado and land at 2L2, which the target names ("A>B": B is where
+    # the card lands).
     g, s = game("TFS(RW)/C(ST) F WW 1 -")
-    moves = play_map(g, s, "F2R")
-    assert moves["F2R:1L3<>2L3"] == "FS(RW)/TC(ST)F"
-    assert moves == {
+    assert play_map(g, s, "F2R") == {
         "F2R:1L1<>2L1": "TFC(RW)/S(ST)F",
-        "F2R:1L2<>2L2": "TS(RW)/FC(ST)F",
-        "F2R:1L3<>2L3": "FS(RW)/TC(ST)F",
+        "F2R:1L2>2L2": "TS(RW)/FC(ST)F",
+        "F2R:1L3>2L2": "FS(RW)/TC(ST)F",
     }
 
 
@@ -169,8 +169,8 @@ def test_seed_fog_may_be_played_in_any_row_and_act_on_two_others() -> None:
     g, s = game("S(RW)/C(ST)/(FC) F WW 1 -")
     assert play_map(g, s, "F3R") == {
         "F3R:1L1<>2L1": "C(RW)/S(ST)/(FC)F",  # two rows the fog was not played in
-        "F3R:1L1<>3L1": "(RW)/C(ST)/S(FC)F",  # into the empty place of column L1 in row 3
-        "F3R:2L1<>3L1": "S(RW)/(ST)/C(FC)F",
+        "F3R:1L1>3L1": "(RW)/C(ST)/S(FC)F",  # into the empty place of column L1 in row 3
+        "F3R:2L1>3L1": "S(RW)/(ST)/C(FC)F",
     }
 
 
@@ -310,7 +310,13 @@ def test_ruling_option_strict_effect_keeps_plays_that_change_something() -> None
     assert strict == lax
 
 
-# --- property: every target choice changes the table, never targets the played card ----------------
+# --- property: every target choice changes the table, spares the played card, and its notation says
+# what happened ("A" discarded; "A>B" the card at A ends up at B; "A<>B" the cards at A and B swap)
+
+
+def _card_at(rows: tuple[Row, ...], coord: Coord) -> str:
+    return rows[coord.row].half(coord.side)[coord.dist]
+
 
 @settings(max_examples=150, deadline=None)
 @given(
@@ -329,13 +335,32 @@ def test_seed_every_action_choice_changes_something_and_spares_the_played_card(
     placed_half = rows[row].half(end) + card
     placed = rows[:row] + (rows[row].with_half(end, placed_half),) + rows[row + 1 :]
     played = Coord(row, end, len(placed_half) - 1)
-    for target, after in outcomes(card, placed, played, Options(wind_crosses_tornado=crossing)):
+    for outcome in outcomes(card, placed, played, Options(wind_crosses_tornado=crossing)):
+        target, after, exchange = outcome
         assert after != placed
-        assert target[0] != played
-        if card in "FT":
-            assert played not in target
+        assert played not in target if exchange else target[0] != played
         assert [(r.left_tornado, r.right_tornado) for r in after] == [(r.left_tornado, r.right_tornado) for r in placed]
         if card == "S":
+            assert len(target) == 1 and not exchange
             assert sum(len(r.left) + len(r.right) for r in after) == sum(len(r.left) + len(r.right) for r in placed) - 1
+            continue
+        assert sorted("".join(r.left + r.right for r in after)) == sorted("".join(r.left + r.right for r in placed))
+        a, b = target
+        if exchange:
+            assert card in "FT"
+            assert (_card_at(after, a), _card_at(after, b)) == (_card_at(placed, b), _card_at(placed, a))
         else:
-            assert sorted("".join(r.left + r.right for r in after)) == sorted("".join(r.left + r.right for r in placed))
+            assert _card_at(after, b) == _card_at(placed, a)
+
+
+def test_ruling_two_clouds_at_the_start_both_have_no_effect() -> None:
+    g, s = game("FS(RW)TC CC RR 1 -")
+    s = apply_text(g, s, "C1L")
+    assert s.last == "" and play_map(g, s, "C1R") == {"C1R": "CFS(RW)TCC"}
+
+
+def test_engine_two_target_choices_with_the_same_rows_are_both_listed() -> None:
+    # Right half-row after the wind, outward: W R R W. Moving either R next to the tornado gives
+    # R W R W; the two choices are two moves (the planner merges their equal successors).
+    g, s = game("(RW)WRR W RR 1 -")
+    assert play_map(g, s, "W1R") == {"W1R:1R2>1R1": "(RW)RWRW", "W1R:1R3>1R1": "(RW)RWRW"}

@@ -75,7 +75,9 @@ def test_seed_two_weathers_force_the_setup_rw_rw_rw(seed: int, players: int) -> 
 
 @settings(max_examples=40, deadline=None)
 @given(name=st.sampled_from(["level-2-example", "three-rows"]), seed=st.integers(0, 10**6))
-def test_seed_random_tornado_pairs_put_one_left_hand_and_one_right_hand_tornado_in_each_row(name: str, seed: int) -> None:
+def test_seed_random_tornado_pairs_put_one_left_hand_and_one_right_hand_tornado_in_each_row(
+    name: str, seed: int
+) -> None:
     challenge = CHALLENGES[name]
     state = seeded_deal(challenge, seed, 1)
     assert all(row.left_tornado in LEFT_HANDED and row.right_tornado in RIGHT_HANDED for row in state.rows)
@@ -107,6 +109,9 @@ def test_engine_random_pairs_need_as_many_left_as_right_hand_weathers() -> None:
 def test_seed_strato_is_for_one_to_four_players() -> None:
     with pytest.raises(DealError, match="1 to 4 players"):
         seeded_deal(CHALLENGES["challenge-0"], 1, 5)
+    five = parse_state("RW(RW)RW R,R,R,R - 1 -")._replace(hands=("R",) * 5)
+    with pytest.raises(DealError, match="1 to 4 players, not 5"):
+        check_setup(CHALLENGES["challenge-0"], five)
 
 
 # --- check_setup ------------------------------------------------------------------------------------------
@@ -119,21 +124,20 @@ def _check(challenge: Challenge, text: str) -> None:
 def test_engine_check_setup_accepts_a_legal_layout() -> None:
     _check(CHALLENGES["challenge-0"], "RW(RW)RW RRW WWRRWRWRRWW 1 -")
     _check(CHALLENGES["challenge-1"], "RW(RW)RW/ST(ST)ST RRW WWRRWRWRRWW 1 -")
-    _check(CHALLENGES["challenge-0"], "RW(RW)RW RR,WW - 1 -")  # hands may be short once the pile is empty
+    _check(CHALLENGES["challenge-0"], "RW(RW)RW RR,WW WRRRWWRWWR 1 -")
 
 
 @pytest.mark.parametrize(
     ("name", "text", "message"),
     [
         ("challenge-0", "RW(RW)RW/RW(RW)RW RRW - 1 -", "the challenge has 1 row"),
-        ("challenge-0", "RW(RW)RW R,R,R,R,R - 1 -", "1 to 4 players, not 5"),
         ("challenge-1", "RW(RW)RW/TS(TS)ST RRW - 1 -", "row 2 has tornadoes TS, the challenge names ST"),
         ("level-2-example", "RW(RW)RW/TS(SF)ST RRW - 1 -", "tornado F is not a weather in play"),
-        ("level-2-example", "RW(RR)RW/CS(SC)SC RRW - 1 -", "both tornadoes are R"),
+        ("level-2-example", "RW(RR)RW/CS(SC)SC RRW - 1 -", "tornado"),  # the same tornado twice in one row
         ("challenge-0", "WR(RW)RW RRW - 1 -", "two adjacent R cards in the left half-row"),
         ("challenge-0", "RW(RW)WR RRW - 1 -", "two adjacent W cards in the right half-row"),
         ("challenge-0", "WRWRWRW(RW)RW RRW - 1 -", "7 cards is over the limit 6"),
-        ("level-2-example", "RW(RW)RW/SC(SW)SC RRW - 1 -", "a tornado weather appears in two rows"),
+        ("level-2-example", "RW(RW)RW/SC(SW)SC RRW - 1 -", "a tornado weather appears twice"),
         ("challenge-0", "RW(RW)RS RRW - 1 -", "card S is not a weather in play"),
         ("challenge-0", "RW(RW)RW RRRRRRRR - 1 -", "10 R cards, but the deck holds 9"),
         ("challenge-0", "RW(RW)RW RR WWW 1 -", "player 1 holds 2 cards; with 1 player\\(s\\) a hand is 3"),
@@ -145,11 +149,6 @@ def test_engine_check_setup_rejects(name: str, text: str, message: str) -> None:
         _check(CHALLENGES[name], text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: check_setup does not check tornado handedness when the challenge names no pairs "
-    "(RULINGS.md: left-hand halves R, S, F; right-hand halves W, C, T)",
-)
 def test_ruling_check_setup_rejects_a_right_hand_tornado_on_the_left_when_pairs_are_random() -> None:
     state: State = parse_state("RC(WR)CR/WC(SC)WS RRR RRC 1 -")  # wind tornado on the left of row 1
     with pytest.raises(DealError):
@@ -161,3 +160,16 @@ def test_ruling_option_explicit_pairs_may_name_any_handedness() -> None:
     state = seeded_deal(swapped, 3, 1)
     assert format_rows(state.rows) == "WR(WR)WR"
     check_setup(swapped, state)
+
+
+def test_engine_check_position_accepts_any_moment_of_play_that_check_setup_refuses() -> None:
+    from stratagem.models.strato.deal import check_position
+
+    mid_game = parse_state("WRRW(RW)WRWR RW RR 1 R")  # R next to R, a short hand, a last weather
+    check_position(CHALLENGES["challenge-0"], mid_game)
+    with pytest.raises(DealError):
+        check_setup(CHALLENGES["challenge-0"], mid_game)
+    with pytest.raises(DealError, match="10 R cards"):
+        check_position(CHALLENGES["challenge-0"], parse_state("WRRW(RW)WRWR RRR RRR 1 R"))
+    with pytest.raises(DealError, match="row 1 has tornadoes FW, the challenge names RW"):
+        check_position(CHALLENGES["challenge-0"], parse_state("WRRW(FW)WRWR RW RR 1 R"))

@@ -86,7 +86,7 @@ def check_step(game: StratoGame, before: State, move: Move, after: State) -> Non
         assert after.status == ONGOING
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     name=st.sampled_from(sorted(CHALLENGES)),
     seed=st.integers(0, 10**6),
@@ -99,8 +99,9 @@ def test_seed_random_playouts_keep_every_invariant(
     name: str, seed: int, players: int, strict: bool, crossing: bool, walk: random.Random
 ) -> None:
     challenge = CHALLENGES[name]
-    game = StratoGame(challenge, Options(strict_effect=strict, wind_crosses_tornado=crossing),
-                      seeded_deal(challenge, seed, players))
+    game = StratoGame(
+        challenge, Options(strict_effect=strict, wind_crosses_tornado=crossing), seeded_deal(challenge, seed, players)
+    )
     state = game.initial_state()
     total = sum(cards_in_play(state).values())
     discarded = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from stratagem.models.strato.challenge import Challenge, Options
+from stratagem.models.strato.challenge import Challenge, CountGoal, Options
 from stratagem.models.strato.deal import seeded_deal
 from stratagem.models.strato.notation import format_move
 from stratagem.models.strato.planning import StratoPlanning
@@ -26,7 +26,15 @@ CHALLENGES: dict[str, tuple[Challenge, Options]] = {
     "rt-rr-tt": (make_challenge(weathers="RT", pairs=("RT",), limit=5, left="RR", right="TT"), Options()),
     "sw-ss-ww": (make_challenge(weathers="SW", pairs=("SW",), limit=4, left="SS", right="WW"), Options()),
     "rc-counts": (
-        make_challenge(weathers="RC", pairs=("RC",), limit=5, left="RR", right=">>"),
+        make_challenge(weathers="RC", pairs=("RC",), limit=5, left=CountGoal(3, (("R", 2),)), right=">>"),
+        Options(),
+    ),
+    "two-rows-rw-sc": (
+        make_challenge(weathers="RWSC", pairs=("RW", "SC"), limit=4, left="<<", right=">", rows_required=1),
+        Options(),
+    ),
+    "two-rows-fw-st": (
+        make_challenge(weathers="FWST", pairs=("FW", "ST"), limit=4, left="<<", right=">", rows_required=1),
         Options(),
     ),
     # Fog in one row and a cloud copying it change nothing: nothing on the table can be rearranged.
@@ -35,10 +43,16 @@ CHALLENGES: dict[str, tuple[Challenge, Options]] = {
 
 DEALS = [
     *[("challenge-0", players, 2) for players in (1, 2, 4)],
-    *[(name, players, seed) for name in ("rw-rr-ww", "st-ss-tt", "rt-rr-tt", "sw-ss-ww", "rw-symbolic", "rc-counts")
-      for players in (1, 2, 4) for seed in (0, 1, 2)],
+    *[
+        (name, players, seed)
+        for name in ("rw-rr-ww", "st-ss-tt", "rt-rr-tt", "sw-ss-ww", "rw-symbolic", "rc-counts")
+        for players in (1, 2, 4)
+        for seed in (0, 1, 2)
+    ],
     *[("rw-rrr-www", players, seed) for players in (1, 4) for seed in (1, 3)],
     *[(name, players, seed) for name in ("rw-crossing", "rw-strict") for players in (1, 2) for seed in (0, 1)],
+    *[("two-rows-rw-sc", players, seed) for players, seed in ((1, 1), (2, 1), (1, 3), (4, 3))],
+    *[("two-rows-fw-st", players, seed) for players, seed in ((1, 1), (2, 0), (2, 2))],
     ("fc-unsolvable", 1, 2),
     ("fc-unsolvable", 2, 2),
 ]
@@ -67,3 +81,14 @@ def test_engine_bfs_astar_idastar_agree_and_lines_replay_to_victory(name: str, p
             assert state.status != WON, f"{method}: the line goes on after victory"
             state = game.apply(state, move)
         assert state.status == WON, (method, [format_move(m) for m in result.moves])
+
+
+def test_engine_planning_forgets_the_last_weather_only_when_no_cloud_is_in_play() -> None:
+    # Only a Cloud reads the last weather; without clouds, states differing in it are merged.
+    challenge, options = CHALLENGES["rw-rr-ww"]
+    no_cloud = StratoGame(challenge, options, seeded_deal(challenge, 1, 1))
+    assert all(after.last == "" for _, after in StratoPlanning(no_cloud).successors(no_cloud.initial_state()))
+    challenge, options = CHALLENGES["rc-counts"]
+    cloud = StratoGame(challenge, options, seeded_deal(challenge, 1, 1))
+    successors = list(StratoPlanning(cloud).successors(cloud.initial_state()))
+    assert {after.last for move, after in successors if move.card != "C"} == {"R"}

@@ -62,6 +62,13 @@ def test_ruling_last_resolved_weather_is_recorded_after_each_play() -> None:
     assert s.last == "R"
 
 
+def test_seed_discard_pile_is_never_shuffled_into_a_new_deck() -> None:
+    g, s = game("RSW(RW)RSW SS - 1 -")
+    s = apply_text(g, s, "S1L:1L1")  # the W next to the rain tornado goes to the discard pile
+    s = apply_text(g, s, "S1R:1R1")  # and the R next to the wind tornado
+    assert format_state(s) == "SRS(RW)SWS - - 1 S lost"  # nothing came back to draw
+
+
 # --- Redraw ----------------------------------------------------------------------------------------
 
 
@@ -286,3 +293,11 @@ def test_engine_game_parse_move_checks_legality() -> None:
         g.parse_move(s, "W1R:1R1>1R2")
     assert g.format_state(g.parse_state("RW(RW)RW RRW WRWR 1 -")) == "RW(RW)RW RRW WRWR 1 -"
     assert parse_state("RW(RW)RW RRW WRWR 1 -") == s
+
+
+def test_engine_an_exchange_may_name_its_two_places_in_either_order() -> None:
+    g, s = game("FS(RW)TC/C(ST)R F WW 1 -")
+    assert apply_text(g, s, "F2L:2L1<>1L1") == apply_text(g, s, "F2L:1L1<>2L1")
+    assert format_move(g.parse_move(s, "F2L:2L1<>1L1")) == "F2L:1L1<>2L1"
+    with pytest.raises(IllegalMove):
+        apply_text(g, s, "F2L:2R2>1R2")  # a move into an empty place is not an exchange: no reversing it
