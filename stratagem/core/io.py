@@ -20,15 +20,20 @@ from stratagem.core.errors import BadInput
 T = TypeVar("T")
 
 
+def read_text(path: str | Path) -> str:
+    """A file's UTF-8 text, or :class:`BadInput` saying why it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(str(path), "", "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(str(path), "", f"cannot read: {exc}") from None
+
+
 def load_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file, turning every failure into :class:`BadInput` naming the file and line."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(source, "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(source, "", f"cannot read: {exc}") from None
+    text = read_text(path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -42,12 +47,7 @@ def load_toml(path: str | Path) -> dict[str, Any]:
 def load_json(path: str | Path) -> dict[str, Any]:
     """Parse a JSON record, turning every failure into :class:`BadInput`."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(source, "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(source, "", f"cannot read: {exc}") from None
+    text = read_text(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

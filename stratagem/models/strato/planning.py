@@ -36,8 +36,8 @@ class StratoPlanning:
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:
         seen: set[State] = set()
         for move, after in self.game.plays(state):
-            if not self._clouds:
-                after = after._replace(last="")
+            if after.last and not self._clouds:
+                after = State(after.rows, after.hands, after.pile, after.to_move, "", after.status)
             if after.status == LOST or after in seen:
                 continue
             seen.add(after)
