@@ -98,9 +98,13 @@ def _table(rows: list[tuple[str, str, dict[str, SearchResult[Any, Any]]]], time_
     ]
     for file, deal, results in rows:
         b, a, i = results["bfs"], results["astar"], results["idastar"]
-        lengths = {_cell(r)[0] for r in (b, a, i)}
         solved = [r for r in (b, a, i) if r.status == SOLVED]
-        length = _cell(solved[0])[0] if solved else " / ".join(sorted(lengths))
+        if solved:
+            length = _cell(solved[0])[0]
+        elif any(r.status == "unsolvable" for r in (b, a, i)):
+            length = "none"
+        else:
+            length = f"≥{max(r.lower_bound for r in (b, a, i))}"
         exact_a = b.status != "unknown" and a.status != "unknown"
         exact_i = b.status != "unknown" and i.status != "unknown"
         out.append(
