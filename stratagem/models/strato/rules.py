@@ -18,11 +18,31 @@ from fractions import Fraction
 
 from stratagem.core.errors import IllegalMove
 from stratagem.core.game import TERMINAL
-from stratagem.models.strato.actions import outcomes, resolved_weather
+from stratagem.models.strato.actions import Outcome, outcomes, resolved_weather
 from stratagem.models.strato.cards import CLOUD, HAND_SIZE
 from stratagem.models.strato.challenge import Challenge, Options
 from stratagem.models.strato.notation import Move, format_move, parse_move
 from stratagem.models.strato.position import LOST, ONGOING, WON, Coord, Row, State
+
+
+def table_outcomes(
+    rows: tuple[Row, ...], card: str, last: str, r: int, end: int, options: Options
+) -> list[Outcome]:
+    """What playing ``card`` at end ``end`` of row ``r`` can do to the table: every target choice.
+
+    The card is placed, then its action (for Cloud, the ``last`` weather's) resolves. A card with no
+    changing choice yields one outcome without a target (played with no effect), or none at all under
+    ``strict_effect``. This is the table half of a turn, shared by the game and by designer mode
+    (where hands do not matter).
+    """
+    row = rows[r]
+    cards = row.half(end) + card
+    placed = rows[:r] + (row.with_half(end, cards),) + rows[r + 1 :]
+    played = Coord(r, end, len(cards) - 1)
+    choices = outcomes(resolved_weather(card, last), placed, played, options)
+    if not choices and not options.strict_effect:
+        choices = [((), placed, False)]
+    return choices
 
 
 class StratoGame:
@@ -121,16 +141,7 @@ class StratoGame:
                 return []
         elif card not in state.hands[state.to_move]:
             return []
-        row = state.rows[r]
-        cards = row.half(end) + card
-        placed = state.rows[:r] + (row.with_half(end, cards),) + state.rows[r + 1 :]
-        played = Coord(r, end, len(cards) - 1)
-        action = resolved_weather(card, state.last)
-        choices = outcomes(action, placed, played, self.options)
-        if not choices:
-            if self.options.strict_effect:
-                return []
-            choices = [((), placed, False)]
+        choices = table_outcomes(state.rows, card, state.last, r, end, self.options)
         next_state = self._after_play(state, card, redraw)
         return [
             (Move(card, r, end, target, redraw, exchange), self._end_of_turn(next_state, rows))
