@@ -34,12 +34,13 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from stratagem.cli import bench, show, solve, verify
+    from stratagem.cli import bench, reach, show, solve, verify
 
     cli.add_command(solve.solve)
     cli.add_command(show.show)
     cli.add_command(verify.verify)
     cli.add_command(bench.bench)
+    cli.add_command(reach.reach)
 
 
 _register()

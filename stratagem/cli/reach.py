@@ -1,0 +1,223 @@
+"""``stratagem reach``: the reachable state graph of a Strato deal, or of its layout in designer mode.
+
+Two graphs can be built from a puzzle file:
+
+* **deal** (default): every position reachable in the chosen deal with open information (the solver
+  sees every hand and the pile and chooses every play), as :class:`StratoPlanning` searches it for
+  ``solve``. Lost positions (a half-row over the limit, or no card left to play) are *not* states of
+  the graph, exactly as ``solve`` never enters them: play cannot go on from there, and counting them
+  would only inflate the dead ends with states nobody can stand in. A position all of whose plays
+  lose therefore has no successors and counts as a dead end, like every position from which no win
+  is reachable. With this choice the graph of an unsolvable deal holds exactly the states
+  ``solve --method bfs`` reports exhausting.
+* **designer** (``--designer``): the chosen deal's rows only, any weather of the challenge playable
+  each turn (:mod:`stratagem.models.strato.designer`). Its par is a lower bound on every deal on that
+  layout, and a complete designer graph with no win proves every deal on the layout unsolvable.
+
+The graph is built breadth-first up to ``--max-states`` states or ``--time-limit`` seconds; a graph
+stopped by a limit is reported as truncated, and then "no win found" proves nothing. ``--export``
+writes it as GraphML or DOT to ``--out``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from stratagem.cli.games import load_strato
+from stratagem.cli.render import describe_challenge, draw_rows, draw_state
+from stratagem.core.errors import BadInput
+from stratagem.core.io import dumps_record
+from stratagem.models.strato.designer import StratoDesigner
+from stratagem.models.strato.notation import format_move
+from stratagem.models.strato.planning import StratoPlanning
+from stratagem.models.strato.position import format_state
+from stratagem.solvers.graph import GraphFacts, build_graph, graph_facts, shortest_line, write_dot, write_graphml
+
+REACH_FORMAT = "stratagem/reach@1"
+
+EXPORTS = {"graphml": write_graphml, "dot": write_dot}
+
+DEFAULT_MAX_STATES = 200_000
+
+DEAL_INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
+DESIGNER_RULES = "designer mode: the deal's rows only; each turn any weather of the challenge, at any end of any row"
+LOST_NOTE = (
+    "lost positions are not states of the graph (as in `solve`); a state whose every play loses is a dead end"
+)
+
+
+@contextmanager
+def build_status(label: str, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
+    """Yield a ``(depth, states)`` callback that keeps a status line on stderr (only on a terminal).
+
+    The same pattern as :func:`stratagem.cli.progress.search_progress`, worded for a graph build:
+    depth and states found rather than bound and nodes expanded.
+    """
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
+        yield lambda depth, states: None
+        return
+    started = time.perf_counter()
+    with console.status(f"{label}: starting") as status:
+
+        def update(depth: int, states: int) -> None:
+            elapsed = time.perf_counter() - started
+            status.update(f"{label}: depth {depth}, {states:,} states, {elapsed:.1f} s")
+
+        yield update
+
+
+def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
+    """Whether the deal (or, in designer mode, every deal on the layout) is unsolvable, and why, in words."""
+    if facts.goal_reachable:
+        if designer:
+            return False, (
+                f"a winning table is reachable; designer par {facts.par} is a lower bound on the optimal "
+                f"length of every deal on this layout (cards permitting, not a line of any deal)"
+            )
+        return False, f"a winning position is reachable: the deal is solvable, its shortest win takes {facts.par} turns"
+    if not facts.complete:
+        return None, (
+            f"no winning state among the {facts.states:,} states built, but the graph is truncated "
+            f"({facts.frontier:,} states left unexpanded): nothing is proven either way"
+        )
+    if designer:
+        return True, (
+            f"no winning table is reachable even with every weather always at hand: every deal on this "
+            f"layout is unsolvable (the complete designer graph of {facts.states:,} states is the proof)"
+        )
+    return True, f"no winning position is reachable: the deal is unsolvable (all {facts.states:,} states searched)"
+
+
+@click.command()
+@click.argument("puzzle", type=click.Path(dir_okay=False))
+@click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
+              help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
+@click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
+@click.option("--designer", is_flag=True,
+              help="Designer mode: the deal's rows only, any weather of the challenge playable every turn.")
+@click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES, show_default=True,
+              metavar="N", help="Stop building (graph truncated) rather than hold more than N states.")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None, metavar="S",
+              help="Stop building (graph truncated) after S seconds.")
+@click.option("--export", "export_format", type=click.Choice(sorted(EXPORTS)), default=None,
+              help="Write the graph in this format to --out.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="The file --export writes.")
+@click.option("--json", "as_json", is_flag=True, help=f"Print one JSON object ({REACH_FORMAT}).")
+def reach(
+    puzzle: str,
+    deal_key: str | None,
+    players: int | None,
+    designer: bool,
+    max_states: int,
+    time_limit: float | None,
+    export_format: str | None,
+    out_path: str | None,
+    as_json: bool,
+) -> int:
+    """Build the reachable state graph of a Strato deal (or its layout) and report what it shows."""
+    if export_format is not None and out_path is None:
+        raise BadInput("<argument>", f"--export {export_format}", "needs --out FILE to write the graph to")
+    if out_path is not None:
+        if export_format is None:
+            raise BadInput("<argument>", "--out", "needs --export graphml|dot to say what to write")
+        parent = Path(out_path).parent
+        if not parent.is_dir():
+            raise BadInput(out_path, "--out", f"cannot write: no directory {str(parent)!r}")
+
+    loaded = load_strato(puzzle)
+    spec = loaded.find_deal(deal_key, players)
+    game = loaded.game(spec)
+    start = game.initial_state()
+    mode = "designer" if designer else "deal"
+    label = f"{mode} graph of {spec.name}"
+    with build_status(label, enabled=not as_json) as progress:
+        if designer:
+            layout = StratoDesigner(loaded.challenge, loaded.options, start.rows, start.last)
+            graph = build_graph(layout, label=layout.format_state, move_label=format_move,
+                                max_states=max_states, time_limit=time_limit, progress=progress)
+        else:
+            planning = StratoPlanning(game)
+            graph = build_graph(planning, label=format_state, move_label=format_move,
+                                max_states=max_states, time_limit=time_limit, progress=progress)
+    facts = graph_facts(graph)
+    line = shortest_line(graph)
+    unsolvable, verdict = conclusion(facts, designer)
+    start_label = str(graph.nodes[0]["label"])
+
+    export: dict[str, str] | None = None
+    if export_format is not None and out_path is not None:
+        graph.graph["name"] = f"{Path(puzzle).name} {spec.name} {mode}"
+        try:
+            EXPORTS[export_format](graph, out_path)
+        except OSError as exc:
+            raise BadInput(out_path, "--out", f"cannot write: {exc.strerror or exc}") from None
+        export = {"format": export_format, "path": out_path}
+
+    if as_json:
+        report: dict[str, Any] = {
+            "format": REACH_FORMAT,
+            "game": "strato",
+            "puzzle": puzzle,
+            "deal": spec.name,
+            "seed": spec.seed,
+            "players": game.num_players,
+            "mode": mode,
+            "information": None if designer else "open",
+            "start": start_label,
+            "limits": {"max_states": max_states, "time_limit": time_limit},
+            **facts.to_json(),
+            "par_line": line,
+            "unsolvable": unsolvable,
+            "conclusion": verdict,
+            "export": export,
+        }
+        click.echo(dumps_record(report), nl=False)
+        return 0
+
+    from stratagem.cli.main import stdout
+
+    out = stdout()
+    out.print(describe_challenge(loaded.challenge))
+    seed = f"seed {spec.seed}, " if spec.seed is not None else ""
+    if designer:
+        out.print(f"layout of deal {spec.name} ({seed}{game.num_players} player(s)); {DESIGNER_RULES}")
+        out.print(f"start  [dim]{start_label}[/]")
+        for text in draw_rows(start, loaded.challenge):
+            out.print(text)
+    else:
+        out.print(f"deal {spec.name} ({seed}{game.num_players} player(s)); information: {DEAL_INFORMATION}")
+        out.print(f"start  [dim]{start_label}[/]")
+        for text in draw_state(start, loaded.challenge):
+            out.print(text)
+        out.print(f"[dim]{LOST_NOTE}[/]")
+    if facts.complete:
+        out.print(f"graph: {facts.states:,} states, {facts.edges:,} edges, complete (every reachable state expanded)")
+    else:
+        why = f"the state limit ({max_states:,})" if facts.stopped_by == "states" else f"the {time_limit} s time limit"
+        out.print(f"graph: {facts.states:,} states, {facts.edges:,} edges, [bold yellow]truncated[/] by {why}: "
+                  f"{facts.frontier:,} states left unexpanded")
+    if facts.goal_reachable:
+        out.print(f"winning states: {facts.goal_states:,} reached; par {facts.par} turns: {' '.join(line or ())}")
+    else:
+        out.print("winning states: none reached")
+    dead = "" if facts.complete else "at least "
+    out.print(f"dead-end states (no win reachable): {dead}{facts.dead_ends:,}")
+    part = "" if facts.complete else " in the part built"
+    out.print(f"strongly connected components: {facts.strongly_connected_components:,}{part} "
+              f"(largest: {facts.largest_component:,} {'state' if facts.largest_component == 1 else 'states'})")
+    out.print(f"states per depth: {' '.join(str(n) for n in facts.states_per_depth)}")
+    colour = {True: "bold red", False: "bold green", None: "bold yellow"}[unsolvable]
+    word = {True: "unsolvable", False: "win reachable", None: "unknown"}[unsolvable]
+    out.print(f"[{colour}]{word}[/]: {verdict}")
+    if export is not None:
+        out.print(f"graph written to {export['path']} ({export['format']})")
+    return 0

@@ -1,0 +1,104 @@
+"""Designer mode: what the table of a challenge can become, whatever cards the players hold.
+
+A puzzle designer laying out a challenge wants to know whether its goal can be met *at all* from a
+layout, before thinking about any deal. Designer mode answers with a relaxation of the game: it keeps
+the challenge's rows and forgets hands, the draw pile and players. Each turn any weather of the
+challenge may be played, as if from an unlimited supply, at either end of any row, with every target
+choice its action allows (:func:`~stratagem.models.strato.rules.table_outcomes`, the table half of a
+turn, the very code the game uses). End of turn is checked as in the game: a half-row over the limit
+ends play (that play is not a successor), and the victory condition is the goal.
+
+The state is the rows plus the weather the last played card resolved as, which only a Cloud reads:
+when no Cloud is in play it is left blank, so positions that differ only in it merge. Successors
+leading to the same state are merged, keeping the first move in the engine's order.
+A layout that already meets the goal is a goal (par 0), although the game only declares victory
+at the end of a turn; that only makes the relaxation looser.
+
+Why it is a relaxation: every turn of a real deal plays some weather of the challenge (from hand or by
+Redraw) at an end of a row and resolves it exactly as here, so every line of every deal on a layout
+is also a designer line from that layout, and every win of the deal is a designer goal. Hence
+
+* the designer *par* (fewest turns to a goal) is at most the optimal length of any deal on the
+  layout -- a lower bound for free;
+* when the complete designer graph of a layout holds no goal state, no deal on that layout can be
+  won: the graph itself is the proof (every table reachable with any cards, and none wins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from stratagem.models.strato.cards import CLOUD
+from stratagem.models.strato.challenge import Challenge, Options
+from stratagem.models.strato.heuristic import lower_bound
+from stratagem.models.strato.notation import Move
+from stratagem.models.strato.position import ONGOING, Row, State, format_rows
+from stratagem.models.strato.rules import table_outcomes
+
+
+class Layout(NamedTuple):
+    """A designer-mode state: the rows, and the weather a Cloud would copy (``""``: none, or no Cloud in play)."""
+
+    rows: tuple[Row, ...]
+    last: str = ""
+
+
+class StratoDesigner:
+    """:class:`~stratagem.core.game.SearchProblem` of designer mode: from a layout, meet the challenge's goal.
+
+    Moves are the game's :class:`~stratagem.models.strato.notation.Move` (never a Redraw), so lines
+    print in the usual notation.
+    """
+
+    def __init__(self, challenge: Challenge, options: Options, rows: tuple[Row, ...], last: str = "") -> None:
+        self.challenge = challenge
+        self.options = options
+        self._clouds = CLOUD in challenge.weathers
+        self._start = Layout(rows, last if self._clouds else "")
+        self._weathers = sorted(challenge.weathers)
+        # Victory and the bound depend on the rows alone, and many states share rows.
+        self._victory: dict[tuple[Row, ...], bool] = {}
+        self._bounds: dict[tuple[Row, ...], int] = {}
+
+    def start(self) -> Layout:
+        return self._start
+
+    def successors(self, state: Layout) -> Iterator[tuple[Move, Layout]]:
+        """Every weather, row, end and target choice, in that order; over-limit plays are left out."""
+        limit = self.challenge.limit
+        seen: set[Layout] = set()
+        for card in self._weathers:
+            last = "" if not self._clouds else state.last if card == CLOUD else card
+            for r in range(len(state.rows)):
+                for end in (0, 1):
+                    for target, rows, exchange in table_outcomes(state.rows, card, state.last, r, end, self.options):
+                        if any(len(row.left) > limit or len(row.right) > limit for row in rows):
+                            continue
+                        after = Layout(rows, last)
+                        if after in seen:
+                            continue
+                        seen.add(after)
+                        yield Move(card, r, end, target, False, exchange), after
+
+    def is_goal(self, state: Layout) -> bool:
+        verdict = self._victory.get(state.rows)
+        if verdict is None:
+            verdict = self._victory[state.rows] = self.challenge.victory(state.rows)
+        return verdict
+
+    def heuristic(self, state: Layout) -> int:
+        """The game's admissible bound: it counts cards and lengths, which hands never help with."""
+        if self.is_goal(state):
+            return 0
+        bound = self._bounds.get(state.rows)
+        if bound is None:
+            position = State(state.rows, (), "", 0, "", ONGOING)
+            bound = self._bounds[state.rows] = lower_bound(self.challenge, position)
+        return bound
+
+    def format_state(self, state: Layout) -> str:
+        """The rows in the game's notation, then (only with a Cloud in play) the weather a Cloud copies."""
+        if not self._clouds:
+            return format_rows(state.rows)
+        return f"{format_rows(state.rows)} {state.last or '-'}"

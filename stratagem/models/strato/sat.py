@@ -1,0 +1,672 @@
+"""Strato as a bounded-horizon SAT problem: "is there a winning line of at most k turns?"
+
+The encoding follows the rules engine turn by turn (same rules, same options) and is cross-checked
+against breadth-first search in the tests. Its parts, per turn ``t`` (state ``S[t]`` -> ``S[t+1]``):
+
+**State.** For each half-row ``h`` (row ``r``, side ``s``: ``h = 2r + s``) and each place ``j`` below the
+card limit, one Boolean per weather in play: ``S[t][h][j][w]``; no weather true means an empty place.
+Places are contiguous from the tornado. Hands are counts per player and weather (one-hot), the draw
+pile is the number of cards drawn so far (one-hot; its order is known), and for Cloud the weather the
+last card resolved as (one-hot or none).
+
+**Placement.** One half-row ``play[t][h]`` and one card ``card[t][w]`` (from the hand, or the pile's top
+card with ``redraw[t]``). The placed position ``Y[t]`` equals ``S[t]`` with the card appended at the
+outer end of the played half-row; ``pp[t][h][j]`` marks that place. ``Y`` has one place more than the
+limit, since the card may overflow until the action resolves.
+
+**Action as edits.** Every weather action changes each half-row by at most one *removal* (place ``p``)
+and at most one *insertion* (place ``q`` of the result, weather ``X[h]``); a swap of two cards is a
+removal and an insertion at the same place. The result place ``j`` then copies ``Y`` from ``j-1``,
+``j`` or ``j+1``, or takes ``X``, according to whether an insertion lies before ``j`` and a removal at or
+before ``j`` (the shifting axioms below); places past the limit must stay empty (a half-row over the
+limit is a defeat, so no winning line passes through one). Which removals and insertions happen is
+chosen by one ground *operation* variable per action choice: Wind (card moved inward in the wind's
+half-row, outward in the far one, or across with ``wind_crosses_tornado``), Rain (far end to either
+tornado), Sun (discard), Fog (swap in a column, or move into a column's empty place, landing at the
+outer end), Storm (swap two outer ends). The inserted weather equals the weather removed from the
+source half-row. The played card is never a removal.
+
+**Must change something.** A chosen operation must leave some place different from ``Y`` (``eff[t]``).
+Without an operation (``eff[t]`` false) the card has no effect, which is only allowed when the resolved
+action has no changing choice at all (a formula per weather over ``Y``), and never with
+``strict_effect``.
+
+**Turn structure.** Cloud resolves as the last weather; the last weather after the turn is the resolved
+one. A normal play removes the card from the player's hand and draws the pile's next card if any; a
+Redraw plays the pile's next card and refills the hand to its size from the pile. The player of turn
+``t`` is fixed (players in order).
+
+**Goal.** ``vic[t]``: the victory condition holds on ``S[t]`` (sequences and counts per half-row, via
+cardinality constraints from :mod:`pysat.card`); ``done[t]`` chains "won at some turn <= t" and the
+formula asserts ``done[k]``. Turns after a win are left free (every turn clause of turn ``t`` carries the
+literal ``done[t]``), so the formula is satisfiable exactly when a win within ``k`` turns exists. Defeats
+need no clause: a half-row over the limit has no encoding, and a player with no card and an empty pile
+has no move.
+
+A satisfying assignment is decoded into moves by matching each turn against the rules engine's legal
+moves (card, end and resulting rows); a transition the engine does not allow raises
+:class:`EncodingError` instead of being reported.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from stratagem.models.strato.cards import CLOUD, FOG, HAND_SIZE, RAIN, STORM, SUN, WIND
+from stratagem.models.strato.challenge import CountGoal, SequenceGoal
+from stratagem.models.strato.notation import Move
+from stratagem.models.strato.position import Row, State
+from stratagem.models.strato.rules import StratoGame
+
+#: Version of this encoding; proof records name it, and ``verify`` rebuilds the same CNF with it.
+ENCODING = "strato-sat@1"
+
+ACTION_WEATHERS = (WIND, RAIN, SUN, FOG, STORM)
+
+
+class EncodingError(RuntimeError):
+    """The SAT model produced something the rules engine rejects: a bug in the model, never an answer."""
+
+
+Clause = list[int]
+
+
+@dataclass
+class StratoCNF:
+    """The CNF of "a win within ``horizon`` turns" for one deal, with the variables needed to decode it."""
+
+    game: StratoGame
+    horizon: int
+    clauses: list[Clause] = field(default_factory=list)
+    pool: IDPool = field(default_factory=IDPool)
+    comments: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        start = self.game.initial_state()
+        challenge = self.game.challenge
+        self.start = start
+        self.rows = len(start.rows)
+        self.halves = 2 * self.rows
+        self.limit = challenge.limit
+        self.weathers = tuple(sorted(set(challenge.weathers) | set("".join(start.hands)) | set(start.pile)
+                                     | {c for row in start.rows for c in row.left + row.right}))
+        self.players = len(start.hands)
+        self.hand_size = HAND_SIZE[self.players]
+        self.pile = start.pile
+        self.options = self.game.options
+        self._guard = 0
+        self._build()
+
+    # -- variables -----------------------------------------------------------------------------
+    def var(self, *key: object) -> int:
+        return int(self.pool.id(key))
+
+    def S(self, t: int, h: int, j: int, w: str) -> int:  # noqa: N802 - state letters as in the docstring
+        return self.var("S", t, h, j, w)
+
+    def occS(self, t: int, h: int, j: int) -> int:  # noqa: N802
+        return self.var("occS", t, h, j)
+
+    def Y(self, t: int, h: int, j: int, w: str) -> int:  # noqa: N802
+        return self.var("Y", t, h, j, w)
+
+    def occY(self, t: int, h: int, j: int) -> int:  # noqa: N802
+        return self.var("occY", t, h, j)
+
+    # -- clause helpers ------------------------------------------------------------------------
+    def add(self, *lits: int) -> None:
+        """Add a clause; inside a turn it is guarded by ``done[t]`` (no constraint once won)."""
+        clause = list(lits)
+        if self._guard:
+            clause.append(self._guard)
+        self.clauses.append(clause)
+
+    def equal_if(self, cond: Sequence[int], a: int, b: int) -> None:
+        """cond -> (a <-> b); ``cond`` is a conjunction of literals."""
+        neg = [-c for c in cond]
+        self.add(*neg, -a, b)
+        self.add(*neg, a, -b)
+
+    def at_most_one(self, lits: Sequence[int]) -> None:
+        if len(lits) <= 6:
+            for i, a in enumerate(lits):
+                for b in lits[i + 1 :]:
+                    self.add(-a, -b)
+            return
+        enc = CardEnc.atmost(list(lits), 1, vpool=self.pool, encoding=EncType.seqcounter)
+        for clause in enc.clauses:
+            self.add(*clause)
+
+    def exactly_one(self, lits: Sequence[int]) -> None:
+        self.add(*lits)
+        self.at_most_one(lits)
+
+    def at_least(self, lits: Sequence[int], bound: int, cond: int) -> None:
+        """cond -> at least ``bound`` of ``lits``."""
+        if bound <= 0:
+            return
+        if bound > len(lits):
+            self.add(-cond)
+            return
+        enc = CardEnc.atleast(list(lits), bound, vpool=self.pool, encoding=EncType.seqcounter)
+        for clause in enc.clauses:
+            self.add(-cond, *clause)
+
+    def define_or(self, out: int, lits: Iterable[int]) -> None:
+        """out <-> OR(lits)."""
+        lits = list(lits)
+        self.add(-out, *lits)
+        for lit in lits:
+            self.add(-lit, out)
+
+    # -- the formula ---------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.comments.append(f"{ENCODING}: Strato, a win within {self.horizon} turns")
+        for t in range(self.horizon + 1):
+            self._state(t)
+        self._initial()
+        done_prev = 0
+        for t in range(self.horizon):
+            done_t = self.var("done", t)
+            if t == 0:
+                self.add(-done_t)
+            self._guard = done_t
+            self._turn(t)
+            self._guard = 0
+            vic = self.var("vic", t + 1)
+            self._victory(t + 1, vic)
+            done_next = self.var("done", t + 1)
+            self.add(-done_next, done_t, vic)
+            done_prev = done_next
+        if self.horizon == 0:
+            done_prev = self.var("done", 0)
+            self.add(-done_prev)
+        self.add(done_prev)
+
+    def _state(self, t: int) -> None:
+        L = self.limit  # noqa: N806
+        for h in range(self.halves):
+            for j in range(L):
+                cells = [self.S(t, h, j, w) for w in self.weathers]
+                self.define_or(self.occS(t, h, j), cells)
+                self.at_most_one(cells)
+                if j + 1 < L:
+                    self.add(-self.occS(t, h, j + 1), self.occS(t, h, j))
+            # one-hot hand counts and pile progress
+        for p in range(self.players):
+            for w in self.weathers:
+                self.exactly_one([self.var("hand", t, p, w, c) for c in range(self.hand_size + 1)])
+        self.exactly_one([self.var("drawn", t, k) for k in range(len(self.pile) + 1)])
+        lasts = [self.var("last", t, w) for w in ACTION_WEATHERS if w in self.weathers]
+        self.at_most_one(lasts)
+
+    def _initial(self) -> None:
+        start = self.start
+        for h in range(self.halves):
+            cards = start.rows[h // 2].half(h % 2)
+            for j in range(self.limit):
+                for w in self.weathers:
+                    lit = self.S(0, h, j, w)
+                    self.add(lit if j < len(cards) and cards[j] == w else -lit)
+        for p, hand in enumerate(start.hands):
+            counts = Counter(hand)
+            for w in self.weathers:
+                self.add(self.var("hand", 0, p, w, counts[w]))
+        self.add(self.var("drawn", 0, 0))
+        for w in ACTION_WEATHERS:
+            if w in self.weathers:
+                lit = self.var("last", 0, w)
+                self.add(lit if start.last == w else -lit)
+
+    # -- one turn ------------------------------------------------------------------------------
+    def _turn(self, t: int) -> None:
+        self._placement(t)
+        self._resolution(t)
+        self._operations(t)
+        self._shifting(t)
+        self._hands_and_pile(t)
+
+    def _placement(self, t: int) -> None:
+        L, W = self.limit, self.weathers  # noqa: N806
+        plays = [self.var("play", t, h) for h in range(self.halves)]
+        self.exactly_one(plays)
+        cards = [self.var("card", t, w) for w in W]
+        self.exactly_one(cards)
+        for h in range(self.halves):
+            play = self.var("play", t, h)
+            for j in range(L + 1):
+                ys = [self.Y(t, h, j, w) for w in W]
+                self.define_or(self.occY(t, h, j), ys)
+                self.at_most_one(ys)
+                # pp <-> play & place j empty in S & (j == 0 or place j-1 occupied)
+                pp = self.var("pp", t, h, j)
+                occ_here = self.occS(t, h, j) if j < L else 0
+                occ_before = self.occS(t, h, j - 1) if j > 0 else 0
+                cond = [play] + ([-occ_here] if occ_here else []) + ([occ_before] if occ_before else [])
+                self.add(-pp, play)
+                if occ_here:
+                    self.add(-pp, -occ_here)
+                if occ_before:
+                    self.add(-pp, occ_before)
+                self.add(pp, *[-c for c in cond])
+                for w in W:
+                    if j < L:
+                        self.equal_if([-play], self.Y(t, h, j, w), self.S(t, h, j, w))
+                        self.equal_if([occ_here], self.Y(t, h, j, w), self.S(t, h, j, w))
+                    self.equal_if([pp], self.Y(t, h, j, w), self.var("card", t, w))
+                if j < L:
+                    # beyond the placed card: empty
+                    self.add(-play, occ_here, pp, -self.occY(t, h, j))
+                else:
+                    self.add(play, -self.occY(t, h, j))
+                    self.add(-play, pp, -self.occY(t, h, j))
+
+    def _resolution(self, t: int) -> None:
+        """Resolved weather ``act[t][w]`` (Cloud copies the last), the next last weather, effect flag."""
+        acts = [w for w in ACTION_WEATHERS if w in self.weathers]
+        act = {w: self.var("act", t, w) for w in acts}
+        self.at_most_one(list(act.values()))
+        for c in self.weathers:
+            card = self.var("card", t, c)
+            if c == CLOUD:
+                for w in acts:
+                    self.equal_if([card], act[w], self.var("last", t, w))
+            else:
+                for w in acts:
+                    self.add(-card, act[w] if w == c else -act[w])
+        for w in acts:
+            self.add(-act[w], self.var("last", t + 1, w))
+            self.add(act[w], -self.var("last", t + 1, w))
+        if self.options.strict_effect:
+            self.add(self.var("eff", t))
+
+    # -- operations ----------------------------------------------------------------------------
+    def _op(self, t: int, kind: str, *key: object) -> int:
+        op = self.var("op", t, kind, *key)
+        self._ops.append(op)
+        self.add(-op, self.var("eff", t))
+        self.add(-op, self.var("act", t, kind))
+        return op
+
+    def _removes(self, t: int, op: int, h: int, j: int) -> None:
+        self._rem_by.setdefault((h, j), []).append(op)
+        self.add(-op, self.var("rem", t, h, j))
+        self.add(-op, self.occY(t, h, j))
+        self.add(-op, -self.var("pp", t, h, j))
+
+    def _inserts(self, t: int, op: int, h: int, j: int, source: int) -> None:
+        self._ins_by.setdefault((h, j), []).append(op)
+        self.add(-op, self.var("ins", t, h, j))
+        for w in self.weathers:
+            self.equal_if([op], self.var("X", t, h, w), self.var("rw", t, source, w))
+
+    def _end_conditional(self, t: int, op: int, h: int, removal: bool, insertion: int | None) -> None:
+        """op -> the outer end card of ``h`` (whatever its place) is removed / gets an insertion."""
+        L = self.limit  # noqa: N806
+        self.add(-op, self.occY(t, h, 0))
+        for j in range(L + 1):
+            end = [self.occY(t, h, j)] + ([-self.occY(t, h, j + 1)] if j < L else [])
+            neg = [-e for e in end]
+            if removal:
+                self._rem_by.setdefault((h, j), []).append(op)
+                self.add(-op, *neg, self.var("rem", t, h, j))
+                self.add(-op, *neg, -self.var("pp", t, h, j))
+            if insertion is not None:
+                self._ins_by.setdefault((h, j), []).append(op)
+                self.add(-op, *neg, self.var("ins", t, h, j))
+        if insertion is not None:
+            for w in self.weathers:
+                self.equal_if([op], self.var("X", t, h, w), self.var("rw", t, insertion, w))
+
+    def _operations(self, t: int) -> None:
+        L, W = self.limit, self.weathers  # noqa: N806
+        self._ops: list[int] = []
+        self._rem_by: dict[tuple[int, int], list[int]] = {}
+        self._ins_by: dict[tuple[int, int], list[int]] = {}
+        acts = {w for w in ACTION_WEATHERS if w in W}
+        for hp in range(self.halves):
+            play = self.var("play", t, hp)
+            near, far = hp, hp ^ 1
+            if WIND in acts:
+                for p in range(L + 1):
+                    for q in range(p):
+                        op = self._op(t, WIND, hp, "near", p, q)
+                        self.add(-op, play)
+                        self._removes(t, op, near, p)
+                        self._inserts(t, op, near, q, near)
+                    if self.options.wind_crosses_tornado:
+                        for q in range(L + 1):
+                            op = self._op(t, WIND, hp, "cross", p, q)
+                            self.add(-op, play)
+                            self._removes(t, op, near, p)
+                            self._inserts(t, op, far, q, near)
+                for p in range(L):
+                    for q in range(p + 1, L):
+                        op = self._op(t, WIND, hp, "far", p, q)
+                        self.add(-op, play)
+                        self._removes(t, op, far, p)
+                        self._inserts(t, op, far, q, far)
+            if RAIN in acts:
+                for dest in (near, far):
+                    op = self._op(t, RAIN, hp, dest)
+                    self.add(-op, play)
+                    self._end_conditional(t, op, far, removal=True, insertion=None)
+                    self._ins_by.setdefault((dest, 0), []).append(op)
+                    self.add(-op, self.var("ins", t, dest, 0))
+                    for w in W:
+                        self.equal_if([op], self.var("X", t, dest, w), self.var("rw", t, far, w))
+            if SUN in acts:
+                for h in (near, far):
+                    for p in range(L + 1):
+                        op = self._op(t, SUN, hp, h, p)
+                        self.add(-op, play)
+                        self._removes(t, op, h, p)
+        if FOG in acts:
+            for side in (0, 1):
+                for r1 in range(self.rows):
+                    for r2 in range(self.rows):
+                        if r1 == r2:
+                            continue
+                        h1, h2 = 2 * r1 + side, 2 * r2 + side
+                        for d in range(L + 1):
+                            if r1 < r2:
+                                op = self._op(t, FOG, "swap", h1, h2, d)
+                                self._removes(t, op, h1, d)
+                                self._removes(t, op, h2, d)
+                                self._inserts(t, op, h1, d, h2)
+                                self._inserts(t, op, h2, d, h1)
+                            op = self._op(t, FOG, "move", h1, h2, d)
+                            self._removes(t, op, h1, d)
+                            self.add(-op, -self.occY(t, h2, d))
+                            for j in range(d + 1):
+                                first_empty = [-self.occY(t, h2, j)] + ([self.occY(t, h2, j - 1)] if j else [])
+                                self._ins_by.setdefault((h2, j), []).append(op)
+                                self.add(-op, *[-c for c in first_empty], self.var("ins", t, h2, j))
+                            for w in W:
+                                self.equal_if([op], self.var("X", t, h2, w), self.var("rw", t, h1, w))
+        if STORM in acts:
+            for h1 in range(self.halves):
+                for h2 in range(h1 + 1, self.halves):
+                    op = self._op(t, STORM, h1, h2)
+                    self._end_conditional(t, op, h1, removal=True, insertion=h2)
+                    self._end_conditional(t, op, h2, removal=True, insertion=h1)
+        eff = self.var("eff", t)
+        self.add(-eff, *self._ops)
+        self.at_most_one(self._ops)
+        for h in range(self.halves):
+            rems, inss = [], []
+            for j in range(L + 1):
+                rem, ins = self.var("rem", t, h, j), self.var("ins", t, h, j)
+                self.add(-rem, *self._rem_by.get((h, j), []))
+                self.add(-ins, *self._ins_by.get((h, j), []))
+                rems.append(rem)
+                inss.append(ins)
+            self.at_most_one(rems)
+            self.at_most_one(inss)
+            # rw: the weather removed from h (defined by the single removal)
+            for w in W:
+                rw = self.var("rw", t, h, w)
+                self.add(-rw, *rems)
+                for j in range(L + 1):
+                    self.add(-self.var("rem", t, h, j), -self.Y(t, h, j, w), rw)
+                    self.add(-self.var("rem", t, h, j), self.Y(t, h, j, w), -rw)
+        self._no_choice(t)
+
+    def _no_choice(self, t: int) -> None:
+        """Without an operation, the resolved action must have no changing choice (RULINGS.md)."""
+        L, W = self.limit, self.weathers  # noqa: N806
+        eff = self.var("eff", t)
+        acts = {w for w in ACTION_WEATHERS if w in W}
+        for hp in range(self.halves):
+            play = self.var("play", t, hp)
+            near, far = hp, hp ^ 1
+            base = [eff, -play]
+            if SUN in acts:
+                a = self.var("act", t, SUN)
+                self.add(*base, -a, -self.occY(t, far, 0))
+                self.add(*base, -a, self.var("pp", t, near, 0))
+            if RAIN in acts:
+                self.add(*base, -self.var("act", t, RAIN), -self.occY(t, far, 0))
+            if WIND in acts:
+                a = self.var("act", t, WIND)
+                if self.options.wind_crosses_tornado:
+                    self.add(*base, -a, self.var("pp", t, near, 0))
+                else:
+                    self._uniform(t, near, [*base, -a])
+                self._uniform(t, far, [*base, -a])
+        if FOG in acts:
+            a = self.var("act", t, FOG)
+            for side in (0, 1):
+                for r1 in range(self.rows):
+                    for r2 in range(self.rows):
+                        if r1 == r2:
+                            continue
+                        h1, h2 = 2 * r1 + side, 2 * r2 + side
+                        for d in range(L + 1):
+                            o1, o2 = self.occY(t, h1, d), self.occY(t, h2, d)
+                            p1, p2 = self.var("pp", t, h1, d), self.var("pp", t, h2, d)
+                            self.add(eff, -a, -o1, p1, o2)
+                            if r1 < r2:
+                                for w in W:
+                                    self.add(eff, -a, -o1, -o2, p1, p2, -self.Y(t, h1, d, w), self.Y(t, h2, d, w))
+        if STORM in acts:
+            a = self.var("act", t, STORM)
+            for h in range(self.halves):
+                for w in W:
+                    ew = self.var("endw", t, h, w)
+                    for j in range(L + 1):
+                        end = [self.occY(t, h, j)] + ([-self.occY(t, h, j + 1)] if j < L else [])
+                        self.add(*[-e for e in end], self.var("pp", t, h, j), -self.Y(t, h, j, w), ew)
+            for h1 in range(self.halves):
+                for h2 in range(h1 + 1, self.halves):
+                    for w1 in W:
+                        for w2 in W:
+                            if w1 != w2:
+                                self.add(eff, -a, -self.var("endw", t, h1, w1), -self.var("endw", t, h2, w2))
+
+    def _uniform(self, t: int, h: int, prefix: Sequence[int]) -> None:
+        """Unless a literal of ``prefix`` holds, the cards of ``h`` other than the played one share a weather."""
+        L, W = self.limit, self.weathers  # noqa: N806
+        neg = list(prefix)
+        for j in range(L):
+            for k in range(j + 1, L + 1):
+                for w in W:
+                    self.add(*neg, -self.occY(t, h, k), self.var("pp", t, h, k), self.var("pp", t, h, j),
+                             -self.Y(t, h, j, w), self.Y(t, h, k, w))
+
+    # -- shifting axioms -----------------------------------------------------------------------
+    def _shifting(self, t: int) -> None:
+        L, W = self.limit, self.weathers  # noqa: N806
+        changes = []
+        for h in range(self.halves):
+            # A[j]: an insertion before j; B[j]: a removal at or before j.
+            prefix_ins, prefix_rem = [], []
+            a_prev = b_prev = 0
+            for j in range(L + 2):
+                a = self.var("insbefore", t, h, j)
+                if j == 0:
+                    self.add(-a)
+                else:
+                    self.define_or(a, [x for x in (a_prev, self.var("ins", t, h, j - 1)) if x])
+                prefix_ins.append(a)
+                a_prev = a
+                b = self.var("remupto", t, h, j)
+                rem_j = self.var("rem", t, h, j) if j <= L else 0
+                self.define_or(b, [x for x in (b_prev, rem_j) if x])
+                prefix_rem.append(b)
+                b_prev = b
+            for j in range(L + 2):
+                ins_j = self.var("ins", t, h, j) if j <= L else 0
+                a, b = prefix_ins[j], prefix_rem[j]
+                b1 = prefix_rem[j - 1] if j > 0 else 0
+                cases: list[tuple[list[int], int | None]] = []  # (condition, source place or None for X)
+                no_ins = [-ins_j] if ins_j else []
+                cases.append((no_ins + [-a, -b], j))
+                cases.append((no_ins + [-a, b], j + 1))
+                if j > 0:
+                    cases.append((no_ins + [a] + ([-b1] if b1 else []), j - 1))
+                    if b1:
+                        cases.append((no_ins + [a, b1], j))
+                if ins_j:
+                    cases.append(([ins_j], None))
+                for cond, src in cases:
+                    for w in W:
+                        if src is None:
+                            value = self.var("X", t, h, w)
+                        elif src <= L:
+                            value = self.Y(t, h, src, w)
+                        else:
+                            value = 0
+                        if j < L:
+                            if value:
+                                self.equal_if(cond, self.S(t + 1, h, j, w), value)
+                            else:
+                                self.add(*[-c for c in cond], -self.S(t + 1, h, j, w))
+                        elif value:
+                            self.add(*[-c for c in cond], -value)  # past the limit: must stay empty
+            # must change something: some place differs from Y
+            for j in range(L + 1):
+                for w in W:
+                    chg = self.var("chg", t, h, j, w)
+                    changes.append(chg)
+                    y = self.Y(t, h, j, w)
+                    if j < L:
+                        z = self.S(t + 1, h, j, w)
+                        self.add(-chg, y, z)
+                        self.add(-chg, -y, -z)
+                    else:
+                        self.add(-chg, y)
+        self.add(-self.var("eff", t), *changes)
+
+    # -- hands and pile ------------------------------------------------------------------------
+    def _hands_and_pile(self, t: int) -> None:
+        W, n, size, pile = self.weathers, self.players, self.hand_size, self.pile  # noqa: N806
+        m = len(pile)
+        p = (self.start.to_move + t) % n
+        redraw = self.var("redraw", t)
+        for q in range(n):
+            if q == p:
+                continue
+            for w in W:
+                for c in range(size + 1):
+                    self.equal_if([], self.var("hand", t + 1, q, w, c), self.var("hand", t, q, w, c))
+        for k in range(m + 1):
+            drawn = self.var("drawn", t, k)
+            # normal play: one card drawn if any
+            self.add(redraw, -drawn, self.var("drawn", t + 1, min(k + 1, m)))
+            if k == m:
+                self.add(-redraw, -drawn)
+                continue
+            self.add(-redraw, -drawn, self.var("card", t, pile[k]))
+            after = min(k + 1 + size, m)
+            self.add(-redraw, -drawn, self.var("drawn", t + 1, after))
+            refill = Counter(pile[k + 1 : after])
+            for w in W:
+                self.add(-redraw, -drawn, self.var("hand", t + 1, p, w, refill[w]))
+        for w in W:
+            card = self.var("card", t, w)
+            self.add(redraw, -card, -self.var("hand", t, p, w, 0))
+            for k in range(m + 1):
+                drawn = self.var("drawn", t, k)
+                new = pile[k] if k < m else ""
+                for w2 in W:
+                    delta = (1 if w2 == new else 0) - (1 if w2 == w else 0)
+                    for c in range(size + 1):
+                        target = c + delta
+                        lit = self.var("hand", t, p, w2, c)
+                        if 0 <= target <= size:
+                            self.add(redraw, -card, -drawn, -lit, self.var("hand", t + 1, p, w2, target))
+                        else:
+                            self.add(redraw, -card, -drawn, -lit)
+
+    # -- victory -------------------------------------------------------------------------------
+    def _victory(self, t: int, vic: int) -> None:
+        challenge = self.game.challenge
+        goal = challenge.goal
+        meets = []
+        for r, row in enumerate(self.start.rows):
+            if not goal.eligible(row):
+                continue
+            ok = self.var("rowok", t, r)
+            meets.append(ok)
+            for side, half_goal in goal.halves():
+                h = 2 * r + side
+                self._half_goal(t, h, row, half_goal, ok)
+        self.at_least(meets, challenge.rows_required, vic)
+
+    def _half_goal(self, t: int, h: int, row: Row, goal: SequenceGoal | CountGoal, ok: int) -> None:
+        if isinstance(goal, SequenceGoal):
+            for i, token in enumerate(goal.pattern):
+                if i >= self.limit:
+                    self.add(-ok)
+                    return
+                if token == "?":
+                    self.add(-ok, self.occS(t, h, i))
+                    continue
+                weather = row.left_tornado if token == "<" else row.right_tornado if token == ">" else token
+                if weather not in self.weathers:
+                    self.add(-ok)
+                    return
+                self.add(-ok, self.S(t, h, i, weather))
+            return
+        for weather, n in goal.needs(row).items():
+            if weather not in self.weathers:
+                self.add(-ok)
+                return
+            cells = [self.S(t, h, i, weather) for i in range(min(goal.nearest, self.limit))]
+            self.at_least(cells, n, ok)
+
+    # -- decoding ------------------------------------------------------------------------------
+    def decode(self, model: Sequence[int]) -> tuple[Move, ...]:
+        """The winning line in a model, each turn matched against (and replayed by) the rules engine."""
+        true = {lit for lit in model if lit > 0}
+        state = self.start
+        moves: list[Move] = []
+        for t in range(self.horizon):
+            if self.var("done", t) in true:
+                break
+            rows = self._rows_at(t + 1, true)
+            card = next(w for w in self.weathers if self.var("card", t, w) in true)
+            half = next(h for h in range(self.halves) if self.var("play", t, h) in true)
+            redraw = self.var("redraw", t) in true
+            match = [
+                (move, after)
+                for move, after in self.game.plays(state)
+                if move.card == card and move.redraw == redraw and (move.row, move.end) == divmod(half, 2)
+                and after.rows == rows
+            ]
+            if not match:
+                raise EncodingError(
+                    f"turn {t + 1}: the SAT model plays {card} at row {half // 2 + 1} "
+                    f"{'LR'[half % 2]} end and reaches rows the rules engine cannot reach"
+                )
+            move, state = match[0]
+            moves.append(move)
+        if not self.game.is_terminal(state) or self.game.returns(state)[0] <= 0:
+            raise EncodingError("the SAT model's line does not end in a won position under the rules engine")
+        return tuple(moves)
+
+    def _rows_at(self, t: int, true: set[int]) -> tuple[Row, ...]:
+        rows = []
+        for r, row in enumerate(self.start.rows):
+            halves = []
+            for side in (0, 1):
+                cards = ""
+                for j in range(self.limit):
+                    here = [w for w in self.weathers if self.S(t, 2 * r + side, j, w) in true]
+                    if not here:
+                        break
+                    cards += here[0]
+                halves.append(cards)
+            rows.append(Row(row.left_tornado, row.right_tornado, halves[0], halves[1]))
+        return tuple(rows)
+
+
+def max_turns(state: State) -> int:
+    """No game from ``state`` lasts longer: every turn uses at least one card of the hands or pile."""
+    return sum(len(hand) for hand in state.hands) + len(state.pile)

@@ -1,0 +1,185 @@
+"""``stratagem reach``: graph facts of a deal or of its layout, exports, truncation and bad input.
+
+The puzzles here are challenge 0 with a smaller limit and goal, so that every graph is small:
+``TINY`` (limit 3, goal RR | W) can be won; ``WALLED`` (limit 4, goal RRR | WWW) cannot, not even in
+designer mode; ``SMALL_DEAL`` is an explicit position with two cards left in the pile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from conftest import PUZZLES
+
+from stratagem.models.strato.planning import StratoPlanning
+from stratagem.models.strato.puzzle import load_puzzle
+from stratagem.solvers.search import bfs
+
+GOOD = (PUZZLES / "challenge-0.toml").read_text()
+HEAD = GOOD.split("[[deals]]")[0]
+
+
+def variant(limit: int, left: str, right: str, deals: str = "") -> str:
+    head = HEAD.replace("limit = 6", f"limit = {limit}")
+    head = head.replace('left = "RRRR"', f'left = "{left}"').replace('right = "WWWW"', f'right = "{right}"')
+    return head + (deals or '[[deals]]\nname = "solo-1"\nseed = 1\n')
+
+
+TINY = variant(3, "RR", "W")
+WALLED = variant(4, "RRR", "WWW")
+SMALL_DEAL = HEAD + '[[deals]]\nname = "small"\nposition = "RRW(RW)WWW RR,WW RR 1 -"\n'
+
+
+@pytest.fixture
+def puzzle(tmp_path: Path):  # type: ignore[no-untyped-def]
+    def write(text: str, name: str = "puzzle.toml") -> str:
+        path = tmp_path / name
+        path.write_text(text)
+        return str(path)
+
+    return write
+
+
+def report(result) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    assert result.code == 0, result.err
+    return json.loads(result.out)  # type: ignore[no-any-return]
+
+
+def test_designer_json_of_a_winnable_layout(cli, puzzle) -> None:
+    data = report(cli("reach", puzzle(TINY), "--designer", "--json"))
+    assert data["format"] == "stratagem/reach@1" and data["mode"] == "designer"
+    assert data["start"] == "RW(RW)RW" and data["information"] is None
+    assert (data["states"], data["edges"], data["goal_states"], data["par"]) == (23, 30, 1, 2)
+    assert data["goal_reachable"] is True and data["complete"] is True and data["unsolvable"] is False
+    assert len(data["par_line"]) == 2 and data["dead_ends"] == 20
+    assert data["states_per_depth"] == [1, 6, 16] and data["export"] is None
+    assert list(data) == sorted(data)
+
+
+def test_designer_proves_every_deal_on_a_walled_layout_unsolvable(cli, puzzle) -> None:
+    path = puzzle(WALLED)
+    data = report(cli("reach", path, "--designer", "--json"))
+    assert data["complete"] is True and data["goal_reachable"] is False and data["par"] is None
+    assert data["unsolvable"] is True and "every deal on this layout is unsolvable" in data["conclusion"]
+    human = cli("reach", path, "--designer")
+    assert human.code == 0 and "every deal on this layout is unsolvable" in human.out
+    assert "365 states" in human.out
+
+
+def test_deal_graph_agrees_with_breadth_first_search(cli, puzzle) -> None:
+    path = puzzle(SMALL_DEAL)
+    data = report(cli("reach", path, "--json"))
+    loaded = load_puzzle(path)
+    found = bfs(StratoPlanning(loaded.game(loaded.deals[0])))
+    assert found.moves is not None
+    assert data["mode"] == "deal" and data["information"] == "open"
+    assert data["goal_reachable"] is True and data["par"] == len(found.moves) == 5
+    assert data["states"] == 1030 and data["complete"] is True
+
+
+def test_unsolvable_deal_graph_counts_what_bfs_exhausted(cli, puzzle) -> None:
+    path = puzzle(HEAD + '[[deals]]\nname = "starved"\nposition = "RW(RW)RW RRW - 1 -"\n')
+    data = report(cli("reach", path, "--json"))
+    loaded = load_puzzle(path)
+    found = bfs(StratoPlanning(loaded.game(loaded.deals[0])))
+    assert found.status == "unsolvable"
+    assert data["unsolvable"] is True and data["goal_reachable"] is False
+    assert data["states_per_depth"] == list(found.stats.states_per_depth)
+    assert data["dead_ends"] == data["states"] == sum(found.stats.states_per_depth)
+
+
+def test_human_report_of_a_deal(cli, puzzle) -> None:
+    result = cli("reach", puzzle(SMALL_DEAL))
+    assert result.code == 0, result.err
+    for fragment in ("1,030 states", "complete", "par 5 turns", "dead-end states", "strongly connected",
+                     "information: open", "lost positions are not states"):
+        assert fragment in result.out, fragment
+
+
+def test_truncated_graph_claims_nothing(cli, puzzle) -> None:
+    path = puzzle(WALLED)
+    data = report(cli("reach", path, "--designer", "--max-states", "20", "--json"))
+    assert data["complete"] is False and data["stopped_by"] == "states" and data["states"] <= 20
+    assert data["goal_reachable"] is None and data["unsolvable"] is None and data["frontier"] > 0
+    human = cli("reach", path, "--designer", "--max-states", "20")
+    assert "truncated" in human.out and "nothing is proven" in human.out
+    assert "every deal" not in human.out
+
+
+def test_time_limit_truncates(cli, puzzle) -> None:
+    data = report(cli("reach", puzzle(TINY), "--time-limit", "0", "--json"))
+    assert data["complete"] is False and data["stopped_by"] == "time" and data["states"] == 1
+
+
+@pytest.mark.parametrize("kind", ["graphml", "dot"])
+def test_export_is_written(cli, puzzle, tmp_path: Path, kind: str) -> None:
+    out = tmp_path / f"graph.{kind}"
+    data = report(cli("reach", puzzle(TINY), "--designer", "--export", kind, "--out", str(out), "--json"))
+    assert data["export"] == {"format": kind, "path": str(out)}
+    if kind == "graphml":
+        graph = nx.read_graphml(out)
+        assert graph.number_of_nodes() == data["states"] and graph.number_of_edges() == data["edges"]
+        assert graph.nodes["0"]["label"] == "RW(RW)RW" and graph.graph["complete"] is True
+    else:
+        text = out.read_text()
+        assert text.count(" -> ") == data["edges"] and "digraph reach {" in text
+    human = cli("reach", puzzle(TINY), "--designer", "--export", kind, "--out", str(out))
+    assert f"graph written to {out}" in human.out
+
+
+def test_exports_are_byte_identical_across_hash_seeds(puzzle, tmp_path: Path) -> None:
+    path = puzzle(TINY)
+    outputs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"g{seed}.dot"
+        code = f"from stratagem.cli.main import run; raise SystemExit(run(['reach', {path!r}, '--export', 'dot', " \
+               f"'--out', {str(out)!r}, '--json']))"
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run([sys.executable, "-c", code], check=True, env=env, capture_output=True)
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] and outputs[0].startswith(b"// reachable state graph")
+
+
+def _one_line(result, *fragments: str) -> None:  # type: ignore[no-untyped-def]
+    assert result.code == 2, (result.out, result.err)
+    assert "Traceback" not in result.err
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1, result.err
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+def test_export_without_out_is_bad_input(cli, puzzle, tmp_path: Path) -> None:
+    _one_line(cli("reach", puzzle(TINY), "--export", "dot"), "--export dot", "--out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["puzzle.toml"]
+
+
+def test_out_without_export_is_bad_input(cli, puzzle, tmp_path: Path) -> None:
+    _one_line(cli("reach", puzzle(TINY), "--out", str(tmp_path / "g.dot")), "--out", "--export")
+
+
+def test_out_in_a_missing_directory_is_bad_input(cli, puzzle, tmp_path: Path) -> None:
+    _one_line(cli("reach", puzzle(TINY), "--export", "dot", "--out", str(tmp_path / "no" / "g.dot")), "--out")
+
+
+@pytest.mark.parametrize(
+    "args, fragments",
+    [
+        (("--export", "png", "--out", "g.png"), ("--export",)),
+        (("--max-states", "0"), ("--max-states",)),
+        (("--deal", "nosuch"), ("puzzle.toml", "--deal", "nosuch")),
+    ],
+)
+def test_bad_options_are_one_line(cli, puzzle, args: tuple[str, ...], fragments: tuple[str, ...]) -> None:
+    _one_line(cli("reach", puzzle(TINY), *args), *fragments)
+
+
+def test_bad_puzzle_is_one_line(cli, puzzle, tmp_path: Path) -> None:
+    _one_line(cli("reach", puzzle(TINY.replace("limit = 3", "limit = 9"))), "puzzle.toml", "challenge.limit")
+    _one_line(cli("reach", str(tmp_path / "missing.toml")), "missing.toml", "no such file")
