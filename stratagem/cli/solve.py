@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import click
@@ -11,9 +14,15 @@ from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.records import SOLVE_FORMAT, Line, Proof
-from stratagem.models.strato.notation import format_move
+from stratagem.models.strato.heuristic import lower_bound
+from stratagem.models.strato.notation import Move, format_move
 from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import format_state
+from stratagem.models.strato.position import State, format_state
+from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
+from stratagem.solvers.dimacs import parse_drup_lines, write_dimacs, write_text_maybe_gz
+from stratagem.solvers.drup import check_drup
+from stratagem.solvers.satplan import Refutation, horizon_search
 from stratagem.solvers.search import (
     FOUND,
     SOLVED,
@@ -26,22 +35,45 @@ from stratagem.solvers.search import (
     idastar,
 )
 
-METHODS = {"bfs": bfs, "astar": astar, "idastar": idastar}
+SEARCHES = {"bfs": bfs, "astar": astar, "idastar": idastar}
+METHODS = (*SEARCHES, "sat", "auto")
 
 METHOD_NAMES = {
     "bfs": "breadth-first search",
     "astar": "A* with an admissible heuristic",
     "idastar": "IDA* with an admissible heuristic",
+    "sat": "SAT (CaDiCaL 1.9.5) over growing horizons",
 }
 
 #: Share of the time limit given to the greedy search for a best line when the optimal search stops.
 FALLBACK_SHARE = 0.25
 
+#: ``auto`` runs A* while the deal is this small (one row), SAT otherwise: measured in
+#: results/strato-search.md, where A* settles one-row deals in under a second and SAT's per-horizon
+#: cost is dominated by solver start-up there, while on two-row deals A* stalls and SAT proceeds.
+AUTO_SEARCH_MAX_ROWS = 1
+
 INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
 
 
-def optimality(method: str, result: SearchResult[Any, Any]) -> str:
-    """How the result's claim was established, in words that do not overclaim."""
+@dataclass
+class Outcome:
+    """What any method found, in the terms the report and the proof record need."""
+
+    method: str
+    status: str
+    moves: tuple[Move, ...]
+    lower_bound: int
+    optimality: str
+    stats: dict[str, Any]
+    stopped_by: str | None = None
+    best_line: dict[str, Any] | None = None
+    evidence: dict[str, Any] = field(default_factory=dict)
+    refutation: Refutation | None = None
+
+
+def search_optimality(method: str, result: SearchResult[Any, Any]) -> str:
+    """How a search result's claim was established, in words that do not overclaim."""
     name = METHOD_NAMES[method]
     if result.status == SOLVED:
         k = len(result.moves or ())
@@ -59,10 +91,150 @@ def optimality(method: str, result: SearchResult[Any, Any]) -> str:
     )
 
 
+def run_search(method: str, game: StratoGame, time_limit: float | None, max_nodes: int | None,
+               label: str, quiet: bool) -> Outcome:
+    problem = StratoPlanning(game)
+    with search_progress(f"{method} on {label}", enabled=not quiet) as progress:
+        result = SEARCHES[method](problem, time_limit=time_limit, max_nodes=max_nodes, progress=progress)
+    outcome = Outcome(
+        method=method,
+        status=result.status,
+        moves=tuple(result.moves or ()),
+        lower_bound=result.lower_bound,
+        optimality=search_optimality(method, result),
+        stats={
+            "nodes": result.stats.expanded,
+            "generated": result.stats.generated,
+            "seconds": round(result.stats.seconds, 3),
+            "states_per_depth": list(result.stats.states_per_depth),
+        },
+        stopped_by=result.stopped_by,
+    )
+    if result.status in (SOLVED, UNSOLVABLE):
+        outcome.evidence = {
+            "kind": "exhaustive-search",
+            "certificate": False,
+            "method": method,
+            "lower_bound": result.lower_bound,
+            "states_per_depth": list(result.stats.states_per_depth),
+            "nodes": result.stats.expanded,
+        }
+    return outcome
+
+
+def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool) -> Outcome:
+    start = game.initial_state()
+    first = max(0, lower_bound(game.challenge, start) - 1)
+    last = max_turns(start)
+    with search_progress(f"sat on {label}", enabled=not quiet) as progress:
+        result = horizon_search(lambda k: StratoCNF(game, k), first=first, last=last, time_limit=time_limit,
+                                progress=progress)
+    runs = [
+        {"horizon": r.horizon, "satisfiable": r.satisfiable, "variables": r.variables, "clauses": r.clauses,
+         "proof_lines": r.proof_lines, "seconds": round(r.seconds, 3)}
+        for r in result.runs
+    ]
+    stats: dict[str, Any] = {"nodes": None, "seconds": round(result.seconds, 3), "horizons": runs}
+    refutation = result.refutation
+    checked = ""
+    if refutation is not None and result.status in (SOLVED, UNSOLVABLE):
+        steps, numbers = parse_drup_lines(refutation.proof, "CaDiCaL's proof")
+        verdict = check_drup(refutation.clauses, steps, line_numbers=numbers)
+        if not verdict.valid:
+            raise RuntimeError(f"the DRUP checker rejects CaDiCaL's refutation of horizon {refutation.horizon}: "
+                               f"{verdict.reason}")
+        stats["proof_check_seconds"] = round(verdict.seconds, 3)
+        checked = (f"CaDiCaL's DRUP refutation of horizon {refutation.horizon} ({refutation.num_vars} variables, "
+                   f"{len(refutation.clauses)} clauses, {len(refutation.proof)} proof lines) "
+                   f"checked by stratagem's DRUP checker")
+    if result.status == SOLVED:
+        k = len(result.moves or ())
+        optimality = f"no winning line of at most {k - 1} turns: {checked}"
+    elif result.status == UNSOLVABLE:
+        optimality = f"no winning line at all (the game lasts at most {last} turns): {checked}"
+    else:
+        refuted = (f"horizons up to {result.lower_bound - 1} refuted" if result.lower_bound > first
+                   else "nothing refuted")
+        optimality = f"SAT stopped by its time limit; {refuted}, nothing more is proven"
+    outcome = Outcome(
+        method="sat",
+        status=result.status if result.status != "unknown" else UNKNOWN,
+        moves=tuple(result.moves or ()) if result.status == SOLVED else (),
+        lower_bound=result.lower_bound,
+        optimality=optimality,
+        stats=stats,
+        stopped_by=result.stopped_by,
+        refutation=refutation if result.status in (SOLVED, UNSOLVABLE) else None,
+    )
+    if outcome.refutation is not None:
+        outcome.evidence = {
+            "kind": "drup-refutation",
+            "certificate": True,
+            "encoding": ENCODING,
+            "horizon": outcome.refutation.horizon,
+            "variables": outcome.refutation.num_vars,
+            "clauses": len(outcome.refutation.clauses),
+            "proof_lines": len(outcome.refutation.proof),
+            "solver": "cadical195",
+        }
+    return outcome
+
+
+def add_fallback_line(outcome: Outcome, game: StratoGame, time_limit: float | None, max_nodes: int | None,
+                      label: str, quiet: bool) -> None:
+    """Anytime fallback: some winning line, clearly not claimed shortest, next to the proven bound."""
+    budget = None if time_limit is None else max(1.0, FALLBACK_SHARE * time_limit)
+    with search_progress(f"greedy line on {label}", enabled=not quiet) as progress:
+        best = greedy(StratoPlanning(game), time_limit=budget, max_nodes=max_nodes, progress=progress)
+    outcome.best_line = {"method": "greedy", "status": best.status, "nodes": best.stats.expanded}
+    if best.status == FOUND:
+        outcome.moves = tuple(best.moves or ())
+        outcome.evidence = {"kind": "witness", "certificate": False, "method": "greedy",
+                            "lower_bound": outcome.lower_bound}
+    elif best.status == UNSOLVABLE:  # the greedy search ran through the whole space
+        outcome.status = UNSOLVABLE
+        outcome.optimality = "greedy best-first search exhausted every reachable state: none is a win " \
+                             "(exhaustive search, no independent certificate)"
+        outcome.evidence = {"kind": "exhaustive-search", "certificate": False, "method": "greedy",
+                            "nodes": best.stats.expanded}
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def write_proof(path: str, outcome: Outcome, line: Line) -> None:
+    """The proof record and, for a refutation, its CNF and DRUP proof beside it (gzip)."""
+    evidence = dict(outcome.evidence)
+    if outcome.refutation is not None:
+        ref = outcome.refutation
+        stem = Path(path).name.removesuffix(".json")
+        cnf_name, proof_name = f"{stem}.cnf.gz", f"{stem}.drup.gz"
+        cnf_text = write_dimacs(ref.clauses, ref.num_vars, ref.comments)
+        proof_text = "".join(step + "\n" for step in ref.proof)
+        folder = Path(path).parent
+        write_text_maybe_gz(folder / cnf_name, cnf_text)
+        write_text_maybe_gz(folder / proof_name, proof_text)
+        evidence.update({"cnf": cnf_name, "cnf_sha256": _sha256(cnf_text), "proof": proof_name,
+                         "proof_sha256": _sha256(proof_text)})
+    proof = Proof(
+        game="strato",
+        claim={
+            "solvable": bool(outcome.moves),
+            "length": len(outcome.moves) if outcome.moves else None,
+            "optimal": outcome.status == SOLVED,
+            "information": "open",
+        },
+        line=line,
+        evidence=evidence,
+    )
+    write_atomic(path, dumps_record(proof.to_json()))
+
+
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
-@click.option("--method", type=click.Choice(sorted(METHODS)), default="astar", show_default=True,
-              help="Search: breadth-first, A* or IDA* (all optimal in turns).")
+@click.option("--method", type=click.Choice(METHODS), default="astar", show_default=True,
+              help="bfs, astar, idastar (search), sat (horizons with checked refutations), auto.")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
@@ -70,7 +242,7 @@ def optimality(method: str, result: SearchResult[Any, Any]) -> str:
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None, metavar="S",
               help="Stop after S seconds with status 'unknown'.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Stop after N expansions with status 'unknown'.")
+              help="Stop a search after N expansions with status 'unknown'.")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write a proof record (stratagem/proof@1) that `stratagem verify` checks.")
 def solve(
@@ -88,27 +260,23 @@ def solve(
     spec = loaded.find_deal(deal_key, players)
     game = loaded.game(spec)
     start = game.initial_state()
-    problem = StratoPlanning(game)
-    with search_progress(f"{method} on {spec.name}", enabled=not as_json) as progress:
-        result = METHODS[method](problem, time_limit=time_limit, max_nodes=max_nodes, progress=progress)
-    best = None
-    if result.status == UNKNOWN:
-        # Anytime fallback: some winning line, clearly not claimed shortest, next to the proven bound.
-        budget = None if time_limit is None else max(1.0, FALLBACK_SHARE * time_limit)
-        with search_progress(f"greedy line on {spec.name}", enabled=not as_json) as progress:
-            best = greedy(problem, time_limit=budget, max_nodes=max_nodes, progress=progress)
-        if best.status == UNSOLVABLE:  # the greedy search ran through the whole space
-            result = SearchResult(method, UNSOLVABLE, None, result.lower_bound, best.stats, None)
-            best = None
+    if proof_path is not None and not Path(proof_path).resolve().parent.is_dir():
+        raise click.BadParameter(f"folder of {proof_path!r} does not exist", param_hint="--proof")
+    if method == "auto":
+        method = "astar" if len(start.rows) <= AUTO_SEARCH_MAX_ROWS else "sat"
+    if method == "sat":
+        outcome = run_sat(game, time_limit, spec.name, as_json)
+    else:
+        outcome = run_search(method, game, time_limit, max_nodes, spec.name, as_json)
+    if outcome.status == UNKNOWN:
+        add_fallback_line(outcome, game, time_limit, max_nodes, spec.name, as_json)
 
-    found = best is not None and best.status == FOUND
-    moves = result.moves or (best.moves if best is not None and found else None) or ()
-    states = [start]
+    moves = outcome.moves
+    states: list[State] = [start]
     for move in moves:
         states.append(game.apply(states[-1], move))
     line_text = [format_move(m) for m in moves]
-    outcome = "won" if moves else ""
-    line = Line("strato", loaded.setup(), format_state(start), tuple(line_text), outcome)
+    line = Line("strato", loaded.setup(), format_state(start), tuple(line_text), "won" if moves else "")
 
     report = {
         "format": SOLVE_FORMAT,
@@ -119,47 +287,22 @@ def solve(
         "players": game.num_players,
         "information": "open",
         "start": format_state(start),
-        "status": result.status,
+        "status": outcome.status,
         "length": len(moves) if moves else None,
         "line": line_text,
-        "optimal": result.status == SOLVED,
-        "optimality": optimality(method, result),
-        "lower_bound": result.lower_bound,
-        "method": method,
-        "stopped_by": result.stopped_by,
-        "best_line": (
-            None if best is None else {"method": "greedy", "status": best.status, "nodes": best.stats.expanded}
-        ),
-        "stats": {
-            "nodes": result.stats.expanded,
-            "generated": result.stats.generated,
-            "seconds": round(result.stats.seconds, 3),
-            "states_per_depth": list(result.stats.states_per_depth),
-        },
+        "optimal": outcome.status == SOLVED,
+        "optimality": outcome.optimality,
+        "lower_bound": outcome.lower_bound,
+        "method": outcome.method,
+        "stopped_by": outcome.stopped_by,
+        "best_line": outcome.best_line,
+        "stats": outcome.stats,
     }
 
     proof_note = ""
     if proof_path is not None:
-        if result.status == SOLVED or result.status == UNSOLVABLE:
-            proof = Proof(
-                game="strato",
-                claim={
-                    "solvable": result.status == SOLVED,
-                    "length": len(moves) if moves else None,
-                    "optimal": result.status == SOLVED,
-                    "information": "open",
-                },
-                line=line,
-                evidence={
-                    "kind": "exhaustive-search",
-                    "certificate": False,
-                    "method": method,
-                    "lower_bound": result.lower_bound,
-                    "states_per_depth": list(result.stats.states_per_depth),
-                    "nodes": result.stats.expanded,
-                },
-            )
-            write_atomic(proof_path, dumps_record(proof.to_json()))
+        if moves or outcome.status == UNSOLVABLE:  # a witness line, or the evidence of exhaustion
+            write_proof(proof_path, outcome, line)
             proof_note = f"proof record written to {proof_path}"
         else:
             proof_note = "no proof record written: the search stopped before deciding"
@@ -176,23 +319,26 @@ def solve(
     seed = f"seed {spec.seed}, " if spec.seed is not None else ""
     out.print(f"deal {spec.name} ({seed}{game.num_players} player(s)); information: {INFORMATION}")
     out.print(f"start  [dim]{format_state(start)}[/]")
-    for line_ in draw_state(start, loaded.challenge):
-        out.print(line_)
+    for text in draw_state(start, loaded.challenge):
+        out.print(text)
     for turn, (move, text) in enumerate(zip(moves, line_text, strict=True), start=1):
         player = states[turn - 1].to_move + 1
         redraw = " (Redraw)" if move.redraw else ""
         out.print(f"turn {turn}  player {player}  [bold]{text}[/]{redraw}")
-        for line_ in draw_rows(states[turn], loaded.challenge):
-            out.print(line_)
-    if result.status == SOLVED:
-        out.print(f"[bold green]solved[/] in {len(moves)} turns, optimal: {report['optimality']}")
-    elif result.status == UNSOLVABLE:
-        out.print(f"[bold red]unsolvable[/]: {report['optimality']}")
+        for row_text in draw_rows(states[turn], loaded.challenge):
+            out.print(row_text)
+    if outcome.status == SOLVED:
+        out.print(f"[bold green]solved[/] in {len(moves)} turns, optimal: {outcome.optimality}")
+    elif outcome.status == UNSOLVABLE:
+        out.print(f"[bold red]unsolvable[/]: {outcome.optimality}")
     else:
         if moves:
             out.print(f"best line found: {len(moves)} turns (greedy best-first search; not known to be shortest)")
-        out.print(f"[bold yellow]unknown[/]: {report['optimality']}")
-    out.print(f"method {method}, {result.stats.expanded:,} nodes expanded, {result.stats.seconds:.2f} s")
+        out.print(f"[bold yellow]unknown[/]: {outcome.optimality}")
+    nodes = outcome.stats.get("nodes")
+    effort = f"{nodes:,} nodes expanded, " if nodes is not None else f"{len(outcome.stats.get('horizons', []))} " \
+        "horizons solved, "
+    out.print(f"method {outcome.method}, {effort}{outcome.stats['seconds']:.2f} s")
     if proof_note:
         out.print(proof_note)
     return 0

@@ -7,6 +7,9 @@ a move that does not parse).
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import click
@@ -15,6 +18,9 @@ from stratagem.cli.games import game_from_record
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, load_json
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
+from stratagem.solvers.dimacs import parse_drup_lines, read_text_maybe_gz, write_dimacs
+from stratagem.solvers.drup import check_drup, run_drat_trim
 from stratagem.solvers.replay import is_win, no_win_within, replay
 
 
@@ -86,7 +92,11 @@ def verify(record: str, recheck: bool, as_json: bool) -> int:
     replayed = check_line(line, verdict, place)
     if replayed is not None and kind == "proof":
         game, start, _ = replayed
-        check_claim(claim, line, game, start, verdict, recheck)
+        evidence = proof.evidence
+        if evidence.get("kind") == "drup-refutation":
+            check_refutation(claim, evidence, line, game, start, verdict, record)
+        else:
+            check_claim(claim, line, game, start, verdict, recheck)
 
     if as_json:
         click.echo(dumps_record({
@@ -108,6 +118,78 @@ def verify(record: str, recheck: bool, as_json: bool) -> int:
         click.echo(verdict.problem, err=True)
         return 1
     return 0
+
+
+def check_refutation(
+    claim: dict[str, Any], evidence: dict[str, Any], line: Line, game: Any, start: Any, verdict: Verdict, record: str
+) -> None:
+    """A DRUP certificate: rebuild the CNF from the rules, then check the refutation against it.
+
+    The CNF is not taken from the record: it is encoded again from the setup and start position with
+    the named encoding, so the refutation is checked against what the claim means. The stored CNF
+    must be that same formula (it is kept for external checkers such as drat-trim, which also runs
+    when it is on PATH).
+    """
+    if evidence.get("encoding") != ENCODING:
+        raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
+                       f"(this version checks {ENCODING})")
+    horizon = evidence.get("horizon")
+    if not isinstance(horizon, int) or horizon < 0:
+        raise BadInput(record, "evidence.horizon", "must be a non-negative integer")
+    solvable = claim.get("solvable")
+    if solvable is True:
+        if claim.get("length") != len(line.moves) or line.result != "won":
+            verdict.invalid("claim.length", f"says {claim.get('length')} but the line has {len(line.moves)} moves")
+        if claim.get("optimal") and horizon != len(line.moves) - 1:
+            verdict.invalid("evidence.horizon", f"refutes {horizon} turns; optimality of {len(line.moves)} needs "
+                            f"{len(line.moves) - 1}")
+    elif solvable is False:
+        if horizon < max_turns(start):
+            verdict.invalid("evidence.horizon", f"refutes {horizon} turns, but the game can last {max_turns(start)}")
+    else:
+        verdict.invalid("claim.solvable", "must be true or false")
+    folder = Path(record).parent
+    names = {}
+    for key in ("cnf", "proof"):
+        name = evidence.get(key)
+        if not isinstance(name, str) or not name or "/" in name or "\\" in name:
+            raise BadInput(record, f"evidence.{key}", "must name a file beside the record")
+        names[key] = folder / name
+    cnf = StratoCNF(game, horizon)
+    cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
+    stored = read_text_maybe_gz(names["cnf"])
+    if stored != cnf_text:
+        verdict.invalid("evidence.cnf", f"{names['cnf'].name} is not the {ENCODING} CNF of {horizon} turns "
+                        "for this deal")
+        return
+    verdict.checked.append(f"the CNF ({cnf.num_vars} variables, {len(cnf.clauses)} clauses) is {ENCODING} "
+                           f"for 'a win within {horizon} turns', rebuilt from the rules")
+    steps, numbers = parse_drup_lines(read_text_maybe_gz(names["proof"]), str(names["proof"]))
+    result = check_drup(cnf.clauses, steps, line_numbers=numbers)
+    if not result.valid:
+        verdict.invalid("evidence.proof", f"{names['proof'].name}: {result.reason}")
+        return
+    verdict.checked.append(
+        f"the DRUP refutation ({len(steps)} steps, {result.checked_lemmas} lemmas checked) is valid "
+        f"(stratagem's checker): no win within {horizon} turns"
+    )
+    second = _drat_trim(cnf_text, names["proof"])
+    if second is None:
+        verdict.notes.append("drat-trim is not on PATH: no second opinion")
+    elif second == "valid":
+        verdict.checked.append("drat-trim agrees: s VERIFIED")
+    else:
+        verdict.invalid("evidence.proof", f"drat-trim says {second}")
+
+
+def _drat_trim(cnf_text: str, proof_path: Path) -> str | None:
+    if shutil.which("drat-trim") is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        cnf_file, proof_file = Path(tmp) / "f.cnf", Path(tmp) / "p.drup"
+        cnf_file.write_text(cnf_text, encoding="utf-8")
+        proof_file.write_text(read_text_maybe_gz(proof_path), encoding="utf-8")
+        return run_drat_trim(cnf_file, proof_file, timeout=600)
 
 
 def check_claim(claim: dict[str, Any], line: Line, game: Any, start: Any, verdict: Verdict, recheck: bool) -> None:

@@ -102,6 +102,10 @@ class StratoCNF:
         self._guard = 0
         self._build()
 
+    @property
+    def num_vars(self) -> int:
+        return int(self.pool.top)
+
     # -- variables -----------------------------------------------------------------------------
     def var(self, *key: object) -> int:
         return int(self.pool.id(key))

@@ -1,0 +1,485 @@
+"""The project's own DRUP checker: does a clausal proof really refute a CNF formula?
+
+A claim such as "no plan of length k-1 exists" rests on a SAT solver saying UNSAT. The solver
+(CaDiCaL, through PySAT) can justify that answer with a DRUP proof: a list of clauses it learned
+(*lemmas*) and of clauses it dropped (*deletions*), ending with the empty clause. This module checks
+such a proof independently of the solver, so the claim rests on this small checker instead of on a
+large solver.
+
+**What is checked.** Every lemma must follow from the clauses present when it is added (the
+formula plus earlier lemmas, minus deleted clauses) by *reverse unit propagation* (RUP): asserting
+the negation of each of its literals and unit-propagating yields a conflict. The proof refutes the
+formula once that clause database propagates to a conflict on its own: normally when the empty
+clause is added, or earlier if a lemma already makes propagation conflict (the empty clause is
+then RUP and adds nothing). Anything after that point is not looked at.
+
+**Backward checking**, as drat-trim does it. A forward pass adds all lemmas unchecked, with
+propagation at the top level, until the database conflicts. The clauses in that conflict's
+implication graph are *marked*. A backward pass then undoes the proof step by step and checks only
+marked lemmas, each against the database as it was when the lemma was added, marking in turn the
+clauses its own conflict used. Lemmas the refutation never uses are never checked, which is what
+makes proofs from a real solver (most of whose lemmas are dead ends) cheap to check. Soundness
+does not suffer: every clause the final conflict depends on is, transitively, an original clause or
+a marked lemma that was shown RUP from clauses before it.
+
+**Deletions** only make the database smaller, so they can never make a wrong proof pass; they are
+honoured to keep propagation as weak as the solver's (and the check fast), with two exceptions
+that drat-trim makes by default too:
+
+* a deletion that matches no clause present is ignored (CaDiCaL deletes, for instance, the
+  tautologies of the input, which the checker never stores);
+* a deletion of a clause that is at that moment the *reason* of a top-level assignment -- which
+  includes every unit clause whose literal it set -- is ignored. Solvers keep such assignments
+  after deleting their reason; honouring the deletion would make later, correct lemmas fail, and
+  in backward checking it would make the top-level assignment depend on the time of the check.
+  Keeping the clause is sound: it was already in the database, so it is implied by the formula.
+
+Clauses are matched for deletion as sets of literals (duplicate literals removed, order ignored);
+one copy is removed per deletion.
+
+**Implementation.** Two watched literals per clause and a trail of assignments; the top-level
+part of the trail only grows in the forward pass (no reason is ever deleted), so the backward pass
+restores the database at each lemma by cutting the trail back to its recorded length. Variables
+are renumbered densely, so lemmas may use variables the formula does not mention (extension
+variables), and any DIMACS numbering costs memory only for the variables used.
+
+:func:`run_drat_trim` runs the external drat-trim checker instead, when it is installed, as a second
+opinion.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["DrupProgress", "DrupVerdict", "check_drup", "run_drat_trim"]
+
+#: Progress callback: ``(phase, steps_done, steps_total)`` with phase ``"forward"`` or ``"backward"``.
+DrupProgress = Callable[[str, int, int], None]
+
+#: ``progress`` is called once per this many proof steps in each pass.
+_PROGRESS_EVERY = 4096
+
+#: Value of a literal in :attr:`_Checker.value`.
+_TRUE = 1
+_FALSE = -1
+_UNSET = 0
+
+#: Reason of an assignment that was assumed (a negated lemma literal) rather than propagated.
+_ASSUMED = -1
+
+
+@dataclass(frozen=True)
+class DrupVerdict:
+    """Outcome of :func:`check_drup`.
+
+    ``valid`` is true only if the proof refutes the formula; ``reason`` says why not (the empty
+    string when valid), naming the proof line at fault where there is one.
+
+    ``lemmas`` counts the lemmas (added clauses) in the proof; ``checked_lemmas`` those the backward
+    pass found used and verified (up to and including the failing one, when one fails);
+    ``core_clauses`` the original clauses the refutation used (after the check stops early, those
+    marked so far); ``seconds`` is wall time.
+    """
+
+    valid: bool
+    reason: str
+    lemmas: int
+    checked_lemmas: int
+    core_clauses: int
+    seconds: float
+
+
+class _Checker:
+    """The clause database, the assignment and the two passes over one proof.
+
+    Literals are coded as ``2 * var + (1 if negative else 0)`` over dense variable numbers, so a
+    literal's negation is ``code ^ 1``. Clause ``cid`` has its literals in ``lits[cid]``. While it
+    is attached, a clause ``(a, b)`` of two literals is ``(b, cid)`` in ``binary[a]`` and ``(a, cid)``
+    in ``binary[b]`` (propagating it needs no watch to move, and most clauses of a planning encoding
+    and many lemmas are binary); a longer clause is watched by its first two literals: ``watches[lits[cid][0]]`` and
+    ``watches[lits[cid][1]]`` hold one entry ``(blocker, cid)`` each, where ``blocker`` is some
+    literal of the clause; when it is true the clause is satisfied and need not be looked at.
+    """
+
+    def __init__(self) -> None:
+        self.var_of: dict[int, int] = {}
+        self.value: list[int] = []
+        self.reason: list[int] = []
+        self.position: list[int] = []
+        self.seen = bytearray()
+        self.watches: list[list[tuple[int, int]]] = []
+        self.binary: list[list[tuple[int, int]]] = []
+        self.trail: list[int] = []
+        self.head = 0
+        self.lits: list[list[int]] = []
+        self.marked = bytearray()
+
+    # -- clauses -----------------------------------------------------------------------------------
+
+    def codes(self, clause: Sequence[int]) -> list[int] | None:
+        """``clause`` in literal codes without repeated literals, or ``None`` if it is a tautology."""
+        codes: dict[int, None] = {}
+        for lit in clause:
+            if lit == 0:
+                raise ValueError(f"literal 0 in clause {list(clause)}")
+            var = self.var_of.get(abs(lit))
+            if var is None:
+                var = len(self.reason)
+                self.var_of[abs(lit)] = var
+                self.value += (_UNSET, _UNSET)
+                self.reason.append(_ASSUMED)
+                self.position.append(0)
+                self.seen.append(0)
+                self.watches += ([], [])
+                self.binary += ([], [])
+            codes[2 * var + (lit < 0)] = None
+        for code in codes:
+            if code ^ 1 in codes:
+                return None
+        return list(codes)
+
+    def new_clause(self, codes: list[int]) -> int:
+        """Store ``codes`` as a new clause (not yet attached) and return its id."""
+        self.lits.append(codes)
+        self.marked.append(0)
+        return len(self.lits) - 1
+
+    def attach(self, cid: int) -> int:
+        """Put clause ``cid`` into the watch lists, assigning its literal if it is unit.
+
+        Returns ``cid`` if every literal is already false (a conflict), else ``-1``. The watches are
+        two literals that are not false if there are two; otherwise the one that is not false (true,
+        or unassigned and then assigned here) and the false literal assigned last, so that cutting
+        the trail back never leaves a false watch beside an unassigned one.
+        """
+        c = self.lits[cid]
+        value = self.value
+        if len(c) == 1:
+            if value[c[0]] == _UNSET:
+                self.assign(c[0], cid)
+            return cid if value[c[0]] == _FALSE else -1
+        if not c:
+            return cid
+        position = self.position
+        # Sort key: not-false literals first, then false ones from the latest assignment back.
+        order = sorted(
+            range(len(c)),
+            key=lambda i: -1 if value[c[i]] != _FALSE else len(self.trail) - position[c[i] >> 1],
+        )
+        first, second = c[order[0]], c[order[1]]
+        rest = [c[i] for i in order[2:]]
+        c[:] = [first, second, *rest]
+        if len(c) == 2:
+            self.binary[first].append((second, cid))
+            self.binary[second].append((first, cid))
+        else:
+            self.watches[first].append((second, cid))
+            self.watches[second].append((first, cid))
+        if value[first] == _FALSE:
+            return cid
+        if value[first] == _UNSET and value[second] == _FALSE:
+            self.assign(first, cid)
+        return -1
+
+    def detach(self, cid: int) -> None:
+        """Take clause ``cid`` out of the watch lists (it must be attached)."""
+        c = self.lits[cid]
+        if len(c) == 2:
+            self.binary[c[0]].remove((c[1], cid))
+            self.binary[c[1]].remove((c[0], cid))
+        elif len(c) > 2:
+            for watched in c[0], c[1]:
+                ws = self.watches[watched]
+                ws[:] = [entry for entry in ws if entry[1] != cid]
+
+    def is_reason(self, cid: int) -> bool:
+        """Whether clause ``cid`` is the reason of a current assignment."""
+        value, reason = self.value, self.reason
+        return any(value[code] == _TRUE and reason[code >> 1] == cid for code in self.lits[cid])
+
+    # -- assignment --------------------------------------------------------------------------------
+
+    def assign(self, code: int, why: int) -> None:
+        """Make literal ``code`` true, with reason clause ``why`` (or :data:`_ASSUMED`)."""
+        var = code >> 1
+        self.value[code] = _TRUE
+        self.value[code ^ 1] = _FALSE
+        self.reason[var] = why
+        self.position[var] = len(self.trail)
+        self.trail.append(code)
+
+    def backtrack(self, length: int) -> None:
+        """Unassign everything on the trail from index ``length`` on."""
+        value, reason, trail = self.value, self.reason, self.trail
+        for code in trail[length:]:
+            value[code] = _UNSET
+            value[code ^ 1] = _UNSET
+            reason[code >> 1] = _ASSUMED
+        del trail[length:]
+        self.head = length
+
+    def propagate(self) -> int:
+        """Unit-propagate the trail from :attr:`head`; the id of a falsified clause, or ``-1``.
+
+        The hot loop of the checker, so assignments are written out here rather than through
+        :meth:`assign`.
+        """
+        value, reason, position = self.value, self.reason, self.position
+        watches, binary, lits, trail = self.watches, self.binary, self.lits, self.trail
+        head = self.head
+        while head < len(trail):
+            false_lit = trail[head] ^ 1
+            head += 1
+            for other, cid in binary[false_lit]:
+                if value[other] == _TRUE:
+                    continue
+                if value[other] == _FALSE:
+                    self.head = head
+                    return cid
+                value[other] = _TRUE
+                value[other ^ 1] = _FALSE
+                reason[other >> 1] = cid
+                position[other >> 1] = len(trail)
+                trail.append(other)
+            entries = iter(watches[false_lit])
+            kept: list[tuple[int, int]] = []
+            keep = kept.append
+            watches[false_lit] = kept
+            for entry in entries:
+                if value[entry[0]] == _TRUE:
+                    keep(entry)
+                    continue
+                cid = entry[1]
+                c = lits[cid]
+                if c[0] == false_lit:
+                    c[0] = c[1]
+                    c[1] = false_lit
+                other = c[0]
+                if value[other] == _TRUE:
+                    keep((other, cid))
+                    continue
+                for k in range(2, len(c)):
+                    lit = c[k]
+                    if value[lit] != _FALSE:
+                        c[1] = lit
+                        c[k] = false_lit
+                        watches[lit].append((other, cid))
+                        break
+                else:
+                    keep(entry)
+                    if value[other] == _FALSE:
+                        kept.extend(entries)
+                        self.head = head
+                        return cid
+                    value[other] = _TRUE
+                    value[other ^ 1] = _FALSE
+                    reason[other >> 1] = cid
+                    position[other >> 1] = len(trail)
+                    trail.append(other)
+        self.head = head
+        return -1
+
+    # -- conflict analysis -------------------------------------------------------------------------
+
+    def mark_cone(self, conflict: int, variables: Sequence[int] = ()) -> None:
+        """Mark clause ``conflict`` (unless ``-1``) and every reason behind it or behind ``variables``."""
+        seen, reason, lits, marked = self.seen, self.reason, self.lits, self.marked
+        touched: list[int] = []
+        stack: list[int] = []
+        if conflict >= 0:
+            marked[conflict] = 1
+            stack.append(conflict)
+        for var in variables:
+            seen[var] = 1
+            touched.append(var)
+            if reason[var] >= 0:
+                marked[reason[var]] = 1
+                stack.append(reason[var])
+        while stack:
+            for code in lits[stack.pop()]:
+                var = code >> 1
+                if seen[var]:
+                    continue
+                seen[var] = 1
+                touched.append(var)
+                why = reason[var]
+                if why >= 0:
+                    marked[why] = 1
+                    stack.append(why)
+        for var in touched:
+            seen[var] = 0
+
+    def is_rup(self, cid: int) -> bool:
+        """Whether clause ``cid`` (detached) is RUP now; if so, mark the clauses its conflict used.
+
+        The trail must be a propagated top level (:attr:`head` at its end); it is left as found.
+        """
+        top = len(self.trail)
+        value = self.value
+        for code in self.lits[cid]:
+            if value[code] == _TRUE:
+                # Already true at the top level: its negation conflicts with the reasons behind it.
+                self.mark_cone(-1, [code >> 1])
+                self.backtrack(top)
+                return True
+            if value[code] == _UNSET:
+                self.assign(code ^ 1, _ASSUMED)
+        conflict = self.propagate()
+        if conflict >= 0:
+            self.mark_cone(conflict)
+        self.backtrack(top)
+        return conflict >= 0
+
+
+def check_drup(
+    clauses: Sequence[Sequence[int]],
+    steps: Sequence[tuple[bool, Sequence[int]]],
+    *,
+    progress: DrupProgress | None = None,
+    line_numbers: Sequence[int] | None = None,
+) -> DrupVerdict:
+    """Check that the DRUP proof ``steps`` refutes the CNF ``clauses``; see the module docstring.
+
+    ``steps`` are ``(is_deletion, clause)`` pairs in proof order, as from
+    :func:`stratagem.solvers.dimacs.parse_drup`. Failures name "proof line N": ``line_numbers[i]``
+    for step ``i`` when given (:func:`~stratagem.solvers.dimacs.parse_drup_lines` returns them),
+    else ``i + 1`` -- the line in PySAT's ``get_proof()`` list. Clauses may contain repeated
+    literals, be tautologies, units or empty. A zero literal raises :class:`ValueError`.
+
+    ``progress(phase, done, total)`` is called every few thousand steps of each pass.
+    """
+    started = time.perf_counter()
+    if line_numbers is not None and len(line_numbers) != len(steps):
+        raise ValueError(f"{len(line_numbers)} line numbers for {len(steps)} proof steps")
+    lemmas = sum(1 for deletion, _ in steps if not deletion)
+    total = len(steps)
+    checker = _Checker()
+    originals = len(clauses)
+
+    def line(step: int) -> int:
+        return line_numbers[step] if line_numbers is not None else step + 1
+
+    def verdict(reason: str, checked: int = 0) -> DrupVerdict:
+        core = sum(checker.marked[:originals])
+        return DrupVerdict(not reason, reason, lemmas, checked, core, time.perf_counter() - started)
+
+    # Forward pass: the formula, then every step unchecked, until the database conflicts.
+    index: dict[tuple[int, ...], list[int]] = {}
+    conflict = -1
+    for clause in clauses:
+        codes = checker.codes(clause)
+        cid = checker.new_clause(codes if codes is not None else [])
+        if codes is None:
+            continue  # a tautology: stored under its id (for core counting) but never used
+        index.setdefault(tuple(sorted(codes)), []).append(cid)
+        conflict = checker.attach(cid)
+        if conflict < 0:
+            conflict = checker.propagate()
+        if conflict >= 0:
+            break
+    if conflict >= 0:
+        checker.mark_cone(conflict)
+        return verdict("")
+
+    step_clause = [-1] * total  # clause id added or deleted by each step, -1 if none
+    trail_before = [0] * total  # top-level trail length before each lemma was added
+    conflict_step = -1
+    for step, (deletion, clause) in enumerate(steps):
+        if progress is not None and step % _PROGRESS_EVERY == 0:
+            progress("forward", step, total)
+        codes = checker.codes(clause)
+        if codes is None:
+            continue  # a tautological lemma is trivially RUP; a tautology is never stored to delete
+        key = tuple(sorted(codes))
+        if deletion:
+            copies = index.get(key, [])
+            for at in range(len(copies) - 1, -1, -1):
+                if not checker.is_reason(copies[at]):
+                    cid = copies.pop(at)
+                    checker.detach(cid)
+                    step_clause[step] = cid
+                    break
+            continue
+        if not codes:
+            return verdict(
+                f"the empty clause at proof line {line(step)} is not RUP: unit propagation over the formula "
+                "and the lemmas before it reaches no conflict"
+            )
+        cid = checker.new_clause(codes)
+        index.setdefault(key, []).append(cid)
+        step_clause[step] = cid
+        trail_before[step] = len(checker.trail)
+        conflict = checker.attach(cid)
+        if conflict < 0:
+            conflict = checker.propagate()
+        if conflict >= 0:
+            conflict_step = step
+            break
+    if conflict_step < 0:
+        return verdict(
+            f"proof does not derive the empty clause: unit propagation over the formula and all {lemmas} "
+            "lemmas reaches no conflict"
+        )
+    checker.mark_cone(conflict)
+
+    # Backward pass: undo the steps in reverse, checking each marked lemma where it was added.
+    checked = 0
+    for step in range(conflict_step, -1, -1):
+        if progress is not None and (conflict_step - step) % _PROGRESS_EVERY == 0:
+            progress("backward", conflict_step - step, conflict_step + 1)
+        cid = step_clause[step]
+        if cid < 0:
+            continue
+        if steps[step][0]:
+            # Undo a deletion. The clause was present over a propagated trail then, so it can
+            # be neither unit nor falsified now.
+            length = len(checker.trail)
+            if checker.attach(cid) >= 0 or len(checker.trail) != length:
+                raise AssertionError(f"drup checker: restoring the clause deleted at step {step} propagated")
+            continue
+        checker.backtrack(trail_before[step])
+        checker.detach(cid)
+        if checker.marked[cid]:
+            checked += 1
+            if not checker.is_rup(cid):
+                return verdict(f"lemma at proof line {line(step)} is not RUP", checked)
+    if progress is not None:
+        progress("backward", conflict_step + 1, conflict_step + 1)
+    return verdict("", checked)
+
+
+def run_drat_trim(cnf_path: str | os.PathLike[str], proof_path: str | os.PathLike[str], timeout: float) -> str | None:
+    """A second opinion from the external ``drat-trim`` checker, if it is on ``PATH``.
+
+    Returns ``None`` when drat-trim is not installed, ``"valid"`` when it prints ``s VERIFIED``,
+    ``"invalid"`` when it prints ``s NOT VERIFIED``, and ``"error: ..."`` for anything else (a
+    timeout after ``timeout`` seconds, a crash, output without a verdict).
+    """
+    program = shutil.which("drat-trim")
+    if program is None:
+        return None
+    try:
+        done = subprocess.run(
+            [program, os.fspath(cnf_path), os.fspath(proof_path)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return f"error: drat-trim did not finish within {timeout:g} s"
+    except OSError as error:
+        return f"error: cannot run drat-trim: {error}"
+    for raw in done.stdout.splitlines():
+        line = raw.strip()
+        if line == "s VERIFIED":
+            return "valid"
+        if line == "s NOT VERIFIED":
+            return "invalid"
+    last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
+    return f"error: drat-trim exited with code {done.returncode} without a verdict: {last}"
