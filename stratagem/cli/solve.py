@@ -14,6 +14,7 @@ from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.records import SOLVE_FORMAT, Line, Proof
+from stratagem.models.strato.cpsat import StratoCPSAT
 from stratagem.models.strato.heuristic import lower_bound
 from stratagem.models.strato.notation import Move, format_move
 from stratagem.models.strato.planning import StratoPlanning
@@ -36,22 +37,23 @@ from stratagem.solvers.search import (
 )
 
 SEARCHES = {"bfs": bfs, "astar": astar, "idastar": idastar}
-METHODS = (*SEARCHES, "sat", "auto")
+METHODS = (*SEARCHES, "sat", "cpsat", "auto")
 
 METHOD_NAMES = {
     "bfs": "breadth-first search",
     "astar": "A* with an admissible heuristic",
     "idastar": "IDA* with an admissible heuristic",
     "sat": "SAT (CaDiCaL 1.9.5) over growing horizons",
+    "cpsat": "CP-SAT over growing horizons",
 }
 
 #: Share of the time limit given to the greedy search for a best line when the optimal search stops.
 FALLBACK_SHARE = 0.25
 
-#: ``auto`` runs A* while the deal is this small (one row), SAT otherwise: measured in
-#: results/strato-search.md, where A* settles one-row deals in under a second and SAT's per-horizon
-#: cost is dominated by solver start-up there, while on two-row deals A* stalls and SAT proceeds.
-AUTO_SEARCH_MAX_ROWS = 1
+#: What ``auto`` runs. Measured by ``stratagem bench strato`` (results/strato-methods.md): on the
+#: shipped one-row deals SAT decides in less time than A* and BFS, and on the two-row deals it is the
+#: only method that gets past the search's bound in the time given; it also yields a certificate.
+AUTO_METHOD = "sat"
 
 INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
 
@@ -122,13 +124,15 @@ def run_search(method: str, game: StratoGame, time_limit: float | None, max_node
     return outcome
 
 
-def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool) -> Outcome:
+def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool, backend: str = "sat") -> Outcome:
+    """Horizons from the heuristic's bound up, with CaDiCaL (checked refutations) or CP-SAT (no certificate)."""
     start = game.initial_state()
     first = max(0, lower_bound(game.challenge, start) - 1)
     last = max_turns(start)
-    with search_progress(f"sat on {label}", enabled=not quiet) as progress:
-        result = horizon_search(lambda k: StratoCNF(game, k), first=first, last=last, time_limit=time_limit,
-                                progress=progress)
+    build = (lambda k: StratoCPSAT(game, k)) if backend == "cpsat" else (lambda k: StratoCNF(game, k))
+    with search_progress(f"{backend} on {label}", enabled=not quiet) as progress:
+        result = horizon_search(build, first=first, last=last, time_limit=time_limit, progress=progress,
+                                backend=backend)
     runs = [
         {"horizon": r.horizon, "satisfiable": r.satisfiable, "variables": r.variables, "clauses": r.clauses,
          "proof_lines": r.proof_lines, "seconds": round(r.seconds, 3)}
@@ -137,7 +141,11 @@ def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool)
     stats: dict[str, Any] = {"nodes": None, "seconds": round(result.seconds, 3), "horizons": runs}
     refutation = result.refutation
     checked = ""
-    if refutation is not None and result.status in (SOLVED, UNSOLVABLE):
+    if backend == "cpsat":
+        if refutation is not None:
+            checked = (f"CP-SAT found horizon {refutation.horizon} INFEASIBLE ({refutation.num_vars} variables), "
+                       "no certificate")
+    elif refutation is not None and result.status in (SOLVED, UNSOLVABLE):
         steps, numbers = parse_drup_lines(refutation.proof, "CaDiCaL's proof")
         verdict = check_drup(refutation.clauses, steps, line_numbers=numbers)
         if not verdict.valid:
@@ -155,9 +163,9 @@ def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool)
     else:
         refuted = (f"horizons up to {result.lower_bound - 1} refuted" if result.lower_bound > first
                    else "nothing refuted")
-        optimality = f"SAT stopped by its time limit; {refuted}, nothing more is proven"
+        optimality = f"{backend.upper()} stopped by its time limit; {refuted}, nothing more is proven"
     outcome = Outcome(
-        method="sat",
+        method=backend,
         status=result.status if result.status != "unknown" else UNKNOWN,
         moves=tuple(result.moves or ()) if result.status == SOLVED else (),
         lower_bound=result.lower_bound,
@@ -166,7 +174,16 @@ def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool)
         stopped_by=result.stopped_by,
         refutation=refutation if result.status in (SOLVED, UNSOLVABLE) else None,
     )
-    if outcome.refutation is not None:
+    if outcome.refutation is not None and backend == "cpsat":
+        outcome.evidence = {
+            "kind": "cpsat-infeasible",
+            "certificate": False,
+            "encoding": ENCODING,
+            "horizon": outcome.refutation.horizon,
+            "variables": outcome.refutation.num_vars,
+        }
+        outcome.refutation = None
+    elif outcome.refutation is not None:
         outcome.evidence = {
             "kind": "drup-refutation",
             "certificate": True,
@@ -263,9 +280,9 @@ def solve(
     if proof_path is not None and not Path(proof_path).resolve().parent.is_dir():
         raise click.BadParameter(f"folder of {proof_path!r} does not exist", param_hint="--proof")
     if method == "auto":
-        method = "astar" if len(start.rows) <= AUTO_SEARCH_MAX_ROWS else "sat"
-    if method == "sat":
-        outcome = run_sat(game, time_limit, spec.name, as_json)
+        method = AUTO_METHOD
+    if method in ("sat", "cpsat"):
+        outcome = run_sat(game, time_limit, spec.name, as_json, backend=method)
     else:
         outcome = run_search(method, game, time_limit, max_nodes, spec.name, as_json)
     if outcome.status == UNKNOWN:

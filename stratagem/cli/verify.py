@@ -96,7 +96,7 @@ def verify(record: str, recheck: bool, as_json: bool) -> int:
         if evidence.get("kind") == "drup-refutation":
             check_refutation(claim, evidence, line, game, start, verdict, record)
         else:
-            check_claim(claim, line, game, start, verdict, recheck)
+            check_claim(claim, line, game, start, verdict, recheck, str(evidence.get("kind", "")))
 
     if as_json:
         click.echo(dumps_record({
@@ -192,7 +192,9 @@ def _drat_trim(cnf_text: str, proof_path: Path) -> str | None:
         return run_drat_trim(cnf_file, proof_file, timeout=600)
 
 
-def check_claim(claim: dict[str, Any], line: Line, game: Any, start: Any, verdict: Verdict, recheck: bool) -> None:
+def check_claim(
+    claim: dict[str, Any], line: Line, game: Any, start: Any, verdict: Verdict, recheck: bool, kind: str = ""
+) -> None:
     """Check a proof's claim against its line and, with ``recheck``, by exhaustive enumeration."""
     solvable = claim.get("solvable")
     if solvable is True:
@@ -211,8 +213,9 @@ def check_claim(claim: dict[str, Any], line: Line, game: Any, start: Any, verdic
                 else:
                     verdict.invalid("claim.optimal", f"a win exists within {bound} turns: the line is not shortest")
             else:
+                basis = {"cpsat-infeasible": "CP-SAT's INFEASIBLE answer"}.get(kind, "an exhaustive search")
                 verdict.notes.append(
-                    "optimality rests on an exhaustive search without a certificate; run with --recheck to repeat it"
+                    f"optimality rests on {basis} without a certificate; run with --recheck to repeat it"
                 )
     elif solvable is False:
         if line.moves:

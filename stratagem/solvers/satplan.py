@@ -130,12 +130,17 @@ def horizon_search(
     time_limit: float | None = None,
     want_proof: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "sat",
 ) -> SatPlanResult[M]:
     """Solve horizons ``first, first + 1, ... last`` until one is satisfiable.
 
     ``first`` should be a proven lower bound minus one (or 0), so that the first unsatisfiable
     horizon before the satisfiable one is solved and its refutation kept. ``last`` is the game's
     maximum length: refuting it proves that no line exists.
+
+    ``backend="cpsat"`` solves each horizon with the model's own ``solve_cpsat(time_limit)`` (CP-SAT):
+    the same search, but infeasibility comes without a certificate (``refutation`` keeps the horizon
+    and formula size, with an empty proof).
     """
     started = time.perf_counter()
     runs: list[HorizonRun] = []
@@ -147,7 +152,12 @@ def horizon_search(
         model_k = build(k)
         remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
         t0 = time.perf_counter()
-        answer = _solve_within(model_k.clauses, want_proof, remaining)
+        answer: tuple[bool, list[int] | None, list[str] | None] | None
+        if backend == "cpsat":
+            sat_or_none, cp_assignment = model_k.solve_cpsat(remaining)  # type: ignore[attr-defined]
+            answer = None if sat_or_none is None else (sat_or_none, cp_assignment, None)
+        else:
+            answer = _solve_within(model_k.clauses, want_proof, remaining)
         spent = time.perf_counter() - t0
         if answer is None:
             runs.append(HorizonRun(k, None, model_k.num_vars, len(model_k.clauses), 0, spent))

@@ -96,3 +96,20 @@ def test_engine_decoding_refuses_a_model_the_rules_do_not_allow() -> None:
     tampered = [(-lit if abs(lit) in (play0, play1) else lit) for lit in model]
     with pytest.raises(EncodingError):
         cnf.decode(tampered)
+
+
+CPSAT_DEALS = DEALS[::3]
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), CPSAT_DEALS, ids=[f"{n}-p{p}-s{s}" for n, p, s in CPSAT_DEALS])
+def test_engine_cpsat_agrees_with_bfs_on_small_challenges(name: str, players: int, seed: int) -> None:
+    from stratagem.models.strato.cpsat import StratoCPSAT
+
+    challenge, options = CHALLENGES[name]
+    game = StratoGame(challenge, options, seeded_deal(challenge, seed, players))
+    reference = bfs(StratoPlanning(game), max_nodes=50_000)
+    start = game.initial_state()
+    result = horizon_search(lambda k: StratoCPSAT(game, k), first=0, last=max_turns(start), backend="cpsat")
+    assert result.status == reference.status
+    if reference.status == "solved":
+        assert len(result.moves or ()) == len(reference.moves or ())

@@ -1,0 +1,84 @@
+"""Strato's horizon model in CP-SAT: the same variables and constraints as :mod:`sat`, native where it fits.
+
+The CP-SAT model is built by the same code as the CNF (one source of truth for the rules), with each
+kind of constraint handed to CP-SAT in its own terms: clauses as ``AddBoolOr``, at-most-one and
+exactly-one as ``AddAtMostOne``/``AddExactlyOne``, and the victory counts as linear constraints
+``sum(...) >= n`` enforced by the row's literal, instead of the sequential-counter clauses the CNF
+needs. Clauses that belong to turn ``t`` keep their guard: they are enforced only while the game is
+not yet won (``OnlyEnforceIf(not done[t])``).
+
+CP-SAT gives no refutation certificate: an INFEASIBLE horizon is reported as exactly that. It runs
+with one worker and a fixed seed, so the same deal gives the same line every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from stratagem.models.strato.sat import StratoCNF
+
+
+@dataclass
+class StratoCPSAT(StratoCNF):
+    """The horizon model of :class:`StratoCNF` as a CP-SAT model."""
+
+    model: Any = field(default=None)
+
+    def __post_init__(self) -> None:
+        self.model = cp_model.CpModel()
+        self._vars: dict[int, Any] = {}
+        super().__post_init__()
+
+    def _lit(self, lit: int) -> Any:
+        var = self._vars.get(abs(lit))
+        if var is None:
+            var = self._vars[abs(lit)] = self.model.NewBoolVar(f"v{abs(lit)}")
+        return var if lit > 0 else var.Not()
+
+    def _enforce(self, constraint: Any) -> None:
+        if self._guard:
+            constraint.OnlyEnforceIf(self._lit(-self._guard))
+
+    def add(self, *lits: int) -> None:
+        self._enforce(self.model.AddBoolOr([self._lit(x) for x in lits]))
+
+    def at_most_one(self, lits: Sequence[int]) -> None:
+        if self._guard:
+            self._enforce(self.model.Add(sum(self._lit(x) for x in lits) <= 1))
+        else:
+            self.model.AddAtMostOne([self._lit(x) for x in lits])
+
+    def exactly_one(self, lits: Sequence[int]) -> None:
+        if self._guard:
+            self._enforce(self.model.Add(sum(self._lit(x) for x in lits) == 1))
+        else:
+            self.model.AddExactlyOne([self._lit(x) for x in lits])
+
+    def at_least(self, lits: Sequence[int], bound: int, cond: int) -> None:
+        if bound <= 0:
+            return
+        enforce = [self._lit(cond)] + ([self._lit(-self._guard)] if self._guard else [])
+        self.model.Add(sum(self._lit(x) for x in lits) >= bound).OnlyEnforceIf(enforce)
+
+    @property
+    def constraints(self) -> int:
+        return len(self.model.Proto().constraints)
+
+    def solve_cpsat(self, time_limit: float | None) -> tuple[bool | None, list[int] | None]:
+        """``(True, model)``, ``(False, None)`` when infeasible, ``(None, None)`` when stopped."""
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = 0
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+        status = solver.Solve(self.model)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            model = [v if solver.BooleanValue(var) else -v for v, var in self._vars.items()]
+            return True, model
+        if status == cp_model.INFEASIBLE:
+            return False, None
+        return None, None

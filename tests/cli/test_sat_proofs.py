@@ -1,0 +1,101 @@
+"""SAT proofs end to end: solve writes a certificate, verify checks it, and corruptions are rejected."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES
+
+CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
+
+
+@pytest.fixture
+def sat_proof(cli, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    path = tmp_path / "p.json"
+    result = cli("solve", CHALLENGE_0, "--method", "sat", "--proof", str(path), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["status"] == "solved" and report["optimal"] is True
+    assert "checked by stratagem's DRUP checker" in report["optimality"]
+    return path
+
+
+def _proof_lines(path: Path) -> list[str]:
+    return gzip.decompress((path.parent / "p.drup.gz").read_bytes()).decode().splitlines()
+
+
+def _write_proof_lines(path: Path, lines: list[str]) -> None:
+    (path.parent / "p.drup.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), mtime=0))
+
+
+def test_sat_proof_verifies(cli, sat_proof: Path) -> None:
+    result = cli("verify", str(sat_proof))
+    assert result.code == 0, result.err
+    assert "DRUP refutation" in result.out and "rebuilt from the rules" in result.out
+    record = json.loads(sat_proof.read_text())
+    assert record["evidence"]["kind"] == "drup-refutation"
+    assert record["evidence"]["horizon"] == record["claim"]["length"] - 1
+
+
+def test_corrupted_proof_line_is_rejected(cli, sat_proof: Path) -> None:
+    lines = _proof_lines(sat_proof)
+    # Flip the first literal of every lemma in turn until the checker objects (most flips break a used
+    # lemma at once); at least one single flip must be rejected.
+    rejected = False
+    for i, line in enumerate(lines):
+        if line.startswith("d") or line.strip() == "0":
+            continue
+        first, *rest = line.split()
+        flipped = lines[:i] + [" ".join([str(-int(first)), *rest])] + lines[i + 1 :]
+        _write_proof_lines(sat_proof, flipped)
+        result = cli("verify", str(sat_proof))
+        if result.code == 1:
+            assert "evidence.proof" in result.err
+            rejected = True
+            break
+        assert result.code == 0
+    assert rejected
+
+
+def test_dropped_empty_clause_is_rejected(cli, sat_proof: Path) -> None:
+    lines = [line for line in _proof_lines(sat_proof) if line.strip() != "0"]
+    _write_proof_lines(sat_proof, lines[: len(lines) // 2])
+    result = cli("verify", str(sat_proof))
+    assert result.code == 1 and "evidence.proof" in result.err
+
+
+def test_cnf_of_another_horizon_is_rejected(cli, sat_proof: Path, tmp_path: Path) -> None:
+    record = json.loads(sat_proof.read_text())
+    record["evidence"]["horizon"] -= 1
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(record))
+    result = cli("verify", str(forged))
+    assert result.code == 1 and "evidence.horizon" in result.err
+
+
+def test_stored_cnf_must_be_the_rebuilt_one(cli, sat_proof: Path) -> None:
+    cnf = sat_proof.parent / "p.cnf.gz"
+    text = gzip.decompress(cnf.read_bytes()).decode().splitlines()
+    clause_lines = [i for i, line in enumerate(text) if line and line[0] not in "cp"]
+    del text[clause_lines[-1]]
+    text = [line if not line.startswith("p ") else line.rsplit(" ", 1)[0] + f" {len(clause_lines) - 1}"
+            for line in text]
+    cnf.write_bytes(gzip.compress(("\n".join(text) + "\n").encode(), mtime=0))
+    result = cli("verify", str(sat_proof))
+    assert result.code == 1 and "evidence.cnf" in result.err
+
+
+def test_cpsat_solves_and_says_there_is_no_certificate(cli) -> None:
+    result = cli("solve", CHALLENGE_0, "--method", "cpsat", "--json")
+    report = json.loads(result.out)
+    assert report["status"] == "solved" and report["length"] == 5
+    assert "no certificate" in report["optimality"]
+
+
+def test_sat_time_limit_gives_unknown(cli) -> None:
+    result = cli("solve", str(PUZZLES / "level-2-example.toml"), "--method", "sat", "--time-limit", "1", "--json")
+    report = json.loads(result.out)
+    assert report["status"] == "unknown" and report["optimal"] is False
