@@ -34,13 +34,15 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from stratagem.cli import bench, reach, show, solve, verify
+    from stratagem.cli import bench, export, generate, reach, show, solve, verify
 
     cli.add_command(solve.solve)
     cli.add_command(show.show)
     cli.add_command(verify.verify)
     cli.add_command(bench.bench)
     cli.add_command(reach.reach)
+    cli.add_command(generate.generate)
+    cli.add_command(export.export)
 
 
 _register()

@@ -316,6 +316,10 @@ def solve(
         "stats": outcome.stats,
     }
 
+    if spec.optimal_length is not None and outcome.status == SOLVED and len(moves) != spec.optimal_length:
+        click.echo(f"{puzzle}: deal {spec.name!r}: the file says optimal_length = {spec.optimal_length}, "
+                   f"but the shortest line has {len(moves)} turns", err=True)
+
     proof_note = ""
     if proof_path is not None:
         if moves or outcome.status == UNSOLVABLE:  # a witness line, or the evidence of exhaustion

@@ -64,12 +64,17 @@ _PATTERN_TOKENS = set(WEATHERS) | {LEFT_TORNADO, RIGHT_TORNADO, ANY_CARD}
 
 @dataclass(frozen=True)
 class DealSpec:
-    """One deal of a puzzle file: seeded (``seed``) or explicit (``state``)."""
+    """One deal of a puzzle file: seeded (``seed``) or explicit (``state``).
+
+    ``optimal_length`` is what the file claims (``stratagem generate`` writes it with its proof); the
+    solver never trusts it, ``solve`` reports when it finds otherwise.
+    """
 
     name: str
     players: int
     seed: int | None = None
     state: State | None = None
+    optimal_length: int | None = None
 
 
 @dataclass(frozen=True)
@@ -110,7 +115,7 @@ class Puzzle:
         if players is not None and spec.players != players:
             if spec.state is not None:
                 raise BadInput(self.source, "--players", f"deal {spec.name!r} is laid out for {spec.players}")
-            spec = DealSpec(spec.name, players, seed=spec.seed)
+            spec = DealSpec(spec.name, players, seed=spec.seed)  # another player count: the claim does not carry
         return spec
 
     def setup(self) -> dict[str, Any]:
@@ -269,8 +274,11 @@ def parse_goal(section: Section, weathers: str, limit: int) -> RowGoal:
 
 
 def parse_deal(section: Section, challenge: Challenge, index: int) -> DealSpec:
-    section.reject_unknown({"name", "seed", "players", "rows", "hands", "pile", "position"})
+    section.reject_unknown({"name", "seed", "players", "rows", "hands", "pile", "position", "optimal_length"})
     name = section.get("name", str, f"deal-{index + 1}")
+    claimed = section.get("optimal_length", int) if section.has("optimal_length") else None
+    if claimed is not None and claimed < 1:
+        raise section.error("optimal_length", "must be a positive number of turns")
     if section.has("seed"):
         for key in ("rows", "hands", "pile", "position"):
             if section.has(key):
@@ -278,7 +286,7 @@ def parse_deal(section: Section, challenge: Challenge, index: int) -> DealSpec:
         players = section.get("players", int, challenge.players)
         if players not in HAND_SIZE:
             raise section.error("players", f"Strato is played by 1 to 4 players, not {players}")
-        return DealSpec(name, players, seed=section.get("seed", int))
+        return DealSpec(name, players, seed=section.get("seed", int), optimal_length=claimed)
     if section.has("position"):
         try:
             state = parse_state(section.get("position", str))
@@ -310,4 +318,4 @@ def parse_deal(section: Section, challenge: Challenge, index: int) -> DealSpec:
         (check_position if section.has("position") else check_setup)(challenge, state)
     except DealError as exc:
         raise BadInput(section.source, section.path, str(exc)) from None
-    return DealSpec(name, len(state.hands), state=state)
+    return DealSpec(name, len(state.hands), state=state, optimal_length=claimed)

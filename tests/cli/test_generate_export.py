@@ -1,0 +1,62 @@
+"""`stratagem generate` writes loadable deals with proven lengths; `stratagem export` writes DIMACS."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import PUZZLES
+
+from stratagem.models.strato.puzzle import load_puzzle
+from stratagem.solvers.dimacs import parse_dimacs
+
+CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
+
+
+def test_generate_writes_deals_whose_claimed_length_solve_confirms(cli, tmp_path: Path) -> None:
+    out = tmp_path / "gen.toml"
+    result = cli("generate", "strato", "--challenge", CHALLENGE_0, "--count", "2", "--min-length", "5",
+                 "--seed", "40", "--players", "2", "--out", str(out))
+    assert result.code == 0, result.err
+    puzzle = load_puzzle(out)
+    assert len(puzzle.deals) == 2
+    assert puzzle.challenge == load_puzzle(CHALLENGE_0).challenge
+    for spec in puzzle.deals:
+        assert spec.players == 2 and spec.optimal_length is not None and spec.optimal_length >= 5
+        solved = json.loads(cli("solve", str(out), "--deal", spec.name, "--json").out)
+        assert solved["length"] == spec.optimal_length
+
+
+def test_generate_is_deterministic(cli, tmp_path: Path) -> None:
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    for path in (a, b):
+        cli("generate", "strato", "--challenge", CHALLENGE_0, "--count", "1", "--seed", "7", "--out", str(path))
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_generate_reports_a_shortfall(cli, tmp_path: Path) -> None:
+    out = tmp_path / "none.toml"
+    result = cli("generate", "strato", "--challenge", CHALLENGE_0, "--count", "1", "--min-length", "9",
+                 "--seed", "1", "--tries", "2", "--out", str(out))
+    assert result.code == 1
+    assert "too short" in result.err and "0 deal(s) written" in result.err
+
+
+def test_a_wrong_optimal_length_claim_is_reported(cli, tmp_path: Path) -> None:
+    text = (PUZZLES / "challenge-0.toml").read_text().replace(
+        'name = "solo-1"\nseed = 1\n', 'name = "solo-1"\nseed = 1\noptimal_length = 4\n')
+    path = tmp_path / "claim.toml"
+    path.write_text(text)
+    result = cli("solve", str(path), "--json")
+    assert result.code == 0
+    assert "optimal_length = 4" in result.err and "5 turns" in result.err
+
+
+def test_export_dimacs_parses_and_names_variables(cli, tmp_path: Path) -> None:
+    out = tmp_path / "f.cnf"
+    result = cli("export", CHALLENGE_0, "--horizon", "3", "--out", str(out))
+    assert result.code == 0, result.err
+    text = out.read_text()
+    num_vars, clauses = parse_dimacs(text, str(out))
+    assert num_vars > 0 and clauses
+    assert "c v 1 S 0 0 0 R" in text
