@@ -1,8 +1,14 @@
 """``stratagem bench``: measured performance tables under ``results/``.
 
-Every table is a ratio against a baseline measured in the same run on the same machine (here: A*'s and
-IDA*'s expansions and time against breadth-first search), with the machine noted, so tables from
-different machines are compared by their ratios, never by raw seconds.
+Every table is a ratio against a baseline measured in the same run on the same machine (breadth-first
+search), with the machine noted, so tables from different machines are compared by their ratios,
+never by raw seconds. Two tables and a plot:
+
+- ``strato-search.md``: BFS, A* and IDA* on every shipped deal (expansions and time, A*/BFS ratios);
+- ``strato-methods.md``: every method (BFS, A*, IDA*, SAT, CP-SAT) on every shipped deal: time as a
+  ratio to BFS, SAT's proof size and the time the project's checker takes to verify it;
+- ``strato-growth.md`` and ``strato-growth.png`` (with the ``plot`` extra): how each method's time grows
+  with the optimal length, on one-row challenges whose goals ask for 1 to 5 cards per half-row.
 """
 
 from __future__ import annotations
@@ -10,18 +16,22 @@ from __future__ import annotations
 import glob
 import os
 import platform
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import click
 
 from stratagem import __version__
 from stratagem.cli.games import load_strato
+from stratagem.cli.solve import Outcome, run_sat, run_search
 from stratagem.core.io import write_atomic
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.solvers.search import SOLVED, SearchResult, astar, bfs, idastar
+from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
+from stratagem.models.strato.deal import seeded_deal
+from stratagem.models.strato.rules import StratoGame
+from stratagem.solvers.search import SOLVED
 
-SEARCHES = (("bfs", bfs), ("astar", astar), ("idastar", idastar))
+SEARCH_METHODS = ("bfs", "astar", "idastar")
+ALL_METHODS = (*SEARCH_METHODS, "sat", "cpsat")
 
 
 def machine() -> str:
@@ -33,12 +43,41 @@ def machine() -> str:
     )
 
 
-def _cell(result: SearchResult[Any, Any]) -> tuple[str, str]:
-    if result.status == SOLVED:
-        return str(len(result.moves or ())), result.status
-    if result.status == "unknown":
-        return f"≥{result.lower_bound}", f"unknown ({result.stopped_by})"
-    return "—", result.status
+def run(method: str, game: StratoGame, time_limit: float) -> Outcome:
+    if method in ("sat", "cpsat"):
+        return run_sat(game, time_limit, "bench", True, backend=method)
+    return run_search(method, game, time_limit, None, "bench", True)
+
+
+@dataclass
+class Cell:
+    """One method on one deal."""
+
+    status: str
+    length: int | None
+    lower_bound: int
+    seconds: float
+    nodes: int | None
+    proof_lines: int | None
+    check_seconds: float | None
+
+    @staticmethod
+    def of(outcome: Outcome) -> Cell:
+        evidence = outcome.evidence
+        return Cell(
+            outcome.status,
+            len(outcome.moves) if outcome.status == SOLVED else None,
+            outcome.lower_bound,
+            float(outcome.stats["seconds"]),
+            outcome.stats.get("nodes"),
+            evidence.get("proof_lines") if evidence.get("kind") == "drup-refutation" else None,
+            outcome.stats.get("proof_check_seconds"),
+        )
+
+    def length_text(self) -> str:
+        if self.length is not None:
+            return str(self.length)
+        return "none" if self.status == "unsolvable" else f"≥{self.lower_bound}"
 
 
 def _ratio(part: float, whole: float, exact: bool) -> str:
@@ -48,76 +87,180 @@ def _ratio(part: float, whole: float, exact: bool) -> str:
     return text if exact else f"{text}*"
 
 
+Row = tuple[str, str, dict[str, Cell]]
+
+
 @click.command()
 @click.argument("game", type=click.Choice(["strato"]), default="strato")
 @click.option("--puzzles", "pattern", default="puzzles/strato/*.toml", show_default=True,
               help="Glob of puzzle files whose deals are measured.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=10.0, show_default=True, metavar="S",
-              help="Seconds allowed to each search of each deal.")
+              help="Seconds allowed to each method on each deal.")
+@click.option("--growth/--no-growth", default=True, show_default=True,
+              help="Also measure time against optimal length (strato-growth.md/.png).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="results", show_default=True)
-def bench(game: str, pattern: str, time_limit: float, out_dir: str) -> int:
-    """Measure BFS, A* and IDA* on every shipped deal; write results/strato-search.md."""
+def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str) -> int:
+    """Measure every method on every shipped deal; write results/strato-*.md (and a plot)."""
     files = sorted(glob.glob(pattern))
     if not files:
         raise click.BadParameter(f"no puzzle files match {pattern!r}", param_hint="--puzzles")
-    rows = []
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    rows: list[Row] = []
     for file in files:
         puzzle = load_strato(file)
         for spec in puzzle.deals:
             game_ = puzzle.game(spec)
-            results = {}
-            for name, search in SEARCHES:
-                result = search(StratoPlanning(game_), time_limit=time_limit)
-                results[name] = result
-                length, status = _cell(result)
-                click.echo(
-                    f"{Path(file).name} {spec.name} {name}: {status}, length {length}, "
-                    f"{result.stats.expanded} nodes, {result.stats.seconds:.2f} s",
-                    err=True,
-                )
-            rows.append((Path(file).name, spec.name, results))
-    write_atomic(Path(out_dir) / "strato-search.md", _table(rows, time_limit))
-    click.echo(f"wrote {Path(out_dir) / 'strato-search.md'}")
+            cells = {}
+            for method in ALL_METHODS:
+                cell = Cell.of(run(method, game_, time_limit))
+                cells[method] = cell
+                click.echo(f"{Path(file).name} {spec.name} {method}: {cell.status}, length {cell.length_text()}, "
+                           f"{cell.seconds:.2f} s", err=True)
+            rows.append((Path(file).name, spec.name, cells))
+    write_atomic(folder / "strato-search.md", _search_table(rows, time_limit))
+    write_atomic(folder / "strato-methods.md", _methods_table(rows, time_limit))
+    click.echo(f"wrote {folder / 'strato-search.md'} and {folder / 'strato-methods.md'}")
+    if growth:
+        _growth(folder, time_limit)
     return 0
 
 
-def _table(rows: list[tuple[str, str, dict[str, SearchResult[Any, Any]]]], time_limit: float) -> str:
-    out = [
-        "# Strato: optimal search on the shipped deals",
+def _header(title: str, time_limit: float) -> list[str]:
+    return [
+        f"# {title}",
         "",
         "Written by `stratagem bench strato`. Open information (every hand and the pile order known).",
-        f"Machine: {machine()}. Each search had {time_limit:g} s per deal.",
+        f"Machine: {machine()}. Each method had {time_limit:g} s per deal.",
         "",
+    ]
+
+
+def _search_table(rows: list[Row], time_limit: float) -> str:
+    out = _header("Strato: optimal search on the shipped deals", time_limit) + [
         "Nodes are expansions. Ratios are A* (or IDA*) against BFS on the same deal in the same run;",
         "a ratio marked * compares a search that was stopped by the time limit (so it is a bound, not a",
-        "measurement of the whole search). Length ≥k: stopped, no line shorter than k.",
+        "measurement of the whole search). Length ≥k: stopped, no line shorter than k proven.",
         "",
         "| puzzle | deal | length | BFS nodes | BFS s | A* nodes | A* s | IDA* nodes | IDA* s "
         "| A*/BFS nodes | IDA*/BFS nodes | A*/BFS time |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for file, deal, results in rows:
-        b, a, i = results["bfs"], results["astar"], results["idastar"]
-        solved = [r for r in (b, a, i) if r.status == SOLVED]
-        if solved:
-            length = _cell(solved[0])[0]
-        elif any(r.status == "unsolvable" for r in (b, a, i)):
-            length = "none"
-        else:
-            length = f"≥{max(r.lower_bound for r in (b, a, i))}"
-        exact_a = b.status != "unknown" and a.status != "unknown"
-        exact_i = b.status != "unknown" and i.status != "unknown"
+    for file, deal, cells in rows:
+        b, a, i = cells["bfs"], cells["astar"], cells["idastar"]
+        exact_a = "unknown" not in (b.status, a.status)
+        exact_i = "unknown" not in (b.status, i.status)
         out.append(
-            f"| {file} | {deal} | {length} | {b.stats.expanded} | {b.stats.seconds:.2f} | {a.stats.expanded} "
-            f"| {a.stats.seconds:.2f} | {i.stats.expanded} | {i.stats.seconds:.2f} "
-            f"| {_ratio(a.stats.expanded, b.stats.expanded, exact_a)} "
-            f"| {_ratio(i.stats.expanded, b.stats.expanded, exact_i)} "
-            f"| {_ratio(a.stats.seconds, b.stats.seconds, exact_a)} |"
+            f"| {file} | {deal} | {_best_length(cells)} | {b.nodes} | {b.seconds:.2f} | {a.nodes} | {a.seconds:.2f} "
+            f"| {i.nodes} | {i.seconds:.2f} | {_ratio(a.nodes or 0, b.nodes or 0, exact_a)} "
+            f"| {_ratio(i.nodes or 0, b.nodes or 0, exact_i)} | {_ratio(a.seconds, b.seconds, exact_a)} |"
         )
-    solved_rows = [r for _, _, r in rows if all(x.status != "unknown" for x in r.values())]
-    if solved_rows:
-        total_b = sum(r["bfs"].stats.expanded for r in solved_rows)
-        total_a = sum(r["astar"].stats.expanded for r in solved_rows)
-        out += ["", f"Over the {len(solved_rows)} deals all three searches decided: "
-                f"A* expanded {total_a / total_b:.3f} of BFS's nodes."]
+    decided = [c for _, _, c in rows if all(c[m].status != "unknown" for m in SEARCH_METHODS)]
+    if decided:
+        total_b = sum(c["bfs"].nodes or 0 for c in decided)
+        total_a = sum(c["astar"].nodes or 0 for c in decided)
+        out += ["", f"Over the {len(decided)} deals all three searches decided: "
+                f"A* expanded {total_a / max(1, total_b):.3f} of BFS's nodes."]
     return "\n".join(out) + "\n"
+
+
+def _best_length(cells: dict[str, Cell]) -> str:
+    solved = [c for c in cells.values() if c.length is not None]
+    if solved:
+        return str(solved[0].length)
+    if any(c.status == "unsolvable" for c in cells.values()):
+        return "none"
+    return f"≥{max(c.lower_bound for c in cells.values())}"
+
+
+def _methods_table(rows: list[Row], time_limit: float) -> str:
+    out = _header("Strato: every method on the shipped deals", time_limit) + [
+        "Time of each method as a ratio to BFS's time on the same deal in the same run (lower is faster);",
+        "* marks a ratio where either side was stopped by the time limit. SAT's proof is CaDiCaL's DRUP",
+        "refutation of one turn less than the optimum; 'check s' is the project's checker on it.",
+        "",
+        "| puzzle | deal | length | BFS s | A*/BFS | IDA*/BFS | SAT/BFS | CP-SAT/BFS | SAT proof lines | check s "
+        "| check/SAT |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for file, deal, cells in rows:
+        b = cells["bfs"]
+        ratios = []
+        for method in ("astar", "idastar", "sat", "cpsat"):
+            c = cells[method]
+            ratios.append(_ratio(c.seconds, b.seconds, "unknown" not in (b.status, c.status)))
+        sat = cells["sat"]
+        lines = "—" if sat.proof_lines is None else str(sat.proof_lines)
+        check = "—" if sat.check_seconds is None else f"{sat.check_seconds:.2f}"
+        check_ratio = "—" if sat.check_seconds is None else _ratio(sat.check_seconds, sat.seconds, True)
+        out.append(f"| {file} | {deal} | {_best_length(cells)} | {b.seconds:.2f} | " + " | ".join(ratios)
+                   + f" | {lines} | {check} | {check_ratio} |")
+    for method in ("astar", "idastar", "sat", "cpsat"):
+        decided = [c for _, _, c in rows if "unknown" not in (c["bfs"].status, c[method].status)]
+        if decided:
+            total = sum(c[method].seconds for c in decided) / max(1e-9, sum(c["bfs"].seconds for c in decided))
+            out.append("")
+            out.append(f"- {method}: {total:.3f} of BFS's total time over the {len(decided)} deals both decided.")
+    return "\n".join(out) + "\n"
+
+
+GROWTH_SEEDS = (1, 2, 3)
+
+
+def growth_challenge(k: int) -> Challenge:
+    """One row, rain and wind, ``k`` rain beside the rain tornado and ``k`` wind beside the wind tornado, limit 6."""
+    return Challenge(f"growth-{k}", 0, "RW", 1, ("RW",), 6,
+                     RowGoal(SequenceGoal("R" * k), SequenceGoal("W" * k)), 1, 1)
+
+
+def _growth(folder: Path, time_limit: float) -> None:
+    points: list[tuple[str, int, float]] = []
+    table = _header("Strato: time against optimal length", time_limit) + [
+        "One-row rain/wind challenges asking for k = 1..5 cards of the tornado's weather on each side",
+        "(limit 6; k = 4 is challenge 0), seeds 1-3 solo. Time in seconds per method; ratio to BFS in brackets",
+        "(left out when BFS took under 0.01 s).",
+        "",
+        "| k | seed | optimal length | BFS s | A* s | IDA* s | SAT s | CP-SAT s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for k in range(1, 6):
+        challenge = growth_challenge(k)
+        for seed in GROWTH_SEEDS:
+            game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, 1))
+            cells = {m: Cell.of(run(m, game, time_limit)) for m in ALL_METHODS}
+            length = _best_length(cells)
+            base = cells["bfs"].seconds
+            shown = []
+            for method in ALL_METHODS:
+                c = cells[method]
+                mark = "" if c.status != "unknown" else " (stopped)"
+                ratio = f" [{c.seconds / base:.2f}]" if base >= 0.01 else ""
+                shown.append(f"{c.seconds:.2f}{ratio}{mark}")
+                if c.length is not None:
+                    points.append((method, c.length, c.seconds))
+            table.append(f"| {k} | {seed} | {length} | " + " | ".join(shown) + " |")
+            click.echo(f"growth k={k} seed={seed}: length {length}", err=True)
+    write_atomic(folder / "strato-growth.md", "\n".join(table) + "\n")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        click.echo("matplotlib is not installed (pip install '.[plot]'): no strato-growth.png", err=True)
+        return
+    figure, axes = plt.subplots(figsize=(6, 4))
+    for method in ALL_METHODS:
+        xs = [length for m, length, _ in points if m == method]
+        ys = [seconds for m, _, seconds in points if m == method]
+        axes.plot(xs, ys, "o", label=method, alpha=0.7)
+    axes.set_yscale("log")
+    axes.set_xlabel("optimal length (turns)")
+    axes.set_ylabel("seconds (log scale)")
+    axes.set_title("Strato: time to a proven optimum")
+    axes.legend()
+    figure.tight_layout()
+    target = folder / "strato-growth.png"
+    figure.savefig(target, dpi=100, metadata={"Software": None})
+    plt.close(figure)
+    click.echo(f"wrote {folder / 'strato-growth.md'} and {target}")
