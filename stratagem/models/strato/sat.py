@@ -53,6 +53,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -82,6 +83,7 @@ class StratoCNF:
 
     game: StratoGame
     horizon: int
+    supply_bound: bool = True
     clauses: list[Clause] = field(default_factory=list)
     pool: IDPool = field(default_factory=IDPool)
     comments: list[str] = field(default_factory=list)
@@ -187,10 +189,38 @@ class StratoCNF:
             done_next = self.var("done", t + 1)
             self.add(-done_next, done_t, vic)
             done_prev = done_next
+            if self.supply_bound:
+                self._supply(t + 1, done_next)
         if self.horizon == 0:
             done_prev = self.var("done", 0)
             self.add(-done_prev)
         self.add(done_prev)
+
+    def _supply(self, t: int, done: int) -> None:
+        """Redundant: cards still missing from the table cannot exceed the turns left (one card a turn).
+
+        Only when the rows that must meet the goal are forced (every eligible row is needed). For each
+        set U of weathers the goal needs: the table at turn ``t`` holds at least ``need(U) - (k - t)``
+        cards of U, unless the game is already won. This is the heuristic's supply bound; it removes no
+        solution and lets the solver see dead ends early.
+        """
+        goal, challenge = self.game.challenge.goal, self.game.challenge
+        eligible = [r for r, row in enumerate(self.start.rows) if goal.eligible(row)]
+        if len(eligible) != challenge.rows_required:
+            return
+        need: Counter[str] = Counter()
+        for r in eligible:
+            for _, half_goal in goal.halves():
+                need.update(half_goal.needs(self.start.rows[r]))
+        weathers = sorted(w for w in need if w in self.weathers)
+        left = self.horizon - t
+        for size in range(1, len(weathers) + 1):
+            for chosen in combinations(weathers, size):
+                bound = sum(need[w] for w in chosen) - left
+                if bound <= 0:
+                    continue
+                cells = [self.S(t, h, j, w) for w in chosen for h in range(self.halves) for j in range(self.limit)]
+                self.at_least(cells, bound, -done)
 
     def _state(self, t: int) -> None:
         L = self.limit  # noqa: N806
