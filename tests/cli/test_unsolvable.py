@@ -48,3 +48,23 @@ def test_a_false_unsolvability_claim_is_rejected(cli, tmp_path: Path) -> None:
     forged.write_text(json.dumps(record))
     result = cli("verify", "--recheck", str(forged))
     assert result.code == 1 and "a winning line exists" in result.err
+
+
+def test_sat_proves_unsolvability_with_a_checked_refutation(cli, tmp_path: Path) -> None:
+    puzzle = tmp_path / "starved.toml"
+    puzzle.write_text(STARVED)
+    proof = tmp_path / "sat.json"
+    result = cli("solve", str(puzzle), "--method", "sat", "--json", "--proof", str(proof))
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["status"] == "unsolvable" and report["optimal"] is False
+    assert "checked by stratagem's DRUP checker" in report["optimality"]
+    record = json.loads(proof.read_text())
+    assert record["evidence"]["kind"] == "drup-refutation"
+    assert record["evidence"]["horizon"] >= 3  # the three cards left bound the game's length
+    checked = cli("verify", str(proof))
+    assert checked.code == 0 and "DRUP refutation" in checked.out
+    record["evidence"]["horizon"] = 1  # refuting fewer turns than the game can last proves nothing
+    forged = tmp_path / "short.json"
+    forged.write_text(json.dumps(record))
+    assert cli("verify", str(forged)).code == 1
