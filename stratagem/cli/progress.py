@@ -10,17 +10,22 @@ from rich.console import Console
 
 
 @contextmanager
-def search_progress(label: str, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
-    """Yield a ``(bound, nodes)`` callback that keeps a status line up to date."""
+def search_progress(
+    label: str, enabled: bool = True, first: str = "bound", second: str = "nodes expanded"
+) -> Iterator[Callable[[int, int], None]]:
+    """Yield a ``(a, b)`` callback that keeps a status line up to date: "label: first a, b second, s".
+
+    The defaults suit a search (bound, nodes expanded); a graph build says depth and states.
+    """
     console = Console(stderr=True)
     if not enabled or not console.is_terminal:
-        yield lambda bound, nodes: None
+        yield lambda a, b: None
         return
     started = time.perf_counter()
     with console.status(f"{label}: starting") as status:
 
-        def update(bound: int, nodes: int) -> None:
+        def update(a: int, b: int) -> None:
             elapsed = time.perf_counter() - started
-            status.update(f"{label}: bound {bound}, {nodes:,} nodes expanded, {elapsed:.1f} s")
+            status.update(f"{label}: {first} {a}, {b:,} {second}, {elapsed:.1f} s")
 
         yield update

@@ -21,16 +21,13 @@ writes it as GraphML or DOT to ``--out``.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 
 from stratagem.cli.games import load_strato
+from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record
@@ -51,27 +48,6 @@ DESIGNER_RULES = "designer mode: the deal's rows only; each turn any weather of 
 LOST_NOTE = (
     "lost positions are not states of the graph (as in `solve`); a state whose every play loses is a dead end"
 )
-
-
-@contextmanager
-def build_status(label: str, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
-    """Yield a ``(depth, states)`` callback that keeps a status line on stderr (only on a terminal).
-
-    The same pattern as :func:`stratagem.cli.progress.search_progress`, worded for a graph build:
-    depth and states found rather than bound and nodes expanded.
-    """
-    console = Console(stderr=True)
-    if not enabled or not console.is_terminal:
-        yield lambda depth, states: None
-        return
-    started = time.perf_counter()
-    with console.status(f"{label}: starting") as status:
-
-        def update(depth: int, states: int) -> None:
-            elapsed = time.perf_counter() - started
-            status.update(f"{label}: depth {depth}, {states:,} states, {elapsed:.1f} s")
-
-        yield update
 
 
 def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
@@ -139,7 +115,7 @@ def reach(
     start = game.initial_state()
     mode = "designer" if designer else "deal"
     label = f"{mode} graph of {spec.name}"
-    with build_status(label, enabled=not as_json) as progress:
+    with search_progress(label, enabled=not as_json, first="depth", second="states") as progress:
         if designer:
             layout = StratoDesigner(loaded.challenge, loaded.options, start.rows, start.last)
             graph = build_graph(layout, label=layout.format_state, move_label=format_move,

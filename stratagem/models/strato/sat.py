@@ -401,28 +401,22 @@ class StratoCNF:
                         self.add(-op, play)
                         self._removes(t, op, h, p)
         if FOG in acts:
-            for side in (0, 1):
-                for r1 in range(self.rows):
-                    for r2 in range(self.rows):
-                        if r1 == r2:
-                            continue
-                        h1, h2 = 2 * r1 + side, 2 * r2 + side
-                        for d in range(L + 1):
-                            if r1 < r2:
-                                op = self._op(t, FOG, "swap", h1, h2, d)
-                                self._removes(t, op, h1, d)
-                                self._removes(t, op, h2, d)
-                                self._inserts(t, op, h1, d, h2)
-                                self._inserts(t, op, h2, d, h1)
-                            op = self._op(t, FOG, "move", h1, h2, d)
-                            self._removes(t, op, h1, d)
-                            self.add(-op, -self.occY(t, h2, d))
-                            for j in range(d + 1):
-                                first_empty = [-self.occY(t, h2, j)] + ([self.occY(t, h2, j - 1)] if j else [])
-                                self._ins_by.setdefault((h2, j), []).append(op)
-                                self.add(-op, *[-c for c in first_empty], self.var("ins", t, h2, j))
-                            for w in W:
-                                self.equal_if([op], self.var("X", t, h2, w), self.var("rw", t, h1, w))
+            for h1, h2, d in self._columns():
+                if h1 < h2:
+                    op = self._op(t, FOG, "swap", h1, h2, d)
+                    self._removes(t, op, h1, d)
+                    self._removes(t, op, h2, d)
+                    self._inserts(t, op, h1, d, h2)
+                    self._inserts(t, op, h2, d, h1)
+                op = self._op(t, FOG, "move", h1, h2, d)
+                self._removes(t, op, h1, d)
+                self.add(-op, -self.occY(t, h2, d))
+                for j in range(d + 1):
+                    first_empty = [-self.occY(t, h2, j)] + ([self.occY(t, h2, j - 1)] if j else [])
+                    self._ins_by.setdefault((h2, j), []).append(op)
+                    self.add(-op, *[-c for c in first_empty], self.var("ins", t, h2, j))
+                for w in W:
+                    self.equal_if([op], self.var("X", t, h2, w), self.var("rw", t, h1, w))
         if STORM in acts:
             for h1 in range(self.halves):
                 for h2 in range(h1 + 1, self.halves):
@@ -451,6 +445,15 @@ class StratoCNF:
                     self.add(-self.var("rem", t, h, j), self.Y(t, h, j, w), -rw)
         self._no_choice(t)
 
+    def _columns(self) -> Iterable[tuple[int, int, int]]:
+        """Every (half-row, half-row of another row on the same side, place): Fog's column pairs."""
+        for side in (0, 1):
+            for r1 in range(self.rows):
+                for r2 in range(self.rows):
+                    if r1 != r2:
+                        for d in range(self.limit + 1):
+                            yield 2 * r1 + side, 2 * r2 + side, d
+
     def _no_choice(self, t: int) -> None:
         """Without an operation, the resolved action must have no changing choice (RULINGS.md)."""
         L, W = self.limit, self.weathers  # noqa: N806
@@ -475,19 +478,13 @@ class StratoCNF:
                 self._uniform(t, far, [*base, -a])
         if FOG in acts:
             a = self.var("act", t, FOG)
-            for side in (0, 1):
-                for r1 in range(self.rows):
-                    for r2 in range(self.rows):
-                        if r1 == r2:
-                            continue
-                        h1, h2 = 2 * r1 + side, 2 * r2 + side
-                        for d in range(L + 1):
-                            o1, o2 = self.occY(t, h1, d), self.occY(t, h2, d)
-                            p1, p2 = self.var("pp", t, h1, d), self.var("pp", t, h2, d)
-                            self.add(eff, -a, -o1, p1, o2)
-                            if r1 < r2:
-                                for w in W:
-                                    self.add(eff, -a, -o1, -o2, p1, p2, -self.Y(t, h1, d, w), self.Y(t, h2, d, w))
+            for h1, h2, d in self._columns():
+                o1, o2 = self.occY(t, h1, d), self.occY(t, h2, d)
+                p1, p2 = self.var("pp", t, h1, d), self.var("pp", t, h2, d)
+                self.add(eff, -a, -o1, p1, o2)
+                if h1 < h2:
+                    for w in W:
+                        self.add(eff, -a, -o1, -o2, p1, p2, -self.Y(t, h1, d, w), self.Y(t, h2, d, w))
         if STORM in acts:
             a = self.var("act", t, STORM)
             for h in range(self.halves):
