@@ -50,10 +50,18 @@ METHOD_NAMES = {
 #: Share of the time limit given to the greedy search for a best line when the optimal search stops.
 FALLBACK_SHARE = 0.25
 
-#: What ``auto`` runs. Measured by ``stratagem bench strato`` (results/strato-methods.md): on the
-#: shipped one-row deals SAT decides in less time than A* and BFS, and on the two-row deals it is the
-#: only method that gets past the search's bound in the time given; it also yields a certificate.
-AUTO_METHOD = "sat"
+#: ``auto``: A* on one-row deals, SAT on deals with more rows. Measured by ``stratagem bench strato``
+#: (results/strato-methods.md, one run, ratios to BFS): on the one-row deals of challenge 0, A* takes
+#: about 0.8 of BFS's time and SAT about 0.9 (both well under a second); on the two-row deals of
+#: challenge 1 and the level-2 example no search decides within 10 s while SAT proves higher lower
+#: bounds (and decides some deals), and its optimality comes with a checked certificate.
+AUTO_SEARCH_MAX_ROWS = 1
+
+
+def auto_method(start: State) -> str:
+    """The method ``--method auto`` runs on a deal (see :data:`AUTO_SEARCH_MAX_ROWS`)."""
+    return "astar" if len(start.rows) <= AUTO_SEARCH_MAX_ROWS else "sat"
+
 
 INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
 
@@ -250,8 +258,9 @@ def write_proof(path: str, outcome: Outcome, line: Line) -> None:
 
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
-@click.option("--method", type=click.Choice(METHODS), default="astar", show_default=True,
-              help="bfs, astar, idastar (search), sat (horizons with checked refutations), auto.")
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
+              help="bfs, astar, idastar (search), sat (checked refutations), cpsat, or auto: "
+                   "A* on one-row deals, SAT otherwise.")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
@@ -259,7 +268,7 @@ def write_proof(path: str, outcome: Outcome, line: Line) -> None:
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None, metavar="S",
               help="Stop after S seconds with status 'unknown'.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Stop a search after N expansions with status 'unknown'.")
+              help="Stop a search after N expansions with status 'unknown' (auto then runs A*).")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write a proof record (stratagem/proof@1) that `stratagem verify` checks.")
 def solve(
@@ -280,7 +289,10 @@ def solve(
     if proof_path is not None and not Path(proof_path).resolve().parent.is_dir():
         raise click.BadParameter(f"folder of {proof_path!r} does not exist", param_hint="--proof")
     if method == "auto":
-        method = AUTO_METHOD
+        method = "astar" if max_nodes is not None else auto_method(start)
+    if max_nodes is not None and method in ("sat", "cpsat"):
+        raise click.BadParameter(f"limits a search (bfs, astar, idastar), not {method}; use --time-limit",
+                                 param_hint="--max-nodes")
     if method in ("sat", "cpsat"):
         outcome = run_sat(game, time_limit, spec.name, as_json, backend=method)
     else:

@@ -171,3 +171,15 @@ def test_console_script_runs_as_installed() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["status"] == "solved"
+
+
+def test_auto_runs_astar_on_one_row_and_sat_on_two(cli) -> None:
+    one = json.loads(cli("solve", CHALLENGE_0, "--json").out)
+    assert one["method"] == "astar"
+    two = json.loads(cli("solve", str(PUZZLES / "challenge-1.toml"), "--time-limit", "2", "--json").out)
+    assert two["method"] == "sat"
+
+
+def test_max_nodes_is_refused_for_sat(cli) -> None:
+    result = cli("solve", CHALLENGE_0, "--method", "sat", "--max-nodes", "10")
+    assert result.code == 2 and "--max-nodes" in result.err
