@@ -156,7 +156,10 @@ def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool,
                        "no certificate")
     elif refutation is not None and result.status in (SOLVED, UNSOLVABLE):
         steps, numbers = parse_drup_lines(refutation.proof, "CaDiCaL's proof")
-        verdict = check_drup(refutation.clauses, steps, line_numbers=numbers)
+        with search_progress(f"checking the refutation of horizon {refutation.horizon}", enabled=not quiet,
+                             first="step", second="steps in the proof") as checking:
+            verdict = check_drup(refutation.clauses, steps, line_numbers=numbers,
+                                 progress=lambda phase, done, total: checking(done, total))
         if not verdict.valid:
             raise RuntimeError(f"the DRUP checker rejects CaDiCaL's refutation of horizon {refutation.horizon}: "
                                f"{verdict.reason}")

@@ -259,7 +259,7 @@ def parse_goal(section: Section, weathers: str, limit: int) -> RowGoal:
             nearest = sub.get("nearest", int, total)
             if nearest < total:
                 raise sub.error("nearest", f"{nearest} cards cannot hold {total} counted cards")
-            half = CountGoal(nearest, tuple(counts))
+            half = CountGoal(nearest, tuple(sorted(counts)))  # canonical order: same challenge, same CNF
         else:
             raise section.error(key, "must be a pattern string or a table {nearest, counts}")
         if half.length() > limit:

@@ -645,7 +645,7 @@ class StratoCNF:
                     return
                 self.add(-ok, self.S(t, h, i, weather))
             return
-        for weather, n in goal.needs(row).items():
+        for weather, n in sorted(goal.needs(row).items()):
             if weather not in self.weathers:
                 self.add(-ok)
                 return
