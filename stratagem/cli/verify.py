@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from stratagem.cli.games import game_from_record
+from stratagem.cli.progress import search_progress
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, load_json
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
@@ -165,7 +166,9 @@ def check_refutation(
     verdict.checked.append(f"the CNF ({cnf.num_vars} variables, {len(cnf.clauses)} clauses) is {ENCODING} "
                            f"for 'a win within {horizon} turns', rebuilt from the rules")
     steps, numbers = parse_drup_lines(read_text_maybe_gz(names["proof"]), str(names["proof"]))
-    result = check_drup(cnf.clauses, steps, line_numbers=numbers)
+    with search_progress(f"checking {names['proof'].name}", first="step", second="steps in the proof") as checking:
+        result = check_drup(cnf.clauses, steps, line_numbers=numbers,
+                            progress=lambda phase, done, total: checking(done, total))
     if not result.valid:
         verdict.invalid("evidence.proof", f"{names['proof'].name}: {result.reason}")
         return
