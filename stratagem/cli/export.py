@@ -1,15 +1,20 @@
-"""``stratagem export``: a deal's horizon formula for external solvers.
+"""``stratagem export``: a deal for external solvers.
 
 ``--format dimacs`` writes the CNF of "a win within K turns" (encoding ``strato-sat@1``) with a comment
 header naming every variable, so a model or a proof from another solver can be read back by hand.
+``--format pddl`` writes a planning domain and problem (``--out`` names the problem file; the domain
+goes beside it as ``domain.pddl``) whose optimal plan cost is the deal's optimal length.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
 from stratagem.cli.games import load_strato
 from stratagem.core.io import write_atomic
+from stratagem.models.strato.pddl import domain, problem
 from stratagem.models.strato.sat import ENCODING, StratoCNF
 from stratagem.solvers.dimacs import write_dimacs
 
@@ -25,18 +30,32 @@ def variable_legend(cnf: StratoCNF) -> list[str]:
 
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["dimacs"]), default="dimacs", show_default=True)
-@click.option("--horizon", type=click.IntRange(0, 200), required=True, metavar="K",
-              help="The formula says: a win within K turns.")
+@click.option("--format", "fmt", type=click.Choice(["dimacs", "pddl"]), default="dimacs", show_default=True)
+@click.option("--horizon", type=click.IntRange(0, 200), default=None, metavar="K",
+              help="dimacs: the formula says a win within K turns (required).")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None, help="A deal of the file, or a seed.")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: stdout).")
-def export(puzzle: str, fmt: str, horizon: int, deal_key: str | None, players: int | None, out_path: str | None) -> int:
-    """Write a deal's bounded-horizon formula (DIMACS CNF with a variable legend)."""
+def export(
+    puzzle: str, fmt: str, horizon: int | None, deal_key: str | None, players: int | None, out_path: str | None
+) -> int:
+    """Write a deal as DIMACS (a horizon's CNF with a variable legend) or PDDL (domain and problem)."""
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)
-    cnf = StratoCNF(loaded.game(spec), horizon)
+    game = loaded.game(spec)
+    if fmt == "pddl":
+        if out_path is None:
+            raise click.BadParameter("PDDL is two files: give the problem file, the domain goes beside it",
+                                     param_hint="--out")
+        domain_path = Path(out_path).parent / "domain.pddl"
+        write_atomic(domain_path, domain(game))
+        write_atomic(out_path, problem(game, name=spec.name))
+        click.echo(f"wrote {domain_path} and {out_path}", err=True)
+        return 0
+    if horizon is None:
+        raise click.BadParameter("DIMACS needs the horizon K", param_hint="--horizon")
+    cnf = StratoCNF(game, horizon)
     comments = [*cnf.comments, f"puzzle {puzzle}, deal {spec.name}, encoding {ENCODING}", *variable_legend(cnf)]
     text = write_dimacs(cnf.clauses, cnf.num_vars, comments)
     if out_path is None:

@@ -60,3 +60,20 @@ def test_export_dimacs_parses_and_names_variables(cli, tmp_path: Path) -> None:
     num_vars, clauses = parse_dimacs(text, str(out))
     assert num_vars > 0 and clauses
     assert "c v 1 S 0 0 0 R" in text
+
+
+def test_export_pddl_writes_domain_and_problem(cli, tmp_path: Path) -> None:
+    out = tmp_path / "deal.pddl"
+    result = cli("export", CHALLENGE_0, "--format", "pddl", "--deal", "duo-1", "--out", str(out))
+    assert result.code == 0, result.err
+    domain_text = (tmp_path / "domain.pddl").read_text()
+    problem_text = out.read_text()
+    assert domain_text.startswith("(define (domain strato)") and ":action-costs" in domain_text
+    assert "(:domain strato)" in problem_text and "(turn pl0)" in problem_text
+    assert domain_text.count("(") == domain_text.count(")")
+    assert problem_text.count("(") == problem_text.count(")")
+
+
+def test_export_pddl_needs_out_and_dimacs_needs_a_horizon(cli) -> None:
+    assert cli("export", CHALLENGE_0, "--format", "pddl").code == 2
+    assert cli("export", CHALLENGE_0).code == 2
