@@ -7,7 +7,6 @@ proof), 2 bad input or usage, always as one line on stderr naming the file, the 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
@@ -81,5 +80,3 @@ def main() -> None:
     """Console-script entry point."""
     sys.exit(run())
 
-
-Progress = Callable[[int, int], None]

@@ -28,8 +28,9 @@ def test_seed_challenge_0_goal_and_reconstructed_limit() -> None:
 def test_seed_challenge_1_reconstructed_second_row_and_count_goal() -> None:
     c = load_puzzle(PUZZLES / "challenge-1.toml").challenge
     assert (c.weathers, c.pairs, c.limit, c.rows_required) == ("RWST", ("RW", "ST"), 6, 1)
-    assert c.goal.left == CountGoal(5, (("W", 3), ("R", 2)))
-    assert c.goal.right == CountGoal(5, (("W", 2), ("R", 3)))
+    # counts are kept in letter order, whatever order the file gives them in
+    assert c.goal.left == CountGoal(5, (("R", 2), ("W", 3)))
+    assert c.goal.right == CountGoal(5, (("R", 3), ("W", 2)))
     assert c.goal.tornadoes == "RW"
 
 
