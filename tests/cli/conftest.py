@@ -28,3 +28,13 @@ def cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
         return Outcome(code, captured.out, captured.err)
 
     return invoke
+
+
+def assert_bad_input(result: Outcome, *fragments: str) -> None:
+    """Bad input: exit 2, no traceback, exactly one stderr line that contains every fragment."""
+    assert result.code == 2, (result.out, result.err)
+    assert "Traceback" not in result.err
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1, result.err
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])

@@ -5,18 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, assert_bad_input
 
 GOOD = (PUZZLES / "challenge-0.toml").read_text()
-
-
-def _check(result, *fragments: str) -> None:
-    assert result.code == 2, (result.out, result.err)
-    assert "Traceback" not in result.err
-    lines = result.err.strip().splitlines()
-    assert len(lines) == 1, result.err
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
 
 
 def _solve(cli, tmp_path: Path, text: str, *extra: str):
@@ -30,22 +21,22 @@ def _solve(cli, tmp_path: Path, text: str, *extra: str):
 
 def test_malformed_toml(cli, tmp_path: Path) -> None:
     result = _solve(cli, tmp_path, GOOD.replace('limit = 6', 'limit = = 6'))
-    _check(result, "puzzle.toml", "line ", "malformed TOML")
+    assert_bad_input(result, "puzzle.toml", "line ", "malformed TOML")
 
 
 def test_unknown_weather_letter_in_challenge(cli, tmp_path: Path) -> None:
     result = _solve(cli, tmp_path, GOOD.replace('weathers = "RW"', 'weathers = "RX"'))
-    _check(result, "puzzle.toml", "challenge.weathers", "unknown weather letter 'X'")
+    assert_bad_input(result, "puzzle.toml", "challenge.weathers", "unknown weather letter 'X'")
 
 
 def test_unknown_weather_letter_in_goal(cli, tmp_path: Path) -> None:
     result = _solve(cli, tmp_path, GOOD.replace('left = "RRRR"', 'left = "RRQR"'))
-    _check(result, "challenge.goal.left", "'Q'")
+    assert_bad_input(result, "challenge.goal.left", "'Q'")
 
 
 def test_limit_above_eight(cli, tmp_path: Path) -> None:
     result = _solve(cli, tmp_path, GOOD.replace("limit = 6", "limit = 9"))
-    _check(result, "challenge.limit", "9", "8")
+    assert_bad_input(result, "challenge.limit", "9", "8")
 
 
 EXPLICIT = """
@@ -70,35 +61,35 @@ def test_explicit_deal_is_accepted_when_legal(cli, tmp_path: Path) -> None:
 
 def test_layout_with_adjacent_same_weather(cli, tmp_path: Path) -> None:
     result = _solve(cli, tmp_path, _explicit("WR(RW)RW", "RRW", "WRWRW"))
-    _check(result, "puzzle.toml", "deals[0]", "adjacent R")
+    assert_bad_input(result, "puzzle.toml", "deals[0]", "adjacent R")
 
 
 def test_more_cards_of_a_weather_than_the_deck_holds(cli, tmp_path: Path) -> None:
     result = _solve(cli, tmp_path, _explicit("RW(RW)RW", "RRR", "RRRRRRRWW"))
-    _check(result, "deals[0]", "R cards", "9")
+    assert_bad_input(result, "deals[0]", "R cards", "9")
 
 
 def test_unknown_letter_in_explicit_row(cli, tmp_path: Path) -> None:
     result = _solve(cli, tmp_path, _explicit("RZ(RW)RW", "RRW", "WR"))
-    _check(result, "deals[0].rows[0]", "'Z'")
+    assert_bad_input(result, "deals[0].rows[0]", "'Z'")
 
 
 def test_unknown_option(cli, tmp_path: Path) -> None:
     result = _solve(cli, tmp_path, GOOD + "\n[options]\nwind_crosses = true\n")
-    _check(result, "options.wind_crosses", "unknown key")
+    assert_bad_input(result, "options.wind_crosses", "unknown key")
 
 
 def test_wrong_type(cli, tmp_path: Path) -> None:
     result = _solve(cli, tmp_path, GOOD.replace("rows = 1", 'rows = "one"'))
-    _check(result, "challenge.rows", "must be an integer")
+    assert_bad_input(result, "challenge.rows", "must be an integer")
 
 
 def test_missing_file(cli, tmp_path: Path) -> None:
-    _check(cli("solve", str(tmp_path / "nope.toml")), "nope.toml", "no such file")
+    assert_bad_input(cli("solve", str(tmp_path / "nope.toml")), "nope.toml", "no such file")
 
 
 def test_unknown_deal_name(cli) -> None:
-    _check(cli("solve", str(PUZZLES / "challenge-0.toml"), "--deal", "nosuch"), "--deal", "nosuch")
+    assert_bad_input(cli("solve", str(PUZZLES / "challenge-0.toml"), "--deal", "nosuch"), "--deal", "nosuch")
 
 
 @pytest.mark.parametrize(
@@ -111,7 +102,7 @@ def test_unknown_deal_name(cli) -> None:
     ],
 )
 def test_usage_errors_are_one_line(cli, args: tuple[str, ...], fragment: str) -> None:
-    _check(cli(*args), fragment)
+    assert_bad_input(cli(*args), fragment)
 
 
 def test_show_line_with_illegal_move_is_bad_input(cli, tmp_path: Path) -> None:
@@ -124,4 +115,4 @@ def test_show_line_with_illegal_move_is_bad_input(cli, tmp_path: Path) -> None:
     line["moves"][1] = "T1L"
     path = tmp_path / "line.json"
     path.write_text(json.dumps(line))
-    _check(cli("show", str(path)), "line.json", "moves[1]", "no T")
+    assert_bad_input(cli("show", str(path)), "line.json", "moves[1]", "no T")

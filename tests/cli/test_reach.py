@@ -15,7 +15,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, assert_bad_input
 
 from stratagem.models.strato.planning import StratoPlanning
 from stratagem.models.strato.puzzle import load_puzzle
@@ -146,26 +146,17 @@ def test_exports_are_byte_identical_across_hash_seeds(puzzle, tmp_path: Path) ->
     assert outputs[0] == outputs[1] and outputs[0].startswith(b"// reachable state graph")
 
 
-def _one_line(result, *fragments: str) -> None:  # type: ignore[no-untyped-def]
-    assert result.code == 2, (result.out, result.err)
-    assert "Traceback" not in result.err
-    lines = result.err.strip().splitlines()
-    assert len(lines) == 1, result.err
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
-
-
 def test_export_without_out_is_bad_input(cli, puzzle, tmp_path: Path) -> None:
-    _one_line(cli("reach", puzzle(TINY), "--export", "dot"), "--export dot", "--out")
+    assert_bad_input(cli("reach", puzzle(TINY), "--export", "dot"), "--export dot", "--out")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["puzzle.toml"]
 
 
 def test_out_without_export_is_bad_input(cli, puzzle, tmp_path: Path) -> None:
-    _one_line(cli("reach", puzzle(TINY), "--out", str(tmp_path / "g.dot")), "--out", "--export")
+    assert_bad_input(cli("reach", puzzle(TINY), "--out", str(tmp_path / "g.dot")), "--out", "--export")
 
 
 def test_out_in_a_missing_directory_is_bad_input(cli, puzzle, tmp_path: Path) -> None:
-    _one_line(cli("reach", puzzle(TINY), "--export", "dot", "--out", str(tmp_path / "no" / "g.dot")), "--out")
+    assert_bad_input(cli("reach", puzzle(TINY), "--export", "dot", "--out", str(tmp_path / "no" / "g.dot")), "--out")
 
 
 @pytest.mark.parametrize(
@@ -176,10 +167,10 @@ def test_out_in_a_missing_directory_is_bad_input(cli, puzzle, tmp_path: Path) ->
         (("--deal", "nosuch"), ("puzzle.toml", "--deal", "nosuch")),
     ],
 )
-def test_bad_options_are_one_line(cli, puzzle, args: tuple[str, ...], fragments: tuple[str, ...]) -> None:
-    _one_line(cli("reach", puzzle(TINY), *args), *fragments)
+def test_bad_options_areassert_bad_input(cli, puzzle, args: tuple[str, ...], fragments: tuple[str, ...]) -> None:
+    assert_bad_input(cli("reach", puzzle(TINY), *args), *fragments)
 
 
-def test_bad_puzzle_is_one_line(cli, puzzle, tmp_path: Path) -> None:
-    _one_line(cli("reach", puzzle(TINY.replace("limit = 3", "limit = 9"))), "puzzle.toml", "challenge.limit")
-    _one_line(cli("reach", str(tmp_path / "missing.toml")), "missing.toml", "no such file")
+def test_bad_puzzle_isassert_bad_input(cli, puzzle, tmp_path: Path) -> None:
+    assert_bad_input(cli("reach", puzzle(TINY.replace("limit = 3", "limit = 9"))), "puzzle.toml", "challenge.limit")
+    assert_bad_input(cli("reach", str(tmp_path / "missing.toml")), "missing.toml", "no such file")
