@@ -1,0 +1,39 @@
+"""`stratagem bench` writes its tables (a tiny run: one small deal, a short time limit, no growth)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SMALL = """game = "strato"
+
+[challenge]
+name = "Tiny"
+weathers = "RW"
+rows = 1
+pairs = ["RW"]
+limit = 5
+rows_required = 1
+
+[challenge.goal]
+left = "RR"
+right = "WW"
+
+[[deals]]
+name = "tiny"
+seed = 0
+"""
+
+
+def test_bench_writes_the_search_and_methods_tables(cli, tmp_path: Path) -> None:
+    puzzle = tmp_path / "tiny.toml"
+    puzzle.write_text(SMALL)
+    out = tmp_path / "results"
+    result = cli("bench", "strato", "--puzzles", str(puzzle), "--time-limit", "5", "--no-growth", "--out", str(out))
+    assert result.code == 0, result.err
+    search = (out / "strato-search.md").read_text()
+    methods = (out / "strato-methods.md").read_text()
+    assert "Machine:" in search and "| tiny.toml | tiny |" in search
+    row = next(line for line in methods.splitlines() if line.startswith("| tiny.toml"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[2].isdigit()  # every method decided the tiny deal: a proven length, no bound
+    assert int(cells[8]) > 0  # SAT's refutation has lines
