@@ -99,3 +99,13 @@ def test_sat_time_limit_gives_unknown(cli) -> None:
     result = cli("solve", str(PUZZLES / "level-2-example.toml"), "--method", "sat", "--time-limit", "1", "--json")
     report = json.loads(result.out)
     assert report["status"] == "unknown" and report["optimal"] is False
+
+
+def test_sat_proof_files_are_byte_identical_across_runs(cli, tmp_path: Path) -> None:
+    runs = []
+    for name in ("a", "b"):
+        folder = tmp_path / name
+        folder.mkdir()
+        cli("solve", CHALLENGE_0, "--deal", "duo-2", "--method", "sat", "--proof", str(folder / "p.json"))
+        runs.append([(folder / f).read_bytes() for f in ("p.json", "p.cnf.gz", "p.drup.gz")])
+    assert runs[0] == runs[1]
