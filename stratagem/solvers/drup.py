@@ -198,9 +198,16 @@ class _Checker:
             self.binary[c[0]].remove((c[1], cid))
             self.binary[c[1]].remove((c[0], cid))
         elif len(c) > 2:
+            # Each of the two watch lists holds exactly one entry of the clause. Search from the end:
+            # clauses are detached mostly in the reverse order of attachment (deletions of recent
+            # lemmas, the backward pass), so the entry is usually near the end, and rebuilding the
+            # whole list on every detach was the checker's main cost on long proofs.
             for watched in c[0], c[1]:
                 ws = self.watches[watched]
-                ws[:] = [entry for entry in ws if entry[1] != cid]
+                for i in range(len(ws) - 1, -1, -1):
+                    if ws[i][1] == cid:
+                        del ws[i]
+                        break
 
     def is_reason(self, cid: int) -> bool:
         """Whether clause ``cid`` is the reason of a current assignment."""
