@@ -106,9 +106,11 @@ class _Checker:
     While it is attached, a clause ``(a, b)`` of two literals is ``(b, cid)`` in ``binary[a]`` and
     ``(a, cid)`` in ``binary[b]``: propagating it moves no watch, and most clauses of a planning
     encoding, and many lemmas, are binary. A longer clause is watched by its first two literals:
-    ``watches[lits[cid][0]]`` and ``watches[lits[cid][1]]`` hold one entry ``(blocker, cid)`` each,
-    where ``blocker`` is some literal of the clause; while it is true the clause is satisfied and
-    is not looked at.
+    ``watches[lits[cid][0]]`` and ``watches[lits[cid][1]]`` hold one entry ``(blocker, cid, stamp)``
+    each, where ``blocker`` is some literal of the clause; while it is true the clause is satisfied
+    and is not looked at. Detaching a long clause only bumps ``stamp_of[cid]``: entries with an older
+    stamp are stale and are dropped when propagation meets them, so a detach costs nothing however
+    long the watch lists are.
     """
 
     def __init__(self) -> None:
@@ -117,7 +119,8 @@ class _Checker:
         self.reason: list[int] = []
         self.position: list[int] = []
         self.seen = bytearray()
-        self.watches: list[list[tuple[int, int]]] = []
+        self.watches: list[list[tuple[int, int, int]]] = []
+        self.stamp_of: list[int] = []
         self.binary: list[list[tuple[int, int]]] = []
         self.trail: list[int] = []
         self.head = 0
@@ -152,6 +155,7 @@ class _Checker:
         """Store ``codes`` as a new clause (not yet attached) and return its id."""
         self.lits.append(codes)
         self.marked.append(0)
+        self.stamp_of.append(0)
         return len(self.lits) - 1
 
     def attach(self, cid: int) -> int:
@@ -183,8 +187,9 @@ class _Checker:
             self.binary[first].append((second, cid))
             self.binary[second].append((first, cid))
         else:
-            self.watches[first].append((second, cid))
-            self.watches[second].append((first, cid))
+            stamp = self.stamp_of[cid]
+            self.watches[first].append((second, cid, stamp))
+            self.watches[second].append((first, cid, stamp))
         if value[first] == _FALSE:
             return cid
         if value[first] == _UNSET and value[second] == _FALSE:
@@ -198,16 +203,7 @@ class _Checker:
             self.binary[c[0]].remove((c[1], cid))
             self.binary[c[1]].remove((c[0], cid))
         elif len(c) > 2:
-            # Each of the two watch lists holds exactly one entry of the clause. Search from the end:
-            # clauses are detached mostly in the reverse order of attachment (deletions of recent
-            # lemmas, the backward pass), so the entry is usually near the end, and rebuilding the
-            # whole list on every detach was the checker's main cost on long proofs.
-            for watched in c[0], c[1]:
-                ws = self.watches[watched]
-                for i in range(len(ws) - 1, -1, -1):
-                    if ws[i][1] == cid:
-                        del ws[i]
-                        break
+            self.stamp_of[cid] += 1  # both watch entries are stale from now on
 
     def is_reason(self, cid: int) -> bool:
         """Whether clause ``cid`` is the reason of a current assignment."""
@@ -243,6 +239,7 @@ class _Checker:
         """
         value, reason, position = self.value, self.reason, self.position
         watches, binary, lits, trail = self.watches, self.binary, self.lits, self.trail
+        stamp_of = self.stamp_of
         head = self.head
         while head < len(trail):
             false_lit = trail[head] ^ 1
@@ -259,28 +256,30 @@ class _Checker:
                 position[other >> 1] = len(trail)
                 trail.append(other)
             entries = iter(watches[false_lit])
-            kept: list[tuple[int, int]] = []
+            kept: list[tuple[int, int, int]] = []
             keep = kept.append
             watches[false_lit] = kept
             for entry in entries:
+                cid = entry[1]
+                if stamp_of[cid] != entry[2]:
+                    continue  # stale: the clause was detached since this entry was made
                 if value[entry[0]] == _TRUE:
                     keep(entry)
                     continue
-                cid = entry[1]
                 c = lits[cid]
                 if c[0] == false_lit:
                     c[0] = c[1]
                     c[1] = false_lit
                 other = c[0]
                 if value[other] == _TRUE:
-                    keep((other, cid))
+                    keep((other, cid, entry[2]))
                     continue
                 for k in range(2, len(c)):
                     lit = c[k]
                     if value[lit] != _FALSE:
                         c[1] = lit
                         c[k] = false_lit
-                        watches[lit].append((other, cid))
+                        watches[lit].append((other, cid, entry[2]))
                         break
                 else:
                     keep(entry)
