@@ -52,7 +52,7 @@ FALLBACK_SHARE = 0.25
 
 #: ``auto``: A* on one-row deals, SAT on deals with more rows. Measured by ``stratagem bench strato``
 #: (results/strato-methods.md, one run, ratios to BFS): on the one-row deals of challenge 0, A* takes
-#: 0.83 of BFS's time and SAT 0.80, but SAT then spends 1.2-3.3 times its solving time checking its
+#: 0.88 of BFS's time and SAT 0.84, but SAT then spends 1.3-2.8 times its solving time checking its
 #: proof, so A* is faster end to end; on the two-row deals of challenge 1 and the level-2 example no
 #: search decides within 10 s while SAT proves higher lower bounds, decides some deals, and its
 #: optimality comes with a checked certificate.
