@@ -142,6 +142,8 @@ class StratoGame:
         elif card not in state.hands[state.to_move]:
             return []
         choices = table_outcomes(state.rows, card, state.last, r, end, self.options)
+        if not choices:  # strict_effect and nothing to change: not a legal play
+            return []
         next_state = self._after_play(state, card, redraw)
         return [
             (Move(card, r, end, target, redraw, exchange), self._end_of_turn(next_state, rows))

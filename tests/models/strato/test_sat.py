@@ -15,6 +15,7 @@ from stratagem.models.strato.planning import StratoPlanning
 from stratagem.models.strato.position import WON
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.sat import StratoCNF, max_turns
+from stratagem.solvers.dimacs import parse_drup_lines
 from stratagem.solvers.drup import check_drup
 from stratagem.solvers.satplan import horizon_search
 from stratagem.solvers.search import astar, bfs
@@ -31,8 +32,8 @@ def sat_solve(game: StratoGame):  # type: ignore[no-untyped-def]
 def _check_refutation(result) -> None:  # type: ignore[no-untyped-def]
     ref = result.refutation
     assert ref is not None
-    steps = [(line.startswith("d "), tuple(int(x) for x in line.removeprefix("d ").split()[:-1])) for line in ref.proof]
-    verdict = check_drup(ref.clauses, steps)
+    steps, numbers = parse_drup_lines(ref.proof, "CaDiCaL's proof")
+    verdict = check_drup(ref.clauses, steps, line_numbers=numbers)
     assert verdict.valid, verdict.reason
 
 
