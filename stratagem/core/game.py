@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
-from typing import Protocol, TypeVar
+from random import Random
+from typing import Protocol, TypeVar, runtime_checkable
 
 #: ``to_move`` value of a chance node.
 CHANCE = -1
@@ -94,4 +95,59 @@ class SearchProblem(Protocol[S, M_co]):
 
     def heuristic(self, state: S) -> int:
         """A lower bound on the steps from ``state`` to a goal."""
+        ...
+
+
+# Optional capabilities. A solver checks for the one it needs (``isinstance`` against these
+# runtime-checkable protocols) and refuses a game without it in a clear error, as OpenSpiel's
+# algorithms check a game's type.
+
+
+@runtime_checkable
+class MoveOrdering(Protocol[S, M]):
+    """A game that can guess which moves are best, to make alpha-beta cut sooner."""
+
+    def order_moves(self, state: S, moves: Sequence[M]) -> Sequence[M]:
+        """The same moves, most promising first for the player to move; must not add or drop any."""
+        ...
+
+
+@runtime_checkable
+class Evaluation(Protocol[S]):
+    """A game with a heuristic for positions where a depth-limited search stops."""
+
+    def evaluate(self, state: S) -> tuple[float, ...]:
+        """An estimate of :meth:`Game.returns`, one number per player, on the same scale."""
+        ...
+
+
+@runtime_checkable
+class HiddenInformation(Protocol[S]):
+    """A game where players do not see everything: observations and a sampler for PIMC/ISMCTS.
+
+    States always hold the full truth (open information); what a player knows is
+    ``observation(state, player)``, and ``sample_state`` draws a full state that the player cannot
+    tell apart from ``state``: same observation, hidden parts resampled uniformly from what is
+    consistent with it.
+    """
+
+    def observation(self, state: S, player: int) -> Hashable:
+        """What ``player`` knows in ``state``; equal observations mean indistinguishable states."""
+        ...
+
+    def sample_state(self, state: S, player: int, rng: Random) -> S:
+        """A state with ``observation(result, player) == observation(state, player)``."""
+        ...
+
+
+@runtime_checkable
+class Simultaneous(Protocol[S, M]):
+    """A game with nodes where every player moves at once (``to_move(state) == SIMULTANEOUS``).
+
+    At such a node ``legal_moves`` is not used; each player's options come from ``player_moves``
+    and ``apply`` takes a joint move: a tuple with one move per player, indexed by player.
+    """
+
+    def player_moves(self, state: S, player: int) -> Sequence[M]:
+        """The moves ``player`` may choose from at a simultaneous node."""
         ...
