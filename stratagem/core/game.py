@@ -22,6 +22,7 @@ TERMINAL = -3
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 M_co = TypeVar("M_co", bound=Hashable, covariant=True)
+S_contra = TypeVar("S_contra", bound=Hashable, contravariant=True)
 
 
 class Game(Protocol[S, M]):
@@ -104,19 +105,19 @@ class SearchProblem(Protocol[S, M_co]):
 
 
 @runtime_checkable
-class MoveOrdering(Protocol[S, M]):
+class MoveOrdering(Protocol[S_contra, M]):
     """A game that can guess which moves are best, to make alpha-beta cut sooner."""
 
-    def order_moves(self, state: S, moves: Sequence[M]) -> Sequence[M]:
+    def order_moves(self, state: S_contra, moves: Sequence[M]) -> Sequence[M]:
         """The same moves, most promising first for the player to move; must not add or drop any."""
         ...
 
 
 @runtime_checkable
-class Evaluation(Protocol[S]):
+class Evaluation(Protocol[S_contra]):
     """A game with a heuristic for positions where a depth-limited search stops."""
 
-    def evaluate(self, state: S) -> tuple[float, ...]:
+    def evaluate(self, state: S_contra) -> tuple[float, ...]:
         """An estimate of :meth:`Game.returns`, one number per player, on the same scale."""
         ...
 
@@ -141,13 +142,13 @@ class HiddenInformation(Protocol[S]):
 
 
 @runtime_checkable
-class Simultaneous(Protocol[S, M]):
+class Simultaneous(Protocol[S_contra, M_co]):
     """A game with nodes where every player moves at once (``to_move(state) == SIMULTANEOUS``).
 
     At such a node ``legal_moves`` is not used; each player's options come from ``player_moves``
     and ``apply`` takes a joint move: a tuple with one move per player, indexed by player.
     """
 
-    def player_moves(self, state: S, player: int) -> Sequence[M]:
+    def player_moves(self, state: S_contra, player: int) -> Sequence[M_co]:
         """The moves ``player`` may choose from at a simultaneous node."""
         ...
