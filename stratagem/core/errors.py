@@ -35,3 +35,11 @@ class NotationError(ValueError):
 
 class IllegalMove(ValueError):
     """A well-formed move that the rules do not allow in the given state."""
+
+
+class UnsupportedGame(StratagemError):
+    """A solver was asked about a game, or a position, of a kind it does not handle.
+
+    Solvers check the capabilities they need (core.game's optional protocols) and refuse the rest
+    with this error, so the CLI reports one clear line instead of failing deep inside a search.
+    """

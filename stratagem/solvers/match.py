@@ -1,0 +1,330 @@
+"""Matches between agents: many seeded games, seats rotated, results with confidence intervals.
+
+A match plays ``games`` games of one game between as many agents as it has players. Games come in
+*deals* of ``num_players`` games: within a deal the agents are rotated through every seat (in game
+``g`` the agent at position ``a`` of the list sits in seat ``(a - g) mod num_players``), and every
+game of a deal draws its chance outcomes (the deal of the cards, the dice) from the same seeded
+stream, so each agent meets the same luck from each seat -- the "duplicate" format of bridge, which
+cuts the variance of the comparison. With ``games`` a multiple of the player count every agent
+plays every seat equally often; the per-seat counts are in the result either way.
+
+Everything random is seeded from ``seed``: the chance stream of deal ``d`` is
+``Random(f"{seed}/deal/{d}")`` and the agent in seat ``s`` of game ``g`` gets ``Random(f"{seed}/game/{g}/seat/{s}")``
+(string seeds are hashed with SHA-512 by :mod:`random`, so they do not depend on ``PYTHONHASHSEED``).
+The same agents, game and seed give the same result, as long as no agent has a time limit.
+
+Scoring per finished game, from the returns: an agent *wins* with a return strictly above every other
+player's, *draws* when it shares the highest return, and otherwise *loses* (for two-player zero-sum
+games: the usual win/draw/loss). A game still running after ``max_plies`` plies (moves and chance
+outcomes) is *unfinished* and left out of every rate and mean. Reported per agent: the win rate with
+a 95% Wilson score interval (Wilson 1927; good at rates near 0 or 1 and for few games, where the
+normal approximation fails), and the mean return with a 95% Student-t interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from random import Random
+from statistics import NormalDist, fmean, stdev
+from typing import Any
+
+from stratagem.core.game import CHANCE, SIMULTANEOUS, Game
+from stratagem.solvers.agents import Agent, agent_params
+from stratagem.solvers.mcts import UnsupportedGame, sample_outcome
+
+__all__ = [
+    "AgentRecord",
+    "GameRecord",
+    "MatchResult",
+    "play_game",
+    "play_match",
+    "t_interval",
+    "t_quantile",
+    "wilson_interval",
+]
+
+#: Called after each game with (games done, games in all), e.g. to advance a progress bar.
+Progress = Callable[[int, int], None]
+
+#: Plies after which a game is abandoned as unfinished.
+DEFAULT_MAX_PLIES = 10_000
+
+
+# --------------------------------------------------------------------------------------------------
+# Intervals
+
+
+def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion ``successes / trials``; (0, 1) with no trials."""
+    if not 0 <= successes <= trials:
+        raise ValueError(f"{successes} successes out of {trials} trials")
+    if trials == 0:
+        return (0.0, 1.0)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    n = trials
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _t_central(t: float, df: int) -> float:
+    """P(|T| <= t) for Student's t with ``df`` (integer) degrees of freedom, in closed form
+    (Abramowitz & Stegun 26.7.3 and 26.7.4)."""
+    theta = math.atan(t / math.sqrt(df))
+    sin, cos = math.sin(theta), math.cos(theta)
+    cos2 = cos * cos
+    if df % 2 == 1:
+        total, term = 0.0, cos
+        if df > 1:
+            total = term
+            for k in range(3, df - 1, 2):
+                term *= cos2 * (k - 1) / k
+                total += term
+        return 2 / math.pi * (theta + sin * total)
+    total, term = 1.0, 1.0
+    for k in range(2, df - 1, 2):
+        term *= cos2 * (k - 1) / k
+        total += term
+    return sin * total
+
+
+def t_quantile(confidence: float, df: int) -> float:
+    """The ``t`` with ``P(|T| <= t) = confidence`` for ``df`` degrees of freedom (two-sided critical
+    value; 12.706 for 95% and df = 1), found by bisection on the exact distribution."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, not {df}")
+    low, high = 0.0, 1.0
+    while _t_central(high, df) < confidence:
+        high *= 2
+    for _ in range(100):
+        middle = (low + high) / 2
+        if _t_central(middle, df) < confidence:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
+    """The Student-t confidence interval for the mean of ``values``; None with fewer than two."""
+    if len(values) < 2:
+        return None
+    mean = fmean(values)
+    half = t_quantile(confidence, len(values) - 1) * stdev(values) / math.sqrt(len(values))
+    return (mean - half, mean + half)
+
+
+# --------------------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game: its index, deal, the agent label in each seat, returns (None if unfinished), plies."""
+
+    index: int
+    deal: int
+    seats: tuple[str, ...]
+    returns: tuple[float, ...] | None
+    plies: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "index": self.index,
+            "plies": self.plies,
+            "returns": list(self.returns) if self.returns is not None else None,
+            "seats": list(self.seats),
+        }
+
+
+@dataclass(frozen=True)
+class AgentRecord:
+    """One agent's results over the finished games (see the module docstring for the scoring)."""
+
+    label: str
+    name: str
+    params: dict[str, Any]
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    unfinished: int
+    win_rate: float
+    win_rate_ci95: tuple[float, float]
+    mean_return: float
+    mean_return_ci95: tuple[float, float] | None
+    seat_games: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "draws": self.draws,
+            "games": self.games,
+            "label": self.label,
+            "losses": self.losses,
+            "mean_return": self.mean_return,
+            "mean_return_ci95": list(self.mean_return_ci95) if self.mean_return_ci95 is not None else None,
+            "name": self.name,
+            "params": dict(sorted(self.params.items())),
+            "seat_games": list(self.seat_games),
+            "unfinished": self.unfinished,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": list(self.win_rate_ci95),
+            "wins": self.wins,
+        }
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A whole match: per-agent results in the order the agents were given, and every game."""
+
+    game: str
+    seed: int
+    games: int
+    max_plies: int
+    agents: tuple[AgentRecord, ...]
+    records: tuple[GameRecord, ...]
+
+    def to_json(self, *, include_games: bool = False) -> dict[str, Any]:
+        """Plain JSON data; ``json.dumps(..., sort_keys=True)`` of it is byte-for-byte reproducible."""
+        data: dict[str, Any] = {
+            "agents": [a.to_json() for a in self.agents],
+            "format": "stratagem/match@1",
+            "game": self.game,
+            "games": self.games,
+            "max_plies": self.max_plies,
+            "seed": self.seed,
+        }
+        if include_games:
+            data["records"] = [r.to_json() for r in self.records]
+        return data
+
+
+# --------------------------------------------------------------------------------------------------
+# Playing
+
+
+def play_game(
+    game: Game[Any, Any],
+    seats: Sequence[Agent],
+    chance_rng: Random,
+    seat_rngs: Sequence[Random],
+    *,
+    start: Any = None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+) -> tuple[tuple[float, ...] | None, int]:
+    """Play one game with ``seats[p]`` as player ``p``; returns (returns or None if unfinished, plies)."""
+    state = game.initial_state() if start is None else start
+    plies = 0
+    while not game.is_terminal(state):
+        if plies >= max_plies:
+            return None, plies
+        mover = game.to_move(state)
+        if mover == CHANCE:
+            move = sample_outcome(game.chance_outcomes(state), chance_rng)
+        elif mover == SIMULTANEOUS:
+            joint = []
+            for p, agent in enumerate(seats):
+                choose = getattr(agent, "choose_simultaneous", None)
+                if choose is None:
+                    raise UnsupportedGame(f"agent {agent.name!r} cannot move at a simultaneous node")
+                joint.append(choose(game, state, p, seat_rngs[p]))
+            move = tuple(joint)
+        else:
+            move = seats[mover].choose(game, state, seat_rngs[mover])
+        state = game.apply(state, move)
+        plies += 1
+    return tuple(float(v) for v in game.returns(state)), plies
+
+
+def _labels(agents: Sequence[Agent]) -> list[str]:
+    """Agent names, with ``#2``, ``#3`` ... added to repeats so every label is unique."""
+    labels: list[str] = []
+    for agent in agents:
+        label, n = agent.name, 1
+        while label in labels:
+            n += 1
+            label = f"{agent.name}#{n}"
+        labels.append(label)
+    return labels
+
+
+def play_match(
+    game: Game[Any, Any],
+    agents: Sequence[Agent],
+    games: int,
+    *,
+    seed: int = 0,
+    start: Any = None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    progress: Progress | None = None,
+) -> MatchResult:
+    """Play ``games`` games between ``agents`` (one per player) from ``start`` (default: the game's
+    initial state), rotating seats; see the module docstring."""
+    players = game.num_players
+    if len(agents) != players:
+        raise ValueError(f"{game.name!r} has {players} players but {len(agents)} agents were given")
+    if games < 0:
+        raise ValueError(f"games must be non-negative, not {games}")
+    labels = _labels(agents)
+    records: list[GameRecord] = []
+    chance_rng = Random()
+    for g in range(games):
+        deal, rotation = divmod(g, players)
+        # Seat s is taken by agent (s + rotation) mod players, so agent a sits in (a - rotation) mod players.
+        order = [(s + rotation) % players for s in range(players)]
+        chance_rng.seed(f"{seed}/deal/{deal}")
+        seat_rngs = [Random(f"{seed}/game/{g}/seat/{s}") for s in range(players)]
+        returns, plies = play_game(game, [agents[a] for a in order], chance_rng, seat_rngs,
+                                   start=start, max_plies=max_plies)
+        records.append(GameRecord(g, deal, tuple(labels[a] for a in order), returns, plies))
+        if progress is not None:
+            progress(g + 1, games)
+    return MatchResult(
+        game=game.name,
+        seed=seed,
+        games=games,
+        max_plies=max_plies,
+        agents=tuple(_agent_record(label, agents[a], records, players) for a, label in enumerate(labels)),
+        records=tuple(records),
+    )
+
+
+def _agent_record(label: str, agent: Agent, records: Sequence[GameRecord], players: int) -> AgentRecord:
+    wins = draws = losses = unfinished = 0
+    values: list[float] = []
+    seat_games = [0] * players
+    for record in records:
+        seat = record.seats.index(label)
+        seat_games[seat] += 1
+        if record.returns is None:
+            unfinished += 1
+            continue
+        mine = record.returns[seat]
+        values.append(mine)
+        top = max(record.returns)
+        if mine < top:
+            losses += 1
+        elif record.returns.count(top) == 1:
+            wins += 1
+        else:
+            draws += 1
+    finished = len(values)
+    return AgentRecord(
+        label=label,
+        name=agent.name,
+        params=agent_params(agent),
+        games=finished + unfinished,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        unfinished=unfinished,
+        win_rate=wins / finished if finished else 0.0,
+        win_rate_ci95=wilson_interval(wins, finished),
+        mean_return=fmean(values) if values else 0.0,
+        mean_return_ci95=t_interval(values),
+        seat_games=tuple(seat_games),
+    )

@@ -1,0 +1,349 @@
+"""Zero-sum matrix games: solved as linear programs with GLOP, then certified in exact arithmetic.
+
+A matrix game is a table of payoffs to the *row* player, who maximises; the *column* player
+minimises the same number. Its value v and optimal mixed strategies are the solution of a linear
+program, which OR-Tools' GLOP solves in floating point. A floating-point answer is not a proof, so
+:func:`solve_matrix` turns it into rational strategies and checks them exactly:
+
+1. A pure saddle point (an entry that is the minimum of its row and the maximum of its column) is
+   found exactly first; it needs no LP at all.
+2. Otherwise GLOP solves the row player's LP and the column player's LP.
+3. Each side's float strategy gives a *support* (the moves it plays). Optimal strategies equalise
+   the opponent's payoffs over the opponent's support, so the support's equalities are re-solved
+   exactly with :class:`fractions.Fraction` by Gaussian elimination. If that gives no valid
+   strategy, nearby supports (a looser or tighter threshold, one move dropped, the binding columns
+   instead of the opponent's support) are tried, and finally the float strategy rounded with
+   ``limit_denominator``.
+4. Every candidate is *checked exactly*: a row strategy x guarantees ``min_j (xA)_j``, a column
+   strategy y concedes at most ``max_i (Ay)_i``. By weak duality the first never exceeds the second;
+   when the best of each side meet, both strategies are optimal and their common number is the
+   value. That is the certificate, and :func:`check_equilibrium` re-checks it from scratch.
+
+A game where the two never meet is returned with ``certified=False`` and the exact bounds the
+strategies do guarantee; it is never silently accepted.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ortools.linear_solver import pywraplp
+
+from stratagem.core.errors import StratagemError
+
+__all__ = [
+    "Matrix",
+    "MatrixSolution",
+    "check_equilibrium",
+    "equilibrium_problem",
+    "guarantee_of_column",
+    "guarantee_of_row",
+    "solve_matrix",
+]
+
+#: Payoffs to the row player; entries are ints or Fractions, never floats.
+Matrix = Sequence[Sequence[Fraction | int]]
+
+#: Thresholds below which a float probability counts as "not played" when reading a support.
+_SUPPORT_THRESHOLDS = (1e-9, 1e-7, 1e-5, 1e-3)
+#: Denominator limits tried, smallest first, when rounding a float strategy to rationals.
+_DENOMINATORS = (2, 6, 12, 60, 100, 1000, 10**4, 10**6, 10**9)
+#: Limit on the denominator of a float hint given to a free variable of an equalising system.
+_HINT_DENOMINATOR = 10**6
+
+
+class LPFailure(StratagemError):
+    """GLOP could not solve a matrix game's LP (it always should: the LP is feasible and bounded)."""
+
+
+@dataclass(frozen=True)
+class MatrixSolution:
+    """The solution of a zero-sum matrix game with its exact certificate.
+
+    ``row`` and ``col`` are mixed strategies (probabilities in row and column order). ``lower`` is
+    what ``row`` guarantees the row player against every column and ``upper`` what ``col`` concedes
+    at most against every row, both exact. ``certified`` is true exactly when ``lower == upper``; then
+    ``value`` is the game's value, proven. Otherwise ``value`` is the LP's float value as a fraction
+    clamped to ``[lower, upper]`` and is only an estimate. ``method`` says how the strategies were
+    found: ``"saddle point"``, ``"support"`` (exact equalities on a support), ``"rounding"`` or
+    ``"uncertified"``.
+    """
+
+    value: Fraction
+    row: tuple[Fraction, ...]
+    col: tuple[Fraction, ...]
+    certified: bool
+    lower: Fraction
+    upper: Fraction
+    lp_value: float
+    method: str
+
+
+def solve_matrix(matrix: Matrix) -> MatrixSolution:
+    """Solve a zero-sum matrix game (payoffs to the maximising row player) with an exact certificate."""
+    a = _as_fractions(matrix)
+    saddle = _saddle_point(a)
+    if saddle is not None:
+        return saddle
+    x_float, v_float = _solve_lp(a)
+    b = _negated_transpose(a)
+    y_float, w_float = _solve_lp(b)
+    lp_value = (v_float - w_float) / 2  # both estimate the value; average the two float answers
+
+    best_row: tuple[Fraction, ...] | None = None
+    best_col: tuple[Fraction, ...] | None = None
+    lower = upper = Fraction(0)
+    row_method = col_method = "uncertified"
+    rows = _candidates(a, x_float, y_float, v_float)
+    cols = _candidates(b, y_float, x_float, w_float)
+    for row_found, col_found in itertools.zip_longest(rows, cols):
+        if row_found is not None:
+            x, how = row_found
+            g = guarantee_of_row(a, x)
+            if best_row is None or g > lower:
+                best_row, lower, row_method = x, g, how
+        if col_found is not None:
+            y, how = col_found
+            g = guarantee_of_column(a, y)
+            if best_col is None or g < upper:
+                best_col, upper, col_method = y, g, how
+        if best_row is not None and best_col is not None and lower == upper:
+            method = "support" if row_method == col_method == "support" else "rounding"
+            return MatrixSolution(lower, best_row, best_col, True, lower, upper, lp_value, method)
+    assert best_row is not None and best_col is not None  # rounding always yields a candidate
+    estimate = min(max(Fraction(lp_value).limit_denominator(_HINT_DENOMINATOR), lower), upper)
+    return MatrixSolution(estimate, best_row, best_col, False, lower, upper, lp_value, "uncertified")
+
+
+def guarantee_of_row(matrix: Matrix, row: Sequence[Fraction | int]) -> Fraction:
+    """What the row strategy guarantees the row player: its worst payoff over the columns, exactly."""
+    n = len(matrix[0])
+    return min(sum((Fraction(row[i]) * matrix[i][j] for i in range(len(matrix))), Fraction(0)) for j in range(n))
+
+
+def guarantee_of_column(matrix: Matrix, col: Sequence[Fraction | int]) -> Fraction:
+    """The most the column strategy concedes: the row player's best payoff against it, exactly."""
+    return max(sum((Fraction(col[j]) * entry for j, entry in enumerate(line)), Fraction(0)) for line in matrix)
+
+
+def equilibrium_problem(
+    matrix: Matrix, row: Sequence[Fraction | int], col: Sequence[Fraction | int], value: Fraction | int
+) -> str | None:
+    """Why ``(row, col, value)`` is not an exact solution of the matrix game, or None when it is.
+
+    Checks that both are probability vectors of the right length (non-negative, summing to 1, no
+    floats), that ``row`` guarantees at least ``value`` against every column and that ``col``
+    concedes at most ``value`` against every row. Together these prove that ``value`` is the game's
+    value and both strategies are optimal.
+    """
+    try:
+        a = _as_fractions(matrix)
+    except ValueError as exc:
+        return str(exc)
+    if not _exact(value):
+        return "the value must be an int or a Fraction"
+    for side, strategy, size in (("row", row, len(a)), ("column", col, len(a[0]))):
+        if len(strategy) != size:
+            return f"the {side} strategy has {len(strategy)} entries for {size} {side}s"
+        for k, p in enumerate(strategy):
+            if not _exact(p):
+                return f"the {side} strategy's entry {k} is not an int or a Fraction"
+            if p < 0:
+                return f"the {side} strategy's entry {k} is negative ({p})"
+        if sum(strategy, Fraction(0)) != 1:
+            return f"the {side} strategy sums to {sum(strategy, Fraction(0))}, not 1"
+    for j in range(len(a[0])):
+        got = sum((Fraction(row[i]) * a[i][j] for i in range(len(a))), Fraction(0))
+        if got < value:
+            return f"the row strategy gets only {got} < {value} against column {j}"
+    for i, line in enumerate(a):
+        got = sum((Fraction(col[j]) * entry for j, entry in enumerate(line)), Fraction(0))
+        if got > value:
+            return f"row {i} gets {got} > {value} against the column strategy"
+    return None
+
+
+def check_equilibrium(
+    matrix: Matrix, row: Sequence[Fraction | int], col: Sequence[Fraction | int], value: Fraction | int
+) -> bool:
+    """True when ``row`` and ``col`` are optimal and ``value`` is the game's value, checked exactly."""
+    return equilibrium_problem(matrix, row, col, value) is None
+
+
+# --- building blocks --------------------------------------------------------------------------
+
+
+def _exact(x: object) -> bool:
+    """True for an int (not a bool) or a Fraction: the numbers exact checks accept."""
+    return isinstance(x, int | Fraction) and not isinstance(x, bool)
+
+
+def _as_fractions(matrix: Matrix) -> list[list[Fraction]]:
+    """The matrix as lists of Fractions; refuses ragged or empty tables and inexact entries."""
+    if len(matrix) == 0 or len(matrix[0]) == 0:
+        raise ValueError("a matrix game needs at least one row and one column")
+    width = len(matrix[0])
+    out: list[list[Fraction]] = []
+    for i, line in enumerate(matrix):
+        if len(line) != width:
+            raise ValueError(f"row {i} has {len(line)} entries, row 0 has {width}")
+        for j, entry in enumerate(line):
+            if not _exact(entry):
+                raise ValueError(f"entry ({i}, {j}) is {entry!r}; entries must be ints or Fractions")
+        out.append([Fraction(entry) for entry in line])
+    return out
+
+
+def _negated_transpose(a: list[list[Fraction]]) -> list[list[Fraction]]:
+    """The column player's game seen as a row player's: rows and columns swapped, payoffs negated."""
+    return [[-a[i][j] for i in range(len(a))] for j in range(len(a[0]))]
+
+
+def _saddle_point(a: list[list[Fraction]]) -> MatrixSolution | None:
+    """The exact solution when the game has a pure saddle point (first best row and column)."""
+    row_mins = [min(line) for line in a]
+    col_maxs = [max(a[i][j] for i in range(len(a))) for j in range(len(a[0]))]
+    lower, upper = max(row_mins), min(col_maxs)
+    if lower != upper:
+        return None
+    i, j = row_mins.index(lower), col_maxs.index(upper)
+    row = tuple(Fraction(int(k == i)) for k in range(len(a)))
+    col = tuple(Fraction(int(k == j)) for k in range(len(a[0])))
+    return MatrixSolution(lower, row, col, True, lower, upper, float(lower), "saddle point")
+
+
+def _solve_lp(a: list[list[Fraction]]) -> tuple[list[float], float]:
+    """GLOP's optimal row strategy and value: maximise v with ``sum_i x_i a_ij >= v`` for every j."""
+    solver = pywraplp.Solver.CreateSolver("GLOP")
+    if solver is None:
+        raise LPFailure("OR-Tools has no GLOP solver")
+    inf = solver.infinity()
+    xs = [solver.NumVar(0.0, 1.0, f"x{i}") for i in range(len(a))]
+    v = solver.NumVar(-inf, inf, "v")
+    total = solver.Constraint(1.0, 1.0)
+    for x in xs:
+        total.SetCoefficient(x, 1.0)
+    for j in range(len(a[0])):
+        column = solver.Constraint(0.0, inf)
+        for i, x in enumerate(xs):
+            column.SetCoefficient(x, float(a[i][j]))
+        column.SetCoefficient(v, -1.0)
+    objective = solver.Objective()
+    objective.SetCoefficient(v, 1.0)
+    objective.SetMaximization()
+    status = solver.Solve()
+    if status != pywraplp.Solver.OPTIMAL:
+        raise LPFailure(f"GLOP returned status {status} on a {len(a)}x{len(a[0])} matrix game")
+    return [max(0.0, float(x.solution_value())) for x in xs], float(v.solution_value())
+
+
+def _candidates(
+    a: list[list[Fraction]], mine: list[float], theirs: list[float], value: float
+) -> Iterator[tuple[tuple[Fraction, ...], str]]:
+    """Rational row strategies to try, most likely first, each with how it was found.
+
+    ``mine`` is the float row strategy, ``theirs`` the float column strategy and ``value`` the float
+    value. Supports come from thresholds on ``mine``; the equalities are over ``theirs``'s support
+    (where an optimal row strategy makes every column pay the value) or over the float solution's
+    binding columns. Each distinct candidate is yielded once.
+    """
+    seen: set[tuple[Fraction, ...]] = set()
+    payoffs = [sum(mine[i] * float(a[i][j]) for i in range(len(a))) for j in range(len(a[0]))]
+    attempts: list[tuple[list[int], list[int]]] = []
+    for tol in _SUPPORT_THRESHOLDS:
+        support = [i for i, p in enumerate(mine) if p > tol]
+        opposed = [j for j, p in enumerate(theirs) if p > tol]
+        binding = [j for j, got in enumerate(payoffs) if abs(got - value) <= max(tol, 1e-9) * (1 + abs(value))]
+        attempts += [(support, opposed), (support, binding)]
+    for tol in _SUPPORT_THRESHOLDS[:1]:
+        support = [i for i, p in enumerate(mine) if p > tol]
+        opposed = [j for j, p in enumerate(theirs) if p > tol]
+        if len(support) > 1:
+            attempts += [([i for i in support if i != k], opposed) for k in support]
+    for support, equalities in attempts:
+        if not support or not equalities:
+            continue
+        x = _equaliser(a, support, equalities, mine, value)
+        if x is not None and x not in seen:
+            seen.add(x)
+            yield x, "support"
+    for limit in _DENOMINATORS:
+        x = _rounded(mine, limit)
+        if x is not None and x not in seen:
+            seen.add(x)
+            yield x, "rounding"
+
+
+def _equaliser(
+    a: list[list[Fraction]], support: list[int], equalities: list[int], hint: list[float], value: float
+) -> tuple[Fraction, ...] | None:
+    """The row strategy on ``support`` that pays the same against every column in ``equalities``.
+
+    Unknowns are the support's probabilities and the common payoff v; equations are
+    ``sum_i x_i a_ij = v`` for j in ``equalities`` and ``sum_i x_i = 1``. Solved exactly; free
+    unknowns (a degenerate support) take the float hint. None if inconsistent or not a distribution.
+    """
+    k = len(support)
+    rows: list[list[Fraction]] = []
+    for j in equalities:
+        rows.append([a[i][j] for i in support] + [Fraction(-1), Fraction(0)])
+    rows.append([Fraction(1)] * k + [Fraction(0), Fraction(1)])
+    hints = [Fraction(hint[i]).limit_denominator(_HINT_DENOMINATOR) for i in support]
+    hints.append(Fraction(value).limit_denominator(_HINT_DENOMINATOR))
+    solution = _solve_linear(rows, hints)
+    if solution is None:
+        return None
+    probabilities = solution[:k]
+    if any(p < 0 for p in probabilities):
+        return None
+    x = [Fraction(0)] * len(a)
+    for i, p in zip(support, probabilities, strict=True):
+        x[i] = p
+    return tuple(x)
+
+
+def _solve_linear(rows: list[list[Fraction]], hints: list[Fraction]) -> list[Fraction] | None:
+    """One exact solution of the augmented system ``rows`` (last entry of each row is the right side).
+
+    Gauss-Jordan elimination over the rationals; None when inconsistent. Free unknowns take their
+    ``hints`` value, so an underdetermined system gives the solution nearest the float answer.
+    """
+    m = [list(r) for r in rows]
+    n = len(hints)
+    pivots: list[int] = []
+    r = 0
+    for c in range(n):
+        pivot = next((k for k in range(r, len(m)) if m[k][c] != 0), None)
+        if pivot is None:
+            continue
+        m[r], m[pivot] = m[pivot], m[r]
+        lead = m[r][c]
+        m[r] = [e / lead for e in m[r]]
+        for k in range(len(m)):
+            if k != r and m[k][c] != 0:
+                factor = m[k][c]
+                m[k] = [e - factor * p for e, p in zip(m[k], m[r], strict=True)]
+        pivots.append(c)
+        r += 1
+        if r == len(m):
+            break
+    if any(all(e == 0 for e in line[:n]) and line[n] != 0 for line in m[r:]):
+        return None
+    solution = list(hints)
+    free = [c for c in range(n) if c not in pivots]
+    for row_index, c in enumerate(pivots):
+        line = m[row_index]
+        solution[c] = line[n] - sum((line[f] * hints[f] for f in free), Fraction(0))
+    return solution
+
+
+def _rounded(strategy: list[float], limit: int) -> tuple[Fraction, ...] | None:
+    """The float strategy rounded to fractions with denominators up to ``limit``, renormalised."""
+    rounded = [Fraction(p).limit_denominator(limit) if p > 0 else Fraction(0) for p in strategy]
+    total = sum(rounded, Fraction(0))
+    if total <= 0:
+        return None
+    return tuple(p / total for p in rounded)

@@ -1,0 +1,185 @@
+"""Perfect-information Monte Carlo (PIMC): judge moves from one player's observation by sampling.
+
+PIMC (Levy 1989; Ginsberg's GIB for bridge) turns a hidden-information decision into many open ones:
+draw ``samples`` full states that the player cannot tell from the real one
+(``game.sample_state(state, player, rng)``), value every legal move in each as if all cards were
+face up, and average per move. The caller supplies the open-position valuer, a :data:`LeafEvaluator`
+called on the state after each move -- an exact alpha-beta search, a depth-limited one, or playouts
+(:func:`rollout_evaluator`) -- so this module knows no search of its own.
+
+Moves are compared across samples by their notation (``game.format_move``), not by identity, since a
+move's value object may differ between samples; a move is counted only in the samples where it is
+legal, so ``count`` can differ between moves. Only moves legal in the real state are reported and
+chosen (the player knows their own options). The best move has the highest mean; ties go to the
+higher count, then to the earlier move in ``legal_moves`` order.
+
+PIMC is known to be optimistic (it assumes the hidden cards will be revealed before the next
+decision: "strategy fusion") -- its values are estimates, never proofs. Seeded and deterministic:
+one ``random.Random(seed)`` draws the samples, and each sample hands its evaluator a fresh
+``Random`` seeded from that stream, the same for every move of the sample (common random numbers),
+so a stochastic evaluator compares moves on equal terms.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from random import Random
+from typing import Any, Generic
+
+from stratagem.core.game import Evaluation, Game, HiddenInformation, M
+from stratagem.solvers.mcts import RolloutPolicy, UnsupportedGame, playout
+
+__all__ = [
+    "LeafEvaluator",
+    "PimcMoveStats",
+    "PimcResult",
+    "evaluation_evaluator",
+    "pimc",
+    "rollout_evaluator",
+]
+
+#: Values an open (fully known) state: ``evaluator(game, state, rng) -> returns per player``.
+LeafEvaluator = Callable[[Any, Any, Random], tuple[float, ...]]
+
+
+def rollout_evaluator(
+    rollouts: int = 1,
+    *,
+    policy: RolloutPolicy | None = None,
+    limit: int | None = None,
+    value_range: tuple[float, float] = (-1.0, 1.0),
+) -> LeafEvaluator:
+    """An evaluator that averages ``rollouts`` playouts (see :func:`~stratagem.solvers.mcts.playout`)."""
+    if rollouts < 1:
+        raise ValueError(f"rollouts must be at least 1, not {rollouts}")
+
+    def evaluate(game: Game[Any, Any], state: Any, rng: Random) -> tuple[float, ...]:
+        totals = [0.0] * game.num_players
+        for _ in range(rollouts):
+            for p, v in enumerate(playout(game, state, rng, policy=policy, limit=limit, value_range=value_range)):
+                totals[p] += v
+        return tuple(t / rollouts for t in totals)
+
+    return evaluate
+
+
+def evaluation_evaluator() -> LeafEvaluator:
+    """An evaluator that uses the game's own heuristic (:class:`~stratagem.core.game.Evaluation`)."""
+
+    def evaluate(game: Game[Any, Any], state: Any, rng: Random) -> tuple[float, ...]:
+        if not isinstance(game, Evaluation):
+            raise UnsupportedGame(f"game {game.name!r} has no evaluate(); use a rollout evaluator")
+        return tuple(float(v) for v in game.evaluate(state))
+
+    return evaluate
+
+
+@dataclass(frozen=True)
+class PimcMoveStats(Generic[M]):
+    """One move of the real state: in how many samples it was legal and its mean value there."""
+
+    move: M
+    notation: str
+    count: int
+    mean: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"count": self.count, "mean": self.mean, "move": self.notation}
+
+
+@dataclass(frozen=True)
+class PimcResult(Generic[M]):
+    """PIMC's verdict for ``player``: moves in ``legal_moves`` order of the real state.
+
+    ``samples`` is the number of determinisations drawn; ``information`` says whose observation they
+    are consistent with; values are ``player``'s returns as the evaluator estimated them.
+    """
+
+    player: int
+    information: str
+    samples: int
+    best_move: M | None
+    best_notation: str | None
+    moves: tuple[PimcMoveStats[M], ...]
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "best_move": self.best_notation,
+            "information": self.information,
+            "method": "pimc",
+            "moves": [m.to_json() for m in self.moves],
+            "player": self.player,
+            "samples": self.samples,
+            "seconds": self.seconds,
+        }
+
+
+def pimc(
+    game: Game[Any, M],
+    state: Any,
+    evaluator: LeafEvaluator,
+    *,
+    samples: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+) -> PimcResult[M]:
+    """PIMC for the player to move in ``state`` (the real state; used only through ``sample_state``
+    and to list the player's own legal moves).
+
+    Stops after ``samples`` determinisations or ``time_limit`` seconds, whichever comes first (a time
+    limit makes the result depend on the machine). A terminal state after a move is valued by
+    ``game.returns`` without calling ``evaluator``.
+    """
+    if not isinstance(game, HiddenInformation):
+        raise UnsupportedGame(f"PIMC needs a hidden-information game (observation and sample_state); "
+                              f"{game.name!r} has none: analyse it open")
+    if samples is None and time_limit is None:
+        raise ValueError("give a number of samples, a time limit, or both")
+    player = game.to_move(state)
+    if player < 0:  # CHANCE, SIMULTANEOUS or TERMINAL
+        raise UnsupportedGame("PIMC chooses a move for the player to move; this state has none")
+    real_moves = list(game.legal_moves(state))
+    notations = [game.format_move(state, m) for m in real_moves]
+    totals = dict.fromkeys(notations, 0.0)
+    counts = dict.fromkeys(notations, 0)
+
+    rng = Random(seed)
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    done = 0
+    while samples is None or done < samples:
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        sample = game.sample_state(state, player, rng)
+        sample_seed = rng.getrandbits(64)
+        for move in game.legal_moves(sample):
+            key = game.format_move(sample, move)
+            if key not in totals:
+                continue
+            after = game.apply(sample, move)
+            if game.is_terminal(after):
+                value = float(game.returns(after)[player])
+            else:
+                value = float(evaluator(game, after, Random(sample_seed))[player])
+            totals[key] += value
+            counts[key] += 1
+        done += 1
+
+    stats = [
+        PimcMoveStats(move, key, counts[key], totals[key] / counts[key] if counts[key] else 0.0)
+        for move, key in zip(real_moves, notations, strict=True)
+    ]
+    best = min(range(len(stats)), key=lambda i: (stats[i].count == 0, -stats[i].mean, -stats[i].count, i),
+               default=None)
+    return PimcResult(
+        player=player,
+        information=f"observation of player {player}",
+        samples=done,
+        best_move=stats[best].move if best is not None else None,
+        best_notation=stats[best].notation if best is not None else None,
+        moves=tuple(stats),
+        seconds=time.perf_counter() - start,
+    )

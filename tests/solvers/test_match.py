@@ -1,0 +1,201 @@
+"""Tests of the agents, their registry, the match runner and its confidence intervals."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from typing import Any
+
+import pytest
+from mcts_toys import DominanceGame, GuessGame
+from toygames import CoinRowGame, NimGame, PigGame, TicTacToeGame
+
+from stratagem.solvers.agents import (
+    Agent,
+    AgentError,
+    FunctionAgent,
+    IsmctsAgent,
+    MctsAgent,
+    PimcAgent,
+    RandomAgent,
+    agent_names,
+    function_agent,
+    make_agent,
+    parse_agent_spec,
+    register_agent,
+)
+from stratagem.solvers.match import play_match, t_interval, t_quantile, wilson_interval
+from stratagem.solvers.mcts import UnsupportedGame
+
+# --------------------------------------------------------------------------------------------------
+# Intervals
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [
+        # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I,
+        # method 3 (Wilson score interval without continuity correction).
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
+def test_wilson_interval_matches_published_values(successes: int, trials: int, low: float, high: float) -> None:
+    lo, hi = wilson_interval(successes, trials)
+    assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
+
+
+def test_wilson_interval_edges() -> None:
+    # With no successes the upper end is z^2 / (n + z^2): 1.959964^2 / (10 + 1.959964^2) = 0.27753.
+    assert wilson_interval(0, 10)[1] == pytest.approx(0.27753, abs=1e-5)
+    lo, hi = wilson_interval(10, 10)
+    assert hi == 1.0 and lo == pytest.approx(1 - 0.27753, abs=1e-5)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(("df", "value"), [(1, 12.7062), (2, 4.3027), (4, 2.7764), (9, 2.2622), (30, 2.0423),
+                                           (120, 1.9799)])
+def test_t_quantile_matches_the_table(df: int, value: float) -> None:
+    # Two-sided 95% critical values of Student's t from any printed table.
+    assert t_quantile(0.95, df) == pytest.approx(value, abs=1e-4)
+
+
+def test_t_interval_of_one_to_five() -> None:
+    # Mean 3, sample standard deviation sqrt(2.5), t(0.95, 4) = 2.776445:
+    # half-width 2.776445 * sqrt(2.5) / sqrt(5) = 1.963243.
+    lo, hi = t_interval([1, 2, 3, 4, 5]) or (math.nan, math.nan)
+    assert lo == pytest.approx(3 - 1.963243, abs=1e-5) and hi == pytest.approx(3 + 1.963243, abs=1e-5)
+    assert t_interval([1.0]) is None
+
+
+# --------------------------------------------------------------------------------------------------
+# Matches
+
+
+def test_seats_rotate_so_each_agent_plays_each_seat_equally() -> None:
+    game = NimGame((2, 2))
+    result = play_match(game, [RandomAgent(), MctsAgent(iterations=50)], 6, seed=1)
+    assert [r.seats for r in result.records] == [("random", "mcts"), ("mcts", "random")] * 3
+    assert [a.seat_games for a in result.agents] == [(3, 3), (3, 3)]
+    three = play_match(CoinRowGame((1, 2, 3)), [RandomAgent(), RandomAgent(), RandomAgent()], 6, seed=0)
+    assert [a.label for a in three.agents] == ["random", "random#2", "random#3"]
+    assert all(a.seat_games == (2, 2, 2) for a in three.agents)
+    assert [r.seats[0] for r in three.records] == ["random", "random#2", "random#3"] * 2
+
+
+def test_match_is_deterministic_per_seed() -> None:
+    game = PigGame()
+    agents: list[Agent] = [RandomAgent(), MctsAgent(iterations=30)]
+    first = json.dumps(play_match(game, agents, 8, seed=3).to_json(include_games=True), sort_keys=True)
+    again = json.dumps(play_match(game, agents, 8, seed=3).to_json(include_games=True), sort_keys=True)
+    assert first == again
+    others = [json.dumps(play_match(game, agents, 8, seed=s).to_json(include_games=True), sort_keys=True)
+              for s in (4, 5)]
+    assert any(other != first for other in others)
+
+
+def test_games_of_one_deal_share_their_chance_draws() -> None:
+    # Two always-roll players in Pig: the game is all dice, so both seatings of a deal see the
+    # same rolls and the same final returns.
+    always_roll = FunctionAgent("roller", lambda game, state, rng: "roll")
+    other = FunctionAgent("roller2", lambda game, state, rng: "roll")
+    result = play_match(PigGame(), [always_roll, other], 6, seed=9)
+    for first, second in zip(result.records[::2], result.records[1::2], strict=True):
+        assert first.deal == second.deal and first.returns == second.returns
+
+
+def test_scores_are_consistent_between_two_players() -> None:
+    result = play_match(TicTacToeGame(), [RandomAgent(), RandomAgent()], 20, seed=2)
+    a, b = result.agents
+    assert a.wins + a.draws + a.losses == a.games == 20
+    assert (a.wins, a.draws, a.losses) == (b.losses, b.draws, b.wins)
+    assert a.mean_return == pytest.approx(-b.mean_return)
+    lo, hi = a.win_rate_ci95
+    assert lo <= a.win_rate <= hi
+    assert a.mean_return_ci95 is not None and a.mean_return_ci95[0] <= a.mean_return <= a.mean_return_ci95[1]
+
+
+def test_mcts_beats_random_at_nim() -> None:
+    result = play_match(NimGame((3, 4, 5)), [MctsAgent(iterations=300), RandomAgent()], 10, seed=0)
+    mcts = result.agents[0]
+    assert mcts.wins >= 9
+    assert mcts.params["information"] == "open"
+
+
+def test_ismcts_and_pimc_agents_pass_in_the_guessing_game() -> None:
+    game = GuessGame(card=1)
+    state = game.initial_state()
+    rng = random.Random(0)
+    assert IsmctsAgent(iterations=2_000).choose(game, state, rng) == "pass"
+    assert PimcAgent(samples=30).choose(game, state, rng) == "pass"
+    assert MctsAgent(iterations=300).choose(game, state, rng) == "guess-1"  # open: it sees the card
+
+
+def test_simultaneous_nodes_ask_each_seat() -> None:
+    result = play_match(DominanceGame(), [MctsAgent(iterations=500), RandomAgent()], 4, seed=0)
+    # As player 0 MCTS plays the dominant a (+1 either way); as player 1 it can only limit the loss.
+    for record in result.records:
+        assert record.returns is not None
+        if record.seats[0] == "mcts":
+            assert record.returns[0] == 1.0
+    no_simultaneous = FunctionAgent("plain", lambda game, state, rng: None)
+    with pytest.raises(UnsupportedGame):
+        play_match(DominanceGame(), [no_simultaneous, RandomAgent()], 1)
+
+
+def test_unfinished_games_are_counted_apart() -> None:
+    result = play_match(NimGame((3, 3)), [RandomAgent(), RandomAgent()], 4, seed=0, max_plies=1)
+    for agent in result.agents:
+        assert agent.unfinished == 4 and agent.wins + agent.draws + agent.losses == 0
+    assert all(r.returns is None for r in result.records)
+
+
+def test_match_needs_one_agent_per_player() -> None:
+    with pytest.raises(ValueError):
+        play_match(NimGame(), [RandomAgent()], 2)
+
+
+# --------------------------------------------------------------------------------------------------
+# Registry
+
+
+def test_make_agent_builds_registered_agents_with_parameters() -> None:
+    agent = make_agent("mcts", iterations=77)
+    assert isinstance(agent, MctsAgent) and agent.iterations == 77
+    assert {"random", "mcts", "ismcts", "pimc"} <= set(agent_names())
+    with pytest.raises(AgentError, match="unknown agent"):
+        make_agent("nonsense")
+    with pytest.raises(AgentError, match="mcts"):
+        make_agent("mcts", depth=3)
+
+
+def _first_move(game: Any, state: Any, rng: random.Random) -> Any:
+    return game.legal_moves(state)[0]
+
+
+#: Registered at module level, so registering it again (a second run in one process) is harmless.
+_FIRST_MOVE = function_agent("first-move-test", _first_move)
+
+
+def test_game_specific_agents_by_mapping_or_registration() -> None:
+    extra = {"greedy": function_agent("greedy", _first_move)}
+    agent = make_agent("greedy", extra)
+    game = NimGame((2, 1))
+    assert agent.name == "greedy" and agent.choose(game, game.initial_state(), random.Random(0)) == (0, 1)
+    assert "greedy" in agent_names(extra)
+    register_agent("first-move-test", _FIRST_MOVE)
+    assert make_agent("first-move-test").name == "first-move-test"
+    with pytest.raises(AgentError):
+        register_agent("random", function_agent("random", _first_move))
+
+
+def test_parse_agent_spec() -> None:
+    assert parse_agent_spec("mcts:iterations=200:exploration=0.7") == ("mcts", {"iterations": 200,
+                                                                              "exploration": 0.7})
+    assert parse_agent_spec("random") == ("random", {})
+    assert parse_agent_spec("pimc:time_limit=none") == ("pimc", {"time_limit": None})
+    with pytest.raises(AgentError):
+        parse_agent_spec("mcts:iterations")
