@@ -1,0 +1,94 @@
+"""Position files (puzzles/stackattack/), setups and their errors."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from stratagem.core.errors import BadInput
+from stratagem.core.game import SIMULTANEOUS
+from stratagem.core.io import dumps_record
+from stratagem.models.stackattack.position import State
+from stratagem.models.stackattack.puzzle import game_from_setup, load_position
+from stratagem.models.stackattack.rules import Options, StackAttackGame
+
+from .support import PUZZLES
+
+FILES = sorted(PUZZLES.glob("*.toml"))
+
+
+def _leaves(game: StackAttackGame, state: State) -> int:
+    """Terminal positions under ``state`` (every joint reveal and decision), counted by brute force."""
+    if game.is_terminal(state):
+        return 1
+    if game.to_move(state) == SIMULTANEOUS:
+        return sum(_leaves(game, game.apply(state, j)) for j in itertools.product(*state.hands))
+    return sum(_leaves(game, game.apply(state, m)) for m in game.legal_moves(state))
+
+
+def test_engine_shipped_endgames_cover_player_counts_and_action_settings() -> None:
+    assert len(FILES) >= 6
+    kinds = set()
+    for path in FILES:
+        pos = load_position(path)
+        assert pos.game.options.scope == "round", path  # endgames of a round
+        assert 2 <= len(pos.state.hands[0]) <= 3, path  # the last 2-3 turns
+        kinds.add((pos.game.num_players, pos.game.options.actions))
+    assert {n for n, _ in kinds} >= {2, 3, 4}
+    assert {a for _, a in kinds} == {True, False}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_engine_every_shipped_endgame_loads_and_plays_to_the_end(path: Path) -> None:
+    pos = load_position(path)
+    assert pos.name and pos.description
+    assert pos.game.to_move(pos.state) == SIMULTANEOUS
+    assert pos.game.parse_state(pos.game.format_state(pos.state)) == pos.state
+    # Small enough for exact analysis (the 3- and 4-player files are the largest).
+    assert 0 < _leaves(pos.game, pos.state) < 20000
+
+
+def test_engine_setup_round_trips_through_json() -> None:
+    import json
+
+    game = StackAttackGame(3, Options(actions=False, scope="round", penalties=((7, 8),)))
+    data = json.loads(dumps_record(game.setup()))
+    again = game_from_setup(data, "record.json")
+    assert again.options == game.options and again.num_players == 3
+    assert again.deck.penalty(7) == 8
+
+
+def test_engine_seeded_position_deals_a_round(tmp_path: Path) -> None:
+    path = tmp_path / "seeded.toml"
+    path.write_text('game = "stackattack"\n[position]\nseed = 4\nplayers = 5\n')
+    pos = load_position(path)
+    assert pos.game.num_players == 5 and all(len(h) == 10 for h in pos.state.hands)
+    assert load_position(path).state == pos.state  # reproducible
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ('game = "strato"\n[position]\nseed = 1\nplayers = 2\n', "game"),
+    ('game = "stackattack"\n[options]\nactoins = false\n[position]\nseed = 1\nplayers = 2\n', "options.actoins"),
+    ('game = "stackattack"\n[options]\nscope = "turn"\n[position]\nseed = 1\nplayers = 2\n', "options.scope"),
+    ('game = "stackattack"\n[options]\nblock = [16, 70]\n[position]\nseed = 1\nplayers = 2\n', "options"),
+    ('game = "stackattack"\n[options]\npenalties = { "7" = 4 }\n[position]\nseed = 1\nplayers = 2\n',
+     "options.penalties.7"),
+    ('game = "stackattack"\n[position]\nseed = 1\nplayers = 7\n', "position.players"),
+    ('game = "stackattack"\n[position]\nstate = "12/28/47 1/2 -/- 0/0 1"\n', "position.state"),
+    ('game = "stackattack"\n[position]\nstate = "12/28/47/63 1/2 -/- 0/0 1"\nseed = 3\n', "position.seed"),
+])
+def test_engine_bad_position_file_names_the_key(tmp_path: Path, text: str, place: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(BadInput) as info:
+        load_position(path)
+    assert info.value.place == place and info.value.source == str(path)
+
+
+def test_engine_bad_setup_is_bad_input() -> None:
+    with pytest.raises(BadInput, match="players"):
+        game_from_setup({"players": 9}, "r.json")
+    with pytest.raises(BadInput, match="unknown key"):
+        game_from_setup({"players": 2, "colour": 1}, "r.json")
