@@ -33,7 +33,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from stratagem.cli import bench, export, generate, reach, show, solve, verify
+    from stratagem.cli import bench, export, generate, play, reach, show, solve, verify
 
     cli.add_command(solve.solve)
     cli.add_command(show.show)
@@ -42,6 +42,7 @@ def _register() -> None:
     cli.add_command(reach.reach)
     cli.add_command(generate.generate)
     cli.add_command(export.export)
+    cli.add_command(play.play)
 
 
 _register()

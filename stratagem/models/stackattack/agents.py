@@ -83,3 +83,29 @@ def greedy_move(game: StackAttackGame, state: State, rng: Random) -> Move:
     if who == CHANCE:
         return rng.choice(game.chance_outcomes(state))[0]
     return decide(game, state)
+
+
+class CardAgent:
+    """A baseline as a player in a match: a card chooser at the reveal, :func:`decide` in the turn.
+
+    It has the shape of ``stratagem.solvers.agents.Agent`` (``name``, ``choose``,
+    ``choose_simultaneous``) without importing it, as models never import solvers.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._card = CARD_AGENTS[name]
+        self.params: dict[str, object] = {}
+
+    def choose(self, game: StackAttackGame, state: State, rng: Random) -> Move:
+        return decide(game, state)
+
+    def choose_simultaneous(self, game: StackAttackGame, state: State, player: int, rng: Random) -> int:
+        return self._card(game, state, player, rng)
+
+
+#: Game-specific agents for ``stratagem play stackattack`` (name -> factory taking no parameters).
+AGENTS: dict[str, Callable[[], CardAgent]] = {
+    "lowest": lambda: CardAgent("lowest"),
+    "cautious": lambda: CardAgent("cautious"),
+}

@@ -1,0 +1,112 @@
+"""``stratagem play GAME``: agents against agents, with win rates and 95% confidence intervals.
+
+Agents are named in ``--agents``, one per player, each ``name[:param=value...]`` (for example
+``mcts:iterations=500``). The game-agnostic agents come from ``stratagem.solvers.agents``; a game adds
+its own baselines (``greedy`` from its ``greedy_move``, and any in its ``AGENTS`` table). Seats rotate
+so that every agent plays every seat equally often, and the same seed gives the same table.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+from rich import box
+from rich.table import Table
+
+from stratagem.cli.games import POSITION_GAMES, game_module, load_position
+from stratagem.cli.progress import search_progress
+from stratagem.core.errors import BadInput
+from stratagem.core.io import dumps_record
+from stratagem.solvers.agents import AgentError, AgentFactory, function_agent, make_agent, parse_agent_spec
+from stratagem.solvers.match import MatchResult, play_match
+
+ARGUMENT = "<argument>"
+
+
+def game_agents(game_name: str) -> dict[str, AgentFactory]:
+    """The agents a game adds to the registry: ``greedy`` and its own baselines."""
+    module = importlib.import_module(f"stratagem.models.{game_name}.agents")
+    extra: dict[str, AgentFactory] = {}
+    if hasattr(module, "greedy_move"):
+        extra["greedy"] = function_agent("greedy", module.greedy_move)
+    extra.update(getattr(module, "AGENTS", {}))
+    return extra
+
+
+def new_game(game_name: str, players: int | None) -> Any:
+    """A fresh game for ``players`` players, built the way a record's setup is."""
+    puzzle = game_module(game_name, "puzzle", ARGUMENT)
+    setup: dict[str, Any] = {} if players is None else {"players": players}
+    return puzzle.game_from_setup(setup, "--players")
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME", type=click.Choice(POSITION_GAMES))
+@click.option("--agents", "agent_specs", required=True, metavar="A,B,...",
+              help="One agent per player: random, greedy, mcts, ismcts, pimc, duct, or a game's own "
+                   "(Stack Attack: lowest, cautious); parameters as name:key=value.")
+@click.option("--players", type=click.IntRange(2, 6), default=None,
+              help="Player count (default: the number of agents).")
+@click.option("--games", "count", type=click.IntRange(1), default=20, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and the agents.")
+@click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
+              help="Start every game from this position file (with its options) instead of a fresh deal.")
+@click.option("--max-plies", type=click.IntRange(1), default=10_000, show_default=True,
+              help="A game still running after this many moves counts as unfinished.")
+@click.option("--json", "as_json", is_flag=True, help="Print the match as one JSON document.")
+@click.option("--games-detail", is_flag=True, help="With --json, include every game's seats and returns.")
+def play(game_name: str, agent_specs: str, players: int | None, count: int, seed: int, position_file: str | None,
+         max_plies: int, as_json: bool, games_detail: bool) -> int:
+    """Play a match between agents and report win rates with 95% confidence intervals."""
+    from stratagem.cli.main import stdout
+
+    specs = [spec for spec in agent_specs.split(",")]
+    if any(not spec.strip() for spec in specs):
+        raise BadInput(ARGUMENT, "--agents", f"an empty agent name in {agent_specs!r}")
+    start = None
+    if position_file is not None:
+        loaded = load_position(position_file, (game_name,))
+        game, start = loaded.game, loaded.state
+        if players is not None and players != game.num_players:
+            raise BadInput(position_file, "position", f"has {game.num_players} players, --players says {players}")
+    else:
+        game = new_game(game_name, players if players is not None else len(specs))
+    if len(specs) != game.num_players:
+        raise BadInput(ARGUMENT, "--agents", f"{len(specs)} agent(s) for {game.num_players} players; "
+                       "name one agent per player")
+    extra = game_agents(game_name)
+    agents = []
+    for i, spec in enumerate(specs):
+        try:
+            name, params = parse_agent_spec(spec)
+            agents.append(make_agent(name, extra, **params))
+        except AgentError as exc:
+            raise BadInput(ARGUMENT, f"--agents[{i + 1}]", str(exc)) from None
+    with search_progress(f"{game_name} match", enabled=not as_json, first="game", second="games") as update:
+        result = play_match(game, agents, count, seed=seed, start=start, max_plies=max_plies,
+                            progress=lambda done, total: update(done, total))
+    if as_json:
+        click.echo(dumps_record(result.to_json(include_games=games_detail)), nl=False)
+    else:
+        stdout().print(_table(result))
+    return 0
+
+
+def _interval(pair: tuple[float, float] | None) -> str:
+    return "" if pair is None else f" [{pair[0]:.2f}, {pair[1]:.2f}]"
+
+
+def _table(result: MatchResult) -> Table:
+    table = Table(title=f"{result.game}: {result.games} games, seed {result.seed}, seats rotate", box=box.SIMPLE)
+    for column in ("agent", "games", "W-D-L", "win rate [95% CI]", "mean return [95% CI]"):
+        table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
+    for record in result.agents:
+        wdl = f"{record.wins}-{record.draws}-{record.losses}"
+        if record.unfinished:
+            wdl += f" (+{record.unfinished} unfinished)"
+        table.add_row(record.label, str(record.games), wdl,
+                      f"{record.win_rate:.3f}{_interval(record.win_rate_ci95)}",
+                      f"{record.mean_return:.2f}{_interval(record.mean_return_ci95)}")
+    return table
