@@ -15,7 +15,8 @@ from rich.console import Console
 from stratagem import __version__
 from stratagem.core.errors import StratagemError
 
-COMMANDS_HELP = "Optimal lines and proofs for Strato (more games to come)."
+COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
+                 "Stratego Card Clash.")
 
 
 def stdout() -> Console:
@@ -33,7 +34,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from stratagem.cli import bench, export, generate, play, reach, show, solve, verify
+    from stratagem.cli import analyze, bench, export, generate, play, reach, show, solve, verify
 
     cli.add_command(solve.solve)
     cli.add_command(show.show)
@@ -43,6 +44,7 @@ def _register() -> None:
     cli.add_command(generate.generate)
     cli.add_command(export.export)
     cli.add_command(play.play)
+    cli.add_command(analyze.analyze)
 
 
 _register()

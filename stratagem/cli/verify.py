@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from stratagem.cli.games import game_from_record
+from stratagem.cli.games import game_from_record, position_from_record
 from stratagem.cli.progress import search_progress
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, load_json
@@ -22,7 +22,12 @@ from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
 from stratagem.solvers.dimacs import parse_drup_lines, read_text_maybe_gz, write_dimacs
 from stratagem.solvers.drup import check_drup, run_drat_trim
+from stratagem.solvers.prooftree import PROOFTREE_FORMAT, check_proof_tree
 from stratagem.solvers.replay import is_win, no_win_within, replay
+from stratagem.solvers.simultaneous import check_matrix_proof
+
+MATRIXPROOF_FORMAT = "stratagem/matrixproof@1"
+MATRIXPROOFS_FORMAT = "stratagem/matrixproofs@1"
 
 
 class Verdict:
@@ -87,8 +92,13 @@ def verify(record: str, recheck: bool, as_json: bool) -> int:
         line = proof.line
         claim = proof.claim
         place = "line."
+    elif fmt in GAME_PROOFS:
+        kind = "proof"
+        check_game_proof(data, verdict, record)
+        return _report(record, kind, verdict, as_json)
     else:
-        raise BadInput(record, "format", f"unknown record format {fmt!r} (expected {LINE_FORMAT} or {PROOF_FORMAT})")
+        known = ", ".join((LINE_FORMAT, PROOF_FORMAT, *GAME_PROOFS))
+        raise BadInput(record, "format", f"unknown record format {fmt!r} (expected one of {known})")
 
     replayed = check_line(line, verdict, place)
     if replayed is not None and kind == "proof":
@@ -99,6 +109,11 @@ def verify(record: str, recheck: bool, as_json: bool) -> int:
         else:
             check_claim(claim, line, game, start, verdict, recheck, str(evidence.get("kind", "")))
 
+    return _report(record, kind, verdict, as_json)
+
+
+def _report(record: str, kind: str, verdict: Verdict, as_json: bool) -> int:
+    """Print the verdict (human or JSON); the exit code: 0 valid, 1 invalid."""
     if as_json:
         click.echo(dumps_record({
             "format": "stratagem/verdict@1",
@@ -233,3 +248,54 @@ def check_claim(
             verdict.notes.append("unsolvability rests on an exhaustive search; run with --recheck to repeat it")
     else:
         verdict.invalid("claim.solvable", "must be true or false")
+
+
+#: Proof records of game values: AND/OR proof trees, LP certificates of simultaneous-move nodes.
+GAME_PROOFS = (PROOFTREE_FORMAT, MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT)
+
+
+def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> None:
+    """Rebuild the game from the record's setup and start, then check the proof with the rules alone."""
+    game_name, setup, start = data.get("game"), data.get("setup"), data.get("start")
+    if not isinstance(game_name, str):
+        raise BadInput(record, "game", "missing or not a string")
+    if not isinstance(setup, dict):
+        raise BadInput(record, "setup", "missing or not an object (the game's options)")
+    if not isinstance(start, str):
+        raise BadInput(record, "start", "missing or not a string")
+    game, state = position_from_record(game_name, setup, start, record)
+    fmt = data["format"]
+    if fmt == PROOFTREE_FORMAT:
+        result = check_proof_tree(game, state, data)
+        if not result.valid:
+            verdict.invalid(result.problems[0].place, result.problems[0].problem)
+            return
+        verdict.checked.append(f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
+                               f"every reply, chance outcome and terminal checked")
+        verdict.checked.append(f"claim certified: {_claim_words(result.claim)}")
+        return
+    proofs = [data] if fmt == MATRIXPROOF_FORMAT else data.get("proofs")
+    if not isinstance(proofs, list) or not proofs:
+        raise BadInput(record, "proofs", "must be a non-empty list of stratagem/matrixproof@1 records")
+    for i, proof in enumerate(proofs):
+        place = "" if fmt == MATRIXPROOF_FORMAT else f"proofs[{i}]: "
+        if not isinstance(proof, dict):
+            raise BadInput(record, f"proofs[{i}]", "must be an object")
+        if proof.get("start") != start:
+            verdict.invalid(f"{place}start", "differs from the bundle's start")
+            return
+        checked = check_matrix_proof(game, state, proof, record)
+        if not checked.valid:
+            verdict.invalid(f"{place}nodes", checked.reason)
+            return
+        verdict.checked.append(
+            f"{place}player {int(proof['player']) + 1}: {checked.nodes_checked} simultaneous nodes rebuilt from the "
+            f"rules and checked exactly ({proof.get('label')}): value {proof.get('value')}")
+
+
+def _claim_words(claim: str) -> str:
+    """``player 0 at least 1`` with players counted from 1, as the rest of the CLI does."""
+    words = claim.split(" ", 2)
+    if len(words) == 3 and words[0] == "player" and words[1].isdigit():
+        return f"player {int(words[1]) + 1} {words[2]}"
+    return claim

@@ -25,11 +25,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from random import Random
 from typing import Any, Generic
 
-from stratagem.core.game import Evaluation, Game, HiddenInformation, M
-from stratagem.solvers.mcts import RolloutPolicy, UnsupportedGame, playout
+from stratagem.core.errors import UnsupportedGame
+from stratagem.core.game import SIMULTANEOUS, Evaluation, Game, HiddenInformation, M
+from stratagem.solvers.mcts import RolloutPolicy, playout
 
 __all__ = [
     "LeafEvaluator",
@@ -180,6 +182,73 @@ def pimc(
         samples=done,
         best_move=stats[best].move if best is not None else None,
         best_notation=stats[best].notation if best is not None else None,
+        moves=tuple(stats),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def pimc_simultaneous(
+    game: Game[Any, M],
+    state: Any,
+    player: int,
+    *,
+    samples: int = 20,
+    seed: int = 0,
+    depth: int | None = None,
+) -> PimcResult[M]:
+    """PIMC advice for ``player`` at a simultaneous node: rank the player's choices by their worth.
+
+    Each sample deals the cards ``player`` cannot see (``sample_state``) and solves that open
+    position with the exact matrix-game solver (``depth`` simultaneous turns, the game's evaluation
+    at the cut); a choice's worth in the sample is its payoff against the others' equilibrium mix
+    (on the equilibrium's support that is the node's value, off it no more). Values are the player's
+    own payoff for two players (penalty margin: ``returns`` minus the opponent's), or against the
+    coalition of the others with more. The mean over samples is an estimate, not a value.
+    """
+    from stratagem.solvers.simultaneous import solve_simultaneous
+
+    if not isinstance(game, HiddenInformation):
+        raise UnsupportedGame(f"PIMC needs a hidden-information game; {game.name!r} has none: analyse it open")
+    if game.to_move(state) != SIMULTANEOUS:
+        raise UnsupportedGame("pimc_simultaneous needs a simultaneous node")
+    player_moves = getattr(game, "player_moves", None)
+    if player_moves is None:
+        raise UnsupportedGame(f"{game.name!r} has simultaneous nodes but no player_moves")
+    real_moves = list(player_moves(state, player))
+    label = getattr(game, "format_player_move", None)
+
+    def key(s: Any, move: Any) -> str:
+        return str(label(s, player, move)) if label is not None else str(game.format_move(s, move))
+
+    notations = [key(state, m) for m in real_moves]
+    totals: dict[str, Fraction] = dict.fromkeys(notations, Fraction(0))
+    counts = dict.fromkeys(notations, 0)
+    payoff = "margin" if game.num_players == 2 else "own"
+    rng = Random(seed)
+    start = time.perf_counter()
+    for _ in range(samples):
+        sample = game.sample_state(state, player, rng)
+        result = solve_simultaneous(game, sample, player=player, depth=depth, payoff=payoff)
+        node = result.root_node
+        if node is None:
+            continue
+        for move, row in zip(node.rows, node.matrix, strict=True):
+            name = key(sample, move)
+            if name in totals:
+                totals[name] += sum((p * v for p, v in zip(node.solution.col, row, strict=True)), Fraction(0))
+                counts[name] += 1
+    stats = [
+        PimcMoveStats(move, name, counts[name], float(totals[name] / counts[name]) if counts[name] else 0.0)
+        for move, name in zip(real_moves, notations, strict=True)
+    ]
+    stats.sort(key=lambda m: (m.count == 0, -m.mean, m.notation))
+    best = stats[0] if stats else None
+    return PimcResult(
+        player=player,
+        information=f"player {player + 1}'s observation (unseen cards sampled)",
+        samples=samples,
+        best_move=best.move if best is not None else None,
+        best_notation=best.notation if best is not None else None,
         moves=tuple(stats),
         seconds=time.perf_counter() - start,
     )

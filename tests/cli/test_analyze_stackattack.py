@@ -1,0 +1,101 @@
+"""`stratagem analyze`, `verify` and `play` on Stack Attack: LP values with exact certificates."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+from conftest import ROOT, assert_bad_input
+
+from stratagem.models.stackattack.puzzle import load_position
+from stratagem.solvers.simultaneous import solve_simultaneous
+
+POSITIONS = ROOT / "puzzles" / "stackattack"
+
+
+def test_lp_value_of_a_two_player_endgame_is_certified_and_its_proof_verifies(cli, tmp_path: Path) -> None:
+    file = POSITIONS / "2p-actions-3-turns.toml"
+    proof = tmp_path / "proof.json"
+    result = cli("analyze", str(file), "--proof", str(proof), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["method"] == "lp" and report["status"] == "solved"
+    assert report["assumption"] == "zero-sum on the penalty difference"
+    position = load_position(file)
+    expected = solve_simultaneous(position.game, position.state, player=0, payoff="margin").value
+    assert Fraction(str(report["players"][0]["value"])) == expected
+    mix = report["players"][0]["strategy"]
+    assert sum(Fraction(str(p)) for p in mix.values()) == 1
+    checked = cli("verify", str(proof))
+    assert checked.code == 0, checked.err
+    assert "checked exactly" in checked.out
+
+
+def test_three_players_are_each_analysed_against_the_coalition(cli, tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    result = cli("analyze", str(POSITIONS / "3p-actions-2-turns.toml"), "--proof", str(proof), "--json")
+    report = json.loads(result.out)
+    assert report["assumption"] == "each player against the coalition of the others"
+    assert [p["against"] for p in report["players"]] == [[2, 3], [1, 3], [1, 2]]
+    assert cli("verify", str(proof)).code == 0
+
+
+def test_a_corrupted_lp_certificate_is_rejected(cli, tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    cli("analyze", str(POSITIONS / "2p-actions-3-turns.toml"), "--proof", str(proof), "--json")
+    data = json.loads(proof.read_text())
+    data["nodes"][-1]["value"] = "1/7"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    result = cli("verify", str(bad))
+    assert result.code == 1
+    assert "INVALID" in result.out
+
+
+def test_pimc_card_advice_ranks_every_card_of_the_player(cli) -> None:
+    file = POSITIONS / "2p-numbers-3-turns.toml"
+    result = cli("analyze", str(file), "--as", "1", "--samples", "4", "--json")
+    report = json.loads(result.out)
+    hand = load_position(file).state.hands[0]
+    assert report["method"] == "pimc" and report["status"] == "estimate"
+    assert sorted(int(m["move"]) for m in report["moves"]) == sorted(hand)
+    means = [m["mean"] for m in report["moves"]]
+    assert means == sorted(means, reverse=True)
+    again = cli("analyze", str(file), "--as", "1", "--samples", "4", "--json")
+    assert again.out == result.out, "same seed, same advice"
+
+
+def test_turn_based_methods_are_refused_for_simultaneous_moves(cli) -> None:
+    result = cli("analyze", str(POSITIONS / "2p-numbers-3-turns.toml"), "--method", "alphabeta")
+    assert_bad_input(result, "2p-numbers-3-turns.toml", "--method", "simultaneous")
+
+
+def test_an_estimate_has_no_proof(cli, tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    result = cli("analyze", str(POSITIONS / "2p-numbers-3-turns.toml"), "--method", "duct", "--proof", str(proof))
+    assert_bad_input(result, "--proof", "estimates")
+    assert not proof.exists()
+
+
+def test_play_reports_every_agent_with_confidence_intervals(cli) -> None:
+    result = cli("play", "stackattack", "--agents", "lowest,random", "--games", "4", "--seed", "3", "--json")
+    assert result.code == 0, result.err
+    match = json.loads(result.out)
+    assert [a["label"] for a in match["agents"]] == ["lowest", "random"]
+    for agent in match["agents"]:
+        low, high = agent["win_rate_ci95"]
+        assert low <= agent["win_rate"] <= high
+        assert agent["wins"] + agent["draws"] + agent["losses"] + agent["unfinished"] == 4
+    again = cli("play", "stackattack", "--agents", "lowest,random", "--games", "4", "--seed", "3", "--json")
+    assert again.out == result.out
+
+
+def test_play_needs_one_agent_per_player(cli) -> None:
+    result = cli("play", "stackattack", "--agents", "lowest,random", "--players", "3")
+    assert_bad_input(result, "--agents", "2 agent(s) for 3 players")
+
+
+def test_play_names_an_unknown_agent(cli) -> None:
+    result = cli("play", "stackattack", "--agents", "lowest,wizard")
+    assert_bad_input(result, "--agents[2]", "unknown agent 'wizard'")
