@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import click
+from collections.abc import Sequence
+from typing import Any
 
-from stratagem.cli.games import game_from_record, load_strato
+import click
+from rich.markup import escape
+
+from stratagem.cli.games import game_from_record, game_module, game_of_file, load_position, load_strato
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
 from stratagem.core.io import load_json
@@ -19,7 +23,7 @@ from stratagem.solvers.replay import replay
               help="A deal named in the puzzle file, or an integer seed (default: the first deal).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
 def show(file: str, deal_key: str | None, players: int | None) -> int:
-    """Draw a Strato puzzle's deal, or a line/proof record (.json) move by move."""
+    """Draw a puzzle or position file, or a line/proof record (.json) move by move."""
     from stratagem.cli.main import stdout
 
     out = stdout()
@@ -29,6 +33,8 @@ def show(file: str, deal_key: str | None, players: int | None) -> int:
         result = replay(game, start, line.moves)
         if not result.ok:
             raise BadInput(file, f"moves[{result.error_at}]", result.error)
+        if line.game != "strato":
+            return _show_position_line(line.game, game, start, line.moves, result.states)
         out.print(describe_challenge(game.challenge))
         out.print(f"start  [dim]{format_state(start)}[/]")
         for text in draw_state(start, game.challenge):
@@ -38,6 +44,16 @@ def show(file: str, deal_key: str | None, players: int | None) -> int:
             for row_text in draw_rows(result.states[turn], game.challenge):
                 out.print(row_text)
         out.print(f"end    [dim]{format_state(result.final)}[/]")
+        return 0
+    if game_of_file(file) != "strato":
+        loaded = load_position(file)
+        if deal_key is not None or players is not None:
+            raise BadInput(file, "--deal", f"--deal and --players are for Strato puzzles, not {loaded.game_name}")
+        title = loaded.game_name + (f" — {loaded.name}" if loaded.name else "")
+        out.print(f"[bold]{title}[/]")
+        if loaded.description:
+            out.print(loaded.description)
+        _draw_position(loaded.game_name, loaded.game, loaded.state)
         return 0
     puzzle = load_strato(file)
     spec = puzzle.find_deal(deal_key, players)
@@ -55,10 +71,36 @@ def show(file: str, deal_key: str | None, players: int | None) -> int:
     return 0
 
 
+def _draw_position(game_name: str, game: Any, state: Any) -> None:
+    """The position's notation, whose turn it is, and the game's own drawing of it."""
+    from stratagem.cli.main import stdout
+
+    out = stdout()
+    out.print(f"position  [dim]{escape(game.format_state(state))}[/]")
+    render = game_module(game_name, "render", "<game>")
+    for text in render.draw(game, state):
+        out.print(text)
+
+
+def _show_position_line(game_name: str, game: Any, start: Any, moves: tuple[str, ...], states: Sequence[Any]) -> int:
+    from stratagem.cli.main import stdout
+
+    out = stdout()
+    out.print(f"[bold]{game_name}[/]")
+    _draw_position(game_name, game, start)
+    for ply, text in enumerate(moves, start=1):
+        out.print(f"ply {ply}  [bold]{escape(text)}[/]")
+        _draw_position(game_name, game, states[ply])
+    return 0
+
+
 def _line_of(file: str) -> Line:
     data = load_json(file)
     if data.get("format") == LINE_FORMAT:
         return Line.from_json(data, file)
+    if isinstance(data.get("start"), str) and isinstance(data.get("setup"), dict) and data.get("game") != "strato":
+        # a proof tree or LP certificate: show the position it is about
+        return Line(str(data.get("game")), data["setup"], data["start"], ())
     if data.get("format") == PROOF_FORMAT:
         proof = Proof.from_json(data, file)
         if proof.line is None:

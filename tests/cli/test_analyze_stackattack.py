@@ -99,3 +99,11 @@ def test_play_needs_one_agent_per_player(cli) -> None:
 def test_play_names_an_unknown_agent(cli) -> None:
     result = cli("play", "stackattack", "--agents", "lowest,wizard")
     assert_bad_input(result, "--agents[2]", "unknown agent 'wizard'")
+
+
+def test_show_draws_a_position_file(cli) -> None:
+    result = cli("show", str(POSITIONS / "4p-actions-2-turns.toml"))
+    assert result.code == 0, result.err
+    assert "row 1:" in result.out and "P4:" in result.out
+    assert load_position(POSITIONS / "4p-actions-2-turns.toml").game.format_state(
+        load_position(POSITIONS / "4p-actions-2-turns.toml").state) in result.out
