@@ -91,7 +91,8 @@ Row = tuple[str, str, dict[str, Cell]]
 
 
 @click.command()
-@click.argument("game", type=click.Choice(["strato"]), default="strato")
+@click.argument("game", type=click.Choice(["strato", "stratatak", "stakd", "stackattack", "cardclash"]),
+                default="strato")
 @click.option("--puzzles", "pattern", default="puzzles/strato/*.toml", show_default=True,
               help="Glob of puzzle files whose deals are measured.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=10.0, show_default=True, metavar="S",
@@ -99,8 +100,26 @@ Row = tuple[str, str, dict[str, Cell]]
 @click.option("--growth/--no-growth", default=True, show_default=True,
               help="Also measure time against optimal length (strato-growth.md/.png).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="results", show_default=True)
-def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str) -> int:
-    """Measure every method on every shipped deal; write results/strato-*.md (and a plot)."""
+@click.option("--nodes", "max_nodes", type=click.IntRange(1), default=2_000_000, show_default=True,
+              help="Other games: node limit of each exact search.")
+@click.option("--iterations", type=click.IntRange(1), default=2000, show_default=True,
+              help="Other games: MCTS/DUCT iterations per position.")
+@click.option("--games", type=click.IntRange(1), default=40, show_default=True,
+              help="Other games: games per agent pairing in the match table.")
+def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str, max_nodes: int,
+          iterations: int, games: int) -> int:
+    """Measure every method on the shipped puzzles; write results/<game>*.md.
+
+    Strato: every method on every deal (and a growth plot). Other games: exact search with and without
+    move ordering and the transposition table, MCTS speed (LP and DUCT for Stack Attack), and a match
+    table.
+    """
+    if game != "strato":
+        from stratagem.cli.benchgames import bench_game
+
+        target = bench_game(game, out_dir, max_nodes, iterations, games)
+        click.echo(f"wrote {target}")
+        return 0
     files = sorted(glob.glob(pattern))
     if not files:
         raise click.BadParameter(f"no puzzle files match {pattern!r}", param_hint="--puzzles")
