@@ -1,0 +1,8 @@
+"""Stratego Card Clash: the 2x2-square card game (seed 003_88fdbbde58c563f9.txt).
+
+Modules, read top-down: :mod:`cards` (ranks, the 17-card army, colours, the stacking rules),
+:mod:`battlefield` (stacks per cell, placement, the table bound, squares), :mod:`position` (states,
+moves and their notation), :mod:`threats` (squares a move completes, opponents' threats),
+:mod:`rules` (turns, end of a round, scoring, the Game protocol and its capabilities),
+:mod:`agents` (the greedy agent), :mod:`puzzle` (position files), :mod:`render` (the grid drawing).
+"""

@@ -1,0 +1,253 @@
+"""Squares a move completes and the threats a player faces: the tactics behind move ordering.
+
+A *threat* of a colour is a move that would complete a 2x2 square of that colour at once: a card of
+its owner's hand laid on the fourth cell of a 2x2 block whose other three cells already show that
+colour. A move changes one cell only, so every square a move makes has the changed cell as the fourth
+cell of such a block; :func:`completing_moves` finds them all exactly (the strategic variant's
+cancellations included: the card uncovered decides).
+
+The work is done on a *grid* (a dict from cell to stack) that a move changes in one cell without
+re-normalising, because counting threats does not care where the battlefield lies; this keeps move
+ordering cheap enough to run at every node of a search.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from stratagem.models.cardclash.battlefield import Board, Coord, Stack, stacks
+from stratagem.models.cardclash.cards import COLOURS, RANKS, stacking
+from stratagem.models.cardclash.position import PASS, Move, State
+
+Grid = dict[Coord, Stack]
+_CORNERS = ((0, 0), (-1, 0), (0, -1), (-1, -1))  # top-left corners of the four blocks holding a cell
+_BLOCK = ((0, 0), (1, 0), (0, 1), (1, 1))
+
+
+class Rules(NamedTuple):
+    """The options placement depends on (kept apart from the game to avoid an import cycle)."""
+
+    width: int
+    height: int
+    strategic: bool
+
+
+def _colour(grid: Grid, xy: Coord) -> str:
+    stack = grid.get(xy)
+    return stack[0][0] if stack else ""
+
+
+def _blocks_at(x: int, y: int) -> list[list[Coord]]:
+    return [[(x + cx + dx, y + cy + dy) for dx, dy in _BLOCK] for cx, cy in _CORNERS]
+
+
+def grid_fourth_cells(grid: Grid, colour: str) -> list[Coord]:
+    """Cells that would complete a square of ``colour``: the odd one out of a 2x2 block showing three."""
+    found: list[Coord] = []
+    seen: set[Coord] = set()
+    for (x, y), stack in grid.items():
+        if stack[0][0] != colour:
+            continue
+        for cx, cy in _CORNERS:
+            corner = (x + cx, y + cy)
+            if corner in seen:
+                continue
+            seen.add(corner)
+            others = [(corner[0] + dx, corner[1] + dy) for dx, dy in _BLOCK]
+            odd = [xy for xy in others if _colour(grid, xy) != colour]
+            if len(odd) == 1 and odd[0] not in found:
+                found.append(odd[0])
+    return found
+
+
+def grid_completions(grid: Grid, colour: str, hand: str, strategic: bool) -> list[tuple[str, Coord]]:
+    """(rank, cell) pairs of ``hand`` that complete a square of ``colour`` on ``grid``."""
+    out: list[tuple[str, Coord]] = []
+    ranks = sorted(set(hand), key=RANKS.index)
+    for xy in grid_fourth_cells(grid, colour):
+        under = grid.get(xy)
+        for rank in ranks:
+            if not under:
+                out.append((rank, xy))
+                continue
+            effect = stacking(rank, under[0][1], strategic)
+            if effect == "stack" or (effect == "cancel" and len(under) > 1 and under[1][0] == colour):
+                out.append((rank, xy))
+    return out
+
+
+def fourth_cells(board: Board, colour: str) -> list[Coord]:
+    """:func:`grid_fourth_cells` on a battlefield."""
+    return grid_fourth_cells(stacks(board), colour)
+
+
+def completing_moves(board: Board, colour: str, hand: str, rules: Rules) -> list[Move]:
+    """Every move of a player of ``colour`` holding ``hand`` after which ``colour`` shows a square."""
+    return [Move(rank, x, y) for rank, (x, y) in grid_completions(stacks(board), colour, hand, rules.strategic)]
+
+
+def threat_count(board: Board, state: State, players: list[int], rules: Rules) -> int:
+    """How many square-completing moves ``players`` hold on ``board`` with their hands in ``state``."""
+    grid = stacks(board)
+    return sum(len(grid_completions(grid, COLOURS[p], state.hands[p], rules.strategic)) for p in players)
+
+
+def potential(board: Board, colour: str) -> int:
+    """A smooth measure of how close ``colour`` is to squares: over 2x2 blocks holding no other colour,
+    the number of its cards squared."""
+    colours = {(c.x, c.y): c.stack[0][0] for c in board}
+    corners = {(x + cx, y + cy) for x, y in colours for cx, cy in _CORNERS}
+    return sum(_potential_of(colours, [(x + dx, y + dy) for dx, dy in _BLOCK], colour) for x, y in corners)
+
+
+class Effect(NamedTuple):
+    """What a move does tactically, from the mover's point of view (for ordering and the greedy agent)."""
+
+    wins: bool  # the mover shows a square afterwards (and so wins, RULINGS.md)
+    gifts: bool  # another player shows a new square afterwards (strategic cancellations only)
+    opponent_threats: int  # square-completing moves the other players hold afterwards
+    own_threats: int  # square-completing moves the mover holds afterwards (with the hand after drawing)
+    potential_gain: int  # change of the mover's square potential in the blocks around the cell
+
+
+def _odd_cells(colours: dict[Coord, str], colour: str, corners: set[Coord]) -> dict[Coord, Coord]:
+    """Block corner -> the odd cell, for the blocks at ``corners`` that show ``colour`` three times."""
+    out: dict[Coord, Coord] = {}
+    for a, b in corners:
+        cells = ((a, b), (a + 1, b), (a, b + 1), (a + 1, b + 1))
+        odd = [xy for xy in cells if colours.get(xy) != colour]
+        if len(odd) == 1:
+            out[(a, b)] = odd[0]
+    return out
+
+
+def _cell_completions(stack: Stack | None, colour: str, hand: str, strategic: bool) -> int:
+    """How many distinct ranks of ``hand`` laid on ``stack`` leave ``colour`` on top there."""
+    count = 0
+    for rank in set(hand):
+        if not stack:
+            count += 1
+            continue
+        effect = stacking(rank, stack[0][1], strategic)
+        if effect == "stack" or (effect == "cancel" and len(stack) > 1 and stack[1][0] == colour):
+            count += 1
+    return count
+
+
+class Context:
+    """What every move of one state shares: the grid, its colours and each player's three-of-four blocks.
+
+    A move changes one cell, so only the four blocks around it change; :func:`effect` recomputes
+    those and reuses the rest, and caches completions at unchanged cells.
+    """
+
+    def __init__(self, state: State, rules: Rules) -> None:
+        self.state = state
+        self.rules = rules
+        self.grid = stacks(state.board)
+        self.colours = {xy: s[0][0] for xy, s in self.grid.items()}
+        self.odd: list[dict[Coord, Coord]] = []
+        for p in range(state.players):
+            colour = COLOURS[p]
+            corners = {(x + cx, y + cy) for (x, y), c in self.colours.items() if c == colour for cx, cy in _CORNERS}
+            self.odd.append(_odd_cells(self.colours, colour, corners))
+        self.cache: dict[tuple[str, str, Coord], int] = {}
+
+    def threats(self, p: int, hand: str, changed: Coord, grid: Grid, colours: dict[Coord, str]) -> int:
+        """Square-completing moves of player ``p`` holding ``hand`` after ``changed`` took its new stack."""
+        colour = COLOURS[p]
+        near = {(changed[0] + cx, changed[1] + cy) for cx, cy in _CORNERS}
+        cells = {cell for corner, cell in self.odd[p].items() if corner not in near}
+        cells.update(_odd_cells(colours, colour, near).values())
+        total = 0
+        for cell in cells:
+            if cell == changed:
+                total += _cell_completions(grid.get(cell), colour, hand, self.rules.strategic)
+                continue
+            key = (colour, hand, cell)
+            if key not in self.cache:
+                self.cache[key] = _cell_completions(self.grid.get(cell), colour, hand, self.rules.strategic)
+            total += self.cache[key]
+        return total
+
+
+def effect(state: State, move: Move, rules: Rules, context: Context | None = None) -> Effect:
+    """The tactical :class:`Effect` of a legal ``move`` in ``state`` (``context``: the state's, if built)."""
+    ctx = Context(state, rules) if context is None else context
+    mover = state.to_move
+    colour = COLOURS[mover]
+    if move == PASS:
+        others = [p for p in range(state.players) if p != mover]
+        grid = ctx.grid
+        return Effect(False, False, threat_count(state.board, state, others, rules),
+                      len(grid_completions(grid, colour, state.hands[mover], rules.strategic)), 0)
+    xy = (move.x, move.y)
+    grid = dict(ctx.grid)
+    colours = dict(ctx.colours)
+    under = grid.get(xy, ())
+    if under and stacking(move.rank, under[0][1], rules.strategic) == "cancel":
+        if len(under) > 1:
+            grid[xy] = under[1:]
+            colours[xy] = under[1][0]
+        else:
+            del grid[xy]
+            del colours[xy]
+    else:
+        grid[xy] = (colour + move.rank, *under)
+        colours[xy] = colour
+    hand = state.hands[mover].replace(move.rank, "", 1) + state.piles[mover][:1]
+    blocks = _blocks_at(*xy)
+    shown = set()
+    gain = 0
+    for block in blocks:
+        first = colours.get(block[0])
+        if first and all(colours.get(c) == first for c in block):
+            shown.add(first)
+        gain += _potential_of(colours, block, colour) - _potential_of(ctx.colours, block, colour)
+    return Effect(
+        wins=colour in shown,
+        gifts=bool(shown - {colour}),
+        opponent_threats=sum(
+            ctx.threats(p, state.hands[p], xy, grid, colours) for p in range(state.players) if p != mover
+        ),
+        own_threats=ctx.threats(mover, hand, xy, grid, colours),
+        potential_gain=gain,
+    )
+
+
+def _potential_of(colours: dict[Coord, str], block: list[Coord], colour: str) -> int:
+    seen = [colours.get(xy, "") for xy in block]
+    if any(c and c != colour for c in seen):
+        return 0
+    mine = seen.count(colour)
+    return mine * mine
+
+
+def order(state: State, moves: list[Move], rules: Rules) -> list[Move]:
+    """Threat-aware move ordering: squares first, then blocks, then threats, then the rest.
+
+    Buckets: (0) moves that make the mover's square; (1) moves that leave the other players fewer
+    square-completing moves than they have now (blocks), fewest first; (2) moves that create threats
+    of the mover's own; (3) the rest, by potential gained; (4) moves that hand another player a square
+    (only possible with the strategic variant's cancellations). Stable within a key.
+    """
+    ctx = Context(state, rules)
+    others = [p for p in range(state.players) if p != state.to_move]
+    before = threat_count(state.board, state, others, rules)
+
+    def key(item: tuple[int, Move]) -> tuple[int, int, int, int]:
+        index, move = item
+        e = effect(state, move, rules, ctx)
+        if e.wins:
+            bucket = 0
+        elif e.gifts:
+            bucket = 4
+        elif e.opponent_threats < before:
+            bucket = 1
+        elif e.own_threats > 0:
+            bucket = 2
+        else:
+            bucket = 3
+        return bucket, e.opponent_threats, -(e.own_threats * 100 + e.potential_gain), index
+
+    return [move for _, move in sorted(enumerate(moves), key=key)]

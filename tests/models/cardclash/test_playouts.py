@@ -1,0 +1,56 @@
+"""Seeded random and greedy playouts: cards are conserved, every state is consistent, rounds end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stratagem.models.cardclash.agents import greedy_move
+from stratagem.models.cardclash.battlefield import size, squares
+from stratagem.models.cardclash.cards import COLOURS
+from stratagem.models.cardclash.rules import CardClashGame, cards_of, full_army
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+@pytest.mark.parametrize("strategic", [False, True])
+def test_engine_random_playouts_conserve_cards(players: int, strategic: bool) -> None:
+    for seed in range(4):
+        game = CardClashGame(players, strategic=strategic, seed=seed)
+        rng = random.Random(seed)
+        state = game.initial_state()
+        plies = 0
+        while not game.is_terminal(state):
+            moves = game.legal_moves(state)
+            state = game.apply(state, rng.choice(moves))
+            plies += 1
+            assert cards_of(state) == full_army(players)
+            w, h = size(state.board)
+            assert w <= game.width and h <= game.height
+            assert all(len(hand) <= 4 for hand in state.hands)
+        assert plies <= players * 17 * 2  # every placement uses a card; passes come in short runs
+        shown = squares(state.board)
+        if shown:
+            assert all(COLOURS[w] in shown for w in state.winners)
+
+
+@pytest.mark.parametrize("strategic", [False, True])
+def test_engine_greedy_playouts_conserve_cards(strategic: bool) -> None:
+    for seed in range(3):
+        game = CardClashGame(3, strategic=strategic, seed=seed, width=5, height=5)
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state = game.apply(state, greedy_move(game, state, rng))
+            assert cards_of(state) == full_army(3)
+
+
+def test_engine_small_table_rounds_end_by_scoring_or_passing() -> None:
+    # On a 2x2 table most cards cannot be placed: rounds end when every player passes in a row.
+    for seed in range(5):
+        game = CardClashGame(2, width=2, height=2, seed=seed)
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        assert state.winners and sum(game.returns(state)) == 0.0
