@@ -34,7 +34,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from stratagem.cli import analyze, bench, export, generate, play, reach, show, solve, verify
+    from stratagem.cli import analyze, bench, check, export, generate, play, reach, show, solve, verify
 
     cli.add_command(solve.solve)
     cli.add_command(show.show)
@@ -45,6 +45,7 @@ def _register() -> None:
     cli.add_command(export.export)
     cli.add_command(play.play)
     cli.add_command(analyze.analyze)
+    cli.add_command(check.check)
 
 
 _register()

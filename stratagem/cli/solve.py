@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from stratagem.cli.games import load_strato
+from stratagem.cli.games import game_of_file, load_strato
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.io import dumps_record, write_atomic
@@ -285,7 +285,31 @@ def solve(
     max_nodes: int | None,
     proof_path: str | None,
 ) -> int:
-    """Find the shortest winning line of a Strato deal (open information)."""
+    """Find the shortest winning line of a Strato deal (open information), or place a STAKD solo set."""
+    if game_of_file(puzzle) == "stakd":
+        from stratagem.cli.check import check_stakd
+
+        if deal_key is not None or players is not None or max_nodes is not None:
+            raise click.BadParameter("is for Strato puzzles", param_hint="--deal/--players/--max-nodes")
+        if method not in ("auto", "sat", "cpsat"):
+            raise click.BadParameter(f"STAKD solo puzzles are solved by sat or cpsat, not {method}",
+                                     param_hint="--method")
+        check_stakd(puzzle, "sat" if method == "auto" else method, time_limit, proof_path, as_json)
+        return 0
+    return solve_strato(puzzle, method, deal_key, players, as_json, time_limit, max_nodes, proof_path)[0]
+
+
+def solve_strato(
+    puzzle: str,
+    method: str,
+    deal_key: str | None,
+    players: int | None,
+    as_json: bool,
+    time_limit: float | None,
+    max_nodes: int | None,
+    proof_path: str | None,
+) -> tuple[int, str]:
+    """``solve`` on a Strato deal; returns the exit code and the status (solved/unsolvable/unknown)."""
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)
     game = loaded.game(spec)
@@ -347,7 +371,7 @@ def solve(
 
     if as_json:
         click.echo(dumps_record(report), nl=False)
-        return 0
+        return 0, outcome.status
 
     from stratagem.cli.main import stdout
 
@@ -378,4 +402,4 @@ def solve(
     out.print(f"method {outcome.method}, {effort}{outcome.stats['seconds']:.2f} s")
     if proof_note:
         out.print(proof_note)
-    return 0
+    return 0, outcome.status

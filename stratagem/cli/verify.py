@@ -88,7 +88,7 @@ def verify(record: str, recheck: bool, as_json: bool) -> int:
         proof = Proof.from_json(data, record)
         kind = "proof"
         if proof.line is None:
-            raise BadInput(record, "line", "a Strato proof record carries the start position as a line")
+            raise BadInput(record, "line", "a proof record carries the start position as a line")
         line = proof.line
         claim = proof.claim
         place = "line."
@@ -104,7 +104,9 @@ def verify(record: str, recheck: bool, as_json: bool) -> int:
     if replayed is not None and kind == "proof":
         game, start, _ = replayed
         evidence = proof.evidence
-        if evidence.get("kind") == "drup-refutation":
+        if proof.game == "stakd":
+            check_solo(claim, evidence, line, game, start, verdict, record, recheck)
+        elif evidence.get("kind") == "drup-refutation":
             check_refutation(claim, evidence, line, game, start, verdict, record)
         else:
             check_claim(claim, line, game, start, verdict, recheck, str(evidence.get("kind", "")))
@@ -299,3 +301,57 @@ def _claim_words(claim: str) -> str:
     if len(words) == 3 and words[0] == "player" and words[1].isdigit():
         return f"player {int(words[1]) + 1} {words[2]}"
     return claim
+
+
+def check_solo(claim: dict[str, Any], evidence: dict[str, Any], line: Line, game: Any, start: Any,
+               verdict: Verdict, record: str, recheck: bool) -> None:
+    """A STAKD solo answer: a witness line that places every piece, or a refutation of the question."""
+    from stratagem.models.stakd.sat import ENCODING as SOLO_ENCODING
+    from stratagem.models.stakd.search import solo_search
+    from stratagem.models.stakd.solo import verify_refutation
+
+    winnable = claim.get("winnable")
+    if winnable is True:
+        if line.result != "won":
+            verdict.invalid("claim.winnable", "claims every piece can be placed, but the line does not end in a win")
+        return
+    if winnable is not False:
+        verdict.invalid("claim.winnable", "must be true or false")
+        return
+    if line.moves:
+        verdict.invalid("line.moves", "a proof that the pieces cannot all be placed carries no moves")
+        return
+    kind = evidence.get("kind")
+    if kind == "drup-refutation":
+        if evidence.get("encoding") != SOLO_ENCODING:
+            raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
+                           f"(this version checks {SOLO_ENCODING})")
+        symmetry = evidence.get("symmetry", True)
+        if not isinstance(symmetry, bool):
+            raise BadInput(record, "evidence.symmetry", "must be true or false")
+        folder = Path(record).parent
+        names = {}
+        for key in ("cnf", "proof"):
+            name = evidence.get(key)
+            if not isinstance(name, str) or not name or "/" in name or "\\" in name:
+                raise BadInput(record, f"evidence.{key}", "must name a file beside the record")
+            names[key] = folder / name
+        valid, reason = verify_refutation(game, start, read_text_maybe_gz(names["proof"]), symmetry=symmetry,
+                                          cnf_text=read_text_maybe_gz(names["cnf"]))
+        if not valid:
+            verdict.invalid("evidence.proof", f"{names['proof'].name}: {reason}")
+            return
+        verdict.checked.append(f"the CNF is {SOLO_ENCODING} for this position, rebuilt from the rules")
+        verdict.checked.append("the DRUP refutation is valid (stratagem's checker): the pieces cannot all be placed")
+    elif recheck:
+        result = solo_search(game, start, node_limit=10_000_000)
+        if result.status == "impossible":
+            verdict.checked.append(f"exhaustive search of {result.nodes:,} positions: no way to place every piece")
+        elif result.status == "solved":
+            found = len(result.line or ())
+            verdict.invalid("claim.winnable", f"the exhaustive re-check places every piece ({found} placements)")
+        else:
+            verdict.notes.append("the exhaustive re-check did not finish")
+    else:
+        basis = "CP-SAT's INFEASIBLE answer" if kind == "cpsat-infeasible" else f"evidence {kind!r}"
+        verdict.notes.append(f"rests on {basis} without a certificate; run with --recheck to search exhaustively")

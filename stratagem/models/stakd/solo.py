@@ -70,7 +70,7 @@ class SoloAnswer:
     def to_proof(self, game: StakdGame, start: State | None = None) -> Proof:
         """The answer as a ``stratagem/proof@1`` record (the line is empty when not winnable)."""
         state = game.initial_state() if start is None else start
-        result = "won" if self.winnable else ("lost" if self.winnable is False else "")
+        result = "won" if self.winnable else ""
         line = Line(game.name, game.setup(), game.format_state(state), self.moves or (), result)
         return Proof(game.name, self.claim(), line, dict(self.evidence))
 

@@ -1,0 +1,90 @@
+"""`stratagem check` / `solve` / `verify` on STAKD solo puzzles, and `analyze` on STAKD endgames."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from conftest import ROOT, assert_bad_input
+
+STAKD = ROOT / "puzzles" / "stakd"
+
+
+def test_check_finds_a_replayed_witness_and_verify_accepts_it(cli, tmp_path: Path) -> None:
+    record = tmp_path / "solo.json"
+    result = cli("check", str(STAKD / "solo-3-many-unis.toml"), "--proof", str(record), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["status"] == "winnable" and report["evidence"]["kind"] == "witness"
+    assert len(report["line"]) == 15  # B2 T2 D3 U7 X1: every piece placed once
+    checked = cli("verify", str(record))
+    assert checked.code == 0, checked.out + checked.err
+    assert "won position after 15 turns" in checked.out
+
+
+def test_an_impossible_solo_set_gets_a_checked_refutation(cli, tmp_path: Path) -> None:
+    record = tmp_path / "imp.json"
+    result = cli("check", str(STAKD / "solo-4-impossible.toml"), "--proof", str(record))
+    assert result.code == 1, "a negative answer of a check exits 1"
+    assert "not winnable" in result.out
+    assert (tmp_path / "imp.cnf.gz").exists() and (tmp_path / "imp.drup.gz").exists()
+    checked = cli("verify", str(record))
+    assert checked.code == 0, checked.out + checked.err
+    assert "DRUP refutation is valid" in checked.out
+
+
+def test_a_refutation_with_a_flipped_literal_is_rejected(cli, tmp_path: Path) -> None:
+    record = tmp_path / "imp.json"
+    cli("check", str(STAKD / "solo-4-impossible.toml"), "--proof", str(record))
+    proof = tmp_path / "imp.drup.gz"
+    lines = gzip.decompress(proof.read_bytes()).decode().splitlines()
+    lines = [line for line in lines if line and not line.startswith("d ")]
+    lines = lines[len(lines) // 2:]  # drop the first half of the lemmas
+    proof.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    result = cli("verify", str(record))
+    assert result.code == 1
+    assert "INVALID" in result.out
+
+
+def test_a_forged_winnable_claim_is_rejected(cli, tmp_path: Path) -> None:
+    record = tmp_path / "imp.json"
+    cli("check", str(STAKD / "solo-4-impossible.toml"), "--method", "cpsat", "--proof", str(record))
+    data = json.loads(record.read_text())
+    assert data["evidence"]["kind"] == "cpsat-infeasible"
+    checked = cli("verify", str(record), "--recheck")
+    assert checked.code == 0 and "exhaustive search" in checked.out
+    data["claim"]["winnable"] = True
+    record.write_text(json.dumps(data))
+    forged = cli("verify", str(record))
+    assert forged.code == 1
+
+
+def test_solve_gives_a_line_for_a_solo_puzzle(cli) -> None:
+    result = cli("solve", str(STAKD / "solo-1-tiny.toml"), "--json")
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["status"] == "winnable"
+
+
+def test_check_refuses_a_two_player_position(cli) -> None:
+    assert_bad_input(cli("check", str(STAKD / "endgame-2p-lost.toml")), "endgame-2p-lost.toml", "not a solo puzzle")
+
+
+def test_analyze_proves_a_stakd_endgame_and_verify_replays_the_proof(cli, tmp_path: Path) -> None:
+    proof = tmp_path / "tree.json"
+    result = cli("analyze", str(STAKD / "endgame-2p-only-move.toml"), "--proof", str(proof), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["status"] == "solved" and report["value"] == 1
+    assert report["best_move"] == "D@11,1h"
+    winning = [m["move"] for m in report["moves"] if m["value"] == 1]
+    assert winning == ["D@11,1h"], "the file says only one move wins"
+    assert cli("verify", str(proof)).code == 0
+    tree = json.loads(proof.read_text())
+    for node in tree["nodes"]:
+        if len(node["children"]) > 1:
+            node["children"] = node["children"][1:]  # drop a reply the opponent has
+            break
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(tree))
+    assert cli("verify", str(bad)).code == 1
