@@ -223,7 +223,7 @@ def _summary(game: Any, result: MinimaxResult[Any]) -> str:
     if result.status == "heuristic":
         return f"heuristic estimate for {who}: {encode_value(value) if value is not None else '?'} (not a proof)"
     low, high = return_bounds(game)
-    plies = "" if result.distance is None else f" in {result.distance} plies"
+    plies = "" if result.distance is None else f" in {result.distance} {'ply' if result.distance == 1 else 'plies'}"
     assumption = "" if result.assumption in ("", "open information") else f" ({result.assumption})"
     if value == high:
         return f"{who} to move wins{plies}{assumption}"
