@@ -1,0 +1,119 @@
+"""Stratatak position files (TOML) and rebuilding a game from a record's setup.
+
+::
+
+    game = "stratatak"
+    name = "last card"                 # optional
+    description = "..."                # optional
+    [options]                          # optional; defaults shown (RULINGS.md)
+    star_mode = "wildcard"             # or "addon"
+    max_count = 9                      # Fighter counts 1..max_count
+    copies = 2                         # copies of each colour and count
+    stars = 6                          # Star cards in the deck
+    hand_size = 7                      # the loser draws back up to this
+    battle_limit = 0                   # analysis horizon: N > 0 stops an undecided game after N battles
+    [position]
+    state = "B3B4*,R7G7 B1R2 R5R5 - A1"  # the position notation; or seed = N for a dealt start
+    [solution]                         # optional: the open-analysis value for player 1 as a fraction
+    value = "1"
+
+Every problem is reported as ``file: key.path: problem``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from stratagem.core.errors import BadInput, NotationError
+from stratagem.core.io import Section, load_toml
+from stratagem.models.stratatak.cards import Options
+from stratagem.models.stratatak.position import State
+from stratagem.models.stratatak.rules import StratatakGame, deal
+
+OPTION_KEYS = {"star_mode", "max_count", "copies", "stars", "hand_size", "battle_limit"}
+
+
+@dataclass(frozen=True)
+class Position:
+    """A parsed position file. ``value`` is what the file claims (player 1's open-analysis value)."""
+
+    name: str
+    description: str
+    game: StratatakGame
+    state: State
+    value: Fraction | None = None
+
+
+def parse_options(section: Section) -> Options:
+    """Rules options from a TOML table (or a record's setup); unknown keys and bad values are errors."""
+    section.reject_unknown(OPTION_KEYS)
+    default = Options()
+    options = Options(
+        star_mode=section.get("star_mode", str, default.star_mode),
+        max_count=section.get("max_count", int, default.max_count),
+        copies=section.get("copies", int, default.copies),
+        stars=section.get("stars", int, default.stars),
+        hand_size=section.get("hand_size", int, default.hand_size),
+        battle_limit=section.get("battle_limit", int, default.battle_limit),
+    )
+    problem = options.problem()
+    if problem:
+        raise section.error(problem.split()[0], problem)
+    return options
+
+
+def game_from_setup(setup: dict[str, Any], source: str) -> StratatakGame:
+    """The game a record was made with, from its ``setup`` (:meth:`StratatakGame.setup`)."""
+    if not isinstance(setup, dict):
+        raise BadInput(source, "setup", "must be a table of rules options")
+    section = Section(setup, source, "setup")
+    if section.has("players"):  # ``stratagem play`` passes the player count: Stratatak is for two
+        players = section.get("players", int)
+        if players != 2:
+            raise section.error("players", f"Stratatak is a game for 2 players, not {players}")
+        section = Section({k: v for k, v in setup.items() if k != "players"}, source, "setup")
+    return StratatakGame(parse_options(section))
+
+
+def load_position(path: str | Path) -> Position:
+    """Read and check a Stratatak position file."""
+    source = str(path)
+    root = Section(load_toml(path), source)
+    root.reject_unknown({"game", "name", "description", "options", "position", "solution"})
+    game_name = root.get("game", str, required=True)
+    if game_name != "stratatak":
+        raise root.error("game", f"this is a {game_name!r} file, not a Stratatak position")
+    options = parse_options(root.table("options")) if root.has("options") else Options()
+    section = root.table("position")
+    section.reject_unknown({"state", "seed"})
+    if section.has("state") == section.has("seed"):
+        raise BadInput(source, "position", "give exactly one of state (a position) or seed (a dealt start)")
+    if section.has("seed"):
+        state = deal(options, Random(section.get("seed", int)))
+    else:
+        try:
+            state = StratatakGame(options, None).parse_state(section.get("state", str))
+        except NotationError as exc:
+            raise section.error("state", str(exc)) from None
+    value = None
+    if root.has("solution"):
+        solution = root.table("solution")
+        solution.reject_unknown({"value"})
+        text = solution.get("value", str, required=True)
+        try:
+            value = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise solution.error("value", f"{text!r} is not a fraction such as \"1\", \"-1\" or \"1/3\"") from None
+        if not -1 <= value <= 1:
+            raise solution.error("value", f"{text} is outside -1..1")
+    return Position(
+        name=root.get("name", str, Path(source).stem),
+        description=root.get("description", str, ""),
+        game=StratatakGame(options, state),
+        state=state,
+        value=value,
+    )
