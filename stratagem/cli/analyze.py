@@ -184,6 +184,10 @@ def _exact(game: Any, state: Any, method: str, depth: int | None, time_limit: fl
             else:
                 raise
     report = _minimax_report(game, state, method, result)
+    battles_along = getattr(game, "battles_along", None)
+    if battles_along is not None and result.solved and result.distance is not None:
+        report["battles"] = battles_along(state, result.pv)
+        report["summary"] += f" ({report['battles']} battle{'' if report['battles'] == 1 else 's'})"
     if rank and game.to_move(state) >= 0:
         options.pop("progress", None)
         ranked = rank_moves(game, state, _search(method), **options)

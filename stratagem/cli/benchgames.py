@@ -172,8 +172,9 @@ def simultaneous_table(files: list[str], iterations: int, log: Callable[[str], N
 
 #: Agent pairings measured for each game (the rest of the seats, if any, go to random agents).
 PAIRINGS: dict[str, tuple[list[tuple[str, str]], int]] = {
-    "stratatak": ([("greedy", "random"), ("mcts:iterations=200", "random"), ("mcts:iterations=200", "greedy"),
-                   ("pimc:samples=8:rollouts=2", "greedy")], 2),
+    "stratatak": ([("greedy", "random"), ("mcts:iterations=200:rollout_limit=10", "random"),
+                   ("mcts:iterations=200:rollout_limit=10", "greedy"),
+                   ("pimc:samples=8:rollouts=2:rollout_limit=10", "greedy")], 2),
     "cardclash": ([("greedy", "random"), ("mcts:iterations=200", "random"), ("mcts:iterations=200", "greedy"),
                    ("ismcts:iterations=200", "greedy")], 2),
     "stakd": ([("greedy", "random"), ("mcts:iterations=200", "random")], 2),

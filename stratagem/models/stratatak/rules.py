@@ -286,6 +286,18 @@ class StratatakGame:
 
         return sorted(moves, key=key)
 
+    def battles_along(self, state: State, line: Sequence[Move]) -> int:
+        """How many battles ``line`` (moves from ``state``) starts: the attacks in it.
+
+        Analysis reports a result "in N battles" with it, as the seed counts play in battles.
+        """
+        battles = 0
+        for move in line:
+            if state.phase == ATTACK:
+                battles += 1
+            state = self.apply(state, move)
+        return battles
+
     def evaluate(self, state: State) -> tuple[float, ...]:
         """Hand size difference, scaled into (-0.5, 0.5): fewer cards is better."""
         if self.is_terminal(state):
