@@ -29,9 +29,10 @@ from stratagem.solvers.prooftree import (
     check_proof_tree,
     decode_value,
 )
+from tests.docsection import FormatsSection
 
 REPO = Path(__file__).resolve().parents[2]
-DRAFT = REPO / "docs" / "drafts" / "formats-prooftree.md"
+DRAFT = FormatsSection("### 9.1 Proof trees")
 
 Tree = dict[str, Any]
 

@@ -13,7 +13,6 @@ import json
 import re
 from collections.abc import Hashable
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +32,7 @@ from stratagem.solvers.simultaneous import (
     solve_each_player,
     solve_simultaneous,
 )
+from tests.docsection import FormatsSection
 
 F = Fraction
 WEIGHTED = {("H", "H"): 2, ("H", "T"): 0, ("T", "H"): 0, ("T", "T"): 1}
@@ -321,7 +321,7 @@ def test_unreadable_proofs_raise_bad_input() -> None:
 
 
 def test_the_format_draft_example_is_what_the_solver_writes_and_checks() -> None:
-    draft = Path(__file__).resolve().parents[2] / "docs" / "drafts" / "formats-matrixproof.md"
+    draft = FormatsSection("### 9.2 Matrix proofs")
     blocks = re.findall(r"```json\n(.*?)```", draft.read_text(encoding="utf-8"), re.DOTALL)
     assert len(blocks) == 1
     example = json.loads(blocks[0])

@@ -6,7 +6,7 @@ to move, how many players in a row have passed, the cards the strategic variant 
 the winners once the round is over, and the round number with the flags won in earlier rounds. States
 are immutable tuples, so they hash fast and can be shared freely.
 
-Notation (``docs/drafts/formats-cardclash.md``)::
+Notation (``docs/formats.md, section 8``)::
 
     BATTLEFIELD HANDS PILES PLAYER [passes=N] [out=CARDS] [round=N] [flags=F,F,..] [won=P,..]
 

@@ -18,7 +18,7 @@ The turn number is not stored: every player plays one card a turn, so it is ``10
 (+1 between turns). Cards never dealt this round are not part of the state: each round is a fresh
 shuffle, and what is not on the table or in a hand is simply unseen.
 
-Notation (docs/drafts/formats-stackattack.md)::
+Notation (docs/formats.md, section 7)::
 
     ROWS HANDS TAKEN SCORES ROUND [>PLAYED *ACTIVATE =PLACE #BLOCKED]
 

@@ -15,10 +15,11 @@ from stratagem.models.cardclash.battlefield import squares
 from stratagem.models.cardclash.cards import COLOURS
 from stratagem.models.cardclash.position import State, parse_state
 from stratagem.models.cardclash.rules import CardClashGame
+from tests.docsection import FormatsSection
 
 REPO = Path(__file__).resolve().parents[3]
 PUZZLES = REPO / "puzzles" / "cardclash"
-DRAFT = REPO / "docs" / "drafts" / "formats-cardclash.md"
+DRAFT = FormatsSection("## 8. Stratego Card Clash notation")
 
 
 def game_at(text: str, *, width: int = 6, height: int = 6, strategic: bool = False) -> tuple[CardClashGame, State]:

@@ -1,5 +1,5 @@
 """Position and move notation (position.py, battlefield.py): round-trips over seeded playouts, the
-examples of docs/drafts/formats-cardclash.md, and malformed text raising NotationError."""
+examples of docs/formats.md, section 8, and malformed text raising NotationError."""
 
 from __future__ import annotations
 

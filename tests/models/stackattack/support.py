@@ -12,10 +12,11 @@ from typing import Any
 from stratagem.models.stackattack.notation import format_move, parse_move
 from stratagem.models.stackattack.position import State, format_cards
 from stratagem.models.stackattack.rules import Options, StackAttackGame
+from tests.docsection import FormatsSection
 
 REPO = Path(__file__).resolve().parents[3]
 PUZZLES = REPO / "puzzles" / "stackattack"
-DRAFT = REPO / "docs" / "drafts" / "formats-stackattack.md"
+DRAFT = FormatsSection("## 7. Stack Attack notation")
 
 
 def position(text: str, **options: Any) -> tuple[StackAttackGame, State]:

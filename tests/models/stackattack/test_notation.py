@@ -13,7 +13,7 @@ from stratagem.models.stackattack.notation import DEAL, KINDS, ROW_KINDS, Choice
 from stratagem.models.stackattack.position import State, format_state, parse_state
 from stratagem.models.stackattack.rules import StackAttackGame
 
-from .support import DRAFT
+from .support import DRAFT, REPO
 
 card_lists = st.lists(st.integers(1, 99), max_size=6).map(tuple)
 
@@ -116,8 +116,8 @@ def test_engine_malformed_move_raises(text: str) -> None:
 
 
 def test_engine_rules_document_names_only_existing_tests() -> None:
-    doc = (DRAFT.parents[1] / "rules" / "stackattack.md").read_text()
-    here = DRAFT.parents[2] / "tests" / "models" / "stackattack"
+    doc = (REPO / "docs" / "rules" / "stackattack.md").read_text()
+    here = REPO / "tests" / "models" / "stackattack"
     names = re.findall(r"`([a-z_]+)::(test_[a-z0-9_*]+)`", doc)
     assert len(names) > 30
     for module, name in names:

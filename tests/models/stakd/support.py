@@ -1,6 +1,6 @@
 """Shared builders for the STAKD tests: games and positions written in the project's notation.
 
-Positions are ``LAYERS HANDS PLAYER [out:...]`` (docs/drafts/formats-stakd.md): ``1B@3,1h;1B@0,0h/1D@0,0h``
+Positions are ``LAYERS HANDS PLAYER [out:...]`` (docs/formats.md, section 5): ``1B@3,1h;1B@0,0h/1D@0,0h``
 is two Bases on layer 0 and a Duo on layer 1, all owned by player 1. Most rule tests use the solo
 lattice of 11x3 nodes (two Bases), whose first Base goes at (3,1) horizontally:
 
@@ -17,10 +17,11 @@ from stratagem.models.stakd.geometry import square_lattice
 from stratagem.models.stakd.notation import format_move, parse_state
 from stratagem.models.stakd.position import Move, State
 from stratagem.models.stakd.rules import StakdGame, structure_problems
+from tests.docsection import FormatsSection
 
 REPO = Path(__file__).resolve().parents[3]
 PUZZLES = REPO / "puzzles" / "stakd"
-DRAFT = REPO / "docs" / "drafts" / "formats-stakd.md"
+DRAFT = FormatsSection("## 5. STAKD Elite notation")
 
 #: The two Bases of the solo lattice drawn above.
 TWO_BASES = "1B@3,1h;1B@0,0h"

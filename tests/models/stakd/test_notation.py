@@ -1,4 +1,4 @@
-"""Move and position notation (notation.py, docs/drafts/formats-stakd.md): round-trips over random values,
+"""Move and position notation (notation.py, docs/formats.md, section 5): round-trips over random values,
 every example of the draft, and malformed text raising NotationError."""
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """Notation of cards, plays, moves and positions: round trips, fields, errors, and the examples of
-docs/drafts/formats-stratatak.md."""
+docs/formats.md, section 6."""
 
 from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,9 +15,10 @@ from stratagem.core.game import CHANCE
 from stratagem.models.stratatak.cards import Options, format_cards, parse_cards
 from stratagem.models.stratatak.position import State, format_state, parse_state
 from stratagem.models.stratatak.rules import StratatakGame, deal
+from tests.docsection import FormatsSection
 
 GAME = StratatakGame()
-DRAFT = Path(__file__).resolve().parents[3] / "docs" / "drafts" / "formats-stratatak.md"
+DRAFT = FormatsSection("## 6. Stratatak notation")
 
 
 def random_states(seed: int, game: StratatakGame, count: int) -> list[State]:
