@@ -271,6 +271,14 @@ def _lp(game: Any, state: Any, depth: int | None) -> dict[str, Any]:
                 }
         per_player.append(entry)
     two = game.num_players == 2
+    if two and results[0].evaluated_leaves == 0:
+        from stratagem.solvers.simultaneous import expected_returns
+
+        returns = expected_returns(game, results[0])
+        for entry, value in zip(per_player, returns, strict=False):
+            entry["expected_return"] = _value(value)
+        if len(per_player) == 1:
+            per_player.append({"player": 2, "against": [1], "expected_return": _value(returns[1])})
     return {
         "method": "lp",
         "information": OPEN,
@@ -517,8 +525,13 @@ def _print(report: dict[str, Any], seconds: float) -> None:
         out.print(f"line      {' '.join(report['pv'])}")
     for entry in report.get("players", []):
         strategy = ", ".join(f"{m}: {p}" for m, p in entry.get("strategy", {}).items())
-        value = f"value {entry['value']}" if "value" in entry else f"mean return {entry.get('mean_return')}"
-        out.print(f"player {entry['player']}  {value}   mix {strategy}")
+        value = f"value {entry['value']}" if "value" in entry else ""
+        if "mean_return" in entry:
+            value = f"mean return {entry['mean_return']}"
+        if "expected_return" in entry:
+            approx = float(Fraction(str(entry["expected_return"])))
+            value += f"{', ' if value else ''}expected return {approx:.3f} with these mixes"
+        out.print(f"player {entry['player']}  {value}" + (f"   mix {strategy}" if strategy else ""))
         if "opponent_strategy" in entry:
             mix = ", ".join(f"{m}: {p}" for m, p in entry["opponent_strategy"].items())
             out.print(f"          opponent's mix {mix}")

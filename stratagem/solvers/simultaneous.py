@@ -503,3 +503,59 @@ def _scalar(values: Sequence[float | int | Fraction], player: int, payoff: str) 
         return own
     others = [_exact(v) for q, v in enumerate(values) if q != player]
     return own - sum(others, Fraction(0)) / len(others)
+
+
+def expected_returns(game: AnyGame, result: SimultaneousResult) -> tuple[Fraction, ...]:
+    """Every player's expected return when everyone follows the solved strategies of ``result``.
+
+    At simultaneous nodes the player plays its row mix and the opponents their column mix; at
+    decision nodes the player picks a move of best value and an opponent one of worst value for the
+    player (the first in the game's order among equals, so this is *one* equilibrium's outcome: with
+    ties the individual returns may differ between equally good choices, the player's value cannot);
+    chance nodes are averaged. Depth-limited results use the game's evaluation at the cut.
+    """
+    player, payoff = result.player, result.payoff
+    memo: dict[tuple[Hashable, int | None], tuple[Fraction, ...]] = {}
+
+    def scalar(values: tuple[Fraction, ...]) -> Fraction:
+        return _scalar(values, player, payoff)
+
+    def walk(state: Hashable, remaining: int | None) -> tuple[Fraction, ...]:
+        key = (state, remaining)
+        if key in memo:
+            return memo[key]
+        if game.is_terminal(state):
+            out = tuple(_exact(v) for v in game.returns(state))
+        elif game.to_move(state) == CHANCE:
+            total = [Fraction(0)] * game.num_players
+            for outcome, p in game.chance_outcomes(state):
+                for q, v in enumerate(walk(game.apply(state, outcome), remaining)):
+                    total[q] += p * v
+            out = tuple(total)
+        elif game.to_move(state) == SIMULTANEOUS:
+            if remaining == 0:
+                out = tuple(_exact(v) for v in game.evaluate(state))  # type: ignore[attr-defined]
+            else:
+                node = result.node(state, remaining)
+                if node is None:
+                    raise ValueError(f"the result has no solved node for {game.format_state(state)}")
+                below = None if remaining is None else remaining - 1
+                total = [Fraction(0)] * game.num_players
+                for r, pr in zip(node.rows, node.solution.row, strict=True):
+                    for c, pc in zip(node.columns, node.solution.col, strict=True):
+                        if pr and pc:
+                            joint: list[Any] = [None] * game.num_players
+                            joint[player] = r
+                            for q, move in zip(result.opponents, c, strict=True):
+                                joint[q] = move
+                            for q, v in enumerate(walk(game.apply(state, tuple(joint)), below)):
+                                total[q] += pr * pc * v
+                out = tuple(total)
+        else:
+            children = [walk(game.apply(state, move), remaining) for move in game.legal_moves(state)]
+            pick = max if game.to_move(state) == player else min
+            out = pick(children, key=scalar)
+        memo[key] = out
+        return out
+
+    return walk(result.root, result.depth)

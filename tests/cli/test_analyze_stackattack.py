@@ -107,3 +107,21 @@ def test_show_draws_a_position_file(cli) -> None:
     assert "row 1:" in result.out and "P4:" in result.out
     assert load_position(POSITIONS / "4p-actions-2-turns.toml").game.format_state(
         load_position(POSITIONS / "4p-actions-2-turns.toml").state) in result.out
+
+
+def test_expected_returns_under_the_equilibrium_give_back_the_lp_value() -> None:
+    from stratagem.solvers.simultaneous import expected_returns
+
+    for name in ("2p-actions-3-turns", "2p-numbers-3-turns", "2p-actions-shield-2-turns"):
+        position = load_position(POSITIONS / f"{name}.toml")
+        result = solve_simultaneous(position.game, position.state, player=0, payoff="margin")
+        mine, theirs = expected_returns(position.game, result)
+        assert mine - theirs == result.value, name
+        assert mine <= 0 and theirs <= 0, "returns are minus penalties"
+
+
+def test_analyze_reports_each_players_expected_penalty(cli) -> None:
+    result = cli("analyze", str(POSITIONS / "2p-actions-3-turns.toml"), "--json")
+    players = json.loads(result.out)["players"]
+    margin = Fraction(str(players[0]["expected_return"])) - Fraction(str(players[1]["expected_return"]))
+    assert margin == Fraction(str(players[0]["value"]))
