@@ -57,7 +57,10 @@ def check_line(line: Line, verdict: Verdict, place: str) -> tuple[Any, Any, list
     if not result.ok:
         verdict.invalid(f"{place}moves[{result.error_at}]", result.error)
         return None
-    verdict.checked.append(f"all {len(line.moves)} moves are legal under the rules engine")
+    if line.moves:
+        verdict.checked.append(f"all {len(line.moves)} moves are legal under the rules engine")
+    else:
+        verdict.checked.append("the start position reads and fits the setup")
     final = result.final
     if line.result == "won":
         if is_win(game, final):
