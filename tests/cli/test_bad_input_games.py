@@ -1,0 +1,89 @@
+"""Bad position files and options for the position games: one stderr line naming file, place and
+problem; exit 2; no traceback; no proof file written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, assert_bad_input
+
+GAMES = ROOT / "puzzles"
+SAMPLES = {
+    "stratatak": GAMES / "stratatak" / "run-of-reds.toml",
+    "cardclash": GAMES / "cardclash" / "square-in-1.toml",
+    "stakd": GAMES / "stakd" / "endgame-2p-only-move.toml",
+    "stackattack": GAMES / "stackattack" / "2p-numbers-3-turns.toml",
+}
+
+
+def _analyze(cli, tmp_path: Path, text: str, *extra: str):
+    path = tmp_path / "position.toml"
+    path.write_text(text)
+    proof = tmp_path / "proof.json"
+    result = cli("analyze", str(path), "--proof", str(proof), *extra)
+    assert not proof.exists(), "nothing may be written on bad input"
+    return result
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLES))
+def test_malformed_toml_is_named_with_its_line(cli, tmp_path: Path, game: str) -> None:
+    text = SAMPLES[game].read_text().replace("[position]", "[position", 1)
+    assert_bad_input(_analyze(cli, tmp_path, text), "position.toml", "malformed TOML")
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLES))
+def test_an_unknown_option_is_named(cli, tmp_path: Path, game: str) -> None:
+    text = SAMPLES[game].read_text()
+    text = text.replace("[options]", "[options]\nflux_capacitor = true", 1) if "[options]" in text else \
+        text.replace("[position]", "[options]\nflux_capacitor = true\n\n[position]", 1)
+    assert_bad_input(_analyze(cli, tmp_path, text), "position.toml", "flux_capacitor")
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLES))
+def test_a_position_that_does_not_parse_is_named(cli, tmp_path: Path, game: str) -> None:
+    lines = SAMPLES[game].read_text().splitlines()
+    lines = ['state = "this is not a position"' if line.startswith("state =") else line for line in lines]
+    assert_bad_input(_analyze(cli, tmp_path, "\n".join(lines) + "\n"), "position.toml", "position.state")
+
+
+def test_an_unknown_game_is_named(cli, tmp_path: Path) -> None:
+    text = SAMPLES["stratatak"].read_text().replace('game = "stratatak"', 'game = "chess"')
+    assert_bad_input(_analyze(cli, tmp_path, text), "position.toml", "game", "'chess'")
+
+
+def test_a_strato_puzzle_is_not_a_position(cli) -> None:
+    result = cli("analyze", str(GAMES / "strato" / "challenge-0.toml"))
+    assert_bad_input(result, "challenge-0.toml", "game", "'strato'")
+
+
+def test_as_a_player_who_is_not_in_the_game(cli) -> None:
+    assert_bad_input(cli("analyze", str(SAMPLES["stratatak"]), "--as", "3"), "--as", "player 3")
+
+
+def test_as_a_player_who_is_not_to_move(cli) -> None:
+    assert_bad_input(cli("analyze", str(SAMPLES["stratatak"]), "--as", "2", "--method", "pimc"), "--as",
+                     "not to move")
+
+
+def test_an_estimate_method_cannot_write_a_proof(cli, tmp_path: Path) -> None:
+    proof = tmp_path / "p.json"
+    result = cli("analyze", str(SAMPLES["cardclash"]), "--method", "mcts", "--iterations", "10", "--proof", str(proof))
+    assert_bad_input(result, "--proof", "estimates")
+    assert not proof.exists()
+
+
+def test_lp_is_refused_for_a_turn_based_game(cli) -> None:
+    assert_bad_input(cli("analyze", str(SAMPLES["stakd"]), "--method", "lp"), "--method", "simultaneous")
+
+
+def test_verify_refuses_an_unknown_record_format(cli, tmp_path: Path) -> None:
+    record = tmp_path / "r.json"
+    record.write_text('{"format": "stratagem/nonsense@9"}')
+    assert_bad_input(cli("verify", str(record)), "r.json", "format", "nonsense")
+
+
+def test_verify_names_a_proof_tree_without_setup(cli, tmp_path: Path) -> None:
+    record = tmp_path / "r.json"
+    record.write_text('{"format": "stratagem/prooftree@1", "game": "stakd", "start": "- B1 1"}')
+    assert_bad_input(cli("verify", str(record)), "r.json", "setup")
