@@ -20,7 +20,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import Game
@@ -99,6 +99,8 @@ class MctsAgent:
     value_range: tuple[float, float] = (-1.0, 1.0)
     rollout_limit: int | None = None
     name: str = "mcts"
+    #: what the search sees, for the match table
+    information: ClassVar[str] = "open"
 
     def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
         return self._search(game, state, rng, None)
@@ -107,7 +109,8 @@ class MctsAgent:
         return self._search(game, state, rng, player)
 
     def _search(self, game: Game[Any, Any], state: Any, rng: Random, player: int | None) -> Any:
-        return uct(
+        search = ismcts if self.information == "observation" else uct
+        return search(
             game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
             exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
             player=player,
@@ -115,38 +118,16 @@ class MctsAgent:
 
     @property
     def params(self) -> dict[str, Any]:
-        return {"information": "open", "iterations": self.iterations, "time_limit": self.time_limit,
+        return {"information": self.information, "iterations": self.iterations, "time_limit": self.time_limit,
                 "exploration": self.exploration, "rollout_limit": self.rollout_limit}
 
 
 @dataclass(frozen=True)
-class IsmctsAgent:
+class IsmctsAgent(MctsAgent):
     """SO-ISMCTS (:func:`~stratagem.solvers.mcts.ismcts`) from the mover's observation."""
 
-    iterations: int | None = 1000
-    time_limit: float | None = None
-    exploration: float = DEFAULT_EXPLORATION
-    value_range: tuple[float, float] = (-1.0, 1.0)
-    rollout_limit: int | None = None
     name: str = "ismcts"
-
-    def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
-        return self._search(game, state, rng, None)
-
-    def choose_simultaneous(self, game: Game[Any, Any], state: Any, player: int, rng: Random) -> Any:
-        return self._search(game, state, rng, player)
-
-    def _search(self, game: Game[Any, Any], state: Any, rng: Random, player: int | None) -> Any:
-        return ismcts(
-            game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
-            exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
-            player=player,
-        ).best_move
-
-    @property
-    def params(self) -> dict[str, Any]:
-        return {"information": "observation", "iterations": self.iterations, "time_limit": self.time_limit,
-                "exploration": self.exploration, "rollout_limit": self.rollout_limit}
+    information: ClassVar[str] = "observation"
 
 
 @dataclass(frozen=True)
