@@ -35,6 +35,14 @@ Distance to the result (:func:`alphabeta`, :func:`plain_minimax` without chance)
     (:func:`_later`) and undone on the window passed down (:func:`_sooner`). Draws carry no
     distance; the reported ``distance`` of a draw is the length of the principal variation.
 
+Bound cutoffs (mate-distance pruning)
+    With the returns bounded by ``lo`` and ``hi``, no decision node can score better than a win
+    worth ``hi`` on the next ply, nor worse than a loss worth ``lo`` on it. :func:`alphabeta` narrows
+    every window to those scores: a node whose window lies outside them is decided without a visit,
+    and a move reaching the best possible score ends its node's search (a win in one ends the
+    root's). The expectiminimax engine does the same with the values ``lo`` and ``hi``. Exact values
+    and distances are unchanged; only nodes that cannot matter are skipped.
+
 Honesty of the result
     ``status`` is ``"solved"`` only when every line was searched to a terminal state (no depth
     horizon, no table entry from a shallower search was relied on). A depth-limited search that
@@ -265,6 +273,34 @@ def _neg(s: Score) -> Score:
     return (-s[0], -s[1])
 
 
+#: A distance beyond any game: the ``t`` of "a loss, however late" (or "a win, however soon").
+_FAR = 1 << 40
+
+
+def _best_possible(hi: Value) -> Score:
+    """The highest score a decision node can have when no return exceeds ``hi``: a win on the next ply."""
+    return (hi, -1) if hi > 0 else (hi, 0) if hi == 0 else (hi, _FAR)
+
+
+def _worst_possible(lo: Value) -> Score:
+    """The lowest score a decision node can have when no return is below ``lo``: a loss on the next ply."""
+    return (lo, 1) if lo < 0 else (lo, 0) if lo == 0 else (lo, -_FAR)
+
+
+def _return_bounds(game: Game[Any, Any], lo: Value | None, hi: Value | None) -> tuple[Value, Value]:
+    """``lo`` and ``hi`` if given, else the game's ``return_bounds`` (attribute or method), else -1 and 1."""
+    if (lo is None) != (hi is None):
+        raise ValueError("give both lo and hi, or neither")
+    if lo is None:
+        declared = getattr(game, "return_bounds", None)
+        if declared is None:
+            return (-1, 1)  # the convention of two-player zero-sum games: +1, -1 or 0
+        lo, hi = declared() if callable(declared) else declared
+    if not lo < hi:
+        raise ValueError("lo must be below hi")
+    return lo, hi
+
+
 class _Engine:
     """What every search shares: node counting, limits, progress, cycle detection, move order."""
 
@@ -304,12 +340,12 @@ class _Engine:
                                  "line; the minimax searches need a game without cycles")
         self.path.add(state)
 
-    def moves(self, state: Any, first: Any) -> list[Any]:
+    def moves(self, state: Any, first: Any, ordered: bool = True) -> list[Any]:
         moves = list(self.game.legal_moves(state))
         if not moves:
             raise StratagemError(f"{self.game.name}: position {self.game.format_state(state)} is not "
                                  "terminal but has no legal move")
-        if self.ordering:
+        if self.ordering and ordered:
             moves = list(self.game.order_moves(state, moves))  # type: ignore[attr-defined]
         if first is not None and first in moves and moves[0] != first:
             moves.remove(first)
@@ -421,13 +457,32 @@ def plain_minimax(game: Game[S, M], state: S, depth: int | None = None) -> Minim
 
 
 class _Negamax(_Engine):
-    def __init__(self, game: Game[Any, Any], root: Any, **kwargs: Any) -> None:
+    def __init__(self, game: Game[Any, Any], root: Any, lo: Value, hi: Value, **kwargs: Any) -> None:
         super().__init__(game, **kwargs)
         self.root = root
         self.root_best: Any = None
+        self.lo: Any = lo
+        self.hi: Any = hi
+        self.best_possible = _best_possible(hi)
+        self.worst_possible = _worst_possible(lo)
+        # The best (worst) score a move to a non-terminal position can bring, whoever moves next.
+        self.best_later = max(_later(self.best_possible), _later(_neg(self.worst_possible)))
+        self.worst_later = min(_later(self.worst_possible), _later(_neg(self.best_possible)))
 
     def search(self, state: Any, depth: int, alpha: Score, beta: Score) -> Score:
         """Fail-soft negamax score of a decision node for its player to move."""
+        # Bound cutoffs (mate-distance pruning): no score here beats a win on the next ply nor
+        # falls below a loss on it. A window outside those is decided without a visit, and a move
+        # reaching the best possible score ends the search of this node.
+        best_possible, worst_possible = self.best_possible, self.worst_possible
+        if alpha >= best_possible:
+            return best_possible
+        if beta <= worst_possible:
+            return worst_possible
+        if beta > best_possible:
+            beta = best_possible
+        if alpha < worst_possible:
+            alpha = worst_possible
         self.tick()
         tt_move = None
         tt = self.tt
@@ -443,23 +498,39 @@ class _Negamax(_Engine):
                     if state is self.root:
                         self.root_best = tt_move
                     return score  # type: ignore[no-any-return]
-        me = self.game.to_move(state)
+        game = self.game
+        me = game.to_move(state)
         horizon_before = self.horizon
         best, best_move, a = NEG_INF, None, alpha
         self.enter(state)
         try:
-            for move in self.moves(state, tt_move):
-                v = self.child(self.game.apply(state, move), depth - 1, a, beta, me)
-                if v > best:
-                    best, best_move = v, move
-                    if v > a:
-                        a = v
-                        if a >= beta:
-                            break
+            if tt_move is not None:
+                # The table's move first, before the (costly) ordering of the rest: a cutoff by it
+                # saves generating and ordering the other moves.
+                v = self.child(game.apply(state, tt_move), depth - 1, a, beta, me)
+                best, best_move = v, tt_move
+                if v > a:
+                    a = v
+            if a < beta:
+                # When only a move that ends the game can fall inside the window, every other move
+                # is decided without a visit: the game's move ordering would be wasted work.
+                ordered = not (a >= self.best_later or beta <= self.worst_later)
+                for move in self.moves(state, None, ordered):
+                    if move == tt_move:
+                        continue
+                    v = self.child(game.apply(state, move), depth - 1, a, beta, me)
+                    if v > best:
+                        best, best_move = v, move
+                        if v > a:
+                            a = v
+                            if a >= beta:
+                                break
         finally:
             self.path.discard(state)
         if tt is not None:
-            flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+            # A score at either end of what is possible is exact whatever the window.
+            flag = (EXACT if best >= best_possible or best <= worst_possible
+                    else UPPER if best <= alpha else LOWER if best >= beta else EXACT)
             tt.put(state, (PROVEN if self.horizon == horizon_before else depth, flag, best, best_move))
         if state is self.root:
             self.root_best = best_move
@@ -470,10 +541,16 @@ class _Negamax(_Engine):
         game = self.game
         if game.is_terminal(child):
             self.tick()
-            return _later((game.returns(child)[me], 0))
+            r = game.returns(child)[me]
+            if not (self.lo <= r <= self.hi and self.lo <= -r <= self.hi):  # for either player
+                self.out_of_bounds(r, child, "return")
+            return (r, -1) if r > 0 else (r, 1) if r < 0 else (r, 0)
         if depth <= 0:
             self.tick()
-            return _later((self.estimate(child, me), 0))
+            e = self.estimate(child, me)
+            if not (self.lo <= e <= self.hi and self.lo <= -e <= self.hi):
+                self.out_of_bounds(e, child, "evaluation")
+            return _later((e, 0))
         mover = game.to_move(child)
         if mover == me:
             return _later(self.search(child, depth, _sooner(alpha), _sooner(beta)))
@@ -481,6 +558,11 @@ class _Negamax(_Engine):
             raise StratagemError(f"alphabeta met a {'chance' if mover == CHANCE else 'simultaneous'} node "
                                  f"({game.format_state(child)}); use expectiminimax for games with chance")
         return _later(_neg(self.search(child, depth, _neg(_sooner(beta)), _neg(_sooner(alpha)))))
+
+    def out_of_bounds(self, v: Value, state: Any, what: str) -> None:
+        raise StratagemError(f"{self.game.name}: {what} {v} at {self.game.format_state(state)} is outside the "
+                             f"bounds [{self.lo}, {self.hi}] of the returns; give alphabeta the right lo and hi "
+                             "(or the game a return_bounds)")
 
     def pv(self, state: Any, score: Score, depth: int, first: Any) -> list[Any]:
         """A line of moves that keeps the score ``score``, found by null-window tests."""
@@ -506,8 +588,9 @@ class _Negamax(_Engine):
         return line
 
 
-def alphabeta(game: Game[S, M], state: S, *, depth: int | None = None, use_tt: bool = True,
-              tt_size: int = 1 << 20, use_ordering: bool = True, iterative: bool | None = None,
+def alphabeta(game: Game[S, M], state: S, *, depth: int | None = None, lo: Value | None = None,
+              hi: Value | None = None, use_tt: bool = True, tt_size: int = 1 << 20,
+              tt: TranspositionTable | None = None, use_ordering: bool = True, iterative: bool | None = None,
               time_limit: float | None = None, max_nodes: int | None = None,
               progress: Progress | None = None, progress_every: int = 10_000) -> MinimaxResult[M]:
     """Negamax alpha-beta value of ``state`` in a two-player zero-sum game without chance.
@@ -520,8 +603,17 @@ def alphabeta(game: Game[S, M], state: S, *, depth: int | None = None, use_tt: b
     a completed iteration) and searches in one pass otherwise, where re-searching would only cost.
     ``time_limit`` (seconds) and ``max_nodes`` stop the search with status ``"unknown"``;
     ``progress(iteration, nodes)`` is called every ``progress_every`` nodes.
+
+    ``lo`` and ``hi`` bound every return (and evaluation) of either player; by default the game's
+    ``return_bounds`` if it declares them, else -1 and 1 (the returns of a two-player zero-sum game).
+    They give the bound cutoffs: no node can do better than winning (``hi``) on the next ply, nor
+    worse than losing (``lo``) on it, so a move reaching that ends the node's search. A return or
+    evaluation seen outside them raises; pass ``-math.inf`` and ``math.inf`` to do without.
+    ``tt`` is a table to use instead of a new one, e.g. shared by searches of related positions
+    (entries are valid wherever a position recurs; use one table per game and bounds).
     """
     started = time.perf_counter()
+    lo, hi = _return_bounds(game, lo, hi)
     if game.num_players != 2:
         raise StratagemError(f"alphabeta needs a two-player zero-sum game; {game.name} has {game.num_players} "
                              "players (use paranoid or maxn)")
@@ -530,8 +622,11 @@ def alphabeta(game: Game[S, M], state: S, *, depth: int | None = None, use_tt: b
     me = _decision_player(game, state, "alphabeta")
     if me == CHANCE:
         raise StratagemError("alphabeta: the position is a chance node; use expectiminimax")
-    tt = TranspositionTable(tt_size) if use_tt else None
-    engine = _Negamax(game, state, tt=tt, ordering=use_ordering, time_limit=time_limit, max_nodes=max_nodes,
+    if not use_tt:
+        tt = None
+    elif tt is None:
+        tt = TranspositionTable(tt_size)
+    engine = _Negamax(game, state, lo, hi, tt=tt, ordering=use_ordering, time_limit=time_limit, max_nodes=max_nodes,
                       progress=progress, progress_every=progress_every)
     done: tuple[int, Score, bool, Any] | None = None
     try:
@@ -596,6 +691,13 @@ class _Expecti(_Engine):
             return self.checked(game.returns(state)[self.pov], state)
         if depth <= 0:
             return self.checked(self.estimate(state, self.pov), state)
+        lo, hi = self.lo, self.hi
+        if lo is not None:
+            # Bound cutoffs: no value lies outside [lo, hi], so a window beyond them is decided.
+            if alpha >= hi:
+                return hi
+            if beta <= lo:
+                return lo
         tt_move = None
         tt = self.tt
         if tt is not None:
@@ -632,6 +734,10 @@ class _Expecti(_Engine):
                tt_move: Any) -> tuple[Value, Any]:
         best: Value = -math.inf if maximise else math.inf
         best_move = None
+        if self.lo is not None:
+            # A move reaching the highest (lowest) possible value ends a max (min) node's search.
+            # The caller's flag uses its own window: a value cut here at hi or lo is exact anyway.
+            alpha, beta = max(alpha, self.lo), min(beta, self.hi)
         for move in self.moves(state, tt_move):
             v = self.value(self.game.apply(state, move), depth - 1, alpha, beta)
             if maximise:
@@ -749,8 +855,9 @@ class _Expecti(_Engine):
 
 
 def _numeric(method: str, assumption: str, game: Game[S, M], state: S, pov: int | None, lo: Value | None,
-             hi: Value | None, star: int, depth: int | None, use_tt: bool, tt_size: int, use_ordering: bool,
-             iterative: bool | None, time_limit: float | None, max_nodes: int | None, progress: Progress | None,
+             hi: Value | None, star: int, depth: int | None, use_tt: bool, tt_size: int,
+             table: TranspositionTable | None, use_ordering: bool, iterative: bool | None,
+             time_limit: float | None, max_nodes: int | None, progress: Progress | None,
              progress_every: int) -> MinimaxResult[M]:
     started = time.perf_counter()
     root_mover = _decision_player(game, state, method)
@@ -758,7 +865,7 @@ def _numeric(method: str, assumption: str, game: Game[S, M], state: S, pov: int 
     if game.is_terminal(state):
         result = _terminal_result(game, state, method, assumption, player, started)
         return result if method == "expectiminimax" else _paranoid_values(result)
-    tt = TranspositionTable(tt_size) if use_tt else None
+    tt = None if not use_tt else table if table is not None else TranspositionTable(tt_size)
     engine = _Expecti(game, player, lo, hi, star, state, tt=tt, ordering=use_ordering, time_limit=time_limit,
                       max_nodes=max_nodes, progress=progress, progress_every=progress_every)
     done: tuple[int, Value, bool, Any] | None = None
@@ -800,7 +907,8 @@ def _paranoid_values(result: MinimaxResult[M]) -> MinimaxResult[M]:
 
 def expectiminimax(game: Game[S, M], state: S, *, lo: Value | None = None, hi: Value | None = None,
                    star: int = 2, depth: int | None = None, use_tt: bool = True, tt_size: int = 1 << 20,
-                   use_ordering: bool = True, iterative: bool | None = None, time_limit: float | None = None,
+                   tt: TranspositionTable | None = None, use_ordering: bool = True,
+                   iterative: bool | None = None, time_limit: float | None = None,
                    max_nodes: int | None = None, progress: Progress | None = None,
                    progress_every: int = 10_000) -> MinimaxResult[M]:
     """Expectiminimax value of ``state`` in a two-player zero-sum game with chance nodes.
@@ -811,7 +919,8 @@ def expectiminimax(game: Game[S, M], state: S, *, lo: Value | None = None, hi: V
     bounds), 1 Star1 (windows derived from the bounds), 2 Star2 (Star1 after probing each outcome's
     first move). The value is exact: a ``Fraction`` with integer returns and Fraction
     probabilities. ``distance`` is ``None`` and the principal variation stops at the first chance
-    node. Other parameters as in :func:`alphabeta`.
+    node. Other parameters as in :func:`alphabeta` (a shared ``tt`` must only serve searches for the
+    same player to move at the root, with the same bounds).
     """
     if game.num_players != 2:
         raise StratagemError(f"expectiminimax needs a two-player zero-sum game; {game.name} has "
@@ -820,13 +929,14 @@ def expectiminimax(game: Game[S, M], state: S, *, lo: Value | None = None, hi: V
         raise ValueError("star must be 0, 1 or 2")
     if (lo is None) != (hi is None) or (lo is not None and not lo < hi):
         raise ValueError("give both lo and hi, with lo < hi")
-    return _numeric("expectiminimax", ASSUME_OPEN, game, state, None, lo, hi, star, depth, use_tt, tt_size,
+    return _numeric("expectiminimax", ASSUME_OPEN, game, state, None, lo, hi, star, depth, use_tt, tt_size, tt,
                     use_ordering, iterative, time_limit, max_nodes, progress, progress_every)
 
 
 def paranoid(game: Game[S, M], state: S, player: int | None = None, *, lo: Value | None = None,
              hi: Value | None = None, star: int = 2, depth: int | None = None, use_tt: bool = True,
-             tt_size: int = 1 << 20, use_ordering: bool = True, iterative: bool | None = None,
+             tt_size: int = 1 << 20, tt: TranspositionTable | None = None, use_ordering: bool = True,
+             iterative: bool | None = None,
              time_limit: float | None = None, max_nodes: int | None = None, progress: Progress | None = None,
              progress_every: int = 10_000) -> MinimaxResult[M]:
     """What ``player`` (default: the player to move) can guarantee against all others together.
@@ -834,7 +944,8 @@ def paranoid(game: Game[S, M], state: S, player: int | None = None, *, lo: Value
     The paranoid assumption (Sturtevant and Korf 2000): every other player minimises ``player``'s
     return, so the search is two-sided alpha-beta on that return, with expectation at chance nodes
     (Star1/Star2 when ``lo``/``hi`` bound the return). The result is labelled ``"paranoid"``;
-    ``values`` is ``None`` since only ``player``'s guarantee is computed.
+    ``values`` is ``None`` since only ``player``'s guarantee is computed. A shared ``tt`` must only
+    serve searches for the same ``player`` with the same bounds.
     """
     if star not in (0, 1, 2):
         raise ValueError("star must be 0, 1 or 2")
@@ -842,7 +953,7 @@ def paranoid(game: Game[S, M], state: S, player: int | None = None, *, lo: Value
         raise ValueError(f"player {player} is not one of the {game.num_players} players")
     if (lo is None) != (hi is None) or (lo is not None and not lo < hi):
         raise ValueError("give both lo and hi, with lo < hi")
-    result = _numeric("paranoid", ASSUME_PARANOID, game, state, player, lo, hi, star, depth, use_tt, tt_size,
+    result = _numeric("paranoid", ASSUME_PARANOID, game, state, player, lo, hi, star, depth, use_tt, tt_size, tt,
                       use_ordering, iterative, time_limit, max_nodes, progress, progress_every)
     return _paranoid_values(result)
 
@@ -980,21 +1091,37 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
 
     Each move's position is searched on its own with ``search`` (:func:`alphabeta`,
     :func:`expectiminimax`, :func:`paranoid` or :func:`maxn`) and ``options``; ties keep the game's
-    move order. A time or node limit applies to each move's search separately.
+    move order. A time or node limit applies to each move's search separately. The searches of
+    :func:`alphabeta`, :func:`expectiminimax` and :func:`paranoid` share one transposition table
+    (one per player searched for), so what one move's search learnt about a position is not
+    searched again under the next move; the values do not depend on it.
     """
     me = _decision_player(game, state, "rank_moves")
     if me < 0:
         raise StratagemError("rank_moves needs a position where a player is to move")
     if search is paranoid:
         options = {**options, "player": me}
+    share = search in (alphabeta, expectiminimax, paranoid) and options.get("use_tt", True) \
+        and options.get("tt") is None
+    tables: dict[int, TranspositionTable] = {}
+    label = ASSUME_PARANOID if search is paranoid else ASSUME_MAXN if search is maxn else ASSUME_OPEN
     ranked: list[MoveValue[M]] = []
     for move in game.legal_moves(state):
         child = game.apply(state, move)
         if game.is_terminal(child):
-            label = ASSUME_PARANOID if search is paranoid else ASSUME_MAXN if search is maxn else ASSUME_OPEN
             ranked.append(MoveValue(move, game.returns(child)[me], 1, SOLVED, label))
             continue
-        result = search(game, child, **options)
+        if share:
+            # Negamax scores are for the player to move at each node: one table serves every
+            # search. Expectiminimax values are for the player to move at the searched root.
+            mover = game.to_move(child)
+            key = 0 if search is not expectiminimax else mover if mover >= 0 else 0
+            table = tables.get(key)
+            if table is None:
+                table = tables[key] = TranspositionTable(options.get("tt_size", 1 << 20))
+            result = search(game, child, **{**options, "tt": table})
+        else:
+            result = search(game, child, **options)
         distance = None if result.distance is None else result.distance + 1
         ranked.append(MoveValue(move, result.value_for(me), distance, result.status, result.assumption))
     return sorted(ranked, key=_rank_key)

@@ -7,6 +7,7 @@ computation of the same definition rather than against numbers worked out by han
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from fractions import Fraction
@@ -52,6 +53,9 @@ ALPHABETA_VARIANTS: dict[str, dict[str, Any]] = {
     "no-ordering": {"use_ordering": False},
     "iterative-tiny-tt": {"iterative": True, "tt_size": 4},
     "bare": {"use_tt": False, "use_ordering": False, "iterative": False},
+    "no-bound-cutoffs": {"lo": -math.inf, "hi": math.inf},
+    "wide-bounds": {"lo": -2, "hi": 3},
+    "no-bound-cutoffs-bare": {"lo": -math.inf, "hi": math.inf, "use_tt": False, "use_ordering": False},
 }
 
 
@@ -405,3 +409,129 @@ def test_rank_moves_with_paranoid_and_expectiminimax() -> None:
     pig = PigGame(target=3, turns=3)
     ranked_pig = rank_moves(pig, pig.initial_state(), expectiminimax, lo=-1, hi=1)
     assert ranked_pig[0].value == plain_minimax(pig, pig.initial_state()).value
+
+
+# -- bound cutoffs (mate-distance pruning) and shared tables ----------------------------------------
+
+#: X to move wins at once in cell 1 (the first empty cell); four other moves are open.
+TICTACTOE_WIN_IN_1 = ".XX.O.O.."
+
+
+def test_bound_cutoffs_stop_at_a_win_on_the_next_ply() -> None:
+    game = TicTacToeGame()
+    state = TICTACTOE_WIN_IN_1
+    assert game.is_terminal(game.apply(state, 0))
+    variants: list[dict[str, Any]] = [{}, {"use_ordering": False}, {"use_tt": False, "use_ordering": False}]
+    for options in variants:
+        cut = alphabeta(game, state, **options)
+        full = alphabeta(game, state, lo=-math.inf, hi=math.inf, **options)
+        assert (cut.value, cut.distance, cut.pv) == (full.value, full.distance, full.pv) == (1, 1, (0,))
+        # The first move reaches the best possible score: no other root move is searched. The
+        # count is the root, the winning child and the principal variation's replay of it.
+        assert cut.nodes == 3
+        # Without the cutoffs each of the four other root moves is visited at least once.
+        assert full.nodes >= cut.nodes + 4
+
+
+def test_bound_cutoffs_prune_below_the_root_without_changing_distances() -> None:
+    # Nim 2.2.1: lines end at different depths, so wins and losses at several distances compete.
+    rng = random.Random(17)
+    fewer = 0
+    for _ in range(30):
+        game = random_nim(rng, piles=4, most=3)
+        state = game.initial_state()
+        if game.is_terminal(state):
+            continue
+        cut = alphabeta(game, state, use_tt=False)
+        full = alphabeta(game, state, use_tt=False, lo=-math.inf, hi=math.inf)
+        assert (cut.value, cut.distance) == (full.value, full.distance)
+        assert cut.nodes <= full.nodes
+        fewer += cut.nodes < full.nodes
+    assert fewer > 0
+
+
+def test_expectiminimax_bounds_stop_at_the_highest_value() -> None:
+    game = TicTacToeGame()
+    state = TICTACTOE_WIN_IN_1
+    bounded = expectiminimax(game, state, lo=-1, hi=1, use_ordering=False)
+    unbounded = expectiminimax(game, state, use_ordering=False)
+    assert bounded.value == unbounded.value == 1
+    assert bounded.nodes < unbounded.nodes
+
+
+class DoubledNim(NimGame):
+    """Nim paying 2 to the winner and -2 to the loser, with the bounds declared."""
+
+    name = "doubled-nim"
+    return_bounds = (-2, 2)
+
+    def returns(self, state: Any) -> tuple[float, ...]:
+        return tuple(2 * r for r in super().returns(state))
+
+
+class UndeclaredDoubledNim(DoubledNim):
+    """The same returns without declaring them: alphabeta's default bounds are -1 and 1."""
+
+    name = "undeclared-doubled-nim"
+    return_bounds = None  # type: ignore[assignment]
+
+
+def test_alphabeta_takes_the_bounds_the_game_declares() -> None:
+    rng = random.Random(19)
+    for _ in range(20):
+        piles = tuple(rng.randint(0, 3) for _ in range(3))
+        game = DoubledNim(piles)
+        state = game.initial_state()
+        if game.is_terminal(state):
+            continue
+        expected = plain_minimax(game, state)
+        got = alphabeta(game, state)
+        assert (got.value, got.distance) == (expected.value, expected.distance)
+        assert got.value in (-2, 2)
+
+
+def test_a_return_outside_the_bounds_is_refused_not_pruned_silently() -> None:
+    game = UndeclaredDoubledNim((2, 1))
+    with pytest.raises(StratagemError, match="outside the bounds"):
+        alphabeta(game, game.initial_state())
+    with pytest.raises(StratagemError, match="outside the bounds"):
+        alphabeta(NimGame((2, 1)), NimGame((2, 1)).initial_state(), lo=0, hi=1)
+    assert alphabeta(game, game.initial_state(), lo=-2, hi=2).value == plain_minimax(game, game.initial_state()).value
+    with pytest.raises(ValueError):
+        alphabeta(game, game.initial_state(), lo=-2)
+
+
+def test_rank_moves_with_a_shared_table_equals_separate_searches() -> None:
+    rng = random.Random(23)
+    game = TicTacToeGame()
+    positions = [s for s in random_positions(game, rng, 80, 7) if not game.is_terminal(s) and s.count(".") <= 6][:10]
+    assert len(positions) >= 8
+    for state in positions:
+        shared = rank_moves(game, state)
+        separate = rank_moves(game, state, use_tt=False)
+        assert [(m.move, m.value, m.distance) for m in shared] == [(m.move, m.value, m.distance) for m in separate]
+        for entry in shared:
+            child = game.apply(state, entry.move)
+            if not game.is_terminal(child):
+                reference = plain_minimax(game, child)
+                assert entry.value == reference.value_for(game.to_move(state))
+                if entry.value != 0:
+                    assert entry.distance == reference.distance + 1  # type: ignore[operator]
+    pig = PigGame(target=3, turns=3)
+    decisions = [s for s in random_positions(pig, random.Random(29), 3, 4) if pig.to_move(s) >= 0]
+    assert decisions
+    for state in decisions:
+        shared_pig = rank_moves(pig, state, expectiminimax, lo=-1, hi=1)
+        separate_pig = rank_moves(pig, state, expectiminimax, lo=-1, hi=1, use_tt=False)
+        assert [(m.move, m.value) for m in shared_pig] == [(m.move, m.value) for m in separate_pig]
+
+
+def test_a_table_passed_in_is_filled_and_reused() -> None:
+    game = TicTacToeGame()
+    state = "X...O...."
+    table = TranspositionTable()
+    first = alphabeta(game, state, tt=table)
+    assert len(table) > 0 and first.tt is not None
+    again = alphabeta(game, state, tt=table)
+    assert (again.value, again.distance, again.pv) == (first.value, first.distance, first.pv)
+    assert again.nodes < first.nodes

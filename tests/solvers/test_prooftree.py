@@ -280,3 +280,19 @@ def test_proof_for_a_terminal_start_is_a_single_node() -> None:
     tree = build_proof_tree(game, state, player=0)
     assert len(tree["nodes"]) == 2 and tree["claim"]["value"] == 4  # one node per half
     assert_valid(game, state, tree)
+
+
+def test_proofs_built_with_the_bound_cutoffs_verify_like_those_without() -> None:
+    # With lo/hi the oracle stops a node at the highest (lowest) possible value; the proofs must
+    # still verify and certify the same claims as proofs built by the unbounded search.
+    rng = random.Random(31)
+    game = TicTacToeGame()
+    positions = [s for s in random_positions(game, rng, 40, 6) if not game.is_terminal(s)][:12]
+    assert len(positions) >= 8
+    for state in positions:
+        bounded = build_proof_tree(game, state, lo=-1, hi=1)
+        unbounded = build_proof_tree(game, state)
+        assert_valid(game, state, bounded)
+        assert bounded["claim"]["value"] == unbounded["claim"]["value"]
+        if bounded["claim"]["value"] == 1:
+            assert bounded["claim"]["bound"] == AT_LEAST

@@ -25,7 +25,7 @@ from typing import Any
 from stratagem.core.errors import IllegalMove, NotationError
 from stratagem.core.game import TERMINAL
 from stratagem.models.cardclash import threats
-from stratagem.models.cardclash.battlefield import Board, Cell, place, squares, targets, tops
+from stratagem.models.cardclash.battlefield import NEIGHBOURS, Board, Cell, place, size, stacks, targets, tops
 from stratagem.models.cardclash.cards import (
     ARMY,
     COLOURS,
@@ -61,6 +61,31 @@ def square_winners(shown: Sequence[str], mover: int, players: int) -> tuple[int,
     if mover in colours:
         return (mover,)
     return (min(colours, key=lambda p: (p - mover) % players),)
+
+
+def _is_target(board: Board, rank: str, x: int, y: int, width: int, height: int, strategic: bool) -> bool:
+    """Whether (x, y) is among :func:`~battlefield.targets` of ``rank``, without listing them all."""
+    if not board:
+        return (x, y) == (0, 0)
+    grid = stacks(board)
+    stack = grid.get((x, y))
+    if stack is not None:
+        return stacking(rank, stack[0][1], strategic) is not None
+    if not any((x + dx, y + dy) in grid for dx, dy in NEIGHBOURS):
+        return False
+    w, h = size(board)
+    return max(w, x + 1) - min(0, x) <= width and max(h, y + 1) - min(0, y) <= height
+
+
+def _square_colours(board: Board) -> list[str]:
+    """The colours showing a 2x2 square (the keys of :func:`~battlefield.squares`, in any order)."""
+    top = {(c.x, c.y): c.stack[0][0] for c in board}
+    found: list[str] = []
+    for (x, y), colour in top.items():
+        if (colour not in found and top.get((x + 1, y)) == colour and top.get((x, y + 1)) == colour
+                and top.get((x + 1, y + 1)) == colour):
+            found.append(colour)
+    return found
 
 
 def score_key(board: Board, player: int) -> tuple[int, int, int]:
@@ -185,14 +210,14 @@ class CardClashGame:
         hand = state.hands[p]
         if move.rank not in hand:
             raise IllegalMove(f"{COLOURS[p]} holds no {move.rank} (hand {hand or '-'})")
-        if (move.x, move.y) not in targets(state.board, move.rank, self.width, self.height, self.strategic):
+        if not _is_target(state.board, move.rank, move.x, move.y, self.width, self.height, self.strategic):
             raise IllegalMove(f"{COLOURS[p]}{move.rank} may not be laid at {move.x},{move.y}")
         board, removed = place(state.board, move.x, move.y, COLOURS[p] + move.rank, self.strategic)
         pile = state.piles[p]
         new_hand = sort_ranks(hand.replace(move.rank, "", 1) + pile[:1])
         hands = state.hands[:p] + (new_hand,) + state.hands[p + 1 :]
         piles = state.piles[:p] + (pile[1:],) + state.piles[p + 1 :]
-        winners = square_winners(list(squares(board)), p, n)
+        winners = square_winners(_square_colours(board), p, n)
         if not winners and not any(hands) and not any(piles):
             winners = scored_winners(board, n)
         return state._replace(

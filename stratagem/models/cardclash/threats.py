@@ -152,6 +152,89 @@ class Context:
             corners = {(x + cx, y + cy) for (x, y), c in self.colours.items() if c == colour for cx, cy in _CORNERS}
             self.odd.append(_odd_cells(self.colours, colour, corners))
         self.cache: dict[tuple[str, str, Coord], int] = {}
+        self._far: dict[tuple[int, str, Coord], tuple[set[Coord], int]] = {}
+        self._around: dict[tuple[Coord, str], tuple[bool, bool, int, list[list[Coord]]]] = {}
+
+    def completions(self, colour: str, hand: str, cell: Coord) -> int:
+        """:func:`_cell_completions` at an unchanged ``cell`` of the state, cached."""
+        key = (colour, hand, cell)
+        count = self.cache.get(key)
+        if count is None:
+            count = self.cache[key] = _cell_completions(self.grid.get(cell), colour, hand, self.rules.strategic)
+        return count
+
+    def threats_now(self, p: int, hand: str) -> int:
+        """Square-completing moves of player ``p`` holding ``hand`` in the state itself (no change)."""
+        colour = COLOURS[p]
+        return sum(self.completions(colour, hand, cell) for cell in set(self.odd[p].values()))
+
+    def far(self, p: int, hand: str, changed: Coord) -> tuple[set[Coord], int]:
+        """The odd cells of player ``p``'s three-of-four blocks that do not hold ``changed`` (a change
+        there leaves them as they are), and the completions of ``hand`` at them; cached."""
+        key = (p, hand, changed)
+        found = self._far.get(key)
+        if found is None:
+            x, y = changed
+            near = {(x + cx, y + cy) for cx, cy in _CORNERS}
+            cells = {cell for corner, cell in self.odd[p].items() if corner not in near}
+            colour = COLOURS[p]
+            found = self._far[key] = (cells, sum(self.completions(colour, hand, cell) for cell in cells))
+        return found
+
+    def around(self, mover: int, changed: Coord, shows: str) -> tuple[bool, bool, int, list[list[Coord]]]:
+        """What a change of the cell ``changed`` to show the colour ``shows`` (``""``: empty) does in
+        the four blocks holding it: whether the mover and another player show a square there, the
+        change of the mover's square potential, and each player's odd cells among those blocks."""
+        key = (changed, shows)
+        found = self._around.get(key)
+        if found is not None:
+            return found
+        x, y = changed
+        old = self.colours
+        local = {(a, b): old.get((a, b), "") for a in (x - 1, x, x + 1) for b in (y - 1, y, y + 1)}
+        before = local[changed]
+        local[changed] = shows
+        colour = COLOURS[mover]
+        wins = gifts = False
+        gain = 0
+        blocks = [((a, b), (a + 1, b), (a, b + 1), (a + 1, b + 1))
+                  for a, b in ((x, y), (x - 1, y), (x, y - 1), (x - 1, y - 1))]
+        for block in blocks:
+            seen = [local[cell] for cell in block]
+            first = seen[0]
+            if first and seen[1] == first and seen[2] == first and seen[3] == first:
+                if first == colour:
+                    wins = True
+                else:
+                    gifts = True
+            gain += _potential_seen(seen, colour)
+            seen[block.index(changed)] = before
+            gain -= _potential_seen(seen, colour)
+        odd_cells: list[list[Coord]] = []
+        for p in range(self.state.players):
+            pc = COLOURS[p]
+            cells: list[Coord] = []
+            for block in blocks:
+                odd = [cell for cell in block if local[cell] != pc]
+                if len(odd) == 1 and odd[0] not in cells:
+                    cells.append(odd[0])
+            odd_cells.append(cells)
+        found = self._around[key] = (wins, gifts, gain, odd_cells)
+        return found
+
+    def threats_after(self, p: int, hand: str, changed: Coord, stack: Stack, near_odd: list[Coord]) -> int:
+        """:meth:`threats` for a change of the cell ``changed`` to ``stack``, given player ``p``'s odd
+        cells ``near_odd`` in the four blocks holding it after the change (see :meth:`around`)."""
+        far, total = self.far(p, hand, changed)
+        colour = COLOURS[p]
+        for cell in near_odd:
+            if cell in far:
+                continue
+            if cell == changed:
+                total += _cell_completions(stack, colour, hand, self.rules.strategic)
+            else:
+                total += self.completions(colour, hand, cell)
+        return total
 
     def threats(self, p: int, hand: str, changed: Coord, grid: Grid, colours: dict[Coord, str]) -> int:
         """Square-completing moves of player ``p`` holding ``hand`` after ``changed`` took its new stack."""
@@ -164,10 +247,7 @@ class Context:
             if cell == changed:
                 total += _cell_completions(grid.get(cell), colour, hand, self.rules.strategic)
                 continue
-            key = (colour, hand, cell)
-            if key not in self.cache:
-                self.cache[key] = _cell_completions(self.grid.get(cell), colour, hand, self.rules.strategic)
-            total += self.cache[key]
+            total += self.completions(colour, hand, cell)
         return total
 
 
@@ -182,37 +262,33 @@ def effect(state: State, move: Move, rules: Rules, context: Context | None = Non
         return Effect(False, False, threat_count(state.board, state, others, rules),
                       len(grid_completions(grid, colour, state.hands[mover], rules.strategic)), 0)
     xy = (move.x, move.y)
-    grid = dict(ctx.grid)
-    colours = dict(ctx.colours)
-    under = grid.get(xy, ())
+    under = ctx.grid.get(xy, ())
     if under and stacking(move.rank, under[0][1], rules.strategic) == "cancel":
-        if len(under) > 1:
-            grid[xy] = under[1:]
-            colours[xy] = under[1][0]
-        else:
-            del grid[xy]
-            del colours[xy]
+        stack = under[1:]  # both cards go; the card below (if any) shows again
     else:
-        grid[xy] = (colour + move.rank, *under)
-        colours[xy] = colour
+        stack = (colour + move.rank, *under)
+    wins, gifts, gain, near_odd = ctx.around(mover, xy, stack[0][0] if stack else "")
     hand = state.hands[mover].replace(move.rank, "", 1) + state.piles[mover][:1]
-    blocks = _blocks_at(*xy)
-    shown = set()
-    gain = 0
-    for block in blocks:
-        first = colours.get(block[0])
-        if first and all(colours.get(c) == first for c in block):
-            shown.add(first)
-        gain += _potential_of(colours, block, colour) - _potential_of(ctx.colours, block, colour)
     return Effect(
-        wins=colour in shown,
-        gifts=bool(shown - {colour}),
+        wins=wins,
+        gifts=gifts,
         opponent_threats=sum(
-            ctx.threats(p, state.hands[p], xy, grid, colours) for p in range(state.players) if p != mover
+            ctx.threats_after(p, state.hands[p], xy, stack, near_odd[p]) for p in range(state.players) if p != mover
         ),
-        own_threats=ctx.threats(mover, hand, xy, grid, colours),
+        own_threats=ctx.threats_after(mover, hand, xy, stack, near_odd[mover]),
         potential_gain=gain,
     )
+
+
+def _potential_seen(seen: list[str], colour: str) -> int:
+    """:func:`_potential_of` of a block given the colours it shows (``""`` for empty)."""
+    mine = 0
+    for c in seen:
+        if c == colour:
+            mine += 1
+        elif c:
+            return 0
+    return mine * mine
 
 
 def _potential_of(colours: dict[Coord, str], block: list[Coord], colour: str) -> int:
@@ -232,8 +308,7 @@ def order(state: State, moves: list[Move], rules: Rules) -> list[Move]:
     (only possible with the strategic variant's cancellations). Stable within a key.
     """
     ctx = Context(state, rules)
-    others = [p for p in range(state.players) if p != state.to_move]
-    before = threat_count(state.board, state, others, rules)
+    before = sum(ctx.threats_now(p, state.hands[p]) for p in range(state.players) if p != state.to_move)
 
     def key(item: tuple[int, Move]) -> tuple[int, int, int, int]:
         index, move = item
