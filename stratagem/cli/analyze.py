@@ -163,7 +163,7 @@ def _search(method: str) -> Callable[..., MinimaxResult[Any]]:
 def _options(game: Any, method: str, depth: int | None, time_limit: float | None,
              max_nodes: int | None) -> dict[str, Any]:
     options: dict[str, Any] = {"depth": depth, "time_limit": time_limit, "max_nodes": max_nodes}
-    if method in ("expecti", "paranoid"):
+    if method in ("alphabeta", "expecti", "paranoid"):
         low, high = return_bounds(game)
         options.update(lo=low, hi=high)
     return options
