@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Protocol
 
-from stratagem.core.errors import StratagemError
-from stratagem.core.game import Game
+from stratagem.core.errors import StratagemError, UnsupportedGame
+from stratagem.core.game import Game, HiddenInformation, Simultaneous
 from stratagem.solvers.duct import DuctAgent
 from stratagem.solvers.mcts import DEFAULT_EXPLORATION, ismcts, uct
 from stratagem.solvers.pimc import LeafEvaluator, pimc, rollout_evaluator
@@ -146,6 +146,26 @@ class PimcAgent:
         evaluator = self.evaluator or rollout_evaluator(self.rollouts, limit=self.rollout_limit)
         return pimc(game, state, evaluator, samples=self.samples, time_limit=self.time_limit,
                     seed=_seed(rng)).best_move
+
+    def choose_simultaneous(self, game: Game[Any, Any], state: Any, player: int, rng: Random) -> Any:
+        """At a reveal: in each sampled deal, each own choice against the others' random choices,
+        valued by the evaluator; the choice with the best mean."""
+        if not isinstance(game, HiddenInformation) or not isinstance(game, Simultaneous):
+            raise UnsupportedGame(f"PIMC at a simultaneous node needs observations and player_moves; "
+                                  f"{game.name!r} lacks them")
+        evaluator = self.evaluator or rollout_evaluator(self.rollouts, limit=self.rollout_limit)
+        own = list(game.player_moves(state, player))
+        totals = [0.0] * len(own)
+        search = Random(_seed(rng))
+        for _ in range(self.samples):
+            sample = game.sample_state(state, player, search)
+            others = [list(game.player_moves(sample, q)) for q in range(game.num_players)]
+            for i, move in enumerate(own):
+                joint = tuple(move if q == player else search.choice(others[q]) for q in range(game.num_players))
+                after = game.apply(sample, joint)
+                values = game.returns(after) if game.is_terminal(after) else evaluator(game, after, search)
+                totals[i] += float(values[player])
+        return own[max(range(len(own)), key=lambda i: (totals[i], -i))]
 
     @property
     def params(self) -> dict[str, Any]:

@@ -125,3 +125,12 @@ def test_analyze_reports_each_players_expected_penalty(cli) -> None:
     players = json.loads(result.out)["players"]
     margin = Fraction(str(players[0]["expected_return"])) - Fraction(str(players[1]["expected_return"]))
     assert margin == Fraction(str(players[0]["value"]))
+
+
+def test_play_from_an_endgame_with_simultaneous_search_agents(cli) -> None:
+    result = cli("play", "stackattack", "--agents", "pimc:samples=2:rollouts=1,duct:iterations=20",
+                 "--position", str(POSITIONS / "2p-numbers-3-turns.toml"), "--games", "2", "--json")
+    assert result.code == 0, result.err
+    match = json.loads(result.out)
+    assert [a["name"] for a in match["agents"]] == ["pimc", "duct"]
+    assert all(a["unfinished"] == 0 and a["games"] == 2 for a in match["agents"])
