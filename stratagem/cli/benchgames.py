@@ -77,7 +77,8 @@ def search_table(files: list[str], max_nodes: int, log: Callable[[str], None]) -
             stopped = result.status == "unknown"
             nodes[label] = result.nodes
             if result.solved:
-                value = f"{result.value} ({result.assumption})" if result.assumption else str(result.value)
+                shown = int(result.value) if float(result.value).is_integer() else result.value  # type: ignore[arg-type]
+                value = f"{shown} (paranoid)" if result.assumption == "paranoid" else str(shown)
             cells.append(f"{'>' if stopped else ''}{result.nodes:,} | {seconds:.3f}")
             log(f"{Path(file).name} {label}: {result.status}, {result.nodes:,} nodes, {seconds:.2f} s")
         ratios = " / ".join(f"{nodes[v] / nodes['plain']:.3f}" for v in ("ordering", "table", "both"))
@@ -175,10 +176,11 @@ PAIRINGS: dict[str, tuple[list[tuple[str, str]], int]] = {
     "stratatak": ([("greedy", "random"), ("mcts:iterations=200:rollout_limit=10", "random"),
                    ("mcts:iterations=200:rollout_limit=10", "greedy"),
                    ("pimc:samples=8:rollouts=2:rollout_limit=10", "greedy")], 2),
-    "cardclash": ([("greedy", "random"), ("mcts:iterations=200", "random"), ("mcts:iterations=200", "greedy"),
-                   ("ismcts:iterations=200", "greedy")], 2),
+    "cardclash": ([("greedy", "random"), ("mcts:iterations=100:rollout_limit=20", "random"),
+                   ("mcts:iterations=100:rollout_limit=20", "greedy"),
+                   ("ismcts:iterations=100:rollout_limit=20", "greedy")], 2),
     "stakd": ([("greedy", "random"), ("mcts:iterations=200", "random")], 2),
-    "stackattack": ([("lowest", "random"), ("cautious", "lowest"), ("duct:iterations=100", "lowest")], 2),
+    "stackattack": ([("lowest", "random"), ("cautious", "lowest"), ("duct:iterations=30", "lowest")], 2),
 }
 
 
