@@ -146,7 +146,9 @@ class Simultaneous(Protocol[S_contra, M_co]):
     """A game with nodes where every player moves at once (``to_move(state) == SIMULTANEOUS``).
 
     At such a node ``legal_moves`` is not used; each player's options come from ``player_moves``
-    and ``apply`` takes a joint move: a tuple with one move per player, indexed by player.
+    and ``apply`` takes a joint move: a tuple with one move per player, indexed by player. A game
+    may also offer ``format_player_move(state, player, move)`` for one player's part of a joint
+    move; solvers and records use it when present (else ``format_move``).
     """
 
     def player_moves(self, state: S_contra, player: int) -> Sequence[M_co]:
