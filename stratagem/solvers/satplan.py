@@ -13,13 +13,18 @@ the game's maximum length is unsatisfiable, that refutation proves there is no l
 
 PySAT cannot interrupt CaDiCaL, so a time limit runs each solve in a forked child process that is
 stopped when the time is up; the result is then ``unknown`` with the horizons refuted so far.
+
+:func:`incremental_search` finds the shortest horizon faster on long games: one solver answers the
+horizons in turn under assumptions and keeps what it learned (level-2 example, solo-1: horizon 9 refuted
+in 23-37 s after the smaller ones, 84-94 s from scratch). Its refutations are not certificates; with
+``prove`` it then refutes the plain ``k - 1`` formula from scratch with DRUP output, as above.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -177,3 +182,159 @@ def horizon_search(
         refutation = Refutation(k, model_k.num_vars, model_k.clauses, proof or [], model_k.comments)
         lower = k + 1
     return SatPlanResult("unsolvable", None, lower, refutation, tuple(runs), time.perf_counter() - started, None)
+
+
+class OpenHorizonModel(HorizonModel[M_co], Protocol[M_co]):
+    """A formula for every horizon up to ``horizon`` at once: :meth:`assumptions` picks one."""
+
+    horizon: int
+
+    def assumptions(self, k: int) -> list[int]: ...
+
+
+def _incremental_steps(
+    build_open: Callable[[int, int], OpenHorizonModel[M]],
+    first: int,
+    last: int,
+    step: int,
+    backend: str,
+    remaining: Callable[[], float | None],
+) -> Iterator[HorizonRun | tuple[int, tuple[M, ...]]]:
+    """Each horizon's run in turn, then ``(k, moves)`` for the first satisfiable one (if any)."""
+    lo = first
+    while lo <= last:
+        hi = min(last, lo + max(1, step) - 1)
+        model = build_open(lo, hi)
+        solver = Solver(name=SOLVER, bootstrap_with=model.clauses) if backend == "sat" else None
+        try:
+            for k in range(lo, hi + 1):
+                t0 = time.perf_counter()
+                assignment: list[int] | None = None
+                sat: bool | None
+                if solver is None:
+                    sat, assignment = model.solve_cpsat(remaining(), assumptions=model.assumptions(k))  # type: ignore[attr-defined]
+                else:
+                    sat = bool(solver.solve(assumptions=model.assumptions(k)))
+                    if sat:
+                        assignment = list(solver.get_model() or [])
+                yield HorizonRun(k, sat, model.num_vars, len(model.clauses), 0, time.perf_counter() - t0)
+                if sat is None:
+                    return
+                if sat:
+                    assert assignment is not None
+                    yield k, model.decode(assignment)
+                    return
+        finally:
+            if solver is not None:
+                solver.delete()
+        lo = hi + 1
+
+
+def _steps_child(conn: Any, steps: Iterator[Any]) -> None:
+    for item in steps:
+        conn.send(item)
+    conn.send(None)
+    conn.close()
+
+
+def _steps_within(steps: Iterator[Any], seconds: float | None) -> Iterator[Any]:
+    """The items of ``steps``, computed in a forked child that is stopped when ``seconds`` run out
+    (then the last item is ``None``). Without a limit, the items themselves."""
+    if seconds is None:
+        yield from steps
+        return
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_steps_child, args=(child, steps), daemon=True)
+    process.start()
+    child.close()
+    deadline = time.perf_counter() + seconds
+    try:
+        while True:
+            if not parent.poll(max(0.0, deadline - time.perf_counter())):
+                yield None
+                return
+            item = parent.recv()
+            if item is None:
+                return
+            yield item
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        parent.close()
+
+
+def incremental_search(
+    build_open: Callable[[int, int], OpenHorizonModel[M]],
+    *,
+    first: int,
+    last: int,
+    step: int = 4,
+    time_limit: float | None = None,
+    backend: str = "sat",
+    prove: Callable[[int], HorizonModel[M]] | None = None,
+) -> SatPlanResult[M]:
+    """The shortest horizon in ``first .. last``, found quickly: one solver answers several horizons.
+
+    ``build_open(lo, hi)`` is a formula for every horizon ``lo <= k <= hi``; horizons are asked in
+    increasing order under assumptions, so what the solver learns refuting ``k`` is kept for ``k + 1``
+    (with ``backend="cpsat"`` the model is built once per window and re-solved under assumptions). When
+    a window of ``step`` horizons is refuted, the next window is built. With a ``time_limit`` CaDiCaL
+    runs in a forked child (PySAT cannot interrupt it), stopped when the time is up.
+
+    Refutations under assumptions are not certificates. ``status`` is ``solved`` when a satisfiable
+    horizon ``k`` follows a refuted ``k - 1`` (or ``k == 0``); then, if ``prove`` is given, the plain
+    formula ``prove(k - 1)`` is solved again from scratch with DRUP output and ``refutation`` holds that
+    certificate (the same one :func:`horizon_search` keeps), otherwise ``refutation`` is ``None``.
+    ``unsolvable``: every horizon up to ``last`` was refuted (no certificate). ``unknown``: stopped by
+    ``time_limit`` (``lower_bound`` is one more than the last refuted horizon), or the first horizon was
+    already satisfiable with ``first > 0`` (nothing shorter refuted: ``moves`` is not proven shortest).
+    """
+    started = time.perf_counter()
+    runs: list[HorizonRun] = []
+    lower = first
+    refuted = -1  # the last horizon refuted in this search
+
+    def remaining() -> float | None:
+        return None if time_limit is None else time_limit - (time.perf_counter() - started)
+
+    def finish(status: str, moves: tuple[M, ...] | None, bound: int, ref: Refutation | None,
+               stop: str | None) -> SatPlanResult[M]:
+        return SatPlanResult(status, moves, bound, ref, tuple(runs), time.perf_counter() - started, stop)
+
+    steps = _incremental_steps(build_open, first, last, step, backend, remaining)
+    found: tuple[int, tuple[M, ...]] | None = None
+    for item in _steps_within(steps, remaining() if backend == "sat" else None):
+        if item is None or (isinstance(item, HorizonRun) and item.satisfiable is None):
+            if isinstance(item, HorizonRun):
+                runs.append(item)
+            return finish("unknown", None, lower, None, "time")
+        if isinstance(item, HorizonRun):
+            runs.append(item)
+            if item.satisfiable is False:
+                lower, refuted = item.horizon + 1, item.horizon
+            continue
+        found = item
+    if found is None:
+        return finish("unsolvable", None, lower, None, None)
+    k, moves = found
+    if len(moves) != k and refuted == k - 1:
+        raise RuntimeError(f"horizon {k} decoded to a line of {len(moves)} steps after refuting {k - 1}")
+    if k > 0 and refuted != k - 1:
+        return finish("unknown", moves, lower, None, None)
+    refutation = None
+    if prove is not None and k > 0:
+        plain = prove(k - 1)
+        t0 = time.perf_counter()
+        answer = _solve_within(plain.clauses, True, remaining())
+        if answer is None:
+            runs.append(HorizonRun(k - 1, None, plain.num_vars, len(plain.clauses), 0, time.perf_counter() - t0))
+            return finish("unknown", moves, lower, None, "time")
+        sat_again, _, proof = answer
+        runs.append(HorizonRun(k - 1, sat_again, plain.num_vars, len(plain.clauses), len(proof or ()),
+                               time.perf_counter() - t0))
+        if sat_again:
+            raise RuntimeError(f"horizon {k - 1} refuted under assumptions but satisfiable as a plain CNF")
+        refutation = Refutation(k - 1, plain.num_vars, plain.clauses, proof or [], plain.comments)
+    return finish("solved", moves, len(moves), refutation, None)

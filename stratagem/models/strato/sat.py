@@ -43,6 +43,17 @@ literal ``done[t]``), so the formula is satisfiable exactly when a win within ``
 need no clause: a half-row over the limit has no encoding, and a player with no card and an empty pile
 has no move.
 
+**Redundant bounds** (they remove no solution; :meth:`StratoCNF._supply`): when the goal rows are forced,
+at turn ``t`` the goal rows already hold at least ``need(U) - (k - t)`` cards of each set U of needed
+weathers (counted in the goal rows when no Fog/Storm can bring U cards in from elsewhere, else on the
+whole table), and, optionally (``rows_apart``, on for CP-SAT), the per-row sum of missing cards is at
+most ``k - t`` when no card can change rows at all. Encoding 2 (``strato-sat@2``) added the goal-row
+count and the open horizon; encoding 1 counted on the whole table only.
+
+**Open horizon.** With ``open_from`` the formula leaves the horizon open: :meth:`StratoCNF.assumptions`
+selects "within ``k``" for one solver that answers several horizons in turn (the incremental driver).
+Proof records always use the plain formula.
+
 A satisfying assignment is decoded into moves by matching each turn against the rules engine's legal
 moves (card, end and resulting rows); a transition the engine does not allow raises
 :class:`EncodingError` instead of being reported.
@@ -65,7 +76,7 @@ from stratagem.models.strato.position import Row, State
 from stratagem.models.strato.rules import StratoGame
 
 #: Version of this encoding; proof records name it, and ``verify`` rebuilds the same CNF with it.
-ENCODING = "strato-sat@1"
+ENCODING = "strato-sat@2"
 
 ACTION_WEATHERS = (WIND, RAIN, SUN, FOG, STORM)
 
@@ -84,6 +95,15 @@ class StratoCNF:
     game: StratoGame
     horizon: int
     supply_bound: bool = True
+    #: Leave the horizon open for incremental solving (``None``: the plain CNF, the one proofs refute).
+    #: With ``open_from = f`` there is no final ``done[horizon]`` unit; :meth:`assumptions` selects "a win
+    #: within ``k``" for any ``f <= k <= horizon``, each ``k`` with its own supply bound behind a selector
+    #: literal (see :func:`~stratagem.solvers.satplan.incremental_search`).
+    open_from: int | None = None
+    #: Add the rows-apart bound of :meth:`_supply` where it holds. Off in the CNF: CaDiCaL does not
+    #: reason well with the sum of per-row counts (measured: level-2 solo-1 found optimal in 170 s with
+    #: it, 80 s without); CP-SAT, which takes it as one linear constraint, turns it on.
+    rows_apart: bool = False
     clauses: list[Clause] = field(default_factory=list)
     pool: IDPool = field(default_factory=IDPool)
     comments: list[str] = field(default_factory=list)
@@ -152,16 +172,17 @@ class StratoCNF:
         self.add(*lits)
         self.at_most_one(lits)
 
-    def at_least(self, lits: Sequence[int], bound: int, cond: int) -> None:
-        """cond -> at least ``bound`` of ``lits``."""
+    def at_least(self, lits: Sequence[int], bound: int, cond: int, select: int = 0) -> None:
+        """cond -> at least ``bound`` of ``lits`` (and only if ``select`` holds, when given)."""
         if bound <= 0:
             return
+        extra = [-select] if select else []
         if bound > len(lits):
-            self.add(-cond)
+            self.add(-cond, *extra)
             return
         enc = CardEnc.atleast(list(lits), bound, vpool=self.pool, encoding=EncType.seqcounter)
         for clause in enc.clauses:
-            self.add(-cond, *clause)
+            self.add(-cond, *extra, *clause)
 
     def define_or(self, out: int, lits: Iterable[int]) -> None:
         """out <-> OR(lits)."""
@@ -189,20 +210,40 @@ class StratoCNF:
             done_next = self.var("done", t + 1)
             self.add(-done_next, done_t, vic)
             done_prev = done_next
-            if self.supply_bound:
-                self._supply(t + 1, done_next)
+            if self.supply_bound and self.open_from is None:
+                self._supply(t + 1, done_next, self.horizon)
         if self.horizon == 0:
             done_prev = self.var("done", 0)
             self.add(-done_prev)
-        self.add(done_prev)
+        if self.open_from is None:
+            self.add(done_prev)
+        elif self.supply_bound:
+            for k in range(max(1, self.open_from), self.horizon + 1):
+                for t in range(1, k + 1):
+                    self._supply(t, self.var("done", t), k, select=self.var("within", k))
 
-    def _supply(self, t: int, done: int) -> None:
-        """Redundant: cards still missing from the table cannot exceed the turns left (one card a turn).
+    def assumptions(self, k: int) -> list[int]:
+        """Literals to assume for "a win within ``k`` turns" in an open-horizon formula (``k <= horizon``).
+
+        Below ``open_from`` the supply bound of ``k`` is absent (the formula is weaker, still exact).
+        """
+        if self.open_from is None or not 0 <= k <= self.horizon:
+            raise ValueError(f"assumptions need an open horizon and 0 <= k <= {self.horizon}, not {k}")
+        selected = self.supply_bound and k >= max(1, self.open_from)
+        return [self.var("done", k)] + ([self.var("within", k)] if selected else [])
+
+    def _supply(self, t: int, done: int, horizon: int, select: int = 0) -> None:
+        """Redundant: cards still missing from the goal rows cannot exceed the turns left.
 
         Only when the rows that must meet the goal are forced (every eligible row is needed). For each
-        set U of weathers the goal needs: the table at turn ``t`` holds at least ``need(U) - (k - t)``
-        cards of U, unless the game is already won. This is the heuristic's supply bound; it removes no
-        solution and lets the solver see dead ends early.
+        set U of weathers the goal needs: the goal rows at turn ``t`` hold at least ``need(U) - (k - t)``
+        cards of U, unless the game is already won. Why one card a turn: cards of U enter the goal rows
+        only as the played card, or moved in from another row by Fog or Storm (or a Cloud resolving as
+        one), and then the played card is a Fog, Storm or Cloud. So when U holds none of those three, or
+        no Fog or Storm can act at all, at most one card of U enters a turn; otherwise (two a turn are
+        possible) the count is taken over the whole table, where only the played card ever adds one.
+        This is the heuristic's supply bound; it removes no solution and lets the solver see dead ends
+        early.
         """
         goal, challenge = self.game.challenge.goal, self.game.challenge
         eligible = [r for r, row in enumerate(self.start.rows) if goal.eligible(row)]
@@ -213,14 +254,47 @@ class StratoCNF:
             for _, half_goal in goal.halves():
                 need.update(half_goal.needs(self.start.rows[r]))
         weathers = sorted(w for w in need if w in self.weathers)
-        left = self.horizon - t
+        cross = bool({FOG, STORM} & (set(self.weathers) | {self.start.last}))
+        goal_halves = [2 * r + side for r in eligible for side in (0, 1)]
+        left = horizon - t
         for size in range(1, len(weathers) + 1):
             for chosen in combinations(weathers, size):
                 bound = sum(need[w] for w in chosen) - left
                 if bound <= 0:
                     continue
-                cells = [self.S(t, h, j, w) for w in chosen for h in range(self.halves) for j in range(self.limit)]
-                self.at_least(cells, bound, -done)
+                local = not cross or not {FOG, STORM, CLOUD} & set(chosen)
+                halves = goal_halves if local else list(range(self.halves))
+                cells = [self.S(t, h, j, w) for w in chosen for h in halves for j in range(self.limit)]
+                self.at_least(cells, bound, -done, select)
+        if not cross and self.rows_apart:
+            # Rows apart: no card changes rows, so a turn adds a card to one row only, and the cards
+            # missing row by row (a surplus in one row cannot help another) fall by one a turn at most.
+            have = self._row_counts(t, eligible)
+            bound = len(have) - left
+            if bound > 0:
+                self.at_least(have, bound, -done, select)
+
+    def _row_counts(self, t: int, rows: Sequence[int]) -> list[int]:
+        """Literals ``has[t][r][w][i]``, each implying that row ``r`` holds at least ``i`` cards of ``w`` at
+        turn ``t``, for ``i`` up to the goal's need of ``w`` in that row (defined once per turn)."""
+        goal = self.game.challenge.goal
+        out: list[int] = []
+        for r in rows:
+            row = self.start.rows[r]
+            need: Counter[str] = Counter()
+            for _, half_goal in goal.halves():
+                need.update(half_goal.needs(row))
+            for w, n in sorted(need.items()):
+                cells = [self.S(t, h, j, w) for h in (2 * r, 2 * r + 1) for j in range(self.limit)] \
+                    if w in self.weathers else []
+                for i in range(1, n + 1):
+                    key = ("has", t, r, w, i)
+                    fresh = key not in self.pool.obj2id
+                    lit = self.var(*key)
+                    if fresh:
+                        self.at_least(cells, i, lit)
+                    out.append(lit)
+        return out
 
     def _state(self, t: int) -> None:
         L = self.limit  # noqa: N806

