@@ -102,10 +102,12 @@ def _child(conn: Any, clauses: list[list[int]], want_proof: bool) -> None:
     conn.close()
 
 
-def _solve_within(
+def solve_cnf(
     clauses: list[list[int]], want_proof: bool, seconds: float | None
 ) -> tuple[bool, list[int] | None, list[str] | None] | None:
-    """Solve, or return ``None`` if ``seconds`` ran out first."""
+    """CaDiCaL on ``clauses``: (satisfiable, model, DRUP proof lines when refuted and ``want_proof``),
+    or ``None`` if ``seconds`` ran out first. With a limit it runs in a forked child that is killed
+    at the deadline, as PySAT cannot interrupt CaDiCaL 1.9.5."""
     if seconds is None:
         return _solve(clauses, want_proof)
     if seconds <= 0:
@@ -162,7 +164,7 @@ def horizon_search(
             sat_or_none, cp_assignment = model_k.solve_cpsat(remaining)  # type: ignore[attr-defined]
             answer = None if sat_or_none is None else (sat_or_none, cp_assignment, None)
         else:
-            answer = _solve_within(model_k.clauses, want_proof, remaining)
+            answer = solve_cnf(model_k.clauses, want_proof, remaining)
         spent = time.perf_counter() - t0
         if answer is None:
             runs.append(HorizonRun(k, None, model_k.num_vars, len(model_k.clauses), 0, spent))
@@ -327,7 +329,7 @@ def incremental_search(
     if prove is not None and k > 0:
         plain = prove(k - 1)
         t0 = time.perf_counter()
-        answer = _solve_within(plain.clauses, True, remaining())
+        answer = solve_cnf(plain.clauses, True, remaining())
         if answer is None:
             runs.append(HorizonRun(k - 1, None, plain.num_vars, len(plain.clauses), 0, time.perf_counter() - t0))
             return finish("unknown", moves, lower, None, "time")

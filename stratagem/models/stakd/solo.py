@@ -21,13 +21,10 @@ line in the engine's move notation, and ``evidence``.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-from pysat.solvers import Solver
 
 from stratagem.core.errors import IllegalMove
 from stratagem.core.records import Line, Proof
@@ -40,10 +37,9 @@ from stratagem.models.stakd.rules import StakdGame
 from stratagem.models.stakd.sat import ENCODING, STARTERS, EncodingError, SoloCNF, Structure
 from stratagem.solvers.dimacs import parse_drup, write_dimacs
 from stratagem.solvers.drup import check_drup
+from stratagem.solvers.satplan import SOLVER, solve_cnf
 
 __all__ = ["SOLVER", "SoloAnswer", "placement_order", "replay", "solve_solo", "verify_refutation"]
-
-SOLVER = "cadical195"
 
 
 @dataclass(frozen=True)
@@ -177,44 +173,6 @@ def replay(game: StakdGame, state: State, moves: Sequence[Move]) -> tuple[str, .
 
 # -- the driver ---------------------------------------------------------------------------------------
 
-SatAnswer = tuple[bool, list[int] | None, list[str] | None]
-
-
-def _solve(clauses: list[list[int]]) -> SatAnswer:
-    """CaDiCaL with DRUP proof output: (satisfiable, model, proof lines)."""
-    with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
-        sat = bool(solver.solve())
-        model = list(solver.get_model() or []) if sat else None
-        proof = list(solver.get_proof()) if not sat else None
-    return sat, model, proof
-
-
-def _child(conn: Any, clauses: list[list[int]]) -> None:
-    conn.send(_solve(clauses))
-    conn.close()
-
-
-def _solve_within(clauses: list[list[int]], seconds: float | None) -> SatAnswer | None:
-    """:func:`_solve`, in a forked child stopped after ``seconds`` (PySAT cannot interrupt CaDiCaL)."""
-    if seconds is None:
-        return _solve(clauses)
-    ctx = multiprocessing.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_child, args=(child, clauses), daemon=True)
-    process.start()
-    child.close()
-    try:
-        if parent.poll(max(seconds, 0.0)):
-            answer: SatAnswer = parent.recv()
-            return answer
-        return None
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join()
-        parent.close()
-
-
 # -- the solo question ---------------------------------------------------------------------------------------
 
 
@@ -277,7 +235,7 @@ def solve_solo(
     evidence.update(_size(cnf), variables=cnf.num_vars, clauses=len(cnf.clauses),
                     build_seconds=round(time.perf_counter() - t0, 3), solver=SOLVER)
     t1 = time.perf_counter()
-    answer = _solve_within(cnf.clauses, time_limit)
+    answer = solve_cnf(cnf.clauses, True, time_limit)
     evidence["solve_seconds"] = round(time.perf_counter() - t1, 3)
     if answer is None:
         evidence["kind"] = "unknown"
