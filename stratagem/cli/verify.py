@@ -169,13 +169,7 @@ def check_refutation(
             verdict.invalid("evidence.horizon", f"refutes {horizon} turns, but the game can last {max_turns(start)}")
     else:
         verdict.invalid("claim.solvable", "must be true or false")
-    folder = Path(record).parent
-    names = {}
-    for key in ("cnf", "proof"):
-        name = evidence.get(key)
-        if not isinstance(name, str) or not name or "/" in name or "\\" in name:
-            raise BadInput(record, f"evidence.{key}", "must name a file beside the record")
-        names[key] = folder / name
+    names = files_beside(record, evidence)
     cnf = StratoCNF(game, horizon)
     cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
     stored = read_text_maybe_gz(names["cnf"])
@@ -203,6 +197,17 @@ def check_refutation(
         verdict.checked.append("drat-trim agrees: s VERIFIED")
     else:
         verdict.invalid("evidence.proof", f"drat-trim says {second}")
+
+
+def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:
+    """The CNF and proof files a refutation's evidence names, which must sit beside the record."""
+    names = {}
+    for key in ("cnf", "proof"):
+        name = evidence.get(key)
+        if not isinstance(name, str) or not name or "/" in name or "\\" in name:
+            raise BadInput(record, f"evidence.{key}", "must name a file beside the record")
+        names[key] = Path(record).parent / name
+    return names
 
 
 def _drat_trim(cnf_text: str, proof_path: Path) -> str | None:
@@ -332,13 +337,7 @@ def check_solo(claim: dict[str, Any], evidence: dict[str, Any], line: Line, game
         symmetry = evidence.get("symmetry", True)
         if not isinstance(symmetry, bool):
             raise BadInput(record, "evidence.symmetry", "must be true or false")
-        folder = Path(record).parent
-        names = {}
-        for key in ("cnf", "proof"):
-            name = evidence.get(key)
-            if not isinstance(name, str) or not name or "/" in name or "\\" in name:
-                raise BadInput(record, f"evidence.{key}", "must name a file beside the record")
-            names[key] = folder / name
+        names = files_beside(record, evidence)
         valid, reason = verify_refutation(game, start, read_text_maybe_gz(names["proof"]), symmetry=symmetry,
                                           cnf_text=read_text_maybe_gz(names["cnf"]))
         if not valid:

@@ -322,6 +322,29 @@ class _Engine:
         self.limits_on = True
         self.path: set[Any] = set()
 
+    def probe(self, state: Any, depth: int, alpha: Any, beta: Any) -> tuple[bool, Any, Any]:
+        """Look ``state`` up in the table: (decided, its score, the stored best move).
+
+        Decided when the entry was searched at least ``depth`` deep and its bound settles the window;
+        relying on an entry that is not proven makes the result depend on a horizon.
+        """
+        tt = self.tt
+        if tt is None:
+            return False, None, None
+        entry = tt.get(state)
+        if entry is None:
+            return False, None, None
+        edepth, flag, score, tt_move = entry
+        if edepth >= depth and (flag == EXACT or (flag == LOWER and score >= beta)
+                                or (flag == UPPER and score <= alpha)):
+            if edepth < PROVEN:
+                self.horizon += 1
+            tt.cutoffs += 1
+            if state is getattr(self, "root", None):
+                self.root_best = tt_move
+            return True, score, tt_move
+        return False, None, tt_move
+
     def tick(self) -> None:
         self.nodes += 1
         n = self.nodes
@@ -484,20 +507,10 @@ class _Negamax(_Engine):
         if alpha < worst_possible:
             alpha = worst_possible
         self.tick()
-        tt_move = None
         tt = self.tt
-        if tt is not None:
-            entry = tt.get(state)
-            if entry is not None:
-                edepth, flag, score, tt_move = entry
-                if edepth >= depth and (flag == EXACT or (flag == LOWER and score >= beta)
-                                        or (flag == UPPER and score <= alpha)):
-                    if edepth < PROVEN:
-                        self.horizon += 1
-                    tt.cutoffs += 1
-                    if state is self.root:
-                        self.root_best = tt_move
-                    return score  # type: ignore[no-any-return]
+        hit, score, tt_move = self.probe(state, depth, alpha, beta)
+        if hit:
+            return score  # type: ignore[no-any-return]
         game = self.game
         me = game.to_move(state)
         horizon_before = self.horizon
@@ -698,20 +711,10 @@ class _Expecti(_Engine):
                 return hi
             if beta <= lo:
                 return lo
-        tt_move = None
         tt = self.tt
-        if tt is not None:
-            entry = tt.get(state)
-            if entry is not None:
-                edepth, flag, score, tt_move = entry
-                if edepth >= depth and (flag == EXACT or (flag == LOWER and score >= beta)
-                                        or (flag == UPPER and score <= alpha)):
-                    if edepth < PROVEN:
-                        self.horizon += 1
-                    tt.cutoffs += 1
-                    if state is self.root:
-                        self.root_best = tt_move
-                    return score
+        hit, score, tt_move = self.probe(state, depth, alpha, beta)
+        if hit:
+            return score
         mover = _decision_player(game, state, "expectiminimax")
         horizon_before = self.horizon
         best_move = None
