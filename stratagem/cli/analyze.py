@@ -60,7 +60,7 @@ def return_bounds(game: Any) -> tuple[int, int]:
 
 def choose_method(method: str, loaded: Loaded, as_player: int | None) -> str:
     """What ``auto`` means for this position, and refusals of methods that cannot apply."""
-    game, state = loaded.game, loaded.state
+    game = loaded.game
     simultaneous = isinstance(game, Simultaneous)
     if method == "auto":
         if simultaneous:
@@ -77,14 +77,13 @@ def choose_method(method: str, loaded: Loaded, as_player: int | None) -> str:
         raise BadInput(loaded.source, "--method", f"{loaded.game_name} has no hidden information to sample")
     if method == "alphabeta" and game.num_players > 2:
         return "paranoid"
-    del state
     return method
 
 
 @click.command()
 @click.argument("position", type=click.Path(dir_okay=False))
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
-              help="Search method (see `stratagem analyze --help` text above).")
+              help="auto: lp for simultaneous moves, pimc with --as, else alphabeta (paranoid for 3+ players).")
 @click.option("--depth", type=click.IntRange(1), default=None,
               help="Search depth in plies (lp: simultaneous turns); the cut uses the game's evaluation.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
@@ -103,7 +102,12 @@ def choose_method(method: str, loaded: Loaded, as_player: int | None) -> str:
 def analyze(position: str, method: str, depth: int | None, time_limit: float | None, max_nodes: int | None,
             iterations: int | None, samples: int | None, as_player: int | None, seed: int, rank: bool,
             proof_file: str | None, as_json: bool) -> int:
-    """Value, best moves and principal variation of a position; a proof when the value is solved."""
+    """Value, best moves and principal variation of a position; a proof when the value is solved.
+
+    Exact: alphabeta (expecti where chance remains), paranoid or maxn (3+ players, labelled), lp
+    (simultaneous moves, exact certificates). Estimates: mcts (open), ismcts and pimc (--as), duct.
+    Open analysis (every card known) is the default and is said so.
+    """
     loaded = load_position(position)
     game, state = loaded.game, loaded.state
     if game.to_move(state) == TERMINAL:
