@@ -45,3 +45,15 @@ def test_shipped_position_proof_verifies(cli, tmp_path: Path, path: Path) -> Non
         assert Fraction(str(report["value"])) == Fraction(str(data["solution"]["value"]))
     if data.get("claim", {}).get("winner", 0) > 0:  # Card Clash: that player (to move) forces a square
         assert report["value"] == 1 and report["player"] == data["claim"]["winner"]
+
+
+def test_a_stopped_search_claims_no_value_and_writes_no_proof(cli, tmp_path: Path) -> None:
+    position = str(PUZZLES / "cardclash" / "square-in-7.toml")
+    result = cli("analyze", position, "--nodes", "200", "--no-rank", "--json")
+    report = json.loads(result.out)
+    assert report["status"] == "unknown" and report["value"] is None
+    assert report["pv"], "the best line found so far is still shown"
+    proof = tmp_path / "p.json"
+    refused = cli("analyze", position, "--nodes", "200", "--no-rank", "--proof", str(proof))
+    assert refused.code == 2 and "not solved" in refused.err
+    assert not proof.exists()
