@@ -19,6 +19,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from stratagem.models.stakd.sat import SoloCNF
+from stratagem.solvers.cpsatlits import CpSatLiterals
 
 
 @dataclass
@@ -29,14 +30,8 @@ class SoloCPSAT(SoloCNF):
 
     def __post_init__(self) -> None:
         self.model = cp_model.CpModel()
-        self._vars: dict[int, Any] = {}
+        self._lit = CpSatLiterals(self.model)
         super().__post_init__()
-
-    def _lit(self, lit: int) -> Any:
-        var = self._vars.get(abs(lit))
-        if var is None:
-            var = self._vars[abs(lit)] = self.model.NewBoolVar(f"v{abs(lit)}")
-        return var if lit > 0 else var.Not()
 
     def add(self, *lits: int) -> None:
         self.model.AddBoolOr([self._lit(x) for x in lits])
@@ -78,7 +73,7 @@ class SoloCPSAT(SoloCNF):
             solver.parameters.max_time_in_seconds = max(0.01, time_limit)
         status = solver.Solve(self.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return True, [v if solver.BooleanValue(var) else -v for v, var in self._vars.items()]
+            return True, self._lit.assignment(solver)
         if status == cp_model.INFEASIBLE:
             return False, None
         return None, None

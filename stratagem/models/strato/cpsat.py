@@ -21,6 +21,7 @@ from ortools.sat.python import cp_model
 
 from stratagem.models.strato.notation import Move
 from stratagem.models.strato.sat import ACTION_WEATHERS, StratoCNF
+from stratagem.solvers.cpsatlits import CpSatLiterals
 
 
 @dataclass
@@ -32,14 +33,8 @@ class StratoCPSAT(StratoCNF):
 
     def __post_init__(self) -> None:
         self.model = cp_model.CpModel()
-        self._vars: dict[int, Any] = {}
+        self._lit = CpSatLiterals(self.model)
         super().__post_init__()
-
-    def _lit(self, lit: int) -> Any:
-        var = self._vars.get(abs(lit))
-        if var is None:
-            var = self._vars[abs(lit)] = self.model.NewBoolVar(f"v{abs(lit)}")
-        return var if lit > 0 else var.Not()
 
     def _enforce(self, constraint: Any) -> None:
         if self._guard:
@@ -101,8 +96,8 @@ class StratoCPSAT(StratoCNF):
 
     def _hint(self, key: tuple[object, ...], value: bool) -> None:
         index = self.pool.obj2id.get(key)
-        if index is not None and index in self._vars:
-            self.model.AddHint(self._vars[index], value)
+        if index is not None and index in self._lit.vars:
+            self.model.AddHint(self._lit.vars[index], value)
 
     @property
     def constraints(self) -> int:
@@ -126,7 +121,7 @@ class StratoCPSAT(StratoCNF):
             solver.parameters.max_time_in_seconds = max(0.01, time_limit)
         status = solver.Solve(self.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            model = [v if solver.BooleanValue(var) else -v for v, var in self._vars.items()]
+            model = self._lit.assignment(solver)
             return True, model
         if status == cp_model.INFEASIBLE:
             return False, None
