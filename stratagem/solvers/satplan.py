@@ -276,6 +276,7 @@ def incremental_search(
     time_limit: float | None = None,
     backend: str = "sat",
     prove: Callable[[int], HorizonModel[M]] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SatPlanResult[M]:
     """The shortest horizon in ``first .. last``, found quickly: one solver answers several horizons.
 
@@ -289,9 +290,11 @@ def incremental_search(
     horizon ``k`` follows a refuted ``k - 1`` (or ``k == 0``); then, if ``prove`` is given, the plain
     formula ``prove(k - 1)`` is solved again from scratch with DRUP output and ``refutation`` holds that
     certificate (the same one :func:`horizon_search` keeps), otherwise ``refutation`` is ``None``.
-    ``unsolvable``: every horizon up to ``last`` was refuted (no certificate). ``unknown``: stopped by
+    ``unsolvable``: every horizon up to ``last`` was refuted; with ``prove`` the certificate is the
+    plain ``prove(last)`` refuted from scratch, as above. ``unknown``: stopped by
     ``time_limit`` (``lower_bound`` is one more than the last refuted horizon), or the first horizon was
     already satisfiable with ``first > 0`` (nothing shorter refuted: ``moves`` is not proven shortest).
+    ``progress(k, n)`` is told the horizon solved next and the number of solver calls so far.
     """
     started = time.perf_counter()
     runs: list[HorizonRun] = []
@@ -305,6 +308,26 @@ def incremental_search(
                stop: str | None) -> SatPlanResult[M]:
         return SatPlanResult(status, moves, bound, ref, tuple(runs), time.perf_counter() - started, stop)
 
+    def certify(horizon: int) -> Refutation | None:
+        """The plain formula of ``horizon`` refuted from scratch with DRUP output (``None``: time ran out)."""
+        assert prove is not None
+        if progress is not None:
+            progress(horizon, len(runs))
+        plain = prove(horizon)
+        t0 = time.perf_counter()
+        answer = solve_cnf(plain.clauses, True, remaining())
+        if answer is None:
+            runs.append(HorizonRun(horizon, None, plain.num_vars, len(plain.clauses), 0, time.perf_counter() - t0))
+            return None
+        sat_again, _, proof = answer
+        runs.append(HorizonRun(horizon, sat_again, plain.num_vars, len(plain.clauses), len(proof or ()),
+                               time.perf_counter() - t0))
+        if sat_again:
+            raise RuntimeError(f"horizon {horizon} refuted under assumptions but satisfiable as a plain CNF")
+        return Refutation(horizon, plain.num_vars, plain.clauses, proof or [], plain.comments)
+
+    if progress is not None:
+        progress(first, 0)
     steps = _incremental_steps(build_open, first, last, step, backend, remaining)
     found: tuple[int, tuple[M, ...]] | None = None
     for item in _steps_within(steps, remaining() if backend == "sat" else None):
@@ -316,10 +339,17 @@ def incremental_search(
             runs.append(item)
             if item.satisfiable is False:
                 lower, refuted = item.horizon + 1, item.horizon
+                if progress is not None:
+                    progress(lower, len(runs))
             continue
         found = item
     if found is None:
-        return finish("unsolvable", None, lower, None, None)
+        if prove is None:
+            return finish("unsolvable", None, lower, None, None)
+        certificate = certify(last)
+        if certificate is None:
+            return finish("unknown", None, lower, None, "time")
+        return finish("unsolvable", None, lower, certificate, None)
     k, moves = found
     if len(moves) != k and refuted == k - 1:
         raise RuntimeError(f"horizon {k} decoded to a line of {len(moves)} steps after refuting {k - 1}")
@@ -327,16 +357,7 @@ def incremental_search(
         return finish("unknown", moves, lower, None, None)
     refutation = None
     if prove is not None and k > 0:
-        plain = prove(k - 1)
-        t0 = time.perf_counter()
-        answer = solve_cnf(plain.clauses, True, remaining())
-        if answer is None:
-            runs.append(HorizonRun(k - 1, None, plain.num_vars, len(plain.clauses), 0, time.perf_counter() - t0))
+        refutation = certify(k - 1)
+        if refutation is None:
             return finish("unknown", moves, lower, None, "time")
-        sat_again, _, proof = answer
-        runs.append(HorizonRun(k - 1, sat_again, plain.num_vars, len(plain.clauses), len(proof or ()),
-                               time.perf_counter() - t0))
-        if sat_again:
-            raise RuntimeError(f"horizon {k - 1} refuted under assumptions but satisfiable as a plain CNF")
-        refutation = Refutation(k - 1, plain.num_vars, plain.clauses, proof or [], plain.comments)
     return finish("solved", moves, len(moves), refutation, None)

@@ -17,7 +17,7 @@ from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.sat import StratoCNF, max_turns
 from stratagem.solvers.dimacs import parse_drup_lines
 from stratagem.solvers.drup import check_drup
-from stratagem.solvers.satplan import horizon_search
+from stratagem.solvers.satplan import horizon_search, incremental_search
 from stratagem.solvers.search import astar, bfs
 
 from .support import puzzle_challenge
@@ -135,3 +135,46 @@ def test_engine_the_cnf_of_a_record_is_the_cnf_of_its_puzzle() -> None:
         for horizon in (0, 2):
             a, b = StratoCNF(game, horizon), StratoCNF(rebuilt, horizon)
             assert write_dimacs(a.clauses, a.num_vars, a.comments) == write_dimacs(b.clauses, b.num_vars, b.comments)
+
+
+INCREMENTAL_DEALS = DEALS[::4]
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), INCREMENTAL_DEALS,
+                         ids=[f"{n}-p{p}-s{s}" for n, p, s in INCREMENTAL_DEALS])
+def test_engine_incremental_search_agrees_with_the_plain_horizon_search_and_certifies_alike(
+    name: str, players: int, seed: int
+) -> None:
+    """``solve --method sat`` runs the incremental driver: same answer, same kind of checked certificate."""
+    challenge, options = CHALLENGES[name]
+    game = StratoGame(challenge, options, seeded_deal(challenge, seed, players))
+    last = max_turns(game.initial_state())
+    plain = sat_solve(game)
+    seen: list[int] = []
+    result = incremental_search(lambda lo, hi: StratoCNF(game, hi, open_from=lo), first=0, last=last, step=3,
+                                prove=lambda k: StratoCNF(game, k), progress=lambda k, _: seen.append(k))
+    assert result.status == plain.status
+    assert len(result.moves or ()) == len(plain.moves or ()) and result.lower_bound == plain.lower_bound
+    assert result.refutation is not None and plain.refutation is not None
+    assert result.refutation.horizon == plain.refutation.horizon
+    assert result.refutation.clauses == plain.refutation.clauses  # the plain formula, not the open one
+    _check_refutation(result)
+    # Horizons in increasing order, then the certificate's horizon, solved again as a plain formula.
+    assert seen[:-1] == sorted(seen[:-1]) and seen[0] == 0 and seen[-1] == result.refutation.horizon
+
+
+def test_engine_incremental_search_without_prove_claims_no_certificate_and_stops_on_time() -> None:
+    challenge = puzzle_challenge("challenge-0")
+    game = StratoGame(challenge, Options(), seeded_deal(challenge, 1, 1))
+    last = max_turns(game.initial_state())
+    build = lambda lo, hi: StratoCNF(game, hi, open_from=lo)  # noqa: E731
+    result = incremental_search(build, first=0, last=last)
+    assert result.status == "solved" and result.refutation is None and result.moves
+    k = len(result.moves)
+    # Starting at the optimum: nothing shorter was refuted, so the line is not claimed shortest.
+    late = incremental_search(build, first=k, last=last)
+    assert late.status == "unknown" and late.moves is not None and len(late.moves) == k
+    # No time at all: unknown, no line, no refutation.
+    stopped = incremental_search(build, first=0, last=last, time_limit=0.0, prove=lambda h: StratoCNF(game, h))
+    assert stopped.status == "unknown" and stopped.moves is None and stopped.refutation is None
+    assert stopped.stopped_by == "time"
