@@ -733,7 +733,9 @@ class StratoCNF:
         state = self.start
         moves: list[Move] = []
         for t in range(self.horizon):
-            if self.var("done", t) in true:
+            # The formula only says a win holds when ``vic`` is set; a model may pass through a winning
+            # position without saying so and keep playing. The rules engine ends the game there.
+            if self.var("done", t) in true or self.game.is_terminal(state):
                 break
             rows = self._rows_at(t + 1, true)
             card = next(w for w in self.weathers if self.var("card", t, w) in true)

@@ -178,3 +178,34 @@ def test_engine_incremental_search_without_prove_claims_no_certificate_and_stops
     stopped = incremental_search(build, first=0, last=last, time_limit=0.0, prove=lambda h: StratoCNF(game, h))
     assert stopped.status == "unknown" and stopped.moves is None and stopped.refutation is None
     assert stopped.stopped_by == "time"
+
+
+def test_engine_decoding_stops_at_a_win_the_model_does_not_mark() -> None:
+    """``vic`` is only implied by the goal, so a model may play on through a won position without
+    setting ``done``; the line ends where the rules engine says the game is won (found on challenge 1
+    at horizon 22, where the decoder used to raise)."""
+    from pysat.solvers import Solver
+
+    challenge = puzzle_challenge("challenge-0")
+    game = StratoGame(challenge, Options(), seeded_deal(challenge, 1, 1))
+    line = sat_solve(game).moves or ()
+    won = game.initial_state()
+    for move in line:
+        won = game.apply(won, move)
+    assert won.status == WON
+    k = len(line)
+    cnf = StratoCNF(game, k + 2)
+    # The model must reach the won rows at turn k, say nothing of a win there, and play on.
+    at_win = [
+        cnf.S(k, 2 * r + side, j, w) * (1 if j < len(row.half(side)) and row.half(side)[j] == w else -1)
+        for r, row in enumerate(won.rows) for side in (0, 1) for j in range(cnf.limit) for w in cnf.weathers
+    ]
+    with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
+        assert solver.solve(assumptions=at_win + [-cnf.var("done", t) for t in range(k + 2)])
+        model = solver.get_model()
+    moves = cnf.decode(model)
+    assert len(moves) == k
+    state = game.initial_state()
+    for move in moves:
+        state = game.apply(state, move)
+    assert state.status == WON
