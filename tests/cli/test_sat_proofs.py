@@ -109,3 +109,23 @@ def test_sat_proof_files_are_byte_identical_across_runs(cli, tmp_path: Path) -> 
         cli("solve", CHALLENGE_0, "--deal", "duo-2", "--method", "sat", "--proof", str(folder / "p.json"))
         runs.append([(folder / f).read_bytes() for f in ("p.json", "p.cnf.gz", "p.drup.gz")])
     assert runs[0] == runs[1]
+
+
+def test_a_sat_line_whose_certificate_runs_out_of_time_is_kept_but_not_claimed_shortest(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The incremental search finds the line; the plain refutation for the certificate is then stopped."""
+    from stratagem.solvers import satplan
+
+    monkeypatch.setattr(satplan, "solve_cnf", lambda clauses, want_proof, seconds: None)
+    proof = tmp_path / "p.json"
+    result = cli("solve", CHALLENGE_0, "--method", "sat", "--proof", str(proof), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["status"] == "unknown" and report["optimal"] is False
+    assert report["length"] == 5 and report["best_line"]["method"] == "sat"
+    assert "not proven shortest" in report["optimality"]
+    record = json.loads(proof.read_text())
+    assert record["claim"]["optimal"] is False and record["evidence"]["kind"] == "witness"
+    assert not (tmp_path / "p.drup.gz").exists()
+    assert cli("verify", str(proof)).code == 0
