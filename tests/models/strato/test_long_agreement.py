@@ -3,9 +3,11 @@
 Issue 3's acceptance: "BFS, SAT and CP-SAT agree on solvability and optimal length on every shipped deal
 and on at least 50 random seeded deals of each challenge". Three independent answers per deal:
 
-* **SAT**: the incremental horizon search (one CaDiCaL instance, horizons under assumptions) from the
-  heuristic's bound up; the line it returns is decoded and replayed by the rules engine inside
-  ``StratoCNF.decode`` and replayed again here.
+* **SAT**: what ``solve --method sat`` runs: the incremental horizon search (one CaDiCaL instance,
+  horizons under assumptions) from below the heuristic's bound up, then the plain formula of one turn
+  less than the line refuted from scratch, and that DRUP refutation checked by the project's checker
+  (so every SAT answer here comes with a checked proof). The line is decoded and replayed by the rules
+  engine inside ``StratoCNF.decode`` and replayed again here.
 * **CP-SAT**: the same horizon model solved by CP-SAT at two horizons: "a win within ``k - 1`` turns"
   must be INFEASIBLE (CP-SAT alone) and "within ``k``" feasible (searched from SAT's line as a hint),
   which fixes CP-SAT's optimum at ``k`` (the formula says *within*, so one infeasible horizon covers
@@ -27,6 +29,7 @@ from functools import cache
 
 import pytest
 
+from stratagem.cli.solve import SAT_WARM_UP, SAT_WINDOW
 from stratagem.models.strato.challenge import Challenge, Options
 from stratagem.models.strato.cpsat import StratoCPSAT
 from stratagem.models.strato.deal import seeded_deal
@@ -37,6 +40,8 @@ from stratagem.models.strato.position import WON
 from stratagem.models.strato.puzzle import load_puzzle
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.sat import StratoCNF, max_turns
+from stratagem.solvers.dimacs import parse_drup_lines
+from stratagem.solvers.drup import check_drup
 from stratagem.solvers.satplan import incremental_search
 from stratagem.solvers.search import astar
 
@@ -87,13 +92,25 @@ def _replays_to_victory(game: StratoGame, moves: tuple[Move, ...]) -> bool:
 
 
 def sat_optimum(game: StratoGame) -> tuple[Move, ...]:
-    """SAT's optimal line: from the first satisfiable horizon after a refuted one."""
+    """SAT's optimal line as ``solve --method sat`` finds it, with its certificate checked.
+
+    The first satisfiable horizon after a refuted one (incremental search), then the plain formula of
+    one turn less refuted from scratch with DRUP output, and that refutation checked by the project's
+    DRUP checker.
+    """
     start = game.initial_state()
     first = max(0, lower_bound(game.challenge, start) - 1)
-    result = incremental_search(lambda lo, hi: StratoCNF(game, hi, open_from=lo), first=max(0, first - 3),
-                                last=max_turns(start), step=8)
+    result = incremental_search(lambda lo, hi: StratoCNF(game, hi, open_from=lo),
+                                first=max(0, first - SAT_WARM_UP), last=max_turns(start), step=SAT_WINDOW,
+                                prove=lambda k: StratoCNF(game, k))
     assert result.status == "solved", (result.status, result.runs)
     assert result.moves is not None and _replays_to_victory(game, result.moves)
+    if result.moves:
+        refutation = result.refutation
+        assert refutation is not None and refutation.horizon == len(result.moves) - 1
+        steps, numbers = parse_drup_lines(refutation.proof, "CaDiCaL's proof")
+        verdict = check_drup(refutation.clauses, steps, line_numbers=numbers)
+        assert verdict.valid, verdict.reason
     return result.moves
 
 
