@@ -8,7 +8,8 @@ never by raw seconds. Two tables and a plot:
 - ``strato-methods.md``: every method (BFS, A*, IDA*, SAT, CP-SAT) on every shipped deal: time as a
   ratio to BFS, SAT's proof size and the time the project's checker takes to verify it;
 - ``strato-growth.md`` and ``strato-growth.png`` (with the ``plot`` extra): how each method's time grows
-  with the optimal length, on one-row challenges whose goals ask for 1 to 5 cards per half-row.
+  with the optimal length, on one-row challenges whose goals ask for 1 to 5 cards per half-row; the
+  plot adds every shipped deal a method solved within the time limit (optima up to 11 turns).
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     write_atomic(folder / "strato-methods.md", _methods_table(rows, time_limit))
     click.echo(f"wrote {folder / 'strato-search.md'} and {folder / 'strato-methods.md'}")
     if growth:
-        _growth(folder, time_limit)
+        _growth(folder, time_limit, rows)
     return 0
 
 
@@ -232,7 +233,9 @@ def growth_challenge(k: int) -> Challenge:
                      RowGoal(SequenceGoal("R" * k), SequenceGoal("W" * k)), 1, 1)
 
 
-def _growth(folder: Path, time_limit: float) -> None:
+def _growth(folder: Path, time_limit: float, shipped: list[Row]) -> None:
+    """The growth table, and a plot of every solved (method, length, seconds): the growth challenges'
+    as dots, the shipped deals' (measured above, in the same run) as crosses."""
     points: list[tuple[str, int, float]] = []
     table = _header("Strato: time against optimal length", time_limit) + [
         "One-row rain/wind challenges asking for k = 1..5 cards of the tornado's weather on each side",
@@ -268,11 +271,17 @@ def _growth(folder: Path, time_limit: float) -> None:
     except ImportError:
         click.echo("matplotlib is not installed (pip install '.[plot]'): no strato-growth.png", err=True)
         return
+    deals = [(m, c.length, c.seconds) for _, _, cells in shipped for m, c in cells.items() if c.length is not None]
     figure, axes = plt.subplots(figsize=(6, 4))
     for method in ALL_METHODS:
         xs = [length for m, length, _ in points if m == method]
         ys = [seconds for m, _, seconds in points if m == method]
-        axes.plot(xs, ys, "o", label=method, alpha=0.7)
+        line = axes.plot(xs, ys, "o", label=method, alpha=0.7)[0]
+        xs = [length for m, length, _ in deals if m == method]
+        ys = [seconds for m, _, seconds in deals if m == method]
+        if xs:
+            axes.plot(xs, ys, "x", color=line.get_color(), alpha=0.9)
+    axes.plot([], [], "kx", label="shipped deals")
     axes.set_yscale("log")
     axes.set_xlabel("optimal length (turns)")
     axes.set_ylabel("seconds (log scale)")
