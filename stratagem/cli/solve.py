@@ -192,9 +192,12 @@ def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool,
         optimality = f"no winning line of at most {k - 1} turns: {checked}"
     elif result.status == UNSOLVABLE:
         optimality = f"no winning line at all (the game lasts at most {last} turns): {checked}"
+    elif result.moves and result.lower_bound < len(result.moves):
+        optimality = f"{backend.upper()} found a line of {len(result.moves)} turns; not proven shortest"
     elif result.moves:
-        optimality = (f"{backend.upper()} found a line of {len(result.moves)} turns but its time limit ran out "
-                      f"before the certificate that nothing shorter exists; not proven shortest")
+        optimality = (f"{backend.upper()} found a line of {len(result.moves)} turns and refuted the shorter "
+                      f"horizons under assumptions, but its time limit ran out before the certificate "
+                      f"(the plain refutation of {len(result.moves) - 1} turns); not proven shortest")
     else:
         refuted = (f"horizons up to {result.lower_bound - 1} refuted" if result.lower_bound > bound
                    else f"no horizon refuted beyond the heuristic's bound of {bound} turns")
