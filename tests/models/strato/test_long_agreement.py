@@ -91,7 +91,12 @@ def _replays_to_victory(game: StratoGame, moves: tuple[Move, ...]) -> bool:
     return state.status == WON
 
 
-def sat_optimum(game: StratoGame, certify: bool = True) -> tuple[Move, ...]:
+#: Seconds SAT gets on a random deal before the deal is reported undecided (skipped with its bound): a
+#: few random deals are as hard as challenge 1's shared layout (seed 205 solo: undecided after 37 min).
+RANDOM_SAT_BUDGET = 600.0
+
+
+def sat_optimum(game: StratoGame, certify: bool = True, budget: float | None = None) -> tuple[Move, ...]:
     """SAT's optimal line as ``solve --method sat`` finds it, with its certificate checked.
 
     The first satisfiable horizon after a refuted one (incremental search); with ``certify``, then the
@@ -103,7 +108,10 @@ def sat_optimum(game: StratoGame, certify: bool = True) -> tuple[Move, ...]:
     first = max(0, lower_bound(game.challenge, start) - 1)
     result = incremental_search(lambda lo, hi: StratoCNF(game, hi, open_from=lo),
                                 first=max(0, first - SAT_WARM_UP), last=max_turns(start), step=SAT_WINDOW,
-                                prove=(lambda k: StratoCNF(game, k)) if certify else None)
+                                prove=(lambda k: StratoCNF(game, k)) if certify else None, time_limit=budget)
+    if result.status == "unknown" and result.stopped_by == "time":
+        found = f", a line of {len(result.moves)} turns found" if result.moves else ""
+        pytest.skip(f"undecided: SAT refuted {result.lower_bound - 1} turns{found} in {budget:g} s (not agreement)")
     assert result.status == "solved", (result.status, result.runs)
     assert result.moves is not None and _replays_to_victory(game, result.moves)
     if certify and result.moves:
@@ -159,8 +167,8 @@ def astar_agrees(game: StratoGame, k: int, max_nodes: int | None) -> bool:
 CERTIFIED = FAST_SHIPPED
 
 
-def _agree(game: StratoGame, astar_nodes: int | None, certify: bool) -> None:
-    line = sat_optimum(game, certify)
+def _agree(game: StratoGame, astar_nodes: int | None, certify: bool, budget: float | None = None) -> None:
+    line = sat_optimum(game, certify, budget)
     cpsat_confirms(game, line)
     astar_agrees(game, len(line), astar_nodes)
 
@@ -224,7 +232,8 @@ def test_engine_sat_cpsat_agree_and_astar_does_not_contradict_on_random_deals(
     name: str, players: int, seed: int
 ) -> None:
     challenge = _challenge(name)
-    _agree(StratoGame(challenge, Options(), seeded_deal(challenge, seed, players)), ASTAR_BUDGET, certify=False)
+    _agree(StratoGame(challenge, Options(), seeded_deal(challenge, seed, players)), ASTAR_BUDGET, certify=False,
+           budget=RANDOM_SAT_BUDGET)
 
 
 LONG_SHIPPED = [(name, deal) for name, deal in SHIPPED if (name, deal) not in UNDECIDED | CERTIFIED]
