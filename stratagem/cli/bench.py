@@ -38,8 +38,9 @@ ALL_METHODS = (*SEARCH_METHODS, "sat", "cpsat")
 def machine() -> str:
     """One line describing where the numbers were measured."""
     cpu = platform.processor() or platform.machine()
+    load = f", load average {os.getloadavg()[0]:.1f} when the run started" if hasattr(os, "getloadavg") else ""
     return (
-        f"{platform.system()} {platform.machine()} ({cpu}), {os.cpu_count()} cores, "
+        f"{platform.system()} {platform.machine()} ({cpu}), {os.cpu_count()} cores{load}, "
         f"Python {platform.python_version()}, stratagem {__version__}"
     )
 
