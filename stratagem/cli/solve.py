@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,18 +51,36 @@ METHOD_NAMES = {
 #: Share of the time limit given to the greedy search for a best line when the optimal search stops.
 FALLBACK_SHARE = 0.25
 
-#: ``auto``: A* on one-row deals, SAT on deals with more rows. Measured by ``stratagem bench strato``
-#: (results/strato-methods.md, one run, ratios to BFS): on the one-row deals of challenge 0, A* takes
-#: 0.88 of BFS's time and SAT 0.84, but SAT then spends 1.3-2.8 times its solving time checking its
-#: proof, so A* is faster end to end; on the two-row deals of challenge 1 and the level-2 example no
-#: search decides within 10 s while SAT proves higher lower bounds, decides some deals, and its
-#: optimality comes with a checked certificate.
+#: ``auto``: A* on one-row deals; on deals with more rows, A* for at most :data:`AUTO_ASTAR_NODES`
+#: expansions (and half the time limit), then SAT for the time left. Measured by ``stratagem bench
+#: strato`` (results/strato-methods.md and strato-search.md, one run, 10 s per method): on the one-row
+#: deals of challenge 0 A* takes 0.65-1.2 of BFS's time and SAT 0.43-2.0, but SAT then spends 0.8-2.7
+#: times its solving time checking its proof, so A* is faster end to end. On challenge 1, A* decides
+#: four deals in 11-1,546 expansions (0.03-4.6 s) where SAT needs 1.4-4.7 s or more than 10 s, and
+#: SAT decides duo-2 (7.9 s) where A* stops; on the level-2 example nothing decides within 10 s.
+#: A line from A* comes with exhaustive-search evidence, not a certificate: ``--method sat`` gives one.
 AUTO_SEARCH_MAX_ROWS = 1
+AUTO_ASTAR_NODES = 2_000
 
 
 def auto_method(start: State) -> str:
-    """The method ``--method auto`` runs on a deal (see :data:`AUTO_SEARCH_MAX_ROWS`)."""
-    return "astar" if len(start.rows) <= AUTO_SEARCH_MAX_ROWS else "sat"
+    """The first method ``--method auto`` runs on a deal (see :data:`AUTO_SEARCH_MAX_ROWS`)."""
+    return "astar" if len(start.rows) <= AUTO_SEARCH_MAX_ROWS else "astar+sat"
+
+
+def run_auto(game: StratoGame, time_limit: float | None, label: str, quiet: bool) -> Outcome:
+    """A* with a small budget, then SAT for the time left (deals with more than one row)."""
+    started = time.perf_counter()
+    first = run_search("astar", game, None if time_limit is None else time_limit / 2, AUTO_ASTAR_NODES,
+                       label, quiet)
+    if first.status in (SOLVED, UNSOLVABLE):
+        return first
+    remaining = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
+    outcome = run_sat(game, remaining, label, quiet)
+    outcome.stats["astar_first"] = {"status": first.status, "nodes": first.stats["nodes"],
+                                    "seconds": first.stats["seconds"], "lower_bound": first.lower_bound}
+    outcome.lower_bound = max(outcome.lower_bound, first.lower_bound)
+    return outcome
 
 
 INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
@@ -294,7 +313,7 @@ def write_proof(path: str, outcome: Outcome, line: Line) -> None:
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="bfs, astar, idastar (search), sat (checked refutations), cpsat, or auto: "
-                   "A* on one-row deals, SAT otherwise.")
+                   "A* on one-row deals; otherwise A* for 2,000 expansions, then SAT.")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
@@ -351,7 +370,9 @@ def solve_strato(
     if max_nodes is not None and method in ("sat", "cpsat"):
         raise click.BadParameter(f"limits a search (bfs, astar, idastar), not {method}; use --time-limit",
                                  param_hint="--max-nodes")
-    if method in ("sat", "cpsat"):
+    if method == "astar+sat":
+        outcome = run_auto(game, time_limit, spec.name, as_json)
+    elif method in ("sat", "cpsat"):
         outcome = run_sat(game, time_limit, spec.name, as_json, backend=method)
     else:
         outcome = run_search(method, game, time_limit, max_nodes, spec.name, as_json)

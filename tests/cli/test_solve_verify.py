@@ -173,11 +173,21 @@ def test_console_script_runs_as_installed() -> None:
     assert json.loads(done.stdout)["status"] == "solved"
 
 
-def test_auto_runs_astar_on_one_row_and_sat_on_two(cli) -> None:
+def test_auto_runs_astar_on_one_row_and_astar_then_sat_on_two(cli, monkeypatch: pytest.MonkeyPatch) -> None:
     one = json.loads(cli("solve", CHALLENGE_0, "--json").out)
     assert one["method"] == "astar"
-    two = json.loads(cli("solve", str(PUZZLES / "challenge-1.toml"), "--time-limit", "2", "--json").out)
-    assert two["method"] == "sat"
+    challenge_1 = str(PUZZLES / "challenge-1.toml")
+    # Challenge 1's first deal takes A* 11 expansions: A* answers.
+    two = json.loads(cli("solve", challenge_1, "--json").out)
+    assert two["method"] == "astar" and two["status"] == "solved" and two["length"] == 7
+    # With fewer expansions than that, A* stops and SAT decides, with its certificate.
+    from stratagem.cli import solve
+
+    monkeypatch.setattr(solve, "AUTO_ASTAR_NODES", 5)
+    sat = json.loads(cli("solve", challenge_1, "--json").out)
+    assert sat["method"] == "sat" and sat["status"] == "solved" and sat["length"] == 7 and sat["optimal"]
+    assert sat["stats"]["astar_first"]["status"] == "unknown" and sat["stats"]["astar_first"]["nodes"] >= 5
+    assert "DRUP" in sat["optimality"]
 
 
 def test_max_nodes_is_refused_for_sat(cli) -> None:
