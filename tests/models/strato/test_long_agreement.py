@@ -94,7 +94,7 @@ def _replays_to_victory(game: StratoGame, moves: tuple[Move, ...]) -> bool:
 #: Seconds SAT, and then CP-SAT, get on a random deal before the deal is reported undecided (skipped,
 #: with the bound reached): some random deals are as hard as challenge 1's shared layout (challenge 1,
 #: seed 205 solo: SAT undecided after 37 min; seed 205 duo: CP-SAT's refutation over 7 min).
-RANDOM_SAT_BUDGET = 300.0
+RANDOM_BUDGET = 300.0
 
 
 def sat_optimum(game: StratoGame, certify: bool = True, budget: float | None = None) -> tuple[Move, ...]:
@@ -238,7 +238,7 @@ def test_engine_sat_cpsat_agree_and_astar_does_not_contradict_on_random_deals(
 ) -> None:
     challenge = _challenge(name)
     _agree(StratoGame(challenge, Options(), seeded_deal(challenge, seed, players)), ASTAR_BUDGET, certify=False,
-           budget=RANDOM_SAT_BUDGET)
+           budget=RANDOM_BUDGET)
 
 
 LONG_SHIPPED = [(name, deal) for name, deal in SHIPPED if (name, deal) not in UNDECIDED | CERTIFIED]
