@@ -93,7 +93,7 @@ def _replays_to_victory(game: StratoGame, moves: tuple[Move, ...]) -> bool:
 
 #: Seconds SAT, and then CP-SAT, get on a random deal before the deal is reported undecided (skipped,
 #: with the bound reached): some random deals are as hard as challenge 1's shared layout (challenge 1,
-#: seed 205 solo: SAT undecided after 37 min; seed 205 duo: CP-SAT's refutation over 7 min).
+#: seed 205 solo: SAT undecided in two runs of 25 and 12 min; seed 205 duo: CP-SAT's refutation over 7 min).
 RANDOM_BUDGET = 300.0
 
 
