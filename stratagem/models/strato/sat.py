@@ -43,12 +43,17 @@ literal ``done[t]``), so the formula is satisfiable exactly when a win within ``
 need no clause: a half-row over the limit has no encoding, and a player with no card and an empty pile
 has no move.
 
-**Redundant bounds** (they remove no solution; :meth:`StratoCNF._supply`): when the goal rows are forced,
-at turn ``t`` the goal rows already hold at least ``need(U) - (k - t)`` cards of each set U of needed
-weathers (counted in the goal rows when no Fog/Storm can bring U cards in from elsewhere, else on the
-whole table), and, optionally (``rows_apart``, on for CP-SAT), the per-row sum of missing cards is at
-most ``k - t`` when no card can change rows at all. Encoding 2 (``strato-sat@2``) added the goal-row
-count and the open horizon; encoding 1 counted on the whole table only.
+**Redundant bounds** (they remove no solution): when the goal rows are forced, the *demand bound*
+(:mod:`~stratagem.models.strato.demand`): at every turn ``t`` not yet won, for each zone and set U of
+needed weathers, the zone's U cards plus the turns ``t..k-1`` that are *entries* (a U card played into
+the zone, or a Fog/Storm/Cloud card played while one of them can move cards between rows) reach U's
+need. An entry literal only implies its play (``entry -> card in U or mover``, ``entry -> play in
+the zone or mover``), so the bound ties the state to the cards and rows of the turns left, which the
+solver reasons with directly. Optionally (``rows_apart``, on for CP-SAT), the per-row sum of missing
+cards is at most ``k - t`` when no card can change rows at all. Encoding 3 (``strato-sat@3``) replaced
+encoding 2's count ``U cards >= need(U) - (k - t)`` (no entries) with the demand bound (measured:
+challenge-1 solo-1's horizon 9 refuted in 84 s instead of 296 s); encoding 2 added the goal-row count
+and the open horizon; encoding 1 counted on the whole table only.
 
 **Open horizon.** With ``open_from`` the formula leaves the horizon open: :meth:`StratoCNF.assumptions`
 selects "within ``k``" for one solver that answers several horizons in turn (the incremental driver).
@@ -64,19 +69,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from stratagem.models.strato.cards import CLOUD, FOG, HAND_SIZE, RAIN, STORM, SUN, WIND
 from stratagem.models.strato.challenge import CountGoal, SequenceGoal
+from stratagem.models.strato.demand import Demand, can_cross, demands
 from stratagem.models.strato.notation import Move
 from stratagem.models.strato.position import Row, State
 from stratagem.models.strato.rules import StratoGame
 
 #: Version of this encoding; proof records name it, and ``verify`` rebuilds the same CNF with it.
-ENCODING = "strato-sat@2"
+ENCODING = "strato-sat@3"
 
 ACTION_WEATHERS = (WIND, RAIN, SUN, FOG, STORM)
 
@@ -94,13 +99,13 @@ class StratoCNF:
 
     game: StratoGame
     horizon: int
-    supply_bound: bool = True
+    demand_bound: bool = True
     #: Leave the horizon open for incremental solving (``None``: the plain CNF, the one proofs refute).
     #: With ``open_from = f`` there is no final ``done[horizon]`` unit; :meth:`assumptions` selects "a win
-    #: within ``k``" for any ``f <= k <= horizon``, each ``k`` with its own supply bound behind a selector
+    #: within ``k``" for any ``f <= k <= horizon``, each ``k`` with its own demand bound behind a selector
     #: literal (see :func:`~stratagem.solvers.satplan.incremental_search`).
     open_from: int | None = None
-    #: Add the rows-apart bound of :meth:`_supply` where it holds. Off in the CNF: CaDiCaL does not
+    #: Add the rows-apart bound of :meth:`_rows_apart` where it holds. Off in the CNF: CaDiCaL does not
     #: reason well with the sum of per-row counts (measured: level-2 solo-1 found optimal in 170 s with
     #: it, 80 s without); CP-SAT, which takes it as one linear constraint, turns it on.
     rows_apart: bool = False
@@ -210,69 +215,71 @@ class StratoCNF:
             done_next = self.var("done", t + 1)
             self.add(-done_next, done_t, vic)
             done_prev = done_next
-            if self.supply_bound and self.open_from is None:
-                self._supply(t + 1, done_next, self.horizon)
+            if self.demand_bound and self.open_from is None:
+                self._bounds(t + 1, done_next, self.horizon)
+        if self.demand_bound and self.open_from is None and self.horizon > 0:
+            self._bounds(0, self.var("done", 0), self.horizon)
         if self.horizon == 0:
             done_prev = self.var("done", 0)
             self.add(-done_prev)
         if self.open_from is None:
             self.add(done_prev)
-        elif self.supply_bound:
+        elif self.demand_bound:
             for k in range(max(1, self.open_from), self.horizon + 1):
-                for t in range(1, k + 1):
-                    self._supply(t, self.var("done", t), k, select=self.var("within", k))
+                for t in range(k + 1):
+                    self._bounds(t, self.var("done", t), k, select=self.var("within", k))
 
     def assumptions(self, k: int) -> list[int]:
         """Literals to assume for "a win within ``k`` turns" in an open-horizon formula (``k <= horizon``).
 
-        Below ``open_from`` the supply bound of ``k`` is absent (the formula is weaker, still exact).
+        Below ``open_from`` the demand bound of ``k`` is absent (the formula is weaker, still exact).
         """
         if self.open_from is None or not 0 <= k <= self.horizon:
             raise ValueError(f"assumptions need an open horizon and 0 <= k <= {self.horizon}, not {k}")
-        selected = self.supply_bound and k >= max(1, self.open_from)
+        selected = self.demand_bound and k >= max(1, self.open_from)
         return [self.var("done", k)] + ([self.var("within", k)] if selected else [])
 
-    def _supply(self, t: int, done: int, horizon: int, select: int = 0) -> None:
-        """Redundant: cards still missing from the goal rows cannot exceed the turns left.
+    def _bounds(self, t: int, done: int, horizon: int, select: int = 0) -> None:
+        """Redundant: the demand bound at turn ``t`` (and the rows-apart sum with :attr:`rows_apart`)."""
+        self._demand(t, done, horizon, select)
+        if self.rows_apart:
+            self._rows_apart(t, done, horizon, select)
 
-        Only when the rows that must meet the goal are forced (every eligible row is needed). For each
-        set U of weathers the goal needs: the goal rows at turn ``t`` hold at least ``need(U) - (k - t)``
-        cards of U, unless the game is already won. Why one card a turn: cards of U enter the goal rows
-        only as the played card, or moved in from another row by Fog or Storm (or a Cloud resolving as
-        one), and then the played card is a Fog, Storm or Cloud. So when U holds none of those three, or
-        no Fog or Storm can act at all, at most one card of U enters a turn; otherwise (two a turn are
-        possible) the count is taken over the whole table, where only the played card ever adds one.
-        This is the heuristic's supply bound; it removes no solution and lets the solver see dead ends
-        early.
-        """
+    def _demand(self, t: int, done: int, horizon: int, select: int = 0) -> None:
+        """Unless won: the zone's cards of U at turn ``t`` plus the entries among turns ``t..k-1`` reach
+        the need (:mod:`~stratagem.models.strato.demand` gives the zones, U and the entry rule)."""
+        for demand in demands(self.game.challenge, self.start):
+            if not set(demand.weathers) <= set(self.weathers):
+                continue  # a needed weather the deal never holds: the victory clauses already fail
+            halves = range(self.halves) if demand.rows is None else [2 * r + s for r in demand.rows for s in (0, 1)]
+            cells = [self.S(t, h, j, w) for w in demand.weathers for h in halves for j in range(self.limit)]
+            entries = [self._entry(u, demand) for u in range(t, horizon)]
+            self.at_least(cells + entries, demand.need, -done, select)
+
+    def _entry(self, t: int, demand: Demand) -> int:
+        """A literal that holds only if turn ``t`` is an entry of ``demand`` (defined once per turn)."""
+        zone = "table" if demand.rows is None else "+".join(f"row{r + 1}" for r in demand.rows)
+        key = ("entry", t, zone, "".join(demand.weathers))
+        fresh = key not in self.pool.obj2id
+        lit = self.var(*key)
+        if fresh:
+            movers = [self.var("card", t, w) for w in demand.movers]
+            self.add(-lit, *[self.var("card", t, w) for w in demand.weathers], *movers)
+            if demand.rows is not None and len(demand.rows) < self.rows:
+                self.add(-lit, *[self.var("play", t, 2 * r + s) for r in demand.rows for s in (0, 1)], *movers)
+        return lit
+
+    def _rows_apart(self, t: int, done: int, horizon: int, select: int = 0) -> None:
+        """When no card can change rows, the goal rows' missing cards, counted row by row (a surplus in
+        one row cannot help another), are at most the turns left: a turn adds a card to one row only."""
         goal, challenge = self.game.challenge.goal, self.game.challenge
         eligible = [r for r, row in enumerate(self.start.rows) if goal.eligible(row)]
-        if len(eligible) != challenge.rows_required:
+        if len(eligible) != challenge.rows_required or can_cross(self.start):
             return
-        need: Counter[str] = Counter()
-        for r in eligible:
-            for _, half_goal in goal.halves():
-                need.update(half_goal.needs(self.start.rows[r]))
-        weathers = sorted(w for w in need if w in self.weathers)
-        cross = bool({FOG, STORM} & (set(self.weathers) | {self.start.last}))
-        goal_halves = [2 * r + side for r in eligible for side in (0, 1)]
-        left = horizon - t
-        for size in range(1, len(weathers) + 1):
-            for chosen in combinations(weathers, size):
-                bound = sum(need[w] for w in chosen) - left
-                if bound <= 0:
-                    continue
-                local = not cross or not {FOG, STORM, CLOUD} & set(chosen)
-                halves = goal_halves if local else list(range(self.halves))
-                cells = [self.S(t, h, j, w) for w in chosen for h in halves for j in range(self.limit)]
-                self.at_least(cells, bound, -done, select)
-        if not cross and self.rows_apart:
-            # Rows apart: no card changes rows, so a turn adds a card to one row only, and the cards
-            # missing row by row (a surplus in one row cannot help another) fall by one a turn at most.
-            have = self._row_counts(t, eligible)
-            bound = len(have) - left
-            if bound > 0:
-                self.at_least(have, bound, -done, select)
+        have = self._row_counts(t, eligible)
+        bound = len(have) - (horizon - t)
+        if bound > 0:
+            self.at_least(have, bound, -done, select)
 
     def _row_counts(self, t: int, rows: Sequence[int]) -> list[int]:
         """Literals ``has[t][r][w][i]``, each implying that row ``r`` holds at least ``i`` cards of ``w`` at

@@ -37,6 +37,24 @@ CHALLENGES: dict[str, tuple[Challenge, Options]] = {
         make_challenge(weathers="FWST", pairs=("FW", "ST"), limit=4, left="<<", right=">", rows_required=1),
         Options(),
     ),
+    # Forced goal rows, so the SAT model's demand bound applies: every row (each its own zone, no card
+    # changes rows), one named row with Fog or Storm to move cards in, and every row with Fog and Storm.
+    "two-rows-rw-sc-both": (
+        make_challenge(weathers="RWSC", pairs=("RW", "SC"), limit=4, left="<", right=None, rows_required=2),
+        Options(),
+    ),
+    "two-rows-fw-st-goal": (
+        make_challenge(weathers="FWST", pairs=("FW", "ST"), limit=4, left="<<", right=">", tornadoes="FW"),
+        Options(),
+    ),
+    "two-rows-rw-st-goal": (
+        make_challenge(weathers="RWST", pairs=("RW", "ST"), limit=4, left="<<", right=">", tornadoes="RW"),
+        Options(),
+    ),
+    "two-rows-rt-fc-both": (
+        make_challenge(weathers="RTFC", pairs=("RT", "FC"), limit=4, left="<", right=">", rows_required=2),
+        Options(),
+    ),
     # Fog in one row and a cloud copying it change nothing: nothing on the table can be rearranged.
     "fc-unsolvable": (make_challenge(weathers="FC", pairs=("FC",), limit=5, left="FF", right="CC"), Options()),
 }
@@ -53,6 +71,10 @@ DEALS = [
     *[(name, players, seed) for name in ("rw-crossing", "rw-strict") for players in (1, 2) for seed in (0, 1)],
     *[("two-rows-rw-sc", players, seed) for players, seed in ((1, 1), (2, 1), (1, 3), (4, 3))],
     *[("two-rows-fw-st", players, seed) for players, seed in ((1, 1), (2, 0), (2, 2))],
+    *[("two-rows-rw-sc-both", players, seed) for players, seed in ((1, 2), (2, 0), (1, 1))],
+    *[("two-rows-fw-st-goal", players, seed) for players, seed in ((1, 1), (2, 1), (1, 0))],
+    *[("two-rows-rw-st-goal", players, seed) for players, seed in ((1, 0), (2, 2))],
+    ("two-rows-rt-fc-both", 1, 1),
     ("fc-unsolvable", 1, 2),
     ("fc-unsolvable", 2, 2),
 ]

@@ -1,0 +1,101 @@
+"""The demand bound's premises against the rules engine (``stratagem/models/strato/demand.py``).
+
+The SAT model states, at every turn, that a zone's demanded cards plus the entry turns left reach the
+need. That is sound if (1) a turn raises a demand's count by at most one, and only when its play is an
+entry, and (2) a won position holds every demand. Both are checked here, on random playouts and on
+won positions (some from the small challenges of ``test_search_agreement.py``), for every kind of
+zone: the goal rows with Storm (challenge 1), each row apart (level 2, no card changes rows), Fog and
+Cloud movers, and a mover weather counted on the whole table.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stratagem.models.strato.challenge import Challenge, Options
+from stratagem.models.strato.deal import seeded_deal
+from stratagem.models.strato.demand import Demand, demands
+from stratagem.models.strato.planning import StratoPlanning
+from stratagem.models.strato.position import ONGOING, WON
+from stratagem.models.strato.rules import StratoGame
+from stratagem.solvers.search import astar
+
+from .support import make_challenge, puzzle_challenge
+from .test_search_agreement import CHALLENGES as SMALL
+
+CHALLENGES: dict[str, Challenge] = {
+    "challenge-1": puzzle_challenge("challenge-1"),
+    "level-2-example": puzzle_challenge("level-2-example"),
+    "three-rows-all": make_challenge(weathers="RSFWCT", pairs=("RW", "SC", "FT"), limit=8, left="<<<", right=">>>",
+                                     rows_required=3, name="three rows, all required"),
+    "fog-storm-goal-row": make_challenge(weathers="FWST", pairs=("FW", "ST"), limit=6, left="<<<", right="W>",
+                                         tornadoes="FW", name="Fog and Storm, one goal row"),
+}
+
+
+def _kinds(found: tuple[Demand, ...]) -> set[str]:
+    return {"table" if d.rows is None else "rows" if len(d.rows) > 1 else "row" for d in found}
+
+
+def test_engine_demands_cover_every_kind_of_zone() -> None:
+    """Each challenge here yields the zones its movers allow (so the playouts below test all kinds)."""
+    kinds = {name: _kinds(demands(c, seeded_deal(c, 1, 1))) for name, c in CHALLENGES.items()}
+    assert kinds["challenge-1"] == {"row"}  # one goal row; U is rain and wind, never Storm
+    assert kinds["level-2-example"] == {"rows", "row"}  # no Fog or Storm: both rows, and each apart
+    assert "table" in kinds["three-rows-all"] and "rows" in kinds["three-rows-all"]
+    assert "row" not in kinds["three-rows-all"]  # Fog and Storm move cards: no row stands apart
+    assert kinds["fog-storm-goal-row"] == {"row", "table"}
+
+
+def test_engine_no_demand_when_the_goal_rows_are_not_forced() -> None:
+    free = make_challenge(weathers="RWSC", pairs=("RW", "SC"), limit=4, left="<<", right=">", rows_required=1)
+    assert demands(free, seeded_deal(free, 1, 1)) == ()
+
+
+@pytest.mark.parametrize("name", sorted(CHALLENGES))
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_engine_a_turn_raises_a_demand_by_one_at_most_and_only_on_an_entry(name: str, players: int) -> None:
+    challenge = CHALLENGES[name]
+    walk = random.Random(f"{name}-{players}")
+    steps = entries = raised = 0
+    for seed in range(12):
+        game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, players))
+        state = game.initial_state()
+        found = demands(challenge, state)
+        while state.status == ONGOING:
+            plays = game.plays(state)
+            if not plays:
+                break
+            move, after = walk.choice(plays)
+            for demand in found:
+                gain = demand.count(after.rows) - demand.count(state.rows)
+                entry = demand.enters(move.card, move.row)
+                assert gain <= (1 if entry else 0), (demand, state, move, after)
+                entries += entry
+                raised += gain > 0
+            steps += 1
+            state = after
+    # the walks were long enough to mean something: many turns, entries taken and counts raised
+    assert steps > 100 and entries > 50 and raised > 10
+
+
+WON_DEALS = [("challenge-1", 1, 3), ("challenge-1", 4, 3), ("two-rows-rw-sc-both", 1, 2), ("two-rows-fw-st-goal", 2, 1),
+             ("two-rows-rt-fc-both", 1, 1)]
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), WON_DEALS)
+def test_engine_a_won_position_holds_every_demand(name: str, players: int, seed: int) -> None:
+    challenge = CHALLENGES[name] if name in CHALLENGES else SMALL[name][0]
+    game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, players))
+    result = astar(StratoPlanning(game), max_nodes=5_000)
+    assert result.status == "solved" and result.moves is not None
+    state = game.initial_state()
+    found = demands(challenge, state)
+    assert found
+    for move in result.moves:
+        state = game.apply(state, move)
+    assert state.status == WON
+    for demand in found:
+        assert demand.count(state.rows) >= demand.need, demand
