@@ -92,8 +92,9 @@ def _replays_to_victory(game: StratoGame, moves: tuple[Move, ...]) -> bool:
 
 
 #: Seconds SAT, and then CP-SAT, get on a random deal before the deal is reported undecided (skipped,
-#: with the bound reached): some random deals are as hard as challenge 1's shared layout (challenge 1,
-#: seed 205 solo: SAT undecided in two runs of 25 and 12 min; seed 205 duo: CP-SAT's refutation over 7 min).
+#: with the bound reached). With encoding 2 some random deals were as hard as challenge 1's shared layout
+#: (seed 205 solo: SAT undecided after 25 min); with encoding 3 all 51 challenge-1 deals took 8-333 s a
+#: deal for all three answers together.
 RANDOM_BUDGET = 300.0
 
 
@@ -165,10 +166,9 @@ def astar_agrees(game: StratoGame, k: int, max_nodes: int | None) -> bool:
 #: Where SAT's answer in the agreement tests comes with a checked certificate: the fast shipped deals
 #: (and random challenge-0 deals). Elsewhere SAT's answer is the incremental refutation under
 #: assumptions, cross-checked by CP-SAT and A*: a certificate (the plain formula of one turn less refuted
-#: from scratch) takes from seconds to over 25 minutes a deal on 2 cores (challenge 1: 15 random deals
-#: certified in about 15 minutes, then seed 205 solo unfinished after 25; level 2: one deal in 28
-#: minutes). The other decided shipped deals' certificates are checked one deal at a time in
-#: ``test_engine_sat_certificate_of_each_long_shipped_deal_checks`` (slow).
+#: from scratch, then checked) took 2-4 s on challenge 1's long shipped deals but 1-15 minutes a deal on
+#: level 2 (encoding 3, 2 shared cores). The decided shipped deals' certificates are checked one deal at
+#: a time in ``test_engine_sat_certificate_of_each_long_shipped_deal_checks`` (slow).
 CERTIFIED = FAST_SHIPPED
 
 
