@@ -34,6 +34,7 @@ from itertools import combinations
 
 from stratagem.models.strato.cards import CLOUD, FOG, STORM
 from stratagem.models.strato.challenge import Challenge
+from stratagem.models.strato.demand import can_cross
 from stratagem.models.strato.position import ONGOING, WON, Row, State
 
 
@@ -66,7 +67,7 @@ def lower_bound(challenge: Challenge, state: State) -> int:
     goal = challenge.goal
     # Fog and Storm are the only actions that move a card from one row to another; only cards still to
     # be played act (a Cloud acts as the last weather played).
-    cross = bool({FOG, STORM} & (set("".join(state.hands)) | set(state.pile) | {state.last}))
+    cross = can_cross(state)
     movers = {FOG, STORM, CLOUD} if cross else set()
     eligible = [r for r, row in enumerate(rows) if goal.eligible(row)]
     best = None

@@ -126,6 +126,7 @@ class StratoCNF:
         self.hand_size = HAND_SIZE[self.players]
         self.pile = start.pile
         self.options = self.game.options
+        self._demands = demands(challenge, start)
         self._guard = 0
         self._build()
 
@@ -248,7 +249,7 @@ class StratoCNF:
     def _demand(self, t: int, done: int, horizon: int, select: int = 0) -> None:
         """Unless won: the zone's cards of U at turn ``t`` plus the entries among turns ``t..k-1`` reach
         the need (:mod:`~stratagem.models.strato.demand` gives the zones, U and the entry rule)."""
-        for demand in demands(self.game.challenge, self.start):
+        for demand in self._demands:
             if not set(demand.weathers) <= set(self.weathers):
                 continue  # a needed weather the deal never holds: the victory clauses already fail
             halves = range(self.halves) if demand.rows is None else [2 * r + s for r in demand.rows for s in (0, 1)]
