@@ -1,6 +1,6 @@
 """``stratagem export``: a deal for external solvers.
 
-``--format dimacs`` writes the CNF of "a win within K turns" (encoding ``strato-sat@3``) with a comment
+``--format dimacs`` writes the CNF of "a win within K turns" (encoding ``strato-sat@4``) with a comment
 header naming every variable, so a model or a proof from another solver can be read back by hand.
 ``--format pddl`` writes a planning domain and problem (``--out`` names the problem file; the domain
 goes beside it as ``domain.pddl``) whose optimal plan cost is the deal's optimal length.

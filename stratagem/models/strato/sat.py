@@ -46,14 +46,20 @@ has no move.
 **Redundant bounds** (they remove no solution): when the goal rows are forced, the *demand bound*
 (:mod:`~stratagem.models.strato.demand`): at every turn ``t`` not yet won, for each zone and set U of
 needed weathers, the zone's U cards plus the turns ``t..k-1`` that are *entries* (a U card played into
-the zone, or a Fog/Storm/Cloud card played while one of them can move cards between rows) reach U's
-need. An entry literal only implies its play (``entry -> card in U or mover``, ``entry -> play in
-the zone or mover``), so the bound ties the state to the cards and rows of the turns left, which the
-solver reasons with directly. Optionally (``rows_apart``, on for CP-SAT), the per-row sum of missing
-cards is at most ``k - t`` when no card can change rows at all. Encoding 3 (``strato-sat@3``) replaced
-encoding 2's count ``U cards >= need(U) - (k - t)`` (no entries) with the demand bound (measured:
-challenge-1 solo-1's horizon 9 refuted in 84 s instead of 296 s); encoding 2 added the goal-row count
-and the open horizon; encoding 1 counted on the whole table only.
+the zone, or a Fog/Storm/Cloud card played while one of them can move cards between rows; a Storm
+only while a U card ends a half-row outside the zone) reach U's need. An entry literal only implies
+its play (``entry -> card in U or mover``, ``entry -> play in the zone or mover``, ``entry and Storm
+-> a U end outside``), so the bound ties the state to the cards and rows of the turns left, which the
+solver reasons with directly. The *room bound*, for the zone and U of every needed weather: twice its
+U cards plus its empty places, plus the entries and the *doubling* plays left (a mover, or a Sun or
+Cloud of U), reach twice the need; it makes the cards of other weathers that crowd a goal row cost
+turns. Optionally (``rows_apart``, on for CP-SAT), the per-row sum of missing cards is at most
+``k - t`` when no card can change rows at all. Encoding 4 (``strato-sat@4``) added the room bound and
+the Storm's end (measured on 2 cores: challenge-1 solo-1's horizon 9 refuted in 8 s instead of 84 s,
+and its horizon 10, undecided after 1,500 s with encoding 3, refuted). Encoding 3 replaced encoding
+2's count ``U cards >= need(U) - (k - t)`` (no entries) with the demand bound (challenge-1 solo-1's
+horizon 9: 296 s to 84 s); encoding 2 added the goal-row count and the open horizon; encoding 1
+counted on the whole table only.
 
 **Open horizon.** With ``open_from`` the formula leaves the horizon open: :meth:`StratoCNF.assumptions`
 selects "within ``k``" for one solver that answers several horizons in turn (the incremental driver).
@@ -81,7 +87,7 @@ from stratagem.models.strato.position import Row, State
 from stratagem.models.strato.rules import StratoGame
 
 #: Version of this encoding; proof records name it, and ``verify`` rebuilds the same CNF with it.
-ENCODING = "strato-sat@3"
+ENCODING = "strato-sat@4"
 
 ACTION_WEATHERS = (WIND, RAIN, SUN, FOG, STORM)
 
@@ -241,8 +247,10 @@ class StratoCNF:
         return [self.var("done", k)] + ([self.var("within", k)] if selected else [])
 
     def _bounds(self, t: int, done: int, horizon: int, select: int = 0) -> None:
-        """Redundant: the demand bound at turn ``t`` (and the rows-apart sum with :attr:`rows_apart`)."""
+        """Redundant: the demand and room bounds at turn ``t`` (and the rows-apart sum with
+        :attr:`rows_apart`)."""
         self._demand(t, done, horizon, select)
+        self._room(t, done, horizon, select)
         if self.rows_apart:
             self._rows_apart(t, done, horizon, select)
 
@@ -257,10 +265,42 @@ class StratoCNF:
             entries = [self._entry(u, demand) for u in range(t, horizon)]
             self.at_least(cells + entries, demand.need, -done, select)
 
+    def _room(self, t: int, done: int, horizon: int, select: int = 0) -> None:
+        """Unless won: twice the zone's U cards plus its empty places at turn ``t``, plus the entries and
+        the doubling plays among turns ``t..k-1``, reach twice the need (the room bound of
+        :mod:`~stratagem.models.strato.demand`)."""
+        for demand in self._demands:
+            if demand.rows is None or not demand.full or not set(demand.weathers) <= set(self.weathers):
+                continue
+            halves = [2 * r + s for r in demand.rows for s in (0, 1)]
+            cells = [self.S(t, h, j, w) for w in demand.weathers for h in halves for j in range(self.limit)]
+            gains = [lit for u in range(t, horizon) for lit in (self._entry(u, demand), self._double(u, demand))]
+            # room = U cards + places holding no card of another weather (counted once each, not twice)
+            self.at_least(cells + self._unclaimed(t, halves, demand) + gains, 2 * demand.need, -done, select)
+
+    def _unclaimed(self, t: int, halves: Sequence[int], demand: Demand) -> list[int]:
+        """Literals ``free[t][h][j]``, each implying that place ``j`` of half-row ``h`` holds no card of a
+        weather outside ``demand``'s (it is empty or holds a U card); defined once per turn."""
+        others = [w for w in self.weathers if w not in demand.weathers]
+        out = []
+        for h in halves:
+            for j in range(self.limit):
+                key = ("free", t, h, j, "".join(demand.weathers))
+                fresh = key not in self.pool.obj2id
+                lit = self.var(*key)
+                if fresh:
+                    for w in others:
+                        self.add(-lit, -self.S(t, h, j, w))
+                out.append(lit)
+        return out
+
+    def _zone_key(self, demand: Demand) -> tuple[str, str]:
+        zone = "table" if demand.rows is None else "+".join(f"row{r + 1}" for r in demand.rows)
+        return zone, "".join(demand.weathers)
+
     def _entry(self, t: int, demand: Demand) -> int:
         """A literal that holds only if turn ``t`` is an entry of ``demand`` (defined once per turn)."""
-        zone = "table" if demand.rows is None else "+".join(f"row{r + 1}" for r in demand.rows)
-        key = ("entry", t, zone, "".join(demand.weathers))
+        key = ("entry", t, *self._zone_key(demand))
         fresh = key not in self.pool.obj2id
         lit = self.var(*key)
         if fresh:
@@ -268,7 +308,41 @@ class StratoCNF:
             self.add(-lit, *[self.var("card", t, w) for w in demand.weathers], *movers)
             if demand.rows is not None and len(demand.rows) < self.rows:
                 self.add(-lit, *[self.var("play", t, 2 * r + s) for r in demand.rows for s in (0, 1)], *movers)
+            self._storm_needs_an_end(t, demand, lit)
         return lit
+
+    def _double(self, t: int, demand: Demand) -> int:
+        """A literal that holds only if turn ``t`` may raise the room of ``demand`` by two."""
+        key = ("double", t, *self._zone_key(demand))
+        fresh = key not in self.pool.obj2id
+        lit = self.var(*key)
+        if fresh:
+            self.add(-lit, *[self.var("card", t, w) for w in demand.doubles if w in self.weathers])
+            self._storm_needs_an_end(t, demand, lit)
+        return lit
+
+    def _storm_needs_an_end(self, t: int, demand: Demand, lit: int) -> None:
+        """``lit`` and a Storm played at turn ``t`` -> some half-row outside the zone, not the played one,
+        ends with a U card in ``S[t]`` (:meth:`Demand.storm_brings`)."""
+        if demand.rows is None or STORM not in demand.movers or STORM not in self.weathers:
+            return
+        key = ("storm-end", t, *self._zone_key(demand))
+        fresh = key not in self.pool.obj2id
+        brings = self.var(*key)
+        if fresh:
+            ends = []
+            for h in range(self.halves):
+                if h // 2 in demand.rows:
+                    continue
+                for j in range(self.limit):
+                    end = self.var("u-end", t, h, j, *self._zone_key(demand))
+                    self.add(-end, *[self.S(t, h, j, w) for w in demand.weathers])
+                    if j + 1 < self.limit:
+                        self.add(-end, -self.occS(t, h, j + 1))
+                    self.add(-end, -self.var("play", t, h))
+                    ends.append(end)
+            self.add(-brings, *ends)
+        self.add(-lit, -self.var("card", t, STORM), brings)
 
     def _rows_apart(self, t: int, done: int, horizon: int, select: int = 0) -> None:
         """When no card can change rows, the goal rows' missing cards, counted row by row (a surplus in
