@@ -23,8 +23,8 @@ from stratagem.models.strato.position import State, format_state
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
 from stratagem.solvers.dimacs import parse_drup_lines, write_dimacs, write_text_maybe_gz
-from stratagem.solvers.drup import check_drup
-from stratagem.solvers.satplan import Refutation, horizon_search, incremental_search
+from stratagem.solvers.drup import DrupVerdict, check_drup
+from stratagem.solvers.satplan import Refutation, SatPlanResult, horizon_search, incremental_search
 from stratagem.solvers.search import (
     FOUND,
     SOLVED,
@@ -195,10 +195,13 @@ def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool,
                        "no certificate")
     elif refutation is not None and result.status in (SOLVED, UNSOLVABLE):
         steps, numbers = parse_drup_lines(refutation.proof, "CaDiCaL's proof")
+        left = None if time_limit is None else max(0.0, time_limit - result.seconds)
         with search_progress(f"checking the refutation of horizon {refutation.horizon}", enabled=not quiet,
                              first="step", second="steps in the proof") as checking:
-            verdict = check_drup(refutation.clauses, steps, line_numbers=numbers,
+            verdict = check_drup(refutation.clauses, steps, line_numbers=numbers, time_limit=left,
                                  progress=lambda phase, done, total: checking(done, total))
+        if verdict.stopped:
+            return _unchecked(result, refutation, verdict, bound, stats)
         if not verdict.valid:
             raise RuntimeError(f"the DRUP checker rejects CaDiCaL's refutation of horizon {refutation.horizon}: "
                                f"{verdict.reason}")
@@ -254,6 +257,24 @@ def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool,
     elif outcome.moves:
         outcome.best_line = {"method": backend, "status": "found", "nodes": None}
         outcome.evidence = {"kind": "witness", "certificate": False, "method": backend,
+                            "lower_bound": outcome.lower_bound}
+    return outcome
+
+
+def _unchecked(result: SatPlanResult[Move], refutation: Refutation, verdict: DrupVerdict, bound: int,
+               stats: dict[str, Any]) -> Outcome:
+    """SAT's answer when the time limit ran out while the project's checker was checking its proof: the
+    line is the best found, nothing is claimed shortest."""
+    stats["proof_check_seconds"] = round(verdict.seconds, 3)
+    what = f"found a line of {len(result.moves)} turns and " if result.moves else ""
+    optimality = (f"SAT {what}refuted horizon {refutation.horizon} with a DRUP proof of {len(refutation.proof)} "
+                  f"lines, but the time limit ran out while stratagem's checker was checking it "
+                  f"({verdict.reason}); not proven, the lower bound is the heuristic's")
+    outcome = Outcome(method="sat", status=UNKNOWN, moves=tuple(result.moves or ()), lower_bound=bound,
+                      optimality=optimality, stats=stats, stopped_by="time")
+    if outcome.moves:
+        outcome.best_line = {"method": "sat", "status": "found", "nodes": None}
+        outcome.evidence = {"kind": "witness", "certificate": False, "method": "sat",
                             "lower_bound": outcome.lower_bound}
     return outcome
 

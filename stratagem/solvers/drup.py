@@ -52,6 +52,7 @@ opinion.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -66,6 +67,9 @@ DrupProgress = Callable[[str, int, int], None]
 
 #: ``progress`` is called once per this many proof steps in each pass.
 _PROGRESS_EVERY = 4096
+
+#: The time limit is looked at once per this many proof steps (a backward step can take milliseconds).
+_CLOCK_EVERY = 256
 
 #: Value of a literal in :attr:`_Checker.value`.
 _TRUE = 1
@@ -86,7 +90,8 @@ class DrupVerdict:
     ``lemmas`` counts the lemmas (added clauses) in the proof; ``checked_lemmas`` those the backward
     pass found used and verified (up to and including the failing one, when one fails);
     ``core_clauses`` the original clauses the refutation used (after the check stops early, those
-    marked so far); ``seconds`` is wall time.
+    marked so far); ``seconds`` is wall time. ``stopped`` is true when the time limit ended the check
+    before a verdict: then ``valid`` is false and nothing is known about the proof.
     """
 
     valid: bool
@@ -95,6 +100,7 @@ class DrupVerdict:
     checked_lemmas: int
     core_clauses: int
     seconds: float
+    stopped: bool = False
 
 
 class _Checker:
@@ -353,6 +359,7 @@ def check_drup(
     *,
     progress: DrupProgress | None = None,
     line_numbers: Sequence[int] | None = None,
+    time_limit: float | None = None,
 ) -> DrupVerdict:
     """Check that the DRUP proof ``steps`` refutes the CNF ``clauses``; see the module docstring.
 
@@ -362,9 +369,12 @@ def check_drup(
     else ``i + 1`` -- the line in PySAT's ``get_proof()`` list. Clauses may contain repeated
     literals, be tautologies, units or empty. A zero literal raises :class:`ValueError`.
 
-    ``progress(phase, done, total)`` is called every few thousand steps of each pass.
+    ``progress(phase, done, total)`` is called every few thousand steps of each pass. With
+    ``time_limit`` (seconds) the check stops there, with a verdict that is ``stopped`` and not valid:
+    a proof of millions of lines can take this checker hours.
     """
     started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
     if line_numbers is not None and len(line_numbers) != len(steps):
         raise ValueError(f"{len(line_numbers)} line numbers for {len(steps)} proof steps")
     lemmas = sum(1 for deletion, _ in steps if not deletion)
@@ -378,6 +388,12 @@ def check_drup(
     def verdict(reason: str, checked: int = 0) -> DrupVerdict:
         core = sum(checker.marked[:originals])
         return DrupVerdict(not reason, reason, lemmas, checked, core, time.perf_counter() - started)
+
+    def out_of_time(phase: str, done: int, of: int, checked: int = 0) -> DrupVerdict | None:
+        if deadline is None or time.perf_counter() < deadline:
+            return None
+        reason = f"stopped by the time limit ({time_limit:g} s) in the {phase} pass, after {done} of {of} steps"
+        return dataclasses.replace(verdict(reason, checked), stopped=True)
 
     # Forward pass: the formula, then every step unchecked, until the database conflicts.
     index: dict[tuple[int, ...], list[int]] = {}
@@ -403,6 +419,8 @@ def check_drup(
     for step, (deletion, clause) in enumerate(steps):
         if progress is not None and step % _PROGRESS_EVERY == 0:
             progress("forward", step, total)
+        if step % _CLOCK_EVERY == 0 and (stop := out_of_time("forward", step, total)) is not None:
+            return stop
         codes = checker.codes(clause)
         if codes is None:
             continue  # a tautological lemma is trivially RUP; a tautology is never stored to delete
@@ -441,8 +459,11 @@ def check_drup(
     # Backward pass: undo the steps in reverse, checking each marked lemma where it was added.
     checked = 0
     for step in range(conflict_step, -1, -1):
-        if progress is not None and (conflict_step - step) % _PROGRESS_EVERY == 0:
-            progress("backward", conflict_step - step, conflict_step + 1)
+        done = conflict_step - step
+        if progress is not None and done % _PROGRESS_EVERY == 0:
+            progress("backward", done, conflict_step + 1)
+        if done % _CLOCK_EVERY == 0 and (stop := out_of_time("backward", done, conflict_step + 1, checked)):
+            return stop
         cid = step_clause[step]
         if cid < 0:
             continue

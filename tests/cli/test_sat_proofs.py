@@ -129,3 +129,25 @@ def test_a_sat_line_whose_certificate_runs_out_of_time_is_kept_but_not_claimed_s
     assert record["claim"]["optimal"] is False and record["evidence"]["kind"] == "witness"
     assert not (tmp_path / "p.drup.gz").exists()
     assert cli("verify", str(proof)).code == 0
+
+
+def test_a_sat_line_whose_proof_check_runs_out_of_time_is_kept_but_not_claimed_shortest(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CaDiCaL's refutation is made, but the time limit ends stratagem's check of it (on challenge 1's
+    shared layout an 18-million-line proof would take the checker hours): no optimality claim."""
+    from stratagem.cli import solve
+    from stratagem.solvers.drup import check_drup
+
+    monkeypatch.setattr(solve, "check_drup", lambda *args, **kw: check_drup(*args, **{**kw, "time_limit": 0.0}))
+    proof = tmp_path / "p.json"
+    result = cli("solve", CHALLENGE_0, "--method", "sat", "--time-limit", "600", "--proof", str(proof), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["status"] == "unknown" and report["optimal"] is False and report["length"] == 5
+    assert "time limit ran out while stratagem's checker was checking it" in report["optimality"]
+    assert "not proven" in report["optimality"]
+    record = json.loads(proof.read_text())
+    assert record["claim"]["optimal"] is False and record["evidence"]["kind"] == "witness"
+    assert not (tmp_path / "p.drup.gz").exists()
+    assert cli("verify", str(proof)).code == 0

@@ -220,6 +220,15 @@ def test_progress_is_reported() -> None:
     assert all(0 <= done <= total for _, done, total in calls)
 
 
+def test_a_time_limit_stops_the_check_without_a_verdict() -> None:
+    steps = parse_drup(proof_of("php7-6"), "proof")
+    stopped = check_drup(INSTANCES["php7-6"], steps, time_limit=0.0)
+    assert stopped.stopped and not stopped.valid
+    assert "stopped by the time limit (0 s) in the forward pass, after 0 of" in stopped.reason
+    finished = check_drup(INSTANCES["php7-6"], steps, time_limit=3600.0)
+    assert finished.valid and not finished.stopped
+
+
 # -- corrupted proofs ------------------------------------------------------------------------------
 
 
