@@ -178,12 +178,13 @@ def _agree(game: StratoGame, astar_nodes: int | None, certify: bool, budget: flo
     astar_agrees(game, len(line), astar_nodes)
 
 
-#: Shipped deals no method decided in the measurements behind this file. Challenge 1's shared layout:
-#: SAT finds 11-turn lines (solo-1: horizon 11 satisfiable in 30 s), but "a win within 10 turns" stayed
-#: undecided after 1000 s of SAT and 900 s of CP-SAT with encoding 2, and after 1500 s of SAT with
-#: encoding 3 (the demand bound). Their agreement is open, not assumed. (Level 2's solo-3 and four-3 were
-#: here under encoding 2; encoding 3 refutes their 10 turns in 11 s (SAT) and 36 s (CP-SAT).)
-UNDECIDED = {("challenge-1", "solo-1"), ("challenge-1", "duo-1"), ("challenge-1", "four-1")}
+#: Shipped deals no method decided in the measurements behind this file (none since encoding 4).
+#: Challenge 1's shared layout (solo-1, duo-1, four-1) was here until encoding 4: SAT found 11-turn
+#: lines at once, but "a win within 10 turns" stayed undecided after 1500 s of SAT with encoding 3.
+#: Encoding 4 (the room bound) refutes it, and this test passed on all three with encoding 4: solo-1
+#: in 27 min, duo-1 in 18 min, four-1 in 13 min (SAT, CP-SAT and A* together; 2 shared cores). They are
+#: the slowest deals here.
+UNDECIDED: set[tuple[str, str]] = set()
 
 
 def _shipped_param(name: str, deal: str) -> object:
@@ -240,11 +241,24 @@ def test_engine_sat_cpsat_agree_and_astar_does_not_contradict_on_random_deals(
            budget=RANDOM_BUDGET)
 
 
-LONG_SHIPPED = [(name, deal) for name, deal in SHIPPED if (name, deal) not in UNDECIDED | CERTIFIED]
+#: Shipped deals whose certificate SAT writes but the project's checker cannot get through in hours.
+#: Challenge 1's shared layout: CaDiCaL refutes "a win within 10 turns" of solo-1 in 15 minutes with
+#: an 18,028,442-line DRUP proof. The checker finished its forward pass, then checked about 36 lemmas
+#: a second in the backward pass, most of which the refutation uses: about 100 hours at that rate. I
+#: stopped it; no lemma had failed. The proofs of duo-1 and four-1 were not made. Their optimum rests
+#: on SAT's and CP-SAT's refutations (the agreement test above), not on a checked certificate.
+UNCHECKED = {("challenge-1", "solo-1"), ("challenge-1", "duo-1"), ("challenge-1", "four-1")}
+
+LONG_SHIPPED = [
+    pytest.param(name, deal, id=f"{name}-{deal}", marks=(
+        pytest.mark.skip(reason="an 18-million-line proof: beyond the project's checker (issue 3)"),
+    ) if (name, deal) in UNCHECKED else ())
+    for name, deal in SHIPPED if (name, deal) not in UNDECIDED | CERTIFIED
+]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "deal"), LONG_SHIPPED, ids=[f"{name}-{deal}" for name, deal in LONG_SHIPPED])
+@pytest.mark.parametrize(("name", "deal"), LONG_SHIPPED)
 def test_engine_sat_certificate_of_each_long_shipped_deal_checks(name: str, deal: str) -> None:
     """The certificate ``solve --method sat`` writes, on the shipped deals it takes minutes for."""
     puzzle = _puzzle(name)
