@@ -15,7 +15,6 @@ still to play to the cards they play:
   which gains a U card only when a U card is played.
 - When no Fog or Storm can act, no card ever changes rows, and each goal row is its own zone, entered
   only by a U card played into that row.
-
 - A Storm brings a U card into the zone only by swapping it in from the outer end of a half-row
   outside the zone, and not from the half-row the Storm was played at (the Storm is that end). So a
   Storm play is an entry only if such an end holds a U card before the play.
@@ -29,13 +28,15 @@ playouts.
 that is not of U takes one of them. Count the zone's *room* as twice its U cards plus its empty
 places. In a won position the U cards reach the need and fit in the zone, so room >= 2 * need. A turn
 raises room by one at most, and only if it is an entry (a U card played into the zone fills a place
-and adds a U card: +1; a card of another weather played there: -1, or 0 if it is a Sun that then
-discards one; Wind and Rain only move cards within their row). It raises room by two only by also
-*doubling*: a mover played outside the zone that swaps a U card in for another card (Storm, with the
-same U end as above; Fog; Cloud as either), or a Sun or Cloud of U played into the zone that then
-discards a card. This ties the cards that must leave the zone to the turns left, which the need alone
-does not: a zone crowded with other weathers needs Sun, Storm or pushing room. Only the zone with
-every needed weather (the strongest count) gets the room bound, and only when U has no mover in it.
+and adds a U card: +1; a card of another weather played there: -1, and at most 0 if it is a Sun
+that then discards one; Wind and Rain only move cards within their row). It raises room by two only
+by also *doubling*: a mover played outside the zone that swaps a U card in for another card (Storm,
+with the same U end as above; Fog; Cloud as either), or a Sun or Cloud of U played into the zone
+that then discards a card. This ties the cards that must leave the zone to the turns left, which the
+need alone does not: a goal row crowded with other weathers cannot be won by playing U cards into
+it alone, as it runs out of places. Only the zone with every needed weather (the strongest count)
+gets the room bound, only when U has no mover in it, and only when other weathers are in play
+(without them room is U cards plus places, and the bound follows from the demand bound).
 """
 
 from __future__ import annotations
