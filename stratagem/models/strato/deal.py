@@ -63,10 +63,15 @@ def seeded_deal(challenge: Challenge, seed: int, players: int) -> State:
         for tornado in pair:
             half = ""
             while len(half) < CARDS_PER_HALF_ROW_AT_SETUP:
-                if not deck:
-                    raise DealError("the deck ran out while laying out the rows")
-                card = deck.pop(0)
                 neighbour = half[-1] if half else tornado
+                if not deck:
+                    # The set-aside cards go back into the deck (the rule's "shuffled back") before the
+                    # layout can go on; rare, e.g. with two weathers when one weather comes first.
+                    if all(card == neighbour for card in set_aside):
+                        raise DealError("no card of another weather is left to lay out the rows")
+                    deck, set_aside = set_aside, []
+                    rng.shuffle(deck)
+                card = deck.pop(0)
                 if card == neighbour:
                     set_aside.append(card)
                 else:

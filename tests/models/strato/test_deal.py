@@ -73,6 +73,15 @@ def test_seed_two_weathers_force_the_setup_rw_rw_rw(seed: int, players: int) -> 
     assert len(state.pile) == 18 - 4 - HAND_SIZE[players] * players
 
 
+def test_ruling_set_aside_cards_go_back_into_the_deck_when_it_runs_out_during_the_layout() -> None:
+    """Challenge 0, seed 3856: the shuffle leaves only rain cards for the wind half-row's last place
+    while the wind cards are set aside; they are shuffled back and the layout goes on (found by the
+    playout test; before, this deal raised "the deck ran out")."""
+    state = seeded_deal(CHALLENGES["challenge-0"], 3856, 1)
+    assert format_rows(state.rows) == "RW(RW)RW"
+    assert cards_in_play(state) == Counter({"R": COPIES_PER_WEATHER, "W": COPIES_PER_WEATHER})
+
+
 @settings(max_examples=40, deadline=None)
 @given(name=st.sampled_from(["level-2-example", "three-rows"]), seed=st.integers(0, 10**6))
 def test_seed_random_tornado_pairs_put_one_left_hand_and_one_right_hand_tornado_in_each_row(
