@@ -94,7 +94,7 @@ def _replays_to_victory(game: StratoGame, moves: tuple[Move, ...]) -> bool:
 #: Seconds SAT, and then CP-SAT, get on a random deal before the deal is reported undecided (skipped,
 #: with the bound reached). With encoding 2 some random deals were as hard as challenge 1's shared layout
 #: (seed 205 solo: SAT undecided after 25 min); with encoding 3 all 51 challenge-1 deals took 8-333 s a
-#: deal for all three answers together.
+#: deal for all three answers together, and with encoding 4 6-400 s (all 51 agree; run beside other jobs).
 RANDOM_BUDGET = 300.0
 
 
