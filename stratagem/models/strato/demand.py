@@ -85,16 +85,14 @@ class Demand:
         (by one at most) or :meth:`room` (by one, or two if it :meth:`doubles` too)."""
         if self.rows is None:
             return card in self.weathers
-        if card == STORM and STORM in self.movers:
-            return self.storm_brings(state, row, side)
-        return card in self.movers or (card in self.weathers and row in self.rows)
+        if card in self.movers:
+            return card != STORM or self.storm_brings(state, row, side)
+        return card in self.weathers and row in self.rows
 
     def doubles_on(self, state: State, card: str, row: int, side: int) -> bool:
         """Whether playing ``card`` at ``side`` of row ``row`` from ``state`` can raise :meth:`room`
         by two."""
-        if card == STORM and STORM in self.movers:
-            return self.storm_brings(state, row, side)
-        return card in self.doubles
+        return card in self.doubles and (card != STORM or self.storm_brings(state, row, side))
 
     def storm_brings(self, state: State, row: int, side: int) -> bool:
         """Whether a Storm played at ``side`` of row ``row`` finds a U card at the outer end of a

@@ -55,7 +55,7 @@ U cards plus its empty places, plus the entries and the *doubling* plays left (a
 Cloud of U), reach twice the need; it makes the cards of other weathers that crowd a goal row cost
 turns. Optionally (``rows_apart``, on for CP-SAT), the per-row sum of missing cards is at most
 ``k - t`` when no card can change rows at all. Encoding 4 (``strato-sat@4``) added the room bound and
-the Storm's end (measured on 2 cores: challenge-1 solo-1's horizon 9 refuted in 8 s instead of 84 s,
+the Storm's end (measured on 2 cores: challenge-1 solo-1's horizon 9 refuted in 7 s instead of 84 s,
 and its horizon 10, undecided after 1,500 s with encoding 3, refuted). Encoding 3 replaced encoding
 2's count ``U cards >= need(U) - (k - t)`` (no entries) with the demand bound (challenge-1 solo-1's
 horizon 9: 296 s to 84 s); encoding 2 added the goal-row count and the open horizon; encoding 1
@@ -132,7 +132,8 @@ class StratoCNF:
         self.hand_size = HAND_SIZE[self.players]
         self.pile = start.pile
         self.options = self.game.options
-        self._demands = demands(challenge, start)
+        # a demand of a weather the deal never holds is left out: the victory clauses already fail
+        self._demands = tuple(d for d in demands(challenge, start) if set(d.weathers) <= set(self.weathers))
         self._guard = 0
         self._build()
 
@@ -258,8 +259,6 @@ class StratoCNF:
         """Unless won: the zone's cards of U at turn ``t`` plus the entries among turns ``t..k-1`` reach
         the need (:mod:`~stratagem.models.strato.demand` gives the zones, U and the entry rule)."""
         for demand in self._demands:
-            if not set(demand.weathers) <= set(self.weathers):
-                continue  # a needed weather the deal never holds: the victory clauses already fail
             halves = range(self.halves) if demand.rows is None else [2 * r + s for r in demand.rows for s in (0, 1)]
             cells = [self.S(t, h, j, w) for w in demand.weathers for h in halves for j in range(self.limit)]
             entries = [self._entry(u, demand) for u in range(t, horizon)]
@@ -270,7 +269,7 @@ class StratoCNF:
         the doubling plays among turns ``t..k-1``, reach twice the need (the room bound of
         :mod:`~stratagem.models.strato.demand`)."""
         for demand in self._demands:
-            if demand.rows is None or not demand.full or not set(demand.weathers) <= set(self.weathers):
+            if demand.rows is None or not demand.full:
                 continue
             halves = [2 * r + s for r in demand.rows for s in (0, 1)]
             cells = [self.S(t, h, j, w) for w in demand.weathers for h in halves for j in range(self.limit)]

@@ -74,9 +74,10 @@ def test_seed_two_weathers_force_the_setup_rw_rw_rw(seed: int, players: int) -> 
 
 
 def test_ruling_set_aside_cards_go_back_into_the_deck_when_it_runs_out_during_the_layout() -> None:
-    """Challenge 0, seed 3856: the shuffle leaves only rain cards for the wind half-row's last place
-    while the wind cards are set aside; they are shuffled back and the layout goes on (found by the
-    playout test; before, this deal raised "the deck ran out")."""
+    """Challenge 0, seed 3856: the shuffle is ``RRRRRRRWWWWRWWWWWR``. When the wind tornado's half-row
+    needs its second card (a wind), the deck is empty and the ten cards set aside hold every wind left;
+    they are shuffled back and the layout goes on (found by the playout test; before, this deal raised
+    "the deck ran out")."""
     state = seeded_deal(CHALLENGES["challenge-0"], 3856, 1)
     assert format_rows(state.rows) == "RW(RW)RW"
     assert cards_in_play(state) == Counter({"R": COPIES_PER_WEATHER, "W": COPIES_PER_WEATHER})
