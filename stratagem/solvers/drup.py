@@ -59,8 +59,16 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-__all__ = ["DrupProgress", "DrupVerdict", "check_drup", "run_drat_trim"]
+__all__ = ["COMPILED_FROM", "DrupProgress", "DrupVerdict", "Engine", "check_drup", "check_drup_data", "run_drat_trim"]
+
+#: Which checker runs: the pure-Python reference, the numba-compiled one, or the compiled one when it pays.
+Engine = Literal["auto", "python", "compiled"]
+
+#: ``engine="auto"`` uses the compiled checker (when numba is installed) for proofs of this many steps or more;
+#: below it the reference checker takes well under a second and needs no compilation.
+COMPILED_FROM = 20_000
 
 #: Progress callback: ``(phase, steps_done, steps_total)`` with phase ``"forward"`` or ``"backward"``.
 DrupProgress = Callable[[str, int, int], None]
@@ -101,6 +109,28 @@ class DrupVerdict:
     core_clauses: int
     seconds: float
     stopped: bool = False
+
+
+def empty_not_rup_reason(line: int) -> str:
+    """Why a proof fails whose empty clause at ``line`` does not follow."""
+    return (f"the empty clause at proof line {line} is not RUP: unit propagation over the formula "
+            "and the lemmas before it reaches no conflict")
+
+
+def no_conflict_reason(lemmas: int) -> str:
+    """Why a proof of ``lemmas`` lemmas fails that never reaches a conflict."""
+    return (f"proof does not derive the empty clause: unit propagation over the formula and all {lemmas} "
+            "lemmas reaches no conflict")
+
+
+def not_rup_reason(line: int) -> str:
+    """Why a proof fails whose lemma at ``line`` does not follow."""
+    return f"lemma at proof line {line} is not RUP"
+
+
+def stopped_reason(time_limit: float, phase: str, done: int, of: int) -> str:
+    """Why a check stopped by its time limit has no verdict."""
+    return f"stopped by the time limit ({time_limit:g} s) in the {phase} pass, after {done} of {of} steps"
 
 
 class _Checker:
@@ -353,6 +383,21 @@ class _Checker:
         return conflict >= 0
 
 
+def _compiled(engine: Engine, steps: int) -> bool:
+    """Whether ``engine`` means the compiled checker for a proof of ``steps`` steps."""
+    from stratagem.solvers import drup_compiled
+
+    if engine == "compiled":
+        if not drup_compiled.available():
+            raise RuntimeError("the compiled DRUP checker needs numba (pip install 'stratagem[fast]')")
+        return True
+    if engine == "auto":
+        return steps >= COMPILED_FROM and drup_compiled.available()
+    if engine != "python":
+        raise ValueError(f"unknown DRUP checker engine {engine!r}")
+    return False
+
+
 def check_drup(
     clauses: Sequence[Sequence[int]],
     steps: Sequence[tuple[bool, Sequence[int]]],
@@ -360,8 +405,13 @@ def check_drup(
     progress: DrupProgress | None = None,
     line_numbers: Sequence[int] | None = None,
     time_limit: float | None = None,
+    engine: Engine = "auto",
 ) -> DrupVerdict:
     """Check that the DRUP proof ``steps`` refutes the CNF ``clauses``; see the module docstring.
+
+    ``engine`` picks the checker: ``"python"`` (the reference in this module), ``"compiled"``
+    (:mod:`stratagem.solvers.drup_compiled`, which needs numba) or ``"auto"``, the compiled one for
+    proofs of :data:`COMPILED_FROM` steps or more when numba is installed.
 
     ``steps`` are ``(is_deletion, clause)`` pairs in proof order, as from
     :func:`stratagem.solvers.dimacs.parse_drup`. Failures name "proof line N": ``line_numbers[i]``
@@ -373,10 +423,16 @@ def check_drup(
     ``time_limit`` (seconds) the check stops there, with a verdict that is ``stopped`` and not valid:
     a proof of millions of lines can take this checker hours.
     """
-    started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
     if line_numbers is not None and len(line_numbers) != len(steps):
         raise ValueError(f"{len(line_numbers)} line numbers for {len(steps)} proof steps")
+    if _compiled(engine, len(steps)):
+        from stratagem.solvers import drup_compiled
+
+        flat = drup_compiled.flat_proof(steps, line_numbers)
+        return drup_compiled.check_flat(drup_compiled.flat_clauses(clauses), flat, progress=progress,
+                                        time_limit=time_limit)
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
     lemmas = sum(1 for deletion, _ in steps if not deletion)
     total = len(steps)
     checker = _Checker()
@@ -392,7 +448,7 @@ def check_drup(
     def out_of_time(phase: str, done: int, of: int, checked: int = 0) -> DrupVerdict | None:
         if deadline is None or time.perf_counter() < deadline:
             return None
-        reason = f"stopped by the time limit ({time_limit:g} s) in the {phase} pass, after {done} of {of} steps"
+        reason = stopped_reason(time_limit or 0.0, phase, done, of)
         return dataclasses.replace(verdict(reason, checked), stopped=True)
 
     # Forward pass: the formula, then every step unchecked, until the database conflicts.
@@ -435,10 +491,7 @@ def check_drup(
                     break
             continue
         if not codes:
-            return verdict(
-                f"the empty clause at proof line {line(step)} is not RUP: unit propagation over the formula "
-                "and the lemmas before it reaches no conflict"
-            )
+            return verdict(empty_not_rup_reason(line(step)))
         cid = checker.new_clause(codes)
         index.setdefault(key, []).append(cid)
         step_clause[step] = cid
@@ -450,10 +503,7 @@ def check_drup(
             conflict_step = step
             break
     if conflict_step < 0:
-        return verdict(
-            f"proof does not derive the empty clause: unit propagation over the formula and all {lemmas} "
-            "lemmas reaches no conflict"
-        )
+        return verdict(no_conflict_reason(lemmas))
     checker.mark_cone(conflict)
 
     # Backward pass: undo the steps in reverse, checking each marked lemma where it was added.
@@ -479,10 +529,39 @@ def check_drup(
         if checker.marked[cid]:
             checked += 1
             if not checker.is_rup(cid):
-                return verdict(f"lemma at proof line {line(step)} is not RUP", checked)
+                return verdict(not_rup_reason(line(step)), checked)
     if progress is not None:
         progress("backward", conflict_step + 1, conflict_step + 1)
     return verdict("", checked)
+
+
+def check_drup_data(
+    clauses: Sequence[Sequence[int]],
+    data: bytes,
+    source: str,
+    *,
+    progress: DrupProgress | None = None,
+    time_limit: float | None = None,
+    engine: Engine = "auto",
+) -> tuple[DrupVerdict, int]:
+    """Parse the DRUP proof ``data`` (text or binary, as a file holds it) and check it against ``clauses``.
+
+    Returns the verdict and the number of proof steps. With the compiled checker the text is parsed
+    straight into arrays, so a proof of tens of millions of lines never becomes Python tuples; with
+    the reference checker it goes through :func:`~stratagem.solvers.dimacs.parse_drup_lines`. A
+    malformed proof raises :class:`~stratagem.core.errors.BadInput` naming ``source`` and the line.
+    """
+    from stratagem.solvers import drup_compiled
+    from stratagem.solvers.dimacs import parse_drup_lines
+
+    if _compiled(engine, data.count(b"\n") + 1):
+        flat = drup_compiled.parse_drup_flat(data, source)
+        verdict = drup_compiled.check_flat(drup_compiled.flat_clauses(clauses), flat, progress=progress,
+                                           time_limit=time_limit)
+        return verdict, len(flat)
+    steps, numbers = parse_drup_lines(data, source)
+    return check_drup(clauses, steps, line_numbers=numbers, progress=progress, time_limit=time_limit,
+                      engine="python"), len(steps)
 
 
 def run_drat_trim(cnf_path: str | os.PathLike[str], proof_path: str | os.PathLike[str], timeout: float) -> str | None:

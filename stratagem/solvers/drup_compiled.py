@@ -1,0 +1,747 @@
+"""The DRUP check of :mod:`stratagem.solvers.drup`, compiled with numba, for proofs of millions of lines.
+
+The pure-Python checker in :mod:`~stratagem.solvers.drup` is the reference: short, and fast enough
+for proofs of up to about a million lines. CaDiCaL's refutations of the longest Strato horizons run
+to tens of millions of lines, which that checker would need days and tens of gigabytes for. This
+module runs the same algorithm -- backward checking of reverse unit propagation, with deletions --
+as one numba-compiled function over flat arrays:
+
+* **Flat clause arena.** Every clause (formula, lemma, deletion) is a slice of one ``int32`` array
+  of literal codes (``2 * var + negative``), so a proof costs a few bytes per literal instead of a
+  Python object per literal. Text proofs are parsed straight into that array
+  (:func:`parse_drup_flat`) without making a Python tuple per line.
+* **Watches as doubly linked lists of slots.** Clause ``c`` owns watch slots ``2c`` and ``2c+1``,
+  for the literals at its positions 0 and 1. Moving a watch, attaching and detaching are O(1) and
+  allocate nothing, so no list ever has to grow.
+* **Core-first propagation**, as drat-trim does it. Clauses already marked as used by the
+  refutation are on separate watch lists, and a RUP check propagates with them to a fixpoint before
+  it takes one step with an unmarked clause. Conflicts then lean on clauses that are checked
+  anyway, so fewer lemmas get marked and checked. Which lemmas are checked can therefore differ from
+  the reference checker's, never whether the ones used are sound: a proof passes only if every
+  lemma the final conflict transitively uses was verified.
+
+Everything else -- the forward pass with top-level propagation, deletions matched as literal sets
+and ignored for clauses that are the reason of a top-level assignment, the backward pass cutting
+the top-level trail back to its recorded length -- follows the reference checker step for step, and
+the tests run both on the same proofs, right and wrong.
+
+The compiled function releases the GIL; a watcher thread in :func:`check_flat` reads its progress
+counters from a shared array, reports them, and sets the stop flag there when the time limit is up.
+
+numba is an optional dependency (the ``fast`` extra); :func:`available` says whether it is installed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from stratagem.core.errors import BadInput
+from stratagem.solvers.drup import (
+    DrupProgress,
+    DrupVerdict,
+    empty_not_rup_reason,
+    no_conflict_reason,
+    not_rup_reason,
+    stopped_reason,
+)
+
+try:  # numba is optional: without it the pure-Python checker is used
+    import numba
+
+    _jit: Any = numba.njit(cache=True, nogil=True)
+except ImportError:  # pragma: no cover - exercised only where numba is missing
+    numba = None
+    _jit = None
+
+__all__ = ["FlatClauses", "FlatProof", "available", "check_flat", "flat_clauses", "flat_proof", "parse_drup_flat"]
+
+
+def available() -> bool:
+    """Whether numba is installed, so that the compiled checker can run."""
+    return numba is not None
+
+
+@dataclass(frozen=True)
+class FlatClauses:
+    """Clauses as DIMACS literals in one array: clause ``i`` is ``lits[starts[i]:starts[i + 1]]``."""
+
+    lits: np.ndarray
+    starts: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+
+@dataclass(frozen=True)
+class FlatProof:
+    """Proof steps as :class:`FlatClauses` plus, per step, whether it deletes and its proof line."""
+
+    clauses: FlatClauses
+    deletion: np.ndarray
+    line_numbers: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.deletion)
+
+
+def flat_clauses(clauses: Sequence[Sequence[int]]) -> FlatClauses:
+    """``clauses`` as a :class:`FlatClauses`; a zero literal raises :class:`ValueError` as in the reference."""
+    sizes = np.fromiter((len(c) for c in clauses), dtype=np.int64, count=len(clauses))
+    starts = np.zeros(len(clauses) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    lits = np.fromiter((lit for c in clauses for lit in c), dtype=np.int64, count=int(starts[-1]))
+    if len(lits) and not lits.all():
+        at = int(np.searchsorted(starts, int(np.argmin(np.abs(lits))), side="right")) - 1
+        raise ValueError(f"literal 0 in clause {list(clauses[at])}")
+    return FlatClauses(lits, starts)
+
+
+def flat_proof(steps: Sequence[tuple[bool, Sequence[int]]], line_numbers: Sequence[int] | None = None) -> FlatProof:
+    """Proof ``steps`` (``(is_deletion, clause)`` pairs) as a :class:`FlatProof`."""
+    deletion = np.fromiter((d for d, _ in steps), dtype=np.bool_, count=len(steps))
+    numbers = np.arange(1, len(steps) + 1, dtype=np.int64) if line_numbers is None else np.asarray(line_numbers,
+                                                                                                   dtype=np.int64)
+    return FlatProof(flat_clauses([c for _, c in steps]), deletion, numbers)
+
+
+# -- parsing ---------------------------------------------------------------------------------------------------------
+
+
+def _scan_text_drup(data: np.ndarray, fill: bool, lits: np.ndarray, starts: np.ndarray, deletion: np.ndarray,
+                    numbers: np.ndarray) -> tuple[int, int, int]:
+    """One pass over a text DRUP proof: count steps and literals, or (``fill``) store them.
+
+    Returns ``(steps, literals, bad_line)``; ``bad_line`` is 0 when the text is well formed, else the
+    first malformed line, which the reference parser then reports in words.
+    """
+    size = len(data)
+    at = 0
+    line = 0
+    steps = 0
+    count = 0
+    while at < size:
+        line += 1
+        end = at
+        while end < size and data[end] != 10:
+            end += 1
+        i = at
+        while i < end and (data[i] == 32 or data[i] == 9 or data[i] == 13):
+            i += 1
+        if i == end or data[i] == 99:  # blank line or comment ('c')
+            at = end + 1
+            continue
+        is_deletion = False
+        if data[i] == 100:  # 'd'
+            is_deletion = True
+            i += 1
+            if i < end and not (data[i] == 32 or data[i] == 9):
+                return steps, count, line
+        first = count
+        closed = False
+        while True:
+            while i < end and (data[i] == 32 or data[i] == 9 or data[i] == 13):
+                i += 1
+            if i == end:
+                break
+            if closed:
+                return steps, count, line  # something after the closing 0
+            negative = False
+            if data[i] == 45:  # '-'
+                negative = True
+                i += 1
+            digits = 0
+            value = 0
+            while i < end and 48 <= data[i] <= 57:
+                value = value * 10 + (data[i] - 48)
+                digits += 1
+                i += 1
+                if digits > 10:
+                    return steps, count, line
+            if digits == 0 or (i < end and not (data[i] == 32 or data[i] == 9 or data[i] == 13)):
+                return steps, count, line
+            if value == 0:
+                closed = True
+                continue
+            if value > 2147483647:
+                return steps, count, line
+            if fill:
+                lits[count] = -value if negative else value
+            count += 1
+        if not closed or (is_deletion and count == first):
+            return steps, count, line
+        if fill:
+            starts[steps + 1] = count
+            deletion[steps] = is_deletion
+            numbers[steps] = line
+        steps += 1
+        at = end + 1
+    return steps, count, 0
+
+
+if _jit is not None:
+    _scan_text_drup = _jit(_scan_text_drup)
+
+
+def parse_drup_flat(data: bytes, source: str) -> FlatProof:
+    """A text or binary DRUP proof as a :class:`FlatProof`, with the grammar of ``parse_drup_lines``.
+
+    Text is parsed by compiled code in two passes (count, then fill); binary DRAT and malformed text
+    go through :func:`stratagem.solvers.dimacs.parse_drup_lines`, which names the place at fault.
+    """
+    from stratagem.solvers.dimacs import parse_drup_lines
+
+    if data[:1] == b"a" or b"\0" in data or numba is None:
+        steps, numbers = parse_drup_lines(data, source)
+        return flat_proof(steps, numbers)
+    if not data.isascii():
+        raise BadInput(source, "", "proof is neither text nor binary DRAT")
+    array = np.frombuffer(data, dtype=np.uint8)
+    empty64 = np.zeros(0, dtype=np.int64)
+    steps, count, bad = _scan_text_drup(array, False, empty64, empty64, np.zeros(0, dtype=np.bool_), empty64)
+    if bad:
+        # The reference parser words the error; blank lines before the bad one keep its number. Text it
+        # accepts but the compiled scan does not (``+5``, literals beyond 32 bits) is parsed by it whole.
+        line = data.decode("ascii").splitlines()[bad - 1]
+        parse_drup_lines(itertools.chain(itertools.repeat("", bad - 1), [line]), source)
+        steps_, numbers_ = parse_drup_lines(data, source)
+        return flat_proof(steps_, numbers_)
+    lits = np.zeros(count, dtype=np.int64)
+    starts = np.zeros(steps + 1, dtype=np.int64)
+    deletion = np.zeros(steps, dtype=np.bool_)
+    numbers = np.zeros(steps, dtype=np.int64)
+    _scan_text_drup(array, True, lits, starts, deletion, numbers)
+    return FlatProof(FlatClauses(lits, starts), deletion, numbers)
+
+
+# -- the compiled checker ----------------------------------------------------------------------------------------
+#
+# Literal codes are ``2 * var + negative`` over variables 1..nv-1. ``value[code]`` is 1 (true), -1 (false) or 0.
+# Watch list ``code * 2 + core`` holds the slots watching literal ``code`` of unmarked (``core`` 0) or marked
+# (``core`` 1) clauses. ``st[0]`` is the length of the trail.
+
+#: Outcomes of :func:`_check_kernel` (``out[0]``).
+_VALID = 0
+_EMPTY_NOT_RUP = 1
+_NO_CONFLICT = 2
+_NOT_RUP = 3
+_STOPPED = 4
+_RESTORE_PROPAGATED = 5
+
+#: Layout of the status array shared with the watcher thread.
+_PHASE, _DONE, _STOP, _TOTAL = 0, 1, 2, 3
+#: Phases in ``status[_PHASE]``.
+_FORWARD, _BACKWARD = 1, 2
+#: The stop flag is looked at once per this many proof steps.
+_CLOCK_EVERY = 256
+
+
+def _link(slot: int, idx: int, whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
+    wprev[slot] = -1
+    first = whead[idx]
+    wnext[slot] = first
+    if first >= 0:
+        wprev[first] = slot
+    whead[idx] = slot
+
+
+def _unlink(slot: int, idx: int, whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
+    before = wprev[slot]
+    after = wnext[slot]
+    if before >= 0:
+        wnext[before] = after
+    else:
+        whead[idx] = after
+    if after >= 0:
+        wprev[after] = before
+
+
+def _assign(code: int, why: int, value: np.ndarray, reason: np.ndarray, position: np.ndarray, trail: np.ndarray,
+            st: np.ndarray) -> None:
+    var = code >> 1
+    value[code] = 1
+    value[code ^ 1] = -1
+    reason[var] = why
+    position[var] = st[0]
+    trail[st[0]] = code
+    st[0] += 1
+
+
+def _backtrack(length: int, value: np.ndarray, reason: np.ndarray, trail: np.ndarray, st: np.ndarray) -> None:
+    for at in range(length, st[0]):
+        code = trail[at]
+        value[code] = 0
+        value[code ^ 1] = 0
+        reason[code >> 1] = -1
+    st[0] = length
+
+
+def _scan(false_lit: int, core: int, slot: int, stop_after_assign: bool, lits: np.ndarray, cstart: np.ndarray,
+          value: np.ndarray, reason: np.ndarray, position: np.ndarray, trail: np.ndarray, st: np.ndarray,
+          whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> tuple[int, int]:
+    """Visit the slots of watch list ``(false_lit, core)`` from ``slot`` on.
+
+    Returns ``(conflict, resume)``: the falsified clause or -1, and the slot to go on from when the
+    scan stopped after an assignment (-1 when the list is done).
+    """
+    idx = false_lit * 2 + core
+    while slot >= 0:
+        after = wnext[slot]
+        cid = slot >> 1
+        k = slot & 1
+        begin = cstart[cid]
+        other = lits[begin + 1 - k]
+        if value[other] == 1:
+            slot = after
+            continue
+        moved = False
+        for j in range(begin + 2, cstart[cid + 1]):
+            lit = lits[j]
+            if value[lit] != -1:
+                lits[begin + k] = lit
+                lits[j] = false_lit
+                _unlink(slot, idx, whead, wnext, wprev)
+                _link(slot, lit * 2 + core, whead, wnext, wprev)
+                moved = True
+                break
+        if moved:
+            slot = after
+            continue
+        if value[other] == -1:
+            return cid, -1
+        _assign(other, cid, value, reason, position, trail, st)
+        if stop_after_assign:
+            return -1, after
+        slot = after
+    return -1, -1
+
+
+def _propagate(head: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, reason: np.ndarray,
+               position: np.ndarray, trail: np.ndarray, st: np.ndarray, whead: np.ndarray, wnext: np.ndarray,
+               wprev: np.ndarray) -> int:
+    """Unit-propagate the trail from ``head``, marked clauses first; a falsified clause or -1."""
+    core_head = head
+    other_head = head
+    resume = -1
+    while True:
+        while core_head < st[0]:
+            false_lit = trail[core_head] ^ 1
+            conflict, _ = _scan(false_lit, 1, whead[false_lit * 2 + 1], False, lits, cstart, value, reason,
+                                position, trail, st, whead, wnext, wprev)
+            if conflict >= 0:
+                return conflict
+            core_head += 1
+        if other_head >= st[0]:
+            return -1
+        false_lit = trail[other_head] ^ 1
+        start = resume if resume >= 0 else whead[false_lit * 2]
+        conflict, resume = _scan(false_lit, 0, start, True, lits, cstart, value, reason, position, trail, st,
+                                 whead, wnext, wprev)
+        if conflict >= 0:
+            return conflict
+        if resume < 0:
+            other_head += 1
+
+
+def _mark(cid: int, lits: np.ndarray, cstart: np.ndarray, marked: np.ndarray, attached: np.ndarray,
+          whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
+    """Mark clause ``cid`` as used, moving its watches to the marked lists if it is attached."""
+    if marked[cid]:
+        return
+    marked[cid] = 1
+    begin = cstart[cid]
+    if attached[cid] and cstart[cid + 1] - begin >= 2:
+        for k in range(2):
+            _unlink(2 * cid + k, lits[begin + k] * 2, whead, wnext, wprev)
+            _link(2 * cid + k, lits[begin + k] * 2 + 1, whead, wnext, wprev)
+
+
+def _mark_cone(conflict: int, var: int, lits: np.ndarray, cstart: np.ndarray, reason: np.ndarray,
+               marked: np.ndarray, attached: np.ndarray, seen: np.ndarray, stack: np.ndarray,
+               touched: np.ndarray, whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
+    """Mark ``conflict`` (unless -1) and every reason behind it or behind variable ``var`` (unless -1)."""
+    top = 0
+    count = 0
+    if conflict >= 0:
+        _mark(conflict, lits, cstart, marked, attached, whead, wnext, wprev)
+        stack[top] = conflict
+        top += 1
+    if var >= 0:
+        seen[var] = 1
+        touched[count] = var
+        count += 1
+        why = reason[var]
+        if why >= 0:
+            _mark(why, lits, cstart, marked, attached, whead, wnext, wprev)
+            stack[top] = why
+            top += 1
+    while top > 0:
+        top -= 1
+        cid = stack[top]
+        for j in range(cstart[cid], cstart[cid + 1]):
+            v = lits[j] >> 1
+            if seen[v]:
+                continue
+            seen[v] = 1
+            touched[count] = v
+            count += 1
+            why = reason[v]
+            if why >= 0:
+                _mark(why, lits, cstart, marked, attached, whead, wnext, wprev)
+                stack[top] = why
+                top += 1
+    for i in range(count):
+        seen[touched[i]] = 0
+
+
+def _attach(cid: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, reason: np.ndarray,
+            position: np.ndarray, trail: np.ndarray, st: np.ndarray, marked: np.ndarray, attached: np.ndarray,
+            whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> int:
+    """Attach clause ``cid``, assigning its literal if it is unit; ``cid`` if it is falsified, else -1.
+
+    The watches are two literals that are not false if there are two; otherwise the one that is not
+    false and the false literal assigned last, so that cutting the trail back never leaves a false
+    watch beside an unassigned one (as in the reference checker).
+    """
+    begin = cstart[cid]
+    size = cstart[cid + 1] - begin
+    attached[cid] = 1
+    if size == 0:
+        return cid
+    if size == 1:
+        lit = lits[begin]
+        if value[lit] == 0:
+            _assign(lit, cid, value, reason, position, trail, st)
+        return cid if value[lit] == -1 else -1
+    for w in range(2):  # selection: the best remaining literal goes to position w
+        best = begin + w
+        best_rank = -1
+        for j in range(begin + w, begin + size):
+            lit = lits[j]
+            rank = st[0] + 1 if value[lit] != -1 else position[lit >> 1]
+            if rank > best_rank:
+                best = j
+                best_rank = rank
+        lit = lits[best]
+        lits[best] = lits[begin + w]
+        lits[begin + w] = lit
+    core = marked[cid]
+    _link(2 * cid, lits[begin] * 2 + core, whead, wnext, wprev)
+    _link(2 * cid + 1, lits[begin + 1] * 2 + core, whead, wnext, wprev)
+    first = lits[begin]
+    if value[first] == -1:
+        return cid
+    if value[first] == 0 and value[lits[begin + 1]] == -1:
+        _assign(first, cid, value, reason, position, trail, st)
+    return -1
+
+
+def _detach(cid: int, lits: np.ndarray, cstart: np.ndarray, marked: np.ndarray, attached: np.ndarray,
+            whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
+    attached[cid] = 0
+    begin = cstart[cid]
+    if cstart[cid + 1] - begin >= 2:
+        core = marked[cid]
+        _unlink(2 * cid, lits[begin] * 2 + core, whead, wnext, wprev)
+        _unlink(2 * cid + 1, lits[begin + 1] * 2 + core, whead, wnext, wprev)
+
+
+def _is_reason(cid: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, reason: np.ndarray) -> bool:
+    for j in range(cstart[cid], cstart[cid + 1]):
+        lit = lits[j]
+        if value[lit] == 1 and reason[lit >> 1] == cid:
+            return True
+    return False
+
+
+def _clause_hash(cid: int, lits: np.ndarray, cstart: np.ndarray) -> int:
+    """A hash of the clause's literal set: the same whatever the order of its literals."""
+    total = (cstart[cid + 1] - cstart[cid]) * 0x2545F4914F6CDD1D
+    for j in range(cstart[cid], cstart[cid + 1]):
+        x = lits[j] * 0x1F3A4B5C6D7E8F91 + 0x165667B19E3779F9
+        x = (x ^ (x >> 29)) * 0x3C79AC492BA7B653
+        total += x ^ (x >> 32)
+    return total
+
+
+def _normalize(lits: np.ndarray, cstart: np.ndarray, nv: int, tautology: np.ndarray) -> None:
+    """Drop repeated literals from every clause (in place, compacting the arena) and flag tautologies."""
+    stamp = np.zeros(2 * nv, dtype=np.int64)
+    out = 0
+    begin = cstart[0]
+    for cid in range(len(cstart) - 1):
+        end = cstart[cid + 1]
+        cstart[cid] = out
+        for j in range(begin, end):
+            code = lits[j]
+            if stamp[code] == cid + 1:
+                continue
+            if stamp[code ^ 1] == cid + 1:
+                tautology[cid] = 1
+            stamp[code] = cid + 1
+            lits[out] = code
+            out += 1
+        begin = end
+    cstart[len(cstart) - 1] = out
+
+
+def _check_kernel(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion: np.ndarray, nv: int,
+                  status: np.ndarray, out: np.ndarray) -> None:
+    """Check the proof whose steps are clauses ``originals..`` of the arena; results in ``out``.
+
+    ``out`` = ``[outcome, step at fault, checked lemmas, core clauses]``.
+    """
+    clauses = len(cstart) - 1
+    steps = clauses - originals
+    tautology = np.zeros(clauses, dtype=np.uint8)
+    _normalize(lits, cstart, nv, tautology)
+    value = np.zeros(2 * nv, dtype=np.int8)
+    reason = np.full(nv, -1, dtype=np.int64)
+    position = np.zeros(nv, dtype=np.int64)
+    trail = np.zeros(nv, dtype=np.int64)
+    seen = np.zeros(nv, dtype=np.uint8)
+    stack = np.zeros(nv + 1, dtype=np.int64)
+    touched = np.zeros(nv, dtype=np.int64)
+    st = np.zeros(1, dtype=np.int64)
+    whead = np.full(4 * nv, -1, dtype=np.int64)
+    wnext = np.full(2 * clauses, -1, dtype=np.int64)
+    wprev = np.full(2 * clauses, -1, dtype=np.int64)
+    marked = np.zeros(clauses, dtype=np.uint8)
+    attached = np.zeros(clauses, dtype=np.uint8)
+    step_clause = np.full(steps, -1, dtype=np.int64)
+    trail_before = np.zeros(steps, dtype=np.int64)
+    # Live clauses by literal set: open addressing on the hash, a chain of same-hash clauses behind each entry.
+    size = 1
+    while size < 2 * clauses + 2:
+        size *= 2
+    mask = size - 1
+    table_key = np.zeros(size, dtype=np.int64)
+    table_head = np.full(size, -1, dtype=np.int64)
+    table_used = np.zeros(size, dtype=np.uint8)
+    same_before = np.full(clauses, -1, dtype=np.int64)
+    stamp = np.zeros(2 * nv, dtype=np.int64)
+    out[0] = _VALID
+    out[1] = -1
+    out[2] = 0
+    status[_PHASE] = _FORWARD
+    status[_TOTAL] = steps
+
+    conflict = -1
+    conflict_step = -1
+    for cid in range(originals + steps):
+        if cid >= originals:
+            step = cid - originals
+            if step % _CLOCK_EVERY == 0:
+                status[_DONE] = step
+                if status[_STOP]:
+                    out[0] = _STOPPED
+                    return
+        if tautology[cid]:
+            continue
+        h = _clause_hash(cid, lits, cstart)
+        slot = h & mask
+        while table_used[slot] and table_key[slot] != h:
+            slot = (slot + 1) & mask
+        if cid >= originals and deletion[cid - originals]:
+            # One live copy of this literal set that is not the reason of a top-level assignment.
+            stamp_value = cid + 1
+            for j in range(cstart[cid], cstart[cid + 1]):
+                stamp[lits[j]] = stamp_value
+            size_needed = cstart[cid + 1] - cstart[cid]
+            before = -1
+            copy = table_head[slot] if table_used[slot] else -1
+            while copy >= 0:
+                same = cstart[copy + 1] - cstart[copy] == size_needed
+                if same:
+                    for j in range(cstart[copy], cstart[copy + 1]):
+                        if stamp[lits[j]] != stamp_value:
+                            same = False
+                            break
+                if same and not _is_reason(copy, lits, cstart, value, reason):
+                    if before < 0:
+                        table_head[slot] = same_before[copy]
+                    else:
+                        same_before[before] = same_before[copy]
+                    _detach(copy, lits, cstart, marked, attached, whead, wnext, wprev)
+                    step_clause[cid - originals] = copy
+                    break
+                before = copy
+                copy = same_before[copy]
+            continue
+        if cid >= originals and cstart[cid + 1] == cstart[cid]:
+            out[0] = _EMPTY_NOT_RUP
+            out[1] = cid - originals
+            return
+        if table_used[slot]:
+            same_before[cid] = table_head[slot]
+        table_used[slot] = 1
+        table_key[slot] = h
+        table_head[slot] = cid
+        head = st[0]
+        if cid >= originals:
+            step_clause[cid - originals] = cid
+            trail_before[cid - originals] = head
+        conflict = _attach(cid, lits, cstart, value, reason, position, trail, st, marked, attached, whead, wnext,
+                           wprev)
+        if conflict < 0:
+            conflict = _propagate(head, lits, cstart, value, reason, position, trail, st, whead, wnext, wprev)
+        if conflict >= 0:
+            _mark_cone(conflict, -1, lits, cstart, reason, marked, attached, seen, stack, touched, whead, wnext,
+                       wprev)
+            if cid < originals:
+                out[3] = marked[:originals].sum()
+                return
+            conflict_step = cid - originals
+            break
+    if conflict_step < 0:
+        out[0] = _NO_CONFLICT
+        return
+
+    status[_PHASE] = _BACKWARD
+    status[_TOTAL] = conflict_step + 1
+    checked = 0
+    for step in range(conflict_step, -1, -1):
+        done = conflict_step - step
+        if done % _CLOCK_EVERY == 0:
+            status[_DONE] = done
+            if status[_STOP]:
+                out[0] = _STOPPED
+                out[2] = checked
+                out[3] = marked[:originals].sum()
+                return
+        target = step_clause[step]
+        if target < 0:
+            continue
+        if deletion[step]:
+            length = st[0]
+            if _attach(target, lits, cstart, value, reason, position, trail, st, marked, attached, whead, wnext,
+                       wprev) >= 0 or st[0] != length:
+                out[0] = _RESTORE_PROPAGATED
+                out[1] = step
+                return
+            continue
+        _backtrack(trail_before[step], value, reason, trail, st)
+        _detach(target, lits, cstart, marked, attached, whead, wnext, wprev)
+        if not marked[target]:
+            continue
+        checked += 1
+        # Reverse unit propagation: assume the lemma false and propagate to a conflict.
+        top = st[0]
+        rup = False
+        for j in range(cstart[target], cstart[target + 1]):
+            lit = lits[j]
+            if value[lit] == 1:
+                _mark_cone(-1, lit >> 1, lits, cstart, reason, marked, attached, seen, stack, touched, whead,
+                           wnext, wprev)
+                rup = True
+                break
+            if value[lit] == 0:
+                _assign(lit ^ 1, -1, value, reason, position, trail, st)
+        if not rup:
+            conflict = _propagate(top, lits, cstart, value, reason, position, trail, st, whead, wnext, wprev)
+            if conflict >= 0:
+                _mark_cone(conflict, -1, lits, cstart, reason, marked, attached, seen, stack, touched, whead,
+                           wnext, wprev)
+                rup = True
+        _backtrack(top, value, reason, trail, st)
+        if not rup:
+            out[0] = _NOT_RUP
+            out[1] = step
+            out[2] = checked
+            out[3] = marked[:originals].sum()
+            return
+    status[_DONE] = conflict_step + 1
+    out[2] = checked
+    out[3] = marked[:originals].sum()
+
+
+if _jit is not None:
+    _link = _jit(_link)
+    _unlink = _jit(_unlink)
+    _assign = _jit(_assign)
+    _backtrack = _jit(_backtrack)
+    _scan = _jit(_scan)
+    _propagate = _jit(_propagate)
+    _mark = _jit(_mark)
+    _mark_cone = _jit(_mark_cone)
+    _attach = _jit(_attach)
+    _detach = _jit(_detach)
+    _is_reason = _jit(_is_reason)
+    _clause_hash = _jit(_clause_hash)
+    _normalize = _jit(_normalize)
+    _check_kernel = _jit(_check_kernel)
+
+
+def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress | None = None,
+               time_limit: float | None = None) -> DrupVerdict:
+    """Check that ``proof`` refutes ``formula``, as :func:`stratagem.solvers.drup.check_drup` does.
+
+    ``progress`` and ``time_limit`` work as there; progress is reported about ten times a second.
+    """
+    if numba is None:
+        raise RuntimeError("the compiled DRUP checker needs numba (pip install 'stratagem[fast]')")
+    started = time.perf_counter()
+    originals = len(formula)
+    lits = np.concatenate([formula.lits, proof.clauses.lits]).astype(np.int64, copy=False)
+    if len(lits) and not lits.all():
+        at = int(np.searchsorted(formula.starts, int(np.argmin(np.abs(formula.lits))), side="right")) - 1
+        raise ValueError(f"literal 0 in clause {formula.lits[formula.starts[at]:formula.starts[at + 1]].tolist()}")
+    starts = np.concatenate([formula.starts[:-1], proof.clauses.starts + formula.starts[-1]]).astype(np.int64)
+    variables = np.abs(lits)
+    if len(variables) and int(variables.max()) > 4 * len(variables) + 16:
+        variables = np.unique(variables, return_inverse=True)[1].astype(np.int64) + 1  # dense renumbering
+    nv = int(variables.max()) + 1 if len(variables) else 1
+    codes = 2 * variables + (lits < 0)
+    del lits, variables
+    deletion = proof.deletion.astype(np.uint8)
+    status = np.zeros(4, dtype=np.int64)
+    out = np.zeros(4, dtype=np.int64)
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            _check_kernel(codes, starts, originals, deletion, nv, status, out)
+        except BaseException as error:  # noqa: BLE001 - handed to the calling thread
+            failure.append(error)
+
+    deadline = None if time_limit is None else started + time_limit
+    if deadline is not None and time_limit is not None and time_limit <= 0:
+        status[_STOP] = 1
+    worker = threading.Thread(target=run, name="drup-check", daemon=True)
+    worker.start()
+    reported = (-1, -1)
+    while worker.is_alive():
+        worker.join(0.1)
+        phase = "backward" if status[_PHASE] == _BACKWARD else "forward"
+        if progress is not None and status[_PHASE] and (int(status[_PHASE]), int(status[_DONE])) != reported:
+            reported = (int(status[_PHASE]), int(status[_DONE]))
+            progress(phase, int(status[_DONE]), int(status[_TOTAL]))
+        if deadline is not None and time.perf_counter() >= deadline:
+            status[_STOP] = 1
+    if failure:
+        raise failure[0]
+    lemmas = int(np.count_nonzero(~proof.deletion))
+    outcome, step, checked, core = (int(x) for x in out)
+    seconds = time.perf_counter() - started
+    if outcome == _RESTORE_PROPAGATED:
+        raise AssertionError(f"drup checker: restoring the clause deleted at step {step} propagated")
+    if outcome == _STOPPED:
+        phase = "backward" if status[_PHASE] == _BACKWARD else "forward"
+        reason = stopped_reason(time_limit or 0.0, phase, int(status[_DONE]), int(status[_TOTAL]))
+        return DrupVerdict(False, reason, lemmas, checked, core, seconds, stopped=True)
+    if progress is not None and outcome == _VALID and status[_PHASE] == _BACKWARD:
+        progress("backward", int(status[_TOTAL]), int(status[_TOTAL]))
+    line = int(proof.line_numbers[step]) if step >= 0 else 0
+    reason = {
+        _VALID: "",
+        _EMPTY_NOT_RUP: empty_not_rup_reason(line),
+        _NO_CONFLICT: no_conflict_reason(lemmas),
+        _NOT_RUP: not_rup_reason(line),
+    }[outcome]
+    return DrupVerdict(not reason, reason, lemmas, checked, core, seconds)
