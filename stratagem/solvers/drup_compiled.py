@@ -233,33 +233,63 @@ _NO_CONFLICT = 2
 _NOT_RUP = 3
 _STOPPED = 4
 _RESTORE_PROPAGATED = 5
+_POOL_FULL = 6
 
 #: Layout of the status array shared with the watcher thread.
-_PHASE, _DONE, _STOP, _TOTAL = 0, 1, 2, 3
+_PHASE, _DONE, _STOP, _TOTAL, _CHECKED = 0, 1, 2, 3, 4
 #: Phases in ``status[_PHASE]``.
 _FORWARD, _BACKWARD = 1, 2
 #: The stop flag is looked at once per this many proof steps.
 _CLOCK_EVERY = 256
 
 
-def _link(slot: int, idx: int, whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
-    wprev[slot] = -1
-    first = whead[idx]
-    wnext[slot] = first
-    if first >= 0:
-        wprev[first] = slot
-    whead[idx] = slot
+def _push(lst: int, blocker: int, code: int, stamp: int, lstart: np.ndarray, llen: np.ndarray, lcap: np.ndarray,
+          pool: np.ndarray, st: np.ndarray) -> None:
+    """Append the entry ``(blocker, code, stamp)`` to watch list ``lst``, moving the list to the pool's end if full.
+
+    ``code`` is the clause id, or ``-(id + 1)`` for a binary clause. If the pool has no room, ``st[2]``
+    is set and the entry is lost: the caller then gives up and the check is run again with a larger pool.
+    """
+    n = llen[lst]
+    if n == lcap[lst]:
+        room = max(4, 2 * n)
+        end = st[1]
+        if end + room > pool.shape[0]:
+            st[2] = 1
+            return
+        old = lstart[lst]
+        for i in range(n):
+            pool[end + i, 0] = pool[old + i, 0]
+            pool[end + i, 1] = pool[old + i, 1]
+            pool[end + i, 2] = pool[old + i, 2]
+        lstart[lst] = end
+        lcap[lst] = room
+        st[1] = end + room
+    at = lstart[lst] + n
+    pool[at, 0] = blocker
+    pool[at, 1] = code
+    pool[at, 2] = stamp
+    llen[lst] = n + 1
 
 
-def _unlink(slot: int, idx: int, whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
-    before = wprev[slot]
-    after = wnext[slot]
-    if before >= 0:
-        wnext[before] = after
-    else:
-        whead[idx] = after
-    if after >= 0:
-        wprev[after] = before
+def _compact(lstart: np.ndarray, llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray, stamp: np.ndarray,
+             st: np.ndarray) -> None:
+    """Slide every watch list down the pool in order, dropping stale entries, so the free room is at the end."""
+    write = 0
+    for lst in np.argsort(lstart, kind="mergesort"):
+        begin = lstart[lst]
+        lstart[lst] = write
+        for i in range(begin, begin + llen[lst]):
+            code = pool[i, 1]
+            cid = code if code >= 0 else -code - 1
+            if pool[i, 2] == stamp[cid]:
+                pool[write, 0] = pool[i, 0]
+                pool[write, 1] = code
+                pool[write, 2] = pool[i, 2]
+                write += 1
+        llen[lst] = write - lstart[lst]
+        lcap[lst] = llen[lst]
+    st[1] = write
 
 
 def _assign(code: int, why: int, value: np.ndarray, reason: np.ndarray, position: np.ndarray, trail: np.ndarray,
@@ -273,103 +303,156 @@ def _assign(code: int, why: int, value: np.ndarray, reason: np.ndarray, position
     st[0] += 1
 
 
-def _backtrack(length: int, value: np.ndarray, reason: np.ndarray, trail: np.ndarray, st: np.ndarray) -> None:
+def _backtrack(length: int, value: np.ndarray, reason: np.ndarray, trail: np.ndarray, st: np.ndarray,
+               cone_marked: np.ndarray) -> None:
     for at in range(length, st[0]):
         code = trail[at]
         value[code] = 0
         value[code ^ 1] = 0
         reason[code >> 1] = -1
+        cone_marked[code >> 1] = 0
     st[0] = length
 
 
-def _scan(false_lit: int, core: int, slot: int, stop_after_assign: bool, lits: np.ndarray, cstart: np.ndarray,
+def _scan(false_lit: int, core: int, start: int, stop_after_assign: bool, lits: np.ndarray, cstart: np.ndarray,
           value: np.ndarray, reason: np.ndarray, position: np.ndarray, trail: np.ndarray, st: np.ndarray,
-          whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> tuple[int, int]:
-    """Visit the slots of watch list ``(false_lit, core)`` from ``slot`` on.
+          stamp: np.ndarray, lstart: np.ndarray, llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray
+          ) -> tuple[int, int]:
+    """Visit watch list ``(false_lit, core)`` from entry ``start`` on; entries kept slide down over dropped ones.
 
-    Returns ``(conflict, resume)``: the falsified clause or -1, and the slot to go on from when the
-    scan stopped after an assignment (-1 when the list is done).
+    Returns ``(conflict, resume)``: the falsified clause or -1, and the entry to go on from when the
+    scan stopped after an assignment (-1 when the list is done). On such a stop the entries dropped so
+    far are overwritten with stale ones (stamp -1), so the list stays whole without moving its tail.
     """
-    idx = false_lit * 2 + core
-    while slot >= 0:
-        after = wnext[slot]
-        cid = slot >> 1
-        k = slot & 1
-        begin = cstart[cid]
-        other = lits[begin + 1 - k]
-        if value[other] == 1:
-            slot = after
+    lst = false_lit * 2 + core
+    base = lstart[lst]
+    n = llen[lst]
+    i = start
+    keep = start
+    while i < n:
+        at = base + i
+        blocker = pool[at, 0]
+        code = pool[at, 1]
+        mark = pool[at, 2]
+        i += 1
+        if value[blocker] == 1:
+            # Satisfied: kept without looking at the clause or its stamp (a stale entry kept here is
+            # dropped the first time its blocker is not true).
+            pool[base + keep, 0] = blocker
+            pool[base + keep, 1] = code
+            pool[base + keep, 2] = mark
+            keep += 1
             continue
-        moved = False
-        for j in range(begin + 2, cstart[cid + 1]):
-            lit = lits[j]
-            if value[lit] != -1:
-                lits[begin + k] = lit
-                lits[j] = false_lit
-                _unlink(slot, idx, whead, wnext, wprev)
-                _link(slot, lit * 2 + core, whead, wnext, wprev)
-                moved = True
-                break
-        if moved:
-            slot = after
-            continue
-        if value[other] == -1:
+        cid = code if code >= 0 else -code - 1
+        if mark != stamp[cid]:
+            continue  # stale: detached, moved to the marked lists, or overwritten
+        if code >= 0:
+            begin = cstart[cid]
+            if lits[begin] == false_lit:
+                lits[begin] = lits[begin + 1]
+                lits[begin + 1] = false_lit
+            other = lits[begin]
+            if other != blocker and value[other] == 1:
+                pool[base + keep, 0] = other
+                pool[base + keep, 1] = code
+                pool[base + keep, 2] = mark
+                keep += 1
+                continue
+            moved = False
+            for j in range(begin + 2, cstart[cid + 1]):
+                lit = lits[j]
+                if value[lit] != -1:
+                    lits[begin + 1] = lit
+                    lits[j] = false_lit
+                    _push(lit * 2 + core, other, code, mark, lstart, llen, lcap, pool, st)
+                    moved = True
+                    break
+            if moved:
+                continue
+            blocker = other
+        pool[base + keep, 0] = blocker
+        pool[base + keep, 1] = code
+        pool[base + keep, 2] = mark
+        keep += 1
+        if value[blocker] == -1:
+            for rest in range(i, n):
+                pool[base + keep, 0] = pool[base + rest, 0]
+                pool[base + keep, 1] = pool[base + rest, 1]
+                pool[base + keep, 2] = pool[base + rest, 2]
+                keep += 1
+            llen[lst] = keep
             return cid, -1
-        _assign(other, cid, value, reason, position, trail, st)
-        if stop_after_assign:
-            return -1, after
-        slot = after
+        _assign(blocker, cid, value, reason, position, trail, st)
+        if stop_after_assign and i < n:
+            for gap in range(keep, i):
+                pool[base + gap, 2] = -1
+            return -1, i
+    llen[lst] = keep
     return -1, -1
 
 
 def _propagate(head: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, reason: np.ndarray,
-               position: np.ndarray, trail: np.ndarray, st: np.ndarray, whead: np.ndarray, wnext: np.ndarray,
-               wprev: np.ndarray) -> int:
+               position: np.ndarray, trail: np.ndarray, st: np.ndarray, stamp: np.ndarray, lstart: np.ndarray,
+               llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray) -> int:
     """Unit-propagate the trail from ``head``, marked clauses first; a falsified clause or -1."""
     core_head = head
     other_head = head
     resume = -1
     while True:
         while core_head < st[0]:
-            false_lit = trail[core_head] ^ 1
-            conflict, _ = _scan(false_lit, 1, whead[false_lit * 2 + 1], False, lits, cstart, value, reason,
-                                position, trail, st, whead, wnext, wprev)
+            conflict, _ = _scan(trail[core_head] ^ 1, 1, 0, False, lits, cstart, value, reason, position, trail,
+                                st, stamp, lstart, llen, lcap, pool)
             if conflict >= 0:
                 return conflict
             core_head += 1
         if other_head >= st[0]:
             return -1
-        false_lit = trail[other_head] ^ 1
-        start = resume if resume >= 0 else whead[false_lit * 2]
-        conflict, resume = _scan(false_lit, 0, start, True, lits, cstart, value, reason, position, trail, st,
-                                 whead, wnext, wprev)
+        conflict, resume = _scan(trail[other_head] ^ 1, 0, max(resume, 0), True, lits, cstart, value, reason,
+                                 position, trail, st, stamp, lstart, llen, lcap, pool)
         if conflict >= 0:
             return conflict
         if resume < 0:
             other_head += 1
 
 
+def _watch(cid: int, core: int, lits: np.ndarray, cstart: np.ndarray, stamp: np.ndarray, lstart: np.ndarray,
+           llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray, st: np.ndarray) -> None:
+    """Put entries for the two watched literals (positions 0 and 1) of clause ``cid`` on its lists."""
+    begin = cstart[cid]
+    first = lits[begin]
+    second = lits[begin + 1]
+    code = -cid - 1 if cstart[cid + 1] - begin == 2 else cid
+    _push(first * 2 + core, second, code, stamp[cid], lstart, llen, lcap, pool, st)
+    _push(second * 2 + core, first, code, stamp[cid], lstart, llen, lcap, pool, st)
+
+
 def _mark(cid: int, lits: np.ndarray, cstart: np.ndarray, marked: np.ndarray, attached: np.ndarray,
-          whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
+          stamp: np.ndarray, lstart: np.ndarray, llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray,
+          st: np.ndarray) -> None:
     """Mark clause ``cid`` as used, moving its watches to the marked lists if it is attached."""
     if marked[cid]:
         return
     marked[cid] = 1
-    begin = cstart[cid]
-    if attached[cid] and cstart[cid + 1] - begin >= 2:
-        for k in range(2):
-            _unlink(2 * cid + k, lits[begin + k] * 2, whead, wnext, wprev)
-            _link(2 * cid + k, lits[begin + k] * 2 + 1, whead, wnext, wprev)
+    if attached[cid] and cstart[cid + 1] - cstart[cid] >= 2:
+        stamp[cid] += 1
+        _watch(cid, 1, lits, cstart, stamp, lstart, llen, lcap, pool, st)
 
 
-def _mark_cone(conflict: int, var: int, lits: np.ndarray, cstart: np.ndarray, reason: np.ndarray,
-               marked: np.ndarray, attached: np.ndarray, seen: np.ndarray, stack: np.ndarray,
-               touched: np.ndarray, whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
-    """Mark ``conflict`` (unless -1) and every reason behind it or behind variable ``var`` (unless -1)."""
+def _mark_cone(conflict: int, var: int, level: int, lits: np.ndarray, cstart: np.ndarray, reason: np.ndarray,
+               position: np.ndarray, cone_marked: np.ndarray, marked: np.ndarray, attached: np.ndarray,
+               seen: np.ndarray, stack: np.ndarray, touched: np.ndarray, stamp: np.ndarray, lstart: np.ndarray,
+               llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray, st: np.ndarray) -> None:
+    """Mark ``conflict`` (unless -1) and every reason behind it or behind variable ``var`` (unless -1).
+
+    Assignments at trail positions below ``level`` are the top level. Once the cone of such an
+    assignment is marked it stays marked for as long as the assignment stays on the trail (its
+    reasons are never deleted, and the trail is only cut back), so ``cone_marked`` records it and
+    later conflicts do not walk it again.
+    """
     top = 0
     count = 0
     if conflict >= 0:
-        _mark(conflict, lits, cstart, marked, attached, whead, wnext, wprev)
+        _mark(conflict, lits, cstart, marked, attached, stamp, lstart, llen, lcap, pool, st)
         stack[top] = conflict
         top += 1
     if var >= 0:
@@ -377,8 +460,10 @@ def _mark_cone(conflict: int, var: int, lits: np.ndarray, cstart: np.ndarray, re
         touched[count] = var
         count += 1
         why = reason[var]
-        if why >= 0:
-            _mark(why, lits, cstart, marked, attached, whead, wnext, wprev)
+        if why >= 0 and not (position[var] < level and cone_marked[var]):
+            if position[var] < level:
+                cone_marked[var] = 1
+            _mark(why, lits, cstart, marked, attached, stamp, lstart, llen, lcap, pool, st)
             stack[top] = why
             top += 1
     while top > 0:
@@ -392,17 +477,22 @@ def _mark_cone(conflict: int, var: int, lits: np.ndarray, cstart: np.ndarray, re
             touched[count] = v
             count += 1
             why = reason[v]
-            if why >= 0:
-                _mark(why, lits, cstart, marked, attached, whead, wnext, wprev)
-                stack[top] = why
-                top += 1
+            if why < 0:
+                continue
+            if position[v] < level:
+                if cone_marked[v]:
+                    continue
+                cone_marked[v] = 1
+            _mark(why, lits, cstart, marked, attached, stamp, lstart, llen, lcap, pool, st)
+            stack[top] = why
+            top += 1
     for i in range(count):
         seen[touched[i]] = 0
 
 
 def _attach(cid: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, reason: np.ndarray,
             position: np.ndarray, trail: np.ndarray, st: np.ndarray, marked: np.ndarray, attached: np.ndarray,
-            whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> int:
+            stamp: np.ndarray, lstart: np.ndarray, llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray) -> int:
     """Attach clause ``cid``, assigning its literal if it is unit; ``cid`` if it is falsified, else -1.
 
     The watches are two literals that are not false if there are two; otherwise the one that is not
@@ -431,9 +521,7 @@ def _attach(cid: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, r
         lit = lits[best]
         lits[best] = lits[begin + w]
         lits[begin + w] = lit
-    core = marked[cid]
-    _link(2 * cid, lits[begin] * 2 + core, whead, wnext, wprev)
-    _link(2 * cid + 1, lits[begin + 1] * 2 + core, whead, wnext, wprev)
+    _watch(cid, marked[cid], lits, cstart, stamp, lstart, llen, lcap, pool, st)
     first = lits[begin]
     if value[first] == -1:
         return cid
@@ -442,14 +530,10 @@ def _attach(cid: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, r
     return -1
 
 
-def _detach(cid: int, lits: np.ndarray, cstart: np.ndarray, marked: np.ndarray, attached: np.ndarray,
-            whead: np.ndarray, wnext: np.ndarray, wprev: np.ndarray) -> None:
+def _detach(cid: int, attached: np.ndarray, stamp: np.ndarray) -> None:
+    """Take clause ``cid`` off the watch lists: its entries there are stale from now on."""
     attached[cid] = 0
-    begin = cstart[cid]
-    if cstart[cid + 1] - begin >= 2:
-        core = marked[cid]
-        _unlink(2 * cid, lits[begin] * 2 + core, whead, wnext, wprev)
-        _unlink(2 * cid + 1, lits[begin + 1] * 2 + core, whead, wnext, wprev)
+    stamp[cid] += 1
 
 
 def _is_reason(cid: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, reason: np.ndarray) -> bool:
@@ -492,11 +576,20 @@ def _normalize(lits: np.ndarray, cstart: np.ndarray, nv: int, tautology: np.ndar
 
 
 def _check_kernel(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion: np.ndarray, nv: int,
-                  status: np.ndarray, out: np.ndarray) -> None:
+                  pool_rows: int, status: np.ndarray, out: np.ndarray) -> None:
     """Check the proof whose steps are clauses ``originals..`` of the arena; results in ``out``.
 
-    ``out`` = ``[outcome, step at fault, checked lemmas, core clauses]``.
+    ``out`` = ``[outcome, step at fault, checked lemmas, core clauses]``. The watch lists share a pool
+    of ``pool_rows`` entries; if that is too small the outcome is :data:`_POOL_FULL`.
     """
+    st = np.zeros(3, dtype=np.int64)  # trail length, end of the used pool, pool overflow
+    _check(lits, cstart, originals, deletion, nv, pool_rows, status, out, st)
+    if st[2]:
+        out[0] = _POOL_FULL
+
+
+def _check(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion: np.ndarray, nv: int, pool_rows: int,
+           status: np.ndarray, out: np.ndarray, st: np.ndarray) -> None:
     clauses = len(cstart) - 1
     steps = clauses - originals
     tautology = np.zeros(clauses, dtype=np.uint8)
@@ -506,12 +599,14 @@ def _check_kernel(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion
     position = np.zeros(nv, dtype=np.int64)
     trail = np.zeros(nv, dtype=np.int64)
     seen = np.zeros(nv, dtype=np.uint8)
+    cone_marked = np.zeros(nv, dtype=np.uint8)
     stack = np.zeros(nv + 1, dtype=np.int64)
     touched = np.zeros(nv, dtype=np.int64)
-    st = np.zeros(1, dtype=np.int64)
-    whead = np.full(4 * nv, -1, dtype=np.int64)
-    wnext = np.full(2 * clauses, -1, dtype=np.int64)
-    wprev = np.full(2 * clauses, -1, dtype=np.int64)
+    lstart = np.zeros(4 * nv, dtype=np.int64)
+    llen = np.zeros(4 * nv, dtype=np.int64)
+    lcap = np.zeros(4 * nv, dtype=np.int64)
+    pool = np.zeros((pool_rows, 3), dtype=np.int64)
+    clause_stamp = np.zeros(clauses, dtype=np.int64)
     marked = np.zeros(clauses, dtype=np.uint8)
     attached = np.zeros(clauses, dtype=np.uint8)
     step_clause = np.full(steps, -1, dtype=np.int64)
@@ -525,7 +620,7 @@ def _check_kernel(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion
     table_head = np.full(size, -1, dtype=np.int64)
     table_used = np.zeros(size, dtype=np.uint8)
     same_before = np.full(clauses, -1, dtype=np.int64)
-    stamp = np.zeros(2 * nv, dtype=np.int64)
+    stamp = np.zeros(2 * nv, dtype=np.int64)  # literals of the deletion being matched
     out[0] = _VALID
     out[1] = -1
     out[2] = 0
@@ -542,6 +637,12 @@ def _check_kernel(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion
                 if status[_STOP]:
                     out[0] = _STOPPED
                     return
+        if st[1] > pool_rows - pool_rows // 4:
+            _compact(lstart, llen, lcap, pool, clause_stamp, st)
+            if st[1] > pool_rows // 2:
+                st[2] = 1
+        if st[2]:
+            return
         if tautology[cid]:
             continue
         h = _clause_hash(cid, lits, cstart)
@@ -568,7 +669,7 @@ def _check_kernel(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion
                         table_head[slot] = same_before[copy]
                     else:
                         same_before[before] = same_before[copy]
-                    _detach(copy, lits, cstart, marked, attached, whead, wnext, wprev)
+                    _detach(copy, attached, clause_stamp)
                     step_clause[cid - originals] = copy
                     break
                 before = copy
@@ -587,13 +688,14 @@ def _check_kernel(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion
         if cid >= originals:
             step_clause[cid - originals] = cid
             trail_before[cid - originals] = head
-        conflict = _attach(cid, lits, cstart, value, reason, position, trail, st, marked, attached, whead, wnext,
-                           wprev)
+        conflict = _attach(cid, lits, cstart, value, reason, position, trail, st, marked, attached, clause_stamp,
+                           lstart, llen, lcap, pool)
         if conflict < 0:
-            conflict = _propagate(head, lits, cstart, value, reason, position, trail, st, whead, wnext, wprev)
+            conflict = _propagate(head, lits, cstart, value, reason, position, trail, st, clause_stamp, lstart, llen,
+                                  lcap, pool)
         if conflict >= 0:
-            _mark_cone(conflict, -1, lits, cstart, reason, marked, attached, seen, stack, touched, whead, wnext,
-                       wprev)
+            _mark_cone(conflict, -1, st[0], lits, cstart, reason, position, cone_marked, marked, attached, seen,
+                       stack, touched, clause_stamp, lstart, llen, lcap, pool, st)
             if cid < originals:
                 out[3] = marked[:originals].sum()
                 return
@@ -615,41 +717,49 @@ def _check_kernel(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion
                 out[2] = checked
                 out[3] = marked[:originals].sum()
                 return
+        if st[1] > pool_rows - pool_rows // 4:
+            _compact(lstart, llen, lcap, pool, clause_stamp, st)
+            if st[1] > pool_rows // 2:
+                st[2] = 1
+        if st[2]:
+            return
         target = step_clause[step]
         if target < 0:
             continue
         if deletion[step]:
             length = st[0]
-            if _attach(target, lits, cstart, value, reason, position, trail, st, marked, attached, whead, wnext,
-                       wprev) >= 0 or st[0] != length:
+            if _attach(target, lits, cstart, value, reason, position, trail, st, marked, attached, clause_stamp,
+                       lstart, llen, lcap, pool) >= 0 or st[0] != length:
                 out[0] = _RESTORE_PROPAGATED
                 out[1] = step
                 return
             continue
-        _backtrack(trail_before[step], value, reason, trail, st)
-        _detach(target, lits, cstart, marked, attached, whead, wnext, wprev)
+        _backtrack(trail_before[step], value, reason, trail, st, cone_marked)
+        _detach(target, attached, clause_stamp)
         if not marked[target]:
             continue
         checked += 1
+        status[_CHECKED] = checked
         # Reverse unit propagation: assume the lemma false and propagate to a conflict.
         top = st[0]
         rup = False
         for j in range(cstart[target], cstart[target + 1]):
             lit = lits[j]
             if value[lit] == 1:
-                _mark_cone(-1, lit >> 1, lits, cstart, reason, marked, attached, seen, stack, touched, whead,
-                           wnext, wprev)
+                _mark_cone(-1, lit >> 1, top, lits, cstart, reason, position, cone_marked, marked, attached, seen,
+                           stack, touched, clause_stamp, lstart, llen, lcap, pool, st)
                 rup = True
                 break
             if value[lit] == 0:
                 _assign(lit ^ 1, -1, value, reason, position, trail, st)
         if not rup:
-            conflict = _propagate(top, lits, cstart, value, reason, position, trail, st, whead, wnext, wprev)
+            conflict = _propagate(top, lits, cstart, value, reason, position, trail, st, clause_stamp, lstart, llen,
+                                  lcap, pool)
             if conflict >= 0:
-                _mark_cone(conflict, -1, lits, cstart, reason, marked, attached, seen, stack, touched, whead,
-                           wnext, wprev)
+                _mark_cone(conflict, -1, top, lits, cstart, reason, position, cone_marked, marked, attached, seen,
+                           stack, touched, clause_stamp, lstart, llen, lcap, pool, st)
                 rup = True
-        _backtrack(top, value, reason, trail, st)
+        _backtrack(top, value, reason, trail, st, cone_marked)
         if not rup:
             out[0] = _NOT_RUP
             out[1] = step
@@ -662,8 +772,10 @@ def _check_kernel(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion
 
 
 if _jit is not None:
-    _link = _jit(_link)
-    _unlink = _jit(_unlink)
+    _push = _jit(_push)
+    _compact = _jit(_compact)
+    _watch = _jit(_watch)
+    _check = _jit(_check)
     _assign = _jit(_assign)
     _backtrack = _jit(_backtrack)
     _scan = _jit(_scan)
@@ -678,11 +790,40 @@ if _jit is not None:
     _check_kernel = _jit(_check_kernel)
 
 
+def _run_watched(codes: np.ndarray, starts: np.ndarray, originals: int, deletion: np.ndarray, nv: int,
+                 pool_rows: int, status: np.ndarray, out: np.ndarray, failure: list[BaseException],
+                 progress: DrupProgress | None, deadline: float | None) -> None:
+    """Run the kernel in a thread, reporting its progress and raising its stop flag at ``deadline``."""
+
+    def run() -> None:
+        try:
+            _check_kernel(codes, starts, originals, deletion, nv, pool_rows, status, out)
+        except BaseException as error:  # noqa: BLE001 - handed to the calling thread
+            failure.append(error)
+
+    if deadline is not None and time.perf_counter() >= deadline:
+        status[_STOP] = 1
+    if progress is not None:
+        progress("forward", 0, len(deletion))
+    worker = threading.Thread(target=run, name="drup-check", daemon=True)
+    worker.start()
+    reported = (-1, -1)
+    while worker.is_alive():
+        worker.join(0.1)
+        phase = "backward" if status[_PHASE] == _BACKWARD else "forward"
+        if progress is not None and status[_PHASE] and (int(status[_PHASE]), int(status[_DONE])) != reported:
+            reported = (int(status[_PHASE]), int(status[_DONE]))
+            progress(phase, int(status[_DONE]), int(status[_TOTAL]))
+        if deadline is not None and time.perf_counter() >= deadline:
+            status[_STOP] = 1
+
+
 def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress | None = None,
-               time_limit: float | None = None) -> DrupVerdict:
+               time_limit: float | None = None, pool_rows: int | None = None) -> DrupVerdict:
     """Check that ``proof`` refutes ``formula``, as :func:`stratagem.solvers.drup.check_drup` does.
 
     ``progress`` and ``time_limit`` work as there; progress is reported about ten times a second.
+    ``pool_rows`` sets the first size of the watch pool (tests make it tiny to exercise its regrowth).
     """
     if numba is None:
         raise RuntimeError("the compiled DRUP checker needs numba (pip install 'stratagem[fast]')")
@@ -700,33 +841,22 @@ def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress
     codes = 2 * variables + (lits < 0)
     del lits, variables
     deletion = proof.deletion.astype(np.uint8)
-    status = np.zeros(4, dtype=np.int64)
-    out = np.zeros(4, dtype=np.int64)
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            _check_kernel(codes, starts, originals, deletion, nv, status, out)
-        except BaseException as error:  # noqa: BLE001 - handed to the calling thread
-            failure.append(error)
-
     deadline = None if time_limit is None else started + time_limit
-    if deadline is not None and time_limit is not None and time_limit <= 0:
-        status[_STOP] = 1
-    worker = threading.Thread(target=run, name="drup-check", daemon=True)
-    worker.start()
-    reported = (-1, -1)
-    while worker.is_alive():
-        worker.join(0.1)
-        phase = "backward" if status[_PHASE] == _BACKWARD else "forward"
-        if progress is not None and status[_PHASE] and (int(status[_PHASE]), int(status[_DONE])) != reported:
-            reported = (int(status[_PHASE]), int(status[_DONE]))
-            progress(phase, int(status[_DONE]), int(status[_TOTAL]))
-        if deadline is not None and time.perf_counter() >= deadline:
-            status[_STOP] = 1
-    if failure:
-        raise failure[0]
     lemmas = int(np.count_nonzero(~proof.deletion))
+    # Room for both watches of every formula clause and of a million live lemmas, four times over;
+    # doubled whenever a run finds it too small.
+    if pool_rows is None:
+        pool_rows = 8 * (originals + min(lemmas, 1_000_000)) + 1024
+    while True:
+        status = np.zeros(5, dtype=np.int64)
+        out = np.zeros(4, dtype=np.int64)
+        failure: list[BaseException] = []
+        _run_watched(codes, starts, originals, deletion, nv, pool_rows, status, out, failure, progress, deadline)
+        if failure:
+            raise failure[0]
+        if out[0] != _POOL_FULL:
+            break
+        pool_rows *= 2
     outcome, step, checked, core = (int(x) for x in out)
     seconds = time.perf_counter() - started
     if outcome == _RESTORE_PROPAGATED:

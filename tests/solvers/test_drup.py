@@ -15,7 +15,7 @@ import os
 import random
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -32,10 +32,25 @@ from stratagem.solvers.dimacs import (
     write_dimacs,
     write_text_maybe_gz,
 )
+from stratagem.solvers import drup, drup_compiled
 from stratagem.solvers.drup import DrupVerdict, check_drup, run_drat_trim
 
 Clauses = list[list[int]]
 Steps = list[tuple[bool, tuple[int, ...]]]
+
+
+@pytest.fixture(autouse=True, scope="module", params=["python", "compiled"])
+def engine(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test here runs with the reference checker and again with the compiled one.
+
+    ``check_drup``'s default engine picks by proof size; the threshold is moved so that it picks the
+    engine under test for every proof.
+    """
+    if request.param == "compiled" and not drup_compiled.available():
+        pytest.skip("numba is not installed")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(drup, "COMPILED_FROM", 0 if request.param == "compiled" else 1 << 62)
+        yield request.param
 
 # -- formulas and proofs -------------------------------------------------------------------------
 
