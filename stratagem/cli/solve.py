@@ -22,8 +22,8 @@ from stratagem.models.strato.planning import StratoPlanning
 from stratagem.models.strato.position import State, format_state
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
-from stratagem.solvers.dimacs import parse_drup_lines, write_dimacs, write_text_maybe_gz
-from stratagem.solvers.drup import DrupVerdict, check_drup
+from stratagem.solvers.dimacs import write_dimacs, write_text_maybe_gz
+from stratagem.solvers.drup import DrupVerdict, check_drup_data
 from stratagem.solvers.satplan import Refutation, SatPlanResult, horizon_search, incremental_search
 from stratagem.solvers.search import (
     FOUND,
@@ -194,12 +194,12 @@ def run_sat(game: StratoGame, time_limit: float | None, label: str, quiet: bool,
             checked = (f"CP-SAT found horizon {refutation.horizon} INFEASIBLE ({refutation.num_vars} variables), "
                        "no certificate")
     elif refutation is not None and result.status in (SOLVED, UNSOLVABLE):
-        steps, numbers = parse_drup_lines(refutation.proof, "CaDiCaL's proof")
         left = None if time_limit is None else max(0.0, time_limit - result.seconds)
         with search_progress(f"checking the refutation of horizon {refutation.horizon}", enabled=not quiet,
                              first="step", second="steps in the proof") as checking:
-            verdict = check_drup(refutation.clauses, steps, line_numbers=numbers, time_limit=left,
-                                 progress=lambda phase, done, total: checking(done, total))
+            verdict, _ = check_drup_data(refutation.clauses, "".join(f"{step}\n" for step in refutation.proof).encode(),
+                                         "CaDiCaL's proof", time_limit=left,
+                                         progress=lambda phase, done, total: checking(done, total))
         if verdict.stopped:
             return _unchecked(result, refutation, verdict, bound, stats)
         if not verdict.valid:

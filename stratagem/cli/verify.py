@@ -20,8 +20,8 @@ from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, load_json
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
-from stratagem.solvers.dimacs import parse_drup_lines, read_text_maybe_gz, write_dimacs
-from stratagem.solvers.drup import check_drup, run_drat_trim
+from stratagem.solvers.dimacs import read_bytes_maybe_gz, read_text_maybe_gz, write_dimacs
+from stratagem.solvers.drup import check_drup_data, run_drat_trim
 from stratagem.solvers.prooftree import PROOFTREE_FORMAT, check_proof_tree
 from stratagem.solvers.replay import is_win, no_win_within, replay
 from stratagem.solvers.simultaneous import check_matrix_proof
@@ -179,15 +179,14 @@ def check_refutation(
         return
     verdict.checked.append(f"the CNF ({cnf.num_vars} variables, {len(cnf.clauses)} clauses) is {ENCODING} "
                            f"for 'a win within {horizon} turns', rebuilt from the rules")
-    steps, numbers = parse_drup_lines(read_text_maybe_gz(names["proof"]), str(names["proof"]))
     with search_progress(f"checking {names['proof'].name}", first="step", second="steps in the proof") as checking:
-        result = check_drup(cnf.clauses, steps, line_numbers=numbers,
-                            progress=lambda phase, done, total: checking(done, total))
+        result, steps = check_drup_data(cnf.clauses, read_bytes_maybe_gz(names["proof"]), str(names["proof"]),
+                                        progress=lambda phase, done, total: checking(done, total))
     if not result.valid:
         verdict.invalid("evidence.proof", f"{names['proof'].name}: {result.reason}")
         return
     verdict.checked.append(
-        f"the DRUP refutation ({len(steps)} steps, {result.checked_lemmas} lemmas checked) is valid "
+        f"the DRUP refutation ({steps} steps, {result.checked_lemmas} lemmas checked) is valid "
         f"(stratagem's checker): no win within {horizon} turns"
     )
     second = _drat_trim(cnf_text, names["proof"])

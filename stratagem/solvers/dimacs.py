@@ -14,9 +14,9 @@ layer under :mod:`stratagem.solvers.drup`: it knows the formats, not what a proo
   variable-length literals, then a zero byte; what CaDiCaL writes before PySAT translates it) are
   read too. Lemmas may use variables the formula does not declare (DRAT allows extension
   variables), so proof literals are not range-checked.
-* :func:`read_text_maybe_gz` / :func:`write_text_maybe_gz` -- a path ending in ``.gz`` is
-  gzip-compressed; writing is atomic (a temporary file in the same directory, then
-  :func:`os.replace`), so an interrupted run never leaves half a proof behind.
+* :func:`read_bytes_maybe_gz`, :func:`read_text_maybe_gz` / :func:`write_text_maybe_gz` -- a path
+  ending in ``.gz`` is gzip-compressed; writing is atomic (a temporary file in the same directory,
+  then :func:`os.replace`), so an interrupted run never leaves half a proof behind.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ __all__ = [
     "parse_dimacs",
     "parse_drup",
     "parse_drup_lines",
+    "read_bytes_maybe_gz",
     "read_text_maybe_gz",
     "write_dimacs",
     "write_text_maybe_gz",
@@ -218,19 +219,30 @@ def _parse_binary_drup(data: bytes, source: str) -> tuple[list[ProofStep], list[
     return steps, list(range(1, len(steps) + 1))
 
 
+def read_bytes_maybe_gz(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of ``path``, decompressed first if its name ends in ``.gz``.
+
+    A file that cannot be read raises :class:`BadInput` naming the path.
+    """
+    name = os.fspath(path)
+    try:
+        if name.endswith(".gz"):
+            with gzip.open(name, "rb") as handle:
+                return handle.read()
+        return Path(name).read_bytes()
+    except (OSError, EOFError) as error:  # gzip.BadGzipFile is an OSError
+        raise BadInput(name, "", f"cannot read: {error}") from None
+
+
 def read_text_maybe_gz(path: str | os.PathLike[str]) -> str:
     """The UTF-8 text of ``path``, decompressed first if its name ends in ``.gz``.
 
     A file that cannot be read or decoded raises :class:`BadInput` naming the path.
     """
-    name = os.fspath(path)
     try:
-        if name.endswith(".gz"):
-            with gzip.open(name, "rt", encoding="utf-8") as handle:
-                return handle.read()
-        return Path(name).read_text(encoding="utf-8")
-    except (OSError, EOFError, UnicodeDecodeError) as error:
-        raise BadInput(name, "", f"cannot read: {error}") from None
+        return read_bytes_maybe_gz(path).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadInput(os.fspath(path), "", f"cannot read: {error}") from None
 
 
 def write_text_maybe_gz(path: str | os.PathLike[str], text: str) -> None:

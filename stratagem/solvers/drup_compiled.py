@@ -6,13 +6,18 @@ to tens of millions of lines, which that checker would need days and tens of gig
 module runs the same algorithm -- backward checking of reverse unit propagation, with deletions --
 as one numba-compiled function over flat arrays:
 
-* **Flat clause arena.** Every clause (formula, lemma, deletion) is a slice of one ``int32`` array
-  of literal codes (``2 * var + negative``), so a proof costs a few bytes per literal instead of a
+* **Flat clause arena.** Every clause (formula, lemma, deletion) is a slice of one ``int64`` array
+  of literal codes (``2 * var + negative``), so a proof costs eight bytes per literal instead of a
   Python object per literal. Text proofs are parsed straight into that array
   (:func:`parse_drup_flat`) without making a Python tuple per line.
-* **Watches as doubly linked lists of slots.** Clause ``c`` owns watch slots ``2c`` and ``2c+1``,
-  for the literals at its positions 0 and 1. Moving a watch, attaching and detaching are O(1) and
-  allocate nothing, so no list ever has to grow.
+* **Watch lists in one pool.** Each literal has two watch lists (unmarked and marked clauses),
+  slices of one array of entries ``(blocker, clause, stamp)``; a list that fills up moves to the end
+  of the pool with twice the room, and the pool is compacted in place when it runs low. As in the
+  reference, a binary clause needs no clause access (its blocker is the other literal), a satisfied
+  blocker skips the clause, and detaching a clause only bumps its stamp, which makes its entries stale.
+* **Top-level cones marked once.** When a conflict's cone reaches a top-level assignment, the
+  reasons behind it are marked once; while that assignment stays on the trail (the backward pass
+  only cuts the trail back) later conflicts stop there instead of walking the same graph again.
 * **Core-first propagation**, as drat-trim does it. Clauses already marked as used by the
   refutation are on separate watch lists, and a RUP check propagates with them to a fixpoint before
   it takes one step with an unmarked clause. Conflicts then lean on clauses that are checked
@@ -25,15 +30,15 @@ and ignored for clauses that are the reason of a top-level assignment, the backw
 the top-level trail back to its recorded length -- follows the reference checker step for step, and
 the tests run both on the same proofs, right and wrong.
 
-The compiled function releases the GIL; a watcher thread in :func:`check_flat` reads its progress
-counters from a shared array, reports them, and sets the stop flag there when the time limit is up.
+The compiled function runs in a worker thread without the GIL; the calling thread reads its
+progress counters from a shared array, reports them, and sets the stop flag there when the time
+limit is up.
 
 numba is an optional dependency (the ``fast`` extra); :func:`available` says whether it is installed.
 """
 
 from __future__ import annotations
 
-import itertools
 import threading
 import time
 from collections.abc import Sequence
@@ -42,7 +47,6 @@ from typing import Any
 
 import numpy as np
 
-from stratagem.core.errors import BadInput
 from stratagem.solvers.drup import (
     DrupProgress,
     DrupVerdict,
@@ -57,7 +61,7 @@ try:  # numba is optional: without it the pure-Python checker is used
 
     _jit: Any = numba.njit(cache=True, nogil=True)
 except ImportError:  # pragma: no cover - exercised only where numba is missing
-    numba = None
+    numba = None  # type: ignore[assignment]
     _jit = None
 
 __all__ = ["FlatClauses", "FlatProof", "available", "check_flat", "flat_clauses", "flat_proof", "parse_drup_flat"]
@@ -197,21 +201,15 @@ def parse_drup_flat(data: bytes, source: str) -> FlatProof:
     """
     from stratagem.solvers.dimacs import parse_drup_lines
 
-    if data[:1] == b"a" or b"\0" in data or numba is None:
-        steps, numbers = parse_drup_lines(data, source)
-        return flat_proof(steps, numbers)
-    if not data.isascii():
-        raise BadInput(source, "", "proof is neither text nor binary DRAT")
+    if data[:1] == b"a" or b"\0" in data or numba is None or not data.isascii():
+        return flat_proof(*parse_drup_lines(data, source))
     array = np.frombuffer(data, dtype=np.uint8)
-    empty64 = np.zeros(0, dtype=np.int64)
-    steps, count, bad = _scan_text_drup(array, False, empty64, empty64, np.zeros(0, dtype=np.bool_), empty64)
+    empty = np.zeros(0, dtype=np.int64)
+    steps, count, bad = _scan_text_drup(array, False, empty, empty, np.zeros(0, dtype=np.bool_), empty)
     if bad:
-        # The reference parser words the error; blank lines before the bad one keep its number. Text it
-        # accepts but the compiled scan does not (``+5``, literals beyond 32 bits) is parsed by it whole.
-        line = data.decode("ascii").splitlines()[bad - 1]
-        parse_drup_lines(itertools.chain(itertools.repeat("", bad - 1), [line]), source)
-        steps_, numbers_ = parse_drup_lines(data, source)
-        return flat_proof(steps_, numbers_)
+        # The reference parser stops at the first malformed line and words the error; text it accepts
+        # but the compiled scan does not (``+5``, literals beyond 32 bits, rare line breaks) it parses whole.
+        return flat_proof(*parse_drup_lines(data, source))
     lits = np.zeros(count, dtype=np.int64)
     starts = np.zeros(steps + 1, dtype=np.int64)
     deletion = np.zeros(steps, dtype=np.bool_)
@@ -551,7 +549,7 @@ def _clause_hash(cid: int, lits: np.ndarray, cstart: np.ndarray) -> int:
         x = lits[j] * 0x1F3A4B5C6D7E8F91 + 0x165667B19E3779F9
         x = (x ^ (x >> 29)) * 0x3C79AC492BA7B653
         total += x ^ (x >> 32)
-    return total
+    return int(total)
 
 
 def _normalize(lits: np.ndarray, cstart: np.ndarray, nv: int, tautology: np.ndarray) -> None:

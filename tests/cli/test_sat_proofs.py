@@ -137,9 +137,10 @@ def test_a_sat_line_whose_proof_check_runs_out_of_time_is_kept_but_not_claimed_s
     """CaDiCaL's refutation is made, but the time limit ends stratagem's check of it (on challenge 1's
     shared layout an 18-million-line proof would take the checker hours): no optimality claim."""
     from stratagem.cli import solve
-    from stratagem.solvers.drup import check_drup
+    from stratagem.solvers.drup import check_drup_data
 
-    monkeypatch.setattr(solve, "check_drup", lambda *args, **kw: check_drup(*args, **{**kw, "time_limit": 0.0}))
+    monkeypatch.setattr(solve, "check_drup_data",
+                        lambda *args, **kw: check_drup_data(*args, **{**kw, "time_limit": 0.0}))
     proof = tmp_path / "p.json"
     result = cli("solve", CHALLENGE_0, "--method", "sat", "--time-limit", "600", "--proof", str(proof), "--json")
     assert result.code == 0, result.err

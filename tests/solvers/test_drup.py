@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver
 
 from stratagem.core.errors import BadInput
+from stratagem.solvers import drup, drup_compiled
 from stratagem.solvers.dimacs import (
     parse_dimacs,
     parse_drup,
@@ -32,7 +33,6 @@ from stratagem.solvers.dimacs import (
     write_dimacs,
     write_text_maybe_gz,
 )
-from stratagem.solvers import drup, drup_compiled
 from stratagem.solvers.drup import DrupVerdict, check_drup, run_drat_trim
 
 Clauses = list[list[int]]

@@ -40,8 +40,7 @@ from stratagem.models.strato.position import WON
 from stratagem.models.strato.puzzle import load_puzzle
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.sat import StratoCNF, max_turns
-from stratagem.solvers.dimacs import parse_drup_lines
-from stratagem.solvers.drup import check_drup
+from stratagem.solvers.drup import check_drup_data
 from stratagem.solvers.satplan import incremental_search
 from stratagem.solvers.search import astar
 
@@ -119,8 +118,8 @@ def sat_optimum(game: StratoGame, certify: bool = True, budget: float | None = N
     if certify and result.moves:
         refutation = result.refutation
         assert refutation is not None and refutation.horizon == len(result.moves) - 1
-        steps, numbers = parse_drup_lines(refutation.proof, "CaDiCaL's proof")
-        verdict = check_drup(refutation.clauses, steps, line_numbers=numbers)
+        proof = "".join(f"{line}\n" for line in refutation.proof).encode()
+        verdict, _ = check_drup_data(refutation.clauses, proof, "CaDiCaL's proof")
         assert verdict.valid, verdict.reason
     return result.moves
 
