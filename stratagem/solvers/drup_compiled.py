@@ -312,105 +312,124 @@ def _backtrack(length: int, value: np.ndarray, reason: np.ndarray, trail: np.nda
     st[0] = length
 
 
-def _scan(false_lit: int, core: int, start: int, stop_after_assign: bool, lits: np.ndarray, cstart: np.ndarray,
-          value: np.ndarray, reason: np.ndarray, position: np.ndarray, trail: np.ndarray, st: np.ndarray,
-          stamp: np.ndarray, lstart: np.ndarray, llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray
-          ) -> tuple[int, int]:
-    """Visit watch list ``(false_lit, core)`` from entry ``start`` on; entries kept slide down over dropped ones.
+def _propagate(head: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, reason: np.ndarray,
+               position: np.ndarray, trail: np.ndarray, st: np.ndarray, stamp: np.ndarray, lstart: np.ndarray,
+               llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray) -> int:
+    """Unit-propagate the trail from ``head``, marked clauses first; a falsified clause or -1.
 
-    Returns ``(conflict, resume)``: the falsified clause or -1, and the entry to go on from when the
-    scan stopped after an assignment (-1 when the list is done). On such a stop the entries dropped so
-    far are overwritten with stale ones (stamp -1), so the list stays whole without moving its tail.
+    Each trail literal's marked list is visited as soon as it is on the trail; an unmarked list is
+    visited only when no marked list is left, and that visit stops after its first assignment (the
+    marked lists of the new literal go first), to go on from the same entry later. Entries kept slide
+    down over dropped ones; when a visit stops early, the entries dropped so far are overwritten with
+    stale ones (stamp -1) instead, so the list stays whole without moving its tail.
+
+    This is the hot loop of the checker and is written as one function on purpose: numba counts
+    references for every array handed to a helper, which cost half the time of a check when the
+    list visit and the assignment were helpers.
     """
-    lst = false_lit * 2 + core
-    base = lstart[lst]
-    n = llen[lst]
-    i = start
-    keep = start
-    while i < n:
-        at = base + i
-        blocker = pool[at, 0]
-        code = pool[at, 1]
-        mark = pool[at, 2]
-        i += 1
-        if value[blocker] == 1:
-            # Satisfied: kept without looking at the clause or its stamp (a stale entry kept here is
-            # dropped the first time its blocker is not true).
+    core_head = head
+    other_head = head
+    resume = 0
+    while True:
+        if core_head < st[0]:
+            false_lit = trail[core_head] ^ 1
+            core = 1
+            i = 0
+        elif other_head < st[0]:
+            false_lit = trail[other_head] ^ 1
+            core = 0
+            i = resume
+        else:
+            return -1
+        lst = false_lit * 2 + core
+        base = lstart[lst]
+        n = llen[lst]
+        keep = i
+        stopped = False
+        while i < n:
+            at = base + i
+            blocker = pool[at, 0]
+            code = pool[at, 1]
+            mark = pool[at, 2]
+            i += 1
+            if value[blocker] == 1:
+                # Satisfied: kept without looking at the clause or its stamp (a stale entry kept
+                # here is dropped the first time its blocker is not true).
+                if keep != i - 1:
+                    pool[base + keep, 0] = blocker
+                    pool[base + keep, 1] = code
+                    pool[base + keep, 2] = mark
+                keep += 1
+                continue
+            cid = code if code >= 0 else -code - 1
+            if mark != stamp[cid]:
+                continue  # stale: detached, moved to the marked lists, or overwritten
+            if code >= 0:
+                begin = cstart[cid]
+                if lits[begin] == false_lit:
+                    lits[begin] = lits[begin + 1]
+                    lits[begin + 1] = false_lit
+                other = lits[begin]
+                if other != blocker and value[other] == 1:
+                    pool[base + keep, 0] = other
+                    pool[base + keep, 1] = code
+                    pool[base + keep, 2] = mark
+                    keep += 1
+                    continue
+                moved = False
+                for j in range(begin + 2, cstart[cid + 1]):
+                    lit = lits[j]
+                    if value[lit] != -1:
+                        lits[begin + 1] = lit
+                        lits[j] = false_lit
+                        target = lit * 2 + core
+                        size = llen[target]
+                        if size < lcap[target]:  # the common case of _push, without a call
+                            pool[lstart[target] + size, 0] = other
+                            pool[lstart[target] + size, 1] = code
+                            pool[lstart[target] + size, 2] = mark
+                            llen[target] = size + 1
+                        else:
+                            _push(target, other, code, mark, lstart, llen, lcap, pool, st)
+                        moved = True
+                        break
+                if moved:
+                    continue
+                blocker = other
             pool[base + keep, 0] = blocker
             pool[base + keep, 1] = code
             pool[base + keep, 2] = mark
             keep += 1
+            if value[blocker] == -1:
+                for rest in range(i, n):
+                    pool[base + keep, 0] = pool[base + rest, 0]
+                    pool[base + keep, 1] = pool[base + rest, 1]
+                    pool[base + keep, 2] = pool[base + rest, 2]
+                    keep += 1
+                llen[lst] = keep
+                return cid
+            # Assign the unit literal (as _assign does).
+            var = blocker >> 1
+            value[blocker] = 1
+            value[blocker ^ 1] = -1
+            reason[var] = cid
+            position[var] = st[0]
+            trail[st[0]] = blocker
+            st[0] += 1
+            if core == 0 and i < n:
+                for gap in range(keep, i):
+                    pool[base + gap, 2] = -1
+                stopped = True
+                break
+        if stopped:
+            resume = i
             continue
-        cid = code if code >= 0 else -code - 1
-        if mark != stamp[cid]:
-            continue  # stale: detached, moved to the marked lists, or overwritten
-        if code >= 0:
-            begin = cstart[cid]
-            if lits[begin] == false_lit:
-                lits[begin] = lits[begin + 1]
-                lits[begin + 1] = false_lit
-            other = lits[begin]
-            if other != blocker and value[other] == 1:
-                pool[base + keep, 0] = other
-                pool[base + keep, 1] = code
-                pool[base + keep, 2] = mark
-                keep += 1
-                continue
-            moved = False
-            for j in range(begin + 2, cstart[cid + 1]):
-                lit = lits[j]
-                if value[lit] != -1:
-                    lits[begin + 1] = lit
-                    lits[j] = false_lit
-                    _push(lit * 2 + core, other, code, mark, lstart, llen, lcap, pool, st)
-                    moved = True
-                    break
-            if moved:
-                continue
-            blocker = other
-        pool[base + keep, 0] = blocker
-        pool[base + keep, 1] = code
-        pool[base + keep, 2] = mark
-        keep += 1
-        if value[blocker] == -1:
-            for rest in range(i, n):
-                pool[base + keep, 0] = pool[base + rest, 0]
-                pool[base + keep, 1] = pool[base + rest, 1]
-                pool[base + keep, 2] = pool[base + rest, 2]
-                keep += 1
-            llen[lst] = keep
-            return cid, -1
-        _assign(blocker, cid, value, reason, position, trail, st)
-        if stop_after_assign and i < n:
-            for gap in range(keep, i):
-                pool[base + gap, 2] = -1
-            return -1, i
-    llen[lst] = keep
-    return -1, -1
-
-
-def _propagate(head: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarray, reason: np.ndarray,
-               position: np.ndarray, trail: np.ndarray, st: np.ndarray, stamp: np.ndarray, lstart: np.ndarray,
-               llen: np.ndarray, lcap: np.ndarray, pool: np.ndarray) -> int:
-    """Unit-propagate the trail from ``head``, marked clauses first; a falsified clause or -1."""
-    core_head = head
-    other_head = head
-    resume = -1
-    while True:
-        while core_head < st[0]:
-            conflict, _ = _scan(trail[core_head] ^ 1, 1, 0, False, lits, cstart, value, reason, position, trail,
-                                st, stamp, lstart, llen, lcap, pool)
-            if conflict >= 0:
-                return conflict
+        llen[lst] = keep
+        if core:
             core_head += 1
-        if other_head >= st[0]:
-            return -1
-        conflict, resume = _scan(trail[other_head] ^ 1, 0, max(resume, 0), True, lits, cstart, value, reason,
-                                 position, trail, st, stamp, lstart, llen, lcap, pool)
-        if conflict >= 0:
-            return conflict
-        if resume < 0:
+        else:
             other_head += 1
+            resume = 0
 
 
 def _watch(cid: int, core: int, lits: np.ndarray, cstart: np.ndarray, stamp: np.ndarray, lstart: np.ndarray,
@@ -461,7 +480,8 @@ def _mark_cone(conflict: int, var: int, level: int, lits: np.ndarray, cstart: np
         if why >= 0 and not (position[var] < level and cone_marked[var]):
             if position[var] < level:
                 cone_marked[var] = 1
-            _mark(why, lits, cstart, marked, attached, stamp, lstart, llen, lcap, pool, st)
+            if not marked[why]:
+                _mark(why, lits, cstart, marked, attached, stamp, lstart, llen, lcap, pool, st)
             stack[top] = why
             top += 1
     while top > 0:
@@ -481,7 +501,8 @@ def _mark_cone(conflict: int, var: int, level: int, lits: np.ndarray, cstart: np
                 if cone_marked[v]:
                     continue
                 cone_marked[v] = 1
-            _mark(why, lits, cstart, marked, attached, stamp, lstart, llen, lcap, pool, st)
+            if not marked[why]:  # (tested here: a call costs reference counting on every array)
+                _mark(why, lits, cstart, marked, attached, stamp, lstart, llen, lcap, pool, st)
             stack[top] = why
             top += 1
     for i in range(count):
@@ -603,7 +624,7 @@ def _check(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion: np.nd
     lstart = np.zeros(4 * nv, dtype=np.int64)
     llen = np.zeros(4 * nv, dtype=np.int64)
     lcap = np.zeros(4 * nv, dtype=np.int64)
-    pool = np.zeros((pool_rows, 3), dtype=np.int64)
+    pool = np.zeros((pool_rows, 3), dtype=np.int32)
     clause_stamp = np.zeros(clauses, dtype=np.int64)
     marked = np.zeros(clauses, dtype=np.uint8)
     attached = np.zeros(clauses, dtype=np.uint8)
@@ -776,7 +797,6 @@ if _jit is not None:
     _check = _jit(_check)
     _assign = _jit(_assign)
     _backtrack = _jit(_backtrack)
-    _scan = _jit(_scan)
     _propagate = _jit(_propagate)
     _mark = _jit(_mark)
     _mark_cone = _jit(_mark_cone)
@@ -837,6 +857,8 @@ def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress
         variables = np.unique(variables, return_inverse=True)[1].astype(np.int64) + 1  # dense renumbering
     nv = int(variables.max()) + 1 if len(variables) else 1
     codes = 2 * variables + (lits < 0)
+    if nv < 1 << 30:
+        codes = codes.astype(np.int32)  # half the memory, and of the traffic in clause visits
     del lits, variables
     deletion = proof.deletion.astype(np.uint8)
     deadline = None if time_limit is None else started + time_limit
