@@ -187,7 +187,7 @@ def check_refutation(
         return
     verdict.checked.append(
         f"the DRUP refutation ({steps} steps, {result.checked_lemmas} lemmas checked) is valid "
-        f"(stratagem's checker): no win within {horizon} turns"
+        f"(stratagem's checker, {result.checker} engine): no win within {horizon} turns"
     )
     second = _drat_trim(cnf_text, names["proof"])
     if second is None:

@@ -100,6 +100,7 @@ class DrupVerdict:
     ``core_clauses`` the original clauses the refutation used (after the check stops early, those
     marked so far); ``seconds`` is wall time. ``stopped`` is true when the time limit ended the check
     before a verdict: then ``valid`` is false and nothing is known about the proof.
+    ``checker`` is the engine that ran: ``"python"`` (this module) or ``"compiled"``.
     """
 
     valid: bool
@@ -109,6 +110,7 @@ class DrupVerdict:
     core_clauses: int
     seconds: float
     stopped: bool = False
+    checker: str = "python"
 
 
 def empty_not_rup_reason(line: int) -> str:

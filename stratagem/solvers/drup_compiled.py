@@ -884,7 +884,7 @@ def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress
     if outcome == _STOPPED:
         phase = "backward" if status[_PHASE] == _BACKWARD else "forward"
         reason = stopped_reason(time_limit or 0.0, phase, int(status[_DONE]), int(status[_TOTAL]))
-        return DrupVerdict(False, reason, lemmas, checked, core, seconds, stopped=True)
+        return DrupVerdict(False, reason, lemmas, checked, core, seconds, stopped=True, checker="compiled")
     if progress is not None and outcome == _VALID and status[_PHASE] == _BACKWARD:
         progress("backward", int(status[_TOTAL]), int(status[_TOTAL]))
     line = int(proof.line_numbers[step]) if step >= 0 else 0
@@ -894,4 +894,4 @@ def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress
         _NO_CONFLICT: no_conflict_reason(lemmas),
         _NOT_RUP: not_rup_reason(line),
     }[outcome]
-    return DrupVerdict(not reason, reason, lemmas, checked, core, seconds)
+    return DrupVerdict(not reason, reason, lemmas, checked, core, seconds, checker="compiled")

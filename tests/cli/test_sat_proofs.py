@@ -31,16 +31,28 @@ def _write_proof_lines(path: Path, lines: list[str]) -> None:
     (path.parent / "p.drup.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), mtime=0))
 
 
-def test_sat_proof_verifies(cli, sat_proof: Path) -> None:
+@pytest.fixture(params=["python", "compiled"])
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The checker ``verify`` runs: its size threshold is moved so that it picks this one."""
+    from stratagem.solvers import drup, drup_compiled
+
+    if request.param == "compiled" and not drup_compiled.available():
+        pytest.skip("numba is not installed")
+    monkeypatch.setattr(drup, "COMPILED_FROM", 0 if request.param == "compiled" else 1 << 62)
+    return str(request.param)
+
+
+def test_sat_proof_verifies(cli, sat_proof: Path, engine: str) -> None:
     result = cli("verify", str(sat_proof))
     assert result.code == 0, result.err
     assert "DRUP refutation" in result.out and "rebuilt from the rules" in result.out
+    assert f"{engine} engine" in result.out
     record = json.loads(sat_proof.read_text())
     assert record["evidence"]["kind"] == "drup-refutation"
     assert record["evidence"]["horizon"] == record["claim"]["length"] - 1
 
 
-def test_corrupted_proof_line_is_rejected(cli, sat_proof: Path) -> None:
+def test_corrupted_proof_line_is_rejected(cli, sat_proof: Path, engine: str) -> None:
     lines = _proof_lines(sat_proof)
     # Flip the first literal of every lemma in turn until the checker objects (most flips break a used
     # lemma at once); at least one single flip must be rejected.
@@ -60,7 +72,7 @@ def test_corrupted_proof_line_is_rejected(cli, sat_proof: Path) -> None:
     assert rejected
 
 
-def test_dropped_empty_clause_is_rejected(cli, sat_proof: Path) -> None:
+def test_dropped_empty_clause_is_rejected(cli, sat_proof: Path, engine: str) -> None:
     lines = [line for line in _proof_lines(sat_proof) if line.strip() != "0"]
     _write_proof_lines(sat_proof, lines[: len(lines) // 2])
     result = cli("verify", str(sat_proof))
