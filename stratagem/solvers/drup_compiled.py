@@ -407,7 +407,7 @@ def _propagate(head: int, lits: np.ndarray, cstart: np.ndarray, value: np.ndarra
                     pool[base + keep, 2] = pool[base + rest, 2]
                     keep += 1
                 llen[lst] = keep
-                return cid
+                return int(cid)
             # Assign the unit literal (as _assign does).
             var = blocker >> 1
             value[blocker] = 1
