@@ -847,6 +847,8 @@ def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress
         raise RuntimeError("the compiled DRUP checker needs numba (pip install 'stratagem[fast]')")
     started = time.perf_counter()
     originals = len(formula)
+    if originals + len(proof) >= 1 << 30:
+        raise ValueError(f"{originals + len(proof)} clauses: the compiled checker numbers clauses in 31 bits")
     lits = np.concatenate([formula.lits, proof.clauses.lits]).astype(np.int64, copy=False)
     if len(lits) and not lits.all():
         at = int(np.searchsorted(formula.starts, int(np.argmin(np.abs(formula.lits))), side="right")) - 1
