@@ -7,6 +7,8 @@ never by raw seconds. Two tables and a plot:
 - ``strato-search.md``: BFS, A* and IDA* on every shipped deal (expansions and time, A*/BFS ratios);
 - ``strato-methods.md``: every method (BFS, A*, IDA*, SAT, CP-SAT) on every shipped deal: time as a
   ratio to BFS, SAT's proof size and the time the project's checker takes to verify it;
+- ``strato-checker.md``: the DRUP checker's two engines on each of those proofs, the compiled one as
+  a ratio to the pure-Python reference;
 - ``strato-growth.md`` and ``strato-growth.png`` (with the ``plot`` extra): how each method's time grows
   with the optimal length, on one-row challenges whose goals ask for 1 to 5 cards per half-row; the
   plot adds every shipped deal a method solved within the time limit (optima up to 11 turns).
@@ -29,6 +31,9 @@ from stratagem.core.io import write_atomic
 from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.deal import seeded_deal
 from stratagem.models.strato.rules import StratoGame
+from stratagem.solvers import drup_compiled
+from stratagem.solvers.drup import check_drup_data
+from stratagem.solvers.satplan import Refutation
 from stratagem.solvers.search import SOLVED
 
 SEARCH_METHODS = ("bfs", "astar", "idastar")
@@ -92,6 +97,36 @@ def _ratio(part: float, whole: float, exact: bool) -> str:
 Row = tuple[str, str, dict[str, Cell]]
 
 
+@dataclass
+class CheckerCell:
+    """Both DRUP checker engines on one SAT refutation."""
+
+    lines: int
+    reference_seconds: float
+    reference_finished: bool
+    compiled_seconds: float | None
+
+    @staticmethod
+    def of(refutation: Refutation, time_limit: float) -> CheckerCell:
+        data = "".join(f"{line}\n" for line in refutation.proof).encode()
+        reference, _ = check_drup_data(refutation.clauses, data, "proof", engine="python", time_limit=time_limit)
+        if not (reference.valid or reference.stopped):
+            raise RuntimeError(f"the reference checker rejects SAT's refutation: {reference.reason}")
+        compiled_seconds = None
+        if drup_compiled.available():
+            compiled, _ = check_drup_data(refutation.clauses, data, "proof", engine="compiled")
+            if not compiled.valid:
+                raise RuntimeError(f"the compiled checker rejects SAT's refutation: {compiled.reason}")
+            compiled_seconds = compiled.seconds
+        return CheckerCell(len(refutation.proof), reference.seconds, not reference.stopped, compiled_seconds)
+
+
+def _warm_up_compiled_checker() -> None:
+    """Compile (or load from numba's cache) the compiled checker, so that no table times its compilation."""
+    if drup_compiled.available():
+        check_drup_data([[1], [-1]], b"0\n", "warm-up", engine="compiled")
+
+
 @click.command()
 @click.argument("game", type=click.Choice(["strato", "stratatak", "stakd", "stackattack", "cardclash"]),
                 default="strato")
@@ -128,20 +163,27 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     rows: list[Row] = []
+    checkers: list[tuple[str, str, CheckerCell]] = []
+    _warm_up_compiled_checker()
     for file in files:
         puzzle = load_strato(file)
         for spec in puzzle.deals:
             game_ = puzzle.game(spec)
             cells = {}
             for method in ALL_METHODS:
-                cell = Cell.of(run(method, game_, time_limit))
+                outcome = run(method, game_, time_limit)
+                cell = Cell.of(outcome)
                 cells[method] = cell
+                if method == "sat" and outcome.refutation is not None:
+                    checkers.append((Path(file).name, spec.name, CheckerCell.of(outcome.refutation, time_limit)))
                 click.echo(f"{Path(file).name} {spec.name} {method}: {cell.status}, length {cell.length_text()}, "
                            f"{cell.seconds:.2f} s", err=True)
             rows.append((Path(file).name, spec.name, cells))
     write_atomic(folder / "strato-search.md", _search_table(rows, time_limit))
     write_atomic(folder / "strato-methods.md", _methods_table(rows, time_limit))
-    click.echo(f"wrote {folder / 'strato-search.md'} and {folder / 'strato-methods.md'}")
+    write_atomic(folder / "strato-checker.md", _checker_table(checkers, time_limit))
+    click.echo(f"wrote {folder / 'strato-search.md'}, {folder / 'strato-methods.md'} and "
+               f"{folder / 'strato-checker.md'}")
     if growth:
         _growth(folder, time_limit, rows)
     return 0
@@ -222,6 +264,27 @@ def _methods_table(rows: list[Row], time_limit: float) -> str:
             total = sum(c[method].seconds for c in decided) / max(1e-9, sum(c["bfs"].seconds for c in decided))
             out.append("")
             out.append(f"- {method}: {total:.3f} of BFS's total time over the {len(decided)} deals both decided.")
+    return "\n".join(out) + "\n"
+
+
+def _checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float) -> str:
+    out = _header("Strato: the DRUP checker's engines on SAT's refutations", time_limit) + [
+        "Each proof is CaDiCaL's refutation of one turn less than the optimum (as in strato-methods.md),",
+        "checked by the pure-Python reference (stopped at the time limit) and by the numba-compiled engine",
+        "(compiled beforehand, never stopped), one after the other in the same run. Ratio = reference time /",
+        "compiled time; * marks a ratio where the reference was stopped, which makes it a lower bound.",
+        "",
+        "| puzzle | deal | proof lines | reference s | compiled s | reference/compiled |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for file, deal, c in rows:
+        if c.compiled_seconds is None:
+            compiled, ratio = "numba not installed", "—"
+        else:
+            compiled = f"{c.compiled_seconds:.2f}"
+            ratio = _ratio(c.reference_seconds, c.compiled_seconds, c.reference_finished)
+        reference = f"{c.reference_seconds:.2f}" + ("" if c.reference_finished else " (stopped)")
+        out.append(f"| {file} | {deal} | {c.lines} | {reference} | {compiled} | {ratio} |")
     return "\n".join(out) + "\n"
 
 

@@ -37,3 +37,9 @@ def test_bench_writes_the_search_and_methods_tables(cli, tmp_path: Path) -> None
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[2].isdigit()  # every method decided the tiny deal: a proven length, no bound
     assert int(cells[8]) > 0  # SAT's refutation has lines
+    checker = (out / "strato-checker.md").read_text()
+    row = next(line for line in checker.splitlines() if line.startswith("| tiny.toml"))
+    engines = [cell.strip() for cell in row.strip("|").split("|")]
+    assert engines[2] == cells[8]  # the same refutation as in the methods table
+    assert float(engines[3]) >= 0  # the reference finished on so small a proof (no "stopped")
+    assert engines[4] == "numba not installed" or float(engines[5]) > 0  # both engines timed, as a ratio
