@@ -601,17 +601,19 @@ def test_parse_drup_text_and_lines() -> None:
     assert parse_drup_lines(text, "p")[1] == [1, 2, 5, 6]
 
 
-@pytest.mark.parametrize(
-    ("text", "place", "problem"),
-    [
-        ("1 2 0\n1 2\n", "line 2", "must end with 0"),
-        ("1 0 2 0\n", "line 1", "0 inside a proof step"),
-        ("1 0\nd 0\n", "line 2", "deletion of the empty clause"),
-        ("1 0\n\n1 y 0\n", "line 3", "expected an integer, found 'y'"),
-        ("d\n", "line 1", "must end with 0"),
-        ("a 1 0\n", "line 1", "expected an integer, found 'a'"),
-    ],
-)
+#: Malformed text proofs: the text, the place named and the problem stated.
+DRUP_ERRORS = [
+    ("1 2 0\n1 2\n", "line 2", "must end with 0"),
+    ("1 0 2 0\n", "line 1", "0 inside a proof step"),
+    ("1 0\nd 0\n", "line 2", "deletion of the empty clause"),
+    ("1 0\n\n1 y 0\n", "line 3", "expected an integer, found 'y'"),
+    ("d\n", "line 1", "must end with 0"),
+    ("a 1 0\n", "line 1", "expected an integer, found 'a'"),
+    ("1 0\n2 0\nd1 0\n", "line 3", "expected an integer, found 'd1'"),
+]
+
+
+@pytest.mark.parametrize(("text", "place", "problem"), DRUP_ERRORS)
 def test_parse_drup_errors_name_the_line(text: str, place: str, problem: str) -> None:
     with pytest.raises(BadInput) as caught:
         parse_drup(text, "p.drup")
