@@ -359,7 +359,7 @@ EIGHT = all_signs(3)
 def test_hand_built_rup_lemmas() -> None:
     lines = ["1 2 0", "1 -2 0", "1 0", "-1 2 0", "-1 -2 0", "0"]
     verdict = check(EIGHT, lines)
-    assert verdict == DrupVerdict(True, "", 6, 4, 8, verdict.seconds)
+    assert verdict == DrupVerdict(True, "", 6, 4, 8, verdict.seconds, checker=verdict.checker)
     # Adding "-1 2" already conflicts: the last two lines are never looked at, even if wrong.
     assert check(EIGHT, ["1 2 0", "1 -2 0", "1 0", "-1 2 0", "7 0", "0"]).valid
 
