@@ -241,6 +241,23 @@ def test_engine_sat_cpsat_agree_and_astar_does_not_contradict_on_random_deals(
            budget=RANDOM_BUDGET)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "players", "seed"),
+    [pytest.param(name, players, seed, id=f"{name}-p{players}-s{seed}")
+     for name in ("challenge-1", "level-2-example") for players, seed in RANDOM],
+)
+def test_engine_sat_certificate_of_each_random_deal_checks(name: str, players: int, seed: int) -> None:
+    """The certificate of SAT's optimum on the random deals the agreement test above decides without one.
+
+    The search's time is bounded by the agreement test's budget (a deal it leaves undecided is skipped);
+    the check of the refutation is not, and uses the compiled checker on large proofs.
+    """
+    challenge = _challenge(name)
+    game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, players))
+    assert sat_optimum(game, certify=True, budget=RANDOM_BUDGET)
+
+
 #: Shipped deals whose certificate only the compiled DRUP checker gets through in reasonable time:
 #: challenge 1's shared layout. CaDiCaL refutes "a win within 10 turns" with 18,028,442 proof lines for
 #: solo-1 and 10,108,339 for duo-1. The compiled checker verified them in 25 min (1,570,577 lemmas
