@@ -6,9 +6,9 @@ to tens of millions of lines, which that checker would need days and tens of gig
 module runs the same algorithm -- backward checking of reverse unit propagation, with deletions --
 as one numba-compiled function over flat arrays:
 
-* **Flat clause arena.** Every clause (formula, lemma, deletion) is a slice of one ``int64`` array
-  of literal codes (``2 * var + negative``), so a proof costs eight bytes per literal instead of a
-  Python object per literal. Text proofs are parsed straight into that array
+* **Flat clause arena.** Every clause (formula, lemma, deletion) is a slice of one ``int32`` array
+  of literal codes (``2 * var + negative``; ``int64`` beyond 2**30 variables), so a proof costs four
+  bytes per literal instead of a Python object per literal. Text proofs are parsed straight into that array
   (:func:`parse_drup_flat`) without making a Python tuple per line.
 * **Watch lists in one pool.** Each literal has two watch lists (unmarked and marked clauses),
   slices of one array of entries ``(blocker, clause, stamp)``; a list that fills up moves to the end
@@ -101,10 +101,16 @@ def flat_clauses(clauses: Sequence[Sequence[int]]) -> FlatClauses:
     starts = np.zeros(len(clauses) + 1, dtype=np.int64)
     np.cumsum(sizes, out=starts[1:])
     lits = np.fromiter((lit for c in clauses for lit in c), dtype=np.int64, count=int(starts[-1]))
-    if len(lits) and not lits.all():
-        at = int(np.searchsorted(starts, int(np.argmin(np.abs(lits))), side="right")) - 1
-        raise ValueError(f"literal 0 in clause {list(clauses[at])}")
-    return FlatClauses(lits, starts)
+    flat = FlatClauses(lits, starts)
+    _refuse_zero(flat)
+    return flat
+
+
+def _refuse_zero(flat: FlatClauses) -> None:
+    """Raise :class:`ValueError` naming the first clause with a zero literal, as the reference does."""
+    if len(flat.lits) and not flat.lits.all():
+        at = int(np.searchsorted(flat.starts, int(np.argmin(np.abs(flat.lits))), side="right")) - 1
+        raise ValueError(f"literal 0 in clause {flat.lits[flat.starts[at]:flat.starts[at + 1]].tolist()}")
 
 
 def flat_proof(steps: Sequence[tuple[bool, Sequence[int]]], line_numbers: Sequence[int] | None = None) -> FlatProof:
@@ -849,10 +855,9 @@ def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress
     originals = len(formula)
     if originals + len(proof) >= 1 << 30:
         raise ValueError(f"{originals + len(proof)} clauses: the compiled checker numbers clauses in 31 bits")
+    _refuse_zero(formula)
+    _refuse_zero(proof.clauses)
     lits = np.concatenate([formula.lits, proof.clauses.lits]).astype(np.int64, copy=False)
-    if len(lits) and not lits.all():
-        at = int(np.searchsorted(formula.starts, int(np.argmin(np.abs(formula.lits))), side="right")) - 1
-        raise ValueError(f"literal 0 in clause {formula.lits[formula.starts[at]:formula.starts[at + 1]].tolist()}")
     starts = np.concatenate([formula.starts[:-1], proof.clauses.starts + formula.starts[-1]]).astype(np.int64)
     variables = np.abs(lits)
     if len(variables) and int(variables.max()) > 4 * len(variables) + 16:
