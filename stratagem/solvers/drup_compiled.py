@@ -227,8 +227,8 @@ def parse_drup_flat(data: bytes, source: str) -> FlatProof:
 # -- the compiled checker ----------------------------------------------------------------------------------------
 #
 # Literal codes are ``2 * var + negative`` over variables 1..nv-1. ``value[code]`` is 1 (true), -1 (false) or 0.
-# Watch list ``code * 2 + core`` holds the slots watching literal ``code`` of unmarked (``core`` 0) or marked
-# (``core`` 1) clauses. ``st[0]`` is the length of the trail.
+# Watch list ``code * 2 + core`` holds the entries watching literal ``code`` of unmarked (``core`` 0) or marked
+# (``core`` 1) clauses. ``st`` holds the trail length, the end of the used watch pool and the pool-overflow flag.
 
 #: Outcomes of :func:`_check_kernel` (``out[0]``).
 _VALID = 0
