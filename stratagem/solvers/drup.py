@@ -46,6 +46,10 @@ variables), and any DIMACS numbering costs memory only for the variables used. I
 checks a few thousand (long lemmas, dense formulas such as pigeonhole) to tens of thousands of
 proof lines a second.
 
+For proofs of millions of lines, :mod:`stratagem.solvers.drup_compiled` runs the same algorithm
+compiled with numba (the ``fast`` extra); ``engine`` in :func:`check_drup` and
+:func:`check_drup_data` picks between the two, and the tests run every case on both.
+
 :func:`run_drat_trim` runs the external drat-trim checker instead, when it is installed, as a second
 opinion.
 """
