@@ -53,11 +53,11 @@ FALLBACK_SHARE = 0.25
 
 #: ``auto``: A* on one-row deals; on deals with more rows, A* for at most :data:`AUTO_ASTAR_NODES`
 #: expansions (and half the time limit), then SAT for the time left. Measured by ``stratagem bench
-#: strato`` (results/strato-methods.md and strato-search.md, one run, 10 s per method): on the one-row
-#: deals of challenge 0 A* takes 0.65-1.2 of BFS's time and SAT 0.43-2.0, but SAT then spends 0.8-2.7
-#: times its solving time checking its proof, so A* is faster end to end. On challenge 1, A* decides
-#: four deals in 11-1,546 expansions (0.03-4.6 s) where SAT needs 1.4-4.7 s or more than 10 s, and
-#: SAT decides duo-2 (7.9 s) where A* stops; on the level-2 example nothing decides within 10 s.
+#: strato`` (results/strato-methods.md and strato-search.md, one run, 10 s per method, encoding 4): on
+#: the one-row deals of challenge 0 A* takes 0.55-1.8 of BFS's time and SAT 0.64-1.9, but SAT then
+#: spends 0.2-2.6 times its solving time checking its proof, so A* is faster end to end. On challenge 1,
+#: A* decides four deals in 11-1,546 expansions (0.01-1.9 s) where SAT needs 0.9-3.3 s, and SAT decides
+#: solo-2 and duo-2 (3.6 s and 2.3 s) where A* stops; on the level-2 example nothing decides within 10 s.
 #: A line from A* comes with exhaustive-search evidence, not a certificate: ``--method sat`` gives one.
 AUTO_SEARCH_MAX_ROWS = 1
 AUTO_ASTAR_NODES = 2_000
