@@ -251,7 +251,9 @@ def test_engine_sat_certificate_of_each_random_deal_checks(name: str, players: i
     """The certificate of SAT's optimum on the random deals the agreement test above decides without one.
 
     The search's time is bounded by the agreement test's budget (a deal it leaves undecided is skipped);
-    the check of the refutation is not, and uses the compiled checker on large proofs.
+    the check of the refutation is not, and uses the compiled checker on large proofs. Measured with
+    encoding 4, one deal at a time beside other jobs on 2 cores: all 51 challenge-1 deals passed (4-415 s
+    a deal) and all 51 level-2 deals (15-136 s a deal).
     """
     challenge = _challenge(name)
     game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, players))
