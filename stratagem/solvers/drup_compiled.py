@@ -240,7 +240,7 @@ _RESTORE_PROPAGATED = 5
 _POOL_FULL = 6
 
 #: Layout of the status array shared with the watcher thread.
-_PHASE, _DONE, _STOP, _TOTAL, _CHECKED = 0, 1, 2, 3, 4
+_PHASE, _DONE, _STOP, _TOTAL = 0, 1, 2, 3
 #: Phases in ``status[_PHASE]``.
 _FORWARD, _BACKWARD = 1, 2
 #: The stop flag is looked at once per this many proof steps.
@@ -764,7 +764,6 @@ def _check(lits: np.ndarray, cstart: np.ndarray, originals: int, deletion: np.nd
         if not marked[target]:
             continue
         checked += 1
-        status[_CHECKED] = checked
         # Reverse unit propagation: assume the lemma false and propagate to a conflict.
         top = st[0]
         rup = False
@@ -875,7 +874,7 @@ def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress
     if pool_rows is None:
         pool_rows = 8 * (originals + min(lemmas, 1_000_000)) + 1024
     while True:
-        status = np.zeros(5, dtype=np.int64)
+        status = np.zeros(4, dtype=np.int64)
         out = np.zeros(4, dtype=np.int64)
         failure: list[BaseException] = []
         _run_watched(codes, starts, originals, deletion, nv, pool_rows, status, out, failure, progress, deadline)
