@@ -26,11 +26,11 @@ import click
 
 from stratagem import __version__
 from stratagem.cli.games import load_strato
-from stratagem.cli.solve import Outcome, run_sat, run_search
 from stratagem.core.io import write_atomic
 from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.deal import seeded_deal
 from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.solve import Solution, solve
 from stratagem.solvers import drup_compiled
 from stratagem.solvers.drup import check_drup_data
 from stratagem.solvers.satplan import Refutation
@@ -50,10 +50,8 @@ def machine() -> str:
     )
 
 
-def run(method: str, game: StratoGame, time_limit: float) -> Outcome:
-    if method in ("sat", "cpsat"):
-        return run_sat(game, time_limit, "bench", True, backend=method)
-    return run_search(method, game, time_limit, None, "bench", True)
+def run(method: str, game: StratoGame, time_limit: float) -> Solution:
+    return solve(game, method, time_limit, label="bench")
 
 
 @dataclass
@@ -69,7 +67,7 @@ class Cell:
     check_seconds: float | None
 
     @staticmethod
-    def of(outcome: Outcome) -> Cell:
+    def of(outcome: Solution) -> Cell:
         evidence = outcome.evidence
         return Cell(
             outcome.status,

@@ -111,6 +111,8 @@ def verify(record: str, recheck: bool, as_json: bool) -> int:
             check_solo(claim, evidence, line, game, start, verdict, record, recheck)
         elif evidence.get("kind") == "drup-refutation":
             check_refutation(claim, evidence, line, game, start, verdict, record)
+        elif evidence.get("kind") == "relaxation-bound":
+            check_relaxation_bound(claim, evidence, line, game, start, verdict)
         else:
             check_claim(claim, line, game, start, verdict, recheck, str(evidence.get("kind", "")))
 
@@ -196,6 +198,54 @@ def check_refutation(
         verdict.checked.append("drat-trim agrees: s VERIFIED")
     else:
         verdict.invalid("evidence.proof", f"drat-trim says {second}")
+
+
+def check_relaxation_bound(claim: dict[str, Any], evidence: dict[str, Any], line: Line, game: Any, start: Any,
+                           verdict: Verdict) -> None:
+    """A relaxation certificate: recompute the bound from the rules and the deal, trusting nothing in the record.
+
+    The record only names the relaxation and the bound it claims; both must match what is recomputed
+    here. ``optimal`` is accepted only when the recomputed bound equals the replayed line's length, and
+    "unsolvable" only when the relaxation reaches no goal at all.
+    """
+    from stratagem.models.strato.relaxation import RELAXATION, relaxation_bound
+
+    if evidence.get("relaxation") != RELAXATION:
+        verdict.invalid("evidence.relaxation", f"names relaxation {evidence.get('relaxation')!r}; this version "
+                        f"checks {RELAXATION!r}")
+        return
+    with search_progress("recomputing the relaxation bound", first="row", second="rows") as show:
+        show(0, 0)
+        bound = relaxation_bound(game.challenge, game.options, start)
+    claimed = evidence.get("bound")
+    if claimed != bound.bound:
+        verdict.invalid("evidence.bound", f"claims {claimed!r}, but the relaxation recomputed from the rules gives "
+                        f"{bound.bound if bound.bound is not None else 'no goal (null)'}")
+        return
+    verdict.checked.append(f"the relaxation bound, recomputed from the rules and the deal: {bound.describe()}")
+    solvable = claim.get("solvable")
+    if solvable is True:
+        if line.result != "won":
+            verdict.invalid("claim.solvable", "claims a win but the line does not end in one")
+        if claim.get("length") != len(line.moves):
+            verdict.invalid("claim.length", f"says {claim.get('length')} but the line has {len(line.moves)} moves")
+        if claim.get("optimal"):
+            if bound.bound != len(line.moves):
+                verdict.invalid("claim.optimal", f"the relaxation bound is {bound.bound} turns but the line has "
+                                f"{len(line.moves)}: its optimality is not certified by this bound")
+            else:
+                verdict.checked.append(f"no win within {len(line.moves) - 1} turns: the bound equals the line's "
+                                       "length")
+    elif solvable is False:
+        if line.moves:
+            verdict.invalid("line.moves", "an unsolvability proof carries no moves")
+        if bound.bound is not None:
+            verdict.invalid("claim.solvable", f"claims no win at all, but the relaxation bound is {bound.bound} "
+                            "turns: it does not rule out a win")
+        else:
+            verdict.checked.append("no win at all: the relaxation reaches no goal")
+    else:
+        verdict.invalid("claim.solvable", "must be true or false")
 
 
 def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:

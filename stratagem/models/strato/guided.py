@@ -1,0 +1,138 @@
+"""Finding a winning line exactly as long as the relaxation bound, guided by the relaxed searches.
+
+When the relaxation bound ``B`` of a deal (:mod:`relaxation`) equals its optimum, every optimal line
+maps, turn by turn, onto shortest relaxed lines: after ``i`` turns, the image of the table in each goal
+row's relaxation lies on a shortest relaxed line from the start's image, ``i`` relaxed turns from it
+(with one goal row), or the goal rows' relaxed turns add up to ``i`` (rows that cannot interact, where
+each turn is a turn of exactly one row). A depth-first search that keeps only such successors follows
+the optimal lines and little else; it finds a line of ``B`` turns, or shows that none exists (the bound
+is below the optimum, and another method must take over).
+
+The search is an ordinary one over the rules engine: the line it returns is a sequence of legal turns
+ending in a won position, and nothing it prunes is trusted for any claim. Its verdict "no line of ``B``
+turns" is an exhaustive search over the pruned space, which the caller reports as such (or ignores).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+
+from stratagem.models.strato.notation import Move
+from stratagem.models.strato.planning import StratoPlanning
+from stratagem.models.strato.position import State
+from stratagem.models.strato.relaxation import RelaxationBound, RelaxedSearch
+from stratagem.models.strato.rules import StratoGame
+
+#: The clock is read once per this many expansions.
+_CLOCK_EVERY = 64
+
+
+@dataclass(frozen=True)
+class GuidedResult:
+    """``moves``: a winning line of ``bound`` turns, or ``None``; ``exhausted``: none exists (the search ran
+    through its pruned space); otherwise it was stopped by its deadline or node limit."""
+
+    moves: tuple[Move, ...] | None
+    exhausted: bool
+    expanded: int
+    seconds: float
+
+
+def supports(bound: RelaxationBound) -> bool:
+    """Whether the guided search applies: a bound from exact relaxed searches, on one goal row or on rows
+    whose distances add up."""
+    return (bound.bound is not None and bound.bound > 0 and all(s.exact for s in bound.rows)
+            and (bound.combine == "sum" or len(bound.rows) >= 1 and _required(bound) == 1))
+
+
+def _required(bound: RelaxationBound) -> int:
+    return bound.rows[0].challenge.rows_required if bound.rows else 0
+
+
+def _tight_sets(bound: RelaxationBound) -> list[tuple[RelaxedSearch, ...]]:
+    """The sets of goal rows whose combined distance is the bound: a line of that length meets the goal
+    on one of them."""
+    required = _required(bound)
+    sets = []
+    for chosen in combinations(bound.rows, required):
+        distances = [s.distance for s in chosen]
+        if any(d is None for d in distances):
+            continue
+        total = sum(d for d in distances if d is not None) if bound.combine == "sum" else max(
+            d for d in distances if d is not None)
+        if total == bound.bound:
+            sets.append(chosen)
+    return sets
+
+
+def guided_line(game: StratoGame, bound: RelaxationBound, deadline: Callable[[], bool] | None = None,
+                max_nodes: int | None = None) -> GuidedResult:
+    """A winning line of exactly ``bound.bound`` turns, found by depth-first search over the rules engine
+    keeping only successors on shortest relaxed lines (see the module docstring)."""
+    started = time.perf_counter()
+    assert bound.bound is not None and supports(bound)
+    problem = StratoPlanning(game)
+    target = bound.bound
+    expanded = 0
+    stopped = False
+    for searches in _tight_sets(bound):
+        dead: set[tuple[State, int]] = set()
+
+        def fits(state: State, turns: int, searches: tuple[RelaxedSearch, ...] = searches) -> bool:
+            """The cheap test: the images lie as many relaxed turns from the start as the line has turns."""
+            layers = [s.layer(state.rows) for s in searches]
+            if any(layer < 0 for layer in layers):
+                return False
+            if len(searches) == 1 or bound.combine == "max":
+                return all(layer == turns for layer in layers)
+            return sum(layers) == turns
+
+        def on_line(state: State, searches: tuple[RelaxedSearch, ...] = searches) -> bool:
+            """The full test (a relaxed search of its own, memoised): the images lie on shortest relaxed lines."""
+            return all(s.on_shortest_line(state.rows) for s in searches)
+
+        start = problem.start()
+        if not (fits(start, 0) and on_line(start)):
+            continue
+        path: list[Move] = []
+        # iterative depth-first search: a stack of successor iterators
+        stack = [iter(_candidates(problem, start, 1, fits))]
+        states = [start]
+        while stack:
+            if deadline is not None and expanded % _CLOCK_EVERY == 0 and deadline() or \
+                    max_nodes is not None and expanded >= max_nodes:
+                stopped = True
+                break
+            step = next(stack[-1], None)
+            if step is None:
+                stack.pop()
+                dead.add((states.pop(), len(path)))
+                if path:
+                    path.pop()
+                continue
+            move, after = step
+            turns = len(path) + 1
+            if problem.is_goal(after):
+                if turns == target and on_line(after):
+                    return GuidedResult(tuple(path) + (move,), False, expanded, time.perf_counter() - started)
+                continue
+            if turns >= target or (after, turns) in dead or not on_line(after):
+                continue
+            expanded += 1
+            path.append(move)
+            states.append(after)
+            stack.append(iter(_candidates(problem, after, turns + 1, fits)))
+        if stopped:
+            break
+    return GuidedResult(None, not stopped, expanded, time.perf_counter() - started)
+
+
+def _candidates(problem: StratoPlanning, state: State, turns: int,
+                fits: Callable[[State, int], bool]) -> list[tuple[Move, State]]:
+    """The successors of ``state`` that can lie on a line of the bound's length, winning ones first."""
+    out = [(move, after) for move, after in problem.successors(state) if fits(after, turns)]
+    out.sort(key=lambda step: not problem.is_goal(step[1]))
+    return out

@@ -1,0 +1,390 @@
+"""Table-only relaxations of Strato: lower bounds on the turns to victory, as a heuristic and a certificate.
+
+A relaxation forgets the hands and the draw pile and looks at the table only. Seen from one *goal row*
+(a row that must meet the victory condition), it keeps:
+
+- the goal row's two half-rows, each card replaced by its *class*: one class per weather the goal names
+  for that row (the victory test only asks about those), and one class ``other`` for every other weather;
+- when a Storm can swap cards between rows (and no Fog is in play), the class at the outer end of each
+  half-row of the other rows, or ``empty``: a Storm only ever takes a card from an outer end.
+
+A relaxed turn places a card of any class that some playable weather has, at an outer end of any row,
+then applies the action that card resolves as (a Cloud: any weather that can still be played, or none)
+with any target but the card just placed. What the relaxation does not know it chooses freely: a Storm
+may bring any class from a row whose ends are not tracked, a Fog may swap in or out a card of any
+class, an action inside another row may leave any class (or nothing) at that row's far end. Every turn
+may also change nothing beyond the card placed.
+
+**Soundness.** Every legal turn of the rules maps the table's image to the image of the next table by
+one relaxed turn: the card played is a playable weather and lands on an outer end, the action it
+resolves as is in the relaxed play set, each action's concrete targets exist in the image (a class
+sequence keeps the positions of the cards), and a change invisible in the classes is the "no change"
+outcome. The end-of-turn limit check applies to both (the relaxation only drops over-limit goal rows,
+which the rules lose with), and the victory test of a goal row depends on the classes alone. So a
+winning line of ``n`` turns maps to a relaxed path of ``n`` turns from the image of the start to a
+relaxed goal, and the relaxed distance is a lower bound. Without Fog and Storm no card changes rows and
+each turn places its card in one row and acts there only: the turns split by row, and the bounds of
+the rows that must all meet the goal add up. With Fog or Storm the rows interact, and the bound of the
+goal rows is the largest of theirs. ``tests/models/strato/test_relaxation.py`` drives random turns of
+the rules engine and checks that each one is simulated, and compares the bound with breadth-first
+optima.
+
+The search itself is compiled (:mod:`relaxation_kernel`): a breadth-first distance from the start's
+image, and for A* a pattern database of every relaxed state's distance to a goal, memoised per
+relaxation so that all deals of a challenge share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from stratagem.models.strato.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
+from stratagem.models.strato.challenge import Challenge, Options
+from stratagem.models.strato.position import WON, Row, State
+
+#: The name the certificate gives this family of relaxations; a record naming another is refused.
+RELAXATION = "table-classes@1"
+
+#: Largest relaxed state space searched (codes): beyond it the other rows' ends are not tracked.
+MAX_CODES = 40_000_000
+
+#: The letter standing for the class ``other`` in descriptions and goal tests.
+OTHER = "."
+
+_ACTION_CODES = {WIND: 1, RAIN: 2, SUN: 3, FOG: 4, STORM: 5}
+
+
+@dataclass(frozen=True)
+class RowRelaxation:
+    """The relaxation seen from one goal row, with every parameter its search needs.
+
+    ``classes`` lists each class's weathers (the goal's weathers one by one, then ``other``'s, if any);
+    ``plays`` the (class placed, action code) pairs; ``tracked_ends`` whether the other rows' outer ends
+    are part of the state; ``other_rows`` how many rows can interact with the goal row (0 without Fog
+    or Storm).
+    """
+
+    row: int
+    named: str
+    classes: tuple[str, ...]
+    plays: tuple[tuple[int, int], ...]
+    limit: int
+    other_rows: int
+    tracked_ends: bool
+    fog: bool
+    wind_crosses: bool
+
+    @property
+    def k(self) -> int:
+        return len(self.classes)
+
+    @property
+    def n_ends(self) -> int:
+        return 2 * self.other_rows if self.tracked_ends else 0
+
+    @property
+    def half_rows(self) -> int:
+        """Number of half-rows of length 0 to the limit over the classes."""
+        return int(_offsets(self.k, self.limit)[self.limit + 1])
+
+    @property
+    def codes(self) -> int:
+        return self.half_rows ** 2 * (self.k + 1) ** self.n_ends
+
+    def describe(self) -> str:
+        names = " ".join(c if i < len(self.named) else f"other={c}" for i, c in enumerate(self.classes))
+        cross = ("no card can change rows" if not self.other_rows else
+                 "the other rows' outer ends tracked" if self.tracked_ends else "the other rows unknown")
+        return f"row {self.row + 1} (classes {names}; {cross})"
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "row": self.row + 1,
+            "classes": list(self.classes),
+            "plays": [list(p) for p in self.plays],
+            "tracked_ends": self.tracked_ends,
+            "other_rows": self.other_rows,
+        }
+
+
+@lru_cache(maxsize=64)
+def _offsets(k: int, limit: int) -> np.ndarray:
+    offsets = np.zeros(limit + 2, np.int64)
+    for n in range(limit + 1):
+        offsets[n + 1] = offsets[n] + k ** n
+    return offsets
+
+
+def playable_weathers(state: State) -> str:
+    """Weathers that can still be played: in a hand or the draw pile (in the order of :data:`WEATHERS`)."""
+    cards = set("".join(state.hands)) | set(state.pile)
+    return "".join(w for w in WEATHERS if w in cards)
+
+
+def goal_weathers(challenge: Challenge, row: Row) -> str:
+    """The weathers the victory condition names for ``row``, in the order of :data:`WEATHERS`."""
+    named: set[str] = set()
+    for _, half_goal in challenge.goal.halves():
+        named.update(half_goal.needs(row))
+    return "".join(w for w in WEATHERS if w in named)
+
+
+def crossing(playable: str, last: str) -> str:
+    """The actions among those still to resolve that move cards between rows (Fog, Storm)."""
+    acts = set(playable) | ({last} if CLOUD in playable and last else set())
+    return "".join(w for w in (FOG, STORM) if w in acts)
+
+
+def row_relaxation(challenge: Challenge, options: Options, state: State, r: int) -> RowRelaxation:
+    """The relaxation of ``state`` seen from goal row ``r`` (see the module docstring)."""
+    row = state.rows[r]
+    playable = playable_weathers(state)
+    named = goal_weathers(challenge, row)
+    on_table = {c for other in state.rows for c in other.left + other.right}
+    others = "".join(w for w in WEATHERS if w not in named and (w in playable or w in on_table))
+    classes = tuple(named) + ((others,) if others else ())
+    index = {w: i for i, cls in enumerate(classes) for w in cls}
+    acts = [w for w in playable if w != CLOUD]
+    if CLOUD in playable and state.last and state.last not in acts:
+        acts.append(state.last)
+    plays: set[tuple[int, int]] = set()
+    for w in playable:
+        if w == CLOUD:
+            plays.add((index[w], 0))
+            plays.update((index[w], _ACTION_CODES[a]) for a in acts)
+        else:
+            plays.add((index[w], _ACTION_CODES[w]))
+    cross = crossing(playable, state.last) if len(state.rows) > 1 else ""
+    other_rows = len(state.rows) - 1 if cross else 0
+    relaxation = RowRelaxation(
+        row=r,
+        named=named,
+        classes=classes,
+        plays=tuple(sorted(plays)),
+        limit=challenge.limit,
+        other_rows=other_rows,
+        tracked_ends=bool(cross) and FOG not in cross,
+        fog=FOG in cross,
+        wind_crosses=options.wind_crosses_tornado,
+    )
+    if relaxation.tracked_ends and relaxation.codes > MAX_CODES:
+        relaxation = replace(relaxation, tracked_ends=False)
+    return relaxation
+
+
+# -- images of concrete positions ---------------------------------------------------------------------
+def image(relaxation: RowRelaxation, rows: Sequence[Row]) -> int:
+    """The code of the relaxed state that the table ``rows`` maps to."""
+    k = relaxation.k
+    offsets = _offsets(k, relaxation.limit)
+    index = {w: i for i, cls in enumerate(relaxation.classes) for w in cls}
+    goal = rows[relaxation.row]
+
+    def half(cards: str) -> int:
+        value = 0
+        for card in reversed(cards):
+            value = value * k + index[card]
+        return int(offsets[len(cards)]) + value
+
+    code = half(goal.left) * relaxation.half_rows + half(goal.right)
+    if relaxation.n_ends:
+        ends = [index[h[-1]] if h else k
+                for r, other in enumerate(rows) if r != relaxation.row for h in (other.left, other.right)]
+        if len(ends) == 2:  # one other row: its two ends in the kernel's canonical order
+            ends.sort()
+        value = 0
+        for end in reversed(ends):
+            value = value * (k + 1) + end
+        code = code * (k + 1) ** relaxation.n_ends + value
+    return code
+
+
+def fits(relaxation: RowRelaxation, rows: Sequence[Row]) -> bool:
+    """Whether the table's goal row is within the card limit and holds only classified weathers."""
+    goal = rows[relaxation.row]
+    known = "".join(relaxation.classes)
+    cards = goal.left + goal.right + "".join(h[-1] for r, o in enumerate(rows) if r != relaxation.row
+                                              for h in (o.left, o.right) if h)
+    return (len(goal.left) <= relaxation.limit and len(goal.right) <= relaxation.limit
+            and all(c in known for c in cards))
+
+
+# -- the compiled searches, memoised -------------------------------------------------------------------
+@lru_cache(maxsize=32)
+def _goal_tables(challenge: Challenge, row: Row, classes: tuple[str, ...], limit: int) -> tuple[np.ndarray, ...]:
+    """For each half-row code, whether that half meets its half of the goal (classes read as weathers)."""
+    k = len(classes)
+    offsets = _offsets(k, limit)
+    h = int(offsets[limit + 1])
+    named = goal_weathers(challenge, row)
+    letters = [cls if cls in named else OTHER for cls in classes]
+    tables = []
+    for half_goal in (challenge.goal.left, challenge.goal.right):
+        table = np.zeros(h, np.bool_)
+        for idx in range(h):
+            n = 0
+            while offsets[n + 1] <= idx:
+                n += 1
+            value = idx - int(offsets[n])
+            cards = []
+            for _ in range(n):
+                cards.append(letters[value % k])
+                value //= k
+            table[idx] = half_goal is None or half_goal.met("".join(cards), row)
+        tables.append(table)
+    return tables[0], tables[1]
+
+
+@lru_cache(maxsize=8)
+def _tables(k: int, limit: int) -> tuple[np.ndarray, ...]:
+    from stratagem.models.strato import relaxation_kernel as kernel
+
+    tables = kernel.half_tables(k, limit)
+    return tuple(tables[name] for name in kernel.TABLE_ORDER)
+
+
+def _kernel_args(relaxation: RowRelaxation) -> tuple[Any, ...]:
+    plays = np.array(relaxation.plays, dtype=np.int64).reshape(-1, 2)
+    return (relaxation.k, relaxation.limit, relaxation.half_rows, plays, relaxation.n_ends, relaxation.other_rows,
+            relaxation.fog, relaxation.wind_crosses)
+
+
+def relaxed_successors(relaxation: RowRelaxation, code: int) -> list[int]:
+    """The relaxed successors of one state (for tests and explanations)."""
+    from stratagem.models.strato import relaxation_kernel as kernel
+
+    out = np.empty(kernel.MAX_SUCCESSORS, np.int64)
+    ends = np.empty(max(relaxation.n_ends, 1), np.int64)
+    count = kernel.successors(code, *_kernel_args(relaxation), out, ends, *_tables(relaxation.k, relaxation.limit))
+    return [int(c) for c in out[:count]]
+
+
+@dataclass
+class RelaxedSearch:
+    """One goal row's relaxed breadth-first search from a position's image.
+
+    ``distance`` is the relaxed distance to a goal (``None``: no relaxed goal within the depth searched,
+    so the row can never meet the goal); ``layers`` holds every reached state's distance from the start
+    (``-1``: not reached), from which :meth:`on_shortest_paths` marks the states of optimal relaxed lines.
+    """
+
+    challenge: Challenge
+    goal_row: Row
+    relaxation: RowRelaxation
+    start: int
+    distance: int | None
+    layers: np.ndarray
+    stopped: bool = False
+    exact: bool = True
+    _memo: np.ndarray | None = field(default=None, repr=False)
+
+    def layer(self, rows: Sequence[Row]) -> int:
+        """Relaxed turns from the start's image to ``rows``'s image (``-1``: not within the goal's depth)."""
+        if not fits(self.relaxation, rows):
+            return -1
+        return int(self.layers[image(self.relaxation, rows)])
+
+    def on_shortest_line(self, rows: Sequence[Row]) -> bool:
+        """Whether ``rows``'s image lies on a shortest relaxed line from the start's image to a goal.
+
+        A winning line exactly as long as :attr:`distance` maps to such a relaxed line turn by turn (each
+        of its turns one relaxed turn further from the start), so only tables passing this test can
+        be on it.
+        """
+        from stratagem.models.strato import relaxation_kernel as kernel
+
+        if self.distance is None or not self.exact or not fits(self.relaxation, rows):
+            return False
+        code = image(self.relaxation, rows)
+        if self.layers[code] < 0:
+            return False
+        if self._memo is None:
+            self._memo = np.zeros(self.layers.shape[0], np.int8)
+        k, limit, h, plays, n_ends, other_rows, fog, wind = _kernel_args(self.relaxation)
+        goal_left, goal_right = _goal_tables(self.challenge, self.goal_row, self.relaxation.classes, limit)
+        return bool(kernel.reaches(code, self.layers, self.distance, self._memo, goal_left, goal_right, k, limit, h,
+                                   plays, n_ends, other_rows, fog, wind, _tables(k, limit)))
+
+
+def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation, max_depth: int = 120,
+                   deadline: Callable[[], bool] | None = None) -> RelaxedSearch:
+    """Breadth-first search of the relaxation from ``state``'s image to the nearest relaxed goal."""
+    from stratagem.models.strato import relaxation_kernel as kernel
+
+    k, limit, h, plays, n_ends, other_rows, fog, wind = _kernel_args(relaxation)
+    goal_row = state.rows[relaxation.row]
+    goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, limit)
+    start = image(relaxation, state.rows)
+    depth, layers = kernel.forward(start, relaxation.codes, goal_left, goal_right, k, limit, plays, n_ends,
+                                   other_rows, fog, wind, _tables(k, limit), max_depth, deadline)
+    if depth == -3:  # no goal within max_depth: still a bound, but no shortest relaxed lines to follow
+        return RelaxedSearch(challenge, goal_row, relaxation, start, max_depth + 1, layers, exact=False)
+    return RelaxedSearch(challenge, goal_row, relaxation, start, depth if depth >= 0 else None, layers,
+                         stopped=depth == -2)
+
+
+# -- the bound of a position ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RelaxationBound:
+    """A lower bound on the turns to victory, and how it was combined from the goal rows' relaxations.
+
+    ``rows`` holds each eligible row's relaxed search (its ``distance`` ``None`` when the relaxation has no
+    goal, so that row can never meet it); ``combine`` is ``"sum"`` (no card can change rows) or ``"max"``;
+    ``bound`` is the least, over the sets of ``rows_required`` eligible rows, of their combined distances
+    (``None`` when no set can win). ``stopped``: a deadline cut a search short, and the bound is not known.
+    """
+
+    bound: int | None
+    combine: str
+    rows: tuple[RelaxedSearch, ...]
+    stopped: bool = False
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "relaxation": RELAXATION,
+            "bound": self.bound,
+            "combine": self.combine,
+            "rows": [dict(search.relaxation.to_data(), distance=search.distance) for search in self.rows],
+        }
+
+    def describe(self) -> str:
+        parts = "; ".join(f"{s.relaxation.describe()}: {s.distance if s.distance is not None else 'never'}"
+                          for s in self.rows)
+        how = "summed, as no card can change rows" if self.combine == "sum" else "the largest, as rows interact"
+        return f"table-only relaxation ({how}): {parts}"
+
+
+def combine(distances: Sequence[int | None], required: int, how: str) -> int | None:
+    """The least combined distance over sets of ``required`` rows (``None`` when every set has a ``None``)."""
+    best: int | None = None
+    for chosen in combinations(range(len(distances)), required):
+        values = [distances[i] for i in chosen]
+        if any(v is None for v in values):
+            continue
+        known = [v for v in values if v is not None]
+        total = sum(known) if how == "sum" else max(known, default=0)
+        best = total if best is None else min(best, total)
+    return best
+
+
+def relaxation_bound(challenge: Challenge, options: Options, state: State,
+                     deadline: Callable[[], bool] | None = None) -> RelaxationBound:
+    """The relaxation bound of ``state``: each eligible row's relaxed distance, combined."""
+    if state.status == WON:
+        return RelaxationBound(0, "sum", ())
+    eligible = [r for r, row in enumerate(state.rows) if challenge.goal.eligible(row)]
+    searches = []
+    for r in eligible:
+        search = relaxed_search(challenge, state, row_relaxation(challenge, options, state, r), deadline=deadline)
+        if search.stopped:
+            return RelaxationBound(None, "", tuple(searches), stopped=True)
+        searches.append(search)
+    how = "max" if any(s.relaxation.other_rows for s in searches) else "sum"
+    bound = combine([s.distance for s in searches], challenge.rows_required, how)
+    return RelaxationBound(bound, how, tuple(searches))

@@ -1,0 +1,447 @@
+"""Solving a Strato deal: the shortest winning line and how its optimality is known, as one library call.
+
+This is the pipeline behind ``stratagem solve`` (and ``check``, ``generate``, ``bench``), kept with the
+game because every step is Strato's: its relaxation bound, its guided line search, its SAT encoding.
+It lives in the library, not in the command line, so that a researcher gets the same answers from
+Python (``solve(game)``) as from the shell, and the commands only parse, call and render.
+
+Methods (``method=``):
+
+- ``relaxed``: the relaxation bound of the start (:mod:`relaxation`, a certificate ``verify`` recomputes
+  from the rules), then a depth-first search for a line of exactly that length (:mod:`guided`). When
+  one exists, the line is optimal by the certificate; when the relaxation cannot reach a goal at all,
+  the deal is unsolvable by it. Otherwise the answer is ``unknown`` with the bound.
+- ``bfs``, ``astar``, ``idastar``: exhaustive searches (their optimality is exhaustive search, not a
+  certificate).
+- ``sat``: CaDiCaL over growing horizons; optimality by a DRUP refutation checked here. ``cpsat``: the
+  same model in CP-SAT, no certificate.
+- ``auto`` (the default): ``relaxed``; if the bound is below the optimum, A* (one-row deals) or a short
+  A* then SAT from the bound up (the others), all within one deadline.
+
+Every claim is worded so as not to overclaim: ``solved`` means a line with a lower-bound proof or an
+exhaustive search (named in ``optimality``), and a time limit gives ``unknown`` with the best line found
+and the bound proven.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stratagem.core.deadline import Deadline
+from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.records import Line, Proof
+from stratagem.models.strato.cpsat import StratoCPSAT
+from stratagem.models.strato.guided import guided_line, supports
+from stratagem.models.strato.heuristic import lower_bound
+from stratagem.models.strato.notation import Move
+from stratagem.models.strato.planning import StratoPlanning
+from stratagem.models.strato.relaxation import RELAXATION, relaxation_bound
+from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
+from stratagem.solvers.dimacs import write_dimacs, write_text_maybe_gz
+from stratagem.solvers.drup import DrupVerdict, check_drup_data
+from stratagem.solvers.satplan import Refutation, SatPlanResult, horizon_search, incremental_search
+from stratagem.solvers.search import FOUND, SOLVED, UNKNOWN, UNSOLVABLE, SearchResult, astar, bfs, greedy, idastar
+
+SEARCHES = {"bfs": bfs, "astar": astar, "idastar": idastar}
+METHODS = ("relaxed", *SEARCHES, "sat", "cpsat", "auto")
+
+METHOD_NAMES = {
+    "relaxed": "the table-only relaxation bound with a guided line search",
+    "bfs": "breadth-first search",
+    "astar": "A* with an admissible heuristic",
+    "idastar": "IDA* with an admissible heuristic",
+    "sat": "SAT (CaDiCaL 1.9.5) over growing horizons, incrementally",
+    "cpsat": "CP-SAT over growing horizons",
+    "greedy": "greedy best-first search",
+}
+
+INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
+
+#: Share of the time left given to the greedy search for a best line when the optimal search stops.
+FALLBACK_SHARE = 0.25
+
+#: ``auto`` after the relaxation: A* on one-row deals; on deals with more rows, A* for at most
+#: :data:`AUTO_ASTAR_NODES` expansions (and half the time left), then SAT for the rest (measured by
+#: ``stratagem bench strato``: results/strato-methods.md).
+AUTO_SEARCH_MAX_ROWS = 1
+AUTO_ASTAR_NODES = 2_000
+
+#: ``sat`` asks one CaDiCaL instance the horizons from ``SAT_WARM_UP`` below the best bound up,
+#: ``SAT_WINDOW`` horizons per formula (:func:`~stratagem.solvers.satplan.incremental_search`), then
+#: refutes the plain formula of the horizon below the first satisfiable one from scratch for the
+#: certificate. Measured on the level-2 example's solo-1: horizon 9 refuted in 23-37 s this way, 84-94 s
+#: from scratch.
+SAT_WARM_UP = 3
+SAT_WINDOW = 8
+
+#: A progress display: ``progress(label, first, second)`` is a context manager yielding an ``(a, b)``
+#: callback ("label: first a, b second").
+ProgressFactory = Callable[[str, str, str], AbstractContextManager[Callable[[int, int], None]]]
+
+
+@contextmanager
+def _quiet(label: str, first: str = "", second: str = "") -> Iterator[Callable[[int, int], None]]:
+    yield lambda a, b: None
+
+
+def no_progress(label: str, first: str = "bound", second: str = "nodes expanded"
+                ) -> AbstractContextManager[Callable[[int, int], None]]:
+    """The progress display that shows nothing (the library's default)."""
+    return _quiet(label, first, second)
+
+
+@dataclass
+class Solution:
+    """What a method found, in the terms a report and a proof record need.
+
+    ``status``: ``solved`` (``moves`` is a shortest line, ``optimality`` says how that is known),
+    ``unsolvable``, or ``unknown`` (``moves`` is the best line found, if any, not claimed shortest).
+    ``lower_bound`` is proven; ``evidence`` is the proof record's evidence (``certificate`` true only
+    for what ``stratagem verify`` re-checks independently); ``refutation`` the CNF and DRUP proof
+    behind a ``drup-refutation``.
+    """
+
+    method: str
+    status: str
+    moves: tuple[Move, ...]
+    lower_bound: int
+    optimality: str
+    stats: dict[str, Any]
+    stopped_by: str | None = None
+    best_line: dict[str, Any] | None = None
+    evidence: dict[str, Any] = field(default_factory=dict)
+    refutation: Refutation | None = None
+
+    @property
+    def optimal(self) -> bool:
+        return self.status == SOLVED
+
+    def claim(self) -> dict[str, Any]:
+        """The claim a proof record of this solution makes."""
+        return {
+            "solvable": bool(self.moves),
+            "length": len(self.moves) if self.moves else None,
+            "optimal": self.status == SOLVED,
+            "information": "open",
+        }
+
+
+def solve(game: StratoGame, method: str = "auto", time_limit: float | None = None, max_nodes: int | None = None,
+          progress: ProgressFactory = no_progress, label: str = "deal",
+          deadline: Deadline | None = None, fallback: bool = True) -> Solution:
+    """The shortest winning line of ``game``'s deal (open information), with how it is known.
+
+    One deadline (``time_limit`` seconds, or ``deadline``) covers every phase. When the chosen method
+    stops undecided without a line, a greedy search looks for some line in what time is left (unless
+    ``fallback`` is false).
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
+    deadline = deadline or Deadline(time_limit)
+    if method == "auto":
+        solution = run_auto(game, deadline, max_nodes, progress, label)
+    elif method == "relaxed":
+        solution = run_relaxed(game, deadline, max_nodes, progress, label)
+    elif method in ("sat", "cpsat"):
+        solution = run_sat(game, deadline, progress, label, backend=method)
+    else:
+        solution = run_search(method, game, deadline, max_nodes, progress, label)
+    if fallback and solution.status == UNKNOWN and not solution.moves:
+        add_fallback_line(solution, game, deadline, max_nodes, progress, label)
+    return solution
+
+
+# -- the relaxation bound and its guided line ------------------------------------------------------
+def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, progress: ProgressFactory,
+                label: str) -> Solution:
+    """The relaxation bound of the start and, when it supports one, a line of exactly that length."""
+    start = game.initial_state()
+    with progress(f"relaxation bound of {label}", "row", "rows done") as show:
+        show(0, 0)
+        bound = relaxation_bound(game.challenge, game.options, start, deadline=deadline)
+    seconds = deadline.elapsed()
+    stats: dict[str, Any] = {"nodes": None, "seconds": round(seconds, 3), "relaxation_seconds": round(seconds, 3)}
+    heuristic = lower_bound(game.challenge, start)
+    if bound.stopped:
+        return Solution("relaxed", UNKNOWN, (), heuristic, "the time limit ran out while the relaxation bound was "
+                        f"being computed; no winning line is shorter than {heuristic} turns (admissible "
+                        "heuristic), nothing more is proven", stats, stopped_by="time")
+    evidence = dict(bound.to_data(), kind="relaxation-bound", certificate=True)
+    if bound.bound is None:
+        return Solution("relaxed", UNSOLVABLE, (), heuristic,
+                        f"no winning line at all: {bound.describe()} reaches no goal (a certificate `stratagem "
+                        f"verify` recomputes from the rules)", stats, evidence=evidence)
+    proven = max(bound.bound, heuristic)
+    if not supports(bound):
+        return Solution("relaxed", UNKNOWN, (), proven, f"no winning line is shorter than {bound.bound} turns "
+                        f"({bound.describe()}); no guided search for this kind of bound", stats)
+    with progress(f"line of {bound.bound} turns on {label}", "turns", "nodes expanded") as show:
+        show(bound.bound, 0)
+        found = guided_line(game, bound, deadline=deadline, max_nodes=max_nodes)
+    stats.update(nodes=found.expanded, seconds=round(deadline.elapsed(), 3), line_seconds=round(found.seconds, 3))
+    if found.moves is not None:
+        return Solution("relaxed", SOLVED, found.moves, bound.bound,
+                        f"no winning line is shorter than {bound.bound} turns: {bound.describe()} (a certificate "
+                        f"`stratagem verify` recomputes from the rules)", stats, evidence=evidence)
+    if found.exhausted:
+        why = (f"no winning line is shorter than {bound.bound} turns ({bound.describe()}), and the guided "
+               f"search found no line of exactly {bound.bound}: the bound is below the optimum")
+        return Solution("relaxed", UNKNOWN, (), max(bound.bound + 1, heuristic), why,
+                        dict(stats, bound_below_optimum=True, relaxation_bound=bound.bound))
+    return Solution("relaxed", UNKNOWN, (), proven, f"stopped by its limit while looking for a line of "
+                    f"{bound.bound} turns; no winning line is shorter than {bound.bound} turns ({bound.describe()})",
+                    stats, stopped_by="time" if deadline.expired() else "nodes")
+
+
+# -- exhaustive searches --------------------------------------------------------------------------
+def search_optimality(method: str, result: SearchResult[Any, Any]) -> str:
+    """How a search result's claim was established, in words that do not overclaim."""
+    name = METHOD_NAMES[method]
+    if result.status == SOLVED:
+        k = len(result.moves or ())
+        return (
+            f"{name} ruled out every line shorter than {k} turns "
+            f"(exhaustive search, no independent certificate; `stratagem verify --recheck` re-checks it)"
+        )
+    if result.status == UNSOLVABLE:
+        total = sum(result.stats.states_per_depth)
+        counted = f"all {total} reachable states" if total else "every reachable state"
+        return f"{name} searched {counted} and none is a win (exhaustive search, no independent certificate)"
+    return (
+        f"{name} stopped by its {result.stopped_by} limit; no winning line is shorter than "
+        f"{result.lower_bound} turns, nothing more is proven"
+    )
+
+
+def run_search(method: str, game: StratoGame, deadline: Deadline, max_nodes: int | None,
+               progress: ProgressFactory, label: str) -> Solution:
+    problem = StratoPlanning(game)
+    with progress(f"{method} on {label}", "bound", "nodes expanded") as show:
+        result = SEARCHES[method](problem, time_limit=deadline.remaining(), max_nodes=max_nodes, progress=show)
+    solution = Solution(
+        method=method,
+        status=result.status,
+        moves=tuple(result.moves or ()),
+        lower_bound=result.lower_bound,
+        optimality=search_optimality(method, result),
+        stats={
+            "nodes": result.stats.expanded,
+            "generated": result.stats.generated,
+            "seconds": round(result.stats.seconds, 3),
+            "states_per_depth": list(result.stats.states_per_depth),
+        },
+        stopped_by=result.stopped_by,
+    )
+    if result.status in (SOLVED, UNSOLVABLE):
+        solution.evidence = {
+            "kind": "exhaustive-search",
+            "certificate": False,
+            "method": method,
+            "lower_bound": result.lower_bound,
+            "states_per_depth": list(result.stats.states_per_depth),
+            "nodes": result.stats.expanded,
+        }
+    return solution
+
+
+# -- SAT and CP-SAT --------------------------------------------------------------------------------
+def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, label: str, backend: str = "sat",
+            known_bound: int = 0) -> Solution:
+    """Horizons from the best known bound up, with CaDiCaL (checked refutations) or CP-SAT (no certificate).
+
+    SAT's search runs incrementally (:data:`SAT_WARM_UP`); its claims rest only on the plain formula's
+    refutation, checked here by the project's DRUP checker. A line found by SAT whose certificate ran out
+    of time is kept as the best line, not claimed shortest. ``known_bound`` is a lower bound proven
+    before (the relaxation's): horizons below it are not asked.
+    """
+    start = game.initial_state()
+    bound = max(lower_bound(game.challenge, start), known_bound)
+    first = max(0, bound - 1)
+    last = max_turns(start)
+    with progress(f"{backend} on {label}", "horizon", "solver calls") as show:
+        if backend == "cpsat":
+            result = horizon_search(lambda k: StratoCPSAT(game, k), first=first, last=last,
+                                    time_limit=deadline.remaining(), progress=show, backend=backend)
+        else:
+            result = incremental_search(lambda lo, hi: StratoCNF(game, hi, open_from=lo),
+                                        first=max(0, first - SAT_WARM_UP), last=last, step=SAT_WINDOW,
+                                        time_limit=deadline.remaining(), prove=lambda k: StratoCNF(game, k),
+                                        progress=show)
+    runs = [
+        {"horizon": r.horizon, "satisfiable": r.satisfiable, "variables": r.variables, "clauses": r.clauses,
+         "proof_lines": r.proof_lines, "seconds": round(r.seconds, 3)}
+        for r in result.runs
+    ]
+    stats: dict[str, Any] = {"nodes": None, "seconds": round(result.seconds, 3), "horizons": runs}
+    refutation = result.refutation
+    checked = ""
+    if backend == "cpsat":
+        if refutation is not None:
+            checked = (f"CP-SAT found horizon {refutation.horizon} INFEASIBLE ({refutation.num_vars} variables), "
+                       "no certificate")
+    elif refutation is not None and result.status in (SOLVED, UNSOLVABLE):
+        with progress(f"checking the refutation of horizon {refutation.horizon}", "step",
+                      "steps in the proof") as checking:
+            verdict, _ = check_drup_data(refutation.clauses, "".join(f"{step}\n" for step in refutation.proof).encode(),
+                                         "CaDiCaL's proof", time_limit=deadline.remaining(),
+                                         progress=lambda phase, done, total: checking(done, total))
+        if verdict.stopped:
+            return _unchecked(result, refutation, verdict, bound, stats)
+        if not verdict.valid:
+            raise RuntimeError(f"the DRUP checker rejects CaDiCaL's refutation of horizon {refutation.horizon}: "
+                               f"{verdict.reason}")
+        stats["proof_check_seconds"] = round(verdict.seconds, 3)
+        checked = (f"CaDiCaL's DRUP refutation of horizon {refutation.horizon} ({refutation.num_vars} variables, "
+                   f"{len(refutation.clauses)} clauses, {len(refutation.proof)} proof lines) "
+                   f"checked by stratagem's DRUP checker")
+    if result.status == SOLVED:
+        k = len(result.moves or ())
+        optimality = f"no winning line of at most {k - 1} turns: {checked}"
+    elif result.status == UNSOLVABLE:
+        optimality = f"no winning line at all (the game lasts at most {last} turns): {checked}"
+    elif result.moves and result.lower_bound < len(result.moves):
+        optimality = f"{backend.upper()} found a line of {len(result.moves)} turns; not proven shortest"
+    elif result.moves:
+        optimality = (f"{backend.upper()} found a line of {len(result.moves)} turns and refuted the shorter "
+                      f"horizons under assumptions, but its time limit ran out before the certificate "
+                      f"(the plain refutation of {len(result.moves) - 1} turns); not proven shortest")
+    else:
+        refuted = (f"horizons up to {result.lower_bound - 1} refuted" if result.lower_bound > bound
+                   else f"no horizon refuted beyond the bound of {bound} turns")
+        optimality = f"{backend.upper()} stopped by its time limit; {refuted}, nothing more is proven"
+    solution = Solution(
+        method=backend,
+        status=result.status if result.status != "unknown" else UNKNOWN,
+        moves=tuple(result.moves or ()),
+        lower_bound=max(result.lower_bound, bound),
+        optimality=optimality,
+        stats=stats,
+        stopped_by=result.stopped_by,
+        refutation=refutation if result.status in (SOLVED, UNSOLVABLE) else None,
+    )
+    if solution.refutation is not None and backend == "cpsat":
+        solution.evidence = {
+            "kind": "cpsat-infeasible",
+            "certificate": False,
+            "encoding": ENCODING,
+            "horizon": solution.refutation.horizon,
+            "variables": solution.refutation.num_vars,
+        }
+        solution.refutation = None
+    elif solution.refutation is not None:
+        solution.evidence = {
+            "kind": "drup-refutation",
+            "certificate": True,
+            "encoding": ENCODING,
+            "horizon": solution.refutation.horizon,
+            "variables": solution.refutation.num_vars,
+            "clauses": len(solution.refutation.clauses),
+            "proof_lines": len(solution.refutation.proof),
+            "solver": "cadical195",
+        }
+    elif solution.moves:
+        solution.best_line = {"method": backend, "status": "found", "nodes": None}
+        solution.evidence = {"kind": "witness", "certificate": False, "method": backend,
+                             "lower_bound": solution.lower_bound}
+    return solution
+
+
+def _unchecked(result: SatPlanResult[Move], refutation: Refutation, verdict: DrupVerdict, bound: int,
+               stats: dict[str, Any]) -> Solution:
+    """SAT's answer when the time limit ran out while the project's checker was checking its proof: the
+    line is the best found, nothing is claimed shortest."""
+    stats["proof_check_seconds"] = round(verdict.seconds, 3)
+    what = f"found a line of {len(result.moves)} turns and " if result.moves else ""
+    optimality = (f"SAT {what}refuted horizon {refutation.horizon} with a DRUP proof of {len(refutation.proof)} "
+                  f"lines, but the time limit ran out while stratagem's checker was checking it "
+                  f"({verdict.reason}); not proven, the lower bound is the heuristic's")
+    solution = Solution(method="sat", status=UNKNOWN, moves=tuple(result.moves or ()), lower_bound=bound,
+                        optimality=optimality, stats=stats, stopped_by="time")
+    if solution.moves:
+        solution.best_line = {"method": "sat", "status": "found", "nodes": None}
+        solution.evidence = {"kind": "witness", "certificate": False, "method": "sat",
+                             "lower_bound": solution.lower_bound}
+    return solution
+
+
+# -- auto -------------------------------------------------------------------------------------------
+def run_auto(game: StratoGame, deadline: Deadline, max_nodes: int | None, progress: ProgressFactory,
+             label: str) -> Solution:
+    """The relaxation bound and its guided line; if the bound is below the optimum (or unsupported), A*
+    on one-row deals, and on the others a short A* then SAT from the bound up."""
+    first = run_relaxed(game, deadline, max_nodes, progress, label)
+    if first.status in (SOLVED, UNSOLVABLE) or deadline.expired():
+        return first
+    start = game.initial_state()
+    if len(start.rows) <= AUTO_SEARCH_MAX_ROWS or max_nodes is not None:
+        second = run_search("astar", game, deadline, max_nodes, progress, label)
+    else:
+        left = deadline.remaining()
+        second = run_search("astar", game, Deadline(None if left is None else left / 2), AUTO_ASTAR_NODES,
+                            progress, label)
+        if second.status not in (SOLVED, UNSOLVABLE) and not deadline.expired():
+            astar_first = {"status": second.status, "nodes": second.stats["nodes"],
+                           "seconds": second.stats["seconds"], "lower_bound": second.lower_bound}
+            second = run_sat(game, deadline, progress, label, known_bound=first.lower_bound)
+            second.stats["astar_first"] = astar_first
+    second.stats["relaxed_first"] = {"status": first.status, "lower_bound": first.lower_bound,
+                                     "seconds": first.stats["seconds"], "nodes": first.stats.get("nodes")}
+    second.lower_bound = max(second.lower_bound, first.lower_bound)
+    if second.status == UNKNOWN and first.lower_bound > 0:
+        second.optimality += f"; {first.optimality}"
+    return second
+
+
+def add_fallback_line(solution: Solution, game: StratoGame, deadline: Deadline, max_nodes: int | None,
+                      progress: ProgressFactory, label: str) -> None:
+    """Anytime fallback: some winning line, clearly not claimed shortest, next to the proven bound.
+
+    It runs in the time left (a share of it, at least a second when there is no time left, so that an
+    undecided deal still gets a line to show); without a limit it runs until it finds one."""
+    left = deadline.remaining()
+    budget = None if left is None else max(1.0, FALLBACK_SHARE * left)
+    with progress(f"greedy line on {label}", "bound", "nodes expanded") as show:
+        best = greedy(StratoPlanning(game), time_limit=budget, max_nodes=max_nodes, progress=show)
+    solution.best_line = {"method": "greedy", "status": best.status, "nodes": best.stats.expanded}
+    if best.status == FOUND:
+        solution.moves = tuple(best.moves or ())
+        solution.evidence = {"kind": "witness", "certificate": False, "method": "greedy",
+                             "lower_bound": solution.lower_bound}
+    elif best.status == UNSOLVABLE:  # the greedy search ran through the whole space
+        solution.status = UNSOLVABLE
+        solution.optimality = "greedy best-first search exhausted every reachable state: none is a win " \
+                              "(exhaustive search, no independent certificate)"
+        solution.evidence = {"kind": "exhaustive-search", "certificate": False, "method": "greedy",
+                             "nodes": best.stats.expanded}
+
+
+# -- proof records ----------------------------------------------------------------------------------
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def write_proof(path: str, solution: Solution, line: Line) -> None:
+    """The proof record and, for a refutation, its CNF and DRUP proof beside it (gzip)."""
+    evidence = dict(solution.evidence)
+    if solution.refutation is not None:
+        ref = solution.refutation
+        stem = Path(path).name.removesuffix(".json")
+        cnf_name, proof_name = f"{stem}.cnf.gz", f"{stem}.drup.gz"
+        cnf_text = write_dimacs(ref.clauses, ref.num_vars, ref.comments)
+        proof_text = "".join(step + "\n" for step in ref.proof)
+        folder = Path(path).parent
+        write_text_maybe_gz(folder / cnf_name, cnf_text)
+        write_text_maybe_gz(folder / proof_name, proof_text)
+        evidence.update({"cnf": cnf_name, "cnf_sha256": _sha256(cnf_text), "proof": proof_name,
+                         "proof_sha256": _sha256(proof_text)})
+    proof = Proof(game="strato", claim=solution.claim(), line=line, evidence=evidence)
+    write_atomic(path, dumps_record(proof.to_json()))
+
+
+__all__ = ["INFORMATION", "METHODS", "METHOD_NAMES", "RELAXATION", "Solution", "solve", "write_proof"]
