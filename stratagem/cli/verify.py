@@ -214,9 +214,13 @@ def check_relaxation_bound(claim: dict[str, Any], evidence: dict[str, Any], line
         verdict.invalid("evidence.relaxation", f"names relaxation {evidence.get('relaxation')!r}; this version "
                         f"checks {RELAXATION!r}")
         return
+    ends = evidence.get("ends", "tracked")
+    if ends not in ("tracked", "unknown"):
+        verdict.invalid("evidence.ends", f"must be 'tracked' or 'unknown', not {ends!r}")
+        return
     with search_progress("recomputing the relaxation bound", first="row", second="rows") as show:
         show(0, 0)
-        bound = relaxation_bound(game.challenge, game.options, start)
+        bound = relaxation_bound(game.challenge, game.options, start, track_ends=ends == "tracked")
     claimed = evidence.get("bound")
     if claimed != bound.bound:
         verdict.invalid("evidence.bound", f"claims {claimed!r}, but the relaxation recomputed from the rules gives "

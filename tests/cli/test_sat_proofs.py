@@ -148,7 +148,7 @@ def test_a_sat_line_whose_proof_check_runs_out_of_time_is_kept_but_not_claimed_s
 ) -> None:
     """CaDiCaL's refutation is made, but the time limit ends stratagem's check of it (on challenge 1's
     shared layout an 18-million-line proof would take the checker hours): no optimality claim."""
-    from stratagem.cli import solve
+    from stratagem.models.strato import solve
     from stratagem.solvers.drup import check_drup_data
 
     monkeypatch.setattr(solve, "check_drup_data",

@@ -35,7 +35,7 @@ def test_every_method_finds_the_same_length(cli, method: str) -> None:
 
 def test_proof_of_challenge_0_verifies_and_rechecks(cli, tmp_path: Path) -> None:
     proof = tmp_path / "proof.json"
-    assert cli("solve", CHALLENGE_0, "--proof", str(proof)).code == 0
+    assert cli("solve", CHALLENGE_0, "--method", "astar", "--proof", str(proof)).code == 0
     plain = cli("verify", str(proof))
     assert plain.code == 0 and "proof valid" in plain.out
     assert "not checked" in plain.out  # optimality is an exhaustive-search claim, said as such
@@ -52,8 +52,9 @@ def test_proof_files_are_byte_identical_across_runs(cli, tmp_path: Path) -> None
 
 
 def _proof(cli, tmp_path: Path) -> dict:
+    """An A* proof record: optimality by exhaustive search, which only --recheck repeats."""
     path = tmp_path / "good.json"
-    cli("solve", CHALLENGE_0, "--proof", str(path))
+    cli("solve", CHALLENGE_0, "--method", "astar", "--proof", str(path))
     return json.loads(path.read_text())
 
 
@@ -173,20 +174,22 @@ def test_console_script_runs_as_installed() -> None:
     assert json.loads(done.stdout)["status"] == "solved"
 
 
-def test_auto_runs_astar_on_one_row_and_astar_then_sat_on_two(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_certifies_by_the_relaxation_then_falls_back_to_astar_and_sat(cli, monkeypatch: pytest.MonkeyPatch) -> None:
     one = json.loads(cli("solve", CHALLENGE_0, "--json").out)
-    assert one["method"] == "astar"
+    assert one["method"] == "relaxed" and one["status"] == "solved" and one["length"] == 5 and one["optimal"]
     challenge_1 = str(PUZZLES / "challenge-1.toml")
-    # Challenge 1's first deal takes A* 11 expansions: A* answers.
     two = json.loads(cli("solve", challenge_1, "--json").out)
-    assert two["method"] == "astar" and two["status"] == "solved" and two["length"] == 7
-    # With fewer expansions than that, A* stops and SAT decides, with its certificate.
-    from stratagem.cli import solve
+    assert two["method"] == "relaxed" and two["status"] == "solved" and two["length"] == 7
+    assert "relaxation" in two["optimality"]
+    # When the relaxation cannot certify (here: no guided search), A* runs, and when A* stops SAT decides.
+    from stratagem.models.strato import solve
 
+    monkeypatch.setattr(solve, "supports", lambda bound: False)
     monkeypatch.setattr(solve, "AUTO_ASTAR_NODES", 5)
     sat = json.loads(cli("solve", challenge_1, "--json").out)
     assert sat["method"] == "sat" and sat["status"] == "solved" and sat["length"] == 7 and sat["optimal"]
     assert sat["stats"]["astar_first"]["status"] == "unknown" and sat["stats"]["astar_first"]["nodes"] >= 5
+    assert sat["stats"]["relaxed_first"]["lower_bound"] == 7
     assert "DRUP" in sat["optimality"]
 
 

@@ -46,6 +46,11 @@ def test_a_false_unsolvability_claim_is_rejected(cli, tmp_path: Path) -> None:
     record["line"]["result"] = ""
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps(record))
+    # the relaxation bound recomputed by verify (5 turns) rules the forgery out without --recheck
+    result = cli("verify", str(forged))
+    assert result.code == 1 and "does not rule out a win" in result.err
+    record["evidence"] = {"kind": "exhaustive-search", "certificate": False}
+    forged.write_text(json.dumps(record))
     result = cli("verify", "--recheck", str(forged))
     assert result.code == 1 and "a winning line exists" in result.err
 

@@ -141,8 +141,10 @@ def crossing(playable: str, last: str) -> str:
     return "".join(w for w in (FOG, STORM) if w in acts)
 
 
-def row_relaxation(challenge: Challenge, options: Options, state: State, r: int) -> RowRelaxation:
-    """The relaxation of ``state`` seen from goal row ``r`` (see the module docstring)."""
+def row_relaxation(challenge: Challenge, options: Options, state: State, r: int, track_ends: bool = True
+                   ) -> RowRelaxation:
+    """The relaxation of ``state`` seen from goal row ``r`` (see the module docstring). ``track_ends``
+    false leaves the other rows' ends unknown (a coarser relaxation, searched much faster)."""
     row = state.rows[r]
     playable = playable_weathers(state)
     named = goal_weathers(challenge, row)
@@ -169,7 +171,7 @@ def row_relaxation(challenge: Challenge, options: Options, state: State, r: int)
         plays=tuple(sorted(plays)),
         limit=challenge.limit,
         other_rows=other_rows,
-        tracked_ends=bool(cross) and FOG not in cross,
+        tracked_ends=track_ends and bool(cross) and FOG not in cross,
         fog=FOG in cross,
         wind_crosses=options.wind_crosses_tornado,
     )
@@ -344,10 +346,12 @@ class RelaxationBound:
     combine: str
     rows: tuple[RelaxedSearch, ...]
     stopped: bool = False
+    track_ends: bool = True
 
     def to_data(self) -> dict[str, Any]:
         return {
             "relaxation": RELAXATION,
+            "ends": "tracked" if self.track_ends else "unknown",
             "bound": self.bound,
             "combine": self.combine,
             "rows": [dict(search.relaxation.to_data(), distance=search.distance) for search in self.rows],
@@ -374,17 +378,30 @@ def combine(distances: Sequence[int | None], required: int, how: str) -> int | N
 
 
 def relaxation_bound(challenge: Challenge, options: Options, state: State,
-                     deadline: Callable[[], bool] | None = None) -> RelaxationBound:
-    """The relaxation bound of ``state``: each eligible row's relaxed distance, combined."""
+                     deadline: Callable[[], bool] | None = None, track_ends: bool = True) -> RelaxationBound:
+    """The relaxation bound of ``state``: each eligible row's relaxed distance, combined.
+
+    ``track_ends`` chooses between the two members of the family where a Storm crosses rows: the other
+    rows' outer ends tracked (sharper) or unknown (faster); both are sound.
+    """
     if state.status == WON:
-        return RelaxationBound(0, "sum", ())
+        return RelaxationBound(0, "sum", (), track_ends=track_ends)
     eligible = [r for r, row in enumerate(state.rows) if challenge.goal.eligible(row)]
     searches = []
     for r in eligible:
-        search = relaxed_search(challenge, state, row_relaxation(challenge, options, state, r), deadline=deadline)
+        relaxation = row_relaxation(challenge, options, state, r, track_ends)
+        search = relaxed_search(challenge, state, relaxation, deadline=deadline)
         if search.stopped:
-            return RelaxationBound(None, "", tuple(searches), stopped=True)
+            return RelaxationBound(None, "", tuple(searches), stopped=True, track_ends=track_ends)
         searches.append(search)
     how = "max" if any(s.relaxation.other_rows for s in searches) else "sum"
     bound = combine([s.distance for s in searches], challenge.rows_required, how)
-    return RelaxationBound(bound, how, tuple(searches))
+    if bound == 0:  # the goal is met but not yet declared: victory comes only at the end of a turn
+        bound = 1
+    return RelaxationBound(bound, how, tuple(searches), track_ends=track_ends)
+
+
+def tracks_ends(challenge: Challenge, options: Options, state: State) -> bool:
+    """Whether tracking the other rows' ends changes the relaxation of ``state`` at all."""
+    return any(row_relaxation(challenge, options, state, r).tracked_ends
+               for r, row in enumerate(state.rows) if challenge.goal.eligible(row))

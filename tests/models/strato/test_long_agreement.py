@@ -29,7 +29,7 @@ from functools import cache
 
 import pytest
 
-from stratagem.cli.solve import SAT_WARM_UP, SAT_WINDOW
+from stratagem.models.strato.solve import SAT_WARM_UP, SAT_WINDOW
 from stratagem.models.strato.challenge import Challenge, Options
 from stratagem.models.strato.cpsat import StratoCPSAT
 from stratagem.models.strato.deal import seeded_deal
