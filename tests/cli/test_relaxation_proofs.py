@@ -1,0 +1,101 @@
+"""Relaxation certificates end to end: ``solve`` writes them, ``verify`` recomputes the bound from the rules
+and the deal and rejects every forgery (a bound above or below the true one, another relaxation, a line
+longer than the bound claimed optimal, an unsolvability the bound does not support)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import PUZZLES
+
+CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
+HEAD = (PUZZLES / "challenge-0.toml").read_text().split("[[deals]]")[0]
+
+
+def _record(cli, tmp_path: Path, *args: str) -> dict:
+    path = tmp_path / "relaxed.json"
+    result = cli("solve", CHALLENGE_0, "--method", "relaxed", "--proof", str(path), *args)
+    assert result.code == 0, result.err
+    return json.loads(path.read_text())
+
+
+def _verify(cli, tmp_path: Path, record: dict):
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(record))
+    return cli("verify", str(path))
+
+
+def test_the_relaxation_certificate_verifies(cli, tmp_path: Path) -> None:
+    record = _record(cli, tmp_path)
+    assert record["claim"] == {"solvable": True, "length": 5, "optimal": True, "information": "open"}
+    evidence = record["evidence"]
+    assert evidence["kind"] == "relaxation-bound" and evidence["certificate"] is True
+    assert evidence["relaxation"] == "table-classes@1" and evidence["bound"] == 5
+    result = _verify(cli, tmp_path, record)
+    assert result.code == 0, result.err
+    assert "relaxation bound, recomputed from the rules" in result.out
+    assert "no win within 4 turns" in result.out and "not checked" not in result.out
+
+
+def test_a_bound_above_the_true_relaxed_distance_is_rejected(cli, tmp_path: Path) -> None:
+    record = _record(cli, tmp_path)
+    record["evidence"]["bound"] = 6
+    result = _verify(cli, tmp_path, record)
+    assert result.code == 1 and "evidence.bound" in result.err and "gives 5" in result.err
+
+
+def test_a_bound_below_the_true_relaxed_distance_is_rejected_too(cli, tmp_path: Path) -> None:
+    record = _record(cli, tmp_path)
+    record["evidence"]["bound"] = 4
+    assert _verify(cli, tmp_path, record).code == 1
+
+
+def test_another_relaxation_name_is_rejected(cli, tmp_path: Path) -> None:
+    record = _record(cli, tmp_path)
+    record["evidence"]["relaxation"] = "table-classes@2"
+    result = _verify(cli, tmp_path, record)
+    assert result.code == 1 and "evidence.relaxation" in result.err
+    record["evidence"]["relaxation"] = "table-classes@1"
+    record["evidence"]["ends"] = "guessed"
+    result = _verify(cli, tmp_path, record)
+    assert result.code == 1 and "evidence.ends" in result.err
+
+
+def test_a_line_one_turn_longer_than_the_bound_is_not_certified_optimal(cli, tmp_path: Path) -> None:
+    from stratagem.models.strato.notation import format_move
+    from stratagem.models.strato.planning import StratoPlanning
+    from stratagem.models.strato.puzzle import load_puzzle
+    from stratagem.solvers.search import astar
+
+    record = _record(cli, tmp_path)
+    puzzle = load_puzzle(CHALLENGE_0)
+    game = puzzle.game(puzzle.deals[0])
+    start = game.initial_state()
+    for candidate, after in game.plays(start):  # a detour, then an optimal finish: a legal 6-turn win
+        rest = astar(StratoPlanning(game, after))
+        if rest.status == "solved" and rest.moves is not None and len(rest.moves) == 5:
+            break
+    else:
+        raise AssertionError("no detour move found")
+    assert rest.moves is not None
+    record["line"]["moves"] = [format_move(candidate)] + [format_move(m) for m in rest.moves]
+    record["line"]["length"] = record["claim"]["length"] = 6
+    result = _verify(cli, tmp_path, record)
+    assert result.code == 1 and "claim.optimal" in result.err and "bound is 5" in result.err
+    record["claim"]["optimal"] = False  # the same line claimed as a win only: valid
+    assert _verify(cli, tmp_path, record).code == 0
+
+
+def test_unsolvability_certified_by_a_relaxation_without_a_goal(cli, tmp_path: Path) -> None:
+    # Only wind is left to play and two rain cards lie on the table: the relaxation never reaches RRRR.
+    puzzle = tmp_path / "windy.toml"
+    puzzle.write_text(HEAD + '[[deals]]\nname = "windy"\nposition = "RW(RW)RW WWW WW 1 -"\n')
+    proof = tmp_path / "windy.json"
+    result = cli("solve", str(puzzle), "--json", "--proof", str(proof))
+    report = json.loads(result.out)
+    assert report["status"] == "unsolvable" and report["method"] == "relaxed"
+    record = json.loads(proof.read_text())
+    assert record["evidence"]["kind"] == "relaxation-bound" and record["evidence"]["bound"] is None
+    checked = cli("verify", str(proof))
+    assert checked.code == 0 and "no win at all: the relaxation reaches no goal" in checked.out
