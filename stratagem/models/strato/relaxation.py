@@ -99,8 +99,9 @@ class RowRelaxation:
 
     def describe(self) -> str:
         names = " ".join(c if i < len(self.named) else f"other={c}" for i, c in enumerate(self.classes))
-        cross = ("no card can change rows" if not self.other_rows else
-                 "the other rows' outer ends tracked" if self.tracked_ends else "the other rows unknown")
+        if not self.other_rows:
+            return f"row {self.row + 1} (classes {names})"
+        cross = "the other rows' outer ends tracked" if self.tracked_ends else "the other rows unknown"
         return f"row {self.row + 1} (classes {names}; {cross})"
 
     def to_data(self) -> dict[str, Any]:
@@ -360,8 +361,10 @@ class RelaxationBound:
     def describe(self) -> str:
         parts = "; ".join(f"{s.relaxation.describe()}: {s.distance if s.distance is not None else 'never'}"
                           for s in self.rows)
+        if len(self.rows) == 1:
+            return f"table-only relaxation of {parts}"
         how = "summed, as no card can change rows" if self.combine == "sum" else "the largest, as rows interact"
-        return f"table-only relaxation ({how}): {parts}"
+        return f"table-only relaxation, distances {how}: {parts}"
 
 
 def combine(distances: Sequence[int | None], required: int, how: str) -> int | None:
