@@ -14,9 +14,9 @@ import click
 import tomli_w
 
 from stratagem.cli.games import load_strato
+from stratagem.core.deadline import Deadline
 from stratagem.core.io import write_atomic
 from stratagem.models.strato.deal import DealError, seeded_deal
-from stratagem.core.deadline import Deadline
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.solve import Solution, solve
 from stratagem.solvers.search import SOLVED, UNSOLVABLE

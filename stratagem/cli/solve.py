@@ -13,8 +13,10 @@ from stratagem.core.io import dumps_record
 from stratagem.core.records import SOLVE_FORMAT, Line
 from stratagem.models.strato.notation import format_move
 from stratagem.models.strato.position import State, format_state
-from stratagem.models.strato.solve import INFORMATION, METHOD_NAMES, METHODS, solve as solve_deal, write_proof
+from stratagem.models.strato.solve import INFORMATION, METHOD_NAMES, METHODS, write_proof
+from stratagem.models.strato.solve import solve as solve_deal
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
+
 
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))

@@ -72,7 +72,7 @@ def test_a_line_one_turn_longer_than_the_bound_is_not_certified_optimal(cli, tmp
     puzzle = load_puzzle(CHALLENGE_0)
     game = puzzle.game(puzzle.deals[0])
     start = game.initial_state()
-    for candidate, after in game.plays(start):  # a detour, then an optimal finish: a legal 6-turn win
+    for candidate, after in game.plays(start):  # noqa: B007  a detour, then an optimal finish: a legal 6-turn win
         rest = astar(StratoPlanning(game, after))
         if rest.status == "solved" and rest.moves is not None and len(rest.moves) == 5:
             break

@@ -174,7 +174,8 @@ def test_console_script_runs_as_installed() -> None:
     assert json.loads(done.stdout)["status"] == "solved"
 
 
-def test_auto_certifies_by_the_relaxation_then_falls_back_to_astar_and_sat(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_certifies_by_the_relaxation_then_falls_back_to_astar_and_sat(cli,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     one = json.loads(cli("solve", CHALLENGE_0, "--json").out)
     assert one["method"] == "relaxed" and one["status"] == "solved" and one["length"] == 5 and one["optimal"]
     challenge_1 = str(PUZZLES / "challenge-1.toml")

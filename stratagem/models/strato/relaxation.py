@@ -95,7 +95,7 @@ class RowRelaxation:
 
     @property
     def codes(self) -> int:
-        return self.half_rows ** 2 * (self.k + 1) ** self.n_ends
+        return int(self.half_rows ** 2 * (self.k + 1) ** self.n_ends)
 
     def describe(self) -> str:
         names = " ".join(c if i < len(self.named) else f"other={c}" for i, c in enumerate(self.classes))
@@ -264,7 +264,8 @@ def relaxed_successors(relaxation: RowRelaxation, code: int) -> list[int]:
 
     out = np.empty(kernel.MAX_SUCCESSORS, np.int64)
     ends = np.empty(max(relaxation.n_ends, 1), np.int64)
-    count = kernel.successors(code, *_kernel_args(relaxation), out, ends, *_tables(relaxation.k, relaxation.limit))
+    count = kernel.successors(code, *_kernel_args(relaxation), out, ends,  # type: ignore[call-arg]
+                              *_tables(relaxation.k, relaxation.limit))
     return [int(c) for c in out[:count]]
 
 
@@ -390,7 +391,7 @@ def relaxation_bound(challenge: Challenge, options: Options, state: State,
     if state.status == WON:
         return RelaxationBound(0, "sum", (), track_ends=track_ends)
     eligible = [r for r, row in enumerate(state.rows) if challenge.goal.eligible(row)]
-    searches = []
+    searches: list[RelaxedSearch] = []
     for r in eligible:
         relaxation = row_relaxation(challenge, options, state, r, track_ends)
         search = relaxed_search(challenge, state, relaxation, deadline=deadline)

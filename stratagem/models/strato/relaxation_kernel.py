@@ -102,7 +102,7 @@ def half_tables(k: int, limit: int) -> dict[str, Any]:
             front[i, c] = enc((c,) + cards)
             if n:
                 set_end[i, c] = enc(cards[:-1] + (c,))
-        found: dict[str, set[int]] = {name: set() for name in lists}
+        found: dict[str, set[int]] = {name: set() for name in lists}  # noqa: C420
         for p in range(n):
             near_target = p != n - 1
             rest = cards[:p] + cards[p + 1:]
@@ -118,13 +118,13 @@ def half_tables(k: int, limit: int) -> dict[str, Any]:
                 found["replace_any"].add(changed)
                 if near_target:
                     found["replace_near"].add(changed)
-        for name, items in found.items():
-            lists[name].append(sorted(x for x in items if x != i))
+        for name, results in found.items():
+            lists[name].append(sorted(x for x in results if x != i))
         pairs = sorted({(enc(cards[:p] + cards[p + 1:]), cards[p]) for p in range(n - 1)})
         cross_h.append([h for h, _ in pairs])
         cross_c.append([c for _, c in pairs])
     insert_lists = []
-    for i, cards in enumerate(halves):
+    for cards in halves:
         for c in range(k):
             insert_lists.append(sorted({enc(cards[:q] + (c,) + cards[q:]) for q in range(len(cards) + 1)}))
     tables: dict[str, Any] = {"offsets": np.array(offsets, np.int64), "length": length, "end": end, "pop": pop,
@@ -210,8 +210,9 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
                insert: np.ndarray) -> int:
     """Write the relaxed successors of ``code`` into ``out`` (duplicates possible); return how many.
 
-    ``h`` is the number of half-rows within the limit. ``plays`` is an (n, 2) array of (class placed, action). ``n_ends`` is the number of tracked ends (0:
-    the other rows are unknown, and a Storm or Fog may bring any class). ``other_rows`` is how many
+    ``h`` is the number of half-rows within the limit. ``plays`` is an (n, 2) array of (class placed,
+    action). ``n_ends`` is the number of tracked ends (0: the other rows are unknown, and a Storm or Fog
+    may bring any class). ``other_rows`` is how many
     rows can interact with the goal row (0: none). ``ends`` is scratch space of ``n_ends`` entries.
     """
     ne = 1
@@ -277,14 +278,10 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
                         swapped = e_code + (ends[j] - ends[i]) * (k + 1) ** i + (ends[i] - ends[j]) * (k + 1) ** j
                         count = _put(out, count, side, near, far, swapped, length, limit, h, ne, pair)
             elif act == FOG and other_rows > 0 and fog:
-                if side == 0:
-                    count = _fog(out, count, near, far, 0, e_code, k, limit, h, ne, pair, length, append, remove_near_ptr,
-                                 remove_near, remove_any_ptr, remove_any, replace_near_ptr, replace_near,
-                                 replace_any_ptr, replace_any)
-                else:
-                    count = _fog(out, count, far, near, 1, e_code, k, limit, h, ne, pair, length, append, remove_near_ptr,
-                                 remove_near, remove_any_ptr, remove_any, replace_near_ptr, replace_near,
-                                 replace_any_ptr, replace_any)
+                lft, rgt = (near, far) if side == 0 else (far, near)
+                count = _fog(out, count, lft, rgt, side, e_code, k, limit, h, ne, pair, length, append,
+                             remove_near_ptr, remove_near, remove_any_ptr, remove_any, replace_near_ptr, replace_near,
+                             replace_any_ptr, replace_any)
         # -- the card placed at an outer end of another row ----------------------------------------
         if other_rows == 0:
             continue
@@ -296,19 +293,20 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
                     other = right if side == 0 else left
                     if length[half] > 0:
                         for c in range(k):
-                            count = _put(out, count, side, set_end[half, c], other, e_code, length, limit, h, ne, pair)
+                            count = _put(out, count, side, set_end[half, c], other, e_code, length, limit, h, ne,
+                                         pair)
                 if length[left] > 0 and length[right] > 0 and end[left] != end[right]:
                     count = _put(out, count, 0, set_end[left, end[right]], set_end[right, end[left]], e_code,
                                  length, limit, h, ne, pair)
             elif act == FOG and fog:
-                count = _fog(out, count, left, right, -1, e_code, k, limit, h, ne, pair, length, append, remove_near_ptr,
-                             remove_near, remove_any_ptr, remove_any, replace_near_ptr, replace_near,
+                count = _fog(out, count, left, right, -1, e_code, k, limit, h, ne, pair, length, append,
+                             remove_near_ptr, remove_near, remove_any_ptr, remove_any, replace_near_ptr, replace_near,
                              replace_any_ptr, replace_any)
             continue
         for j in range(n_ends):
             partner = j ^ 1  # the other end of the same row
             placed = e_code + (cls - ends[j]) * (k + 1) ** j
-            if act == WIND or act == RAIN or act == SUN:
+            if act == WIND or act == RAIN or act == SUN:  # noqa: SIM109 (numba)
                 # the action stays in that row: its far end may become any class, or empty
                 for c in range(k + 1):
                     moved = placed + (c - ends[partner]) * (k + 1) ** partner
@@ -335,7 +333,7 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
                     count = _put(out, count, side, set_end[half, et], other, swapped, length, limit, h, ne, pair)
                 for u in range(t + 1, n_ends):
                     eu = ends[u]
-                    if u == j or eu == empty or eu == et:
+                    if u == j or eu == empty or eu == et:  # noqa: SIM109 (numba)
                         continue
                     swapped = placed + (eu - et) * (k + 1) ** t + (et - eu) * (k + 1) ** u
                     count = _put(out, count, 0, left, right, swapped, length, limit, h, ne, pair)
@@ -346,7 +344,7 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
 @njit(cache=True)
 def _is_goal(code: int, h: int, ne: int, goal_left: np.ndarray, goal_right: np.ndarray) -> bool:
     row = code // ne
-    return goal_left[row // h] and goal_right[row % h]
+    return bool(goal_left[row // h] and goal_right[row % h])
 
 
 @njit(cache=True, parallel=True)
@@ -395,7 +393,7 @@ def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndar
 
 @njit(cache=True)
 def _any_goal(frontier: np.ndarray, h: int, ne: int, goal_left: np.ndarray, goal_right: np.ndarray) -> bool:
-    for i in range(frontier.shape[0]):
+    for i in range(frontier.shape[0]):  # noqa: SIM110 (a compiled loop)
         if _is_goal(frontier[i], h, ne, goal_left, goal_right):
             return True
     return False
@@ -413,11 +411,11 @@ def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, go
     whose distance from the start grows by one each turn (the only way when ``goal_depth`` is the
     distance from the start to the nearest goal). Depth-first, with verdicts kept in ``memo``."""
     if memo[code] != UNKNOWN:
-        return memo[code] == REACHES
+        return bool(memo[code] == REACHES)
     ne = layers.shape[0] // (h * h)
     if layers[code] == goal_depth:
         memo[code] = REACHES if _is_goal(code, h, ne, goal_left, goal_right) else DEAD
-        return memo[code] == REACHES
+        return bool(memo[code] == REACHES)
     depth_cap = goal_depth - layers[code] + 1
     stack = np.empty(depth_cap, np.int64)
     succ = np.empty((depth_cap, MAX_SUCCESSORS), np.int64)

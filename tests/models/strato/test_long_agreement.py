@@ -29,7 +29,6 @@ from functools import cache
 
 import pytest
 
-from stratagem.models.strato.solve import SAT_WARM_UP, SAT_WINDOW
 from stratagem.models.strato.challenge import Challenge, Options
 from stratagem.models.strato.cpsat import StratoCPSAT
 from stratagem.models.strato.deal import seeded_deal
@@ -40,6 +39,7 @@ from stratagem.models.strato.position import WON
 from stratagem.models.strato.puzzle import load_puzzle
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.sat import StratoCNF, max_turns
+from stratagem.models.strato.solve import SAT_WARM_UP, SAT_WINDOW
 from stratagem.solvers import drup_compiled
 from stratagem.solvers.drup import check_drup_data
 from stratagem.solvers.satplan import incremental_search
