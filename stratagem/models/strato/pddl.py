@@ -104,34 +104,34 @@ def _resolve() -> str:
 
 def _shift_out(h: str, lo: str, hi_excl: str) -> str:
     """Every card of ``h`` at a place in [lo, hi) moves one place outward."""
-    return (f"(forall (?z ?z2 - pos ?c - weather) (when (and (not (less ?z {lo})) (less ?z {hi_excl}) "
-            f"(succ ?z ?z2) (at {h} ?z ?c)) (and (not (at {h} ?z ?c)) (at {h} ?z2 ?c))))")
+    return (f"(forall (?sz ?sz2 - pos ?sc - weather) (when (and (not (less ?sz {lo})) (less ?sz {hi_excl}) "
+            f"(succ ?sz ?sz2) (at {h} ?sz ?sc)) (and (not (at {h} ?sz ?sc)) (at {h} ?sz2 ?sc))))")
 
 
 def _shift_out_from(h: str, lo: str) -> str:
     """Every card of ``h`` at a place >= lo moves one place outward."""
-    return (f"(forall (?z ?z2 - pos ?c - weather) (when (and (not (less ?z {lo})) (succ ?z ?z2) (at {h} ?z ?c)) "
-            f"(and (not (at {h} ?z ?c)) (at {h} ?z2 ?c))))")
+    return (f"(forall (?sz ?sz2 - pos ?sc - weather) (when (and (not (less ?sz {lo})) (succ ?sz ?sz2) (at {h} ?sz ?sc)) "
+            f"(and (not (at {h} ?sz ?sc)) (at {h} ?sz2 ?sc))))")
 
 
 def _shift_in_after(h: str, x: str) -> str:
     """Every card of ``h`` beyond place x moves one place inward (closing the gap at x)."""
-    return (f"(forall (?z ?z2 - pos ?c - weather) (when (and (less {x} ?z2) (succ ?z ?z2) (at {h} ?z2 ?c)) "
-            f"(and (not (at {h} ?z2 ?c)) (at {h} ?z ?c))))")
+    return (f"(forall (?sz ?sz2 - pos ?sc - weather) (when (and (less {x} ?sz2) (succ ?sz ?sz2) (at {h} ?sz2 ?sc)) "
+            f"(and (not (at {h} ?sz2 ?sc)) (at {h} ?sz ?sc))))")
 
 
 def _shift_in_between(h: str, x: str, y: str) -> str:
     """Cards of ``h`` at places in (x, y] move one place inward."""
-    return (f"(forall (?z ?z2 - pos ?c - weather) (when (and (less {x} ?z2) (not (less {y} ?z2)) (succ ?z ?z2) "
-            f"(at {h} ?z2 ?c)) (and (not (at {h} ?z2 ?c)) (at {h} ?z ?c))))")
+    return (f"(forall (?sz ?sz2 - pos ?sc - weather) (when (and (less {x} ?sz2) (not (less {y} ?sz2)) (succ ?sz ?sz2) "
+            f"(at {h} ?sz2 ?sc)) (and (not (at {h} ?sz2 ?sc)) (at {h} ?sz ?sc))))")
 
 
 def _len_down(h: str) -> str:
-    return f"(forall (?a ?b - pos) (when (and (len {h} ?b) (succ ?a ?b)) (and (not (len {h} ?b)) (len {h} ?a))))"
+    return f"(forall (?la ?lb - pos) (when (and (len {h} ?lb) (succ ?la ?lb)) (and (not (len {h} ?lb)) (len {h} ?la))))"
 
 
 def _len_up(h: str) -> str:
-    return f"(forall (?a ?b - pos) (when (and (len {h} ?a) (succ ?a ?b)) (and (not (len {h} ?a)) (len {h} ?b))))"
+    return f"(forall (?la ?lb - pos) (when (and (len {h} ?la) (succ ?la ?lb)) (and (not (len {h} ?la)) (len {h} ?lb))))"
 
 
 def _wind(cross: bool) -> str:

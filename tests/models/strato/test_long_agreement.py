@@ -284,3 +284,28 @@ def test_engine_sat_certificate_of_each_long_shipped_deal_checks(name: str, deal
     puzzle = _puzzle(name)
     game = puzzle.game(next(d for d in puzzle.deals if d.name == deal))
     assert len(sat_optimum(game, certify=True)) >= 7
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "players", "seed"),
+    [pytest.param(name, players, seed, id=f"{name}-p{players}-s{seed}")
+     for name in ("challenge-1", "level-2-example") for players, seed in RANDOM],
+)
+def test_engine_the_relaxation_pipeline_agrees_with_sat_on_random_deals(name: str, players: int, seed: int) -> None:
+    """``solve`` (auto: the relaxation bound and its guided line first) finds SAT's optimum, and a
+    relaxation certificate, where it gives one, recomputes to the line's length."""
+    from stratagem.models.strato.relaxation import relaxation_bound
+    from stratagem.models.strato.solve import solve
+
+    challenge = _challenge(name)
+    game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, players))
+    solution = solve(game, "auto", RANDOM_BUDGET, fallback=False)
+    if not solution.optimal:
+        pytest.skip(f"undecided within {RANDOM_BUDGET:g} s: {solution.optimality}")
+    assert _replays_to_victory(game, solution.moves)
+    if solution.evidence["kind"] == "relaxation-bound":
+        again = relaxation_bound(challenge, Options(), game.initial_state(),
+                                 track_ends=solution.evidence["ends"] == "tracked")
+        assert again.bound == len(solution.moves) == solution.evidence["bound"]
+    assert len(sat_optimum(game, certify=False, budget=RANDOM_BUDGET)) == len(solution.moves)

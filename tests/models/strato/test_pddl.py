@@ -61,3 +61,4 @@ def test_engine_fast_downward_cost_is_the_optimal_length(name: str, players: int
         assert cost is None
     else:
         assert cost == len(reference.moves or ())
+
