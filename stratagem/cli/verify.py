@@ -200,6 +200,14 @@ def check_refutation(
         verdict.invalid("evidence.proof", f"drat-trim says {second}")
 
 
+def _check_win_claim(claim: dict[str, Any], line: Line, verdict: Verdict) -> None:
+    """A ``solvable: true`` claim: its line ends in a win and is as long as the claim says."""
+    if line.result != "won":
+        verdict.invalid("claim.solvable", "claims a win but the line does not end in one")
+    if claim.get("length") != len(line.moves):
+        verdict.invalid("claim.length", f"says {claim.get('length')} but the line has {len(line.moves)} moves")
+
+
 def check_relaxation_bound(claim: dict[str, Any], evidence: dict[str, Any], line: Line, game: Any, start: Any,
                            verdict: Verdict) -> None:
     """A relaxation certificate: recompute the bound from the rules and the deal, trusting nothing in the record.
@@ -229,10 +237,7 @@ def check_relaxation_bound(claim: dict[str, Any], evidence: dict[str, Any], line
     verdict.checked.append(f"the relaxation bound, recomputed from the rules and the deal: {bound.describe()}")
     solvable = claim.get("solvable")
     if solvable is True:
-        if line.result != "won":
-            verdict.invalid("claim.solvable", "claims a win but the line does not end in one")
-        if claim.get("length") != len(line.moves):
-            verdict.invalid("claim.length", f"says {claim.get('length')} but the line has {len(line.moves)} moves")
+        _check_win_claim(claim, line, verdict)
         if claim.get("optimal"):
             if bound.bound != len(line.moves):
                 verdict.invalid("claim.optimal", f"the relaxation bound is {bound.bound} turns but the line has "
@@ -279,10 +284,7 @@ def check_claim(
     """Check a proof's claim against its line and, with ``recheck``, by exhaustive enumeration."""
     solvable = claim.get("solvable")
     if solvable is True:
-        if line.result != "won":
-            verdict.invalid("claim.solvable", "claims a win but the line does not end in one")
-        if claim.get("length") != len(line.moves):
-            verdict.invalid("claim.length", f"says {claim.get('length')} but the line has {len(line.moves)} moves")
+        _check_win_claim(claim, line, verdict)
         if claim.get("optimal"):
             bound = len(line.moves) - 1
             if recheck:

@@ -51,7 +51,8 @@ from stratagem.models.strato.position import WON, Row, State
 #: The name the certificate gives this family of relaxations; a record naming another is refused.
 RELAXATION = "table-classes@1"
 
-#: Largest relaxed state space searched (codes): beyond it the other rows' ends are not tracked.
+#: Largest relaxed state space searched (codes): beyond it the other rows' ends are not tracked, and a
+#: row whose space is larger even so gets the bound 0 (see :func:`relaxed_search`).
 MAX_CODES = 40_000_000
 
 #: The letter standing for the class ``other`` in descriptions and goal tests.
@@ -290,7 +291,7 @@ class RelaxedSearch:
 
     def layer(self, rows: Sequence[Row]) -> int:
         """Relaxed turns from the start's image to ``rows``'s image (``-1``: not within the goal's depth)."""
-        if not fits(self.relaxation, rows):
+        if not self.exact or not fits(self.relaxation, rows):
             return -1
         return int(self.layers[image(self.relaxation, rows)])
 
@@ -321,8 +322,12 @@ def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation
     """Breadth-first search of the relaxation from ``state``'s image to the nearest relaxed goal."""
     from stratagem.models.strato import relaxation_kernel as kernel
 
-    k, limit, h, plays, n_ends, other_rows, fog, wind = _kernel_args(relaxation)
     goal_row = state.rows[relaxation.row]
+    if relaxation.codes > MAX_CODES or not fits(relaxation, state.rows):
+        # too many relaxed states to search (or a table the relaxation cannot classify): 0 is the only
+        # bound claimed for this row, and no shortest relaxed lines are known
+        return RelaxedSearch(challenge, goal_row, relaxation, -1, 0, np.zeros(0, np.int8), exact=False)
+    k, limit, h, plays, n_ends, other_rows, fog, wind = _kernel_args(relaxation)
     goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, limit)
     start = image(relaxation, state.rows)
     depth, layers = kernel.forward(start, relaxation.codes, goal_left, goal_right, k, limit, plays, n_ends,
@@ -360,12 +365,19 @@ class RelaxationBound:
         }
 
     def describe(self) -> str:
-        parts = "; ".join(f"{s.relaxation.describe()}: {s.distance if s.distance is not None else 'never'}"
-                          for s in self.rows)
+        parts = "; ".join(f"{s.relaxation.describe()}: {_distance_words(s)}" for s in self.rows)
         if len(self.rows) == 1:
             return f"table-only relaxation of {parts}"
         how = "summed, as no card can change rows" if self.combine == "sum" else "the largest, as rows interact"
         return f"table-only relaxation, distances {how}: {parts}"
+
+
+def _distance_words(search: RelaxedSearch) -> str:
+    if search.distance is None:
+        return "never"
+    if search.start < 0:
+        return f"0 (not searched: {search.relaxation.codes:,} relaxed states)"
+    return str(search.distance)
 
 
 def combine(distances: Sequence[int | None], required: int, how: str) -> int | None:

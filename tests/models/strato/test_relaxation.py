@@ -190,3 +190,11 @@ def test_a_won_game_has_bound_zero_and_an_unfinished_one_at_least_one() -> None:
     assert relaxation_bound(challenge, Options(), met).bound == 1
     assert relaxation_bound(challenge, Options(), met._replace(status=WON)).bound == 0
     assert relaxation_bound(challenge, Options(), parse_state("RRR(RW)WWWW RRW W 1 -")).bound >= 1
+
+
+def test_a_relaxation_too_large_to_search_claims_nothing_beyond_one_turn() -> None:
+    # three goal weathers and an "other" class with a limit of 8: billions of relaxed states per row
+    challenge = make_challenge(weathers="RSWC", pairs=("RW", "SC"), limit=8, left="RSW", right="WWW")
+    bound = relaxation_bound(challenge, Options(), seeded_deal(challenge, 1, 1))
+    assert bound.bound == 1 and all(not s.exact and s.distance == 0 for s in bound.rows)
+    assert "not searched" in bound.describe()
