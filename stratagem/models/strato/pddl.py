@@ -110,8 +110,8 @@ def _shift_out(h: str, lo: str, hi_excl: str) -> str:
 
 def _shift_out_from(h: str, lo: str) -> str:
     """Every card of ``h`` at a place >= lo moves one place outward."""
-    return (f"(forall (?sz ?sz2 - pos ?sc - weather) (when (and (not (less ?sz {lo})) (succ ?sz ?sz2) (at {h} ?sz ?sc)) "
-            f"(and (not (at {h} ?sz ?sc)) (at {h} ?sz2 ?sc))))")
+    return (f"(forall (?sz ?sz2 - pos ?sc - weather) (when (and (not (less ?sz {lo})) (succ ?sz ?sz2) "
+            f"(at {h} ?sz ?sc)) (and (not (at {h} ?sz ?sc)) (at {h} ?sz2 ?sc))))")
 
 
 def _shift_in_after(h: str, x: str) -> str:
