@@ -45,7 +45,15 @@ from typing import Any
 import numpy as np
 
 from stratagem.models.strato.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
-from stratagem.models.strato.challenge import Challenge, Options
+from stratagem.models.strato.challenge import (
+    ANY_CARD,
+    LEFT_TORNADO,
+    RIGHT_TORNADO,
+    Challenge,
+    HalfGoal,
+    Options,
+    SequenceGoal,
+)
 from stratagem.models.strato.position import WON, Row, State
 
 #: The name the certificate gives this family of relaxations; a record naming another is refused.
@@ -90,13 +98,20 @@ class RowRelaxation:
         return 2 * self.other_rows if self.tracked_ends else 0
 
     @property
+    def end_base(self) -> int:
+        """Values a tracked end takes: the classes, with an empty half-row counted as ``other`` where there
+        is such a class (a Storm may then swap "from" an empty end: more than the rules allow, so still a
+        relaxation, and a smaller one), else as one more value."""
+        return self.k if len(self.classes) > len(self.named) else self.k + 1
+
+    @property
     def half_rows(self) -> int:
         """Number of half-rows of length 0 to the limit over the classes."""
         return int(_offsets(self.k, self.limit)[self.limit + 1])
 
     @property
     def codes(self) -> int:
-        return int(self.half_rows ** 2 * (self.k + 1) ** self.n_ends)
+        return int(self.half_rows ** 2 * self.end_base ** self.n_ends)
 
     def describe(self) -> str:
         names = " ".join(c if i < len(self.named) else f"other={c}" for i, c in enumerate(self.classes))
@@ -198,14 +213,15 @@ def image(relaxation: RowRelaxation, rows: Sequence[Row]) -> int:
 
     code = half(goal.left) * relaxation.half_rows + half(goal.right)
     if relaxation.n_ends:
-        ends = [index[h[-1]] if h else k
+        base = relaxation.end_base
+        ends = [index[h[-1]] if h else (k if base == k + 1 else k - 1)
                 for r, other in enumerate(rows) if r != relaxation.row for h in (other.left, other.right)]
         if len(ends) == 2:  # one other row: its two ends in the kernel's canonical order
             ends.sort()
         value = 0
         for end in reversed(ends):
-            value = value * (k + 1) + end
-        code = code * (k + 1) ** relaxation.n_ends + value
+            value = value * base + end
+        code = code * base ** relaxation.n_ends + value
     return code
 
 
@@ -222,7 +238,8 @@ def fits(relaxation: RowRelaxation, rows: Sequence[Row]) -> bool:
 # -- the compiled searches, memoised -------------------------------------------------------------------
 @lru_cache(maxsize=32)
 def _goal_tables(challenge: Challenge, row: Row, classes: tuple[str, ...], limit: int) -> tuple[np.ndarray, ...]:
-    """For each half-row code, whether that half meets its half of the goal (classes read as weathers)."""
+    """For each half-row code: whether that half meets its half of the goal (classes read as weathers), and
+    how much of it it meets (a score that orders the guided search, never a bound)."""
     k = len(classes)
     offsets = _offsets(k, limit)
     h = int(offsets[limit + 1])
@@ -230,7 +247,8 @@ def _goal_tables(challenge: Challenge, row: Row, classes: tuple[str, ...], limit
     letters = [cls if cls in named else OTHER for cls in classes]
     tables = []
     for half_goal in (challenge.goal.left, challenge.goal.right):
-        table = np.zeros(h, np.bool_)
+        met = np.zeros(h, np.bool_)
+        progress = np.zeros(h, np.int64)
         for idx in range(h):
             n = 0
             while offsets[n + 1] <= idx:
@@ -240,9 +258,26 @@ def _goal_tables(challenge: Challenge, row: Row, classes: tuple[str, ...], limit
             for _ in range(n):
                 cards.append(letters[value % k])
                 value //= k
-            table[idx] = half_goal is None or half_goal.met("".join(cards), row)
-        tables.append(table)
-    return tables[0], tables[1]
+            half = "".join(cards)
+            met[idx] = half_goal is None or half_goal.met(half, row)
+            progress[idx] = _progress(half_goal, half, row)
+        tables.append((met, progress))
+    return tables[0][0], tables[1][0], tables[0][1] + 0, tables[1][1] + 0
+
+
+def _progress(half_goal: HalfGoal | None, cards: str, row: Row) -> int:
+    """How many of the goal's cards a half-row already has in place (0 for no goal)."""
+    if half_goal is None:
+        return 0
+    if isinstance(half_goal, SequenceGoal):
+        return sum(1 for token, card in zip(half_goal.pattern, cards, strict=False)
+                   if token == ANY_CARD or _resolve_token(token, row) == card)
+    window = cards[: half_goal.nearest]
+    return sum(min(n, window.count(_resolve_token(token, row))) for token, n in half_goal.counts)
+
+
+def _resolve_token(token: str, row: Row) -> str:
+    return row.left_tornado if token == LEFT_TORNADO else row.right_tornado if token == RIGHT_TORNADO else token
 
 
 @lru_cache(maxsize=8)
@@ -255,8 +290,8 @@ def _tables(k: int, limit: int) -> tuple[np.ndarray, ...]:
 
 def _kernel_args(relaxation: RowRelaxation) -> tuple[Any, ...]:
     plays = np.array(relaxation.plays, dtype=np.int64).reshape(-1, 2)
-    return (relaxation.k, relaxation.limit, relaxation.half_rows, plays, relaxation.n_ends, relaxation.other_rows,
-            relaxation.fog, relaxation.wind_crosses)
+    return (relaxation.k, relaxation.limit, relaxation.half_rows, plays, relaxation.n_ends, relaxation.end_base,
+            relaxation.other_rows, relaxation.fog, relaxation.wind_crosses)
 
 
 def relaxed_successors(relaxation: RowRelaxation, code: int) -> list[int]:
@@ -265,7 +300,8 @@ def relaxed_successors(relaxation: RowRelaxation, code: int) -> list[int]:
 
     out = np.empty(kernel.MAX_SUCCESSORS, np.int64)
     ends = np.empty(max(relaxation.n_ends, 1), np.int64)
-    count = kernel.successors(code, *_kernel_args(relaxation), out, ends,  # type: ignore[call-arg]
+    marks = np.empty(relaxation.end_base ** relaxation.n_ends, np.bool_)
+    count = kernel.successors(code, *_kernel_args(relaxation), out, ends, marks,  # type: ignore[call-arg]
                               *_tables(relaxation.k, relaxation.limit))
     return [int(c) for c in out[:count]]
 
@@ -309,12 +345,14 @@ class RelaxedSearch:
         code = image(self.relaxation, rows)
         if self.layers[code] < 0:
             return False
+        k, limit, h, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(self.relaxation)
+        goal_left, goal_right, score_left, score_right = _goal_tables(self.challenge, self.goal_row,
+                                                                      self.relaxation.classes, limit)
         if self._memo is None:
             self._memo = np.zeros(self.layers.shape[0], np.int8)
-        k, limit, h, plays, n_ends, other_rows, fog, wind = _kernel_args(self.relaxation)
-        goal_left, goal_right = _goal_tables(self.challenge, self.goal_row, self.relaxation.classes, limit)
-        return bool(kernel.reaches(code, self.layers, self.distance, self._memo, goal_left, goal_right, k, limit, h,
-                                   plays, n_ends, other_rows, fog, wind, _tables(k, limit)))
+        return bool(kernel.reaches(code, self.layers, self.distance, self._memo, goal_left, goal_right, score_left,
+                                   score_right, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind,
+                                   _tables(k, limit)))
 
 
 def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation, max_depth: int = 120,
@@ -327,11 +365,11 @@ def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation
         # too many relaxed states to search (or a table the relaxation cannot classify): 0 is the only
         # bound claimed for this row, and no shortest relaxed lines are known
         return RelaxedSearch(challenge, goal_row, relaxation, -1, 0, np.zeros(0, np.int8), exact=False)
-    k, limit, h, plays, n_ends, other_rows, fog, wind = _kernel_args(relaxation)
-    goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, limit)
+    k, limit, h, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(relaxation)
+    goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, limit)[:2]
     start = image(relaxation, state.rows)
     depth, layers = kernel.forward(start, relaxation.codes, goal_left, goal_right, k, limit, plays, n_ends,
-                                   other_rows, fog, wind, _tables(k, limit), max_depth, deadline)
+                                   end_base, other_rows, fog, wind, _tables(k, limit), max_depth, deadline)
     if depth == -3:  # no goal within max_depth: still a bound, but no shortest relaxed lines to follow
         return RelaxedSearch(challenge, goal_row, relaxation, start, max_depth + 1, layers, exact=False)
     return RelaxedSearch(challenge, goal_row, relaxation, start, depth if depth >= 0 else None, layers,

@@ -2,14 +2,16 @@
 
 A relaxed state is one *goal row*, its two half-rows written as sequences of card *classes* (the goal's
 weathers, and one class for every other weather), and, when a Storm can swap cards between rows, the
-class at the outer end of every half-row of the other rows (or ``EMPTY`` = ``k`` for an empty one).
+class at the outer end of every half-row of the other rows (an empty half-row counts as the class
+``other`` where there is one, else as ``EMPTY`` = ``k``).
 States are packed into one integer:
 
     code = (left * H + right) * ENDS + ends
 
 where a half-row of length ``n`` with classes ``c_0 .. c_{n-1}`` (outward from its tornado) is
 ``offset[n] + sum c_i * k**i``, ``H`` is the number of half-rows of length 0 to the card limit, and
-``ends`` packs the tracked ends in base ``k + 1``. Every code in ``range(H * H * ENDS)`` is a state.
+``ends`` packs the tracked ends in base ``end_base`` (``k``, or ``k + 1`` with ``EMPTY``). Every code in
+``range(H * H * ENDS)`` is a state.
 
 Everything an action does to one half-row is tabulated once per (classes, limit) by :func:`half_tables`
 (which half-rows a Wind, a Sun, a Fog can leave, where Rain takes a card from and puts it, ...), so that
@@ -147,9 +149,9 @@ TABLE_ORDER = ("length", "end", "pop", "append", "front", "set_end", "wind_in_pt
 # -- successors ------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _canonical_ends(ends: int, pair: int) -> int:
-    """With one other row (``pair`` = ``k + 1``, else 0), its two ends in a fixed order: the relaxation treats
-    a row's two ends alike (every relaxed move commutes with exchanging them), so states differing only
-    in that order are merged. With more rows the ends are kept as they are."""
+    """With one other row (``pair`` = the base of the ends, else 0), its two ends in a fixed order: the
+    relaxation treats a row's two ends alike (every relaxed move commutes with exchanging them), so states
+    differing only in that order are merged. With more rows the ends are kept as they are."""
     if pair == 0:
         return ends
     first, second = ends % pair, ends // pair
@@ -199,8 +201,8 @@ def _fog(out: np.ndarray, count: int, left: int, right: int, played_side: int, e
 
 
 @njit(cache=True)
-def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends: int, other_rows: int, fog: bool,
-               wind_crosses: bool, out: np.ndarray, ends: np.ndarray,
+def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends: int, end_base: int,
+               other_rows: int, fog: bool, wind_crosses: bool, out: np.ndarray, ends: np.ndarray, marks: np.ndarray,
                length: np.ndarray, end: np.ndarray, pop: np.ndarray, append: np.ndarray, front: np.ndarray,
                set_end: np.ndarray, wind_in_ptr: np.ndarray, wind_in: np.ndarray, wind_out_ptr: np.ndarray,
                wind_out: np.ndarray, remove_near_ptr: np.ndarray, remove_near: np.ndarray,
@@ -213,22 +215,26 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
     ``h`` is the number of half-rows within the limit. ``plays`` is an (n, 2) array of (class placed,
     action). ``n_ends`` is the number of tracked ends (0: the other rows are unknown, and a Storm or Fog
     may bring any class). ``other_rows`` is how many
-    rows can interact with the goal row (0: none). ``ends`` is scratch space of ``n_ends`` entries.
+    rows can interact with the goal row (0: none). ``ends`` and ``marks`` are scratch space of ``n_ends``
+    and ``end_base ** n_ends`` entries.
     """
     ne = 1
     for _ in range(n_ends):
-        ne *= k + 1
-    pair = k + 1 if n_ends == 2 else 0
+        ne *= end_base
+    pair = end_base if n_ends == 2 else 0
     e_code = code % ne
     row = code // ne
     left = row // h
     right = row % h
     value = e_code
     for i in range(n_ends):
-        ends[i] = value % (k + 1)
-        value //= k + 1
-    empty = k
+        ends[i] = value % end_base
+        value //= end_base
+    empty = k if end_base == k + 1 else -1
     count = 0
+    # what an action inside another row leaves at its ends, each outcome once (see below)
+    row_outcomes = marks
+    row_outcomes[:] = False
     for p in range(plays.shape[0]):
         cls = plays[p, 0]
         act = plays[p, 1]
@@ -268,14 +274,14 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
                         for j in range(n_ends):
                             if ends[j] == empty:
                                 continue
-                            swapped = e_code + (end[far] - ends[j]) * (k + 1) ** j
+                            swapped = e_code + (end[far] - ends[j]) * end_base ** j
                             count = _put(out, count, side, near, set_end[far, ends[j]], swapped, length, limit, h,
                                          ne, pair)
                 for i in range(n_ends):
                     for j in range(i + 1, n_ends):
                         if ends[i] == empty or ends[j] == empty or ends[i] == ends[j]:
                             continue
-                        swapped = e_code + (ends[j] - ends[i]) * (k + 1) ** i + (ends[i] - ends[j]) * (k + 1) ** j
+                        swapped = e_code + (ends[j] - ends[i]) * end_base ** i + (ends[i] - ends[j]) * end_base ** j
                         count = _put(out, count, side, near, far, swapped, length, limit, h, ne, pair)
             elif act == FOG and other_rows > 0 and fog:
                 lft, rgt = (near, far) if side == 0 else (far, near)
@@ -305,12 +311,12 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
             continue
         for j in range(n_ends):
             partner = j ^ 1  # the other end of the same row
-            placed = e_code + (cls - ends[j]) * (k + 1) ** j
+            placed = e_code + (cls - ends[j]) * end_base ** j
             if act == WIND or act == RAIN or act == SUN:  # noqa: SIM109 (numba)
-                # the action stays in that row: its far end may become any class, or empty
-                for c in range(k + 1):
-                    moved = placed + (c - ends[partner]) * (k + 1) ** partner
-                    count = _put(out, count, 0, left, right, moved, length, limit, h, ne, pair)
+                # the action stays in that row: its far end may become any class, or empty (each outcome
+                # emitted once, after the loop over the plays)
+                for c in range(end_base):
+                    row_outcomes[_canonical_ends(placed + (c - ends[partner]) * end_base ** partner, pair)] = True
                 continue
             count = _put(out, count, 0, left, right, placed, length, limit, h, ne, pair)
             if act != STORM:
@@ -329,14 +335,18 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
                     other = right if side == 0 else left
                     if length[half] == 0 or end[half] == et:
                         continue
-                    swapped = placed + (end[half] - et) * (k + 1) ** t
+                    swapped = placed + (end[half] - et) * end_base ** t
                     count = _put(out, count, side, set_end[half, et], other, swapped, length, limit, h, ne, pair)
                 for u in range(t + 1, n_ends):
                     eu = ends[u]
                     if u == j or eu == empty or eu == et:  # noqa: SIM109 (numba)
                         continue
-                    swapped = placed + (eu - et) * (k + 1) ** t + (et - eu) * (k + 1) ** u
+                    swapped = placed + (eu - et) * end_base ** t + (et - eu) * end_base ** u
                     count = _put(out, count, 0, left, right, swapped, length, limit, h, ne, pair)
+    if n_ends:
+        for e in range(ne):
+            if row_outcomes[e]:
+                count = _put(out, count, 0, left, right, e, length, limit, h, ne, pair)
     return count
 
 
@@ -349,14 +359,16 @@ def _is_goal(code: int, h: int, ne: int, goal_left: np.ndarray, goal_right: np.n
 
 @njit(cache=True, parallel=True)
 def _expand_layer(frontier: np.ndarray, dist: np.ndarray, depth: int, k: int, limit: int, h: int, plays: np.ndarray,
-                  n_ends: int, other_rows: int, fog: bool, wind_crosses: bool, tables: tuple) -> None:  # type: ignore[type-arg]
+                  n_ends: int, end_base: int, other_rows: int, fog: bool, wind_crosses: bool, tables: tuple) -> None:  # type: ignore[type-arg]
     chunks = 64
     size = frontier.shape[0]
     for c in prange(chunks):
         out = np.empty(MAX_SUCCESSORS, np.int64)
         ends = np.empty(max(n_ends, 1), np.int64)
+        marks = np.empty(end_base ** n_ends, np.bool_)
         for i in range(c * size // chunks, (c + 1) * size // chunks):
-            count = successors(frontier[i], k, limit, h, plays, n_ends, other_rows, fog, wind_crosses, out, ends,
+            count = successors(frontier[i], k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses, out,
+                               ends, marks,
                                *tables)
             for j in range(count):
                 if dist[out[j]] == UNREACHED:
@@ -364,7 +376,8 @@ def _expand_layer(frontier: np.ndarray, dist: np.ndarray, depth: int, k: int, li
 
 
 def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndarray, k: int, limit: int,
-            plays: np.ndarray, n_ends: int, other_rows: int, fog: bool, wind_crosses: bool, tables: tuple,  # type: ignore[type-arg]
+            plays: np.ndarray, n_ends: int, end_base: int, other_rows: int, fog: bool, wind_crosses: bool,
+            tables: tuple,  # type: ignore[type-arg]
             max_depth: int, deadline: Any = None) -> tuple[int, np.ndarray]:
     """Breadth-first layers from ``start`` until a layer holds a goal state.
 
@@ -385,7 +398,8 @@ def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndar
             return -3, dist
         if deadline is not None and deadline():
             return -2, dist
-        _expand_layer(frontier, dist, depth, k, limit, h, plays, n_ends, other_rows, fog, wind_crosses, tables)
+        _expand_layer(frontier, dist, depth, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses,
+                      tables)
         depth += 1
         frontier = np.flatnonzero(dist == depth).astype(np.int64)
     return -1, dist
@@ -405,11 +419,14 @@ UNKNOWN, REACHES, DEAD = 0, 1, 2
 
 @njit(cache=True)
 def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, goal_left: np.ndarray,
-            goal_right: np.ndarray, k: int, limit: int, h: int, plays: np.ndarray, n_ends: int, other_rows: int,
+            goal_right: np.ndarray, score_left: np.ndarray, score_right: np.ndarray, k: int, limit: int, h: int,
+            plays: np.ndarray, n_ends: int, end_base: int, other_rows: int,
             fog: bool, wind_crosses: bool, tables: tuple) -> bool:  # type: ignore[type-arg]
     """Whether a relaxed goal lies ``goal_depth - layers[code]`` relaxed turns from ``code``, along states
     whose distance from the start grows by one each turn (the only way when ``goal_depth`` is the
-    distance from the start to the nearest goal). Depth-first, with verdicts kept in ``memo``."""
+    distance from the start to the nearest goal). Depth-first, with verdicts kept in ``memo``; the
+    successors are tried in the order of the goal progress ``score_left[left] + score_right[right]``,
+    best first (the order only decides how soon a line is found)."""
     if memo[code] != UNKNOWN:
         return bool(memo[code] == REACHES)
     ne = layers.shape[0] // (h * h)
@@ -422,9 +439,13 @@ def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, go
     counts = np.zeros(depth_cap, np.int64)
     nexts = np.zeros(depth_cap, np.int64)
     ends = np.empty(max(n_ends, 1), np.int64)
+    marks = np.empty(end_base ** n_ends, np.bool_)
     top = 0
     stack[0] = code
-    counts[0] = successors(code, k, limit, h, plays, n_ends, other_rows, fog, wind_crosses, succ[0], ends, *tables)
+    counts[0] = _ordered(code, layers, memo, ne, h, score_left, score_right, succ[0],
+                         successors(code, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses, succ[0],
+                                    ends, marks,
+                                    *tables))
     while top >= 0:
         x = stack[top]
         if nexts[top] >= counts[top]:
@@ -446,6 +467,34 @@ def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, go
         top += 1
         stack[top] = y
         nexts[top] = 0
-        counts[top] = successors(y, k, limit, h, plays, n_ends, other_rows, fog, wind_crosses, succ[top], ends,
-                                 *tables)
+        counts[top] = _ordered(y, layers, memo, ne, h, score_left, score_right, succ[top],
+                               successors(y, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses,
+                                          succ[top],
+                                          ends, marks, *tables))
     return False
+
+
+@njit(cache=True)
+def _ordered(code: int, layers: np.ndarray, memo: np.ndarray, ne: int, h: int, score_left: np.ndarray,
+             score_right: np.ndarray, succ: np.ndarray, count: int) -> int:
+    """Keep the successors one layer further that are not known dead, best goal progress first."""
+    kept = 0
+    for i in range(count):
+        y = succ[i]
+        if layers[y] == layers[code] + 1 and memo[y] != DEAD:
+            succ[kept] = y
+            kept += 1
+    scores = np.empty(kept, np.int64)
+    for i in range(kept):
+        row = succ[i] // ne
+        scores[i] = score_left[row // h] + score_right[row % h]
+    for i in range(1, kept):  # insertion sort, best first; stable, so deterministic
+        y, sc = succ[i], scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < sc:
+            succ[j + 1] = succ[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        succ[j + 1] = y
+        scores[j + 1] = sc
+    return kept
