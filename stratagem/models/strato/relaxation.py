@@ -324,14 +324,19 @@ class RelaxedSearch:
     stopped: bool = False
     exact: bool = True
     _memo: np.ndarray | None = field(default=None, repr=False)
+    _scratch: np.ndarray | None = field(default=None, repr=False)
+    _layer_of: dict[tuple[Row, ...], int] = field(default_factory=dict, repr=False)
 
-    def layer(self, rows: Sequence[Row]) -> int:
+    def layer(self, rows: tuple[Row, ...]) -> int:
         """Relaxed turns from the start's image to ``rows``'s image (``-1``: not within the goal's depth)."""
-        if not self.exact or not fits(self.relaxation, rows):
-            return -1
-        return int(self.layers[image(self.relaxation, rows)])
+        known = self._layer_of.get(rows)
+        if known is None:
+            known = -1 if not self.exact or not fits(self.relaxation, rows) else int(
+                self.layers[image(self.relaxation, rows)])
+            self._layer_of[rows] = known
+        return known
 
-    def on_shortest_line(self, rows: Sequence[Row]) -> bool:
+    def on_shortest_line(self, rows: tuple[Row, ...]) -> bool:
         """Whether ``rows``'s image lies on a shortest relaxed line from the start's image to a goal.
 
         A winning line exactly as long as :attr:`distance` maps to such a relaxed line turn by turn (each
@@ -350,9 +355,11 @@ class RelaxedSearch:
                                                                       self.relaxation.classes, limit)
         if self._memo is None:
             self._memo = np.zeros(self.layers.shape[0], np.int8)
+            self._scratch = np.empty((self.distance + 1, kernel.MAX_SUCCESSORS), np.int64)
+        assert self._scratch is not None
         return bool(kernel.reaches(code, self.layers, self.distance, self._memo, goal_left, goal_right, score_left,
                                    score_right, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind,
-                                   _tables(k, limit)))
+                                   _tables(k, limit), self._scratch))
 
 
 def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation, max_depth: int = 120,

@@ -36,7 +36,8 @@ from numba import njit, prange
 #: Action codes: what a played card resolves as.
 NONE, WIND, RAIN, SUN, FOG, STORM = 0, 1, 2, 3, 4, 5
 
-#: Upper bound on the successors of one state (the kernel stops writing past it; see ``successors``).
+#: Room for the successors of one state (a few hundred at most on the shipped challenges); ``successors``
+#: raises rather than drop one.
 MAX_SUCCESSORS = 1 << 13
 
 #: ``dist`` value of a state not reached.
@@ -347,6 +348,8 @@ def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends:
         for e in range(ne):
             if row_outcomes[e]:
                 count = _put(out, count, 0, left, right, e, length, limit, h, ne, pair)
+    if count >= out.shape[0]:  # a successor may have been dropped: no search may go on with a partial list
+        raise ValueError("relaxed successors overflow their buffer")
     return count
 
 
@@ -421,12 +424,14 @@ UNKNOWN, REACHES, DEAD = 0, 1, 2
 def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, goal_left: np.ndarray,
             goal_right: np.ndarray, score_left: np.ndarray, score_right: np.ndarray, k: int, limit: int, h: int,
             plays: np.ndarray, n_ends: int, end_base: int, other_rows: int,
-            fog: bool, wind_crosses: bool, tables: tuple) -> bool:  # type: ignore[type-arg]
+            fog: bool, wind_crosses: bool, tables: tuple, succ: np.ndarray) -> bool:  # type: ignore[type-arg]
     """Whether a relaxed goal lies ``goal_depth - layers[code]`` relaxed turns from ``code``, along states
     whose distance from the start grows by one each turn (the only way when ``goal_depth`` is the
     distance from the start to the nearest goal). Depth-first, with verdicts kept in ``memo``; the
     successors are tried in the order of the goal progress ``score_left[left] + score_right[right]``,
-    best first (the order only decides how soon a line is found)."""
+    best first (the order only decides how soon a line is found). ``succ`` is scratch space of
+    ``(goal_depth + 1, MAX_SUCCESSORS)``, kept by the caller so that a call answered from ``memo`` costs
+    nothing."""
     if memo[code] != UNKNOWN:
         return bool(memo[code] == REACHES)
     ne = layers.shape[0] // (h * h)
@@ -435,7 +440,6 @@ def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, go
         return bool(memo[code] == REACHES)
     depth_cap = goal_depth - layers[code] + 1
     stack = np.empty(depth_cap, np.int64)
-    succ = np.empty((depth_cap, MAX_SUCCESSORS), np.int64)
     counts = np.zeros(depth_cap, np.int64)
     nexts = np.zeros(depth_cap, np.int64)
     ends = np.empty(max(n_ends, 1), np.int64)
