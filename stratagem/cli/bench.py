@@ -165,8 +165,8 @@ def _certified_table(rows: list[tuple[str, str, CertifiedCell]], time_limit: flo
         "`auto` starts with the table-only relaxation bound (a certificate `verify` recomputes) and its",
         "guided line search, and falls back to A*/SAT when the bound is below the optimum; the baseline is",
         "SAT alone (a DRUP refutation checked by the project's checker), measured on the same deal in the same",
-        "run. Seconds are wall clock / CPU of this process's threads (SAT solves in a child process, whose CPU is
-not counted); check = what `verify` does for that certificate (for",
+        "run. Seconds are wall clock / CPU of this process's threads (SAT solves in a child process, whose CPU is",
+        "not counted); check = what `verify` does for that certificate (for",
         "the relaxation: replay the line and recompute the bound; for SAT the checker time is inside its solve",
         "time). Ratio = auto's solve + check wall time over SAT's; * marks a SAT run stopped by the limit.",
         "",
