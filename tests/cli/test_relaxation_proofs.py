@@ -99,3 +99,13 @@ def test_unsolvability_certified_by_a_relaxation_without_a_goal(cli, tmp_path: P
     assert record["evidence"]["kind"] == "relaxation-bound" and record["evidence"]["bound"] is None
     checked = cli("verify", str(proof))
     assert checked.code == 0 and "no win at all: the relaxation reaches no goal" in checked.out
+
+
+def test_relaxation_proofs_are_byte_identical_across_runs(cli, tmp_path: Path) -> None:
+    # challenge 1's solo-3: the tracked relaxation, searched in parallel threads, and the guided line
+    puzzle = str(PUZZLES / "challenge-1.toml")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    for path in (a, b):
+        assert cli("solve", puzzle, "--deal", "solo-3", "--method", "relaxed", "--proof", str(path)).code == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert json.loads(a.read_text())["evidence"]["bound"] == 7
