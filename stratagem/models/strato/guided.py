@@ -43,9 +43,11 @@ class GuidedResult:
 
 def supports(bound: RelaxationBound) -> bool:
     """Whether the guided search applies: a bound from exact relaxed searches, on one goal row or on rows
-    whose distances add up."""
+    whose distances add up, that some set of goal rows attains (not a bound raised to one turn for a goal
+    already met but not yet declared)."""
     return (bound.bound is not None and bound.bound > 0 and all(s.exact for s in bound.rows)
-            and (bound.combine == "sum" or len(bound.rows) >= 1 and _required(bound) == 1))
+            and (bound.combine == "sum" or len(bound.rows) >= 1 and _required(bound) == 1)
+            and bool(_tight_sets(bound)))
 
 
 def _required(bound: RelaxationBound) -> int:

@@ -175,6 +175,7 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
     variants = [False, True] if tracks_ends(game.challenge, game.options, start) else [True]
     best: int | None = None
     described = ""
+    searched = False
     for i, track_ends in enumerate(variants):
         last = i == len(variants) - 1
         with progress(f"relaxation bound of {label}", "variant", "rows done") as show:
@@ -194,6 +195,7 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
             best, described = bound.bound, bound.describe()
         if not supports(bound):
             continue
+        searched = True
         cap = max_nodes if last else min(max_nodes or COARSE_NODES, COARSE_NODES)
         with progress(f"line of {bound.bound} turns on {label}", "turns", "nodes expanded") as show:
             show(bound.bound, 0)
@@ -217,6 +219,9 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
         return Solution("relaxed", UNKNOWN, (), heuristic, "the time limit ran out while the relaxation bound was "
                         f"being computed; no winning line is shorter than {heuristic} turns (admissible "
                         "heuristic), nothing more is proven", stats, stopped_by="time")
+    if not searched:
+        return Solution("relaxed", UNKNOWN, (), proven, f"no winning line is shorter than {best} turns "
+                        f"({described}); no guided search applies to this bound", stats)
     return Solution("relaxed", UNKNOWN, (), proven, f"no winning line is shorter than {best} turns ({described}); "
                     "no line of that length found before the limit", stats,
                     stopped_by="time" if deadline.expired() else "nodes")
