@@ -226,10 +226,12 @@ def check_relaxation_bound(claim: dict[str, Any], evidence: dict[str, Any], line
     if ends not in ("tracked", "unknown"):
         verdict.invalid("evidence.ends", f"must be 'tracked' or 'unknown', not {ends!r}")
         return
+    claimed = evidence.get("bound")
     with search_progress("recomputing the relaxation bound", first="row", second="rows") as show:
         show(0, 0)
-        bound = relaxation_bound(game.challenge, game.options, start, track_ends=ends == "tracked")
-    claimed = evidence.get("bound")
+        # the claimed bound is only where the pruned search starts: what it finds does not depend on it
+        hint = claimed if isinstance(claimed, int) and 0 <= claimed <= 100 else 0
+        bound = relaxation_bound(game.challenge, game.options, start, track_ends=ends == "tracked", hint=hint)
     if claimed != bound.bound:
         verdict.invalid("evidence.bound", f"claims {claimed!r}, but the relaxation recomputed from the rules gives "
                         f"{bound.bound if bound.bound is not None else 'no goal (null)'}")

@@ -281,11 +281,39 @@ def _resolve_token(token: str, row: Row) -> str:
 
 
 @lru_cache(maxsize=8)
+def _all_tables(k: int, limit: int) -> dict[str, Any]:
+    from stratagem.models.strato import relaxation_kernel as kernel
+
+    return kernel.half_tables(k, limit)
+
+
 def _tables(k: int, limit: int) -> tuple[np.ndarray, ...]:
     from stratagem.models.strato import relaxation_kernel as kernel
 
-    tables = kernel.half_tables(k, limit)
+    tables = _all_tables(k, limit)
     return tuple(tables[name] for name in kernel.TABLE_ORDER)
+
+
+def _guide(challenge: Challenge, row: Row, relaxation: RowRelaxation) -> tuple[Any, ...]:
+    """What the kernel's admissible estimate needs (see ``relaxation_kernel.estimate``): each half-row's
+    class counts, the cards of each class the goal needs in the row, the goal halves' lengths, and how
+    many needed cards one relaxed turn can add (two when a card of a needed class can also bring one
+    from another row, by Storm or Fog)."""
+    from stratagem.models.strato.relaxation_kernel import FOG as FOG_ACTION
+    from stratagem.models.strato.relaxation_kernel import STORM as STORM_ACTION
+
+    index = {w: i for i, cls in enumerate(relaxation.classes) for w in cls}
+    need = np.zeros(relaxation.k, np.int64)
+    lengths = []
+    for half_goal in (challenge.goal.left, challenge.goal.right):
+        lengths.append(0 if half_goal is None else half_goal.length())
+        if half_goal is not None:
+            for weather, n in half_goal.needs(row).items():
+                need[index[weather]] += n
+    brings = relaxation.other_rows > 0 and any(
+        cls < len(relaxation.named) and act in (FOG_ACTION, STORM_ACTION) for cls, act in relaxation.plays)
+    per_turn = 2 if brings else 1
+    return (_all_tables(relaxation.k, relaxation.limit)["counts"], need, lengths[0], lengths[1], per_turn)
 
 
 def _kernel_args(relaxation: RowRelaxation) -> tuple[Any, ...]:
@@ -363,8 +391,12 @@ class RelaxedSearch:
 
 
 def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation, max_depth: int = 120,
-                   deadline: Callable[[], bool] | None = None) -> RelaxedSearch:
-    """Breadth-first search of the relaxation from ``state``'s image to the nearest relaxed goal."""
+                   deadline: Callable[[], bool] | None = None, guided: bool = True, hint: int = 0) -> RelaxedSearch:
+    """Breadth-first search of the relaxation from ``state``'s image to the nearest relaxed goal.
+
+    ``guided`` prunes it with an admissible estimate (the distance found is the same, see
+    ``relaxation_kernel.forward``); ``hint`` is a lower bound on that distance known beforehand (it only
+    saves restarts)."""
     from stratagem.models.strato import relaxation_kernel as kernel
 
     goal_row = state.rows[relaxation.row]
@@ -376,7 +408,8 @@ def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation
     goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, limit)[:2]
     start = image(relaxation, state.rows)
     depth, layers = kernel.forward(start, relaxation.codes, goal_left, goal_right, k, limit, plays, n_ends,
-                                   end_base, other_rows, fog, wind, _tables(k, limit), max_depth, deadline)
+                                   end_base, other_rows, fog, wind, _tables(k, limit), max_depth, deadline,
+                                   _guide(challenge, goal_row, relaxation) if guided else None, hint)
     if depth == -3:  # no goal within max_depth: still a bound, but no shortest relaxed lines to follow
         return RelaxedSearch(challenge, goal_row, relaxation, start, max_depth + 1, layers, exact=False)
     return RelaxedSearch(challenge, goal_row, relaxation, start, depth if depth >= 0 else None, layers,
@@ -439,11 +472,14 @@ def combine(distances: Sequence[int | None], required: int, how: str) -> int | N
 
 
 def relaxation_bound(challenge: Challenge, options: Options, state: State,
-                     deadline: Callable[[], bool] | None = None, track_ends: bool = True) -> RelaxationBound:
+                     deadline: Callable[[], bool] | None = None, track_ends: bool = True,
+                     hint: int = 0) -> RelaxationBound:
     """The relaxation bound of ``state``: each eligible row's relaxed distance, combined.
 
     ``track_ends`` chooses between the two members of the family where a Storm crosses rows: the other
-    rows' outer ends tracked (sharper) or unknown (faster); both are sound.
+    rows' outer ends tracked (sharper) or unknown (faster); both are sound. ``hint``, a guess at each
+    row's distance, only decides where the pruned search starts (see ``relaxation_kernel.forward``):
+    the distances found do not depend on it.
     """
     if state.status == WON:
         return RelaxationBound(0, "sum", (), track_ends=track_ends)
@@ -451,7 +487,7 @@ def relaxation_bound(challenge: Challenge, options: Options, state: State,
     searches: list[RelaxedSearch] = []
     for r in eligible:
         relaxation = row_relaxation(challenge, options, state, r, track_ends)
-        search = relaxed_search(challenge, state, relaxation, deadline=deadline)
+        search = relaxed_search(challenge, state, relaxation, deadline=deadline, hint=hint)
         if search.stopped:
             return RelaxationBound(None, "", tuple(searches), stopped=True, track_ends=track_ends)
         searches.append(search)

@@ -88,6 +88,7 @@ def half_tables(k: int, limit: int) -> dict[str, Any]:
         return _encode(cards, k, offsets) if len(cards) <= limit + 1 else -1
 
     length = np.array([len(c) for c in halves], np.int64)
+    counts = np.array([[c.count(x) for x in range(k)] for c in halves], np.int64).reshape(size, k)
     end = np.array([c[-1] if c else -1 for c in halves], np.int64)
     pop = np.array([enc(c[:-1]) if c else -1 for c in halves], np.int64)
     append = np.full((size, k), -1, np.int64)
@@ -131,7 +132,7 @@ def half_tables(k: int, limit: int) -> dict[str, Any]:
         for c in range(k):
             insert_lists.append(sorted({enc(cards[:q] + (c,) + cards[q:]) for q in range(len(cards) + 1)}))
     tables: dict[str, Any] = {"offsets": np.array(offsets, np.int64), "length": length, "end": end, "pop": pop,
-                              "append": append, "front": front, "set_end": set_end}
+                              "append": append, "front": front, "set_end": set_end, "counts": counts}
     for name, items in lists.items():
         tables[name + "_ptr"], tables[name] = _csr(items)
     tables["cross_ptr"], tables["cross_h"] = _csr(cross_h)
@@ -378,11 +379,63 @@ def _expand_layer(frontier: np.ndarray, dist: np.ndarray, depth: int, k: int, li
                     dist[out[j]] = depth + 1
 
 
+@njit(cache=True)
+def estimate(code: int, ne: int, h: int, length: np.ndarray, counts: np.ndarray, need: np.ndarray, goal_left_len: int,
+             goal_right_len: int, per_turn: int, goal_left: np.ndarray, goal_right: np.ndarray) -> int:
+    """A lower bound on the relaxed turns from ``code`` to a goal (admissible, so it may prune the search).
+
+    - Length: the goal halves need ``goal_*_len`` cards; a relaxed turn adds at most two cards to the goal
+      row (the card placed, and one a Fog brings from another row).
+    - Classes: the goal needs ``need[c]`` cards of class ``c`` in the row; a relaxed turn adds at most
+      ``per_turn`` of them (the card placed, and with a crossing action one more from another row).
+    - An unmet goal needs a turn.
+    """
+    row = code // ne
+    left = row // h
+    right = row % h
+    if goal_left[left] and goal_right[right]:
+        return 0
+    short = max(0, goal_left_len - length[left]) + max(0, goal_right_len - length[right])
+    deficit = 0
+    for c in range(need.shape[0]):
+        deficit += max(0, need[c] - counts[left, c] - counts[right, c])
+    return int(max(1, (short + 1) // 2, (deficit + per_turn - 1) // per_turn))
+
+
+@njit(cache=True)
+def _prune(frontier: np.ndarray, depth: int, bound: int, ne: int, h: int, length: np.ndarray, counts: np.ndarray,
+           need: np.ndarray, goal_left_len: int, goal_right_len: int, per_turn: int, goal_left: np.ndarray,
+           goal_right: np.ndarray) -> tuple[np.ndarray, int]:
+    """The states of ``frontier`` that may lie on a relaxed line of at most ``bound`` turns (distance so far
+    plus :func:`estimate`), and the least such total among the others (``-1``: none left out)."""
+    kept = np.empty(frontier.shape[0], np.int64)
+    n = 0
+    least = -1
+    for i in range(frontier.shape[0]):
+        total = depth + estimate(frontier[i], ne, h, length, counts, need, goal_left_len, goal_right_len, per_turn,
+                                 goal_left, goal_right)
+        if total <= bound:
+            kept[n] = frontier[i]
+            n += 1
+        elif least < 0 or total < least:
+            least = total
+    return kept[:n], least
+
+
 def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndarray, k: int, limit: int,
             plays: np.ndarray, n_ends: int, end_base: int, other_rows: int, fog: bool, wind_crosses: bool,
             tables: tuple,  # type: ignore[type-arg]
-            max_depth: int, deadline: Any = None) -> tuple[int, np.ndarray]:
+            max_depth: int, deadline: Any = None, guide: tuple | None = None,  # type: ignore[type-arg]
+            hint: int = 0) -> tuple[int, np.ndarray]:
     """Breadth-first layers from ``start`` until a layer holds a goal state.
+
+    With ``guide`` (``counts, need, goal_left_len, goal_right_len, per_turn`` for :func:`estimate`), a
+    state is expanded only if its distance plus its estimate is at most a guessed bound (first the
+    larger of ``hint`` and the start's estimate); when no goal is found within it, the search starts
+    again with the least total it left out. An admissible estimate never prunes a state of a shortest
+    relaxed line, so the goal depth found is the relaxed distance, and the layers of those lines are
+    exact (states off them may be missing or too deep, and none of them leads to a goal along growing
+    layers).
 
     Returns the goal layer's depth (``-1``: the relaxation has no reachable goal; ``-2``: stopped by
     ``deadline``, a callable that says when time is up; ``-3``: no goal within ``max_depth``) and the
@@ -390,22 +443,39 @@ def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndar
     """
     h = int(np.searchsorted(tables[0], limit, side="right"))
     ne = n_codes // (h * h)
-    dist = np.full(n_codes, UNREACHED, np.int8)
-    dist[start] = 0
-    frontier = np.array([start], np.int64)
-    depth = 0
-    while frontier.size:
-        if _any_goal(frontier, h, ne, goal_left, goal_right):
-            return depth, dist
-        if depth >= max_depth:
+    bound = max_depth
+    if guide is not None:
+        counts, need, goal_left_len, goal_right_len, per_turn = guide
+        first = estimate(start, ne, h, tables[0], counts, need, goal_left_len, goal_right_len, per_turn, goal_left,
+                         goal_right)
+        bound = min(max_depth, max(hint, first))
+    while True:
+        dist = np.full(n_codes, UNREACHED, np.int8)
+        dist[start] = 0
+        frontier = np.array([start], np.int64)
+        depth = 0
+        least = -1
+        while frontier.size:
+            if _any_goal(frontier, h, ne, goal_left, goal_right):
+                return depth, dist
+            if depth >= max_depth:
+                return -3, dist
+            if deadline is not None and deadline():
+                return -2, dist
+            if guide is not None:
+                frontier, left_out = _prune(frontier, depth, bound, ne, h, tables[0], counts, need, goal_left_len,
+                                            goal_right_len, per_turn, goal_left, goal_right)
+                if left_out >= 0 and (least < 0 or left_out < least):
+                    least = left_out
+            _expand_layer(frontier, dist, depth, k, limit, h, plays, n_ends, end_base, other_rows, fog,
+                          wind_crosses, tables)
+            depth += 1
+            frontier = np.flatnonzero(dist == depth).astype(np.int64)
+        if guide is None or least < 0:
+            return -1, dist
+        if least > max_depth:
             return -3, dist
-        if deadline is not None and deadline():
-            return -2, dist
-        _expand_layer(frontier, dist, depth, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses,
-                      tables)
-        depth += 1
-        frontier = np.flatnonzero(dist == depth).astype(np.int64)
-    return -1, dist
+        bound = least
 
 
 @njit(cache=True)
@@ -502,3 +572,4 @@ def _ordered(code: int, layers: np.ndarray, memo: np.ndarray, ne: int, h: int, s
         succ[j + 1] = y
         scores[j + 1] = sc
     return kept
+

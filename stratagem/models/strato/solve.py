@@ -181,7 +181,8 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
         with progress(f"relaxation bound of {label}", "variant", "rows done") as show:
             show(i + 1, 0)
             began = deadline.elapsed()
-            bound = relaxation_bound(game.challenge, game.options, start, deadline=deadline, track_ends=track_ends)
+            bound = relaxation_bound(game.challenge, game.options, start, deadline=deadline, track_ends=track_ends,
+                                     hint=best or 0)
             stats["relaxation_seconds"] = round(stats["relaxation_seconds"] + deadline.elapsed() - began, 3)
         stats["seconds"] = round(deadline.elapsed(), 3)
         if bound.stopped:

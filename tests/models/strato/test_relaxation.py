@@ -198,3 +198,69 @@ def test_a_relaxation_too_large_to_search_claims_nothing_beyond_one_turn() -> No
     bound = relaxation_bound(challenge, Options(), seeded_deal(challenge, 1, 1))
     assert bound.bound == 1 and all(not s.exact and s.distance == 0 for s in bound.rows)
     assert "not searched" in bound.describe()
+
+
+def _estimate_against_bfs(name: str, deals: int, per_row: int) -> int:
+    """The pruned search is exact only if its estimate is admissible: compare it with plain breadth-first
+    relaxed distances from states the relaxation itself reaches."""
+    from stratagem.models.strato import relaxation_kernel as kernel
+    from stratagem.models.strato.relaxation import _goal_tables, _guide, _kernel_args, _tables, relaxed_search
+
+    challenge, options = CHALLENGES[name]
+    rng = random.Random(f"estimate-{name}")
+    compared = 0
+    for _ in range(deals):
+        start = seeded_deal(challenge, rng.randrange(10**6), rng.choice((1, 2, 4)))
+        for r, row in enumerate(start.rows):
+            if not challenge.goal.eligible(row):
+                continue
+            relaxation = row_relaxation(challenge, options, start, r)
+            if relaxation.codes > 3_000_000:
+                relaxation = row_relaxation(challenge, options, start, r, track_ends=False)
+            plain = relaxed_search(challenge, start, relaxation, guided=False, max_depth=6)
+            reached = [int(c) for c in (plain.layers >= 0).nonzero()[0]]
+            k, limit, h, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(relaxation)
+            goal_left, goal_right = _goal_tables(challenge, row, relaxation.classes, limit)[:2]
+            counts, need, left_len, right_len, per_turn = _guide(challenge, row, relaxation)
+            ne = relaxation.codes // relaxation.half_rows ** 2
+            rng.shuffle(reached)
+            found = 0
+            for code in reached[: 10 * per_row]:  # many relaxed states are dead ends: look for live ones
+                if found >= per_row:
+                    break
+                depth, _ = kernel.forward(code, relaxation.codes, goal_left, goal_right, k, limit, plays, n_ends,
+                                          end_base, other_rows, fog, wind, _tables(k, limit), 40)
+                if depth < 0:
+                    continue
+                found += 1
+                guess = kernel.estimate(code, ne, h, _tables(k, limit)[0], counts, need, left_len, right_len,
+                                        per_turn, goal_left, goal_right)
+                assert guess <= depth, (name, relaxation.describe(), code, guess, depth)
+                compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("name", sorted(CHALLENGES))
+def test_the_pruning_estimate_never_exceeds_the_relaxed_distance(name: str) -> None:
+    assert _estimate_against_bfs(name, 1, 4) >= 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CHALLENGES))
+def test_the_pruning_estimate_never_exceeds_the_relaxed_distance_at_length(name: str) -> None:
+    assert _estimate_against_bfs(name, 6, 25) >= 60
+
+
+def test_the_pruned_search_finds_the_plain_distance() -> None:
+    from stratagem.models.strato.relaxation import relaxed_search
+
+    for puzzle, deal in (("challenge-1", "solo-3"), ("level-2-example", "solo-3")):
+        loaded = load_puzzle(PUZZLES / f"{puzzle}.toml")
+        start = loaded.deal(loaded.find_deal(deal))
+        for r, row in enumerate(start.rows):
+            if not loaded.challenge.goal.eligible(row):
+                continue
+            relaxation = row_relaxation(loaded.challenge, loaded.options, start, r)
+            plain = relaxed_search(loaded.challenge, start, relaxation, guided=False).distance
+            for hint in (0, 3, 12):
+                assert relaxed_search(loaded.challenge, start, relaxation, hint=hint).distance == plain
