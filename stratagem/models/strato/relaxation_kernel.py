@@ -375,7 +375,9 @@ def _expand_layer(frontier: np.ndarray, dist: np.ndarray, depth: int, k: int, li
                                ends, marks,
                                *tables)
             for j in range(count):
-                if dist[out[j]] == UNREACHED:
+                # a state first reached by a longer way (before a pruned state on a shorter one was let
+                # in) gets its true distance; every write in one call is the same value
+                if dist[out[j]] == UNREACHED or dist[out[j]] > depth + 1:
                     dist[out[j]] = depth + 1
 
 
@@ -403,20 +405,25 @@ def estimate(code: int, ne: int, h: int, length: np.ndarray, counts: np.ndarray,
 
 
 @njit(cache=True)
-def _prune(frontier: np.ndarray, depth: int, bound: int, ne: int, h: int, length: np.ndarray, counts: np.ndarray,
-           need: np.ndarray, goal_left_len: int, goal_right_len: int, per_turn: int, goal_left: np.ndarray,
-           goal_right: np.ndarray) -> tuple[np.ndarray, int]:
-    """The states of ``frontier`` that may lie on a relaxed line of at most ``bound`` turns (distance so far
-    plus :func:`estimate`), and the least such total among the others (``-1``: none left out)."""
+def _prune(frontier: np.ndarray, expanded: np.ndarray, depth: int, bound: int, ne: int, h: int, length: np.ndarray,
+           counts: np.ndarray, need: np.ndarray, goal_left_len: int, goal_right_len: int, per_turn: int,
+           goal_left: np.ndarray, goal_right: np.ndarray) -> tuple[np.ndarray, int]:
+    """The states of ``frontier`` not yet expanded that may lie on a relaxed line of at most ``bound`` turns
+    (distance so far plus :func:`estimate`), now marked expanded; and the least such total among the others
+    (``-1``: none left out)."""
     kept = np.empty(frontier.shape[0], np.int64)
     n = 0
     least = -1
     for i in range(frontier.shape[0]):
-        total = depth + estimate(frontier[i], ne, h, length, counts, need, goal_left_len, goal_right_len, per_turn,
+        code = frontier[i]
+        if expanded[code]:
+            continue
+        total = depth + estimate(code, ne, h, length, counts, need, goal_left_len, goal_right_len, per_turn,
                                  goal_left, goal_right)
         if total <= bound:
-            kept[n] = frontier[i]
+            kept[n] = code
             n += 1
+            expanded[code] = True
         elif least < 0 or total < least:
             least = total
     return kept[:n], least
@@ -430,12 +437,13 @@ def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndar
     """Breadth-first layers from ``start`` until a layer holds a goal state.
 
     With ``guide`` (``counts, need, goal_left_len, goal_right_len, per_turn`` for :func:`estimate`), a
-    state is expanded only if its distance plus its estimate is at most a guessed bound (first the
-    larger of ``hint`` and the start's estimate); when no goal is found within it, the search starts
-    again with the least total it left out. An admissible estimate never prunes a state of a shortest
-    relaxed line, so the goal depth found is the relaxed distance, and the layers of those lines are
-    exact (states off them may be missing or too deep, and none of them leads to a goal along growing
-    layers).
+    state is expanded only when its distance plus its estimate is at most a bound (first the larger of
+    ``hint`` and the start's estimate); when no goal lies within it, the bound grows to the least total
+    left out and the pass over the layers goes on where it stopped: a state is expanded once, at its
+    distance. The estimate is admissible and consistent (each count it takes falls by at most its
+    divisor a turn), so no state of a shortest relaxed line is left out: the goal depth found is the
+    relaxed distance, whatever the hint, and the layers of those lines are exact (states off them may be
+    missing or too deep, and none of them leads to a goal along growing layers).
 
     Returns the goal layer's depth (``-1``: the relaxation has no reachable goal; ``-2``: stopped by
     ``deadline``, a callable that says when time is up; ``-3``: no goal within ``max_depth``) and the
@@ -443,18 +451,11 @@ def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndar
     """
     h = int(np.searchsorted(tables[0], limit, side="right"))
     ne = n_codes // (h * h)
-    bound = max_depth
-    if guide is not None:
-        counts, need, goal_left_len, goal_right_len, per_turn = guide
-        first = estimate(start, ne, h, tables[0], counts, need, goal_left_len, goal_right_len, per_turn, goal_left,
-                         goal_right)
-        bound = min(max_depth, max(hint, first))
-    while True:
-        dist = np.full(n_codes, UNREACHED, np.int8)
-        dist[start] = 0
-        frontier = np.array([start], np.int64)
+    dist = np.full(n_codes, UNREACHED, np.int8)
+    dist[start] = 0
+    if guide is None:
         depth = 0
-        least = -1
+        frontier = np.array([start], np.int64)
         while frontier.size:
             if _any_goal(frontier, h, ne, goal_left, goal_right):
                 return depth, dist
@@ -462,20 +463,33 @@ def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndar
                 return -3, dist
             if deadline is not None and deadline():
                 return -2, dist
-            if guide is not None:
-                frontier, left_out = _prune(frontier, depth, bound, ne, h, tables[0], counts, need, goal_left_len,
-                                            goal_right_len, per_turn, goal_left, goal_right)
-                if left_out >= 0 and (least < 0 or left_out < least):
-                    least = left_out
             _expand_layer(frontier, dist, depth, k, limit, h, plays, n_ends, end_base, other_rows, fog,
                           wind_crosses, tables)
             depth += 1
             frontier = np.flatnonzero(dist == depth).astype(np.int64)
-        if guide is None or least < 0:
+        return -1, dist
+    counts, need, goal_left_len, goal_right_len, per_turn = guide
+    expanded = np.zeros(n_codes, np.bool_)
+    bound = max(hint, estimate(start, ne, h, tables[0], counts, need, goal_left_len, goal_right_len, per_turn,
+                               goal_left, goal_right))
+    while bound <= max_depth:
+        least = -1
+        for depth in range(bound + 1):
+            if deadline is not None and deadline():
+                return -2, dist
+            frontier = np.flatnonzero(dist == depth).astype(np.int64)
+            if _any_goal(frontier, h, ne, goal_left, goal_right):
+                return depth, dist
+            frontier, left_out = _prune(frontier, expanded, depth, bound, ne, h, tables[0], counts, need,
+                                        goal_left_len, goal_right_len, per_turn, goal_left, goal_right)
+            if left_out >= 0 and (least < 0 or left_out < least):
+                least = left_out
+            _expand_layer(frontier, dist, depth, k, limit, h, plays, n_ends, end_base, other_rows, fog,
+                          wind_crosses, tables)
+        if least < 0:
             return -1, dist
-        if least > max_depth:
-            return -3, dist
         bound = least
+    return -3, dist
 
 
 @njit(cache=True)

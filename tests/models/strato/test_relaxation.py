@@ -223,6 +223,8 @@ def _estimate_against_bfs(name: str, deals: int, per_row: int) -> int:
             goal_left, goal_right = _goal_tables(challenge, row, relaxation.classes, limit)[:2]
             counts, need, left_len, right_len, per_turn = _guide(challenge, row, relaxation)
             ne = relaxation.codes // relaxation.half_rows ** 2
+            estimate_args = (ne, h, _tables(k, limit)[0], counts, need, left_len, right_len, per_turn, goal_left,
+                             goal_right)
             rng.shuffle(reached)
             found = 0
             for code in reached[: 10 * per_row]:  # many relaxed states are dead ends: look for live ones
@@ -233,9 +235,11 @@ def _estimate_against_bfs(name: str, deals: int, per_row: int) -> int:
                 if depth < 0:
                     continue
                 found += 1
-                guess = kernel.estimate(code, ne, h, _tables(k, limit)[0], counts, need, left_len, right_len,
-                                        per_turn, goal_left, goal_right)
+                guess = int(kernel.estimate(code, *estimate_args))
                 assert guess <= depth, (name, relaxation.describe(), code, guess, depth)
+                # consistent too: no relaxed turn lowers it by more than one
+                for after in relaxed_successors(relaxation, code):
+                    assert guess <= 1 + kernel.estimate(after, *estimate_args), (name, code, after)
                 compared += 1
     return compared
 
