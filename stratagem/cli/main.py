@@ -27,28 +27,32 @@ def stderr() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-@click.group(help=COMMANDS_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+#: Each command's module (``stratagem.cli.<module>``, attribute of the same name as the command, except
+#: where noted). A command's module is imported only when that command runs, so that one command does not
+#: pay for the libraries of the others (OR-Tools, numba, matplotlib).
+COMMANDS = ("solve", "show", "verify", "bench", "reach", "generate", "export", "play", "analyze", "check")
+
+
+class LazyGroup(click.Group):
+    """A command group that imports a command's module when the command is first asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        import importlib
+
+        command = getattr(importlib.import_module(f"stratagem.cli.{cmd_name}"), cmd_name)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, help=COMMANDS_HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="stratagem")
 def cli() -> None:
     """The command group; each command lives in its own module."""
-
-
-def _register() -> None:
-    from stratagem.cli import analyze, bench, check, export, generate, play, reach, show, solve, verify
-
-    cli.add_command(solve.solve)
-    cli.add_command(show.show)
-    cli.add_command(verify.verify)
-    cli.add_command(bench.bench)
-    cli.add_command(reach.reach)
-    cli.add_command(generate.generate)
-    cli.add_command(export.export)
-    cli.add_command(play.play)
-    cli.add_command(analyze.analyze)
-    cli.add_command(check.check)
-
-
-_register()
 
 
 def fail(message: str) -> int:

@@ -81,7 +81,7 @@ SAT_WARM_UP = 3
 SAT_WINDOW = 8
 
 #: Expansions the guided search gets with the coarse relaxation before the sharp one is computed.
-COARSE_NODES = 500
+COARSE_NODES = 150
 
 #: A progress display: ``progress(label, first, second)`` is a context manager yielding an ``(a, b)``
 #: callback ("label: first a, b second").
