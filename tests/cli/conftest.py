@@ -38,3 +38,20 @@ def assert_bad_input(result: Outcome, *fragments: str) -> None:
     assert len(lines) == 1, result.err
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
+
+
+def detour_line() -> list[str]:
+    """A legal but not shortest win on challenge 0's first deal: one detour move, then an optimal 5-turn
+    finish (6 turns where 5 suffice), in the notation."""
+    from stratagem.models.strato.notation import format_move
+    from stratagem.models.strato.planning import StratoPlanning
+    from stratagem.models.strato.puzzle import load_puzzle
+    from stratagem.solvers.search import astar
+
+    puzzle = load_puzzle(PUZZLES / "challenge-0.toml")
+    game = puzzle.game(puzzle.deals[0])
+    for candidate, after in game.plays(game.initial_state()):
+        rest = astar(StratoPlanning(game, after))
+        if rest.status == "solved" and rest.moves is not None and len(rest.moves) == 5:
+            return [format_move(candidate)] + [format_move(m) for m in rest.moves]
+    raise AssertionError("no detour move found")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import PUZZLES
+from conftest import PUZZLES, detour_line
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 HEAD = (PUZZLES / "challenge-0.toml").read_text().split("[[deals]]")[0]
@@ -63,23 +63,8 @@ def test_another_relaxation_name_is_rejected(cli, tmp_path: Path) -> None:
 
 
 def test_a_line_one_turn_longer_than_the_bound_is_not_certified_optimal(cli, tmp_path: Path) -> None:
-    from stratagem.models.strato.notation import format_move
-    from stratagem.models.strato.planning import StratoPlanning
-    from stratagem.models.strato.puzzle import load_puzzle
-    from stratagem.solvers.search import astar
-
     record = _record(cli, tmp_path)
-    puzzle = load_puzzle(CHALLENGE_0)
-    game = puzzle.game(puzzle.deals[0])
-    start = game.initial_state()
-    for candidate, after in game.plays(start):  # noqa: B007  a detour, then an optimal finish: a legal 6-turn win
-        rest = astar(StratoPlanning(game, after))
-        if rest.status == "solved" and rest.moves is not None and len(rest.moves) == 5:
-            break
-    else:
-        raise AssertionError("no detour move found")
-    assert rest.moves is not None
-    record["line"]["moves"] = [format_move(candidate)] + [format_move(m) for m in rest.moves]
+    record["line"]["moves"] = detour_line()
     record["line"]["length"] = record["claim"]["length"] = 6
     result = _verify(cli, tmp_path, record)
     assert result.code == 1 and "claim.optimal" in result.err and "bound is 5" in result.err

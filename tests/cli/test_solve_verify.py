@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, detour_line
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 
@@ -89,26 +89,10 @@ def test_verify_rejects_a_wrong_length_claim(cli, tmp_path: Path) -> None:
 
 
 def test_recheck_rejects_a_line_that_is_not_shortest(cli, tmp_path: Path) -> None:
-    # Build a genuine 6-turn win (one detour move, then an optimal 5-turn finish) and claim it is
-    # optimal: the plain enumeration must find the 5-turn win and call the proof invalid.
-    from stratagem.models.strato.notation import format_move
-    from stratagem.models.strato.planning import StratoPlanning
-    from stratagem.models.strato.puzzle import load_puzzle
-    from stratagem.solvers.search import astar
-
+    # A genuine 6-turn win (one detour move, then an optimal 5-turn finish) claimed optimal: the plain
+    # enumeration must find the 5-turn win and call the proof invalid.
     record = _proof(cli, tmp_path)
-    puzzle = load_puzzle(CHALLENGE_0)
-    game = puzzle.game(puzzle.deals[0])
-    start = game.initial_state()
-    for candidate, after in game.plays(start):
-        rest = astar(StratoPlanning(game, after))
-        if rest.status == "solved" and len(rest.moves) == 5:
-            move = candidate
-            break
-    else:
-        pytest.fail("no detour move found")
-    moves = [format_move(move)] + [format_move(m) for m in rest.moves]
-    record["line"]["moves"] = moves
+    record["line"]["moves"] = detour_line()
     record["line"]["length"] = record["claim"]["length"] = 6
     assert _verify(cli, tmp_path, record).code == 0  # the line itself is a legal win
     result = _verify(cli, tmp_path, record, "--recheck")
