@@ -120,6 +120,9 @@ class Solution:
     best_line: dict[str, Any] | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
     refutation: Refutation | None = None
+    #: The relaxation certificate of the best bound proven on the way, if any (it certifies any line found
+    #: later that is exactly that long).
+    bound_evidence: dict[str, Any] | None = None
 
     @property
     def optimal(self) -> bool:
@@ -157,7 +160,25 @@ def solve(game: StratoGame, method: str = "auto", time_limit: float | None = Non
         solution = run_search(method, game, deadline, max_nodes, progress, label)
     if fallback and solution.status == UNKNOWN and not solution.moves:
         add_fallback_line(solution, game, deadline, max_nodes, progress, label)
+    certify_by_bound(solution)
     return solution
+
+
+def certify_by_bound(solution: Solution) -> None:
+    """An undecided answer whose line is exactly as long as a relaxation bound proven on the way is optimal,
+    with that bound as its certificate."""
+    evidence = solution.bound_evidence
+    if solution.status != UNKNOWN or not solution.moves or evidence is None or \
+            evidence.get("bound") != len(solution.moves):
+        return
+    solution.status = SOLVED
+    solution.lower_bound = len(solution.moves)
+    solution.evidence = dict(evidence)
+    solution.optimality = (f"no winning line is shorter than {len(solution.moves)} turns: the relaxation bound "
+                           f"(a certificate `stratagem verify` recomputes from the rules); the line was found by "
+                           f"{METHOD_NAMES[(solution.best_line or {}).get('method', solution.method)]}")
+    solution.stopped_by = None
+    solution.best_line = None
 
 
 # -- the relaxation bound and its guided line ------------------------------------------------------
@@ -174,6 +195,7 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
     stats: dict[str, Any] = {"nodes": 0, "seconds": 0.0, "relaxation_seconds": 0.0, "line_seconds": 0.0}
     variants = [False, True] if tracks_ends(game.challenge, game.options, start) else [True]
     best: int | None = None
+    best_evidence: dict[str, Any] | None = None
     described = ""
     searched = False
     for i, track_ends in enumerate(variants):
@@ -193,7 +215,7 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
                             f"no winning line at all: {bound.describe()} reaches no goal (a certificate `stratagem "
                             f"verify` recomputes from the rules)", stats, evidence=evidence)
         if best is None or bound.bound > best:
-            best, described = bound.bound, bound.describe()
+            best, described, best_evidence = bound.bound, bound.describe(), evidence
         if not supports(bound):
             continue
         searched = True
@@ -222,10 +244,11 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
                         "heuristic), nothing more is proven", stats, stopped_by="time")
     if not searched:
         return Solution("relaxed", UNKNOWN, (), proven, f"no winning line is shorter than {best} turns "
-                        f"({described}); no guided search applies to this bound", stats)
+                        f"({described}); no guided search applies to this bound", stats,
+                        bound_evidence=best_evidence)
     return Solution("relaxed", UNKNOWN, (), proven, f"no winning line is shorter than {best} turns ({described}); "
                     "no line of that length found before the limit", stats,
-                    stopped_by="time" if deadline.expired() else "nodes")
+                    stopped_by="time" if deadline.expired() else "nodes", bound_evidence=best_evidence)
 
 
 # -- exhaustive searches --------------------------------------------------------------------------
@@ -422,6 +445,7 @@ def run_auto(game: StratoGame, deadline: Deadline, max_nodes: int | None, progre
     second.stats["relaxed_first"] = {"status": first.status, "lower_bound": first.lower_bound,
                                      "seconds": first.stats["seconds"], "nodes": first.stats.get("nodes")}
     second.lower_bound = max(second.lower_bound, first.lower_bound)
+    second.bound_evidence = first.bound_evidence
     if second.status == UNKNOWN and first.lower_bound > 0:
         second.optimality += f"; {first.optimality}"
     return second
