@@ -107,7 +107,7 @@ class RowRelaxation:
     @property
     def half_rows(self) -> int:
         """Number of half-rows of length 0 to the limit over the classes."""
-        return int(_offsets(self.k, self.limit)[self.limit + 1])
+        return sum(self.k ** n for n in range(self.limit + 1))
 
     @property
     def codes(self) -> int:
@@ -128,14 +128,6 @@ class RowRelaxation:
             "tracked_ends": self.tracked_ends,
             "other_rows": self.other_rows,
         }
-
-
-@lru_cache(maxsize=64)
-def _offsets(k: int, limit: int) -> np.ndarray:
-    offsets = np.zeros(limit + 2, np.int64)
-    for n in range(limit + 1):
-        offsets[n + 1] = offsets[n] + k ** n
-    return offsets
 
 
 def playable_weathers(state: State) -> str:
@@ -200,16 +192,15 @@ def row_relaxation(challenge: Challenge, options: Options, state: State, r: int,
 # -- images of concrete positions ---------------------------------------------------------------------
 def image(relaxation: RowRelaxation, rows: Sequence[Row]) -> int:
     """The code of the relaxed state that the table ``rows`` maps to."""
+    from stratagem.models.strato.relaxation_kernel import encode_half, half_offsets
+
     k = relaxation.k
-    offsets = _offsets(k, relaxation.limit)
+    offsets = half_offsets(k, relaxation.limit)
     index = {w: i for i, cls in enumerate(relaxation.classes) for w in cls}
     goal = rows[relaxation.row]
 
     def half(cards: str) -> int:
-        value = 0
-        for card in reversed(cards):
-            value = value * k + index[card]
-        return int(offsets[len(cards)]) + value
+        return encode_half([index[card] for card in cards], k, offsets)
 
     code = half(goal.left) * relaxation.half_rows + half(goal.right)
     if relaxation.n_ends:
@@ -240,29 +231,19 @@ def fits(relaxation: RowRelaxation, rows: Sequence[Row]) -> bool:
 def _goal_tables(challenge: Challenge, row: Row, classes: tuple[str, ...], limit: int) -> tuple[np.ndarray, ...]:
     """For each half-row code: whether that half meets its half of the goal (classes read as weathers), and
     how much of it it meets (a score that orders the guided search, never a bound)."""
+    from stratagem.models.strato.relaxation_kernel import decode_half, half_offsets
+
     k = len(classes)
-    offsets = _offsets(k, limit)
-    h = int(offsets[limit + 1])
+    offsets = half_offsets(k, limit)
+    h = offsets[limit + 1]
     named = goal_weathers(challenge, row)
     letters = [cls if cls in named else OTHER for cls in classes]
-    tables = []
+    halves = ["".join(letters[c] for c in decode_half(idx, k, offsets)) for idx in range(h)]
+    met, progress = [], []
     for half_goal in (challenge.goal.left, challenge.goal.right):
-        met = np.zeros(h, np.bool_)
-        progress = np.zeros(h, np.int64)
-        for idx in range(h):
-            n = 0
-            while offsets[n + 1] <= idx:
-                n += 1
-            value = idx - int(offsets[n])
-            cards = []
-            for _ in range(n):
-                cards.append(letters[value % k])
-                value //= k
-            half = "".join(cards)
-            met[idx] = half_goal is None or half_goal.met(half, row)
-            progress[idx] = _progress(half_goal, half, row)
-        tables.append((met, progress))
-    return tables[0][0], tables[1][0], tables[0][1] + 0, tables[1][1] + 0
+        met.append(np.array([half_goal is None or half_goal.met(half, row) for half in halves], np.bool_))
+        progress.append(np.array([_progress(half_goal, half, row) for half in halves], np.int64))
+    return met[0], met[1], progress[0], progress[1]
 
 
 def _progress(half_goal: HalfGoal | None, cards: str, row: Row) -> int:

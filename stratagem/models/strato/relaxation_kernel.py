@@ -28,6 +28,7 @@ both), so they are deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,8 @@ UNREACHED = -1
 
 
 # -- tables over half-rows (built in Python once per classes/limit) -----------------------------------
-def _decode(idx: int, k: int, offsets: list[int]) -> tuple[int, ...]:
+def decode_half(idx: int, k: int, offsets: list[int]) -> tuple[int, ...]:
+    """The classes of half-row code ``idx``, outward from the tornado."""
     n = 0
     while offsets[n + 1] <= idx:
         n += 1
@@ -57,11 +59,20 @@ def _decode(idx: int, k: int, offsets: list[int]) -> tuple[int, ...]:
     return tuple(cards)
 
 
-def _encode(cards: tuple[int, ...], k: int, offsets: list[int]) -> int:
+def encode_half(cards: Sequence[int], k: int, offsets: list[int]) -> int:
+    """Inverse of :func:`decode_half`."""
     value = 0
     for c in reversed(cards):
         value = value * k + c
     return offsets[len(cards)] + value
+
+
+def half_offsets(k: int, longest: int) -> list[int]:
+    """``offsets[n]``: the code of the first half-row of length ``n`` (``n`` up to ``longest + 1``)."""
+    offsets = [0]
+    for n in range(longest + 1):
+        offsets.append(offsets[-1] + k ** n)
+    return offsets
 
 
 def _csr(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -78,14 +89,12 @@ def half_tables(k: int, limit: int) -> dict[str, Any]:
     Lists hold distinct results other than the half-row itself. "Near" lists are for the half-row the
     card was just placed on: its last card (the placed one) is never a target.
     """
-    offsets = [0]
-    for n in range(limit + 3):
-        offsets.append(offsets[-1] + k ** n)
+    offsets = half_offsets(k, limit + 2)
     size = offsets[limit + 2]  # half-rows of length 0 .. limit + 1
-    halves = [_decode(i, k, offsets) for i in range(size)]
+    halves = [decode_half(i, k, offsets) for i in range(size)]
 
     def enc(cards: tuple[int, ...]) -> int:
-        return _encode(cards, k, offsets) if len(cards) <= limit + 1 else -1
+        return encode_half(cards, k, offsets) if len(cards) <= limit + 1 else -1
 
     length = np.array([len(c) for c in halves], np.int64)
     counts = np.array([[c.count(x) for x in range(k)] for c in halves], np.int64).reshape(size, k)
