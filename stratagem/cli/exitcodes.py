@@ -1,0 +1,24 @@
+"""The exit codes every ``stratagem`` command uses, in one place.
+
+The rule: the code says how far the answer is *established*, never how pleasant it is.
+
+- ``DONE`` (0): the command did what was asked and everything it states is established (checked by the
+  rules engine, certified, or found by an exhaustive search named as such).
+- ``NO`` (1): a checked negative answer to a yes/no question: ``verify`` finds the record invalid;
+  ``check`` and ``solve`` establish that no winning line exists.
+- ``BAD_INPUT`` (2): the input or the command line cannot be used; one line on stderr says where and why.
+- ``UNDETERMINED`` (3): the work ran but the answer is not established: a limit stopped it (status
+  ``unknown``), or ``verify`` replayed the record without finding it wrong but some claim in it is only
+  asserted (not certified here).
+- ``INTERRUPTED`` (130) and ``TERMINATED`` (143): stopped by SIGINT or SIGTERM (128 + the signal, the
+  shell convention); nothing is left half-written.
+"""
+
+from __future__ import annotations
+
+DONE = 0
+NO = 1
+BAD_INPUT = 2
+UNDETERMINED = 3
+INTERRUPTED = 130
+TERMINATED = 143
