@@ -12,6 +12,12 @@ The rule: the code says how far the answer is *established*, never how pleasant 
   asserted (not certified here).
 - ``INTERRUPTED`` (130) and ``TERMINATED`` (143): stopped by SIGINT or SIGTERM (128 + the signal, the
   shell convention); nothing is left half-written.
+- ``INTERNAL_ERROR`` (70, ``EX_SOFTWARE`` of sysexits.h): an unexpected exception, that is a bug in
+  stratagem, not a problem with the input. It is reported as one line ``stratagem: internal error: ...``
+  (set ``STRATAGEM_TRACEBACK=1`` for the traceback) and kept apart from 2 so that scripts, and the CLI
+  fuzz test, never mistake a crash for a refused input.
+- ``BROKEN_PIPE`` (141, 128 + SIGPIPE): whoever read the output stopped reading (``stratagem ... | head``);
+  nothing more is printed.
 """
 
 from __future__ import annotations
@@ -22,3 +28,5 @@ BAD_INPUT = 2
 UNDETERMINED = 3
 INTERRUPTED = 130
 TERMINATED = 143
+INTERNAL_ERROR = 70
+BROKEN_PIPE = 141

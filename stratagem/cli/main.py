@@ -1,19 +1,29 @@
 """``stratagem``: the command-line application.
 
-Exit codes (DESIGN.md): 0 done, 1 a negative answer where the command is a check (an invalid line or
-proof), 2 bad input or usage, always as one line on stderr naming the file, the place and the problem.
+Exit codes (:mod:`stratagem.cli.exitcodes`): 0 done, 1 a checked negative answer, 2 bad input or usage
+(one line on stderr naming the file, the place and the problem), 3 undetermined, 130 interrupted by
+SIGINT (Ctrl-C), 143 terminated by SIGTERM, 70 an internal error (a bug: one line, never a traceback
+unless ``STRATAGEM_TRACEBACK=1``).
+
+Signals: Ctrl-C raises :class:`KeyboardInterrupt` and :func:`main` makes SIGTERM raise
+:class:`~stratagem.core.errors.Terminated`, so either one unwinds the stack: ``finally`` blocks run,
+atomic writes remove their temporary files, and :func:`run` prints one line and returns 130 or 143.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+from types import FrameType
 from typing import Any
 
 import click
 from rich.console import Console
 
 from stratagem import __version__
-from stratagem.core.errors import StratagemError
+from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
+from stratagem.core.errors import StratagemError, Terminated
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
                  "Stratego Card Clash.")
@@ -58,33 +68,80 @@ def cli() -> None:
 def fail(message: str) -> int:
     """Print one line on stderr; the exit code for bad input."""
     click.echo(message, err=True)
-    return 2
+    return BAD_INPUT
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` on one line, cut to ``limit`` characters (an exception's message may hold anything)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _invoke(args: list[str] | None) -> Any:
+    """Parse ``args`` and run the command, without click's own handling of Ctrl-C (which prints a blank
+    line and turns it into ``Abort``); everything raised reaches :func:`run`."""
+    argv = sys.argv[1:] if args is None else list(args)
+    with cli.make_context("stratagem", argv) as ctx:
+        return cli.invoke(ctx)
 
 
 def run(args: list[str] | None = None) -> int:
-    """Run the CLI and return its exit code, turning every user-facing error into one stderr line."""
+    """Run the CLI and return its exit code, turning every user-facing error into one stderr line.
+
+    An exception that is not a :class:`StratagemError` or a click error is a bug in stratagem. It is
+    reported as one line ``stratagem: internal error: TYPE: message`` with exit code 70 (EX_SOFTWARE),
+    not 2: bad input is the user's to fix, a crash is ours, and scripts must be able to tell them apart.
+    ``STRATAGEM_TRACEBACK=1`` lets the exception through, with its traceback, for debugging.
+    """
     try:
-        result: Any = cli.main(args=args, prog_name="stratagem", standalone_mode=False)
+        result: Any = _invoke(args)
     except StratagemError as exc:
-        return fail(str(exc))
+        return fail(one_line(str(exc), 2000))
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
-        return 2
+        return BAD_INPUT
     except click.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx is not None else "stratagem"
-        return fail(f"{where}: {exc.format_message()}")
+        return fail(f"{where}: {one_line(exc.format_message(), 2000)}")
     except click.ClickException as exc:
-        return fail(f"stratagem: {exc.format_message()}")
+        return fail(f"stratagem: {one_line(exc.format_message(), 2000)}")
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.exceptions.Abort:
         return fail("stratagem: aborted")
     except KeyboardInterrupt:
-        return fail("stratagem: interrupted")
+        click.echo("stratagem: interrupted", err=True)
+        return INTERRUPTED
+    except Terminated:
+        click.echo("stratagem: terminated", err=True)
+        return TERMINATED
+    except BrokenPipeError:
+        _silence_stdout()
+        return BROKEN_PIPE
+    except Exception as exc:
+        if os.environ.get("STRATAGEM_TRACEBACK"):
+            raise
+        click.echo(f"stratagem: internal error: {type(exc).__name__}: {one_line(str(exc))} "
+                   "(a bug; STRATAGEM_TRACEBACK=1 shows where)", err=True)
+        return INTERNAL_ERROR
     return int(result or 0)
 
 
-def main() -> None:
-    """Console-script entry point."""
-    sys.exit(run())
+def _silence_stdout() -> None:
+    """After a broken pipe, send what is left of stdout (and its flush at exit) nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    """The SIGTERM handler: raise :class:`Terminated` where the main thread is, like Ctrl-C does."""
+    raise Terminated()
+
+
+def main() -> None:
+    """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`."""
+    signal.signal(signal.SIGTERM, _terminate)
+    sys.exit(run())

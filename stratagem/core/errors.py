@@ -43,3 +43,12 @@ class UnsupportedGame(StratagemError):
     Solvers check the capabilities they need (core.game's optional protocols) and refuse the rest
     with this error, so the CLI reports one clear line instead of failing deep inside a search.
     """
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread by the handler that ``stratagem``'s entry point installs.
+
+    Like :class:`KeyboardInterrupt` for SIGINT, it unwinds the stack, so ``finally`` blocks run and an
+    atomic write in progress removes its temporary file; the CLI then exits 143. It derives from
+    :class:`BaseException` so that no ``except Exception`` on the way swallows it.
+    """

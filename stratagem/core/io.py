@@ -3,6 +3,10 @@
 Puzzle files are hand-written TOML; records (lines, proofs, analyses) are JSON with sorted keys and
 no timestamps, so the same input always gives byte-identical output. Files are written atomically:
 a failed run never leaves half a file behind.
+
+Every file read here is held to the input limits below (docs/formats.md, "Input limits") before any
+game code sees it, so a hostile or broken file costs a bounded amount of memory and time and fails with
+one line naming the file, the place and the limit, never with a Python error from deep inside a parser.
 """
 
 from __future__ import annotations
@@ -19,29 +23,121 @@ from stratagem.core.errors import BadInput
 
 T = TypeVar("T")
 
+# -- input limits (docs/formats.md, "Input limits") -------------------------------------------------
 
-def read_text(path: str | Path) -> str:
-    """A file's UTF-8 text, or :class:`BadInput` saying why it cannot be read."""
+#: A puzzle or position file is written by hand: the largest shipped one is under 3 KB, so 1 MiB is
+#: several hundred times more than any real puzzle and still parses in well under a second.
+MAX_PUZZLE_BYTES = 1 << 20
+#: A JSON record (line, proof, proof tree, LP certificate). Proof trees hold about 150 bytes a node, so
+#: 64 MiB is a tree of some 400,000 nodes, far beyond what `analyze --proof` writes for the shipped
+#: positions (kilobytes), while a parsed record still fits in well under a gigabyte of memory.
+MAX_RECORD_BYTES = 64 << 20
+#: Tables and arrays inside tables and arrays. The formats nest at most about six levels (a proof
+#: record's claim, a matrix proof's rows); 64 is ten times that and far from Python's recursion limit,
+#: which a deeper file would otherwise hit inside the TOML or JSON parser.
+MAX_NESTING = 64
+#: TOML integers are 64-bit signed (TOML 1.0); JSON records hold nothing larger either (counts, seeds,
+#: card numbers). Python would accept any size, and a 5000-digit number does not even convert.
+MAX_INT = 2**63 - 1
+MIN_INT = -(2**63)
+#: Digits in a row inside a string (a position's notation, a deal name, a table key such as a Stack
+#: Attack card number, an exact fraction in a proof). Notations need a few; exact values in proof trees
+#: and LP certificates (``"9/16"``) can grow long denominators, so the limit is a generous 1000, which
+#: still keeps every number a notation parser reads with ``int`` below Python's 4300-digit limit.
+MAX_DIGIT_RUN = 1000
+
+_DIGIT_RUN = re.compile(rf"\d{{{MAX_DIGIT_RUN + 1},}}")
+
+
+def read_text(path: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> str:
+    """A file's UTF-8 text, or :class:`BadInput` saying why it cannot be read (or that it is larger than
+    ``max_bytes``: the file is read no further than that, whatever its kind)."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
     except FileNotFoundError:
         raise BadInput(str(path), "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(str(path), "", f"cannot read: {exc}") from None
+    except IsADirectoryError:
+        raise BadInput(str(path), "", "is a directory, not a file") from None
+    except OSError as exc:
+        raise BadInput(str(path), "", f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise BadInput(str(path), "", f"larger than the {_size(max_bytes)} this kind of file may have "
+                       "(docs/formats.md, Input limits)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise BadInput(str(path), f"line {line}", "not UTF-8 text") from None
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n >> 10} KiB"
+
+
+def _line_of_long_number(text: str) -> str:
+    """The place of the first number too long to convert (what makes the parsers raise ValueError)."""
+    match = re.search(r"\d{4000,}", text)
+    if match is None:
+        return ""
+    return f"line {text.count(chr(10), 0, match.start()) + 1}"
+
+
+def check_limits(data: Any, source: str) -> None:
+    """Refuse parsed data that breaks the input limits: nesting deeper than :data:`MAX_NESTING`, an
+    integer outside 64 bits, or a string (or table key) with more than :data:`MAX_DIGIT_RUN` digits in a
+    row. ``source`` names the file in the message; the place is the key path."""
+    path: list[str] = []
+
+    def where() -> str:
+        return "".join(path).lstrip(".")
+
+    def walk(value: Any, depth: int) -> None:
+        if isinstance(value, dict | list):
+            if depth >= MAX_NESTING:
+                raise BadInput(source, where(), f"nested more than {MAX_NESTING} levels deep "
+                               "(docs/formats.md, Input limits)")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    path.append(f".{key}")
+                    if _DIGIT_RUN.search(key):
+                        raise BadInput(source, where(), f"a key with more than {MAX_DIGIT_RUN} digits in a row")
+                else:
+                    path.append(f"[{key}]")
+                walk(item, depth + 1)
+                path.pop()
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if not MIN_INT <= value <= MAX_INT:
+                raise BadInput(source, where(), f"an integer of {value.bit_length()} bits: numbers are at most "
+                               "64-bit (-2^63 to 2^63-1)")
+        elif isinstance(value, str) and _DIGIT_RUN.search(value):
+            raise BadInput(source, where(), f"more than {MAX_DIGIT_RUN} digits in a row (no number in these "
+                           "files is that long)")
+
+    walk(data, 0)
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file, turning every failure into :class:`BadInput` naming the file and line."""
     source = str(path)
-    text = read_text(path)
+    text = read_text(path, MAX_PUZZLE_BYTES)
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)
         place = f"line {match.group(1)}, column {match.group(2)}" if match else ""
         problem = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) or "malformed TOML"
         raise BadInput(source, place, f"malformed TOML: {problem}") from None
+    except RecursionError:
+        raise BadInput(source, "", f"nested more than {MAX_NESTING} levels deep "
+                       "(docs/formats.md, Input limits)") from None
+    except ValueError:  # Python's int conversion limit: a number of thousands of digits
+        raise BadInput(source, _line_of_long_number(text), "a number of thousands of digits: numbers are "
+                       "at most 64-bit") from None
+    check_limits(data, source)
+    return data
 
 
 def load_json(path: str | Path) -> dict[str, Any]:
@@ -52,8 +148,15 @@ def load_json(path: str | Path) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}") from None
+    except RecursionError:
+        raise BadInput(source, "", f"nested more than {MAX_NESTING} levels deep "
+                       "(docs/formats.md, Input limits)") from None
+    except ValueError:  # Python's int conversion limit: a number of thousands of digits
+        raise BadInput(source, _line_of_long_number(text), "a number of thousands of digits: numbers are "
+                       "at most 64-bit") from None
     if not isinstance(data, dict):
         raise BadInput(source, "", "a record must be a JSON object")
+    check_limits(data, source)
     return data
 
 
@@ -122,16 +225,90 @@ def dumps_record(record: dict[str, Any]) -> str:
     return json.dumps(record, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see either the old file or the whole new one."""
+def file_mode() -> int:
+    """The permissions an ordinary ``open`` would give a new file: 0o666 less the process umask.
+
+    ``mkstemp`` makes its files private (0o600); a record renamed into place from one would stay so,
+    unlike every other file the user writes. (The umask is read by setting and restoring it.)"""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def check_writable(path: str, option: str) -> None:
+    """Refuse an output path that cannot be written, before any work is done.
+
+    ``option`` names the command-line option (``--proof``, ``--out``) in the message. The path must be
+    a file name (not empty, not a directory), must not be something a rename would clobber (a device,
+    a pipe, a symbolic link such as ``/dev/stdout``), and its directory must exist and take a new file:
+    that last part is tried for real, with a temporary file removed at once, because permission bits do
+    not say whether a file system (``/proc``, a read-only mount) accepts it.
+    """
+    if not path:
+        raise BadInput("<argument>", option, "an empty file name")
     target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    if target.is_dir():
+        raise BadInput(path, option, "is a directory; give a file name")
+    if target.is_symlink() or (target.exists() and not target.is_file()):
+        raise BadInput(path, option, "is not a regular file (the output replaces the file it is written to)")
+    parent = target.parent
+    if not parent.is_dir():
+        problem = "is not a directory" if parent.exists() else "does not exist"
+        raise BadInput(path, option, f"cannot write: the directory {str(parent)!r} {problem}")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=parent)
+    except OSError as exc:
+        raise BadInput(path, option, f"cannot write in {str(parent)!r}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def check_writable_dir(path: str, option: str) -> None:
+    """Refuse an output directory that cannot be made or written in, before any work is done.
+
+    The directory may not exist yet (the command makes it); then its nearest existing ancestor must
+    take new entries. As in :func:`check_writable`, that is tried with a temporary file."""
+    if not path:
+        raise BadInput("<argument>", option, "an empty directory name")
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise BadInput(path, option, "exists and is not a directory")
+    existing = folder
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise BadInput(path, option, f"cannot make the directory: {str(existing)!r} is not a directory")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".stratagem.", suffix=".probe", dir=existing)
+    except OSError as exc:
+        raise BadInput(path, option, f"cannot write in {str(existing)!r}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see either the old file or the whole new one.
+
+    The text goes to a temporary file ``.NAME.XXXX`` beside ``path``, which then replaces it; if
+    anything goes wrong, including an interruption (Ctrl-C, or SIGTERM, which ``stratagem`` turns into
+    an exception), the temporary file is removed and ``path`` is untouched. The file gets the usual
+    permissions (:func:`file_mode`). A file system error becomes :class:`BadInput` naming ``path``.
+    """
+    target = Path(path)
+    if not target.name:
+        raise BadInput(str(path) or "<argument>", "", "not a file name")
+    directory = target.parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    except OSError as exc:
+        raise BadInput(str(path), "", f"cannot write: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), file_mode())
             handle.write(text)
         os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise BadInput(str(path), "", f"cannot write: {exc.strerror or exc}") from None
         raise
