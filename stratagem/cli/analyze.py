@@ -13,7 +13,23 @@ Methods (``--method``):
 
 Open analysis (every card known, like double-dummy bridge) is the default and is said so in the
 output. A value is printed only when the search was exhaustive or certified; a depth, node or time
-limit gives ``status: heuristic`` or ``unknown`` with the best line found so far.
+limit gives ``status: heuristic`` or ``unknown`` with the best line found so far, which is labelled
+"best found so far (not proven)", never "best move".
+
+Limits are total: ``--time-limit`` is one :class:`~stratagem.core.deadline.Deadline` for the whole
+command. The root's search, the ranking of the root moves (``--rank``, the default) and the proof tree
+(``--proof``) share it: the ranking gets what the root's search left, and a move not searched before it
+ran out is listed as "not ranked". A move's value is shown only when its own search established it; when
+the root's search was stopped but the ranking proved enough (every move solved, or one move reaching
+the best return there is), the root's value is taken from the ranking and the summary says so, so the
+summary and the move list never disagree. The LP backward induction also stops at ``--nodes`` positions
+(default :data:`DEFAULT_LP_NODES`), which bounds its memory.
+
+Exit codes (:mod:`stratagem.cli.exitcodes`): 0 when the status is ``solved`` or ``heuristic`` (a value, or
+a depth-limited estimate the user asked for by ``--depth``), and for the Monte Carlo methods, whose
+estimates are what they are asked for; 3 (undetermined) when an exact method (``alphabeta``, ``expecti``,
+``paranoid``, ``maxn``, ``lp``) stopped without a value, or ``--proof`` was asked and the limit ran out
+before the proof was written; 2 on bad input.
 """
 
 from __future__ import annotations
@@ -27,26 +43,35 @@ from typing import Any
 
 import click
 
+from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.games import Loaded, load_position
+from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.progress import search_progress
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, StratagemError, UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL, HiddenInformation, Simultaneous
-from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.io import check_writable, dumps_record, write_atomic
 from stratagem.solvers.minimax import (
+    NOT_RANKED,
+    SOLVED,
     MinimaxResult,
+    MoveValue,
     alphabeta,
     expectiminimax,
     maxn,
     paranoid,
     rank_moves,
 )
-from stratagem.solvers.prooftree import build_proof_tree, encode_value
+from stratagem.solvers.prooftree import ProofStopped, build_proof_tree, encode_value
 
 ANALYSIS_FORMAT = "stratagem/analysis@1"
 METHODS = ("auto", "alphabeta", "expecti", "paranoid", "maxn", "lp", "mcts", "ismcts", "pimc", "duct")
 EXACT = ("alphabeta", "expecti", "paranoid", "maxn")
 OPEN = "open: every card and pile is known to the analysis"
 ARGUMENT = "<argument>"
+#: Positions the LP backward induction values at most without ``--nodes``: it holds each in memory, about
+#: a kilobyte apiece (measured on a seeded Stack Attack round: 33,615 positions in 75 MB, ~20,000 a second).
+DEFAULT_LP_NODES = 500_000
 
 
 def return_bounds(game: Any) -> tuple[int, int]:
@@ -86,9 +111,12 @@ def choose_method(method: str, loaded: Loaded, as_player: int | None) -> str:
               help="auto: lp for simultaneous moves, pimc with --as, else alphabeta (paranoid for 3+ players).")
 @click.option("--depth", type=click.IntRange(1), default=None,
               help="Search depth in plies (lp: simultaneous turns); the cut uses the game's evaluation.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
-              help="Stop after S seconds: status unknown with the best found so far.")
-@click.option("--nodes", "max_nodes", type=click.IntRange(1), default=None, help="Stop after this many nodes.")
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
+              help="The whole command stops after S seconds (search, ranking and proof share them): status "
+                   "unknown with the best found so far, exit 3 for an exact method.")
+@click.option("--nodes", "max_nodes", type=click.IntRange(1), default=None,
+              help="Stop a search after this many nodes (lp: positions valued; default "
+                   f"{DEFAULT_LP_NODES:,}).")
 @click.option("--iterations", type=click.IntRange(1), default=None, help="MCTS/ISMCTS/DUCT iterations (default 2000).")
 @click.option("--samples", type=click.IntRange(1), default=None, help="PIMC samples (default 20).")
 @click.option("--as", "as_player", type=click.IntRange(1, 6), default=None,
@@ -108,6 +136,8 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
     (simultaneous moves, exact certificates). Estimates: mcts (open), ismcts and pimc (--as), duct.
     Open analysis (every card known) is the default and is said so.
     """
+    if proof_file is not None:
+        check_writable(proof_file, "--proof")
     loaded = load_position(position)
     game, state = loaded.game, loaded.state
     if game.to_move(state) == TERMINAL:
@@ -122,6 +152,8 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
         raise BadInput(ARGUMENT, "--proof", f"{chosen} gives estimates, which have no proof; "
                        "use alphabeta, expecti, paranoid or lp")
     started = time.perf_counter()
+    deadline = Deadline(time_limit)
+    limit = deadline if time_limit is not None else None
     report: dict[str, Any] = {
         "format": ANALYSIS_FORMAT,
         "game": loaded.game_name,
@@ -133,28 +165,33 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
     }
     try:
         if chosen in EXACT:
-            report.update(_exact(game, state, chosen, depth, time_limit, max_nodes, rank, as_json))
+            report.update(_exact(game, state, chosen, depth, limit, max_nodes, rank, as_json))
         elif chosen == "lp":
-            report.update(_lp(game, state, depth))
+            report.update(_lp(game, state, depth, limit, max_nodes))
         elif chosen == "duct":
-            report.update(_duct(game, state, iterations, seed))
+            report.update(_duct(game, state, iterations, seed, limit))
         elif chosen == "mcts":
-            report.update(_mcts(game, state, iterations, time_limit, seed))
+            report.update(_mcts(game, state, iterations, limit, seed))
         elif chosen == "ismcts":
-            report.update(_ismcts(game, state, player, iterations, time_limit, seed))
+            report.update(_ismcts(game, state, player, iterations, limit, seed))
         else:
-            report.update(_pimc(game, state, player, samples, time_limit, seed, depth))
+            report.update(_pimc(game, state, player, samples, limit, seed, depth))
     except UnsupportedGame as exc:
         raise BadInput(position, "--method", str(exc)) from None
     lp_results = report.pop("_results", None)
+    # Estimates are what the Monte Carlo methods are asked for; an exact method without a value is not done.
+    code = DONE if report["status"] in (SOLVED, "heuristic", "estimate") else UNDETERMINED
     if proof_file is not None:
-        report["proof"] = _write_proof(game, state, report, lp_results, proof_file)
+        report["proof"], note = _write_proof(game, state, report, lp_results, proof_file, limit)
+        if report["proof"] is None:
+            code = UNDETERMINED
+            click.echo(f"{proof_file}: no proof written: {note}", err=True)
     seconds = time.perf_counter() - started
     if as_json:
         click.echo(dumps_record(report), nl=False)
     else:
         _print(report, seconds)
-    return 0
+    return code
 
 
 # -- exact search -----------------------------------------------------------------------------------
@@ -164,18 +201,19 @@ def _search(method: str) -> Callable[..., MinimaxResult[Any]]:
     return {"alphabeta": alphabeta, "expecti": expectiminimax, "paranoid": paranoid, "maxn": maxn}[method]
 
 
-def _options(game: Any, method: str, depth: int | None, time_limit: float | None,
+def _options(game: Any, method: str, depth: int | None, limit: Deadline | None,
              max_nodes: int | None) -> dict[str, Any]:
-    options: dict[str, Any] = {"depth": depth, "time_limit": time_limit, "max_nodes": max_nodes}
+    options: dict[str, Any] = {"depth": depth, "time_limit": limit, "max_nodes": max_nodes}
     if method in ("alphabeta", "expecti", "paranoid"):
         low, high = return_bounds(game)
         options.update(lo=low, hi=high)
     return options
 
 
-def _exact(game: Any, state: Any, method: str, depth: int | None, time_limit: float | None,
+def _exact(game: Any, state: Any, method: str, depth: int | None, limit: Deadline | None,
            max_nodes: int | None, rank: bool, quiet: bool) -> dict[str, Any]:
-    options = _options(game, method, depth, time_limit, max_nodes)
+    """The root's search, then (``rank``) every root move's, all within the one deadline ``limit``."""
+    options = _options(game, method, depth, limit, max_nodes)
     with search_progress(f"{method} search", enabled=not quiet, first="depth", second="nodes") as update:
         options["progress"] = lambda iteration, nodes: update(iteration, nodes)
         try:
@@ -183,7 +221,7 @@ def _exact(game: Any, state: Any, method: str, depth: int | None, time_limit: fl
         except StratagemError as exc:
             if method == "alphabeta" and "chance" in str(exc):
                 method = "expecti"
-                options.update(_options(game, method, depth, time_limit, max_nodes))
+                options.update(_options(game, method, depth, limit, max_nodes))
                 result = expectiminimax(game, state, **options)
             else:
                 raise
@@ -196,14 +234,60 @@ def _exact(game: Any, state: Any, method: str, depth: int | None, time_limit: fl
         options.pop("progress", None)
         ranked = rank_moves(game, state, _search(method), **options)
         report["moves"] = [
-            {"move": game.format_move(state, mv.move), "value": _value(mv.value), "distance": mv.distance,
-             "status": mv.status}
+            {"move": game.format_move(state, mv.move),
+             "value": _value(mv.value) if mv.status in (SOLVED, "heuristic") else None,
+             "distance": mv.distance if mv.status == SOLVED else None, "status": mv.status}
             for mv in ranked
         ]
+        unranked = sum(1 for mv in ranked if mv.status == NOT_RANKED)
+        if unranked:
+            report["not_ranked"] = unranked
+        if report["status"] != SOLVED:
+            _root_from_ranking(game, state, report, ranked)
     return report
 
 
+def _root_from_ranking(game: Any, state: Any, report: dict[str, Any], ranked: Sequence[MoveValue[Any]]) -> None:
+    """What the ranking establishes about the root when the root's own search did not.
+
+    The root's player chooses, so its value is the best of its moves' values: established when every
+    move's search solved it (value and distance), or when one solved move reaches the best return there is
+    (the value; its distance only bounds the root's, unless every move was solved). Otherwise the best
+    solved move is a proven lower bound, said as such. The report is made to agree with the move list.
+    """
+    solved = [mv for mv in ranked if mv.status == SOLVED and mv.value is not None]
+    if not solved or report["status"] == "heuristic":
+        return
+    best = solved[0]  # ranked best first
+    assert best.value is not None
+    who = f"player {game.to_move(state) + 1}"
+    low, high = return_bounds(game)
+    text = game.format_move(state, best.move)
+    plies = "" if best.distance is None else f" in {best.distance} {'ply' if best.distance == 1 else 'plies'}"
+    every = len(solved) == len(ranked)
+    if every or best.value == high:
+        report.update(status=SOLVED, value=_value(best.value), best_move=text, best_found=None, pv=[text],
+                      distance=best.distance if every else None, estimate=_value(best.value))
+        if report.get("values") is None and game.num_players == 2 and report.get("assumption") == "open information":
+            mover = game.to_move(state)
+            report["values"] = [_value(best.value if p == mover else -best.value) for p in range(2)]
+        outcome = ("wins" if best.value == high else "loses" if best.value == low else
+                   f"gets {encode_value(best.value)}")
+        if every:
+            report["summary"] = (f"{who} to move {outcome}{plies} (the root's search was stopped; the ranking "
+                                 f"searched every move to the end, {text} is best)")
+        else:
+            report["summary"] = (f"{who} to move wins (the root's search was stopped; the ranking proved that "
+                                 f"{text} wins{plies}, so the value is established; a faster win by a move "
+                                 "not ranked to the end is not ruled out)")
+        return
+    report["lower_bound"] = _value(best.value)
+    report["summary"] = (f"no value established (the search was stopped); the ranking proved {text} "
+                         f"worth {encode_value(best.value)}{plies} for {who}, so {who} gets at least that")
+
+
 def _minimax_report(game: Any, state: Any, method: str, result: MinimaxResult[Any]) -> dict[str, Any]:
+    best = None if result.best_move is None else game.format_move(state, result.best_move)
     return {
         "method": method,
         "information": OPEN,
@@ -214,7 +298,9 @@ def _minimax_report(game: Any, state: Any, method: str, result: MinimaxResult[An
         "values": None if result.values is None else [_value(v) for v in result.values],
         "estimate": _value(result.estimate),
         "distance": result.distance,
-        "best_move": None if result.best_move is None else game.format_move(state, result.best_move),
+        # "best" only when established; otherwise the deepest completed iteration's choice, not a claim.
+        "best_move": best if result.solved else None,
+        "best_found": None if result.solved else best,
         "pv": _line(game, state, result.pv),
         "nodes": result.nodes,
         "depth": result.depth,
@@ -245,13 +331,30 @@ def _summary(game: Any, result: MinimaxResult[Any]) -> str:
 # -- simultaneous moves -----------------------------------------------------------------------------
 
 
-def _lp(game: Any, state: Any, depth: int | None) -> dict[str, Any]:
-    from stratagem.solvers.simultaneous import solve_each_player, solve_simultaneous
+def _lp(game: Any, state: Any, depth: int | None, limit: Deadline | None, max_nodes: int | None) -> dict[str, Any]:
+    from stratagem.solvers.simultaneous import InductionStopped, solve_each_player, solve_simultaneous
 
-    if game.num_players == 2:
-        results = [solve_simultaneous(game, state, player=0, depth=depth, payoff="margin")]
-    else:
-        results = list(solve_each_player(game, state, depth=depth, payoff="own"))
+    cap = max_nodes if max_nodes is not None else DEFAULT_LP_NODES
+    try:
+        if game.num_players == 2:
+            results = [solve_simultaneous(game, state, player=0, depth=depth, payoff="margin", time_limit=limit,
+                                          max_nodes=cap)]
+        else:
+            results = list(solve_each_player(game, state, depth=depth, payoff="own", time_limit=limit,
+                                             max_nodes=cap))
+    except InductionStopped as stop:
+        why = "time limit" if stop.stopped_by == "time" else f"node limit ({cap:,} positions)"
+        return {
+            "method": "lp",
+            "information": OPEN,
+            "assumption": ("zero-sum on the penalty difference" if game.num_players == 2
+                           else "each player against the coalition of the others"),
+            "status": "unknown",
+            "stopped_by": stop.stopped_by,
+            "nodes": stop.nodes,
+            "summary": (f"no value established: the backward induction was stopped by its {why} after "
+                        f"valuing {stop.nodes:,} positions ({stop.solved:,} matrix games solved)"),
+        }
     certified = all(r.certified for r in results)
     exact = all(r.evaluated_leaves == 0 for r in results)
     status = "solved" if certified and exact else ("heuristic" if certified else "uncertified")
@@ -305,10 +408,10 @@ def _lp_summary(per_player: Sequence[dict[str, Any]], two: bool, status: str) ->
     return "; ".join(f"player {e['player']} guarantees {e['value']} against the rest" for e in per_player)
 
 
-def _duct(game: Any, state: Any, iterations: int | None, seed: int) -> dict[str, Any]:
+def _duct(game: Any, state: Any, iterations: int | None, seed: int, limit: Deadline | None) -> dict[str, Any]:
     from stratagem.solvers.duct import duct
 
-    result = duct(game, state, iterations=iterations or 2000, seed=seed)
+    result = duct(game, state, iterations=iterations or 2000, seed=seed, time_limit=limit)
     players = []
     for p in range(game.num_players):
         if not result.moves[p]:
@@ -327,24 +430,28 @@ def _duct(game: Any, state: Any, iterations: int | None, seed: int) -> dict[str,
 # -- Monte Carlo ------------------------------------------------------------------------------------
 
 
-def _mcts(game: Any, state: Any, iterations: int | None, time_limit: float | None, seed: int) -> dict[str, Any]:
+def _seconds_left(limit: Deadline | None) -> float | None:
+    return None if limit is None else limit.remaining()
+
+
+def _mcts(game: Any, state: Any, iterations: int | None, limit: Deadline | None, seed: int) -> dict[str, Any]:
     from stratagem.solvers.mcts import uct
 
     if game.to_move(state) < 0:
         raise BadInput(ARGUMENT, "--method", "mcts needs a position where one player is to move")
-    budget = iterations if iterations is not None or time_limit is not None else 2000
-    result = uct(game, state, iterations=budget, time_limit=time_limit, seed=seed,
+    budget = iterations if iterations is not None or limit is not None else 2000
+    result = uct(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
                  value_range=_float_bounds(game))
     return _mc_report(game, result, "mcts", OPEN)
 
 
-def _ismcts(game: Any, state: Any, player: int | None, iterations: int | None, time_limit: float | None,
+def _ismcts(game: Any, state: Any, player: int | None, iterations: int | None, limit: Deadline | None,
             seed: int) -> dict[str, Any]:
     from stratagem.solvers.mcts import ismcts
 
     _check_mover(game, state, player)
-    budget = iterations if iterations is not None or time_limit is not None else 2000
-    result = ismcts(game, state, iterations=budget, time_limit=time_limit, seed=seed,
+    budget = iterations if iterations is not None or limit is not None else 2000
+    result = ismcts(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
                     value_range=_float_bounds(game), player=player)
     return _mc_report(game, result, "ismcts", f"player {result.player + 1}'s observation (hidden cards sampled)")
 
@@ -370,14 +477,18 @@ def _mc_report(game: Any, result: Any, method: str, information: str) -> dict[st
     }
 
 
-def _pimc(game: Any, state: Any, player: int | None, samples: int | None, time_limit: float | None,
+def _pimc(game: Any, state: Any, player: int | None, samples: int | None, limit: Deadline | None,
           seed: int, depth: int | None) -> dict[str, Any]:
     if game.to_move(state) == SIMULTANEOUS:
-        return _pimc_simultaneous(game, state, player, samples, seed, depth)
+        return _pimc_simultaneous(game, state, player, samples, seed, depth, limit)
     from stratagem.solvers.pimc import pimc
 
     _check_mover(game, state, player)
-    result = pimc(game, state, _solve_each_sample, samples=samples or 20, time_limit=time_limit, seed=seed)
+
+    def leaf(game: Any, state: Any, rng: Random) -> tuple[float, ...]:
+        return _solve_each_sample(game, state, rng, limit)
+
+    result = pimc(game, state, leaf, samples=samples or 20, time_limit=_seconds_left(limit), seed=seed)
     ordered = sorted(result.moves, key=lambda m: -m.mean)
     moves = [{"move": m.notation, "samples": m.count, "mean": round(m.mean, 4)} for m in ordered]
     return {
@@ -397,16 +508,17 @@ def _pimc(game: Any, state: Any, player: int | None, samples: int | None, time_l
 SAMPLE_NODES = 50_000
 
 
-def _solve_each_sample(game: Any, state: Any, rng: Random) -> tuple[float, ...]:
-    """PIMC's leaf: solve the open position exactly when it is small, else use the evaluation."""
+def _solve_each_sample(game: Any, state: Any, rng: Random, limit: Deadline | None = None) -> tuple[float, ...]:
+    """PIMC's leaf: solve the open position exactly when it is small (and time is left), else use the
+    evaluation."""
     if game.is_terminal(state):
         return tuple(float(v) for v in game.returns(state))
     try:
         if game.num_players == 2:
             low, high = return_bounds(game)
-            result = expectiminimax(game, state, lo=low, hi=high, max_nodes=SAMPLE_NODES)
+            result = expectiminimax(game, state, lo=low, hi=high, max_nodes=SAMPLE_NODES, time_limit=limit)
         else:
-            result = maxn(game, state, max_nodes=SAMPLE_NODES)
+            result = maxn(game, state, max_nodes=SAMPLE_NODES, time_limit=limit)
     except StratagemError:
         result = None
     if result is not None and result.values is not None:
@@ -423,12 +535,12 @@ SAMPLE_TURNS = 2
 
 
 def _pimc_simultaneous(game: Any, state: Any, player: int | None, samples: int | None, seed: int,
-                       depth: int | None) -> dict[str, Any]:
+                       depth: int | None, limit: Deadline | None) -> dict[str, Any]:
     from stratagem.solvers.pimc import pimc_simultaneous
 
     assert player is not None
     result = pimc_simultaneous(game, state, player, samples=samples or 20, seed=seed,
-                               depth=depth if depth is not None else SAMPLE_TURNS)
+                               depth=depth if depth is not None else SAMPLE_TURNS, time_limit=limit)
     return {
         "method": "pimc",
         "information": result.information,
@@ -446,10 +558,15 @@ def _pimc_simultaneous(game: Any, state: Any, player: int | None, samples: int |
 # -- proofs -----------------------------------------------------------------------------------------
 
 
-def _write_proof(game: Any, state: Any, report: dict[str, Any], lp_results: Any, proof_file: str) -> dict[str, Any]:
-    if report["status"] != "solved":
-        raise BadInput(ARGUMENT, "--proof", f"the value was not solved (status {report['status']}); "
-                       "nothing to prove")
+def _write_proof(game: Any, state: Any, report: dict[str, Any], lp_results: Any, proof_file: str,
+                 limit: Deadline | None) -> tuple[dict[str, Any] | None, str]:
+    """Write the proof of a solved value, within what is left of the deadline; ``(None, why)`` when there
+    is nothing to prove because a limit stopped the work (nothing is written then)."""
+    if report["status"] == "heuristic":
+        raise BadInput(ARGUMENT, "--proof", "a depth-limited value (status heuristic) has no proof; "
+                       "leave out --depth")
+    if report["status"] != SOLVED:
+        return None, f"the value was not established (status {report['status']}); nothing to prove"
     if report["method"] == "lp":
         from stratagem.solvers.simultaneous import matrix_proof
 
@@ -461,11 +578,14 @@ def _write_proof(game: Any, state: Any, report: dict[str, Any], lp_results: Any,
     else:
         low, high = return_bounds(game)
         player = report["player"] - 1
-        record = build_proof_tree(game, state, player=player, lo=low, hi=high)
+        try:
+            record = build_proof_tree(game, state, player=player, lo=low, hi=high, time_limit=limit)
+        except ProofStopped as stop:
+            return None, str(stop)
         record["setup"] = game.setup()
         nodes = len(record["nodes"])
     write_atomic(proof_file, dumps_record(record))
-    return {"file": str(Path(proof_file)), "format": record["format"], "nodes": nodes}
+    return {"file": str(Path(proof_file)), "format": record["format"], "nodes": nodes}, ""
 
 
 # -- helpers ----------------------------------------------------------------------------------------
@@ -523,10 +643,15 @@ def _print(report: dict[str, Any], seconds: float) -> None:
     assumption = f", assumption: {report['assumption']}" if report.get("assumption") else ""
     out.print(f"method    {report['method']}{assumption}")
     out.print(f"result    [bold]{report['summary']}[/]   (status: {report['status']})")
-    if report.get("best_move"):
-        out.print(f"best move {report['best_move']}")
+    shown = report.get("best_move") or report.get("best_found")
+    if shown and report["status"] == SOLVED:
+        out.print(f"best move {shown}")
+    elif shown:
+        kind = {"heuristic": "by the evaluation", "estimate": "by the estimate"}.get(report["status"], "found so far")
+        out.print(f"best {kind} (not proven): {shown}")
     if report.get("pv"):
-        out.print(f"line      {' '.join(report['pv'])}")
+        unproven = "" if report["status"] == SOLVED else " (not proven)"
+        out.print(f"line      {' '.join(report['pv'])}{unproven}")
     for entry in report.get("players", []):
         strategy = ", ".join(f"{m}: {p}" for m, p in entry.get("strategy", {}).items())
         value = f"value {entry['value']}" if "value" in entry else ""
@@ -543,6 +668,8 @@ def _print(report: dict[str, Any], seconds: float) -> None:
     if moves:
         out.print("moves     " + "   ".join(_move_text(m) for m in moves[:12])
                   + ("   ..." if len(moves) > 12 else ""))
+        if report.get("not_ranked"):
+            out.print(f"          {report['not_ranked']} of {len(moves)} moves not ranked: the time limit ran out")
     counts = [f"{report[k]:,} {k}" for k in ("nodes", "iterations", "samples") if report.get(k)]
     out.print(f"[dim]{', '.join(counts)}{', ' if counts else ''}{seconds:.2f} s[/]")
     if report.get("proof"):
@@ -556,5 +683,9 @@ def _move_text(move: dict[str, Any]) -> str:
         return f"{move['move']} ({move['visits']} visits, {move['mean']})"
     if "samples" in move:
         return f"{move['move']} ({move['mean']})"
+    status = move.get("status")
+    if status == NOT_RANKED or move.get("value") is None:
+        return f"{move['move']} ({'not ranked' if status == NOT_RANKED else 'unknown'})"
     distance = "" if move.get("distance") is None else f" in {move['distance']}"
-    return f"{move['move']} ({move['value']}{distance})"
+    note = "" if status in (None, SOLVED) else f", {status}"
+    return f"{move['move']} ({move['value']}{distance}{note})"

@@ -30,7 +30,7 @@ import click
 
 from stratagem import __version__
 from stratagem.cli.games import load_strato
-from stratagem.core.io import write_atomic
+from stratagem.core.io import check_writable_dir, write_atomic
 from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.deal import seeded_deal
 from stratagem.models.strato.notation import format_move
@@ -219,6 +219,7 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     move ordering and the transposition table, MCTS speed (LP and DUCT for Stack Attack), and a match
     table.
     """
+    check_writable_dir(out_dir, "--out")
     if game != "strato":
         from stratagem.cli.benchgames import bench_game
 

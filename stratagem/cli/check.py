@@ -6,8 +6,16 @@
 - Strato deals: the solving methods of ``stratagem solve`` (a winning line, or an exhaustive search /
   refutation of every horizon up to the game's length).
 
-Exit 0 when solvable, 1 when not, 2 on bad input; a time limit that stops the solver gives status
-``unknown`` and exit 0 with nothing claimed.
+Exit codes (:mod:`stratagem.cli.exitcodes`): 0 when solvable (a witness), 1 when a check established
+that no line exists, 2 on bad input, 3 when the time limit stopped the solver first: status ``unknown``,
+nothing claimed either way. ``--time-limit`` is the limit of the whole command (one deadline for the
+solver and the checking of its proof).
+
+``--proof FILE`` with a stopped solver: there is no answer to record, so **nothing is written** (no
+record, no CNF or DRUP file) and one line on stderr says so; the report on stdout (status ``unknown``)
+is printed as usual and the exit code is 3. A record is only ever the record of an answer, so that a
+file named by ``--proof`` that exists is always one ``verify`` can check. (Before, this case was refused
+as bad input, exit 2, and the report thrown away.)
 """
 
 from __future__ import annotations
@@ -18,9 +26,11 @@ from typing import Any
 
 import click
 
+from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.games import game_of_file, load_position
+from stratagem.cli.limits import TIME_LIMIT
 from stratagem.core.errors import BadInput
-from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.io import check_writable, dumps_record, write_atomic
 from stratagem.solvers.dimacs import write_text_maybe_gz
 
 CHECK_FORMAT = "stratagem/check@1"
@@ -30,8 +40,8 @@ CHECK_FORMAT = "stratagem/check@1"
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--method", type=click.Choice(["auto", "sat", "cpsat"]), default="auto", show_default=True,
               help="STAKD: sat (default; refutations are checked DRUP proofs) or cpsat (no certificate).")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
-              help="Stop after S seconds with status 'unknown'.")
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
+              help="Stop after S seconds (the whole command) with status 'unknown' and exit 3.")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None, help="Strato: which deal (default: the first).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Strato: player count for a seeded deal.")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -39,9 +49,13 @@ CHECK_FORMAT = "stratagem/check@1"
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (stratagem/check@1).")
 def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | None, players: int | None,
           proof_path: str | None, as_json: bool) -> int:
-    """Is the puzzle solvable? A replayed witness line, or a certificate that no line exists."""
-    if proof_path is not None and not Path(proof_path).resolve().parent.is_dir():
-        raise BadInput("<argument>", "--proof", f"folder of {proof_path!r} does not exist")
+    """Is the puzzle solvable? A replayed witness line, or a certificate that no line exists.
+
+    Exit 0 solvable, 1 not solvable (established), 2 bad input, 3 unknown (the time limit stopped it;
+    with --proof nothing is written).
+    """
+    if proof_path is not None:
+        check_writable(proof_path, "--proof")
     game_name = game_of_file(puzzle)
     if game_name == "strato":
         return _check_strato(puzzle, method, time_limit, deal_key, players, proof_path, as_json)
@@ -54,7 +68,8 @@ def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | No
 
 
 def check_stakd(puzzle: str, method: str, time_limit: float | None, proof_path: str | None, as_json: bool) -> int:
-    """The solo question for a STAKD puzzle; also what ``stratagem solve`` runs on one."""
+    """The solo question for a STAKD puzzle; also what ``stratagem solve`` runs on one. Returns the exit
+    code: 0 winnable, 1 not winnable, 3 stopped by the time limit (no proof record written then)."""
     from stratagem.models.stakd.solo import solve_solo
 
     loaded = load_position(puzzle, ("stakd",))
@@ -77,13 +92,15 @@ def check_stakd(puzzle: str, method: str, time_limit: float | None, proof_path: 
     }
     if proof_path is not None:
         if answer.winnable is None:
-            raise BadInput("<argument>", "--proof", "the solver was stopped: there is nothing to prove")
-        report["proof"] = _write_stakd_proof(proof_path, answer, game, state)
+            click.echo(f"{proof_path}: no proof record written: the time limit stopped the solver before an "
+                       "answer", err=True)
+        else:
+            report["proof"] = _write_stakd_proof(proof_path, answer, game, state)
     if as_json:
         click.echo(dumps_record(report), nl=False)
     else:
         _print_stakd(report, answer)
-    return 1 if answer.winnable is False else 0
+    return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]
 
 
 def _write_stakd_proof(path: str, answer: Any, game: Any, state: Any) -> str:
@@ -135,9 +152,13 @@ def _print_stakd(report: dict[str, Any], answer: Any) -> None:
 
 def _check_strato(puzzle: str, method: str, time_limit: float | None, deal_key: str | None,
                   players: int | None, proof_path: str | None, as_json: bool) -> int:
-    """Strato: solvability is what ``solve`` establishes; exit 1 when no winning line exists."""
+    """Strato: solvability is what ``solve`` establishes, with its exit codes: 0 a line (solvable, even if
+    not proven shortest), 1 no winning line exists, 3 undecided."""
     from stratagem.cli.solve import solve_strato
     from stratagem.solvers.search import UNSOLVABLE
 
-    code, status = solve_strato(puzzle, method, deal_key, players, as_json, time_limit, None, proof_path)
-    return 1 if status == UNSOLVABLE else code
+    code, status, solvable = solve_strato(puzzle, method, deal_key, players, as_json, time_limit, None, proof_path)
+    if status == UNSOLVABLE:
+        return NO
+    # check asks "is there a line?": a line found is the answer, even when solve cannot call it shortest.
+    return DONE if solvable else code

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from stratagem.cli.games import load_strato
-from stratagem.core.io import write_atomic
+from stratagem.core.io import check_writable, write_atomic
 from stratagem.models.strato.pddl import domain, problem
 from stratagem.models.strato.sat import ENCODING, StratoCNF
 from stratagem.solvers.dimacs import write_dimacs
@@ -41,6 +41,10 @@ def export(
     puzzle: str, fmt: str, horizon: int | None, deal_key: str | None, players: int | None, out_path: str | None
 ) -> int:
     """Write a deal as DIMACS (a horizon's CNF with a variable legend) or PDDL (domain and problem)."""
+    if out_path is not None:
+        check_writable(out_path, "--out")
+        if fmt == "pddl":
+            check_writable(str(Path(out_path).parent / "domain.pddl"), "--out")
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)
     game = loaded.game(spec)

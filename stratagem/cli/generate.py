@@ -15,7 +15,7 @@ import tomli_w
 
 from stratagem.cli.games import load_strato
 from stratagem.core.deadline import Deadline
-from stratagem.core.io import write_atomic
+from stratagem.core.io import check_writable, write_atomic
 from stratagem.models.strato.deal import DealError, seeded_deal
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.solve import Solution, solve
@@ -50,6 +50,8 @@ def certified_solve(game: StratoGame, time_limit: float) -> Solution:
 def generate(game: str, challenge_file: str, count: int, seed: int, min_length: int, players: int | None,
              tries: int | None, time_limit: float, out_path: str | None) -> int:
     """Write seeded deals of a challenge with proven optimal length >= --min-length."""
+    if out_path is not None:
+        check_writable(out_path, "--out")
     puzzle = load_strato(challenge_file)
     challenge = puzzle.challenge
     players = players or challenge.players

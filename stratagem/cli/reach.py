@@ -27,10 +27,11 @@ from typing import Any
 import click
 
 from stratagem.cli.games import load_strato
+from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
-from stratagem.core.io import dumps_record
+from stratagem.core.io import check_writable, dumps_record
 from stratagem.models.strato.designer import StratoDesigner
 from stratagem.models.strato.notation import format_move
 from stratagem.models.strato.planning import StratoPlanning
@@ -81,7 +82,7 @@ def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
               help="Designer mode: the deal's rows only, any weather of the challenge playable every turn.")
 @click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES, show_default=True,
               metavar="N", help="Stop building (graph truncated) rather than hold more than N states.")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None, metavar="S",
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop building (graph truncated) after S seconds.")
 @click.option("--export", "export_format", type=click.Choice(sorted(EXPORTS)), default=None,
               help="Write the graph in this format to --out.")
@@ -105,9 +106,7 @@ def reach(
     if out_path is not None:
         if export_format is None:
             raise BadInput("<argument>", "--out", "needs --export graphml|dot to say what to write")
-        parent = Path(out_path).parent
-        if not parent.is_dir():
-            raise BadInput(out_path, "--out", f"cannot write: no directory {str(parent)!r}")
+        check_writable(out_path, "--out")
 
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)

@@ -1,4 +1,12 @@
-"""``stratagem solve``: the shortest winning line of a Strato deal, and how its optimality is known."""
+"""``stratagem solve``: the shortest winning line of a Strato deal, and how its optimality is known.
+
+Exit codes (:mod:`stratagem.cli.exitcodes`), the same rule as ``check``: 0 when the answer is established
+(a line proven shortest; for a STAKD solo set, a placement of every piece), 1 when the deal is proven
+unsolvable (no winning line exists; a STAKD set that cannot be placed), 2 on bad input, 3 when a limit
+stopped the work first (status ``unknown``: the best line found, if any, is shown but not claimed
+shortest). ``--time-limit`` is the limit of the whole command: every phase of the method, the greedy
+fallback and the checking of a refutation share one deadline.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +14,12 @@ from pathlib import Path
 
 import click
 
+from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.games import game_of_file, load_strato
+from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
-from stratagem.core.io import dumps_record
+from stratagem.core.io import check_writable, dumps_record
 from stratagem.core.records import SOLVE_FORMAT, Line
 from stratagem.models.strato.notation import format_move
 from stratagem.models.strato.position import State, format_state
@@ -28,8 +38,8 @@ from stratagem.solvers.search import SOLVED, UNSOLVABLE
               help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (stratagem/solve@1).")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None, metavar="S",
-              help="Stop after S seconds with status 'unknown'.")
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
+              help="Stop after S seconds (the whole command) with status 'unknown' and exit 3.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop a search after N expansions with status 'unknown' (auto then runs A*).")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -44,7 +54,12 @@ def solve(
     max_nodes: int | None,
     proof_path: str | None,
 ) -> int:
-    """Find the shortest winning line of a Strato deal (open information), or place a STAKD solo set."""
+    """Find the shortest winning line of a Strato deal (open information), or place a STAKD solo set.
+
+    Exit 0 solved, 1 proven unsolvable, 2 bad input, 3 unknown (a limit stopped it first).
+    """
+    if proof_path is not None:
+        check_writable(proof_path, "--proof")
     if game_of_file(puzzle) == "stakd":
         from stratagem.cli.check import check_stakd
 
@@ -53,8 +68,7 @@ def solve(
         if method not in ("auto", "sat", "cpsat"):
             raise click.BadParameter(f"STAKD solo puzzles are solved by sat or cpsat, not {method}",
                                      param_hint="--method")
-        check_stakd(puzzle, "sat" if method == "auto" else method, time_limit, proof_path, as_json)
-        return 0
+        return check_stakd(puzzle, "sat" if method == "auto" else method, time_limit, proof_path, as_json)
     return solve_strato(puzzle, method, deal_key, players, as_json, time_limit, max_nodes, proof_path)[0]
 
 
@@ -67,8 +81,9 @@ def solve_strato(
     time_limit: float | None,
     max_nodes: int | None,
     proof_path: str | None,
-) -> tuple[int, str]:
-    """``solve`` on a Strato deal; returns the exit code and the status (solved/unsolvable/unknown)."""
+) -> tuple[int, str, bool]:
+    """``solve`` on a Strato deal: the exit code (0 solved, 1 unsolvable, 3 unknown), the status, and whether
+    a winning line was found (shortest or not)."""
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)
     game = loaded.game(spec)
@@ -125,9 +140,10 @@ def solve_strato(
             proof_note = "no proof record written: the search stopped before deciding"
             click.echo(f"{proof_path}: {proof_note}", err=True)
 
+    code = {SOLVED: DONE, UNSOLVABLE: NO}.get(outcome.status, UNDETERMINED)
     if as_json:
         click.echo(dumps_record(report), nl=False)
-        return 0, outcome.status
+        return code, outcome.status, bool(moves)
 
     from stratagem.cli.main import stdout
 
@@ -159,4 +175,4 @@ def solve_strato(
     out.print(f"method {outcome.method}, {effort}{outcome.stats['seconds']:.2f} s")
     if proof_note:
         out.print(proof_note)
-    return 0, outcome.status
+    return code, outcome.status, bool(moves)

@@ -17,7 +17,7 @@ import re
 import tempfile
 import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from stratagem.core.errors import BadInput
 
@@ -49,12 +49,26 @@ MAX_DIGIT_RUN = 1000
 _DIGIT_RUN = re.compile(rf"\d{{{MAX_DIGIT_RUN + 1},}}")
 
 
+def read_capped(handle: BinaryIO, max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of ``handle``, read in pieces (one read of the whole limit would
+    allocate it all up front): one byte more than the limit says the file is too large."""
+    chunks: list[bytes] = []
+    left = max_bytes + 1
+    while left > 0:
+        chunk = handle.read(min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
 def read_text(path: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> str:
     """A file's UTF-8 text, or :class:`BadInput` saying why it cannot be read (or that it is larger than
     ``max_bytes``: the file is read no further than that, whatever its kind)."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+            data = read_capped(handle, max_bytes)
     except FileNotFoundError:
         raise BadInput(str(path), "", "no such file") from None
     except IsADirectoryError:
@@ -258,7 +272,7 @@ def check_writable(path: str, option: str) -> None:
     try:
         fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=parent)
     except OSError as exc:
-        raise BadInput(path, option, f"cannot write in {str(parent)!r}: {exc.strerror or exc}") from None
+        raise BadInput(path, option, f"cannot create a file in {str(parent)!r} ({exc.strerror or exc})") from None
     os.close(fd)
     os.unlink(probe)
 
@@ -281,7 +295,7 @@ def check_writable_dir(path: str, option: str) -> None:
     try:
         fd, probe = tempfile.mkstemp(prefix=".stratagem.", suffix=".probe", dir=existing)
     except OSError as exc:
-        raise BadInput(path, option, f"cannot write in {str(existing)!r}: {exc.strerror or exc}") from None
+        raise BadInput(path, option, f"cannot create a file in {str(existing)!r} ({exc.strerror or exc})") from None
     os.close(fd)
     os.unlink(probe)
 

@@ -28,6 +28,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from stratagem.core.errors import BadInput
+from stratagem.core.io import file_mode, read_capped
+
+#: The most bytes a CNF or DRUP file may hold once decompressed (docs/formats.md, "Input limits"). The
+#: refutations of the shipped puzzles are a few megabytes; 1 GiB leaves room for proofs hundreds of times
+#: longer while a gzip bomb of a few kilobytes cannot make ``verify`` hold more than that in memory.
+MAX_PROOF_BYTES = 1 << 30
 
 __all__ = [
     "Clause",
@@ -222,16 +228,23 @@ def _parse_binary_drup(data: bytes, source: str) -> tuple[list[ProofStep], list[
 def read_bytes_maybe_gz(path: str | os.PathLike[str]) -> bytes:
     """The bytes of ``path``, decompressed first if its name ends in ``.gz``.
 
-    A file that cannot be read raises :class:`BadInput` naming the path.
+    A file that cannot be read, or larger than :data:`MAX_PROOF_BYTES` once decompressed, raises
+    :class:`BadInput` naming the path.
     """
     name = os.fspath(path)
     try:
         if name.endswith(".gz"):
             with gzip.open(name, "rb") as handle:
-                return handle.read()
-        return Path(name).read_bytes()
+                data = read_capped(handle, MAX_PROOF_BYTES)  # type: ignore[arg-type]
+        else:
+            with open(name, "rb") as plain:
+                data = read_capped(plain, MAX_PROOF_BYTES)
     except (OSError, EOFError) as error:  # gzip.BadGzipFile is an OSError
         raise BadInput(name, "", f"cannot read: {error}") from None
+    if len(data) > MAX_PROOF_BYTES:
+        raise BadInput(name, "", f"more than {MAX_PROOF_BYTES >> 20} MiB (decompressed): larger than a CNF or "
+                       "proof file may be (docs/formats.md, Input limits)")
+    return data
 
 
 def read_text_maybe_gz(path: str | os.PathLike[str]) -> str:
@@ -249,20 +262,28 @@ def write_text_maybe_gz(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path``, gzip-compressed if the name ends in ``.gz``, atomically.
 
     The data goes to a temporary file beside ``path`` which then replaces it, so a reader sees the
-    old file or the complete new one. The gzip header carries no timestamp, so the same text gives
-    the same bytes.
+    old file or the complete new one (also when interrupted: the temporary file is removed). The gzip
+    header carries no timestamp, so the same text gives the same bytes. The file gets the permissions
+    an ordinary ``open`` would (:func:`~stratagem.core.io.file_mode`), and a file system error becomes
+    :class:`BadInput` naming ``path``.
     """
     target = Path(os.fspath(path))
     data = text.encode("utf-8")
     if target.name.endswith(".gz"):
         data = gzip.compress(data, mtime=0)
-    handle, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        handle, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as error:
+        raise BadInput(str(target), "", f"cannot write: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as out:
+            os.fchmod(out.fileno(), file_mode())
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temp_name, target)
-    except BaseException:
+    except BaseException as error:
         Path(temp_name).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise BadInput(str(target), "", f"cannot write: {error.strerror or error}") from None
         raise

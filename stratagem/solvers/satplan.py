@@ -14,6 +14,13 @@ the game's maximum length is unsatisfiable, that refutation proves there is no l
 PySAT cannot interrupt CaDiCaL, so a time limit runs each solve in a forked child process that is
 stopped when the time is up; the result is then ``unknown`` with the horizons refuted so far.
 
+Signals: PySAT catches Ctrl-C inside a solver call itself and raises ``pysolvers.error("Caught keyboard
+interrupt")``; :func:`_cadical` turns that back into :class:`KeyboardInterrupt`, so the CLI reports
+"interrupted" (exit 130) like anywhere else. SIGTERM cannot reach Python code while CaDiCaL runs in this
+process, so for the length of such a call it gets its default effect (the process ends at once; no file
+is being written then). A forked child never reports an interruption itself: it exits quietly and the
+parent, interrupted too or not, decides.
+
 :func:`incremental_search` finds the shortest horizon faster on long games: one solver answers the
 horizons in turn under assumptions and keeps what it learned (level-2 example, solo-1: horizon 9 refuted
 in 23-37 s after the smaller ones, 84-94 s from scratch). Its refutations are not certificates; with
@@ -23,8 +30,12 @@ in 23-37 s after the smaller ones, 84-94 s from scratch). Its refutations are no
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -89,17 +100,54 @@ class SatPlanResult(Generic[M]):
     stopped_by: str | None
 
 
+def _pysat_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is PySAT's report of Ctrl-C inside a solver call (``pysolvers.error``)."""
+    return type(exc).__module__ == "pysolvers" and "interrupt" in str(exc).lower()
+
+
+@contextmanager
+def _cadical() -> Iterator[None]:
+    """Around an in-process CaDiCaL call: Ctrl-C surfaces as :class:`KeyboardInterrupt`, and SIGTERM,
+    whose Python handler could not run before the call returns, has its default effect meanwhile."""
+    restore: Any = None
+    if threading.current_thread() is threading.main_thread():
+        current = signal.getsignal(signal.SIGTERM)
+        if current not in (signal.SIG_DFL, signal.SIG_IGN, None):
+            restore = current
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        yield
+    except Exception as exc:
+        if _pysat_interrupt(exc):
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        if restore is not None:
+            signal.signal(signal.SIGTERM, restore)
+
+
 def _solve(clauses: list[list[int]], want_proof: bool) -> tuple[bool, list[int] | None, list[str] | None]:
-    with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=want_proof) as solver:
+    with _cadical(), Solver(name=SOLVER, bootstrap_with=clauses, with_proof=want_proof) as solver:
         sat = bool(solver.solve())
         model = list(solver.get_model()) if sat else None
         proof = list(solver.get_proof()) if (want_proof and not sat) else None
     return sat, model, proof
 
 
+def _quiet_exit_on_signal(exc: BaseException) -> None:
+    """In a forked child: end at once, without multiprocessing's traceback, if ``exc`` is an interruption
+    (Ctrl-C reaches the whole process group; SIGTERM raises the CLI's ``Terminated``)."""
+    if isinstance(exc, KeyboardInterrupt) or _pysat_interrupt(exc) or type(exc).__name__ == "Terminated":
+        os._exit(1)
+
+
 def _child(conn: Any, clauses: list[list[int]], want_proof: bool) -> None:
-    conn.send(_solve(clauses, want_proof))
-    conn.close()
+    try:
+        conn.send(_solve(clauses, want_proof))
+        conn.close()
+    except BaseException as exc:
+        _quiet_exit_on_signal(exc)
+        raise
 
 
 def solve_cnf(
@@ -119,7 +167,10 @@ def solve_cnf(
     child.close()
     try:
         if parent.poll(seconds):
-            answer: tuple[bool, list[int] | None, list[str] | None] = parent.recv()
+            try:
+                answer: tuple[bool, list[int] | None, list[str] | None] = parent.recv()
+            except EOFError:
+                raise RuntimeError("the CaDiCaL process ended without an answer (killed?)") from None
             return answer
         return None
     finally:
@@ -216,7 +267,8 @@ def _incremental_steps(
                 if solver is None:
                     sat, assignment = model.solve_cpsat(remaining(), assumptions=model.assumptions(k))  # type: ignore[attr-defined]
                 else:
-                    sat = bool(solver.solve(assumptions=model.assumptions(k)))
+                    with _cadical():
+                        sat = bool(solver.solve(assumptions=model.assumptions(k)))
                     if sat:
                         assignment = list(solver.get_model() or [])
                 yield HorizonRun(k, sat, model.num_vars, len(model.clauses), 0, time.perf_counter() - t0)
@@ -233,10 +285,14 @@ def _incremental_steps(
 
 
 def _steps_child(conn: Any, steps: Iterator[Any]) -> None:
-    for item in steps:
-        conn.send(item)
-    conn.send(None)
-    conn.close()
+    try:
+        for item in steps:
+            conn.send(item)
+        conn.send(None)
+        conn.close()
+    except BaseException as exc:
+        _quiet_exit_on_signal(exc)
+        raise
 
 
 def _steps_within(steps: Iterator[Any], seconds: float | None) -> Iterator[Any]:
@@ -256,7 +312,10 @@ def _steps_within(steps: Iterator[Any], seconds: float | None) -> Iterator[Any]:
             if not parent.poll(max(0.0, deadline - time.perf_counter())):
                 yield None
                 return
-            item = parent.recv()
+            try:
+                item = parent.recv()
+            except EOFError:
+                raise RuntimeError("the CaDiCaL process ended without an answer (killed?)") from None
             if item is None:
                 return
             yield item
