@@ -30,6 +30,17 @@ class Deadline:
         left = self.remaining()
         return left is not None and left <= 0.0
 
+    def part(self, fraction: float) -> Deadline:
+        """A deadline that ends once ``fraction`` of the time left now has passed (no limit stays none).
+
+        For a phase that must leave the rest of the time to a later phase of the same command; the
+        part never ends after this deadline.
+        """
+        if not 0.0 <= fraction <= 1.0:
+            raise ValueError(f"a part of a deadline is a fraction between 0 and 1, not {fraction}")
+        left = self.remaining()
+        return Deadline(None if left is None else fraction * left)
+
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 

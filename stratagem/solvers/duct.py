@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation, Game, Simultaneous
 from stratagem.solvers.simultaneous import UnsupportedGame
 
@@ -269,12 +270,16 @@ def duct(
     gamma: float = 0.1,
     rollout_limit: int | None = None,
     reward_range: tuple[float, float] | None = None,
+    time_limit: float | Deadline | None = None,
 ) -> DuctResult:
     """Run ``iterations`` DUCT descents from ``state`` (a simultaneous or decision node).
 
     ``selection`` is one of :data:`SELECTIONS`; ``exploration`` is UCB1's constant (on returns scaled
     to [0, 1]); ``gamma`` the uniform exploration of regret matching and Exp3; ``reward_range`` the
     (lowest, highest) possible return, used for the scaling instead of the range seen so far.
+    ``time_limit`` (seconds, or a :class:`~stratagem.core.deadline.Deadline` shared with other work)
+    stops it earlier, after at least one descent; ``iterations`` in the result counts those done
+    (with a time limit the result depends on the machine's speed).
     """
     if selection not in SELECTIONS:
         raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, not {selection!r}")
@@ -284,10 +289,14 @@ def duct(
         raise ValueError("DUCT searches from a simultaneous or decision node, not a terminal or chance node")
     search = _Search(game, Random(seed), selection, exploration, gamma, rollout_limit, reward_range)
     root = search.node(state)
+    deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)
     totals = [0.0] * game.num_players
-    for _ in range(iterations):
+    done = 0
+    while done < iterations and not (done and deadline is not None and deadline.expired()):
         for p, r in enumerate(search.iterate(state, root)):
             totals[p] += r
+        done += 1
+    iterations = done
     players = range(game.num_players) if root.kind == SIMULTANEOUS else [root.kind]
     moves: list[tuple[Any, ...]] = [() for _ in range(game.num_players)]
     visits: list[tuple[int, ...]] = [() for _ in range(game.num_players)]

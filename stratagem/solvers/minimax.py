@@ -74,6 +74,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation, Game, M, MoveOrdering, S
 
@@ -82,6 +83,7 @@ __all__ = [
     "ASSUME_OPEN",
     "ASSUME_PARANOID",
     "HEURISTIC",
+    "NOT_RANKED",
     "SOLVED",
     "UNKNOWN",
     "MinimaxResult",
@@ -103,6 +105,8 @@ SOLVED = "solved"
 HEURISTIC = "heuristic"
 #: Stopped by a limit (or depth-limited without an evaluation): no value is claimed.
 UNKNOWN = "unknown"
+#: A root move :func:`rank_moves` did not search because the shared time limit had run out.
+NOT_RANKED = "not ranked"
 
 #: Two-player zero-sum search with every card known (the default of every analysis).
 ASSUME_OPEN = "open information"
@@ -113,6 +117,10 @@ ASSUME_MAXN = "max^n"
 
 #: Progress callback: ``(depth_or_iteration, nodes)``.
 Progress = Callable[[int, int], None]
+
+#: A time limit: seconds from the start of the search, or a :class:`~stratagem.core.deadline.Deadline`
+#: shared with other work (the limit of a whole command), or ``None`` for none.
+TimeLimit = float | Deadline | None
 
 Value = Any  # int | float | Fraction; Any keeps mixed arithmetic simple for mypy
 Score = tuple[Any, int]
@@ -255,6 +263,13 @@ class _Stop(Exception):
     """Raised inside a search when a limit is reached."""
 
 
+def _deadline(time_limit: TimeLimit) -> Deadline | None:
+    """The deadline a search stops at: the one given, or ``time_limit`` seconds from now."""
+    if time_limit is None or isinstance(time_limit, Deadline):
+        return time_limit
+    return Deadline(time_limit)
+
+
 def _sign(x: Any) -> int:
     return 1 if x > 0 else -1 if x < 0 else 0
 
@@ -305,14 +320,14 @@ class _Engine:
     """What every search shares: node counting, limits, progress, cycle detection, move order."""
 
     def __init__(self, game: Game[Any, Any], *, tt: TranspositionTable | None, ordering: bool,
-                 time_limit: float | None, max_nodes: int | None, progress: Progress | None,
+                 time_limit: TimeLimit, max_nodes: int | None, progress: Progress | None,
                  progress_every: int) -> None:
         self.game = game
         self.tt = tt
         self.ordering = ordering and isinstance(game, MoveOrdering)
         self.evaluation = isinstance(game, Evaluation)
         self.started = time.perf_counter()
-        self.time_limit = time_limit
+        self.deadline = _deadline(time_limit)
         self.max_nodes = max_nodes
         self.progress = progress
         self.progress_every = max(1, progress_every)
@@ -351,8 +366,7 @@ class _Engine:
         if self.limits_on:
             if self.max_nodes is not None and n > self.max_nodes:
                 raise _Stop
-            if (self.time_limit is not None and n % _CLOCK_EVERY == 0
-                    and time.perf_counter() - self.started >= self.time_limit):
+            if self.deadline is not None and n % _CLOCK_EVERY == 0 and self.deadline.expired():
                 raise _Stop
         if self.progress is not None and n % self.progress_every == 0:
             self.progress(self.iteration, n)
@@ -604,7 +618,7 @@ class _Negamax(_Engine):
 def alphabeta(game: Game[S, M], state: S, *, depth: int | None = None, lo: Value | None = None,
               hi: Value | None = None, use_tt: bool = True, tt_size: int = 1 << 20,
               tt: TranspositionTable | None = None, use_ordering: bool = True, iterative: bool | None = None,
-              time_limit: float | None = None, max_nodes: int | None = None,
+              time_limit: TimeLimit = None, max_nodes: int | None = None,
               progress: Progress | None = None, progress_every: int = 10_000) -> MinimaxResult[M]:
     """Negamax alpha-beta value of ``state`` in a two-player zero-sum game without chance.
 
@@ -614,7 +628,8 @@ def alphabeta(game: Game[S, M], state: S, *, depth: int | None = None, lo: Value
     enhancements (for benchmarks; the value never depends on them). ``iterative=None`` deepens
     iteratively when there is a depth, time or node limit (so a stopped search has a best move from
     a completed iteration) and searches in one pass otherwise, where re-searching would only cost.
-    ``time_limit`` (seconds) and ``max_nodes`` stop the search with status ``"unknown"``;
+    ``time_limit`` (seconds, or a :class:`~stratagem.core.deadline.Deadline` shared with other work)
+    and ``max_nodes`` stop the search with status ``"unknown"``;
     ``progress(iteration, nodes)`` is called every ``progress_every`` nodes.
 
     ``lo`` and ``hi`` bound every return (and evaluation) of either player; by default the game's
@@ -860,7 +875,7 @@ class _Expecti(_Engine):
 def _numeric(method: str, assumption: str, game: Game[S, M], state: S, pov: int | None, lo: Value | None,
              hi: Value | None, star: int, depth: int | None, use_tt: bool, tt_size: int,
              table: TranspositionTable | None, use_ordering: bool, iterative: bool | None,
-             time_limit: float | None, max_nodes: int | None, progress: Progress | None,
+             time_limit: TimeLimit, max_nodes: int | None, progress: Progress | None,
              progress_every: int) -> MinimaxResult[M]:
     started = time.perf_counter()
     root_mover = _decision_player(game, state, method)
@@ -911,7 +926,7 @@ def _paranoid_values(result: MinimaxResult[M]) -> MinimaxResult[M]:
 def expectiminimax(game: Game[S, M], state: S, *, lo: Value | None = None, hi: Value | None = None,
                    star: int = 2, depth: int | None = None, use_tt: bool = True, tt_size: int = 1 << 20,
                    tt: TranspositionTable | None = None, use_ordering: bool = True,
-                   iterative: bool | None = None, time_limit: float | None = None,
+                   iterative: bool | None = None, time_limit: TimeLimit = None,
                    max_nodes: int | None = None, progress: Progress | None = None,
                    progress_every: int = 10_000) -> MinimaxResult[M]:
     """Expectiminimax value of ``state`` in a two-player zero-sum game with chance nodes.
@@ -940,7 +955,7 @@ def paranoid(game: Game[S, M], state: S, player: int | None = None, *, lo: Value
              hi: Value | None = None, star: int = 2, depth: int | None = None, use_tt: bool = True,
              tt_size: int = 1 << 20, tt: TranspositionTable | None = None, use_ordering: bool = True,
              iterative: bool | None = None,
-             time_limit: float | None = None, max_nodes: int | None = None, progress: Progress | None = None,
+             time_limit: TimeLimit = None, max_nodes: int | None = None, progress: Progress | None = None,
              progress_every: int = 10_000) -> MinimaxResult[M]:
     """What ``player`` (default: the player to move) can guarantee against all others together.
 
@@ -1022,7 +1037,7 @@ class _MaxN(_Engine):
 
 
 def maxn(game: Game[S, M], state: S, *, depth: int | None = None, use_tt: bool = True, tt_size: int = 1 << 20,
-         time_limit: float | None = None, max_nodes: int | None = None, progress: Progress | None = None,
+         time_limit: TimeLimit = None, max_nodes: int | None = None, progress: Progress | None = None,
          progress_every: int = 10_000) -> MinimaxResult[M]:
     """The max^n vector of ``state`` (Luckhardt and Irani 1986): each player maximises their own return.
 
@@ -1094,7 +1109,10 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
 
     Each move's position is searched on its own with ``search`` (:func:`alphabeta`,
     :func:`expectiminimax`, :func:`paranoid` or :func:`maxn`) and ``options``; ties keep the game's
-    move order. A time or node limit applies to each move's search separately. The searches of
+    move order. A node limit applies to each move's search separately; a time limit (``time_limit``:
+    seconds or a :class:`~stratagem.core.deadline.Deadline`) is one deadline for the whole ranking,
+    so that ranking ``n`` moves never takes ``n`` times the limit: a move whose search has not begun
+    when it has passed is listed with status :data:`NOT_RANKED` and no value. The searches of
     :func:`alphabeta`, :func:`expectiminimax` and :func:`paranoid` share one transposition table
     (one per player searched for), so what one move's search learnt about a position is not
     searched again under the next move; the values do not depend on it.
@@ -1108,11 +1126,16 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
         and options.get("tt") is None
     tables: dict[int, TranspositionTable] = {}
     label = ASSUME_PARANOID if search is paranoid else ASSUME_MAXN if search is maxn else ASSUME_OPEN
+    deadline = _deadline(options.get("time_limit"))
+    options = {**options, "time_limit": deadline}
     ranked: list[MoveValue[M]] = []
     for move in game.legal_moves(state):
         child = game.apply(state, move)
         if game.is_terminal(child):
             ranked.append(MoveValue(move, game.returns(child)[me], 1, SOLVED, label))
+            continue
+        if deadline is not None and deadline.expired():
+            ranked.append(MoveValue(move, None, None, NOT_RANKED, label))
             continue
         if share:
             # Negamax scores are for the player to move at each node: one table serves every

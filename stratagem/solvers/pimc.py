@@ -29,6 +29,7 @@ from fractions import Fraction
 from random import Random
 from typing import Any, Generic
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import UnsupportedGame
 from stratagem.core.game import SIMULTANEOUS, Evaluation, Game, HiddenInformation, M
 from stratagem.solvers.mcts import RolloutPolicy, playout
@@ -195,6 +196,7 @@ def pimc_simultaneous(
     samples: int = 20,
     seed: int = 0,
     depth: int | None = None,
+    time_limit: float | Deadline | None = None,
 ) -> PimcResult[M]:
     """PIMC advice for ``player`` at a simultaneous node: rank the player's choices by their worth.
 
@@ -204,8 +206,10 @@ def pimc_simultaneous(
     (on the equilibrium's support that is the node's value, off it no more). Values are the player's
     own payoff for two players (penalty margin: ``returns`` minus the opponent's), or against the
     coalition of the others with more. The mean over samples is an estimate, not a value.
+    ``time_limit`` (seconds or a shared :class:`~stratagem.core.deadline.Deadline`) stops the sampling:
+    a sample whose solve it interrupts is dropped, and ``samples`` counts those solved.
     """
-    from stratagem.solvers.simultaneous import solve_simultaneous
+    from stratagem.solvers.simultaneous import InductionStopped, solve_simultaneous
 
     if not isinstance(game, HiddenInformation):
         raise UnsupportedGame(f"PIMC needs a hidden-information game; {game.name!r} has none: analyse it open")
@@ -226,9 +230,18 @@ def pimc_simultaneous(
     payoff = "margin" if game.num_players == 2 else "own"
     rng = Random(seed)
     start = time.perf_counter()
+    deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)
+    solved = 0
     for _ in range(samples):
+        if deadline is not None and deadline.expired():
+            break
         sample = game.sample_state(state, player, rng)
-        result = solve_simultaneous(game, sample, player=player, depth=depth, payoff=payoff)
+        try:
+            result = solve_simultaneous(game, sample, player=player, depth=depth, payoff=payoff,
+                                        time_limit=deadline)
+        except InductionStopped:
+            break
+        solved += 1
         node = result.root_node
         if node is None:
             continue
@@ -246,7 +259,7 @@ def pimc_simultaneous(
     return PimcResult(
         player=player,
         information=f"player {player + 1}'s observation (unseen cards sampled)",
-        samples=samples,
+        samples=solved,
         best_move=best.move if best is not None else None,
         best_notation=best.notation if best is not None else None,
         moves=tuple(stats),

@@ -55,7 +55,7 @@ from typing import Any
 
 from stratagem.core.errors import IllegalMove, NotationError, StratagemError
 from stratagem.core.game import CHANCE, Game, S
-from stratagem.solvers.minimax import _TINY, UNLIMITED, TranspositionTable, _Expecti
+from stratagem.solvers.minimax import _TINY, UNLIMITED, TimeLimit, TranspositionTable, _Expecti, _Stop
 
 __all__ = [
     "AT_LEAST",
@@ -63,6 +63,7 @@ __all__ = [
     "EXACTLY",
     "PROOFTREE_FORMAT",
     "Problem",
+    "ProofStopped",
     "Verdict",
     "build_proof_tree",
     "check_proof_tree",
@@ -189,17 +190,23 @@ class _Builder:
         return nid
 
 
+class ProofStopped(Exception):
+    """:func:`build_proof_tree` ran out of time: no proof (the claim itself is not put in doubt)."""
+
+
 def build_proof_tree(game: Game[S, Any], state: S, *, player: int | None = None, value: Value | None = None,
                      bound: str | None = None, lo: Value | None = None, hi: Value | None = None,
-                     tt_size: int = 1 << 20) -> dict[str, Any]:
+                     tt_size: int = 1 << 20, time_limit: TimeLimit = None) -> dict[str, Any]:
     """A proof DAG (as JSON data) for a claim about ``player``'s return from ``state``.
 
     ``player`` defaults to the player to move (0 at a chance node). Without ``value`` the claim is
     the exact (paranoid, for 3+ players) value, found by search; ``bound`` defaults to
     ``"exactly"``, or to one half when the value is ``hi`` (``"at least"``: e.g. a win, when the
     returns lie in [``lo``, ``hi``]) or ``lo`` (``"at most"``). Raises
-    :class:`~stratagem.core.errors.StratagemError` when the claim is false. Search is exhaustive
-    (no time limit); the games must be finite and acyclic.
+    :class:`~stratagem.core.errors.StratagemError` when the claim is false. Search is exhaustive;
+    the games must be finite and acyclic. ``time_limit`` (seconds, or a
+    :class:`~stratagem.core.deadline.Deadline` shared with the search that found the value) raises
+    :class:`ProofStopped` when it runs out: a proof is whole or not written at all.
     """
     if player is None:
         mover = game.to_move(state)
@@ -209,7 +216,7 @@ def build_proof_tree(game: Game[S, Any], state: S, *, player: int | None = None,
     if bound is not None and bound not in _HALVES:
         raise ValueError(f"bound must be one of {sorted(_HALVES)}")
     oracle = _Expecti(game, player, lo, hi, 2, state, tt=TranspositionTable(tt_size), ordering=True,
-                      time_limit=None, max_nodes=None, progress=None, progress_every=1 << 30)
+                      time_limit=time_limit, max_nodes=None, progress=None, progress_every=1 << 30)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
     try:
@@ -227,6 +234,9 @@ def build_proof_tree(game: Game[S, Any], state: S, *, player: int | None = None,
         for side in _HALVES[bound]:
             root = builder.prove(state, side, value)
             halves.append({"side": side, "root": root, "plies": builder.heights[root]})
+    except _Stop:
+        raise ProofStopped(f"the time limit ran out while the proof tree was being built "
+                           f"({len(builder.nodes):,} nodes so far)") from None
     finally:
         sys.setrecursionlimit(old_limit)
     return {

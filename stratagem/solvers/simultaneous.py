@@ -22,6 +22,12 @@ rational strategies and value, and :func:`check_matrix_proof` re-checks it from 
 alone: it rebuilds each matrix by applying the joint moves and re-checks each node's equilibrium
 exactly, trusting nothing from the solver but the claimed values it verifies.
 
+Limits: the induction holds every position it values in memory, so on a large game (a whole Stack
+Attack round) it can run for minutes and take gigabytes. ``time_limit`` (seconds, or a
+:class:`~stratagem.core.deadline.Deadline` shared with the rest of a command) and ``max_nodes`` (positions
+valued) stop it by raising :class:`InductionStopped`, which says how far it got; no partial value is
+returned, since a value of part of the tree is no value of the position.
+
 The module knows nothing about any particular game.
 """
 
@@ -35,6 +41,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation, Game, Simultaneous
 from stratagem.solvers.matrix import MatrixSolution, equilibrium_problem, solve_matrix
@@ -44,6 +51,7 @@ __all__ = [
     "MATRIXPROOF_FORMAT",
     "PAYOFFS",
     "ZERO_SUM",
+    "InductionStopped",
     "MatrixProofVerdict",
     "SimultaneousNode",
     "SimultaneousResult",
@@ -66,6 +74,24 @@ COALITION = "player vs coalition"
 PAYOFFS = ("own", "margin")
 
 AnyGame = Game[Any, Any]
+
+#: The clock is read once per this many positions valued.
+_CLOCK_EVERY = 8
+
+
+class InductionStopped(Exception):
+    """A limit stopped :func:`solve_simultaneous` before the root was valued: no value is established.
+
+    ``stopped_by`` is ``"time"`` or ``"nodes"``; ``nodes`` counts the positions valued so far and
+    ``solved`` the simultaneous nodes whose matrix game was solved.
+    """
+
+    def __init__(self, stopped_by: str, nodes: int, solved: int) -> None:
+        super().__init__(f"backward induction stopped by its {'time' if stopped_by == 'time' else 'node'} "
+                         f"limit after valuing {nodes:,} positions ({solved:,} matrix games solved)")
+        self.stopped_by = stopped_by
+        self.nodes = nodes
+        self.solved = solved
 
 
 @dataclass(frozen=True)
@@ -142,15 +168,19 @@ class MatrixProofVerdict:
 
 
 def solve_simultaneous(
-    game: AnyGame, state: Hashable, *, player: int = 0, depth: int | None = None, payoff: str = "own"
+    game: AnyGame, state: Hashable, *, player: int = 0, depth: int | None = None, payoff: str = "own",
+    time_limit: float | Deadline | None = None, max_nodes: int | None = None,
 ) -> SimultaneousResult:
     """Backward induction from ``state``: the value ``player`` can guarantee, with a strategy per node.
 
     ``depth`` limits the number of simultaneous turns solved (the game's ``evaluate`` values the
-    positions where it cuts); ``payoff`` is ``"own"`` or ``"margin"``.
+    positions where it cuts); ``payoff`` is ``"own"`` or ``"margin"``. ``time_limit`` (seconds or a
+    shared :class:`~stratagem.core.deadline.Deadline`) and ``max_nodes`` (positions valued; ``None``:
+    no cap) raise :class:`InductionStopped` when reached.
     """
     _check_options(game, player, depth, payoff)
-    solver = _Inductor(game, player, payoff)
+    deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)
+    solver = _Inductor(game, player, payoff, deadline, max_nodes)
     value = solver.value(state, depth)
     nodes = tuple(solver.solved.values())
     return SimultaneousResult(
@@ -169,10 +199,16 @@ def solve_simultaneous(
 
 
 def solve_each_player(
-    game: AnyGame, state: Hashable, *, depth: int | None = None, payoff: str = "own"
+    game: AnyGame, state: Hashable, *, depth: int | None = None, payoff: str = "own",
+    time_limit: float | Deadline | None = None, max_nodes: int | None = None,
 ) -> tuple[SimultaneousResult, ...]:
-    """:func:`solve_simultaneous` for every player in turn (each against the coalition of the others)."""
-    return tuple(solve_simultaneous(game, state, player=p, depth=depth, payoff=payoff) for p in range(game.num_players))
+    """:func:`solve_simultaneous` for every player in turn (each against the coalition of the others).
+
+    A ``time_limit`` is one deadline for all of them; ``max_nodes`` applies to each player's induction.
+    """
+    deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)
+    return tuple(solve_simultaneous(game, state, player=p, depth=depth, payoff=payoff, time_limit=deadline,
+                                    max_nodes=max_nodes) for p in range(game.num_players))
 
 
 # --- the walk shared by the solver and the checker -------------------------------------------
@@ -248,9 +284,22 @@ class _Walker:
 
 
 class _Inductor(_Walker):
-    def __init__(self, game: AnyGame, player: int, payoff: str) -> None:
+    def __init__(self, game: AnyGame, player: int, payoff: str, deadline: Deadline | None = None,
+                 max_nodes: int | None = None) -> None:
         super().__init__(game, player, payoff)
         self.solved: dict[tuple[Hashable, int | None], SimultaneousNode] = {}
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.count = 0
+
+    def _compute(self, state: Hashable, remaining: int | None) -> Fraction:
+        """One position valued: the limits are checked here, before the work."""
+        self.count += 1
+        if self.max_nodes is not None and self.count > self.max_nodes:
+            raise InductionStopped("nodes", self.count - 1, len(self.solved))
+        if self.deadline is not None and self.count % _CLOCK_EVERY == 0 and self.deadline.expired():
+            raise InductionStopped("time", self.count - 1, len(self.solved))
+        return super()._compute(state, remaining)
 
     def simultaneous(self, state: Hashable, remaining: int | None) -> Fraction:
         rows, columns = self.options(state)

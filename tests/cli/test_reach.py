@@ -113,7 +113,7 @@ def test_truncated_graph_claims_nothing(cli, puzzle) -> None:
 
 
 def test_time_limit_truncates(cli, puzzle) -> None:
-    data = report(cli("reach", puzzle(TINY), "--time-limit", "0", "--json"))
+    data = report(cli("reach", puzzle(TINY), "--time-limit", "1e-9", "--json"))
     assert data["complete"] is False and data["stopped_by"] == "time" and data["states"] == 1
 
 

@@ -23,7 +23,7 @@ def test_unsolvable_deal_is_reported_with_the_exhausted_space(cli, tmp_path: Pat
     puzzle.write_text(STARVED)
     proof = tmp_path / "proof.json"
     result = cli("solve", str(puzzle), "--method", "bfs", "--json", "--proof", str(proof))
-    assert result.code == 0, result.err
+    assert result.code == 1, result.err  # a checked "no": no winning line exists
     report = json.loads(result.out)
     assert report["status"] == "unsolvable"
     assert report["optimal"] is False and report["line"] == [] and report["length"] is None
@@ -60,7 +60,7 @@ def test_sat_proves_unsolvability_with_a_checked_refutation(cli, tmp_path: Path)
     puzzle.write_text(STARVED)
     proof = tmp_path / "sat.json"
     result = cli("solve", str(puzzle), "--method", "sat", "--json", "--proof", str(proof))
-    assert result.code == 0, result.err
+    assert result.code == 1, result.err  # a checked "no": no winning line exists
     report = json.loads(result.out)
     assert report["status"] == "unsolvable" and report["optimal"] is False
     assert "checked by stratagem's DRUP checker" in report["optimality"]

@@ -35,7 +35,6 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.records import Line, Proof
-from stratagem.models.strato.cpsat import StratoCPSAT
 from stratagem.models.strato.guided import guided_line, supports
 from stratagem.models.strato.heuristic import lower_bound
 from stratagem.models.strato.notation import Move
@@ -63,7 +62,9 @@ METHOD_NAMES = {
 
 INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
 
-#: Share of the time left given to the greedy search for a best line when the optimal search stops.
+#: Share of a time limit kept for the greedy search for a best line, in case the method stops undecided
+#: without one: the method runs until the other 75 % have passed, the fallback in what is left of the one
+#: deadline, so the command as a whole keeps its limit.
 FALLBACK_SHARE = 0.25
 
 #: ``auto`` after the relaxation: A* on one-row deals; on deals with more rows, A* for at most
@@ -143,21 +144,23 @@ def solve(game: StratoGame, method: str = "auto", time_limit: float | None = Non
           deadline: Deadline | None = None, fallback: bool = True) -> Solution:
     """The shortest winning line of ``game``'s deal (open information), with how it is known.
 
-    One deadline (``time_limit`` seconds, or ``deadline``) covers every phase. When the chosen method
-    stops undecided without a line, a greedy search looks for some line in what time is left (unless
-    ``fallback`` is false).
+    One deadline (``time_limit`` seconds, or ``deadline``) covers every phase, the fallback included.
+    When the chosen method stops undecided without a line, a greedy search looks for some line (unless
+    ``fallback`` is false); with a limit, the method stops when all but :data:`FALLBACK_SHARE` of it
+    has passed, so that the fallback has that share and the whole call still ends at the deadline.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
     deadline = deadline or Deadline(time_limit)
+    main = deadline.part(1.0 - FALLBACK_SHARE) if fallback else deadline
     if method == "auto":
-        solution = run_auto(game, deadline, max_nodes, progress, label)
+        solution = run_auto(game, main, max_nodes, progress, label)
     elif method == "relaxed":
-        solution = run_relaxed(game, deadline, max_nodes, progress, label)
+        solution = run_relaxed(game, main, max_nodes, progress, label)
     elif method in ("sat", "cpsat"):
-        solution = run_sat(game, deadline, progress, label, backend=method)
+        solution = run_sat(game, main, progress, label, backend=method)
     else:
-        solution = run_search(method, game, deadline, max_nodes, progress, label)
+        solution = run_search(method, game, main, max_nodes, progress, label)
     if fallback and solution.status == UNKNOWN and not solution.moves:
         add_fallback_line(solution, game, deadline, max_nodes, progress, label)
     certify_by_bound(solution)
@@ -318,6 +321,10 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
     last = max_turns(start)
     with progress(f"{backend} on {label}", "horizon", "solver calls") as show:
         if backend == "cpsat":
+            # imported here: OR-Tools (with pandas) takes a second or more to load, which every other
+            # method would pay out of its time limit
+            from stratagem.models.strato.cpsat import StratoCPSAT
+
             result = horizon_search(lambda k: StratoCPSAT(game, k), first=first, last=last,
                                     time_limit=deadline.remaining(), progress=show, backend=backend)
         else:
@@ -455,12 +462,10 @@ def add_fallback_line(solution: Solution, game: StratoGame, deadline: Deadline, 
                       progress: ProgressFactory, label: str) -> None:
     """Anytime fallback: some winning line, clearly not claimed shortest, next to the proven bound.
 
-    It runs in the time left (a share of it, at least a second when there is no time left, so that an
-    undecided deal still gets a line to show); without a limit it runs until it finds one."""
-    left = deadline.remaining()
-    budget = None if left is None else max(1.0, FALLBACK_SHARE * left)
+    It runs in what is left of ``deadline`` (:func:`solve` keeps :data:`FALLBACK_SHARE` of a limit for
+    it) and never past it; without a limit it runs until it finds one."""
     with progress(f"greedy line on {label}", "bound", "nodes expanded") as show:
-        best = greedy(StratoPlanning(game), time_limit=budget, max_nodes=max_nodes, progress=show)
+        best = greedy(StratoPlanning(game), time_limit=deadline.remaining(), max_nodes=max_nodes, progress=show)
     solution.best_line = {"method": "greedy", "status": best.status, "nodes": best.stats.expanded}
     if best.status == FOUND:
         solution.moves = tuple(best.moves or ())
