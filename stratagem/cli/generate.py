@@ -14,6 +14,7 @@ import click
 import tomli_w
 
 from stratagem.cli.games import load_strato
+from stratagem.cli.limits import TIME_LIMIT
 from stratagem.core.deadline import Deadline
 from stratagem.core.io import check_writable, write_atomic
 from stratagem.models.strato.deal import DealError, seeded_deal
@@ -43,7 +44,7 @@ def certified_solve(game: StratoGame, time_limit: float) -> Solution:
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count (default: the challenge's).")
 @click.option("--tries", type=click.IntRange(1, 100000), default=None,
               help="Seeds to try at most (default: 20 per deal wanted).")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0, show_default=True, metavar="S",
+@click.option("--time-limit", type=TIME_LIMIT, default=60.0, show_default=True, metavar="S",
               help="Seconds allowed to decide one deal.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Write the TOML here (default: print it).")
