@@ -65,12 +65,13 @@ def load_position(path: str, games: tuple[str, ...] = POSITION_GAMES) -> Loaded:
 
 
 def load_strato(path: str) -> Puzzle:
-    """A Strato puzzle file; any other game's file is refused with a clear message."""
+    """A Strato puzzle file; any other game's file is refused with a message saying what the command takes."""
     data = load_toml(path)
     game = data.get("game", "strato")
     if game != "strato":
-        supported = ", ".join(GAMES)
-        raise BadInput(path, "game", f"{game!r} puzzles are not supported yet (supported: {supported})")
+        shown = game if isinstance(game, str) and len(game) <= 40 else "another game"
+        raise BadInput(path, "game", f"this command takes Strato puzzles, not {shown!r} files (positions of the "
+                       "other games go to `stratagem analyze`, STAKD solo puzzles to `stratagem check`)")
     return load_puzzle(path)
 
 

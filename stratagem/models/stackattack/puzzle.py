@@ -39,6 +39,12 @@ from stratagem.models.stackattack.rules import SCOPES, Options, StackAttackGame
 
 OPTION_KEYS = {"actions", "scope", "cards", "penalties", *ACTIONS}
 
+# -- input limits (docs/formats.md, "Input limits"); integers are 64-bit at most (core.io) -------------
+
+#: The largest deck (cards 1..cards). The box holds 64, the fewest six players can be dealt; 1000 is far
+#: beyond any variant worth analysing and still a deck of a few kilobytes (10^8 cards took 1.7 GB).
+MAX_CARDS = 1000
+
 
 @dataclass(frozen=True)
 class Position:
@@ -68,6 +74,8 @@ def parse_options(section: Section) -> Options:
     if scope not in SCOPES:
         raise section.error("scope", f"{scope!r} is not one of: {', '.join(SCOPES)}")
     cards = section.get("cards", int, base.cards)
+    if cards > MAX_CARDS:
+        raise section.error("cards", f"at most {MAX_CARDS} cards (the box holds 64), not {cards}")
     penalties: list[tuple[int, int]] = []
     if section.has("penalties"):
         table = section.table("penalties")

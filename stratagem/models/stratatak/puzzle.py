@@ -36,6 +36,23 @@ from stratagem.models.stratatak.rules import StratatakGame, deal
 
 OPTION_KEYS = {"star_mode", "max_count", "copies", "stars", "hand_size", "battle_limit"}
 
+# -- input limits (docs/formats.md, "Input limits"); integers are 64-bit at most (core.io) -------------
+# max_count is already bounded by the notation (at most 99, cards.MAX_COUNT_LIMIT). With the limits below
+# the largest deck is 3 x 99 x 16 + 99 cards, a few thousand: every search stays bounded by its own
+# limits, never by the size of the deck description.
+
+#: Copies of each colour and count: the default deck has 2; 16 is eight times that.
+MAX_COPIES = 16
+#: Star cards: the default deck has 6.
+MAX_STARS = 99
+#: Cards a hand is drawn back up to: the default is 7.
+MAX_HAND_SIZE = 99
+#: Battles an analysis looks ahead: the shipped positions use 4, and the exact searches cannot go
+#: beyond a few dozen; 10,000 is as good as unlimited while keeping the number an honest horizon.
+MAX_BATTLE_LIMIT = 10_000
+
+_MAXIMA = {"copies": MAX_COPIES, "stars": MAX_STARS, "hand_size": MAX_HAND_SIZE, "battle_limit": MAX_BATTLE_LIMIT}
+
 
 @dataclass(frozen=True)
 class Position:
@@ -63,6 +80,9 @@ def parse_options(section: Section) -> Options:
     problem = options.problem()
     if problem:
         raise section.error(problem.split()[0], problem)
+    for key, most in _MAXIMA.items():
+        if getattr(options, key) > most:
+            raise section.error(key, f"at most {most}, not {getattr(options, key)} (docs/formats.md, Input limits)")
     return options
 
 

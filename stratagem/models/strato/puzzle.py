@@ -37,6 +37,7 @@ Every problem is reported as ``file: key.path: problem``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,14 @@ from stratagem.models.strato.position import ONGOING, State, parse_row, parse_st
 from stratagem.models.strato.rules import StratoGame
 
 _PATTERN_TOKENS = set(WEATHERS) | {LEFT_TORNADO, RIGHT_TORNADO, ANY_CARD}
+
+# -- input limits (docs/formats.md, "Input limits") ----------------------------------------------------
+# Everything else in a puzzle is bounded by the game itself: 1 to 3 rows, card limit at most 8, hands
+# and pile checked against the deck, goal patterns no longer than the limit. Integers in the file are
+# 64-bit at most and the file itself at most 1 MiB (core.io).
+
+#: A seed given on the command line (``--deal 12345``) is a 64-bit integer, like one in a file.
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -107,8 +116,12 @@ class Puzzle:
             named = [d for d in self.deals if d.name == key]
             if named:
                 spec = named[0]
-            elif key.lstrip("-").isdigit():
-                spec = DealSpec(f"seed-{key}", players or self.challenge.players, seed=int(key))
+            elif re.fullmatch(r"-?[0-9]+", key):
+                seed = int(key) if len(key) <= 20 else MAX_SEED + 1
+                if not -MAX_SEED - 1 <= seed <= MAX_SEED:
+                    shown = key if len(key) <= 24 else key[:24] + "..."
+                    raise BadInput(self.source, "--deal", f"seed {shown}: seeds are 64-bit integers")
+                spec = DealSpec(f"seed-{key}", players or self.challenge.players, seed=seed)
             else:
                 names = ", ".join(d.name for d in self.deals) or "none"
                 raise BadInput(self.source, "--deal", f"no deal named {key!r} (deals: {names}; or give a seed)")
