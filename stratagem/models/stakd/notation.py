@@ -32,6 +32,10 @@ _MOVE_RE = re.compile(rf"^([{_KINDS}])@(\d+),(\d+)([a-z]*)$")
 _PIECE_RE = re.compile(rf"^(\d)([{_KINDS}])@(\d+),(\d+)([a-z]*)$")
 _HAND_RE = re.compile(rf"([{_KINDS}])(\d+)")
 
+#: Input limit (docs/formats.md, "Input limits"): pieces of one kind in a hand. The box holds at most 32
+#: of a kind (Unis), so no hand can hold more; a larger count only cost memory (U99999999 took 1.3 GB).
+MAX_OF_A_KIND = 32
+
 
 def format_placement(kind: str, anchor: tuple[int, int], orient: str) -> str:
     return f"{kind}@{anchor[0]},{anchor[1]}{orient}"
@@ -104,7 +108,10 @@ def parse_hand(text: str) -> Hand:
     if not text or "".join(m.group(0) for m in _HAND_RE.finditer(text)) != text:
         raise NotationError(f"hand {text!r} is not kind letters with counts, e.g. B2Q4T6D10U16X1 (or -)")
     for match in _HAND_RE.finditer(text):
-        kind, n = match.group(1), int(match.group(2))
+        kind, digits = match.group(1), match.group(2)
+        n = int(digits) if len(digits) <= 3 else MAX_OF_A_KIND + 1
+        if n > MAX_OF_A_KIND:
+            raise NotationError(f"hand {text!r}: at most {MAX_OF_A_KIND} pieces of a kind (the box's most)")
         if kind in seen:
             raise NotationError(f"hand {text!r} names {kind} twice")
         seen.add(kind)

@@ -35,6 +35,14 @@ from stratagem.models.stakd.pieces import BASE, KIND_INDEX, MAX_PLAYERS, player_
 from stratagem.models.stakd.position import State
 from stratagem.models.stakd.rules import StakdGame, structure_problems
 
+# -- input limits (docs/formats.md, "Input limits"); hands: notation.MAX_OF_A_KIND -------------------
+
+#: The lattice: a Base is 5 nodes long, so width 5 is the least. The default lattice, just large enough
+#: for every way the Bases can lie (geometry.default_board), is 35 x 11 for six players with a Base each
+#: and 11 x 3 for the solo set; 64 x 64 leaves room for hands of several Bases.
+MIN_WIDTH, MAX_WIDTH = 5, 64
+MAX_HEIGHT = 64
+
 
 @dataclass(frozen=True)
 class Position:
@@ -58,8 +66,9 @@ def _lattice(section: Section, bases: int) -> Geometry:
     width, height = default_board(bases)
     width = section.get("width", int, width)
     height = section.get("height", int, height)
-    if not 5 <= width <= 64 or not 1 <= height <= 64:
-        raise section.error("width", f"a {width}x{height} lattice: width 5 to 64 (a Base is 5 long), height 1 to 64")
+    if not MIN_WIDTH <= width <= MAX_WIDTH or not 1 <= height <= MAX_HEIGHT:
+        raise section.error("width", f"a {width}x{height} lattice: width {MIN_WIDTH} to {MAX_WIDTH} (a Base is 5 "
+                            f"long), height 1 to {MAX_HEIGHT}")
     return square_lattice(width, height)
 
 
