@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import IllegalMove
 from stratagem.core.records import Line, Proof
-from stratagem.models.stakd.cpsat import SoloCPSAT
 from stratagem.models.stakd.geometry import Geometry, Placement
 from stratagem.models.stakd.notation import format_move
 from stratagem.models.stakd.pieces import BOMBER, UNI
@@ -198,10 +198,13 @@ def solve_solo(
     """Can every piece in hand be placed from ``state`` (default: the game's start)? See the module doc.
 
     ``check=False`` skips the DRUP check of a refutation (the evidence then says it is unchecked).
+    ``time_limit`` bounds the whole call, building the model and checking a refutation included: what
+    the time limit stops is answered ``None`` (unknown).
     """
     if method not in ("cpsat", "sat"):
         raise ValueError(f"method must be 'cpsat' or 'sat', not {method!r}")
     started = time.perf_counter()
+    deadline = Deadline(time_limit)
     start = game.initial_state() if state is None else state
     if not any(start.hands[0]):
         return SoloAnswer(True, (), {"kind": "witness", "method": "none", "note": "nothing in hand"},
@@ -212,11 +215,15 @@ def solve_solo(
                           time.perf_counter() - started)
     evidence: dict[str, Any] = {"encoding": ENCODING, "method": method, "symmetry": symmetry}
     if method == "cpsat":
+        # imported here: OR-Tools (with pandas) takes a second or more to load, out of the time limit
+        from stratagem.models.stakd.cpsat import SoloCPSAT
+
         t0 = time.perf_counter()
         cp = SoloCPSAT(game, start, symmetry)
         evidence.update(_size(cp), constraints=cp.constraints, build_seconds=round(time.perf_counter() - t0, 3))
         t1 = time.perf_counter()
-        sat, assignment = cp.solve_cpsat(time_limit, workers=workers)
+        left = deadline.remaining()
+        sat, assignment = (None, None) if left is not None and left <= 0 else cp.solve_cpsat(left, workers=workers)
         evidence["solve_seconds"] = round(time.perf_counter() - t1, 3)
         if sat is None:
             evidence["kind"] = "unknown"
@@ -235,7 +242,7 @@ def solve_solo(
     evidence.update(_size(cnf), variables=cnf.num_vars, clauses=len(cnf.clauses),
                     build_seconds=round(time.perf_counter() - t0, 3), solver=SOLVER)
     t1 = time.perf_counter()
-    answer = solve_cnf(cnf.clauses, True, time_limit)
+    answer = solve_cnf(cnf.clauses, True, deadline.remaining())
     evidence["solve_seconds"] = round(time.perf_counter() - t1, 3)
     if answer is None:
         evidence["kind"] = "unknown"
@@ -253,8 +260,11 @@ def solve_solo(
     text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
     if check:
         t2 = time.perf_counter()
-        verdict = check_drup(cnf.clauses, parse_drup(proof, "cadical proof"))
+        verdict = check_drup(cnf.clauses, parse_drup(proof, "cadical proof"), time_limit=deadline.remaining())
         evidence["check_seconds"] = round(time.perf_counter() - t2, 3)
+        if verdict.stopped:  # a refutation not checked in time proves nothing here
+            evidence.update(kind="unknown", note=f"CaDiCaL's refutation was not checked: {verdict.reason}")
+            return SoloAnswer(None, None, evidence, time.perf_counter() - started)
         if not verdict.valid:
             raise EncodingError(f"the solver's refutation does not check: {verdict.reason}")
         evidence["checked"] = "stratagem.solvers.drup.check_drup"
