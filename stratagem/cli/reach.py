@@ -15,7 +15,9 @@ Two graphs can be built from a puzzle file:
   layout, and a complete designer graph with no win proves every deal on the layout unsolvable.
 
 The graph is built breadth-first up to ``--max-states`` states or ``--time-limit`` seconds; a graph
-stopped by a limit is reported as truncated, and then "no win found" proves nothing. ``--export``
+stopped by a limit is reported as truncated, and then "no win found" proves nothing. The time limit is
+the command's: the build stops when :data:`BUILD_SHARE` of it has passed, leaving the rest to the
+analysis of the graph (components, dead ends, par line), whose cost grows with the graph. ``--export``
 writes it as GraphML or DOT to ``--out``.
 """
 
@@ -43,6 +45,10 @@ REACH_FORMAT = "stratagem/reach@1"
 EXPORTS = {"graphml": write_graphml, "dot": write_dot}
 
 DEFAULT_MAX_STATES = 200_000
+
+#: Share of ``--time-limit`` the build may use; the analysis of what was built takes about a tenth of the
+#: build's time (measured on the level-2 example's duo-1: 2.0 s of build, 0.2 s of analysis).
+BUILD_SHARE = 0.85
 
 DEAL_INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
 DESIGNER_RULES = "designer mode: the deal's rows only; each turn any weather of the challenge, at any end of any row"
@@ -114,15 +120,16 @@ def reach(
     start = game.initial_state()
     mode = "designer" if designer else "deal"
     label = f"{mode} graph of {spec.name}"
+    build_limit = None if time_limit is None else BUILD_SHARE * time_limit
     with search_progress(label, enabled=not as_json, first="depth", second="states") as progress:
         if designer:
             layout = StratoDesigner(loaded.challenge, loaded.options, start.rows, start.last)
             graph = build_graph(layout, label=layout.format_state, move_label=format_move,
-                                max_states=max_states, time_limit=time_limit, progress=progress)
+                                max_states=max_states, time_limit=build_limit, progress=progress)
         else:
             planning = StratoPlanning(game)
             graph = build_graph(planning, label=format_state, move_label=format_move,
-                                max_states=max_states, time_limit=time_limit, progress=progress)
+                                max_states=max_states, time_limit=build_limit, progress=progress)
     facts = graph_facts(graph)
     line = shortest_line(graph)
     unsolvable, verdict = conclusion(facts, designer)
