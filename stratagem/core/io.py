@@ -46,6 +46,10 @@ MIN_INT = -(2**63)
 #: still keeps every number a notation parser reads with ``int`` below Python's 4300-digit limit.
 MAX_DIGIT_RUN = 1000
 
+#: Characters in a table key. Keys are names (``limit``, ``wind_crosses_tornado``) or short numbers (a
+#: Stack Attack card); 100 keeps every message that quotes a key path on one readable line.
+MAX_KEY_LENGTH = 100
+
 _DIGIT_RUN = re.compile(rf"\d{{{MAX_DIGIT_RUN + 1},}}")
 
 
@@ -99,8 +103,8 @@ def _line_of_long_number(text: str) -> str:
 
 def check_limits(data: Any, source: str) -> None:
     """Refuse parsed data that breaks the input limits: nesting deeper than :data:`MAX_NESTING`, an
-    integer outside 64 bits, or a string (or table key) with more than :data:`MAX_DIGIT_RUN` digits in a
-    row. ``source`` names the file in the message; the place is the key path."""
+    integer outside 64 bits, a string with more than :data:`MAX_DIGIT_RUN` digits in a row, or a table
+    key longer than :data:`MAX_KEY_LENGTH`. ``source`` names the file in the message; the place is the key path."""
     path: list[str] = []
 
     def where() -> str:
@@ -114,9 +118,10 @@ def check_limits(data: Any, source: str) -> None:
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
                 if isinstance(key, str):
+                    if len(key) > MAX_KEY_LENGTH:
+                        raise BadInput(source, where(), f"a key of {len(key)} characters (at most {MAX_KEY_LENGTH}): "
+                                       f"{key[:20]!r}...")
                     path.append(f".{key}")
-                    if _DIGIT_RUN.search(key):
-                        raise BadInput(source, where(), f"a key with more than {MAX_DIGIT_RUN} digits in a row")
                 else:
                     path.append(f"[{key}]")
                 walk(item, depth + 1)
