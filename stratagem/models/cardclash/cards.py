@@ -61,13 +61,15 @@ def stacking(upper: str, lower: str, strategic: bool) -> Stacking | None:
 
     Seed "De stapelregels per kaart": a numbered card only on a lower numbered card; the Spy only on a
     Marshal; a Bomb only on a numbered card; a Miner only on a Bomb, closing the stack (nothing goes on
-    a Miner). Strategic variant: a card on a card of the same value cancels both, and a Miner on a Bomb
-    cancels both (the variant replaces closing the stack, which then never happens).
+    a Miner). Strategic variant: a card on a card of the same value cancels both, every value including
+    the Miner's X (a Miner on a visible Miner, one laid first on an empty table, removes both: RULINGS.md,
+    ruled 2026-12-01), and a Miner on a Bomb cancels both (the variant replaces closing the stack, so
+    only a Miner's twin may go on a Miner).
     """
-    if lower == MINER:
-        return None
     if strategic and (upper == lower or (upper == MINER and lower == BOMB)):
         return "cancel"
+    if lower == MINER:
+        return None
     if upper == SPY:
         return "stack" if lower == MARSHAL else None
     if is_numbered(upper):

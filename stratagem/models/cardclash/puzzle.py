@@ -31,7 +31,7 @@ from stratagem.core.io import Section, load_toml
 from stratagem.models.cardclash.battlefield import size
 from stratagem.models.cardclash.cards import ARMY_SIZE, MAX_PLAYERS, MIN_PLAYERS
 from stratagem.models.cardclash.position import State, parse_state
-from stratagem.models.cardclash.rules import CardClashGame, deal, excess_cards
+from stratagem.models.cardclash.rules import CardClashGame, deal, excess_cards, result_problem
 
 OPTION_KEYS = {"players", "width", "height", "strategic", "rounds", "seed"}
 
@@ -122,6 +122,9 @@ def load_position(path: str | Path) -> Position:
     excess = excess_cards(state)
     if excess:
         raise pos.error("state", f"more cards than the armies hold: {', '.join(excess)}")
+    problem = result_problem(state)  # won= is checked against the table, never trusted
+    if problem:
+        raise pos.error("state", problem)
     w, h = size(state.board)
     if w > opts["width"] or h > opts["height"]:
         raise pos.error("state", f"the battlefield is {w}x{h}, larger than the table {opts['width']}x{opts['height']}")

@@ -28,6 +28,7 @@ from stratagem.models.cardclash import threats
 from stratagem.models.cardclash.battlefield import NEIGHBOURS, Board, Cell, place, size, stacks, targets, tops
 from stratagem.models.cardclash.cards import (
     ARMY,
+    COLOUR_NAMES,
     COLOURS,
     HAND_SIZE,
     MAX_PLAYERS,
@@ -106,6 +107,49 @@ def scored_winners(board: Board, players: int) -> tuple[int, ...]:
     keys = [score_key(board, p) for p in range(players)]
     best = max(keys)
     return tuple(p for p in range(players) if keys[p] == best)
+
+
+def round_winners(state: State) -> tuple[int, ...]:
+    """Who has won the round in ``state`` by the rules, read from the table: () while it goes on.
+
+    A square ends the round at once (the mover, the player before the one to move, wins if among
+    those showing one); with no square, the round is over and scored when every card is played or
+    every player has passed in a row. :meth:`CardClashGame.apply` decides a move's result the same way.
+    """
+    n = state.players
+    shown = _square_colours(state.board)
+    if shown:
+        return square_winners(shown, (state.to_move - 1) % n, n)
+    if state.passes >= n or (not any(state.hands) and not any(state.piles)):
+        return scored_winners(state.board, n)
+    return ()
+
+
+def result_problem(state: State) -> str | None:
+    """Why the winners ``state`` names (``won=``) are not the ones the table makes, or None.
+
+    A written result is never trusted: a round is won by a square on the table or by the score once
+    it is over, so ``won=`` must name exactly :func:`round_winners`, and must be there when they are.
+    """
+    if _square_colours(state.board) and state.passes:
+        return "a square ends the round at once, so nobody passes after it (passes= with a square on the table)"
+    table = round_winners(state)
+    if state.winners == table:
+        return None
+
+    def players(winners: tuple[int, ...]) -> str:
+        return ",".join(str(p + 1) for p in winners)
+
+    said = f"says won={players(state.winners)}" if state.winners else "names no winner"
+    shown = _square_colours(state.board)
+    if shown:
+        shows = f"{', '.join(COLOUR_NAMES[c] for c in shown)} shows a 2x2 square: won={players(table)}"
+    elif table:
+        why = "every player has passed" if state.passes >= state.players else "every card is played"
+        shows = f"{why}, so the round is scored: won={players(table)}"
+    else:
+        shows = "no colour shows a 2x2 square and cards are left to play: the round goes on"
+    return f"the position {said} but {shows}"
 
 
 def deal(players: int, rng: random.Random, round_no: int = 1, flags: tuple[int, ...] = ()) -> State:
@@ -252,9 +296,14 @@ class CardClashGame:
         return format_state(state)
 
     def parse_state(self, text: str) -> State:
+        """Inverse of :meth:`format_state`, with the written winners held to the table
+        (:func:`result_problem`)."""
         state = parse_state(text)
         if state.players != self.num_players:
             raise NotationError(f"the position has {state.players} players, the game {self.num_players}")
+        problem = result_problem(state)
+        if problem:
+            raise NotationError(problem)
         return state
 
     # -- capabilities --------------------------------------------------------------------------

@@ -31,7 +31,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
-from stratagem.models.stackattack.cards import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, SHIELD, Deck
+from stratagem.models.stackattack.cards import (
+    END_SCORE,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROW_LIMIT,
+    ROWS,
+    SHIELD,
+    Deck,
+)
 
 Cards = tuple[int, ...]
 
@@ -175,6 +184,12 @@ def check_state(state: State, deck: Deck) -> None:
             if card in seen:
                 raise NotationError(f"{where}: card {card} appears twice")
             seen.add(card)
+    # Scores carried from rounds already over decide when the game ends; a game whose total reached the
+    # end score was over before this round (a composed endgame may carry any smaller score, even in round 1).
+    for i, score in enumerate(state.scores):
+        if score >= END_SCORE:
+            raise NotationError(f"player {i + 1} carries {score} points: the game ended when a total reached "
+                                f"{END_SCORE}, so no round follows")
     for i, hand in enumerate(state.hands):
         if len(hand) > HAND_SIZE:
             raise NotationError(f"hand {i + 1} holds {len(hand)} cards, more than {HAND_SIZE}")

@@ -90,7 +90,11 @@ def checked_game(state: State, options: Section, source: str, place: str) -> Sta
     problems = structure_problems(geometry, state.layers)
     if problems:
         raise BadInput(source, place, problems[0])
-    return StakdGame(len(state.hands), geometry, state)
+    game = StakdGame(len(state.hands), geometry, state)
+    problem = game.out_problem(game.initial_state())  # out: is checked, never trusted
+    if problem:
+        raise BadInput(source, place, problem)
+    return game
 
 
 def load_position(path: str | Path) -> Position:

@@ -330,14 +330,55 @@ class StakdGame:
         return format_state(state)
 
     def parse_state(self, text: str) -> State:
-        """Inverse of :meth:`format_state`; also checks the structure on this game's lattice."""
+        """Inverse of :meth:`format_state`; also checks the structure on this game's lattice and who is
+        out (:meth:`out_problem`)."""
         state = parse_state(text)
         if len(state.hands) != self.num_players:
             raise NotationError(f"{len(state.hands)} hands in a {self.num_players}-player game")
         problems = structure_problems(self.geometry, state.layers)
         if problems:
             raise NotationError(problems[0])
+        problem = self.out_problem(state)
+        if problem:
+            raise NotationError(problem)
         return state
+
+    def out_problem(self, state: State) -> str | None:
+        """Why the players ``state`` marks out (``out:``) or its player to move break the rules, or None.
+
+        Being out is never taken on trust, since it decides who places last and so who wins. A player
+        goes out when their turn finds them with no legal play, after their own last piece and with
+        the hand they still hold: so some structure between that piece and now (the pieces replayed in
+        order) must leave that hand no play. A player who is not out and is to move must have a play,
+        else the turn would already have passed them by (and marked them out), as :meth:`settle` does
+        after every placement.
+        """
+        pieces = state.pieces_in_order()
+
+        def prefix(count: int) -> tuple[tuple[Piece, ...], ...]:
+            layers: list[tuple[Piece, ...]] = []
+            for k, piece in pieces[:count]:
+                if k == len(layers):
+                    layers.append(())
+                layers[k] += (piece,)
+            return tuple(layers)
+
+        for p, out in enumerate(state.out):
+            if not out:
+                continue
+            hand = state.hands[p]
+            since = max((i + 1 for i, (_, piece) in enumerate(pieces) if piece.owner == p), default=0)
+            if any(not self.moves_for(prefix(i), hand) for i in range(since, len(pieces) + 1)):
+                continue
+            now = format_move(self.moves_for(state.layers, hand)[0])
+            when = "their last piece" if since else "the start"
+            return (f"the position says player {p + 1} is out, but their hand has had a legal play at every "
+                    f"moment since {when} (now {now}, for one)")
+        p = state.to_move
+        if not state.is_over() and (state.out[p] or not self.moves_for(state.layers, state.hands[p])):
+            why = "is out" if state.out[p] else "has no legal play (so is out for the round)"
+            return f"player {p + 1} is to move but {why}: the turn passes on to the next player who can play"
+        return None
 
     def setup(self) -> dict[str, Any]:
         """Options as plain data: player count and lattice (see :func:`puzzle.game_from_setup`)."""
@@ -465,10 +506,12 @@ class StakdGame:
             return (f"{text}: the first Base goes at {format_move(Move(BASE, first.anchor, first.orient, 0))} "
                     "(where the structure stands does not matter, so the engine fixes it)")
         k = max(top, 0)
-        # Only Bases lie on layer 0; a piece covering occupied nodes starts a layer.
-        starts = top == 0 or placement.mask & ~self.support(state.layers).occupied[max(top, 0)] == 0
-        if move.kind != BASE and top >= 0 and starts:
-            k = top + 1
+        # Only Bases lie on layer 0; a piece covering occupied nodes starts a layer. On an empty table
+        # there is no layer to look at: k stays 0 and the first-piece rule gives the reason.
+        if move.kind != BASE and top >= 0:
+            occupied = self.support(state.layers).occupied[top]
+            if top == 0 or placement.mask & ~occupied == 0:
+                k = top + 1
         reason = placement_problem(self.geometry, state.layers, placement, k, state.hands[p])
         if reason.startswith("it overhangs") and top >= 1:
             reason += f" of layer {top - 1} (no play can be made below the current layer, {top})"

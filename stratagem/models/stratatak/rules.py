@@ -95,6 +95,12 @@ def check_position(state: State, options: Options) -> str | None:
         return "only a position where the defender is to play has an attack on the table"
     if state.phase != OVER and state.winner != NO_WINNER:
         return "a game in progress has no winner"
+    if state.left != UNLIMITED and (not options.battle_limit or state.left > options.battle_limit):
+        # The count is where a game stops undecided (turn X, a draw): it comes from the option alone,
+        # counting down from it, so a position cannot carry one of its own.
+        if not options.battle_limit:
+            return f"b{state.left}: battles are counted only under the battle_limit option, and it is off"
+        return f"b{state.left}: more battles left than the battle limit {options.battle_limit}"
     if state.left < UNLIMITED or (state.phase != OVER and (state.left == 0) != (state.phase == STOPPED)):
         return "b0 (no battle left) goes with turn X (stopped at the battle limit), and only with it"
     if state.phase == ATTACK:

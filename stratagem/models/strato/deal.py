@@ -23,6 +23,7 @@ from collections import Counter
 from stratagem.models.strato.cards import COPIES_PER_WEATHER, HAND_SIZE, LEFT_HANDED, RIGHT_HANDED
 from stratagem.models.strato.challenge import Challenge
 from stratagem.models.strato.position import ONGOING, Row, State
+from stratagem.models.strato.rules import status_problem
 
 CARDS_PER_HALF_ROW_AT_SETUP = 2
 
@@ -92,8 +93,19 @@ def check_position(challenge: Challenge, state: State) -> None:
     """Raise :class:`DealError` if ``state`` cannot occur in a game of ``challenge`` at all.
 
     Checks what no play can change: the rows and their tornadoes, the weathers in play, at most nine
-    cards of each weather, 1-4 players and hands no larger than the hand size.
+    cards of each weather, 1-4 players and hands no larger than the hand size; and that a written
+    result (``won``/``lost``) is the one the end-of-turn checks make of the table, and is written
+    when they end the game (:func:`~stratagem.models.strato.rules.status_problem`): a result is
+    never taken on trust.
     """
+    _check_contents(challenge, state)
+    problem = status_problem(challenge, state)
+    if problem:
+        raise DealError(problem)
+
+
+def _check_contents(challenge: Challenge, state: State) -> None:
+    """What no play can change (see :func:`check_position`), the written result aside."""
     if len(state.rows) != challenge.rows:
         raise DealError(f"the challenge has {challenge.rows} row(s), the layout {len(state.rows)}")
     if len(state.hands) not in HAND_SIZE:
@@ -134,9 +146,11 @@ def check_setup(challenge: Challenge, state: State) -> None:
     """Raise :class:`DealError` if ``state`` could not be the start of a game of ``challenge``.
 
     Beyond :func:`check_position`: no card next to the same weather (tornadoes included), half-rows
-    within the limit, full hands, nobody to move but the first player, and no last weather yet.
+    within the limit, full hands, nobody to move but the first player, no last weather yet and no
+    result written (so none can disagree with the table; rows meeting the goal at the start are no
+    victory until a turn ends).
     """
-    check_position(challenge, state)
+    _check_contents(challenge, state)
     for i, row in enumerate(state.rows, start=1):
         for side, half in enumerate((row.left, row.right)):
             inner = row.left_tornado if side == 0 else row.right_tornado
