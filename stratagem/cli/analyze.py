@@ -60,6 +60,7 @@ from stratagem.solvers.minimax import (
     expectiminimax,
     maxn,
     paranoid,
+    rank_key,
     rank_moves,
 )
 from stratagem.solvers.prooftree import ProofStopped, build_proof_tree, encode_value
@@ -233,6 +234,12 @@ def _exact(game: Any, state: Any, method: str, depth: int | None, limit: Deadlin
     if rank and game.to_move(state) >= 0:
         options.pop("progress", None)
         ranked = rank_moves(game, state, _search(method), **options)
+        if result.solved and result.best_move is not None:
+            # The root's search established its best move's value; the list says so even if that move's
+            # own search was stopped or never began.
+            ranked = sorted((MoveValue(mv.move, result.value, result.distance, SOLVED, mv.assumption)
+                             if mv.move == result.best_move and mv.status != SOLVED else mv for mv in ranked),
+                            key=rank_key)
         report["moves"] = [
             {"move": game.format_move(state, mv.move),
              "value": _value(mv.value) if mv.status in (SOLVED, "heuristic") else None,

@@ -96,6 +96,7 @@ __all__ = [
     "maxn",
     "paranoid",
     "plain_minimax",
+    "rank_key",
     "rank_moves",
 ]
 
@@ -1093,6 +1094,12 @@ class MoveValue(Generic[M]):
     distance: int | None
     status: str
     assumption: str
+
+
+def rank_key(mv: MoveValue[Any]) -> tuple[int, Any, int]:
+    """The order of :func:`rank_moves`: moves with a value first, the highest first; among wins the
+    fastest, among losses the slowest (for re-sorting a ranking after a move's value became known)."""
+    return _rank_key(mv)
 
 
 def _rank_key(mv: MoveValue[Any]) -> tuple[int, Any, int]:
