@@ -116,8 +116,8 @@ def choose_method(method: str, loaded: Loaded, as_player: int | None) -> str:
               help="The whole command stops after S seconds (search, ranking and proof share them): status "
                    "unknown with the best found so far, exit 3 for an exact method.")
 @click.option("--nodes", "max_nodes", type=click.IntRange(1), default=None,
-              help="Stop a search after this many nodes (lp: positions valued; default "
-                   f"{DEFAULT_LP_NODES:,}).")
+              help="Stop a search after this many nodes (each ranked move's search too); lp: after this many "
+                   f"positions valued, {DEFAULT_LP_NODES:,} without the option.")
 @click.option("--iterations", type=click.IntRange(1), default=None, help="MCTS/ISMCTS/DUCT iterations (default 2000).")
 @click.option("--samples", type=click.IntRange(1), default=None, help="PIMC samples (default 20).")
 @click.option("--as", "as_player", type=click.IntRange(1, 6), default=None,
