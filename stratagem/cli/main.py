@@ -23,7 +23,7 @@ from rich.console import Console
 
 from stratagem import __version__
 from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
-from stratagem.core.errors import StratagemError, Terminated
+from stratagem.core.errors import StratagemError, Terminated, check_termination
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
                  "Stratego Card Clash.")
@@ -93,8 +93,10 @@ def run(args: list[str] | None = None) -> int:
     not 2: bad input is the user's to fix, a crash is ours, and scripts must be able to tell them apart.
     ``STRATAGEM_TRACEBACK=1`` lets the exception through, with its traceback, for debugging.
     """
+    Terminated.requested = False
     try:
         result: Any = _invoke(args)
+        check_termination()  # SIGTERM arrived but a library swallowed its exception
     except StratagemError as exc:
         return fail(one_line(str(exc), 2000))
     except click.exceptions.NoArgsIsHelpError as exc:
@@ -137,11 +139,21 @@ def _silence_stdout() -> None:
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
-    """The SIGTERM handler: raise :class:`Terminated` where the main thread is, like Ctrl-C does."""
+    """The SIGTERM handler: raise :class:`Terminated` where the main thread is, like Ctrl-C does (and
+    note the request, in case the exception is swallowed on the way)."""
+    Terminated.requested = True
     raise Terminated()
 
 
 def main() -> None:
     """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`."""
     signal.signal(signal.SIGTERM, _terminate)
-    sys.exit(run())
+    try:
+        code = run()
+    except KeyboardInterrupt:  # the signal came after run() had finished, before the exit
+        click.echo("stratagem: interrupted", err=True)
+        code = INTERRUPTED
+    except Terminated:
+        click.echo("stratagem: terminated", err=True)
+        code = TERMINATED
+    sys.exit(code)

@@ -6,6 +6,8 @@ or a move index) and *what* is wrong, so the message can be acted on without a t
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class StratagemError(Exception):
     """Base class of every error the tool reports to a user."""
@@ -51,4 +53,16 @@ class Terminated(BaseException):
     Like :class:`KeyboardInterrupt` for SIGINT, it unwinds the stack, so ``finally`` blocks run and an
     atomic write in progress removes its temporary file; the CLI then exits 143. It derives from
     :class:`BaseException` so that no ``except Exception`` on the way swallows it.
+
+    A bare ``except:`` in a library can still swallow it (networkx's GraphML writer has one around an
+    import), so the handler also sets :attr:`requested`: atomic writes check it before they replace
+    their target (:func:`check_termination`), and the CLI exits 143 at the end whatever happened.
     """
+
+    requested: ClassVar[bool] = False
+
+
+def check_termination() -> None:
+    """Raise :class:`Terminated` if SIGTERM arrived, even if its first exception was swallowed."""
+    if Terminated.requested:
+        raise Terminated()

@@ -19,7 +19,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadInput, check_termination
 
 T = TypeVar("T")
 
@@ -325,6 +325,7 @@ def write_atomic(path: str | Path, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             os.fchmod(handle.fileno(), file_mode())
             handle.write(text)
+        check_termination()
         os.replace(tmp, target)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)

@@ -27,7 +27,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadInput, check_termination
 from stratagem.core.io import file_mode, read_capped
 
 #: The most bytes a CNF or DRUP file may hold once decompressed (docs/formats.md, "Input limits"). The
@@ -281,6 +281,7 @@ def write_text_maybe_gz(path: str | os.PathLike[str], text: str) -> None:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
+        check_termination()
         os.replace(temp_name, target)
     except BaseException as error:
         Path(temp_name).unlink(missing_ok=True)

@@ -43,6 +43,7 @@ from typing import IO, Any
 
 import networkx as nx
 
+from stratagem.core.errors import check_termination
 from stratagem.core.game import M, S, SearchProblem
 
 __all__ = [
@@ -265,6 +266,7 @@ def _atomic(path: str | Path) -> Iterator[IO[bytes]]:
         os.fchmod(fd, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as handle:
             yield handle
+        check_termination()  # SIGTERM whose exception a library swallowed: still no file
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

@@ -1,0 +1,162 @@
+"""Signals, as a user sends them: Ctrl-C (SIGINT, to the whole process group as a terminal does) gives
+exit 130 and one line "stratagem: interrupted", also inside a CaDiCaL call; SIGTERM gives exit 143 and
+"stratagem: terminated". Either way no temporary ``.NAME.*`` file and no half-written output is left.
+
+Each test starts ``python -m stratagem`` on a long job in a new session, waits until the job is well
+under way, sends the signal, and reads what the process left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES, ROOT
+
+from stratagem.cli.exitcodes import INTERRUPTED, TERMINATED
+
+LEVEL_2 = PUZZLES / "level-2-example.toml"
+
+
+def _start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("STRATAGEM_TRACEBACK", None)
+    return subprocess.Popen([sys.executable, "-m", "stratagem", *args], cwd=cwd, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _stop(process: subprocess.Popen[str], sig: int, group: bool = True) -> tuple[int, str]:
+    if group:
+        os.killpg(process.pid, sig)
+    else:
+        process.send_signal(sig)
+    try:
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, err
+
+
+def _wait_for(predicate, seconds: float) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+def test_ctrl_c_during_a_search_is_exit_130(tmp_path: Path) -> None:
+    process = _start(["reach", str(LEVEL_2), "--max-states", "5000000"], tmp_path)
+    time.sleep(1.5)
+    code, err = _stop(process, signal.SIGINT)
+    assert code == INTERRUPTED, err
+    assert err == "stratagem: interrupted\n"
+
+
+def test_sigterm_while_the_graph_is_written_removes_the_temporary_file(tmp_path: Path) -> None:
+    """The audit's case: ``reach --export graphml`` killed while writing left ``.g.graphml.XXXX`` behind."""
+    process = _start(["reach", str(LEVEL_2), "--max-states", "60000", "--export", "graphml", "--out", "g.graphml"],
+                     tmp_path)
+    writing = _wait_for(lambda: any(p.name.startswith(".g.graphml.") for p in tmp_path.iterdir()), 120)
+    code, err = _stop(process, signal.SIGTERM, group=False)
+    if not writing:
+        pytest.skip("the graph was never caught being written")
+    assert code == TERMINATED, err
+    assert err == "stratagem: terminated\n"
+    assert _leftovers(tmp_path) == []
+    assert not (tmp_path / "g.graphml").exists()
+
+
+def test_sigterm_during_a_search_is_exit_143(tmp_path: Path) -> None:
+    process = _start(["reach", str(LEVEL_2), "--max-states", "5000000", "--export", "dot", "--out", "g.dot"],
+                     tmp_path)
+    time.sleep(1.5)
+    code, err = _stop(process, signal.SIGTERM, group=False)
+    assert code == TERMINATED, err
+    assert err == "stratagem: terminated\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_ctrl_c_inside_a_time_limited_sat_solve_is_one_line(tmp_path: Path) -> None:
+    """With a time limit CaDiCaL runs in a forked child; Ctrl-C reaches both, and only the parent speaks."""
+    process = _start(["solve", str(LEVEL_2), "--method", "sat", "--time-limit", "300", "--proof", "p.json"],
+                     tmp_path)
+    time.sleep(8)
+    code, err = _stop(process, signal.SIGINT)
+    assert code == INTERRUPTED, err
+    assert err == "stratagem: interrupted\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_ctrl_c_inside_an_unlimited_sat_solve_is_one_line(tmp_path: Path) -> None:
+    process = _start(["solve", str(LEVEL_2), "--method", "sat", "--proof", "p.json"], tmp_path)
+    time.sleep(8)
+    code, err = _stop(process, signal.SIGINT)
+    assert code == INTERRUPTED, err
+    assert err == "stratagem: interrupted\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+CADICAL_SCRIPT = """
+import sys
+from pysat.examples.genhard import PHP
+from stratagem.solvers.satplan import solve_cnf
+print("solving", flush=True)
+try:
+    solve_cnf(PHP(12).clauses, True, None)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_inside_cadical_is_a_keyboard_interrupt(tmp_path: Path) -> None:
+    """PySAT turns Ctrl-C in CaDiCaL into ``pysolvers.error``; the solver call turns it back into
+    KeyboardInterrupt, which the CLI reports as "interrupted" with exit 130 (a pigeonhole formula keeps
+    CaDiCaL busy for minutes, so the signal surely lands inside the call)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-c", CADICAL_SCRIPT], cwd=tmp_path, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert process.stdout is not None
+    assert process.stdout.readline() == "solving\n"
+    time.sleep(1.5)
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert out == "KeyboardInterrupt\n", err
+    assert process.returncode == 0
+
+
+def test_a_swallowed_sigterm_still_stops_the_atomic_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bare ``except:`` in a library (networkx has one) can swallow the first ``Terminated``; the flag the
+    handler sets still keeps every atomic writer from putting its file in place."""
+    import networkx as nx
+
+    from stratagem.core.errors import Terminated
+    from stratagem.core.io import write_atomic
+    from stratagem.solvers.dimacs import write_text_maybe_gz
+    from stratagem.solvers.graph import write_dot
+
+    monkeypatch.setattr(Terminated, "requested", True)
+    for write in (lambda p: write_atomic(p, "x"), lambda p: write_text_maybe_gz(p, "x"),
+                  lambda p: write_dot(nx.DiGraph(), p)):
+        with pytest.raises(Terminated):
+            write(tmp_path / "out")
+    assert list(tmp_path.iterdir()) == []
