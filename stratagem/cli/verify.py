@@ -1,21 +1,38 @@
-"""``stratagem verify``: re-check a line or a proof record with the rules engine alone.
+"""``stratagem verify``: check every claim of a line or proof record with the rules engine alone.
 
-Exit 0 when valid, 1 when invalid (a move the rules forbid, a line that does not end where it claims,
-a shorter win found by the re-check), 2 when the file cannot be read (malformed JSON, unknown format,
-a move that does not parse).
+Nothing in a record is trusted (its result flags, bounds, claims): what is checked is rebuilt from the
+rules engine and the record's setup and start position. Each claim the record makes is reported with
+a status:
+
+- ``certified``: checked here, and the report names what checked it (the replayed line, a DRUP
+  refutation of a CNF rebuilt from the rules, a relaxation bound recomputed from the rules, a proof
+  tree replayed move by move, a plain enumeration run by ``--recheck``);
+- ``not-certified``: only asserted: the record's evidence is a search it reports (an exhaustive
+  search, CP-SAT's INFEASIBLE answer), which is not repeated without ``--recheck``;
+- ``unknown``: the check of that claim was stopped by ``--time-limit`` or ``--nodes``;
+- ``invalid``: the rules or a recomputation contradict it.
+
+Exit codes (:mod:`stratagem.cli.exitcodes`, docs/formats.md §4.5): 0 when every claim is certified;
+1 when anything is invalid; 2 when the file cannot be read (malformed JSON, unknown format, a move
+that does not parse) or a limit is not a finite positive number; 3 when the record replays and
+nothing in it is wrong, but some claim is not certified or unknown.
 """
 
 from __future__ import annotations
 
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
+from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.games import game_from_record, position_from_record
+from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.progress import search_progress
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, load_json
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
@@ -23,240 +40,455 @@ from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
 from stratagem.solvers.dimacs import read_bytes_maybe_gz, read_text_maybe_gz, write_dimacs
 from stratagem.solvers.drup import check_drup_data, run_drat_trim
 from stratagem.solvers.prooftree import PROOFTREE_FORMAT, check_proof_tree
-from stratagem.solvers.replay import is_win, no_win_within, replay
+from stratagem.solvers.replay import DEFAULT_MAX_STATES, is_win, no_win_within, replay
 from stratagem.solvers.simultaneous import check_matrix_proof
 
 MATRIXPROOF_FORMAT = "stratagem/matrixproof@1"
 MATRIXPROOFS_FORMAT = "stratagem/matrixproofs@1"
+VERDICT_FORMAT = "stratagem/verdict@1"
+
+CERTIFIED, NOT_CERTIFIED, UNKNOWN, INVALID = "certified", "not-certified", "unknown", "invalid"
+#: How each status starts its line in the human report.
+STATUS_WORDS = {CERTIFIED: "certified", NOT_CERTIFIED: "not certified", UNKNOWN: "unknown", INVALID: "INVALID"}
+
+#: The default cap of ``--nodes`` for the STAKD solo re-check (positions expanded; its memo of hopeless
+#: positions holds at most that many keys). The Strato enumeration's default is
+#: :data:`stratagem.solvers.replay.DEFAULT_MAX_STATES` (distinct states kept).
+DEFAULT_SOLO_NODES = 1_000_000
+
+
+@dataclass(frozen=True)
+class ClaimReport:
+    """One claim of the record and what became of it.
+
+    ``claim`` names the record's field the claim comes from (``solvable``, ``length``, ``optimal``,
+    ``winnable``, a line's ``moves`` and ``result``, a game proof's ``claim`` or ``value``);
+    ``statement`` says in words what is claimed; ``reason`` is the basis when ``status`` is certified
+    and why not otherwise.
+    """
+
+    claim: str
+    statement: str
+    status: str
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"claim": self.claim, "statement": self.statement, "status": self.status,
+                "basis" if self.status == CERTIFIED else "why": self.reason}
+
+    def text(self) -> str:
+        return f"{STATUS_WORDS[self.status]}: {self.statement} — {self.reason}"
 
 
 class Verdict:
-    """Collects what was checked and the first reason the record is invalid."""
+    """Collects what was checked, a report for each claim, and the first reason the record is invalid."""
 
     def __init__(self, source: str) -> None:
         self.source = source
         self.checked: list[str] = []
         self.notes: list[str] = []
+        self.claims: list[ClaimReport] = []
         self.problem = ""
 
     def invalid(self, place: str, problem: str) -> None:
+        """A fault of the record (the first one is the line on stderr)."""
         if not self.problem:
             self.problem = f"{self.source}: {place}: {problem}"
 
+    def certify(self, claim: str, statement: str, basis: str) -> None:
+        self.claims.append(ClaimReport(claim, statement, CERTIFIED, basis))
+
+    def not_certified(self, claim: str, statement: str, why: str) -> None:
+        self.claims.append(ClaimReport(claim, statement, NOT_CERTIFIED, why))
+
+    def unknown(self, claim: str, statement: str, why: str) -> None:
+        self.claims.append(ClaimReport(claim, statement, UNKNOWN, why))
+
+    def refute(self, claim: str, statement: str, place: str, problem: str) -> None:
+        """The claim is contradicted: the record is invalid, and ``place: problem`` says where and why."""
+        self.invalid(place, problem)
+        self.claims.append(ClaimReport(claim, statement, INVALID, f"{place}: {problem}"))
+
+    @property
+    def status(self) -> str:
+        """``invalid`` over ``unknown`` over ``not-certified`` over ``certified``."""
+        found = {c.status for c in self.claims}
+        if self.problem or INVALID in found:
+            return INVALID
+        for status in (UNKNOWN, NOT_CERTIFIED):
+            if status in found:
+                return status
+        return CERTIFIED
+
     @property
     def valid(self) -> bool:
-        return not self.problem
+        """Every claim certified (the only case that exits 0)."""
+        return self.status == CERTIFIED
 
 
-def check_line(line: Line, verdict: Verdict, place: str) -> tuple[Any, Any, list[Any]] | None:
-    """Replay a line; record problems in ``verdict``; return (game, start, states) when it replays."""
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one verify run: one deadline for all of it, and ``--nodes`` for the re-check."""
+
+    deadline: Deadline
+    nodes: int | None
+    recheck: bool
+
+    def stopped_words(self, what: str) -> str:
+        if self.deadline.expired():
+            return f"the time limit ({self.deadline.seconds:g} s) ran out {what}"
+        return f"the node limit ran out {what}"
+
+
+def check_line(line: Line, verdict: Verdict, place: str, bare: bool) -> tuple[Any, Any, Any] | None:
+    """Replay a line; return (game, start, final state) when it replays.
+
+    For a bare line record (``bare``) its claims are reported here: that every move is legal, and
+    ``result: won``, which is certified only when the replayed final position is won by the rules
+    (``is_win``), never from the flag.
+    """
     game, start = game_from_record(line.game, line.setup, line.start, verdict.source)
     result = replay(game, start, line.moves)
+    n = len(line.moves)
+    legal = f"the {n} moves are legal from the start" if n else "the start position fits the setup"
     if result.unreadable:
         raise BadInput(verdict.source, f"{place}moves[{result.error_at}]", result.error)
     if not result.ok:
-        verdict.invalid(f"{place}moves[{result.error_at}]", result.error)
+        verdict.refute("moves", legal, f"{place}moves[{result.error_at}]", result.error)
         return None
     if line.moves:
-        verdict.checked.append(f"all {len(line.moves)} moves are legal under the rules engine")
+        verdict.checked.append(f"all {n} moves are legal under the rules engine")
     else:
         verdict.checked.append("the start position reads and fits the setup")
     final = result.final
-    if line.result == "won":
-        if is_win(game, final):
-            verdict.checked.append(f"the line ends in a won position after {len(line.moves)} turns")
-        else:
-            verdict.invalid(f"{place}result", "the line claims a win but its last position is not won")
-    elif line.result and line.result != "won":
+    won = is_win(game, final)
+    if won:
+        verdict.checked.append(f"the line ends in a won position after {n} turns")
+    if line.result not in ("", "won"):
         verdict.invalid(f"{place}result", f"unknown result {line.result!r} (expected 'won' or empty)")
-    return game, start, list(result.states)
+    if bare:
+        verdict.certify("moves", legal, "replayed move by move through the rules engine")
+        if line.result == "won":
+            statement = "the line ends in a win"
+            if won:
+                verdict.certify("result", statement, f"the replayed position after {n} turns is won by the rules")
+            else:
+                verdict.refute("result", statement, "result", "the line claims a win but its last position is not won")
+    return game, start, final
 
 
 @click.command()
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--recheck", is_flag=True,
-              help="Also re-check optimality (or unsolvability) by a plain exhaustive enumeration.")
-@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
-def verify(record: str, recheck: bool, as_json: bool) -> int:
-    """Replay a line or proof record through the rules engine; exit 0 valid, 1 invalid, 2 unreadable."""
+              help="Also check claims whose evidence is only a search the record reports (optimality or "
+                   "unsolvability by an exhaustive search or CP-SAT) by a plain enumeration of the rules.")
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
+              help="Seconds for the whole run (the re-check, a DRUP check, a relaxation bound); a claim "
+                   "whose check it stops is reported unknown (exit 3).")
+@click.option("--nodes", type=click.IntRange(min=1), default=None, metavar="N",
+              help=f"For --recheck: at most N states kept by the Strato enumeration (default "
+                   f"{DEFAULT_MAX_STATES:,}, about 600 MB) or positions expanded by the STAKD search "
+                   f"(default {DEFAULT_SOLO_NODES:,}); when it runs out the claim is unknown (exit 3).")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object (stratagem/verdict@1).")
+def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | None, as_json: bool) -> int:
+    """Check every claim of a line or proof record with the rules engine alone.
+
+    Each claim is reported certified (checked here, saying by what), not certified (only asserted by
+    the record: run with --recheck), unknown (a limit stopped its check) or invalid.
+    Exit 0: every claim certified; 1: something is invalid; 2: unreadable input; 3: nothing is wrong
+    but some claim is not certified or unknown.
+    """
+    limits = Limits(Deadline(time_limit), nodes, recheck)
     data = load_json(record)
     fmt = data.get("format")
     verdict = Verdict(record)
-    claim: dict[str, Any] = {}
     if fmt == LINE_FORMAT:
         line = Line.from_json(data, record)
-        kind = "line"
-        place = ""
-    elif fmt == PROOF_FORMAT:
-        proof = Proof.from_json(data, record)
-        kind = "proof"
-        if proof.line is None:
-            raise BadInput(record, "line", "a proof record carries the start position as a line")
-        line = proof.line
-        claim = proof.claim
-        place = "line."
-    elif fmt in GAME_PROOFS:
-        kind = "proof"
+        check_line(line, verdict, "", bare=True)
+        return _report(record, "line", verdict, as_json)
+    if fmt in GAME_PROOFS:
         check_game_proof(data, verdict, record)
-        return _report(record, kind, verdict, as_json)
-    else:
+        return _report(record, "proof", verdict, as_json)
+    if fmt != PROOF_FORMAT:
         known = ", ".join((LINE_FORMAT, PROOF_FORMAT, *GAME_PROOFS))
         raise BadInput(record, "format", f"unknown record format {fmt!r} (expected one of {known})")
-
-    replayed = check_line(line, verdict, place)
-    if replayed is not None and kind == "proof":
-        game, start, _ = replayed
-        evidence = proof.evidence
+    proof = Proof.from_json(data, record)
+    if proof.line is None:
+        raise BadInput(record, "line", "a proof record carries the start position as a line")
+    replayed = check_line(proof.line, verdict, "line.", bare=False)
+    if replayed is None:
+        for key in sorted(k for k in proof.claim if k != "information"):
+            verdict.not_certified(key, f"the claim's {key!r}", "not checked: the record's line does not replay")
+    else:
+        game, start, final = replayed
         if proof.game == "stakd":
-            check_solo(claim, evidence, line, game, start, verdict, record, recheck)
-        elif evidence.get("kind") == "drup-refutation":
-            check_refutation(claim, evidence, line, game, start, verdict, record)
-        elif evidence.get("kind") == "relaxation-bound":
-            check_relaxation_bound(claim, evidence, line, game, start, verdict)
+            check_solo(proof, game, start, final, verdict, record, limits)
         else:
-            check_claim(claim, line, game, start, verdict, recheck, str(evidence.get("kind", "")))
-
-    return _report(record, kind, verdict, as_json)
+            check_strato(proof, game, start, final, verdict, record, limits)
+    return _report(record, "proof", verdict, as_json)
 
 
 def _report(record: str, kind: str, verdict: Verdict, as_json: bool) -> int:
-    """Print the verdict (human or JSON); the exit code: 0 valid, 1 invalid."""
+    """Print the verdict (human or JSON); the exit code: 0 all certified, 1 invalid, 3 not all certified."""
+    status = verdict.status
+    open_claims = [c for c in verdict.claims if c.status in (NOT_CERTIFIED, UNKNOWN)]
     if as_json:
         click.echo(dumps_record({
-            "format": "stratagem/verdict@1",
+            "format": VERDICT_FORMAT,
             "record": record,
             "kind": kind,
+            "status": status,
             "valid": verdict.valid,
             "problem": verdict.problem or None,
+            "claims": [c.to_json() for c in verdict.claims],
             "checked": verdict.checked,
-            "not_checked": verdict.notes,
+            "not_checked": verdict.notes + [f"{c.statement}: {c.reason}" for c in open_claims],
         }), nl=False)
     else:
         for item in verdict.checked:
             click.echo(f"checked: {item}")
         for item in verdict.notes:
-            click.echo(f"not checked: {item}")
-        click.echo(f"{kind} valid" if verdict.valid else f"{kind} INVALID")
-    if not verdict.valid:
-        click.echo(verdict.problem, err=True)
-        return 1
-    return 0
+            click.echo(f"note: {item}")
+        for claim in verdict.claims:
+            click.echo(claim.text())
+        if status == INVALID:
+            click.echo(f"{kind} INVALID")
+        elif status == CERTIFIED:
+            click.echo(f"{kind} valid: every claim certified")
+        else:
+            count = len(open_claims)
+            unknown = sum(c.status == UNKNOWN for c in open_claims)
+            stopped = f" ({unknown} unknown: a limit stopped the check)" if unknown else ""
+            click.echo(f"{kind} checks, but {count} claim{'s' if count != 1 else ''} not certified{stopped}")
+    if status == INVALID:
+        click.echo(verdict.problem or f"{record}: a claim is invalid", err=True)
+        return NO
+    return DONE if status == CERTIFIED else UNDETERMINED
 
 
-def check_refutation(
-    claim: dict[str, Any], evidence: dict[str, Any], line: Line, game: Any, start: Any, verdict: Verdict, record: str
-) -> None:
+def check_strato(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdict, record: str,
+                 limits: Limits) -> None:
+    """A Strato proof's claims: ``solvable``, ``length`` and ``optimal``, or ``solvable: false``.
+
+    That a line wins and how long it is are certified by the replay alone. "No shorter win" and "no
+    win at all" rest on the evidence: a certificate (relaxation bound, DRUP refutation) is checked
+    against what is rebuilt from the rules; anything else is not certified unless ``--recheck``
+    repeats it by a plain enumeration.
+    """
+    assert proof.line is not None
+    claim, n = proof.claim, len(proof.line.moves)
+    solvable = claim.get("solvable")
+    if solvable is True:
+        statement = "a winning line exists"
+        won = is_win(game, final)
+        if won:
+            verdict.certify("solvable", statement, f"the line replays to a won position after {n} turns")
+        else:
+            verdict.refute("solvable", statement, "claim.solvable",
+                           "claims a win but the replayed line does not end in one")
+        length = claim.get("length")
+        words = f"the winning line is {length} turns long"
+        if length != n or isinstance(length, bool):
+            verdict.refute("length", words, "claim.length", f"says {length!r} but the line has {n} moves")
+        elif won:
+            verdict.certify("length", words, "counted on the replayed line")
+        else:
+            verdict.not_certified("length", words, "the line does not end in a win")
+        optimal = claim.get("optimal")
+        if optimal is True:
+            if won:
+                no_win_claim(proof, "optimal", f"no winning line is shorter than {n} turns", n - 1, game, start,
+                             verdict, record, limits)
+            else:
+                verdict.not_certified("optimal", f"no winning line is shorter than {n} turns",
+                                      "not checked: the line does not end in a win")
+        elif optimal not in (False, None):
+            verdict.refute("optimal", "the line is shortest", "claim.optimal", "must be true or false")
+    elif solvable is False:
+        statement = "no line from the start wins (unsolvable)"
+        if proof.line.moves:
+            verdict.refute("solvable", statement, "line.moves", "an unsolvability proof carries no moves")
+            return
+        if claim.get("length") is not None or claim.get("optimal") not in (False, None):
+            verdict.invalid("claim", "an unsolvability claim has no length and no optimal line")
+        no_win_claim(proof, "solvable", statement, None, game, start, verdict, record, limits)
+    else:
+        verdict.refute("solvable", "the deal is solvable, or not", "claim.solvable", "must be true or false")
+
+
+def no_win_claim(proof: Proof, name: str, statement: str, horizon: int | None, game: Any, start: Any,
+                 verdict: Verdict, record: str, limits: Limits) -> None:
+    """Report the claim "no win within ``horizon`` turns" (``None``: no win at all) from the evidence."""
+    evidence = proof.evidence
+    kind = evidence.get("kind")
+    if kind == "relaxation-bound":
+        check_relaxation_bound(evidence, name, statement, horizon, game, start, verdict, limits)
+    elif kind == "drup-refutation":
+        check_refutation(evidence, name, statement, horizon, game, start, verdict, record, limits)
+    elif limits.recheck:
+        recheck_enumeration(name, statement, horizon, game, start, verdict, limits)
+    else:
+        subject = "optimality" if horizon is not None else "unsolvability"
+        verdict.not_certified(name, statement, _not_certified_why(subject, evidence))
+
+
+def _not_certified_why(subject: str, evidence: dict[str, Any]) -> str:
+    """Why a claim resting on evidence that is not a certificate is not certified, and how to check it."""
+    kind = evidence.get("kind")
+    if kind == "exhaustive-search":
+        method = evidence.get("method")
+        basis = f"an exhaustive search the record reports ({method})" if isinstance(method, str) else \
+            "an exhaustive search the record reports"
+    elif kind == "cpsat-infeasible":
+        basis = "CP-SAT's INFEASIBLE answer, which comes without a certificate"
+    elif kind == "witness":
+        basis = "a witness line only, which bounds nothing from below"
+    else:
+        basis = f"evidence of kind {kind!r}, which is not a certificate this version checks"
+    return f"{subject} rests on {basis}; not repeated here — run with --recheck"
+
+
+def recheck_enumeration(name: str, statement: str, horizon: int | None, game: Any, start: Any, verdict: Verdict,
+                        limits: Limits) -> None:
+    """``--recheck``: a plain breadth-first enumeration over the rules engine, under the run's limits."""
+    if limits.deadline.expired():
+        verdict.unknown(name, statement, limits.stopped_words("before the re-check began"))
+        return
+    cap = limits.nodes if limits.nodes is not None else DEFAULT_MAX_STATES
+    with search_progress("re-checking by plain enumeration", first="depth", second="states") as show:
+        result = no_win_within(game, start, horizon, progress=show, deadline=limits.deadline, max_states=cap)
+    if result.no_win is None:
+        why = ("the time limit" if result.stopped_by == "time" else f"the node limit ({cap:,} states)")
+        verdict.unknown(name, statement, f"the re-check was stopped by {why} after {result.states:,} states, "
+                        f"{len(result.per_depth) - 1} turns deep")
+    elif result.no_win:
+        if horizon is None:
+            basis = f"no win anywhere: plain enumeration of all {result.states:,} reachable states"
+        else:
+            basis = f"no win within {horizon} turns: plain enumeration of {result.states:,} states"
+        verdict.checked.append(basis)
+        verdict.certify(name, statement, basis + " (rules engine only)")
+    elif horizon is None:
+        verdict.refute(name, statement, "claim.solvable", "a winning line exists (found by the plain enumeration)")
+    else:
+        verdict.refute(name, statement, "claim.optimal",
+                       f"a win exists within {horizon} turns: the line is not shortest")
+
+
+def check_refutation(evidence: dict[str, Any], name: str, statement: str, horizon: int | None, game: Any,
+                     start: Any, verdict: Verdict, record: str, limits: Limits) -> None:
     """A DRUP certificate: rebuild the CNF from the rules, then check the refutation against it.
 
     The CNF is not taken from the record: it is encoded again from the setup and start position with
     the named encoding, so the refutation is checked against what the claim means. The stored CNF
     must be that same formula (it is kept for external checkers such as drat-trim, which also runs
-    when it is on PATH).
+    when it is on PATH). The refuted horizon must be the claim's: the line's length minus one for
+    optimality, at least the game's maximum length for unsolvability.
     """
     if evidence.get("encoding") != ENCODING:
         raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
                        f"(this version checks {ENCODING})")
-    horizon = evidence.get("horizon")
-    if not isinstance(horizon, int) or horizon < 0:
+    refuted = evidence.get("horizon")
+    if not isinstance(refuted, int) or isinstance(refuted, bool) or refuted < 0:
         raise BadInput(record, "evidence.horizon", "must be a non-negative integer")
-    solvable = claim.get("solvable")
-    if solvable is True:
-        if claim.get("length") != len(line.moves) or line.result != "won":
-            verdict.invalid("claim.length", f"says {claim.get('length')} but the line has {len(line.moves)} moves")
-        if claim.get("optimal") and horizon != len(line.moves) - 1:
-            verdict.invalid("evidence.horizon", f"refutes {horizon} turns; optimality of {len(line.moves)} needs "
-                            f"{len(line.moves) - 1}")
-    elif solvable is False:
-        if horizon < max_turns(start):
-            verdict.invalid("evidence.horizon", f"refutes {horizon} turns, but the game can last {max_turns(start)}")
-    else:
-        verdict.invalid("claim.solvable", "must be true or false")
+    if horizon is not None and refuted != horizon:
+        verdict.refute(name, statement, "evidence.horizon",
+                       f"refutes {refuted} turns; optimality of {horizon + 1} needs {horizon}")
+        return
+    if horizon is None and refuted < max_turns(start):
+        verdict.refute(name, statement, "evidence.horizon",
+                       f"refutes {refuted} turns, but the game can last {max_turns(start)}")
+        return
     names = files_beside(record, evidence)
-    cnf = StratoCNF(game, horizon)
+    cnf = StratoCNF(game, refuted)
     cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
-    stored = read_text_maybe_gz(names["cnf"])
-    if stored != cnf_text:
-        verdict.invalid("evidence.cnf", f"{names['cnf'].name} is not the {ENCODING} CNF of {horizon} turns "
-                        "for this deal")
+    if read_text_maybe_gz(names["cnf"]) != cnf_text:
+        verdict.refute(name, statement, "evidence.cnf",
+                       f"{names['cnf'].name} is not the {ENCODING} CNF of {refuted} turns for this deal")
         return
     verdict.checked.append(f"the CNF ({cnf.num_vars} variables, {len(cnf.clauses)} clauses) is {ENCODING} "
-                           f"for 'a win within {horizon} turns', rebuilt from the rules")
+                           f"for 'a win within {refuted} turns', rebuilt from the rules")
+    if limits.deadline.expired():
+        verdict.unknown(name, statement, limits.stopped_words("before the DRUP refutation was checked"))
+        return
     with search_progress(f"checking {names['proof'].name}", first="step", second="steps in the proof") as checking:
         result, steps = check_drup_data(cnf.clauses, read_bytes_maybe_gz(names["proof"]), str(names["proof"]),
-                                        progress=lambda phase, done, total: checking(done, total))
-    if not result.valid:
-        verdict.invalid("evidence.proof", f"{names['proof'].name}: {result.reason}")
+                                        progress=lambda phase, done, total: checking(done, total),
+                                        time_limit=limits.deadline.remaining())
+    if result.stopped:
+        verdict.unknown(name, statement, f"the DRUP refutation's check was {result.reason}")
         return
-    verdict.checked.append(
-        f"the DRUP refutation ({steps} steps, {result.checked_lemmas} lemmas checked) is valid "
-        f"(stratagem's checker, {result.checker} engine): no win within {horizon} turns"
-    )
-    second = _drat_trim(cnf_text, names["proof"])
+    if not result.valid:
+        verdict.refute(name, statement, "evidence.proof", f"{names['proof'].name}: {result.reason}")
+        return
+    basis = (f"the DRUP refutation ({steps} steps, {result.checked_lemmas} lemmas checked) is valid "
+             f"(stratagem's checker, {result.checker} engine): no win within {refuted} turns")
+    verdict.checked.append(basis)
+    second = _drat_trim(cnf_text, names["proof"], limits.deadline)
     if second is None:
-        verdict.notes.append("drat-trim is not on PATH: no second opinion")
+        verdict.notes.append("drat-trim is not on PATH (or no time was left for it): no second opinion")
     elif second == "valid":
         verdict.checked.append("drat-trim agrees: s VERIFIED")
+    elif second == "invalid":
+        verdict.refute(name, statement, "evidence.proof", "drat-trim says s NOT VERIFIED")
+        return
     else:
-        verdict.invalid("evidence.proof", f"drat-trim says {second}")
+        verdict.notes.append(f"drat-trim gave no verdict ({second}): no second opinion")
+    verdict.certify(name, statement, f"a DRUP refutation of the CNF rebuilt from the rules ({ENCODING}, "
+                    f"a win within {refuted} turns), checked by stratagem's checker")
 
 
-def _check_win_claim(claim: dict[str, Any], line: Line, verdict: Verdict) -> None:
-    """A ``solvable: true`` claim: its line ends in a win and is as long as the claim says."""
-    if line.result != "won":
-        verdict.invalid("claim.solvable", "claims a win but the line does not end in one")
-    if claim.get("length") != len(line.moves):
-        verdict.invalid("claim.length", f"says {claim.get('length')} but the line has {len(line.moves)} moves")
-
-
-def check_relaxation_bound(claim: dict[str, Any], evidence: dict[str, Any], line: Line, game: Any, start: Any,
-                           verdict: Verdict) -> None:
+def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, horizon: int | None, game: Any,
+                           start: Any, verdict: Verdict, limits: Limits) -> None:
     """A relaxation certificate: recompute the bound from the rules and the deal, trusting nothing in the record.
 
     The record only names the relaxation and the bound it claims; both must match what is recomputed
-    here. ``optimal`` is accepted only when the recomputed bound equals the replayed line's length, and
-    "unsolvable" only when the relaxation reaches no goal at all.
+    here. Optimality (``horizon`` = length - 1) is certified only when the recomputed bound equals the
+    line's length, unsolvability (``horizon`` ``None``) only when the relaxation reaches no goal at all.
+    A recomputation cut short by the time limit leaves the claim unknown, not invalid.
     """
     from stratagem.models.strato.relaxation import RELAXATION, relaxation_bound
 
     if evidence.get("relaxation") != RELAXATION:
-        verdict.invalid("evidence.relaxation", f"names relaxation {evidence.get('relaxation')!r}; this version "
-                        f"checks {RELAXATION!r}")
+        verdict.refute(name, statement, "evidence.relaxation", f"names relaxation {evidence.get('relaxation')!r}; "
+                       f"this version checks {RELAXATION!r}")
         return
     ends = evidence.get("ends", "tracked")
     if ends not in ("tracked", "unknown"):
-        verdict.invalid("evidence.ends", f"must be 'tracked' or 'unknown', not {ends!r}")
+        verdict.refute(name, statement, "evidence.ends", f"must be 'tracked' or 'unknown', not {ends!r}")
         return
     claimed = evidence.get("bound")
+    if limits.deadline.expired():
+        verdict.unknown(name, statement, limits.stopped_words("before the relaxation bound was recomputed"))
+        return
     with search_progress("recomputing the relaxation bound", first="row", second="rows") as show:
         show(0, 0)
         # the claimed bound is only where the pruned search starts: what it finds does not depend on it
         hint = claimed if isinstance(claimed, int) and 0 <= claimed <= 100 else 0
-        bound = relaxation_bound(game.challenge, game.options, start, track_ends=ends == "tracked", hint=hint)
-    if claimed != bound.bound:
-        verdict.invalid("evidence.bound", f"claims {claimed!r}, but the relaxation recomputed from the rules gives "
-                        f"{bound.bound if bound.bound is not None else 'no goal (null)'}")
+        bound = relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
+                                 track_ends=ends == "tracked", hint=hint)
+    if bound.stopped:
+        verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
+        return
+    if claimed != bound.bound or isinstance(claimed, bool):
+        verdict.refute(name, statement, "evidence.bound", f"claims {claimed!r}, but the relaxation recomputed "
+                       f"from the rules gives {bound.bound if bound.bound is not None else 'no goal (null)'}")
         return
     verdict.checked.append(f"the relaxation bound, recomputed from the rules and the deal: {bound.describe()}")
-    solvable = claim.get("solvable")
-    if solvable is True:
-        _check_win_claim(claim, line, verdict)
-        if claim.get("optimal"):
-            if bound.bound != len(line.moves):
-                verdict.invalid("claim.optimal", f"the relaxation bound is {bound.bound} turns but the line has "
-                                f"{len(line.moves)}: its optimality is not certified by this bound")
-            else:
-                verdict.checked.append(f"no win within {len(line.moves) - 1} turns: the bound equals the line's "
-                                       "length")
-    elif solvable is False:
-        if line.moves:
-            verdict.invalid("line.moves", "an unsolvability proof carries no moves")
+    if horizon is None:
         if bound.bound is not None:
-            verdict.invalid("claim.solvable", f"claims no win at all, but the relaxation bound is {bound.bound} "
-                            "turns: it does not rule out a win")
+            verdict.refute(name, statement, "claim.solvable", f"claims no win at all, but the relaxation bound is "
+                           f"{bound.bound} turns: it does not rule out a win")
         else:
             verdict.checked.append("no win at all: the relaxation reaches no goal")
+            verdict.certify(name, statement, "the relaxation recomputed from the rules reaches no goal")
+    elif bound.bound != horizon + 1:
+        verdict.refute(name, statement, "claim.optimal", f"the relaxation bound is {bound.bound} turns but the line "
+                       f"has {horizon + 1}: its optimality is not certified by this bound")
     else:
-        verdict.invalid("claim.solvable", "must be true or false")
+        verdict.checked.append(f"no win within {horizon} turns: the bound equals the line's length")
+        verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {bound.bound} turns, "
+                        "the line's length")
 
 
 def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:
@@ -270,51 +502,18 @@ def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:
     return names
 
 
-def _drat_trim(cnf_text: str, proof_path: Path) -> str | None:
+def _drat_trim(cnf_text: str, proof_path: Path, deadline: Deadline) -> str | None:
+    """drat-trim's verdict (see :func:`run_drat_trim`), within what is left of the run's time limit."""
     if shutil.which("drat-trim") is None:
+        return None
+    left = deadline.remaining()
+    if left is not None and left < 0.5:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         cnf_file, proof_file = Path(tmp) / "f.cnf", Path(tmp) / "p.drup"
         cnf_file.write_text(cnf_text, encoding="utf-8")
         proof_file.write_text(read_text_maybe_gz(proof_path), encoding="utf-8")
-        return run_drat_trim(cnf_file, proof_file, timeout=600)
-
-
-def check_claim(
-    claim: dict[str, Any], line: Line, game: Any, start: Any, verdict: Verdict, recheck: bool, kind: str = ""
-) -> None:
-    """Check a proof's claim against its line and, with ``recheck``, by exhaustive enumeration."""
-    solvable = claim.get("solvable")
-    if solvable is True:
-        _check_win_claim(claim, line, verdict)
-        if claim.get("optimal"):
-            bound = len(line.moves) - 1
-            if recheck:
-                none_shorter, per_depth = no_win_within(game, start, bound)
-                if none_shorter:
-                    verdict.checked.append(
-                        f"no win within {bound} turns: plain enumeration of {sum(per_depth)} states"
-                    )
-                else:
-                    verdict.invalid("claim.optimal", f"a win exists within {bound} turns: the line is not shortest")
-            else:
-                basis = {"cpsat-infeasible": "CP-SAT's INFEASIBLE answer"}.get(kind, "an exhaustive search")
-                verdict.notes.append(
-                    f"optimality rests on {basis} without a certificate; run with --recheck to repeat it"
-                )
-    elif solvable is False:
-        if line.moves:
-            verdict.invalid("line.moves", "an unsolvability proof carries no moves")
-        if recheck:
-            none_at_all, per_depth = no_win_within(game, start, None)
-            if none_at_all:
-                verdict.checked.append(f"no win anywhere: plain enumeration of all {sum(per_depth)} reachable states")
-            else:
-                verdict.invalid("claim.solvable", "a winning line exists")
-        else:
-            verdict.notes.append("unsolvability rests on an exhaustive search; run with --recheck to repeat it")
-    else:
-        verdict.invalid("claim.solvable", "must be true or false")
+        return run_drat_trim(cnf_file, proof_file, timeout=600 if left is None else min(600.0, left))
 
 
 #: Proof records of game values: AND/OR proof trees, LP certificates of simultaneous-move nodes.
@@ -334,12 +533,14 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> Non
     fmt = data["format"]
     if fmt == PROOFTREE_FORMAT:
         result = check_proof_tree(game, state, data)
+        words = _claim_words(result.claim) if result.claim != "nothing" else "the proof tree's claim"
         if not result.valid:
-            verdict.invalid(result.problems[0].place, result.problems[0].problem)
+            verdict.refute("claim", words, result.problems[0].place, result.problems[0].problem)
             return
-        verdict.checked.append(f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
-                               f"every reply, chance outcome and terminal checked")
-        verdict.checked.append(f"claim certified: {_claim_words(result.claim)}")
+        basis = (f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
+                 f"every reply, chance outcome and terminal checked")
+        verdict.checked.append(basis)
+        verdict.certify("claim", words, basis)
         return
     proofs = [data] if fmt == MATRIXPROOF_FORMAT else data.get("proofs")
     if not isinstance(proofs, list) or not proofs:
@@ -348,16 +549,18 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> Non
         place = "" if fmt == MATRIXPROOF_FORMAT else f"proofs[{i}]: "
         if not isinstance(proof, dict):
             raise BadInput(record, f"proofs[{i}]", "must be an object")
+        words = f"{place}the value {proof.get('value')} ({proof.get('label')})"
         if proof.get("start") != start:
-            verdict.invalid(f"{place}start", "differs from the bundle's start")
+            verdict.refute("value", words, f"{place}start", "differs from the bundle's start")
             return
         checked = check_matrix_proof(game, state, proof, record)
+        words = f"{place}player {int(proof['player']) + 1}: value {proof.get('value')} ({proof.get('label')})"
         if not checked.valid:
-            verdict.invalid(f"{place}nodes", checked.reason)
+            verdict.refute("value", words, f"{place}nodes", checked.reason)
             return
-        verdict.checked.append(
-            f"{place}player {int(proof['player']) + 1}: {checked.nodes_checked} simultaneous nodes rebuilt from the "
-            f"rules and checked exactly ({proof.get('label')}): value {proof.get('value')}")
+        basis = f"{checked.nodes_checked} simultaneous nodes rebuilt from the rules and checked exactly"
+        verdict.checked.append(f"{words}: {basis}")
+        verdict.certify("value", words, basis)
 
 
 def _claim_words(claim: str) -> str:
@@ -368,24 +571,38 @@ def _claim_words(claim: str) -> str:
     return claim
 
 
-def check_solo(claim: dict[str, Any], evidence: dict[str, Any], line: Line, game: Any, start: Any,
-               verdict: Verdict, record: str, recheck: bool) -> None:
-    """A STAKD solo answer: a witness line that places every piece, or a refutation of the question."""
-    from stratagem.models.stakd.sat import ENCODING as SOLO_ENCODING
-    from stratagem.models.stakd.search import solo_search
-    from stratagem.models.stakd.solo import verify_refutation
+def check_solo(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdict, record: str,
+               limits: Limits) -> None:
+    """A STAKD solo answer: a witness line that places every piece, or a refutation of the question.
 
-    winnable = claim.get("winnable")
+    ``winnable: true`` is certified by the replayed line ending in a won position (not by the line's
+    ``result`` flag). ``winnable: false`` is certified by a DRUP refutation of a CNF rebuilt from the
+    rules, or by ``--recheck``'s exhaustive search; CP-SAT's INFEASIBLE answer alone is not certified.
+    """
+    from stratagem.models.stakd.sat import ENCODING as SOLO_ENCODING
+    from stratagem.models.stakd.sat import SoloCNF
+    from stratagem.models.stakd.search import IMPOSSIBLE, SOLVED, solo_search
+
+    assert proof.line is not None
+    winnable = proof.claim.get("winnable")
     if winnable is True:
-        if line.result != "won":
-            verdict.invalid("claim.winnable", "claims every piece can be placed, but the line does not end in a win")
+        statement = "every piece can be placed"
+        if is_win(game, final):
+            verdict.certify("winnable", statement, f"the line replays to a won position after "
+                            f"{len(proof.line.moves)} placements")
+        else:
+            verdict.refute("winnable", statement, "claim.winnable",
+                           "claims every piece can be placed, but the replayed line does not end in a win")
         return
     if winnable is not False:
-        verdict.invalid("claim.winnable", "must be true or false")
+        verdict.refute("winnable", "every piece can be placed, or not", "claim.winnable", "must be true or false")
         return
-    if line.moves:
-        verdict.invalid("line.moves", "a proof that the pieces cannot all be placed carries no moves")
+    statement = "the pieces cannot all be placed"
+    if proof.line.moves:
+        verdict.refute("winnable", statement, "line.moves",
+                       "a proof that the pieces cannot all be placed carries no moves")
         return
+    evidence = proof.evidence
     kind = evidence.get("kind")
     if kind == "drup-refutation":
         if evidence.get("encoding") != SOLO_ENCODING:
@@ -395,22 +612,45 @@ def check_solo(claim: dict[str, Any], evidence: dict[str, Any], line: Line, game
         if not isinstance(symmetry, bool):
             raise BadInput(record, "evidence.symmetry", "must be true or false")
         names = files_beside(record, evidence)
-        valid, reason = verify_refutation(game, start, read_text_maybe_gz(names["proof"]), symmetry=symmetry,
-                                          cnf_text=read_text_maybe_gz(names["cnf"]))
-        if not valid:
-            verdict.invalid("evidence.proof", f"{names['proof'].name}: {reason}")
+        cnf = SoloCNF(game, start, symmetry)
+        cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
+        if read_text_maybe_gz(names["cnf"]) != cnf_text:
+            verdict.refute("winnable", statement, "evidence.cnf",
+                           f"{names['cnf'].name} is not the {SOLO_ENCODING} formula of this position")
             return
         verdict.checked.append(f"the CNF is {SOLO_ENCODING} for this position, rebuilt from the rules")
-        verdict.checked.append("the DRUP refutation is valid (stratagem's checker): the pieces cannot all be placed")
-    elif recheck:
-        result = solo_search(game, start, node_limit=10_000_000)
-        if result.status == "impossible":
-            verdict.checked.append(f"exhaustive search of {result.nodes:,} positions: no way to place every piece")
-        elif result.status == "solved":
+        if limits.deadline.expired():
+            verdict.unknown("winnable", statement, limits.stopped_words("before the DRUP refutation was checked"))
+            return
+        drup, steps = check_drup_data(cnf.clauses, read_bytes_maybe_gz(names["proof"]), str(names["proof"]),
+                                      time_limit=limits.deadline.remaining())
+        if drup.stopped:
+            verdict.unknown("winnable", statement, f"the DRUP refutation's check was {drup.reason}")
+            return
+        if not drup.valid:
+            verdict.refute("winnable", statement, "evidence.proof", f"{names['proof'].name}: {drup.reason}")
+            return
+        verdict.checked.append(f"the DRUP refutation is valid ({steps} steps; stratagem's checker, {drup.checker} "
+                               "engine): the pieces cannot all be placed")
+        verdict.certify("winnable", statement, f"a DRUP refutation of the CNF rebuilt from the rules "
+                        f"({SOLO_ENCODING}), checked by stratagem's checker")
+    elif limits.recheck:
+        if limits.deadline.expired():
+            verdict.unknown("winnable", statement, limits.stopped_words("before the re-check began"))
+            return
+        cap = limits.nodes if limits.nodes is not None else DEFAULT_SOLO_NODES
+        result = solo_search(game, start, node_limit=cap, deadline=limits.deadline)
+        if result.status == IMPOSSIBLE:
+            basis = f"exhaustive search of {result.nodes:,} positions: no way to place every piece"
+            verdict.checked.append(basis)
+            verdict.certify("winnable", statement, basis + " (rules engine only)")
+        elif result.status == SOLVED:
             found = len(result.line or ())
-            verdict.invalid("claim.winnable", f"the exhaustive re-check places every piece ({found} placements)")
+            verdict.refute("winnable", statement, "claim.winnable",
+                           f"the exhaustive re-check places every piece ({found} placements)")
         else:
-            verdict.notes.append("the exhaustive re-check did not finish")
+            why = "the time limit" if limits.deadline.expired() else f"the node limit ({cap:,} positions)"
+            verdict.unknown("winnable", statement,
+                            f"the re-check was stopped by {why} after {result.nodes:,} positions")
     else:
-        basis = "CP-SAT's INFEASIBLE answer" if kind == "cpsat-infeasible" else f"evidence {kind!r}"
-        verdict.notes.append(f"rests on {basis} without a certificate; run with --recheck to search exhaustively")
+        verdict.not_certified("winnable", statement, _not_certified_why("the claim", evidence))

@@ -11,6 +11,7 @@ which merges the many orders that build the same layer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from stratagem.models.stakd.pieces import BASE, KIND_INDEX, Hand
@@ -22,7 +23,8 @@ SOLVED, IMPOSSIBLE, UNKNOWN = "solved", "impossible", "unknown"
 
 class SoloResult(NamedTuple):
     """``status``: SOLVED (``line`` places every piece), IMPOSSIBLE (searched exhaustively, no
-    certificate) or UNKNOWN (``node_limit`` reached). ``nodes`` counts positions expanded."""
+    certificate) or UNKNOWN (``node_limit`` reached, or the ``deadline`` passed). ``nodes`` counts positions
+    expanded."""
 
     status: str
     line: tuple[Move, ...] | None
@@ -44,8 +46,13 @@ class _Limit(Exception):
     pass
 
 
-def solo_search(game: StakdGame, state: State | None = None, node_limit: int = 1_000_000) -> SoloResult:
-    """Search for a line from ``state`` (default: the game's start) that places every piece in hand."""
+def solo_search(game: StakdGame, state: State | None = None, node_limit: int = 1_000_000,
+                deadline: Callable[[], bool] | None = None) -> SoloResult:
+    """Search for a line from ``state`` (default: the game's start) that places every piece in hand.
+
+    ``deadline`` (a stop test such as :class:`~stratagem.core.deadline.Deadline`) is asked every 64
+    expansions, so a caller's time limit holds as well as the node limit.
+    """
     if game.num_players != 1:
         raise ValueError(f"solo search needs a one-player game, not {game.num_players} players")
     start = game.initial_state() if state is None else state
@@ -64,7 +71,7 @@ def solo_search(game: StakdGame, state: State | None = None, node_limit: int = 1
         if key in hopeless:
             return False
         nodes += 1
-        if nodes > node_limit:
+        if nodes > node_limit or (deadline is not None and nodes % 64 == 0 and deadline()):
             raise _Limit
         for move in game.legal_moves(s):
             line.append(move)
