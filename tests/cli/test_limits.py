@@ -196,3 +196,25 @@ def test_a_proven_move_short_of_the_best_is_only_a_lower_bound() -> None:
     _root_from_ranking(_Stub(), None, report, ranked)
     assert report["status"] == UNKNOWN and report["value"] is None
     assert report["lower_bound"] == 0 and "at least" in report["summary"]
+
+
+def test_a_part_of_a_deadline_ends_no_later_than_the_deadline() -> None:
+    assert Deadline(None).part(0.75).remaining() is None
+    whole = Deadline(10.0)
+    part = whole.part(0.75)
+    left, whole_left = part.remaining(), whole.remaining()
+    assert left is not None and whole_left is not None and left <= 7.5 < whole_left
+    with pytest.raises(ValueError):
+        whole.part(1.5)
+
+
+def test_duct_stops_at_its_time_limit() -> None:
+    from stratagem.models.stackattack.puzzle import load_position
+    from stratagem.solvers.duct import duct
+
+    position = load_position(PUZZLES / "stackattack" / "2p-numbers-3-turns.toml")
+    began = time.perf_counter()
+    result = duct(position.game, position.state, iterations=10**9, time_limit=0.3)
+    assert time.perf_counter() - began < 5.0
+    assert 1 <= result.iterations < 10**9
+    assert all(abs(sum(mix) - 1.0) < 1e-9 for mix in result.strategy if mix)
