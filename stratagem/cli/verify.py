@@ -366,7 +366,6 @@ def recheck_enumeration(name: str, statement: str, horizon: int | None, game: An
             basis = f"no win anywhere: plain enumeration of all {result.states:,} reachable states"
         else:
             basis = f"no win within {horizon} turns: plain enumeration of {result.states:,} states"
-        verdict.checked.append(basis)
         verdict.certify(name, statement, basis + " (rules engine only)")
     elif horizon is None:
         verdict.refute(name, statement, "claim.solvable", "a winning line exists (found by the plain enumeration)")
@@ -426,7 +425,9 @@ def check_refutation(evidence: dict[str, Any], name: str, statement: str, horizo
     verdict.checked.append(basis)
     second = _drat_trim(cnf_text, names["proof"], limits.deadline)
     if second is None:
-        verdict.notes.append("drat-trim is not on PATH (or no time was left for it): no second opinion")
+        verdict.notes.append("drat-trim is not on PATH: no second opinion")
+    elif second == NO_TIME:
+        verdict.notes.append("no time was left for drat-trim: no second opinion")
     elif second == "valid":
         verdict.checked.append("drat-trim agrees: s VERIFIED")
     elif second == "invalid":
@@ -502,13 +503,17 @@ def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:
     return names
 
 
+#: What :func:`_drat_trim` returns when the run's time limit leaves it less than half a second.
+NO_TIME = "no time"
+
+
 def _drat_trim(cnf_text: str, proof_path: Path, deadline: Deadline) -> str | None:
     """drat-trim's verdict (see :func:`run_drat_trim`), within what is left of the run's time limit."""
     if shutil.which("drat-trim") is None:
         return None
     left = deadline.remaining()
     if left is not None and left < 0.5:
-        return None
+        return NO_TIME
     with tempfile.TemporaryDirectory() as tmp:
         cnf_file, proof_file = Path(tmp) / "f.cnf", Path(tmp) / "p.drup"
         cnf_file.write_text(cnf_text, encoding="utf-8")
@@ -539,7 +544,6 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> Non
             return
         basis = (f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
                  f"every reply, chance outcome and terminal checked")
-        verdict.checked.append(basis)
         verdict.certify("claim", words, basis)
         return
     proofs = [data] if fmt == MATRIXPROOF_FORMAT else data.get("proofs")
@@ -559,7 +563,6 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> Non
             verdict.refute("value", words, f"{place}nodes", checked.reason)
             return
         basis = f"{checked.nodes_checked} simultaneous nodes rebuilt from the rules and checked exactly"
-        verdict.checked.append(f"{words}: {basis}")
         verdict.certify("value", words, basis)
 
 
@@ -642,7 +645,6 @@ def check_solo(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdict
         result = solo_search(game, start, node_limit=cap, deadline=limits.deadline)
         if result.status == IMPOSSIBLE:
             basis = f"exhaustive search of {result.nodes:,} positions: no way to place every piece"
-            verdict.checked.append(basis)
             verdict.certify("winnable", statement, basis + " (rules engine only)")
         elif result.status == SOLVED:
             found = len(result.line or ())
