@@ -166,7 +166,7 @@ def solve_cnf(
     process.start()
     child.close()
     try:
-        if parent.poll(seconds):
+        if _wait(parent, time.perf_counter() + seconds):
             try:
                 answer: tuple[bool, list[int] | None, list[str] | None] = parent.recv()
             except EOFError:
@@ -284,6 +284,19 @@ def _incremental_steps(
         lo = hi + 1
 
 
+def _wait(conn: Any, deadline: float) -> bool:
+    """Whether ``conn`` has something to read before ``deadline`` (``time.perf_counter()`` seconds).
+
+    Waits in steps of at most a day: the poll under ``Connection.poll`` takes its timeout in
+    milliseconds as a C int, and a limit such as ``--time-limit 100000000`` would overflow it."""
+    while True:
+        left = deadline - time.perf_counter()
+        if conn.poll(min(max(0.0, left), 86_400.0)):
+            return True
+        if left <= 86_400.0:
+            return False
+
+
 def _steps_child(conn: Any, steps: Iterator[Any]) -> None:
     try:
         for item in steps:
@@ -309,7 +322,7 @@ def _steps_within(steps: Iterator[Any], seconds: float | None) -> Iterator[Any]:
     deadline = time.perf_counter() + seconds
     try:
         while True:
-            if not parent.poll(max(0.0, deadline - time.perf_counter())):
+            if not _wait(parent, deadline):
                 yield None
                 return
             try:
