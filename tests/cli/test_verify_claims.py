@@ -247,22 +247,27 @@ def _every_claim_certified(cli, path: Path) -> dict:
     return verdict
 
 
-def test_genuine_certificates_still_exit_0(cli, tmp_path: Path) -> None:
+def test_a_relaxation_certificate_still_exits_0(cli, tmp_path: Path) -> None:
     relaxed = tmp_path / "relaxed.json"
     cli("solve", CHALLENGE_0, "--method", "relaxed", "--proof", str(relaxed))
     claims = _claims(_every_claim_certified(cli, relaxed))
     assert set(claims) == {"solvable", "length", "optimal"}
     assert "relaxation bound recomputed from the rules" in claims["optimal"]["basis"]
 
-    (tmp_path / "sat").mkdir()
-    sat = tmp_path / "sat" / "p.json"
+
+def test_a_drup_certificate_still_exits_0(cli, tmp_path: Path) -> None:
+    sat = tmp_path / "p.json"
     cli("solve", CHALLENGE_0, "--method", "sat", "--proof", str(sat))
     assert "DRUP refutation" in _claims(_every_claim_certified(cli, sat))["optimal"]["basis"]
 
+
+def test_a_stakd_drup_certificate_still_exits_0(cli, tmp_path: Path) -> None:
     refuted = tmp_path / "imp.json"
     cli("check", str(STAKD / "solo-4-impossible.toml"), "--proof", str(refuted))
     assert "DRUP refutation" in _claims(_every_claim_certified(cli, refuted))["winnable"]["basis"]
 
+
+def test_a_proof_tree_still_exits_0(cli, tmp_path: Path) -> None:
     tree = tmp_path / "tree.json"
     assert cli("analyze", str(STAKD / "endgame-2p-only-move.toml"), "--proof", str(tree)).code == 0
     assert "proof tree" in _claims(_every_claim_certified(cli, tree))["claim"]["basis"]
@@ -302,3 +307,22 @@ def test_the_verdict_is_byte_identical_across_runs(cli, tmp_path: Path) -> None:
         assert first.out == second.out and first.code == second.code
     text = cli("verify", "--json", str(path)).out
     assert text == json.dumps(json.loads(text), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_the_plain_enumeration_stops_at_its_limits_and_says_which() -> None:
+    from stratagem.models.strato.puzzle import load_puzzle
+    from stratagem.solvers.replay import no_win_within, replay
+
+    puzzle = load_puzzle(CHALLENGE_0)
+    game = puzzle.game(puzzle.deals[0])
+    start = game.initial_state()
+    done = no_win_within(game, start, 3)
+    assert done.no_win is True and done.stopped_by is None and done.per_depth[0] == 1
+    assert done.states == sum(done.per_depth) > 1
+    one_to_go = replay(game, start, tuple(SEVEN_TURNS[:-1])).final
+    assert no_win_within(game, one_to_go, 0).no_win is True
+    assert no_win_within(game, one_to_go, 1).no_win is False
+    capped = no_win_within(game, start, 3, max_states=20)
+    assert capped.no_win is None and capped.stopped_by == "nodes" and capped.states <= 20
+    timed = no_win_within(game, start, 3, deadline=lambda: True)
+    assert timed.no_win is None and timed.stopped_by == "time"
