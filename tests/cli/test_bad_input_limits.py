@@ -280,3 +280,32 @@ def test_the_traceback_is_there_when_asked_for(cli, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(games, "load_puzzle", crash)
     with pytest.raises(ZeroDivisionError):
         cli("show", str(PUZZLES / "challenge-0.toml"))
+
+
+def test_the_limits_section_of_formats_md_names_every_limit_with_its_value() -> None:
+    """docs/formats.md section 11 quotes each limit's constant and value; a changed limit must change it."""
+    from stratagem.core import io
+    from stratagem.models.cardclash import puzzle as cardclash
+    from stratagem.models.stackattack import puzzle as stackattack
+    from stratagem.models.stakd import notation as stakd_notation
+    from stratagem.models.stakd import puzzle as stakd
+    from stratagem.models.stratatak import puzzle as stratatak
+    from stratagem.solvers import dimacs
+
+    section = (ROOT / "docs" / "formats.md").read_text().split("## 11. Input limits", 1)[1]
+    shown = {
+        "MAX_PUZZLE_BYTES": (io.MAX_PUZZLE_BYTES, "1 MiB"), "MAX_RECORD_BYTES": (io.MAX_RECORD_BYTES, "64 MiB"),
+        "MAX_PROOF_BYTES": (dimacs.MAX_PROOF_BYTES, "1 GiB"), "MAX_NESTING": (io.MAX_NESTING, "64 levels"),
+        "MAX_DIGIT_RUN": (io.MAX_DIGIT_RUN, "| 1000 |"), "MAX_KEY_LENGTH": (io.MAX_KEY_LENGTH, "100 characters"),
+        "MAX_OF_A_KIND": (stakd_notation.MAX_OF_A_KIND, "| 32 |"), "MAX_WIDTH": (stakd.MAX_WIDTH, "width 5 to 64"),
+        "MAX_COPIES": (stratatak.MAX_COPIES, "16, 99, 99, 10,000"), "MAX_CARDS": (stackattack.MAX_CARDS, "| 1000 |"),
+        "MAX_TABLE": (cardclash.MAX_TABLE, "| 102 |"),
+    }
+    expected = {"MAX_PUZZLE_BYTES": 1 << 20, "MAX_RECORD_BYTES": 64 << 20, "MAX_PROOF_BYTES": 1 << 30,
+                "MAX_NESTING": 64, "MAX_DIGIT_RUN": 1000, "MAX_KEY_LENGTH": 100, "MAX_OF_A_KIND": 32,
+                "MAX_WIDTH": 64, "MAX_COPIES": 16, "MAX_CARDS": 1000, "MAX_TABLE": 102}
+    for name, (value, text) in shown.items():
+        assert name in section, name
+        assert text in section, (name, text)
+        assert value == expected[name], (name, value)
+    assert (stratatak.MAX_STARS, stratatak.MAX_HAND_SIZE, stratatak.MAX_BATTLE_LIMIT) == (99, 99, 10_000)
