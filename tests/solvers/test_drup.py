@@ -699,7 +699,8 @@ def test_reading_a_bad_file_names_it(tmp_path: Path) -> None:
 
 
 def test_failed_write_leaves_nothing(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError):
+    """A write that fails is bad input naming the file (one line in the CLI), and leaves nothing."""
+    with pytest.raises(BadInput, match="f.cnf: cannot write"):
         write_text_maybe_gz(tmp_path / "no-such-dir" / "f.cnf", "x")
     assert os.listdir(tmp_path) == []
 
