@@ -81,6 +81,8 @@ def _invoke(args: list[str] | None) -> Any:
     """Parse ``args`` and run the command, without click's own handling of Ctrl-C (which prints a blank
     line and turns it into ``Abort``); everything raised reaches :func:`run`."""
     argv = sys.argv[1:] if args is None else list(args)
+    if args is None:  # shell completion (_STRATAGEM_COMPLETE=...), as click's own main offers it
+        cli._main_shell_completion({}, "stratagem", None)
     with cli.make_context("stratagem", argv) as ctx:
         return cli.invoke(ctx)
 
