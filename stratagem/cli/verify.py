@@ -215,12 +215,19 @@ def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | No
     proof = Proof.from_json(data, record)
     if proof.line is None:
         raise BadInput(record, "line", "a proof record carries the start position as a line")
+    if proof.game not in ("strato", "stakd"):
+        raise BadInput(record, "game", f"{PROOF_FORMAT} records are Strato or STAKD solo proofs, not "
+                       f"{proof.game[:40]!r} (game values are {PROOFTREE_FORMAT} or {MATRIXPROOF_FORMAT})")
+    if proof.line.game != proof.game:
+        raise BadInput(record, "line.game", f"is {proof.line.game[:40]!r}, but the proof is about {proof.game!r}")
     replayed = check_line(proof.line, verdict, "line.", bare=False)
     if replayed is None:
         for key in sorted(k for k in proof.claim if k != "information"):
             verdict.not_certified(key, f"the claim's {key!r}", "not checked: the record's line does not replay")
     else:
         game, start, final = replayed
+        if proof.game == "stakd" and game.num_players != 1:
+            raise BadInput(record, "line.setup.players", "a STAKD proof record is about a solo puzzle (1 player)")
         if proof.game == "stakd":
             check_solo(proof, game, start, final, verdict, record, limits)
         else:

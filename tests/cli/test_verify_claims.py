@@ -326,3 +326,16 @@ def test_the_plain_enumeration_stops_at_its_limits_and_says_which() -> None:
     assert capped.no_win is None and capped.stopped_by == "nodes" and capped.states <= 20
     timed = no_win_within(game, start, 3, deadline=lambda: True)
     assert timed.no_win is None and timed.stopped_by == "time"
+
+
+def test_a_proof_record_of_another_game_or_a_stakd_table_of_two_is_bad_input(cli, tmp_path: Path) -> None:
+    witness = tmp_path / "solo1.json"
+    cli("check", str(STAKD / "solo-1-tiny.toml"), "--proof", str(witness))
+    record = json.loads(witness.read_text())
+    other = dict(record, game="stratatak")
+    assert_bad_input(cli("verify", str(_write(tmp_path, other, "other.json"))), "other.json", "game", "stratatak")
+    mixed = dict(record, game="strato")
+    assert_bad_input(cli("verify", str(_write(tmp_path, mixed, "mixed.json"))), "line.game")
+    record["line"]["setup"]["players"] = 2
+    record["line"]["start"] = "- B1T1D2U2,B1T1D2U2 1"
+    assert_bad_input(cli("verify", "--recheck", str(_write(tmp_path, record, "two.json"))), "solo puzzle")
