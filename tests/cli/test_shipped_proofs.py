@@ -55,5 +55,5 @@ def test_a_stopped_search_claims_no_value_and_writes_no_proof(cli, tmp_path: Pat
     assert report["pv"], "the best line found so far is still shown"
     proof = tmp_path / "p.json"
     refused = cli("analyze", position, "--nodes", "200", "--no-rank", "--proof", str(proof))
-    assert refused.code == 2 and "not solved" in refused.err
+    assert refused.code == 3 and "not established" in refused.err, "undetermined, not bad input"
     assert not proof.exists()
