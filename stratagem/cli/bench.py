@@ -23,6 +23,7 @@ import glob
 import os
 import platform
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -207,12 +208,13 @@ def _warm_up_compiled_checker() -> None:
               help="Other games: node limit of each exact search.")
 @click.option("--only-certified", is_flag=True,
               help="Strato: write only strato-certified.md (time to a certified optimum, auto against SAT).")
-@click.option("--iterations", type=click.IntRange(1), default=2000, show_default=True,
-              help="Other games: MCTS/DUCT iterations per position.")
+@click.option("--iterations", type=click.IntRange(1), default=None,
+              help="Other games: MCTS/DUCT iterations per position in the speed table (default 2000) and "
+                   "per move of the search agents in the matches (default: the game's, 30-200).")
 @click.option("--games", type=click.IntRange(1), default=40, show_default=True,
               help="Other games: games per agent pairing in the match table.")
 def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str, max_nodes: int,
-          only_certified: bool, iterations: int, games: int) -> int:
+          only_certified: bool, iterations: int | None, games: int) -> int:
     """Measure every method on the shipped puzzles; write results/<game>*.md.
 
     Strato: every method on every deal (and a growth plot). Other games: exact search with and without
@@ -240,6 +242,7 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
         return 0
     rows: list[Row] = []
     checkers: list[tuple[str, str, CheckerCell]] = []
+    unmeasured: list[tuple[str, str, str]] = []
     for file in files:
         puzzle = load_strato(file)
         for spec in puzzle.deals:
@@ -251,12 +254,16 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
                 cells[method] = cell
                 if method == "sat" and outcome.refutation is not None:
                     checkers.append((Path(file).name, spec.name, CheckerCell.of(outcome.refutation, time_limit)))
+                elif method == "sat":
+                    unmeasured.append((Path(file).name, spec.name, _no_refutation(outcome)))
                 click.echo(f"{Path(file).name} {spec.name} {method}: {cell.status}, length {cell.length_text()}, "
                            f"{cell.seconds:.2f} s", err=True)
             rows.append((Path(file).name, spec.name, cells))
     write_atomic(folder / "strato-search.md", _search_table(rows, time_limit))
     write_atomic(folder / "strato-methods.md", _methods_table(rows, time_limit))
-    write_atomic(folder / "strato-checker.md", _checker_table(checkers, time_limit))
+    if not checkers:  # nothing from the shipped deals: measure the growth challenges' refutations instead
+        checkers = growth_refutations(time_limit)
+    write_atomic(folder / "strato-checker.md", _checker_table(checkers, time_limit, unmeasured))
     click.echo(f"wrote {folder / 'strato-search.md'}, {folder / 'strato-methods.md'} and "
                f"{folder / 'strato-checker.md'}")
     if growth:
@@ -342,7 +349,33 @@ def _methods_table(rows: list[Row], time_limit: float) -> str:
     return "\n".join(out) + "\n"
 
 
-def _checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float) -> str:
+def _no_refutation(outcome: Solution) -> str:
+    """Why SAT's run on a deal left no refutation for the checker table, in words."""
+    if outcome.status == "unknown":
+        return f"SAT stopped ({outcome.stats.get('stopped_by', 'by the time limit')}) before a refutation"
+    kind = outcome.evidence.get("kind", "none")
+    return f"SAT ended {outcome.status} with {kind} evidence, not a DRUP refutation"
+
+
+#: Seconds SAT gets on a growth challenge for the checker table, whatever ``--time-limit`` says: the
+#: fallback exists for runs whose limit was too short for the shipped deals.
+GROWTH_SAT_SECONDS = 30.0
+
+
+def growth_refutations(time_limit: float, sizes: Sequence[int] = (2, 3, 4)) -> list[tuple[str, str, CheckerCell]]:
+    """SAT's refutations on the growth challenges (k = 2 to 4 cards a side, seed 1), each decided by SAT
+    in about a second: real proofs for the checker table when the shipped deals gave none."""
+    found = []
+    for k in sizes:
+        game = StratoGame(growth_challenge(k), Options(), seeded_deal(growth_challenge(k), 1, 1))
+        outcome = run("sat", game, max(time_limit, GROWTH_SAT_SECONDS))
+        if outcome.refutation is not None:
+            found.append((f"growth-{k}", "seed 1", CheckerCell.of(outcome.refutation, time_limit)))
+    return found
+
+
+def _checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float,
+                   unmeasured: Sequence[tuple[str, str, str]] = ()) -> str:
     out = _header("Strato: the DRUP checker's engines on SAT's refutations", time_limit) + [
         "Each proof is CaDiCaL's refutation of one turn less than the optimum (as in strato-methods.md),",
         "checked by the pure-Python reference (stopped at the time limit) and by the numba-compiled engine",
@@ -360,6 +393,14 @@ def _checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float) 
             ratio = _ratio(c.reference_seconds, c.compiled_seconds, c.reference_finished)
         reference = f"{c.reference_seconds:.2f}" + ("" if c.reference_finished else " (stopped)")
         out.append(f"| {file} | {deal} | {c.lines} | {reference} | {compiled} | {ratio} |")
+    if rows and all(file.startswith("growth-") for file, _, _ in rows):
+        out += ["", "No shipped deal gave SAT a refutation in this run (reasons below), so the rows are SAT's",
+                "refutations on the growth challenges of strato-growth.md (k cards a side, seed 1, solo)."]
+    elif not rows:
+        out += ["", "No refutation was measured: SAT gave none on the shipped deals or the growth challenges."]
+    if unmeasured:
+        out += ["", "Deals without a refutation to check:", ""]
+        out += [f"- {file} {deal}: {why}" for file, deal, why in unmeasured]
     return "\n".join(out) + "\n"
 
 

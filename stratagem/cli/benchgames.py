@@ -172,20 +172,39 @@ def simultaneous_table(files: list[str], iterations: int, log: Callable[[str], N
 
 
 #: Agent pairings measured for each game (the rest of the seats, if any, go to random agents).
+#: ``{iterations}`` is the search agents' budget per move: ``bench --iterations`` when given, else the
+#: game's entry in :data:`MATCH_ITERATIONS` (every move searches, so a match needs far fewer than the
+#: speed table's 2,000 per position).
 PAIRINGS: dict[str, tuple[list[tuple[str, str]], int]] = {
-    "stratatak": ([("greedy", "random"), ("mcts:iterations=200:rollout_limit=10", "random"),
-                   ("mcts:iterations=200:rollout_limit=10", "greedy"),
+    "stratatak": ([("greedy", "random"), ("mcts:iterations={iterations}:rollout_limit=10", "random"),
+                   ("mcts:iterations={iterations}:rollout_limit=10", "greedy"),
                    ("pimc:samples=8:rollouts=2:rollout_limit=10", "greedy")], 2),
-    "cardclash": ([("greedy", "random"), ("mcts:iterations=100:rollout_limit=20", "random"),
-                   ("mcts:iterations=100:rollout_limit=20", "greedy"),
-                   ("ismcts:iterations=100:rollout_limit=20", "greedy")], 2),
-    "stakd": ([("greedy", "random"), ("mcts:iterations=200", "random")], 2),
-    "stackattack": ([("lowest", "random"), ("cautious", "lowest"), ("duct:iterations=30", "lowest")], 2),
+    "cardclash": ([("greedy", "random"), ("mcts:iterations={iterations}:rollout_limit=20", "random"),
+                   ("mcts:iterations={iterations}:rollout_limit=20", "greedy"),
+                   ("ismcts:iterations={iterations}:rollout_limit=20", "greedy")], 2),
+    "stakd": ([("greedy", "random"), ("mcts:iterations={iterations}", "random"),
+               ("mcts:iterations={iterations}", "greedy")], 2),
+    "stackattack": ([("lowest", "random"), ("cautious", "lowest"), ("greedy", "random"),
+                     ("duct:iterations={iterations}", "lowest")], 2),
 }
+#: Search iterations per move in the matches when ``bench --iterations`` is not given.
+MATCH_ITERATIONS = {"stratatak": 200, "cardclash": 100, "stakd": 200, "stackattack": 30}
+#: Search iterations per position in the speed tables when ``bench --iterations`` is not given.
+SPEED_ITERATIONS = 2000
 
 
-def bench_game(game_name: str, out_dir: str, max_nodes: int, iterations: int, games: int) -> Path:
-    """Measure one game's shipped positions and write ``<out_dir>/<game>.md``."""
+def match_pairs(game_name: str, iterations: int | None) -> list[tuple[str, str]]:
+    """The game's pairings with the search agents' budget filled in (see :data:`PAIRINGS`)."""
+    budget = MATCH_ITERATIONS[game_name] if iterations is None else iterations
+    return [(a.format(iterations=budget), b.format(iterations=budget)) for a, b in PAIRINGS[game_name][0]]
+
+
+def bench_game(game_name: str, out_dir: str, max_nodes: int, iterations: int | None, games: int) -> Path:
+    """Measure one game's shipped positions and write ``<out_dir>/<game>.md``.
+
+    ``iterations`` (``bench --iterations``) is the MCTS/DUCT budget of the speed table per position and
+    of the match agents per move; None keeps the defaults (:data:`SPEED_ITERATIONS`,
+    :data:`MATCH_ITERATIONS`)."""
     files = sorted(glob.glob(f"puzzles/{game_name}/*.toml"))
     if game_name == "stakd":
         files = [f for f in files if load_position(f).game.num_players > 1]
@@ -202,13 +221,13 @@ def bench_game(game_name: str, out_dir: str, max_nodes: int, iterations: int, ga
         f"Machine: {machine()}.",
         "",
     ]
+    speed = SPEED_ITERATIONS if iterations is None else iterations
     if game_name == "stackattack":
-        lines += simultaneous_table(files, iterations, log)
+        lines += simultaneous_table(files, speed, log)
     else:
         lines += search_table(files, max_nodes, log)
-        lines += mcts_table(files, iterations, log)
-    pairs, players = PAIRINGS[game_name]
-    lines += match_table(game_name, pairs, games, players, log)
+        lines += mcts_table(files, speed, log)
+    lines += match_table(game_name, match_pairs(game_name, iterations), games, PAIRINGS[game_name][1], log)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{game_name}.md"

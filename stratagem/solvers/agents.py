@@ -17,6 +17,8 @@ given, so a match seeded once is reproducible.
 from __future__ import annotations
 
 import inspect
+import types
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from random import Random
@@ -70,6 +72,23 @@ def _seed(rng: Random) -> int:
     return rng.getrandbits(64)
 
 
+def _check_count(key: str, value: int | None, optional: bool = True) -> None:
+    """A count parameter (iterations, samples, ...): a whole number of at least 1 (or None if optional)."""
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{key} must be a whole number of at least 1, not {value!r}")
+
+
+def _check_number(key: str, value: float | None, low: float, strict: bool) -> None:
+    """A real parameter above ``low`` (at ``low`` too unless ``strict``), or None."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < low or (strict and value == low):
+        bound = f"more than {low:g}" if strict else f"at least {low:g}"
+        raise ValueError(f"{key} must be a number {bound}, not {value!r}")
+
+
 @dataclass(frozen=True)
 class RandomAgent:
     """Uniformly random legal moves."""
@@ -101,6 +120,17 @@ class MctsAgent:
     name: str = "mcts"
     #: what the search sees, for the match table
     information: ClassVar[str] = "open"
+
+    def __post_init__(self) -> None:
+        _check_count("iterations", self.iterations)
+        _check_number("time_limit", self.time_limit, 0.0, strict=True)
+        if self.iterations is None and self.time_limit is None:
+            raise ValueError("give iterations or time_limit (or both): the search needs a budget")
+        _check_number("exploration", self.exploration, 0.0, strict=False)
+        _check_count("rollout_limit", self.rollout_limit)
+        low, high = self.value_range
+        if not low < high:
+            raise ValueError(f"value_range must be (low, high) with low < high, not {self.value_range!r}")
 
     def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
         return self._search(game, state, rng, None)
@@ -142,6 +172,12 @@ class PimcAgent:
     evaluator: LeafEvaluator | None = field(default=None, compare=False)
     name: str = "pimc"
 
+    def __post_init__(self) -> None:
+        _check_count("samples", self.samples, optional=False)
+        _check_count("rollouts", self.rollouts, optional=False)
+        _check_count("rollout_limit", self.rollout_limit)
+        _check_number("time_limit", self.time_limit, 0.0, strict=True)
+
     def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
         evaluator = self.evaluator or rollout_evaluator(self.rollouts, limit=self.rollout_limit)
         return pimc(game, state, evaluator, samples=self.samples, time_limit=self.time_limit,
@@ -177,13 +213,25 @@ class PimcAgent:
 @dataclass(frozen=True)
 class FunctionAgent:
     """An agent made from a plain function ``function(game, state, rng) -> move`` (e.g. a game's
-    ``greedy_move``)."""
+    ``greedy_move``).
+
+    At a SIMULTANEOUS node such a function gives the joint move, one move per player (as ``apply``
+    takes it there); the agent plays its own player's part of it, so a game's greedy baseline serves
+    in matches of simultaneous-move games too.
+    """
 
     name: str
     function: Callable[[Any, Any, Random], Any] = field(compare=False)
 
     def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
         return self.function(game, state, rng)
+
+    def choose_simultaneous(self, game: Game[Any, Any], state: Any, player: int, rng: Random) -> Any:
+        joint = self.function(game, state, rng)
+        if not isinstance(joint, tuple) or len(joint) != game.num_players:
+            raise UnsupportedGame(f"agent {self.name!r} gives no joint move (one per player) at a "
+                                  f"simultaneous node of {game.name!r}")
+        return joint[player]
 
     @property
     def params(self) -> dict[str, Any]:
@@ -237,7 +285,59 @@ def make_agent(name: str, extra: Mapping[str, AgentFactory] | None = None, **par
         inspect.signature(factory).bind(**params)
     except TypeError as error:
         raise AgentError(f"agent {name!r}: {error}") from None
-    return factory(**params)
+    hints = _parameter_types(factory)
+    for key, value in params.items():
+        if key in hints and not _fits(value, hints[key]):
+            words = _describe(hints[key])
+            if words is None:
+                raise AgentError(f"agent {name!r}: {key} cannot be set from the command line")
+            raise AgentError(f"agent {name!r}: {key}={value!r} is not {words}")
+    try:
+        return factory(**params)
+    except ValueError as error:  # the agent's own range checks
+        raise AgentError(f"agent {name!r}: {error}") from None
+
+
+def _parameter_types(factory: AgentFactory) -> dict[str, Any]:
+    """The annotated types of a factory's parameters ({} when it has none or they cannot be read)."""
+    target: Any = getattr(factory, "__init__") if isinstance(factory, type) else factory  # noqa: B009
+    try:
+        hints = typing.get_type_hints(target)
+    except (NameError, TypeError):
+        return {}
+    hints.pop("return", None)
+    return hints
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether ``value`` (as :func:`parse_agent_spec` reads it) has the annotated type ``hint``."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, arg) for arg in typing.get_args(hint))
+    if hint is Any:
+        return True
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if hint is int:
+        return isinstance(value, int)
+    if hint is float:
+        return isinstance(value, int | float)
+    expected = origin if origin is not None else hint
+    return isinstance(value, expected) if isinstance(expected, type) else False
+
+
+def _describe(hint: Any) -> str | None:
+    """``a whole number``, ``a number or none``, ...: the type a parameter takes, in words; None when
+    no value written on a command line has it (a tuple, a function)."""
+    words = {int: "a whole number", float: "a number", bool: "true or false", str: "a word", type(None): "none"}
+    args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+    if any(arg not in words for arg in args):
+        return None
+    return " or ".join(words[arg] for arg in args)
 
 
 def agent_params(agent: Agent) -> dict[str, Any]:

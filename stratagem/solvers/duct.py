@@ -340,6 +340,12 @@ class DuctAgent:
     ) -> None:
         if selection not in SELECTIONS:
             raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, not {selection!r}")
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
+        if exploration < 0 or not 0 <= gamma <= 1:
+            raise ValueError(f"exploration must be at least 0 and gamma from 0 to 1, not {exploration!r}, {gamma!r}")
+        if rollout_limit is not None and rollout_limit < 1:
+            raise ValueError(f"rollout_limit must be a whole number of at least 1, not {rollout_limit!r}")
         self.name = name
         self.iterations = iterations
         self.selection = selection
