@@ -48,6 +48,7 @@ longest path, and compares with the claim. Each problem names its place (a node 
 from __future__ import annotations
 
 import math
+import re
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
@@ -102,6 +103,10 @@ def decode_value(data: Any) -> Value:
     if isinstance(data, int | float):
         return data
     if isinstance(data, str):
+        # Only what encode_value writes: "n" or "n/d". Fraction() alone would also take "0/0" (raising
+        # ZeroDivisionError) and "1e99999999" (building a hundred-million-digit number first).
+        if not re.fullmatch(r"-?[0-9]+(/[0-9]*[1-9][0-9]*)?", data):
+            raise ValueError(f"{data[:40]!r} is not a game value (an integer or a fraction n/d)")
         return Fraction(data)
     raise ValueError(f"{data!r} is not a game value")
 

@@ -22,6 +22,7 @@ Every problem is reported as ``file: key.path: problem``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -125,6 +126,8 @@ def load_position(path: str | Path) -> Position:
         solution.reject_unknown({"value"})
         text = solution.get("value", str, required=True)
         try:
+            if not re.fullmatch(r"-?[0-9]+(/[0-9]+)?", text):  # no "1e99999999": a huge number built first
+                raise ValueError(text)
             value = Fraction(text)
         except (ValueError, ZeroDivisionError):
             raise solution.error("value", f"{text!r} is not a fraction such as \"1\", \"-1\" or \"1/3\"") from None
