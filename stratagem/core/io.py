@@ -12,6 +12,7 @@ one line naming the file, the place and the limit, never with a Python error fro
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import tempfile
@@ -159,12 +160,29 @@ def load_toml(path: str | Path) -> dict[str, Any]:
     return data
 
 
+class _NonFinite(Exception):
+    """``NaN``, ``Infinity`` or a float literal too large for a double, met while parsing JSON."""
+
+
+def _non_finite(name: str) -> float:
+    raise _NonFinite(name)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NonFinite(text)
+    return value
+
+
 def load_json(path: str | Path) -> dict[str, Any]:
     """Parse a JSON record, turning every failure into :class:`BadInput`."""
     source = str(path)
     text = read_text(path)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float)
+    except _NonFinite as exc:
+        raise BadInput(source, "", f"{str(exc)[:40]} is not a finite number (records hold none)") from None
     except json.JSONDecodeError as exc:
         raise BadInput(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}") from None
     except RecursionError:

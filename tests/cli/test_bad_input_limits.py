@@ -54,6 +54,25 @@ def test_the_largest_64_bit_seed_is_accepted(cli, tmp_path: Path) -> None:
     assert cli("show", path).code == 0
 
 
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_a_record_with_a_number_that_is_not_finite(cli, tmp_path: Path, number: str) -> None:
+    path = _file(tmp_path, "r.json", '{"format": "stratagem/prooftree@1", "x": ' + number + "}")
+    assert_bad_input(cli("verify", path), "r.json", number, "not a finite number")
+
+
+def test_a_proof_tree_value_that_is_no_fraction_makes_the_proof_invalid(cli, tmp_path: Path) -> None:
+    """'0/0' crashed verify (ZeroDivisionError; found by the CLI fuzz); now the proof is simply invalid."""
+    proof = tmp_path / "p.json"
+    assert cli("analyze", str(LONE_STAR), "--proof", str(proof)).code == 0
+    record = json.loads(proof.read_text())
+    record["nodes"][1]["value"] = "0/0"
+    proof.write_text(json.dumps(record))
+    result = cli("verify", str(proof))
+    assert result.code == 1, result.err
+    assert "'0/0' is not a number" in result.err + result.out
+    assert "Traceback" not in result.err and "internal error" not in result.err
+
+
 @pytest.mark.parametrize("kind", ["toml", "json"])
 def test_200000_deep_nesting(cli, tmp_path: Path, kind: str) -> None:
     deep = "[" * 200_000 + "]" * 200_000
