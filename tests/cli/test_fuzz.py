@@ -16,6 +16,7 @@ the ``slow`` variants run many more examples.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import string
@@ -186,7 +187,9 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.sampled_from([0, -1, 1, 7, 2**63, -(2**63) - 1, 10**30, 1.5])
+    st.none() | st.booleans() | st.sampled_from([0, -1, 1, 7, 2**63, -(2**63) - 1, 10**30, 1.5, float("nan"),
+                                                 "0/0", "1/0", "-3/4", "1e99999", "stratagem/line@1",
+                                                 "stratagem/proof@1", "stratagem/prooftree@1", "strato", "stakd"])
     | st.text(NOTATION, max_size=20),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
         ["format", "game", "setup", "start", "moves", "claim", "evidence", "line", "nodes", "root", "x"]), inner,
@@ -257,7 +260,16 @@ def _run_record_case(capsys: pytest.CaptureFixture[str], tmp_path: Path, records
     path = tmp_path / source.name
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     for beside in source.parent.glob(source.stem + ".*.gz"):  # the CNF and DRUP files the record names
-        (tmp_path / beside.name).write_bytes(beside.read_bytes())
+        content = beside.read_bytes()
+        damage = data.draw(st.sampled_from(["none", "none", "text", "bytes", "empty"]), label=f"{beside.name}")
+        if damage == "text":
+            edits = data.draw(st.lists(mutations(), min_size=1, max_size=2))
+            content = gzip.compress(mutate(gzip.decompress(content).decode(), edits).encode(), mtime=0)
+        elif damage == "bytes":
+            content = content[: len(content) // 2] + data.draw(st.binary(max_size=20))
+        elif damage == "empty":
+            content = b""
+        (tmp_path / beside.name).write_bytes(content)
     args = data.draw(st.sampled_from([["verify", str(path)], ["show", str(path)]]), label="command")
     assert_clean(invoke(capsys, args), args, text)
 
