@@ -33,7 +33,7 @@ from stratagem.cli.main import run
 
 PUZZLE_FILES = sorted((ROOT / "puzzles").glob("*/*.toml"))
 
-QUICK = settings(max_examples=25, deadline=None, derandomize=True, database=None,
+QUICK = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 THOROUGH = settings(max_examples=300, deadline=None, derandomize=False, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -376,3 +376,28 @@ def test_the_fuzz_oracle_rejects_a_crash() -> None:
             assert_clean(bad, ["show"])
     assert_clean(Outcome(2, "", "x.toml: limit: bad\n"), ["show"])
     assert_clean(Outcome(3, "", "a note\nanother\n"), ["solve"])
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "args"),
+    [
+        ("big.toml", "game = \"cardclash\"\n[options]\nwidth = " + "9" * 5000 + "\n", ["show"]),
+        ("deep.json", "[" * 200_000 + "]" * 200_000, ["verify"]),
+        ("hand.toml", "game = \"stakd\"\n[position]\npieces = \"B2U99999999\"\n", ["check", "--time-limit", "1"]),
+    ],
+    ids=["5000-digits", "200000-deep", "huge-hand"],
+)
+def test_bad_input_through_the_real_entry_point(tmp_path: Path, name: str, text: str, args: list[str]) -> None:
+    """The same refusals through ``python -m stratagem`` (its own process, as a user runs it)."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / name
+    path.write_text(text)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("STRATAGEM_TRACEBACK", None)
+    done = subprocess.run([sys.executable, "-m", "stratagem", args[0], str(path), *args[1:]], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(str(path)), done.stderr
