@@ -29,12 +29,24 @@ COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, S
                  "Stratego Card Clash.")
 
 
+class _Console(Console):
+    """rich's console, except that a reader who stopped reading (``| head``) is reported like everywhere
+    else in the CLI (exit 141, see :func:`run`), not by rich's own ``SystemExit(1)``, which would read as
+    a checked "no"."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def stdout() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    """The console commands print their results on."""
+    return _Console(highlight=False, soft_wrap=True)
 
 
 def stderr() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    """The console for notes on stderr."""
+    return _Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 #: Each command's module (``stratagem.cli.<module>``, attribute of the same name as the command, except

@@ -160,3 +160,16 @@ def test_a_swallowed_sigterm_still_stops_the_atomic_writes(tmp_path: Path, monke
         with pytest.raises(Terminated):
             write(tmp_path / "out")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [["show", str(LEVEL_2)], ["reach", str(PUZZLES / "challenge-0.toml"), "--json"]],
+                         ids=["rich", "echo"])
+def test_a_reader_that_stops_reading_is_exit_141_and_silent(tmp_path: Path, args: list[str]) -> None:
+    """``stratagem ... | head``: exit 141 (128 + SIGPIPE) and nothing on stderr, whether the output goes
+    through rich (whose own handling would exit 1, a checked "no") or through click."""
+    process = _start(args, tmp_path)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert err == ""
