@@ -173,3 +173,35 @@ def test_a_reader_that_stops_reading_is_exit_141_and_silent(tmp_path: Path, args
     err = process.stderr.read()
     assert process.wait(timeout=60) == 141
     assert err == ""
+
+
+def test_stop_on_signal_calls_the_solvers_stop_when_a_signal_arrives() -> None:
+    """The bridge for native solvers that hold the main thread (CP-SAT): a signal reaches ``stop``."""
+    import threading
+
+    from stratagem.core.interrupt import stop_on_signal
+
+    stopped = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    try:
+        with stop_on_signal(stopped.set):
+            os.kill(os.getpid(), signal.SIGINT)
+            assert stopped.wait(5)
+        quiet = threading.Event()
+        with stop_on_signal(quiet.set):
+            pass
+        assert not quiet.is_set()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("sig", "code", "line"), [(signal.SIGINT, INTERRUPTED, "stratagem: interrupted\n"),
+                                                   (signal.SIGTERM, TERMINATED, "stratagem: terminated\n")])
+def test_a_signal_inside_cp_sat_is_interrupted_not_unknown(tmp_path: Path, sig: int, code: int, line: str) -> None:
+    """CP-SAT caught Ctrl-C itself and answered "stopped" (exit 3, as if a limit had stopped it)."""
+    process = _start(["check", str(ROOT / "puzzles" / "stakd" / "solo.toml"), "--method", "cpsat"], tmp_path)
+    time.sleep(4)
+    assert process.poll() is None, "the solve ended before the signal"
+    got, err = _stop(process, sig)
+    assert (got, err) == (code, line)

@@ -18,6 +18,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from stratagem.core.interrupt import stop_on_signal
 from stratagem.models.stakd.sat import SoloCNF
 from stratagem.solvers.cpsatlits import CpSatLiterals
 
@@ -71,7 +72,9 @@ class SoloCPSAT(SoloCNF):
         solver.parameters.random_seed = seed
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(0.01, time_limit)
-        status = solver.Solve(self.model)
+        solver.parameters.catch_sigint_signal = False  # Ctrl-C: interrupted, not "stopped"
+        with stop_on_signal(solver.StopSearch):
+            status = solver.Solve(self.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return True, self._lit.assignment(solver)
         if status == cp_model.INFEASIBLE:

@@ -19,6 +19,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from stratagem.core.interrupt import stop_on_signal
 from stratagem.models.strato.notation import Move
 from stratagem.models.strato.sat import ACTION_WEATHERS, StratoCNF
 from stratagem.solvers.cpsatlits import CpSatLiterals
@@ -119,7 +120,9 @@ class StratoCPSAT(StratoCNF):
         solver.parameters.random_seed = 0
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(0.01, time_limit)
-        status = solver.Solve(self.model)
+        solver.parameters.catch_sigint_signal = False  # Ctrl-C: interrupted, not "stopped"
+        with stop_on_signal(solver.StopSearch):
+            status = solver.Solve(self.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             model = self._lit.assignment(solver)
             return True, model
