@@ -293,7 +293,11 @@ ARGUMENT_CASES = [
     ("solve", "{strato}", "--max-nodes"), ("solve", "{strato}", "--deal"), ("check", "{stakd}", "--time-limit"),
     ("analyze", "{stratatak}", "--depth"), ("analyze", "{stratatak}", "--as"), ("analyze", "{stratatak}", "--method"),
     ("reach", "{strato}", "--max-states"), ("export", "{strato}", "--horizon"), ("export", "{strato}", "--format"),
-    ("play", "stratatak", "--agents"), ("play", "stackattack", "--seed"),
+    ("play", "stratatak", "--agents"), ("play", "stackattack", "--seed"), ("play", "cardclash", "--players"),
+    ("analyze", "{stratatak}", "--iterations"), ("analyze", "{stratatak}", "--samples"),
+    ("analyze", "{stratatak}", "--seed"), ("solve", "{strato}", "--method"), ("solve", "{strato}", "--players"),
+    ("check", "{strato}", "--deal"), ("reach", "{strato}", "--time-limit"), ("generate", "strato", "--seed"),
+    ("generate", "strato", "--min-length"), ("export", "{strato}", "--deal"), ("show", "{stakd}", "--deal"),
 ]
 
 
@@ -309,6 +313,11 @@ def _run_argument_case(capsys: pytest.CaptureFixture[str], data: st.DataObject) 
         args += ["--time-limit", "0.3"]
     elif command == "reach" and option != "--max-states":
         args += ["--max-states", "300"]
+    elif command == "generate":
+        args = ["generate", "strato", "--challenge", str(files["strato"]), "--count", "1", "--tries", "1",
+                "--time-limit", "0.3", option, value]
+    elif command == "export" and option != "--horizon":
+        args += ["--horizon", "2"]
     assert_clean(invoke(capsys, args), args)
 
 
