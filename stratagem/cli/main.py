@@ -23,7 +23,7 @@ from rich.console import Console
 
 from stratagem import __version__
 from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
-from stratagem.core.errors import StratagemError, Terminated, check_termination
+from stratagem.core.errors import BadInput, StratagemError, Terminated, check_termination
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
                  "Stratego Card Clash.")
@@ -111,8 +111,12 @@ def run(args: list[str] | None = None) -> int:
     try:
         result: Any = _invoke(args)
         check_termination()  # SIGTERM arrived but a library swallowed its exception
-    except StratagemError as exc:
+    except BadInput as exc:
         return fail(one_line(str(exc), 2000))
+    except StratagemError as exc:  # a solver's refusal: it knows no file, so name the command at least
+        argv = sys.argv[1:] if args is None else args
+        command = next((word for word in argv if word in COMMANDS), "")
+        return fail(one_line(f"stratagem {command}: {exc}" if command else f"stratagem: {exc}", 2000))
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
         return BAD_INPUT

@@ -328,3 +328,9 @@ def test_the_limits_section_of_formats_md_names_every_limit_with_its_value() -> 
         assert text in section, (name, text)
         assert value == expected[name], (name, value)
     assert (stratatak.MAX_STARS, stratatak.MAX_HAND_SIZE, stratatak.MAX_BATTLE_LIMIT) == (99, 99, 10_000)
+
+
+def test_a_solvers_refusal_names_the_command(cli) -> None:
+    """A solver's StratagemError knows no file; its one line at least says which command refused."""
+    result = cli("analyze", str(ROOT / "puzzles" / "stakd" / "solo-1-tiny.toml"), "--time-limit", "1")
+    assert_bad_input(result, "stratagem analyze: ", "two-player")
