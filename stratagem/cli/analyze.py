@@ -213,19 +213,26 @@ def _options(game: Any, method: str, depth: int | None, limit: Deadline | None,
 
 def _exact(game: Any, state: Any, method: str, depth: int | None, limit: Deadline | None,
            max_nodes: int | None, rank: bool, quiet: bool) -> dict[str, Any]:
-    """The root's search, then (``rank``) every root move's, all within the one deadline ``limit``."""
+    """The root's search, then (``rank``) every root move's, all within the one deadline ``limit``.
+
+    ``alphabeta`` learns that a game has chance only when its search meets a chance node, which may be
+    in the ranking after a root search that stopped early; then the whole analysis is done again with
+    ``expecti`` in what is left of the deadline, so the root and its moves are searched alike.
+    """
+    try:
+        return _exact_with(game, state, method, depth, limit, max_nodes, rank, quiet)
+    except StratagemError as exc:
+        if method != "alphabeta" or "chance" not in str(exc):
+            raise
+    return _exact_with(game, state, "expecti", depth, limit, max_nodes, rank, quiet)
+
+
+def _exact_with(game: Any, state: Any, method: str, depth: int | None, limit: Deadline | None,
+                max_nodes: int | None, rank: bool, quiet: bool) -> dict[str, Any]:
     options = _options(game, method, depth, limit, max_nodes)
     with search_progress(f"{method} search", enabled=not quiet, first="depth", second="nodes") as update:
         options["progress"] = lambda iteration, nodes: update(iteration, nodes)
-        try:
-            result = _search(method)(game, state, **options)
-        except StratagemError as exc:
-            if method == "alphabeta" and "chance" in str(exc):
-                method = "expecti"
-                options.update(_options(game, method, depth, limit, max_nodes))
-                result = expectiminimax(game, state, **options)
-            else:
-                raise
+        result = _search(method)(game, state, **options)
     report = _minimax_report(game, state, method, result)
     battles_along = getattr(game, "battles_along", None)
     if battles_along is not None and result.solved and result.distance is not None:

@@ -142,6 +142,15 @@ def test_the_lp_node_cap_gives_unknown(cli) -> None:
     assert report["status"] == "unknown" and report["stopped_by"] == "nodes" and report["nodes"] == 50
 
 
+def test_a_chance_node_met_only_by_the_ranking_switches_the_whole_analysis_to_expecti(cli) -> None:
+    # With 5 nodes the root's alphabeta stops before any draw; the ranking then meets a chance node.
+    result = cli("analyze", str(PUZZLES / "stratatak" / "long-odds.toml"), "--nodes", "5", "--json")
+    assert result.code == 3, result.err
+    report = json.loads(result.out)
+    assert report["method"] == "expecti" and report["status"] == UNKNOWN
+    assert len(report["moves"]) == 3 and all(move["value"] is None for move in report["moves"])
+
+
 def test_ranking_after_the_deadline_lists_moves_as_not_ranked() -> None:
     from stratagem.models.cardclash.puzzle import load_position
 
