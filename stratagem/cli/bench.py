@@ -20,6 +20,7 @@ never by raw seconds. The tables and a plot:
 from __future__ import annotations
 
 import glob
+import io
 import os
 import platform
 import time
@@ -31,6 +32,7 @@ import click
 
 from stratagem import __version__
 from stratagem.cli.games import load_strato
+from stratagem.cli.limits import TIME_LIMIT
 from stratagem.core.io import check_writable_dir, write_atomic
 from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.deal import seeded_deal
@@ -199,7 +201,7 @@ def _warm_up_compiled_checker() -> None:
                 default="strato")
 @click.option("--puzzles", "pattern", default="puzzles/strato/*.toml", show_default=True,
               help="Glob of puzzle files whose deals are measured.")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=10.0, show_default=True, metavar="S",
+@click.option("--time-limit", type=TIME_LIMIT, default=10.0, show_default=True, metavar="S",
               help="Seconds allowed to each method on each deal.")
 @click.option("--growth/--no-growth", default=True, show_default=True,
               help="Also measure time against optimal length (strato-growth.md/.png).")
@@ -469,6 +471,8 @@ def _growth(folder: Path, time_limit: float, shipped: list[Row]) -> None:
     axes.legend()
     figure.tight_layout()
     target = folder / "strato-growth.png"
-    figure.savefig(target, dpi=100, metadata={"Software": None})
+    image = io.BytesIO()
+    figure.savefig(image, format="png", dpi=100, metadata={"Software": None})
+    write_atomic(target, image.getvalue())
     plt.close(figure)
     click.echo(f"wrote {folder / 'strato-growth.md'} and {target}")

@@ -323,8 +323,8 @@ def check_writable_dir(path: str, option: str) -> None:
     os.unlink(probe)
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see either the old file or the whole new one.
+def write_atomic(path: str | Path, text: str | bytes) -> None:
+    """Write ``text`` (or bytes, such as an image) to ``path``: readers see the old file or the whole new one.
 
     The text goes to a temporary file ``.NAME.XXXX`` beside ``path``, which then replaces it; if
     anything goes wrong, including an interruption (Ctrl-C, or SIGTERM, which ``stratagem`` turns into
@@ -340,9 +340,9 @@ def write_atomic(path: str | Path, text: str) -> None:
     except OSError as exc:
         raise BadInput(str(path), "", f"cannot write: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), file_mode())
-            handle.write(text)
+            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
         check_termination()
         os.replace(tmp, target)
     except BaseException as exc:
