@@ -26,14 +26,17 @@ import click
 
 from stratagem.cli.analyze import return_bounds
 from stratagem.cli.bench import machine
-from stratagem.cli.games import load_position
 from stratagem.cli.play import game_agents, new_game
 from stratagem.core.errors import StratagemError
 from stratagem.core.io import write_atomic
+from stratagem.loading import load_position
 from stratagem.solvers.agents import make_agent, parse_agent_spec
+from stratagem.solvers.alphabeta import alphabeta
+from stratagem.solvers.expectimax import expectiminimax
+from stratagem.solvers.gametree import MinimaxResult
 from stratagem.solvers.match import play_match
 from stratagem.solvers.mcts import uct
-from stratagem.solvers.minimax import MinimaxResult, alphabeta, expectiminimax, paranoid
+from stratagem.solvers.multiplayer import paranoid
 
 #: (label, use_ordering, use_tt), the first being the baseline of the ratios.
 VARIANTS = (("plain", False, False), ("ordering", True, False), ("table", False, True), ("both", True, True))

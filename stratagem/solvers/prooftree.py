@@ -56,7 +56,9 @@ from typing import Any
 
 from stratagem.core.errors import IllegalMove, NotationError, StratagemError
 from stratagem.core.game import CHANCE, Game, S
-from stratagem.solvers.minimax import _TINY, UNLIMITED, TimeLimit, TranspositionTable, _Expecti, _Stop
+from stratagem.solvers.expectimax import TINY, ExpectiSearch
+from stratagem.solvers.gametree import UNLIMITED, Stop, TimeLimit
+from stratagem.solvers.transposition import TranspositionTable
 
 __all__ = [
     "AT_LEAST",
@@ -125,7 +127,7 @@ def _ok(side: str, value: Value, target: Value) -> bool:
 
 
 class _Builder:
-    def __init__(self, game: Game[Any, Any], oracle: _Expecti, player: int) -> None:
+    def __init__(self, game: Game[Any, Any], oracle: ExpectiSearch, player: int) -> None:
         self.game = game
         self.oracle = oracle
         self.player = player
@@ -140,8 +142,8 @@ class _Builder:
     def reaches(self, state: Any, side: str, target: Value) -> bool:
         """Null-window test: is the value of ``state`` for the player at least (most) ``target``?"""
         if side == AT_LEAST:
-            return bool(self.oracle.value(state, UNLIMITED, target - _TINY, target) >= target)
-        return bool(self.oracle.value(state, UNLIMITED, target, target + _TINY) <= target)
+            return bool(self.oracle.value(state, UNLIMITED, target - TINY, target) >= target)
+        return bool(self.oracle.value(state, UNLIMITED, target, target + TINY) <= target)
 
     def prove(self, state: Any, side: str, target: Value) -> int:
         """Id of a node whose ``side`` half has a value meeting ``target`` (which must be true)."""
@@ -220,7 +222,7 @@ def build_proof_tree(game: Game[S, Any], state: S, *, player: int | None = None,
         raise ValueError(f"player {player} is not one of the {game.num_players} players")
     if bound is not None and bound not in _HALVES:
         raise ValueError(f"bound must be one of {sorted(_HALVES)}")
-    oracle = _Expecti(game, player, lo, hi, 2, state, tt=TranspositionTable(tt_size), ordering=True,
+    oracle = ExpectiSearch(game, player, lo, hi, 2, state, tt=TranspositionTable(tt_size), ordering=True,
                       time_limit=time_limit, max_nodes=None, progress=None, progress_every=1 << 30)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
@@ -239,7 +241,7 @@ def build_proof_tree(game: Game[S, Any], state: S, *, player: int | None = None,
         for side in _HALVES[bound]:
             root = builder.prove(state, side, value)
             halves.append({"side": side, "root": root, "plies": builder.heights[root]})
-    except _Stop:
+    except Stop:
         raise ProofStopped(f"the time limit ran out while the proof tree was being built "
                            f"({len(builder.nodes):,} nodes so far)") from None
     finally:

@@ -21,7 +21,9 @@ from conftest import ROOT, assert_bad_input
 
 from stratagem.cli.analyze import _root_from_ranking
 from stratagem.core.deadline import Deadline
-from stratagem.solvers.minimax import NOT_RANKED, SOLVED, UNKNOWN, MoveValue, alphabeta, rank_moves
+from stratagem.solvers.alphabeta import alphabeta
+from stratagem.solvers.gametree import NOT_RANKED, SOLVED, UNKNOWN
+from stratagem.solvers.ranking import MoveValue, rank_moves
 
 PUZZLES = ROOT / "puzzles"
 LEVEL_2 = str(PUZZLES / "strato" / "level-2-example.toml")

@@ -16,7 +16,10 @@ import pytest
 
 from stratagem.cli.games import load_position
 from stratagem.core.game import CHANCE
-from stratagem.solvers.minimax import alphabeta, expectiminimax, paranoid, plain_minimax
+from stratagem.solvers.alphabeta import alphabeta
+from stratagem.solvers.expectimax import expectiminimax
+from stratagem.solvers.multiplayer import paranoid
+from stratagem.solvers.plainminimax import plain_minimax
 
 ROOT = Path(__file__).resolve().parents[2] / "puzzles"
 

@@ -28,21 +28,13 @@ from toygames import (
 
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE, TERMINAL
-from stratagem.solvers.minimax import (
-    ASSUME_MAXN,
-    ASSUME_OPEN,
-    ASSUME_PARANOID,
-    HEURISTIC,
-    SOLVED,
-    UNKNOWN,
-    TranspositionTable,
-    alphabeta,
-    expectiminimax,
-    maxn,
-    paranoid,
-    plain_minimax,
-    rank_moves,
-)
+from stratagem.solvers.alphabeta import alphabeta
+from stratagem.solvers.expectimax import expectiminimax
+from stratagem.solvers.gametree import ASSUME_MAXN, ASSUME_OPEN, ASSUME_PARANOID, HEURISTIC, SOLVED, UNKNOWN
+from stratagem.solvers.multiplayer import maxn, paranoid
+from stratagem.solvers.plainminimax import plain_minimax
+from stratagem.solvers.ranking import rank_moves
+from stratagem.solvers.transposition import TranspositionTable
 
 #: Every combination of enhancements the tests compare; a 4-entry table forces replacements.
 ALPHABETA_VARIANTS: dict[str, dict[str, Any]] = {

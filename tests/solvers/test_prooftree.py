@@ -19,7 +19,9 @@ import pytest
 from toygames import CoinRowGame, NimGame, PigGame, TicTacToeGame, random_coin_row, random_positions
 
 from stratagem.core.errors import StratagemError
-from stratagem.solvers.minimax import expectiminimax, paranoid, plain_minimax
+from stratagem.solvers.expectimax import expectiminimax
+from stratagem.solvers.multiplayer import paranoid
+from stratagem.solvers.plainminimax import plain_minimax
 from stratagem.solvers.prooftree import (
     AT_LEAST,
     AT_MOST,

@@ -2,7 +2,7 @@
 
 Every claim is confirmed twice where time allows: by the tiny exhaustive search of support.py
 (exact depth: a forced square on ply N and on no earlier ply) and by the project's alpha-beta /
-paranoid search (stratagem/solvers/minimax.py) limited to N plies, whose value is exactly +1 only if
+paranoid search (stratagem/solvers/multiplayer.py) limited to N plies, whose value is exactly +1 only if
 every line of its proof ends in a won terminal state (the evaluation at the horizon stays below 0.9).
 Searches that take more than a few seconds are marked slow.
 """
@@ -16,7 +16,8 @@ import pytest
 from stratagem.core.errors import BadInput
 from stratagem.models.cardclash.puzzle import Position, game_from_setup, load_position
 from stratagem.models.cardclash.rules import CardClashGame
-from stratagem.solvers.minimax import alphabeta, paranoid
+from stratagem.solvers.alphabeta import alphabeta
+from stratagem.solvers.multiplayer import paranoid
 from tests.models.cardclash.support import PUZZLES, forced_square_depth, forces_square, square_win
 
 ALL = sorted(PUZZLES.glob("*.toml"))

@@ -48,9 +48,9 @@ def test_engine_shipped_endgame_has_its_claimed_value(path: Path) -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_engine_shipped_endgame_solves_with_the_project_expectiminimax(path: Path) -> None:
-    minimax = pytest.importorskip("stratagem.solvers.minimax")
+    expectimax = pytest.importorskip("stratagem.solvers.expectimax")
     position = load_position(path)
-    result = minimax.expectiminimax(position.game, position.state, lo=-1, hi=1)
+    result = expectimax.expectiminimax(position.game, position.state, lo=-1, hi=1)
     assert result.status == "solved" and result.value == position.value
 
 
