@@ -61,9 +61,17 @@ import os
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Literal
+
+from stratagem.solvers.drupverdict import (
+    DrupProgress,
+    DrupVerdict,
+    empty_not_rup_reason,
+    no_conflict_reason,
+    not_rup_reason,
+    stopped_reason,
+)
 
 __all__ = ["COMPILED_FROM", "DrupProgress", "DrupVerdict", "Engine", "check_drup", "check_drup_data", "run_drat_trim"]
 
@@ -73,9 +81,6 @@ Engine = Literal["auto", "python", "compiled"]
 #: ``engine="auto"`` uses the compiled checker (when numba is installed) for proofs of this many steps or more;
 #: below it the reference checker takes well under a second and needs no compilation.
 COMPILED_FROM = 20_000
-
-#: Progress callback: ``(phase, steps_done, steps_total)`` with phase ``"forward"`` or ``"backward"``.
-DrupProgress = Callable[[str, int, int], None]
 
 #: ``progress`` is called once per this many proof steps in each pass.
 _PROGRESS_EVERY = 4096
@@ -91,52 +96,6 @@ _UNSET = 0
 #: Reason of an assignment that was assumed (a negated lemma literal) rather than propagated.
 _ASSUMED = -1
 
-
-@dataclass(frozen=True)
-class DrupVerdict:
-    """Outcome of :func:`check_drup`.
-
-    ``valid`` is true only if the proof refutes the formula; ``reason`` says why not (the empty
-    string when valid), naming the proof line at fault where there is one.
-
-    ``lemmas`` counts the lemmas (added clauses) in the proof; ``checked_lemmas`` those the backward
-    pass found used and verified (up to and including the failing one, when one fails);
-    ``core_clauses`` the original clauses the refutation used (after the check stops early, those
-    marked so far); ``seconds`` is wall time. ``stopped`` is true when the time limit ended the check
-    before a verdict: then ``valid`` is false and nothing is known about the proof.
-    ``checker`` is the engine that ran: ``"python"`` (this module) or ``"compiled"``.
-    """
-
-    valid: bool
-    reason: str
-    lemmas: int
-    checked_lemmas: int
-    core_clauses: int
-    seconds: float
-    stopped: bool = False
-    checker: str = "python"
-
-
-def empty_not_rup_reason(line: int) -> str:
-    """Why a proof fails whose empty clause at ``line`` does not follow."""
-    return (f"the empty clause at proof line {line} is not RUP: unit propagation over the formula "
-            "and the lemmas before it reaches no conflict")
-
-
-def no_conflict_reason(lemmas: int) -> str:
-    """Why a proof of ``lemmas`` lemmas fails that never reaches a conflict."""
-    return (f"proof does not derive the empty clause: unit propagation over the formula and all {lemmas} "
-            "lemmas reaches no conflict")
-
-
-def not_rup_reason(line: int) -> str:
-    """Why a proof fails whose lemma at ``line`` does not follow."""
-    return f"lemma at proof line {line} is not RUP"
-
-
-def stopped_reason(time_limit: float, phase: str, done: int, of: int) -> str:
-    """Why a check stopped by its time limit has no verdict."""
-    return f"stopped by the time limit ({time_limit:g} s) in the {phase} pass, after {done} of {of} steps"
 
 
 class _Checker:

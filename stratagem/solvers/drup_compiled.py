@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from stratagem.solvers.drup import (
+from stratagem.solvers.drupverdict import (
     DrupProgress,
     DrupVerdict,
     empty_not_rup_reason,
