@@ -97,7 +97,6 @@ _UNSET = 0
 _ASSUMED = -1
 
 
-
 class _Checker:
     """The clause database, the assignment and the two passes over one proof.
 
