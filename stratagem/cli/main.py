@@ -54,12 +54,36 @@ def stderr() -> Console:
 #: pay for the libraries of the others (OR-Tools, numba, matplotlib).
 COMMANDS = ("solve", "show", "verify", "bench", "reach", "generate", "export", "play", "analyze", "check")
 
+#: Each command's summary -- the first paragraph of its docstring, on one line -- for ``stratagem --help``,
+#: which lists the commands without importing them (importing all ten would load numba, OR-Tools and
+#: networkx, and take most of a second). ``tests/cli/test_main_help.py`` keeps it equal to the docstrings.
+SUMMARIES = {
+    "solve": "Find the shortest winning line of a Strato deal (open information), or place a STAKD solo set.",
+    "show": "Draw a puzzle or position file, or a line/proof record (.json) move by move.",
+    "verify": "Check every claim of a line or proof record with the rules engine alone.",
+    "bench": "Measure every method on the shipped puzzles; write results/<game>*.md.",
+    "reach": "Build the reachable state graph of a Strato deal (or its layout) and report what it shows.",
+    "generate": "Write seeded deals of a challenge with proven optimal length >= --min-length.",
+    "export": "Write a deal as DIMACS (a horizon's CNF with a variable legend) or PDDL (domain and problem).",
+    "play": "Play a match between agents and report win rates with 95% confidence intervals.",
+    "analyze": "Value, best moves and principal variation of a position; a proof when the value is solved.",
+    "check": "Is the puzzle solvable? A replayed witness line, or a certificate that no line exists.",
+}
+
 
 class LazyGroup(click.Group):
     """A command group that imports a command's module when the command is first asked for."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The "Commands" section of ``--help``, from :data:`SUMMARIES`: the same rows click would write
+        (each summary shortened to the width left beside the longest name), without importing a command."""
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, click.utils.make_default_short_help(SUMMARIES[name], limit)) for name in COMMANDS]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
