@@ -15,6 +15,10 @@ never by raw seconds. The tables and a plot:
 - ``strato-growth.md`` and ``strato-growth.png`` (with the ``plot`` extra): how each method's time grows
   with the optimal length, on one-row challenges whose goals ask for 1 to 5 cards per half-row; the
   plot adds every shipped deal a method solved within the time limit (optima up to 11 turns).
+
+``--json`` prints one ``stratagem/bench@1`` object (docs/formats.md section 10.7) instead of the
+``wrote ...`` lines: the files written and, for Strato, every measurement behind the tables. Its timings
+vary from run to run like the tables'.
 """
 
 from __future__ import annotations
@@ -25,15 +29,16 @@ import os
 import platform
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
 from stratagem import __version__
-from stratagem.cli.games import load_strato
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.core.io import check_writable_dir, write_atomic
+from stratagem.core.io import check_writable_dir, dumps_record, write_atomic
+from stratagem.loading import load_strato
 from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.deal import seeded_deal
 from stratagem.models.strato.notation import format_move
@@ -45,6 +50,9 @@ from stratagem.solvers.drup import check_drup_data
 from stratagem.solvers.replay import replay
 from stratagem.solvers.satplan import Refutation
 from stratagem.solvers.search import SOLVED
+
+#: The format name of ``bench --json`` (docs/formats.md section 10.7).
+BENCH_FORMAT = "stratagem/bench@1"
 
 SEARCH_METHODS = ("bfs", "astar", "idastar")
 ALL_METHODS = (*SEARCH_METHODS, "sat", "cpsat")
@@ -215,8 +223,10 @@ def _warm_up_compiled_checker() -> None:
                    "per move of the search agents in the matches (default: the game's, 30-200).")
 @click.option("--games", type=click.IntRange(1), default=40, show_default=True,
               help="Other games: games per agent pairing in the match table.")
+@click.option("--json", "as_json", is_flag=True,
+              help=f"Print one JSON object ({BENCH_FORMAT}): the files written and the measurements.")
 def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str, max_nodes: int,
-          only_certified: bool, iterations: int | None, games: int) -> int:
+          only_certified: bool, iterations: int | None, games: int, as_json: bool) -> int:
     """Measure every method on the shipped puzzles; write results/<game>*.md.
 
     Strato: every method on every deal (and a growth plot). Other games: exact search with and without
@@ -224,12 +234,26 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     table.
     """
     check_writable_dir(out_dir, "--out")
+    report: dict[str, Any] = {"format": BENCH_FORMAT, "game": game, "out": out_dir, "machine": machine(),
+                              "written": []}
+
+    def wrote(*paths: Path) -> None:
+        report["written"] += [str(path) for path in paths]
+        if not as_json:
+            click.echo("wrote " + (", ".join(map(str, paths[:-1])) + " and " if len(paths) > 1 else "")
+                       + str(paths[-1]))
+
+    def finish() -> int:
+        if as_json:
+            click.echo(dumps_record(report), nl=False)
+        return 0
+
     if game != "strato":
         from stratagem.cli.benchgames import bench_game
 
-        target = bench_game(game, out_dir, max_nodes, iterations, games)
-        click.echo(f"wrote {target}")
-        return 0
+        wrote(bench_game(game, out_dir, max_nodes, iterations, games))
+        return finish()
+    report["time_limit"] = time_limit
     files = sorted(glob.glob(pattern))
     if not files:
         raise click.BadParameter(f"no puzzle files match {pattern!r}", param_hint="--puzzles")
@@ -239,9 +263,10 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     certified = [(Path(file).name, spec.name, CertifiedCell.of(load_strato(file).game(spec), time_limit))
                  for file in files for spec in load_strato(file).deals]
     write_atomic(folder / "strato-certified.md", _certified_table(certified, time_limit))
-    click.echo(f"wrote {folder / 'strato-certified.md'}")
+    report["certified"] = [{"puzzle": file, "deal": deal, **asdict(cell)} for file, deal, cell in certified]
+    wrote(folder / "strato-certified.md")
     if only_certified:
-        return 0
+        return finish()
     rows: list[Row] = []
     checkers: list[tuple[str, str, CheckerCell]] = []
     unmeasured: list[tuple[str, str, str]] = []
@@ -266,11 +291,13 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     if not checkers:  # nothing from the shipped deals: measure the growth challenges' refutations instead
         checkers = growth_refutations(time_limit)
     write_atomic(folder / "strato-checker.md", _checker_table(checkers, time_limit, unmeasured))
-    click.echo(f"wrote {folder / 'strato-search.md'}, {folder / 'strato-methods.md'} and "
-               f"{folder / 'strato-checker.md'}")
+    report["methods"] = [{"puzzle": file, "deal": deal, "method": method, **asdict(cell)}
+                         for file, deal, cells in rows for method, cell in cells.items()]
+    report["checker"] = [{"puzzle": file, "deal": deal, **asdict(cell)} for file, deal, cell in checkers]
+    wrote(folder / "strato-search.md", folder / "strato-methods.md", folder / "strato-checker.md")
     if growth:
-        _growth(folder, time_limit, rows)
-    return 0
+        wrote(*_growth(folder, time_limit, rows))
+    return finish()
 
 
 def _header(title: str, time_limit: float) -> list[str]:
@@ -415,9 +442,9 @@ def growth_challenge(k: int) -> Challenge:
                      RowGoal(SequenceGoal("R" * k), SequenceGoal("W" * k)), 1, 1)
 
 
-def _growth(folder: Path, time_limit: float, shipped: list[Row]) -> None:
+def _growth(folder: Path, time_limit: float, shipped: list[Row]) -> list[Path]:
     """The growth table, and a plot of every solved (method, length, seconds): the growth challenges'
-    as dots, the shipped deals' (measured above, in the same run) as crosses."""
+    as dots, the shipped deals' (measured above, in the same run) as crosses. Returns the files written."""
     points: list[tuple[str, int, float]] = []
     table = _header("Strato: time against optimal length", time_limit) + [
         "One-row rain/wind challenges asking for k = 1..5 cards of the tornado's weather on each side",
@@ -452,7 +479,7 @@ def _growth(folder: Path, time_limit: float, shipped: list[Row]) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         click.echo("matplotlib is not installed (pip install '.[plot]'): no strato-growth.png", err=True)
-        return
+        return [folder / "strato-growth.md"]
     deals = [(m, c.length, c.seconds) for _, _, cells in shipped for m, c in cells.items() if c.length is not None]
     figure, axes = plt.subplots(figsize=(6, 4))
     for method in ALL_METHODS:
@@ -475,4 +502,4 @@ def _growth(folder: Path, time_limit: float, shipped: list[Row]) -> None:
     figure.savefig(image, format="png", dpi=100, metadata={"Software": None})
     write_atomic(target, image.getvalue())
     plt.close(figure)
-    click.echo(f"wrote {folder / 'strato-growth.md'} and {target}")
+    return [folder / "strato-growth.md", target]

@@ -1,5 +1,8 @@
 """``stratagem check PUZZLE``: is it solvable at all? A witness line, or a certificate that it is not.
 
+The answer is :func:`stratagem.checking.check`; this command parses its arguments, calls it, reports
+the answer (:mod:`stratagem.cli.reports`) and turns it into the exit code.
+
 - STAKD solo puzzles: "can every piece be placed?" answered by the SAT model (default; an impossible
   puzzle gets a DRUP refutation checked by the project's checker) or the CP-SAT model (an INFEASIBLE
   answer carries no certificate, and says so). A witness is replayed through the rules engine first.
@@ -20,20 +23,16 @@ as bad input, exit 2, and the report thrown away.)
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-from typing import Any
-
 import click
 
+from stratagem.checking import SoloCheck
+from stratagem.checking import check as check_puzzle
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
-from stratagem.cli.games import game_of_file, load_position
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.core.errors import BadInput
-from stratagem.core.io import check_writable, dumps_record, write_atomic
-from stratagem.solvers.dimacs import write_text_maybe_gz
-
-CHECK_FORMAT = "stratagem/check@1"
+from stratagem.cli.progress import search_progress
+from stratagem.cli.reports import report_deal_solution, report_solo_check
+from stratagem.core.io import check_writable
+from stratagem.solvers.search import SOLVED, UNSOLVABLE
 
 
 @click.command()
@@ -56,109 +55,16 @@ def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | No
     """
     if proof_path is not None:
         check_writable(proof_path, "--proof")
-    game_name = game_of_file(puzzle)
-    if game_name == "strato":
-        return _check_strato(puzzle, method, time_limit, deal_key, players, proof_path, as_json)
-    if game_name != "stakd":
-        raise BadInput(puzzle, "game", f"check answers puzzles (Strato deals, STAKD solo); for a {game_name} "
-                       "position use `stratagem analyze`")
-    if deal_key is not None or players is not None:
-        raise BadInput("<argument>", "--deal", "--deal and --players are for Strato puzzles")
-    return check_stakd(puzzle, "sat" if method == "auto" else method, time_limit, proof_path, as_json)
 
+    def progress(label: str, first: str, second: str):  # type: ignore[no-untyped-def]
+        return search_progress(label, enabled=not as_json, first=first, second=second)
 
-def check_stakd(puzzle: str, method: str, time_limit: float | None, proof_path: str | None, as_json: bool) -> int:
-    """The solo question for a STAKD puzzle; also what ``stratagem solve`` runs on one. Returns the exit
-    code: 0 winnable, 1 not winnable, 3 stopped by the time limit (no proof record written then)."""
-    from stratagem.models.stakd.solo import solve_solo
-
-    loaded = load_position(puzzle, ("stakd",))
-    game, state = loaded.game, loaded.state
-    if game.num_players != 1:
-        raise BadInput(puzzle, "position", f"a {game.num_players}-player position is not a solo puzzle; "
-                       "use `stratagem analyze`")
-    answer = solve_solo(game, state, method=method, time_limit=time_limit)
-    status = {True: "winnable", False: "not winnable", None: "unknown"}[answer.winnable]
-    report: dict[str, Any] = {
-        "format": CHECK_FORMAT,
-        "game": "stakd",
-        "puzzle": puzzle,
-        "name": loaded.name,
-        "start": game.format_state(state),
-        "status": status,
-        "claim": answer.claim() if answer.winnable is not None else {},
-        "line": list(answer.moves or ()),
-        "evidence": {k: v for k, v in answer.evidence.items() if not k.endswith("seconds")},
-    }
-    if proof_path is not None:
-        if answer.winnable is None:
-            click.echo(f"{proof_path}: no proof record written: the time limit stopped the solver before an "
-                       "answer", err=True)
-        else:
-            report["proof"] = _write_stakd_proof(proof_path, answer, game, state)
-    if as_json:
-        click.echo(dumps_record(report), nl=False)
-    else:
-        _print_stakd(report, answer)
-    return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]
-
-
-def _write_stakd_proof(path: str, answer: Any, game: Any, state: Any) -> str:
-    record = answer.to_proof(game, state)
-    evidence = dict(record.evidence)
-    for key in [k for k in evidence if k.endswith("seconds")]:
-        del evidence[key]
-    if answer.cnf is not None and answer.proof is not None:
-        stem = Path(path).name.removesuffix(".json")
-        folder = Path(path).parent
-        cnf_name, proof_name = f"{stem}.cnf.gz", f"{stem}.drup.gz"
-        proof_text = "".join(step + "\n" for step in answer.proof)
-        write_text_maybe_gz(folder / cnf_name, answer.cnf)
-        write_text_maybe_gz(folder / proof_name, proof_text)
-        evidence.update(cnf=cnf_name, proof=proof_name,
-                        cnf_sha256=hashlib.sha256(answer.cnf.encode()).hexdigest(),
-                        proof_sha256=hashlib.sha256(proof_text.encode()).hexdigest())
-    data = record.to_json()
-    data["evidence"] = evidence
-    write_atomic(path, dumps_record(data))
-    return path
-
-
-def _print_stakd(report: dict[str, Any], answer: Any) -> None:
-    from stratagem.cli.main import stdout
-
-    out = stdout()
-    out.print(f"[bold]STAKD solo — {report['name']}[/]")
-    out.print(f"position  [dim]{report['start']}[/]")
-    evidence = answer.evidence
-    kind = evidence.get("kind")
-    out.print(f"answer    [bold]{report['status']}[/] ({evidence.get('method', '')}, {answer.seconds:.1f} s)")
-    if kind == "witness":
-        out.print(f"line      {' '.join(report['line'])}")
-        out.print(f"          {len(report['line'])} placements, replayed through the rules engine")
-    elif kind == "drup-refutation":
-        out.print(f"proof     DRUP refutation of {evidence.get('encoding')} ({evidence.get('variables'):,} variables, "
-                  f"{evidence.get('clauses'):,} clauses, {evidence.get('proof_lines'):,} proof lines), checked: "
-                  f"{evidence.get('checked_lemmas'):,} lemmas")
-    elif kind == "cpsat-infeasible":
-        out.print(f"note      {evidence.get('note')}; run with --method sat for a checked proof")
-    elif kind == "unknown":
-        out.print("note      the time limit stopped the solver: nothing is claimed")
-    elif evidence.get("note"):
-        out.print(f"note      {evidence['note']}")
-    if report.get("proof"):
-        out.print(f"record    {report['proof']}; check it with `stratagem verify {report['proof']}`")
-
-
-def _check_strato(puzzle: str, method: str, time_limit: float | None, deal_key: str | None,
-                  players: int | None, proof_path: str | None, as_json: bool) -> int:
-    """Strato: solvability is what ``solve`` establishes, with its exit codes: 0 a line (solvable, even if
-    not proven shortest), 1 no winning line exists, 3 undecided."""
-    from stratagem.cli.solve import solve_strato
-    from stratagem.solvers.search import UNSOLVABLE
-
-    code, status, solvable = solve_strato(puzzle, method, deal_key, players, as_json, time_limit, None, proof_path)
-    if status == UNSOLVABLE:
-        return NO
+    answer = check_puzzle(puzzle, method, time_limit, deal=deal_key, players=players, progress=progress)
+    if isinstance(answer, SoloCheck):
+        report_solo_check(answer, as_json, proof_path)
+        return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]
+    report_deal_solution(answer, as_json, proof_path)
     # check asks "is there a line?": a line found is the answer, even when solve cannot call it shortest.
-    return DONE if solvable else code
+    if answer.status == UNSOLVABLE:
+        return NO
+    return DONE if answer.moves or answer.status == SOLVED else UNDETERMINED

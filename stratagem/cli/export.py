@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from stratagem.cli.games import load_strato
 from stratagem.core.io import check_writable, write_atomic
+from stratagem.loading import load_strato
 from stratagem.models.strato.pddl import domain, problem
 from stratagem.models.strato.sat import ENCODING, StratoCNF
 from stratagem.solvers.dimacs import write_dimacs

@@ -13,10 +13,10 @@ from typing import Any
 import click
 import tomli_w
 
-from stratagem.cli.games import load_strato
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.core.deadline import Deadline
 from stratagem.core.io import check_writable, write_atomic
+from stratagem.loading import load_strato
 from stratagem.models.strato.deal import DealError, seeded_deal
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.solve import Solution, solve

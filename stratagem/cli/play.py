@@ -15,10 +15,10 @@ import click
 from rich import box
 from rich.table import Table
 
-from stratagem.cli.games import POSITION_GAMES, game_module, load_position
 from stratagem.cli.progress import search_progress
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record
+from stratagem.loading import POSITION_GAMES, game_module, load_position
 from stratagem.solvers.agents import AgentError, AgentFactory, function_agent, make_agent, parse_agent_spec
 from stratagem.solvers.match import MatchResult, play_match
 

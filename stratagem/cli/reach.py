@@ -28,12 +28,12 @@ from typing import Any
 
 import click
 
-from stratagem.cli.games import load_strato
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable, dumps_record
+from stratagem.loading import load_strato
 from stratagem.models.strato.designer import StratoDesigner
 from stratagem.models.strato.notation import format_move
 from stratagem.models.strato.planning import StratoPlanning

@@ -8,11 +8,11 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from stratagem.cli.games import game_from_record, game_module, game_of_file, load_position, load_strato
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
 from stratagem.core.io import load_json
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.loading import game_from_record, game_module, game_of_file, load_position, load_strato
 from stratagem.models.strato.position import format_state
 from stratagem.solvers.replay import replay
 

@@ -262,7 +262,7 @@ def test_an_interrupted_atomic_write_leaves_the_old_file_and_no_temporary(
 
 
 def test_ctrl_c_is_exit_130_with_one_line(cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    import stratagem.cli.games as games
+    import stratagem.loading as games
 
     def interrupt(path: str) -> None:
         raise KeyboardInterrupt
@@ -275,7 +275,7 @@ def test_ctrl_c_is_exit_130_with_one_line(cli, monkeypatch: pytest.MonkeyPatch) 
 
 def test_an_unexpected_exception_is_an_internal_error_not_bad_input(cli, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug is reported in one line with exit 70 (EX_SOFTWARE), kept apart from bad input (2)."""
-    import stratagem.cli.games as games
+    import stratagem.loading as games
 
     def crash(path: str) -> None:
         raise ZeroDivisionError("a bug\nover two lines")
@@ -290,7 +290,7 @@ def test_an_unexpected_exception_is_an_internal_error_not_bad_input(cli, monkeyp
 
 
 def test_the_traceback_is_there_when_asked_for(cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    import stratagem.cli.games as games
+    import stratagem.loading as games
 
     def crash(path: str) -> None:
         raise ZeroDivisionError("a bug")

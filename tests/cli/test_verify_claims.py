@@ -196,7 +196,7 @@ def test_a_stopped_stakd_search_is_unknown(cli, tmp_path: Path) -> None:
 
 
 def test_solo_search_stops_at_its_deadline() -> None:
-    from stratagem.cli.games import position_from_record
+    from stratagem.loading import position_from_record
     from stratagem.models.stakd.search import IMPOSSIBLE, UNKNOWN, solo_search
 
     game, state = position_from_record("stakd", {"geometry": "square", "height": 3, "players": 1, "width": 11},
@@ -222,7 +222,7 @@ def test_a_relaxation_recomputation_cut_short_is_unknown_not_invalid(cli, tmp_pa
 def test_a_drup_check_cut_short_is_unknown_not_invalid(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "p.json"
     assert cli("solve", CHALLENGE_0, "--method", "sat", "--proof", str(path)).code == 0
-    from stratagem.cli import verify
+    from stratagem import verification as verify
     from stratagem.solvers.drup import check_drup_data
 
     monkeypatch.setattr(verify, "check_drup_data", lambda *a, **kw: check_drup_data(*a, **{**kw, "time_limit": 0.0}))

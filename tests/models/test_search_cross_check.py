@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from stratagem.cli.games import load_position
 from stratagem.core.game import CHANCE
+from stratagem.loading import load_position
 from stratagem.solvers.alphabeta import alphabeta
 from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.multiplayer import paranoid

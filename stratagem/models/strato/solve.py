@@ -26,14 +26,13 @@ and the bound proven.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
 from stratagem.models.strato.guided import guided_line, supports
 from stratagem.models.strato.heuristic import lower_bound
@@ -83,22 +82,6 @@ SAT_WINDOW = 8
 
 #: Expansions the guided search gets with the coarse relaxation before the sharp one is computed.
 COARSE_NODES = 150
-
-#: A progress display: ``progress(label, first, second)`` is a context manager yielding an ``(a, b)``
-#: callback ("label: first a, b second").
-ProgressFactory = Callable[[str, str, str], AbstractContextManager[Callable[[int, int], None]]]
-
-
-@contextmanager
-def _quiet(label: str, first: str = "", second: str = "") -> Iterator[Callable[[int, int], None]]:
-    yield lambda a, b: None
-
-
-def no_progress(label: str, first: str = "bound", second: str = "nodes expanded"
-                ) -> AbstractContextManager[Callable[[int, int], None]]:
-    """The progress display that shows nothing (the library's default)."""
-    return _quiet(label, first, second)
-
 
 @dataclass
 class Solution:

@@ -120,7 +120,7 @@ def test_engine_the_cnf_of_a_record_is_the_cnf_of_its_puzzle() -> None:
     """verify rebuilds the CNF from a record's setup: it must come out byte for byte as solve built it."""
     import json
 
-    from stratagem.cli.games import game_from_record
+    from stratagem.loading import game_from_record
     from stratagem.models.strato.position import format_state
     from stratagem.models.strato.puzzle import load_puzzle
     from stratagem.solvers.dimacs import write_dimacs

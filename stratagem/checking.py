@@ -1,0 +1,159 @@
+"""Is a puzzle solvable at all? A witness line, or a certificate that no line exists, in one call.
+
+- STAKD solo puzzles ("can every piece be placed?"): the SAT model (an impossible puzzle gets a DRUP
+  refutation checked by the project's checker) or the CP-SAT model (an INFEASIBLE answer carries no
+  certificate, and says so). A witness is replayed through the rules engine first. The answer is a
+  :class:`SoloCheck`.
+- Strato deals: what :func:`stratagem.solving.solve` establishes (a winning line, or an exhaustive
+  search or refutation of every horizon up to the game's length), a
+  :class:`~stratagem.solving.DealSolution`.
+
+Both serialise to the records of the command line (:meth:`SoloCheck.to_json` is ``stratagem/check@1``)
+and write proof records that :func:`stratagem.verification.verify` checks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from stratagem.core.errors import BadInput
+from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.progress import ProgressFactory, no_progress
+from stratagem.loading import Position, game_of_file, load_position
+from stratagem.solvers.dimacs import write_text_maybe_gz
+from stratagem.solving import DealSolution, solve
+
+if TYPE_CHECKING:
+    from stratagem.models.stakd.solo import SoloAnswer
+
+CHECK_FORMAT = "stratagem/check@1"
+#: The methods of the STAKD solo question (``auto`` is ``sat``, whose refutations are checked proofs).
+SOLO_METHODS = ("auto", "sat", "cpsat")
+
+
+@dataclass(frozen=True)
+class SoloCheck:
+    """The answer to a STAKD solo puzzle: can every piece in hand be placed?
+
+    ``winnable`` is True (``line`` places every piece, replayed through the rules engine), False
+    (``evidence`` says how that is known: a checked DRUP refutation, or CP-SAT's INFEASIBLE without a
+    certificate) or None (the time limit stopped the solver: nothing is claimed).
+    """
+
+    puzzle: str
+    position: Position
+    answer: SoloAnswer
+
+    @property
+    def winnable(self) -> bool | None:
+        return self.answer.winnable
+
+    @property
+    def status(self) -> str:
+        """``winnable``, ``not winnable`` or ``unknown``."""
+        return {True: "winnable", False: "not winnable", None: "unknown"}[self.answer.winnable]
+
+    @property
+    def line(self) -> tuple[str, ...]:
+        """The placements of a winnable puzzle, in STAKD notation (empty otherwise)."""
+        return tuple(self.answer.moves or ())
+
+    @property
+    def evidence(self) -> dict[str, Any]:
+        """How the answer is known, without the timings (so that a report is the same on every run)."""
+        return {k: v for k, v in self.answer.evidence.items() if not k.endswith("seconds")}
+
+    def claim(self) -> dict[str, Any]:
+        """The claim a proof record of this answer makes (empty when there is no answer)."""
+        return self.answer.claim() if self.answer.winnable is not None else {}
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``stratagem/check@1`` report, as ``stratagem check --json`` prints it (less the ``proof``
+        key, which names the record once one is written)."""
+        game, state = self.position.game, self.position.state
+        return {
+            "format": CHECK_FORMAT,
+            "game": "stakd",
+            "puzzle": self.puzzle,
+            "name": self.position.name,
+            "start": game.format_state(state),
+            "status": self.status,
+            "claim": self.claim(),
+            "line": list(self.line),
+            "evidence": self.evidence,
+        }
+
+    def has_proof(self) -> bool:
+        """Whether there is an answer to record (the time limit did not stop the solver first)."""
+        return self.answer.winnable is not None
+
+    def write_proof(self, path: str | Path) -> bool:
+        """Write the proof record (``stratagem/proof@1``) and, for a refutation, its CNF and DRUP proof beside it.
+
+        Returns False, writing nothing, when there is no answer to record (:meth:`has_proof`).
+        """
+        if not self.has_proof():
+            return False
+        answer, game, state = self.answer, self.position.game, self.position.state
+        record = answer.to_proof(game, state)
+        evidence = {k: v for k, v in record.evidence.items() if not k.endswith("seconds")}
+        if answer.cnf is not None and answer.proof is not None:
+            stem = Path(path).name.removesuffix(".json")
+            folder = Path(path).parent
+            cnf_name, proof_name = f"{stem}.cnf.gz", f"{stem}.drup.gz"
+            proof_text = "".join(step + "\n" for step in answer.proof)
+            write_text_maybe_gz(folder / cnf_name, answer.cnf)
+            write_text_maybe_gz(folder / proof_name, proof_text)
+            evidence.update(cnf=cnf_name, proof=proof_name,
+                            cnf_sha256=hashlib.sha256(answer.cnf.encode()).hexdigest(),
+                            proof_sha256=hashlib.sha256(proof_text.encode()).hexdigest())
+        data = record.to_json()
+        data["evidence"] = evidence
+        write_atomic(str(path), dumps_record(data))
+        return True
+
+
+def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | None = None) -> SoloCheck:
+    """The solo question for a STAKD puzzle file: can every piece be placed? (``method``: ``sat``, the
+    default, or ``cpsat``; ``time_limit`` in seconds covers the solver and the check of its proof.)"""
+    from stratagem.models.stakd.solo import solve_solo
+
+    if method not in SOLO_METHODS:
+        raise ValueError(f"STAKD solo puzzles are solved by sat or cpsat, not {method!r}")
+    source = str(puzzle)
+    position = load_position(source, ("stakd",))
+    game, state = position.game, position.state
+    if game.num_players != 1:
+        raise BadInput(source, "position", f"a {game.num_players}-player position is not a solo puzzle; "
+                       "use `stratagem analyze`")
+    answer = solve_solo(game, state, method="sat" if method == "auto" else method, time_limit=time_limit)
+    return SoloCheck(source, position, answer)
+
+
+def check(puzzle: str | Path, method: str = "auto", time_limit: float | None = None, *, deal: str | int | None = None,
+          players: int | None = None, progress: ProgressFactory = no_progress) -> SoloCheck | DealSolution:
+    """Is the puzzle in the file solvable? A STAKD solo puzzle gives a :class:`SoloCheck`; a Strato
+    puzzle's deal (``deal``, ``players`` as in :func:`stratagem.loading.load`) the
+    :class:`~stratagem.solving.DealSolution` of :func:`~stratagem.solving.solve` (solvable when it has
+    a line, shortest or not; unsolvable when its status is ``unsolvable``).
+
+    Positions of the other games have no yes/no question (``stratagem analyze`` gives their value).
+    """
+    if method not in SOLO_METHODS:
+        raise ValueError(f"check takes the methods {', '.join(SOLO_METHODS)}, not {method!r}")
+    source = str(puzzle)
+    game_name = game_of_file(source)
+    if game_name == "strato":
+        return solve(source, deal, players=players, method=method, time_limit=time_limit, progress=progress)
+    if game_name != "stakd":
+        raise BadInput(source, "game", f"check answers puzzles (Strato deals, STAKD solo); for a {game_name} "
+                       "position use `stratagem analyze`")
+    if deal is not None or players is not None:
+        raise BadInput("<argument>", "--deal", "--deal and --players are for Strato puzzles")
+    return check_solo(source, method, time_limit)
+
+
+__all__ = ["CHECK_FORMAT", "SOLO_METHODS", "SoloCheck", "check", "check_solo"]

@@ -1,0 +1,117 @@
+"""How ``solve`` and ``check`` report their answers: both commands answer Strato deals and STAKD solo
+puzzles the same way, so the report (stderr notes, the proof record, JSON or the human drawing) is
+written once, here, and neither command imports the other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from stratagem.checking import SoloCheck
+from stratagem.cli.render import describe_challenge, draw_rows, draw_state
+from stratagem.core.io import dumps_record
+from stratagem.models.strato.position import format_state
+from stratagem.models.strato.solve import INFORMATION, METHOD_NAMES
+from stratagem.solvers.search import SOLVED, UNSOLVABLE
+from stratagem.solving import DealSolution
+
+
+def report_deal_solution(solution: DealSolution, as_json: bool, proof_path: str | None) -> None:
+    """A Strato deal's answer: a note when the puzzle file's ``optimal_length`` is contradicted, the proof
+    record (only when there is an answer to record), then the report on stdout."""
+    disagreement = solution.length_disagreement()
+    if disagreement:
+        click.echo(disagreement, err=True)
+    proof_note = ""
+    if proof_path is not None:
+        if solution.write_proof(proof_path):
+            proof_note = f"proof record written to {proof_path}"
+        else:
+            proof_note = "no proof record written: the search stopped before deciding"
+            click.echo(f"{proof_path}: {proof_note}", err=True)
+    if as_json:
+        click.echo(dumps_record(solution.to_json()), nl=False)
+    else:
+        _print_deal_solution(solution, proof_note)
+
+
+def _print_deal_solution(solution: DealSolution, proof_note: str) -> None:
+    from stratagem.cli.output import stdout
+
+    deal, result = solution.deal, solution.result
+    game, spec, challenge = deal.game, deal.spec, deal.challenge
+    moves, states = result.moves, solution.states()
+    out = stdout()
+    out.print(describe_challenge(challenge))
+    seed = f"seed {spec.seed}, " if spec.seed is not None else ""
+    out.print(f"deal {spec.name} ({seed}{game.num_players} player(s)); information: {INFORMATION}")
+    out.print(f"start  [dim]{format_state(deal.start)}[/]")
+    for text in draw_state(deal.start, challenge):
+        out.print(text)
+    for turn, (move, text) in enumerate(zip(moves, solution.line_text, strict=True), start=1):
+        player = states[turn - 1].to_move + 1
+        redraw = " (Redraw)" if move.redraw else ""
+        out.print(f"turn {turn}  player {player}  [bold]{text}[/]{redraw}")
+        for row_text in draw_rows(states[turn], challenge):
+            out.print(row_text)
+    if result.status == SOLVED:
+        out.print(f"[bold green]solved[/] in {len(moves)} turns, optimal: {result.optimality}")
+    elif result.status == UNSOLVABLE:
+        out.print(f"[bold red]unsolvable[/]: {result.optimality}")
+    else:
+        if moves:
+            found_by = METHOD_NAMES[(result.best_line or {}).get("method", "greedy")]
+            out.print(f"best line found: {len(moves)} turns ({found_by}; not known to be shortest)")
+        out.print(f"[bold yellow]unknown[/]: {result.optimality}")
+    nodes = result.stats.get("nodes")
+    effort = f"{nodes:,} nodes expanded, " if nodes is not None else f"{len(result.stats.get('horizons', []))} " \
+        "solver calls, "
+    out.print(f"method {result.method}, {effort}{result.stats['seconds']:.2f} s")
+    if proof_note:
+        out.print(proof_note)
+
+
+def report_solo_check(result: SoloCheck, as_json: bool, proof_path: str | None) -> None:
+    """A STAKD solo answer: the proof record (only when there is an answer), then the report on stdout."""
+    report = result.to_json()
+    if proof_path is not None:
+        if result.write_proof(proof_path):
+            report["proof"] = proof_path
+        else:
+            click.echo(f"{proof_path}: no proof record written: the time limit stopped the solver before an "
+                       "answer", err=True)
+    if as_json:
+        click.echo(dumps_record(report), nl=False)
+    else:
+        _print_solo_check(result, report.get("proof"))
+
+
+def _print_solo_check(result: SoloCheck, proof: str | Path | None) -> None:
+    from stratagem.cli.output import stdout
+
+    out = stdout()
+    answer = result.answer
+    out.print(f"[bold]STAKD solo — {result.position.name}[/]")
+    out.print(f"position  [dim]{result.position.game.format_state(result.position.state)}[/]")
+    evidence = answer.evidence
+    kind = evidence.get("kind")
+    out.print(f"answer    [bold]{result.status}[/] ({evidence.get('method', '')}, {answer.seconds:.1f} s)")
+    if kind == "witness":
+        out.print(f"line      {' '.join(result.line)}")
+        out.print(f"          {len(result.line)} placements, replayed through the rules engine")
+    elif kind == "drup-refutation":
+        out.print(f"proof     DRUP refutation of {evidence.get('encoding')} ({evidence.get('variables'):,} variables, "
+                  f"{evidence.get('clauses'):,} clauses, {evidence.get('proof_lines'):,} proof lines), checked: "
+                  f"{evidence.get('checked_lemmas'):,} lemmas")
+    elif kind == "cpsat-infeasible":
+        out.print(f"note      {evidence.get('note')}; run with --method sat for a checked proof")
+    elif kind == "unknown":
+        out.print("note      the time limit stopped the solver: nothing is claimed")
+    elif evidence.get("note"):
+        out.print(f"note      {evidence['note']}")
+    if proof:
+        out.print(f"record    {proof}; check it with `stratagem verify {proof}`")
+
+
+__all__ = ["report_deal_solution", "report_solo_check"]

@@ -1,0 +1,189 @@
+"""Loading puzzles and positions: from a file, or from a record's setup and a position in notation.
+
+Strato puzzles have their own format (a challenge plus deals): :func:`load` reads one and deals the
+chosen deal (:class:`StratoDeal`). Every other game ships *position* files (``game = "..."``,
+``[options]``, ``[position]``) read by ``stratagem.models.<game>.puzzle`` (:class:`Position`), whose
+``game_from_setup`` also rebuilds the game a record was made with (:func:`from_notation`,
+:func:`game_from_record`). The game modules are imported only when needed, so loading one game's file
+does not load the others.
+
+Everything here raises :class:`~stratagem.core.errors.BadInput` naming the file, the place and what is
+wrong; the command line turns that into one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from stratagem.core.errors import BadInput, NotationError
+from stratagem.core.io import load_toml
+from stratagem.models.strato.challenge import Challenge
+from stratagem.models.strato.deal import DealError, check_position
+from stratagem.models.strato.position import State, parse_state
+from stratagem.models.strato.puzzle import DealSpec, Puzzle, load_puzzle, setup_from_data
+from stratagem.models.strato.rules import StratoGame
+
+GAMES = ("strato", "stratatak", "stakd", "stackattack", "cardclash")
+#: Games whose files hold one position (everything but Strato's challenge-and-deals puzzles).
+POSITION_GAMES = GAMES[1:]
+
+
+class Position(NamedTuple):
+    """A position of a game: its rules object, the state, and the words of the file it came from.
+
+    ``game`` is the game's rules object (``StakdGame``, ``StratatakGame`` ...: the Game protocol of
+    :mod:`stratagem.core.game`), ``state`` an immutable state of it; ``source`` is the file (or
+    ``"<notation>"``) that error messages name.
+    """
+
+    game_name: str
+    game: Any
+    state: Any
+    name: str
+    description: str
+    source: str
+
+
+@dataclass(frozen=True)
+class StratoDeal:
+    """A Strato puzzle with one of its deals dealt: what ``solve`` and ``check`` work on.
+
+    ``puzzle`` is the whole file (challenge, options, every deal), ``spec`` the chosen deal (named in
+    the file, or seeded), ``game`` its rules with that deal, ``start`` the start position.
+    """
+
+    puzzle: Puzzle
+    spec: DealSpec
+    game: StratoGame
+    start: State
+
+    @property
+    def game_name(self) -> str:
+        return "strato"
+
+    @property
+    def challenge(self) -> Challenge:
+        return self.puzzle.challenge
+
+    @property
+    def name(self) -> str:
+        """The deal's name (``seed-N`` for a seeded deal not in the file)."""
+        return self.spec.name
+
+    @property
+    def source(self) -> str:
+        return self.puzzle.source
+
+    def setup(self) -> dict[str, Any]:
+        """What a line or proof record holds besides the start position (the challenge, the options)."""
+        return self.puzzle.setup()
+
+
+def load(path: str | Path, deal: str | int | None = None, players: int | None = None) -> StratoDeal | Position:
+    """The puzzle or position in the file at ``path``.
+
+    A Strato puzzle gives a :class:`StratoDeal`: ``deal`` is a deal's name in the file or an integer
+    seed of a new deal (default: the first deal), ``players`` the player count of a seeded deal. Any
+    other game's file gives a :class:`Position` (``deal`` and ``players`` are for Strato only).
+    """
+    source = str(path)
+    game_name = game_of_file(source)
+    if game_name == "strato":
+        return deal_of(load_strato(source), deal, players)
+    if deal is not None or players is not None:
+        raise BadInput(source, "deal", f"deal and players are for Strato puzzles, not {game_name} positions")
+    return load_position(source)
+
+
+def deal_of(puzzle: Puzzle, deal: str | int | None = None, players: int | None = None) -> StratoDeal:
+    """One deal of a Strato puzzle, dealt (``deal`` and ``players`` as in :func:`load`)."""
+    spec = puzzle.find_deal(None if deal is None else str(deal), players)
+    game = puzzle.game(spec)
+    return StratoDeal(puzzle, spec, game, game.initial_state())
+
+
+def from_notation(game_name: str, text: str, setup: dict[str, Any] | None = None) -> Position:
+    """A position given in a game's notation (docs/formats.md), with the rules ``setup`` describes.
+
+    ``setup`` is what a record stores next to its start position (a Strato challenge and options; the
+    player count and options of the other games); a game that needs nothing more may leave it out.
+    """
+    game, state = game_from_record(game_name, dict(setup or {}), text, "<notation>")
+    return Position(game_name, game, state, "", "", "<notation>")
+
+
+def game_module(game: str, part: str, source: str, place: str = "game") -> ModuleType:
+    """``stratagem.models.<game>.<part>``, or a one-line error naming the supported games."""
+    if game not in GAMES:
+        raise BadInput(source, place, f"unknown game {game!r} (supported: {', '.join(GAMES)})")
+    return importlib.import_module(f"stratagem.models.{game}.{part}")
+
+
+def game_of_file(path: str | Path) -> str:
+    """The ``game`` key of a TOML file (Strato files may leave it out)."""
+    data = load_toml(path)
+    game = data.get("game", "strato")
+    if not isinstance(game, str) or game not in GAMES:
+        raise BadInput(str(path), "game", f"unknown game {game!r} (supported: {', '.join(GAMES)})")
+    return game
+
+
+def load_position(path: str | Path, games: tuple[str, ...] = POSITION_GAMES) -> Position:
+    """A position file of one of ``games``."""
+    source = str(path)
+    game_name = game_of_file(source)
+    if game_name not in games:
+        raise BadInput(source, "game", f"this command takes {' or '.join(games)} positions, not {game_name!r}")
+    puzzle = game_module(game_name, "puzzle", source)
+    position = puzzle.load_position(source)
+    return Position(game_name, position.game, position.state, str(getattr(position, "name", "") or ""),
+                    str(getattr(position, "description", "") or ""), source)
+
+
+def load_strato(path: str | Path) -> Puzzle:
+    """A Strato puzzle file; any other game's file is refused with a message saying what the command takes."""
+    source = str(path)
+    data = load_toml(source)
+    game = data.get("game", "strato")
+    if game != "strato":
+        shown = game if isinstance(game, str) and len(game) <= 40 else "another game"
+        raise BadInput(source, "game", f"this command takes Strato puzzles, not {shown!r} files (positions of the "
+                       "other games go to `stratagem analyze`, STAKD solo puzzles to `stratagem check`)")
+    return load_puzzle(source)
+
+
+def game_from_record(game: str, setup: dict[str, Any], start: str, source: str) -> tuple[Any, Any]:
+    """The rules and start state a line record was made with."""
+    if game != "strato":
+        return position_from_record(game, setup, start, source)
+    challenge, options = setup_from_data(setup, source)
+    try:
+        state = parse_state(start)
+    except NotationError as exc:
+        raise BadInput(source, "start", str(exc)) from None
+    if len(state.rows) != challenge.rows:
+        raise BadInput(source, "start", f"{len(state.rows)} row(s), the challenge has {challenge.rows}")
+    try:
+        check_position(challenge, state)
+    except DealError as exc:
+        raise BadInput(source, "start", str(exc)) from None
+    return StratoGame(challenge, options, state), state
+
+
+def position_from_record(game_name: str, setup: dict[str, Any], start: str, source: str) -> tuple[Any, Any]:
+    """The rules and start state of a record of a position game, rebuilt from its setup."""
+    puzzle = game_module(game_name, "puzzle", source)
+    game = puzzle.game_from_setup(setup, source)
+    try:
+        state = game.parse_state(start)
+    except NotationError as exc:
+        raise BadInput(source, "start", str(exc)) from None
+    return game, state
+
+
+__all__ = ["GAMES", "POSITION_GAMES", "Position", "StratoDeal", "deal_of", "from_notation", "game_from_record",
+           "game_module", "game_of_file", "load", "load_position", "load_strato", "position_from_record"]

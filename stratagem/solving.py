@@ -1,0 +1,186 @@
+"""Solving a Strato deal in one call: the shortest winning line, how its optimality is known, a proof record.
+
+:func:`solve` takes a puzzle file (or a loaded puzzle, a dealt :class:`~stratagem.loading.StratoDeal`,
+a bare :class:`~stratagem.models.strato.rules.StratoGame`) and a deal, runs the pipeline of
+:mod:`stratagem.models.strato.solve` (relaxation bound and guided line, searches, SAT with checked
+refutations) and returns a :class:`DealSolution`: the line, the claim a proof record of it makes, the
+evidence, the statistics, the ``stratagem/solve@1`` report (:meth:`DealSolution.to_json`, what
+``stratagem solve --json`` prints) and the proof record (:meth:`DealSolution.write_proof`, what
+``--proof`` writes, which :func:`stratagem.verification.verify` checks).
+
+STAKD solo puzzles ("can every piece be placed?") are answered by :func:`stratagem.checking.check`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from stratagem.core.progress import ProgressFactory, no_progress
+from stratagem.core.records import SOLVE_FORMAT, Line
+from stratagem.loading import StratoDeal, deal_of, load_strato
+from stratagem.models.strato.notation import Move, format_move
+from stratagem.models.strato.position import State, format_state
+from stratagem.models.strato.puzzle import DealSpec, Puzzle
+from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.solve import METHODS, Solution, write_proof
+from stratagem.models.strato.solve import solve as solve_game
+from stratagem.solvers.search import SOLVED, UNSOLVABLE
+
+
+@dataclass(frozen=True)
+class DealSolution:
+    """The answer for one Strato deal: the deal and what the solver found (``result``).
+
+    ``status`` is ``solved`` (``moves`` is a shortest line, ``optimality`` says how that is known),
+    ``unsolvable`` (no winning line exists), or ``unknown`` (a limit stopped the work; ``moves`` is the
+    best line found, if any, not claimed shortest). ``evidence`` is the proof record's evidence: its
+    ``certificate`` is true only for what :func:`stratagem.verification.verify` re-checks independently
+    (a relaxation bound, a DRUP refutation).
+    """
+
+    deal: StratoDeal
+    result: Solution
+
+    @property
+    def status(self) -> str:
+        return self.result.status
+
+    @property
+    def optimal(self) -> bool:
+        """The line is proven shortest (by a certificate or an exhaustive search, named in ``optimality``)."""
+        return self.result.status == SOLVED
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return self.result.moves
+
+    @property
+    def line_text(self) -> tuple[str, ...]:
+        """The moves in Strato notation (docs/formats.md)."""
+        return tuple(format_move(m) for m in self.result.moves)
+
+    @property
+    def optimality(self) -> str:
+        """How the answer is known, in words that claim no more than was proven."""
+        return self.result.optimality
+
+    @property
+    def lower_bound(self) -> int:
+        """A proven lower bound on the length of any winning line."""
+        return self.result.lower_bound
+
+    @property
+    def evidence(self) -> dict[str, Any]:
+        return self.result.evidence
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        """Effort: nodes expanded or solver calls, seconds, and per-method detail."""
+        return self.result.stats
+
+    def claim(self) -> dict[str, Any]:
+        """The claim a proof record of this answer makes (``solvable``, ``length``, ``optimal``)."""
+        return self.result.claim()
+
+    def states(self) -> list[State]:
+        """The start position and the position after each move of the line."""
+        states = [self.deal.start]
+        for move in self.result.moves:
+            states.append(self.deal.game.apply(states[-1], move))
+        return states
+
+    def line(self) -> Line:
+        """The line as a ``stratagem/line@1`` record (the start, the moves, ``won`` when there are any)."""
+        return Line("strato", self.deal.setup(), format_state(self.deal.start), self.line_text,
+                    "won" if self.result.moves else "")
+
+    def length_disagreement(self) -> str | None:
+        """When the puzzle file states an ``optimal_length`` that the proven shortest line contradicts, why."""
+        claimed = self.deal.spec.optimal_length
+        found = len(self.result.moves)
+        if claimed is None or self.result.status != SOLVED or found == claimed:
+            return None
+        return (f"{self.deal.source}: deal {self.deal.name!r}: the file says optimal_length = {claimed}, "
+                f"but the shortest line has {found} turns")
+
+    def has_proof(self) -> bool:
+        """Whether there is an answer to record: a line found, or the evidence that no line exists."""
+        return bool(self.result.moves) or self.result.status == UNSOLVABLE
+
+    def write_proof(self, path: str | Path) -> bool:
+        """Write the proof record (``stratagem/proof@1``) and, for a DRUP refutation, its CNF and proof beside it.
+
+        Returns False, writing nothing, when there is no answer to record (:meth:`has_proof`): a file
+        named as a proof record always holds one that ``verify`` can check.
+        """
+        if not self.has_proof():
+            return False
+        write_proof(str(path), self.result, self.line())
+        return True
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``stratagem/solve@1`` report, as ``stratagem solve --json`` prints it."""
+        result, spec = self.result, self.deal.spec
+        moves = result.moves
+        return {
+            "format": SOLVE_FORMAT,
+            "game": "strato",
+            "puzzle": self.deal.source,
+            "deal": spec.name,
+            "seed": spec.seed,
+            "players": self.deal.game.num_players,
+            "information": "open",
+            "start": format_state(self.deal.start),
+            "status": result.status,
+            "length": len(moves) if moves else None,
+            "line": list(self.line_text),
+            "optimal": result.status == SOLVED,
+            "optimality": result.optimality,
+            "lower_bound": result.lower_bound,
+            "method": result.method,
+            "stopped_by": result.stopped_by,
+            "best_line": result.best_line,
+            "stats": result.stats,
+        }
+
+
+def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | int | None = None,
+            players: int | None = None) -> StratoDeal:
+    """The deal to solve: from a puzzle file or a loaded puzzle (``deal``, ``players`` as in
+    :func:`stratagem.loading.load`), or a deal or game given as is."""
+    if isinstance(puzzle, StratoDeal | StratoGame) and (deal is not None or players is not None):
+        raise ValueError("deal and players choose a deal of a puzzle; this is a deal already")
+    if isinstance(puzzle, StratoDeal):
+        return puzzle
+    if isinstance(puzzle, StratoGame):
+        start = puzzle.initial_state()
+        spec = DealSpec("game", puzzle.num_players, state=start)
+        return StratoDeal(Puzzle("<game>", puzzle.challenge, puzzle.options, (spec,)), spec, puzzle, start)
+    if isinstance(puzzle, Puzzle):
+        return deal_of(puzzle, deal, players)
+    return deal_of(load_strato(puzzle), deal, players)
+
+
+def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | int | None = None, *,
+          players: int | None = None, method: str = "auto", time_limit: float | None = None,
+          max_nodes: int | None = None, progress: ProgressFactory = no_progress) -> DealSolution:
+    """The shortest winning line of a Strato deal (open information), with how it is known.
+
+    ``method`` is one of :data:`~stratagem.models.strato.solve.METHODS` (``auto``: the relaxation
+    bound with its guided line, then A* or SAT when the bound is below the optimum). ``time_limit``
+    (seconds) covers the whole call; ``max_nodes`` stops a search after that many expansions (not for
+    ``sat`` or ``cpsat``). Either gives status ``unknown`` with the best line found and the bound
+    proven. ``progress`` receives the progress of each phase (:mod:`stratagem.core.progress`).
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
+    if max_nodes is not None and method in ("sat", "cpsat"):
+        raise ValueError(f"max_nodes limits a search (relaxed, bfs, astar, idastar), not {method}")
+    chosen = as_deal(puzzle, deal, players)
+    result = solve_game(chosen.game, method, time_limit, max_nodes, progress=progress, label=chosen.name)
+    return DealSolution(chosen, result)
+
+
+__all__ = ["DealSolution", "as_deal", "solve"]
