@@ -30,8 +30,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ortools.linear_solver import pywraplp
-
 from stratagem.core.errors import StratagemError
 
 __all__ = [
@@ -217,6 +215,10 @@ def _saddle_point(a: list[list[Fraction]]) -> MatrixSolution | None:
 
 def _solve_lp(a: list[list[Fraction]]) -> tuple[list[float], float]:
     """GLOP's optimal row strategy and value: maximise v with ``sum_i x_i a_ij >= v`` for every j."""
+    # Imported here, not at the top: checking a certificate (check_equilibrium, verify) needs no LP, and
+    # OR-Tools takes a tenth of a second to load.
+    from ortools.linear_solver import pywraplp
+
     solver = pywraplp.Solver.CreateSolver("GLOP")
     if solver is None:
         raise LPFailure("OR-Tools has no GLOP solver")
