@@ -263,7 +263,7 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     certified = [(Path(file).name, spec.name, CertifiedCell.of(load_strato(file).game(spec), time_limit))
                  for file in files for spec in load_strato(file).deals]
     write_atomic(folder / "strato-certified.md", _certified_table(certified, time_limit))
-    report["certified"] = [{"puzzle": file, "deal": deal, **asdict(cell)} for file, deal, cell in certified]
+    report["certified"] = [{"puzzle": file, "deal": deal, **_rounded(asdict(cell))} for file, deal, cell in certified]
     wrote(folder / "strato-certified.md")
     if only_certified:
         return finish()
@@ -291,13 +291,26 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     if not checkers:  # nothing from the shipped deals: measure the growth challenges' refutations instead
         checkers = growth_refutations(time_limit)
     write_atomic(folder / "strato-checker.md", _checker_table(checkers, time_limit, unmeasured))
-    report["methods"] = [{"puzzle": file, "deal": deal, "method": method, **asdict(cell)}
+    report["methods"] = [{"puzzle": file, "deal": deal, "method": method, **_rounded(asdict(cell))}
                          for file, deal, cells in rows for method, cell in cells.items()]
-    report["checker"] = [{"puzzle": file, "deal": deal, **asdict(cell)} for file, deal, cell in checkers]
+    report["checker"] = [{"puzzle": file, "deal": deal, **_rounded(asdict(cell))} for file, deal, cell in checkers]
     wrote(folder / "strato-search.md", folder / "strato-methods.md", folder / "strato-checker.md")
     if growth:
         wrote(*_growth(folder, time_limit, rows))
     return finish()
+
+
+def _rounded(fields: dict[str, Any]) -> dict[str, Any]:
+    """A measurement's fields for ``--json``: seconds to the millisecond (as ``solve --json`` gives them),
+    the (wall, CPU) pairs as lists."""
+    def one(value: Any) -> Any:
+        if isinstance(value, float):
+            return round(value, 3)
+        if isinstance(value, tuple):
+            return [one(item) for item in value]
+        return value
+
+    return {key: one(value) for key, value in fields.items()}
 
 
 def _header(title: str, time_limit: float) -> list[str]:

@@ -1,4 +1,8 @@
-"""``stratagem show``: draw a puzzle's deal, or replay a line or proof record turn by turn."""
+"""``stratagem show``: draw a puzzle's deal, or replay a line or proof record turn by turn.
+
+``--json`` prints the same facts as one ``stratagem/show@1`` object (docs/formats.md section 10.5): the
+positions in the game's notation instead of drawings, so a script can read a deal without parsing them.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,14 @@ from rich.markup import escape
 
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
-from stratagem.core.io import load_json
+from stratagem.core.io import dumps_record, load_json
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.loading import game_from_record, game_module, game_of_file, load_position, load_strato
 from stratagem.models.strato.position import format_state
 from stratagem.solvers.replay import replay
+
+#: The format name of ``show --json`` (docs/formats.md section 10.5).
+SHOW_FORMAT = "stratagem/show@1"
 
 
 @click.command()
@@ -22,7 +29,8 @@ from stratagem.solvers.replay import replay
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the puzzle file, or an integer seed (default: the first deal).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
-def show(file: str, deal_key: str | None, players: int | None) -> int:
+@click.option("--json", "as_json", is_flag=True, help=f"Print one JSON object ({SHOW_FORMAT}).")
+def show(file: str, deal_key: str | None, players: int | None, as_json: bool) -> int:
     """Draw a puzzle or position file, or a line/proof record (.json) move by move."""
     from stratagem.cli.main import stdout
 
@@ -33,6 +41,12 @@ def show(file: str, deal_key: str | None, players: int | None) -> int:
         result = replay(game, start, line.moves)
         if not result.ok:
             raise BadInput(file, f"moves[{result.error_at}]", result.error)
+        if as_json:
+            notation = format_state if line.game == "strato" else game.format_state
+            return _print_json({"kind": "line", "game": line.game, "file": file, "setup": line.setup,
+                                "start": notation(start), "moves": list(line.moves),
+                                "positions": [notation(state) for state in result.states[1:]],
+                                "end": notation(result.final)})
         if line.game != "strato":
             return _show_position_line(line.game, game, start, line.moves, result.states)
         out.print(describe_challenge(game.challenge))
@@ -49,6 +63,10 @@ def show(file: str, deal_key: str | None, players: int | None) -> int:
         loaded = load_position(file)
         if deal_key is not None or players is not None:
             raise BadInput(file, "--deal", f"--deal and --players are for Strato puzzles, not {loaded.game_name}")
+        if as_json:
+            return _print_json({"kind": "position", "game": loaded.game_name, "file": file, "name": loaded.name,
+                                "description": loaded.description, "setup": loaded.game.setup(),
+                                "start": loaded.game.format_state(loaded.state)})
         title = loaded.game_name + (f" — {loaded.name}" if loaded.name else "")
         out.print(f"[bold]{title}[/]")
         if loaded.description:
@@ -58,6 +76,11 @@ def show(file: str, deal_key: str | None, players: int | None) -> int:
     puzzle = load_strato(file)
     spec = puzzle.find_deal(deal_key, players)
     state = puzzle.deal(spec)
+    if as_json:
+        return _print_json({"kind": "deal", "game": "strato", "file": file,
+                            "challenge": describe_challenge(puzzle.challenge), "setup": puzzle.setup(),
+                            "deal": spec.name, "seed": spec.seed, "players": len(state.hands),
+                            "start": format_state(state), "deals": [d.name for d in puzzle.deals]})
     out.print(describe_challenge(puzzle.challenge))
     options = [name for name, on in puzzle.options.to_data().items() if on]
     if options:
@@ -68,6 +91,12 @@ def show(file: str, deal_key: str | None, players: int | None) -> int:
         out.print(text)
     if len(puzzle.deals) > 1:
         out.print("deals in this file: " + ", ".join(d.name for d in puzzle.deals))
+    return 0
+
+
+def _print_json(report: dict[str, Any]) -> int:
+    """Print ``report`` as the one ``stratagem/show@1`` document of the command's output."""
+    click.echo(dumps_record({"format": SHOW_FORMAT, **report}), nl=False)
     return 0
 
 
