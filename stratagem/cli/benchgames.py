@@ -24,13 +24,12 @@ from typing import Any
 
 import click
 
-from stratagem.cli.analyze import return_bounds
-from stratagem.cli.bench import machine
-from stratagem.cli.play import game_agents, new_game
+from stratagem.analysis import return_bounds
+from stratagem.cli.output import machine
 from stratagem.core.errors import StratagemError
 from stratagem.core.io import write_atomic
 from stratagem.loading import load_position
-from stratagem.solvers.agents import make_agent, parse_agent_spec
+from stratagem.matches import make_agents, new_game
 from stratagem.solvers.alphabeta import alphabeta
 from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.gametree import MinimaxResult
@@ -122,15 +121,10 @@ def match_table(game_name: str, pairs: list[tuple[str, str]], games: int, player
         "| agents | games | first agent's W-D-L | win rate | 95% CI |",
         "|---|---:|---|---:|---|",
     ]
-    extra = game_agents(game_name)
     for pair in pairs:
         game = new_game(game_name, players)
         seats = list(pair) + ["random"] * (game.num_players - len(pair))
-        agents = []
-        for spec in seats:
-            name, params = parse_agent_spec(spec)
-            agents.append(make_agent(name, extra, **params))
-        result = play_match(game, agents, games, seed=0)
+        result = play_match(game, make_agents(game_name, seats), games, seed=0)
         first = result.agents[0]
         low, high = first.win_rate_ci95
         log(f"{' vs '.join(seats)}: {first.wins}-{first.draws}-{first.losses}")

@@ -1,5 +1,7 @@
 """``stratagem play GAME``: agents against agents, with win rates and 95% confidence intervals.
 
+The match is :func:`stratagem.matches.play`; this module parses the options, calls it and renders the table.
+
 Agents are named in ``--agents``, one per player, each ``name[:param=value...]`` (for example
 ``mcts:iterations=500``). The game-agnostic agents come from ``stratagem.solvers.agents``; a game adds
 its own baselines (``greedy`` from its ``greedy_move``, and any in its ``AGENTS`` table). Seats rotate
@@ -8,38 +10,19 @@ so that every agent plays every seat equally often, and the same seed gives the 
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 import click
 from rich import box
 from rich.table import Table
 
+from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import search_progress
-from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record
-from stratagem.loading import POSITION_GAMES, game_module, load_position
-from stratagem.solvers.agents import AgentError, AgentFactory, function_agent, make_agent, parse_agent_spec
-from stratagem.solvers.match import MatchResult, play_match
+from stratagem.loading import POSITION_GAMES
+from stratagem.matches import play as play_games
+from stratagem.solvers.match import MatchResult
 
-ARGUMENT = "<argument>"
-
-
-def game_agents(game_name: str) -> dict[str, AgentFactory]:
-    """The agents a game adds to the registry: ``greedy`` and its own baselines."""
-    module = importlib.import_module(f"stratagem.models.{game_name}.agents")
-    extra: dict[str, AgentFactory] = {}
-    if hasattr(module, "greedy_move"):
-        extra["greedy"] = function_agent("greedy", module.greedy_move)
-    extra.update(getattr(module, "AGENTS", {}))
-    return extra
-
-
-def new_game(game_name: str, players: int | None) -> Any:
-    """A fresh game for ``players`` players, built the way a record's setup is."""
-    puzzle = game_module(game_name, "puzzle", ARGUMENT)
-    setup: dict[str, Any] = {} if players is None else {"players": players}
-    return puzzle.game_from_setup(setup, "--players")
+#: The library's parameter names in its refusals, and the options they are on the command line.
+OPTIONS = {"agents": "--agents", "players": "--players"}
 
 
 @click.command()
@@ -60,33 +43,11 @@ def new_game(game_name: str, players: int | None) -> Any:
 def play(game_name: str, agent_specs: str, players: int | None, count: int, seed: int, position_file: str | None,
          max_plies: int, as_json: bool, games_detail: bool) -> int:
     """Play a match between agents and report win rates with 95% confidence intervals."""
-    from stratagem.cli.main import stdout
-
-    specs = [spec for spec in agent_specs.split(",")]
-    if any(not spec.strip() for spec in specs):
-        raise BadInput(ARGUMENT, "--agents", f"an empty agent name in {agent_specs!r}")
-    start = None
-    if position_file is not None:
-        loaded = load_position(position_file, (game_name,))
-        game, start = loaded.game, loaded.state
-        if players is not None and players != game.num_players:
-            raise BadInput(position_file, "position", f"has {game.num_players} players, --players says {players}")
-    else:
-        game = new_game(game_name, players if players is not None else len(specs))
-    if len(specs) != game.num_players:
-        raise BadInput(ARGUMENT, "--agents", f"{len(specs)} agent(s) for {game.num_players} players; "
-                       "name one agent per player")
-    extra = game_agents(game_name)
-    agents = []
-    for i, spec in enumerate(specs):
-        try:
-            name, params = parse_agent_spec(spec)
-            agents.append(make_agent(name, extra, **params))
-        except AgentError as exc:
-            raise BadInput(ARGUMENT, f"--agents[{i + 1}]", str(exc)) from None
-    with search_progress(f"{game_name} match", enabled=not as_json, first="game", second="games") as update:
-        result = play_match(game, agents, count, seed=seed, start=start, max_plies=max_plies,
-                            progress=lambda done, total: update(done, total))
+    specs = agent_specs.split(",")
+    with as_options(OPTIONS), search_progress(f"{game_name} match", enabled=not as_json, first="game",
+                                              second="games") as update:
+        result = play_games(game_name, specs, count, players=players, seed=seed, position=position_file,
+                            max_plies=max_plies, progress=lambda done, total: update(done, total))
     if as_json:
         click.echo(dumps_record(result.to_json(include_games=games_detail)), nl=False)
     else:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from rich.console import Console
+
+from stratagem.core.progress import ProgressFactory
 
 
 @contextmanager
@@ -29,3 +31,13 @@ def search_progress(
             status.update(f"{label}: {first} {a}, {b:,} {second}, {elapsed:.1f} s")
 
         yield update
+
+
+def terminal_progress(enabled: bool = True) -> ProgressFactory:
+    """The library's progress convention (:mod:`stratagem.core.progress`) shown as :func:`search_progress`'s
+    status line, or nothing when ``enabled`` is false (``--json``)."""
+
+    def factory(label: str, first: str, second: str) -> AbstractContextManager[Callable[[int, int], None]]:
+        return search_progress(label, enabled=enabled, first=first, second=second)
+
+    return factory

@@ -1,0 +1,64 @@
+"""Where commands print: the consoles for results (stdout) and notes (stderr), and error lines that
+name the options the user typed.
+
+Every command renders through these, so that a closed pipe (``stratagem ... | head``) is reported the
+same way everywhere (exit 141 from :func:`stratagem.cli.main.run`), whichever command was printing.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+from rich.console import Console
+
+from stratagem import __version__
+from stratagem.core.errors import BadInput
+
+
+class _Console(Console):
+    """rich's console, except that a reader who stopped reading (``| head``) is reported like everywhere
+    else in the CLI (exit 141, see :func:`stratagem.cli.main.run`), not by rich's own ``SystemExit(1)``,
+    which would read as a checked "no"."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
+def stdout() -> Console:
+    """The console commands print their results on."""
+    return _Console(highlight=False, soft_wrap=True)
+
+
+def stderr() -> Console:
+    """The console for notes on stderr."""
+    return _Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def as_options(options: Mapping[str, str]) -> Iterator[None]:
+    """Name the user's options in the library's refusals: a :class:`BadInput` whose source or place is
+    a parameter of the library call (``as_player``, ``agents[2]``) is raised again naming the option
+    the user typed (``--as``, ``--agents[2]``), so the one stderr line points at what to change."""
+    try:
+        yield
+    except BadInput as exc:
+        head, bracket, rest = exc.place.partition("[")
+        place = options[head] + bracket + rest if head in options else exc.place
+        source = options.get(exc.source, exc.source)
+        if (source, place) == (exc.source, exc.place):
+            raise
+        raise BadInput(source, place, exc.problem) from None
+
+
+def machine() -> str:
+    """One line describing where the numbers were measured (the header of every benchmark table)."""
+    cpu = platform.processor() or platform.machine()
+    load = f", load average {os.getloadavg()[0]:.1f} when the run started" if hasattr(os, "getloadavg") else ""
+    return (
+        f"{platform.system()} {platform.machine()} ({cpu}), {os.cpu_count()} cores{load}, "
+        f"Python {platform.python_version()}, stratagem {__version__}"
+    )

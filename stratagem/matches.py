@@ -1,0 +1,95 @@
+"""Matches between agents: the players a game offers, a fresh game to play, and a whole match.
+
+What ``stratagem play`` does, as library calls::
+
+    from stratagem.matches import play
+
+    result = play("stratatak", ["greedy", "random"], games=10, seed=0)
+    result.agents[0].win_rate, result.agents[0].win_rate_ci95
+
+Agents are named ``name[:param=value...]`` (for example ``mcts:iterations=500``). The game-agnostic
+agents come from :mod:`stratagem.solvers.agents`; a game adds its own baselines in its
+``models/<game>/agents.py`` (``greedy`` from its ``greedy_move``, and any in its ``AGENTS`` table). Seats
+rotate so that every agent plays every seat equally often, and the same seed gives the same result
+(:func:`stratagem.solvers.match.play_match`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from stratagem.core.errors import BadInput
+from stratagem.loading import game_module, load_position
+from stratagem.solvers.agents import Agent, AgentError, AgentFactory, function_agent, make_agent, parse_agent_spec
+from stratagem.solvers.match import DEFAULT_MAX_PLIES, MatchResult, Progress, play_match
+
+ARGUMENT = "<argument>"
+
+
+def game_agents(game_name: str) -> dict[str, AgentFactory]:
+    """The agents a game adds to the registry: ``greedy`` and its own baselines."""
+    module = importlib.import_module(f"stratagem.models.{game_name}.agents")
+    extra: dict[str, AgentFactory] = {}
+    if hasattr(module, "greedy_move"):
+        extra["greedy"] = function_agent("greedy", module.greedy_move)
+    extra.update(getattr(module, "AGENTS", {}))
+    return extra
+
+
+def new_game(game_name: str, players: int | None) -> Any:
+    """A fresh game for ``players`` players (None: the game's default), built the way a record's setup is."""
+    puzzle = game_module(game_name, "puzzle", ARGUMENT)
+    setup: dict[str, Any] = {} if players is None else {"players": players}
+    return puzzle.game_from_setup(setup, "players")
+
+
+def make_agents(game_name: str, specs: Sequence[str]) -> list[Agent]:
+    """One agent per spec (``name[:param=value...]``), from the generic agents and the game's own.
+
+    A spec that names no agent, or gives it a parameter it does not take, is
+    :class:`~stratagem.core.errors.BadInput` at ``agents[i]`` (counting from 1)."""
+    extra = game_agents(game_name)
+    agents = []
+    for i, spec in enumerate(specs):
+        try:
+            name, params = parse_agent_spec(spec)
+            agents.append(make_agent(name, extra, **params))
+        except AgentError as exc:
+            raise BadInput(ARGUMENT, f"agents[{i + 1}]", str(exc)) from None
+    return agents
+
+
+def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | None = None, seed: int = 0,
+         position: str | Path | None = None, max_plies: int = DEFAULT_MAX_PLIES,
+         progress: Progress | None = None) -> MatchResult:
+    """A match of ``games`` games of ``game_name`` between ``agents`` (one spec per player), seats rotating.
+
+    Every game starts from a fresh deal for ``players`` players (default: one per agent), or from the
+    position file ``position`` (with its options). A game still running after ``max_plies`` moves
+    counts as unfinished. ``progress(done, total)`` is called after each game.
+
+    Raises :class:`~stratagem.core.errors.BadInput` when the agents do not fit the game (their number,
+    an empty or unknown name, a bad parameter) or the position is another game's or has another
+    player count; its ``place`` names the parameter.
+    """
+    if any(not spec.strip() for spec in agents):
+        raise BadInput(ARGUMENT, "agents", f"an empty agent name in {','.join(agents)!r}")
+    start = None
+    if position is not None:
+        loaded = load_position(position, (game_name,))
+        game, start = loaded.game, loaded.state
+        if players is not None and players != game.num_players:
+            raise BadInput(str(position), "position", f"has {game.num_players} players, --players says {players}")
+    else:
+        game = new_game(game_name, players if players is not None else len(agents))
+    if len(agents) != game.num_players:
+        raise BadInput(ARGUMENT, "agents", f"{len(agents)} agent(s) for {game.num_players} players; "
+                       "name one agent per player")
+    return play_match(game, make_agents(game_name, agents), games, seed=seed, start=start, max_plies=max_plies,
+                      progress=progress)
+
+
+__all__ = ["game_agents", "make_agents", "new_game", "play"]
