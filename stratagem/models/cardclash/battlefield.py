@@ -67,7 +67,7 @@ def size(board: Board) -> tuple[int, int]:
 
 
 def fits(occupied: Iterable[Coord], width: int, height: int) -> bool:
-    """True when the cells fit in a ``width`` x ``height`` box: the table bound (RULINGS.md)."""
+    """True when the cells fit in a ``width`` x ``height`` box: the table bound (docs/rules/cardclash.md)."""
     cells = list(occupied)
     if not cells:
         return True

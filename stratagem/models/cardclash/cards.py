@@ -62,7 +62,7 @@ def stacking(upper: str, lower: str, strategic: bool) -> Stacking | None:
     Seed "De stapelregels per kaart": a numbered card only on a lower numbered card; the Spy only on a
     Marshal; a Bomb only on a numbered card; a Miner only on a Bomb, closing the stack (nothing goes on
     a Miner). Strategic variant: a card on a card of the same value cancels both, every value including
-    the Miner's X (a Miner on a visible Miner, one laid first on an empty table, removes both: RULINGS.md,
+    the Miner's X (a Miner on a visible Miner, one laid first on an empty table, removes both: docs/rules/cardclash.md,
     ruled 2026-12-01), and a Miner on a Bomb cancels both (the variant replaces closing the stack, so
     only a Miner's twin may go on a Miner).
     """

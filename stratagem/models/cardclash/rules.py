@@ -2,7 +2,7 @@
 
 A turn (seed "Wat je in je beurt doet"): the player to move plays exactly one card from hand, next to
 a card on the table (edge-adjacent) or on a stack the stacking rules allow, then draws the top card of
-their own draw pile. A player with no legal placement passes and keeps the hand (RULINGS.md).
+their own draw pile. A player with no legal placement passes and keeps the hand (docs/rules/cardclash.md).
 
 The game unit is **one round**: a state ends when someone shows a 2x2 square of their colour, or when
 all cards are played (or every player passes in a row, which can only happen when nobody can place:
@@ -52,7 +52,7 @@ from stratagem.models.cardclash.position import (
 
 
 def square_winners(shown: Sequence[str], mover: int, players: int) -> tuple[int, ...]:
-    """Who wins when the colours in ``shown`` show a square after ``mover``'s move (RULINGS.md).
+    """Who wins when the colours in ``shown`` show a square after ``mover``'s move (docs/rules/cardclash.md).
 
     The mover wins if among them; else the first of them in turn order after the mover.
     """
@@ -169,7 +169,7 @@ def deal(players: int, rng: random.Random, round_no: int = 1, flags: tuple[int, 
 
 
 class CardClashGame:
-    """The rules of Card Clash for one round, with the options of RULINGS.md.
+    """The rules of Card Clash for one round, with the options of docs/rules/cardclash.md.
 
     ``width`` x ``height`` bounds the battlefield's bounding box (the table); ``strategic`` turns on the
     variant; ``rounds`` is how many flags are played for (:meth:`next_round`); ``seed`` deals the

@@ -103,7 +103,7 @@ def potential(board: Board, colour: str) -> int:
 class Effect(NamedTuple):
     """What a move does tactically, from the mover's point of view (for ordering and the greedy agent)."""
 
-    wins: bool  # the mover shows a square afterwards (and so wins, RULINGS.md)
+    wins: bool  # the mover shows a square afterwards (and so wins, docs/rules/cardclash.md)
     gifts: bool  # another player shows a new square afterwards (strategic cancellations only)
     opponent_threats: int  # square-completing moves the other players hold afterwards
     own_threats: int  # square-completing moves the mover holds afterwards (with the hand after drawing)

@@ -1,1 +1,1 @@
-"""Stack Attack: simultaneous card play onto four rows, with action cards (seed 002, RULINGS.md)."""
+"""Stack Attack: simultaneous card play onto four rows, with action cards (seed 002, docs/rules/stackattack.md)."""

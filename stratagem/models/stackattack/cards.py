@@ -1,7 +1,7 @@
 """The deck: card numbers, penalty values by colour, and which numbers carry an action.
 
 The seed gives the colours and their penalty values but not which card has which colour, nor which
-numbers are action cards. RULINGS.md fixes a default as configuration: cards 1-64; pink (1 point) for
+numbers are action cards. docs/rules/stackattack.md fixes a default as configuration: cards 1-64; pink (1 point) for
 most, green (2) for multiples of 5, blue (3) for multiples of 10, purple (5) for multiples of 11, red
 (8) for 55; Block 16 and 48, Shield 8 and 40, Decreasing 24 and 56, Switch 32 and 64. Action cards are
 ordinary numbered cards (number and penalty as above) that also have an action. With the option
@@ -44,7 +44,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
 def default_penalty(number: int) -> int:
-    """The default colour of a card as its penalty value (RULINGS.md deck ruling)."""
+    """The default colour of a card as its penalty value (docs/rules/stackattack.md deck ruling)."""
     if number == 55:
         return COLOURS["red"]
     if number % 11 == 0:

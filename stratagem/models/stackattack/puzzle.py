@@ -6,7 +6,7 @@
     name = "Two turns left"            # optional
     description = "..."                # optional
 
-    [options]                          # optional; defaults shown (RULINGS.md)
+    [options]                          # optional; defaults shown (docs/rules/stackattack.md)
     actions = true                     # false: the plain number game (no card has an action)
     scope = "game"                     # "round": play ends when the round ends (endgame analysis)
     cards = 64                         # the deck is cards 1..cards

@@ -1,6 +1,6 @@
 """Turns of Stack Attack and the Game protocol (plus Simultaneous, HiddenInformation, Evaluation).
 
-A turn (seed sections 4-10, RULINGS.md): every player chooses a card at once (a SIMULTANEOUS node);
+A turn (seed sections 4-10, docs/rules/stackattack.md): every player chooses a card at once (a SIMULTANEOUS node);
 the cards are revealed; action cards then **activate lowest number first** (Block: its holder picks a
 row closed to everyone for this turn; Switch: its holder must swap it with another player's revealed
 card); then the cards are **placed** one by one, lowest first, or highest first when a Decreasing card
@@ -68,7 +68,7 @@ SCOPES = ("game", "round")
 
 
 class Options(NamedTuple):
-    """Rules options (RULINGS.md): ``actions``, ``scope`` and the deck configuration."""
+    """Rules options (docs/rules/stackattack.md): ``actions``, ``scope`` and the deck configuration."""
 
     actions: bool = True
     scope: str = "game"

@@ -1,4 +1,4 @@
-"""The lattice of nodes and the piece shapes, as data (RULINGS.md "Geometry").
+"""The lattice of nodes and the piece shapes, as data (docs/rules/stakd.md "Geometry").
 
 The publisher gives no drawing precise enough to fix the geometry, so the project takes it as data: a
 :class:`Geometry` is a finite set of nodes, which nodes touch (are edge-adjacent), and for every piece

@@ -1,4 +1,4 @@
-"""Piece kinds and the piece sets of each player count (seed "Setup", RULINGS.md).
+"""Piece kinds and the piece sets of each player count (seed "Setup", docs/rules/stakd.md).
 
 A kind is one letter: ``B`` Base (5 nodes), ``Q`` Quad (4), ``T`` Trio (3), ``D`` Duo (2), ``U`` Uni (1)
 and ``X`` the Blue Bomber (1 node; X for the piece that terminates). A hand is a tuple of counts, one
@@ -26,7 +26,7 @@ KIND_INDEX: dict[str, int] = {kind: i for i, kind in enumerate(KINDS)}
 BOX: dict[str, int] = {BASE: 8, UNI: 32, DUO: 24, TRIO: 16, QUAD: 8, BOMBER: 16}
 
 #: Pieces per player by player count (seed table). The seed's 5-6 player row stops after "Uni x4";
-#: Duo 2, Trio 1, Quad 1, Bomber 1 is the project's assumption (RULINGS.md), chosen so that six players
+#: Duo 2, Trio 1, Quad 1, Bomber 1 is the project's assumption (docs/rules/stakd.md), chosen so that six players
 #: fit in the box (6 x 2 = 12 Duos, 6 Trios, 6 Quads, 6 Bombers).
 PIECE_SETS: dict[int, dict[str, int]] = {
     1: {BASE: 2, UNI: 16, DUO: 10, TRIO: 6, QUAD: 4, BOMBER: 1},

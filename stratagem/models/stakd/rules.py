@@ -1,7 +1,7 @@
 """The rules of STAKD Elite and the Game protocol, for 1 (solo) to 6 players.
 
 A turn: the player to move places one piece from hand (seed "Take turns stacking one (1) piece each per
-turn"). Where it may go (seed Steps 1-3, RULINGS.md):
+turn"). Where it may go (seed Steps 1-3, docs/rules/stakd.md):
 
 - **Layer 0** holds only Bases; Bases never go higher. The first Base of the game goes at the
   geometry's canonical place (the rules do not care where the structure stands); every later Base

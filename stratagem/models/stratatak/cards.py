@@ -3,7 +3,7 @@
 A card is a short code: a colour letter and its Fighter count (``B7`` = Blue 7, ``R1``, ``G9``) or
 ``*`` for a Star. Cards of one colour and count are identical, so hands, piles and plays are
 *multisets*, stored as tuples sorted by :func:`card_key` (Blue, Red, Green, then Stars; low counts
-first). The deck is unpublished; RULINGS.md fixes the default (three colours, counts 1-9, two copies
+first). The deck is unpublished; docs/rules/stratatak.md fixes the default (three colours, counts 1-9, two copies
 of each, six Stars: 60 cards) and makes it configuration (:class:`Options`).
 """
 
@@ -25,7 +25,7 @@ COLOUR_NAMES = {BLUE: "Blue", RED: "Red", GREEN: "Green"}
 STAR = "*"
 
 WILDCARD, ADDON = "wildcard", "addon"
-#: ``star_mode`` values, the default first (RULINGS.md).
+#: ``star_mode`` values, the default first (docs/rules/stratatak.md).
 STAR_MODES = (WILDCARD, ADDON)
 
 #: The largest count the notation and the options accept.
@@ -40,7 +40,7 @@ _CARD_RE = re.compile(r"[BRG][0-9]+|\*")
 
 @dataclass(frozen=True)
 class Options:
-    """Rules options. ``star_mode`` is the RULINGS.md option; the rest describe the deck and hand.
+    """Rules options. ``star_mode`` is the Stars ruling's option (docs/rules/stratatak.md); the rest describe the deck and hand.
 
     ``star_mode = "wildcard"``: a Star may stand for a missing card of a Run or Set, or be added to a
     play legal without it. ``"addon"``: a Star may only be added to a Run or Set legal without it.

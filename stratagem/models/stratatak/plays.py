@@ -2,7 +2,7 @@
 
 Seed, "Legal Plays": a Single is any one card; a Run is two or more cards with consecutive Fighter
 counts, all of one colour; a Set is two or more cards with the same count, all one colour or all
-different colours. Stars (RULINGS.md) are colourless, count 0 Fighters and, under
+different colours. Stars (docs/rules/stratatak.md) are colourless, count 0 Fighters and, under
 ``star_mode = "wildcard"``, may stand for a missing card of a Run or Set or be added to a play legal
 without it; under ``"addon"`` they may only be added to a Run or Set legal without them. A play of
 Stars alone is legal only as a Single.

@@ -5,7 +5,7 @@
     game = "stratatak"
     name = "last card"                 # optional
     description = "..."                # optional
-    [options]                          # optional; defaults shown (RULINGS.md)
+    [options]                          # optional; defaults shown (docs/rules/stratatak.md)
     star_mode = "wildcard"             # or "addon"
     max_count = 9                      # Fighter counts 1..max_count
     copies = 2                         # copies of each colour and count

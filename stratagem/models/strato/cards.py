@@ -1,8 +1,8 @@
 """Weathers, their letters, tornado handedness and the deck.
 
-Six weathers, nine cards each (seeds/README.md: 54 weather cards). One tornado card per weather; by
+Six weathers, nine cards each (the published game has 54 weather cards). One tornado card per weather; by
 default rain, sun and fog tornadoes are left-hand halves and wind, cloud and storm right-hand halves
-(RULINGS.md); a challenge may name its pairs explicitly instead.
+(docs/rules/strato.md); a challenge may name its pairs explicitly instead.
 """
 
 from __future__ import annotations

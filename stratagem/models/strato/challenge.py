@@ -1,6 +1,6 @@
 """Challenge cards: weathers in play, tornado pairs, the card limit and the victory condition.
 
-A victory condition is stated per half-row, relative to its tornado (RULINGS.md): either an exact
+A victory condition is stated per half-row, relative to its tornado (docs/rules/strato.md): either an exact
 sequence read outward from the tornado (challenge 0: ``RRRR`` beside the rain tornado), or counts of
 weathers among the k cards nearest the tornado (challenge 1: 3 winds and 2 rains next to the rain
 tornado). Patterns may name a row's own tornadoes symbolically: ``<`` is the left tornado's weather,
@@ -150,7 +150,7 @@ class Challenge:
 
 @dataclass(frozen=True)
 class Options:
-    """Rules options (RULINGS.md), defaults first.
+    """Rules options (docs/rules/strato.md), defaults first.
 
     ``strict_effect``: a play whose action can change nothing is illegal (default: it is played with no
     effect). ``wind_crosses_tornado``: Wind may carry a card across the tornadoes (default: a card moved

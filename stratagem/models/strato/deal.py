@@ -1,6 +1,6 @@
 """Setting up a deal: tornado pairs, the starting rows, hands and the draw pile.
 
-Seeded setup follows the seed's "Setup" and RULINGS.md, reproducibly for a given seed:
+Seeded setup follows the seed's "Setup" and docs/rules/strato.md, reproducibly for a given seed:
 
 1. Tornado pairs: the challenge's ``pairs`` if it names them; otherwise the left-handed tornadoes in
    play are shuffled and matched with the shuffled right-handed ones ("randomly place a right-hand

@@ -10,7 +10,7 @@ Half-rows are objects ``h0 .. h{2R-1}`` (``2 * row + side``), places ``p0 ..`` c
 tornado, ``(len ?h ?p)`` names a half-row's first free place. Shifting (a gap closes toward the
 tornado, an insertion pushes outward) is written with quantified conditional effects: all deletes of a
 PDDL effect happen before its adds, so moving every card of a stretch one place is a single effect.
-The rules are those of the engine (RULINGS.md, both options); the tests compare planner costs with the
+The rules are those of the engine (docs/rules/strato.md, both options); the tests compare planner costs with the
 optimal lengths found by search and SAT.
 """
 

@@ -3,7 +3,7 @@
 A row is ``left half-row | left tornado | right tornado | right half-row``. Each half-row is stored as a
 string read *outward from its tornado* (index 0 touches the tornado), because every rule and every
 victory condition counts from the tornado. On the table and in the notation a row reads left to
-right: ``RW(RW)RW`` is rain, wind, rain tornado, wind tornado, rain, wind (RULINGS.md).
+right: ``RW(RW)RW`` is rain, wind, rain tornado, wind tornado, rain, wind (docs/rules/strato.md).
 
 A :class:`State` is everything play depends on with open information: the rows, every hand (a sorted
 string of weathers: cards of one weather are interchangeable), the draw pile top first, the player to

@@ -17,11 +17,11 @@
     right = { nearest = 5, counts = { W = 2, R = 3 } }   # or counts among the k nearest cards
     tornadoes = "RW"           # optional: only rows with this tornado pair count
 
-    [options]                  # optional; RULINGS.md options, defaults shown
+    [options]                  # optional; docs/rules/strato.md options, defaults shown
     strict_effect = false
     wind_crosses_tornado = false
 
-    [[deals]]                  # seeded: setup as RULINGS.md describes, reproducible
+    [[deals]]                  # seeded: setup as docs/rules/strato.md describes, reproducible
     name = "solo-1"
     seed = 1
     players = 1

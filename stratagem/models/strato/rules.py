@@ -1,6 +1,6 @@
 """Turns of Strato and the Game protocol.
 
-A turn (seed "How to Play", RULINGS.md): the player to move plays one card from hand at an outer end of
+A turn (seed "How to Play", docs/rules/strato.md): the player to move plays one card from hand at an outer end of
 any row and resolves its action, then draws one card if the draw pile is not empty. Or, instead, a
 Redraw: discard the whole hand, play the top card of the draw pile at a chosen end, resolve it, then
 draw back up to hand size. With open information the solver knows every hand and the pile order.

@@ -610,7 +610,7 @@ class StratoCNF:
                             yield 2 * r1 + side, 2 * r2 + side, d
 
     def _no_choice(self, t: int) -> None:
-        """Without an operation, the resolved action must have no changing choice (RULINGS.md)."""
+        """Without an operation, the resolved action must have no changing choice (docs/rules/strato.md)."""
         L, W = self.limit, self.weathers  # noqa: N806
         eff = self.var("eff", t)
         acts = {w for w in ACTION_WEATHERS if w in W}

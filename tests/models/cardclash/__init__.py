@@ -1,1 +1,1 @@
-"""Tests of the Card Clash rules engine (seed 003_88fdbbde58c563f9.txt, RULINGS.md, docs/rules/cardclash.md)."""
+"""Tests of the Card Clash rules engine (the published rules; docs/rules/cardclash.md)."""

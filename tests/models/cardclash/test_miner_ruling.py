@@ -1,4 +1,4 @@
-"""The ruling of 2026-12-01 (RULINGS.md, Card Clash): in the ``strategic`` variant "same value" means
+"""The ruling of 2026-12-01 (docs/rules/cardclash.md): in the ``strategic`` variant "same value" means
 every value, the Miner's X included. A Miner may go on a visible Miner (one laid first on an empty
 table) and both are removed; "closes the stack" is the base game's Miner on a Bomb, which the variant
 replaces. In the base game nothing goes on a Miner."""

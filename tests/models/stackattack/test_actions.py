@@ -1,4 +1,4 @@
-"""Action cards (seed sections 8-9, RULINGS.md), each with a concrete turn.
+"""Action cards (seed sections 8-9, docs/rules/stackattack.md), each with a concrete turn.
 
 Default action cards: Shield 8 and 40, Block 16 and 48, Decreasing 24 and 56, Switch 32 and 64.
 """

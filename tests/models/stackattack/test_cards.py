@@ -1,4 +1,4 @@
-"""The deck as configuration (RULINGS.md: "Deck (unpublished; configuration with this default)")."""
+"""The deck as configuration (docs/rules/stackattack.md: "Deck (unpublished; configuration with this default)")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rounds, dealing, scores and the end of the game (seed sections 1, 3, 10-13; RULINGS.md)."""
+"""Rounds, dealing, scores and the end of the game (seed sections 1, 3, 10-13; docs/rules/stackattack.md)."""
 
 from __future__ import annotations
 

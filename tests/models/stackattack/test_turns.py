@@ -1,6 +1,6 @@
 """One concrete turn per rule of the seed (sections 4-7) and per ruling on numbers-only play.
 
-Default deck (RULINGS.md): pink 1 for most cards, green 2 for multiples of 5, blue 3 for multiples of
+Default deck (docs/rules/stackattack.md): pink 1 for most cards, green 2 for multiples of 5, blue 3 for multiples of
 10, purple 5 for multiples of 11, red 8 for 55; action cards 8/40 Shield, 16/48 Block, 24/56
 Decreasing, 32/64 Switch. Tests that are about plain numbers avoid the action numbers.
 """

@@ -1,5 +1,5 @@
 """Battles, drawing, reshuffles and winning (seed "Setup", "How a Battle Works", "After Each Battle",
-"Winning the Game", FAQ; RULINGS.md Stratatak), plus the optional capabilities of the game."""
+"Winning the Game", FAQ; docs/rules/stratatak.md), plus the optional capabilities of the game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Invariants over seeded random playouts (seed "After Each Battle", FAQ on drawing; RULINGS.md):
+"""Invariants over seeded random playouts (seed "After Each Battle", FAQ on drawing; docs/rules/stratatak.md):
 cards are conserved, hands refill to the hand size when the loser draws, every state passes the
 position checks and round-trips, and a game that ends has a winner with an empty hand."""
 

@@ -1,5 +1,5 @@
 """Legal plays, Fighters and the Strataclash (seed "Legal Plays", "Star Cards", "Strataclash", FAQ;
-RULINGS.md Stratatak: Stars, star_mode, Sets)."""
+docs/rules/stratatak.md: Stars, star_mode, Sets)."""
 
 from __future__ import annotations
 

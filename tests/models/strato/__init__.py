@@ -1,1 +1,1 @@
-"""Tests of the Strato rules engine (seed 001_a251ad98da0616dd.txt, RULINGS.md, docs/rules/strato.md)."""
+"""Tests of the Strato rules engine (the published rules; docs/rules/strato.md)."""

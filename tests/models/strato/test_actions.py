@@ -1,5 +1,5 @@
 """The six weather actions and the constraints common to all of them (seed "How to Play" and
-"Weather Actions"; RULINGS.md, Strato). Every test states the position before, the full list of legal
+"Weather Actions"; docs/rules/strato.md). Every test states the position before, the full list of legal
 target choices of one play, and the rows after each, in the row notation (docs/rules/strato.md)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Setup (seed "Setup", "Example Setups"; seeds/README.md; RULINGS.md, Strato "Setup" and "Cards"):
+"""Setup (seed "Setup", "Example Setups"; docs/rules/strato.md, "Setup" and "Cards"):
 seeded deals, the no-two-adjacent rule, the deck, hands, tornado pairing and check_setup."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Row, position and move notation (RULINGS.md "Suggested notation"; position.py, notation.py):
+"""Row, position and move notation (docs/rules/strato.md "Suggested notation"; position.py, notation.py):
 round-trips over random values, and malformed text raising NotationError with a message."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Invariants over random playouts from seeded deals (seed "How to Play", "Weather Actions";
-RULINGS.md, Strato): cards are conserved, half-rows stay contiguous, tornadoes never move, hands are
+docs/rules/strato.md): cards are conserved, half-rows stay contiguous, tornadoes never move, hands are
 refilled, targets never name the card just played, and the end-of-turn status follows the rules."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Turns, Redraw, hands, turn order, the end-of-turn checks and victory conditions (seed "How to Play",
-"Redraw!", "Empty Draw Pile", "End of the Game"; RULINGS.md, Strato)."""
+"Redraw!", "Empty Draw Pile", "End of the Game"; docs/rules/strato.md)."""
 
 from __future__ import annotations
 
