@@ -1,4 +1,4 @@
-"""Stratego Card Clash: the 2x2-square card game (seed 003_88fdbbde58c563f9.txt).
+"""Stratego Card Clash: the 2x2-square card game (rules: docs/rules/cardclash.md).
 
 Modules, read top-down: :mod:`cards` (ranks, the 17-card army, colours, the stacking rules),
 :mod:`battlefield` (stacks per cell, placement, the table bound, squares), :mod:`position` (states,

@@ -1,1 +1,1 @@
-"""Stack Attack: simultaneous card play onto four rows, with action cards (seed 002, docs/rules/stackattack.md)."""
+"""Stack Attack: simultaneous card play onto four rows, with action cards (rules: docs/rules/stackattack.md)."""

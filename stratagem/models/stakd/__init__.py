@@ -1,4 +1,4 @@
-"""STAKD Elite: the stacking game of pieces on nodes (seed 004_f921ffb02439e826.txt).
+"""STAKD Elite: the stacking game of pieces on nodes (rules: docs/rules/stakd.md).
 
 Modules, read top-down: :mod:`pieces` (kinds, piece sets by player count), :mod:`geometry` (the lattice
 of nodes and piece shapes as data, footprints as bit sets), :mod:`position` (pieces, moves, states),

@@ -1,4 +1,4 @@
-"""Stratatak (seed 000): battles of Singles, Runs and Sets between an Attacker and a Defender.
+"""Stratatak (rules: docs/rules/stratatak.md): battles of Singles, Runs and Sets between an Attacker and a Defender.
 
 Modules: ``cards`` (card codes, the deck as configuration), ``plays`` (legal plays, Fighters, the
 Strataclash table), ``position`` (states and their notation), ``rules`` (:class:`StratatakGame`),

@@ -1,4 +1,4 @@
-"""Strato: the cooperative weather-row puzzle (seed 001_a251ad98da0616dd.txt).
+"""Strato: the cooperative weather-row puzzle (rules: docs/rules/strato.md).
 
 Modules, read top-down: :mod:`cards` (weathers and tornadoes), :mod:`position` (rows, states and their
 notation), :mod:`challenge` (challenge cards and victory conditions), :mod:`actions` (the six weather
