@@ -40,7 +40,8 @@ _CARD_RE = re.compile(r"[BRG][0-9]+|\*")
 
 @dataclass(frozen=True)
 class Options:
-    """Rules options. ``star_mode`` is the Stars ruling's option (docs/rules/stratatak.md); the rest describe the deck and hand.
+    """Rules options. ``star_mode`` is the Stars ruling's option (docs/rules/stratatak.md); the rest describe
+    the deck and hand.
 
     ``star_mode = "wildcard"``: a Star may stand for a missing card of a Run or Set, or be added to a
     play legal without it. ``"addon"``: a Star may only be added to a Run or Set legal without it.
