@@ -63,6 +63,25 @@ def test_t_quantile_matches_the_table(df: int, value: float) -> None:
     assert t_quantile(0.95, df) == pytest.approx(value, abs=1e-4)
 
 
+@pytest.mark.parametrize(("confidence", "df", "value"), [(0.99, 1, 63.6567), (0.99, 5, 4.0321), (0.90, 10, 1.8125),
+                                                         (0.90, 1, 6.3138), (0.80, 3, 1.6377)])
+def test_t_quantile_at_other_confidences_matches_the_table(confidence: float, df: int, value: float) -> None:
+    # Two-sided critical values of Student's t at 99%, 90% and 80% from printed tables.
+    assert t_quantile(confidence, df) == pytest.approx(value, abs=1e-4)
+
+
+def test_intervals_agree_with_scipy() -> None:
+    """The two hand-written intervals against SciPy, where it is installed (it is not a dependency)."""
+    stats = pytest.importorskip("scipy.stats")
+    for confidence in (0.8, 0.9, 0.95, 0.99):
+        for df in (1, 2, 3, 7, 16, 51, 300):
+            assert t_quantile(confidence, df) == pytest.approx(stats.t.ppf((1 + confidence) / 2, df), rel=1e-9)
+        for successes, trials in ((0, 1), (1, 3), (7, 7), (81, 263), (15, 148), (500, 1000)):
+            ci = stats.binomtest(successes, trials).proportion_ci(confidence, method="wilson")
+            low, high = wilson_interval(successes, trials, confidence)
+            assert low == pytest.approx(ci.low, abs=1e-12) and high == pytest.approx(ci.high, abs=1e-12)
+
+
 def test_t_interval_of_one_to_five() -> None:
     # Mean 3, sample standard deviation sqrt(2.5), t(0.95, 4) = 2.776445:
     # half-width 2.776445 * sqrt(2.5) / sqrt(5) = 1.963243.
