@@ -1,3 +1,77 @@
-"""stratagem: optimal lines and proofs for five tabletop games."""
+"""stratagem: optimal lines and proofs for five tabletop games.
+
+The library's entry points, each one call returning a typed result that serialises to the record
+formats of docs/formats.md (docs/api.md shows each with an example):
+
+- :func:`load` a puzzle or position file, :func:`from_notation` a position in a game's notation;
+- :func:`solve` a Strato deal (a shortest line and how it is known, a proof record);
+- :func:`check` a puzzle (solvable? a STAKD solo set, a Strato deal);
+- :func:`analyze` a position of a game (its value, best moves, a proof);
+- :func:`verify` a line or proof record with the rules engine alone.
+
+They are imported on first use (module ``__getattr__``), so ``import stratagem`` stays fast and loads
+none of the solvers' heavy dependencies (numba, OR-Tools, networkx).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: Each public name and the module that defines it.
+_LAZY = {
+    "load": "stratagem.loading",
+    "from_notation": "stratagem.loading",
+    "Position": "stratagem.loading",
+    "StratoDeal": "stratagem.loading",
+    "solve": "stratagem.solving",
+    "DealSolution": "stratagem.solving",
+    "check": "stratagem.checking",
+    "SoloCheck": "stratagem.checking",
+    "verify": "stratagem.verification",
+    "Verdict": "stratagem.verification",
+    "ClaimReport": "stratagem.verification",
+    "analyze": "stratagem.analysis",
+    "Analysis": "stratagem.analysis",
+}
+
+__all__ = [
+    "Analysis",
+    "ClaimReport",
+    "DealSolution",
+    "Position",
+    "SoloCheck",
+    "StratoDeal",
+    "Verdict",
+    "__version__",
+    "analyze",
+    "check",
+    "from_notation",
+    "load",
+    "solve",
+    "verify",
+]
+
+if TYPE_CHECKING:
+    from stratagem.analysis import Analysis, analyze
+    from stratagem.checking import SoloCheck, check
+    from stratagem.loading import Position, StratoDeal, from_notation, load
+    from stratagem.solving import DealSolution, solve
+    from stratagem.verification import ClaimReport, Verdict, verify
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module of a public name on first use and keep the name here."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'stratagem' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public names (``dir(stratagem)``, tab completion), loaded or not."""
+    return sorted(__all__)

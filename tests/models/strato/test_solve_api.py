@@ -1,4 +1,4 @@
-"""The solve pipeline as a library call, as the README shows it."""
+"""The solve pipeline of stratagem.models.strato.solve as a library call (the README shows stratagem.solve over it)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from stratagem.models.strato.solve import solve, write_proof
 from .support import PUZZLES
 
 
-def test_the_readme_example() -> None:
+def test_a_relaxation_certificate_is_what_the_rules_give_again() -> None:
     puzzle = load_puzzle(PUZZLES / "challenge-1.toml")
     game = puzzle.game(puzzle.find_deal("solo-3"))
     solution = solve(game)

@@ -1,0 +1,127 @@
+"""The library entry points give what the commands print: ``stratagem solve/check/verify --json`` are the
+``to_json()`` of ``stratagem.solve/check/verify``, and the commands are thin shells over them."""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES, ROOT
+
+import stratagem
+from stratagem.core.errors import BadInput
+
+CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
+STAKD = ROOT / "puzzles" / "stakd"
+
+
+def _without_timings(data: object) -> object:
+    """``data`` with every ``...seconds`` key dropped (wall times differ from run to run)."""
+    if isinstance(data, dict):
+        return {k: _without_timings(v) for k, v in data.items() if not k.endswith("seconds")}
+    if isinstance(data, list):
+        return [_without_timings(v) for v in data]
+    return data
+
+
+def test_solve_json_is_the_library_solution(cli, tmp_path: Path) -> None:
+    shown = cli("solve", CHALLENGE_0, "--deal", "four-2", "--json", "--proof", str(tmp_path / "cli.json"))
+    assert shown.code == 0
+    solution = stratagem.solve(CHALLENGE_0, "four-2")
+    assert _without_timings(json.loads(shown.out)) == _without_timings(solution.to_json())
+    assert solution.write_proof(tmp_path / "api.json")
+    cli_record = json.loads((tmp_path / "cli.json").read_text())
+    api_record = json.loads((tmp_path / "api.json").read_text())
+    assert _without_timings(cli_record) == _without_timings(api_record)
+    assert api_record["claim"] == solution.claim() == {"solvable": True, "length": 5, "optimal": True,
+                                                        "information": "open"}
+
+
+def test_check_and_verify_json_are_the_library_results(cli, tmp_path: Path) -> None:
+    puzzle = str(STAKD / "solo-4-impossible.toml")
+    record = tmp_path / "imp.json"
+    shown = cli("check", puzzle, "--json", "--proof", str(record))
+    assert shown.code == 1
+    answer = stratagem.check(puzzle)
+    assert isinstance(answer, stratagem.SoloCheck) and answer.winnable is False
+    assert json.loads(shown.out) == {**answer.to_json(), "proof": str(record)}
+    verdict = stratagem.verify(record)
+    assert verdict.valid and [c.claim for c in verdict.claims] == ["winnable"]
+    printed = cli("verify", str(record), "--json")
+    assert printed.code == 0 and json.loads(printed.out) == verdict.to_json()
+
+
+def test_a_record_given_as_data_is_verified_like_its_file(tmp_path: Path) -> None:
+    solution = stratagem.solve(CHALLENGE_0, "solo-1", method="astar")
+    path = tmp_path / "astar.json"
+    solution.write_proof(path)
+    from_file = stratagem.verify(path)
+    from_data = stratagem.verify(json.loads(path.read_text()), source=str(path))
+    assert from_file.to_json() == from_data.to_json()
+    assert from_file.status == "not-certified" and from_file.open_claims[0].claim == "optimal"
+
+
+def test_check_of_a_strato_deal_is_its_solution() -> None:
+    answer = stratagem.check(CHALLENGE_0, deal="solo-2")
+    assert isinstance(answer, stratagem.DealSolution)
+    assert answer.deal.name == "solo-2" and answer.status == "solved" and answer.moves
+
+
+def test_load_and_from_notation_agree() -> None:
+    deal = stratagem.load(CHALLENGE_0, deal="duo-1")
+    assert isinstance(deal, stratagem.StratoDeal) and deal.game.num_players == 2
+    again = stratagem.from_notation("strato", deal.game.format_state(deal.start), deal.setup())
+    assert again.state == deal.start and again.game_name == "strato"
+    position = stratagem.load(STAKD / "solo-1-tiny.toml")
+    assert isinstance(position, stratagem.Position) and position.game_name == "stakd"
+
+
+def test_the_library_refuses_what_cannot_be_done() -> None:
+    with pytest.raises(ValueError, match="unknown method"):
+        stratagem.solve(CHALLENGE_0, method="guess")
+    with pytest.raises(ValueError, match="max_nodes"):
+        stratagem.solve(CHALLENGE_0, method="sat", max_nodes=10)
+    with pytest.raises(ValueError, match="time_limit"):
+        stratagem.verify({"format": "stratagem/line@1"}, time_limit=math.nan)
+    with pytest.raises(BadInput, match="deal and players are for Strato"):
+        stratagem.load(STAKD / "solo-1-tiny.toml", deal="solo-1")
+    with pytest.raises(BadInput, match="no deal named 'nine-9'"):
+        stratagem.solve(CHALLENGE_0, "nine-9")
+    with pytest.raises(BadInput, match="check answers puzzles"):
+        stratagem.check(ROOT / "puzzles" / "stratatak" / "lone-star.toml")
+
+
+def test_import_stratagem_is_light_and_lists_its_names() -> None:
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, stratagem; print(sorted(m for m in sys.modules if m.split('.')[0] in "
+         "('numba', 'ortools', 'networkx', 'pysat') or m.startswith('stratagem.')))"],
+        capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"
+    assert dir(stratagem) == sorted(stratagem.__all__)
+    for name in stratagem.__all__:
+        assert getattr(stratagem, name) is not None, name
+    with pytest.raises(AttributeError):
+        stratagem.no_such_name  # noqa: B018
+
+
+def test_no_command_module_imports_another() -> None:
+    """Commands share library calls and the CLI's support modules (reports, render, progress ...), never
+    each other; cli/main.py, the group, is the one module that names them all."""
+    folder = ROOT / "stratagem" / "cli"
+    commands = {p.stem for p in folder.glob("*.py") if "@click.command" in p.read_text(encoding="utf-8")}
+    assert {"solve", "check", "verify", "generate", "bench"} <= commands
+    for path in sorted(folder.glob("*.py")):
+        if path.stem == "main":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                parts = name.split(".")
+                assert not (parts[:2] == ["stratagem", "cli"] and len(parts) > 2 and parts[2] in commands), \
+                    f"{path.name} imports {name}"
