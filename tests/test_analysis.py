@@ -1,0 +1,127 @@
+"""``stratagem.analysis.analyze``: the library call behind ``stratagem analyze``.
+
+The typed result agrees with the record it serialises to, and that record is what the command prints;
+the position may be a file, a loaded position or a ``(game, state)`` pair; progress names the root
+move being ranked; refusals name the parameter; proofs are written only for established values.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from stratagem.analysis import Analysis, ProofNotWritten, analyze
+from stratagem.cli.main import run
+from stratagem.core.errors import BadInput
+from stratagem.loading import load_position
+from stratagem.verification import verify
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+SQUARE_IN_3 = str(PUZZLES / "cardclash" / "square-in-3.toml")
+SQUARE_IN_7 = str(PUZZLES / "cardclash" / "square-in-7.toml")
+ROUND = str(PUZZLES / "stackattack" / "2p-numbers-3-turns.toml")
+
+
+def command_record(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    """What ``stratagem analyze ... --json`` prints, as data."""
+    assert run(["analyze", *args, "--json"]) in (0, 3)
+    return dict(json.loads(capsys.readouterr().out))
+
+
+def test_a_solved_win_is_typed_and_its_record_is_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    analysis = analyze(SQUARE_IN_3)
+    assert analysis.solved and analysis.method == "alphabeta" and analysis.player == 1
+    assert analysis.value == 1 and analysis.distance == 3 and len(analysis.pv) == 3
+    assert analysis.best_move == analysis.pv[0] and analysis.best_found is None
+    assert analysis.moves is not None and analysis.moves[0].move == analysis.best_move
+    assert all(m.status == "solved" for m in analysis.moves)
+    assert analysis.to_json() == command_record(capsys, SQUARE_IN_3)
+
+
+def test_a_loaded_position_or_a_game_and_state_give_the_same_answer() -> None:
+    by_file = analyze(SQUARE_IN_3, rank=False)
+    position = load_position(SQUARE_IN_3)
+    by_position = analyze(position, rank=False)
+    by_pair = analyze((position.game, position.state), rank=False)
+    assert by_position.to_json() == by_file.to_json()
+    assert by_pair.position is None and by_pair.game == "cardclash"
+    assert (by_pair.status, by_pair.value, by_pair.pv) == (by_file.status, by_file.value, by_file.pv)
+    assert by_file.moves is None and "moves" not in by_file.to_json()
+
+
+def test_progress_says_which_root_move_is_being_ranked() -> None:
+    labels: list[str] = []
+
+    @contextmanager
+    def show(label: str, first: str, second: str) -> Iterator[Callable[[int, int], None]]:
+        labels.append(label)
+        yield lambda a, b: None
+
+    position = load_position(SQUARE_IN_3)
+    game, state = position.game, position.state
+    analyze(position, progress=show)
+    moves = list(game.legal_moves(state))
+    searched = [i for i, m in enumerate(moves, start=1) if not game.is_terminal(game.apply(state, m))]
+    assert labels[0] == "alphabeta search"
+    assert labels[1:] == [f"ranking move {i} of {len(moves)}: {game.format_move(state, moves[i - 1])}"
+                          for i in searched]
+
+
+def test_a_stopped_search_claims_nothing_and_has_no_proof(tmp_path: Path) -> None:
+    stopped = analyze(SQUARE_IN_7, max_nodes=2000, rank=False)
+    assert stopped.status == "unknown" and stopped.value is None and stopped.best_move is None
+    assert stopped.best_found is not None
+    with pytest.raises(ProofNotWritten, match="not established"):
+        stopped.write_proof(tmp_path / "proof.json")
+    assert not (tmp_path / "proof.json").exists()
+
+
+def test_the_proof_tree_of_a_solved_value_verifies(tmp_path: Path) -> None:
+    written = analyze(SQUARE_IN_3, rank=False).write_proof(tmp_path / "square.json")
+    assert written.format == "stratagem/prooftree@1" and written.nodes > 0
+    assert verify(tmp_path / "square.json").valid
+
+
+def test_simultaneous_moves_get_exact_strategies_and_matrix_proofs(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    analysis = analyze(ROUND)
+    assert analysis.method == "lp" and analysis.solved
+    first = analysis.players[0]
+    assert first.certified and first.against == (2,) and first.value == 21
+    assert first.strategy is not None and sum(Fraction(p) for p in first.strategy.values()) == 1
+    assert analysis.to_json() == command_record(capsys, ROUND)
+    written = analysis.write_proof(tmp_path / "round.json")
+    assert written.format == "stratagem/matrixproof@1" and written.nodes == first.nodes
+    assert verify(tmp_path / "round.json").valid
+
+
+def test_estimates_are_labelled_and_have_no_proof(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    duct = analyze(ROUND, method="duct", iterations=50, seed=3)
+    assert duct.status == "estimate" and duct.value is None and duct.iterations == 50
+    assert duct.to_json() == command_record(capsys, ROUND, "--method", "duct", "--iterations", "50", "--seed", "3")
+    with pytest.raises(BadInput) as refused:
+        duct.write_proof(tmp_path / "duct.json")
+    assert refused.value.place == "proof"
+
+
+@pytest.mark.parametrize(("method", "as_player", "place", "words"), [
+    ("alphabeta", None, "method", "simultaneous"),
+    ("pimc", 3, "as_player", "does not exist"),
+    ("pimc", None, "as_player", "one player's observation"),
+])
+def test_refusals_name_the_parameter(method: str, as_player: int | None, place: str, words: str) -> None:
+    with pytest.raises(BadInput) as refused:
+        analyze(ROUND, method=method, as_player=as_player)
+    assert refused.value.place == place and words in refused.value.problem
+
+
+def test_an_analysis_is_a_value() -> None:
+    analysis = analyze(SQUARE_IN_3, rank=False)
+    assert isinstance(analysis, Analysis)
+    with pytest.raises(AttributeError):
+        analysis.status = "unknown"  # type: ignore[misc]

@@ -1,0 +1,46 @@
+"""``stratagem.matches``: the library calls behind ``stratagem play`` (and the bench's match tables)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from stratagem.cli.main import run
+from stratagem.core.errors import BadInput
+from stratagem.matches import game_agents, make_agents, new_game, play
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def test_a_match_is_the_commands_and_repeats_with_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    result = play("stratatak", ["greedy", "random"], games=4, seed=5)
+    assert result.games == 4 and [a.games for a in result.agents] == [4, 4]
+    assert play("stratatak", ["greedy", "random"], games=4, seed=5).to_json() == result.to_json()
+    assert run(["play", "stratatak", "--agents", "greedy,random", "--games", "4", "--seed", "5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == result.to_json()
+
+
+def test_games_start_from_a_position_file() -> None:
+    result = play("cardclash", ["greedy", "random", "random"], games=3,
+                  position=PUZZLES / "cardclash" / "three-players.toml")
+    assert result.games == 3 and len(result.agents) == 3
+
+
+def test_a_game_offers_its_own_agents() -> None:
+    assert "greedy" in game_agents("stratatak")
+    assert {"lowest", "cautious"} <= set(game_agents("stackattack"))
+    assert new_game("cardclash", 3).num_players == 3
+    assert len(make_agents("stackattack", ["lowest", "cautious", "random"])) == 3
+
+
+@pytest.mark.parametrize(("agents", "place", "words"), [
+    (["random", " "], "agents", "empty agent name"),
+    (["random", "random", "random"], "players", "2 players, not 3"),
+    (["random", "oracle"], "agents[2]", "unknown agent 'oracle'"),
+])
+def test_refusals_name_the_parameter(agents: list[str], place: str, words: str) -> None:
+    with pytest.raises(BadInput) as refused:
+        play("stratatak", agents, games=1)
+    assert place in (refused.value.source, refused.value.place) and words in refused.value.problem
