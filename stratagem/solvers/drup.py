@@ -390,10 +390,10 @@ def check_drup(
     if line_numbers is not None and len(line_numbers) != len(steps):
         raise ValueError(f"{len(line_numbers)} line numbers for {len(steps)} proof steps")
     if _compiled(engine, len(steps)):
-        from stratagem.solvers import drup_compiled
+        from stratagem.solvers import drup_compiled, drup_flat
 
-        flat = drup_compiled.flat_proof(steps, line_numbers)
-        return drup_compiled.check_flat(drup_compiled.flat_clauses(clauses), flat, progress=progress,
+        flat = drup_flat.flat_proof(steps, line_numbers)
+        return drup_compiled.check_flat(drup_flat.flat_clauses(clauses), flat, progress=progress,
                                         time_limit=time_limit)
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -515,12 +515,12 @@ def check_drup_data(
     the reference checker it goes through :func:`~stratagem.solvers.dimacs.parse_drup_lines`. A
     malformed proof raises :class:`~stratagem.core.errors.BadInput` naming ``source`` and the line.
     """
-    from stratagem.solvers import drup_compiled
+    from stratagem.solvers import drup_compiled, drup_flat
     from stratagem.solvers.dimacs import parse_drup_lines
 
     if _compiled(engine, data.count(b"\n") + 1):
-        flat = drup_compiled.parse_drup_flat(data, source)
-        verdict = drup_compiled.check_flat(drup_compiled.flat_clauses(clauses), flat, progress=progress,
+        flat = drup_flat.parse_drup_flat(data, source)
+        verdict = drup_compiled.check_flat(drup_flat.flat_clauses(clauses), flat, progress=progress,
                                            time_limit=time_limit)
         return verdict, len(flat)
     steps, numbers = parse_drup_lines(data, source)

@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 from test_drup import DRUP_ERRORS, INSTANCES, cadical_proof, lemma_indices, pigeonhole, proof_of
 
 from stratagem.core.errors import BadInput
-from stratagem.solvers import drup_compiled
+from stratagem.solvers import drup_compiled, drup_flat
 from stratagem.solvers.dimacs import parse_drup_lines
 from stratagem.solvers.drup import check_drup, check_drup_data
 
 pytestmark = pytest.mark.skipif(not drup_compiled.available(), reason="numba is not installed")
 
 
-def as_steps(proof: drup_compiled.FlatProof) -> tuple[list[tuple[bool, tuple[int, ...]]], list[int]]:
+def as_steps(proof: drup_flat.FlatProof) -> tuple[list[tuple[bool, tuple[int, ...]]], list[int]]:
     """A flat proof back as ``(is_deletion, clause)`` steps and line numbers."""
     lits, starts = proof.clauses.lits, proof.clauses.starts
     steps = [(bool(proof.deletion[i]), tuple(int(x) for x in lits[starts[i]:starts[i + 1]])) for i in range(len(proof))]
@@ -34,7 +34,7 @@ def as_steps(proof: drup_compiled.FlatProof) -> tuple[list[tuple[bool, tuple[int
 
 def test_flat_parse_reads_what_the_reference_reads() -> None:
     text = "1 -2 0\nd 1 -2 0\n\nc note\n  -3   4 0  \r\n0\n\td\t5 0\n2147483647 0\n"
-    assert as_steps(drup_compiled.parse_drup_flat(text.encode(), "p")) == parse_drup_lines(text, "p")
+    assert as_steps(drup_flat.parse_drup_flat(text.encode(), "p")) == parse_drup_lines(text, "p")
 
 
 @given(st.lists(st.tuples(st.booleans(), st.lists(st.integers(-(2**31) + 1, 2**31 - 1).filter(bool), max_size=6)),
@@ -47,7 +47,7 @@ def test_flat_parse_agrees_with_the_reference_on_random_proofs(steps: list[tuple
     for extra in noise:
         lines.insert(len(extra) % (len(lines) + 1), extra)
     data = ("\n".join(lines) + "\n").encode()
-    assert as_steps(drup_compiled.parse_drup_flat(data, "p")) == parse_drup_lines(data, "p")
+    assert as_steps(drup_flat.parse_drup_flat(data, "p")) == parse_drup_lines(data, "p")
 
 
 @pytest.mark.parametrize(("text", "place", "problem"), DRUP_ERRORS)
@@ -56,14 +56,14 @@ def test_flat_parse_errors_are_the_reference_errors(text: str, place: str, probl
     with pytest.raises(BadInput) as expected:
         parse_drup_lines(text.encode(), "p.drup")
     with pytest.raises(BadInput) as caught:
-        drup_compiled.parse_drup_flat(text.encode(), "p.drup")
+        drup_flat.parse_drup_flat(text.encode(), "p.drup")
     assert caught.value.line() == expected.value.line()
 
 
 def test_text_the_compiled_scan_refuses_but_the_reference_accepts_is_still_read() -> None:
     # ``+3`` and a literal beyond 32 bits are fine for Python's int(); the scan hands them over.
     text = "+3 -4 0\n8589934592 0\n"
-    assert as_steps(drup_compiled.parse_drup_flat(text.encode(), "p")) == parse_drup_lines(text, "p")
+    assert as_steps(drup_flat.parse_drup_flat(text.encode(), "p")) == parse_drup_lines(text, "p")
 
 
 # -- the watch pool and the numbering ------------------------------------------------------------------------------
@@ -72,10 +72,10 @@ def test_text_the_compiled_scan_refuses_but_the_reference_accepts_is_still_read(
 @pytest.mark.parametrize("name", ["php7-6", "3sat-50-b"])
 def test_a_tiny_watch_pool_grows_and_gives_the_same_verdicts(name: str) -> None:
     clauses, lines = INSTANCES[name], proof_of(name)
-    formula = drup_compiled.flat_clauses(clauses)
+    formula = drup_flat.flat_clauses(clauses)
     proofs = [lines] + [lines[:i] + lines[i + 1:] for i in reversed(lemma_indices(lines)[-6:])]
     for proof in proofs:
-        flat = drup_compiled.parse_drup_flat(("\n".join(proof) + "\n").encode(), "p")
+        flat = drup_flat.parse_drup_flat(("\n".join(proof) + "\n").encode(), "p")
         roomy = drup_compiled.check_flat(formula, flat)
         tiny = drup_compiled.check_flat(formula, flat, pool_rows=8)
         assert (tiny.valid, tiny.reason, tiny.checked_lemmas, tiny.core_clauses) == (
@@ -133,9 +133,9 @@ def test_engine_names_are_checked() -> None:
 def test_a_zero_literal_is_refused_by_the_flat_path_too() -> None:
     with pytest.raises(ValueError, match=r"literal 0 in clause \[1, 0\]"):
         check_drup([[1, 0]], [], engine="compiled")
-    formula = drup_compiled.FlatClauses(np.array([2, 0], dtype=np.int64), np.array([0, 2], dtype=np.int64))
+    formula = drup_flat.FlatClauses(np.array([2, 0], dtype=np.int64), np.array([0, 2], dtype=np.int64))
     with pytest.raises(ValueError, match=r"literal 0 in clause \[2, 0\]"):
-        drup_compiled.check_flat(formula, drup_compiled.flat_proof([]))
+        drup_compiled.check_flat(formula, drup_flat.flat_proof([]))
 
 
 def test_random_unsatisfiable_formulas_get_the_same_validity_from_both_engines() -> None:

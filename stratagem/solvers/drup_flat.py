@@ -1,0 +1,179 @@
+"""DRUP proofs and CNF formulas as flat arrays: the input of the compiled checker.
+
+:mod:`~stratagem.solvers.drup_compiled` checks proofs of tens of millions of lines, which as Python
+tuples would take tens of gigabytes. Here clauses become slices of one integer array
+(:class:`FlatClauses`), a proof adds per step whether it deletes and its proof line (:class:`FlatProof`),
+and a text DRUP proof is parsed straight into those arrays by a numba-compiled scan
+(:func:`parse_drup_flat`) without making a Python object per line. Whatever the scan does not accept
+goes through the reference parser, :func:`stratagem.solvers.dimacs.parse_drup_lines`, so the grammar
+and the error messages are the reference's.
+
+numba is optional: without it the scan runs as plain Python (the compiled checker is then not used).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+try:  # numba is optional: without it the text is parsed by the reference parser
+    import numba
+
+    _jit: Any = numba.njit(cache=True, nogil=True)
+except ImportError:  # pragma: no cover - exercised only where numba is missing
+    numba = None  # type: ignore[assignment]
+    _jit = None
+
+__all__ = ["FlatClauses", "FlatProof", "flat_clauses", "flat_proof", "parse_drup_flat", "refuse_zero"]
+
+
+@dataclass(frozen=True)
+class FlatClauses:
+    """Clauses as DIMACS literals in one array: clause ``i`` is ``lits[starts[i]:starts[i + 1]]``."""
+
+    lits: np.ndarray
+    starts: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+
+@dataclass(frozen=True)
+class FlatProof:
+    """Proof steps as :class:`FlatClauses` plus, per step, whether it deletes and its proof line."""
+
+    clauses: FlatClauses
+    deletion: np.ndarray
+    line_numbers: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.deletion)
+
+
+def flat_clauses(clauses: Sequence[Sequence[int]]) -> FlatClauses:
+    """``clauses`` as a :class:`FlatClauses`; a zero literal raises :class:`ValueError` as in the reference."""
+    sizes = np.fromiter((len(c) for c in clauses), dtype=np.int64, count=len(clauses))
+    starts = np.zeros(len(clauses) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    lits = np.fromiter((lit for c in clauses for lit in c), dtype=np.int64, count=int(starts[-1]))
+    flat = FlatClauses(lits, starts)
+    refuse_zero(flat)
+    return flat
+
+
+def refuse_zero(flat: FlatClauses) -> None:
+    """Raise :class:`ValueError` naming the first clause with a zero literal, as the reference does."""
+    if len(flat.lits) and not flat.lits.all():
+        at = int(np.searchsorted(flat.starts, int(np.argmin(np.abs(flat.lits))), side="right")) - 1
+        raise ValueError(f"literal 0 in clause {flat.lits[flat.starts[at]:flat.starts[at + 1]].tolist()}")
+
+
+def flat_proof(steps: Sequence[tuple[bool, Sequence[int]]], line_numbers: Sequence[int] | None = None) -> FlatProof:
+    """Proof ``steps`` (``(is_deletion, clause)`` pairs) as a :class:`FlatProof`."""
+    deletion = np.fromiter((d for d, _ in steps), dtype=np.bool_, count=len(steps))
+    numbers = np.arange(1, len(steps) + 1, dtype=np.int64) if line_numbers is None else np.asarray(line_numbers,
+                                                                                                   dtype=np.int64)
+    return FlatProof(flat_clauses([c for _, c in steps]), deletion, numbers)
+
+
+def _scan_text_drup(data: np.ndarray, fill: bool, lits: np.ndarray, starts: np.ndarray, deletion: np.ndarray,
+                    numbers: np.ndarray) -> tuple[int, int, int]:
+    """One pass over a text DRUP proof: count steps and literals, or (``fill``) store them.
+
+    Returns ``(steps, literals, bad_line)``; ``bad_line`` is 0 when the text is well formed, else the
+    first malformed line, which the reference parser then reports in words.
+    """
+    size = len(data)
+    at = 0
+    line = 0
+    steps = 0
+    count = 0
+    while at < size:
+        line += 1
+        end = at
+        while end < size and data[end] != 10:
+            end += 1
+        i = at
+        while i < end and (data[i] == 32 or data[i] == 9 or data[i] == 13):
+            i += 1
+        if i == end or data[i] == 99:  # blank line or comment ('c')
+            at = end + 1
+            continue
+        is_deletion = False
+        if data[i] == 100:  # 'd'
+            is_deletion = True
+            i += 1
+            if i < end and not (data[i] == 32 or data[i] == 9):
+                return steps, count, line
+        first = count
+        closed = False
+        while True:
+            while i < end and (data[i] == 32 or data[i] == 9 or data[i] == 13):
+                i += 1
+            if i == end:
+                break
+            if closed:
+                return steps, count, line  # something after the closing 0
+            negative = False
+            if data[i] == 45:  # '-'
+                negative = True
+                i += 1
+            digits = 0
+            value = 0
+            while i < end and 48 <= data[i] <= 57:
+                value = value * 10 + (data[i] - 48)
+                digits += 1
+                i += 1
+                if digits > 10:
+                    return steps, count, line
+            if digits == 0 or (i < end and not (data[i] == 32 or data[i] == 9 or data[i] == 13)):
+                return steps, count, line
+            if value == 0:
+                closed = True
+                continue
+            if value > 2147483647:
+                return steps, count, line
+            if fill:
+                lits[count] = -value if negative else value
+            count += 1
+        if not closed or (is_deletion and count == first):
+            return steps, count, line
+        if fill:
+            starts[steps + 1] = count
+            deletion[steps] = is_deletion
+            numbers[steps] = line
+        steps += 1
+        at = end + 1
+    return steps, count, 0
+
+
+if _jit is not None:
+    _scan_text_drup = _jit(_scan_text_drup)
+
+
+def parse_drup_flat(data: bytes, source: str) -> FlatProof:
+    """A text or binary DRUP proof as a :class:`FlatProof`, with the grammar of ``parse_drup_lines``.
+
+    Text is parsed by compiled code in two passes (count, then fill); binary DRAT and malformed text
+    go through :func:`stratagem.solvers.dimacs.parse_drup_lines`, which names the place at fault.
+    """
+    from stratagem.solvers.dimacs import parse_drup_lines
+
+    if data[:1] == b"a" or b"\0" in data or numba is None or not data.isascii():
+        return flat_proof(*parse_drup_lines(data, source))
+    array = np.frombuffer(data, dtype=np.uint8)
+    empty = np.zeros(0, dtype=np.int64)
+    steps, count, bad = _scan_text_drup(array, False, empty, empty, np.zeros(0, dtype=np.bool_), empty)
+    if bad:
+        # The reference parser stops at the first malformed line and words the error; text it accepts
+        # but the compiled scan does not (``+5``, literals beyond 32 bits, rare line breaks) it parses whole.
+        return flat_proof(*parse_drup_lines(data, source))
+    lits = np.zeros(count, dtype=np.int64)
+    starts = np.zeros(steps + 1, dtype=np.int64)
+    deletion = np.zeros(steps, dtype=np.bool_)
+    numbers = np.zeros(steps, dtype=np.int64)
+    _scan_text_drup(array, True, lits, starts, deletion, numbers)
+    return FlatProof(FlatClauses(lits, starts), deletion, numbers)
