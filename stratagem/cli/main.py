@@ -19,7 +19,6 @@ from types import FrameType
 from typing import Any
 
 import click
-from rich.console import Console
 
 from stratagem import __version__
 from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
@@ -27,26 +26,6 @@ from stratagem.core.errors import BadInput, StratagemError, Terminated, check_te
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
                  "Stratego Card Clash.")
-
-
-class _Console(Console):
-    """rich's console, except that a reader who stopped reading (``| head``) is reported like everywhere
-    else in the CLI (exit 141, see :func:`run`), not by rich's own ``SystemExit(1)``, which would read as
-    a checked "no"."""
-
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        raise BrokenPipeError
-
-
-def stdout() -> Console:
-    """The console commands print their results on."""
-    return _Console(highlight=False, soft_wrap=True)
-
-
-def stderr() -> Console:
-    """The console for notes on stderr."""
-    return _Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 #: Each command's module (``stratagem.cli.<module>``, attribute of the same name as the command, except

@@ -165,7 +165,7 @@ def reach(
         click.echo(dumps_record(report), nl=False)
         return 0
 
-    from stratagem.cli.main import stdout
+    from stratagem.cli.output import stdout
 
     out = stdout()
     out.print(describe_challenge(loaded.challenge))

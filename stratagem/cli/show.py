@@ -32,7 +32,7 @@ SHOW_FORMAT = "stratagem/show@1"
 @click.option("--json", "as_json", is_flag=True, help=f"Print one JSON object ({SHOW_FORMAT}).")
 def show(file: str, deal_key: str | None, players: int | None, as_json: bool) -> int:
     """Draw a puzzle or position file, or a line/proof record (.json) move by move."""
-    from stratagem.cli.main import stdout
+    from stratagem.cli.output import stdout
 
     out = stdout()
     if file.endswith(".json"):
@@ -102,7 +102,7 @@ def _print_json(report: dict[str, Any]) -> int:
 
 def _draw_position(game_name: str, game: Any, state: Any) -> None:
     """The position's notation, whose turn it is, and the game's own drawing of it."""
-    from stratagem.cli.main import stdout
+    from stratagem.cli.output import stdout
 
     out = stdout()
     out.print(f"position  [dim]{escape(game.format_state(state))}[/]")
@@ -112,7 +112,7 @@ def _draw_position(game_name: str, game: Any, state: Any) -> None:
 
 
 def _show_position_line(game_name: str, game: Any, start: Any, moves: tuple[str, ...], states: Sequence[Any]) -> int:
-    from stratagem.cli.main import stdout
+    from stratagem.cli.output import stdout
 
     out = stdout()
     out.print(f"[bold]{game_name}[/]")
