@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import glob
 import io
-import os
-import platform
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -35,8 +33,8 @@ from typing import Any
 
 import click
 
-from stratagem import __version__
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.output import machine
 from stratagem.core.io import check_writable_dir, dumps_record, write_atomic
 from stratagem.loading import load_strato
 from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
@@ -56,16 +54,6 @@ BENCH_FORMAT = "stratagem/bench@1"
 
 SEARCH_METHODS = ("bfs", "astar", "idastar")
 ALL_METHODS = (*SEARCH_METHODS, "sat", "cpsat")
-
-
-def machine() -> str:
-    """One line describing where the numbers were measured."""
-    cpu = platform.processor() or platform.machine()
-    load = f", load average {os.getloadavg()[0]:.1f} when the run started" if hasattr(os, "getloadavg") else ""
-    return (
-        f"{platform.system()} {platform.machine()} ({cpu}), {os.cpu_count()} cores{load}, "
-        f"Python {platform.python_version()}, stratagem {__version__}"
-    )
 
 
 def run(method: str, game: StratoGame, time_limit: float) -> Solution:
