@@ -133,10 +133,11 @@ def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | Non
     return SoloCheck(source, position, answer)
 
 
-def check(puzzle: str | Path, method: str = "auto", time_limit: float | None = None, *, deal: str | int | None = None,
-          players: int | None = None, progress: ProgressFactory = no_progress) -> SoloCheck | DealSolution:
-    """Is the puzzle in the file solvable? A STAKD solo puzzle gives a :class:`SoloCheck`; a Strato
-    puzzle's deal (``deal``, ``players`` as in :func:`stratagem.loading.load`) the
+def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto", time_limit: float | None = None,
+          *, players: int | None = None, progress: ProgressFactory = no_progress) -> SoloCheck | DealSolution:
+    """Is the puzzle in the file solvable? A STAKD solo puzzle gives a :class:`SoloCheck` (``method``:
+    ``sat``, the default, or ``cpsat``); a Strato puzzle's deal (``deal``, ``players`` as in
+    :func:`stratagem.loading.load`) the
     :class:`~stratagem.solving.DealSolution` of :func:`~stratagem.solving.solve` (solvable when it has
     a line, shortest or not; unsolvable when its status is ``unsolvable``).
 

@@ -163,9 +163,9 @@ def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | i
     return deal_of(load_strato(puzzle), deal, players)
 
 
-def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | int | None = None, *,
-          players: int | None = None, method: str = "auto", time_limit: float | None = None,
-          max_nodes: int | None = None, progress: ProgressFactory = no_progress) -> DealSolution:
+def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | int | None = None, method: str = "auto",
+          time_limit: float | None = None, *, players: int | None = None, max_nodes: int | None = None,
+          progress: ProgressFactory = no_progress) -> DealSolution:
     """The shortest winning line of a Strato deal (open information), with how it is known.
 
     ``method`` is one of :data:`~stratagem.models.strato.solve.METHODS` (``auto``: the relaxation

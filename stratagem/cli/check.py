@@ -59,7 +59,7 @@ def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | No
     def progress(label: str, first: str, second: str):  # type: ignore[no-untyped-def]
         return search_progress(label, enabled=not as_json, first=first, second=second)
 
-    answer = check_puzzle(puzzle, method, time_limit, deal=deal_key, players=players, progress=progress)
+    answer = check_puzzle(puzzle, deal_key, method, time_limit, players=players, progress=progress)
     if isinstance(answer, SoloCheck):
         report_solo_check(answer, as_json, proof_path)
         return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]
