@@ -39,6 +39,7 @@ player; the Game protocol's ``to_move`` counts from 0).
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
@@ -68,6 +69,8 @@ EXACT = ("alphabeta", "expecti", "paranoid", "maxn")
 PROVABLE = (*EXACT, "lp")
 OPEN = "open: every card and pile is known to the analysis"
 ARGUMENT = "<argument>"
+#: The ``source`` of a position given as a ``(game, state)`` pair, in error messages.
+POSITION_SOURCE = "<position>"
 #: Positions the LP backward induction values at most without ``max_nodes``: it holds each in memory, about
 #: a kilobyte apiece (measured on a seeded Stack Attack round: 33,615 positions in 75 MB, ~20,000 a second).
 DEFAULT_LP_NODES = 500_000
@@ -239,6 +242,8 @@ class Analysis:
                 continue
             if key in ("moves", "players"):
                 record[key] = None if item is None else [entry.to_json() for entry in item]
+            elif key == "setup":
+                record[key] = copy.deepcopy(item)
             elif key in ("pv", "values"):
                 record[key] = None if item is None else [_text(v) for v in item]
             else:
@@ -342,10 +347,6 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
         raise BadInput(loaded.source, "method", str(exc)) from None
     lp_results = report.pop("_results", None)
     return _analysis(report, game, state, lp_results, time.perf_counter() - started)
-
-
-#: The ``source`` of a position given as a ``(game, state)`` pair, in error messages.
-POSITION_SOURCE = "<position>"
 
 
 def resolve_method(position: Position, method: str = "auto", as_player: int | None = None) -> str:

@@ -3,30 +3,11 @@
 The analysis is :func:`stratagem.analysis.analyze`; this module parses the options, calls it, writes
 the proof (:meth:`~stratagem.analysis.Analysis.write_proof`) and renders the result.
 
-Methods (``--method``):
-
-- ``alphabeta``: exact two-player search (win/loss/draw with the distance to the result); positions
-  with chance nodes go to ``expecti``; with three or more players to ``paranoid``.
-- ``expecti``: expectiminimax with Star2 pruning, for positions with chance events.
-- ``paranoid`` / ``maxn``: three or more players; each is labelled as the assumption it is.
-- ``lp``: simultaneous-move games: backward induction with one exactly certified LP per node.
-- ``mcts`` (open information), ``ismcts`` and ``pimc`` (from one player's observation, ``--as``),
-  ``duct`` (simultaneous moves): estimates, never called a value unless MCTS-Solver proved it.
-- ``auto`` (default): ``lp`` for simultaneous-move games, ``pimc`` with ``--as``, else ``alphabeta``.
-
-Open analysis (every card known, like double-dummy bridge) is the default and is said so in the
-output. A value is printed only when the search was exhaustive or certified; a depth, node or time
-limit gives ``status: heuristic`` or ``unknown`` with the best line found so far, which is labelled
-"best found so far (not proven)", never "best move".
-
-Limits are total: ``--time-limit`` is one :class:`~stratagem.core.deadline.Deadline` for the whole
-command. The root's search, the ranking of the root moves (``--rank``, the default) and the proof tree
-(``--proof``) share it: the ranking gets what the root's search left, and a move not searched before it
-ran out is listed as "not ranked". A move's value is shown only when its own search established it; when
-the root's search was stopped but the ranking proved enough (every move solved, or one move reaching
-the best return there is), the root's value is taken from the ranking and the summary says so, so the
-summary and the move list never disagree. The LP backward induction also stops at ``--nodes`` positions
-(default :data:`DEFAULT_LP_NODES`), which bounds its memory.
+The methods, what each claims and how the limits are shared are described in :mod:`stratagem.analysis`.
+On the command line, ``--time-limit`` is one :class:`~stratagem.core.deadline.Deadline` for the whole
+command: the root's search, the ranking of the root moves (``--rank``, the default) and the proof
+(``--proof``) share it. A value is printed only when the search was exhaustive or certified; otherwise
+the best line is labelled "best found so far (not proven)", never "best move".
 
 Exit codes (:mod:`stratagem.cli.exitcodes`): 0 when the status is ``solved`` or ``heuristic`` (a value, or
 a depth-limited estimate the user asked for by ``--depth``), and for the Monte Carlo methods, whose
