@@ -902,3 +902,8 @@ def _value(v: Any) -> Any:
     return v
 
 
+
+
+__all__ = ["ANALYSIS_FORMAT", "DEFAULT_LP_NODES", "EXACT", "METHODS", "PROVABLE", "Analysis", "MoveEntry",
+           "PlayerEntry", "ProofFile", "ProofNotWritten", "analyze", "check_provable", "choose_method",
+           "resolve_method", "return_bounds"]
