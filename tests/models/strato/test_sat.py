@@ -17,7 +17,7 @@ from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.sat import StratoCNF, max_turns
 from stratagem.solvers.dimacs import parse_drup_lines
 from stratagem.solvers.drup import check_drup
-from stratagem.solvers.satplan import horizon_search, incremental_search
+from stratagem.solvers.satplan import SolverProgress, horizon_search, incremental_search
 from stratagem.solvers.search import astar, bfs
 
 from .support import puzzle_challenge
@@ -150,17 +150,21 @@ def test_engine_incremental_search_agrees_with_the_plain_horizon_search_and_cert
     game = StratoGame(challenge, options, seeded_deal(challenge, seed, players))
     last = max_turns(game.initial_state())
     plain = sat_solve(game)
-    seen: list[int] = []
+    seen: list[SolverProgress] = []
     result = incremental_search(lambda lo, hi: StratoCNF(game, hi, open_from=lo), first=0, last=last, step=3,
-                                prove=lambda k: StratoCNF(game, k), progress=lambda k, _: seen.append(k))
+                                prove=lambda k: StratoCNF(game, k), progress=seen.append)
     assert result.status == plain.status
     assert len(result.moves or ()) == len(plain.moves or ()) and result.lower_bound == plain.lower_bound
     assert result.refutation is not None and plain.refutation is not None
     assert result.refutation.horizon == plain.refutation.horizon
     assert result.refutation.clauses == plain.refutation.clauses  # the plain formula, not the open one
     _check_refutation(result)
-    # Horizons in increasing order, then the certificate's horizon, solved again as a plain formula.
-    assert seen[:-1] == sorted(seen[:-1]) and seen[0] == 0 and seen[-1] == result.refutation.horizon
+    # Horizons in increasing order under assumptions (no proof), then the certificate's horizon, solved
+    # again as a plain formula while its proof is written.
+    search = [report.horizon for report in seen if report.proof_lines is None]
+    assert search == sorted(search) and search[0] == 0
+    assert {report.horizon for report in seen if report.proof_lines is not None} == {result.refutation.horizon}
+    assert seen[-1].proof_lines == len(result.refutation.proof)
 
 
 def test_engine_incremental_search_without_prove_claims_no_certificate_and_stops_on_time() -> None:
