@@ -29,7 +29,7 @@ from stratagem.checking import SoloCheck
 from stratagem.checking import check as check_puzzle
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.cli.progress import search_progress
+from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.io import check_writable
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
@@ -55,11 +55,8 @@ def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | No
     """
     if proof_path is not None:
         check_writable(proof_path, "--proof")
-
-    def progress(label: str, first: str, second: str):  # type: ignore[no-untyped-def]
-        return search_progress(label, enabled=not as_json, first=first, second=second)
-
-    answer = check_puzzle(puzzle, deal_key, method, time_limit, players=players, progress=progress)
+    answer = check_puzzle(puzzle, deal_key, method, time_limit, players=players,
+                          progress=terminal_progress(enabled=not as_json))
     if isinstance(answer, SoloCheck):
         report_solo_check(answer, as_json, proof_path)
         return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]

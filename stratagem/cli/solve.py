@@ -19,7 +19,7 @@ import click
 from stratagem.checking import check_solo
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.cli.progress import search_progress
+from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.io import check_writable
 from stratagem.loading import game_of_file
@@ -74,10 +74,7 @@ def solve(
     if max_nodes is not None and method in ("sat", "cpsat"):
         raise click.BadParameter(f"limits a search (relaxed, bfs, astar, idastar), not {method}; use --time-limit",
                                  param_hint="--max-nodes")
-
-    def progress(label: str, first: str, second: str):  # type: ignore[no-untyped-def]
-        return search_progress(label, enabled=not as_json, first=first, second=second)
-
-    solution = solve_deal(deal, method=method, time_limit=time_limit, max_nodes=max_nodes, progress=progress)
+    solution = solve_deal(deal, method=method, time_limit=time_limit, max_nodes=max_nodes,
+                          progress=terminal_progress(enabled=not as_json))
     report_deal_solution(solution, as_json, proof_path)
     return {SOLVED: DONE, UNSOLVABLE: NO}.get(solution.status, UNDETERMINED)

@@ -27,7 +27,7 @@ import click
 
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.cli.progress import search_progress
+from stratagem.cli.progress import terminal_progress
 from stratagem.core.io import dumps_record
 from stratagem.solvers.replay import DEFAULT_MAX_STATES
 from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNOWN, Verdict
@@ -55,8 +55,7 @@ def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | No
     Exit 0: every claim certified; 1: something is invalid; 2: unreadable input; 3: nothing is wrong
     but some claim is not certified or unknown.
     """
-    verdict = verify_record(record, recheck, time_limit, nodes,
-                            progress=lambda label, first, second: search_progress(label, first=first, second=second))
+    verdict = verify_record(record, recheck, time_limit, nodes, progress=terminal_progress())
     return _report(verdict, as_json)
 
 
