@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import PUZZLES, Outcome
 from test_bench import SMALL
 
@@ -101,3 +102,14 @@ def test_bench_json_lists_what_it_wrote(cli, tmp_path: Path) -> None:  # type: i
     assert (row["puzzle"], row["deal"], row["length"], row["sat_length"]) == ("tiny.toml", "tiny", 3, 3)
     assert row["certificate"] == "relaxation-bound"
     assert len(row["solve"]) == 2 and all(seconds >= 0 for seconds in row["solve"] + row["check"] + row["sat"])
+
+
+@pytest.mark.slow
+def test_bench_json_for_another_game(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The other games' measurements stay in their table; the document names it (5 s: slow)."""
+    out = tmp_path / "results"
+    result = cli("bench", "cardclash", "--games", "1", "--iterations", "10", "--nodes", "1000", "--out", str(out),
+                 "--json")
+    data = document(result, "bench")
+    assert set(data) == {"format", "game", "out", "machine", "written"}
+    assert data["written"] == [str(out / "cardclash.md")] and Path(data["written"][0]).exists()
