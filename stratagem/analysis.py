@@ -276,7 +276,7 @@ class Analysis:
             raise ProofNotWritten(f"the value was not established (status {self.status}); nothing to prove")
         limit = _deadline(time_limit)
         if self.method == "lp":
-            from stratagem.solvers.simultaneous import matrix_proof
+            from stratagem.solvers.matrixproof import matrix_proof
 
             proofs = [matrix_proof(game, r) for r in self._lp_results]
             record: dict[str, Any] = proofs[0] if len(proofs) == 1 else {

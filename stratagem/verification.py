@@ -35,9 +35,9 @@ from stratagem.loading import game_from_record, position_from_record
 from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
 from stratagem.solvers.dimacs import read_bytes_maybe_gz, read_text_maybe_gz, write_dimacs
 from stratagem.solvers.drup import check_drup_data, run_drat_trim
+from stratagem.solvers.matrixproof import check_matrix_proof
 from stratagem.solvers.prooftree import PROOFTREE_FORMAT, check_proof_tree
 from stratagem.solvers.replay import DEFAULT_MAX_STATES, is_win, no_win_within, replay
-from stratagem.solvers.simultaneous import check_matrix_proof
 
 MATRIXPROOF_FORMAT = "stratagem/matrixproof@1"
 MATRIXPROOFS_FORMAT = "stratagem/matrixproofs@1"

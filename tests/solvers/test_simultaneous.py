@@ -21,14 +21,12 @@ from simtoys import GoofspielGame, OddOneOutGame, PenniesGame, brute_force_value
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, SIMULTANEOUS
 from stratagem.solvers.matrix import check_equilibrium
+from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT, check_matrix_proof, matrix_proof
 from stratagem.solvers.simultaneous import (
     COALITION,
-    MATRIXPROOF_FORMAT,
     ZERO_SUM,
     SimultaneousResult,
     UnsupportedGame,
-    check_matrix_proof,
-    matrix_proof,
     solve_each_player,
     solve_simultaneous,
 )

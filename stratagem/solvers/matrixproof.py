@@ -1,0 +1,256 @@
+"""The certificate of a simultaneous-move result: a ``stratagem/matrixproof@1`` record and its check.
+
+:func:`matrix_proof` writes what :func:`~stratagem.solvers.simultaneous.solve_simultaneous` found:
+every simultaneous node's moves (in the game's notation), rational strategies for both sides and its
+value. :func:`check_matrix_proof` re-checks such a record from the rules engine alone: it walks the
+game from the start as the solver did (the same :class:`~stratagem.solvers.simultaneous.Walker`),
+rebuilds each matrix by applying the joint moves, and re-checks each node's equilibrium exactly,
+trusting nothing from the solver but the claimed values it verifies. The record's fields are in
+docs/formats.md.
+
+The module knows nothing about any particular game.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from stratagem.core.errors import BadInput
+from stratagem.solvers.matrix import equilibrium_problem
+from stratagem.solvers.simultaneous import (
+    PAYOFFS,
+    AnyGame,
+    SimultaneousResult,
+    Walker,
+    analysis_label,
+    opponents_of,
+)
+
+__all__ = [
+    "MATRIXPROOF_FORMAT",
+    "MatrixProofVerdict",
+    "check_matrix_proof",
+    "fraction_text",
+    "matrix_proof",
+    "move_label",
+    "parse_fraction",
+]
+
+MATRIXPROOF_FORMAT = "stratagem/matrixproof@1"
+
+
+@dataclass(frozen=True)
+class MatrixProofVerdict:
+    """Outcome of :func:`check_matrix_proof`: ``valid``, or the first ``reason`` it is not."""
+
+    valid: bool
+    reason: str
+    nodes_checked: int
+
+
+
+def fraction_text(x: Fraction) -> str:
+    """A Fraction as ``"p/q"`` (always with the denominator, ``"1/1"`` for one)."""
+    return f"{x.numerator}/{x.denominator}"
+
+
+_FRACTION = re.compile(r"-?\d+(/\d+)?")
+
+
+def parse_fraction(text: Any, source: str, place: str) -> Fraction:
+    """``"p/q"`` or ``"p"`` as a Fraction; anything else is :class:`BadInput`."""
+    if not isinstance(text, str) or not _FRACTION.fullmatch(text):
+        raise BadInput(source, place, f'expected a fraction "p/q", found {text!r}')
+    numerator, _, denominator = text.partition("/")
+    if denominator and int(denominator) == 0:
+        raise BadInput(source, place, f"zero denominator in {text!r}")
+    return Fraction(int(numerator), int(denominator) if denominator else 1)
+
+
+def move_label(game: AnyGame, state: Hashable, player: int, move: Any) -> str:
+    """A player's move at a simultaneous node in the game's notation."""
+    formatter = getattr(game, "format_player_move", None)
+    if callable(formatter):
+        return str(formatter(state, player, move))
+    return game.format_move(state, move)
+
+
+def matrix_proof(game: AnyGame, result: SimultaneousResult) -> dict[str, Any]:
+    """The ``stratagem/matrixproof@1`` record of ``result`` (root first, then the rest)."""
+    setup = getattr(game, "setup", None)
+    nodes = []
+    for node in reversed(result.nodes):
+        nodes.append(
+            {
+                "state": game.format_state(node.state),
+                "depth": node.depth,
+                "value": fraction_text(node.value),
+                "certified": node.certified,
+                "rows": [move_label(game, node.state, result.player, m) for m in node.rows],
+                "columns": [
+                    [move_label(game, node.state, q, m) for q, m in zip(result.opponents, column, strict=True)]
+                    for column in node.columns
+                ],
+                "row_strategy": [fraction_text(p) for p in node.solution.row],
+                "column_strategy": [fraction_text(p) for p in node.solution.col],
+            }
+        )
+    return {
+        "format": MATRIXPROOF_FORMAT,
+        "game": game.name,
+        "setup": setup() if callable(setup) else {},
+        "start": game.format_state(result.root),
+        "information": "open",
+        "player": result.player,
+        "opponents": list(result.opponents),
+        "label": result.label,
+        "payoff": result.payoff,
+        "depth": result.depth,
+        "value": fraction_text(result.value),
+        "certified": result.certified,
+        "evaluated_leaves": result.evaluated_leaves,
+        "nodes": nodes,
+    }
+
+
+@dataclass(frozen=True)
+class _ProofNode:
+    place: str
+    value: Fraction
+    rows: list[str]
+    columns: list[list[str]]
+    row_strategy: list[Fraction]
+    column_strategy: list[Fraction]
+
+
+class _Rejected(Exception):
+    """A proof that reads well but does not prove its claim."""
+
+
+class _Checker(Walker):
+    def __init__(self, game: AnyGame, player: int, payoff: str, nodes: dict[tuple[str, int | None], _ProofNode]):
+        super().__init__(game, player, payoff)
+        self.nodes = nodes
+        self.used: set[tuple[str, int | None]] = set()
+
+    def simultaneous(self, state: Hashable, remaining: int | None) -> Fraction:
+        text = self.game.format_state(state)
+        key = (text, remaining)
+        node = self.nodes.get(key)
+        where = f"state {text!r}" + ("" if remaining is None else f" at depth {remaining}")
+        if node is None:
+            raise _Rejected(f"no node for {where}, which the start reaches")
+        self.used.add(key)
+        rows, columns = self.options(state)
+        game = self.game
+        row_labels = [move_label(game, state, self.player, m) for m in rows]
+        column_labels = [
+            [move_label(game, state, q, m) for q, m in zip(self.opponents, c, strict=True)] for c in columns
+        ]
+        if node.rows != row_labels:
+            raise _Rejected(f"{node.place}: rows {node.rows} are not player {self.player}'s moves {row_labels}")
+        if node.columns != column_labels:
+            raise _Rejected(f"{node.place}: columns {node.columns} are not the opponents' joint moves {column_labels}")
+        matrix = self.matrix(state, remaining)
+        problem = equilibrium_problem(matrix, node.row_strategy, node.column_strategy, node.value)
+        if problem is not None:
+            raise _Rejected(f"{node.place} ({where}): {problem}")
+        return node.value
+
+
+def check_matrix_proof(
+    game: AnyGame, root_state: Hashable, proof: dict[str, Any], source: str = "<proof>"
+) -> MatrixProofVerdict:
+    """Re-check a ``stratagem/matrixproof@1`` record from the rules engine alone, exactly.
+
+    Walks the game from ``root_state`` as the solver did; at every simultaneous node it finds the
+    proof's node by the state's notation, compares the move labels with the engine's moves, rebuilds
+    the matrix (children values: terminals, chance expectations, decision max/min, ``evaluate`` at
+    the depth limit, and the proof's own values for deeper simultaneous nodes, each checked in turn)
+    and checks the node's strategies and value exactly. Rejects a setup other than the game's
+    options, another start, a missing node, a node the start does not reach, a wrong label (an
+    illegal move), a wrong strategy and a wrong value. A record that does
+    not read (wrong format, missing or mistyped field, a number that is not ``"p/q"``) raises
+    :class:`BadInput` instead.
+    """
+    header = _read_header(game, proof, source)
+    player, payoff, depth, claimed = header
+    nodes = _read_nodes(proof, source)
+    setup = getattr(game, "setup", None)
+    if callable(setup) and proof.get("setup") != json.loads(json.dumps(setup())):
+        return MatrixProofVerdict(False, f"setup {proof.get('setup')!r} is not the game's options", 0)
+    if proof.get("start") != game.format_state(root_state):
+        return MatrixProofVerdict(False, f"start {proof.get('start')!r} is not the given position", 0)
+    if proof.get("opponents") != list(opponents_of(game, player)):
+        return MatrixProofVerdict(False, f"opponents {proof.get('opponents')!r} are not every other player", 0)
+    if proof.get("label") != analysis_label(game):
+        return MatrixProofVerdict(False, f"label {proof.get('label')!r} should be {analysis_label(game)!r}", 0)
+    checker = _Checker(game, player, payoff, nodes)
+    try:
+        value = checker.value(root_state, depth)
+        if value != claimed:
+            raise _Rejected(f"the start's value is {value}, the proof claims {claimed}")
+        unused = [key for key in nodes if key not in checker.used]
+        if unused:
+            raise _Rejected(f"{nodes[unused[0]].place} is not reached from the start")
+    except _Rejected as exc:
+        return MatrixProofVerdict(False, str(exc), len(checker.used))
+    return MatrixProofVerdict(True, "", len(checker.used))
+
+
+def _read_header(game: AnyGame, proof: Any, source: str) -> tuple[int, str, int | None, Fraction]:
+    if not isinstance(proof, dict):
+        raise BadInput(source, "", "a matrix proof must be a JSON object")
+    if proof.get("format") != MATRIXPROOF_FORMAT:
+        raise BadInput(source, "format", f"expected {MATRIXPROOF_FORMAT!r}, found {proof.get('format')!r}")
+    if proof.get("game") != game.name:
+        raise BadInput(source, "game", f"the proof is for {proof.get('game')!r}, not {game.name!r}")
+    player = proof.get("player")
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < game.num_players:
+        raise BadInput(source, "player", f"not a player of a {game.num_players}-player game: {player!r}")
+    payoff = proof.get("payoff")
+    if payoff not in PAYOFFS:
+        raise BadInput(source, "payoff", f"must be one of {', '.join(PAYOFFS)}, found {payoff!r}")
+    depth = proof.get("depth")
+    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 0):
+        raise BadInput(source, "depth", f"must be null or a non-negative integer, found {depth!r}")
+    return player, str(payoff), depth, parse_fraction(proof.get("value"), source, "value")
+
+
+def _read_nodes(proof: dict[str, Any], source: str) -> dict[tuple[str, int | None], _ProofNode]:
+    raw = proof.get("nodes")
+    if not isinstance(raw, list):
+        raise BadInput(source, "nodes", "missing or not a list")
+    nodes: dict[tuple[str, int | None], _ProofNode] = {}
+    for k, entry in enumerate(raw):
+        place = f"nodes[{k}]"
+        if not isinstance(entry, dict):
+            raise BadInput(source, place, "a node must be an object")
+        state, depth = entry.get("state"), entry.get("depth")
+        if not isinstance(state, str):
+            raise BadInput(source, f"{place}.state", "missing or not a string")
+        if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool)):
+            raise BadInput(source, f"{place}.depth", "must be null or an integer")
+        rows, columns = entry.get("rows"), entry.get("columns")
+        if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+            raise BadInput(source, f"{place}.rows", "must be a list of move strings")
+        if not isinstance(columns, list) or not all(
+            isinstance(c, list) and all(isinstance(m, str) for m in c) for c in columns
+        ):
+            raise BadInput(source, f"{place}.columns", "must be a list of lists of move strings")
+        strategies = []
+        for key in ("row_strategy", "column_strategy"):
+            items = entry.get(key)
+            if not isinstance(items, list):
+                raise BadInput(source, f"{place}.{key}", "missing or not a list")
+            strategies.append([parse_fraction(p, source, f"{place}.{key}[{i}]") for i, p in enumerate(items)])
+        if (state, depth) in nodes:
+            raise BadInput(source, place, f"a second node for state {state!r} at depth {depth!r}")
+        value = parse_fraction(entry.get("value"), source, f"{place}.value")
+        nodes[(state, depth)] = _ProofNode(place, value, rows, columns, strategies[0], strategies[1])
+    return nodes
