@@ -367,23 +367,22 @@ class CardClashGame:
         matter to nothing but a later cancellation).
         """
         n = state.players
-        seen: dict[str, list[str]] = {COLOURS[p]: [] for p in range(n)}
         known_depth = 2 if self.strategic else 1
         hidden_slots: list[tuple[int, int]] = []  # (cell index, depth) of covered cards not seen
+        # The cards ``player`` cannot see, per colour: the other hands, every pile and the covered
+        # cards. With full armies this is the army minus what ``player`` sees; a puzzle position may
+        # hold only part of each army, and then the cards in play are the ones in the position.
+        hidden: dict[str, list[str]] = {COLOURS[p]: [] for p in range(n)}
         for i, cell in enumerate(state.board):
             for d, card in enumerate(cell.stack):
-                if d < known_depth:
-                    seen[card[0]].append(card[1])
-                else:
+                if d >= known_depth:
                     hidden_slots.append((i, d))
-        for k in range(0, len(state.removed), 2):
-            seen[state.removed[k]].append(state.removed[k + 1])
-        seen[COLOURS[player]].extend(state.hands[player])
-        unseen: dict[str, list[str]] = {}
+                    hidden[card[0]].append(card[1])
         for p in range(n):
-            left = Counter(ARMY)
-            left.subtract(seen[COLOURS[p]])
-            unseen[COLOURS[p]] = sorted(left.elements(), key=RANKS.index)
+            if p != player:
+                hidden[COLOURS[p]].extend(state.hands[p])
+            hidden[COLOURS[p]].extend(state.piles[p])
+        unseen = {colour: sorted(cards, key=RANKS.index) for colour, cards in hidden.items()}
         best = state
         for _ in range(200):
             hands = list(state.hands)

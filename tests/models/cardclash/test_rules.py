@@ -229,6 +229,18 @@ def test_engine_sample_state_keeps_observation_and_cards(strategic: bool) -> Non
         assert cards_of(sample) == full_army(3)
 
 
+@pytest.mark.parametrize("player", [0, 1])
+def test_engine_sample_state_of_a_puzzle_with_part_of_each_army_keeps_its_cards(player: int) -> None:
+    # A puzzle position holds only some of each army: the hidden cards are the ones in the position
+    # (the rest of the army is not in play), so a sample neither adds nor loses a card.
+    game, state = game_at("b5,rBb3,./b1,b6r2,r4/r1,.,. 4X,33 65,2X 1")
+    rng = random.Random(3)
+    for _ in range(20):
+        sample = game.sample_state(state, player, rng)
+        assert game.observation(sample, player) == game.observation(state, player)
+        assert sorted(cards_of(sample)) == sorted(cards_of(state))
+
+
 def test_engine_capabilities_are_declared() -> None:
     game = CardClashGame(2)
     assert isinstance(game, MoveOrdering) and isinstance(game, Evaluation) and isinstance(game, HiddenInformation)
