@@ -162,7 +162,8 @@ def test_a_swallowed_sigterm_still_stops_the_atomic_writes(tmp_path: Path, monke
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("args", [["show", str(LEVEL_2)], ["reach", str(PUZZLES / "challenge-0.toml"), "--json", "--max-states", "2000"]],
+@pytest.mark.parametrize("args", [["show", str(LEVEL_2)],
+                                  ["reach", str(PUZZLES / "challenge-0.toml"), "--json", "--max-states", "2000"]],
                          ids=["rich", "echo"])
 def test_a_reader_that_stops_reading_is_exit_141_and_silent(tmp_path: Path, args: list[str]) -> None:
     """``stratagem ... | head``: exit 141 (128 + SIGPIPE) and nothing on stderr, whether the output goes
