@@ -138,6 +138,14 @@ def check_limits(data: Any, source: str) -> None:
     walk(data, 0)
 
 
+def _parser_limit(exc: RecursionError | ValueError, source: str, text: str) -> BadInput:
+    """What a parser's own limit means to a user: nesting too deep, or an integer of thousands of digits
+    (Python's int conversion limit, a ValueError)."""
+    if isinstance(exc, RecursionError):
+        return BadInput(source, "", f"nested more than {MAX_NESTING} levels deep (docs/formats.md, Input limits)")
+    return BadInput(source, _line_of_long_number(text), "a number of thousands of digits: numbers are at most 64-bit")
+
+
 def load_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file, turning every failure into :class:`BadInput` naming the file and line."""
     source = str(path)
@@ -150,12 +158,8 @@ def load_toml(path: str | Path) -> dict[str, Any]:
         place = f"line {match.group(1)}, column {match.group(2)}" if match else ""
         problem = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) or "malformed TOML"
         raise BadInput(source, place, f"malformed TOML: {problem}") from None
-    except RecursionError:
-        raise BadInput(source, "", f"nested more than {MAX_NESTING} levels deep "
-                       "(docs/formats.md, Input limits)") from None
-    except ValueError:  # Python's int conversion limit: a number of thousands of digits
-        raise BadInput(source, _line_of_long_number(text), "a number of thousands of digits: numbers are "
-                       "at most 64-bit") from None
+    except (RecursionError, ValueError) as exc:
+        raise _parser_limit(exc, source, text) from None
     check_limits(data, source)
     return data
 
@@ -185,12 +189,8 @@ def load_json(path: str | Path) -> dict[str, Any]:
         raise BadInput(source, "", f"{str(exc)[:40]} is not a finite number (records hold none)") from None
     except json.JSONDecodeError as exc:
         raise BadInput(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}") from None
-    except RecursionError:
-        raise BadInput(source, "", f"nested more than {MAX_NESTING} levels deep "
-                       "(docs/formats.md, Input limits)") from None
-    except ValueError:  # Python's int conversion limit: a number of thousands of digits
-        raise BadInput(source, _line_of_long_number(text), "a number of thousands of digits: numbers are "
-                       "at most 64-bit") from None
+    except (RecursionError, ValueError) as exc:
+        raise _parser_limit(exc, source, text) from None
     if not isinstance(data, dict):
         raise BadInput(source, "", "a record must be a JSON object")
     check_limits(data, source)
