@@ -276,11 +276,11 @@ class Analysis:
             raise ProofNotWritten(f"the value was not established (status {self.status}); nothing to prove")
         limit = _deadline(time_limit)
         if self.method == "lp":
-            from stratagem.solvers.matrixproof import matrix_proof
+            from stratagem.solvers.matrixproof import MATRIXPROOFS_FORMAT, matrix_proof
 
             proofs = [matrix_proof(game, r) for r in self._lp_results]
             record: dict[str, Any] = proofs[0] if len(proofs) == 1 else {
-                "format": "stratagem/matrixproofs@1", "game": game.name, "setup": game.setup(),
+                "format": MATRIXPROOFS_FORMAT, "game": game.name, "setup": game.setup(),
                 "start": game.format_state(state), "proofs": proofs}
             nodes = sum(len(p["nodes"]) for p in proofs)
         else:

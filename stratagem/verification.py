@@ -35,12 +35,10 @@ from stratagem.loading import game_from_record, position_from_record
 from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
 from stratagem.solvers.dimacs import read_bytes_maybe_gz, read_text_maybe_gz, write_dimacs
 from stratagem.solvers.drup import check_drup_data, run_drat_trim
-from stratagem.solvers.matrixproof import check_matrix_proof
+from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT, check_matrix_proof
 from stratagem.solvers.prooftree import PROOFTREE_FORMAT, check_proof_tree
 from stratagem.solvers.replay import DEFAULT_MAX_STATES, is_win, no_win_within, replay
 
-MATRIXPROOF_FORMAT = "stratagem/matrixproof@1"
-MATRIXPROOFS_FORMAT = "stratagem/matrixproofs@1"
 VERDICT_FORMAT = "stratagem/verdict@1"
 
 CERTIFIED, NOT_CERTIFIED, UNKNOWN, INVALID = "certified", "not-certified", "unknown", "invalid"

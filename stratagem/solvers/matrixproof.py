@@ -42,6 +42,8 @@ __all__ = [
 ]
 
 MATRIXPROOF_FORMAT = "stratagem/matrixproof@1"
+#: A bundle of matrix proofs of one position, one per player (3+ players, each against the others).
+MATRIXPROOFS_FORMAT = "stratagem/matrixproofs@1"
 
 
 @dataclass(frozen=True)
