@@ -55,7 +55,7 @@ from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL, HiddenInformatio
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.loading import Position, load_position
-from stratagem.solvers.alphabeta import alphabeta
+from stratagem.solvers.alphabeta import alphabeta, return_bounds
 from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.gametree import NOT_RANKED, SOLVED, MinimaxResult
 from stratagem.solvers.multiplayer import maxn, paranoid
@@ -397,15 +397,6 @@ def choose_method(method: str, position: Position, as_player: int | None) -> str
     if method == "alphabeta" and game.num_players > 2:
         return "paranoid"
     return method
-
-
-def return_bounds(game: Any) -> tuple[int, int]:
-    """The lowest and highest return a player can get (``return_bounds`` on the game, else -1 and 1)."""
-    bounds = getattr(game, "return_bounds", None)
-    if bounds is None:
-        return (-1, 1)
-    low, high = bounds() if callable(bounds) else bounds
-    return (low, high)
 
 
 def _position(position: str | Path | Position | tuple[Any, Any]) -> Position:

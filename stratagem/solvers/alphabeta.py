@@ -93,7 +93,7 @@ def _worst_possible(lo: Value) -> Score:
     return (lo, 1) if lo < 0 else (lo, 0) if lo == 0 else (lo, -_FAR)
 
 
-def return_bounds(game: Game[Any, Any], lo: Value | None, hi: Value | None) -> tuple[Value, Value]:
+def return_bounds(game: Game[Any, Any], lo: Value | None = None, hi: Value | None = None) -> tuple[Value, Value]:
     """``lo`` and ``hi`` if given, else the game's ``return_bounds`` (attribute or method), else -1 and 1."""
     if (lo is None) != (hi is None):
         raise ValueError("give both lo and hi, or neither")
