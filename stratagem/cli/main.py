@@ -31,7 +31,8 @@ COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, S
 #: Each command's module (``stratagem.cli.<module>``, attribute of the same name as the command, except
 #: where noted). A command's module is imported only when that command runs, so that one command does not
 #: pay for the libraries of the others (OR-Tools, numba, matplotlib).
-COMMANDS = ("solve", "show", "verify", "bench", "reach", "generate", "export", "play", "analyze", "check")
+COMMANDS = ("solve", "show", "verify", "bench", "reach", "generate", "export", "play", "analyze", "check", "sweep",
+            "report")
 
 #: Each command's summary -- the first paragraph of its docstring, on one line -- for ``stratagem --help``,
 #: which lists the commands without importing them (importing all ten would load numba, OR-Tools and
@@ -47,6 +48,8 @@ SUMMARIES = {
     "play": "Play a match between agents and report win rates with 95% confidence intervals.",
     "analyze": "Value, best moves and principal variation of a position; a proof when the value is solved.",
     "check": "Is the puzzle solvable? A replayed witness line, or a certificate that no line exists.",
+    "sweep": "Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.",
+    "report": "Summarise a sweep's results file as markdown tables and PNG plots.",
 }
 
 

@@ -1,0 +1,121 @@
+"""``stratagem sweep``: many seeded Strato deals at once, on Dask or in this process, into a resumable JSONL file.
+
+The work is :mod:`stratagem.sweep`'s; this module parses the options, shows a progress bar and prints the
+summary. Interrupted (Ctrl-C, SIGTERM), the run loses only the deals in flight: every record already
+written is whole, and running the same command again does only what is missing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from stratagem.cli.exitcodes import DONE, UNDETERMINED
+from stratagem.cli.limits import TIME_LIMIT
+from stratagem.core.errors import BadInput
+from stratagem.models.strato.solve import METHODS
+from stratagem.sweep import SWEEP_FORMAT, ResultsFile, Tally, Task, parse_seeds, plan
+from stratagem.sweep import sweep as run_sweep
+
+
+def _int_list(text: str, option: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise BadInput("<argument>", option, f"{text!r} is not a comma-separated list of integers") from None
+    if not values:
+        raise BadInput("<argument>", option, "an empty list")
+    return values
+
+
+@click.command()
+@click.argument("puzzles", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--deals", type=click.IntRange(1, 10_000_000), default=None,
+              help="Seeds 0 .. N-1 (default 100 unless --seeds is given).")
+@click.option("--seeds", "seed_range", default=None, metavar="A..B", help="Seeds A to B, both included.")
+@click.option("--players", "players_text", default="1", show_default=True, metavar="LIST",
+              help="Player counts, comma-separated (1,2,4).")
+@click.option("--method", "methods", type=click.Choice(METHODS), multiple=True,
+              help="Solving method (repeat for several; default auto).")
+@click.option("--time-limit", type=TIME_LIMIT, default=60.0, show_default=True, metavar="S",
+              help="Seconds allowed for each deal (all of its solve); a deal it stops is recorded 'unknown' "
+                   "with its proven lower bound.")
+@click.option("--proof-dir", type=click.Path(file_okay=False), default=None,
+              help="Write each deal's proof record here; the record holds its sha256.")
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
+              help=f"The results file ({SWEEP_FORMAT} JSON Lines); appended to, records already there are skipped.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on an existing Dask cluster (tcp://host:8786) instead of an embedded one.")
+@click.option("--workers", type=click.IntRange(0, 1024), default=None,
+              help="Worker processes of the embedded Dask cluster (default: one per core); 0 runs the deals "
+                   "in this process, one after another.")
+@click.option("--connect-timeout", type=TIME_LIMIT, default=10.0, show_default=True, metavar="S",
+              help="Seconds to wait for --scheduler before giving up.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, players_text: str,
+          methods: tuple[str, ...], time_limit: float, proof_dir: str | None, out_path: str, scheduler: str | None,
+          workers: int | None, connect_timeout: float, quiet: bool) -> int:
+    """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records."""
+    if deals is not None and seed_range is not None:
+        raise click.UsageError("give --deals or --seeds, not both")
+    if scheduler is not None and workers is not None:
+        raise click.UsageError("--workers sizes the embedded cluster; an existing one (--scheduler) has its own")
+    try:
+        seeds = parse_seeds(seed_range) if seed_range is not None else range(deals or 100)
+    except ValueError as exc:
+        raise BadInput("<argument>", "--seeds", str(exc)) from None
+    players = _int_list(players_text, "--players")
+    results = ResultsFile(out_path)
+    results.check()  # before any work: writable, and a results file of ours
+    if proof_dir is not None:
+        from stratagem.core.io import check_writable_dir
+
+        check_writable_dir(proof_dir, "--proof-dir")
+    tasks = plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir)
+    if results.torn is not None:
+        click.echo(results.torn, err=True)
+    show = not quiet
+    with _progress(show, len(tasks) - len(results.done() & {t.key for t in tasks})) as (on_record, on_failure):
+        tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
+                          on_failure=on_failure, connect_timeout=connect_timeout)
+    if show:
+        counts = ", ".join(f"{n} {status}" for status, n in tally.by_status.items())
+        click.echo(f"{out_path}: {tally.done} record(s) written ({counts}), {tally.skipped} already there"
+                   + (f", {tally.failed} failed (run again to retry)" if tally.failed else ""), err=True)
+    return UNDETERMINED if tally.failed else DONE
+
+
+class _progress:
+    """A rich progress bar (done / total, solved / unsolvable / undecided, ETA) on a terminal's stderr."""
+
+    def __init__(self, enabled: bool, total: int) -> None:
+        from rich.console import Console
+
+        self.console = Console(stderr=True)
+        self.enabled = enabled and self.console.is_terminal
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> tuple[Any, Any]:
+        if self.enabled:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[counts]}"), TimeRemainingColumn(), console=self.console)
+            self.bar.start()
+            self.task = self.bar.add_task("sweep", total=self.total, counts="")
+        return self.on_record, self.on_failure
+
+    def on_record(self, record: dict[str, Any], tally: Tally) -> None:
+        if self.bar is not None:
+            s = tally.by_status
+            self.bar.update(self.task, completed=tally.done + tally.failed,
+                            counts=f"{s['solved']} solved, {s['unsolvable']} unsolvable, {s['unknown']} undecided")
+
+    def on_failure(self, task: Task, why: str) -> None:
+        click.echo(f"{task.command()}: failed on the cluster ({why[:200]}); not recorded", err=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

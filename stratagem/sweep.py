@@ -1,0 +1,391 @@
+"""Many Strato deals at once: one ``stratagem/sweep@1`` record per (puzzle, players, seed, method), resumable.
+
+A designer's question is rarely "solve deal 3" but "across random deals of my challenge card, with 1, 2
+or 4 players: what fraction is solvable, how long are the optimal lines, which deals are hardest?".
+:func:`plan` turns puzzle files, seeds, player counts and methods into :class:`Task` objects; :func:`run_task`
+solves one (a seeded deal, :func:`stratagem.solving.solve` within the per-deal time limit) and returns its
+record; :func:`sweep` runs the tasks that a results file does not hold yet, in this process
+(``workers=0``) or on Dask (an embedded ``distributed.LocalCluster`` of processes, or an existing
+scheduler), and appends each record to the file as it arrives (:class:`ResultsFile`).
+
+Records (docs/formats.md, "Sweep records") are deterministic apart from ``seconds`` -- and apart from
+what a time limit cut short, which depends on the machine: such a deal has status ``unknown`` with the
+proven lower bound and the length of the best line found.
+
+Resuming: a task's key is the puzzle's SHA-256 (its bytes, not its path), the player count, the seed, the
+method and the time limit. Running the same sweep again skips the keys already in the file. Each record
+is one line written by one ``write`` and ``fsync``-ed, so a killed run loses only the tasks in flight;
+a torn last line (a crash of the machine mid-write) is dropped when the file is next opened, with a note.
+
+Dask is an extra (``pip install "stratagem[dist]"``) and imported only when a sweep uses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stratagem import __version__
+from stratagem.core.errors import BadInput
+from stratagem.core.io import MAX_RECORD_BYTES, check_writable, read_capped
+from stratagem.loading import deal_of, load_strato
+from stratagem.models.strato.puzzle import Puzzle, setup_from_data
+from stratagem.models.strato.solve import METHODS
+from stratagem.solvers.search import SOLVED
+
+#: The format name of a sweep record (docs/formats.md, "Sweep records").
+SWEEP_FORMAT = "stratagem/sweep@1"
+
+#: The statuses a record may have, as :func:`stratagem.solving.solve` gives them.
+STATUSES = ("solved", "unsolvable", "unknown")
+
+#: How to get the Dask executor when it is missing.
+DIST_HINT = 'pip install "stratagem[dist]" (or run in this process with --workers 0)'
+
+#: Seconds to wait for an existing scheduler (``--scheduler``) before giving up.
+CONNECT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class Task:
+    """One deal to solve: everything a worker needs, without reading a file (``setup`` is the puzzle's
+    challenge and options, as a record holds them), so the same task runs on a remote cluster."""
+
+    puzzle: str
+    puzzle_sha256: str
+    challenge: str
+    setup: dict[str, Any] = field(hash=False, compare=False)
+    players: int
+    seed: int
+    method: str
+    time_limit: float | None
+    proof_dir: str | None = None
+
+    @property
+    def key(self) -> str:
+        """What makes two tasks the same: the puzzle's bytes, players, seed, method, time limit."""
+        return task_key(self.puzzle_sha256, self.players, self.seed, self.method, self.time_limit)
+
+    def command(self) -> str:
+        """The ``stratagem solve`` command that reproduces this task."""
+        limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
+        return (f"stratagem solve {self.puzzle} --deal {self.seed} --players {self.players} "
+                f"--method {self.method}{limit}")
+
+
+def task_key(puzzle_sha256: str, players: int, seed: int, method: str, time_limit: float | None) -> str:
+    """The key of a task (and of its record): one string, compared as is."""
+    return json.dumps([puzzle_sha256, players, seed, method, time_limit])
+
+
+def record_key(record: dict[str, Any]) -> str:
+    """The key of a record, as :meth:`Task.key` gives it for the task that made it."""
+    limit = record["time_limit"]
+    return task_key(record["puzzle_sha256"], record["players"], record["seed"], record["method"],
+                    None if limit is None else float(limit))
+
+
+def parse_seeds(text: str) -> range:
+    """``A..B`` (both included) as a range; :class:`ValueError` with the reason otherwise."""
+    first, sep, last = text.partition("..")
+    try:
+        a, b = int(first), int(last)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a seed range A..B (for example 0..499)") from None
+    if not sep or a > b or a < 0:
+        raise ValueError(f"{text!r} is not a seed range A..B with 0 <= A <= B")
+    return range(a, b + 1)
+
+
+def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[int],
+         methods: Iterable[str] = ("auto",), time_limit: float | None = None,
+         proof_dir: str | Path | None = None) -> list[Task]:
+    """The tasks of a sweep: every puzzle × player count × seed × method, in that order, each once.
+
+    Each puzzle file is read and checked here (a mistake is :class:`BadInput` before any work), and its
+    bytes hashed."""
+    seeds, players, methods = list(seeds), list(players), list(methods)
+    limit = None if time_limit is None else float(time_limit)  # 10 and 10.0 are one key
+    for method in methods:
+        if method not in METHODS:
+            raise BadInput("<argument>", "--method", f"unknown method {method!r} (one of {', '.join(METHODS)})")
+    for count in players:
+        if not 1 <= count <= 4:
+            raise BadInput("<argument>", "--players", f"Strato is played by 1 to 4 players, not {count}")
+    tasks: dict[str, Task] = {}
+    for path in puzzles:
+        puzzle = load_strato(path)
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        for count in players:
+            for seed in seeds:
+                for method in methods:
+                    task = Task(str(path), digest, puzzle.challenge.name, puzzle.setup(), count, seed, method,
+                                limit, None if proof_dir is None else str(proof_dir))
+                    tasks.setdefault(task.key, task)
+    return list(tasks.values())
+
+
+def run_task(task: Task) -> dict[str, Any]:
+    """Solve one task's deal and return its ``stratagem/sweep@1`` record (this runs on a worker)."""
+    from stratagem.solving import solve
+
+    started = time.perf_counter()
+    challenge, options = setup_from_data(task.setup, task.puzzle)
+    puzzle = Puzzle(task.puzzle, challenge, options, ())
+    deal = deal_of(puzzle, task.seed, task.players)
+    answer = solve(deal, method=task.method, time_limit=task.time_limit)
+    result = answer.result
+    evidence = answer.evidence
+    certificate: dict[str, Any] | None = None
+    if evidence.get("certificate"):
+        certificate = {"kind": evidence.get("kind"), "proof": None, "sha256": None}
+    if task.proof_dir is not None and answer.has_proof():
+        name = f"{Path(task.puzzle).stem}-{task.puzzle_sha256[:8]}-p{task.players}-s{task.seed}-{task.method}.json"
+        path = Path(task.proof_dir) / name
+        answer.write_proof(path)
+        if certificate is None:
+            certificate = {"kind": evidence.get("kind"), "proof": None, "sha256": None}
+        certificate["proof"] = name
+        certificate["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    solved = result.status == SOLVED
+    return {
+        "format": SWEEP_FORMAT,
+        "game": "strato",
+        "puzzle": task.puzzle,
+        "puzzle_sha256": task.puzzle_sha256,
+        "challenge": task.challenge,
+        "players": task.players,
+        "seed": task.seed,
+        "method": task.method,
+        "time_limit": task.time_limit,
+        "status": result.status,
+        "length": len(result.moves) if solved else None,
+        "lower_bound": result.lower_bound,
+        "best_length": len(result.moves) if result.moves and not solved else None,
+        "line": list(answer.line_text),
+        "solved_by": result.method,
+        "stopped_by": result.stopped_by,
+        "certificate": certificate,
+        "seconds": round(time.perf_counter() - started, 3),
+        "version": __version__,
+    }
+
+
+def dumps_line(record: dict[str, Any]) -> str:
+    """A record as one line of JSON (sorted keys, no spaces), newline included."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+class ResultsFile:
+    """A JSON Lines file of sweep records, read to learn what is done and appended to whole lines at a time.
+
+    :meth:`open` reads and checks the file (another format, or a malformed line other than the last, is
+    :class:`BadInput`: the file is not ours to change), drops a torn last line, and opens it for appending.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self.records: list[dict[str, Any]] = []
+        self.torn: str | None = None
+        self._fd: int | None = None
+        self._good_bytes = 0
+
+    def check(self) -> None:
+        """Refuse, before any work, a results file that cannot be appended to or holds something else."""
+        target = Path(self.path)
+        if target.exists() and target.is_file() and not target.is_symlink():
+            if not os.access(target, os.R_OK | os.W_OK):
+                raise BadInput(self.path, "--out", "cannot append: no permission to read and write the file")
+        else:
+            check_writable(self.path, "--out")
+        self.records = list(self._read())
+
+    def _read(self) -> Iterator[dict[str, Any]]:
+        if not Path(self.path).exists():
+            return
+        with open(self.path, "rb") as handle:
+            data = read_capped(handle, 16 * MAX_RECORD_BYTES)
+        if len(data) > 16 * MAX_RECORD_BYTES:
+            raise BadInput(self.path, "", "larger than a results file may be (1 GiB); start a new one")
+        lines = data.split(b"\n")
+        last = lines.pop()  # what follows the last newline: empty for a file of whole lines
+        offset = 0
+        for number, raw in enumerate(lines, 1):
+            yield parse_record(raw, self.path, number)
+            offset += len(raw) + 1
+        self._good_bytes = offset
+        if last:
+            self.torn = (f"{self.path}: line {len(lines) + 1} is torn (a run stopped while writing it); "
+                         "dropped, its task runs again")
+
+    def done(self) -> set[str]:
+        return {record_key(r) for r in self.records}
+
+    def open(self) -> None:
+        """Drop a torn last line and open the file for appending (made if missing)."""
+        if self.torn is not None:
+            os.truncate(self.path, self._good_bytes)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record as one whole line, and make it durable before going on."""
+        assert self._fd is not None, "open() the results file first"
+        data = dumps_line(record).encode("utf-8")
+        written = os.write(self._fd, data)
+        if written != len(data):  # a full disk: never leave half a line for the next run to trip on
+            raise BadInput(self.path, "", "cannot write: the disk took part of a record")
+        os.fsync(self._fd)
+        self.records.append(record)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
+    """One line of a results file as a sweep record, or :class:`BadInput` naming the line."""
+    place = f"line {number}"
+    try:
+        record = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadInput(source, place, "not a JSON record (a results file holds one stratagem/sweep@1 "
+                       "record a line)") from None
+    if not isinstance(record, dict) or record.get("format") != SWEEP_FORMAT:
+        shown = record.get("format") if isinstance(record, dict) else None
+        what = f"a {str(shown)[:40]!r} record" if isinstance(shown, str) else "not a sweep record"
+        raise BadInput(source, place, f"{what}, not {SWEEP_FORMAT}: give a results file of `stratagem sweep`")
+    try:
+        record_key(record)
+    except KeyError as exc:
+        raise BadInput(source, place, f"a {SWEEP_FORMAT} record without {exc.args[0]!r}") from None
+    if record.get("status") not in STATUSES:
+        raise BadInput(source, place, f"status {str(record.get('status'))[:20]!r} (one of {', '.join(STATUSES)})")
+    return record
+
+
+def read_results(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a results file (a torn last line left out), for reports."""
+    results = ResultsFile(path)
+    if not Path(path).is_file():
+        raise BadInput(str(path), "", "no such file")
+    return list(results._read())
+
+
+@dataclass
+class Tally:
+    """What a sweep has done so far: records written, by status, out of ``total`` tasks to run."""
+
+    total: int
+    skipped: int
+    done: int = 0
+    failed: int = 0
+    by_status: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.done += 1
+        self.by_status[record["status"]] += 1
+
+
+#: Called after each record is written, with the record and the tally.
+OnRecord = Callable[[dict[str, Any], Tally], None]
+
+
+def sweep(tasks: Sequence[Task], results: ResultsFile, *, workers: int | None = None, scheduler: str | None = None,
+          on_record: OnRecord | None = None, on_failure: Callable[[Task, str], None] | None = None,
+          connect_timeout: float = CONNECT_TIMEOUT) -> Tally:
+    """Run the tasks whose records ``results`` does not hold yet, appending each record as it arrives.
+
+    ``workers=0`` runs them here, one after another; otherwise on Dask: ``scheduler`` (an address such
+    as ``tcp://host:8786``) or an embedded ``LocalCluster`` of ``workers`` processes (``None``: one per
+    core). ``results`` must have been :meth:`~ResultsFile.check`-ed. A task whose worker died more
+    often than Dask allows is reported to ``on_failure`` and left out (the next run tries it again).
+    """
+    done = results.done()
+    todo = [t for t in tasks if t.key not in done]
+    tally = Tally(total=len(todo), skipped=len(tasks) - len(todo))
+    if tally.total and any(t.proof_dir for t in todo):
+        for folder in {t.proof_dir for t in todo if t.proof_dir}:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+    client = None if workers == 0 and scheduler is None else connect(workers, scheduler, connect_timeout)
+    results.open()
+    try:
+        if client is None:
+            for task in todo:
+                _keep(run_task(task), results, tally, on_record)
+        elif todo:
+            _run_on_dask(client, todo, results, tally, on_record, on_failure)
+    finally:
+        results.close()
+        if client is not None:
+            close(client)
+    return tally
+
+
+def _keep(record: dict[str, Any], results: ResultsFile, tally: Tally, on_record: OnRecord | None) -> None:
+    results.append(record)
+    tally.add(record)
+    if on_record is not None:
+        on_record(record, tally)
+
+
+def _run_on_dask(client: Any, todo: list[Task], results: ResultsFile, tally: Tally, on_record: OnRecord | None,
+                 on_failure: Callable[[Task, str], None] | None) -> None:
+    from distributed import as_completed
+
+    futures = client.map(run_task, todo, pure=False)
+    task_of = {f.key: t for f, t in zip(futures, todo, strict=True)}
+    for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
+        try:
+            record = future.result()
+        except Exception as exc:  # a worker died too often (KilledWorker), or a bug on the worker
+            tally.failed += 1
+            if on_failure is not None:
+                on_failure(task_of[future.key], f"{type(exc).__name__}: {exc}")
+            continue
+        _keep(record, results, tally, on_record)
+
+
+def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A Dask client: of the scheduler at ``scheduler``, or of a new ``LocalCluster`` of ``workers`` processes."""
+    try:
+        import logging
+
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise BadInput("<argument>", "--workers", f"the Dask executor needs dask[distributed]: {DIST_HINT}") from None
+    if scheduler is not None:
+        try:
+            return Client(scheduler, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            problem = " ".join(str(exc).split())[:200] or type(exc).__name__
+            raise BadInput(scheduler, "--scheduler", f"cannot reach the Dask scheduler: {problem}") from None
+    import dask
+
+    # The SAT method runs its solver in a child process (to stop it at the time limit); a daemonic Dask
+    # worker may not have children, so the embedded cluster's workers are not daemons.
+    dask.config.set({"distributed.worker.daemon": False})
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR)
+    return Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
+
+
+def close(client: Any) -> None:
+    """Close a client and, when the sweep made it, its cluster (its worker processes end)."""
+    cluster = getattr(client, "cluster", None)
+    try:
+        client.close()
+    finally:
+        if cluster is not None and type(cluster).__name__ == "LocalCluster":
+            cluster.close()
+
+
+__all__ = ["SWEEP_FORMAT", "ResultsFile", "Tally", "Task", "parse_seeds", "plan", "read_results", "run_task",
+           "sweep"]

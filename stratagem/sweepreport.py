@@ -1,0 +1,221 @@
+"""What a sweep found: tables (markdown) and plots (PNG) from a ``stratagem/sweep@1`` results file.
+
+:func:`summarise` reads the records and returns a :class:`SweepReport`; :meth:`SweepReport.markdown` is
+the summary, :meth:`SweepReport.plots` the figures (matplotlib, the ``plot`` extra, imported only there).
+
+Counting, claiming no more than the records prove: a deal is *solvable* when a winning line was found
+(status ``solved``, or ``unknown`` with a best line: a line exists, its optimality is not proven),
+*unsolvable* when that was proven, and *undecided* otherwise. The solvable fraction is given over the
+decided deals with a 95% Wilson score interval (:func:`stratagem.solvers.match.wilson_interval`; two
+formulas the project keeps hand-written and tested rather than depend on SciPy for), next to the share
+of undecided deals, which the interval does not cover.
+"""
+
+from __future__ import annotations
+
+import io
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from stratagem.solvers.match import wilson_interval
+from stratagem.sweep import record_key
+
+#: How many of the hardest deals the summary lists.
+HARDEST = 10
+#: How many undecided deals the summary lists (all are counted).
+UNDECIDED_ROWS = 50
+
+
+def outcome(record: dict[str, Any]) -> str:
+    """``solvable``, ``unsolvable`` or ``undecided``, as the module docstring defines them."""
+    if record["status"] == "solved" or record.get("best_length") is not None:
+        return "solvable"
+    return "unsolvable" if record["status"] == "unsolvable" else "undecided"
+
+
+def reproduce(record: dict[str, Any]) -> str:
+    """The ``stratagem solve`` command that redoes a record's deal."""
+    limit = record.get("time_limit")
+    return (f"stratagem solve {record['puzzle']} --deal {record['seed']} --players {record['players']} "
+            f"--method {record['method']}" + (f" --time-limit {limit:g}" if limit is not None else ""))
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    """The records of a results file (the last of each key when a key repeats), and what they show."""
+
+    source: str
+    records: tuple[dict[str, Any], ...]
+
+    def groups(self) -> dict[tuple[str, int, str], list[dict[str, Any]]]:
+        """The records by (challenge, players, method), in that order."""
+        out: dict[tuple[str, int, str], list[dict[str, Any]]] = defaultdict(list)
+        for record in self.records:
+            out[(record["challenge"], record["players"], record["method"])].append(record)
+        return dict(sorted(out.items()))
+
+    def fractions(self) -> list[dict[str, Any]]:
+        """Per group: counts, the solvable fraction of the decided deals and its 95% Wilson interval."""
+        rows = []
+        for (challenge, players, method), records in self.groups().items():
+            counts = Counter(outcome(r) for r in records)
+            decided = counts["solvable"] + counts["unsolvable"]
+            low, high = wilson_interval(counts["solvable"], decided)
+            rows.append({"challenge": challenge, "players": players, "method": method, "deals": len(records),
+                         "solvable": counts["solvable"], "unsolvable": counts["unsolvable"],
+                         "undecided": counts["undecided"],
+                         "fraction": counts["solvable"] / decided if decided else None, "low": low, "high": high})
+        return rows
+
+    def lengths(self) -> dict[tuple[str, int], Counter[int]]:
+        """Per (challenge, players): how many deals have each proven optimal length."""
+        out: dict[tuple[str, int], Counter[int]] = defaultdict(Counter)
+        for record in self.records:
+            if record["status"] == "solved":
+                out[(record["challenge"], record["players"])][record["length"]] += 1
+        return dict(sorted(out.items()))
+
+    def hardest(self, count: int = HARDEST) -> list[dict[str, Any]]:
+        """The deals with the longest proven optimal lines (ties: the slowest to solve first)."""
+        solved = [r for r in self.records if r["status"] == "solved"]
+        return sorted(solved, key=lambda r: (-r["length"], -r["seconds"], r["challenge"], r["players"], r["seed"]))[
+            :count]
+
+    def undecided(self) -> list[dict[str, Any]]:
+        """The deals whose optimal length is not proven (status ``unknown``), highest lower bound first."""
+        open_ = [r for r in self.records if r["status"] == "unknown"]
+        return sorted(open_, key=lambda r: (-r["lower_bound"], r["challenge"], r["players"], r["seed"]))
+
+    def times(self) -> list[dict[str, Any]]:
+        """Seconds per deal by method (and challenge): mean, median, largest."""
+        out: dict[tuple[str, str], list[float]] = defaultdict(list)
+        for record in self.records:
+            out[(record["method"], record["challenge"])].append(float(record["seconds"]))
+        return [{"method": m, "challenge": c, "deals": len(s), "mean": statistics.fmean(s),
+                 "median": statistics.median(s), "max": max(s), "total": sum(s)}
+                for (m, c), s in sorted(out.items())]
+
+    def markdown(self, plots: Sequence[str] = ()) -> str:
+        """The summary; ``plots`` are the PNG file names to show in it."""
+        lines = [f"# Sweep report: {Path(self.source).name}", "",
+                 f"{len(self.records)} deal(s) from `{self.source}` (records `stratagem/sweep@1`). A deal is "
+                 "*solvable* when a winning line was found, *unsolvable* when that was proven, *undecided* "
+                 "when the time limit stopped the solver first. Intervals: 95% Wilson score, over the decided "
+                 "deals.", "", "## Solvable fraction", "",
+                 "| challenge | players | method | deals | solvable | unsolvable | undecided | solvable fraction "
+                 "(95% interval) |", "|---|---:|---|---:|---:|---:|---:|---|"]
+        for row in self.fractions():
+            fraction = ("-" if row["fraction"] is None else
+                        f"{row['fraction']:.3f} ({row['low']:.3f} - {row['high']:.3f})")
+            lines.append(f"| {row['challenge']} | {row['players']} | {row['method']} | {row['deals']} | "
+                         f"{row['solvable']} | {row['unsolvable']} | {row['undecided']} | {fraction} |")
+        lines += ["", "## Optimal lengths", "", "Deals by proven optimal length (turns).", ""]
+        lengths = self.lengths()
+        every = sorted({n for c in lengths.values() for n in c})
+        if every:
+            lines += ["| challenge | players | " + " | ".join(str(n) for n in every) + " |",
+                      "|---|---:|" + "---:|" * len(every)]
+            for (challenge, players), counts in lengths.items():
+                lines.append(f"| {challenge} | {players} | " + " | ".join(str(counts.get(n, 0)) for n in every) + " |")
+        else:
+            lines.append("No deal was solved.")
+        lines += ["", "## Undecided deals", ""]
+        undecided = self.undecided()
+        if undecided:
+            lines += [f"{len(undecided)} deal(s); the lower bound is proven, the best line is only a line found"
+                      + (f" (the first {UNDECIDED_ROWS} shown)." if len(undecided) > UNDECIDED_ROWS else "."), "",
+                      "| challenge | players | seed | lower bound | best line | reproduce |",
+                      "|---|---:|---:|---:|---:|---|"]
+            for r in undecided[:UNDECIDED_ROWS]:
+                best = "-" if r.get("best_length") is None else str(r["best_length"])
+                lines.append(f"| {r['challenge']} | {r['players']} | {r['seed']} | {r['lower_bound']} | {best} | "
+                             f"`{reproduce(r)}` |")
+        else:
+            lines.append("None: every deal was decided.")
+        lines += ["", "## Time per deal", "", "| method | challenge | deals | mean s | median s | max s | total s |",
+                  "|---|---|---:|---:|---:|---:|---:|"]
+        for t in self.times():
+            lines.append(f"| {t['method']} | {t['challenge']} | {t['deals']} | {t['mean']:.2f} | {t['median']:.2f} | "
+                         f"{t['max']:.2f} | {t['total']:.1f} |")
+        lines += ["", "## Hardest deals", "", "The longest proven optimal lines (ties: the slowest first).", "",
+                  "| challenge | players | seed | length | seconds | reproduce |", "|---|---:|---:|---:|---:|---|"]
+        for r in self.hardest():
+            lines.append(f"| {r['challenge']} | {r['players']} | {r['seed']} | {r['length']} | {r['seconds']:.2f} | "
+                         f"`{reproduce(r)}` |")
+        if plots:
+            lines += ["", "## Plots", ""] + [f"![{name}]({name})" for name in plots]
+        return "\n".join(lines) + "\n"
+
+    def plots(self) -> dict[str, bytes]:
+        """The figures as PNG bytes by file name: solvable fractions, optimal lengths, seconds per deal.
+
+        :class:`ImportError` when matplotlib is missing."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        figures: dict[str, bytes] = {}
+
+        def png(fig: Any) -> bytes:
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
+            plt.close(fig)
+            return buffer.getvalue()
+
+        rows = [r for r in self.fractions() if r["fraction"] is not None]
+        fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(rows) + 2), 3.5))
+        labels = [f"{r['challenge']}\n{r['players']}p {r['method']}" for r in rows]
+        values = [r["fraction"] for r in rows]
+        errors = [[r["fraction"] - r["low"] for r in rows], [r["high"] - r["fraction"] for r in rows]]
+        ax.bar(range(len(rows)), values, yerr=errors, capsize=4, color="#4c72b0")
+        ax.set_xticks(range(len(rows)), labels, fontsize=7)
+        ax.set_ylim(0, 1.05)
+        ax.set_ylabel("solvable fraction (95% Wilson)")
+        ax.set_title("Solvable deals, of those decided")
+        fig.tight_layout()
+        figures["solvable.png"] = png(fig)
+
+        lengths = self.lengths()
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        every = sorted({n for c in lengths.values() for n in c})
+        width = 0.8 / max(1, len(lengths))
+        for i, ((challenge, players), counts) in enumerate(lengths.items()):
+            ax.bar([n + (i - (len(lengths) - 1) / 2) * width for n in every], [counts.get(n, 0) for n in every],
+                   width=width, label=f"{challenge}, {players}p")
+        ax.set_xlabel("proven optimal length (turns)")
+        ax.set_ylabel("deals")
+        ax.set_title("Optimal lengths")
+        if lengths:
+            ax.legend(fontsize=7)
+        fig.tight_layout()
+        figures["lengths.png"] = png(fig)
+
+        by_method: dict[str, list[float]] = defaultdict(list)
+        for record in self.records:
+            by_method[record["method"]].append(max(float(record["seconds"]), 1e-3))
+        fig, ax = plt.subplots(figsize=(5, 3.5))
+        names = sorted(by_method)
+        ax.boxplot([by_method[m] for m in names])
+        ax.set_xticks(range(1, len(names) + 1), names)
+        ax.set_yscale("log")
+        ax.set_ylabel("seconds per deal")
+        ax.set_title("Time per deal by method")
+        fig.tight_layout()
+        figures["seconds.png"] = png(fig)
+        return figures
+
+
+def summarise(records: Sequence[dict[str, Any]], source: str) -> SweepReport:
+    """A report of ``records`` (a key seen twice counts once: its last record)."""
+    latest: dict[str, dict[str, Any]] = {}
+    for record in records:
+        latest[record_key(record)] = record
+    return SweepReport(source, tuple(latest.values()))
+
+
+__all__ = ["SweepReport", "outcome", "reproduce", "summarise"]
