@@ -1,0 +1,233 @@
+"""``stratagem sweep`` and ``stratagem report``: records equal to in-process solves, on a real Dask
+LocalCluster too; resuming skips what is done; a torn last line is dropped with a note; SIGTERM loses only
+the tasks in flight; bad input is one line and exit 2 with the existing results file untouched."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stratagem.cli.main import run
+from stratagem.solving import solve
+from stratagem.sweep import SWEEP_FORMAT, ResultsFile, plan, record_key, sweep
+from stratagem.sweepreport import summarise
+
+ROOT = Path(__file__).resolve().parent.parent
+CHALLENGE_0 = ROOT / "puzzles" / "strato" / "challenge-0.toml"
+
+
+def lines_of(path: Path) -> list[dict[str, Any]]:
+    text = path.read_text()
+    assert text.endswith("\n"), "a torn last line"
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def by_key(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The records by key, ``seconds`` left out; each key must occur once."""
+    keyed = {record_key(r): {k: v for k, v in r.items() if k != "seconds"} for r in records}
+    assert len(keyed) == len(records), "a task recorded twice"
+    return keyed
+
+
+def run_sweep(out: Path, seeds: range, players: tuple[int, ...] = (1, 2), workers: int = 0) -> None:
+    results = ResultsFile(out)
+    results.check()
+    sweep(plan([str(CHALLENGE_0)], seeds, players, time_limit=30.0), results, workers=workers)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = run(list(args))
+    return code, capsys.readouterr().err
+
+
+def assert_one_line(code: int, err: str, *fragments: str) -> None:
+    assert code == 2, err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+
+
+def test_sequential_records_are_the_in_process_solves(tmp_path: Path) -> None:
+    out = tmp_path / "results.jsonl"
+    run_sweep(out, range(3))
+    records = lines_of(out)
+    assert len(records) == 6
+    for record in records:
+        assert record["format"] == SWEEP_FORMAT
+        answer = solve(CHALLENGE_0, record["seed"], players=record["players"], time_limit=30.0)
+        assert record["status"] == answer.status == "solved"
+        assert record["length"] == len(answer.moves)
+        assert record["lower_bound"] == answer.lower_bound
+        assert record["line"] == list(answer.line_text)
+        assert record["certificate"]["kind"] == answer.evidence["kind"]
+
+
+def test_local_cluster_gives_the_sequential_records(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    here, there = tmp_path / "here.jsonl", tmp_path / "cluster.jsonl"
+    run_sweep(here, range(4))
+    run_sweep(there, range(4), workers=2)  # a real LocalCluster of two worker processes
+    assert by_key(lines_of(there)) == by_key(lines_of(here))
+
+
+def test_resume_runs_only_the_missing_tasks(tmp_path: Path) -> None:
+    out = tmp_path / "results.jsonl"
+    run_sweep(out, range(2))
+    first = out.read_bytes()
+    results = ResultsFile(out)
+    results.check()
+    tally = sweep(plan([str(CHALLENGE_0)], range(4), (1, 2), time_limit=30.0), results, workers=0)
+    assert (tally.skipped, tally.done) == (4, 4)
+    assert out.read_bytes().startswith(first)  # appended, nothing rewritten
+    reference = tmp_path / "reference.jsonl"
+    run_sweep(reference, range(4))
+    assert by_key(lines_of(out)) == by_key(lines_of(reference))
+
+
+def test_a_torn_last_line_is_dropped_with_a_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.jsonl"
+    run_sweep(out, range(2), players=(1,))
+    whole = out.read_text()
+    out.write_text(whole + whole.splitlines()[0][:40])  # a crash in the middle of a third record
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "3", "--time-limit", "30", "--out", str(out),
+                    "--workers", "0")
+    assert code == 0, err
+    assert "line 3 is torn" in err and "dropped" in err
+    records = lines_of(out)
+    assert sorted(r["seed"] for r in records) == [0, 1, 2]
+    assert out.read_text().startswith(whole)
+
+
+def test_report_writes_the_summary_and_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.jsonl"
+    run_sweep(out, range(3))
+    undecided = {**lines_of(out)[0], "seed": 99, "status": "unknown", "length": None, "lower_bound": 7,
+                 "best_length": None, "line": [], "certificate": None}
+    with open(out, "a") as handle:
+        handle.write(json.dumps(undecided) + "\n")
+    summary = summarise(lines_of(out), str(out))
+    row = next(r for r in summary.fractions() if r["players"] == 1)
+    assert (row["solvable"], row["undecided"], row["deals"]) == (3, 1, 4)
+    assert 0.4 < row["low"] < 0.5 and row["high"] == 1.0  # Wilson, 3 of 3 decided: (0.439, 1)
+    pytest.importorskip("matplotlib")
+    code, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "report"))
+    assert code == 0, err
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "| Challenge 0 | 1 | auto | 4 | 3 | 0 | 1 | 1.000 (0.439 - 1.000) |" in text
+    assert "| Challenge 0 | 1 | 99 | 7 | - | `stratagem solve" in text  # the undecided deal, its bound
+    assert f"`stratagem solve {CHALLENGE_0} --deal 0 --players 1 --method auto --time-limit 30`" in text
+    for name in ("solvable.png", "lengths.png", "seconds.png"):
+        assert (tmp_path / "report" / name).read_bytes().startswith(b"\x89PNG")
+
+
+def test_bad_input_leaves_the_results_file_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"format": "stratagem/solve@1", "status": "solved"}\n')
+    before = other.read_bytes()
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(other), "--workers", "0")
+    assert_one_line(code, err, "line 1", "stratagem/solve@1", SWEEP_FORMAT)
+    assert other.read_bytes() == before
+
+    torn_inside = tmp_path / "inside.jsonl"
+    run_sweep(torn_inside, range(2), players=(1,))
+    good = torn_inside.read_text().splitlines()
+    torn_inside.write_text(good[0][:30] + "\n" + good[1] + "\n")  # a broken line that is not the last
+    before = torn_inside.read_bytes()
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(torn_inside), "--workers", "0")
+    assert_one_line(code, err, "line 1", "not a JSON record")
+    assert torn_inside.read_bytes() == before
+
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(tmp_path / "no" / "r.jsonl"))
+    assert_one_line(code, err, "--out", "does not exist")
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(tmp_path))
+    assert_one_line(code, err, "--out")
+
+    code, err = cli(capsys, "report", str(other), "--out", str(tmp_path / "rep"))
+    assert_one_line(code, err, "stratagem/solve@1")
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--seeds", "5..2", "--out", str(tmp_path / "x.jsonl"))
+    assert_one_line(code, err, "--seeds")
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    out = tmp_path / "results.jsonl"
+    run_sweep(out, range(1), players=(1,))
+    before = out.read_bytes()
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(out),
+                    "--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "0.5")
+    assert_one_line(code, err, "tcp://127.0.0.1:9", "--scheduler", "cannot reach")
+    assert out.read_bytes() == before
+
+
+def _start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "stratagem", *args], cwd=cwd, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _terminate_after(process: subprocess.Popen[str], out: Path, lines: int) -> tuple[int, str]:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= lines:
+            break
+        time.sleep(0.01)
+    process.send_signal(signal.SIGTERM)  # to the parent only, as `kill PID` does
+    try:
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, err
+
+
+@pytest.mark.parametrize("workers", ["0", pytest.param("2", marks=pytest.mark.slow)])
+def test_sigterm_then_resume_records_each_task_once(tmp_path: Path, workers: str) -> None:
+    out = tmp_path / "results.jsonl"
+    args = ["sweep", str(CHALLENGE_0), "--deals", "40", "--players", "1", "--time-limit", "30", "--out", str(out),
+            "--workers", workers, "--quiet"]
+    code, err = _terminate_after(_start(args, tmp_path), out, 5)
+    assert code == 143, err
+    assert "stratagem: terminated" in err and "Traceback" not in err
+    interrupted = lines_of(out)  # whole lines only
+    assert 5 <= len(interrupted) < 40
+    resumed = subprocess.run([sys.executable, "-m", "stratagem", *args], cwd=tmp_path, capture_output=True, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    reference = tmp_path / "reference.jsonl"
+    run_sweep(reference, range(40), players=(1,))
+    assert by_key(lines_of(out)) == by_key(lines_of(reference))
+
+
+@pytest.mark.slow
+def test_a_killed_worker_loses_nothing(tmp_path: Path) -> None:
+    psutil = pytest.importorskip("psutil")
+    pytest.importorskip("distributed")
+    out = tmp_path / "results.jsonl"
+    args = ["sweep", str(CHALLENGE_0), "--deals", "60", "--players", "1", "--time-limit", "30", "--out", str(out),
+            "--workers", "2", "--quiet"]
+    process = _start(args, tmp_path)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (out.exists() and out.read_bytes().count(b"\n") >= 5):
+        time.sleep(0.01)
+    workers = [p for p in psutil.Process(process.pid).children() if "multiprocessing" in " ".join(p.cmdline())
+               and "resource_tracker" not in " ".join(p.cmdline())]
+    assert workers, "no worker process found"
+    workers[0].kill()  # kill -9 of one worker: its task in flight runs again elsewhere
+    _, err = process.communicate(timeout=300)
+    assert process.returncode in (0, 3), err
+    if process.returncode == 3:  # the task failed too often: a second run completes the file
+        again = subprocess.run([sys.executable, "-m", "stratagem", *args], cwd=tmp_path, capture_output=True,
+                               text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+        assert again.returncode == 0, again.stderr
+    reference = tmp_path / "reference.jsonl"
+    run_sweep(reference, range(60), players=(1,))
+    assert by_key(lines_of(out)) == by_key(lines_of(reference))
