@@ -34,7 +34,7 @@ from typing import Any
 from stratagem import __version__
 from stratagem.core.errors import BadInput
 from stratagem.core.io import MAX_RECORD_BYTES, check_writable, read_capped
-from stratagem.loading import deal_of, load_strato
+from stratagem.loading import deal_of, game_of_file, load_position, load_strato
 from stratagem.models.strato.puzzle import Puzzle, setup_from_data
 from stratagem.models.strato.solve import METHODS
 from stratagem.solvers.search import SOLVED
@@ -79,7 +79,31 @@ class Task:
                 f"--method {self.method}{limit}")
 
 
-def task_key(puzzle_sha256: str, players: int, seed: int, method: str, time_limit: float | None) -> str:
+@dataclass(frozen=True)
+class PositionTask:
+    """One position of another game (STAKD Elite, Stratatak, Stack Attack, Card Clash) to analyse with
+    ``method`` (:func:`stratagem.analysis.analyze`). ``text`` is the file's text: the worker reads no file."""
+
+    puzzle: str
+    puzzle_sha256: str
+    game: str
+    text: str
+    method: str
+    time_limit: float | None
+    proof_dir: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The position's bytes, the method and the time limit (no players, no seed)."""
+        return task_key(self.puzzle_sha256, None, None, self.method, self.time_limit)
+
+    def command(self) -> str:
+        """The ``stratagem analyze`` command that reproduces this task."""
+        limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
+        return f"stratagem analyze {self.puzzle} --method {self.method}{limit}"
+
+
+def task_key(puzzle_sha256: str, players: int | None, seed: int | None, method: str, time_limit: float | None) -> str:
     """The key of a task (and of its record): one string, compared as is."""
     return json.dumps([puzzle_sha256, players, seed, method, time_limit])
 
@@ -105,23 +129,36 @@ def parse_seeds(text: str) -> range:
 
 def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[int],
          methods: Iterable[str] = ("auto",), time_limit: float | None = None,
-         proof_dir: str | Path | None = None) -> list[Task]:
-    """The tasks of a sweep: every puzzle × player count × seed × method, in that order, each once.
+         proof_dir: str | Path | None = None) -> list[Task | PositionTask]:
+    """The tasks of a sweep: every puzzle × player count × seed × method, in that order, each once; a
+    position file of another game gives one task per method (``seeds`` and ``players`` are for Strato).
+    Strato methods are checked here; another game's method is checked by :func:`stratagem.analysis.analyze`
+    when the task runs.
 
     Each puzzle file is read and checked here (a mistake is :class:`BadInput` before any work), and its
     bytes hashed."""
     seeds, players, methods = list(seeds), list(players), list(methods)
     limit = None if time_limit is None else float(time_limit)  # 10 and 10.0 are one key
-    for method in methods:
+    strato = any(game_of_file(path) == "strato" for path in puzzles)
+    for method in methods if strato else ():
         if method not in METHODS:
             raise BadInput("<argument>", "--method", f"unknown method {method!r} (one of {', '.join(METHODS)})")
     for count in players:
         if not 1 <= count <= 4:
             raise BadInput("<argument>", "--players", f"Strato is played by 1 to 4 players, not {count}")
-    tasks: dict[str, Task] = {}
+    tasks: dict[str, Task | PositionTask] = {}
     for path in puzzles:
-        puzzle = load_strato(path)
+        game = game_of_file(path)
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        if game != "strato":
+            load_position(path)  # checked here: a broken file is bad input before any work
+            text = Path(path).read_text(encoding="utf-8")
+            for method in methods:
+                position = PositionTask(str(path), digest, game, text, method, limit,
+                                        None if proof_dir is None else str(proof_dir))
+                tasks.setdefault(position.key, position)
+            continue
+        puzzle = load_strato(path)
         for count in players:
             for seed in seeds:
                 for method in methods:
@@ -131,8 +168,11 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
     return list(tasks.values())
 
 
-def run_task(task: Task) -> dict[str, Any]:
-    """Solve one task's deal and return its ``stratagem/sweep@1`` record (this runs on a worker)."""
+def run_task(task: Task | PositionTask) -> dict[str, Any]:
+    """Solve one task's deal (or analyse its position) and return its ``stratagem/sweep@1`` record (this
+    runs on a worker)."""
+    if isinstance(task, PositionTask):
+        return run_position_task(task)
     from stratagem.solving import solve
 
     started = time.perf_counter()
@@ -171,6 +211,51 @@ def run_task(task: Task) -> dict[str, Any]:
         "line": list(answer.line_text),
         "solved_by": result.method,
         "stopped_by": result.stopped_by,
+        "certificate": certificate,
+        "seconds": round(time.perf_counter() - started, 3),
+        "version": __version__,
+    }
+
+
+def run_position_task(task: PositionTask) -> dict[str, Any]:
+    """Analyse one position (from the task's text, in a temporary file of the same name) into its record."""
+    import tempfile
+
+    from stratagem.analysis import analyze
+
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="stratagem-sweep-") as folder:
+        path = Path(folder) / Path(task.puzzle).name
+        path.write_text(task.text, encoding="utf-8")
+        analysis = analyze(path, method=task.method, time_limit=task.time_limit)
+    report = analysis.to_json()
+    certificate: dict[str, Any] | None = None
+    if task.proof_dir is not None and report.get("status") == "solved":
+        name = f"{Path(task.puzzle).stem}-{task.puzzle_sha256[:8]}-{task.method}.json"
+        proof = Path(task.proof_dir) / name
+        analysis.write_proof(proof)
+        certificate = {"kind": "proof-tree", "proof": name, "sha256": hashlib.sha256(proof.read_bytes()).hexdigest()}
+    solved = report.get("status") == "solved"
+    return {
+        "format": SWEEP_FORMAT,
+        "game": task.game,
+        "puzzle": task.puzzle,
+        "puzzle_sha256": task.puzzle_sha256,
+        "challenge": report.get("name") or Path(task.puzzle).stem,
+        "players": None,
+        "seed": None,
+        "method": task.method,
+        "time_limit": task.time_limit,
+        "status": report.get("status"),
+        "summary": report.get("summary"),
+        "value": report.get("value"),
+        "length": report.get("distance") if solved else None,
+        "lower_bound": report.get("lower_bound"),
+        "best_length": None,
+        "line": list(report.get("pv") or []),
+        "best_move": report.get("best_move"),
+        "solved_by": report.get("method"),
+        "stopped_by": report.get("stopped_by"),
         "certificate": certificate,
         "seconds": round(time.perf_counter() - started, 3),
         "version": __version__,
@@ -265,7 +350,9 @@ def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
         record_key(record)
     except KeyError as exc:
         raise BadInput(source, place, f"a {SWEEP_FORMAT} record without {exc.args[0]!r}") from None
-    if record.get("status") not in STATUSES:
+    status_ok = isinstance(record.get("status"), str) if record.get("game") != "strato" else (
+        record.get("status") in STATUSES)
+    if not status_ok:
         raise BadInput(source, place, f"status {str(record.get('status'))[:20]!r} (one of {', '.join(STATUSES)})")
     return record
 
@@ -290,15 +377,17 @@ class Tally:
 
     def add(self, record: dict[str, Any]) -> None:
         self.done += 1
-        self.by_status[record["status"]] += 1
+        status = record["status"] if record["status"] in STATUSES else "unknown"  # a heuristic value, an estimate
+        self.by_status[status] += 1
 
 
 #: Called after each record is written, with the record and the tally.
 OnRecord = Callable[[dict[str, Any], Tally], None]
 
 
-def sweep(tasks: Sequence[Task], results: ResultsFile, *, workers: int | None = None, scheduler: str | None = None,
-          on_record: OnRecord | None = None, on_failure: Callable[[Task, str], None] | None = None,
+def sweep(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, workers: int | None = None,
+          scheduler: str | None = None, on_record: OnRecord | None = None,
+          on_failure: Callable[[Task | PositionTask, str], None] | None = None,
           connect_timeout: float = CONNECT_TIMEOUT) -> Tally:
     """Run the tasks whose records ``results`` does not hold yet, appending each record as it arrives.
 
@@ -335,8 +424,8 @@ def _keep(record: dict[str, Any], results: ResultsFile, tally: Tally, on_record:
         on_record(record, tally)
 
 
-def _run_on_dask(client: Any, todo: list[Task], results: ResultsFile, tally: Tally, on_record: OnRecord | None,
-                 on_failure: Callable[[Task, str], None] | None) -> None:
+def _run_on_dask(client: Any, todo: list[Task | PositionTask], results: ResultsFile, tally: Tally,
+                 on_record: OnRecord | None, on_failure: Callable[[Task | PositionTask, str], None] | None) -> None:
     from distributed import as_completed
 
     futures = client.map(run_task, todo, pure=False)
@@ -373,7 +462,7 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
     dask.config.set({"distributed.worker.daemon": False})
     count = workers if workers is not None else (os.cpu_count() or 1)
     cluster = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR)
+        n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
     return Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
 
 
@@ -387,5 +476,5 @@ def close(client: Any) -> None:
             cluster.close()
 
 
-__all__ = ["SWEEP_FORMAT", "ResultsFile", "Tally", "Task", "parse_seeds", "plan", "read_results", "run_task",
-           "sweep"]
+__all__ = ["SWEEP_FORMAT", "PositionTask", "ResultsFile", "Tally", "Task", "parse_seeds", "plan", "read_results",
+           "run_task", "sweep"]

@@ -51,10 +51,21 @@ class SweepReport:
     source: str
     records: tuple[dict[str, Any], ...]
 
+    @property
+    def deals(self) -> list[dict[str, Any]]:
+        """The Strato records (seeded deals); the tables and plots below are of these."""
+        return [r for r in self.records if r.get("game") == "strato"]
+
+    @property
+    def positions(self) -> list[dict[str, Any]]:
+        """The records of other games' positions (``analyze``), by game, position and method."""
+        others = [r for r in self.records if r.get("game") != "strato"]
+        return sorted(others, key=lambda r: (r["game"], r["puzzle"], r["method"]))
+
     def groups(self) -> dict[tuple[str, int, str], list[dict[str, Any]]]:
         """The records by (challenge, players, method), in that order."""
         out: dict[tuple[str, int, str], list[dict[str, Any]]] = defaultdict(list)
-        for record in self.records:
+        for record in self.deals:
             out[(record["challenge"], record["players"], record["method"])].append(record)
         return dict(sorted(out.items()))
 
@@ -74,26 +85,26 @@ class SweepReport:
     def lengths(self) -> dict[tuple[str, int], Counter[int]]:
         """Per (challenge, players): how many deals have each proven optimal length."""
         out: dict[tuple[str, int], Counter[int]] = defaultdict(Counter)
-        for record in self.records:
+        for record in self.deals:
             if record["status"] == "solved":
                 out[(record["challenge"], record["players"])][record["length"]] += 1
         return dict(sorted(out.items()))
 
     def hardest(self, count: int = HARDEST) -> list[dict[str, Any]]:
         """The deals with the longest proven optimal lines (ties: the slowest to solve first)."""
-        solved = [r for r in self.records if r["status"] == "solved"]
+        solved = [r for r in self.deals if r["status"] == "solved"]
         return sorted(solved, key=lambda r: (-r["length"], -r["seconds"], r["challenge"], r["players"], r["seed"]))[
             :count]
 
     def undecided(self) -> list[dict[str, Any]]:
         """The deals whose optimal length is not proven (status ``unknown``), highest lower bound first."""
-        open_ = [r for r in self.records if r["status"] == "unknown"]
+        open_ = [r for r in self.deals if r["status"] == "unknown"]
         return sorted(open_, key=lambda r: (-r["lower_bound"], r["challenge"], r["players"], r["seed"]))
 
     def times(self) -> list[dict[str, Any]]:
         """Seconds per deal by method (and challenge): mean, median, largest."""
         out: dict[tuple[str, str], list[float]] = defaultdict(list)
-        for record in self.records:
+        for record in self.deals:
             out[(record["method"], record["challenge"])].append(float(record["seconds"]))
         return [{"method": m, "challenge": c, "deals": len(s), "mean": statistics.fmean(s),
                  "median": statistics.median(s), "max": max(s), "total": sum(s)}
@@ -102,7 +113,8 @@ class SweepReport:
     def markdown(self, plots: Sequence[str] = ()) -> str:
         """The summary; ``plots`` are the PNG file names to show in it."""
         lines = [f"# Sweep report: {Path(self.source).name}", "",
-                 f"{len(self.records)} deal(s) from `{self.source}` (records `stratagem/sweep@1`). A deal is "
+                 f"{len(self.deals)} Strato deal(s) and {len(self.positions)} position analyse(s) from "
+                 f"`{self.source}` (records `stratagem/sweep@1`). A deal is "
                  "*solvable* when a winning line was found, *unsolvable* when that was proven, *undecided* "
                  "when the time limit stopped the solver first. Intervals: 95% Wilson score, over the decided "
                  "deals.", "", "## Solvable fraction", "",
@@ -146,6 +158,17 @@ class SweepReport:
         for r in self.hardest():
             lines.append(f"| {r['challenge']} | {r['players']} | {r['seed']} | {r['length']} | {r['seconds']:.2f} | "
                          f"`{reproduce(r)}` |")
+        if self.positions:
+            lines += ["", "## Positions of the other games", "",
+                      "| game | position | method | status | summary | seconds | reproduce |",
+                      "|---|---|---|---|---|---:|---|"]
+            for r in self.positions:
+                summary = str(r.get("summary") or "").replace("|", "\\|")
+                limit = r.get("time_limit")
+                command = (f"stratagem analyze {r['puzzle']} --method {r['method']}"
+                           + (f" --time-limit {limit:g}" if limit is not None else ""))
+                lines.append(f"| {r['game']} | {r['challenge']} | {r['method']} | {r['status']} | {summary} | "
+                             f"{r['seconds']:.2f} | `{command}` |")
         if plots:
             lines += ["", "## Plots", ""] + [f"![{name}]({name})" for name in plots]
         return "\n".join(lines) + "\n"
@@ -196,7 +219,7 @@ class SweepReport:
         figures["lengths.png"] = png(fig)
 
         by_method: dict[str, list[float]] = defaultdict(list)
-        for record in self.records:
+        for record in self.deals:
             by_method[record["method"]].append(max(float(record["seconds"]), 1e-3))
         fig, ax = plt.subplots(figsize=(5, 3.5))
         names = sorted(by_method)

@@ -231,3 +231,28 @@ def test_a_killed_worker_loses_nothing(tmp_path: Path) -> None:
     reference = tmp_path / "reference.jsonl"
     run_sweep(reference, range(60), players=(1,))
     assert by_key(lines_of(out)) == by_key(lines_of(reference))
+
+
+def test_positions_of_other_games_are_analysed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from stratagem.analysis import analyze
+
+    positions = [ROOT / "puzzles" / "stratatak" / "lone-star.toml",
+                 ROOT / "puzzles" / "stakd" / "endgame-2p-bomber.toml"]
+    out = tmp_path / "results.jsonl"
+    args = ["sweep", *map(str, positions), "--time-limit", "30", "--out", str(out), "--workers", "0"]
+    code, err = cli(capsys, *args)
+    assert code == 0, err
+    records = {r["puzzle"]: r for r in lines_of(out)}
+    assert len(records) == 2
+    for path in positions:
+        expected = analyze(path, time_limit=30.0).to_json()
+        record = records[str(path)]
+        assert (record["game"], record["status"], record["line"], record["summary"]) == (
+            expected["game"], "solved", expected["pv"], expected["summary"])
+        assert record["length"] == expected["distance"] and record["players"] is None
+    code, err = cli(capsys, *args)
+    assert code == 0 and "0 record(s) written" in err and "2 already there" in err
+    code, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "report"), "--no-plots")
+    assert code == 0, err
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "| stratatak | Lone Star | auto | solved | player 1 to move loses in 6 plies (3 battles) |" in text

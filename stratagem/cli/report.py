@@ -32,6 +32,7 @@ def report(results_file: str, out_dir: str, no_plots: bool) -> int:
     for name, data in plots.items():
         write_atomic(folder / name, data)
     write_atomic(folder / "report.md", summary.markdown(sorted(plots)))
-    click.echo(f"{folder / 'report.md'}: {len(summary.records)} deal(s)"
+    positions = f" and {len(summary.positions)} position(s)" if summary.positions else ""
+    click.echo(f"{folder / 'report.md'}: {len(summary.deals)} deal(s){positions}"
                + (f"; plots {', '.join(sorted(plots))}" if plots else ""), err=True)
     return 0

@@ -15,7 +15,7 @@ from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.core.errors import BadInput
 from stratagem.models.strato.solve import METHODS
-from stratagem.sweep import SWEEP_FORMAT, ResultsFile, Tally, Task, parse_seeds, plan
+from stratagem.sweep import SWEEP_FORMAT, PositionTask, ResultsFile, Tally, Task, parse_seeds, plan
 from stratagem.sweep import sweep as run_sweep
 
 
@@ -36,8 +36,9 @@ def _int_list(text: str, option: str) -> list[int]:
 @click.option("--seeds", "seed_range", default=None, metavar="A..B", help="Seeds A to B, both included.")
 @click.option("--players", "players_text", default="1", show_default=True, metavar="LIST",
               help="Player counts, comma-separated (1,2,4).")
-@click.option("--method", "methods", type=click.Choice(METHODS), multiple=True,
-              help="Solving method (repeat for several; default auto).")
+@click.option("--method", "methods", multiple=True, metavar="METHOD",
+              help=f"Method (repeat for several; default auto): for Strato one of {', '.join(METHODS)}; "
+                   "for other games' positions an `analyze` method.")
 @click.option("--time-limit", type=TIME_LIMIT, default=60.0, show_default=True, metavar="S",
               help="Seconds allowed for each deal (all of its solve); a deal it stops is recorded 'unknown' "
                    "with its proven lower bound.")
@@ -56,7 +57,11 @@ def _int_list(text: str, option: str) -> list[int]:
 def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, players_text: str,
           methods: tuple[str, ...], time_limit: float, proof_dir: str | None, out_path: str, scheduler: str | None,
           workers: int | None, connect_timeout: float, quiet: bool) -> int:
-    """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records."""
+    """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.
+
+    PUZZLE is a Strato puzzle file (one task per player count, seed and method) or a position file of
+    another game (one task per method, analysed as `stratagem analyze` does).
+    """
     if deals is not None and seed_range is not None:
         raise click.UsageError("give --deals or --seeds, not both")
     if scheduler is not None and workers is not None:
@@ -113,7 +118,7 @@ class _progress:
             self.bar.update(self.task, completed=tally.done + tally.failed,
                             counts=f"{s['solved']} solved, {s['unsolvable']} unsolvable, {s['unknown']} undecided")
 
-    def on_failure(self, task: Task, why: str) -> None:
+    def on_failure(self, task: Task | PositionTask, why: str) -> None:
         click.echo(f"{task.command()}: failed on the cluster ({why[:200]}); not recorded", err=True)
 
     def __exit__(self, *exc: object) -> None:
