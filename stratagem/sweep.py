@@ -463,7 +463,17 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
     count = workers if workers is not None else (os.cpu_count() or 1)
     cluster = LocalCluster(  # type: ignore[no-untyped-call]
         n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
-    return Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
+    client = Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
+    client.run(_ignore_sigint)
+    return client
+
+
+def _ignore_sigint() -> None:
+    """Run on each embedded worker: Ctrl-C reaches the whole process group, and the command (not each
+    worker, with a traceback) is the one to answer it, by closing the cluster."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def close(client: Any) -> None:
