@@ -262,3 +262,12 @@ def test_positions_of_other_games_are_analysed(tmp_path: Path, capsys: pytest.Ca
     assert code == 0, err
     text = (tmp_path / "report" / "report.md").read_text()
     assert "| stratatak | Lone Star | auto | solved | player 1 to move loses in 6 plies (3 battles) |" in text
+
+
+def test_without_dask_the_command_says_how_to_install_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
+    out = tmp_path / "results.jsonl"
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(out), "--workers", "2")
+    assert_one_line(code, err, 'pip install "stratagem[dist]"', "--workers 0")
+    assert not out.exists() or out.read_bytes() == b""
