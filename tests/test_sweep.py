@@ -57,8 +57,15 @@ def assert_one_line(code: int, err: str, *fragments: str) -> None:
 
 
 def test_sequential_records_are_the_in_process_solves(tmp_path: Path) -> None:
+    import hashlib
+
+    from stratagem import verify
+
     out = tmp_path / "results.jsonl"
-    run_sweep(out, range(3))
+    results = ResultsFile(out)
+    results.check()
+    sweep(plan([str(CHALLENGE_0)], range(3), (1, 2), time_limit=30.0, proof_dir=tmp_path / "proofs"), results,
+          workers=0)
     records = lines_of(out)
     assert len(records) == 6
     for record in records:
@@ -69,6 +76,9 @@ def test_sequential_records_are_the_in_process_solves(tmp_path: Path) -> None:
         assert record["lower_bound"] == answer.lower_bound
         assert record["line"] == list(answer.line_text)
         assert record["certificate"]["kind"] == answer.evidence["kind"]
+        proof = tmp_path / "proofs" / record["certificate"]["proof"]
+        assert record["certificate"]["sha256"] == hashlib.sha256(proof.read_bytes()).hexdigest()
+    assert verify(proof).valid  # the proof records are the ones `stratagem verify` checks
 
 
 def test_local_cluster_gives_the_sequential_records(tmp_path: Path) -> None:
