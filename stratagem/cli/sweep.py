@@ -59,7 +59,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
           workers: int | None, connect_timeout: float, quiet: bool) -> int:
     """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.
 
-    PUZZLE is a Strato puzzle file (one task per player count, seed and method) or a position file of
+    Each PUZZLE is a Strato puzzle file (one task per player count, seed and method) or a position file of
     another game (one task per method, analysed as `stratagem analyze` does).
     """
     if deals is not None and seed_range is not None:
