@@ -31,10 +31,10 @@ _LAZY = {
     "check": "stratagem.checking",
     "SoloCheck": "stratagem.checking",
     "verify": "stratagem.verification",
-    "Verdict": "stratagem.verification",
-    "ClaimReport": "stratagem.verification",
+    "Verdict": "stratagem.verification.verdict",
+    "ClaimReport": "stratagem.verification.verdict",
     "analyze": "stratagem.analysis",
-    "Analysis": "stratagem.analysis",
+    "Analysis": "stratagem.analysis.result",
 }
 
 __all__ = [
@@ -55,11 +55,13 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from stratagem.analysis import Analysis, analyze
+    from stratagem.analysis import analyze
+    from stratagem.analysis.result import Analysis
     from stratagem.checking import SoloCheck, check
     from stratagem.loading import Position, StratoDeal, from_notation, load
     from stratagem.solving import DealSolution, solve
-    from stratagem.verification import ClaimReport, Verdict, verify
+    from stratagem.verification import verify
+    from stratagem.verification.verdict import ClaimReport, Verdict
 
 
 def __getattr__(name: str) -> Any:

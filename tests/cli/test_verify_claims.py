@@ -222,10 +222,11 @@ def test_a_relaxation_recomputation_cut_short_is_unknown_not_invalid(cli, tmp_pa
 def test_a_drup_check_cut_short_is_unknown_not_invalid(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "p.json"
     assert cli("solve", CHALLENGE_0, "--method", "sat", "--proof", str(path)).code == 0
-    from stratagem import verification as verify
     from stratagem.solvers.drup import check_drup_data
+    from stratagem.verification import refutations  # both games' DRUP checks call check_drup_data there
 
-    monkeypatch.setattr(verify, "check_drup_data", lambda *a, **kw: check_drup_data(*a, **{**kw, "time_limit": 0.0}))
+    monkeypatch.setattr(refutations, "check_drup_data",
+                        lambda *a, **kw: check_drup_data(*a, **{**kw, "time_limit": 0.0}))
     code, verdict = _verdict(cli, path)
     assert code == 3, verdict
     optimal = _claims(verdict)["optimal"]

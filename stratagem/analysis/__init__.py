@@ -1,0 +1,144 @@
+"""Analysing a position: its value, the best moves, the principal variation, and a proof.
+
+:func:`analyze` is what ``stratagem analyze`` does, as a library call returning an :class:`Analysis`::
+
+    from stratagem.analysis import analyze
+
+    analysis = analyze("puzzles/cardclash/square-in-3.toml")
+    analysis.status, analysis.value, analysis.best_move     # 'solved', 1, 'S14-b4'
+    analysis.write_proof("square.json")                      # a proof tree `stratagem verify` accepts
+
+Methods (``method``):
+
+- ``alphabeta``: exact two-player search (win/loss/draw with the distance to the result); positions
+  with chance nodes go to ``expecti``; with three or more players to ``paranoid``.
+- ``expecti``: expectiminimax with Star2 pruning, for positions with chance events.
+- ``paranoid`` / ``maxn``: three or more players; each is labelled as the assumption it is.
+- ``lp``: simultaneous-move games: backward induction with one exactly certified LP per node.
+- ``mcts`` (open information), ``ismcts`` and ``pimc`` (from one player's observation, ``as_player``),
+  ``duct`` (simultaneous moves): estimates, never called a value unless MCTS-Solver proved it.
+- ``auto`` (default): ``lp`` for simultaneous-move games, ``pimc`` with ``as_player``, else ``alphabeta``.
+
+Open analysis (every card known, like double-dummy bridge) is the default and is said so in the result.
+A value is given only when the search was exhaustive or certified; a depth, node or time limit gives
+``status`` ``heuristic`` or ``unknown`` with the best line found so far in ``best_found``, never in
+``best_move``.
+
+Limits are total: ``time_limit`` is one :class:`~stratagem.core.deadline.Deadline` for the root's search
+and the ranking of the root moves (``rank``, the default), and the command line hands the same deadline
+to :meth:`Analysis.write_proof`. The ranking gets what the root's search left, and a move not searched
+before it ran out is listed as "not ranked". A move's value is given only when its own search
+established it; when the root's search was stopped but the ranking proved enough (every move solved, or
+one move reaching the best return there is), the root's value is taken from the ranking and the summary
+says so, so the summary and the move list never disagree. The LP backward induction also stops at
+``max_nodes`` positions (default :data:`DEFAULT_LP_NODES`), which bounds its memory.
+
+Players are numbered from 1 here, as in the records and the summaries (``as_player=1`` is the first
+player; the Game protocol's ``to_move`` counts from 0).
+
+The package, one module per concept: :mod:`.methods` (the methods and the refusals made before any
+search), :mod:`.exact` (the exact searches and the ranking), :mod:`.lp` (the LP induction),
+:mod:`.estimates` (the Monte Carlo methods), :mod:`.result` (the typed result and its record),
+:mod:`.proofs` (writing the proof) and :mod:`.report` (what every method's report shares). This module
+holds :func:`analyze`, which loads the position, picks the method and types its report.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from stratagem.analysis.estimates import duct_report, ismcts_report, mcts_report, pimc_report
+from stratagem.analysis.exact import _root_from_ranking as _root_from_ranking  # not public; tests import it here
+from stratagem.analysis.exact import exact_report
+from stratagem.analysis.lp import DEFAULT_LP_NODES, lp_report
+from stratagem.analysis.methods import EXACT, METHODS, PROVABLE, check_provable, choose_method, resolve_method
+from stratagem.analysis.proofs import ProofFile, ProofNotWritten
+from stratagem.analysis.report import as_deadline
+from stratagem.analysis.result import ANALYSIS_FORMAT, Analysis, MoveEntry, PlayerEntry, from_report
+from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput, UnsupportedGame
+from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from stratagem.core.progress import ProgressFactory, no_progress
+from stratagem.loading import Position, load_position
+from stratagem.solvers.alphabeta import return_bounds
+
+#: The ``source`` of a position given as a ``(game, state)`` pair, in error messages.
+POSITION_SOURCE = "<position>"
+
+
+def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "auto", depth: int | None = None,
+            time_limit: float | Deadline | None = None, max_nodes: int | None = None, rank: bool = True,
+            as_player: int | None = None, iterations: int | None = None, samples: int | None = None,
+            seed: int = 0, progress: ProgressFactory | None = None) -> Analysis:
+    """Analyse ``position`` (a position file, a loaded :class:`~stratagem.loading.Position`, or a
+    ``(game, state)`` pair) with ``method`` (see the package's docstring) and return what was established.
+
+    ``depth`` cuts the search at that many plies (``lp``: simultaneous turns) and uses the game's
+    evaluation there; ``time_limit`` (seconds, or a :class:`~stratagem.core.deadline.Deadline` to share
+    with later work) bounds the whole call; ``max_nodes`` bounds each search (each ranked move's too;
+    ``lp``: the positions valued). ``rank`` searches every root move to rank them (exact methods).
+    ``as_player`` (from 1) analyses from that player's observation (``pimc``, ``ismcts``);
+    ``iterations`` (MCTS, ISMCTS, DUCT; default 2000), ``samples`` (PIMC; default 20) and ``seed`` steer
+    the Monte Carlo methods. ``progress`` (:mod:`stratagem.core.progress`) is shown the root's search
+    ("alphabeta search: depth 7, 120,000 nodes") and each ranked move ("ranking move 3 of 12: b2").
+
+    Raises :class:`~stratagem.core.errors.BadInput` for a position that cannot be analysed (unreadable,
+    game over) or a method that cannot apply to it; its ``place`` names the parameter.
+    """
+    started = time.perf_counter()
+    loaded = _position(position)
+    game, state = loaded.game, loaded.state
+    chosen = resolve_method(loaded, method, as_player)
+    player = None if as_player is None else as_player - 1
+    limit = as_deadline(time_limit)
+    show = progress if progress is not None else no_progress
+    report: dict[str, Any] = {
+        "game": loaded.game_name,
+        "position": None if loaded.source in (POSITION_SOURCE, "<notation>") else loaded.source,
+        "name": loaded.name,
+        "setup": game.setup(),
+        "start": game.format_state(state),
+        "to_move": _mover(game, state),
+    }
+    try:
+        if chosen in EXACT:
+            report.update(exact_report(game, state, chosen, depth, limit, max_nodes, rank, show))
+        elif chosen == "lp":
+            report.update(lp_report(game, state, depth, limit, max_nodes))
+        elif chosen == "duct":
+            report.update(duct_report(game, state, iterations, seed, limit))
+        elif chosen == "mcts":
+            report.update(mcts_report(game, state, iterations, limit, seed))
+        elif chosen == "ismcts":
+            report.update(ismcts_report(game, state, player, iterations, limit, seed))
+        else:
+            report.update(pimc_report(game, state, player, samples, limit, seed, depth))
+    except UnsupportedGame as exc:
+        raise BadInput(loaded.source, "method", str(exc)) from None
+    lp_results = report.pop("_results", None)
+    return from_report(report, game, state, lp_results, time.perf_counter() - started)
+
+
+def _position(position: str | Path | Position | tuple[Any, Any]) -> Position:
+    """A loaded position from whatever :func:`analyze` was given."""
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str | Path):
+        return load_position(position)
+    game, state = position
+    return Position(str(game.name), game, state, "", "", POSITION_SOURCE)
+
+
+def _mover(game: Any, state: Any) -> str:
+    """Who is to move, as the record's ``to_move`` says it (players counted from 1)."""
+    mover = game.to_move(state)
+    if mover >= 0:
+        return f"player {mover + 1}"
+    return {CHANCE: "chance", SIMULTANEOUS: "everyone at once", TERMINAL: "nobody"}.get(mover, str(mover))
+
+
+__all__ = ["ANALYSIS_FORMAT", "DEFAULT_LP_NODES", "EXACT", "METHODS", "PROVABLE", "Analysis", "MoveEntry",
+           "PlayerEntry", "ProofFile", "ProofNotWritten", "analyze", "check_provable", "choose_method",
+           "resolve_method", "return_bounds"]

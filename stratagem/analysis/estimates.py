@@ -1,0 +1,194 @@
+"""The Monte Carlo methods: estimates of a position, never called a value unless MCTS-Solver proved it.
+
+- ``mcts``: UCT with MCTS-Solver over the open position;
+- ``ismcts``: information-set MCTS from one player's observation (the hidden cards sampled);
+- ``pimc``: perfect-information Monte Carlo from one player's observation: each sampled deal solved as
+  if open (exactly when small, else by the game's evaluation or a playout); for simultaneous moves, by
+  LP to a few turns;
+- ``duct``: decoupled UCT for simultaneous moves, giving empirical mixed strategies.
+
+Each works within the analysis's one deadline and is steered by its ``seed``.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from stratagem.analysis.methods import ARGUMENT
+from stratagem.analysis.report import OPEN, player_move, record_value
+from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput, StratagemError
+from stratagem.core.game import CHANCE, SIMULTANEOUS
+from stratagem.solvers.alphabeta import return_bounds
+from stratagem.solvers.expectimax import expectiminimax
+from stratagem.solvers.multiplayer import maxn
+
+
+def _seconds_left(limit: Deadline | None) -> float | None:
+    """What is left of the deadline in seconds, for the searches that take seconds (None: no limit)."""
+    return None if limit is None else limit.remaining()
+
+
+def mcts_report(game: Any, state: Any, iterations: int | None, limit: Deadline | None,
+                seed: int) -> dict[str, Any]:
+    """The report of UCT (MCTS-Solver) over the open position; 2000 iterations without a limit."""
+    from stratagem.solvers.mcts import uct
+
+    if game.to_move(state) < 0:
+        raise BadInput(ARGUMENT, "method", "mcts needs a position where one player is to move")
+    budget = iterations if iterations is not None or limit is not None else 2000
+    result = uct(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
+                 value_range=_float_bounds(game))
+    return _mc_report(game, result, "mcts", OPEN)
+
+
+def ismcts_report(game: Any, state: Any, player: int | None, iterations: int | None, limit: Deadline | None,
+                  seed: int) -> dict[str, Any]:
+    """The report of information-set MCTS from ``player``'s observation (counted from 0)."""
+    from stratagem.solvers.mcts import ismcts
+
+    _check_mover(game, state, player)
+    budget = iterations if iterations is not None or limit is not None else 2000
+    result = ismcts(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
+                    value_range=_float_bounds(game), player=player)
+    return _mc_report(game, result, "ismcts", f"player {result.player + 1}'s observation (hidden cards sampled)")
+
+
+def _mc_report(game: Any, result: Any, method: str, information: str) -> dict[str, Any]:
+    """The report of an MCTS or ISMCTS result: the moves by visits, a value only when it was proved."""
+    moves = [{"move": m.notation, "visits": m.visits, "mean": round(m.mean, 4),
+              "proven": None if m.proven_value is None else record_value(m.proven_value)} for m in result.moves]
+    moves.sort(key=lambda m: -m["visits"])
+    proven = bool(result.proven)
+    return {
+        "method": method,
+        "information": information,
+        "assumption": "",
+        "status": "solved" if proven else "estimate",
+        "player": result.player + 1,
+        "best_move": result.best_notation,
+        "iterations": result.iterations,
+        "value": None if not proven or result.value is None else record_value(result.value[result.player]),
+        "moves": moves,
+        "summary": (f"MCTS-Solver proved the value {record_value(result.value[result.player])} for player "
+                    f"{result.player + 1}" if proven and result.value is not None else
+                    f"{method} estimate after {result.iterations} iterations (not a value)"),
+    }
+
+
+def pimc_report(game: Any, state: Any, player: int | None, samples: int | None, limit: Deadline | None,
+                seed: int, depth: int | None) -> dict[str, Any]:
+    """The report of PIMC from ``player``'s observation (counted from 0): the moves by their mean over
+    the sampled deals."""
+    if game.to_move(state) == SIMULTANEOUS:
+        return _pimc_simultaneous(game, state, player, samples, seed, depth, limit)
+    from stratagem.solvers.pimc import pimc
+
+    _check_mover(game, state, player)
+
+    def leaf(game: Any, state: Any, rng: Random) -> tuple[float, ...]:
+        return _solve_each_sample(game, state, rng, limit)
+
+    result = pimc(game, state, leaf, samples=samples or 20, time_limit=_seconds_left(limit), seed=seed)
+    ordered = sorted(result.moves, key=lambda m: -m.mean)
+    moves = [{"move": m.notation, "samples": m.count, "mean": round(m.mean, 4)} for m in ordered]
+    return {
+        "method": "pimc",
+        "information": f"player {result.player + 1}'s observation (hidden cards sampled)",
+        "assumption": "each sampled deal solved as if open (perfect-information Monte Carlo)",
+        "status": "estimate",
+        "player": result.player + 1,
+        "samples": result.samples,
+        "best_move": result.best_notation,
+        "moves": moves,
+        "summary": f"PIMC over {result.samples} sampled deals (an estimate, not a value)",
+    }
+
+
+#: Nodes one sampled deal may take before PIMC falls back to the game's evaluation.
+SAMPLE_NODES = 50_000
+
+
+def _solve_each_sample(game: Any, state: Any, rng: Random, limit: Deadline | None = None) -> tuple[float, ...]:
+    """PIMC's leaf: solve the open position exactly when it is small (and time is left), else use the
+    evaluation."""
+    if game.is_terminal(state):
+        return tuple(float(v) for v in game.returns(state))
+    try:
+        if game.num_players == 2:
+            low, high = return_bounds(game)
+            result = expectiminimax(game, state, lo=low, hi=high, max_nodes=SAMPLE_NODES, time_limit=limit)
+        else:
+            result = maxn(game, state, max_nodes=SAMPLE_NODES, time_limit=limit)
+    except StratagemError:
+        result = None
+    if result is not None and result.values is not None:
+        return tuple(float(v) for v in result.values)
+    if hasattr(game, "evaluate"):
+        return tuple(float(v) for v in game.evaluate(state))
+    from stratagem.solvers.mcts import playout
+
+    return tuple(float(v) for v in playout(game, state, rng, value_range=_float_bounds(game)))
+
+
+#: Simultaneous turns each sampled deal is solved to when --depth is not given (evaluation at the cut).
+SAMPLE_TURNS = 2
+
+
+def _pimc_simultaneous(game: Any, state: Any, player: int | None, samples: int | None, seed: int,
+                       depth: int | None, limit: Deadline | None) -> dict[str, Any]:
+    """PIMC card advice for a simultaneous-move position: each sampled deal solved open by LP."""
+    from stratagem.solvers.pimc import pimc_simultaneous
+
+    assert player is not None
+    result = pimc_simultaneous(game, state, player, samples=samples or 20, seed=seed,
+                               depth=depth if depth is not None else SAMPLE_TURNS, time_limit=limit)
+    return {
+        "method": "pimc",
+        "information": result.information,
+        "assumption": "each sampled deal solved open by LP; a card's worth is its payoff against the "
+                      "others' equilibrium mix",
+        "status": "estimate",
+        "player": player + 1,
+        "samples": result.samples,
+        "best_move": result.best_notation,
+        "moves": [{"move": m.notation, "samples": m.count, "mean": round(m.mean, 4)} for m in result.moves],
+        "summary": f"PIMC card advice over {result.samples} sampled deals (an estimate, not a value)",
+    }
+
+
+def duct_report(game: Any, state: Any, iterations: int | None, seed: int,
+                limit: Deadline | None) -> dict[str, Any]:
+    """The report of decoupled UCT: each player's empirical strategy and mean return (not a value)."""
+    from stratagem.solvers.duct import duct
+
+    result = duct(game, state, iterations=iterations or 2000, seed=seed, time_limit=limit)
+    players = []
+    for p in range(game.num_players):
+        if not result.moves[p]:
+            continue
+        players.append({
+            "player": p + 1,
+            "strategy": {player_move(game, state, p, m): round(f, 4)
+                         for m, f in zip(result.moves[p], result.strategy[p], strict=True)},
+            "mean_return": round(result.values[p], 4),
+        })
+    return {"method": "duct", "information": OPEN, "assumption": "", "status": "estimate",
+            "iterations": result.iterations, "players": players,
+            "summary": f"decoupled UCT estimate after {result.iterations} iterations (not a value)"}
+
+
+def _check_mover(game: Any, state: Any, player: int | None) -> None:
+    """Refuse to analyse from ``player``'s observation when another player (or chance) is to move."""
+    mover = game.to_move(state)
+    if player is not None and mover != player:
+        who = "a chance event" if mover == CHANCE else f"player {mover + 1}"
+        raise BadInput(ARGUMENT, "as_player", f"player {player + 1} is not to move in this position ({who} is)")
+
+
+def _float_bounds(game: Any) -> tuple[float, float]:
+    """The game's lowest and highest return as floats (the Monte Carlo value range)."""
+    low, high = return_bounds(game)
+    return (float(low), float(high))
+

@@ -1,0 +1,72 @@
+"""The analysis methods: their names, which one ``auto`` picks for a position, and the refusals made
+before any search starts.
+
+Exact methods (:data:`EXACT`, searched in :mod:`.exact`) and ``lp`` (:mod:`.lp`) establish values and
+have proofs (:data:`PROVABLE`); ``mcts``, ``ismcts``, ``pimc`` and ``duct`` (:mod:`.estimates`) only
+estimate. Refusing early (a finished game, a method that cannot apply, a missing ``--as``) lets a
+caller learn of the mistake before a long analysis, not after it.
+"""
+
+from __future__ import annotations
+
+from stratagem.core.errors import BadInput
+from stratagem.core.game import TERMINAL, HiddenInformation, Simultaneous
+from stratagem.loading import Position
+
+METHODS = ("auto", "alphabeta", "expecti", "paranoid", "maxn", "lp", "mcts", "ismcts", "pimc", "duct")
+EXACT = ("alphabeta", "expecti", "paranoid", "maxn")
+#: The methods whose solved values have a proof (:meth:`Analysis.write_proof`); the others estimate.
+PROVABLE = (*EXACT, "lp")
+#: The ``source`` of a :class:`~stratagem.core.errors.BadInput` about one of the call's arguments.
+ARGUMENT = "<argument>"
+
+
+def resolve_method(position: Position, method: str = "auto", as_player: int | None = None) -> str:
+    """The method :func:`~stratagem.analysis.analyze` uses for ``method`` on ``position``, after every
+    refusal it makes: a finished game, a method that cannot apply, a player who does not exist or is
+    needed and missing.
+
+    A caller that has more to check before the (possibly long) analysis starts, such as the command
+    line's ``--proof``, can ask first; :func:`~stratagem.analysis.analyze` asks again, with the same answer.
+    """
+    game, state = position.game, position.state
+    if game.to_move(state) == TERMINAL:
+        raise BadInput(position.source, "position", "the game is over in this position; there is nothing "
+                       "to analyse")
+    if method not in METHODS:
+        raise BadInput(ARGUMENT, "method", f"unknown method {method!r} (one of {', '.join(METHODS)})")
+    chosen = choose_method(method, position, as_player)
+    if as_player is not None and not 1 <= as_player <= game.num_players:
+        raise BadInput(ARGUMENT, "as_player", f"player {as_player} does not exist in a {game.num_players}-player game")
+    if chosen in ("pimc", "ismcts") and as_player is None:
+        raise BadInput(ARGUMENT, "as_player", f"{chosen} analyses one player's observation: say which with --as")
+    return chosen
+
+
+def check_provable(method: str) -> None:
+    """Refuse to promise a proof from a method that only estimates (before a long analysis starts)."""
+    if method not in PROVABLE:
+        raise BadInput(ARGUMENT, "proof", f"{method} gives estimates, which have no proof; "
+                       "use alphabeta, expecti, paranoid or lp")
+
+
+def choose_method(method: str, position: Position, as_player: int | None) -> str:
+    """What ``auto`` means for this position, and refusals of methods that cannot apply."""
+    game = position.game
+    simultaneous = isinstance(game, Simultaneous)
+    if method == "auto":
+        if simultaneous:
+            return "pimc" if as_player is not None else "lp"
+        if as_player is not None:
+            return "pimc"
+        return "paranoid" if game.num_players > 2 else "alphabeta"
+    if method in EXACT and simultaneous:
+        raise BadInput(position.source, "method", f"{position.game_name} has simultaneous moves; use lp or duct")
+    if method in ("lp", "duct") and not simultaneous:
+        raise BadInput(position.source, "method", f"{method} is for simultaneous-move games; "
+                       f"{position.game_name} is played in turns")
+    if method in ("pimc", "ismcts") and not isinstance(game, HiddenInformation):
+        raise BadInput(position.source, "method", f"{position.game_name} has no hidden information to sample")
+    if method == "alphabeta" and game.num_players > 2:
+        return "paranoid"
+    return method

@@ -1,0 +1,79 @@
+"""Writing the proof of an analysis's solved value, for ``stratagem verify`` to check without trusting
+the solver.
+
+Exact searches are proved by an AND/OR proof tree (:func:`~stratagem.solvers.prooftree.build_proof_tree`,
+a second search), ``lp`` by its matrix proofs (exact mixed strategies at every simultaneous node, kept
+from the induction). :meth:`Analysis.write_proof <stratagem.analysis.result.Analysis.write_proof>` is
+the public door; :func:`write_proof` does the work from the analysis's fields, so that the typed result
+does not hold the proof machinery.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from stratagem.analysis.methods import ARGUMENT, check_provable
+from stratagem.analysis.report import as_deadline
+from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput, StratagemError
+from stratagem.core.io import dumps_record, write_atomic
+from stratagem.solvers.alphabeta import return_bounds
+from stratagem.solvers.gametree import SOLVED
+from stratagem.solvers.prooftree import ProofStopped, build_proof_tree
+
+
+class ProofNotWritten(StratagemError):
+    """:meth:`Analysis.write_proof` had nothing to prove: the value was not established, or the time
+    limit ran out while the proof was being built (nothing is written then)."""
+
+
+@dataclass(frozen=True)
+class ProofFile:
+    """A proof :meth:`Analysis.write_proof` wrote: the file, its record format and its size in nodes."""
+
+    file: str
+    format: str
+    nodes: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The written proof as a JSON object (``file``, ``format``, ``nodes``)."""
+        return {"file": self.file, "format": self.format, "nodes": self.nodes}
+
+
+def write_proof(game: Any, state: Any, method: str, status: str, player: int | None, lp_results: Any,
+                path: str | Path, time_limit: float | Deadline | None = None) -> ProofFile:
+    """Write the proof of an analysis's solved value to ``path`` (see :meth:`Analysis.write_proof
+    <stratagem.analysis.result.Analysis.write_proof>`, which passes its own fields here).
+
+    ``player`` counts from 1, as in the record; ``lp_results`` are the induction's results (``lp``
+    only). Raises :class:`~stratagem.core.errors.BadInput` when the method or status has no proof and
+    :class:`ProofNotWritten` when there is nothing to prove or the time ran out; nothing is written then.
+    """
+    check_provable(method)
+    if status == "heuristic":
+        raise BadInput(ARGUMENT, "proof", "a depth-limited value (status heuristic) has no proof; "
+                       "leave out --depth")
+    if status != SOLVED:
+        raise ProofNotWritten(f"the value was not established (status {status}); nothing to prove")
+    limit = as_deadline(time_limit)
+    if method == "lp":
+        from stratagem.solvers.matrixproof import MATRIXPROOFS_FORMAT, matrix_proof
+
+        proofs = [matrix_proof(game, r) for r in lp_results]
+        record: dict[str, Any] = proofs[0] if len(proofs) == 1 else {
+            "format": MATRIXPROOFS_FORMAT, "game": game.name, "setup": game.setup(),
+            "start": game.format_state(state), "proofs": proofs}
+        nodes = sum(len(p["nodes"]) for p in proofs)
+    else:
+        low, high = return_bounds(game)
+        assert player is not None
+        try:
+            record = build_proof_tree(game, state, player=player - 1, lo=low, hi=high, time_limit=limit)
+        except ProofStopped as stop:
+            raise ProofNotWritten(str(stop)) from None
+        record["setup"] = game.setup()
+        nodes = len(record["nodes"])
+    write_atomic(path, dumps_record(record))
+    return ProofFile(str(Path(path)), record["format"], nodes)

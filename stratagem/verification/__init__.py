@@ -1,0 +1,116 @@
+"""Verifying a line or proof record: every claim it makes, checked with the rules engine alone.
+
+Nothing in a record is trusted (its result flags, bounds, claims): what is checked is rebuilt from the
+rules engine and the record's setup and start position. Each claim the record makes is reported with
+a status:
+
+- ``certified``: checked here, and the report names what checked it (the replayed line, a DRUP
+  refutation of a CNF rebuilt from the rules, a relaxation bound recomputed from the rules, a proof
+  tree replayed move by move, a plain enumeration run by ``recheck``);
+- ``not-certified``: only asserted: the record's evidence is a search it reports (an exhaustive
+  search, CP-SAT's INFEASIBLE answer), which is not repeated without ``recheck``;
+- ``unknown``: the check of that claim was stopped by the time limit or the node limit;
+- ``invalid``: the rules or a recomputation contradict it.
+
+:func:`verify` is the one call (``stratagem verify`` parses its arguments, calls it, prints the
+:class:`Verdict` and turns its status into the exit code). A record that cannot be read (malformed
+JSON, unknown format, a move that does not parse) raises :class:`~stratagem.core.errors.BadInput`.
+
+The package, one module per concept: :mod:`.verdict` (the verdict, its claims' statuses and the run's
+limits), :mod:`.lines` (replaying a line), :mod:`.strato` (a Strato proof's claims), :mod:`.stakd` (a
+STAKD solo proof's claim), :mod:`.refutations` (DRUP refutations against CNFs rebuilt from the rules),
+:mod:`.evidence` (the files a certificate names; evidence that is none) and :mod:`.gameproofs` (proof
+trees and matrix proofs of game values). This module holds :func:`verify`, which reads the record and
+hands each kind to its check.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput
+from stratagem.core.io import load_json
+from stratagem.core.progress import ProgressFactory, no_progress
+from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT
+from stratagem.solvers.prooftree import PROOFTREE_FORMAT
+from stratagem.verification.gameproofs import GAME_PROOFS, check_game_proof
+from stratagem.verification.lines import check_line
+from stratagem.verification.stakd import DEFAULT_SOLO_NODES as DEFAULT_SOLO_NODES  # public: the CLI's default
+from stratagem.verification.stakd import check_solo
+from stratagem.verification.strato import check_strato
+from stratagem.verification.verdict import (
+    CERTIFIED,
+    INVALID,
+    NOT_CERTIFIED,
+    UNKNOWN,
+    VERDICT_FORMAT,
+    ClaimReport,
+    Limits,
+    Verdict,
+)
+
+
+def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limit: float | None = None,
+           nodes: int | None = None, *, source: str | None = None,
+           progress: ProgressFactory = no_progress) -> Verdict:
+    """Check every claim of a line or proof record (a file, or its JSON data) with the rules engine alone.
+
+    ``recheck`` also checks claims whose evidence is only a search the record reports (optimality or
+    unsolvability by an exhaustive search or CP-SAT) by a plain enumeration of the rules; ``nodes``
+    caps it (states kept by the Strato enumeration, default
+    :data:`~stratagem.solvers.replay.DEFAULT_MAX_STATES`; positions expanded by the STAKD search,
+    default :data:`DEFAULT_SOLO_NODES`). ``time_limit`` is in seconds for the whole run; a claim whose
+    check a limit stops is reported ``unknown``. The CNF and DRUP files a refutation names are read
+    beside the record's file (beside ``source`` for data, the current folder by default).
+    """
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise ValueError(f"time_limit must be a finite number of seconds above 0, not {time_limit!r}")
+    if nodes is not None and nodes < 1:
+        raise ValueError(f"nodes must be at least 1, not {nodes!r}")
+    if isinstance(record, dict):
+        data, name = record, source or "<record>"
+    else:
+        name = source or str(record)
+        data = load_json(record)
+    limits = Limits(Deadline(time_limit), nodes, recheck, progress)
+    fmt = data.get("format")
+    if fmt == LINE_FORMAT:
+        verdict = Verdict(name, "line")
+        check_line(Line.from_json(data, name), verdict, "", bare=True)
+        return verdict
+    verdict = Verdict(name, "proof")
+    if fmt in GAME_PROOFS:
+        check_game_proof(data, verdict, name)
+        return verdict
+    if fmt != PROOF_FORMAT:
+        known = ", ".join((LINE_FORMAT, PROOF_FORMAT, *GAME_PROOFS))
+        raise BadInput(name, "format", f"unknown record format {fmt!r} (expected one of {known})")
+    proof = Proof.from_json(data, name)
+    if proof.line is None:
+        raise BadInput(name, "line", "a proof record carries the start position as a line")
+    if proof.game not in ("strato", "stakd"):
+        raise BadInput(name, "game", f"{PROOF_FORMAT} records are Strato or STAKD solo proofs, not "
+                       f"{proof.game[:40]!r} (game values are {PROOFTREE_FORMAT} or {MATRIXPROOF_FORMAT})")
+    if proof.line.game != proof.game:
+        raise BadInput(name, "line.game", f"is {proof.line.game[:40]!r}, but the proof is about {proof.game!r}")
+    replayed = check_line(proof.line, verdict, "line.", bare=False)
+    if replayed is None:
+        for key in sorted(k for k in proof.claim if k != "information"):
+            verdict.not_certified(key, f"the claim's {key!r}", "not checked: the record's line does not replay")
+    else:
+        game, start, final = replayed
+        if proof.game == "stakd" and game.num_players != 1:
+            raise BadInput(name, "line.setup.players", "a STAKD proof record is about a solo puzzle (1 player)")
+        if proof.game == "stakd":
+            check_solo(proof, game, start, final, verdict, name, limits)
+        else:
+            check_strato(proof, game, start, final, verdict, name, limits)
+    return verdict
+
+
+__all__ = ["CERTIFIED", "INVALID", "NOT_CERTIFIED", "UNKNOWN", "VERDICT_FORMAT", "ClaimReport", "Limits",
+           "Verdict", "verify"]

@@ -1,0 +1,42 @@
+"""The evidence of a Strato or STAKD proof record: the files a certificate names, and what evidence that
+is no certificate is worth.
+
+A DRUP refutation's CNF and proof files must sit beside the record (a name, never a path), so that a
+record cannot point the checker at files elsewhere. Evidence that is only a search the record reports
+(an exhaustive search, CP-SAT's INFEASIBLE) leaves its claim not certified, and the reason says how to
+check it (``--recheck``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from stratagem.core.errors import BadInput
+
+
+def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:
+    """The CNF and proof files a refutation's evidence names, which must sit beside the record."""
+    names = {}
+    for key in ("cnf", "proof"):
+        name = evidence.get(key)
+        if not isinstance(name, str) or not name or "/" in name or "\\" in name:
+            raise BadInput(record, f"evidence.{key}", "must name a file beside the record")
+        names[key] = Path(record).parent / name
+    return names
+
+
+def not_certified_why(subject: str, evidence: dict[str, Any]) -> str:
+    """Why a claim resting on evidence that is not a certificate is not certified, and how to check it."""
+    kind = evidence.get("kind")
+    if kind == "exhaustive-search":
+        method = evidence.get("method")
+        basis = f"an exhaustive search the record reports ({method})" if isinstance(method, str) else \
+            "an exhaustive search the record reports"
+    elif kind == "cpsat-infeasible":
+        basis = "CP-SAT's INFEASIBLE answer, which comes without a certificate"
+    elif kind == "witness":
+        basis = "a witness line only, which bounds nothing from below"
+    else:
+        basis = f"evidence of kind {kind!r}, which is not a certificate this version checks"
+    return f"{subject} rests on {basis}; not repeated here — run with --recheck"

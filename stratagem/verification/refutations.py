@@ -1,0 +1,145 @@
+"""DRUP refutations: the claim "no win" checked as the refutation of a CNF rebuilt from the rules.
+
+The CNF is never taken from the record: it is encoded again from the setup and start position with the
+encoding the evidence names (Strato: :data:`~stratagem.models.strato.sat.ENCODING`, a win within a
+horizon; STAKD solo: ``stakd-solo-sat``, every piece placed), and the refutation is checked against that
+formula by stratagem's own DRUP checker, so it proves what the claim means. The stored CNF must be the
+same formula (it is kept for external checkers); for Strato, drat-trim gives a second opinion when it is
+on PATH and time is left.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput
+from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
+from stratagem.solvers.dimacs import read_bytes_maybe_gz, read_text_maybe_gz, write_dimacs
+from stratagem.solvers.drup import check_drup_data, run_drat_trim
+from stratagem.verification.evidence import files_beside
+from stratagem.verification.verdict import Limits, Verdict
+
+
+def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str, horizon: int | None, game: Any,
+                            start: Any, verdict: Verdict, record: str, limits: Limits) -> None:
+    """A Strato DRUP certificate: rebuild the CNF from the rules, then check the refutation against it.
+
+    The CNF is not taken from the record: it is encoded again from the setup and start position with
+    the named encoding, so the refutation is checked against what the claim means. The stored CNF
+    must be that same formula (it is kept for external checkers such as drat-trim, which also runs
+    when it is on PATH). The refuted horizon must be the claim's: the line's length minus one for
+    optimality, at least the game's maximum length for unsolvability.
+    """
+    if evidence.get("encoding") != ENCODING:
+        raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
+                       f"(this version checks {ENCODING})")
+    refuted = evidence.get("horizon")
+    if not isinstance(refuted, int) or isinstance(refuted, bool) or refuted < 0:
+        raise BadInput(record, "evidence.horizon", "must be a non-negative integer")
+    if horizon is not None and refuted != horizon:
+        verdict.refute(name, statement, "evidence.horizon",
+                       f"refutes {refuted} turns; optimality of {horizon + 1} needs {horizon}")
+        return
+    if horizon is None and refuted < max_turns(start):
+        verdict.refute(name, statement, "evidence.horizon",
+                       f"refutes {refuted} turns, but the game can last {max_turns(start)}")
+        return
+    names = files_beside(record, evidence)
+    cnf = StratoCNF(game, refuted)
+    cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
+    if read_text_maybe_gz(names["cnf"]) != cnf_text:
+        verdict.refute(name, statement, "evidence.cnf",
+                       f"{names['cnf'].name} is not the {ENCODING} CNF of {refuted} turns for this deal")
+        return
+    verdict.checked.append(f"the CNF ({cnf.num_vars} variables, {len(cnf.clauses)} clauses) is {ENCODING} "
+                           f"for 'a win within {refuted} turns', rebuilt from the rules")
+    if limits.deadline.expired():
+        verdict.unknown(name, statement, limits.stopped_words("before the DRUP refutation was checked"))
+        return
+    with limits.progress(f"checking {names['proof'].name}", "step", "steps in the proof") as checking:
+        result, steps = check_drup_data(cnf.clauses, read_bytes_maybe_gz(names["proof"]), str(names["proof"]),
+                                        progress=lambda phase, done, total: checking(done, total),
+                                        time_limit=limits.deadline.remaining())
+    if result.stopped:
+        verdict.unknown(name, statement, f"the DRUP refutation's check was {result.reason}")
+        return
+    if not result.valid:
+        verdict.refute(name, statement, "evidence.proof", f"{names['proof'].name}: {result.reason}")
+        return
+    basis = (f"the DRUP refutation ({steps} steps, {result.checked_lemmas} lemmas checked) is valid "
+             f"(stratagem's checker, {result.checker} engine): no win within {refuted} turns")
+    verdict.checked.append(basis)
+    second = _drat_trim(cnf_text, names["proof"], limits.deadline)
+    if second is None:
+        verdict.notes.append("drat-trim is not on PATH: no second opinion")
+    elif second == NO_TIME:
+        verdict.notes.append("no time was left for drat-trim: no second opinion")
+    elif second == "valid":
+        verdict.checked.append("drat-trim agrees: s VERIFIED")
+    elif second == "invalid":
+        verdict.refute(name, statement, "evidence.proof", "drat-trim says s NOT VERIFIED")
+        return
+    else:
+        verdict.notes.append(f"drat-trim gave no verdict ({second}): no second opinion")
+    verdict.certify(name, statement, f"a DRUP refutation of the CNF rebuilt from the rules ({ENCODING}, "
+                    f"a win within {refuted} turns), checked by stratagem's checker")
+
+
+def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, start: Any, verdict: Verdict,
+                          record: str, limits: Limits) -> None:
+    """A STAKD solo DRUP certificate of ``winnable: false``: rebuild the CNF from the rules (with the
+    symmetry breaking the evidence says), then check the refutation against it."""
+    from stratagem.models.stakd.sat import ENCODING as SOLO_ENCODING
+    from stratagem.models.stakd.sat import SoloCNF
+
+    if evidence.get("encoding") != SOLO_ENCODING:
+        raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
+                       f"(this version checks {SOLO_ENCODING})")
+    symmetry = evidence.get("symmetry", True)
+    if not isinstance(symmetry, bool):
+        raise BadInput(record, "evidence.symmetry", "must be true or false")
+    names = files_beside(record, evidence)
+    cnf = SoloCNF(game, start, symmetry)
+    cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
+    if read_text_maybe_gz(names["cnf"]) != cnf_text:
+        verdict.refute("winnable", statement, "evidence.cnf",
+                       f"{names['cnf'].name} is not the {SOLO_ENCODING} formula of this position")
+        return
+    verdict.checked.append(f"the CNF is {SOLO_ENCODING} for this position, rebuilt from the rules")
+    if limits.deadline.expired():
+        verdict.unknown("winnable", statement, limits.stopped_words("before the DRUP refutation was checked"))
+        return
+    drup, steps = check_drup_data(cnf.clauses, read_bytes_maybe_gz(names["proof"]), str(names["proof"]),
+                                  time_limit=limits.deadline.remaining())
+    if drup.stopped:
+        verdict.unknown("winnable", statement, f"the DRUP refutation's check was {drup.reason}")
+        return
+    if not drup.valid:
+        verdict.refute("winnable", statement, "evidence.proof", f"{names['proof'].name}: {drup.reason}")
+        return
+    verdict.checked.append(f"the DRUP refutation is valid ({steps} steps; stratagem's checker, {drup.checker} "
+                           "engine): the pieces cannot all be placed")
+    verdict.certify("winnable", statement, f"a DRUP refutation of the CNF rebuilt from the rules "
+                    f"({SOLO_ENCODING}), checked by stratagem's checker")
+
+
+#: What :func:`_drat_trim` returns when the run's time limit leaves it less than half a second.
+NO_TIME = "no time"
+
+
+def _drat_trim(cnf_text: str, proof_path: Path, deadline: Deadline) -> str | None:
+    """drat-trim's verdict (see :func:`run_drat_trim`), within what is left of the run's time limit."""
+    if shutil.which("drat-trim") is None:
+        return None
+    left = deadline.remaining()
+    if left is not None and left < 0.5:
+        return NO_TIME
+    with tempfile.TemporaryDirectory() as tmp:
+        cnf_file, proof_file = Path(tmp) / "f.cnf", Path(tmp) / "p.drup"
+        cnf_file.write_text(cnf_text, encoding="utf-8")
+        proof_file.write_text(read_text_maybe_gz(proof_path), encoding="utf-8")
+        return run_drat_trim(cnf_file, proof_file, timeout=600 if left is None else min(600.0, left))
