@@ -194,7 +194,9 @@ class SweepReport:
         fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(rows) + 2), 3.5))
         labels = [f"{r['challenge']}\n{r['players']}p {r['method']}" for r in rows]
         values = [r["fraction"] for r in rows]
-        errors = [[r["fraction"] - r["low"] for r in rows], [r["high"] - r["fraction"] for r in rows]]
+        # Clamped at 0: at a fraction of 1 the interval's top may round to just below it.
+        errors = [[max(0.0, r["fraction"] - r["low"]) for r in rows],
+                  [max(0.0, r["high"] - r["fraction"]) for r in rows]]
         ax.bar(range(len(rows)), values, yerr=errors, capsize=4, color="#4c72b0")
         ax.set_xticks(range(len(rows)), labels, fontsize=7)
         ax.set_ylim(0, 1.05)

@@ -129,6 +129,9 @@ def test_report_writes_the_summary_and_plots(tmp_path: Path, capsys: pytest.Capt
     assert (row["solvable"], row["undecided"], row["deals"]) == (3, 1, 4)
     assert 0.4 < row["low"] < 0.5 and row["high"] == 1.0  # Wilson, 3 of 3 decided: (0.439, 1)
     pytest.importorskip("matplotlib")
+    many = summarise([{**lines_of(out)[0], "seed": seed} for seed in range(19)], str(out))
+    assert many.fractions()[0]["high"] < 1.0 == many.fractions()[0]["fraction"]  # rounds below 1 ...
+    assert many.plots()["solvable.png"].startswith(b"\x89PNG")  # ... and is still plotted
     code, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "report"))
     assert code == 0, err
     text = (tmp_path / "report" / "report.md").read_text()
