@@ -50,7 +50,6 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.analysis.estimates import duct_report, ismcts_report, mcts_report, pimc_report
-from stratagem.analysis.exact import _root_from_ranking as _root_from_ranking  # not public; tests import it here
 from stratagem.analysis.exact import exact_report
 from stratagem.analysis.lp import DEFAULT_LP_NODES, lp_report
 from stratagem.analysis.methods import EXACT, METHODS, PROVABLE, check_provable, choose_method, resolve_method

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import pytest
 from conftest import ROOT, assert_bad_input
 
-from stratagem.analysis import _root_from_ranking
+from stratagem.analysis.exact import _root_from_ranking
 from stratagem.core.deadline import Deadline
 from stratagem.solvers.alphabeta import alphabeta
 from stratagem.solvers.gametree import NOT_RANKED, SOLVED, UNKNOWN
