@@ -27,6 +27,7 @@ from stratagem.solvers.search import astar
 
 from .support import make_challenge, puzzle_challenge
 from .test_search_agreement import CHALLENGES as SMALL
+from .test_search_agreement import deal_params
 
 CHALLENGES: dict[str, Challenge] = {
     "challenge-1": puzzle_challenge("challenge-1"),
@@ -117,7 +118,7 @@ WON_DEALS = [("challenge-1", 1, 3), ("challenge-1", 4, 3), ("two-rows-rw-sc-both
              ("two-rows-rt-fc-both", 1, 1)]
 
 
-@pytest.mark.parametrize(("name", "players", "seed"), WON_DEALS)
+@pytest.mark.parametrize(("name", "players", "seed"), deal_params(WON_DEALS))
 def test_engine_a_won_position_holds_every_demand(name: str, players: int, seed: int) -> None:
     challenge = CHALLENGES[name] if name in CHALLENGES else SMALL[name][0]
     game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, players))

@@ -129,7 +129,7 @@ def _bound_against_bfs(deals_per_challenge: int) -> int:
 
 
 def test_the_bound_never_exceeds_the_breadth_first_optimum() -> None:
-    assert _bound_against_bfs(6) >= 30
+    assert _bound_against_bfs(4) >= 20  # 200 deals a challenge under -m slow
 
 
 @pytest.mark.slow

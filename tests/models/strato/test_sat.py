@@ -21,7 +21,7 @@ from stratagem.solvers.satplan import SolverProgress, horizon_search, incrementa
 from stratagem.solvers.search import astar, bfs
 
 from .support import puzzle_challenge
-from .test_search_agreement import CHALLENGES, DEALS
+from .test_search_agreement import CHALLENGES, DEALS, deal_params
 
 
 def sat_solve(game: StratoGame):  # type: ignore[no-untyped-def]
@@ -55,7 +55,7 @@ def _agree(game: StratoGame) -> None:
         assert result.refutation is not None and result.refutation.horizon == max_turns(game.initial_state())
 
 
-@pytest.mark.parametrize(("name", "players", "seed"), DEALS, ids=[f"{n}-p{p}-s{s}" for n, p, s in DEALS])
+@pytest.mark.parametrize(("name", "players", "seed"), deal_params(DEALS))
 def test_engine_sat_agrees_with_bfs_on_small_challenges(name: str, players: int, seed: int) -> None:
     challenge, options = CHALLENGES[name]
     _agree(StratoGame(challenge, options, seeded_deal(challenge, seed, players)))
@@ -102,7 +102,7 @@ def test_engine_decoding_refuses_a_model_the_rules_do_not_allow() -> None:
 CPSAT_DEALS = DEALS[::3]
 
 
-@pytest.mark.parametrize(("name", "players", "seed"), CPSAT_DEALS, ids=[f"{n}-p{p}-s{s}" for n, p, s in CPSAT_DEALS])
+@pytest.mark.parametrize(("name", "players", "seed"), deal_params(CPSAT_DEALS))
 def test_engine_cpsat_agrees_with_bfs_on_small_challenges(name: str, players: int, seed: int) -> None:
     from stratagem.models.strato.cpsat import StratoCPSAT
 
@@ -140,8 +140,7 @@ def test_engine_the_cnf_of_a_record_is_the_cnf_of_its_puzzle() -> None:
 INCREMENTAL_DEALS = DEALS[::4]
 
 
-@pytest.mark.parametrize(("name", "players", "seed"), INCREMENTAL_DEALS,
-                         ids=[f"{n}-p{p}-s{s}" for n, p, s in INCREMENTAL_DEALS])
+@pytest.mark.parametrize(("name", "players", "seed"), deal_params(INCREMENTAL_DEALS))
 def test_engine_incremental_search_agrees_with_the_plain_horizon_search_and_certifies_alike(
     name: str, players: int, seed: int
 ) -> None:
