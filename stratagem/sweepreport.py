@@ -135,10 +135,11 @@ class SweepReport:
                 lines.append(f"| {challenge} | {players} | " + " | ".join(str(counts.get(n, 0)) for n in every) + " |")
         else:
             lines.append("No deal was solved.")
-        lines += ["", "## Undecided deals", ""]
+        lines += ["", "## Deals whose optimum is undecided", ""]
         undecided = self.undecided()
         if undecided:
-            lines += [f"{len(undecided)} deal(s); the lower bound is proven, the best line is only a line found"
+            lines += [f"{len(undecided)} deal(s) stopped by the time limit, with or without a line (a deal with a "
+                      "line counts as solvable above); the lower bound is proven, the best line is only a line found"
                       + (f" (the first {UNDECIDED_ROWS} shown)." if len(undecided) > UNDECIDED_ROWS else "."), "",
                       "| challenge | players | seed | lower bound | best line | reproduce |",
                       "|---|---:|---:|---:|---:|---|"]
