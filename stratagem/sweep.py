@@ -22,6 +22,7 @@ Dask is an extra (``pip install "stratagem[dist]"``) and imported only when a sw
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -465,6 +466,8 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
         n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
     client = Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
     client.run(_ignore_sigint)
+    # The worker processes' ids, to end them ourselves if closing the cluster does not (see close()).
+    client.stratagem_worker_pids = sorted(client.run(os.getpid).values())  # type: ignore[attr-defined]
     return client
 
 
@@ -476,14 +479,45 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def close(client: Any) -> None:
-    """Close a client and, when the sweep made it, its cluster (its worker processes end)."""
-    cluster = getattr(client, "cluster", None)
-    try:
-        client.close()
-    finally:
-        if cluster is not None and type(cluster).__name__ == "LocalCluster":
-            cluster.close()
+#: Seconds :func:`close` waits for Dask to close a client and its embedded cluster before it kills the
+#: cluster's worker processes itself.
+CLOSE_TIMEOUT = 10.0
+
+
+def close(client: Any, timeout: float = CLOSE_TIMEOUT) -> bool:
+    """Close a client and, when the sweep made it, its cluster (its worker processes end).
+
+    Bounded: Dask's close runs in a helper thread given ``timeout`` seconds. A cluster interrupted
+    mid-task can take longer than that, or never finish (seen once after SIGTERM on a long run: the
+    command did not exit); then the embedded cluster's worker processes are killed and the command
+    goes on. Returns whether Dask's close finished in time.
+    """
+    import signal
+    import threading
+
+    cluster: Any = getattr(client, "cluster", None)
+    embedded = cluster is not None and type(cluster).__name__ == "LocalCluster"
+
+    closed: list[bool] = []
+
+    def shut() -> None:
+        try:
+            client.close(timeout=timeout)
+            if embedded:
+                cluster.close(timeout=timeout)
+            closed.append(True)
+        except Exception:  # noqa: BLE001 - a close that fails is one that did not finish: handled below
+            pass
+
+    closer = threading.Thread(target=shut, name="close-dask", daemon=True)
+    closer.start()
+    closer.join(timeout)
+    if closed:
+        return True
+    for pid in getattr(client, "stratagem_worker_pids", []) if embedded else []:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    return False
 
 
 __all__ = ["SWEEP_FORMAT", "PositionTask", "ResultsFile", "Tally", "Task", "parse_seeds", "plan", "read_results",

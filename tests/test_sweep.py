@@ -284,3 +284,50 @@ def test_without_dask_the_command_says_how_to_install_it(tmp_path: Path, capsys:
     code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(out), "--workers", "2")
     assert_one_line(code, err, 'pip install "stratagem[dist]"', "--workers 0")
     assert not out.exists() or out.read_bytes() == b""
+
+
+class LocalCluster:
+    """Stands in for an embedded Dask cluster whose close never finishes (seen once after SIGTERM)."""
+
+    def close(self, timeout: float | None = None) -> None:
+        time.sleep(3600)
+
+
+class HangingClient:
+    def __init__(self, worker: int) -> None:
+        self.cluster = LocalCluster()
+        self.stratagem_worker_pids = [worker]
+
+    def close(self, timeout: float | None = None) -> None:
+        pass
+
+
+def test_a_cluster_that_does_not_close_has_its_workers_killed() -> None:
+    from stratagem.sweep import close
+
+    worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        started = time.monotonic()
+        assert close(HangingClient(worker.pid), timeout=0.5) is False
+        assert time.monotonic() - started < 5
+        assert worker.wait(timeout=10) == -signal.SIGKILL
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+
+
+EXIT_SCRIPT = """
+import threading, time
+import stratagem.cli.sweep as command
+command.EXIT_GRACE = 0.5
+threading.Thread(target=time.sleep, args=(600,)).start()  # a thread that would keep the process alive
+command._exit_soon(143)
+"""
+
+
+def test_an_interrupted_sweep_exits_even_if_a_thread_lingers(tmp_path: Path) -> None:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", EXIT_SCRIPT], cwd=tmp_path, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 143
+    assert time.monotonic() - started < 30

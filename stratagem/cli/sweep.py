@@ -7,13 +7,17 @@ written is whole, and running the same command again does only what is missing.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+import threading
 from typing import Any
 
 import click
 
-from stratagem.cli.exitcodes import DONE, UNDETERMINED
+from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadInput, Terminated
 from stratagem.models.strato.solve import METHODS
 from stratagem.sweep import SWEEP_FORMAT, PositionTask, ResultsFile, Tally, Task, parse_seeds, plan
 from stratagem.sweep import sweep as run_sweep
@@ -81,14 +85,37 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     if results.torn is not None:
         click.echo(results.torn, err=True)
     show = not quiet
-    with _progress(show, len(tasks) - len(results.done() & {t.key for t in tasks})) as (on_record, on_failure):
-        tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
-                          on_failure=on_failure, connect_timeout=connect_timeout)
+    try:
+        with _progress(show, len(tasks) - len(results.done() & {t.key for t in tasks})) as (on_record, on_failure):
+            tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
+                              on_failure=on_failure, connect_timeout=connect_timeout)
+    except (KeyboardInterrupt, Terminated) as exc:
+        _exit_soon(INTERRUPTED if isinstance(exc, KeyboardInterrupt) else TERMINATED)
+        raise
     if show:
         counts = ", ".join(f"{n} {status}" for status, n in tally.by_status.items())
         click.echo(f"{out_path}: {tally.done} record(s) written ({counts}), {tally.skipped} already there"
                    + (f", {tally.failed} failed (run again to retry)" if tally.failed else ""), err=True)
     return UNDETERMINED if tally.failed else DONE
+
+
+#: Seconds an interrupted sweep is given to finish exiting (the results file is already closed by then)
+#: before it ends itself: Dask's threads and processes must not keep a stopped command alive.
+EXIT_GRACE = 20.0
+
+
+def _exit_soon(code: int) -> None:
+    """Make sure the process ends within :data:`EXIT_GRACE` seconds with ``code``, whatever is left
+    running: a daemon timer that, if the interpreter has not exited by then, flushes and exits hard."""
+    def hard_exit() -> None:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
+
+    timer = threading.Timer(EXIT_GRACE, hard_exit)
+    timer.daemon = True
+    timer.start()
 
 
 class _progress:

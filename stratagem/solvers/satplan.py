@@ -250,7 +250,24 @@ def _quiet_exit_on_signal(exc: BaseException) -> None:
         os._exit(1)
 
 
+def _end_with_parent() -> None:
+    """In a forked child (Linux): be killed when the parent dies, so that a CaDiCaL run whose parent was
+    killed (a Dask worker, say) does not go on alone after the deadline only the parent kept."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, 9)  # SIGKILL
+    except (OSError, AttributeError):  # not Linux: the parent's kill at the deadline is what there is
+        pass
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:  # the parent died before the line above ran
+        os._exit(1)
+
+
 def _child(conn: Any, clauses: list[list[int]], want_proof: bool, reporting: bool) -> None:
+    _end_with_parent()
     try:
         def report(conflicts: int, proof_lines: int | None) -> None:
             conn.send(_ChildReport(conflicts, proof_lines))
@@ -442,6 +459,7 @@ def _wait(conn: Any, deadline: float) -> bool:
 
 
 def _steps_child(conn: Any, steps: Iterator[Any]) -> None:
+    _end_with_parent()
     try:
         for item in steps:
             conn.send(item)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import PUZZLES, ROOT
@@ -206,3 +207,36 @@ def test_a_signal_inside_cp_sat_is_interrupted_not_unknown(tmp_path: Path, sig: 
     assert process.poll() is None, "the solve ended before the signal"
     got, err = _stop(process, sig)
     assert (got, err) == (code, line)
+
+
+ORPHAN_SCRIPT = """
+from pysat.examples.genhard import PHP
+from stratagem.solvers.satplan import solve_cnf
+print("solving", flush=True)
+solve_cnf(PHP(12).clauses, True, 600.0)
+"""
+
+
+def test_a_time_limited_cadical_child_dies_with_its_parent(tmp_path: Path) -> None:
+    """A killed parent (kill -9 of a sweep's Dask worker) must not leave its CaDiCaL child running alone:
+    only the parent kept the deadline."""
+    psutil = pytest.importorskip("psutil")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-c", ORPHAN_SCRIPT], cwd=tmp_path, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "solving\n"
+        deadline = time.monotonic() + 30
+        children: list[Any] = []
+        while not children and time.monotonic() < deadline:
+            children = psutil.Process(process.pid).children()
+            time.sleep(0.05)
+        assert children, "no CaDiCaL child started"
+        process.kill()
+        process.wait(timeout=10)
+        _, alive = psutil.wait_procs(children, timeout=10)
+        assert alive == []
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
