@@ -133,8 +133,7 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
          proof_dir: str | Path | None = None) -> list[Task | PositionTask]:
     """The tasks of a sweep: every puzzle × player count × seed × method, in that order, each once; a
     position file of another game gives one task per method (``seeds`` and ``players`` are for Strato).
-    Strato methods are checked here; another game's method is checked by :func:`stratagem.analysis.analyze`
-    when the task runs.
+    Every method is checked here, against each puzzle it is to run on.
 
     Each puzzle file is read and checked here (a mistake is :class:`BadInput` before any work), and its
     bytes hashed."""
@@ -152,9 +151,10 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
         game = game_of_file(path)
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
         if game != "strato":
-            load_position(path)  # checked here: a broken file is bad input before any work
+            loaded = load_position(path)  # checked here: a broken file is bad input before any work
             text = Path(path).read_text(encoding="utf-8")
             for method in methods:
+                _check_position_method(loaded, method)
                 position = PositionTask(str(path), digest, game, text, method, limit,
                                         None if proof_dir is None else str(proof_dir))
                 tasks.setdefault(position.key, position)
@@ -167,6 +167,17 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
                                 limit, None if proof_dir is None else str(proof_dir))
                     tasks.setdefault(task.key, task)
     return list(tasks.values())
+
+
+def _check_position_method(position: Any, method: str) -> None:
+    """Refuse, before any work, an ``analyze`` method that cannot run on this position (a Strato method
+    given to a sweep that also holds other games' positions, say), naming the file."""
+    from stratagem.analysis.methods import resolve_method
+
+    try:
+        resolve_method(position, method)
+    except BadInput as exc:
+        raise BadInput(position.source, "--method", f"{method}: {exc.problem}") from None
 
 
 def run_task(task: Task | PositionTask) -> dict[str, Any]:

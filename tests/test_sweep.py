@@ -277,6 +277,15 @@ def test_positions_of_other_games_are_analysed(tmp_path: Path, capsys: pytest.Ca
     assert "| stratatak | Lone Star | auto | solved | player 1 to move loses in 6 plies (3 battles) |" in text
 
 
+def test_a_method_that_cannot_run_on_a_position_is_refused_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.jsonl"
+    position = ROOT / "puzzles" / "cardclash" / "defence-holds.toml"
+    code, err = cli(capsys, "sweep", str(position), "--method", "relaxed", "--out", str(out), "--workers", "0")
+    assert_one_line(code, err, "defence-holds.toml: --method: relaxed: unknown method")
+    assert not out.exists()
+
+
 def test_without_dask_the_command_says_how_to_install_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
