@@ -1,0 +1,167 @@
+"""The OpenSpiel adapters pass OpenSpiel's own consistency checks and keep stratagem's rules.
+
+``pyspiel.random_sim_test`` plays random games through the C++ side (legal actions, chance outcomes
+summing to 1, returns within the game's bounds, history, serialization); the tests below add what it
+does not see: clones that do not share state, a serialized state that comes back equal, the action
+numbering against the engine's own moves, and information states that hide what a player did not see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import stratagem.openspiel  # noqa: E402  (registers the games)
+from stratagem.core.game import CHANCE, SIMULTANEOUS  # noqa: E402
+
+#: Default parameters, then other configurations (player counts, variants, table and deck sizes).
+CONFIGS = [
+    *stratagem.openspiel.GAMES,
+    "stratagem_stakd(players=1)",
+    "stratagem_stakd(players=3)",
+    "stratagem_stratatak(star_mode=addon,battle_limit=8,hand_size=5)",
+    "stratagem_stackattack(players=3,actions=False)",
+    "stratagem_stackattack(scope=game,cards=40)",
+    "stratagem_cardclash(players=3,strategic=True)",
+    "stratagem_cardclash(width=4,height=4)",
+]
+
+
+def _play(game: pyspiel.Game, rng: random.Random) -> Iterator[pyspiel.State]:
+    """Every state of one random playthrough (chance by its probabilities), the terminal one last."""
+    state = game.new_initial_state()
+    while True:
+        yield state
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_every_game_loads_with_default_parameters() -> None:
+    for name in stratagem.openspiel.GAMES:
+        game = pyspiel.load_game(name)
+        assert game.get_type().short_name == name
+        assert name in pyspiel.registered_names()
+        assert not game.new_initial_state().is_terminal()
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_random_sim_test(config: str) -> None:
+    """OpenSpiel's consistency checks over random games, serialization included."""
+    game = pyspiel.load_game(config)
+    pyspiel.random_sim_test(game, num_sims=8, serialize=True, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS)
+def test_random_sim_test_many(config: str) -> None:
+    game = pyspiel.load_game(config)
+    pyspiel.random_sim_test(game, num_sims=200, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_clone_serialize_and_actions(config: str) -> None:
+    """Along random games: a clone moves on alone; serialization round-trips; every legal action is
+    the engine's legal move of that number, and no two moves share a number."""
+    game = pyspiel.load_game(config)
+    engine = game.engine
+    rng = random.Random(config)
+    for _ in range(3):
+        for state in _play(game, rng):
+            text, history = str(state), state.history()
+            clone = state.clone()
+            assert str(clone) == text and clone.history() == history
+            back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+            assert str(back) == text and back.history() == history
+            assert back.returns() == state.returns()
+            if state.is_terminal():
+                assert max(state.returns()) <= game.max_utility() and min(state.returns()) >= game.min_utility()
+                assert len(history) <= game.max_game_length() + game.max_chance_nodes_in_history()
+                continue
+            who = engine.game.to_move(state.engine_state)
+            if who == CHANCE:
+                outcomes = engine.game.chance_outcomes(state.engine_state)
+                assert sorted(engine.chance_action(m) for m, _ in outcomes) == [a for a, _ in state.chance_outcomes()]
+                assert all(0 <= a < game.max_chance_outcomes() for a, _ in state.chance_outcomes())
+                continue
+            players = range(game.num_players()) if who == SIMULTANEOUS else [who]
+            for p in players:
+                moves = (engine.game.player_moves(state.engine_state, p) if who == SIMULTANEOUS
+                         else engine.game.legal_moves(state.engine_state))
+                actions = state.legal_actions(p)
+                assert len(set(actions)) == len(moves)
+                assert all(0 <= a < game.num_distinct_actions() for a in actions)
+                assert sorted(engine.action(m) for m in moves) == actions
+                for a in actions:
+                    assert engine.action(engine.move(a)) == a
+            # the clone is independent: moving it leaves the original as it was
+            if who == SIMULTANEOUS:
+                clone.apply_actions([clone.legal_actions(p)[0] for p in players])
+            else:
+                clone.apply_action(clone.legal_actions()[0])
+            assert str(state) == text and state.history() == history
+
+
+@pytest.mark.parametrize("name", ["stratagem_stratatak", "stratagem_stackattack", "stratagem_cardclash"])
+def test_information_states_hide_the_others_cards(name: str) -> None:
+    """A dealt card shows in its receiver's information state and as ``?`` in the other's; each
+    player's observation shows their own hand only."""
+    game = pyspiel.load_game(name)
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    state = game.new_initial_state()
+    engine = game.engine
+    rng = random.Random(1)
+    receivers = []
+    while state.is_chance_node():
+        action = rng.choice([a for a, _ in state.chance_outcomes()])
+        receivers.append(engine.seen_by(state.engine_state, engine.chance_move(action)))
+        state.apply_action(action)
+    assert {0, 1} <= set(receivers)
+    for p in (0, 1):
+        words = state.information_state_string(p).split(" | ")[0].split(" ")
+        for word, receiver in zip(words, receivers, strict=False):
+            assert (word == "?") == (receiver not in (None, p)), (p, word, receiver)
+    assert state.information_state_string(0) != state.information_state_string(1)
+    assert state.observation_string(0) != state.observation_string(1)
+
+
+def test_cardclash_draws_are_chance_with_the_piles_odds() -> None:
+    """After a card is laid, its owner's draw is a chance node over the ranks left in their pile."""
+    game = pyspiel.load_game("stratagem_cardclash")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    mover = state.current_player()
+    pile = state.engine_state.state.piles[mover]
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_chance_node()
+    odds = {game.engine.chance_move(a): p for a, p in state.chance_outcomes()}
+    assert odds == {rank: pytest.approx(pile.count(rank) / len(pile)) for rank in set(pile)}
+
+
+def test_stackattack_turn_is_simultaneous() -> None:
+    game = pyspiel.load_game("stratagem_stackattack")
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.is_simultaneous_node()
+    hands = state.engine_state.hands
+    assert [state.legal_actions(p) for p in range(2)] == [[c - 1 for c in hand] for hand in hands]
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(Exception, match="battle_limit"):
+        pyspiel.load_game("stratagem_stratatak(battle_limit=0)")
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game("stratagem_cardclash(players=7)")
