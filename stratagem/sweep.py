@@ -473,8 +473,11 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
     # worker may not have children, so the embedded cluster's workers are not daemons.
     dask.config.set({"distributed.worker.daemon": False})
     count = workers if workers is not None else (os.cpu_count() or 1)
+    # Workers log at ERROR with a traceback when the scheduler goes first at shutdown (after Ctrl-C or
+    # SIGTERM); a task's own error reaches the command through its future, so only CRITICAL is shown.
     cluster = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
+        n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0",
+        silence_logs=logging.CRITICAL)
     client = Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
     client.run(_ignore_sigint)
     # The worker processes' ids, to end them ourselves if closing the cluster does not (see close()).
