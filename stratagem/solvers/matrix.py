@@ -6,7 +6,9 @@ program, which OR-Tools' GLOP solves in floating point. A floating-point answer 
 :func:`solve_matrix` turns it into rational strategies and checks them exactly:
 
 1. A pure saddle point (an entry that is the minimum of its row and the maximum of its column) is
-   found exactly first; it needs no LP at all.
+   found exactly first, on the entries as they are (ints stay ints: no Fraction is built); it needs
+   no LP at all, and its certificate is the saddle itself: the two pure strategies, which
+   :func:`equilibrium_problem` re-checks by comparing the entry with its row and column.
 2. Otherwise GLOP solves the row player's LP and the column player's LP.
 3. Each side's float strategy gives a *support* (the moves it plays). Optimal strategies equalise
    the opponent's payoffs over the opponent's support, so the support's equalities are re-solved
@@ -82,10 +84,11 @@ class MatrixSolution:
 
 def solve_matrix(matrix: Matrix) -> MatrixSolution:
     """Solve a zero-sum matrix game (payoffs to the maximising row player) with an exact certificate."""
-    a = _as_fractions(matrix)
-    saddle = _saddle_point(a)
+    _check_entries(matrix)
+    saddle = _saddle_point(matrix)
     if saddle is not None:
         return saddle
+    a = _as_fractions(matrix)
     x_float, v_float = _solve_lp(a)
     b = _negated_transpose(a)
     y_float, w_float = _solve_lp(b)
@@ -138,11 +141,12 @@ def equilibrium_problem(
     value and both strategies are optimal.
     """
     try:
-        a = _as_fractions(matrix)
+        _check_entries(matrix)
     except ValueError as exc:
         return str(exc)
     if not _exact(value):
         return "the value must be an int or a Fraction"
+    a = matrix
     for side, strategy, size in (("row", row, len(a)), ("column", col, len(a[0]))):
         if len(strategy) != size:
             return f"the {side} strategy has {len(strategy)} entries for {size} {side}s"
@@ -153,6 +157,9 @@ def equilibrium_problem(
                 return f"the {side} strategy's entry {k} is negative ({p})"
         if sum(strategy, Fraction(0)) != 1:
             return f"the {side} strategy sums to {sum(strategy, Fraction(0))}, not 1"
+    pure = _pure_index(row), _pure_index(col)
+    if pure[0] is not None and pure[1] is not None:
+        return _saddle_problem(a, pure[0], pure[1], value)
     for j in range(len(a[0])):
         got = sum((Fraction(row[i]) * a[i][j] for i in range(len(a))), Fraction(0))
         if got < value:
@@ -179,20 +186,47 @@ def _exact(x: object) -> bool:
     return isinstance(x, int | Fraction) and not isinstance(x, bool)
 
 
-def _as_fractions(matrix: Matrix) -> list[list[Fraction]]:
-    """The matrix as lists of Fractions; refuses ragged or empty tables and inexact entries."""
+def _check_entries(matrix: Matrix) -> None:
+    """Refuse a ragged or empty table and inexact entries (ValueError naming the first)."""
     if len(matrix) == 0 or len(matrix[0]) == 0:
         raise ValueError("a matrix game needs at least one row and one column")
     width = len(matrix[0])
-    out: list[list[Fraction]] = []
     for i, line in enumerate(matrix):
         if len(line) != width:
             raise ValueError(f"row {i} has {len(line)} entries, row 0 has {width}")
         for j, entry in enumerate(line):
             if not _exact(entry):
                 raise ValueError(f"entry ({i}, {j}) is {entry!r}; entries must be ints or Fractions")
-        out.append([Fraction(entry) for entry in line])
-    return out
+
+
+def _as_fractions(matrix: Matrix) -> list[list[Fraction]]:
+    """The matrix as lists of Fractions, for the LP path; refuses what :func:`_check_entries` refuses."""
+    _check_entries(matrix)
+    return [[Fraction(entry) for entry in line] for line in matrix]
+
+
+def _pure_index(strategy: Sequence[Fraction | int]) -> int | None:
+    """The move a pure strategy plays (probability 1, the rest 0), None for a mixed one."""
+    ones = [k for k, p in enumerate(strategy) if p == 1]
+    if len(ones) == 1 and all(p == 0 for k, p in enumerate(strategy) if k != ones[0]):
+        return ones[0]
+    return None
+
+
+def _saddle_problem(a: Matrix, i: int, j: int, value: Fraction | int) -> str | None:
+    """Why pure row ``i`` against pure column ``j`` is no saddle point worth ``value``, or None.
+
+    The same inequalities as for mixed strategies, with one move each side: row ``i`` gets at least
+    ``value`` against every column (the entry is the least of its row) and no row gets more than
+    ``value`` against column ``j`` (the entry is the greatest of its column).
+    """
+    for k, entry in enumerate(a[i]):
+        if entry < value:
+            return f"the row strategy gets only {entry} < {value} against column {k}"
+    for k, line in enumerate(a):
+        if line[j] > value:
+            return f"row {k} gets {line[j]} > {value} against the column strategy"
+    return None
 
 
 def _negated_transpose(a: list[list[Fraction]]) -> list[list[Fraction]]:
@@ -200,17 +234,24 @@ def _negated_transpose(a: list[list[Fraction]]) -> list[list[Fraction]]:
     return [[-a[i][j] for i in range(len(a))] for j in range(len(a[0]))]
 
 
-def _saddle_point(a: list[list[Fraction]]) -> MatrixSolution | None:
-    """The exact solution when the game has a pure saddle point (first best row and column)."""
+def _saddle_point(a: Matrix) -> MatrixSolution | None:
+    """The exact solution when the game has a pure saddle point (first best row and column).
+
+    The best row guarantees its least entry and the best column concedes at most its greatest; when
+    the two numbers meet, that entry is the value. Computed on the entries as given (ints or
+    Fractions), so an integer game costs integer comparisons only.
+    """
     row_mins = [min(line) for line in a]
-    col_maxs = [max(a[i][j] for i in range(len(a))) for j in range(len(a[0]))]
+    col_maxs = [max(column) for column in zip(*a, strict=True)]
     lower, upper = max(row_mins), min(col_maxs)
     if lower != upper:
         return None
     i, j = row_mins.index(lower), col_maxs.index(upper)
-    row = tuple(Fraction(int(k == i)) for k in range(len(a)))
-    col = tuple(Fraction(int(k == j)) for k in range(len(a[0])))
-    return MatrixSolution(lower, row, col, True, lower, upper, float(lower), "saddle point")
+    zero, one = Fraction(0), Fraction(1)
+    row = tuple(one if k == i else zero for k in range(len(a)))
+    col = tuple(one if k == j else zero for k in range(len(col_maxs)))
+    value = Fraction(lower)
+    return MatrixSolution(value, row, col, True, value, value, float(lower), "saddle point")
 
 
 def _solve_lp(a: list[list[Fraction]]) -> tuple[list[float], float]:

@@ -25,6 +25,7 @@ from stratagem.solvers.matrix import equilibrium_problem
 from stratagem.solvers.simultaneous import (
     PAYOFFS,
     AnyGame,
+    Exact,
     SimultaneousResult,
     Walker,
     analysis_label,
@@ -140,7 +141,8 @@ class _Checker(Walker):
         self.nodes = nodes
         self.used: set[tuple[str, int | None]] = set()
 
-    def simultaneous(self, state: Hashable, remaining: int | None) -> Fraction:
+    def simultaneous(self, state: Hashable, remaining: int | None, rows: tuple[Any, ...],
+                     columns: tuple[tuple[Any, ...], ...]) -> Exact:
         text = self.game.format_state(state)
         key = (text, remaining)
         node = self.nodes.get(key)
@@ -148,7 +150,6 @@ class _Checker(Walker):
         if node is None:
             raise _Rejected(f"no node for {where}, which the start reaches")
         self.used.add(key)
-        rows, columns = self.options(state)
         game = self.game
         row_labels = [move_label(game, state, self.player, m) for m in rows]
         column_labels = [
@@ -158,11 +159,12 @@ class _Checker(Walker):
             raise _Rejected(f"{node.place}: rows {node.rows} are not player {self.player}'s moves {row_labels}")
         if node.columns != column_labels:
             raise _Rejected(f"{node.place}: columns {node.columns} are not the opponents' joint moves {column_labels}")
-        matrix = self.matrix(state, remaining)
+        matrix = self.matrix(state, remaining, rows, columns)
         problem = equilibrium_problem(matrix, node.row_strategy, node.column_strategy, node.value)
         if problem is not None:
             raise _Rejected(f"{node.place} ({where}): {problem}")
-        return node.value
+        value = node.value
+        return value.numerator if value.denominator == 1 else value
 
 
 def check_matrix_proof(
@@ -193,6 +195,7 @@ def check_matrix_proof(
     if proof.get("label") != analysis_label(game):
         return MatrixProofVerdict(False, f"label {proof.get('label')!r} should be {analysis_label(game)!r}", 0)
     checker = _Checker(game, player, payoff, nodes)
+    checker.start = root_state
     try:
         value = checker.value(root_state, depth)
         if value != claimed:

@@ -16,13 +16,18 @@ solve_matrix`. The scalar ``player`` cares about is chosen by ``payoff``: ``"own
 mean of the others' (for two players, the difference, e.g. of penalties). A depth limit counts
 simultaneous turns; where it cuts, the game's ``evaluate`` stands in for the rest of the game.
 
-Every value is exact (``Fraction``; float returns are read through their shortest decimal form).
+Every value is exact: an ``int`` while the payoffs allow it (a float return with a whole value is that
+integer; pure saddle points and maxima keep integers), a ``Fraction`` otherwise (float returns are read
+through their shortest decimal form). A simultaneous node where every player has a single move (the
+last card of a hand, say) is no game: it is worth its only child, like a forced decision, and gets no
+node of its own (the start excepted, so a result always describes the position asked about).
 The certificate of a result -- every simultaneous node's moves, rational strategies and value, and
 its exact re-check from the rules engine alone -- is :mod:`~stratagem.solvers.matrixproof`, which
 walks the game with the same :class:`Walker`.
 
-Limits: the induction holds every position it values in memory, so on a large game (a whole Stack
-Attack round) it can run for minutes and take gigabytes. ``time_limit`` (seconds, or a
+Limits: the induction keeps the value of every simultaneous and chance position it meets (decision
+positions inside a turn are kept only until the next simultaneous node is solved), so on a large game
+(a whole Stack Attack round) it can run for minutes and take gigabytes. ``time_limit`` (seconds, or a
 :class:`~stratagem.core.deadline.Deadline` shared with the rest of a command) and ``max_nodes`` (positions
 valued) stop it by raising :class:`InductionStopped`, which says how far it got; no partial value is
 returned, since a value of part of the tree is no value of the position.
@@ -36,6 +41,7 @@ import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from stratagem.core.deadline import Deadline
@@ -45,6 +51,7 @@ from stratagem.solvers.matrix import MatrixSolution, solve_matrix
 
 __all__ = [
     "COALITION",
+    "Exact",
     "PAYOFFS",
     "ZERO_SUM",
     "InductionStopped",
@@ -63,9 +70,13 @@ COALITION = "player vs coalition"
 PAYOFFS = ("own", "margin")
 
 AnyGame = Game[Any, Any]
+#: An exact value: an ``int`` while the payoffs allow it, else a ``Fraction`` (never a float).
+Exact = int | Fraction
 
 #: The clock is read once per this many positions valued.
 _CLOCK_EVERY = 8
+#: Positions :class:`Walker` keeps in its scratch memo before emptying it (a few hundred bytes each).
+SCRATCH_LIMIT = 100_000
 
 
 class InductionStopped(Exception):
@@ -98,7 +109,7 @@ class SimultaneousNode:
     depth: int | None
     rows: tuple[Any, ...]
     columns: tuple[tuple[Any, ...], ...]
-    matrix: tuple[tuple[Fraction, ...], ...]
+    matrix: tuple[tuple[Exact, ...], ...]
     solution: MatrixSolution
 
     @property
@@ -136,10 +147,22 @@ class SimultaneousResult:
         """The solved node for ``state`` with ``depth`` turns left to solve, None if not solved.
 
         Without ``depth``, the one solved with the most turns left (without a depth limit every
-        state is solved once).
+        state is solved once). A dictionary look-up: ``analyze`` asks for hundreds of nodes.
         """
-        found = [n for n in self.nodes if n.state == state and (depth is None or n.depth == depth)]
-        return max(found, key=lambda n: -1 if n.depth is None else n.depth, default=None)
+        solved = self._index.get(state)
+        if not solved:
+            return None
+        if depth is not None or None in solved:
+            return solved.get(depth)
+        return solved[max(d for d in solved if d is not None)]
+
+    @cached_property
+    def _index(self) -> dict[Hashable, dict[int | None, SimultaneousNode]]:
+        """state -> {turns left: node}, built once on the first look-up."""
+        index: dict[Hashable, dict[int | None, SimultaneousNode]] = {}
+        for n in self.nodes:
+            index.setdefault(n.state, {})[n.depth] = n
+        return index
 
     @property
     def root_node(self) -> SimultaneousNode | None:
@@ -161,6 +184,7 @@ def solve_simultaneous(
     _check_options(game, player, depth, payoff)
     deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)
     solver = _Inductor(game, player, payoff, deadline, max_nodes)
+    solver.start = state
     value = solver.value(state, depth)
     nodes = tuple(solver.solved.values())
     return SimultaneousResult(
@@ -171,7 +195,7 @@ def solve_simultaneous(
         label=analysis_label(game),
         payoff=payoff,
         depth=depth,
-        value=value,
+        value=Fraction(value),
         certified=all(n.certified for n in nodes),
         evaluated_leaves=solver.evaluated,
         nodes=nodes,
@@ -197,7 +221,13 @@ def solve_each_player(
 class Walker:
     """Values positions bottom-up through the rules engine; subclasses value simultaneous nodes.
 
-    Memoised by (state, remaining simultaneous turns), so each position is valued once.
+    Memoised by (state, remaining simultaneous turns), so each position is valued once while it is
+    kept: simultaneous and chance positions for the whole walk (``memo``), the rest (decision
+    positions inside a turn, terminals, forced simultaneous nodes) in ``scratch``, which is emptied
+    when a simultaneous node is solved and it holds more than :data:`SCRATCH_LIMIT` positions. Those
+    are most of the positions of a game (a Stack Attack endgame's last turn alone is 88% of its
+    simultaneous nodes) and few of them are reached twice, so keeping them all would cost gigabytes
+    and save little work; the limit keeps the recent ones, which the next reveals may reach again.
     """
 
     def __init__(self, game: AnyGame, player: int, payoff: str) -> None:
@@ -205,47 +235,67 @@ class Walker:
         self.player = player
         self.payoff = payoff
         self.opponents = opponents_of(game, player)
-        self.memo: dict[tuple[Hashable, int | None], Fraction] = {}
+        self.memo: dict[tuple[Hashable, int | None], Exact] = {}
+        self.scratch: dict[tuple[Hashable, int | None], Exact] = {}
+        #: the position the walk answers for: a simultaneous node there always gets a node of its own
+        self.start: Hashable | None = None
         self.evaluated = 0
+        # Checked once here, not at every node: a runtime protocol check costs microseconds.
+        self._player_moves = game.player_moves if isinstance(game, Simultaneous) else None
 
-    def value(self, state: Hashable, remaining: int | None) -> Fraction:
+    def value(self, state: Hashable, remaining: int | None) -> Exact:
         key = (state, remaining)
-        if key not in self.memo:
-            self.memo[key] = self._compute(state, remaining)
-        return self.memo[key]
+        found = self.memo.get(key)
+        if found is None:
+            found = self.scratch.get(key)
+            if found is None:
+                found, lasting = self._compute(state, remaining)
+                (self.memo if lasting else self.scratch)[key] = found
+        return found
 
-    def _compute(self, state: Hashable, remaining: int | None) -> Fraction:
+    def _compute(self, state: Hashable, remaining: int | None) -> tuple[Exact, bool]:
+        """The value of ``state`` and whether it is kept for the whole walk."""
         game = self.game
         if game.is_terminal(state):
-            return _scalar(game.returns(state), self.player, self.payoff)
+            return _scalar(game.returns(state), self.player, self.payoff), False
         mover = game.to_move(state)
         if mover == CHANCE:
-            return sum(
-                (p * self.value(game.apply(state, outcome), remaining) for outcome, p in game.chance_outcomes(state)),
-                Fraction(0),
-            )
+            total = sum((p * self.value(game.apply(state, outcome), remaining)
+                         for outcome, p in game.chance_outcomes(state)), Fraction(0))
+            return _norm(total), True
         if mover == SIMULTANEOUS:
             if remaining == 0:
                 if not isinstance(game, Evaluation):
                     raise UnsupportedGame(f"{game.name} has no evaluate, so a depth limit cannot be used")
                 self.evaluated += 1
-                return _scalar(game.evaluate(state), self.player, self.payoff)
-            return self.simultaneous(state, remaining)
+                return _scalar(game.evaluate(state), self.player, self.payoff), True
+            rows, columns = self.options(state)
+            if len(rows) == 1 and len(columns) == 1 and state != self.start:
+                below = None if remaining is None else remaining - 1
+                return self.value(self.child(state, rows[0], columns[0]), below), False
+            value = self.simultaneous(state, remaining, rows, columns)
+            if len(self.scratch) > SCRATCH_LIMIT:
+                self.scratch.clear()
+            return value, True
         children = [self.value(game.apply(state, move), remaining) for move in game.legal_moves(state)]
         if not children:
             raise UnsupportedGame(f"{game.name}: player {mover} has no legal move in a non-terminal state")
-        return max(children) if mover == self.player else min(children)
+        return (max(children) if mover == self.player else min(children)), False
 
-    def simultaneous(self, state: Hashable, remaining: int | None) -> Fraction:
+    def simultaneous(self, state: Hashable, remaining: int | None, rows: tuple[Any, ...],
+                     columns: tuple[tuple[Any, ...], ...]) -> Exact:
         raise NotImplementedError
 
     def options(self, state: Hashable) -> tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]]:
         """The player's moves and the opponents' joint moves at a simultaneous node."""
-        game = self.game
-        if not isinstance(game, Simultaneous):
-            raise UnsupportedGame(f"{game.name} has simultaneous nodes but no player_moves")
-        rows = tuple(game.player_moves(state, self.player))
-        columns = tuple(itertools.product(*(game.player_moves(state, q) for q in self.opponents)))
+        moves = self._player_moves
+        if moves is None:
+            raise UnsupportedGame(f"{self.game.name} has simultaneous nodes but no player_moves")
+        rows = tuple(moves(state, self.player))
+        if len(self.opponents) == 1:
+            columns: tuple[tuple[Any, ...], ...] = tuple((m,) for m in moves(state, self.opponents[0]))
+        else:
+            columns = tuple(itertools.product(*(moves(state, q) for q in self.opponents)))
         return rows, columns
 
     def child(self, state: Hashable, row: Any, column: tuple[Any, ...]) -> Hashable:
@@ -257,8 +307,9 @@ class Walker:
         child: Hashable = self.game.apply(state, tuple(joint))
         return child
 
-    def matrix(self, state: Hashable, remaining: int | None) -> tuple[tuple[Fraction, ...], ...]:
-        rows, columns = self.options(state)
+    def matrix(self, state: Hashable, remaining: int | None, rows: tuple[Any, ...],
+               columns: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Exact, ...], ...]:
+        """The exact payoff matrix of a simultaneous node: each cell the value of the joint move's child."""
         below = None if remaining is None else remaining - 1
         return tuple(tuple(self.value(self.child(state, r, c), below) for c in columns) for r in rows)
 
@@ -272,7 +323,7 @@ class _Inductor(Walker):
         self.max_nodes = max_nodes
         self.count = 0
 
-    def _compute(self, state: Hashable, remaining: int | None) -> Fraction:
+    def _compute(self, state: Hashable, remaining: int | None) -> tuple[Exact, bool]:
         """One position valued: the limits are checked here, before the work."""
         self.count += 1
         if self.max_nodes is not None and self.count > self.max_nodes:
@@ -281,14 +332,14 @@ class _Inductor(Walker):
             raise InductionStopped("time", self.count - 1, len(self.solved))
         return super()._compute(state, remaining)
 
-    def simultaneous(self, state: Hashable, remaining: int | None) -> Fraction:
-        rows, columns = self.options(state)
+    def simultaneous(self, state: Hashable, remaining: int | None, rows: tuple[Any, ...],
+                     columns: tuple[tuple[Any, ...], ...]) -> Exact:
         if not rows or not columns:
             raise UnsupportedGame(f"{self.game.name}: a player has no move at a simultaneous node")
-        matrix = self.matrix(state, remaining)
+        matrix = self.matrix(state, remaining, rows, columns)
         solution = solve_matrix(matrix)
         self.solved[(state, remaining)] = SimultaneousNode(state, remaining, rows, columns, matrix, solution)
-        return solution.value
+        return _norm(solution.value)
 
 
 # --- small helpers ---------------------------------------------------------------------------
@@ -315,20 +366,33 @@ def analysis_label(game: AnyGame) -> str:
     return ZERO_SUM if game.num_players == 2 else COALITION
 
 
-def _exact(x: float | int | Fraction) -> Fraction:
-    """A return as a Fraction: ints and Fractions as they are, floats by their shortest decimal."""
-    if isinstance(x, Fraction | int):
-        return Fraction(x)
-    return Fraction(repr(float(x)))
+def _norm(x: Fraction) -> Exact:
+    """A Fraction with denominator 1 as the int it is (ints compare and add many times faster)."""
+    return x.numerator if x.denominator == 1 else x
 
 
-def _scalar(values: Sequence[float | int | Fraction], player: int, payoff: str) -> Fraction:
+def _exact(x: float | int | Fraction) -> Exact:
+    """A return read exactly: ints and Fractions as they are, a whole float as its int, other floats
+    by their shortest decimal (``0.1`` is 1/10)."""
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, Fraction):
+        return _norm(x)
+    f = float(x)
+    if f.is_integer():
+        return int(f)
+    return _norm(Fraction(repr(f)))
+
+
+def _scalar(values: Sequence[float | int | Fraction], player: int, payoff: str) -> Exact:
     """The number ``player`` is valued by, from one return (or estimate) per player."""
     own = _exact(values[player])
     if payoff == "own":
         return own
     others = [_exact(v) for q, v in enumerate(values) if q != player]
-    return own - sum(others, Fraction(0)) / len(others)
+    if len(others) == 1:
+        return own - others[0]
+    return _norm(Fraction(own) - Fraction(sum(others), len(others)))
 
 
 def expected_returns(game: AnyGame, result: SimultaneousResult) -> tuple[Fraction, ...]:
@@ -341,19 +405,20 @@ def expected_returns(game: AnyGame, result: SimultaneousResult) -> tuple[Fractio
     chance nodes are averaged. Depth-limited results use the game's evaluation at the cut.
     """
     player, payoff = result.player, result.payoff
-    memo: dict[tuple[Hashable, int | None], tuple[Fraction, ...]] = {}
+    memo: dict[tuple[Hashable, int | None], tuple[Exact, ...]] = {}
 
-    def scalar(values: tuple[Fraction, ...]) -> Fraction:
+    def scalar(values: tuple[Exact, ...]) -> Exact:
         return _scalar(values, player, payoff)
 
-    def walk(state: Hashable, remaining: int | None) -> tuple[Fraction, ...]:
+    def walk(state: Hashable, remaining: int | None) -> tuple[Exact, ...]:
         key = (state, remaining)
         if key in memo:
             return memo[key]
+        out: tuple[Exact, ...]
         if game.is_terminal(state):
             out = tuple(_exact(v) for v in game.returns(state))
         elif game.to_move(state) == CHANCE:
-            total = [Fraction(0)] * game.num_players
+            total: list[Exact] = [0] * game.num_players
             for outcome, p in game.chance_outcomes(state):
                 for q, v in enumerate(walk(game.apply(state, outcome), remaining)):
                     total[q] += p * v
@@ -362,20 +427,15 @@ def expected_returns(game: AnyGame, result: SimultaneousResult) -> tuple[Fractio
             if remaining == 0:
                 out = tuple(_exact(v) for v in game.evaluate(state))  # type: ignore[attr-defined]
             else:
-                node = result.node(state, remaining)
-                if node is None:
-                    raise ValueError(f"the result has no solved node for {game.format_state(state)}")
                 below = None if remaining is None else remaining - 1
-                total = [Fraction(0)] * game.num_players
-                for r, pr in zip(node.rows, node.solution.row, strict=True):
-                    for c, pc in zip(node.columns, node.solution.col, strict=True):
-                        if pr and pc:
-                            joint: list[Any] = [None] * game.num_players
-                            joint[player] = r
-                            for q, move in zip(result.opponents, c, strict=True):
-                                joint[q] = move
-                            for q, v in enumerate(walk(game.apply(state, tuple(joint)), below)):
-                                total[q] += pr * pc * v
+                total = [0] * game.num_players
+                for r, pr, c, pc in _mixes(game, result, state, remaining):
+                    joint: list[Any] = [None] * game.num_players
+                    joint[player] = r
+                    for q, move in zip(result.opponents, c, strict=True):
+                        joint[q] = move
+                    for q, v in enumerate(walk(game.apply(state, tuple(joint)), below)):
+                        total[q] += pr * pc * v
                 out = tuple(total)
         else:
             children = [walk(game.apply(state, move), remaining) for move in game.legal_moves(state)]
@@ -384,4 +444,19 @@ def expected_returns(game: AnyGame, result: SimultaneousResult) -> tuple[Fractio
         memo[key] = out
         return out
 
-    return walk(result.root, result.depth)
+    return tuple(Fraction(v) for v in walk(result.root, result.depth))
+
+
+def _mixes(game: AnyGame, result: SimultaneousResult, state: Hashable,
+           remaining: int | None) -> list[tuple[Any, Exact, tuple[Any, ...], Exact]]:
+    """The (row, its probability, column, its probability) pairs both sides play at a simultaneous
+    node with positive probability; a node where everyone has one move (which has no solved node)
+    is played as it is forced."""
+    node = result.node(state, remaining)
+    if node is not None:
+        return [(r, pr, c, pc) for r, pr in zip(node.rows, node.solution.row, strict=True) if pr
+                for c, pc in zip(node.columns, node.solution.col, strict=True) if pc]
+    moves = [list(game.player_moves(state, q)) for q in range(game.num_players)]  # type: ignore[attr-defined]
+    if any(len(m) != 1 for m in moves):
+        raise ValueError(f"the result has no solved node for {game.format_state(state)}")
+    return [(moves[result.player][0], 1, tuple(moves[q][0] for q in result.opponents), 1)]

@@ -70,7 +70,7 @@ class State(NamedTuple):
     @property
     def dealing(self) -> bool:
         """True while a round is being dealt (a row is empty only then)."""
-        return any(not row for row in self.rows)
+        return not all(self.rows)
 
     def holder(self, card: int) -> int:
         """The player who holds revealed card ``card`` now."""

@@ -100,9 +100,12 @@ class Options(NamedTuple):
 def designated_row(rows: tuple[Cards, ...], card: int) -> int | None:
     """Seed section 5: the row whose last card is the highest number still lower than ``card``."""
     best: int | None = None
+    best_end = 0  # card numbers start at 1
     for r, row in enumerate(rows):
-        if row and row[-1] < card and (best is None or row[-1] > rows[best][-1]):
-            best = r
+        if row:
+            end = row[-1]
+            if best_end < end < card:
+                best, best_end = r, end
     return best
 
 
@@ -122,6 +125,8 @@ class StackAttackGame:
         self.deck = self.options.deck()
         #: action of each card number (index 0 unused), for fast look-ups during search
         self.action_of: tuple[str | None, ...] = (None, *(self.deck.action(n) for n in self.deck.numbers()))
+        #: penalty of each card number (index 0 unused), for the same reason
+        self.penalty_of: tuple[int, ...] = (0, *self.deck.penalties)
         if start is not None:
             players = start.players
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -143,14 +148,16 @@ class StackAttackGame:
         return self.start
 
     def to_move(self, state: State) -> int:
-        if state.in_turn:
-            head = state.activate[0] if state.activate else state.place[0]
-            return state.holder(head)
-        if state.dealing:
+        # Called at every position a solver meets: plain tuple tests, no properties (same readings as
+        # ``in_turn``, ``dealing`` and ``round_over``).
+        played = state.played
+        if played:
+            return played.index(state.activate[0] if state.activate else state.place[0])
+        if not all(state.rows):
             return CHANCE
-        if self.round_over(state):
-            return TERMINAL if self.is_terminal(state) else CHANCE
-        return SIMULTANEOUS
+        if any(state.hands):
+            return SIMULTANEOUS
+        return TERMINAL if self._ended(state) else CHANCE
 
     def legal_moves(self, state: State) -> list[Move]:
         """Decisions of the player to move; at a simultaneous node every joint reveal (prefer
@@ -200,8 +207,12 @@ class StackAttackGame:
         return [(Choice(DEAL, c), p) for c in remaining]
 
     def is_terminal(self, state: State) -> bool:
-        if not self.round_over(state):
+        if state.played or not all(state.rows) or any(state.hands):  # not round_over(state)
             return False
+        return self._ended(state)
+
+    def _ended(self, state: State) -> bool:
+        """At the end of a round: whether play ends here (endgame scope, or a total of 64 reached)."""
         return self.options.scope == "round" or max(self.totals(state)) >= END_SCORE
 
     def returns(self, state: State) -> tuple[float, ...]:
@@ -270,7 +281,8 @@ class StackAttackGame:
     # -- helpers --------------------------------------------------------------------------------
     def totals(self, state: State) -> tuple[int, ...]:
         """Each player's total: carried score plus the penalty cards collected this round."""
-        return tuple(s + self.deck.total(t) for s, t in zip(state.scores, state.taken, strict=True))
+        penalty = self.penalty_of
+        return tuple(s + sum([penalty[c] for c in t]) for s, t in zip(state.scores, state.taken, strict=True))
 
     def round_penalties(self, state: State) -> tuple[int, ...]:
         """Penalty points each player has collected this round."""
@@ -289,7 +301,7 @@ class StackAttackGame:
         return [p for p, t in enumerate(totals) if t == min(totals)]
 
     def round_over(self, state: State) -> bool:
-        return not state.in_turn and not state.dealing and not any(state.hands)
+        return not state.played and all(state.rows) and not any(state.hands)
 
     def turn_number(self, state: State) -> int:
         """The turn being played or resolved (1-10), from the hand sizes; 10 once the round is over,
@@ -315,14 +327,17 @@ class StackAttackGame:
             raise IllegalMove(f"{format_move(cards)}: {self.num_players} players reveal {self.num_players} cards")
         hands = list(state.hands)
         for p, card in enumerate(cards):
-            if card not in hands[p]:
-                held = ".".join(str(c) for c in hands[p]) or "no cards"
+            hand = hands[p]
+            if card not in hand:
+                held = ".".join(str(c) for c in hand) or "no cards"
                 raise IllegalMove(f"{format_move(cards)}: player {p + 1} holds {held}, not {card}")
-            hands[p] = tuple(c for c in hands[p] if c != card)
+            i = hand.index(card)
+            hands[p] = hand[:i] + hand[i + 1 :]
         actions = [self.action_of[c] for c in cards]
         activate = tuple(sorted(c for c, a in zip(cards, actions, strict=True) if a in (BLOCK, SWITCH)))
         place = tuple(sorted(cards, reverse=DECREASING in actions))
-        after = state._replace(hands=tuple(hands), played=tuple(cards), activate=activate, place=place, blocked=())
+        after = State(state.rows, tuple(hands), state.taken, state.scores, state.round, tuple(cards), activate,
+                      place, ())
         return self._advance(after)
 
     def decisions(self, state: State) -> list[tuple[Choice, State]]:
@@ -350,29 +365,34 @@ class StackAttackGame:
 
     def _step(self, state: State, choice: Choice) -> State:
         """The state right after the next step of the turn is resolved with ``choice``."""
-        if state.activate:
-            rest = state.activate[1:]
+        # States are built positionally (NamedTuple._replace costs several times more): this runs for
+        # every card placed in every line a solver explores.
+        rows, hands, taken, scores, round_, played, activate, place, blocked = state
+        if activate:
+            rest = activate[1:]
             if choice.kind == BLOCK_ROW:
-                return state._replace(activate=rest, blocked=tuple(sorted(set(state.blocked) | {choice.value})))
-            holder, other = state.holder(state.activate[0]), state.holder(choice.value)
-            played = list(state.played)
-            played[holder], played[other] = played[other], played[holder]
-            return state._replace(activate=rest, played=tuple(played))
-        card, rest = state.place[0], state.place[1:]
+                blocked = tuple(sorted(set(blocked) | {choice.value}))
+                return State(rows, hands, taken, scores, round_, played, rest, place, blocked)
+            holder, other = played.index(activate[0]), played.index(choice.value)
+            swapped = list(played)
+            swapped[holder], swapped[other] = swapped[other], swapped[holder]
+            return State(rows, hands, taken, scores, round_, tuple(swapped), rest, place, blocked)
+        card, rest = place[0], place[1:]
         r = choice.value
-        row = state.rows[r]
-        if choice.kind == SHIELD_PLACE or (r == designated_row(state.rows, card) and len(row) < ROW_LIMIT):
-            return state._replace(rows=_replace(state.rows, r, row + (card,)), place=rest)
-        player = state.holder(card)
-        taken = tuple(sorted(state.taken[player] + row))
-        rows = _replace(state.rows, r, (card,))
-        return state._replace(rows=rows, taken=_replace(state.taken, player, taken), place=rest)
+        row = rows[r]
+        if choice.kind == SHIELD_PLACE or (r == designated_row(rows, card) and len(row) < ROW_LIMIT):
+            return State(_replace(rows, r, row + (card,)), hands, taken, scores, round_, played, activate, rest,
+                         blocked)
+        player = played.index(card)
+        pile = tuple(sorted(taken[player] + row))
+        return State(_replace(rows, r, (card,)), hands, _replace(taken, player, pile), scores, round_, played,
+                     activate, rest, blocked)
 
     def _advance(self, state: State) -> State:
         """Resolve every step with a single option; stop at a decision with two or more."""
-        while state.in_turn:
+        while state.played:
             if not state.activate and not state.place:
-                return state._replace(played=(), activate=(), place=(), blocked=())
+                return State(state.rows, state.hands, state.taken, state.scores, state.round)
             choices = self._choices(state)
             if len(choices) > 1:
                 return state
