@@ -115,10 +115,11 @@ _TO_SPIEL = {
 class SpielState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state over one engine state (see the module docstring)."""
 
-    def __init__(self, game: SpielGame) -> None:
+    def __init__(self, game: SpielGame | OpenPositionGame, start: Hashable | None = None) -> None:
         super().__init__(game)
         engine = game.engine
-        self._shared = _Shared(engine, engine.game.initial_state(), ())
+        self._open = isinstance(game, OpenPositionGame)
+        self._shared = _Shared(engine, engine.game.initial_state() if start is None else start, ())
 
     # -- read access -----------------------------------------------------------------------------
     @property
@@ -191,6 +192,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     # -- what a player knows -------------------------------------------------------------------------
     def observation_text(self, player: int) -> str:
+        if self._open:
+            return self.engine.state_text(self._shared.state)
         return self.engine.observation_text(self._shared.state, player)
 
     def information_text(self, player: int) -> str:
@@ -253,6 +256,52 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         if not (iig_obs_type.public_info and private):
             return None  # factored (public-only / private-only) observations are not provided
         return StringObserver(perfect_recall=iig_obs_type.perfect_recall)
+
+
+class OpenPositionGame(pyspiel.Game):  # type: ignore[misc]
+    """An engine from a given position, as an *open-information* OpenSpiel game (not registered).
+
+    This is how OpenSpiel's algorithms meet stratagem's on the same states: the shipped endgame
+    positions and the states of a match are open analysis (every card known, draw piles in a known
+    order), so the game is declared perfect information, and deterministic unless the engine has
+    chance nodes (``chance``; Stratatak's reshuffles). The numbering is the engine's, as in the
+    registered games. ``max_game_length`` is not a bound here (a position's rules may allow endless
+    play): the searches that take these games never read it.
+    """
+
+    def __init__(self, engine: Engine, start: Hashable, *, chance: bool, utility: pyspiel.GameType.Utility,
+                 utilities: tuple[float, float]) -> None:
+        self.engine = engine
+        self.start = start
+        name = f"stratagem_{engine.game.name}_open"
+        kind = game_type(name, name, simultaneous=False, chance=chance, imperfect=False, utility=utility,
+                         players=(engine.game.num_players, engine.game.num_players), parameters={})
+        info = pyspiel.GameInfo(
+            num_distinct_actions=engine.num_actions,
+            max_chance_outcomes=engine.max_chance_outcomes if chance else 0,
+            num_players=engine.game.num_players,
+            min_utility=utilities[0],
+            max_utility=utilities[1],
+            utility_sum=0.0 if utility == pyspiel.GameType.Utility.ZERO_SUM else None,
+            max_game_length=OPEN_LENGTH,
+        )
+        super().__init__(kind, info, {})
+
+    def new_initial_state(self) -> SpielState:
+        return SpielState(self, self.start)
+
+    def state_at(self, state: Hashable) -> SpielState:
+        """An OpenSpiel state standing for the engine state ``state`` (with an empty history)."""
+        return SpielState(self, state)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Mapping[str, Any] | None = None
+    ) -> StringObserver:
+        return StringObserver(perfect_recall=iig_obs_type is not None and iig_obs_type.perfect_recall)
+
+
+#: The ``max_game_length`` an :class:`OpenPositionGame` declares (see there: not a bound).
+OPEN_LENGTH = 100_000
 
 
 def with_utility(base: pyspiel.GameType, utility: pyspiel.GameType.Utility) -> pyspiel.GameType:

@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 import pyspiel
 
+from stratagem.core.errors import NotationError
 from stratagem.core.game import CHANCE
 from stratagem.models.cardclash.cards import ARMY, ARMY_SIZE, COLOURS, HAND_SIZE, MAX_PLAYERS, RANKS, sort_ranks
 from stratagem.models.cardclash.position import PASS, Move, State, format_move, format_state
@@ -79,9 +80,9 @@ class DealtCardClash:
             return CHANCE
         return int(self.rules.to_move(table.state))
 
-    def legal_moves(self, table: Table) -> list[Move]:
+    def legal_moves(self, table: Table) -> Sequence[Hashable]:
         if self.to_move(table) == CHANCE:
-            return [Move(rank) for rank, _ in self.chance_outcomes(table)]
+            return [rank for rank, _ in self.chance_outcomes(table)]
         return self.rules.legal_moves(table.state)
 
     def chance_outcomes(self, table: Table) -> Sequence[tuple[str, Fraction]]:
@@ -127,6 +128,25 @@ class DealtCardClash:
     def returns(self, table: Table) -> tuple[float, ...]:
         return self.rules.returns(table.state)
 
+    def format_move(self, table: Table, move: Hashable) -> str:
+        """A card laid in the engine's notation (``r6@0,-1``, ``pass``); a chance outcome ``draw:R``."""
+        if isinstance(move, str):
+            return f"draw:{move}"
+        assert isinstance(move, Move)
+        return format_move(COLOURS[table.state.to_move], move)
+
+    def parse_move(self, table: Table, text: str) -> Hashable:
+        if self.to_move(table) == CHANCE:
+            rank = text.removeprefix("draw:")
+            if rank not in {r for r, _ in self.chance_outcomes(table)}:
+                raise NotationError(f"{text!r}: not a rank that can be drawn now")
+            return rank
+        return self.rules.parse_move(table.state, text)
+
+    def parse_state(self, text: str) -> Table:
+        """A position in the engine's notation, with no draw waiting."""
+        return Table(self.rules.parse_state(text))
+
     def format_state(self, table: Table) -> str:
         text = format_state(table.state)
         if table.pending is not None:
@@ -137,16 +157,25 @@ class DealtCardClash:
         """The engine's observation plus the card laid and waiting for its draw (public)."""
         return (self.rules.observation(table.state, player), table.pending)
 
+    # -- the engine's knowledge, for searches over the dealt game ------------------------------------
+    def order_moves(self, table: Table, moves: Sequence[Move]) -> Sequence[Move]:
+        """The engine's threat-aware ordering (chance nodes keep their order)."""
+        if self.to_move(table) == CHANCE:
+            return list(moves)
+        return self.rules.order_moves(table.state, moves)
+
+    def evaluate(self, table: Table) -> tuple[float, ...]:
+        """The engine's evaluation of the position (a waiting draw changes only a hand)."""
+        return self.rules.evaluate(table.state)
+
 
 class CardClashEngine(Engine):
     """Card Clash with the numbering of the module docstring."""
 
-    def __init__(self, params: Mapping[str, Param]) -> None:
-        self.width, self.height = int(params["width"]), int(params["height"])
-        rules = CardClashGame(
-            int(params["players"]), width=self.width, height=self.height, strategic=bool(params["strategic"])
-        )
-        self.game = DealtCardClash(rules)
+    def __init__(self, game: DealtCardClash | CardClashGame) -> None:
+        self.game = game
+        rules = game.rules if isinstance(game, DealtCardClash) else game
+        self.width, self.height = rules.width, rules.height
         self.cells = (self.width + 1) * (self.height + 1)
         self.num_actions = len(RANKS) * self.cells + 1
         self.max_chance_outcomes = len(RANKS)
@@ -222,7 +251,9 @@ class CardClashSpielGame(SpielGame):
     )
 
     def build(self, params: Mapping[str, Param]) -> Engine:
-        return CardClashEngine(params)
+        rules = CardClashGame(int(params["players"]), width=int(params["width"]), height=int(params["height"]),
+                              strategic=bool(params["strategic"]))
+        return CardClashEngine(DealtCardClash(rules))
 
     def type_for(self, engine: Engine) -> pyspiel.GameType:
         if engine.game.num_players == 2:

@@ -47,19 +47,9 @@ _ROW_KINDS = (BLOCK_ROW, TAKE, SHIELD_PLACE)
 class StackAttackEngine(Engine):
     """Stack Attack with the numbering of the module docstring."""
 
-    def __init__(self, params: Mapping[str, Param]) -> None:
-        cards = int(params["cards"])
-        kept = {a: tuple(n for n in DEFAULT_ACTIONS[a] if n <= cards) for a in ACTIONS}
-        options = Options(
-            actions=bool(params["actions"]),
-            scope=str(params["scope"]),
-            cards=cards,
-            block=kept[BLOCK],
-            shield=kept[SHIELD],
-            decreasing=kept[DECREASING],
-            switch=kept[SWITCH],
-        )
-        self.game = StackAttackGame(int(params["players"]), options)
+    def __init__(self, game: StackAttackGame) -> None:
+        self.game = game
+        cards = game.deck.size
         self.cards = cards
         self.num_actions = 2 * cards + len(_ROW_KINDS) * ROWS
         self.max_chance_outcomes = cards
@@ -135,7 +125,18 @@ class StackAttackSpielGame(SpielGame):
     )
 
     def build(self, params: Mapping[str, Param]) -> Engine:
-        return StackAttackEngine(params)
+        cards = int(params["cards"])
+        kept = {a: tuple(n for n in DEFAULT_ACTIONS[a] if n <= cards) for a in ACTIONS}
+        options = Options(
+            actions=bool(params["actions"]),
+            scope=str(params["scope"]),
+            cards=cards,
+            block=kept[BLOCK],
+            shield=kept[SHIELD],
+            decreasing=kept[DECREASING],
+            switch=kept[SWITCH],
+        )
+        return StackAttackEngine(StackAttackGame(int(params["players"]), options))
 
     def info(self, engine: Engine, params: Mapping[str, Param]) -> pyspiel.GameInfo:
         assert isinstance(engine, StackAttackEngine)

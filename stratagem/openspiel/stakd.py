@@ -33,11 +33,9 @@ PARAMETERS: dict[str, Param] = {"players": 2, "width": 0, "height": 0}
 class StakdEngine(Engine):
     """STAKD with the numbering of the module docstring."""
 
-    def __init__(self, params: Mapping[str, Param]) -> None:
-        players = int(params["players"])
-        width, height = default_board(player_set(players)[KIND_INDEX[BASE]] * players)
-        geometry = square_lattice(int(params["width"]) or width, int(params["height"]) or height)
-        self.game = StakdGame(players, geometry)
+    def __init__(self, game: StakdGame) -> None:
+        self.game = game
+        geometry = game.geometry
         self.placements = tuple((kind, p.anchor, p.orient) for kind in KINDS for p in geometry.placements[kind])
         self.index = {placement: i for i, placement in enumerate(self.placements)}
         self.num_actions = len(self.placements)
@@ -71,7 +69,10 @@ class StakdSpielGame(SpielGame):
     )
 
     def build(self, params: Mapping[str, Param]) -> Engine:
-        return StakdEngine(params)
+        players = int(params["players"])
+        width, height = default_board(player_set(players)[KIND_INDEX[BASE]] * players)
+        geometry = square_lattice(int(params["width"]) or width, int(params["height"]) or height)
+        return StakdEngine(StakdGame(players, geometry))
 
     def type_for(self, engine: Engine) -> pyspiel.GameType:
         if engine.game.num_players == 2:

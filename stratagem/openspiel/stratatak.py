@@ -42,18 +42,9 @@ PARAMETERS: dict[str, Param] = {
 class StratatakEngine(Engine):
     """Stratatak with the numbering of the module docstring."""
 
-    def __init__(self, params: Mapping[str, Param]) -> None:
-        if int(params["battle_limit"]) < 1:
-            raise ValueError("stratagem_stratatak needs battle_limit >= 1: OpenSpiel games have a bounded length")
-        options = Options(
-            star_mode=str(params["star_mode"]),
-            max_count=int(params["max_count"]),
-            copies=int(params["copies"]),
-            stars=int(params["stars"]),
-            hand_size=int(params["hand_size"]),
-            battle_limit=int(params["battle_limit"]),
-        )
-        self.game = StratatakGame(options)
+    def __init__(self, game: StratatakGame) -> None:
+        self.game = game
+        options = game.options
         cards = deck(options)
         self.plays = tuple(p for p in legal_plays(cards, options.star_mode) if len(p) <= options.hand_size)
         self.play_index = {p: i for i, p in enumerate(self.plays)}
@@ -112,7 +103,17 @@ class StratatakSpielGame(SpielGame):
     )
 
     def build(self, params: Mapping[str, Param]) -> Engine:
-        return StratatakEngine(params)
+        if int(params["battle_limit"]) < 1:
+            raise ValueError("stratagem_stratatak needs battle_limit >= 1: OpenSpiel games have a bounded length")
+        options = Options(
+            star_mode=str(params["star_mode"]),
+            max_count=int(params["max_count"]),
+            copies=int(params["copies"]),
+            stars=int(params["stars"]),
+            hand_size=int(params["hand_size"]),
+            battle_limit=int(params["battle_limit"]),
+        )
+        return StratatakEngine(StratatakGame(options))
 
     def info(self, engine: Engine, params: Mapping[str, Param]) -> pyspiel.GameInfo:
         assert isinstance(engine, StratatakEngine)

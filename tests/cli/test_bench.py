@@ -43,3 +43,39 @@ def test_bench_writes_the_search_and_methods_tables(cli, tmp_path: Path) -> None
     assert engines[2] == cells[8]  # the same refutation as in the methods table
     assert float(engines[3]) >= 0  # the reference finished on so small a proof (no "stopped")
     assert engines[4] == "numba not installed" or float(engines[5]) > 0  # both engines timed, as a ratio
+
+
+def test_peers_section_measures_openspiel_on_the_same_positions(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`bench GAME`'s peers section: OpenSpiel's MCTS, match and alpha-beta beside ours (tiny budgets)."""
+    import re
+
+    import pytest
+
+    pytest.importorskip("pyspiel")
+    from stratagem.cli import benchgames
+
+    monkeypatch.setattr(benchgames, "PEER_SIMULATIONS", 30)
+    monkeypatch.setattr(benchgames, "PEER_SECONDS", 0.002)
+    files = [str(Path(__file__).resolve().parents[2] / "puzzles" / "stakd" / "endgame-2p-bomber.toml")]
+    text = "\n".join(benchgames.peers_section("stakd", files, 5_000, 2, lambda _: None))
+    assert "## Peers: OpenSpiel" in text and re.search(r"^OpenSpiel \d+\.\d+", text, re.MULTILINE)
+    speed = next(line for line in text.splitlines() if line.startswith("| endgame-2p-bomber | ") and "/" in line)
+    assert float(speed.split("|")[4]) > 0  # ours / MCTSBot, both measured
+    match = next(line for line in text.splitlines() if line.startswith("| mcts vs openspiel-mcts"))
+    assert match.split("|")[2].strip() == "2"
+    search = [line for line in text.splitlines() if line.startswith("| endgame-2p-bomber | alphabeta")]
+    assert len(search) == 1 and "| 1 | alpha_beta_search |" in search[0] and "| yes |" in search[0]
+
+
+def test_peers_section_is_skipped_in_one_line_without_the_extra(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+
+    from stratagem.cli import benchgames
+
+    monkeypatch.setitem(sys.modules, "stratagem.openspiel", None)  # as if OpenSpiel were not installed
+    monkeypatch.setitem(sys.modules, "stratagem.openspiel.peers", None)
+    logged: list[str] = []
+    lines = benchgames.peers_section("stakd", [], 1_000, 2, logged.append)
+    assert lines[0] == "## Peers: OpenSpiel"
+    assert any(line.startswith("Skipped: the `openspiel` extra is not installed") for line in lines)
+    assert logged and logged[0].startswith("peers skipped")
