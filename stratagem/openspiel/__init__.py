@@ -7,7 +7,7 @@ game declares its OpenSpiel type, parameters and action numbering (docs/openspie
 :mod:`stratagem.openspiel.adapter` is the shared bridge from the Game protocol.
 """
 
-from stratagem.openspiel import cardclash, stackattack, stakd, stratatak  # noqa: F401  (each registers its game)
+from stratagem.openspiel import cardclash, stackattack, stakd, stratatak, strato  # noqa: F401  (each registers its game)
 
 #: The OpenSpiel names of stratagem's games.
-GAMES = ("stratagem_stakd", "stratagem_stratatak", "stratagem_stackattack", "stratagem_cardclash")
+GAMES = ("stratagem_strato", "stratagem_stakd", "stratagem_stratatak", "stratagem_stackattack", "stratagem_cardclash")

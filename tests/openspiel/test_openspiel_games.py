@@ -21,6 +21,8 @@ from stratagem.core.game import CHANCE, SIMULTANEOUS  # noqa: E402
 #: Default parameters, then other configurations (player counts, variants, table and deck sizes).
 CONFIGS = [
     *stratagem.openspiel.GAMES,
+    "stratagem_strato(players=2,seed=3)",
+    "stratagem_strato(players=3,seed=2,wind_crosses_tornado=True)",
     "stratagem_stakd(players=1)",
     "stratagem_stakd(players=3)",
     "stratagem_stratatak(star_mode=addon,battle_limit=8,hand_size=5)",
@@ -165,3 +167,26 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("stratagem_stratatak(battle_limit=0)")
     with pytest.raises(Exception, match="players"):
         pyspiel.load_game("stratagem_cardclash(players=7)")
+
+
+def test_strato_is_the_open_cooperative_game() -> None:
+    """Open information (the pile's order known), so perfect information, deterministic, and every
+    player gets the same return."""
+    game = pyspiel.load_game("stratagem_strato(players=2)")
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert kind.utility == pyspiel.GameType.Utility.IDENTICAL
+    *_, end = _play(game, random.Random(5))
+    assert end.is_terminal() and end.returns()[0] == end.returns()[1] in (-1.0, 1.0)
+
+
+def test_strato_reads_a_puzzle_file() -> None:
+    from pathlib import Path
+
+    puzzle = Path(__file__).resolve().parents[2] / "puzzles" / "strato" / "challenge-1.toml"
+    game = pyspiel.load_game("stratagem_strato", {"puzzle": str(puzzle), "deal": "duo-1"})
+    assert game.num_players() == 2
+    assert str(game.new_initial_state()) == game.engine.game.format_state(game.engine.game.initial_state())
+    with pytest.raises(Exception, match="no deal"):
+        pyspiel.load_game("stratagem_strato", {"puzzle": str(puzzle), "deal": "nope"})
