@@ -190,3 +190,33 @@ def test_strato_reads_a_puzzle_file() -> None:
     assert str(game.new_initial_state()) == game.engine.game.format_state(game.engine.game.initial_state())
     with pytest.raises(Exception, match="no deal"):
         pyspiel.load_game("stratagem_strato", {"puzzle": str(puzzle), "deal": "nope"})
+
+
+def test_dealt_cardclash_replays_the_engine_when_draws_follow_its_piles() -> None:
+    """With every chance outcome taken as the engine's own deal has it (hands, then each pile's next
+    card), the dealt game walks through the engine's states: the adapter adds chance, not rules."""
+    from stratagem.models.cardclash.cards import sort_ranks
+    from stratagem.models.cardclash.rules import CardClashGame
+    from stratagem.openspiel.cardclash import DealtCardClash
+
+    rules = CardClashGame(2, seed=3)
+    dealt = DealtCardClash(rules)
+    engine_state, table = rules.initial_state(), dealt.initial_state()
+    for p in range(2):  # the deal: each player's four cards
+        for rank in engine_state.hands[p]:
+            table = dealt.apply(table, rank)
+    rng = random.Random(0)
+    plies = 0
+    while not rules.is_terminal(engine_state):
+        assert table.pending is None and dealt.to_move(table) == rules.to_move(engine_state)
+        assert table.state.hands == engine_state.hands and table.state.board == engine_state.board
+        assert [sort_ranks(p) for p in table.state.piles] == [sort_ranks(p) for p in engine_state.piles]
+        move = rng.choice(rules.legal_moves(engine_state))
+        mover = engine_state.to_move
+        drawn = engine_state.piles[mover][:1]
+        engine_state = rules.apply(engine_state, move)
+        table = dealt.apply(table, move)
+        if table.pending is not None:
+            table = dealt.apply(table, drawn)
+        plies += 1
+    assert dealt.is_terminal(table) and dealt.returns(table) == rules.returns(engine_state) and plies > 4
