@@ -182,3 +182,39 @@ def test_malformed_matrices_are_refused() -> None:
 def test_one_row_or_one_column_games_are_pure() -> None:
     assert solve_matrix([[3, -2, 5]]).value == -2
     assert solve_matrix([[3], [-2], [5]]).value == 5
+
+
+# --- pure saddle points: found without an LP, certified by the saddle itself --------------------------
+
+
+def test_a_saddle_point_is_found_on_integer_entries_without_an_lp(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_lp(*_: object) -> None:
+        raise AssertionError("a pure saddle point needs no LP")
+
+    monkeypatch.setattr(matrix_module, "_solve_lp", no_lp)
+    # Row 1 guarantees 2 (its least entry); column 0 concedes at most 2 (its greatest): 2 is the value.
+    matrix = [[1, 5, 0], [2, 3, 4], [0, 6, 1]]
+    solution = solve_matrix(matrix)
+    assert solution.method == "saddle point" and solution.value == 2
+    assert solution.row == (0, 1, 0) and solution.col == (1, 0, 0)
+    assert_certified(matrix, solution)
+
+
+def test_a_forged_saddle_point_is_rejected_by_the_exact_check() -> None:
+    matrix = [[1, 5, 0], [2, 3, 4], [0, 6, 1]]  # the one saddle is (row 1, column 0), worth 2
+    assert equilibrium_problem(matrix, [0, 1, 0], [1, 0, 0], 2) is None
+    # (row 1, column 1) is worth 3, but row 1 gets only 2 against column 0
+    assert "gets only 2 < 3 against column 0" in str(equilibrium_problem(matrix, [0, 1, 0], [0, 1, 0], 3))
+    # (row 0, column 2) is worth 0, but row 1 gets 4 > 0 against column 2
+    assert "row 1 gets 4 > 0" in str(equilibrium_problem(matrix, [1, 0, 0], [0, 0, 1], 0))
+    # the right saddle with a wrong value either way
+    assert "against column 0" in str(equilibrium_problem(matrix, [0, 1, 0], [1, 0, 0], F(5, 2)))
+    assert "against the column strategy" in str(equilibrium_problem(matrix, [0, 1, 0], [1, 0, 0], 1))
+    # every pure pair: accepted exactly when its entry is the least of its row and the greatest of its column
+    for i in range(3):
+        for j in range(3):
+            entry = matrix[i][j]
+            saddle = entry == min(matrix[i]) and entry == max(line[j] for line in matrix)
+            problem = equilibrium_problem(matrix, [int(k == i) for k in range(3)], [int(k == j) for k in range(3)],
+                                          entry)
+            assert (problem is None) == saddle == ((i, j) == (1, 0))

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Hashable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -339,3 +340,81 @@ def test_proof_for_other_game_options_is_rejected() -> None:
     assert check_matrix_proof(game, game.initial_state(), proof).valid
     proof["setup"] = {"turns": 1, "gamble": True}
     assert "is not the game's options" in rejected(game, proof)
+
+
+# --- Stack Attack endgames (issue 20): against brute force, forced reveals, forged saddle points -------------
+
+STACKATTACK = Path(__file__).resolve().parents[2] / "puzzles" / "stackattack"
+
+
+def stackattack(name: str) -> Any:
+    from stratagem.models.stackattack.puzzle import load_position
+
+    return load_position(STACKATTACK / f"{name}.toml")
+
+
+@pytest.mark.parametrize("name", ["2p-actions-shield-2-turns", "2p-numbers-3-turns", "2p-actions-3-turns"])
+def test_backward_induction_equals_brute_force_on_stack_attack_endgames(name: str) -> None:
+    position = stackattack(name)
+    game, state = position.game, position.state
+    result = solve_simultaneous(game, state, player=0)
+    assert result.value == brute_force(game, state, 0)
+    assert_every_node_checks(result)
+
+
+def test_a_reveal_with_one_card_each_is_forced_and_has_no_node_unless_it_is_the_start() -> None:
+    position = stackattack("2p-numbers-3-turns")
+    game, state = position.game, position.state
+    result = solve_simultaneous(game, state, player=0, payoff="margin")
+    assert all(len(node.rows) > 1 for node in result.nodes)  # 1x1 nodes are valued as their only child
+    assert result.node(state) is result.root_node is result.nodes[-1]
+    # the last turn itself, asked about, is a node of its own: the analysis describes what it was given
+    last = state
+    for reveal in ((33, 5), (36, 13)):
+        last = game.apply(last, reveal)
+        while game.to_move(last) != SIMULTANEOUS:  # a row to take: the first choice
+            last = game.apply(last, game.legal_moves(last)[0])
+    assert [len(h) for h in last.hands] == [1, 1]
+    alone = solve_simultaneous(game, last, player=0, payoff="margin")
+    assert alone.root_node is not None and alone.root_node.rows == (44,)
+    assert alone.value == alone.root_node.value
+
+
+def test_stack_attack_proof_with_a_forged_saddle_point_or_a_wrong_saddle_value_is_rejected() -> None:
+    position = stackattack("2p-numbers-3-turns")
+    game, state = position.game, position.state
+    result = solve_simultaneous(game, state, player=0, payoff="margin")
+    good = json.loads(json.dumps(matrix_proof(game, result)))
+    assert check_matrix_proof(game, state, good).valid
+    # a saddle-point node with a pure pair that is no saddle: claim that pair's entry as the value
+    forged_pair = None
+    for k, node in enumerate(reversed(result.nodes)):
+        if node.solution.method != "saddle point":
+            continue
+        a = node.matrix
+        for i, line in enumerate(a):
+            for j, entry in enumerate(line):
+                if entry != min(line) or entry != max(row[j] for row in a):
+                    forged_pair = (k, i, j, entry)
+                    break
+            if forged_pair:
+                break
+        if forged_pair:
+            break
+    assert forged_pair is not None
+    k, i, j, entry = forged_pair
+    forged = copy.deepcopy(good)
+    node = forged["nodes"][k]
+    node["row_strategy"] = ["1/1" if r == i else "0/1" for r in range(len(node["rows"]))]
+    node["column_strategy"] = ["1/1" if c == j else "0/1" for c in range(len(node["columns"]))]
+    node["value"] = f"{F(entry).numerator}/{F(entry).denominator}"
+    verdict = check_matrix_proof(game, state, forged)
+    assert not verdict.valid and f"nodes[{k}]" in verdict.reason
+    assert "gets only" in verdict.reason or "against the column strategy" in verdict.reason
+    # the true saddle with its value off by one
+    wrong = copy.deepcopy(good)
+    saddle = next(n for n, solved in zip(wrong["nodes"], reversed(result.nodes), strict=True)
+                  if solved.solution.method == "saddle point")
+    value = F(saddle["value"].split("/")[0]) / F(saddle["value"].split("/")[1])
+    saddle["value"] = f"{(value + 1).numerator}/{(value + 1).denominator}"
+    assert not check_matrix_proof(game, state, wrong).valid

@@ -97,7 +97,7 @@ class Options(NamedTuple):
         }
 
 
-def designated_row(rows: tuple[Cards, ...], card: int) -> int | None:
+def designated_row(rows: Sequence[Cards], card: int) -> int | None:
     """Seed section 5: the row whose last card is the highest number still lower than ``card``."""
     best: int | None = None
     best_end = 0  # card numbers start at 1
@@ -281,8 +281,8 @@ class StackAttackGame:
     # -- helpers --------------------------------------------------------------------------------
     def totals(self, state: State) -> tuple[int, ...]:
         """Each player's total: carried score plus the penalty cards collected this round."""
-        penalty = self.penalty_of
-        return tuple(s + sum([penalty[c] for c in t]) for s, t in zip(state.scores, state.taken, strict=True))
+        penalty = self.penalty_of.__getitem__
+        return tuple(s + sum(map(penalty, t)) for s, t in zip(state.scores, state.taken, strict=True))
 
     def round_penalties(self, state: State) -> tuple[int, ...]:
         """Penalty points each player has collected this round."""
@@ -377,10 +377,17 @@ class StackAttackGame:
             swapped = list(played)
             swapped[holder], swapped[other] = swapped[other], swapped[holder]
             return State(rows, hands, taken, scores, round_, tuple(swapped), rest, place, blocked)
-        card, rest = place[0], place[1:]
         r = choice.value
+        return self._place(state, r, choice.kind == SHIELD_PLACE or r == designated_row(rows, place[0]))
+
+    def _place(self, state: State, r: int, on_row: bool) -> State:
+        """The next card of the placement queue goes to row ``r``: appended when it is placed on its row
+        (``on_row``: its designated row, or any row for a Shield) and the row is not full (a Shield
+        never takes), else its holder takes the row and the card starts it."""
+        rows, hands, taken, scores, round_, played, activate, place, blocked = state
+        card, rest = place[0], place[1:]
         row = rows[r]
-        if choice.kind == SHIELD_PLACE or (r == designated_row(rows, card) and len(row) < ROW_LIMIT):
+        if on_row and (len(row) < ROW_LIMIT or self.action_of[card] == SHIELD):
             return State(_replace(rows, r, row + (card,)), hands, taken, scores, round_, played, activate, rest,
                          blocked)
         player = played.index(card)
@@ -391,14 +398,44 @@ class StackAttackGame:
     def _advance(self, state: State) -> State:
         """Resolve every step with a single option; stop at a decision with two or more."""
         while state.played:
-            if not state.activate and not state.place:
-                return State(state.rows, state.hands, state.taken, state.scores, state.round)
+            if not state.activate:
+                return self._place_cards(state)
             choices = self._choices(state)
             if len(choices) > 1:
                 return state
             # No option at all would be an action with no possible effect (not reachable with four rows).
             state = self._step(state, choices[0]) if choices else state._replace(activate=state.activate[1:])
         return state
+
+    def _place_cards(self, state: State) -> State:
+        """The placement phase (every action activated): place the queued cards while each has a single
+        option, on local copies of the rows and piles; stop at a row to choose, or end the turn.
+
+        The same steps as :meth:`_choices` + :meth:`_step` (a card on its open row; else a take, or a
+        Shield put without taking, on the only open row), without a state per card: the solvers place
+        millions of cards.
+        """
+        rows_now, hands, taken_now, scores, round_, played, _, place, blocked = state
+        rows, taken = list(rows_now), list(taken_now)
+        action_of = self.action_of
+        for i, card in enumerate(place):
+            shield = action_of[card] == SHIELD
+            target = designated_row(rows, card)
+            if target is not None and target not in blocked:
+                on_row = True
+            else:
+                open_rows = [r for r in range(ROWS) if r not in blocked]
+                if len(open_rows) > 1:  # the card's holder chooses the row
+                    return State(tuple(rows), hands, tuple(taken), scores, round_, played, (), place[i:], blocked)
+                target, on_row = open_rows[0], shield
+            row = rows[target]
+            if on_row and (shield or len(row) < ROW_LIMIT):
+                rows[target] = row + (card,)
+            else:
+                player = played.index(card)
+                taken[player] = tuple(sorted(taken[player] + row))
+                rows[target] = (card,)
+        return State(tuple(rows), hands, tuple(taken), scores, round_)
 
     # -- dealing --------------------------------------------------------------------------------
     def _deal(self, state: State, card: int) -> State:
