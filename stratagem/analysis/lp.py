@@ -4,8 +4,9 @@ Two players: a zero-sum game on the penalty difference (``payoff`` ``margin``), 
 mixed strategies at the root and each one's expected return when both play them. Three or more: each
 player's guarantee against the coalition of the others (``own``). A value is claimed only when every LP
 node passed its exact check and no leaf was evaluated (``solved``); a depth cut gives ``heuristic``, a
-failed check ``uncertified``. The induction holds every position it values in memory, so it stops after
-``max_nodes`` of them (default :data:`DEFAULT_LP_NODES`) and reports ``unknown`` then.
+failed check ``uncertified``. The induction keeps simultaneous and chance positions in memory (and a bounded
+scratch of forced ones), so it stops after valuing ``max_nodes`` positions (default :data:`DEFAULT_LP_NODES`)
+and reports ``unknown`` then: a cap on work, and with it on memory.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from typing import Any
 from stratagem.analysis.report import OPEN, player_move, record_value
 from stratagem.core.deadline import Deadline
 
-#: Positions the LP backward induction values at most without ``max_nodes``: it holds each in memory, about
-#: a kilobyte apiece (measured on a seeded Stack Attack round: 33,615 positions in 75 MB, ~20,000 a second).
-DEFAULT_LP_NODES = 500_000
+#: Positions the LP backward induction values at most without ``max_nodes``. Only simultaneous and chance
+#: positions are kept (decisions and terminals are not; forced reveals in a scratch memo of 100,000), so
+#: memory grows far slower than the count: the two-player five-turn Stack Attack endgames value all their
+#: positions (1.1 and 1.3 million) in 150-180 MB peak (issue 20; the induction before it kept every
+#: position: 0.8 GB for 0.9 million).
+DEFAULT_LP_NODES = 5_000_000
 
 
 def lp_report(game: Any, state: Any, depth: int | None, limit: Deadline | None,

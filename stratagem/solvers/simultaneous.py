@@ -387,6 +387,8 @@ def _norm(x: Fraction) -> Exact:
 def _exact(x: float | int | Fraction) -> Exact:
     """A return read exactly: ints and Fractions as they are, a whole float as its int, other floats
     by their shortest decimal (``0.1`` is 1/10)."""
+    if type(x) is float and x.is_integer():  # the common case first: games return floats
+        return int(x)
     if isinstance(x, int):
         return int(x)
     if isinstance(x, Fraction):

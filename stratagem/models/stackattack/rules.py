@@ -189,6 +189,19 @@ class StackAttackGame:
             if isinstance(move, Choice) or not isinstance(move, tuple):
                 raise IllegalMove(f"{format_move(move)}: every player reveals a card; give one per player, e.g. 3,41")
             return self.reveal(state, tuple(int(c) for c in move))
+        if not state.activate and isinstance(move, Choice):
+            # A row for the card being placed: checked and made without listing every choice (solvers
+            # apply millions of them). The same options as _choices: the card's open row if it has one,
+            # else any open row; a Shield is put there without taking.
+            card = state.place[0]
+            kind = SHIELD_PLACE if self.action_of[card] == SHIELD else TAKE
+            r = move.value if move.kind == kind else -1
+            target = designated_row(state.rows, card)
+            if target is not None and target not in state.blocked:
+                if r == target:
+                    return self._place_cards(self._place(state, r, True))
+            elif 0 <= r < ROWS and r not in state.blocked:
+                return self._place_cards(self._place(state, r, kind == SHIELD_PLACE))
         choices = self._choices(state)
         if move in choices and isinstance(move, Choice):
             return self._advance(self._step(state, move))
