@@ -9,7 +9,9 @@ program, which OR-Tools' GLOP solves in floating point. A floating-point answer 
    found exactly first, on the entries as they are (ints stay ints: no Fraction is built); it needs
    no LP at all, and its certificate is the saddle itself: the two pure strategies, which
    :func:`equilibrium_problem` re-checks by comparing the entry with its row and column.
-2. Otherwise GLOP solves the row player's LP and the column player's LP.
+2. A 2x2 game without a saddle point has both strategies fully mixed and equalising, a closed form
+   solved exactly (no LP): most mixed nodes of a card-game endgame are its second-to-last turn.
+   Otherwise GLOP solves the row player's LP and the column player's LP.
 3. Each side's float strategy gives a *support* (the moves it plays). Optimal strategies equalise
    the opponent's payoffs over the opponent's support, so the support's equalities are re-solved
    exactly with :class:`fractions.Fraction` by Gaussian elimination. If that gives no valid
@@ -89,6 +91,10 @@ def solve_matrix(matrix: Matrix) -> MatrixSolution:
     if saddle is not None:
         return saddle
     a = _as_fractions(matrix)
+    if len(a) == 2 and len(a[0]) == 2:
+        mixed = _two_by_two(a)
+        if mixed is not None:
+            return mixed
     x_float, v_float = _solve_lp(a)
     b = _negated_transpose(a)
     y_float, w_float = _solve_lp(b)
@@ -252,6 +258,29 @@ def _saddle_point(a: Matrix) -> MatrixSolution | None:
     col = tuple(one if k == j else zero for k in range(len(col_maxs)))
     value = Fraction(lower)
     return MatrixSolution(value, row, col, True, value, value, float(lower), "saddle point")
+
+
+def _two_by_two(a: list[list[Fraction]]) -> MatrixSolution | None:
+    """The exact solution of a 2x2 game without a pure saddle point, None if the check fails.
+
+    Without a saddle point each side's optimal strategy mixes both moves and makes the other side
+    indifferent: the row player plays row 0 with p = (d - c) / (a - b - c + d), the column player
+    column 0 with q = (d - b) / (a - b - c + d), and the value is (ad - bc) / (a - b - c + d) for
+    ``[[a, b], [c, d]]`` (the denominator is not 0 when there is no saddle point). The strategies are
+    then checked exactly, as every candidate is.
+    """
+    (w, x), (y, z) = a
+    denominator = w - x - y + z
+    if denominator == 0:
+        return None
+    p, q = (z - y) / denominator, (z - x) / denominator
+    if not (0 <= p <= 1 and 0 <= q <= 1):
+        return None
+    row, col = (p, 1 - p), (q, 1 - q)
+    lower, upper = guarantee_of_row(a, row), guarantee_of_column(a, col)
+    if lower != upper:
+        return None
+    return MatrixSolution(lower, row, col, True, lower, upper, float(lower), "support")
 
 
 def _solve_lp(a: list[list[Fraction]]) -> tuple[list[float], float]:

@@ -218,3 +218,23 @@ def test_a_forged_saddle_point_is_rejected_by_the_exact_check() -> None:
             problem = equilibrium_problem(matrix, [int(k == i) for k in range(3)], [int(k == j) for k in range(3)],
                                           entry)
             assert (problem is None) == saddle == ((i, j) == (1, 0))
+
+
+def test_a_two_by_two_game_without_a_saddle_point_is_solved_in_closed_form_without_an_lp(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_lp(*_: object) -> None:
+        raise AssertionError("a 2x2 game needs no LP")
+
+    monkeypatch.setattr(matrix_module, "_solve_lp", no_lp)
+    # Payoffs 2 for two heads, 1 for two tails: each side plays heads with 1/3 (2x = 1 - x), value 2/3.
+    solution = solve_matrix([[2, 0], [0, 1]])
+    assert solution.value == F(2, 3) and solution.row == (F(1, 3), F(2, 3)) == solution.col
+    assert solution.method == "support"
+    assert_certified([[2, 0], [0, 1]], solution)
+    rng = random.Random(7)
+    for _ in range(200):
+        matrix = [[F(rng.randint(-9, 9), rng.randint(1, 4)) for _ in range(2)] for _ in range(2)]
+        solution = solve_matrix(matrix)
+        assert solution.value == brute_force_value(matrix)
+        assert_certified(matrix, solution)
