@@ -3,11 +3,13 @@
 :func:`matrix_proof` writes what :func:`~stratagem.solvers.simultaneous.solve_simultaneous` found:
 every simultaneous node's moves (in the game's notation), rational strategies for both sides and its
 value (a node where every player has one move is worth its only child and has no entry, as in the
-solver). A pure saddle point is written as two pure strategies; checking them is checking the saddle. :func:`check_matrix_proof` re-checks such a record from the rules engine alone: it walks the
-game from the start as the solver did (the same :class:`~stratagem.solvers.simultaneous.Walker`),
-rebuilds each matrix by applying the joint moves, and re-checks each node's equilibrium exactly,
-trusting nothing from the solver but the claimed values it verifies. The record's fields are in
-docs/formats.md.
+solver; below the start, a :class:`~stratagem.solvers.simultaneous.Banked` game's nodes are its
+positions with nothing banked). A pure saddle point is written as two pure strategies; checking them
+is checking the saddle. :func:`check_matrix_proof` re-checks such a record from the rules engine
+alone: it walks the game from the start as the solver did (the same
+:class:`~stratagem.solvers.simultaneous.Walker`), rebuilds each matrix by applying the joint moves,
+and re-checks each node's equilibrium exactly, trusting nothing from the solver but the claimed
+values it verifies. The record's fields are in docs/formats.md.
 
 The module knows nothing about any particular game.
 """

@@ -1,4 +1,4 @@
-"""Turns of Stack Attack and the Game protocol (plus Simultaneous, HiddenInformation, Evaluation).
+"""Turns of Stack Attack and the Game protocol (plus Simultaneous, HiddenInformation, Evaluation, Banked).
 
 A turn (seed sections 4-10, docs/rules/stackattack.md): every player chooses a card at once (a SIMULTANEOUS node);
 the cards are revealed; action cards then **activate lowest number first** (Block: its holder picks a
@@ -290,6 +290,24 @@ class StackAttackGame:
                 k = len(hands[p])
                 hands[p], pool = tuple(sorted(pool[:k])), pool[k:]
         return state._replace(hands=tuple(hands))
+
+    def bank(self, state: State) -> tuple[State, tuple[int, ...]] | None:
+        """The position with empty penalty piles and no carried scores, and each player's return so far.
+
+        For the induction's :class:`~stratagem.solvers.simultaneous.Banked`: with ``scope = "round"`` play
+        never looks at the piles or the scores and the round's end is terminal, so every line from
+        ``state`` ends with these returns (minus each total) plus the returns the same line ends with from
+        the cleared position. None with ``scope = "game"``, where whether the game ends depends on the
+        totals.
+        """
+        if self.options.scope != "round":
+            return None
+        n = self.num_players
+        if not any(state.taken) and not any(state.scores):
+            return state, (0,) * n
+        rest = State(state.rows, state.hands, ((),) * n, (0,) * n, state.round, state.played, state.activate,
+                     state.place, state.blocked)
+        return rest, tuple(-t for t in self.totals(state))
 
     # -- helpers --------------------------------------------------------------------------------
     def totals(self, state: State) -> tuple[int, ...]:

@@ -14,6 +14,7 @@ from fractions import Fraction
 import pytest
 
 from stratagem.models.stackattack.puzzle import load_position
+from stratagem.models.stackattack.rules import StackAttackGame
 from stratagem.solvers.simultaneous import solve_each_player, solve_simultaneous
 
 from .support import PUZZLES
@@ -49,3 +50,28 @@ def test_engine_lp_values_of_the_shipped_endgames_are_unchanged(name: str) -> No
 
 def test_engine_every_shipped_endgame_has_its_pinned_value() -> None:
     assert {p.stem for p in PUZZLES.glob("*.toml")} == set(BEFORE)
+
+
+def test_engine_bank_clears_piles_and_scores_in_endgame_scope_only() -> None:
+    position = load_position(PUZZLES / "2p-numbers-3-turns.toml")  # piles 32 / 21.49.51.53.59.64, scores 23/31
+    game, state = position.game, position.state
+    split = game.bank(state)
+    assert split is not None
+    rest, banked = split
+    assert rest.taken == ((), ()) and rest.scores == (0, 0)
+    assert (rest.rows, rest.hands, rest.round) == (state.rows, state.hands, state.round)
+    assert banked == tuple(-t for t in game.totals(state)) == (-23 - 1, -31 - 6)
+    assert game.bank(rest) == (rest, (0, 0)) and game.bank(rest)[0] is rest  # nothing banked: the same object
+    whole_game = StackAttackGame(2, position.game.options._replace(scope="game"), state)
+    assert whole_game.bank(state) is None  # whether the game ends depends on the totals
+
+
+def test_engine_banked_values_add_to_the_value_of_the_cleared_position() -> None:
+    position = load_position(PUZZLES / "2p-actions-3-turns.toml")
+    game, state = position.game, position.state
+    rest, banked = game.bank(state)
+    whole = solve_simultaneous(game, state, player=0, payoff="margin")
+    cleared = solve_simultaneous(game, rest, player=0, payoff="margin")
+    assert whole.value == cleared.value + (banked[0] - banked[1])
+    below = [n.state for n in whole.nodes if n.state is not state]
+    assert below and all(s.taken == ((), ()) and s.scores == (0, 0) for s in below)
