@@ -276,8 +276,11 @@ def _peer_search_table(peers: Any, files: list[str], budget: int, log: Callable[
         "Our alpha-beta (expectiminimax where the position reaches chance), plain: no move ordering, no",
         "transposition table, one pass; against OpenSpiel's `alpha_beta_search` (`expectiminimax`). Nodes:",
         "ours counts the states it visits; OpenSpiel's counts none, so its column is the states the engine",
-        f"applied for it, plus the root. Each search stops at {budget:,} nodes (`>`). CPU: median of up to 3",
-        "runs (repeated while a pair takes under a second).",
+        f"applied for it, plus the root. Each search stops at {budget:,} nodes (`>`); ours then rebuilds its",
+        "principal variation (without a table, by searching again), which its nodes and CPU include, so a",
+        "solved row of ours may pass the budget. OpenSpiel's returns a value and a first move only. Moves are",
+        "tried in the engine's order by ours, in action-number order by OpenSpiel's, so node counts differ.",
+        "CPU: median of up to 3 runs (repeated while a pair takes under a second).",
         "",
         "| position | ours | nodes | CPU s | value | OpenSpiel | nodes | CPU s | value | values equal "
         "| CPU ours / OpenSpiel |",
