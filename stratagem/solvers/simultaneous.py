@@ -87,7 +87,8 @@ class Banked(Protocol):
     ``bank(state)`` splits a position into ``(rest, banked)``: ``rest`` is the same position with the
     returns won so far cleared (Stack Attack's endgame scope: the penalty piles emptied, carried scores
     0) and ``banked`` those returns, one per player, such that every line of play from ``state`` ends with
-    ``banked`` plus the returns the same line ends with from ``rest``. It returns ``(state, ...)`` itself
+    ``banked`` plus the returns the same line ends with from ``rest`` (and ``evaluate``, where the game has
+    it, splits the same way, for depth-limited runs). It returns ``(state, ...)`` itself
     (the same object) when nothing is banked, and None when no such split holds (e.g. when how play
     ends depends on the totals).
 
@@ -170,7 +171,9 @@ class SimultaneousResult:
         """The solved node for ``state`` with ``depth`` turns left to solve, None if not solved.
 
         Without ``depth``, the one solved with the most turns left (without a depth limit every
-        state is solved once). A dictionary look-up: ``analyze`` asks for hundreds of nodes.
+        state is solved once). A dictionary look-up: ``analyze`` asks for hundreds of nodes. Below
+        the root of a :class:`Banked` game nodes are kept under the position with nothing banked
+        (``game.bank(state)[0]``), so look that up.
         """
         solved = self._index.get(state)
         if not solved:

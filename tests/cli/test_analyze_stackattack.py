@@ -6,6 +6,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from conftest import ROOT, assert_bad_input
 
 from stratagem.models.stackattack.puzzle import load_position
@@ -134,3 +135,36 @@ def test_play_from_an_endgame_with_simultaneous_search_agents(cli) -> None:
     match = json.loads(result.out)
     assert [a["name"] for a in match["agents"]] == ["pimc", "duct"]
     assert all(a["unfinished"] == 0 and a["games"] == 2 for a in match["agents"])
+
+
+def test_a_five_turn_endgame_stopped_by_its_node_cap_or_time_limit_claims_nothing(cli, tmp_path: Path) -> None:
+    import time
+
+    deep = str(POSITIONS / "2p-numbers-5-turns.toml")
+    proof = tmp_path / "proof.json"
+    capped = cli("analyze", deep, "--method", "lp", "--nodes", "20000", "--proof", str(proof), "--json")
+    assert capped.code == 3, capped.err
+    report = json.loads(capped.out)
+    assert (report["status"], report["stopped_by"], report["nodes"]) == ("unknown", "nodes", 20000)
+    assert "no value established" in report["summary"] and "players" not in report
+    assert not proof.exists()
+    started = time.monotonic()
+    timed = cli("analyze", deep, "--method", "lp", "--time-limit", "1", "--json")
+    assert time.monotonic() - started < 1.2 * 1 + 1
+    assert timed.code == 3 and json.loads(timed.out)["stopped_by"] == "time"
+
+
+@pytest.mark.slow
+def test_a_five_turn_endgame_with_actions_is_solved_and_its_proof_verifies(cli, tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    result = cli("analyze", str(POSITIONS / "2p-actions-5-turns.toml"), "--method", "lp", "--proof", str(proof),
+                 "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["status"] == "solved"
+    assert Fraction(str(report["players"][0]["value"])) == Fraction(-146844713584565, 23490284284084)
+    mine, theirs = (Fraction(str(p["expected_return"])) for p in report["players"])
+    margin = mine - theirs
+    assert margin == Fraction(str(report["players"][0]["value"]))
+    checked = cli("verify", str(proof))
+    assert checked.code == 0, checked.out + checked.err
