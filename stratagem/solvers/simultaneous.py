@@ -20,7 +20,9 @@ Every value is exact: an ``int`` while the payoffs allow it (a float return with
 integer; pure saddle points and maxima keep integers), a ``Fraction`` otherwise (float returns are read
 through their shortest decimal form). A simultaneous node where every player has a single move (the
 last card of a hand, say) is no game: it is worth its only child, like a forced decision, and gets no
-node of its own (the start excepted, so a result always describes the position asked about).
+node of its own (the start excepted, so a result always describes the position asked about). In a
+game that can set aside what is already won (:class:`Banked`), positions below the start that differ
+only in that share one node.
 The certificate of a result -- every simultaneous node's moves, rational strategies and value, and
 its exact re-check from the rules engine alone -- is :mod:`~stratagem.solvers.matrixproof`, which
 walks the game with the same :class:`Walker`.
@@ -255,6 +257,9 @@ class Walker:
     90% of the positions, a sixth of the forced nodes are reached twice (the limit keeps the recent
     ones, which the next reveals may reach again) and no decision position is ever reached twice, so
     keeping them would cost gigabytes and hashing time and save nothing.
+
+    In a :class:`Banked` game a simultaneous position below the start is valued as what is banked plus
+    the value of the position with nothing banked, which is what the memo keeps.
     """
 
     def __init__(self, game: AnyGame, player: int, payoff: str) -> None:
