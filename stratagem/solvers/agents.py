@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Protocol
 from stratagem.core.errors import StratagemError, UnsupportedGame
 from stratagem.core.game import Game, HiddenInformation, Simultaneous
 from stratagem.solvers.duct import DuctAgent
-from stratagem.solvers.mcts import DEFAULT_EXPLORATION, ismcts, uct
+from stratagem.solvers.mcts import DEFAULT_EXPLORATION, DEFAULT_WIDENING, SearchTree, ismcts, uct
 from stratagem.solvers.pimc import LeafEvaluator, pimc, rollout_evaluator
 
 __all__ = [
@@ -110,14 +110,24 @@ class RandomAgent:
 
 @dataclass(frozen=True)
 class MctsAgent:
-    """Open UCT with MCTS-Solver backups (:func:`~stratagem.solvers.mcts.uct`): sees hidden cards."""
+    """Open UCT with MCTS-Solver backups (:func:`~stratagem.solvers.mcts.uct`): sees hidden cards.
+
+    ``guided`` and ``widening`` are :func:`~stratagem.solvers.mcts.uct`'s (the game's move ordering
+    with progressive widening); ``reuse`` keeps the search tree from one move to the next, so that a
+    search starts from what the last one learnt below the position reached (ISMCTS does not reuse).
+    """
 
     iterations: int | None = 1000
     time_limit: float | None = None
     exploration: float = DEFAULT_EXPLORATION
     value_range: tuple[float, float] = (-1.0, 1.0)
     rollout_limit: int | None = None
+    guided: bool = True
+    widening: float = DEFAULT_WIDENING
+    reuse: bool = True
     name: str = "mcts"
+    #: the tree kept between moves (``reuse``)
+    tree: SearchTree = field(default_factory=SearchTree, init=False, compare=False, repr=False)
     #: what the search sees, for the match table
     information: ClassVar[str] = "open"
 
@@ -127,7 +137,9 @@ class MctsAgent:
         if self.iterations is None and self.time_limit is None:
             raise ValueError("give iterations or time_limit (or both): the search needs a budget")
         _check_number("exploration", self.exploration, 0.0, strict=False)
-        _check_count("rollout_limit", self.rollout_limit)
+        _check_number("widening", self.widening, 0.0, strict=True)
+        if self.rollout_limit != 0:  # 0: a new leaf is valued by the game's evaluation alone
+            _check_count("rollout_limit", self.rollout_limit)
         low, high = self.value_range
         if not low < high:
             raise ValueError(f"value_range must be (low, high) with low < high, not {self.value_range!r}")
@@ -139,17 +151,25 @@ class MctsAgent:
         return self._search(game, state, rng, player)
 
     def _search(self, game: Game[Any, Any], state: Any, rng: Random, player: int | None) -> Any:
-        search = ismcts if self.information == "observation" else uct
-        return search(
+        if self.information == "observation":
+            return ismcts(
+                game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
+                exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
+                player=player,
+            ).best_move
+        return uct(
             game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
             exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
-            player=player,
+            player=player, guided=self.guided, widening=self.widening, tree=self.tree if self.reuse else None,
         ).best_move
 
     @property
     def params(self) -> dict[str, Any]:
-        return {"information": self.information, "iterations": self.iterations, "time_limit": self.time_limit,
-                "exploration": self.exploration, "rollout_limit": self.rollout_limit}
+        params = {"information": self.information, "iterations": self.iterations, "time_limit": self.time_limit,
+                  "exploration": self.exploration, "rollout_limit": self.rollout_limit}
+        if self.information == "open":
+            params.update(guided=self.guided, widening=self.widening, reuse=self.reuse)
+        return params
 
 
 @dataclass(frozen=True)

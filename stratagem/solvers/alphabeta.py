@@ -165,6 +165,7 @@ class _Negamax(Engine):
                         if v > a:
                             a = v
                             if a >= beta:
+                                self.cutoff(move)
                                 break
         finally:
             self.path.discard(state)

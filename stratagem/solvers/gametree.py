@@ -152,6 +152,9 @@ class Engine:
         self.iteration = 0
         self.limits_on = True
         self.path: set[Any] = set()
+        #: Killer moves: by ply from the root (the length of the current line), the last two moves
+        #: that refuted a sibling position (:meth:`cutoff`); tried right after the table's move.
+        self.killers: dict[int, list[Any]] = {}
 
     def probe(self, state: Any, depth: int, alpha: Any, beta: Any) -> tuple[bool, Any, Any]:
         """Look ``state`` up in the table: (decided, its score, the stored best move).
@@ -200,10 +203,29 @@ class Engine:
                                  "terminal but has no legal move")
         if self.ordering and ordered:
             moves = list(self.game.order_moves(state, moves))  # type: ignore[attr-defined]
+            killers = self.killers.get(len(self.path)) if self.limits_on else None
+            if killers:
+                # After the game's own first choice (its best guess, often a win or a forced reply).
+                front = [k for k in killers if k != first and k != moves[0] and k in moves]
+                if front:
+                    moves = moves[:1] + front + [m for m in moves[1:] if m not in front]
         if first is not None and first in moves and moves[0] != first:
             moves.remove(first)
             moves.insert(0, first)
         return moves
+
+    def cutoff(self, move: Any) -> None:
+        """Note that ``move`` refuted the position being searched: a killer move for its ply.
+
+        A move that refuted one position often refutes its siblings (the same reply to different
+        moves), so it is tried early there. Only the order of the moves changes, never a value.
+        """
+        slots = self.killers.setdefault(len(self.path), [])
+        if not slots or slots[0] != move:
+            if move in slots:
+                slots.remove(move)
+            slots.insert(0, move)
+            del slots[2:]
 
     def estimate(self, state: Any, player: int) -> Value:
         self.horizon += 1

@@ -66,13 +66,16 @@ from stratagem.core.game import (
     Game,
     HiddenInformation,
     M,
+    MoveOrdering,
     Simultaneous,
 )
 
 __all__ = [
+    "DEFAULT_WIDENING",
     "MctsResult",
     "MoveStats",
     "RolloutPolicy",
+    "SearchTree",
     "UnsupportedGame",
     "ismcts",
     "playout",
@@ -85,6 +88,9 @@ RolloutPolicy = Callable[[Any, Any, Random], Any]
 
 #: UCB1's exploration constant for rewards in [0, 1].
 DEFAULT_EXPLORATION = math.sqrt(2)
+#: Progressive widening of guided search: a node visited ``n`` times considers its first
+#: ``DEFAULT_WIDENING * sqrt(n + 1)`` moves in the game's order.
+DEFAULT_WIDENING = 2.0
 
 
 def sample_outcome(outcomes: Sequence[tuple[M, Fraction]], rng: Random) -> M:
@@ -235,7 +241,8 @@ class _Node:
     when its parent was visited.
     """
 
-    __slots__ = ("visits", "totals", "children", "avail", "state", "edges", "proven", "plies", "sim")
+    __slots__ = ("visits", "totals", "children", "avail", "state", "edges", "proven", "plies", "sim", "mover",
+                 "kids", "expanded", "tickets")
 
     def __init__(self, num_players: int) -> None:
         self.visits = 0
@@ -249,6 +256,14 @@ class _Node:
         self.plies = 0
         #: Simultaneous nodes: per player, move -> [visits, summed own return].
         self.sim: list[dict[Hashable, list[float]]] | None = None
+        #: Open search: the player to move (or CHANCE, SIMULTANEOUS, TERMINAL), once the state is known.
+        self.mover = TERMINAL
+        #: Open search: the child of each edge (None until expanded), aligned with ``edges``, which are
+        #: in expansion order; the first ``expanded`` of them have been expanded.
+        self.kids: list[_Node | None] = []
+        self.expanded = 0
+        #: Open search, chance nodes: the common denominator and each outcome's cumulative share of it.
+        self.tickets: tuple[int, list[int]] | None = None
 
 
 class _Search:
@@ -266,6 +281,8 @@ class _Search:
         solver: bool,
         rollout_policy: RolloutPolicy | None,
         rollout_limit: int | None,
+        guided: bool = False,
+        widening: float | None = None,
     ) -> None:
         low, high = value_range
         if not high > low:
@@ -277,14 +294,183 @@ class _Search:
         self.low, self.high = float(low), float(high)
         self.solver = solver and observer is None and game.num_players <= 2
         self.rollout_policy = rollout_policy
+        if rollout_limit is None and guided:
+            # The game's own say on how far a playout should go before its evaluation takes over.
+            declared = getattr(game, "rollout_limit", None)
+            rollout_limit = declared if isinstance(declared, int) and declared >= 0 else None
         self.rollout_limit = rollout_limit
         self.root_state = root_state
+        self.evaluation = isinstance(game, Evaluation)  # checked once: a Protocol isinstance is slow
+        #: Open search over decision and chance nodes only: the fast path (:meth:`iterate_open`).
+        self.open = observer is None and not isinstance(game, Simultaneous)
+        self.guided = guided
+        self.ordering = guided and self.open and isinstance(game, MoveOrdering)
+        self.widening = widening if self.ordering else None
         self.root = _Node(game.num_players)
         self.root.state = root_state
+        self.root.mover = self._mover(root_state)
 
     # -- one iteration ----------------------------------------------------------------------------
 
+    def _mover(self, state: Any) -> int:
+        return TERMINAL if self.game.is_terminal(state) else self.game.to_move(state)
+
     def iterate(self) -> None:
+        if self.open:
+            self.iterate_open()
+            return
+        self.iterate_general()
+
+    def iterate_open(self) -> None:
+        """One iteration of open search: states, movers and edges are cached in the nodes, children sit
+        in a list aligned with the edges (no notation is formatted on the way down), and edges are
+        expanded in a fixed order: the game's :meth:`~stratagem.core.game.MoveOrdering.order_moves`
+        when guided, else an order drawn from the seed."""
+        node = self.root
+        path = [node]
+        solver = self.solver
+        while True:
+            if node.proven is not None:
+                value = node.proven
+                break
+            if node.mover == TERMINAL:  # reached again without the solver
+                value = tuple(float(v) for v in self.game.returns(node.state))
+                break
+            if node.mover == CHANCE:
+                index = self._draw(node)
+            else:
+                picked = self._select(node)
+                if picked is None:  # every child is proven, so this node is proven too
+                    self._prove(node, node.state)
+                    assert node.proven is not None
+                    value = node.proven
+                    break
+                index = picked
+            child = node.kids[index]
+            if child is None:
+                child = self._expand(node, index)
+                path.append(child)
+                if child.mover == TERMINAL:
+                    value = tuple(float(v) for v in self.game.returns(child.state))
+                    if solver:
+                        child.proven = value
+                else:
+                    value = self._rollout(child.state)
+                break
+            node = child
+            path.append(node)
+        for n in path:
+            n.visits += 1
+            totals = n.totals
+            for p, v in enumerate(value):
+                totals[p] += v
+        if solver and path[-1].proven is not None:  # only a proven leaf can prove more
+            for n in reversed(path[:-1]):
+                if n.proven is None and not self._prove(n, n.state):
+                    break
+
+    def _rollout(self, state: Any) -> tuple[float, ...]:
+        """The value of a new leaf: a playout, cut at ``rollout_limit`` plies and scored by the game's
+        evaluation when it has one."""
+        limit = self.rollout_limit
+        if limit == 0 and self.evaluation:
+            return tuple(float(v) for v in self.game.evaluate(state))  # type: ignore[attr-defined]
+        return playout(self.game, state, self.rng, policy=self.rollout_policy, limit=limit,
+                       value_range=(self.low, self.high))
+
+    def _open_edges(self, node: _Node) -> list[tuple[str, Any, Fraction | None]]:
+        """The node's edges in expansion order, made once. Keys (the notation) are filled in lazily
+        by :meth:`_key`: formatting every move of every node would cost more than the search."""
+        game, state = self.game, node.state
+        if node.mover == CHANCE:
+            outcomes = list(game.chance_outcomes(state))
+            if not outcomes:
+                raise UnsupportedGame("a chance node lists no outcomes")
+            probabilities = [Fraction(p) for _, p in outcomes]
+            denominator = math.lcm(*(p.denominator for p in probabilities))
+            cumulative, total = [], 0
+            for p in probabilities:
+                total += int(p * denominator)
+                cumulative.append(total)
+            if total != denominator:
+                raise UnsupportedGame(f"chance probabilities sum to {sum(probabilities)}, not 1")
+            node.tickets = (denominator, cumulative)
+            edges: list[tuple[str, Any, Fraction | None]] = [
+                ("", o, p) for (o, _), p in zip(outcomes, probabilities, strict=True)]
+        else:
+            moves = list(game.legal_moves(state))
+            if not moves:
+                raise UnsupportedGame(f"{game.name!r}: player {node.mover} has no legal move in a "
+                                      "non-terminal state")
+            if self.ordering and len(moves) > 1:
+                moves = list(game.order_moves(state, moves))  # type: ignore[attr-defined]
+            else:
+                self.rng.shuffle(moves)
+            edges = [("", m, None) for m in moves]
+        node.edges = edges
+        node.kids = [None] * len(edges)
+        return edges
+
+    def _draw(self, node: _Node) -> int:
+        """The index of a chance outcome drawn with its exact probability."""
+        if node.edges is None:
+            self._open_edges(node)
+        assert node.tickets is not None
+        denominator, cumulative = node.tickets
+        ticket = self.rng.randrange(denominator)
+        for i, top in enumerate(cumulative):
+            if ticket < top:
+                return i
+        raise AssertionError("a ticket beyond the common denominator")  # pragma: no cover
+
+    def _select(self, node: _Node) -> int | None:
+        """The edge to follow from a decision node: the next unexpanded edge while the node may widen,
+        else the best by UCB among the unproven children; None when every child is proven."""
+        edges = node.edges if node.edges is not None else self._open_edges(node)
+        expanded = node.expanded
+        count = len(edges)
+        widening = self.widening
+        if expanded < count and (widening is None or expanded < widening * math.sqrt(node.visits + 1)):
+            return expanded
+        mover = node.mover
+        scale = 1.0 / (self.high - self.low)
+        low = self.low
+        explore = self.exploration * math.sqrt(math.log(node.visits)) if node.visits > 1 else 0.0
+        best, best_score = None, -math.inf
+        kids = node.kids
+        for i in range(expanded):
+            child = kids[i]
+            assert child is not None
+            if child.proven is not None:
+                continue
+            visits = child.visits
+            score = (child.totals[mover] / visits - low) * scale + explore / math.sqrt(visits)
+            if score > best_score:
+                best, best_score = i, score
+        if best is None and expanded < count:
+            return expanded  # the expanded children are all proven: widen
+        return best
+
+    def _expand(self, node: _Node, index: int) -> _Node:
+        assert node.edges is not None
+        child = _Node(self.game.num_players)
+        child.state = self.game.apply(node.state, node.edges[index][1])
+        child.mover = self._mover(child.state)
+        node.kids[index] = child
+        node.expanded += 1
+        return child
+
+    def key(self, node: _Node, index: int) -> str:
+        """The notation of a node's edge (open search formats it only when asked)."""
+        assert node.edges is not None
+        key, move, p = node.edges[index]
+        if not key:
+            key = self.game.format_move(node.state, move)
+            node.edges[index] = (key, move, p)
+        return key
+
+    def iterate_general(self) -> None:
+        """One iteration of ISMCTS, or of open search in a game with simultaneous nodes."""
         game = self.game
         if self.observer is None:
             state = self.root_state
@@ -442,13 +628,19 @@ class _Search:
     def _prove(self, node: _Node, state: Any) -> bool:
         """Try to prove ``node`` from its children (open search only); True if it is now proven."""
         game = self.game
-        if game.is_terminal(state):
-            node.proven = tuple(float(v) for v in game.returns(state))
-            return True
-        mover = game.to_move(state)
+        if self.open:
+            mover = node.mover
+            if mover == TERMINAL:
+                node.proven = tuple(float(v) for v in game.returns(state))
+                return True
+        else:
+            if game.is_terminal(state):
+                node.proven = tuple(float(v) for v in game.returns(state))
+                return True
+            mover = game.to_move(state)
         if mover == SIMULTANEOUS or node.edges is None:
             return False
-        children = [node.children.get(key) for key, _, _ in node.edges]
+        children = node.kids if self.open else [node.children.get(key) for key, _, _ in node.edges]
         if mover == CHANCE:
             if any(c is None or c.proven is None for c in children):
                 return False
@@ -487,6 +679,50 @@ def _proven_choice(children: Sequence[_Node | None], mover: int, high: float, *,
     best = max(c.proven[mover] for _, c in proven if c.proven is not None)
     longest = [(-c.plies, i) for i, c in proven if c.proven is not None and c.proven[mover] == best]
     return min(longest)[1]
+
+
+# --------------------------------------------------------------------------------------------------
+# Tree reuse
+
+
+class SearchTree:
+    """A UCT search tree kept between the moves of one game (tree reuse).
+
+    :func:`uct` given a ``SearchTree`` looks there for the position it is asked about -- the last
+    search's root, or a node at most one round of plies (``num_players`` plies) below it that the last
+    search expanded -- and, if found, goes on from that node, statistics and proofs included, instead of
+    starting afresh; it then keeps its own root here. A search with other settings (guidance,
+    widening, solver, value range) or another game starts afresh. Open search only; the position is
+    compared by equality, so it is found whichever moves led to it.
+    """
+
+    def __init__(self) -> None:
+        self._root: _Node | None = None
+        self._game: Any = None
+        self._settings: Hashable = None
+        #: Searches that started from a reused node, and those that started afresh.
+        self.reused = 0
+        self.fresh = 0
+
+    def find(self, game: Any, state: Any, settings: Hashable) -> _Node | None:
+        """The kept node of ``state`` (None when there is none, or it was made with other settings)."""
+        root = self._root
+        if root is None or self._game is not game or self._settings != settings:
+            self.fresh += 1
+            return None
+        layer = [root]
+        for _ in range(game.num_players + 1):
+            for node in layer:
+                if node.state == state:
+                    self.reused += 1
+                    return node
+            layer = [kid for node in layer for kid in node.kids if kid is not None]
+        self.fresh += 1
+        return None
+
+    def keep(self, game: Any, root: _Node, settings: Hashable) -> None:
+        """Keep ``root`` (and everything below it) for the next search."""
+        self._root, self._game, self._settings = root, game, settings
 
 
 # --------------------------------------------------------------------------------------------------
@@ -542,11 +778,21 @@ def uct(
     rollout_policy: RolloutPolicy | None = None,
     rollout_limit: int | None = None,
     player: int | None = None,
+    guided: bool = True,
+    widening: float = DEFAULT_WIDENING,
+    tree: SearchTree | None = None,
 ) -> MctsResult[M]:
     """UCT from ``state`` seeing the whole state (open analysis), with MCTS-Solver backups.
 
     ``player`` is only needed at a simultaneous root (whose moves to report); elsewhere it defaults to
-    the player to move. See the module docstring for the budget, the solver and determinism.
+    the player to move. ``guided`` uses the game's knowledge where it has it: moves are expanded in
+    :meth:`~stratagem.core.game.MoveOrdering.order_moves` order with progressive widening (a node
+    visited ``n`` times considers its first ``widening * sqrt(n + 1)`` moves, more once those are
+    all proven); ``guided=False`` expands every move first, in an order drawn from the seed (plain
+    UCT). ``rollout_limit=0`` values a new leaf by the game's evaluation alone. ``tree`` keeps the
+    search tree between calls: a later search of a position within a round of plies below the last
+    one's root starts from what was learnt there (tree reuse; ``iterations`` then counts the new
+    iterations only). See the module docstring for the budget, the solver and determinism.
     """
     information = "open"
     if game.is_terminal(state):
@@ -554,15 +800,33 @@ def uct(
     root_player = _root_player(game, state, player)
     search = _Search(
         game, state, Random(seed), observer=None, exploration=exploration, value_range=value_range,
-        solver=solver, rollout_policy=rollout_policy, rollout_limit=rollout_limit,
+        solver=solver, rollout_policy=rollout_policy, rollout_limit=rollout_limit, guided=guided,
+        widening=widening,
     )
+    if tree is not None and search.open:
+        reused = tree.find(game, state, (guided, widening, solver, search.low, search.high))
+        if reused is not None:
+            search.root = reused
     done, seconds = _run(search, iterations, time_limit)
     root = search.root
+    if tree is not None and search.open:
+        tree.keep(game, root, (guided, widening, solver, search.low, search.high))
     if game.to_move(state) == SIMULTANEOUS:
         stats = _simultaneous_stats(game, state, root, root_player)
         return _result("uct", information, root_player, stats, _most_visited(stats), done, seconds, None, 0)
-    edges = search._edges(root, state, root_player)
-    children = [root.children.get(key) for key, _, _ in edges]
+    if search.open:
+        if root.edges is None:
+            search._open_edges(root)
+        assert root.edges is not None
+        where = {move: i for i, (_, move, _) in enumerate(root.edges)}
+        legal = game.legal_moves(state)
+        children = [root.kids[where[move]] for move in legal]
+        keys = [search.key(root, where[move]) for move in legal]
+        edges: list[tuple[str, Any, Fraction | None]] = [
+            (key, move, None) for key, move in zip(keys, legal, strict=True)]
+    else:
+        edges = search._edges(root, state, root_player)
+        children = [root.children.get(key) for key, _, _ in edges]
     stats = []
     for (key, move, _), child in zip(edges, children, strict=True):
         visits = child.visits if child is not None else 0

@@ -177,6 +177,10 @@ class CardClashGame:
     """
 
     name = "cardclash"
+    #: Guided MCTS values a new leaf by :meth:`evaluate` alone (no random playout): a round is decided
+    #: by squares made or blocked a ply or two ahead, which random play misjudges and the threat count
+    #: sees (measured in results/mcts.md).
+    rollout_limit = 0
 
     def __init__(
         self,

@@ -277,20 +277,32 @@ class StratatakGame:
 
     # -- optional capabilities -----------------------------------------------------------------
     def order_moves(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:
-        """Plays that empty the hand first (for the defender: that also win), then battle-winning
-        defences, then more cards before fewer."""
+        """Threats first. Attacks: those the Defender cannot beat with any play from hand (the open
+        hand is known; emptying the hand with one of those wins the game), the weakest first, then the
+        others, more cards before fewer. Defences: plays that win the battle and empty the hand (a
+        win), then battle-winning defences, then more cards before fewer."""
         if state.phase not in (ATTACK, DEFEND):
             return list(moves)
-        hand_size = len(state.hands[self.to_move(state)])
+        player = self.to_move(state)
+        hand_size = len(state.hands[player])
+        if state.phase == ATTACK:
+            answers = legal_plays(state.hands[1 - player], self.options.star_mode)
 
-        def key(play: Move) -> tuple[int, int, int]:
+            def attack_key(play: Move) -> tuple[int, int, int]:
+                held = all(battle_winner(play, answer) == ATTACKER for answer in answers)
+                empties = len(play) == hand_size
+                if held:  # the cheapest sure win of the battle keeps the strong cards for later
+                    return (0 if empties else 1, 0, fighters(play))
+                return (1, 1, -len(play) * 100 - fighters(play))
+
+            return sorted(moves, key=attack_key)
+
+        def defence_key(play: Move) -> tuple[int, int, int]:
             empties = len(play) == hand_size
-            if state.phase == ATTACK:
-                return (0 if empties else 1, 0, -len(play) * 100 - fighters(play))
             wins = battle_winner(state.table, play) != ATTACKER
             return (0 if wins and empties else 1, 0 if wins else 1, -len(play))
 
-        return sorted(moves, key=key)
+        return sorted(moves, key=defence_key)
 
     def battles_along(self, state: State, line: Sequence[Move]) -> int:
         """How many battles ``line`` (moves from ``state``) starts: the attacks in it.
