@@ -5,8 +5,9 @@ the proof (:meth:`~stratagem.analysis.Analysis.write_proof`) and renders the res
 
 The methods, what each claims and how the limits are shared are described in :mod:`stratagem.analysis`.
 On the command line, ``--time-limit`` is one :class:`~stratagem.core.deadline.Deadline` for the whole
-command: the root's search, the ranking of the root moves (``--rank``, the default) and the proof
-(``--proof``) share it. A value is printed only when the search was exhaustive or certified; otherwise
+command: the root's search, the ranking of the root moves (``--rank``, the default unless ``--proof``
+is given) and the proof (``--proof``) share it, and the root's search and the ranking share one
+transposition table. A value is printed only when the search was exhaustive or certified; otherwise
 the best line is labelled "best found so far (not proven)", never "best move".
 
 Exit codes (:mod:`stratagem.cli.exitcodes`): 0 when the status is ``solved`` or ``heuristic`` (a value, or
@@ -56,13 +57,15 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.option("--as", "as_player", type=click.IntRange(1, 6), default=None,
               help="Analyse from this player's observation (PIMC or ISMCTS) instead of open information.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of MCTS, ISMCTS, PIMC and DUCT.")
-@click.option("--rank/--no-rank", default=True, show_default=True,
-              help="Exact methods: search every root move to rank them (one search per move).")
+@click.option("--rank/--no-rank", default=None,
+              help="Exact methods: search every root move to rank them (one search per move). Default: on, "
+                   "but off with --proof, where the proof is what was asked (the ranking can cost thousands "
+                   "of times the proof's nodes).")
 @click.option("--proof", "proof_file", type=click.Path(dir_okay=False), default=None,
               help="Write the proof (proof tree, or LP certificates) of a solved value to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON document.")
 def analyze(position: str, method: str, depth: int | None, time_limit: float | None, max_nodes: int | None,
-            iterations: int | None, samples: int | None, as_player: int | None, seed: int, rank: bool,
+            iterations: int | None, samples: int | None, as_player: int | None, seed: int, rank: bool | None,
             proof_file: str | None, as_json: bool) -> int:
     """Value, best moves and principal variation of a position; a proof when the value is solved.
 
@@ -72,6 +75,8 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
     """
     if proof_file is not None:
         check_writable(proof_file, "--proof")
+    if rank is None:
+        rank = proof_file is None
     with as_options(OPTIONS):
         loaded = load_position(position)
         chosen = resolve_method(loaded, method, as_player)
