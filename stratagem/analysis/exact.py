@@ -23,6 +23,7 @@ from stratagem.solvers.gametree import NOT_RANKED, SOLVED, MinimaxResult
 from stratagem.solvers.multiplayer import maxn, paranoid
 from stratagem.solvers.prooftree import encode_value
 from stratagem.solvers.ranking import MoveValue, rank_key, rank_moves
+from stratagem.solvers.transposition import TranspositionTable
 
 
 def _search(method: str) -> Callable[..., MinimaxResult[Any]]:
@@ -37,7 +38,9 @@ def _options(game: Any, method: str, depth: int | None, limit: Deadline | None,
     options: dict[str, Any] = {"depth": depth, "time_limit": limit, "max_nodes": max_nodes}
     if method in ("alphabeta", "expecti", "paranoid"):
         low, high = return_bounds(game)
-        options.update(lo=low, hi=high)
+        # One transposition table for the root's search and the ranking of its moves: the ranking
+        # starts from what the root's search learnt.
+        options.update(lo=low, hi=high, tt=TranspositionTable())
     return options
 
 

@@ -45,6 +45,8 @@ class MoveValue(Generic[M]):
     distance: int | None
     status: str
     assumption: str
+    #: Nodes the move's own search visited (0 when the move ends the game or was not searched).
+    nodes: int = 0
 
 
 def rank_key(mv: MoveValue[Any]) -> tuple[int, Any, int]:
@@ -73,7 +75,9 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
     when it has passed is listed with status :data:`NOT_RANKED` and no value. The searches of
     :func:`alphabeta`, :func:`expectiminimax` and :func:`paranoid` share one transposition table
     (one per player searched for), so what one move's search learnt about a position is not
-    searched again under the next move; the values do not depend on it.
+    searched again under the next move; the values do not depend on it. ``tt`` in ``options`` is the
+    table of the root's own search, shared in the same way (the analysis passes it, so the ranking
+    starts from everything the root's search learnt).
 
     ``on_move(number, count, move)`` is called before each move's search (``number`` from 1 in the
     game's move order, of ``count`` legal moves), so that a display can say which move is being ranked.
@@ -83,9 +87,13 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
         raise StratagemError("rank_moves needs a position where a player is to move")
     if search is paranoid:
         options = {**options, "player": me}
-    share = search in (alphabeta, expectiminimax, paranoid) and options.get("use_tt", True) \
-        and options.get("tt") is None
+    root_table = options.pop("tt", None)
+    share = search in (alphabeta, expectiminimax, paranoid) and options.get("use_tt", True)
     tables: dict[int, TranspositionTable] = {}
+    if share and root_table is not None:
+        # The root's own search table: its entries are for the same player as the tables keyed here
+        # (negamax: the player to move at each node; expectiminimax: the root's player).
+        tables[me if search is expectiminimax else 0] = root_table
     label = ASSUME_PARANOID if search is paranoid else ASSUME_MAXN if search is maxn else ASSUME_OPEN
     deadline = as_deadline(options.get("time_limit"))
     options = {**options, "time_limit": deadline}
@@ -113,5 +121,6 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
         else:
             result = search(game, child, **options)
         distance = None if result.distance is None else result.distance + 1
-        ranked.append(MoveValue(move, result.value_for(me), distance, result.status, result.assumption))
+        ranked.append(MoveValue(move, result.value_for(me), distance, result.status, result.assumption,
+                                result.nodes))
     return sorted(ranked, key=_rank_key)
