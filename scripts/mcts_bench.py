@@ -1,0 +1,152 @@
+"""Measure stratagem's UCT: its speed against OpenSpiel's MCTSBot, and its play against greedy and MCTSBot.
+
+Three sections, each a Markdown table printed (and, with ``--out``, appended to one file):
+
+- ``speed``: simulations per CPU-second from shipped positions, medians of ``--repeats`` runs:
+  our plain UCT (no move ordering, random playouts to the end, as MCTSBot) against OpenSpiel's
+  ``MCTSBot`` (:func:`stratagem.openspiel.peers.uct_speed`), and our default UCT (guided by the game's
+  move ordering, leaves valued as the game declares: Card Clash by its evaluation) on the same states.
+- ``greedy``: the ``mcts`` agent against the game's ``greedy`` agent on fresh deals, seats rotating,
+  at several budgets (iterations per move): win rate with a 95% Wilson interval.
+- ``peer``: the ``mcts`` agent against ``MCTSBot`` at calibrated equal CPU time per move on dealt Card
+  Clash rounds (:func:`stratagem.openspiel.peers.equal_time_match`).
+
+Needs the ``openspiel`` extra for ``speed`` and ``peer``. Matches are seeded (same seed, same games);
+times are CPU seconds of this process and depend on the machine and its load (noted in the header).
+
+    python scripts/mcts_bench.py greedy --games 100 --out results/mcts.md
+    python scripts/mcts_bench.py speed peer --games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from pathlib import Path
+
+from stratagem.loading import load_position
+from stratagem.matches import play
+from stratagem.solvers.alphabeta import return_bounds
+from stratagem.solvers.mcts import uct
+
+#: Positions of the speed table (the issue's measured states first).
+SPEED_POSITIONS = ("puzzles/cardclash/defence-holds.toml", "puzzles/cardclash/square-in-7.toml",
+                   "puzzles/cardclash/strategic-double-threat.toml", "puzzles/stakd/endgame-2p-lost.toml")
+#: The agent pairings against greedy: (game, mcts spec). 100 / 200 iterations are bench's match budgets.
+GREEDY_PAIRINGS = (
+    ("cardclash", "mcts:iterations=100"),
+    ("cardclash", "mcts:iterations=100:guided=false"),
+    ("cardclash", "mcts:iterations=100:rollout_limit=20"),
+    ("cardclash", "mcts"),
+    ("stakd", "mcts:iterations=200"),
+    ("stakd", "mcts:iterations=200:guided=false"),
+    ("stakd", "mcts"),
+)
+
+
+def header(command: str) -> list[str]:
+    load = os.getloadavg()[0]
+    return [f"Written by `{command}` on {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}, load average {load:.1f} when the section finished.", ""]
+
+
+def speed(repeats: int, simulations: int) -> list[str]:
+    from stratagem.openspiel.peers import uct_speed
+
+    lines = ["## Simulations per CPU-second", "",
+             f"{simulations:,} simulations from each position, median of {repeats} runs (CPU time). `plain`: "
+             "no move ordering, random playouts to the end (what MCTSBot does); `default`: guided by the "
+             "game's move ordering, leaves valued as the game declares (Card Clash: its evaluation).", "",
+             "| position | MCTSBot sims/s | plain sims/s | plain / MCTSBot | default sims/s | default / MCTSBot |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for file in SPEED_POSITIONS:
+        loaded = load_position(file)
+        game, state = loaded.game, loaded.state
+        peer = uct_speed(game, state, simulations, repeats=repeats)
+        low, high = return_bounds(game)
+        rates = []
+        for r in range(repeats):
+            started = time.process_time()
+            result = uct(game, state, iterations=simulations, seed=r, value_range=(float(low), float(high)))
+            rates.append(result.iterations / max(time.process_time() - started, 1e-9))
+        rates.sort()
+        default = rates[len(rates) // 2]
+        name = f"{Path(file).parent.name}/{Path(file).stem}"
+        lines.append(f"| {name} | {peer.theirs_rate:,.0f} | {peer.ours_rate:,.0f} | {peer.ratio:.2f} "
+                     f"| {default:,.0f} | {default / peer.theirs_rate:.2f} |")
+        print(lines[-1], flush=True)
+    return lines + [""]
+
+
+def greedy(games: int, only: str | None) -> list[str]:
+    lines = ["## Against the greedy agent", "",
+             f"{games} games per pairing from fresh deals, seed 0, seats rotating; 95% Wilson interval on "
+             "the mcts agent's win rate. `mcts` alone is the agent's default budget (1,000 iterations).", "",
+             "| game | agents | W-D-L | win rate | 95% CI | CPU s |", "|---|---|---|---:|---|---:|"]
+    for game, spec in GREEDY_PAIRINGS:
+        if only and only not in f"{game} {spec}":
+            continue
+        started = time.process_time()
+        result = play(game, [spec, "greedy"], games=games, seed=0)
+        first = result.agents[0]
+        low, high = first.win_rate_ci95
+        lines.append(f"| {game} | {spec} vs greedy | {first.wins}-{first.draws}-{first.losses} | {first.win_rate:.2f} "
+                     f"| [{low:.2f}, {high:.2f}] | {time.process_time() - started:.0f} |")
+        print(lines[-1], flush=True)
+    return lines + [""]
+
+
+def peer(games: int, seconds: float, rollout_limit: int | None) -> list[str]:
+    from stratagem.openspiel.peers import equal_time_match, match_game
+
+    match = equal_time_match(match_game("cardclash"), seconds, games, rollout_limit=rollout_limit)
+    first = match.result.agents[0]
+    low, high = first.win_rate_ci95
+    score = (first.wins + 0.5 * first.draws) / max(first.games, 1)
+    leaf = ("random playouts to the end" if rollout_limit is None
+            else f"playouts cut at {rollout_limit} plies, then the evaluation")
+    return ["## Against OpenSpiel's MCTSBot at equal CPU time (dealt Card Clash rounds)", "",
+            f"{games} games, seed 0, seats rotating, deal and draws as chance; both sides {leaf}; our agent "
+            "guided by the move ordering and reusing its tree. Simulations per move calibrated to "
+            f"{seconds} CPU-s each.", "",
+            "| ours sims/move | MCTSBot sims/move | ours CPU-s/move | MCTSBot CPU-s/move | W-D-L | score "
+            "| 95% CI (wins) |",
+            "|---:|---:|---:|---:|---|---:|---|",
+            f"| {match.ours_simulations:,} | {match.theirs_simulations:,} | {match.ours_cpu_per_move:.3f} "
+            f"| {match.theirs_cpu_per_move:.3f} | {first.wins}-{first.draws}-{first.losses} | {score:.2f} "
+            f"| [{low:.2f}, {high:.2f}] |", ""]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sections", nargs="+", choices=("speed", "greedy", "peer"))
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--simulations", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=0.05, help="peer: CPU seconds per move for each side")
+    parser.add_argument("--rollout-limit", type=int, default=None, help="peer: both sides' playout cut")
+    parser.add_argument("--only", default=None, help="greedy: only pairings containing this text")
+    parser.add_argument("--out", help="append the tables to this Markdown file")
+    args = parser.parse_args()
+    command = "python scripts/mcts_bench.py " + " ".join(
+        [*args.sections, f"--games {args.games}"] + ([f"--only '{args.only}'"] if args.only else [])
+        + ([f"--rollout-limit {args.rollout_limit}"] if args.rollout_limit is not None else []))
+    lines: list[str] = []
+    for section in args.sections:
+        if section == "speed":
+            lines += speed(args.repeats, args.simulations)
+        elif section == "greedy":
+            lines += greedy(args.games, args.only)
+        else:
+            lines += peer(args.games, args.seconds, args.rollout_limit)
+    text = "\n".join(header(command) + lines) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "a") as out:
+            out.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
