@@ -22,16 +22,18 @@ from stratagem.matches import play as play_games
 from stratagem.solvers.match import MatchResult
 
 #: The library's parameter names in its refusals, and the options they are on the command line.
-OPTIONS = {"agents": "--agents", "players": "--players"}
+OPTIONS = {"agents": "--agents", "players": "--players", "games": "--games"}
 
 
 @click.command()
-@click.argument("game_name", metavar="GAME", type=click.Choice(POSITION_GAMES))
+@click.argument("game_name", metavar="GAME", type=click.Choice(("strato", *POSITION_GAMES)))
+@click.argument("puzzle", required=False, type=click.Path(dir_okay=False))
 @click.option("--agents", "agent_specs", required=True, metavar="A,B,...",
               help="One agent per player: random, greedy, mcts, ismcts, pimc, duct, or a game's own "
-                   "(Stack Attack: lowest, cautious); parameters as name:key=value.")
-@click.option("--players", type=click.IntRange(2, 6), default=None,
-              help="Player count (default: the number of agents).")
+                   "(Stack Attack: lowest, cautious); parameters as name:key=value. Strato: the agent kinds "
+                   "to compare (greedy, pimc, ismcts), each playing every seat.")
+@click.option("--players", "players_text", default=None, metavar="N",
+              help="Player count (default: the number of agents); Strato: a list such as 1,2,4 (default 1).")
 @click.option("--games", "count", type=click.IntRange(1), default=20, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and the agents.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
@@ -40,10 +42,19 @@ OPTIONS = {"agents": "--agents", "players": "--players"}
               help="A game still running after this many moves counts as unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the match as one JSON document.")
 @click.option("--games-detail", is_flag=True, help="With --json, include every game's seats and returns.")
-def play(game_name: str, agent_specs: str, players: int | None, count: int, seed: int, position_file: str | None,
-         max_plies: int, as_json: bool, games_detail: bool) -> int:
-    """Play a match between agents and report win rates with 95% confidence intervals."""
+def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str | None, count: int, seed: int,
+         position_file: str | None, max_plies: int, as_json: bool, games_detail: bool) -> int:
+    """Play a match between agents and report win rates with 95% confidence intervals.
+
+    Strato (`play strato PUZZLE`): cooperative, the pile and the other hands hidden; each agent kind plays
+    the same seeded deals with every seat, for each player count; win rate and mean turns to win.
+    """
     specs = agent_specs.split(",")
+    if game_name == "strato":
+        return _play_strato(puzzle, specs, players_text, count, seed, as_json)
+    if puzzle is not None:
+        raise click.UsageError(f"a puzzle file is for Strato; {game_name} starts from --position or a fresh deal")
+    players = _player_count(players_text)
     with as_options(OPTIONS), search_progress(f"{game_name} match", enabled=not as_json, first="game",
                                               second="games") as update:
         result = play_games(game_name, specs, count, players=players, seed=seed, position=position_file,
@@ -52,6 +63,44 @@ def play(game_name: str, agent_specs: str, players: int | None, count: int, seed
         click.echo(dumps_record(result.to_json(include_games=games_detail)), nl=False)
     else:
         stdout().print(_table(result))
+    return 0
+
+
+def _player_count(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not text.strip().isdigit() or not 2 <= int(text) <= 6:
+        raise click.BadParameter(f"{text!r} is not a player count from 2 to 6", param_hint="'--players'")
+    return int(text)
+
+
+def _play_strato(puzzle: str | None, specs: list[str], players_text: str | None, count: int, seed: int,
+                 as_json: bool) -> int:
+    from stratagem.teamplay import play_strato
+
+    if puzzle is None:
+        raise click.UsageError("play strato needs a puzzle file: stratagem play strato PUZZLE --agents pimc")
+    players = []
+    for part in (players_text or "1").split(","):
+        if not part.strip().isdigit():
+            raise click.BadParameter(f"{players_text!r} is not a list of player counts such as 1,2,4",
+                                     param_hint="'--players'")
+        players.append(int(part))
+    with as_options(OPTIONS), search_progress("strato team play", enabled=not as_json, first="game",
+                                              second="games") as update:
+        match = play_strato(puzzle, specs, players, count, seed, progress=lambda done, total: update(done, total))
+    if as_json:
+        click.echo(dumps_record(match.to_json()), nl=False)
+        return 0
+    table = Table(title=f"{match.challenge}: {count} deal(s) from seed {seed}, every agent on the same deals; "
+                        "information hidden (own hand, table, cards left)", box=box.SIMPLE)
+    for column in ("agent", "players", "games", "wins", "win rate [95% CI]", "mean turns to win [95% CI]", "CPU s"):
+        table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
+    for row in match.rows:
+        turns = "-" if row.mean_turns is None else f"{row.mean_turns:.1f}{_interval(row.mean_turns_ci95)}"
+        table.add_row(row.agent, str(row.players), str(len(row.games)), str(row.wins),
+                      f"{row.win_rate:.3f}{_interval(row.win_rate_ci95)}", turns, f"{row.seconds:.1f}")
+    stdout().print(table)
     return 0
 
 

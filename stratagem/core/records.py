@@ -17,6 +17,8 @@ from stratagem.core.errors import BadInput
 LINE_FORMAT = "stratagem/line@1"
 PROOF_FORMAT = "stratagem/proof@1"
 SOLVE_FORMAT = "stratagem/solve@1"
+#: A solo Strato policy with the pile's order hidden, as a proof DAG (``stratagem odds --proof``).
+POLICY_FORMAT = "stratagem/policy@1"
 
 
 @dataclass(frozen=True)

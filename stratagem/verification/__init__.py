@@ -19,9 +19,9 @@ JSON, unknown format, a move that does not parse) raises :class:`~stratagem.core
 The package, one module per concept: :mod:`.verdict` (the verdict, its claims' statuses and the run's
 limits), :mod:`.lines` (replaying a line), :mod:`.strato` (a Strato proof's claims), :mod:`.stakd` (a
 STAKD solo proof's claim), :mod:`.refutations` (DRUP refutations against CNFs rebuilt from the rules),
-:mod:`.evidence` (the files a certificate names; evidence that is none) and :mod:`.gameproofs` (proof
-trees and matrix proofs of game values). This module holds :func:`verify`, which reads the record and
-hands each kind to its check.
+:mod:`.evidence` (the files a certificate names; evidence that is none), :mod:`.gameproofs` (proof
+trees and matrix proofs of game values) and :mod:`.policy` (solo Strato policies with the pile hidden).
+This module holds :func:`verify`, which reads the record and hands each kind to its check.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.io import load_json
 from stratagem.core.progress import ProgressFactory, no_progress
-from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT
 from stratagem.solvers.prooftree import PROOFTREE_FORMAT
 from stratagem.verification.gameproofs import GAME_PROOFS, check_game_proof
@@ -83,11 +83,16 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         check_line(Line.from_json(data, name), verdict, "", bare=True)
         return verdict
     verdict = Verdict(name, "proof")
+    if fmt == POLICY_FORMAT:
+        from stratagem.verification.policy import check_policy
+
+        check_policy(data, verdict, name, limits)
+        return verdict
     if fmt in GAME_PROOFS:
         check_game_proof(data, verdict, name)
         return verdict
     if fmt != PROOF_FORMAT:
-        known = ", ".join((LINE_FORMAT, PROOF_FORMAT, *GAME_PROOFS))
+        known = ", ".join((LINE_FORMAT, PROOF_FORMAT, POLICY_FORMAT, *GAME_PROOFS))
         raise BadInput(name, "format", f"unknown record format {fmt!r} (expected one of {known})")
     proof = Proof.from_json(data, name)
     if proof.line is None:

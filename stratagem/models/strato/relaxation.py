@@ -242,11 +242,11 @@ def _goal_tables(challenge: Challenge, row: Row, classes: tuple[str, ...], limit
     met, progress = [], []
     for half_goal in (challenge.goal.left, challenge.goal.right):
         met.append(np.array([half_goal is None or half_goal.met(half, row) for half in halves], np.bool_))
-        progress.append(np.array([_progress(half_goal, half, row) for half in halves], np.int64))
+        progress.append(np.array([goal_progress(half_goal, half, row) for half in halves], np.int64))
     return met[0], met[1], progress[0], progress[1]
 
 
-def _progress(half_goal: HalfGoal | None, cards: str, row: Row) -> int:
+def goal_progress(half_goal: HalfGoal | None, cards: str, row: Row) -> int:
     """How many of the goal's cards a half-row already has in place (0 for no goal)."""
     if half_goal is None:
         return 0

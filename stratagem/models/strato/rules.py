@@ -13,7 +13,8 @@ play, which the seed ("until a player can no longer play") makes a defeat.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
 from stratagem.core.errors import IllegalMove, NotationError
@@ -44,6 +45,20 @@ def table_outcomes(
     if not choices and not options.strict_effect:
         choices = [((), placed, False)]
     return choices
+
+
+def redeal(hands: tuple[str, ...], pile: str, player: int, rng: random.Random) -> tuple[tuple[str, ...], str]:
+    """The cards ``player`` cannot see (the other hands and the pile) shuffled uniformly at random: the
+    other hands dealt again (their sizes kept, each sorted) and the rest as the pile, in shuffled order."""
+    unseen = list(pile + "".join(h for p, h in enumerate(hands) if p != player))
+    rng.shuffle(unseen)
+    dealt = list(hands)
+    for p in range(len(dealt)):
+        if p != player:
+            size = len(dealt[p])
+            dealt[p] = "".join(sorted(unseen[:size]))
+            del unseen[:size]
+    return tuple(dealt), "".join(unseen)
 
 
 class StratoGame:
@@ -118,6 +133,23 @@ class StratoGame:
         except DealError as exc:
             raise NotationError(str(exc)) from None
         return state
+
+    # -- HiddenInformation: what a player sees (docs/rules/strato.md, "Hidden information") -----------
+    def observation(self, state: State, player: int) -> Hashable:
+        """What ``player`` knows: the table, their own hand, every hand's size, the pile's size, the
+        multiset of the cards they cannot see (the other hands and the pile: the deck is known and the
+        discard pile lies face up), whose turn it is, the last weather played and the result. Not the
+        pile's order, nor which unseen card is in which other hand (the seed: "You cannot show your
+        cards or name them to other players")."""
+        unseen = "".join(sorted(state.pile + "".join(h for p, h in enumerate(state.hands) if p != player)))
+        return (player, state.rows, state.hands[player], tuple(len(h) for h in state.hands), len(state.pile),
+                unseen, state.to_move, state.last, state.status)
+
+    def sample_state(self, state: State, player: int, rng: random.Random) -> State:
+        """A state ``player`` cannot tell from ``state``: the unseen cards shuffled uniformly into the
+        other hands (their sizes kept) and the pile's order."""
+        hands, pile = redeal(state.hands, state.pile, player, rng)
+        return state._replace(hands=hands, pile=pile)
 
     # -- move generation -----------------------------------------------------------------------
     def plays(self, state: State) -> list[tuple[Move, State]]:

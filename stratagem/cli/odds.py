@@ -1,0 +1,97 @@
+"""``stratagem odds PUZZLE --deal D``: the exact solo win probability of a Strato deal, the pile hidden.
+
+Every other Strato answer assumes open information (the pile's order known, like double-dummy bridge).
+This one is the player's: from the deal's table and hand, with the pile shuffled face down, what is the
+best achievable probability of winning, and which first move achieves it? The work is
+:func:`stratagem.odds.odds_of`; this module parses the options, prints the report and turns it into the
+exit code.
+
+Why its own command rather than an ``analyze`` method: ``analyze`` values positions of the competitive
+games for their players (alpha-beta, LP, estimates); this is a Strato deal (read with ``--deal`` like
+``solve`` and ``check``), its answer a probability and its proof a policy (``stratagem/policy@1``), not a
+game value and a proof tree.
+
+Exit codes: 0 the exact value was found, 2 bad input (a deal with more than one player ...), 3 the time
+or state limit stopped the search (status ``unknown``, with the proven lower bound and its policy).
+"""
+
+from __future__ import annotations
+
+import click
+
+from stratagem.cli.exitcodes import DONE, UNDETERMINED
+from stratagem.cli.limits import TIME_LIMIT
+from stratagem.core.io import check_writable, dumps_record
+from stratagem.loading import StratoDeal, load
+
+
+def _percent(value: object) -> str:
+    return f"{float(value):.4f}" if value is not None else "-"  # type: ignore[arg-type]
+
+
+@click.command()
+@click.argument("puzzle", type=click.Path(dir_okay=False))
+@click.option("--deal", "deal_key", metavar="NAME|SEED", default=None, help="Which deal (default: the first).")
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
+              help="Stop after S seconds (the whole command): status 'unknown' with the proven lower bound, exit 3.")
+@click.option("--states", "max_states", type=click.IntRange(min=1), default=None,
+              help="Stop after keeping this many states (default 3,000,000; about 1 KB each).")
+@click.option("--rank/--no-rank", default=True, show_default=True,
+              help="Value every first move exactly (else only the best one).")
+@click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the policy as a proof DAG (stratagem/policy@1) that `stratagem verify` replays.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (stratagem/odds@1).")
+def odds(puzzle: str, deal_key: str | None, time_limit: float | None, max_states: int | None, rank: bool,
+         proof_path: str | None, as_json: bool) -> int:
+    """Exact solo win probability of a Strato deal with the pile's order hidden, and its best first moves.
+
+    The player sees the table, their hand and which cards are left, not their order; each draw is a
+    chance event. The value is exact (a fraction), found by an exhaustive memoised expectimax; the
+    policy that achieves it is the proof. Exit 0 exact, 2 bad input, 3 stopped by a limit.
+    """
+    from stratagem.odds import odds_of
+
+    if proof_path is not None:
+        check_writable(proof_path, "--proof")
+    loaded = load(puzzle, deal_key, 1 if deal_key is not None and deal_key.isdigit() else None)
+    assert isinstance(loaded, StratoDeal)
+    answer = odds_of(loaded, time_limit=time_limit, max_states=max_states, rank=rank)
+    note = ""
+    if proof_path is not None:
+        if answer.write_proof(proof_path):
+            note = f"policy record written to {proof_path}"
+        else:
+            note = "no policy record written: no policy was valued before the limit"
+            click.echo(f"{proof_path}: {note}", err=True)
+    if as_json:
+        click.echo(dumps_record(answer.to_json()), nl=False)
+    else:
+        _print(answer, note)
+    return DONE if answer.status == "solved" else UNDETERMINED
+
+
+def _print(answer: object, note: str) -> None:
+    from stratagem.cli.output import stdout
+    from stratagem.odds import DealOdds
+
+    assert isinstance(answer, DealOdds)
+    r, deal = answer.result, answer.deal
+    out = stdout()
+    out.print(f"{deal.challenge.name}, deal {deal.name}, solo; information: the pile's order hidden "
+              "(the player sees the table, the hand and which cards are left)")
+    out.print(f"start  [dim]{answer.to_json()['start']}[/]")
+    if r.status == "solved":
+        out.print(f"win probability {r.value} = {_percent(r.value)} (exact: exhaustive expectimax over "
+                  f"{r.states:,} states, {r.seconds:.1f} s)")
+    else:
+        out.print(f"win probability unknown: stopped by the {r.stopped_by} after {r.states:,} states "
+                  f"({r.seconds:.1f} s); proven at least {r.lower_bound} = {_percent(r.lower_bound)} "
+                  f"(the {r.proof_source})")
+    out.print(f"greedy agent  {r.greedy if r.greedy is not None else 'not valued (time)'}"
+              + (f" = {_percent(r.greedy)}" if r.greedy is not None else ""))
+    if r.ranking:
+        out.print("first move" + ("s, exact win probability" if r.ranked else ", exact win probability (best only)"))
+        for move, value in r.ranking:
+            out.print(f"  {move:<14} {value} = {_percent(value)}")
+    if note:
+        out.print(note)

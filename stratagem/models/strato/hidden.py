@@ -1,0 +1,378 @@
+"""Strato as the players meet it: the draw pile's order is hidden, and every draw is a chance event.
+
+The open-information engine (:mod:`~stratagem.models.strato.rules`) knows the pile's order, like a
+double-dummy analysis. At the table nobody does: the pile is shuffled face down, and the seed forbids
+showing or naming one's cards ("You cannot show your cards or name them to other players"). This module
+is the game as a player sees it, with the pile held as a **multiset** whose order is decided one card at a
+time, when a card is drawn: from the players' view a shuffled pile is exactly that, as every order of the
+unseen cards is equally likely (docs/rules/strato.md, "Hidden information").
+
+A turn, in phases (:data:`PLAY`, :data:`REVEAL`, :data:`TARGET`, :data:`DRAW`):
+
+- **play** (the player to move decides): play a card from hand at an outer end, with its target choice,
+  as in the open engine (``W1R:1R2>1R1``); or announce a Redraw at an end (``!1L``): the hand is
+  discarded. The seed: "you must announce where you're going to place the card before revealing it".
+- **reveal** (chance, after a Redraw): the pile's top card turns up; each weather ``w`` with probability
+  ``count(w) / size`` of the pile.
+- **target** (the same player decides): the revealed card is placed at the announced end and its target
+  chosen (``!S1L:1R2``, the open engine's notation of the whole Redraw).
+- **draw** (chance): after a play from hand one card, after a Redraw up to the hand size, one card at a
+  time, each weather with probability ``count(w) / size``.
+
+The end-of-turn checks are the open engine's (:func:`~stratagem.models.strato.status.end_of_turn_status`):
+a half-row over the limit loses and the goal wins as soon as the table shows it (the draws that would
+follow change neither), else the draws are made and an empty pile with nothing in the next player's
+hand loses. A move in the open engine and the same move here, with the cards drawn as that deal's pile
+has them, lead to the same position (tested).
+
+:class:`HiddenStrato` is the Game protocol with these chance nodes, and :class:`HiddenInformation`
+(observation and sampler) for 2 to 4 players, whose hands are hidden from each other. With one player the
+state *is* the player's information: the table, the hand, the multiset of unseen cards and the last
+weather played (for Cloud), which makes solo Strato a Markov decision process
+(:mod:`stratagem.models.strato.odds` computes its exact optimal win probability).
+
+``strict_effect`` is refused here: under it a revealed card may have no legal play at the announced end,
+and the seed says nothing of what then happens.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import NamedTuple
+
+from stratagem.core.errors import IllegalMove, NotationError, UnsupportedGame
+from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.models.strato.actions import Outcome
+from stratagem.models.strato.cards import CLOUD, HAND_SIZE, WEATHERS
+from stratagem.models.strato.challenge import Challenge, Options
+from stratagem.models.strato.notation import Move, format_move, parse_move
+from stratagem.models.strato.position import (
+    LOST,
+    ONGOING,
+    SIDE_LETTERS,
+    STATUS_WORDS,
+    WON,
+    Row,
+    State,
+    format_rows,
+    parse_rows,
+)
+from stratagem.models.strato.rules import redeal, table_outcomes
+from stratagem.models.strato.status import end_of_turn_status
+
+__all__ = [
+    "DRAW",
+    "PLAY",
+    "REVEAL",
+    "TARGET",
+    "HiddenState",
+    "HiddenStrato",
+    "announce",
+    "format_hidden",
+    "hide",
+    "parse_hidden",
+]
+
+#: Phases of a turn: who acts next and how.
+PLAY, REVEAL, TARGET, DRAW = 0, 1, 2, 3
+PHASE_WORDS = {PLAY: "play", REVEAL: "reveal", TARGET: "target", DRAW: "draw"}
+
+
+class HiddenState(NamedTuple):
+    """A Strato position whose draw pile is a multiset (sorted weather letters), order undecided.
+
+    ``to_move`` is the player whose turn it is, also while its chance events resolve. ``row``/``end``
+    is the announced end during a Redraw (:data:`REVEAL`, :data:`TARGET`), ``card`` the revealed card
+    (:data:`TARGET`), ``draws`` the cards still to draw into ``to_move``'s hand (:data:`DRAW`).
+    """
+
+    rows: tuple[Row, ...]
+    hands: tuple[str, ...]
+    pile: str
+    to_move: int
+    last: str
+    status: int = ONGOING
+    phase: int = PLAY
+    row: int = -1
+    end: int = -1
+    card: str = ""
+    draws: int = 0
+
+
+def hide(state: State) -> HiddenState:
+    """The open position ``state`` with its pile's order forgotten (the multiset kept)."""
+    return HiddenState(state.rows, state.hands, "".join(sorted(state.pile)), state.to_move, state.last,
+                       state.status)
+
+
+def announce(row: int, end: int) -> Move:
+    """The move that announces a Redraw at end ``end`` of row ``row`` (written ``!1L``)."""
+    return Move("", row, end, (), True, False)
+
+
+def _without(multiset: str, card: str) -> str:
+    i = multiset.index(card)
+    return multiset[:i] + multiset[i + 1:]
+
+
+def _with(multiset: str, card: str) -> str:
+    return "".join(sorted(multiset + card))
+
+
+class HiddenStrato:
+    """Strato with the pile's order hidden: the Game protocol with a chance node for every draw.
+
+    ``start`` is an open-information position (a deal); its pile's order is ignored. Each player sees
+    the table, their own hand, how many cards every other hand holds, and (as the deck is known and the
+    discard pile lies face up) the multiset of the cards they cannot see: the other hands and the pile
+    together.
+    """
+
+    name = "strato-hidden"
+
+    def __init__(self, challenge: Challenge, options: Options, start: State | HiddenState) -> None:
+        if options.strict_effect:
+            raise UnsupportedGame("hidden-information Strato needs strict_effect off: under it a revealed "
+                                  "card may have no legal play at the announced end, which the seed leaves open")
+        self.challenge = challenge
+        self.options = options
+        self.start = start if isinstance(start, HiddenState) else hide(start)
+        self.num_players = len(self.start.hands)
+        self.hand_size = HAND_SIZE[self.num_players]
+        self._victory: dict[tuple[Row, ...], bool] = {}
+        self._tables: dict[tuple[tuple[Row, ...], str, str, int, int], list[Outcome]] = {}
+
+    # -- Game protocol -------------------------------------------------------------------------
+    def initial_state(self) -> HiddenState:
+        return self.start
+
+    def to_move(self, state: HiddenState) -> int:
+        if state.status != ONGOING:
+            return TERMINAL
+        return CHANCE if state.phase in (REVEAL, DRAW) else state.to_move
+
+    def is_terminal(self, state: HiddenState) -> bool:
+        return state.status != ONGOING
+
+    def returns(self, state: HiddenState) -> tuple[float, ...]:
+        value = 1.0 if state.status == WON else -1.0 if state.status == LOST else 0.0
+        return (value,) * self.num_players
+
+    def legal_moves(self, state: HiddenState) -> list[Move]:
+        return [move for move, _ in self.plays(state)]
+
+    def chance_outcomes(self, state: HiddenState) -> list[tuple[str, Fraction]]:
+        """Each weather of the pile with its exact probability of being the next card drawn."""
+        if state.status != ONGOING or state.phase not in (REVEAL, DRAW):
+            return []
+        counts = Counter(state.pile)
+        size = len(state.pile)
+        return [(w, Fraction(counts[w], size)) for w in sorted(counts, key=WEATHERS.index)]
+
+    def apply(self, state: HiddenState, move: Move | str) -> HiddenState:
+        if state.status != ONGOING:
+            raise IllegalMove("the game is over")
+        if state.phase in (REVEAL, DRAW):
+            if not isinstance(move, str) or move not in state.pile:
+                raise IllegalMove(f"the pile holds no {move!r} to draw (it holds {state.pile or 'nothing'})")
+            return self._drawn(state, move)
+        if not isinstance(move, Move):
+            raise IllegalMove(f"{move!r}: player {state.to_move + 1} is to play, not a chance event")
+        wanted = {move}
+        if move.exchange:
+            wanted.add(move._replace(target=move.target[::-1]))
+        for candidate, after in self.plays(state):
+            if candidate in wanted:
+                return after
+        raise IllegalMove(f"{format_move(move) if move.card else _format_announce(move)} is not legal here")
+
+    def format_move(self, state: HiddenState, move: Move | str) -> str:
+        if isinstance(move, str):
+            return move
+        return format_move(move) if move.card else _format_announce(move)
+
+    def parse_move(self, state: HiddenState, text: str) -> Move | str:
+        """A play (``W1R:1R2>1R1``), an announcement (``!1L``), a target choice (``!S1L:1R2``) or, at a
+        chance node, the weather drawn (``S``)."""
+        text = text.strip()
+        if state.status == ONGOING and state.phase in (REVEAL, DRAW):
+            if len(text) != 1 or text not in state.pile:
+                raise IllegalMove(f"{text!r}: the next card comes from the pile ({state.pile or 'empty'})")
+            return text
+        if len(text) == 3 and text[0] == "!" and text[1].isdigit() and text[2] in SIDE_LETTERS:
+            move: Move = announce(int(text[1]) - 1, SIDE_LETTERS.index(text[2]))
+        else:
+            move = parse_move(text)
+        wanted = {move} | ({move._replace(target=move.target[::-1])} if move.exchange else set())
+        for candidate in self.legal_moves(state):
+            if candidate in wanted:
+                return candidate
+        raise IllegalMove(f"{text} is not legal here")
+
+    def format_state(self, state: HiddenState) -> str:
+        return format_hidden(state)
+
+    def parse_state(self, text: str) -> HiddenState:
+        return parse_hidden(text)
+
+    # -- HiddenInformation ---------------------------------------------------------------------
+    def observation(self, state: HiddenState, player: int) -> Hashable:
+        """What ``player`` knows: the table, their hand, every hand's size, the multiset of the cards
+        they cannot see (the other hands and the pile), whose turn and phase it is, the announced end
+        and revealed card, the last weather played and the result."""
+        unseen = "".join(sorted(state.pile + "".join(h for p, h in enumerate(state.hands) if p != player)))
+        return (player, state.rows, state.hands[player], tuple(len(h) for h in state.hands), len(state.pile),
+                unseen, state.to_move, state.last, state.status, state.phase, state.row, state.end, state.card,
+                state.draws)
+
+    def sample_state(self, state: HiddenState, player: int, rng: random.Random) -> HiddenState:
+        """A state ``player`` cannot tell from ``state``: the unseen cards dealt uniformly at random into
+        the other hands (their sizes kept), the rest into the pile."""
+        hands, pile = redeal(state.hands, state.pile, player, rng)
+        return state._replace(hands=hands, pile="".join(sorted(pile)))
+
+    # -- move generation -----------------------------------------------------------------------
+    def plays(self, state: HiddenState) -> list[tuple[Move, HiddenState]]:
+        """Every legal move of the player to move with its state, in a fixed order: hand cards by
+        weather, rows, ends, targets; then the Redraw announcements, rows and ends in order. At
+        :data:`TARGET`, the revealed card's target choices."""
+        if state.status != ONGOING:
+            return []
+        if state.phase == TARGET:
+            return [(Move(state.card, state.row, state.end, target, True, exchange),
+                     self._after_table(state, rows, state.card, redraw=True))
+                    for target, rows, exchange in self._table(state.rows, state.card, state.last, state.row,
+                                                              state.end)]
+        if state.phase != PLAY:
+            return []
+        out: list[tuple[Move, HiddenState]] = []
+        hand = state.hands[state.to_move]
+        for card in sorted(set(hand)):
+            for r in range(len(state.rows)):
+                for end in (0, 1):
+                    for target, rows, exchange in self._table(state.rows, card, state.last, r, end):
+                        out.append((Move(card, r, end, target, False, exchange),
+                                    self._after_table(state, rows, card, redraw=False)))
+        if state.pile:
+            hands = state.hands[:state.to_move] + ("",) + state.hands[state.to_move + 1:]
+            for r in range(len(state.rows)):
+                for end in (0, 1):
+                    out.append((announce(r, end), state._replace(hands=hands, phase=REVEAL, row=r, end=end)))
+        return out
+
+    def _table(self, rows: tuple[Row, ...], card: str, last: str, r: int, end: int) -> list[Outcome]:
+        key = (rows, card, last, r, end)
+        found = self._tables.get(key)
+        if found is None:
+            if len(self._tables) > 2_000_000:
+                self._tables.clear()
+            found = self._tables[key] = table_outcomes(rows, card, last, r, end, self.options)
+        return found
+
+    def _after_table(self, state: HiddenState, rows: tuple[Row, ...], card: str, redraw: bool) -> HiddenState:
+        """After the card is placed and resolved: the first two end-of-turn checks, else the draws."""
+        p = state.to_move
+        last = state.last if card == CLOUD else card
+        hands = state.hands
+        if not redraw:
+            hand = state.hands[p]
+            hands = hands[:p] + (_without(hand, card),) + hands[p + 1:]
+        over = any(len(row.left) > self.challenge.limit or len(row.right) > self.challenge.limit for row in rows)
+        if over or self._won(rows):
+            return HiddenState(rows, hands, state.pile, p, last, LOST if over else WON)
+        draws = min(self.hand_size if redraw else 1, len(state.pile))
+        after = HiddenState(rows, hands, state.pile, p, last, ONGOING, DRAW, -1, -1, "", draws)
+        return self._next_turn(after) if draws == 0 else after
+
+    def _drawn(self, state: HiddenState, card: str) -> HiddenState:
+        pile = _without(state.pile, card)
+        if state.phase == REVEAL:
+            return state._replace(pile=pile, phase=TARGET, card=card)
+        p = state.to_move
+        hands = state.hands[:p] + (_with(state.hands[p], card),) + state.hands[p + 1:]
+        after = state._replace(hands=hands, pile=pile, draws=state.draws - 1)
+        return self._next_turn(after) if after.draws == 0 else after
+
+    def _next_turn(self, state: HiddenState) -> HiddenState:
+        """The turn's draws are made: the last end-of-turn check, and the next player to play."""
+        nxt = (state.to_move + 1) % self.num_players
+        status = end_of_turn_status(self.challenge, state.rows, state.pile, state.hands[nxt], self._won)
+        return HiddenState(state.rows, state.hands, state.pile, nxt, state.last, status)
+
+    def _won(self, rows: tuple[Row, ...]) -> bool:
+        verdict = self._victory.get(rows)
+        if verdict is None:
+            verdict = self._victory[rows] = self.challenge.victory(rows)
+        return verdict
+
+
+def _format_announce(move: Move) -> str:
+    return f"!{move.row + 1}{SIDE_LETTERS[move.end]}"
+
+
+def format_hidden(state: HiddenState) -> str:
+    """``ROWS HANDS {PILE} PLAYER LAST PHASE [won|lost]``, e.g. ``RW(RW)RW RRW {RRWWW} 1 - play``.
+
+    As the open notation (:func:`~stratagem.models.strato.position.format_state`), with the pile in
+    braces (a multiset, sorted) and the phase: ``play``, ``reveal 1L`` (a Redraw announced at 1L),
+    ``target 1L S`` (a sun revealed for it), ``draw 2`` (two cards still to draw)."""
+    fields = [format_rows(state.rows), ",".join(h or "-" for h in state.hands), "{" + state.pile + "}",
+              str(state.to_move + 1), state.last or "-", PHASE_WORDS[state.phase]]
+    if state.phase in (REVEAL, TARGET):
+        fields.append(f"{state.row + 1}{SIDE_LETTERS[state.end]}")
+    if state.phase == TARGET:
+        fields.append(state.card)
+    if state.phase == DRAW:
+        fields.append(str(state.draws))
+    if state.status != ONGOING:
+        fields.append(STATUS_WORDS[state.status])
+    return " ".join(fields)
+
+
+def parse_hidden(text: str) -> HiddenState:
+    """Inverse of :func:`format_hidden` (syntax only)."""
+    fields = text.split()
+    if len(fields) < 6:
+        raise NotationError(f"a hidden-pile position has at least 6 fields (ROWS HANDS {{PILE}} PLAYER LAST PHASE), "
+                            f"found {len(fields)}")
+    rows = parse_rows(fields[0])
+    hands = tuple("".join(sorted("" if h == "-" else h)) for h in fields[1].split(","))
+    pile_text = fields[2]
+    if not (pile_text.startswith("{") and pile_text.endswith("}")):
+        raise NotationError(f"the pile {pile_text!r} must be a multiset in braces, e.g. {{RRWW}}")
+    pile = "".join(sorted(pile_text[1:-1]))
+    for letter in "".join(hands) + pile:
+        if letter not in WEATHERS:
+            raise NotationError(f"unknown weather letter {letter!r}")
+    if not fields[3].isdigit() or not 1 <= int(fields[3]) <= len(hands):
+        raise NotationError(f"player to move {fields[3]!r} must be a number from 1 to {len(hands)}")
+    last = "" if fields[4] == "-" else fields[4]
+    words = {w: code for code, w in PHASE_WORDS.items()}
+    if fields[5] not in words:
+        raise NotationError(f"phase {fields[5]!r} must be one of {', '.join(PHASE_WORDS.values())}")
+    phase = words[fields[5]]
+    rest = fields[6:]
+    row = end = -1
+    card = ""
+    draws = 0
+    try:
+        if phase in (REVEAL, TARGET):
+            place = rest.pop(0)
+            row, end = int(place[:-1]) - 1, SIDE_LETTERS.index(place[-1])
+        if phase == TARGET:
+            card = rest.pop(0)
+        if phase == DRAW:
+            draws = int(rest.pop(0))
+    except (IndexError, ValueError):
+        raise NotationError(f"phase {fields[5]} needs its details (e.g. 'reveal 1L', 'target 1L S', "
+                            "'draw 2')") from None
+    status = ONGOING
+    if rest:
+        result = {w: code for code, w in STATUS_WORDS.items()}
+        if len(rest) > 1 or rest[0] not in result:
+            raise NotationError(f"unexpected {' '.join(rest)!r} at the end of the position")
+        status = result[rest[0]]
+    return HiddenState(rows, hands, pile, int(fields[3]) - 1, last, status, phase, row, end, card, draws)

@@ -1,0 +1,184 @@
+"""The exact win probability of solo Strato when the draw pile's order is hidden.
+
+Solo, the player sees everything except the pile's order, so the game is a Markov decision process whose
+state is the table, the hand, the multiset of unseen cards and the last weather played (for Cloud):
+:class:`~stratagem.models.strato.hidden.HiddenStrato` with one player. Its optimal win probability is
+expectimax over that state, computed exactly (``Fraction``) by :func:`~stratagem.solvers.mdp.optimal_value`
+with two pieces of Strato knowledge that change only the speed:
+
+- **ordering**: moves whose table has the smallest admissible turn bound
+  (:func:`~stratagem.models.strato.heuristic.lower_bound`) first, so good lines are valued early and
+  the Star1 windows cut the rest sooner;
+- **floor**: a state whose turn bound exceeds the cards left to play (hand, pile, revealed card: every
+  turn plays at least one of them) cannot be won whatever is drawn; its value is 0.
+
+The answer comes with a proof: the optimal policy as a DAG (:func:`~stratagem.solvers.mdp.policy_dag`),
+one move at each decision node and every card with its probability at chance nodes, states that cannot
+be won cut (their value is 0, and a cut can only lower the value a DAG proves). ``stratagem verify``
+replays it through the rules and recomputes its value: a lower bound on the optimal win probability that
+holds by construction. That no policy does better rests on the exhaustive search, and is reported so.
+
+A limit that stops the search first leaves the greedy agent's exact value (computed first, on a share of
+the time) as the proven lower bound, with its policy as the proof.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput
+from stratagem.models.strato.challenge import Challenge
+from stratagem.models.strato.demand import can_cross
+from stratagem.models.strato.heuristic import lower_bound
+from stratagem.models.strato.hidden import TARGET, HiddenState, HiddenStrato
+from stratagem.models.strato.notation import Move
+from stratagem.models.strato.position import ONGOING, WON, Row, State
+from stratagem.models.strato.relaxation import goal_progress
+from stratagem.solvers.mdp import SOLVED, UNKNOWN, PolicyNode, optimal_value, policy_dag, policy_value
+
+__all__ = ["SoloOdds", "TurnBound", "greedy_move", "solo_odds", "table_progress", "win_payoff"]
+
+#: Share of a limited run's time the greedy policy's value may use before the optimal search starts.
+GREEDY_SHARE = 0.2
+#: Default cap on the states the optimal search keeps (each costs about 1 KB).
+MAX_STATES = 3_000_000
+
+
+def win_payoff(state: HiddenState) -> Fraction:
+    """1 for a won game, 0 for a lost one: the expected payoff is the win probability."""
+    return Fraction(1 if state.status == WON else 0)
+
+
+class TurnBound:
+    """The admissible turn bound of a hidden-pile state, remembered by table and by whether a card can
+    still change rows (all the bound depends on besides the result)."""
+
+    def __init__(self, game: HiddenStrato) -> None:
+        self.game = game
+        self._known: dict[tuple[Any, bool], int] = {}
+
+    def __call__(self, state: HiddenState) -> int:
+        if state.status == WON:
+            return 0
+        if state.status != ONGOING:
+            return 1 << 20
+        open_view = State(state.rows, state.hands[:-1] + (state.hands[-1] + state.card,), state.pile,
+                          state.to_move, state.last, ONGOING)
+        key = (state.rows, can_cross(open_view))
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = lower_bound(self.game.challenge, open_view)
+        return found
+
+    def hopeless(self, state: HiddenState) -> bool:
+        """True when more turns are needed than there are cards left to play: the game cannot be won."""
+        if state.status != ONGOING:
+            return False
+        cards = len(state.pile) + sum(len(h) for h in state.hands) + (1 if state.card else 0)
+        return self(state) > cards
+
+    def order(self, state: HiddenState, successors: list[tuple[Any, HiddenState]]) -> Sequence[tuple[Any, HiddenState]]:
+        return sorted(successors, key=lambda pair: self(pair[1]))
+
+
+def table_progress(challenge: Challenge, rows: tuple[Row, ...]) -> tuple[int, int]:
+    """How far the table is towards the goal, for breaking the turn bound's many ties: the goal's cards
+    already in place in the best rows (more is better) and the cards lying beyond the goal's length in
+    those half-rows (fewer is better: they bring the card limit closer)."""
+    scored = []
+    for row in rows:
+        if not challenge.goal.eligible(row):
+            continue
+        placed = over = 0
+        for side, half_goal in challenge.goal.halves():
+            cards = row.half(side)
+            placed += goal_progress(half_goal, cards, row)
+            over += max(0, len(cards) - half_goal.length())
+        scored.append((placed, -over))
+    best = sorted(scored, reverse=True)[: challenge.rows_required]
+    return sum(p for p, _ in best), -sum(o for _, o in best)
+
+
+def greedy_move(game: HiddenStrato, bound: TurnBound, state: HiddenState) -> Move:
+    """The greedy agent: the move whose table needs the fewest turns by the admissible bound (a win
+    first, a loss last); ties go to the table with more of the goal in place (:func:`table_progress`),
+    then fewer cards beyond it, then a play from hand over a Redraw, then the engine's order."""
+    best: tuple[int, ...] | None = None
+    chosen: Move | None = None
+    for i, (move, after) in enumerate(game.plays(state)):
+        placed, over = table_progress(game.challenge, after.rows)
+        key = (bound(after), -placed, over, 1 if move.redraw and state.phase != TARGET else 0, i)
+        if best is None or key < best:
+            best, chosen = key, move
+    if chosen is None:
+        raise ValueError(f"{game.format_state(state)}: no legal move")
+    return chosen
+
+
+@dataclass
+class SoloOdds:
+    """The exact solo win probability of a deal with the pile's order hidden, or how far the search got.
+
+    ``value`` is exact when ``status`` is ``solved``; ``lower_bound`` is always proven (the value of
+    the policy in ``proof``); ``ranking`` gives the first move's options with their exact win
+    probabilities (complete when ``ranked``). ``greedy`` is the greedy agent's exact win probability
+    (``None`` if its share of the time ran out), ``states`` the states the optimal search kept.
+    """
+
+    status: str
+    value: Fraction | None
+    lower_bound: Fraction
+    greedy: Fraction | None
+    ranking: list[tuple[str, Fraction]]
+    ranked: bool
+    states: int
+    seconds: float
+    stopped_by: str | None
+    proof: list[PolicyNode]
+    proof_source: str
+
+
+def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_states: int | None = MAX_STATES,
+              rank: bool = True) -> SoloOdds:
+    """The exact optimal win probability of solo ``game`` from its start (see the module docstring)."""
+    if game.num_players != 1:
+        raise BadInput("<argument>", "players", f"the exact win probability is for solo play; this deal has "
+                       f"{game.num_players} players (play strato estimates team play)")
+    started = time.perf_counter()
+    deadline = deadline or Deadline(None)
+    root = game.initial_state()
+    bound = TurnBound(game)
+
+    def greedy(state: HiddenState) -> Move:
+        return greedy_move(game, bound, state)
+
+    greedy_value, _ = policy_value(game, root, greedy, win_payoff, deadline=deadline.part(GREEDY_SHARE),
+                                   max_states=max_states)
+    result = optimal_value(game, root, win_payoff, deadline=deadline, max_states=max_states, rank=rank,
+                           order=bound.order, floor=bound.hopeless)
+    ranking = [(game.format_move(root, m), v) for m, v in result.ranking]
+    if result.status == SOLVED:
+        assert result.value is not None
+        policy = result.policy
+
+        def worthless(state: HiddenState) -> bool:  # a chance node worth 0: nothing to prove below it
+            return result.bounds.get(state) == (Fraction(0), Fraction(0))
+
+        proof = policy_dag(game, root, policy, win_payoff, cut=worthless)
+        checked, _ = policy_value(game, root, policy, win_payoff)
+        if checked != result.value:  # the DAG must prove what the search found: a bug otherwise
+            raise AssertionError(f"the optimal policy is worth {checked}, the search said {result.value}")
+        return SoloOdds(SOLVED, result.value, result.value, greedy_value, ranking, rank, result.states,
+                        time.perf_counter() - started, None, proof, "optimal policy")
+    if greedy_value is not None:
+        proof = policy_dag(game, root, greedy, win_payoff)
+        lower, source = greedy_value, "greedy policy"
+    else:
+        proof, lower, source = [], Fraction(0), "none"
+    return SoloOdds(UNKNOWN, None, lower, greedy_value, ranking, False, result.states,
+                    time.perf_counter() - started, result.stopped_by, proof, source)

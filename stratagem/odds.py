@@ -1,0 +1,124 @@
+"""``stratagem.odds``: the exact solo win probability of a Strato deal when the pile's order is hidden.
+
+The library half of ``stratagem odds``: load the deal, hide the pile's order
+(:class:`~stratagem.models.strato.hidden.HiddenStrato`), compute the optimal win probability
+(:func:`~stratagem.models.strato.odds.solo_odds`) and write what was found as a ``stratagem/policy@1``
+record -- the policy as a proof DAG -- that :func:`stratagem.verify` replays through the rules.
+
+>>> import stratagem
+>>> answer = stratagem.odds("puzzles/strato/challenge-0.toml", "solo-1", time_limit=1)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from stratagem import __version__
+from stratagem.core.deadline import Deadline
+from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.records import POLICY_FORMAT
+from stratagem.loading import StratoDeal, load
+from stratagem.models.strato.hidden import HiddenStrato, format_hidden
+from stratagem.models.strato.odds import SoloOdds, solo_odds
+from stratagem.solvers.mdp import SOLVED
+
+__all__ = ["ODDS_FORMAT", "POLICY_FORMAT", "DealOdds", "odds", "odds_of"]
+
+#: The report of ``stratagem odds --json``.
+ODDS_FORMAT = "stratagem/odds@1"
+
+
+def _fraction(value: Fraction | None) -> str | None:
+    return None if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class DealOdds:
+    """A deal and its solo win probability with the pile's order hidden (:class:`SoloOdds`)."""
+
+    deal: StratoDeal
+    game: HiddenStrato
+    result: SoloOdds
+
+    @property
+    def status(self) -> str:
+        return self.result.status
+
+    def claim(self) -> dict[str, Any]:
+        """What the record claims: the win probability the policy proves, and whether it is optimal."""
+        r = self.result
+        claim: dict[str, Any] = {"win_probability": _fraction(r.lower_bound), "policy": r.proof_source}
+        if r.status == SOLVED:
+            claim["optimal"] = True
+            claim["evidence"] = {"kind": "exhaustive-search",
+                                 "detail": f"expectimax over {r.states:,} states, memoised, Star1 pruning"}
+        else:
+            claim["optimal"] = False
+        return claim
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``stratagem/odds@1`` report."""
+        r = self.result
+        return {
+            "format": ODDS_FORMAT,
+            "puzzle": self.deal.source,
+            "deal": self.deal.name,
+            "start": format_hidden(self.game.initial_state()),
+            "information": "hidden pile order, solo",
+            "status": r.status,
+            "win_probability": _fraction(r.value),
+            "win_probability_float": None if r.value is None else float(r.value),
+            "lower_bound": _fraction(r.lower_bound),
+            "lower_bound_from": r.proof_source,
+            "greedy": _fraction(r.greedy),
+            "ranking": [{"move": m, "win_probability": str(v), "float": float(v)} for m, v in r.ranking],
+            "ranked": r.ranked,
+            "states": r.states,
+            "seconds": round(r.seconds, 3),
+            "stopped_by": r.stopped_by,
+        }
+
+    def has_proof(self) -> bool:
+        return bool(self.result.proof)
+
+    def proof_record(self) -> dict[str, Any]:
+        """The ``stratagem/policy@1`` record: setup, start, claim and the policy's proof DAG."""
+        return {
+            "format": POLICY_FORMAT,
+            "game": "strato",
+            "setup": self.deal.setup(),
+            "deal": self.deal.name,
+            "start": format_hidden(self.game.initial_state()),
+            "payoff": "win",
+            "claim": self.claim(),
+            "nodes": [node.to_json() for node in self.result.proof],
+            "stratagem": __version__,
+        }
+
+    def write_proof(self, path: str | Path) -> bool:
+        """Write the policy record; False, writing nothing, when there is no policy to record."""
+        if not self.has_proof():
+            return False
+        write_atomic(path, dumps_record(self.proof_record()))
+        return True
+
+
+def odds_of(deal: StratoDeal, *, time_limit: float | None = None, max_states: int | None = None,
+            rank: bool = True) -> DealOdds:
+    """:func:`odds` of a deal already loaded."""
+    game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
+    kwargs: dict[str, Any] = {} if max_states is None else {"max_states": max_states}
+    result = solo_odds(game, deadline=Deadline(time_limit), rank=rank, **kwargs)
+    return DealOdds(deal, game, result)
+
+
+def odds(puzzle: str | Path, deal: str | int | None = None, *, time_limit: float | None = None,
+         max_states: int | None = None, rank: bool = True) -> DealOdds:
+    """The exact optimal solo win probability of ``deal`` of the Strato ``puzzle`` when the pile's order
+    is hidden: the value, the first move's options ranked, and the policy that proves it."""
+    loaded = load(puzzle, deal, 1 if isinstance(deal, int) else None)
+    assert isinstance(loaded, StratoDeal)
+    return odds_of(loaded, time_limit=time_limit, max_states=max_states, rank=rank)

@@ -1,0 +1,153 @@
+"""Strato played as a team, the pile's order and the other hands hidden: how often do agents win?
+
+What ``stratagem play strato PUZZLE`` does, as one library call::
+
+    from stratagem.teamplay import play_strato
+
+    match = play_strato("puzzles/strato/challenge-0.toml", ["greedy", "pimc"], players=[1, 2], games=10)
+    match.rows[0].win_rate, match.rows[0].win_rate_ci95
+
+Strato is cooperative: every seat of a game is played by the same agent kind and the team shares one
+result. Each agent kind plays the **same deals** (seeds ``seed`` .. ``seed + games - 1``, for each player
+count), and every draw comes from that deal's real pile in its real order, so agents are compared on equal
+luck (duplicate deals, as in duplicate bridge). The agents only see what a player sees
+(:mod:`stratagem.models.strato.agents`); the deal's open order decides the chance events. Win rates have
+95% Wilson intervals; the mean number of turns is over the games won.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from stratagem.core.errors import BadInput
+from stratagem.loading import deal_of, load_strato
+from stratagem.models.strato.agents import AGENT_KINDS, StratoAgent, make_strato_agent
+from stratagem.models.strato.hidden import PLAY, HiddenStrato
+from stratagem.models.strato.position import WON, State
+from stratagem.solvers.agents import AgentError, parse_agent_spec
+from stratagem.solvers.match import t_interval, wilson_interval
+
+__all__ = ["TEAMPLAY_FORMAT", "TeamGame", "TeamMatch", "TeamRow", "play_deal", "play_strato"]
+
+TEAMPLAY_FORMAT = "stratagem/teamplay@1"
+ARGUMENT = "<argument>"
+#: Turns after which a game counts as unfinished (no Strato deal lasts this long: every turn plays a card).
+MAX_TURNS = 500
+
+
+@dataclass(frozen=True)
+class TeamGame:
+    """One deal played by one agent kind: won or not, and after how many turns."""
+
+    seed: int
+    won: bool
+    turns: int
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    """One agent kind at one player count over the match's deals."""
+
+    agent: str
+    players: int
+    games: list[TeamGame]
+    seconds: float
+
+    @property
+    def wins(self) -> int:
+        return sum(g.won for g in self.games)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / len(self.games) if self.games else 0.0
+
+    @property
+    def win_rate_ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, len(self.games))
+
+    @property
+    def mean_turns(self) -> float | None:
+        won = [g.turns for g in self.games if g.won]
+        return sum(won) / len(won) if won else None
+
+    @property
+    def mean_turns_ci95(self) -> tuple[float, float] | None:
+        return t_interval([float(g.turns) for g in self.games if g.won])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"agent": self.agent, "players": self.players, "games": len(self.games), "wins": self.wins,
+                "win_rate": self.win_rate, "win_rate_ci95": list(self.win_rate_ci95),
+                "mean_turns_to_win": self.mean_turns,
+                "mean_turns_ci95": None if self.mean_turns_ci95 is None else list(self.mean_turns_ci95),
+                "seconds": round(self.seconds, 3), "deals": [[g.seed, g.won, g.turns] for g in self.games]}
+
+
+@dataclass(frozen=True)
+class TeamMatch:
+    puzzle: str
+    challenge: str
+    seed: int
+    rows: list[TeamRow]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": TEAMPLAY_FORMAT, "puzzle": self.puzzle, "challenge": self.challenge, "seed": self.seed,
+                "information": "hidden: each player sees the table, their own hand and which cards are left",
+                "rows": [row.to_json() for row in self.rows]}
+
+
+def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Random) -> tuple[bool, int]:
+    """Play one deal with ``agent`` in every seat; the draws follow ``start``'s pile in its order."""
+    pile = list(start.pile)
+    state = hidden.initial_state()
+    turns = 0
+    while not hidden.is_terminal(state) and turns < MAX_TURNS:
+        if hidden.to_move(state) < 0:
+            card = pile.pop(0)
+            state = hidden.apply(state, card)
+            continue
+        if state.phase == PLAY:  # a turn starts (a Redraw's target choice belongs to it)
+            turns += 1
+        state = hidden.apply(state, agent.choose(hidden, state, rng))
+    return state.status == WON, turns
+
+
+def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int] = (1,), games: int = 20,
+                seed: int = 0, progress: Callable[[int, int], None] | None = None) -> TeamMatch:
+    """Each agent kind (``name[:key=value...]``) plays ``games`` seeded deals of ``puzzle`` for each
+    player count; see the module docstring."""
+    loaded = load_strato(puzzle)
+    specs = []
+    for i, spec in enumerate(agents):
+        try:
+            name, params = parse_agent_spec(spec)
+            make_strato_agent(name, **params)
+        except (AgentError, ValueError) as exc:
+            raise BadInput(ARGUMENT, f"agents[{i + 1}]", f"{exc} (Strato agents: {', '.join(AGENT_KINDS)})") from None
+        specs.append((spec.strip(), name, params))
+    for count in players:
+        if not 1 <= count <= 4:
+            raise BadInput(ARGUMENT, "players", f"Strato is played by 1 to 4 players, not {count}")
+    if games < 1:
+        raise BadInput(ARGUMENT, "games", "at least one game")
+    rows: list[TeamRow] = []
+    total, done = len(specs) * len(players) * games, 0
+    for count in players:
+        for label, name, params in specs:
+            agent = make_strato_agent(name, **params)
+            started = time.process_time()
+            played = []
+            for deal_seed in range(seed, seed + games):
+                deal = deal_of(loaded, deal_seed, count)
+                hidden = HiddenStrato(deal.challenge, deal.game.options, deal.start)
+                won, turns = play_deal(hidden, deal.start, agent, Random(f"{seed}:{count}:{deal_seed}:{label}"))
+                played.append(TeamGame(deal_seed, won, turns))
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            rows.append(TeamRow(label, count, played, time.process_time() - started))
+    return TeamMatch(str(puzzle), loaded.challenge.name, seed, rows)
