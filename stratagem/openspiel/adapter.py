@@ -306,13 +306,34 @@ OPEN_LENGTH = 100_000
 
 def with_utility(base: pyspiel.GameType, utility: pyspiel.GameType.Utility) -> pyspiel.GameType:
     """``base`` with another utility (the rest unchanged)."""
+    return _changed(base, utility=utility)
+
+
+def with_information(base: pyspiel.GameType, *, chance: bool, imperfect: bool) -> pyspiel.GameType:
+    """``base`` with another chance mode and information (the rest unchanged)."""
+    return _changed(
+        base,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if imperfect
+                     else pyspiel.GameType.Information.PERFECT_INFORMATION),
+    )
+
+
+def _changed(base: pyspiel.GameType, **changes: Any) -> pyspiel.GameType:
+    fields = {
+        "chance_mode": base.chance_mode,
+        "information": base.information,
+        "utility": base.utility,
+        **changes,
+    }
     return pyspiel.GameType(
         short_name=base.short_name,
         long_name=base.long_name,
         dynamics=base.dynamics,
-        chance_mode=base.chance_mode,
-        information=base.information,
-        utility=utility,
+        chance_mode=fields["chance_mode"],
+        information=fields["information"],
+        utility=fields["utility"],
         reward_model=base.reward_model,
         max_num_players=base.max_num_players,
         min_num_players=base.min_num_players,

@@ -1,24 +1,31 @@
-"""Strato as the OpenSpiel game ``stratagem_strato`` (open information).
+"""Strato as the OpenSpiel game ``stratagem_strato``: the game at the table, or its open analysis.
 
-Built on the open-information engine (:class:`~stratagem.models.strato.rules.StratoGame`): every hand
-and the draw pile's order are known, as in the project's solvers and as in a double-dummy analysis. So
-the type is: sequential, deterministic, perfect information, and **identical** utility (Strato is
-cooperative: every player gets +1 when the table meets the challenge, -1 when the game is lost). The
-hidden-information game of the table (a face-down pile, every draw a chance event) is not adapted here.
+``information = "hidden"`` (the default) is the game as the players meet it, on
+:class:`~stratagem.models.strato.hidden.HiddenStrato`: the draw pile is face down, so every card drawn
+is a chance event (outcomes: the weathers left in the pile, weighted by their copies), and a Redraw is
+three steps: announce the end (``!1L``), chance reveals the top card, then choose its target
+(``!S1L:1R2``). With two or more players the hands are hidden from each other (imperfect
+information); solo, the player sees everything there is to know (perfect information, with chance).
+``information = "open"`` is the open-information engine
+(:class:`~stratagem.models.strato.rules.StratoGame`), the pile's order known as in the project's
+solvers: deterministic, perfect information. Either way Strato is cooperative: every player gets +1
+when the table meets the challenge and -1 when the game is lost (utility **identical**).
 
-Parameters: ``puzzle`` (a Strato puzzle file; empty, the default, takes the built-in challenge below),
-``deal`` (a deal name of that file; empty: its first deal), and for the built-in challenge ``seed``
-(default 1) and ``players`` (1-4, default 1) of a seeded deal, with the rules options
-``strict_effect`` and ``wind_crosses_tornado`` (default false). The built-in challenge is challenge card 0
-as the project reads it (puzzles/strato/challenge-0.toml): one row with the rain and wind tornadoes,
-four rain cards beside the rain tornado and four wind cards beside the wind tornado, limit 6.
+Parameters: ``information``, ``puzzle`` (a Strato puzzle file; empty, the default, takes the built-in
+challenge below), ``deal`` (a deal name of that file; empty: its first deal), and for the built-in
+challenge ``seed`` (default 1) and ``players`` (1-4, default 1) of a seeded deal, with the rules options
+``strict_effect`` (refused with hidden information) and ``wind_crosses_tornado`` (default false). The
+built-in challenge is challenge card 0 as the project reads it (puzzles/strato/challenge-0.toml): one
+row with the rain and wind tornadoes, four rain cards beside the rain tornado and four wind cards beside
+the wind tornado, limit 6.
 
-Actions: a move is the card played (weather w: its index in the engine's ``WEATHERS``, ``WRSFCT``),
-whether it is a Redraw, the row r and the end e, then the target. With R rows and D = limit + 2 places
-per half-row, a place (row, side, distance) is ``c = (row * 2 + side) * D + distance`` (C = 2RD places);
-the target is 0 for none, ``1 + c`` for one card (Sun), ``1 + C + (a * C + b) * 2 + x`` for a pair (a moves
-to b, or with x = 1 they exchange). The action is ``(((w * 2 + redraw) * R + r) * 2 + e) * T + target``
-with T = 1 + C + 2C² target codes.
+Actions: a move is the card played (c: the weather's index in the engine's ``WEATHERS``, ``WRSFCT``, or
+6 for a Redraw's announcement, which names no card), whether it is a Redraw, the row r and the end e,
+then the target. With R rows and D = limit + 2 places per half-row, a place (row, side, distance) is
+``p = (row * 2 + side) * D + distance`` (C = 2RD places); the target is 0 for none, ``1 + p`` for one
+card (Sun), ``1 + C + (a * C + b) * 2 + x`` for a pair (a moves to b, or with x = 1 they exchange). The
+action is ``(((c * 2 + redraw) * R + r) * 2 + e) * T + target`` with T = 1 + C + 2C² target codes.
+Chance action i draws (or reveals) weather ``WEATHERS[i]``.
 """
 
 from __future__ import annotations
@@ -30,12 +37,14 @@ import pyspiel
 from stratagem.models.strato.cards import HAND_SIZE, WEATHERS
 from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.deal import seeded_deal
+from stratagem.models.strato.hidden import DRAW, PHASE_WORDS, REVEAL, TARGET, HiddenState, HiddenStrato
 from stratagem.models.strato.notation import Move, format_move
-from stratagem.models.strato.position import Coord, State
+from stratagem.models.strato.position import SIDE_LETTERS, Coord, State, format_rows
 from stratagem.models.strato.rules import StratoGame
-from stratagem.openspiel.adapter import Engine, Param, SpielGame, game_type
+from stratagem.openspiel.adapter import Engine, Param, SpielGame, game_type, with_information
 
 PARAMETERS: dict[str, Param] = {
+    "information": "hidden",
     "puzzle": "",
     "deal": "",
     "seed": 1,
@@ -48,17 +57,22 @@ PARAMETERS: dict[str, Param] = {
 CHALLENGE_0 = Challenge("Challenge 0", 0, "RW", 1, ("RW",), 6, RowGoal(SequenceGoal("RRRR"), SequenceGoal("WWWW")), 1)
 
 
-class StratoEngine(Engine):
-    """Open-information Strato with the numbering of the module docstring."""
+#: Card codes of a move: the weathers, then the announcement of a Redraw (no card named).
+CARDS = (*WEATHERS, "")
 
-    def __init__(self, game: StratoGame) -> None:
+
+class StratoEngine(Engine):
+    """Strato (hidden or open information) with the numbering of the module docstring."""
+
+    def __init__(self, game: StratoGame | HiddenStrato) -> None:
         self.game = game
+        self.hidden = isinstance(game, HiddenStrato)
         self.rows = game.challenge.rows
         self.places_per_half = game.challenge.limit + 2
         self.places = 2 * self.rows * self.places_per_half
         self.targets = 1 + self.places + 2 * self.places * self.places
-        self.num_actions = len(WEATHERS) * 2 * self.rows * 2 * self.targets
-        self.max_chance_outcomes = 0
+        self.num_actions = len(CARDS) * 2 * self.rows * 2 * self.targets
+        self.max_chance_outcomes = len(WEATHERS) if self.hidden else 0
 
     def _place(self, coord: Coord) -> int:
         return (coord.row * 2 + coord.side) * self.places_per_half + coord.dist
@@ -77,7 +91,7 @@ class StratoEngine(Engine):
         else:
             a, b = (self._place(c) for c in move.target)
             target = 1 + self.places + (a * self.places + b) * 2 + int(move.exchange)
-        play = ((WEATHERS.index(move.card) * 2 + int(move.redraw)) * self.rows + move.row) * 2 + move.end
+        play = ((CARDS.index(move.card) * 2 + int(move.redraw)) * self.rows + move.row) * 2 + move.end
         return play * self.targets + target
 
     def move(self, action: int) -> Hashable:
@@ -95,16 +109,63 @@ class StratoEngine(Engine):
             pair, flag = divmod(target - 1 - self.places, 2)
             a, b = divmod(pair, self.places)
             coords, exchange = (self._coord(a), self._coord(b)), bool(flag)
-        return Move(WEATHERS[weather], row, end, coords, bool(redraw), exchange)
+        return Move(CARDS[weather], row, end, coords, bool(redraw), exchange)
+
+    def chance_action(self, outcome: Hashable) -> int:
+        assert isinstance(outcome, str)
+        return WEATHERS.index(outcome)
+
+    def chance_move(self, action: int) -> Hashable:
+        return WEATHERS[action]
 
     def action_text(self, player: int, action: int) -> str:
+        """The engine's notation; an announcement is ``!1L``."""
         move = self.move(action)
         assert isinstance(move, Move)
-        return format_move(move)
+        return format_move(move) if move.card else f"!{move.row + 1}{SIDE_LETTERS[move.end]}"
+
+    def chance_text(self, action: int) -> str:
+        return f"+{WEATHERS[action]}"
+
+    def seen_by(self, state: Hashable, outcome: Hashable) -> int | None:
+        """A Redraw's revealed card is seen by everyone (it goes on the table); a card drawn into a
+        hand by its holder only."""
+        assert isinstance(state, HiddenState)
+        return None if state.phase == REVEAL else state.to_move
+
+    def observation_text(self, state: Hashable, player: int) -> str:
+        """Hidden information: the table, own hand, every hand's size, the pile's size, the unseen
+        cards (other hands and pile together, as a multiset), whose turn, the last weather, the phase."""
+        if not self.hidden:
+            return super().observation_text(state, player)
+        assert isinstance(state, HiddenState)
+        others = "".join(h for p, h in enumerate(state.hands) if p != player)
+        unseen = "".join(sorted(state.pile + others))  # as HiddenStrato.observation has them
+        sizes = "/".join(str(len(h)) for h in state.hands)
+        text = (f"p{player + 1} rows {format_rows(state.rows)} hand {state.hands[player] or '-'} hands {sizes} "
+                f"pile {len(state.pile)} unseen {unseen or '-'} to-move p{state.to_move + 1} last {state.last or '-'} "
+                f"{PHASE_WORDS[state.phase]}")
+        if state.phase in (REVEAL, TARGET):
+            text += f" {state.row + 1}{SIDE_LETTERS[state.end]}"
+        if state.phase == TARGET:
+            text += f" {state.card}"
+        if state.phase == DRAW:
+            text += f" {state.draws}"
+        return text
 
 
-def strato_game(params: Mapping[str, Param]) -> StratoGame:
+def strato_game(params: Mapping[str, Param]) -> StratoGame | HiddenStrato:
     """The engine the parameters describe (see the module docstring)."""
+    information = str(params["information"])
+    if information not in ("hidden", "open"):
+        raise ValueError(f"information must be hidden or open, not {information!r}")
+    game = _open_game(params)
+    if information == "open":
+        return game
+    return HiddenStrato(game.challenge, game.options, game.initial_state())
+
+
+def _open_game(params: Mapping[str, Param]) -> StratoGame:
     puzzle = str(params["puzzle"])
     if puzzle:
         from stratagem.loading import load_strato
@@ -128,10 +189,10 @@ class StratoSpielGame(SpielGame):
 
     game_type = game_type(
         "stratagem_strato",
-        "stratagem Strato (open information)",
+        "stratagem Strato",
         simultaneous=False,
-        chance=False,
-        imperfect=False,
+        chance=True,
+        imperfect=True,
         utility=pyspiel.GameType.Utility.IDENTICAL,
         players=(1, 4),
         parameters=PARAMETERS,
@@ -140,14 +201,25 @@ class StratoSpielGame(SpielGame):
     def build(self, params: Mapping[str, Param]) -> Engine:
         return StratoEngine(strato_game(params))
 
+    def type_for(self, engine: Engine) -> pyspiel.GameType:
+        """Hidden: chance, and imperfect information with two or more players; open: deterministic,
+        perfect information."""
+        assert isinstance(engine, StratoEngine)
+        imperfect = engine.hidden and engine.game.num_players > 1
+        return with_information(self.game_type, chance=engine.hidden, imperfect=imperfect)
+
     def info(self, engine: Engine, params: Mapping[str, Param]) -> pyspiel.GameInfo:
+        assert isinstance(engine, StratoEngine)
         start = engine.game.initial_state()
-        assert isinstance(start, State)
-        # Every turn takes at least one card out of the hands and the pile.
-        length = len(start.pile) + sum(len(hand) for hand in start.hands)
+        assert isinstance(start, State | HiddenState)
+        # Every turn takes at least one card out of the hands and the pile; hidden, a turn is at most
+        # an announcement, a reveal, a target and a hand's worth of draws.
+        cards = len(start.pile) + sum(len(hand) for hand in start.hands)
+        steps = 3 + HAND_SIZE[engine.game.num_players] if engine.hidden else 1
+        length = cards * steps
         return pyspiel.GameInfo(
             num_distinct_actions=engine.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=engine.max_chance_outcomes,
             num_players=engine.game.num_players,
             min_utility=-1.0,
             max_utility=1.0,

@@ -23,6 +23,7 @@ CONFIGS = [
     *stratagem.openspiel.GAMES,
     "stratagem_strato(players=2,seed=3)",
     "stratagem_strato(players=3,seed=2,wind_crosses_tornado=True)",
+    "stratagem_strato(information=open,players=2,seed=3)",
     "stratagem_stakd(players=1)",
     "stratagem_stakd(players=3)",
     "stratagem_stratatak(star_mode=addon,battle_limit=8,hand_size=5)",
@@ -114,19 +115,24 @@ def test_clone_serialize_and_actions(config: str) -> None:
             assert str(state) == text and state.history() == history
 
 
-@pytest.mark.parametrize("name", ["stratagem_stratatak", "stratagem_stackattack", "stratagem_cardclash"])
+@pytest.mark.parametrize("name", ["stratagem_stratatak", "stratagem_stackattack", "stratagem_cardclash",
+                                  "stratagem_strato(players=2,seed=3)"])
 def test_information_states_hide_the_others_cards(name: str) -> None:
-    """A dealt card shows in its receiver's information state and as ``?`` in the other's; each
-    player's observation shows their own hand only."""
+    """A dealt or drawn card shows in its receiver's information state and as ``?`` in the other's;
+    each player's observation shows their own hand only."""
     game = pyspiel.load_game(name)
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     state = game.new_initial_state()
     engine = game.engine
     rng = random.Random(1)
-    receivers = []
-    while state.is_chance_node():
-        action = rng.choice([a for a, _ in state.chance_outcomes()])
-        receivers.append(engine.seen_by(state.engine_state, engine.chance_move(action)))
+    receivers: list[int | None] = []
+    while len(set(receivers) & {0, 1}) < 2 and not state.is_terminal():
+        if state.is_chance_node():
+            action = rng.choice([a for a, _ in state.chance_outcomes()])
+            receivers.append(engine.seen_by(state.engine_state, engine.chance_move(action)))
+        else:  # a move: public
+            action = rng.choice(state.legal_actions())
+            receivers.append(None)
         state.apply_action(action)
     assert {0, 1} <= set(receivers)
     for p in (0, 1):
@@ -169,16 +175,48 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("stratagem_cardclash(players=7)")
 
 
-def test_strato_is_the_open_cooperative_game() -> None:
-    """Open information (the pile's order known), so perfect information, deterministic, and every
-    player gets the same return."""
+def test_strato_is_the_game_at_the_table_by_default() -> None:
+    """Hidden information by default: every draw is chance; hands are hidden with two or more players
+    (solo, the player knows all there is to know); every player gets the same return."""
     game = pyspiel.load_game("stratagem_strato(players=2)")
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.utility == pyspiel.GameType.Utility.IDENTICAL
+    solo = pyspiel.load_game("stratagem_strato").get_type()
+    assert solo.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert solo.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    *_, end = _play(game, random.Random(5))
+    assert end.is_terminal() and end.returns()[0] == end.returns()[1] in (-1.0, 1.0)
+
+
+def test_strato_redraw_is_announce_reveal_target() -> None:
+    """A Redraw: the announcement names no card, chance reveals the top card for everyone, then the
+    same player chooses its target (a move that names the revealed card)."""
+    game = pyspiel.load_game("stratagem_strato(players=2,seed=3)")
+    state = game.new_initial_state()
+    announce = next(a for a in state.legal_actions() if state.action_to_string(a).startswith("!")
+                    and ":" not in state.action_to_string(a))
+    player = state.current_player()
+    state.apply_action(announce)
+    assert state.is_chance_node()
+    pile = state.engine_state.pile
+    odds = {game.engine.chance_move(a): p for a, p in state.chance_outcomes()}
+    assert odds == {w: pytest.approx(pile.count(w) / len(pile)) for w in set(pile)}
+    reveal = state.chance_outcomes()[0][0]
+    assert game.engine.seen_by(state.engine_state, game.engine.chance_move(reveal)) is None
+    state.apply_action(reveal)
+    assert state.current_player() == player
+    card = game.engine.chance_move(reveal)
+    assert all(state.action_to_string(a).startswith(f"!{card}") for a in state.legal_actions())
+
+
+def test_strato_open_information_is_deterministic() -> None:
+    game = pyspiel.load_game("stratagem_strato(information=open,players=2)")
     kind = game.get_type()
     assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
     assert kind.utility == pyspiel.GameType.Utility.IDENTICAL
-    *_, end = _play(game, random.Random(5))
-    assert end.is_terminal() and end.returns()[0] == end.returns()[1] in (-1.0, 1.0)
 
 
 def test_strato_reads_a_puzzle_file() -> None:
