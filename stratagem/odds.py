@@ -18,14 +18,19 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.records import POLICY_FORMAT
-from stratagem.loading import StratoDeal, load
+from stratagem.loading import StratoDeal, load, load_strato
+from stratagem.models.strato.deal import DealError, check_position
 from stratagem.models.strato.hidden import HiddenStrato, format_hidden
 from stratagem.models.strato.odds import SoloOdds, solo_odds
+from stratagem.models.strato.position import parse_state
+from stratagem.models.strato.puzzle import DealSpec
+from stratagem.models.strato.rules import StratoGame
 from stratagem.solvers.mdp import SOLVED
 
-__all__ = ["ODDS_FORMAT", "POLICY_FORMAT", "DealOdds", "odds", "odds_of"]
+__all__ = ["ODDS_FORMAT", "POLICY_FORMAT", "DealOdds", "odds", "odds_of", "position_deal"]
 
 #: The report of ``stratagem odds --json``.
 ODDS_FORMAT = "stratagem/odds@1"
@@ -115,10 +120,30 @@ def odds_of(deal: StratoDeal, *, time_limit: float | None = None, max_states: in
     return DealOdds(deal, game, result)
 
 
-def odds(puzzle: str | Path, deal: str | int | None = None, *, time_limit: float | None = None,
-         max_states: int | None = None, rank: bool = True) -> DealOdds:
+def odds(puzzle: str | Path, deal: str | int | None = None, *, position: str | None = None,
+         time_limit: float | None = None, max_states: int | None = None, rank: bool = True) -> DealOdds:
     """The exact optimal solo win probability of ``deal`` of the Strato ``puzzle`` when the pile's order
-    is hidden: the value, the first move's options ranked, and the policy that proves it."""
-    loaded = load(puzzle, deal, 1 if isinstance(deal, int) else None)
-    assert isinstance(loaded, StratoDeal)
+    is hidden: the value, the first move's options ranked, and the policy that proves it.
+
+    ``position`` (the open notation, ``ROWS HAND PILE 1 LAST``; the pile's order is ignored) starts from
+    a position of the puzzle's challenge instead of a deal: a table and hand met in play."""
+    if position is None:
+        loaded = load(puzzle, deal, 1 if isinstance(deal, int) else None)
+        assert isinstance(loaded, StratoDeal)
+    else:
+        loaded = position_deal(puzzle, position)
     return odds_of(loaded, time_limit=time_limit, max_states=max_states, rank=rank)
+
+
+def position_deal(puzzle: str | Path, position: str) -> StratoDeal:
+    """A position of ``puzzle``'s challenge, given in the open notation, as a deal named ``position``."""
+    source = str(puzzle)
+    loaded = load_strato(source)
+    try:
+        state = parse_state(position)
+        check_position(loaded.challenge, state)
+    except (NotationError, DealError) as exc:
+        raise BadInput("<argument>", "--position", str(exc)) from None
+    spec = DealSpec("position", len(state.hands), state=state)
+    game = StratoGame(loaded.challenge, loaded.options, state)
+    return StratoDeal(loaded, spec, game, state)

@@ -21,6 +21,7 @@ import click
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable, dumps_record
 from stratagem.loading import StratoDeal, load
 
@@ -32,6 +33,9 @@ def _percent(value: object) -> str:
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None, help="Which deal (default: the first).")
+@click.option("--position", "position", metavar="TEXT", default=None,
+              help="Start from this position of the puzzle's challenge instead (open notation, "
+                   "'ROWS HAND PILE 1 LAST'; the pile's order is ignored).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command): status 'unknown' with the proven lower bound, exit 3.")
 @click.option("--states", "max_states", type=click.IntRange(min=1), default=None,
@@ -41,21 +45,28 @@ def _percent(value: object) -> str:
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the policy as a proof DAG (stratagem/policy@1) that `stratagem verify` replays.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (stratagem/odds@1).")
-def odds(puzzle: str, deal_key: str | None, time_limit: float | None, max_states: int | None, rank: bool,
-         proof_path: str | None, as_json: bool) -> int:
+def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: float | None,
+         max_states: int | None, rank: bool, proof_path: str | None, as_json: bool) -> int:
     """Exact solo win probability of a Strato deal with the pile's order hidden, and its best first moves.
 
     The player sees the table, their hand and which cards are left, not their order; each draw is a
     chance event. The value is exact (a fraction), found by an exhaustive memoised expectimax; the
     policy that achieves it is the proof. Exit 0 exact, 2 bad input, 3 stopped by a limit.
     """
-    from stratagem.odds import odds_of
+    from stratagem.odds import odds_of, position_deal
 
     if proof_path is not None:
         check_writable(proof_path, "--proof")
-    loaded = load(puzzle, deal_key, 1 if deal_key is not None and deal_key.isdigit() else None)
-    assert isinstance(loaded, StratoDeal)
-    answer = odds_of(loaded, time_limit=time_limit, max_states=max_states, rank=rank)
+    if position is not None and deal_key is not None:
+        raise click.UsageError("give --deal or --position, not both")
+    if position is not None:
+        deal = position_deal(puzzle, position)
+    else:
+        loaded = load(puzzle, deal_key, 1 if deal_key is not None and deal_key.isdigit() else None)
+        if not isinstance(loaded, StratoDeal):
+            raise BadInput(puzzle, "game", "odds are for Strato puzzles")
+        deal = loaded
+    answer = odds_of(deal, time_limit=time_limit, max_states=max_states, rank=rank)
     note = ""
     if proof_path is not None:
         if answer.write_proof(proof_path):

@@ -1,0 +1,107 @@
+"""The designer's numbers side by side: open-information answers, the exact solo win probability with the
+pile hidden, and how often agents that see only their own hand win (results/strato-hidden.md).
+
+    python scripts/strato_hidden.py --out results/strato-hidden.md
+
+For each shipped deal of challenges 0 and 1: whether the open-information game is solvable and its
+optimum (``stratagem solve``, every card known), and for the solo deals the exact win probability when
+the pile's order is hidden (``stratagem odds``: states and seconds, or how far it got within the limit).
+Then agent win rates with 95% Wilson intervals on seeded deals, the same deals for every agent
+(``stratagem play strato``), for 1, 2 and 4 players. Seeded: the same command gives the same table (the
+seconds aside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from stratagem.cli.output import machine  # noqa: E402
+from stratagem.loading import deal_of, load_strato  # noqa: E402
+from stratagem.odds import odds_of  # noqa: E402
+from stratagem.solving import solve  # noqa: E402
+from stratagem.teamplay import play_strato  # noqa: E402
+
+PUZZLES = ("challenge-0", "challenge-1")
+
+
+def fraction_text(value: object) -> str:
+    return "-" if value is None else f"{value} ({float(value):.4f})"  # type: ignore[arg-type]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--odds-limit", type=float, default=300.0, help="seconds for each exact solo value")
+    parser.add_argument("--solve-limit", type=float, default=60.0)
+    parser.add_argument("--games", type=int, default=20, help="games per agent and player count, challenge 0")
+    parser.add_argument("--games-1", type=int, default=6, help="games per agent and player count, challenge 1")
+    parser.add_argument("--players", default="1,2,4")
+    args = parser.parse_args()
+    players = [int(p) for p in args.players.split(",")]
+    lines = ["# Strato as players meet it: open information, the exact solo odds, and agents", "",
+             f"Made by `python scripts/strato_hidden.py --odds-limit {args.odds_limit:g} --solve-limit "
+             f"{args.solve_limit:g} --games {args.games} --games-1 {args.games_1} --players {args.players}"
+             f"{' --out ' + str(args.out) if args.out else ''}` on {machine()}; it took TOOK.", "",
+             "*Open*: every hand and the pile's order known (`stratagem solve`). *Exact solo*: the optimal win "
+             "probability of a player who sees the table, the hand and which cards are left but not their "
+             "order (`stratagem odds`, an exhaustive memoised expectimax; its policy is a proof `stratagem "
+             "verify` replays). The agents see only what a player sees; every agent plays the same seeded deals, "
+             "the draws in each deal's real order (`stratagem play strato`).", ""]
+    started = time.perf_counter()
+    lines += ["## Shipped deals", "",
+              "| challenge | deal | players | open: solvable, optimum | exact solo win probability | states "
+              "| seconds |",
+              "|---|---|---:|---|---|---:|---:|"]
+    for name in PUZZLES:
+        puzzle = load_strato(ROOT / "puzzles" / "strato" / f"{name}.toml")
+        for spec in puzzle.deals:
+            deal = deal_of(puzzle, spec.name)
+            solution = solve(deal, time_limit=args.solve_limit)
+            result = solution.result
+            open_text = (f"yes, {len(result.moves)} turns" if result.status == "solved" else
+                         "no (proven)" if result.status == "unsolvable" else
+                         f"unknown (>= {result.lower_bound})")
+            if deal.game.num_players == 1:
+                answer = odds_of(deal, time_limit=args.odds_limit, rank=False).result
+                if answer.status == "solved":
+                    exact = fraction_text(answer.value)
+                else:
+                    exact = (f"unknown: stopped by the {answer.stopped_by}; at least "
+                             f"{fraction_text(answer.lower_bound)} ({answer.proof_source})")
+                lines.append(f"| {puzzle.challenge.name} | {spec.name} | 1 | {open_text} | {exact} | "
+                             f"{answer.states:,} | {answer.seconds:.0f} |")
+            else:
+                lines.append(f"| {puzzle.challenge.name} | {spec.name} | {deal.game.num_players} | {open_text} | "
+                             "(solo only) | | |")
+            print(lines[-1], flush=True)
+    lines += ["", "## Agents on seeded deals", "",
+              "Win rate with a 95% Wilson interval; mean turns over the games won. `pimc`: 8 samples, each "
+              "solved by A* stopped after 1,000 expansions (challenge 1: 4 samples, 300 expansions); `ismcts`: "
+              "200 iterations, random playouts.", "",
+              "| challenge | agent | players | games | wins | win rate [95% CI] | mean turns to win | CPU s |",
+              "|---|---|---:|---:|---:|---|---:|---:|"]
+    for name, games in (("challenge-0", args.games), ("challenge-1", args.games_1)):
+        agents = (["greedy", "pimc", "ismcts:iterations=200"] if name == "challenge-0" else
+                  ["greedy", "pimc:samples=4:nodes=300", "ismcts:iterations=200"])
+        match = play_strato(ROOT / "puzzles" / "strato" / f"{name}.toml", agents, players, games, seed=0)
+        for row in match.rows:
+            low, high = row.win_rate_ci95
+            turns = "-" if row.mean_turns is None else f"{row.mean_turns:.1f}"
+            lines.append(f"| {match.challenge} | {row.agent} | {row.players} | {len(row.games)} | {row.wins} | "
+                         f"{row.win_rate:.2f} [{low:.2f}, {high:.2f}] | {turns} | {row.seconds:.0f} |")
+            print(lines[-1], flush=True)
+    took = f"{(time.perf_counter() - started) / 60:.0f} min"
+    text = "\n".join(lines).replace("TOOK", took) + "\n"
+    if args.out:
+        args.out.write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
