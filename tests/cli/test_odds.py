@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import PUZZLES
+
 from stratagem.cli.main import run
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
