@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,7 +176,7 @@ def run_blocks(blocks: list[Block], capsys: pytest.CaptureFixture[str]) -> None:
     problems: list[str] = []
     for block in blocks:
         for command in block.commands:
-            code = run(command.line.split()[1:])
+            code = run(shlex.split(command.line)[1:])
             out, err = capsys.readouterr()
             out += err
             if code not in (0, 1, 3):
