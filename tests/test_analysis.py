@@ -64,9 +64,12 @@ def test_progress_says_which_root_move_is_being_ranked() -> None:
 
     position = load_position(SQUARE_IN_3)
     game, state = position.game, position.state
-    analyze(position, progress=show)
+    analysis = analyze(position, progress=show)
     moves = list(game.legal_moves(state))
-    searched = [i for i, m in enumerate(moves, start=1) if not game.is_terminal(game.apply(state, m))]
+    # The root's best move is not searched again: the root's search established its value.
+    searched = [i for i, m in enumerate(moves, start=1) if not game.is_terminal(game.apply(state, m))
+                and game.format_move(state, m) != analysis.best_move]
+    assert len(searched) == sum(1 for m in moves if not game.is_terminal(game.apply(state, m))) - 1
     assert labels[0] == "alphabeta search"
     assert labels[1:] == [f"ranking move {i} of {len(moves)}: {game.format_move(state, moves[i - 1])}"
                           for i in searched]

@@ -22,7 +22,7 @@ from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.gametree import NOT_RANKED, SOLVED, MinimaxResult
 from stratagem.solvers.multiplayer import maxn, paranoid
 from stratagem.solvers.prooftree import encode_value
-from stratagem.solvers.ranking import MoveValue, rank_key, rank_moves
+from stratagem.solvers.ranking import MoveValue, rank_moves
 from stratagem.solvers.transposition import TranspositionTable
 
 
@@ -75,13 +75,13 @@ def _exact_with(game: Any, state: Any, method: str, depth: int | None, limit: De
         report["summary"] += f" ({report['battles']} battle{'' if report['battles'] == 1 else 's'})"
     if rank and game.to_move(state) >= 0:
         options.pop("progress", None)
-        ranked = _rank(game, state, method, options, show)
+        known = {}
         if result.solved and result.best_move is not None:
-            # The root's search established its best move's value; the list says so even if that move's
-            # own search was stopped or never began.
-            ranked = sorted((MoveValue(mv.move, result.value, result.distance, SOLVED, mv.assumption)
-                             if mv.move == result.best_move and mv.status != SOLVED else mv for mv in ranked),
-                            key=rank_key)
+            # The root's search established its best move's value: the list says so, and that move is
+            # not searched again.
+            known[result.best_move] = MoveValue(result.best_move, result.value, result.distance, SOLVED,
+                                                result.assumption)
+        ranked = _rank(game, state, method, options, show, known)
         report["moves"] = [
             {"move": game.format_move(state, mv.move),
              "value": record_value(mv.value) if mv.status in (SOLVED, "heuristic") else None,
@@ -96,8 +96,8 @@ def _exact_with(game: Any, state: Any, method: str, depth: int | None, limit: De
     return report
 
 
-def _rank(game: Any, state: Any, method: str, options: dict[str, Any], show: ProgressFactory
-          ) -> list[MoveValue[Any]]:
+def _rank(game: Any, state: Any, method: str, options: dict[str, Any], show: ProgressFactory,
+          known: dict[Any, MoveValue[Any]]) -> list[MoveValue[Any]]:
     """Every root move ranked by ``method``'s search, the display saying which move is being searched
     ("ranking move 3 of 12: b2: depth 5, 40,000 nodes")."""
     with ExitStack() as displays:
@@ -108,7 +108,7 @@ def _rank(game: Any, state: Any, method: str, options: dict[str, Any], show: Pro
             label = f"ranking move {number} of {count}: {game.format_move(state, move)}"
             update[0] = displays.enter_context(show(label, "depth", "nodes"))
 
-        return rank_moves(game, state, _search(method), on_move=announce,
+        return rank_moves(game, state, _search(method), on_move=announce, known=known,
                           progress=lambda depth, nodes: update[0](depth, nodes), **options)
 
 

@@ -7,7 +7,7 @@ learnt is not searched again under the next.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -64,7 +64,8 @@ def _rank_key(mv: MoveValue[Any]) -> tuple[int, Any, int]:
 
 
 def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M]] = alphabeta,
-               on_move: Callable[[int, int, M], None] | None = None, **options: Any) -> list[MoveValue[M]]:
+               on_move: Callable[[int, int, M], None] | None = None, known: Mapping[M, MoveValue[M]] | None = None,
+               **options: Any) -> list[MoveValue[M]]:
     """Every legal move at ``state`` with its value for the player to move, best first.
 
     Each move's position is searched on its own with ``search`` (:func:`alphabeta`,
@@ -81,6 +82,8 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
 
     ``on_move(number, count, move)`` is called before each move's search (``number`` from 1 in the
     game's move order, of ``count`` legal moves), so that a display can say which move is being ranked.
+    ``known`` gives moves whose value is already established (the root's best move, which the root's
+    own search solved): they are listed as given, not searched again.
     """
     me = decision_player(game, state, "rank_moves")
     if me < 0:
@@ -100,6 +103,9 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
     ranked: list[MoveValue[M]] = []
     moves = list(game.legal_moves(state))
     for number, move in enumerate(moves, start=1):
+        if known is not None and move in known:
+            ranked.append(known[move])
+            continue
         child = game.apply(state, move)
         if game.is_terminal(child):
             ranked.append(MoveValue(move, game.returns(child)[me], 1, SOLVED, label))
