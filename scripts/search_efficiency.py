@@ -7,8 +7,9 @@ reports:
 
 - ``searched``: nodes of the root's search alone; ``proof``: nodes of the proof tree (a DAG of
   distinct positions); ``searched/proof``, the search's overhead over the certificate (ideal <= 3);
-- ``ranking``: nodes of the ranking searches, sharing the root's table (as ``analyze`` does now) and
-  each with its own table (as before), and ``ranking/proof``;
+- ``ranking``: nodes of the ranking searches as ``analyze`` runs them now (sharing the root's table,
+  the root's solved best move not searched again) and as before (each move searched, each search with
+  its own table), and ``ranking/proof``;
 - CPU seconds of the root's search and of each ranking.
 
 The proof is of the value alone ("player 1 at least 1"); the search also establishes the distance to
@@ -35,7 +36,7 @@ from stratagem.solvers.alphabeta import alphabeta, return_bounds
 from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.multiplayer import paranoid
 from stratagem.solvers.prooftree import build_proof_tree
-from stratagem.solvers.ranking import rank_moves
+from stratagem.solvers.ranking import MoveValue, rank_moves
 from stratagem.solvers.transposition import TranspositionTable
 
 GAMES = ("cardclash", "stakd", "stratatak")
@@ -73,8 +74,12 @@ def _measure(game: Any, state: Any, method: str, search: Any) -> dict[str, Any]:
     started = cpu()
     result = search(game, state, lo=low, hi=high, tt=table)
     root_seconds = cpu() - started
+    known = {}
+    if result.solved and result.best_move is not None:
+        known[result.best_move] = MoveValue(result.best_move, result.value, result.distance, result.status,
+                                            result.assumption)
     started = cpu()
-    shared = rank_moves(game, state, search, lo=low, hi=high, tt=table)
+    shared = rank_moves(game, state, search, known=known, lo=low, hi=high, tt=table)
     shared_seconds = cpu() - started
     started = cpu()
     alone = rank_moves(game, state, search, lo=low, hi=high)
@@ -99,8 +104,8 @@ def _measure(game: Any, state: Any, method: str, search: Any) -> dict[str, Any]:
 
 def table(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
     lines = [
-        "| position | method | value | plies | searched | proof | searched/proof | ranking nodes (shared table) "
-        "| ranking/proof | ranking nodes (own tables) | root s | ranking s (shared / own) |",
+        "| position | method | value | plies | searched | proof | searched/proof | ranking nodes (now) "
+        "| ranking/proof | ranking nodes (before) | root s | ranking s (now / before) |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, r in rows:
@@ -124,7 +129,7 @@ def main() -> None:
         name = f"{Path(file).parent.name}/{Path(file).stem}"
         rows.append((name, r))
         print(f"{name}: searched {r['searched']:,}, proof {r['proof']:,}, ratio {r['searched'] / r['proof']:.2f}, "
-              f"ranking {r['shared']:,} shared / {r['alone']:,} own tables", flush=True)
+              f"ranking {r['shared']:,} now / {r['alone']:,} before", flush=True)
     load = os.getloadavg()[0]
     header = [
         "# Search efficiency: nodes searched against the proof",
