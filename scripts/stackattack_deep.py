@@ -102,7 +102,7 @@ def measure(source: Path, position: str, runs: int, scratch: Path, tag: str) -> 
         rows["verify"].append(child(source, ["verify", str(proof)]) if proof.exists() else {"cpu": None})
     out: dict[str, Any] = {"solve": rows["solve"][0], "proof_mb": proof.stat().st_size / 2**20 if proof.exists()
                            else None, "verify_code": rows["verify"][0].get("code"),
-                           "verify_said": rows["verify"][0].get("said", "")}
+                           "verify_said": rows["verify"][0].get("said", "").replace(f"{scratch}/", "")}
     for kind, found in rows.items():
         cpus = [r["cpu"] for r in found if r.get("cpu") is not None]
         out[f"{kind}_cpu"] = statistics.median(cpus) if cpus else None
@@ -156,8 +156,10 @@ def table(results: dict[str, dict[str, dict[str, Any]]], before: str, runs: int,
         "saddle points are found on the raw entries and certified by the saddle itself (the checker compares "
         "the entry with its row and column); 2x2 games without a saddle point are solved in closed form, only "
         "larger mixed games go to GLOP; decision positions and terminals are not memoised and forced reveals "
-        "only in a bounded scratch memo; `SimultaneousResult.node` is a dictionary look-up; the engine places a "
-        "turn's cards on local rows and applies a row choice without listing every choice.",
+        "only in a bounded scratch memo; below the start a position is valued as its penalty points so far plus "
+        "the same position with empty piles (`bank`), so positions differing only in their piles share a node; "
+        "`SimultaneousResult.node` is a dictionary look-up; the engine places a turn's cards on local rows and "
+        "applies a row choice without listing every choice.",
         END,
     ]
     return lines
