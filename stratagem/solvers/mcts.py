@@ -36,7 +36,20 @@ Common to both:
   a few simultaneous turns; :mod:`stratagem.solvers.duct` is the dedicated simultaneous-move search.)
 * Leaves are valued by a playout to the end: uniformly random moves unless a ``rollout_policy`` is
   given; ``rollout_limit`` cuts long playouts, scoring the cut state with the game's
-  :class:`~stratagem.core.game.Evaluation` if it has one, else the middle of ``value_range``.
+  :class:`~stratagem.core.game.Evaluation` if it has one, else the middle of ``value_range``;
+  ``rollout_limit=0`` values a new leaf by the evaluation alone (an evaluation cut-off).
+* Guided open search (``uct(guided=True)``, the default): the game's knowledge steers the search
+  where it has some. With :class:`~stratagem.core.game.MoveOrdering`, a node's moves are expanded
+  in ``order_moves`` order with progressive widening: a node visited ``n`` times considers only its
+  first ``widening * sqrt(n + 1)`` moves (more once those are all proven), so a few iterations go deep
+  along the moves the game rates best instead of trying every move once. A game may also declare a
+  ``rollout_limit`` attribute, the playout length it wants before its evaluation takes over (Card
+  Clash: 0, its evaluation alone); guided search uses it when no ``rollout_limit`` is given.
+  ``guided=False`` is plain UCT: every move tried once first, in an order drawn from the seed, and
+  random playouts. Measured in results/mcts.md.
+* Open search keeps each node's state, player to move and edges, and its children in a list aligned
+  with the edges; moves are formatted (``format_move``) only for the root's report. :class:`SearchTree`
+  keeps a tree from one search to the next (tree reuse between the moves of a game).
 * Budget: ``iterations`` (deterministic) and/or ``time_limit`` in seconds (wall clock, therefore *not*
   deterministic: how far a timed search gets depends on the machine). Whichever runs out first stops
   the search.
