@@ -21,6 +21,7 @@ times are CPU seconds of this process and depend on the machine and its load (no
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import time
@@ -80,22 +81,40 @@ def speed(repeats: int, simulations: int) -> list[str]:
     return lines + [""]
 
 
-def greedy(games: int, only: str | None) -> list[str]:
+def greedy(games: int, only: str | None, pairs: bool) -> list[str]:
+    how = ("in pairs (one deal, both seats; pair k seeded k), the running score printed after each pair"
+           if pairs else "seed 0, seats rotating")
     lines = ["## Against the greedy agent", "",
-             f"{games} games per pairing from fresh deals, seed 0, seats rotating; 95% Wilson interval on "
+             f"{games} games per pairing from fresh deals, {how}; 95% Wilson interval on "
              "the mcts agent's win rate. `mcts` alone is the agent's default budget (1,000 iterations).", "",
              "| game | agents | W-D-L | win rate | 95% CI | CPU s |", "|---|---|---|---:|---|---:|"]
     for game, spec in GREEDY_PAIRINGS:
         if only and only not in f"{game} {spec}":
             continue
         started = time.process_time()
-        result = play(game, [spec, "greedy"], games=games, seed=0)
-        first = result.agents[0]
-        low, high = first.win_rate_ci95
-        lines.append(f"| {game} | {spec} vs greedy | {first.wins}-{first.draws}-{first.losses} | {first.win_rate:.2f} "
+        wins = draws = losses = 0
+        for seed in range(games // 2) if pairs else (0,):
+            result = play(game, [spec, "greedy"], games=2 if pairs else games, seed=seed)
+            first = result.agents[0]
+            wins, draws, losses = wins + first.wins, draws + first.draws, losses + first.losses
+            if pairs:
+                print(f"{game} {spec} vs greedy, pair {seed}: {wins}-{draws}-{losses}", flush=True)
+        total = wins + draws + losses
+        low, high = wilson(wins, total)
+        lines.append(f"| {game} | {spec} vs greedy | {wins}-{draws}-{losses} | {wins / total:.2f} "
                      f"| [{low:.2f}, {high:.2f}] | {time.process_time() - started:.0f} |")
         print(lines[-1], flush=True)
     return lines + [""]
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def peer(games: int, seconds: float, rollout_limit: int | None) -> list[str]:
@@ -128,17 +147,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.05, help="peer: CPU seconds per move for each side")
     parser.add_argument("--rollout-limit", type=int, default=None, help="peer: both sides' playout cut")
     parser.add_argument("--only", default=None, help="greedy: only pairings containing this text")
+    parser.add_argument("--pairs", action="store_true", help="greedy: play in seeded pairs, printing the score")
     parser.add_argument("--out", help="append the tables to this Markdown file")
     args = parser.parse_args()
     command = "python scripts/mcts_bench.py " + " ".join(
         [*args.sections, f"--games {args.games}"] + ([f"--only '{args.only}'"] if args.only else [])
+        + (["--pairs"] if args.pairs else [])
         + ([f"--rollout-limit {args.rollout_limit}"] if args.rollout_limit is not None else []))
     lines: list[str] = []
     for section in args.sections:
         if section == "speed":
             lines += speed(args.repeats, args.simulations)
         elif section == "greedy":
-            lines += greedy(args.games, args.only)
+            lines += greedy(args.games, args.only, args.pairs)
         else:
             lines += peer(args.games, args.seconds, args.rollout_limit)
     text = "\n".join(header(command) + lines) + "\n"
