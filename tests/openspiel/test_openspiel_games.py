@@ -69,7 +69,7 @@ def test_random_sim_test(config: str) -> None:
 @pytest.mark.parametrize("config", CONFIGS)
 def test_random_sim_test_many(config: str) -> None:
     game = pyspiel.load_game(config)
-    pyspiel.random_sim_test(game, num_sims=200, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=50, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("config", CONFIGS)
