@@ -417,6 +417,12 @@ def sweep(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, workers
     client = None if workers == 0 and scheduler is None else connect(workers, scheduler, connect_timeout)
     results.open()
     try:
+        rows = sorted({min(2, t.setup["challenge"]["rows"]) for t in todo if isinstance(t, Task)})
+        if rows:
+            if client is None:
+                warm_up(rows)
+            else:
+                client.run(warm_up, rows)
         if client is None:
             for task in todo:
                 _keep(run_task(task), results, tally, on_record)
@@ -427,6 +433,34 @@ def sweep(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, workers
         if client is not None:
             close(client)
     return tally
+
+
+#: Setups whose deals :func:`warm_up` solves: one row, and two rows (the kernels differ).
+WARM_UP_SETUPS = (
+    {"challenge": {"name": "warm-up, one row", "level": 0, "weathers": "RW", "rows": 1, "limit": 6,
+                   "rows_required": 1, "players": 1, "goal": {"left": "RRRR", "right": "WWWW"}, "pairs": ["RW"]}},
+    {"challenge": {"name": "warm-up, two rows", "level": 2, "weathers": "RWSC", "rows": 2, "limit": 6,
+                   "rows_required": 2, "players": 1, "goal": {"left": "<<<", "right": ">>>"}}},
+)
+
+
+def warm_up(rows: Sequence[int] = (1, 2)) -> None:
+    """Compile (or load from numba's cache) the Strato kernels before any deal's time limit starts.
+
+    A fresh install has no compiled kernels: the first solve compiles them, which took over two minutes
+    on a loaded 2-core machine, and numba's compiler cannot be stopped, so the first deals of a sweep
+    overran their limit and were recorded ``unknown``. Solving one small deal of each kind without a
+    limit on each worker first takes that time out of the deals' limits (well under a second once
+    cached). ``rows``: the row counts (1, or 2 for two or more) of the deals to come."""
+    from stratagem.models.strato.deal import seeded_deal
+    from stratagem.models.strato.rules import StratoGame
+    from stratagem.models.strato.solve import solve
+
+    for setup in WARM_UP_SETUPS:
+        if setup["challenge"]["rows"] not in rows:
+            continue
+        challenge, options = setup_from_data(setup, "<warm-up>")
+        solve(StratoGame(challenge, options, seeded_deal(challenge, 0, 1)), method="relaxed")
 
 
 def _keep(record: dict[str, Any], results: ResultsFile, tally: Tally, on_record: OnRecord | None) -> None:
