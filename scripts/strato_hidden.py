@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from stratagem.cli.output import machine  # noqa: E402
 from stratagem.loading import deal_of, load_strato  # noqa: E402
-from stratagem.odds import odds_of  # noqa: E402
+from stratagem.winprobability import odds_of  # noqa: E402
 from stratagem.solving import solve  # noqa: E402
 from stratagem.teamplay import play_strato  # noqa: E402
 
@@ -38,6 +38,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--odds-limit", type=float, default=300.0, help="seconds for each exact solo value")
+    parser.add_argument("--odds-limit-1", type=float, default=120.0, help="the same for challenge 1")
     parser.add_argument("--solve-limit", type=float, default=60.0)
     parser.add_argument("--games", type=int, default=20, help="games per agent and player count, challenge 0")
     parser.add_argument("--games-1", type=int, default=6, help="games per agent and player count, challenge 1")
@@ -45,7 +46,8 @@ def main() -> None:
     args = parser.parse_args()
     players = [int(p) for p in args.players.split(",")]
     lines = ["# Strato as players meet it: open information, the exact solo odds, and agents", "",
-             f"Made by `python scripts/strato_hidden.py --odds-limit {args.odds_limit:g} --solve-limit "
+             f"Made by `python scripts/strato_hidden.py --odds-limit {args.odds_limit:g} --odds-limit-1 "
+             f"{args.odds_limit_1:g} --solve-limit "
              f"{args.solve_limit:g} --games {args.games} --games-1 {args.games_1} --players {args.players}"
              f"{' --out ' + str(args.out) if args.out else ''}` on {machine()}; it took TOOK.", "",
              "*Open*: every hand and the pile's order known (`stratagem solve`). *Exact solo*: the optimal win "
@@ -68,7 +70,8 @@ def main() -> None:
                          "no (proven)" if result.status == "unsolvable" else
                          f"unknown (>= {result.lower_bound})")
             if deal.game.num_players == 1:
-                answer = odds_of(deal, time_limit=args.odds_limit, rank=False).result
+                limit = args.odds_limit if name == "challenge-0" else args.odds_limit_1
+                answer = odds_of(deal, time_limit=limit, rank=False).result
                 if answer.status == "solved":
                     exact = fraction_text(answer.value)
                 else:

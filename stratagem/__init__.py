@@ -7,6 +7,7 @@ formats of docs/formats.md (docs/api.md shows each with an example):
 - :func:`solve` a Strato deal (a shortest line and how it is known, a proof record);
 - :func:`check` a puzzle (solvable? a STAKD solo set, a Strato deal);
 - :func:`analyze` a position of a game (its value, best moves, a proof);
+- :func:`odds`: the exact solo win probability of a Strato deal with the pile's order hidden (a policy proof);
 - :func:`verify` a line or proof record with the rules engine alone.
 
 They are imported on first use (module ``__getattr__``), so ``import stratagem`` stays fast and loads
@@ -35,11 +36,14 @@ _LAZY = {
     "ClaimReport": "stratagem.verification.verdict",
     "analyze": "stratagem.analysis",
     "Analysis": "stratagem.analysis.result",
+    "odds": "stratagem.winprobability",
+    "DealOdds": "stratagem.winprobability",
 }
 
 __all__ = [
     "Analysis",
     "ClaimReport",
+    "DealOdds",
     "DealSolution",
     "Position",
     "SoloCheck",
@@ -50,6 +54,7 @@ __all__ = [
     "check",
     "from_notation",
     "load",
+    "odds",
     "solve",
     "verify",
 ]
@@ -62,6 +67,7 @@ if TYPE_CHECKING:
     from stratagem.solving import DealSolution, solve
     from stratagem.verification import verify
     from stratagem.verification.verdict import ClaimReport, Verdict
+    from stratagem.winprobability import DealOdds, odds
 
 
 def __getattr__(name: str) -> Any:

@@ -1,4 +1,4 @@
-"""``stratagem.odds``: the exact solo win probability of a Strato deal when the pile's order is hidden.
+"""``stratagem.odds()``: the exact solo win probability of a Strato deal when the pile's order is hidden.
 
 The library half of ``stratagem odds``: load the deal, hide the pile's order
 (:class:`~stratagem.models.strato.hidden.HiddenStrato`), compute the optimal win probability
@@ -6,7 +6,9 @@ The library half of ``stratagem odds``: load the deal, hide the pile's order
 record -- the policy as a proof DAG -- that :func:`stratagem.verify` replays through the rules.
 
 >>> import stratagem
->>> answer = stratagem.odds("puzzles/strato/challenge-0.toml", "solo-1", time_limit=1)  # doctest: +SKIP
+>>> answer = stratagem.odds("puzzles/strato/challenge-0.toml", position="RRWR(RW)WWRW RRR WRR 1 -")
+>>> answer.result.value
+Fraction(2, 3)
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every other Strato answer assumes open information (the pile's order known, like double-dummy bridge).
 This one is the player's: from the deal's table and hand, with the pile shuffled face down, what is the
 best achievable probability of winning, and which first move achieves it? The work is
-:func:`stratagem.odds.odds_of`; this module parses the options, prints the report and turns it into the
+:func:`stratagem.winprobability.odds_of`; this module parses the options, prints the report and turns it into the
 exit code.
 
 Why its own command rather than an ``analyze`` method: ``analyze`` values positions of the competitive
@@ -53,7 +53,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
     chance event. The value is exact (a fraction), found by an exhaustive memoised expectimax; the
     policy that achieves it is the proof. Exit 0 exact, 2 bad input, 3 stopped by a limit.
     """
-    from stratagem.odds import odds_of, position_deal
+    from stratagem.winprobability import odds_of, position_deal
 
     if proof_path is not None:
         check_writable(proof_path, "--proof")
@@ -83,7 +83,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
 
 def _print(answer: object, note: str) -> None:
     from stratagem.cli.output import stdout
-    from stratagem.odds import DealOdds
+    from stratagem.winprobability import DealOdds
 
     assert isinstance(answer, DealOdds)
     r, deal = answer.result, answer.deal
