@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -47,6 +48,21 @@ Policy = Callable[[Any], Any]
 Order = Callable[[Any, list[tuple[Any, Any]]], Sequence[tuple[Any, Any]]]
 #: True for a state whose value is surely the least payoff.
 Floor = Callable[[Any], bool]
+
+#: The recursion limit the searches here run under: a Strato game lasts at most a few hundred plies.
+RECURSION_LIMIT = 20_000
+
+
+@contextmanager
+def deep_recursion() -> Iterator[None]:
+    """Raise Python's recursion limit to :data:`RECURSION_LIMIT` around a recursive search."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
 
 #: Visits between two looks at the clock.
 CHECK_EVERY = 256
@@ -204,26 +220,22 @@ def optimal_value(game: Any, root: Any, payoff: Payoff, *, lo: Fraction = Fracti
     deadline = deadline or Deadline(None)
     search = _Expectimax(game, payoff, lo, hi, deadline, max_states, order, floor)
     below, above = lo - 1, hi + 1  # a window strictly around every value: the result is exact
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20_000))
     ranking: list[tuple[Any, Fraction]] = []
+    if game.to_move(root) in (TERMINAL, CHANCE):
+        raise ValueError("optimal_value starts from a decision of the player")
     try:
-        if game.to_move(root) in (TERMINAL, CHANCE):
-            raise ValueError("optimal_value starts from a decision of the player")
-        value = search.search(root, below, above)
-        if rank:
-            for move, child in search.successors(root):
-                ranking.append((move, search.search(child, below, above)))
-            order_ = sorted(range(len(ranking)), key=lambda i: (-ranking[i][1], i))
-            ranking = [ranking[i] for i in order_]
-        else:
-            best = search.best[root]
-            ranking = [(best, value)]
+        with deep_recursion():
+            value = search.search(root, below, above)
+            if rank:
+                for move, child in search.successors(root):
+                    ranking.append((move, search.search(child, below, above)))
+                order_ = sorted(range(len(ranking)), key=lambda i: (-ranking[i][1], i))
+                ranking = [ranking[i] for i in order_]
+            else:
+                ranking = [(search.best[root], value)]
     except _Stopped as stop:
         return MdpResult(UNKNOWN, None, ranking, len(search.bounds), search.visits, time.perf_counter() - started,
                          stop.why, lo)
-    finally:
-        sys.setrecursionlimit(limit)
     best_moves = {s: m for s, m in search.best.items() if search.bounds[s][0] == search.bounds[s][1]}
     return MdpResult(SOLVED, value, ranking, len(search.bounds), search.visits, time.perf_counter() - started,
                      None, lo, best_moves, search.bounds)
@@ -259,14 +271,11 @@ def policy_value(game: Any, root: Any, policy: Policy, payoff: Payoff, *, lo: Fr
         values[state] = v
         return v
 
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20_000))
     try:
-        return value(root), len(values)
+        with deep_recursion():
+            return value(root), len(values)
     except _Stopped:
         return None, len(values)
-    finally:
-        sys.setrecursionlimit(limit)
 
 
 @dataclass(frozen=True)

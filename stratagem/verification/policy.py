@@ -15,7 +15,6 @@ ordering, no knowledge of Strato beyond the rules), under the run's limits.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
@@ -27,7 +26,7 @@ from stratagem.models.strato.hidden import PLAY, HiddenState, HiddenStrato, pars
 from stratagem.models.strato.odds import win_payoff
 from stratagem.models.strato.position import ONGOING, State
 from stratagem.models.strato.puzzle import setup_from_data
-from stratagem.solvers.mdp import check_policy_dag
+from stratagem.solvers.mdp import check_policy_dag, deep_recursion
 from stratagem.verification.verdict import Limits, Verdict
 
 __all__ = ["check_policy", "plain_value"]
@@ -136,11 +135,8 @@ def plain_value(game: HiddenStrato, start: HiddenState, limits: Limits) -> tuple
         memo[state] = v
         return v
 
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20_000))
     try:
-        return value(start), len(memo)
+        with deep_recursion():
+            return value(start), len(memo)
     except _Stopped:
         return None, len(memo)
-    finally:
-        sys.setrecursionlimit(limit)
