@@ -23,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from stratagem.cli.output import machine  # noqa: E402
 from stratagem.loading import deal_of, load_strato  # noqa: E402
-from stratagem.winprobability import odds_of  # noqa: E402
 from stratagem.solving import solve  # noqa: E402
 from stratagem.teamplay import play_strato  # noqa: E402
+from stratagem.winprobability import odds_of  # noqa: E402
 
 PUZZLES = ("challenge-0", "challenge-1")
 
