@@ -72,7 +72,7 @@ def test_check_refuses_a_two_player_position(cli) -> None:
 
 def test_analyze_proves_a_stakd_endgame_and_verify_replays_the_proof(cli, tmp_path: Path) -> None:
     proof = tmp_path / "tree.json"
-    result = cli("analyze", str(STAKD / "endgame-2p-only-move.toml"), "--proof", str(proof), "--json")
+    result = cli("analyze", str(STAKD / "endgame-2p-only-move.toml"), "--proof", str(proof), "--rank", "--json")
     assert result.code == 0, result.err
     report = json.loads(result.out)
     assert report["status"] == "solved" and report["value"] == 1
