@@ -25,6 +25,7 @@ from random import Random
 from typing import Any
 
 from stratagem.core.errors import BadInput
+from stratagem.core.game import CHANCE
 from stratagem.loading import deal_of, load_strato
 from stratagem.models.strato.agents import AGENT_KINDS, StratoAgent, make_strato_agent
 from stratagem.models.strato.hidden import PLAY, HiddenStrato
@@ -106,7 +107,7 @@ def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Rando
     state = hidden.initial_state()
     turns = 0
     while not hidden.is_terminal(state) and turns < MAX_TURNS:
-        if hidden.to_move(state) < 0:
+        if hidden.to_move(state) == CHANCE:
             card = pile.pop(0)
             state = hidden.apply(state, card)
             continue

@@ -60,7 +60,7 @@ from stratagem.models.strato.position import (
     format_rows,
     parse_rows,
 )
-from stratagem.models.strato.rules import redeal, table_outcomes
+from stratagem.models.strato.rules import redeal, table_outcomes, unseen_cards
 from stratagem.models.strato.status import end_of_turn_status
 
 __all__ = [
@@ -223,7 +223,7 @@ class HiddenStrato:
         """What ``player`` knows: the table, their hand, every hand's size, the multiset of the cards
         they cannot see (the other hands and the pile), whose turn and phase it is, the announced end
         and revealed card, the last weather played and the result."""
-        unseen = "".join(sorted(state.pile + "".join(h for p, h in enumerate(state.hands) if p != player)))
+        unseen = "".join(sorted(unseen_cards(state.hands, state.pile, player)))
         return (player, state.rows, state.hands[player], tuple(len(h) for h in state.hands), len(state.pile),
                 unseen, state.to_move, state.last, state.status, state.phase, state.row, state.end, state.card,
                 state.draws)

@@ -67,8 +67,9 @@ class TurnBound:
             return 0
         if state.status != ONGOING:
             return 1 << 20
-        open_view = State(state.rows, state.hands[:-1] + (state.hands[-1] + state.card,), state.pile,
-                          state.to_move, state.last, ONGOING)
+        p = state.to_move  # a revealed card is still to be played: count it in the hand of its player
+        hands = state.hands[:p] + (state.hands[p] + state.card,) + state.hands[p + 1:]
+        open_view = State(state.rows, hands, state.pile, p, state.last, ONGOING)
         key = (state.rows, can_cross(open_view))
         found = self._known.get(key)
         if found is None:

@@ -47,10 +47,15 @@ def table_outcomes(
     return choices
 
 
+def unseen_cards(hands: tuple[str, ...], pile: str, player: int) -> str:
+    """The cards ``player`` cannot see: the pile, then the other hands (sort it for the multiset)."""
+    return pile + "".join(h for p, h in enumerate(hands) if p != player)
+
+
 def redeal(hands: tuple[str, ...], pile: str, player: int, rng: random.Random) -> tuple[tuple[str, ...], str]:
     """The cards ``player`` cannot see (the other hands and the pile) shuffled uniformly at random: the
     other hands dealt again (their sizes kept, each sorted) and the rest as the pile, in shuffled order."""
-    unseen = list(pile + "".join(h for p, h in enumerate(hands) if p != player))
+    unseen = list(unseen_cards(hands, pile, player))
     rng.shuffle(unseen)
     dealt = list(hands)
     for p in range(len(dealt)):
@@ -141,7 +146,7 @@ class StratoGame:
         discard pile lies face up), whose turn it is, the last weather played and the result. Not the
         pile's order, nor which unseen card is in which other hand (the seed: "You cannot show your
         cards or name them to other players")."""
-        unseen = "".join(sorted(state.pile + "".join(h for p, h in enumerate(state.hands) if p != player)))
+        unseen = "".join(sorted(unseen_cards(state.hands, state.pile, player)))
         return (player, state.rows, state.hands[player], tuple(len(h) for h in state.hands), len(state.pile),
                 unseen, state.to_move, state.last, state.status)
 
