@@ -12,7 +12,9 @@ solvers: deterministic, perfect information. Either way Strato is cooperative: e
 when the table meets the challenge and -1 when the game is lost (utility **identical**).
 
 Parameters: ``information``, ``puzzle`` (a Strato puzzle file; empty, the default, takes the built-in
-challenge below), ``deal`` (a deal name of that file; empty: its first deal), and for the built-in
+challenge below), ``deal`` (a deal name of that file; empty: its first deal), ``position`` (a position of
+the puzzle's challenge in the open notation, ``ROWS HANDS PILE PLAYER LAST``, played instead of a deal:
+a table and hands met in play; hidden, the pile's order is ignored), and for the built-in
 challenge ``seed`` (default 1) and ``players`` (1-4, default 1) of a seeded deal, with the rules options
 ``strict_effect`` (refused with hidden information) and ``wind_crosses_tornado`` (default false). The
 built-in challenge is challenge card 0 as the project reads it (puzzles/strato/challenge-0.toml): one
@@ -47,6 +49,7 @@ PARAMETERS: dict[str, Param] = {
     "information": "hidden",
     "puzzle": "",
     "deal": "",
+    "position": "",
     "seed": 1,
     "players": 1,
     "strict_effect": False,
@@ -167,6 +170,9 @@ def strato_game(params: Mapping[str, Param]) -> StratoGame | HiddenStrato:
 
 def _open_game(params: Mapping[str, Param]) -> StratoGame:
     puzzle = str(params["puzzle"])
+    position = str(params["position"])
+    if position:
+        return _position_game(puzzle, position, params)
     if puzzle:
         from stratagem.loading import load_strato
 
@@ -182,6 +188,29 @@ def _open_game(params: Mapping[str, Param]) -> StratoGame:
         raise ValueError(f"Strato is played by 1 to 4 players, not {players}")
     options = Options(bool(params["strict_effect"]), bool(params["wind_crosses_tornado"]))
     return StratoGame(CHALLENGE_0, options, seeded_deal(CHALLENGE_0, int(params["seed"]), players))
+
+
+def _position_game(puzzle: str, position: str, params: Mapping[str, Param]) -> StratoGame:
+    """The open engine from ``position`` (open notation) of the puzzle's challenge (the built-in one
+    without a puzzle), checked as ``stratagem odds --position`` checks it."""
+    from stratagem.core.errors import NotationError
+    from stratagem.models.strato.deal import DealError, check_position
+    from stratagem.models.strato.position import parse_state
+
+    if puzzle:
+        from stratagem.loading import load_strato
+
+        loaded = load_strato(puzzle)
+        challenge, options = loaded.challenge, loaded.options
+    else:
+        challenge = CHALLENGE_0
+        options = Options(bool(params["strict_effect"]), bool(params["wind_crosses_tornado"]))
+    try:
+        state = parse_state(position)
+        check_position(challenge, state)
+    except (NotationError, DealError) as exc:
+        raise ValueError(f"position {position!r}: {exc}") from None
+    return StratoGame(challenge, options, state)
 
 
 class StratoSpielGame(SpielGame):
