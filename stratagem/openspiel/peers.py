@@ -745,8 +745,9 @@ def strato_team_match(puzzle: str, players: int, games: int, seconds: float, *, 
     makers: dict[str, Callable[[int], Any]] = {
         "ismcts": lambda n: IsmctsAgent(iterations=n),
         "mcts": lambda n: StratoUctAgent(n),
-        "openspiel-mcts": lambda n: SpielStratoAgent(max(MIN_BOT_SIMULATIONS, n)),
+        "openspiel-mcts": lambda n: SpielStratoAgent(n),
     }
+    least = {"openspiel-mcts": MIN_BOT_SIMULATIONS}
     rows: list[StratoAgentRow] = []
     for label in ("greedy", "pimc") if pimc else ("greedy",):
         agent = GreedyAgent() if label == "greedy" else PimcAgent()
@@ -758,10 +759,10 @@ def strato_team_match(puzzle: str, players: int, games: int, seconds: float, *, 
         trial = 20
         began = cpu()
         make(trial).choose(hidden, first, Random(0))
-        n = max(1, round(trial * seconds / max(cpu() - began, 1e-6)))
+        n = max(least.get(label, 1), round(trial * seconds / max(cpu() - began, 1e-6)))
         if spare:
             _, spent = _play_strato(make(n), spare, f"calibrate:{label}")
-            n = max(1, round(n * seconds / max(statistics.fmean(spent or [seconds]), 1e-6)))
+            n = max(least.get(label, 1), round(n * seconds / max(statistics.fmean(spent or [seconds]), 1e-6)))
         wins, spent = _play_strato(make(n), deals, label)
         rows.append(StratoAgentRow(label, wins, games, statistics.fmean(spent or [0.0]), len(spent), n))
     return rows

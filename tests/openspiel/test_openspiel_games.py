@@ -258,3 +258,15 @@ def test_dealt_cardclash_replays_the_engine_when_draws_follow_its_piles() -> Non
             table = dealt.apply(table, drawn)
         plies += 1
     assert dealt.is_terminal(table) and dealt.returns(table) == rules.returns(engine_state) and plies > 4
+
+
+def test_strato_starts_from_a_position_of_the_challenge() -> None:
+    from pathlib import Path
+
+    puzzle = Path(__file__).resolve().parents[2] / "puzzles" / "strato" / "challenge-0.toml"
+    game = pyspiel.load_game("stratagem_strato", {"puzzle": str(puzzle), "position": "RRWR(RW)WWRW RRR WRR 1 -"})
+    assert str(game.new_initial_state()) == "RRWR(RW)WWRW RRR {RRW} 1 - play"  # the pile's order forgotten
+    builtin = pyspiel.load_game("stratagem_strato", {"position": "RRWR(RW)WWRW RRR WRR 1 -", "information": "open"})
+    assert str(builtin.new_initial_state()) == "RRWR(RW)WWRW RRR WRR 1 -"
+    with pytest.raises(Exception, match="hand size"):
+        pyspiel.load_game("stratagem_strato", {"position": "RRWR(RW)WWRW RRRW WWR 1 -"})

@@ -93,3 +93,47 @@ def test_counting_game_stops_at_its_budget() -> None:
     assert counter.applied == 2
     with pytest.raises(peers.NodeBudget):
         counter.apply(state, loaded.game.legal_moves(state)[0])
+
+
+STRATO = str(PUZZLES / "strato" / "challenge-0.toml")
+
+
+@pytest.mark.parametrize(("text", "value"), [("RRWR(RW)WWRW RRR WRR 1 -", "2/3"), ("RRWR(RW)WWRW RRR RR 1 -", "0"),
+                                             ("RRWR(RW)WWWR RRR WR 1 -", "1")])
+def test_strato_expectiminimax_finds_our_exact_solo_value(text: str, value: str) -> None:
+    from fractions import Fraction
+
+    row = peers.strato_exact_peer(STRATO, text, 100_000, repeats=1)
+    assert row.exact == Fraction(value)
+    assert row.ours.status == row.plain.status == row.theirs.status == "solved"
+    assert row.agree is True and row.plain.value == row.ours.value == float(Fraction(value))
+    assert row.theirs.nodes > row.plain.nodes  # a tree search without memory meets states again
+
+
+def test_strato_expectiminimax_past_its_budget_is_stopped_not_valued() -> None:
+    row = peers.strato_exact_peer(STRATO, "RRWR(RW)WWRW RRR WRR 1 -", 500, repeats=1)
+    assert row.theirs.status == "node budget" and row.theirs.value is None and row.agree is None
+    assert row.theirs.nodes == 501
+
+
+def test_remembered_plays_apply_as_the_engine_does() -> None:
+    game = peers.strato_spiel_game(STRATO, "RRWR(RW)WWRW RRR WRR 1 -").engine.game
+    counter = peers._RememberedPlays(game, None)
+    state = game.initial_state()
+    for move in game.legal_moves(state):
+        assert counter.apply(state, move) == game.apply(state, move)
+    assert counter.legal_moves(state) == game.legal_moves(state)
+    assert counter.applied == len(game.legal_moves(state))
+
+
+def test_strato_team_match_plays_every_agent_on_the_same_deals() -> None:
+    rows = peers.strato_team_match(STRATO, 1, 1, 0.002, calibration=0, pimc=False)
+    assert [r.label for r in rows] == ["greedy", "ismcts", "mcts", "openspiel-mcts"]
+    assert all(r.games == 1 and r.moves > 0 and 0 <= r.wins <= 1 for r in rows)
+    assert all(r.budget is not None and r.budget >= 1 for r in rows[1:])
+    assert rows[-1].budget is not None and rows[-1].budget >= peers.MIN_BOT_SIMULATIONS
+
+
+def test_strato_uct_speed_runs_both_searches_on_the_hidden_pile() -> None:
+    ((seed, row),) = peers.strato_uct_speed(STRATO, 1, range(1), 30, repeats=1)
+    assert seed == 0 and row.ours_rate > 0 and row.theirs_rate > 0
