@@ -155,7 +155,7 @@ class MctsAgent:
             return ismcts(
                 game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
                 exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
-                player=player,
+                player=player, guided=self.guided, widening=self.widening,
             ).best_move
         return uct(
             game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
@@ -167,17 +167,28 @@ class MctsAgent:
     def params(self) -> dict[str, Any]:
         params = {"information": self.information, "iterations": self.iterations, "time_limit": self.time_limit,
                   "exploration": self.exploration, "rollout_limit": self.rollout_limit}
+        params.update(guided=self.guided, widening=self.widening)
         if self.information == "open":
-            params.update(guided=self.guided, widening=self.widening, reuse=self.reuse)
+            params.update(reuse=self.reuse)
         return params
 
 
 @dataclass(frozen=True)
 class IsmctsAgent(MctsAgent):
-    """SO-ISMCTS (:func:`~stratagem.solvers.mcts.ismcts`) from the mover's observation."""
+    """SO-ISMCTS (:func:`~stratagem.solvers.mcts.ismcts`) from the mover's observation, with ``mcts``'s
+    ``guided``, ``widening`` and ``rollout_limit`` (guided by default, as ``mcts``: the game's move
+    ordering per determinisation and its declared evaluation cut-off). It keeps no tree between moves:
+    ``reuse`` must stay off."""
 
+    reuse: bool = False
     name: str = "ismcts"
     information: ClassVar[str] = "observation"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.reuse:
+            raise ValueError("reuse: ismcts keeps no tree between moves (a determinised tree is not the next "
+                             "move's); leave reuse off")
 
 
 @dataclass(frozen=True)

@@ -317,7 +317,8 @@ class _Search:
         #: Open search over decision and chance nodes only: the fast path (:meth:`iterate_open`).
         self.open = observer is None and not isinstance(game, Simultaneous)
         self.guided = guided
-        self.ordering = guided and self.open and isinstance(game, MoveOrdering)
+        # Open search orders the edges it caches; ISMCTS orders each determinisation's moves.
+        self.ordering = guided and (self.open or observer is not None) and isinstance(game, MoveOrdering)
         self.widening = widening if self.ordering else None
         self.root = _Node(game.num_players)
         self.root.state = root_state
@@ -570,7 +571,10 @@ class _Search:
         if mover == CHANCE:
             edges = [(game.format_move(state, o), o, Fraction(p)) for o, p in game.chance_outcomes(state)]
         else:
-            edges = [(game.format_move(state, m), m, None) for m in game.legal_moves(state)]
+            moves = list(game.legal_moves(state))
+            if self.ordering and len(moves) > 1:  # ISMCTS, guided: this determinisation's moves in the game's order
+                moves = list(game.order_moves(state, moves))  # type: ignore[attr-defined]
+            edges = [(game.format_move(state, m), m, None) for m in moves]
         if self.observer is None:
             node.edges = edges
         return edges
@@ -601,17 +605,24 @@ class _Search:
                     child.avail += 1
         untried = [(key, move) for key, move, _ in edges if key not in children]
         if untried:
-            return untried[self.rng.randrange(len(untried))]
+            if self.widening is None:
+                return untried[self.rng.randrange(len(untried))]
+            # Guided ISMCTS: progressive widening over the moves available in this determinisation, in
+            # the game's order: while few of them have children, expand the first one without.
+            if len(edges) - len(untried) < self.widening * math.sqrt(node.visits + 1):
+                return untried[0]
         best: tuple[str, Any] | None = None
         best_score = -math.inf
         for key, move, _ in edges:
-            child = children[key]
-            if self.solver and child.proven is not None:
+            child = children.get(key)
+            if child is None or (self.solver and child.proven is not None):
                 continue
             parent = node.visits if self.observer is None else child.avail
             score = self._score(child.totals[mover], child.visits, parent)
             if score > best_score:
                 best, best_score = (key, move), score
+        if best is None and untried:
+            return untried[0]
         return best
 
     def _choose_joint(self, node: _Node, state: Any) -> tuple[Any, ...]:
@@ -866,12 +877,19 @@ def ismcts(
     rollout_policy: RolloutPolicy | None = None,
     rollout_limit: int | None = None,
     player: int | None = None,
+    guided: bool = False,
+    widening: float = DEFAULT_WIDENING,
 ) -> MctsResult[M]:
     """SO-ISMCTS from the point of view of the player to move (or ``player`` at a simultaneous root).
 
     ``state`` is the real state, but the search only ever uses it through ``game.sample_state(state,
     player, rng)`` -- one determinisation per iteration -- and to list the player's own moves at the
     end (which the player knows). Needs a :class:`~stratagem.core.game.HiddenInformation` game.
+    ``guided`` (off by default here) uses the game's knowledge as :func:`uct` does: the game's declared
+    ``rollout_limit`` when none is given, and with :class:`~stratagem.core.game.MoveOrdering` each
+    determinisation's moves in ``order_moves`` order with progressive widening (a node visited ``n``
+    times expands a new move while fewer than ``widening * sqrt(n + 1)`` of the moves available in
+    this determinisation have a child).
     """
     if not isinstance(game, HiddenInformation):
         raise UnsupportedGame(f"ISMCTS needs a hidden-information game (observation and sample_state); "
@@ -882,7 +900,7 @@ def ismcts(
     information = f"observation of player {observer}"
     search = _Search(
         game, state, Random(seed), observer=observer, exploration=exploration, value_range=value_range,
-        solver=False, rollout_policy=rollout_policy, rollout_limit=rollout_limit,
+        solver=False, rollout_policy=rollout_policy, rollout_limit=rollout_limit, guided=guided, widening=widening,
     )
     done, seconds = _run(search, iterations, time_limit)
     root = search.root
