@@ -122,7 +122,8 @@ def match_table(game_name: str, pairs: list[tuple[str, str]], games: int, player
         "## Matches",
         "",
         f"{games} games per pairing from fresh deals, seed 0, seats rotating; "
-        "95% Wilson interval on the win rate of the first agent.",
+        "95% Wilson interval on the win rate of the first agent."
+        + (f" {MATCH_NOTES[game_name]}" if game_name in MATCH_NOTES else ""),
         "",
         "| agents | games | first agent's W-D-L | win rate | 95% CI |",
         "|---|---:|---|---:|---|",
@@ -181,7 +182,7 @@ PEER_SIMULATIONS = 500
 PEER_NODES = 20_000
 PEER_SECONDS = 0.03
 PEER_STAGE_GAMES = 200
-PEER_ROLLOUT_LIMIT: dict[str, int | None] = {"stratatak": 10, "cardclash": 20, "stakd": None}
+PEER_ROLLOUT_LIMIT: dict[str, int | None] = {"stratatak": 10, "cardclash": 0, "stakd": None}
 
 
 def peers_section(game_name: str, files: list[str], max_nodes: int, games: int,
@@ -250,7 +251,7 @@ def _peer_match_table(peers: Any, game_name: str, games: int, log: Callable[[str
         "then two uncounted deals), then fixed, so the match is seeded and reproducible; the CPU each really",
         f"spent per move in the match is measured and shown. {match.result.games} games, seed 0, seats rotating, "
         f"{_match_setting(game_name)}"
-        f"{'; rollouts cut after ' + str(limit) + ' plies and scored by the engine' if limit else ''}.",
+        f"{_leaf_text(limit)}.",
         "",
         "| agents | games | sims per move (ours / MCTSBot) | CPU s per move (ours / MCTSBot) | our W-D-L "
         "| our win rate | 95% CI |",
@@ -260,6 +261,16 @@ def _peer_match_table(peers: Any, game_name: str, games: int, log: Callable[[str
         f"| {ours.win_rate:.3f} | [{low:.3f}, {high:.3f}] |",
         "",
     ]
+
+
+def _leaf_text(limit: int | None) -> str:
+    """How both sides of the peers' match value a new leaf."""
+    if limit is None:
+        return "; both sides play random playouts to the end"
+    if limit == 0:
+        return ("; both sides value a new leaf by the engine's evaluation alone (no playout: the game's declared "
+                "`rollout_limit = 0`)")
+    return f"; both sides cut playouts after {limit} plies and score them by the engine's evaluation"
 
 
 def _match_setting(game_name: str) -> str:
@@ -347,13 +358,21 @@ PAIRINGS: dict[str, tuple[list[tuple[str, str]], int]] = {
     "stratatak": ([("greedy", "random"), ("mcts:iterations={iterations}:rollout_limit=10", "random"),
                    ("mcts:iterations={iterations}:rollout_limit=10", "greedy"),
                    ("pimc:samples=8:rollouts=2:rollout_limit=10", "greedy")], 2),
-    "cardclash": ([("greedy", "random"), ("mcts:iterations={iterations}:rollout_limit=20", "random"),
-                   ("mcts:iterations={iterations}:rollout_limit=20", "greedy"),
-                   ("ismcts:iterations={iterations}:rollout_limit=20", "greedy")], 2),
+    "cardclash": ([("greedy", "random"), ("mcts:iterations={iterations}", "random"),
+                   ("mcts:iterations={iterations}", "greedy"), ("ismcts:iterations={iterations}", "greedy")], 2),
     "stakd": ([("greedy", "random"), ("mcts:iterations={iterations}", "random"),
                ("mcts:iterations={iterations}", "greedy")], 2),
     "stackattack": ([("lowest", "random"), ("cautious", "lowest"), ("greedy", "random"),
                      ("duct:iterations={iterations}", "lowest")], 2),
+}
+#: What the match table says of a game's search agents (the options a pairing leaves at their defaults).
+MATCH_NOTES = {
+    "cardclash": "`mcts` and `ismcts` play at their defaults (guided): Card Clash declares `rollout_limit = 0`, so a "
+                 "new leaf is valued by the game's evaluation alone, and moves are expanded in the game's order "
+                 "with progressive widening.",
+    "stratatak": "`rollout_limit=10`: playouts are cut after 10 plies and scored by the game's evaluation.",
+    "stakd": "STAKD declares no evaluation cut-off: `mcts` plays random playouts to the end, guided by the move "
+             "ordering.",
 }
 #: Search iterations per move in the matches when ``bench --iterations`` is not given.
 MATCH_ITERATIONS = {"stratatak": 200, "cardclash": 100, "stakd": 200, "stackattack": 30}

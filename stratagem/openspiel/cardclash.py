@@ -61,6 +61,8 @@ class DealtCardClash:
     def __init__(self, rules: CardClashGame) -> None:
         self.rules = rules
         self.num_players = rules.num_players
+        #: The engine's evaluation cut-off for guided MCTS (0: a new leaf is valued by ``evaluate``).
+        self.rollout_limit = rules.rollout_limit
 
     def initial_state(self) -> Table:
         n = self.num_players
