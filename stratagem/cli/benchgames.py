@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -419,8 +420,34 @@ def bench_game(game_name: str, out_dir: str, max_nodes: int, iterations: int | N
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{game_name}.md"
+    lines += kept_sections(target.read_text(encoding="utf-8") if target.exists() else "")
     write_atomic(target, "\n".join(lines))
     return target
+
+
+#: A section a script writes into results/<game>.md opens with this (``<!-- scripts/NAME.py: begin -->``).
+SCRIPT_SECTION = re.compile(r"^<!-- (scripts/[\w.-]+\.py): begin -->$", re.MULTILINE)
+
+
+def kept_sections(old: str) -> list[str]:
+    """What a bench run keeps of the file it rewrites: the sections scripts wrote there (from the first
+    ``<!-- scripts/NAME.py: begin -->`` marker to the end, notes after them included), under a line
+    saying they come from an earlier run of that script and how to refresh them. ``stratagem bench
+    stackattack`` keeps so the deep endgames' table (``scripts/stackattack_deep.py``: the package
+    before and after issue 20 part 6, measured in child processes, which bench cannot re-run)."""
+    found = SCRIPT_SECTION.search(old)
+    if found is None:
+        return []
+    script = found.group(1)
+    return [
+        "## Kept from an earlier run of `" + script + "`",
+        "",
+        f"`stratagem bench` does not measure what follows; it keeps it from the file it rewrote, as `{script}`",
+        "wrote it (its own header gives its command, machine and load). Re-running that script refreshes it.",
+        "",
+        old[found.start():].rstrip("\n"),
+        "",
+    ]
 
 
 # --------------------------------------------------------------------------------------------------
