@@ -13,7 +13,9 @@ what a time limit cut short, which depends on the machine: such a deal has statu
 proven lower bound and the length of the best line found.
 
 Resuming: a task's key is the puzzle's SHA-256 (its bytes, not its path), the player count, the seed, the
-method and the time limit. Running the same sweep again skips the keys already in the file. Each record
+method and the time limit. Running the same sweep again skips the keys already in the file (with
+``retry_unknown``, all but those whose latest record is ``unknown``; the file is only ever appended to, and
+of a repeated key the last record counts). Each record
 is one line written by one ``write`` and ``fsync``-ed, so a killed run loses only the tasks in flight;
 a torn last line (a crash of the machine mid-write) is dropped when the file is next opened, with a note.
 
@@ -321,8 +323,11 @@ class ResultsFile:
             self.torn = (f"{self.path}: line {len(lines) + 1} is torn (a run stopped while writing it); "
                          "dropped, its task runs again")
 
-    def done(self) -> set[str]:
-        return {record_key(r) for r in self.records}
+    def done(self, retry_unknown: bool = False) -> set[str]:
+        """The keys of the tasks this file holds a record of; with ``retry_unknown``, leaving out those
+        whose latest record is ``unknown`` (a time limit stopped it), so that they run again."""
+        latest = {record_key(r): r for r in self.records}  # a repeated key: the last record counts
+        return {key for key, r in latest.items() if not (retry_unknown and r.get("status") == "unknown")}
 
     def open(self) -> None:
         """Drop a torn last line and open the file for appending (made if missing)."""
@@ -400,15 +405,17 @@ OnRecord = Callable[[dict[str, Any], Tally], None]
 def sweep(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, workers: int | None = None,
           scheduler: str | None = None, on_record: OnRecord | None = None,
           on_failure: Callable[[Task | PositionTask, str], None] | None = None,
-          connect_timeout: float = CONNECT_TIMEOUT) -> Tally:
+          connect_timeout: float = CONNECT_TIMEOUT, retry_unknown: bool = False) -> Tally:
     """Run the tasks whose records ``results`` does not hold yet, appending each record as it arrives.
 
     ``workers=0`` runs them here, one after another; otherwise on Dask: ``scheduler`` (an address such
     as ``tcp://host:8786``) or an embedded ``LocalCluster`` of ``workers`` processes (``None``: one per
     core). ``results`` must have been :meth:`~ResultsFile.check`-ed. A task whose worker died more
     often than Dask allows is reported to ``on_failure`` and left out (the next run tries it again).
+    ``retry_unknown`` runs again the tasks whose latest record is ``unknown`` (after a faster release, or
+    on a quieter machine); the new record is appended after the old one, which a report then ignores.
     """
-    done = results.done()
+    done = results.done(retry_unknown)
     todo = [t for t in tasks if t.key not in done]
     tally = Tally(total=len(todo), skipped=len(tasks) - len(todo))
     if tally.total and any(t.proof_dir for t in todo):

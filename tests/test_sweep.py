@@ -103,6 +103,27 @@ def test_resume_runs_only_the_missing_tasks(tmp_path: Path) -> None:
     assert by_key(lines_of(out)) == by_key(lines_of(reference))
 
 
+def test_retry_unknown_runs_again_only_the_undecided_and_appends(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.jsonl"
+    run_sweep(out, range(2), players=(1,))
+    solved = lines_of(out)
+    stopped = dict(solved[1], status="unknown", length=None, line=None, seconds=30.0)  # as a time limit leaves it
+    out.write_text(json.dumps(solved[0]) + "\n" + json.dumps(stopped) + "\n")
+    args = ["sweep", str(CHALLENGE_0), "--deals", "2", "--time-limit", "30", "--out", str(out), "--workers", "0"]
+    code, err = cli(capsys, *args)
+    assert code == 0 and "0 record(s) written" in err, err  # a plain resume keeps the unknown record
+    code, err = cli(capsys, *args, "--retry-unknown")
+    assert code == 0 and "1 record(s) written" in err and "1 already there" in err, err
+    records = lines_of(out)
+    assert [r["status"] for r in records] == ["solved", "unknown", "solved"]  # appended, never rewritten
+    assert records[2]["seed"] == stopped["seed"] and records[2]["line"] == solved[1]["line"]
+    report = summarise(records, str(out))
+    assert len(report.deals) == 2 and all(r["status"] == "solved" for r in report.deals)  # the last counts
+    code, err = cli(capsys, *args, "--retry-unknown")
+    assert code == 0 and "0 record(s) written" in err, err
+
+
 def test_a_torn_last_line_is_dropped_with_a_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "results.jsonl"
     run_sweep(out, range(2), players=(1,))

@@ -57,10 +57,13 @@ def _int_list(text: str, option: str) -> list[int]:
                    "in this process, one after another.")
 @click.option("--connect-timeout", type=TIME_LIMIT, default=10.0, show_default=True, metavar="S",
               help="Seconds to wait for --scheduler before giving up.")
+@click.option("--retry-unknown", is_flag=True,
+              help="Run again the deals whose record in --out is 'unknown' (the new record is appended; "
+                   "a report counts the last one).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
 def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, players_text: str,
           methods: tuple[str, ...], time_limit: float, proof_dir: str | None, out_path: str, scheduler: str | None,
-          workers: int | None, connect_timeout: float, quiet: bool) -> int:
+          workers: int | None, connect_timeout: float, retry_unknown: bool, quiet: bool) -> int:
     """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.
 
     Each PUZZLE is a Strato puzzle file (one task per player count, seed and method) or a position file of
@@ -86,9 +89,10 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         click.echo(results.torn, err=True)
     show = not quiet
     try:
-        with _progress(show, len(tasks) - len(results.done() & {t.key for t in tasks})) as (on_record, on_failure):
+        to_run = len(tasks) - len(results.done(retry_unknown) & {t.key for t in tasks})
+        with _progress(show, to_run) as (on_record, on_failure):
             tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
-                              on_failure=on_failure, connect_timeout=connect_timeout)
+                              on_failure=on_failure, connect_timeout=connect_timeout, retry_unknown=retry_unknown)
     except (KeyboardInterrupt, Terminated) as exc:
         _exit_soon(INTERRUPTED if isinstance(exc, KeyboardInterrupt) else TERMINATED)
         raise
