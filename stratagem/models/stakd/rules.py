@@ -56,6 +56,10 @@ from stratagem.models.stakd.position import Move, Piece, State
 
 #: Pieces on the current layer before a new layer may start (unless the player has no play on it).
 LAYER_MINIMUM = 6
+#: Structures (and structure-hand pairs) each move-generation cache of a :class:`StakdGame` holds before
+#: it is emptied: about 0.8 KB a structure, so tens of MB. Unbounded, one 40-game MCTS match grew to
+#: about 3.8 GB (results/mcts.md); the limit is measured in tests/models/stakd/test_cache_bound.py.
+CACHE_LIMIT = 50_000
 
 _ALL_KINDS_BITS = (1 << len(KINDS)) - 1
 _KIND_BIT = {kind: 1 << i for i, kind in enumerate(KINDS)}
@@ -426,9 +430,15 @@ class StakdGame:
         """The cached :class:`Support` of a structure."""
         sup = self._support.get(layers)
         if sup is None:
-            if len(self._support) > 100_000:
-                self._support.clear()
-            sup = self._support[layers] = support(self.geometry, layers)
+            sup = self._keep_support(layers, support(self.geometry, layers))
+        return sup
+
+    def _keep_support(self, layers: tuple[tuple[Piece, ...], ...], sup: Support) -> Support:
+        """Remember ``sup``; the cache is emptied when it holds :data:`CACHE_LIMIT` structures (every
+        insertion goes through here, so it stays bounded however long the engine lives)."""
+        if len(self._support) >= CACHE_LIMIT:
+            self._support.clear()
+        self._support[layers] = sup
         return sup
 
     def moves_for(self, layers: tuple[tuple[Piece, ...], ...], hand: Hand) -> tuple[Move, ...]:
@@ -440,7 +450,7 @@ class StakdGame:
             current = tuple(current_layer_moves(self.geometry, sup, hand))
             if sup.top >= 0 and (sup.size >= LAYER_MINIMUM or not current):
                 current += tuple(new_layer_moves(self.geometry, sup, hand))
-            if len(self._moves) > 100_000:
+            if len(self._moves) >= CACHE_LIMIT:
                 self._moves.clear()
             moves = self._moves[key] = current
         return moves
@@ -457,7 +467,7 @@ class StakdGame:
         parent = self._support.get(state.layers)
         placed = self.geometry.placement(move.kind, move.anchor, move.orient)
         if parent is not None and placed is not None and layers not in self._support:
-            self._support[layers] = extend_support(parent, placed)
+            self._keep_support(layers, extend_support(parent, placed))
         return self.settle(State(layers, hands, (p + 1) % self.num_players, state.out))
 
     def settle(self, state: State) -> State:
