@@ -1,0 +1,126 @@
+"""Fast Downward as a subprocess: translate, then search, each timed (wall clock and CPU seconds).
+
+The planner ships in the ``planners`` extra (``up-fast-downward`` bundles a build with its driver script
+``downward/fast-downward.py``). It runs in two processes so that a table can show where the time goes:
+the translator (grounding the PDDL into a finite-domain task, in Python) and the search (C++). CPU
+seconds are read from the children's resource usage, so they do not depend on the machine's load as
+the wall clock does. Nothing here knows a game: it takes PDDL text and returns a plan's lines.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Fast Downward's driver exit codes that this module reads (see its documentation, "exit codes").
+_UNSOLVABLE = (10, 11)
+_OUT_OF_LIMITS = (21, 22, 23, 24)
+_UNSUPPORTED = (33, 34)
+
+
+def driver() -> Path | None:
+    """The driver script of the installed Fast Downward, or None without the ``planners`` extra."""
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or spec.origin is None:
+        return None
+    path = Path(spec.origin).parent / "downward" / "fast-downward.py"
+    return path if path.exists() else None
+
+
+@dataclass
+class PlannerRun:
+    """One planner call: ``status`` is ``solved`` (an optimal plan for an optimal configuration),
+    ``unsolvable`` (proven), ``unknown`` (stopped by the time limit or memory), ``unsupported`` (the
+    configuration refuses the task, with Fast Downward's reason in ``message``) or ``error``."""
+
+    status: str
+    cost: int | None
+    plan: list[str]
+    translate: tuple[float, float]
+    search: tuple[float, float]
+    message: str = ""
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str, tuple[float, float]]:
+    """Run one driver call in its own process group (the driver starts the search binary as a child of
+    its own), killed as a group at the timeout: returns (exit code or None when stopped, output, (wall,
+    CPU of the finished children))."""
+    wall, cpu = time.perf_counter(), _children_cpu()
+    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          start_new_session=True) as child:
+        try:
+            out, _ = child.communicate(timeout=timeout)
+            code: int | None = child.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            out, _ = child.communicate()
+            code = None
+    return code, out, (time.perf_counter() - wall, _children_cpu() - cpu)
+
+
+def plan(domain: str, problem: str, search: str, time_limit: float) -> PlannerRun:
+    """Run Fast Downward's translator and then ``--search SEARCH`` on the task, within ``time_limit``
+    seconds in all (the search gets what the translation left). Needs :func:`driver`."""
+    script = driver()
+    if script is None:
+        return PlannerRun("error", None, [], (0.0, 0.0), (0.0, 0.0), "Fast Downward is not installed")
+    deadline = time.perf_counter() + time_limit
+    with tempfile.TemporaryDirectory(prefix="stratagem-fd-") as folder:
+        work = Path(folder)
+        (work / "domain.pddl").write_text(domain)
+        (work / "problem.pddl").write_text(problem)
+        code, out, translated = _run(
+            [sys.executable, str(script), "--translate", "--sas-file", "task.sas", "domain.pddl", "problem.pddl"],
+            work, max(1.0, deadline - time.perf_counter()))
+        if code is None:
+            return PlannerRun("unknown", None, [], translated, (0.0, 0.0), "translation stopped by the time limit")
+        if code in _UNSOLVABLE:
+            return PlannerRun("unsolvable", None, [], translated, (0.0, 0.0), "proven unsolvable by the translator")
+        if code != 0 or not (work / "task.sas").exists():
+            return PlannerRun("error", None, [], translated, (0.0, 0.0), _last_lines(out))
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return PlannerRun("unknown", None, [], translated, (0.0, 0.0), "no time left after the translation")
+        code, out, searched = _run(
+            [sys.executable, str(script), "--plan-file", "plan", "task.sas", "--search", search],
+            work, max(1.0, left))
+        stats = {key: int(value) for key, value in
+                 re.findall(r"^\[.*?\] (Expanded|Evaluated|Generated) (\d+) state", out, re.MULTILINE)}
+        if code is None or code in _OUT_OF_LIMITS:
+            return PlannerRun("unknown", None, [], translated, searched, "search stopped by the time limit", stats)
+        if code in _UNSOLVABLE:
+            return PlannerRun("unsolvable", None, [], translated, searched, "search space exhausted", stats)
+        if code in _UNSUPPORTED:
+            return PlannerRun("unsupported", None, [], translated, searched, _reason(out), stats)
+        found = re.search(r"Plan cost: (\d+)", out)
+        if code != 0 or found is None or not (work / "plan").exists():
+            return PlannerRun("error", None, [], translated, searched, _last_lines(out), stats)
+        lines = (work / "plan").read_text().splitlines()
+        return PlannerRun("solved", int(found.group(1)), lines, translated, searched, "", stats)
+
+
+def _reason(out: str) -> str:
+    """Fast Downward's one-line reason for refusing a task (e.g. "does not support axioms")."""
+    for line in out.splitlines():
+        if "support" in line:
+            return line.strip()
+    return _last_lines(out)
+
+
+def _last_lines(out: str, count: int = 3) -> str:
+    return " / ".join(line.strip() for line in out.strip().splitlines()[-count:])
