@@ -271,7 +271,7 @@ def _redraw_unconditional() -> str:
     :effect (and (not (ready)) (not (top ?i)) (top ?j) (redrawn) (rehand ?i {WEATHERS[0]}) (rehand-pending)
                  (not (len ?h ?p)) (len ?h ?q) (at ?h ?p ?w) (placed ?w) (current ?h ?p) (current-half ?h)
                  (increase (total-cost) 1)))
-  (:action rehand
+  (:action rehand-step
     :parameters (?pl - player ?i - pidx ?w ?x - weather ?c ?d - count)
     :precondition (and (rehand ?i ?w) (wnext ?w ?x) (turn ?pl) (hand ?pl ?w ?c) (refill ?i ?w ?d))
     :effect (and (not (rehand ?i ?w)) (rehand ?i ?x) (not (hand ?pl ?w ?c)) (hand ?pl ?w ?d)))
