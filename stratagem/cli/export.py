@@ -3,7 +3,9 @@
 ``--format dimacs`` writes the CNF of "a win within K turns" (encoding ``strato-sat@4``) with a comment
 header naming every variable, so a model or a proof from another solver can be read back by hand.
 ``--format pddl`` writes a planning domain and problem (``--out`` names the problem file; the domain
-goes beside it as ``domain.pddl``) whose optimal plan cost is the deal's optimal length.
+goes beside it as ``domain.pddl``) whose optimal plan cost is the deal's optimal length;
+``--axiom-free`` writes the variant without derived predicates or conditional effects (for planners
+such as Fast Downward's lmcut that support neither), whose domain belongs to that one deal.
 """
 
 from __future__ import annotations
@@ -37,8 +39,12 @@ def variable_legend(cnf: StratoCNF) -> list[str]:
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: stdout).")
+@click.option("--axiom-free", is_flag=True,
+              help="pddl: no derived predicates or conditional effects (check actions instead), for planners "
+                   "such as Fast Downward's lmcut; the domain is then specific to the deal.")
 def export(
-    puzzle: str, fmt: str, horizon: int | None, deal_key: str | None, players: int | None, out_path: str | None
+    puzzle: str, fmt: str, horizon: int | None, deal_key: str | None, players: int | None, out_path: str | None,
+    axiom_free: bool,
 ) -> int:
     """Write a deal as DIMACS (a horizon's CNF with a variable legend) or PDDL (domain and problem)."""
     if out_path is not None:
@@ -53,10 +59,12 @@ def export(
             raise click.BadParameter("PDDL is two files: give the problem file, the domain goes beside it",
                                      param_hint="--out")
         domain_path = Path(out_path).parent / "domain.pddl"
-        write_atomic(domain_path, domain(game))
-        write_atomic(out_path, problem(game, name=spec.name))
+        write_atomic(domain_path, domain(game, axiom_free=axiom_free))
+        write_atomic(out_path, problem(game, name=spec.name, axiom_free=axiom_free))
         click.echo(f"wrote {domain_path} and {out_path}", err=True)
         return 0
+    if axiom_free:
+        raise click.BadParameter("only PDDL has an axiom-free variant", param_hint="--axiom-free")
     if horizon is None:
         raise click.BadParameter("DIMACS needs the horizon K", param_hint="--horizon")
     cnf = StratoCNF(game, horizon)
