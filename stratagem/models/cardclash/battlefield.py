@@ -83,21 +83,50 @@ def targets(board: Board, rank: str, width: int, height: int, strategic: bool) -
     Later cards go on a stack the stacking rules allow (seed "B."), or on an empty cell that touches an
     occupied cell along a full side (seed "A.") without the battlefield outgrowing the table.
     """
+    return targets_by_rank(board, (rank,), width, height, strategic)[0]
+
+
+def targets_by_rank(board: Board, ranks: Iterable[str], width: int, height: int,
+                    strategic: bool) -> list[list[Coord]]:
+    """:func:`targets` of each of ``ranks`` (in that order), the battlefield read once: the empty cells
+    a card may go to are the same for every rank; only the stacks it may go on differ.
+
+    A normalised battlefield spans columns 0..w-1, so an empty neighbour keeps it within the table
+    when it lies in columns 0..width-1, or in column -1 while w < width (and likewise for rows)."""
     if not board:
-        return [(0, 0)]
-    grid = stacks(board)
+        return [[(0, 0)] for _ in ranks]
+    top = {(c.x, c.y): c.stack[0][1] for c in board}
     w, h = size(board)
-    found: set[Coord] = set()
-    for (x, y), stack in grid.items():
-        if stacking(rank, stack[0][1], strategic) is not None:
-            found.add((x, y))
+    low_x = -1 if w < width else 0
+    low_y = -1 if h < height else 0
+    empty: list[Coord] = []
+    seen: set[Coord] = set()
+    for x, y in top:
         for dx, dy in NEIGHBOURS:
-            nx, ny = x + dx, y + dy
-            if (nx, ny) in grid or (nx, ny) in found:
+            xy = (x + dx, y + dy)
+            if xy in top or xy in seen:
                 continue
-            if max(w, nx + 1) - min(0, nx) <= width and max(h, ny + 1) - min(0, ny) <= height:
-                found.add((nx, ny))
-    return sorted(found, key=lambda xy: (xy[1], xy[0]))
+            seen.add(xy)
+            if low_x <= xy[0] < width and low_y <= xy[1] < height:
+                empty.append(xy)
+    table = STACKS_ON[strategic]
+    found = []
+    for rank in ranks:
+        allowed = table[rank]
+        cells = [xy for xy, lower in top.items() if lower in allowed] + empty
+        cells.sort(key=_row_major)
+        found.append(cells)
+    return found
+
+
+def _row_major(xy: Coord) -> tuple[int, int]:
+    return xy[1], xy[0]
+
+
+#: STACKS_ON[strategic][upper]: the ranks a card of rank ``upper`` may be laid on (:func:`stacking`).
+STACKS_ON = {strategic: {upper: frozenset(lower for lower in RANKS if stacking(upper, lower, strategic) is not None)
+                         for upper in RANKS}
+             for strategic in (False, True)}
 
 
 def place(board: Board, x: int, y: int, card: str, strategic: bool) -> tuple[Board, tuple[str, ...]]:
@@ -107,22 +136,36 @@ def place(board: Board, x: int, y: int, card: str, strategic: bool) -> tuple[Boa
     variant a card laid on one of the same value, or a Miner laid on a Bomb, removes both, and the card
     underneath shows again. A stack that empties leaves its cell empty; cards that no longer touch the
     rest simply stay where they are (seed, variant). Raises ValueError if stacking is not allowed.
+
+    The battlefield is changed in place of the one cell where it can be (the result is what
+    :func:`make_board` would build): a stack grows or shrinks, or a new cell goes in row-major order,
+    every cell shifted by one when it lies left of column 0 or above row 0. Only a stack that empties
+    rebuilds the whole battlefield, since the box may shrink.
     """
-    grid = stacks(board)
-    below = grid.get((x, y), ())
-    removed: tuple[str, ...] = ()
-    if not below:
-        grid[(x, y)] = (card,)
-    else:
-        effect = stacking(card[1], below[0][1], strategic)
-        if effect is None:
-            raise ValueError(f"{card} may not be laid on {below[0]}")
-        if effect == "cancel":
-            removed = (card, below[0])
-            grid[(x, y)] = below[1:]
-        else:
-            grid[(x, y)] = (card, *below)
-    return make_board(grid), removed
+    for i, cell in enumerate(board):
+        if cell.x == x and cell.y == y:
+            below = cell.stack
+            effect = stacking(card[1], below[0][1], strategic)
+            if effect is None:
+                raise ValueError(f"{card} may not be laid on {below[0]}")
+            if effect == "cancel":
+                if len(below) == 1:
+                    grid = stacks(board)
+                    del grid[(x, y)]
+                    return make_board(grid), (card, below[0])
+                return board[:i] + (Cell(x, y, below[1:]),) + board[i + 1:], (card, below[0])
+            return board[:i] + (Cell(x, y, (card, *below)),) + board[i + 1:], ()
+    dx, dy = (1 if x < 0 else 0), (1 if y < 0 else 0)
+    cells = list(board) if not (dx or dy) else [Cell(c.x + dx, c.y + dy, c.stack) for c in board]
+    new = Cell(x + dx, y + dy, (card,))
+    key = (new.y, new.x)
+    at = len(cells)
+    for i, cell in enumerate(cells):
+        if (cell.y, cell.x) > key:
+            at = i
+            break
+    cells.insert(at, new)
+    return tuple(cells), ()
 
 
 def windows(board: Board) -> list[tuple[Coord, Coord, Coord, Coord]]:

@@ -25,7 +25,7 @@ from typing import Any
 from stratagem.core.errors import IllegalMove, NotationError
 from stratagem.core.game import TERMINAL
 from stratagem.models.cardclash import threats
-from stratagem.models.cardclash.battlefield import NEIGHBOURS, Board, Cell, place, size, stacks, targets, tops
+from stratagem.models.cardclash.battlefield import NEIGHBOURS, Board, Cell, place, size, stacks, targets_by_rank, tops
 from stratagem.models.cardclash.cards import (
     ARMY,
     COLOUR_NAMES,
@@ -232,11 +232,8 @@ class CardClashGame:
         """Every card-laying move: each rank in hand once, then each cell in row-major order."""
         hand = state.hands[state.to_move]
         ranks = sorted(set(hand), key=RANKS.index)
-        return [
-            Move(rank, x, y)
-            for rank in ranks
-            for x, y in targets(state.board, rank, self.width, self.height, self.strategic)
-        ]
+        cells = targets_by_rank(state.board, ranks, self.width, self.height, self.strategic)
+        return [Move(rank, x, y) for rank, found in zip(ranks, cells, strict=True) for x, y in found]
 
     def legal_moves(self, state: State) -> list[Move]:
         if state.winners:
