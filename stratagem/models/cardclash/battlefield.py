@@ -95,11 +95,17 @@ def targets_by_rank(board: Board, ranks: Iterable[str], width: int, height: int,
     when it lies in columns 0..width-1, or in column -1 while w < width (and likewise for rows)."""
     if not board:
         return [[(0, 0)] for _ in ranks]
-    top = {(c.x, c.y): c.stack[0][1] for c in board}
-    w, h = size(board)
+    top = {}
+    w = h = 0
+    for c in board:
+        top[(c.x, c.y)] = c.stack[0][1]
+        if c.x >= w:
+            w = c.x + 1
+        if c.y >= h:
+            h = c.y + 1
     low_x = -1 if w < width else 0
     low_y = -1 if h < height else 0
-    empty: list[Coord] = []
+    empty: list[tuple[int, int]] = []  # (row, column): tuples that sort in row-major order as they are
     seen: set[Coord] = set()
     for x, y in top:
         for dx, dy in NEIGHBOURS:
@@ -108,14 +114,14 @@ def targets_by_rank(board: Board, ranks: Iterable[str], width: int, height: int,
                 continue
             seen.add(xy)
             if low_x <= xy[0] < width and low_y <= xy[1] < height:
-                empty.append(xy)
+                empty.append((xy[1], xy[0]))
+    empty.sort()
     table = STACKS_ON[strategic]
     found = []
     for rank in ranks:
         allowed = table[rank]
-        cells = [xy for xy, lower in top.items() if lower in allowed] + empty
-        cells.sort(key=_row_major)
-        found.append(cells)
+        cells = sorted([(c.y, c.x) for c in board if c.stack[0][1] in allowed] + empty)
+        found.append([(x, y) for y, x in cells])
     return found
 
 

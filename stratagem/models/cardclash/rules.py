@@ -231,7 +231,7 @@ class CardClashGame:
     def placements(self, state: State) -> list[Move]:
         """Every card-laying move: each rank in hand once, then each cell in row-major order."""
         hand = state.hands[state.to_move]
-        ranks = sorted(set(hand), key=RANKS.index)
+        ranks = sorted(set(hand), key=RANKS.index) if len(hand) > 1 else list(hand)
         cells = targets_by_rank(state.board, ranks, self.width, self.height, self.strategic)
         return [Move(rank, x, y) for rank, found in zip(ranks, cells, strict=True) for x, y in found]
 
@@ -265,15 +265,8 @@ class CardClashGame:
         winners = square_winners(_square_colours(board), p, n)
         if not winners and not any(hands) and not any(piles):
             winners = scored_winners(board, n)
-        return state._replace(
-            board=board,
-            hands=hands,
-            piles=piles,
-            to_move=nxt,
-            passes=0,
-            removed=sort_cards(state.removed + "".join(removed)),
-            winners=winners,
-        )
+        gone = sort_cards(state.removed + "".join(removed)) if removed else state.removed
+        return State(board, hands, piles, nxt, 0, gone, winners, state.round, state.flags)
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Move, Fraction]]:
         return []  # draw piles are part of the open state; dealing happens outside a round
