@@ -12,9 +12,14 @@ never by raw seconds. The tables and a plot:
   ratio to BFS, SAT's proof size and the time the project's checker takes to verify it;
 - ``strato-checker.md``: the DRUP checker's two engines on each of those proofs, the compiled one as
   a ratio to the pure-Python reference;
+- ``strato-planners.md`` (with the ``planners`` extra): Fast Downward as a peer on every shipped deal
+  and a few small seeded two-row deals: A* with lmcut on the axiom-free PDDL export and blind A* on the
+  default export, each with its translate/search split, against ``auto``'s time to a certified optimum
+  measured on the same deal in the same run (``--only-planners`` writes just this one);
 - ``strato-growth.md`` and ``strato-growth.png`` (with the ``plot`` extra): how each method's time grows
   with the optimal length, on one-row challenges whose goals ask for 1 to 5 cards per half-row; the
-  plot adds every shipped deal a method solved within the time limit (optima up to 11 turns).
+  plot adds every shipped deal a method solved within the time limit (optima up to 11 turns), one
+  panel per method family (state-space search, SAT and CP-SAT).
 
 ``--json`` prints one ``stratagem/bench@1`` object (docs/formats.md section 10.7) instead of the
 ``wrote ...`` lines: the files written and, for Strato, every measurement behind the tables. Its timings
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import glob
 import io
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -40,10 +46,12 @@ from stratagem.loading import load_strato
 from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.deal import seeded_deal
 from stratagem.models.strato.notation import format_move
+from stratagem.models.strato.pddl import domain, plan_moves, problem
+from stratagem.models.strato.position import WON
 from stratagem.models.strato.relaxation import relaxation_bound
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.solve import Solution, solve
-from stratagem.solvers import drup_compiled
+from stratagem.solvers import drup_compiled, fast_downward
 from stratagem.solvers.drup import check_drup_data
 from stratagem.solvers.replay import replay
 from stratagem.solvers.satplan import Refutation
@@ -140,23 +148,31 @@ class CertifiedCell:
 
     @staticmethod
     def of(game: StratoGame, time_limit: float) -> CertifiedCell:
-        wall, cpu = time.perf_counter(), time.process_time()
-        auto = solve(game, "auto", time_limit, label="bench", fallback=False)
-        solved = (time.perf_counter() - wall, time.process_time() - cpu)
-        wall, cpu = time.perf_counter(), time.process_time()
-        kind = auto.evidence.get("kind", "none") if auto.optimal else "none"
-        if kind == "relaxation-bound":  # what `verify` does: replay the line, recompute the bound
-            replay(game, game.initial_state(), tuple(format_move(m) for m in auto.moves))
-            relaxation_bound(game.challenge, game.options, game.initial_state(),
-                             track_ends=auto.evidence.get("ends") == "tracked")
-        checked = (time.perf_counter() - wall, time.process_time() - cpu)
-        if kind == "drup-refutation":
-            checked = (float(auto.stats.get("proof_check_seconds", 0.0)),) * 2
+        auto, kind, solved, checked = certified_auto(game, time_limit)
         wall, cpu = time.perf_counter(), time.process_time()
         sat = solve(game, "sat", time_limit, label="bench", fallback=False)
         sat_time = (time.perf_counter() - wall, time.process_time() - cpu)
         return CertifiedCell(len(auto.moves) if auto.optimal else None, kind, solved, checked,
                              len(sat.moves) if sat.optimal else None, sat_time, sat.stats.get("proof_check_seconds"))
+
+
+def certified_auto(game: StratoGame, time_limit: float) -> tuple[Solution, str, tuple[float, float],
+                                                                   tuple[float, float]]:
+    """``auto`` on a deal, then what `verify` does with its certificate: the solution, the certificate
+    kind (``none`` when not optimal) and the (wall, CPU) seconds of the solve and of the check."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    auto = solve(game, "auto", time_limit, label="bench", fallback=False)
+    solved = (time.perf_counter() - wall, time.process_time() - cpu)
+    wall, cpu = time.perf_counter(), time.process_time()
+    kind = auto.evidence.get("kind", "none") if auto.optimal else "none"
+    if kind == "relaxation-bound":  # what `verify` does: replay the line, recompute the bound
+        replay(game, game.initial_state(), tuple(format_move(m) for m in auto.moves))
+        relaxation_bound(game.challenge, game.options, game.initial_state(),
+                         track_ends=auto.evidence.get("ends") == "tracked")
+    checked = (time.perf_counter() - wall, time.process_time() - cpu)
+    if kind == "drup-refutation":
+        checked = (float(auto.stats.get("proof_check_seconds", 0.0)),) * 2
+    return auto, kind, solved, checked
 
 
 def _certified_table(rows: list[tuple[str, str, CertifiedCell]], time_limit: float) -> str:
@@ -206,6 +222,16 @@ def _warm_up_compiled_checker() -> None:
               help="Other games: node limit of each exact search.")
 @click.option("--only-certified", is_flag=True,
               help="Strato: write only strato-certified.md (time to a certified optimum, auto against SAT).")
+@click.option("--only-planners", is_flag=True,
+              help="Strato: write only strato-planners.md (Fast Downward against auto; needs the planners extra).")
+@click.option("--planners/--no-planners", default=True, show_default=True,
+              help="Strato: also measure Fast Downward against auto (strato-planners.md; needs the planners extra).")
+@click.option("--only-growth", is_flag=True,
+              help="Strato: write only strato-growth.md/.png from the growth challenges (the shipped deals' "
+                   "crosses need the full run).")
+@click.option("--planner-time-limit", type=TIME_LIMIT, default=60.0, show_default=True, metavar="S",
+              help="Strato: seconds (wall) for each Fast Downward configuration on each deal, translate and "
+                   "search together.")
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Other games: MCTS/DUCT iterations per position in the speed table (default 2000) and "
                    "per move of the search agents in the matches (default: the game's, 30-200).")
@@ -214,7 +240,8 @@ def _warm_up_compiled_checker() -> None:
 @click.option("--json", "as_json", is_flag=True,
               help=f"Print one JSON object ({BENCH_FORMAT}): the files written and the measurements.")
 def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str, max_nodes: int,
-          only_certified: bool, iterations: int | None, games: int, as_json: bool) -> int:
+          only_certified: bool, planners: bool, only_planners: bool, only_growth: bool, planner_time_limit: float,
+          iterations: int | None, games: int, as_json: bool) -> int:
     """Measure every method on the shipped puzzles; write results/<game>*.md.
 
     Strato: every method on every deal (and a growth plot). Other games: exact search with and without
@@ -247,7 +274,17 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
         raise click.BadParameter(f"no puzzle files match {pattern!r}", param_hint="--puzzles")
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
+    if only_planners:
+        if fast_downward.driver() is not None:
+            _warm_up_compiled_checker()
+        table = _write_planners(folder, files, time_limit, planner_time_limit, report)
+        if table is not None:
+            wrote(table)
+        return finish()
     _warm_up_compiled_checker()
+    if only_growth:
+        wrote(*_growth(folder, time_limit, []))
+        return finish()
     certified = [(Path(file).name, spec.name, CertifiedCell.of(load_strato(file).game(spec), time_limit))
                  for file in files for spec in load_strato(file).deals]
     write_atomic(folder / "strato-certified.md", _certified_table(certified, time_limit))
@@ -255,6 +292,10 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     wrote(folder / "strato-certified.md")
     if only_certified:
         return finish()
+    if planners:
+        table = _write_planners(folder, files, time_limit, planner_time_limit, report)
+        if table is not None:
+            wrote(table)
     rows: list[Row] = []
     checkers: list[tuple[str, str, CheckerCell]] = []
     unmeasured: list[tuple[str, str, str]] = []
@@ -286,6 +327,174 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     if growth:
         wrote(*_growth(folder, time_limit, rows))
     return finish()
+
+
+# -- Fast Downward as a peer (strato-planners.md) --------------------------------------------------
+
+#: Fast Downward configurations: (label, axiom-free export?, search). ``astar(lmcut())`` is what the
+#: alias ``seq-opt-lmcut`` runs; lmcut supports neither axioms nor conditional effects, hence the variant.
+PLANNER_CONFIGS = (("lmcut", True, "astar(lmcut())"), ("blind", False, "astar(blind())"))
+
+
+def planner_challenges() -> tuple[Challenge, ...]:
+    """Two small two-row challenges (limit 4, one row must meet ``<<`` / ``>``), the ones of the slow
+    PDDL tests: rain/wind with sun/cloud, and fog/wind with sun/storm (cards change rows)."""
+    goal = RowGoal(SequenceGoal("<<"), SequenceGoal(">"))
+    return (Challenge("two-row RW/SC", 0, "RWSC", 2, ("RW", "SC"), 4, goal, 1, 1),
+            Challenge("two-row FW/ST", 0, "FWST", 2, ("FW", "ST"), 4, goal, 1, 1))
+
+
+#: Seeds of the small two-row deals in strato-planners.md (solo), optima 2-3.
+PLANNER_SEEDS = (1, 3)
+
+
+@dataclass
+class PlannerCell:
+    """One Fast Downward configuration on one deal: status, plan cost, (wall, CPU) of the translator and
+    of the search, and whether the plan, read back by the rules engine, wins in ``cost`` turns."""
+
+    status: str
+    cost: int | None
+    translate: tuple[float, float]
+    search: tuple[float, float]
+    note: str
+    plan_checked: bool
+
+    def total(self) -> float:
+        return self.translate[0] + self.search[0]
+
+
+@dataclass
+class PlannerRow:
+    """A deal: ``auto``'s certified optimum and time (solve + check, wall and CPU), and each FD run."""
+
+    puzzle: str
+    deal: str
+    optimum: int | None
+    certificate: str
+    auto: tuple[float, float]
+    planners: dict[str, PlannerCell]
+
+
+def _run_planner(game: StratoGame, axiom_free: bool, search: str, time_limit: float) -> PlannerCell:
+    run = fast_downward.plan(domain(game, axiom_free=axiom_free), problem(game, axiom_free=axiom_free), search,
+                             time_limit)
+    checked = False
+    note = run.message
+    if run.status == "solved":
+        try:
+            state = game.initial_state()
+            moves = plan_moves(game, run.plan)
+            for move in moves:
+                state = game.apply(state, move)
+            checked = state.status == WON and len(moves) == run.cost
+            note = "" if checked else f"the plan does not win in {run.cost} turns"
+        except ValueError as why:
+            note = f"the plan breaks a rule: {why}"
+    elif run.status == "unknown":
+        note = "stopped in translation" if run.search == (0.0, 0.0) else "stopped in search"
+    return PlannerCell(run.status, run.cost, run.translate, run.search, note, checked)
+
+
+def planner_rows(deals: Sequence[tuple[str, str, StratoGame]], time_limit: float,
+                 planner_limit: float) -> list[PlannerRow]:
+    """``auto`` and every FD configuration on each deal, one after the other in this process. Once a
+    configuration's translation is stopped by the limit on a deal of a puzzle, it is not tried on that
+    puzzle's later deals (same challenge, same size of task): the row says so."""
+    rows = []
+    stopped: dict[tuple[str, str], str] = {}
+    for puzzle, deal, game in deals:
+        auto, kind, solved, checked = certified_auto(game, time_limit)
+        total = (solved[0] + checked[0], solved[1] + checked[1])
+        cells = {}
+        for label, axiom_free, search in PLANNER_CONFIGS:
+            if (puzzle, label) in stopped:
+                cells[label] = PlannerCell("skipped", None, (0.0, 0.0), (0.0, 0.0),
+                                           f"not tried: translation stopped on {stopped[puzzle, label]}", False)
+                continue
+            cell = _run_planner(game, axiom_free, search, planner_limit)
+            if cell.note == "stopped in translation":
+                stopped[puzzle, label] = deal
+            cells[label] = cell
+            click.echo(f"{puzzle} {deal} FD {label}: {cell.status}, cost {cell.cost}, "
+                       f"{cell.translate[1]:.1f} + {cell.search[1]:.1f} CPU s {cell.note}", err=True)
+        rows.append(PlannerRow(puzzle, deal, len(auto.moves) if auto.optimal else None, kind, total, cells))
+    return rows
+
+
+def _planner_deals(files: Sequence[str]) -> list[tuple[str, str, StratoGame]]:
+    deals = [(Path(file).name, spec.name, load_strato(file).game(spec)) for file in files
+             for spec in load_strato(file).deals]
+    for challenge in planner_challenges():
+        for seed in PLANNER_SEEDS:
+            deals.append((challenge.name, f"seed {seed}",
+                          StratoGame(challenge, Options(), seeded_deal(challenge, seed, 1))))
+    return deals
+
+
+def _planner_table(rows: list[PlannerRow], time_limit: float, planner_limit: float) -> str:
+    out = _header("Strato: Fast Downward as a peer", time_limit) + [
+        f"Fast Downward (the `planners` extra) had {planner_limit:g} s wall per configuration per deal,",
+        "translation and search together: `lmcut` is `astar(lmcut())` (what `seq-opt-lmcut` runs) on the",
+        "axiom-free export (`stratagem export --format pddl --axiom-free`), `blind` is `astar(blind())` on the",
+        "default export (derived predicates and conditional effects, which lmcut refuses). Each cell: translate",
+        "s (CPU) + search s (CPU), wall clock with the CPU seconds of the planner's processes in brackets.",
+        "A cost is FD's optimal plan cost (its A* with an admissible heuristic; no certificate); ✓ means",
+        "the plan, read back into moves by the rules engine, wins in that many turns. auto = `solve --method",
+        "auto` to a certified optimum plus what `verify` does with the certificate (as strato-certified.md),",
+        "on the same deal in the same run. Ratio = auto's wall time over FD's (translate + search), shown",
+        "when both reached the optimum; above 1 FD was faster. The last rows are small seeded two-row deals",
+        "(limit 4, goal `<<` / `>` on one row) that FD grounds in seconds.",
+        "",
+        "| puzzle | deal | optimum | certificate | auto s (CPU) | lmcut: translate + search s (CPU) | cost "
+        "| auto/lmcut | blind: translate + search s (CPU) | cost | auto/blind |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        cells = []
+        for label, _, _ in PLANNER_CONFIGS:
+            c = row.planners[label]
+            if c.status == "skipped":
+                cells += [c.note, "—", "—"]
+                continue
+            times = (f"{c.translate[0]:.1f} ({c.translate[1]:.1f}) + {c.search[0]:.1f} ({c.search[1]:.1f})"
+                     if c.status != "error" else "error")
+            if c.status == "solved":
+                cost = f"{c.cost}{' ✓' if c.plan_checked else ' ✗ ' + c.note}"
+            elif c.status == "unknown":
+                cost = c.note
+            else:
+                cost = f"{c.status}: {c.note}"[:80]
+            exact = c.status == "solved" and c.plan_checked and row.optimum is not None
+            cells += [times, cost, _ratio(row.auto[0], c.total(), True) if exact else "—"]
+        optimum = str(row.optimum) if row.optimum is not None else "—"
+        out.append(f"| {row.puzzle} | {row.deal} | {optimum} | {row.certificate} "
+                   f"| {row.auto[0]:.2f} ({row.auto[1]:.2f}) | " + " | ".join(cells) + " |")
+    for label, _, _ in PLANNER_CONFIGS:
+        solved = [r for r in rows if r.planners[label].status == "solved"]
+        agree = [r for r in solved if r.planners[label].cost == r.optimum]
+        out.append("")
+        out.append(f"- {label}: optimal plan on {len(solved)} of {len(rows)} deals within the limit; its cost equals "
+                   f"auto's certified optimum on {len(agree)} of them.")
+    load = f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "unknown"
+    out += ["", f"Load average when the run ended: {load}."]
+    return "\n".join(out) + "\n"
+
+
+def _write_planners(folder: Path, files: Sequence[str], time_limit: float, planner_limit: float,
+                    report: dict[str, Any]) -> Path | None:
+    """strato-planners.md, or None (and one line on stderr) without the ``planners`` extra."""
+    if fast_downward.driver() is None:
+        click.echo("Fast Downward is not installed (pip install '.[planners]'): no strato-planners.md", err=True)
+        return None
+    rows = planner_rows(_planner_deals(files), time_limit, planner_limit)
+    target = folder / "strato-planners.md"
+    write_atomic(target, _planner_table(rows, time_limit, planner_limit))
+    report["planners"] = [{"puzzle": r.puzzle, "deal": r.deal, "optimum": r.optimum, "certificate": r.certificate,
+                           "auto": [round(x, 3) for x in r.auto],
+                           **{label: _rounded(asdict(c)) for label, c in r.planners.items()}} for r in rows]
+    report["planner_time_limit"] = planner_limit
+    return target
 
 
 def _rounded(fields: dict[str, Any]) -> dict[str, Any]:
@@ -436,6 +645,9 @@ def _checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float,
 
 GROWTH_SEEDS = (1, 2, 3)
 
+#: The growth plot's panels: methods that search the state space, and those that encode it for a solver.
+METHOD_FAMILIES = (("state-space search", SEARCH_METHODS), ("SAT and CP-SAT", ("sat", "cpsat")))
+
 
 def growth_challenge(k: int) -> Challenge:
     """One row, rain and wind, ``k`` rain beside the rain tornado and ``k`` wind beside the wind tornado, limit 6."""
@@ -482,25 +694,29 @@ def _growth(folder: Path, time_limit: float, shipped: list[Row]) -> list[Path]:
         click.echo("matplotlib is not installed (pip install '.[plot]'): no strato-growth.png", err=True)
         return [folder / "strato-growth.md"]
     deals = [(m, c.length, c.seconds) for _, _, cells in shipped for m, c in cells.items() if c.length is not None]
-    figure, axes = plt.subplots(figsize=(6, 4))
-    for method in ALL_METHODS:
-        xs = [length for m, length, _ in points if m == method]
-        ys = [seconds for m, _, seconds in points if m == method]
-        line = axes.plot(xs, ys, "o", label=method, alpha=0.7)[0]
-        xs = [length for m, length, _ in deals if m == method]
-        ys = [seconds for m, _, seconds in deals if m == method]
-        if xs:
-            axes.plot(xs, ys, "x", color=line.get_color(), alpha=0.9)
-    axes.plot([], [], "kx", label="shipped deals")
-    axes.set_yscale("log")
-    axes.set_xlabel("optimal length (turns)")
-    axes.set_ylabel("seconds (log scale)")
-    axes.set_title("Strato: time to a proven optimum")
-    axes.legend()
+    figure, panels = plt.subplots(1, len(METHOD_FAMILIES), figsize=(9, 4.2), sharey=True)
+    colours = dict(zip(ALL_METHODS, plt.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
+    for axes, (family, methods) in zip(panels, METHOD_FAMILIES, strict=True):
+        for method in methods:
+            xs = [length for m, length, _ in points if m == method]
+            ys = [seconds for m, _, seconds in points if m == method]
+            axes.plot(xs, ys, "o", color=colours[method], label=f"{method}, growth challenges", alpha=0.7)
+            xs = [length for m, length, _ in deals if m == method]
+            ys = [seconds for m, _, seconds in deals if m == method]
+            if xs:
+                axes.plot(xs, ys, "x", color=colours[method], label=f"{method}, shipped deals", alpha=0.9)
+        axes.set_yscale("log")
+        axes.set_xlabel("optimal length (turns)")
+        axes.set_title(family)
+        axes.grid(True, which="major", alpha=0.3)
+        # Below the panel, never over the points.
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize="small", frameon=False)
+    panels[0].set_ylabel("seconds to a proven optimum (log scale)")
+    figure.suptitle("Strato: time to a proven optimum against optimal length")
     figure.tight_layout()
     target = folder / "strato-growth.png"
     image = io.BytesIO()
-    figure.savefig(image, format="png", dpi=100, metadata={"Software": None})
+    figure.savefig(image, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
     write_atomic(target, image.getvalue())
     plt.close(figure)
     return [folder / "strato-growth.md", target]
