@@ -82,6 +82,7 @@ def test_cardclash_match_game_deals_afresh() -> None:
     game = peers.match_game("cardclash")
     assert isinstance(game, DealtCardClash)
     assert game.to_move(game.initial_state()) < 0  # the deal is chance
+    assert game.rollout_limit == game.rules.rollout_limit == 0  # guided mcts values leaves as on the engine
 
 
 def test_counting_game_stops_at_its_budget() -> None:
