@@ -57,7 +57,8 @@ def test_guided_ismcts_widens_the_root_in_the_games_order() -> None:
     result = ismcts(game, state, iterations=12, seed=1, guided=True, widening=1.0)
     tried = [s.move for s in result.moves if s.visits > 0]
     assert 1 <= len(tried) <= 4  # at most 1 * sqrt(12 + 1) moves considered
-    assert set(tried) <= set(moves[:len(tried)])  # the first ones in the game's order (one's own moves are the same in every determinisation)
+    # the first ones in the game's order (one's own moves are the same in every determinisation)
+    assert set(tried) <= set(moves[:len(tried)])
     plain = ismcts(game, state, iterations=12, seed=1)
     assert sum(s.visits > 0 for s in plain.moves) > len(tried)  # unguided: every move once first
 
