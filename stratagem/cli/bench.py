@@ -432,13 +432,24 @@ def _planner_deals(files: Sequence[str]) -> list[tuple[str, str, StratoGame]]:
     return deals
 
 
+def _planner_times(c: PlannerCell) -> str:
+    """``translate (CPU) + search (CPU)``; a phase the limit stopped shows its wall time only (its
+    processes were killed, so their CPU seconds are not known)."""
+    if c.note == "stopped in translation":
+        return f"{c.translate[0]:.1f} (stopped) + —"
+    if c.note == "stopped in search":
+        return f"{c.translate[0]:.1f} ({c.translate[1]:.1f}) + {c.search[0]:.1f} (stopped)"
+    return f"{c.translate[0]:.1f} ({c.translate[1]:.1f}) + {c.search[0]:.1f} ({c.search[1]:.1f})"
+
+
 def _planner_table(rows: list[PlannerRow], time_limit: float, planner_limit: float) -> str:
     out = _header("Strato: Fast Downward as a peer", time_limit) + [
         f"Fast Downward (the `planners` extra) had {planner_limit:g} s wall per configuration per deal,",
         "translation and search together: `lmcut` is `astar(lmcut())` (what `seq-opt-lmcut` runs) on the",
         "axiom-free export (`stratagem export --format pddl --axiom-free`), `blind` is `astar(blind())` on the",
         "default export (derived predicates and conditional effects, which lmcut refuses). Each cell: translate",
-        "s (CPU) + search s (CPU), wall clock with the CPU seconds of the planner's processes in brackets.",
+        "s (CPU) + search s (CPU), wall clock with the CPU seconds of the planner's processes in brackets",
+        "(a phase stopped by the limit shows its wall time: its processes were killed, their CPU is unknown).",
         "A cost is FD's optimal plan cost (its A* with an admissible heuristic; no certificate); ✓ means",
         "the plan, read back into moves by the rules engine, wins in that many turns. auto = `solve --method",
         "auto` to a certified optimum plus what `verify` does with the certificate (as strato-certified.md),",
@@ -457,8 +468,7 @@ def _planner_table(rows: list[PlannerRow], time_limit: float, planner_limit: flo
             if c.status == "skipped":
                 cells += [c.note, "—", "—"]
                 continue
-            times = (f"{c.translate[0]:.1f} ({c.translate[1]:.1f}) + {c.search[0]:.1f} ({c.search[1]:.1f})"
-                     if c.status != "error" else "error")
+            times = _planner_times(c)
             if c.status == "solved":
                 cost = f"{c.cost}{' ✓' if c.plan_checked else ' ✗ ' + c.note}"
             elif c.status == "unknown":
