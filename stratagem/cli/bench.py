@@ -704,7 +704,7 @@ def _growth(folder: Path, time_limit: float, shipped: list[Row]) -> list[Path]:
         click.echo("matplotlib is not installed (pip install '.[plot]'): no strato-growth.png", err=True)
         return [folder / "strato-growth.md"]
     deals = [(m, c.length, c.seconds) for _, _, cells in shipped for m, c in cells.items() if c.length is not None]
-    figure, panels = plt.subplots(1, len(METHOD_FAMILIES), figsize=(9, 4.2), sharey=True)
+    figure, panels = plt.subplots(1, len(METHOD_FAMILIES), figsize=(9, 4.2), sharex=True, sharey=True)
     colours = dict(zip(ALL_METHODS, plt.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
     for axes, (family, methods) in zip(panels, METHOD_FAMILIES, strict=True):
         for method in methods:
