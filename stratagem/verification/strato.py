@@ -135,10 +135,29 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
         return
     with limits.progress("recomputing the relaxation bound", "row", "rows") as show:
         show(0, 0)
-        # the claimed bound is only where the pruned search starts: what it finds does not depend on it
-        hint = claimed if isinstance(claimed, int) and 0 <= claimed <= 100 else 0
-        bound = relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
-                                 track_ends=ends == "tracked", hint=hint)
+        if horizon is not None and claimed == horizon + 1 and not isinstance(claimed, bool) and claimed >= 2:
+            # A bound claimed equal to the (replayed, winning) line's length n: it suffices to recompute that
+            # the bound is at least n. The bound is a lower bound on any winning line, this one included, so
+            # it is then exactly n, the value claimed; searching relaxed states only as far as n - 1 turns
+            # is much cheaper than finding the distances themselves.
+            bound = relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
+                                     track_ends=ends == "tracked", at_least=claimed)
+            if not bound.stopped and bound.bound is not None and bound.bound >= claimed:
+                verdict.checked.append("the relaxation bound, recomputed from the rules and the deal: no relaxed "
+                                       f"line is shorter than {claimed} turns ({bound.describe()}; the replayed "
+                                       f"line wins in {claimed}, so the bound is {claimed})")
+                verdict.checked.append(f"no win within {horizon} turns: the bound equals the line's length")
+                verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {claimed} "
+                                "turns, the line's length")
+                return
+        else:
+            bound = None
+        if bound is None or not bound.stopped:
+            # anything else: the bound itself. The claimed bound is only where the pruned search starts:
+            # what it finds does not depend on it
+            hint = claimed if isinstance(claimed, int) and 0 <= claimed <= 100 else 0
+            bound = relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
+                                     track_ends=ends == "tracked", hint=hint)
     if bound.stopped:
         verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
         return

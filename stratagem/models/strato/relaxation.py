@@ -454,13 +454,20 @@ def combine(distances: Sequence[int | None], required: int, how: str) -> int | N
 
 def relaxation_bound(challenge: Challenge, options: Options, state: State,
                      deadline: Callable[[], bool] | None = None, track_ends: bool = True,
-                     hint: int = 0) -> RelaxationBound:
+                     hint: int = 0, at_least: int | None = None) -> RelaxationBound:
     """The relaxation bound of ``state``: each eligible row's relaxed distance, combined.
 
     ``track_ends`` chooses between the two members of the family where a Storm crosses rows: the other
     rows' outer ends tracked (sharper) or unknown (faster); both are sound. ``hint``, a guess at each
     row's distance, only decides where the pruned search starts (see ``relaxation_kernel.forward``):
     the distances found do not depend on it.
+
+    ``at_least`` (``n``) asks only whether the bound is at least ``n``: each row's search stops after
+    ``n - 1`` relaxed turns, and a row with no goal that near gets the distance ``n`` (not exact). Its
+    combined bound is then at least ``n`` exactly when the full bound is (both combinations are
+    monotone, and a distance of ``n`` or more counts as ``n``), and otherwise it is the full bound. This
+    is all a certificate for a line of ``n`` turns needs, and the searches skip every relaxed state
+    that could only lie on longer relaxed lines (challenge 1's solo-1: 2.4 CPU s instead of 6.1).
     """
     if state.status == WON:
         return RelaxationBound(0, "sum", (), track_ends=track_ends)
@@ -468,7 +475,11 @@ def relaxation_bound(challenge: Challenge, options: Options, state: State,
     searches: list[RelaxedSearch] = []
     for r in eligible:
         relaxation = row_relaxation(challenge, options, state, r, track_ends)
-        search = relaxed_search(challenge, state, relaxation, deadline=deadline, hint=hint)
+        if at_least is not None and at_least >= 2:
+            search = relaxed_search(challenge, state, relaxation, max_depth=at_least - 1, deadline=deadline,
+                                    hint=at_least - 1)
+        else:
+            search = relaxed_search(challenge, state, relaxation, deadline=deadline, hint=hint)
         if search.stopped:
             return RelaxationBound(None, "", tuple(searches), stopped=True, track_ends=track_ends)
         searches.append(search)
