@@ -230,7 +230,7 @@ def _warm_up_compiled_checker() -> None:
               help="Strato: write only strato-growth.md/.png from the growth challenges (the shipped deals' "
                    "crosses need the full run).")
 @click.option("--planner-time-limit", type=TIME_LIMIT, default=60.0, show_default=True, metavar="S",
-              help="Strato: seconds (wall) for each Fast Downward configuration on each deal, translate and "
+              help="Strato: CPU seconds for each Fast Downward configuration on each deal, translate and "
                    "search together.")
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Other games: MCTS/DUCT iterations per position in the speed table (default 2000) and "
@@ -360,8 +360,8 @@ class PlannerCell:
     note: str
     plan_checked: bool
 
-    def total(self) -> float:
-        return self.translate[0] + self.search[0]
+    def total_cpu(self) -> float:
+        return self.translate[1] + self.search[1]
 
 
 @dataclass
@@ -391,29 +391,29 @@ def _run_planner(game: StratoGame, axiom_free: bool, search: str, time_limit: fl
             note = "" if checked else f"the plan does not win in {run.cost} turns"
         except ValueError as why:
             note = f"the plan breaks a rule: {why}"
-    elif run.status == "unknown":
-        note = "stopped in translation" if run.search == (0.0, 0.0) else "stopped in search"
     return PlannerCell(run.status, run.cost, run.translate, run.search, note, checked)
 
 
 def planner_rows(deals: Sequence[tuple[str, str, StratoGame]], time_limit: float,
                  planner_limit: float) -> list[PlannerRow]:
     """``auto`` and every FD configuration on each deal, one after the other in this process. Once a
-    configuration's translation is stopped by the limit on a deal of a puzzle, it is not tried on that
-    puzzle's later deals (same challenge, same size of task): the row says so."""
+    configuration is stopped by the limit on a deal of a puzzle, it is not tried on that puzzle's later
+    deals (same challenge, a task of the same size): the row says so. auto's CPU seconds include its
+    child processes' (SAT runs in one)."""
     rows = []
     stopped: dict[tuple[str, str], str] = {}
     for puzzle, deal, game in deals:
+        children = fast_downward.children_cpu()
         auto, kind, solved, checked = certified_auto(game, time_limit)
-        total = (solved[0] + checked[0], solved[1] + checked[1])
+        total = (solved[0] + checked[0], solved[1] + checked[1] + fast_downward.children_cpu() - children)
         cells = {}
         for label, axiom_free, search in PLANNER_CONFIGS:
             if (puzzle, label) in stopped:
                 cells[label] = PlannerCell("skipped", None, (0.0, 0.0), (0.0, 0.0),
-                                           f"not tried: translation stopped on {stopped[puzzle, label]}", False)
+                                           f"not tried: stopped on {stopped[puzzle, label]}", False)
                 continue
             cell = _run_planner(game, axiom_free, search, planner_limit)
-            if cell.note == "stopped in translation":
+            if cell.status == "unknown":
                 stopped[puzzle, label] = deal
             cells[label] = cell
             click.echo(f"{puzzle} {deal} FD {label}: {cell.status}, cost {cell.cost}, "
@@ -436,26 +436,25 @@ def _planner_times(c: PlannerCell) -> str:
     """``translate (CPU) + search (CPU)``; a phase the limit stopped shows its wall time only (its
     processes were killed, so their CPU seconds are not known)."""
     if c.note == "stopped in translation":
-        return f"{c.translate[0]:.1f} (stopped) + —"
-    if c.note == "stopped in search":
-        return f"{c.translate[0]:.1f} ({c.translate[1]:.1f}) + {c.search[0]:.1f} (stopped)"
+        return f"{c.translate[0]:.1f} ({c.translate[1]:.1f}) + —"
     return f"{c.translate[0]:.1f} ({c.translate[1]:.1f}) + {c.search[0]:.1f} ({c.search[1]:.1f})"
 
 
 def _planner_table(rows: list[PlannerRow], time_limit: float, planner_limit: float) -> str:
     out = _header("Strato: Fast Downward as a peer", time_limit) + [
-        f"Fast Downward (the `planners` extra) had {planner_limit:g} s wall per configuration per deal,",
-        "translation and search together: `lmcut` is `astar(lmcut())` (what `seq-opt-lmcut` runs) on the",
+        f"Fast Downward (the `planners` extra) had {planner_limit:g} CPU seconds per configuration per deal,",
+        "translation and search together (its driver's limits count CPU time, so the machine's load slows a",
+        "run without changing its outcome): `lmcut` is `astar(lmcut())` (what `seq-opt-lmcut` runs) on the",
         "axiom-free export (`stratagem export --format pddl --axiom-free`), `blind` is `astar(blind())` on the",
         "default export (derived predicates and conditional effects, which lmcut refuses). Each cell: translate",
-        "s (CPU) + search s (CPU), wall clock with the CPU seconds of the planner's processes in brackets",
-        "(a phase stopped by the limit shows its wall time: its processes were killed, their CPU is unknown).",
+        "s (CPU) + search s (CPU), wall clock with the CPU seconds of the planner's processes in brackets.",
+        "Once a configuration is stopped on a deal of a puzzle, that puzzle's later deals are not tried.",
         "A cost is FD's optimal plan cost (its A* with an admissible heuristic; no certificate); ✓ means",
         "the plan, read back into moves by the rules engine, wins in that many turns. auto = `solve --method",
         "auto` to a certified optimum plus what `verify` does with the certificate (as strato-certified.md),",
-        "on the same deal in the same run. Ratio = auto's wall time over FD's (translate + search), shown",
-        "when both reached the optimum; above 1 FD was faster. The last rows are small seeded two-row deals",
-        "(limit 4, goal `<<` / `>` on one row) that FD grounds in seconds.",
+        f"{time_limit:g} s, on the same deal in the same run; its CPU includes its child processes'. Ratio =",
+        "auto's CPU seconds over FD's (translate + search), shown when both reached the optimum; above 1 FD",
+        "used less CPU. The last rows are small seeded two-row deals (limit 4, goal `<<` / `>` on one row).",
         "",
         "| puzzle | deal | optimum | certificate | auto s (CPU) | lmcut: translate + search s (CPU) | cost "
         "| auto/lmcut | blind: translate + search s (CPU) | cost | auto/blind |",
@@ -476,7 +475,7 @@ def _planner_table(rows: list[PlannerRow], time_limit: float, planner_limit: flo
             else:
                 cost = f"{c.status}: {c.note}"[:80]
             exact = c.status == "solved" and c.plan_checked and row.optimum is not None
-            cells += [times, cost, _ratio(row.auto[0], c.total(), True) if exact else "—"]
+            cells += [times, cost, _ratio(row.auto[1], c.total_cpu(), True) if exact else "—"]
         optimum = str(row.optimum) if row.optimum is not None else "—"
         out.append(f"| {row.puzzle} | {row.deal} | {optimum} | {row.certificate} "
                    f"| {row.auto[0]:.2f} ({row.auto[1]:.2f}) | " + " | ".join(cells) + " |")

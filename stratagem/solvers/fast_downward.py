@@ -10,6 +10,7 @@ the wall clock does. Nothing here knows a game: it takes PDDL text and returns a
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 import re
 import resource
@@ -23,8 +24,11 @@ from pathlib import Path
 
 #: Fast Downward's driver exit codes that this module reads (see its documentation, "exit codes").
 _UNSOLVABLE = (10, 11)
-_OUT_OF_LIMITS = (21, 22, 23, 24)
-_UNSUPPORTED = (33, 34)
+_OUT_OF_LIMITS = (20, 21, 22, 23, 24)
+_UNSUPPORTED = (34, 37)
+
+#: The wall-clock cap of a call, as a multiple of its CPU limit: a safety net on a loaded machine.
+WALL_FACTOR = 20
 
 
 def driver() -> Path | None:
@@ -51,7 +55,8 @@ class PlannerRun:
     stats: dict[str, int] = field(default_factory=dict)
 
 
-def _children_cpu() -> float:
+def children_cpu() -> float:
+    """CPU seconds of this process's finished (waited-for) children so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
@@ -60,7 +65,7 @@ def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str
     """Run one driver call in its own process group (the driver starts the search binary as a child of
     its own), killed as a group at the timeout: returns (exit code or None when stopped, output, (wall,
     CPU of the finished children))."""
-    wall, cpu = time.perf_counter(), _children_cpu()
+    wall, cpu = time.perf_counter(), children_cpu()
     with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           start_new_session=True) as child:
         try:
@@ -70,39 +75,42 @@ def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str
             os.killpg(child.pid, signal.SIGKILL)
             out, _ = child.communicate()
             code = None
-    return code, out, (time.perf_counter() - wall, _children_cpu() - cpu)
+    return code, out, (time.perf_counter() - wall, children_cpu() - cpu)
 
 
-def plan(domain: str, problem: str, search: str, time_limit: float) -> PlannerRun:
-    """Run Fast Downward's translator and then ``--search SEARCH`` on the task, within ``time_limit``
-    seconds in all (the search gets what the translation left). Needs :func:`driver`."""
+def plan(domain: str, problem: str, search: str, cpu_limit: float) -> PlannerRun:
+    """Run Fast Downward's translator and then ``--search SEARCH`` on the task within ``cpu_limit`` CPU
+    seconds in all (the driver's own limits, which count CPU time: the search gets what the translation
+    left), so that a loaded machine slows the run down without changing its outcome; the wall clock is
+    capped at ``WALL_FACTOR`` times the limit. Needs :func:`driver`."""
     script = driver()
     if script is None:
         return PlannerRun("error", None, [], (0.0, 0.0), (0.0, 0.0), "Fast Downward is not installed")
-    deadline = time.perf_counter() + time_limit
     with tempfile.TemporaryDirectory(prefix="stratagem-fd-") as folder:
         work = Path(folder)
         (work / "domain.pddl").write_text(domain)
         (work / "problem.pddl").write_text(problem)
         code, out, translated = _run(
-            [sys.executable, str(script), "--translate", "--sas-file", "task.sas", "domain.pddl", "problem.pddl"],
-            work, max(1.0, deadline - time.perf_counter()))
-        if code is None:
-            return PlannerRun("unknown", None, [], translated, (0.0, 0.0), "translation stopped by the time limit")
+            [sys.executable, str(script), "--translate-time-limit", f"{max(1, math.ceil(cpu_limit))}s",
+             "--translate", "--sas-file", "task.sas", "domain.pddl", "problem.pddl"],
+            work, WALL_FACTOR * cpu_limit)
+        if code is None or code in _OUT_OF_LIMITS:
+            return PlannerRun("unknown", None, [], translated, (0.0, 0.0), "stopped in translation")
         if code in _UNSOLVABLE:
             return PlannerRun("unsolvable", None, [], translated, (0.0, 0.0), "proven unsolvable by the translator")
         if code != 0 or not (work / "task.sas").exists():
             return PlannerRun("error", None, [], translated, (0.0, 0.0), _last_lines(out))
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            return PlannerRun("unknown", None, [], translated, (0.0, 0.0), "no time left after the translation")
+        left = math.floor(cpu_limit - translated[1])
+        if left < 1:
+            return PlannerRun("unknown", None, [], translated, (0.0, 0.0), "stopped in search (no time left)")
         code, out, searched = _run(
-            [sys.executable, str(script), "--plan-file", "plan", "task.sas", "--search", search],
-            work, max(1.0, left))
+            [sys.executable, str(script), "--search-time-limit", f"{left}s", "--plan-file", "plan", "task.sas",
+             "--search", search],
+            work, WALL_FACTOR * cpu_limit)
         stats = {key: int(value) for key, value in
                  re.findall(r"^\[.*?\] (Expanded|Evaluated|Generated) (\d+) state", out, re.MULTILINE)}
         if code is None or code in _OUT_OF_LIMITS:
-            return PlannerRun("unknown", None, [], translated, searched, "search stopped by the time limit", stats)
+            return PlannerRun("unknown", None, [], translated, searched, "stopped in search", stats)
         if code in _UNSOLVABLE:
             return PlannerRun("unsolvable", None, [], translated, searched, "search space exhausted", stats)
         if code in _UNSUPPORTED:
