@@ -173,6 +173,7 @@ def test_auto_certifies_by_the_relaxation_then_falls_back_to_astar_and_sat(cli,
 
     monkeypatch.setattr(solve, "supports", lambda bound: False)
     monkeypatch.setattr(solve, "AUTO_ASTAR_NODES", 5)
+    monkeypatch.setattr(solve, "AUTO_COMPILED_ASTAR_NODES", 5)
     sat = json.loads(cli("solve", challenge_1, "--json").out)
     assert sat["method"] == "sat" and sat["status"] == "solved" and sat["length"] == 7 and sat["optimal"]
     assert sat["stats"]["astar_first"]["status"] == "unknown" and sat["stats"]["astar_first"]["nodes"] >= 5
