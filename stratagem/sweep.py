@@ -467,7 +467,9 @@ def warm_up(rows: Sequence[int] = (1, 2)) -> None:
         if setup["challenge"]["rows"] not in rows:
             continue
         challenge, options = setup_from_data(setup, "<warm-up>")
-        solve(StratoGame(challenge, options, seeded_deal(challenge, 0, 1)), method="relaxed")
+        game = StratoGame(challenge, options, seeded_deal(challenge, 0, 1))
+        solve(game, method="relaxed")
+        solve(game, method="astar", max_nodes=1, fallback=False)  # auto's A* runs compiled (compiled_search)
 
 
 def _keep(record: dict[str, Any], results: ResultsFile, tally: Tally, on_record: OnRecord | None) -> None:
