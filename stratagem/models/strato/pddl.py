@@ -721,8 +721,9 @@ def _victory_actions(game: StratoGame) -> tuple[list[str], list[str]]:
 
 # -- reading a plan back ---------------------------------------------------------------------------
 
-#: Per effect action, which of its parameters name the target's places: (half, place) index pairs.
-_TARGETS: dict[str, tuple[tuple[int, int], ...]] = {
+#: Per effect action, which of its parameters name the target's places: (half, place) index pairs
+#: (place -1: the tornado's place p0).
+EFFECT_ACTIONS: dict[str, tuple[tuple[int, int], ...]] = {
     "wind-near": ((0, 1), (0, 2)),
     "wind-far": ((1, 2), (1, 3)),
     "wind-cross": ((0, 2), (1, 3)),
@@ -758,11 +759,11 @@ def plan_moves(game: StratoGame, plan: list[str]) -> list[Move]:
         half = int(first[5][1:])  # play: pl w c d h p q; redraw: pl i j w h p q
         redraw = first[0] == "redraw"
         card = first[4].upper() if redraw else first[2].upper()
-        effect = next((s for s in steps if s[0] in _TARGETS), None)
+        effect = next((s for s in steps if s[0] in EFFECT_ACTIONS), None)
         targets: set[Coord] = set()
         if effect is not None:
             args = effect[1:]
-            for h_arg, p_arg in _TARGETS[effect[0]]:
+            for h_arg, p_arg in EFFECT_ACTIONS[effect[0]]:
                 h = int(args[h_arg][1:])
                 targets.add(Coord(h // 2, h % 2, 0 if p_arg < 0 else int(args[p_arg][1:])))
         found = [(move, after) for move, after in game.plays(state)
