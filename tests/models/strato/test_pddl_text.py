@@ -34,7 +34,8 @@ def test_quantifiers_never_capture_an_action_parameter() -> None:
 
 READ_CASES = [
     ("challenge-0", False), ("challenge-0", True), ("level-2-example", False), ("level-2-example", True),
-    pytest.param("challenge-1", False, marks=pytest.mark.slow), pytest.param("challenge-1", True, marks=pytest.mark.slow),
+    pytest.param("challenge-1", False, marks=pytest.mark.slow),
+    pytest.param("challenge-1", True, marks=pytest.mark.slow),
 ]
 
 
