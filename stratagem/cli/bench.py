@@ -19,7 +19,10 @@ never by raw seconds. The tables and a plot:
 - ``strato-growth.md`` and ``strato-growth.png`` (with the ``plot`` extra): how each method's time grows
   with the optimal length, on one-row challenges whose goals ask for 1 to 5 cards per half-row; the
   plot adds every shipped deal a method solved within the time limit (optima up to 11 turns), one
-  panel per method family (state-space search, SAT and CP-SAT).
+  panel per method family (state-space search, SAT and CP-SAT);
+- ``strato-peers.md`` (with the ``openspiel`` extra): the exact solo win probability against OpenSpiel's
+  ``expectiminimax``, UCT against ``MCTSBot``, and the team's agents against ``MCTSBot`` on ``--games``
+  seeded deals per player count (``--only-peers`` writes just this one).
 
 ``--json`` prints one ``stratagem/bench@1`` object (docs/formats.md section 10.7) instead of the
 ``wrote ...`` lines: the files written and, for Strato, every measurement behind the tables. Its timings
@@ -226,6 +229,11 @@ def _warm_up_compiled_checker() -> None:
               help="Strato: write only strato-planners.md (Fast Downward against auto; needs the planners extra).")
 @click.option("--planners/--no-planners", default=True, show_default=True,
               help="Strato: also measure Fast Downward against auto (strato-planners.md; needs the planners extra).")
+@click.option("--only-peers", is_flag=True,
+              help="Strato: write only strato-peers.md (OpenSpiel's expectiminimax and MCTSBot against ours, "
+                   "--games seeded deals per player count; needs the openspiel extra).")
+@click.option("--peers/--no-peers", default=True, show_default=True,
+              help="Strato: also measure OpenSpiel's searches against ours (strato-peers.md).")
 @click.option("--only-growth", is_flag=True,
               help="Strato: write only strato-growth.md/.png from the growth challenges (the shipped deals' "
                    "crosses need the full run).")
@@ -240,8 +248,8 @@ def _warm_up_compiled_checker() -> None:
 @click.option("--json", "as_json", is_flag=True,
               help=f"Print one JSON object ({BENCH_FORMAT}): the files written and the measurements.")
 def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str, max_nodes: int,
-          only_certified: bool, planners: bool, only_planners: bool, only_growth: bool, planner_time_limit: float,
-          iterations: int | None, games: int, as_json: bool) -> int:
+          only_certified: bool, planners: bool, only_planners: bool, only_peers: bool, peers: bool,
+          only_growth: bool, planner_time_limit: float, iterations: int | None, games: int, as_json: bool) -> int:
     """Measure every method on the shipped puzzles; write results/<game>*.md.
 
     Strato: every method on every deal (and a growth plot). Other games: exact search with and without
@@ -274,6 +282,13 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
         raise click.BadParameter(f"no puzzle files match {pattern!r}", param_hint="--puzzles")
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
+    if only_peers or (peers and not (only_planners or only_certified or only_growth)):
+        from stratagem.cli.benchgames import write_strato_peers
+
+        command = "stratagem bench strato" + (" --only-peers" if only_peers else "") + f" --games {games}"
+        wrote(write_strato_peers(out_dir, games, command))
+        if only_peers:
+            return finish()
     if only_planners:
         if fast_downward.driver() is not None:
             _warm_up_compiled_checker()

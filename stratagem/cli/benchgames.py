@@ -451,7 +451,7 @@ def kept_sections(old: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------------
-# Strato's peers (called by ``bench strato``; ``scripts/strato_peers.py`` writes results/strato-peers.md)
+# Strato's peers (``bench strato`` writes them to results/strato-peers.md)
 
 #: Solo positions of challenge 0 (goal: four rain by the rain tornado, four wind by the wind tornado,
 #: limit 6) for the exact peer: the hand-made positions of tests/models/strato/test_hidden.py (two or
@@ -472,10 +472,6 @@ STRATO_PEER_PUZZLE = "puzzles/strato/challenge-0.toml"
 #: search in the speed table.
 STRATO_PEER_NODES = 200_000
 STRATO_PEER_SECONDS = 0.25
-#: The command that writes results/strato-peers.md (named in its header).
-STRATO_PEERS_COMMAND = ("python -c 'from stratagem.cli.benchgames import write_strato_peers; "
-                        "write_strato_peers(\"results\", 20)'")
-
 
 def strato_peers_section(games: int, log: Callable[[str], None], *, puzzle: str = STRATO_PEER_PUZZLE,
                          positions: tuple[str, ...] = STRATO_PEER_POSITIONS, max_nodes: int = STRATO_PEER_NODES,
@@ -597,16 +593,16 @@ def _strato_match_table(peers: Any, puzzle: str, players: int, games: int, secon
     return lines + [""]
 
 
-def write_strato_peers(out_dir: str, games: int) -> Path:
-    """``<out_dir>/strato-peers.md``: a header and :func:`strato_peers_section` (until ``bench strato``
-    writes the section itself)."""
+def write_strato_peers(out_dir: str, games: int, command: str) -> Path:
+    """``<out_dir>/strato-peers.md`` (``bench strato``): a header naming ``command`` and
+    :func:`strato_peers_section` with ``games`` seeded deals per player count."""
     def log(text: str) -> None:
         click.echo(text, err=True)
 
     lines = [
         "# strato: peers benchmark",
         "",
-        f"Written by `{STRATO_PEERS_COMMAND}` (the section `stratagem bench strato` is to include).",
+        f"Written by `{command}`.",
         f"Machine: {machine()}.",
         "",
     ]

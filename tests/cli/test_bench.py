@@ -29,7 +29,7 @@ def test_bench_writes_the_search_and_methods_tables(cli, tmp_path: Path) -> None
     puzzle.write_text(SMALL)
     out = tmp_path / "results"
     result = cli("bench", "strato", "--puzzles", str(puzzle), "--time-limit", "5", "--no-growth", "--no-planners",
-                 "--out", str(out))
+                 "--no-peers", "--out", str(out))
     assert result.code == 0, result.err
     search = (out / "strato-search.md").read_text()
     methods = (out / "strato-methods.md").read_text()
@@ -80,3 +80,25 @@ def test_peers_section_is_skipped_in_one_line_without_the_extra(monkeypatch) -> 
     assert lines[0] == "## Peers: OpenSpiel"
     assert any(line.startswith("Skipped: the `openspiel` extra is not installed") for line in lines)
     assert logged and logged[0].startswith("peers skipped")
+
+
+def test_only_peers_writes_strato_peers_under_a_header_naming_the_command(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                          monkeypatch) -> None:
+    """`bench strato --only-peers` writes strato-peers.md from benchgames' section, and nothing else."""
+    from stratagem.cli import benchgames
+
+    asked = []
+
+    def section(games, log):  # type: ignore[no-untyped-def]
+        asked.append(games)
+        return ["## Peers: OpenSpiel", "", "(measured here)", ""]
+
+    monkeypatch.setattr(benchgames, "strato_peers_section", section)
+    out = tmp_path / "results"
+    result = cli("bench", "strato", "--only-peers", "--games", "3", "--out", str(out))
+    assert result.code == 0, result.err
+    assert asked == [3]
+    assert sorted(p.name for p in out.iterdir()) == ["strato-peers.md"]
+    text = (out / "strato-peers.md").read_text()
+    assert "Written by `stratagem bench strato --only-peers --games 3`." in text and "(measured here)" in text
+

@@ -69,7 +69,7 @@ def test_checker_table_measures_growth_refutations_when_no_deal_gave_one() -> No
 def test_bench_strato_checker_table_has_rows_when_sat_stops_on_every_deal(cli, tmp_path: Path) -> None:
     out = tmp_path / "results"
     result = cli("bench", "strato", "--puzzles", str(PUZZLES / "level-2-example.toml"), "--time-limit", "0.2",
-                 "--no-growth", "--out", str(out))
+                 "--no-growth", "--no-peers", "--out", str(out))
     assert result.code == 0, result.err
     checker = (out / "strato-checker.md").read_text()
     assert "| growth-2 | seed 1 |" in checker
