@@ -186,16 +186,26 @@ PEER_STAGE_GAMES = 200
 PEER_ROLLOUT_LIMIT: dict[str, int | None] = {"stratatak": 10, "cardclash": 0, "stakd": None}
 
 
-def peers_section(game_name: str, files: list[str], max_nodes: int, games: int,
-                  log: Callable[[str], None]) -> list[str]:
-    """The "Peers: OpenSpiel" section, or a line saying why it was skipped."""
-    lines = ["## Peers: OpenSpiel", ""]
+def _peers_module(lines: list[str], log: Callable[[str], None]) -> Any:
+    """:mod:`stratagem.openspiel.peers`, or ``None`` with a line added to ``lines`` saying why the
+    section is skipped (the ``openspiel`` extra is missing)."""
     try:
         from stratagem.openspiel import peers
     except ImportError as exc:
         log(f"peers skipped: {exc}")
-        return lines + [f"Skipped: the `openspiel` extra is not installed ({exc}); "
-                        "`pip install '.[openspiel]'` adds it.", ""]
+        lines += [f"Skipped: the `openspiel` extra is not installed ({exc}); `pip install '.[openspiel]'` adds it.",
+                  ""]
+        return None
+    return peers
+
+
+def peers_section(game_name: str, files: list[str], max_nodes: int, games: int,
+                  log: Callable[[str], None]) -> list[str]:
+    """The "Peers: OpenSpiel" section, or a line saying why it was skipped."""
+    lines = ["## Peers: OpenSpiel", ""]
+    peers = _peers_module(lines, log)
+    if peers is None:
+        return lines
     from importlib.metadata import version
 
     lines += [
@@ -482,12 +492,9 @@ def strato_peers_section(games: int, log: Callable[[str], None], *, puzzle: str 
     against ``MCTSBot``, and the team's agents against ``MCTSBot`` on the same ``games`` seeded deals
     for each player count in ``players``."""
     lines = ["## Peers: OpenSpiel", ""]
-    try:
-        from stratagem.openspiel import peers
-    except ImportError as exc:
-        log(f"peers skipped: {exc}")
-        return lines + [f"Skipped: the `openspiel` extra is not installed ({exc}); "
-                        "`pip install '.[openspiel]'` adds it.", ""]
+    peers = _peers_module(lines, log)
+    if peers is None:
+        return lines
     from importlib.metadata import version
 
     lines += [
