@@ -42,11 +42,16 @@ def test_play_refuses_bad_agent_parameters_in_one_line(cli, spec: str, fragment:
     assert_bad_input(result, "--agents[1]", fragment)
 
 
-def test_bench_match_agents_search_with_the_iterations_asked_for(cli, tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bench_match_agents_search_with_the_iterations_asked_for() -> None:
     assert all(re.search(r"iterations=7\b", a) or "iterations" not in a for a, _ in match_pairs("cardclash", 7))
     default = MATCH_ITERATIONS["cardclash"]
     assert any(re.search(rf"iterations={default}\b", a) for a, _ in match_pairs("cardclash", None))
+
+
+@pytest.mark.slow
+def test_bench_cardclash_tables_name_the_iterations_asked_for(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    default = MATCH_ITERATIONS["cardclash"]
     monkeypatch.chdir(ROOT)  # bench reads the shipped positions under puzzles/
     out = tmp_path / "results"
     result = cli("bench", "cardclash", "--iterations", "7", "--games", "1", "--nodes", "200", "--out", str(out))
