@@ -28,7 +28,17 @@ def _start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("STRATAGEM_TRACEBACK", None)
     return subprocess.Popen([sys.executable, "-m", "stratagem", *args], cwd=cwd, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_as_from_a_shell)
+
+
+def _as_from_a_shell() -> None:
+    """In the child: SIGINT and SIGTERM at their defaults, as a shell starts a command. The suite's own
+    process may have SIGINT ignored by then (seen in the full default run: some earlier test or library
+    leaves it so), and an ignored disposition is inherited across exec, so the command would never see
+    the Ctrl-C this file sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _stop(process: subprocess.Popen[str], sig: int, group: bool = True) -> tuple[int, str]:
