@@ -232,13 +232,18 @@ def _sun() -> str:
                  {_len_down("?t")}))"""
 
 
-def _fog() -> str:
-    return f"""  (:action fog-swap
+def _fog_swap() -> str:
+    """Fog swapping two cards of a column: the same action in both variants (no conditional effect)."""
+    return """  (:action fog-swap
     :parameters (?a ?b - half ?d - pos ?ca ?cb - weather)
     :precondition (and (resolving F) (column-pair ?a ?b) (at ?a ?d ?ca) (at ?b ?d ?cb) (not (= ?ca ?cb))
                        (not (current ?a ?d)) (not (current ?b ?d)))
     :effect (and (not (resolving F)) (resolved) (not (at ?a ?d ?ca)) (not (at ?b ?d ?cb))
-                 (at ?a ?d ?cb) (at ?b ?d ?ca)))
+                 (at ?a ?d ?cb) (at ?b ?d ?ca)))"""
+
+
+def _fog() -> str:
+    return _fog_swap() + f"""
   (:action fog-move
     :parameters (?a ?b - half ?d ?n - pos ?c - weather)
     :precondition (and (resolving F) (column-pair ?a ?b) (at ?a ?d ?c) (len ?b ?n) (not (less ?d ?n))
@@ -341,12 +346,7 @@ def _effects_unconditional(cross: bool) -> str:
     :precondition (and (resolving S) (current-half ?h) (or (= ?t ?h) (partner ?h ?t)) (at ?t ?x ?c)
                        (not (current ?t ?x)))
     :effect (and (not (resolving S)) (not (at ?t ?x ?c)) (closing ?t ?x)))
-  (:action fog-swap
-    :parameters (?a ?b - half ?d - pos ?ca ?cb - weather)
-    :precondition (and (resolving F) (column-pair ?a ?b) (at ?a ?d ?ca) (at ?b ?d ?cb) (not (= ?ca ?cb))
-                       (not (current ?a ?d)) (not (current ?b ?d)))
-    :effect (and (not (resolving F)) (resolved) (not (at ?a ?d ?ca)) (not (at ?b ?d ?cb))
-                 (at ?a ?d ?cb) (at ?b ?d ?ca)))
+""" + _fog_swap() + """
   (:action fog-move
     :parameters (?a ?b - half ?d ?n - pos ?c - weather)
     :precondition (and (resolving F) (column-pair ?a ?b) (at ?a ?d ?c) (len ?b ?n) (not (less ?d ?n))
