@@ -34,6 +34,7 @@ from __future__ import annotations
 import glob
 import io
 import os
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -45,20 +46,20 @@ import click
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.output import machine
 from stratagem.core.io import check_writable_dir, dumps_record, write_atomic
+from stratagem.core.records import Line
 from stratagem.loading import load_strato
 from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.deal import seeded_deal
 from stratagem.models.strato.notation import format_move
 from stratagem.models.strato.pddl import domain, plan_moves, problem
-from stratagem.models.strato.position import WON
-from stratagem.models.strato.relaxation import relaxation_bound
+from stratagem.models.strato.position import WON, format_state
 from stratagem.models.strato.rules import StratoGame
-from stratagem.models.strato.solve import Solution, solve
+from stratagem.models.strato.solve import Solution, solve, write_proof
 from stratagem.solvers import drup_compiled, fast_downward
 from stratagem.solvers.drup import check_drup_data
-from stratagem.solvers.replay import replay
 from stratagem.solvers.satplan import Refutation
 from stratagem.solvers.search import SOLVED
+from stratagem.verification import verify
 
 #: The format name of ``bench --json`` (docs/formats.md section 10.7).
 BENCH_FORMAT = "stratagem/bench@1"
@@ -168,10 +169,17 @@ def certified_auto(game: StratoGame, time_limit: float) -> tuple[Solution, str, 
     solved = (time.perf_counter() - wall, time.process_time() - cpu)
     wall, cpu = time.perf_counter(), time.process_time()
     kind = auto.evidence.get("kind", "none") if auto.optimal else "none"
-    if kind == "relaxation-bound":  # what `verify` does: replay the line, recompute the bound
-        replay(game, game.initial_state(), tuple(format_move(m) for m in auto.moves))
-        relaxation_bound(game.challenge, game.options, game.initial_state(),
-                         track_ends=auto.evidence.get("ends") == "tracked")
+    if kind in ("relaxation-bound", "relaxation-search"):  # `verify` itself, on the proof record
+        setup = {"challenge": game.challenge.to_data(), "options": game.options.to_data()}
+        line = Line("strato", setup, format_state(game.initial_state()),
+                    tuple(format_move(m) for m in auto.moves), "won")
+        with tempfile.TemporaryDirectory() as folder:
+            record = str(Path(folder) / "proof.json")
+            write_proof(record, auto, line)
+            wall, cpu = time.perf_counter(), time.process_time()
+            verdict = verify(record)
+        if not verdict.valid:
+            raise AssertionError(f"verify does not certify auto's answer: {verdict.status} {verdict.problem}")
     checked = (time.perf_counter() - wall, time.process_time() - cpu)
     if kind == "drup-refutation":
         checked = (float(auto.stats.get("proof_check_seconds", 0.0)),) * 2

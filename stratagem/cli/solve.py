@@ -32,10 +32,11 @@ from stratagem.solving import solve as solve_deal
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
-              help="relaxed (relaxation bound, certified, and a line of that length), bfs, astar, idastar "
-                   "(search), sat (checked refutations), cpsat, or auto: relaxed, then if the bound is below "
-                   "the optimum A* on one-row deals, otherwise A* for 200,000 expansions (2,000 when it cannot run "
-                   "compiled) and SAT from the bound up.")
+              help="relaxed (relaxation bound, certified, and a line of that length; below the optimum, lines "
+                   "of growing length by a search pruned by it, certified too), bfs, astar, idastar (search), sat "
+                   "(checked refutations), cpsat, or auto: relaxed (its pruned search for half the time left and "
+                   "20,000 expansions at most), then A* on one-row deals, otherwise A* for 200,000 expansions "
+                   "(2,000 when it cannot run compiled) and SAT from the bound up.")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")

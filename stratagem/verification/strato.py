@@ -75,6 +75,8 @@ def no_win_claim(proof: Proof, name: str, statement: str, horizon: int | None, g
     kind = evidence.get("kind")
     if kind == "relaxation-bound":
         check_relaxation_bound(evidence, name, statement, horizon, game, start, verdict, limits)
+    elif kind == "relaxation-search":
+        check_relaxation_search(evidence, name, statement, horizon, game, start, verdict, limits)
     elif kind == "drup-refutation":
         check_strato_refutation(evidence, name, statement, horizon, game, start, verdict, record, limits)
     elif limits.recheck:
@@ -180,3 +182,84 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
         verdict.checked.append(f"no win within {horizon} turns: the bound equals the line's length")
         verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {bound.bound} turns, "
                         "the line's length")
+
+
+#: Expansions ``verify`` gives a ``relaxation-search`` certificate's search when no ``--max-nodes`` is set.
+SEARCH_NODES = 2_000_000
+
+
+def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str, horizon: int | None, game: Any,
+                            start: Any, verdict: Verdict, limits: Limits) -> None:
+    """A relaxation-search certificate: the relaxation bound recomputed, then the search of every line up
+    to ``horizon`` turns pruned by relaxed distances repeated over the rules engine.
+
+    The record names the relaxation, its bound and the horizon searched; the bound must be what the
+    rules give, and the horizon must be the line's length less one. The search is repeated here in
+    full: when the horizon is the bound itself, as the guided search for a line of exactly that many
+    turns (with the bound, no line of fewer exists), otherwise as the search pruned by the relaxed
+    distances to a goal. A search cut short by a limit leaves the claim unknown.
+    """
+    from stratagem.models.strato.guided import bounded_line, goal_distances, guided_line, supports
+    from stratagem.models.strato.relaxation import RELAXATION, relaxation_bound
+
+    if horizon is None:
+        verdict.refute(name, statement, "evidence.kind", "a relaxation search certifies no line shorter than a line "
+                       "found, never that no line wins")
+        return
+    if evidence.get("relaxation") != RELAXATION:
+        verdict.refute(name, statement, "evidence.relaxation", f"names relaxation {evidence.get('relaxation')!r}; "
+                       f"this version checks {RELAXATION!r}")
+        return
+    ends = evidence.get("ends", "tracked")
+    if ends not in ("tracked", "unknown"):
+        verdict.refute(name, statement, "evidence.ends", f"must be 'tracked' or 'unknown', not {ends!r}")
+        return
+    searched, claimed = evidence.get("horizon"), evidence.get("bound")
+    if searched != horizon or isinstance(searched, bool):
+        verdict.refute(name, statement, "evidence.horizon", f"says lines up to {searched!r} turns were searched; "
+                       f"the line has {horizon + 1} turns, so {horizon} is needed")
+        return
+    if limits.deadline.expired():
+        verdict.unknown(name, statement, limits.stopped_words("before the relaxation bound was recomputed"))
+        return
+    with limits.progress("recomputing the relaxation bound", "row", "rows") as show:
+        show(0, 0)
+        hint = claimed if isinstance(claimed, int) and 0 <= claimed <= 100 else 0
+        bound = relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
+                                 track_ends=ends == "tracked", hint=hint)
+    if bound.stopped:
+        verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
+        return
+    if claimed != bound.bound or isinstance(claimed, bool) or bound.bound is None:
+        verdict.refute(name, statement, "evidence.bound", f"claims {claimed!r}, but the relaxation recomputed "
+                       f"from the rules gives {bound.bound if bound.bound is not None else 'no goal (null)'}")
+        return
+    verdict.checked.append(f"the relaxation bound, recomputed from the rules and the deal: {bound.describe()}")
+    if horizon < bound.bound:
+        verdict.checked.append(f"no win within {horizon} turns: the bound is {bound.bound}")
+        verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {bound.bound} turns")
+        return
+    cap = limits.nodes if limits.nodes is not None else SEARCH_NODES
+    with limits.progress(f"searching every line of up to {horizon} turns", "horizon", "nodes expanded") as show:
+        show(horizon, 0)
+        if horizon == bound.bound and supports(bound):
+            guided = guided_line(game, bound, deadline=limits.deadline, max_nodes=cap)
+            line, exhausted, expanded = guided.moves, guided.exhausted, guided.expanded
+            how = f"the guided search for a line of exactly {horizon} turns"
+        else:
+            found = bounded_line(game, goal_distances(game, [s.relaxation for s in bound.rows]), horizon,
+                                 deadline=limits.deadline, max_nodes=cap)
+            line, exhausted, expanded = found.moves, found.exhausted, found.expanded
+            how = f"the search of every line of up to {horizon} turns pruned by the relaxed distances"
+    if line is not None:
+        verdict.refute(name, statement, "claim.optimal", f"{how} found a win in {len(line)} turns: the line is not "
+                       "shortest")
+    elif not exhausted:
+        why = "the time limit" if limits.deadline.expired() else f"the node limit ({cap:,} expansions)"
+        verdict.unknown(name, statement, f"the search was stopped by {why} after {expanded:,} expansions")
+    else:
+        verdict.checked.append(f"no win within {horizon} turns: {how} over the rules engine found none "
+                               f"({expanded:,} positions expanded; exhaustive search)")
+        verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {bound.bound} turns, "
+                        f"and an exhaustive search over the rules engine pruned by it finds no line of up to "
+                        f"{horizon} turns")

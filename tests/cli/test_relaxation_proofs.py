@@ -103,8 +103,86 @@ def test_a_goal_met_but_not_declared_is_won_in_one_turn(cli, tmp_path: Path) -> 
     puzzle.write_text(HEAD + '[[deals]]\nname = "met"\nposition = "RRRR(RW)WWWW RRW WW 1 -"\n')
     report = json.loads(cli("solve", str(puzzle), "--json").out)
     assert report["status"] == "solved" and report["length"] == 1 and report["lower_bound"] == 1
-    # --method relaxed: no guided search applies; the fallback's one-turn line meets the certified bound
+    # --method relaxed: no guided search applies; the search pruned by relaxed distances finds the one-turn
+    # line, which meets the certified bound
     proof = tmp_path / "met.json"
     relaxed = json.loads(cli("solve", str(puzzle), "--method", "relaxed", "--json", "--proof", str(proof)).out)
-    assert relaxed["status"] == "solved" and relaxed["length"] == 1 and "relaxation bound" in relaxed["optimality"]
+    assert relaxed["status"] == "solved" and relaxed["length"] == 1 and "table-only relaxation" in relaxed["optimality"]
+    assert json.loads(proof.read_text())["evidence"]["kind"] == "relaxation-bound"
     assert cli("verify", str(proof)).code == 0
+
+
+# -- relaxation-search: the bound below the optimum, and a pruned exhaustive search above it --------
+GAP_PUZZLE = """game = "strato"
+
+[challenge]
+name = "two rows with fog"
+weathers = "RWFC"
+rows = 2
+pairs = ["RW", "FC"]
+limit = 4
+rows_required = 1
+
+[challenge.goal]
+left = "<"
+right = ">>"
+
+[[deals]]
+name = "gap"
+position = "RC(RW)RF/WC(FC)FC FRW CFRFFCWCRFWRRWFRFCWWRWWCC 1 -"
+"""
+
+
+def _gap_record(cli, tmp_path: Path) -> tuple[Path, dict]:
+    puzzle = tmp_path / "gap.toml"
+    puzzle.write_text(GAP_PUZZLE)
+    path = tmp_path / "gap.json"
+    result = cli("solve", str(puzzle), "--method", "relaxed", "--proof", str(path))
+    assert result.code == 0, result.err
+    return puzzle, json.loads(path.read_text())
+
+
+def test_a_relaxation_search_certificate_verifies(cli, tmp_path: Path) -> None:
+    _, record = _gap_record(cli, tmp_path)
+    assert record["claim"]["length"] == 4 and record["claim"]["optimal"] is True
+    evidence = record["evidence"]
+    assert evidence["kind"] == "relaxation-search" and evidence["bound"] == 2 and evidence["horizon"] == 3
+    result = _verify(cli, tmp_path, record)
+    assert result.code == 0, result.err
+    assert "no win within 3 turns" in result.out and "exhaustive search" in result.out
+
+
+def test_a_relaxation_search_with_a_forged_horizon_bound_or_name_is_rejected(cli, tmp_path: Path) -> None:
+    _, record = _gap_record(cli, tmp_path)
+    for key, value, place in (("horizon", 2, "evidence.horizon"), ("bound", 3, "evidence.bound"),
+                              ("relaxation", "table-classes@2", "evidence.relaxation")):
+        forged = json.loads(json.dumps(record))
+        forged["evidence"][key] = value
+        result = _verify(cli, tmp_path, forged)
+        assert result.code == 1 and place in result.err, (key, result.err)
+
+
+def test_a_relaxation_search_does_not_certify_a_line_longer_than_the_optimum(cli, tmp_path: Path) -> None:
+    # a winning line of 5 turns: one first play off every optimal line, then a shortest line from there
+    from stratagem.models.strato.notation import format_move
+    from stratagem.models.strato.puzzle import load_puzzle
+    from stratagem.models.strato.rules import StratoGame
+    from stratagem.models.strato.solve import solve
+
+    puzzle, record = _gap_record(cli, tmp_path)
+    loaded = load_puzzle(puzzle)
+    game = loaded.game(loaded.deals[0])
+    for move, after in game.plays(game.initial_state()):
+        rest = solve(StratoGame(game.challenge, game.options, after), method="relaxed")
+        if rest.optimal and len(rest.moves) == 4:
+            moves = [format_move(move)] + [format_move(m) for m in rest.moves]
+            break
+    else:
+        raise AssertionError("no first play leads to a five-turn win")
+    record["line"]["moves"] = moves
+    record["line"]["length"] = record["claim"]["length"] = 5
+    record["evidence"]["horizon"] = 4
+    result = _verify(cli, tmp_path, record)
+    assert result.code == 1 and "claim.optimal" in result.err and "found a win in 4 turns" in result.err
+    record["claim"]["optimal"] = False  # the same line claimed as a win only: valid
+    assert _verify(cli, tmp_path, record).code == 0

@@ -168,10 +168,12 @@ def test_auto_certifies_by_the_relaxation_then_falls_back_to_astar_and_sat(cli,
     two = json.loads(cli("solve", challenge_1, "--json").out)
     assert two["method"] == "relaxed" and two["status"] == "solved" and two["length"] == 7
     assert "relaxation" in two["optimality"]
-    # When the relaxation cannot certify (here: no guided search), A* runs, and when A* stops SAT decides.
+    # When the relaxation cannot certify (here: no guided search, and its pruned search stopped after one
+    # expansion), A* runs, and when A* stops SAT decides.
     from stratagem.models.strato import solve
 
     monkeypatch.setattr(solve, "supports", lambda bound: False)
+    monkeypatch.setattr(solve, "AUTO_BOUNDED_NODES", 1)
     monkeypatch.setattr(solve, "AUTO_ASTAR_NODES", 5)
     monkeypatch.setattr(solve, "AUTO_COMPILED_ASTAR_NODES", 5)
     sat = json.loads(cli("solve", challenge_1, "--json").out)

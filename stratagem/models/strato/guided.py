@@ -16,14 +16,21 @@ turns" is an exhaustive search over the pruned space, which the caller reports a
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 from stratagem.models.strato.notation import Move
 from stratagem.models.strato.planning import StratoPlanning
 from stratagem.models.strato.position import State
-from stratagem.models.strato.relaxation import RelaxationBound, RelaxedSearch
+from stratagem.models.strato.relaxation import (
+    GoalDistance,
+    RelaxationBound,
+    RelaxedSearch,
+    RowRelaxation,
+    combination,
+    combine,
+)
 from stratagem.models.strato.rules import StratoGame
 
 #: The clock is read once per this many expansions.
@@ -118,7 +125,7 @@ def guided_line(game: StratoGame, bound: RelaxationBound, deadline: Callable[[],
             move, after = step
             turns = len(path) + 1
             if problem.is_goal(after):
-                if turns == target and on_line(after):
+                if turns == target:  # a win as long as the bound: a shortest line, on a shortest relaxed line
                     return GuidedResult(tuple(path) + (move,), False, expanded, time.perf_counter() - started)
                 continue
             if turns >= target or (after, turns) in dead or not on_line(after):
@@ -135,6 +142,102 @@ def guided_line(game: StratoGame, bound: RelaxationBound, deadline: Callable[[],
 def _candidates(problem: StratoPlanning, state: State, turns: int,
                 fits: Callable[[State, int], bool]) -> list[tuple[Move, State]]:
     """The successors of ``state`` that can lie on a line of the bound's length, winning ones first."""
-    out = [(move, after) for move, after in problem.successors(state) if fits(after, turns)]
+    out = [(move, after) for move, after in problem.successors(state) if problem.is_goal(after) or fits(after, turns)]
     out.sort(key=lambda step: not problem.is_goal(step[1]))
     return out
+
+
+@dataclass(frozen=True)
+class BoundedResult:
+    """``moves``: a winning line of at most ``horizon`` turns (a shortest one when every shorter horizon was
+    searched before), or ``None``; ``exhausted``: no winning line of at most ``horizon`` turns exists (the
+    search ran through its whole pruned space); otherwise it was stopped by its deadline or node limit."""
+
+    horizon: int
+    moves: tuple[Move, ...] | None
+    exhausted: bool
+    expanded: int
+    seconds: float
+
+
+def goal_distances(game: StratoGame, relaxations: Sequence[RowRelaxation]) -> tuple[GoalDistance, ...]:
+    """On-demand relaxed distances for the goal rows of ``relaxations`` (relaxations of the start)."""
+    start = game.initial_state()
+    return tuple(GoalDistance(game.challenge, start.rows[r.row], r) for r in relaxations)
+
+
+def bounded_line(game: StratoGame, distances: tuple[GoalDistance, ...], horizon: int,
+                 deadline: Callable[[], bool] | None = None, max_nodes: int | None = None) -> BoundedResult:
+    """A winning line of at most ``horizon`` turns, or the proof by exhaustion that none exists.
+
+    A depth-first search over the rules engine (one iteration of iterative-deepening A*) that drops
+    every position from which the goal rows' relaxed distances (``distances``, see :func:`goal_distances`),
+    combined as :func:`~relaxation.relaxation_bound` combines them, exceed the turns left: the
+    relaxation bounds every line from that position, so no winning line within the horizon passes
+    through it. A position already shown to have no win within as many turns or more is not searched
+    again. This is what finds a line when the bound of the start is below the optimum, and what proves
+    that the bound + 1, + 2, ... turns do not suffice; ``verify`` repeats it from the rules.
+    """
+    started = time.perf_counter()
+    problem = StratoPlanning(game)
+    required = game.challenge.rows_required
+    how = combination([d.relaxation for d in distances])
+
+    def estimate(state: State, rest: int) -> int:
+        """The combined relaxed distance when it is at most ``rest``, else more than ``rest``."""
+        values = [d.at_most(state.rows, rest) for d in distances]
+        if not values:
+            return 0
+        least = combine(values, required, how)
+        return rest + 1 if least is None else least
+
+    start = problem.start()
+    if problem.is_goal(start):
+        return BoundedResult(horizon, (), False, 0, time.perf_counter() - started)
+    if estimate(start, horizon) > horizon:
+        return BoundedResult(horizon, None, True, 0, time.perf_counter() - started)
+    dead: dict[State, int] = {}  # position -> most turns proven not to suffice from it
+    expanded = 0
+    path: list[Move] = []
+    states = [start]
+    stack = [iter(_bounded_candidates(problem, start, horizon - 1, estimate))]
+    while stack:
+        if deadline is not None and expanded % _CLOCK_EVERY == 0 and deadline() or \
+                max_nodes is not None and expanded >= max_nodes:
+            return BoundedResult(horizon, None, False, expanded, time.perf_counter() - started)
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            rest = horizon - len(path)
+            state = states.pop()
+            dead[state] = max(dead.get(state, -1), rest)
+            if path:
+                path.pop()
+            continue
+        move, after = step
+        if problem.is_goal(after):
+            return BoundedResult(horizon, tuple(path) + (move,), False, expanded, time.perf_counter() - started)
+        rest = horizon - len(path) - 1
+        if rest <= 0 or dead.get(after, -1) >= rest:
+            continue
+        expanded += 1
+        path.append(move)
+        states.append(after)
+        stack.append(iter(_bounded_candidates(problem, after, rest - 1, estimate)))
+    return BoundedResult(horizon, None, True, expanded, time.perf_counter() - started)
+
+
+def _bounded_candidates(problem: StratoPlanning, state: State, rest: int,
+                        estimate: Callable[[State, int], int]) -> list[tuple[Move, State]]:
+    """The successors of ``state`` from which a win may lie within ``rest`` more turns: winning ones first,
+    then the nearest to a goal by the relaxation (the order only decides how soon a line is found)."""
+    scored = []
+    for move, after in problem.successors(state):
+        if problem.is_goal(after):
+            scored.append((-1, move, after))
+            continue
+        value = estimate(after, rest)
+        if value <= rest:
+            scored.append((value, move, after))
+    scored.sort(key=lambda item: item[0])
+    return [(move, after) for _, move, after in scored]

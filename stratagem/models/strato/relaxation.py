@@ -321,7 +321,8 @@ class RelaxedSearch:
 
     ``distance`` is the relaxed distance to a goal (``None``: no relaxed goal within the depth searched,
     so the row can never meet the goal); ``layers`` holds every reached state's distance from the start
-    (``-1``: not reached), from which :meth:`on_shortest_paths` marks the states of optimal relaxed lines.
+    (``-1``: not reached; the goal layer is not written), from which :meth:`on_shortest_line` tells the
+    states of optimal relaxed lines.
     """
 
     challenge: Challenge
@@ -337,13 +338,28 @@ class RelaxedSearch:
     _layer_of: dict[tuple[Row, ...], int] = field(default_factory=dict, repr=False)
 
     def layer(self, rows: tuple[Row, ...]) -> int:
-        """Relaxed turns from the start's image to ``rows``'s image (``-1``: not within the goal's depth)."""
+        """Relaxed turns from the start's image to ``rows``'s image (``-1``: not within the goal's depth).
+
+        The goal layer itself is not written (the search stops at the first goal it generates): a goal
+        image not otherwise reached counts as lying at the distance, which can only keep more tables in
+        the guided search, never fewer."""
         known = self._layer_of.get(rows)
         if known is None:
-            known = -1 if not self.exact or not fits(self.relaxation, rows) else int(
-                self.layers[image(self.relaxation, rows)])
+            if not self.exact or not fits(self.relaxation, rows):
+                known = -1
+            else:
+                code = image(self.relaxation, rows)
+                known = int(self.layers[code])
+                if known < 0 and self.distance is not None and self._is_goal_image(code):
+                    known = self.distance
             self._layer_of[rows] = known
         return known
+
+    def _is_goal_image(self, code: int) -> bool:
+        goal_left, goal_right = _goal_tables(self.challenge, self.goal_row, self.relaxation.classes,
+                                             self.relaxation.limit)[:2]
+        row = code // (self.relaxation.end_base ** self.relaxation.n_ends)
+        return bool(goal_left[row // self.relaxation.half_rows] and goal_right[row % self.relaxation.half_rows])
 
     def on_shortest_line(self, rows: tuple[Row, ...]) -> bool:
         """Whether ``rows``'s image lies on a shortest relaxed line from the start's image to a goal.
@@ -358,7 +374,7 @@ class RelaxedSearch:
             return False
         code = image(self.relaxation, rows)
         if self.layers[code] < 0:
-            return False
+            return self._is_goal_image(code)  # the goal layer is not written (see :meth:`layer`)
         k, limit, h, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(self.relaxation)
         goal_left, goal_right, score_left, score_right = _goal_tables(self.challenge, self.goal_row,
                                                                       self.relaxation.classes, limit)
@@ -452,6 +468,18 @@ def combine(distances: Sequence[int | None], required: int, how: str) -> int | N
     return best
 
 
+def goal_relaxations(challenge: Challenge, options: Options, state: State, track_ends: bool = True
+                     ) -> tuple[RowRelaxation, ...]:
+    """The relaxation of ``state`` seen from each row that can meet the goal."""
+    return tuple(row_relaxation(challenge, options, state, r, track_ends)
+                 for r, row in enumerate(state.rows) if challenge.goal.eligible(row))
+
+
+def combination(relaxations: Sequence[RowRelaxation]) -> str:
+    """How the goal rows' distances combine: ``"sum"`` where no card can change rows, else ``"max"``."""
+    return "max" if any(r.other_rows for r in relaxations) else "sum"
+
+
 def relaxation_bound(challenge: Challenge, options: Options, state: State,
                      deadline: Callable[[], bool] | None = None, track_ends: bool = True,
                      hint: int = 0, at_least: int | None = None) -> RelaxationBound:
@@ -471,10 +499,8 @@ def relaxation_bound(challenge: Challenge, options: Options, state: State,
     """
     if state.status == WON:
         return RelaxationBound(0, "sum", (), track_ends=track_ends)
-    eligible = [r for r, row in enumerate(state.rows) if challenge.goal.eligible(row)]
     searches: list[RelaxedSearch] = []
-    for r in eligible:
-        relaxation = row_relaxation(challenge, options, state, r, track_ends)
+    for relaxation in goal_relaxations(challenge, options, state, track_ends):
         if at_least is not None and at_least >= 2:
             search = relaxed_search(challenge, state, relaxation, max_depth=at_least - 1, deadline=deadline,
                                     hint=at_least - 1)
@@ -483,7 +509,7 @@ def relaxation_bound(challenge: Challenge, options: Options, state: State,
         if search.stopped:
             return RelaxationBound(None, "", tuple(searches), stopped=True, track_ends=track_ends)
         searches.append(search)
-    how = "max" if any(s.relaxation.other_rows for s in searches) else "sum"
+    how = combination([s.relaxation for s in searches])
     bound = combine([s.distance for s in searches], challenge.rows_required, how)
     if bound == 0:  # the goal is met but not yet declared: victory comes only at the end of a turn
         bound = 1
@@ -494,3 +520,56 @@ def tracks_ends(challenge: Challenge, options: Options, state: State) -> bool:
     """Whether tracking the other rows' ends changes the relaxation of ``state`` at all."""
     return any(row_relaxation(challenge, options, state, r).tracked_ends
                for r, row in enumerate(state.rows) if challenge.goal.eligible(row))
+
+
+# -- distances to a goal, on demand --------------------------------------------------------------------
+class GoalDistance:
+    """One goal row's relaxed distance to a goal from the image of any table, found on demand.
+
+    Built from a relaxation of some position, it stays a relaxation of every position that follows it
+    (the cards that can still be played, and so the plays, only shrink; the table holds no weather the
+    classes do not name), so its distances are lower bounds there too. Each question is a depth-first
+    search bounded by the turns left (``relaxation_kernel.within``) whose failures raise a per-state
+    lower bound kept across questions.
+    """
+
+    def __init__(self, challenge: Challenge, goal_row: Row, relaxation: RowRelaxation) -> None:
+        from stratagem.models.strato import relaxation_kernel as kernel
+
+        self.relaxation = relaxation
+        self.searchable = relaxation.codes <= MAX_CODES
+        k, limit = relaxation.k, relaxation.limit
+        self._args = _kernel_args(relaxation)
+        self._goals = _goal_tables(challenge, goal_row, relaxation.classes, limit)[:2]
+        self._guide = _guide(challenge, goal_row, relaxation)
+        self._tables = _tables(k, limit)
+        self._lower = np.zeros(relaxation.codes if self.searchable else 0, np.int8)
+        self._exact: dict[int, int] = {}
+        self._scratch = np.empty((1, kernel.MAX_SUCCESSORS), np.int64)
+
+    def at_most(self, rows: Sequence[Row], cap: int) -> int:
+        """The relaxed distance from ``rows``'s image to a goal when it is at most ``cap``, else ``cap + 1``
+        (a row the relaxation cannot classify, or too large a space: 0, which bounds nothing)."""
+        if not self.searchable or not fits(self.relaxation, rows):
+            goal = rows[self.relaxation.row]
+            over = len(goal.left) > self.relaxation.limit or len(goal.right) > self.relaxation.limit
+            return cap + 1 if over else 0
+        code = image(self.relaxation, rows)
+        known = self._exact.get(code)
+        if known is not None:
+            return known if known <= cap else cap + 1
+        from stratagem.models.strato import relaxation_kernel as kernel
+
+        k, limit, h, plays, n_ends, end_base, other_rows, fog, wind = self._args
+        counts, need, left_len, right_len, per_turn = self._guide
+        budget = int(self._lower[code])
+        while budget <= cap:
+            if self._scratch.shape[0] < budget + 1:
+                self._scratch = np.empty((budget + 1, kernel.MAX_SUCCESSORS), np.int64)
+            if kernel.within(code, budget, self._lower, self._goals[0], self._goals[1], counts, need, left_len,
+                             right_len, per_turn, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind,
+                             self._tables, self._scratch):
+                self._exact[code] = budget
+                return budget
+            budget = max(budget + 1, int(self._lower[code]))
+        return cap + 1

@@ -438,6 +438,34 @@ def _prune(frontier: np.ndarray, expanded: np.ndarray, depth: int, bound: int, n
     return kept[:n], least
 
 
+@njit(cache=True, parallel=True)
+def _goal_successor(frontier: np.ndarray, goal_left: np.ndarray, goal_right: np.ndarray, k: int, limit: int, h: int,
+                    plays: np.ndarray, n_ends: int, end_base: int, other_rows: int, fog: bool, wind_crosses: bool,
+                    tables: tuple) -> bool:  # type: ignore[type-arg]
+    """Whether some state of ``frontier`` has a relaxed goal among its successors (the threads stop as soon
+    as one is found; which one does not matter)."""
+    chunks = 64
+    size = frontier.shape[0]
+    found = np.zeros(chunks, np.bool_)
+    ne = 1
+    for _ in range(n_ends):
+        ne *= end_base
+    for c in prange(chunks):
+        out = np.empty(MAX_SUCCESSORS, np.int64)
+        ends = np.empty(max(n_ends, 1), np.int64)
+        marks = np.empty(end_base ** n_ends, np.bool_)
+        for i in range(c * size // chunks, (c + 1) * size // chunks):
+            if found.any():
+                break
+            count = successors(frontier[i], k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses, out,
+                               ends, marks, *tables)
+            for j in range(count):
+                if _is_goal(out[j], h, ne, goal_left, goal_right):
+                    found[c] = True
+                    break
+    return bool(found.any())
+
+
 def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndarray, k: int, limit: int,
             plays: np.ndarray, n_ends: int, end_base: int, other_rows: int, fog: bool, wind_crosses: bool,
             tables: tuple,  # type: ignore[type-arg]
@@ -493,6 +521,10 @@ def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndar
                                         goal_left_len, goal_right_len, per_turn, goal_left, goal_right)
             if left_out >= 0 and (least < 0 or left_out < least):
                 least = left_out
+            if depth == bound - 1 and _goal_successor(frontier, goal_left, goal_right, k, limit, h, plays, n_ends,
+                                                      end_base, other_rows, fog, wind_crosses, tables):
+                # one goal in the next layer is all the distance needs: that layer is not written
+                return bound, dist
             _expand_layer(frontier, dist, depth, k, limit, h, plays, n_ends, end_base, other_rows, fog,
                           wind_crosses, tables)
         if least < 0:
@@ -528,8 +560,8 @@ def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, go
     if memo[code] != UNKNOWN:
         return bool(memo[code] == REACHES)
     ne = layers.shape[0] // (h * h)
-    if layers[code] == goal_depth:
-        memo[code] = REACHES if _is_goal(code, h, ne, goal_left, goal_right) else DEAD
+    if layers[code] >= goal_depth or layers[code] < 0:
+        memo[code] = REACHES if layers[code] == goal_depth and _is_goal(code, h, ne, goal_left, goal_right) else DEAD
         return bool(memo[code] == REACHES)
     depth_cap = goal_depth - layers[code] + 1
     stack = np.empty(depth_cap, np.int64)
@@ -539,7 +571,7 @@ def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, go
     marks = np.empty(end_base ** n_ends, np.bool_)
     top = 0
     stack[0] = code
-    counts[0] = _ordered(code, layers, memo, ne, h, score_left, score_right, succ[0],
+    counts[0] = _ordered(code, layers, goal_depth, memo, ne, h, score_left, score_right, succ[0],
                          successors(code, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses, succ[0],
                                     ends, marks,
                                     *tables))
@@ -551,6 +583,12 @@ def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, go
             continue
         y = succ[top, nexts[top]]
         nexts[top] += 1
+        if layers[x] == goal_depth - 1:  # the goal layer may not be written: any goal successor will do
+            if _is_goal(y, h, ne, goal_left, goal_right):
+                for i in range(top + 1):
+                    memo[stack[i]] = REACHES
+                return True
+            continue
         if layers[y] != layers[x] + 1 or memo[y] == DEAD:
             continue
         if memo[y] == REACHES or (layers[y] == goal_depth and _is_goal(y, h, ne, goal_left, goal_right)):
@@ -564,7 +602,7 @@ def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, go
         top += 1
         stack[top] = y
         nexts[top] = 0
-        counts[top] = _ordered(y, layers, memo, ne, h, score_left, score_right, succ[top],
+        counts[top] = _ordered(y, layers, goal_depth, memo, ne, h, score_left, score_right, succ[top],
                                successors(y, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses,
                                           succ[top],
                                           ends, marks, *tables))
@@ -572,13 +610,14 @@ def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, go
 
 
 @njit(cache=True)
-def _ordered(code: int, layers: np.ndarray, memo: np.ndarray, ne: int, h: int, score_left: np.ndarray,
+def _ordered(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, ne: int, h: int, score_left: np.ndarray,
              score_right: np.ndarray, succ: np.ndarray, count: int) -> int:
-    """Keep the successors one layer further that are not known dead, best goal progress first."""
+    """Keep the successors one layer further that are not known dead (all of them one turn before the goal
+    layer, which may not be written), best goal progress first."""
     kept = 0
     for i in range(count):
         y = succ[i]
-        if layers[y] == layers[code] + 1 and memo[y] != DEAD:
+        if layers[code] + 1 == goal_depth or layers[y] == layers[code] + 1 and memo[y] != DEAD:
             succ[kept] = y
             kept += 1
     scores = np.empty(kept, np.int64)
@@ -596,3 +635,57 @@ def _ordered(code: int, layers: np.ndarray, memo: np.ndarray, ne: int, h: int, s
         scores[j + 1] = sc
     return kept
 
+
+
+@njit(cache=True)
+def within(code: int, budget: int, lower: np.ndarray, goal_left: np.ndarray, goal_right: np.ndarray,
+           counts: np.ndarray, need: np.ndarray, goal_left_len: int, goal_right_len: int, per_turn: int, k: int,
+           limit: int, h: int, plays: np.ndarray, n_ends: int, end_base: int, other_rows: int, fog: bool,
+           wind_crosses: bool, tables: tuple, succ: np.ndarray) -> bool:  # type: ignore[type-arg]
+    """Whether a relaxed goal lies at most ``budget`` relaxed turns from ``code``.
+
+    A depth-first search bounded by ``budget``, pruned by :func:`estimate` and by ``lower``: a proven
+    lower bound on each state's distance to a goal (``int8``, 0 where nothing is known), raised here for
+    every state whose search fails, so that later calls (a larger budget, or other states sharing
+    successors) skip what is already known. ``succ`` is scratch space of ``(budget + 1, MAX_SUCCESSORS)``.
+    """
+    ne = lower.shape[0] // (h * h)
+    length = tables[0]
+    if _is_goal(code, h, ne, goal_left, goal_right):
+        return True
+    if max(lower[code], estimate(code, ne, h, length, counts, need, goal_left_len, goal_right_len, per_turn,
+                                 goal_left, goal_right)) > budget:
+        return False
+    stack = np.empty(budget + 1, np.int64)
+    counts_at = np.zeros(budget + 1, np.int64)
+    nexts = np.zeros(budget + 1, np.int64)
+    rest = np.zeros(budget + 1, np.int64)
+    ends = np.empty(max(n_ends, 1), np.int64)
+    marks = np.empty(end_base ** n_ends, np.bool_)
+    top = 0
+    stack[0] = code
+    rest[0] = budget
+    counts_at[0] = successors(code, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses, succ[0],
+                              ends, marks, *tables)
+    while top >= 0:
+        x = stack[top]
+        if nexts[top] >= counts_at[top]:
+            if lower[x] < rest[top] + 1:  # no goal within rest[top] turns of x
+                lower[x] = rest[top] + 1
+            top -= 1
+            continue
+        y = succ[top, nexts[top]]
+        nexts[top] += 1
+        if _is_goal(y, h, ne, goal_left, goal_right):
+            return True
+        left = rest[top] - 1
+        if left <= 0 or lower[y] > left or estimate(y, ne, h, length, counts, need, goal_left_len, goal_right_len,
+                                                    per_turn, goal_left, goal_right) > left:
+            continue
+        top += 1
+        stack[top] = y
+        rest[top] = left
+        nexts[top] = 0
+        counts_at[top] = successors(y, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses,
+                                    succ[top], ends, marks, *tables)
+    return False

@@ -10,14 +10,18 @@ Methods (``method=``):
 - ``relaxed``: the relaxation bound of the start (:mod:`relaxation`, a certificate ``verify`` recomputes
   from the rules), then a depth-first search for a line of exactly that length (:mod:`guided`). When
   one exists, the line is optimal by the certificate; when the relaxation cannot reach a goal at all,
-  the deal is unsolvable by it. Otherwise the answer is ``unknown`` with the bound.
+  the deal is unsolvable by it. Otherwise lines of one, two, ... more turns are searched for over the
+  rules engine, pruned by the relaxed distances (:func:`guided.bounded_line`): the first line found is
+  optimal, certified by the bound and the exhausted search of the horizon before it
+  (``relaxation-search``, which ``verify`` repeats). A limit gives ``unknown`` with the bound proven.
 - ``bfs``, ``astar``, ``idastar``: exhaustive searches (their optimality is exhaustive search, not a
   certificate). A* runs compiled over integer-packed states (:mod:`compiled_search`) when the deal fits
   the packing (:func:`packed.fits`: every shipped challenge does), over the Python engine otherwise.
 - ``sat``: CaDiCaL over growing horizons; optimality by a DRUP refutation checked here. ``cpsat``: the
   same model in CP-SAT, no certificate.
-- ``auto`` (the default): ``relaxed``; if the bound is below the optimum, A* (one-row deals) or a short
-  A* then SAT from the bound up (the others), all within one deadline. Its A* has the relaxation's
+- ``auto`` (the default): ``relaxed`` (its pruned search with half the time left and at most
+  :data:`AUTO_BOUNDED_NODES` expansions); if that does not decide, A* (one-row deals) or a short A*
+  then SAT from the bound up (the others), all within one deadline. Its A* has the relaxation's
   searches in its heuristic.
 
 Every claim is worded so as not to overclaim: ``solved`` means a line with a lower-bound proof or an
@@ -39,7 +43,7 @@ from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
 from stratagem.models.strato.compiled_search import compiled_astar
-from stratagem.models.strato.guided import guided_line, supports
+from stratagem.models.strato.guided import bounded_line, goal_distances, guided_line, supports
 from stratagem.models.strato.heuristic import lower_bound
 from stratagem.models.strato.notation import Move
 from stratagem.models.strato.packed import fits
@@ -62,7 +66,7 @@ SEARCHES = {"bfs": bfs, "astar": astar, "idastar": idastar}
 METHODS = ("relaxed", *SEARCHES, "sat", "cpsat", "auto")
 
 METHOD_NAMES = {
-    "relaxed": "the table-only relaxation bound with a guided line search",
+    "relaxed": "the table-only relaxation bound with a guided line search, then a search pruned by it",
     "bfs": "breadth-first search",
     "astar": "A* with an admissible heuristic",
     "idastar": "IDA* with an admissible heuristic",
@@ -86,6 +90,11 @@ AUTO_SEARCH_MAX_ROWS = 1
 AUTO_ASTAR_NODES = 2_000
 #: The same when A* runs compiled (:mod:`compiled_search`, some 20k expansions a second).
 AUTO_COMPILED_ASTAR_NODES = 200_000
+
+#: ``auto``'s search pruned by relaxed distances (:func:`run_bounded`), when the bound is below the optimum:
+#: this share of the time left, and at most this many expansions, before A* and SAT take over.
+AUTO_BOUNDED_SHARE = 0.5
+AUTO_BOUNDED_NODES = 20_000
 
 #: ``sat`` asks one CaDiCaL instance the horizons from ``SAT_WARM_UP`` below the best bound up,
 #: ``SAT_WINDOW`` horizons per formula (:func:`~stratagem.solvers.satplan.incremental_search`), then
@@ -173,26 +182,40 @@ def certify_by_bound(solution: Solution) -> None:
     with that bound as its certificate."""
     evidence = solution.bound_evidence
     if solution.status != UNKNOWN or not solution.moves or evidence is None or \
-            evidence.get("bound") != len(solution.moves):
+            certified_length(evidence) != len(solution.moves):
         return
     solution.status = SOLVED
     solution.lower_bound = len(solution.moves)
     solution.evidence = dict(evidence)
-    solution.optimality = (f"no winning line is shorter than {len(solution.moves)} turns: the relaxation bound "
+    how = ("the relaxation bound" if evidence.get("kind") == "relaxation-bound" else
+           f"the relaxation bound and a pruned exhaustive search of every line up to {evidence.get('horizon')} turns")
+    solution.optimality = (f"no winning line is shorter than {len(solution.moves)} turns: {how} "
                            f"(a certificate `stratagem verify` recomputes from the rules); the line was found by "
                            f"{METHOD_NAMES[(solution.best_line or {}).get('method', solution.method)]}")
     solution.stopped_by = None
     solution.best_line = None
 
 
+def certified_length(evidence: dict[str, Any]) -> int | None:
+    """The length of line a relaxation certificate shows optimal (``None``: not such a certificate)."""
+    kind = evidence.get("kind")
+    if kind == "relaxation-bound":
+        value = evidence.get("bound")
+        return value if isinstance(value, int) else None
+    value = evidence.get("horizon")
+    return value + 1 if kind == "relaxation-search" and isinstance(value, int) else None
+
+
 # -- the relaxation bound and its guided line ------------------------------------------------------
 def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, progress: ProgressFactory,
-                label: str) -> Solution:
-    """The relaxation bound of the start and, when it supports one, a line of exactly that length.
+                label: str, search_share: float = 1.0, search_nodes: int | None = None) -> Solution:
+    """The relaxation bound of the start and, when it supports one, a line of exactly that length; when
+    there is none, lines of growing length by the pruned search (:func:`run_bounded`).
 
     Where a Storm crosses rows, the coarse relaxation (the other rows' ends unknown, a much smaller
     space) is tried first with a guided search of at most :data:`COARSE_NODES` expansions; only when it
-    gives no line is the sharper one (ends tracked) computed.
+    gives no line is the sharper one (ends tracked) computed. The pruned search gets ``search_share`` of
+    the time left and at most ``search_nodes`` expansions (``max_nodes`` when given).
     """
     start = game.initial_state()
     heuristic = lower_bound(game.challenge, start)
@@ -203,6 +226,7 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
     best_bound: RelaxationBound | None = None
     described = ""
     searched = False
+    exhausted: int | None = None  # the guided search showed that no line of this many turns exists
     for i, track_ends in enumerate(variants):
         last = i == len(variants) - 1
         with progress(f"relaxation bound of {label}", "variant", "rows done") as show:
@@ -236,13 +260,15 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
                             f"no winning line is shorter than {bound.bound} turns: {bound.describe()} (a certificate "
                             f"`stratagem verify` recomputes from the rules)", stats, evidence=evidence)
         if found.exhausted and last:
-            return Solution("relaxed", UNKNOWN, (), max(bound.bound + 1, heuristic),
-                            f"no winning line is shorter than {bound.bound} turns ({bound.describe()}), and the "
-                            f"guided search found no line of exactly {bound.bound} (exhaustive search): the bound is "
-                            f"below the optimum", dict(stats, bound_below_optimum=True, relaxation_bound=bound.bound),
-                            relaxation=bound)
+            exhausted = bound.bound
+            stats.update(bound_below_optimum=True, relaxation_bound=bound.bound)
+            break
         if deadline.expired():
             break
+    if best_bound is not None and best_evidence is not None and (exhausted is not None or not searched) \
+            and not deadline.expired():
+        return run_bounded(game, best_bound, best_evidence, exhausted, deadline, search_share,
+                           max_nodes if max_nodes is not None else search_nodes, progress, label, stats)
     proven = max(best or 0, heuristic)
     if best is None:
         return Solution("relaxed", UNKNOWN, (), heuristic, "the time limit ran out while the relaxation bound was "
@@ -256,6 +282,64 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
                     "no line of that length found before the limit", stats,
                     stopped_by="time" if deadline.expired() else "nodes", bound_evidence=best_evidence,
                     relaxation=best_bound)
+
+
+def run_bounded(game: StratoGame, bound: RelaxationBound, evidence: dict[str, Any], exhausted: int | None,
+                deadline: Deadline, share: float, max_nodes: int | None, progress: ProgressFactory, label: str,
+                stats: dict[str, Any]) -> Solution:
+    """Lines of growing length, from the relaxation bound up, by the search pruned by relaxed distances
+    (:func:`guided.bounded_line`): the first horizon with a line gives a shortest line, and the
+    search of the horizon before it, which found none, is the certificate (``relaxation-search``:
+    ``verify`` repeats that search over the rules engine). ``exhausted``: the guided search already
+    showed that no line of that many turns (the bound) exists. The searches get ``share`` of the time
+    left on ``deadline`` and at most ``max_nodes`` expansions in all."""
+    assert bound.bound is not None
+    limit = deadline.part(share)
+    distances = goal_distances(game, [s.relaxation for s in bound.rows])
+    horizon = bound.bound if exhausted is None else exhausted + 1
+    proven = horizon  # no winning line is shorter than this
+    nodes_left = max_nodes
+    searches: list[dict[str, Any]] = []
+    stopped = False
+    while horizon <= max_turns(game.initial_state()):
+        with progress(f"lines of at most {horizon} turns on {label}", "horizon", "nodes expanded") as show:
+            show(horizon, 0)
+            found = bounded_line(game, distances, horizon, deadline=limit, max_nodes=nodes_left)
+        searches.append({"horizon": horizon, "nodes": found.expanded, "seconds": round(found.seconds, 3)})
+        stats["nodes"] += found.expanded
+        stats["line_seconds"] = round(stats["line_seconds"] + found.seconds, 3)
+        stats["seconds"] = round(deadline.elapsed(), 3)
+        stats["bounded_searches"] = searches
+        if nodes_left is not None:
+            nodes_left -= found.expanded
+        if found.moves is not None:
+            n = len(found.moves)
+            if n <= bound.bound:  # as long as the bound: the bound is the certificate
+                return Solution("relaxed", SOLVED, found.moves, n,
+                                f"no winning line is shorter than {n} turns: {bound.describe()} (a certificate "
+                                "`stratagem verify` recomputes from the rules)", stats, evidence=evidence)
+            certificate = dict(evidence, kind="relaxation-search", horizon=n - 1, certificate=True)
+            return Solution("relaxed", SOLVED, found.moves, n,
+                            f"no winning line is shorter than {n} turns: {bound.describe()}, and a search of every "
+                            f"line of up to {n - 1} turns pruned by it found none (exhaustive search over the rules "
+                            "engine; a certificate `stratagem verify` repeats)", stats, evidence=certificate,
+                            bound_evidence=certificate, relaxation=bound)
+        if not found.exhausted:
+            stopped = True
+            break
+        proven = horizon + 1
+        horizon += 1
+    searched_to = dict(evidence, kind="relaxation-search", horizon=proven - 1, certificate=True) \
+        if proven - 1 > bound.bound else evidence
+    what = (f"no winning line is shorter than {proven} turns ({bound.describe()}"
+            + (f"; a pruned search of every line up to {proven - 1} turns found none" if proven > bound.bound + 1
+               else "") + ")")
+    if not stopped:  # every horizon up to the longest game searched: no line wins
+        return Solution("relaxed", UNSOLVABLE, (), proven, f"{what}, and no game lasts longer (exhaustive search)",
+                        stats, evidence=dict(searched_to, kind="exhaustive-search", certificate=False))
+    return Solution("relaxed", UNKNOWN, (), proven, f"{what}; no line of {horizon} turns found before the limit",
+                    stats, stopped_by="time" if limit.expired() else "nodes", bound_evidence=searched_to,
+                    relaxation=bound)
 
 
 # -- exhaustive searches --------------------------------------------------------------------------
@@ -485,7 +569,8 @@ def run_auto(game: StratoGame, deadline: Deadline, max_nodes: int | None, progre
              label: str) -> Solution:
     """The relaxation bound and its guided line; if the bound is below the optimum (or unsupported), A*
     on one-row deals, and on the others a short A* then SAT from the bound up."""
-    first = run_relaxed(game, deadline, max_nodes, progress, label)
+    first = run_relaxed(game, deadline, max_nodes, progress, label, search_share=AUTO_BOUNDED_SHARE,
+                        search_nodes=AUTO_BOUNDED_NODES)
     if first.status in (SOLVED, UNSOLVABLE) or deadline.expired():
         return first
     start = game.initial_state()

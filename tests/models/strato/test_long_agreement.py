@@ -293,8 +293,10 @@ def test_engine_sat_certificate_of_each_long_shipped_deal_checks(name: str, deal
      for name in ("challenge-1", "level-2-example") for players, seed in RANDOM],
 )
 def test_engine_the_relaxation_pipeline_agrees_with_sat_on_random_deals(name: str, players: int, seed: int) -> None:
-    """``solve`` (auto: the relaxation bound and its guided line first) finds SAT's optimum, and a
-    relaxation certificate, where it gives one, recomputes to the line's length."""
+    """``solve`` (auto: the relaxation bound, its guided line and its pruned search first) finds SAT's
+    optimum, and a relaxation certificate, where it gives one, checks: the bound recomputes to what it
+    claims, and either equals the line's length or the pruned search of the horizon below it, repeated,
+    finds no line."""
     from stratagem.models.strato.relaxation import relaxation_bound
     from stratagem.models.strato.solve import solve
 
@@ -304,8 +306,17 @@ def test_engine_the_relaxation_pipeline_agrees_with_sat_on_random_deals(name: st
     if not solution.optimal:
         pytest.skip(f"undecided within {RANDOM_BUDGET:g} s: {solution.optimality}")
     assert _replays_to_victory(game, solution.moves)
-    if solution.evidence["kind"] == "relaxation-bound":
+    if solution.evidence["kind"] in ("relaxation-bound", "relaxation-search"):
         again = relaxation_bound(challenge, Options(), game.initial_state(),
                                  track_ends=solution.evidence["ends"] == "tracked")
-        assert again.bound == len(solution.moves) == solution.evidence["bound"]
+        assert again.bound == solution.evidence["bound"]
+        if solution.evidence["kind"] == "relaxation-bound":
+            assert again.bound == len(solution.moves)
+        else:  # the search pruned by the relaxation, repeated: no line up to the horizon
+            from stratagem.models.strato.guided import bounded_line, goal_distances
+
+            horizon = solution.evidence["horizon"]
+            assert horizon == len(solution.moves) - 1
+            repeated = bounded_line(game, goal_distances(game, [r.relaxation for r in again.rows]), horizon)
+            assert repeated.exhausted and repeated.moves is None
     assert len(sat_optimum(game, certify=False, budget=RANDOM_BUDGET)) == len(solution.moves)

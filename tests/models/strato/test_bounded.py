@@ -1,0 +1,119 @@
+"""The search pruned by relaxed distances (guided.bounded_line) and its ``relaxation-search`` certificate.
+
+When the relaxation bound of a deal is below its optimum, the pipeline searches lines of growing length,
+dropping every position whose relaxed distance to a goal exceeds the turns left. Its verdicts are
+compared here with breadth-first optima, and the relaxed distances it asks for on demand
+(``relaxation.GoalDistance``, the compiled ``within``) with the relaxed breadth-first distance.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stratagem.models.strato.deal import seeded_deal
+from stratagem.models.strato.guided import bounded_line, goal_distances
+from stratagem.models.strato.planning import StratoPlanning
+from stratagem.models.strato.position import ONGOING, parse_state
+from stratagem.models.strato.relaxation import goal_relaxations, relaxation_bound, relaxed_search
+from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.solve import SOLVED, solve
+from stratagem.solvers.search import bfs
+
+from .support import make_challenge
+from .test_relaxation import SMALL
+
+#: Deals of a two-row Fog challenge whose relaxation bound is one or two turns below the optimum.
+FOG = make_challenge(weathers="RWFC", pairs=("RW", "FC"), limit=4, left="<", right=">>")
+GAPS = {
+    "FC(RW)CR/WC(FC)FC RWW WFCRFWRRWCRFWCFCCWFWRRRFF 1 -": (2, 3),
+    "RC(RW)CF/WR(FC)FR RW,CC WFCWWRFRCWWFFRRFCCCRFWWF 1 -": (3, 4),
+    "RC(RW)RF/WC(FC)FC FRW CFRFFCWCRFWRRWFRFCWWRWWCC 1 -": (2, 4),
+}
+
+
+def _first_horizon_with_a_line(game: StratoGame) -> tuple[int, int | None]:
+    """(bound, length of the first line the pruned search finds going up from the bound)."""
+    bound = relaxation_bound(game.challenge, game.options, game.initial_state())
+    assert bound.bound is not None
+    distances = goal_distances(game, [s.relaxation for s in bound.rows])
+    for horizon in range(bound.bound, bound.bound + 6):
+        found = bounded_line(game, distances, horizon, max_nodes=50_000)
+        if found.moves is not None:
+            assert len(found.moves) <= horizon
+            return bound.bound, len(found.moves)
+        assert found.exhausted
+    return bound.bound, None
+
+
+def _against_bfs(deals_per_challenge: int) -> tuple[int, int]:
+    """(deals compared, deals whose bound was below the optimum)."""
+    compared = gaps = 0
+    for name, (challenge, options) in sorted(SMALL.items()):
+        rng = random.Random(f"bounded {name}")
+        for _ in range(deals_per_challenge):
+            game = StratoGame(challenge, options, seeded_deal(challenge, rng.randrange(10**6), rng.choice((1, 2))))
+            plain = bfs(StratoPlanning(game), max_nodes=4_000)
+            if plain.status != "solved":
+                continue
+            bound, length = _first_horizon_with_a_line(game)
+            assert length == len(plain.moves or ()), name
+            compared += 1
+            gaps += bound < length
+    return compared, gaps
+
+
+def test_the_first_line_the_pruned_search_finds_is_a_breadth_first_optimum() -> None:
+    compared, gaps = _against_bfs(2)
+    assert compared >= 10 and gaps >= 1
+
+
+@pytest.mark.slow
+def test_the_first_line_the_pruned_search_finds_is_a_breadth_first_optimum_on_140_deals() -> None:
+    compared, gaps = _against_bfs(20)
+    assert compared >= 100 and gaps >= 15
+
+
+def test_lines_below_the_optimum_are_refuted_by_exhaustion() -> None:
+    for position, (bound, optimum) in GAPS.items():
+        game = StratoGame(FOG, SMALL["two-rows-fog"][1], parse_state(position))
+        plain = bfs(StratoPlanning(game), max_nodes=20_000)
+        assert plain.status == "solved" and len(plain.moves or ()) == optimum
+        assert _first_horizon_with_a_line(game) == (bound, optimum)
+
+
+def test_on_demand_distances_equal_the_relaxed_breadth_first_distance() -> None:
+    # random positions reached from seeded deals, against a fresh breadth-first relaxed search of each
+    rng = random.Random(7)
+    checked = 0
+    for name in ("two-rows-storm", "two-rows-fog", "rw-rrr", "counts"):
+        challenge, options = SMALL[name]
+        game = StratoGame(challenge, options, seeded_deal(challenge, rng.randrange(10**6), 1))
+        start = game.initial_state()
+        relaxations = goal_relaxations(challenge, options, start)
+        distances = goal_distances(game, relaxations)
+        state = start
+        for _ in range(6):
+            if state.status != ONGOING:
+                break
+            for relaxation, distance in zip(relaxations, distances, strict=True):
+                plain = relaxed_search(challenge, state, relaxation, guided=False)
+                expected = plain.distance if plain.distance is not None else 99
+                assert distance.at_most(state.rows, 30) == min(expected, 31)
+                assert distance.at_most(state.rows, expected - 1) == expected if expected >= 1 else True
+                checked += 1
+            plays = list(game.plays(state))
+            state = plays[rng.randrange(len(plays))][1]
+    assert checked >= 20
+
+
+def test_the_relaxed_method_certifies_a_deal_whose_bound_is_below_its_optimum() -> None:
+    position = "RC(RW)RF/WC(FC)FC FRW CFRFFCWCRFWRRWFRFCWWRWWCC 1 -"
+    game = StratoGame(FOG, SMALL["two-rows-fog"][1], parse_state(position))
+    solution = solve(game, method="relaxed")
+    assert solution.status == SOLVED and len(solution.moves) == 4 and solution.lower_bound == 4
+    evidence = solution.evidence
+    assert evidence["kind"] == "relaxation-search" and evidence["certificate"] is True
+    assert evidence["bound"] == 2 and evidence["horizon"] == 3
+    assert "exhaustive search" in solution.optimality
