@@ -185,7 +185,7 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
 
 
 #: Expansions ``verify`` gives a ``relaxation-search`` certificate's search when no ``--max-nodes`` is set.
-SEARCH_NODES = 2_000_000
+SEARCH_NODES = 1_000_000
 
 
 def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str, horizon: int | None, game: Any,

@@ -265,8 +265,8 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
             break
         if deadline.expired():
             break
-    if best_bound is not None and best_evidence is not None and (exhausted is not None or not searched) \
-            and not deadline.expired():
+    if best_bound is not None and best_evidence is not None and best is not None and best >= 1 \
+            and (exhausted is not None or not searched) and not deadline.expired():
         return run_bounded(game, best_bound, best_evidence, exhausted, deadline, search_share,
                            max_nodes if max_nodes is not None else search_nodes, progress, label, stats)
     proven = max(best or 0, heuristic)
