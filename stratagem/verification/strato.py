@@ -112,6 +112,22 @@ def recheck_enumeration(name: str, statement: str, horizon: int | None, game: An
                        f"a win exists within {horizon} turns: the line is not shortest")
 
 
+def relaxation_named(evidence: dict[str, Any], name: str, statement: str, verdict: Verdict) -> str | None:
+    """The relaxation a certificate names, checked: its ``ends`` (``tracked`` or ``unknown``), or ``None``
+    after refuting a name or an ``ends`` this version does not check."""
+    from stratagem.models.strato.relaxation import RELAXATION
+
+    if evidence.get("relaxation") != RELAXATION:
+        verdict.refute(name, statement, "evidence.relaxation", f"names relaxation {evidence.get('relaxation')!r}; "
+                       f"this version checks {RELAXATION!r}")
+        return None
+    ends = evidence.get("ends", "tracked")
+    if ends not in ("tracked", "unknown"):
+        verdict.refute(name, statement, "evidence.ends", f"must be 'tracked' or 'unknown', not {ends!r}")
+        return None
+    return str(ends)
+
+
 def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, horizon: int | None, game: Any,
                            start: Any, verdict: Verdict, limits: Limits) -> None:
     """A relaxation certificate: recompute the bound from the rules and the deal, trusting nothing in the record.
@@ -121,15 +137,10 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
     line's length, unsolvability (``horizon`` ``None``) only when the relaxation reaches no goal at all.
     A recomputation cut short by the time limit leaves the claim unknown, not invalid.
     """
-    from stratagem.models.strato.relaxation import RELAXATION, relaxation_bound
+    from stratagem.models.strato.relaxation import relaxation_bound
 
-    if evidence.get("relaxation") != RELAXATION:
-        verdict.refute(name, statement, "evidence.relaxation", f"names relaxation {evidence.get('relaxation')!r}; "
-                       f"this version checks {RELAXATION!r}")
-        return
-    ends = evidence.get("ends", "tracked")
-    if ends not in ("tracked", "unknown"):
-        verdict.refute(name, statement, "evidence.ends", f"must be 'tracked' or 'unknown', not {ends!r}")
+    ends = relaxation_named(evidence, name, statement, verdict)
+    if ends is None:
         return
     claimed = evidence.get("bound")
     if limits.deadline.expired():
@@ -200,19 +211,14 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
     distances to a goal. A search cut short by a limit leaves the claim unknown.
     """
     from stratagem.models.strato.guided import bounded_line, goal_distances, guided_line, supports
-    from stratagem.models.strato.relaxation import RELAXATION, relaxation_bound
+    from stratagem.models.strato.relaxation import relaxation_bound
 
     if horizon is None:
         verdict.refute(name, statement, "evidence.kind", "a relaxation search certifies no line shorter than a line "
                        "found, never that no line wins")
         return
-    if evidence.get("relaxation") != RELAXATION:
-        verdict.refute(name, statement, "evidence.relaxation", f"names relaxation {evidence.get('relaxation')!r}; "
-                       f"this version checks {RELAXATION!r}")
-        return
-    ends = evidence.get("ends", "tracked")
-    if ends not in ("tracked", "unknown"):
-        verdict.refute(name, statement, "evidence.ends", f"must be 'tracked' or 'unknown', not {ends!r}")
+    ends = relaxation_named(evidence, name, statement, verdict)
+    if ends is None:
         return
     searched, claimed = evidence.get("horizon"), evidence.get("bound")
     if searched != horizon or isinstance(searched, bool):
