@@ -128,6 +128,29 @@ def relaxation_named(evidence: dict[str, Any], name: str, statement: str, verdic
     return str(ends)
 
 
+def recompute_bound(claimed: Any, ends: str, game: Any, start: Any, limits: Limits) -> Any:
+    """The relaxation bound of ``start``, recomputed from the rules. The claimed bound is only where the pruned
+    search starts: what it finds does not depend on it."""
+    from stratagem.models.strato.relaxation import relaxation_bound
+
+    hint = claimed if isinstance(claimed, int) and 0 <= claimed <= 100 else 0
+    return relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
+                            track_ends=ends == "tracked", hint=hint)
+
+
+def bound_as_claimed(bound: Any, claimed: Any, name: str, statement: str, verdict: Verdict, limits: Limits) -> bool:
+    """Whether the recomputed ``bound`` is the one the record claims; if not, the claim is reported unknown
+    (the recomputation was stopped) or refuted."""
+    if bound.stopped:
+        verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
+        return False
+    if claimed != bound.bound or isinstance(claimed, bool):
+        verdict.refute(name, statement, "evidence.bound", f"claims {claimed!r}, but the relaxation recomputed "
+                       f"from the rules gives {bound.bound if bound.bound is not None else 'no goal (null)'}")
+        return False
+    return True
+
+
 def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, horizon: int | None, game: Any,
                            start: Any, verdict: Verdict, limits: Limits) -> None:
     """A relaxation certificate: recompute the bound from the rules and the deal, trusting nothing in the record.
@@ -165,18 +188,9 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
                 return
         else:
             bound = None
-        if bound is None or not bound.stopped:
-            # anything else: the bound itself. The claimed bound is only where the pruned search starts:
-            # what it finds does not depend on it
-            hint = claimed if isinstance(claimed, int) and 0 <= claimed <= 100 else 0
-            bound = relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
-                                     track_ends=ends == "tracked", hint=hint)
-    if bound.stopped:
-        verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
-        return
-    if claimed != bound.bound or isinstance(claimed, bool):
-        verdict.refute(name, statement, "evidence.bound", f"claims {claimed!r}, but the relaxation recomputed "
-                       f"from the rules gives {bound.bound if bound.bound is not None else 'no goal (null)'}")
+        if bound is None or not bound.stopped:  # anything else: the bound itself
+            bound = recompute_bound(claimed, ends, game, start, limits)
+    if not bound_as_claimed(bound, claimed, name, statement, verdict, limits):
         return
     verdict.checked.append(f"the relaxation bound, recomputed from the rules and the deal: {bound.describe()}")
     if horizon is None:
@@ -211,7 +225,6 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
     distances to a goal. A search cut short by a limit leaves the claim unknown.
     """
     from stratagem.models.strato.guided import bounded_line, goal_distances, guided_line, supports
-    from stratagem.models.strato.relaxation import relaxation_bound
 
     if horizon is None:
         verdict.refute(name, statement, "evidence.kind", "a relaxation search certifies no line shorter than a line "
@@ -230,15 +243,8 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
         return
     with limits.progress("recomputing the relaxation bound", "row", "rows") as show:
         show(0, 0)
-        hint = claimed if isinstance(claimed, int) and 0 <= claimed <= 100 else 0
-        bound = relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
-                                 track_ends=ends == "tracked", hint=hint)
-    if bound.stopped:
-        verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
-        return
-    if claimed != bound.bound or isinstance(claimed, bool) or bound.bound is None:
-        verdict.refute(name, statement, "evidence.bound", f"claims {claimed!r}, but the relaxation recomputed "
-                       f"from the rules gives {bound.bound if bound.bound is not None else 'no goal (null)'}")
+        bound = recompute_bound(claimed, ends, game, start, limits)
+    if not bound_as_claimed(bound, claimed, name, statement, verdict, limits) or bound.bound is None:
         return
     verdict.checked.append(f"the relaxation bound, recomputed from the rules and the deal: {bound.describe()}")
     if horizon < bound.bound:
