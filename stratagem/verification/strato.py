@@ -259,7 +259,7 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
             line, exhausted, expanded = guided.moves, guided.exhausted, guided.expanded
             how = f"the guided search for a line of exactly {horizon} turns"
         else:
-            found = bounded_line(game, goal_distances(game, [s.relaxation for s in bound.rows]), horizon,
+            found = bounded_line(game, goal_distances(game, bound), horizon,
                                  deadline=limits.deadline, max_nodes=cap)
             line, exhausted, expanded = found.moves, found.exhausted, found.expanded
             how = f"the search of every line of up to {horizon} turns pruned by the relaxed distances"

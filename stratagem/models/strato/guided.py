@@ -16,7 +16,7 @@ turns" is an exhaustive search over the pruned space, which the caller reports a
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -27,7 +27,6 @@ from stratagem.models.strato.relaxation import (
     GoalDistance,
     RelaxationBound,
     RelaxedSearch,
-    RowRelaxation,
     combination,
     combine,
 )
@@ -160,10 +159,10 @@ class BoundedResult:
     seconds: float
 
 
-def goal_distances(game: StratoGame, relaxations: Sequence[RowRelaxation]) -> tuple[GoalDistance, ...]:
-    """On-demand relaxed distances for the goal rows of ``relaxations`` (relaxations of the start)."""
+def goal_distances(game: StratoGame, bound: RelaxationBound) -> tuple[GoalDistance, ...]:
+    """On-demand relaxed distances for the goal rows of ``bound`` (the relaxation bound of the start)."""
     start = game.initial_state()
-    return tuple(GoalDistance(game.challenge, start.rows[r.row], r) for r in relaxations)
+    return tuple(GoalDistance(game.challenge, start.rows[s.relaxation.row], s.relaxation) for s in bound.rows)
 
 
 def bounded_line(game: StratoGame, distances: tuple[GoalDistance, ...], horizon: int,

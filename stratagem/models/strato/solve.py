@@ -295,7 +295,7 @@ def run_bounded(game: StratoGame, bound: RelaxationBound, evidence: dict[str, An
     left on ``deadline`` and at most ``max_nodes`` expansions in all."""
     assert bound.bound is not None
     limit = deadline.part(share)
-    distances = goal_distances(game, [s.relaxation for s in bound.rows])
+    distances = goal_distances(game, bound)
     horizon = bound.bound if exhausted is None else exhausted + 1
     proven = horizon  # no winning line is shorter than this
     nodes_left = max_nodes

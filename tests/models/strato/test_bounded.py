@@ -16,7 +16,7 @@ from stratagem.models.strato.deal import seeded_deal
 from stratagem.models.strato.guided import bounded_line, goal_distances
 from stratagem.models.strato.planning import StratoPlanning
 from stratagem.models.strato.position import ONGOING, parse_state
-from stratagem.models.strato.relaxation import goal_relaxations, relaxation_bound, relaxed_search
+from stratagem.models.strato.relaxation import GoalDistance, goal_relaxations, relaxation_bound, relaxed_search
 from stratagem.models.strato.rules import StratoGame
 from stratagem.models.strato.solve import SOLVED, solve
 from stratagem.solvers.search import bfs
@@ -37,7 +37,7 @@ def _first_horizon_with_a_line(game: StratoGame) -> tuple[int, int | None]:
     """(bound, length of the first line the pruned search finds going up from the bound)."""
     bound = relaxation_bound(game.challenge, game.options, game.initial_state())
     assert bound.bound is not None
-    distances = goal_distances(game, [s.relaxation for s in bound.rows])
+    distances = goal_distances(game, bound)
     for horizon in range(bound.bound, bound.bound + 6):
         found = bounded_line(game, distances, horizon, max_nodes=50_000)
         if found.moves is not None:
@@ -92,7 +92,7 @@ def test_on_demand_distances_equal_the_relaxed_breadth_first_distance() -> None:
         game = StratoGame(challenge, options, seeded_deal(challenge, rng.randrange(10**6), 1))
         start = game.initial_state()
         relaxations = goal_relaxations(challenge, options, start)
-        distances = goal_distances(game, relaxations)
+        distances = [GoalDistance(challenge, start.rows[r.row], r) for r in relaxations]
         state = start
         for _ in range(6):
             if state.status != ONGOING:

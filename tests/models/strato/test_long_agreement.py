@@ -317,6 +317,6 @@ def test_engine_the_relaxation_pipeline_agrees_with_sat_on_random_deals(name: st
 
             horizon = solution.evidence["horizon"]
             assert horizon == len(solution.moves) - 1
-            repeated = bounded_line(game, goal_distances(game, [r.relaxation for r in again.rows]), horizon)
+            repeated = bounded_line(game, goal_distances(game, again), horizon)
             assert repeated.exhausted and repeated.moves is None
     assert len(sat_optimum(game, certify=False, budget=RANDOM_BUDGET)) == len(solution.moves)
