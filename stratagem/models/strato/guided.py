@@ -1,16 +1,21 @@
-"""Finding a winning line exactly as long as the relaxation bound, guided by the relaxed searches.
+"""Finding winning lines with the relaxation's help: exactly as long as its bound, or longer.
 
 When the relaxation bound ``B`` of a deal (:mod:`relaxation`) equals its optimum, every optimal line
 maps, turn by turn, onto shortest relaxed lines: after ``i`` turns, the image of the table in each goal
 row's relaxation lies on a shortest relaxed line from the start's image, ``i`` relaxed turns from it
 (with one goal row), or the goal rows' relaxed turns add up to ``i`` (rows that cannot interact, where
 each turn is a turn of exactly one row). A depth-first search that keeps only such successors follows
-the optimal lines and little else; it finds a line of ``B`` turns, or shows that none exists (the bound
-is below the optimum, and another method must take over).
+the optimal lines and little else (:func:`guided_line`); it finds a line of ``B`` turns, or shows that
+none exists (the bound is below the optimum).
 
-The search is an ordinary one over the rules engine: the line it returns is a sequence of legal turns
-ending in a won position, and nothing it prunes is trusted for any claim. Its verdict "no line of ``B``
-turns" is an exhaustive search over the pruned space, which the caller reports as such (or ignores).
+Then :func:`bounded_line` searches for lines of at most ``B + 1``, ``B + 2``, ... turns, dropping every
+position whose relaxed distance to a goal exceeds the turns left (one iteration of iterative-deepening
+A* per horizon, with the relaxed distances as its heuristic, found on demand).
+
+Both are ordinary searches over the rules engine: a line returned is a sequence of legal turns ending in
+a won position. A verdict "no line within the horizon" is an exhaustive search over the pruned space,
+sound because the relaxation bounds every line (docs/formats.md argues it); the caller reports it as
+such, and ``verify`` repeats it for a ``relaxation-search`` certificate.
 """
 
 from __future__ import annotations
