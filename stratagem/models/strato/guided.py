@@ -204,10 +204,10 @@ def bounded_line(game: StratoGame, distances: tuple[GoalDistance, ...], horizon:
     expanded = 0
     path: list[Move] = []
     states = [start]
-    stack = [iter(_bounded_candidates(problem, start, horizon - 1, estimate))]
+    stack = [iter(_bounded_candidates(problem, start, horizon - 1, estimate, deadline))]
     while stack:
-        if deadline is not None and expanded % _CLOCK_EVERY == 0 and deadline() or \
-                max_nodes is not None and expanded >= max_nodes:
+        # the clock at every step: one expansion can take tens of milliseconds of relaxed searches
+        if deadline is not None and deadline() or max_nodes is not None and expanded >= max_nodes:
             return BoundedResult(horizon, None, False, expanded, time.perf_counter() - started)
         step = next(stack[-1], None)
         if step is None:
@@ -227,16 +227,19 @@ def bounded_line(game: StratoGame, distances: tuple[GoalDistance, ...], horizon:
         expanded += 1
         path.append(move)
         states.append(after)
-        stack.append(iter(_bounded_candidates(problem, after, rest - 1, estimate)))
+        stack.append(iter(_bounded_candidates(problem, after, rest - 1, estimate, deadline)))
     return BoundedResult(horizon, None, True, expanded, time.perf_counter() - started)
 
 
-def _bounded_candidates(problem: StratoPlanning, state: State, rest: int,
-                        estimate: Callable[[State, int], int]) -> list[tuple[Move, State]]:
+def _bounded_candidates(problem: StratoPlanning, state: State, rest: int, estimate: Callable[[State, int], int],
+                        deadline: Callable[[], bool] | None) -> list[tuple[Move, State]]:
     """The successors of ``state`` from which a win may lie within ``rest`` more turns: winning ones first,
-    then the nearest to a goal by the relaxation (the order only decides how soon a line is found)."""
+    then the nearest to a goal by the relaxation (the order only decides how soon a line is found). Past
+    ``deadline`` the list is cut short, and the caller stops before reading it."""
     scored = []
     for move, after in problem.successors(state):
+        if deadline is not None and deadline():
+            break
         if problem.is_goal(after):
             scored.append((-1, move, after))
             continue

@@ -518,8 +518,7 @@ def relaxation_bound(challenge: Challenge, options: Options, state: State,
 
 def tracks_ends(challenge: Challenge, options: Options, state: State) -> bool:
     """Whether tracking the other rows' ends changes the relaxation of ``state`` at all."""
-    return any(row_relaxation(challenge, options, state, r).tracked_ends
-               for r, row in enumerate(state.rows) if challenge.goal.eligible(row))
+    return any(r.tracked_ends for r in goal_relaxations(challenge, options, state))
 
 
 # -- distances to a goal, on demand --------------------------------------------------------------------
