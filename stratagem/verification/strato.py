@@ -244,7 +244,11 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
     with limits.progress("recomputing the relaxation bound", "row", "rows") as show:
         show(0, 0)
         bound = recompute_bound(claimed, ends, game, start, limits)
-    if not bound_as_claimed(bound, claimed, name, statement, verdict, limits) or bound.bound is None:
+    if not bound_as_claimed(bound, claimed, name, statement, verdict, limits):
+        return
+    if bound.bound is None:  # no relaxed goal, yet the line wins: nothing here can be trusted
+        verdict.refute(name, statement, "evidence.bound", "the relaxation recomputed from the rules reaches no goal, "
+                       "but the replayed line wins")
         return
     verdict.checked.append(f"the relaxation bound, recomputed from the rules and the deal: {bound.describe()}")
     if horizon < bound.bound:
