@@ -330,10 +330,10 @@ def run_bounded(game: StratoGame, bound: RelaxationBound, evidence: dict[str, An
         proven = horizon + 1
         horizon += 1
     searched_to = dict(evidence, kind="relaxation-search", horizon=proven - 1, certificate=True) \
-        if proven - 1 > bound.bound else evidence
+        if proven > bound.bound else evidence
     what = (f"no winning line is shorter than {proven} turns ({bound.describe()}"
-            + (f"; a pruned search of every line up to {proven - 1} turns found none" if proven > bound.bound + 1
-               else "") + ")")
+            + (f"; a search of every line up to {proven - 1} turns pruned by it found none (exhaustive search)"
+               if proven > bound.bound else "") + ")")
     if not stopped:  # every horizon up to the longest game searched: no line wins
         return Solution("relaxed", UNSOLVABLE, (), proven, f"{what}, and no game lasts longer (exhaustive search)",
                         stats, evidence=dict(searched_to, kind="exhaustive-search", certificate=False))

@@ -117,3 +117,43 @@ def test_the_relaxed_method_certifies_a_deal_whose_bound_is_below_its_optimum() 
     assert evidence["kind"] == "relaxation-search" and evidence["certificate"] is True
     assert evidence["bound"] == 2 and evidence["horizon"] == 3
     assert "exhaustive search" in solution.optimality
+
+
+def test_a_certificate_whose_horizon_is_the_bound_is_checked_by_the_guided_search(tmp_path) -> None:
+    # bound 2, optimum 3: the guided search refutes 2 turns, and verify repeats exactly that search
+    from stratagem.core.records import Line
+    from stratagem.models.strato.notation import format_move
+    from stratagem.models.strato.position import format_state
+    from stratagem.models.strato.solve import write_proof
+    from stratagem.verification import verify
+
+    position = "FC(RW)CR/WC(FC)FC RWW WFCRFWRRWCRFWCFCCWFWRRRFF 1 -"
+    game = StratoGame(FOG, SMALL["two-rows-fog"][1], parse_state(position))
+    solution = solve(game, method="relaxed")
+    assert solution.optimal and len(solution.moves) == 3
+    assert solution.evidence["kind"] == "relaxation-search" and solution.evidence["horizon"] == 2 == \
+        solution.evidence["bound"]
+    setup = {"challenge": FOG.to_data(), "options": game.options.to_data()}
+    record = tmp_path / "proof.json"
+    write_proof(str(record), solution, Line("strato", setup, format_state(game.initial_state()),
+                                            tuple(format_move(m) for m in solution.moves), "won"))
+    verdict = verify(record)
+    assert verdict.valid and any("guided search for a line of exactly 2 turns" in c for c in verdict.checked)
+
+
+def test_a_line_found_later_is_certified_by_the_pruned_searches_done_before() -> None:
+    # auto's later methods (or the fallback) find a line as long as the horizons refuted so far allow
+    from stratagem.models.strato.solve import UNKNOWN, Solution, certify_by_bound
+
+    position = "FC(RW)CR/WC(FC)FC RWW WFCRFWRRWCRFWCFCCWFWRRRFF 1 -"
+    game = StratoGame(FOG, SMALL["two-rows-fog"][1], parse_state(position))
+    line = solve(game, method="relaxed").moves
+    evidence = {"kind": "relaxation-search", "relaxation": "table-classes@1", "bound": 2, "horizon": 2}
+    found = Solution("astar", UNKNOWN, line, 3, "stopped", {}, best_line={"method": "greedy"},
+                     bound_evidence=evidence)
+    certify_by_bound(found)
+    assert found.optimal and found.evidence["kind"] == "relaxation-search"
+    assert "every line up to 2 turns" in found.optimality
+    longer = Solution("astar", UNKNOWN, line, 3, "stopped", {}, bound_evidence=dict(evidence, horizon=1))
+    certify_by_bound(longer)  # a horizon of 1 certifies lines of 2 turns only
+    assert not longer.optimal
