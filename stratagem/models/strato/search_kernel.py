@@ -164,6 +164,30 @@ def _move(moves: np.ndarray, count: int, card: int, r: int, end: int, redraw: bo
     m[11] = 1 if exchange else 0
 
 
+@njit(cache=True, inline="always")
+def _differs(a: np.ndarray, base: int, lo: int, hi: int, card: int) -> bool:
+    """Whether a card other than ``card`` lies at places ``lo`` to ``hi - 1`` of the half-row at ``base``:
+    moving ``card`` past only its equals would change nothing, which no move may do."""
+    for x in range(lo, hi):  # noqa: SIM110 (a compiled loop)
+        if a[base + 1 + x] != card:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _relocate(after: np.ndarray, states: np.ndarray, moves: np.ndarray, count: int, card: int, r: int, end: int,
+              redraw: bool, maxl: int, r0: int, s0: int, d0: int, r1: int, s1: int, d1: int) -> int:
+    """Emit ``after`` with its card at place ``d0`` of half-row (``r0``, ``s0``) taken out and inserted at
+    place ``d1`` of (``r1``, ``s1``) (Wind, Rain, Fog into an empty place), and the move that does it;
+    return the new count."""
+    count = _emit(after, states, count)
+    o = states[count]
+    moved = _remove(o, _half(r0, s0, maxl), d0)
+    _insert(o, _half(r1, s1, maxl), d1, moved)
+    _move(moves, count, card, r, end, redraw, 2, r0, s0, d0, r1, s1, d1, False)
+    return count + 1
+
+
 @njit(cache=True)
 def _emit(after: np.ndarray, states: np.ndarray, count: int) -> int:
     if count >= states.shape[0]:
@@ -243,66 +267,28 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
                 continue
             moved = after[nb + 1 + pos]
             for q in range(pos):
-                changed = False
-                for x in range(q, pos):
-                    if after[nb + 1 + x] != moved:
-                        changed = True
-                        break
-                if changed:
-                    count = _emit(after, states, count)
-                    o = states[count]
-                    _remove(o, nb, pos)
-                    _insert(o, nb, q, moved)
-                    _move(moves, count, card, r, end, redraw, 2, r, end, pos, r, end, q, False)
-                    count += 1
+                if _differs(after, nb, q, pos, moved):
+                    count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                                      r, end, pos, r, end, q)
             if wind_crosses:
                 for q in range(fl + 1):
-                    count = _emit(after, states, count)
-                    o = states[count]
-                    _remove(o, nb, pos)
-                    _insert(o, fb, q, moved)
-                    _move(moves, count, card, r, end, redraw, 2, r, end, pos, r, 1 - end, q, False)
-                    count += 1
+                    count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                                      r, end, pos, r, 1 - end, q)
         for pos in range(fl):
             moved = after[fb + 1 + pos]
             for q in range(pos + 1, fl):
-                changed = False
-                for x in range(pos + 1, q + 1):
-                    if after[fb + 1 + x] != moved:
-                        changed = True
-                        break
-                if changed:
-                    count = _emit(after, states, count)
-                    o = states[count]
-                    _remove(o, fb, pos)
-                    _insert(o, fb, q, moved)
-                    _move(moves, count, card, r, end, redraw, 2, r, 1 - end, pos, r, 1 - end, q, False)
-                    count += 1
+                if _differs(after, fb, pos + 1, q + 1, moved):
+                    count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                                      r, 1 - end, pos, r, 1 - end, q)
     elif action == R:
         fl = after[fb]
         if fl > 0:
             moved = after[fb + fl]
             for side in range(2):
-                if side == 1 - end:
-                    changed = False
-                    for x in range(fl):
-                        if after[fb + 1 + x] != moved:
-                            changed = True
-                            break
-                    if changed:
-                        count = _emit(after, states, count)
-                        o = states[count]
-                        _remove(o, fb, fl - 1)
-                        _insert(o, fb, 0, moved)
-                        _move(moves, count, card, r, end, redraw, 2, r, 1 - end, fl - 1, r, side, 0, False)
-                        count += 1
-                else:
-                    count = _emit(after, states, count)
-                    o = states[count]
-                    _remove(o, fb, fl - 1)
-                    _insert(o, _half(r, side, maxl), 0, moved)
-                    _move(moves, count, card, r, end, redraw, 2, r, 1 - end, fl - 1, r, side, 0, False)
-                    count += 1
+                # back next to its own tornado only if that changes the half-row
+                if side != 1 - end or _differs(after, fb, 0, fl, moved):
+                    count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                                      r, 1 - end, fl - 1, r, side, 0)
     elif action == S:
         for side in range(2):
             base = _half(r, side, maxl)
@@ -333,19 +319,11 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
                                 _move(moves, count, card, r, end, redraw, 2, r1, side, d, r2, side, d, True)
                                 count += 1
                         elif d < la:
-                            count = _emit(after, states, count)
-                            o = states[count]
-                            moved = _remove(o, ab, d)
-                            _insert(o, bb, lb, moved)
-                            _move(moves, count, card, r, end, redraw, 2, r1, side, d, r2, side, lb, False)
-                            count += 1
+                            count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                                              r1, side, d, r2, side, lb)
                         else:
-                            count = _emit(after, states, count)
-                            o = states[count]
-                            moved = _remove(o, bb, d)
-                            _insert(o, ab, la, moved)
-                            _move(moves, count, card, r, end, redraw, 2, r2, side, d, r1, side, la, False)
-                            count += 1
+                            count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                                              r2, side, d, r1, side, la)
     elif action == T:
         for x in range(2 * rows):
             xr, xs = x // 2, x % 2
