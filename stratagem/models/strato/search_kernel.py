@@ -542,6 +542,27 @@ def relaxed_rest(a: np.ndarray, spec: tuple, relax: tuple, scratch: np.ndarray) 
 
 
 # -- packing --------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _pack_cards(a: np.ndarray, base: int) -> int:
+    """The cards of the slot at ``base`` (a length, then the cards) as a leading 1 and 3 bits per card,
+    the first card lowest."""
+    packed = 1
+    for x in range(a[base] - 1, -1, -1):
+        packed = (packed << 3) | a[base + 1 + x]
+    return packed
+
+
+@njit(cache=True, inline="always")
+def _unpack_cards(packed: int, a: np.ndarray, base: int) -> None:
+    """Inverse of :func:`_pack_cards`: the cards into the slot at ``base``, their number at ``base``."""
+    n = 0
+    while packed > 1:
+        a[base + 1 + n] = packed & 7
+        packed >>= 3
+        n += 1
+    a[base] = n
+
+
 @njit(cache=True)
 def pack(a: np.ndarray, spec: tuple, key: np.ndarray) -> None:  # type: ignore[type-arg]
     """The state in ``a`` as ``rows + 1`` integers: per row two half-rows of 25 bits (a leading 1 and 3
@@ -550,20 +571,11 @@ def pack(a: np.ndarray, spec: tuple, key: np.ndarray) -> None:  # type: ignore[t
     for r in range(rows):
         word = 0
         for side in range(2):
-            base = _half(r, side, maxl)
-            n = a[base]
-            half = 1
-            for x in range(n - 1, -1, -1):
-                half = (half << 3) | a[base + 1 + x]
-            word |= half << (25 * side)
+            word |= _pack_cards(a, _half(r, side, maxl)) << (25 * side)
         key[r] = word
     word = 0
     for p in range(players):
-        hb = _hand(p, rows, maxl)
-        hand = 1
-        for x in range(a[hb] - 1, -1, -1):
-            hand = (hand << 3) | a[hb + 1 + x]
-        word |= hand << (10 * p)
+        word |= _pack_cards(a, _hand(p, rows, maxl)) << (10 * p)
     tail = _tail(rows, maxl, players)
     word |= a[tail] << 40
     word |= a[tail + 1] << 46
@@ -580,24 +592,10 @@ def unpack(key: np.ndarray, spec: tuple, a: np.ndarray) -> None:  # type: ignore
     for r in range(rows):
         word = key[r]
         for side in range(2):
-            half = (word >> (25 * side)) & ((1 << 25) - 1)
-            base = _half(r, side, maxl)
-            n = 0
-            while half > 1:
-                a[base + 1 + n] = half & 7
-                half >>= 3
-                n += 1
-            a[base] = n
+            _unpack_cards((word >> (25 * side)) & ((1 << 25) - 1), a, _half(r, side, maxl))
     word = key[rows]
     for p in range(players):
-        hand = (word >> (10 * p)) & 1023
-        hb = _hand(p, rows, maxl)
-        n = 0
-        while hand > 1:
-            a[hb + 1 + n] = hand & 7
-            hand >>= 3
-            n += 1
-        a[hb] = n
+        _unpack_cards((word >> (10 * p)) & 1023, a, _hand(p, rows, maxl))
     tail = _tail(rows, maxl, players)
     a[tail] = (word >> 40) & 63
     a[tail + 1] = (word >> 46) & 3
