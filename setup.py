@@ -1,0 +1,121 @@
+"""Builds stratagem's compiled core: the kernels listed in :data:`KERNELS`, compiled by Cython at install.
+
+Everything else about the package is declared in ``pyproject.toml``; this file exists only because
+setuptools takes C extensions from ``setup()``. docs/design.md says why the kernels are Cython in its
+pure-Python mode: each kernel is an ordinary ``.py`` module with C types in its annotations. Cython
+compiles it into an extension module of the same name, which Python imports in preference to the
+``.py`` beside it; where it could not be compiled, the very same ``.py`` runs as plain Python (slowly,
+and ``stratagem --version`` says so).
+
+The build never fails for want of a compiler: a kernel that does not compile is left out with one
+warning, and the package installs with its pure-Python kernels. ``STRATAGEM_PURE_PYTHON=1`` in the
+environment of ``pip install`` skips the compilation on purpose (how the fallback is tested).
+
+Beside the extensions, the build writes ``stratagem/_kernel_sources.py``: the sha256 of each kernel's
+source as compiled, so that :mod:`stratagem.core.compiled` can tell a compiled kernel that no longer
+matches its ``.py`` (an editable install whose kernel source changed since the last build).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+
+#: The kernels, as paths of their pure-Python-mode sources; each compiles to the module of the same name.
+KERNELS = (
+    "stratagem/core/packed.py",
+    "stratagem/models/strato/search_kernel.py",
+    "stratagem/models/strato/relaxation_kernel.py",
+    "stratagem/solvers/drup_flat.py",
+    "stratagem/solvers/drup_compiled.py",
+)
+
+#: Compiler directives every kernel starts from (a kernel may set others in its ``# cython:`` header).
+#: Bounds checks and negative indexes stay as Python has them unless a kernel turns them off where it
+#: has argued them; division keeps Python's semantics (``cdivision`` off) so results match the reference.
+DIRECTIVES = {"language_level": 3, "embedsignature": True}
+
+SOURCES_MODULE = "stratagem/_kernel_sources.py"
+
+
+def source_digests() -> dict[str, str]:
+    """Each kernel's module name and the sha256 of its source."""
+    return {path[:-3].replace("/", "."): hashlib.sha256((ROOT / path).read_bytes()).hexdigest() for path in KERNELS}
+
+
+def write_sources_module(folder: Path, compiled: list[str], keep: dict[str, str]) -> None:
+    """Write :data:`SOURCES_MODULE` under ``folder``: the digests of the kernels compiled now, and ``keep``."""
+    digests = {**keep, **{name: digest for name, digest in source_digests().items() if name in compiled}}
+    lines = ['"""Written by setup.py at build time: the sha256 of each compiled kernel\'s source."""', "",
+             "COMPILED = {"]
+    lines += [f"    {name!r}: {digests[name]!r}," for name in sorted(digests)]
+    lines += ["}", ""]
+    target = folder / SOURCES_MODULE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("\n".join(lines), encoding="utf-8")
+
+
+def previous_digests(folder: Path) -> dict[str, str]:
+    """The digests an earlier build wrote under ``folder`` (none when it wrote none)."""
+    path = folder / SOURCES_MODULE
+    if not path.is_file():
+        return {}
+    namespace: dict[str, dict[str, str]] = {}
+    exec(path.read_text(encoding="utf-8"), namespace)  # our own generated file: one dict literal
+    return dict(namespace.get("COMPILED", {}))
+
+
+def selected() -> tuple[str, ...]:
+    """The kernels to build: all, or those named in ``STRATAGEM_KERNELS`` (comma-separated source paths,
+    for a developer rebuilding one kernel in place: ``STRATAGEM_KERNELS=stratagem/solvers/drup_flat.py
+    python setup.py build_ext --inplace``)."""
+    named = tuple(p.strip() for p in os.environ.get("STRATAGEM_KERNELS", "").split(",") if p.strip())
+    unknown = [p for p in named if p not in KERNELS]
+    if unknown:
+        raise SystemExit(f"STRATAGEM_KERNELS names {', '.join(unknown)}, which are not kernels: {', '.join(KERNELS)}")
+    return named
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that leaves out, with a warning, a kernel that fails to compile."""
+
+    def run(self) -> None:
+        self.compiled: list[str] = []
+        try:
+            super().run()
+        except Exception as exc:  # no compiler at all, or a broken toolchain
+            self.warn(f"stratagem: the compiled core could not be built ({exc}); installing pure Python")
+        write_sources_module(Path(self.build_lib), self.compiled, {})
+        if self.inplace:  # a partial in-place build (STRATAGEM_KERNELS) keeps the other kernels' digests
+            write_sources_module(ROOT, self.compiled, previous_digests(ROOT) if selected() else {})
+
+    def build_extension(self, ext: object) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            self.warn(f"stratagem: kernel {ext.name} was not compiled ({exc}); it will run as plain Python")  # type: ignore[attr-defined]
+            return
+        self.compiled.append(ext.name)  # type: ignore[attr-defined]
+
+
+def extensions() -> list[object]:
+    """The kernels as Cython extensions, or none when compiling is switched off or Cython is missing."""
+    if os.environ.get("STRATAGEM_PURE_PYTHON", "") not in ("", "0"):
+        print("stratagem: STRATAGEM_PURE_PYTHON is set; the kernels stay pure Python", file=sys.stderr)
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        print("stratagem: Cython is not installed; the kernels stay pure Python", file=sys.stderr)
+        return []
+    return list(cythonize(list(selected() or KERNELS), compiler_directives=DIRECTIVES, quiet=True))
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

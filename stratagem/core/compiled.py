@@ -1,0 +1,123 @@
+"""Whether stratagem's compiled core is installed, and one line that says so when it is not.
+
+The kernels (:data:`KERNELS`) are Cython pure-Python-mode modules: ``setup.py`` compiles each into an
+extension module of the same name at install, and Python imports the extension in preference to the
+``.py`` beside it. Where a kernel could not be compiled (no C compiler when the package was built, or
+``STRATAGEM_PURE_PYTHON=1``), the same source runs as plain Python: every answer is the same, but the
+searches are far slower (:data:`COST`). :func:`status` finds out which is the case without importing a
+kernel, so that ``stratagem --version`` stays instant, and :func:`warn_once` says it on stderr, once per
+process, for the commands whose work runs on the kernels.
+
+A compiled kernel is *stale* when its source has changed since it was compiled (an editable install
+after an edit, or a ``git checkout``): Python would still import the old extension. The build writes
+the sha256 of each source it compiled to ``stratagem/_kernel_sources.py``; a kernel whose ``.py`` no
+longer has that digest is reported stale and is not trusted to be current (``pip install -e .`` again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The kernels, by module name (``setup.py`` lists their sources; a test holds the two lists equal).
+KERNELS = (
+    "stratagem.core.packed",
+    "stratagem.models.strato.search_kernel",
+    "stratagem.models.strato.relaxation_kernel",
+    "stratagem.solvers.drup_flat",
+    "stratagem.solvers.drup_compiled",
+)
+
+#: What running without the compiled core costs, measured (docs/design.md has the table).
+COST = "Strato's searches run about 100x slower, so a solve of seconds takes minutes"
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class CoreStatus:
+    """Which kernels are compiled and current, which run as plain Python, which are stale builds."""
+
+    compiled: tuple[str, ...]
+    missing: tuple[str, ...]
+    stale: tuple[str, ...]
+
+    @property
+    def complete(self) -> bool:
+        """Every kernel compiled from its current source."""
+        return not self.missing and not self.stale
+
+    def describe(self) -> str:
+        """One line for ``stratagem --version``."""
+        if self.complete:
+            return f"compiled core: {len(self.compiled)} of {len(KERNELS)} kernels compiled (Cython)"
+        return notice_text(self)
+
+
+def _extension(module: str) -> Path | None:
+    """The compiled extension file of ``module``, if one is installed beside its source."""
+    *package, name = module.split(".")
+    folder = _PACKAGE.parent.joinpath(*package)
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = folder / f"{name}{suffix}"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _recorded_digests() -> dict[str, str]:
+    try:
+        from stratagem._kernel_sources import COMPILED  # type: ignore[import-not-found]
+    except ImportError:
+        return {}
+    return dict(COMPILED)
+
+
+def status() -> CoreStatus:
+    """The compiled core as installed (reads file names and, for compiled kernels, their sources)."""
+    digests = _recorded_digests()
+    compiled, missing, stale = [], [], []
+    for module in KERNELS:
+        if _extension(module) is None:
+            missing.append(module)
+            continue
+        source = _PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+        if source.is_file() and digests.get(module) != hashlib.sha256(source.read_bytes()).hexdigest():
+            stale.append(module)
+        else:
+            compiled.append(module)
+    return CoreStatus(tuple(compiled), tuple(missing), tuple(stale))
+
+
+def notice_text(core: CoreStatus) -> str:
+    """The one line that says what is wrong with an incomplete core and what it costs."""
+    short = [m.rsplit(".", 1)[1] for m in core.missing]
+    parts = []
+    if core.missing:
+        parts.append(f"the compiled core is missing ({', '.join(short)} run as plain Python): {COST}; "
+                     "reinstall where a C compiler is present (pip install --force-reinstall --no-binary "
+                     "stratagem stratagem, or pip install . from a checkout)")
+    if core.stale:
+        parts.append(f"compiled kernels older than their source ({', '.join(m.rsplit('.', 1)[1] for m in core.stale)}): "
+                     "rebuild them with pip install -e . (or python setup.py build_ext --inplace)")
+    return "stratagem: " + "; ".join(parts)
+
+
+_warned = False
+
+
+def warn_once() -> None:
+    """Say on stderr, once per process, that the compiled core is missing or stale (nothing when it is fine)."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    core = status()
+    if not core.complete:
+        print(notice_text(core), file=sys.stderr)
+
+
+__all__ = ["COST", "KERNELS", "CoreStatus", "notice_text", "status", "warn_once"]
