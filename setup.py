@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent
 #: The kernels, as paths of their pure-Python-mode sources; each compiles to the module of the same name.
 KERNELS = (
     "stratagem/core/packed.py",
+    "stratagem/solvers/perft.py",
     "stratagem/models/strato/search_kernel.py",
     "stratagem/models/strato/relaxation_kernel.py",
     "stratagem/solvers/drup_flat.py",

@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 
-@pytest.fixture(scope="session", autouse=True)
-def compiled_kernels() -> None:
-    """Compile (or load from numba's cache) Strato's kernels once, before any test with a time limit.
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Refuse to run against compiled kernels older than their source (an editable install whose kernel
+    changed since it was built): the tests would test the old code. Kernels that are missing (no
+    compiler) are fine: the same sources then run as plain Python, slowly."""
+    from stratagem.core.compiled import status
 
-    A fresh checkout, as CI has, has no compiled kernels: the first solve would compile them (about a
-    minute of CPU for the relaxation and the A* kernels together), and numba's compiler cannot be
-    stopped, so whichever timed test came first would overrun its limit. Once cached on disk, this takes
-    about a second, and the commands the tests start as subprocesses load the same cache."""
-    from stratagem.sweep import warm_up
-
-    warm_up((1, 2))
+    stale = status().stale
+    if stale:
+        pytest.exit(f"compiled kernels older than their source: {', '.join(stale)}; rebuild them with "
+                    "pip install -e . (or python setup.py build_ext --inplace)", returncode=2)

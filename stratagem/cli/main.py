@@ -78,8 +78,22 @@ class LazyGroup(click.Group):
         return command
 
 
+def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``: the version and the state of the compiled core (on stderr when it is incomplete)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from stratagem.core.compiled import status
+
+    core = status()
+    click.echo(f"stratagem {__version__}" + (f" ({core.describe()})" if core.complete else ""))
+    if not core.complete:
+        click.echo(core.describe(), err=True)
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, help=COMMANDS_HELP, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="stratagem")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Show the version and whether the compiled core is built, and exit.")
 def cli() -> None:
     """The command group; each command lives in its own module."""
 

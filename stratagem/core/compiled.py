@@ -25,6 +25,7 @@ from pathlib import Path
 #: The kernels, by module name (``setup.py`` lists their sources; a test holds the two lists equal).
 KERNELS = (
     "stratagem.core.packed",
+    "stratagem.solvers.perft",
     "stratagem.models.strato.search_kernel",
     "stratagem.models.strato.relaxation_kernel",
     "stratagem.solvers.drup_flat",
