@@ -17,6 +17,7 @@ longer has that digest is reported stale and is not trusted to be current (``pip
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.machinery
 import sys
 from dataclasses import dataclass
@@ -71,10 +72,10 @@ def _extension(module: str) -> Path | None:
 
 def _recorded_digests() -> dict[str, str]:
     try:
-        from stratagem._kernel_sources import COMPILED  # type: ignore[import-not-found]
+        written = importlib.import_module("stratagem._kernel_sources")
     except ImportError:
         return {}
-    return dict(COMPILED)
+    return dict(written.COMPILED)
 
 
 def status() -> CoreStatus:
@@ -102,8 +103,9 @@ def notice_text(core: CoreStatus) -> str:
                      "reinstall where a C compiler is present (pip install --force-reinstall --no-binary "
                      "stratagem stratagem, or pip install . from a checkout)")
     if core.stale:
-        parts.append(f"compiled kernels older than their source ({', '.join(m.rsplit('.', 1)[1] for m in core.stale)}): "
-                     "rebuild them with pip install -e . (or python setup.py build_ext --inplace)")
+        stale = ", ".join(m.rsplit(".", 1)[1] for m in core.stale)
+        parts.append(f"compiled kernels older than their source ({stale}): rebuild them with pip install -e . "
+                     "(or python setup.py build_ext --inplace)")
     return "stratagem: " + "; ".join(parts)
 
 

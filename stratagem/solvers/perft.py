@@ -36,11 +36,8 @@ def _leaves(game: PackedGame, states: cython.longlong[:, ::1], moves: cython.lon
     if game.terminal(state, returns) or ply == depth:
         return 1
     here: cython.longlong[:, ::1] = moves[ply]
-    count: cython.Py_ssize_t
-    if game.to_move(state) == CHANCE:
-        count = game.chance(state, here, weights)
-    else:
-        count = game.legal(state, here)
+    count: cython.Py_ssize_t = (game.chance(state, here, weights) if game.to_move(state) == CHANCE
+                                else game.legal(state, here))
     total: cython.longlong = 0
     i: cython.Py_ssize_t
     for i in range(count):
