@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,6 +55,9 @@ from stratagem.models.strato.challenge import (
     SequenceGoal,
 )
 from stratagem.models.strato.position import WON, Row, State
+
+if TYPE_CHECKING:
+    from stratagem.models.strato.relaxation_kernel import Relaxed
 
 #: The name the certificate gives this family of relaxations; a record naming another is refused.
 RELAXATION = "table-classes@1"
@@ -303,16 +306,26 @@ def _kernel_args(relaxation: RowRelaxation) -> tuple[Any, ...]:
             relaxation.other_rows, relaxation.fog, relaxation.wind_crosses)
 
 
+def _relaxed(challenge: Challenge, goal_row: Row, relaxation: RowRelaxation, guided: bool = False) -> Relaxed:
+    """The kernel's :class:`~relaxation_kernel.Relaxed` for ``relaxation`` (its tables, goal tests and, if
+    ``guided``, the estimate's guide), built once per search object."""
+    from stratagem.models.strato import relaxation_kernel as kernel
+
+    goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, relaxation.limit)[:2]
+    k, limit, _, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(relaxation)
+    return kernel.Relaxed(k, limit, plays, n_ends, end_base, other_rows, fog, wind, _tables(k, limit), goal_left,
+                          goal_right, _guide(challenge, goal_row, relaxation) if guided else None)
+
+
 def relaxed_successors(relaxation: RowRelaxation, code: int) -> list[int]:
     """The relaxed successors of one state (for tests and explanations)."""
     from stratagem.models.strato import relaxation_kernel as kernel
 
-    out = np.empty(kernel.MAX_SUCCESSORS, np.int64)
-    ends = np.empty(max(relaxation.n_ends, 1), np.int64)
-    marks = np.empty(relaxation.end_base ** relaxation.n_ends, np.bool_)
-    count = kernel.successors(code, *_kernel_args(relaxation), out, ends, marks,  # type: ignore[call-arg]
-                              *_tables(relaxation.k, relaxation.limit))
-    return [int(c) for c in out[:count]]
+    k, limit, _, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(relaxation)
+    never = np.zeros(relaxation.half_rows, np.bool_)  # the successors do not depend on the goal
+    relaxed = kernel.Relaxed(k, limit, plays, n_ends, end_base, other_rows, fog, wind, _tables(k, limit), never,
+                             never)
+    return list(relaxed.successors(code))
 
 
 @dataclass
@@ -334,7 +347,7 @@ class RelaxedSearch:
     stopped: bool = False
     exact: bool = True
     _memo: np.ndarray | None = field(default=None, repr=False)
-    _scratch: np.ndarray | None = field(default=None, repr=False)
+    _relaxed: Relaxed | None = field(default=None, repr=False)
     _layer_of: dict[tuple[Row, ...], int] = field(default_factory=dict, repr=False)
 
     def layer(self, rows: tuple[Row, ...]) -> int:
@@ -375,16 +388,13 @@ class RelaxedSearch:
         code = image(self.relaxation, rows)
         if self.layers[code] < 0:
             return self._is_goal_image(code)  # the goal layer is not written (see :meth:`layer`)
-        k, limit, h, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(self.relaxation)
-        goal_left, goal_right, score_left, score_right = _goal_tables(self.challenge, self.goal_row,
-                                                                      self.relaxation.classes, limit)
-        if self._memo is None:
+        score_left, score_right = _goal_tables(self.challenge, self.goal_row, self.relaxation.classes,
+                                               self.relaxation.limit)[2:]
+        if self._memo is None or self._relaxed is None:
             self._memo = np.zeros(self.layers.shape[0], np.int8)
-            self._scratch = np.empty((self.distance + 1, kernel.MAX_SUCCESSORS), np.int64)
-        assert self._scratch is not None
-        return bool(kernel.reaches(code, self.layers, self.distance, self._memo, goal_left, goal_right, score_left,
-                                   score_right, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind,
-                                   _tables(k, limit), self._scratch))
+            self._relaxed = _relaxed(self.challenge, self.goal_row, self.relaxation)
+        return bool(kernel.reaches(self._relaxed, code, self.layers, self.distance, self._memo, score_left,
+                                   score_right))
 
 
 def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation, max_depth: int = 120,
@@ -533,18 +543,11 @@ class GoalDistance:
     """
 
     def __init__(self, challenge: Challenge, goal_row: Row, relaxation: RowRelaxation) -> None:
-        from stratagem.models.strato import relaxation_kernel as kernel
-
         self.relaxation = relaxation
         self.searchable = relaxation.codes <= MAX_CODES
-        k, limit = relaxation.k, relaxation.limit
-        self._args = _kernel_args(relaxation)
-        self._goals = _goal_tables(challenge, goal_row, relaxation.classes, limit)[:2]
-        self._guide = _guide(challenge, goal_row, relaxation)
-        self._tables = _tables(k, limit)
+        self._relaxed = _relaxed(challenge, goal_row, relaxation, guided=True) if self.searchable else None
         self._lower = np.zeros(relaxation.codes if self.searchable else 0, np.int8)
         self._exact: dict[int, int] = {}
-        self._scratch = np.empty((1, kernel.MAX_SUCCESSORS), np.int64)
 
     def at_most(self, rows: Sequence[Row], cap: int) -> int:
         """The relaxed distance from ``rows``'s image to a goal when it is at most ``cap``, else ``cap + 1``
@@ -559,15 +562,10 @@ class GoalDistance:
             return known if known <= cap else cap + 1
         from stratagem.models.strato import relaxation_kernel as kernel
 
-        k, limit, h, plays, n_ends, end_base, other_rows, fog, wind = self._args
-        counts, need, left_len, right_len, per_turn = self._guide
+        assert self._relaxed is not None  # searchable
         budget = int(self._lower[code])
         while budget <= cap:
-            if self._scratch.shape[0] < budget + 1:
-                self._scratch = np.empty((budget + 1, kernel.MAX_SUCCESSORS), np.int64)
-            if kernel.within(code, budget, self._lower, self._goals[0], self._goals[1], counts, need, left_len,
-                             right_len, per_turn, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind,
-                             self._tables, self._scratch):
+            if kernel.within(self._relaxed, code, budget, self._lower):
                 self._exact[code] = budget
                 return budget
             budget = max(budget + 1, int(self._lower[code]))

@@ -1,4 +1,5 @@
-"""Compiled search over a table-only relaxation of Strato (see :mod:`relaxation` for what it means).
+"""Search over a table-only relaxation of Strato (see :mod:`relaxation` for what it means), compiled by
+Cython in its pure-Python mode (``setup.py``; uncompiled, the same code runs as plain Python).
 
 A relaxed state is one *goal row*, its two half-rows written as sequences of card *classes* (the goal's
 weathers, and one class for every other weather), and, when a Storm can swap cards between rows, the
@@ -16,33 +17,67 @@ where a half-row of length ``n`` with classes ``c_0 .. c_{n-1}`` (outward from i
 Everything an action does to one half-row is tabulated once per (classes, limit) by :func:`half_tables`
 (which half-rows a Wind, a Sun, a Fog can leave, where Rain takes a card from and puts it, ...), so that
 generating a successor is a few table look-ups. A *play* is a pair (class of the card placed, action it
-resolves as). :func:`successors` generates, for a state, every relaxed successor: each play at each end
+resolves as). :func:`_successors` generates, for a state, every relaxed successor: each play at each end
 of the goal row (the card goes on the end, then its action acts with any target but that card), and
 each play at an end of another row, which changes the goal row only through a Storm or a Fog, and the
 tracked ends. Every play also has the outcome "no change" beside the card placed.
 
-The searches are breadth-first, layer by layer over one ``int8`` distance array, each layer's
-expansion run in parallel threads (a state reached by two threads at once gets the same distance from
-both), so they are deterministic.
+A :class:`Relaxed` holds one relaxation's parameters, its tables as typed arrays, its goal tests and
+its scratch space, so that the searches (:func:`forward`, :func:`reaches`, :func:`within`) take one
+object. The breadth-first search runs layer by layer over one ``int8`` distance array, on one thread:
+each state's distance is the least depth it is generated at, whatever the order, so the result is
+deterministic. Between frontier slices it reads the caller's deadline and lets Python's signal handlers
+run, so a long search stops within milliseconds of its deadline, a Ctrl-C or a SIGTERM.
+
+Compiled, the index arithmetic is unchecked (``boundscheck``/``wraparound`` off) where the indexes are
+argued: every code is in ``range(n_codes)``, every half-row a table yields for a state's half-row is a
+valid index (``-1`` entries are never followed: see :func:`_put`), and every division has non-negative
+operands (so C division is Python's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import cython
 import numpy as np
-from numba import njit, prange
+
+if cython.compiled:
+    from cython.cimports.cpython.exc import PyErr_CheckSignals
+else:  # plain Python runs its signal handlers between bytecodes by itself
+
+    def PyErr_CheckSignals() -> int:
+        return 0
+
 
 #: Action codes: what a played card resolves as.
 NONE, WIND, RAIN, SUN, FOG, STORM = 0, 1, 2, 3, 4, 5
 
-#: Room for the successors of one state (a few hundred at most on the shipped challenges); ``successors``
-#: raises rather than drop one.
+#: Room for the successors of one state (a few hundred at most on the shipped challenges); the
+#: searches raise rather than drop one.
 MAX_SUCCESSORS = 1 << 13
 
 #: ``dist`` value of a state not reached.
 UNREACHED = -1
+
+#: ``memo`` values of :func:`reaches`.
+UNKNOWN, REACHES, DEAD = 0, 1, 2
+
+#: Frontier states expanded between two readings of the deadline and of pending signals.
+CHECK_EVERY = 1 << 12
+
+# the same constants as C values, for the compiled loops
+_WIND = cython.declare(cython.longlong, WIND)
+_RAIN = cython.declare(cython.longlong, RAIN)
+_SUN = cython.declare(cython.longlong, SUN)
+_FOG = cython.declare(cython.longlong, FOG)
+_STORM = cython.declare(cython.longlong, STORM)
+_UNREACHED = cython.declare(cython.schar, UNREACHED)
+_UNKNOWN = cython.declare(cython.schar, UNKNOWN)
+_REACHES = cython.declare(cython.schar, REACHES)
+_DEAD = cython.declare(cython.schar, DEAD)
+_CHECK_MASK = cython.declare(cython.Py_ssize_t, CHECK_EVERY - 1)
 
 
 # -- tables over half-rows (built in Python once per classes/limit) -----------------------------------
@@ -150,249 +185,88 @@ def half_tables(k: int, limit: int) -> dict[str, Any]:
     return tables
 
 
-#: The order in which :func:`successors` takes the tables.
+#: The order in which :func:`forward` and :class:`Relaxed` take the tables.
 TABLE_ORDER = ("length", "end", "pop", "append", "front", "set_end", "wind_in_ptr", "wind_in", "wind_out_ptr",
                "wind_out", "remove_near_ptr", "remove_near", "remove_any_ptr", "remove_any", "replace_near_ptr",
                "replace_near", "replace_any_ptr", "replace_any", "cross_ptr", "cross_h", "cross_c", "insert_ptr",
                "insert")
 
 
-# -- successors ------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _canonical_ends(ends: int, pair: int) -> int:
-    """With one other row (``pair`` = the base of the ends, else 0), its two ends in a fixed order: the
-    relaxation treats a row's two ends alike (every relaxed move commutes with exchanging them), so states
-    differing only in that order are merged. With more rows the ends are kept as they are."""
-    if pair == 0:
-        return ends
-    first, second = ends % pair, ends // pair
-    return ends if first <= second else second + first * pair
+def _int64(array: Any) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
-def _put(out: np.ndarray, count: int, side: int, near: int, far: int, ends: int, length: np.ndarray, limit: int,
-         h: int, ne: int, pair: int) -> int:
-    """Append the state with goal half-rows (near, far) seen from ``side``, unless one is over the limit."""
-    if length[near] > limit or length[far] > limit or count >= out.shape[0]:
-        return count
-    ends = _canonical_ends(ends, pair)
-    if side == 0:
-        out[count] = (near * h + far) * ne + ends
-    else:
-        out[count] = (far * h + near) * ne + ends
-    return count + 1
+def _bytes(array: Any) -> np.ndarray:
+    """A boolean (or byte) array as contiguous bytes, without a copy where it already is one."""
+    return np.ascontiguousarray(array).view(np.uint8)
 
 
-@njit(cache=True)
-def _fog(out: np.ndarray, count: int, left: int, right: int, played_side: int, ends: int, k: int, limit: int,
-         h: int, ne: int, pair: int, length: np.ndarray, append: np.ndarray, remove_near_ptr: np.ndarray,
-         remove_near: np.ndarray, remove_any_ptr: np.ndarray, remove_any: np.ndarray,
-         replace_near_ptr: np.ndarray, replace_near: np.ndarray, replace_any_ptr: np.ndarray,
-         replace_any: np.ndarray) -> int:
-    """A Fog with the other rows unknown: a goal-row card (not the one just placed, at the end of
-    ``played_side``; -1 for a Fog played elsewhere) swaps with a card of any class or leaves; or a card of
-    any class arrives at an outer end."""
-    for side in range(2):
-        half = left if side == 0 else right
-        other = right if side == 0 else left
-        if side == played_side:
-            for t in range(replace_near_ptr[half], replace_near_ptr[half + 1]):
-                count = _put(out, count, side, replace_near[t], other, ends, length, limit, h, ne, pair)
-            for t in range(remove_near_ptr[half], remove_near_ptr[half + 1]):
-                count = _put(out, count, side, remove_near[t], other, ends, length, limit, h, ne, pair)
-        else:
-            for t in range(replace_any_ptr[half], replace_any_ptr[half + 1]):
-                count = _put(out, count, side, replace_any[t], other, ends, length, limit, h, ne, pair)
-            for t in range(remove_any_ptr[half], remove_any_ptr[half + 1]):
-                count = _put(out, count, side, remove_any[t], other, ends, length, limit, h, ne, pair)
-        if length[half] <= limit:
-            for c in range(k):
-                count = _put(out, count, side, append[half, c], other, ends, length, limit, h, ne, pair)
-    return count
+# -- the relaxation, ready to search ------------------------------------------------------------------
+@cython.cclass
+class Goal:
+    """The goal tests of one relaxation and its admissible estimate (see :func:`estimate`)."""
+
+    ne: cython.longlong
+    h: cython.longlong
+    length: cython.longlong[::1]
+    counts: cython.longlong[:, ::1]
+    need: cython.longlong[::1]
+    goal_left_len: cython.longlong
+    goal_right_len: cython.longlong
+    per_turn: cython.longlong
+    goal_left: cython.uchar[::1]
+    goal_right: cython.uchar[::1]
+
+    def __init__(self, ne: cython.longlong, h: cython.longlong, length: Any, counts: Any, need: Any,
+                 goal_left_len: cython.longlong, goal_right_len: cython.longlong, per_turn: cython.longlong,
+                 goal_left: Any, goal_right: Any) -> None:
+        self.ne = ne
+        self.h = h
+        self.length = _int64(length)
+        self.counts = _int64(counts).reshape(self.length.shape[0], -1)
+        self.need = _int64(need)
+        self.goal_left_len = goal_left_len
+        self.goal_right_len = goal_right_len
+        self.per_turn = max(per_turn, 1)
+        self.goal_left = _bytes(goal_left)
+        self.goal_right = _bytes(goal_right)
 
 
-@njit(cache=True)
-def successors(code: int, k: int, limit: int, h: int, plays: np.ndarray, n_ends: int, end_base: int,
-               other_rows: int, fog: bool, wind_crosses: bool, out: np.ndarray, ends: np.ndarray, marks: np.ndarray,
-               length: np.ndarray, end: np.ndarray, pop: np.ndarray, append: np.ndarray, front: np.ndarray,
-               set_end: np.ndarray, wind_in_ptr: np.ndarray, wind_in: np.ndarray, wind_out_ptr: np.ndarray,
-               wind_out: np.ndarray, remove_near_ptr: np.ndarray, remove_near: np.ndarray,
-               remove_any_ptr: np.ndarray, remove_any: np.ndarray, replace_near_ptr: np.ndarray,
-               replace_near: np.ndarray, replace_any_ptr: np.ndarray, replace_any: np.ndarray,
-               cross_ptr: np.ndarray, cross_h: np.ndarray, cross_c: np.ndarray, insert_ptr: np.ndarray,
-               insert: np.ndarray) -> int:
-    """Write the relaxed successors of ``code`` into ``out`` (duplicates possible); return how many.
-
-    ``h`` is the number of half-rows within the limit. ``plays`` is an (n, 2) array of (class placed,
-    action). ``n_ends`` is the number of tracked ends (0: the other rows are unknown, and a Storm or Fog
-    may bring any class). ``other_rows`` is how many
-    rows can interact with the goal row (0: none). ``ends`` and ``marks`` are scratch space of ``n_ends``
-    and ``end_base ** n_ends`` entries.
-    """
-    ne = 1
-    for _ in range(n_ends):
-        ne *= end_base
-    pair = end_base if n_ends == 2 else 0
-    e_code = code % ne
-    row = code // ne
-    left = row // h
-    right = row % h
-    value = e_code
-    for i in range(n_ends):
-        ends[i] = value % end_base
-        value //= end_base
-    empty = k if end_base == k + 1 else -1
-    count = 0
-    # what an action inside another row leaves at its ends, each outcome once (see below)
-    row_outcomes = marks
-    row_outcomes[:] = False
-    for p in range(plays.shape[0]):
-        cls = plays[p, 0]
-        act = plays[p, 1]
-        # -- the card placed at an outer end of the goal row ------------------------------------
-        for side in range(2):
-            near = append[left if side == 0 else right, cls]
-            far = right if side == 0 else left
-            count = _put(out, count, side, near, far, e_code, length, limit, h, ne, pair)
-            if act == WIND:
-                for t in range(wind_in_ptr[near], wind_in_ptr[near + 1]):
-                    count = _put(out, count, side, wind_in[t], far, e_code, length, limit, h, ne, pair)
-                for t in range(wind_out_ptr[far], wind_out_ptr[far + 1]):
-                    count = _put(out, count, side, near, wind_out[t], e_code, length, limit, h, ne, pair)
-                if wind_crosses:
-                    for t in range(cross_ptr[near], cross_ptr[near + 1]):
-                        slot = far * k + cross_c[t]
-                        for u in range(insert_ptr[slot], insert_ptr[slot + 1]):
-                            count = _put(out, count, side, cross_h[t], insert[u], e_code, length, limit, h, ne, pair)
-            elif act == RAIN:
-                if length[far] > 0:
-                    card = end[far]
-                    rest = pop[far]
-                    count = _put(out, count, side, near, front[rest, card], e_code, length, limit, h, ne, pair)
-                    if length[near] <= limit:
-                        count = _put(out, count, side, front[near, card], rest, e_code, length, limit, h, ne, pair)
-            elif act == SUN:
-                for t in range(remove_near_ptr[near], remove_near_ptr[near + 1]):
-                    count = _put(out, count, side, remove_near[t], far, e_code, length, limit, h, ne, pair)
-                for t in range(remove_any_ptr[far], remove_any_ptr[far + 1]):
-                    count = _put(out, count, side, near, remove_any[t], e_code, length, limit, h, ne, pair)
-            elif act == STORM and other_rows > 0:
-                if length[far] > 0:
-                    if n_ends == 0:
-                        for c in range(k):
-                            count = _put(out, count, side, near, set_end[far, c], e_code, length, limit, h, ne, pair)
-                    else:
-                        for j in range(n_ends):
-                            if ends[j] == empty:
-                                continue
-                            swapped = e_code + (end[far] - ends[j]) * end_base ** j
-                            count = _put(out, count, side, near, set_end[far, ends[j]], swapped, length, limit, h,
-                                         ne, pair)
-                for i in range(n_ends):
-                    for j in range(i + 1, n_ends):
-                        if ends[i] == empty or ends[j] == empty or ends[i] == ends[j]:
-                            continue
-                        swapped = e_code + (ends[j] - ends[i]) * end_base ** i + (ends[i] - ends[j]) * end_base ** j
-                        count = _put(out, count, side, near, far, swapped, length, limit, h, ne, pair)
-            elif act == FOG and other_rows > 0 and fog:
-                lft, rgt = (near, far) if side == 0 else (far, near)
-                count = _fog(out, count, lft, rgt, side, e_code, k, limit, h, ne, pair, length, append,
-                             remove_near_ptr, remove_near, remove_any_ptr, remove_any, replace_near_ptr, replace_near,
-                             replace_any_ptr, replace_any)
-        # -- the card placed at an outer end of another row ----------------------------------------
-        if other_rows == 0:
-            continue
-        if n_ends == 0:
-            # the other rows are unknown: only a Storm or a Fog there can change the goal row
-            if act == STORM:
-                for side in range(2):
-                    half = left if side == 0 else right
-                    other = right if side == 0 else left
-                    if length[half] > 0:
-                        for c in range(k):
-                            count = _put(out, count, side, set_end[half, c], other, e_code, length, limit, h, ne,
-                                         pair)
-                if length[left] > 0 and length[right] > 0 and end[left] != end[right]:
-                    count = _put(out, count, 0, set_end[left, end[right]], set_end[right, end[left]], e_code,
-                                 length, limit, h, ne, pair)
-            elif act == FOG and fog:
-                count = _fog(out, count, left, right, -1, e_code, k, limit, h, ne, pair, length, append,
-                             remove_near_ptr, remove_near, remove_any_ptr, remove_any, replace_near_ptr, replace_near,
-                             replace_any_ptr, replace_any)
-            continue
-        for j in range(n_ends):
-            partner = j ^ 1  # the other end of the same row
-            placed = e_code + (cls - ends[j]) * end_base ** j
-            if act == WIND or act == RAIN or act == SUN:  # noqa: SIM109 (numba)
-                # the action stays in that row: its far end may become any class, or empty (each outcome
-                # emitted once, after the loop over the plays)
-                for c in range(end_base):
-                    row_outcomes[_canonical_ends(placed + (c - ends[partner]) * end_base ** partner, pair)] = True
-                continue
-            count = _put(out, count, 0, left, right, placed, length, limit, h, ne, pair)
-            if act != STORM:
-                continue
-            # a Storm at end j: any two other ends swap (the goal row's two, one of the goal row's and
-            # another row's, or two of other rows)
-            if length[left] > 0 and length[right] > 0 and end[left] != end[right]:
-                count = _put(out, count, 0, set_end[left, end[right]], set_end[right, end[left]], placed, length,
-                             limit, h, ne, pair)
-            for t in range(n_ends):
-                et = cls if t == j else ends[t]
-                if t == j or et == empty:
-                    continue
-                for side in range(2):
-                    half = left if side == 0 else right
-                    other = right if side == 0 else left
-                    if length[half] == 0 or end[half] == et:
-                        continue
-                    swapped = placed + (end[half] - et) * end_base ** t
-                    count = _put(out, count, side, set_end[half, et], other, swapped, length, limit, h, ne, pair)
-                for u in range(t + 1, n_ends):
-                    eu = ends[u]
-                    if u == j or eu == empty or eu == et:  # noqa: SIM109 (numba)
-                        continue
-                    swapped = placed + (eu - et) * end_base ** t + (et - eu) * end_base ** u
-                    count = _put(out, count, 0, left, right, swapped, length, limit, h, ne, pair)
-    if n_ends:
-        for e in range(ne):
-            if row_outcomes[e]:
-                count = _put(out, count, 0, left, right, e, length, limit, h, ne, pair)
-    if count >= out.shape[0]:  # a successor may have been dropped: no search may go on with a partial list
-        raise ValueError("relaxed successors overflow their buffer")
-    return count
+@cython.cfunc
+@cython.inline
+@cython.nogil
+@cython.exceptval(check=False)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+def _is_goal(g: Goal, code: cython.longlong) -> cython.bint:
+    row: cython.longlong = code // g.ne
+    return g.goal_left[row // g.h] != 0 and g.goal_right[row % g.h] != 0
 
 
-# -- searches --------------------------------------------------------------------------------------
-@njit(cache=True)
-def _is_goal(code: int, h: int, ne: int, goal_left: np.ndarray, goal_right: np.ndarray) -> bool:
-    row = code // ne
-    return bool(goal_left[row // h] and goal_right[row % h])
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+def _estimate(g: Goal, code: cython.longlong) -> cython.longlong:
+    row: cython.longlong = code // g.ne
+    left: cython.longlong = row // g.h
+    right: cython.longlong = row % g.h
+    c: cython.Py_ssize_t
+    if g.goal_left[left] and g.goal_right[right]:
+        return 0
+    short: cython.longlong = max(0, g.goal_left_len - g.length[left]) + max(0, g.goal_right_len - g.length[right])
+    deficit: cython.longlong = 0
+    for c in range(g.need.shape[0]):
+        deficit += max(0, g.need[c] - g.counts[left, c] - g.counts[right, c])
+    return max(1, (short + 1) // 2, (deficit + g.per_turn - 1) // g.per_turn)
 
 
-@njit(cache=True, parallel=True)
-def _expand_layer(frontier: np.ndarray, dist: np.ndarray, depth: int, k: int, limit: int, h: int, plays: np.ndarray,
-                  n_ends: int, end_base: int, other_rows: int, fog: bool, wind_crosses: bool, tables: tuple) -> None:  # type: ignore[type-arg]
-    chunks = 64
-    size = frontier.shape[0]
-    for c in prange(chunks):
-        out = np.empty(MAX_SUCCESSORS, np.int64)
-        ends = np.empty(max(n_ends, 1), np.int64)
-        marks = np.empty(end_base ** n_ends, np.bool_)
-        for i in range(c * size // chunks, (c + 1) * size // chunks):
-            count = successors(frontier[i], k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses, out,
-                               ends, marks,
-                               *tables)
-            for j in range(count):
-                # a state first reached by a longer way (before a pruned state on a shorter one was let
-                # in) gets its true distance; every write in one call is the same value
-                if dist[out[j]] == UNREACHED or dist[out[j]] > depth + 1:
-                    dist[out[j]] = depth + 1
-
-
-@njit(cache=True)
-def estimate(code: int, ne: int, h: int, length: np.ndarray, counts: np.ndarray, need: np.ndarray, goal_left_len: int,
-             goal_right_len: int, per_turn: int, goal_left: np.ndarray, goal_right: np.ndarray) -> int:
+def estimate(code: cython.longlong, ne: cython.longlong, h: cython.longlong, length: Any, counts: Any, need: Any,
+             goal_left_len: cython.longlong, goal_right_len: cython.longlong, per_turn: cython.longlong,
+             goal_left: Any, goal_right: Any) -> int:
     """A lower bound on the relaxed turns from ``code`` to a goal (admissible, so it may prune the search).
 
     - Length: the goal halves need ``goal_*_len`` cards; a relaxed turn adds at most two cards to the goal
@@ -401,76 +275,466 @@ def estimate(code: int, ne: int, h: int, length: np.ndarray, counts: np.ndarray,
       ``per_turn`` of them (the card placed, and with a crossing action one more from another row).
     - An unmet goal needs a turn.
     """
-    row = code // ne
-    left = row // h
-    right = row % h
-    if goal_left[left] and goal_right[right]:
-        return 0
-    short = max(0, goal_left_len - length[left]) + max(0, goal_right_len - length[right])
-    deficit = 0
-    for c in range(need.shape[0]):
-        deficit += max(0, need[c] - counts[left, c] - counts[right, c])
-    return int(max(1, (short + 1) // 2, (deficit + per_turn - 1) // per_turn))
+    goal = Goal(ne, h, length, counts, need, goal_left_len, goal_right_len, per_turn, goal_left, goal_right)
+    return int(_estimate(goal, code))
 
 
-@njit(cache=True)
-def _prune(frontier: np.ndarray, expanded: np.ndarray, depth: int, bound: int, ne: int, h: int, length: np.ndarray,
-           counts: np.ndarray, need: np.ndarray, goal_left_len: int, goal_right_len: int, per_turn: int,
-           goal_left: np.ndarray, goal_right: np.ndarray) -> tuple[np.ndarray, int]:
+@cython.cclass
+class Relaxed:
+    """One relaxation with everything its searches need: its parameters, its half-row tables (in the order
+    of :data:`TABLE_ORDER`, as built by :func:`half_tables`), its :class:`Goal` and scratch space.
+
+    ``plays`` is an (n, 2) array of (class placed, action). ``n_ends`` is the number of tracked ends (0:
+    the other rows are unknown, and a Storm or Fog may bring any class); ``other_rows`` how many rows can
+    interact with the goal row (0: none). ``guide`` (``counts, need, goal_left_len, goal_right_len,
+    per_turn``) is what :func:`estimate` needs; without it the estimate is not used.
+    """
+
+    k: cython.longlong
+    limit: cython.longlong
+    h: cython.longlong
+    n_ends: cython.longlong
+    end_base: cython.longlong
+    other_rows: cython.longlong
+    fog: cython.bint
+    wind_crosses: cython.bint
+    ne: cython.longlong
+    pair: cython.longlong
+    empty: cython.longlong
+    n_codes: cython.longlong
+    guided: cython.bint
+    goal: Goal
+    plays: cython.longlong[:, ::1]
+    power: cython.longlong[::1]
+    length: cython.longlong[::1]
+    end: cython.longlong[::1]
+    pop: cython.longlong[::1]
+    append: cython.longlong[:, ::1]
+    front: cython.longlong[:, ::1]
+    set_end: cython.longlong[:, ::1]
+    wind_in_ptr: cython.longlong[::1]
+    wind_in: cython.longlong[::1]
+    wind_out_ptr: cython.longlong[::1]
+    wind_out: cython.longlong[::1]
+    remove_near_ptr: cython.longlong[::1]
+    remove_near: cython.longlong[::1]
+    remove_any_ptr: cython.longlong[::1]
+    remove_any: cython.longlong[::1]
+    replace_near_ptr: cython.longlong[::1]
+    replace_near: cython.longlong[::1]
+    replace_any_ptr: cython.longlong[::1]
+    replace_any: cython.longlong[::1]
+    cross_ptr: cython.longlong[::1]
+    cross_h: cython.longlong[::1]
+    cross_c: cython.longlong[::1]
+    insert_ptr: cython.longlong[::1]
+    insert: cython.longlong[::1]
+    # scratch: successors by row (one row per level of a depth-first search), the tracked ends and the
+    # far-end outcomes of the state being expanded, the depth-first stacks, scores for ordering
+    out: cython.longlong[:, ::1]
+    ends: cython.longlong[::1]
+    marks: cython.uchar[::1]
+    stack: cython.longlong[::1]
+    nexts: cython.longlong[::1]
+    sizes: cython.longlong[::1]
+    rest: cython.longlong[::1]
+    scores: cython.longlong[::1]
+
+    def __init__(self, k: cython.longlong, limit: cython.longlong, plays: Any, n_ends: cython.longlong,
+                 end_base: cython.longlong, other_rows: cython.longlong, fog: cython.bint,
+                 wind_crosses: cython.bint, tables: Sequence[Any], goal_left: Any, goal_right: Any,
+                 guide: Sequence[Any] | None = None) -> None:
+        self.k = k
+        self.limit = limit
+        self.n_ends = n_ends
+        self.end_base = end_base
+        self.other_rows = other_rows
+        self.fog = fog
+        self.wind_crosses = wind_crosses
+        self.h = int(np.searchsorted(tables[0], limit, side="right"))
+        self.ne = end_base ** n_ends
+        self.pair = end_base if n_ends == 2 else 0
+        self.empty = k if end_base == k + 1 else -1
+        self.n_codes = self.h * self.h * self.ne
+        self.power = np.array([end_base ** j for j in range(n_ends + 1)], np.int64)
+        self.plays = _int64(plays).reshape(-1, 2)
+        (self.length, self.end, self.pop, self.append, self.front, self.set_end, self.wind_in_ptr, self.wind_in,
+         self.wind_out_ptr, self.wind_out, self.remove_near_ptr, self.remove_near, self.remove_any_ptr,
+         self.remove_any, self.replace_near_ptr, self.replace_near, self.replace_any_ptr, self.replace_any,
+         self.cross_ptr, self.cross_h, self.cross_c, self.insert_ptr, self.insert) = [_int64(t) for t in tables]
+        self.guided = guide is not None
+        counts, need, goal_left_len, goal_right_len, per_turn = (
+            guide if guide is not None else (np.zeros((len(tables[0]), 1), np.int64), np.zeros(1, np.int64), 0, 0, 1))
+        self.goal = Goal(self.ne, self.h, tables[0], counts, need, goal_left_len, goal_right_len, per_turn,
+                         goal_left, goal_right)
+        self.ends = np.zeros(max(n_ends, 1), np.int64)
+        self.marks = np.zeros(self.ne, np.uint8)
+        self.scores = np.zeros(MAX_SUCCESSORS, np.int64)
+        self.out = np.zeros((0, MAX_SUCCESSORS), np.int64)
+        self.room(1)
+
+    def room(self, rows: cython.Py_ssize_t) -> None:
+        """Make the scratch space hold ``rows`` levels of successors."""
+        if self.out.shape[0] >= rows:
+            return
+        self.out = np.zeros((rows, MAX_SUCCESSORS), np.int64)
+        self.stack = np.zeros(rows, np.int64)
+        self.nexts = np.zeros(rows, np.int64)
+        self.sizes = np.zeros(rows, np.int64)
+        self.rest = np.zeros(rows, np.int64)
+
+    def successors(self, code: cython.longlong) -> list[int]:
+        """The relaxed successors of one state (duplicates possible; for tests and explanations)."""
+        count: cython.Py_ssize_t = _checked(_successors(self, code, 0), self)
+        return [int(self.out[0, i]) for i in range(count)]
+
+
+# -- successors ------------------------------------------------------------------------------------
+@cython.cfunc
+@cython.inline
+@cython.nogil
+@cython.exceptval(check=False)
+@cython.cdivision(True)
+def _canonical_ends(ends: cython.longlong, pair: cython.longlong) -> cython.longlong:
+    """With one other row (``pair`` = the base of the ends, else 0), its two ends in a fixed order: the
+    relaxation treats a row's two ends alike (every relaxed move commutes with exchanging them), so states
+    differing only in that order are merged. With more rows the ends are kept as they are."""
+    if pair == 0:
+        return ends
+    first: cython.longlong = ends % pair
+    second: cython.longlong = ends // pair
+    return ends if first <= second else second + first * pair
+
+
+@cython.cfunc
+@cython.inline
+@cython.nogil
+@cython.exceptval(check=False)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _put(r: Relaxed, row: cython.Py_ssize_t, count: cython.Py_ssize_t, side: cython.longlong,
+         near: cython.longlong, far: cython.longlong, ends: cython.longlong) -> cython.Py_ssize_t:
+    """Append to ``r.out[row]`` the state with goal half-rows (near, far) seen from ``side``, unless one is
+    over the limit (a ``-1`` from a table is a half-row over ``limit + 1`` cards, so over the limit too),
+    or the row is full (the caller then refuses the list: see :func:`_checked`)."""
+    if near < 0 or far < 0 or r.length[near] > r.limit or r.length[far] > r.limit or count >= r.out.shape[1]:
+        return count
+    ends = _canonical_ends(ends, r.pair)
+    if side == 0:
+        r.out[row, count] = (near * r.h + far) * r.ne + ends
+    else:
+        r.out[row, count] = (far * r.h + near) * r.ne + ends
+    return count + 1
+
+
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+def _checked(count: cython.Py_ssize_t, r: Relaxed) -> cython.Py_ssize_t:
+    """``count``, unless a successor may have been dropped: no search may go on with a partial list."""
+    if count >= r.out.shape[1]:
+        raise ValueError("relaxed successors overflow their buffer")
+    return count
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _fog(r: Relaxed, row: cython.Py_ssize_t, count: cython.Py_ssize_t, left: cython.longlong,
+         right: cython.longlong, played_side: cython.longlong, ends: cython.longlong) -> cython.Py_ssize_t:
+    """A Fog with the other rows unknown: a goal-row card (not the one just placed, at the end of
+    ``played_side``; -1 for a Fog played elsewhere) swaps with a card of any class or leaves; or a card of
+    any class arrives at an outer end."""
+    side: cython.longlong
+    half: cython.longlong
+    other: cython.longlong
+    t: cython.longlong
+    c: cython.longlong
+    for side in range(2):
+        half = left if side == 0 else right
+        other = right if side == 0 else left
+        if side == played_side:
+            for t in range(r.replace_near_ptr[half], r.replace_near_ptr[half + 1]):
+                count = _put(r, row, count, side, r.replace_near[t], other, ends)
+            for t in range(r.remove_near_ptr[half], r.remove_near_ptr[half + 1]):
+                count = _put(r, row, count, side, r.remove_near[t], other, ends)
+        else:
+            for t in range(r.replace_any_ptr[half], r.replace_any_ptr[half + 1]):
+                count = _put(r, row, count, side, r.replace_any[t], other, ends)
+            for t in range(r.remove_any_ptr[half], r.remove_any_ptr[half + 1]):
+                count = _put(r, row, count, side, r.remove_any[t], other, ends)
+        if r.length[half] <= r.limit:
+            for c in range(r.k):
+                count = _put(r, row, count, side, r.append[half, c], other, ends)
+    return count
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+def _successors(r: Relaxed, code: cython.longlong, row: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    """Write the relaxed successors of ``code`` into ``r.out[row]`` (duplicates possible); return how many
+    (as many as the row holds: a list that may be partial, which :func:`_checked` refuses).
+
+    Every half-row taken from a state is within the limit, so every table entry followed from it is a
+    valid index: ``append`` of such a half-row has at most ``limit + 1`` cards (the tables hold those), and
+    the lists of the others are of half-rows no longer than theirs.
+    """
+    k: cython.longlong = r.k
+    h: cython.longlong = r.h
+    ne: cython.longlong = r.ne
+    pair: cython.longlong = r.pair
+    n_ends: cython.longlong = r.n_ends
+    end_base: cython.longlong = r.end_base
+    empty: cython.longlong = r.empty
+    e_code: cython.longlong = code % ne
+    left: cython.longlong = (code // ne) // h
+    right: cython.longlong = (code // ne) % h
+    value: cython.longlong = e_code
+    count: cython.Py_ssize_t = 0
+    i: cython.longlong
+    j: cython.longlong
+    p: cython.Py_ssize_t
+    t: cython.longlong
+    u: cython.longlong
+    c: cython.longlong
+    e: cython.longlong
+    side: cython.longlong
+    cls: cython.longlong
+    act: cython.longlong
+    near: cython.longlong
+    far: cython.longlong
+    half: cython.longlong
+    other: cython.longlong
+    slot: cython.longlong
+    card: cython.longlong
+    rest: cython.longlong
+    swapped: cython.longlong
+    placed: cython.longlong
+    partner: cython.longlong
+    et: cython.longlong
+    eu: cython.longlong
+    for i in range(n_ends):
+        r.ends[i] = value % end_base
+        value //= end_base
+    # what an action inside another row leaves at its ends, each outcome once (see below)
+    for e in range(ne):
+        r.marks[e] = 0
+    for p in range(r.plays.shape[0]):
+        cls = r.plays[p, 0]
+        act = r.plays[p, 1]
+        # -- the card placed at an outer end of the goal row ------------------------------------
+        for side in range(2):
+            near = r.append[left if side == 0 else right, cls]
+            far = right if side == 0 else left
+            count = _put(r, row, count, side, near, far, e_code)
+            if act == _WIND:
+                for t in range(r.wind_in_ptr[near], r.wind_in_ptr[near + 1]):
+                    count = _put(r, row, count, side, r.wind_in[t], far, e_code)
+                for t in range(r.wind_out_ptr[far], r.wind_out_ptr[far + 1]):
+                    count = _put(r, row, count, side, near, r.wind_out[t], e_code)
+                if r.wind_crosses:
+                    for t in range(r.cross_ptr[near], r.cross_ptr[near + 1]):
+                        slot = far * k + r.cross_c[t]
+                        for u in range(r.insert_ptr[slot], r.insert_ptr[slot + 1]):
+                            count = _put(r, row, count, side, r.cross_h[t], r.insert[u], e_code)
+            elif act == _RAIN:
+                if r.length[far] > 0:
+                    card = r.end[far]
+                    rest = r.pop[far]
+                    count = _put(r, row, count, side, near, r.front[rest, card], e_code)
+                    if r.length[near] <= r.limit:
+                        count = _put(r, row, count, side, r.front[near, card], rest, e_code)
+            elif act == _SUN:
+                for t in range(r.remove_near_ptr[near], r.remove_near_ptr[near + 1]):
+                    count = _put(r, row, count, side, r.remove_near[t], far, e_code)
+                for t in range(r.remove_any_ptr[far], r.remove_any_ptr[far + 1]):
+                    count = _put(r, row, count, side, near, r.remove_any[t], e_code)
+            elif act == _STORM and r.other_rows > 0:
+                if r.length[far] > 0:
+                    if n_ends == 0:
+                        for c in range(k):
+                            count = _put(r, row, count, side, near, r.set_end[far, c], e_code)
+                    else:
+                        for j in range(n_ends):
+                            if r.ends[j] == empty:
+                                continue
+                            swapped = e_code + (r.end[far] - r.ends[j]) * r.power[j]
+                            count = _put(r, row, count, side, near, r.set_end[far, r.ends[j]], swapped)
+                for i in range(n_ends):
+                    for j in range(i + 1, n_ends):
+                        if r.ends[i] == empty or r.ends[j] == empty or r.ends[i] == r.ends[j]:
+                            continue
+                        swapped = e_code + (r.ends[j] - r.ends[i]) * r.power[i] + (r.ends[i] - r.ends[j]) * r.power[j]
+                        count = _put(r, row, count, side, near, far, swapped)
+            elif act == _FOG and r.other_rows > 0 and r.fog:
+                if side == 0:
+                    count = _fog(r, row, count, near, far, side, e_code)
+                else:
+                    count = _fog(r, row, count, far, near, side, e_code)
+        # -- the card placed at an outer end of another row ----------------------------------------
+        if r.other_rows == 0:
+            continue
+        if n_ends == 0:
+            # the other rows are unknown: only a Storm or a Fog there can change the goal row
+            if act == _STORM:
+                for side in range(2):
+                    half = left if side == 0 else right
+                    other = right if side == 0 else left
+                    if r.length[half] > 0:
+                        for c in range(k):
+                            count = _put(r, row, count, side, r.set_end[half, c], other, e_code)
+                if r.length[left] > 0 and r.length[right] > 0 and r.end[left] != r.end[right]:
+                    count = _put(r, row, count, 0, r.set_end[left, r.end[right]], r.set_end[right, r.end[left]],
+                                 e_code)
+            elif act == _FOG and r.fog:
+                count = _fog(r, row, count, left, right, -1, e_code)
+            continue
+        for j in range(n_ends):
+            partner = j ^ 1  # the other end of the same row
+            placed = e_code + (cls - r.ends[j]) * r.power[j]
+            if act in (_WIND, _RAIN, _SUN):
+                # the action stays in that row: its far end may become any class, or empty (each outcome
+                # emitted once, after the loop over the plays)
+                for c in range(end_base):
+                    r.marks[_canonical_ends(placed + (c - r.ends[partner]) * r.power[partner], pair)] = 1
+                continue
+            count = _put(r, row, count, 0, left, right, placed)
+            if act != _STORM:
+                continue
+            # a Storm at end j: any two other ends swap (the goal row's two, one of the goal row's and
+            # another row's, or two of other rows)
+            if r.length[left] > 0 and r.length[right] > 0 and r.end[left] != r.end[right]:
+                count = _put(r, row, count, 0, r.set_end[left, r.end[right]], r.set_end[right, r.end[left]],
+                             placed)
+            for t in range(n_ends):
+                et = cls if t == j else r.ends[t]
+                if t == j or et == empty:
+                    continue
+                for side in range(2):
+                    half = left if side == 0 else right
+                    other = right if side == 0 else left
+                    if r.length[half] == 0 or r.end[half] == et:
+                        continue
+                    swapped = placed + (r.end[half] - et) * r.power[t]
+                    count = _put(r, row, count, side, r.set_end[half, et], other, swapped)
+                for u in range(t + 1, n_ends):
+                    eu = r.ends[u]
+                    if u == j or eu in (empty, et):
+                        continue
+                    swapped = placed + (eu - et) * r.power[t] + (et - eu) * r.power[u]
+                    count = _put(r, row, count, 0, left, right, swapped)
+    if n_ends:
+        for e in range(ne):
+            if r.marks[e]:
+                count = _put(r, row, count, 0, left, right, e)
+    return count
+
+
+# -- breadth-first searches ------------------------------------------------------------------------
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _expand_layer(r: Relaxed, frontier: cython.longlong[::1], dist: cython.schar[::1], depth: cython.longlong,
+                  deadline: Any) -> cython.int:
+    """Give every successor of ``frontier`` not reached at a lesser depth the distance ``depth + 1``; 1 if
+    ``deadline`` stopped it first (the layer is then partly written), else 0. Pending signals are handled
+    between slices of the frontier (a Ctrl-C raises :class:`KeyboardInterrupt` here)."""
+    i: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    count: cython.Py_ssize_t
+    y: cython.longlong
+    step: cython.schar = cython.cast(cython.schar, depth + 1)
+    for i in range(frontier.shape[0]):
+        if (i & _CHECK_MASK) == 0 and i > 0:
+            PyErr_CheckSignals()
+            if deadline is not None and deadline():
+                return 1
+        count = _checked(_successors(r, frontier[i], 0), r)
+        for j in range(count):
+            # a state first reached by a longer way (before a pruned state on a shorter one was let
+            # in) gets its true distance
+            y = r.out[0, j]
+            if dist[y] == _UNREACHED or dist[y] > step:
+                dist[y] = step
+    return 0
+
+
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _goal_successor(r: Relaxed, frontier: cython.longlong[::1]) -> cython.int:
+    """1 if some state of ``frontier`` has a relaxed goal among its successors, else 0."""
+    i: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    count: cython.Py_ssize_t
+    for i in range(frontier.shape[0]):
+        if (i & _CHECK_MASK) == 0 and i > 0:
+            PyErr_CheckSignals()
+        count = _checked(_successors(r, frontier[i], 0), r)
+        for j in range(count):
+            if _is_goal(r.goal, r.out[0, j]):
+                return 1
+    return 0
+
+
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _any_goal(r: Relaxed, frontier: cython.longlong[::1]) -> cython.int:
+    i: cython.Py_ssize_t
+    for i in range(frontier.shape[0]):
+        if _is_goal(r.goal, frontier[i]):
+            return 1
+    return 0
+
+
+@cython.cfunc
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _prune(r: Relaxed, frontier: cython.longlong[::1], expanded: cython.uchar[::1], depth: cython.longlong,
+           bound: cython.longlong) -> tuple:  # type: ignore[type-arg]
     """The states of ``frontier`` not yet expanded that may lie on a relaxed line of at most ``bound`` turns
     (distance so far plus :func:`estimate`), now marked expanded; and the least such total among the others
     (``-1``: none left out)."""
-    kept = np.empty(frontier.shape[0], np.int64)
-    n = 0
-    least = -1
+    kept_array = np.empty(frontier.shape[0], np.int64)
+    kept: cython.longlong[::1] = kept_array
+    n: cython.Py_ssize_t = 0
+    least: cython.longlong = -1
+    i: cython.Py_ssize_t
+    code: cython.longlong
+    total: cython.longlong
     for i in range(frontier.shape[0]):
         code = frontier[i]
         if expanded[code]:
             continue
-        total = depth + estimate(code, ne, h, length, counts, need, goal_left_len, goal_right_len, per_turn,
-                                 goal_left, goal_right)
+        total = depth + _estimate(r.goal, code)
         if total <= bound:
             kept[n] = code
             n += 1
-            expanded[code] = True
+            expanded[code] = 1
         elif least < 0 or total < least:
             least = total
-    return kept[:n], least
+    return kept_array[:n], least
 
 
-@njit(cache=True, parallel=True)
-def _goal_successor(frontier: np.ndarray, goal_left: np.ndarray, goal_right: np.ndarray, k: int, limit: int, h: int,
-                    plays: np.ndarray, n_ends: int, end_base: int, other_rows: int, fog: bool, wind_crosses: bool,
-                    tables: tuple) -> bool:  # type: ignore[type-arg]
-    """Whether some state of ``frontier`` has a relaxed goal among its successors (the threads stop as soon
-    as one is found; which one does not matter)."""
-    chunks = 64
-    size = frontier.shape[0]
-    found = np.zeros(chunks, np.bool_)
-    ne = 1
-    for _ in range(n_ends):
-        ne *= end_base
-    for c in prange(chunks):
-        out = np.empty(MAX_SUCCESSORS, np.int64)
-        ends = np.empty(max(n_ends, 1), np.int64)
-        marks = np.empty(end_base ** n_ends, np.bool_)
-        for i in range(c * size // chunks, (c + 1) * size // chunks):
-            if found.any():
-                break
-            count = successors(frontier[i], k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses, out,
-                               ends, marks, *tables)
-            for j in range(count):
-                if _is_goal(out[j], h, ne, goal_left, goal_right):
-                    found[c] = True
-                    break
-    return bool(found.any())
+def _layer(dist: np.ndarray, depth: int) -> np.ndarray:
+    """The codes at distance ``depth``, in increasing order."""
+    return np.flatnonzero(dist == depth).astype(np.int64)
 
 
-def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndarray, k: int, limit: int,
-            plays: np.ndarray, n_ends: int, end_base: int, other_rows: int, fog: bool, wind_crosses: bool,
-            tables: tuple,  # type: ignore[type-arg]
-            max_depth: int, deadline: Any = None, guide: tuple | None = None,  # type: ignore[type-arg]
-            hint: int = 0) -> tuple[int, np.ndarray]:
+def forward(start: cython.longlong, n_codes: cython.longlong, goal_left: Any, goal_right: Any, k: cython.longlong,
+            limit: cython.longlong, plays: Any, n_ends: cython.longlong, end_base: cython.longlong,
+            other_rows: cython.longlong, fog: cython.bint, wind_crosses: cython.bint, tables: Sequence[Any],
+            max_depth: cython.longlong, deadline: Callable[[], bool] | None = None,
+            guide: Sequence[Any] | None = None, hint: cython.longlong = 0) -> tuple[int, np.ndarray]:
     """Breadth-first layers from ``start`` until a layer holds a goal state.
 
     With ``guide`` (``counts, need, goal_left_len, goal_right_len, per_turn`` for :func:`estimate`), a
@@ -483,209 +747,206 @@ def forward(start: int, n_codes: int, goal_left: np.ndarray, goal_right: np.ndar
     missing or too deep, and none of them leads to a goal along growing layers).
 
     Returns the goal layer's depth (``-1``: the relaxation has no reachable goal; ``-2``: stopped by
-    ``deadline``, a callable that says when time is up; ``-3``: no goal within ``max_depth``) and the
-    distance array (``-1``: not reached).
+    ``deadline``, a callable that says when time is up, read between layers and every
+    :data:`CHECK_EVERY` expansions; ``-3``: no goal within ``max_depth``) and the distance array (``-1``:
+    not reached).
     """
-    h = int(np.searchsorted(tables[0], limit, side="right"))
-    ne = n_codes // (h * h)
+    r = Relaxed(k, limit, plays, n_ends, end_base, other_rows, fog, wind_crosses, tables, goal_left, goal_right,
+                guide)
+    if r.n_codes != n_codes:
+        raise ValueError(f"{n_codes} relaxed states given, {r.n_codes} in the relaxation")
     dist = np.full(n_codes, UNREACHED, np.int8)
     dist[start] = 0
+    depth: cython.longlong
     if guide is None:
         depth = 0
         frontier = np.array([start], np.int64)
         while frontier.size:
-            if _any_goal(frontier, h, ne, goal_left, goal_right):
+            if _any_goal(r, frontier):
                 return depth, dist
             if depth >= max_depth:
                 return -3, dist
             if deadline is not None and deadline():
                 return -2, dist
-            _expand_layer(frontier, dist, depth, k, limit, h, plays, n_ends, end_base, other_rows, fog,
-                          wind_crosses, tables)
+            if _expand_layer(r, frontier, dist, depth, deadline):
+                return -2, dist
             depth += 1
-            frontier = np.flatnonzero(dist == depth).astype(np.int64)
+            frontier = _layer(dist, depth)
         return -1, dist
-    counts, need, goal_left_len, goal_right_len, per_turn = guide
-    expanded = np.zeros(n_codes, np.bool_)
-    bound = max(hint, estimate(start, ne, h, tables[0], counts, need, goal_left_len, goal_right_len, per_turn,
-                               goal_left, goal_right))
+    expanded = np.zeros(n_codes, np.uint8)
+    bound: cython.longlong = max(hint, _estimate(r.goal, start))
+    least: cython.longlong
+    left_out: cython.longlong
     while bound <= max_depth:
         least = -1
         for depth in range(bound + 1):
             if deadline is not None and deadline():
                 return -2, dist
-            frontier = np.flatnonzero(dist == depth).astype(np.int64)
-            if _any_goal(frontier, h, ne, goal_left, goal_right):
+            frontier = _layer(dist, depth)
+            if _any_goal(r, frontier):
                 return depth, dist
-            frontier, left_out = _prune(frontier, expanded, depth, bound, ne, h, tables[0], counts, need,
-                                        goal_left_len, goal_right_len, per_turn, goal_left, goal_right)
+            frontier, left_out = _prune(r, frontier, expanded, depth, bound)
             if left_out >= 0 and (least < 0 or left_out < least):
                 least = left_out
-            if depth == bound - 1 and _goal_successor(frontier, goal_left, goal_right, k, limit, h, plays, n_ends,
-                                                      end_base, other_rows, fog, wind_crosses, tables):
+            if depth == bound - 1 and _goal_successor(r, frontier):
                 # one goal in the next layer is all the distance needs: that layer is not written
                 return bound, dist
-            _expand_layer(frontier, dist, depth, k, limit, h, plays, n_ends, end_base, other_rows, fog,
-                          wind_crosses, tables)
+            if _expand_layer(r, frontier, dist, depth, deadline):
+                return -2, dist
         if least < 0:
             return -1, dist
         bound = least
     return -3, dist
 
 
-@njit(cache=True)
-def _any_goal(frontier: np.ndarray, h: int, ne: int, goal_left: np.ndarray, goal_right: np.ndarray) -> bool:
-    for i in range(frontier.shape[0]):  # noqa: SIM110 (a compiled loop)
-        if _is_goal(frontier[i], h, ne, goal_left, goal_right):
-            return True
-    return False
-
-
-#: ``memo`` values of :func:`reaches`.
-UNKNOWN, REACHES, DEAD = 0, 1, 2
-
-
-@njit(cache=True)
-def reaches(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, goal_left: np.ndarray,
-            goal_right: np.ndarray, score_left: np.ndarray, score_right: np.ndarray, k: int, limit: int, h: int,
-            plays: np.ndarray, n_ends: int, end_base: int, other_rows: int,
-            fog: bool, wind_crosses: bool, tables: tuple, succ: np.ndarray) -> bool:  # type: ignore[type-arg]
+# -- depth-first searches over the layers -----------------------------------------------------------
+def reaches(r: Relaxed, code: cython.longlong, layers: cython.schar[::1], goal_depth: cython.longlong,
+            memo: cython.schar[::1], score_left: cython.longlong[::1], score_right: cython.longlong[::1]) -> bool:
     """Whether a relaxed goal lies ``goal_depth - layers[code]`` relaxed turns from ``code``, along states
     whose distance from the start grows by one each turn (the only way when ``goal_depth`` is the
-    distance from the start to the nearest goal). Depth-first, with verdicts kept in ``memo``; the
-    successors are tried in the order of the goal progress ``score_left[left] + score_right[right]``,
-    best first (the order only decides how soon a line is found). ``succ`` is scratch space of
-    ``(goal_depth + 1, MAX_SUCCESSORS)``, kept by the caller so that a call answered from ``memo`` costs
-    nothing."""
-    if memo[code] != UNKNOWN:
-        return bool(memo[code] == REACHES)
-    ne = layers.shape[0] // (h * h)
+    distance from the start to the nearest goal). Depth-first, with verdicts kept in ``memo`` (so that a
+    call answered from it costs nothing); the successors are tried in the order of the goal progress
+    ``score_left[left] + score_right[right]``, best first (the order only decides how soon a line is
+    found)."""
+    if memo[code] != _UNKNOWN:
+        return bool(memo[code] == _REACHES)
     if layers[code] >= goal_depth or layers[code] < 0:
-        memo[code] = REACHES if layers[code] == goal_depth and _is_goal(code, h, ne, goal_left, goal_right) else DEAD
-        return bool(memo[code] == REACHES)
-    depth_cap = goal_depth - layers[code] + 1
-    stack = np.empty(depth_cap, np.int64)
-    counts = np.zeros(depth_cap, np.int64)
-    nexts = np.zeros(depth_cap, np.int64)
-    ends = np.empty(max(n_ends, 1), np.int64)
-    marks = np.empty(end_base ** n_ends, np.bool_)
-    top = 0
-    stack[0] = code
-    counts[0] = _ordered(code, layers, goal_depth, memo, ne, h, score_left, score_right, succ[0],
-                         successors(code, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses, succ[0],
-                                    ends, marks,
-                                    *tables))
+        memo[code] = _REACHES if layers[code] == goal_depth and _is_goal(r.goal, code) else _DEAD
+        return bool(memo[code] == _REACHES)
+    r.room(goal_depth - layers[code] + 1)
+    return bool(_reaches(r, code, layers, goal_depth, memo, score_left, score_right))
+
+
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _reaches(r: Relaxed, code: cython.longlong, layers: cython.schar[::1], goal_depth: cython.longlong,
+             memo: cython.schar[::1], score_left: cython.longlong[::1], score_right: cython.longlong[::1]
+             ) -> cython.int:
+    top: cython.Py_ssize_t = 0
+    i: cython.Py_ssize_t
+    x: cython.longlong
+    y: cython.longlong
+    r.stack[0] = code
+    r.nexts[0] = 0
+    r.sizes[0] = _ordered(r, code, layers, goal_depth, memo, score_left, score_right, 0,
+                          _checked(_successors(r, code, 0), r))
     while top >= 0:
-        x = stack[top]
-        if nexts[top] >= counts[top]:
-            memo[x] = DEAD
+        x = r.stack[top]
+        if r.nexts[top] >= r.sizes[top]:
+            memo[x] = _DEAD
             top -= 1
             continue
-        y = succ[top, nexts[top]]
-        nexts[top] += 1
+        y = r.out[top, r.nexts[top]]
+        r.nexts[top] += 1
         if layers[x] == goal_depth - 1:  # the goal layer may not be written: any goal successor will do
-            if _is_goal(y, h, ne, goal_left, goal_right):
+            if _is_goal(r.goal, y):
                 for i in range(top + 1):
-                    memo[stack[i]] = REACHES
-                return True
+                    memo[r.stack[i]] = _REACHES
+                return 1
             continue
-        if layers[y] != layers[x] + 1 or memo[y] == DEAD:
+        if layers[y] != layers[x] + 1 or memo[y] == _DEAD:
             continue
-        if memo[y] == REACHES or (layers[y] == goal_depth and _is_goal(y, h, ne, goal_left, goal_right)):
+        if memo[y] == _REACHES or (layers[y] == goal_depth and _is_goal(r.goal, y)):
             for i in range(top + 1):
-                memo[stack[i]] = REACHES
-            memo[y] = REACHES
-            return True
+                memo[r.stack[i]] = _REACHES
+            memo[y] = _REACHES
+            return 1
         if layers[y] == goal_depth:
-            memo[y] = DEAD
+            memo[y] = _DEAD
             continue
         top += 1
-        stack[top] = y
-        nexts[top] = 0
-        counts[top] = _ordered(y, layers, goal_depth, memo, ne, h, score_left, score_right, succ[top],
-                               successors(y, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses,
-                                          succ[top],
-                                          ends, marks, *tables))
-    return False
+        r.stack[top] = y
+        r.nexts[top] = 0
+        r.sizes[top] = _ordered(r, y, layers, goal_depth, memo, score_left, score_right, top,
+                                _checked(_successors(r, y, top), r))
+    return 0
 
 
-@njit(cache=True)
-def _ordered(code: int, layers: np.ndarray, goal_depth: int, memo: np.ndarray, ne: int, h: int, score_left: np.ndarray,
-             score_right: np.ndarray, succ: np.ndarray, count: int) -> int:
-    """Keep the successors one layer further that are not known dead (all of them one turn before the goal
-    layer, which may not be written), best goal progress first."""
-    kept = 0
+@cython.cfunc
+@cython.exceptval(check=False)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+def _ordered(r: Relaxed, code: cython.longlong, layers: cython.schar[::1], goal_depth: cython.longlong,
+             memo: cython.schar[::1], score_left: cython.longlong[::1], score_right: cython.longlong[::1],
+             row: cython.Py_ssize_t, count: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    """Keep in ``r.out[row]`` the successors one layer further that are not known dead (all of them one
+    turn before the goal layer, which may not be written), best goal progress first."""
+    kept: cython.Py_ssize_t = 0
+    i: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    y: cython.longlong
+    sc: cython.longlong
+    half: cython.longlong
     for i in range(count):
-        y = succ[i]
-        if layers[code] + 1 == goal_depth or layers[y] == layers[code] + 1 and memo[y] != DEAD:
-            succ[kept] = y
+        y = r.out[row, i]
+        if layers[code] + 1 == goal_depth or layers[y] == layers[code] + 1 and memo[y] != _DEAD:
+            r.out[row, kept] = y
             kept += 1
-    scores = np.empty(kept, np.int64)
     for i in range(kept):
-        row = succ[i] // ne
-        scores[i] = score_left[row // h] + score_right[row % h]
+        half = r.out[row, i] // r.ne
+        r.scores[i] = score_left[half // r.h] + score_right[half % r.h]
     for i in range(1, kept):  # insertion sort, best first; stable, so deterministic
-        y, sc = succ[i], scores[i]
+        y = r.out[row, i]
+        sc = r.scores[i]
         j = i - 1
-        while j >= 0 and scores[j] < sc:
-            succ[j + 1] = succ[j]
-            scores[j + 1] = scores[j]
+        while j >= 0 and r.scores[j] < sc:
+            r.out[row, j + 1] = r.out[row, j]
+            r.scores[j + 1] = r.scores[j]
             j -= 1
-        succ[j + 1] = y
-        scores[j + 1] = sc
+        r.out[row, j + 1] = y
+        r.scores[j + 1] = sc
     return kept
 
 
-
-@njit(cache=True)
-def within(code: int, budget: int, lower: np.ndarray, goal_left: np.ndarray, goal_right: np.ndarray,
-           counts: np.ndarray, need: np.ndarray, goal_left_len: int, goal_right_len: int, per_turn: int, k: int,
-           limit: int, h: int, plays: np.ndarray, n_ends: int, end_base: int, other_rows: int, fog: bool,
-           wind_crosses: bool, tables: tuple, succ: np.ndarray) -> bool:  # type: ignore[type-arg]
+def within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: cython.schar[::1]) -> bool:
     """Whether a relaxed goal lies at most ``budget`` relaxed turns from ``code``.
 
-    A depth-first search bounded by ``budget``, pruned by :func:`estimate` and by ``lower``: a proven
-    lower bound on each state's distance to a goal (``int8``, 0 where nothing is known), raised here for
-    every state whose search fails, so that later calls (a larger budget, or other states sharing
-    successors) skip what is already known. ``succ`` is scratch space of ``(budget + 1, MAX_SUCCESSORS)``.
+    A depth-first search bounded by ``budget``, pruned by :func:`estimate` (``r`` must have its guide)
+    and by ``lower``: a proven lower bound on each state's distance to a goal (``int8``, 0 where nothing
+    is known), raised here for every state whose search fails, so that later calls (a larger budget, or
+    other states sharing successors) skip what is already known.
     """
-    ne = lower.shape[0] // (h * h)
-    length = tables[0]
-    if _is_goal(code, h, ne, goal_left, goal_right):
+    if _is_goal(r.goal, code):
         return True
-    if max(lower[code], estimate(code, ne, h, length, counts, need, goal_left_len, goal_right_len, per_turn,
-                                 goal_left, goal_right)) > budget:
+    if max(lower[code], _estimate(r.goal, code)) > budget:
         return False
-    stack = np.empty(budget + 1, np.int64)
-    counts_at = np.zeros(budget + 1, np.int64)
-    nexts = np.zeros(budget + 1, np.int64)
-    rest = np.zeros(budget + 1, np.int64)
-    ends = np.empty(max(n_ends, 1), np.int64)
-    marks = np.empty(end_base ** n_ends, np.bool_)
-    top = 0
-    stack[0] = code
-    rest[0] = budget
-    counts_at[0] = successors(code, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses, succ[0],
-                              ends, marks, *tables)
+    r.room(budget + 1)
+    return bool(_within(r, code, budget, lower))
+
+
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: cython.schar[::1]) -> cython.int:
+    top: cython.Py_ssize_t = 0
+    x: cython.longlong
+    y: cython.longlong
+    left: cython.longlong
+    r.stack[0] = code
+    r.rest[0] = budget
+    r.nexts[0] = 0
+    r.sizes[0] = _checked(_successors(r, code, 0), r)
     while top >= 0:
-        x = stack[top]
-        if nexts[top] >= counts_at[top]:
-            if lower[x] < rest[top] + 1:  # no goal within rest[top] turns of x
-                lower[x] = rest[top] + 1
+        x = r.stack[top]
+        if r.nexts[top] >= r.sizes[top]:
+            if lower[x] < r.rest[top] + 1:  # no goal within rest[top] turns of x
+                lower[x] = cython.cast(cython.schar, r.rest[top] + 1)
             top -= 1
             continue
-        y = succ[top, nexts[top]]
-        nexts[top] += 1
-        if _is_goal(y, h, ne, goal_left, goal_right):
-            return True
-        left = rest[top] - 1
-        if left <= 0 or lower[y] > left or estimate(y, ne, h, length, counts, need, goal_left_len, goal_right_len,
-                                                    per_turn, goal_left, goal_right) > left:
+        y = r.out[top, r.nexts[top]]
+        r.nexts[top] += 1
+        if _is_goal(r.goal, y):
+            return 1
+        left = r.rest[top] - 1
+        if left <= 0 or lower[y] > left or _estimate(r.goal, y) > left:
             continue
         top += 1
-        stack[top] = y
-        rest[top] = left
-        nexts[top] = 0
-        counts_at[top] = successors(y, k, limit, h, plays, n_ends, end_base, other_rows, fog, wind_crosses,
-                                    succ[top], ends, marks, *tables)
-    return False
+        r.stack[top] = y
+        r.rest[top] = left
+        r.nexts[top] = 0
+        r.sizes[top] = _checked(_successors(r, y, top), r)
+    return 0
