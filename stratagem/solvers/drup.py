@@ -47,8 +47,9 @@ checks a few thousand (long lemmas, dense formulas such as pigeonhole) to tens o
 proof lines a second.
 
 For proofs of millions of lines, :mod:`stratagem.solvers.drup_compiled` runs the same algorithm
-compiled with numba (the ``fast`` extra); ``engine`` in :func:`check_drup` and
-:func:`check_drup_data` picks between the two, and the tests run every case on both.
+as C code (a kernel of the compiled core, built when the package is installed); ``engine`` in
+:func:`check_drup` and :func:`check_drup_data` picks between the two, and the tests run every case
+on both.
 
 :func:`run_drat_trim` runs the external drat-trim checker instead, when it is installed, as a second
 opinion.
@@ -75,11 +76,11 @@ from stratagem.solvers.drupverdict import (
 
 __all__ = ["COMPILED_FROM", "DrupProgress", "DrupVerdict", "Engine", "check_drup", "check_drup_data", "run_drat_trim"]
 
-#: Which checker runs: the pure-Python reference, the numba-compiled one, or the compiled one when it pays.
+#: Which checker runs: the pure-Python reference, the compiled one, or the compiled one when it pays.
 Engine = Literal["auto", "python", "compiled"]
 
-#: ``engine="auto"`` uses the compiled checker (when numba is installed) for proofs of this many steps or more;
-#: below it the reference checker takes well under a second and needs no compilation.
+#: ``engine="auto"`` uses the compiled checker (when the compiled core is built) for proofs of this many steps or
+#: more; below it the reference checker takes well under a second anyway.
 COMPILED_FROM = 20_000
 
 #: ``progress`` is called once per this many proof steps in each pass.
@@ -352,8 +353,9 @@ def _compiled(engine: Engine, steps: int) -> bool:
     from stratagem.solvers import drup_compiled
 
     if engine == "compiled":
-        if not drup_compiled.available():
-            raise RuntimeError("the compiled DRUP checker needs numba (pip install 'stratagem[fast]')")
+        if not drup_compiled.available():  # it would run as plain Python, slower than the reference
+            raise RuntimeError("the compiled DRUP checker is not built in this install (stratagem --version lists "
+                               "the compiled core): reinstall where a C compiler is present, or use engine 'python'")
         return True
     if engine == "auto":
         return steps >= COMPILED_FROM and drup_compiled.available()
@@ -374,8 +376,8 @@ def check_drup(
     """Check that the DRUP proof ``steps`` refutes the CNF ``clauses``; see the module docstring.
 
     ``engine`` picks the checker: ``"python"`` (the reference in this module), ``"compiled"``
-    (:mod:`stratagem.solvers.drup_compiled`, which needs numba) or ``"auto"``, the compiled one for
-    proofs of :data:`COMPILED_FROM` steps or more when numba is installed.
+    (:mod:`stratagem.solvers.drup_compiled`, which needs the compiled core) or ``"auto"``, the compiled
+    one for proofs of :data:`COMPILED_FROM` steps or more when the compiled core is built.
 
     ``steps`` are ``(is_deletion, clause)`` pairs in proof order, as from
     :func:`stratagem.solvers.dimacs.parse_drup`. Failures name "proof line N": ``line_numbers[i]``

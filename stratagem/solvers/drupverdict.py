@@ -1,7 +1,7 @@
 """What a DRUP check reports: its verdict, the reasons a proof fails, and its progress callback.
 
-Both checkers -- the pure-Python reference in :mod:`~stratagem.solvers.drup` and the numba-compiled
-one in :mod:`~stratagem.solvers.drup_compiled` -- return the same :class:`DrupVerdict` with the same
+Both checkers -- the pure-Python reference in :mod:`~stratagem.solvers.drup` and the compiled one
+in :mod:`~stratagem.solvers.drup_compiled` -- return the same :class:`DrupVerdict` with the same
 wording of the reasons, so that a record reads the same whichever engine checked it. They live here,
 apart from both, so that neither checker imports the other.
 """

@@ -37,7 +37,7 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     from stratagem.solvers import drup, drup_compiled
 
     if request.param == "compiled" and not drup_compiled.available():
-        pytest.skip("numba is not installed")
+        pytest.skip("the compiled core is not built")
     monkeypatch.setattr(drup, "COMPILED_FROM", 0 if request.param == "compiled" else 1 << 62)
     return str(request.param)
 

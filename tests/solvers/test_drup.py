@@ -47,7 +47,7 @@ def engine(request: pytest.FixtureRequest) -> Iterator[str]:
     engine under test for every proof.
     """
     if request.param == "compiled" and not drup_compiled.available():
-        pytest.skip("numba is not installed")
+        pytest.skip("the compiled core is not built")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(drup, "COMPILED_FROM", 0 if request.param == "compiled" else 1 << 62)
         yield request.param

@@ -19,7 +19,7 @@ from stratagem.solvers import drup_compiled, drup_flat
 from stratagem.solvers.dimacs import parse_drup_lines
 from stratagem.solvers.drup import check_drup, check_drup_data
 
-pytestmark = pytest.mark.skipif(not drup_compiled.available(), reason="numba is not installed")
+pytestmark = pytest.mark.skipif(not drup_compiled.available(), reason="the compiled core is not built")
 
 
 def as_steps(proof: drup_flat.FlatProof) -> tuple[list[tuple[bool, tuple[int, ...]]], list[int]]:

@@ -265,13 +265,13 @@ def test_engine_sat_certificate_of_each_random_deal_checks(name: str, players: i
 #: solo-1, 10,108,339 for duo-1 and 10,009,906 for four-1. The compiled checker verified them in 25, 9
 #: and 17 min (1,570,577, 845,209 and 1,002,841 lemmas checked), beside two or three other jobs on 2
 #: cores; this test passed on duo-1 in 21 min and four-1 in 19. The pure-Python reference checked about 36 lemmas a
-#: second on solo-1's, which is about 100 hours. Without numba these are skipped.
+#: second on solo-1's, which is about 100 hours. Without the compiled core these are skipped.
 NEEDS_COMPILED = {("challenge-1", "solo-1"), ("challenge-1", "duo-1"), ("challenge-1", "four-1")}
 
 LONG_SHIPPED = [
     pytest.param(name, deal, id=f"{name}-{deal}", marks=(
         pytest.mark.skipif(not drup_compiled.available(), reason="a proof of millions of lines needs the compiled "
-                           "DRUP checker (pip install '.[fast]')"),
+                           "DRUP checker, and the compiled core is not built"),
     ) if (name, deal) in NEEDS_COMPILED else ())
     for name, deal in SHIPPED if (name, deal) not in UNDECIDED | CERTIFIED
 ]
