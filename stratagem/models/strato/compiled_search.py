@@ -1,9 +1,10 @@
-"""A* over packed Strato states, compiled (numba): the same search as ``solvers.search.astar`` on
-:class:`~stratagem.models.strato.planning.StratoPlanning`, 17-26 times as many expansions per CPU second
-on the shipped two-row deals (results/strato-compiled.md, ``scripts/strato_compiled.py``).
+"""A* over packed Strato states, compiled (:mod:`search_kernel`, Cython): the same search as
+``solvers.search.astar`` on :class:`~stratagem.models.strato.planning.StratoPlanning`, many times as many
+expansions per CPU second (results/strato-compiled.md, ``scripts/strato_compiled.py``).
 
 The kernel (:func:`search_kernel.astar_run`) expands states in slices of :data:`SLICE` expansions, so
-that the deadline is read between slices (numba code cannot read a clock) and progress is shown. The
+that the deadline and ``max_nodes`` are checked and progress is shown between slices (the clock is
+read here, in Python; a slice takes a few milliseconds, and signals are handled between slices). The
 heuristic is the larger of :mod:`heuristic`'s bound (the kernel's port of it) and, when a relaxation
 bound of the start was computed, the relaxation's: for each goal row, the relaxed distance from the
 start's image to a goal less the relaxed distance from the start's image to the state's image (the
@@ -22,17 +23,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
 from stratagem.core.deadline import Deadline
+from stratagem.models.strato import search_kernel as kernel
 from stratagem.models.strato.notation import Move
 from stratagem.models.strato.packed import NUMBER, Packing, blank_last
 from stratagem.models.strato.planning import StratoPlanning
 from stratagem.models.strato.position import WON, State
 from stratagem.models.strato.relaxation import RelaxationBound, image
 from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.search_kernel import Relax
 from stratagem.solvers.search import SOLVED, UNKNOWN, UNSOLVABLE, SearchResult, SearchStats
 
 #: Expansions per call of the kernel between two readings of the clock (a few milliseconds).
@@ -43,7 +45,7 @@ SLICE = 256
 MAX_STORED = 30_000_000
 
 
-def relaxation_arrays(packing: Packing, bound: RelaxationBound | None) -> tuple[Any, ...]:
+def relaxation_arrays(packing: Packing, bound: RelaxationBound | None) -> Relax:
     """The relaxation bound's searches as the kernel's ``relax`` argument (no rows: no relaxed term)."""
     searches = [] if bound is None or bound.stopped else list(bound.rows)
     n = len(searches)
@@ -95,8 +97,8 @@ def relaxation_arrays(packing: Packing, bound: RelaxationBound | None) -> tuple[
     else:
         combos = np.zeros((0, 1), np.int64)
         combine_max = False
-    return (n, goal_row, index, k, offsets, half_rows, n_ends, end_base, distance, layers, layer_start, combine_max,
-            0, combos)
+    return Relax(n, goal_row, index, k, offsets, half_rows, n_ends, end_base, distance, layers, layer_start,
+                 combine_max, 0, combos)
 
 
 def compiled_astar(game: StratoGame, *, time_limit: float | None = None, max_nodes: int | None = None,
@@ -104,8 +106,6 @@ def compiled_astar(game: StratoGame, *, time_limit: float | None = None, max_nod
                    max_stored: int = MAX_STORED) -> SearchResult[State, Move]:
     """A* from ``game``'s start over :class:`StratoPlanning`'s states (see the module docstring), with
     the result type and limits of ``solvers.search.astar``. ``relaxation`` must be a bound of the start."""
-    from stratagem.models.strato import search_kernel as kernel
-
     deadline = Deadline(time_limit)
     started = time.perf_counter()
     planning = StratoPlanning(game)
@@ -123,7 +123,8 @@ def compiled_astar(game: StratoGame, *, time_limit: float | None = None, max_nod
         if deadline.expired():
             stopped = "time"
             break
-        arrays = kernel.astar_run(*arrays, packing.spec, relax, budget, max_stored)  # type: ignore[call-arg]
+        keys, g, h, parent, table, heap, counters = arrays
+        arrays = kernel.astar_run(keys, g, h, parent, table, heap, counters, packing.spec, relax, budget, max_stored)
         counters = arrays[6]
         expanded = int(counters[2])
         if progress is not None and int(counters[4]) != last_bound:

@@ -18,10 +18,10 @@ test holds the two equal on random states.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from stratagem.models.strato import search_kernel as kernel
 from stratagem.models.strato.cards import CLOUD, HAND_SIZE, MAX_LIMIT
 from stratagem.models.strato.challenge import ANY_CARD, Challenge, CountGoal, HalfGoal, SequenceGoal, _resolve
 from stratagem.models.strato.notation import Move
@@ -75,14 +75,15 @@ class Layout:
         return self.tail + 4
 
 
-def _goal_arrays(challenge: Challenge, rows: tuple[Row, ...]) -> tuple[Any, ...]:
+def _goal_arrays(challenge: Challenge, rows: tuple[Row, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                                       np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The victory condition resolved for each row (tornadoes never move): eligibility, per half the
     kind (0 none, 1 sequence, 2 counts), the sequence (-1 for any card), the counted window and the
     least count of each weather (the largest any token asks), the goal's needs (summed, as
     :meth:`~stratagem.models.strato.challenge.CountGoal.needs`) and length."""
     n = len(rows)
     goal = challenge.goal
-    eligible = np.array([goal.eligible(row) for row in rows], np.bool_)
+    eligible = np.array([goal.eligible(row) for row in rows], np.int64)
     kind = np.zeros((n, 2), np.int64)
     seq = np.full((n, 2, MAX_LIMIT + 1), -1, np.int64)
     seq_len = np.zeros((n, 2), np.int64)
@@ -120,7 +121,8 @@ def _half_goal(half_goal: HalfGoal, row: Row, r: int, side: int, kind: np.ndarra
 
 
 class Packing:
-    """One deal's compiled view: the kernel's parameters, and states to vectors and back.
+    """One deal's compiled view: the kernel's parameters (``spec``, a :class:`search_kernel.Spec`), and
+    states to vectors and back.
 
     ``blank_last``: the last weather is forgotten after every turn (the planning view of a deal
     without Cloud, :class:`~stratagem.models.strato.planning.StratoPlanning`).
@@ -141,7 +143,7 @@ class Packing:
 
         combos = np.array(list(combinations(eligible, challenge.rows_required)), np.int64).reshape(
             -1, challenge.rows_required)
-        self.spec = (
+        self.spec = kernel.Spec(
             self.layout.rows, self.layout.maxl, challenge.limit, self.layout.players, HAND_SIZE[len(start.hands)],
             np.array([NUMBER[c] for c in self.pile], np.int64), game.options.strict_effect,
             game.options.wind_crosses_tornado, blank_last, *_goal_arrays(challenge, start.rows),
@@ -192,8 +194,6 @@ class Packing:
 
     def key_state(self, key: np.ndarray) -> State:
         """The state a packed key stands for."""
-        from stratagem.models.strato import search_kernel as kernel
-
         a = np.empty(self.layout.size, np.int64)
         kernel.unpack(np.ascontiguousarray(key, np.int64), self.spec, a)
         return self.state(a)
@@ -208,8 +208,6 @@ def move_of(fields: np.ndarray) -> Move:
 
 def compiled_plays(packing: Packing, state: State) -> list[tuple[Move, State]]:
     """The compiled move generator's moves of ``state`` and their states (the engine's ``plays``)."""
-    from stratagem.models.strato import search_kernel as kernel
-
     size = packing.layout.size
     states = np.empty((kernel.MAX_MOVES, size), np.int64)
     moves = np.empty((kernel.MAX_MOVES, kernel.MOVE_FIELDS), np.int64)
@@ -220,8 +218,6 @@ def compiled_plays(packing: Packing, state: State) -> list[tuple[Move, State]]:
 
 def compiled_lower_bound(packing: Packing, state: State) -> int:
     """:func:`~stratagem.models.strato.heuristic.lower_bound` computed by the kernel."""
-    from stratagem.models.strato import search_kernel as kernel
-
     return int(kernel.lower_bound(packing.vector(state), packing.spec, np.zeros((4, 8), np.int64)))
 
 

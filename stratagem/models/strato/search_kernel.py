@@ -1,86 +1,279 @@
-"""Compiled (numba) Strato turns and A* over integer-packed states (see :mod:`packed` for the layout).
+# cython: boundscheck=False, wraparound=False, infer_types=True
+"""Compiled Strato turns and A* over integer-packed states (see :mod:`packed` for the layout).
 
-A state is held unpacked as one ``int64`` vector while it is worked on (:mod:`packed` names the
-slots: each half-row's length and cards, each hand, the pile position, the player to move, the last
-weather and the result) and packed into ``rows + 1`` integers to be stored. Weathers are numbered in
-letter order (``C F R S T W`` = 0..5), so a sorted hand is a sorted run of numbers.
+A Cython kernel in pure-Python mode (``setup.py`` compiles it at install; uncompiled it runs as the
+same Python, slowly). A state is held unpacked as one ``int64`` vector while it is worked on
+(:mod:`packed` names the slots: each half-row's length and cards, each hand, the pile position, the
+player to move, the last weather and the result) and packed into ``rows + 1`` integers to be stored.
+Weathers are numbered in letter order (``C F R S T W`` = 0..5), so a sorted hand is a sorted run of
+numbers. A deal's parameters are a :class:`Spec`, the relaxation's tables for the heuristic a
+:class:`Relax`.
 
 :func:`plays` is the rules engine's :meth:`~stratagem.models.strato.rules.StratoGame.plays` written
 again over these vectors: the same moves in the same order (cards of the hand by weather, then the
 Redraw; rows in order, left end first; target choices in the order :mod:`actions` lists them) and the
 same states after them, the end-of-turn result included. ``tests/models/strato/test_compiled.py``
 holds it to the engine on random states. :func:`lower_bound` is :mod:`heuristic`'s bound, and
-:func:`astar` is A* over packed states with the open list ordered as the Python A*'s (lowest ``f``,
-then deepest ``g``), re-opening a state reached again with a smaller ``g``.
+:func:`astar_run` is A* over packed states with the open list ordered as the Python A*'s (lowest
+``f``, then deepest ``g``), re-opening a state reached again with a smaller ``g``.
+
+Indexes are not bounds-checked (the header's directives; numba did not check them either). What
+makes them safe: :class:`Spec` and :class:`Relax` check their tables' shapes against the deal's
+layout, the functions Python calls check the shapes of the arrays they are given, a state's values
+are the packing's (lengths within the slots, weathers 0..5, which :mod:`packed` guarantees for the
+states it makes and this module for the states it makes from them), move buffers are checked before
+each write (:func:`_emit`), the hash table is indexed through a mask and the other arrays grow before
+they fill. No index is negative.
 """
 
 from __future__ import annotations
 
+import cython
 import numpy as np
-from numba import njit
 
-#: Weather numbers (letter order).
-C, F, R, S, T, W = 0, 1, 2, 3, 4, 5
-NO_LAST = -1
+#: Weather numbers (letter order); C-level constants, like the others declared so below.
+C = cython.declare(cython.longlong, 0)
+F = cython.declare(cython.longlong, 1)
+R = cython.declare(cython.longlong, 2)
+S = cython.declare(cython.longlong, 3)
+T = cython.declare(cython.longlong, 4)
+W = cython.declare(cython.longlong, 5)
+NO_LAST = cython.declare(cython.longlong, -1)
 
 #: Move fields written by :func:`plays`: card, row, end, number of target places, three fields per
 #: place (row, side, distance) for two places, redraw, exchange.
 MOVE_FIELDS = 12
+_FIELDS = cython.declare(cython.Py_ssize_t, MOVE_FIELDS)
 
 #: Room for one state's moves (a few hundred at most); :func:`plays` raises rather than drop one.
 MAX_MOVES = 8192
 
-ONGOING, WON, LOST = 0, 1, -1
+#: A state's result.
+ONGOING = cython.declare(cython.longlong, 0)
+WON = cython.declare(cython.longlong, 1)
+LOST = cython.declare(cython.longlong, -1)
 
-#: ``astar`` results.
+#: ``astar_run`` results.
 RUNNING, SOLVED, EXHAUSTED, FULL = 0, 1, 2, 3
 
-# spec: (rows, maxl, limit, players, hand_size, pile, strict, wind_crosses, blank_last, eligible, kind,
-#        seq, seq_len, nearest, met_need, needs, goal_len, rows_required, combos)
+#: Most rows, cards in a goal sequence, goal rows in a relaxation, as the tables are sized.
+MAX_ROWS = 4
+SEQ_ROOM = 9
+MAX_RELAXED = 8
+
+#: Heap items: ``f << 50 | (G_MAX - g) << 40 | node``: lowest f, then deepest g, then first stored.
+G_MAX = cython.declare(cython.longlong, 1023)
+NODE_BITS = cython.declare(cython.longlong, 40)
+NODE_MASK = cython.declare(cython.longlong, (1 << 40) - 1)
+
+#: The hash's constants (splitmix64's), and the mask that keeps uncompiled arithmetic to 64 bits.
+_SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+_MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+_MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
+_MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+_MASK63 = cython.declare(cython.ulonglong, 0x7FFFFFFFFFFFFFFF)
 
 
-@njit(cache=True, inline="always")
-def _half(r: int, side: int, maxl: int) -> int:
+def _array(values: object, dims: int, name: str) -> np.ndarray:
+    """``values`` as a C-contiguous ``int64`` array of ``dims`` dimensions."""
+    out = np.ascontiguousarray(values, np.int64)
+    if out.ndim != dims:
+        raise ValueError(f"{name} has {out.ndim} dimensions, not {dims}")
+    return out
+
+
+def _shape(array: np.ndarray, name: str, *least: int) -> None:
+    if any(have < need for have, need in zip(array.shape, least, strict=True)):
+        raise ValueError(f"{name} has shape {array.shape}, less than {least}")
+
+
+@cython.cclass
+class Spec:
+    """One deal's parameters as the kernel reads them (:class:`~stratagem.models.strato.packed.Packing`
+    builds it): the layout (rows, slots per half-row ``maxl``, players), the card limit, the hand size,
+    the draw pile, the options, and the victory condition resolved per row (see
+    ``packed._goal_arrays``): eligibility, per half the kind (0 none, 1 sequence, 2 counts), sequence,
+    counted window and least counts, the needs and length of the goal, and the sets of goal rows."""
+
+    rows: cython.Py_ssize_t
+    maxl: cython.Py_ssize_t
+    limit: cython.longlong
+    players: cython.Py_ssize_t
+    hand_size: cython.longlong
+    size: cython.Py_ssize_t
+    tail: cython.Py_ssize_t
+    pile: cython.longlong[::1]
+    n_pile: cython.Py_ssize_t
+    strict: cython.bint
+    wind_crosses: cython.bint
+    blank_last: cython.bint
+    eligible: cython.longlong[::1]
+    kind: cython.longlong[:, ::1]
+    seq: cython.longlong[:, :, ::1]
+    seq_len: cython.longlong[:, ::1]
+    nearest: cython.longlong[:, ::1]
+    met_need: cython.longlong[:, :, ::1]
+    needs: cython.longlong[:, :, ::1]
+    goal_len: cython.longlong[:, ::1]
+    rows_required: cython.longlong
+    combos: cython.longlong[:, ::1]
+
+    def __init__(self, rows: int, maxl: int, limit: int, players: int, hand_size: int, pile: object,
+                 strict: bool, wind_crosses: bool, blank_last: bool, eligible: object, kind: object, seq: object,
+                 seq_len: object, nearest: object, met_need: object, needs: object, goal_len: object,
+                 rows_required: int, combos: object) -> None:
+        if not (0 < rows <= MAX_ROWS and 0 < players <= 4 and 0 <= limit <= maxl - 2 and 0 <= hand_size <= 3):
+            raise ValueError(f"no kernel layout for {rows} rows, {players} players, limit {limit}, slots {maxl}")
+        tables = {"eligible": _array(eligible, 1, "eligible"), "kind": _array(kind, 2, "kind"),
+                  "seq": _array(seq, 3, "seq"), "seq_len": _array(seq_len, 2, "seq_len"),
+                  "nearest": _array(nearest, 2, "nearest"), "met_need": _array(met_need, 3, "met_need"),
+                  "needs": _array(needs, 3, "needs"), "goal_len": _array(goal_len, 2, "goal_len")}
+        least = {"eligible": (rows,), "kind": (rows, 2), "seq": (rows, 2, SEQ_ROOM), "seq_len": (rows, 2),
+                 "nearest": (rows, 2), "met_need": (rows, 2, 6), "needs": (rows, 2, 6), "goal_len": (rows, 2)}
+        for name, table in tables.items():
+            _shape(table, name, *least[name])
+        if int(tables["seq_len"].max(initial=0)) > SEQ_ROOM:
+            raise ValueError("a goal sequence longer than its table")
+        combos_array = _array(combos, 2, "combos")
+        if combos_array.size and not (int(combos_array.min()) >= 0 and int(combos_array.max()) < rows):
+            raise ValueError("a set of goal rows names a row the deal does not have")
+        pile_array = _array(pile, 1, "pile")
+        if pile_array.size and not (int(pile_array.min()) >= 0 and int(pile_array.max()) <= 5):
+            raise ValueError("a pile card that is not a weather")
+        self.rows = rows
+        self.maxl = maxl
+        self.limit = limit
+        self.players = players
+        self.hand_size = hand_size
+        self.tail = 2 * rows * (maxl + 1) + 4 * players
+        self.size = self.tail + 4
+        self.pile = pile_array
+        self.n_pile = pile_array.shape[0]
+        self.strict = strict
+        self.wind_crosses = wind_crosses
+        self.blank_last = blank_last
+        self.eligible = tables["eligible"]
+        self.kind = tables["kind"]
+        self.seq = tables["seq"]
+        self.seq_len = tables["seq_len"]
+        self.nearest = tables["nearest"]
+        self.met_need = tables["met_need"]
+        self.needs = tables["needs"]
+        self.goal_len = tables["goal_len"]
+        self.rows_required = rows_required
+        self.combos = combos_array
+
+
+@cython.cclass
+class Relax:
+    """The relaxation bound's searches as the heuristic reads them (``compiled_search.relaxation_tables``
+    builds it; ``n`` = 0: no relaxed term): per goal row searched, its row, each weather's class
+    (``index``, -1 for none), the number of classes ``k``, the half-row code offsets, the number of
+    half-rows, the tracked ends and their base, the relaxed distance from the start's image to a goal
+    (-1: never; 0: no information), and where its layer array starts in ``layers``; then how the rows
+    combine (``combine_max``, else summed) over the sets of goal rows ``combos``."""
+
+    n: cython.Py_ssize_t
+    goal_row: cython.longlong[::1]
+    index: cython.longlong[:, ::1]
+    k: cython.longlong[::1]
+    offsets: cython.longlong[:, ::1]
+    half_rows: cython.longlong[::1]
+    n_ends: cython.longlong[::1]
+    end_base: cython.longlong[::1]
+    distance: cython.longlong[::1]
+    layers: cython.schar[::1]
+    layer_start: cython.longlong[::1]
+    combine_max: cython.bint
+    required: cython.longlong
+    combos: cython.longlong[:, ::1]
+
+    def __init__(self, n: int, goal_row: object, index: object, k: object, offsets: object, half_rows: object,
+                 n_ends: object, end_base: object, distance: object, layers: object, layer_start: object,
+                 combine_max: bool, required: int, combos: object) -> None:
+        if not 0 <= n <= MAX_RELAXED:
+            raise ValueError(f"{n} relaxed goal rows: at most {MAX_RELAXED}")
+        tables = {"goal_row": _array(goal_row, 1, "goal_row"), "index": _array(index, 2, "index"),
+                  "k": _array(k, 1, "k"), "offsets": _array(offsets, 2, "offsets"),
+                  "half_rows": _array(half_rows, 1, "half_rows"), "n_ends": _array(n_ends, 1, "n_ends"),
+                  "end_base": _array(end_base, 1, "end_base"), "distance": _array(distance, 1, "distance"),
+                  "layer_start": _array(layer_start, 1, "layer_start")}
+        for name, table in tables.items():
+            _shape(table, name, *((n, 6) if name == "index" else (n, 12) if name == "offsets" else (n,)))
+        combos_array = _array(combos, 2, "combos")
+        if combos_array.size and not (int(combos_array.min()) >= 0 and int(combos_array.max()) < n):
+            raise ValueError("a set of relaxed goal rows names a search that is not there")
+        if n and int(tables["n_ends"][:n].max()) > 2:
+            raise ValueError("more than two tracked ends")
+        self.n = n
+        self.goal_row = tables["goal_row"]
+        self.index = tables["index"]
+        self.k = tables["k"]
+        self.offsets = tables["offsets"]
+        self.half_rows = tables["half_rows"]
+        self.n_ends = tables["n_ends"]
+        self.end_base = tables["end_base"]
+        self.distance = tables["distance"]
+        self.layers = np.ascontiguousarray(layers, np.int8)
+        self.layer_start = tables["layer_start"]
+        self.combine_max = combine_max
+        self.required = required
+        self.combos = combos_array
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _half(r: cython.Py_ssize_t, side: cython.Py_ssize_t, maxl: cython.Py_ssize_t) -> cython.Py_ssize_t:
     return (r * 2 + side) * (maxl + 1)
 
 
-@njit(cache=True, inline="always")
-def _hand(p: int, rows: int, maxl: int) -> int:
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _hand(p: cython.Py_ssize_t, rows: cython.Py_ssize_t, maxl: cython.Py_ssize_t) -> cython.Py_ssize_t:
     return 2 * rows * (maxl + 1) + 4 * p
 
 
-@njit(cache=True, inline="always")
-def _tail(rows: int, maxl: int, players: int) -> int:
-    """Slot of the pile position; then the player to move, the last weather, the result."""
-    return 2 * rows * (maxl + 1) + 4 * players
-
-
-@njit(cache=True)
 def state_size(rows: int, maxl: int, players: int) -> int:
+    """Slots in an unpacked state: two half-rows per row, four per hand, the tail's four."""
     return 2 * rows * (maxl + 1) + 4 * players + 4
 
 
+def _vector(a: np.ndarray, spec: Spec, name: str) -> None:
+    """Refuse a state vector too short for ``spec``'s layout (indexes are not checked below)."""
+    if a.shape[0] < spec.size:
+        raise ValueError(f"{name} has {a.shape[0]} slots, the layout needs {spec.size}")
+
+
 # -- the victory test and the end of a turn ----------------------------------------------------------
-@njit(cache=True, inline="always")
-def _half_met(a: np.ndarray, base: int, r: int, side: int, kind: np.ndarray, seq: np.ndarray, seq_len: np.ndarray,
-              nearest: np.ndarray, met_need: np.ndarray) -> bool:
-    """One half-row against its half of the goal (arrays indexed in place: views cost reference counts)."""
-    n = a[base]
-    k = kind[r, side]
+@cython.cfunc
+@cython.exceptval(check=False)
+def _half_met(a: cython.longlong[::1], base: cython.Py_ssize_t, r: cython.Py_ssize_t, side: cython.Py_ssize_t,
+              spec: Spec) -> cython.bint:
+    """One half-row against its half of the goal."""
+    n: cython.longlong = a[base]
+    k: cython.longlong = spec.kind[r, side]
+    i: cython.Py_ssize_t
+    w: cython.Py_ssize_t
+    m: cython.longlong
+    t: cython.longlong
+    least: cython.longlong
+    have: cython.longlong
     if k == 0:
         return True
     if k == 1:
-        m = seq_len[r, side]
+        m = spec.seq_len[r, side]
         if n < m:
             return False
         for i in range(m):
-            t = seq[r, side, i]
+            t = spec.seq[r, side, i]
             if t >= 0 and t != a[base + 1 + i]:
                 return False
         return True
-    window = min(n, nearest[r, side])
+    window: cython.longlong = min(n, spec.nearest[r, side])
     for w in range(6):
-        least = met_need[r, side, w]
+        least = spec.met_need[r, side, w]
         if least > 0:
             have = 0
             for i in range(window):
@@ -91,128 +284,160 @@ def _half_met(a: np.ndarray, base: int, r: int, side: int, kind: np.ndarray, seq
     return True
 
 
-@njit(cache=True, inline="always")
-def row_met(a: np.ndarray, r: int, maxl: int, eligible: np.ndarray, kind: np.ndarray, seq: np.ndarray,
-            seq_len: np.ndarray, nearest: np.ndarray, met_need: np.ndarray) -> bool:
-    if not eligible[r]:
+@cython.cfunc
+@cython.exceptval(check=False)
+def row_met(a: cython.longlong[::1], r: cython.Py_ssize_t, spec: Spec) -> cython.bint:
+    """Whether row ``r`` of the state in ``a`` meets the goal."""
+    if not spec.eligible[r]:
         return False
+    side: cython.Py_ssize_t
     for side in range(2):  # noqa: SIM110 (a compiled loop)
-        if not _half_met(a, _half(r, side, maxl), r, side, kind, seq, seq_len, nearest, met_need):
+        if not _half_met(a, _half(r, side, spec.maxl), r, side, spec):
             return False
     return True
 
 
-@njit(cache=True)
-def _status(a: np.ndarray, spec: tuple) -> int:  # type: ignore[type-arg]
+@cython.cfunc
+@cython.exceptval(check=False)
+def _status(a: cython.longlong[::1], spec: Spec) -> cython.longlong:
     """:func:`~stratagem.models.strato.status.end_of_turn_status` of the state in ``a``."""
-    rows, maxl, limit, players = spec[0], spec[1], spec[2], spec[3]
-    pile = spec[5]
-    eligible, kind, seq, seq_len, nearest, met_need = spec[9], spec[10], spec[11], spec[12], spec[13], spec[14]
-    rows_required = spec[17]
-    for r in range(rows):
+    r: cython.Py_ssize_t
+    side: cython.Py_ssize_t
+    for r in range(spec.rows):
         for side in range(2):
-            if a[_half(r, side, maxl)] > limit:
+            if a[_half(r, side, spec.maxl)] > spec.limit:
                 return LOST
-    meeting = 0
-    for r in range(rows):
-        if row_met(a, r, maxl, eligible, kind, seq, seq_len, nearest, met_need):
+    meeting: cython.longlong = 0
+    for r in range(spec.rows):
+        if row_met(a, r, spec):
             meeting += 1
-    if meeting >= rows_required:
+    if meeting >= spec.rows_required:
         return WON
-    tail = _tail(rows, maxl, players)
-    if a[tail] >= pile.shape[0] and a[_hand(a[tail + 1], rows, maxl)] == 0:
+    tail: cython.Py_ssize_t = spec.tail
+    if a[tail] >= spec.n_pile and a[_hand(a[tail + 1], spec.rows, spec.maxl)] == 0:
         return LOST
     return ONGOING
 
 
 # -- editing half-rows -----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _remove(a: np.ndarray, base: int, i: int) -> int:
-    n = a[base]
-    card = a[base + 1 + i]
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _remove(a: cython.longlong[::1], base: cython.Py_ssize_t, i: cython.Py_ssize_t) -> cython.longlong:
+    n: cython.Py_ssize_t = a[base]
+    card: cython.longlong = a[base + 1 + i]
+    x: cython.Py_ssize_t
     for x in range(i, n - 1):
         a[base + 1 + x] = a[base + 2 + x]
     a[base + n] = 0
     a[base] = n - 1
-    return int(card)
+    return card
 
 
-@njit(cache=True, inline="always")
-def _insert(a: np.ndarray, base: int, q: int, card: int) -> None:
-    n = a[base]
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _insert(a: cython.longlong[::1], base: cython.Py_ssize_t, q: cython.Py_ssize_t,
+            card: cython.longlong) -> cython.void:
+    n: cython.Py_ssize_t = a[base]
+    x: cython.Py_ssize_t
     for x in range(n, q, -1):
         a[base + 1 + x] = a[base + x]
     a[base + 1 + q] = card
     a[base] = n + 1
 
 
-@njit(cache=True, inline="always")
-def _move(moves: np.ndarray, count: int, card: int, r: int, end: int, redraw: bool, n_targets: int, r0: int, s0: int,
-          d0: int, r1: int, s1: int, d1: int, exchange: bool) -> None:
-    m = moves[count]
-    m[0] = card
-    m[1] = r
-    m[2] = end
-    m[3] = n_targets
-    m[4] = r0
-    m[5] = s0
-    m[6] = d0
-    m[7] = r1
-    m[8] = s1
-    m[9] = d1
-    m[10] = 1 if redraw else 0
-    m[11] = 1 if exchange else 0
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _move(moves: cython.longlong[:, ::1], count: cython.Py_ssize_t, card: cython.longlong, r: cython.Py_ssize_t,
+          end: cython.Py_ssize_t, redraw: cython.bint, n_targets: cython.longlong, r0: cython.longlong,
+          s0: cython.longlong, d0: cython.longlong, r1: cython.longlong, s1: cython.longlong, d1: cython.longlong,
+          exchange: cython.bint) -> cython.void:
+    moves[count, 0] = card
+    moves[count, 1] = r
+    moves[count, 2] = end
+    moves[count, 3] = n_targets
+    moves[count, 4] = r0
+    moves[count, 5] = s0
+    moves[count, 6] = d0
+    moves[count, 7] = r1
+    moves[count, 8] = s1
+    moves[count, 9] = d1
+    moves[count, 10] = 1 if redraw else 0
+    moves[count, 11] = 1 if exchange else 0
 
 
-@njit(cache=True, inline="always")
-def _differs(a: np.ndarray, base: int, lo: int, hi: int, card: int) -> bool:
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _differs(a: cython.longlong[::1], base: cython.Py_ssize_t, lo: cython.Py_ssize_t, hi: cython.Py_ssize_t,
+             card: cython.longlong) -> cython.bint:
     """Whether a card other than ``card`` lies at places ``lo`` to ``hi - 1`` of the half-row at ``base``:
     moving ``card`` past only its equals would change nothing, which no move may do."""
+    x: cython.Py_ssize_t
     for x in range(lo, hi):  # noqa: SIM110 (a compiled loop)
         if a[base + 1 + x] != card:
             return True
     return False
 
 
-@njit(cache=True, inline="always")
-def _relocate(after: np.ndarray, states: np.ndarray, moves: np.ndarray, count: int, card: int, r: int, end: int,
-              redraw: bool, maxl: int, r0: int, s0: int, d0: int, r1: int, s1: int, d1: int) -> int:
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+def _emit(after: cython.longlong[::1], states: cython.longlong[:, ::1], count: cython.Py_ssize_t,
+          size: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    """Copy ``after`` into ``states[count]`` (raising rather than writing past the buffer)."""
+    if count >= states.shape[0]:
+        raise ValueError("compiled Strato moves overflow their buffer")
+    x: cython.Py_ssize_t
+    for x in range(size):
+        states[count, x] = after[x]
+    return count
+
+
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+def _relocate(after: cython.longlong[::1], states: cython.longlong[:, ::1], moves: cython.longlong[:, ::1],
+              count: cython.Py_ssize_t, card: cython.longlong, r: cython.Py_ssize_t, end: cython.Py_ssize_t,
+              redraw: cython.bint, spec: Spec, r0: cython.Py_ssize_t, s0: cython.Py_ssize_t, d0: cython.Py_ssize_t,
+              r1: cython.Py_ssize_t, s1: cython.Py_ssize_t, d1: cython.Py_ssize_t) -> cython.Py_ssize_t:
     """Emit ``after`` with its card at place ``d0`` of half-row (``r0``, ``s0``) taken out and inserted at
     place ``d1`` of (``r1``, ``s1``) (Wind, Rain, Fog into an empty place), and the move that does it;
     return the new count."""
-    count = _emit(after, states, count)
-    o = states[count]
-    moved = _remove(o, _half(r0, s0, maxl), d0)
-    _insert(o, _half(r1, s1, maxl), d1, moved)
+    count = _emit(after, states, count, spec.size)
+    o: cython.longlong[::1] = states[count]
+    moved: cython.longlong = _remove(o, _half(r0, s0, spec.maxl), d0)
+    _insert(o, _half(r1, s1, spec.maxl), d1, moved)
     _move(moves, count, card, r, end, redraw, 2, r0, s0, d0, r1, s1, d1, False)
     return count + 1
 
 
-@njit(cache=True)
-def _emit(after: np.ndarray, states: np.ndarray, count: int) -> int:
-    if count >= states.shape[0]:
-        raise ValueError("compiled Strato moves overflow their buffer")
-    states[count, :] = after
-    return count
-
-
 # -- one card at one end -----------------------------------------------------------------------------
-@njit(cache=True)
-def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tuple,  # type: ignore[type-arg]
-              after: np.ndarray, states: np.ndarray, moves: np.ndarray, count: int, full: bool) -> int:
-    rows, maxl, players, hand_size = spec[0], spec[1], spec[3], spec[4]
-    pile, strict, wind_crosses, blank_last = spec[5], spec[6], spec[7], spec[8]
-    tail = _tail(rows, maxl, players)
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+def _plays_of(a: cython.longlong[::1], card: cython.longlong, redraw: cython.bint, r: cython.Py_ssize_t,
+              end: cython.Py_ssize_t, spec: Spec, after: cython.longlong[::1], states: cython.longlong[:, ::1],
+              moves: cython.longlong[:, ::1], count: cython.Py_ssize_t, full: cython.bint) -> cython.Py_ssize_t:
+    rows: cython.Py_ssize_t = spec.rows
+    maxl: cython.Py_ssize_t = spec.maxl
+    tail: cython.Py_ssize_t = spec.tail
+    x: cython.Py_ssize_t
+    i: cython.Py_ssize_t
+    side: cython.Py_ssize_t
     # hands, pile and last weather after the card left hand (or pile) and the player drew
-    after[:] = a
-    p = a[tail + 1]
-    hb = _hand(p, rows, maxl)
-    pp = a[tail]
+    for x in range(spec.size):
+        after[x] = a[x]
+    p: cython.Py_ssize_t = a[tail + 1]
+    hb: cython.Py_ssize_t = _hand(p, rows, maxl)
+    pp: cython.Py_ssize_t = a[tail]
+    n: cython.Py_ssize_t
+    k: cython.Py_ssize_t
+    removed: cython.bint
     if redraw:
         pp += 1
         n = 0
-        while n < hand_size and pp < pile.shape[0]:
-            after[hb + 1 + n] = pile[pp]
+        while n < spec.hand_size and pp < spec.n_pile:
+            after[hb + 1 + n] = spec.pile[pp]
             pp += 1
             n += 1
         for x in range(n, 3):
@@ -228,15 +453,17 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
                 continue
             after[hb + 1 + k] = a[hb + 1 + x]
             k += 1
-        if pp < pile.shape[0]:
-            after[hb + 1 + k] = pile[pp]
+        if pp < spec.n_pile:
+            after[hb + 1 + k] = spec.pile[pp]
             pp += 1
             k += 1
         for x in range(k, 3):
             after[hb + 1 + x] = 0
         after[hb] = k
     # sort the hand (at most three cards)
-    hn = after[hb]
+    hn: cython.Py_ssize_t = after[hb]
+    y: cython.longlong
+    z: cython.Py_ssize_t
     for x in range(1, hn):
         y = after[hb + 1 + x]
         z = x - 1
@@ -245,20 +472,44 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
             z -= 1
         after[hb + 2 + z] = y
     after[tail] = pp
-    last = a[tail + 2]
-    action = last if card == C else card
+    last: cython.longlong = a[tail + 2]
+    action: cython.longlong = last if card == C else card
     if card != C:
         after[tail + 2] = card
-    if blank_last:
+    if spec.blank_last:
         after[tail + 2] = NO_LAST
-    after[tail + 1] = (p + 1) % players
+    after[tail + 1] = (p + 1) % spec.players
     # the card placed
-    nb = _half(r, end, maxl)
-    fb = _half(r, 1 - end, maxl)
+    nb: cython.Py_ssize_t = _half(r, end, maxl)
+    fb: cython.Py_ssize_t = _half(r, 1 - end, maxl)
     after[nb + 1 + after[nb]] = card
     after[nb] += 1
-    pd = after[nb] - 1
-    first = count
+    pd: cython.Py_ssize_t = after[nb] - 1
+    first: cython.Py_ssize_t = count
+    nl: cython.Py_ssize_t
+    fl: cython.Py_ssize_t
+    pos: cython.Py_ssize_t
+    q: cython.Py_ssize_t
+    moved: cython.longlong
+    base: cython.Py_ssize_t
+    r1: cython.Py_ssize_t
+    r2: cython.Py_ssize_t
+    d: cython.Py_ssize_t
+    ab: cython.Py_ssize_t
+    bb: cython.Py_ssize_t
+    la: cython.Py_ssize_t
+    lb: cython.Py_ssize_t
+    xr: cython.Py_ssize_t
+    xs: cython.Py_ssize_t
+    xn: cython.Py_ssize_t
+    yr: cython.Py_ssize_t
+    ys: cython.Py_ssize_t
+    yn: cython.Py_ssize_t
+    xb: cython.Py_ssize_t
+    yb: cython.Py_ssize_t
+    cx: cython.longlong
+    cy: cython.longlong
+    yy: cython.Py_ssize_t
     if action == W:
         nl = after[nb]
         fl = after[fb]
@@ -268,17 +519,17 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
             moved = after[nb + 1 + pos]
             for q in range(pos):
                 if _differs(after, nb, q, pos, moved):
-                    count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                    count = _relocate(after, states, moves, count, card, r, end, redraw, spec,
                                       r, end, pos, r, end, q)
-            if wind_crosses:
+            if spec.wind_crosses:
                 for q in range(fl + 1):
-                    count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                    count = _relocate(after, states, moves, count, card, r, end, redraw, spec,
                                       r, end, pos, r, 1 - end, q)
         for pos in range(fl):
             moved = after[fb + 1 + pos]
             for q in range(pos + 1, fl):
                 if _differs(after, fb, pos + 1, q + 1, moved):
-                    count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                    count = _relocate(after, states, moves, count, card, r, end, redraw, spec,
                                       r, 1 - end, pos, r, 1 - end, q)
     elif action == R:
         fl = after[fb]
@@ -287,7 +538,7 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
             for side in range(2):
                 # back next to its own tornado only if that changes the half-row
                 if side != 1 - end or _differs(after, fb, 0, fl, moved):
-                    count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                    count = _relocate(after, states, moves, count, card, r, end, redraw, spec,
                                       r, 1 - end, fl - 1, r, side, 0)
     elif action == S:
         for side in range(2):
@@ -295,7 +546,7 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
             for i in range(after[base]):
                 if side == end and i == pd:
                     continue
-                count = _emit(after, states, count)
+                count = _emit(after, states, count, spec.size)
                 _remove(states[count], base, i)
                 _move(moves, count, card, r, end, redraw, 1, r, side, i, 0, 0, 0, False)
                 count += 1
@@ -312,17 +563,16 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
                             continue
                         if d < la and d < lb:
                             if after[ab + 1 + d] != after[bb + 1 + d]:
-                                count = _emit(after, states, count)
-                                o = states[count]
-                                o[ab + 1 + d] = after[bb + 1 + d]
-                                o[bb + 1 + d] = after[ab + 1 + d]
+                                count = _emit(after, states, count, spec.size)
+                                states[count, ab + 1 + d] = after[bb + 1 + d]
+                                states[count, bb + 1 + d] = after[ab + 1 + d]
                                 _move(moves, count, card, r, end, redraw, 2, r1, side, d, r2, side, d, True)
                                 count += 1
                         elif d < la:
-                            count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                            count = _relocate(after, states, moves, count, card, r, end, redraw, spec,
                                               r1, side, d, r2, side, lb)
                         else:
-                            count = _relocate(after, states, moves, count, card, r, end, redraw, maxl,
+                            count = _relocate(after, states, moves, count, card, r, end, redraw, spec,
                                               r2, side, d, r1, side, la)
     elif action == T:
         for x in range(2 * rows):
@@ -330,8 +580,8 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
             xn = after[_half(xr, xs, maxl)]
             if xn == 0 or (xr == r and xs == end):  # empty, or the Storm just played
                 continue
-            for y in range(x + 1, 2 * rows):
-                yr, ys = y // 2, y % 2
+            for yy in range(x + 1, 2 * rows):
+                yr, ys = yy // 2, yy % 2
                 yn = after[_half(yr, ys, maxl)]
                 if yn == 0 or (yr == r and ys == end):
                     continue
@@ -341,125 +591,144 @@ def _plays_of(a: np.ndarray, card: int, redraw: bool, r: int, end: int, spec: tu
                 cy = after[yb + yn]
                 if cx == cy:
                     continue
-                count = _emit(after, states, count)
-                o = states[count]
-                o[xb + xn] = cy
-                o[yb + yn] = cx
+                count = _emit(after, states, count, spec.size)
+                states[count, xb + xn] = cy
+                states[count, yb + yn] = cx
                 _move(moves, count, card, r, end, redraw, 2, xr, xs, xn - 1, yr, ys, yn - 1, True)
                 count += 1
     if count == first:
-        if strict:
+        if spec.strict:
             return count
-        count = _emit(after, states, count)
+        count = _emit(after, states, count, spec.size)
         _move(moves, count, card, r, end, redraw, 0, 0, 0, 0, 0, 0, 0, False)
         count += 1
     if full:
         for i in range(first, count):
             states[i, tail + 3] = _status(states[i], spec)
     else:  # only the cheap part: a half-row over the limit (the caller decides the rest when it needs it)
-        limit = spec[2]
         for i in range(first, count):
-            o = states[i]
             for x in range(2 * rows):
-                if o[x * (maxl + 1)] > limit:
-                    o[tail + 3] = LOST
+                if states[i, x * (maxl + 1)] > spec.limit:
+                    states[i, tail + 3] = LOST
                     break
     return count
 
 
-@njit(cache=True)
-def plays(a: np.ndarray, spec: tuple, after: np.ndarray, states: np.ndarray,  # type: ignore[type-arg]
-          moves: np.ndarray, full: bool = True) -> int:
+@cython.ccall
+@cython.exceptval(-1, check=True)
+def plays(a: cython.longlong[::1], spec: Spec, after: cython.longlong[::1], states: cython.longlong[:, ::1],
+          moves: cython.longlong[:, ::1], full: cython.bint = True) -> cython.Py_ssize_t:
     """Every legal move of the state ``a`` with the state it leads to, in the engine's order; returns
     how many (``states[:n]``, ``moves[:n]``). Without ``full`` the states' results are only "lost" for a
     half-row over the limit and "ongoing" otherwise: :func:`_status` gives the rest."""
-    rows, maxl, players = spec[0], spec[1], spec[3]
-    pile = spec[5]
-    tail = _tail(rows, maxl, players)
+    if (a.shape[0] < spec.size or after.shape[0] < spec.size or states.shape[1] < spec.size
+            or moves.shape[0] < states.shape[0] or moves.shape[1] < _FIELDS):
+        raise ValueError("plays: a state or move buffer smaller than the layout")
+    tail: cython.Py_ssize_t = spec.tail
     if a[tail + 3] != ONGOING:
         return 0
-    hb = _hand(a[tail + 1], rows, maxl)
-    count = 0
-    previous = -1
+    hb: cython.Py_ssize_t = _hand(a[tail + 1], spec.rows, spec.maxl)
+    count: cython.Py_ssize_t = 0
+    previous: cython.longlong = -1
+    card: cython.longlong
+    i: cython.Py_ssize_t
+    r: cython.Py_ssize_t
+    end: cython.Py_ssize_t
     for i in range(a[hb]):
         card = a[hb + 1 + i]
         if card == previous:
             continue
         previous = card
-        for r in range(rows):
+        for r in range(spec.rows):
             for end in range(2):
                 count = _plays_of(a, card, False, r, end, spec, after, states, moves, count, full)
-    if a[tail] < pile.shape[0]:
-        card = pile[a[tail]]
-        for r in range(rows):
+    if a[tail] < spec.n_pile:
+        card = spec.pile[a[tail]]
+        for r in range(spec.rows):
             for end in range(2):
                 count = _plays_of(a, card, True, r, end, spec, after, states, moves, count, full)
     return count
 
 
 # -- the admissible bound of heuristic.py -----------------------------------------------------------
-@njit(cache=True)
-def lower_bound(a: np.ndarray, spec: tuple, scratch: np.ndarray) -> int:  # type: ignore[type-arg]
+@cython.ccall
+@cython.exceptval(-1, check=True)
+def lower_bound(a: cython.longlong[::1], spec: Spec, scratch: cython.longlong[:, ::1]) -> cython.longlong:
     """:func:`~stratagem.models.strato.heuristic.lower_bound` of the state in ``a`` (``scratch``: an
-    ``int64`` array of 4 x 6 entries, kept by the caller)."""
-    rows, maxl, players = spec[0], spec[1], spec[3]
-    pile = spec[5]
-    eligible, kind, seq, seq_len, nearest, met_need = spec[9], spec[10], spec[11], spec[12], spec[13], spec[14]
-    needs, goal_len, combos = spec[15], spec[16], spec[18]
-    tail = _tail(rows, maxl, players)
-    status = a[tail + 3]
-    if status != ONGOING:
+    ``int64`` array of 4 x 8 entries, kept by the caller)."""
+    if a.shape[0] < spec.size or scratch.shape[0] < 4 or scratch.shape[1] < 8:
+        raise ValueError("lower_bound: a state or scratch array smaller than the layout")
+    rows: cython.Py_ssize_t = spec.rows
+    maxl: cython.Py_ssize_t = spec.maxl
+    tail: cython.Py_ssize_t = spec.tail
+    if a[tail + 3] != ONGOING:
         return 0
-    table = scratch[0]
-    table[:] = 0
+    r: cython.Py_ssize_t
+    side: cython.Py_ssize_t
+    i: cython.Py_ssize_t
+    w: cython.Py_ssize_t
+    base: cython.Py_ssize_t
+    # scratch rows: 0 the cards on the table, 1 what a set of goal rows needs, 2 what it holds, 3 one row's
+    for w in range(8):
+        scratch[0, w] = 0
     for r in range(rows):
         for side in range(2):
             base = _half(r, side, maxl)
             for i in range(a[base]):
-                table[a[base + 1 + i]] += 1
-    cross = a[tail + 2] == F or a[tail + 2] == T
-    for p in range(players):
+                scratch[0, a[base + 1 + i]] += 1
+    cross: cython.bint = a[tail + 2] == F or a[tail + 2] == T
+    p: cython.Py_ssize_t
+    hb: cython.Py_ssize_t
+    for p in range(spec.players):
         hb = _hand(p, rows, maxl)
         for i in range(a[hb]):
             if a[hb + 1 + i] == F or a[hb + 1 + i] == T:
                 cross = True
-    for i in range(a[tail], pile.shape[0]):
-        if pile[i] == F or pile[i] == T:
+    for i in range(a[tail], spec.n_pile):
+        if spec.pile[i] == F or spec.pile[i] == T:
             cross = True
-    best = -1
-    need = scratch[1]
-    here = scratch[2]
-    have = scratch[3]
-    for ci in range(combos.shape[0]):
-        need[:] = 0
-        here[:] = 0
+    best: cython.longlong = -1
+    ci: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    shortfall: cython.longlong
+    apart: cython.longlong
+    row_short: cython.longlong
+    supply_r: cython.longlong
+    supply: cython.longlong
+    local: cython.longlong
+    bound: cython.longlong
+    for ci in range(spec.combos.shape[0]):
+        for w in range(8):
+            scratch[1, w] = 0
+            scratch[2, w] = 0
         shortfall = 0
         apart = 0
-        for j in range(combos.shape[1]):
-            r = combos[ci, j]
-            have[:] = 0
+        for j in range(spec.combos.shape[1]):
+            r = spec.combos[ci, j]
+            for w in range(8):
+                scratch[3, w] = 0
             row_short = 0
             for side in range(2):
                 base = _half(r, side, maxl)
                 for i in range(a[base]):
-                    have[a[base + 1 + i]] += 1
+                    scratch[3, a[base + 1 + i]] += 1
                 for w in range(6):
-                    need[w] += needs[r, side, w]
-                row_short += max(0, goal_len[r, side] - a[base])
+                    scratch[1, w] += spec.needs[r, side, w]
+                row_short += max(0, spec.goal_len[r, side] - a[base])
             for w in range(6):
-                here[w] += have[w]
+                scratch[2, w] += scratch[3, w]
             shortfall += row_short
-            if not cross and not row_met(a, r, maxl, eligible, kind, seq, seq_len, nearest, met_need):
+            if not cross and not row_met(a, r, spec):
                 supply_r = 0
                 for w in range(6):
-                    supply_r += max(0, needs[r, 0, w] + needs[r, 1, w] - have[w])
+                    supply_r += max(0, spec.needs[r, 0, w] + spec.needs[r, 1, w] - scratch[3, w])
                 apart += max(supply_r, (row_short + 1) // 2, 1)
         supply = 0
         local = 0
         for w in range(6):
-            supply += max(0, need[w] - table[w])
+            supply += max(0, scratch[1, w] - scratch[0, w])
             if not cross or (w != F and w != T and w != C):
-                local += max(0, need[w] - here[w])
+                local += max(0, scratch[1, w] - scratch[2, w])
         bound = max(supply, local, (shortfall + 1) // 2, 1)
         if not cross:
             bound = max(bound, apart)
@@ -469,23 +738,44 @@ def lower_bound(a: np.ndarray, spec: tuple, scratch: np.ndarray) -> int:  # type
 
 
 # -- images in the table-only relaxation (relaxation.image), for the relaxation's heuristic -----------
-@njit(cache=True)
-def relaxed_rest(a: np.ndarray, spec: tuple, relax: tuple, scratch: np.ndarray) -> int:  # type: ignore[type-arg]
+@cython.ccall
+@cython.exceptval(-1, check=True)
+def relaxed_rest(a: cython.longlong[::1], spec: Spec, relax: Relax, scratch: cython.longlong[:, ::1]
+                 ) -> cython.longlong:
     """The relaxation's lower bound on the turns left: for each goal row searched, its relaxed distance
     from the start's image to a goal less the relaxed distance from that image to this state's image
     (the triangle inequality; 0 where the image was not reached), combined over the sets of goal rows
-    as the bound combines them (:func:`relaxation.combine`)."""
-    rows, maxl = spec[0], spec[1]
-    (n_rel, goal_row, index, k, offsets, half_rows, n_ends, end_base, distance, layers, layer_start,
-     combine_max, required, rel_combos) = relax
-    if n_rel == 0:
+    as the bound combines them (:func:`relaxation.combine`). ``scratch``: 2 x 8 entries."""
+    if a.shape[0] < spec.size or scratch.shape[0] < 2 or scratch.shape[1] < 8:
+        raise ValueError("relaxed_rest: a state or scratch array smaller than the layout")
+    if relax.n == 0:
         return 0
-    values = scratch[0]
-    values[:] = 0
-    for i in range(n_rel):
-        if distance[i] < 0:
+    rows: cython.Py_ssize_t = spec.rows
+    maxl: cython.Py_ssize_t = spec.maxl
+    i: cython.Py_ssize_t
+    x: cython.Py_ssize_t
+    r: cython.Py_ssize_t
+    side: cython.Py_ssize_t
+    m: cython.Py_ssize_t
+    g: cython.Py_ssize_t
+    base: cython.Py_ssize_t
+    hb: cython.Py_ssize_t
+    n: cython.Py_ssize_t
+    code: cython.longlong
+    value: cython.longlong
+    c: cython.longlong
+    ok: cython.bint
+    base_e: cython.longlong
+    empty: cython.longlong
+    power: cython.longlong
+    layer: cython.longlong
+    # scratch rows: 0 each search's value, 1 the tracked ends
+    for i in range(8):
+        scratch[0, i] = 0
+    for i in range(relax.n):
+        if relax.distance[i] < 0:
             continue
-        g = goal_row[i]
+        g = relax.goal_row[i]
         code = 0
         ok = True
         for side in range(2):
@@ -493,17 +783,16 @@ def relaxed_rest(a: np.ndarray, spec: tuple, relax: tuple, scratch: np.ndarray) 
             n = a[base]
             value = 0
             for x in range(n - 1, -1, -1):
-                c = index[i, a[base + 1 + x]]
+                c = relax.index[i, a[base + 1 + x]]
                 if c < 0:
                     ok = False
-                value = value * k[i] + c
-            code = code * half_rows[i] + offsets[i, n] + value
+                value = value * relax.k[i] + c
+            code = code * relax.half_rows[i] + relax.offsets[i, n] + value
         if not ok:
             continue
-        if n_ends[i] > 0:
-            base_e = end_base[i]
-            empty = k[i] if base_e == k[i] + 1 else k[i] - 1
-            ends = scratch[1]
+        if relax.n_ends[i] > 0:
+            base_e = relax.end_base[i]
+            empty = relax.k[i] if base_e == relax.k[i] + 1 else relax.k[i] - 1
             m = 0
             for r in range(rows):
                 if r == g:
@@ -511,51 +800,62 @@ def relaxed_rest(a: np.ndarray, spec: tuple, relax: tuple, scratch: np.ndarray) 
                 for side in range(2):
                     hb = _half(r, side, maxl)
                     n = a[hb]
-                    ends[m] = index[i, a[hb + n]] if n > 0 else empty
-                    if ends[m] < 0:
+                    scratch[1, m] = relax.index[i, a[hb + n]] if n > 0 else empty
+                    if scratch[1, m] < 0:
                         ok = False
                     m += 1
             if not ok:
                 continue
-            if n_ends[i] == 2 and ends[1] < ends[0]:
-                ends[0], ends[1] = ends[1], ends[0]
+            if relax.n_ends[i] == 2 and scratch[1, 1] < scratch[1, 0]:
+                scratch[1, 0], scratch[1, 1] = scratch[1, 1], scratch[1, 0]
             value = 0
-            for x in range(n_ends[i] - 1, -1, -1):
-                value = value * base_e + ends[x]
-            code = code * base_e ** n_ends[i] + value
-        layer = layers[layer_start[i] + code]
+            power = 1
+            for x in range(relax.n_ends[i] - 1, -1, -1):
+                value = value * base_e + scratch[1, x]
+                power *= base_e
+            code = code * power + value
+        layer = relax.layers[relax.layer_start[i] + code]
         if layer >= 0:
-            values[i] = max(0, distance[i] - layer)
-    best = -1
-    for ci in range(rel_combos.shape[0]):
+            scratch[0, i] = max(0, relax.distance[i] - layer)
+    best: cython.longlong = -1
+    total: cython.longlong
+    skip: cython.bint
+    ci: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    for ci in range(relax.combos.shape[0]):
         total = 0
         skip = False
-        for j in range(rel_combos.shape[1]):
-            i = rel_combos[ci, j]
-            if distance[i] < 0:
+        for j in range(relax.combos.shape[1]):
+            i = relax.combos[ci, j]
+            if relax.distance[i] < 0:
                 skip = True
                 break
-            total = max(total, values[i]) if combine_max else total + values[i]
+            total = max(total, scratch[0, i]) if relax.combine_max else total + scratch[0, i]
         if not skip and (best < 0 or total < best):
             best = total
     return max(best, 0)
 
 
 # -- packing --------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _pack_cards(a: np.ndarray, base: int) -> int:
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _pack_cards(a: cython.longlong[::1], base: cython.Py_ssize_t) -> cython.longlong:
     """The cards of the slot at ``base`` (a length, then the cards) as a leading 1 and 3 bits per card,
     the first card lowest."""
-    packed = 1
+    packed: cython.longlong = 1
+    x: cython.Py_ssize_t
     for x in range(a[base] - 1, -1, -1):
         packed = (packed << 3) | a[base + 1 + x]
     return packed
 
 
-@njit(cache=True, inline="always")
-def _unpack_cards(packed: int, a: np.ndarray, base: int) -> None:
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _unpack_cards(packed: cython.longlong, a: cython.longlong[::1], base: cython.Py_ssize_t) -> cython.void:
     """Inverse of :func:`_pack_cards`: the cards into the slot at ``base``, their number at ``base``."""
-    n = 0
+    n: cython.Py_ssize_t = 0
     while packed > 1:
         a[base + 1 + n] = packed & 7
         packed >>= 3
@@ -563,20 +863,24 @@ def _unpack_cards(packed: int, a: np.ndarray, base: int) -> None:
     a[base] = n
 
 
-@njit(cache=True)
-def pack(a: np.ndarray, spec: tuple, key: np.ndarray) -> None:  # type: ignore[type-arg]
-    """The state in ``a`` as ``rows + 1`` integers: per row two half-rows of 25 bits (a leading 1 and 3
-    bits per card), then the hands (10 bits each), pile position, player to move, last and result."""
-    rows, maxl, players = spec[0], spec[1], spec[3]
+@cython.cfunc
+@cython.exceptval(check=False)
+def _pack(a: cython.longlong[::1], spec: Spec, key: cython.longlong[::1]) -> cython.void:
+    rows: cython.Py_ssize_t = spec.rows
+    maxl: cython.Py_ssize_t = spec.maxl
+    r: cython.Py_ssize_t
+    side: cython.Py_ssize_t
+    p: cython.Py_ssize_t
+    word: cython.longlong
     for r in range(rows):
         word = 0
         for side in range(2):
             word |= _pack_cards(a, _half(r, side, maxl)) << (25 * side)
         key[r] = word
     word = 0
-    for p in range(players):
+    for p in range(spec.players):
         word |= _pack_cards(a, _hand(p, rows, maxl)) << (10 * p)
-    tail = _tail(rows, maxl, players)
+    tail: cython.Py_ssize_t = spec.tail
     word |= a[tail] << 40
     word |= a[tail + 1] << 46
     word |= (a[tail + 2] + 1) << 48
@@ -584,63 +888,103 @@ def pack(a: np.ndarray, spec: tuple, key: np.ndarray) -> None:  # type: ignore[t
     key[rows] = word
 
 
-@njit(cache=True)
-def unpack(key: np.ndarray, spec: tuple, a: np.ndarray) -> None:  # type: ignore[type-arg]
-    """Inverse of :func:`pack`."""
-    rows, maxl, players = spec[0], spec[1], spec[3]
-    a[:] = 0
+@cython.cfunc
+@cython.exceptval(check=False)
+def _unpack(key: cython.longlong[::1], spec: Spec, a: cython.longlong[::1]) -> cython.void:
+    rows: cython.Py_ssize_t = spec.rows
+    maxl: cython.Py_ssize_t = spec.maxl
+    r: cython.Py_ssize_t
+    side: cython.Py_ssize_t
+    p: cython.Py_ssize_t
+    x: cython.Py_ssize_t
+    word: cython.longlong
+    for x in range(spec.size):
+        a[x] = 0
     for r in range(rows):
         word = key[r]
         for side in range(2):
             _unpack_cards((word >> (25 * side)) & ((1 << 25) - 1), a, _half(r, side, maxl))
     word = key[rows]
-    for p in range(players):
+    for p in range(spec.players):
         _unpack_cards((word >> (10 * p)) & 1023, a, _hand(p, rows, maxl))
-    tail = _tail(rows, maxl, players)
+    tail: cython.Py_ssize_t = spec.tail
     a[tail] = (word >> 40) & 63
     a[tail + 1] = (word >> 46) & 3
     a[tail + 2] = ((word >> 48) & 7) - 1
     a[tail + 3] = ((word >> 51) & 3) - 1
 
 
+def pack(a: np.ndarray, spec: Spec, key: np.ndarray) -> None:
+    """The state in ``a`` as ``rows + 1`` integers: per row two half-rows of 25 bits (a leading 1 and 3
+    bits per card), then the hands (10 bits each), pile position, player to move, last and result."""
+    _vector(a, spec, "the state")
+    if key.shape[0] < spec.rows + 1:
+        raise ValueError(f"a key of {key.shape[0]} words for {spec.rows + 1}")
+    _pack(a, spec, key)
+
+
+def unpack(key: np.ndarray, spec: Spec, a: np.ndarray) -> None:
+    """Inverse of :func:`pack`."""
+    _vector(a, spec, "the state")
+    if key.shape[0] < spec.rows + 1:
+        raise ValueError(f"a key of {key.shape[0]} words for {spec.rows + 1}")
+    _unpack(key, spec, a)
+
+
 # -- A* -----------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _hash(key: np.ndarray, nw: int) -> int:
-    h = np.uint64(0x9E3779B97F4A7C15)
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _hash(key: cython.longlong[::1], nw: cython.Py_ssize_t) -> cython.longlong:
+    """splitmix64's finaliser folded over the key's words (uint64 arithmetic)."""
+    h: cython.ulonglong = _SEED
+    x: cython.ulonglong
+    i: cython.Py_ssize_t
     for i in range(nw):
-        x = np.uint64(key[i]) ^ h
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        h = x ^ (x >> np.uint64(31))
-    return int(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+        x = key[i]  # keys are non-negative
+        if not cython.compiled:  # Python integers do not wrap: keep them to 64 bits as C does
+            x = int(x)
+            x = (x ^ h) & _MASK64
+            x = ((x ^ (x >> 30)) * _MIX1) & _MASK64
+            x = ((x ^ (x >> 27)) * _MIX2) & _MASK64
+        else:
+            x = x ^ h
+            x = (x ^ (x >> 30)) * _MIX1
+            x = (x ^ (x >> 27)) * _MIX2
+        h = x ^ (x >> 31)
+    return h & _MASK63
 
 
-@njit(cache=True)
-def _find(table: np.ndarray, keys: np.ndarray, key: np.ndarray, nw: int) -> int:
+@cython.cfunc
+@cython.exceptval(check=False)
+def _find(table: cython.longlong[::1], keys: cython.longlong[:, ::1], key: cython.longlong[::1],
+          nw: cython.Py_ssize_t) -> cython.Py_ssize_t:
     """The table slot holding ``key``, or the empty slot where it goes (``table[slot] == -1``)."""
-    mask = table.shape[0] - 1
-    slot = _hash(key, nw) & mask
+    mask: cython.Py_ssize_t = table.shape[0] - 1
+    slot: cython.Py_ssize_t = _hash(key, nw) & mask
+    node: cython.Py_ssize_t
+    i: cython.Py_ssize_t
+    same: cython.bint
     while True:
         node = table[slot]
         if node < 0:
-            return int(slot)
+            return slot
         same = True
         for i in range(nw):
             if keys[node, i] != key[i]:
                 same = False
                 break
         if same:
-            return int(slot)
+            return slot
         slot = (slot + 1) & mask
 
 
-@njit(cache=True)
-def _heap_push(heap: np.ndarray, size: int, item: int) -> np.ndarray:
-    if size >= heap.shape[0]:
-        bigger = np.empty(heap.shape[0] * 2, np.int64)
-        bigger[:size] = heap[:size]
-        heap = bigger
-    i = size
+@cython.cfunc
+@cython.exceptval(check=False)
+def _heap_push(heap: cython.longlong[::1], size: cython.Py_ssize_t, item: cython.longlong) -> cython.void:
+    """Add ``item`` to the heap of ``size`` items (the caller made room: :func:`_heap_room`)."""
+    i: cython.Py_ssize_t = size
+    parent: cython.Py_ssize_t
     heap[i] = item
     while i > 0:
         parent = (i - 1) >> 1
@@ -648,15 +992,26 @@ def _heap_push(heap: np.ndarray, size: int, item: int) -> np.ndarray:
             break
         heap[parent], heap[i] = heap[i], heap[parent]
         i = parent
-    return heap
 
 
-@njit(cache=True)
-def _heap_pop(heap: np.ndarray, size: int) -> None:
+def _heap_room(heap: np.ndarray, size: int) -> np.ndarray:
+    """``heap`` with room for one more item than ``size`` (doubled when full)."""
+    if size < heap.shape[0]:
+        return heap
+    bigger = np.empty(heap.shape[0] * 2, np.int64)
+    bigger[:size] = heap[:size]
+    return bigger
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _heap_pop(heap: cython.longlong[::1], size: cython.Py_ssize_t) -> cython.void:
     """Remove the least item (``heap[0]``); ``size`` is the size before."""
     size -= 1
     heap[0] = heap[size]
-    i = 0
+    i: cython.Py_ssize_t = 0
+    left: cython.Py_ssize_t
+    child: cython.Py_ssize_t
     while True:
         left = 2 * i + 1
         if left >= size:
@@ -670,22 +1025,20 @@ def _heap_pop(heap: np.ndarray, size: int) -> None:
         i = child
 
 
-#: Heap items: ``f << 50 | (G_MAX - g) << 40 | node``: lowest f, then deepest g, then first stored.
-G_MAX = 1023
-NODE_BITS = 40
-
-
-@njit(cache=True)
-def _heuristic(a: np.ndarray, spec: tuple, relax: tuple, scratch: np.ndarray) -> int:  # type: ignore[type-arg]
+@cython.cfunc
+@cython.exceptval(-1, check=True)
+def _heuristic(a: cython.longlong[::1], spec: Spec, relax: Relax, scratch: cython.longlong[:, ::1]
+               ) -> cython.longlong:
     """The larger of the two bounds (``scratch``: 6 x 8 entries)."""
     return max(lower_bound(a, spec, scratch[:4]), relaxed_rest(a, spec, relax, scratch[4:]))
 
 
-@njit(cache=True)
-def astar_start(start: np.ndarray, spec: tuple, relax: tuple, capacity: int) -> tuple:  # type: ignore[type-arg]
+def astar_start(start: np.ndarray, spec: Spec, relax: Relax, capacity: int) -> tuple[np.ndarray, ...]:
     """A fresh A* from the state ``start``: its arrays (see :func:`astar_run`)."""
-    rows = spec[0]
-    nw = rows + 1
+    _vector(start, spec, "the start")
+    if capacity < 1 or capacity & (capacity - 1):
+        raise ValueError("the A*'s capacity must be a power of two")
+    nw = spec.rows + 1
     keys = np.empty((capacity, nw), np.int64)
     g = np.empty(capacity, np.int32)
     h = np.empty(capacity, np.int32)
@@ -694,23 +1047,23 @@ def astar_start(start: np.ndarray, spec: tuple, relax: tuple, capacity: int) -> 
     heap = np.empty(1024, np.int64)
     counters = np.zeros(8, np.int64)  # nodes, heap size, expanded, generated, bound, status, goal node
     key = np.empty(nw, np.int64)
-    pack(start, spec, key)
+    _pack(start, spec, key)
     keys[0, :] = key
     g[0] = 0
-    h0 = _heuristic(start, spec, relax, np.zeros((6, 8), np.int64))
-    h[0] = -1 if start[_tail(rows, spec[1], spec[3]) + 3] == WON else h0
+    h0: cython.longlong = _heuristic(start, spec, relax, np.zeros((6, 8), np.int64))
+    h[0] = -1 if start[spec.tail + 3] == WON else h0
     parent[0] = -1
     table[_find(table, keys, key, nw)] = 0
-    heap = _heap_push(heap, 0, (h0 << 50) | (G_MAX << NODE_BITS))
+    _heap_push(heap, 0, (h0 << 50) | (G_MAX << NODE_BITS))
     counters[0] = 1
     counters[1] = 1
     counters[4] = h0
     return keys, g, h, parent, table, heap, counters
 
 
-@njit(cache=True)
-def _grow(keys: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray, table: np.ndarray, n: int,
-          nw: int) -> tuple:  # type: ignore[type-arg]
+def _grow(keys: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray, n: int, nw: int
+          ) -> tuple[np.ndarray, ...]:
+    """The stored states' arrays at twice the room, and a new hash table over them."""
     capacity = keys.shape[0] * 2
     keys2 = np.empty((capacity, nw), np.int64)
     keys2[:n] = keys[:n]
@@ -721,15 +1074,22 @@ def _grow(keys: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray, ta
     parent2 = np.empty(capacity, np.int64)
     parent2[:n] = parent[:n]
     table2 = np.full(capacity * 2, -1, np.int64)
-    for node in range(n):
-        table2[_find(table2, keys2, keys2[node], nw)] = node
+    _rehash(table2, keys2, n, nw)
     return keys2, g2, h2, parent2, table2
 
 
-@njit(cache=True)
-def astar_run(keys: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray, table: np.ndarray,
-              heap: np.ndarray, counters: np.ndarray, spec: tuple, relax: tuple,  # type: ignore[type-arg]
-              budget: int, max_stored: int) -> tuple:  # type: ignore[type-arg]
+@cython.cfunc
+@cython.exceptval(check=False)
+def _rehash(table: cython.longlong[::1], keys: cython.longlong[:, ::1], n: cython.Py_ssize_t,
+            nw: cython.Py_ssize_t) -> cython.void:
+    node: cython.Py_ssize_t
+    for node in range(n):
+        table[_find(table, keys, keys[node], nw)] = node
+
+
+def astar_run(keys_array: np.ndarray, g_array: np.ndarray, h_array: np.ndarray, parent_array: np.ndarray,
+              table_array: np.ndarray, heap_array: np.ndarray, counters_array: np.ndarray, spec: Spec, relax: Relax,
+              budget_limit: int, max_stored_limit: int) -> tuple[np.ndarray, ...]:
     """Up to ``budget`` expansions of the A* held in the arrays; returns them (grown as needed).
 
     ``counters``: stored states, heap size, expansions, generated successors, the largest ``f`` taken
@@ -739,25 +1099,54 @@ def astar_run(keys: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray
     a known way to the same state. A state's result is decided once, when it is first stored (``h`` is
     -1 for a won state); its key holds the result "ongoing".
     """
-    rows, maxl, players = spec[0], spec[1], spec[3]
-    nw = rows + 1
-    size = state_size(rows, maxl, players)
-    tail = _tail(rows, maxl, players)
-    a = np.empty(size, np.int64)
-    after = np.empty(size, np.int64)
-    states = np.empty((MAX_MOVES, size), np.int64)
-    moves = np.empty((MAX_MOVES, MOVE_FIELDS), np.int64)
-    key = np.empty(nw, np.int64)
-    scratch = np.zeros((6, 8), np.int64)
-    n_nodes, heap_size, expanded, generated, bound = counters[0], counters[1], counters[2], counters[3], counters[4]
-    done = 0
-    status = RUNNING
+    nw: cython.Py_ssize_t = spec.rows + 1
+    size: cython.Py_ssize_t = spec.size
+    tail: cython.Py_ssize_t = spec.tail
+    max_moves: cython.Py_ssize_t = MAX_MOVES
+    budget: cython.Py_ssize_t = budget_limit
+    max_stored: cython.Py_ssize_t = max_stored_limit
+    keys: cython.longlong[:, ::1] = keys_array
+    g: cython.int[::1] = g_array
+    h: cython.int[::1] = h_array
+    parent: cython.longlong[::1] = parent_array
+    table: cython.longlong[::1] = table_array
+    heap: cython.longlong[::1] = heap_array
+    counters: cython.longlong[::1] = counters_array
+    if (keys.shape[1] < nw or g.shape[0] < keys.shape[0] or h.shape[0] < keys.shape[0]
+            or parent.shape[0] < keys.shape[0] or table.shape[0] < 2 * keys.shape[0] or counters.shape[0] < 7):
+        raise ValueError("astar_run: arrays that astar_start did not make")
+    a: cython.longlong[::1] = np.empty(size, np.int64)
+    after: cython.longlong[::1] = np.empty(size, np.int64)
+    states: cython.longlong[:, ::1] = np.empty((max_moves, size), np.int64)
+    moves: cython.longlong[:, ::1] = np.empty((max_moves, MOVE_FIELDS), np.int64)
+    key: cython.longlong[::1] = np.empty(nw, np.int64)
+    scratch: cython.longlong[:, ::1] = np.zeros((6, 8), np.int64)
+    n_nodes: cython.Py_ssize_t = counters[0]
+    heap_size: cython.Py_ssize_t = counters[1]
+    expanded: cython.longlong = counters[2]
+    generated: cython.longlong = counters[3]
+    bound: cython.longlong = counters[4]
+    done: cython.Py_ssize_t = 0
+    status: cython.longlong = RUNNING
+    item: cython.longlong
+    node: cython.Py_ssize_t
+    node_g: cython.longlong
+    f: cython.longlong
+    count: cython.Py_ssize_t
+    child_g: cython.longlong
+    i: cython.Py_ssize_t
+    slot: cython.Py_ssize_t
+    known: cython.Py_ssize_t
+    target: cython.Py_ssize_t
+    result: cython.longlong
+    i2: cython.Py_ssize_t
+    child: cython.longlong[::1]
     while True:
         if heap_size == 0:
             status = EXHAUSTED
             break
         item = heap[0]
-        node = item & ((1 << NODE_BITS) - 1)
+        node = item & NODE_MASK
         node_g = G_MAX - ((item >> NODE_BITS) & G_MAX)
         f = item >> 50
         if g[node] != node_g:  # superseded by a shorter way
@@ -772,14 +1161,14 @@ def astar_run(keys: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray
             bound = f
         if done >= budget:
             break
-        if n_nodes + MAX_MOVES > max_stored:
+        if n_nodes + max_moves > max_stored:
             status = FULL
             break
         _heap_pop(heap, heap_size)
         heap_size -= 1
         expanded += 1
         done += 1
-        unpack(keys[node], spec, a)
+        _unpack(keys[node], spec, a)
         count = plays(a, spec, after, states, moves, False)
         child_g = node_g + 1
         for i in range(count):
@@ -787,7 +1176,7 @@ def astar_run(keys: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray
             child = states[i]
             if child[tail + 3] == LOST:
                 continue
-            pack(child, spec, key)
+            _pack(child, spec, key)
             slot = _find(table, keys, key, nw)
             known = table[slot]
             if known >= 0:
@@ -796,20 +1185,26 @@ def astar_run(keys: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray
                 target = known
             else:
                 if n_nodes >= keys.shape[0]:
-                    keys, g, h, parent, table = _grow(keys, g, h, parent, table, n_nodes, nw)
+                    keys_array, g_array, h_array, parent_array, table_array = _grow(
+                        keys_array, g_array, h_array, parent_array, n_nodes, nw)
+                    keys, g, h, parent, table = keys_array, g_array, h_array, parent_array, table_array
                     slot = _find(table, keys, key, nw)
                 result = _status(child, spec)
                 if result == LOST:  # the pile and the next hand are empty
                     continue
                 target = n_nodes
                 n_nodes += 1
-                keys[target, :] = key
+                for i2 in range(nw):
+                    keys[target, i2] = key[i2]
                 table[slot] = target
                 h[target] = -1 if result == WON else _heuristic(child, spec, relax, scratch)
             g[target] = child_g
             parent[target] = node
-            heap = _heap_push(heap, heap_size, ((child_g + max(h[target], 0)) << 50)
-                              | ((G_MAX - child_g) << NODE_BITS) | target)
+            if heap_size >= heap.shape[0]:
+                heap_array = _heap_room(heap_array, heap_size)
+                heap = heap_array
+            _heap_push(heap, heap_size, ((child_g + max(h[target], 0)) << 50) | ((G_MAX - child_g) << NODE_BITS)
+                       | target)
             heap_size += 1
     counters[0] = n_nodes
     counters[1] = heap_size
@@ -817,4 +1212,4 @@ def astar_run(keys: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray
     counters[3] = generated
     counters[4] = bound
     counters[5] = status
-    return keys, g, h, parent, table, heap, counters
+    return keys_array, g_array, h_array, parent_array, table_array, heap_array, counters_array
