@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
+from stratagem.core.provenance import provenance
 from stratagem.loading import Position, game_of_file, load_position
 from stratagem.solvers.dimacs import write_text_maybe_gz
 from stratagem.solving import DealSolution, solve
@@ -112,6 +113,7 @@ class SoloCheck:
                             proof_sha256=hashlib.sha256(proof_text.encode()).hexdigest())
         data = record.to_json()
         data["evidence"] = evidence
+        data["provenance"] = provenance(self.puzzle)
         write_atomic(str(path), dumps_record(data))
         return True
 

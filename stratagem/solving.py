@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.progress import ProgressFactory, no_progress
+from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
 from stratagem.loading import StratoDeal, deal_of, load_strato
 from stratagem.models.strato.notation import Move, format_move
@@ -109,16 +110,23 @@ class DealSolution:
         """Whether there is an answer to record: a line found, or the evidence that no line exists."""
         return bool(self.result.moves) or self.result.status == UNSOLVABLE
 
-    def write_proof(self, path: str | Path) -> bool:
+    def write_proof(self, path: str | Path, provenance: dict[str, Any] | None = None) -> bool:
         """Write the proof record (``stratagem/proof@1``) and, for a DRUP refutation, its CNF and proof beside it.
 
         Returns False, writing nothing, when there is no answer to record (:meth:`has_proof`): a file
-        named as a proof record always holds one that ``verify`` can check.
+        named as a proof record always holds one that ``verify`` can check. ``provenance`` replaces
+        :meth:`provenance` (a sweep's worker knows the puzzle's digest, not necessarily its file).
         """
         if not self.has_proof():
             return False
-        write_proof(str(path), self.result, self.line())
+        write_proof(str(path), self.result, self.line(), provenance if provenance is not None else self.provenance())
         return True
+
+    def provenance(self) -> dict[str, Any]:
+        """Where this answer came from (:mod:`stratagem.core.provenance`): the code, and the puzzle file's
+        SHA-256 (no input for a deal given as a game)."""
+        source = self.deal.source
+        return make_provenance(source if Path(source).is_file() else None)
 
     def to_json(self) -> dict[str, Any]:
         """The ``stratagem/solve@1`` report, as ``stratagem solve --json`` prints it."""
@@ -143,6 +151,7 @@ class DealSolution:
             "stopped_by": result.stopped_by,
             "best_line": result.best_line,
             "stats": result.stats,
+            "provenance": self.provenance(),
         }
 
 

@@ -12,12 +12,19 @@ Records (docs/formats.md, "Sweep records") are deterministic apart from ``second
 what a time limit cut short, which depends on the machine: such a deal has status ``unknown`` with the
 proven lower bound and the length of the best line found.
 
-Resuming: a task's key is the puzzle's SHA-256 (its bytes, not its path), the player count, the seed, the
-method and the time limit. Running the same sweep again skips the keys already in the file (with
-``retry_unknown``, all but those whose latest record is ``unknown``; the file is only ever appended to, and
-of a repeated key the last record counts). Each record
-is one line written by one ``write`` and ``fsync``-ed, so a killed run loses only the tasks in flight;
-a torn last line (a crash of the machine mid-write) is dropped when the file is next opened, with a note.
+Resuming: a task's key is the puzzle's SHA-256 (its bytes, not its path), the player count, the seed and
+the method -- never the time limit, so that running a deal again with a longer limit gives a second
+record of the same deal, not a second deal. Running the same sweep again skips the keys already in the
+file. The file is only ever appended to; of a key recorded more than once, the *best-established*
+record counts (:func:`best_records`), for resuming and for ``stratagem report`` alike. Each record is
+one line written by one ``write`` and ``fsync``-ed, so a killed run loses only the tasks in flight; a torn
+last line (a crash of the machine mid-write) is dropped when the file is next opened, with a note.
+
+Settings: a results file is one experiment, made with one time limit. A run that would add new deals
+with a different limit than the records already there is refused (:class:`SettingsMismatch`) unless
+told (``force_settings``); retrying (``retry_unknown``, ``retry_uncertified``) may use any limit, and
+marks its records ``"retry"`` so that they are not taken for the file's settings. Every record carries
+its provenance (:mod:`stratagem.core.provenance`): the code that made it.
 
 Dask is an extra (``pip install "stratagem[dist]"``) and imported only when a sweep uses it.
 """
@@ -25,6 +32,7 @@ Dask is an extra (``pip install "stratagem[dist]"``) and imported only when a sw
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -36,7 +44,8 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.errors import BadInput
-from stratagem.core.io import MAX_RECORD_BYTES, check_writable, read_capped
+from stratagem.core.io import MAX_SEED, check_writable, open_regular
+from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_position, load_strato
 from stratagem.models.strato.puzzle import Puzzle, setup_from_data
 from stratagem.models.strato.solve import METHODS
@@ -54,6 +63,20 @@ DIST_HINT = 'pip install "stratagem[dist]" (or run in this process with --worker
 #: Seconds to wait for an existing scheduler (``--scheduler``) before giving up.
 CONNECT_TIMEOUT = 10.0
 
+#: The most tasks one sweep may plan (``--deals`` has the same cap): ten million records are some 6 GB.
+MAX_TASKS = 10_000_000
+
+#: The longest line a results file may hold. A record is under a few KB (its line is at most a few
+#: dozen moves); anything longer is not a record of ours, and is refused before it is parsed.
+MAX_LINE_BYTES = 1 << 20
+
+#: The largest results file read (some two million records).
+MAX_RESULTS_BYTES = 1 << 30
+
+#: Why a record was made by a retry (its ``"retry"`` field; ``None`` for a first run).
+RETRY_UNKNOWN = "unknown"
+RETRY_UNCERTIFIED = "uncertified"
+
 
 @dataclass(frozen=True)
 class Task:
@@ -70,10 +93,12 @@ class Task:
     time_limit: float | None
     proof_dir: str | None = None
 
+    retry: str | None = None
+
     @property
     def key(self) -> str:
-        """What makes two tasks the same: the puzzle's bytes, players, seed, method, time limit."""
-        return task_key(self.puzzle_sha256, self.players, self.seed, self.method, self.time_limit)
+        """What makes two tasks the same deal: the puzzle's bytes, players, seed, method (not the limit)."""
+        return task_key(self.puzzle_sha256, self.players, self.seed, self.method)
 
     def command(self) -> str:
         """The ``stratagem solve`` command that reproduces this task."""
@@ -95,10 +120,12 @@ class PositionTask:
     time_limit: float | None
     proof_dir: str | None = None
 
+    retry: str | None = None
+
     @property
     def key(self) -> str:
-        """The position's bytes, the method and the time limit (no players, no seed)."""
-        return task_key(self.puzzle_sha256, None, None, self.method, self.time_limit)
+        """The position's bytes and the method (no players, no seed, not the limit)."""
+        return task_key(self.puzzle_sha256, None, None, self.method)
 
     def command(self) -> str:
         """The ``stratagem analyze`` command that reproduces this task."""
@@ -106,28 +133,72 @@ class PositionTask:
         return f"stratagem analyze {self.puzzle} --method {self.method}{limit}"
 
 
-def task_key(puzzle_sha256: str, players: int | None, seed: int | None, method: str, time_limit: float | None) -> str:
-    """The key of a task (and of its record): one string, compared as is."""
-    return json.dumps([puzzle_sha256, players, seed, method, time_limit])
+def task_key(puzzle_sha256: str, players: int | None, seed: int | None, method: str) -> str:
+    """The key of a task (and of its records): the deal and the method, one string compared as is. The
+    time limit is not part of it: a deal run again with another limit is the same deal."""
+    return json.dumps([puzzle_sha256, players, seed, method])
 
 
 def record_key(record: dict[str, Any]) -> str:
     """The key of a record, as :meth:`Task.key` gives it for the task that made it."""
-    limit = record["time_limit"]
-    return task_key(record["puzzle_sha256"], record["players"], record["seed"], record["method"],
-                    None if limit is None else float(limit))
+    return task_key(record["puzzle_sha256"], record["players"], record["seed"], record["method"])
 
 
 def parse_seeds(text: str) -> range:
-    """``A..B`` (both included) as a range; :class:`ValueError` with the reason otherwise."""
+    """``A..B`` (both included) as a range; :class:`ValueError` with the reason otherwise. Seeds are
+    0 to :data:`~stratagem.core.io.MAX_SEED` (records hold 64-bit integers), at most :data:`MAX_TASKS`."""
     first, sep, last = text.partition("..")
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    if not sep or len(first.strip()) > 30 or len(last.strip()) > 30:
+        raise ValueError(f"{shown!r} is not a seed range A..B (for example 0..499)")
     try:
         a, b = int(first), int(last)
     except ValueError:
-        raise ValueError(f"{text!r} is not a seed range A..B (for example 0..499)") from None
-    if not sep or a > b or a < 0:
-        raise ValueError(f"{text!r} is not a seed range A..B with 0 <= A <= B")
+        raise ValueError(f"{shown!r} is not a seed range A..B (for example 0..499)") from None
+    if a > b or a < 0:
+        raise ValueError(f"{shown!r} is not a seed range A..B with 0 <= A <= B")
+    if b > MAX_SEED:
+        raise ValueError(f"{shown!r}: seeds go up to {MAX_SEED} (2^63-1)")
+    if b - a + 1 > MAX_TASKS:
+        raise ValueError(f"{shown!r} is {b - a + 1:,} seeds; a sweep runs at most {MAX_TASKS:,}")
     return range(a, b + 1)
+
+
+def outcome_rank(record: dict[str, Any]) -> int:
+    """How well established a record's answer is, for choosing among the records of one deal: 3 an
+    optimum or an unsolvability with a certificate that ``verify`` re-checks (other games: ``solved``),
+    2 one resting on a search alone, 1 a line found but its optimality open, 0 nothing decided."""
+    status = record.get("status")
+    if record.get("game", "strato") != "strato":
+        return 3 if status == "solved" else 0
+    if status in ("solved", "unsolvable"):
+        return 3 if record.get("certificate") else 2
+    return 1 if record.get("best_length") is not None else 0
+
+
+def best_records(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """One record per key: the best-established one (:func:`outcome_rank`), the latest among equals.
+
+    Not simply the latest: a retry on a busier machine, or with a shorter limit, may stop where an
+    earlier run decided the deal, and what was proven stays proven; a certificate outranks a search.
+    Among equally established records the latest counts (a retry with a longer limit comes later)."""
+    best: dict[str, dict[str, Any]] = {}
+    for record in records:
+        key = record_key(record)
+        if key not in best or outcome_rank(record) >= outcome_rank(best[key]):
+            best[key] = record
+    return best
+
+
+def uncertified(record: dict[str, Any]) -> bool:
+    """A Strato record whose answer (an optimum, or unsolvability) rests on a search alone: no certificate
+    that ``verify`` re-checks (``certificate`` is null)."""
+    return (record.get("game", "strato") == "strato" and record.get("status") in ("solved", "unsolvable")
+            and not record.get("certificate"))
+
+
+class SettingsMismatch(BadInput):
+    """A sweep would add deals with other settings (time limit) than the records already in the file."""
 
 
 def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[int],
@@ -140,6 +211,9 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
     Each puzzle file is read and checked here (a mistake is :class:`BadInput` before any work), and its
     bytes hashed."""
     seeds, players, methods = list(seeds), list(players), list(methods)
+    if len(puzzles) * len(seeds) * len(players) * len(methods) > MAX_TASKS:
+        raise BadInput("<argument>", "--deals", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {len(players)} "
+                       f"player count(s) x {len(methods)} method(s) is more than the {MAX_TASKS:,} tasks a sweep runs")
     limit = None if time_limit is None else float(time_limit)  # 10 and 10.0 are one key
     strato = any(game_of_file(path) == "strato" for path in puzzles)
     for method in methods if strato else ():
@@ -194,6 +268,7 @@ def run_task(task: Task | PositionTask) -> dict[str, Any]:
     puzzle = Puzzle(task.puzzle, challenge, options, ())
     deal = deal_of(puzzle, task.seed, task.players)
     answer = solve(deal, method=task.method, time_limit=task.time_limit)
+    source = provenance(task.puzzle, task.puzzle_sha256)
     result = answer.result
     evidence = answer.evidence
     certificate: dict[str, Any] | None = None
@@ -202,7 +277,7 @@ def run_task(task: Task | PositionTask) -> dict[str, Any]:
     if task.proof_dir is not None and answer.has_proof():
         name = f"{Path(task.puzzle).stem}-{task.puzzle_sha256[:8]}-p{task.players}-s{task.seed}-{task.method}.json"
         path = Path(task.proof_dir) / name
-        answer.write_proof(path)
+        answer.write_proof(path, source)
         if certificate is None:
             certificate = {"kind": evidence.get("kind"), "proof": None, "sha256": None}
         certificate["proof"] = name
@@ -228,6 +303,8 @@ def run_task(task: Task | PositionTask) -> dict[str, Any]:
         "certificate": certificate,
         "seconds": round(time.perf_counter() - started, 3),
         "version": __version__,
+        "retry": task.retry,
+        "provenance": source,
     }
 
 
@@ -247,7 +324,7 @@ def run_position_task(task: PositionTask) -> dict[str, Any]:
     if task.proof_dir is not None and report.get("status") == "solved":
         name = f"{Path(task.puzzle).stem}-{task.puzzle_sha256[:8]}-{task.method}.json"
         proof = Path(task.proof_dir) / name
-        analysis.write_proof(proof)
+        analysis.write_proof(proof, provenance=provenance(task.puzzle, task.puzzle_sha256))
         certificate = {"kind": "proof-tree", "proof": name, "sha256": hashlib.sha256(proof.read_bytes()).hexdigest()}
     solved = report.get("status") == "solved"
     return {
@@ -273,6 +350,8 @@ def run_position_task(task: PositionTask) -> dict[str, Any]:
         "certificate": certificate,
         "seconds": round(time.perf_counter() - started, 3),
         "version": __version__,
+        "retry": task.retry,
+        "provenance": provenance(task.puzzle, task.puzzle_sha256),
     }
 
 
@@ -284,8 +363,10 @@ def dumps_line(record: dict[str, Any]) -> str:
 class ResultsFile:
     """A JSON Lines file of sweep records, read to learn what is done and appended to whole lines at a time.
 
-    :meth:`open` reads and checks the file (another format, or a malformed line other than the last, is
-    :class:`BadInput`: the file is not ours to change), drops a torn last line, and opens it for appending.
+    :meth:`check` reads and checks the file (another format, a malformed line other than the last, a line
+    longer than :data:`MAX_LINE_BYTES`, or something that is not a regular file is :class:`BadInput`:
+    the file is not ours to change); a last line without its newline is kept when it is a whole record,
+    and dropped (as torn) when it is the beginning of one. :meth:`open` opens it for appending.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -294,6 +375,7 @@ class ResultsFile:
         self.torn: str | None = None
         self._fd: int | None = None
         self._good_bytes = 0
+        self._needs_newline = False
 
     def check(self) -> None:
         """Refuse, before any work, a results file that cannot be appended to or holds something else."""
@@ -306,34 +388,66 @@ class ResultsFile:
         self.records = list(self._read())
 
     def _read(self) -> Iterator[dict[str, Any]]:
-        if not Path(self.path).exists():
+        if not Path(self.path).exists() and not Path(self.path).is_symlink():
             return
-        with open(self.path, "rb") as handle:
-            data = read_capped(handle, 16 * MAX_RECORD_BYTES)
-        if len(data) > 16 * MAX_RECORD_BYTES:
-            raise BadInput(self.path, "", "larger than a results file may be (1 GiB); start a new one")
-        lines = data.split(b"\n")
-        last = lines.pop()  # what follows the last newline: empty for a file of whole lines
-        offset = 0
-        for number, raw in enumerate(lines, 1):
-            yield parse_record(raw, self.path, number)
-            offset += len(raw) + 1
+        with open_regular(self.path) as handle:
+            offset = 0
+            number = 0
+            while True:
+                raw = handle.readline(MAX_LINE_BYTES + 1)
+                if not raw:
+                    break
+                number += 1
+                if len(raw) > MAX_LINE_BYTES:
+                    raise BadInput(self.path, f"line {number}", f"longer than {MAX_LINE_BYTES >> 20} MiB: not a "
+                                   f"{SWEEP_FORMAT} record (a record is a few KB)")
+                if offset + len(raw) > MAX_RESULTS_BYTES:
+                    raise BadInput(self.path, "", f"larger than a results file may be ({MAX_RESULTS_BYTES >> 30} GiB); "
+                                   "start a new one")
+                if raw.endswith(b"\n"):
+                    yield parse_record(raw, self.path, number)
+                    offset += len(raw)
+                    continue
+                # The last line, without its newline: a whole record someone saved without one, or the
+                # beginning of a record a crash cut short (records start with '{"', keys sorted).
+                if raw.startswith(b'{"'[: len(raw)]) and not _is_json(raw):
+                    self.torn = (f"{self.path}: line {number} is torn (a run stopped while writing it); "
+                                 "dropped, its task runs again")
+                    break
+                record = parse_record(raw, self.path, number)
+                self._needs_newline = True
+                offset += len(raw)
+                yield record
         self._good_bytes = offset
-        if last:
-            self.torn = (f"{self.path}: line {len(lines) + 1} is torn (a run stopped while writing it); "
-                         "dropped, its task runs again")
 
-    def done(self, retry_unknown: bool = False) -> set[str]:
-        """The keys of the tasks this file holds a record of; with ``retry_unknown``, leaving out those
-        whose latest record is ``unknown`` (a time limit stopped it), so that they run again."""
-        latest = {record_key(r): r for r in self.records}  # a repeated key: the last record counts
-        return {key for key, r in latest.items() if not (retry_unknown and r.get("status") == "unknown")}
+    def done(self, retry_unknown: bool = False, retry_uncertified: bool = False) -> set[str]:
+        """The keys of the tasks this file holds a record of, less those to run again: with
+        ``retry_unknown``, those whose best record (:func:`best_records`) is ``unknown``; with
+        ``retry_uncertified``, those whose best record's answer rests on a search alone (:func:`uncertified`)."""
+        best = best_records(self.records)
+        return {key for key, r in best.items()
+                if not (retry_unknown and r.get("status") == "unknown")
+                and not (retry_uncertified and uncertified(r))}
+
+    def time_limits(self) -> dict[float | None, int]:
+        """The time limits of the file's first-run records (not its retries), each with its first line."""
+        limits: dict[float | None, int] = {}
+        for number, record in enumerate(self.records, 1):
+            if not record.get("retry"):
+                limit = record.get("time_limit")
+                limits.setdefault(None if limit is None else float(limit), number)
+        return limits
 
     def open(self) -> None:
-        """Drop a torn last line and open the file for appending (made if missing)."""
+        """Drop a torn last line, end a last record written without its newline, and open the file for
+        appending (made if missing)."""
         if self.torn is not None:
             os.truncate(self.path, self._good_bytes)
+            self.torn = None
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        if self._needs_newline:
+            os.write(self._fd, b"\n")
+            self._needs_newline = False
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as one whole line, and make it durable before going on."""
@@ -349,6 +463,14 @@ class ResultsFile:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _is_json(raw: bytes) -> bool:
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
@@ -367,6 +489,8 @@ def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
         record_key(record)
     except KeyError as exc:
         raise BadInput(source, place, f"a {SWEEP_FORMAT} record without {exc.args[0]!r}") from None
+    except TypeError:  # a value json.dumps cannot write cannot come from json.loads; kept for safety
+        raise BadInput(source, place, f"a {SWEEP_FORMAT} record whose key fields are malformed") from None
     status_ok = isinstance(record.get("status"), str) if record.get("game") != "strato" else (
         record.get("status") in STATUSES)
     if not status_ok:
@@ -374,12 +498,20 @@ def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
     return record
 
 
-def read_results(path: str | Path) -> list[dict[str, Any]]:
-    """The records of a results file (a torn last line left out), for reports."""
+def read_results(path: str | Path) -> tuple[list[dict[str, Any]], str | None]:
+    """The records of a results file, for reports, and a note when a torn last line was left out.
+
+    :class:`BadInput` for what is not a results file: missing, not a regular file (a pipe would block),
+    a line that is not a sweep record, or no whole record at all (an empty file, or one torn line)."""
     results = ResultsFile(path)
-    if not Path(path).is_file():
+    records = list(results._read())
+    if not Path(path).exists():
         raise BadInput(str(path), "", "no such file")
-    return list(results._read())
+    if not records:
+        problem = ("holds no whole record: its only line is torn (a run stopped while writing it)"
+                   if results.torn else "is empty: no sweep record to report")
+        raise BadInput(str(path), "", problem)
+    return records, results.torn
 
 
 @dataclass
@@ -402,21 +534,57 @@ class Tally:
 OnRecord = Callable[[dict[str, Any], Tally], None]
 
 
+def to_run(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, retry_unknown: bool = False,
+           retry_uncertified: bool = False, force_settings: bool = False) -> list[Task | PositionTask]:
+    """The tasks a sweep runs: those ``results`` holds no record of, and those it retries (each marked
+    with why, its ``retry``). :class:`SettingsMismatch` when new deals would get another time limit than
+    the file's first-run records, unless ``force_settings``."""
+    held = {record_key(r) for r in results.records}
+    done = results.done(retry_unknown, retry_uncertified)
+    best = best_records(results.records)
+    out: list[Task | PositionTask] = []
+    for task in tasks:
+        if task.key not in held:
+            out.append(task)
+        elif task.key not in done:
+            why = RETRY_UNKNOWN if best[task.key].get("status") == "unknown" else RETRY_UNCERTIFIED
+            out.append(dataclasses.replace(task, retry=why))
+    new = [t for t in out if t.retry is None]
+    limits = results.time_limits()
+    if new and not force_settings:
+        limit = new[0].time_limit
+        other = {seen: line for seen, line in limits.items() if seen != limit}
+        if other:
+            held_limit, line = min(other.items(), key=lambda item: item[1])
+            raise SettingsMismatch(results.path, f"line {line}", (
+                f"made with {_limit_text(held_limit)}; this run would add {len(new):,} deal(s) with "
+                f"{_limit_text(limit)}: give the file's limit to resume, --retry-unknown to re-run only its "
+                "undecided deals, or --force-settings to mix limits in one file"))
+    return out
+
+
+def _limit_text(limit: float | None) -> str:
+    return "no time limit" if limit is None else f"--time-limit {limit:g}"
+
+
 def sweep(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, workers: int | None = None,
           scheduler: str | None = None, on_record: OnRecord | None = None,
           on_failure: Callable[[Task | PositionTask, str], None] | None = None,
-          connect_timeout: float = CONNECT_TIMEOUT, retry_unknown: bool = False) -> Tally:
+          connect_timeout: float = CONNECT_TIMEOUT, retry_unknown: bool = False, retry_uncertified: bool = False,
+          force_settings: bool = False) -> Tally:
     """Run the tasks whose records ``results`` does not hold yet, appending each record as it arrives.
 
     ``workers=0`` runs them here, one after another; otherwise on Dask: ``scheduler`` (an address such
     as ``tcp://host:8786``) or an embedded ``LocalCluster`` of ``workers`` processes (``None``: one per
     core). ``results`` must have been :meth:`~ResultsFile.check`-ed. A task whose worker died more
     often than Dask allows is reported to ``on_failure`` and left out (the next run tries it again).
-    ``retry_unknown`` runs again the tasks whose latest record is ``unknown`` (after a faster release, or
-    on a quieter machine); the new record is appended after the old one, which a report then ignores.
+    ``retry_unknown`` runs again the tasks whose best record is ``unknown`` (with a longer limit, after a
+    faster release, or on a quieter machine); ``retry_uncertified`` those whose optimum rests on a search
+    alone. The new record is appended after the old one; :func:`best_records` chooses which counts.
+    New deals with another time limit than the file's are refused (:func:`to_run`) unless ``force_settings``.
     """
-    done = results.done(retry_unknown)
-    todo = [t for t in tasks if t.key not in done]
+    todo = to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
+                  force_settings=force_settings)
     tally = Tally(total=len(todo), skipped=len(tasks) - len(todo))
     if tally.total and any(t.proof_dir for t in todo):
         for folder in {t.proof_dir for t in todo if t.proof_dir}:
@@ -424,12 +592,6 @@ def sweep(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, workers
     client = None if workers == 0 and scheduler is None else connect(workers, scheduler, connect_timeout)
     results.open()
     try:
-        rows = sorted({min(2, t.setup["challenge"]["rows"]) for t in todo if isinstance(t, Task)})
-        if rows:
-            if client is None:
-                warm_up(rows)
-            else:
-                client.run(warm_up, rows)
         if client is None:
             for task in todo:
                 _keep(run_task(task), results, tally, on_record)
@@ -440,36 +602,6 @@ def sweep(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, workers
         if client is not None:
             close(client)
     return tally
-
-
-#: Setups whose deals :func:`warm_up` solves: one row, and two rows (the kernels differ).
-WARM_UP_SETUPS = (
-    {"challenge": {"name": "warm-up, one row", "level": 0, "weathers": "RW", "rows": 1, "limit": 6,
-                   "rows_required": 1, "players": 1, "goal": {"left": "RRRR", "right": "WWWW"}, "pairs": ["RW"]}},
-    {"challenge": {"name": "warm-up, two rows", "level": 2, "weathers": "RWSC", "rows": 2, "limit": 6,
-                   "rows_required": 2, "players": 1, "goal": {"left": "<<<", "right": ">>>"}}},
-)
-
-
-def warm_up(rows: Sequence[int] = (1, 2)) -> None:
-    """Compile (or load from numba's cache) the Strato kernels before any deal's time limit starts.
-
-    A fresh install has no compiled kernels: the first solve compiles them, which took over two minutes
-    on a loaded 2-core machine, and numba's compiler cannot be stopped, so the first deals of a sweep
-    overran their limit and were recorded ``unknown``. Solving one small deal of each kind without a
-    limit on each worker first takes that time out of the deals' limits (well under a second once
-    cached). ``rows``: the row counts (1, or 2 for two or more) of the deals to come."""
-    from stratagem.models.strato.deal import seeded_deal
-    from stratagem.models.strato.rules import StratoGame
-    from stratagem.models.strato.solve import solve
-
-    for setup in WARM_UP_SETUPS:
-        if setup["challenge"]["rows"] not in rows:
-            continue
-        challenge, options = setup_from_data(setup, "<warm-up>")
-        game = StratoGame(challenge, options, seeded_deal(challenge, 0, 1))
-        solve(game, method="relaxed")
-        solve(game, method="astar", max_nodes=1, fallback=False)  # auto's A* runs compiled (compiled_search)
 
 
 def _keep(record: dict[str, Any], results: ResultsFile, tally: Tally, on_record: OnRecord | None) -> None:
@@ -505,6 +637,7 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
     except ImportError:
         raise BadInput("<argument>", "--workers", f"the Dask executor needs dask[distributed]: {DIST_HINT}") from None
     if scheduler is not None:
+        _check_address(scheduler)
         try:
             return Client(scheduler, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
@@ -526,6 +659,31 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
     # The worker processes' ids, to end them ourselves if closing the cluster does not (see close()).
     client.stratagem_worker_pids = sorted(client.run(os.getpid).values())  # type: ignore[attr-defined]
     return client
+
+
+def _check_address(scheduler: str) -> None:
+    """Refuse a scheduler address Dask cannot even parse, before a client is made: a client whose
+    address was refused is left half-built, and its finaliser prints a traceback at exit."""
+    from distributed.comm.registry import get_backend
+
+    shown = " ".join(scheduler.split())[:80] or "''"
+    scheme, sep, rest = scheduler.partition("://")
+    if not sep:
+        scheme, rest = "tcp", scheduler  # Dask's default for host:port
+    if not rest or not scheduler.isprintable() or not scheme.isascii():
+        raise BadInput(shown, "--scheduler", "not a scheduler address (such as tcp://host:8786)")
+    try:
+        backend = get_backend(scheme)
+    except ValueError as exc:
+        raise BadInput(shown, "--scheduler", " ".join(str(exc).split())[:200]) from None
+    try:
+        _, port = backend.get_address_host_port(rest)  # type: ignore[no-untyped-call]
+    except NotImplementedError:  # an address without host and port (inproc://)
+        return
+    except ValueError as exc:
+        raise BadInput(shown, "--scheduler", " ".join(str(exc).split())[:200]) from None
+    if not 0 < port < 65536:
+        raise BadInput(shown, "--scheduler", f"port {port} is not a TCP port (1 to 65535)")
 
 
 def _ignore_sigint() -> None:
@@ -577,5 +735,6 @@ def close(client: Any, timeout: float = CLOSE_TIMEOUT) -> bool:
     return False
 
 
-__all__ = ["SWEEP_FORMAT", "PositionTask", "ResultsFile", "Tally", "Task", "parse_seeds", "plan", "read_results",
-           "run_task", "sweep"]
+__all__ = ["SWEEP_FORMAT", "PositionTask", "ResultsFile", "SettingsMismatch", "Tally", "Task", "best_records",
+           "outcome_rank", "parse_seeds", "plan", "read_results", "record_key", "run_task", "sweep", "to_run",
+           "uncertified"]

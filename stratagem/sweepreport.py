@@ -9,6 +9,12 @@ Counting, claiming no more than the records prove: a deal is *solvable* when a w
 decided deals with a 95% Wilson score interval (:func:`stratagem.solvers.match.wilson_interval`; two
 formulas the project keeps hand-written and tested rather than depend on SciPy for), next to the share
 of undecided deals, which the interval does not cover.
+
+One record per deal: a results file may hold several records of a deal (a retry appends one), and every
+count, interval and plot is over deals, never records. Of a deal's records the best-established counts
+(:func:`stratagem.sweep.best_records`: a certified answer over one resting on a search, a decided deal
+over an undecided one, the latest among equals), so that a retry cannot un-decide what was proven, and
+decided records that disagree are listed rather than hidden.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.solvers.match import wilson_interval
-from stratagem.sweep import record_key
+from stratagem.sweep import best_records, record_key, uncertified
 
 #: How many of the hardest deals the summary lists.
 HARDEST = 10
@@ -50,6 +56,10 @@ class SweepReport:
 
     source: str
     records: tuple[dict[str, Any], ...]
+    #: How many records the file held (``records`` holds one per deal).
+    held: int = 0
+    #: Deals whose decided records disagree (status or length), each as its records.
+    conflicts: tuple[tuple[dict[str, Any], ...], ...] = ()
 
     @property
     def deals(self) -> list[dict[str, Any]]:
@@ -112,9 +122,12 @@ class SweepReport:
 
     def markdown(self, plots: Sequence[str] = ()) -> str:
         """The summary; ``plots`` are the PNG file names to show in it."""
+        superseded = self.held - len(self.records)
         lines = [f"# Sweep report: {Path(self.source).name}", "",
                  f"{len(self.deals)} Strato deal(s) and {len(self.positions)} position analyse(s) from "
-                 f"`{self.source}` (records `stratagem/sweep@1`). A deal is "
+                 f"`{self.source}` (records `stratagem/sweep@1`"
+                 + (f"; {self.held} records, of which {superseded} superseded by a better-established record of "
+                    "the same deal, which alone counts" if superseded else "") + "). A deal is "
                  "*solvable* when a winning line was found, *unsolvable* when that was proven, *undecided* "
                  "when the time limit stopped the solver first. Intervals: 95% Wilson score, over the decided "
                  "deals.", "", "## Solvable fraction", "",
@@ -125,6 +138,18 @@ class SweepReport:
                         f"{row['fraction']:.3f} ({row['low']:.3f} - {row['high']:.3f})")
             lines.append(f"| {row['challenge']} | {row['players']} | {row['method']} | {row['deals']} | "
                          f"{row['solvable']} | {row['unsolvable']} | {row['undecided']} | {fraction} |")
+        resting = [r for r in self.deals if uncertified(r)]
+        lines += ["", f"Optimality certified (a certificate `stratagem verify` re-checks) for "
+                  f"{sum(1 for r in self.deals if r['status'] in ('solved', 'unsolvable')) - len(resting)} decided "
+                  f"deal(s); resting on a search alone: {len(resting)}"
+                  + (" (`stratagem sweep --retry-uncertified` runs them again)." if resting else ".")]
+        if self.conflicts:
+            lines += ["", f"**{len(self.conflicts)} deal(s) have decided records that disagree** (the counted one "
+                      "is the best-established, the latest among equals):", ""]
+            for group in self.conflicts[:UNDECIDED_ROWS]:
+                first = group[0]
+                answers = "; ".join(f"{r['status']} {r.get('length')} by {r.get('solved_by')}" for r in group)
+                lines.append(f"- {first['challenge']}, {first['players']} player(s), seed {first['seed']}: {answers}")
         lines += ["", "## Optimal lengths", "", "Deals by proven optimal length (turns).", ""]
         lengths = self.lengths()
         every = sorted({n for c in lengths.values() for n in c})
@@ -137,7 +162,9 @@ class SweepReport:
             lines.append("No deal was solved.")
         lines += ["", "## Deals whose optimum is undecided", ""]
         undecided = self.undecided()
-        if undecided:
+        if not self.deals:
+            lines.append("No Strato deal in this file.")
+        elif undecided:
             lines += [f"{len(undecided)} deal(s) stopped by the time limit, with or without a line (a deal with a "
                       "line counts as solvable above); the lower bound is proven, the best line is only a line found"
                       + (f" (the first {UNDECIDED_ROWS} shown)." if len(undecided) > UNDECIDED_ROWS else "."), "",
@@ -237,11 +264,18 @@ class SweepReport:
 
 
 def summarise(records: Sequence[dict[str, Any]], source: str) -> SweepReport:
-    """A report of ``records`` (a key seen twice counts once: its last record)."""
-    latest: dict[str, dict[str, Any]] = {}
+    """A report of ``records``, one per deal (a key seen twice counts once: its best-established record,
+    :func:`stratagem.sweep.best_records`)."""
+    best = best_records(records)
+    decided: dict[str, set[tuple[Any, Any]]] = defaultdict(set)
+    by_key: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
-        latest[record_key(record)] = record
-    return SweepReport(source, tuple(latest.values()))
+        if record.get("game", "strato") == "strato" and record.get("status") in ("solved", "unsolvable"):
+            key = record_key(record)
+            decided[key].add((record["status"], record.get("length")))
+            by_key[key].append(record)
+    conflicts = tuple(tuple(by_key[key]) for key, answers in decided.items() if len(answers) > 1)
+    return SweepReport(source, tuple(best.values()), held=len(records), conflicts=conflicts)
 
 
 __all__ = ["SweepReport", "outcome", "reproduce", "summarise"]

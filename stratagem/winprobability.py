@@ -22,6 +22,7 @@ from stratagem import __version__
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
 from stratagem.loading import StratoDeal, load, load_strato
 from stratagem.models.strato.deal import DealError, check_position
@@ -103,6 +104,7 @@ class DealOdds:
             "claim": self.claim(),
             "nodes": [node.to_json() for node in self.result.proof],
             "stratagem": __version__,
+            "provenance": provenance(self.deal.source if Path(self.deal.source).is_file() else None),
         }
 
     def write_proof(self, path: str | Path) -> bool:

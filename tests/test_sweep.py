@@ -196,7 +196,7 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, capsys: pytest.Cap
     out = tmp_path / "results.jsonl"
     run_sweep(out, range(1), players=(1,))
     before = out.read_bytes()
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(out),
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(out), "--time-limit", "30",
                     "--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "0.5")
     assert_one_line(code, err, "tcp://127.0.0.1:9", "--scheduler", "cannot reach")
     assert out.read_bytes() == before

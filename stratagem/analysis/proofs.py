@@ -43,13 +43,15 @@ class ProofFile:
 
 
 def write_proof(game: Any, state: Any, method: str, status: str, player: int | None, lp_results: Any,
-                path: str | Path, time_limit: float | Deadline | None = None) -> ProofFile:
+                path: str | Path, time_limit: float | Deadline | None = None,
+                provenance: dict[str, Any] | None = None) -> ProofFile:
     """Write the proof of an analysis's solved value to ``path`` (see :meth:`Analysis.write_proof
     <stratagem.analysis.result.Analysis.write_proof>`, which passes its own fields here).
 
     ``player`` counts from 1, as in the record; ``lp_results`` are the induction's results (``lp``
     only). Raises :class:`~stratagem.core.errors.BadInput` when the method or status has no proof and
     :class:`ProofNotWritten` when there is nothing to prove or the time ran out; nothing is written then.
+    ``provenance`` (:mod:`stratagem.core.provenance`), when given, is stored in the record as a description.
     """
     check_provable(method)
     if status == "heuristic":
@@ -75,5 +77,7 @@ def write_proof(game: Any, state: Any, method: str, status: str, player: int | N
             raise ProofNotWritten(str(stop)) from None
         record["setup"] = game.setup()
         nodes = len(record["nodes"])
+    if provenance is not None:
+        record["provenance"] = provenance
     write_atomic(path, dumps_record(record))
     return ProofFile(str(Path(path)), record["format"], nodes)

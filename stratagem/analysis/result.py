@@ -190,7 +190,8 @@ class Analysis:
         """The record as canonical JSON text (sorted keys, two-space indent, trailing newline)."""
         return dumps_record(self.to_json())
 
-    def write_proof(self, path: str | Path, time_limit: float | Deadline | None = None) -> ProofFile:
+    def write_proof(self, path: str | Path, time_limit: float | Deadline | None = None,
+                    provenance: dict[str, Any] | None = None) -> ProofFile:
         """Write the proof of the solved value to ``path`` and say what was written.
 
         Exact searches give an AND/OR proof tree (all replies at the opponents' nodes, one move at the
@@ -201,10 +202,11 @@ class Analysis:
 
         Raises :class:`~stratagem.core.errors.BadInput` for a method or status that has no proof
         (estimates, depth-limited values) and :class:`~stratagem.analysis.proofs.ProofNotWritten` when the
-        value was not established or the time ran out first; nothing is written then.
+        value was not established or the time ran out first; nothing is written then. ``provenance``
+        (:func:`stratagem.core.provenance.provenance`), when given, is stored in the record.
         """
         return write_proof(self.game_rules, self.state, self.method, self.status, self.player, self._lp_results,
-                           path, time_limit)
+                           path, time_limit, provenance)
 
 
 def from_report(report: dict[str, Any], game: Any, state: Any, lp_results: Any, seconds: float) -> Analysis:

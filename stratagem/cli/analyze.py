@@ -33,6 +33,7 @@ from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import terminal_progress
 from stratagem.core.deadline import Deadline
 from stratagem.core.io import check_writable, dumps_record
+from stratagem.core.provenance import provenance
 from stratagem.loading import load_position
 from stratagem.solvers.gametree import NOT_RANKED, SOLVED
 
@@ -93,7 +94,7 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
         code = DONE if analysis.status in (SOLVED, "heuristic", "estimate") else UNDETERMINED
         if proof_file is not None:
             try:
-                report["proof"] = analysis.write_proof(proof_file, limit).to_json()
+                report["proof"] = analysis.write_proof(proof_file, limit, provenance(position)).to_json()
             except ProofNotWritten as exc:
                 report["proof"] = None
                 code = UNDETERMINED

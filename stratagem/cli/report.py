@@ -19,7 +19,9 @@ from stratagem.sweepreport import summarise
 def report(results_file: str, out_dir: str, no_plots: bool) -> int:
     """Summarise a sweep's results file as markdown tables and PNG plots."""
     check_writable_dir(out_dir, "--out")
-    records = read_results(results_file)
+    records, torn = read_results(results_file)
+    if torn is not None:
+        click.echo(torn.replace("dropped, its task runs again", "left out of the report"), err=True)
     summary = summarise(records, results_file)
     plots: dict[str, bytes] = {}
     if not no_plots:
@@ -33,6 +35,8 @@ def report(results_file: str, out_dir: str, no_plots: bool) -> int:
         write_atomic(folder / name, data)
     write_atomic(folder / "report.md", summary.markdown(sorted(plots)))
     positions = f" and {len(summary.positions)} position(s)" if summary.positions else ""
+    superseded = summary.held - len(summary.records)
     click.echo(f"{folder / 'report.md'}: {len(summary.deals)} deal(s){positions}"
+               + (f" from {summary.held} records ({superseded} superseded)" if superseded else "")
                + (f"; plots {', '.join(sorted(plots))}" if plots else ""), err=True)
     return 0

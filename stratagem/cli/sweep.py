@@ -19,7 +19,7 @@ from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.core.errors import BadInput, Terminated
 from stratagem.models.strato.solve import METHODS
-from stratagem.sweep import SWEEP_FORMAT, PositionTask, ResultsFile, Tally, Task, parse_seeds, plan
+from stratagem.sweep import MAX_TASKS, SWEEP_FORMAT, PositionTask, ResultsFile, Tally, Task, parse_seeds, plan, to_run
 from stratagem.sweep import sweep as run_sweep
 
 
@@ -35,7 +35,7 @@ def _int_list(text: str, option: str) -> list[int]:
 
 @click.command()
 @click.argument("puzzles", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--deals", type=click.IntRange(1, 10_000_000), default=None,
+@click.option("--deals", type=click.IntRange(1, MAX_TASKS), default=None,
               help="Seeds 0 .. N-1 (default 100 unless --seeds is given).")
 @click.option("--seeds", "seed_range", default=None, metavar="A..B", help="Seeds A to B, both included.")
 @click.option("--players", "players_text", default="1", show_default=True, metavar="LIST",
@@ -58,12 +58,19 @@ def _int_list(text: str, option: str) -> list[int]:
 @click.option("--connect-timeout", type=TIME_LIMIT, default=10.0, show_default=True, metavar="S",
               help="Seconds to wait for --scheduler before giving up.")
 @click.option("--retry-unknown", is_flag=True,
-              help="Run again the deals whose record in --out is 'unknown' (the new record is appended; "
-                   "a report counts the last one).")
+              help="Run again the deals whose record in --out is 'unknown', with this run's --time-limit (the new "
+                   "record is appended; a report counts the best-established record of each deal).")
+@click.option("--retry-uncertified", is_flag=True,
+              help="Run again the deals whose optimum (or unsolvability) in --out rests on a search alone, "
+                   "without a certificate that `stratagem verify` re-checks.")
+@click.option("--force-settings", is_flag=True,
+              help="Add new deals to --out even though its records were made with another --time-limit "
+                   "(refused without it: one results file, one experiment).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
 def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, players_text: str,
           methods: tuple[str, ...], time_limit: float, proof_dir: str | None, out_path: str, scheduler: str | None,
-          workers: int | None, connect_timeout: float, retry_unknown: bool, quiet: bool) -> int:
+          workers: int | None, connect_timeout: float, retry_unknown: bool, retry_uncertified: bool,
+          force_settings: bool, quiet: bool) -> int:
     """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.
 
     Each PUZZLE is a Strato puzzle file (one task per player count, seed and method) or a position file of
@@ -85,14 +92,16 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
 
         check_writable_dir(proof_dir, "--proof-dir")
     tasks = plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir)
+    count = len(to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
+                       force_settings=force_settings))  # a settings mismatch is refused before any work
     if results.torn is not None:
         click.echo(results.torn, err=True)
     show = not quiet
     try:
-        to_run = len(tasks) - len(results.done(retry_unknown) & {t.key for t in tasks})
-        with _progress(show, to_run) as (on_record, on_failure):
+        with _progress(show, count) as (on_record, on_failure):
             tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
-                              on_failure=on_failure, connect_timeout=connect_timeout, retry_unknown=retry_unknown)
+                              on_failure=on_failure, connect_timeout=connect_timeout, retry_unknown=retry_unknown,
+                              retry_uncertified=retry_uncertified, force_settings=force_settings)
     except (KeyboardInterrupt, Terminated) as exc:
         _exit_soon(INTERRUPTED if isinstance(exc, KeyboardInterrupt) else TERMINATED)
         raise

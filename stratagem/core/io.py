@@ -15,6 +15,7 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 import tomllib
 from pathlib import Path
@@ -41,6 +42,9 @@ MAX_NESTING = 64
 #: card numbers). Python would accept any size, and a 5000-digit number does not even convert.
 MAX_INT = 2**63 - 1
 MIN_INT = -(2**63)
+#: The largest seed (of a deal, a match, a search): seeds are written into records and TOML files,
+#: which hold 64-bit integers, so a larger one would make a file that no loader accepts.
+MAX_SEED = MAX_INT
 #: Digits in a row inside a string (a position's notation, a deal name, a table key such as a Stack
 #: Attack card number, an exact fraction in a proof). Notations need a few; exact values in proof trees
 #: and LP certificates (``"9/16"``) can grow long denominators, so the limit is a generous 1000, which
@@ -68,16 +72,35 @@ def read_capped(handle: BinaryIO, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_text(path: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> str:
-    """A file's UTF-8 text, or :class:`BadInput` saying why it cannot be read (or that it is larger than
-    ``max_bytes``: the file is read no further than that, whatever its kind)."""
+def open_regular(path: str | Path) -> BinaryIO:
+    """``path`` opened for reading in binary, or :class:`BadInput` saying why not.
+
+    Only a regular file is read: a FIFO, a terminal or a device could block forever or never end, so it
+    is refused at once. The file is opened without blocking and checked by its descriptor (not by its
+    name first, which another process could change in between)."""
     try:
-        with open(path, "rb") as handle:
-            data = read_capped(handle, max_bytes)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise BadInput(str(path), "", "no such file") from None
     except IsADirectoryError:
         raise BadInput(str(path), "", "is a directory, not a file") from None
+    except OSError as exc:
+        raise BadInput(str(path), "", f"cannot read: {exc.strerror or exc}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        what = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a pipe, a device or a socket)"
+        raise BadInput(str(path), "", f"is {what}: give a file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def read_text(path: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> str:
+    """A regular file's UTF-8 text, or :class:`BadInput` saying why it cannot be read (or that it is larger
+    than ``max_bytes``: the file is read no further than that, whatever its kind)."""
+    try:
+        with open_regular(path) as handle:
+            data = read_capped(handle, max_bytes)
     except OSError as exc:
         raise BadInput(str(path), "", f"cannot read: {exc.strerror or exc}") from None
     if len(data) > max_bytes:

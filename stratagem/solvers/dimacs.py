@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from stratagem.core.errors import BadInput, check_termination
-from stratagem.core.io import file_mode, read_capped
+from stratagem.core.io import file_mode, open_regular, read_capped
 
 #: The most bytes a CNF or DRUP file may hold once decompressed (docs/formats.md, "Input limits"). The
 #: refutations of the shipped puzzles are a few megabytes; 1 GiB leaves room for proofs hundreds of times
@@ -233,11 +233,11 @@ def read_bytes_maybe_gz(path: str | os.PathLike[str]) -> bytes:
     """
     name = os.fspath(path)
     try:
-        if name.endswith(".gz"):
-            with gzip.open(name, "rb") as handle:
-                data = read_capped(handle, MAX_PROOF_BYTES)  # type: ignore[arg-type]
-        else:
-            with open(name, "rb") as plain:
+        with open_regular(name) as plain:  # a pipe or a device is refused, never waited on
+            if name.endswith(".gz"):
+                with gzip.GzipFile(fileobj=plain, mode="rb") as handle:
+                    data = read_capped(handle, MAX_PROOF_BYTES)  # type: ignore[arg-type]
+            else:
                 data = read_capped(plain, MAX_PROOF_BYTES)
     except (OSError, EOFError) as error:  # gzip.BadGzipFile is an OSError
         raise BadInput(name, "", f"cannot read: {error}") from None

@@ -621,8 +621,9 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def write_proof(path: str, solution: Solution, line: Line) -> None:
-    """The proof record and, for a refutation, its CNF and DRUP proof beside it (gzip)."""
+def write_proof(path: str, solution: Solution, line: Line, provenance: dict[str, Any] | None = None) -> None:
+    """The proof record and, for a refutation, its CNF and DRUP proof beside it (gzip); ``provenance``
+    (:mod:`stratagem.core.provenance`), when given, is stored beside the claim as a description only."""
     evidence = dict(solution.evidence)
     if solution.refutation is not None:
         ref = solution.refutation
@@ -635,8 +636,10 @@ def write_proof(path: str, solution: Solution, line: Line) -> None:
         write_text_maybe_gz(folder / proof_name, proof_text)
         evidence.update({"cnf": cnf_name, "cnf_sha256": _sha256(cnf_text), "proof": proof_name,
                          "proof_sha256": _sha256(proof_text)})
-    proof = Proof(game="strato", claim=solution.claim(), line=line, evidence=evidence)
-    write_atomic(path, dumps_record(proof.to_json()))
+    record = Proof(game="strato", claim=solution.claim(), line=line, evidence=evidence).to_json()
+    if provenance is not None:
+        record["provenance"] = provenance
+    write_atomic(path, dumps_record(record))
 
 
 __all__ = ["INFORMATION", "METHODS", "METHOD_NAMES", "RELAXATION", "Solution", "solve", "write_proof"]

@@ -1,0 +1,207 @@
+"""Where a record came from: the code that made it and the input it was made from.
+
+Every proof, ``solve --json`` report and sweep record carries a ``provenance`` object
+(docs/formats.md, "Provenance"), so that a record made by an older release, a modified checkout or a
+build without the compiled core can be told apart from a current one long after it was written:
+
+- ``stratagem``: the package version;
+- ``git``: ``{"commit": SHA, "dirty": BOOL}`` when the package runs from a git checkout (``dirty``: a
+  tracked file differs from the commit; ``null`` when that could not be found out), else ``null``;
+- ``python``, ``python_sat``, ``ortools``: versions (``null`` when the library is not installed);
+- ``compiled_core``: which kernels run compiled (:func:`stratagem.core.compiled.status`);
+- ``input``: ``{"path": ..., "sha256": ...}`` of the input file, or ``null`` for a record not made
+  from a file.
+
+Everything but ``input`` is found once per process and cached: the git commit by reading ``.git``
+directly, the dirty flag by one ``git status`` with a short timeout (no ``git`` on the machine, or
+one that hangs, gives ``null``, never an error); library versions from the installed distributions'
+metadata, without importing the libraries (OR-Tools takes most of a second to import).
+
+Provenance is a description, not evidence: ``verify`` neither trusts nor requires it, and only shows
+it (:func:`describe`). Nothing here reads the clock, so the same code on the same input still writes
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import platform
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from stratagem import __version__
+
+#: Seconds the one ``git status`` may take before the dirty flag is given up as unknown.
+GIT_TIMEOUT = 2.0
+
+#: The checkout the package runs from, if any: the folder above ``stratagem/``.
+_ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _git_dir(root: Path) -> Path | None:
+    """The git directory of a checkout at ``root`` (``.git``, or where a worktree's ``.git`` file points)."""
+    dot = root / ".git"
+    if dot.is_dir():
+        return dot
+    if dot.is_file():
+        try:
+            text = dot.read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            return None
+        if text.startswith("gitdir:"):
+            target = Path(text[len("gitdir:"):].strip())
+            return target if target.is_absolute() else (root / target).resolve()
+    return None
+
+
+def _read_commit(git_dir: Path) -> str | None:
+    """The commit HEAD names, read from the files (a detached HEAD, a loose ref or ``packed-refs``)."""
+    try:
+        head = (git_dir / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return None
+    if not head.startswith("ref:"):
+        return head if _is_sha(head) else None
+    ref = head[len("ref:"):].strip()
+    common = git_dir
+    try:  # a worktree keeps its branches in the main repository ("commondir")
+        pointer = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+        common = (git_dir / pointer).resolve()
+    except OSError:
+        pass
+    for folder in (git_dir, common):
+        try:
+            value = (folder / ref).read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            continue
+        if _is_sha(value):
+            return value
+    try:
+        packed = (common / "packed-refs").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in packed.splitlines():
+        sha, _, name = line.partition(" ")
+        if name.strip() == ref and _is_sha(sha):
+            return sha
+    return None
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
+def _dirty(root: Path) -> bool | None:
+    """Whether a tracked file differs from HEAD (one ``git status``); ``None`` when git cannot say."""
+    try:
+        done = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                              capture_output=True, timeout=GIT_TIMEOUT, check=False, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return bool(done.stdout.strip())
+
+
+@functools.cache
+def git_state(root: Path = _ROOT) -> dict[str, Any] | None:
+    """``{"commit": SHA, "dirty": BOOL | None}`` of the checkout at ``root``; ``None`` outside a checkout."""
+    git_dir = _git_dir(root)
+    if git_dir is None:
+        return None
+    commit = _read_commit(git_dir)
+    if commit is None:
+        return None
+    return {"commit": commit, "dirty": _dirty(root)}
+
+
+def _distribution_version(name: str) -> str | None:
+    """An installed distribution's version from its metadata (the library itself is not imported)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        return None
+
+
+@functools.cache
+def code_provenance() -> dict[str, Any]:
+    """What the code is, found once per process: versions, git state and the compiled core."""
+    from stratagem.core.compiled import status
+
+    core = status()
+    return {
+        "stratagem": __version__,
+        "git": git_state(),
+        "python": platform.python_version(),
+        "python_sat": _distribution_version("python-sat"),
+        "ortools": _distribution_version("ortools"),
+        "compiled_core": {"complete": core.complete, "compiled": [_short(m) for m in core.compiled],
+                          "missing": [_short(m) for m in core.missing], "stale": [_short(m) for m in core.stale]},
+    }
+
+
+def _short(module: str) -> str:
+    return module.rsplit(".", 1)[-1]
+
+
+def file_sha256(path: str | Path) -> str | None:
+    """The SHA-256 of a regular file's bytes; ``None`` for what is not one (``<game>``, a pipe)."""
+    target = Path(path)
+    try:
+        if not target.is_file():
+            return None
+        digest = hashlib.sha256()
+        with open(target, "rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    except OSError:
+        return None
+
+
+def provenance(input_path: str | Path | None = None, input_sha256: str | None = None) -> dict[str, Any]:
+    """The ``provenance`` object of a record made from ``input_path`` (hashed here unless ``input_sha256``,
+    the digest of the bytes actually read, is given)."""
+    record = {key: (dict(value) if isinstance(value, dict) else value) for key, value in code_provenance().items()}
+    if input_path is None:
+        record["input"] = None
+    else:
+        digest = input_sha256 if input_sha256 is not None else file_sha256(input_path)
+        record["input"] = None if digest is None else {"path": str(input_path), "sha256": digest}
+    return record
+
+
+def describe(record: Any) -> str | None:
+    """One line saying what a record's ``provenance`` says it was made by (``None`` when it has none).
+
+    For ``verify`` to show: the record's own statement, shown as such and checked against nothing."""
+    if not isinstance(record, dict) or not isinstance(record.get("provenance"), dict):
+        return None
+    data = record["provenance"]
+    parts = [f"stratagem {_text(data.get('stratagem'))}"]
+    git = data.get("git")
+    if isinstance(git, dict):
+        dirty = {True: ", modified", False: "", None: ", modified or not: unknown"}.get(git.get("dirty"), "")
+        parts.append(f"commit {_text(git.get('commit'))[:12]}{dirty}")
+    core = data.get("compiled_core")
+    if isinstance(core, dict):
+        parts.append("compiled core " + ("complete" if core.get("complete") is True else "incomplete"))
+    for key, name in (("python_sat", "python-sat"), ("ortools", "ortools")):
+        if data.get(key) is not None:
+            parts.append(f"{name} {_text(data.get(key))}")
+    source = data.get("input")
+    if isinstance(source, dict):
+        parts.append(f"input {_text(source.get('path'))} sha256 {_text(source.get('sha256'))[:12]}")
+    return "; ".join(parts)
+
+
+def _text(value: Any) -> str:
+    """A value of an untrusted record, short and on one line."""
+    return " ".join(str(value).split())[:80]
+
+
+__all__ = ["code_provenance", "describe", "file_sha256", "git_state", "provenance"]

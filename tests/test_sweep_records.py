@@ -1,0 +1,244 @@
+"""A sweep's statistics cannot be corrupted by what its results file holds: a record's key is the deal
+(puzzle, players, seed, method), never the time limit; retrying re-runs only what it names; ``report``
+counts one record per deal (the best-established); new deals with another time limit are refused unless
+``--force-settings``; every record says where it came from (``provenance``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stratagem.cli.main import run
+from stratagem.sweep import ResultsFile, best_records, plan, record_key, sweep, uncertified
+from stratagem.sweepreport import summarise
+
+ROOT = Path(__file__).resolve().parent.parent
+CHALLENGE_0 = ROOT / "puzzles" / "strato" / "challenge-0.toml"
+
+
+def lines_of(path: Path) -> list[dict[str, Any]]:
+    text = path.read_text()
+    assert text.endswith("\n"), "a torn last line"
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def write_lines(path: Path, records: list[dict[str, Any]]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def first_run(out: Path, seeds: range, limit: float = 30.0) -> list[dict[str, Any]]:
+    results = ResultsFile(out)
+    results.check()
+    sweep(plan([str(CHALLENGE_0)], seeds, (1,), time_limit=limit), results, workers=0)
+    return lines_of(out)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = run(list(args))
+    return code, capsys.readouterr().err
+
+
+def stopped(record: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """``record`` as a time limit would have left it: unknown, no line, no certificate."""
+    return {**record, "status": "unknown", "length": None, "line": [], "best_length": None, "certificate": None,
+            "solved_by": "sat", "stopped_by": "time", **changes}
+
+
+def test_the_key_is_the_deal_not_the_time_limit(tmp_path: Path) -> None:
+    records = first_run(tmp_path / "r.jsonl", range(1))
+    record = records[0]
+    assert record_key(record) == record_key({**record, "time_limit": 600.0}) == record_key({**record, "time_limit": None})
+    assert record_key(record) != record_key({**record, "seed": 1})
+    assert record_key(record) != record_key({**record, "method": "sat"})
+
+
+def test_retry_unknown_with_a_longer_limit_runs_only_the_undecided(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.jsonl"
+    solved = first_run(out, range(3))
+    write_lines(out, [solved[0], stopped(solved[1]), solved[2]])
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "3", "--time-limit", "90", "--out", str(out),
+                    "--workers", "0", "--retry-unknown")
+    assert code == 0, err
+    assert "1 record(s) written" in err and "2 already there" in err, err
+    records = lines_of(out)
+    assert len(records) == 4
+    assert (records[3]["seed"], records[3]["time_limit"], records[3]["retry"]) == (1, 90.0, "unknown")
+    assert records[3]["status"] == "solved"
+    report = summarise(records, str(out))
+    assert len(report.deals) == 3 and report.held == 4  # one per deal, whatever the file holds
+    assert [r["status"] for r in report.deals] == ["solved"] * 3
+    row = report.fractions()[0]
+    assert (row["deals"], row["solvable"], row["undecided"]) == (3, 3, 0)
+
+
+def test_report_counts_each_deal_once_and_the_best_established(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.jsonl"
+    solved = first_run(out, range(2))
+    # Deal 0 solved, then a retry on a busier machine stopped: the proven answer stays the one counted.
+    # Deal 1 recorded four times (a copy-paste of the file into itself).
+    records = [solved[0], solved[1], stopped(solved[0], retry="unknown"), solved[1], solved[1], solved[1]]
+    write_lines(out, records)
+    report = summarise(records, str(out))
+    assert len(report.deals) == 2 and report.held == 6
+    assert all(r["status"] == "solved" for r in report.deals)
+    row = report.fractions()[0]
+    assert (row["deals"], row["solvable"]) == (2, 2)
+    assert row["low"] == pytest.approx(0.342, abs=0.001)  # Wilson for 2 of 2, not for 5 of 5
+    code, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "rep"), "--no-plots")
+    assert code == 0 and "2 deal(s) from 6 records (4 superseded)" in err, err
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "6 records, of which 4 superseded" in text
+    assert "| Challenge 0 | 1 | auto | 2 | 2 | 0 | 0 |" in text
+
+
+def test_a_certificate_outranks_a_search_and_the_latest_breaks_ties(tmp_path: Path) -> None:
+    solved = first_run(tmp_path / "r.jsonl", range(1))[0]
+    searched = {**solved, "certificate": None, "solved_by": "astar"}
+    assert uncertified(searched) and not uncertified(solved)
+    assert best_records([solved, searched])[record_key(solved)] is solved
+    assert best_records([searched, solved])[record_key(solved)] is solved
+    later = {**solved, "seconds": 1.0}
+    assert best_records([solved, later])[record_key(solved)] is later
+    with_line = stopped(solved, best_length=7)
+    assert best_records([searched, with_line])[record_key(solved)] is searched
+
+
+def test_decided_records_that_disagree_are_listed(tmp_path: Path) -> None:
+    solved = first_run(tmp_path / "r.jsonl", range(1))[0]
+    other = {**solved, "length": solved["length"] + 1, "retry": "uncertified"}
+    report = summarise([solved, other], "r.jsonl")
+    assert len(report.conflicts) == 1 and len(report.deals) == 1
+    assert "1 deal(s) have decided records that disagree" in report.markdown()
+
+
+def test_retry_uncertified_reruns_what_rests_on_a_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.jsonl"
+    solved = first_run(out, range(3))
+    searched = {**solved[1], "certificate": None, "solved_by": "astar"}
+    write_lines(out, [solved[0], searched, stopped(solved[2])])
+    before = summarise(lines_of(out), str(out))
+    assert "resting on a search alone: 1 (`stratagem sweep --retry-uncertified`" in before.markdown()
+    args = ["sweep", str(CHALLENGE_0), "--deals", "3", "--time-limit", "30", "--out", str(out), "--workers", "0"]
+    code, err = cli(capsys, *args, "--retry-uncertified")
+    assert code == 0 and "1 record(s) written" in err, err  # the searched one only, not the unknown one
+    records = lines_of(out)
+    assert (records[-1]["seed"], records[-1]["retry"]) == (1, "uncertified")
+    assert records[-1]["certificate"] is not None
+    code, err = cli(capsys, *args, "--retry-uncertified", "--retry-unknown")
+    assert code == 0 and "1 record(s) written" in err, err  # now the unknown one
+    after = summarise(lines_of(out), str(out))
+    assert not [r for r in after.deals if uncertified(r) or r["status"] == "unknown"]
+    assert "resting on a search alone: 0." in after.markdown()
+
+
+def test_new_deals_with_another_time_limit_are_refused_unless_forced(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.jsonl"
+    first_run(out, range(1))
+    before = out.read_bytes()
+    args = ["sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(out), "--workers", "0"]
+    code, err = cli(capsys, *args, "--time-limit", "45")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "line 1: made with --time-limit 30" in err and "--time-limit 45" in err and "--force-settings" in err
+    assert out.read_bytes() == before
+    code, err = cli(capsys, *args, "--time-limit", "45", "--retry-unknown")  # still a new deal at 45
+    assert code == 2 and "--force-settings" in err, err
+    code, err = cli(capsys, *args, "--time-limit", "30")  # the file's own limit: a plain resume
+    assert code == 0 and "1 record(s) written" in err, err
+    code, err = cli(capsys, *args, "--deals", "3", "--time-limit", "45", "--force-settings")
+    assert code == 0 and "1 record(s) written" in err, err
+    assert [r["time_limit"] for r in lines_of(out)] == [30.0, 30.0, 45.0]
+
+
+def test_records_carry_their_provenance(tmp_path: Path) -> None:
+    records = first_run(tmp_path / "r.jsonl", range(1))
+    source = records[0]["provenance"]
+    assert source["stratagem"] == records[0]["version"]
+    assert source["input"] == {"path": str(CHALLENGE_0), "sha256": hashlib.sha256(CHALLENGE_0.read_bytes()).hexdigest()}
+    assert set(source) >= {"git", "python", "python_sat", "ortools", "compiled_core"}
+    assert records[0]["retry"] is None
+
+
+def test_a_last_record_without_its_newline_is_kept_and_ended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.jsonl"
+    first_run(out, range(1))
+    out.write_bytes(out.read_bytes().rstrip(b"\n"))  # a whole record, saved by an editor without the newline
+    code, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "rep"), "--no-plots")
+    assert code == 0 and "1 deal(s)" in err, err
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--time-limit", "30", "--out", str(out),
+                    "--workers", "0")
+    assert code == 0 and "1 record(s) written" in err and "1 already there" in err, err
+    assert [r["seed"] for r in lines_of(out)] == [0, 1]
+
+
+def assert_one_line(code: int, err: str, *fragments: str) -> None:
+    assert code == 2, err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+
+
+@pytest.mark.parametrize(("name", "content", "fragments"), [
+    ("wrong-format.jsonl", b'{"format": "stratagem/solve@1", "status": "solved"}', ("line 1", "stratagem/solve@1")),
+    ("truncated.jsonl", b'{"best_length":null,"certificate":{"kind":"relax', ("no whole record", "torn")),
+    ("garbage.jsonl", bytes(range(256)) * 4, ("line 1", "not a JSON record")),
+    ("empty.jsonl", b"", ("is empty",)),
+    ("not-json.jsonl", b"hello", ("line 1", "not a JSON record")),
+])
+def test_report_refuses_what_is_not_a_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+                                                   content: bytes, fragments: tuple[str, ...]) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)  # one line, no final newline (or none at all)
+    code, err = cli(capsys, "report", str(path), "--out", str(tmp_path / "rep"), "--no-plots")
+    assert_one_line(code, err, name, *fragments)
+    assert not (tmp_path / "rep" / "report.md").exists()
+
+
+def test_report_refuses_a_huge_line_without_reading_it_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "huge.jsonl"
+    with open(path, "wb") as handle:
+        handle.write(b'{"best_length":"' + b"x" * (70 << 20) + b'"}')
+    code, err = cli(capsys, "report", str(path), "--out", str(tmp_path / "rep"), "--no-plots")
+    assert_one_line(code, err, "huge.jsonl", "line 1", "longer than 1 MiB")
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "results.jsonl"
+    os.mkfifo(fifo)  # nobody writes to it: opening it to read in the usual way would block forever
+    code, err = cli(capsys, "report", str(fifo), "--out", str(tmp_path / "rep"), "--no-plots")
+    assert_one_line(code, err, str(fifo), "not a regular file")
+    code, err = cli(capsys, "solve", str(fifo))
+    assert_one_line(code, err, str(fifo), "not a regular file")
+    code, err = cli(capsys, "verify", str(fifo))
+    assert_one_line(code, err, str(fifo), "not a regular file")
+    code, err = cli(capsys, "sweep", str(fifo), "--out", str(tmp_path / "r.jsonl"))
+    assert_one_line(code, err, str(fifo), "not a regular file")
+
+
+@pytest.mark.parametrize(("seeds", "fragment"), [
+    ("0..99999999999999999999999", "2^63-1"),
+    ("0..9223372036854775808", "2^63-1"),
+    ("0..20000000", "at most 10,000,000"),
+    ("1e3..2e3", "seed range"),
+])
+def test_seed_ranges_are_capped(tmp_path: Path, capsys: pytest.CaptureFixture[str], seeds: str, fragment: str) -> None:
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--seeds", seeds, "--out", str(tmp_path / "r.jsonl"))
+    assert_one_line(code, err, "--seeds", fragment)
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+@pytest.mark.parametrize("address", ["☃://x", "tcp://", "host-without-port", "tcp://host:99999", ""])
+def test_a_malformed_scheduler_address_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   address: str) -> None:
+    pytest.importorskip("distributed")
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "1", "--out", str(tmp_path / "r.jsonl"),
+                    "--scheduler", address, "--connect-timeout", "1")
+    assert_one_line(code, err, "--scheduler")
