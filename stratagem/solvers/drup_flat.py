@@ -3,29 +3,23 @@
 :mod:`~stratagem.solvers.drup_compiled` checks proofs of tens of millions of lines, which as Python
 tuples would take tens of gigabytes. Here clauses become slices of one integer array
 (:class:`FlatClauses`), a proof adds per step whether it deletes and its proof line (:class:`FlatProof`),
-and a text DRUP proof is parsed straight into those arrays by a numba-compiled scan
-(:func:`parse_drup_flat`) without making a Python object per line. Whatever the scan does not accept
-goes through the reference parser, :func:`stratagem.solvers.dimacs.parse_drup_lines`, so the grammar
-and the error messages are the reference's.
+and a text DRUP proof is parsed straight into those arrays by a compiled scan (:func:`parse_drup_flat`)
+without making a Python object per line. Whatever the scan does not accept goes through the reference
+parser, :func:`stratagem.solvers.dimacs.parse_drup_lines`, so the grammar and the error messages are the
+reference's.
 
-numba is optional: without it the scan runs as plain Python (the compiled checker is then not used).
+This module is a kernel of the compiled core (``setup.py`` compiles it with Cython in its pure-Python
+mode when the package is installed). Where it was not compiled, text goes through the reference parser
+too, which is quicker than the scan run as plain Python (and the compiled checker is then not used).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+import cython
 import numpy as np
-
-try:  # numba is optional: without it the text is parsed by the reference parser
-    import numba
-
-    _jit: Any = numba.njit(cache=True, nogil=True)
-except ImportError:  # pragma: no cover - exercised only where numba is missing
-    numba = None  # type: ignore[assignment]
-    _jit = None
 
 __all__ = ["FlatClauses", "FlatProof", "flat_clauses", "flat_proof", "parse_drup_flat", "refuse_zero"]
 
@@ -79,18 +73,66 @@ def flat_proof(steps: Sequence[tuple[bool, Sequence[int]]], line_numbers: Sequen
     return FlatProof(flat_clauses([c for _, c in steps]), deletion, numbers)
 
 
-def _scan_text_drup(data: np.ndarray, fill: bool, lits: np.ndarray, starts: np.ndarray, deletion: np.ndarray,
-                    numbers: np.ndarray) -> tuple[int, int, int]:
+#: Whether :func:`parse_drup_flat` reads text with the scan below (compiled) or with the reference parser.
+_SCAN_TEXT: bool = bool(cython.compiled)
+
+
+def _scan_text_drup(data: cython.const[cython.uchar][::1], fill: cython.bint,  # type: ignore[valid-type]
+                    lits: cython.longlong[::1],
+                    starts: cython.longlong[::1], deletion: cython.uchar[::1],
+                    numbers: cython.longlong[::1]) -> tuple[int, int, int]:
     """One pass over a text DRUP proof: count steps and literals, or (``fill``) store them.
 
     Returns ``(steps, literals, bad_line)``; ``bad_line`` is 0 when the text is well formed, else the
-    first malformed line, which the reference parser then reports in words.
+    first malformed line, which the reference parser then reports in words. The scan runs without the GIL.
     """
-    size = len(data)
-    at = 0
-    line = 0
-    steps = 0
-    count = 0
+    counted: cython.longlong[::1] = np.zeros(2, dtype=np.int64)
+    bad: cython.longlong
+    with cython.nogil:
+        bad = _scan(data, fill, lits, starts, deletion, numbers, counted)
+    return int(counted[0]), int(counted[1]), int(bad)
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _counted(counted: cython.longlong[::1], steps: cython.longlong, count: cython.longlong,
+             bad: cython.longlong) -> cython.longlong:
+    """Store the counts of a scan in ``counted`` (two entries) and hand on its bad line."""
+    counted[0] = steps
+    counted[1] = count
+    return bad
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _scan(data: cython.const[cython.uchar][::1], fill: cython.bint,  # type: ignore[valid-type]
+          lits: cython.longlong[::1],
+          starts: cython.longlong[::1], deletion: cython.uchar[::1], numbers: cython.longlong[::1],
+          counted: cython.longlong[::1]) -> cython.longlong:
+    """The scan of :func:`_scan_text_drup`: the bad line or 0; ``counted`` gets the steps and literals.
+
+    Indexes: ``data`` only below ``end`` <= its length; the outputs (filled only on the second pass, with
+    arrays sized by the first) below the step and literal counts of the first pass.
+    """
+    size: cython.Py_ssize_t = len(data)
+    at: cython.Py_ssize_t = 0
+    line: cython.longlong = 0
+    steps: cython.Py_ssize_t = 0
+    count: cython.Py_ssize_t = 0
+    end: cython.Py_ssize_t
+    i: cython.Py_ssize_t
+    first: cython.Py_ssize_t
+    digits: cython.int
+    value: cython.longlong
+    is_deletion: cython.bint
+    closed: cython.bint
+    negative: cython.bint
     while at < size:
         line += 1
         end = at
@@ -107,7 +149,7 @@ def _scan_text_drup(data: np.ndarray, fill: bool, lits: np.ndarray, starts: np.n
             is_deletion = True
             i += 1
             if i < end and not (data[i] == 32 or data[i] == 9):
-                return steps, count, line
+                return _counted(counted, steps, count, line)
         first = count
         closed = False
         while True:
@@ -116,7 +158,7 @@ def _scan_text_drup(data: np.ndarray, fill: bool, lits: np.ndarray, starts: np.n
             if i == end:
                 break
             if closed:
-                return steps, count, line  # something after the closing 0
+                return _counted(counted, steps, count, line)  # something after the closing 0
             negative = False
             if data[i] == 45:  # '-'
                 negative = True
@@ -128,30 +170,26 @@ def _scan_text_drup(data: np.ndarray, fill: bool, lits: np.ndarray, starts: np.n
                 digits += 1
                 i += 1
                 if digits > 10:
-                    return steps, count, line
+                    return _counted(counted, steps, count, line)
             if digits == 0 or (i < end and not (data[i] == 32 or data[i] == 9 or data[i] == 13)):
-                return steps, count, line
+                return _counted(counted, steps, count, line)
             if value == 0:
                 closed = True
                 continue
             if value > 2147483647:
-                return steps, count, line
+                return _counted(counted, steps, count, line)
             if fill:
                 lits[count] = -value if negative else value
             count += 1
         if not closed or (is_deletion and count == first):
-            return steps, count, line
+            return _counted(counted, steps, count, line)
         if fill:
             starts[steps + 1] = count
             deletion[steps] = is_deletion
             numbers[steps] = line
         steps += 1
         at = end + 1
-    return steps, count, 0
-
-
-if _jit is not None:
-    _scan_text_drup = _jit(_scan_text_drup)
+    return _counted(counted, steps, count, 0)
 
 
 def parse_drup_flat(data: bytes, source: str) -> FlatProof:
@@ -162,11 +200,10 @@ def parse_drup_flat(data: bytes, source: str) -> FlatProof:
     """
     from stratagem.solvers.dimacs import parse_drup_lines
 
-    if data[:1] == b"a" or b"\0" in data or numba is None or not data.isascii():
+    if data[:1] == b"a" or b"\0" in data or not _SCAN_TEXT or not data.isascii():
         return flat_proof(*parse_drup_lines(data, source))
-    array = np.frombuffer(data, dtype=np.uint8)
     empty = np.zeros(0, dtype=np.int64)
-    steps, count, bad = _scan_text_drup(array, False, empty, empty, np.zeros(0, dtype=np.bool_), empty)
+    steps, count, bad = _scan_text_drup(data, False, empty, empty, np.zeros(0, dtype=np.uint8), empty)
     if bad:
         # The reference parser stops at the first malformed line and words the error; text it accepts
         # but the compiled scan does not (``+5``, literals beyond 32 bits, rare line breaks) it parses whole.
@@ -175,5 +212,5 @@ def parse_drup_flat(data: bytes, source: str) -> FlatProof:
     starts = np.zeros(steps + 1, dtype=np.int64)
     deletion = np.zeros(steps, dtype=np.bool_)
     numbers = np.zeros(steps, dtype=np.int64)
-    _scan_text_drup(array, True, lits, starts, deletion, numbers)
+    _scan_text_drup(data, True, lits, starts, deletion.view(np.uint8), numbers)
     return FlatProof(FlatClauses(lits, starts), deletion, numbers)
