@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.loading import game_module, load_position
 from stratagem.solvers.agents import Agent, AgentError, AgentFactory, function_agent, make_agent, parse_agent_spec
@@ -64,12 +65,13 @@ def make_agents(game_name: str, specs: Sequence[str]) -> list[Agent]:
 
 def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | None = None, seed: int = 0,
          position: str | Path | None = None, max_plies: int = DEFAULT_MAX_PLIES,
-         progress: Progress | None = None) -> MatchResult:
+         progress: Progress | None = None, deadline: Deadline | None = None) -> MatchResult:
     """A match of ``games`` games of ``game_name`` between ``agents`` (one spec per player), seats rotating.
 
     Every game starts from a fresh deal for ``players`` players (default: one per agent), or from the
     position file ``position`` (with its options). A game still running after ``max_plies`` moves
-    counts as unfinished. ``progress(done, total)`` is called after each game.
+    counts as unfinished. ``progress(done, total)`` is called after each game. When ``deadline``
+    passes, the match ends with the games finished (:attr:`MatchResult.stopped_by`).
 
     Raises :class:`~stratagem.core.errors.BadInput` when the agents do not fit the game (their number,
     an empty or unknown name, a bad parameter) or the position is another game's or has another
@@ -89,7 +91,7 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
         raise BadInput(ARGUMENT, "agents", f"{len(agents)} agent(s) for {game.num_players} players; "
                        "name one agent per player")
     return play_match(game, make_agents(game_name, agents), games, seed=seed, start=start, max_plies=max_plies,
-                      progress=progress)
+                      progress=progress, deadline=deadline)
 
 
 __all__ = ["game_agents", "make_agents", "new_game", "play"]

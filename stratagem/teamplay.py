@@ -24,6 +24,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE
 from stratagem.loading import deal_of, load_strato
@@ -31,7 +32,7 @@ from stratagem.models.strato.agents import AGENT_KINDS, StratoAgent, make_strato
 from stratagem.models.strato.hidden import PLAY, HiddenStrato
 from stratagem.models.strato.position import WON, State
 from stratagem.solvers.agents import AgentError, parse_agent_spec
-from stratagem.solvers.match import t_interval, wilson_interval
+from stratagem.solvers.match import MatchStopped, bootstrap_interval, wilson_interval, within
 
 __all__ = ["TEAMPLAY_FORMAT", "TeamGame", "TeamMatch", "TeamRow", "play_deal", "play_strato"]
 
@@ -78,7 +79,7 @@ class TeamRow:
 
     @property
     def mean_turns_ci95(self) -> tuple[float, float] | None:
-        return t_interval([float(g.turns) for g in self.games if g.won])
+        return bootstrap_interval([float(g.turns) for g in self.games if g.won])
 
     def to_json(self) -> dict[str, Any]:
         return {"agent": self.agent, "players": self.players, "games": len(self.games), "wins": self.wins,
@@ -94,19 +95,25 @@ class TeamMatch:
     challenge: str
     seed: int
     rows: list[TeamRow]
+    #: ``"time"`` when the deadline ended the match (each row holds the deals finished by then).
+    stopped_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"format": TEAMPLAY_FORMAT, "puzzle": self.puzzle, "challenge": self.challenge, "seed": self.seed,
                 "information": "hidden: each player sees the table, their own hand and which cards are left",
-                "rows": [row.to_json() for row in self.rows]}
+                "rows": [row.to_json() for row in self.rows], "stopped_by": self.stopped_by}
 
 
-def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Random) -> tuple[bool, int]:
-    """Play one deal with ``agent`` in every seat; the draws follow ``start``'s pile in its order."""
+def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Random,
+              deadline: Deadline | None = None) -> tuple[bool, int]:
+    """Play one deal with ``agent`` in every seat; the draws follow ``start``'s pile in its order.
+    :class:`~stratagem.solvers.match.MatchStopped` when ``deadline`` passes first."""
     pile = list(start.pile)
     state = hidden.initial_state()
     turns = 0
     while not hidden.is_terminal(state) and turns < MAX_TURNS:
+        if deadline is not None:
+            agent = within(agent, deadline)
         if hidden.to_move(state) == CHANCE:
             card = pile.pop(0)
             state = hidden.apply(state, card)
@@ -118,9 +125,11 @@ def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Rando
 
 
 def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int] = (1,), games: int = 20,
-                seed: int = 0, progress: Callable[[int, int], None] | None = None) -> TeamMatch:
+                seed: int = 0, progress: Callable[[int, int], None] | None = None,
+                deadline: Deadline | None = None) -> TeamMatch:
     """Each agent kind (``name[:key=value...]``) plays ``games`` seeded deals of ``puzzle`` for each
-    player count; see the module docstring."""
+    player count; see the module docstring. When ``deadline`` passes the match ends with the deals
+    finished (``stopped_by`` ``"time"``; the rows after it are left out, the row in progress is short)."""
     loaded = load_strato(puzzle)
     specs = []
     for i, spec in enumerate(agents):
@@ -141,11 +150,17 @@ def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int
         for label, name, params in specs:
             agent = make_strato_agent(name, **params)
             started = time.process_time()
-            played = []
+            played: list[TeamGame] = []
             for deal_seed in range(seed, seed + games):
                 deal = deal_of(loaded, deal_seed, count)
                 hidden = HiddenStrato(deal.challenge, deal.game.options, deal.start)
-                won, turns = play_deal(hidden, deal.start, agent, Random(f"{seed}:{count}:{deal_seed}:{label}"))
+                try:
+                    won, turns = play_deal(hidden, deal.start, agent, Random(f"{seed}:{count}:{deal_seed}:{label}"),
+                                           deadline)
+                except MatchStopped:
+                    if played:
+                        rows.append(TeamRow(label, count, played, time.process_time() - started))
+                    return TeamMatch(str(puzzle), loaded.challenge.name, seed, rows, "time")
                 played.append(TeamGame(deal_seed, won, turns))
                 done += 1
                 if progress is not None:

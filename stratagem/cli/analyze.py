@@ -31,6 +31,7 @@ from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import terminal_progress
+from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import Deadline
 from stratagem.core.io import check_writable, dumps_record
 from stratagem.core.provenance import provenance
@@ -57,7 +58,7 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.option("--samples", type=click.IntRange(1), default=None, help="PIMC samples (default 20).")
 @click.option("--as", "as_player", type=click.IntRange(1, 6), default=None,
               help="Analyse from this player's observation (PIMC or ISMCTS) instead of open information.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of MCTS, ISMCTS, PIMC and DUCT.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of MCTS, ISMCTS, PIMC and DUCT.")
 @click.option("--rank/--no-rank", default=None,
               help="Exact methods: search every root move to rank them (one search per move). Default: on, "
                    "but off with --proof, where the proof is what was asked (the ranking can cost thousands "

@@ -95,9 +95,10 @@ def _print(answer: object, note: str) -> None:
         out.print(f"win probability {r.value} = {_percent(r.value)} (exact: exhaustive expectimax over "
                   f"{r.states:,} states, {r.seconds:.1f} s)")
     else:
+        source = (f"the {r.proof_source}'s exact value" if r.proof_source != "none" else
+                  "no policy was valued before the limit: the trivial bound")
         out.print(f"win probability unknown: stopped by the {r.stopped_by} after {r.states:,} states "
-                  f"({r.seconds:.1f} s); proven at least {r.lower_bound} = {_percent(r.lower_bound)} "
-                  f"(the {r.proof_source})")
+                  f"({r.seconds:.1f} s); proven at least {r.lower_bound} = {_percent(r.lower_bound)} ({source})")
     out.print(f"greedy agent  {r.greedy if r.greedy is not None else 'not valued (time)'}"
               + (f" = {_percent(r.greedy)}" if r.greedy is not None else ""))
     if r.ranking:

@@ -14,8 +14,12 @@ import click
 from rich import box
 from rich.table import Table
 
+from stratagem.cli.exitcodes import DONE, UNDETERMINED
+from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import search_progress
+from stratagem.cli.seeds import SEED
+from stratagem.core.deadline import Deadline, command_deadline
 from stratagem.core.io import dumps_record
 from stratagem.loading import POSITION_GAMES
 from stratagem.matches import play as play_games
@@ -35,35 +39,42 @@ OPTIONS = {"agents": "--agents", "players": "--players", "games": "--games"}
 @click.option("--players", "players_text", default=None, metavar="N",
               help="Player count (default: the number of agents); Strato: a list such as 1,2,4 (default 1).")
 @click.option("--games", "count", type=click.IntRange(1), default=20, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and the agents.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the deals and the agents.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start every game from this position file (with its options) instead of a fresh deal.")
 @click.option("--max-plies", type=click.IntRange(1), default=10_000, show_default=True,
               help="A game still running after this many moves counts as unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the match as one JSON document.")
 @click.option("--games-detail", is_flag=True, help="With --json, include every game's seats and returns.")
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
+              help="Stop the match after S seconds (the whole command): the games finished by then are reported, "
+                   "exit 3.")
 def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str | None, count: int, seed: int,
-         position_file: str | None, max_plies: int, as_json: bool, games_detail: bool) -> int:
+         position_file: str | None, max_plies: int, as_json: bool, games_detail: bool, time_limit: float | None) -> int:
     """Play a match between agents and report win rates with 95% confidence intervals.
 
     Strato (`play strato PUZZLE`): cooperative, the pile and the other hands hidden; each agent kind plays
     the same seeded deals with every seat, for each player count; win rate and mean turns to win.
     """
     specs = agent_specs.split(",")
+    deadline = command_deadline(time_limit)
     if game_name == "strato":
-        return _play_strato(puzzle, specs, players_text, count, seed, as_json)
+        return _play_strato(puzzle, specs, players_text, count, seed, as_json, deadline)
     if puzzle is not None:
         raise click.UsageError(f"a puzzle file is for Strato; {game_name} starts from --position or a fresh deal")
     players = _player_count(players_text)
     with as_options(OPTIONS), search_progress(f"{game_name} match", enabled=not as_json, first="game",
                                               second="games") as update:
         result = play_games(game_name, specs, count, players=players, seed=seed, position=position_file,
-                            max_plies=max_plies, progress=lambda done, total: update(done, total))
+                            max_plies=max_plies, progress=lambda done, total: update(done, total), deadline=deadline)
     if as_json:
         click.echo(dumps_record(result.to_json(include_games=games_detail)), nl=False)
     else:
         stdout().print(_table(result))
-    return 0
+    if result.stopped_by is not None:
+        click.echo(f"stratagem play: stopped by the time limit after {result.games} of {count} games", err=True)
+        return UNDETERMINED
+    return DONE
 
 
 def _player_count(text: str | None) -> int | None:
@@ -75,7 +86,7 @@ def _player_count(text: str | None) -> int | None:
 
 
 def _play_strato(puzzle: str | None, specs: list[str], players_text: str | None, count: int, seed: int,
-                 as_json: bool) -> int:
+                 as_json: bool, deadline: Deadline) -> int:
     from stratagem.teamplay import play_strato
 
     if puzzle is None:
@@ -88,10 +99,17 @@ def _play_strato(puzzle: str | None, specs: list[str], players_text: str | None,
         players.append(int(part))
     with as_options(OPTIONS), search_progress("strato team play", enabled=not as_json, first="game",
                                               second="games") as update:
-        match = play_strato(puzzle, specs, players, count, seed, progress=lambda done, total: update(done, total))
+        match = play_strato(puzzle, specs, players, count, seed, progress=lambda done, total: update(done, total),
+                            deadline=deadline)
+    code = DONE
+    if match.stopped_by is not None:
+        played = sum(len(row.games) for row in match.rows)
+        click.echo(f"stratagem play: stopped by the time limit after {played} of "
+                   f"{count * len(players) * len(specs)} games", err=True)
+        code = UNDETERMINED
     if as_json:
         click.echo(dumps_record(match.to_json()), nl=False)
-        return 0
+        return code
     table = Table(title=f"{match.challenge}: {count} deal(s) from seed {seed}, every agent on the same deals; "
                         "information hidden (own hand, table, cards left)", box=box.SIMPLE)
     for column in ("agent", "players", "games", "wins", "win rate [95% CI]", "mean turns to win [95% CI]", "CPU s"):
@@ -101,7 +119,7 @@ def _play_strato(puzzle: str | None, specs: list[str], players_text: str | None,
         table.add_row(row.agent, str(row.players), str(len(row.games)), str(row.wins),
                       f"{row.win_rate:.3f}{_interval(row.win_rate_ci95)}", turns, f"{row.seconds:.1f}")
     stdout().print(table)
-    return 0
+    return code
 
 
 def _interval(pair: tuple[float, float] | None) -> str:

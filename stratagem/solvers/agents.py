@@ -17,6 +17,7 @@ given, so a match seeded once is reproducible.
 from __future__ import annotations
 
 import inspect
+import math
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -377,6 +378,11 @@ def agent_params(agent: Agent) -> dict[str, Any]:
     return dict(params) if isinstance(params, Mapping) else {}
 
 
+#: The largest number an agent parameter may be (in magnitude). Ten million MCTS iterations a move is
+#: already hours of play; a larger count (a 50-digit one ran forever) is a typing mistake.
+MAX_PARAMETER = 10_000_000
+
+
 def _value(text: str) -> Any:
     lowered = text.lower()
     if lowered in ("true", "false"):
@@ -405,5 +411,16 @@ def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
         if not sep or not key:
             raise AgentError(f"agent {text!r}: {part!r} is not KEY=VALUE")
         params[key.strip()] = _value(value.strip())
+        _check_size(text, key.strip(), params[key.strip()])
     return name, params
+
+
+def _check_size(text: str, key: str, value: Any) -> None:
+    """Refuse a number that no agent can use: not finite, or above :data:`MAX_PARAMETER` in magnitude."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return
+    if not math.isfinite(value) or abs(value) > MAX_PARAMETER:
+        shown = str(value) if len(str(value)) <= 24 else str(value)[:20] + "..."
+        raise AgentError(f"agent {text[:40]!r}: {key}={shown} is out of range (agent parameters are at most "
+                         f"{MAX_PARAMETER:,} in size)")
 

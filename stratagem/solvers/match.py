@@ -18,11 +18,21 @@ player's, *draws* when it shares the highest return, and otherwise *loses* (for 
 games: the usual win/draw/loss). A game still running after ``max_plies`` plies (moves and chance
 outcomes) is *unfinished* and left out of every rate and mean. Reported per agent: the win rate with
 a 95% Wilson score interval (Wilson 1927; good at rates near 0 or 1 and for few games, where the
-normal approximation fails), and the mean return with a 95% Student-t interval.
+normal approximation fails), and the mean return with a 95% percentile bootstrap interval
+(:func:`bootstrap_interval`, seeded): returns are bounded and often skewed (Stack Attack's are never
+positive, with a long tail of large penalties), and the normal or Student-t interval then reached far
+outside what any game can return (``-52.50 [-300.27, 195.27]``); a bootstrap interval never leaves the
+range of the returns seen.
+
+A match may be given a :class:`~stratagem.core.deadline.Deadline` (``stratagem play --time-limit``):
+it is checked before every move, each agent with a per-move ``time_limit`` gets at most the time left,
+and when it passes the match ends with the games finished so far (``stopped_by`` is ``"time"``; the
+game in progress is left out).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +40,7 @@ from random import Random
 from statistics import NormalDist, fmean, stdev
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Game
 from stratagem.solvers.agents import Agent, agent_params
 from stratagem.solvers.mcts import UnsupportedGame, sample_outcome
@@ -38,6 +49,8 @@ __all__ = [
     "AgentRecord",
     "GameRecord",
     "MatchResult",
+    "MatchStopped",
+    "bootstrap_interval",
     "play_game",
     "play_match",
     "t_interval",
@@ -117,6 +130,30 @@ def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float
     return (mean - half, mean + half)
 
 
+#: Resamples of :func:`bootstrap_interval`.
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
+                       resamples: int = BOOTSTRAP_RESAMPLES) -> tuple[float, float] | None:
+    """The percentile bootstrap interval for the mean of ``values``; None with fewer than two.
+
+    Seeded from nothing but the values (the same values give the same interval), and never outside
+    ``[min(values), max(values)]``: so never outside the range a bounded return can take, where the
+    normal approximation fails (few games, or skewed returns)."""
+    if len(values) < 2:
+        return None
+    if min(values) == max(values):
+        return (float(values[0]), float(values[0]))
+    rng = Random(f"bootstrap/{len(values)}/{fmean(values)!r}")
+    n = len(values)
+    means = sorted(fmean(rng.choices(values, k=n)) for _ in range(resamples))
+    tail = (1.0 - confidence) / 2
+    low = means[max(0, math.floor(tail * resamples))]
+    high = means[min(resamples - 1, math.ceil((1.0 - tail) * resamples) - 1)]
+    return (low, high)
+
+
 # --------------------------------------------------------------------------------------------------
 # Results
 
@@ -187,6 +224,9 @@ class MatchResult:
     max_plies: int
     agents: tuple[AgentRecord, ...]
     records: tuple[GameRecord, ...]
+    #: The games asked for (``games`` is those played); ``stopped_by`` is ``"time"`` when a deadline ended it.
+    planned: int | None = None
+    stopped_by: str | None = None
 
     def to_json(self, *, include_games: bool = False) -> dict[str, Any]:
         """Plain JSON data; ``json.dumps(..., sort_keys=True)`` of it is byte-for-byte reproducible."""
@@ -197,6 +237,8 @@ class MatchResult:
             "games": self.games,
             "max_plies": self.max_plies,
             "seed": self.seed,
+            "games_planned": self.games if self.planned is None else self.planned,
+            "stopped_by": self.stopped_by,
         }
         if include_games:
             data["records"] = [r.to_json() for r in self.records]
@@ -215,13 +257,18 @@ def play_game(
     *,
     start: Any = None,
     max_plies: int = DEFAULT_MAX_PLIES,
+    deadline: Deadline | None = None,
 ) -> tuple[tuple[float, ...] | None, int]:
-    """Play one game with ``seats[p]`` as player ``p``; returns (returns or None if unfinished, plies)."""
+    """Play one game with ``seats[p]`` as player ``p``; returns (returns or None if unfinished, plies).
+
+    :class:`MatchStopped` when ``deadline`` passes before the game ends."""
     state = game.initial_state() if start is None else start
     plies = 0
     while not game.is_terminal(state):
         if plies >= max_plies:
             return None, plies
+        if deadline is not None:
+            seats = [within(agent, deadline) for agent in seats]
         mover = game.to_move(state)
         if mover == CHANCE:
             move = sample_outcome(game.chance_outcomes(state), chance_rng)
@@ -238,6 +285,28 @@ def play_game(
         state = game.apply(state, move)
         plies += 1
     return tuple(float(v) for v in game.returns(state)), plies
+
+
+class MatchStopped(Exception):
+    """The match's deadline passed in the middle of a game."""
+
+
+def within(agent: Any, deadline: Deadline) -> Any:
+    """``agent`` with its per-move ``time_limit`` (if it has one) cut to the time ``deadline`` leaves;
+    :class:`MatchStopped` when none is left. An agent without a time limit is returned as it is."""
+    left = deadline.remaining()
+    if left is None:
+        return agent
+    if left <= 0.0:
+        raise MatchStopped()
+    if isinstance(agent, type) or not dataclasses.is_dataclass(agent):
+        return agent
+    if not any(f.name == "time_limit" for f in dataclasses.fields(agent)):
+        return agent
+    current = getattr(agent, "time_limit", None)
+    if current is not None and current <= left:
+        return agent
+    return dataclasses.replace(agent, time_limit=left)  # type: ignore[type-var]
 
 
 def _labels(agents: Sequence[Agent]) -> list[str]:
@@ -261,9 +330,11 @@ def play_match(
     start: Any = None,
     max_plies: int = DEFAULT_MAX_PLIES,
     progress: Progress | None = None,
+    deadline: Deadline | None = None,
 ) -> MatchResult:
     """Play ``games`` games between ``agents`` (one per player) from ``start`` (default: the game's
-    initial state), rotating seats; see the module docstring."""
+    initial state), rotating seats; see the module docstring. When ``deadline`` passes, the match ends
+    with the games finished (``stopped_by`` ``"time"``)."""
     players = game.num_players
     if len(agents) != players:
         raise ValueError(f"{game.name!r} has {players} players but {len(agents)} agents were given")
@@ -272,24 +343,31 @@ def play_match(
     labels = _labels(agents)
     records: list[GameRecord] = []
     chance_rng = Random()
+    stopped_by = None
     for g in range(games):
         deal, rotation = divmod(g, players)
         # Seat s is taken by agent (s + rotation) mod players, so agent a sits in (a - rotation) mod players.
         order = [(s + rotation) % players for s in range(players)]
         chance_rng.seed(f"{seed}/deal/{deal}")
         seat_rngs = [Random(f"{seed}/game/{g}/seat/{s}") for s in range(players)]
-        returns, plies = play_game(game, [agents[a] for a in order], chance_rng, seat_rngs,
-                                   start=start, max_plies=max_plies)
+        try:
+            returns, plies = play_game(game, [agents[a] for a in order], chance_rng, seat_rngs,
+                                       start=start, max_plies=max_plies, deadline=deadline)
+        except MatchStopped:
+            stopped_by = "time"
+            break
         records.append(GameRecord(g, deal, tuple(labels[a] for a in order), returns, plies))
         if progress is not None:
             progress(g + 1, games)
     return MatchResult(
         game=game.name,
         seed=seed,
-        games=games,
+        games=len(records),
         max_plies=max_plies,
         agents=tuple(_agent_record(label, agents[a], records, players) for a, label in enumerate(labels)),
         records=tuple(records),
+        planned=games,
+        stopped_by=stopped_by,
     )
 
 
@@ -325,6 +403,6 @@ def _agent_record(label: str, agent: Agent, records: Sequence[GameRecord], playe
         win_rate=wins / finished if finished else 0.0,
         win_rate_ci95=wilson_interval(wins, finished),
         mean_return=fmean(values) if values else 0.0,
-        mean_return_ci95=t_interval(values),
+        mean_return_ci95=bootstrap_interval(values),
         seat_games=tuple(seat_games),
     )

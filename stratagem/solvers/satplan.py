@@ -145,13 +145,22 @@ def _pysat_interrupt(exc: BaseException) -> bool:
 @contextmanager
 def _cadical() -> Iterator[None]:
     """Around an in-process CaDiCaL call: Ctrl-C surfaces as :class:`KeyboardInterrupt`, and SIGTERM,
-    whose Python handler could not run before the call returns, has its default effect meanwhile."""
+    whose Python handler could not run before the call returns, has its default effect meanwhile.
+
+    When SIGINT is ignored (a command started with ``nohup`` or in the background of a script, or the
+    forked solver of such a command), it stays ignored: PySAT installs its own SIGINT handler for the
+    length of a solve whatever the disposition was, so Ctrl-C would otherwise stop the solver (and, in
+    the forked child of a ``--time-limit`` run, kill it, which the parent took for a crash: exit 70).
+    The signal is blocked for the call instead; once unblocked, its ignored disposition discards it."""
     restore: Any = None
+    blocked = False
     if threading.current_thread() is threading.main_thread():
         current = signal.getsignal(signal.SIGTERM)
         if current not in (signal.SIG_DFL, signal.SIG_IGN, None):
             restore = current
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+            blocked = signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     except Exception as exc:
@@ -161,6 +170,8 @@ def _cadical() -> Iterator[None]:
     finally:
         if restore is not None:
             signal.signal(signal.SIGTERM, restore)
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 class _ProofLines:

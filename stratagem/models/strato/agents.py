@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.models.strato.hidden import TARGET, HiddenState, HiddenStrato, announce
 from stratagem.models.strato.notation import Move
 from stratagem.models.strato.odds import TurnBound, greedy_move
@@ -64,11 +65,15 @@ class GreedyAgent(StratoAgent):
 class PimcAgent(StratoAgent):
     samples: int = 8
     nodes: int = 1000
+    #: Seconds a move may take (``None``: no limit): no sample starts after it, and each search stops at it.
+    time_limit: float | None = None
     name = "pimc"
 
     def __post_init__(self) -> None:
         if self.samples < 1 or self.nodes < 1:
             raise ValueError("pimc needs samples >= 1 and nodes >= 1")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError("pimc's time_limit is a number of seconds above 0")
 
     def params(self) -> dict[str, Any]:
         return {"samples": self.samples, "nodes": self.nodes}
@@ -81,17 +86,20 @@ class PimcAgent(StratoAgent):
         votes: Counter[Move] = Counter()
         lengths: Counter[Move] = Counter()
         open_game = StratoGame(game.challenge, game.options, _open(game.sample_state(state, player, rng), rng))
+        deadline = Deadline(self.time_limit)
         for _ in range(self.samples):
+            if deadline.expired():
+                break
             sample = _open(game.sample_state(state, player, rng), rng)
             if state.phase == TARGET:
                 for move in moves:  # the revealed card is on top of the sampled pile
                     after = open_game.apply(sample, move)
-                    found = self._line(open_game, after)
+                    found = self._line(open_game, after, deadline)
                     if found is not None:
                         votes[move] += 1
                         lengths[move] += len(found)
                 continue
-            line = self._line(open_game, sample)
+            line = self._line(open_game, sample, deadline)
             if line is None or not line:
                 continue
             first: Move = line[0]
@@ -103,10 +111,10 @@ class PimcAgent(StratoAgent):
         order = {move: i for i, move in enumerate(moves)}
         return min(votes, key=lambda m: (-votes[m], lengths[m] / votes[m], order.get(m, len(order))))
 
-    def _line(self, open_game: StratoGame, state: State) -> Any:
+    def _line(self, open_game: StratoGame, state: State, deadline: Deadline) -> Any:
         if state.status != ONGOING:
             return [] if state.status == WON else None
-        result = astar(StratoPlanning(open_game, state), max_nodes=self.nodes)
+        result = astar(StratoPlanning(open_game, state), max_nodes=self.nodes, time_limit=deadline.remaining())
         if result.status in (FOUND, SOLVED) and result.moves is not None:
             return list(result.moves)
         return None
@@ -125,11 +133,15 @@ def _open(state: HiddenState, rng: Random) -> State:
 @dataclass
 class IsmctsAgent(StratoAgent):
     iterations: int = 300
+    #: Seconds a move may take (``None``: no limit; the iterations are the budget).
+    time_limit: float | None = None
     name = "ismcts"
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
             raise ValueError("ismcts needs iterations >= 1")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError("ismcts's time_limit is a number of seconds above 0")
 
     def params(self) -> dict[str, Any]:
         return {"iterations": self.iterations}
@@ -138,7 +150,7 @@ class IsmctsAgent(StratoAgent):
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        result = ismcts(game, state, iterations=self.iterations, seed=rng.getrandbits(32))
+        result = ismcts(game, state, iterations=self.iterations, time_limit=self.time_limit, seed=rng.getrandbits(32))
         best = result.best_move
         assert isinstance(best, Move)
         return best

@@ -1,0 +1,96 @@
+"""Seeded Strato deals of a challenge whose proven optimal length is at least K (``stratagem generate``).
+
+Designers use it to build challenge cards of a chosen difficulty. Seeds ``seed``, ``seed + 1``, ... are
+dealt and each deal is solved with a certificate (:func:`certified_solve`: the relaxation bound and its
+guided line, else SAT with checked refutations); a deal is kept when its optimum is proven and at least
+``min_length``. Deals that cannot be decided are skipped and counted, never kept with a guess.
+
+Two limits, kept apart: ``deadline`` is the whole run's (``--time-limit``: when it passes, no further seed
+is tried and the deal in progress is counted undecided), ``deal_limit`` the most one deal may take
+(``--deal-time-limit``), always within what the deadline leaves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput
+from stratagem.core.io import MAX_SEED
+from stratagem.loading import load_strato
+from stratagem.models.strato.deal import DealError, seeded_deal
+from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.solve import Solution, solve
+from stratagem.solvers.search import SOLVED, UNSOLVABLE
+
+#: Why a seed tried was not kept.
+REASONS = ("too short", "unsolvable", "undecided")
+
+
+def certified_solve(game: StratoGame, deadline: Deadline) -> Solution:
+    """The relaxation bound with its guided line; SAT (checked refutations) in the time left when the bound
+    is below the optimum. Either way, an optimum comes with a certificate."""
+    first = solve(game, "relaxed", deadline=deadline, fallback=False)
+    if first.status == SOLVED or first.status == UNSOLVABLE or deadline.expired():
+        return first
+    return solve(game, "sat", deadline=deadline)
+
+
+@dataclass
+class Generated:
+    """What a run found: the deals kept, every seed tried with its outcome, the skipped counts, and
+    whether the whole run's deadline ended it (``stopped_by`` ``"time"``)."""
+
+    deals: list[dict[str, Any]] = field(default_factory=list)
+    tried: list[dict[str, Any]] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=lambda: dict.fromkeys(REASONS, 0))
+    stopped_by: str | None = None
+
+
+def generate(challenge_file: str, count: int, *, seed: int = 0, min_length: int = 1, players: int | None = None,
+             tries: int | None = None, deadline: Deadline | None = None, deal_limit: float | None = None,
+             note: Callable[[str], None] | None = None) -> tuple[Any, int, Generated]:
+    """Try seeds from ``seed`` until ``count`` deals are kept, ``tries`` seeds (default 20 per deal wanted)
+    are used up, or ``deadline`` passes. Returns the loaded puzzle, the player count and what was found;
+    ``note`` is told each seed's outcome."""
+    puzzle = load_strato(challenge_file)
+    challenge = puzzle.challenge
+    players = players or challenge.players
+    budget = tries if tries is not None else 20 * count
+    if seed + budget - 1 > MAX_SEED:
+        raise BadInput("<argument>", "--seed", f"seeds {seed} + {budget} tries go past {MAX_SEED} (2^63-1)")
+    deadline = deadline or Deadline(None)
+    found = Generated()
+    for candidate in range(seed, seed + budget):
+        if len(found.deals) >= count:
+            break
+        if deadline.expired():
+            found.stopped_by = "time"
+            break
+        try:
+            start = seeded_deal(challenge, candidate, players)
+        except DealError as exc:
+            raise BadInput(challenge_file, "challenge", str(exc)) from None
+        left = deadline.remaining()
+        limit = deal_limit if left is None else (left if deal_limit is None else min(deal_limit, left))
+        outcome = certified_solve(StratoGame(challenge, puzzle.options, start), Deadline(limit))
+        length = len(outcome.moves) if outcome.status == SOLVED else None
+        if length is not None and length >= min_length:
+            found.deals.append({"name": f"seed-{candidate}", "seed": candidate, "players": players,
+                                "optimal_length": length})
+            found.tried.append({"seed": candidate, "outcome": "kept", "optimal_length": length})
+            if note is not None:
+                note(f"seed {candidate}: optimal length {length} (kept)")
+            continue
+        reason = ("too short" if outcome.status == SOLVED else
+                  "unsolvable" if outcome.status == UNSOLVABLE else "undecided")
+        found.skipped[reason] += 1
+        found.tried.append({"seed": candidate, "outcome": reason, "optimal_length": length})
+        if note is not None:
+            note(f"seed {candidate}: {reason}")
+    return puzzle, players, found
+
+
+__all__ = ["REASONS", "Generated", "certified_solve", "generate"]
