@@ -1,4 +1,4 @@
-"""Time how long stratagem takes to start: ``--help``, ``show`` of a small puzzle, ``import stratagem``.
+"""Time how long stratagem takes to start: ``--help``, ``--version``, ``show`` and ``solve`` of a small puzzle.
 
 A user waits for start-up on every command, so it is measured, not guessed: each case runs ``--runs``
 times in a fresh interpreter and the median wall time is reported, with the median CPU time (user +
@@ -26,13 +26,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: The load average when the script started, for the table's note.
+_LOAD = os.getloadavg()
+
 #: What is timed: a label and the arguments after the interpreter.
 CASES = (
     ("python -c pass (the floor)", ["-c", "pass"]),
     ("import stratagem", ["-c", "import stratagem"]),
     ("stratagem --help", ["-m", "stratagem", "--help"]),
+    ("stratagem --version", ["-m", "stratagem", "--version"]),
     ("stratagem show puzzles/strato/challenge-0.toml",
      ["-m", "stratagem", "show", str(ROOT / "puzzles" / "strato" / "challenge-0.toml")]),
+    # A whole solve, certificate included: what the first command of a new user costs.
+    ("stratagem solve puzzles/strato/challenge-0.toml",
+     ["-m", "stratagem", "solve", str(ROOT / "puzzles" / "strato" / "challenge-0.toml")]),
 )
 
 
@@ -62,6 +69,13 @@ def measure(runs: int, source: str | None) -> list[tuple[str, float, float]]:
     return rows
 
 
+def _core_state() -> str:
+    """What :func:`stratagem.core.compiled.status` says of the package these runs use."""
+    from stratagem.core.compiled import status
+
+    return status().describe().removeprefix("compiled core: ")
+
+
 def table(rows: list[tuple[str, float, float]], runs: int) -> str:
     """The Markdown table of :func:`measure`'s rows, with how it was measured."""
     lines = [
@@ -72,6 +86,10 @@ def table(rows: list[tuple[str, float, float]], runs: int) -> str:
         "on what else the machine is doing; CPU time (user + system) less so. Commands run as "
         "`python -m stratagem`, without the few milliseconds (or, under a pyenv shim, the tenth of a "
         "second) a console-script wrapper adds.",
+        "",
+        f"Compiled core: {_core_state()}.",
+        "",
+        f"Load while measuring (1-minute load average, start to end): {_LOAD[0]:.2f} to {os.getloadavg()[0]:.2f}.",
         "",
         "| case | wall (s) | CPU (s) |",
         "|---|---:|---:|",

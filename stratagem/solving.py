@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
@@ -173,15 +174,16 @@ def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | i
 
 
 def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | int | None = None, method: str = "auto",
-          time_limit: float | None = None, *, players: int | None = None, max_nodes: int | None = None,
+          time_limit: float | Deadline | None = None, *, players: int | None = None, max_nodes: int | None = None,
           progress: ProgressFactory = no_progress) -> DealSolution:
     """The shortest winning line of a Strato deal (open information), with how it is known.
 
     ``method`` is one of :data:`~stratagem.models.strato.solve.METHODS` (``auto``: the relaxation
     bound with its guided line, then A* or SAT when the bound is below the optimum). ``time_limit``
-    (seconds) covers the whole call; ``max_nodes`` stops a search after that many expansions (not for
-    ``sat`` or ``cpsat``). Either gives status ``unknown`` with the best line found and the bound
-    proven. ``progress`` receives the progress of each phase (:mod:`stratagem.core.progress`).
+    (seconds, or a :class:`~stratagem.core.deadline.Deadline` already running) covers the whole call;
+    ``max_nodes`` stops a search after that many expansions (not for ``sat`` or ``cpsat``). Either gives
+    status ``unknown`` with the best line found and the bound proven. ``progress`` receives the progress
+    of each phase (:mod:`stratagem.core.progress`).
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")

@@ -8,8 +8,9 @@ Exit codes (:mod:`stratagem.cli.exitcodes`), the same rule as ``check``: 0 when 
 (a line proven shortest; for a STAKD solo set, a placement of every piece), 1 when the deal is proven
 unsolvable (no winning line exists; a STAKD set that cannot be placed), 2 on bad input, 3 when a limit
 stopped the work first (status ``unknown``: the best line found, if any, is shown but not claimed
-shortest). ``--time-limit`` is the limit of the whole command: every phase of the method, the greedy
-fallback and the checking of a refutation share one deadline.
+shortest). ``--time-limit`` is the limit of the whole command, counted from the start of the process:
+the imports, every phase of the method, the greedy fallback and the checking of a refutation share one
+deadline.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
+from stratagem.core.compiled import warn_once
+from stratagem.core.deadline import command_deadline
 from stratagem.core.io import check_writable
 from stratagem.loading import game_of_file
 from stratagem.models.strato.solve import METHODS
@@ -76,7 +79,8 @@ def solve(
     if max_nodes is not None and method in ("sat", "cpsat"):
         raise click.BadParameter(f"limits a search (relaxed, bfs, astar, idastar), not {method}; use --time-limit",
                                  param_hint="--max-nodes")
-    solution = solve_deal(deal, method=method, time_limit=time_limit, max_nodes=max_nodes,
+    warn_once()
+    solution = solve_deal(deal, method=method, time_limit=command_deadline(time_limit), max_nodes=max_nodes,
                           progress=terminal_progress(enabled=not as_json))
     report_deal_solution(solution, as_json, proof_path)
     return {SOLVED: DONE, UNSOLVABLE: NO}.get(solution.status, UNDETERMINED)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.deadline import Deadline
+from stratagem.core.deadline import Deadline, as_deadline
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
@@ -149,19 +149,21 @@ class Solution:
         }
 
 
-def solve(game: StratoGame, method: str = "auto", time_limit: float | None = None, max_nodes: int | None = None,
+def solve(game: StratoGame, method: str = "auto", time_limit: float | Deadline | None = None,
+          max_nodes: int | None = None,
           progress: ProgressFactory = no_progress, label: str = "deal",
           deadline: Deadline | None = None, fallback: bool = True) -> Solution:
     """The shortest winning line of ``game``'s deal (open information), with how it is known.
 
-    One deadline (``time_limit`` seconds, or ``deadline``) covers every phase, the fallback included.
-    When the chosen method stops undecided without a line, a greedy search looks for some line (unless
-    ``fallback`` is false); with a limit, the method stops when all but :data:`FALLBACK_SHARE` of it
-    has passed, so that the fallback has that share and the whole call still ends at the deadline.
+    One deadline (``time_limit``, seconds or a deadline already running, or ``deadline``) covers every
+    phase, the fallback included. When the chosen method stops undecided without a line, a greedy search
+    looks for some line (unless ``fallback`` is false); with a limit, the method stops when all but
+    :data:`FALLBACK_SHARE` of it has passed, so that the fallback has that share and the whole call still
+    ends at the deadline.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
-    deadline = deadline or Deadline(time_limit)
+    deadline = deadline or as_deadline(time_limit)
     main = deadline.part(1.0 - FALLBACK_SHARE) if fallback else deadline
     if method == "auto":
         solution = run_auto(game, main, max_nodes, progress, label)
