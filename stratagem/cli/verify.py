@@ -28,7 +28,9 @@ import click
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.progress import terminal_progress
-from stratagem.core.io import dumps_record
+from stratagem.core.errors import BadInput
+from stratagem.core.io import dumps_record, load_json
+from stratagem.core.provenance import describe
 from stratagem.solvers.replay import DEFAULT_MAX_STATES
 from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNOWN, Verdict
 from stratagem.verification import verify as verify_record
@@ -56,7 +58,20 @@ def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | No
     but some claim is not certified or unknown.
     """
     verdict = verify_record(record, recheck, time_limit, nodes, progress=terminal_progress())
+    if not as_json:
+        _show_provenance(record)
     return _report(verdict, as_json)
+
+
+def _show_provenance(record: str) -> None:
+    """One line saying what the record says made it (:func:`stratagem.core.provenance.describe`): shown,
+    never checked or required, and no part of the verdict."""
+    try:
+        stated = describe(load_json(record))
+    except BadInput:  # verify has read it already; a file changed since is verify's to report, not this line's
+        return
+    if stated is not None:
+        click.echo(f"made by (as the record states it, not checked): {stated}")
 
 
 def _report(verdict: Verdict, as_json: bool) -> int:
