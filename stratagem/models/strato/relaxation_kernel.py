@@ -26,13 +26,15 @@ A :class:`Relaxed` holds one relaxation's parameters, its tables as typed arrays
 its scratch space, so that the searches (:func:`forward`, :func:`reaches`, :func:`within`) take one
 object. The breadth-first search runs layer by layer over one ``int8`` distance array, on one thread:
 each state's distance is the least depth it is generated at, whatever the order, so the result is
-deterministic. Between frontier slices it reads the caller's deadline and lets Python's signal handlers
-run, so a long search stops within milliseconds of its deadline, a Ctrl-C or a SIGTERM.
+deterministic. It expands a layer in slices without the GIL; between slices it reads the caller's
+deadline and lets Python's signal handlers run, so a long search stops within milliseconds of its
+deadline, a Ctrl-C or a SIGTERM.
 
-Compiled, the index arithmetic is unchecked (``boundscheck``/``wraparound`` off) where the indexes are
-argued: every code is in ``range(n_codes)``, every half-row a table yields for a state's half-row is a
-valid index (``-1`` entries are never followed: see :func:`_put`), and every division has non-negative
-operands (so C division is Python's).
+Compiled, the index arithmetic is unchecked (``boundscheck``/``wraparound`` off, and no check that an
+array is set: :class:`Relaxed` sets every one in ``__init__``) where the indexes are argued: every code
+is in ``range(n_codes)``, every half-row a table yields for a state's half-row is a valid index (``-1``
+entries are never followed: see :func:`_put`), and every division has non-negative operands (so C
+division is Python's).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ _UNREACHED = cython.declare(cython.schar, UNREACHED)
 _UNKNOWN = cython.declare(cython.schar, UNKNOWN)
 _REACHES = cython.declare(cython.schar, REACHES)
 _DEAD = cython.declare(cython.schar, DEAD)
-_CHECK_MASK = cython.declare(cython.Py_ssize_t, CHECK_EVERY - 1)
+_SLICE = cython.declare(cython.Py_ssize_t, CHECK_EVERY)
 
 
 # -- tables over half-rows (built in Python once per classes/limit) -----------------------------------
@@ -239,6 +241,7 @@ class Goal:
 @cython.boundscheck(False)
 @cython.wraparound(False)
 @cython.cdivision(True)
+@cython.initializedcheck(False)
 def _is_goal(g: Goal, code: cython.longlong) -> cython.bint:
     row: cython.longlong = code // g.ne
     return g.goal_left[row // g.h] != 0 and g.goal_right[row % g.h] != 0
@@ -250,6 +253,7 @@ def _is_goal(g: Goal, code: cython.longlong) -> cython.bint:
 @cython.boundscheck(False)
 @cython.wraparound(False)
 @cython.cdivision(True)
+@cython.initializedcheck(False)
 def _estimate(g: Goal, code: cython.longlong) -> cython.longlong:
     row: cython.longlong = code // g.ne
     left: cython.longlong = row // g.h
@@ -412,6 +416,7 @@ def _canonical_ends(ends: cython.longlong, pair: cython.longlong) -> cython.long
 @cython.exceptval(check=False)
 @cython.boundscheck(False)
 @cython.wraparound(False)
+@cython.initializedcheck(False)
 def _put(r: Relaxed, row: cython.Py_ssize_t, count: cython.Py_ssize_t, side: cython.longlong,
          near: cython.longlong, far: cython.longlong, ends: cython.longlong) -> cython.Py_ssize_t:
     """Append to ``r.out[row]`` the state with goal half-rows (near, far) seen from ``side``, unless one is
@@ -441,6 +446,7 @@ def _checked(count: cython.Py_ssize_t, r: Relaxed) -> cython.Py_ssize_t:
 @cython.exceptval(check=False)
 @cython.boundscheck(False)
 @cython.wraparound(False)
+@cython.initializedcheck(False)
 def _fog(r: Relaxed, row: cython.Py_ssize_t, count: cython.Py_ssize_t, left: cython.longlong,
          right: cython.longlong, played_side: cython.longlong, ends: cython.longlong) -> cython.Py_ssize_t:
     """A Fog with the other rows unknown: a goal-row card (not the one just placed, at the end of
@@ -476,6 +482,7 @@ def _fog(r: Relaxed, row: cython.Py_ssize_t, count: cython.Py_ssize_t, left: cyt
 @cython.boundscheck(False)
 @cython.wraparound(False)
 @cython.cdivision(True)
+@cython.initializedcheck(False)
 def _successors(r: Relaxed, code: cython.longlong, row: cython.Py_ssize_t) -> cython.Py_ssize_t:
     """Write the relaxed successors of ``code`` into ``r.out[row]`` (duplicates possible); return how many
     (as many as the row holds: a list that may be partial, which :func:`_checked` refuses).
@@ -637,25 +644,23 @@ def _successors(r: Relaxed, code: cython.longlong, row: cython.Py_ssize_t) -> cy
 
 # -- breadth-first searches ------------------------------------------------------------------------
 @cython.cfunc
-@cython.exceptval(-1, check=True)
+@cython.nogil
+@cython.exceptval(check=False)
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def _expand_layer(r: Relaxed, frontier: cython.longlong[::1], dist: cython.schar[::1], depth: cython.longlong,
-                  deadline: Any) -> cython.int:
-    """Give every successor of ``frontier`` not reached at a lesser depth the distance ``depth + 1``; 1 if
-    ``deadline`` stopped it first (the layer is then partly written), else 0. Pending signals are handled
-    between slices of the frontier (a Ctrl-C raises :class:`KeyboardInterrupt` here)."""
+@cython.initializedcheck(False)
+def _expand_slice(r: Relaxed, frontier: cython.longlong[::1], start: cython.Py_ssize_t, stop: cython.Py_ssize_t,
+                  dist: cython.schar[::1], step: cython.schar) -> cython.int:
+    """Give every successor of ``frontier[start:stop]`` not reached at a lesser depth the distance ``step``
+    (1: a successor list overflowed, and the layer is incomplete; else 0)."""
     i: cython.Py_ssize_t
     j: cython.Py_ssize_t
     count: cython.Py_ssize_t
     y: cython.longlong
-    step: cython.schar = cython.cast(cython.schar, depth + 1)
-    for i in range(frontier.shape[0]):
-        if (i & _CHECK_MASK) == 0 and i > 0:
-            PyErr_CheckSignals()
-            if deadline is not None and deadline():
-                return 1
-        count = _checked(_successors(r, frontier[i], 0), r)
+    for i in range(start, stop):
+        count = _successors(r, frontier[i], 0)
+        if count >= r.out.shape[1]:
+            return 1
         for j in range(count):
             # a state first reached by a longer way (before a pruned state on a shorter one was let
             # in) gets its true distance
@@ -666,28 +671,77 @@ def _expand_layer(r: Relaxed, frontier: cython.longlong[::1], dist: cython.schar
 
 
 @cython.cfunc
-@cython.exceptval(-1, check=True)
+@cython.nogil
+@cython.exceptval(check=False)
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def _goal_successor(r: Relaxed, frontier: cython.longlong[::1]) -> cython.int:
-    """1 if some state of ``frontier`` has a relaxed goal among its successors, else 0."""
+@cython.initializedcheck(False)
+def _goal_in_slice(r: Relaxed, frontier: cython.longlong[::1], start: cython.Py_ssize_t,
+                   stop: cython.Py_ssize_t) -> cython.int:
+    """1 if a state of ``frontier[start:stop]`` has a relaxed goal among its successors, 2 if a successor
+    list overflowed first, else 0."""
     i: cython.Py_ssize_t
     j: cython.Py_ssize_t
     count: cython.Py_ssize_t
-    for i in range(frontier.shape[0]):
-        if (i & _CHECK_MASK) == 0 and i > 0:
-            PyErr_CheckSignals()
-        count = _checked(_successors(r, frontier[i], 0), r)
+    for i in range(start, stop):
+        count = _successors(r, frontier[i], 0)
+        if count >= r.out.shape[1]:
+            return 2
         for j in range(count):
             if _is_goal(r.goal, r.out[0, j]):
                 return 1
     return 0
 
 
+def _expand_layer(r: Relaxed, frontier: cython.longlong[::1], dist: cython.schar[::1], depth: cython.longlong,
+                  deadline: Callable[[], bool] | None) -> bool:
+    """Give every successor of ``frontier`` not reached at a lesser depth the distance ``depth + 1``; True if
+    ``deadline`` stopped it first (the layer is then partly written). The frontier is expanded in slices
+    of :data:`CHECK_EVERY` states without the GIL (other Python threads run meanwhile); between slices,
+    pending signals are handled (a Ctrl-C raises :class:`KeyboardInterrupt` here) and the deadline read."""
+    size: cython.Py_ssize_t = frontier.shape[0]
+    start: cython.Py_ssize_t = 0
+    stop: cython.Py_ssize_t
+    failed: cython.int
+    step: cython.schar = cython.cast(cython.schar, depth + 1)
+    while start < size:
+        stop = min(start + _SLICE, size)
+        with cython.nogil:
+            failed = _expand_slice(r, frontier, start, stop, dist, step)
+        if failed:
+            raise ValueError("relaxed successors overflow their buffer")
+        PyErr_CheckSignals()
+        if stop < size and deadline is not None and deadline():
+            return True
+        start = stop
+    return False
+
+
+def _goal_successor(r: Relaxed, frontier: cython.longlong[::1]) -> bool:
+    """Whether some state of ``frontier`` has a relaxed goal among its successors (in slices, as
+    :func:`_expand_layer`)."""
+    size: cython.Py_ssize_t = frontier.shape[0]
+    start: cython.Py_ssize_t = 0
+    stop: cython.Py_ssize_t
+    found: cython.int
+    while start < size:
+        stop = min(start + _SLICE, size)
+        with cython.nogil:
+            found = _goal_in_slice(r, frontier, start, stop)
+        if found == 2:
+            raise ValueError("relaxed successors overflow their buffer")
+        if found:
+            return True
+        PyErr_CheckSignals()
+        start = stop
+    return False
+
+
 @cython.cfunc
 @cython.exceptval(-1, check=True)
 @cython.boundscheck(False)
 @cython.wraparound(False)
+@cython.initializedcheck(False)
 def _any_goal(r: Relaxed, frontier: cython.longlong[::1]) -> cython.int:
     i: cython.Py_ssize_t
     for i in range(frontier.shape[0]):
@@ -699,6 +753,7 @@ def _any_goal(r: Relaxed, frontier: cython.longlong[::1]) -> cython.int:
 @cython.cfunc
 @cython.boundscheck(False)
 @cython.wraparound(False)
+@cython.initializedcheck(False)
 def _prune(r: Relaxed, frontier: cython.longlong[::1], expanded: cython.uchar[::1], depth: cython.longlong,
            bound: cython.longlong) -> tuple:  # type: ignore[type-arg]
     """The states of ``frontier`` not yet expanded that may lie on a relaxed line of at most ``bound`` turns
@@ -821,6 +876,7 @@ def reaches(r: Relaxed, code: cython.longlong, layers: cython.schar[::1], goal_d
 @cython.exceptval(-1, check=True)
 @cython.boundscheck(False)
 @cython.wraparound(False)
+@cython.initializedcheck(False)
 def _reaches(r: Relaxed, code: cython.longlong, layers: cython.schar[::1], goal_depth: cython.longlong,
              memo: cython.schar[::1], score_left: cython.longlong[::1], score_right: cython.longlong[::1]
              ) -> cython.int:
@@ -869,6 +925,7 @@ def _reaches(r: Relaxed, code: cython.longlong, layers: cython.schar[::1], goal_
 @cython.boundscheck(False)
 @cython.wraparound(False)
 @cython.cdivision(True)
+@cython.initializedcheck(False)
 def _ordered(r: Relaxed, code: cython.longlong, layers: cython.schar[::1], goal_depth: cython.longlong,
              memo: cython.schar[::1], score_left: cython.longlong[::1], score_right: cython.longlong[::1],
              row: cython.Py_ssize_t, count: cython.Py_ssize_t) -> cython.Py_ssize_t:
@@ -921,6 +978,7 @@ def within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: cy
 @cython.exceptval(-1, check=True)
 @cython.boundscheck(False)
 @cython.wraparound(False)
+@cython.initializedcheck(False)
 def _within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: cython.schar[::1]) -> cython.int:
     top: cython.Py_ssize_t = 0
     x: cython.longlong
