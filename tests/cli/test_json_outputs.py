@@ -71,7 +71,8 @@ def test_generate_json_prints_the_toml_and_every_seed(cli) -> None:  # type: ign
     data = document(first, "generate")
     assert first.err == ""  # the per-seed notes are in the document
     assert set(data) == {"format", "game", "challenge", "count", "seed", "min_length", "players", "time_limit",
-                         "tried", "deals", "skipped", "out", "toml"}
+                         "deal_time_limit", "stopped_by", "tried", "deals", "skipped", "out", "toml"}
+    assert data["stopped_by"] is None and data["time_limit"] is None and data["deal_time_limit"] == 60.0
     assert data["tried"] == [{"seed": 20, "outcome": "kept", "optimal_length": 5}]
     assert data["deals"] == [{"name": "seed-20", "seed": 20, "players": 4, "optimal_length": 5}]
     assert data["out"] is None and 'name = "seed-20"' in data["toml"]
