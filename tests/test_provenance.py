@@ -65,7 +65,7 @@ def test_a_worktree_with_packed_refs_is_read_without_git(tmp_path: Path, monkeyp
     def no_git(*args: Any, **kwargs: Any) -> Any:
         raise FileNotFoundError("git")
 
-    monkeypatch.setattr(prov.subprocess, "run", no_git)
+    monkeypatch.setattr(subprocess, "run", no_git)
     assert prov.git_state.__wrapped__(checkout) == {"commit": sha, "dirty": None}  # dirty: unknown, not an error
     assert prov.git_state.__wrapped__(tmp_path / "nowhere") is None
 
@@ -78,7 +78,7 @@ def test_git_that_hangs_gives_an_unknown_dirty_flag(tmp_path: Path, monkeypatch:
         assert kwargs.get("timeout") == prov.GIT_TIMEOUT
         raise subprocess.TimeoutExpired("git", prov.GIT_TIMEOUT)
 
-    monkeypatch.setattr(prov.subprocess, "run", hangs)
+    monkeypatch.setattr(subprocess, "run", hangs)
     assert prov.git_state.__wrapped__(tmp_path) == {"commit": "f" * 40, "dirty": None}
 
 

@@ -52,7 +52,8 @@ def stopped(record: dict[str, Any], **changes: Any) -> dict[str, Any]:
 def test_the_key_is_the_deal_not_the_time_limit(tmp_path: Path) -> None:
     records = first_run(tmp_path / "r.jsonl", range(1))
     record = records[0]
-    assert record_key(record) == record_key({**record, "time_limit": 600.0}) == record_key({**record, "time_limit": None})
+    assert record_key(record) == record_key({**record, "time_limit": 600.0})
+    assert record_key(record) == record_key({**record, "time_limit": None})
     assert record_key(record) != record_key({**record, "seed": 1})
     assert record_key(record) != record_key({**record, "method": "sat"})
 
@@ -166,7 +167,8 @@ def test_records_carry_their_provenance(tmp_path: Path) -> None:
     assert records[0]["retry"] is None
 
 
-def test_a_last_record_without_its_newline_is_kept_and_ended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_last_record_without_its_newline_is_kept_and_ended(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "r.jsonl"
     first_run(out, range(1))
     out.write_bytes(out.read_bytes().rstrip(b"\n"))  # a whole record, saved by an editor without the newline
