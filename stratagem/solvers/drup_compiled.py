@@ -107,13 +107,15 @@ def _filled(size: int, dtype: Any, fill: int = 0) -> Any:
 @cython.cclass
 @cython.boundscheck(False)
 @cython.wraparound(False)
+@cython.initializedcheck(False)
 class _Check:
     """One run of the check over a clause arena: the clause database, the assignment and the watch pool.
 
     Every index below is a literal code (< ``2 * nv``), a variable (< ``nv``), a clause id (< the
     number of clauses), a step (< the number of steps), a list number (< ``4 * nv``), a trail position
     (< ``nv``: a variable is on the trail at most once) or a pool entry below ``pool_rows`` (:meth:`_push`
-    checks the room before it writes), which is why bounds checks are off.
+    checks the room before it writes), which is why bounds checks are off; every array is set in
+    ``__init__``, which is why the check that a memoryview is set is off too.
     """
 
     lits: cython.int[::1]

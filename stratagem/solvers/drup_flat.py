@@ -21,6 +21,9 @@ from dataclasses import dataclass
 import cython
 import numpy as np
 
+if cython.compiled:
+    from cython.cimports.libc.string import memchr
+
 __all__ = ["FlatClauses", "FlatProof", "flat_clauses", "flat_proof", "parse_drup_flat", "refuse_zero"]
 
 
@@ -133,11 +136,19 @@ def _scan(data: cython.const[cython.uchar][::1], fill: cython.bint,  # type: ign
     is_deletion: cython.bint
     closed: cython.bint
     negative: cython.bint
+    found: cython.p_void
+    start: cython.p_char = cython.NULL
+    if cython.compiled and size:
+        start = cython.cast(cython.p_char, cython.address(data[0]))
     while at < size:
         line += 1
-        end = at
-        while end < size and data[end] != 10:
-            end += 1
+        if cython.compiled:  # the C library's search for the line's end, many bytes at a time
+            found = memchr(cython.address(data[at]), 10, size - at)
+            end = size if found == cython.NULL else cython.cast(cython.p_char, found) - start
+        else:
+            end = at
+            while end < size and data[end] != 10:
+                end += 1
         i = at
         while i < end and (data[i] == 32 or data[i] == 9 or data[i] == 13):
             i += 1
