@@ -810,10 +810,18 @@ def forward(start: cython.longlong, n_codes: cython.longlong, goal_left: Any, go
                 guide)
     if r.n_codes != n_codes:
         raise ValueError(f"{n_codes} relaxed states given, {r.n_codes} in the relaxation")
+    depth, dist = _forward(r, start, max_depth, deadline, hint)
+    return int(depth), dist  # a Python int, also where the kernel runs uncompiled (numpy scalars there)
+
+
+def _forward(r: Relaxed, start: cython.longlong, max_depth: cython.longlong, deadline: Callable[[], bool] | None,
+             hint: cython.longlong) -> tuple[int, np.ndarray]:
+    """:func:`forward` on ``r``."""
+    n_codes: cython.longlong = r.n_codes
     dist = np.full(n_codes, UNREACHED, np.int8)
     dist[start] = 0
     depth: cython.longlong
-    if guide is None:
+    if not r.guided:
         depth = 0
         frontier = np.array([start], np.int64)
         while frontier.size:
