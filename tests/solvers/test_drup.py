@@ -11,6 +11,7 @@ whatever it accepts, the backward checker must accept too.
 from __future__ import annotations
 
 import gzip
+import importlib.machinery
 import os
 import random
 import re
@@ -746,3 +747,23 @@ def test_run_drat_trim_on_a_real_proof_if_installed(tmp_path: Path) -> None:
     if result is None:
         pytest.skip("drat-trim is not installed")
     assert result == "valid"
+
+
+# -- which engine runs -----------------------------------------------------------------------------------
+
+
+def test_available_says_whether_the_compiled_checker_is_compiled() -> None:
+    extension = str(drup_compiled.__file__).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    assert drup_compiled.available() == extension
+
+
+def test_an_uncompiled_checker_is_never_picked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not compiled, the compiled checker's code runs as plain Python, slower than the reference: "auto"
+    # then takes the reference even for the longest proofs, and asking for "compiled" says it is not built.
+    monkeypatch.setattr(drup_compiled, "available", lambda: False)
+    monkeypatch.setattr(drup, "COMPILED_FROM", 0)
+    assert check_drup([[1], [-1]], [(False, ())]).checker == "python"
+    assert drup.check_drup_data([[1], [-1]], b"0\n", "p")[0].checker == "python"
+    with pytest.raises(RuntimeError, match="the compiled DRUP checker is not built") as caught:
+        check_drup([[1], [-1]], [(False, ())], engine="compiled")
+    assert "numba" not in str(caught.value) and "fast" not in str(caught.value)
