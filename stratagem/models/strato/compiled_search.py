@@ -1,6 +1,6 @@
 """A* over packed Strato states, compiled (:mod:`search_kernel`, Cython): the same search as
-``solvers.search.astar`` on :class:`~stratagem.models.strato.planning.StratoPlanning`, many times as many
-expansions per CPU second (results/strato-compiled.md, ``scripts/strato_compiled.py``).
+``solvers.search.astar`` on :class:`~stratagem.models.strato.planning.StratoPlanning`, with far more
+expansions per CPU second (results/strato-compiled.md and ``scripts/strato_compiled.py`` measure both).
 
 The kernel (:func:`search_kernel.astar_run`) expands states in slices of :data:`SLICE` expansions, so
 that the deadline and ``max_nodes`` are checked and progress is shown between slices (the clock is
