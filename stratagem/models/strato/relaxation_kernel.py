@@ -218,10 +218,12 @@ class Goal:
     per_turn: cython.longlong
     goal_left: cython.uchar[::1]
     goal_right: cython.uchar[::1]
+    arguments: tuple  # type: ignore[type-arg]
 
     def __init__(self, ne: cython.longlong, h: cython.longlong, length: Any, counts: Any, need: Any,
                  goal_left_len: cython.longlong, goal_right_len: cython.longlong, per_turn: cython.longlong,
                  goal_left: Any, goal_right: Any) -> None:
+        self.arguments = (ne, h, length, counts, need, goal_left_len, goal_right_len, per_turn, goal_left, goal_right)
         self.ne = ne
         self.h = h
         self.length = _int64(length)
@@ -232,6 +234,9 @@ class Goal:
         self.per_turn = max(per_turn, 1)
         self.goal_left = _bytes(goal_left)
         self.goal_right = _bytes(goal_right)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Goal, self.arguments
 
 
 @cython.cfunc
@@ -343,11 +348,14 @@ class Relaxed:
     sizes: cython.longlong[::1]
     rest: cython.longlong[::1]
     scores: cython.longlong[::1]
+    arguments: tuple  # type: ignore[type-arg]
 
     def __init__(self, k: cython.longlong, limit: cython.longlong, plays: Any, n_ends: cython.longlong,
                  end_base: cython.longlong, other_rows: cython.longlong, fog: cython.bint,
                  wind_crosses: cython.bint, tables: Sequence[Any], goal_left: Any, goal_right: Any,
                  guide: Sequence[Any] | None = None) -> None:
+        self.arguments = (k, limit, plays, n_ends, end_base, other_rows, fog, wind_crosses, tuple(tables), goal_left,
+                          goal_right, None if guide is None else tuple(guide))
         self.k = k
         self.limit = limit
         self.n_ends = n_ends
@@ -376,6 +384,10 @@ class Relaxed:
         self.scores = np.zeros(MAX_SUCCESSORS, np.int64)
         self.out = np.zeros((0, MAX_SUCCESSORS), np.int64)
         self.room(1)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its arguments (the scratch space is rebuilt)."""
+        return Relaxed, self.arguments
 
     def room(self, rows: cython.Py_ssize_t) -> None:
         """Make the scratch space hold ``rows`` levels of successors."""
