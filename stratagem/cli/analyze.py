@@ -33,7 +33,7 @@ from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import Deadline
-from stratagem.core.io import check_writable, dumps_record
+from stratagem.core.io import MAX_PARAMETER, check_writable, dumps_record
 from stratagem.core.provenance import provenance
 from stratagem.loading import load_position
 from stratagem.solvers.gametree import NOT_RANKED, SOLVED
@@ -54,8 +54,9 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.option("--nodes", "max_nodes", type=click.IntRange(1), default=None,
               help="Stop a search after this many nodes (each ranked move's search too); lp: after this many "
                    f"positions valued, {DEFAULT_LP_NODES:,} without the option.")
-@click.option("--iterations", type=click.IntRange(1), default=None, help="MCTS/ISMCTS/DUCT iterations (default 2000).")
-@click.option("--samples", type=click.IntRange(1), default=None, help="PIMC samples (default 20).")
+@click.option("--iterations", type=click.IntRange(1, MAX_PARAMETER), default=None,
+              help="MCTS/ISMCTS/DUCT iterations (default 2000).")
+@click.option("--samples", type=click.IntRange(1, MAX_PARAMETER), default=None, help="PIMC samples (default 20).")
 @click.option("--as", "as_player", type=click.IntRange(1, 6), default=None,
               help="Analyse from this player's observation (PIMC or ISMCTS) instead of open information.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of MCTS, ISMCTS, PIMC and DUCT.")

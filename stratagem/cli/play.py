@@ -20,7 +20,7 @@ from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import search_progress
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import Deadline, command_deadline
-from stratagem.core.io import dumps_record
+from stratagem.core.io import MAX_PARAMETER, dumps_record
 from stratagem.loading import POSITION_GAMES
 from stratagem.matches import play as play_games
 from stratagem.solvers.match import MatchResult
@@ -38,11 +38,12 @@ OPTIONS = {"agents": "--agents", "players": "--players", "games": "--games"}
                    "to compare (greedy, pimc, ismcts), each playing every seat.")
 @click.option("--players", "players_text", default=None, metavar="N",
               help="Player count (default: the number of agents); Strato: a list such as 1,2,4 (default 1).")
-@click.option("--games", "count", type=click.IntRange(1), default=20, show_default=True, help="Games to play.")
+@click.option("--games", "count", type=click.IntRange(1, MAX_PARAMETER), default=20, show_default=True,
+              help="Games to play.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the deals and the agents.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start every game from this position file (with its options) instead of a fresh deal.")
-@click.option("--max-plies", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--max-plies", type=click.IntRange(1, MAX_PARAMETER), default=10_000, show_default=True,
               help="A game still running after this many moves counts as unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the match as one JSON document.")
 @click.option("--games-detail", is_flag=True, help="With --json, include every game's seats and returns.")

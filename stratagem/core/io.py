@@ -45,6 +45,10 @@ MIN_INT = -(2**63)
 #: The largest seed (of a deal, a match, a search): seeds are written into records and TOML files,
 #: which hold 64-bit integers, so a larger one would make a file that no loader accepts.
 MAX_SEED = MAX_INT
+#: The largest count or number an agent or search parameter may be (MCTS iterations, PIMC samples,
+#: games in a match). Ten million MCTS iterations a move is already hours of play; a larger count (a
+#: 50-digit one ran forever) is a typing mistake, refused in one line.
+MAX_PARAMETER = 10_000_000
 #: Digits in a row inside a string (a position's notation, a deal name, a table key such as a Stack
 #: Attack card number, an exact fraction in a proof). Notations need a few; exact values in proof trees
 #: and LP certificates (``"9/16"``) can grow long denominators, so the limit is a generous 1000, which

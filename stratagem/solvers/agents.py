@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Protocol
 
 from stratagem.core.errors import StratagemError, UnsupportedGame
 from stratagem.core.game import Game, HiddenInformation, Simultaneous
+from stratagem.core.io import MAX_PARAMETER
 from stratagem.solvers.duct import DuctAgent
 from stratagem.solvers.mcts import DEFAULT_EXPLORATION, DEFAULT_WIDENING, SearchTree, ismcts, uct
 from stratagem.solvers.pimc import LeafEvaluator, pimc, rollout_evaluator
@@ -376,11 +377,6 @@ def agent_params(agent: Agent) -> dict[str, Any]:
     """The agent's ``params`` (plain data for reports), or {} if it has none."""
     params = getattr(agent, "params", {})
     return dict(params) if isinstance(params, Mapping) else {}
-
-
-#: The largest number an agent parameter may be (in magnitude). Ten million MCTS iterations a move is
-#: already hours of play; a larger count (a 50-digit one ran forever) is a typing mistake.
-MAX_PARAMETER = 10_000_000
 
 
 def _value(text: str) -> Any:

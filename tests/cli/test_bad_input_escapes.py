@@ -167,3 +167,14 @@ def test_generate_time_limit_is_the_whole_command(tmp_path: Path) -> None:
     assert code == 3, err
     assert "stopped by the time limit" in err
     assert wall < 1.2 * 2 + 1 + 1.5, wall
+
+
+@pytest.mark.parametrize("command", [
+    ("play", "stratatak", "--agents", "random,random", "--games", "9" * 50),
+    ("play", "stratatak", "--agents", "random,random", "--max-plies", "99999999999"),
+    ("analyze", STRATATAK, "--method", "mcts", "--iterations", "9" * 50),
+    ("analyze", STRATATAK, "--method", "pimc", "--as", "1", "--samples", "10000001"),
+])
+def test_counts_on_the_command_line_are_capped(cli, command: tuple[str, ...]) -> None:
+    result = cli(*command)
+    assert_bad_input(result, "10000000")
