@@ -13,16 +13,20 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES, ROOT, assert_bad_input
+from conftest import PUZZLES, ROOT, Outcome, assert_bad_input
 
 from stratagem.solvers.match import bootstrap_interval
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
 STRATATAK = str(next((ROOT / "puzzles" / "stratatak").glob("*.toml")))
+
+#: The ``cli`` fixture of conftest.py: runs the command in this process.
+Cli = Callable[..., Outcome]
 
 
 def _stratagem(*args: str, timeout: float = 120, ignore_sigint: bool = False) -> tuple[int, str, str, float]:
@@ -41,13 +45,13 @@ def _stratagem(*args: str, timeout: float = 120, ignore_sigint: bool = False) ->
     ("play", "stratatak", "--agents", "random,random", "--games", "1"),
     ("generate", "strato", "--challenge", CHALLENGE_0, "--count", "1"),
 ])
-def test_a_seed_out_of_range_is_one_line(cli, command: tuple[str, ...], seed: str) -> None:
+def test_a_seed_out_of_range_is_one_line(cli: Cli, command: tuple[str, ...], seed: str) -> None:
     result = cli(*command, "--seed", seed)
     assert_bad_input(result, "--seed", "not a seed")
     assert len(result.err) < 300
 
 
-def test_generate_refuses_seeds_that_would_run_past_the_range(cli) -> None:
+def test_generate_refuses_seeds_that_would_run_past_the_range(cli: Cli) -> None:
     result = cli("generate", "strato", "--challenge", CHALLENGE_0, "--count", "1", "--seed", str(2**63 - 1),
                  "--tries", "2")
     assert_bad_input(result, "--seed", "2^63-1")
@@ -55,14 +59,14 @@ def test_generate_refuses_seeds_that_would_run_past_the_range(cli) -> None:
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=" + "9" * 50, "mcts:iterations=" + "9" * 5000,
                                   "mcts:exploration=1e308", "mcts:exploration=nan", "mcts:time_limit=inf"])
-def test_agent_parameters_are_capped(cli, spec: str) -> None:
+def test_agent_parameters_are_capped(cli: Cli, spec: str) -> None:
     result = cli("play", "stackattack", "--agents", f"{spec},random", "--games", "1")
     assert result.code == 2, result.err
     assert "Traceback" not in result.err and len(result.err.strip().splitlines()) == 1, result.err
     assert "agents[1]" in result.err
 
 
-def test_strato_agent_parameters_are_capped(cli) -> None:
+def test_strato_agent_parameters_are_capped(cli: Cli) -> None:
     result = cli("play", "strato", CHALLENGE_0, "--agents", "pimc:samples=" + "9" * 50, "--games", "1")
     assert_bad_input(result, "agents[1]", "out of range")
 
@@ -85,7 +89,7 @@ def test_play_strato_time_limit_is_the_whole_match() -> None:
     assert json.loads(out)["stopped_by"] == "time"
 
 
-def test_play_without_a_limit_is_unchanged(cli) -> None:
+def test_play_without_a_limit_is_unchanged(cli: Cli) -> None:
     first = cli("play", "stackattack", "--agents", "random,random", "--games", "8", "--seed", "3", "--json")
     second = cli("play", "stackattack", "--agents", "random,random", "--games", "8", "--seed", "3", "--json")
     assert first.code == 0 and first.out == second.out  # deterministic, the interval too
@@ -93,7 +97,7 @@ def test_play_without_a_limit_is_unchanged(cli) -> None:
     assert report["stopped_by"] is None and report["games"] == report["games_planned"] == 8
 
 
-def test_mean_return_intervals_stay_within_the_returns(cli) -> None:
+def test_mean_return_intervals_stay_within_the_returns(cli: Cli) -> None:
     """Stack Attack's returns are minus penalties, never positive, and skewed: the interval printed as
     -52.50 [-300.27, 195.27] before."""
     result = cli("play", "stackattack", "--agents", "random,random,random", "--games", "3", "--seed", "1",
@@ -175,6 +179,6 @@ def test_generate_time_limit_is_the_whole_command(tmp_path: Path) -> None:
     ("analyze", STRATATAK, "--method", "mcts", "--iterations", "9" * 50),
     ("analyze", STRATATAK, "--method", "pimc", "--as", "1", "--samples", "10000001"),
 ])
-def test_counts_on_the_command_line_are_capped(cli, command: tuple[str, ...]) -> None:
+def test_counts_on_the_command_line_are_capped(cli: Cli, command: tuple[str, ...]) -> None:
     result = cli(*command)
     assert_bad_input(result, "10000000")
