@@ -9,13 +9,22 @@ enumeration of the rules, under the run's limits.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from stratagem.core.records import Proof
 from stratagem.solvers.replay import DEFAULT_MAX_STATES, is_win, no_win_within
+from stratagem.verification.bounded import win_within
 from stratagem.verification.evidence import not_certified_why
 from stratagem.verification.refutations import check_strato_refutation
+from stratagem.verification.relaxed import RELAXATION, Bound, GoalDistances, Stopped, relaxed_bound, views
 from stratagem.verification.verdict import Limits, Verdict
+
+#: The information a Strato proof's claim may be about: the only one ``verify`` checks.
+INFORMATION = "open"
+
+#: Whether each evidence kind is a certificate (docs/formats.md, 4.3); a record saying otherwise is refused.
+CERTIFICATE = {"relaxation-bound": True, "relaxation-search": True, "drup-refutation": True,
+               "exhaustive-search": False, "cpsat-infeasible": False, "witness": False}
 
 
 def check_strato(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdict, record: str,
@@ -29,6 +38,13 @@ def check_strato(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdi
     """
     assert proof.line is not None
     claim, n = proof.claim, len(proof.line.moves)
+    information = claim.get("information")
+    if information != INFORMATION:
+        verdict.refute("information", "the claims are about open information (every hand and the pile known)",
+                       "claim.information", f"is {information!r}; a Strato proof's claims are checked for "
+                       f"{INFORMATION!r} information only, and nothing here checks another")
+    if not evidence_consistent(proof.evidence, n if is_win(game, final) else None, verdict):
+        return
     solvable = claim.get("solvable")
     if solvable is True:
         statement = "a winning line exists"
@@ -66,6 +82,40 @@ def check_strato(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdi
         no_win_claim(proof, "solvable", statement, None, game, start, verdict, record, limits)
     else:
         verdict.refute("solvable", "the deal is solvable, or not", "claim.solvable", "must be true or false")
+
+
+def is_integer(value: Any) -> TypeGuard[int]:
+    """An integer as JSON has it: not a float that happens to be whole, not a boolean."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def evidence_consistent(evidence: dict[str, Any], won_in: int | None, verdict: Verdict) -> bool:
+    """Whether the evidence's own fields agree with the kind it names and with the replayed line (``won_in``:
+    its length when it wins); if not, the evidence is refuted and no claim resting on it is checked.
+
+    ``certificate`` must be what the kind is (docs/formats.md), ``lower_bound``, ``bound`` and ``horizon``
+    integers where present (``bound`` may be null), and no lower bound may exceed the length of a line
+    that wins: a bound on every winning line bounds this one too.
+    """
+    statement = "the evidence agrees with its kind and with the replayed line"
+    kind = evidence.get("kind")
+    if kind in CERTIFICATE and "certificate" in evidence and evidence["certificate"] is not CERTIFICATE[kind]:
+        verdict.refute("evidence", statement, "evidence.certificate", f"is {evidence['certificate']!r}, but "
+                       f"{kind!r} evidence is {'a certificate' if CERTIFICATE[kind] else 'no certificate'}")
+        return False
+    for key in ("lower_bound", "bound", "horizon"):
+        if key not in evidence or (key == "bound" and evidence[key] is None):
+            continue
+        value = evidence[key]
+        if not is_integer(value) or value < 0:
+            verdict.refute("evidence", statement, f"evidence.{key}", f"must be a non-negative integer, not {value!r}")
+            return False
+        if key != "horizon" and won_in is not None and value > won_in:
+            verdict.refute("evidence", statement, f"evidence.{key}", f"claims no win in fewer than {value} turns, "
+                           f"but the replayed line wins in {won_in}: a lower bound above the line's length "
+                           "contradicts the line")
+            return False
+    return True
 
 
 def no_win_claim(proof: Proof, name: str, statement: str, horizon: int | None, game: Any, start: Any,
@@ -115,8 +165,6 @@ def recheck_enumeration(name: str, statement: str, horizon: int | None, game: An
 def relaxation_named(evidence: dict[str, Any], name: str, statement: str, verdict: Verdict) -> str | None:
     """The relaxation a certificate names, checked: its ``ends`` (``tracked`` or ``unknown``), or ``None``
     after refuting a name or an ``ends`` this version does not check."""
-    from stratagem.models.strato.relaxation import RELAXATION
-
     if evidence.get("relaxation") != RELAXATION:
         verdict.refute(name, statement, "evidence.relaxation", f"names relaxation {evidence.get('relaxation')!r}; "
                        f"this version checks {RELAXATION!r}")
@@ -128,25 +176,32 @@ def relaxation_named(evidence: dict[str, Any], name: str, statement: str, verdic
     return str(ends)
 
 
-def recompute_bound(claimed: Any, ends: str, game: Any, start: Any, limits: Limits) -> Any:
-    """The relaxation bound of ``start``, recomputed from the rules. The claimed bound is only where the pruned
-    search starts: what it finds does not depend on it."""
-    from stratagem.models.strato.relaxation import relaxation_bound
+def recompute(claimed: int, ends: str, game: Any, start: Any, limits: Limits) -> Bound | None:
+    """The relaxation bound of ``start`` recomputed from the rules by :mod:`.relaxed`, each goal row searched
+    ``claimed`` relaxed turns deep (so a bound found above ``claimed`` reads ``claimed + 1``: "more");
+    ``None`` when the deadline stopped it."""
+    try:
+        return relaxed_bound(game.challenge, game.options, start, track_ends=ends == "tracked",
+                             at_least=claimed + 1, stop=limits.deadline.expired)
+    except Stopped:
+        return None
 
-    hint = claimed if isinstance(claimed, int) and 0 <= claimed <= 100 else 0
-    return relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
-                            track_ends=ends == "tracked", hint=hint)
+
+def _value(bound: Bound, cap: int | None) -> str:
+    if bound.bound is None:
+        return "no goal (null)"
+    if cap is not None and bound.bound > cap:
+        return f"more than {cap}"
+    return str(bound.bound)
 
 
-def bound_as_claimed(bound: Any, claimed: Any, name: str, statement: str, verdict: Verdict, limits: Limits) -> bool:
-    """Whether the recomputed ``bound`` is the one the record claims; if not, the claim is reported unknown
-    (the recomputation was stopped) or refuted."""
-    if bound.stopped:
-        verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
-        return False
-    if claimed != bound.bound or isinstance(claimed, bool):
+def bound_as_claimed(bound: Bound, claimed: Any, cap: int | None, name: str, statement: str,
+                     verdict: Verdict) -> bool:
+    """Whether the recomputed ``bound`` (searched ``cap`` turns deep, ``None``: in full) is the one claimed;
+    if not, the claim is refuted."""
+    if claimed != bound.bound:
         verdict.refute(name, statement, "evidence.bound", f"claims {claimed!r}, but the relaxation recomputed "
-                       f"from the rules gives {bound.bound if bound.bound is not None else 'no goal (null)'}")
+                       f"from the rules gives {_value(bound, cap)}")
         return False
     return True
 
@@ -155,44 +210,59 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
                            start: Any, verdict: Verdict, limits: Limits) -> None:
     """A relaxation certificate: recompute the bound from the rules and the deal, trusting nothing in the record.
 
-    The record only names the relaxation and the bound it claims; both must match what is recomputed
-    here. Optimality (``horizon`` = length - 1) is certified only when the recomputed bound equals the
-    line's length, unsolvability (``horizon`` ``None``) only when the relaxation reaches no goal at all.
-    A recomputation cut short by the time limit leaves the claim unknown, not invalid.
+    The bound is recomputed by :mod:`.relaxed`, which shares no code with the solver. The record only names
+    the relaxation and the bound it claims (an integer, or null). Optimality (``horizon`` = length - 1) is
+    certified only when the recomputed bound equals the line's length, unsolvability (``horizon`` ``None``)
+    only when the relaxation reaches no goal at all. A bound above the line's length, or a null bound
+    beside a winning line, contradicts the line and is refuted at once. A recomputation cut short by the
+    time limit leaves the claim unknown, not invalid.
     """
-    from stratagem.models.strato.relaxation import relaxation_bound
-
     ends = relaxation_named(evidence, name, statement, verdict)
     if ends is None:
         return
     claimed = evidence.get("bound")
+    if claimed is not None and not is_integer(claimed):
+        verdict.refute(name, statement, "evidence.bound", f"must be an integer or null, not {claimed!r}")
+        return
+    if horizon is not None and claimed is None:
+        verdict.refute(name, statement, "evidence.bound", "says the relaxation reaches no goal, but the replayed "
+                       "line wins")
+        return
     if limits.deadline.expired():
         verdict.unknown(name, statement, limits.stopped_words("before the relaxation bound was recomputed"))
         return
     with limits.progress("recomputing the relaxation bound", "row", "rows") as show:
         show(0, 0)
-        if horizon is not None and claimed == horizon + 1 and not isinstance(claimed, bool) and claimed >= 2:
-            # A bound claimed equal to the (replayed, winning) line's length n: it suffices to recompute that
-            # the bound is at least n. The bound is a lower bound on any winning line, this one included, so
-            # it is then exactly n, the value claimed; searching relaxed states only as far as n - 1 turns
-            # is much cheaper than finding the distances themselves.
-            bound = relaxation_bound(game.challenge, game.options, start, deadline=limits.deadline,
-                                     track_ends=ends == "tracked", at_least=claimed)
-            if not bound.stopped and bound.bound is not None and bound.bound >= claimed:
-                verdict.checked.append("the relaxation bound, recomputed from the rules and the deal: no relaxed "
-                                       f"line is shorter than {claimed} turns ({bound.describe()}; the replayed "
-                                       f"line wins in {claimed}, so the bound is {claimed})")
+        if claimed is None:  # no win at all: every goal row searched in full
+            try:
+                bound: Bound | None = relaxed_bound(game.challenge, game.options, start,
+                                                    track_ends=ends == "tracked", stop=limits.deadline.expired)
+            except Stopped:
+                bound = None
+            cap = None
+        elif horizon is not None and claimed == horizon + 1:
+            # The bound claimed is the (replayed, winning) line's length n: it suffices to recompute that the
+            # bound is at least n. The bound is a lower bound on every winning line, this one included, so it
+            # is then exactly n; searching relaxed states only n - 1 turns deep is much cheaper.
+            bound, cap = recompute(claimed - 1, ends, game, start, limits), claimed - 1
+            if bound is not None and (bound.bound is None or bound.bound >= claimed):
+                verdict.checked.append("the relaxation bound, recomputed from the rules and the deal by verify's "
+                                       f"own relaxation: no relaxed line is shorter than {claimed} turns "
+                                       f"({bound.describe()}; the replayed line wins in {claimed}, so the bound "
+                                       f"is {claimed})")
                 verdict.checked.append(f"no win within {horizon} turns: the bound equals the line's length")
                 verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {claimed} "
                                 "turns, the line's length")
                 return
         else:
-            bound = None
-        if bound is None or not bound.stopped:  # anything else: the bound itself
-            bound = recompute_bound(claimed, ends, game, start, limits)
-    if not bound_as_claimed(bound, claimed, name, statement, verdict, limits):
+            bound, cap = recompute(claimed, ends, game, start, limits), claimed
+    if bound is None:
+        verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
         return
-    verdict.checked.append(f"the relaxation bound, recomputed from the rules and the deal: {bound.describe()}")
+    if not bound_as_claimed(bound, claimed, cap, name, statement, verdict):
+        return
+    verdict.checked.append("the relaxation bound, recomputed from the rules and the deal by verify's own "
+                           f"relaxation: {bound.describe()}")
     if horizon is None:
         if bound.bound is not None:
             verdict.refute(name, statement, "claim.solvable", f"claims no win at all, but the relaxation bound is "
@@ -200,13 +270,9 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
         else:
             verdict.checked.append("no win at all: the relaxation reaches no goal")
             verdict.certify(name, statement, "the relaxation recomputed from the rules reaches no goal")
-    elif bound.bound != horizon + 1:
+    else:
         verdict.refute(name, statement, "claim.optimal", f"the relaxation bound is {bound.bound} turns but the line "
                        f"has {horizon + 1}: its optimality is not certified by this bound")
-    else:
-        verdict.checked.append(f"no win within {horizon} turns: the bound equals the line's length")
-        verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {bound.bound} turns, "
-                        "the line's length")
 
 
 #: Expansions ``verify`` gives a ``relaxation-search`` certificate's search when no ``--max-nodes`` is set.
@@ -215,17 +281,15 @@ SEARCH_NODES = 1_000_000
 
 def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str, horizon: int | None, game: Any,
                             start: Any, verdict: Verdict, limits: Limits) -> None:
-    """A relaxation-search certificate: the relaxation bound recomputed, then the search of every line up
-    to ``horizon`` turns pruned by relaxed distances repeated over the rules engine.
+    """A relaxation-search certificate: the relaxation bound recomputed, then every line of up to ``horizon``
+    turns searched over the rules engine, pruned by relaxed distances (:mod:`.bounded`).
 
     The record names the relaxation, its bound and the horizon searched; the bound must be what the
-    rules give, and the horizon must be the line's length less one. The search is repeated here in
-    full: when the horizon is the bound itself, as the guided search for a line of exactly that many
-    turns (with the bound, no line of fewer exists), otherwise as the search pruned by the relaxed
-    distances to a goal. A search cut short by a limit leaves the claim unknown.
+    rules give (recomputed by :mod:`.relaxed`), and the horizon must be the line's length less one. The
+    search is repeated here in full, a plain depth-first enumeration of the rules engine's moves that
+    drops a position whose relaxed distance to a goal exceeds the turns left. A search cut short by a
+    limit leaves the claim unknown.
     """
-    from stratagem.models.strato.guided import bounded_line, goal_distances, guided_line, supports
-
     if horizon is None:
         verdict.refute(name, statement, "evidence.kind", "a relaxation search certifies no line shorter than a line "
                        "found, never that no line wins")
@@ -234,48 +298,48 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
     if ends is None:
         return
     searched, claimed = evidence.get("horizon"), evidence.get("bound")
-    if searched != horizon or isinstance(searched, bool):
+    if not is_integer(searched) or searched != horizon:
         verdict.refute(name, statement, "evidence.horizon", f"says lines up to {searched!r} turns were searched; "
                        f"the line has {horizon + 1} turns, so {horizon} is needed")
+        return
+    if not is_integer(claimed):
+        verdict.refute(name, statement, "evidence.bound", f"must be an integer (the relaxation bound of the "
+                       f"start, below the line's length), not {claimed!r}")
         return
     if limits.deadline.expired():
         verdict.unknown(name, statement, limits.stopped_words("before the relaxation bound was recomputed"))
         return
     with limits.progress("recomputing the relaxation bound", "row", "rows") as show:
         show(0, 0)
-        bound = recompute_bound(claimed, ends, game, start, limits)
-    if not bound_as_claimed(bound, claimed, name, statement, verdict, limits):
+        bound = recompute(claimed, ends, game, start, limits)
+    if bound is None:
+        verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
         return
-    if bound.bound is None:  # no relaxed goal, yet the line wins: nothing here can be trusted
-        verdict.refute(name, statement, "evidence.bound", "the relaxation recomputed from the rules reaches no goal, "
-                       "but the replayed line wins")
+    if not bound_as_claimed(bound, claimed, claimed, name, statement, verdict):
         return
-    verdict.checked.append(f"the relaxation bound, recomputed from the rules and the deal: {bound.describe()}")
+    assert bound.bound is not None
+    verdict.checked.append("the relaxation bound, recomputed from the rules and the deal by verify's own "
+                           f"relaxation: {bound.describe()}")
     if horizon < bound.bound:
         verdict.checked.append(f"no win within {horizon} turns: the bound is {bound.bound}")
         verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {bound.bound} turns")
         return
     cap = limits.nodes if limits.nodes is not None else SEARCH_NODES
+    how = f"the search of every line of up to {horizon} turns pruned by the relaxed distances"
     with limits.progress(f"searching every line of up to {horizon} turns", "horizon", "nodes expanded") as show:
         show(horizon, 0)
-        if horizon == bound.bound and supports(bound):
-            guided = guided_line(game, bound, deadline=limits.deadline, max_nodes=cap)
-            line, exhausted, expanded = guided.moves, guided.exhausted, guided.expanded
-            how = f"the guided search for a line of exactly {horizon} turns"
-        else:
-            found = bounded_line(game, goal_distances(game, bound), horizon,
-                                 deadline=limits.deadline, max_nodes=cap)
-            line, exhausted, expanded = found.moves, found.exhausted, found.expanded
-            how = f"the search of every line of up to {horizon} turns pruned by the relaxed distances"
-    if line is not None:
-        verdict.refute(name, statement, "claim.optimal", f"{how} found a win in {len(line)} turns: the line is not "
-                       "shortest")
-    elif not exhausted:
+        distances = GoalDistances(views(game.challenge, game.options, start, track_ends=ends == "tracked"),
+                                  stop=limits.deadline.expired)
+        found = win_within(game, distances, bound.combine, horizon, cap, stop=limits.deadline.expired)
+    if found.line is not None:
+        verdict.refute(name, statement, "claim.optimal", f"{how} found a win in {len(found.line)} turns: the line "
+                       "is not shortest")
+    elif not found.exhausted:
         why = "the time limit" if limits.deadline.expired() else f"the node limit ({cap:,} expansions)"
-        verdict.unknown(name, statement, f"the search was stopped by {why} after {expanded:,} expansions")
+        verdict.unknown(name, statement, f"the search was stopped by {why} after {found.expanded:,} expansions")
     else:
         verdict.checked.append(f"no win within {horizon} turns: {how} over the rules engine found none "
-                               f"({expanded:,} positions expanded; exhaustive search)")
+                               f"({found.expanded:,} positions expanded; exhaustive search)")
         verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {bound.bound} turns, "
                         f"and an exhaustive search over the rules engine pruned by it finds no line of up to "
                         f"{horizon} turns")
