@@ -15,7 +15,9 @@ Redraw; rows in order, left end first; target choices in the order :mod:`actions
 same states after them, the end-of-turn result included. ``tests/models/strato/test_compiled.py``
 holds it to the engine on random states. :func:`lower_bound` is :mod:`heuristic`'s bound, and
 :func:`astar_run` is A* over packed states with the open list ordered as the Python A*'s (lowest
-``f``, then deepest ``g``), re-opening a state reached again with a smaller ``g``.
+``f``, then deepest ``g``), re-opening a state reached again with a smaller ``g``. :class:`StratoEngine`
+is the same turns behind the compiled layer's interface that every game's engine offers
+(:class:`~stratagem.core.packed.PackedGame`), for the game-independent compiled searches.
 
 Indexes are not bounds-checked (the header's directives; numba did not check them either). What
 makes them safe: :class:`Spec` and :class:`Relax` check their tables' shapes against the deal's
@@ -30,6 +32,11 @@ from __future__ import annotations
 
 import cython
 import numpy as np
+
+if cython.compiled:
+    from cython.cimports.stratagem.core.packed import PackedGame
+else:
+    from stratagem.core.packed import PackedGame
 
 #: Weather numbers (letter order); C-level constants, like the others declared so below.
 C = cython.declare(cython.longlong, 0)
@@ -1213,3 +1220,117 @@ def astar_run(keys_array: np.ndarray, g_array: np.ndarray, h_array: np.ndarray, 
     counters[4] = bound
     counters[5] = status
     return keys_array, g_array, h_array, parent_array, table_array, heap_array, counters_array
+
+
+# -- the compiled layer's interface ------------------------------------------------------------------
+@cython.cfunc
+@cython.exceptval(check=False)
+def _playable(state: cython.longlong[::1], move: cython.longlong[::1], spec: Spec) -> cython.bint:
+    """Whether ``move``'s card can be played at its row and end: the row exists, the end is 0 or 1, and
+    the card is the top of the pile for a Redraw, else in the hand of the player to move."""
+    if move.shape[0] < _FIELDS or not (0 <= move[1] < spec.rows and 0 <= move[2] <= 1):
+        return False
+    tail: cython.Py_ssize_t = spec.tail
+    if move[10] != 0:
+        return state[tail] < spec.n_pile and spec.pile[state[tail]] == move[0]
+    hb: cython.Py_ssize_t = _hand(state[tail + 1], spec.rows, spec.maxl)
+    i: cython.Py_ssize_t
+    for i in range(state[hb]):  # noqa: SIM110 (a C loop, not a generator)
+        if state[hb + 1 + i] == move[0]:
+            return True
+    return False
+
+
+@cython.cclass
+class StratoEngine(PackedGame):  # type: ignore[misc]  (PackedGame is Any where cimported)
+    """A Strato deal as a :class:`~stratagem.core.packed.PackedGame`: the turns of :func:`plays` over
+    the vectors of :mod:`packed`, seen through the interface every game's compiled engine offers.
+
+    A move record is :func:`plays`'s (``MOVE_FIELDS`` integers: card, row, end, targets, redraw,
+    exchange); :meth:`apply` plays it by generating the plays of that card at that end only and taking
+    the one with the same record. Terminal as in the rules engine: won, lost, or no legal move; every
+    player's return is 1 for a win and -1 otherwise (the players win or lose together). Keys are
+    :func:`pack`'s ``rows + 1`` words. ``packing`` is the deal's :class:`~stratagem.models.strato.packed.Packing`.
+    """
+
+    spec: Spec
+    packing: object
+    _after: cython.longlong[::1]
+    _states: cython.longlong[:, ::1]
+    _moves: cython.longlong[:, ::1]
+
+    def __init__(self, packing: object) -> None:
+        spec: Spec = packing.spec  # type: ignore[attr-defined]
+        PackedGame.__init__(self, spec.size, MOVE_FIELDS, MAX_MOVES, spec.players, spec.rows + 1)
+        self.spec = spec
+        self.packing = packing
+        self._after = np.zeros(spec.size, np.int64)
+        self._states = np.zeros((MAX_MOVES, spec.size), np.int64)
+        self._moves = np.zeros((MAX_MOVES, MOVE_FIELDS), np.int64)
+
+    @cython.cfunc
+    @cython.exceptval(-3, check=False)
+    def to_move(self, state: cython.longlong[::1]) -> cython.Py_ssize_t:
+        return state[self.spec.tail + 1]
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def legal(self, state: cython.longlong[::1], moves: cython.longlong[:, ::1]) -> cython.Py_ssize_t:
+        return plays(state, self.spec, self._after, self._states, moves)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def apply(self, state: cython.longlong[::1], move: cython.longlong[::1], out: cython.longlong[::1]) -> cython.int:
+        spec: Spec = self.spec
+        if state[spec.tail + 3] != ONGOING:
+            raise ValueError("a Strato move after the end of the game")
+        if not _playable(state, move, spec):  # _plays_of trusts its card, row and end: checked here
+            raise ValueError("not a legal Strato move of this state")
+        count: cython.Py_ssize_t = _plays_of(state, move[0], move[10] != 0, move[1], move[2], spec, self._after,
+                                             self._states, self._moves, 0, True)
+        i: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        same: cython.bint
+        for i in range(count):
+            same = True
+            for x in range(_FIELDS):
+                if self._moves[i, x] != move[x]:
+                    same = False
+                    break
+            if same:
+                for x in range(spec.size):
+                    out[x] = self._states[i, x]
+                return 0
+        raise ValueError("not a legal Strato move of this state")
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def terminal(self, state: cython.longlong[::1], returns: cython.longlong[::1]) -> cython.bint:
+        spec: Spec = self.spec
+        result: cython.longlong = state[spec.tail + 3]
+        if result == ONGOING and plays(state, spec, self._after, self._states, self._moves) > 0:
+            return False
+        p: cython.Py_ssize_t
+        for p in range(spec.players):
+            returns[p] = 1 if result == WON else -1
+        return True
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def pack(self, state: cython.longlong[::1], key: cython.longlong[::1]) -> cython.int:
+        _pack(state, self.spec, key)
+        return 0
+
+    def encode(self, state: object) -> np.ndarray:
+        """The rules engine's state as a packed vector."""
+        return self.packing.vector(state)  # type: ignore[attr-defined, no-any-return]
+
+    def decode(self, vector: object) -> object:
+        """The rules engine's state a packed vector stands for."""
+        return self.packing.state(np.asarray(vector, np.int64))  # type: ignore[attr-defined]
+
+    def decode_move(self, state: object, record: object) -> object:
+        """The rules engine's move a move record stands for."""
+        from stratagem.models.strato.packed import move_of
+
+        return move_of(np.asarray(record, np.int64))
