@@ -1242,7 +1242,7 @@ def _playable(state: cython.longlong[::1], move: cython.longlong[::1], spec: Spe
 
 
 @cython.cclass
-class StratoEngine(PackedGame):  # type: ignore[misc]  (PackedGame is Any where cimported)
+class StratoEngine(PackedGame):  # type: ignore[misc]
     """A Strato deal as a :class:`~stratagem.core.packed.PackedGame`: the turns of :func:`plays` over
     the vectors of :mod:`packed`, seen through the interface every game's compiled engine offers.
 
