@@ -23,8 +23,7 @@ from stratagem.core.errors import BadInput, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL
 from stratagem.models.strato.deal import DealError, check_position
 from stratagem.models.strato.hidden import PLAY, HiddenState, HiddenStrato, parse_hidden
-from stratagem.models.strato.odds import win_payoff
-from stratagem.models.strato.position import ONGOING, State
+from stratagem.models.strato.position import ONGOING, WON, State
 from stratagem.models.strato.puzzle import setup_from_data
 from stratagem.solvers.mdp import check_policy_dag, deep_recursion
 from stratagem.verification.verdict import Limits, Verdict
@@ -34,6 +33,12 @@ __all__ = ["check_policy", "plain_value"]
 #: States the plain re-check keeps without ``--nodes`` (about 1 KB each).
 DEFAULT_RECHECK_STATES = 2_000_000
 
+
+
+def win_payoff(state: HiddenState) -> Fraction:
+    """1 for a won game, 0 for a lost one: what a policy's claimed value is the expectation of (its win
+    probability). Written here so that the checker imports nothing from the solver's odds module."""
+    return Fraction(1 if state.status == WON else 0)
 
 def policy_game(data: dict[str, Any], record: str) -> tuple[HiddenStrato, HiddenState]:
     """The hidden-pile game and start a policy record was made with, rebuilt from its setup."""
