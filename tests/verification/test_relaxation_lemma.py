@@ -20,6 +20,7 @@ import pytest
 from stratagem.models.strato.cards import RAIN
 from stratagem.models.strato.challenge import Challenge, Options
 from stratagem.models.strato.deal import seeded_deal
+from stratagem.models.strato.notation import Move
 from stratagem.models.strato.position import ONGOING, State, format_state
 from stratagem.models.strato.rules import StratoGame
 from stratagem.verification.relaxed import GoalDistances, State3, View, view
@@ -70,7 +71,8 @@ def run(name: str, count: int, seed: int, make_view: Callable[..., View] = view)
     return tally
 
 
-def _next(challenge: Challenge, options: Options, start: State, plays: list, rng: random.Random) -> State:
+def _next(challenge: Challenge, options: Options, start: State, plays: list[tuple[Move, State]],
+          rng: random.Random) -> State:
     """A random turn, half the time the one of eight drawn that looks closest to the goal (so that playouts
     reach tables near a goal, where the distances are compared)."""
     if rng.random() < 0.5:
@@ -85,7 +87,8 @@ def _next(challenge: Challenge, options: Options, start: State, plays: list, rng
 
 
 def _check_turns(challenge: Challenge, options: Options, anchor: State, state: State,
-                 plays: list, tally: Tally, make_view: Callable[..., View], rng: random.Random) -> None:
+                 plays: list[tuple[Move, State]], tally: Tally, make_view: Callable[..., View],
+                 rng: random.Random) -> None:
     for r, row in enumerate(anchor.rows):
         if not challenge.goal.eligible(row):
             continue
