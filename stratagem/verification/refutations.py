@@ -17,7 +17,6 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
-from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
 from stratagem.solvers.dimacs import read_bytes_maybe_gz, read_text_maybe_gz, write_dimacs
 from stratagem.solvers.drup import check_drup_data, run_drat_trim
 from stratagem.verification.evidence import files_beside
@@ -34,6 +33,10 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     when it is on PATH). The refuted horizon must be the claim's: the line's length minus one for
     optimality, at least the game's maximum length for unsolvability.
     """
+    # imported here, so that checking any other certificate never loads the SAT encoding (and its demand
+    # clauses): they are the trusted base of this certificate alone (docs/verification.md)
+    from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
+
     if evidence.get("encoding") != ENCODING:
         raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
                        f"(this version checks {ENCODING})")
