@@ -48,7 +48,7 @@ def search_rates(python_seconds: float, compiled_seconds: float) -> tuple[list[s
 
     began = time.process_time()
     warm = load_puzzle(PUZZLES / "challenge-0.toml")
-    compiled_astar(warm.game(warm.find_deal("solo-1")))  # load (or compile) the kernels
+    compiled_astar(warm.game(warm.find_deal("solo-1")))  # import the kernels
     warm_cpu = time.process_time() - began
     rows = ["| puzzle | deal | compiled: status, turns | expansions | CPU s | expansions / CPU s | "
             "Python: status, turns | expansions | CPU s | expansions / CPU s | ratio |",
@@ -136,9 +136,9 @@ def main() -> None:
         "term here) over the same states, compiled (`compiled_search.py`) and over the Python rules engine "
         f"(`solvers.search.astar`), one after the other in one process. Python A* stopped after "
         f"{args.python_seconds:g} s, the compiled one after {args.compiled_seconds:g} s; a rate is over the "
-        "expansions done. Loading the cached kernels took "
-        f"{warm:.2f} CPU s before the first row (compiling them, in a fresh install, takes minutes: numba "
-        "caches the result beside the module).",
+        "expansions done. Importing the kernels and a first search of challenge 0's solo-1 took "
+        f"{warm:.2f} CPU s before the first row (the kernels are compiled when the package is installed; "
+        "nothing is compiled at run time).",
         "",
         *search,
         "",

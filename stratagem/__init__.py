@@ -11,7 +11,7 @@ formats of docs/formats.md (docs/api.md shows each with an example):
 - :func:`verify` a line or proof record with the rules engine alone.
 
 They are imported on first use (module ``__getattr__``), so ``import stratagem`` stays fast and loads
-none of the solvers' heavy dependencies (numba, OR-Tools, networkx).
+none of the solvers' heavy dependencies (the compiled core, OR-Tools, networkx).
 """
 
 from __future__ import annotations

@@ -214,12 +214,6 @@ def _certified_table(rows: list[tuple[str, str, CertifiedCell]], time_limit: flo
     return "\n".join(out) + "\n"
 
 
-def _warm_up_compiled_checker() -> None:
-    """Compile (or load from numba's cache) the compiled checker, so that no table times its compilation."""
-    if drup_compiled.available():
-        check_drup_data([[1], [-1]], b"0\n", "warm-up", engine="compiled")
-
-
 @click.command()
 @click.argument("game", type=click.Choice(["strato", "stratatak", "stakd", "stackattack", "cardclash"]),
                 default="strato")
@@ -299,13 +293,10 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
         if only_peers:
             return finish()
     if only_planners:
-        if fast_downward.driver() is not None:
-            _warm_up_compiled_checker()
         table = _write_planners(folder, files, time_limit, planner_time_limit, report)
         if table is not None:
             wrote(table)
         return finish()
-    _warm_up_compiled_checker()
     if only_growth:
         wrote(*_growth(folder, time_limit, []))
         return finish()
@@ -650,8 +641,8 @@ def _checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float,
                    unmeasured: Sequence[tuple[str, str, str]] = ()) -> str:
     out = _header("Strato: the DRUP checker's engines on SAT's refutations", time_limit) + [
         "Each proof is CaDiCaL's refutation of one turn less than the optimum (as in strato-methods.md),",
-        "checked by the pure-Python reference (stopped at the time limit) and by the numba-compiled engine",
-        "(compiled beforehand, never stopped), one after the other in the same run. Ratio = reference time /",
+        "checked by the pure-Python reference (stopped at the time limit) and by the compiled engine",
+        "(built at install, never stopped), one after the other in the same run. Ratio = reference time /",
         "compiled time; * marks a ratio where the reference was stopped, which makes it a lower bound.",
         "",
         "| puzzle | deal | proof lines | reference s | compiled s | reference/compiled |",
@@ -659,7 +650,7 @@ def _checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float,
     ]
     for file, deal, c in rows:
         if c.compiled_seconds is None:
-            compiled, ratio = "numba not installed", "—"
+            compiled, ratio = "not built", "—"
         else:
             compiled = f"{c.compiled_seconds:.2f}"
             ratio = _ratio(c.reference_seconds, c.compiled_seconds, c.reference_finished)

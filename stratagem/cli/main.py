@@ -30,12 +30,12 @@ COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, S
 
 #: Each command's module (``stratagem.cli.<module>``, attribute of the same name as the command, except
 #: where noted). A command's module is imported only when that command runs, so that one command does not
-#: pay for the libraries of the others (OR-Tools, numba, matplotlib).
+#: pay for the libraries of the others (OR-Tools, numpy, matplotlib).
 COMMANDS = ("solve", "show", "verify", "bench", "reach", "generate", "export", "play", "analyze", "check", "sweep",
             "report", "odds")
 
 #: Each command's summary -- the first paragraph of its docstring, on one line -- for ``stratagem --help``,
-#: which lists the commands without importing them (importing all ten would load numba, OR-Tools and
+#: which lists the commands without importing them (importing all ten would load numpy, OR-Tools and
 #: networkx, and take most of a second). ``tests/cli/test_main_help.py`` keeps it equal to the docstrings.
 SUMMARIES = {
     "solve": "Find the shortest winning line of a Strato deal (open information), or place a STAKD solo set.",

@@ -43,7 +43,7 @@ def test_bench_writes_the_search_and_methods_tables(cli, tmp_path: Path) -> None
     engines = [cell.strip() for cell in row.strip("|").split("|")]
     assert engines[2] == cells[8]  # the same refutation as in the methods table
     assert float(engines[3]) >= 0  # the reference finished on so small a proof (no "stopped")
-    assert engines[4] == "numba not installed" or float(engines[5]) > 0  # both engines timed, as a ratio
+    assert engines[4] == "not built" or float(engines[5]) > 0  # both engines timed, as a ratio
 
 
 def test_peers_section_measures_openspiel_on_the_same_positions(monkeypatch) -> None:  # type: ignore[no-untyped-def]
