@@ -558,6 +558,8 @@ def relaxed_bound(challenge: Challenge, options: Options, state: State, track_en
     rows = []
     vs = views(challenge, options, state, track_ends)
     for v in vs:
+        if stop is not None and stop():
+            raise Stopped
         start = v.image(state.rows)
         if not v.searchable or start is None:
             rows.append(RowDistance(v, 0, searched=False))

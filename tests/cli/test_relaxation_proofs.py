@@ -40,15 +40,16 @@ def test_the_relaxation_certificate_verifies(cli, tmp_path: Path) -> None:
 
 def test_a_bound_above_the_true_relaxed_distance_is_rejected(cli, tmp_path: Path) -> None:
     record = _record(cli, tmp_path)
-    record["evidence"]["bound"] = 6
+    record["evidence"]["bound"] = 6  # above the line's length: contradicts the line, refuted at once
     result = _verify(cli, tmp_path, record)
-    assert result.code == 1 and "evidence.bound" in result.err and "gives 5" in result.err
+    assert result.code == 1 and "evidence.bound" in result.err and "wins in 5" in result.err
 
 
 def test_a_bound_below_the_true_relaxed_distance_is_rejected_too(cli, tmp_path: Path) -> None:
     record = _record(cli, tmp_path)
     record["evidence"]["bound"] = 4
-    assert _verify(cli, tmp_path, record).code == 1
+    result = _verify(cli, tmp_path, record)
+    assert result.code == 1 and "evidence.bound" in result.err and "gives more than 4" in result.err
 
 
 def test_another_relaxation_name_is_rejected(cli, tmp_path: Path) -> None:

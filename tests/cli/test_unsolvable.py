@@ -40,7 +40,7 @@ def test_a_false_unsolvability_claim_is_rejected(cli, tmp_path: Path) -> None:
     proof = tmp_path / "proof.json"
     cli("solve", str(puzzle), "--proof", str(proof))
     record = json.loads(proof.read_text())
-    record["claim"] = {"solvable": False, "length": None, "optimal": False}
+    record["claim"] = {"solvable": False, "length": None, "optimal": False, "information": "open"}
     record["line"]["moves"] = []
     record["line"]["length"] = 0
     record["line"]["result"] = ""

@@ -209,10 +209,10 @@ def test_a_relaxation_recomputation_cut_short_is_unknown_not_invalid(cli, tmp_pa
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "relaxed.json"
     assert cli("solve", CHALLENGE_0, "--method", "relaxed", "--proof", str(path)).code == 0
-    from stratagem.models.strato import relaxation
+    from stratagem.verification import strato
 
-    real = relaxation.relaxation_bound
-    monkeypatch.setattr(relaxation, "relaxation_bound", lambda *a, **kw: real(*a, **{**kw, "deadline": lambda: True}))
+    real = strato.relaxed_bound
+    monkeypatch.setattr(strato, "relaxed_bound", lambda *a, **kw: real(*a, **{**kw, "stop": lambda: True}))
     code, verdict = _verdict(cli, path)
     assert code == 3, verdict
     optimal = _claims(verdict)["optimal"]

@@ -1,0 +1,115 @@
+"""``verify`` refuses what it does not check (issue 30, part 3): every forgery below is exit 1.
+
+- a Strato claim about other than open information (``claim.information`` changed, unknown or missing);
+- evidence whose own fields contradict what verify recomputes or the line: a ``lower_bound`` above the
+  replayed line's length, a ``certificate`` flag the evidence kind does not have, a bound or horizon that
+  is not an integer (``5.0``);
+- an inflated relaxation bound (13 on a line of 8): a lower bound above the line's length contradicts the
+  line, refuted at once instead of searched to the time limit.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES
+
+CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
+CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
+
+
+def _record(cli, tmp_path: Path, *args: str) -> dict:
+    path = tmp_path / "genuine.json"
+    result = cli("solve", *args, "--proof", str(path))
+    assert result.code == 0, result.err
+    return json.loads(path.read_text())
+
+
+def _verify(cli, tmp_path: Path, record: dict, *flags: str):
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(record))
+    return cli("verify", *flags, str(path))
+
+
+def _refused(result, place: str) -> None:
+    """Exit 1, the place named on stderr, and never "every claim certified"."""
+    assert result.code == 1, (result.out, result.err)
+    assert place in result.err and "Traceback" not in result.err
+    assert "every claim certified" not in result.out
+
+
+@pytest.mark.parametrize("information", ["hidden", "partial", None])
+def test_a_claim_about_other_than_open_information_is_refused(cli, tmp_path: Path, information: str | None) -> None:
+    record = _record(cli, tmp_path, CHALLENGE_0, "--method", "relaxed")
+    assert record["claim"]["information"] == "open"
+    assert _verify(cli, tmp_path, record).code == 0
+    if information is None:
+        del record["claim"]["information"]
+    else:
+        record["claim"]["information"] = information
+    _refused(_verify(cli, tmp_path, record), "claim.information")
+
+
+def test_a_lower_bound_above_the_line_is_refused(cli, tmp_path: Path) -> None:
+    # an A* record claiming only a win (no optimality), with a lower bound of 99 beside its 5 moves
+    record = _record(cli, tmp_path, CHALLENGE_0, "--method", "astar")
+    record["claim"]["optimal"] = False
+    assert _verify(cli, tmp_path, record).code == 0
+    record["evidence"]["lower_bound"] = 99
+    result = _verify(cli, tmp_path, record)
+    _refused(result, "evidence.lower_bound")
+    assert "wins in 5" in result.err
+    # the same beside a relaxation certificate
+    relaxed = _record(cli, tmp_path, CHALLENGE_0, "--method", "relaxed")
+    relaxed["evidence"]["lower_bound"] = 99
+    _refused(_verify(cli, tmp_path, relaxed), "evidence.lower_bound")
+
+
+def test_a_certificate_flag_the_evidence_kind_does_not_have_is_refused(cli, tmp_path: Path) -> None:
+    record = _record(cli, tmp_path, CHALLENGE_0, "--method", "astar")
+    record["claim"]["optimal"] = False
+    record["evidence"] = {"kind": "witness", "certificate": False, "method": "astar", "lower_bound": 1}
+    assert _verify(cli, tmp_path, record).code == 0
+    record["evidence"]["certificate"] = True
+    _refused(_verify(cli, tmp_path, record), "evidence.certificate")
+    relaxed = _record(cli, tmp_path, CHALLENGE_0, "--method", "relaxed")
+    relaxed["evidence"]["certificate"] = False  # a relaxation bound is a certificate: saying otherwise is too
+    _refused(_verify(cli, tmp_path, relaxed), "evidence.certificate")
+
+
+@pytest.mark.parametrize("key", ["bound", "lower_bound"])
+def test_a_bound_that_is_not_an_integer_is_refused_on_challenge_0(cli, tmp_path: Path, key: str) -> None:
+    record = _record(cli, tmp_path, CHALLENGE_0, "--method", "relaxed")
+    record["evidence"][key] = 5.0
+    result = _verify(cli, tmp_path, record)
+    _refused(result, f"evidence.{key}")
+    assert "integer" in result.err
+
+
+def test_a_bound_or_horizon_that_is_not_an_integer_is_refused_on_challenge_1(cli, tmp_path: Path) -> None:
+    record = _record(cli, tmp_path, CHALLENGE_1, "--deal", "solo-2", "--method", "relaxed")
+    assert record["claim"]["length"] == 8 and record["evidence"]["bound"] == 8
+    record["evidence"]["bound"] = 8.0
+    result = _verify(cli, tmp_path, record)
+    _refused(result, "evidence.bound")
+    assert "integer" in result.err
+    searched = dict(record, evidence=dict(record["evidence"], kind="relaxation-search", bound=7, horizon=7.0))
+    _refused(_verify(cli, tmp_path, searched), "evidence.horizon")
+    searched["evidence"]["bound"], searched["evidence"]["horizon"] = True, 7
+    _refused(_verify(cli, tmp_path, searched), "evidence.bound")
+
+
+@pytest.mark.parametrize("kind", ["relaxation-bound", "relaxation-search"])
+def test_an_inflated_bound_is_refuted_at_once(cli, tmp_path: Path, kind: str) -> None:
+    record = _record(cli, tmp_path, CHALLENGE_1, "--deal", "solo-2", "--method", "relaxed")
+    record["evidence"].update(kind=kind, bound=13)
+    if kind == "relaxation-search":
+        record["evidence"]["horizon"] = 7
+    started = time.monotonic()
+    result = _verify(cli, tmp_path, record, "--time-limit", "60")
+    assert time.monotonic() - started < 5
+    _refused(result, "evidence.bound")
+    assert "wins in 8" in result.err and "unknown" not in result.out
