@@ -12,29 +12,35 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, Outcome
+
+#: The ``cli`` fixture of conftest.py: runs the command in this process.
+Cli = Callable[..., Outcome]
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
 
 
-def _record(cli, tmp_path: Path, *args: str) -> dict:
+def _record(cli: Cli, tmp_path: Path, *args: str) -> dict[str, Any]:
     path = tmp_path / "genuine.json"
     result = cli("solve", *args, "--proof", str(path))
     assert result.code == 0, result.err
-    return json.loads(path.read_text())
+    record: dict[str, Any] = json.loads(path.read_text())
+    return record
 
 
-def _verify(cli, tmp_path: Path, record: dict, *flags: str):
+def _verify(cli: Cli, tmp_path: Path, record: dict[str, Any], *flags: str) -> Outcome:
     path = tmp_path / "forged.json"
     path.write_text(json.dumps(record))
     return cli("verify", *flags, str(path))
 
 
-def _refused(result, place: str) -> None:
+def _refused(result: Outcome, place: str) -> None:
     """Exit 1, the place named on stderr, and never "every claim certified"."""
     assert result.code == 1, (result.out, result.err)
     assert place in result.err and "Traceback" not in result.err
@@ -42,7 +48,8 @@ def _refused(result, place: str) -> None:
 
 
 @pytest.mark.parametrize("information", ["hidden", "partial", None])
-def test_a_claim_about_other_than_open_information_is_refused(cli, tmp_path: Path, information: str | None) -> None:
+def test_a_claim_about_other_than_open_information_is_refused(cli: Cli, tmp_path: Path,
+                                                              information: str | None) -> None:
     record = _record(cli, tmp_path, CHALLENGE_0, "--method", "relaxed")
     assert record["claim"]["information"] == "open"
     assert _verify(cli, tmp_path, record).code == 0
@@ -53,7 +60,7 @@ def test_a_claim_about_other_than_open_information_is_refused(cli, tmp_path: Pat
     _refused(_verify(cli, tmp_path, record), "claim.information")
 
 
-def test_a_lower_bound_above_the_line_is_refused(cli, tmp_path: Path) -> None:
+def test_a_lower_bound_above_the_line_is_refused(cli: Cli, tmp_path: Path) -> None:
     # an A* record claiming only a win (no optimality), with a lower bound of 99 beside its 5 moves
     record = _record(cli, tmp_path, CHALLENGE_0, "--method", "astar")
     record["claim"]["optimal"] = False
@@ -68,7 +75,7 @@ def test_a_lower_bound_above_the_line_is_refused(cli, tmp_path: Path) -> None:
     _refused(_verify(cli, tmp_path, relaxed), "evidence.lower_bound")
 
 
-def test_a_certificate_flag_the_evidence_kind_does_not_have_is_refused(cli, tmp_path: Path) -> None:
+def test_a_certificate_flag_the_evidence_kind_does_not_have_is_refused(cli: Cli, tmp_path: Path) -> None:
     record = _record(cli, tmp_path, CHALLENGE_0, "--method", "astar")
     record["claim"]["optimal"] = False
     record["evidence"] = {"kind": "witness", "certificate": False, "method": "astar", "lower_bound": 1}
@@ -81,7 +88,7 @@ def test_a_certificate_flag_the_evidence_kind_does_not_have_is_refused(cli, tmp_
 
 
 @pytest.mark.parametrize("key", ["bound", "lower_bound"])
-def test_a_bound_that_is_not_an_integer_is_refused_on_challenge_0(cli, tmp_path: Path, key: str) -> None:
+def test_a_bound_that_is_not_an_integer_is_refused_on_challenge_0(cli: Cli, tmp_path: Path, key: str) -> None:
     record = _record(cli, tmp_path, CHALLENGE_0, "--method", "relaxed")
     record["evidence"][key] = 5.0
     result = _verify(cli, tmp_path, record)
@@ -89,7 +96,7 @@ def test_a_bound_that_is_not_an_integer_is_refused_on_challenge_0(cli, tmp_path:
     assert "integer" in result.err
 
 
-def test_a_bound_or_horizon_that_is_not_an_integer_is_refused_on_challenge_1(cli, tmp_path: Path) -> None:
+def test_a_bound_or_horizon_that_is_not_an_integer_is_refused_on_challenge_1(cli: Cli, tmp_path: Path) -> None:
     record = _record(cli, tmp_path, CHALLENGE_1, "--deal", "solo-2", "--method", "relaxed")
     assert record["claim"]["length"] == 8 and record["evidence"]["bound"] == 8
     record["evidence"]["bound"] = 8.0
@@ -103,7 +110,7 @@ def test_a_bound_or_horizon_that_is_not_an_integer_is_refused_on_challenge_1(cli
 
 
 @pytest.mark.parametrize("kind", ["relaxation-bound", "relaxation-search"])
-def test_an_inflated_bound_is_refuted_at_once(cli, tmp_path: Path, kind: str) -> None:
+def test_an_inflated_bound_is_refuted_at_once(cli: Cli, tmp_path: Path, kind: str) -> None:
     record = _record(cli, tmp_path, CHALLENGE_1, "--deal", "solo-2", "--method", "relaxed")
     record["evidence"].update(kind=kind, bound=13)
     if kind == "relaxation-search":
