@@ -19,9 +19,8 @@ holds it to the engine on random states. :func:`lower_bound` is :mod:`heuristic`
 is the same turns behind the compiled layer's interface that every game's engine offers
 (:class:`~stratagem.core.packed.PackedGame`), for the game-independent compiled searches.
 
-Indexes are not bounds-checked (the header's directives; numba did not check them either). What
-makes them safe: :class:`Spec` and :class:`Relax` check their tables' shapes against the deal's
-layout, the functions Python calls check the shapes of the arrays they are given, a state's values
+Indexes are not bounds-checked (the header's directives). What makes them safe: :class:`Spec` and
+:class:`Relax` check their tables' shapes against the deal's layout, the functions Python calls check the shapes of the arrays they are given, a state's values
 are the packing's (lengths within the slots, weathers 0..5, which :mod:`packed` guarantees for the
 states it makes and this module for the states it makes from them), move buffers are checked before
 each write (:func:`_emit`), the hash table is indexed through a mask and the other arrays grow before
