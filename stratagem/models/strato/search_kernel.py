@@ -20,11 +20,11 @@ is the same turns behind the compiled layer's interface that every game's engine
 (:class:`~stratagem.core.packed.PackedGame`), for the game-independent compiled searches.
 
 Indexes are not bounds-checked (the header's directives). What makes them safe: :class:`Spec` and
-:class:`Relax` check their tables' shapes against the deal's layout, the functions Python calls check the shapes of the arrays they are given, a state's values
-are the packing's (lengths within the slots, weathers 0..5, which :mod:`packed` guarantees for the
-states it makes and this module for the states it makes from them), move buffers are checked before
-each write (:func:`_emit`), the hash table is indexed through a mask and the other arrays grow before
-they fill. No index is negative.
+:class:`Relax` check their tables' shapes against the deal's layout, the functions Python calls check
+the shapes of the arrays they are given, a state's values are the packing's (lengths within the slots,
+weathers 0..5, which :mod:`packed` guarantees for the states it makes and this module for the states it
+makes from them), move buffers are checked before each write (:func:`_emit`), the hash table is indexed
+through a mask and the other arrays grow before they fill. No index is negative.
 """
 
 from __future__ import annotations
