@@ -192,6 +192,10 @@ class Packing:
         return State(tuple(rows), tuple(hands), self.pile[int(a[tail]):], int(a[tail + 1]),
                      LETTERS[last] if last >= 0 else "", int(a[tail + 3]))
 
+    def move(self, fields: np.ndarray) -> Move:
+        """The move a kernel's move record stands for (:func:`move_of`)."""
+        return move_of(fields)
+
     def key_state(self, key: np.ndarray) -> State:
         """The state a packed key stands for."""
         a = np.empty(self.layout.size, np.int64)

@@ -1330,6 +1330,4 @@ class StratoEngine(PackedGame):  # type: ignore[misc]
 
     def decode_move(self, state: object, record: object) -> object:
         """The rules engine's move a move record stands for."""
-        from stratagem.models.strato.packed import move_of
-
-        return move_of(np.asarray(record, np.int64))
+        return self.packing.move(np.asarray(record, np.int64))  # type: ignore[attr-defined]
