@@ -42,9 +42,24 @@ def win_within(game: StratoGame, distances: GoalDistances, how: str, horizon: in
     done: dict[State, int] = {}  # position -> turns left with which it was searched in full, without a win
     expanded = 0
 
+    every_row = how == "sum" and required == len(distances.views)
+
     def far(rows: tuple[Row, ...], left: int) -> bool:
         """Whether every set of goal rows is more than ``left`` relaxed turns from a goal."""
-        values = [distances.at_most(i, rows, left) for i in range(len(distances.views))]
+        n = len(distances.views)
+        if every_row and n > 1:
+            # every goal row is needed and their distances add: each row is searched only as deep as the
+            # others' lower bounds leave room for (a row farther than that makes the sum exceed ``left``)
+            lower = [distances.at_least(i, rows) for i in range(n)]
+            for i in range(n):
+                room = left - (sum(lower) - lower[i])
+                if room < lower[i]:
+                    return True
+                lower[i] = distances.at_most(i, rows, room)
+                if lower[i] > room:
+                    return True
+            return False
+        values = [distances.at_most(i, rows, left) for i in range(n)]
         combined = combine(values, required, how)
         return combined is None or combined > left
 

@@ -607,6 +607,22 @@ class GoalDistances:
             budget = max(budget + 1, lower.get(start, 0))
         return cap + 1
 
+    def at_least(self, i: int, rows: Sequence[Row]) -> int:
+        """A lower bound on view ``i``'s relaxed distance from ``rows``'s image, without searching: the exact
+        distance if known, else what earlier searches proved and the estimate (a large number for a goal
+        row over the card limit; 0 where the view bounds nothing)."""
+        v = self.views[i]
+        if not v.searchable:
+            return 0
+        start = v.image(rows)
+        if start is None:
+            goal = rows[v.row]
+            return MAX_TURNS + 1 if len(goal.left) > v.limit or len(goal.right) > v.limit else 0
+        exact = self._exact[i].get(start)
+        if exact is not None:
+            return exact
+        return max(self._lower[i].get(start, 0), v.estimate(start))
+
     def _within(self, v: View, lower: dict[State3, int], s: State3, budget: int) -> bool:
         """Whether a relaxed goal lies at most ``budget`` turns from ``s``; a failure raises ``lower[s]``."""
         if v.is_goal(s):
