@@ -16,6 +16,7 @@ from stratagem.verification.relaxed import State3, View, distance, view
 
 from .shapes import SHAPES
 
+
 def plain_distance(v: View, start: State3, depth: int) -> int | None:
     """Breadth-first relaxed distance to a goal if at most ``depth``, else ``None``: no estimate used."""
     layer, seen = {start}, {start}
@@ -79,17 +80,18 @@ def _near_goal(v: View, rng: random.Random) -> State3:
         state: State3 = (halves[0], halves[1], ends if v.tracked else ())
         if v.is_goal(state):
             break
+    left, right, ends = state
     for _ in range(rng.randint(1, 2)):
         side = rng.randrange(2)
-        half = state[side]
+        half = left if side == 0 else right
         if half and rng.random() < 0.5:
             p = rng.randrange(len(half))
             half = half[:p] + (rng.choice(v.classes) if rng.random() < 0.5 else "") + half[p + 1:]
         elif len(half) < v.limit:
             p = rng.randint(0, len(half))
             half = half[:p] + rng.choice(v.classes) + half[p:]
-        state = (half, state[1], state[2]) if side == 0 else (state[0], half, state[2])
-    return state
+        left, right = (half, right) if side == 0 else (left, half)
+    return left, right, ends
 
 
 @pytest.mark.parametrize("name", ["challenge-1", "storm-cloud-2", "level-2", "counts-1"])
