@@ -302,7 +302,11 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
         return finish()
     certified = [(Path(file).name, spec.name, CertifiedCell.of(load_strato(file).game(spec), time_limit))
                  for file in files for spec in load_strato(file).deals]
-    write_atomic(folder / "strato-certified.md", _certified_table(certified, time_limit))
+    from stratagem.cli.benchgames import kept_sections  # scripts' sections (verify_cost.py) are kept
+
+    target = folder / "strato-certified.md"
+    kept = kept_sections(target.read_text(encoding="utf-8") if target.exists() else "")
+    write_atomic(target, _certified_table(certified, time_limit) + ("\n" + "\n".join(kept) if kept else ""))
     report["certified"] = [{"puzzle": file, "deal": deal, **_rounded(asdict(cell))} for file, deal, cell in certified]
     wrote(folder / "strato-certified.md")
     if only_certified:

@@ -3,6 +3,8 @@ endgames of scripts/stackattack_deep.py), which it cannot measure itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from stratagem.cli.benchgames import kept_sections
 
 OLD = """# stackattack: search and play benchmark
@@ -39,3 +41,19 @@ def test_a_second_bench_run_keeps_the_same_text_once() -> None:
 def test_nothing_is_kept_from_a_file_no_script_wrote_into() -> None:
     assert kept_sections("") == []
     assert kept_sections("# cardclash\n\n## Matches\n") == []
+
+
+def test_bench_strato_keeps_verify_costs_section(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # results/strato-certified.md carries scripts/verify_cost.py's table, which bench strato cannot measure
+    puzzle = tmp_path / "p.toml"
+    head = (Path(__file__).resolve().parents[2] / "puzzles" / "strato" / "challenge-0.toml").read_text()
+    puzzle.write_text(head.split("[[deals]]")[0] + '[[deals]]\nname = "solo-1"\nseed = 1\nplayers = 1\n')
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "strato-certified.md").write_text("# old\n\n<!-- scripts/verify_cost.py: begin -->\n| a | b |\n"
+                                             "<!-- scripts/verify_cost.py: end -->\n")
+    result = cli("bench", "strato", "--puzzles", str(puzzle), "--out", str(out), "--only-certified",
+                 "--time-limit", "2")
+    assert result.code == 0, result.err
+    text = (out / "strato-certified.md").read_text()
+    assert "# old" not in text and text.count("<!-- scripts/verify_cost.py: begin -->") == 1 and "| a | b |" in text
