@@ -22,6 +22,7 @@ import click
 
 from stratagem import __version__
 from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
+from stratagem.core.deadline import begin_command
 from stratagem.core.errors import BadInput, StratagemError, Terminated, check_termination
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
@@ -120,15 +121,18 @@ def _invoke(args: list[str] | None) -> Any:
         return cli.invoke(ctx)
 
 
-def run(args: list[str] | None = None) -> int:
+def run(args: list[str] | None = None, *, from_process_start: bool = False) -> int:
     """Run the CLI and return its exit code, turning every user-facing error into one stderr line.
 
     An exception that is not a :class:`StratagemError` or a click error is a bug in stratagem. It is
     reported as one line ``stratagem: internal error: TYPE: message`` with exit code 70 (EX_SOFTWARE),
     not 2: bad input is the user's to fix, a crash is ours, and scripts must be able to tell them apart.
     ``STRATAGEM_TRACEBACK=1`` lets the exception through, with its traceback, for debugging.
+    ``from_process_start``: the command is this process's own (:func:`main`), so its ``--time-limit``
+    counts from the start of the process; otherwise from this call.
     """
     Terminated.requested = False
+    begin_command(from_process_start)
     try:
         result: Any = _invoke(args)
         check_termination()  # SIGTERM arrived but a library swallowed its exception
@@ -188,7 +192,7 @@ def main() -> None:
     """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`."""
     signal.signal(signal.SIGTERM, _terminate)
     try:
-        code = run()
+        code = run(from_process_start=True)
     except KeyboardInterrupt:  # the signal came after run() had finished, before the exit
         click.echo("stratagem: interrupted", err=True)
         code = INTERRUPTED

@@ -74,9 +74,22 @@ class Deadline:
         return self.expired()
 
 
+#: When the command now running started (:func:`begin_command`); ``None`` outside a command.
+_command_started: float | None = None
+
+
+def begin_command(from_process_start: bool) -> None:
+    """Note that a command starts: at the start of the process (a command line run as its own process,
+    whose interpreter start and imports count) or now (a command run inside a longer-lived process, such
+    as a test calling the CLI in-process, where the process may have started long before)."""
+    global _command_started
+    _command_started = process_started() if from_process_start else time.perf_counter()
+
+
 def command_deadline(seconds: float | None) -> Deadline:
-    """The deadline of a command line's ``--time-limit``: ``seconds`` from the start of the process."""
-    return Deadline(seconds, started=process_started())
+    """The deadline of a command's ``--time-limit``: ``seconds`` from the start of the command
+    (:func:`begin_command`; now, when no command was begun)."""
+    return Deadline(seconds, started=_command_started)
 
 
 def as_deadline(limit: float | Deadline | None) -> Deadline:

@@ -242,3 +242,20 @@ def test_duct_stops_at_its_time_limit() -> None:
     assert time.perf_counter() - began < 5.0
     assert 1 <= result.iterations < 10**9
     assert all(abs(sum(mix) - 1.0) < 1e-9 for mix in result.strategy if mix)
+
+
+def test_an_in_process_command_counts_its_limit_from_its_own_start(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """Only a command that is its process's own (the console script) counts from the process start; the
+    CLI called inside a process that has run for a long time (a test, a notebook) counts from the call."""
+    import time as clock
+
+    from stratagem.cli.main import run as run_in_process
+    from stratagem.core import deadline
+
+    monkeypatch.setattr(deadline, "process_started", lambda: clock.perf_counter() - 1000.0)
+    code = run_in_process(["solve", str(PUZZLES / "strato" / "challenge-0.toml"), "--time-limit", "30", "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["status"] == "solved"
+    deadline.begin_command(from_process_start=True)
+    assert deadline.command_deadline(30.0).expired()  # the same limit, from a process start 1000 s ago
+    deadline.begin_command(from_process_start=False)
+    assert not deadline.command_deadline(30.0).expired()
