@@ -1,0 +1,47 @@
+"""``stratagem view RECORD``: a record as one self-contained HTML page (:mod:`stratagem.views`).
+
+Lines, proofs, ``solve``/``check``/``analyze`` reports, proof trees and Stack Attack certificates: the
+positions are rebuilt by replaying the record with the rules engine, and the record's claims are shown
+as the record's. ``--verify`` runs :func:`stratagem.verification.verify` on it first and shows its report
+claim by claim (``--time-limit`` bounds that check; a claim it stops is shown ``unknown``).
+
+Exit codes: 0 the page was written, 2 bad input (a record that does not read, a move that does not
+replay, an output path that cannot be written: one line on stderr naming the file and the place).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from stratagem.cli.limits import TIME_LIMIT
+from stratagem.core.io import check_writable, load_json, write_atomic
+
+
+@click.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Where to write the page (default: the record's name with .html).")
+@click.option("--verify", "run_verify", is_flag=True,
+              help="Check the record with `stratagem verify` first and show its report on the page.")
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
+              help="With --verify: stop the check after S seconds (claims not checked by then: unknown).")
+def view(record: str, out_path: str | None, run_verify: bool, time_limit: float | None) -> int:
+    """Draw a line, proof or report record as one self-contained HTML page (replay, tree or matrices)."""
+    from stratagem.views import record_page
+
+    target = out_path if out_path is not None else str(Path(record).with_suffix(".html"))
+    if target == record:
+        raise click.BadParameter("would overwrite the record; give another file", param_hint="--out")
+    check_writable(target, "--out")
+    data = load_json(record)
+    verdict = None
+    if run_verify:
+        from stratagem.verification import verify
+
+        verdict = verify(data, time_limit=time_limit, source=record)
+    page = record_page(data, record, verdict)
+    write_atomic(target, page)
+    click.echo(f"page written to {target}")
+    return 0

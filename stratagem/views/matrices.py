@@ -1,0 +1,103 @@
+"""A simultaneous-move certificate (``stratagem/matrixproof@1``, a Stack Attack round) as its matrices: at
+every simultaneous node, the payoff of each pair of revealed cards, with both sides' mixed strategies on
+the margins and the node's value.
+
+The payoffs are not in the record: they are rebuilt here from the rules engine, walking the game from
+the start as :mod:`stratagem.solvers.matrixproof`'s checker does (deeper nodes valued at the record's
+values, which the page then shows for their own nodes), and each node's equilibrium is checked exactly
+with :func:`stratagem.solvers.matrix.equilibrium_problem`. A node the walk does not reach, or that the
+rules contradict, is shown as such rather than drawn from the record alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any
+
+from stratagem.solvers.matrix import equilibrium_problem
+from stratagem.solvers.matrixproof import move_label, parse_fraction
+from stratagem.solvers.simultaneous import Exact, Walker
+from stratagem.views.page import esc
+
+#: Nodes drawn at most (a record may hold thousands; each is one table).
+MAX_NODES = 60
+
+
+class _Collector(Walker):
+    """Walks the game as the checker does and keeps each node's rebuilt matrix and labels."""
+
+    def __init__(self, game: Any, player: int, payoff: str, values: dict[tuple[str, int | None], Fraction]):
+        super().__init__(game, player, payoff)
+        self.values = values
+        self.found: dict[tuple[str, int | None], tuple[list[str], list[str], tuple[tuple[Exact, ...], ...]]] = {}
+
+    def simultaneous(self, state: Hashable, remaining: int | None, rows: tuple[Any, ...],
+                     columns: tuple[tuple[Any, ...], ...]) -> Exact:
+        key = (self.game.format_state(state), remaining)
+        if key not in self.values:
+            raise LookupError(f"the record has no node for state {key[0]!r}, which the start reaches")
+        rows_text = [move_label(self.game, state, self.player, m) for m in rows]
+        cols_text = [" + ".join(move_label(self.game, state, q, m) for q, m in zip(self.opponents, c, strict=True))
+                     for c in columns]
+        self.found[key] = (rows_text, cols_text, self.matrix(state, remaining, rows, columns))
+        value = self.values[key]
+        return value.numerator if value.denominator == 1 else value
+
+
+def _fraction(x: Exact) -> str:
+    value = Fraction(x)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str) -> str:
+    """Every node of the certificate as a table, root first."""
+    nodes = data.get("nodes") or []
+    values = {(str(n.get("state")), n.get("depth")): parse_fraction(n.get("value"), source, f"nodes[{k}].value")
+              for k, n in enumerate(nodes) if isinstance(n, dict)}
+    collector = _Collector(game, int(data.get("player", 0)), str(data.get("payoff", "margin")), values)
+    collector.start = start
+    problem = ""
+    try:
+        collector.value(start, data.get("depth"))
+    except (LookupError, ValueError) as exc:
+        problem = str(exc)
+    parts = []
+    if problem:
+        parts.append(f"<p class=\"bad\">The rules engine's walk from the start stops: {esc(problem)}</p>")
+    for k, node in enumerate(nodes[:MAX_NODES]):
+        key = (str(node.get("state")), node.get("depth"))
+        rows_s = [parse_fraction(p, source, f"nodes[{k}].row_strategy") for p in node.get("row_strategy", [])]
+        cols_s = [parse_fraction(p, source, f"nodes[{k}].column_strategy") for p in node.get("column_strategy", [])]
+        head = (f"<h3>Node {k}{' (the start)' if k == 0 else ''}: value {esc(node.get('value'))}</h3>"
+                f"<p class=\"mono muted\">{esc(key[0])}</p>")
+        found = collector.found.get(key)
+        if found is None:
+            parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<p class=\"bad\">not reached by the "
+                         "rules engine's walk from the start: no matrix to show</p></div>")
+            continue
+        rows_text, cols_text, matrix = found
+        fault = None
+        if len(rows_s) == len(matrix) and matrix and len(cols_s) == len(matrix[0]):
+            fault = equilibrium_problem(matrix, rows_s, cols_s, values[key])
+        else:
+            fault = "the strategies do not fit the matrix"
+        verdict = ("<p class=\"ok\">both mixes checked exactly against this matrix: each guarantees the value</p>"
+                   if fault is None else f"<p class=\"bad\">{esc(fault)}</p>")
+        header = "".join(f"<th class=\"num\">{esc(c)}<br><span class=\"muted\">{esc(_fraction(p))}</span></th>"
+                         for c, p in zip(cols_text, cols_s, strict=False))
+        body = []
+        for r, (label, row) in enumerate(zip(rows_text, matrix, strict=False)):
+            p = rows_s[r] if r < len(rows_s) else Fraction(0)
+            cells = "".join(f"<td class=\"num\">{esc(_fraction(x))}</td>" for x in row)
+            body.append(f"<tr><th>{esc(label)}</th><td class=\"num\"><b>{esc(_fraction(p))}</b></td>{cells}</tr>")
+        parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<table><thead><tr><th>player "
+                     f"{int(data.get('player', 0)) + 1} plays</th><th class=\"num\">mix</th>{header}</tr></thead>"
+                     f"<tbody>{''.join(body)}</tbody></table>{verdict}</div>")
+    if len(nodes) > MAX_NODES:
+        parts.append(f"<p class=\"muted\">{len(nodes) - MAX_NODES} more node(s) not drawn; `stratagem verify` "
+                     "checks them all.</p>")
+    return "".join(parts)
+
+
+__all__ = ["matrices_html"]

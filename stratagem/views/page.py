@@ -1,0 +1,170 @@
+"""The page shell every view shares: one self-contained HTML document (inline CSS, inline SVG and a small
+inline script), with no network access of any kind -- no fonts, no CDN, no images from elsewhere -- so a
+page can be mailed, archived or opened offline and looks the same.
+
+The script does three things, all optional for reading the page: it steps a replay (buttons, the move
+list, the arrow keys, Home and End, and ``#turn=N`` in the address), it sorts a table whose header is
+clicked, and it shows the turn a replay opens on. Without it every turn of a replay is still in the page
+(the first one shown), so nothing is lost when scripts are off.
+
+Output is deterministic: the same content gives the same bytes (no dates, no random ids).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+#: The colours of the page, shared with the SVG drawings.
+INK, MUTED, GOAL, MOVE, PAPER = "#1d2329", "#5f6b76", "#1a7f37", "#d9480f", "#ffffff"
+
+STYLE = """
+:root { color-scheme: light; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+       color: #1d2329; background: #f5f6f8; margin: 0; }
+main { max-width: 1100px; margin: 0 auto; padding: 18px 22px 40px; }
+h1 { font-size: 22px; margin: 4px 0 2px; } h2 { font-size: 18px; margin: 22px 0 8px; }
+h3 { font-size: 15px; margin: 14px 0 6px; }
+p.sub, .muted { color: #5f6b76; } p.sub { margin: 0 0 12px; }
+code, pre, .mono { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 13px; }
+pre { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 8px 10px; overflow-x: auto; }
+.card { background: #fff; border: 1px solid #d8dde3; border-radius: 8px; padding: 12px 14px; margin: 10px 0; }
+.claims li { margin: 3px 0; } .ok { color: #1a7f37; font-weight: 600; } .warn { color: #9a6700; font-weight: 600; }
+.bad { color: #cf222e; font-weight: 600; }
+.replay .controls { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 6px 0 10px; }
+.replay button { font: inherit; padding: 3px 10px; border: 1px solid #b8c0c8; border-radius: 5px;
+                 background: #fff; cursor: pointer; }
+.replay button:hover { background: #eef1f4; }
+.replay .where { margin-left: 8px; font-weight: 600; }
+.replay .body { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
+.replay .stage { flex: 1 1 560px; min-width: 0; }
+.replay ol.moves { flex: 0 0 210px; margin: 0; padding: 6px 6px 6px 34px; background: #fff;
+                   border: 1px solid #d8dde3; border-radius: 8px; max-height: 520px; overflow-y: auto; }
+.replay ol.moves li { padding: 1px 4px; border-radius: 4px; cursor: pointer; font-family: "DejaVu Sans Mono",
+                      Menlo, monospace; font-size: 13px; }
+.replay ol.moves li.current { background: #d9480f; color: #fff; }
+.replay ol.moves li.start { list-style: none; margin-left: -28px; font-family: inherit; }
+.turn[hidden] { display: none; }
+.turn h3 { margin-top: 0; }
+svg { display: block; max-width: 100%; height: auto; }
+table { border-collapse: collapse; background: #fff; margin: 8px 0; font-size: 13px; }
+th, td { border: 1px solid #d8dde3; padding: 3px 8px; text-align: left; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.sortable th { cursor: pointer; user-select: none; background: #eef1f4; }
+table.sortable th[aria-sort="ascending"]::after { content: " \\25B2"; }
+table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; }
+details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
+.tree { font-size: 13px; } .tree .mv { font-family: "DejaVu Sans Mono", Menlo, monospace; font-weight: 600; }
+.tree .val { color: #5f6b76; } .tree .leaf { margin-left: 28px; }
+.grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
+"""
+
+#: Replays (every ``.replay`` element on the page steps on its own; keys go to the one last used, else
+#: the first) and sortable tables (click a header; numbers sort as numbers).
+SCRIPT = """
+(function () {
+  var replays = Array.prototype.slice.call(document.querySelectorAll('.replay'));
+  var active = replays.length ? replays[0] : null;
+  function setup(box) {
+    var turns = box.querySelectorAll('.turn'), items = box.querySelectorAll('ol.moves li');
+    var where = box.querySelector('.where'), last = turns.length - 1, at = 0;
+    function show(k) {
+      at = Math.max(0, Math.min(last, k));
+      for (var i = 0; i < turns.length; i++) { turns[i].hidden = (i !== at); }
+      for (var j = 0; j < items.length; j++) { items[j].classList.toggle('current', j === at); }
+      box.setAttribute('data-at', String(at));
+      if (where) { where.textContent = at === 0 ? 'start' : 'turn ' + at + ' of ' + last; }
+    }
+    box.step = function (d) { show(at + d); };
+    box.go = function (k) { show(k); };
+    box.last = last;
+    var act = { first: function () { show(0); }, prev: function () { show(at - 1); },
+                next: function () { show(at + 1); }, last: function () { show(last); } };
+    Array.prototype.forEach.call(box.querySelectorAll('button[data-go]'), function (b) {
+      b.addEventListener('click', function () { active = box; act[b.getAttribute('data-go')](); });
+    });
+    Array.prototype.forEach.call(items, function (li, i) {
+      li.addEventListener('click', function () { active = box; show(i); });
+    });
+    box.addEventListener('focusin', function () { active = box; });
+    show(0);
+  }
+  replays.forEach(setup);
+  var m = /turn=(\\d+)/.exec(location.hash);
+  if (m && active) { active.go(parseInt(m[1], 10)); }
+  document.addEventListener('keydown', function (e) {
+    if (!active || e.altKey || e.ctrlKey || e.metaKey) { return; }
+    var keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    if (e.key in keys) { active.step(keys[e.key]); e.preventDefault(); }
+    else if (e.key === 'Home') { active.go(0); e.preventDefault(); }
+    else if (e.key === 'End') { active.go(active.last); e.preventDefault(); }
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
+    var heads = table.querySelectorAll('th');
+    Array.prototype.forEach.call(heads, function (th, col) {
+      th.addEventListener('click', function () {
+        var up = th.getAttribute('aria-sort') !== 'ascending';
+        Array.prototype.forEach.call(heads, function (h) { h.removeAttribute('aria-sort'); });
+        th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+        var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+        function key(r) { var c = r.cells[col]; return c.getAttribute('data-sort') || c.textContent; }
+        rows.sort(function (a, b) {
+          var x = key(a), y = key(b), nx = parseFloat(x), ny = parseFloat(y);
+          var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
+          return up ? c : -c;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      });
+    });
+  });
+})();
+"""
+
+
+def esc(text: object) -> str:
+    """``text`` made safe for HTML text and attribute values."""
+    return escape(str(text), quote=True)
+
+
+def document(title: str, body: str) -> str:
+    """The whole page: ``body`` (HTML already escaped) under an ``<h1>`` of ``title``, with the style and the
+    script inline. A Content-Security-Policy forbids every fetch, so a page cannot reach the network even if
+    a record held a URL."""
+    policy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
+            f"<h1>{esc(title)}</h1>\n{body}\n</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n")
+
+
+def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "replay") -> str:
+    """A stepping replay: ``panels[0]`` is the start and ``panels[k]`` the position after move ``k``
+    (``moves[k - 1]``); buttons, the move list and the keyboard step through them."""
+    assert len(panels) == len(moves) + 1
+    sections = "\n".join(f"<section class=\"turn\" data-turn=\"{k}\"{'' if k == 0 else ' hidden'}>{panel}</section>"
+                         for k, panel in enumerate(panels))
+    items = ["<li class=\"start current\" data-turn=\"0\">start</li>"]
+    items += [f"<li data-turn=\"{k}\" data-move=\"{esc(move)}\">{esc(move)}</li>"
+              for k, move in enumerate(moves, start=1)]
+    controls = ("<div class=\"controls\"><button data-go=\"first\" title=\"Home\">|&#x25C0; start</button>"
+                "<button data-go=\"prev\" title=\"left arrow\">&#x25C0; back</button>"
+                "<button data-go=\"next\" title=\"right arrow\">forward &#x25B6;</button>"
+                "<button data-go=\"last\" title=\"End\">end &#x25B6;|</button>"
+                f"<span class=\"where\">start</span><span class=\"muted\">&nbsp; {esc(label)}</span></div>")
+    return (f"<div class=\"replay\" id=\"{esc(ident)}\" data-turns=\"{len(moves)}\" data-at=\"0\">{controls}"
+            f"<div class=\"body\"><div class=\"stage\">{sections}</div>"
+            f"<ol class=\"moves\" start=\"0\">{''.join(items)}</ol></div></div>")
+
+
+def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = None, sortable: bool = True) -> str:
+    """A table of already-escaped cells; columns in ``numeric`` are right-aligned (and sort as numbers)."""
+    numeric = numeric or set()
+    num = ' class="num"'
+    head = "".join(f"<th{num if i in numeric else ''}>{h}</th>" for i, h in enumerate(headers))
+    body = "".join("<tr>" + "".join(f"<td{num if i in numeric else ''}>{c}</td>" for i, c in enumerate(row))
+                   + "</tr>" for row in rows)
+    kind = " class=\"sortable\"" if sortable else ""
+    return f"<table{kind}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+__all__ = ["GOAL", "INK", "MOVE", "MUTED", "PAPER", "document", "esc", "replay_frame", "table"]
