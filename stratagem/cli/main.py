@@ -33,7 +33,7 @@ COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, S
 #: where noted). A command's module is imported only when that command runs, so that one command does not
 #: pay for the libraries of the others (OR-Tools, numpy, matplotlib).
 COMMANDS = ("solve", "show", "verify", "bench", "reach", "generate", "export", "play", "analyze", "check", "sweep",
-            "report", "odds")
+            "report", "odds", "view")
 
 #: Each command's summary -- the first paragraph of its docstring, on one line -- for ``stratagem --help``,
 #: which lists the commands without importing them (importing all ten would load numpy, OR-Tools and
@@ -52,6 +52,7 @@ SUMMARIES = {
     "sweep": "Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.",
     "report": "Summarise a sweep's results file as markdown tables and PNG plots.",
     "odds": "Exact solo win probability of a Strato deal with the pile's order hidden, and its best first moves.",
+    "view": "Draw a line, proof or report record as one self-contained HTML page (replay, tree or matrices).",
 }
 
 
