@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from stratagem.cli.output import machine  # noqa: E402
+from stratagem.bench.tables import machine  # noqa: E402
 from stratagem.loading import deal_of, load_strato  # noqa: E402
 from stratagem.solving import solve  # noqa: E402
 from stratagem.teamplay import play_strato  # noqa: E402

@@ -7,14 +7,11 @@ same way everywhere (exit 141 from :func:`stratagem.cli.main.run`), whichever co
 
 from __future__ import annotations
 
-import os
-import platform
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from rich.console import Console
 
-from stratagem import __version__
 from stratagem.core.errors import BadInput
 
 
@@ -53,12 +50,3 @@ def as_options(options: Mapping[str, str]) -> Iterator[None]:
             raise
         raise BadInput(source, place, exc.problem) from None
 
-
-def machine() -> str:
-    """One line describing where the numbers were measured (the header of every benchmark table)."""
-    cpu = platform.processor() or platform.machine()
-    load = f", load average {os.getloadavg()[0]:.1f} when the run started" if hasattr(os, "getloadavg") else ""
-    return (
-        f"{platform.system()} {platform.machine()} ({cpu}), {os.cpu_count()} cores{load}, "
-        f"Python {platform.python_version()}, stratagem {__version__}"
-    )

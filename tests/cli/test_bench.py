@@ -53,12 +53,12 @@ def test_peers_section_measures_openspiel_on_the_same_positions(monkeypatch) -> 
     import pytest
 
     pytest.importorskip("pyspiel")
-    from stratagem.cli import benchgames
+    from stratagem.bench import peers
 
-    monkeypatch.setattr(benchgames, "PEER_SIMULATIONS", 30)
-    monkeypatch.setattr(benchgames, "PEER_SECONDS", 0.002)
+    monkeypatch.setattr(peers, "PEER_SIMULATIONS", 30)
+    monkeypatch.setattr(peers, "PEER_SECONDS", 0.002)
     files = [str(Path(__file__).resolve().parents[2] / "puzzles" / "stakd" / "endgame-2p-bomber.toml")]
-    text = "\n".join(benchgames.peers_section("stakd", files, 5_000, 2, lambda _: None))
+    text = "\n".join(peers.peers_section("stakd", files, 5_000, 2, lambda _: None))
     assert "## Peers: OpenSpiel" in text and re.search(r"^OpenSpiel \d+\.\d+", text, re.MULTILINE)
     speed = next(line for line in text.splitlines() if line.startswith("| endgame-2p-bomber | ") and "/" in line)
     assert float(speed.split("|")[4]) > 0  # ours / MCTSBot, both measured
@@ -71,12 +71,12 @@ def test_peers_section_measures_openspiel_on_the_same_positions(monkeypatch) -> 
 def test_peers_section_is_skipped_in_one_line_without_the_extra(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import sys
 
-    from stratagem.cli import benchgames
+    from stratagem.bench import peers
 
     monkeypatch.setitem(sys.modules, "stratagem.openspiel", None)  # as if OpenSpiel were not installed
     monkeypatch.setitem(sys.modules, "stratagem.openspiel.peers", None)
     logged: list[str] = []
-    lines = benchgames.peers_section("stakd", [], 1_000, 2, logged.append)
+    lines = peers.peers_section("stakd", [], 1_000, 2, logged.append)
     assert lines[0] == "## Peers: OpenSpiel"
     assert any(line.startswith("Skipped: the `openspiel` extra is not installed") for line in lines)
     assert logged and logged[0].startswith("peers skipped")
@@ -84,8 +84,8 @@ def test_peers_section_is_skipped_in_one_line_without_the_extra(monkeypatch) -> 
 
 def test_only_peers_writes_strato_peers_under_a_header_naming_the_command(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                                           monkeypatch) -> None:
-    """`bench strato --only-peers` writes strato-peers.md from benchgames' section, and nothing else."""
-    from stratagem.cli import benchgames
+    """`bench strato --only-peers` writes strato-peers.md from the library's section, and nothing else."""
+    from stratagem.bench import strato_peers
 
     asked = []
 
@@ -93,7 +93,7 @@ def test_only_peers_writes_strato_peers_under_a_header_naming_the_command(cli, t
         asked.append(games)
         return ["## Peers: OpenSpiel", "", "(measured here)", ""]
 
-    monkeypatch.setattr(benchgames, "strato_peers_section", section)
+    monkeypatch.setattr(strato_peers, "strato_peers_section", section)
     out = tmp_path / "results"
     result = cli("bench", "strato", "--only-peers", "--games", "3", "--out", str(out))
     assert result.code == 0, result.err

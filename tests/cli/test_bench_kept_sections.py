@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from stratagem.cli.benchgames import kept_sections
+from stratagem.bench.tables import kept_sections
 
 OLD = """# stackattack: search and play benchmark
 

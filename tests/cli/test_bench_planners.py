@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_bench import SMALL
 
-from stratagem.cli import bench
+from stratagem.bench import strato_planners as bench
 from stratagem.solvers import fast_downward
 
 
@@ -36,7 +36,7 @@ def test_the_table_gives_a_ratio_only_for_a_checked_optimal_plan() -> None:
                          {"lmcut": _cell("solved", 4, False, "the plan does not win in 4 turns"),
                           "blind": _cell("skipped", None, False, "not tried: translation stopped on solo-1")}),
     ]
-    table = bench._planner_table(rows, 10.0, 60.0)
+    table = bench.planner_table(rows, 10.0, 60.0)
     first = next(line for line in table.splitlines() if "| solo-1 |" in line)
     cells = [cell.strip() for cell in first.strip("|").split("|")]
     assert cells[5] == "1.0 (0.5) + 3.0 (2.5)" and cells[6] == "3 ✓" and cells[7] == "0.500"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import PUZZLES, ROOT, assert_bad_input
 
-from stratagem.cli.bench import _checker_table, growth_refutations
-from stratagem.cli.benchgames import MATCH_ITERATIONS, match_pairs
+from stratagem.bench.games import MATCH_ITERATIONS, match_pairs
+from stratagem.bench.strato_checker import checker_table, growth_refutations
 
 
 def test_play_stackattack_with_greedy_reveals_at_simultaneous_nodes(cli) -> None:
@@ -64,7 +64,7 @@ def test_bench_cardclash_tables_name_the_iterations_asked_for(cli, tmp_path: Pat
 def test_checker_table_measures_growth_refutations_when_no_deal_gave_one() -> None:
     rows = growth_refutations(10.0, sizes=(2,))
     assert [(file, deal) for file, deal, _ in rows] == [("growth-2", "seed 1")] and rows[0][2].lines > 0
-    text = _checker_table(rows, 10.0, [("x.toml", "d", "SAT stopped (time) before a refutation")])
+    text = checker_table(rows, 10.0, [("x.toml", "d", "SAT stopped (time) before a refutation")])
     row = next(line for line in text.splitlines() if line.startswith("| growth-2 | seed 1 |"))
     assert int(row.split("|")[3]) == rows[0][2].lines
     assert "No shipped deal gave SAT a refutation" in text and "- x.toml d: SAT stopped" in text

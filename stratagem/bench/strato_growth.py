@@ -1,0 +1,96 @@
+"""Strato: how each method's time grows with the optimal length (``strato-growth.md`` and, with the
+``plot`` extra, ``strato-growth.png``).
+
+One-row challenges whose goals ask for 1 to 5 cards per half-row; the plot adds every shipped deal a
+method solved within the time limit, one panel per method family (state-space search, SAT and CP-SAT).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+from stratagem.bench.strato_methods import ALL_METHODS, SEARCH_METHODS, Cell, Row, best_length, header, run
+from stratagem.core.io import write_atomic
+from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.turns import StratoGame
+
+GROWTH_SEEDS = (1, 2, 3)
+
+#: The growth plot's panels: methods that search the state space, and those that encode it for a solver.
+METHOD_FAMILIES = (("state-space search", SEARCH_METHODS), ("SAT and CP-SAT", ("sat", "cpsat")))
+
+
+def growth_challenge(k: int) -> Challenge:
+    """One row, rain and wind, ``k`` rain beside the rain tornado and ``k`` wind beside the wind tornado, limit 6."""
+    return Challenge(f"growth-{k}", 0, "RW", 1, ("RW",), 6,
+                     RowGoal(SequenceGoal("R" * k), SequenceGoal("W" * k)), 1, 1)
+
+
+def write_growth(folder: Path, time_limit: float, shipped: list[Row], log: Callable[[str], None]) -> list[Path]:
+    """The growth table, and a plot of every solved (method, length, seconds): the growth challenges'
+    as dots, the shipped deals' (measured above, in the same run) as crosses. Returns the files written."""
+    points: list[tuple[str, int, float]] = []
+    table = header("Strato: time against optimal length", time_limit) + [
+        "One-row rain/wind challenges asking for k = 1..5 cards of the tornado's weather on each side",
+        "(limit 6; k = 4 is challenge 0), seeds 1-3 solo. Time in seconds per method; ratio to BFS in brackets",
+        "(left out when BFS took under 0.01 s).",
+        "",
+        "| k | seed | optimal length | BFS s | A* s | IDA* s | SAT s | CP-SAT s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for k in range(1, 6):
+        challenge = growth_challenge(k)
+        for seed in GROWTH_SEEDS:
+            game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, 1))
+            cells = {m: Cell.of(run(m, game, time_limit)) for m in ALL_METHODS}
+            length = best_length(cells)
+            base = cells["bfs"].seconds
+            shown = []
+            for method in ALL_METHODS:
+                c = cells[method]
+                mark = "" if c.status != "unknown" else " (stopped)"
+                ratio = f" [{c.seconds / base:.2f}]" if base >= 0.01 else ""
+                shown.append(f"{c.seconds:.2f}{ratio}{mark}")
+                if c.length is not None:
+                    points.append((method, c.length, c.seconds))
+            table.append(f"| {k} | {seed} | {length} | " + " | ".join(shown) + " |")
+            log(f"growth k={k} seed={seed}: length {length}")
+    write_atomic(folder / "strato-growth.md", "\n".join(table) + "\n")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        log("matplotlib is not installed (pip install '.[plot]'): no strato-growth.png")
+        return [folder / "strato-growth.md"]
+    deals = [(m, c.length, c.seconds) for _, _, cells in shipped for m, c in cells.items() if c.length is not None]
+    figure, panels = plt.subplots(1, len(METHOD_FAMILIES), figsize=(9, 4.2), sharex=True, sharey=True)
+    colours = dict(zip(ALL_METHODS, plt.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
+    for axes, (family, methods) in zip(panels, METHOD_FAMILIES, strict=True):
+        for method in methods:
+            xs = [length for m, length, _ in points if m == method]
+            ys = [seconds for m, _, seconds in points if m == method]
+            axes.plot(xs, ys, "o", color=colours[method], label=f"{method}, growth challenges", alpha=0.7)
+            xs = [length for m, length, _ in deals if m == method]
+            ys = [seconds for m, _, seconds in deals if m == method]
+            if xs:
+                axes.plot(xs, ys, "x", color=colours[method], label=f"{method}, shipped deals", alpha=0.9)
+        axes.set_yscale("log")
+        axes.set_xlabel("optimal length (turns)")
+        axes.set_title(family)
+        axes.grid(True, which="major", alpha=0.3)
+        # Below the panel, never over the points.
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize="small", frameon=False)
+    panels[0].set_ylabel("seconds to a proven optimum (log scale)")
+    figure.suptitle("Strato: time to a proven optimum against optimal length")
+    figure.tight_layout()
+    target = folder / "strato-growth.png"
+    image = io.BytesIO()
+    figure.savefig(image, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
+    write_atomic(target, image.getvalue())
+    plt.close(figure)
+    return [folder / "strato-growth.md", target]
