@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parent
 KERNELS = (
     "stratagem/core/packed.py",
     "stratagem/solvers/perft.py",
+    "stratagem/core/packed_toys.py",
+    "stratagem/solvers/packed_uct.py",
     "stratagem/models/strato/search_kernel.py",
     "stratagem/models/strato/relaxation_kernel.py",
     "stratagem/solvers/drup_flat.py",

@@ -45,6 +45,7 @@ holds :func:`analyze`, which loads the position, picks the method and types its 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,16 @@ from typing import Any
 from stratagem.analysis.estimates import duct_report, ismcts_report, mcts_report, pimc_report
 from stratagem.analysis.exact import exact_report
 from stratagem.analysis.lp import DEFAULT_LP_NODES, lp_report
-from stratagem.analysis.methods import EXACT, METHODS, PROVABLE, check_provable, choose_method, resolve_method
+from stratagem.analysis.methods import (
+    COMPILED_SEARCH,
+    EXACT,
+    METHODS,
+    PROVABLE,
+    check_provable,
+    choose_method,
+    engine_for,
+    resolve_method,
+)
 from stratagem.analysis.proofs import ProofFile, ProofNotWritten
 from stratagem.analysis.report import as_deadline
 from stratagem.analysis.result import ANALYSIS_FORMAT, Analysis, MoveEntry, PlayerEntry, from_report
@@ -70,7 +80,7 @@ POSITION_SOURCE = "<position>"
 def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "auto", depth: int | None = None,
             time_limit: float | Deadline | None = None, max_nodes: int | None = None, rank: bool = True,
             as_player: int | None = None, iterations: int | None = None, samples: int | None = None,
-            seed: int = 0, progress: ProgressFactory | None = None) -> Analysis:
+            seed: int = 0, progress: ProgressFactory | None = None, engine: str | None = None) -> Analysis:
     """Analyse ``position`` (a position file, a loaded :class:`~stratagem.loading.Position`, or a
     ``(game, state)`` pair) with ``method`` (see the package's docstring) and return what was established.
 
@@ -82,6 +92,12 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     ``iterations`` (MCTS, ISMCTS, DUCT; default 2000), ``samples`` (PIMC; default 20) and ``seed`` steer
     the Monte Carlo methods. ``progress`` (:mod:`stratagem.core.progress`) is shown the root's search
     ("alphabeta search: depth 7, 120,000 nodes") and each ranked move ("ranking move 3 of 12: b2").
+    ``engine`` is the rules engine the search runs on (:mod:`stratagem.engines`): ``compiled`` or
+    ``reference``; None (the default) is ``compiled`` where it can be had. A method with a compiled search
+    (:data:`~stratagem.analysis.methods.COMPILED_SEARCH`) runs it on the game's compiled engine where there
+    is one, otherwise the reference engine is used; :attr:`Analysis.engine` is the one used, and
+    :attr:`Analysis.engine_note` says in one line why it is not the one asked for (by default, only when
+    the compiled core was not built).
 
     Raises :class:`~stratagem.core.errors.BadInput` for a position that cannot be analysed (unreadable,
     game over) or a method that cannot apply to it; its ``place`` names the parameter.
@@ -93,6 +109,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     player = None if as_player is None else as_player - 1
     limit = as_deadline(time_limit)
     show = progress if progress is not None else no_progress
+    ran_on = engine_for(game, chosen, engine)
     report: dict[str, Any] = {
         "game": loaded.game_name,
         "position": None if loaded.source in (POSITION_SOURCE, "<notation>") else loaded.source,
@@ -109,7 +126,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
         elif chosen == "duct":
             report.update(duct_report(game, state, iterations, seed, limit))
         elif chosen == "mcts":
-            report.update(mcts_report(game, state, iterations, limit, seed))
+            report.update(mcts_report(game, state, iterations, limit, seed, ran_on.engine))
         elif chosen == "ismcts":
             report.update(ismcts_report(game, state, player, iterations, limit, seed))
         else:
@@ -117,7 +134,8 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     except UnsupportedGame as exc:
         raise BadInput(loaded.source, "method", str(exc)) from None
     lp_results = report.pop("_results", None)
-    return from_report(report, game, state, lp_results, time.perf_counter() - started)
+    analysis = from_report(report, game, state, lp_results, time.perf_counter() - started)
+    return dataclasses.replace(analysis, engine=ran_on.name, engine_note=ran_on.note)
 
 
 def _position(position: str | Path | Position | tuple[Any, Any]) -> Position:
@@ -138,6 +156,6 @@ def _mover(game: Any, state: Any) -> str:
     return {CHANCE: "chance", SIMULTANEOUS: "everyone at once", TERMINAL: "nobody"}.get(mover, str(mover))
 
 
-__all__ = ["ANALYSIS_FORMAT", "DEFAULT_LP_NODES", "EXACT", "METHODS", "PROVABLE", "Analysis", "MoveEntry",
-           "PlayerEntry", "ProofFile", "ProofNotWritten", "analyze", "check_provable", "choose_method",
+__all__ = ["ANALYSIS_FORMAT", "COMPILED_SEARCH", "DEFAULT_LP_NODES", "EXACT", "METHODS", "PROVABLE", "Analysis",
+           "MoveEntry", "PlayerEntry", "ProofFile", "ProofNotWritten", "analyze", "check_provable", "choose_method",
            "resolve_method", "return_bounds"]

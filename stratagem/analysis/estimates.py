@@ -31,15 +31,26 @@ def _seconds_left(limit: Deadline | None) -> float | None:
 
 
 def mcts_report(game: Any, state: Any, iterations: int | None, limit: Deadline | None,
-                seed: int) -> dict[str, Any]:
-    """The report of UCT (MCTS-Solver) over the open position; 2000 iterations without a limit."""
-    from stratagem.solvers.mcts import uct
+                seed: int, engine: Any = None) -> dict[str, Any]:
+    """The report of UCT (MCTS-Solver) over the open position; 2000 iterations without a limit.
 
+    On the reference engine (``engine`` None) it is :func:`~stratagem.solvers.mcts.uct` with its
+    defaults (guided by the game's move ordering where it has one); on a compiled engine it is plain
+    UCT in C (:func:`~stratagem.solvers.compiled_uct.uct_compiled`: no move ordering or evaluation there).
+    """
     if game.to_move(state) < 0:
         raise BadInput(ARGUMENT, "method", "mcts needs a position where one player is to move")
     budget = iterations if iterations is not None or limit is not None else 2000
-    result = uct(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
-                 value_range=_float_bounds(game))
+    if engine is not None:
+        from stratagem.solvers.compiled_uct import uct_compiled
+
+        result = uct_compiled(game, engine, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
+                              value_range=_float_bounds(game))
+    else:
+        from stratagem.solvers.mcts import uct
+
+        result = uct(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
+                     value_range=_float_bounds(game))
     return _mc_report(game, result, "mcts", OPEN)
 
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from stratagem.core.errors import BadInput
 from stratagem.core.game import TERMINAL, HiddenInformation, Simultaneous
+from stratagem.engines import COMPILED, ENGINES, REFERENCE, EngineChoice, resolve
 from stratagem.loading import Position
 
 METHODS = ("auto", "alphabeta", "expecti", "paranoid", "maxn", "lp", "mcts", "ismcts", "pimc", "duct")
 EXACT = ("alphabeta", "expecti", "paranoid", "maxn")
 #: The methods whose solved values have a proof (:meth:`Analysis.write_proof`); the others estimate.
 PROVABLE = (*EXACT, "lp")
+#: The methods that have a compiled search, run on a game's compiled engine (:mod:`stratagem.engines`).
+COMPILED_SEARCH = ("mcts",)
 #: The ``source`` of a :class:`~stratagem.core.errors.BadInput` about one of the call's arguments.
 ARGUMENT = "<argument>"
 
@@ -70,3 +73,21 @@ def choose_method(method: str, position: Position, as_player: int | None) -> str
     if method == "alphabeta" and game.num_players > 2:
         return "paranoid"
     return method
+
+
+def engine_for(game: object, method: str, engine: str | None) -> EngineChoice:
+    """The rules engine ``method`` runs on when ``engine`` is asked for (None: ``compiled`` where it can be
+    had): the game's compiled engine for a method with a compiled search, else the reference engine. The
+    choice's note says why ``compiled`` could not be had, when it was asked for by name or the compiled
+    core was not built (otherwise the default falls back quietly)."""
+    if engine is not None and engine not in ENGINES:
+        raise BadInput(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
+    if engine == REFERENCE:
+        return EngineChoice(REFERENCE)
+    if method not in COMPILED_SEARCH:
+        note = f"{method} has no compiled search yet: running on the reference engine" if engine else ""
+        return EngineChoice(REFERENCE, None, note)
+    choice = resolve(game, COMPILED)
+    if engine is None and not choice.core_missing:
+        return EngineChoice(choice.name, choice.engine)
+    return choice

@@ -124,7 +124,9 @@ class Analysis:
     (not a claim). ``moves`` lists the root moves, best first (None when they were not ranked);
     ``players`` holds the per-player results of ``lp`` and ``duct``. ``nodes``, ``depth``,
     ``iterations`` and ``samples`` say how much work was done; ``seconds`` is the wall time of the
-    analysis (not part of the record, which would then differ from run to run).
+    analysis (not part of the record, which would then differ from run to run). ``engine`` is the rules
+    engine the search ran on (``compiled`` or ``reference``) and ``engine_note`` one line when it is not
+    the one asked for (neither is part of the record).
     """
 
     game: str
@@ -158,6 +160,8 @@ class Analysis:
     iterations: int | None = None
     samples: int | None = None
     seconds: float = 0.0
+    engine: str = "reference"
+    engine_note: str = ""
     game_rules: Any = field(default=None, repr=False, compare=False)
     state: Any = field(default=None, repr=False, compare=False)
     _lp_results: Any = field(default=None, repr=False, compare=False)

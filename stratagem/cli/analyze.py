@@ -35,6 +35,7 @@ from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import Deadline
 from stratagem.core.io import MAX_PARAMETER, check_writable, dumps_record
 from stratagem.core.provenance import provenance
+from stratagem.engines import ENGINES
 from stratagem.loading import load_position
 from stratagem.solvers.gametree import NOT_RANKED, SOLVED
 
@@ -67,9 +68,12 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.option("--proof", "proof_file", type=click.Path(dir_okay=False), default=None,
               help="Write the proof (proof tree, or LP certificates) of a solved value to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON document.")
+@click.option("--engine", type=click.Choice(ENGINES), default=None,
+              help="Rules engine of the search: compiled (the default where the game has a compiled engine and "
+                   "the method a compiled search, now mcts) or reference (the Python rules engine).")
 def analyze(position: str, method: str, depth: int | None, time_limit: float | None, max_nodes: int | None,
             iterations: int | None, samples: int | None, as_player: int | None, seed: int, rank: bool | None,
-            proof_file: str | None, as_json: bool) -> int:
+            proof_file: str | None, as_json: bool, engine: str | None) -> int:
     """Value, best moves and principal variation of a position; a proof when the value is solved.
 
     Exact: alphabeta (expecti where chance remains), paranoid or maxn (3+ players, labelled), lp
@@ -90,7 +94,9 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
         limit = deadline if time_limit is not None else None
         analysis = analyse_position(loaded, chosen, depth=depth, time_limit=limit, max_nodes=max_nodes, rank=rank,
                                     as_player=as_player, iterations=iterations, samples=samples, seed=seed,
-                                    progress=terminal_progress(enabled=not as_json))
+                                    progress=terminal_progress(enabled=not as_json), engine=engine)
+        if analysis.engine_note:
+            click.echo(f"note: {analysis.engine_note}", err=True)
         report = analysis.to_json()
         # Estimates are what the Monte Carlo methods are asked for; an exact method without a value is not done.
         code = DONE if analysis.status in (SOLVED, "heuristic", "estimate") else UNDETERMINED

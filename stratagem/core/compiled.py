@@ -27,6 +27,8 @@ from pathlib import Path
 KERNELS = (
     "stratagem.core.packed",
     "stratagem.solvers.perft",
+    "stratagem.core.packed_toys",
+    "stratagem.solvers.packed_uct",
     "stratagem.models.strato.search_kernel",
     "stratagem.models.strato.relaxation_kernel",
     "stratagem.solvers.drup_flat",

@@ -1,0 +1,197 @@
+"""UCT with MCTS-Solver compiled over a PackedGame (solvers/packed_uct.py) and its reference-engine face
+(solvers/compiled_uct.py), on the toy engines of core/packed_toys.py against the toy reference games.
+
+The compiled search and the Python search (``uct(guided=False)``) draw from different random streams, so
+they are compared on what does not depend on the stream: proven values, and the value of the move chosen
+once the root is proven. The kernel run interpreted (no compiled module) must give exactly what it gives
+compiled: that is checked in a fresh interpreter on a copy of the package without its extension modules.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toygames import NimGame, PigGame
+
+import stratagem
+from stratagem import engines
+from stratagem.analysis import analyze
+from stratagem.core.errors import UnsupportedGame
+from stratagem.core.packed_toys import PackedNim, PackedPig
+from stratagem.solvers.alphabeta import alphabeta
+from stratagem.solvers.compiled_uct import uct_compiled
+from stratagem.solvers.expectimax import expectiminimax
+from stratagem.solvers.mcts import uct
+from stratagem.solvers.packed_uct import run_uct
+
+PIG_VALUE = Fraction(5919, 16384)  # expectiminimax's exact value of the default Pig start
+
+
+def _plain(found: dict[str, Any]) -> dict[str, Any]:
+    """A run's result as JSON-comparable data (NaN as None), without the wall time."""
+    def clean(x: Any) -> Any:
+        if isinstance(x, float) and math.isnan(x):
+            return None
+        if isinstance(x, list):
+            return [clean(y) for y in x]
+        return x
+
+    return {k: clean(v.tolist() if hasattr(v, "tolist") else list(v) if isinstance(v, tuple) else v)
+            for k, v in found.items() if k != "seconds"}
+
+
+def test_pig_is_proven_to_the_exact_value_on_both_engines() -> None:
+    game, engine = PigGame(), PackedPig()
+    state = game.initial_state()
+    assert expectiminimax(game, state).value == PIG_VALUE
+    compiled = uct_compiled(game, engine, state, iterations=400_000, seed=3)
+    reference = uct(game, state, iterations=400_000, seed=3, guided=False)
+    assert compiled.proven and reference.proven
+    assert compiled.value is not None and reference.value is not None
+    assert compiled.value[0] == pytest.approx(float(PIG_VALUE), abs=1e-12)
+    assert compiled.value == pytest.approx(reference.value, abs=1e-12)
+    assert compiled.iterations < 400_000  # stopped by the proof
+    # The chosen move is the one whose proven value is the root's.
+    chosen = next(m for m in compiled.moves if m.move == compiled.best_move)
+    assert chosen.proven_value == pytest.approx(compiled.value[0], abs=1e-12)
+    assert [m.move for m in compiled.moves] == list(game.legal_moves(state))
+
+
+@pytest.mark.parametrize("piles", [(1, 2), (1, 2, 3), (2, 2, 1)])
+def test_nim_values_match_alphabeta(piles: tuple[int, ...]) -> None:
+    game, engine = NimGame(piles), PackedNim(len(piles))
+    state = game.initial_state()
+    exact = alphabeta(game, state).value
+    result = uct_compiled(game, engine, state, iterations=200_000, seed=1)
+    assert result.proven and result.value is not None
+    assert result.value[0] == exact
+    reference = uct(game, state, iterations=200_000, seed=1, guided=False)
+    assert reference.proven and reference.value == result.value
+    if exact == 1:  # a winning move was chosen: its proven value is a win
+        chosen = next(m for m in result.moves if m.move == result.best_move)
+        assert chosen.proven_value == 1
+        assert alphabeta(game, game.apply(state, result.best_move)).value == -1
+
+
+def test_same_seed_same_search_other_seed_other_search() -> None:
+    engine = PackedNim(3)
+    start = PackedNim(3).encode(NimGame((3, 4, 5)).initial_state())
+    first = _plain(run_uct(engine, start, iterations=3000, seed=7))
+    again = _plain(run_uct(engine, start, iterations=3000, seed=7))
+    other = _plain(run_uct(engine, start, iterations=3000, seed=8))
+    assert first == again
+    assert first != other
+    assert first["iterations"] == 3000 and first["nodes"] == 3001
+    assert sum(first["visits"]) == 3000  # every iteration went through one root move
+
+
+def test_budgets_and_bad_options() -> None:
+    game, engine = NimGame((3, 4, 5)), PackedNim(3)
+    state = game.initial_state()
+    nothing = uct_compiled(game, engine, state, iterations=0)
+    assert nothing.iterations == 0 and len(nothing.moves) == 12
+    assert all(m.visits == 0 for m in nothing.moves)
+    started = time.perf_counter()
+    timed = run_uct(PackedNim(3, 200), PackedNim(3, 200).encode(NimGame((150, 160, 170)).initial_state()),
+                    time_limit=0.3)
+    assert time.perf_counter() - started < 0.3 * 1.2 + 1
+    assert timed["iterations"] > 0
+    with pytest.raises(ValueError):
+        run_uct(engine, engine.encode(state))
+    with pytest.raises(ValueError):
+        run_uct(engine, engine.encode(state), iterations=-1)
+    with pytest.raises(ValueError):
+        run_uct(engine, engine.encode(state), iterations=10, value_range=(1.0, 1.0))
+    rolling = PigGame().initial_state()._replace(rolling=True)
+    with pytest.raises(UnsupportedGame):
+        uct_compiled(PigGame(), PackedPig(), rolling, iterations=10)
+
+
+def test_rollout_limit_scores_the_middle() -> None:
+    engine = PackedNim(3)
+    start = engine.encode(NimGame((3, 4, 5)).initial_state())
+    cut = run_uct(engine, start, iterations=12, seed=2, rollout_limit=0)
+    # The 12 root moves are each tried once and valued at once: 0, the middle of (-1, 1) (none ends the game).
+    assert cut["visits"].tolist() == [1] * 12
+    assert all(t == 0.0 for row in cut["totals"] for t in row)
+    full = run_uct(engine, start, iterations=12, seed=2)
+    assert any(t != 0.0 for row in full["totals"] for t in row)
+
+
+_SCRIPT = """
+import json, math, sys
+from stratagem.core.packed_toys import PackedNim, PackedPig
+from stratagem.solvers import packed_uct
+runs = []
+nim = PackedNim(3)
+runs.append(packed_uct.run_uct(nim, [3, 4, 5, 0], iterations=300, seed=5))
+pig = PackedPig()
+runs.append(packed_uct.run_uct(pig, [0, 0, 0, 0, 4, 0], iterations=300, seed=5))
+def clean(x):
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if isinstance(x, list):
+        return [clean(y) for y in x]
+    return x
+out = [{k: clean(v.tolist() if hasattr(v, "tolist") else list(v) if isinstance(v, tuple) else v)
+        for k, v in r.items() if k != "seconds"} for r in runs]
+print(json.dumps({"compiled": packed_uct.__file__.endswith(".so"), "runs": out}))
+"""
+
+
+def _run_script(path: Path | None) -> dict[str, Any]:
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH")]))
+    done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=600,
+                          cwd=path or Path.cwd(), env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def test_interpreted_and_compiled_kernels_search_identically(tmp_path: Path) -> None:
+    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
+    interpreted = _run_script(tmp_path)
+    assert interpreted["compiled"] is False
+    here = _run_script(None)
+    if not here["compiled"]:
+        pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernel with")
+    assert interpreted["runs"] == here["runs"]
+
+
+class _Pig(PigGame):
+    """Pig as ``analyze`` takes a game: with its options (none)."""
+
+    def setup(self) -> dict[str, Any]:
+        return {}
+
+
+def test_analyze_mcts_runs_on_the_engine_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _Pig()
+    state = game.initial_state()
+    monkeypatch.setattr(engines, "compiled_engine", lambda g: PackedPig() if isinstance(g, PigGame) else None)
+    compiled = analyze((game, state), "mcts", iterations=400_000, seed=1)
+    reference = analyze((game, state), "mcts", iterations=400_000, seed=1, engine="reference")
+    assert compiled.engine == "compiled" and reference.engine == "reference"
+    assert compiled.engine_note == "" and reference.engine_note == ""
+    assert compiled.status == reference.status == "solved"
+    assert float(compiled.value) == pytest.approx(float(reference.value), abs=1e-9)  # type: ignore[arg-type]
+    # Without an engine for the game, compiled falls back quietly by default and says so when asked by name.
+    monkeypatch.setattr(engines, "compiled_engine", lambda g: None)
+    quiet = analyze((game, state), "mcts", iterations=200, seed=1)
+    assert quiet.engine == "reference" and quiet.engine_note == ""
+    asked = analyze((game, state), "mcts", iterations=200, seed=1, engine="compiled")
+    assert asked.engine == "reference" and "no compiled engine" in asked.engine_note
+    exact = analyze((game, state), "expecti", engine="compiled")
+    assert exact.engine == "reference" and "no compiled search" in exact.engine_note
