@@ -34,8 +34,8 @@ KERNELS = (
     "stratagem/solvers/perft.py",
     "stratagem/core/packed_toys.py",
     "stratagem/solvers/packed_uct.py",
-    "stratagem/models/strato/search_kernel.py",
-    "stratagem/models/strato/relaxation_kernel.py",
+    "stratagem/models/strato/search/search_kernel.py",
+    "stratagem/models/strato/search/relaxation_kernel.py",
     "stratagem/solvers/drup_flat.py",
     "stratagem/solvers/drup_compiled.py",
 )

@@ -1,4 +1,4 @@
-"""Agreement of verify's relaxation (verification/relaxed.py) with the solver's (models/strato/relaxation.py).
+"""Agreement of verify's relaxation (verification/relaxed.py) with the solver's (models/strato/search/relaxation.py).
 
 The same comparison as tests/verification/test_relaxed_agreement.py (all 27 shipped deals, then seeded deals
 of every shape of tests/verification/shapes.py), with the other rows' ends tracked and unknown, counted and
@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from stratagem.models.strato.position import format_state  # noqa: E402
-from stratagem.models.strato.relaxation import relaxation_bound  # noqa: E402
+from stratagem.models.strato.rules.position import format_state  # noqa: E402
+from stratagem.models.strato.search.relaxation import relaxation_bound  # noqa: E402
 from stratagem.verification.relaxed import Stopped, relaxed_bound  # noqa: E402
 from tests.verification.shapes import SHAPES  # noqa: E402
 from tests.verification.test_relaxed_agreement import seeded, shipped  # noqa: E402

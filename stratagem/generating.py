@@ -20,8 +20,8 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.io import MAX_SEED
 from stratagem.loading import load_strato
-from stratagem.models.strato.deal import DealError, seeded_deal
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.deal import DealError, seeded_deal
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.solve import Solution, solve
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
 

@@ -21,11 +21,11 @@ from typing import Any, NamedTuple
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import load_toml
-from stratagem.models.strato.challenge import Challenge
-from stratagem.models.strato.deal import DealError, check_position
-from stratagem.models.strato.position import State, parse_state
-from stratagem.models.strato.puzzle import DealSpec, Puzzle, load_puzzle, setup_from_data
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.challenge import Challenge
+from stratagem.models.strato.rules.deal import DealError, check_position
+from stratagem.models.strato.rules.position import State, parse_state
+from stratagem.models.strato.rules.puzzle import DealSpec, Puzzle, load_puzzle, setup_from_data
+from stratagem.models.strato.rules.turns import StratoGame
 
 GAMES = ("strato", "stratatak", "stakd", "stackattack", "cardclash")
 #: Games whose files hold one position (everything but Strato's challenge-and-deals puzzles).

@@ -1,7 +1,7 @@
 """Solving a Strato deal in one call: the shortest winning line, how its optimality is known, a proof record.
 
 :func:`solve` takes a puzzle file (or a loaded puzzle, a dealt :class:`~stratagem.loading.StratoDeal`,
-a bare :class:`~stratagem.models.strato.rules.StratoGame`) and a deal, runs the pipeline of
+a bare :class:`~stratagem.models.strato.rules.turns.StratoGame`) and a deal, runs the pipeline of
 :mod:`stratagem.models.strato.solve` (relaxation bound and guided line, searches, SAT with checked
 refutations) and returns a :class:`DealSolution`: the line, the claim a proof record of it makes, the
 evidence, the statistics, the ``stratagem/solve@1`` report (:meth:`DealSolution.to_json`, what
@@ -22,10 +22,10 @@ from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
 from stratagem.loading import StratoDeal, deal_of, load_strato
-from stratagem.models.strato.notation import Move, format_move
-from stratagem.models.strato.position import State, format_state
-from stratagem.models.strato.puzzle import DealSpec, Puzzle
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.notation import Move, format_move
+from stratagem.models.strato.rules.position import State, format_state
+from stratagem.models.strato.rules.puzzle import DealSpec, Puzzle
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.solve import METHODS, Solution, write_proof
 from stratagem.models.strato.solve import solve as solve_game
 from stratagem.solvers.search import SOLVED, UNSOLVABLE

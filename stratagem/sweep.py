@@ -47,7 +47,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.io import MAX_SEED, check_writable, open_regular
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_position, load_strato
-from stratagem.models.strato.puzzle import Puzzle, setup_from_data
+from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
 from stratagem.models.strato.solve import METHODS
 from stratagem.solvers.search import SOLVED
 

@@ -11,7 +11,7 @@ Strato is cooperative: every seat of a game is played by the same agent kind and
 result. Each agent kind plays the **same deals** (seeds ``seed`` .. ``seed + games - 1``, for each player
 count), and every draw comes from that deal's real pile in its real order, so agents are compared on equal
 luck (duplicate deals, as in duplicate bridge). The agents only see what a player sees
-(:mod:`stratagem.models.strato.agents`); the deal's open order decides the chance events. Win rates have
+(:mod:`stratagem.models.strato.hidden.agents`); the deal's open order decides the chance events. Win rates have
 95% Wilson intervals; the mean number of turns is over the games won.
 """
 
@@ -28,9 +28,9 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE
 from stratagem.loading import deal_of, load_strato
-from stratagem.models.strato.agents import AGENT_KINDS, StratoAgent, make_strato_agent
-from stratagem.models.strato.hidden import PLAY, HiddenStrato
-from stratagem.models.strato.position import WON, State
+from stratagem.models.strato.hidden.agents import AGENT_KINDS, StratoAgent, make_strato_agent
+from stratagem.models.strato.hidden.game import PLAY, HiddenStrato
+from stratagem.models.strato.rules.position import WON, State
 from stratagem.solvers.agents import AgentError, parse_agent_spec
 from stratagem.solvers.match import MatchStopped, bootstrap_interval, wilson_interval, within
 

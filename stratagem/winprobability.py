@@ -1,8 +1,8 @@
 """``stratagem.odds()``: the exact solo win probability of a Strato deal when the pile's order is hidden.
 
 The library half of ``stratagem odds``: load the deal, hide the pile's order
-(:class:`~stratagem.models.strato.hidden.HiddenStrato`), compute the optimal win probability
-(:func:`~stratagem.models.strato.odds.solo_odds`) and write what was found as a ``stratagem/policy@1``
+(:class:`~stratagem.models.strato.hidden.game.HiddenStrato`), compute the optimal win probability
+(:func:`~stratagem.models.strato.hidden.odds.solo_odds`) and write what was found as a ``stratagem/policy@1``
 record -- the policy as a proof DAG -- that :func:`stratagem.verify` replays through the rules.
 
 >>> import stratagem
@@ -25,12 +25,12 @@ from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
 from stratagem.loading import StratoDeal, load, load_strato
-from stratagem.models.strato.deal import DealError, check_position
-from stratagem.models.strato.hidden import HiddenStrato, format_hidden
-from stratagem.models.strato.odds import SoloOdds, solo_odds
-from stratagem.models.strato.position import parse_state
-from stratagem.models.strato.puzzle import DealSpec
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.deal import DealError, check_position
+from stratagem.models.strato.hidden.game import HiddenStrato, format_hidden
+from stratagem.models.strato.hidden.odds import SoloOdds, solo_odds
+from stratagem.models.strato.rules.position import parse_state
+from stratagem.models.strato.rules.puzzle import DealSpec
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.solvers.mdp import SOLVED
 
 __all__ = ["ODDS_FORMAT", "POLICY_FORMAT", "DealOdds", "odds", "odds_of", "position_deal"]

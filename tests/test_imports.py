@@ -9,7 +9,11 @@ The layout is ``cli -> library entry points (stratagem/*.py) -> models, solvers 
 * only cli modules import cli modules;
 * ``solvers`` imports only ``solvers`` and ``core``: the algorithms never know a game;
 * ``models/<game>`` imports only its own game, ``solvers`` and ``core``: games never know each other;
-* ``core`` imports only ``core``.
+* ``core`` imports only ``core``;
+* inside ``models/strato`` the rooms point one way: ``rules`` imports no other room, ``search`` only
+  ``rules``, ``encodings`` and ``hidden`` only ``rules`` and ``search``; the pipeline beside them
+  (``solve``, ``designer``) may import every room. So the reference engine ``verify`` replays with
+  never depends on the code it checks.
 
 Every ``import`` statement counts, at any depth -- an import inside a function is still a dependency,
 only a later one. The modules are read with :mod:`ast`, not imported, so a failure lists every offending
@@ -172,7 +176,27 @@ def forbidden(edge: Edge, commands: set[str]) -> str | None:
         return "solvers imports something other than solvers and core"
     if src.startswith("models.") and dst not in (src, "solvers", "core"):
         return "a game imports something other than its own game, solvers and core"
+    if src == dst == "models.strato":
+        here, there = strato_room(edge.importer), strato_room(edge.imported)
+        if there not in STRATO_ROOMS[here]:
+            return f"Strato's {here} room imports its {there} room"
     return None
+
+
+#: Which rooms of ``models/strato`` each room may import (the pipeline, beside them, may import all).
+STRATO_ROOMS = {
+    "rules": {"rules"},
+    "search": {"rules", "search"},
+    "encodings": {"rules", "search", "encodings"},
+    "hidden": {"rules", "search", "hidden"},
+    "pipeline": {"rules", "search", "encodings", "hidden", "pipeline"},
+}
+
+
+def strato_room(module: str) -> str:
+    """``stratagem.models.strato.search.guided`` -> ``search``; the modules beside the rooms -> ``pipeline``."""
+    parts = module.split(".")
+    return parts[3] if len(parts) > 4 and parts[3] in STRATO_ROOMS else "pipeline"
 
 
 def test_the_graph_is_read() -> None:
@@ -195,7 +219,7 @@ def test_no_import_cycles() -> None:
     assert not found, "import cycles:\n" + "\n".join(report)
 
 
-@pytest.mark.parametrize("rule", ["command", "cli", "core", "solvers", "models"])
+@pytest.mark.parametrize("rule", ["command", "cli", "core", "solvers", "models", "strato rooms"])
 def test_imports_follow_the_layout(rule: str) -> None:
     commands = command_modules()
     bad = []
@@ -204,6 +228,7 @@ def test_imports_follow_the_layout(rule: str) -> None:
         if why is None:
             continue
         kind = ("command" if "command module" in why else "cli" if "the cli" in why
+                else "strato rooms" if "room" in why
                 else why.split()[0] if why.split()[0] in ("core", "solvers") else "models")
         if kind == rule:
             bad.append(f"{edge}: {why}")
@@ -217,7 +242,15 @@ def test_the_rules_catch_what_they_should() -> None:
     assert forbidden(Edge("stratagem.cli.check", "stratagem.cli.render", 1), commands) is None
     assert forbidden(Edge("stratagem.analysis", "stratagem.cli.render", 1), commands)
     assert forbidden(Edge("stratagem.core.io", "stratagem.solvers.drup", 1), commands)
-    assert forbidden(Edge("stratagem.solvers.pimc", "stratagem.models.strato.rules", 1), commands)
-    assert forbidden(Edge("stratagem.models.stakd.sat", "stratagem.models.strato.sat", 1), commands)
+    assert forbidden(Edge("stratagem.solvers.pimc", "stratagem.models.strato.rules.turns", 1), commands)
+    assert forbidden(Edge("stratagem.models.stakd.sat", "stratagem.models.strato.encodings.sat", 1), commands)
     assert forbidden(Edge("stratagem.models.stakd.sat", "stratagem.solvers.dimacs", 1), commands) is None
+    assert forbidden(Edge("stratagem.models.strato.rules.deal", "stratagem.models.strato.search.demand", 1),
+                     commands)
+    assert forbidden(Edge("stratagem.models.strato.search.guided", "stratagem.models.strato.hidden.game", 1),
+                     commands)
+    assert forbidden(Edge("stratagem.models.strato.hidden.odds", "stratagem.models.strato.search.heuristic", 1),
+                     commands) is None
+    assert forbidden(Edge("stratagem.models.strato.solve", "stratagem.models.strato.encodings.sat", 1),
+                     commands) is None
     assert cycles([Edge("a", "b", 1), Edge("b", "a", 1), Edge("b", "c", 1)]) == [["a", "b"]]

@@ -16,8 +16,8 @@ import click
 
 from stratagem.core.io import check_writable, write_atomic
 from stratagem.loading import load_strato
-from stratagem.models.strato.pddl import domain, problem
-from stratagem.models.strato.sat import ENCODING, StratoCNF
+from stratagem.models.strato.encodings.pddl import domain, problem
+from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF
 from stratagem.solvers.dimacs import write_dimacs
 
 

@@ -35,9 +35,9 @@ from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable, dumps_record
 from stratagem.loading import load_strato
 from stratagem.models.strato.designer import StratoDesigner
-from stratagem.models.strato.notation import format_move
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import format_state
+from stratagem.models.strato.rules.notation import format_move
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.position import format_state
 from stratagem.solvers.graph import GraphFacts, build_graph, graph_facts, shortest_line, write_dot, write_graphml
 
 REACH_FORMAT = "stratagem/reach@1"

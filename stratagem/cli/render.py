@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from stratagem.models.strato.cards import NAMES
-from stratagem.models.strato.challenge import Challenge, CountGoal, HalfGoal, SequenceGoal
-from stratagem.models.strato.position import STATUS_WORDS, Row, State
+from stratagem.models.strato.rules.cards import NAMES
+from stratagem.models.strato.rules.challenge import Challenge, CountGoal, HalfGoal, SequenceGoal
+from stratagem.models.strato.rules.position import STATUS_WORDS, Row, State
 
 COLOURS = {"W": "cyan", "R": "blue", "S": "yellow", "F": "white", "C": "magenta", "T": "red"}
 

@@ -11,7 +11,7 @@ import click
 from stratagem.checking import SoloCheck
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.io import dumps_record
-from stratagem.models.strato.position import format_state
+from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.solve import INFORMATION, METHOD_NAMES
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
 from stratagem.solving import DealSolution

@@ -17,7 +17,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, load_json
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.loading import game_from_record, game_module, game_of_file, load_position, load_strato
-from stratagem.models.strato.position import format_state
+from stratagem.models.strato.rules.position import format_state
 from stratagem.solvers.replay import replay
 
 #: The format name of ``show --json`` (docs/formats.md section 10.5).

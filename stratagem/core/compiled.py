@@ -29,8 +29,8 @@ KERNELS = (
     "stratagem.solvers.perft",
     "stratagem.core.packed_toys",
     "stratagem.solvers.packed_uct",
-    "stratagem.models.strato.search_kernel",
-    "stratagem.models.strato.relaxation_kernel",
+    "stratagem.models.strato.search.search_kernel",
+    "stratagem.models.strato.search.relaxation_kernel",
     "stratagem.solvers.drup_flat",
     "stratagem.solvers.drup_compiled",
 )

@@ -614,7 +614,7 @@ def strato_exact_peer(puzzle: str, position: str, max_nodes: int, *, repeats: in
 def _strato_exact_once(puzzle: str, position: str, max_nodes: int) -> tuple[
         SearchRun, SearchRun, SearchRun, int, Fraction | None]:
     from stratagem.core.deadline import Deadline
-    from stratagem.models.strato.odds import TurnBound, win_payoff
+    from stratagem.models.strato.hidden.odds import TurnBound, win_payoff
     from stratagem.solvers.mdp import SOLVED, deep_recursion, optimal_value
 
     spiel = strato_spiel_game(puzzle, position)
@@ -704,7 +704,7 @@ class StratoAgentRow:
 
 def _strato_deals(puzzle: str, players: int, seeds: range) -> list[tuple[Any, Any]]:
     from stratagem.loading import deal_of, load_strato
-    from stratagem.models.strato.hidden import HiddenStrato
+    from stratagem.models.strato.hidden.game import HiddenStrato
 
     loaded = load_strato(puzzle)
     deals = []
@@ -738,7 +738,7 @@ def strato_team_match(puzzle: str, players: int, games: int, seconds: float, *, 
     past the match's, not counted) measure what each really spends, and the count is scaled. ``greedy``
     and ``pimc`` (8 samples, A* at 1,000 expansions) play as ``play strato`` runs them, their CPU
     measured. Seeded and reproducible once the counts are fixed."""
-    from stratagem.models.strato.agents import GreedyAgent, IsmctsAgent, PimcAgent
+    from stratagem.models.strato.hidden.agents import GreedyAgent, IsmctsAgent, PimcAgent
 
     deals = _strato_deals(puzzle, players, range(seed, seed + games))
     spare = _strato_deals(puzzle, players, range(seed + games, seed + games + calibration))

@@ -1,13 +1,13 @@
 """Strato as the OpenSpiel game ``stratagem_strato``: the game at the table, or its open analysis.
 
 ``information = "hidden"`` (the default) is the game as the players meet it, on
-:class:`~stratagem.models.strato.hidden.HiddenStrato`: the draw pile is face down, so every card drawn
+:class:`~stratagem.models.strato.hidden.game.HiddenStrato`: the draw pile is face down, so every card drawn
 is a chance event (outcomes: the weathers left in the pile, weighted by their copies), and a Redraw is
 three steps: announce the end (``!1L``), chance reveals the top card, then choose its target
 (``!S1L:1R2``). With two or more players the hands are hidden from each other (imperfect
 information); solo, the player sees everything there is to know (perfect information, with chance).
 ``information = "open"`` is the open-information engine
-(:class:`~stratagem.models.strato.rules.StratoGame`), the pile's order known as in the project's
+(:class:`~stratagem.models.strato.rules.turns.StratoGame`), the pile's order known as in the project's
 solvers: deterministic, perfect information. Either way Strato is cooperative: every player gets +1
 when the table meets the challenge and -1 when the game is lost (utility **identical**).
 
@@ -36,13 +36,13 @@ from collections.abc import Hashable, Mapping
 
 import pyspiel
 
-from stratagem.models.strato.cards import HAND_SIZE, WEATHERS
-from stratagem.models.strato.challenge import Challenge, Options, RowGoal, SequenceGoal
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.hidden import DRAW, PHASE_WORDS, REVEAL, TARGET, HiddenState, HiddenStrato
-from stratagem.models.strato.notation import Move, format_move
-from stratagem.models.strato.position import SIDE_LETTERS, Coord, State, format_rows
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.cards import HAND_SIZE, WEATHERS
+from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.hidden.game import DRAW, PHASE_WORDS, REVEAL, TARGET, HiddenState, HiddenStrato
+from stratagem.models.strato.rules.notation import Move, format_move
+from stratagem.models.strato.rules.position import SIDE_LETTERS, Coord, State, format_rows
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.openspiel.adapter import Engine, Param, SpielGame, game_type, with_information
 
 PARAMETERS: dict[str, Param] = {
@@ -194,8 +194,8 @@ def _position_game(puzzle: str, position: str, params: Mapping[str, Param]) -> S
     """The open engine from ``position`` (open notation) of the puzzle's challenge (the built-in one
     without a puzzle), checked as ``stratagem odds --position`` checks it."""
     from stratagem.core.errors import NotationError
-    from stratagem.models.strato.deal import DealError, check_position
-    from stratagem.models.strato.position import parse_state
+    from stratagem.models.strato.rules.deal import DealError, check_position
+    from stratagem.models.strato.rules.position import parse_state
 
     if puzzle:
         from stratagem.loading import load_strato

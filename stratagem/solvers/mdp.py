@@ -2,7 +2,7 @@
 
 A one-player game with chance nodes is a finite Markov decision process when its states are what the
 player knows (solo Strato with the pile's order hidden is one: see
-:mod:`stratagem.models.strato.hidden`). Its optimal value is expectimax -- the best move at the player's
+:mod:`stratagem.models.strato.hidden.game`). Its optimal value is expectimax -- the best move at the player's
 nodes, the probability-weighted mean at chance nodes -- and, as many move orders reach the same state,
 memoising by state turns the tree into a DAG and makes the search feasible.
 

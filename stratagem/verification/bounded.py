@@ -1,7 +1,7 @@
 """The horizon search of a ``relaxation-search`` certificate, repeated by ``verify`` over the rules engine.
 
 A plain depth-first enumeration of every line of up to ``horizon`` turns from the start, move by move
-as the rules engine (:class:`~stratagem.models.strato.rules.StratoGame`) lists them, that drops a
+as the rules engine (:class:`~stratagem.models.strato.rules.turns.StratoGame`) lists them, that drops a
 position when its table's relaxed distance to a goal (in the start's relaxations, :mod:`.relaxed`,
 combined over the goal rows as the bound is) exceeds the turns left. By the relaxation's key lemma
 (docs/formats.md) no winning line within the horizon passes through a dropped position, so a search
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import ONGOING, WON, Row, State
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.verification.relaxed import GoalDistances, Stopped, combine
 
 

@@ -3,7 +3,7 @@
 The record holds a policy for solo play with the pile's order hidden, as a proof DAG (one move at each
 decision node, every card that can be drawn with its probability at chance nodes, down to won and lost
 leaves; ``cut`` nodes count as lost). The game is rebuilt from the record's setup and start; the DAG is
-replayed through :class:`~stratagem.models.strato.hidden.HiddenStrato` and its exact value recomputed
+replayed through :class:`~stratagem.models.strato.hidden.game.HiddenStrato` and its exact value recomputed
 (:func:`~stratagem.solvers.mdp.check_policy_dag`), so the claim "the optimal win probability is at least
 p" is certified by construction. Two decision nodes the player cannot tell apart must play the same move,
 so a policy that peeks at the pile is refused.
@@ -21,10 +21,10 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL
-from stratagem.models.strato.deal import DealError, check_position
-from stratagem.models.strato.hidden import PLAY, HiddenState, HiddenStrato, parse_hidden
-from stratagem.models.strato.position import ONGOING, WON, State
-from stratagem.models.strato.puzzle import setup_from_data
+from stratagem.models.strato.rules.deal import DealError, check_position
+from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, parse_hidden
+from stratagem.models.strato.rules.position import ONGOING, WON, State
+from stratagem.models.strato.rules.puzzle import setup_from_data
 from stratagem.solvers.mdp import check_policy_dag, deep_recursion
 from stratagem.verification.verdict import Limits, Verdict
 

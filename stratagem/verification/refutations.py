@@ -1,7 +1,7 @@
 """DRUP refutations: the claim "no win" checked as the refutation of a CNF rebuilt from the rules.
 
 The CNF is never taken from the record: it is encoded again from the setup and start position with the
-encoding the evidence names (Strato: :data:`~stratagem.models.strato.sat.ENCODING`, a win within a
+encoding the evidence names (Strato: :data:`~stratagem.models.strato.encodings.sat.ENCODING`, a win within a
 horizon; STAKD solo: ``stakd-solo-sat``, every piece placed), and the refutation is checked against that
 formula by stratagem's own DRUP checker, so it proves what the claim means. The stored CNF must be the
 same formula (it is kept for external checkers); for Strato, drat-trim gives a second opinion when it is
@@ -35,7 +35,7 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     """
     # imported here, so that checking any other certificate never loads the SAT encoding (and its demand
     # clauses): they are the trusted base of this certificate alone (docs/verification.md)
-    from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
+    from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
 
     if evidence.get("encoding") != ENCODING:
         raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "

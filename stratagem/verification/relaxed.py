@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
-from stratagem.models.strato.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
-from stratagem.models.strato.challenge import ANY_CARD, LEFT_TORNADO, RIGHT_TORNADO, Challenge, Options, SequenceGoal
-from stratagem.models.strato.position import WON, Row, State
+from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
+from stratagem.models.strato.rules.challenge import ANY_CARD, LEFT_TORNADO, RIGHT_TORNADO, Challenge, Options, SequenceGoal
+from stratagem.models.strato.rules.position import WON, Row, State
 
 #: The relaxation this module implements; a certificate naming another is refused.
 RELAXATION = "table-classes@1"

@@ -7,7 +7,7 @@ from pathlib import Path
 from conftest import PUZZLES
 
 from stratagem.loading import load_strato
-from stratagem.models.strato.pddl import domain, problem
+from stratagem.models.strato.encodings.pddl import domain, problem
 
 LEVEL_2 = str(PUZZLES / "level-2-example.toml")
 

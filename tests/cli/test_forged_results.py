@@ -14,8 +14,8 @@ from conftest import PUZZLES, ROOT, assert_bad_input
 
 from stratagem.core.records import Line
 from stratagem.models.stakd.rules import StakdGame
-from stratagem.models.strato.position import format_state
-from stratagem.models.strato.puzzle import load_puzzle
+from stratagem.models.strato.rules.position import format_state
+from stratagem.models.strato.rules.puzzle import load_puzzle
 
 CHALLENGE_0 = PUZZLES / "challenge-0.toml"
 

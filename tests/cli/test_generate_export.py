@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import PUZZLES
 
-from stratagem.models.strato.puzzle import load_puzzle
+from stratagem.models.strato.rules.puzzle import load_puzzle
 from stratagem.solvers.dimacs import parse_dimacs
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")

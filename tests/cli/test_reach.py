@@ -17,8 +17,8 @@ import networkx as nx
 import pytest
 from conftest import PUZZLES, assert_bad_input
 
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.puzzle import load_puzzle
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.puzzle import load_puzzle
 from stratagem.solvers.search import bfs
 
 GOOD = (PUZZLES / "challenge-0.toml").read_text()

@@ -166,9 +166,9 @@ def test_a_relaxation_search_with_a_forged_horizon_bound_or_name_is_rejected(cli
 
 def test_a_relaxation_search_does_not_certify_a_line_longer_than_the_optimum(cli, tmp_path: Path) -> None:
     # a winning line of 5 turns: one first play off every optimal line, then a shortest line from there
-    from stratagem.models.strato.notation import format_move
-    from stratagem.models.strato.puzzle import load_puzzle
-    from stratagem.models.strato.rules import StratoGame
+    from stratagem.models.strato.rules.notation import format_move
+    from stratagem.models.strato.rules.puzzle import load_puzzle
+    from stratagem.models.strato.rules.turns import StratoGame
     from stratagem.models.strato.solve import solve
 
     puzzle, record = _gap_record(cli, tmp_path)

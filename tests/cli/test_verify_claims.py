@@ -157,8 +157,8 @@ def test_level_2_unsolvable_forgery_recheck_stays_within_its_time_limit(cli, tmp
     Unlimited, the plain enumeration ran for minutes and hundreds of MB; with --time-limit 2 the claim
     is reported unknown (exit 3), never certified."""
     from stratagem.core.records import Line, Proof
-    from stratagem.models.strato.position import format_state
-    from stratagem.models.strato.puzzle import load_puzzle
+    from stratagem.models.strato.rules.position import format_state
+    from stratagem.models.strato.rules.puzzle import load_puzzle
 
     puzzle = load_puzzle(PUZZLES / "level-2-example.toml")
     start = puzzle.game(puzzle.deals[0]).initial_state()
@@ -311,7 +311,7 @@ def test_the_verdict_is_byte_identical_across_runs(cli, tmp_path: Path) -> None:
 
 
 def test_the_plain_enumeration_stops_at_its_limits_and_says_which() -> None:
-    from stratagem.models.strato.puzzle import load_puzzle
+    from stratagem.models.strato.rules.puzzle import load_puzzle
     from stratagem.solvers.replay import no_win_within, replay
 
     puzzle = load_puzzle(CHALLENGE_0)

@@ -3,7 +3,7 @@ rows, both rules options, tracked and unknown ends (shared by the agreement and 
 
 from __future__ import annotations
 
-from stratagem.models.strato.challenge import Challenge, CountGoal, Options
+from stratagem.models.strato.rules.challenge import Challenge, CountGoal, Options
 from tests.models.strato.support import make_challenge, puzzle_challenge
 
 #: name -> (challenge, options). The shipped three, and shapes like the audit's: Fog, Storm and Cloud

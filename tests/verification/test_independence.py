@@ -28,15 +28,15 @@ PUZZLES = ROOT / "puzzles" / "strato"
 
 #: The solver's search code (the issue's list): never reached by verify.
 SOLVER_SEARCH = {
-    "stratagem.models.strato.relaxation", "stratagem.models.strato.relaxation_kernel",
-    "stratagem.models.strato.guided", "stratagem.models.strato.search_kernel", "stratagem.models.strato.packed",
-    "stratagem.models.strato.compiled_search", "stratagem.models.strato.heuristic",
-    "stratagem.models.strato.demand", "stratagem.models.strato.solve", "stratagem.solvers.search",
+    "stratagem.models.strato.search.relaxation", "stratagem.models.strato.search.relaxation_kernel",
+    "stratagem.models.strato.search.guided", "stratagem.models.strato.search.search_kernel", "stratagem.models.strato.search.packed",
+    "stratagem.models.strato.search.compiled_search", "stratagem.models.strato.search.heuristic",
+    "stratagem.models.strato.search.demand", "stratagem.models.strato.solve", "stratagem.solvers.search",
 }
 
 #: Reached by the package only on the DRUP certificate's path, each from the one importer named.
 DRUP_PATH = {
-    "stratagem.models.strato.demand": "stratagem.models.strato.sat",
+    "stratagem.models.strato.search.demand": "stratagem.models.strato.encodings.sat",
     "stratagem.solvers.drup_flat": "stratagem.solvers.drup",
     "stratagem.solvers.drup_compiled": "stratagem.solvers.drup",
 }
@@ -121,8 +121,8 @@ def test_verification_reaches_no_solver_search_code() -> None:
 
 def test_the_walk_sees_a_forbidden_import() -> None:
     # the walk itself works: the solver's own pruned search reaches the relaxation kernel
-    via = reached(["stratagem.models.strato.guided"])
-    assert "stratagem.models.strato.relaxation_kernel" in via
+    via = reached(["stratagem.models.strato.search.guided"])
+    assert "stratagem.models.strato.search.relaxation_kernel" in via
 
 
 GAP = """game = "strato"

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from stratagem.models.strato.cards import RAIN
-from stratagem.models.strato.challenge import Challenge, Options
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import ONGOING, State, format_state
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.cards import RAIN
+from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import ONGOING, State, format_state
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.verification.relaxed import GoalDistances, State3, View, view
 
 from .shapes import SHAPES

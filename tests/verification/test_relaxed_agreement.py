@@ -1,4 +1,4 @@
-"""verify's own relaxation (verification/relaxed.py) agrees with the solver's (models/strato/relaxation.py).
+"""verify's own relaxation (verification/relaxed.py) agrees with the solver's (models/strato/search/relaxation.py).
 
 The two share no code: the solver's is a compiled breadth-first search over packed codes, verify's a plain
 Python A* over class strings written from docs/formats.md. They must give the same bound, with the other
@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.position import State, format_state
-from stratagem.models.strato.puzzle import load_puzzle
-from stratagem.models.strato.relaxation import relaxation_bound
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.position import State, format_state
+from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.models.strato.search.relaxation import relaxation_bound
 from stratagem.verification.relaxed import relaxed_bound
 from tests.models.strato.support import PUZZLES
 

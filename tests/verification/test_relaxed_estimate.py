@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.position import ONGOING, format_state
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.position import ONGOING, format_state
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.verification.relaxed import State3, View, distance, view
 
 from .shapes import SHAPES

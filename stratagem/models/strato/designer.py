@@ -4,7 +4,7 @@ A puzzle designer laying out a challenge wants to know whether its goal can be m
 layout, before thinking about any deal. Designer mode answers with a relaxation of the game: it keeps
 the challenge's rows and forgets hands, the draw pile and players. Each turn any weather of the
 challenge may be played, as if from an unlimited supply, at either end of any row, with every target
-choice its action allows (:func:`~stratagem.models.strato.rules.table_outcomes`, the table half of a
+choice its action allows (:func:`~stratagem.models.strato.rules.turns.table_outcomes`, the table half of a
 turn, the very code the game uses). End of turn is checked as in the game: a half-row over the limit
 ends play (that play is not a successor), and the victory condition is the goal.
 
@@ -29,12 +29,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from stratagem.models.strato.cards import CLOUD
-from stratagem.models.strato.challenge import Challenge, Options
-from stratagem.models.strato.heuristic import lower_bound
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import ONGOING, Row, State, format_rows
-from stratagem.models.strato.rules import table_outcomes
+from stratagem.models.strato.rules.cards import CLOUD
+from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.search.heuristic import lower_bound
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import ONGOING, Row, State, format_rows
+from stratagem.models.strato.rules.turns import table_outcomes
 
 
 class Layout(NamedTuple):
@@ -47,7 +47,7 @@ class Layout(NamedTuple):
 class StratoDesigner:
     """:class:`~stratagem.core.game.SearchProblem` of designer mode: from a layout, meet the challenge's goal.
 
-    Moves are the game's :class:`~stratagem.models.strato.notation.Move` (never a Redraw), so lines
+    Moves are the game's :class:`~stratagem.models.strato.rules.notation.Move` (never a Redraw), so lines
     print in the usual notation.
     """
 

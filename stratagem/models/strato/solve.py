@@ -42,15 +42,15 @@ from stratagem.core.deadline import Deadline, as_deadline
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
-from stratagem.models.strato.compiled_search import compiled_astar
-from stratagem.models.strato.guided import bounded_line, goal_distances, guided_line, supports
-from stratagem.models.strato.heuristic import lower_bound
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.packed import fits
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.relaxation import RELAXATION, RelaxationBound, relaxation_bound, tracks_ends
-from stratagem.models.strato.rules import StratoGame
-from stratagem.models.strato.sat import ENCODING, StratoCNF, max_turns
+from stratagem.models.strato.search.compiled_search import compiled_astar
+from stratagem.models.strato.search.guided import bounded_line, goal_distances, guided_line, supports
+from stratagem.models.strato.search.heuristic import lower_bound
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.search.packed import fits
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.search.relaxation import RELAXATION, RelaxationBound, relaxation_bound, tracks_ends
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
 from stratagem.solvers.dimacs import write_dimacs, write_text_maybe_gz
 from stratagem.solvers.drup import DrupVerdict, check_drup_data
 from stratagem.solvers.satplan import (
@@ -457,7 +457,7 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
     if backend == "cpsat":
         # imported here: OR-Tools (with pandas) takes a second or more to load, which every other
         # method would pay out of its time limit
-        from stratagem.models.strato.cpsat import StratoCPSAT
+        from stratagem.models.strato.encodings.cpsat import StratoCPSAT
 
         with progress(f"{backend} on {label}", "horizon", "solver calls") as show:
             result = horizon_search(lambda k: StratoCPSAT(game, k), first=first, last=last,

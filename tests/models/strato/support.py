@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from stratagem.models.strato.challenge import Challenge, CountGoal, HalfGoal, Options, RowGoal, SequenceGoal
-from stratagem.models.strato.notation import Move, format_move, parse_move
-from stratagem.models.strato.position import State, format_rows, parse_state
-from stratagem.models.strato.puzzle import load_puzzle
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.challenge import Challenge, CountGoal, HalfGoal, Options, RowGoal, SequenceGoal
+from stratagem.models.strato.rules.notation import Move, format_move, parse_move
+from stratagem.models.strato.rules.position import State, format_rows, parse_state
+from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.models.strato.rules.turns import StratoGame
 
 REPO = Path(__file__).resolve().parents[3]
 PUZZLES = REPO / "puzzles" / "strato"

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stratagem.core.errors import IllegalMove
-from stratagem.models.strato.actions import outcomes, resolved_weather
-from stratagem.models.strato.challenge import Options
-from stratagem.models.strato.position import LEFT, RIGHT, Coord, Row, format_rows, parse_rows
+from stratagem.models.strato.rules.actions import outcomes, resolved_weather
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.position import LEFT, RIGHT, Coord, Row, format_rows, parse_rows
 
 from .support import apply_text, game, play_map
 

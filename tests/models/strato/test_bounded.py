@@ -12,12 +12,12 @@ import random
 
 import pytest
 
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.guided import bounded_line, goal_distances
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import ONGOING, parse_state
-from stratagem.models.strato.relaxation import GoalDistance, goal_relaxations, relaxation_bound, relaxed_search
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.search.guided import bounded_line, goal_distances
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.position import ONGOING, parse_state
+from stratagem.models.strato.search.relaxation import GoalDistance, goal_relaxations, relaxation_bound, relaxed_search
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.solve import SOLVED, solve
 from stratagem.solvers.search import bfs
 
@@ -123,8 +123,8 @@ def test_a_certificate_whose_horizon_is_the_bound_is_checked_by_verifys_own_sear
     # bound 2, optimum 3: the solver's guided search refutes 2 turns; verify does not repeat the solver's
     # search but its own exhaustive search over the rules engine, pruned by its own relaxation
     from stratagem.core.records import Line
-    from stratagem.models.strato.notation import format_move
-    from stratagem.models.strato.position import format_state
+    from stratagem.models.strato.rules.notation import format_move
+    from stratagem.models.strato.rules.position import format_state
     from stratagem.models.strato.solve import write_proof
     from stratagem.verification import verify
 

@@ -18,15 +18,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from stratagem.models.strato.challenge import Challenge, CountGoal, Options
-from stratagem.models.strato.compiled_search import compiled_astar
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.heuristic import lower_bound
-from stratagem.models.strato.packed import Packing, compiled_lower_bound, compiled_plays
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import LOST, ONGOING, WON, State
-from stratagem.models.strato.relaxation import relaxation_bound
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.challenge import Challenge, CountGoal, Options
+from stratagem.models.strato.search.compiled_search import compiled_astar
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.search.heuristic import lower_bound
+from stratagem.models.strato.search.packed import Packing, compiled_lower_bound, compiled_plays
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.position import LOST, ONGOING, WON, State
+from stratagem.models.strato.search.relaxation import relaxation_bound
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.solve import solve
 from stratagem.solvers.search import SOLVED, UNSOLVABLE, bfs
 
@@ -107,7 +107,7 @@ def test_the_planning_view_forgets_the_last_weather() -> None:
 
 
 def test_packing_round_trip() -> None:
-    from stratagem.models.strato import search_kernel as kernel
+    from stratagem.models.strato.search import search_kernel as kernel
 
     challenge, options = CHALLENGES["three-rows"]
     game = StratoGame(challenge, options, seeded_deal(challenge, 11, 4))

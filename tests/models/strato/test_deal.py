@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stratagem.models.strato.cards import COPIES_PER_WEATHER, HAND_SIZE, LEFT_HANDED, RIGHT_HANDED, WEATHERS
-from stratagem.models.strato.challenge import Challenge
-from stratagem.models.strato.deal import DealError, check_setup, seeded_deal, tornado_pairs
-from stratagem.models.strato.position import State, format_rows, parse_state
+from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, HAND_SIZE, LEFT_HANDED, RIGHT_HANDED, WEATHERS
+from stratagem.models.strato.rules.challenge import Challenge
+from stratagem.models.strato.rules.deal import DealError, check_setup, seeded_deal, tornado_pairs
+from stratagem.models.strato.rules.position import State, format_rows, parse_state
 
 from .support import cards_in_play, make_challenge, puzzle_challenge
 
@@ -173,7 +173,7 @@ def test_ruling_option_explicit_pairs_may_name_any_handedness() -> None:
 
 
 def test_engine_check_position_accepts_any_moment_of_play_that_check_setup_refuses() -> None:
-    from stratagem.models.strato.deal import check_position
+    from stratagem.models.strato.rules.deal import check_position
 
     mid_game = parse_state("WRRW(RW)WRWR RW RR 1 R")  # R next to R, a short hand, a last weather
     check_position(CHALLENGES["challenge-0"], mid_game)

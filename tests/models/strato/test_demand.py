@@ -1,4 +1,4 @@
-"""The demand bound's premises against the rules engine (``stratagem/models/strato/demand.py``).
+"""The demand bound's premises against the rules engine (``stratagem/models/strato/search/demand.py``).
 
 The SAT model states, at every turn, that a zone's demanded cards plus the entry turns left reach the
 need, and that the zone's room plus the entries and doubling plays left reach twice the need. That is
@@ -17,12 +17,12 @@ import random
 
 import pytest
 
-from stratagem.models.strato.challenge import Challenge, Options
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.demand import Demand, demands
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import ONGOING, WON, parse_rows
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.search.demand import Demand, demands
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.position import ONGOING, WON, parse_rows
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.solvers.search import astar
 
 from .support import make_challenge, puzzle_challenge

@@ -17,12 +17,12 @@ import random
 import pytest
 
 from stratagem.core.packed import PackedGame
-from stratagem.models.strato.challenge import Challenge, Options
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.packed import Packing
-from stratagem.models.strato.position import ONGOING, State
-from stratagem.models.strato.rules import StratoGame
-from stratagem.models.strato.search_kernel import StratoEngine
+from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.search.packed import Packing
+from stratagem.models.strato.rules.position import ONGOING, State
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.search_kernel import StratoEngine
 from stratagem.solvers.perft import perft
 
 from .support import make_challenge, puzzle_challenge

@@ -19,10 +19,10 @@ from functools import cache
 import pytest
 
 from stratagem.core.errors import UnsupportedGame
-from stratagem.models.strato.challenge import Options
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.heuristic import lower_bound
-from stratagem.models.strato.hidden import (
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.search.heuristic import lower_bound
+from stratagem.models.strato.hidden.game import (
     DRAW,
     PLAY,
     REVEAL,
@@ -33,10 +33,10 @@ from stratagem.models.strato.hidden import (
     hide,
     parse_hidden,
 )
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.odds import TurnBound, greedy_move, solo_odds, win_payoff
-from stratagem.models.strato.position import ONGOING, WON, State, parse_state
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, solo_odds, win_payoff
+from stratagem.models.strato.rules.position import ONGOING, WON, State, parse_state
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.solvers.mdp import check_policy_dag, policy_dag, policy_value
 from tests.models.strato.support import puzzle_challenge
 

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from stratagem.models.strato.challenge import Challenge, Options
-from stratagem.models.strato.position import State, parse_state
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.rules.position import State, parse_state
+from stratagem.models.strato.rules.turns import StratoGame
 
 from .support import game, make_challenge, move_texts, puzzle_challenge
 

@@ -29,16 +29,16 @@ from functools import cache
 
 import pytest
 
-from stratagem.models.strato.challenge import Challenge, Options
-from stratagem.models.strato.cpsat import StratoCPSAT
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.heuristic import lower_bound
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import WON
-from stratagem.models.strato.puzzle import load_puzzle
-from stratagem.models.strato.rules import StratoGame
-from stratagem.models.strato.sat import StratoCNF, max_turns
+from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.encodings.cpsat import StratoCPSAT
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.search.heuristic import lower_bound
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.position import WON
+from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
 from stratagem.models.strato.solve import SAT_WARM_UP, SAT_WINDOW
 from stratagem.solvers import drup_compiled
 from stratagem.solvers.drup import check_drup_data
@@ -297,7 +297,7 @@ def test_engine_the_relaxation_pipeline_agrees_with_sat_on_random_deals(name: st
     optimum, and a relaxation certificate, where it gives one, checks: the bound recomputes to what it
     claims, and either equals the line's length or the pruned search of the horizon below it, repeated,
     finds no line."""
-    from stratagem.models.strato.relaxation import relaxation_bound
+    from stratagem.models.strato.search.relaxation import relaxation_bound
     from stratagem.models.strato.solve import solve
 
     challenge = _challenge(name)
@@ -313,7 +313,7 @@ def test_engine_the_relaxation_pipeline_agrees_with_sat_on_random_deals(name: st
         if solution.evidence["kind"] == "relaxation-bound":
             assert again.bound == len(solution.moves)
         else:  # the search pruned by the relaxation, repeated: no line up to the horizon
-            from stratagem.models.strato.guided import bounded_line, goal_distances
+            from stratagem.models.strato.search.guided import bounded_line, goal_distances
 
             horizon = solution.evidence["horizon"]
             assert horizon == len(solution.moves) - 1

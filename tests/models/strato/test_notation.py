@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stratagem.core.errors import NotationError
-from stratagem.models.strato.cards import WEATHERS
-from stratagem.models.strato.notation import Move, format_move, parse_move
-from stratagem.models.strato.position import (
+from stratagem.models.strato.rules.cards import WEATHERS
+from stratagem.models.strato.rules.notation import Move, format_move, parse_move
+from stratagem.models.strato.rules.position import (
     LEFT,
     LOST,
     ONGOING,

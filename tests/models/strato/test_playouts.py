@@ -10,13 +10,13 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stratagem.models.strato.actions import resolved_weather
-from stratagem.models.strato.cards import CLOUD, SUN, WEATHERS
-from stratagem.models.strato.challenge import Challenge, Options
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import LOST, ONGOING, WON, Coord, State, format_state, parse_state
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.actions import resolved_weather
+from stratagem.models.strato.rules.cards import CLOUD, SUN, WEATHERS
+from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import LOST, ONGOING, WON, Coord, State, format_state, parse_state
+from stratagem.models.strato.rules.turns import StratoGame
 
 from .support import cards_in_play, make_challenge, puzzle_challenge
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from stratagem.core.errors import BadInput
-from stratagem.models.strato.challenge import CountGoal, SequenceGoal
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.position import format_rows
-from stratagem.models.strato.puzzle import load_puzzle
+from stratagem.models.strato.rules.challenge import CountGoal, SequenceGoal
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.position import format_rows
+from stratagem.models.strato.rules.puzzle import load_puzzle
 
 from .support import PUZZLES
 

@@ -12,19 +12,19 @@ import random
 
 import pytest
 
-from stratagem.models.strato.challenge import Challenge, CountGoal, Options
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import ONGOING, WON, State, format_state, parse_state
-from stratagem.models.strato.puzzle import load_puzzle
-from stratagem.models.strato.relaxation import (
+from stratagem.models.strato.rules.challenge import Challenge, CountGoal, Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.position import ONGOING, WON, State, format_state, parse_state
+from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.models.strato.search.relaxation import (
     fits,
     image,
     relaxation_bound,
     relaxed_successors,
     row_relaxation,
 )
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.solvers.search import bfs
 
 from .support import PUZZLES, make_challenge, puzzle_challenge
@@ -203,8 +203,8 @@ def test_a_relaxation_too_large_to_search_claims_nothing_beyond_one_turn() -> No
 def _estimate_against_bfs(name: str, deals: int, per_row: int) -> int:
     """The pruned search is exact only if its estimate is admissible: compare it with plain breadth-first
     relaxed distances from states the relaxation itself reaches."""
-    from stratagem.models.strato import relaxation_kernel as kernel
-    from stratagem.models.strato.relaxation import _goal_tables, _guide, _kernel_args, _tables, relaxed_search
+    from stratagem.models.strato.search import relaxation_kernel as kernel
+    from stratagem.models.strato.search.relaxation import _goal_tables, _guide, _kernel_args, _tables, relaxed_search
 
     challenge, options = CHALLENGES[name]
     rng = random.Random(f"estimate-{name}")
@@ -256,7 +256,7 @@ def test_the_pruning_estimate_never_exceeds_the_relaxed_distance_at_length(name:
 
 
 def test_the_pruned_search_finds_the_plain_distance() -> None:
-    from stratagem.models.strato.relaxation import relaxed_search
+    from stratagem.models.strato.search.relaxation import relaxed_search
 
     for puzzle, deal in (("challenge-1", "solo-3"), ("level-2-example", "solo-3")):
         loaded = load_puzzle(PUZZLES / f"{puzzle}.toml")

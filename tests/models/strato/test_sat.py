@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from stratagem.models.strato.challenge import Options
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import WON
-from stratagem.models.strato.rules import StratoGame
-from stratagem.models.strato.sat import StratoCNF, max_turns
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.position import WON
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
 from stratagem.solvers.dimacs import parse_drup_lines
 from stratagem.solvers.drup import check_drup
 from stratagem.solvers.satplan import SolverProgress, horizon_search, incremental_search
@@ -82,7 +82,7 @@ def test_engine_sat_agrees_with_astar_on_random_challenge_0_deals(players: int, 
 
 
 def test_engine_decoding_refuses_a_model_the_rules_do_not_allow() -> None:
-    from stratagem.models.strato.sat import EncodingError
+    from stratagem.models.strato.encodings.sat import EncodingError
 
     challenge = puzzle_challenge("challenge-0")
     game = StratoGame(challenge, Options(), seeded_deal(challenge, 1, 1))
@@ -104,7 +104,7 @@ CPSAT_DEALS = DEALS[::3]
 
 @pytest.mark.parametrize(("name", "players", "seed"), deal_params(CPSAT_DEALS))
 def test_engine_cpsat_agrees_with_bfs_on_small_challenges(name: str, players: int, seed: int) -> None:
-    from stratagem.models.strato.cpsat import StratoCPSAT
+    from stratagem.models.strato.encodings.cpsat import StratoCPSAT
 
     challenge, options = CHALLENGES[name]
     game = StratoGame(challenge, options, seeded_deal(challenge, seed, players))
@@ -121,8 +121,8 @@ def test_engine_the_cnf_of_a_record_is_the_cnf_of_its_puzzle() -> None:
     import json
 
     from stratagem.loading import game_from_record
-    from stratagem.models.strato.position import format_state
-    from stratagem.models.strato.puzzle import load_puzzle
+    from stratagem.models.strato.rules.position import format_state
+    from stratagem.models.strato.rules.puzzle import load_puzzle
     from stratagem.solvers.dimacs import write_dimacs
 
     from .support import PUZZLES

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from stratagem.models.strato.challenge import Challenge, CountGoal, Options
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.notation import format_move
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import WON
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.challenge import Challenge, CountGoal, Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.notation import format_move
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.position import WON
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.solvers.search import astar, bfs, idastar
 
 from .support import make_challenge, puzzle_challenge

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from stratagem.core.records import Line
-from stratagem.models.strato.notation import format_move
-from stratagem.models.strato.position import format_state
-from stratagem.models.strato.puzzle import load_puzzle
-from stratagem.models.strato.relaxation import relaxation_bound
+from stratagem.models.strato.rules.notation import format_move
+from stratagem.models.strato.rules.position import format_state
+from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.models.strato.search.relaxation import relaxation_bound
 from stratagem.models.strato.solve import solve, write_proof
 
 from .support import PUZZLES

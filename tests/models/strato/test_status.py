@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from stratagem.core.errors import NotationError
-from stratagem.models.strato.challenge import Options
-from stratagem.models.strato.deal import DealError, check_position, check_setup
-from stratagem.models.strato.position import LOST, ONGOING, WON, format_state, parse_state
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.deal import DealError, check_position, check_setup
+from stratagem.models.strato.rules.position import LOST, ONGOING, WON, format_state, parse_state
+from stratagem.models.strato.rules.turns import StratoGame
 
 from .support import PUZZLES, puzzle_challenge
 
@@ -76,8 +76,8 @@ def test_seed_rows_meeting_the_goal_before_a_turn_ends_are_not_yet_a_victory() -
 
 
 def test_engine_a_won_position_reached_by_play_reads_back_as_it_was_written() -> None:
-    from stratagem.models.strato.planning import StratoPlanning
-    from stratagem.models.strato.puzzle import load_puzzle
+    from stratagem.models.strato.search.planning import StratoPlanning
+    from stratagem.models.strato.rules.puzzle import load_puzzle
     from stratagem.solvers.search import astar
 
     puzzle = load_puzzle(PUZZLES / "challenge-0.toml")

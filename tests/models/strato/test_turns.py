@@ -7,11 +7,11 @@ import pytest
 
 from stratagem.core.errors import IllegalMove
 from stratagem.core.game import TERMINAL
-from stratagem.models.strato.cards import HAND_SIZE
-from stratagem.models.strato.challenge import CountGoal, SequenceGoal
-from stratagem.models.strato.deal import seeded_deal
-from stratagem.models.strato.notation import format_move, parse_move
-from stratagem.models.strato.position import LOST, ONGOING, WON, format_state, parse_rows, parse_state
+from stratagem.models.strato.rules.cards import HAND_SIZE
+from stratagem.models.strato.rules.challenge import CountGoal, SequenceGoal
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.notation import format_move, parse_move
+from stratagem.models.strato.rules.position import LOST, ONGOING, WON, format_state, parse_rows, parse_state
 
 from .support import apply_text, game, make_challenge, move_texts, play_map, puzzle_challenge
 
