@@ -119,7 +119,7 @@ def test_strato_expectiminimax_past_its_budget_is_stopped_not_valued() -> None:
 
 def test_remembered_plays_apply_as_the_engine_does() -> None:
     game = peers.strato_spiel_game(STRATO, "RRWR(RW)WWRW RRR WRR 1 -").engine.game
-    counter = peers._RememberedPlays(game, None)
+    counter = peers.RememberedPlays(game, None)
     state = game.initial_state()
     for move in game.legal_moves(state):
         assert counter.apply(state, move) == game.apply(state, move)
