@@ -1,7 +1,9 @@
 """What a sweep found: tables (markdown) and plots (PNG) from a ``stratagem/sweep@1`` results file.
 
 :func:`summarise` reads the records and returns a :class:`SweepReport`; :meth:`SweepReport.markdown` is
-the summary, :meth:`SweepReport.plots` the figures (matplotlib, the ``plot`` extra, imported only there).
+the summary, :meth:`SweepReport.to_json` the same as one JSON document, :meth:`SweepReport.plots` the PNG
+figures (:mod:`stratagem.sweepplots`; matplotlib, the ``plot`` extra) and
+:func:`stratagem.views.report.report_page` the whole report as one HTML page with its plots in SVG.
 
 Counting, claiming no more than the records prove: a deal is *solvable* when a winning line was found
 (status ``solved``, or ``unknown`` with a best line: a line exists, its optimality is not proven),
@@ -19,7 +21,6 @@ decided records that disagree are listed rather than hidden.
 
 from __future__ import annotations
 
-import io
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -34,6 +35,8 @@ from stratagem.sweep import best_records, record_key, uncertified
 HARDEST = 10
 #: How many undecided deals the summary lists (all are counted).
 UNDECIDED_ROWS = 50
+#: The format of ``stratagem report --json``.
+REPORT_FORMAT = "stratagem/report@1"
 
 
 def outcome(record: dict[str, Any]) -> str:
@@ -201,66 +204,61 @@ class SweepReport:
             lines += ["", "## Plots", ""] + [f"![{name}]({name})" for name in plots]
         return "\n".join(lines) + "\n"
 
+    def easiest(self, count: int = HARDEST) -> list[dict[str, Any]]:
+        """The deals with the shortest proven optimal lines (ties: the fastest to solve first)."""
+        solved = [r for r in self.deals if r["status"] == "solved"]
+        return sorted(solved, key=lambda r: (r["length"], r["seconds"], r["challenge"], r["players"], r["seed"]))[
+            :count]
+
+    def length_panels(self) -> dict[tuple[str, int], tuple[Counter[int], int]]:
+        """Per (challenge, players): deals by proven optimal length, and how many are undecided (no proven
+        length: status ``unknown``), which a plot shows as a bar of their own rather than leave out."""
+        out: dict[tuple[str, int], tuple[Counter[int], int]] = {}
+        for (challenge, players), counts in self.lengths().items():
+            out[(challenge, players)] = (counts, 0)
+        for record in self.deals:
+            if record["status"] == "unknown":
+                key = (record["challenge"], record["players"])
+                counts, undecided = out.get(key, (Counter(), 0))
+                out[key] = (counts, undecided + 1)
+        return dict(sorted(out.items()))
+
+    def seconds_panels(self) -> dict[tuple[str, int], tuple[dict[str, list[float]], float | None]]:
+        """Per (challenge, players): each method's seconds per deal, and the deals' time limit (the largest
+        when records differ; None when none had one)."""
+        out: dict[tuple[str, int], tuple[dict[str, list[float]], float | None]] = {}
+        for record in self.deals:
+            key = (record["challenge"], record["players"])
+            by_method, limit = out.get(key, ({}, None))
+            by_method.setdefault(record["method"], []).append(float(record["seconds"]))
+            if record.get("time_limit") is not None:
+                limit = max(float(record["time_limit"]), limit or 0.0)
+            out[key] = (by_method, limit)
+        return dict(sorted(out.items()))
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as one JSON document (``stratagem report --json``): the same tables as the markdown."""
+        return {"format": REPORT_FORMAT, "source": self.source, "records": self.held, "deals": len(self.deals),
+                "positions": len(self.positions), "fractions": self.fractions(),
+                "lengths": [{"challenge": c, "players": p, "counts": {str(n): k for n, k in sorted(counts.items())},
+                             "undecided": undecided} for (c, p), (counts, undecided) in self.length_panels().items()],
+                "undecided": [_brief(r) for r in self.undecided()], "times": self.times(),
+                "hardest": [_brief(r) for r in self.hardest()], "easiest": [_brief(r) for r in self.easiest()],
+                "conflicts": len(self.conflicts)}
+
     def plots(self) -> dict[str, bytes]:
-        """The figures as PNG bytes by file name: solvable fractions, optimal lengths, seconds per deal.
+        """The figures as PNG bytes by file name (:func:`stratagem.sweepplots.png_plots`).
 
         :class:`ImportError` when matplotlib is missing."""
-        import matplotlib
+        from stratagem.sweepplots import png_plots
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        return png_plots(self)
 
-        figures: dict[str, bytes] = {}
 
-        def png(fig: Any) -> bytes:
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
-            plt.close(fig)
-            return buffer.getvalue()
-
-        rows = [r for r in self.fractions() if r["fraction"] is not None]
-        fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(rows) + 2), 3.5))
-        labels = [f"{r['challenge']}\n{r['players']}p {r['method']}" for r in rows]
-        values = [r["fraction"] for r in rows]
-        # Clamped at 0: at a fraction of 1 the interval's top may round to just below it.
-        errors = [[max(0.0, r["fraction"] - r["low"]) for r in rows],
-                  [max(0.0, r["high"] - r["fraction"]) for r in rows]]
-        ax.bar(range(len(rows)), values, yerr=errors, capsize=4, color="#4c72b0")
-        ax.set_xticks(range(len(rows)), labels, fontsize=7)
-        ax.set_ylim(0, 1.05)
-        ax.set_ylabel("solvable fraction (95% Wilson)")
-        ax.set_title("Solvable deals, of those decided")
-        fig.tight_layout()
-        figures["solvable.png"] = png(fig)
-
-        lengths = self.lengths()
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        every = sorted({n for c in lengths.values() for n in c})
-        width = 0.8 / max(1, len(lengths))
-        for i, ((challenge, players), counts) in enumerate(lengths.items()):
-            ax.bar([n + (i - (len(lengths) - 1) / 2) * width for n in every], [counts.get(n, 0) for n in every],
-                   width=width, label=f"{challenge}, {players}p")
-        ax.set_xlabel("proven optimal length (turns)")
-        ax.set_ylabel("deals")
-        ax.set_title("Optimal lengths")
-        if lengths:
-            ax.legend(fontsize=7)
-        fig.tight_layout()
-        figures["lengths.png"] = png(fig)
-
-        by_method: dict[str, list[float]] = defaultdict(list)
-        for record in self.deals:
-            by_method[record["method"]].append(max(float(record["seconds"]), 1e-3))
-        fig, ax = plt.subplots(figsize=(5, 3.5))
-        names = sorted(by_method)
-        ax.boxplot([by_method[m] for m in names])
-        ax.set_xticks(range(1, len(names) + 1), names)
-        ax.set_yscale("log")
-        ax.set_ylabel("seconds per deal")
-        ax.set_title("Time per deal by method")
-        fig.tight_layout()
-        figures["seconds.png"] = png(fig)
-        return figures
+def _brief(record: dict[str, Any]) -> dict[str, Any]:
+    """A deal's identity and answer, for the JSON summary."""
+    return {k: record.get(k) for k in ("challenge", "players", "seed", "method", "status", "length", "lower_bound",
+                                       "best_length", "seconds")} | {"reproduce": reproduce(record)}
 
 
 def summarise(records: Sequence[dict[str, Any]], source: str) -> SweepReport:
@@ -278,4 +276,4 @@ def summarise(records: Sequence[dict[str, Any]], source: str) -> SweepReport:
     return SweepReport(source, tuple(best.values()), held=len(records), conflicts=conflicts)
 
 
-__all__ = ["SweepReport", "outcome", "reproduce", "summarise"]
+__all__ = ["REPORT_FORMAT", "SweepReport", "outcome", "reproduce", "summarise"]

@@ -1,4 +1,10 @@
-"""``stratagem report``: a sweep's results file as a markdown summary and PNG plots (:mod:`stratagem.sweepreport`)."""
+"""``stratagem report``: a sweep's results file as a markdown summary and PNG plots (:mod:`stratagem.sweepreport`),
+with ``--html`` the same as one self-contained page (:mod:`stratagem.views.report`), and with ``--json``
+the summary as one JSON document on stdout (``stratagem/report@1``).
+
+A results file that is empty, or holds no whole record, is refused (exit 2, one line) before anything is
+written: there is nothing to report, and empty plots and "every deal was decided" would say otherwise.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from stratagem.core.io import check_writable_dir, write_atomic
+from stratagem.core.io import check_writable_dir, dumps_record, write_atomic
 from stratagem.sweep import read_results
 from stratagem.sweepreport import summarise
 
@@ -16,7 +22,11 @@ from stratagem.sweepreport import summarise
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Directory for report.md and the plots (made if missing).")
 @click.option("--no-plots", is_flag=True, help="Only the markdown summary (no matplotlib needed).")
-def report(results_file: str, out_dir: str, no_plots: bool) -> int:
+@click.option("--html", "with_html", is_flag=True,
+              help="Also write report.html: the report as one self-contained page, plots in SVG, the hardest and "
+                   "easiest deals replayed (no matplotlib needed).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object (stratagem/report@1).")
+def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, as_json: bool) -> int:
     """Summarise a sweep's results file as markdown tables and PNG plots."""
     check_writable_dir(out_dir, "--out")
     records, torn = read_results(results_file)
@@ -29,14 +39,25 @@ def report(results_file: str, out_dir: str, no_plots: bool) -> int:
             plots = summary.plots()
         except ImportError:
             click.echo("matplotlib is not installed (pip install \"stratagem[plot]\"): no plots", err=True)
+    page = None
+    if with_html:
+        from stratagem.views.report import report_page
+
+        page = report_page(summary)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in plots.items():
         write_atomic(folder / name, data)
     write_atomic(folder / "report.md", summary.markdown(sorted(plots)))
+    if page is not None:
+        write_atomic(folder / "report.html", page)
+    if as_json:
+        click.echo(dumps_record(summary.to_json()), nl=False)
+        return 0
     positions = f" and {len(summary.positions)} position(s)" if summary.positions else ""
     superseded = summary.held - len(summary.records)
     click.echo(f"{folder / 'report.md'}: {len(summary.deals)} deal(s){positions}"
                + (f" from {summary.held} records ({superseded} superseded)" if superseded else "")
-               + (f"; plots {', '.join(sorted(plots))}" if plots else ""), err=True)
+               + (f"; plots {', '.join(sorted(plots))}" if plots else "")
+               + ("; page report.html" if page is not None else ""), err=True)
     return 0

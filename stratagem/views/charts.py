@@ -1,0 +1,139 @@
+"""Small SVG charts for the report page: grouped bars with whole-number ticks, and box plots on a log scale
+with a limit line. Written out here (a few dozen lines each) so a page needs no plotting library, no
+script and no network, and the same data always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+
+from stratagem.views.page import INK, MOVE, MUTED, esc
+
+FONT = "font-family=\"DejaVu Sans, sans-serif\""
+
+
+def integer_ticks(top: float) -> list[int]:
+    """Whole-number ticks from 0 to at least ``top``: steps of 1, 2, 5, 10, 20, 50 ... at most six ticks."""
+    step = 1
+    while math.ceil(top / step) > 5:
+        for factor in (2, 2.5, 2):
+            step = int(step * factor)
+            if math.ceil(top / step) <= 5:
+                break
+    return list(range(0, max(1, math.ceil(top / step)) * step + 1, step))
+
+
+def _frame(width: int, height: int, title: str, kind: str) -> list[str]:
+    return [f"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart {kind}\" width=\"{width}\" height=\"{height}\" "
+            f"viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"{esc(title)}\">",
+            f"<rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>",
+            f"<text x=\"{width / 2}\" y=\"15\" text-anchor=\"middle\" font-size=\"12\" font-weight=\"600\" {FONT} "
+            f"fill=\"{INK}\">{esc(title)}</text>"]
+
+
+def bars(title: str, labels: Sequence[str], series: Sequence[tuple[str, str, Sequence[float]]], *,
+         fractions: bool = False, notes: Sequence[Sequence[str]] | None = None, width: int = 0,
+         y_label: str = "", colours: Sequence[str] | None = None) -> str:
+    """Grouped bars: one group per label, one bar per series (name, colour, values). ``fractions``: the
+    axis runs 0..1 in quarters, else whole-number ticks. ``notes[s][i]`` is written above bar i of series s;
+    ``colours[i]``, with one series, colours bar i instead of the series' colour."""
+    groups, per = len(labels), max(1, len(series))
+    bar = 12 if per > 1 else 18
+    width = width or max(220, 56 + groups * (per * bar + 12) + 10)
+    height, left, top, bottom = 210, 44, 26, 42
+    plot_h = height - top - bottom
+    highest = max([v for _, _, values in series for v in values] + [0])
+    ticks: list[float] = [0, 0.25, 0.5, 0.75, 1.0] if fractions else [float(t) for t in integer_ticks(highest)]
+    scale = plot_h / (ticks[-1] or 1)
+    slot = (width - left - 10) / max(1, groups)
+    parts = _frame(width, height, title, "bars")
+    for t in ticks:
+        y = top + plot_h - t * scale
+        text = f"{t:g}" if fractions else str(int(t))
+        parts.append(f"<line x1=\"{left}\" x2=\"{width - 8}\" y1=\"{y:.1f}\" y2=\"{y:.1f}\" stroke=\"#e9ecef\"/>"
+                     f"<text x=\"{left - 4}\" y=\"{y + 3:.1f}\" text-anchor=\"end\" font-size=\"9\" {FONT} "
+                     f"fill=\"{MUTED}\">{text}</text>")
+    if y_label:
+        parts.append(f"<text transform=\"translate(10 {top + plot_h / 2}) rotate(-90)\" text-anchor=\"middle\" "
+                     f"font-size=\"9\" {FONT} fill=\"{MUTED}\">{esc(y_label)}</text>")
+    for i, label in enumerate(labels):
+        x0 = left + i * slot + (slot - per * bar) / 2
+        for s, (name, colour, values) in enumerate(series):
+            value = values[i]
+            h = value * scale
+            x = x0 + s * bar
+            fill = colours[i] if colours is not None else colour
+            parts.append(f"<rect x=\"{x:.1f}\" y=\"{top + plot_h - h:.1f}\" width=\"{bar - 2}\" height=\"{h:.1f}\" "
+                         f"fill=\"{fill}\"><title>{esc(label)}: {esc(name)} {value:g}</title></rect>")
+            if notes is not None and notes[s][i]:
+                parts.append(f"<text x=\"{x + bar / 2 - 1:.1f}\" y=\"{top + plot_h - h - 3:.1f}\" "
+                             f"text-anchor=\"middle\" font-size=\"8\" {FONT} fill=\"{INK}\">{esc(notes[s][i])}</text>")
+        for k, line in enumerate(label.split("\n")):
+            parts.append(f"<text x=\"{left + i * slot + slot / 2:.1f}\" y=\"{top + plot_h + 12 + 10 * k}\" "
+                         f"text-anchor=\"middle\" font-size=\"9\" {FONT} fill=\"{INK}\">{esc(line)}</text>")
+    base = top + plot_h
+    parts.append(f"<line x1=\"{left}\" x2=\"{width - 8}\" y1=\"{base}\" y2=\"{base}\" stroke=\"{INK}\"/>")
+    if len(series) > 1:
+        x = left
+        for name, colour, _ in series:
+            parts.append(f"<rect x=\"{x}\" y=\"{height - 11}\" width=\"9\" height=\"9\" fill=\"{colour}\"/>"
+                         f"<text x=\"{x + 12}\" y=\"{height - 3}\" font-size=\"9\" {FONT} "
+                         f"fill=\"{INK}\">{esc(name)}</text>")
+            x += 18 + 6 * len(name)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _quartiles(values: Sequence[float]) -> tuple[float, float, float]:
+    if len(values) < 2:
+        return values[0], values[0], values[0]
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, q2, q3
+
+
+def boxes(title: str, groups: dict[str, list[float]], limit: float | None, width: int = 250) -> str:
+    """One box per group (quartiles, whiskers to the least and the most, the median as a line) on a log
+    scale of seconds, with ``limit`` drawn as a dashed line."""
+    height, left, top, bottom = 200, 44, 26, 26
+    plot_h = height - top - bottom
+    seen = [max(v, 1e-3) for values in groups.values() for v in values] or [1e-3]
+    low = math.floor(math.log10(min(seen)))
+    high = math.ceil(math.log10(max(seen + ([limit] if limit else [])) * 1.5))
+    span = max(1, high - low)
+
+    def y(v: float) -> float:
+        return top + plot_h - (math.log10(max(v, 1e-3)) - low) / span * plot_h
+
+    parts = _frame(width, height, title, "boxes")
+    for power in range(low, high + 1):
+        text, at = f"{10.0 ** power:g}", y(10.0 ** power)
+        parts.append(f"<line x1=\"{left}\" x2=\"{width - 8}\" y1=\"{at:.1f}\" y2=\"{at:.1f}\" "
+                     f"stroke=\"#e9ecef\"/><text x=\"{left - 4}\" y=\"{at + 3:.1f}\" text-anchor=\"end\" "
+                     f"font-size=\"9\" {FONT} fill=\"{MUTED}\">{text}</text>")
+    parts.append(f"<text transform=\"translate(10 {top + plot_h / 2}) rotate(-90)\" text-anchor=\"middle\" "
+                 f"font-size=\"9\" {FONT} fill=\"{MUTED}\">seconds per deal</text>")
+    slot = (width - left - 10) / max(1, len(groups))
+    for i, name in enumerate(sorted(groups)):
+        values = sorted(max(v, 1e-3) for v in groups[name])
+        q1, q2, q3 = _quartiles(values)
+        cx = left + i * slot + slot / 2
+        parts.append(f"<line x1=\"{cx:.1f}\" x2=\"{cx:.1f}\" y1=\"{y(values[0]):.1f}\" y2=\"{y(values[-1]):.1f}\" "
+                     f"stroke=\"{INK}\"/><rect x=\"{cx - 18:.1f}\" y=\"{y(q3):.1f}\" width=\"36\" "
+                     f"height=\"{max(1.0, y(q1) - y(q3)):.1f}\" fill=\"#dbe4ff\" stroke=\"{INK}\"/>"
+                     f"<line x1=\"{cx - 18:.1f}\" x2=\"{cx + 18:.1f}\" y1=\"{y(q2):.1f}\" y2=\"{y(q2):.1f}\" "
+                     f"stroke=\"{INK}\" stroke-width=\"2\"><title>{esc(name)}: median {q2:.3g} s, {len(values)} "
+                     f"deal(s), most {values[-1]:.3g} s</title></line>"
+                     f"<text x=\"{cx:.1f}\" y=\"{height - 10}\" text-anchor=\"middle\" font-size=\"9\" {FONT} "
+                     f"fill=\"{INK}\">{esc(name)} ({len(values)})</text>")
+    if limit:
+        at = y(limit)
+        parts.append(f"<line class=\"limit\" x1=\"{left}\" x2=\"{width - 8}\" y1=\"{at:.1f}\" y2=\"{at:.1f}\" "
+                     f"stroke=\"{MOVE}\" stroke-dasharray=\"5 3\"/><text x=\"{width - 10}\" y=\"{y(limit) - 3:.1f}\" "
+                     f"text-anchor=\"end\" font-size=\"9\" {FONT} fill=\"{MOVE}\">time limit {limit:g} s</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+__all__ = ["bars", "boxes", "integer_ticks"]

@@ -1,0 +1,155 @@
+"""A sweep report (:class:`~stratagem.sweepreport.SweepReport`) as one HTML page: the tables, sortable, and
+the plots drawn in SVG so they cannot mislead -- undecided deals as bars of their own, whole-number
+ticks, one panel per challenge and player count, the time limit marked -- and the hardest and easiest
+deals each linked to a replay of its line on the same page.
+
+A replay is drawn only from the rules engine: the deal is dealt again from the puzzle file the record
+names (which must still hash to the record's ``puzzle_sha256``) and the record's line replayed move by
+move. Where that fails the page says why instead of drawing the record's word for it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from stratagem.core.errors import BadInput
+from stratagem.core.provenance import file_sha256
+from stratagem.loading import StratoDeal, load
+from stratagem.solvers.replay import is_win, replay
+from stratagem.sweepreport import HARDEST, SweepReport, reproduce
+from stratagem.views.charts import bars, boxes
+from stratagem.views.page import document, esc, table
+from stratagem.views.strato import strato_replay
+
+COLOURS = {"solvable": "#2f9e44", "unsolvable": "#e03131", "undecided": "#adb5bd"}
+#: How many of the easiest deals the page lists and replays (the hardest: :data:`HARDEST`).
+EASIEST = 5
+
+
+def _code(text: str) -> str:
+    return f"<code>{esc(text)}</code>"
+
+
+def _ident(record: dict[str, Any]) -> str:
+    name = "".join(ch if ch.isalnum() else "-" for ch in str(record["challenge"]).lower())
+    return f"replay-{name}-{record['players']}p-seed{record['seed']}-{record['method']}"
+
+
+def deal_replay(record: dict[str, Any]) -> str:
+    """The replay of a sweep record's line, or a sentence saying why there is none."""
+    puzzle = str(record.get("puzzle", ""))
+    if not Path(puzzle).is_file():
+        return f"<p class=\"warn\">No replay: the puzzle file {_code(puzzle)} is not here.</p>"
+    if record.get("puzzle_sha256") and file_sha256(puzzle) != record["puzzle_sha256"]:
+        return f"<p class=\"warn\">No replay: {_code(puzzle)} has changed since the sweep (its SHA-256 differs).</p>"
+    try:
+        deal = load(puzzle, int(record["seed"]), int(record["players"]))
+    except BadInput as exc:
+        return f"<p class=\"bad\">No replay: {esc(exc)}</p>"
+    assert isinstance(deal, StratoDeal)
+    moves = tuple(str(m) for m in record.get("line") or ())
+    result = replay(deal.game, deal.start, moves)
+    if not result.ok:
+        return f"<p class=\"bad\">The record's line does not replay: move {result.error_at}: {esc(result.error)}</p>"
+    won = is_win(deal.game, result.final)
+    note = (f"<p class=\"muted\">Replayed here with the rules engine: {len(moves)} legal move(s), "
+            f"{'ending in a win' if won else '<b class=bad>not a win</b>'}; the record claims length "
+            f"{esc(record.get('length'))} ({esc(record.get('status'))}). Reproduce: {_code(reproduce(record))}</p>")
+    return note + strato_replay(deal.challenge, result.states, moves, _ident(record))
+
+
+def _deal_rows(records: list[dict[str, Any]], linked: bool) -> list[list[str]]:
+    return [[esc(r["challenge"]), str(r["players"]), str(r["seed"]), str(r["length"]), f"{r['seconds']:.2f}",
+             (f"<a href=\"#{_ident(r)}\">replay</a> " if linked else "") + _code(reproduce(r))] for r in records]
+
+
+def _solvable(summary: SweepReport) -> str:
+    rows = summary.fractions()
+    labels = [f"{r['challenge']}\n{r['players']}p {r['method']}" for r in rows]
+    series = [(kind, COLOURS[kind], [r[kind] / r["deals"] if r["deals"] else 0.0 for r in rows])
+              for kind in ("solvable", "unsolvable", "undecided")]
+    notes = [[str(r[kind]) for r in rows] for kind in ("solvable", "unsolvable", "undecided")]
+    chart = bars("Deals solvable, proven unsolvable, undecided (share of each group; count on the bar)", labels,
+                 series, fractions=True, notes=notes, width=max(560, 90 * len(rows) + 60), y_label="share of deals")
+    cells = []
+    for r in rows:
+        fraction = "-" if r["fraction"] is None else f"{r['fraction']:.3f} ({r['low']:.3f} - {r['high']:.3f})"
+        cells.append([esc(r["challenge"]), str(r["players"]), esc(r["method"]), str(r["deals"]), str(r["solvable"]),
+                      str(r["unsolvable"]), str(r["undecided"]), fraction])
+    return chart + table(["challenge", "players", "method", "deals", "solvable", "unsolvable", "undecided",
+                          "solvable of decided (95% Wilson)"], cells, numeric={1, 3, 4, 5, 6})
+
+
+def _lengths(summary: SweepReport) -> str:
+    panels = summary.length_panels()
+    every = sorted({n for counts, _ in panels.values() for n in counts})
+    if not panels:
+        return "<p>No deal was solved.</p>"
+    lengths = list(range(every[0], every[-1] + 1)) if every else []
+    charts = []
+    for (challenge, players), (counts, undecided) in panels.items():
+        labels = [str(n) for n in lengths] + ["undec."]
+        values = [float(counts.get(n, 0)) for n in lengths] + [float(undecided)]
+        notes = [str(int(v)) if v else "" for v in values]
+        colours = ["#4c6ef5"] * len(lengths) + [COLOURS["undecided"]]
+        charts.append(bars(f"{challenge}, {players} player(s)", labels, [("deals", "#4c6ef5", values)],
+                           notes=[notes], width=330, colours=colours, y_label="deals"))
+    rows = [[esc(c), str(p)] + [str(counts.get(n, 0)) for n in every] + [str(u)]
+            for (c, p), (counts, u) in panels.items()]
+    return (f"<div class=\"grid2\">{''.join(charts)}</div>"
+            + table(["challenge", "players"] + [str(n) for n in every] + ["undecided"], rows,
+                    numeric=set(range(1, len(every) + 3))))
+
+
+def _seconds(summary: SweepReport) -> str:
+    charts = [boxes(f"{challenge}, {players} player(s)", by_method, limit, width=330)
+              for (challenge, players), (by_method, limit) in summary.seconds_panels().items()]
+    rows = [[esc(t["method"]), esc(t["challenge"]), str(t["deals"]), f"{t['mean']:.2f}", f"{t['median']:.2f}",
+             f"{t['max']:.2f}", f"{t['total']:.1f}"] for t in summary.times()]
+    return (f"<div class=\"grid2\">{''.join(charts)}</div>"
+            + table(["method", "challenge", "deals", "mean s", "median s", "max s", "total s"], rows,
+                    numeric={2, 3, 4, 5, 6}))
+
+
+def report_page(summary: SweepReport) -> str:
+    """The whole report as one self-contained page."""
+    body = [f"<p class=\"sub\">{len(summary.deals)} Strato deal(s) and {len(summary.positions)} position "
+            f"analyse(s) from {_code(summary.source)} ({summary.held} records; one per deal counts, the "
+            "best-established). A deal is <i>solvable</i> when a winning line was found, <i>unsolvable</i> when "
+            "that was proven, <i>undecided</i> when the time limit stopped the solver first.</p>",
+            "<h2>Solvable fraction</h2>", _solvable(summary),
+            "<h2>Optimal lengths</h2><p class=\"muted\">Deals by proven optimal length (turns); the undecided deals "
+            "of each panel as a grey bar of their own.</p>", _lengths(summary)]
+    undecided = summary.undecided()
+    body.append("<h2>Deals whose optimum is undecided</h2>")
+    if undecided:
+        rows = [[esc(r["challenge"]), str(r["players"]), str(r["seed"]), str(r["lower_bound"]),
+                 "-" if r.get("best_length") is None else str(r["best_length"]), _code(reproduce(r))]
+                for r in undecided]
+        body.append(table(["challenge", "players", "seed", "lower bound", "best line", "reproduce"], rows,
+                          numeric={1, 2, 3}))
+    else:
+        body.append("<p>None: every deal was decided.</p>" if summary.deals else "<p>No Strato deal.</p>")
+    body += ["<h2>Time per deal</h2><p class=\"muted\">One panel per challenge and player count, log scale; a deal "
+             "the limit stopped sits at the dashed line.</p>", _seconds(summary)]
+    hardest, easiest = summary.hardest(HARDEST), summary.easiest(EASIEST)
+    headers = ["challenge", "players", "seed", "length", "seconds", "replay and reproduce"]
+    body += ["<h2>Hardest deals</h2><p class=\"muted\">The longest proven optimal lines (ties: the slowest).</p>",
+             table(headers, _deal_rows(hardest, True), numeric={1, 2, 3, 4}),
+             "<h2>Easiest deals</h2><p class=\"muted\">The shortest proven optimal lines (ties: the fastest).</p>",
+             table(headers, _deal_rows(easiest, True), numeric={1, 2, 3, 4})]
+    if summary.positions:
+        rows = [[esc(r["game"]), esc(r["challenge"]), esc(r["method"]), esc(r["status"]), esc(r.get("summary") or ""),
+                 f"{r['seconds']:.2f}"] for r in summary.positions]
+        body += ["<h2>Positions of the other games</h2>",
+                 table(["game", "position", "method", "status", "summary", "seconds"], rows, numeric={5})]
+    body.append("<h2>Replays</h2>")
+    for record in dict.fromkeys(_ident(r) for r in hardest + easiest):
+        found = next(r for r in hardest + easiest if _ident(r) == record)
+        body.append(f"<section class=\"card\"><h3>{esc(found['challenge'])}, {found['players']} player(s), seed "
+                    f"{found['seed']}: {found['length']} turns</h3>{deal_replay(found)}</section>")
+    return document(f"Sweep report: {Path(summary.source).name}", "\n".join(body))
+
+
+__all__ = ["deal_replay", "report_page"]
