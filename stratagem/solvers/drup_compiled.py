@@ -37,6 +37,10 @@ progress counters from a shared array, reports them, and sets the stop flag ther
 limit is up. Where the package was installed without a compiler the same code runs as plain Python,
 with the same verdicts but slower than the reference checker; :func:`available` says which, and
 ``engine="auto"`` uses this checker only when it is compiled.
+
+Why one module of over 600 lines: it is one concept, the compiled DRUP checker, and one kernel (Cython
+compiles a module as a unit, and the checker's C-typed class must live with the functions that call it
+without Python overhead).
 """
 
 from __future__ import annotations

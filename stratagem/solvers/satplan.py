@@ -32,6 +32,10 @@ not estimated: CaDiCaL is then called with a budget of :data:`CONFLICT_CHUNK` co
 called again, keeping what it learned, after each report. The budget is fixed (not a time), so a run
 with a callback takes the same path whether or not anything is displayed; a run without one makes a
 single call, as before.
+
+Why one module of over 600 lines: it holds one concept, the horizon driver (one solve, the horizon
+loop, the incremental loop), and most of its length is the child-process and signal handling those
+loops share; split apart, each half would need the other's private protocol.
 """
 
 from __future__ import annotations

@@ -18,6 +18,10 @@ this merges states without changing any distance). An empty half-row's end is ``
 :class:`GoalDistances` answers "how far is this table's image from a goal" for the pruned search of
 :mod:`.bounded`. The searches are A* and a depth-first search bounded by the turns left, both pruned by
 :func:`View.estimate`, an admissible and consistent lower bound argued where it is defined.
+
+Why one module of over 600 lines: it is one concept, verify's own relaxation, kept in one file on
+purpose so that it can be read against its definition in docs/formats.md (and shares nothing with the
+solver's).
 """
 
 from __future__ import annotations
@@ -29,7 +33,14 @@ from functools import lru_cache
 from itertools import combinations
 
 from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
-from stratagem.models.strato.rules.challenge import ANY_CARD, LEFT_TORNADO, RIGHT_TORNADO, Challenge, Options, SequenceGoal
+from stratagem.models.strato.rules.challenge import (
+    ANY_CARD,
+    LEFT_TORNADO,
+    RIGHT_TORNADO,
+    Challenge,
+    Options,
+    SequenceGoal,
+)
 from stratagem.models.strato.rules.position import WON, Row, State
 
 #: The relaxation this module implements; a certificate naming another is refused.

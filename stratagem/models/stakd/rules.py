@@ -29,6 +29,9 @@ are summarised in a :class:`Support` (occupancy masks, which piece lies under ea
 each piece below already carries), cached by layers and derived incrementally from the parent's after
 each placement (:func:`extend_support`), so listing a hand's moves is a scan over precomputed
 placements with a few mask tests.
+
+Why one module of over 600 lines: it is one concept, STAKD's rules engine; the support bookkeeping
+above :class:`StakdGame` exists only to make its move generation fast and is read together with it.
 """
 
 from __future__ import annotations

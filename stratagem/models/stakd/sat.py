@@ -93,6 +93,9 @@ set: the two mirror images and the half turn) map legal games to legal games, so
 lexicographically smallest image of each Base layout is kept. On the solo set this leaves 4 of the 14
 Base layouts (the second Base overlapping the first by 5, 4, 3 or 2 nodes). Nothing else is broken;
 partly built positions get no symmetry breaking.
+
+Why one module of over 600 lines: it is one concept, the SAT encoding of a solo placement; most of its
+length is :class:`SoloCNF`, whose clause families each cite the rule they encode.
 """
 
 from __future__ import annotations
