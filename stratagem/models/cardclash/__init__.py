@@ -6,3 +6,17 @@ moves and their notation), :mod:`threats` (squares a move completes, opponents' 
 :mod:`rules` (turns, end of a round, scoring, the Game protocol and its capabilities),
 :mod:`agents` (the greedy agent), :mod:`puzzle` (position files), :mod:`render` (the grid drawing).
 """
+
+from typing import Any
+
+
+def compiled_engine(game: Any) -> Any:
+    """The compiled engine (:class:`~stratagem.models.cardclash.engine.CardClashEngine`, a
+    :class:`~stratagem.core.packed.PackedGame`) of a :class:`~stratagem.models.cardclash.rules.CardClashGame`,
+    or None when its table is larger than the engine takes (docs/design.md, section 4)."""
+    from stratagem.models.cardclash.engine import CardClashEngine
+
+    try:
+        return CardClashEngine.from_game(game)
+    except ValueError:
+        return None
