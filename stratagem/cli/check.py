@@ -46,8 +46,10 @@ from stratagem.solvers.search import SOLVED, UNSOLVABLE
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the answer as a proof record (stratagem/proof@1) that `stratagem verify` checks.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (stratagem/check@1).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the answer as one self-contained HTML page (its line replayed; `stratagem view`).")
 def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | None, players: int | None,
-          proof_path: str | None, as_json: bool) -> int:
+          proof_path: str | None, as_json: bool, html_path: str | None) -> int:
     """Is the puzzle solvable? A replayed witness line, or a certificate that no line exists.
 
     Exit 0 solvable, 1 not solvable (established), 2 bad input, 3 unknown (the time limit stopped it;
@@ -55,12 +57,14 @@ def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | No
     """
     if proof_path is not None:
         check_writable(proof_path, "--proof")
+    if html_path is not None:
+        check_writable(html_path, "--html")
     answer = check_puzzle(puzzle, deal_key, method, time_limit, players=players,
                           progress=terminal_progress(enabled=not as_json))
     if isinstance(answer, SoloCheck):
-        report_solo_check(answer, as_json, proof_path)
+        report_solo_check(answer, as_json, proof_path, html_path)
         return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]
-    report_deal_solution(answer, as_json, proof_path)
+    report_deal_solution(answer, as_json, proof_path, html_path)
     # check asks "is there a line?": a line found is the answer, even when solve cannot call it shortest.
     if answer.status == UNSOLVABLE:
         return NO

@@ -5,21 +5,32 @@ written once, here, and neither command imports the other."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from stratagem.checking import SoloCheck
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
-from stratagem.core.io import dumps_record
+from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.records import PROOF_FORMAT, Line
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.solve import INFORMATION, METHOD_NAMES
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
 from stratagem.solving import DealSolution
 
 
-def report_deal_solution(solution: DealSolution, as_json: bool, proof_path: str | None) -> None:
+def write_page(path: str, record: dict[str, Any], source: str) -> None:
+    """``--html FILE``: the answer as one self-contained page (:mod:`stratagem.views`), its line replayed by
+    the rules engine and its claims shown as the answer's."""
+    from stratagem.views import record_page
+
+    write_atomic(path, record_page(record, source))
+
+
+def report_deal_solution(solution: DealSolution, as_json: bool, proof_path: str | None,
+                         html_path: str | None = None) -> None:
     """A Strato deal's answer: a note when the puzzle file's ``optimal_length`` is contradicted, the proof
-    record (only when there is an answer to record), then the report on stdout."""
+    record (only when there is an answer to record), the page (``--html``), then the report on stdout."""
     disagreement = solution.length_disagreement()
     if disagreement:
         click.echo(disagreement, err=True)
@@ -30,6 +41,10 @@ def report_deal_solution(solution: DealSolution, as_json: bool, proof_path: str 
         else:
             proof_note = "no proof record written: the search stopped before deciding"
             click.echo(f"{proof_path}: {proof_note}", err=True)
+    if html_path is not None:
+        record = {"format": PROOF_FORMAT, "game": "strato", "claim": solution.claim(),
+                  "line": solution.line().to_json(), "evidence": solution.evidence}
+        write_page(html_path, record, f"{solution.deal.source}, deal {solution.deal.name}")
     if as_json:
         click.echo(dumps_record(solution.to_json()), nl=False)
     else:
@@ -72,9 +87,15 @@ def _print_deal_solution(solution: DealSolution, proof_note: str) -> None:
         out.print(proof_note)
 
 
-def report_solo_check(result: SoloCheck, as_json: bool, proof_path: str | None) -> None:
-    """A STAKD solo answer: the proof record (only when there is an answer), then the report on stdout."""
+def report_solo_check(result: SoloCheck, as_json: bool, proof_path: str | None, html_path: str | None = None) -> None:
+    """A STAKD solo answer: the proof record (only when there is an answer), the page (``--html``), then the
+    report on stdout."""
     report = result.to_json()
+    if html_path is not None:
+        game, state = result.position.game, result.position.state
+        line = Line("stakd", game.setup(), game.format_state(state), result.line)
+        write_page(html_path, {"format": PROOF_FORMAT, "game": "stakd", "claim": result.claim(),
+                               "line": line.to_json(), "evidence": result.evidence}, result.puzzle)
     if proof_path is not None:
         if result.write_proof(proof_path):
             report["proof"] = proof_path

@@ -50,6 +50,8 @@ from stratagem.solving import solve as solve_deal
               help="Stop a search after N expansions with status 'unknown' (auto then runs A*).")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write a proof record (stratagem/proof@1) that `stratagem verify` checks.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the answer as one self-contained HTML page (its line replayed; `stratagem view`).")
 def solve(
     puzzle: str,
     method: str,
@@ -59,6 +61,7 @@ def solve(
     time_limit: float | None,
     max_nodes: int | None,
     proof_path: str | None,
+    html_path: str | None,
 ) -> int:
     """Find the shortest winning line of a Strato deal (open information), or place a STAKD solo set.
 
@@ -66,6 +69,8 @@ def solve(
     """
     if proof_path is not None:
         check_writable(proof_path, "--proof")
+    if html_path is not None:
+        check_writable(html_path, "--html")
     if game_of_file(puzzle) == "stakd":
         if deal_key is not None or players is not None or max_nodes is not None:
             raise click.BadParameter("is for Strato puzzles", param_hint="--deal/--players/--max-nodes")
@@ -73,7 +78,7 @@ def solve(
             raise click.BadParameter(f"STAKD solo puzzles are solved by sat or cpsat, not {method}",
                                      param_hint="--method")
         answer = check_solo(puzzle, method, time_limit)
-        report_solo_check(answer, as_json, proof_path)
+        report_solo_check(answer, as_json, proof_path, html_path)
         return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]
     deal = as_deal(puzzle, deal_key, players)
     if max_nodes is not None and method in ("sat", "cpsat"):
@@ -82,5 +87,5 @@ def solve(
     warn_once()
     solution = solve_deal(deal, method=method, time_limit=command_deadline(time_limit), max_nodes=max_nodes,
                           progress=terminal_progress(enabled=not as_json))
-    report_deal_solution(solution, as_json, proof_path)
+    report_deal_solution(solution, as_json, proof_path, html_path)
     return {SOLVED: DONE, UNSOLVABLE: NO}.get(solution.status, UNDETERMINED)

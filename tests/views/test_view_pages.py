@@ -178,3 +178,19 @@ def test_png_plots_show_the_undecided_deals(tmp_path: Path) -> None:
     assert set(figures) == {"solvable.png", "lengths.png", "seconds.png"}
     assert all(data.startswith(b"\x89PNG") for data in figures.values())
     assert report.plots() == figures  # the same bytes again
+
+
+def test_solve_and_check_write_the_page_of_their_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--html writes the answer's page (the same replay as `view` of its proof); a path that cannot be
+    written is refused before any work, with one line."""
+    page, proof = tmp_path / "s.html", tmp_path / "s.json"
+    puzzle = str(ROOT / "puzzles/strato/challenge-0.toml")
+    assert run(["solve", puzzle, "--deal", "duo-3", "--html", str(page), "--proof", str(proof)]) == 0
+    moves = json.loads(proof.read_text())["line"]["moves"]
+    assert re.findall(r'data-move="([^"]*)"', page.read_text()) == [m.replace(">", "&gt;") for m in moves]
+    assert run(["check", str(ROOT / "puzzles/stakd/solo-1-tiny.toml"), "--html", str(tmp_path / "k.html")]) == 0
+    assert 'data-status="over"' in _turns((tmp_path / "k.html").read_text())[-1]
+    capsys.readouterr()
+    assert run(["solve", puzzle, "--html", str(tmp_path / "no" / "s.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--html" in err
