@@ -41,9 +41,9 @@ def _load() -> float:
 
 
 def search_rates(python_seconds: float, compiled_seconds: float) -> tuple[list[str], float]:
+    from stratagem.models.strato.rules.puzzle import load_puzzle
     from stratagem.models.strato.search.compiled_search import compiled_astar
     from stratagem.models.strato.search.planning import StratoPlanning
-    from stratagem.models.strato.rules.puzzle import load_puzzle
     from stratagem.solvers.search import astar
 
     began = time.process_time()

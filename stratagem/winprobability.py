@@ -25,9 +25,9 @@ from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
 from stratagem.loading import StratoDeal, load, load_strato
-from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.hidden.game import HiddenStrato, format_hidden
 from stratagem.models.strato.hidden.odds import SoloOdds, solo_odds
+from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import parse_state
 from stratagem.models.strato.rules.puzzle import DealSpec
 from stratagem.models.strato.rules.turns import StratoGame

@@ -36,10 +36,10 @@ from collections.abc import Hashable, Mapping
 
 import pyspiel
 
+from stratagem.models.strato.hidden.game import DRAW, PHASE_WORDS, REVEAL, TARGET, HiddenState, HiddenStrato
 from stratagem.models.strato.rules.cards import HAND_SIZE, WEATHERS
 from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.hidden.game import DRAW, PHASE_WORDS, REVEAL, TARGET, HiddenState, HiddenStrato
 from stratagem.models.strato.rules.notation import Move, format_move
 from stratagem.models.strato.rules.position import SIDE_LETTERS, Coord, State, format_rows
 from stratagem.models.strato.rules.turns import StratoGame

@@ -21,8 +21,8 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL
-from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, parse_hidden
+from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import ONGOING, WON, State
 from stratagem.models.strato.rules.puzzle import setup_from_data
 from stratagem.solvers.mdp import check_policy_dag, deep_recursion

@@ -44,8 +44,8 @@ def detour_line() -> list[str]:
     """A legal but not shortest win on challenge 0's first deal: one detour move, then an optimal 5-turn
     finish (6 turns where 5 suffice), in the notation."""
     from stratagem.models.strato.rules.notation import format_move
-    from stratagem.models.strato.search.planning import StratoPlanning
     from stratagem.models.strato.rules.puzzle import load_puzzle
+    from stratagem.models.strato.search.planning import StratoPlanning
     from stratagem.solvers.search import astar
 
     puzzle = load_puzzle(PUZZLES / "challenge-0.toml")

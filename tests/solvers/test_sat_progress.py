@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
 from stratagem.models.strato.rules.puzzle import load_puzzle
 from stratagem.models.strato.rules.turns import StratoGame
-from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
 from stratagem.models.strato.solve import solve
 from stratagem.solvers import satplan
 from stratagem.solvers.satplan import SolverProgress, horizon_search, incremental_search

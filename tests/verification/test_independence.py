@@ -29,7 +29,8 @@ PUZZLES = ROOT / "puzzles" / "strato"
 #: The solver's search code (the issue's list): never reached by verify.
 SOLVER_SEARCH = {
     "stratagem.models.strato.search.relaxation", "stratagem.models.strato.search.relaxation_kernel",
-    "stratagem.models.strato.search.guided", "stratagem.models.strato.search.search_kernel", "stratagem.models.strato.search.packed",
+    "stratagem.models.strato.search.guided", "stratagem.models.strato.search.search_kernel",
+    "stratagem.models.strato.search.packed",
     "stratagem.models.strato.search.compiled_search", "stratagem.models.strato.search.heuristic",
     "stratagem.models.strato.search.demand", "stratagem.models.strato.solve", "stratagem.solvers.search",
 }

@@ -31,10 +31,10 @@ from typing import NamedTuple
 
 from stratagem.models.strato.rules.cards import CLOUD
 from stratagem.models.strato.rules.challenge import Challenge, Options
-from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import ONGOING, Row, State, format_rows
 from stratagem.models.strato.rules.turns import table_outcomes
+from stratagem.models.strato.search.heuristic import lower_bound
 
 
 class Layout(NamedTuple):

@@ -42,15 +42,15 @@ from stratagem.core.deadline import Deadline, as_deadline
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
+from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.guided import bounded_line, goal_distances, guided_line, supports
 from stratagem.models.strato.search.heuristic import lower_bound
-from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.search.packed import fits
 from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.search.relaxation import RELAXATION, RelaxationBound, relaxation_bound, tracks_ends
-from stratagem.models.strato.rules.turns import StratoGame
-from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
 from stratagem.solvers.dimacs import write_dimacs, write_text_maybe_gz
 from stratagem.solvers.drup import DrupVerdict, check_drup_data
 from stratagem.solvers.satplan import (
@@ -592,9 +592,49 @@ def run_auto(game: StratoGame, deadline: Deadline, max_nodes: int | None, progre
                                      "seconds": first.stats["seconds"], "nodes": first.stats.get("nodes")}
     second.lower_bound = max(second.lower_bound, first.lower_bound)
     second.bound_evidence = first.bound_evidence
+    if second.status == SOLVED and second.moves and not (second.evidence or {}).get("certificate"):
+        certify_line(game, second, first, deadline, progress, label)
     if second.status == UNKNOWN and first.lower_bound > 0:
         second.optimality += f"; {first.optimality}"
     return second
+
+
+def certify_line(game: StratoGame, solution: Solution, relaxed: Solution, deadline: Deadline,
+                 progress: ProgressFactory, label: str) -> None:
+    """Give a line an exhaustive search showed optimal a certificate ``verify`` re-checks from the rules.
+
+    When the relaxation phase before the search (``relaxed``) already proved the line's length, its
+    evidence is the certificate. Otherwise the search pruned by relaxed distances runs once more, on
+    every line one turn shorter than the one found, with the time left: exhausted without a line, it
+    is a ``relaxation-search`` certificate; stopped by the limit, the line keeps the search's own
+    (uncertified) evidence. A line shorter than an exhaustive search's optimum would be a bug in one of
+    the two searches, and is raised as one.
+    """
+    n = len(solution.moves)
+    evidence = relaxed.bound_evidence
+    if evidence is not None and certified_length(evidence) == n:
+        solution.evidence = dict(evidence)
+    else:
+        bound = relaxed.relaxation
+        if evidence is None or bound is None or bound.bound is None or deadline.expired():
+            return
+        with progress(f"certifying the {n}-turn line of {label}", "horizon", "nodes expanded") as show:
+            show(n - 1, 0)
+            found = bounded_line(game, goal_distances(game, bound), n - 1, deadline=deadline)
+        solution.stats["certify_search"] = {"horizon": n - 1, "nodes": found.expanded,
+                                            "seconds": round(found.seconds, 3), "exhausted": found.exhausted}
+        if found.moves is not None:
+            raise AssertionError(f"{label}: the relaxation-pruned search found a {len(found.moves)}-turn line "
+                                 f"where {solution.method} proved {n} turns optimal")
+        if not found.exhausted:
+            return
+        solution.evidence = dict(evidence, kind="relaxation-search", horizon=n - 1, certificate=True)
+    how = ("the relaxation bound" if solution.evidence["kind"] == "relaxation-bound" else
+           f"the relaxation bound and a pruned exhaustive search of every line up to "
+           f"{solution.evidence['horizon']} turns")
+    solution.optimality = (f"no winning line is shorter than {n} turns: {how} (a certificate `stratagem verify` "
+                           f"recomputes from the rules); the line was found by {METHOD_NAMES[solution.method]}, "
+                           "whose exhaustive search agrees")
 
 
 def add_fallback_line(solution: Solution, game: StratoGame, deadline: Deadline, max_nodes: int | None,

@@ -13,11 +13,11 @@ import random
 import pytest
 
 from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.position import ONGOING, parse_state
+from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.guided import bounded_line, goal_distances
 from stratagem.models.strato.search.planning import StratoPlanning
-from stratagem.models.strato.rules.position import ONGOING, parse_state
 from stratagem.models.strato.search.relaxation import GoalDistance, goal_relaxations, relaxation_bound, relaxed_search
-from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.solve import SOLVED, solve
 from stratagem.solvers.search import bfs
 
@@ -159,3 +159,72 @@ def test_a_line_found_later_is_certified_by_the_pruned_searches_done_before() ->
     longer = Solution("astar", UNKNOWN, line, 3, "stopped", {}, bound_evidence=dict(evidence, horizon=1))
     certify_by_bound(longer)  # a horizon of 1 certifies lines of 2 turns only
     assert not longer.optimal
+
+
+def _bound_only(game: StratoGame):
+    """The relaxation phase of ``auto`` as it ends when its pruned search had no time: the bound proven,
+    not the horizons after it."""
+    from stratagem.core.deadline import Deadline
+    from stratagem.core.progress import no_progress
+    from stratagem.models.strato.solve import run_relaxed
+
+    relaxed = run_relaxed(game, Deadline(None), None, no_progress, "deal", search_nodes=0)
+    evidence = {k: v for k, v in relaxed.bound_evidence.items() if k != "horizon"}
+    relaxed.bound_evidence = dict(evidence, kind="relaxation-bound")
+    return relaxed
+
+
+def test_a_line_an_exhaustive_search_found_gets_a_certificate_verify_rechecks(tmp_path) -> None:
+    # bound 2, optimum 3: A* proves 3 by exhaustion (no certificate); auto then refutes 2 turns by the
+    # relaxation-pruned search, and that refutation is the certificate verify repeats from the rules
+    from stratagem.core.deadline import Deadline
+    from stratagem.core.progress import no_progress
+    from stratagem.core.records import Line
+    from stratagem.models.strato.rules.notation import format_move
+    from stratagem.models.strato.rules.position import format_state
+    from stratagem.models.strato.solve import certify_line, run_search, write_proof
+    from stratagem.verification import verify
+
+    position = "FC(RW)CR/WC(FC)FC RWW WFCRFWRRWCRFWCFCCWFWRRRFF 1 -"
+    game = StratoGame(FOG, SMALL["two-rows-fog"][1], parse_state(position))
+    relaxed = _bound_only(game)
+    found = run_search("astar", game, Deadline(None), None, no_progress, "deal")
+    assert found.optimal and len(found.moves) == 3 and not found.evidence["certificate"]
+    certify_line(game, found, relaxed, Deadline(None), no_progress, "deal")
+    assert found.evidence["kind"] == "relaxation-search" and found.evidence["horizon"] == 2
+    assert found.evidence["certificate"] is True and found.stats["certify_search"]["exhausted"]
+    assert "A* with an admissible heuristic, whose exhaustive search agrees" in found.optimality
+    setup = {"challenge": FOG.to_data(), "options": game.options.to_data()}
+    record = tmp_path / "proof.json"
+    write_proof(str(record), found, Line("strato", setup, format_state(game.initial_state()),
+                                         tuple(format_move(m) for m in found.moves), "won"))
+    assert verify(record).valid
+
+
+def test_certifying_a_line_longer_than_the_optimum_exposes_the_search_that_claimed_it() -> None:
+    # an exhaustive search that called a 4-turn line optimal, where 3 turns win, is a bug, raised as one
+    from stratagem.core.deadline import Deadline
+    from stratagem.core.progress import no_progress
+    from stratagem.models.strato.solve import SOLVED, Solution, certify_line
+
+    position = "FC(RW)CR/WC(FC)FC RWW WFCRFWRRWCRFWCFCCWFWRRRFF 1 -"
+    game = StratoGame(FOG, SMALL["two-rows-fog"][1], parse_state(position))
+    line = solve(game, method="relaxed").moves
+    wrong = Solution("astar", SOLVED, line + line[-1:], 4, "exhausted", {},
+                     evidence={"kind": "exhaustive-search", "certificate": False})
+    with pytest.raises(AssertionError, match="found a 3-turn line where astar proved 4 turns optimal"):
+        certify_line(game, wrong, _bound_only(game), Deadline(None), no_progress, "deal")
+
+
+def test_a_certifying_search_stopped_by_the_limit_leaves_the_line_uncertified() -> None:
+    from stratagem.core.deadline import Deadline
+    from stratagem.core.progress import no_progress
+    from stratagem.models.strato.solve import certify_line, run_search
+
+    position = "FC(RW)CR/WC(FC)FC RWW WFCRFWRRWCRFWCFCCWFWRRRFF 1 -"
+    game = StratoGame(FOG, SMALL["two-rows-fog"][1], parse_state(position))
+    found = run_search("astar", game, Deadline(None), None, no_progress, "deal")
+    before = found.optimality
+    certify_line(game, found, _bound_only(game), Deadline(0.0), no_progress, "deal")
+    assert found.evidence["kind"] == "exhaustive-search" and not found.evidence["certificate"]
+    assert found.optimality == before

@@ -19,14 +19,14 @@ import numpy as np
 import pytest
 
 from stratagem.models.strato.rules.challenge import Challenge, CountGoal, Options
-from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.position import LOST, ONGOING, WON, State
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.search.packed import Packing, compiled_lower_bound, compiled_plays
 from stratagem.models.strato.search.planning import StratoPlanning
-from stratagem.models.strato.rules.position import LOST, ONGOING, WON, State
 from stratagem.models.strato.search.relaxation import relaxation_bound
-from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.solve import solve
 from stratagem.solvers.search import SOLVED, UNSOLVABLE, bfs
 

@@ -19,10 +19,10 @@ import pytest
 
 from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.search.demand import Demand, demands
-from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.rules.position import ONGOING, WON, parse_rows
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.demand import Demand, demands
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.search import astar
 
 from .support import make_challenge, puzzle_challenge

@@ -12,13 +12,13 @@ from functools import cache
 
 import pytest
 
-from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.designer import Layout, StratoDesigner
+from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.rules.notation import format_move
-from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.rules.position import Row, parse_rows, parse_state
 from stratagem.models.strato.rules.puzzle import load_puzzle
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.graph import GraphFacts, build_graph, graph_facts
 from stratagem.solvers.search import astar, bfs
 

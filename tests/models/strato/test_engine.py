@@ -19,9 +19,9 @@ import pytest
 from stratagem.core.packed import PackedGame
 from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.search.packed import Packing
 from stratagem.models.strato.rules.position import ONGOING, State
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.packed import Packing
 from stratagem.models.strato.search.search_kernel import StratoEngine
 from stratagem.solvers.perft import perft
 

@@ -10,10 +10,10 @@ import pytest
 
 from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.search.heuristic import lower_bound
-from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.rules.position import LOST, ONGOING, WON, State, format_state, parse_state
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.heuristic import lower_bound
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.search import SearchIncomplete, bfs, distance, with_start
 
 from .support import make_challenge, puzzle_challenge

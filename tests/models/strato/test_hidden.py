@@ -19,9 +19,6 @@ from functools import cache
 import pytest
 
 from stratagem.core.errors import UnsupportedGame
-from stratagem.models.strato.rules.challenge import Options
-from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.hidden.game import (
     DRAW,
     PLAY,
@@ -33,10 +30,13 @@ from stratagem.models.strato.hidden.game import (
     hide,
     parse_hidden,
 )
-from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, solo_odds, win_payoff
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import ONGOING, WON, State, parse_state
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.solvers.mdp import check_policy_dag, policy_dag, policy_value
 from tests.models.strato.support import puzzle_challenge
 

@@ -29,16 +29,16 @@ from functools import cache
 
 import pytest
 
-from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.encodings.cpsat import StratoCPSAT
+from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
+from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.rules.notation import Move
-from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.rules.position import WON
 from stratagem.models.strato.rules.puzzle import load_puzzle
 from stratagem.models.strato.rules.turns import StratoGame
-from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
+from stratagem.models.strato.search.heuristic import lower_bound
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.solve import SAT_WARM_UP, SAT_WINDOW
 from stratagem.solvers import drup_compiled
 from stratagem.solvers.drup import check_drup_data

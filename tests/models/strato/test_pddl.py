@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.encodings.pddl import EFFECT_ACTIONS, domain, plan_moves, problem
-from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.position import WON
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.fast_downward import plan
 from stratagem.solvers.search import bfs
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from stratagem.models.strato.encodings.pddl import domain, problem
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.encodings.pddl import domain, problem
 from stratagem.models.strato.rules.puzzle import load_puzzle
 from stratagem.models.strato.rules.turns import StratoGame
 

@@ -14,9 +14,10 @@ import pytest
 
 from stratagem.models.strato.rules.challenge import Challenge, CountGoal, Options
 from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.rules.position import ONGOING, WON, State, format_state, parse_state
 from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.search.relaxation import (
     fits,
     image,
@@ -24,7 +25,6 @@ from stratagem.models.strato.search.relaxation import (
     relaxed_successors,
     row_relaxation,
 )
-from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.solvers.search import bfs
 
 from .support import PUZZLES, make_challenge, puzzle_challenge

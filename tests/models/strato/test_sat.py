@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.rules.position import WON
 from stratagem.models.strato.rules.turns import StratoGame
-from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.dimacs import parse_drup_lines
 from stratagem.solvers.drup import check_drup
 from stratagem.solvers.satplan import SolverProgress, horizon_search, incremental_search

@@ -10,9 +10,9 @@ import pytest
 from stratagem.models.strato.rules.challenge import Challenge, CountGoal, Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.notation import format_move
-from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.rules.position import WON
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.search import astar, bfs, idastar
 
 from .support import make_challenge, puzzle_challenge

@@ -76,8 +76,8 @@ def test_seed_rows_meeting_the_goal_before_a_turn_ends_are_not_yet_a_victory() -
 
 
 def test_engine_a_won_position_reached_by_play_reads_back_as_it_was_written() -> None:
-    from stratagem.models.strato.search.planning import StratoPlanning
     from stratagem.models.strato.rules.puzzle import load_puzzle
+    from stratagem.models.strato.search.planning import StratoPlanning
     from stratagem.solvers.search import astar
 
     puzzle = load_puzzle(PUZZLES / "challenge-0.toml")

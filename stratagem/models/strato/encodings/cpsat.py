@@ -20,8 +20,8 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from stratagem.core.interrupt import stop_on_signal
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.sat import ACTION_WEATHERS, StratoCNF
+from stratagem.models.strato.encodings.sat import ACTION_WEATHERS, StratoCNF
+from stratagem.models.strato.rules.notation import Move
 from stratagem.solvers.cpsatlits import CpSatLiterals
 
 

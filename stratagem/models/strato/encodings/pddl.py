@@ -33,11 +33,11 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from stratagem.models.strato.cards import CLOUD, HAND_SIZE, WEATHERS
-from stratagem.models.strato.challenge import CountGoal, SequenceGoal
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import Coord
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE, WEATHERS
+from stratagem.models.strato.rules.challenge import CountGoal, SequenceGoal
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import Coord
+from stratagem.models.strato.rules.turns import StratoGame
 
 ACTING = ("W", "R", "S", "F", "T")
 

@@ -44,7 +44,7 @@ need no clause: a half-row over the limit has no encoding, and a player with no 
 has no move.
 
 **Redundant bounds** (they remove no solution): when the goal rows are forced, the *demand bound*
-(:mod:`~stratagem.models.strato.demand`): at every turn ``t`` not yet won, for each zone and set U of
+(:mod:`~stratagem.models.strato.search.demand`): at every turn ``t`` not yet won, for each zone and set U of
 needed weathers, the zone's U cards plus the turns ``t..k-1`` that are *entries* (a U card played into
 the zone, or a Fog/Storm/Cloud card played while one of them can move cards between rows; a Storm
 only while a U card ends a half-row outside the zone) reach U's need. An entry literal only implies
@@ -79,12 +79,12 @@ from dataclasses import dataclass, field
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from stratagem.models.strato.cards import CLOUD, FOG, HAND_SIZE, RAIN, STORM, SUN, WIND
-from stratagem.models.strato.challenge import CountGoal, SequenceGoal
-from stratagem.models.strato.demand import Demand, can_cross, demands
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import Row, State
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.cards import CLOUD, FOG, HAND_SIZE, RAIN, STORM, SUN, WIND
+from stratagem.models.strato.rules.challenge import CountGoal, SequenceGoal
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import Row, State
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.demand import Demand, can_cross, demands
 
 #: Version of this encoding; proof records name it, and ``verify`` rebuilds the same CNF with it.
 ENCODING = "strato-sat@4"
@@ -257,7 +257,7 @@ class StratoCNF:
 
     def _demand(self, t: int, done: int, horizon: int, select: int = 0) -> None:
         """Unless won: the zone's cards of U at turn ``t`` plus the entries among turns ``t..k-1`` reach
-        the need (:mod:`~stratagem.models.strato.demand` gives the zones, U and the entry rule)."""
+        the need (:mod:`~stratagem.models.strato.search.demand` gives the zones, U and the entry rule)."""
         for demand in self._demands:
             halves = range(self.halves) if demand.rows is None else [2 * r + s for r in demand.rows for s in (0, 1)]
             cells = [self.S(t, h, j, w) for w in demand.weathers for h in halves for j in range(self.limit)]
@@ -267,7 +267,7 @@ class StratoCNF:
     def _room(self, t: int, done: int, horizon: int, select: int = 0) -> None:
         """Unless won: twice the zone's U cards plus its empty places at turn ``t``, plus the entries and
         the doubling plays among turns ``t..k-1``, reach twice the need (the room bound of
-        :mod:`~stratagem.models.strato.demand`)."""
+        :mod:`~stratagem.models.strato.search.demand`)."""
         for demand in self._demands:
             if demand.rows is None or not demand.full:
                 continue

@@ -1,10 +1,10 @@
 """Agents that play Strato as players do: each sees only its own hand, the table and which cards are left.
 
-They play :class:`~stratagem.models.strato.hidden.HiddenStrato` (the pile's order hidden, other hands
+They play :class:`~stratagem.models.strato.hidden.game.HiddenStrato` (the pile's order hidden, other hands
 hidden), one agent kind for the whole team (Strato is cooperative: one shared result):
 
 - ``greedy``: the move whose table needs the fewest turns by the admissible bound
-  (:func:`~stratagem.models.strato.odds.greedy_move`).
+  (:func:`~stratagem.models.strato.hidden.odds.greedy_move`).
 - ``pimc``: perfect-information Monte Carlo. ``samples`` times, deal the cards the player cannot see
   into the other hands and the pile's order (:meth:`HiddenStrato.sample_state` and a shuffle), and solve
   that open deal with A* (the admissible turn bound) stopped after ``nodes`` expansions: a small budget,
@@ -26,12 +26,12 @@ from random import Random
 from typing import Any
 
 from stratagem.core.deadline import Deadline
-from stratagem.models.strato.hidden import TARGET, HiddenState, HiddenStrato, announce
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.odds import TurnBound, greedy_move
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import ONGOING, WON, State
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.hidden.game import TARGET, HiddenState, HiddenStrato, announce
+from stratagem.models.strato.hidden.odds import TurnBound, greedy_move
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import ONGOING, WON, State
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.mcts import ismcts
 from stratagem.solvers.search import FOUND, SOLVED, astar
 

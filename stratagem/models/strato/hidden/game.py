@@ -1,6 +1,6 @@
 """Strato as the players meet it: the draw pile's order is hidden, and every draw is a chance event.
 
-The open-information engine (:mod:`~stratagem.models.strato.rules`) knows the pile's order, like a
+The open-information engine (:mod:`~stratagem.models.strato.rules.turns`) knows the pile's order, like a
 double-dummy analysis. At the table nobody does: the pile is shuffled face down, and the seed forbids
 showing or naming one's cards ("You cannot show your cards or name them to other players"). This module
 is the game as a player sees it, with the pile held as a **multiset** whose order is decided one card at a
@@ -19,7 +19,7 @@ A turn, in phases (:data:`PLAY`, :data:`REVEAL`, :data:`TARGET`, :data:`DRAW`):
 - **draw** (chance): after a play from hand one card, after a Redraw up to the hand size, one card at a
   time, each weather with probability ``count(w) / size``.
 
-The end-of-turn checks are the open engine's (:func:`~stratagem.models.strato.status.end_of_turn_status`):
+The end-of-turn checks are the open engine's (:func:`~stratagem.models.strato.rules.status.end_of_turn_status`):
 a half-row over the limit loses and the goal wins as soon as the table shows it (the draws that would
 follow change neither), else the draws are made and an empty pile with nothing in the next player's
 hand loses. A move in the open engine and the same move here, with the cards drawn as that deal's pile
@@ -29,7 +29,7 @@ has them, lead to the same position (tested).
 (observation and sampler) for 2 to 4 players, whose hands are hidden from each other. With one player the
 state *is* the player's information: the table, the hand, the multiset of unseen cards and the last
 weather played (for Cloud), which makes solo Strato a Markov decision process
-(:mod:`stratagem.models.strato.odds` computes its exact optimal win probability).
+(:mod:`stratagem.models.strato.hidden.odds` computes its exact optimal win probability).
 
 ``strict_effect`` is refused here: under it a revealed card may have no legal play at the announced end,
 and the seed says nothing of what then happens.
@@ -45,11 +45,11 @@ from typing import NamedTuple
 
 from stratagem.core.errors import IllegalMove, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL
-from stratagem.models.strato.actions import Outcome
-from stratagem.models.strato.cards import CLOUD, HAND_SIZE, WEATHERS
-from stratagem.models.strato.challenge import Challenge, Options
-from stratagem.models.strato.notation import Move, format_move, parse_move
-from stratagem.models.strato.position import (
+from stratagem.models.strato.rules.actions import Outcome
+from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE, WEATHERS
+from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.rules.notation import Move, format_move, parse_move
+from stratagem.models.strato.rules.position import (
     LOST,
     ONGOING,
     SIDE_LETTERS,
@@ -60,8 +60,8 @@ from stratagem.models.strato.position import (
     format_rows,
     parse_rows,
 )
-from stratagem.models.strato.rules import redeal, table_outcomes, unseen_cards
-from stratagem.models.strato.status import end_of_turn_status
+from stratagem.models.strato.rules.status import end_of_turn_status
+from stratagem.models.strato.rules.turns import redeal, table_outcomes, unseen_cards
 
 __all__ = [
     "DRAW",
@@ -316,7 +316,7 @@ def _format_announce(move: Move) -> str:
 def format_hidden(state: HiddenState) -> str:
     """``ROWS HANDS {PILE} PLAYER LAST PHASE [won|lost]``, e.g. ``RW(RW)RW RRW {RRWWW} 1 - play``.
 
-    As the open notation (:func:`~stratagem.models.strato.position.format_state`), with the pile in
+    As the open notation (:func:`~stratagem.models.strato.rules.position.format_state`), with the pile in
     braces (a multiset, sorted) and the phase: ``play``, ``reveal 1L`` (a Redraw announced at 1L),
     ``target 1L S`` (a sun revealed for it), ``draw 2`` (two cards still to draw)."""
     fields = [format_rows(state.rows), ",".join(h or "-" for h in state.hands), "{" + state.pile + "}",

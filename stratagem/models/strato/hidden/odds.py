@@ -2,12 +2,12 @@
 
 Solo, the player sees everything except the pile's order, so the game is a Markov decision process whose
 state is the table, the hand, the multiset of unseen cards and the last weather played (for Cloud):
-:class:`~stratagem.models.strato.hidden.HiddenStrato` with one player. Its optimal win probability is
+:class:`~stratagem.models.strato.hidden.game.HiddenStrato` with one player. Its optimal win probability is
 expectimax over that state, computed exactly (``Fraction``) by :func:`~stratagem.solvers.mdp.optimal_value`
 with two pieces of Strato knowledge that change only the speed:
 
 - **ordering**: moves whose table has the smallest admissible turn bound
-  (:func:`~stratagem.models.strato.heuristic.lower_bound`) first, so good lines are valued early and
+  (:func:`~stratagem.models.strato.search.heuristic.lower_bound`) first, so good lines are valued early and
   the Star1 windows cut the rest sooner;
 - **floor**: a state whose turn bound exceeds the cards left to play (hand, pile, revealed card: every
   turn plays at least one of them) cannot be won whatever is drawn; its value is 0.
@@ -32,13 +32,13 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
-from stratagem.models.strato.challenge import Challenge
-from stratagem.models.strato.demand import can_cross
-from stratagem.models.strato.heuristic import lower_bound
-from stratagem.models.strato.hidden import TARGET, HiddenState, HiddenStrato
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import ONGOING, WON, Row, State
-from stratagem.models.strato.relaxation import goal_progress
+from stratagem.models.strato.hidden.game import TARGET, HiddenState, HiddenStrato
+from stratagem.models.strato.rules.challenge import Challenge
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
+from stratagem.models.strato.search.demand import can_cross
+from stratagem.models.strato.search.heuristic import lower_bound
+from stratagem.models.strato.search.relaxation import goal_progress
 from stratagem.solvers.mdp import SOLVED, UNKNOWN, PolicyNode, optimal_value, policy_dag, policy_value
 
 __all__ = ["SoloOdds", "TurnBound", "greedy_move", "solo_odds", "table_progress", "win_payoff"]

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from stratagem.models.strato.cards import CLOUD, FOG, RAIN, STORM, SUN, WIND
-from stratagem.models.strato.challenge import Options
-from stratagem.models.strato.position import Coord, Row
+from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WIND
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.position import Coord, Row
 
 Target = tuple[Coord, ...]
 Rows = tuple[Row, ...]

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from stratagem.models.strato.position import LEFT, RIGHT, Row
+from stratagem.models.strato.rules.position import LEFT, RIGHT, Row
 
 LEFT_TORNADO, RIGHT_TORNADO, ANY_CARD = "<", ">", "?"
 

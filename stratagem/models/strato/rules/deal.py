@@ -20,10 +20,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from stratagem.models.strato.cards import COPIES_PER_WEATHER, HAND_SIZE, LEFT_HANDED, RIGHT_HANDED
-from stratagem.models.strato.challenge import Challenge
-from stratagem.models.strato.position import ONGOING, Row, State
-from stratagem.models.strato.status import status_problem
+from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, HAND_SIZE, LEFT_HANDED, RIGHT_HANDED
+from stratagem.models.strato.rules.challenge import Challenge
+from stratagem.models.strato.rules.position import ONGOING, Row, State
+from stratagem.models.strato.rules.status import status_problem
 
 CARDS_PER_HALF_ROW_AT_SETUP = 2
 
@@ -95,7 +95,7 @@ def check_position(challenge: Challenge, state: State) -> None:
     Checks what no play can change: the rows and their tornadoes, the weathers in play, at most nine
     cards of each weather, 1-4 players and hands no larger than the hand size; and that a written
     result (``won``/``lost``) is the one the end-of-turn checks make of the table, and is written
-    when they end the game (:func:`~stratagem.models.strato.status.status_problem`): a result is
+    when they end the game (:func:`~stratagem.models.strato.rules.status.status_problem`): a result is
     never taken on trust.
     """
     _check_contents(challenge, state)

@@ -4,7 +4,7 @@
 (wind at the right end of row 1; the card 2nd from the right tornado moves next to it),
 ``!S2L:2R1`` (Redraw at the left end of row 2; the revealed top card is a sun, which discards 2R1).
 
-Places are ``ROW SIDE DISTANCE`` (:func:`~stratagem.models.strato.position.format_coord`). Targets:
+Places are ``ROW SIDE DISTANCE`` (:func:`~stratagem.models.strato.rules.position.format_coord`). Targets:
 ``A`` for Sun (the discarded card); ``A>B`` when one card moves and ends up at B (Wind, Rain, Fog into
 an empty place of the column); ``A<>B`` when two cards exchange places (Fog, Storm), in either order.
 A Cloud's target has the form of the weather it copies.
@@ -16,9 +16,9 @@ import re
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
-from stratagem.models.strato.actions import Target
-from stratagem.models.strato.cards import WEATHERS
-from stratagem.models.strato.position import SIDE_LETTERS, Coord, format_coord, parse_coord
+from stratagem.models.strato.rules.actions import Target
+from stratagem.models.strato.rules.cards import WEATHERS
+from stratagem.models.strato.rules.position import SIDE_LETTERS, Coord, format_coord, parse_coord
 
 
 class Move(NamedTuple):

@@ -17,7 +17,7 @@ import re
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
-from stratagem.models.strato.cards import WEATHERS
+from stratagem.models.strato.rules.cards import WEATHERS
 
 LEFT, RIGHT = 0, 1
 SIDE_LETTERS = "LR"

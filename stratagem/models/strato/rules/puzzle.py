@@ -44,8 +44,8 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import Section, load_toml
-from stratagem.models.strato.cards import HAND_SIZE, LEFT_HANDED, MAX_LIMIT, RIGHT_HANDED, WEATHERS
-from stratagem.models.strato.challenge import (
+from stratagem.models.strato.rules.cards import HAND_SIZE, LEFT_HANDED, MAX_LIMIT, RIGHT_HANDED, WEATHERS
+from stratagem.models.strato.rules.challenge import (
     ANY_CARD,
     LEFT_TORNADO,
     RIGHT_TORNADO,
@@ -56,9 +56,9 @@ from stratagem.models.strato.challenge import (
     RowGoal,
     SequenceGoal,
 )
-from stratagem.models.strato.deal import DealError, check_position, check_setup, seeded_deal
-from stratagem.models.strato.position import ONGOING, State, parse_row, parse_state
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.deal import DealError, check_position, check_setup, seeded_deal
+from stratagem.models.strato.rules.position import ONGOING, State, parse_row, parse_state
+from stratagem.models.strato.rules.turns import StratoGame
 
 _PATTERN_TOKENS = set(WEATHERS) | {LEFT_TORNADO, RIGHT_TORNADO, ANY_CARD}
 

@@ -1,9 +1,9 @@
 """The end of a Strato turn: won, lost, or play goes on -- and a written result held to it.
 
 The one place that decides a turn's result from the table (seed "End of the Game", docs/rules/strato.md):
-the engine (:mod:`~stratagem.models.strato.rules`) applies :func:`end_of_turn_status` after every play,
+the engine (:mod:`~stratagem.models.strato.rules.turns`) applies :func:`end_of_turn_status` after every play,
 and :func:`status_problem` holds a position's written ``won``/``lost`` to it wherever a position is read
-(:func:`~stratagem.models.strato.deal.check_position`). Both the rules and the deal checks import it, so
+(:func:`~stratagem.models.strato.rules.deal.check_position`). Both the rules and the deal checks import it, so
 neither imports the other for it.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from stratagem.models.strato.challenge import Challenge
-from stratagem.models.strato.position import LOST, ONGOING, STATUS_WORDS, WON, Row, State
+from stratagem.models.strato.rules.challenge import Challenge
+from stratagem.models.strato.rules.position import LOST, ONGOING, STATUS_WORDS, WON, Row, State
 
 __all__ = ["end_of_turn_status", "status_problem"]
 

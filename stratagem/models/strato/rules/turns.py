@@ -19,12 +19,12 @@ from fractions import Fraction
 
 from stratagem.core.errors import IllegalMove, NotationError
 from stratagem.core.game import TERMINAL
-from stratagem.models.strato.actions import Outcome, outcomes, resolved_weather
-from stratagem.models.strato.cards import CLOUD, HAND_SIZE
-from stratagem.models.strato.challenge import Challenge, Options
-from stratagem.models.strato.notation import Move, format_move, parse_move
-from stratagem.models.strato.position import ONGOING, WON, Coord, Row, State
-from stratagem.models.strato.status import end_of_turn_status
+from stratagem.models.strato.rules.actions import Outcome, outcomes, resolved_weather
+from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE
+from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.rules.notation import Move, format_move, parse_move
+from stratagem.models.strato.rules.position import ONGOING, WON, Coord, Row, State
+from stratagem.models.strato.rules.status import end_of_turn_status
 
 
 def table_outcomes(
@@ -54,8 +54,12 @@ def unseen_cards(hands: tuple[str, ...], pile: str, player: int) -> str:
 
 def redeal(hands: tuple[str, ...], pile: str, player: int, rng: random.Random) -> tuple[tuple[str, ...], str]:
     """The cards ``player`` cannot see (the other hands and the pile) shuffled uniformly at random: the
-    other hands dealt again (their sizes kept, each sorted) and the rest as the pile, in shuffled order."""
-    unseen = list(unseen_cards(hands, pile, player))
+    other hands dealt again (their sizes kept, each sorted) and the rest as the pile, in shuffled order.
+
+    The shuffle starts from the unseen cards in sorted order, so the result depends only on what
+    ``player`` sees (the multiset of unseen cards, the hands' sizes) and on ``rng``: two states that
+    ``player`` cannot tell apart give the same deal for the same seed."""
+    unseen = sorted(unseen_cards(hands, pile, player))
     rng.shuffle(unseen)
     dealt = list(hands)
     for p in range(len(dealt)):
@@ -122,15 +126,16 @@ class StratoGame:
         return self._match(state, parse_move(text))[0]
 
     def format_state(self, state: State) -> str:
-        from stratagem.models.strato.position import format_state
+        from stratagem.models.strato.rules.position import format_state
 
         return format_state(state)
 
     def parse_state(self, text: str) -> State:
         """Inverse of :meth:`format_state`, checked against this game's challenge: what no play can
-        change, and the written result against the table (:func:`~stratagem.models.strato.status.status_problem`)."""
-        from stratagem.models.strato.deal import DealError, check_position
-        from stratagem.models.strato.position import parse_state
+        change, and the written result against the table
+        (:func:`~stratagem.models.strato.rules.status.status_problem`)."""
+        from stratagem.models.strato.rules.deal import DealError, check_position
+        from stratagem.models.strato.rules.position import parse_state
 
         state = parse_state(text)
         try:

@@ -1,5 +1,5 @@
 """A* over packed Strato states, compiled (:mod:`search_kernel`, Cython): the same search as
-``solvers.search.astar`` on :class:`~stratagem.models.strato.planning.StratoPlanning`, with far more
+``solvers.search.astar`` on :class:`~stratagem.models.strato.search.planning.StratoPlanning`, with far more
 expansions per CPU second (results/strato-compiled.md and ``scripts/strato_compiled.py`` measure both).
 
 The kernel (:func:`search_kernel.astar_run`) expands states in slices of :data:`SLICE` expansions, so
@@ -27,14 +27,14 @@ from collections.abc import Callable
 import numpy as np
 
 from stratagem.core.deadline import Deadline
-from stratagem.models.strato import search_kernel as kernel
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.packed import NUMBER, Packing, blank_last
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import WON, State
-from stratagem.models.strato.relaxation import RelaxationBound, image
-from stratagem.models.strato.rules import StratoGame
-from stratagem.models.strato.search_kernel import Relax
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import WON, State
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search import search_kernel as kernel
+from stratagem.models.strato.search.packed import NUMBER, Packing, blank_last
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.search.relaxation import RelaxationBound, image
+from stratagem.models.strato.search.search_kernel import Relax
 from stratagem.solvers.search import SOLVED, UNKNOWN, UNSOLVABLE, SearchResult, SearchStats
 
 #: Expansions per call of the kernel between two readings of the clock (a few milliseconds).
@@ -60,7 +60,7 @@ def relaxation_arrays(packing: Packing, bound: RelaxationBound | None) -> Relax:
     layer_start = np.zeros(max(n, 1), np.int64)
     parts = []
     at = 0
-    from stratagem.models.strato.relaxation_kernel import half_offsets
+    from stratagem.models.strato.search.relaxation_kernel import half_offsets
 
     for i, search in enumerate(searches):
         rel = search.relaxation

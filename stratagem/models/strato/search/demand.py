@@ -46,9 +46,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from stratagem.models.strato.cards import CLOUD, FOG, STORM, SUN
-from stratagem.models.strato.challenge import Challenge
-from stratagem.models.strato.position import Row, State
+from stratagem.models.strato.rules.cards import CLOUD, FOG, STORM, SUN
+from stratagem.models.strato.rules.challenge import Challenge
+from stratagem.models.strato.rules.position import Row, State
 
 
 @dataclass(frozen=True)

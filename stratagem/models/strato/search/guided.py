@@ -25,17 +25,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.planning import StratoPlanning
-from stratagem.models.strato.position import State
-from stratagem.models.strato.relaxation import (
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import State
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.search.relaxation import (
     GoalDistance,
     RelaxationBound,
     RelaxedSearch,
     combination,
     combine,
 )
-from stratagem.models.strato.rules import StratoGame
 
 #: The clock is read once per this many expansions.
 _CLOCK_EVERY = 64

@@ -32,10 +32,10 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from stratagem.models.strato.cards import CLOUD, FOG, STORM
-from stratagem.models.strato.challenge import Challenge
-from stratagem.models.strato.demand import can_cross
-from stratagem.models.strato.position import ONGOING, WON, Row, State
+from stratagem.models.strato.rules.cards import CLOUD, FOG, STORM
+from stratagem.models.strato.rules.challenge import Challenge
+from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
+from stratagem.models.strato.search.demand import can_cross
 
 
 def _row_bound(challenge: Challenge, row: Row) -> int:

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from stratagem.models.strato import search_kernel as kernel
-from stratagem.models.strato.cards import CLOUD, HAND_SIZE, MAX_LIMIT
-from stratagem.models.strato.challenge import ANY_CARD, Challenge, CountGoal, HalfGoal, SequenceGoal, _resolve
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import Coord, Row, State
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE, MAX_LIMIT
+from stratagem.models.strato.rules.challenge import ANY_CARD, Challenge, CountGoal, HalfGoal, SequenceGoal, _resolve
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import Coord, Row, State
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search import search_kernel as kernel
 
 #: Weather letters by number in the compiled code.
 LETTERS = "CFRSTW"
@@ -80,7 +80,7 @@ def _goal_arrays(challenge: Challenge, rows: tuple[Row, ...]) -> tuple[np.ndarra
     """The victory condition resolved for each row (tornadoes never move): eligibility, per half the
     kind (0 none, 1 sequence, 2 counts), the sequence (-1 for any card), the counted window and the
     least count of each weather (the largest any token asks), the goal's needs (summed, as
-    :meth:`~stratagem.models.strato.challenge.CountGoal.needs`) and length."""
+    :meth:`~stratagem.models.strato.rules.challenge.CountGoal.needs`) and length."""
     n = len(rows)
     goal = challenge.goal
     eligible = np.array([goal.eligible(row) for row in rows], np.int64)
@@ -125,7 +125,7 @@ class Packing:
     states to vectors and back.
 
     ``blank_last``: the last weather is forgotten after every turn (the planning view of a deal
-    without Cloud, :class:`~stratagem.models.strato.planning.StratoPlanning`).
+    without Cloud, :class:`~stratagem.models.strato.search.planning.StratoPlanning`).
     """
 
     def __init__(self, game: StratoGame, blank_last: bool = False) -> None:
@@ -204,7 +204,7 @@ class Packing:
 
 
 def move_of(fields: np.ndarray) -> Move:
-    """The :class:`~stratagem.models.strato.notation.Move` a kernel's move record stands for."""
+    """The :class:`~stratagem.models.strato.rules.notation.Move` a kernel's move record stands for."""
     f = [int(x) for x in fields]
     targets = tuple(Coord(f[4 + 3 * i], f[5 + 3 * i], f[6 + 3 * i]) for i in range(f[3]))
     return Move(LETTERS[f[0]], f[1], f[2], targets, bool(f[10]), bool(f[11]))
@@ -221,7 +221,7 @@ def compiled_plays(packing: Packing, state: State) -> list[tuple[Move, State]]:
 
 
 def compiled_lower_bound(packing: Packing, state: State) -> int:
-    """:func:`~stratagem.models.strato.heuristic.lower_bound` computed by the kernel."""
+    """:func:`~stratagem.models.strato.search.heuristic.lower_bound` computed by the kernel."""
     return int(kernel.lower_bound(packing.vector(state), packing.spec, np.zeros((4, 8), np.int64)))
 
 

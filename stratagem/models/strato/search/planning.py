@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from stratagem.models.strato.cards import CLOUD
-from stratagem.models.strato.heuristic import lower_bound
-from stratagem.models.strato.notation import Move
-from stratagem.models.strato.position import LOST, ONGOING, WON, Row, State
-from stratagem.models.strato.rules import StratoGame
+from stratagem.models.strato.rules.cards import CLOUD
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import LOST, ONGOING, WON, Row, State
+from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.heuristic import lower_bound
 
 
 class StratoPlanning:

@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from stratagem.models.strato.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
-from stratagem.models.strato.challenge import (
+from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
+from stratagem.models.strato.rules.challenge import (
     ANY_CARD,
     LEFT_TORNADO,
     RIGHT_TORNADO,
@@ -54,10 +54,10 @@ from stratagem.models.strato.challenge import (
     Options,
     SequenceGoal,
 )
-from stratagem.models.strato.position import WON, Row, State
+from stratagem.models.strato.rules.position import WON, Row, State
 
 if TYPE_CHECKING:
-    from stratagem.models.strato.relaxation_kernel import Relaxed
+    from stratagem.models.strato.search.relaxation_kernel import Relaxed
 
 #: The name the certificate gives this family of relaxations; a record naming another is refused.
 RELAXATION = "table-classes@1"
@@ -195,7 +195,7 @@ def row_relaxation(challenge: Challenge, options: Options, state: State, r: int,
 # -- images of concrete positions ---------------------------------------------------------------------
 def image(relaxation: RowRelaxation, rows: Sequence[Row]) -> int:
     """The code of the relaxed state that the table ``rows`` maps to."""
-    from stratagem.models.strato.relaxation_kernel import encode_half, half_offsets
+    from stratagem.models.strato.search.relaxation_kernel import encode_half, half_offsets
 
     k = relaxation.k
     offsets = half_offsets(k, relaxation.limit)
@@ -234,7 +234,7 @@ def fits(relaxation: RowRelaxation, rows: Sequence[Row]) -> bool:
 def _goal_tables(challenge: Challenge, row: Row, classes: tuple[str, ...], limit: int) -> tuple[np.ndarray, ...]:
     """For each half-row code: whether that half meets its half of the goal (classes read as weathers), and
     how much of it it meets (a score that orders the guided search, never a bound)."""
-    from stratagem.models.strato.relaxation_kernel import decode_half, half_offsets
+    from stratagem.models.strato.search.relaxation_kernel import decode_half, half_offsets
 
     k = len(classes)
     offsets = half_offsets(k, limit)
@@ -266,13 +266,13 @@ def _resolve_token(token: str, row: Row) -> str:
 
 @lru_cache(maxsize=8)
 def _all_tables(k: int, limit: int) -> dict[str, Any]:
-    from stratagem.models.strato import relaxation_kernel as kernel
+    from stratagem.models.strato.search import relaxation_kernel as kernel
 
     return kernel.half_tables(k, limit)
 
 
 def _tables(k: int, limit: int) -> tuple[np.ndarray, ...]:
-    from stratagem.models.strato import relaxation_kernel as kernel
+    from stratagem.models.strato.search import relaxation_kernel as kernel
 
     tables = _all_tables(k, limit)
     return tuple(tables[name] for name in kernel.TABLE_ORDER)
@@ -283,8 +283,8 @@ def _guide(challenge: Challenge, row: Row, relaxation: RowRelaxation) -> tuple[A
     class counts, the cards of each class the goal needs in the row, the goal halves' lengths, and how
     many needed cards one relaxed turn can add (two when a card of a needed class can also bring one
     from another row, by Storm or Fog)."""
-    from stratagem.models.strato.relaxation_kernel import FOG as FOG_ACTION
-    from stratagem.models.strato.relaxation_kernel import STORM as STORM_ACTION
+    from stratagem.models.strato.search.relaxation_kernel import FOG as FOG_ACTION
+    from stratagem.models.strato.search.relaxation_kernel import STORM as STORM_ACTION
 
     index = {w: i for i, cls in enumerate(relaxation.classes) for w in cls}
     need = np.zeros(relaxation.k, np.int64)
@@ -309,7 +309,7 @@ def _kernel_args(relaxation: RowRelaxation) -> tuple[Any, ...]:
 def _relaxed(challenge: Challenge, goal_row: Row, relaxation: RowRelaxation, guided: bool = False) -> Relaxed:
     """The kernel's :class:`~relaxation_kernel.Relaxed` for ``relaxation`` (its tables, goal tests and, if
     ``guided``, the estimate's guide), built once per search object."""
-    from stratagem.models.strato import relaxation_kernel as kernel
+    from stratagem.models.strato.search import relaxation_kernel as kernel
 
     goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, relaxation.limit)[:2]
     k, limit, _, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(relaxation)
@@ -319,7 +319,7 @@ def _relaxed(challenge: Challenge, goal_row: Row, relaxation: RowRelaxation, gui
 
 def relaxed_successors(relaxation: RowRelaxation, code: int) -> list[int]:
     """The relaxed successors of one state (for tests and explanations)."""
-    from stratagem.models.strato import relaxation_kernel as kernel
+    from stratagem.models.strato.search import relaxation_kernel as kernel
 
     k, limit, _, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(relaxation)
     never = np.zeros(relaxation.half_rows, np.bool_)  # the successors do not depend on the goal
@@ -381,7 +381,7 @@ class RelaxedSearch:
         of its turns one relaxed turn further from the start), so only tables passing this test can
         be on it.
         """
-        from stratagem.models.strato import relaxation_kernel as kernel
+        from stratagem.models.strato.search import relaxation_kernel as kernel
 
         if self.distance is None or not self.exact or not fits(self.relaxation, rows):
             return False
@@ -404,7 +404,7 @@ def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation
     ``guided`` prunes it with an admissible estimate (the distance found is the same, see
     ``relaxation_kernel.forward``); ``hint`` is a lower bound on that distance known beforehand (it only
     saves restarts)."""
-    from stratagem.models.strato import relaxation_kernel as kernel
+    from stratagem.models.strato.search import relaxation_kernel as kernel
 
     goal_row = state.rows[relaxation.row]
     if relaxation.codes > MAX_CODES or not fits(relaxation, state.rows):
@@ -560,7 +560,7 @@ class GoalDistance:
         known = self._exact.get(code)
         if known is not None:
             return known if known <= cap else cap + 1
-        from stratagem.models.strato import relaxation_kernel as kernel
+        from stratagem.models.strato.search import relaxation_kernel as kernel
 
         assert self._relaxed is not None  # searchable
         budget = int(self._lower[code])

@@ -9,7 +9,7 @@ Weathers are numbered in letter order (``C F R S T W`` = 0..5), so a sorted hand
 numbers. A deal's parameters are a :class:`Spec`, the relaxation's tables for the heuristic a
 :class:`Relax`.
 
-:func:`plays` is the rules engine's :meth:`~stratagem.models.strato.rules.StratoGame.plays` written
+:func:`plays` is the rules engine's :meth:`~stratagem.models.strato.rules.turns.StratoGame.plays` written
 again over these vectors: the same moves in the same order (cards of the hand by weather, then the
 Redraw; rows in order, left end first; target choices in the order :mod:`actions` lists them) and the
 same states after them, the end-of-turn result included. ``tests/models/strato/test_compiled.py``
@@ -95,7 +95,7 @@ def _shape(array: np.ndarray, name: str, *least: int) -> None:
 
 @cython.cclass
 class Spec:
-    """One deal's parameters as the kernel reads them (:class:`~stratagem.models.strato.packed.Packing`
+    """One deal's parameters as the kernel reads them (:class:`~stratagem.models.strato.search.packed.Packing`
     builds it): the layout (rows, slots per half-row ``maxl``, players), the card limit, the hand size,
     the draw pile, the options, and the victory condition resolved per row (see
     ``packed._goal_arrays``): eligibility, per half the kind (0 none, 1 sequence, 2 counts), sequence,
@@ -306,7 +306,7 @@ def row_met(a: cython.longlong[::1], r: cython.Py_ssize_t, spec: Spec) -> cython
 @cython.cfunc
 @cython.exceptval(check=False)
 def _status(a: cython.longlong[::1], spec: Spec) -> cython.longlong:
-    """:func:`~stratagem.models.strato.status.end_of_turn_status` of the state in ``a``."""
+    """:func:`~stratagem.models.strato.rules.status.end_of_turn_status` of the state in ``a``."""
     r: cython.Py_ssize_t
     side: cython.Py_ssize_t
     for r in range(spec.rows):
@@ -660,7 +660,7 @@ def plays(a: cython.longlong[::1], spec: Spec, after: cython.longlong[::1], stat
 @cython.ccall
 @cython.exceptval(-1, check=True)
 def lower_bound(a: cython.longlong[::1], spec: Spec, scratch: cython.longlong[:, ::1]) -> cython.longlong:
-    """:func:`~stratagem.models.strato.heuristic.lower_bound` of the state in ``a`` (``scratch``: an
+    """:func:`~stratagem.models.strato.search.heuristic.lower_bound` of the state in ``a`` (``scratch``: an
     ``int64`` array of 4 x 8 entries, kept by the caller)."""
     if a.shape[0] < spec.size or scratch.shape[0] < 4 or scratch.shape[1] < 8:
         raise ValueError("lower_bound: a state or scratch array smaller than the layout")
@@ -1249,7 +1249,8 @@ class StratoEngine(PackedGame):  # type: ignore[misc]
     exchange); :meth:`apply` plays it by generating the plays of that card at that end only and taking
     the one with the same record. Terminal as in the rules engine: won, lost, or no legal move; every
     player's return is 1 for a win and -1 otherwise (the players win or lose together). Keys are
-    :func:`pack`'s ``rows + 1`` words. ``packing`` is the deal's :class:`~stratagem.models.strato.packed.Packing`.
+    :func:`pack`'s ``rows + 1`` words. ``packing`` is the deal's
+    :class:`~stratagem.models.strato.search.packed.Packing`.
     """
 
     spec: Spec
