@@ -28,8 +28,9 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE
 from stratagem.loading import deal_of, load_strato
-from stratagem.models.strato.hidden.agents import AGENT_KINDS, StratoAgent, make_strato_agent
+from stratagem.models.strato.hidden.agents import StratoAgent, make_strato_agent
 from stratagem.models.strato.hidden.game import PLAY, HiddenStrato
+from stratagem.models.strato.hidden.observation import observe, public_game
 from stratagem.models.strato.rules.position import WON, State
 from stratagem.solvers.agents import AgentError, parse_agent_spec
 from stratagem.solvers.match import MatchStopped, bootstrap_interval, wilson_interval, within
@@ -107,9 +108,12 @@ class TeamMatch:
 def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Random,
               deadline: Deadline | None = None) -> tuple[bool, int]:
     """Play one deal with ``agent`` in every seat; the draws follow ``start``'s pile in its order.
+    The agent is handed what the player to move sees (:func:`observe`) and the public rules
+    (:func:`public_game`), never the true state.
     :class:`~stratagem.solvers.match.MatchStopped` when ``deadline`` passes first."""
     pile = list(start.pile)
     state = hidden.initial_state()
+    rules = public_game(hidden)
     turns = 0
     while not hidden.is_terminal(state) and turns < MAX_TURNS:
         if deadline is not None:
@@ -120,7 +124,7 @@ def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Rando
             continue
         if state.phase == PLAY:  # a turn starts (a Redraw's target choice belongs to it)
             turns += 1
-        state = hidden.apply(state, agent.choose(hidden, state, rng))
+        state = hidden.apply(state, agent.choose(rules, observe(hidden, state), rng))
     return state.status == WON, turns
 
 
@@ -137,7 +141,7 @@ def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int
             name, params = parse_agent_spec(spec)
             make_strato_agent(name, **params)
         except (AgentError, ValueError) as exc:
-            raise BadInput(ARGUMENT, f"agents[{i + 1}]", f"{exc} (Strato agents: {', '.join(AGENT_KINDS)})") from None
+            raise BadInput(ARGUMENT, f"agents[{i + 1}]", str(exc)) from None
         specs.append((spec.strip(), name, params))
     for count in players:
         if not 1 <= count <= 4:

@@ -166,15 +166,17 @@ def _strato_exact_once(puzzle: str, position: str, max_nodes: int) -> tuple[
 @dataclass
 class SpielStratoAgent:
     """OpenSpiel's ``MCTSBot`` as a Strato team agent: it searches the hidden-pile game over the
-    adapter's Strato engine (``stratagem_strato``'s states and numbering) from a clone of the full
-    state, random playouts to the end, ``simulations`` per move. Solo, that state is exactly what the
-    player knows (the table, the hand, the multiset of unseen cards); with more players it also holds
-    the other hands, which the bot therefore sees."""
+    adapter's Strato engine (``stratagem_strato``'s states and numbering) from the observation's
+    canonical state (:meth:`~stratagem.models.strato.hidden.observation.StratoObservation.state`), random
+    playouts to the end, ``simulations`` per move. Solo, that state is exactly what the player knows (the
+    table, the hand, the multiset of unseen cards); with more players the other hands in it are a fixed
+    deal of the unseen cards, not the true ones (the bot treats them as known)."""
 
     simulations: int
     name: str = "openspiel-mcts"
 
-    def choose(self, game: Any, state: Any, rng: Random) -> Any:
+    def choose(self, game: Any, seen: Any, rng: Random) -> Any:
+        state = seen.state()  # the observation's canonical state (no hidden hand)
         spiel = open_game(game, state, chance=True)
         bot = mcts_bot(spiel, self.simulations, None, rng.getrandbits(32), 2.0)
         return spiel.engine.move(bot.step(spiel.new_initial_state()))
@@ -183,14 +185,14 @@ class SpielStratoAgent:
 @dataclass
 class StratoUctAgent:
     """Our UCT (:func:`~stratagem.solvers.mcts.uct`, random playouts, MCTS-Solver) as a Strato team
-    agent over the same hidden-pile state as :class:`SpielStratoAgent` (so, like it, it sees the other
-    hands with two or more players; solo, only what the player knows)."""
+    agent over the same canonical state as :class:`SpielStratoAgent` (so, like it, it treats a fixed deal
+    of the unseen cards as the other hands with two or more players; solo, it has what the player knows)."""
 
     iterations: int
     name: str = "mcts"
 
-    def choose(self, game: Any, state: Any, rng: Random) -> Any:
-        return uct(game, state, iterations=self.iterations, seed=rng.getrandbits(32)).best_move
+    def choose(self, game: Any, seen: Any, rng: Random) -> Any:
+        return uct(game, seen.state(), iterations=self.iterations, seed=rng.getrandbits(32)).best_move
 
 
 @dataclass(frozen=True)
@@ -252,6 +254,7 @@ def strato_team_match(puzzle: str, players: int, games: int, seconds: float, *, 
     and ``pimc`` (8 samples, A* at 1,000 expansions) play as ``play strato`` runs them, their CPU
     measured. Seeded and reproducible once the counts are fixed."""
     from stratagem.models.strato.hidden.agents import GreedyAgent, IsmctsAgent, PimcAgent
+    from stratagem.models.strato.hidden.observation import observe, public_game
 
     deals = _strato_deals(puzzle, players, range(seed, seed + games))
     spare = _strato_deals(puzzle, players, range(seed + games, seed + games + calibration))
@@ -271,7 +274,7 @@ def strato_team_match(puzzle: str, players: int, games: int, seconds: float, *, 
     for label, make in makers.items():
         trial = 20
         began = cpu()
-        make(trial).choose(hidden, first, Random(0))
+        make(trial).choose(public_game(hidden), observe(hidden, first), Random(0))
         n = max(least.get(label, 1), round(trial * seconds / max(cpu() - began, 1e-6)))
         if spare:
             _, spent = _play_strato(make(n), spare, f"calibrate:{label}")

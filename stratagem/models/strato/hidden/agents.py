@@ -15,6 +15,12 @@ hidden), one agent kind for the whole team (Strato is cooperative: one shared re
   determinisation per iteration, random playouts.
 
 Every agent draws its randomness from the ``rng`` it is given, so a seeded match is reproducible.
+
+An agent is handed a :class:`~stratagem.models.strato.hidden.observation.StratoObservation` (what the
+player to move sees) and the public rules (:func:`~stratagem.models.strato.hidden.observation.public_game`),
+never the true state: ``choose(game, seen, rng)``. Where it searches, it starts from the observation's
+canonical state (:meth:`StratoObservation.state`), so its move is a function of the observation and the
+random stream alone (``tests/models/strato/test_observation.py`` holds every agent to it).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.models.strato.hidden.game import TARGET, HiddenState, HiddenStrato, announce
+from stratagem.models.strato.hidden.observation import StratoObservation
 from stratagem.models.strato.hidden.odds import TurnBound, greedy_move
 from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import ONGOING, WON, State
@@ -39,11 +46,12 @@ __all__ = ["AGENT_KINDS", "StratoAgent", "make_strato_agent"]
 
 
 class StratoAgent:
-    """A team's agent: ``choose(game, state, rng)`` for the player to move in a hidden-pile state."""
+    """A team's agent: ``choose(game, seen, rng)``, the move of the player to move given what that player
+    sees (``seen``) and the public rules (``game``, whose start holds no hand)."""
 
     name = "agent"
 
-    def choose(self, game: HiddenStrato, state: HiddenState, rng: Random) -> Move:
+    def choose(self, game: HiddenStrato, seen: StratoObservation, rng: Random) -> Move:
         raise NotImplementedError
 
     def params(self) -> dict[str, Any]:
@@ -56,9 +64,11 @@ class GreedyAgent(StratoAgent):
     def __init__(self) -> None:
         self._bounds: dict[int, TurnBound] = {}
 
-    def choose(self, game: HiddenStrato, state: HiddenState, rng: Random) -> Move:
-        bound = self._bounds.setdefault(id(game), TurnBound(game))
-        return greedy_move(game, bound, state)
+    def choose(self, game: HiddenStrato, seen: StratoObservation, rng: Random) -> Move:
+        bound = self._bounds.get(id(game))
+        if bound is None or bound.game is not game:
+            bound = self._bounds[id(game)] = TurnBound(game)
+        return greedy_move(game, bound, seen.state())
 
 
 @dataclass
@@ -78,7 +88,8 @@ class PimcAgent(StratoAgent):
     def params(self) -> dict[str, Any]:
         return {"samples": self.samples, "nodes": self.nodes}
 
-    def choose(self, game: HiddenStrato, state: HiddenState, rng: Random) -> Move:
+    def choose(self, game: HiddenStrato, seen: StratoObservation, rng: Random) -> Move:
+        state = seen.state()
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
@@ -107,7 +118,7 @@ class PimcAgent(StratoAgent):
             votes[vote] += 1
             lengths[vote] += len(line)
         if not votes:
-            return GreedyAgent().choose(game, state, rng)
+            return GreedyAgent().choose(game, seen, rng)
         order = {move: i for i, move in enumerate(moves)}
         return min(votes, key=lambda m: (-votes[m], lengths[m] / votes[m], order.get(m, len(order))))
 
@@ -146,7 +157,8 @@ class IsmctsAgent(StratoAgent):
     def params(self) -> dict[str, Any]:
         return {"iterations": self.iterations}
 
-    def choose(self, game: HiddenStrato, state: HiddenState, rng: Random) -> Move:
+    def choose(self, game: HiddenStrato, seen: StratoObservation, rng: Random) -> Move:
+        state = seen.state()
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]

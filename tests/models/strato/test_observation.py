@@ -1,0 +1,156 @@
+"""Agents see what a player sees (issue 29): the observation, the public rules, and decisions that depend on
+nothing else.
+
+Two true states that the player to move cannot tell apart (the same table, own hand, counts and unseen
+multiset; other hands and the pile dealt differently) must give every agent, for every seed, the same
+move; ``redeal`` must give the same sample for them; ``play_deal`` must hand agents nothing but an
+observation and rules whose start shows no hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from stratagem.models.strato.hidden.agents import AGENT_KINDS, StratoAgent, make_strato_agent
+from stratagem.models.strato.hidden.game import PLAY, TARGET, HiddenState, HiddenStrato, hide
+from stratagem.models.strato.hidden.observation import StratoObservation, observe, public_game, public_state
+from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.turns import redeal
+from stratagem.teamplay import play_deal
+from tests.models.strato.support import puzzle_challenge
+
+OPTIONS = Options()
+
+#: Every agent kind with a small budget (the property holds for any budget).
+AGENTS = {"greedy": {}, "pimc": {"samples": 3, "nodes": 60}, "ismcts": {"iterations": 25}}
+
+
+def test_every_agent_kind_is_covered() -> None:
+    assert set(AGENTS) == set(AGENT_KINDS)
+
+
+def walk(game: HiddenStrato, rng: random.Random, decisions: int) -> HiddenState:
+    """A true state reached by seeded random moves and draws (ongoing, a player to decide)."""
+    state = game.initial_state()
+    made = 0
+    while made < decisions:
+        moves = game.legal_moves(state) if state.phase in (PLAY, TARGET) else None
+        if moves is None:
+            outcomes = game.chance_outcomes(state)
+            after = game.apply(state, rng.choice([o for o, _ in outcomes]))
+        else:
+            after = game.apply(state, rng.choice(moves))
+            made += 1
+        if game.is_terminal(after):
+            return state if state.phase in (PLAY, TARGET) else walk(game, rng, decisions - 1)
+        state = after
+    while state.phase not in (PLAY, TARGET):
+        state = game.apply(state, game.chance_outcomes(state)[0][0])
+    return state
+
+
+def twin(game: HiddenStrato, state: HiddenState, seed: int) -> HiddenState:
+    """A state the player to move cannot tell from ``state`` but with the hidden cards dealt otherwise."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        other = game.sample_state(state, state.to_move, rng)
+        if other != state:
+            return other
+    raise AssertionError("no other deal of the unseen cards")
+
+
+def positions() -> list[tuple[HiddenStrato, HiddenState, HiddenState]]:
+    out = []
+    for name in ("challenge-0", "challenge-1"):
+        challenge = puzzle_challenge(name)
+        for players in (2, 4):
+            for seed in (1, 2):
+                game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, seed, players))
+                state = walk(game, random.Random(seed), decisions=seed + players)
+                out.append((game, state, twin(game, state, seed)))
+    return out
+
+
+POSITIONS = positions()
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_twins_have_one_observation(index: int) -> None:
+    game, state, other = POSITIONS[index]
+    assert state.hands != other.hands or state.pile != other.pile
+    assert state.hands[state.to_move] == other.hands[other.to_move]
+    seen = observe(game, state)
+    assert seen == observe(game, other)
+    # what the observation holds: the own hand and the counts, never another hand
+    assert seen.hand == state.hands[state.to_move]
+    assert seen.hand_sizes == tuple(len(h) for h in state.hands)
+    assert seen.pile_size == len(state.pile)
+    # the deck is accounted for: table, own hand, unseen, discard and a revealed card
+    table = "".join(row.left + row.right for row in state.rows)
+    total = Counter(table + seen.hand + seen.unseen + seen.discard + seen.card)
+    assert total == Counter({w: COPIES_PER_WEATHER for w in game.challenge.weathers})
+    # the canonical state keeps the observation
+    assert observe(game, seen.state()) == seen
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_twins_get_the_same_decision_from_every_agent_and_seed(index: int, name: str) -> None:
+    game, state, other = POSITIONS[index]
+    rules = public_game(game)
+    for seed in range(3):
+        agent = make_strato_agent(name, **AGENTS[name])
+        first = agent.choose(rules, observe(game, state), random.Random(seed))
+        again = make_strato_agent(name, **AGENTS[name]).choose(rules, observe(game, other), random.Random(seed))
+        assert first == again, f"{name}, seed {seed}"
+        assert first in game.legal_moves(state) and first in game.legal_moves(other)
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_redeal_depends_on_the_observation_only(index: int) -> None:
+    game, state, other = POSITIONS[index]
+    p = state.to_move
+    for seed in range(10):
+        assert redeal(state.hands, state.pile, p, random.Random(seed)) == \
+            redeal(other.hands, other.pile, p, random.Random(seed))
+        assert game.sample_state(state, p, random.Random(seed)) == game.sample_state(other, p, random.Random(seed))
+
+
+def test_the_public_rules_show_no_hand() -> None:
+    challenge = puzzle_challenge("challenge-1")
+    deal = seeded_deal(challenge, 1, 2)
+    game = HiddenStrato(challenge, OPTIONS, deal)
+    swapped = hide(deal)._replace(hands=(deal.hands[1], deal.hands[0]))
+    assert public_state(game, game.start) == public_state(game, swapped)
+    assert public_game(game).start == public_state(game, game.start)
+
+
+class Recorder(StratoAgent):
+    """Records what ``play_deal`` hands it and plays the first legal move of the canonical state."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[HiddenStrato, object]] = []
+
+    def choose(self, game: HiddenStrato, seen: StratoObservation, rng: random.Random) -> Move:
+        self.seen.append((game, seen))
+        return game.legal_moves(seen.state())[0]
+
+
+def test_play_deal_hands_agents_observations_only() -> None:
+    challenge = puzzle_challenge("challenge-0")
+    deal = seeded_deal(challenge, 2, 4)
+    game = HiddenStrato(challenge, OPTIONS, deal)
+    agent = Recorder()
+    play_deal(game, deal, agent, random.Random(0))
+    assert agent.seen
+    for rules, seen in agent.seen:
+        assert isinstance(seen, StratoObservation)
+        assert rules.start == public_state(game, game.start) != game.start
