@@ -44,12 +44,15 @@ README = REPO / "README.md"
 
 #: Commands whose run takes more than about three seconds on 2 loaded cores (measured): challenge 1's
 #: solo-1 with the relaxation (6-7 s; its verify then 4 s), the A* run stopped by ``--time-limit 5``,
-#: the STAKD solo set's SAT witness (3.5 s), and the level-2 example's duo-1 (2-4 s, its verify 2 s).
+#: the STAKD solo set's SAT witness (3.5 s), and the level-2 example's duo-1 (2-4 s, its verify 2 s); the
+#: "Seeing the answer" section's own solve of solo-1 and check of the solo set (6-10 s).
 SLOW_COMMANDS = (
     "stratagem solve puzzles/strato/challenge-1.toml --deal solo-1 --proof c1s1.json",
     "stratagem solve puzzles/strato/challenge-1.toml --deal solo-1 --method astar --time-limit 5",
     "stratagem check puzzles/stakd/solo.toml",
     "stratagem solve puzzles/strato/level-2-example.toml --deal duo-1 --proof l2d1.json",
+    "stratagem solve puzzles/strato/challenge-1.toml --deal solo-1 --proof solo-1.json --html solo-1.html",
+    "stratagem check puzzles/stakd/solo.toml --proof stakd-solo.json",
 )
 
 OMITTED = "..."

@@ -42,6 +42,7 @@ pre { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 
 .replay ol.moves li { padding: 1px 4px; border-radius: 4px; cursor: pointer; font-family: "DejaVu Sans Mono",
                       Menlo, monospace; font-size: 13px; }
 .replay ol.moves li.current { background: #d9480f; color: #fff; }
+.replay ol.moves li.current::marker { color: #d9480f; font-weight: 700; }
 .replay ol.moves li.start { list-style: none; margin-left: -28px; font-family: inherit; }
 .turn[hidden] { display: none; }
 .turn h3 { margin-top: 0; }

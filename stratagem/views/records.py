@@ -144,7 +144,8 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None) -> str:
                 raise BadInput(source, "line", "this proof record holds no line to show")
             line, claims, evidence, place = proof.line, proof.claim, proof.evidence, "line."
         replay_html, checked = line_replay(line, source, place)
-        title = f"{title_game}: {'proof' if fmt == PROOF_FORMAT else 'line'} of {len(line.moves)} move(s)"
+        unit = {"strato": "turn(s)", "stakd": "placement(s)"}.get(line.game, "move(s)")
+        title = f"{title_game}: {'proof' if fmt == PROOF_FORMAT else 'line'} of {len(line.moves)} {unit}"
         body += [claims_html(claims, evidence, checked, verdict), replay_html]
     elif fmt in (SOLVE, CHECK):
         line = _line_from_report(data, source)

@@ -44,6 +44,14 @@ def layers_svg(game: Any, state: Any, last: tuple[int, int] | None) -> str:
                 cx, cy = PAD + (x - x0) * STEP + STEP / 2, 20 + PAD + (y - y0) * STEP + STEP / 2
                 fill = "#dee2e6" if (x, y) in below and k else "#f1f3f5"
                 parts.append(f"<circle cx=\"{cx}\" cy=\"{cy}\" r=\"3\" fill=\"{fill}\"/>")
+        for piece in state.layers[k - 1] if k else ():  # the layer below, faintly, to read the stacking
+            nodes = _nodes(game, piece)
+            if nodes:
+                xs, ys = [x for x, _ in nodes], [y for _, y in nodes]
+                bx, by = PAD + (min(xs) - x0) * STEP + 1, 20 + PAD + (min(ys) - y0) * STEP + 1
+                bw, bh = (max(xs) - min(xs) + 1) * STEP - 2, (max(ys) - min(ys) + 1) * STEP - 2
+                parts.append(f"<rect class=\"below\" x=\"{bx}\" y=\"{by}\" width=\"{bw}\" height=\"{bh}\" rx=\"8\" "
+                             "fill=\"none\" stroke=\"#ced4da\" stroke-dasharray=\"3 3\"/>")
         for j, piece in enumerate(layer):
             nodes = _nodes(game, piece)
             if not nodes:

@@ -1,0 +1,87 @@
+"""The screenshots of docs/images/: the pages of `stratagem view` and `stratagem report --html`, opened in
+headless Chromium (Selenium with the system's chromedriver) and saved as PNG.
+
+Run from the repository root after `pip install -e '.[dev]'` and, on Debian, `apt-get install chromium
+chromium-driver`:
+
+    python scripts/view_screenshots.py            # every picture (about 40 s: two solves take most of it)
+
+Each record is made by the same commands as README.md's "Seeing the answer" section, in a temporary
+folder; the report is drawn from results/strato-sweep/results.jsonl.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+IMAGES = ROOT / "docs" / "images"
+WIDTH, HEIGHT = 1200, 820
+
+#: (picture, commands making the record, the record to view, keys pressed before the picture).
+PICTURES = [
+    ("strato-replay.png", [["solve", "{p}/strato/challenge-1.toml", "--deal", "solo-1", "--proof", "solo-1.json"]],
+     "solo-1.json", "end"),
+    ("stakd-solo.png", [["check", "{p}/stakd/solo.toml", "--proof", "stakd-solo.json"]], "stakd-solo.json", "end"),
+    ("cardclash-tree.png", [["analyze", "{p}/cardclash/square-in-5.toml", "--proof", "sq5-tree.json"]],
+     "sq5-tree.json", "tree"),
+    ("stackattack-matrices.png", [["analyze", "{p}/stackattack/2p-actions-3-turns.toml", "--proof", "sa-cert.json"]],
+     "sa-cert.json", "matrices"),
+]
+
+
+def driver() -> object:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ["SE_OFFLINE"] = "true"
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                     f"--window-size={WIDTH},{HEIGHT + 200}"):
+        options.add_argument(argument)
+    chrome = webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver")), options=options)
+    chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+    return chrome
+
+
+def main() -> int:
+    from selenium.webdriver.common.keys import Keys
+
+    chrome = driver()
+    stratagem = [sys.executable, "-m", "stratagem"]
+    with tempfile.TemporaryDirectory() as work:
+        for picture, commands, record, action in PICTURES:
+            for command in commands:
+                subprocess.run(stratagem + [part.format(p=ROOT / "puzzles") for part in command], cwd=work,
+                               check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(stratagem + ["view", record], cwd=work, check=True, stdout=subprocess.DEVNULL)
+            chrome.get((Path(work) / record).with_suffix(".html").as_uri())  # type: ignore[attr-defined]
+            if action == "end":
+                chrome.find_element("tag name", "body").send_keys(Keys.END)  # type: ignore[attr-defined]
+            elif action in ("tree", "matrices"):
+                heading = "The tree" if action == "tree" else "The matrices"
+                chrome.execute_script(  # type: ignore[attr-defined]
+                    "for (const h of document.querySelectorAll('h2')) if (h.textContent === arguments[0]) "
+                    "window.scrollTo(0, h.offsetTop - 280);", heading)
+            chrome.save_screenshot(str(IMAGES / picture))  # type: ignore[attr-defined]
+            print(IMAGES / picture)
+        out = Path(work) / "report"
+        subprocess.run(stratagem + ["report", str(ROOT / "results/strato-sweep/results.jsonl"), "--out", str(out),
+                                    "--html", "--no-plots"], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
+        chrome.get((out / "report.html").as_uri())  # type: ignore[attr-defined]
+        chrome.execute_script("window.scrollTo(0, document.querySelectorAll('h2')[1].offsetTop - 10);")  # type: ignore[attr-defined]
+        chrome.save_screenshot(str(IMAGES / "report-lengths.png"))  # type: ignore[attr-defined]
+        print(IMAGES / "report-lengths.png")
+    chrome.quit()  # type: ignore[attr-defined]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
