@@ -26,22 +26,27 @@ DEFAULT_LP_NODES = 5_000_000
 
 
 def lp_report(game: Any, state: Any, depth: int | None, limit: Deadline | None,
-              max_nodes: int | None) -> dict[str, Any]:
+              max_nodes: int | None, engine: Any = None) -> dict[str, Any]:
     """The report of the induction from ``state``: its value(s), the root's strategies, or why it stopped.
 
+    ``engine`` is the game's compiled engine (:mod:`stratagem.engines`) or None for the rules engine: with
+    an engine that offers the induction's extension (``engine.simultaneous()``, a
+    :class:`~stratagem.solvers.induction_kernel.SimultaneousPacked` with a bound on its lines) the walk
+    runs compiled, with the same nodes, matrices and certificates; otherwise on the rules engine.
     The induction's results ride along under ``_results`` (not part of the record): they are what
     :meth:`~stratagem.analysis.result.Analysis.write_proof` turns into matrix proofs.
     """
     from stratagem.solvers.simultaneous import InductionStopped, solve_each_player, solve_simultaneous
 
+    packed = packed_induction(engine)
     cap = max_nodes if max_nodes is not None else DEFAULT_LP_NODES
     try:
         if game.num_players == 2:
             results = [solve_simultaneous(game, state, player=0, depth=depth, payoff="margin", time_limit=limit,
-                                          max_nodes=cap)]
+                                          max_nodes=cap, packed=packed)]
         else:
             results = list(solve_each_player(game, state, depth=depth, payoff="own", time_limit=limit,
-                                             max_nodes=cap))
+                                             max_nodes=cap, packed=packed))
     except InductionStopped as stop:
         why = "time limit" if stop.stopped_by == "time" else f"node limit ({cap:,} positions)"
         return {
@@ -97,6 +102,16 @@ def lp_report(game: Any, state: Any, depth: int | None, limit: Deadline | None,
         "summary": _lp_summary(per_player, two, status),
         "_results": results,
     }
+
+
+def packed_induction(engine: Any) -> Any:
+    """The compiled induction's view of a compiled engine (None: walk the rules engine): the engine's
+    ``simultaneous()`` where it has one and its lines are bounded (Stack Attack's ``scope = "round"``)."""
+    maker = getattr(engine, "simultaneous", None)
+    if maker is None:
+        return None
+    packed = maker()
+    return packed if packed.max_plies > 0 else None
 
 
 def _lp_summary(per_player: Sequence[dict[str, Any]], two: bool, status: str) -> str:

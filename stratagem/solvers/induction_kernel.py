@@ -1,0 +1,463 @@
+# cython: infer_types=True
+"""The backward induction of :mod:`~stratagem.solvers.simultaneous` walked over a compiled engine.
+
+A Cython kernel in pure-Python mode. :class:`PackedInduction` is :class:`~stratagem.solvers.simultaneous.
+Walker` + ``_Inductor`` again, over packed states: the same positions valued in the same order, the same
+memo and scratch (and the same point where the scratch is emptied), the same count of positions valued
+for ``max_nodes`` and the clock read every 8 of them, the same forced nodes, and for every simultaneous
+node the same matrix of exact values handed to the same :func:`~stratagem.solvers.matrix.solve_matrix`.
+So the result, and the certificate :mod:`~stratagem.solvers.matrixproof` writes from it, are those of the
+walk over the rules engine; ``verify`` still checks the certificate with the rules engine alone.
+
+What is compiled: the walk itself (terminals, decisions inside a turn, banking, the memo keys, applying
+joint moves and building each matrix's cells). What stays Python: each matrix game's LP and its exact
+certificate (``solve_matrix``), exact sums at chance nodes, and the decoding of each solved node's
+position into the reference engine's state (the result names its nodes by those states).
+
+**Values in the walk** are 64-bit codes: an integer ``v`` with ``|v| < 2**60`` stands for itself; a code
+``2**60 + i`` for the ``i``-th exact value (a ``Fraction`` that is not whole, or a huge integer) in a table
+kept beside a ``double`` approximation of it. A decision node compares codes: two integers directly, else
+by their approximations when they differ by more than 1e-9 relative, else exactly with the Fractions
+(so every comparison is exact, and Fractions are touched only near ties).
+
+**What a game adds** (:class:`SimultaneousPacked`, subclassed by the game's engine module, as the rules
+engine adds ``player_moves``, ``bank`` and ``evaluate`` to the Game protocol): each player's moves at a
+SIMULTANEOUS state (one integer each), the joint move record of one move per player, the position with
+nothing banked and what was banked (``bank``, False when the game banks nothing there), and an evaluation
+for depth-limited runs; and bounds on the moves at a state and the plies of a line (the walk keeps one
+scratch area per ply). A game whose lines have no known bound is refused.
+
+The module knows nothing about any particular game.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import cython
+import numpy as np
+
+if cython.compiled:
+    from cython.cimports.cpython.bytes import PyBytes_FromStringAndSize
+    from cython.cimports.stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
+else:
+    from stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
+
+#: Codes from here up name an exact value in the table (see the module docstring).
+REF = cython.declare(cython.longlong, 1 << 60)
+#: Integers below this size in magnitude are added without leaving 64 bits.
+SAFE = cython.declare(cython.longlong, 1 << 58)
+
+@cython.cclass
+class SimultaneousPacked:
+    """What the compiled induction needs from a game beyond :class:`~stratagem.core.packed.PackedGame`.
+
+    ``game`` is the engine; ``max_player_moves`` bounds one player's moves at a simultaneous state and
+    ``max_decisions`` the moves (or chance outcomes) at any other state; every line of play ends within
+    ``max_plies`` plies (0: no bound is known, and the walk refuses the game). Subclasses override the
+    methods.
+    """
+
+    def __init__(self, game: PackedGame, max_player_moves: int, max_decisions: int, max_plies: int) -> None:
+        self.game = game
+        self.max_player_moves = max_player_moves
+        self.max_decisions = max_decisions
+        self.max_plies = max_plies
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def player_moves(self, state: cython.longlong[::1], player: cython.Py_ssize_t,
+                     out: cython.longlong[::1]) -> cython.Py_ssize_t:
+        """Write ``player``'s moves at a simultaneous ``state`` into ``out`` (the reference's order); how many."""
+        raise NotImplementedError(f"{type(self).__name__} does not define player_moves")
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def joint(self, choice: cython.longlong[::1], record: cython.longlong[::1]) -> cython.int:
+        """Write the joint move record of ``choice`` (one move per player, in player order)."""
+        raise NotImplementedError(f"{type(self).__name__} does not define joint")
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def bank(self, state: cython.longlong[::1], rest: cython.longlong[::1],
+             banked: cython.longlong[::1]) -> cython.bint:
+        """The reference's ``bank``: True with the position without what is banked in ``rest`` and each
+        player's banked return in ``banked``; False when nothing is banked (or the game banks nothing)."""
+        return False
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def evaluate(self, state: cython.longlong[::1], values: cython.longlong[::1]) -> cython.bint:
+        """The reference's ``evaluate`` as integers into ``values``; False when the game has none."""
+        return False
+
+
+@cython.cclass
+class PackedInduction:
+    """One run of the induction for ``player`` (see the module docstring); :meth:`run` values a position."""
+
+    sp: SimultaneousPacked
+    game: PackedGame
+    n: cython.Py_ssize_t
+    player: cython.Py_ssize_t
+    margin: cython.bint
+    width: cython.Py_ssize_t
+    plies: cython.Py_ssize_t
+    states: cython.longlong[:, ::1]
+    moves: cython.longlong[:, :, ::1]
+    weights: cython.longlong[:, ::1]
+    opts: cython.longlong[:, :, ::1]
+    nopts: cython.longlong[:, ::1]
+    choice: cython.longlong[:, ::1]
+    records: cython.longlong[:, ::1]
+    values: cython.longlong[::1]
+    approx: cython.double[::1]
+    nexact: cython.Py_ssize_t
+    exact: list[Any]
+    memo: dict[bytes, int]
+    scratch: dict[bytes, int]
+    solved: dict[Any, Any]
+    count: cython.longlong
+    max_nodes: cython.longlong
+    evaluated: cython.longlong
+    deadline: Any
+    scratch_limit: cython.Py_ssize_t
+    clock_every: cython.longlong
+
+    def __init__(self, sp: SimultaneousPacked, player: int, payoff: str, deadline: Any, max_nodes: int | None,
+                 scratch_limit: int, clock_every: int) -> None:
+        game = sp.game
+        self.sp = sp
+        self.game = game
+        self.n = game.players
+        self.player = player
+        self.margin = payoff == "margin"
+        self.width = game.width
+        self.plies = sp.max_plies + 1 if sp.max_plies > 0 else 0
+        room = max(sp.max_decisions, 1)
+        self.states = np.zeros((self.plies + 1, self.width + 1), np.int64)
+        self.moves = np.zeros((self.plies, room, game.move_width), np.int64)
+        self.weights = np.zeros((self.plies, room), np.int64)
+        self.opts = np.zeros((self.plies, self.n, max(sp.max_player_moves, 1)), np.int64)
+        self.nopts = np.zeros((self.plies, self.n), np.int64)
+        self.choice = np.zeros((self.plies, self.n), np.int64)
+        self.records = np.zeros((self.plies, game.move_width), np.int64)
+        self.values = np.zeros(self.n, np.int64)
+        self.approx = np.zeros(1024, np.float64)
+        self.nexact = 0
+        self.exact = []
+        self.memo = {}
+        self.scratch = {}
+        self.solved = {}
+        self.count = 0
+        self.max_nodes = -1 if max_nodes is None else max_nodes
+        self.evaluated = 0
+        self.deadline = deadline
+        self.scratch_limit = scratch_limit
+        self.clock_every = clock_every
+
+    # -- exact values as codes -----------------------------------------------------------------
+    @cython.cfunc
+    def _intern(self, x: Any) -> cython.longlong:
+        """The code of an exact value (an int or a Fraction; a whole Fraction is its int)."""
+        if isinstance(x, Fraction) and x.denominator == 1:
+            x = x.numerator
+        if isinstance(x, int) and -REF < x < REF:
+            return cython.cast(cython.longlong, x)
+        if self.nexact == self.approx.shape[0]:
+            grown = np.zeros(2 * self.nexact, np.float64)
+            grown[: self.nexact] = self.approx
+            self.approx = grown
+        self.approx[self.nexact] = float(x)
+        self.exact.append(x)
+        self.nexact += 1
+        return REF + self.nexact - 1
+
+    @cython.cfunc
+    def _value(self, code: cython.longlong) -> object:
+        """The exact value of a code (an int or a Fraction)."""
+        if code < REF:
+            return int(code)
+        return self.exact[code - REF]
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _approx(self, code: cython.longlong) -> cython.double:
+        if code < REF:
+            return cython.cast(cython.double, code)
+        return self.approx[code - REF]
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _less(self, a: cython.longlong, b: cython.longlong) -> cython.bint:
+        """Whether the value of code ``a`` is below that of ``b``, exactly."""
+        fa: cython.double
+        fb: cython.double
+        tol: cython.double
+        if a < REF and b < REF:
+            return a < b
+        fa = self._approx(a)
+        fb = self._approx(b)
+        tol = 1e-9 * (1.0 + abs(fa) + abs(fb))
+        if fa < fb - tol:
+            return True
+        if fa > fb + tol:
+            return False
+        return bool(self._value(a) < self._value(b))
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _add(self, a: cython.longlong, b: cython.longlong) -> cython.longlong:
+        if -SAFE < a < SAFE and -SAFE < b < SAFE:
+            return a + b
+        if b == 0:
+            return a
+        if a == 0:
+            return b
+        return self._intern(self._value(a) + self._value(b))
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _scalar(self, values: cython.longlong[::1]) -> cython.longlong:
+        """The number the player is valued by, from one integer return per player (``_scalar`` of the walk)."""
+        own: cython.longlong = values[self.player]
+        others: cython.longlong = 0
+        q: cython.Py_ssize_t
+        if not self.margin:
+            return own
+        for q in range(self.n):
+            if q != self.player:
+                others += values[q]
+        if self.n == 2:
+            return own - others
+        if (own * (self.n - 1) - others) % (self.n - 1) == 0:
+            return (own * (self.n - 1) - others) // (self.n - 1)
+        return self._intern(Fraction(own) - Fraction(others, self.n - 1))
+
+    # -- the walk -----------------------------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def _tick(self) -> cython.int:
+        """One position is about to be valued: the limits are checked here, before the work."""
+        self.count += 1
+        if self.max_nodes >= 0 and self.count > self.max_nodes:
+            from stratagem.solvers.simultaneous import InductionStopped
+
+            raise InductionStopped("nodes", self.count - 1, len(self.solved))
+        if self.deadline is not None and self.count % self.clock_every == 0 and self.deadline.expired():
+            from stratagem.solvers.simultaneous import InductionStopped
+
+            raise InductionStopped("time", self.count - 1, len(self.solved))
+        return 0
+
+    @cython.cfunc
+    def _key(self, ply: cython.Py_ssize_t, remaining: cython.longlong) -> bytes:
+        """The memo key of the state at ``ply`` with ``remaining`` turns to solve: its words as bytes."""
+        self.states[ply, self.width] = remaining
+        if cython.compiled:
+            return PyBytes_FromStringAndSize(  # type: ignore[no-any-return]
+                cython.cast(cython.p_char, cython.address(self.states[ply, 0])), (self.width + 1) * 8)
+        key: bytes = bytes(self.states[ply])
+        return key
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def value(self, ply: cython.Py_ssize_t, remaining: cython.longlong) -> cython.longlong:
+        """The value of the state at ``ply`` with ``remaining`` simultaneous turns to solve (-1: no limit)."""
+        game: PackedGame = self.game
+        state: cython.longlong[::1] = self.states[ply, : self.width]
+        mover: cython.Py_ssize_t
+        count: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        best: cython.longlong
+        v: cython.longlong
+        banked: cython.longlong
+        if ply + 1 >= self.plies:
+            raise OverflowError(f"the induction went deeper than its {self.plies} plies of scratch area")
+        if game.terminal(state, self.values):  # before any memo, as the walk over the rules engine
+            self._tick()
+            return self._scalar(self.values)
+        mover = game.to_move(state)
+        if mover >= 0:  # a decision inside a turn: not kept
+            self._tick()
+            here: cython.longlong[:, ::1] = self.moves[ply]
+            count = game.legal(state, here)
+            if count == 0:
+                from stratagem.core.errors import UnsupportedGame
+
+                raise UnsupportedGame(f"player {mover} has no legal move in a non-terminal state")
+            best = 0
+            for i in range(count):
+                game.apply(state, here[i], self.states[ply + 1, : self.width])
+                v = self.value(ply + 1, remaining)
+                if i == 0:
+                    best = v
+                elif mover == self.player:
+                    if self._less(best, v):
+                        best = v
+                elif self._less(v, best):
+                    best = v
+            return best
+        if mover == SIMULTANEOUS and ply > 0 and self.sp.bank(state, self.states[ply + 1, : self.width],
+                                                              self.values):
+            banked = self._scalar(self.values)  # value what is left, add what is banked
+            return self._add(banked, self.value(ply + 1, remaining))
+        key = self._key(ply, remaining)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.scratch.get(key)
+            if found is None:
+                return self._compute(ply, remaining, mover, key)
+        return cython.cast(cython.longlong, found)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _compute(self, ply: cython.Py_ssize_t, remaining: cython.longlong, mover: cython.Py_ssize_t,
+                 key: bytes) -> cython.longlong:
+        """The value of a chance or simultaneous state, stored in the memo (or the scratch for forced ones)."""
+        game: PackedGame = self.game
+        sp: SimultaneousPacked = self.sp
+        state: cython.longlong[::1] = self.states[ply, : self.width]
+        count: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        q: cython.Py_ssize_t
+        total_weight: cython.longlong
+        below: cython.longlong
+        v: cython.longlong
+        rows: cython.Py_ssize_t
+        columns: cython.Py_ssize_t
+        self._tick()
+        if mover == CHANCE:
+            here: cython.longlong[:, ::1] = self.moves[ply]
+            count = game.chance(state, here, self.weights[ply])
+            total_weight = 0
+            for i in range(count):
+                total_weight += self.weights[ply, i]
+            total = Fraction(0)
+            for i in range(count):
+                game.apply(state, here[i], self.states[ply + 1, : self.width])
+                v = self.value(ply + 1, remaining)
+                total += Fraction(int(self.weights[ply, i]), int(total_weight)) * self._value(v)
+            v = self._intern(total)
+            self.memo[key] = v
+            return v
+        if mover != SIMULTANEOUS:
+            from stratagem.core.errors import UnsupportedGame
+
+            raise UnsupportedGame(f"to_move gave {mover} for a non-terminal position")
+        if remaining == 0:
+            if not sp.evaluate(state, self.values):
+                from stratagem.core.errors import UnsupportedGame
+
+                raise UnsupportedGame("the game has no evaluate, so a depth limit cannot be used")
+            self.evaluated += 1
+            v = self._scalar(self.values)
+            self.memo[key] = v
+            return v
+        for q in range(self.n):
+            self.nopts[ply, q] = sp.player_moves(state, q, self.opts[ply, q])
+        rows = self.nopts[ply, self.player]
+        columns = 1
+        for q in range(self.n):
+            if q != self.player:
+                columns *= self.nopts[ply, q]
+        below = -1 if remaining < 0 else remaining - 1
+        if rows == 1 and columns == 1 and ply > 0:  # forced: worth its only child, kept in the scratch
+            self._child(ply, 0, 0)
+            v = self.value(ply + 1, below)
+            self.scratch[key] = v
+            return v
+        if rows == 0 or columns == 0:
+            from stratagem.core.errors import UnsupportedGame
+
+            raise UnsupportedGame("a player has no move at a simultaneous node")
+        v = self._matrix_node(ply, below, rows, columns, remaining)
+        self.memo[key] = v
+        if len(self.scratch) > self.scratch_limit:
+            self.scratch.clear()
+        return v
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def _child(self, ply: cython.Py_ssize_t, row: cython.Py_ssize_t, column: cython.Py_ssize_t) -> cython.int:
+        """Write into the next ply the state after the player's ``row``-th move and the opponents'
+        ``column``-th joint move (the first opponent's move changing slowest)."""
+        q: cython.Py_ssize_t
+        rest: cython.Py_ssize_t = column
+        size: cython.Py_ssize_t
+        for q in range(self.n - 1, -1, -1):
+            if q == self.player:
+                self.choice[ply, q] = self.opts[ply, q, row]
+            else:
+                size = self.nopts[ply, q]
+                self.choice[ply, q] = self.opts[ply, q, rest % size]
+                rest //= size
+        self.sp.joint(self.choice[ply], self.records[ply])
+        self.game.apply(self.states[ply, : self.width], self.records[ply], self.states[ply + 1, : self.width])
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _matrix_node(self, ply: cython.Py_ssize_t, below: cython.longlong, rows: cython.Py_ssize_t,
+                     columns: cython.Py_ssize_t, remaining: cython.longlong) -> cython.longlong:
+        """Build the node's exact matrix, solve it (Python: the LP and its certificate) and record it."""
+        from stratagem.solvers.matrix import solve_matrix
+        from stratagem.solvers.simultaneous import SimultaneousNode
+
+        r: cython.Py_ssize_t
+        c: cython.Py_ssize_t
+        v: cython.longlong
+        matrix = []
+        for r in range(rows):
+            line = []
+            for c in range(columns):
+                self._child(ply, r, c)
+                v = self.value(ply + 1, below)
+                line.append(self._value(v))
+            matrix.append(tuple(line))
+        table = tuple(matrix)
+        solution = solve_matrix(table)
+        state = self.game.decode(np.asarray(self.states[ply, : self.width]))
+        moves = [[int(self.opts[ply, q, i]) for i in range(self.nopts[ply, q])] for q in range(self.n)]
+        opponents = [q for q in range(self.n) if q != self.player]
+        column_moves: tuple[tuple[int, ...], ...]
+        if len(opponents) == 1:
+            column_moves = tuple((m,) for m in moves[opponents[0]])
+        else:
+            import itertools
+
+            column_moves = tuple(itertools.product(*(moves[q] for q in opponents)))
+        depth = None if remaining < 0 else int(remaining)
+        self.solved[(state, depth)] = SimultaneousNode(state, depth, tuple(moves[self.player]), column_moves, table,
+                                                       solution)
+        return self._intern(solution.value)
+
+    def run(self, start: Any, depth: int | None) -> Any:
+        """The exact value (an int or a Fraction) of the packed position ``start`` with ``depth`` turns to solve."""
+        if self.plies == 0:
+            from stratagem.core.errors import UnsupportedGame
+
+            raise UnsupportedGame("the game's lines are not bounded, so the compiled induction cannot walk them")
+        words: cython.longlong[::1] = np.ascontiguousarray(start, np.int64)
+        i: cython.Py_ssize_t
+        for i in range(self.width):
+            self.states[0, i] = words[i]
+        return self._value(self.value(0, -1 if depth is None else depth))
+
+    @property
+    def solved_nodes(self) -> tuple[Any, ...]:
+        """The solved simultaneous nodes, children before parents (the order they were solved in)."""
+        return tuple(self.solved.values())
+
+    @property
+    def evaluated_leaves(self) -> int:
+        return int(self.evaluated)
+
+    @property
+    def positions(self) -> int:
+        """Positions valued so far (the count ``max_nodes`` caps)."""
+        return int(self.count)
+
+
+__all__ = ["PackedInduction", "SimultaneousPacked"]
