@@ -38,6 +38,8 @@ KERNELS = (
     "stratagem/models/strato/search/relaxation_kernel.py",
     "stratagem/solvers/drup_flat.py",
     "stratagem/solvers/drup_compiled.py",
+    "stratagem/solvers/induction_kernel.py",
+    "stratagem/models/stackattack/engine.py",
 )
 
 #: Compiler directives every kernel starts from (a kernel may set others in its ``# cython:`` header).

@@ -33,6 +33,8 @@ KERNELS = (
     "stratagem.models.strato.search.relaxation_kernel",
     "stratagem.solvers.drup_flat",
     "stratagem.solvers.drup_compiled",
+    "stratagem.solvers.induction_kernel",
+    "stratagem.models.stackattack.engine",
 )
 
 #: What running without the compiled core costs, measured (docs/design.md has the figures).
