@@ -85,8 +85,13 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
         game, start = loaded.game, loaded.state
         if players is not None and players != game.num_players:
             raise BadInput(str(position), "position", f"has {game.num_players} players, --players says {players}")
-    else:
-        game = new_game(game_name, players if players is not None else len(agents))
+    elif players is not None:
+        game = new_game(game_name, players)
+    else:  # one player per agent: a count the game refuses is the agents' fault, not an unnamed --players
+        try:
+            game = new_game(game_name, len(agents))
+        except BadInput as exc:
+            raise BadInput(ARGUMENT, "agents", f"{len(agents)} agent(s), one per player: {exc.problem}") from None
     if len(agents) != game.num_players:
         raise BadInput(ARGUMENT, "agents", f"{len(agents)} agent(s) for {game.num_players} players; "
                        "name one agent per player")

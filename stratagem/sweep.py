@@ -63,7 +63,7 @@ DIST_HINT = 'pip install "stratagem[dist]" (or run in this process with --worker
 #: Seconds to wait for an existing scheduler (``--scheduler``) before giving up.
 CONNECT_TIMEOUT = 10.0
 
-#: The most tasks one sweep may plan (``--deals`` has the same cap): ten million records are some 6 GB.
+#: The most tasks one sweep may plan (``--count`` has the same cap): ten million records are some 6 GB.
 MAX_TASKS = 10_000_000
 
 #: The longest line a results file may hold. A record is under a few KB (its line is at most a few
@@ -212,7 +212,7 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
     bytes hashed."""
     seeds, players, methods = list(seeds), list(players), list(methods)
     if len(puzzles) * len(seeds) * len(players) * len(methods) > MAX_TASKS:
-        raise BadInput("<argument>", "--deals", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {len(players)} "
+        raise BadInput("<argument>", "--count", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {len(players)} "
                        f"player count(s) x {len(methods)} method(s) is more than the {MAX_TASKS:,} tasks a sweep runs")
     limit = None if time_limit is None else float(time_limit)  # 10 and 10.0 are one key
     strato = any(game_of_file(path) == "strato" for path in puzzles)

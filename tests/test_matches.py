@@ -18,7 +18,7 @@ def test_a_match_is_the_commands_and_repeats_with_its_seed(capsys: pytest.Captur
     result = play("stratatak", ["greedy", "random"], games=4, seed=5)
     assert result.games == 4 and [a.games for a in result.agents] == [4, 4]
     assert play("stratatak", ["greedy", "random"], games=4, seed=5).to_json() == result.to_json()
-    assert run(["play", "stratatak", "--agents", "greedy,random", "--games", "4", "--seed", "5", "--json"]) == 0
+    assert run(["play", "stratatak", "--agents", "greedy,random", "--count", "4", "--seed", "5", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == result.to_json()
 
 
@@ -37,7 +37,7 @@ def test_a_game_offers_its_own_agents() -> None:
 
 @pytest.mark.parametrize(("agents", "place", "words"), [
     (["random", " "], "agents", "empty agent name"),
-    (["random", "random", "random"], "players", "2 players, not 3"),
+    (["random", "random", "random"], "agents", "2 players, not 3"),  # one player per agent: the agents are at fault
     (["random", "oracle"], "agents[2]", "unknown agent 'oracle'"),
 ])
 def test_refusals_name_the_parameter(agents: list[str], place: str, words: str) -> None:

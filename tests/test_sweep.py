@@ -111,7 +111,7 @@ def test_retry_unknown_runs_again_only_the_undecided_and_appends(tmp_path: Path,
     solved = lines_of(out)
     stopped = dict(solved[1], status="unknown", length=None, line=None, seconds=30.0)  # as a time limit leaves it
     out.write_text(json.dumps(solved[0]) + "\n" + json.dumps(stopped) + "\n")
-    args = ["sweep", str(CHALLENGE_0), "--deals", "2", "--time-limit", "30", "--out", str(out), "--workers", "0"]
+    args = ["sweep", str(CHALLENGE_0), "--count", "2", "--time-limit", "30", "--out", str(out), "--workers", "0"]
     code, err = cli(capsys, *args)
     assert code == 0 and "0 record(s) written" in err, err  # a plain resume keeps the unknown record
     code, err = cli(capsys, *args, "--retry-unknown")
@@ -130,7 +130,7 @@ def test_a_torn_last_line_is_dropped_with_a_note(tmp_path: Path, capsys: pytest.
     run_sweep(out, range(2), players=(1,))
     whole = out.read_text()
     out.write_text(whole + whole.splitlines()[0][:40])  # a crash in the middle of a third record
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "3", "--time-limit", "30", "--out", str(out),
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "3", "--time-limit", "30", "--out", str(out),
                     "--workers", "0")
     assert code == 0, err
     assert "line 3 is torn" in err and "dropped" in err
@@ -168,7 +168,7 @@ def test_bad_input_leaves_the_results_file_untouched(tmp_path: Path, capsys: pyt
     other = tmp_path / "other.jsonl"
     other.write_text('{"format": "stratagem/solve@1", "status": "solved"}\n')
     before = other.read_bytes()
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(other), "--workers", "0")
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "2", "--out", str(other), "--workers", "0")
     assert_one_line(code, err, "line 1", "stratagem/solve@1", SWEEP_FORMAT)
     assert other.read_bytes() == before
 
@@ -177,13 +177,13 @@ def test_bad_input_leaves_the_results_file_untouched(tmp_path: Path, capsys: pyt
     good = torn_inside.read_text().splitlines()
     torn_inside.write_text(good[0][:30] + "\n" + good[1] + "\n")  # a broken line that is not the last
     before = torn_inside.read_bytes()
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(torn_inside), "--workers", "0")
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "2", "--out", str(torn_inside), "--workers", "0")
     assert_one_line(code, err, "line 1", "not a JSON record")
     assert torn_inside.read_bytes() == before
 
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(tmp_path / "no" / "r.jsonl"))
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "2", "--out", str(tmp_path / "no" / "r.jsonl"))
     assert_one_line(code, err, "--out", "does not exist")
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(tmp_path))
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "2", "--out", str(tmp_path))
     assert_one_line(code, err, "--out")
 
     code, err = cli(capsys, "report", str(other), "--out", str(tmp_path / "rep"))
@@ -197,7 +197,7 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, capsys: pytest.Cap
     out = tmp_path / "results.jsonl"
     run_sweep(out, range(1), players=(1,))
     before = out.read_bytes()
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(out), "--time-limit", "30",
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "2", "--out", str(out), "--time-limit", "30",
                     "--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "0.5")
     assert_one_line(code, err, "tcp://127.0.0.1:9", "--scheduler", "cannot reach")
     assert out.read_bytes() == before
@@ -233,7 +233,7 @@ def _terminate_after(process: subprocess.Popen[str], out: Path, lines: int, sig:
                                               pytest.param("2", signal.SIGINT, marks=pytest.mark.slow)])
 def test_sigterm_then_resume_records_each_task_once(tmp_path: Path, workers: str, sig: int) -> None:
     out = tmp_path / "results.jsonl"
-    args = ["sweep", str(CHALLENGE_0), "--deals", "40", "--players", "1", "--time-limit", "30", "--out", str(out),
+    args = ["sweep", str(CHALLENGE_0), "--count", "40", "--players", "1", "--time-limit", "30", "--out", str(out),
             "--workers", workers, "--quiet"]
     code, err = _terminate_after(_start(args, tmp_path), out, 5, sig, group=sig == signal.SIGINT)
     assert (code, err.strip()) == ((143, "stratagem: terminated") if sig == signal.SIGTERM else
@@ -253,7 +253,7 @@ def test_a_killed_worker_loses_nothing(tmp_path: Path) -> None:
     psutil = pytest.importorskip("psutil")
     pytest.importorskip("distributed")
     out = tmp_path / "results.jsonl"
-    args = ["sweep", str(CHALLENGE_0), "--deals", "60", "--players", "1", "--time-limit", "30", "--out", str(out),
+    args = ["sweep", str(CHALLENGE_0), "--count", "60", "--players", "1", "--time-limit", "30", "--out", str(out),
             "--workers", "2", "--quiet"]
     process = _start(args, tmp_path)
     deadline = time.monotonic() + 120
@@ -312,7 +312,7 @@ def test_without_dask_the_command_says_how_to_install_it(tmp_path: Path, capsys:
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
     out = tmp_path / "results.jsonl"
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(out), "--workers", "2")
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "2", "--out", str(out), "--workers", "2")
     assert_one_line(code, err, 'pip install "stratagem[dist]"', "--workers 0")
     assert not out.exists() or out.read_bytes() == b""
 

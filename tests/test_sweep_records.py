@@ -63,7 +63,7 @@ def test_retry_unknown_with_a_longer_limit_runs_only_the_undecided(tmp_path: Pat
     out = tmp_path / "r.jsonl"
     solved = first_run(out, range(3))
     write_lines(out, [solved[0], stopped(solved[1]), solved[2]])
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "3", "--time-limit", "90", "--out", str(out),
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "3", "--time-limit", "90", "--out", str(out),
                     "--workers", "0", "--retry-unknown")
     assert code == 0, err
     assert "1 record(s) written" in err and "2 already there" in err, err
@@ -126,7 +126,7 @@ def test_retry_uncertified_reruns_what_rests_on_a_search(tmp_path: Path, capsys:
     write_lines(out, [solved[0], searched, stopped(solved[2])])
     before = summarise(lines_of(out), str(out))
     assert "resting on a search alone: 1 (`stratagem sweep --retry-uncertified`" in before.markdown()
-    args = ["sweep", str(CHALLENGE_0), "--deals", "3", "--time-limit", "30", "--out", str(out), "--workers", "0"]
+    args = ["sweep", str(CHALLENGE_0), "--count", "3", "--time-limit", "30", "--out", str(out), "--workers", "0"]
     code, err = cli(capsys, *args, "--retry-uncertified")
     assert code == 0 and "1 record(s) written" in err, err  # the searched one only, not the unknown one
     records = lines_of(out)
@@ -144,7 +144,7 @@ def test_new_deals_with_another_time_limit_are_refused_unless_forced(tmp_path: P
     out = tmp_path / "r.jsonl"
     first_run(out, range(1))
     before = out.read_bytes()
-    args = ["sweep", str(CHALLENGE_0), "--deals", "2", "--out", str(out), "--workers", "0"]
+    args = ["sweep", str(CHALLENGE_0), "--count", "2", "--out", str(out), "--workers", "0"]
     code, err = cli(capsys, *args, "--time-limit", "45")
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert "line 1: made with --time-limit 30" in err and "--time-limit 45" in err and "--force-settings" in err
@@ -153,7 +153,7 @@ def test_new_deals_with_another_time_limit_are_refused_unless_forced(tmp_path: P
     assert code == 2 and "--force-settings" in err, err
     code, err = cli(capsys, *args, "--time-limit", "30")  # the file's own limit: a plain resume
     assert code == 0 and "1 record(s) written" in err, err
-    code, err = cli(capsys, *args, "--deals", "3", "--time-limit", "45", "--force-settings")
+    code, err = cli(capsys, *args, "--count", "3", "--time-limit", "45", "--force-settings")
     assert code == 0 and "1 record(s) written" in err, err
     assert [r["time_limit"] for r in lines_of(out)] == [30.0, 30.0, 45.0]
 
@@ -174,7 +174,7 @@ def test_a_last_record_without_its_newline_is_kept_and_ended(tmp_path: Path,
     out.write_bytes(out.read_bytes().rstrip(b"\n"))  # a whole record, saved by an editor without the newline
     code, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "rep"), "--no-plots")
     assert code == 0 and "1 deal(s)" in err, err
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "2", "--time-limit", "30", "--out", str(out),
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "2", "--time-limit", "30", "--out", str(out),
                     "--workers", "0")
     assert code == 0 and "1 record(s) written" in err and "1 already there" in err, err
     assert [r["seed"] for r in lines_of(out)] == [0, 1]
@@ -241,6 +241,6 @@ def test_seed_ranges_are_capped(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_a_malformed_scheduler_address_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                    address: str) -> None:
     pytest.importorskip("distributed")
-    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--deals", "1", "--out", str(tmp_path / "r.jsonl"),
+    code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "1", "--out", str(tmp_path / "r.jsonl"),
                     "--scheduler", address, "--connect-timeout", "1")
     assert_one_line(code, err, "--scheduler")

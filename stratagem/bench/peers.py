@@ -15,7 +15,7 @@ from typing import Any
 from stratagem.loading import load_position
 
 #: Peers section: simulations per search in the speed table, node budget of each exact search (at most
-#: ``bench --nodes``), CPU seconds per move in the match, stage games measured per position, per-game rollout cut
+#: ``bench --max-nodes``), CPU seconds per move in the match, stage games measured per position, per-game rollout cut
 #: of the match (the match table's, as in :data:`stratagem.bench.games.PAIRINGS`).
 PEER_SIMULATIONS = 500
 PEER_NODES = 20_000

@@ -59,7 +59,7 @@ def bench_strato(bench: StratoBench, report: dict[str, Any], wrote: Callable[...
     folder = Path(bench.out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     if bench.only_peers or (bench.peers and not (bench.only_planners or bench.only_certified or bench.only_growth)):
-        command = "stratagem bench strato" + (" --only-peers" if bench.only_peers else "") + f" --games {bench.games}"
+        command = "stratagem bench strato" + (" --only-peers" if bench.only_peers else "") + f" --count {bench.games}"
         wrote(write_strato_peers(bench.out_dir, bench.games, command, log))
         if bench.only_peers:
             return

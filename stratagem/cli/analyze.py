@@ -29,6 +29,7 @@ from stratagem.analysis import DEFAULT_LP_NODES, METHODS, ProofNotWritten, check
 from stratagem.analysis import analyze as analyse_position
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.seeds import SEED
@@ -52,7 +53,7 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="The whole command stops after S seconds (search, ranking and proof share them): status "
                    "unknown with the best found so far, exit 3 for an exact method.")
-@click.option("--nodes", "max_nodes", type=click.IntRange(1), default=None,
+@click.option("--max-nodes", "max_nodes", cls=Renamed, old=("--nodes",), type=click.IntRange(1), default=None,
               help="Stop a search after this many nodes (each ranked move's search too); lp: after this many "
                    f"positions valued, {DEFAULT_LP_NODES:,} without the option.")
 @click.option("--iterations", type=click.IntRange(1, MAX_PARAMETER), default=None,
@@ -67,13 +68,14 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
                    "of times the proof's nodes).")
 @click.option("--proof", "proof_file", type=click.Path(dir_okay=False), default=None,
               help="Write the proof (proof tree, or LP certificates) of a solved value to this file.")
-@click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON document.")
+@json_option("Print the analysis as one JSON document.")
+@quiet_option()
 @click.option("--engine", type=click.Choice(ENGINES), default=None,
               help="Rules engine of the search: compiled (the default where the game has a compiled engine and "
                    "the method a compiled search, now mcts) or reference (the Python rules engine).")
 def analyze(position: str, method: str, depth: int | None, time_limit: float | None, max_nodes: int | None,
             iterations: int | None, samples: int | None, as_player: int | None, seed: int, rank: bool | None,
-            proof_file: str | None, as_json: bool, engine: str | None) -> int:
+            proof_file: str | None, as_json: bool, quiet: bool, engine: str | None) -> int:
     """Value, best moves and principal variation of a position; a proof when the value is solved.
 
     Exact: alphabeta (expecti where chance remains), paranoid or maxn (3+ players, labelled), lp
@@ -94,9 +96,9 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
         limit = deadline if time_limit is not None else None
         analysis = analyse_position(loaded, chosen, depth=depth, time_limit=limit, max_nodes=max_nodes, rank=rank,
                                     as_player=as_player, iterations=iterations, samples=samples, seed=seed,
-                                    progress=terminal_progress(enabled=not as_json), engine=engine)
+                                    progress=terminal_progress(enabled=not (as_json or quiet)), engine=engine)
         if analysis.engine_note:
-            click.echo(f"note: {analysis.engine_note}", err=True)
+            note(f"note: {analysis.engine_note}", quiet)
         report = analysis.to_json()
         # Estimates are what the Monte Carlo methods are asked for; an exact method without a value is not done.
         code = DONE if analysis.status in (SOLVED, "heuristic", "estimate") else UNDETERMINED

@@ -27,12 +27,8 @@ import click
 from stratagem.bench import BENCH_FORMAT
 from stratagem.bench.tables import machine
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.core.io import check_writable_dir, dumps_record
-
-
-def _log(text: str) -> None:
-    """A progress line on stderr."""
-    click.echo(text, err=True)
 
 
 @click.command()
@@ -45,7 +41,8 @@ def _log(text: str) -> None:
 @click.option("--growth/--no-growth", default=True, show_default=True,
               help="Also measure time against optimal length (strato-growth.md/.png).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="results", show_default=True)
-@click.option("--nodes", "max_nodes", type=click.IntRange(1), default=2_000_000, show_default=True,
+@click.option("--max-nodes", "max_nodes", cls=Renamed, old=("--nodes",), type=click.IntRange(1), default=2_000_000,
+              show_default=True,
               help="Other games: node limit of each exact search.")
 @click.option("--only-certified", is_flag=True,
               help="Strato: write only strato-certified.md (time to a certified optimum, auto against SAT).")
@@ -55,7 +52,7 @@ def _log(text: str) -> None:
               help="Strato: also measure Fast Downward against auto (strato-planners.md; needs the planners extra).")
 @click.option("--only-peers", is_flag=True,
               help="Strato: write only strato-peers.md (OpenSpiel's expectiminimax and MCTSBot against ours, "
-                   "--games seeded deals per player count; needs the openspiel extra).")
+                   "--count seeded deals per player count; needs the openspiel extra).")
 @click.option("--peers/--no-peers", default=True, show_default=True,
               help="Strato: also measure OpenSpiel's searches against ours (strato-peers.md).")
 @click.option("--only-growth", is_flag=True,
@@ -67,13 +64,14 @@ def _log(text: str) -> None:
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Other games: MCTS/DUCT iterations per position in the speed table (default 2000) and "
                    "per move of the search agents in the matches (default: the game's, 30-200).")
-@click.option("--games", type=click.IntRange(1), default=40, show_default=True,
-              help="Other games: games per agent pairing in the match table.")
-@click.option("--json", "as_json", is_flag=True,
-              help=f"Print one JSON object ({BENCH_FORMAT}): the files written and the measurements.")
+@click.option("--count", "games", cls=Renamed, old=("--games",), type=click.IntRange(1), default=40, show_default=True,
+              help="Games per agent pairing in the match tables (Strato's peers: seeded deals per player count).")
+@json_option(f"Print one JSON object ({BENCH_FORMAT}): the files written and the measurements.")
+@quiet_option("No progress lines on stderr.")
 def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str, max_nodes: int,
           only_certified: bool, planners: bool, only_planners: bool, only_peers: bool, peers: bool,
-          only_growth: bool, planner_time_limit: float, iterations: int | None, games: int, as_json: bool) -> int:
+          only_growth: bool, planner_time_limit: float, iterations: int | None, games: int, as_json: bool,
+          quiet: bool) -> int:
     """Measure every method on the shipped puzzles; write results/<game>*.md.
 
     Strato: every method on every deal (and a growth plot). Other games: exact search with and without
@@ -81,6 +79,10 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     table.
     """
     check_writable_dir(out_dir, "--out")
+
+    def log(text: str) -> None:
+        note(text, quiet)
+
     report: dict[str, Any] = {"format": BENCH_FORMAT, "game": game, "out": out_dir, "machine": machine(),
                               "written": []}
 
@@ -97,14 +99,14 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
         if not files:
             raise click.BadParameter(f"no puzzle files match {pattern!r}", param_hint="--puzzles")
         bench_strato(StratoBench(files, out_dir, time_limit, growth, planners, peers, only_certified, only_planners,
-                                 only_peers, only_growth, planner_time_limit, games), report, wrote, _log)
+                                 only_peers, only_growth, planner_time_limit, games), report, wrote, log)
     else:
         from stratagem.bench.games import bench_game, game_positions
 
         positions = game_positions(game)
         if not positions:
             raise click.BadParameter(f"no positions in puzzles/{game}/", param_hint="GAME")
-        wrote(bench_game(game, positions, out_dir, max_nodes, iterations, games, _log))
+        wrote(bench_game(game, positions, out_dir, max_nodes, iterations, games, log))
     if as_json:
         click.echo(dumps_record(report), nl=False)
     return 0

@@ -29,6 +29,7 @@ from stratagem.checking import SoloCheck
 from stratagem.checking import check as check_puzzle
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.io import check_writable
@@ -45,11 +46,12 @@ from stratagem.solvers.search import SOLVED, UNSOLVABLE
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Strato: player count for a seeded deal.")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the answer as a proof record (stratagem/proof@1) that `stratagem verify` checks.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (stratagem/check@1).")
+@json_option("Print one JSON object (stratagem/check@1).")
+@quiet_option()
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the answer as one self-contained HTML page (its line replayed; `stratagem view`).")
 def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | None, players: int | None,
-          proof_path: str | None, as_json: bool, html_path: str | None) -> int:
+          proof_path: str | None, as_json: bool, quiet: bool, html_path: str | None) -> int:
     """Is the puzzle solvable? A replayed witness line, or a certificate that no line exists.
 
     Exit 0 solvable, 1 not solvable (established), 2 bad input, 3 unknown (the time limit stopped it;
@@ -60,7 +62,7 @@ def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | No
     if html_path is not None:
         check_writable(html_path, "--html")
     answer = check_puzzle(puzzle, deal_key, method, time_limit, players=players,
-                          progress=terminal_progress(enabled=not as_json))
+                          progress=terminal_progress(enabled=not (as_json or quiet)))
     if isinstance(answer, SoloCheck):
         report_solo_check(answer, as_json, proof_path, html_path)
         return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]

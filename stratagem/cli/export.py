@@ -2,8 +2,9 @@
 
 ``--format dimacs`` writes the CNF of "a win within K turns" (encoding ``strato-sat@4``) with a comment
 header naming every variable, so a model or a proof from another solver can be read back by hand.
-``--format pddl`` writes a planning domain and problem (``--out`` names the problem file; the domain
-goes beside it as ``domain.pddl``) whose optimal plan cost is the deal's optimal length;
+``--format pddl`` writes a planning domain and problem (``--out`` names the problem file, ``DEAL.pddl``;
+the domain goes beside it, named after it, ``DEAL-domain.pddl``, so that exporting another deal into
+the same folder does not overwrite it) whose optimal plan cost is the deal's optimal length;
 ``--axiom-free`` writes the variant without derived predicates or conditional effects (for planners
 such as Fast Downward's lmcut that support neither), whose domain belongs to that one deal.
 """
@@ -14,7 +15,8 @@ from pathlib import Path
 
 import click
 
-from stratagem.core.io import check_writable, write_atomic
+from stratagem.cli.options import json_option, note, quiet_option
+from stratagem.core.io import check_writable, dumps_record, write_atomic
 from stratagem.loading import load_strato
 from stratagem.models.strato.encodings.pddl import domain, problem
 from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF
@@ -30,11 +32,23 @@ def variable_legend(cnf: StratoCNF) -> list[str]:
     return lines
 
 
+#: The format name of ``export --json`` (docs/formats.md section 10.10).
+EXPORT_FORMAT = "stratagem/export@1"
+
+
+def domain_file(problem_path: str) -> Path:
+    """Where the PDDL domain of the problem file ``problem_path`` goes: beside it, named after it
+    (``deals/solo-1.pddl`` -> ``deals/solo-1-domain.pddl``)."""
+    path = Path(problem_path)
+    return path.with_name(f"{path.stem}-domain{path.suffix or '.pddl'}")
+
+
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["dimacs", "pddl"]), default="dimacs", show_default=True)
 @click.option("--horizon", type=click.IntRange(0, 200), default=None, metavar="K",
-              help="dimacs: the formula says a win within K turns (required).")
+              help="dimacs: the formula says a win within K turns (required; refused with pddl, whose plans "
+                   "have no horizon).")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None, help="A deal of the file, or a seed.")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
@@ -42,15 +56,21 @@ def variable_legend(cnf: StratoCNF) -> list[str]:
 @click.option("--axiom-free", is_flag=True,
               help="pddl: no derived predicates or conditional effects (check actions instead), for planners "
                    "such as Fast Downward's lmcut; the domain is then specific to the deal.")
+@quiet_option("No note on stderr naming the files written.")
+@json_option(f"Print one JSON object ({EXPORT_FORMAT}: the files written, or the DIMACS text without --out) "
+             "instead of the note.")
 def export(
     puzzle: str, fmt: str, horizon: int | None, deal_key: str | None, players: int | None, out_path: str | None,
-    axiom_free: bool,
+    axiom_free: bool, quiet: bool, as_json: bool,
 ) -> int:
     """Write a deal as DIMACS (a horizon's CNF with a variable legend) or PDDL (domain and problem)."""
+    if fmt == "pddl" and horizon is not None:
+        raise click.BadParameter("PDDL has no horizon (a plan is as long as it needs); --horizon is for dimacs",
+                                 param_hint="--horizon")
     if out_path is not None:
         check_writable(out_path, "--out")
         if fmt == "pddl":
-            check_writable(str(Path(out_path).parent / "domain.pddl"), "--out")
+            check_writable(str(domain_file(out_path)), "--out")
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)
     game = loaded.game(spec)
@@ -58,10 +78,14 @@ def export(
         if out_path is None:
             raise click.BadParameter("PDDL is two files: give the problem file, the domain goes beside it",
                                      param_hint="--out")
-        domain_path = Path(out_path).parent / "domain.pddl"
+        domain_path = domain_file(out_path)
         write_atomic(domain_path, domain(game, axiom_free=axiom_free))
         write_atomic(out_path, problem(game, name=spec.name, axiom_free=axiom_free))
-        click.echo(f"wrote {domain_path} and {out_path}", err=True)
+        if as_json:
+            click.echo(dumps_record({"format": EXPORT_FORMAT, "puzzle": puzzle, "deal": spec.name, "as": "pddl",
+                                     "axiom_free": axiom_free, "written": [str(domain_path), out_path]}), nl=False)
+        else:
+            note(f"wrote {domain_path} and {out_path}", quiet)
         return 0
     if axiom_free:
         raise click.BadParameter("only PDDL has an axiom-free variant", param_hint="--axiom-free")
@@ -70,9 +94,15 @@ def export(
     cnf = StratoCNF(game, horizon)
     comments = [*cnf.comments, f"puzzle {puzzle}, deal {spec.name}, encoding {ENCODING}", *variable_legend(cnf)]
     text = write_dimacs(cnf.clauses, cnf.num_vars, comments)
-    if out_path is None:
+    if out_path is not None:
+        write_atomic(out_path, text)
+    if as_json:
+        click.echo(dumps_record({"format": EXPORT_FORMAT, "puzzle": puzzle, "deal": spec.name, "as": "dimacs",
+                                 "encoding": ENCODING, "horizon": horizon, "variables": cnf.num_vars,
+                                 "clauses": len(cnf.clauses), "written": [] if out_path is None else [out_path],
+                                 "dimacs": text if out_path is None else None}), nl=False)
+    elif out_path is None:
         click.echo(text, nl=False)
     else:
-        write_atomic(out_path, text)
-        click.echo(f"wrote {out_path}: {cnf.num_vars} variables, {len(cnf.clauses)} clauses", err=True)
+        note(f"wrote {out_path}: {cnf.num_vars} variables, {len(cnf.clauses)} clauses", quiet)
     return 0

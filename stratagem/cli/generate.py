@@ -20,6 +20,7 @@ import tomli_w
 
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import command_deadline
 from stratagem.core.io import check_writable, dumps_record, write_atomic
@@ -47,11 +48,11 @@ GENERATE_FORMAT = "stratagem/generate@1"
               help="Seconds allowed to decide one deal (within --time-limit); a deal not decided is skipped.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Write the TOML here (default: print it).")
-@click.option("--json", "as_json", is_flag=True,
-              help=f"Print one JSON object ({GENERATE_FORMAT}) instead of the notes (and of the TOML without --out).")
+@json_option(f"Print one JSON object ({GENERATE_FORMAT}) instead of the notes (and of the TOML without --out).")
+@quiet_option("No notes on stderr (each deal decided, the summary).")
 def generate(game: str, challenge_file: str, count: int, seed: int, min_length: int, players: int | None,
              tries: int | None, time_limit: float | None, deal_time_limit: float, out_path: str | None,
-             as_json: bool) -> int:
+             as_json: bool, quiet: bool) -> int:
     """Write seeded deals of a challenge with proven optimal length >= --min-length.
 
     Exit 0 when --count deals were kept, 1 when the seeds tried ran out first, 3 when --time-limit did.
@@ -60,7 +61,7 @@ def generate(game: str, challenge_file: str, count: int, seed: int, min_length: 
         check_writable(out_path, "--out")
 
     def note(text: str) -> None:
-        if not as_json:
+        if not (as_json or quiet):
             click.echo(text, err=True)
 
     puzzle, players, found = generate_deals(challenge_file, count, seed=seed, min_length=min_length,

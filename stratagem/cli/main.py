@@ -138,10 +138,13 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
         result: Any = _invoke(args)
         check_termination()  # SIGTERM arrived but a library swallowed its exception
     except BadInput as exc:
+        if exc.source == ARGUMENT:  # the command line itself: name the command, as click's own errors do
+            where = f"stratagem {_command(args)}".rstrip()
+            return fail(one_line(f"{where}: {exc.place}: {exc.problem}" if exc.place else f"{where}: {exc.problem}",
+                                 2000))
         return fail(one_line(str(exc), 2000))
     except StratagemError as exc:  # a solver's refusal: it knows no file, so name the command at least
-        argv = sys.argv[1:] if args is None else args
-        command = next((word for word in argv if word in COMMANDS), "")
+        command = _command(args)
         return fail(one_line(f"stratagem {command}: {exc}" if command else f"stratagem: {exc}", 2000))
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
@@ -171,6 +174,16 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
                    "(a bug; STRATAGEM_TRACEBACK=1 shows where)", err=True)
         return INTERNAL_ERROR
     return int(result or 0)
+
+
+def _command(args: list[str] | None) -> str:
+    """The command named on the command line (empty when there is none)."""
+    argv = sys.argv[1:] if args is None else args
+    return next((word for word in argv if word in COMMANDS), "")
+
+
+#: The ``source`` of a :class:`BadInput` about the command line rather than a file.
+ARGUMENT = "<argument>"
 
 
 def _silence_stdout() -> None:

@@ -21,6 +21,7 @@ import click
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable, dumps_record
 from stratagem.loading import StratoDeal, load
@@ -38,15 +39,16 @@ def _percent(value: object) -> str:
                    "'ROWS HAND PILE 1 LAST'; the pile's order is ignored).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command): status 'unknown' with the proven lower bound, exit 3.")
-@click.option("--states", "max_states", type=click.IntRange(min=1), default=None,
+@click.option("--max-nodes", "max_states", cls=Renamed, old=("--states",), type=click.IntRange(min=1), default=None,
               help="Stop after keeping this many states (default 3,000,000; about 1 KB each).")
 @click.option("--rank/--no-rank", default=True, show_default=True,
               help="Value every first move exactly (else only the best one).")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the policy as a proof DAG (stratagem/policy@1) that `stratagem verify` replays.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (stratagem/odds@1).")
+@json_option("Print one JSON object (stratagem/odds@1).")
+@quiet_option()
 def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: float | None,
-         max_states: int | None, rank: bool, proof_path: str | None, as_json: bool) -> int:
+         max_states: int | None, rank: bool, proof_path: str | None, as_json: bool, quiet: bool) -> int:
     """Exact solo win probability of a Strato deal with the pile's order hidden, and its best first moves.
 
     The player sees the table, their hand and which cards are left, not their order; each draw is a

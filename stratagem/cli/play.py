@@ -16,6 +16,7 @@ from rich.table import Table
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import Renamed, json_option, note, player_counts, quiet_option
 from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import search_progress
 from stratagem.cli.seeds import SEED
@@ -26,7 +27,7 @@ from stratagem.matches import play as play_games
 from stratagem.solvers.match import MatchResult
 
 #: The library's parameter names in its refusals, and the options they are on the command line.
-OPTIONS = {"agents": "--agents", "players": "--players", "games": "--games"}
+OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count"}
 
 
 @click.command()
@@ -38,20 +39,22 @@ OPTIONS = {"agents": "--agents", "players": "--players", "games": "--games"}
                    "to compare (greedy, pimc, ismcts), each playing every seat.")
 @click.option("--players", "players_text", default=None, metavar="N",
               help="Player count (default: the number of agents); Strato: a list such as 1,2,4 (default 1).")
-@click.option("--games", "count", type=click.IntRange(1, MAX_PARAMETER), default=20, show_default=True,
-              help="Games to play.")
+@click.option("--count", "count", cls=Renamed, old=("--games",), type=click.IntRange(1, MAX_PARAMETER), default=20,
+              show_default=True, help="Games to play (Strato: deals per agent and player count).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the deals and the agents.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start every game from this position file (with its options) instead of a fresh deal.")
 @click.option("--max-plies", type=click.IntRange(1, MAX_PARAMETER), default=10_000, show_default=True,
               help="A game still running after this many moves counts as unfinished.")
-@click.option("--json", "as_json", is_flag=True, help="Print the match as one JSON document.")
+@json_option("Print the match as one JSON document.")
+@quiet_option()
 @click.option("--games-detail", is_flag=True, help="With --json, include every game's seats and returns.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop the match after S seconds (the whole command): the games finished by then are reported, "
                    "exit 3.")
 def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str | None, count: int, seed: int,
-         position_file: str | None, max_plies: int, as_json: bool, games_detail: bool, time_limit: float | None) -> int:
+         position_file: str | None, max_plies: int, as_json: bool, quiet: bool, games_detail: bool,
+         time_limit: float | None) -> int:
     """Play a match between agents and report win rates with 95% confidence intervals.
 
     Strato (`play strato PUZZLE`): cooperative, the pile and the other hands hidden; each agent kind plays
@@ -60,11 +63,11 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
     specs = agent_specs.split(",")
     deadline = command_deadline(time_limit)
     if game_name == "strato":
-        return _play_strato(puzzle, specs, players_text, count, seed, as_json, deadline)
+        return _play_strato(puzzle, specs, players_text, count, seed, as_json, quiet, deadline)
     if puzzle is not None:
         raise click.UsageError(f"a puzzle file is for Strato; {game_name} starts from --position or a fresh deal")
     players = _player_count(players_text)
-    with as_options(OPTIONS), search_progress(f"{game_name} match", enabled=not as_json, first="game",
+    with as_options(OPTIONS), search_progress(f"{game_name} match", enabled=not (as_json or quiet), first="game",
                                               second="games") as update:
         result = play_games(game_name, specs, count, players=players, seed=seed, position=position_file,
                             max_plies=max_plies, progress=lambda done, total: update(done, total), deadline=deadline)
@@ -73,7 +76,7 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
     else:
         stdout().print(_table(result))
     if result.stopped_by is not None:
-        click.echo(f"stratagem play: stopped by the time limit after {result.games} of {count} games", err=True)
+        note(f"stratagem play: stopped by the time limit after {result.games} of {count} games", quiet)
         return UNDETERMINED
     return DONE
 
@@ -87,34 +90,31 @@ def _player_count(text: str | None) -> int | None:
 
 
 def _play_strato(puzzle: str | None, specs: list[str], players_text: str | None, count: int, seed: int,
-                 as_json: bool, deadline: Deadline) -> int:
+                 as_json: bool, quiet: bool, deadline: Deadline) -> int:
     from stratagem.teamplay import play_strato
 
     if puzzle is None:
         raise click.UsageError("play strato needs a puzzle file: stratagem play strato PUZZLE --agents pimc")
-    players = []
-    for part in (players_text or "1").split(","):
-        if not part.strip().isdigit():
-            raise click.BadParameter(f"{players_text!r} is not a list of player counts such as 1,2,4",
-                                     param_hint="'--players'")
-        players.append(int(part))
-    with as_options(OPTIONS), search_progress("strato team play", enabled=not as_json, first="game",
+    players = list(player_counts(players_text))
+    with as_options(OPTIONS), search_progress("strato team play", enabled=not (as_json or quiet), first="game",
                                               second="games") as update:
         match = play_strato(puzzle, specs, players, count, seed, progress=lambda done, total: update(done, total),
                             deadline=deadline)
     code = DONE
     if match.stopped_by is not None:
         played = sum(len(row.games) for row in match.rows)
-        click.echo(f"stratagem play: stopped by the time limit after {played} of "
-                   f"{count * len(players) * len(specs)} games", err=True)
+        note(f"stratagem play: stopped by the time limit after {played} of "
+             f"{count * len(players) * len(specs)} games", quiet)
         code = UNDETERMINED
     if as_json:
         click.echo(dumps_record(match.to_json()), nl=False)
         return code
     table = Table(title=f"{match.challenge}: {count} deal(s) from seed {seed}, every agent on the same deals; "
                         "information hidden (own hand, table, cards left)", box=box.SIMPLE)
-    for column in ("agent", "players", "games", "wins", "win rate [95% CI]", "mean turns to win [95% CI]", "CPU s"):
-        table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
+    # Two-line headers and cells that fold rather than cut: the table fits 80 columns (a pipe, a narrow
+    # terminal) without turning "greedy" into "gre…".
+    for column in ("agent", "players", "games", "wins", "win rate\n[95% CI]", "turns to win\n[95% CI]", "CPU s"):
+        table.add_column(column, justify="left" if column == "agent" else "right", overflow="fold")
     for row in match.rows:
         turns = "-" if row.mean_turns is None else f"{row.mean_turns:.1f}{_interval(row.mean_turns_ci95)}"
         table.add_row(row.agent, str(row.players), str(len(row.games)), str(row.wins),

@@ -14,7 +14,7 @@ Two graphs can be built from a puzzle file:
   each turn (:mod:`stratagem.models.strato.designer`). Its par is a lower bound on every deal on that
   layout, and a complete designer graph with no win proves every deal on the layout unsolvable.
 
-The graph is built breadth-first up to ``--max-states`` states or ``--time-limit`` seconds; a graph
+The graph is built breadth-first up to ``--max-nodes`` states or ``--time-limit`` seconds; a graph
 stopped by a limit is reported as truncated, and then "no win found" proves nothing. The time limit is
 the command's: the build stops when :data:`BUILD_SHARE` of it has passed, leaving the rest to the
 analysis of the graph (components, dead ends, par line), whose cost grows with the graph. ``--export``
@@ -29,6 +29,7 @@ from typing import Any
 import click
 
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
@@ -36,8 +37,8 @@ from stratagem.core.io import check_writable, dumps_record
 from stratagem.loading import load_strato
 from stratagem.models.strato.designer import StratoDesigner
 from stratagem.models.strato.rules.notation import format_move
-from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.rules.position import format_state
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.graph import GraphFacts, build_graph, graph_facts, shortest_line, write_dot, write_graphml
 
 REACH_FORMAT = "stratagem/reach@1"
@@ -86,15 +87,17 @@ def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
 @click.option("--designer", is_flag=True,
               help="Designer mode: the deal's rows only, any weather of the challenge playable every turn.")
-@click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES, show_default=True,
-              metavar="N", help="Stop building (graph truncated) rather than hold more than N states.")
+@click.option("--max-nodes", "max_states", cls=Renamed, old=("--max-states",), type=click.IntRange(min=1),
+              default=DEFAULT_MAX_STATES, show_default=True, metavar="N",
+              help="Stop building (graph truncated) rather than hold more than N states.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop building (graph truncated) after S seconds.")
 @click.option("--export", "export_format", type=click.Choice(sorted(EXPORTS)), default=None,
               help="Write the graph in this format to --out.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="The file --export writes.")
-@click.option("--json", "as_json", is_flag=True, help=f"Print one JSON object ({REACH_FORMAT}).")
+@json_option(f"Print one JSON object ({REACH_FORMAT}).")
+@quiet_option()
 def reach(
     puzzle: str,
     deal_key: str | None,
@@ -105,6 +108,7 @@ def reach(
     export_format: str | None,
     out_path: str | None,
     as_json: bool,
+    quiet: bool,
 ) -> int:
     """Build the reachable state graph of a Strato deal (or its layout) and report what it shows."""
     if export_format is not None and out_path is None:
@@ -121,7 +125,7 @@ def reach(
     mode = "designer" if designer else "deal"
     label = f"{mode} graph of {spec.name}"
     build_limit = None if time_limit is None else BUILD_SHARE * time_limit
-    with search_progress(label, enabled=not as_json, first="depth", second="states") as progress:
+    with search_progress(label, enabled=not (as_json or quiet), first="depth", second="states") as progress:
         if designer:
             layout = StratoDesigner(loaded.challenge, loaded.options, start.rows, start.last)
             graph = build_graph(layout, label=layout.format_state, move_label=format_move,

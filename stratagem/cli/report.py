@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from stratagem.cli.options import json_option, note, quiet_option
 from stratagem.core.io import check_writable_dir, dumps_record, write_atomic
 from stratagem.sweep import read_results
 from stratagem.sweepreport import summarise
@@ -25,20 +26,21 @@ from stratagem.sweepreport import summarise
 @click.option("--html", "with_html", is_flag=True,
               help="Also write report.html: the report as one self-contained page, plots in SVG, the hardest and "
                    "easiest deals replayed (no matplotlib needed).")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object (stratagem/report@1).")
-def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, as_json: bool) -> int:
+@json_option("Print the summary as one JSON object (stratagem/report@1).")
+@quiet_option("No notes on stderr (what was written, a torn last line, plots left out).")
+def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, as_json: bool, quiet: bool) -> int:
     """Summarise a sweep's results file as markdown tables and PNG plots."""
     check_writable_dir(out_dir, "--out")
     records, torn = read_results(results_file)
     if torn is not None:
-        click.echo(torn.replace("dropped, its task runs again", "left out of the report"), err=True)
+        note(torn.replace("dropped, its task runs again", "left out of the report"), quiet)
     summary = summarise(records, results_file)
     plots: dict[str, bytes] = {}
     if not no_plots:
         try:
             plots = summary.plots()
         except ImportError:
-            click.echo("matplotlib is not installed (pip install \"stratagem[plot]\"): no plots", err=True)
+            note("matplotlib is not installed (pip install \"stratagem[plot]\"): no plots", quiet)
     page = None
     if with_html:
         from stratagem.views.report import report_page
@@ -56,8 +58,8 @@ def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, as_
         return 0
     positions = f" and {len(summary.positions)} position(s)" if summary.positions else ""
     superseded = summary.held - len(summary.records)
-    click.echo(f"{folder / 'report.md'}: {len(summary.deals)} deal(s){positions}"
-               + (f" from {summary.held} records ({superseded} superseded)" if superseded else "")
-               + (f"; plots {', '.join(sorted(plots))}" if plots else "")
-               + ("; page report.html" if page is not None else ""), err=True)
+    note(f"{folder / 'report.md'}: {len(summary.deals)} deal(s){positions}"
+         + (f" from {summary.held} records ({superseded} superseded)" if superseded else "")
+         + (f"; plots {', '.join(sorted(plots))}" if plots else "")
+         + ("; page report.html" if page is not None else ""), quiet)
     return 0

@@ -20,6 +20,7 @@ import click
 from stratagem.checking import check_solo
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.compiled import warn_once
@@ -43,7 +44,8 @@ from stratagem.solving import solve as solve_deal
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (stratagem/solve@1).")
+@json_option("Print one JSON object (stratagem/solve@1).")
+@quiet_option()
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command) with status 'unknown' and exit 3.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
@@ -58,6 +60,7 @@ def solve(
     deal_key: str | None,
     players: int | None,
     as_json: bool,
+    quiet: bool,
     time_limit: float | None,
     max_nodes: int | None,
     proof_path: str | None,
@@ -86,6 +89,6 @@ def solve(
                                  param_hint="--max-nodes")
     warn_once()
     solution = solve_deal(deal, method=method, time_limit=command_deadline(time_limit), max_nodes=max_nodes,
-                          progress=terminal_progress(enabled=not as_json))
+                          progress=terminal_progress(enabled=not (as_json or quiet)))
     report_deal_solution(solution, as_json, proof_path, html_path)
     return {SOLVED: DONE, UNSOLVABLE: NO}.get(solution.status, UNDETERMINED)

@@ -17,7 +17,9 @@ import click
 
 from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.core.errors import BadInput, Terminated
+from stratagem.core.io import dumps_record
 from stratagem.models.strato.solve import METHODS
 from stratagem.sweep import MAX_TASKS, SWEEP_FORMAT, PositionTask, ResultsFile, Tally, Task, parse_seeds, plan, to_run
 from stratagem.sweep import sweep as run_sweep
@@ -33,9 +35,13 @@ def _int_list(text: str, option: str) -> list[int]:
     return values
 
 
+#: The format name of ``sweep --json`` (docs/formats.md section 10.10): the run's summary.
+SUMMARY_FORMAT = "stratagem/sweep-summary@1"
+
+
 @click.command()
 @click.argument("puzzles", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--deals", type=click.IntRange(1, MAX_TASKS), default=None,
+@click.option("--count", "deals", cls=Renamed, old=("--deals",), type=click.IntRange(1, MAX_TASKS), default=None,
               help="Seeds 0 .. N-1 (default 100 unless --seeds is given).")
 @click.option("--seeds", "seed_range", default=None, metavar="A..B", help="Seeds A to B, both included.")
 @click.option("--players", "players_text", default="1", show_default=True, metavar="LIST",
@@ -66,18 +72,20 @@ def _int_list(text: str, option: str) -> list[int]:
 @click.option("--force-settings", is_flag=True,
               help="Add new deals to --out even though its records were made with another --time-limit "
                    "(refused without it: one results file, one experiment).")
-@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@quiet_option("No progress bar and no summary on stderr.")
+@json_option(f"Print the summary as one JSON object ({SUMMARY_FORMAT}) on stdout instead of the progress bar and "
+             "the summary line.")
 def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, players_text: str,
           methods: tuple[str, ...], time_limit: float, proof_dir: str | None, out_path: str, scheduler: str | None,
           workers: int | None, connect_timeout: float, retry_unknown: bool, retry_uncertified: bool,
-          force_settings: bool, quiet: bool) -> int:
+          force_settings: bool, quiet: bool, as_json: bool) -> int:
     """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.
 
     Each PUZZLE is a Strato puzzle file (one task per player count, seed and method) or a position file of
     another game (one task per method, analysed as `stratagem analyze` does).
     """
     if deals is not None and seed_range is not None:
-        raise click.UsageError("give --deals or --seeds, not both")
+        raise click.UsageError("give --count or --seeds, not both")
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers sizes the embedded cluster; an existing one (--scheduler) has its own")
     try:
@@ -95,8 +103,8 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     count = len(to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
                        force_settings=force_settings))  # a settings mismatch is refused before any work
     if results.torn is not None:
-        click.echo(results.torn, err=True)
-    show = not quiet
+        note(results.torn, quiet)
+    show = not (quiet or as_json)
     try:
         with _progress(show, count) as (on_record, on_failure):
             tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
@@ -105,7 +113,11 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     except (KeyboardInterrupt, Terminated) as exc:
         _exit_soon(INTERRUPTED if isinstance(exc, KeyboardInterrupt) else TERMINATED)
         raise
-    if show:
+    if as_json:
+        click.echo(dumps_record({"format": SUMMARY_FORMAT, "out": out_path, "written": tally.done,
+                                 "skipped": tally.skipped, "failed": tally.failed, "by_status": tally.by_status}),
+                   nl=False)
+    elif show:
         counts = ", ".join(f"{n} {status}" for status, n in tally.by_status.items())
         click.echo(f"{out_path}: {tally.done} record(s) written ({counts}), {tally.skipped} already there"
                    + (f", {tally.failed} failed (run again to retry)" if tally.failed else ""), err=True)

@@ -12,7 +12,7 @@ a status:
   tree replayed move by move, a plain enumeration run by ``--recheck``);
 - ``not-certified``: only asserted: the record's evidence is a search it reports (an exhaustive
   search, CP-SAT's INFEASIBLE answer), which is not repeated without ``--recheck``;
-- ``unknown``: the check of that claim was stopped by ``--time-limit`` or ``--nodes``;
+- ``unknown``: the check of that claim was stopped by ``--time-limit`` or ``--max-nodes``;
 - ``invalid``: the rules or a recomputation contradict it.
 
 Exit codes (:mod:`stratagem.cli.exitcodes`, docs/formats.md §4.5): 0 when every claim is certified;
@@ -27,6 +27,7 @@ import click
 
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, load_json
@@ -44,12 +45,15 @@ from stratagem.verification import verify as verify_record
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Seconds for the whole run (the re-check, a DRUP check, a relaxation bound); a claim "
                    "whose check it stops is reported unknown (exit 3).")
-@click.option("--nodes", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--max-nodes", "nodes", cls=Renamed, old=("--nodes",), type=click.IntRange(min=1), default=None,
+              metavar="N",
               help=f"For --recheck: at most N states kept by the Strato enumeration (default "
                    f"{DEFAULT_MAX_STATES:,}, about 600 MB) or positions expanded by the STAKD search "
                    f"(default {DEFAULT_SOLO_NODES:,}); when it runs out the claim is unknown (exit 3).")
-@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object (stratagem/verdict@1).")
-def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | None, as_json: bool) -> int:
+@json_option("Print the verdict as one JSON object (stratagem/verdict@1).")
+@quiet_option()
+def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | None, as_json: bool,
+           quiet: bool) -> int:
     """Check every claim of a line or proof record with the rules engine alone.
 
     Each claim is reported certified (checked here, saying by what), not certified (only asserted by
@@ -57,7 +61,7 @@ def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | No
     Exit 0: every claim certified; 1: something is invalid; 2: unreadable input; 3: nothing is wrong
     but some claim is not certified or unknown.
     """
-    verdict = verify_record(record, recheck, time_limit, nodes, progress=terminal_progress())
+    verdict = verify_record(record, recheck, time_limit, nodes, progress=terminal_progress(enabled=not quiet))
     if not as_json:
         _show_provenance(record)
     return _report(verdict, as_json)

@@ -16,7 +16,11 @@ from pathlib import Path
 import click
 
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.core.io import check_writable, load_json, write_atomic
+from stratagem.cli.options import json_option, quiet_option
+from stratagem.core.io import check_writable, dumps_record, load_json, write_atomic
+
+#: The format name of ``view --json`` (docs/formats.md section 10.10).
+VIEW_FORMAT = "stratagem/view@1"
 
 
 @click.command()
@@ -27,7 +31,11 @@ from stratagem.core.io import check_writable, load_json, write_atomic
               help="Check the record with `stratagem verify` first and show its report on the page.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="With --verify: stop the check after S seconds (claims not checked by then: unknown).")
-def view(record: str, out_path: str | None, run_verify: bool, time_limit: float | None) -> int:
+@json_option(f"Print one JSON object ({VIEW_FORMAT}: the record, the page written, verify's status) instead of "
+             "the line naming the page.")
+@quiet_option("Accepted for uniformity: view prints nothing on stderr but errors.")
+def view(record: str, out_path: str | None, run_verify: bool, time_limit: float | None, as_json: bool,
+         quiet: bool) -> int:
     """Draw a line, proof or report record as one self-contained HTML page (replay, tree or matrices)."""
     from stratagem.views import record_page
 
@@ -43,5 +51,9 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
         verdict = verify(data, time_limit=time_limit, source=record)
     page = record_page(data, record, verdict)
     write_atomic(target, page)
-    click.echo(f"page written to {target}")
+    if as_json:
+        click.echo(dumps_record({"format": VIEW_FORMAT, "record": record, "out": target,
+                                 "verified": None if verdict is None else verdict.status}), nl=False)
+    else:
+        click.echo(f"page written to {target}")
     return 0

@@ -30,7 +30,7 @@ from stratagem.verification.verdict import Limits, Verdict
 
 __all__ = ["check_policy", "plain_value"]
 
-#: States the plain re-check keeps without ``--nodes`` (about 1 KB each).
+#: States the plain re-check keeps without ``--max-nodes`` (about 1 KB each).
 DEFAULT_RECHECK_STATES = 2_000_000
 
 

@@ -80,7 +80,7 @@ def test_an_estimate_has_no_proof(cli, tmp_path: Path) -> None:
 
 
 def test_play_reports_every_agent_with_confidence_intervals(cli) -> None:
-    result = cli("play", "stackattack", "--agents", "lowest,random", "--games", "4", "--seed", "3", "--json")
+    result = cli("play", "stackattack", "--agents", "lowest,random", "--count", "4", "--seed", "3", "--json")
     assert result.code == 0, result.err
     match = json.loads(result.out)
     assert [a["label"] for a in match["agents"]] == ["lowest", "random"]
@@ -88,7 +88,7 @@ def test_play_reports_every_agent_with_confidence_intervals(cli) -> None:
         low, high = agent["win_rate_ci95"]
         assert low <= agent["win_rate"] <= high
         assert agent["wins"] + agent["draws"] + agent["losses"] + agent["unfinished"] == 4
-    again = cli("play", "stackattack", "--agents", "lowest,random", "--games", "4", "--seed", "3", "--json")
+    again = cli("play", "stackattack", "--agents", "lowest,random", "--count", "4", "--seed", "3", "--json")
     assert again.out == result.out
 
 
@@ -130,7 +130,7 @@ def test_analyze_reports_each_players_expected_penalty(cli) -> None:
 
 def test_play_from_an_endgame_with_simultaneous_search_agents(cli) -> None:
     result = cli("play", "stackattack", "--agents", "pimc:samples=2:rollouts=1,duct:iterations=20",
-                 "--position", str(POSITIONS / "2p-numbers-3-turns.toml"), "--games", "2", "--json")
+                 "--position", str(POSITIONS / "2p-numbers-3-turns.toml"), "--count", "2", "--json")
     assert result.code == 0, result.err
     match = json.loads(result.out)
     assert [a["name"] for a in match["agents"]] == ["pimc", "duct"]
@@ -142,7 +142,7 @@ def test_a_five_turn_endgame_stopped_by_its_node_cap_or_time_limit_claims_nothin
 
     deep = str(POSITIONS / "2p-numbers-5-turns.toml")
     proof = tmp_path / "proof.json"
-    capped = cli("analyze", deep, "--method", "lp", "--nodes", "20000", "--proof", str(proof), "--json")
+    capped = cli("analyze", deep, "--method", "lp", "--max-nodes", "20000", "--proof", str(proof), "--json")
     assert capped.code == 3, capped.err
     report = json.loads(capped.out)
     assert (report["status"], report["stopped_by"], report["nodes"]) == ("unknown", "nodes", 20000)

@@ -42,7 +42,7 @@ def _stratagem(*args: str, timeout: float = 120, ignore_sigint: bool = False) ->
                                   "9" * 5000])
 @pytest.mark.parametrize("command", [
     ("analyze", STRATATAK, "--method", "mcts", "--iterations", "10"),
-    ("play", "stratatak", "--agents", "random,random", "--games", "1"),
+    ("play", "stratatak", "--agents", "random,random", "--count", "1"),
     ("generate", "strato", "--challenge", CHALLENGE_0, "--count", "1"),
 ])
 def test_a_seed_out_of_range_is_one_line(cli: Cli, command: tuple[str, ...], seed: str) -> None:
@@ -60,20 +60,20 @@ def test_generate_refuses_seeds_that_would_run_past_the_range(cli: Cli) -> None:
 @pytest.mark.parametrize("spec", ["mcts:iterations=" + "9" * 50, "mcts:iterations=" + "9" * 5000,
                                   "mcts:exploration=1e308", "mcts:exploration=nan", "mcts:time_limit=inf"])
 def test_agent_parameters_are_capped(cli: Cli, spec: str) -> None:
-    result = cli("play", "stackattack", "--agents", f"{spec},random", "--games", "1")
+    result = cli("play", "stackattack", "--agents", f"{spec},random", "--count", "1")
     assert result.code == 2, result.err
     assert "Traceback" not in result.err and len(result.err.strip().splitlines()) == 1, result.err
     assert "agents[1]" in result.err
 
 
 def test_strato_agent_parameters_are_capped(cli: Cli) -> None:
-    result = cli("play", "strato", CHALLENGE_0, "--agents", "pimc:samples=" + "9" * 50, "--games", "1")
+    result = cli("play", "strato", CHALLENGE_0, "--agents", "pimc:samples=" + "9" * 50, "--count", "1")
     assert_bad_input(result, "agents[1]", "out of range")
 
 
 def test_play_time_limit_is_the_whole_match() -> None:
     code, out, err, wall = _stratagem("play", "stackattack", "--agents", "mcts:iterations=1000000,random",
-                                      "--games", "20", "--time-limit", "2", "--json")
+                                      "--count", "20", "--time-limit", "2", "--json")
     assert code == 3, err
     assert wall < 1.2 * 2 + 1 + 1.5, wall  # the limit, its allowance, and the interpreter's start
     report = json.loads(out)
@@ -83,15 +83,15 @@ def test_play_time_limit_is_the_whole_match() -> None:
 
 def test_play_strato_time_limit_is_the_whole_match() -> None:
     code, out, err, wall = _stratagem("play", "strato", CHALLENGE_1, "--agents", "pimc:samples=100000",
-                                      "--games", "5", "--time-limit", "2", "--json")
+                                      "--count", "5", "--time-limit", "2", "--json")
     assert code == 3, err
     assert wall < 1.2 * 2 + 1 + 1.5, wall
     assert json.loads(out)["stopped_by"] == "time"
 
 
 def test_play_without_a_limit_is_unchanged(cli: Cli) -> None:
-    first = cli("play", "stackattack", "--agents", "random,random", "--games", "8", "--seed", "3", "--json")
-    second = cli("play", "stackattack", "--agents", "random,random", "--games", "8", "--seed", "3", "--json")
+    first = cli("play", "stackattack", "--agents", "random,random", "--count", "8", "--seed", "3", "--json")
+    second = cli("play", "stackattack", "--agents", "random,random", "--count", "8", "--seed", "3", "--json")
     assert first.code == 0 and first.out == second.out  # deterministic, the interval too
     report = json.loads(first.out)
     assert report["stopped_by"] is None and report["games"] == report["games_planned"] == 8
@@ -100,7 +100,7 @@ def test_play_without_a_limit_is_unchanged(cli: Cli) -> None:
 def test_mean_return_intervals_stay_within_the_returns(cli: Cli) -> None:
     """Stack Attack's returns are minus penalties, never positive, and skewed: the interval printed as
     -52.50 [-300.27, 195.27] before."""
-    result = cli("play", "stackattack", "--agents", "random,random,random", "--games", "3", "--seed", "1",
+    result = cli("play", "stackattack", "--agents", "random,random,random", "--count", "3", "--seed", "1",
                  "--json", "--games-detail")
     assert result.code == 0, result.err
     report = json.loads(result.out)
@@ -174,7 +174,7 @@ def test_generate_time_limit_is_the_whole_command(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [
-    ("play", "stratatak", "--agents", "random,random", "--games", "9" * 50),
+    ("play", "stratatak", "--agents", "random,random", "--count", "9" * 50),
     ("play", "stratatak", "--agents", "random,random", "--max-plies", "99999999999"),
     ("analyze", STRATATAK, "--method", "mcts", "--iterations", "9" * 50),
     ("analyze", STRATATAK, "--method", "pimc", "--as", "1", "--samples", "10000001"),

@@ -95,10 +95,10 @@ def test_only_peers_writes_strato_peers_under_a_header_naming_the_command(cli, t
 
     monkeypatch.setattr(strato_peers, "strato_peers_section", section)
     out = tmp_path / "results"
-    result = cli("bench", "strato", "--only-peers", "--games", "3", "--out", str(out))
+    result = cli("bench", "strato", "--only-peers", "--count", "3", "--out", str(out))
     assert result.code == 0, result.err
     assert asked == [3]
     assert sorted(p.name for p in out.iterdir()) == ["strato-peers.md"]
     text = (out / "strato-peers.md").read_text()
-    assert "Written by `stratagem bench strato --only-peers --games 3`." in text and "(measured here)" in text
+    assert "Written by `stratagem bench strato --only-peers --count 3`." in text and "(measured here)" in text
 

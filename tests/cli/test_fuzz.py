@@ -149,12 +149,12 @@ def puzzle_commands(path: str, game: str) -> list[list[str]]:
     than the first "this command takes ..." refusal (those are covered too: ``game`` may be mutated)."""
     everyone = [["show", path], ["check", path, "--time-limit", "0.3"]]
     if game == "strato":
-        return [*everyone, ["solve", path, "--time-limit", "0.3"], ["reach", path, "--max-states", "300"],
+        return [*everyone, ["solve", path, "--time-limit", "0.3"], ["reach", path, "--max-nodes", "300"],
                 ["export", path, "--horizon", "2"], ["export", path, "--format", "pddl", "--out", path + ".pddl"],
                 ["generate", "strato", "--challenge", path, "--count", "1", "--tries", "1", "--time-limit", "0.3"]]
     commands = [*everyone, ["analyze", path, "--time-limit", "0.3", "--no-rank"],
                 ["analyze", path, "--time-limit", "0.3", "--depth", "2", "--json"],
-                ["play", game, "--agents", "random,random", "--games", "1", "--max-plies", "30", "--position", path]]
+                ["play", game, "--agents", "random,random", "--count", "1", "--max-plies", "30", "--position", path]]
     if game == "stakd":
         commands.append(["solve", path, "--time-limit", "0.3"])
     return commands
@@ -292,7 +292,7 @@ ARGUMENT_CASES = [
     ("show", "{strato}", "--deal"), ("show", "{strato}", "--players"), ("solve", "{strato}", "--time-limit"),
     ("solve", "{strato}", "--max-nodes"), ("solve", "{strato}", "--deal"), ("check", "{stakd}", "--time-limit"),
     ("analyze", "{stratatak}", "--depth"), ("analyze", "{stratatak}", "--as"), ("analyze", "{stratatak}", "--method"),
-    ("reach", "{strato}", "--max-states"), ("export", "{strato}", "--horizon"), ("export", "{strato}", "--format"),
+    ("reach", "{strato}", "--max-nodes"), ("export", "{strato}", "--horizon"), ("export", "{strato}", "--format"),
     ("play", "stratatak", "--agents"), ("play", "stackattack", "--seed"), ("play", "cardclash", "--players"),
     ("analyze", "{stratatak}", "--iterations"), ("analyze", "{stratatak}", "--samples"),
     ("analyze", "{stratatak}", "--seed"), ("solve", "{strato}", "--method"), ("solve", "{strato}", "--players"),
@@ -308,11 +308,11 @@ def _run_argument_case(capsys: pytest.CaptureFixture[str], data: st.DataObject) 
     value = data.draw(st.sampled_from(NUMBERS) | st.text(string.printable + NOTATION, max_size=12), label="value")
     args = [command, target.format(**{k: str(v) for k, v in files.items()}), option, value]
     if command == "play":
-        args += ["--games", "1", "--max-plies", "30"] + ([] if option == "--agents" else ["--agents", "random,random"])
+        args += ["--count", "1", "--max-plies", "30"] + ([] if option == "--agents" else ["--agents", "random,random"])
     elif command in ("solve", "check", "analyze") and option != "--time-limit":
         args += ["--time-limit", "0.3"]
-    elif command == "reach" and option != "--max-states":
-        args += ["--max-states", "300"]
+    elif command == "reach" and option != "--max-nodes":
+        args += ["--max-nodes", "300"]
     elif command == "generate":
         args = ["generate", "strato", "--challenge", str(files["strato"]), "--count", "1", "--tries", "1",
                 "--time-limit", "0.3", option, value]

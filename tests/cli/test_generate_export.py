@@ -66,7 +66,7 @@ def test_export_pddl_writes_domain_and_problem(cli, tmp_path: Path) -> None:
     out = tmp_path / "deal.pddl"
     result = cli("export", CHALLENGE_0, "--format", "pddl", "--deal", "duo-1", "--out", str(out))
     assert result.code == 0, result.err
-    domain_text = (tmp_path / "domain.pddl").read_text()
+    domain_text = (tmp_path / "deal-domain.pddl").read_text()
     problem_text = out.read_text()
     assert domain_text.startswith("(define (domain strato)") and ":action-costs" in domain_text
     assert "(:domain strato)" in problem_text and "(turn pl0)" in problem_text

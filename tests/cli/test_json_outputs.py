@@ -109,7 +109,7 @@ def test_bench_json_lists_what_it_wrote(cli, tmp_path: Path) -> None:  # type: i
 def test_bench_json_for_another_game(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """The other games' measurements stay in their table; the document names it (5 s: slow)."""
     out = tmp_path / "results"
-    result = cli("bench", "cardclash", "--games", "1", "--iterations", "10", "--nodes", "1000", "--out", str(out),
+    result = cli("bench", "cardclash", "--count", "1", "--iterations", "10", "--max-nodes", "1000", "--out", str(out),
                  "--json")
     data = document(result, "bench")
     assert set(data) == {"format", "game", "out", "machine", "written"}

@@ -131,7 +131,7 @@ def test_analyze_stops_the_lp_induction_of_a_whole_round(tmp_path: Path) -> None
 
 
 def test_reach_keeps_its_limit_on_the_largest_graph() -> None:
-    result = run("reach", LEVEL_2, "--deal", "duo-1", "--max-states", "100000000", "--time-limit", "2", "--json")
+    result = run("reach", LEVEL_2, "--deal", "duo-1", "--max-nodes", "100000000", "--time-limit", "2", "--json")
     assert result.seconds < WALL, result
     assert result.code == 0
     report = json.loads(result.out)
@@ -151,7 +151,7 @@ def test_a_stopped_check_with_proof_reports_unknown_and_writes_nothing(cli, tmp_
 
 
 def test_the_lp_node_cap_gives_unknown(cli) -> None:
-    result = cli("analyze", str(PUZZLES / "stackattack" / "2p-actions-3-turns.toml"), "--nodes", "50", "--json")
+    result = cli("analyze", str(PUZZLES / "stackattack" / "2p-actions-3-turns.toml"), "--max-nodes", "50", "--json")
     assert result.code == 3, result.err
     report = json.loads(result.out)
     assert report["status"] == "unknown" and report["stopped_by"] == "nodes" and report["nodes"] == 50
@@ -159,7 +159,7 @@ def test_the_lp_node_cap_gives_unknown(cli) -> None:
 
 def test_a_chance_node_met_only_by_the_ranking_switches_the_whole_analysis_to_expecti(cli) -> None:
     # With 5 nodes the root's alphabeta stops before any draw; the ranking then meets a chance node.
-    result = cli("analyze", str(PUZZLES / "stratatak" / "long-odds.toml"), "--nodes", "5", "--json")
+    result = cli("analyze", str(PUZZLES / "stratatak" / "long-odds.toml"), "--max-nodes", "5", "--json")
     assert result.code == 3, result.err
     report = json.loads(result.out)
     assert report["method"] == "expecti" and report["status"] == UNKNOWN

@@ -73,7 +73,7 @@ def test_odds_refuses_team_play_and_bad_positions(capsys: pytest.CaptureFixture[
 
 
 def test_odds_time_limit_gives_unknown_with_a_proven_bound(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = cli(capsys, "odds", CHALLENGE_0, "--deal", "solo-1", "--states", "2000", "--json")
+    code, out, _ = cli(capsys, "odds", CHALLENGE_0, "--deal", "solo-1", "--max-nodes", "2000", "--json")
     assert code == 3
     report = json.loads(out)
     assert report["status"] == "unknown" and report["win_probability"] is None
@@ -82,7 +82,7 @@ def test_odds_time_limit_gives_unknown_with_a_proven_bound(capsys: pytest.Captur
 
 def test_play_strato_compares_agents_on_the_same_deals(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["play", "strato", CHALLENGE_0, "--agents", "greedy,pimc:samples=2:nodes=300,ismcts:iterations=20",
-            "--players", "1,2,4", "--games", "2", "--seed", "3", "--json"]
+            "--players", "1,2,4", "--count", "2", "--seed", "3", "--json"]
     code, out, _ = cli(capsys, *args)
     assert code == 0
     match = json.loads(out)

@@ -16,7 +16,7 @@ from stratagem.bench.strato_checker import checker_table, growth_refutations
 
 
 def test_play_stackattack_with_greedy_reveals_at_simultaneous_nodes(cli) -> None:
-    result = cli("play", "stackattack", "--agents", "greedy,random", "--games", "2", "--json")
+    result = cli("play", "stackattack", "--agents", "greedy,random", "--count", "2", "--json")
     assert result.code == 0, result.err
     report = json.loads(result.out)
     greedy = next(a for a in report["agents"] if a["label"].startswith("greedy"))
@@ -38,7 +38,7 @@ def test_play_stackattack_with_greedy_reveals_at_simultaneous_nodes(cli) -> None
     ],
 )
 def test_play_refuses_bad_agent_parameters_in_one_line(cli, spec: str, fragment: str) -> None:
-    result = cli("play", "stratatak", "--agents", f"{spec},random", "--games", "1")
+    result = cli("play", "stratatak", "--agents", f"{spec},random", "--count", "1")
     assert_bad_input(result, "--agents[1]", fragment)
 
 
@@ -54,7 +54,7 @@ def test_bench_cardclash_tables_name_the_iterations_asked_for(cli, tmp_path: Pat
     default = MATCH_ITERATIONS["cardclash"]
     monkeypatch.chdir(ROOT)  # bench reads the shipped positions under puzzles/
     out = tmp_path / "results"
-    result = cli("bench", "cardclash", "--iterations", "7", "--games", "1", "--nodes", "200", "--out", str(out))
+    result = cli("bench", "cardclash", "--iterations", "7", "--count", "1", "--max-nodes", "200", "--out", str(out))
     assert result.code == 0, result.err
     table = (out / "cardclash.md").read_text()
     assert "| mcts:iterations=7 vs random |" in table  # the game's own cut-off (0), not an override

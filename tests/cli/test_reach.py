@@ -17,8 +17,8 @@ import networkx as nx
 import pytest
 from conftest import PUZZLES, assert_bad_input
 
-from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.search import bfs
 
 GOOD = (PUZZLES / "challenge-0.toml").read_text()
@@ -104,10 +104,10 @@ def test_human_report_of_a_deal(cli, puzzle) -> None:
 
 def test_truncated_graph_claims_nothing(cli, puzzle) -> None:
     path = puzzle(WALLED)
-    data = report(cli("reach", path, "--designer", "--max-states", "20", "--json"))
+    data = report(cli("reach", path, "--designer", "--max-nodes", "20", "--json"))
     assert data["complete"] is False and data["stopped_by"] == "states" and data["states"] <= 20
     assert data["goal_reachable"] is None and data["unsolvable"] is None and data["frontier"] > 0
-    human = cli("reach", path, "--designer", "--max-states", "20")
+    human = cli("reach", path, "--designer", "--max-nodes", "20")
     assert "truncated" in human.out and "nothing is proven" in human.out
     assert "every deal" not in human.out
 
@@ -163,7 +163,7 @@ def test_out_in_a_missing_directory_is_bad_input(cli, puzzle, tmp_path: Path) ->
     "args, fragments",
     [
         (("--export", "png", "--out", "g.png"), ("--export",)),
-        (("--max-states", "0"), ("--max-states",)),
+        (("--max-nodes", "0"), ("--max-nodes",)),
         (("--deal", "nosuch"), ("puzzle.toml", "--deal", "nosuch")),
     ],
 )

@@ -49,11 +49,11 @@ def test_shipped_position_proof_verifies(cli, tmp_path: Path, path: Path) -> Non
 
 def test_a_stopped_search_claims_no_value_and_writes_no_proof(cli, tmp_path: Path) -> None:
     position = str(PUZZLES / "cardclash" / "square-in-7.toml")
-    result = cli("analyze", position, "--nodes", "200", "--no-rank", "--json")
+    result = cli("analyze", position, "--max-nodes", "200", "--no-rank", "--json")
     report = json.loads(result.out)
     assert report["status"] == "unknown" and report["value"] is None
     assert report["pv"], "the best line found so far is still shown"
     proof = tmp_path / "p.json"
-    refused = cli("analyze", position, "--nodes", "200", "--no-rank", "--proof", str(proof))
+    refused = cli("analyze", position, "--max-nodes", "200", "--no-rank", "--proof", str(proof))
     assert refused.code == 3 and "not established" in refused.err, "undetermined, not bad input"
     assert not proof.exists()

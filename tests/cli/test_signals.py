@@ -68,7 +68,7 @@ def _leftovers(folder: Path) -> list[str]:
 
 
 def test_ctrl_c_during_a_search_is_exit_130(tmp_path: Path) -> None:
-    process = _start(["reach", str(LEVEL_2), "--max-states", "5000000"], tmp_path)
+    process = _start(["reach", str(LEVEL_2), "--max-nodes", "5000000"], tmp_path)
     time.sleep(1.5)
     code, err = _stop(process, signal.SIGINT)
     assert code == INTERRUPTED, err
@@ -77,7 +77,7 @@ def test_ctrl_c_during_a_search_is_exit_130(tmp_path: Path) -> None:
 
 def test_sigterm_while_the_graph_is_written_removes_the_temporary_file(tmp_path: Path) -> None:
     """The audit's case: ``reach --export graphml`` killed while writing left ``.g.graphml.XXXX`` behind."""
-    process = _start(["reach", str(LEVEL_2), "--max-states", "60000", "--export", "graphml", "--out", "g.graphml"],
+    process = _start(["reach", str(LEVEL_2), "--max-nodes", "60000", "--export", "graphml", "--out", "g.graphml"],
                      tmp_path)
     writing = _wait_for(lambda: any(p.name.startswith(".g.graphml.") for p in tmp_path.iterdir()), 120)
     code, err = _stop(process, signal.SIGTERM, group=False)
@@ -90,7 +90,7 @@ def test_sigterm_while_the_graph_is_written_removes_the_temporary_file(tmp_path:
 
 
 def test_sigterm_during_a_search_is_exit_143(tmp_path: Path) -> None:
-    process = _start(["reach", str(LEVEL_2), "--max-states", "5000000", "--export", "dot", "--out", "g.dot"],
+    process = _start(["reach", str(LEVEL_2), "--max-nodes", "5000000", "--export", "dot", "--out", "g.dot"],
                      tmp_path)
     time.sleep(1.5)
     code, err = _stop(process, signal.SIGTERM, group=False)
@@ -174,7 +174,7 @@ def test_a_swallowed_sigterm_still_stops_the_atomic_writes(tmp_path: Path, monke
 
 
 @pytest.mark.parametrize("args", [["show", str(LEVEL_2)],
-                                  ["reach", str(PUZZLES / "challenge-0.toml"), "--json", "--max-states", "2000"]],
+                                  ["reach", str(PUZZLES / "challenge-0.toml"), "--json", "--max-nodes", "2000"]],
                          ids=["rich", "echo"])
 def test_a_reader_that_stops_reading_is_exit_141_and_silent(tmp_path: Path, args: list[str]) -> None:
     """``stratagem ... | head``: exit 141 (128 + SIGPIPE) and nothing on stderr, whether the output goes

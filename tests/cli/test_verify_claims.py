@@ -178,7 +178,7 @@ def test_level_2_unsolvable_forgery_recheck_stays_within_its_time_limit(cli, tmp
 
 def test_a_node_limit_leaves_the_recheck_unknown(cli, tmp_path: Path) -> None:
     path = _write(tmp_path, _astar_proof(cli, tmp_path), "genuine.json")
-    code, verdict = _verdict(cli, path, "--recheck", "--nodes", "50")
+    code, verdict = _verdict(cli, path, "--recheck", "--max-nodes", "50")
     assert code == 3
     optimal = _claims(verdict)["optimal"]
     assert optimal["status"] == "unknown" and "node limit (50 states)" in optimal["why"]
@@ -188,7 +188,7 @@ def test_a_node_limit_leaves_the_recheck_unknown(cli, tmp_path: Path) -> None:
 def test_a_stopped_stakd_search_is_unknown(cli, tmp_path: Path) -> None:
     record = tmp_path / "imp.json"
     cli("check", str(STAKD / "solo-4-impossible.toml"), "--method", "cpsat", "--proof", str(record))
-    code, verdict = _verdict(cli, record, "--recheck", "--nodes", "10")
+    code, verdict = _verdict(cli, record, "--recheck", "--max-nodes", "10")
     assert code == 3 and _claims(verdict)["winnable"]["status"] == "unknown"
     assert "node limit (10 positions)" in _claims(verdict)["winnable"]["why"]
     code, verdict = _verdict(cli, record, "--recheck")
@@ -295,7 +295,7 @@ def test_a_time_limit_that_is_not_a_finite_positive_number_is_bad_input(cli, tmp
 
 def test_negative_nodes_are_bad_input(cli, tmp_path: Path) -> None:
     path = _write(tmp_path, _astar_proof(cli, tmp_path), "genuine.json")
-    assert_bad_input(cli("verify", "--recheck", "--nodes", "-5", str(path)), "--nodes")
+    assert_bad_input(cli("verify", "--recheck", "--max-nodes", "-5", str(path)), "--max-nodes")
 
 
 def test_the_verdict_is_byte_identical_across_runs(cli, tmp_path: Path) -> None:
@@ -303,7 +303,7 @@ def test_the_verdict_is_byte_identical_across_runs(cli, tmp_path: Path) -> None:
     record["line"]["moves"] = detour_line()
     record["line"]["length"] = record["claim"]["length"] = 6
     path = _write(tmp_path, record)
-    for flags in ((), ("--recheck", "--nodes", "2000")):  # a node limit, unlike a time limit, stops at one place
+    for flags in ((), ("--recheck", "--max-nodes", "2000")):  # a node limit, unlike a time limit, stops at one place
         first, second = (cli("verify", "--json", *flags, str(path)) for _ in range(2))
         assert first.out == second.out and first.code == second.code
     text = cli("verify", "--json", str(path)).out

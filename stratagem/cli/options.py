@@ -1,0 +1,107 @@
+"""Options every command spells the same way, and old spellings kept for one release.
+
+One concept has one name on every command (``tests/cli/test_option_names.py`` walks the command tree
+and fails on two spellings of one concept): ``--max-nodes`` for a node or state limit, ``--count`` for
+"how many", ``--players`` for player counts (a list such as ``1,2,4`` where several make sense: ``sweep``,
+``play strato``; elsewhere one deal or one match has one count), ``--quiet`` for "no progress and no notes
+on stderr" (errors, and warnings that something asked for was not done, are still printed) and ``--json``
+for one JSON document on stdout.
+
+An option renamed for that keeps its old spelling for one release (:class:`Renamed`): the old name
+parses into the same value and prints one line on stderr saying what to type instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import click
+from click.core import ParameterSource
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Each concept's canonical option and the other spellings it may not have (old spellings are allowed
+#: only as a :class:`Renamed` option's ``old`` names, for one release). Read by the option-name test.
+CONCEPTS: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "node or state limit": ("--max-nodes", ("--nodes", "--max-states", "--states", "--node-limit", "--budget")),
+    "how many": ("--count", ("--deals", "--games", "--number", "-n")),
+    "player counts": ("--players", ("--player-count", "--num-players", "--nplayers")),
+    "time limit": ("--time-limit", ("--timeout", "--seconds", "--time")),
+    "output path": ("--out", ("--output", "-o", "--out-dir")),
+    "quiet": ("--quiet", ("-q", "--silent", "--no-progress")),
+    "JSON output": ("--json", ("--as-json", "--format-json")),
+    "seed": ("--seed", ("--random-seed", "--rng-seed")),
+}
+
+
+def _old_dest(name: str | None) -> str:
+    return f"{name}__old_spelling"
+
+
+class Renamed(click.Option):
+    """An option whose ``old`` spellings still parse into the same value for one release, each use
+    printing one deprecation line on stderr. The old names are left out of ``--help``."""
+
+    def __init__(self, *args: Any, old: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.old = tuple(old)
+
+    def add_to_parser(self, parser: Any, ctx: click.Context) -> None:
+        super().add_to_parser(parser, ctx)
+        if not self.old:
+            return
+        if self.is_flag:
+            parser.add_option(obj=self, opts=self.old, dest=_old_dest(self.name), action="store_const",
+                              const=self.flag_activation_value)
+        else:
+            parser.add_option(obj=self, opts=self.old, dest=_old_dest(self.name),
+                              action="append" if self.multiple else "store", nargs=self.nargs)
+
+    def consume_value(self, ctx: click.Context, opts: Mapping[str, Any]) -> tuple[Any, ParameterSource]:
+        old = _old_dest(self.name)
+        if self.name not in opts and old in opts:
+            new = self.opts[0]
+            click.echo(f"{ctx.command_path}: {'/'.join(self.old)} is deprecated, use {new} (the old spelling "
+                       "goes in the next release)", err=True)
+            opts = {**opts, self.name: opts[old]}
+        elif self.name in opts and old in opts:
+            raise click.UsageError(f"give {self.opts[0]} once (not also as {'/'.join(self.old)})", ctx)
+        return super().consume_value(ctx, opts)
+
+
+def json_option(help_text: str = "Print the result as one JSON document on stdout.") -> Callable[[F], F]:
+    """``--json`` (into the parameter ``as_json``)."""
+    return click.option("--json", "as_json", is_flag=True, help=help_text)
+
+
+def quiet_option(help_text: str = "No progress and no notes on stderr (errors, and warnings that something asked "
+                                  "for was not done, still are).") -> Callable[[F], F]:
+    """``--quiet`` (into the parameter ``quiet``)."""
+    return click.option("--quiet", is_flag=True, help=help_text)
+
+
+def note(text: str, quiet: bool) -> None:
+    """A note on stderr (what was written, what was left out), unless ``--quiet``."""
+    if not quiet:
+        click.echo(text, err=True)
+
+
+def player_counts(text: str | None, param: str = "--players", *, default: tuple[int, ...] = (1,),
+                  most: int = 8) -> tuple[int, ...]:
+    """``--players`` as a list of counts (``2`` or ``1,2,4``), each from 1 to ``most``, in the order
+    given, without repeats; ``default`` when not given."""
+    if text is None:
+        return default
+    counts: list[int] = []
+    for part in text.split(","):
+        try:
+            count = int(part.strip())
+        except ValueError:
+            raise click.BadParameter(f"{part.strip()!r} is not a player count (give N or a list such as 1,2,4)",
+                                     param_hint=param) from None
+        if not 1 <= count <= most:
+            raise click.BadParameter(f"{count} players: give 1 to {most}", param_hint=param)
+        if count not in counts:
+            counts.append(count)
+    return tuple(counts)
