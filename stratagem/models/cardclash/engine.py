@@ -7,7 +7,8 @@ round has no chance states: the deal happens before it and every draw pile is pa
 This module is a kernel (compiled at install, see ``setup.py``); uncompiled it runs as plain Python
 with the same results.
 
-A packed state is ``6 + 5 * players + width * height`` words (``n`` players, table ``W`` x ``H``):
+A packed state is ``6 + 5 * players + W * H * (2 + K)`` words (``n`` players, table ``W`` x ``H``, ``K``
+words of stack a cell, :func:`stack_words`):
 
 ============================ =====================================================================
 slot                         content
@@ -22,16 +23,17 @@ slot                         content
 6+2n .. 6+3n-1               each draw pile: 3-bit ranks, the top card in the lowest bits
 6+3n .. 6+4n-1               each draw pile's length
 6+4n .. 6+5n-1               cards the variant took off the table, per colour, as a hand is packed
-6+5n ..                      the table, cell (x, y) at ``y * W + x``: the stack as 6-bit card codes
-                             (``colour * 8 + rank + 1``), the top card in the lowest bits, 0 = empty
+then W * H words             the top card of each cell (x, y) at ``y * W + x``, as a 6-bit code
+                             ``colour * 8 + rank + 1`` (0: empty): all that play looks at
+then W * H words             each cell's stack height
+then W * H * K words         each cell's stack, bottom card first, ten 6-bit codes a word
 ============================ =====================================================================
 
 The battlefield is normalised as the reference's is: its leftmost column is 0 and its top row 0, so a
 card laid at column or row -1 shifts every cell by one, and a cell emptied by a cancellation may shrink
-the box. A stack holds at most 10 cards (play reaches 9: 1-2-3-4-5-6, a Spy, a Bomb, a Miner);
-:meth:`CardClashEngine.encode` refuses deeper stacks, hands or removed counts above 15, piles above
-21 cards and a round still going on with a square on the table (play never reaches one; the engine
-looks for a new square only around the cell a move changed).
+the box. :meth:`CardClashEngine.encode` refuses stacks deeper than play can build (:func:`stack_words`),
+hands or removed counts above 15, piles above 21 cards, and a round still going on with a square on the
+table (play never reaches one; the engine looks for a new square only around the cell a move changed).
 
 A move record is ``(rank, x, y)``: rank 0-7 in ``123456BX`` order and the cell in the battlefield's
 coordinates as the reference's :class:`~stratagem.models.cardclash.position.Move`, or ``(-1, 0, 0)``
@@ -53,8 +55,6 @@ else:
 
 #: The largest table (cells) the engine takes: a state carries every cell of the table.
 MAX_CELLS = 4096
-#: Deepest stack a cell holds (6 bits a card in one word).
-MAX_DEPTH = 10
 MOVE_WIDTH = 3
 
 TO_MOVE = cython.declare(cython.Py_ssize_t, 0)
@@ -174,47 +174,6 @@ def _scored(state: cython.longlong[::1], ob: cython.Py_ssize_t, tw: cython.Py_ss
     return mask
 
 
-@cython.cfunc
-@cython.exceptval(check=False)
-def _renormalise(state: cython.longlong[::1], ob: cython.Py_ssize_t, tw: cython.Py_ssize_t) -> cython.void:
-    """Shift the battlefield so its leftmost column and top row are 0 again, and set the box."""
-    w: cython.Py_ssize_t = state[BOX_W]
-    h: cython.Py_ssize_t = state[BOX_H]
-    x0: cython.Py_ssize_t = w
-    y0: cython.Py_ssize_t = h
-    x1: cython.Py_ssize_t = -1
-    y1: cython.Py_ssize_t = -1
-    x: cython.Py_ssize_t
-    y: cython.Py_ssize_t
-    for y in range(h):
-        for x in range(w):
-            if state[ob + y * tw + x] != 0:
-                if x < x0:
-                    x0 = x
-                if x > x1:
-                    x1 = x
-                if y < y0:
-                    y0 = y
-                if y > y1:
-                    y1 = y
-    if x1 < 0:
-        state[BOX_W] = 0
-        state[BOX_H] = 0
-        return
-    nw: cython.Py_ssize_t = x1 - x0 + 1
-    nh: cython.Py_ssize_t = y1 - y0 + 1
-    if x0 > 0 or y0 > 0:
-        for y in range(nh):
-            for x in range(nw):
-                state[ob + y * tw + x] = state[ob + (y + y0) * tw + x + x0]
-    for y in range(h):
-        for x in range(w):
-            if x >= nw or y >= nh:
-                state[ob + y * tw + x] = 0
-    state[BOX_W] = nw
-    state[BOX_H] = nh
-
-
 @cython.cclass
 class CardClashEngine(PackedGame):  # type: ignore[misc]
     """One round of Card Clash with the given options as a :class:`~stratagem.core.packed.PackedGame`
@@ -229,6 +188,9 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
     o_plen: cython.Py_ssize_t
     o_removed: cython.Py_ssize_t
     o_board: cython.Py_ssize_t
+    o_depth: cython.Py_ssize_t
+    o_stack: cython.Py_ssize_t
+    stack_words: cython.Py_ssize_t
     _window: cython.longlong[::1]
     _scratch: cython.longlong[:, ::1]
 
@@ -238,7 +200,9 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
         if width < 1 or height < 1 or width * height > MAX_CELLS:
             raise ValueError(f"the compiled engine takes tables of 1 to {MAX_CELLS} cells, not {width}x{height}")
         max_moves = 8 * (width + 1) * (height + 1) + 1
-        PackedGame.__init__(self, 6 + 5 * players + width * height, MOVE_WIDTH, max_moves, players)
+        cells = width * height
+        words = stack_words(players)
+        PackedGame.__init__(self, 6 + 5 * players + cells * (2 + words), MOVE_WIDTH, max_moves, players)
         self.table_w = width
         self.table_h = height
         self.strategic = strategic
@@ -247,6 +211,9 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
         self.o_plen = 6 + 3 * players
         self.o_removed = 6 + 4 * players
         self.o_board = 6 + 5 * players
+        self.o_depth = self.o_board + cells
+        self.o_stack = self.o_depth + cells
+        self.stack_words = words
         self._window = np.zeros((width + 2) * (height + 2), np.int64)
         self._scratch = np.zeros((max_moves, MOVE_WIDTH), np.int64)
 
@@ -255,6 +222,91 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
         """The engine of a :class:`~stratagem.models.cardclash.rules.CardClashGame` (its players, table and
         variant; the flags played for do not change a round). ValueError when the table is too large."""
         return CardClashEngine(game.num_players, game.width, game.height, game.strategic)
+
+    # -- stacks --------------------------------------------------------------------------------------
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.exceptval(-1, check=False)
+    def _push(self, state: cython.longlong[::1], c: cython.Py_ssize_t, code: cython.longlong) -> cython.int:
+        """Lay the card ``code`` on top of cell ``c``'s stack."""
+        d: cython.Py_ssize_t = state[self.o_depth + c]
+        if d >= 10 * self.stack_words:
+            raise ValueError(f"a stack deeper than the compiled engine holds ({10 * self.stack_words} cards)")
+        state[self.o_stack + c * self.stack_words + d // 10] |= code << (6 * (d % 10))
+        state[self.o_depth + c] = d + 1
+        state[self.o_board + c] = code
+        return 0
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.exceptval(check=False)
+    def _pop(self, state: cython.longlong[::1], c: cython.Py_ssize_t) -> cython.void:
+        """Take the top card off cell ``c``'s stack (it has one); the card below shows."""
+        d: cython.Py_ssize_t = state[self.o_depth + c] - 1
+        base: cython.Py_ssize_t = self.o_stack + c * self.stack_words
+        state[base + d // 10] &= ~(cython.cast(cython.longlong, 63) << (6 * (d % 10)))
+        state[self.o_depth + c] = d
+        if d == 0:
+            state[self.o_board + c] = 0
+        else:
+            state[self.o_board + c] = (state[base + (d - 1) // 10] >> (6 * ((d - 1) % 10))) & 63
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.exceptval(check=False)
+    def _move_cell(self, state: cython.longlong[::1], src: cython.Py_ssize_t, dst: cython.Py_ssize_t) -> cython.void:
+        """Move cell ``src``'s stack to cell ``dst`` and leave ``src`` empty."""
+        k: cython.Py_ssize_t
+        words: cython.Py_ssize_t = self.stack_words
+        state[self.o_board + dst] = state[self.o_board + src]
+        state[self.o_depth + dst] = state[self.o_depth + src]
+        state[self.o_board + src] = 0
+        state[self.o_depth + src] = 0
+        for k in range(words):
+            state[self.o_stack + dst * words + k] = state[self.o_stack + src * words + k]
+            state[self.o_stack + src * words + k] = 0
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.exceptval(check=False)
+    def _renormalise(self, state: cython.longlong[::1]) -> cython.void:
+        """Shift the battlefield so its leftmost column and top row are 0 again, and set the box."""
+        tw: cython.Py_ssize_t = self.table_w
+        ob: cython.Py_ssize_t = self.o_board
+        w: cython.Py_ssize_t = state[BOX_W]
+        h: cython.Py_ssize_t = state[BOX_H]
+        x0: cython.Py_ssize_t = w
+        y0: cython.Py_ssize_t = h
+        x1: cython.Py_ssize_t = -1
+        y1: cython.Py_ssize_t = -1
+        x: cython.Py_ssize_t
+        y: cython.Py_ssize_t
+        for y in range(h):
+            for x in range(w):
+                if state[ob + y * tw + x] != 0:
+                    if x < x0:
+                        x0 = x
+                    if x > x1:
+                        x1 = x
+                    if y < y0:
+                        y0 = y
+                    if y > y1:
+                        y1 = y
+        if x1 < 0:
+            state[BOX_W] = 0
+            state[BOX_H] = 0
+            return
+        if x0 > 0 or y0 > 0:  # every occupied cell moves up and to the left, nearest the corner first
+            for y in range(y0, y1 + 1):
+                for x in range(x0, x1 + 1):
+                    if state[ob + y * tw + x] != 0:
+                        self._move_cell(state, y * tw + x, (y - y0) * tw + x - x0)
+        state[BOX_W] = x1 - x0 + 1
+        state[BOX_H] = y1 - y0 + 1
 
     # -- the C-level interface -------------------------------------------------------------------
     @cython.cfunc
@@ -394,51 +446,46 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
             out[self.o_plen + p] = state[self.o_plen + p] - 1
         out[self.o_hands + p] = hand
         out[PASSES] = 0
-        cell: cython.longlong
         lower: cython.longlong
         x2: cython.Py_ssize_t
         y2: cython.Py_ssize_t
         if w == 0:
-            out[ob] = code
+            self._push(out, 0, code)
             out[BOX_W] = 1
             out[BOX_H] = 1
             x = 0
             y = 0
         elif top != 0:
-            cell = state[ob + y * tw + x]
             if effect == 1:
-                if cell >> (6 * (MAX_DEPTH - 1)) != 0:
-                    raise ValueError(f"a stack deeper than the compiled engine holds ({MAX_DEPTH} cards)")
-                out[ob + y * tw + x] = (cell << 6) | code
+                self._push(out, y * tw + x, code)
             else:  # the strategic variant's cancellation: both cards off the table, the one below shows
                 lower = top - 1
                 out[self.o_removed + p] += cython.cast(cython.longlong, 1) << (4 * r)
                 out[self.o_removed + (lower >> 3)] += cython.cast(cython.longlong, 1) << (4 * (lower & 7))
-                out[ob + y * tw + x] = cell >> 6
-                if cell >> 6 == 0:
-                    _renormalise(out, ob, tw)  # a square cannot appear where a cell emptied
+                self._pop(out, y * tw + x)
+                if out[ob + y * tw + x] == 0:
+                    self._renormalise(out)  # a square cannot appear where a cell emptied
                     x = -2
         else:
             if x < 0:  # a new column on the left: every cell one to the right
                 for y2 in range(h):
                     for x2 in range(w - 1, -1, -1):
-                        out[ob + y2 * tw + x2 + 1] = out[ob + y2 * tw + x2]
-                    out[ob + y2 * tw] = 0
+                        if out[ob + y2 * tw + x2] != 0:
+                            self._move_cell(out, y2 * tw + x2, y2 * tw + x2 + 1)
                 x = 0
                 w += 1
             if y < 0:  # a new row on top: every row one down
                 for y2 in range(h - 1, -1, -1):
                     for x2 in range(w):
-                        out[ob + (y2 + 1) * tw + x2] = out[ob + y2 * tw + x2]
-                for x2 in range(w):
-                    out[ob + x2] = 0
+                        if out[ob + y2 * tw + x2] != 0:
+                            self._move_cell(out, y2 * tw + x2, (y2 + 1) * tw + x2)
                 y = 0
                 h += 1
             if x >= w:
                 w = x + 1
             if y >= h:
                 h = y + 1
-            out[ob + y * tw + x] = code
+            self._push(out, y * tw + x, code)
             out[BOX_W] = w
             out[BOX_H] = h
         # A square of one colour through the changed cell wins the round (the mover's own, or the
@@ -506,15 +553,19 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
         if any(_COLOURS.index(state.removed[k]) >= n for k in range(0, len(state.removed), 2)):
             raise ValueError("a removed card of no player's colour")
         for cell in state.board:
-            if len(cell.stack) > MAX_DEPTH:
-                raise ValueError(f"a stack of {len(cell.stack)} cards; the compiled engine holds {MAX_DEPTH}")
-            word = 0
-            for card in reversed(cell.stack):
+            if len(cell.stack) > 10 * self.stack_words:
+                raise ValueError(f"a stack of {len(cell.stack)} cards; the compiled engine holds "
+                                 f"{10 * self.stack_words} with {n} players")
+            c = cell.y * self.table_w + cell.x
+            for d, card in enumerate(reversed(cell.stack)):
                 colour = _COLOURS.index(card[0])
                 if colour >= n:
                     raise ValueError(f"card {card} belongs to no player")
-                word = (word << 6) | (colour * 8 + _RANKS.index(card[1]) + 1)
-            v[self.o_board + cell.y * self.table_w + cell.x] = word
+                code = colour * 8 + _RANKS.index(card[1]) + 1
+                v[self.o_stack + c * self.stack_words + d // 10] |= code << (6 * (d % 10))
+            v[self.o_depth + c] = len(cell.stack)
+            card = cell.stack[0]
+            v[self.o_board + c] = _COLOURS.index(card[0]) * 8 + _RANKS.index(card[1]) + 1
         if not state.winners:
             for cell in state.board:
                 if _square_at(v, self.o_board, self.table_w, w, h, cell.x, cell.y) >= 0:
@@ -531,12 +582,11 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
         cells = []
         for y in range(int(v[BOX_H])):
             for x in range(int(v[BOX_W])):
-                word = int(v[self.o_board + y * self.table_w + x])
+                c = y * self.table_w + x
                 stack = []
-                while word:
-                    code = (word & 63) - 1
+                for d in range(int(v[self.o_depth + c]) - 1, -1, -1):
+                    code = ((int(v[self.o_stack + c * self.stack_words + d // 10]) >> (6 * (d % 10))) & 63) - 1
                     stack.append(_COLOURS[code >> 3] + _RANKS[code & 7])
-                    word >>= 6
                 if stack:
                     cells.append(Cell(x, y, tuple(stack)))
         hands = tuple(_ranks(int(v[self.o_hands + p])) for p in range(n))
@@ -578,4 +628,12 @@ def _ranks(word: int) -> str:
     return "".join(rank * ((word >> (4 * r)) & 15) for r, rank in enumerate(_RANKS))
 
 
-__all__ = ["MAX_CELLS", "MAX_DEPTH", "MOVE_WIDTH", "CardClashEngine"]
+def stack_words(players: int) -> int:
+    """Words a cell's stack takes, ten 6-bit cards a word. A stack is a chain of cards each laid on the
+    one below by the stacking rules (a cancellation only takes the top off): runs of rising numbers,
+    each after the first begun by a Spy on a Marshal, then a Bomb and a Miner. With one Spy per colour
+    that is at most ``6 * (players + 1) + 2`` cards."""
+    return (6 * (players + 1) + 2 + 9) // 10
+
+
+__all__ = ["MAX_CELLS", "MOVE_WIDTH", "CardClashEngine", "stack_words"]

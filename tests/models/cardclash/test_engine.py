@@ -33,7 +33,7 @@ from stratagem.bench.engines import reference_playouts
 from stratagem.core.packed import PackedGame
 from stratagem.models.cardclash import compiled_engine
 from stratagem.models.cardclash import engine as engine_module
-from stratagem.models.cardclash.engine import CardClashEngine
+from stratagem.models.cardclash.engine import CardClashEngine, stack_words
 from stratagem.models.cardclash.position import PASS, Move, State, parse_state
 from stratagem.models.cardclash.puzzle import load_position
 from stratagem.models.cardclash.rules import CardClashGame
@@ -130,7 +130,8 @@ def test_the_engine_is_a_packed_game_found_by_the_registry() -> None:
     engine = compiled_engine(game)
     assert isinstance(engine, CardClashEngine) and isinstance(engine, PackedGame)
     assert (engine.players, engine.move_width) == (3, 3)
-    assert engine.width == 6 + 5 * 3 + 5 * 4
+    assert stack_words(3) == 3  # 6 * (3 + 1) + 2 = 26 cards, ten a word
+    assert engine.width == 6 + 5 * 3 + 5 * 4 * (2 + 3)
     assert engine.decode(engine.encode(game.initial_state())) == game.initial_state()
     assert compiled_engine(CardClashGame(2, width=100, height=100)) is None  # beyond MAX_CELLS
 
@@ -251,10 +252,30 @@ def test_illegal_move_records_are_refused() -> None:
         engine.successor(over, np.array([0, 0, 0], np.int64))
 
 
+@pytest.mark.parametrize("strategic", [False, True])
+def test_stacks_as_deep_as_play_builds_them(strategic: bool) -> None:
+    # Rising runs joined by a Spy on a Marshal: with two Spies a stack reaches 6 + 6 + 2 cards and more
+    # (the first random million transitions found one deeper than ten).
+    text = "b6b5b4b3b2b1r6r5r4r3r2r1,r2 BX,2 B,- 1"
+    game = CardClashGame(2, width=3, height=3, strategic=strategic, start=parse_state(text))
+    engine = CardClashEngine.from_game(game)
+    state = game.initial_state()
+    line = [Move("B", 0, 0), Move("2", 0, 1), Move("X", 0, 0), PASS, Move("B", 0, 0)]
+    for move in line:
+        if game.is_terminal(state) or move not in game.legal_moves(state):
+            break
+        assert check_state(game, engine, state) > 0
+        state = game.apply(state, move)
+    assert max(len(c.stack) for c in state.board) >= 13
+    check_state(game, engine, state)
+
+
 def test_states_beyond_the_engine_are_refused_not_truncated() -> None:
     engine = CardClashEngine(2, 4, 4, False)
     with pytest.raises(ValueError, match="table"):
         engine.encode(parse_state("r6,r5,r4,r3,r2 2346,25BX -,- 1"))
+    with pytest.raises(ValueError, match="stack of 21 cards"):
+        engine.encode(parse_state("r1" * 21 + " 2,2 -,- 1"))
     with pytest.raises(ValueError, match="square"):
         engine.encode(State(parse_state("r6,r5/r4,r3 2,2 -,- 2").board, ("2", "2"), ("", ""), 1))
 
@@ -279,7 +300,7 @@ def test_the_key_hash_tells_states_apart() -> None:
 DIGEST = """
 import hashlib, json, random, sys
 from stratagem.models.cardclash import engine as module
-from stratagem.models.cardclash.engine import CardClashEngine
+from stratagem.models.cardclash.engine import CardClashEngine, stack_words
 from stratagem.models.cardclash.rules import CardClashGame
 from stratagem.solvers.perft import perft, random_playouts
 digest = hashlib.sha256()
