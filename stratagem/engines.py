@@ -72,7 +72,7 @@ def resolve(game: Any, engine: str = COMPILED) -> EngineChoice:
     needed = (*_SEARCH_KERNELS, type(found).__module__)
     missing = [module.rsplit(".", 1)[1] for module in needed if module in core.missing or module in core.stale]
     if missing:
-        return EngineChoice(REFERENCE, None, f"the compiled core is not built ({', '.join(missing)}): "
+        return EngineChoice(REFERENCE, None, f"the compiled core is not built or out of date ({', '.join(missing)}): "
                                              "running on the reference engine", True)
     return EngineChoice(COMPILED, found)
 

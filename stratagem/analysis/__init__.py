@@ -109,7 +109,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     player = None if as_player is None else as_player - 1
     limit = as_deadline(time_limit)
     show = progress if progress is not None else no_progress
-    ran_on = engine_for(game, chosen, engine)
+    ran_on = engine_for(game, chosen, engine, depth)
     report: dict[str, Any] = {
         "game": loaded.game_name,
         "position": None if loaded.source in (POSITION_SOURCE, "<notation>") else loaded.source,
@@ -120,7 +120,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     }
     try:
         if chosen in EXACT:
-            report.update(exact_report(game, state, chosen, depth, limit, max_nodes, rank, show))
+            report.update(exact_report(game, state, chosen, depth, limit, max_nodes, rank, show, ran_on.engine))
         elif chosen == "lp":
             report.update(lp_report(game, state, depth, limit, max_nodes))
         elif chosen == "duct":

@@ -26,9 +26,27 @@ from stratagem.solvers.ranking import MoveValue, rank_moves
 from stratagem.solvers.transposition import TranspositionTable
 
 
-def _search(method: str) -> Callable[..., MinimaxResult[Any]]:
-    """The solver's search function a method name stands for."""
+def _search(method: str, engine: Any = None) -> Callable[..., MinimaxResult[Any]]:
+    """The solver's search function a method name stands for (on ``engine``, a compiled engine, when the
+    method has a compiled search there)."""
+    if engine is not None and method == "alphabeta":
+        return _compiled_alphabeta(engine)
     return {"alphabeta": alphabeta, "expecti": expectiminimax, "paranoid": paranoid, "maxn": maxn}[method]
+
+
+def _compiled_alphabeta(engine: Any) -> Callable[..., MinimaxResult[Any]]:
+    """:func:`~stratagem.solvers.alphabeta.alphabeta`'s signature, searched exhaustively on the compiled
+    ``engine`` (:func:`~stratagem.solvers.compiled_alphabeta.alphabeta_compiled`; its own table, so a
+    ``tt`` given is not used). A depth limit needs the game's evaluation: that search stays Python's."""
+    from stratagem.solvers.compiled_alphabeta import alphabeta_compiled
+
+    def search(game: Any, state: Any, *, depth: int | None = None, tt: Any = None,
+               **options: Any) -> MinimaxResult[Any]:
+        if depth is not None:
+            return alphabeta(game, state, depth=depth, tt=tt, **options)
+        return alphabeta_compiled(game, engine, state, **options)
+
+    return search
 
 
 def _options(game: Any, method: str, depth: int | None, limit: Deadline | None,
@@ -45,16 +63,18 @@ def _options(game: Any, method: str, depth: int | None, limit: Deadline | None,
 
 
 def exact_report(game: Any, state: Any, method: str, depth: int | None, limit: Deadline | None,
-                 max_nodes: int | None, rank: bool, show: ProgressFactory) -> dict[str, Any]:
+                 max_nodes: int | None, rank: bool, show: ProgressFactory, engine: Any = None) -> dict[str, Any]:
     """The report of an exact method: the root's search, then (``rank``) every root move's, all within
     the one deadline ``limit``.
 
     ``alphabeta`` learns that a game has chance only when its search meets a chance node, which may be
     in the ranking after a root search that stopped early; then the whole analysis is done again with
-    ``expecti`` in what is left of the deadline, so the root and its moves are searched alike.
+    ``expecti`` in what is left of the deadline, so the root and its moves are searched alike. ``engine``
+    (a game's compiled engine, or None for the reference engine) is where ``alphabeta`` searches;
+    ``expecti`` and the others search the reference engine.
     """
     try:
-        return _exact_with(game, state, method, depth, limit, max_nodes, rank, show)
+        return _exact_with(game, state, method, depth, limit, max_nodes, rank, show, engine)
     except StratagemError as exc:
         if method != "alphabeta" or "chance" not in str(exc):
             raise
@@ -62,12 +82,12 @@ def exact_report(game: Any, state: Any, method: str, depth: int | None, limit: D
 
 
 def _exact_with(game: Any, state: Any, method: str, depth: int | None, limit: Deadline | None,
-                max_nodes: int | None, rank: bool, show: ProgressFactory) -> dict[str, Any]:
+                max_nodes: int | None, rank: bool, show: ProgressFactory, engine: Any = None) -> dict[str, Any]:
     """:func:`exact_report` with one method (no fallback to ``expecti``)."""
     options = _options(game, method, depth, limit, max_nodes)
     with show(f"{method} search", "depth", "nodes") as update:
         options["progress"] = lambda iteration, nodes: update(iteration, nodes)
-        result = _search(method)(game, state, **options)
+        result = _search(method, engine)(game, state, **options)
     report = _minimax_report(game, state, method, result)
     battles_along = getattr(game, "battles_along", None)
     if battles_along is not None and result.solved and result.distance is not None:
@@ -81,7 +101,7 @@ def _exact_with(game: Any, state: Any, method: str, depth: int | None, limit: De
             # not searched again.
             known[result.best_move] = MoveValue(result.best_move, result.value, result.distance, SOLVED,
                                                 result.assumption)
-        ranked = _rank(game, state, method, options, show, known)
+        ranked = _rank(game, state, method, options, show, known, engine)
         report["moves"] = [
             {"move": game.format_move(state, mv.move),
              "value": record_value(mv.value) if mv.status in (SOLVED, "heuristic") else None,
@@ -97,7 +117,7 @@ def _exact_with(game: Any, state: Any, method: str, depth: int | None, limit: De
 
 
 def _rank(game: Any, state: Any, method: str, options: dict[str, Any], show: ProgressFactory,
-          known: dict[Any, MoveValue[Any]]) -> list[MoveValue[Any]]:
+          known: dict[Any, MoveValue[Any]], engine: Any = None) -> list[MoveValue[Any]]:
     """Every root move ranked by ``method``'s search, the display saying which move is being searched
     ("ranking move 3 of 12: b2: depth 5, 40,000 nodes")."""
     with ExitStack() as displays:
@@ -108,7 +128,7 @@ def _rank(game: Any, state: Any, method: str, options: dict[str, Any], show: Pro
             label = f"ranking move {number} of {count}: {game.format_move(state, move)}"
             update[0] = displays.enter_context(show(label, "depth", "nodes"))
 
-        return rank_moves(game, state, _search(method), on_move=announce, known=known,
+        return rank_moves(game, state, _search(method, engine), on_move=announce, known=known,
                           progress=lambda depth, nodes: update[0](depth, nodes), **options)
 
 

@@ -19,7 +19,7 @@ EXACT = ("alphabeta", "expecti", "paranoid", "maxn")
 #: The methods whose solved values have a proof (:meth:`Analysis.write_proof`); the others estimate.
 PROVABLE = (*EXACT, "lp")
 #: The methods that have a compiled search, run on a game's compiled engine (:mod:`stratagem.engines`).
-COMPILED_SEARCH = ("mcts",)
+COMPILED_SEARCH = ("mcts", "alphabeta")
 #: The ``source`` of a :class:`~stratagem.core.errors.BadInput` about one of the call's arguments.
 ARGUMENT = "<argument>"
 
@@ -75,17 +75,22 @@ def choose_method(method: str, position: Position, as_player: int | None) -> str
     return method
 
 
-def engine_for(game: object, method: str, engine: str | None) -> EngineChoice:
+def engine_for(game: object, method: str, engine: str | None, depth: int | None = None) -> EngineChoice:
     """The rules engine ``method`` runs on when ``engine`` is asked for (None: ``compiled`` where it can be
-    had): the game's compiled engine for a method with a compiled search, else the reference engine. The
-    choice's note says why ``compiled`` could not be had, when it was asked for by name or the compiled
-    core was not built (otherwise the default falls back quietly)."""
+    had): the game's compiled engine for a method with a compiled search, else the reference engine (also
+    for a depth-limited exact search, which needs the game's evaluation). The choice's note says why
+    ``compiled`` could not be had, when it was asked for by name or the compiled core was not built
+    (otherwise the default falls back quietly). ``alphabeta`` runs compiled until it meets a chance node;
+    the ``expecti`` search it then turns into runs on the reference engine."""
     if engine is not None and engine not in ENGINES:
         raise BadInput(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
     if engine == REFERENCE:
         return EngineChoice(REFERENCE)
     if method not in COMPILED_SEARCH:
         note = f"{method} has no compiled search yet: running on the reference engine" if engine else ""
+        return EngineChoice(REFERENCE, None, note)
+    if depth is not None and method in EXACT:
+        note = "a depth-limited search needs the game's evaluation: running on the reference engine" if engine else ""
         return EngineChoice(REFERENCE, None, note)
     choice = resolve(game, COMPILED)
     if engine is None and not choice.core_missing:

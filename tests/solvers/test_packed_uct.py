@@ -80,6 +80,7 @@ def test_nim_values_match_alphabeta(piles: tuple[int, ...]) -> None:
     if exact == 1:  # a winning move was chosen: its proven value is a win
         chosen = next(m for m in result.moves if m.move == result.best_move)
         assert chosen.proven_value == 1
+        assert result.best_move is not None
         assert alphabeta(game, game.apply(state, result.best_move)).value == -1
 
 

@@ -1,0 +1,545 @@
+"""Negamax alpha-beta with a transposition table over a compiled engine (a ``PackedGame``), in C.
+
+The exhaustive search of :mod:`stratagem.solvers.alphabeta` (``depth=None``) on a game's packed states:
+the exact value of a two-player zero-sum position without chance, with the distance to the result, a
+principal variation and a node count, without a Python object in the loop. Same scores and same
+windows as the Python search, so the value and the distance are the same:
+
+* **Scores** carry the distance: ``(r, t)`` with ``r`` the return of the player to move and ``t`` ``-d``
+  for a win in ``d`` plies, ``+d`` for a loss, 0 for a draw, compared lexicographically (faster wins,
+  slower losses), packed into one integer ``r * 2**24 + t``. Moving a score one ply up (``later``) and a
+  window one ply down (``sooner``) is the Python search's mate-distance adjustment.
+* **Bound cutoffs**: with returns within ``[lo, hi]``, no node scores above a win on the next ply nor
+  below a loss on it; windows are narrowed to that and a move reaching the best possible score ends its
+  node. A return outside the bounds raises.
+* **Move order**: every successor is made first and the moves that end the game are scored at once
+  (a win on the next ply ends the node); then the table's move, the two killer moves of the ply (the
+  last refutations there) and the engine's legal order. A compiled engine has no move-ordering hint,
+  so the search may visit more nodes than the Python search with the game's ``order_moves``; the value
+  never depends on order.
+* **The table**: ``2**k`` entries in buckets of two, keyed by the engine's full transposition key
+  (:meth:`~stratagem.core.packed.PackedGame.pack`; a hash collision is never mistaken for a hit). An
+  entry is an exact score or a bound and the index of its best move in the engine's legal order; every
+  entry is exhaustive (there is no depth horizon here). A full bucket gives up an entry that is not exact
+  first.
+* **Repetition**: a position repeated on the current line raises, as the Python search does (the
+  minimax searches need games without cycles).
+* **Limits**: ``max_nodes`` and a ``expired()`` callable (a deadline, looked at every 1,024 nodes) stop the
+  search, which then claims nothing (:class:`SearchStopped`).
+
+The principal variation is found afterwards as the Python search finds it: at each position along it,
+the first move (the table's first) whose null-window test keeps the score. A chance or simultaneous
+node raises :class:`SearchRefused` (expectiminimax and the matrix solver are the searches there). This
+module is a kernel (compiled at install, see ``setup.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import cython
+import numpy as np
+
+if cython.compiled:
+    from cython.cimports.stratagem.core.packed import PackedGame
+else:
+    from stratagem.core.packed import PackedGame
+
+#: One step of the return in a packed score; distances stay below half of it.
+_SCALE = cython.declare(cython.longlong, 1 << 24)
+_FAR = cython.declare(cython.longlong, (1 << 23) - 1)
+_INF = cython.declare(cython.longlong, 1 << 62)
+#: Table entry kinds (0: empty).
+_EXACT = cython.declare(cython.longlong, 1)
+_LOWER = cython.declare(cython.longlong, 2)
+_UPPER = cython.declare(cython.longlong, 3)
+#: Nodes between two looks at the deadline.
+_CLOCK_EVERY = cython.declare(cython.longlong, 1024)
+#: Deepest line the search follows (its scratch area is one move list per ply).
+MAX_PLY = 512
+
+
+class SearchStopped(Exception):
+    """A node or time limit stopped the search: nothing is claimed."""
+
+
+class SearchRefused(Exception):
+    """The search met a position it does not handle (chance, simultaneous moves, a repetition, a return
+    outside the bounds, no legal move in a non-terminal state)."""
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _sign(x: cython.longlong) -> cython.longlong:
+    return 1 if x > 0 else -1 if x < 0 else 0
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _ret(s: cython.longlong) -> cython.longlong:
+    """The return part of a packed score."""
+    return (s + _SCALE // 2) // _SCALE
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _later(s: cython.longlong) -> cython.longlong:
+    """The same result one ply further from it."""
+    return s - _sign(_ret(s))
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _sooner(s: cython.longlong) -> cython.longlong:
+    """Inverse of :func:`_later` (on windows passed down)."""
+    return s + _sign(_ret(s))
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _pack(r: cython.longlong, t: cython.longlong) -> cython.longlong:
+    return r * _SCALE + t
+
+
+@cython.cclass
+class _Negamax:
+    """The search's state: the game, the table, killers, per-ply scratch and counters."""
+
+    game: PackedGame
+    width: cython.Py_ssize_t
+    key_width: cython.Py_ssize_t
+    move_width: cython.Py_ssize_t
+    lo: cython.longlong
+    hi: cython.longlong
+    best_possible: cython.longlong
+    worst_possible: cython.longlong
+    nodes: cython.longlong
+    max_nodes: cython.longlong
+    expired: Any
+    progress: Any
+    progress_every: cython.longlong
+    mask: cython.ulonglong
+    probes: cython.longlong
+    hits: cython.longlong
+    stores: cython.longlong
+    states: cython.longlong[:, ::1]
+    kids: cython.longlong[:, :, ::1]
+    ended: cython.longlong[:, ::1]
+    moves: cython.longlong[:, :, ::1]
+    order: cython.longlong[:, ::1]
+    keys: cython.longlong[:, ::1]
+    hashes: cython.ulonglong[::1]
+    killers: cython.longlong[:, :, ::1]
+    nkillers: cython.longlong[::1]
+    returns: cython.longlong[::1]
+    tkeys: cython.longlong[:, ::1]
+    thash: cython.ulonglong[::1]
+    tscore: cython.longlong[::1]
+    tflag: cython.longlong[::1]
+    tmove: cython.longlong[::1]
+
+    def __init__(self, game: PackedGame, lo: int, hi: int, table_bits: int, max_nodes: int,
+                 expired: Any, progress: Any, progress_every: int) -> None:
+        self.game = game
+        self.width = game.width
+        self.key_width = game.key_width
+        self.move_width = game.move_width
+        self.lo = lo
+        self.hi = hi
+        self.best_possible = _pack(hi, -1) if hi > 0 else _pack(hi, 0) if hi == 0 else _pack(hi, _FAR)
+        self.worst_possible = _pack(lo, 1) if lo < 0 else _pack(lo, 0) if lo == 0 else _pack(lo, -_FAR)
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.expired = expired
+        self.progress = progress
+        self.progress_every = max(1, progress_every)
+        self.probes = 0
+        self.hits = 0
+        self.stores = 0
+        size = 1 << table_bits
+        self.mask = size - 1
+        self.states = np.zeros((MAX_PLY + 1, self.width), np.int64)
+        self.kids = np.zeros((MAX_PLY, game.max_moves, self.width), np.int64)
+        self.ended = np.zeros((MAX_PLY, game.max_moves), np.int64)
+        self.moves = np.zeros((MAX_PLY, game.max_moves, self.move_width), np.int64)
+        self.order = np.zeros((MAX_PLY, game.max_moves), np.int64)
+        self.keys = np.zeros((MAX_PLY + 1, self.key_width), np.int64)
+        self.hashes = np.zeros(MAX_PLY + 1, np.uint64)
+        self.killers = np.zeros((MAX_PLY, 2, self.move_width), np.int64)
+        self.nkillers = np.zeros(MAX_PLY, np.int64)
+        self.returns = np.zeros(game.players, np.int64)
+        self.tkeys = np.zeros((size, self.key_width), np.int64)
+        self.thash = np.zeros(size, np.uint64)
+        self.tscore = np.zeros(size, np.int64)
+        self.tflag = np.zeros(size, np.int64)
+        self.tmove = np.zeros(size, np.int64)
+
+    # -- counters and limits --------------------------------------------------------------------------
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _tick(self) -> cython.int:
+        self.nodes += 1
+        if self.max_nodes >= 0 and self.nodes > self.max_nodes:
+            raise SearchStopped("node limit")
+        if self.expired is not None and self.nodes % _CLOCK_EVERY == 0 and self.expired():
+            raise SearchStopped("time limit")
+        if self.progress is not None and self.nodes % self.progress_every == 0:
+            self.progress(self.nodes)
+        return 0
+
+    # -- the table ------------------------------------------------------------------------------------
+
+    @cython.cfunc
+    @cython.exceptval(-2, check=False)
+    def _find(self, ply: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """The table slot holding the position of ``ply`` (its key and hash computed), or -1."""
+        h: cython.ulonglong = self.hashes[ply]
+        base: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, h & self.mask)
+        slot: cython.Py_ssize_t
+        k: cython.Py_ssize_t
+        same: cython.bint
+        w: cython.Py_ssize_t
+        for k in range(2):
+            slot = base ^ k
+            if self.tflag[slot] == 0 or self.thash[slot] != h:
+                continue
+            same = True
+            for w in range(self.key_width):
+                if self.tkeys[slot, w] != self.keys[ply, w]:
+                    same = False
+                    break
+            if same:
+                return slot
+        return -1
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _store(self, ply: cython.Py_ssize_t, score: cython.longlong, flag: cython.longlong,
+               move: cython.longlong) -> cython.int:
+        slot: cython.Py_ssize_t = self._find(ply)
+        base: cython.Py_ssize_t
+        w: cython.Py_ssize_t
+        if slot < 0:
+            base = cython.cast(cython.Py_ssize_t, self.hashes[ply] & self.mask)
+            if self.tflag[base] == 0:
+                slot = base
+            elif self.tflag[base ^ 1] == 0 or self.tflag[base ^ 1] != _EXACT:
+                slot = base ^ 1
+            elif self.tflag[base] != _EXACT:
+                slot = base
+            else:
+                slot = base ^ 1
+            for w in range(self.key_width):
+                self.tkeys[slot, w] = self.keys[ply, w]
+            self.thash[slot] = self.hashes[ply]
+        self.tscore[slot] = score
+        self.tflag[slot] = flag
+        self.tmove[slot] = move
+        self.stores += 1
+        return 0
+
+    # -- the search -----------------------------------------------------------------------------------
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _enter(self, ply: cython.Py_ssize_t) -> cython.int:
+        """Key and hash of the position at ``ply``; refuse a position repeated on the line."""
+        if ply >= MAX_PLY:
+            raise SearchRefused(f"a line longer than {MAX_PLY} plies")
+        self.game.pack(self.states[ply], self.keys[ply])
+        h: cython.ulonglong = self.game.hash(self.keys[ply])
+        self.hashes[ply] = h
+        i: cython.Py_ssize_t
+        w: cython.Py_ssize_t
+        same: cython.bint
+        for i in range(ply):
+            if self.hashes[i] != h:
+                continue
+            same = True
+            for w in range(self.key_width):
+                if self.keys[i, w] != self.keys[ply, w]:
+                    same = False
+                    break
+            if same:
+                raise SearchRefused("a position repeats on one line; the minimax searches need a game without cycles")
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _order(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, first: cython.Py_ssize_t,
+               killers: cython.bint) -> cython.int:
+        """The move order at ``ply``: the table's move ``first`` (if any), the ply's killers, the rest."""
+        placed: cython.Py_ssize_t = 0
+        i: cython.Py_ssize_t
+        k: cython.Py_ssize_t
+        w: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        same: cython.bint
+        t: cython.longlong
+        for i in range(count):
+            self.order[ply, i] = i
+        if 0 <= first < count:
+            self.order[ply, 0] = first
+            self.order[ply, first] = 0
+            placed = 1
+        if not killers:
+            return 0
+        for k in range(self.nkillers[ply]):
+            for j in range(placed, count):
+                i = self.order[ply, j]
+                same = True
+                for w in range(self.move_width):
+                    if self.moves[ply, i, w] != self.killers[ply, k, w]:
+                        same = False
+                        break
+                if same:
+                    t = self.order[ply, placed]
+                    self.order[ply, placed] = i
+                    self.order[ply, j] = t
+                    placed += 1
+                    break
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _killer(self, ply: cython.Py_ssize_t, i: cython.Py_ssize_t) -> cython.int:
+        """Note move ``i`` of ``ply`` as the ply's newest killer (two kept)."""
+        w: cython.Py_ssize_t
+        same: cython.bint = self.nkillers[ply] > 0
+        if same:
+            for w in range(self.move_width):
+                if self.killers[ply, 0, w] != self.moves[ply, i, w]:
+                    same = False
+                    break
+        if same:
+            return 0
+        for w in range(self.move_width):
+            self.killers[ply, 1, w] = self.killers[ply, 0, w]
+            self.killers[ply, 0, w] = self.moves[ply, i, w]
+        if self.nkillers[ply] < 2:
+            self.nkillers[ply] += 1
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-4611686018427387911, check=False)
+    def _search(self, ply: cython.Py_ssize_t, alpha: cython.longlong, beta: cython.longlong,
+                killers: cython.bint) -> cython.longlong:
+        """Fail-soft negamax score of the decision node at ``ply`` for its player to move."""
+        if alpha >= self.best_possible:
+            return self.best_possible
+        if beta <= self.worst_possible:
+            return self.worst_possible
+        if beta > self.best_possible:
+            beta = self.best_possible
+        if alpha < self.worst_possible:
+            alpha = self.worst_possible
+        self._tick()
+        self._enter(ply)
+        state: cython.longlong[::1] = self.states[ply]
+        first: cython.Py_ssize_t = -1
+        self.probes += 1
+        slot: cython.Py_ssize_t = self._find(ply)
+        score: cython.longlong
+        flag: cython.longlong
+        if slot >= 0:
+            self.hits += 1
+            score = self.tscore[slot]
+            flag = self.tflag[slot]
+            if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
+                return score
+            first = self.tmove[slot]
+        me: cython.Py_ssize_t = self.game.to_move(state)
+        count: cython.Py_ssize_t = self.game.legal(state, self.moves[ply])
+        if count <= 0:
+            raise SearchRefused("a position that is not terminal has no legal move")
+        self._order(ply, count, first, killers)
+        best: cython.longlong = -_INF
+        best_i: cython.Py_ssize_t = -1
+        a: cython.longlong = alpha
+        v: cython.longlong
+        k: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        w: cython.Py_ssize_t
+        r: cython.longlong
+        cut: cython.bint = False
+        # Every successor first, and the moves that end the game scored at once (a win on the next
+        # ply ends the node's search before any other move is searched).
+        for i in range(count):
+            self.game.apply(state, self.moves[ply, i], self.kids[ply, i])
+            self.ended[ply, i] = self.game.terminal(self.kids[ply, i], self.returns)
+            if not self.ended[ply, i] or cut:
+                continue
+            self._tick()
+            r = self.returns[me]
+            if not (self.lo <= r <= self.hi and self.lo <= -r <= self.hi):
+                raise SearchRefused(f"a return {r} outside the bounds [{self.lo}, {self.hi}] of the returns")
+            v = _pack(r, -1 if r > 0 else 1 if r < 0 else 0)
+            if v > best:
+                best = v
+                best_i = i
+                if v > a:
+                    a = v
+                    if a >= beta:
+                        cut = True
+        for k in range(count):
+            if cut:
+                break
+            i = self.order[ply, k]
+            if self.ended[ply, i]:
+                continue
+            for w in range(self.width):
+                self.states[ply + 1, w] = self.kids[ply, i, w]
+            v = self._child(ply + 1, a, beta, me, killers)
+            if v > best:
+                best = v
+                best_i = i
+                if v > a:
+                    a = v
+                    if a >= beta:
+                        if killers:
+                            self._killer(ply, i)
+                        break
+        if best >= self.best_possible or best <= self.worst_possible:
+            flag = _EXACT
+        elif best <= alpha:
+            flag = _UPPER
+        elif best >= beta:
+            flag = _LOWER
+        else:
+            flag = _EXACT
+        self._store(ply, best, flag, best_i)
+        return best
+
+    @cython.cfunc
+    @cython.exceptval(-4611686018427387911, check=False)
+    def _child(self, ply: cython.Py_ssize_t, alpha: cython.longlong, beta: cython.longlong,
+               me: cython.Py_ssize_t, killers: cython.bint) -> cython.longlong:
+        """Score, for ``me`` (the parent's player), of the position at ``ply``, one ply further from the result."""
+        state: cython.longlong[::1] = self.states[ply]
+        r: cython.longlong
+        if self.game.terminal(state, self.returns):
+            self._tick()
+            r = self.returns[me]
+            if not (self.lo <= r <= self.hi and self.lo <= -r <= self.hi):
+                raise SearchRefused(f"a return {r} outside the bounds [{self.lo}, {self.hi}] of the returns")
+            return _pack(r, -1 if r > 0 else 1 if r < 0 else 0)
+        mover: cython.Py_ssize_t = self.game.to_move(state)
+        if mover == me:
+            return _later(self._search(ply, _sooner(alpha), _sooner(beta), killers))
+        if mover < 0:
+            raise SearchRefused("alpha-beta met a chance or simultaneous node; use expectiminimax for games "
+                                "with chance")
+        return _later(-self._search(ply, -_sooner(beta), -_sooner(alpha), killers))
+
+    # -- what Python calls ----------------------------------------------------------------------------
+
+    def solve(self, root: Any) -> int:
+        """The root's packed score (its player to move's)."""
+        np.asarray(self.states)[0] = np.asarray(root, np.int64)
+        return int(self._search(0, -_INF, _INF, True))
+
+    def line(self, score: int) -> list[Any]:
+        """A principal variation keeping ``score`` from the root: move records, with the packed state
+        before each."""
+        found: list[Any] = []
+        s: cython.longlong = score
+        ply: cython.Py_ssize_t = 0
+        me: cython.Py_ssize_t
+        count: cython.Py_ssize_t
+        first: cython.Py_ssize_t
+        slot: cython.Py_ssize_t
+        k: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        chosen: cython.Py_ssize_t
+        while ply < MAX_PLY:
+            state = self.states[ply]
+            if self.game.terminal(state, self.returns):
+                break
+            me = self.game.to_move(state)
+            if me < 0:
+                break
+            self.game.pack(state, self.keys[ply])
+            self.hashes[ply] = self.game.hash(self.keys[ply])
+            slot = self._find(ply)
+            first = self.tmove[slot] if slot >= 0 else -1
+            count = self.game.legal(state, self.moves[ply])
+            self._order(ply, count, first, False)
+            chosen = -1
+            for k in range(count):
+                i = self.order[ply, k]
+                self.game.apply(state, self.moves[ply, i], self.states[ply + 1])
+                if self._child(ply + 1, s - 1, s, me, False) >= s:
+                    chosen = i
+                    break
+            if chosen < 0:
+                break  # cannot happen in an exhaustive search; stop the line rather than guess
+            found.append((np.asarray(state).copy(), np.asarray(self.moves[ply, chosen]).copy()))
+            self.game.apply(state, self.moves[ply, chosen], self.states[ply + 1])
+            if self.game.terminal(self.states[ply + 1], self.returns):
+                break
+            s = _sooner(s) if self.game.to_move(self.states[ply + 1]) == me else -_sooner(s)
+            ply += 1
+        return found
+
+    def counters(self) -> tuple[int, int, int, int]:
+        """Nodes, table probes, hits and stores."""
+        return int(self.nodes), int(self.probes), int(self.hits), int(self.stores)
+
+
+#: Memory the table may take by default (bytes): 2**k entries of the key and four words.
+TABLE_BYTES = 64 << 20
+
+
+def table_bits_for(game: PackedGame, budget: int = TABLE_BYTES) -> int:
+    """The largest ``k`` (at most 20) whose ``2**k``-entry table of ``game``'s keys fits in ``budget`` bytes."""
+    entry = (int(game.key_width) + 4) * 8
+    bits = 20
+    while bits > 10 and (entry << bits) > budget:
+        bits -= 1
+    return bits
+
+
+def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits: int | None = None,
+          max_nodes: int | None = None, expired: Callable[[], bool] | None = None,
+          progress: Callable[[int], None] | None = None, progress_every: int = 10_000) -> dict[str, Any]:
+    """The exhaustive negamax of the packed decision ``state`` of ``game`` (see the module docstring).
+
+    Returns the root player's ``value`` (an int), the ``distance`` to the result in plies (of a win or a
+    loss; for a draw the length of the principal variation), ``pv`` (a list of (packed state, move record)
+    pairs), ``nodes`` (states visited, terminal ones included), the table's ``probes``/``hits``/``stores``
+    and the wall ``seconds``. At a limit it returns only ``stopped`` (the limit's name), the counters and
+    the seconds. Raises :class:`SearchRefused` at a position it does not handle, ``ValueError`` for bad bounds.
+    """
+    if int(lo) != lo or int(hi) != hi or not lo < hi:
+        raise ValueError(f"the bounds of the returns must be integers with lo < hi, not [{lo}, {hi}]")
+    if table_bits is None:
+        table_bits = table_bits_for(game)
+    if not 1 <= table_bits <= 30:
+        raise ValueError(f"table_bits must be between 1 and 30, not {table_bits}")
+    started = time.perf_counter()
+    search = _Negamax(game, int(lo), int(hi), table_bits, -1 if max_nodes is None else max_nodes, expired, progress,
+                      progress_every)
+    try:
+        score = search.solve(state)
+    except SearchStopped as stop:
+        nodes, probes, hits, stores = search.counters()
+        return {"stopped": str(stop), "nodes": nodes, "probes": probes, "hits": hits, "stores": stores,
+                "seconds": time.perf_counter() - started}
+    scale = 1 << 24
+    value = (score + scale // 2) // scale
+    t = score - value * scale
+    line = search.line(score)
+    nodes, probes, hits, stores = search.counters()
+    return {"value": value, "distance": abs(t) if value != 0 else len(line), "pv": line, "nodes": nodes,
+            "probes": probes, "hits": hits, "stores": stores, "seconds": time.perf_counter() - started}
+
+
+__all__ = ["MAX_PLY", "TABLE_BYTES", "SearchRefused", "SearchStopped", "solve", "table_bits_for"]

@@ -1,0 +1,38 @@
+"""``--engine compiled|reference`` on analyze: the engine asked for by name is used or a one-line note says
+why not; the default falls back quietly; an unknown engine is bad input."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import ROOT, Outcome
+
+from stratagem.engines import resolve
+from stratagem.loading import load_position
+
+LONE_STAR = str(ROOT / "puzzles" / "stratatak" / "lone-star.toml")
+
+
+def _record(outcome: Outcome) -> dict[str, object]:
+    record = json.loads(outcome.out)
+    for key in ("nodes", "pv"):  # the compiled search has no game move ordering: other counts, other lines
+        record.pop(key)
+    return record  # type: ignore[no-any-return]
+
+
+def test_engine_option(cli) -> None:  # type: ignore[no-untyped-def]
+    reference = cli("analyze", LONE_STAR, "--engine", "reference", "--json", "--no-rank")
+    assert reference.code == 0, reference.err
+    assert "note:" not in reference.err
+    default = cli("analyze", LONE_STAR, "--json", "--no-rank")
+    assert default.code == 0 and "note:" not in default.err
+    assert _record(default) == _record(reference)
+    bad = cli("analyze", LONE_STAR, "--engine", "fast")
+    assert bad.code == 2
+    # paranoid has no compiled search: asked for by name, compiled is refused in one line.
+    asked = cli("analyze", LONE_STAR, "--engine", "compiled", "--json", "--no-rank", "--method", "paranoid")
+    assert asked.code == 0, asked.err
+    assert asked.err.count("note:") == 1 and "reference engine" in asked.err
+    compiled = cli("analyze", LONE_STAR, "--engine", "compiled", "--json", "--no-rank")
+    has_engine = resolve(load_position(LONE_STAR).game, "compiled").name == "compiled"
+    assert ("note:" in compiled.err) != has_engine
