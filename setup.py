@@ -35,10 +35,12 @@ KERNELS = (
     "stratagem/core/packed_toys.py",
     "stratagem/solvers/packed_uct.py",
     "stratagem/solvers/packed_alphabeta.py",
-    "stratagem/models/strato/search_kernel.py",
-    "stratagem/models/strato/relaxation_kernel.py",
+    "stratagem/models/strato/search/search_kernel.py",
+    "stratagem/models/strato/search/relaxation_kernel.py",
     "stratagem/solvers/drup_flat.py",
     "stratagem/solvers/drup_compiled.py",
+    "stratagem/solvers/induction_kernel.py",
+    "stratagem/models/stackattack/engine.py",
 )
 
 #: Compiler directives every kernel starts from (a kernel may set others in its ``# cython:`` header).

@@ -30,10 +30,12 @@ KERNELS = (
     "stratagem.core.packed_toys",
     "stratagem.solvers.packed_uct",
     "stratagem.solvers.packed_alphabeta",
-    "stratagem.models.strato.search_kernel",
-    "stratagem.models.strato.relaxation_kernel",
+    "stratagem.models.strato.search.search_kernel",
+    "stratagem.models.strato.search.relaxation_kernel",
     "stratagem.solvers.drup_flat",
     "stratagem.solvers.drup_compiled",
+    "stratagem.solvers.induction_kernel",
+    "stratagem.models.stackattack.engine",
 )
 
 #: What running without the compiled core costs, measured (docs/design.md has the figures).
