@@ -41,6 +41,7 @@ KERNELS = (
     "stratagem/solvers/drup_compiled.py",
     "stratagem/solvers/induction_kernel.py",
     "stratagem/models/stackattack/engine.py",
+    "stratagem/models/stratatak/engine.py",
 )
 
 #: Compiler directives every kernel starts from (a kernel may set others in its ``# cython:`` header).

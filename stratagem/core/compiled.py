@@ -36,6 +36,7 @@ KERNELS = (
     "stratagem.solvers.drup_compiled",
     "stratagem.solvers.induction_kernel",
     "stratagem.models.stackattack.engine",
+    "stratagem.models.stratatak.engine",
 )
 
 #: What running without the compiled core costs, measured (docs/design.md has the figures).
