@@ -113,18 +113,23 @@ def _play_strato(puzzle: str | None, specs: list[str], players_text: str | None,
                         "information hidden (own hand, table, cards left)", box=box.SIMPLE)
     # Two-line headers and cells that fold rather than cut: the table fits 80 columns (a pipe, a narrow
     # terminal) without turning "greedy" into "gre…".
-    for column in ("agent", "players", "games", "wins", "win rate\n[95% CI]", "turns to win\n[95% CI]", "CPU s"):
+    for column in ("agent", "players", "games", "wins", "win rate\n(95% CI)", "turns to win\n(95% CI)", "CPU s"):
         table.add_column(column, justify="left" if column == "agent" else "right", overflow="fold")
     for row in match.rows:
-        turns = "-" if row.mean_turns is None else f"{row.mean_turns:.1f}{_interval(row.mean_turns_ci95)}"
+        turns = "-" if row.mean_turns is None else f"{row.mean_turns:.1f}{_span(row.mean_turns_ci95, 1)}"
         table.add_row(row.agent, str(row.players), str(len(row.games)), str(row.wins),
-                      f"{row.win_rate:.3f}{_interval(row.win_rate_ci95)}", turns, f"{row.seconds:.1f}")
+                      f"{row.win_rate:.3f}{_span(row.win_rate_ci95, 2)}", turns, f"{row.seconds:.1f}")
     stdout().print(table)
     return code
 
 
 def _interval(pair: tuple[float, float] | None) -> str:
     return "" if pair is None else f" [{pair[0]:.2f}, {pair[1]:.2f}]"
+
+
+def _span(pair: tuple[float, float] | None, digits: int) -> str:
+    """`` (0.21-0.94)``: an interval in few characters, for a table that must fit 80 columns."""
+    return "" if pair is None else f" ({pair[0]:.{digits}f}-{pair[1]:.{digits}f})"
 
 
 def _table(result: MatchResult) -> Table:
