@@ -34,7 +34,7 @@ from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import Deadline
-from stratagem.core.io import MAX_PARAMETER, check_writable, dumps_record
+from stratagem.core.io import MAX_PARAMETER, check_writable, dumps_record, write_atomic
 from stratagem.core.provenance import provenance
 from stratagem.engines import ENGINES
 from stratagem.loading import load_position
@@ -68,6 +68,8 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
                    "of times the proof's nodes).")
 @click.option("--proof", "proof_file", type=click.Path(dir_okay=False), default=None,
               help="Write the proof (proof tree, or LP certificates) of a solved value to this file.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the analysis as one self-contained HTML page (its line replayed; `stratagem view`).")
 @json_option("Print the analysis as one JSON document.")
 @quiet_option()
 @click.option("--engine", type=click.Choice(ENGINES), default=None,
@@ -75,7 +77,7 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
                    "the method a compiled search, now mcts) or reference (the Python rules engine).")
 def analyze(position: str, method: str, depth: int | None, time_limit: float | None, max_nodes: int | None,
             iterations: int | None, samples: int | None, as_player: int | None, seed: int, rank: bool | None,
-            proof_file: str | None, as_json: bool, quiet: bool, engine: str | None) -> int:
+            proof_file: str | None, html_path: str | None, as_json: bool, quiet: bool, engine: str | None) -> int:
     """Value, best moves and principal variation of a position; a proof when the value is solved.
 
     Exact: alphabeta (expecti where chance remains), paranoid or maxn (3+ players, labelled), lp
@@ -84,6 +86,8 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
     """
     if proof_file is not None:
         check_writable(proof_file, "--proof")
+    if html_path is not None:
+        check_writable(html_path, "--html")
     if rank is None:
         rank = proof_file is None
     with as_options(OPTIONS):
@@ -110,6 +114,10 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
                 code = UNDETERMINED
                 click.echo(f"{proof_file}: no proof written: {exc}", err=True)
     seconds = time.perf_counter() - started
+    if html_path is not None:
+        from stratagem.views import record_page
+
+        write_atomic(html_path, record_page(report, position))
     if as_json:
         click.echo(dumps_record(report), nl=False)
     else:

@@ -194,3 +194,11 @@ def test_solve_and_check_write_the_page_of_their_answer(tmp_path: Path, capsys: 
     assert run(["solve", puzzle, "--html", str(tmp_path / "no" / "s.html")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--html" in err
+
+
+def test_analyze_writes_the_page_of_its_line(tmp_path: Path) -> None:
+    """analyze --html: the principal variation replayed on a page of its own."""
+    page = tmp_path / "a.html"
+    assert run(["analyze", str(ROOT / "puzzles/cardclash/square-in-3.toml"), "--html", str(page), "--quiet"]) == 0
+    text = page.read_text()
+    assert "stratagem/analysis@1" in text and 'data-status="won"' in _turns(text)[-1]
