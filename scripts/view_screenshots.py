@@ -6,7 +6,7 @@ chromium-driver`:
 
     python scripts/view_screenshots.py            # every picture (about 40 s: two solves take most of it)
 
-Each record is made by the same commands as README.md's "Seeing the answer" section, in a temporary
+Each record is made by the same commands as docs/guide/views.md ("Seeing the answer"), in a temporary
 folder; the report is drawn from results/strato-sweep/results.jsonl.
 """
 

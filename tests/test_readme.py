@@ -1,9 +1,11 @@
-"""README.md's tour, run: every ``$ stratagem ...`` command shown in a fenced block is run and its output
-compared with the lines printed under it, and every ```` ```python ```` block is executed.
+"""README.md's and the guides' (docs/guide/*.md) tour, run: every ``$ stratagem ...`` command shown in a
+fenced block is run and its output compared with the lines printed under it, and every ```` ```python ````
+block is executed. Every example command in a README table is one of those fenced commands, so it is
+run too.
 
-Commands run in README order, one section (``##``/``###`` heading) at a time, in one temporary working
-directory per section with a ``puzzles`` link to the repository's ``puzzles/``, so a file one command
-writes (``--proof four-2.json``) is there for the next (``verify four-2.json``).
+Commands run in document order, one section (a file's ``##``/``###`` heading) at a time, in one temporary
+working directory per section with a ``puzzles`` link to the repository's ``puzzles/``, so a file one
+command writes (``--proof four-2.json``) is there for the next (``verify four-2.json``).
 
 The comparison is strict except for this normalisation (:func:`matches`), which the README relies on:
 
@@ -41,6 +43,9 @@ from stratagem.cli.main import run
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
+GUIDES = sorted((REPO / "docs" / "guide").glob("*.md"))
+#: Every document whose commands are run: the README, then the guides it links to.
+DOCUMENTS = [README, *GUIDES]
 
 #: Commands whose run takes more than about three seconds on 2 loaded cores (measured): challenge 1's
 #: solo-1 with the relaxation (6-7 s; its verify then 4 s), the A* run stopped by ``--time-limit 5``,
@@ -75,6 +80,7 @@ class Block:
     section: str
     lineno: int
     language: str
+    source: str = "README.md"
     commands: list[Command] = field(default_factory=list)
     code: str = ""
 
@@ -83,23 +89,24 @@ class Block:
         return any(command.line in SLOW_COMMANDS for command in self.commands)
 
 
-def readme_blocks(text: str) -> list[Block]:
-    """Every fenced block of the README that shows ``$ stratagem`` commands or is ``python``, in order."""
+def readme_blocks(text: str, source: str = "README.md") -> list[Block]:
+    """Every fenced block of a document (``source``, the README or a guide) that shows ``$ stratagem``
+    commands or is ``python``, in order; a block's section is named with its document."""
     blocks: list[Block] = []
-    section = "(top)"
+    section = f"{source}: (top)"
     lines = text.split("\n")
     i = 0
     while i < len(lines):
         line = lines[i]
         if line.startswith("#"):
-            section = line.lstrip("#").strip()
+            section = f"{source}: {line.lstrip('#').strip()}"
         if not line.startswith("```"):
             i += 1
             continue
         language = line[3:].strip()
         end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
         body = lines[i + 1 : end]
-        block = Block(section, i + 1, language)
+        block = Block(section, i + 1, language, source)
         if language == "python":
             block.code = "\n".join(body) + "\n"
             blocks.append(block)
@@ -184,14 +191,15 @@ def run_blocks(blocks: list[Block], capsys: pytest.CaptureFixture[str]) -> None:
             out, err = capsys.readouterr()
             out += err
             if code not in (0, 1, 3):
-                problems.append(f"README line {block.lineno}: `{command.line}` exit {code}: {err!r}")
+                problems.append(f"{block.source} line {block.lineno}: `{command.line}` exit {code}: {err!r}")
             elif not matches(command.expected, out.split("\n")):
-                problems.append(f"README line {block.lineno}: `{command.line}` printed:\n{out}"
-                                f"README shows:\n" + "\n".join(command.expected))
+                problems.append(f"{block.source} line {block.lineno}: `{command.line}` printed:\n{out}"
+                                f"{block.source} shows:\n" + "\n".join(command.expected))
     assert not problems, "\n\n".join(problems)
 
 
-BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
+BLOCKS = [block for document in DOCUMENTS
+          for block in readme_blocks(document.read_text(encoding="utf-8"), str(document.relative_to(REPO)))]
 SECTIONS = list(dict.fromkeys(block.section for block in BLOCKS if block.commands))
 
 
@@ -229,10 +237,31 @@ def test_readme_python_blocks(workdir: Path) -> None:
                  if line.lstrip().startswith("print(") and "  # " in line]
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
-            exec(compile(block.code, f"README.md:{block.lineno}", "exec"), namespace)
+            exec(compile(block.code, f"{block.source}:{block.lineno}", "exec"), namespace)
         printed = iter(buffer.getvalue().split("\n"))
         missing = [line for line in shown if not any(line == out.rstrip() for out in printed)]
-        assert not missing, f"README line {block.lineno}: not printed in order: {missing}"
+        assert not missing, f"{block.source} line {block.lineno}: not printed in order: {missing}"
+
+
+def test_the_readme_is_a_front_door() -> None:
+    """The README stays short (at most 250 lines) and links every guide, and every guide it links exists."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.split("\n")) <= 250
+    linked = set(re.findall(r"\]\((docs/guide/[\w.-]+\.md)\)", text))
+    assert linked == {str(guide.relative_to(REPO)) for guide in GUIDES}
+    assert len(GUIDES) >= 8
+
+
+def test_every_table_example_is_a_command_the_tour_runs() -> None:
+    """An example command in a table row of the README or a guide (``stratagem COMMAND ARGUMENTS`` in
+    backticks in a cell) is one of the fenced commands above, so it is run and its output compared too."""
+    fenced = {command.line for block in BLOCKS for command in block.commands}
+    examples = [(document.name, example) for document in DOCUMENTS
+                for row in document.read_text(encoding="utf-8").split("\n") if row.startswith("|")
+                for example in re.findall(r"`(stratagem [a-z]+ [^`]+)`", row)]
+    assert len(examples) >= 8
+    missing = [f"{name}: {example}" for name, example in examples if example not in fenced]
+    assert not missing, "table examples no fenced block runs:\n" + "\n".join(missing)
 
 
 def test_normalisation_is_strict() -> None:
