@@ -39,6 +39,8 @@ KERNELS = (
     "stratagem/models/strato/search/relaxation_kernel.py",
     "stratagem/solvers/drup_flat.py",
     "stratagem/solvers/drup_compiled.py",
+    "stratagem/models/cardclash/engine.py",
+    "stratagem/models/stakd/engine.py",
     "stratagem/solvers/induction_kernel.py",
     "stratagem/models/stackattack/engine.py",
     "stratagem/models/stratatak/engine.py",

@@ -34,6 +34,8 @@ KERNELS = (
     "stratagem.models.strato.search.relaxation_kernel",
     "stratagem.solvers.drup_flat",
     "stratagem.solvers.drup_compiled",
+    "stratagem.models.cardclash.engine",
+    "stratagem.models.stakd.engine",
     "stratagem.solvers.induction_kernel",
     "stratagem.models.stackattack.engine",
     "stratagem.models.stratatak.engine",

@@ -6,3 +6,17 @@ of nodes and piece shapes as data, footprints as bit sets), :mod:`position` (pie
 :mod:`search` (exhaustive solo search, the reference the constraint models are checked against),
 :mod:`puzzle` (position files), :mod:`render` (text drawing of the layers).
 """
+
+from typing import Any
+
+
+def compiled_engine(game: Any) -> Any:
+    """The compiled engine (:class:`~stratagem.models.stakd.engine.StakdEngine`, a
+    :class:`~stratagem.core.packed.PackedGame`) of a :class:`~stratagem.models.stakd.rules.StakdGame`, or
+    None when the game is beyond it (docs/design.md, section 4)."""
+    from stratagem.models.stakd.engine import StakdEngine
+
+    try:
+        return StakdEngine.from_game(game)
+    except ValueError:
+        return None
