@@ -71,6 +71,26 @@ def line_replay(line: Line, source: str, place: str = "") -> tuple[str, str]:
     return html, f"all {len(moves)} move(s) are legal under the rules engine, and the line {ending}"
 
 
+def evidence_words(evidence: dict[str, Any]) -> str:
+    """What a proof record's evidence is, in words (docs/formats.md 4.3), as the record states it."""
+    kind = evidence.get("kind")
+    if kind in ("relaxation-bound", "relaxation-search"):
+        words = (f"a table-only relaxation of the rules in which no goal is nearer than {evidence.get('bound')} "
+                 "turns (a lower bound on every winning line)")
+        if kind == "relaxation-search":
+            words += f", and a search of every line of up to {evidence.get('horizon')} turns pruned by it"
+        return words + "; a certificate `stratagem verify` recomputes from the rules"
+    if kind == "drup-refutation":
+        what = f"a win within {evidence['horizon']} turns" if "horizon" in evidence else "the claim's formula"
+        return (f"a DRUP refutation of {evidence.get('encoding', 'a CNF')} for {what}; a certificate "
+                "`stratagem verify` checks against the formula rebuilt from the rules")
+    if kind in ("exhaustive-search", "cpsat-infeasible"):
+        return "a search the record reports, not a certificate (`stratagem verify --recheck` repeats it)"
+    if kind == "witness":
+        return "the line itself, replayed above"
+    return ""
+
+
 def claims_html(claims: dict[str, Any], evidence: dict[str, Any], checked: str, verdict: Any) -> str:
     """What the page established, then the verifier's report or else the record's claims, labelled so."""
     parts = ["<div class=\"card claims\">"]
@@ -91,7 +111,7 @@ def claims_html(claims: dict[str, Any], evidence: dict[str, Any], checked: str, 
             parts.append(f"<li><code>{esc(key)}</code>: {esc(json.dumps(claims[key], sort_keys=True))}</li>")
         parts.append("</ul>")
     if evidence:
-        words = evidence.get("optimality") or evidence.get("note") or ""
+        words = evidence.get("optimality") or evidence.get("note") or evidence_words(evidence)
         parts.append(f"<p class=\"muted\">evidence in the record: <code>{esc(evidence.get('kind', '?'))}</code>"
                      + (f" &mdash; {esc(words)}" if words else "") + "</p>")
     parts.append("</div>")
