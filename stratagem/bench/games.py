@@ -217,13 +217,16 @@ def game_positions(game_name: str) -> list[str]:
 
 
 def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, iterations: int | None, games: int,
-               log: Callable[[str], None]) -> Path:
+               log: Callable[[str], None], *, engine: str = "compiled") -> Path:
     """Measure one game's positions ``files`` (:func:`game_positions`) and write ``<out_dir>/<game>.md``;
     progress goes to ``log``.
 
     ``iterations`` (``bench --iterations``) is the MCTS/DUCT budget of the speed table per position and
     of the match agents per move; None keeps the defaults (:data:`SPEED_ITERATIONS`,
-    :data:`MATCH_ITERATIONS`)."""
+    :data:`MATCH_ITERATIONS`). ``engine="compiled"`` adds the section measuring the searches on the game's
+    compiled engine against the reference engine (:mod:`stratagem.bench.searches`), where it has one: UCT
+    with ``10 * iterations`` simulations compiled and ``iterations`` on the reference engine when
+    ``iterations`` is given, alpha-beta within ``max_nodes``."""
     lines = [
         f"# {game_name}: search and play benchmark",
         "",
@@ -237,6 +240,11 @@ def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, i
     else:
         lines += search_table(files, max_nodes, log)
         lines += mcts_table(files, speed, log)
+        if engine == "compiled":
+            from stratagem.bench.searches import engines_section
+
+            budgets = {} if iterations is None else {"compiled": 10 * iterations, "reference": iterations}
+            lines += engines_section(game_name, files, log, max_nodes=max_nodes, **budgets)
     lines += match_table(game_name, match_pairs(game_name, iterations), games, PAIRINGS[game_name][1], log)
     lines += peers_section(game_name, files, max_nodes, games, log)
     folder = Path(out_dir)

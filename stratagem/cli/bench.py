@@ -29,6 +29,7 @@ from stratagem.bench.tables import machine
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.core.io import check_writable_dir, dumps_record
+from stratagem.engines import ENGINES
 
 
 @click.command()
@@ -66,12 +67,16 @@ from stratagem.core.io import check_writable_dir, dumps_record
                    "per move of the search agents in the matches (default: the game's, 30-200).")
 @click.option("--count", "games", cls=Renamed, old=("--games",), type=click.IntRange(1), default=40, show_default=True,
               help="Games per agent pairing in the match tables (Strato's peers: seeded deals per player count).")
+@click.option("--engine", type=click.Choice(ENGINES), default="compiled", show_default=True,
+              help="Other games: compiled also measures the searches on the game's compiled engine against the "
+                   "reference engine in the same run (section 'Compiled engine against the reference engine'); "
+                   "reference measures the reference engine only.")
 @json_option(f"Print one JSON object ({BENCH_FORMAT}): the files written and the measurements.")
 @quiet_option("No progress lines on stderr.")
 def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str, max_nodes: int,
           only_certified: bool, planners: bool, only_planners: bool, only_peers: bool, peers: bool,
-          only_growth: bool, planner_time_limit: float, iterations: int | None, games: int, as_json: bool,
-          quiet: bool) -> int:
+          only_growth: bool, planner_time_limit: float, iterations: int | None, games: int, engine: str,
+          as_json: bool, quiet: bool) -> int:
     """Measure every method on the shipped puzzles; write results/<game>*.md.
 
     Strato: every method on every deal (and a growth plot). Other games: exact search with and without
@@ -106,7 +111,7 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
         positions = game_positions(game)
         if not positions:
             raise click.BadParameter(f"no positions in puzzles/{game}/", param_hint="GAME")
-        wrote(bench_game(game, positions, out_dir, max_nodes, iterations, games, log))
+        wrote(bench_game(game, positions, out_dir, max_nodes, iterations, games, log, engine=engine))
     if as_json:
         click.echo(dumps_record(report), nl=False)
     return 0

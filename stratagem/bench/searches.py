@@ -1,0 +1,227 @@
+"""The searches on the compiled engine against the same searches on the reference engine, measured in one
+run: the section "Compiled engine against the reference engine" of ``results/<game>.md``.
+
+For a game with a compiled engine (:mod:`stratagem.engines`), on the start of a seeded deal and on every
+shipped two-player turn-based position:
+
+- **UCT simulations per CPU-second**: plain UCT with MCTS-Solver (``guided=False``: random playouts to
+  the end, every move tried once first) on the compiled engine
+  (:func:`~stratagem.solvers.compiled_uct.uct_compiled`) and on the reference engine
+  (:func:`~stratagem.solvers.mcts.uct`), and OpenSpiel's Python ``MCTSBot`` (random rollouts,
+  ``solve=True``) on the adapter over the reference engine where OpenSpiel is installed; each the median
+  of :data:`REPEATS` runs, the ratios taken in the same run. A search whose root gets proven stops early;
+  its rate counts the simulations it did.
+- **Alpha-beta nodes per CPU-second**: the exhaustive search ``analyze`` runs, compiled
+  (:func:`~stratagem.solvers.compiled_alphabeta.alphabeta_compiled`) and on the reference engine (the
+  Python alpha-beta with the game's move ordering and the table), with the value each found (they must
+  agree) and their CPU seconds: the compiled search has no game move ordering, so it visits more nodes,
+  and the ratio of CPU seconds is the speed-up a user sees.
+
+CPU seconds are this process's (``time.process_time``); the machine line gives the load when the run
+started and the section the load when it ended.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from stratagem.analysis import return_bounds
+from stratagem.bench.tables import load_at_end
+from stratagem.core.errors import StratagemError
+from stratagem.core.game import CHANCE, Simultaneous
+from stratagem.engines import resolve
+from stratagem.loading import load_position
+from stratagem.matches import new_game
+from stratagem.solvers.alphabeta import alphabeta
+from stratagem.solvers.compiled_alphabeta import alphabeta_compiled
+from stratagem.solvers.compiled_uct import uct_compiled
+from stratagem.solvers.mcts import sample_outcome, uct
+
+#: Runs of each search per position; the tables give the medians.
+REPEATS = 3
+#: UCT simulations per run: on the compiled engine, on the reference engine and for MCTSBot.
+COMPILED_SIMULATIONS = 20_000
+REFERENCE_SIMULATIONS = 1_000
+#: Node budget of each alpha-beta run (a run stopped by it still gives its rate).
+SEARCH_NODES = 2_000_000
+
+
+@dataclass(frozen=True)
+class UctSpeed:
+    """Median simulations per CPU-second from one position (None: not measured)."""
+
+    compiled: float
+    reference: float
+    mctsbot: float | None
+    proven: bool
+
+
+@dataclass(frozen=True)
+class SearchSpeed:
+    """One exhaustive alpha-beta on each engine: value, nodes and CPU seconds (medians of the repeats)."""
+
+    value: Any
+    compiled_nodes: int
+    compiled_seconds: float
+    reference_value: Any
+    reference_nodes: int
+    reference_seconds: float
+    solved: bool
+
+
+def _cpu() -> float:
+    return time.process_time()
+
+
+def _rate(done: int, seconds: float) -> float:
+    return done / max(seconds, 1e-9)
+
+
+def uct_speed(game: Any, engine: Any, state: Any, *, compiled: int = COMPILED_SIMULATIONS,
+              reference: int = REFERENCE_SIMULATIONS, repeats: int = REPEATS, mctsbot: bool = True,
+              seed: int = 0) -> UctSpeed:
+    """Plain UCT's simulations per CPU-second on both engines (and MCTSBot's) from ``state``."""
+    low, high = return_bounds(game)
+    bounds = (float(low), float(high))
+    rates: dict[str, list[float]] = {"compiled": [], "reference": [], "mctsbot": []}
+    proven = False
+    bot_game = _mctsbot(game, state) if mctsbot else None
+    for r in range(repeats):
+        started = _cpu()
+        fast = uct_compiled(game, engine, state, iterations=compiled, seed=seed + r, value_range=bounds)
+        rates["compiled"].append(_rate(fast.iterations, _cpu() - started))
+        started = _cpu()
+        slow = uct(game, state, iterations=reference, seed=seed + r, guided=False, value_range=bounds)
+        rates["reference"].append(_rate(slow.iterations, _cpu() - started))
+        proven = proven or fast.proven or slow.proven
+        if bot_game is not None:
+            spiel, make_bot = bot_game
+            bot = make_bot(spiel, reference, None, seed + r, float(high - low))
+            started = _cpu()
+            root = bot.mcts_search(spiel.new_initial_state())
+            rates["mctsbot"].append(_rate(root.explore_count, _cpu() - started))
+    bot_rate = statistics.median(rates["mctsbot"]) if rates["mctsbot"] else None
+    return UctSpeed(statistics.median(rates["compiled"]), statistics.median(rates["reference"]), bot_rate, proven)
+
+
+def _mctsbot(game: Any, state: Any) -> tuple[Any, Any] | None:
+    """OpenSpiel's game over the reference engine from ``state`` and the MCTSBot maker, or None without OpenSpiel."""
+    try:
+        from stratagem.openspiel.peers.bots import mcts_bot
+        from stratagem.openspiel.peers.games import has_chance, open_game
+    except ImportError:
+        return None
+    try:
+        return open_game(game, state, chance=has_chance(game)), mcts_bot
+    except Exception:  # the adapter does not take this game (no OpenSpiel, or not a sequential game)
+        return None
+
+
+def search_speed(game: Any, engine: Any, state: Any, *, repeats: int = REPEATS,
+                 max_nodes: int = SEARCH_NODES) -> SearchSpeed:
+    """The exhaustive alpha-beta of ``state`` on both engines, medians of ``repeats`` CPU times."""
+    low, high = return_bounds(game)
+    fast_times, slow_times = [], []
+    fast = slow = None
+    for _ in range(repeats):
+        started = _cpu()
+        fast = alphabeta_compiled(game, engine, state, lo=low, hi=high, max_nodes=max_nodes)
+        fast_times.append(_cpu() - started)
+        started = _cpu()
+        slow = alphabeta(game, state, lo=low, hi=high, max_nodes=max_nodes)
+        slow_times.append(_cpu() - started)
+    assert fast is not None and slow is not None
+    return SearchSpeed(fast.value, fast.nodes, statistics.median(fast_times), slow.value, slow.nodes,
+                       statistics.median(slow_times), fast.solved and slow.solved)
+
+
+def start_position(game_name: str, seed: int = 0) -> tuple[Any, Any]:
+    """A fresh two-player game and its first decision position (a chance start dealt with ``seed``)."""
+    game = new_game(game_name, 2)
+    state = game.initial_state()
+    rng = Random(seed)
+    while not game.is_terminal(state) and game.to_move(state) == CHANCE:
+        state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
+    return game, state
+
+
+def engines_section(game_name: str, files: list[str], log: Callable[[str], None], *,
+                    compiled: int = COMPILED_SIMULATIONS, reference: int = REFERENCE_SIMULATIONS,
+                    repeats: int = REPEATS, max_nodes: int = SEARCH_NODES) -> list[str]:
+    """The section's lines (empty when the game has no compiled engine for two players)."""
+    start_game, start_state = start_position(game_name)
+    if isinstance(start_game, Simultaneous) or resolve(start_game, "compiled").engine is None:
+        return []
+    positions: list[tuple[str, Any, Any]] = [("start (seed 0)", start_game, start_state)]
+    for file in files:
+        loaded = load_position(file)
+        if loaded.game.num_players == 2 and loaded.game.to_move(loaded.state) >= 0:
+            positions.append((Path(file).stem, loaded.game, loaded.state))
+    lines = [
+        "## Compiled engine against the reference engine",
+        "",
+        f"Written by `stratagem bench {game_name}` (stratagem.bench.searches). Medians of {repeats} runs, all",
+        "in one run of the command; CPU seconds of this process. Plain UCT with MCTS-Solver (`guided=False`:",
+        f"random playouts to the end): {compiled:,} simulations a run on the compiled engine, {reference:,} on",
+        "the reference engine and for OpenSpiel's Python `MCTSBot` (random rollouts, `solve=True`) on the",
+        "adapter over the reference engine. A root proven before the budget stops the run (`proven`).",
+        "",
+        "### UCT simulations per CPU-second",
+        "",
+        "| position | compiled | reference | compiled / reference | MCTSBot | compiled / MCTSBot | "
+        "reference / MCTSBot | proven |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    searches: list[tuple[str, Any, Any, Any]] = []
+    for label, game, state in positions:
+        engine = resolve(game, "compiled").engine
+        if engine is None:
+            lines.append(f"| {label} | no compiled engine for these options | | | | | | |")
+            continue
+        searches.append((label, game, state, engine))
+        speed = uct_speed(game, engine, state, compiled=compiled, reference=reference, repeats=repeats)
+        bot = speed.mctsbot
+        log(f"{label}: UCT {speed.compiled:,.0f} compiled, {speed.reference:,.0f} reference, "
+            f"{bot or 0:,.0f} MCTSBot simulations/CPU-s")
+        against = f"{bot:,.0f} | {speed.compiled / bot:.1f} | {speed.reference / bot:.2f}" if bot else "— | — | —"
+        lines.append(f"| {label} | {speed.compiled:,.0f} | {speed.reference:,.0f} | "
+                     f"{speed.compiled / speed.reference:.1f} | {against} | {'yes' if speed.proven else 'no'} |")
+    lines += [
+        "",
+        "### Alpha-beta nodes per CPU-second",
+        "",
+        "The exhaustive search `analyze` runs: compiled (legal order, table, killers, moves that end the game",
+        "scored first) and reference (the Python alpha-beta with the game's move ordering and the table). The",
+        "values must agree; node counts differ because the compiled engine has no move ordering.",
+        "",
+        "| position | value (compiled / reference) | compiled nodes | compiled CPU s | reference nodes | "
+        "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, game, state, engine in searches:
+        if label.startswith("start"):
+            continue  # a whole game is beyond an exhaustive search
+        try:
+            speed_ab = search_speed(game, engine, state, repeats=repeats, max_nodes=max_nodes)
+        except StratagemError as exc:  # chance below the root: expectiminimax, not compiled yet
+            lines.append(f"| {label} | not searched compiled: {str(exc).split(';')[0]} | | | | | | |")
+            continue
+        fast_rate = _rate(speed_ab.compiled_nodes, speed_ab.compiled_seconds)
+        slow_rate = _rate(speed_ab.reference_nodes, speed_ab.reference_seconds)
+        log(f"{label}: alpha-beta {fast_rate:,.0f} compiled, {slow_rate:,.0f} reference nodes/CPU-s")
+        value = f"{speed_ab.value} / {speed_ab.reference_value}" + ("" if speed_ab.solved else " (stopped)")
+        lines.append(f"| {label} | {value} | {speed_ab.compiled_nodes:,} | {speed_ab.compiled_seconds:.4f} | "
+                     f"{speed_ab.reference_nodes:,} | {speed_ab.reference_seconds:.4f} | "
+                     f"{fast_rate / slow_rate:.1f} | "
+                     f"{speed_ab.reference_seconds / max(speed_ab.compiled_seconds, 1e-9):.1f} |")
+    lines += ["", f"Load average when the section ended: {load_at_end()}.", ""]
+    return lines
+
+
+__all__ = ["SearchSpeed", "UctSpeed", "engines_section", "search_speed", "start_position", "uct_speed"]
