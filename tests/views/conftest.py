@@ -63,6 +63,7 @@ def browser() -> Iterator[Any]:
     driver_path = shutil.which("chromedriver")
     if binary is None or driver_path is None:
         _no_browser("no Chromium and chromedriver on PATH (Debian: apt-get install chromium chromium-driver)")
+    offline = os.environ.get("SE_OFFLINE")
     os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not download a browser or a driver
     options = webdriver.ChromeOptions()
     options.binary_location = str(binary)
@@ -78,3 +79,7 @@ def browser() -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+        if offline is None:
+            os.environ.pop("SE_OFFLINE", None)
+        else:
+            os.environ["SE_OFFLINE"] = offline

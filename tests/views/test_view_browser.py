@@ -73,6 +73,10 @@ def test_replay_steps_to_the_winning_turn(browser: Any, records: dict[str, Path]
     assert _at(browser) == len(moves) - 1
     browser.find_element("css selector", "button[data-go='first']").click()
     assert _at(browser) == 0
+    browser.find_element("css selector", "button[data-go='next']").click()
+    assert _at(browser) == 1
+    browser.find_element("css selector", "button[data-go='prev']").click()
+    assert _at(browser) == 0
     browser.find_elements("css selector", "ol.moves li")[2].click()
     assert _at(browser) == 2
     assert _errors(browser) == []
