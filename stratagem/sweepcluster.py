@@ -1,0 +1,126 @@
+"""The Dask side of a sweep: a client of an existing scheduler or of an embedded ``LocalCluster``, and
+closing it within a bounded time (its worker processes killed if Dask's close does not finish).
+
+Dask is an extra (``pip install "stratagem[dist]"``) and imported only when a sweep uses it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any
+
+from stratagem.core.errors import BadInput
+
+#: How to get the Dask executor when it is missing.
+DIST_HINT = 'pip install "stratagem[dist]" (or run in this process with --workers 0)'
+
+#: Seconds to wait for an existing scheduler (``--scheduler``) before giving up.
+CONNECT_TIMEOUT = 10.0
+
+
+def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A Dask client: of the scheduler at ``scheduler``, or of a new ``LocalCluster`` of ``workers`` processes."""
+    try:
+        import logging
+
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise BadInput("<argument>", "--workers", f"the Dask executor needs dask[distributed]: {DIST_HINT}") from None
+    if scheduler is not None:
+        _check_address(scheduler)
+        try:
+            return Client(scheduler, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            problem = " ".join(str(exc).split())[:200] or type(exc).__name__
+            raise BadInput(scheduler, "--scheduler", f"cannot reach the Dask scheduler: {problem}") from None
+    import dask
+
+    # The SAT method runs its solver in a child process (to stop it at the time limit); a daemonic Dask
+    # worker may not have children, so the embedded cluster's workers are not daemons.
+    dask.config.set({"distributed.worker.daemon": False})
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    # Workers log at ERROR with a traceback when the scheduler goes first at shutdown (after Ctrl-C or
+    # SIGTERM); a task's own error reaches the command through its future, so only CRITICAL is shown.
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0",
+        silence_logs=logging.CRITICAL)
+    client = Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
+    client.run(_ignore_sigint)
+    # The worker processes' ids, to end them ourselves if closing the cluster does not (see close()).
+    client.stratagem_worker_pids = sorted(client.run(os.getpid).values())  # type: ignore[attr-defined]
+    return client
+
+
+def _check_address(scheduler: str) -> None:
+    """Refuse a scheduler address Dask cannot even parse, before a client is made: a client whose
+    address was refused is left half-built, and its finaliser prints a traceback at exit."""
+    from distributed.comm.registry import get_backend
+
+    shown = " ".join(scheduler.split())[:80] or "''"
+    scheme, sep, rest = scheduler.partition("://")
+    if not sep:
+        scheme, rest = "tcp", scheduler  # Dask's default for host:port
+    if not rest or not scheduler.isprintable() or not scheme.isascii():
+        raise BadInput(shown, "--scheduler", "not a scheduler address (such as tcp://host:8786)")
+    try:
+        backend = get_backend(scheme)
+    except ValueError as exc:
+        raise BadInput(shown, "--scheduler", " ".join(str(exc).split())[:200]) from None
+    try:
+        _, port = backend.get_address_host_port(rest)  # type: ignore[no-untyped-call]
+    except NotImplementedError:  # an address without host and port (inproc://)
+        return
+    except ValueError as exc:
+        raise BadInput(shown, "--scheduler", " ".join(str(exc).split())[:200]) from None
+    if not 0 < port < 65536:
+        raise BadInput(shown, "--scheduler", f"port {port} is not a TCP port (1 to 65535)")
+
+
+def _ignore_sigint() -> None:
+    """Run on each embedded worker: Ctrl-C reaches the whole process group, and the command (not each
+    worker, with a traceback) is the one to answer it, by closing the cluster."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: Seconds :func:`close` waits for Dask to close a client and its embedded cluster before it kills the
+#: cluster's worker processes itself.
+CLOSE_TIMEOUT = 10.0
+
+
+def close(client: Any, timeout: float = CLOSE_TIMEOUT) -> bool:
+    """Close a client and, when the sweep made it, its cluster (its worker processes end).
+
+    Bounded: Dask's close runs in a helper thread given ``timeout`` seconds. A cluster interrupted
+    mid-task can take longer than that, or never finish (seen once after SIGTERM on a long run: the
+    command did not exit); then the embedded cluster's worker processes are killed and the command
+    goes on. Returns whether Dask's close finished in time.
+    """
+    import signal
+    import threading
+
+    cluster: Any = getattr(client, "cluster", None)
+    embedded = cluster is not None and type(cluster).__name__ == "LocalCluster"
+
+    closed: list[bool] = []
+
+    def shut() -> None:
+        try:
+            client.close(timeout=timeout)
+            if embedded:
+                cluster.close(timeout=timeout)
+            closed.append(True)
+        except Exception:  # noqa: BLE001 - a close that fails is one that did not finish: handled below
+            pass
+
+    closer = threading.Thread(target=shut, name="close-dask", daemon=True)
+    closer.start()
+    closer.join(timeout)
+    if closed:
+        return True
+    for pid in getattr(client, "stratagem_worker_pids", []) if embedded else []:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    return False

@@ -1,0 +1,233 @@
+"""The results file of a sweep and its records: one ``stratagem/sweep@1`` record a line (docs/formats.md,
+"Sweep records"), their keys, which of a deal's records counts, and the file read and appended to whole
+lines at a time (a torn last line dropped with a note, anything else that is not a record refused).
+
+:mod:`stratagem.sweep` writes it; :mod:`stratagem.sweepreport` reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from stratagem.core.errors import BadInput
+from stratagem.core.io import check_writable, open_regular
+
+#: The format name of a sweep record (docs/formats.md, "Sweep records").
+SWEEP_FORMAT = "stratagem/sweep@1"
+
+#: The statuses a record may have, as :func:`stratagem.solving.solve` gives them.
+STATUSES = ("solved", "unsolvable", "unknown")
+
+#: The longest line a results file may hold. A record is under a few KB (its line is at most a few
+#: dozen moves); anything longer is not a record of ours, and is refused before it is parsed.
+MAX_LINE_BYTES = 1 << 20
+
+#: The largest results file read (some two million records).
+MAX_RESULTS_BYTES = 1 << 30
+
+
+def task_key(puzzle_sha256: str, players: int | None, seed: int | None, method: str) -> str:
+    """The key of a task (and of its records): the deal and the method, one string compared as is. The
+    time limit is not part of it: a deal run again with another limit is the same deal."""
+    return json.dumps([puzzle_sha256, players, seed, method])
+
+
+def record_key(record: dict[str, Any]) -> str:
+    """The key of a record, as :meth:`Task.key` gives it for the task that made it."""
+    return task_key(record["puzzle_sha256"], record["players"], record["seed"], record["method"])
+
+
+def outcome_rank(record: dict[str, Any]) -> int:
+    """How well established a record's answer is, for choosing among the records of one deal: 3 an
+    optimum or an unsolvability with a certificate that ``verify`` re-checks (other games: ``solved``),
+    2 one resting on a search alone, 1 a line found but its optimality open, 0 nothing decided."""
+    status = record.get("status")
+    if record.get("game", "strato") != "strato":
+        return 3 if status == "solved" else 0
+    if status in ("solved", "unsolvable"):
+        return 3 if record.get("certificate") else 2
+    return 1 if record.get("best_length") is not None else 0
+
+
+def best_records(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """One record per key: the best-established one (:func:`outcome_rank`), the latest among equals.
+
+    Not simply the latest: a retry on a busier machine, or with a shorter limit, may stop where an
+    earlier run decided the deal, and what was proven stays proven; a certificate outranks a search.
+    Among equally established records the latest counts (a retry with a longer limit comes later)."""
+    best: dict[str, dict[str, Any]] = {}
+    for record in records:
+        key = record_key(record)
+        if key not in best or outcome_rank(record) >= outcome_rank(best[key]):
+            best[key] = record
+    return best
+
+
+def uncertified(record: dict[str, Any]) -> bool:
+    """A Strato record whose answer (an optimum, or unsolvability) rests on a search alone: no certificate
+    that ``verify`` re-checks (``certificate`` is null)."""
+    return (record.get("game", "strato") == "strato" and record.get("status") in ("solved", "unsolvable")
+            and not record.get("certificate"))
+
+
+def dumps_line(record: dict[str, Any]) -> str:
+    """A record as one line of JSON (sorted keys, no spaces), newline included."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+class ResultsFile:
+    """A JSON Lines file of sweep records, read to learn what is done and appended to whole lines at a time.
+
+    :meth:`check` reads and checks the file (another format, a malformed line other than the last, a line
+    longer than :data:`MAX_LINE_BYTES`, or something that is not a regular file is :class:`BadInput`:
+    the file is not ours to change); a last line without its newline is kept when it is a whole record,
+    and dropped (as torn) when it is the beginning of one. :meth:`open` opens it for appending.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self.records: list[dict[str, Any]] = []
+        self.torn: str | None = None
+        self._fd: int | None = None
+        self._good_bytes = 0
+        self._needs_newline = False
+
+    def check(self) -> None:
+        """Refuse, before any work, a results file that cannot be appended to or holds something else."""
+        target = Path(self.path)
+        if target.exists() and target.is_file() and not target.is_symlink():
+            if not os.access(target, os.R_OK | os.W_OK):
+                raise BadInput(self.path, "--out", "cannot append: no permission to read and write the file")
+        else:
+            check_writable(self.path, "--out")
+        self.records = list(self._read())
+
+    def _read(self) -> Iterator[dict[str, Any]]:
+        if not Path(self.path).exists() and not Path(self.path).is_symlink():
+            return
+        with open_regular(self.path) as handle:
+            offset = 0
+            number = 0
+            while True:
+                raw = handle.readline(MAX_LINE_BYTES + 1)
+                if not raw:
+                    break
+                number += 1
+                if len(raw) > MAX_LINE_BYTES:
+                    raise BadInput(self.path, f"line {number}", f"longer than {MAX_LINE_BYTES >> 20} MiB: not a "
+                                   f"{SWEEP_FORMAT} record (a record is a few KB)")
+                if offset + len(raw) > MAX_RESULTS_BYTES:
+                    raise BadInput(self.path, "", f"larger than a results file may be ({MAX_RESULTS_BYTES >> 30} GiB); "
+                                   "start a new one")
+                if raw.endswith(b"\n"):
+                    yield parse_record(raw, self.path, number)
+                    offset += len(raw)
+                    continue
+                # The last line, without its newline: a whole record someone saved without one, or the
+                # beginning of a record a crash cut short (records start with '{"', keys sorted).
+                if raw.startswith(b'{"'[: len(raw)]) and not _is_json(raw):
+                    self.torn = (f"{self.path}: line {number} is torn (a run stopped while writing it); "
+                                 "dropped, its task runs again")
+                    break
+                record = parse_record(raw, self.path, number)
+                self._needs_newline = True
+                offset += len(raw)
+                yield record
+        self._good_bytes = offset
+
+    def done(self, retry_unknown: bool = False, retry_uncertified: bool = False) -> set[str]:
+        """The keys of the tasks this file holds a record of, less those to run again: with
+        ``retry_unknown``, those whose best record (:func:`best_records`) is ``unknown``; with
+        ``retry_uncertified``, those whose best record's answer rests on a search alone (:func:`uncertified`)."""
+        best = best_records(self.records)
+        return {key for key, r in best.items()
+                if not (retry_unknown and r.get("status") == "unknown")
+                and not (retry_uncertified and uncertified(r))}
+
+    def time_limits(self) -> dict[float | None, int]:
+        """The time limits of the file's first-run records (not its retries), each with its first line."""
+        limits: dict[float | None, int] = {}
+        for number, record in enumerate(self.records, 1):
+            if not record.get("retry"):
+                limit = record.get("time_limit")
+                limits.setdefault(None if limit is None else float(limit), number)
+        return limits
+
+    def open(self) -> None:
+        """Drop a torn last line, end a last record written without its newline, and open the file for
+        appending (made if missing)."""
+        if self.torn is not None:
+            os.truncate(self.path, self._good_bytes)
+            self.torn = None
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        if self._needs_newline:
+            os.write(self._fd, b"\n")
+            self._needs_newline = False
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record as one whole line, and make it durable before going on."""
+        assert self._fd is not None, "open() the results file first"
+        data = dumps_line(record).encode("utf-8")
+        written = os.write(self._fd, data)
+        if written != len(data):  # a full disk: never leave half a line for the next run to trip on
+            raise BadInput(self.path, "", "cannot write: the disk took part of a record")
+        os.fsync(self._fd)
+        self.records.append(record)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _is_json(raw: bytes) -> bool:
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
+    """One line of a results file as a sweep record, or :class:`BadInput` naming the line."""
+    place = f"line {number}"
+    try:
+        record = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadInput(source, place, "not a JSON record (a results file holds one stratagem/sweep@1 "
+                       "record a line)") from None
+    if not isinstance(record, dict) or record.get("format") != SWEEP_FORMAT:
+        shown = record.get("format") if isinstance(record, dict) else None
+        what = f"a {str(shown)[:40]!r} record" if isinstance(shown, str) else "not a sweep record"
+        raise BadInput(source, place, f"{what}, not {SWEEP_FORMAT}: give a results file of `stratagem sweep`")
+    try:
+        record_key(record)
+    except KeyError as exc:
+        raise BadInput(source, place, f"a {SWEEP_FORMAT} record without {exc.args[0]!r}") from None
+    except TypeError:  # a value json.dumps cannot write cannot come from json.loads; kept for safety
+        raise BadInput(source, place, f"a {SWEEP_FORMAT} record whose key fields are malformed") from None
+    status_ok = isinstance(record.get("status"), str) if record.get("game") != "strato" else (
+        record.get("status") in STATUSES)
+    if not status_ok:
+        raise BadInput(source, place, f"status {str(record.get('status'))[:20]!r} (one of {', '.join(STATUSES)})")
+    return record
+
+
+def read_results(path: str | Path) -> tuple[list[dict[str, Any]], str | None]:
+    """The records of a results file, for reports, and a note when a torn last line was left out.
+
+    :class:`BadInput` for what is not a results file: missing, not a regular file (a pipe would block),
+    a line that is not a sweep record, or no whole record at all (an empty file, or one torn line)."""
+    results = ResultsFile(path)
+    records = list(results._read())
+    if not Path(path).exists():
+        raise BadInput(str(path), "", "no such file")
+    if not records:
+        problem = ("holds no whole record: its only line is torn (a run stopped while writing it)"
+                   if results.torn else "is empty: no sweep record to report")
+        raise BadInput(str(path), "", problem)
+    return records, results.torn
