@@ -170,7 +170,6 @@ def simultaneous_table(files: list[str], iterations: int, log: Callable[[str], N
     return lines + [""]
 
 
-
 #: Agent pairings measured for each game (the rest of the seats, if any, go to random agents).
 #: ``{iterations}`` is the search agents' budget per move: ``bench --iterations`` when given, else the
 #: game's entry in :data:`MATCH_ITERATIONS` (every move searches, so a match needs far fewer than the

@@ -102,7 +102,6 @@ def certified_table(rows: list[tuple[str, str, CertifiedCell]], time_limit: floa
     return "\n".join(out) + "\n"
 
 
-
 def write_certified(folder: Path, files: Sequence[str], time_limit: float, report: dict[str, Any]) -> Path:
     """Measure every deal of ``files`` and write ``folder/strato-certified.md``, keeping the sections
     scripts wrote there (scripts/verify_cost.py's table of verify's cost); the measurements go to

@@ -69,7 +69,6 @@ def header(title: str, time_limit: float) -> list[str]:
     ]
 
 
-
 def search_table(rows: list[Row], time_limit: float) -> str:
     out = header("Strato: optimal search on the shipped deals", time_limit) + [
         "Nodes are expansions. Ratios are A* (or IDA*) against BFS on the same deal in the same run;",
