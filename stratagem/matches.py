@@ -16,15 +16,25 @@ rotate so that every agent plays every seat equally often, and the same seed giv
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
+from stratagem.engines import COMPILED, ENGINES, REFERENCE, resolve
 from stratagem.loading import game_module, load_position
-from stratagem.solvers.agents import Agent, AgentError, AgentFactory, function_agent, make_agent, parse_agent_spec
+from stratagem.solvers.agents import (
+    Agent,
+    AgentError,
+    AgentFactory,
+    MctsAgent,
+    function_agent,
+    make_agent,
+    parse_agent_spec,
+)
 from stratagem.solvers.match import DEFAULT_MAX_PLIES, MatchResult, Progress, play_match
 
 ARGUMENT = "<argument>"
@@ -65,13 +75,20 @@ def make_agents(game_name: str, specs: Sequence[str]) -> list[Agent]:
 
 def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | None = None, seed: int = 0,
          position: str | Path | None = None, max_plies: int = DEFAULT_MAX_PLIES,
-         progress: Progress | None = None, deadline: Deadline | None = None) -> MatchResult:
+         progress: Progress | None = None, deadline: Deadline | None = None, engine: str | None = None,
+         note: Callable[[str], None] | None = None) -> MatchResult:
     """A match of ``games`` games of ``game_name`` between ``agents`` (one spec per player), seats rotating.
 
     Every game starts from a fresh deal for ``players`` players (default: one per agent), or from the
     position file ``position`` (with its options). A game still running after ``max_plies`` moves
     counts as unfinished. ``progress(done, total)`` is called after each game. When ``deadline``
     passes, the match ends with the games finished (:attr:`MatchResult.stopped_by`).
+
+    ``engine`` is where the open ``mcts`` agents search (:mod:`stratagem.engines`): ``compiled`` runs
+    every one on the game's compiled engine (plain UCT in C: no move ordering, evaluation or tree reuse),
+    ``reference`` none; None (the default) runs there only the agents that ask for plain UCT
+    (``mcts:guided=false``), whose search is the same on both engines. ``note`` is told in one line when
+    ``compiled`` was asked for and cannot be had (or the compiled core was not built).
 
     Raises :class:`~stratagem.core.errors.BadInput` when the agents do not fit the game (their number,
     an empty or unknown name, a bad parameter) or the position is another game's or has another
@@ -95,8 +112,27 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     if len(agents) != game.num_players:
         raise BadInput(ARGUMENT, "agents", f"{len(agents)} agent(s) for {game.num_players} players; "
                        "name one agent per player")
-    return play_match(game, make_agents(game_name, agents), games, seed=seed, start=start, max_plies=max_plies,
+    players_agents = _on_engine(game, make_agents(game_name, agents), engine, note)
+    return play_match(game, players_agents, games, seed=seed, start=start, max_plies=max_plies,
                       progress=progress, deadline=deadline)
+
+
+def _on_engine(game: Any, agents: list[Agent], engine: str | None,
+               note: Callable[[str], None] | None) -> list[Agent]:
+    """The agents with the game's compiled engine given to the open ``mcts`` agents that search on it."""
+    if engine is not None and engine not in ENGINES:
+        raise BadInput(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
+    takers = [i for i, agent in enumerate(agents) if isinstance(agent, MctsAgent) and agent.information == "open"
+              and (engine == COMPILED or (engine is None and not agent.guided))]
+    if engine == REFERENCE or not takers:
+        return agents
+    choice = resolve(game, COMPILED)
+    if choice.note and note is not None and (engine == COMPILED or choice.core_missing):
+        note(choice.note)
+    if choice.engine is None:
+        return agents
+    return [dataclasses.replace(agent, engine=choice.engine) if i in takers else agent  # type: ignore[type-var]
+            for i, agent in enumerate(agents)]
 
 
 __all__ = ["game_agents", "make_agents", "new_game", "play"]

@@ -22,6 +22,7 @@ from stratagem.cli.progress import search_progress
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import Deadline, command_deadline
 from stratagem.core.io import MAX_PARAMETER, dumps_record
+from stratagem.engines import ENGINES
 from stratagem.loading import POSITION_GAMES
 from stratagem.matches import play as play_games
 from stratagem.solvers.match import MatchResult
@@ -49,12 +50,15 @@ OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count"}
 @json_option("Print the match as one JSON document.")
 @quiet_option()
 @click.option("--games-detail", is_flag=True, help="With --json, include every game's seats and returns.")
+@click.option("--engine", type=click.Choice(ENGINES), default=None,
+              help="Where open mcts agents search: compiled (the game's compiled engine, plain UCT in C; by default "
+                   "only for mcts:guided=false) or reference (the Python rules engine).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop the match after S seconds (the whole command): the games finished by then are reported, "
                    "exit 3.")
 def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str | None, count: int, seed: int,
          position_file: str | None, max_plies: int, as_json: bool, quiet: bool, games_detail: bool,
-         time_limit: float | None) -> int:
+         engine: str | None, time_limit: float | None) -> int:
     """Play a match between agents and report win rates with 95% confidence intervals.
 
     Strato (`play strato PUZZLE`): cooperative, the pile and the other hands hidden; each agent kind plays
@@ -70,7 +74,8 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
     with as_options(OPTIONS), search_progress(f"{game_name} match", enabled=not (as_json or quiet), first="game",
                                               second="games") as update:
         result = play_games(game_name, specs, count, players=players, seed=seed, position=position_file,
-                            max_plies=max_plies, progress=lambda done, total: update(done, total), deadline=deadline)
+                            max_plies=max_plies, progress=lambda done, total: update(done, total), deadline=deadline,
+                            engine=engine, note=lambda text: click.echo(f"note: {text}", err=True))
     if as_json:
         click.echo(dumps_record(result.to_json(include_games=games_detail)), nl=False)
     else:

@@ -117,6 +117,9 @@ class MctsAgent:
     ``guided`` and ``widening`` are :func:`~stratagem.solvers.mcts.uct`'s (the game's move ordering
     with progressive widening); ``reuse`` keeps the search tree from one move to the next, so that a
     search starts from what the last one learnt below the position reached (ISMCTS does not reuse).
+    ``engine``, when set (by the match runner: the game's compiled engine), runs plain UCT in C on it
+    instead (:func:`~stratagem.solvers.compiled_uct.uct_compiled`: no move ordering, evaluation or tree
+    reuse there; ``guided``, ``widening`` and ``reuse`` do not apply).
     """
 
     iterations: int | None = 1000
@@ -130,6 +133,8 @@ class MctsAgent:
     name: str = "mcts"
     #: the tree kept between moves (``reuse``)
     tree: SearchTree = field(default_factory=SearchTree, init=False, compare=False, repr=False)
+    #: the game's compiled engine to search on (set by the match runner), or None: the reference engine
+    engine: Any = field(default=None, compare=False, repr=False)
     #: what the search sees, for the match table
     information: ClassVar[str] = "open"
 
@@ -159,6 +164,14 @@ class MctsAgent:
                 exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
                 player=player, guided=self.guided, widening=self.widening,
             ).best_move
+        if self.engine is not None:
+            from stratagem.solvers.compiled_uct import uct_compiled
+
+            return uct_compiled(
+                game, self.engine, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
+                exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
+                player=player,
+            ).best_move
         return uct(
             game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
             exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
@@ -172,6 +185,8 @@ class MctsAgent:
         params.update(guided=self.guided, widening=self.widening)
         if self.information == "open":
             params.update(reuse=self.reuse)
+            if self.engine is not None:
+                params.update(engine="compiled")
         return params
 
 

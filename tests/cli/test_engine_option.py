@@ -36,3 +36,21 @@ def test_engine_option(cli) -> None:  # type: ignore[no-untyped-def]
     compiled = cli("analyze", LONE_STAR, "--engine", "compiled", "--json", "--no-rank")
     has_engine = resolve(load_position(LONE_STAR).game, "compiled").name == "compiled"
     assert ("note:" in compiled.err) != has_engine
+
+
+def test_play_engine_option(cli) -> None:  # type: ignore[no-untyped-def]
+    has_engine = resolve(load_position(str(ROOT / "puzzles" / "cardclash" / "square-in-3.toml")).game,
+                         "compiled").name == "compiled"
+    agents = "mcts:iterations=30:guided=false,mcts:iterations=30"
+    runs = {}
+    for engine in ("compiled", "reference", None):
+        args = ["play", "cardclash", "--agents", agents, "--games", "2", "--json"]
+        args += ["--engine", engine] if engine else []
+        result = cli(*args)
+        assert result.code == 0, result.err
+        runs[engine] = [agent["params"].get("engine") for agent in json.loads(result.out)["agents"]]
+        assert ("note:" in result.err) == (engine == "compiled" and not has_engine)
+    compiled = "compiled" if has_engine else None
+    assert runs["compiled"] == [compiled, compiled]  # asked for by name: every open mcts agent
+    assert runs[None] == [compiled, None]  # by default: only plain UCT, the same search on both engines
+    assert runs["reference"] == [None, None]
