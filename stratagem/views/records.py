@@ -28,9 +28,9 @@ from stratagem.views.strato import describe_challenge, strato_replay
 
 GAME_TITLES = {"strato": "Strato", "stakd": "STAKD Elite", "stratatak": "Stratatak", "stackattack": "Stack Attack",
                "cardclash": "Stratego Card Clash"}
-PROOFTREE, MATRIXPROOF = "stratagem/prooftree@1", "stratagem/matrixproof@1"
+PROOFTREE, MATRIXPROOF, MATRIXPROOFS = "stratagem/prooftree@1", "stratagem/matrixproof@1", "stratagem/matrixproofs@1"
 SOLVE, CHECK, ANALYSIS = "stratagem/solve@1", "stratagem/check@1", "stratagem/analysis@1"
-VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, MATRIXPROOF)
+VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, MATRIXPROOF, MATRIXPROOFS)
 
 
 def plain_lines(game_name: str, game: Any, state: Any) -> list[str]:
@@ -197,16 +197,22 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None) -> str:
 
         body += [claims_html({"claim": data.get("claim")}, {}, "", verdict),
                  f"<h2>The start</h2>{draw(data['start'])}", "<h2>The tree</h2>", tree_html(data, draw)]
-    elif fmt == MATRIXPROOF:
+    elif fmt in (MATRIXPROOF, MATRIXPROOFS):
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)
-        title = f"{title_game}: mixed strategies at {len(data.get('nodes') or [])} simultaneous node(s)"
-        claim = {"value": data.get("value"), "player": int(data.get("player", 0)) + 1, "label": data.get("label")}
-        body += [claims_html(claim, {}, "", verdict),
-                 f"<h2>The start</h2><pre>{esc(chr(10).join(plain_lines(game_name, game, start)))}</pre>",
-                 "<h2>The matrices</h2><p class=\"muted\">Rows: player "
-                 f"{claim['player']}'s cards, with the mix; columns: the opponents' cards, with theirs. Each cell is "
-                 "the payoff of that pair, rebuilt from the rules engine.</p>",
-                 matrices_html(game, start, data, source)]
+        # A bundle (3+ players) holds one certificate per player, each against the coalition of the others.
+        proofs = [data] if fmt == MATRIXPROOF else [p for p in data.get("proofs") or [] if isinstance(p, dict)]
+        nodes = sum(len(p.get("nodes") or []) for p in proofs)
+        title = f"{title_game}: mixed strategies at {nodes} simultaneous node(s)"
+        claims = {f"player {int(p.get('player', 0)) + 1}": f"value {p.get('value')} ({p.get('label')})"
+                  for p in proofs}
+        body += [claims_html(claims, {}, "", verdict),
+                 f"<h2>The start</h2><pre>{esc(chr(10).join(plain_lines(game_name, game, start)))}</pre>"]
+        for k, cert in enumerate(proofs):
+            player = int(cert.get("player", 0)) + 1
+            place = source if fmt == MATRIXPROOF else f"{source}: proofs[{k}]"
+            body += [f"<h2>The matrices of player {player}</h2><p class=\"muted\">Rows: player {player}'s cards, "
+                     "with the mix; columns: the opponents' cards, with theirs. Each cell is the payoff of that "
+                     "pair, rebuilt from the rules engine.</p>", matrices_html(game, start, cert, place)]
     else:
         raise BadInput(source, "format", f"not a record `stratagem view` draws ({fmt!r}; it draws "
                        f"{', '.join(VIEWABLE)})")

@@ -202,3 +202,16 @@ def test_analyze_writes_the_page_of_its_line(tmp_path: Path) -> None:
     assert run(["analyze", str(ROOT / "puzzles/cardclash/square-in-3.toml"), "--html", str(page), "--quiet"]) == 0
     text = page.read_text()
     assert "stratagem/analysis@1" in text and 'data-status="won"' in _turns(text)[-1]
+
+
+def test_a_bundle_of_certificates_shows_every_players_matrices(tmp_path: Path) -> None:
+    """matrixproofs@1 (three players): one set of matrices per player, each rebuilt and checked."""
+    proof, page = tmp_path / "sa3.json", tmp_path / "sa3.html"
+    assert run(["analyze", str(ROOT / "puzzles/stackattack/3p-actions-2-turns.toml"), "--proof", str(proof),
+                "--quiet"]) == 0
+    assert run(["view", str(proof), "--out", str(page)]) == 0
+    text = page.read_text()
+    players = [p["player"] for p in json.loads(proof.read_text())["proofs"]]
+    assert [f"The matrices of player {p + 1}" in text for p in players] == [True] * len(players)
+    assert text.count("both mixes checked exactly") == sum(
+        len(p["nodes"]) for p in json.loads(proof.read_text())["proofs"]) and 'class="bad"' not in text
