@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, WINDOW
+from pagesupport import ROOT, WINDOW, browser_fixture, records_fixture  # noqa: F401 (the fixtures)
 
 from stratagem.cli.main import run
 

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from pagesupport import ROOT, records_fixture  # noqa: F401 (the fixture)
 
 from stratagem.cli.main import run
 from stratagem.views.charts import integer_ticks

@@ -1,5 +1,10 @@
-"""Records to draw (made by the CLI once per test module) and, for the browser tests, one headless
-Chromium per module driven by Selenium through the system's chromedriver (no download at run time)."""
+"""Fixtures of the page tests: records to draw (made by the CLI once per test module) and, for the browser
+tests, one headless Chromium per module driven by Selenium through the system's chromedriver (no download
+at run time).
+
+A module of its own, imported by the test modules, rather than a ``conftest.py``: tests/cli's tests import
+names from their ``conftest`` module, and a second ``conftest`` module would stand in for theirs when both
+folders are given on one command line."""
 
 from __future__ import annotations
 
@@ -29,8 +34,8 @@ COMMANDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+@pytest.fixture(scope="module", name="records")
+def records_fixture(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The records of :data:`COMMANDS`, made once for the module."""
     folder = tmp_path_factory.mktemp("records")
     made = {}
@@ -50,8 +55,8 @@ def _no_browser(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="module", name="browser")
+def browser_fixture() -> Iterator[Any]:
     """A headless Chromium with its console log kept, or a skip saying what is missing."""
     try:
         from selenium import webdriver
