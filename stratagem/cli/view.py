@@ -39,6 +39,8 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
     """Draw a line, proof or report record as one self-contained HTML page (replay, tree or matrices)."""
     from stratagem.views import record_page
 
+    if time_limit is not None and not run_verify:
+        raise click.BadParameter("limits the check --verify makes; give --verify too", param_hint="--time-limit")
     target = out_path if out_path is not None else str(Path(record).with_suffix(".html"))
     if target == record:
         raise click.BadParameter("would overwrite the record; give another file", param_hint="--out")

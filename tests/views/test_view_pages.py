@@ -215,3 +215,10 @@ def test_a_bundle_of_certificates_shows_every_players_matrices(tmp_path: Path) -
     assert [f"The matrices of player {p + 1}" in text for p in players] == [True] * len(players)
     assert text.count("both mixes checked exactly") == sum(
         len(p["nodes"]) for p in json.loads(proof.read_text())["proofs"]) and 'class="bad"' not in text
+
+
+def test_a_time_limit_without_verify_is_refused(records: dict[str, Path], tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _view(capsys, str(records["strato.json"]), "--time-limit", "5", "--out", str(tmp_path / "p.html"))
+    assert code == 2 and "--time-limit" in err and err.count("\n") == 1
+    assert not (tmp_path / "p.html").exists()
