@@ -9,6 +9,8 @@ appended otherwise), which ``stratagem bench GAME`` keeps when it rewrites the f
 
     python scripts/engine_speed.py cardclash --runs 3 --out results/cardclash.md
     python scripts/engine_speed.py stakd --runs 3 --out results/stakd.md
+    python scripts/engine_speed.py stratatak --runs 3 --out results/stratatak.md
+    python scripts/engine_speed.py stackattack --runs 3 --out results/stackattack.md
 """
 
 from __future__ import annotations
@@ -56,6 +58,51 @@ def stakd_positions() -> list[tuple[str, Any, Any, int]]:
     return found
 
 
+def stratatak_positions() -> list[tuple[str, Any, Any, int]]:
+    """(label, game, state, playouts): fresh games dealt by chance (both star modes, a short hand), a seeded
+    deal, the shipped endgames."""
+    import random
+
+    from stratagem.models.stratatak.cards import Options
+    from stratagem.models.stratatak.puzzle import load_position
+    from stratagem.models.stratatak.rules import StratatakGame, deal
+
+    found: list[tuple[str, Any, Any, int]] = []
+    for label, options in (("fresh game (deal by chance)", Options()),
+                           ("fresh game, star_mode addon", Options(star_mode="addon")),
+                           ("fresh game, hand_size 3", Options(hand_size=3))):
+        game = StratatakGame(options)
+        found.append((label, game, game.initial_state(), 40))
+    game = StratatakGame(Options())
+    found.append(("seeded deal (seed 1)", game, deal(game.options, random.Random(1)), 40))
+    for path in sorted((ROOT / "puzzles" / "stratatak").glob("*.toml")):
+        position = load_position(path)
+        found.append((path.stem, position.game, position.state, 400))
+    return found
+
+
+def stackattack_positions() -> list[tuple[str, Any, Any, int]]:
+    """(label, game, state, playouts): whole games of 2 to 4 players (with and without action cards), a
+    dealt round, the shipped endgames."""
+    import random
+
+    from stratagem.models.stackattack.puzzle import dealt_round, load_position
+    from stratagem.models.stackattack.rules import Options, StackAttackGame
+
+    found: list[tuple[str, Any, Any, int]] = []
+    for players, actions in ((2, True), (2, False), (3, True), (4, True)):
+        game = StackAttackGame(players, Options(actions=actions))
+        found.append((f"whole game, {players} players{'' if actions else ', numbers only'}", game,
+                      game.initial_state(), 6))
+    game = StackAttackGame(2, Options(scope="round"))
+    found.append(("dealt round, 2 players (round scope)", game, dealt_round(game, random.Random(1)), 200))
+    for path in sorted((ROOT / "puzzles" / "stackattack").glob("*.toml")):
+        position = load_position(path)
+        if position.game.num_players <= 3:
+            found.append((path.stem, position.game, position.state, 400))
+    return found
+
+
 def section(game: str, rows: list[EngineSpeed], runs: int) -> str:
     """The Markdown section, between its markers."""
     lines = [BEGIN, "## Compiled engine", "",
@@ -73,7 +120,7 @@ def section(game: str, rows: list[EngineSpeed], runs: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", choices=("cardclash", "stakd"))
+    parser.add_argument("game", choices=("cardclash", "stakd", "stratatak", "stackattack"))
     parser.add_argument("--runs", type=int, default=3, help="measurements per position (median)")
     parser.add_argument("--out", type=Path, help="Markdown file to write the section into")
     args = parser.parse_args()
@@ -83,9 +130,15 @@ def main() -> None:
     if args.game == "cardclash":
         from stratagem.models.cardclash import compiled_engine
         positions = cardclash_positions()
-    else:
-        from stratagem.models.stakd import compiled_engine  # type: ignore[attr-defined, no-redef]
+    elif args.game == "stakd":
+        from stratagem.models.stakd import compiled_engine
         positions = stakd_positions()
+    elif args.game == "stratatak":
+        from stratagem.models.stratatak import compiled_engine
+        positions = stratatak_positions()
+    else:
+        from stratagem.models.stackattack import compiled_engine
+        positions = stackattack_positions()
     rows = []
     for label, game, state, playouts in positions:
         engine = compiled_engine(game)

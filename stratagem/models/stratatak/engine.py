@@ -32,9 +32,10 @@ card_key`): Blue 1..M, Red 1..M, Green 1..M are ``0 .. 3M - 1`` (``M = max_count
 **Move records** (``move_width`` = 2 + the longest possible play): ``[kind, n, t1, ..., tn, 0 ...]``: kind
 :data:`PLAY` with the play's ``n`` card types ascending (the reference's sorted play), or :data:`DRAW` with
 ``n = 1`` and the card type drawn (a chance outcome, at a draw or the deal; its weight is the copies of that
-type in the pile of unknown order). :meth:`legal` lists the plays in the reference's order (fewer cards
-first, then by card types). ``to_move`` of a terminal state is the attacker (ask ``terminal`` first);
-returns are 1/-1 for a win and 0/0 at the battle limit.
+type in the pile of unknown order, all of them divided by their greatest common divisor, so that they are
+the reference's probabilities in lowest terms over one denominator). :meth:`legal` lists the plays in the
+reference's order (fewer cards first, then by card types). ``to_move`` of a terminal state is the attacker
+(ask ``terminal`` first); returns are 1/-1 for a win and 0/0 at the battle limit.
 
 Limits (``encode`` and :meth:`legal` raise ``ValueError`` beyond them): a state of more than :data:`MAX_MOVES`
 distinct plays (a hand of far more cards than any hand size of the rules) and a known pile longer than the
@@ -488,9 +489,23 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
     def chance(self, state: cython.longlong[::1], moves: cython.longlong[:, ::1],
                weights: cython.longlong[::1]) -> cython.Py_ssize_t:
         phase: cython.longlong = state[self.o_phase]
+        count: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        g: cython.longlong = 0
+        a: cython.longlong
+        b: cython.longlong
         if phase != P_DRAW and phase != P_DEAL:
             return 0
-        return self._outcomes(state, moves, weights)
+        count = self._outcomes(state, moves, weights)
+        for i in range(count):  # the weights in lowest terms (as the reference's probabilities are)
+            a = weights[i]
+            b = g
+            while b:
+                a, b = b, a % b
+            g = a
+        for i in range(count):
+            weights[i] = weights[i] // g
+        return count
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
