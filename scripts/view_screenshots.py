@@ -31,7 +31,7 @@ PICTURES = [
     ("cardclash-tree.png", [["analyze", "{p}/cardclash/square-in-5.toml", "--proof", "sq5-tree.json"]],
      "sq5-tree.json", "tree"),
     ("stackattack-matrices.png", [["analyze", "{p}/stackattack/2p-actions-3-turns.toml", "--proof", "sa-cert.json"]],
-     "sa-cert.json", "matrices"),
+     "sa-cert.json", "top"),
 ]
 
 
@@ -65,11 +65,10 @@ def main() -> int:
             chrome.get((Path(work) / record).with_suffix(".html").as_uri())  # type: ignore[attr-defined]
             if action == "end":
                 chrome.find_element("tag name", "body").send_keys(Keys.END)  # type: ignore[attr-defined]
-            elif action in ("tree", "matrices"):
-                heading = "The tree" if action == "tree" else "The matrices"
+            elif action == "tree":  # the start's drawing and the tree's first nodes
                 chrome.execute_script(  # type: ignore[attr-defined]
-                    "for (const h of document.querySelectorAll('h2')) if (h.textContent === arguments[0]) "
-                    "window.scrollTo(0, h.offsetTop - 280);", heading)
+                    "for (const h of document.querySelectorAll('h2')) if (h.textContent === 'The tree') "
+                    "window.scrollTo(0, h.offsetTop - 280);")
             chrome.save_screenshot(str(IMAGES / picture))  # type: ignore[attr-defined]
             print(IMAGES / picture)
         out = Path(work) / "report"

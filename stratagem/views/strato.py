@@ -22,6 +22,8 @@ FILL = {"W": "#d7f3f7", "R": "#d6e4ff", "S": "#fff1b8", "F": "#e9ecef", "C": "#f
 EDGE = {"W": "#1098ad", "R": "#1c5fd4", "S": "#b08800", "F": "#6c757d", "C": "#ae3ec9", "T": "#c92a2a"}
 
 CARD_W, CARD_H, GAP, LABEL = 34, 46, 4, 62
+#: Room for "player 1 (to move)" before a hand's cards.
+HAND_LABEL = 150
 _MOVE = re.compile(r"^(!?)([A-Z])([1-9][0-9]?)([LR])(?::(.*))?$")
 _PLACE = re.compile(r"([1-9][0-9]?)([LR])([1-9][0-9]?)")
 
@@ -137,15 +139,16 @@ def cards_svg(cards: str, label: str, small: bool = False, limit: int = 40) -> s
     """A hand or the pile: its cards in a line (the first ``limit``; the pile top first)."""
     w = 22 if small else CARD_W
     shown = cards[:limit]
-    width = 120 + max(1, len(shown)) * (w + 3) + (40 if len(cards) > limit else 0)
+    start = HAND_LABEL
+    width = start + max(1, len(shown)) * (w + 3) + (40 if len(cards) > limit else 0)
     height = (30 if small else CARD_H) + 6
     parts = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" "
              f"viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"{esc(label)}\">",
              f"<text x=\"0\" y=\"{height / 2 + 4}\" font-size=\"13\" fill=\"{INK}\">{esc(label)}</text>"]
     for i, letter in enumerate(shown):
-        parts.append(card_svg(120 + i * (w + 3), 3, letter, small=small))
+        parts.append(card_svg(start + i * (w + 3), 3, letter, small=small))
     if not cards:
-        parts.append(f"<text x=\"120\" y=\"{height / 2 + 4}\" font-size=\"13\" fill=\"{MUTED}\">(empty)</text>")
+        parts.append(f"<text x=\"{start}\" y=\"{height / 2 + 4}\" font-size=\"13\" fill=\"{MUTED}\">(empty)</text>")
     if len(cards) > limit:
         parts.append(f"<text x=\"{width - 36}\" y=\"{height / 2 + 4}\" font-size=\"12\" fill=\"{MUTED}\">"
                      f"+{len(cards) - limit}</text>")
