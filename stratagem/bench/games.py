@@ -224,8 +224,9 @@ def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, i
     of the match agents per move; None keeps the defaults (:data:`SPEED_ITERATIONS`,
     :data:`MATCH_ITERATIONS`). ``engine="compiled"`` adds the section measuring the searches on the game's
     compiled engine against the reference engine (:mod:`stratagem.bench.searches`), where it has one: UCT
-    with ``10 * iterations`` simulations compiled and ``iterations`` on the reference engine when
-    ``iterations`` is given, alpha-beta within ``max_nodes``."""
+    with ``10 * iterations`` simulations compiled and ``iterations`` on the reference engine and
+    alpha-beta within ``max_nodes`` when ``iterations`` is given (a quick run), else the section's own
+    budgets (:mod:`stratagem.bench.searches`: exhaustive searches of every shipped position)."""
     lines = [
         f"# {game_name}: search and play benchmark",
         "",
@@ -242,8 +243,9 @@ def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, i
         if engine == "compiled":
             from stratagem.bench.searches import engines_section
 
-            budgets = {} if iterations is None else {"compiled": 10 * iterations, "reference": iterations}
-            lines += engines_section(game_name, files, log, max_nodes=max_nodes, **budgets)
+            budgets = {} if iterations is None else {"compiled": 10 * iterations, "reference": iterations,
+                                                     "max_nodes": max_nodes}
+            lines += engines_section(game_name, files, log, **budgets)
     lines += match_table(game_name, match_pairs(game_name, iterations), games, PAIRINGS[game_name][1], log)
     lines += peers_section(game_name, files, max_nodes, games, log)
     folder = Path(out_dir)

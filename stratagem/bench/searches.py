@@ -220,8 +220,48 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
                      f"{speed_ab.reference_nodes:,} | {speed_ab.reference_seconds:.4f} | "
                      f"{fast_rate / slow_rate:.1f} | "
                      f"{speed_ab.reference_seconds / max(speed_ab.compiled_seconds, 1e-9):.1f} |")
+    lines += ceiling_table(compiled, repeats, log)
     lines += ["", f"Load average when the section ended: {load_at_end()}.", ""]
     return lines
+
+
+def ceiling_table(simulations: int, repeats: int, log: Callable[[str], None]) -> list[str]:
+    """Our compiled UCT against OpenSpiel's C++ MCTS on tic-tac-toe (both in C/C++): the ceiling the
+    compiled searches are measured against (empty without OpenSpiel)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return []
+    from stratagem.core.packed_toys import PackedTicTacToe
+    from stratagem.solvers.packed_uct import run_uct
+
+    engine = PackedTicTacToe()
+    start = [0] * 10
+    spiel = pyspiel.load_game("tic_tac_toe")
+    ours, theirs = [], []
+    for r in range(repeats):
+        started = _cpu()
+        found = run_uct(engine, start, iterations=simulations, seed=r)
+        ours.append(_rate(found["iterations"], _cpu() - started))
+        bot = pyspiel.MCTSBot(spiel, pyspiel.RandomRolloutEvaluator(1, r), 2 ** 0.5, simulations, 1000, True, r, False)
+        started = _cpu()
+        root = bot.mcts_search(spiel.new_initial_state())
+        theirs.append(_rate(root.explore_count, _cpu() - started))
+    mine, cpp = statistics.median(ours), statistics.median(theirs)
+    log(f"tic-tac-toe: compiled UCT {mine:,.0f}, OpenSpiel C++ MCTS {cpp:,.0f} simulations/CPU-s")
+    return [
+        "",
+        "### The ceiling: tic-tac-toe against OpenSpiel's C++ MCTS",
+        "",
+        "Our compiled UCT with MCTS-Solver on a compiled tic-tac-toe engine (`core/packed_toys.py`) and",
+        f"OpenSpiel's C++ `MCTSBot` (random rollouts, `solve=True`) on its C++ `tic_tac_toe`, {simulations:,}",
+        f"simulations a run from the empty board (a proven root stops a run), medians of {repeats}.",
+        "",
+        "| search | simulations/CPU-s | ours / C++ |",
+        "|---|---:|---:|",
+        f"| compiled UCT (stratagem) | {mine:,.0f} | {mine / cpp:.2f} |",
+        f"| OpenSpiel C++ MCTS | {cpp:,.0f} | 1 |",
+    ]
 
 
 __all__ = ["SearchSpeed", "UctSpeed", "engines_section", "search_speed", "start_position", "uct_speed"]

@@ -196,3 +196,15 @@ def test_analyze_mcts_runs_on_the_engine_asked_for(monkeypatch: pytest.MonkeyPat
     assert asked.engine == "reference" and "no compiled engine" in asked.engine_note
     exact = analyze((game, state), "expecti", engine="compiled")
     assert exact.engine == "reference" and "no compiled search" in exact.engine_note
+
+
+def test_tic_tac_toe_engine_and_its_draw() -> None:
+    from stratagem.core.packed_toys import PackedTicTacToe
+    from stratagem.solvers.perft import perft
+
+    engine = PackedTicTacToe()
+    start = [0] * 10
+    assert [perft(engine, start, depth) for depth in range(6)] == [1, 9, 72, 504, 3024, 15120]
+    assert perft(engine, start, 9) == 255168  # every game of noughts and crosses
+    found = run_uct(engine, start, iterations=300_000, seed=0)
+    assert found["value"] == (0.0, 0.0)  # MCTS-Solver proves the draw
