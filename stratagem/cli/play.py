@@ -140,7 +140,7 @@ def _span(pair: tuple[float, float] | None, digits: int) -> str:
 def _table(result: MatchResult) -> Table:
     table = Table(title=f"{result.game}: {result.games} games, seed {result.seed}, seats rotate", box=box.SIMPLE)
     for column in ("agent", "games", "W-D-L", "win rate [95% CI]", "mean return [95% CI]"):
-        table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
+        table.add_column(column, justify="left" if column == "agent" else "right", overflow="fold")
     for record in result.agents:
         wdl = f"{record.wins}-{record.draws}-{record.losses}"
         if record.unfinished:
