@@ -130,3 +130,13 @@ def test_report_page_loads_with_the_network_off(browser: Any, tmp_path: Path, mo
     finally:
         browser.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
                                                                      "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def test_a_replay_opens_at_the_turn_its_address_names(browser: Any, records: dict[str, Path]) -> None:
+    """``page.html#turn=N`` opens the replay at turn N (a link to a position), clamped to the line."""
+    page = _page(records["strato.json"])
+    browser.get(page.as_uri() + "#turn=2")
+    assert _at(browser) == 2
+    browser.get("about:blank")
+    browser.get(page.as_uri() + "#turn=99")
+    assert _at(browser) == int(browser.find_element("css selector", ".replay").get_attribute("data-turns"))
