@@ -227,6 +227,7 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(-1, check=False)
     def _push(self, state: cython.longlong[::1], c: cython.Py_ssize_t, code: cython.longlong) -> cython.int:
         """Lay the card ``code`` on top of cell ``c``'s stack."""
@@ -241,6 +242,7 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(check=False)
     def _pop(self, state: cython.longlong[::1], c: cython.Py_ssize_t) -> cython.void:
         """Take the top card off cell ``c``'s stack (it has one); the card below shows."""
@@ -256,6 +258,7 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(check=False)
     def _move_cell(self, state: cython.longlong[::1], src: cython.Py_ssize_t, dst: cython.Py_ssize_t) -> cython.void:
         """Move cell ``src``'s stack to cell ``dst`` and leave ``src`` empty."""
@@ -272,6 +275,7 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(check=False)
     def _renormalise(self, state: cython.longlong[::1]) -> cython.void:
         """Shift the battlefield so its leftmost column and top row are 0 again, and set the box."""
@@ -317,6 +321,7 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(-1, check=False)
     def _placements(self, state: cython.longlong[::1], moves: cython.longlong[:, ::1]) -> cython.Py_ssize_t:
         """Write every card-laying move of the player to move (the reference's ``placements``)."""
@@ -392,6 +397,7 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(-1, check=False)
     def apply(self, state: cython.longlong[::1], move: cython.longlong[::1], out: cython.longlong[::1]) -> cython.int:
         i: cython.Py_ssize_t

@@ -65,6 +65,8 @@ BASE = cython.declare(cython.longlong, 0)
 UNI = cython.declare(cython.longlong, 4)
 BOMBER = cython.declare(cython.longlong, 5)
 ALL_KINDS = cython.declare(cython.longlong, 63)
+#: The counts of Bases, Quads, Trios and Duos in a hand: none left, a Uni may start a layer.
+BIG_KINDS = cython.declare(cython.longlong, 0xFFFFFFFF)
 KINDS_COUNT = 6
 
 _KINDS = "BQTDUX"
@@ -198,6 +200,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(check=False)
     def _summarise(self, state: cython.longlong[::1]) -> cython.void:
         """Map the nodes of the top two layers to their pieces, and what each piece below carries."""
@@ -248,6 +251,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(check=False)
     def _base_fits(self, pid: cython.Py_ssize_t) -> cython.bint:
         """A Base on layer 0 (the current one): on free nodes, touching the layer, and touching one Base
@@ -283,6 +287,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(check=False)
     def _current_fits(self, pid: cython.Py_ssize_t) -> cython.bint:
         """A piece on the current layer k >= 1: every node on a piece of layer k-1 and free on layer k,
@@ -314,6 +319,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(check=False)
     def _new_fits(self, pid: cython.Py_ssize_t) -> cython.bint:
         """A piece starting a new layer on the current one: every node on a piece of it, and the very
@@ -331,6 +337,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(-1, check=False)
     def _current(self, state: cython.longlong[::1], hand: cython.longlong, moves: cython.longlong[:, ::1],
                  limit: cython.Py_ssize_t) -> cython.Py_ssize_t:
@@ -384,6 +391,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(-1, check=False)
     def _new_layer(self, state: cython.longlong[::1], hand: cython.longlong, moves: cython.longlong[:, ::1],
                    count: cython.Py_ssize_t, limit: cython.Py_ssize_t) -> cython.Py_ssize_t:
@@ -391,7 +399,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
         top: cython.longlong = state[TOP]
         if top < 0:
             return count
-        only_unis: cython.bint = (hand & 0xFFFFFFFF) == 0  # no Base, Quad, Trio or Duo in hand
+        only_unis: cython.bint = (hand & BIG_KINDS) == 0
         gen: cython.longlong = self.gen
         n: cython.Py_ssize_t = self.nodes
         kind: cython.Py_ssize_t
@@ -447,6 +455,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    @cython.initializedcheck(False)
     @cython.exceptval(-1, check=False)
     def apply(self, state: cython.longlong[::1], move: cython.longlong[::1], out: cython.longlong[::1]) -> cython.int:
         i: cython.Py_ssize_t
@@ -477,7 +486,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
             else:
                 ok = kind != BASE and not (kind == BOMBER and self.top_bomber) and self._current_fits(pid)
         elif layer == top + 1:
-            ok = (kind != BASE and kind != BOMBER and (kind != UNI or (hand & 0xFFFFFFFF) == 0)
+            ok = (kind != BASE and kind != BOMBER and (kind != UNI or (hand & BIG_KINDS) == 0)
                   and self._new_fits(pid)
                   and (self.top_size >= LAYER_MINIMUM or self._current(state, hand, self._scratch, 1) == 0))
         if not ok:
