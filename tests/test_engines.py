@@ -12,6 +12,7 @@ values that agree, not to the same visits.
 from __future__ import annotations
 
 import glob
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,12 @@ def test_uct_runs_on_both_engines(path: str) -> None:
     assert sorted(m.move for m in compiled.moves) == sorted(m.move for m in reference.moves)
     if compiled.status == reference.status == "solved":
         assert compiled.value == reference.value
+
+
+def test_alphabeta_that_meets_chance_says_expecti_ran_on_the_reference_engine() -> None:
+    path = str(ROOT / "puzzles" / "stratatak" / "long-odds.toml")
+    analysis = analyze(path, rank=False)
+    assert analysis.method == "expecti" and analysis.engine == "reference" and analysis.engine_note == ""
+    asked = analyze(path, rank=False, engine="compiled")
+    assert asked.engine == "reference" and "expecti" in asked.engine_note
+    assert (asked.value, asked.status) == (analysis.value, analysis.status) == (Fraction(1, 5), "solved")

@@ -70,6 +70,7 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from stratagem.core.progress import ProgressFactory, no_progress
+from stratagem.engines import COMPILED, REFERENCE, EngineChoice
 from stratagem.loading import Position, load_position
 from stratagem.solvers.alphabeta import return_bounds
 
@@ -133,6 +134,10 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
             report.update(pimc_report(game, state, player, samples, limit, seed, depth))
     except UnsupportedGame as exc:
         raise BadInput(loaded.source, "method", str(exc)) from None
+    if chosen == "alphabeta" and report.get("method") == "expecti" and ran_on.name != REFERENCE:
+        # alphabeta met chance and the analysis went on with expecti, which searches the reference engine
+        ran_on = EngineChoice(REFERENCE, None, "expecti (chance below the root) has no compiled search yet: it ran "
+                                               "on the reference engine" if engine == COMPILED else "")
     lp_results = report.pop("_results", None)
     analysis = from_report(report, game, state, lp_results, time.perf_counter() - started)
     return dataclasses.replace(analysis, engine=ran_on.name, engine_note=ran_on.note)
