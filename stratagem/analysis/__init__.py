@@ -123,7 +123,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
         if chosen in EXACT:
             report.update(exact_report(game, state, chosen, depth, limit, max_nodes, rank, show, ran_on.engine))
         elif chosen == "lp":
-            report.update(lp_report(game, state, depth, limit, max_nodes))
+            report.update(lp_report(game, state, depth, limit, max_nodes, ran_on.engine))
         elif chosen == "duct":
             report.update(duct_report(game, state, iterations, seed, limit))
         elif chosen == "mcts":

@@ -18,8 +18,9 @@ METHODS = ("auto", "alphabeta", "expecti", "paranoid", "maxn", "lp", "mcts", "is
 EXACT = ("alphabeta", "expecti", "paranoid", "maxn")
 #: The methods whose solved values have a proof (:meth:`Analysis.write_proof`); the others estimate.
 PROVABLE = (*EXACT, "lp")
-#: The methods that have a compiled search, run on a game's compiled engine (:mod:`stratagem.engines`).
-COMPILED_SEARCH = ("mcts", "alphabeta")
+#: The methods that have a compiled search, run on a game's compiled engine (:mod:`stratagem.engines`);
+#: ``lp`` only where the engine offers a bounded induction (:func:`~stratagem.analysis.lp.packed_induction`).
+COMPILED_SEARCH = ("mcts", "alphabeta", "lp")
 #: The ``source`` of a :class:`~stratagem.core.errors.BadInput` about one of the call's arguments.
 ARGUMENT = "<argument>"
 
@@ -93,6 +94,12 @@ def engine_for(game: object, method: str, engine: str | None, depth: int | None 
         note = "a depth-limited search needs the game's evaluation: running on the reference engine" if engine else ""
         return EngineChoice(REFERENCE, None, note)
     choice = resolve(game, COMPILED)
+    if method == "lp" and choice.engine is not None:
+        from stratagem.analysis.lp import packed_induction
+
+        if packed_induction(choice.engine) is None:
+            note = "lp has no compiled induction for these options: running on the reference engine"
+            return EngineChoice(REFERENCE, None, note if engine else "")
     if engine is None and not choice.core_missing:
         return EngineChoice(choice.name, choice.engine)
     return choice

@@ -353,3 +353,17 @@ def test_the_interpreted_engine_answers_as_the_compiled_one(tmp_path: Path) -> N
     pure, fast = run(tmp_path), run(None)
     assert (pure["compiled"], fast["compiled"]) == (False, True)
     assert pure["digest"] == fast["digest"]
+
+
+def test_analyze_runs_lp_on_the_compiled_engine_where_it_can() -> None:
+    from stratagem.analysis import analyze
+    from stratagem.analysis.methods import engine_for
+
+    position = load_position(PUZZLES / "2p-actions-3-turns.toml")
+    compiled = analyze((position.game, position.state), method="lp", engine="compiled")
+    reference = analyze((position.game, position.state), method="lp", engine="reference")
+    assert (compiled.engine, reference.engine) == ("compiled", "reference")
+    assert compiled.players == reference.players and compiled.value == reference.value and compiled.solved
+    game_scope = StackAttackGame(2, Options(scope="game"))
+    choice = engine_for(game_scope, "lp", "compiled")
+    assert choice.name == "reference" and "no compiled induction" in choice.note
