@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -70,13 +71,17 @@ def reference_playouts(game: Any, state: Any, count: int, seed: int) -> tuple[in
     return transitions, totals
 
 
-def measure(label: str, game: Any, engine: Any, state: Any, count: int, seed: int, runs: int = 3) -> EngineSpeed:
-    """Time ``count`` seeded random playouts from ``state`` on both engines, ``runs`` times each."""
+def measure(label: str, fresh: Callable[[], Any], engine: Any, state: Any, count: int, seed: int,
+            runs: int = 3) -> EngineSpeed:
+    """Time ``count`` seeded random playouts from ``state`` on both engines, ``runs`` times each. ``fresh()``
+    builds the rules engine anew for each run, so that caches it keeps (STAKD's move generation) start
+    empty each time, as in a fresh search, instead of serving the same playouts again."""
     vector = engine.encode(state)
     reference: list[float] = []
     compiled: list[float] = []
     transitions = 0
     for _ in range(runs):
+        game = fresh()
         started = time.process_time()
         transitions, totals = reference_playouts(game, state, count, seed)
         reference.append(transitions / max(time.process_time() - started, 1e-9))

@@ -108,6 +108,10 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
     _scratch: cython.longlong[:, ::1]
     top_size: cython.longlong
     top_bomber: cython.bint
+    top_lo: cython.Py_ssize_t
+    top_hi: cython.Py_ssize_t
+    low_lo: cython.Py_ssize_t
+    low_hi: cython.Py_ssize_t
     # Python-side tables for encode/decode.
     geometry: object
     placements: object
@@ -219,6 +223,11 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
         bit: cython.longlong
         self.top_size = 0
         self.top_bomber = False
+        # The node ranges the two layers span (scans for free or covered nodes look only there).
+        self.top_lo = self.nodes
+        self.top_hi = -1
+        self.low_lo = self.nodes
+        self.low_hi = -1
         if top < 0:
             return
         if top >= 1:
@@ -231,6 +240,10 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
                     node = self.pl_nodes[k]
                     self.low_stamp[node] = gen
                     self.low_piece[node] = j
+                    if node < self.low_lo:
+                        self.low_lo = node
+                    if node > self.low_hi:
+                        self.low_hi = node
         for i in range(top_start, count):
             j = i - top_start
             pid = state[seq + i] & 0xFFFFFF
@@ -244,6 +257,10 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
                 node = self.pl_nodes[k]
                 self.top_stamp[node] = gen
                 self.top_piece[node] = j
+                if node < self.top_lo:
+                    self.top_lo = node
+                if node > self.top_hi:
+                    self.top_hi = node
                 if top >= 1 and self.low_stamp[node] == gen:
                     self.carried[self.low_piece[node]] |= bit
         self.top_size = count - top_start
@@ -367,7 +384,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
         n: cython.Py_ssize_t = self.nodes
         free: cython.Py_ssize_t = 0
         node: cython.Py_ssize_t
-        for node in range(n):
+        for node in range(self.low_lo, self.low_hi + 1):
             if self.low_stamp[node] == gen and self.top_stamp[node] != gen:
                 self.free[free] = node
                 free += 1
@@ -409,7 +426,7 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
         for kind in range(1, BOMBER):
             if not (hand >> (8 * kind)) & 255 or (kind == UNI and not only_unis):
                 continue
-            for node in range(n):
+            for node in range(self.top_lo, self.top_hi + 1):
                 if self.top_stamp[node] != gen:
                     continue
                 a = kind * (n + 1) + node
