@@ -4,8 +4,9 @@ For each position (fresh deals or starts of several player counts and variants, 
 both engines play the same seeded random games (:mod:`stratagem.bench.engines`: the compiled engine in
 C through :func:`stratagem.solvers.perft.random_playouts`, the rules engine replaying the same choices),
 ``--runs`` times; each rate is the median. The table is printed and, with ``--out``, written into that
-Markdown file as the section "Compiled engine" between two marker comments (replaced when present,
-appended otherwise), which ``stratagem bench GAME`` keeps when it rewrites the file.
+Markdown file as the section "Compiled engine: transitions per CPU second" between two marker comments
+(replaced when present, appended otherwise), which ``stratagem bench GAME`` keeps when it rewrites the
+file.
 
     python scripts/engine_speed.py cardclash --runs 3 --out results/cardclash.md
     python scripts/engine_speed.py stakd --runs 3 --out results/stakd.md
@@ -113,7 +114,7 @@ def fresh_game(game: Any) -> Any:
 
 def section(game: str, rows: list[EngineSpeed], runs: int) -> str:
     """The Markdown section, between its markers."""
-    lines = [BEGIN, "## Compiled engine", "",
+    lines = [BEGIN, "## Compiled engine: transitions per CPU second", "",
              f"Written by `python scripts/engine_speed.py {game} --runs {runs}`. {machine()}; load average "
              f"{load_at_end()} at the end.", "",
              "Random playouts from each position (seeded, the same games on both engines: the compiled engine "
