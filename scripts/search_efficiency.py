@@ -16,6 +16,18 @@ The proof is of the value alone ("player 1 at least 1"); the search also establi
 the result (the fastest win, the slowest loss), which the proof does not certify, so on positions where
 other moves must be shown not to win sooner the search has to do more than the proof shows.
 
+For every position it also measures what the reasons for a ratio above 3 would be:
+
+- ``value only``: nodes of a negamax that establishes the value alone (win/loss/draw, no distance) with
+  the same move ordering (the game's) and a table, for the two-player searches without chance
+  (:func:`value_only`); when that is within 3 of the proof, the distance is what costs;
+- ``distinct``: how many distinct positions the root's search looked at, terminal ones included as the
+  proof's are (it may visit one several times, with other windows or after its table entry was
+  replaced); this says whether the search needs more positions than the proof or the same positions
+  more often;
+- ``compiled``: nodes of the compiled alpha-beta (``analyze``'s search where the game has a compiled
+  engine: no game move ordering there, so it visits more nodes for the same value and distance).
+
     python scripts/search_efficiency.py --out results/search-efficiency.md
     python scripts/search_efficiency.py square-in-5 long-odds      # only positions whose file names match
 """
@@ -68,11 +80,92 @@ def measure(file: str) -> dict[str, Any]:
         return _measure(game, state, "expecti", expectiminimax)
 
 
+class Counting:
+    """The game as the searches see it, noting every position it looks at (asks whether it is terminal)."""
+
+    def __init__(self, game: Any) -> None:
+        self._game = game
+        self.expanded: set[Any] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def is_terminal(self, state: Any) -> bool:
+        self.expanded.add(state)
+        return bool(self._game.is_terminal(state))
+
+
+def value_only(game: Any, state: Any, high: Any) -> int | None:
+    """Nodes of a negamax establishing the value of a two-player position without chance and without its
+    distance: the game's move ordering, a table of exact values and bounds, a move reaching ``high`` ends
+    its node. None where a chance node is met."""
+    table: dict[Any, tuple[int, Any]] = {}
+    nodes = 0
+    exact, lower, upper = 0, 1, 2
+
+    def search(s: Any, alpha: Any, beta: Any) -> Any:
+        nonlocal nodes
+        nodes += 1
+        me = game.to_move(s)
+        if game.is_terminal(s):
+            raise AssertionError("terminal positions are scored by their parent")
+        if me < 0:
+            raise LookupError("chance")
+        entry = table.get(s)
+        if entry is not None:
+            flag, v = entry
+            if flag == exact or (flag == lower and v >= beta) or (flag == upper and v <= alpha):
+                return v
+        moves = list(game.legal_moves(s))
+        if hasattr(game, "order_moves") and len(moves) > 1:
+            moves = list(game.order_moves(s, moves))
+        best, a = None, alpha
+        for move in moves:
+            child = game.apply(s, move)
+            if game.is_terminal(child):
+                nodes += 1
+                v = game.returns(child)[me]
+            elif game.to_move(child) == me:
+                v = search(child, a, beta)
+            else:
+                v = -search(child, -beta, -a)
+            if best is None or v > best:
+                best = v
+                a = max(a, v)
+                if a >= beta or v >= high:
+                    break
+        assert best is not None
+        table[s] = (exact if alpha < best < beta or best >= high else lower if best >= beta else upper, best)
+        return best
+
+    try:
+        search(state, -float("inf"), float("inf"))
+    except LookupError:
+        return None
+    return nodes
+
+
+def compiled_nodes(game: Any, state: Any, low: Any, high: Any) -> int | None:
+    """Nodes of the compiled alpha-beta on the game's compiled engine (None: no engine, or chance)."""
+    from stratagem.core.errors import StratagemError
+    from stratagem.engines import resolve
+    from stratagem.solvers.compiled_alphabeta import alphabeta_compiled
+
+    engine = resolve(game, "compiled").engine
+    if engine is None or game.num_players != 2:
+        return None
+    try:
+        return alphabeta_compiled(game, engine, state, lo=low, hi=high).nodes
+    except StratagemError:
+        return None
+
+
 def _measure(game: Any, state: Any, method: str, search: Any) -> dict[str, Any]:
     low, high = return_bounds(game)
     table = TranspositionTable()
+    counting = Counting(game)
     started = cpu()
-    result = search(game, state, lo=low, hi=high, tt=table)
+    result = search(counting, state, lo=low, hi=high, tt=table)
     root_seconds = cpu() - started
     known = {}
     if result.solved and result.best_move is not None:
@@ -89,6 +182,9 @@ def _measure(game: Any, state: Any, method: str, search: Any) -> dict[str, Any]:
     mover = game.to_move(state)
     proof = build_proof_tree(game, state, player=mover, lo=low, hi=high)
     return {
+        "value only": value_only(game, state, high) if method == "alphabeta" else None,
+        "distinct": len(counting.expanded),
+        "compiled": compiled_nodes(game, state, low, high) if method == "alphabeta" else None,
         "method": method,
         "value": result.value,
         "distance": result.distance,
@@ -102,17 +198,67 @@ def _measure(game: Any, state: Any, method: str, search: Any) -> dict[str, Any]:
     }
 
 
+def _cell(n: int | None, proof: int) -> str:
+    return "—" if n is None else f"{n:,} ({n / proof:.2f})"
+
+
+def reasons(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """For each position above 3, the measured counts that say where the search's extra nodes go."""
+    lines = [
+        "| position | searched/proof | value only (/proof) | distinct positions looked at (/proof) | "
+        "compiled alpha-beta nodes (/proof) | measured reason |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for name, r in rows:
+        proof = r["proof"]
+        ratio = r["searched"] / proof
+        if ratio <= 3:
+            continue
+        only, distinct = r["value only"], r["distinct"]
+        if only is not None and only / proof <= 3:
+            why = "the distance: the value alone needs a search within 3 of the proof"
+        elif only is not None:
+            why = ("the ordering: even the value alone needs more than 3 times the proof (the refutations are "
+                   "not the first moves tried)")
+        elif distinct / proof <= 3:
+            why = ("re-searches: the distinct positions looked at are within 3 of the proof; the search visits "
+                   "them again (other windows, or after their table entries were replaced)")
+        else:
+            why = (f"more positions than the proof: the search looks at {distinct / proof:.2f} times the proof's "
+                   f"positions ({r['searched'] / distinct:.2f} visits each): moves it tried and refuted, which the "
+                   f"proof leaves out ({r['method']} has no distance to pay for)")
+        lines.append(f"| {name} | {ratio:.2f} | {_cell(only, proof)} | {_cell(distinct, proof)} | "
+                     f"{_cell(r['compiled'], proof)} | {why} |")
+    lines += [
+        "",
+        "The compiled alpha-beta (what `analyze` runs by default where the game has a compiled engine) above 3:",
+        "",
+        "| position | compiled searched (/proof) | reference searched (/proof) | measured reason |",
+        "|---|---:|---:|---|",
+    ]
+    for name, r in rows:
+        proof, compiled = r["proof"], r["compiled"]
+        if compiled is None or compiled / proof <= 3:
+            continue
+        why = ("no move ordering in a compiled engine: the same search with the game's `order_moves` (the "
+               "reference column) visits " + f"{compiled / r['searched']:.1f} times fewer nodes"
+               if compiled > r["searched"] else "as the reference search (see above)")
+        lines.append(f"| {name} | {_cell(compiled, proof)} | {_cell(r['searched'], proof)} | {why} |")
+    return lines
+
+
 def table(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
     lines = [
-        "| position | method | value | plies | searched | proof | searched/proof | ranking nodes (now) "
-        "| ranking/proof | ranking nodes (before) | root s | ranking s (now / before) |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| position | method | value | plies | searched | proof | searched/proof | compiled searched (/proof) "
+        "| ranking nodes (now) | ranking/proof | ranking nodes (before) | root s | ranking s (now / before) |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, r in rows:
         value = r["value"]
         lines.append(
             f"| {name} | {r['method']} | {value} | {r['distance'] if r['distance'] is not None else '—'} "
-            f"| {r['searched']:,} | {r['proof']:,} | {r['searched'] / r['proof']:.2f} | {r['shared']:,} "
+            f"| {r['searched']:,} | {r['proof']:,} | {r['searched'] / r['proof']:.2f} "
+            f"| {_cell(r['compiled'], r['proof'])} | {r['shared']:,} "
             f"| {r['shared'] / r['proof']:.1f} | {r['alone']:,} | {r['root_seconds']:.3f} "
             f"| {r['shared_seconds']:.3f} / {r['alone_seconds']:.3f} |")
     return lines
@@ -139,7 +285,7 @@ def main() -> None:
         f"load average {load:.1f} when it finished. Nodes are deterministic; CPU seconds vary with the machine.",
         "",
     ]
-    text = "\n".join(header + table(rows)) + "\n"
+    text = "\n".join(header + table(rows) + ["", "## Where the nodes above 3 go (measured)", ""] + reasons(rows)) + "\n"
     print(text)
     if args.out:
         Path(args.out).write_text(text)
