@@ -329,11 +329,17 @@ def make_agent(name: str, extra: Mapping[str, AgentFactory] | None = None, **par
     factory = factories.get(name)
     if factory is None:
         raise AgentError(f"unknown agent {name!r}; known agents: {', '.join(sorted(factories))}")
+    hints = _parameter_types(factory)
     try:
         inspect.signature(factory).bind(**params)
-    except TypeError as error:
-        raise AgentError(f"agent {name!r}: {error}") from None
-    hints = _parameter_types(factory)
+    except TypeError:
+        keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        known = [p.name for p in inspect.signature(factory).parameters.values() if p.kind in keyword]
+        settable = [key for key in known if key not in hints or _describe(hints[key]) is not None]
+        unknown = next((key for key in params if key not in known), None)
+        choices = f"its parameters: {', '.join(settable)}" if settable else "it takes no parameter"
+        problem = f"no parameter {unknown!r}" if unknown is not None else "parameters that do not fit"
+        raise AgentError(f"agent {name!r}: {problem}; {choices}") from None
     for key, value in params.items():
         if key in hints and not _fits(value, hints[key]):
             words = _describe(hints[key])

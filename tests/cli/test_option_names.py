@@ -117,5 +117,8 @@ def test_agent_errors_name_the_agent_and_the_choices_once(cli) -> None:  # type:
                                    "ismcts, mcts, pimc, random")
     strato = cli("play", "strato", str(PUZZLES / "challenge-0.toml"), "--agents", "foo", "--count", "1")
     assert strato.code == 2 and strato.err.count("greedy") == 1 and strato.err.startswith("stratagem play: --agents")
+    parameter = cli("play", "stakd", "--agents", "mcts:foo=1,random", "--count", "1")
+    assert parameter.code == 2 and parameter.err.count("\n") == 1
+    assert "agent 'mcts': no parameter 'foo'; its parameters: iterations, time_limit" in parameter.err
     short = cli("play", "stratatak", "--agents", "greedy", "--count", "1")
     assert short.code == 2 and "--players" not in short.err and short.err.startswith("stratagem play: --agents: ")
