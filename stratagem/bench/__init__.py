@@ -12,7 +12,9 @@ they wrote.
   checker's engines), :mod:`.strato_growth` (time against optimal length), :mod:`.strato_planners`
   (Fast Downward as a peer), :mod:`.strato_peers` (OpenSpiel's searches against ours);
 - the games analysed by search: :mod:`.games` (exact search, MCTS speed, matches; Stack Attack's LP
-  against DUCT) and :mod:`.peers` (OpenSpiel's searches against ours on the same positions).
+  against DUCT), :mod:`.peers` (OpenSpiel's searches against ours on the same positions), and, for a game
+  with a compiled engine, :mod:`.engines` (its transitions per CPU second against the rules engine's) and
+  :mod:`.searches` (the same searches on both engines).
 """
 
 #: The format name of ``bench --json`` (docs/formats.md section 10.7).
