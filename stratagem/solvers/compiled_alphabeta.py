@@ -9,8 +9,9 @@ engine and played on the reference engine, so a move that is not legal there rai
 (of the compiled search, which has no game move ordering: counts differ from the Python search's).
 
 Only exhaustive searches run here: a depth limit needs the game's evaluation, which a compiled engine
-does not have (callers use the Python search then). A node or time limit gives status ``unknown`` with no
-move. No game is imported here; the caller hands over the engine.
+does not have (callers use the Python search then). A node or time limit gives status ``unknown`` with the
+best root move of the deepest completed iteration as ``best_move`` (a guess, as the Python search's is). No
+game is imported here; the caller hands over the engine.
 """
 
 from __future__ import annotations
@@ -69,8 +70,12 @@ def alphabeta_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, 
     except SearchRefused as exc:
         raise StratagemError(f"{game.name}: {exc}") from None
     if "stopped" in found:
-        return MinimaxResult("alphabeta", UNKNOWN, ASSUME_OPEN, me, None, None, None, (), None, None,
-                             found["nodes"], time.perf_counter() - started, None, None)
+        best = None
+        if found["best_found"] is not None:  # the deepest completed iteration's choice: a guess, not a claim
+            best = engine.decode_move(*found["best_found"])
+            game.apply(state, best)  # the reference engine plays it: a move it refuses raises
+        return MinimaxResult("alphabeta", UNKNOWN, ASSUME_OPEN, me, None, None, best, () if best is None else (best,),
+                             None, None, found["nodes"], time.perf_counter() - started, None, None)
     pv: list[Any] = []
     here = state
     for vector, record in found["pv"]:

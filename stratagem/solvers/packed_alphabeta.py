@@ -25,7 +25,11 @@ windows as the Python search, so the value and the distance are the same:
 * **Repetition**: a position repeated on the current line raises, as the Python search does (the
   minimax searches need games without cycles).
 * **Limits**: ``max_nodes`` and a ``expired()`` callable (a deadline, looked at every 1,024 nodes) stop the
-  search, which then claims nothing (:class:`SearchStopped`).
+  search, which then claims nothing. With a limit the search deepens iteratively (a horizon scored as a
+  draw, table entries marked with the depth they were searched to, as in the Python search), so that a
+  stopped search still has the best root move of its deepest completed iteration; without one it makes a
+  single exhaustive pass (iterative deepening was measured to cost more nodes here than it saves: 29% more
+  on the Card Clash endgames).
 
 The principal variation is found afterwards as the Python search finds it: at each position along it,
 the first move (the table's first) whose null-window test keeps the score. A chance or simultaneous
@@ -55,6 +59,8 @@ _INF = cython.declare(cython.longlong, 1 << 62)
 _EXACT = cython.declare(cython.longlong, 1)
 _LOWER = cython.declare(cython.longlong, 2)
 _UPPER = cython.declare(cython.longlong, 3)
+#: Table depth of an entry with no horizon below it (searched to the end of every line).
+_PROVEN = cython.declare(cython.longlong, 1 << 30)
 #: Nodes between two looks at the deadline.
 _CLOCK_EVERY = cython.declare(cython.longlong, 1024)
 #: Deepest line the search follows (its scratch area is one move list per ply).
@@ -128,6 +134,8 @@ class _Negamax:
     mask: cython.ulonglong
     probes: cython.longlong
     hits: cython.longlong
+    horizon: cython.longlong
+    root_best: cython.Py_ssize_t
     stores: cython.longlong
     states: cython.longlong[:, ::1]
     kids: cython.longlong[:, :, ::1]
@@ -144,6 +152,7 @@ class _Negamax:
     tscore: cython.longlong[::1]
     tflag: cython.longlong[::1]
     tmove: cython.longlong[::1]
+    tdepth: cython.longlong[::1]
 
     def __init__(self, game: PackedGame, lo: int, hi: int, table_bits: int, max_nodes: int,
                  expired: Any, progress: Any, progress_every: int) -> None:
@@ -180,6 +189,9 @@ class _Negamax:
         self.tscore = np.zeros(size, np.int64)
         self.tflag = np.zeros(size, np.int64)
         self.tmove = np.zeros(size, np.int64)
+        self.tdepth = np.zeros(size, np.int64)
+        self.horizon = 0
+        self.root_best = -1
 
     # -- counters and limits --------------------------------------------------------------------------
 
@@ -223,7 +235,7 @@ class _Negamax:
     @cython.cfunc
     @cython.exceptval(-1, check=False)
     def _store(self, ply: cython.Py_ssize_t, score: cython.longlong, flag: cython.longlong,
-               move: cython.longlong) -> cython.int:
+               move: cython.longlong, depth: cython.longlong) -> cython.int:
         slot: cython.Py_ssize_t = self._find(ply)
         base: cython.Py_ssize_t
         w: cython.Py_ssize_t
@@ -231,7 +243,11 @@ class _Negamax:
             base = cython.cast(cython.Py_ssize_t, self.hashes[ply] & self.mask)
             if self.tflag[base] == 0:
                 slot = base
-            elif self.tflag[base ^ 1] == 0 or self.tflag[base ^ 1] != _EXACT:
+            elif self.tflag[base ^ 1] == 0 or self.tdepth[base ^ 1] < self.tdepth[base]:
+                slot = base ^ 1  # an empty slot, else the one searched less deep
+            elif self.tdepth[base] < self.tdepth[base ^ 1]:
+                slot = base
+            elif self.tflag[base ^ 1] != _EXACT:
                 slot = base ^ 1
             elif self.tflag[base] != _EXACT:
                 slot = base
@@ -243,6 +259,7 @@ class _Negamax:
         self.tscore[slot] = score
         self.tflag[slot] = flag
         self.tmove[slot] = move
+        self.tdepth[slot] = depth
         self.stores += 1
         return 0
 
@@ -330,9 +347,10 @@ class _Negamax:
 
     @cython.cfunc
     @cython.exceptval(-4611686018427387911, check=False)
-    def _search(self, ply: cython.Py_ssize_t, alpha: cython.longlong, beta: cython.longlong,
-                killers: cython.bint) -> cython.longlong:
-        """Fail-soft negamax score of the decision node at ``ply`` for its player to move."""
+    def _search(self, ply: cython.Py_ssize_t, depth: cython.longlong, alpha: cython.longlong,
+                beta: cython.longlong, killers: cython.bint) -> cython.longlong:
+        """Fail-soft negamax score of the decision node at ``ply`` for its player to move, its lines cut
+        ``depth`` plies further down (each cut counted in ``horizon``; :data:`_PROVEN`: never cut)."""
         if alpha >= self.best_possible:
             return self.best_possible
         if beta <= self.worst_possible:
@@ -353,9 +371,13 @@ class _Negamax:
             self.hits += 1
             score = self.tscore[slot]
             flag = self.tflag[slot]
-            if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
+            if self.tdepth[slot] >= depth and (flag == _EXACT or (flag == _LOWER and score >= beta)
+                                               or (flag == _UPPER and score <= alpha)):
+                if self.tdepth[slot] < _PROVEN:
+                    self.horizon += 1  # relying on a cut search: the result depends on a horizon
                 return score
             first = self.tmove[slot]
+        horizon_before: cython.longlong = self.horizon
         me: cython.Py_ssize_t = self.game.to_move(state)
         count: cython.Py_ssize_t = self.game.legal(state, self.moves[ply])
         if count <= 0:
@@ -397,7 +419,7 @@ class _Negamax:
                 continue
             for w in range(self.width):
                 self.states[ply + 1, w] = self.kids[ply, i, w]
-            v = self._child(ply + 1, a, beta, me, killers)
+            v = self._child(ply + 1, depth - 1, a, beta, me, killers)
             if v > best:
                 best = v
                 best_i = i
@@ -415,13 +437,13 @@ class _Negamax:
             flag = _LOWER
         else:
             flag = _EXACT
-        self._store(ply, best, flag, best_i)
+        self._store(ply, best, flag, best_i, _PROVEN if self.horizon == horizon_before else depth)
         return best
 
     @cython.cfunc
     @cython.exceptval(-4611686018427387911, check=False)
-    def _child(self, ply: cython.Py_ssize_t, alpha: cython.longlong, beta: cython.longlong,
-               me: cython.Py_ssize_t, killers: cython.bint) -> cython.longlong:
+    def _child(self, ply: cython.Py_ssize_t, depth: cython.longlong, alpha: cython.longlong,
+               beta: cython.longlong, me: cython.Py_ssize_t, killers: cython.bint) -> cython.longlong:
         """Score, for ``me`` (the parent's player), of the position at ``ply``, one ply further from the result."""
         state: cython.longlong[::1] = self.states[ply]
         r: cython.longlong
@@ -431,20 +453,45 @@ class _Negamax:
             if not (self.lo <= r <= self.hi and self.lo <= -r <= self.hi):
                 raise SearchRefused(f"a return {r} outside the bounds [{self.lo}, {self.hi}] of the returns")
             return _pack(r, -1 if r > 0 else 1 if r < 0 else 0)
+        if depth <= 0:  # the horizon of an iteration: scored as a draw (there is no evaluation), and counted
+            self._tick()
+            self.horizon += 1
+            return 0
         mover: cython.Py_ssize_t = self.game.to_move(state)
         if mover == me:
-            return _later(self._search(ply, _sooner(alpha), _sooner(beta), killers))
+            return _later(self._search(ply, depth, _sooner(alpha), _sooner(beta), killers))
         if mover < 0:
             raise SearchRefused("alpha-beta met a chance or simultaneous node; use expectiminimax for games "
                                 "with chance")
-        return _later(-self._search(ply, -_sooner(beta), -_sooner(alpha), killers))
+        return _later(-self._search(ply, depth, -_sooner(beta), -_sooner(alpha), killers))
 
     # -- what Python calls ----------------------------------------------------------------------------
 
-    def solve(self, root: Any) -> int:
-        """The root's packed score (its player to move's)."""
+    def solve(self, root: Any, iterative: bool) -> int:
+        """The root's packed score (its player to move's): one exhaustive pass, or (``iterative``) iterative
+        deepening until an iteration meets no horizon, each completed iteration's best root move kept in
+        ``root_best`` (what a search stopped by a limit reports as the best found)."""
         np.asarray(self.states)[0] = np.asarray(root, np.int64)
-        return int(self._search(0, -_INF, _INF, True))
+        if not iterative:
+            return int(self._search(0, _PROVEN, -_INF, _INF, True))
+        score: cython.longlong = 0
+        depth: cython.longlong
+        slot: cython.Py_ssize_t
+        for depth in range(1, MAX_PLY + 1):
+            self.horizon = 0
+            score = self._search(0, depth, -_INF, _INF, True)
+            slot = self._find(0)
+            if slot >= 0:
+                self.root_best = self.tmove[slot]
+            if self.horizon == 0:
+                return int(score)
+        raise SearchRefused(f"no exact value within {MAX_PLY} plies")
+
+    def best_found(self) -> Any:
+        """The best root move of the deepest completed iteration, as (packed root, move record), or None."""
+        if self.root_best < 0:
+            return None
+        return (np.asarray(self.states[0]).copy(), np.asarray(self.moves[0, self.root_best]).copy())
 
     def line(self, score: int) -> list[Any]:
         """A principal variation keeping ``score`` from the root: move records, with the packed state
@@ -476,7 +523,7 @@ class _Negamax:
             for k in range(count):
                 i = self.order[ply, k]
                 self.game.apply(state, self.moves[ply, i], self.states[ply + 1])
-                if self._child(ply + 1, s - 1, s, me, False) >= s:
+                if self._child(ply + 1, _PROVEN, s - 1, s, me, False) >= s:
                     chosen = i
                     break
             if chosen < 0:
@@ -515,8 +562,11 @@ def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits
     Returns the root player's ``value`` (an int), the ``distance`` to the result in plies (of a win or a
     loss; for a draw the length of the principal variation), ``pv`` (a list of (packed state, move record)
     pairs), ``nodes`` (states visited, terminal ones included), the table's ``probes``/``hits``/``stores``
-    and the wall ``seconds``. At a limit it returns only ``stopped`` (the limit's name), the counters and
-    the seconds. Raises :class:`SearchRefused` at a position it does not handle, ``ValueError`` for bad bounds.
+    and the wall ``seconds``. With a limit (``max_nodes`` or ``expired``) the search deepens iteratively, as
+    the Python search does, so that at the limit it returns ``stopped`` (the limit's name), ``best_found``
+    (the deepest completed iteration's best root move as (packed root, move record), or None), the
+    counters and the seconds. Raises :class:`SearchRefused` at a position it does not handle, ``ValueError``
+    for bad bounds.
     """
     if int(lo) != lo or int(hi) != hi or not lo < hi:
         raise ValueError(f"the bounds of the returns must be integers with lo < hi, not [{lo}, {hi}]")
@@ -528,11 +578,11 @@ def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits
     search = _Negamax(game, int(lo), int(hi), table_bits, -1 if max_nodes is None else max_nodes, expired, progress,
                       progress_every)
     try:
-        score = search.solve(state)
+        score = search.solve(state, max_nodes is not None or expired is not None)
     except SearchStopped as stop:
         nodes, probes, hits, stores = search.counters()
-        return {"stopped": str(stop), "nodes": nodes, "probes": probes, "hits": hits, "stores": stores,
-                "seconds": time.perf_counter() - started}
+        return {"stopped": str(stop), "best_found": search.best_found(), "nodes": nodes, "probes": probes,
+                "hits": hits, "stores": stores, "seconds": time.perf_counter() - started}
     scale = 1 << 24
     value = (score + scale // 2) // scale
     t = score - value * scale

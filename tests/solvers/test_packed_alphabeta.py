@@ -53,14 +53,26 @@ def test_value_distance_and_line_as_the_python_search(piles: tuple[int, ...]) ->
     assert game.is_terminal(here) and len(compiled.pv) == compiled.distance
     assert game.returns(here)[0] == compiled.value
     assert compiled.best_move == compiled.pv[0]
+    # With a limit (never reached) the search deepens iteratively: the same value and distance.
+    deepened = alphabeta_compiled(game, engine, state, max_nodes=10**7)
+    assert (deepened.status, deepened.value, deepened.distance) == (SOLVED, python.value, python.distance)
 
 
 def test_limits_stop_without_a_claim() -> None:
     game, engine = NimGame((5, 6, 7)), PackedNim(3)
     state = game.initial_state()
     stopped = alphabeta_compiled(game, engine, state, max_nodes=50)
-    assert stopped.status == UNKNOWN and stopped.value is None and stopped.best_move is None
+    assert stopped.status == UNKNOWN and stopped.value is None and stopped.values is None
     assert stopped.nodes == 51
+    # With a limit the search deepens iteratively: its best move so far is a completed iteration's (a guess).
+    assert stopped.best_move in game.legal_moves(state) and stopped.pv == (stopped.best_move,)
+    first = alphabeta_compiled(game, engine, state, max_nodes=1)
+    assert first.status == UNKNOWN and first.best_move is None  # not even the first iteration completed
+    # A limit that is not reached: the iterative search's value and distance are the single pass's.
+    limited = alphabeta_compiled(game, engine, state, max_nodes=10**7)
+    unlimited = alphabeta_compiled(game, engine, state)
+    assert (limited.status, limited.value, limited.distance) == (SOLVED, unlimited.value, unlimited.distance)
+    assert limited.distance == alphabeta(game, state).distance
     late = alphabeta_compiled(game, engine, state, time_limit=Deadline(0.0))
     assert late.status == UNKNOWN
     seen: list[int] = []
