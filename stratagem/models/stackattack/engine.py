@@ -1,4 +1,4 @@
-# cython: infer_types=True
+# cython: infer_types=True, boundscheck=False, wraparound=False
 """Stack Attack's compiled engine: the rules of :mod:`rules` over packed states (a ``PackedGame``).
 
 A Cython kernel in pure-Python mode (``setup.py`` compiles it at install; uncompiled it runs as the same
@@ -43,6 +43,12 @@ first); returns are minus each player's total (carried score + this round's pena
 (:mod:`stratagem.solvers.induction_kernel`) needs beyond the interface: each player's cards at a reveal,
 the joint record of one card each, the reference's ``bank`` (the position with empty piles and no scores,
 in ``scope = "round"`` only) and ``evaluate``.
+
+Indexes are not bounds-checked (the header's directives). What makes them safe: the state vectors are
+``encode``'s and the engine's own (lengths within their slots, cards of the deck), a record's cards are
+looked up in the hands (a reveal) or checked against the deck (a deal) before they index anything, a
+decision must equal one the engine listed, a row is checked for room before a card is added, and every
+write into a caller's buffer is checked against the buffer's rows first.
 
 Limits (``encode`` raises ``ValueError`` beyond them): none
 beyond the reference's checked states (hands of at most 10 cards, rows within 5 + Shields, decks up to

@@ -1,4 +1,4 @@
-# cython: infer_types=True
+# cython: infer_types=True, boundscheck=False, wraparound=False
 """Stratatak's compiled engine: the battles of :mod:`rules` over packed states (a ``PackedGame``).
 
 A Cython kernel in pure-Python mode (``setup.py`` compiles it at install; uncompiled it runs as the same
@@ -36,6 +36,11 @@ type in the pile of unknown order, all of them divided by their greatest common 
 the reference's probabilities in lowest terms over one denominator). :meth:`legal` lists the plays in the
 reference's order (fewer cards first, then by card types). ``to_move`` of a terminal state is the attacker
 (ask ``terminal`` first); returns are 1/-1 for a win and 0/0 at the battle limit.
+
+Indexes are not bounds-checked (the header's directives). What makes them safe: the state vectors are
+``encode``'s and the engine's own (counts and pile lengths within the layout, card types below ``K``), a
+move record's card types are checked against ``K`` and its length against the record's width before
+they are used, and every write into a caller's buffer is checked against the buffer's rows first.
 
 Limits (``encode`` and :meth:`legal` raise ``ValueError`` beyond them): a state of more than :data:`MAX_MOVES`
 distinct plays (a hand of far more cards than any hand size of the rules) and a known pile longer than the
@@ -96,11 +101,10 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
     o_left: cython.Py_ssize_t
     _play: cython.longlong[::1]
     _chosen: cython.longlong[::1]
-    _tmp: cython.longlong[::1]
     _weights: cython.longlong[::1]
     _count: cython.Py_ssize_t
     _out: cython.longlong[:, ::1]
-    _moves: cython.longlong[:, ::1]
+    _order: cython.longlong[::1]
     game: object
     codes: tuple[str, ...]
     index: dict[str, int]
@@ -130,11 +134,10 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         self.index = {code: i for i, code in enumerate(self.codes)}
         self._play = np.zeros(max_play + 1, np.int64)
         self._chosen = np.zeros(max_play + 1, np.int64)
-        self._tmp = np.zeros(2 + max_play, np.int64)
         self._weights = np.zeros(k, np.int64)
         self._count = 0
         self._out = np.zeros((MAX_MOVES, 2 + max_play), np.int64)
-        self._moves = np.zeros((MAX_MOVES, 2 + max_play), np.int64)
+        self._order = np.zeros(MAX_MOVES, np.int64)
 
     @staticmethod
     def from_game(game: Any) -> StratatakEngine:
@@ -203,20 +206,20 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         self._count = 0
         if stars:
             self._play[0] = self.star
-            self._emit(out, 1, 0, 0)
+            self._emit(self._out, 1, 0, 0)
         for t in range(self.star):
             if s[base + t] > 0:
                 self._play[0] = t
-                self._emit(out, 1, 0, 0)
+                self._emit(self._out, 1, 0, 0)
                 if self.wild:  # a Star stands for the card's neighbour in a Run, or its twin in a Set
-                    self._emit(out, 1, 1, stars)
+                    self._emit(self._out, 1, 1, stars)
                 for n in range(2, s[base + t] + 1):  # a same-colour Set
                     if n > self.max_play:
                         raise ValueError("a Stratatak play longer than the engine's room")
                     self._play[n - 1] = t
-                    self._emit(out, n, 0, stars)
+                    self._emit(self._out, n, 0, stars)
         for c in range(3):
-            self._runs(s, base, c, 0, 0, stars, out)
+            self._runs(s, base, c, 0, 0, stars, self._out)
         for n in range(self.m):  # mixed Sets: one card of each of two or three colours, one count
             for mask in range(1, 8):
                 size = 0
@@ -228,30 +231,34 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
                         self._play[size] = c * self.m + n
                         size += 1
                 if size >= 2:
-                    self._emit(out, size, 0, stars)
-        self._sort(out, self._count)
-        return self._count
+                    self._emit(self._out, size, 0, stars)
+        return self._sorted_into(out)
 
     @cython.cfunc
     @cython.exceptval(-1)
-    def _sort(self, out: cython.longlong[:, ::1], count: cython.Py_ssize_t) -> cython.int:
-        """Order plays as ``play_key``: fewer cards first, then by card types (insertion sort)."""
+    def _sorted_into(self, out: cython.longlong[:, ::1]) -> cython.Py_ssize_t:
+        """Copy the plays generated in ``_out`` into ``out`` ordered as ``play_key``: fewer cards first,
+        then by card types (an insertion sort of row numbers, then one copy per row)."""
+        count: cython.Py_ssize_t = self._count
+        order: cython.longlong[::1] = self._order
+        plays: cython.longlong[:, ::1] = self._out
         i: cython.Py_ssize_t
         j: cython.Py_ssize_t
         x: cython.Py_ssize_t
-        width: cython.Py_ssize_t = out.shape[1]
-        tmp: cython.longlong[::1] = self._tmp
-        for i in range(1, count):
-            for x in range(width):
-                tmp[x] = out[i, x]
+        row: cython.longlong
+        if count > out.shape[0]:
+            raise ValueError(f"more than {out.shape[0]} Stratatak plays in one state")
+        for i in range(count):
+            row = i
             j = i - 1
-            while j >= 0 and self._before(tmp, out[j]):
-                for x in range(width):
-                    out[j + 1, x] = out[j, x]
+            while j >= 0 and self._before(plays[row], plays[order[j]]):
+                order[j + 1] = order[j]
                 j -= 1
-            for x in range(width):
-                out[j + 1, x] = tmp[x]
-        return 0
+            order[j + 1] = row
+        for i in range(count):
+            for x in range(out.shape[1]):
+                out[i, x] = plays[order[i], x]
+        return count
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
