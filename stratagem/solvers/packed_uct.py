@@ -615,7 +615,7 @@ def run_uct(game: PackedGame, state: Any, *, iterations: int | None = None, time
         raise ValueError(f"rollout_limit must be non-negative, not {rollout_limit}")
     start = time.perf_counter()
     search = _Uct(game, state, seed, exploration, low, high, solver, -1 if rollout_limit is None else rollout_limit,
-                  min(iterations + 2, 1 << 16) if iterations is not None else 1 << 12)
+                  min(iterations + 2, 1 << 12) if iterations is not None else 1 << 12)
     deadline = -1.0 if time_limit is None else start + max(time_limit, 0.0)
     done = search.run(-1 if iterations is None else iterations, deadline)
     search.ensure_edges()
