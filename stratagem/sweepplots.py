@@ -15,10 +15,20 @@ Deterministic: the same report gives the same bytes (no timestamps in the files)
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from stratagem.sweepreport import SweepReport
+
+class PlottedReport(Protocol):
+    """What the plots read of a sweep report (:class:`stratagem.sweepreport.SweepReport` provides it; a
+    protocol rather than an import, so that the report, which draws its plots here, and the plots do not
+    import each other)."""
+
+    def fractions(self) -> list[dict[str, Any]]: ...
+
+    def length_panels(self) -> dict[tuple[str, int], tuple[Counter[int], int]]: ...
+
+    def seconds_panels(self) -> dict[tuple[str, int], tuple[dict[str, list[float]], float | None]]: ...
 
 #: Bar colours: solvable, unsolvable, undecided (the same as the SVG charts).
 COLOURS = {"solvable": "#2f9e44", "unsolvable": "#e03131", "undecided": "#adb5bd"}
@@ -29,7 +39,7 @@ def _grid(keys: list[tuple[str, int]]) -> tuple[list[str], list[int]]:
     return sorted({c for c, _ in keys}), sorted({p for _, p in keys})
 
 
-def png_plots(report: SweepReport) -> dict[str, bytes]:
+def png_plots(report: PlottedReport) -> dict[str, bytes]:
     """``solvable.png``, ``lengths.png`` and ``seconds.png`` as PNG bytes. :class:`ImportError` without
     matplotlib."""
     import matplotlib
