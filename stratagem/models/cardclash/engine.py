@@ -37,9 +37,10 @@ table (play never reaches one; the engine looks for a new square only around the
 
 Listing moves marks the cells a card may go to in a scratch array of the engine's own, so one engine
 serves one search at a time. A move record is ``(rank, x, y)``: rank 0-7 in ``123456BX`` order and the
-cell in the battlefield's coordinates as the reference's :class:`~stratagem.models.cardclash.position.Move`, or ``(-1, 0, 0)``
-for a pass. :meth:`CardClashEngine.legal` lists them in the reference's order (ranks, then cells row by
-row). Returns are the reference's: +1 to the winners and -1 to the others, 0 to all when all win.
+cell in the battlefield's coordinates as the reference's
+:class:`~stratagem.models.cardclash.position.Move`, or ``(-1, 0, 0)`` for a pass.
+:meth:`CardClashEngine.legal` lists them in the reference's order (ranks, then cells row by row).
+Returns are the reference's: +1 to the winners and -1 to the others, 0 to all when all win.
 """
 
 from __future__ import annotations
