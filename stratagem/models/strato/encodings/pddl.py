@@ -26,6 +26,9 @@ Two variants, the same turns and the same plan costs:
 
 The rules are those of the engine (docs/rules/strato.md, both options); the tests compare planner costs
 with the optimal lengths found by search.
+
+Why one module of over 600 lines: it is one concept, the planning task's text; its stages and the
+shifting effects are written against one set of predicates and read together with this description.
 """
 
 from __future__ import annotations

@@ -68,6 +68,11 @@ Proof records always use the plain formula.
 A satisfying assignment is decoded into moves by matching each turn against the rules engine's legal
 moves (card, end and resulting rows); a transition the engine does not allow raises
 :class:`EncodingError` instead of being reported.
+
+Why one module of over 600 lines: it is one concept, the CNF of "a win within k turns", whose parts
+(state, placement, the actions as edits, turn structure, goal, redundant bounds) share one variable
+numbering and are read against each other and against this description; split, each part would need
+the others' variables.
 """
 
 from __future__ import annotations

@@ -35,6 +35,9 @@ array is set: :class:`Relaxed` sets every one in ``__init__``) where the indexes
 is in ``range(n_codes)``, every half-row a table yields for a state's half-row is a valid index (``-1``
 entries are never followed: see :func:`_put`), and every division has non-negative operands (so C
 division is Python's).
+
+Why one module of over 600 lines: it is one concept, the relaxation's compiled search; its tables,
+successor generation and searches share C-level functions that Cython inlines only within a module.
 """
 
 from __future__ import annotations

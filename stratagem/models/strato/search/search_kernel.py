@@ -25,6 +25,11 @@ the shapes of the arrays they are given, a state's values are the packing's (len
 weathers 0..5, which :mod:`packed` guarantees for the states it makes and this module for the states it
 makes from them), move buffers are checked before each write (:func:`_emit`), the hash table is indexed
 through a mask and the other arrays grow before they fill. No index is negative.
+
+Why one module of over 600 lines: it is one concept, Strato's compiled open-information search -- the
+turns it expands, the bounds that order it and the A* loop (and the same turns behind the packed-game
+interface) -- whose functions call each other in the innermost loop at C level; Cython inlines such
+calls only within one module, so a split would slow the search it exists for.
 """
 
 from __future__ import annotations
