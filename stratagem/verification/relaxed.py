@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
@@ -103,8 +103,8 @@ class View:
     _estimates: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False, compare=False, hash=False)
     _progress: dict[tuple[str, str], int] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
-    # -- definition -----------------------------------------------------------------------------
-    @property
+    # -- definition (cached: the searches ask millions of times; a view never changes) ----------------
+    @cached_property
     def end_values(self) -> str:
         """What a tracked end can hold: a class, or ``-`` (empty) when there is no class ``other``."""
         return self.classes if OTHER in self.classes else self.classes + EMPTY
@@ -264,11 +264,20 @@ class View:
             self._progress[key] = known
         return known
 
-    @property
+    @cached_property
     def room_bound(self) -> bool:
         """Whether the estimate's room term applies: tracked ends, and no play that can take a card out of
         the goal row places a named card."""
         return self.tracked and not any(c != OTHER and a in (SUN, STORM, FOG) for c, a in self.plays)
+
+    @cached_property
+    def _estimate_terms(self) -> tuple[int, int, tuple[tuple[str, int], ...], int, int]:
+        """What :meth:`estimate` reads of the view itself: the cards each goal half needs, the row's needs
+        per weather, and how many cards (per turn) and named classes (per turn) a relaxed turn can add."""
+        need_left, need_right, needs = _needs(self.challenge, self.goal_row)
+        per_card = 2 if self.fog and self.others else 1
+        per_class = 2 if self.others and any(c != OTHER and a in (STORM, FOG) for c, a in self.plays) else 1
+        return need_left, need_right, needs, per_card, per_class
 
     # -- the estimate that prunes the searches ----------------------------------------------------
     def estimate(self, state: State3) -> int:
@@ -304,13 +313,11 @@ class View:
         left, right = key
         if self.is_goal(state):
             return 0
-        need_left, need_right, needs = _needs(self.challenge, self.goal_row)
+        need_left, need_right, needs, per_card, per_class = self._estimate_terms
         row_short = max(0, need_left + need_right - len(left) - len(right))
         half_short = max(0, need_left - len(left)) + max(0, need_right - len(right))
-        per_card = 2 if self.fog and self.others else 1
         cards = left + right
         deficit = sum(max(0, n - cards.count(x)) for x, n in needs)
-        per_class = 2 if self.others and any(c != OTHER and a in (STORM, FOG) for c, a in self.plays) else 1
         known = max(1, -(-row_short // per_card), -(-half_short // 2), -(-deficit // per_class))
         if self.room_bound:
             supply = sum(1 for pair in state[2] for x in pair if x != OTHER and x != EMPTY)
@@ -329,7 +336,7 @@ def goal_token(token: str, row: Row) -> str:
     return row.left_tornado if token == LEFT_TORNADO else row.right_tornado if token == RIGHT_TORNADO else token
 
 
-# -- one half-row's changes (memoised: a few thousand half-rows at most) -------------------------------
+# -- changes of one half-row and of the tracked ends (memoised: a few thousand of each at most) -----------
 @lru_cache(maxsize=1 << 16)
 def _wind_in(near: str) -> tuple[str, ...]:
     """A card of the half-row just played on (not the outer one, just placed) moved toward the tornado."""
@@ -366,27 +373,32 @@ def _insertions(half: str, x: str) -> tuple[str, ...]:
     return tuple(sorted({half[:q] + x + half[q:] for q in range(len(half) + 1)}))
 
 
-def _canon(pairs: Iterable[str]) -> tuple[str, ...]:
+@lru_cache(maxsize=1 << 16)
+def _canon(pairs: tuple[str, ...]) -> tuple[str, ...]:
     """Tracked ends in canonical order: each row's pair sorted, the rows sorted."""
     return tuple(sorted(p if p[0] <= p[1] else p[1] + p[0] for p in pairs))
 
 
+@lru_cache(maxsize=1 << 16)
 def _put_end(ends: tuple[str, ...], i: int, j: int, v: str) -> tuple[str, ...]:
     """End ``j`` of other row ``i`` set to ``v``, every other end where it was (not canonical)."""
     pair = ends[i]
     return ends[:i] + ((v + pair[1]) if j == 0 else (pair[0] + v),) + ends[i + 1:]
 
 
+@lru_cache(maxsize=1 << 16)
 def _set_end(ends: tuple[str, ...], i: int, j: int, v: str) -> tuple[str, ...]:
     """End ``j`` of other row ``i`` set to ``v``, in canonical order."""
     return _canon(_put_end(ends, i, j, v))
 
 
-def _positions(ends: tuple[str, ...]) -> list[tuple[int, int]]:
-    return [(i, j) for i in range(len(ends)) for j in (0, 1)]
+@lru_cache(maxsize=64)
+def _positions(ends: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    return tuple((i, j) for i in range(len(ends)) for j in (0, 1))
 
 
-def _end_swaps(ends: tuple[str, ...], played: tuple[int, int] | None) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=1 << 16)
+def _end_swaps(ends: tuple[str, ...], played: tuple[int, int] | None) -> tuple[tuple[str, ...], ...]:
     """Two tracked ends (neither ``played``, neither empty, of different classes) exchanged, in canonical
     order. ``ends`` may be in any order; ``played`` is an index into it."""
     places = _positions(ends)
@@ -400,7 +412,7 @@ def _end_swaps(ends: tuple[str, ...], played: tuple[int, int] | None) -> list[tu
             if EMPTY in (a, b) or a == b:
                 continue
             out.append(_canon(_put_end(_put_end(ends, si, sj, b), ti, tj, a)))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=256)
