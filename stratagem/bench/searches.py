@@ -48,8 +48,6 @@ REPEATS = 3
 #: UCT simulations per run: on the compiled engine, on the reference engine and for MCTSBot.
 COMPILED_SIMULATIONS = 20_000
 REFERENCE_SIMULATIONS = 1_000
-#: Node budget of each alpha-beta run (a run stopped by it still gives its rate).
-SEARCH_NODES = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -124,16 +122,16 @@ def _mctsbot(game: Any, state: Any) -> tuple[Any, Any] | None:
 
 
 def search_speed(game: Any, engine: Any, state: Any, *, repeats: int = REPEATS,
-                 max_nodes: int = SEARCH_NODES) -> SearchSpeed:
-    """The exhaustive alpha-beta of ``state`` on both engines, medians of ``repeats`` CPU times (the
-    reference search within ``max_nodes``; the compiled one without a limit, which would make it deepen
-    iteratively)."""
+                 max_nodes: int | None = None) -> SearchSpeed:
+    """The exhaustive alpha-beta of ``state`` on both engines, medians of ``repeats`` CPU times: one pass
+    each, as ``analyze`` runs them (a node limit, ``max_nodes``, makes both deepen iteratively; for quick
+    runs only)."""
     low, high = return_bounds(game)
     fast_times, slow_times = [], []
     fast = slow = None
     for _ in range(repeats):
         started = _cpu()
-        fast = alphabeta_compiled(game, engine, state, lo=low, hi=high)  # exhaustive, as analyze runs it
+        fast = alphabeta_compiled(game, engine, state, lo=low, hi=high, max_nodes=max_nodes)
         fast_times.append(_cpu() - started)
         started = _cpu()
         slow = alphabeta(game, state, lo=low, hi=high, max_nodes=max_nodes)
@@ -155,7 +153,7 @@ def start_position(game_name: str, seed: int = 0) -> tuple[Any, Any]:
 
 def engines_section(game_name: str, files: list[str], log: Callable[[str], None], *,
                     compiled: int = COMPILED_SIMULATIONS, reference: int = REFERENCE_SIMULATIONS,
-                    repeats: int = REPEATS, max_nodes: int = SEARCH_NODES) -> list[str]:
+                    repeats: int = REPEATS, max_nodes: int | None = None) -> list[str]:
     """The section's lines (empty when the game has no compiled engine for two players)."""
     start_game, start_state = start_position(game_name)
     if isinstance(start_game, Simultaneous) or resolve(start_game, "compiled").engine is None:
