@@ -19,7 +19,7 @@ import pytest
 
 from stratagem.analysis import analyze
 from stratagem.core.game import Simultaneous
-from stratagem.engines import resolve
+from stratagem.engines import compiled_engine, resolve
 from stratagem.loading import load_position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,3 +99,21 @@ def test_alphabeta_that_meets_chance_says_expecti_ran_on_the_reference_engine() 
     asked = analyze(path, rank=False, engine="compiled")
     assert asked.engine == "reference" and "expecti" in asked.engine_note
     assert (asked.value, asked.status) == (analysis.value, analysis.status) == (Fraction(1, 5), "solved")
+
+
+def test_without_the_compiled_core_the_reference_engine_runs_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import stratagem.core.compiled as compiled
+
+    path = str(ROOT / "puzzles" / "cardclash" / "square-in-3.toml")
+    game = load_position(path).game
+    if compiled_engine(game) is None:
+        pytest.skip("Card Clash has no compiled engine here")
+    real = compiled.status()
+    monkeypatch.setattr(compiled, "status", lambda: compiled.CoreStatus(
+        tuple(m for m in real.compiled if m != "stratagem.solvers.packed_alphabeta"),
+        ("stratagem.solvers.packed_alphabeta",), ()))
+    choice = resolve(game, "compiled")
+    assert choice.name == "reference" and choice.core_missing and "packed_alphabeta" in choice.note
+    quiet = analyze(path, rank=False)  # the default says it too: the core the install should have is missing
+    assert quiet.engine == "reference" and "not built" in quiet.engine_note
+    assert quiet.value == 1 and quiet.distance == 3
