@@ -11,12 +11,19 @@ from typing import Any
 
 
 def compiled_engine(game: Any) -> Any:
-    """The compiled engine (:class:`~stratagem.models.cardclash.engine.CardClashEngine`, a
-    :class:`~stratagem.core.packed.PackedGame`) of a :class:`~stratagem.models.cardclash.rules.CardClashGame`,
-    or None when its table is larger than the engine takes (docs/design.md, section 4)."""
-    from stratagem.models.cardclash.engine import CardClashEngine
+    """The compiled engine (a :class:`~stratagem.core.packed.PackedGame`) of a Card Clash game, or None
+    when its table is larger than the engine takes (docs/design.md, section 4).
+
+    A :class:`~stratagem.models.cardclash.rules.CardClashGame` gets a
+    :class:`~stratagem.models.cardclash.engine.CardClashEngine`; the dealt game with its shuffles as
+    chance (:class:`~stratagem.openspiel.cardclash.DealtCardClash`) a
+    :class:`~stratagem.models.cardclash.engine.DealtCardClashEngine`.
+    """
+    from stratagem.models.cardclash.engine import CardClashEngine, DealtCardClashEngine
 
     try:
+        if type(game).__name__ == "DealtCardClash":
+            return DealtCardClashEngine.from_game(game)
         return CardClashEngine.from_game(game)
     except ValueError:
         return None

@@ -51,9 +51,9 @@ import cython
 import numpy as np
 
 if cython.compiled:
-    from cython.cimports.stratagem.core.packed import PackedGame
+    from cython.cimports.stratagem.core.packed import CHANCE, PackedGame
 else:
-    from stratagem.core.packed import PackedGame
+    from stratagem.core.packed import CHANCE, PackedGame
 
 #: The largest table (cells) the engine takes: a state carries every cell of the table.
 MAX_CELLS = 4096
@@ -196,7 +196,9 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
     _window: cython.longlong[::1]
     _scratch: cython.longlong[:, ::1]
 
-    def __init__(self, players: int, width: int = 6, height: int = 6, strategic: bool = False) -> None:
+    def __init__(self, players: int, width: int = 6, height: int = 6, strategic: bool = False,
+                 extra: int = 0) -> None:
+        """``extra``: words a subclass keeps after the round's (:class:`DealtCardClashEngine`)."""
         if not 2 <= players <= 6:
             raise ValueError(f"Card Clash is played by 2 to 6 players, not {players}")
         if width < 1 or height < 1 or width * height > MAX_CELLS:
@@ -204,7 +206,7 @@ class CardClashEngine(PackedGame):  # type: ignore[misc]
         max_moves = 8 * (width + 1) * (height + 1) + 1
         cells = width * height
         words = stack_words(players)
-        PackedGame.__init__(self, 6 + 5 * players + cells * (2 + words), MOVE_WIDTH, max_moves, players)
+        PackedGame.__init__(self, 6 + 5 * players + cells * (2 + words) + extra, MOVE_WIDTH, max_moves, players)
         self.table_w = width
         self.table_h = height
         self.strategic = strategic
@@ -644,4 +646,177 @@ def stack_words(players: int) -> int:
     return (6 * (players + 1) + 2 + 9) // 10
 
 
-__all__ = ["MAX_CELLS", "MOVE_WIDTH", "CardClashEngine", "stack_words"]
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _without(pile: cython.longlong, length: cython.longlong, rank: cython.longlong) -> cython.longlong:
+    """The pile (3-bit ranks, top first) without its first card of ``rank``; -1 when it holds none."""
+    i: cython.longlong
+    low: cython.longlong
+    for i in range(length):
+        if (pile >> (3 * i)) & 7 == rank:
+            low = pile & ((cython.cast(cython.longlong, 1) << (3 * i)) - 1)
+            return low | ((pile >> (3 * (i + 1))) << (3 * i))
+    return -1
+
+
+@cython.cclass
+class DealtCardClashEngine(CardClashEngine):
+    """Card Clash as :class:`~stratagem.openspiel.cardclash.DealtCardClash` plays it: the deal and every
+    draw are chance nodes whose outcomes are the ranks left in the pile, weighted by their copies.
+
+    Four more words follow a round's state: whether a laid card waits for its draw, and that move
+    (rank, x, y). Dealing lasts while the table is empty and the hands hold fewer than four cards each
+    (the first player short of four receives); a card laid waits for its draw unless it ends the round
+    or its owner's pile is empty (the reference then applies it with the pile's first card, which
+    changes nothing that matters). A chance outcome's record is ``(rank, 0, 0)``.
+    """
+
+    o_pending: cython.Py_ssize_t
+    _tmp: cython.longlong[::1]
+    _record: cython.longlong[::1]
+    _weights: cython.longlong[::1]
+
+    def __init__(self, players: int, width: int = 6, height: int = 6, strategic: bool = False) -> None:
+        CardClashEngine.__init__(self, players, width, height, strategic, 4)
+        self.o_pending = self.width - 4
+        self._tmp = np.zeros(self.width, np.int64)
+        self._record = np.zeros(MOVE_WIDTH, np.int64)
+        self._weights = np.zeros(self.max_moves, np.int64)
+
+    @staticmethod
+    def from_game(game: Any) -> DealtCardClashEngine:
+        """The engine of a :class:`~stratagem.openspiel.cardclash.DealtCardClash` (its ``rules``' options)."""
+        rules = game.rules
+        return DealtCardClashEngine(rules.num_players, rules.width, rules.height, rules.strategic)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _receiver(self, state: cython.longlong[::1]) -> cython.Py_ssize_t:
+        """The player dealt the next card, or -1 when the deal is over (the reference's ``dealing``)."""
+        if state[BOX_W] != 0:
+            return -1
+        total: cython.longlong = 0
+        first: cython.Py_ssize_t = -1
+        p: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        size: cython.longlong
+        for p in range(self.players):
+            size = 0
+            for r in range(8):
+                size += (state[self.o_hands + p] >> (4 * r)) & 15
+            total += size
+            if size < 4 and first < 0:
+                first = p
+        return first if total < 4 * self.players else -1
+
+    @cython.cfunc
+    @cython.exceptval(-3, check=False)
+    def to_move(self, state: cython.longlong[::1]) -> cython.Py_ssize_t:
+        if state[self.o_pending] != 0 or self._receiver(state) >= 0:
+            return CHANCE
+        return state[TO_MOVE]
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def chance(self, state: cython.longlong[::1], moves: cython.longlong[:, ::1],
+               weights: cython.longlong[::1]) -> cython.Py_ssize_t:
+        p: cython.Py_ssize_t = state[TO_MOVE] if state[self.o_pending] != 0 else self._receiver(state)
+        if p < 0:
+            return 0
+        pile: cython.longlong = state[self.o_piles + p]
+        length: cython.longlong = state[self.o_plen + p]
+        count: cython.Py_ssize_t = 0
+        r: cython.longlong
+        i: cython.longlong
+        copies: cython.longlong
+        for r in range(8):
+            copies = 0
+            for i in range(length):
+                if (pile >> (3 * i)) & 7 == r:
+                    copies += 1
+            if copies:
+                moves[count, 0] = r
+                moves[count, 1] = 0
+                moves[count, 2] = 0
+                weights[count] = copies
+                count += 1
+        return count
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def legal(self, state: cython.longlong[::1], moves: cython.longlong[:, ::1]) -> cython.Py_ssize_t:
+        if state[WINNERS] != 0 and state[self.o_pending] == 0:
+            return 0
+        if self.to_move(state) == CHANCE:  # as the reference, the outcomes are the moves there
+            return self.chance(state, moves, self._weights)
+        return CardClashEngine.legal(self, state, moves)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def apply(self, state: cython.longlong[::1], move: cython.longlong[::1], out: cython.longlong[::1]) -> cython.int:
+        i: cython.Py_ssize_t
+        op: cython.Py_ssize_t = self.o_pending
+        r: cython.longlong = move[0]
+        p: cython.Py_ssize_t
+        rest: cython.longlong
+        if state[op] != 0:  # the waiting card's draw: rank r goes on top of the pile, then the card is laid
+            p = state[TO_MOVE]
+            rest = _without(state[self.o_piles + p], state[self.o_plen + p], r) if 0 <= r <= 7 else -1
+            if rest < 0:
+                raise ValueError("not a rank the pile holds")
+            for i in range(self.width):
+                self._tmp[i] = state[i]
+            self._tmp[self.o_piles + p] = (rest << 3) | r
+            for i in range(4):
+                self._tmp[op + i] = 0
+            for i in range(MOVE_WIDTH):
+                self._record[i] = state[op + 1 + i]
+            return CardClashEngine.apply(self, self._tmp, self._record, out)
+        p = self._receiver(state)
+        if p >= 0:  # the deal: rank r from the pile to the hand
+            rest = _without(state[self.o_piles + p], state[self.o_plen + p], r) if 0 <= r <= 7 else -1
+            if rest < 0:
+                raise ValueError("not a rank the pile holds")
+            for i in range(self.width):
+                out[i] = state[i]
+            out[self.o_piles + p] = rest
+            out[self.o_plen + p] = state[self.o_plen + p] - 1
+            out[self.o_hands + p] = state[self.o_hands + p] + (cython.cast(cython.longlong, 1) << (4 * r))
+            return 0
+        CardClashEngine.apply(self, state, move, out)
+        p = state[TO_MOVE]
+        if r == PASS_RANK or out[WINNERS] != 0 or state[self.o_plen + p] == 0:
+            return 0
+        for i in range(self.width):  # the card waits for its draw
+            out[i] = state[i]
+        out[op] = 1
+        for i in range(MOVE_WIDTH):
+            out[op + 1 + i] = move[i]
+        return 0
+
+    def encode(self, state: Any) -> Any:
+        """A :class:`~stratagem.openspiel.cardclash.Table` (round state and waiting card) as a packed vector."""
+        v = CardClashEngine.encode(self, state.state)
+        if state.pending is not None:
+            v[self.o_pending:self.o_pending + 4] = [1, *CardClashEngine.encode_move(self, state.pending)]
+        return v
+
+    def decode(self, vector: Any) -> Any:
+        """The :class:`~stratagem.openspiel.cardclash.Table` a packed vector stands for."""
+        from stratagem.openspiel.cardclash import Table
+
+        v = np.asarray(vector, np.int64)
+        pending = None
+        if v[self.o_pending]:
+            pending = CardClashEngine.decode_move(self, None, v[self.o_pending + 1:self.o_pending + 4])
+        return Table(CardClashEngine.decode(self, v), pending)
+
+    def decode_move(self, state: Any, record: Any) -> Any:
+        """A rank drawn or dealt at a chance state, else the round's move."""
+        if state is not None and self.player(state) == CHANCE:
+            return _RANKS[int(record[0])]
+        return CardClashEngine.decode_move(self, state, record)
+
+
+__all__ = ["MAX_CELLS", "MOVE_WIDTH", "CardClashEngine", "DealtCardClashEngine", "stack_words"]

@@ -8,8 +8,10 @@ rules engine, move for move (tests/packed_check.py says what is compared at each
   one, squares, rounds scored when the cards run out and when everybody passed.
 - Perft through the C interface equals perft over the rules engine, from the shipped positions, from
   deals and from states deep in playouts.
-- A deliberately wrong engine (one legal move dropped, a wrong successor, a wrong result) fails the
-  comparison; illegal move records are refused; the interpreted engine (no compiled core) gives the
+- The dealt game (``openspiel.cardclash.DealtCardClash``: the deal and every draw as chance nodes)
+  against ``engine.DealtCardClashEngine`` the same way, chance weights as exact probabilities included.
+- A deliberately wrong engine (one legal move dropped, a wrong successor, a wrong result, wrong chance
+  weights) fails the comparison; illegal move records are refused; the interpreted engine (no compiled core) gives the
   same answers as the compiled one.
 """
 
@@ -30,10 +32,11 @@ import pytest
 
 import stratagem
 from stratagem.bench.engines import reference_playouts
+from stratagem.core.game import CHANCE as GAME_CHANCE
 from stratagem.core.packed import PackedGame
 from stratagem.models.cardclash import compiled_engine
 from stratagem.models.cardclash import engine as engine_module
-from stratagem.models.cardclash.engine import CardClashEngine, stack_words
+from stratagem.models.cardclash.engine import CardClashEngine, DealtCardClashEngine, stack_words
 from stratagem.models.cardclash.position import PASS, Move, State, parse_state
 from stratagem.models.cardclash.puzzle import load_position
 from stratagem.models.cardclash.rules import CardClashGame
@@ -187,6 +190,89 @@ def test_random_playouts_in_c_are_the_games_the_reference_replays() -> None:
         assert (transitions, [int(t) for t in totals]) == reference_playouts(game, game.initial_state(), 5, 7)
 
 
+# -- the dealt game: the deal and every draw as chance nodes ---------------------------------------------
+def dealt_sample(transitions: int, seed: str) -> Counter[str]:
+    """Compare random playouts of :class:`~stratagem.openspiel.cardclash.DealtCardClash` (2 to 6 players,
+    both variants, two tables; chance outcomes drawn by their probabilities) until ``transitions``
+    transitions (moves and chance outcomes) were compared; what the sample met."""
+    from stratagem.openspiel.cardclash import DealtCardClash
+
+    rng = random.Random(seed)
+    met: Counter[str] = Counter()
+    while met["transitions"] < transitions:
+        width, height = rng.choice(((6, 6), (4, 4)))
+        game = DealtCardClash(CardClashGame(rng.randint(2, 6), width=width, height=height,
+                                            strategic=rng.random() < 0.5))
+        engine = compiled_engine(game)
+        assert isinstance(engine, DealtCardClashEngine)
+        table = game.initial_state()
+        while True:
+            met["transitions"] += check_state(game, engine, table)
+            if game.is_terminal(table):
+                met["ends"] += 1
+                break
+            if game.to_move(table) == GAME_CHANCE:
+                met["draws" if table.pending is not None else "deals"] += 1
+                outcomes = game.chance_outcomes(table)
+                table = game.apply(table, rng.choices([m for m, _ in outcomes], [float(p) for _, p in outcomes])[0])
+            else:
+                table = game.apply(table, rng.choice(game.legal_moves(table)))
+    return met
+
+
+def test_the_dealt_engine_equals_the_dealt_game_on_a_sample() -> None:
+    pytest.importorskip("pyspiel")
+    met = dealt_sample(15_000 if COMPILED else 1_000, "dealt-cardclash-sample")
+    assert met["deals"] > 0 and met["draws"] > 0 and met["ends"] > 0
+
+
+@pytest.mark.slow
+def test_the_dealt_engine_equals_the_dealt_game_on_a_million_transitions() -> None:
+    pytest.importorskip("pyspiel")
+    started = time.process_time()
+    met = dealt_sample(1_000_000, "dealt-cardclash-million")
+    print(f"\ncompared {met['transitions']} transitions of the dealt game in {time.process_time() - started:.0f} "
+          f"CPU s: {dict(met)}")
+
+
+def test_dealt_perft_equals_the_dealt_game() -> None:
+    pytest.importorskip("pyspiel")
+    from stratagem.openspiel.cardclash import DealtCardClash
+
+    rng = random.Random("dealt-perft")
+    for players, strategic in ((2, False), (3, True)):
+        game = DealtCardClash(CardClashGame(players, width=4, height=4, strategic=strategic))
+        engine = DealtCardClashEngine.from_game(game)
+        table = game.initial_state()
+        assert [perft(engine, engine.encode(table), d) for d in range(4)] == \
+            [reference_perft(game, table, d) for d in range(4)]
+        for _ in range(4 * players + rng.randrange(6)):  # past the deal, to a card waiting for its draw
+            if game.to_move(table) == GAME_CHANCE:
+                table = game.apply(table, rng.choice([m for m, _ in game.chance_outcomes(table)]))
+            else:
+                table = game.apply(table, rng.choice(game.legal_moves(table)))
+        assert perft(engine, engine.encode(table), 3) == reference_perft(game, table, 3)
+
+
+class WrongWeights(DealtCardClashEngine):
+    """Deals and draws the first rank of a pile twice as often as it should."""
+
+    def chance_outcomes(self, vector: Any) -> Any:
+        records, weights = super().chance_outcomes(vector)
+        weights[0] *= 2
+        return records, weights
+
+
+def test_wrong_chance_weights_fail_the_comparison() -> None:
+    pytest.importorskip("pyspiel")
+    from stratagem.openspiel.cardclash import DealtCardClash
+
+    game = DealtCardClash(CardClashGame(2))
+    check_state(game, DealtCardClashEngine.from_game(game), game.initial_state())
+    with pytest.raises(AssertionError, match="chance outcomes"):
+        check_state(game, WrongWeights(2), game.initial_state())
+
+
 # -- the comparison catches a wrong engine -------------------------------------------------------------
 class DropsAMove(CardClashEngine):
     """Forgets the last legal move wherever there are two or more."""
@@ -300,9 +386,9 @@ def test_the_key_hash_tells_states_apart() -> None:
 DIGEST = """
 import hashlib, json, random, sys
 from stratagem.models.cardclash import engine as module
-from stratagem.models.cardclash.engine import CardClashEngine, stack_words
+from stratagem.models.cardclash.engine import CardClashEngine
 from stratagem.models.cardclash.rules import CardClashGame
-from stratagem.solvers.perft import perft, random_playouts
+from stratagem.solvers.perft import perft
 digest = hashlib.sha256()
 for seed, (players, strategic) in enumerate([(2, False), (3, True), (5, True)]):
     game = CardClashGame(players, width=4, height=4, strategic=strategic, seed=seed)
@@ -316,6 +402,15 @@ for seed, (players, strategic) in enumerate([(2, False), (3, True), (5, True)]):
         vector = engine.successor(vector, moves[rng.randrange(len(moves))])
         digest.update(vector.tobytes())
     digest.update(str(engine.outcome(vector)).encode())
+from stratagem.models.cardclash.engine import DealtCardClashEngine
+from stratagem.openspiel.cardclash import DealtCardClash
+from stratagem.solvers.perft import random_playouts
+dealt_game = DealtCardClash(CardClashGame(3, width=4, height=4, strategic=True))
+dealt = DealtCardClashEngine.from_game(dealt_game)
+start = dealt.encode(dealt_game.initial_state())
+digest.update(str(perft(dealt, start, 3)).encode())
+done, totals = random_playouts(dealt, start, 3, 5)
+digest.update(f"{done} {list(totals)}".encode())
 print(json.dumps({"compiled": module.__file__.endswith(".so"), "digest": digest.hexdigest()}))
 """
 
