@@ -73,8 +73,8 @@ def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterat
         stats.append(MoveStats(move, game.format_move(state, move), visits, mean,
                                None if math.isnan(proven) else float(proven)))
         plies.append(int(found["proven_plies"][i]))
-    if len(stats) != len(by_move):
-        raise UnsupportedGame("the compiled engine lists more moves than the reference engine")
+    if len(stats) != len(found["records"]) or len(by_move) != len(found["records"]):
+        raise UnsupportedGame("the compiled engine's moves are not the reference engine's, one for one")
     pick = _proven_choice(stats, plies, high) if solving else None
     if pick is None:
         safe = [i for i, s in enumerate(stats) if s.proven_value is None or s.proven_value > low]
