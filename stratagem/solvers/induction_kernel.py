@@ -9,10 +9,11 @@ node the same matrix of exact values handed to the same :func:`~stratagem.solver
 So the result, and the certificate :mod:`~stratagem.solvers.matrixproof` writes from it, are those of the
 walk over the rules engine; ``verify`` still checks the certificate with the rules engine alone.
 
-What is compiled: the walk itself (terminals, decisions inside a turn, banking, the memo keys, applying
-joint moves and building each matrix's cells). What stays Python: each matrix game's LP and its exact
-certificate (``solve_matrix``), exact sums at chance nodes, and the decoding of each solved node's
-position into the reference engine's state (the result names its nodes by those states).
+What is compiled: the walk itself (terminals, decisions inside a turn, banking, the memo keys: the game's
+``pack`` and the turns left, as bytes; applying joint moves and building each matrix's cells). What stays
+Python: each matrix game's LP and its exact certificate (``solve_matrix``), exact sums at chance nodes,
+and the decoding of each solved node's position into the reference engine's state (the result names its
+nodes by those states).
 
 **Values in the walk** are 64-bit codes: an integer ``v`` with ``|v| < 2**60`` stands for itself; a code
 ``2**60 + i`` for the ``i``-th exact value (a ``Fraction`` that is not whole, or a huge integer) in a table
@@ -112,6 +113,7 @@ class PackedInduction:
     choice: cython.longlong[:, ::1]
     records: cython.longlong[:, ::1]
     values: cython.longlong[::1]
+    keys: cython.longlong[::1]
     approx: cython.double[::1]
     nexact: cython.Py_ssize_t
     exact: list[Any]
@@ -144,6 +146,7 @@ class PackedInduction:
         self.choice = np.zeros((self.plies, self.n), np.int64)
         self.records = np.zeros((self.plies, game.move_width), np.int64)
         self.values = np.zeros(self.n, np.int64)
+        self.keys = np.zeros(game.key_width + 1, np.int64)
         self.approx = np.zeros(1024, np.float64)
         self.nexact = 0
         self.exact = []
@@ -253,12 +256,15 @@ class PackedInduction:
 
     @cython.cfunc
     def _key(self, ply: cython.Py_ssize_t, remaining: cython.longlong) -> bytes:
-        """The memo key of the state at ``ply`` with ``remaining`` turns to solve: its words as bytes."""
-        self.states[ply, self.width] = remaining
+        """The memo key of the state at ``ply`` with ``remaining`` turns to solve: the game's key
+        (:meth:`~stratagem.core.packed.PackedGame.pack`) and ``remaining``, as bytes."""
+        width: cython.Py_ssize_t = self.game.key_width
+        self.game.pack(self.states[ply, : self.width], self.keys)
+        self.keys[width] = remaining
         if cython.compiled:
             return PyBytes_FromStringAndSize(  # type: ignore[no-any-return]
-                cython.cast(cython.p_char, cython.address(self.states[ply, 0])), (self.width + 1) * 8)
-        key: bytes = bytes(self.states[ply])
+                cython.cast(cython.p_char, cython.address(self.keys[0])), (width + 1) * 8)
+        key: bytes = bytes(self.keys)
         return key
 
     @cython.cfunc

@@ -37,7 +37,8 @@ reveal, the product of the hands with the last player's card changing fastest (t
 million for six; searches over many players take each player's cards from
 :class:`StackAttackSimultaneous` instead). Chance outcomes (the cards left to deal, ascending) all weigh 1.
 Decisions are listed in the reference's order. ``to_move`` of a terminal state is 0 (ask ``terminal``
-first); returns are minus each player's total (carried score + this round's penalty points).
+first); returns are minus each player's total (carried score + this round's penalty points). The key
+(:meth:`pack`) holds the state in 16-bit lanes, about a third of its words.
 
 :class:`StackAttackSimultaneous` adds what the compiled backward induction
 (:mod:`stratagem.solvers.induction_kernel`) needs beyond the interface: each player's cards at a reveal,
@@ -131,7 +132,10 @@ class StackAttackEngine(PackedGame):  # type: ignore[misc]
         o_act = o_played + 1 + n
         o_place = o_act + 1 + n
         o_blocked = o_place + 1 + n
-        PackedGame.__init__(self, o_blocked + 1, 1 + n, max(10**n, size, 8), n)
+        # The key: every word but the round in a 16-bit lane (a pile word in two), three lanes a word, and
+        # the round in a word of its own (see pack).
+        lanes = o_blocked + n * pw
+        PackedGame.__init__(self, o_blocked + 1, 1 + n, max(10**n, size, 8), n, (lanes + 2) // 3 + 1)
         self.game = game
         self.n, self.size, self.rc, self.pw = n, size, rc, pw
         self.round_scope = game.options.scope == "round"
@@ -636,6 +640,31 @@ class StackAttackEngine(PackedGame):  # type: ignore[misc]
             returns[p] = -self._total(state, p)
         return True
 
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def pack(self, state: cython.longlong[::1], key: cython.longlong[::1]) -> cython.int:
+        """The transposition key: each word but the round in a 16-bit lane, three lanes a key word (a pile
+        word, 32 bits, in two lanes), then the round. One-to-one on the engine's states: every word is below
+        2**16 (cards and lengths at most 1,000, a pile's points at most 8 a card, scores below 64, blocked
+        rows 4 bits) but the piles' words (split) and the round (a word of its own)."""
+        i: cython.Py_ssize_t
+        lane: cython.Py_ssize_t = 0
+        for i in range(self.key_width):
+            key[i] = 0
+        for i in range(self.o_round):
+            if self.o_taken <= i < self.o_points:
+                key[lane // 3] |= (state[i] & 0xFFFF) << (16 * (lane % 3))
+                lane += 1
+                key[lane // 3] |= (state[i] >> 16) << (16 * (lane % 3))
+            else:
+                key[lane // 3] |= state[i] << (16 * (lane % 3))
+            lane += 1
+        for i in range(self.o_round + 1, self.width):
+            key[lane // 3] |= state[i] << (16 * (lane % 3))
+            lane += 1
+        key[self.key_width - 1] = state[self.o_round]
+        return 0
+
     # -- Python-facing: the reference's values ------------------------------------------------------
     def encode(self, state: Any) -> np.ndarray:
         """The reference State as a packed vector; ValueError for a state beyond the engine's slots."""
@@ -661,6 +690,8 @@ class StackAttackEngine(PackedGame):  # type: ignore[misc]
                     raise ValueError(f"card {c} is not in the deck")
                 v[self.o_taken + p * self.pw + (c - 1) // 32] |= 1 << ((c - 1) % 32)
                 v[self.o_points + p] += int(self.penalty[c])
+            if not 0 <= state.scores[p] < 1 << 16:
+                raise ValueError(f"a carried score of {state.scores[p]}, beyond the engine's 16-bit key lanes")
             v[self.o_scores + p] = state.scores[p]
         v[self.o_round] = state.round
         if state.played:

@@ -369,3 +369,20 @@ def test_analyze_runs_lp_on_the_compiled_engine_where_it_can() -> None:
     game_scope = StackAttackGame(2, Options(scope="game"))
     choice = engine_for(game_scope, "lp", "compiled")
     assert choice.name == "reference" and "no compiled induction" in choice.note
+
+
+def test_different_states_have_different_keys() -> None:
+    rng = random.Random(11)
+    keys: dict[int, Any] = {}
+    states: set[Any] = set()
+    for players in (2, 3, 6):
+        game = StackAttackGame(players, Options(scope="game"))
+        engine = compiled_engine(game)
+        state = game.initial_state()
+        while len(states) < 1000 * players:
+            if game.is_terminal(state):
+                state = dealt_round(game, rng)._replace(scores=tuple(rng.randint(0, 63) for _ in range(players)))
+            states.add(state)
+            keys.setdefault(engine.key_hash(engine.encode(state)), state)
+            state = next_state(game, state, rng)
+    assert len(keys) == len(states) >= 6000
