@@ -17,11 +17,11 @@ windows as the Python search, so the value and the distance are the same:
   last refutations there) and the engine's legal order. A compiled engine has no move-ordering hint,
   so the search may visit more nodes than the Python search with the game's ``order_moves``; the value
   never depends on order.
-* **The table**: ``2**k`` entries in buckets of two, keyed by the engine's full transposition key
-  (:meth:`~stratagem.core.packed.PackedGame.pack`; a hash collision is never mistaken for a hit). An
-  entry is an exact score or a bound and the index of its best move in the engine's legal order; every
-  entry is exhaustive (there is no depth horizon here). A full bucket gives up an entry that is not exact
-  first.
+* **The table**: up to ``2**k`` entries (it starts at 4,096 and doubles when half full) in buckets of
+  two, keyed by the engine's full transposition key (:meth:`~stratagem.core.packed.PackedGame.pack`; a
+  hash collision is never mistaken for a hit). An entry is an exact score or a bound, the depth it was
+  searched to and the index of its best move in the engine's legal order. A full bucket gives up the
+  entry searched less deep, then one that is not exact.
 * **Repetition**: a position repeated on the current line raises, as the Python search does (the
   minimax searches need games without cycles).
 * **Limits**: ``max_nodes`` and a ``expired()`` callable (a deadline, looked at every 1,024 nodes) stop the
@@ -132,10 +132,14 @@ class _Negamax:
     progress: Any
     progress_every: cython.longlong
     mask: cython.ulonglong
+    bits: cython.Py_ssize_t
+    max_bits: cython.Py_ssize_t
+    entries: cython.longlong
     probes: cython.longlong
     hits: cython.longlong
     horizon: cython.longlong
     root_best: cython.Py_ssize_t
+    plies: cython.Py_ssize_t
     stores: cython.longlong
     states: cython.longlong[:, ::1]
     kids: cython.longlong[:, :, ::1]
@@ -172,17 +176,13 @@ class _Negamax:
         self.probes = 0
         self.hits = 0
         self.stores = 0
-        size = 1 << table_bits
+        self.max_bits = table_bits
+        self.bits = min(table_bits, 12)  # the table grows as entries come (zeroing a big one costs milliseconds)
+        self.entries = 0
+        size = 1 << self.bits
         self.mask = size - 1
-        self.states = np.zeros((MAX_PLY + 1, self.width), np.int64)
-        self.kids = np.zeros((MAX_PLY, game.max_moves, self.width), np.int64)
-        self.ended = np.zeros((MAX_PLY, game.max_moves), np.int64)
-        self.moves = np.zeros((MAX_PLY, game.max_moves, self.move_width), np.int64)
-        self.order = np.zeros((MAX_PLY, game.max_moves), np.int64)
-        self.keys = np.zeros((MAX_PLY + 1, self.key_width), np.int64)
-        self.hashes = np.zeros(MAX_PLY + 1, np.uint64)
-        self.killers = np.zeros((MAX_PLY, 2, self.move_width), np.int64)
-        self.nkillers = np.zeros(MAX_PLY, np.int64)
+        self.plies = 0
+        self._grow_plies(16)
         self.returns = np.zeros(game.players, np.int64)
         self.tkeys = np.zeros((size, self.key_width), np.int64)
         self.thash = np.zeros(size, np.uint64)
@@ -192,6 +192,31 @@ class _Negamax:
         self.tdepth = np.zeros(size, np.int64)
         self.horizon = 0
         self.root_best = -1
+
+    def _grow_plies(self, plies: int) -> None:
+        """Scratch for ``plies`` plies (at most :data:`MAX_PLY`), what the shallower plies hold kept: a
+        search starts with room for 16 and doubles it as lines go deeper (a whole game's worth of
+        successors per ply would take megabytes before the first node)."""
+        plies = min(plies, MAX_PLY)
+        moves = int(self.game.max_moves)
+        shapes = {"states": (plies + 1, self.width), "kids": (plies, moves, self.width), "ended": (plies, moves),
+                  "moves": (plies, moves, self.move_width), "order": (plies, moves),
+                  "keys": (plies + 1, self.key_width), "hashes": (plies + 1,), "killers": (plies, 2, self.move_width),
+                  "nkillers": (plies,)}
+        old = {} if not self.plies else {
+            "states": self.states, "kids": self.kids, "ended": self.ended, "moves": self.moves, "order": self.order,
+            "keys": self.keys, "hashes": self.hashes, "killers": self.killers, "nkillers": self.nkillers}
+        fresh = {}
+        for name, shape in shapes.items():
+            array = np.zeros(shape, np.uint64 if name == "hashes" else np.int64)
+            if name in old:
+                kept = np.asarray(old[name])
+                array[: kept.shape[0]] = kept
+            fresh[name] = array
+        self.states, self.kids, self.ended = fresh["states"], fresh["kids"], fresh["ended"]
+        self.moves, self.order, self.keys = fresh["moves"], fresh["order"], fresh["keys"]
+        self.hashes, self.killers, self.nkillers = fresh["hashes"], fresh["killers"], fresh["nkillers"]
+        self.plies = plies
 
     # -- counters and limits --------------------------------------------------------------------------
 
@@ -240,7 +265,11 @@ class _Negamax:
         base: cython.Py_ssize_t
         w: cython.Py_ssize_t
         if slot < 0:
+            if 2 * self.entries >= (1 << self.bits) and self.bits < self.max_bits:
+                self._rehash()
             base = cython.cast(cython.Py_ssize_t, self.hashes[ply] & self.mask)
+            if self.tflag[base] == 0 or self.tflag[base ^ 1] == 0:
+                self.entries += 1
             if self.tflag[base] == 0:
                 slot = base
             elif self.tflag[base ^ 1] == 0 or self.tdepth[base ^ 1] < self.tdepth[base]:
@@ -263,14 +292,62 @@ class _Negamax:
         self.stores += 1
         return 0
 
+    def _rehash(self) -> None:
+        """Double the table (up to ``2**max_bits`` entries) and put every entry back in its bucket; of two
+        that land on a full bucket the one searched less deep is dropped."""
+        size: cython.Py_ssize_t = 1 << (self.bits + 1)
+        mask: cython.ulonglong = size - 1
+        keys: cython.longlong[:, ::1] = np.zeros((size, self.key_width), np.int64)
+        hashes: cython.ulonglong[::1] = np.zeros(size, np.uint64)
+        scores: cython.longlong[::1] = np.zeros(size, np.int64)
+        flags: cython.longlong[::1] = np.zeros(size, np.int64)
+        moves: cython.longlong[::1] = np.zeros(size, np.int64)
+        depths: cython.longlong[::1] = np.zeros(size, np.int64)
+        old: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        slot: cython.Py_ssize_t
+        w: cython.Py_ssize_t
+        entries: cython.longlong = 0
+        for old in range(1 << self.bits):
+            if self.tflag[old] == 0:
+                continue
+            base = cython.cast(cython.Py_ssize_t, self.thash[old] & mask)
+            if flags[base] == 0:
+                slot = base
+            elif flags[base ^ 1] == 0:
+                slot = base ^ 1
+            elif depths[base ^ 1] < self.tdepth[old] and depths[base ^ 1] <= depths[base]:
+                slot = base ^ 1
+                entries -= 1
+            elif depths[base] < self.tdepth[old]:
+                slot = base
+                entries -= 1
+            else:
+                continue
+            for w in range(self.key_width):
+                keys[slot, w] = self.tkeys[old, w]
+            hashes[slot] = self.thash[old]
+            scores[slot] = self.tscore[old]
+            flags[slot] = self.tflag[old]
+            moves[slot] = self.tmove[old]
+            depths[slot] = self.tdepth[old]
+            entries += 1
+        self.tkeys, self.thash, self.tscore = keys, hashes, scores
+        self.tflag, self.tmove, self.tdepth = flags, moves, depths
+        self.bits += 1
+        self.mask = mask
+        self.entries = entries
+
     # -- the search -----------------------------------------------------------------------------------
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
     def _enter(self, ply: cython.Py_ssize_t) -> cython.int:
         """Key and hash of the position at ``ply``; refuse a position repeated on the line."""
-        if ply >= MAX_PLY:
-            raise SearchRefused(f"a line longer than {MAX_PLY} plies")
+        if ply >= self.plies:
+            if ply >= MAX_PLY:
+                raise SearchRefused(f"a line longer than {MAX_PLY} plies")
+            self._grow_plies(2 * self.plies)
         self.game.pack(self.states[ply], self.keys[ply])
         h: cython.ulonglong = self.game.hash(self.keys[ply])
         self.hashes[ply] = h
@@ -507,6 +584,8 @@ class _Negamax:
         i: cython.Py_ssize_t
         chosen: cython.Py_ssize_t
         while ply < MAX_PLY:
+            if ply >= self.plies:
+                self._grow_plies(2 * self.plies)
             state = self.states[ply]
             if self.game.terminal(state, self.returns):
                 break
