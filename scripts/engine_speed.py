@@ -29,7 +29,8 @@ BEGIN, END = "<!-- scripts/engine_speed.py: begin -->", "<!-- scripts/engine_spe
 
 
 def cardclash_positions() -> list[tuple[str, Any, Any, int]]:
-    """(label, game, state, playouts): deals of 2, 4 and 6 players in both variants, three endgames."""
+    """(label, game, state, playouts): deals of 2, 4 and 6 players in both variants, the dealt game
+    (OpenSpiel's, the shuffles as chance) where OpenSpiel is installed, three endgames."""
     from stratagem.models.cardclash.puzzle import load_position
     from stratagem.models.cardclash.rules import CardClashGame
 
@@ -38,6 +39,15 @@ def cardclash_positions() -> list[tuple[str, Any, Any, int]]:
         game = CardClashGame(players, strategic=strategic, seed=1)
         name = f"deal, {players} players{', strategic' if strategic else ''} (6x6)"
         found.append((name, game, game.initial_state(), 240 // players))
+    try:
+        from stratagem.openspiel.cardclash import DealtCardClash
+    except ImportError:  # OpenSpiel is optional: the dealt game is its adapter's
+        DealtCardClash = None  # type: ignore[assignment, misc]  # noqa: N806
+    if DealtCardClash is not None:
+        for players, strategic in ((2, False), (4, True)):
+            dealt = DealtCardClash(CardClashGame(players, strategic=strategic))
+            name = f"dealt (deal and draws as chance), {players} players{', strategic' if strategic else ''}"
+            found.append((name, dealt, dealt.initial_state(), 240 // players))
     for stem in ("square-in-7", "strategic-in-5", "three-players"):
         position = load_position(ROOT / "puzzles" / "cardclash" / f"{stem}.toml")
         found.append((stem, position.game, position.state, 600))

@@ -103,6 +103,8 @@ def _playouts(game: PackedGame, start: cython.longlong[::1], states: cython.long
     here: cython.Py_ssize_t
     total: cython.longlong
     draw: cython.longlong
+    common: cython.longlong
+    a: cython.longlong
     z: cython.ulonglong
     for _g in range(count):
         for i in range(width):
@@ -116,13 +118,22 @@ def _playouts(game: PackedGame, start: cython.longlong[::1], states: cython.long
             z = _mix(rng)
             if game.to_move(states[here]) == CHANCE:
                 n = game.chance(states[here], moves, weights)
+                if n == 0:
+                    raise ValueError("a chance state without outcomes")
+                # The weights divided by their gcd: the least integers with these probabilities, so that
+                # any engine giving the same probabilities draws the same outcome for the same number.
+                common = 0
+                for i in range(n):
+                    a = weights[i]
+                    while a:
+                        common, a = a, common % a
                 total = 0
                 for i in range(n):
-                    total += weights[i]
+                    total += weights[i] // common
                 draw = cython.cast(cython.longlong, z % cython.cast(cython.ulonglong, total))
                 pick = 0
-                while draw >= weights[pick]:
-                    draw -= weights[pick]
+                while draw >= weights[pick] // common:
+                    draw -= weights[pick] // common
                     pick += 1
             else:
                 n = game.legal(states[here], moves)
@@ -138,7 +149,8 @@ def _playouts(game: PackedGame, start: cython.longlong[::1], states: cython.long
 
 def random_playouts(game: PackedGame, state: Any, count: int, seed: int, max_plies: int = 100_000) -> tuple[int, Any]:
     """Play ``count`` random games from the packed ``state`` (each move drawn uniformly, each chance
-    outcome by its weight, from one splitmix64 stream seeded with ``seed``): the number of transitions
+    outcome by its weight, from one splitmix64 stream seeded with ``seed``; the weights are first divided
+    by their gcd, so the draw depends only on the probabilities): the number of transitions
     (moves applied) and each player's returns summed over the games (a numpy array)."""
     import numpy as np
 

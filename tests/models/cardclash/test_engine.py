@@ -254,6 +254,19 @@ def test_dealt_perft_equals_the_dealt_game() -> None:
         assert perft(engine, engine.encode(table), 3) == reference_perft(game, table, 3)
 
 
+def test_dealt_random_playouts_in_c_are_the_games_the_reference_replays() -> None:
+    # Chance outcomes drawn by their weights over the gcd: the same draws as the reference's probabilities.
+    pytest.importorskip("pyspiel")
+    from stratagem.openspiel.cardclash import DealtCardClash
+
+    for players, strategic in ((2, False), (4, True)):
+        game = DealtCardClash(CardClashGame(players, strategic=strategic))
+        engine = DealtCardClashEngine.from_game(game)
+        transitions, totals = random_playouts(engine, engine.encode(game.initial_state()), 4, seed=3)
+        assert transitions > 4 * players * 17
+        assert (transitions, [int(t) for t in totals]) == reference_playouts(game, game.initial_state(), 4, 3)
+
+
 class WrongWeights(DealtCardClashEngine):
     """Deals and draws the first rank of a pile twice as often as it should."""
 
