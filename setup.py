@@ -37,6 +37,7 @@ KERNELS = (
     "stratagem/solvers/packed_alphabeta.py",
     "stratagem/models/strato/search/search_kernel.py",
     "stratagem/models/strato/search/relaxation_kernel.py",
+    "stratagem/models/strato/hidden/odds_kernel.py",
     "stratagem/solvers/drup_flat.py",
     "stratagem/solvers/drup_compiled.py",
     "stratagem/models/cardclash/engine.py",

@@ -32,6 +32,7 @@ KERNELS = (
     "stratagem.solvers.packed_alphabeta",
     "stratagem.models.strato.search.search_kernel",
     "stratagem.models.strato.search.relaxation_kernel",
+    "stratagem.models.strato.hidden.odds_kernel",
     "stratagem.solvers.drup_flat",
     "stratagem.solvers.drup_compiled",
     "stratagem.models.cardclash.engine",

@@ -1,0 +1,723 @@
+# cython: boundscheck=False, wraparound=False, infer_types=True
+"""Compiled expectimax over the information states of solo Strato with the pile hidden (issue 29).
+
+A Cython kernel in pure-Python mode (``setup.py`` compiles it; uncompiled, the same Python runs, slowly,
+with identical results). It computes what :mod:`~stratagem.models.strato.hidden.odds` computes with
+``Fraction``: the optimal win probability of a player who sees the table, their hand, the multiset of
+unseen cards and the last weather -- the states of
+:class:`~stratagem.models.strato.hidden.game.HiddenStrato` with one player, in its phases: ``play``
+(decide), ``reveal`` (chance: a Redraw's card turns up), ``target`` (decide the revealed card's target)
+and ``draw`` (chance, one card at a time).
+
+**Integer weights.** A state whose pile holds the multiset ``c`` (``n`` cards) has ``M(c) = n! / prod
+c_w!`` equally likely pile orders. Its value is ``W / M(c)`` with ``W`` an integer (the orders the optimal
+policy wins: it is a function of what the player sees, which the order decides). A chance node's ``W``
+is the plain sum of its children's: a card ``w`` drawn with probability ``c_w / n`` leads to ``M(c - w) =
+M(c) c_w / n`` orders, so ``p_w V_w = W_w / M(c)``. So every value here is an ``int64`` ``W`` and every
+sum exact; the start's ``M`` is checked to fit (2^62) before the search.
+
+**The search.** Fail-soft alpha-beta in ``W`` units with Star1 windows at chance nodes (Ballard 1983: a
+child's window is what keeps the node's value inside the parent's; the unsearched outcomes counted at
+their least, 0, or their most, their ``M``), over a transposition table of bounds (``low``, ``high``)
+keyed by the information state: ``play`` states by table, hand, unseen multiset and last weather;
+``reveal`` states (a Redraw announced at end ``e``) and ``target`` states (card ``w`` revealed for end
+``e``) without the hand, which a Redraw discards -- so every hand with the same table and pile shares
+them. Draw nodes are not stored (their value is a sum of stored ones). Cuts:
+
+- a move that wins at once is worth ``M``: the node's value is proven 1 and the other moves are not
+  searched (``W = M`` is the largest value);
+- a ``play`` state whose turns needed (:func:`_turns_needed`: the goal's missing cards of each weather,
+  and half its missing length -- a turn adds one card to the table and lengthens goal half-rows by at
+  most two) exceed the cards left in hand and pile (every turn plays one of them) is proven 0;
+- Star1's windows, and alpha-beta at decisions: a node proven outside its window stops early with a
+  bound.
+
+Moves come from :func:`~stratagem.models.strato.search.search_kernel.plays` (the compiled A*'s turn
+generator, held to the rules engine by ``tests/models/strato/test_compiled.py``) over a pile-less view
+of the state: a play from hand leaves the hand without a draw, and the draws are made here; a Redraw's
+target choices are the plays of a hand holding only the revealed card, at the announced end. Their order
+is the rules engine's, so a move's index here is its index in ``HiddenStrato.plays``.
+
+Indexes are not bounds-checked (the header's directives): buffers are sized for the deepest game
+(:data:`MAX_DEPTH` levels, a level per turn phase), ``plays`` raises rather than overflow its buffer,
+the table is indexed through a mask and grows at half full.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import cython
+import numpy as np
+
+from stratagem.models.strato.search import search_kernel as sk
+
+#: Node kinds in a key.
+PLAY_KIND = cython.declare(cython.longlong, 0)
+REVEAL_KIND = cython.declare(cython.longlong, 1)
+TARGET_KIND = cython.declare(cython.longlong, 2)
+
+#: Levels of recursion (each turn takes at most a play, a reveal, a target and three draws) and
+#: decision levels (play and target nodes) the buffers hold; rows of one ``plays`` call.
+MAX_DEPTH = 400
+MAX_DECISIONS = 160
+MAX_BRANCH = 2048
+#: Weathers, in letter order (C F R S T W), as the compiled turns number them.
+NW = cython.declare(cython.Py_ssize_t, 6)
+#: Visits between two looks at the clock.
+CHECK_EVERY = cython.declare(cython.longlong, 4096)
+#: Largest start weight accepted: every sum stays below 2^63.
+MAX_WEIGHT = 1 << 62
+
+_SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+_MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+_MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
+_MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+_MASK63 = cython.declare(cython.ulonglong, 0x7FFFFFFFFFFFFFFF)
+
+#: How a search ended.
+SOLVED, STATE_LIMIT, TIME_LIMIT = 0, 1, 2
+
+
+class Stopped(Exception):
+    """The state cap or the clock ended the search."""
+
+
+def _grown(array: np.ndarray, rows: int, kept: int) -> np.ndarray:
+    """``array`` with room for ``rows`` rows, its first ``kept`` rows kept."""
+    grown = np.zeros((rows,) + array.shape[1:], np.int64)
+    grown[:kept] = array[:kept]
+    return grown
+
+
+@cython.cclass
+class HiddenSolo:
+    """One solo deal's hidden-pile search: the kernel's deal parameters (``spec``, a pile-less
+    :class:`~stratagem.models.strato.search.search_kernel.Spec`), the goal's tables for the floor, the
+    transposition table and the buffers. ``odds.py``'s wrapper builds it (:func:`solve_hidden`)."""
+
+    spec: Any
+    rows: cython.Py_ssize_t
+    maxl: cython.Py_ssize_t
+    tail: cython.Py_ssize_t
+    size: cython.Py_ssize_t
+    limit: cython.longlong
+    nw: cython.Py_ssize_t
+    needs: cython.longlong[:, :, ::1]
+    goal_len: cython.longlong[:, ::1]
+    combos: cython.longlong[:, ::1]
+    binom: cython.longlong[:, ::1]
+    # the transposition table: slot -> node (-1 empty); per node its key, bounds and best move
+    table: cython.longlong[::1]
+    keys: cython.longlong[:, ::1]
+    lows: cython.longlong[::1]
+    highs: cython.longlong[::1]
+    bests: cython.longlong[::1]
+    count: cython.Py_ssize_t
+    max_states: cython.Py_ssize_t
+    # buffers
+    cur: cython.longlong[:, ::1]
+    cnt: cython.longlong[:, ::1]
+    states: cython.longlong[:, :, ::1]
+    moves: cython.longlong[:, :, ::1]
+    key: cython.longlong[::1]
+    bnd: cython.longlong[:, ::1]
+    scratch: cython.longlong[:, ::1]
+    np_cur: Any
+    np_states: Any
+    np_moves: Any
+    np_after: Any
+    np_table: Any
+    np_keys: Any
+    np_lows: Any
+    np_highs: Any
+    np_bests: Any
+    visits: cython.longlong
+    generated: cython.longlong
+    stop_at: cython.double
+    why: cython.longlong
+
+    def __init__(self, spec: object, rows: int, maxl: int, limit: int, needs: object, goal_len: object,
+                 combos: object, max_states: int, capacity: int = 1 << 16) -> None:
+        self.spec = spec
+        self.rows = rows
+        self.maxl = maxl
+        self.limit = limit
+        self.tail = 2 * rows * (maxl + 1) + 4
+        self.size = self.tail + 4
+        self.nw = rows + 1
+        self.needs = np.ascontiguousarray(needs, np.int64)
+        self.goal_len = np.ascontiguousarray(goal_len, np.int64)
+        self.combos = np.ascontiguousarray(combos, np.int64)
+        if self.needs.shape[0] < rows or self.goal_len.shape[0] < rows or self.needs.shape[2] < 6:
+            raise ValueError("goal tables smaller than the rows")
+        binom = np.zeros((64, 64), np.int64)
+        for n in range(64):
+            binom[n, 0] = 1
+            for k in range(1, n + 1):
+                binom[n, k] = min(binom[n - 1, k - 1] + binom[n - 1, k], MAX_WEIGHT)
+        self.binom = binom
+        self.max_states = max_states
+        cap = 1
+        while cap < capacity:
+            cap *= 2
+        self.np_table = np.full(cap, -1, np.int64)
+        self.np_keys = np.zeros((cap // 2 + 1, self.nw), np.int64)
+        self.np_lows = np.zeros(cap // 2 + 1, np.int64)
+        self.np_highs = np.zeros(cap // 2 + 1, np.int64)
+        self.np_bests = np.full(cap // 2 + 1, -1, np.int64)
+        self._views()
+        self.count = 0
+        self.np_cur = np.zeros((MAX_DEPTH, self.size), np.int64)
+        self.cur = self.np_cur
+        self.cnt = np.zeros((MAX_DEPTH, 8), np.int64)
+        self.np_states = np.zeros((MAX_DECISIONS, MAX_BRANCH, self.size), np.int64)
+        self.states = self.np_states
+        self.np_moves = np.zeros((MAX_DECISIONS, MAX_BRANCH, sk.MOVE_FIELDS), np.int64)
+        self.moves = self.np_moves
+        self.np_after = np.zeros(self.size, np.int64)
+        self.key = np.zeros(self.nw, np.int64)
+        self.bnd = np.zeros((MAX_DEPTH, 3), np.int64)
+        self.scratch = np.zeros((2, 8), np.int64)
+        self.visits = 0
+        self.generated = 0
+        self.stop_at = -1.0
+        self.why = SOLVED
+
+    def _views(self) -> None:
+        self.table = self.np_table
+        self.keys = self.np_keys
+        self.lows = self.np_lows
+        self.highs = self.np_highs
+        self.bests = self.np_bests
+
+    # -- weights ---------------------------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _weight(self, d: cython.Py_ssize_t) -> cython.longlong:
+        """``M(c)``: the orders of the pile multiset at level ``d``."""
+        n: cython.longlong = self.cnt[d, 6]
+        m: cython.longlong = 1
+        w: cython.Py_ssize_t
+        k: cython.longlong
+        for w in range(NW):
+            k = self.cnt[d, w]
+            if k > 0:
+                m *= self.binom[n, k]
+                n -= k
+        return m
+
+    def weight(self, counts: object) -> int:
+        """``M(c)`` of a pile given as six counts (letter order), for the wrapper and tests."""
+        for w in range(6):
+            self.cnt[MAX_DEPTH - 1, w] = int(counts[w])  # type: ignore[index]
+        self.cnt[MAX_DEPTH - 1, 6] = sum([int(counts[w]) for w in range(6)])  # type: ignore[index, misc]
+        return int(self._weight(MAX_DEPTH - 1))
+
+    # -- keys and the table --------------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _pack_cards(self, d: cython.Py_ssize_t, base: cython.Py_ssize_t) -> cython.longlong:
+        packed: cython.longlong = 1
+        x: cython.Py_ssize_t
+        for x in range(self.cur[d, base] - 1, -1, -1):
+            packed = (packed << 3) | self.cur[d, base + 1 + x]
+        return packed
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _make_key(self, d: cython.Py_ssize_t, kind: cython.longlong, w: cython.longlong,
+                  e: cython.longlong) -> cython.void:
+        """The key of the node at level ``d``: per row both half-rows (25 bits each); then the hand
+        (play nodes only), the pile's counts, the last weather, the kind, the end and the card."""
+        r: cython.Py_ssize_t
+        maxl: cython.Py_ssize_t = self.maxl
+        for r in range(self.rows):
+            self.key[r] = self._pack_cards(d, (r * 2) * (maxl + 1)) | (
+                self._pack_cards(d, (r * 2 + 1) * (maxl + 1)) << 25)
+        word: cython.longlong = 0
+        if kind == PLAY_KIND:
+            word = self._pack_cards(d, 2 * self.rows * (maxl + 1))
+        x: cython.Py_ssize_t
+        for x in range(NW):
+            word |= self.cnt[d, x] << (10 + 4 * x)
+        word |= (self.cur[d, self.tail + 2] + 1) << 34
+        word |= kind << 38
+        word |= (e + 1) << 40
+        word |= (w + 1) << 44
+        self.key[self.rows] = word
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _hash(self) -> cython.longlong:
+        h: cython.ulonglong = _SEED
+        x: cython.ulonglong
+        i: cython.Py_ssize_t
+        for i in range(self.nw):
+            x = self.key[i]
+            if not cython.compiled:
+                x = int(x)
+                x = (x ^ h) & _MASK64
+                x = ((x ^ (x >> 30)) * _MIX1) & _MASK64
+                x = ((x ^ (x >> 27)) * _MIX2) & _MASK64
+            else:
+                x = x ^ h
+                x = (x ^ (x >> 30)) * _MIX1
+                x = (x ^ (x >> 27)) * _MIX2
+            h = x ^ (x >> 31)
+        return h & _MASK63
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _slot(self) -> cython.Py_ssize_t:
+        """The table slot of the current key: its node, or the empty slot where it goes."""
+        mask: cython.Py_ssize_t = self.table.shape[0] - 1
+        slot: cython.Py_ssize_t = self._hash() & mask
+        node: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        same: cython.bint
+        while True:
+            node = self.table[slot]
+            if node < 0:
+                return slot
+            same = True
+            for i in range(self.nw):
+                if self.keys[node, i] != self.key[i]:
+                    same = False
+                    break
+            if same:
+                return slot
+            slot = (slot + 1) & mask
+
+    def _grow(self) -> None:
+        """Double the table (rehashing every node) before it is half full."""
+        old = self.count
+        cap = 2 * self.np_table.shape[0]
+        self.np_table = np.full(cap, -1, np.int64)
+        self.np_keys = _grown(self.np_keys, cap // 2 + 1, old)
+        self.np_lows = _grown(self.np_lows, cap // 2 + 1, old)
+        self.np_highs = _grown(self.np_highs, cap // 2 + 1, old)
+        self.np_bests = _grown(self.np_bests, cap // 2 + 1, old)
+        self._views()
+        node: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        for node in range(old):
+            for i in range(self.nw):
+                self.key[i] = self.keys[node, i]
+            self.table[self._slot()] = node
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _store(self, slot: cython.Py_ssize_t, node: cython.Py_ssize_t, low: cython.longlong,
+               high: cython.longlong, best: cython.longlong) -> cython.Py_ssize_t:
+        """Keep a node's bounds (a new node at ``slot`` when ``node`` < 0); its best move when known."""
+        i: cython.Py_ssize_t
+        if node < 0:
+            if self.count >= self.max_states:
+                self.why = STATE_LIMIT
+                raise Stopped("state limit")
+            node = self.count
+            self.count += 1
+            for i in range(self.nw):
+                self.keys[node, i] = self.key[i]
+            self.table[slot] = node
+            self.bests[node] = -1
+        self.lows[node] = low
+        self.highs[node] = high
+        if best >= 0:
+            self.bests[node] = best
+        if 2 * (self.count + 1) >= self.table.shape[0]:
+            self._grow()
+        return node
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _tick(self) -> cython.int:
+        self.visits += 1
+        if self.stop_at >= 0 and self.visits % CHECK_EVERY == 0 and time.perf_counter() >= self.stop_at:
+            self.why = TIME_LIMIT
+            raise Stopped("time limit")
+        return 0
+
+    # -- the floor -------------------------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _turns_needed(self, d: cython.Py_ssize_t) -> cython.longlong:
+        """Turns any win from the table at level ``d`` still needs: over the sets of goal rows, the
+        least of max(the goal's cards of each weather missing from the whole table, half the goal's
+        missing length, 1)."""
+        maxl: cython.Py_ssize_t = self.maxl
+        table_w: cython.longlong[::1] = self.scratch[0]
+        need: cython.longlong[::1] = self.scratch[1]
+        r: cython.Py_ssize_t
+        side: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        w: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        for w in range(6):
+            table_w[w] = 0
+        for r in range(self.rows):
+            for side in range(2):
+                base = (r * 2 + side) * (maxl + 1)
+                for i in range(self.cur[d, base]):
+                    table_w[self.cur[d, base + 1 + i]] += 1
+        best: cython.longlong = -1
+        supply: cython.longlong
+        short: cython.longlong
+        bound: cython.longlong
+        for i in range(self.combos.shape[0]):
+            for w in range(6):
+                need[w] = 0
+            short = 0
+            for j in range(self.combos.shape[1]):
+                r = self.combos[i, j]
+                for side in range(2):
+                    for w in range(6):
+                        need[w] += self.needs[r, side, w]
+                    short += max(0, self.goal_len[r, side] - self.cur[d, (r * 2 + side) * (maxl + 1)])
+            supply = 0
+            for w in range(6):
+                supply += max(0, need[w] - table_w[w])
+            bound = max(supply, (short + 1) // 2, 1)
+            if best < 0 or bound < best:
+                best = bound
+        return best if best >= 0 else 1 << 20
+
+    # -- the search ------------------------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _over(self, D: cython.Py_ssize_t, i: cython.Py_ssize_t) -> cython.bint:
+        x: cython.Py_ssize_t
+        for x in range(2 * self.rows):  # noqa: SIM110 (a compiled loop)
+            if self.states[D, i, x * (self.maxl + 1)] > self.limit:
+                return True
+        return False
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _settle(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, i: cython.Py_ssize_t, redraw: cython.bint,
+                alpha: cython.longlong, beta: cython.longlong) -> cython.longlong:
+        """The value of move ``i`` of level ``D``'s buffer, made from the node at level ``d`` (whose
+        pile it keeps): lost over the limit, won on the goal, else the draws and the next turn."""
+        if self._over(D, i):
+            return 0
+        if self.states[D, i, self.tail + 3] == 1:
+            return self._weight(d)
+        x: cython.Py_ssize_t
+        for x in range(self.size):
+            self.cur[d + 1, x] = self.states[D, i, x]
+        self.cur[d + 1, self.tail + 3] = 0
+        for x in range(7):
+            self.cnt[d + 1, x] = self.cnt[d, x]
+        k: cython.longlong = min(3 if redraw else 1, self.cnt[d, 6])
+        if k == 0:
+            if self.cur[d + 1, 2 * self.rows * (self.maxl + 1)] == 0:
+                return 0  # no card in hand and none to draw: lost
+            return self._play(d + 1, D + 1, alpha, beta)
+        return self._draw(d + 1, D + 1, k, alpha, beta)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _draw(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, k: cython.longlong, alpha: cython.longlong,
+              beta: cython.longlong) -> cython.longlong:
+        """Chance: the next of ``k`` cards drawn into the hand (Star1 windows over the outcomes)."""
+        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+        done: cython.longlong = 0
+        rest: cython.longlong = self._weight(d)
+        w: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        z: cython.Py_ssize_t
+        hn: cython.Py_ssize_t
+        top: cython.longlong
+        a_i: cython.longlong
+        b_i: cython.longlong
+        v: cython.longlong
+        for w in range(NW):
+            if self.cnt[d, w] == 0:
+                continue
+            for x in range(self.size):
+                self.cur[d + 1, x] = self.cur[d, x]
+            for x in range(7):
+                self.cnt[d + 1, x] = self.cnt[d, x]
+            self.cnt[d + 1, w] -= 1
+            self.cnt[d + 1, 6] -= 1
+            hn = self.cur[d, hb]
+            z = hn - 1
+            while z >= 0 and self.cur[d + 1, hb + 1 + z] > w:  # insert w into the sorted hand
+                self.cur[d + 1, hb + 2 + z] = self.cur[d + 1, hb + 1 + z]
+                z -= 1
+            self.cur[d + 1, hb + 2 + z] = w
+            self.cur[d + 1, hb] = hn + 1
+            top = self._weight(d + 1)
+            rest -= top
+            a_i = alpha - done - rest
+            b_i = beta - done
+            if k > 1:
+                v = self._draw(d + 1, D, k - 1, max(a_i, -1), min(b_i, top + 1))
+            else:
+                v = self._play(d + 1, D, max(a_i, -1), min(b_i, top + 1))
+            if v <= a_i:
+                return done + v + rest
+            if v >= b_i:
+                return done + v
+            done += v
+        return done
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _lookup(self, d: cython.Py_ssize_t, kind: cython.longlong, w: cython.longlong,
+                e: cython.longlong) -> cython.Py_ssize_t:
+        """Find the node's bounds (``bnd[d, 0..1]``, the trivial ones for a new node); its slot in
+        ``bnd[d, 2]``; its node (or -1) returned."""
+        bounds: cython.longlong[::1] = self.bnd[d]
+        self._make_key(d, kind, w, e)
+        slot: cython.Py_ssize_t = self._slot()
+        node: cython.Py_ssize_t = self.table[slot]
+        bounds[2] = slot
+        if node >= 0:
+            bounds[0] = self.lows[node]
+            bounds[1] = self.highs[node]
+        else:
+            bounds[0] = 0
+            bounds[1] = self._weight(d)
+        return node
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _finish(self, d: cython.Py_ssize_t, kind: cython.longlong, w: cython.longlong, e: cython.longlong,
+                v: cython.longlong, alpha: cython.longlong, beta: cython.longlong, low: cython.longlong,
+                high: cython.longlong, best: cython.longlong) -> cython.longlong:
+        """Store what the search of the node learned (the table may have grown meanwhile: look again)."""
+        if v <= alpha:
+            high = min(high, v)
+        elif v >= beta:
+            low = max(low, v)
+        else:
+            low = v
+            high = v
+        self._make_key(d, kind, w, e)
+        slot: cython.Py_ssize_t = self._slot()
+        self._store(slot, self.table[slot], low, high, best if v > alpha else -1)
+        return v
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _play(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, alpha: cython.longlong,
+              beta: cython.longlong) -> cython.longlong:
+        """A decision at the start of a turn: every play from hand, then every Redraw end."""
+        node: cython.Py_ssize_t = self._lookup(d, PLAY_KIND, -1, -1)
+        low: cython.longlong = self.bnd[d, 0]
+        high: cython.longlong = self.bnd[d, 1]
+        if node >= 0:
+            if low == high or low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            alpha = max(alpha, low)
+            beta = min(beta, high)
+        self._tick()
+        top: cython.longlong = self._weight(d)
+        hand: cython.longlong = self.cur[d, 2 * self.rows * (self.maxl + 1)]
+        if self._turns_needed(d) > hand + self.cnt[d, 6]:
+            self._make_key(d, PLAY_KIND, -1, -1)
+            self._store(self._slot(), self.table[self._slot()], 0, 0, -1)
+            return 0
+        if D >= MAX_DECISIONS - 1 or d >= MAX_DEPTH - 8:
+            raise ValueError("hidden-pile search deeper than its buffers")
+        n: cython.Py_ssize_t = sk.plays(self.np_cur[d], self.spec, self.np_after, self.np_states[D],
+                                        self.np_moves[D], True)
+        self.generated += n
+        i: cython.Py_ssize_t
+        for i in range(n):
+            if self.states[D, i, self.tail + 3] == 1 and not self._over(D, i):
+                return self._finish(d, PLAY_KIND, -1, -1, top, alpha, beta, low, high, i)
+        best: cython.longlong = -1
+        best_move: cython.longlong = -1
+        a: cython.longlong = alpha
+        v: cython.longlong
+        for i in range(n):
+            v = self._settle(d, D, i, False, a, beta)
+            if v > best:
+                best = v
+                best_move = i
+                if v >= beta:
+                    return self._finish(d, PLAY_KIND, -1, -1, best, alpha, beta, low, high, best_move)
+                a = max(a, v)
+        e: cython.Py_ssize_t
+        if self.cnt[d, 6] > 0:
+            for e in range(2 * self.rows):
+                v = self._reveal(d, D, e, a, beta)
+                if v > best:
+                    best = v
+                    best_move = 4096 + e
+                    if v >= beta:
+                        break
+                    a = max(a, v)
+        return self._finish(d, PLAY_KIND, -1, -1, best, alpha, beta, low, high, best_move)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _reveal(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, e: cython.Py_ssize_t, alpha: cython.longlong,
+                beta: cython.longlong) -> cython.longlong:
+        """Chance: a Redraw announced at end ``e`` (row ``e // 2``, side ``e % 2``) of the node at level
+        ``d``; the hand is discarded and the pile's top card turns up."""
+        x: cython.Py_ssize_t
+        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+        for x in range(self.size):
+            self.cur[d + 1, x] = self.cur[d, x]
+        for x in range(4):
+            self.cur[d + 1, hb + x] = 0
+        for x in range(7):
+            self.cnt[d + 1, x] = self.cnt[d, x]
+        d = d + 1  # the reveal node lives at its own level (its hand empty)
+        node: cython.Py_ssize_t = self._lookup(d, REVEAL_KIND, -1, e)
+        low: cython.longlong = self.bnd[d, 0]
+        high: cython.longlong = self.bnd[d, 1]
+        if node >= 0:
+            if low == high or low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            alpha = max(alpha, low)
+            beta = min(beta, high)
+        self._tick()
+        done: cython.longlong = 0
+        rest: cython.longlong = self._weight(d)
+        w: cython.Py_ssize_t
+        top: cython.longlong
+        a_i: cython.longlong
+        b_i: cython.longlong
+        v: cython.longlong
+        result: cython.longlong = -1
+        for w in range(NW):
+            if self.cnt[d, w] == 0:
+                continue
+            for x in range(self.size):
+                self.cur[d + 1, x] = self.cur[d, x]
+            for x in range(7):
+                self.cnt[d + 1, x] = self.cnt[d, x]
+            self.cnt[d + 1, w] -= 1
+            self.cnt[d + 1, 6] -= 1
+            top = self._weight(d + 1)
+            rest -= top
+            a_i = alpha - done - rest
+            b_i = beta - done
+            v = self._target(d + 1, D, w, e, max(a_i, -1), min(b_i, top + 1))
+            if v <= a_i:
+                result = done + v + rest
+                break
+            if v >= b_i:
+                result = done + v
+                break
+            done += v
+        if result < 0:
+            result = done
+        return self._finish(d, REVEAL_KIND, -1, e, result, alpha, beta, low, high, -1)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _target(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, w: cython.Py_ssize_t, e: cython.Py_ssize_t,
+                alpha: cython.longlong, beta: cython.longlong) -> cython.longlong:
+        """A decision: the target of card ``w``, revealed for end ``e``, at the node at level ``d`` (the
+        card out of the pile, the hand empty)."""
+        node: cython.Py_ssize_t = self._lookup(d, TARGET_KIND, w, e)
+        low: cython.longlong = self.bnd[d, 0]
+        high: cython.longlong = self.bnd[d, 1]
+        if node >= 0:
+            if low == high or low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            alpha = max(alpha, low)
+            beta = min(beta, high)
+        self._tick()
+        if D >= MAX_DECISIONS - 1 or d >= MAX_DEPTH - 8:
+            raise ValueError("hidden-pile search deeper than its buffers")
+        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+        self.cur[d, hb] = 1
+        self.cur[d, hb + 1] = w
+        n: cython.Py_ssize_t = sk.plays(self.np_cur[d], self.spec, self.np_after, self.np_states[D],
+                                        self.np_moves[D], True)
+        self.cur[d, hb] = 0
+        self.cur[d, hb + 1] = 0
+        self.generated += n
+        top: cython.longlong = self._weight(d)
+        i: cython.Py_ssize_t
+        t: cython.longlong = 0
+        r: cython.longlong = e // 2
+        side: cython.longlong = e % 2
+        for i in range(n):
+            if self.moves[D, i, 1] == r and self.moves[D, i, 2] == side:
+                if self.states[D, i, self.tail + 3] == 1 and not self._over(D, i):
+                    return self._finish(d, TARGET_KIND, w, e, top, alpha, beta, low, high, t)
+                t += 1
+        best: cython.longlong = -1
+        best_move: cython.longlong = -1
+        a: cython.longlong = alpha
+        v: cython.longlong
+        t = 0
+        for i in range(n):
+            if self.moves[D, i, 1] != r or self.moves[D, i, 2] != side:
+                continue
+            v = self._settle(d, D, i, True, a, beta)
+            if v > best:
+                best = v
+                best_move = t
+                if v >= beta:
+                    break
+                a = max(a, v)
+            t += 1
+        return self._finish(d, TARGET_KIND, w, e, best, alpha, beta, low, high, best_move)
+
+    # -- what Python calls -----------------------------------------------------------------------
+    def solve(self, start: object, counts: object, seconds: float | None) -> int:
+        """The exact ``W`` of the ``play`` state ``start`` (a kernel vector, hand set, no pile) with the
+        pile ``counts`` (six counts, letter order); :class:`Stopped` when the cap or the clock ends it."""
+        a = np.ascontiguousarray(start, np.int64)
+        if a.shape[0] < self.size:
+            raise ValueError("a start vector smaller than the layout")
+        x: cython.Py_ssize_t
+        for x in range(self.size):
+            self.cur[0, x] = a[x]
+        total = 0
+        for x in range(6):
+            self.cnt[0, x] = int(counts[x])  # type: ignore[index]
+            total += int(counts[x])  # type: ignore[index]
+        self.cnt[0, 6] = total
+        top = self._weight(0)
+        if top >= MAX_WEIGHT:
+            raise ValueError("the pile has too many orders for 64-bit weights")
+        self.stop_at = -1.0 if seconds is None else time.perf_counter() + seconds
+        self.why = SOLVED
+        return int(self._play(0, 0, -1, top + 1))
+
+    def value_at(self, start: object, counts: object, kind: int, w: int, e: int) -> tuple[int, int, int, int]:
+        """The bounds and best move kept for a node (``(-1, -1, -1, weight)`` when it is not kept):
+        ``start`` is its kernel vector (hand empty for reveal and target nodes), ``counts`` its pile."""
+        a = np.ascontiguousarray(start, np.int64)
+        level: cython.Py_ssize_t = MAX_DEPTH - 2
+        x: cython.Py_ssize_t
+        for x in range(self.size):
+            self.cur[level, x] = a[x]
+        total = 0
+        for x in range(6):
+            self.cnt[level, x] = int(counts[x])  # type: ignore[index]
+            total += int(counts[x])  # type: ignore[index]
+        self.cnt[level, 6] = total
+        self._make_key(level, kind, w, e)
+        node = self.table[self._slot()]
+        top = int(self._weight(level))
+        if node < 0:
+            return -1, -1, -1, top
+        return int(self.lows[node]), int(self.highs[node]), int(self.bests[node]), top
+
+    def stats(self) -> tuple[int, int, int, int]:
+        """Nodes kept, nodes visited, successors generated, bytes of the table and its nodes."""
+        memory = sum(int(array.nbytes) for array in
+                     (self.np_table, self.np_keys, self.np_lows, self.np_highs, self.np_bests))
+        return int(self.count), int(self.visits), int(self.generated), memory
+
+    def stopped_by(self) -> int:
+        return int(self.why)

@@ -1,0 +1,188 @@
+"""A solo Strato value table (``stratagem/strato-odds-table@1``): an upper bound on the optimal win
+probability with the pile hidden, checked locally with the rules alone.
+
+The table lists information states of solo Strato with the pile's order hidden
+(:class:`~stratagem.models.strato.hidden.game.HiddenStrato`, one player), each with a value and a kind
+(docs/formats.md):
+
+- ``value``: a ``play`` or ``target`` state (the player decides) must be worth exactly the largest value
+  over its legal moves; a ``reveal`` state (chance) exactly the probability-weighted mean over the cards
+  that can turn up. Below a move the checker follows the rules itself: a won game is worth 1, a lost one
+  0, each draw is a chance node (every card of the pile with probability count / size, one at a time),
+  and the next ``play``, ``reveal`` or ``target`` state must be in the table -- a state missing is an
+  error, whatever its value would be;
+- ``frontier``: worth 1, which no state exceeds (the table stops there: a truncated table);
+- ``floor``: worth 0 because it cannot be won: the turns it still needs (:func:`turns_needed`) exceed the
+  cards left in hand and pile, each turn playing one of them.
+
+Moves, outcomes and probabilities are the rules' (the checker generates them; the table lists none), so a
+value computed with a move left out or a probability changed disagrees with the checker's recomputation.
+If every row checks, the values are an upper bound on the optimal value of every listed state, by
+induction from the end of the game (it always ends: each turn spends a card of the hand or the pile),
+because each is at least what any move or card leads to. The start's value is therefore an upper bound on
+the optimal win probability; with no frontier state it is the exact optimal value (the equalities then
+hold all the way down to won and lost games). This is linear in the table and needs no search: the
+checker imports nothing from the solver.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from stratagem.core.errors import NotationError
+from stratagem.models.strato.hidden.game import PLAY, REVEAL, TARGET, HiddenState, HiddenStrato, parse_hidden
+from stratagem.models.strato.rules.challenge import Challenge
+from stratagem.models.strato.rules.position import ONGOING, WON, Row
+
+__all__ = ["TABLE_FORMAT", "TableCheck", "check_table", "read_table", "turns_needed"]
+
+TABLE_FORMAT = "stratagem/strato-odds-table@1"
+KINDS = ("value", "frontier", "floor")
+
+
+def turns_needed(challenge: Challenge, rows: tuple[Row, ...]) -> int:
+    """Turns that any win from ``rows`` still needs: over every set of goal rows that could win, the least
+    of the larger of (a) the goal's cards of each weather that the whole table lacks (a turn adds one card
+    to the table; no action adds another), (b) half the goal half-rows' missing length, rounded up (a turn
+    lengthens them by at most two: the card placed, and one card an action moves in from elsewhere) and
+    (c) one (a win is declared at the end of a turn)."""
+    on_table: Counter[str] = Counter("".join(row.left + row.right for row in rows))
+    eligible = [r for r, row in enumerate(rows) if challenge.goal.eligible(row)]
+    best: int | None = None
+    for chosen in _subsets(eligible, challenge.rows_required):
+        need: Counter[str] = Counter()
+        short = 0
+        for r in chosen:
+            row = rows[r]
+            for side, half_goal in challenge.goal.halves():
+                need.update(half_goal.needs(row))
+                short += max(0, half_goal.length() - len(row.half(side)))
+        supply = sum(max(0, n - on_table[w]) for w, n in need.items())
+        bound = max(supply, (short + 1) // 2, 1)
+        best = bound if best is None else min(best, bound)
+    return best if best is not None else 1 << 20
+
+
+def _subsets(items: list[int], size: int) -> Iterable[tuple[int, ...]]:
+    if size == 0:
+        yield ()
+        return
+    for i, first in enumerate(items):
+        for rest in _subsets(items[i + 1:], size - 1):
+            yield (first, *rest)
+
+
+@dataclass
+class TableCheck:
+    """What :func:`check_table` found: the start's value (an upper bound; exact with no frontier) when
+    ``problem`` is empty, the states checked and the frontier states."""
+
+    value: Fraction | None
+    states: int
+    frontier: int
+    problem: str = ""
+
+    @property
+    def valid(self) -> bool:
+        return not self.problem
+
+
+def read_table(path: Path) -> tuple[str, list[str]]:
+    """The header line and the rows of a gzip value table (``OSError``/``EOFError`` as raised)."""
+    with gzip.open(path, "rt", encoding="utf-8") as source:
+        lines = source.read().splitlines()
+    if not lines:
+        return "", []
+    return lines[0], lines[1:]
+
+
+class _Bad(Exception):
+    pass
+
+
+def check_table(game: HiddenStrato, rows: list[str]) -> TableCheck:
+    """Check a value table's rows (the start's state first, then ``KIND VALUE STATE`` lines) against
+    ``game``'s rules (see the module docstring)."""
+    if not rows:
+        return TableCheck(None, 0, 0, "the table is empty")
+    root = game.initial_state()
+    try:
+        start = parse_hidden(rows[0])
+    except NotationError as exc:
+        return TableCheck(None, 0, 0, f"line 2: {exc}")
+    if start != root:
+        return TableCheck(None, 0, 0, "line 2: the table's start is not the deal's")
+    table: dict[HiddenState, tuple[str, Fraction, int]] = {}
+    for number, line in enumerate(rows[1:], start=3):
+        parts = line.split(" ", 2)
+        if len(parts) != 3 or parts[0] not in KINDS:
+            return TableCheck(None, 0, 0, f"line {number}: not KIND VALUE STATE with KIND one of {', '.join(KINDS)}")
+        try:
+            value = Fraction(parts[1])
+            state = parse_hidden(parts[2])
+        except (ValueError, ZeroDivisionError, NotationError) as exc:
+            return TableCheck(None, 0, 0, f"line {number}: {exc}")
+        if state in table:
+            return TableCheck(None, 0, 0, f"line {number}: the state is listed twice")
+        if state.status != ONGOING or state.phase not in (PLAY, REVEAL, TARGET) or len(state.hands) != 1:
+            return TableCheck(None, 0, 0, f"line {number}: only ongoing solo play, reveal and target states are listed")
+        table[state] = (parts[0], value, number)
+    if root not in table:
+        return TableCheck(None, len(table), 0, "the start is not in the table")
+    frontier = 0
+
+    def below(state: HiddenState, origin: int) -> Fraction:
+        if state.status != ONGOING:
+            return Fraction(1 if state.status == WON else 0)
+        if state.phase in (PLAY, REVEAL, TARGET):
+            found = table.get(state)
+            if found is None:
+                raise _Bad(f"line {origin}: {_text(game, state)} follows from it by the rules but is not in the table")
+            return found[1]
+        total = Fraction(0)
+        for card, p in game.chance_outcomes(state):
+            total += p * below(game.apply(state, card), origin)
+        return total
+
+    try:
+        for state, (kind, value, number) in table.items():
+            if kind == "frontier":
+                frontier += 1
+                if value != 1:
+                    return TableCheck(None, len(table), frontier,
+                                      f"line {number}: a frontier state is worth 1, not {value}")
+                continue
+            if kind == "floor":
+                if state.phase != PLAY:
+                    return TableCheck(None, len(table), frontier, f"line {number}: only a play state is a floor")
+                needed = turns_needed(game.challenge, state.rows)
+                left = len(state.hands[0]) + len(state.pile)
+                if needed <= left:
+                    return TableCheck(None, len(table), frontier, f"line {number}: {needed} turn(s) needed and "
+                                      f"{left} card(s) left: not a floor")
+                if value != 0:
+                    return TableCheck(None, len(table), frontier, f"line {number}: a floor is worth 0, not {value}")
+                continue
+            if state.phase == REVEAL:
+                want = sum((p * below(game.apply(state, card), number) for card, p in game.chance_outcomes(state)),
+                           Fraction(0))
+            else:
+                plays = game.plays(state)
+                if not plays:
+                    return TableCheck(None, len(table), frontier, f"line {number}: no legal move")
+                want = max(below(after, number) for _, after in plays)
+            if value != want:
+                return TableCheck(None, len(table), frontier, f"line {number}: the value is {value} but the rules "
+                                  f"give {want} from the listed values")
+    except _Bad as bad:
+        return TableCheck(None, len(table), frontier, str(bad))
+    return TableCheck(table[root][1], len(table), frontier)
+
+
+def _text(game: HiddenStrato, state: HiddenState) -> str:
+    return game.format_state(state)
