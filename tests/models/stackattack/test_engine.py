@@ -3,18 +3,20 @@ backward induction walked over it, against the rules engine (tests/packed_check.
 at each state).
 
 - Random playouts from every shipped position and from random games of 2 to 6 players, with and without
-  action cards, in both scopes, from the deal and from dealt rounds: identical legal-move sets,
-  successors, terminal results and returns, chance outcomes and weights. At a reveal with more joint
-  moves than :data:`FULL_JOINT` (four to six players early in a round) the legal moves are counted and a
-  sample of joint moves is compared. The default run compares a sample; ``-m slow`` at least 10^6
-  transitions. Each sample must have met the rules that rarely fire (Block, Switch, Shield, Decreasing,
-  a take by choice, a new round dealt, the game's end at 64).
+  action cards, in both scopes, from the deal and from dealt rounds: identical legal-move sets (and
+  order: the reference's), successors, terminal results and returns, chance outcomes and weights. At a
+  reveal with more joint moves than :data:`FULL_JOINT` (four to six players early in a round) the legal
+  moves are counted and a sample of joint moves is compared. The default run compares a sample; ``-m
+  slow`` at least 10^6 transitions. Each sample must have met the rules that rarely fire (Block, Switch,
+  Shield, Decreasing, a take by choice, a new round dealt, the game's end at 64).
 - Perft through the C interface equals perft over the rules engine.
 - A deliberately wrong engine (a move dropped, a wrong successor, a wrong deck) fails the comparison;
   illegal move records are refused; the interpreted engine gives the same answers as the compiled one.
 - The induction over the compiled engine writes the same certificates as over the rules engine (every
   shipped endgame of up to three turns by default, the five-turn ones under ``-m slow``), stops at the same
-  node count, and its certificates pass ``verify``'s check on the rules engine.
+  node count, and its certificates pass ``verify``'s check on the rules engine; ``analyze`` runs ``lp`` on
+  the compiled engine in round scope and on the rules engine in game scope. Distinct states have distinct
+  transposition keys.
 """
 
 from __future__ import annotations
@@ -99,7 +101,12 @@ def check(game: StackAttackGame, engine: StackAttackEngine, state: Any, rng: ran
             seen["game end"] += 1
 
     if game.to_move(state) != SIMULTANEOUS or np.prod([len(h) for h in state.hands]) <= FULL_JOINT:
-        return check_state(game, engine, state, note)
+        done = check_state(game, engine, state, note)
+        if game.to_move(state) >= 0 or game.to_move(state) == SIMULTANEOUS:  # the reference's order too
+            vector = engine.encode(state)
+            assert [engine.decode_move(vector, r) for r in engine.legal_moves(vector)] == \
+                list(game.legal_moves(state))
+        return done
     vector = engine.encode(state)
     assert engine.decode(vector) == state
     assert engine.player(vector) == SIMULTANEOUS and engine.outcome(vector) is None
