@@ -220,7 +220,6 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
         k: cython.Py_ssize_t
         pid: cython.Py_ssize_t
         node: cython.Py_ssize_t
-        bit: cython.longlong
         self.top_size = 0
         self.top_bomber = False
         # The node ranges the two layers span (scans for free or covered nodes look only there).
@@ -245,25 +244,37 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
                     if node > self.low_hi:
                         self.low_hi = node
         for i in range(top_start, count):
-            j = i - top_start
-            pid = state[seq + i] & 0xFFFFFF
-            self.top_mask[j] = self.pl_mask[pid]
-            if self.pl_kind[pid] == BOMBER:
-                self.top_bomber = True
-                bit = ALL_KINDS
-            else:
-                bit = cython.cast(cython.longlong, 1) << self.pl_kind[pid]
-            for k in range(self.pl_nstart[pid], self.pl_nstart[pid + 1]):
-                node = self.pl_nodes[k]
-                self.top_stamp[node] = gen
-                self.top_piece[node] = j
-                if node < self.top_lo:
-                    self.top_lo = node
-                if node > self.top_hi:
-                    self.top_hi = node
-                if top >= 1 and self.low_stamp[node] == gen:
-                    self.carried[self.low_piece[node]] |= bit
-        self.top_size = count - top_start
+            self._add_top(state[seq + i] & 0xFFFFFF, top >= 1)
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    @cython.exceptval(check=False)
+    def _add_top(self, pid: cython.Py_ssize_t, below: cython.bint) -> cython.void:
+        """Add a piece of the current layer to the summary (``below``: a layer below it exists)."""
+        gen: cython.longlong = self.gen
+        j: cython.Py_ssize_t = self.top_size
+        k: cython.Py_ssize_t
+        node: cython.Py_ssize_t
+        bit: cython.longlong
+        self.top_mask[j] = self.pl_mask[pid]
+        if self.pl_kind[pid] == BOMBER:
+            self.top_bomber = True
+            bit = ALL_KINDS
+        else:
+            bit = cython.cast(cython.longlong, 1) << self.pl_kind[pid]
+        for k in range(self.pl_nstart[pid], self.pl_nstart[pid + 1]):
+            node = self.pl_nodes[k]
+            self.top_stamp[node] = gen
+            self.top_piece[node] = j
+            if node < self.top_lo:
+                self.top_lo = node
+            if node > self.top_hi:
+                self.top_hi = node
+            if below and self.low_stamp[node] == gen:
+                self.carried[self.low_piece[node]] |= bit
+        self.top_size = j + 1
 
     @cython.cfunc
     @cython.boundscheck(False)
@@ -518,8 +529,12 @@ class StakdEngine(PackedGame):  # type: ignore[misc]
             out[TOP_START] = count
         out[HANDS + p] = hand - (cython.cast(cython.longlong, 1) << (8 * kind))
         # The reference's settle: the turn passes to the next player who is not out and has a play;
-        # a player found without one is out for good.
-        self._summarise(out)
+        # a player found without one is out for good. A piece on the current layer only adds to the
+        # summary of the state before; a new layer is summarised afresh.
+        if layer == top:
+            self._add_top(pid, top >= 1)
+        else:
+            self._summarise(out)
         gone: cython.longlong = state[OUT]
         q: cython.Py_ssize_t = (p + 1) % n
         turn: cython.Py_ssize_t
