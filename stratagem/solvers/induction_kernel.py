@@ -66,6 +66,12 @@ class SimultaneousPacked:
         self.max_decisions = max_decisions
         self.max_plies = max_plies
 
+    def induction(self, player: int, payoff: str, deadline: Any, max_nodes: int | None, scratch_limit: int,
+                  clock_every: int) -> PackedInduction:
+        """The walk :func:`~stratagem.solvers.simultaneous.solve_simultaneous` runs over this engine (asked of
+        the engine, so that the induction's module, which ``verify`` reaches, imports no compiled code)."""
+        return PackedInduction(self, player, payoff, deadline, max_nodes, scratch_limit, clock_every)
+
     @cython.cfunc
     @cython.exceptval(-1, check=False)
     def player_moves(self, state: cython.longlong[::1], player: cython.Py_ssize_t,

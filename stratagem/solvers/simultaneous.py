@@ -215,10 +215,8 @@ def solve_simultaneous(
     """
     _check_options(game, player, depth, payoff)
     deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)
-    if packed is not None:
-        from stratagem.solvers.induction_kernel import PackedInduction
-
-        walk = PackedInduction(packed, player, payoff, deadline, max_nodes, SCRATCH_LIMIT, _CLOCK_EVERY)
+    if packed is not None:  # the engine brings its own walk: this module imports no compiled code
+        walk = packed.induction(player, payoff, deadline, max_nodes, SCRATCH_LIMIT, _CLOCK_EVERY)
         value = walk.run(packed.game.encode(state), depth)
         nodes = walk.solved_nodes
         evaluated = walk.evaluated_leaves
