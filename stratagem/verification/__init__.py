@@ -75,6 +75,12 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         data, name = record, source or "<record>"
     else:
         name = source or str(record)
+        from stratagem.verification.oddstable import check_odds_table, is_table
+
+        if is_table(record):  # a value table (stratagem/strato-odds-table@1): gzip text, not JSON
+            verdict = Verdict(name, "proof")
+            check_odds_table(record, verdict, name)
+            return verdict
         data = load_json(record)
     limits = Limits(Deadline(time_limit), nodes, recheck, progress)
     fmt = data.get("format")

@@ -20,26 +20,32 @@ value computed with a move left out or a probability changed disagrees with the 
 If every row checks, the values are an upper bound on the optimal value of every listed state, by
 induction from the end of the game (it always ends: each turn spends a card of the hand or the pile),
 because each is at least what any move or card leads to. The start's value is therefore an upper bound on
-the optimal win probability; with no frontier state it is the exact optimal value (the equalities then
-hold all the way down to won and lost games). This is linear in the table and needs no search: the
+the optimal win probability. A second pass counts the frontier states as 0 instead (:func:`_lower`): the
+same equalities then describe what the best listed moves achieve down to won and lost games, a lower
+bound; when it equals the start's value, that value is exact. This is linear in the table and needs no search: the
 checker imports nothing from the solver.
 """
 
 from __future__ import annotations
 
 import gzip
+import json
+import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
-from stratagem.core.errors import NotationError
+from stratagem.core.errors import BadInput, NotationError
 from stratagem.models.strato.hidden.game import PLAY, REVEAL, TARGET, HiddenState, HiddenStrato, parse_hidden
 from stratagem.models.strato.rules.challenge import Challenge
 from stratagem.models.strato.rules.position import ONGOING, WON, Row
+from stratagem.verification.policy import policy_game
+from stratagem.verification.verdict import Verdict
 
-__all__ = ["TABLE_FORMAT", "TableCheck", "check_table", "read_table", "turns_needed"]
+__all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "is_table", "read_table", "turns_needed"]
 
 TABLE_FORMAT = "stratagem/strato-odds-table@1"
 KINDS = ("value", "frontier", "floor")
@@ -86,19 +92,76 @@ class TableCheck:
     states: int
     frontier: int
     problem: str = ""
+    #: The start's value with frontier states counted as 0: a lower bound (equal to ``value``: exact).
+    lower: Fraction | None = None
 
     @property
     def valid(self) -> bool:
         return not self.problem
 
 
-def read_table(path: Path) -> tuple[str, list[str]]:
-    """The header line and the rows of a gzip value table (``OSError``/``EOFError`` as raised)."""
-    with gzip.open(path, "rt", encoding="utf-8") as source:
-        lines = source.read().splitlines()
+def is_table(path: str | Path) -> bool:
+    """Whether ``path`` is a gzip file (a value table, as no other record is compressed)."""
+    try:
+        with open(path, "rb") as source:
+            return source.read(2) == b"\x1f\x8b"
+    except OSError:
+        return False
+
+
+def read_table(path: str | Path) -> tuple[dict[str, Any], list[str]]:
+    """The header (a JSON object) and the rows of a gzip value table; :class:`BadInput` when unreadable."""
+    name = str(path)
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as source:
+            lines = source.read().splitlines()
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise BadInput(name, "file", f"not a readable gzip value table ({exc})") from None
     if not lines:
-        return "", []
-    return lines[0], lines[1:]
+        raise BadInput(name, "line 1", "empty: a value table starts with its JSON header")
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError as exc:
+        raise BadInput(name, "line 1", f"the header is not JSON ({exc.msg})") from None
+    if not isinstance(header, dict) or header.get("format") != TABLE_FORMAT:
+        raise BadInput(name, "format", f"a value table's header names the format {TABLE_FORMAT}")
+    return header, lines[1:]
+
+
+def check_odds_table(path: str | Path, verdict: Verdict, name: str) -> TableCheck:
+    """``verify`` of a value table file: the game rebuilt from the header's setup and start, every row
+    checked (:func:`check_table`), and the header's claim held to the start's checked value: the upper
+    bound (certified when the table checks), and exactness (certified when it has no frontier state)."""
+    header, rows = read_table(path)
+    game, _ = policy_game(header, name)
+    claim = header.get("claim")
+    if not isinstance(claim, dict):
+        raise BadInput(name, "claim", "missing or not an object")
+    try:
+        claimed = Fraction(str(claim.get("upper_bound")))
+    except (ValueError, ZeroDivisionError):
+        raise BadInput(name, "claim.upper_bound", "must be an exact fraction such as 37/45") from None
+    found = check_table(game, rows)
+    statement = f"the optimal solo win probability is at most {claimed}"
+    if not found.valid:
+        verdict.refute("upper_bound", statement, "table", found.problem)
+        return found
+    if found.value != claimed:
+        verdict.refute("upper_bound", statement, "claim.upper_bound",
+                       f"the table's start is worth {found.value}, not {claimed}")
+        return found
+    basis = (f"{found.states:,} states checked with the rules: each decision the maximum over its moves, "
+             f"each chance node the mean over its cards, {found.frontier:,} frontier states at 1")
+    verdict.certify("upper_bound", statement, basis)
+    if claim.get("exact") is True:
+        exact = f"the optimal solo win probability is exactly {claimed}"
+        if found.lower != claimed:
+            verdict.refute("exact", exact, "table", f"with its {found.frontier} frontier state(s) at 0 the start is "
+                           f"worth {found.lower}: only an upper bound")
+        else:
+            verdict.certify("exact", exact, "the same table with its frontier states at 0 keeps the start's value "
+                            "(a policy's wins, checked down to won and lost games)")
+    return found
 
 
 class _Bad(Exception):
@@ -106,19 +169,11 @@ class _Bad(Exception):
 
 
 def check_table(game: HiddenStrato, rows: list[str]) -> TableCheck:
-    """Check a value table's rows (the start's state first, then ``KIND VALUE STATE`` lines) against
-    ``game``'s rules (see the module docstring)."""
-    if not rows:
-        return TableCheck(None, 0, 0, "the table is empty")
+    """Check a value table's rows (``KIND VALUE STATE`` lines, the header left out) against ``game``'s
+    rules from its start (see the module docstring)."""
     root = game.initial_state()
-    try:
-        start = parse_hidden(rows[0])
-    except NotationError as exc:
-        return TableCheck(None, 0, 0, f"line 2: {exc}")
-    if start != root:
-        return TableCheck(None, 0, 0, "line 2: the table's start is not the deal's")
     table: dict[HiddenState, tuple[str, Fraction, int]] = {}
-    for number, line in enumerate(rows[1:], start=3):
+    for number, line in enumerate(rows, start=2):
         parts = line.split(" ", 2)
         if len(parts) != 3 or parts[0] not in KINDS:
             return TableCheck(None, 0, 0, f"line {number}: not KIND VALUE STATE with KIND one of {', '.join(KINDS)}")
@@ -181,7 +236,38 @@ def check_table(game: HiddenStrato, rows: list[str]) -> TableCheck:
                                   f"give {want} from the listed values")
     except _Bad as bad:
         return TableCheck(None, len(table), frontier, str(bad))
-    return TableCheck(table[root][1], len(table), frontier)
+    return TableCheck(table[root][1], len(table), frontier, "", _lower(game, table, root))
+
+
+def _lower(game: HiddenStrato, table: dict[HiddenState, tuple[str, Fraction, int]], root: HiddenState) -> Fraction:
+    """The start's value with every frontier state counted as 0 (a lower bound on the optimal value: the
+    table, already checked, then describes a policy's wins down to won and lost games)."""
+    lows: dict[HiddenState, Fraction] = {}
+
+    def low(state: HiddenState) -> Fraction:
+        if state.status != ONGOING:
+            return Fraction(1 if state.status == WON else 0)
+        if state.phase not in (PLAY, REVEAL, TARGET):
+            return sum((p * low(game.apply(state, card)) for card, p in game.chance_outcomes(state)), Fraction(0))
+        known = lows.get(state)
+        if known is not None:
+            return known
+        kind = table[state][0]
+        if kind != "value":
+            v = Fraction(0)
+        elif state.phase == REVEAL:
+            v = sum((p * low(game.apply(state, card)) for card, p in game.chance_outcomes(state)), Fraction(0))
+        else:
+            v = max(low(after) for _, after in game.plays(state))
+        lows[state] = v
+        return v
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        return low(root)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _text(game: HiddenStrato, state: HiddenState) -> str:

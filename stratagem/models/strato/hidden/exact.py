@@ -12,19 +12,23 @@ that ``verify`` recomputes from the rules alone (:mod:`stratagem.verification.od
 - a ``play`` or ``target`` state (a decision): the largest value over its moves;
 - a ``reveal`` state (chance): the probability-weighted mean over the revealed card, each draw after a
   move likewise, card by card, down to the next ``play`` state or the end of the game (won 1, lost 0);
-- ``frontier``: value 1, the trivial upper bound (a state the search did not bound below 1);
+- ``frontier``: value 1, the trivial upper bound (a state the search did not bound below 1, nor prove won);
 - ``floor``: value 0 by the floor that verify computes itself (more turns needed than cards left).
 
-The table is the **closure** of the root: a state whose kept upper bound is below 1 is written with the
-value recomputed from its successors' written values (recursively, each state once), a state bounded by
-nothing better than 1 becomes a frontier state. The recomputed values are upper bounds no larger than the
-search's own, so at an exactly solved root the written root value is the exact value; with the search
-stopped early they still bound it from above.
+The table is the **closure** of the root: a state whose kept upper bound is below 1, or that the search
+proved won with certainty, is written with the value recomputed from its successors' written values
+(recursively, each state once); a state bounded by nothing better than 1 becomes a frontier state. The
+recomputed values are upper bounds no larger than the search's own, so at an exactly solved root the
+written root value is the exact value; with the search stopped early they still bound it from above.
+Where the search solved the root exactly, the table also proves it from below: counting frontier states
+as 0 instead of 1 (``verify``'s second pass), the start keeps its value -- every state that carries it
+(the proven wins included) is expanded down to won and lost games.
 """
 
 from __future__ import annotations
 
 import gzip
+import json
 import sys
 import time
 from dataclasses import dataclass
@@ -39,7 +43,7 @@ from stratagem.models.strato.hidden import odds_kernel as kernel
 from stratagem.models.strato.hidden.game import PLAY, REVEAL, TARGET, HiddenState, HiddenStrato, format_hidden
 from stratagem.models.strato.rules.position import ONGOING, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
-from stratagem.models.strato.search.packed import LETTERS, NUMBER, Packing, _goal_arrays
+from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays
 
 __all__ = ["TABLE_FORMAT", "CompiledOdds", "Solver", "compiled_odds", "value_table"]
 
@@ -152,9 +156,11 @@ def _successor_values(game: HiddenStrato, state: HiddenState, value: Any) -> Fra
     return total
 
 
-def value_table(solver: Solver, path: Path, *, claim: str = "", source: str = "") -> tuple[Fraction, int, int]:
-    """Write the closure of the root's value table (see the module docstring) to ``path`` (gzip, one state
-    a line); returns the root's written value, the states written and the frontier states among them."""
+def value_table(solver: Solver, path: Path, header: dict[str, Any]) -> tuple[Fraction, int, int]:
+    """Write the closure of the root's value table (see the module docstring) to ``path``: gzip text, a
+    JSON header line (``header``, e.g. the deal's ``setup`` and name, with the format, the start, the
+    claimed upper bound and the counts added) and then one ``KIND VALUE STATE`` line a state. Returns the
+    root's written value, the states written and the frontier states among them."""
     game = solver.game
     values: dict[HiddenState, tuple[Fraction, str]] = {}
     sys_limit = sys.getrecursionlimit()
@@ -168,7 +174,7 @@ def value_table(solver: Solver, path: Path, *, claim: str = "", source: str = ""
         if state.phase == PLAY and solver.hopeless(state):
             values[state] = (Fraction(0), "floor")
             return Fraction(0)
-        if low < 0 or high >= weight:
+        if low < 0 or (high >= weight and low < weight):  # nothing below 1 known, and 1 not proven
             values[state] = (Fraction(1), "frontier")
             return Fraction(1)
         if state.phase == REVEAL:
@@ -186,13 +192,15 @@ def value_table(solver: Solver, path: Path, *, claim: str = "", source: str = ""
     finally:
         sys.setrecursionlimit(sys_limit)
     frontier = sum(1 for _, kind in values.values() if kind == "frontier")
-    header = f"# {TABLE_FORMAT} states={len(values)} root={root_value} {claim} {source}".rstrip()
-    lines = [header, format_hidden(solver.root)]
+    low, high, _, weight = solver.kept(solver.root)
+    exact = low == high and Fraction(low, weight) == root_value
+    head = {"format": TABLE_FORMAT, "game": "strato", **header, "start": format_hidden(solver.root),
+            "claim": {"upper_bound": str(root_value), "exact": exact},
+            "states": len(values), "frontier": frontier}
+    lines = [json.dumps(head, sort_keys=True)]
     for state, (v, kind) in values.items():
         lines.append(f"{kind} {v} {format_hidden(state)}")
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as out:
-        out.write("\n".join(lines) + "\n")
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=6) as out:
+        out.write(("\n".join(lines) + "\n").encode("utf-8"))
     return root_value, len(values), frontier
 
-
-__all__ += ["LETTERS"]

@@ -1,0 +1,108 @@
+"""The compiled hidden-pile search (``hidden/odds_kernel``) against the Python reference (issue 29).
+
+Tiny positions are real positions of the game: seeded solo deals of challenge 0, challenge 1 and the
+level-2 example played through the hidden game (the greedy agent's move most of the time, a random one
+otherwise, random draws) until few cards are left in the pile; every ``play`` state met on the way with
+at most ``PILE`` cards in the pile, small enough for the reference (``REFERENCE_STATES``), is one. On
+each, the compiled value must equal the exact ``Fraction`` of :func:`~stratagem.solvers.mdp.optimal_value`
+(a plain memoised expectimax over the same game).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from stratagem.models.strato.hidden import odds_kernel
+from stratagem.models.strato.hidden.exact import Solver, compiled_odds
+from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, parse_hidden
+from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, win_payoff
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.solvers.mdp import SOLVED, optimal_value
+from tests.models.strato.support import puzzle_challenge
+
+OPTIONS = Options()
+#: Most cards in the pile of a tiny position, by challenge (the reference must stay quick).
+PILE = {"challenge-0": 6, "challenge-1": 3, "level-2-example": 3}
+#: Two more challenge-0 positions met in such walks, whose values lie strictly between 0 and 1.
+MET = ("RRWR(RW)WWRW RRR {RRW} 1 - play", "RRRW(RW)WRWWW RRR {RRWWWW} 1 W play")
+COUNT = 32
+#: States the reference may keep on a tiny position (a larger one is passed over).
+REFERENCE_STATES = 6_000
+
+
+@cache
+def tiny_positions() -> tuple[tuple[str, HiddenState], ...]:
+    found: list[tuple[str, HiddenState]] = [("challenge-0", parse_hidden(text)) for text in MET]
+    seen: set[HiddenState] = {state for _, state in found}
+    for seed in range(200):
+        name = ("challenge-0", "challenge-1", "level-2-example")[seed % 3]
+        challenge = puzzle_challenge(name)
+        game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, seed, 1))
+        bound = TurnBound(game)
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            if state.phase == PLAY and len(state.pile) <= PILE[name] and state not in seen:
+                seen.add(state)
+                tiny = HiddenStrato(challenge, OPTIONS, state)
+                if optimal_value(tiny, state, win_payoff, rank=False, max_states=REFERENCE_STATES).status == SOLVED:
+                    found.append((name, state))
+                    if len(found) == COUNT:
+                        return tuple(found)
+            if game.chance_outcomes(state):
+                state = game.apply(state, rng.choice([card for card, _ in game.chance_outcomes(state)]))
+            elif rng.random() < 0.85:
+                state = game.apply(state, greedy_move(game, bound, state))
+            else:
+                state = game.apply(state, rng.choice(game.legal_moves(state)))
+    raise AssertionError("too few tiny positions")
+
+
+def test_enough_tiny_positions_of_every_kind() -> None:
+    positions = tiny_positions()
+    assert len(positions) >= 30
+    assert {name for name, _ in positions} == set(PILE)
+
+
+@pytest.mark.parametrize("index", range(COUNT))
+def test_compiled_value_equals_the_python_reference(index: int) -> None:
+    name, state = tiny_positions()[index]
+    game = HiddenStrato(puzzle_challenge(name), OPTIONS, state)
+    reference = optimal_value(game, state, win_payoff, rank=False)
+    got = compiled_odds(game)
+    assert got.status == "solved" and got.value == reference.value, game.format_state(state)
+
+
+def test_some_tiny_values_are_strictly_between_0_and_1() -> None:
+    values = [compiled_odds(HiddenStrato(puzzle_challenge(n), OPTIONS, s)).value for n, s in tiny_positions()]
+    assert sum(1 for v in values if v is not None and 0 < v < 1) >= 2, values
+
+
+def test_weights_are_the_pile_orders() -> None:
+    solver = Solver(HiddenStrato(puzzle_challenge("challenge-1"), OPTIONS, seeded_deal(puzzle_challenge("challenge-1"),
+                                                                                      3, 1)))
+    assert solver.weight("") == 1
+    assert solver.weight("RRWW") == 6
+    assert solver.weight("RRRWWST") == 7 * 6 * 5 * 4 * 3 * 2 // (6 * 2)
+
+
+def test_a_stopped_search_says_so() -> None:
+    challenge = puzzle_challenge("challenge-1")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 1, 1))
+    got = compiled_odds(game, max_states=2_000)
+    assert (got.status, got.value, got.stopped_by) == ("unknown", None, "state limit")
+    assert got.states == 2_000
+
+
+def test_the_compiled_value_is_exact_on_a_shipped_deal() -> None:
+    """Challenge 0's solo-1 (the Python search takes minutes): won with certainty."""
+    challenge = puzzle_challenge("challenge-0")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 1, 1))
+    got = compiled_odds(game)
+    assert got.value == Fraction(1) and got.memory > 0
+    assert odds_kernel.MAX_WEIGHT == 1 << 62

@@ -1,0 +1,180 @@
+"""The value table (``stratagem/strato-odds-table@1``, issue 29): what the compiled search writes checks
+with the rules alone, both ways when the search finished; forged tables are refused.
+
+Forgeries: a wrong value; a missing state; a decision valued with one of its moves left out; a chance
+node valued with its probabilities changed. Each is made by rewriting one row of a real table the way a
+faulty writer would, and ``verify`` must reject it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from stratagem.models.strato.hidden.exact import Solver, value_table
+from stratagem.models.strato.hidden.game import REVEAL, HiddenState, HiddenStrato, parse_hidden
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.position import ONGOING
+from stratagem.models.strato.rules.puzzle import setup_from_data
+from stratagem.verification import verify
+from stratagem.verification.oddstable import check_table, read_table
+from tests.models.strato.support import puzzle_challenge
+
+OPTIONS = Options()
+#: Challenge-0 positions whose values lie strictly between 0 and 1 (2/3 and 13/15).
+POSITIONS = ("RRWR(RW)WWRW RRR {RRW} 1 - play", "RRRW(RW)WRWWW RRR {RRWWWW} 1 W play")
+
+
+def setup() -> dict[str, object]:
+    """The ``setup`` a record of a challenge-0 position holds (the challenge, default options)."""
+    return {"challenge": puzzle_challenge("challenge-0").to_data()}
+
+
+def table(tmp_path: Path, text: str, max_states: int = 10_000_000) -> tuple[Path, Solver]:
+    challenge = puzzle_challenge("challenge-0")
+    game = HiddenStrato(challenge, OPTIONS, parse_hidden(text))
+    solver = Solver(game, max_states)
+    solver.solve()
+    path = tmp_path / "odds.tbl.gz"
+    value_table(solver, path, {"setup": setup(), "deal": "test"})
+    return path, solver
+
+
+def rewrite(path: Path, rows: list[str], header: dict[str, object] | None = None) -> Path:
+    head, _ = read_table(path)
+    forged = path.with_name("forged.tbl.gz")
+    with gzip.open(forged, "wt", encoding="utf-8") as out:
+        out.write("\n".join([json.dumps(header or head)] + rows) + "\n")
+    return forged
+
+
+def rows_of(path: Path) -> list[str]:
+    return read_table(path)[1]
+
+
+def entries(rows: list[str]) -> list[tuple[int, str, Fraction, HiddenState]]:
+    out = []
+    for i, line in enumerate(rows):
+        kind, value, state = line.split(" ", 2)
+        out.append((i, kind, Fraction(value), parse_hidden(state)))
+    return out
+
+
+def test_the_setup_is_readable() -> None:
+    challenge, options = setup_from_data(setup(), "test")
+    assert challenge == puzzle_challenge("challenge-0") and options == OPTIONS
+
+
+@pytest.mark.parametrize("text", POSITIONS)
+def test_a_solved_table_certifies_the_exact_value(tmp_path: Path, text: str) -> None:
+    path, solver = table(tmp_path, text)
+    exact = solver.solve().value
+    assert exact is not None and 0 < exact < 1
+    verdict = verify(path)
+    assert verdict.status == "certified", verdict.problem
+    head, _ = read_table(path)
+    assert Fraction(head["claim"]["upper_bound"]) == exact and head["claim"]["exact"] is True
+    assert {c.claim for c in verdict.claims} == {"upper_bound", "exact"}
+
+
+def test_the_table_is_deterministic(tmp_path: Path) -> None:
+    first, _ = table(tmp_path, POSITIONS[1])
+    data = first.read_bytes()
+    second, _ = table(tmp_path, POSITIONS[1])
+    assert second.read_bytes() == data
+
+
+def test_a_truncated_table_checks_as_an_upper_bound(tmp_path: Path) -> None:
+    path, solver = table(tmp_path, POSITIONS[1], max_states=300)
+    assert solver.solve().status == "unknown"
+    head, rows = read_table(path)
+    game = solver.game
+    found = check_table(game, rows)
+    assert found.valid, found.problem
+    assert found.frontier > 0 and found.value is not None and found.value >= Fraction(13, 15)
+    verdict = verify(path)
+    assert verdict.status in ("certified", "invalid")
+    assert any(c.claim == "upper_bound" and c.status == "certified" for c in verdict.claims)
+
+
+def refused(path: Path) -> str:
+    verdict = verify(path)
+    assert verdict.status == "invalid", verdict.claims
+    return verdict.problem
+
+
+def test_a_wrong_value_is_refused(tmp_path: Path) -> None:
+    path, _ = table(tmp_path, POSITIONS[1])
+    rows = rows_of(path)
+    for i, kind, value, _ in entries(rows):
+        if kind == "value" and 0 < value < 1 and i > 0:
+            rows[i] = f"value {value - Fraction(1, 100)} {rows[i].split(' ', 2)[2]}"
+            break
+    else:
+        raise AssertionError("no interior value to forge")
+    assert "line" in refused(rewrite(path, rows))
+
+
+def test_a_missing_state_is_refused(tmp_path: Path) -> None:
+    path, _ = table(tmp_path, POSITIONS[1])
+    rows = rows_of(path)
+    missing = next(i for i, kind, _, _ in entries(rows) if kind == "value" and i > 0)
+    del rows[missing]
+    assert "not in the table" in refused(rewrite(path, rows))
+
+
+def below(game: HiddenStrato, state: HiddenState, values: dict[HiddenState, Fraction], probability: bool) -> Fraction:
+    """A faulty writer's value below a move: as the rules, or (``probability``) every card equally likely."""
+    if state.status != ONGOING:
+        return Fraction(1 if state.status == 1 else 0)
+    if state in values:
+        return values[state]
+    outcomes = game.chance_outcomes(state)
+    if probability:
+        outcomes = [(card, Fraction(1, len(outcomes))) for card, _ in outcomes]
+    return sum((p * below(game, game.apply(state, c), values, probability) for c, p in outcomes), Fraction(0))
+
+
+def forge(tmp_path: Path, how: str) -> str:
+    path, solver = table(tmp_path, POSITIONS[1])
+    game = solver.game
+    rows = rows_of(path)
+    listed = entries(rows)
+    values = {state: value for _, _, value, state in listed}
+    for i, kind, value, state in listed:
+        if kind != "value":
+            continue
+        if how == "move":  # the decision valued without its best move
+            if state.phase == REVEAL:
+                continue
+            options = sorted((below(game, after, values, False) for _, after in game.plays(state)), reverse=True)
+            if len(options) < 2 or options[0] == options[1]:
+                continue
+            forged = options[1]
+        else:  # every card of a draw or reveal equally likely
+            plays = [after for _, after in game.plays(state)] if state.phase != REVEAL else [state]
+            forged = max(below(game, after, values, True) for after in plays)
+            if forged == value:
+                continue
+        rows[i] = f"value {forged} {rows[i].split(' ', 2)[2]}"
+        return refused(rewrite(path, rows))
+    raise AssertionError(f"no row to forge by {how}")
+
+
+def test_a_move_left_out_is_refused(tmp_path: Path) -> None:
+    assert "the rules give" in forge(tmp_path, "move")
+
+
+def test_a_changed_probability_is_refused(tmp_path: Path) -> None:
+    assert "the rules give" in forge(tmp_path, "probability")
+
+
+def test_a_claim_above_the_table_is_refused(tmp_path: Path) -> None:
+    path, _ = table(tmp_path, POSITIONS[0])
+    head, rows = read_table(path)
+    head["claim"] = {"upper_bound": "1/2", "exact": True}
+    assert "worth 2/3" in refused(rewrite(path, rows, head))
