@@ -44,7 +44,7 @@ def test_play_engine_option(cli) -> None:  # type: ignore[no-untyped-def]
     agents = "mcts:iterations=30:guided=false,mcts:iterations=30"
     runs = {}
     for engine in ("compiled", "reference", None):
-        args = ["play", "cardclash", "--agents", agents, "--games", "2", "--json"]
+        args = ["play", "cardclash", "--agents", agents, "--count", "2", "--json"]
         args += ["--engine", engine] if engine else []
         result = cli(*args)
         assert result.code == 0, result.err
