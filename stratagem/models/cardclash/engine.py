@@ -676,9 +676,14 @@ class DealtCardClashEngine(CardClashEngine):
     _tmp: cython.longlong[::1]
     _record: cython.longlong[::1]
     _weights: cython.longlong[::1]
+    #: The dealt game's state type (round state, waiting card), taken from the game by :meth:`from_game`:
+    #: the dealt game lives beside the OpenSpiel adapters, which a game's package does not import.
+    table: object
 
-    def __init__(self, players: int, width: int = 6, height: int = 6, strategic: bool = False) -> None:
+    def __init__(self, players: int, width: int = 6, height: int = 6, strategic: bool = False,
+                 table: object = None) -> None:
         CardClashEngine.__init__(self, players, width, height, strategic, 4)
+        self.table = table
         self.o_pending = self.width - 4
         self._tmp = np.zeros(self.width, np.int64)
         self._record = np.zeros(MOVE_WIDTH, np.int64)
@@ -688,7 +693,8 @@ class DealtCardClashEngine(CardClashEngine):
     def from_game(game: Any) -> DealtCardClashEngine:
         """The engine of a :class:`~stratagem.openspiel.cardclash.DealtCardClash` (its ``rules``' options)."""
         rules = game.rules
-        return DealtCardClashEngine(rules.num_players, rules.width, rules.height, rules.strategic)
+        return DealtCardClashEngine(rules.num_players, rules.width, rules.height, rules.strategic,
+                                    type(game.initial_state()))
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -803,14 +809,15 @@ class DealtCardClashEngine(CardClashEngine):
         return v
 
     def decode(self, vector: Any) -> Any:
-        """The :class:`~stratagem.openspiel.cardclash.Table` a packed vector stands for."""
-        from stratagem.openspiel.cardclash import Table
-
+        """The :class:`~stratagem.openspiel.cardclash.Table` a packed vector stands for (an engine made
+        without :meth:`from_game` has no table type and cannot decode)."""
+        if self.table is None:
+            raise ValueError("this engine was not made from a dealt game: it has no table type to decode into")
         v = np.asarray(vector, np.int64)
         pending = None
         if v[self.o_pending]:
             pending = CardClashEngine.decode_move(self, None, v[self.o_pending + 1:self.o_pending + 4])
-        return Table(CardClashEngine.decode(self, v), pending)
+        return self.table(CardClashEngine.decode(self, v), pending)
 
     def decode_move(self, state: Any, record: Any) -> Any:
         """A rank drawn or dealt at a chance state, else the round's move."""

@@ -283,7 +283,7 @@ def test_wrong_chance_weights_fail_the_comparison() -> None:
     game = DealtCardClash(CardClashGame(2))
     check_state(game, DealtCardClashEngine.from_game(game), game.initial_state())
     with pytest.raises(AssertionError, match="chance outcomes"):
-        check_state(game, WrongWeights(2), game.initial_state())
+        check_state(game, WrongWeights(2, table=type(game.initial_state())), game.initial_state())
 
 
 # -- the comparison catches a wrong engine -------------------------------------------------------------

@@ -131,10 +131,32 @@ class Solver:
         return int(self.kernel.weight(self.counts(pile)))
 
     def hopeless(self, state: HiddenState) -> bool:
-        """The kernel's floor, as :func:`stratagem.verification.oddstable.turns_needed` states it."""
-        from stratagem.verification.oddstable import turns_needed
+        """The kernel's floor, stated again over the rules engine's rows for the table writer: more turns
+        needed (:func:`turns_needed`) than cards left. ``verify`` recomputes the floor of every state the
+        table marks so with its own bound (:mod:`stratagem.verification.oddstable`), sharing no code."""
+        return turns_needed(self.game, state.rows) > len(state.hands[0]) + len(state.pile)
 
-        return turns_needed(self.game.challenge, state.rows) > len(state.hands[0]) + len(state.pile)
+
+def turns_needed(game: HiddenStrato, rows: tuple[Row, ...]) -> int:
+    """The kernel's bound on the turns any win from ``rows`` needs: for the goal rows that could win, the
+    largest of the goal's cards the table lacks (a turn adds one card to the table), half the goal
+    half-rows' missing length rounded up (a turn lengthens them by two at most) and one; the least over
+    the sets of rows that could meet the goal (a huge number when none can)."""
+    challenge = game.challenge
+    table = "".join(row.left + row.right for row in rows)
+    eligible = [r for r, row in enumerate(rows) if challenge.goal.eligible(row)]
+    least = 1 << 20
+    for chosen in combinations(eligible, challenge.rows_required):
+        wanted: dict[str, int] = {}
+        missing = 0
+        for r in chosen:
+            for side, half_goal in challenge.goal.halves():
+                for weather, n in half_goal.needs(rows[r]).items():
+                    wanted[weather] = wanted.get(weather, 0) + n
+                missing += max(0, half_goal.length() - len(rows[r].half(side)))
+        lacking = sum(max(0, n - table.count(weather)) for weather, n in wanted.items())
+        least = min(least, max(lacking, -(-missing // 2), 1))
+    return least
 
 
 def compiled_odds(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES) -> CompiledOdds:
