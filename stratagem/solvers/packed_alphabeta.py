@@ -35,6 +35,9 @@ The principal variation is found afterwards as the Python search finds it: at ea
 the first move (the table's first) whose null-window test keeps the score. A chance or simultaneous
 node raises :class:`SearchRefused` (expectiminimax and the matrix solver are the searches there). This
 module is a kernel (compiled at install, see ``setup.py``).
+
+Why one module of over 600 lines: it is one concept, alpha-beta over a packed game; its table,
+per-ply scratch, move ordering and the negamax call one another at C level, which Cython inlines only within one module.
 """
 
 from __future__ import annotations

@@ -31,6 +31,10 @@ at most one node and one node's edges. Simultaneous nodes are refused (decoupled
 :mod:`stratagem.solvers.duct`'s). :func:`run_uct` returns plain arrays; the caller that knows the
 reference engine turns them into a :class:`~stratagem.solvers.mcts.MctsResult`. This module is a
 kernel (compiled at install, see ``setup.py``).
+
+Why one module of over 600 lines: it is one concept, UCT with MCTS-Solver over a packed game; the
+flat tree, the random stream, the playouts and the backups call one another at C level, which Cython
+inlines only within one module.
 """
 
 from __future__ import annotations

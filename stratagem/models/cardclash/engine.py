@@ -41,6 +41,10 @@ cell in the battlefield's coordinates as the reference's
 :class:`~stratagem.models.cardclash.position.Move`, or ``(-1, 0, 0)`` for a pass.
 :meth:`CardClashEngine.legal` lists them in the reference's order (ranks, then cells row by row).
 Returns are the reference's: +1 to the winners and -1 to the others, 0 to all when all win.
+
+Why one module of over 600 lines: it is one concept, Card Clash's rules over packed states (the
+compiled twin of the rules engine, both of its games, held to it move for move); its functions share the
+state layout and call one another at C level, which Cython inlines only within one module.
 """
 
 from __future__ import annotations

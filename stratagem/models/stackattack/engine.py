@@ -54,6 +54,10 @@ write into a caller's buffer is checked against the buffer's rows first.
 Limits (``encode`` raises ``ValueError`` beyond them): none
 beyond the reference's checked states (hands of at most 10 cards, rows within 5 + Shields, decks up to
 the puzzle format's 1,000 cards).
+
+Why one module of over 600 lines: it is one concept, Stack Attack's rules over packed states (the
+compiled twin of the rules engine, held to it move for move); its functions share the state layout and
+call one another at C level, which Cython inlines only within one module.
 """
 
 from __future__ import annotations

@@ -35,6 +35,10 @@ then the moves that start a new layer). :meth:`StakdEngine.apply` checks the mov
 rules, places the piece and passes the turn as the reference's ``settle`` does (a player found
 without a play is out for good). Returns are the reference's: solo +1 when every piece is placed, else
 -1; with players, +1 to whoever placed the last piece that is not a Bomber, -1 to the others.
+
+Why one module of over 600 lines: it is one concept, STAKD's rules over packed states (the compiled
+twin of the rules engine, held to it move for move); its functions share the state layout and call one
+another at C level, which Cython inlines only within one module.
 """
 
 from __future__ import annotations

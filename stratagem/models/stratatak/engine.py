@@ -45,6 +45,10 @@ they are used, and every write into a caller's buffer is checked against the buf
 Limits (``encode`` and :meth:`legal` raise ``ValueError`` beyond them): a state of more than :data:`MAX_MOVES`
 distinct plays (a hand of far more cards than any hand size of the rules) and a known pile longer than the
 deck.
+
+Why one module of over 600 lines: it is one concept, Stratatak's rules over packed states (the
+compiled twin of the rules engine, held to it move for move); its functions share the state layout and
+call one another at C level, which Cython inlines only within one module.
 """
 
 from __future__ import annotations

@@ -27,6 +27,10 @@ Methods (``method=``):
 Every claim is worded so as not to overclaim: ``solved`` means a line with a lower-bound proof or an
 exhaustive search (named in ``optimality``), and a time limit gives ``unknown`` with the best line found
 and the bound proven.
+
+Why one module of over 600 lines: it is one concept, the solve pipeline (each method's run, how its
+answer's optimality is known, and the proof record it writes); its phases share one deadline and one
+:class:`Solution` and are read together.
 """
 
 from __future__ import annotations

@@ -41,6 +41,10 @@ is the rules engine's, so a move's index here is its index in ``HiddenStrato.pla
 Indexes are not bounds-checked (the header's directives): buffers are sized for the deepest game
 (:data:`MAX_DEPTH` levels, a level per turn phase), ``plays`` raises rather than overflow its buffer,
 the table is indexed through a mask and grows at half full.
+
+Why one module of over 600 lines: it is one concept, the compiled expectimax over solo Strato's information
+states; its table, bounds and recursion call one another at C level, which Cython inlines only within one
+module.
 """
 
 from __future__ import annotations
