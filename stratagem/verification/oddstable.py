@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
+from stratagem.core.io import open_regular
 from stratagem.models.strato.hidden.game import PLAY, REVEAL, TARGET, HiddenState, HiddenStrato, parse_hidden
 from stratagem.models.strato.rules.challenge import Challenge
 from stratagem.models.strato.rules.position import ONGOING, WON, Row
@@ -101,11 +102,13 @@ class TableCheck:
 
 
 def is_table(path: str | Path) -> bool:
-    """Whether ``path`` is a gzip file (a value table, as no other record is compressed)."""
+    """Whether ``path`` is a gzip file (a value table, as no other record is compressed). Only a regular
+    file is looked into (a FIFO would block): anything else is not a table, and the JSON reader says why
+    it cannot be read."""
     try:
-        with open(path, "rb") as source:
+        with open_regular(path) as source:
             return source.read(2) == b"\x1f\x8b"
-    except OSError:
+    except (BadInput, OSError):
         return False
 
 
