@@ -344,6 +344,8 @@ print(json.dumps({"compiled": module.__file__.endswith(".so"), "digest": digest.
 """
 
 
+# 18 s: the engine run as plain Python in a child process (the compiled one is held to the reference above)
+@pytest.mark.slow
 def test_the_interpreted_engine_answers_as_the_compiled_one(tmp_path: Path) -> None:
     if not COMPILED:
         pytest.skip("the compiled core is not built: this run is the interpreted one")
