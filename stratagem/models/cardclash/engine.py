@@ -49,7 +49,7 @@ state layout and call one another at C level, which Cython inlines only within o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import cython
 import numpy as np
@@ -821,7 +821,7 @@ class DealtCardClashEngine(CardClashEngine):
         pending = None
         if v[self.o_pending]:
             pending = CardClashEngine.decode_move(self, None, v[self.o_pending + 1:self.o_pending + 4])
-        return self.table(CardClashEngine.decode(self, v), pending)
+        return cast(Any, self.table)(CardClashEngine.decode(self, v), pending)
 
     def decode_move(self, state: Any, record: Any) -> Any:
         """A rank drawn or dealt at a chance state, else the round's move."""
