@@ -193,13 +193,18 @@ def certify_by_bound(solution: Solution) -> None:
     solution.status = SOLVED
     solution.lower_bound = len(solution.moves)
     solution.evidence = dict(evidence)
-    how = ("the relaxation bound" if evidence.get("kind") == "relaxation-bound" else
-           f"the relaxation bound and a pruned exhaustive search of every line up to {evidence.get('horizon')} turns")
-    solution.optimality = (f"no winning line is shorter than {len(solution.moves)} turns: {how} "
+    solution.optimality = (f"no winning line is shorter than {len(solution.moves)} turns: {_certified_by(evidence)} "
                            f"(a certificate `stratagem verify` recomputes from the rules); the line was found by "
                            f"{METHOD_NAMES[(solution.best_line or {}).get('method', solution.method)]}")
     solution.stopped_by = None
     solution.best_line = None
+
+
+def _certified_by(evidence: dict[str, Any]) -> str:
+    """What a relaxation certificate rests on, in words (for an answer's ``optimality``)."""
+    if evidence.get("kind") == "relaxation-bound":
+        return "the relaxation bound"
+    return f"the relaxation bound and a pruned exhaustive search of every line up to {evidence.get('horizon')} turns"
 
 
 def certified_length(evidence: dict[str, Any]) -> int | None:
@@ -633,11 +638,9 @@ def certify_line(game: StratoGame, solution: Solution, relaxed: Solution, deadli
         if not found.exhausted:
             return
         solution.evidence = dict(evidence, kind="relaxation-search", horizon=n - 1, certificate=True)
-    how = ("the relaxation bound" if solution.evidence["kind"] == "relaxation-bound" else
-           f"the relaxation bound and a pruned exhaustive search of every line up to "
-           f"{solution.evidence['horizon']} turns")
-    solution.optimality = (f"no winning line is shorter than {n} turns: {how} (a certificate `stratagem verify` "
-                           f"recomputes from the rules); the line was found by {METHOD_NAMES[solution.method]}, "
+    solution.optimality = (f"no winning line is shorter than {n} turns: {_certified_by(solution.evidence)} "
+                           "(a certificate `stratagem verify` recomputes from the rules); the line was found by "
+                           f"{METHOD_NAMES[solution.method]}, "
                            "whose exhaustive search agrees")
 
 
