@@ -21,14 +21,19 @@ times are CPU seconds of this process and depend on the machine and its load (no
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import os
 import platform
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from statistics import fmean, median
+from typing import Any
 
 from stratagem.loading import load_position
-from stratagem.matches import play
+from stratagem.matches import game_agents, new_game, play
+from stratagem.solvers.agents import MctsAgent
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.mcts import uct
 
@@ -138,9 +143,88 @@ def peer(games: int, seconds: float, rollout_limit: int | None) -> list[str]:
             f"| [{low:.2f}, {high:.2f}] |", ""]
 
 
+#: The strength matches: (game, opponent).
+STRENGTH_MATCHES = (("cardclash", "mctsbot"), ("cardclash", "greedy"), ("stakd", "mctsbot"), ("stakd", "greedy"))
+#: Seeds apart from the counted match's (pairs 0, 1, ...) for the uncounted calibration deals.
+CALIBRATION_SEED = 10_000
+
+
+def strength_game(game_name: str, opponent: str) -> tuple[Any, Any]:
+    """The game a strength match is played on, and its compiled engine.
+
+    Against MCTSBot: the peers' game (:func:`stratagem.openspiel.peers.match_game`: dealt Card Clash
+    with every draw a chance node, STAKD's two-player start). Against greedy: what ``stratagem play``
+    plays (a fresh seeded deal each pair; Card Clash's draw piles are then part of the open position),
+    since the greedy agent works on the rules engine's own states."""
+    if opponent == "mctsbot":
+        from stratagem.openspiel.peers import match_game
+
+        game = match_game(game_name)
+    else:
+        game = new_game(game_name, 2)
+    package = importlib.import_module(f"stratagem.models.{game_name}")
+    engine = package.compiled_engine(game)
+    if engine is None:
+        raise SystemExit(f"{game_name}: no compiled engine for the match's game")
+    return game, engine
+
+
+def strength(game_name: str, opponent: str, games: int, seconds: float, rounds: int) -> list[str]:
+    """Our ``mcts`` agent on the compiled engine against ``opponent`` at ``seconds`` CPU per move."""
+    from stratagem.solvers.match import TimedAgent, equal_cpu_budgets, play_match
+
+    game, engine = strength_game(game_name, opponent)
+    low, high = return_bounds(game)
+    value_range = (float(low), float(high))
+
+    def build(budgets: Sequence[int | None]) -> list[Any]:
+        ours = MctsAgent(iterations=budgets[0], value_range=value_range, engine=engine)
+        if opponent == "mctsbot":
+            from stratagem.openspiel.peers import SpielMctsAgent
+
+            assert budgets[1] is not None
+            return [ours, SpielMctsAgent(budgets[1])]
+        return [ours, game_agents(game_name)["greedy"]()]
+
+    started = time.process_time()
+    budgets = equal_cpu_budgets(game, build, [2000, 20 if opponent == "mctsbot" else None], seconds,
+                                rounds=rounds, seed=CALIBRATION_SEED, minimum=2)
+    print(f"{game_name} vs {opponent}: budgets per move {budgets} after {rounds} calibration deals "
+          f"({time.process_time() - started:.0f} CPU s)", flush=True)
+    ours, theirs = (TimedAgent(agent) for agent in build(budgets))
+    wins = draws = losses = unfinished = 0
+    played = 0
+    for pair in range(games // 2):
+        result = play_match(game, [ours, theirs], 2, seed=pair)
+        first = result.agents[0]
+        wins, draws, losses = wins + first.wins, draws + first.draws, losses + first.losses
+        unfinished += first.unfinished
+        played += result.games
+        print(f"{game_name} vs {opponent}, pair {pair}: {wins}-{draws}-{losses} ({unfinished} unfinished), "
+              f"CPU s per move ours {fmean(ours.seconds):.3f} / theirs {fmean(theirs.seconds):.3f}, "
+              f"{time.process_time() - started:.0f} CPU s", flush=True)
+    finished = wins + draws + losses
+    low_ci, high_ci = wilson(wins, finished)
+    score = (wins + 0.5 * draws) / max(finished, 1)
+    theirs_budget = f"{budgets[1]:,}" if budgets[1] is not None else "—"
+    row = (f"| {game_name} | {opponent} | {played} | {budgets[0]:,} / {theirs_budget} "
+           f"| {fmean(ours.seconds):.3f} / {fmean(theirs.seconds):.4f} "
+           f"| {median(ours.seconds):.3f} / {median(theirs.seconds):.4f} | {wins}-{draws}-{losses} "
+           f"| {wins / max(finished, 1):.2f} | [{low_ci:.2f}, {high_ci:.2f}] | {score:.2f} |")
+    print(row, flush=True)
+    return [row]
+
+
+STRENGTH_HEAD = [
+    "| game | opponent | games | iterations per move (ours / theirs) | mean CPU s per move (ours / theirs) "
+    "| median CPU s per move (ours / theirs) | our W-D-L | win rate | 95% CI | score |",
+    "|---|---|---:|---|---|---|---|---:|---|---:|",
+]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("sections", nargs="+", choices=("speed", "greedy", "peer"))
+    parser.add_argument("sections", nargs="+", choices=("speed", "greedy", "peer", "strength"))
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--simulations", type=int, default=1000)
@@ -148,18 +232,29 @@ def main() -> None:
     parser.add_argument("--rollout-limit", type=int, default=None, help="peer: both sides' playout cut")
     parser.add_argument("--only", default=None, help="greedy: only pairings containing this text")
     parser.add_argument("--pairs", action="store_true", help="greedy: play in seeded pairs, printing the score")
+    parser.add_argument("--match", action="append", default=None,
+                        help="strength: GAME:OPPONENT (cardclash|stakd : mctsbot|greedy); repeatable, default all four")
+    parser.add_argument("--rounds", type=int, default=3, help="strength: calibration deals before the match")
     parser.add_argument("--out", help="append the tables to this Markdown file")
     args = parser.parse_args()
     command = "python scripts/mcts_bench.py " + " ".join(
         [*args.sections, f"--games {args.games}"] + ([f"--only '{args.only}'"] if args.only else [])
         + (["--pairs"] if args.pairs else [])
-        + ([f"--rollout-limit {args.rollout_limit}"] if args.rollout_limit is not None else []))
+        + ([f"--rollout-limit {args.rollout_limit}"] if args.rollout_limit is not None else [])
+        + ([f"--seconds {args.seconds}"] if "strength" in args.sections or "peer" in args.sections else [])
+        + [f"--match {m}" for m in args.match or []])
     lines: list[str] = []
     for section in args.sections:
         if section == "speed":
             lines += speed(args.repeats, args.simulations)
         elif section == "greedy":
             lines += greedy(args.games, args.only, args.pairs)
+        elif section == "strength":
+            lines += STRENGTH_HEAD
+            for match in args.match or [f"{g}:{o}" for g, o in STRENGTH_MATCHES]:
+                game_name, _, opponent = match.partition(":")
+                lines += strength(game_name, opponent, args.games, args.seconds, args.rounds)
+            lines.append("")
         else:
             lines += peer(args.games, args.seconds, args.rollout_limit)
     text = "\n".join(header(command) + lines) + "\n"

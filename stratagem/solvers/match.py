@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from statistics import NormalDist, fmean, stdev
 from typing import Any
@@ -50,7 +51,9 @@ __all__ = [
     "GameRecord",
     "MatchResult",
     "MatchStopped",
+    "TimedAgent",
     "bootstrap_interval",
+    "equal_cpu_budgets",
     "play_game",
     "play_match",
     "t_interval",
@@ -406,3 +409,65 @@ def _agent_record(label: str, agent: Agent, records: Sequence[GameRecord], playe
         mean_return_ci95=bootstrap_interval(values),
         seat_games=tuple(seat_games),
     )
+
+
+# --------------------------------------------------------------------------------------------------
+# Equal CPU per move
+
+
+@dataclass
+class TimedAgent:
+    """An agent that records the CPU seconds (``clock``: this process's CPU time) each of its moves took."""
+
+    agent: Any
+    clock: Callable[[], float] = field(default=time.process_time, repr=False)
+    seconds: list[float] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return str(self.agent.name)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(getattr(self.agent, "params", {}))
+
+    def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
+        started = self.clock()
+        move = self.agent.choose(game, state, rng)
+        self.seconds.append(self.clock() - started)
+        return move
+
+
+def equal_cpu_budgets(
+    game: Game[Any, Any],
+    build: Callable[[Sequence[int | None]], Sequence[Agent]],
+    budgets: Sequence[int | None],
+    seconds: float,
+    *,
+    rounds: int = 3,
+    seed: int = 0,
+    minimum: int = 1,
+    start: Any = None,
+    clock: Callable[[], float] = time.process_time,
+) -> list[int | None]:
+    """Each side's search budget (iterations or simulations per move) that spends ``seconds`` of CPU per
+    move, so that a match between searches of unlike speed is fair and still seeded and reproducible
+    (a fixed count per move, unlike a time limit, gives the same moves on every run).
+
+    ``build(budgets)`` makes one agent per player from the budgets (``None``: a side whose cost is not
+    scaled, such as a one-ply baseline). Starting from ``budgets``, ``rounds`` times: one deal is played
+    from both seats (``play_match`` with seed ``seed``, ``seed + 1`` ... and 2 games for two players:
+    give a seed apart from the counted match's), and each scaled budget is multiplied by ``seconds``
+    over the mean CPU its side spent per move (never below ``minimum``). Returns the last budgets.
+    """
+    current = list(budgets)
+    for r in range(rounds):
+        timed = [TimedAgent(agent, clock) for agent in build(current)]
+        play_match(game, timed, game.num_players, seed=seed + r, start=start)
+        for side, budget in enumerate(current):
+            spent = timed[side].seconds
+            if budget is None or not spent:
+                continue
+            mean = max(sum(spent) / len(spent), 1e-9)
+            current[side] = max(minimum, round(budget * seconds / mean))
+    return current

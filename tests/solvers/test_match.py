@@ -25,7 +25,14 @@ from stratagem.solvers.agents import (
     parse_agent_spec,
     register_agent,
 )
-from stratagem.solvers.match import play_match, t_interval, t_quantile, wilson_interval
+from stratagem.solvers.match import (
+    TimedAgent,
+    equal_cpu_budgets,
+    play_match,
+    t_interval,
+    t_quantile,
+    wilson_interval,
+)
 from stratagem.solvers.mcts import UnsupportedGame
 
 # --------------------------------------------------------------------------------------------------
@@ -218,3 +225,50 @@ def test_parse_agent_spec() -> None:
     assert parse_agent_spec("pimc:time_limit=none") == ("pimc", {"time_limit": None})
     with pytest.raises(AgentError):
         parse_agent_spec("mcts:iterations")
+
+
+# --------------------------------------------------------------------------------------------------
+# Equal CPU per move
+
+
+class _Clock:
+    """A CPU clock the test advances by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _CostlyAgent:
+    """Plays the first legal move, charging ``cost`` clock seconds per unit of its budget."""
+
+    def __init__(self, name: str, budget: int | None, cost: float, clock: _Clock) -> None:
+        self.name, self.budget, self.cost, self.clock = name, budget, cost, clock
+
+    def choose(self, game: Any, state: Any, rng: random.Random) -> Any:
+        self.clock.now += self.cost * (self.budget if self.budget is not None else 1)
+        return game.legal_moves(state)[0]
+
+
+def test_equal_cpu_budgets_scale_each_side_to_the_target() -> None:
+    clock = _Clock()
+
+    def build(budgets: Any) -> list[Any]:
+        return [_CostlyAgent("fast", budgets[0], 1e-5, clock), _CostlyAgent("slow", budgets[1], 1e-3, clock)]
+
+    # fast: 100 units at 1e-5 s = 0.001 s a move, so 0.2 s is 20,000 units; slow: 20,000 at 1e-3 = 20 s a
+    # move, so 200 units. One round finds both, since the cost per unit is fixed.
+    budgets = equal_cpu_budgets(NimGame((2, 2)), build, [100, 20_000], 0.2, rounds=1, clock=clock)
+    assert budgets == [20_000, 200]
+    # A side given None is not scaled (a baseline of fixed cost); minimum is a floor.
+    assert equal_cpu_budgets(NimGame((2, 2)), build, [None, 20_000], 1e-9, rounds=2, clock=clock,
+                             minimum=2) == [None, 2]
+
+
+def test_timed_agent_records_each_moves_cpu() -> None:
+    clock = _Clock()
+    timed = TimedAgent(_CostlyAgent("a", 3, 0.5, clock), clock)
+    play_match(NimGame((1, 1)), [timed, RandomAgent()], 2, seed=0)
+    assert timed.seconds and all(s == 1.5 for s in timed.seconds) and timed.name == "a"
