@@ -1,22 +1,28 @@
 """Measure stratagem's UCT: its speed against OpenSpiel's MCTSBot, and its play against greedy and MCTSBot.
 
-Three sections, each a Markdown table printed (and, with ``--out``, appended to one file):
+Four sections, each a Markdown table printed (and, with ``--out``, appended to one file):
 
-- ``speed``: simulations per CPU-second from shipped positions, medians of ``--repeats`` runs:
-  our plain UCT (no move ordering, random playouts to the end, as MCTSBot) against OpenSpiel's
-  ``MCTSBot`` (:func:`stratagem.openspiel.peers.uct_speed`), and our default UCT (guided by the game's
-  move ordering, leaves valued as the game declares: Card Clash by its evaluation) on the same states.
-- ``greedy``: the ``mcts`` agent against the game's ``greedy`` agent on fresh deals, seats rotating,
-  at several budgets (iterations per move): win rate with a 95% Wilson interval.
-- ``peer``: the ``mcts`` agent against ``MCTSBot`` at calibrated equal CPU time per move on dealt Card
-  Clash rounds (:func:`stratagem.openspiel.peers.equal_time_match`).
+- ``speed``: simulations per CPU-second of plain UCT (random playouts to the end, as MCTSBot) on the
+  game's compiled engine, on the reference engine and of OpenSpiel's ``MCTSBot`` on the adapter over the
+  reference engine, from the Card Clash and STAKD starts and shipped positions, medians of ``--repeats``
+  runs in one run (:func:`stratagem.bench.searches.uct_speed`).
+- ``strength``: the ``mcts`` agent on the compiled engine against ``MCTSBot`` or ``greedy`` at equal CPU
+  per move (``--seconds``, process CPU time): each side's fixed budget per move (iterations, simulations)
+  calibrated over uncounted deals (:func:`stratagem.solvers.match.equal_cpu_budgets`), then ``--games``
+  games in seeded pairs (pair k: one deal, both seats, seed k), the running score and both sides' CPU
+  per move printed after each pair; W-D-L with the 95% Wilson interval of our win rate.
+- ``greedy``: the ``mcts`` agent on the reference engine against the game's ``greedy`` agent on fresh
+  deals, seats rotating, at several budgets (iterations per move): win rate with a 95% Wilson interval.
+- ``peer``: the reference-engine ``mcts`` agent against ``MCTSBot`` at calibrated equal CPU time per
+  move on dealt Card Clash rounds (:func:`stratagem.openspiel.peers.equal_time_match`).
 
-Needs the ``openspiel`` extra for ``speed`` and ``peer``. Matches are seeded (same seed, same games);
-times are CPU seconds of this process and depend on the machine and its load (noted in the header).
+Needs the ``openspiel`` extra for ``speed``, ``peer`` and ``strength`` against MCTSBot. Matches are
+seeded (same seed and budgets, same games; the calibration measures CPU, so the budgets it picks vary
+a little from run to run); times are CPU seconds of this process and depend on the machine and its
+load (noted in the header).
 
-    python scripts/mcts_bench.py greedy --games 100 --out results/mcts.md
-    python scripts/mcts_bench.py speed peer --games 100
-"""
+    python scripts/mcts_bench.py strength --games 100 --seconds 0.2 --match cardclash:greedy
+    python scripts/mcts_bench.py speed --repeats 3
 
 from __future__ import annotations
 
@@ -35,7 +41,6 @@ from stratagem.loading import load_position
 from stratagem.matches import game_agents, new_game, play
 from stratagem.solvers.agents import MctsAgent
 from stratagem.solvers.alphabeta import return_bounds
-from stratagem.solvers.mcts import uct
 
 #: Positions of the speed table (the issue's measured states first).
 SPEED_POSITIONS = ("puzzles/cardclash/defence-holds.toml", "puzzles/cardclash/square-in-7.toml",
@@ -59,29 +64,36 @@ def header(command: str) -> list[str]:
 
 
 def speed(repeats: int, simulations: int) -> list[str]:
-    from stratagem.openspiel.peers import uct_speed
+    from stratagem.bench.searches import start_position, uct_speed
+    from stratagem.engines import resolve
 
-    lines = ["## Simulations per CPU-second", "",
-             f"{simulations:,} simulations from each position, median of {repeats} runs (CPU time). `plain`: "
-             "no move ordering, random playouts to the end (what MCTSBot does); `default`: guided by the "
-             "game's move ordering, leaves valued as the game declares (Card Clash: its evaluation).", "",
-             "| position | MCTSBot sims/s | plain sims/s | plain / MCTSBot | default sims/s | default / MCTSBot |",
-             "|---|---:|---:|---:|---:|---:|"]
+    compiled = 20 * simulations
+    lines = ["## Simulations per CPU-second: the compiled engine against MCTSBot", "",
+             f"Plain UCT (random playouts to the end, every move tried once first, what MCTSBot does) with the "
+             f"solvers off, so that every run does its budget: {compiled:,} simulations a run on the compiled "
+             f"engine, {simulations:,} on the reference engine and for OpenSpiel's Python `MCTSBot` (random "
+             f"rollouts, `solve=False`) on `stratagem.openspiel`'s adapter over the reference engine; median of "
+             f"{repeats} runs each, all in one run (CPU time; `stratagem.bench.searches.uct_speed`).", "",
+             "| position | compiled sims/s | reference sims/s | MCTSBot sims/s | compiled / MCTSBot "
+             "| compiled / reference | reference / MCTSBot |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    positions: list[tuple[str, Any, Any]] = []
+    for game_name in ("cardclash", "stakd"):
+        game, state = start_position(game_name)
+        positions.append((f"{game_name}/start (seed 0)", game, state))
     for file in SPEED_POSITIONS:
         loaded = load_position(file)
-        game, state = loaded.game, loaded.state
-        peer = uct_speed(game, state, simulations, repeats=repeats)
-        low, high = return_bounds(game)
-        rates = []
-        for r in range(repeats):
-            started = time.process_time()
-            result = uct(game, state, iterations=simulations, seed=r, value_range=(float(low), float(high)))
-            rates.append(result.iterations / max(time.process_time() - started, 1e-9))
-        rates.sort()
-        default = rates[len(rates) // 2]
-        name = f"{Path(file).parent.name}/{Path(file).stem}"
-        lines.append(f"| {name} | {peer.theirs_rate:,.0f} | {peer.ours_rate:,.0f} | {peer.ratio:.2f} "
-                     f"| {default:,.0f} | {default / peer.theirs_rate:.2f} |")
+        positions.append((f"{Path(file).parent.name}/{Path(file).stem}", loaded.game, loaded.state))
+    for name, game, state in positions:
+        engine = resolve(game, "compiled").engine
+        if engine is None:
+            lines.append(f"| {name} | no compiled engine | | | | | |")
+            continue
+        found = uct_speed(game, engine, state, compiled=compiled, reference=simulations, repeats=repeats)
+        bot = found.mctsbot or float("nan")
+        lines.append(f"| {name} | {found.compiled:,.0f} | {found.reference:,.0f} | {bot:,.0f} "
+                     f"| {found.compiled / bot:.1f} | {found.compiled / found.reference:.1f} "
+                     f"| {found.reference / bot:.2f} |")
         print(lines[-1], flush=True)
     return lines + [""]
 
