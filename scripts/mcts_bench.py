@@ -23,6 +23,7 @@ load (noted in the header).
 
     python scripts/mcts_bench.py strength --games 100 --seconds 0.2 --match cardclash:greedy
     python scripts/mcts_bench.py speed --repeats 3
+"""
 
 from __future__ import annotations
 
