@@ -1,0 +1,232 @@
+"""ISMCTS and PIMC on a game's compiled engine, reported in the reference engine's terms.
+
+The determinisations are drawn as the Python searches draw them, by the reference game's
+``sample_state`` from one ``random.Random(seed)`` (so what a player cannot see is decided by the rules
+engine alone), and packed by the engine; the searches over them run in C
+(:mod:`stratagem.solvers.packed_ismcts`):
+
+- :func:`ismcts_compiled` is :func:`stratagem.solvers.mcts.ismcts` with ``guided=False`` and returns the
+  same :class:`~stratagem.solvers.mcts.MctsResult` (the real state's moves in ``legal_moves`` order, with
+  visits and means; the most visited chosen, ties to the higher mean, then the earlier move);
+- :func:`pimc_compiled` is :func:`stratagem.solvers.pimc.pimc` with the rollout evaluator
+  (:func:`~stratagem.solvers.pimc.rollout_evaluator`) and returns the same
+  :class:`~stratagem.solvers.pimc.PimcResult`;
+- :func:`pimc_simultaneous_compiled` is :class:`~stratagem.solvers.agents.PimcAgent`'s choice at a
+  simultaneous node.
+
+A move is matched across determinisations by the engine's move record, as the Python searches match it
+by its notation. The kernel's random stream (playouts, ties) is its own splitmix64 seeded from the same
+``Random``, so the compiled and Python searches agree in distribution, not draw for draw; each is
+deterministic for a seed. Cut playouts (``rollout_limit``) are scored by the game's evaluation only where
+the engine has one (Stack Attack's); otherwise by the middle of ``value_range``, which differs from the
+Python playout where the game has an evaluation: callers route such searches to the reference engine.
+No game is imported here; the caller hands over the engine.
+"""
+
+from __future__ import annotations
+
+import time
+from random import Random
+from typing import Any
+
+import numpy as np
+
+from stratagem.core.errors import UnsupportedGame
+from stratagem.core.game import CHANCE, SIMULTANEOUS, Game, HiddenInformation, M
+from stratagem.core.packed import PackedGame
+from stratagem.solvers.compiled_duct import simultaneous_part
+from stratagem.solvers.mcts import DEFAULT_EXPLORATION, MctsResult, MoveStats
+from stratagem.solvers.pimc import PimcMoveStats, PimcResult
+
+__all__ = ["ismcts_compiled", "pimc_compiled", "pimc_simultaneous_compiled"]
+
+#: Determinisations drawn and packed per call into the kernel.
+BATCH = 256
+
+
+def _observer(game: Game[Any, Any], state: Any, player: int | None) -> int:
+    mover = game.to_move(state)
+    if mover == SIMULTANEOUS:
+        if player is None or not 0 <= player < game.num_players:
+            raise UnsupportedGame("at a simultaneous node, say which player's moves to report (player=...)")
+        return player
+    if mover == CHANCE:
+        raise UnsupportedGame("the position is a chance node: there is no move to choose")
+    if player is not None and player != mover:
+        raise UnsupportedGame(f"player {player} is not to move (player {mover} is)")
+    return mover
+
+
+def _batch(game: Any, engine: PackedGame, state: Any, player: int, rng: Random, count: int) -> Any:
+    """``count`` determinisations of ``state`` for ``player``, packed one per row."""
+    rows = np.zeros((count, engine.width), np.int64)
+    for i in range(count):
+        rows[i] = engine.encode(game.sample_state(state, player, rng))
+    return rows
+
+
+def _real_moves(game: Game[Any, Any], engine: PackedGame, state: Any) -> tuple[list[Any], list[tuple[int, ...]]]:
+    """The real state's legal moves (reference order) and each one's engine record (as a tuple)."""
+    vector = engine.encode(state)
+    records = engine.legal_moves(vector)
+    by_move = {engine.decode_move(vector, record): tuple(int(x) for x in record) for record in records}
+    moves = list(game.legal_moves(state))
+    if len(by_move) != len(records) or set(by_move) != set(moves):
+        raise UnsupportedGame("the compiled engine's moves are not the reference engine's, one for one")
+    return moves, [by_move[m] for m in moves]
+
+
+def ismcts_compiled(game: Game[Any, M], engine: PackedGame, state: Any, *, iterations: int | None = None,
+                    time_limit: float | None = None, seed: int = 0, exploration: float = DEFAULT_EXPLORATION,
+                    value_range: tuple[float, float] = (-1.0, 1.0), rollout_limit: int | None = None,
+                    player: int | None = None) -> MctsResult[M]:
+    """SO-ISMCTS (``guided=False``) from the observation of the player to move (or ``player`` at a
+    simultaneous root), searched on ``engine``; options as :func:`stratagem.solvers.mcts.ismcts`'s."""
+    from stratagem.solvers.packed_ismcts import IsmctsSearch, SearchStopped
+
+    if not isinstance(game, HiddenInformation):
+        raise UnsupportedGame(f"ISMCTS needs a hidden-information game (observation and sample_state); "
+                              f"{game.name!r} has none: use open UCT")
+    if iterations is None and time_limit is None:
+        raise ValueError("give an iteration budget, a time limit, or both")
+    if iterations is not None and iterations < 0:
+        raise ValueError(f"iterations must be non-negative, not {iterations}")
+    low, high = float(value_range[0]), float(value_range[1])
+    if not high > low:
+        raise ValueError(f"value_range {value_range} is not (low, high) with low < high")
+    if game.is_terminal(state):
+        value = tuple(float(v) for v in game.returns(state))
+        return MctsResult("ismcts", "open", -3, None, None, (), 0, 0.0, True, value, 0)
+    observer = _observer(game, state, player)
+    simultaneous = game.to_move(state) == SIMULTANEOUS
+    start = time.perf_counter()
+    deadline = -1.0 if time_limit is None else start + max(time_limit, 0.0)
+    rng = Random(seed)
+    search = IsmctsSearch(engine, simultaneous_part(engine), observer, rng.getrandbits(64), exploration, low, high,
+                          -1 if rollout_limit is None else rollout_limit,
+                          min((iterations or 0) + 2, 1 << 12) if iterations is not None else 1 << 12)
+    done = 0
+    try:
+        while iterations is None or done < iterations:
+            if deadline >= 0 and time.perf_counter() >= deadline:
+                break
+            count = BATCH if iterations is None else min(BATCH, iterations - done)
+            made = search.run(_batch(game, engine, state, observer, rng, count), deadline)
+            done += made
+            if made < count:
+                break
+    except SearchStopped as exc:
+        raise UnsupportedGame(str(exc)) from None
+    seconds = time.perf_counter() - start
+    root = search.root(simultaneous)
+    stats: list[MoveStats[Any]] = []
+    if simultaneous:
+        own = list(game.player_moves(state, observer))  # type: ignore[attr-defined]
+        label = getattr(game, "format_player_move", None)
+        words = [int(w) for w in root["records"]]
+        for move in own:
+            if not isinstance(move, int):
+                raise UnsupportedGame("a simultaneous node whose moves are not the engine's integers")
+            i = words.index(move) if move in words else -1
+            visits = int(root["visits"][i]) if i >= 0 else 0
+            mean = float(root["totals"][i]) / visits if visits else 0.0
+            notation = str(label(state, observer, move)) if callable(label) else game.format_move(state, move)  # type: ignore[arg-type]
+            stats.append(MoveStats(move, notation, visits, mean, None))
+    else:
+        moves, records = _real_moves(game, engine, state)
+        found = {tuple(int(x) for x in r): i for i, r in enumerate(root["records"])}
+        for move, record in zip(moves, records, strict=True):
+            i = found.get(record, -1)
+            visits = int(root["visits"][i]) if i >= 0 else 0
+            mean = float(root["totals"][i][observer]) / visits if visits else 0.0
+            stats.append(MoveStats(move, game.format_move(state, move), visits, mean, None))
+    pick = min(range(len(stats)), key=lambda i: (-stats[i].visits, -stats[i].mean, i)) if stats else None
+    best = stats[pick] if pick is not None else None
+    return MctsResult("ismcts", f"observation of player {observer}", observer,
+                      best.move if best is not None else None, best.notation if best is not None else None,
+                      tuple(stats), done, seconds, False, None, None)
+
+
+def pimc_compiled(game: Game[Any, M], engine: PackedGame, state: Any, *, rollouts: int = 1,
+                  rollout_limit: int | None = None, value_range: tuple[float, float] = (-1.0, 1.0),
+                  samples: int | None = None, time_limit: float | None = None, seed: int = 0) -> PimcResult[M]:
+    """PIMC for the player to move in ``state`` with each move valued by the mean of ``rollouts`` random
+    playouts, searched on ``engine``; options as :func:`stratagem.solvers.pimc.pimc` with
+    :func:`~stratagem.solvers.pimc.rollout_evaluator`."""
+    from stratagem.solvers.packed_ismcts import Playouts, SearchStopped
+
+    if not isinstance(game, HiddenInformation):
+        raise UnsupportedGame(f"PIMC needs a hidden-information game (observation and sample_state); "
+                              f"{game.name!r} has none: analyse it open")
+    if samples is None and time_limit is None:
+        raise ValueError("give a number of samples, a time limit, or both")
+    if rollouts < 1:
+        raise ValueError(f"rollouts must be at least 1, not {rollouts}")
+    player = game.to_move(state)
+    if player < 0:
+        raise UnsupportedGame("PIMC chooses a move for the player to move; this state has none")
+    moves, records = _real_moves(game, engine, state)
+    where = {record: i for i, record in enumerate(records)}
+    totals = [0.0] * len(moves)
+    counts = [0] * len(moves)
+    low, high = float(value_range[0]), float(value_range[1])
+    walker = Playouts(engine, simultaneous_part(engine), 0, -1 if rollout_limit is None else rollout_limit,
+                      (low + high) / 2)
+    rng = Random(seed)
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    done = 0
+    try:
+        while samples is None or done < samples:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            sample = engine.encode(game.sample_state(state, player, rng))
+            sample_seed = rng.getrandbits(64)
+            found, values = walker.move_values(sample, rollouts, sample_seed)
+            for record, value in zip(found, values, strict=True):
+                i = where.get(tuple(int(x) for x in record))
+                if i is not None:
+                    totals[i] += float(value[player])
+                    counts[i] += 1
+            done += 1
+    except SearchStopped as exc:
+        raise UnsupportedGame(str(exc)) from None
+    stats = [PimcMoveStats(move, game.format_move(state, move), counts[i], totals[i] / counts[i] if counts[i] else 0.0)
+             for i, move in enumerate(moves)]
+    best = min(range(len(stats)), key=lambda i: (stats[i].count == 0, -stats[i].mean, -stats[i].count, i),
+               default=None)
+    return PimcResult(player=player, information=f"observation of player {player}", samples=done,
+                      best_move=stats[best].move if best is not None else None,
+                      best_notation=stats[best].notation if best is not None else None, moves=tuple(stats),
+                      seconds=time.perf_counter() - start)
+
+
+def pimc_simultaneous_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, player: int, rng: Random, *,
+                               samples: int, rollouts: int, rollout_limit: int | None = None,
+                               value_range: tuple[float, float] = (-1.0, 1.0)) -> tuple[list[Any], list[float]]:
+    """``player``'s own moves at a simultaneous ``state`` and each one's summed value over ``samples``
+    determinisations (the others' moves uniformly random, then the mean of ``rollouts`` playouts), as
+    :class:`~stratagem.solvers.agents.PimcAgent` values them; the samples and the kernel's seed come from
+    ``rng``."""
+    from stratagem.solvers.packed_ismcts import Playouts, SearchStopped
+
+    own = list(game.player_moves(state, player))  # type: ignore[attr-defined]
+    if not all(isinstance(m, int) and not isinstance(m, bool) for m in own):
+        raise UnsupportedGame("a simultaneous node whose moves are not the engine's integers")
+    search = Random(rng.getrandbits(64))
+    low, high = float(value_range[0]), float(value_range[1])
+    walker = Playouts(engine, simultaneous_part(engine), search.getrandbits(64),
+                      -1 if rollout_limit is None else rollout_limit, (low + high) / 2)
+    totals = [0.0] * len(own)
+    try:
+        for _ in range(samples):
+            sample = engine.encode(game.sample_state(state, player, search))  # type: ignore[attr-defined]
+            words, values = walker.own_move_values(sample, player, rollouts)
+            listed = [int(w) for w in words]
+            if listed != own:
+                raise UnsupportedGame("the compiled engine's own moves at a simultaneous node are not the reference's")
+            for i, value in enumerate(values):
+                totals[i] += float(value)
+    except SearchStopped as exc:
+        raise UnsupportedGame(str(exc)) from None
+    return own, totals
