@@ -125,11 +125,11 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
         elif chosen == "lp":
             report.update(lp_report(game, state, depth, limit, max_nodes, ran_on.engine))
         elif chosen == "duct":
-            report.update(duct_report(game, state, iterations, seed, limit))
+            report.update(duct_report(game, state, iterations, seed, limit, ran_on.engine))
         elif chosen == "mcts":
             report.update(mcts_report(game, state, iterations, limit, seed, ran_on.engine))
         elif chosen == "ismcts":
-            report.update(ismcts_report(game, state, player, iterations, limit, seed))
+            report.update(ismcts_report(game, state, player, iterations, limit, seed, ran_on.engine))
         else:
             report.update(pimc_report(game, state, player, samples, limit, seed, depth))
     except UnsupportedGame as exc:

@@ -55,14 +55,22 @@ def mcts_report(game: Any, state: Any, iterations: int | None, limit: Deadline |
 
 
 def ismcts_report(game: Any, state: Any, player: int | None, iterations: int | None, limit: Deadline | None,
-                  seed: int) -> dict[str, Any]:
-    """The report of information-set MCTS from ``player``'s observation (counted from 0)."""
-    from stratagem.solvers.mcts import ismcts
-
+                  seed: int, engine: Any = None) -> dict[str, Any]:
+    """The report of information-set MCTS from ``player``'s observation (counted from 0): on the reference
+    engine (``engine`` None) :func:`~stratagem.solvers.mcts.ismcts`, on a compiled engine the same search
+    in C (:func:`~stratagem.solvers.compiled_ismcts.ismcts_compiled`)."""
     _check_mover(game, state, player)
     budget = iterations if iterations is not None or limit is not None else 2000
-    result = ismcts(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
-                    value_range=_float_bounds(game), player=player)
+    if engine is not None:
+        from stratagem.solvers.compiled_ismcts import ismcts_compiled
+
+        result = ismcts_compiled(game, engine, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
+                                 value_range=_float_bounds(game), player=player)
+    else:
+        from stratagem.solvers.mcts import ismcts
+
+        result = ismcts(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
+                        value_range=_float_bounds(game), player=player)
     return _mc_report(game, result, "ismcts", f"player {result.player + 1}'s observation (hidden cards sampled)")
 
 
@@ -170,11 +178,17 @@ def _pimc_simultaneous(game: Any, state: Any, player: int | None, samples: int |
 
 
 def duct_report(game: Any, state: Any, iterations: int | None, seed: int,
-                limit: Deadline | None) -> dict[str, Any]:
-    """The report of decoupled UCT: each player's empirical strategy and mean return (not a value)."""
-    from stratagem.solvers.duct import duct
+                limit: Deadline | None, engine: Any = None) -> dict[str, Any]:
+    """The report of decoupled UCT: each player's empirical strategy and mean return (not a value); on a
+    compiled engine the same search in C (:func:`~stratagem.solvers.compiled_duct.duct_compiled`)."""
+    if engine is not None:
+        from stratagem.solvers.compiled_duct import duct_compiled
 
-    result = duct(game, state, iterations=iterations or 2000, seed=seed, time_limit=limit)
+        result = duct_compiled(game, engine, state, iterations=iterations or 2000, seed=seed, time_limit=limit)
+    else:
+        from stratagem.solvers.duct import duct
+
+        result = duct(game, state, iterations=iterations or 2000, seed=seed, time_limit=limit)
     players = []
     for p in range(game.num_players):
         if not result.moves[p]:
