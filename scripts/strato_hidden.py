@@ -43,7 +43,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per agent and player count, challenge 0")
     parser.add_argument("--games-1", type=int, default=6, help="games per agent and player count, challenge 1")
     parser.add_argument("--players", default="1,2,4")
+    parser.add_argument("--compare", default=None, metavar="AGENTS",
+                        help="only the equal-CPU comparison of these agents (';'-separated specs) on --compare-puzzle")
+    parser.add_argument("--compare-puzzle", default="challenge-1")
+    parser.add_argument("--seed", type=int, default=0, help="first deal of the comparison")
     args = parser.parse_args()
+    if args.compare:
+        compare(args)
+        return
     players = [int(p) for p in args.players.split(",")]
     lines = ["# Strato as players meet it: open information, the exact solo odds, and agents", "",
              f"Made by `python scripts/strato_hidden.py --odds-limit {args.odds_limit:g} --odds-limit-1 "
@@ -104,6 +111,37 @@ def main() -> None:
     if args.out:
         args.out.write_text(text)
     print(text)
+
+
+def compare(args: argparse.Namespace) -> None:
+    """The team agents side by side at (about) equal CPU per turn: the same seeded deals for every agent,
+    win rates with 95% Wilson intervals, and the CPU each agent spent per turn (measured, the budgets being
+    counts so that the games are reproducible)."""
+    agents = [spec.strip() for spec in args.compare.split(";") if spec.strip()]
+    players = [int(p) for p in args.players.split(",")]
+    started = time.perf_counter()
+    lines = [f"Made by `python scripts/strato_hidden.py --compare \"{args.compare}\" --compare-puzzle "
+             f"{args.compare_puzzle} --games {args.games} --players {args.players} --seed {args.seed}` on "
+             f"{machine()}; it took TOOK.", "",
+             "| challenge | agent | players | games | wins | win rate [95% CI] | mean turns to win | CPU s | "
+             "CPU s per turn |", "|---|---|---:|---:|---:|---|---:|---:|---:|"]
+    print("\n".join(lines), flush=True)
+    for count in players:
+        for spec in agents:
+            match = play_strato(ROOT / "puzzles" / "strato" / f"{args.compare_puzzle}.toml", [spec], [count],
+                                args.games, seed=args.seed)
+            for row in match.rows:
+                low, high = row.win_rate_ci95
+                turns = "-" if row.mean_turns is None else f"{row.mean_turns:.1f}"
+                played = sum(g.turns for g in row.games)
+                lines.append(f"| {match.challenge} | {row.agent} | {row.players} | {len(row.games)} | {row.wins} | "
+                             f"{row.win_rate:.2f} [{low:.2f}, {high:.2f}] | {turns} | {row.seconds:.0f} | "
+                             f"{row.seconds / max(played, 1):.2f} |")
+                print(lines[-1], flush=True)
+    took = f"{(time.perf_counter() - started) / 60:.0f} min"
+    text = "\n".join(lines).replace("TOOK", took) + "\n"
+    if args.out:
+        args.out.write_text(text)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from stratagem.core.game import CHANCE
 from stratagem.loading import deal_of, load_strato
 from stratagem.models.strato.hidden.agents import StratoAgent, make_strato_agent
 from stratagem.models.strato.hidden.game import PLAY, HiddenStrato
-from stratagem.models.strato.hidden.observation import observe, public_game
+from stratagem.models.strato.hidden.observation import PublicPlay, observe, public_game, public_play
 from stratagem.models.strato.rules.position import WON, State
 from stratagem.solvers.agents import AgentError, parse_agent_spec
 from stratagem.solvers.match import MatchStopped, bootstrap_interval, wilson_interval, within
@@ -108,12 +108,13 @@ class TeamMatch:
 def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Random,
               deadline: Deadline | None = None) -> tuple[bool, int]:
     """Play one deal with ``agent`` in every seat; the draws follow ``start``'s pile in its order.
-    The agent is handed what the player to move sees (:func:`observe`) and the public rules
-    (:func:`public_game`), never the true state.
+    The agent is handed what the player to move sees (:func:`observe`, with the decisions made so far as
+    the table saw them) and the public rules (:func:`public_game`), never the true state.
     :class:`~stratagem.solvers.match.MatchStopped` when ``deadline`` passes first."""
     pile = list(start.pile)
     state = hidden.initial_state()
     rules = public_game(hidden)
+    plays: list[PublicPlay] = []
     turns = 0
     while not hidden.is_terminal(state) and turns < MAX_TURNS:
         if deadline is not None:
@@ -124,7 +125,9 @@ def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Rando
             continue
         if state.phase == PLAY:  # a turn starts (a Redraw's target choice belongs to it)
             turns += 1
-        state = hidden.apply(state, agent.choose(rules, observe(hidden, state), rng))
+        move = agent.choose(rules, observe(hidden, state, plays=plays), rng)
+        plays.append(public_play(state, move))
+        state = hidden.apply(state, move)
     return state.status == WON, turns
 
 

@@ -28,7 +28,8 @@ from tests.models.strato.support import puzzle_challenge
 OPTIONS = Options()
 
 #: Every agent kind with a small budget (the property holds for any budget).
-AGENTS = {"greedy": {}, "pimc": {"samples": 3, "nodes": 60}, "ismcts": {"iterations": 25}}
+AGENTS = {"greedy": {}, "pimc": {"samples": 3, "nodes": 60}, "ismcts": {"iterations": 25},
+          "cpimc": {"samples": 4, "nodes": 200}, "belief": {"samples": 4, "nodes": 200, "candidates": 3}}
 
 
 def test_every_agent_kind_is_covered() -> None:

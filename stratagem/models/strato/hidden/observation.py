@@ -20,14 +20,36 @@ the same samples for the same observation and seed.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato
 from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER
 from stratagem.models.strato.rules.challenge import Challenge, Options
+from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import Row
 
-__all__ = ["StratoObservation", "observe", "public_game", "public_state"]
+__all__ = ["PublicPlay", "StratoObservation", "observe", "public_game", "public_play", "public_state"]
+
+
+class PublicPlay(NamedTuple):
+    """One decision everybody at the table saw: who made it, the table and the last weather before it,
+    the size of that player's hand then, the phase (a play from hand or a Redraw's announcement at
+    :data:`~stratagem.models.strato.hidden.game.PLAY`, a Redraw's target at ``TARGET``) and the move.
+    Nothing in it is hidden: the card played from hand is laid face up."""
+
+    player: int
+    rows: tuple[Row, ...]
+    last: str
+    hand_size: int
+    phase: int
+    move: Move
+
+
+def public_play(state: HiddenState, move: Move) -> PublicPlay:
+    """What the table sees of ``move`` made by the player to move in ``state``."""
+    return PublicPlay(state.to_move, state.rows, state.last, len(state.hands[state.to_move]), state.phase, move)
 
 
 @dataclass(frozen=True)
@@ -58,6 +80,9 @@ class StratoObservation:
     end: int = -1
     card: str = ""
     draws: int = 0
+    #: The decisions made so far in the game, oldest first, as the table saw them (:class:`PublicPlay`):
+    #: what an agent may infer the other hands from. Empty when the caller kept no history.
+    plays: tuple[PublicPlay, ...] = ()
 
     def state(self) -> HiddenState:
         """The canonical state of this observation: the unseen cards, sorted, dealt to the other hands in
@@ -82,8 +107,10 @@ def _table(rows: tuple[Row, ...]) -> Counter[str]:
     return Counter("".join(row.left + row.right for row in rows))
 
 
-def observe(game: HiddenStrato, state: HiddenState, player: int | None = None) -> StratoObservation:
-    """What ``player`` (by default the player to move) sees of the true ``state``."""
+def observe(game: HiddenStrato, state: HiddenState, player: int | None = None,
+            plays: Sequence[PublicPlay] = ()) -> StratoObservation:
+    """What ``player`` (by default the player to move) sees of the true ``state``, with the game's
+    public history ``plays`` (the decisions made so far, oldest first)."""
     seat = state.to_move if player is None else player
     unseen = Counter(state.pile)
     for p, hand in enumerate(state.hands):
@@ -94,7 +121,7 @@ def observe(game: HiddenStrato, state: HiddenState, player: int | None = None) -
         game.challenge, game.options, seat, state.rows, state.hands[seat], tuple(len(h) for h in state.hands),
         len(state.pile), "".join(sorted(unseen.elements())),
         "".join(sorted(gone.elements())), state.to_move, state.last, state.status,
-        state.phase, state.row, state.end, state.card, state.draws)
+        state.phase, state.row, state.end, state.card, state.draws, tuple(plays))
 
 
 def public_state(game: HiddenStrato, state: HiddenState) -> HiddenState:
