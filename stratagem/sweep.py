@@ -28,6 +28,10 @@ its provenance (:mod:`stratagem.core.provenance`): the code that made it.
 
 Dask is an extra (``pip install "stratagem[dist]"``) and imported only when a sweep uses it.
 
+With ``--information hidden`` the tasks are :class:`~stratagem.sweephidden.HiddenTask` objects (the solo
+win probability with the pile hidden, and team agents' win rates over shuffles of each deal), planned,
+run and checked by :mod:`stratagem.sweephidden`, resumed and retried here like any other task.
+
 This module plans and runs the tasks; the results file and its records are :mod:`stratagem.sweeprecords`,
 the Dask client :mod:`stratagem.sweepcluster` (their public names are importable from here too).
 """
@@ -51,6 +55,7 @@ from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
 from stratagem.models.strato.solve import METHODS
 from stratagem.solvers.search import SOLVED
 from stratagem.sweepcluster import CONNECT_TIMEOUT, DIST_HINT, close, connect
+from stratagem.sweephidden import HiddenTask, check_hidden_settings, run_hidden_task
 from stratagem.sweeprecords import (
     MAX_LINE_BYTES,
     MAX_RESULTS_BYTES,
@@ -128,6 +133,10 @@ class PositionTask:
         """The ``stratagem analyze`` command that reproduces this task."""
         limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
         return f"stratagem analyze {self.puzzle} --method {self.method}{limit}"
+
+
+#: Any task a sweep runs.
+AnyTask = Task | PositionTask | HiddenTask
 
 
 def parse_seeds(text: str) -> range:
@@ -209,11 +218,13 @@ def _check_position_method(position: Any, method: str) -> None:
         raise BadInput(position.source, "--method", f"{method}: {exc.problem}") from None
 
 
-def run_task(task: Task | PositionTask) -> dict[str, Any]:
-    """Solve one task's deal (or analyse its position) and return its ``stratagem/sweep@1`` record (this
-    runs on a worker)."""
+def run_task(task: AnyTask) -> dict[str, Any]:
+    """Solve one task's deal (or analyse its position, or play it with the cards hidden) and return its
+    ``stratagem/sweep@1`` record (this runs on a worker)."""
     if isinstance(task, PositionTask):
         return run_position_task(task)
+    if isinstance(task, HiddenTask):
+        return run_hidden_task(task)
     from stratagem.solving import solve
 
     started = time.perf_counter()
@@ -328,15 +339,15 @@ class Tally:
 OnRecord = Callable[[dict[str, Any], Tally], None]
 
 
-def to_run(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, retry_unknown: bool = False,
-           retry_uncertified: bool = False, force_settings: bool = False) -> list[Task | PositionTask]:
+def to_run(tasks: Sequence[AnyTask], results: ResultsFile, *, retry_unknown: bool = False,
+           retry_uncertified: bool = False, force_settings: bool = False) -> list[AnyTask]:
     """The tasks a sweep runs: those ``results`` holds no record of, and those it retries (each marked
     with why, its ``retry``). :class:`SettingsMismatch` when new deals would get another time limit than
     the file's first-run records, unless ``force_settings``."""
     held = {record_key(r) for r in results.records}
     done = results.done(retry_unknown, retry_uncertified)
     best = best_records(results.records)
-    out: list[Task | PositionTask] = []
+    out: list[AnyTask] = []
     for task in tasks:
         if task.key not in held:
             out.append(task)
@@ -344,6 +355,11 @@ def to_run(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, retry_
             why = RETRY_UNKNOWN if best[task.key].get("status") == "unknown" else RETRY_UNCERTIFIED
             out.append(dataclasses.replace(task, retry=why))
     new = [t for t in out if t.retry is None]
+    if any(isinstance(t, HiddenTask) for t in tasks):
+        if not force_settings:
+            check_hidden_settings([t for t in tasks if isinstance(t, HiddenTask)], results,
+                                  [t for t in new if isinstance(t, HiddenTask)])
+        return out
     limits = results.time_limits()
     if new and not force_settings:
         limit = new[0].time_limit
@@ -361,9 +377,9 @@ def _limit_text(limit: float | None) -> str:
     return "no time limit" if limit is None else f"--time-limit {limit:g}"
 
 
-def sweep(tasks: Sequence[Task | PositionTask], results: ResultsFile, *, workers: int | None = None,
+def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None = None,
           scheduler: str | None = None, on_record: OnRecord | None = None,
-          on_failure: Callable[[Task | PositionTask, str], None] | None = None,
+          on_failure: Callable[[AnyTask, str], None] | None = None,
           connect_timeout: float = CONNECT_TIMEOUT, retry_unknown: bool = False, retry_uncertified: bool = False,
           force_settings: bool = False) -> Tally:
     """Run the tasks whose records ``results`` does not hold yet, appending each record as it arrives.
@@ -405,8 +421,8 @@ def _keep(record: dict[str, Any], results: ResultsFile, tally: Tally, on_record:
         on_record(record, tally)
 
 
-def _run_on_dask(client: Any, todo: list[Task | PositionTask], results: ResultsFile, tally: Tally,
-                 on_record: OnRecord | None, on_failure: Callable[[Task | PositionTask, str], None] | None) -> None:
+def _run_on_dask(client: Any, todo: list[AnyTask], results: ResultsFile, tally: Tally,
+                 on_record: OnRecord | None, on_failure: Callable[[AnyTask, str], None] | None) -> None:
     from distributed import as_completed
 
     futures = client.map(run_task, todo, pure=False)
@@ -423,6 +439,6 @@ def _run_on_dask(client: Any, todo: list[Task | PositionTask], results: ResultsF
 
 
 __all__ = ["CONNECT_TIMEOUT", "DIST_HINT", "MAX_LINE_BYTES", "MAX_RESULTS_BYTES", "STATUSES", "SWEEP_FORMAT",
-           "PositionTask", "ResultsFile", "SettingsMismatch", "Tally", "Task", "best_records", "close", "connect",
-           "dumps_line", "outcome_rank", "parse_record", "parse_seeds", "plan", "read_results", "record_key",
-           "run_task", "sweep", "task_key", "to_run", "uncertified"]
+           "AnyTask", "HiddenTask", "PositionTask", "ResultsFile", "SettingsMismatch", "Tally", "Task", "best_records",
+           "close", "connect", "dumps_line", "outcome_rank", "parse_record", "parse_seeds", "plan", "read_results",
+           "record_key", "run_task", "sweep", "task_key", "to_run", "uncertified"]

@@ -69,8 +69,9 @@ def best_records(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]
 
 def uncertified(record: dict[str, Any]) -> bool:
     """A Strato record whose answer (an optimum, or unsolvability) rests on a search alone: no certificate
-    that ``verify`` re-checks (``certificate`` is null)."""
-    return (record.get("game", "strato") == "strato" and record.get("status") in ("solved", "unsolvable")
+    that ``verify`` re-checks (``certificate`` is null). Hidden-information records claim no optimum."""
+    return (record.get("game", "strato") == "strato" and record.get("information", "open") == "open"
+            and record.get("status") in ("solved", "unsolvable")
             and not record.get("certificate"))
 
 

@@ -21,8 +21,20 @@ from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.core.errors import BadInput, Terminated
 from stratagem.core.io import dumps_record
 from stratagem.models.strato.solve import METHODS
-from stratagem.sweep import MAX_TASKS, SWEEP_FORMAT, PositionTask, ResultsFile, Tally, Task, parse_seeds, plan, to_run
+from stratagem.sweep import (
+    MAX_TASKS,
+    SWEEP_FORMAT,
+    HiddenTask,
+    PositionTask,
+    ResultsFile,
+    Tally,
+    Task,
+    parse_seeds,
+    plan,
+    to_run,
+)
 from stratagem.sweep import sweep as run_sweep
+from stratagem.sweephidden import DEFAULT_AGENT, HIDDEN, INFORMATION, MAX_SHUFFLES, OPEN, plan_hidden
 
 
 def _int_list(text: str, option: str) -> list[int]:
@@ -46,6 +58,16 @@ SUMMARY_FORMAT = "stratagem/sweep-summary@1"
 @click.option("--seeds", "seed_range", default=None, metavar="A..B", help="Seeds A to B, both included.")
 @click.option("--players", "players_text", default="1", show_default=True, metavar="LIST",
               help="Player counts, comma-separated (1,2,4).")
+@click.option("--information", type=click.Choice(INFORMATION), default=OPEN, show_default=True,
+              help="open: solve each deal seeing every card. hidden: as players see it -- solo, the exact win "
+                   "probability with the pile hidden (or 'unknown' with the proven interval); 2 to 4 players, "
+                   "each --agents kind's win rate over --shuffles shuffles of the pile.")
+@click.option("--agents", "agent_specs", default=None, metavar="A,B,...",
+              help=f"With --information hidden: the team agent kinds (default {DEFAULT_AGENT}); parameters as "
+                   "name:key=value.")
+@click.option("--shuffles", type=click.IntRange(1, MAX_SHUFFLES), default=4, show_default=True,
+              help="With --information hidden: games per team task, the deal's hands kept and its pile shuffled "
+                   "again for each.")
 @click.option("--method", "methods", multiple=True, metavar="METHOD",
               help=f"Method (repeat for several; default auto): for Strato one of {', '.join(METHODS)}; "
                    "for other games' positions an `analyze` method.")
@@ -76,13 +98,15 @@ SUMMARY_FORMAT = "stratagem/sweep-summary@1"
 @json_option(f"Print the summary as one JSON object ({SUMMARY_FORMAT}) on stdout instead of the progress bar and "
              "the summary line.")
 def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, players_text: str,
-          methods: tuple[str, ...], time_limit: float, proof_dir: str | None, out_path: str, scheduler: str | None,
+          information: str, agent_specs: str | None, shuffles: int, methods: tuple[str, ...], time_limit: float,
+          proof_dir: str | None, out_path: str, scheduler: str | None,
           workers: int | None, connect_timeout: float, retry_unknown: bool, retry_uncertified: bool,
           force_settings: bool, quiet: bool, as_json: bool) -> int:
     """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.
 
     Each PUZZLE is a Strato puzzle file (one task per player count, seed and method) or a position file of
-    another game (one task per method, analysed as `stratagem analyze` does).
+    another game (one task per method, analysed as `stratagem analyze` does). With --information hidden,
+    Strato only: per deal the solo win probability with the pile hidden, or teams' win rates.
     """
     if deals is not None and seed_range is not None:
         raise click.UsageError("give --count or --seeds, not both")
@@ -93,13 +117,23 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     except ValueError as exc:
         raise BadInput("<argument>", "--seeds", str(exc)) from None
     players = _int_list(players_text, "--players")
+    hidden = information == HIDDEN
+    if not hidden and (agent_specs is not None or _given("shuffles")):
+        raise click.UsageError("--agents and --shuffles are for --information hidden")
+    if hidden and (methods or proof_dir is not None or retry_uncertified):
+        raise click.UsageError("--method, --proof-dir and --retry-uncertified are for --information open")
     results = ResultsFile(out_path)
     results.check()  # before any work: writable, and a results file of ours
     if proof_dir is not None:
         from stratagem.core.io import check_writable_dir
 
         check_writable_dir(proof_dir, "--proof-dir")
-    tasks = plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir)
+    tasks: list[Any]
+    if hidden:
+        agents = [a for a in (agent_specs or DEFAULT_AGENT).split(",") if a.strip()]
+        tasks = list(plan_hidden(puzzles, seeds, players, agents or [DEFAULT_AGENT], shuffles, time_limit))
+    else:
+        tasks = list(plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir))
     count = len(to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
                        force_settings=force_settings))  # a settings mismatch is refused before any work
     if results.torn is not None:
@@ -127,6 +161,12 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
 #: Seconds an interrupted sweep is given to finish exiting (the results file is already closed by then)
 #: before it ends itself: Dask's threads and processes must not keep a stopped command alive.
 EXIT_GRACE = 20.0
+
+
+def _given(name: str) -> bool:
+    """Whether the option ``name`` was given on the command line (not its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
 
 
 def _exit_soon(code: int) -> None:
@@ -170,7 +210,7 @@ class _progress:
             self.bar.update(self.task, completed=tally.done + tally.failed,
                             counts=f"{s['solved']} solved, {s['unsolvable']} unsolvable, {s['unknown']} undecided")
 
-    def on_failure(self, task: Task | PositionTask, why: str) -> None:
+    def on_failure(self, task: Task | PositionTask | HiddenTask, why: str) -> None:
         click.echo(f"{task.command()}: failed on the cluster ({why[:200]}); not recorded", err=True)
 
     def __exit__(self, *exc: object) -> None:

@@ -1,0 +1,262 @@
+"""A sweep with the pile and the other hands hidden (``stratagem sweep --information hidden``): per seeded
+deal, how often players who cannot see the cards win.
+
+Two kinds of task, one ``stratagem/sweep@1`` record each (docs/formats.md, "Sweep records", hidden
+information):
+
+- **solo** (``players`` 1, method ``hidden:odds``): the exact optimal win probability of a player who
+  sees the table, the hand and which cards are left, but not the pile's order -- the compiled expectimax
+  (:func:`~stratagem.models.strato.hidden.exact.compiled_odds`) within the deal's time limit. Finished:
+  status ``solved`` and the exact fraction. Stopped: status ``unknown`` and the interval that is
+  *proven*, which for a stopped search is [0, 1] (the search leaves no bound at its root, and no policy's
+  value is computed here): a sweep never claims more than it proved.
+- **team** (``players`` 2 to 4, method ``hidden:AGENT``): the agent kind ``AGENT`` (``name[:key=value..]``,
+  :mod:`stratagem.models.strato.hidden.agents`) in every seat plays the deal ``shuffles`` times, the
+  hands as dealt and the pile shuffled again each time (shuffle ``k`` by the seed ``"SEED:PLAYERS:k"``),
+  each agent seeing only what its player sees (:func:`stratagem.teamplay.play_deal`). The record holds
+  the wins, the 95% Wilson interval of the win rate and each game's turns: an *estimate* of the team's
+  win probability on this deal, not a proof. All its shuffles done: ``solved``; the limit reached first:
+  ``unknown``, with the shuffles played.
+
+The time limit is the task's: one deadline shared by everything the task does (the solo search, or all
+the shuffles of a team task). A task's key is the puzzle's bytes, the player count, the seed and the
+method (:func:`~stratagem.sweeprecords.task_key`), never the limit or the number of shuffles, so running
+the sweep again does only what is missing and never counts a deal twice; of a key recorded more than once
+the best-established record counts (a finished one over a stopped one, the latest among equals). A results
+file holds one kind of sweep: hidden records are not mixed with open ones, and new deals of a puzzle and
+method must have the settings (limit, shuffles) of the records already there (:func:`check_hidden_settings`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from stratagem import __version__
+from stratagem.core.errors import BadInput
+from stratagem.core.provenance import provenance
+from stratagem.loading import deal_of, game_of_file, load_strato
+from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
+from stratagem.sweeprecords import SWEEP_FORMAT, ResultsFile, task_key
+
+__all__ = ["DEFAULT_AGENT", "HIDDEN", "INFORMATION", "OPEN", "SOLO_METHOD", "HiddenTask", "check_hidden_settings",
+           "hidden_record", "plan_hidden", "run_hidden_task", "shuffled_start"]
+
+OPEN, HIDDEN = "open", "hidden"
+#: What a sweep's solver may see (``--information``): every card (``open``), or what a player sees.
+INFORMATION = (OPEN, HIDDEN)
+#: The method of a solo task: the exact hidden-pile win probability.
+SOLO_METHOD = "hidden:odds"
+#: The team agent when none is named: the strongest measured at a cheap budget (results/strato-hidden.md).
+DEFAULT_AGENT = "belief:samples=8:nodes=1000"
+#: The most shuffles a team task plays.
+MAX_SHUFFLES = 10_000
+#: States the solo search may keep (about 56 bytes each: some 1 GB), whatever the time limit.
+SOLO_MAX_STATES = 20_000_000
+
+
+def hidden_record(record: dict[str, Any]) -> bool:
+    """Whether a sweep record is of a hidden-information sweep."""
+    return record.get("information") == HIDDEN
+
+
+@dataclass(frozen=True)
+class HiddenTask:
+    """One deal of a hidden-information sweep: everything a worker needs, no file read (``setup`` is the
+    puzzle's challenge and options). ``agent`` is ``None`` for a solo task."""
+
+    puzzle: str
+    puzzle_sha256: str
+    challenge: str
+    setup: dict[str, Any] = field(hash=False, compare=False)
+    players: int = 1
+    seed: int = 0
+    agent: str | None = None
+    shuffles: int = 1
+    time_limit: float | None = None
+    retry: str | None = None
+    #: Never used (a hidden task writes no proof); kept so a sweep treats every task alike.
+    proof_dir: str | None = None
+
+    @property
+    def method(self) -> str:
+        return SOLO_METHOD if self.agent is None else f"hidden:{self.agent}"
+
+    @property
+    def key(self) -> str:
+        """The puzzle's bytes, players, seed and method (not the limit, not the shuffles)."""
+        return task_key(self.puzzle_sha256, self.players, self.seed, self.method)
+
+    def command(self) -> str:
+        """The command that reproduces this task's record (into a results file of its own)."""
+        limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
+        team = "" if self.agent is None else f" --agents {self.agent} --shuffles {self.shuffles}"
+        return (f"stratagem sweep {self.puzzle} --information hidden --seeds {self.seed}..{self.seed} "
+                f"--players {self.players}{team}{limit} --workers 0 --out deal.jsonl")
+
+
+def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[int],
+                agents: Sequence[str] = (DEFAULT_AGENT,), shuffles: int = 4,
+                time_limit: float | None = None) -> list[HiddenTask]:
+    """The tasks of a hidden sweep: every puzzle × player count × seed, a solo task for 1 player and one
+    task per agent kind for more; each puzzle read and checked (and each agent spec) before any work."""
+    from stratagem.models.strato.hidden.agents import make_strato_agent
+    from stratagem.solvers.agents import AgentError, parse_agent_spec
+
+    seeds, players = list(seeds), list(players)
+    if not 1 <= shuffles <= MAX_SHUFFLES:
+        raise BadInput("<argument>", "--shuffles", f"between 1 and {MAX_SHUFFLES:,}, not {shuffles}")
+    specs = []
+    for spec in agents:
+        try:
+            name, params = parse_agent_spec(spec)
+            make_strato_agent(name, **params)
+        except (AgentError, ValueError) as exc:
+            raise BadInput("<argument>", "--agents", str(exc)) from None
+        specs.append(spec.strip())
+    for count in players:
+        if not 1 <= count <= 4:
+            raise BadInput("<argument>", "--players", f"Strato is played by 1 to 4 players, not {count}")
+    limit = None if time_limit is None else float(time_limit)
+    tasks: dict[str, HiddenTask] = {}
+    for path in puzzles:
+        if game_of_file(path) != "strato":
+            raise BadInput(str(path), "game", "a hidden-information sweep is of Strato puzzles only")
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        puzzle = load_strato(path)
+        for count in players:
+            for seed in seeds:
+                for agent in [None] if count == 1 else specs:
+                    task = HiddenTask(str(path), digest, puzzle.challenge.name, puzzle.setup(), count, seed, agent,
+                                      shuffles if agent is not None else 1, limit)
+                    tasks.setdefault(task.key, task)
+    return list(tasks.values())
+
+
+def check_hidden_settings(tasks: Sequence[HiddenTask], results: ResultsFile, new: Sequence[HiddenTask]) -> None:
+    """Refuse a hidden sweep into a file of open records, and new deals whose limit or shuffles differ from
+    those of the file's first-run records of the same puzzle and method (one experiment per puzzle and
+    method: the solo search and the team play may have limits of their own)."""
+    from stratagem.sweep import SettingsMismatch
+
+    for number, record in enumerate(results.records, 1):
+        if not hidden_record(record):
+            raise BadInput(results.path, f"line {number}", "holds an open-information record: a results file is "
+                           "one sweep; give --information hidden a file of its own")
+    held: dict[tuple[str, str], tuple[Any, Any, int]] = {}
+    for number, record in enumerate(results.records, 1):
+        if not record.get("retry"):
+            team = record.get("team") or {}
+            held.setdefault((record["puzzle_sha256"], record["method"]),
+                            (record.get("time_limit"), team.get("shuffles"), number))
+    for task in new:
+        found = held.get((task.puzzle_sha256, task.method))
+        if found is None:
+            continue
+        limit, shuffles, line = found
+        mine = (task.time_limit, task.shuffles if task.agent is not None else None)
+        if (None if limit is None else float(limit), shuffles) != mine:
+            raise SettingsMismatch(results.path, f"line {line}", (
+                f"{task.method} on {task.puzzle} was made with {_settings(limit, shuffles)}; this run would add "
+                f"deals with {_settings(*mine)}: give the file's settings, or --force-settings to mix them"))
+
+
+def _settings(limit: float | None, shuffles: int | None) -> str:
+    text = "no time limit" if limit is None else f"--time-limit {limit:g}"
+    return text + ("" if shuffles is None else f" and --shuffles {shuffles}")
+
+
+def shuffled_start(start: Any, seed: int, players: int, shuffle: int) -> Any:
+    """The deal ``start`` with its pile shuffled again for shuffle number ``shuffle`` (hands kept)."""
+    pile = list(start.pile)
+    Random(f"{seed}:{players}:{shuffle}").shuffle(pile)
+    return start._replace(pile="".join(pile))
+
+
+def run_hidden_task(task: HiddenTask) -> dict[str, Any]:
+    """One hidden task's record (this runs on a worker); see the module docstring."""
+    from stratagem.core.deadline import Deadline
+    from stratagem.models.strato.hidden.game import HiddenStrato
+
+    started, cpu = time.perf_counter(), time.process_time()
+    challenge, options = setup_from_data(task.setup, task.puzzle)
+    deal = deal_of(Puzzle(task.puzzle, challenge, options, ()), task.seed, task.players)
+    game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
+    extra: dict[str, Any]
+    if task.agent is None:
+        status, extra = _solo(game, task.time_limit)
+    else:
+        status, extra = _team(game, deal.start, task, Deadline(task.time_limit))
+    return {
+        "format": SWEEP_FORMAT,
+        "game": "strato",
+        "information": HIDDEN,
+        "puzzle": task.puzzle,
+        "puzzle_sha256": task.puzzle_sha256,
+        "challenge": task.challenge,
+        "players": task.players,
+        "seed": task.seed,
+        "method": task.method,
+        "time_limit": task.time_limit,
+        "status": status,
+        "length": None,
+        "lower_bound": None,
+        "best_length": None,
+        "line": [],
+        "certificate": None,
+        **extra,
+        "seconds": round(time.perf_counter() - started, 3),
+        "cpu_seconds": round(time.process_time() - cpu, 3),
+        "version": __version__,
+        "retry": task.retry,
+        "provenance": provenance(task.puzzle, task.puzzle_sha256),
+    }
+
+
+def _solo(game: Any, time_limit: float | None) -> tuple[str, dict[str, Any]]:
+    from stratagem.models.strato.hidden.exact import compiled_odds
+
+    result = compiled_odds(game, seconds=time_limit, max_states=SOLO_MAX_STATES)
+    if result.status == "solved" and result.value is not None:
+        value = str(result.value)
+        odds = {"value": value, "low": value, "high": value, "float": float(result.value)}
+        status = "solved"
+    else:  # a stopped search proves nothing at its root: the interval is [0, 1]
+        odds = {"value": None, "low": "0", "high": "1", "float": None}
+        status = "unknown"
+    odds.update({"states": result.states, "memory": result.memory, "search_cpu_seconds": round(result.seconds, 3)})
+    return status, {"odds": odds, "stopped_by": None if status == "solved" else (result.stopped_by or "time")}
+
+
+def _team(game: Any, start: Any, task: HiddenTask, deadline: Any) -> tuple[str, dict[str, Any]]:
+    from stratagem.models.strato.hidden.agents import make_strato_agent
+    from stratagem.solvers.agents import parse_agent_spec
+    from stratagem.solvers.match import MatchStopped, wilson_interval
+    from stratagem.teamplay import play_deal
+
+    assert task.agent is not None
+    name, params = parse_agent_spec(task.agent)
+    agent = make_strato_agent(name, **params)
+    games: list[list[Any]] = []
+    stopped = None
+    for k in range(task.shuffles):
+        dealt = shuffled_start(start, task.seed, task.players, k)
+        hidden = type(game)(game.challenge, game.options, dealt)
+        try:
+            won, turns = play_deal(hidden, dealt, agent, Random(f"{task.seed}:{task.players}:{k}:{task.agent}"),
+                                   deadline)
+        except MatchStopped:
+            stopped = "time"
+            break
+        games.append([k, won, turns])
+    wins = sum(1 for _, won, _ in games if won)
+    low, high = wilson_interval(wins, len(games)) if games else (0.0, 1.0)
+    team = {"agent": task.agent, "shuffles": task.shuffles, "played": len(games), "wins": wins,
+            "win_rate": wins / len(games) if games else None, "win_rate_ci95": [low, high], "games": games,
+            "turns": sum(t for _, _, t in games)}
+    return ("solved" if stopped is None else "unknown"), {"team": team, "stopped_by": stopped}
