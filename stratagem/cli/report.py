@@ -2,6 +2,11 @@
 with ``--html`` the same as one self-contained page (:mod:`stratagem.views.report`), and with ``--json``
 the summary as one JSON document on stdout (``stratagem/report@1``).
 
+On the results file of a hidden-information sweep (``sweep --information hidden``) it writes the
+**difficulty cards** instead (:mod:`stratagem.difficulty`; ``--html``: :mod:`stratagem.views.difficulty`;
+``--json``: ``stratagem/difficulty@1``), with the open-information optimum beside them taken from an open
+sweep's results file given as ``--open-results``. A file mixing hidden and open records is refused.
+
 A results file that is empty, or holds no whole record, is refused (exit 2, one line) before anything is
 written: there is nothing to report, and empty plots and "every deal was decided" would say otherwise.
 """
@@ -9,12 +14,15 @@ written: there is nothing to report, and empty plots and "every deal was decided
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from stratagem.cli.options import json_option, note, quiet_option
+from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable_dir, dumps_record, write_atomic
 from stratagem.sweep import read_results
+from stratagem.sweephidden import hidden_record
 from stratagem.sweepreport import summarise
 
 
@@ -26,14 +34,26 @@ from stratagem.sweepreport import summarise
 @click.option("--html", "with_html", is_flag=True,
               help="Also write report.html: the report as one self-contained page, plots in SVG, the hardest and "
                    "easiest deals replayed (no matplotlib needed).")
-@json_option("Print the summary as one JSON object (stratagem/report@1).")
+@click.option("--open-results", "open_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="For a hidden sweep's difficulty cards: an open sweep's results file, whose records of the same "
+                   "deals (puzzle bytes, players, seed) give the open-information optimum beside them.")
+@json_option("Print the summary as one JSON object (stratagem/report@1; a hidden sweep: stratagem/difficulty@1).")
 @quiet_option("No notes on stderr (what was written, a torn last line, plots left out).")
-def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, as_json: bool, quiet: bool) -> int:
-    """Summarise a sweep's results file as markdown tables and PNG plots."""
+def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, open_path: str | None, as_json: bool,
+           quiet: bool) -> int:
+    """Summarise a sweep's results file as markdown tables and PNG plots (a hidden sweep: difficulty cards)."""
     check_writable_dir(out_dir, "--out")
     records, torn = read_results(results_file)
     if torn is not None:
         note(torn.replace("dropped, its task runs again", "left out of the report"), quiet)
+    hidden = [hidden_record(r) for r in records]
+    if any(hidden):
+        if not all(hidden):
+            line = hidden.index(False) + 1 if hidden[0] else hidden.index(True) + 1
+            raise BadInput(results_file, f"line {line}", "mixes hidden- and open-information records: one sweep a file")
+        return _cards(records, results_file, open_path, out_dir, with_html, as_json, quiet)
+    if open_path is not None:
+        raise click.UsageError("--open-results is for the results file of a hidden sweep (sweep --information hidden)")
     summary = summarise(records, results_file)
     plots: dict[str, bytes] = {}
     if not no_plots:
@@ -62,4 +82,35 @@ def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, as_
          + (f" from {summary.held} records ({superseded} superseded)" if superseded else "")
          + (f"; plots {', '.join(sorted(plots))}" if plots else "")
          + ("; page report.html" if page is not None else ""), quiet)
+    return 0
+
+
+def _cards(records: list[dict[str, Any]], results_file: str, open_path: str | None, out_dir: str, with_html: bool,
+           as_json: bool, quiet: bool) -> int:
+    """The difficulty cards of a hidden sweep: report.md, with ``--html`` report.html, with ``--json`` stdout."""
+    from stratagem.difficulty import difficulty
+
+    open_records: list[dict[str, Any]] = []
+    if open_path is not None:
+        open_records, open_torn = read_results(open_path)
+        if any(hidden_record(r) for r in open_records):
+            raise BadInput(open_path, "", "holds hidden-information records: --open-results takes an open sweep's file")
+        if open_torn is not None:
+            note(open_torn.replace("dropped, its task runs again", "left out of the report"), quiet)
+    cards = difficulty(records, results_file, open_records, open_path)
+    page = None
+    if with_html:
+        from stratagem.views.difficulty import difficulty_page
+
+        page = difficulty_page(cards)
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomic(folder / "report.md", cards.markdown())
+    if page is not None:
+        write_atomic(folder / "report.html", page)
+    if as_json:
+        click.echo(dumps_record(cards.to_json()), nl=False)
+        return 0
+    note(f"{folder / 'report.md'}: difficulty cards of {len(cards.cards)} challenge and player count(s) from "
+         f"{cards.held} records" + ("; page report.html" if page is not None else ""), quiet)
     return 0

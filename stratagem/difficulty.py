@@ -1,0 +1,320 @@
+"""The difficulty card of a challenge: how often players who cannot see the cards win, from a hidden sweep.
+
+``stratagem report`` on the results file of ``stratagem sweep --information hidden`` (:mod:`stratagem.sweephidden`)
+gives, per challenge and player count, one :class:`Card`:
+
+- **solo** (1 player): the distribution over the deals of the exact win probability with the pile hidden
+  (a histogram in tenths, the value 1 apart, and quantiles; not only the mean). Deals whose search the
+  limit stopped are counted **apart** as undecided, with the interval proven for them ([0, 1]: a stopped
+  search proves nothing at its root); they are never folded into the distribution, which is therefore the
+  distribution over the deals that finished (say so when some did not: the hard deals may be the ones
+  that did not finish).
+- **teams** (2 to 4 players): for each agent kind, the games it won over all the deals and shuffles, with
+  the 95% Wilson interval of the pooled win rate (an estimate of the agents' win probability on a random
+  deal of the challenge, not a proof; with several shuffles per deal the games are clustered by deal and the
+  interval is somewhat too narrow), and the distribution of the per-deal win rate.
+- **open information** beside it: the same deals' open-information answers (solvable, optimum in turns),
+  taken from an *open* sweep's results file when the report is given one (``--open-results``), matched by
+  the puzzle's bytes, the player count and the seed; the card says how many deals it found there. They are
+  not computed here: an open sweep is the command that computes them, with certificates, and a report
+  runs no search.
+- **the hardest and the easiest deals**: solo by the exact value (undecided deals are not ranked), teams
+  by the best agent's per-deal win rate; ties broken by the longer open optimum (when known), then the
+  seed. Each with the command that reproduces its record.
+
+Everything here is a function of the records: the same files give the same card, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from stratagem.solvers.match import wilson_interval
+from stratagem.sweephidden import SOLO_METHOD, HiddenTask
+from stratagem.sweeprecords import best_records
+
+__all__ = ["CARD_FORMAT", "Card", "DifficultyReport", "difficulty", "reproduce_hidden", "value_text"]
+
+#: The format of ``stratagem report --json`` on a hidden sweep.
+CARD_FORMAT = "stratagem/difficulty@1"
+#: How many of the hardest and of the easiest deals a card lists.
+LISTED = 5
+#: The histogram's bins: [0, 0.1), ..., [0.9, 1), and exactly 1 apart.
+BINS = [f"{k / 10:.1f}-{(k + 1) / 10:.1f}" for k in range(10)] + ["1"]
+QUANTILES = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
+
+
+def reproduce_hidden(record: dict[str, Any]) -> str:
+    """The command that makes ``record`` again (into a results file of its own)."""
+    team = record.get("team") or {}
+    agent = None if record["method"] == SOLO_METHOD else str(record["method"]).removeprefix("hidden:")
+    task = HiddenTask(record["puzzle"], record["puzzle_sha256"], record["challenge"], {}, int(record["players"]),
+                      int(record["seed"]), agent, int(team.get("shuffles") or 1),
+                      None if record.get("time_limit") is None else float(record["time_limit"]))
+    return task.command()
+
+
+def _bin(value: float) -> int:
+    return 10 if value >= 1 else min(9, int(value * 10))
+
+
+def _quantiles(values: Sequence[float]) -> dict[str, float]:
+    """Nearest-rank quantiles (each a value that occurs): no interpolation between deals."""
+    ordered = sorted(values)
+    out = {}
+    for q in QUANTILES:
+        rank = max(0, min(len(ordered) - 1, -(-int(q * 1000) * len(ordered) // 1000) - 1))
+        out[f"{q:g}"] = ordered[rank]
+    return out
+
+
+@dataclass
+class Card:
+    """One challenge at one player count."""
+
+    challenge: str
+    players: int
+    puzzle: str
+    deals: int = 0
+    #: Solo: the finished deals' exact values (as fractions' text and float), and the undecided records.
+    exact: list[dict[str, Any]] = field(default_factory=list)
+    undecided: list[dict[str, Any]] = field(default_factory=list)
+    #: Teams: agent -> its records.
+    teams: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: Open information: the matching open records by seed.
+    open: dict[int, dict[str, Any]] = field(default_factory=dict)
+    hardest: list[dict[str, Any]] = field(default_factory=list)
+    easiest: list[dict[str, Any]] = field(default_factory=list)
+    #: When every ranked deal has the same value and open optimum: one of them (no deal is harder).
+    alike: dict[str, Any] | None = None
+
+    # -- solo
+    def histogram(self) -> list[int]:
+        counts = [0] * len(BINS)
+        for record in self.exact:
+            counts[_bin(record["odds"]["float"])] += 1
+        return counts
+
+    def solo_summary(self) -> dict[str, Any]:
+        values = [r["odds"]["float"] for r in self.exact]
+        exact_mean = sum((Fraction(r["odds"]["value"]) for r in self.exact), Fraction(0))
+        return {"deals": self.deals, "exact": len(self.exact), "undecided": len(self.undecided),
+                "undecided_interval": [0, 1] if self.undecided else None,
+                "histogram": dict(zip(BINS, self.histogram(), strict=True)),
+                "quantiles": _quantiles(values) if values else None,
+                "mean_of_exact": float(exact_mean / len(self.exact)) if self.exact else None,
+                "certainly_won": sum(1 for v in values if v >= 1)}
+
+    # -- teams
+    def team_summary(self) -> list[dict[str, Any]]:
+        out = []
+        for agent, records in sorted(self.teams.items()):
+            played = sum(r["team"]["played"] for r in records)
+            wins = sum(r["team"]["wins"] for r in records)
+            low, high = wilson_interval(wins, played) if played else (0.0, 1.0)
+            per_deal = [r["team"]["wins"] / r["team"]["played"] for r in records if r["team"]["played"]]
+            cpu = sum(float(r.get("cpu_seconds") or 0) for r in records)
+            turns = sum(int(r["team"].get("turns") or 0) for r in records)
+            out.append({"agent": agent, "deals": len(records), "games": played, "wins": wins,
+                        "win_rate": wins / played if played else None, "win_rate_ci95": [low, high],
+                        "cut_short": sum(1 for r in records if r["status"] != "solved"),
+                        "deals_never_won": sum(1 for v in per_deal if v == 0),
+                        "deals_always_won": sum(1 for v in per_deal if v == 1),
+                        "cpu_seconds": round(cpu, 1), "cpu_seconds_per_turn": round(cpu / turns, 4) if turns else None})
+        return out
+
+    # -- open information
+    def open_summary(self) -> dict[str, Any] | None:
+        if not self.open:
+            return None
+        solved = [r for r in self.open.values() if r.get("status") == "solved"]
+        lengths = [int(r["length"]) for r in solved if r.get("length") is not None]
+        return {"deals": len(self.open), "solvable": len(solved),
+                "unsolvable": sum(1 for r in self.open.values() if r.get("status") == "unsolvable"),
+                "undecided": sum(1 for r in self.open.values() if r.get("status") == "unknown"),
+                "certified": sum(1 for r in solved if r.get("certificate")),
+                "optimum_quantiles": {k: float(v) for k, v in _quantiles([float(n) for n in lengths]).items()}
+                if lengths else None,
+                "optimum_mean": sum(lengths) / len(lengths) if lengths else None}
+
+    def open_text(self, seed: int) -> str:
+        record = self.open.get(seed)
+        if record is None:
+            return "-"
+        if record.get("status") == "solved":
+            return f"{record.get('length')} turns"
+        return "unsolvable" if record.get("status") == "unsolvable" else "undecided"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"challenge": self.challenge, "players": self.players, "puzzle": self.puzzle,
+                               "deals": self.deals}
+        if self.players == 1:
+            out["solo"] = self.solo_summary()
+        else:
+            out["teams"] = self.team_summary()
+        out["open"] = self.open_summary()
+        out["hardest"] = [_listed(self, r) for r in self.hardest]
+        out["easiest"] = [_listed(self, r) for r in self.easiest]
+        out["all_alike"] = None if self.alike is None else _listed(self, self.alike)
+        return out
+
+
+def _listed(card: Card, record: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"seed": record["seed"], "method": record["method"], "command": reproduce_hidden(record),
+                           "open": card.open_text(int(record["seed"]))}
+    if "odds" in record:
+        out["win_probability"] = record["odds"]["value"]
+    else:
+        out["wins"] = record["team"]["wins"]
+        out["games"] = record["team"]["played"]
+    return out
+
+
+def value_text(record: dict[str, Any]) -> str:
+    if "odds" in record:
+        return str(record["odds"]["value"])
+    return f"{record['team']['wins']} / {record['team']['played']} won (`{record['method']}`)"
+
+
+def _rate(record: dict[str, Any]) -> float:
+    if "odds" in record:
+        return float(record["odds"]["float"])
+    team = record["team"]
+    return team["wins"] / team["played"] if team["played"] else 0.0
+
+
+@dataclass
+class DifficultyReport:
+    """Every card of a hidden sweep's results file."""
+
+    source: str
+    open_source: str | None
+    held: int
+    cards: list[Card]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": CARD_FORMAT, "results": self.source, "open_results": self.open_source,
+                "records": self.held, "cards": [card.to_json() for card in self.cards]}
+
+    def markdown(self) -> str:
+        lines = [f"# Difficulty cards: {self.source}", "",
+                 "With the pile and the other hands hidden, as players meet the game (`stratagem sweep "
+                 "--information hidden`). Solo: the exact optimal win probability of each deal, deals whose "
+                 "search was stopped counted apart (their proven interval is [0, 1]). Teams: each agent kind's "
+                 "wins over the deals' shuffles, 95% Wilson intervals (an estimate, not a proof). Open: the same "
+                 "deals with every card known, "
+                 + (f"from `{self.open_source}`." if self.open_source else "not given (`--open-results`)."), ""]
+        for card in self.cards:
+            lines += _card_markdown(card)
+        return "\n".join(lines) + "\n"
+
+
+def _card_markdown(card: Card) -> list[str]:
+    who = "solo" if card.players == 1 else f"{card.players} players"
+    lines = [f"## {card.challenge}, {who}", "", f"{card.deals} deal(s) of `{card.puzzle}`.", ""]
+    if card.players == 1:
+        s = card.solo_summary()
+        lines.append(f"**Exact solo win probability**: {s['exact']} deal(s) exact, {s['undecided']} undecided "
+                     "(stopped by the limit: proven only within [0, 1], shown apart)"
+                     + (f"; the exact values' mean {s['mean_of_exact']:.4f}, {s['certainly_won']} won with "
+                        "certainty" if s["exact"] else "") + ".")
+        if s["exact"] and s["undecided"]:
+            lines.append("The distribution is over the deals that finished, which may be the easier ones.")
+        lines.append("")
+        if s["quantiles"]:
+            lines += ["| quantile | " + " | ".join(s["quantiles"]) + " |",
+                      "|---|" + "---:|" * len(s["quantiles"]),
+                      "| win probability | " + " | ".join(f"{v:.4f}" for v in s["quantiles"].values()) + " |", ""]
+        lines += ["| win probability | " + " | ".join(BINS) + " | undecided |",
+                  "|---|" + "---:|" * (len(BINS) + 1),
+                  "| deals | " + " | ".join(str(n) for n in card.histogram()) + f" | {s['undecided']} |", ""]
+    else:
+        lines += ["| agent | deals | games | wins | win rate [95% CI] | deals never won | deals always won | "
+                  "cut short | CPU s per turn |", "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
+        for t in card.team_summary():
+            low, high = t["win_rate_ci95"]
+            rate = "-" if t["win_rate"] is None else f"{t['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
+            per_turn = "-" if t["cpu_seconds_per_turn"] is None else f"{t['cpu_seconds_per_turn']:.3f}"
+            lines.append(f"| `{t['agent']}` | {t['deals']} | {t['games']} | {t['wins']} | {rate} | "
+                         f"{t['deals_never_won']} | {t['deals_always_won']} | {t['cut_short']} | {per_turn} |")
+        lines.append("")
+    o = card.open_summary()
+    if o is None:
+        lines += ["**Open information**: not given.", ""]
+    else:
+        q = o["optimum_quantiles"]
+        lines += [f"**Open information** (every card known), {o['deals']} of these deals in the open sweep: "
+                  f"{o['solvable']} solvable ({o['certified']} with a certificate), {o['unsolvable']} unsolvable, "
+                  f"{o['undecided']} undecided"
+                  + (f"; optimum median {q['0.5']:g} turns (least {q['0']:g}, most {q['1']:g})" if q else "") + ".", ""]
+    if card.alike is not None:
+        r = card.alike
+        lines += [f"**Hardest and easiest deals**: none; every ranked deal has the same value "
+                  f"({value_text(r)}) and open optimum ({card.open_text(int(r['seed']))}). One of them: "
+                  f"`{reproduce_hidden(r)}`", ""]
+    for title, listed in (("Hardest", card.hardest), ("Easiest", card.easiest)):
+        if not listed:
+            continue
+        lines += [f"**{title} deals**", "", "| seed | " + ("win probability" if card.players == 1 else "wins / games")
+                  + " | open optimum | reproduce |", "|---:|---|---|---|"]
+        for r in listed:
+            value = value_text(r)
+            lines.append(f"| {r['seed']} | {value} | {card.open_text(int(r['seed']))} | `{reproduce_hidden(r)}` |")
+        lines.append("")
+    return lines
+
+
+def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Sequence[dict[str, Any]] = (),
+               open_source: str | None = None) -> DifficultyReport:
+    """The cards of a hidden sweep's records (the best record of each key), beside ``open_records``."""
+    best = best_records(records)
+    open_best = best_records([r for r in open_records if r.get("game", "strato") == "strato"
+                              and r.get("information", "open") == "open"])
+    open_by_deal: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for r in sorted(open_best.values(), key=lambda r: str(r.get("method"))):
+        open_by_deal.setdefault((r["puzzle_sha256"], int(r["players"]), int(r["seed"])), r)
+    groups: dict[tuple[str, str, int], Card] = {}
+    deals: dict[tuple[str, str, int], set[int]] = defaultdict(set)
+    for key in sorted(best):
+        r = best[key]
+        group = (str(r["challenge"]), str(r["puzzle_sha256"]), int(r["players"]))
+        card = groups.setdefault(group, Card(group[0], group[2], str(r["puzzle"])))
+        deals[group].add(int(r["seed"]))
+        if r["method"] == SOLO_METHOD:
+            (card.exact if r["status"] == "solved" else card.undecided).append(r)
+        else:
+            card.teams.setdefault(str(r["method"]).removeprefix("hidden:"), []).append(r)
+        found = open_by_deal.get((r["puzzle_sha256"], int(r["players"]), int(r["seed"])))
+        if found is not None:
+            card.open[int(r["seed"])] = found
+    for group, card in groups.items():
+        card.deals = len(deals[group])
+        card.exact.sort(key=lambda r: int(r["seed"]))
+        card.undecided.sort(key=lambda r: int(r["seed"]))
+        ranked = card.exact if card.players == 1 else _best_agent_records(card)
+
+        def open_length(r: dict[str, Any], card: Card = card) -> int:
+            found = card.open.get(int(r["seed"]))
+            return int(found["length"]) if found and found.get("length") is not None else 0
+
+        hard = sorted(ranked, key=lambda r: (_rate(r), -open_length(r), int(r["seed"])))
+        easy = sorted(ranked, key=lambda r: (-_rate(r), open_length(r), int(r["seed"])))
+        if len({(_rate(r), open_length(r)) for r in ranked}) == 1:
+            card.alike = hard[0]
+        else:
+            card.hardest, card.easiest = hard[:LISTED], easy[:LISTED]
+    cards = [groups[g] for g in sorted(groups, key=lambda g: (g[0], g[2], g[1]))]
+    return DifficultyReport(source, open_source, len(records), cards)
+
+
+def _best_agent_records(card: Card) -> list[dict[str, Any]]:
+    """The finished records of the agent with the highest pooled win rate (ties: its name)."""
+    summary = [t for t in card.team_summary() if t["games"]]
+    if not summary:
+        return []
+    best = max(summary, key=lambda t: (t["win_rate"], t["agent"]))["agent"]
+    return [r for r in card.teams[best] if r["team"]["played"]]

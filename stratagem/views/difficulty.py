@@ -1,0 +1,101 @@
+"""A hidden sweep's difficulty cards (:class:`~stratagem.difficulty.DifficultyReport`) as one self-contained
+HTML page: per challenge and player count, the solo win probability's histogram in SVG (undecided deals
+as a grey bar of their own, never mixed into the distribution), the quantiles, the teams' win rates with
+their intervals, the open-information optimum beside them, and the hardest and easiest deals with the
+command that reproduces each. Deterministic: the same records give the same bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stratagem.difficulty import BINS, Card, DifficultyReport, reproduce_hidden, value_text
+from stratagem.views.charts import bars
+from stratagem.views.page import document, esc, table
+
+EXACT, UNDECIDED = "#1971c2", "#adb5bd"
+
+
+def _code(text: str) -> str:
+    return f"<code>{esc(text)}</code>"
+
+
+def _solo(card: Card) -> str:
+    s = card.solo_summary()
+    counts = [*card.histogram(), s["undecided"]]
+    labels = [*BINS, "undecided"]
+    chart = bars(f"{card.challenge}, solo: deals by exact win probability", labels,
+                 [("deals", EXACT, [float(n) for n in counts])], notes=[[str(n) if n else "" for n in counts]],
+                 colours=[EXACT] * len(BINS) + [UNDECIDED], y_label="deals", width=620)
+    text = (f"<p><b>{s['exact']}</b> deal(s) exact, <b>{s['undecided']}</b> undecided (stopped by the limit: "
+            "proven only within [0, 1], the grey bar)")
+    if s["exact"]:
+        text += f"; the exact values' mean {s['mean_of_exact']:.4f}, {s['certainly_won']} won with certainty"
+    text += ".</p>"
+    if s["exact"] and s["undecided"]:
+        text += "<p class=\"warn\">The distribution is over the deals that finished, which may be the easier ones.</p>"
+    if s["quantiles"]:
+        quantiles = s["quantiles"]
+        text += table(["quantile", *quantiles], [["win probability", *(f"{v:.4f}" for v in quantiles.values())]],
+                      numeric=set(range(1, len(quantiles) + 1)), sortable=False)
+    return chart + text
+
+
+def _teams(card: Card) -> str:
+    rows = []
+    for t in card.team_summary():
+        low, high = t["win_rate_ci95"]
+        rate = "-" if t["win_rate"] is None else f"{t['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
+        per_turn = "-" if t["cpu_seconds_per_turn"] is None else f"{t['cpu_seconds_per_turn']:.3f}"
+        rows.append([_code(t["agent"]), str(t["deals"]), str(t["games"]), str(t["wins"]), rate,
+                     str(t["deals_never_won"]), str(t["deals_always_won"]), str(t["cut_short"]), per_turn])
+    return table(["agent", "deals", "games", "wins", "win rate [95% CI]", "deals never won", "deals always won",
+                  "cut short", "CPU s per turn"], rows, numeric={1, 2, 3, 5, 6, 7, 8})
+
+
+def _open(card: Card) -> str:
+    o = card.open_summary()
+    if o is None:
+        return "<p class=\"muted\">Open information: not given (<code>--open-results</code>).</p>"
+    q = o["optimum_quantiles"]
+    optimum = (f"; optimum median {q['0.5']:g} turns (least {q['0']:g}, most {q['1']:g})" if q else "")
+    return (f"<p><b>Open information</b> (every card known), {o['deals']} of these deals in the open sweep: "
+            f"{o['solvable']} solvable ({o['certified']} with a certificate), {o['unsolvable']} unsolvable, "
+            f"{o['undecided']} undecided{optimum}.</p>")
+
+
+def _listed(card: Card, title: str, records: list[dict[str, Any]]) -> str:
+    if not records:
+        return ""
+    rows = []
+    for r in records:
+        rows.append([str(r["seed"]), esc(value_text(r)), esc(card.open_text(int(r["seed"]))),
+                     _code(reproduce_hidden(r))])
+    what = "win probability" if card.players == 1 else "wins / games"
+    return f"<h3>{esc(title)}</h3>" + table(["seed", what, "open optimum", "reproduce"], rows, numeric={0})
+
+
+def difficulty_page(report: DifficultyReport) -> str:
+    """The whole page."""
+    parts = [f"<p class=\"sub\">From <code>{esc(report.source)}</code> ({report.held} records)"
+             + (f", open information from <code>{esc(report.open_source)}</code>" if report.open_source else "")
+             + ". With the pile and the other hands hidden, as players meet the game: solo, the exact optimal win "
+             "probability; teams, agents' win rates over shuffles of each deal (95% Wilson intervals: an "
+             "estimate, not a proof).</p>"]
+    for card in report.cards:
+        who = "solo" if card.players == 1 else f"{card.players} players"
+        body = f"<p class=\"muted\">{card.deals} deal(s) of {_code(card.puzzle)}.</p>"
+        body += _solo(card) if card.players == 1 else _teams(card)
+        body += _open(card)
+        if card.alike is not None:
+            r = card.alike
+            body += (f"<p><b>Hardest and easiest deals</b>: none; every ranked deal has the same value "
+                     f"({esc(value_text(r))}) and open optimum ({esc(card.open_text(int(r['seed'])))}). One of them: "
+                     f"{_code(reproduce_hidden(r))}</p>")
+        body += "<div class=\"grid2\"><div>" + _listed(card, "Hardest deals", card.hardest) + "</div><div>"
+        body += _listed(card, "Easiest deals", card.easiest) + "</div></div>"
+        parts.append(f"<section class=\"card\"><h2>{esc(card.challenge)}, {esc(who)}</h2>{body}</section>")
+    return document("Difficulty cards", "\n".join(parts))
+
+
+__all__ = ["difficulty_page"]
