@@ -1,0 +1,183 @@
+"""``stratagem sweep --information hidden`` (issue 29): solo records hold the compiled exact value or, stopped,
+only the proven interval [0, 1]; team records hold each agent's wins over reshuffles of the deal; records
+are deterministic apart from timings; resuming and retrying never count a deal twice; hidden and open
+records are not mixed; settings are checked per puzzle and method; bad options are one line."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stratagem.cli.main import run
+from stratagem.core.errors import BadInput
+from stratagem.loading import deal_of, load_strato
+from stratagem.models.strato.hidden.exact import compiled_odds
+from stratagem.models.strato.hidden.game import HiddenStrato
+from stratagem.solvers.match import wilson_interval
+from stratagem.sweep import ResultsFile, SettingsMismatch, best_records, record_key, sweep
+from stratagem.sweephidden import SOLO_METHOD, HiddenTask, plan_hidden, run_hidden_task, shuffled_start
+
+ROOT = Path(__file__).resolve().parent.parent
+CHALLENGE_0 = str(ROOT / "puzzles" / "strato" / "challenge-0.toml")
+CHALLENGE_1 = str(ROOT / "puzzles" / "strato" / "challenge-1.toml")
+#: A challenge-0 solo deal whose exact value the compiled search finds in a fraction of a second.
+QUICK_SOLO_SEED = 27
+TIMINGS = ("seconds", "cpu_seconds", "provenance")
+
+
+def lines_of(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def stable(record: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in record.items() if k not in TIMINGS}
+    if "odds" in out:
+        out["odds"] = {k: v for k, v in out["odds"].items() if k not in ("search_cpu_seconds", "memory", "states")}
+    return out
+
+
+def run_into(out: Path, tasks: list[HiddenTask], **options: Any) -> int:
+    results = ResultsFile(out)
+    results.check()
+    return sweep(tasks, results, workers=0, **options).done
+
+
+def test_plan_makes_a_solo_task_for_one_player_and_one_per_agent_for_teams() -> None:
+    tasks = plan_hidden([CHALLENGE_0], range(3), [1, 2], ["greedy", "cpimc:samples=2"], shuffles=5, time_limit=10)
+    solo = [t for t in tasks if t.players == 1]
+    teams = [t for t in tasks if t.players == 2]
+    assert [t.method for t in solo] == [SOLO_METHOD] * 3 and all(t.shuffles == 1 for t in solo)
+    assert sorted({t.method for t in teams}) == ["hidden:cpimc:samples=2", "hidden:greedy"]
+    assert len(teams) == 6 and all(t.shuffles == 5 for t in teams)
+    assert len({t.key for t in tasks}) == len(tasks)
+    # neither the limit nor the shuffles make another deal
+    again = plan_hidden([CHALLENGE_0], range(3), [1, 2], ["greedy", "cpimc:samples=2"], shuffles=2, time_limit=99)
+    assert [t.key for t in again] == [t.key for t in tasks]
+
+
+@pytest.mark.parametrize(("kwargs", "fragment"), [
+    ({"agents": ["nosuch"]}, "unknown Strato agent"),
+    ({"agents": ["cpimc:samples=0"]}, "samples >= 1"),
+    ({"shuffles": 0}, "--shuffles"),
+    ({"players": [5]}, "1 to 4 players"),
+])
+def test_plan_refuses_bad_settings_before_any_work(kwargs: dict[str, Any], fragment: str) -> None:
+    args: dict[str, Any] = {"puzzles": [CHALLENGE_0], "seeds": range(2), "players": [1, 2]}
+    args.update(kwargs)
+    with pytest.raises(BadInput, match=fragment):
+        plan_hidden(**args)
+
+
+def test_a_solo_record_holds_the_compiled_exact_value() -> None:
+    [task] = plan_hidden([CHALLENGE_0], [QUICK_SOLO_SEED], [1], time_limit=None)
+    record = run_hidden_task(task)
+    deal = deal_of(load_strato(CHALLENGE_0), QUICK_SOLO_SEED, 1)
+    expected = compiled_odds(HiddenStrato(deal.challenge, deal.game.options, deal.start))
+    assert record["status"] == "solved" and expected.status == "solved"
+    assert Fraction(record["odds"]["value"]) == expected.value
+    assert record["odds"]["low"] == record["odds"]["high"] == record["odds"]["value"]
+    assert record["information"] == "hidden" and record["provenance"]["input"]["sha256"] == task.puzzle_sha256
+
+
+def test_a_stopped_solo_search_claims_only_the_trivial_interval() -> None:
+    [task] = plan_hidden([CHALLENGE_1], [0], [1], time_limit=0.05)
+    record = run_hidden_task(task)
+    assert record["status"] == "unknown"
+    assert record["odds"]["value"] is None
+    assert (record["odds"]["low"], record["odds"]["high"]) == ("0", "1")
+    assert record["stopped_by"]
+
+
+def test_a_team_record_counts_each_shuffle_and_is_deterministic() -> None:
+    [task] = plan_hidden([CHALLENGE_0], [4], [2], ["greedy"], shuffles=4, time_limit=None)
+    first, again = run_hidden_task(task), run_hidden_task(task)
+    assert stable(first) == stable(again)
+    team = first["team"]
+    assert first["status"] == "solved" and team["played"] == 4 == len(team["games"])
+    assert [g[0] for g in team["games"]] == [0, 1, 2, 3]
+    assert team["wins"] == sum(1 for _, won, _ in team["games"] if won)
+    assert team["win_rate_ci95"] == list(wilson_interval(team["wins"], 4))
+    # the shuffles keep the hands and deal the pile otherwise
+    deal = deal_of(load_strato(CHALLENGE_0), 4, 2)
+    starts = [shuffled_start(deal.start, 4, 2, k) for k in range(4)]
+    assert all(s.hands == deal.start.hands and sorted(s.pile) == sorted(deal.start.pile) for s in starts)
+    assert len({s.pile for s in starts}) > 1
+
+
+def test_a_team_task_stopped_by_its_limit_is_unknown_with_the_games_played() -> None:
+    [task] = plan_hidden([CHALLENGE_1], [0], [2], ["cpimc:samples=64:nodes=20000"], shuffles=50, time_limit=0.2)
+    record = run_hidden_task(task)
+    assert record["status"] == "unknown" and record["stopped_by"] == "time"
+    assert record["team"]["played"] < 50
+
+
+def test_resume_and_retry_never_count_a_deal_twice(tmp_path: Path) -> None:
+    out = tmp_path / "hidden.jsonl"
+    tasks = (plan_hidden([CHALLENGE_1], [0], [1], time_limit=0.05)
+             + plan_hidden([CHALLENGE_0], [4, 5], [2], ["greedy"], shuffles=2, time_limit=60))
+    assert run_into(out, tasks) == 3
+    assert run_into(out, tasks) == 0  # resumed: nothing left
+    assert run_into(out, tasks, retry_unknown=True) == 1  # only the stopped solo search runs again
+    records = lines_of(out)
+    assert len(records) == 4
+    best = best_records(records)
+    assert len(best) == 3 and set(best) == {t.key for t in tasks}
+    assert sum(1 for r in records if r["method"] == SOLO_METHOD) == 2
+    assert [r["retry"] for r in records if r["method"] == SOLO_METHOD] == [None, "unknown"]
+
+
+def test_settings_are_checked_per_puzzle_and_method(tmp_path: Path) -> None:
+    out = tmp_path / "hidden.jsonl"
+    run_into(out, plan_hidden([CHALLENGE_0], [4], [2], ["greedy"], shuffles=2, time_limit=60))
+    # another method of the same puzzle may have its own limit (solo searches and team play differ)
+    run_into(out, plan_hidden([CHALLENGE_1], [0], [1], time_limit=0.05))
+    with pytest.raises(SettingsMismatch, match="--shuffles 2"):
+        run_into(out, plan_hidden([CHALLENGE_0], [5], [2], ["greedy"], shuffles=3, time_limit=60))
+    with pytest.raises(SettingsMismatch, match="--time-limit 60"):
+        run_into(out, plan_hidden([CHALLENGE_0], [5], [2], ["greedy"], shuffles=2, time_limit=30))
+    assert run_into(out, plan_hidden([CHALLENGE_0], [5], [2], ["greedy"], shuffles=3, time_limit=60),
+                    force_settings=True) == 1
+
+
+def test_open_and_hidden_records_are_not_mixed(tmp_path: Path) -> None:
+    out = tmp_path / "mixed.jsonl"
+    record = {"format": "stratagem/sweep@1", "game": "strato", "puzzle_sha256": "x", "players": 1, "seed": 0,
+              "method": "auto", "status": "solved", "time_limit": 60.0}
+    out.write_text(json.dumps(record) + "\n")
+    with pytest.raises(BadInput, match="open-information record"):
+        run_into(out, plan_hidden([CHALLENGE_0], [4], [2], ["greedy"], shuffles=1))
+    assert lines_of(out) == [record]
+
+
+def test_reproduce_command_names_the_task() -> None:
+    [task] = plan_hidden([CHALLENGE_0], [7], [4], ["greedy"], shuffles=3, time_limit=12)
+    assert task.command() == (f"stratagem sweep {CHALLENGE_0} --information hidden --seeds 7..7 --players 4 "
+                              "--agents greedy --shuffles 3 --time-limit 12 --workers 0 --out deal.jsonl")
+    assert record_key(run_hidden_task(task)) == task.key
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["--shuffles", "3"], "--information hidden"),
+    (["--agents", "greedy"], "--information hidden"),
+    (["--information", "hidden", "--method", "auto"], "--information open"),
+    (["--information", "hidden", "--agents", "nosuch"], "unknown Strato agent"),
+])
+def test_cli_refuses_options_of_the_other_mode(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+                                               fragment: str) -> None:
+    code = run(["sweep", CHALLENGE_0, "--count", "1", "--out", str(tmp_path / "x.jsonl"), *args])
+    err = capsys.readouterr().err
+    assert code == 2 and fragment in err and "Traceback" not in err
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_cli_hidden_sweep_writes_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "h.jsonl"
+    code = run(["sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "4..5", "--players", "2", "--agents",
+                "greedy", "--shuffles", "2", "--workers", "0", "--quiet", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    records = lines_of(out)
+    assert [(r["seed"], r["team"]["played"]) for r in records] == [(4, 2), (5, 2)]
