@@ -20,7 +20,7 @@ gives, per challenge and player count, one :class:`Card`:
   runs no search.
 - **the hardest and the easiest deals**: solo by the exact value (undecided deals are not ranked), teams
   by the best agent's per-deal win rate; ties broken by the longer open optimum (when known), then the
-  seed. Each with the command that reproduces its record.
+  seed (deals the open sweep did not solve last). Each with the command that reproduces its record.
 
 Everything here is a function of the records: the same files give the same card, byte for byte.
 """
@@ -297,13 +297,16 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
         card.undecided.sort(key=lambda r: int(r["seed"]))
         ranked = card.exact if card.players == 1 else _best_agent_records(card)
 
-        def open_length(r: dict[str, Any], card: Card = card) -> int:
+        def known(r: dict[str, Any], card: Card = card) -> tuple[int, int]:
+            """(0, optimum) when the open sweep solved the deal, else (1, 0): deals without it rank last."""
             found = card.open.get(int(r["seed"]))
-            return int(found["length"]) if found and found.get("length") is not None else 0
+            if found and found.get("length") is not None:
+                return 0, int(found["length"])
+            return 1, 0
 
-        hard = sorted(ranked, key=lambda r: (_rate(r), -open_length(r), int(r["seed"])))
-        easy = sorted(ranked, key=lambda r: (-_rate(r), open_length(r), int(r["seed"])))
-        if len({(_rate(r), open_length(r)) for r in ranked}) == 1:
+        hard = sorted(ranked, key=lambda r: (_rate(r), known(r)[0], -known(r)[1], int(r["seed"])))
+        easy = sorted(ranked, key=lambda r: (-_rate(r), known(r), int(r["seed"])))
+        if len({(_rate(r), known(r)) for r in ranked}) == 1:
             card.alike = hard[0]
         else:
             card.hardest, card.easiest = hard[:LISTED], easy[:LISTED]

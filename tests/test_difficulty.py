@@ -1,0 +1,113 @@
+"""The difficulty cards (``stratagem report`` on a hidden sweep, issue 29): the solo distribution with the
+undecided deals apart, pooled team win rates with Wilson intervals, the open optimum from an open sweep's
+records of the same deals, the hardest and easiest deals with their commands; text, JSON and a page that
+is the same bytes for the same records; mixed files refused with one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stratagem.cli.main import run
+from stratagem.difficulty import difficulty, reproduce_hidden
+from stratagem.solvers.match import wilson_interval
+
+SHA = "ab" * 32
+PUZZLE = "puzzles/strato/challenge-1.toml"
+
+
+def solo(seed: int, value: str | None, time_limit: float = 2.0) -> dict[str, Any]:
+    odds = ({"value": value, "low": value, "high": value, "float": float(eval(value))} if value is not None
+            else {"value": None, "low": "0", "high": "1", "float": None})
+    return {"format": "stratagem/sweep@1", "game": "strato", "information": "hidden", "puzzle": PUZZLE,
+            "puzzle_sha256": SHA, "challenge": "Challenge 1", "players": 1, "seed": seed, "method": "hidden:odds",
+            "time_limit": time_limit, "status": "solved" if value is not None else "unknown", "odds": odds,
+            "retry": None, "cpu_seconds": 1.0}
+
+
+def team(seed: int, agent: str, wins: int, played: int, players: int = 2) -> dict[str, Any]:
+    return {"format": "stratagem/sweep@1", "game": "strato", "information": "hidden", "puzzle": PUZZLE,
+            "puzzle_sha256": SHA, "challenge": "Challenge 1", "players": players, "seed": seed,
+            "method": f"hidden:{agent}", "time_limit": 120.0, "status": "solved", "retry": None, "cpu_seconds": 2.0,
+            "team": {"agent": agent, "shuffles": played, "played": played, "wins": wins,
+                     "games": [[k, k < wins, 10] for k in range(played)], "turns": 10 * played}}
+
+
+def open_record(seed: int, players: int, length: int | None) -> dict[str, Any]:
+    return {"format": "stratagem/sweep@1", "game": "strato", "puzzle": PUZZLE, "puzzle_sha256": SHA,
+            "players": players, "seed": seed, "method": "auto", "status": "solved" if length else "unknown",
+            "length": length, "certificate": {"kind": "sat"} if length else None, "time_limit": 60.0}
+
+
+RECORDS = ([solo(s, v) for s, v in [(0, "1"), (1, "1/2"), (2, "3/4"), (3, None), (4, "1/20"), (5, "1")]]
+           + [solo(3, None)]  # a retry that stopped again: one deal, counted once
+           + [team(s, "greedy", w, 2) for s, w in [(0, 0), (1, 1), (2, 2)]]
+           + [team(s, "belief", w, 2) for s, w in [(0, 1), (1, 2), (2, 2)]])
+OPEN = [open_record(s, 1, 5 + s) for s in range(5)] + [open_record(s, 2, 7) for s in range(3)]
+
+
+def test_the_solo_card_keeps_undecided_deals_apart() -> None:
+    report = difficulty(RECORDS, "r.jsonl", OPEN, "o.jsonl")
+    [solo_card] = [c for c in report.cards if c.players == 1]
+    s = solo_card.solo_summary()
+    assert (solo_card.deals, s["exact"], s["undecided"]) == (6, 5, 1)
+    assert s["undecided_interval"] == [0, 1]
+    assert s["histogram"]["0.0-0.1"] == 1 and s["histogram"]["0.5-0.6"] == 1 and s["histogram"]["0.7-0.8"] == 1
+    assert s["histogram"]["1"] == 2 and sum(s["histogram"].values()) == 5
+    assert s["quantiles"]["0"] == 0.05 and s["quantiles"]["0.5"] == 0.75 and s["quantiles"]["1"] == 1.0
+    assert s["mean_of_exact"] == pytest.approx((1 + 0.5 + 0.75 + 0.05 + 1) / 5)
+    # hardest first: the lowest exact value; the undecided deal is never ranked
+    assert [r["seed"] for r in solo_card.hardest] == [4, 1, 2, 0, 5]
+    # equal values: a known open optimum before none (seed 5 is not in the open sweep)
+    assert [r["seed"] for r in solo_card.easiest][:2] == [0, 5]
+    o = solo_card.open_summary()
+    assert o is not None and (o["deals"], o["solvable"], o["certified"]) == (5, 5, 5)
+
+
+def test_the_team_card_pools_games_with_a_wilson_interval() -> None:
+    report = difficulty(RECORDS, "r.jsonl")
+    [card] = [c for c in report.cards if c.players == 2]
+    rows = {t["agent"]: t for t in card.team_summary()}
+    assert (rows["belief"]["games"], rows["belief"]["wins"]) == (6, 5)
+    assert rows["belief"]["win_rate_ci95"] == list(wilson_interval(5, 6))
+    assert (rows["greedy"]["deals_never_won"], rows["greedy"]["deals_always_won"]) == (1, 1)
+    assert rows["greedy"]["cpu_seconds_per_turn"] == pytest.approx(6.0 / 60)
+    # ranked by the best agent (belief): seed 0 hardest
+    assert card.hardest[0]["seed"] == 0 and card.hardest[0]["method"] == "hidden:belief"
+    assert card.open_summary() is None
+
+
+def test_text_json_and_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results, opened = tmp_path / "r.jsonl", tmp_path / "o.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+    opened.write_text("".join(json.dumps(r) + "\n" for r in OPEN))
+    args = ["report", str(results), "--open-results", str(opened), "--html"]
+    assert run([*args, "--out", str(tmp_path / "a"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format"] == "stratagem/difficulty@1" and len(data["cards"]) == 2
+    solo_card = data["cards"][0]
+    assert solo_card["solo"]["undecided"] == 1 and solo_card["hardest"][0]["command"].startswith("stratagem sweep")
+    assert run([*args, "--out", str(tmp_path / "b"), "--quiet"]) == 0
+    page = (tmp_path / "a" / "report.html").read_text()
+    assert page == (tmp_path / "b" / "report.html").read_text()
+    assert "<svg" in page and "undecided" in page and "http://" not in page.replace("http://www.w3.org", "")
+    text = (tmp_path / "a" / "report.md").read_text()
+    assert "1 undecided" in text and "Hardest deals" in text and "--seeds 4..4" in text
+
+
+def test_reproduce_names_the_agent_and_shuffles() -> None:
+    command = reproduce_hidden(team(3, "belief:samples=4", 1, 2, players=4))
+    assert "--agents belief:samples=4 --shuffles 2" in command and "--players 4" in command
+    assert "--seeds 3..3" in command and "--time-limit 120" in command
+
+
+def test_a_mixed_file_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "r.jsonl"
+    results.write_text(json.dumps(RECORDS[0]) + "\n" + json.dumps(OPEN[0]) + "\n")
+    assert run(["report", str(results), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "mixes hidden- and open-information records" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out" / "report.md").exists()
