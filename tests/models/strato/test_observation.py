@@ -14,9 +14,17 @@ from collections import Counter
 
 import pytest
 
-from stratagem.models.strato.hidden.agents import AGENT_KINDS, StratoAgent, make_strato_agent
+from stratagem.models.strato.hidden.agents import AGENT_KINDS, BeliefAgent, StratoAgent, last_plays, make_strato_agent
 from stratagem.models.strato.hidden.game import PLAY, TARGET, HiddenState, HiddenStrato, hide
-from stratagem.models.strato.hidden.observation import StratoObservation, observe, public_game, public_state
+from stratagem.models.strato.hidden.observation import (
+    PublicPlay,
+    StratoObservation,
+    observe,
+    public_game,
+    public_play,
+    public_state,
+)
+from stratagem.models.strato.hidden.odds import TurnBound
 from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
@@ -161,3 +169,64 @@ def test_play_deal_hands_agents_observations_only() -> None:
     for rules, seen in agent.seen:
         assert isinstance(seen, StratoObservation)
         assert rules.start == public_state(game, game.start) != game.start
+
+
+def walk_with_plays(game: HiddenStrato, rng: random.Random, decisions: int) -> tuple[HiddenState, list[PublicPlay]]:
+    """A true state reached by seeded random moves and draws, with the plays the table saw on the way."""
+    state, plays = game.initial_state(), []
+    while len(plays) < decisions:
+        if state.phase in (PLAY, TARGET):
+            move = rng.choice(game.legal_moves(state))
+            after = game.apply(state, move)
+            if game.is_terminal(after):
+                break
+            plays.append(public_play(state, move))
+            state = after
+        else:
+            state = game.apply(state, rng.choice([o for o, _ in game.chance_outcomes(state)]))
+    while state.phase not in (PLAY, TARGET):
+        state = game.apply(state, game.chance_outcomes(state)[0][0])
+    return state, plays
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), [("challenge-0", 4, 1), ("challenge-0", 2, 3),
+                                                       ("challenge-1", 4, 2)])
+def test_the_belief_agent_decides_from_the_observation_and_the_public_plays(name: str, players: int,
+                                                                             seed: int) -> None:
+    challenge = puzzle_challenge(name)
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, seed, players))
+    state, plays = walk_with_plays(game, random.Random(seed), decisions=players + 2)
+    other = twin(game, state, seed)
+    seen, seen_other = observe(game, state, plays=plays), observe(game, other, plays=plays)
+    assert seen == seen_other and last_plays(seen), "no evidence to weigh"
+    rules = public_game(game)
+    for s in range(3):
+        first = make_strato_agent("belief", **AGENTS["belief"]).choose(rules, seen, random.Random(s))
+        again = make_strato_agent("belief", **AGENTS["belief"]).choose(rules, seen_other, random.Random(s))
+        assert first == again and first in game.legal_moves(state)
+
+
+def test_the_belief_weighs_deals_by_the_other_players_plays() -> None:
+    """The model's move probabilities sum to 1 over the moves (beta 0: uniform), and the evidence of real
+    plays makes some deals of the unseen cards likelier than others."""
+    challenge = puzzle_challenge("challenge-0")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 1, 4))
+    state, plays = walk_with_plays(game, random.Random(1), decisions=6)
+    seen = observe(game, state, plays=plays)
+    rules = public_game(game)
+    agent = BeliefAgent(samples=4, nodes=100)
+    bound = TurnBound(rules)
+    evidence = last_plays(seen)
+    for q, play in evidence.items():
+        hand = "".join(sorted(play.move.card + seen.unseen[:play.hand_size - 1]))
+        hands = tuple(hand if p == q else "" for p in range(len(seen.hand_sizes)))
+        options = rules.plays(HiddenState(play.rows, hands, seen.unseen, q, play.last))
+        moves = {move for move, _ in options}
+        total = sum(agent.move_probability(rules, bound, seen, play._replace(move=m), hand) for m in moves)
+        assert total == pytest.approx(1.0)
+        flat = BeliefAgent(samples=4, nodes=100, beta=0.0)
+        assert flat.move_probability(rules, bound, seen, play, hand) == pytest.approx(
+            sum(1 for m, _ in options if m == play.move) / len(options))
+    pool = [rules.sample_state(seen.state(), seen.player, random.Random(k)) for k in range(40)]
+    weights = [agent.likelihood(rules, bound, seen, world, evidence, {}) for world in pool]
+    assert len({round(w, 12) for w in weights}) > 1, "the plays told nothing"
