@@ -1,29 +1,47 @@
-"""A solo Strato value table (``stratagem/strato-odds-table@1``): an upper bound on the optimal win
-probability with the pile hidden, checked locally with the rules alone.
+"""A solo Strato value table (``stratagem/strato-odds-table@2``, or ``@1`` without ``policy`` rows): an upper
+and a lower bound on the optimal win probability with the pile hidden, checked with the rules alone.
 
 The table lists information states of solo Strato with the pile's order hidden
-(:class:`~stratagem.models.strato.hidden.game.HiddenStrato`, one player), each with a value and a kind
-(docs/formats.md):
+(:class:`~stratagem.models.strato.hidden.game.HiddenStrato`, one player), each with a kind and a value
+(docs/formats.md). The checker walks the table from the start, following the rules (it generates moves,
+outcomes and probabilities itself; the table lists none but a ``policy`` row's one move), and computes for
+every state reached two numbers: ``U``, an upper bound on what any policy wins from it, and ``L``, what a
+policy described by the table wins from it:
 
-- ``value``: a ``play`` or ``target`` state (the player decides) must be worth exactly the largest value
-  over its legal moves; a ``reveal`` state (chance) exactly the probability-weighted mean over the cards
-  that can turn up. Below a move the checker follows the rules itself: a won game is worth 1, a lost one
-  0, each draw is a chance node (every card of the pile with probability count / size, one at a time),
-  and the next ``play``, ``reveal`` or ``target`` state must be in the table -- a state missing is an
-  error, whatever its value would be;
-- ``frontier``: worth 1, which no state exceeds (the table stops there: a truncated table);
-- ``floor``: worth 0 because it cannot be won: the turns it still needs (:func:`turns_needed`) exceed the
-  cards left in hand and pile, each turn playing one of them.
+- ``value V``: a ``play`` or ``target`` state (the player decides): ``U`` the largest over **all** its legal
+  moves, ``L`` likewise; a ``reveal`` state (chance): both the probability-weighted mean over the card that
+  turns up. ``V`` must equal ``U``;
+- ``policy V MOVE`` (a decision only, ``@2``): ``L`` is what the one ``MOVE`` leads to, ``U`` is 1 (the
+  other moves are not looked at). ``V`` must equal ``L``, and ``MOVE`` must be legal;
+- ``frontier 1``: ``U`` 1, ``L`` 0 (the table stops there);
+- ``floor 0``: a ``play`` state that cannot be won: the turns it still needs (:func:`turns_needed`) exceed
+  the cards left in hand and pile, each turn playing one of them; ``U`` = ``L`` = 0.
 
-Moves, outcomes and probabilities are the rules' (the checker generates them; the table lists none), so a
-value computed with a move left out or a probability changed disagrees with the checker's recomputation.
-If every row checks, the values are an upper bound on the optimal value of every listed state, by
-induction from the end of the game (it always ends: each turn spends a card of the hand or the pile),
-because each is at least what any move or card leads to. The start's value is therefore an upper bound on
-the optimal win probability. A second pass counts the frontier states as 0 instead (:func:`_lower`): the
-same equalities then describe what the best listed moves achieve down to won and lost games, a lower
-bound; when it equals the start's value, that value is exact. This is linear in the table and needs no search: the
-checker imports nothing from the solver.
+Below a move the checker follows the rules: a won game is worth 1, a lost one 0, the draws are chance, and
+the next ``play``, ``reveal`` or ``target`` state must be listed (a state missing is an error, whatever
+its value would be). ``U`` is an upper bound on the optimal value of every state reached, by induction
+from the end of the game (it always ends: each turn spends a card of the hand or the pile), as it is at
+least what any move or card leads to; ``L`` is the exact value of the policy that plays the move of each
+``policy`` row and the best move by ``L`` of each ``value`` row, frontier states counted as lost: a lower
+bound. The start's ``U`` and ``L`` are the claims; equal, the value is exact.
+
+**Integers, not fractions.** A state whose pile is the multiset ``c`` of ``n`` cards has ``M(c) = n! /
+prod c_w!`` equally likely orders, and every value the checker computes is ``W / M(c)`` with ``W`` an
+integer: at a chance node that draws ``k`` cards, the drawn multiset ``m`` comes with probability
+``(k! / prod m_w!) prod (c_w)_(m_w) / (n)_k`` (the multivariate hypergeometric law: every ordered draw of
+``k`` of the ``n`` cards is equally likely, card by card as the rules draw them), and ``M(c - m) / M(c) =
+prod (c_w)_(m_w) / (n)_k``, so ``W(parent) = sum over m of (k! / prod m_w!) W(child m)``. A listed ``V``
+whose ``V M(c)`` is not an integer is refused (no policy and no bound of this kind has such a value).
+
+**A whole draw at once.** After a move the rules draw one card at a time (a ``draw`` phase for each);
+the state after the last draw depends only on the multiset drawn: each draw puts its card into the
+(sorted) hand and takes it from the (multiset) pile, and the end-of-turn checks wait for the last draw
+(:meth:`~stratagem.models.strato.hidden.game.HiddenStrato.apply`). So the checker draws each multiset
+once, in one order (its cards in letter order, through the rules' ``apply``, sharing prefixes), weighted
+by its number of orders, instead of every sequence (for a Redraw of 3 cards from 4 weathers: 20
+multisets, 34 draws applied, against 64 sequences and 84 draws).
+
+This is linear in the table and needs no search: the checker imports nothing from the solver.
 """
 
 from __future__ import annotations
@@ -35,22 +53,35 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import factorial
 from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import open_regular
-from stratagem.models.strato.hidden.game import PLAY, REVEAL, TARGET, HiddenState, HiddenStrato, parse_hidden
+from stratagem.models.strato.hidden.game import (
+    DRAW,
+    PLAY,
+    REVEAL,
+    TARGET,
+    HiddenState,
+    HiddenStrato,
+    parse_hidden,
+)
+from stratagem.models.strato.rules.cards import WEATHERS
 from stratagem.models.strato.rules.challenge import Challenge
+from stratagem.models.strato.rules.notation import Move, parse_move
 from stratagem.models.strato.rules.position import ONGOING, WON, Row
 from stratagem.verification.policy import policy_game
 from stratagem.verification.verdict import Verdict
 
 __all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "is_table", "read_table", "turns_needed"]
 
-TABLE_FORMAT = "stratagem/strato-odds-table@1"
-KINDS = ("value", "frontier", "floor")
-
+TABLE_FORMAT = "stratagem/strato-odds-table@2"
+#: The formats read: ``@1`` is ``@2`` without ``policy`` rows.
+FORMATS = ("stratagem/strato-odds-table@1", TABLE_FORMAT)
+KINDS = ("value", "policy", "frontier", "floor")
 
 def turns_needed(challenge: Challenge, rows: tuple[Row, ...]) -> int:
     """Turns that any win from ``rows`` still needs: over every set of goal rows that could win, the least
@@ -86,15 +117,17 @@ def _subsets(items: list[int], size: int) -> Iterable[tuple[int, ...]]:
 
 @dataclass
 class TableCheck:
-    """What :func:`check_table` found: the start's value (an upper bound; exact with no frontier) when
-    ``problem`` is empty, the states checked and the frontier states."""
+    """What :func:`check_table` found when ``problem`` is empty: the start's upper bound ``value`` and lower
+    bound ``lower`` (equal: exact), the states reached and checked, the frontier and policy states among
+    them, and the listed states never reached (not checked: nothing depends on them)."""
 
     value: Fraction | None
     states: int
     frontier: int
     problem: str = ""
-    #: The start's value with frontier states counted as 0: a lower bound (equal to ``value``: exact).
     lower: Fraction | None = None
+    policy: int = 0
+    unreached: int = 0
 
     @property
     def valid(self) -> bool:
@@ -126,44 +159,62 @@ def read_table(path: str | Path) -> tuple[dict[str, Any], list[str]]:
         header = json.loads(lines[0])
     except json.JSONDecodeError as exc:
         raise BadInput(name, "line 1", f"the header is not JSON ({exc.msg})") from None
-    if not isinstance(header, dict) or header.get("format") != TABLE_FORMAT:
+    if not isinstance(header, dict) or header.get("format") not in FORMATS:
         raise BadInput(name, "format", f"a value table's header names the format {TABLE_FORMAT}")
     return header, lines[1:]
 
 
+def _fraction(claim: dict[str, Any], key: str, name: str) -> Fraction | None:
+    if key not in claim:
+        return None
+    try:
+        return Fraction(str(claim.get(key)))
+    except (ValueError, ZeroDivisionError):
+        raise BadInput(name, f"claim.{key}", "must be an exact fraction such as 37/45") from None
+
+
 def check_odds_table(path: str | Path, verdict: Verdict, name: str) -> TableCheck:
-    """``verify`` of a value table file: the game rebuilt from the header's setup and start, every row
-    checked (:func:`check_table`), and the header's claim held to the start's checked value: the upper
-    bound (certified when the table checks), and exactness (certified when it has no frontier state)."""
+    """``verify`` of a value table file: the game rebuilt from the header's setup and start, the table
+    checked from the start (:func:`check_table`), and the header's claims held to the start's checked
+    bounds: ``upper_bound`` (no policy does better), ``lower_bound`` (a policy the table describes achieves
+    it) and ``exact`` (the two are equal)."""
     header, rows = read_table(path)
     game, _ = policy_game(header, name)
     claim = header.get("claim")
     if not isinstance(claim, dict):
         raise BadInput(name, "claim", "missing or not an object")
-    try:
-        claimed = Fraction(str(claim.get("upper_bound")))
-    except (ValueError, ZeroDivisionError):
-        raise BadInput(name, "claim.upper_bound", "must be an exact fraction such as 37/45") from None
-    found = check_table(game, rows)
-    statement = f"the optimal solo win probability is at most {claimed}"
+    upper = _fraction(claim, "upper_bound", name)
+    if upper is None:
+        raise BadInput(name, "claim.upper_bound", "missing (an exact fraction such as 37/45)")
+    lower = _fraction(claim, "lower_bound", name)
+    found = check_table(game, rows, policies=header.get("format") == TABLE_FORMAT)
+    statement = f"the optimal solo win probability is at most {upper}"
     if not found.valid:
         verdict.refute("upper_bound", statement, "table", found.problem)
         return found
-    if found.value != claimed:
-        verdict.refute("upper_bound", statement, "claim.upper_bound",
-                       f"the table's start is worth {found.value}, not {claimed}")
+    if found.value != upper:
+        verdict.refute("upper_bound", statement, "claim.upper_bound", f"the table's start is worth {found.value} "
+                       f"(an upper bound), not {upper}")
         return found
-    basis = (f"{found.states:,} states checked with the rules: each decision the maximum over its moves, "
-             f"each chance node the mean over its cards, {found.frontier:,} frontier states at 1")
+    basis = (f"{found.states:,} states reached and checked with the rules: each value row the maximum over all "
+             f"its moves or the mean over its cards, {found.frontier:,} frontier and {found.policy:,} policy "
+             "states at 1")
     verdict.certify("upper_bound", statement, basis)
+    if lower is not None:
+        low = f"a policy wins with probability at least {lower}"
+        if found.lower != lower:
+            verdict.refute("lower_bound", low, "claim.lower_bound", f"the table's policy is worth {found.lower}, "
+                           f"not {lower}")
+            return found
+        verdict.certify("lower_bound", low, "the policy of the table's policy rows (and the best moves of its "
+                        "value rows) recomputed down to won and lost games, frontier states counted as lost")
     if claim.get("exact") is True:
-        exact = f"the optimal solo win probability is exactly {claimed}"
-        if found.lower != claimed:
-            verdict.refute("exact", exact, "table", f"with its {found.frontier} frontier state(s) at 0 the start is "
-                           f"worth {found.lower}: only an upper bound")
+        exact = f"the optimal solo win probability is exactly {upper}"
+        if found.lower != upper:
+            verdict.refute("exact", exact, "table", f"the table's policy is worth {found.lower} (frontier states "
+                           "counted as lost): only an upper bound")
         else:
-            verdict.certify("exact", exact, "the same table with its frontier states at 0 keeps the start's value "
-                            "(a policy's wins, checked down to won and lost games)")
+            verdict.certify("exact", exact, "the table's policy achieves its upper bound")
     return found
 
 
@@ -171,15 +222,69 @@ class _Bad(Exception):
     pass
 
 
-def check_table(game: HiddenStrato, rows: list[str]) -> TableCheck:
-    """Check a value table's rows (``KIND VALUE STATE`` lines, the header left out) against ``game``'s
-    rules from its start (see the module docstring)."""
+def _orders(pile: str, known: dict[str, int]) -> int:
+    """``M``: the orders of the multiset ``pile``."""
+    found = known.get(pile)
+    if found is None:
+        found = factorial(len(pile))
+        for n in Counter(pile).values():
+            found //= factorial(n)
+        known[pile] = found
+    return found
+
+
+def _weight(value: Fraction, orders: int, number: int) -> int:
+    """``value`` in units of ``1 / orders``; a value that is not such a multiple is refused."""
+    w = value * orders
+    if w.denominator != 1:
+        raise _Bad(f"line {number}: {value} is not a multiple of 1/{orders} (the pile's orders): no policy's "
+                   "value or bound is")
+    return w.numerator
+
+
+def _successor(game: HiddenStrato, state: HiddenState, text: str, number: int) -> HiddenState:
+    """The state a ``policy`` row's move leads to, by the rules: the move is legal (its card in hand, or
+    the revealed card at the announced end; an announcement with cards in the pile) and its target one
+    of the rules' choices for that card at that end (the ones :meth:`HiddenStrato.plays` lists)."""
+    try:
+        if state.phase == PLAY and len(text) == 3 and text[0] == "!" and text[1].isdigit() and text[2] in "LR":
+            r, end = int(text[1]) - 1, "LR".index(text[2])
+            if not state.pile or not 0 <= r < len(state.rows):
+                raise _Bad(f"line {number}: {text} is not legal here")
+            return state._replace(hands=("",), phase=REVEAL, row=r, end=end)
+        move = parse_move(text)
+    except NotationError as exc:
+        raise _Bad(f"line {number}: {exc}") from None
+    if state.phase == TARGET:
+        legal = move.redraw and move.card == state.card and (move.row, move.end) == (state.row, state.end)
+    else:
+        legal = not move.redraw and move.card in state.hands[0]
+    if not legal or not 0 <= move.row < len(state.rows):
+        raise _Bad(f"line {number}: {text} is not legal here")
+    wanted = {move} | ({move._replace(target=move.target[::-1])} if move.exchange else set())
+    for target, rows, exchange in game._table(state.rows, move.card, state.last, move.row, move.end):
+        if Move(move.card, move.row, move.end, target, move.redraw, exchange) in wanted:
+            return game._after_table(state, rows, move.card, redraw=state.phase == TARGET)
+    raise _Bad(f"line {number}: {text} is not legal here")
+
+
+def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> TableCheck:
+    """Check a value table's rows (``KIND VALUE [MOVE] STATE`` lines, the header left out) against
+    ``game``'s rules from its start (see the module docstring); ``policies`` False refuses ``policy``
+    rows (format ``@1``)."""
     root = game.initial_state()
-    table: dict[HiddenState, tuple[str, Fraction, int]] = {}
+    table: dict[HiddenState, tuple[str, Fraction, int, str]] = {}
     for number, line in enumerate(rows, start=2):
         parts = line.split(" ", 2)
-        if len(parts) != 3 or parts[0] not in KINDS:
-            return TableCheck(None, 0, 0, f"line {number}: not KIND VALUE STATE with KIND one of {', '.join(KINDS)}")
+        move = ""
+        if parts[0] == "policy" and policies and len(parts) == 3:
+            more = parts[2].split(" ", 1)
+            if len(more) != 2:
+                return TableCheck(None, 0, 0, f"line {number}: a policy row is policy VALUE MOVE STATE")
+            move, parts[2] = more
+        if len(parts) != 3 or parts[0] not in KINDS or (parts[0] == "policy" and not policies):
+            kinds = ", ".join(KINDS if policies else [k for k in KINDS if k != "policy"])
+            return TableCheck(None, 0, 0, f"line {number}: not KIND VALUE STATE with KIND one of {kinds}")
         try:
             value = Fraction(parts[1])
             state = parse_hidden(parts[2])
@@ -189,89 +294,112 @@ def check_table(game: HiddenStrato, rows: list[str]) -> TableCheck:
             return TableCheck(None, 0, 0, f"line {number}: the state is listed twice")
         if state.status != ONGOING or state.phase not in (PLAY, REVEAL, TARGET) or len(state.hands) != 1:
             return TableCheck(None, 0, 0, f"line {number}: only ongoing solo play, reveal and target states are listed")
-        table[state] = (parts[0], value, number)
+        if parts[0] == "policy" and state.phase == REVEAL:
+            return TableCheck(None, 0, 0, f"line {number}: a reveal state is chance: it has no policy move")
+        table[state] = (parts[0], value, number, move)
     if root not in table:
         return TableCheck(None, len(table), 0, "the start is not in the table")
-    frontier = 0
+    orders: dict[str, int] = {}
+    done: dict[HiddenState, tuple[int, int]] = {}
+    counted = Counter[str]()
 
-    def below(state: HiddenState, origin: int) -> Fraction:
-        if state.status != ONGOING:
-            return Fraction(1 if state.status == WON else 0)
-        if state.phase in (PLAY, REVEAL, TARGET):
-            found = table.get(state)
-            if found is None:
-                raise _Bad(f"line {origin}: {_text(game, state)} follows from it by the rules but is not in the table")
-            return found[1]
-        total = Fraction(0)
-        for card, p in game.chance_outcomes(state):
-            total += p * below(game.apply(state, card), origin)
-        return total
-
-    try:
-        for state, (kind, value, number) in table.items():
-            if kind == "frontier":
-                frontier += 1
-                if value != 1:
-                    return TableCheck(None, len(table), frontier,
-                                      f"line {number}: a frontier state is worth 1, not {value}")
-                continue
-            if kind == "floor":
-                if state.phase != PLAY:
-                    return TableCheck(None, len(table), frontier, f"line {number}: only a play state is a floor")
-                needed = turns_needed(game.challenge, state.rows)
-                left = len(state.hands[0]) + len(state.pile)
-                if needed <= left:
-                    return TableCheck(None, len(table), frontier, f"line {number}: {needed} turn(s) needed and "
-                                      f"{left} card(s) left: not a floor")
-                if value != 0:
-                    return TableCheck(None, len(table), frontier, f"line {number}: a floor is worth 0, not {value}")
-                continue
+    def listed(state: HiddenState, origin: int) -> tuple[int, int]:
+        """``(U, L)`` of a listed state, in units of its pile's orders, its row checked."""
+        known = done.get(state)
+        if known is not None:
+            return known
+        found = table.get(state)
+        if found is None:
+            raise _Bad(f"line {origin}: {game.format_state(state)} follows from it by the rules but is not in the "
+                       "table")
+        kind, value, number, move = found
+        counted[kind] += 1
+        m = _orders(state.pile, orders)
+        if kind == "frontier":
+            if value != 1:
+                raise _Bad(f"line {number}: a frontier state is worth 1, not {value}")
+            result = (m, 0)
+        elif kind == "floor":
+            if state.phase != PLAY:
+                raise _Bad(f"line {number}: only a play state is a floor")
+            needed = turns_needed(game.challenge, state.rows)
+            left = len(state.hands[0]) + len(state.pile)
+            if needed <= left:
+                raise _Bad(f"line {number}: {needed} turn(s) needed and {left} card(s) left: not a floor")
+            if value != 0:
+                raise _Bad(f"line {number}: a floor is worth 0, not {value}")
+            result = (0, 0)
+        elif kind == "policy":
+            low = after(_successor(game, state, move, number), number)[1]
+            if _weight(value, m, number) != low:
+                raise _Bad(f"line {number}: the policy's move gives {Fraction(low, m)} by the rules from the listed "
+                           f"states, not {value}")
+            result = (m, low)
+        else:
             if state.phase == REVEAL:
-                want = sum((p * below(game.apply(state, card), number) for card, p in game.chance_outcomes(state)),
-                           Fraction(0))
+                up = low = 0
+                for card in sorted(set(state.pile), key=WEATHERS.index):
+                    u, lo = after(game.apply(state, card), number)
+                    up += u
+                    low += lo
             else:
                 plays = game.plays(state)
                 if not plays:
-                    return TableCheck(None, len(table), frontier, f"line {number}: no legal move")
-                want = max(below(after, number) for _, after in plays)
-            if value != want:
-                return TableCheck(None, len(table), frontier, f"line {number}: the value is {value} but the rules "
-                                  f"give {want} from the listed values")
-    except _Bad as bad:
-        return TableCheck(None, len(table), frontier, str(bad))
-    return TableCheck(table[root][1], len(table), frontier, "", _lower(game, table, root))
+                    raise _Bad(f"line {number}: no legal move")
+                up = low = -1
+                for _, child in plays:
+                    u, lo = after(child, number)
+                    up = max(up, u)
+                    low = max(low, lo)
+            if _weight(value, m, number) != up:
+                raise _Bad(f"line {number}: the value is {value} but the rules give {Fraction(up, m)} from the "
+                           "listed values")
+            result = (up, low)
+        done[state] = result
+        return result
 
-
-def _lower(game: HiddenStrato, table: dict[HiddenState, tuple[str, Fraction, int]], root: HiddenState) -> Fraction:
-    """The start's value with every frontier state counted as 0 (a lower bound on the optimal value: the
-    table, already checked, then describes a policy's wins down to won and lost games)."""
-    lows: dict[HiddenState, Fraction] = {}
-
-    def low(state: HiddenState) -> Fraction:
+    def after(state: HiddenState, origin: int) -> tuple[int, int]:
+        """``(U, L)`` of what a move or a card leads to: a result, a listed state, or the draws."""
         if state.status != ONGOING:
-            return Fraction(1 if state.status == WON else 0)
-        if state.phase not in (PLAY, REVEAL, TARGET):
-            return sum((p * low(game.apply(state, card)) for card, p in game.chance_outcomes(state)), Fraction(0))
-        known = lows.get(state)
+            return (_orders(state.pile, orders), _orders(state.pile, orders)) if state.status == WON else (0, 0)
+        if state.phase != DRAW:
+            return listed(state, origin)
+        known = done.get(state)
         if known is not None:
             return known
-        kind = table[state][0]
-        if kind != "value":
-            v = Fraction(0)
-        elif state.phase == REVEAL:
-            v = sum((p * low(game.apply(state, card)) for card, p in game.chance_outcomes(state)), Fraction(0))
-        else:
-            v = max(low(after) for _, after in game.plays(state))
-        lows[state] = v
-        return v
+        up = low = 0
+        k = state.draws
+        counts = Counter(state.pile)
+        prefixes: dict[tuple[str, ...], HiddenState] = {(): state}
+        for drawn in combinations_with_replacement(sorted(counts, key=WEATHERS.index), k):
+            taken = Counter(drawn)
+            if any(n > counts[w] for w, n in taken.items()):
+                continue
+            child = state
+            for i in range(1, k + 1):
+                prefix = drawn[:i]
+                reached = prefixes.get(prefix)
+                if reached is None:
+                    reached = prefixes[prefix] = game.apply(child, drawn[i - 1])
+                child = reached
+            ways = factorial(k)
+            for n in taken.values():
+                ways //= factorial(n)
+            u, lo = after(child, origin)
+            up += ways * u
+            low += ways * lo
+        done[state] = (up, low)
+        return up, low
 
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:
-        return low(root)
+        up, low = listed(root, table[root][2])
+    except _Bad as bad:
+        return TableCheck(None, len(table), counted["frontier"], str(bad))
     finally:
         sys.setrecursionlimit(limit)
-
-
-def _text(game: HiddenStrato, state: HiddenState) -> str:
-    return game.format_state(state)
+    m = _orders(root.pile, orders)
+    reached = sum(counted.values())
+    return TableCheck(Fraction(up, m), reached, counted["frontier"], "", Fraction(low, m), counted["policy"],
+                      len(table) - reached)

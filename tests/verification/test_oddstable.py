@@ -1,9 +1,10 @@
-"""The value table (``stratagem/strato-odds-table@1``, issue 29): what the compiled search writes checks
+"""The value table (``stratagem/strato-odds-table@2``, issue 29): what the compiled search writes checks
 with the rules alone, both ways when the search finished; forged tables are refused.
 
 Forgeries: a wrong value; a missing state; a decision valued with one of its moves left out; a chance
-node valued with its probabilities changed. Each is made by rewriting one row of a real table the way a
-faulty writer would, and ``verify`` must reject it.
+node valued with its probabilities changed; in a policy row, a move that is worse than claimed, a move
+that is not legal, a draw's state missing, and a claimed lower bound above the policy. Each is made by
+rewriting one row of a real table the way a faulty writer would, and ``verify`` must reject it.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from stratagem.models.strato.hidden.exact import Solver, value_table
-from stratagem.models.strato.hidden.game import REVEAL, HiddenState, HiddenStrato, parse_hidden
+from stratagem.models.strato.hidden.exact import Solver, odds_interval, value_table, write_table
+from stratagem.models.strato.hidden.game import PLAY, REVEAL, HiddenState, HiddenStrato, parse_hidden
 from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.position import ONGOING
 from stratagem.models.strato.rules.puzzle import setup_from_data
 from stratagem.verification import verify
@@ -57,11 +59,19 @@ def rows_of(path: Path) -> list[str]:
 
 
 def entries(rows: list[str]) -> list[tuple[int, str, Fraction, HiddenState]]:
+    """Each row's index, kind, value and state (a policy row's move left out)."""
     out = []
     for i, line in enumerate(rows):
         kind, value, state = line.split(" ", 2)
+        if kind == "policy":
+            state = state.split(" ", 1)[1]
         out.append((i, kind, Fraction(value), parse_hidden(state)))
     return out
+
+
+def uppers(rows: list[str]) -> dict[HiddenState, Fraction]:
+    """Each listed state's upper bound as the checker reads it: a policy or frontier row 1, else its value."""
+    return {state: Fraction(1) if kind in ("policy", "frontier") else value for _, kind, value, state in entries(rows)}
 
 
 def test_the_setup_is_readable() -> None:
@@ -78,7 +88,7 @@ def test_a_solved_table_certifies_the_exact_value(tmp_path: Path, text: str) -> 
     assert verdict.status == "certified", verdict.problem
     head, _ = read_table(path)
     assert Fraction(head["claim"]["upper_bound"]) == exact and head["claim"]["exact"] is True
-    assert {c.claim for c in verdict.claims} == {"upper_bound", "exact"}
+    assert {c.claim for c in verdict.claims} == {"upper_bound", "lower_bound", "exact"}
 
 
 def test_the_table_is_deterministic(tmp_path: Path) -> None:
@@ -144,7 +154,7 @@ def forge(tmp_path: Path, how: str) -> str:
     game = solver.game
     rows = rows_of(path)
     listed = entries(rows)
-    values = {state: value for _, _, value, state in listed}
+    values = uppers(rows)
     for i, kind, value, state in listed:
         if kind != "value":
             continue
@@ -170,7 +180,8 @@ def test_a_move_left_out_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_changed_probability_is_refused(tmp_path: Path) -> None:
-    assert "the rules give" in forge(tmp_path, "probability")
+    problem = forge(tmp_path, "probability")
+    assert "the rules give" in problem or "not a multiple" in problem, problem
 
 
 def test_a_claim_above_the_table_is_refused(tmp_path: Path) -> None:
@@ -178,3 +189,100 @@ def test_a_claim_above_the_table_is_refused(tmp_path: Path) -> None:
     head, rows = read_table(path)
     head["claim"] = {"upper_bound": "1/2", "exact": True}
     assert "worth 2/3" in refused(rewrite(path, rows, head))
+
+
+# -- policy rows: one move a decision ----------------------------------------------------------------
+def deal_table(tmp_path: Path) -> tuple[Path, HiddenStrato]:
+    """Challenge 0's solo-1, won with certainty: its table is the winning policy (policy rows only)."""
+    challenge = puzzle_challenge("challenge-0")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 1, 1))
+    found = odds_interval(game)
+    assert found.status == "exact" and found.lower == 1
+    path = tmp_path / "deal.tbl.gz"
+    write_table(found.solver, path, {"setup": setup(), "deal": "solo-1"})
+    return path, game
+
+
+def test_a_certain_win_is_certified_by_its_policy_alone(tmp_path: Path) -> None:
+    path, _ = deal_table(tmp_path)
+    head, rows = read_table(path)
+    kinds = {line.split(" ", 1)[0] for line in rows}
+    assert "policy" in kinds and "frontier" not in kinds and len(rows) < 1000
+    verdict = verify(path)
+    assert verdict.status == "certified", verdict.problem
+    assert {c.claim for c in verdict.claims} == {"upper_bound", "lower_bound", "exact"}
+    assert head["claim"] == {"upper_bound": "1", "lower_bound": "1", "exact": True}
+
+
+def policy_rows(rows: list[str]) -> list[int]:
+    return [i for i, line in enumerate(rows) if line.startswith("policy ")]
+
+
+def test_a_policy_move_worse_than_claimed_is_refused(tmp_path: Path) -> None:
+    path, game = deal_table(tmp_path)
+    rows = rows_of(path)
+    for i in policy_rows(rows):
+        _, value, move, text = rows[i].split(" ", 3)
+        state = parse_hidden(text)
+        for other, after in game.plays(state):
+            shown = game.format_move(state, other)
+            if shown != move and after.status != 1 and state.phase == PLAY:
+                rows[i] = f"policy {value} {shown} {text}"
+                problem = refused(rewrite(path, rows))
+                assert "not in the table" in problem or "gives" in problem
+                return
+    raise AssertionError("no policy row with another move")
+
+
+def test_an_illegal_policy_move_is_refused(tmp_path: Path) -> None:
+    path, _ = deal_table(tmp_path)
+    rows = rows_of(path)
+    i = policy_rows(rows)[0]
+    _, value, _, text = rows[i].split(" ", 3)
+    rows[i] = f"policy {value} S1L {text}"  # no sun in a challenge-0 hand
+    assert "not legal" in refused(rewrite(path, rows))
+
+
+def test_a_missing_draw_below_a_policy_is_refused(tmp_path: Path) -> None:
+    path, _ = deal_table(tmp_path)
+    rows = rows_of(path)
+    del rows[policy_rows(rows)[-1]]
+    assert "not in the table" in refused(rewrite(path, rows))
+
+
+def test_a_policy_value_changed_is_refused(tmp_path: Path) -> None:
+    path, _ = deal_table(tmp_path)
+    rows = rows_of(path)
+    i = policy_rows(rows)[1]
+    _, _, move, text = rows[i].split(" ", 3)
+    rows[i] = f"policy 1/2 {move} {text}"
+    assert "gives" in refused(rewrite(path, rows))
+
+
+def test_a_lower_bound_above_the_policy_is_refused(tmp_path: Path) -> None:
+    path, _ = table(tmp_path, POSITIONS[0])
+    head, rows = read_table(path)
+    head["claim"] = {"upper_bound": "2/3", "lower_bound": "3/4", "exact": False}
+    verdict = verify(rewrite(path, rows, head))
+    assert verdict.status == "invalid"
+    assert any(c.claim == "lower_bound" and c.status == "invalid" for c in verdict.claims)
+
+
+def test_policy_rows_are_refused_in_a_version_1_table(tmp_path: Path) -> None:
+    path, _ = deal_table(tmp_path)
+    head, rows = read_table(path)
+    head["format"] = "stratagem/strato-odds-table@1"
+    assert "KIND" in refused(rewrite(path, rows, head))
+
+
+def test_an_interval_where_the_search_stops_is_certified(tmp_path: Path) -> None:
+    """A state cap stops the exact search of a 13/15 position: the interval still holds the value, and the
+    table certifies both ends (the lower one by the policy's evaluation)."""
+    game = HiddenStrato(puzzle_challenge("challenge-0"), OPTIONS, parse_hidden(POSITIONS[1]))
+    found = odds_interval(game, max_states=60)
+    assert found.lower <= Fraction(13, 15) <= found.upper
+    path = tmp_path / "interval.tbl.gz"
+    summary = write_table(found.solver, path, {"setup": setup(), "deal": "test"}, policy=found.policy)
+    assert summary.lower <= Fraction(13, 15) <= summary.upper
+    verdict = verify(path)
+    assert all(c.status == "certified" for c in verdict.claims if c.claim != "exact"), verdict.claims

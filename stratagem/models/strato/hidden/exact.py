@@ -40,14 +40,15 @@ from typing import Any
 import numpy as np
 
 from stratagem.models.strato.hidden import odds_kernel as kernel
-from stratagem.models.strato.hidden.game import PLAY, REVEAL, TARGET, HiddenState, HiddenStrato, format_hidden
-from stratagem.models.strato.rules.position import ONGOING, Row, State
+from stratagem.models.strato.hidden.game import DRAW, PLAY, REVEAL, HiddenState, HiddenStrato, format_hidden
+from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays
 
-__all__ = ["TABLE_FORMAT", "CompiledOdds", "Solver", "compiled_odds", "value_table"]
+__all__ = ["TABLE_FORMAT", "CompiledOdds", "OddsInterval", "Solver", "TableSummary", "compiled_odds", "odds_interval",
+           "value_table", "write_table"]
 
-TABLE_FORMAT = "stratagem/strato-odds-table@1"
+TABLE_FORMAT = "stratagem/strato-odds-table@2"
 #: Default cap on the states the compiled search keeps (each costs about 56 bytes with its table slot).
 MAX_STATES = 60_000_000
 PLAY_KIND, REVEAL_KIND, TARGET_KIND = 0, 1, 2
@@ -159,70 +160,220 @@ def turns_needed(game: HiddenStrato, rows: tuple[Row, ...]) -> int:
     return least
 
 
+@dataclass
+class OddsInterval:
+    """What :func:`odds_interval` proved: ``lower`` <= the optimal solo win probability <= ``upper`` (equal:
+    exact), with how: ``status`` ``exact`` or ``interval``; the states each search kept, the bytes of the
+    optimum's table and the CPU seconds. ``solver`` and ``policy`` are the two searches, for
+    :func:`write_table` (which writes the certificate of both bounds)."""
+
+    status: str
+    lower: Fraction
+    upper: Fraction
+    states: int
+    policy_states: int
+    memory: int
+    seconds: float
+    steps: list[str]
+    solver: Solver
+    policy: Solver | None
+
+
+#: Shares of :func:`odds_interval`'s time: the probe "won with certainty?", then the exact search (of what
+#: is left); the policy's evaluation has the rest.
+PROBE_SHARE, SEARCH_SHARE = 0.3, 0.5
+#: The policy's evaluation cuts states whose pile has fewer orders than the start's times these, in turn
+#: (each pass about a few times the last one's work; the last pass finished is kept).
+CUTOFFS = tuple(4.0 ** -k for k in range(6, 24)) + (0.0,)
+
+
+def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES) -> OddsInterval:
+    """A proven interval on the optimal solo win probability of ``game`` (exact where the searches finish),
+    within ``seconds`` of wall clock in all:
+
+    1. a null-window search "is the value 1?" (one winning move per decision suffices, and one draw that
+       cannot be won with certainty refutes a move): proven, the value is exactly 1 and the certificate is
+       the winning policy alone; refuted, its result is an upper bound below 1;
+    2. the exact search (:meth:`Solver.solve`), continuing from what the probe kept;
+    3. if it stopped, the cheap policy's exact value (``HiddenSolo.set_policy``: the best play by the A*
+       turn bound, or a Redraw), with states whose pile has few orders counted as lost (the cut made finer
+       while time remains): a lower bound.
+
+    Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
+    table that ``verify`` checks with the rules alone."""
+    started = time.process_time()
+    clock = time.perf_counter()
+    steps: list[str] = []
+
+    def left() -> float | None:
+        return None if seconds is None else max(0.0, seconds - (time.perf_counter() - clock))
+
+    solver = Solver(game, max_states)
+    root = solver.root
+    start = solver.vector(root.rows, root.hands[0], root.last)
+    counts = solver.counts(root.pile)
+    top = solver.kernel.weight(counts)
+    try:
+        v = solver.kernel.solve(start, counts, None if seconds is None else seconds * PROBE_SHARE, top - 1, top)
+        steps.append("won with certainty" if v >= top else f"not won with certainty: at most {Fraction(v, top)}")
+    except kernel.Stopped as stop:
+        steps.append(f"probe 'won with certainty?' stopped ({stop})")
+    low, high, _, _ = solver.kernel.value_at(start, counts, PLAY_KIND, -1, -1)
+    if 0 <= low < high:  # the probe finished: the exact search may too (a stopped probe says it will not)
+        remaining = left()
+        try:
+            solver.kernel.solve(start, counts, None if remaining is None else remaining * SEARCH_SHARE)
+            steps.append("exact search finished")
+        except kernel.Stopped as stop:
+            steps.append(f"exact search stopped ({stop})")
+        low, high, _, _ = solver.kernel.value_at(start, counts, PLAY_KIND, -1, -1)
+    low, high = max(low, 0), high if high >= 0 else top
+    policy: Solver | None = None
+    policy_states = 0
+    if low < high:
+        for share in CUTOFFS:
+            candidate = Solver(game, max_states)
+            candidate.kernel.set_policy(True)
+            candidate.kernel.set_cutoff(int(share * top))
+            try:
+                got = candidate.kernel.solve(start, counts, left())
+            except kernel.Stopped as stop:
+                steps.append(f"policy with cut {share:.2g} stopped ({stop})")
+                break
+            steps.append(f"policy with cut {share:.2g}: {float(Fraction(got, top)):.4f} "
+                         f"({candidate.kernel.stats()[0]:,} states)")
+            if policy is None or got > policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0]:
+                policy, policy_states = candidate, candidate.kernel.stats()[0]
+            if share == 0.0 or (seconds is not None and left() == 0.0):
+                break
+        if policy is not None:
+            low = max(low, policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0])
+    kept, _, _, memory = solver.kernel.stats()
+    return OddsInterval("exact" if low == high else "interval", Fraction(low, top), Fraction(high, top), kept,
+                        policy_states, memory, time.process_time() - started, steps, solver, policy)
+
+
 def compiled_odds(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES) -> CompiledOdds:
     """The exact optimal solo win probability of ``game`` from its start, by the compiled kernel."""
     return Solver(game, max_states).solve(seconds)
 
 
 # -- the value table ---------------------------------------------------------------------------------
-def _successor_values(game: HiddenStrato, state: HiddenState, value: Any) -> Fraction:
-    """The value of a state below a stored one: terminal by its result, a draw by its outcomes' mean
-    (card by card), a stored phase by ``value(state)``."""
-    if state.status != ONGOING:
-        return Fraction(1 if state.status == 1 else 0)
-    if state.phase == PLAY or state.phase == REVEAL or state.phase == TARGET:
-        return value(state)  # type: ignore[no-any-return]
-    total = Fraction(0)
-    for card, p in game.chance_outcomes(state):
-        total += p * _successor_values(game, game.apply(state, card), value)
-    return total
+@dataclass
+class TableSummary:
+    """What :func:`write_table` wrote: the start's upper and lower bounds (equal: exact), the states
+    written, and the frontier and policy rows among them."""
+
+    upper: Fraction
+    lower: Fraction
+    states: int
+    frontier: int
+    policy: int
 
 
-def value_table(solver: Solver, path: Path, header: dict[str, Any]) -> tuple[Fraction, int, int]:
-    """Write the closure of the root's value table (see the module docstring) to ``path``: gzip text, a
-    JSON header line (``header``, e.g. the deal's ``setup`` and name, with the format, the start, the
-    claimed upper bound and the counts added) and then one ``KIND VALUE STATE`` line a state. Returns the
-    root's written value, the states written and the frontier states among them."""
+def _announce_text(e: int) -> str:
+    return f"!{e // 2 + 1}{'LR'[e % 2]}"
+
+
+def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: Solver | None = None) -> TableSummary:
+    """Write the value table of what ``solver``'s search established (and, where it proved nothing above 0,
+    what the cheap policy search ``policy`` did) to ``path`` (see the module docstring): gzip text, a JSON
+    header line (``header`` with the format, the start, the claims and the counts added), then one ``KIND
+    VALUE [MOVE] STATE`` line a state."""
     game = solver.game
-    values: dict[HiddenState, tuple[Fraction, str]] = {}
+    rows: dict[HiddenState, str] = {}
+    bounds: dict[HiddenState, tuple[int, int]] = {}
+    counts = {"frontier": 0, "policy": 0}
     sys_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(sys_limit, 20_000))
 
-    def value(state: HiddenState) -> Fraction:
-        found = values.get(state)
+    def source(state: HiddenState) -> tuple[int, int, int, int, Solver]:
+        low, high, best, weight = solver.kept(state)
+        if policy is not None and low <= 0:
+            p_low, _, p_best, _ = policy.kept(state)
+            if p_low > 0 and (p_best >= 0 or state.phase == REVEAL):
+                return p_low, high if low >= 0 else weight, p_best, weight, policy
+        return low, high, best, weight, solver
+
+    def listed(state: HiddenState) -> tuple[int, int]:
+        found = bounds.get(state)
         if found is not None:
-            return found[0]
-        low, high, _, weight = solver.kept(state)
+            return found
+        weight = solver.weight(state.pile)
         if state.phase == PLAY and solver.hopeless(state):
-            values[state] = (Fraction(0), "floor")
-            return Fraction(0)
-        if low < 0 or (high >= weight and low < weight):  # nothing below 1 known, and 1 not proven
-            values[state] = (Fraction(1), "frontier")
-            return Fraction(1)
-        if state.phase == REVEAL:
-            v = sum((p * _successor_values(game, game.apply(state, card), value)
-                     for card, p in game.chance_outcomes(state)), Fraction(0))
+            rows[state] = f"floor 0 {format_hidden(state)}"
+            bounds[state] = (0, 0)
+            return 0, 0
+        low, high, best, _, by = source(state)
+        text = format_hidden(state)
+        if low < 0 and by is solver:
+            result, line = (weight, 0), f"frontier 1 {text}"
+        elif high < weight or (state.phase == REVEAL and low > 0) or (low > 0 and best < 0):
+            if state.phase == REVEAL:
+                up = lo = 0
+                for card, _ in game.chance_outcomes(state):
+                    u, v = after(game.apply(state, card))
+                    up, lo = up + u, lo + v
+            else:
+                up = lo = -1
+                for _, child in game.plays(state):
+                    u, v = after(child)
+                    up, lo = max(up, u), max(lo, v)
+            if up > high:
+                raise AssertionError(f"{text}: recomputed {up}/{weight} above the kept bound {high}/{weight}")
+            result, line = (up, lo), f"value {Fraction(up, weight)} {text}"
+        elif low > 0:
+            if state.phase == PLAY and best >= REDRAW_MOVE:
+                e = best - REDRAW_MOVE
+                move = _announce_text(e)
+                child = state._replace(hands=("",), phase=REVEAL, row=e // 2, end=e % 2)
+            else:
+                chosen, child = game.plays(state)[best]
+                move = game.format_move(state, chosen)
+            lo = after(child)[1]
+            result, line = (weight, lo), f"policy {Fraction(lo, weight)} {move} {text}"
         else:
-            v = max(_successor_values(game, after, value) for _, after in game.plays(state))
-        if v > Fraction(high, weight):
-            raise AssertionError(f"{format_hidden(state)}: recomputed {v} above the kept bound {high}/{weight}")
-        values[state] = (v, "value")
-        return v
+            result, line = (weight, 0), f"frontier 1 {text}"
+        kind = line.split(" ", 1)[0]
+        if kind in counts:
+            counts[kind] += 1
+        rows[state] = line
+        bounds[state] = result
+        return result
+
+    def after(state: HiddenState) -> tuple[int, int]:
+        if state.status != ONGOING:
+            weight = solver.weight(state.pile)
+            return (weight, weight) if state.status == WON else (0, 0)
+        if state.phase != DRAW:
+            return listed(state)
+        found = bounds.get(state)
+        if found is not None:
+            return found
+        up = lo = 0
+        for card, _ in game.chance_outcomes(state):
+            u, v = after(game.apply(state, card))
+            up, lo = up + u, lo + v
+        bounds[state] = (up, lo)
+        return up, lo
 
     try:
-        root_value = value(solver.root)
+        up, lo = listed(solver.root)
     finally:
         sys.setrecursionlimit(sys_limit)
-    frontier = sum(1 for _, kind in values.values() if kind == "frontier")
-    low, high, _, weight = solver.kept(solver.root)
-    exact = low == high and Fraction(low, weight) == root_value
+    weight = solver.weight(solver.root.pile)
+    upper, lower = Fraction(up, weight), Fraction(lo, weight)
     head = {"format": TABLE_FORMAT, "game": "strato", **header, "start": format_hidden(solver.root),
-            "claim": {"upper_bound": str(root_value), "exact": exact},
-            "states": len(values), "frontier": frontier}
-    lines = [json.dumps(head, sort_keys=True)]
-    for state, (v, kind) in values.items():
-        lines.append(f"{kind} {v} {format_hidden(state)}")
+            "claim": {"upper_bound": str(upper), "lower_bound": str(lower), "exact": upper == lower},
+            "states": len(rows), "frontier": counts["frontier"], "policy": counts["policy"]}
+    lines = [json.dumps(head, sort_keys=True), *rows.values()]
     with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=6) as out:
         out.write(("\n".join(lines) + "\n").encode("utf-8"))
-    return root_value, len(values), frontier
+    return TableSummary(upper, lower, len(rows), counts["frontier"], counts["policy"])
 
+
+def value_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: Solver | None = None
+                ) -> tuple[Fraction, int, int]:
+    """:func:`write_table`, returning the start's upper bound, the states written and the frontier states."""
+    summary = write_table(solver, path, header, policy=policy)
+    return summary.upper, summary.states, summary.frontier

@@ -125,6 +125,12 @@ class HiddenSolo:
     cnt: cython.longlong[:, ::1]
     states: cython.longlong[:, :, ::1]
     moves: cython.longlong[:, :, ::1]
+    order: cython.longlong[:, ::1]
+    ordered: cython.bint
+    policy: cython.bint
+    cutoff: cython.longlong
+    np_scratch4: Any
+    okey: cython.longlong[:, ::1]
     key: cython.longlong[::1]
     bnd: cython.longlong[:, ::1]
     scratch: cython.longlong[:, ::1]
@@ -180,6 +186,12 @@ class HiddenSolo:
         self.states = self.np_states
         self.np_moves = np.zeros((MAX_DECISIONS, MAX_BRANCH, sk.MOVE_FIELDS), np.int64)
         self.moves = self.np_moves
+        self.order = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
+        self.okey = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
+        self.ordered = False
+        self.policy = False
+        self.cutoff = 0
+        self.np_scratch4 = np.zeros((4, 8), np.int64)
         self.np_after = np.zeros(self.size, np.int64)
         self.key = np.zeros(self.nw, np.int64)
         self.bnd = np.zeros((MAX_DEPTH, 3), np.int64)
@@ -351,6 +363,13 @@ class HiddenSolo:
         """Turns any win from the table at level ``d`` still needs: over the sets of goal rows, the
         least of max(the goal's cards of each weather missing from the whole table, half the goal's
         missing length, 1)."""
+        return self._needed(self.cur[d]) >> 12
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _needed(self, a: cython.longlong[::1]) -> cython.longlong:
+        """The floor's bound of the table in the vector ``a`` times 4096, plus a tie-break for ordering
+        moves (the least over the sets of goal rows of 64 x the missing cards + the missing length)."""
         maxl: cython.Py_ssize_t = self.maxl
         table_w: cython.longlong[::1] = self.scratch[0]
         need: cython.longlong[::1] = self.scratch[1]
@@ -365,9 +384,10 @@ class HiddenSolo:
         for r in range(self.rows):
             for side in range(2):
                 base = (r * 2 + side) * (maxl + 1)
-                for i in range(self.cur[d, base]):
-                    table_w[self.cur[d, base + 1 + i]] += 1
+                for i in range(a[base]):
+                    table_w[a[base + 1 + i]] += 1
         best: cython.longlong = -1
+        tie: cython.longlong = -1
         supply: cython.longlong
         short: cython.longlong
         bound: cython.longlong
@@ -380,14 +400,75 @@ class HiddenSolo:
                 for side in range(2):
                     for w in range(6):
                         need[w] += self.needs[r, side, w]
-                    short += max(0, self.goal_len[r, side] - self.cur[d, (r * 2 + side) * (maxl + 1)])
+                    short += max(0, self.goal_len[r, side] - a[(r * 2 + side) * (maxl + 1)])
             supply = 0
             for w in range(6):
                 supply += max(0, need[w] - table_w[w])
             bound = max(supply, (short + 1) // 2, 1)
             if best < 0 or bound < best:
                 best = bound
-        return best if best >= 0 else 1 << 20
+            if tie < 0 or 64 * supply + short < tie:
+                tie = 64 * supply + short
+        if best < 0:
+            return (1 << 20) << 12
+        return (best << 12) + min(tie, 4095)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _redraw_end(self, d: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """The cheap policy's Redraw end at level ``d`` (-1 with the pile empty): the end of a goal row's
+        half-row with the most of the goal's length missing (ties: the first end)."""
+        if self.cnt[d, 6] == 0:
+            return -1
+        best: cython.Py_ssize_t = 0
+        most: cython.longlong = -(1 << 20)
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        side: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        gap: cython.longlong
+        for i in range(self.combos.shape[0]):
+            for j in range(self.combos.shape[1]):
+                r = self.combos[i, j]
+                for side in range(2):
+                    gap = self.goal_len[r, side] - self.cur[d, (r * 2 + side) * (self.maxl + 1)]
+                    if gap > most or (gap == most and 2 * r + side < best):
+                        most = gap
+                        best = 2 * r + side
+        return best
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _order(self, D: cython.Py_ssize_t, n: cython.Py_ssize_t, r: cython.longlong,
+               side: cython.longlong) -> cython.Py_ssize_t:
+        """Level ``D``'s moves (those at row ``r``, side ``side`` when ``r`` >= 0) in ``order[D]``, the
+        fewest turns needed after them first (ties by the missing cards and length, then the rules'
+        order): good moves first make the windows cut sooner. Returns how many."""
+        m: cython.Py_ssize_t = 0
+        i: cython.Py_ssize_t
+        z: cython.Py_ssize_t
+        k: cython.longlong
+        for i in range(n):
+            if r >= 0 and (self.moves[D, i, 1] != r or self.moves[D, i, 2] != side):
+                continue
+            if not self.ordered and not self.policy:
+                k = 0
+            elif self._over(D, i):
+                k = 1 << 40
+            elif self.policy:  # the A* bound (a Python call: only the policy's search pays it)
+                k = (sk.lower_bound(self.np_states[D, i], self.spec, self.np_scratch4) << 12) + (
+                    self._needed(self.states[D, i]) & 4095)
+            else:
+                k = self._needed(self.states[D, i])
+            z = m - 1
+            while z >= 0 and self.okey[D, z] > k:  # insertion: stable, so ties keep the rules' order
+                self.okey[D, z + 1] = self.okey[D, z]
+                self.order[D, z + 1] = self.order[D, z]
+                z -= 1
+            self.okey[D, z + 1] = k
+            self.order[D, z + 1] = i
+            m += 1
+        return m
 
     # -- the search ------------------------------------------------------------------------------
     @cython.cfunc
@@ -503,7 +584,7 @@ class HiddenSolo:
             high = v
         self._make_key(d, kind, w, e)
         slot: cython.Py_ssize_t = self._slot()
-        self._store(slot, self.table[slot], low, high, best if v > alpha else -1)
+        self._store(slot, self.table[slot], low, high, best if v > alpha and v >= low else -1)
         return v
 
     @cython.cfunc
@@ -523,6 +604,8 @@ class HiddenSolo:
             beta = min(beta, high)
         self._tick()
         top: cython.longlong = self._weight(d)
+        if self.policy and top < self.cutoff:
+            return 0  # the policy's evaluation stops here: counted as lost (a lower bound), nothing kept
         hand: cython.longlong = self.cur[d, 2 * self.rows * (self.maxl + 1)]
         if self._turns_needed(d) > hand + self.cnt[d, 6]:
             self._make_key(d, PLAY_KIND, -1, -1)
@@ -541,22 +624,37 @@ class HiddenSolo:
         best_move: cython.longlong = -1
         a: cython.longlong = alpha
         v: cython.longlong
-        for i in range(n):
+        m: cython.Py_ssize_t = self._order(D, n, -1, -1)
+        j: cython.Py_ssize_t
+        e: cython.Py_ssize_t
+        k: cython.longlong
+        if self.policy:  # the cheap policy's one move: the best play, unless it needs more turns than now
+            e = self._redraw_end(d)
+            k = sk.lower_bound(self.np_cur[d], self.spec, self.np_scratch4)
+            if m > 0 and (e < 0 or (self.okey[D, 0] >> 12) <= k):
+                i = self.order[D, 0]
+                v = self._settle(d, D, i, False, alpha, beta)
+                return self._finish(d, PLAY_KIND, -1, -1, v, alpha, beta, low, high, i)
+            if e < 0:
+                return self._finish(d, PLAY_KIND, -1, -1, 0, alpha, beta, low, high, -1)
+            v = self._reveal(d, D, e, alpha, beta)
+            return self._finish(d, PLAY_KIND, -1, -1, v, alpha, beta, low, high, 4096 + e)
+        for j in range(m):
+            i = self.order[D, j]
             v = self._settle(d, D, i, False, a, beta)
             if v > best:
                 best = v
                 best_move = i
-                if v >= beta:
+                if v >= beta or v >= top:  # above the window, or won with certainty: no move does better
                     return self._finish(d, PLAY_KIND, -1, -1, best, alpha, beta, low, high, best_move)
                 a = max(a, v)
-        e: cython.Py_ssize_t
         if self.cnt[d, 6] > 0:
             for e in range(2 * self.rows):
                 v = self._reveal(d, D, e, a, beta)
                 if v > best:
                     best = v
                     best_move = 4096 + e
-                    if v >= beta:
+                    if v >= beta or v >= top:
                         break
                     a = max(a, v)
         return self._finish(d, PLAY_KIND, -1, -1, best, alpha, beta, low, high, best_move)
@@ -661,24 +759,35 @@ class HiddenSolo:
         best_move: cython.longlong = -1
         a: cython.longlong = alpha
         v: cython.longlong
-        t = 0
-        for i in range(n):
-            if self.moves[D, i, 1] != r or self.moves[D, i, 2] != side:
-                continue
+        m: cython.Py_ssize_t = self._order(D, n, r, side)
+        j: cython.Py_ssize_t
+        z: cython.Py_ssize_t
+        if self.policy:
+            m = min(m, 1)
+        for j in range(m):
+            i = self.order[D, j]
             v = self._settle(d, D, i, True, a, beta)
             if v > best:
                 best = v
+                t = 0  # the move's index among this end's targets, in the rules' order
+                for z in range(i):
+                    if self.moves[D, z, 1] == r and self.moves[D, z, 2] == side:
+                        t += 1
                 best_move = t
-                if v >= beta:
+                if v >= beta or v >= top:
                     break
                 a = max(a, v)
-            t += 1
         return self._finish(d, TARGET_KIND, w, e, best, alpha, beta, low, high, best_move)
 
     # -- what Python calls -----------------------------------------------------------------------
-    def solve(self, start: object, counts: object, seconds: float | None) -> int:
+    def solve(self, start: object, counts: object, seconds: float | None, alpha: int = -1, beta: int = -1) -> int:
         """The exact ``W`` of the ``play`` state ``start`` (a kernel vector, hand set, no pile) with the
-        pile ``counts`` (six counts, letter order); :class:`Stopped` when the cap or the clock ends it."""
+        pile ``counts`` (six counts, letter order); :class:`Stopped` when the cap or the clock ends it.
+
+        With a window (``alpha`` < ``beta``, in ``W`` units; ``beta`` -1: the start's weight + 1) the search
+        is fail-soft: a result ``v`` <= ``alpha`` is an upper bound, ``v`` >= ``beta`` a lower bound (a null
+        window ``(t - 1, t)`` asks whether the value is at least ``t``). The table keeps what every search
+        proved, so searches of one deal build on one another."""
         a = np.ascontiguousarray(start, np.int64)
         if a.shape[0] < self.size:
             raise ValueError("a start vector smaller than the layout")
@@ -695,7 +804,7 @@ class HiddenSolo:
             raise ValueError("the pile has too many orders for 64-bit weights")
         self.stop_at = -1.0 if seconds is None else time.perf_counter() + seconds
         self.why = SOLVED
-        return int(self._play(0, 0, -1, top + 1))
+        return int(self._play(0, 0, alpha, top + 1 if beta < 0 else beta))
 
     def value_at(self, start: object, counts: object, kind: int, w: int, e: int) -> tuple[int, int, int, int]:
         """The bounds and best move kept for a node (``(-1, -1, -1, weight)`` when it is not kept):
@@ -722,6 +831,23 @@ class HiddenSolo:
         memory = sum(int(array.nbytes) for array in
                      (self.np_table, self.np_keys, self.np_lows, self.np_highs, self.np_bests))
         return int(self.count), int(self.visits), int(self.generated), memory
+
+    def set_ordered(self, ordered: bool) -> None:
+        """Order moves by the turns they leave (the default) or keep the rules' order."""
+        self.ordered = ordered
+
+    def set_cutoff(self, cutoff: int) -> None:
+        """In the policy's evaluation, count a ``play`` state whose pile has fewer than ``cutoff`` orders as
+        lost without looking at it (the evaluation then gives a lower bound on the policy's value, off by at
+        most the cut states' share)."""
+        self.cutoff = cutoff
+
+    def set_policy(self, policy: bool) -> None:
+        """Evaluate the cheap policy (one move at each decision: the first in the order, or a Redraw at
+        :meth:`_redraw_end` when the best play needs more turns than the table does) instead of the
+        optimum. Its values are the policy's exact values only from a full window, and are kept in this
+        search's table: a search is either the policy's or the optimum's."""
+        self.policy = policy
 
     def stopped_by(self) -> int:
         return int(self.why)
