@@ -41,7 +41,7 @@ __all__ = ["CARD_FORMAT", "Card", "DifficultyReport", "difficulty", "reproduce_h
 
 #: The format of ``stratagem report --json`` on a hidden sweep.
 CARD_FORMAT = "stratagem/difficulty@1"
-#: How many of the hardest and of the easiest deals a card lists.
+#: How many of the hardest and of the easiest deals a card lists (at most half the deals ranked, each).
 LISTED = 5
 #: The histogram's bins: [0, 0.1), ..., [0.9, 1), and exactly 1 apart.
 BINS = [f"{k / 10:.1f}-{(k + 1) / 10:.1f}" for k in range(10)] + ["1"]
@@ -309,7 +309,10 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
         if len({(_rate(r), known(r)) for r in ranked}) == 1:
             card.alike = hard[0]
         else:
-            card.hardest, card.easiest = hard[:LISTED], easy[:LISTED]
+            listed = min(LISTED, max(1, len(ranked) // 2))
+            card.hardest = hard[:listed]
+            chosen = {int(r["seed"]) for r in card.hardest}
+            card.easiest = [r for r in easy if int(r["seed"]) not in chosen][:listed]  # no deal in both lists
     cards = [groups[g] for g in sorted(groups, key=lambda g: (g[0], g[2], g[1]))]
     return DifficultyReport(source, open_source, len(records), cards)
 

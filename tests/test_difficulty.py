@@ -60,9 +60,9 @@ def test_the_solo_card_keeps_undecided_deals_apart() -> None:
     assert s["quantiles"]["0"] == 0.05 and s["quantiles"]["0.5"] == 0.75 and s["quantiles"]["1"] == 1.0
     assert s["mean_of_exact"] == pytest.approx((1 + 0.5 + 0.75 + 0.05 + 1) / 5)
     # hardest first: the lowest exact value; the undecided deal is never ranked
-    assert [r["seed"] for r in solo_card.hardest] == [4, 1, 2, 0, 5]
+    assert [r["seed"] for r in solo_card.hardest] == [4, 1]  # half the 5 exact deals each, no deal in both
     # equal values: a known open optimum before none (seed 5 is not in the open sweep)
-    assert [r["seed"] for r in solo_card.easiest][:2] == [0, 5]
+    assert [r["seed"] for r in solo_card.easiest] == [0, 5]
     o = solo_card.open_summary()
     assert o is not None and (o["deals"], o["solvable"], o["certified"]) == (5, 5, 5)
 
