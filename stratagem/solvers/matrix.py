@@ -30,6 +30,7 @@ strategies do guarantee; it is never silently accepted.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -153,28 +154,25 @@ def equilibrium_problem(
     if not _exact(value):
         return "the value must be an int or a Fraction"
     a = matrix
+    scaled = []
     for side, strategy, size in (("row", row, len(a)), ("column", col, len(a[0]))):
         if len(strategy) != size:
             return f"the {side} strategy has {len(strategy)} entries for {size} {side}s"
         for k, p in enumerate(strategy):
             if not _exact(p):
                 return f"the {side} strategy's entry {k} is not an int or a Fraction"
-            if p < 0:
-                return f"the {side} strategy's entry {k} is negative ({p})"
-        if sum(strategy, Fraction(0)) != 1:
-            return f"the {side} strategy sums to {sum(strategy, Fraction(0))}, not 1"
-    pure = _pure_index(row), _pure_index(col)
-    if pure[0] is not None and pure[1] is not None:
-        return _saddle_problem(a, pure[0], pure[1], value)
-    for j in range(len(a[0])):
-        got = sum((Fraction(row[i]) * a[i][j] for i in range(len(a))), Fraction(0))
-        if got < value:
-            return f"the row strategy gets only {got} < {value} against column {j}"
-    for i, line in enumerate(a):
-        got = sum((Fraction(col[j]) * entry for j, entry in enumerate(line)), Fraction(0))
-        if got > value:
-            return f"row {i} gets {got} > {value} against the column strategy"
-    return None
+        numerators, denominator = _scaled(strategy)  # exact, over one common denominator
+        for k, n in enumerate(numerators):
+            if n < 0:
+                return f"the {side} strategy's entry {k} is negative ({strategy[k]})"
+        if sum(numerators) != denominator:
+            return f"the {side} strategy sums to {Fraction(sum(numerators), denominator)}, not 1"
+        scaled.append((numerators, denominator))
+    (xs, dx), (ys, dy) = scaled
+    pure_row, pure_col = _pure_scaled(xs, dx), _pure_scaled(ys, dy)
+    if pure_row is not None and pure_col is not None:
+        return _saddle_problem(a, pure_row, pure_col, value)
+    return _mixed_problem(a, xs, dx, ys, dy, value)
 
 
 def check_equilibrium(
@@ -185,6 +183,10 @@ def check_equilibrium(
 
 
 # --- building blocks --------------------------------------------------------------------------
+
+
+#: The exact types themselves (not bool, which is an int's subclass): a quick test before :func:`_exact`.
+_EXACT_TYPES = frozenset((int, Fraction))
 
 
 def _exact(x: object) -> bool:
@@ -200,6 +202,8 @@ def _check_entries(matrix: Matrix) -> None:
     for i, line in enumerate(matrix):
         if len(line) != width:
             raise ValueError(f"row {i} has {len(line)} entries, row 0 has {width}")
+        if all(type(entry) in _EXACT_TYPES for entry in line):  # the usual case, checked at C speed
+            continue
         for j, entry in enumerate(line):
             if not _exact(entry):
                 raise ValueError(f"entry ({i}, {j}) is {entry!r}; entries must be ints or Fractions")
@@ -209,14 +213,6 @@ def _as_fractions(matrix: Matrix) -> list[list[Fraction]]:
     """The matrix as lists of Fractions, for the LP path; refuses what :func:`_check_entries` refuses."""
     _check_entries(matrix)
     return [[Fraction(entry) for entry in line] for line in matrix]
-
-
-def _pure_index(strategy: Sequence[Fraction | int]) -> int | None:
-    """The move a pure strategy plays (probability 1, the rest 0), None for a mixed one."""
-    ones = [k for k, p in enumerate(strategy) if p == 1]
-    if len(ones) == 1 and all(p == 0 for k, p in enumerate(strategy) if k != ones[0]):
-        return ones[0]
-    return None
 
 
 def _saddle_problem(a: Matrix, i: int, j: int, value: Fraction | int) -> str | None:
@@ -232,6 +228,48 @@ def _saddle_problem(a: Matrix, i: int, j: int, value: Fraction | int) -> str | N
     for k, line in enumerate(a):
         if line[j] > value:
             return f"row {k} gets {line[j]} > {value} against the column strategy"
+    return None
+
+
+def _scaled(numbers: Sequence[Fraction | int]) -> tuple[list[int], int]:
+    """Exact numbers as integers over one common denominator: ``(numerators, denominator)``."""
+    denominator = 1
+    for x in numbers:
+        d = x.denominator  # an int's denominator is 1
+        if denominator % d:
+            denominator = denominator // math.gcd(denominator, d) * d
+    return [x.numerator * (denominator // x.denominator) for x in numbers], denominator
+
+
+def _pure_scaled(numerators: list[int], denominator: int) -> int | None:
+    """The move a strategy given over a common denominator plays alone (its numerator is the
+    denominator, every other 0), None for a mixed one."""
+    ones = [k for k, n in enumerate(numerators) if n == denominator]
+    if len(ones) == 1 and sum(numerators) == denominator:  # non-negative: the rest are 0
+        return ones[0]
+    return None
+
+
+def _mixed_problem(a: Matrix, xs: list[int], dx: int, ys: list[int], dy: int, value: Fraction | int) -> str | None:
+    """The inequalities of :func:`equilibrium_problem` for mixed strategies, in integers.
+
+    The strategies come over their common denominators (``xs / dx``, ``ys / dy``); the entries are
+    brought to theirs (``da``) and the value is ``vn / vd``, so that ``sum_i x_i a_ij >= v`` becomes
+    ``vd * sum_i X_i A_ij >= vn * dx * da`` with integer ``X`` and ``A``: the same exact test without a
+    Fraction (and its gcd) per term. A failing test is reported with the exact Fraction.
+    """
+    entries, da = _scaled([entry for line in a for entry in line])
+    width = len(a[0])
+    grid = [entries[k * width:(k + 1) * width] for k in range(len(a))]
+    vn, vd = value.numerator, value.denominator
+    for j in range(width):
+        got = sum(x * line[j] for x, line in zip(xs, grid, strict=True) if x)
+        if got * vd < vn * dx * da:
+            return f"the row strategy gets only {Fraction(got, dx * da)} < {value} against column {j}"
+    for i, line in enumerate(grid):
+        got = sum(y * entry for y, entry in zip(ys, line, strict=True) if y)
+        if got * vd > vn * dy * da:
+            return f"row {i} gets {Fraction(got, dy * da)} > {value} against the column strategy"
     return None
 
 

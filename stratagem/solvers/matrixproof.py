@@ -235,6 +235,15 @@ def _read_nodes(proof: dict[str, Any], source: str) -> dict[tuple[str, int | Non
     if not isinstance(raw, list):
         raise BadInput(source, "nodes", "missing or not a list")
     nodes: dict[tuple[str, int | None], _ProofNode] = {}
+    known: dict[str, Fraction] = {}  # each distinct text parsed once ("0/1" and "1/1" are most of them)
+
+    def fraction(text: Any, place: str) -> Fraction:
+        found = known.get(text) if type(text) is str else None
+        if found is None:
+            found = parse_fraction(text, source, place)
+            known[text] = found
+        return found
+
     for k, entry in enumerate(raw):
         place = f"nodes[{k}]"
         if not isinstance(entry, dict):
@@ -256,9 +265,9 @@ def _read_nodes(proof: dict[str, Any], source: str) -> dict[tuple[str, int | Non
             items = entry.get(key)
             if not isinstance(items, list):
                 raise BadInput(source, f"{place}.{key}", "missing or not a list")
-            strategies.append([parse_fraction(p, source, f"{place}.{key}[{i}]") for i, p in enumerate(items)])
+            strategies.append([fraction(p, f"{place}.{key}[{i}]") for i, p in enumerate(items)])
         if (state, depth) in nodes:
             raise BadInput(source, place, f"a second node for state {state!r} at depth {depth!r}")
-        value = parse_fraction(entry.get("value"), source, f"{place}.value")
+        value = fraction(entry.get("value"), f"{place}.value")
         nodes[(state, depth)] = _ProofNode(place, value, rows, columns, strategies[0], strategies[1])
     return nodes

@@ -40,7 +40,7 @@ The module knows nothing about any particular game.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -286,16 +286,19 @@ class Walker:
         # Checked once here, not at every node: a runtime protocol check costs microseconds.
         self._player_moves = game.player_moves if isinstance(game, Simultaneous) else None
         self._bank = game.bank if isinstance(game, Banked) else None
+        #: returns (or banked returns) -> the number the player is valued by (:func:`_scalar`)
+        self._score = _scorer(game.num_players, player, payoff)
 
     def value(self, state: Hashable, remaining: int | None) -> Exact:
         game = self.game
         if game.is_terminal(state):  # before any memo: hashing a position costs more than its returns
             self.tick()
-            return _scalar(game.returns(state), self.player, self.payoff)
+            return self._score(game.returns(state))
         mover = game.to_move(state)
         if mover >= 0:  # a decision inside a turn: not kept (see the class docstring)
             self.tick()
-            children = [self.value(game.apply(state, move), remaining) for move in game.legal_moves(state)]
+            apply = game.apply
+            children = [self.value(apply(state, move), remaining) for move in game.legal_moves(state)]
             if not children:
                 raise UnsupportedGame(f"{game.name}: player {mover} has no legal move in a non-terminal state")
             return max(children) if mover == self.player else min(children)
@@ -303,7 +306,13 @@ class Walker:
             split = self._bank(state)
             if split is not None and split[0] is not state:  # value what is left, add what is banked
                 rest, banked = split
-                return _scalar(banked, self.player, self.payoff) + self.value(rest, remaining)
+                # ``rest`` is the same position with nothing banked: not terminal, the same mover
+                # (play never depends on what is banked, :class:`Banked`), and nothing to bank again.
+                return self._score(banked) + self._kept(rest, remaining, mover)
+        return self._kept(state, remaining, mover)
+
+    def _kept(self, state: Hashable, remaining: int | None, mover: int) -> Exact:
+        """The value of a chance or simultaneous ``state``, from the memo or the scratch or computed."""
         key = (state, remaining)
         found = self.memo.get(key)
         if found is None:
@@ -373,7 +382,8 @@ class Walker:
                columns: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Exact, ...], ...]:
         """The exact payoff matrix of a simultaneous node: each cell the value of the joint move's child."""
         below = None if remaining is None else remaining - 1
-        return tuple(tuple(self.value(self.child(state, r, c), below) for c in columns) for r in rows)
+        value, child = self.value, self.child
+        return tuple(tuple([value(child(state, r, c), below) for c in columns]) for r in rows)
 
 
 class _Inductor(Walker):
@@ -445,6 +455,24 @@ def _exact(x: float | int | Fraction) -> Exact:
     if f.is_integer():
         return int(f)
     return _norm(Fraction(repr(f)))
+
+
+def _scorer(players: int, player: int, payoff: str) -> Callable[[Sequence[float | int | Fraction]], Exact]:
+    """:func:`_scalar` for one player and payoff, with the common case of two players on the margin
+    with whole returns (a game's float or int returns, an int banked) as one subtraction."""
+    if payoff != "margin" or players != 2:
+        return lambda values: _scalar(values, player, payoff)
+    other = 1 - player
+
+    def margin(values: Sequence[float | int | Fraction]) -> Exact:
+        own, theirs = values[player], values[other]
+        if type(own) is float and type(theirs) is float and own.is_integer() and theirs.is_integer():
+            return int(own) - int(theirs)
+        if type(own) is int and type(theirs) is int:
+            return own - theirs
+        return _scalar(values, player, payoff)
+
+    return margin
 
 
 def _scalar(values: Sequence[float | int | Fraction], player: int, payoff: str) -> Exact:

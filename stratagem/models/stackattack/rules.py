@@ -135,6 +135,9 @@ class StackAttackGame:
             need = players * HAND_SIZE + ROWS
             raise ValueError(f"{players} players need {need} cards, the deck has {self.deck.size}")
         self.num_players = players
+        #: read at every position a solver meets: the endgame scope, and what bank() clears piles to
+        self._round_scope = self.options.scope == "round"
+        self._cleared: tuple[tuple[Cards, ...], tuple[int, ...]] = (((),) * players, (0,) * players)
         empty: tuple[Cards, ...] = ((),) * players
         self.start = start or State(((),) * ROWS, empty, empty, (0,) * players, 1)
         check_state(self.start, self.deck)
@@ -188,7 +191,7 @@ class StackAttackGame:
         if who == SIMULTANEOUS:
             if isinstance(move, Choice) or not isinstance(move, tuple):
                 raise IllegalMove(f"{format_move(move)}: every player reveals a card; give one per player, e.g. 3,41")
-            return self.reveal(state, tuple(int(c) for c in move))
+            return self.reveal(state, tuple([int(c) for c in move]))
         if not state.activate and isinstance(move, Choice):
             # A row for the card being placed: checked and made without listing every choice (solvers
             # apply millions of them). The same options as _choices: the card's open row if it has one,
@@ -226,11 +229,11 @@ class StackAttackGame:
 
     def _ended(self, state: State) -> bool:
         """At the end of a round: whether play ends here (endgame scope, or a total of 64 reached)."""
-        return self.options.scope == "round" or max(self.totals(state)) >= END_SCORE
+        return self._round_scope or max(self.totals(state)) >= END_SCORE
 
     def returns(self, state: State) -> tuple[float, ...]:
         """Minus each player's total penalty (carried scores + this round's penalty cards)."""
-        return tuple(-float(t) for t in self.totals(state))
+        return tuple([-float(t) for t in self.totals(state)])
 
     def format_move(self, state: State, move: Move) -> str:
         return format_move(move)
@@ -300,20 +303,20 @@ class StackAttackGame:
         the cleared position. None with ``scope = "game"``, where whether the game ends depends on the
         totals.
         """
-        if self.options.scope != "round":
+        if not self._round_scope:
             return None
-        n = self.num_players
-        if not any(state.taken) and not any(state.scores):
-            return state, (0,) * n
-        rest = State(state.rows, state.hands, ((),) * n, (0,) * n, state.round, state.played, state.activate,
-                     state.place, state.blocked)
-        return rest, tuple(-t for t in self.totals(state))
+        rows, hands, taken, scores, round_, played, activate, place, blocked = state
+        empty, zeros = self._cleared
+        if not any(taken) and not any(scores):
+            return state, zeros
+        rest = State(rows, hands, empty, zeros, round_, played, activate, place, blocked)
+        return rest, tuple([-t for t in self.totals(state)])
 
     # -- helpers --------------------------------------------------------------------------------
     def totals(self, state: State) -> tuple[int, ...]:
         """Each player's total: carried score plus the penalty cards collected this round."""
         penalty = self.penalty_of.__getitem__
-        return tuple(s + sum(map(penalty, t)) for s, t in zip(state.scores, state.taken, strict=True))
+        return tuple([s + sum(map(penalty, t)) for s, t in zip(state.scores, state.taken, strict=True)])
 
     def round_penalties(self, state: State) -> tuple[int, ...]:
         """Penalty points each player has collected this round."""
@@ -364,8 +367,12 @@ class StackAttackGame:
                 raise IllegalMove(f"{format_move(cards)}: player {p + 1} holds {held}, not {card}")
             i = hand.index(card)
             hands[p] = hand[:i] + hand[i + 1 :]
-        actions = [self.action_of[c] for c in cards]
-        activate = tuple(sorted(c for c, a in zip(cards, actions, strict=True) if a in (BLOCK, SWITCH)))
+        action_of = self.action_of
+        actions = [action_of[c] for c in cards]
+        if not any(actions):  # number cards only (every card of a plain game): placed lowest first at once
+            return self._place_cards(State(state.rows, tuple(hands), state.taken, state.scores, state.round,
+                                           tuple(cards), (), tuple(sorted(cards)), ()))
+        activate = tuple(sorted([c for c, a in zip(cards, actions, strict=True) if a in (BLOCK, SWITCH)]))
         place = tuple(sorted(cards, reverse=DECREASING in actions))
         after = State(state.rows, tuple(hands), state.taken, state.scores, state.round, tuple(cards), activate,
                       place, ())
@@ -451,7 +458,11 @@ class StackAttackGame:
         action_of = self.action_of
         for i, card in enumerate(place):
             shield = action_of[card] == SHIELD
-            target = designated_row(rows, card)
+            target = None  # designated_row(rows, card), inline: this runs for every card placed
+            best_end = 0
+            for r, row in enumerate(rows):
+                if row and best_end < row[-1] < card:
+                    target, best_end = r, row[-1]
             if target is not None and target not in blocked:
                 on_row = True
             else:
