@@ -96,6 +96,10 @@ def solve_matrix(matrix: Matrix) -> MatrixSolution:
         mixed = _two_by_two(a)
         if mixed is not None:
             return mixed
+    else:
+        reduced = _undominated(a)
+        if reduced is not None:
+            return reduced
     x_float, v_float = _solve_lp(a)
     b = _negated_transpose(a)
     y_float, w_float = _solve_lp(b)
@@ -319,6 +323,80 @@ def _two_by_two(a: list[list[Fraction]]) -> MatrixSolution | None:
     if lower != upper:
         return None
     return MatrixSolution(lower, row, col, True, lower, upper, float(lower), "support")
+
+
+def _undominated(a: list[list[Fraction]]) -> MatrixSolution | None:
+    """The solution found on the game left by removing dominated moves, without an LP, when there is one.
+
+    A row no better than another against every column (weakly dominated) and a column no better for
+    the column player than another against every row can be removed, one at a time, without changing
+    the value; optimal strategies of what is left, with probability 0 on the removed moves, are
+    optimal in the whole game. Most larger games of a card-game endgame come down to 2x2 this way and
+    are solved in closed form without an LP; what is left is tried with both sides fully mixed when it is
+    square (each side's equalities solved exactly), and up to 3x3 on every 2x2 support. The strategies
+    found are checked exactly on the whole game, as every candidate is; None when no support gives a
+    checked equilibrium (then GLOP).
+    """
+    rows, cols = list(range(len(a))), list(range(len(a[0])))
+    removed = True
+    while removed and (len(rows) > 2 or len(cols) > 2):
+        removed = False
+        for i in rows:
+            if any(k != i and all(a[k][j] >= a[i][j] for j in cols) for k in rows):
+                rows.remove(i)
+                removed = True
+                break
+        for j in cols:
+            if any(k != j and all(a[i][k] <= a[i][j] for i in rows) for k in cols):
+                cols.remove(j)
+                removed = True
+                break
+    for support_rows, support_cols in _supports(rows, cols):
+        found = _on_support(a, support_rows, support_cols)
+        if found is not None:
+            return found
+    return None
+
+
+def _supports(rows: list[int], cols: list[int]) -> Iterator[tuple[list[int], list[int]]]:
+    """Supports to try for the game of ``rows`` and ``cols`` (what dominance left): both whole when it
+    is square, then, up to 3x3, every two rows against every two columns."""
+    if len(rows) == len(cols):
+        yield rows, cols
+    if len(rows) <= 3 and len(cols) <= 3:
+        for pair_rows in itertools.combinations(rows, 2):
+            for pair_cols in itertools.combinations(cols, 2):
+                if len(rows) != 2 or len(cols) != 2:  # (a 2x2 game was tried whole)
+                    yield list(pair_rows), list(pair_cols)
+
+
+def _on_support(a: list[list[Fraction]], rows: list[int], cols: list[int]) -> MatrixSolution | None:
+    """Both sides mixing over exactly ``rows`` and ``cols`` (as many of each), each making the other
+    indifferent there, when that is an exact equilibrium of the whole game ``a``; else None."""
+    sub = [[a[i][j] for j in cols] for i in rows]
+    if len(rows) == 2:
+        small = _two_by_two(sub)
+        if small is None:
+            return None
+        mix_rows, mix_cols = small.row, small.col
+    else:
+        everything = list(range(len(rows)))
+        hint = [0.0] * len(rows)
+        found_rows = _equaliser(sub, everything, everything, hint, 0.0)
+        found_cols = _equaliser(_negated_transpose(sub), everything, everything, hint, 0.0)
+        if found_rows is None or found_cols is None:
+            return None
+        mix_rows, mix_cols = found_rows, found_cols
+    zero = Fraction(0)
+    row, col = [zero] * len(a), [zero] * len(a[0])
+    for k, i in enumerate(rows):
+        row[i] = mix_rows[k]
+    for k, j in enumerate(cols):
+        col[j] = mix_cols[k]
+    lower, upper = guarantee_of_row(a, row), guarantee_of_column(a, col)
+    if lower != upper:
+        return None
+    return MatrixSolution(lower, tuple(row), tuple(col), True, lower, upper, float(lower), "support")
 
 
 def _solve_lp(a: list[list[Fraction]]) -> tuple[list[float], float]:

@@ -162,6 +162,7 @@ def test_a_node_whose_exact_check_fails_is_reported_uncertified(monkeypatch: pyt
         return [1.0] + [0.0] * (len(a) - 1), 0.0
 
     monkeypatch.setattr(matrix_module, "_solve_lp", wrong_lp)
+    monkeypatch.setattr(matrix_module, "_undominated", lambda a: None)  # the LP path, not the exact supports
     solution = solve_matrix(ROCK_PAPER_SCISSORS)
     assert not solution.certified
     assert solution.method == "uncertified"
@@ -238,3 +239,21 @@ def test_a_two_by_two_game_without_a_saddle_point_is_solved_in_closed_form_witho
         solution = solve_matrix(matrix)
         assert solution.value == brute_force_value(matrix)
         assert_certified(matrix, solution)
+
+
+def test_small_games_are_solved_on_exact_supports_without_an_lp(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_lp(a: list[list[Fraction]]) -> tuple[list[float], float]:
+        raise AssertionError("these games need no LP")
+
+    monkeypatch.setattr(matrix_module, "_solve_lp", no_lp)
+    games = [
+        ROCK_PAPER_SCISSORS,  # fully mixed 3x3
+        [[3, -1, 0], [-1, 1, 0], [0, 0, -5]],  # row 2 and column 2 dominated: a 2x2 game is left
+        [[2, 0, 1], [0, 2, 1], [1, 1, 0]],  # no dominance, no saddle; the equilibrium mixes two and two
+        [[1, -1, F(1, 2)], [-1, 1, F(1, 2)]],  # 2x3: the third column dominated
+    ]
+    for matrix in games:
+        solution = solve_matrix(matrix)
+        assert solution.certified and solution.method == "support", matrix
+        assert check_equilibrium(matrix, solution.row, solution.col, solution.value)
+    assert solve_matrix(games[2]).value == 1
