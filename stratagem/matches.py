@@ -16,6 +16,7 @@ rotate so that every agent plays every seat equally often, and the same seed giv
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 from collections.abc import Callable, Sequence
@@ -31,10 +32,12 @@ from stratagem.solvers.agents import (
     AgentError,
     AgentFactory,
     MctsAgent,
+    PimcAgent,
     function_agent,
     make_agent,
     parse_agent_spec,
 )
+from stratagem.solvers.duct import DuctAgent
 from stratagem.solvers.match import DEFAULT_MAX_PLIES, MatchResult, Progress, play_match
 
 ARGUMENT = "<argument>"
@@ -84,11 +87,14 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     counts as unfinished. ``progress(done, total)`` is called after each game. When ``deadline``
     passes, the match ends with the games finished (:attr:`MatchResult.stopped_by`).
 
-    ``engine`` is where the open ``mcts`` agents search (:mod:`stratagem.engines`): ``compiled`` runs
-    every one on the game's compiled engine (plain UCT in C: no move ordering, evaluation or tree reuse),
-    ``reference`` none; None (the default) runs there only the agents that ask for plain UCT
-    (``mcts:guided=false``), whose search is the same on both engines. ``note`` is told in one line when
-    ``compiled`` was asked for and cannot be had (or the compiled core was not built).
+    ``engine`` is where the search agents search (:mod:`stratagem.engines`): ``compiled`` runs every
+    ``mcts``, ``ismcts``, ``pimc`` (with its rollout evaluator) and ``duct`` agent on the game's compiled
+    engine (unguided searches in C: no move ordering or tree reuse; a cut playout is scored by the
+    engine's evaluation where it has one, else the middle of the value range), ``reference`` none; None
+    (the default) runs there only the agents whose search is the same on both engines: ``mcts`` and
+    ``ismcts`` that ask for plain search (``guided=false``), and ``pimc`` and ``duct`` that play out to
+    the end (no ``rollout_limit``). ``note`` is told in one line when ``compiled`` was asked for and
+    cannot be had (or the compiled core was not built).
 
     Raises :class:`~stratagem.core.errors.BadInput` when the agents do not fit the game (their number,
     an empty or unknown name, a bad parameter) or the position is another game's or has another
@@ -117,22 +123,54 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
                       progress=progress, deadline=deadline)
 
 
+#: The kernel each kind of search agent needs besides the engine.
+_KERNELS = {"open": "stratagem.solvers.packed_uct", "observation": "stratagem.solvers.packed_ismcts",
+            "pimc": "stratagem.solvers.packed_ismcts", "duct": "stratagem.solvers.packed_duct"}
+
+
+def _search_kind(agent: Agent, engine: str | None) -> str | None:
+    """Which compiled search ``agent`` takes when ``engine`` is asked for (see :func:`play`), or None."""
+    asked = engine == COMPILED
+    if isinstance(agent, MctsAgent):
+        return agent.information if asked or (engine is None and not agent.guided) else None
+    if isinstance(agent, PimcAgent):
+        return "pimc" if agent.evaluator is None and (asked or agent.rollout_limit is None) else None
+    if isinstance(agent, DuctAgent):
+        return "duct" if asked or agent.rollout_limit is None else None
+    return None
+
+
 def _on_engine(game: Any, agents: list[Agent], engine: str | None,
                note: Callable[[str], None] | None) -> list[Agent]:
-    """The agents with the game's compiled engine given to the open ``mcts`` agents that search on it."""
+    """The agents with the game's compiled engine given to the search agents that search on it."""
     if engine is not None and engine not in ENGINES:
         raise BadInput(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
-    takers = [i for i, agent in enumerate(agents) if isinstance(agent, MctsAgent) and agent.information == "open"
-              and (engine == COMPILED or (engine is None and not agent.guided))]
-    if engine == REFERENCE or not takers:
+    kinds = {i: kind for i, agent in enumerate(agents) if (kind := _search_kind(agent, engine)) is not None}
+    if engine == REFERENCE or not kinds:
         return agents
     choice = resolve(game, COMPILED)
     if choice.note and note is not None and (engine == COMPILED or choice.core_missing):
         note(choice.note)
     if choice.engine is None:
         return agents
-    return [dataclasses.replace(agent, engine=choice.engine) if i in takers else agent  # type: ignore[type-var]
-            for i, agent in enumerate(agents)]
+    from stratagem.core.compiled import status
+
+    core = status()
+    unbuilt = {kind for kind in kinds.values() if _KERNELS[kind] in core.missing or _KERNELS[kind] in core.stale}
+    if unbuilt and note is not None:
+        names = ", ".join(sorted({_KERNELS[kind].rsplit(".", 1)[1] for kind in unbuilt}))
+        note(f"the compiled core is not built or out of date ({names}): those agents run on the reference engine")
+    placed: list[Agent] = []
+    for i, agent in enumerate(agents):
+        if i not in kinds or kinds[i] in unbuilt:
+            placed.append(agent)
+        elif dataclasses.is_dataclass(agent):
+            placed.append(dataclasses.replace(agent, engine=choice.engine))
+        else:
+            moved = copy.copy(agent)
+            setattr(moved, "engine", choice.engine)  # noqa: B010 (DuctAgent's attribute; Agent declares none)
+            placed.append(moved)
+    return placed
 
 
 __all__ = ["game_agents", "make_agents", "new_game", "play"]

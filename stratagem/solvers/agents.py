@@ -158,6 +158,14 @@ class MctsAgent:
         return self._search(game, state, rng, player)
 
     def _search(self, game: Game[Any, Any], state: Any, rng: Random, player: int | None) -> Any:
+        if self.information == "observation" and self.engine is not None:
+            from stratagem.solvers.compiled_ismcts import ismcts_compiled
+
+            return ismcts_compiled(
+                game, self.engine, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
+                exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
+                player=player,
+            ).best_move
         if self.information == "observation":
             return ismcts(
                 game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
@@ -185,8 +193,8 @@ class MctsAgent:
         params.update(guided=self.guided, widening=self.widening)
         if self.information == "open":
             params.update(reuse=self.reuse)
-            if self.engine is not None:
-                params.update(engine="compiled")
+        if self.engine is not None:
+            params.update(engine="compiled")
         return params
 
 
@@ -195,7 +203,9 @@ class IsmctsAgent(MctsAgent):
     """SO-ISMCTS (:func:`~stratagem.solvers.mcts.ismcts`) from the mover's observation, with ``mcts``'s
     ``guided``, ``widening`` and ``rollout_limit`` (guided by default, as ``mcts``: the game's move
     ordering per determinisation and its declared evaluation cut-off). It keeps no tree between moves:
-    ``reuse`` must stay off."""
+    ``reuse`` must stay off. ``engine``, when set (by the match runner), runs unguided SO-ISMCTS in C on
+    it instead (:func:`~stratagem.solvers.compiled_ismcts.ismcts_compiled`: the determinisations still
+    drawn by the reference game; ``guided`` and ``widening`` do not apply)."""
 
     reuse: bool = False
     name: str = "ismcts"
@@ -211,7 +221,9 @@ class IsmctsAgent(MctsAgent):
 @dataclass(frozen=True)
 class PimcAgent:
     """PIMC (:func:`~stratagem.solvers.pimc.pimc`): ``samples`` determinisations, each move valued by
-    ``evaluator`` -- by default the mean of ``rollouts`` random playouts."""
+    ``evaluator`` -- by default the mean of ``rollouts`` random playouts. ``engine``, when set (by the
+    match runner: the game's compiled engine), runs those playouts in C
+    (:mod:`~stratagem.solvers.compiled_ismcts`; the determinisations still drawn by the reference game)."""
 
     samples: int = 20
     rollouts: int = 4
@@ -219,6 +231,8 @@ class PimcAgent:
     time_limit: float | None = None
     evaluator: LeafEvaluator | None = field(default=None, compare=False)
     name: str = "pimc"
+    #: the game's compiled engine to play out on (set by the match runner), or None: the reference engine
+    engine: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_count("samples", self.samples, optional=False)
@@ -227,6 +241,11 @@ class PimcAgent:
         _check_number("time_limit", self.time_limit, 0.0, strict=True)
 
     def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
+        if self.engine is not None and self.evaluator is None:
+            from stratagem.solvers.compiled_ismcts import pimc_compiled
+
+            return pimc_compiled(game, self.engine, state, rollouts=self.rollouts, rollout_limit=self.rollout_limit,
+                                 samples=self.samples, time_limit=self.time_limit, seed=_seed(rng)).best_move
         evaluator = self.evaluator or rollout_evaluator(self.rollouts, limit=self.rollout_limit)
         return pimc(game, state, evaluator, samples=self.samples, time_limit=self.time_limit,
                     seed=_seed(rng)).best_move
@@ -237,6 +256,12 @@ class PimcAgent:
         if not isinstance(game, HiddenInformation) or not isinstance(game, Simultaneous):
             raise UnsupportedGame(f"PIMC at a simultaneous node needs observations and player_moves; "
                                   f"{game.name!r} lacks them")
+        if self.engine is not None and self.evaluator is None:
+            from stratagem.solvers.compiled_ismcts import pimc_simultaneous_compiled
+
+            own, totals = pimc_simultaneous_compiled(game, self.engine, state, player, rng, samples=self.samples,
+                                                     rollouts=self.rollouts, rollout_limit=self.rollout_limit)
+            return own[max(range(len(own)), key=lambda i: (totals[i], -i))]
         evaluator = self.evaluator or rollout_evaluator(self.rollouts, limit=self.rollout_limit)
         own = list(game.player_moves(state, player))
         totals = [0.0] * len(own)
@@ -254,8 +279,10 @@ class PimcAgent:
     @property
     def params(self) -> dict[str, Any]:
         leaf = "custom evaluator" if self.evaluator is not None else f"{self.rollouts} rollouts"
-        return {"information": "observation", "samples": self.samples, "leaf": leaf,
-                "time_limit": self.time_limit}
+        params = {"information": "observation", "samples": self.samples, "leaf": leaf, "time_limit": self.time_limit}
+        if self.engine is not None and self.evaluator is None:
+            params.update(engine="compiled")
+        return params
 
 
 @dataclass(frozen=True)

@@ -325,7 +325,8 @@ class DuctAgent:
     its DUCT policy (visit frequencies) with the match's ``rng``; at an ordinary decision node it
     plays its most visited move. Each search is seeded from ``rng``, so a match is reproducible from
     its seed. The last search is kept, so one agent playing several seats at the same node searches
-    once.
+    once. ``engine``, when set (the game's compiled engine), runs the same search in C on it
+    (:func:`~stratagem.solvers.compiled_duct.duct_compiled`).
     """
 
     def __init__(
@@ -337,6 +338,7 @@ class DuctAgent:
         gamma: float = 0.1,
         rollout_limit: int | None = None,
         name: str = "duct",
+        engine: Any = None,
     ) -> None:
         if selection not in SELECTIONS:
             raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, not {selection!r}")
@@ -352,12 +354,14 @@ class DuctAgent:
         self.exploration = exploration
         self.gamma = gamma
         self.rollout_limit = rollout_limit
+        #: the game's compiled engine to search on (set by the match runner), or None: the reference engine
+        self.engine = engine
         self._last: tuple[int, Hashable, DuctResult] | None = None
 
     @property
     def params(self) -> dict[str, Any]:
         """The settings, as plain data for match reports."""
-        return {
+        params = {
             "information": "open",
             "iterations": self.iterations,
             "selection": self.selection,
@@ -365,11 +369,22 @@ class DuctAgent:
             "gamma": self.gamma,
             "rollout_limit": self.rollout_limit,
         }
+        if self.engine is not None:
+            params["engine"] = "compiled"
+        return params
 
     def search(self, game: AnyGame, state: Hashable, rng: Random) -> DuctResult:
         """The DUCT result at ``state`` (reused when the previous search was of the same node)."""
         if self._last is not None and self._last[0] == id(game) and self._last[1] == state:
             return self._last[2]
+        if self.engine is not None:
+            from stratagem.solvers.compiled_duct import duct_compiled
+
+            result = duct_compiled(game, self.engine, state, iterations=self.iterations, seed=rng.getrandbits(63),
+                                   selection=self.selection, exploration=self.exploration, gamma=self.gamma,
+                                   rollout_limit=self.rollout_limit)
+            self._last = (id(game), state, result)
+            return result
         result = duct(
             game,
             state,
