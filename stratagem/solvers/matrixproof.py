@@ -90,20 +90,31 @@ def matrix_proof(game: AnyGame, result: SimultaneousResult) -> dict[str, Any]:
     """The ``stratagem/matrixproof@1`` record of ``result`` (root first, then the rest)."""
     setup = getattr(game, "setup", None)
     nodes = []
+    player, opponents, format_state = result.player, result.opponents, game.format_state
+    formatter = getattr(game, "format_player_move", None)
+    if callable(formatter):
+        def label(state: Hashable, q: int, move: Any) -> str:
+            return str(formatter(state, q, move))
+    else:
+        format_move = game.format_move
+
+        def label(state: Hashable, q: int, move: Any) -> str:
+            return format_move(state, move)
+
     for node in reversed(result.nodes):
+        state = node.state
+        solution = node.solution
         nodes.append(
             {
-                "state": game.format_state(node.state),
+                "state": format_state(state),
                 "depth": node.depth,
-                "value": fraction_text(node.value),
-                "certified": node.certified,
-                "rows": [move_label(game, node.state, result.player, m) for m in node.rows],
-                "columns": [
-                    [move_label(game, node.state, q, m) for q, m in zip(result.opponents, column, strict=True)]
-                    for column in node.columns
-                ],
-                "row_strategy": [fraction_text(p) for p in node.solution.row],
-                "column_strategy": [fraction_text(p) for p in node.solution.col],
+                "value": fraction_text(solution.value),
+                "certified": solution.certified,
+                "rows": [label(state, player, m) for m in node.rows],
+                "columns": [[label(state, q, m) for q, m in zip(opponents, column, strict=True)]
+                            for column in node.columns],
+                "row_strategy": [f"{p.numerator}/{p.denominator}" for p in solution.row],
+                "column_strategy": [f"{p.numerator}/{p.denominator}" for p in solution.col],
             }
         )
     return {

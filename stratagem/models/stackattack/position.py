@@ -79,7 +79,7 @@ class State(NamedTuple):
 
 def format_cards(cards: Cards) -> str:
     """``3.17.22``; ``-`` for no card."""
-    return ".".join(str(c) for c in cards) if cards else "-"
+    return ".".join(map(str, cards)) if cards else "-"
 
 
 def parse_cards(text: str, what: str) -> Cards:
@@ -94,7 +94,7 @@ def parse_cards(text: str, what: str) -> Cards:
 
 
 def _format_group(groups: tuple[Cards, ...]) -> str:
-    return "/".join(format_cards(g) for g in groups)
+    return "/".join([".".join(map(str, g)) if g else "-" for g in groups])  # format_cards of each, inline
 
 
 def _parse_group(text: str, what: str) -> tuple[Cards, ...]:
@@ -107,7 +107,7 @@ def format_state(state: State) -> str:
         _format_group(state.rows),
         _format_group(state.hands),
         _format_group(state.taken),
-        "/".join(str(s) for s in state.scores),
+        "/".join(map(str, state.scores)),
         str(state.round),
     ]
     if state.in_turn:
