@@ -62,6 +62,7 @@ from stratagem.sweeprecords import (
     STATUSES,
     SWEEP_FORMAT,
     ResultsFile,
+    SettingsMismatch,
     best_records,
     dumps_line,
     outcome_rank,
@@ -157,10 +158,6 @@ def parse_seeds(text: str) -> range:
     if b - a + 1 > MAX_TASKS:
         raise ValueError(f"{shown!r} is {b - a + 1:,} seeds; a sweep runs at most {MAX_TASKS:,}")
     return range(a, b + 1)
-
-
-class SettingsMismatch(BadInput):
-    """A sweep would add deals with other settings (time limit) than the records already in the file."""
 
 
 def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[int],

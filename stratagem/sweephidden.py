@@ -42,7 +42,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
-from stratagem.sweeprecords import SWEEP_FORMAT, ResultsFile, task_key
+from stratagem.sweeprecords import SWEEP_FORMAT, ResultsFile, SettingsMismatch, task_key
 
 __all__ = ["DEFAULT_AGENT", "HIDDEN", "INFORMATION", "OPEN", "SOLO_METHOD", "HiddenTask", "check_hidden_settings",
            "hidden_record", "plan_hidden", "run_hidden_task", "shuffled_start"]
@@ -142,8 +142,6 @@ def check_hidden_settings(tasks: Sequence[HiddenTask], results: ResultsFile, new
     """Refuse a hidden sweep into a file of open records, and new deals whose limit or shuffles differ from
     those of the file's first-run records of the same puzzle and method (one experiment per puzzle and
     method: the solo search and the team play may have limits of their own)."""
-    from stratagem.sweep import SettingsMismatch
-
     for number, record in enumerate(results.records, 1):
         if not hidden_record(record):
             raise BadInput(results.path, f"line {number}", "holds an open-information record: a results file is "

@@ -30,6 +30,10 @@ MAX_LINE_BYTES = 1 << 20
 MAX_RESULTS_BYTES = 1 << 30
 
 
+class SettingsMismatch(BadInput):
+    """A sweep would add deals with other settings (time limit) than the records already in the file."""
+
+
 def task_key(puzzle_sha256: str, players: int | None, seed: int | None, method: str) -> str:
     """The key of a task (and of its records): the deal and the method, one string compared as is. The
     time limit is not part of it: a deal run again with another limit is the same deal."""
