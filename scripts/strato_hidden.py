@@ -9,6 +9,12 @@ the pile's order is hidden (``stratagem odds``: states and seconds, or how far i
 Then agent win rates with 95% Wilson intervals on seeded deals, the same deals for every agent
 (``stratagem play strato``), for 1, 2 and 4 players. Seeded: the same command gives the same table (the
 seconds aside).
+
+    python scripts/strato_hidden.py --compare "pimc:samples=4:nodes=300;cpimc:samples=16:nodes=2000" \
+        --games 8 --players 2 --seed 1000 --out agents.md
+
+plays only the team agents side by side (issue 29): the same seeded deals for every agent, win rates with
+95% Wilson intervals and the CPU each spent per turn, to compare agents at (about) equal CPU per decision.
 """
 
 from __future__ import annotations
