@@ -135,7 +135,9 @@ def match_table(game_name: str, pairs: list[tuple[str, str]], games: int, player
     return lines + [""]
 
 
-def simultaneous_table(files: list[str], iterations: int, log: Callable[[str], None]) -> list[str]:
+def simultaneous_table(files: list[str], iterations: int, log: Callable[[str], None],
+                       engine: str = "compiled") -> list[str]:
+    from stratagem.engines import compiled_engine
     from stratagem.solvers.duct import duct
     from stratagem.solvers.simultaneous import solve_each_player, solve_simultaneous
 
@@ -145,6 +147,7 @@ def simultaneous_table(files: list[str], iterations: int, log: Callable[[str], N
         "Backward induction with one exactly certified LP per simultaneous node (two players: zero-sum on",
         "the penalty difference; more: each player against the coalition, all players solved), and",
         f"{iterations:,} DUCT iterations from the same position; `LP / DUCT` is the ratio of their times.",
+        f"The induction walks the {engine} engine (`--engine`); DUCT the rules engine.",
         "",
         "| position | players | LP nodes | certified | LP s | DUCT s | DUCT it/s | LP / DUCT |",
         "|---|---:|---:|---|---:|---:|---:|---:|",
@@ -152,11 +155,13 @@ def simultaneous_table(files: list[str], iterations: int, log: Callable[[str], N
     for file in files:
         loaded = load_position(file)
         game, state = loaded.game, loaded.state
+        found = compiled_engine(game) if engine == "compiled" else None
+        packed = found.simultaneous() if found is not None else None
         started = time.perf_counter()
         if game.num_players == 2:
-            results = [solve_simultaneous(game, state, player=0, payoff="margin")]
+            results = [solve_simultaneous(game, state, player=0, payoff="margin", packed=packed)]
         else:
-            results = list(solve_each_player(game, state, payoff="own"))
+            results = list(solve_each_player(game, state, payoff="own", packed=packed))
         lp_seconds = time.perf_counter() - started
         started = time.perf_counter()
         duct(game, state, iterations=iterations, seed=0)
@@ -236,7 +241,10 @@ def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, i
     ]
     speed = SPEED_ITERATIONS if iterations is None else iterations
     if game_name == "stackattack":
-        lines += simultaneous_table(files, speed, log)
+        from stratagem.bench.stackattack import deep_table
+
+        lines += simultaneous_table(files, speed, log, engine)
+        lines += deep_table(log)
     else:
         lines += search_table(files, max_nodes, log)
         lines += mcts_table(files, speed, log)

@@ -288,7 +288,7 @@ def _same_certificates(name: str, **options: Any) -> None:
         assert verdict.valid, verdict.reason
 
 
-@pytest.mark.parametrize("name", [p.stem for p in SHIPPED if "5-turns" not in p.stem])
+@pytest.mark.parametrize("name", [p.stem for p in SHIPPED if "5-turns" not in p.stem and "6-turns" not in p.stem])
 def test_the_compiled_induction_writes_the_reference_certificates(name: str) -> None:
     _same_certificates(name)
 

@@ -17,8 +17,10 @@ from stratagem.models.stackattack.rules import Options, StackAttackGame
 from .support import PUZZLES
 
 FILES = sorted(PUZZLES.glob("*.toml"))
-#: the five-turn endgames (issue 20): far too large to count their lines here
-DEEP = [p for p in FILES if p.stem.endswith("-5-turns")]
+#: the five-turn endgames (issue 20) and the six-turn one the bench makes (issue 28): far too large to
+#: count their lines here
+DEEP = [p for p in FILES if p.stem.endswith(("-5-turns", "-6-turns"))]
+FIVE = [p for p in DEEP if p.stem.endswith("-5-turns")]
 
 
 def _leaves(game: StackAttackGame, state: State) -> int:
@@ -36,7 +38,7 @@ def test_engine_shipped_endgames_cover_player_counts_and_action_settings() -> No
     for path in FILES:
         pos = load_position(path)
         assert pos.game.options.scope == "round", path  # endgames of a round
-        assert 2 <= len(pos.state.hands[0]) <= (5 if path in DEEP else 3), path  # the last 2-3 turns (deep: 5)
+        assert 2 <= len(pos.state.hands[0]) <= (6 if path in DEEP else 3), path  # the last 2-3 turns (deep: 5-6)
         kinds.add((pos.game.num_players, pos.game.options.actions))
     assert {n for n, _ in kinds} >= {2, 3, 4}
     assert {a for _, a in kinds} == {True, False}
@@ -57,9 +59,9 @@ def test_engine_every_shipped_endgame_loads_and_plays_to_the_end(path: Path) -> 
 def test_engine_deep_endgames_are_two_player_five_turn_positions_with_and_without_actions() -> None:
     """Issue 20's deep endgames: two players, five cards each, one numbers-only file and one with actions
     where both players hold action cards."""
-    assert len(DEEP) == 2
+    assert len(FIVE) == 2
     settings = set()
-    for path in DEEP:
+    for path in FIVE:
         pos = load_position(path)
         assert pos.game.num_players == 2 and [len(h) for h in pos.state.hands] == [5, 5], path
         settings.add(pos.game.options.actions)
@@ -110,3 +112,20 @@ def test_engine_bad_setup_is_bad_input() -> None:
         game_from_setup({"players": 9}, "r.json")
     with pytest.raises(BadInput, match="unknown key"):
         game_from_setup({"players": 2, "colour": 1}, "r.json")
+
+
+def test_engine_the_six_turn_endgame_is_the_one_the_bench_makes() -> None:
+    """Issue 28: the bench makes a two-player six-turn endgame (dealt from a seed, played at random);
+    the shipped file is that position."""
+    from stratagem.bench.stackattack import DEEP as MADE
+    from stratagem.bench.stackattack import made_endgame
+
+    six = [p for p in DEEP if p.stem.endswith("-6-turns")]
+    assert [p.stem for p in six] == ["2p-numbers-6-turns"]
+    pos = load_position(six[0])
+    assert (7, 6, False) in MADE
+    game, state = made_endgame(7, 6, actions=False)
+    assert state == pos.state and game.options == pos.game.options
+    assert [len(h) for h in state.hands] == [6, 6]
+    again, other = made_endgame(36, 5, actions=True)  # the shipped five-turn endgame with actions, made again
+    assert other == load_position(PUZZLES / "2p-actions-5-turns.toml").state
