@@ -301,7 +301,10 @@ class IsmctsSearch(Playouts):
     table: cython.longlong[::1]
     tparent: cython.longlong[::1]
     thash: cython.ulonglong[::1]
-    scount: cython.longlong[:, ::1]
+    shead: cython.longlong[:, ::1]
+    stats: cython.Py_ssize_t
+    stat_cap: cython.Py_ssize_t
+    snext: cython.longlong[::1]
     sword: cython.longlong[::1]
     svisits: cython.longlong[::1]
     stotal: cython.double[::1]
@@ -325,9 +328,12 @@ class IsmctsSearch(Playouts):
         self.node_cap = 0
         self.blocks = 0
         self.block_cap = 0
+        self.stats = 0
+        self.stat_cap = 0
         self.slots = 0
         self._grow(max(nodes, 16))
         self._grow_blocks(4)
+        self._grow_stats(64)
         self.walk = np.zeros((2, self.width), np.int64)
         self.found = np.zeros(max(game.max_moves, self.room), np.int64)
         self.path = np.zeros(0, np.int64)
@@ -371,17 +377,25 @@ class IsmctsSearch(Playouts):
             self._insert(int(parent[child]), child)
 
     def _grow_blocks(self, block_cap: int) -> None:
-        """Room for ``block_cap`` simultaneous nodes' per-player statistics."""
-        old = self.arrays
-        size = block_cap * self.players * self.room
-        for name, shape, kind in (("scount", (block_cap, self.players), np.int64), ("sword", (size,), np.int64),
-                                  ("svisits", (size,), np.int64), ("stotal", (size,), np.float64)):
-            array = np.zeros(shape, kind)
-            if name in old:
-                array[: old[name].shape[0]] = old[name]
-            old[name] = array
+        """Room for ``block_cap`` simultaneous nodes: each player's list of statistics (its head)."""
+        shead = np.full((block_cap, self.players), -1, np.int64)
+        if "shead" in self.arrays:
+            shead[: self.block_cap] = self.arrays["shead"]
+        self.arrays["shead"] = shead
         self.block_cap = block_cap
-        self.scount, self.sword, self.svisits, self.stotal = old["scount"], old["sword"], old["svisits"], old["stotal"]
+        self.shead = shead
+
+    def _grow_stats(self, stat_cap: int) -> None:
+        """Room for ``stat_cap`` statistics (a player's move at a simultaneous node: the moves a player may
+        have differ between determinisations, so each list grows as new ones are met)."""
+        old = self.arrays
+        for name, kind in (("snext", np.int64), ("sword", np.int64), ("svisits", np.int64), ("stotal", np.float64)):
+            array = np.zeros(stat_cap, kind)
+            if name in old:
+                array[: self.stat_cap] = old[name]
+            old[name] = array
+        self.stat_cap = stat_cap
+        self.snext, self.sword, self.svisits, self.stotal = old["snext"], old["sword"], old["svisits"], old["stotal"]
 
     def _grow_path(self, depth: int) -> None:
         """Path arrays for iterations deeper than ``depth`` plies, the current ones kept."""
@@ -534,8 +548,6 @@ class IsmctsSearch(Playouts):
         j: cython.Py_ssize_t
         k: cython.Py_ssize_t
         n: cython.Py_ssize_t
-        base: cython.Py_ssize_t
-        known: cython.Py_ssize_t
         untried: cython.Py_ssize_t
         slot: cython.Py_ssize_t
         best_score: cython.double
@@ -547,8 +559,6 @@ class IsmctsSearch(Playouts):
             if self.blocks >= self.block_cap:
                 self._grow_blocks(2 * self.block_cap)
             self.simblock[node] = self.blocks
-            for p in range(self.players):
-                self.scount[self.blocks, p] = 0
             self.blocks += 1
         block = self.simblock[node]
         parent = cython.cast(cython.double, self.visits[node] if self.visits[node] > 1 else 1)
@@ -556,15 +566,17 @@ class IsmctsSearch(Playouts):
             n = self.sp.player_moves(state, p, self.words)
             if n <= 0:
                 raise SearchStopped(f"player {p} has no move at a simultaneous node")
-            base = (block * self.players + p) * self.room
-            known = self.scount[block, p]
+            if self.stats + n > self.stat_cap:
+                self._grow_stats(2 * (self.stat_cap + n))
             untried = 0
-            for i in range(n):  # found[i]: the slot of move i, or -1
+            for i in range(n):  # found[i]: the statistics of move i, or -1
                 self.found[i] = -1
-                for j in range(known):
-                    if self.sword[base + j] == self.words[i]:
-                        self.found[i] = base + j
+                j = self.shead[block, p]
+                while j >= 0:
+                    if self.sword[j] == self.words[i]:
+                        self.found[i] = j
                         break
+                    j = self.snext[j]
                 if self.found[i] < 0:
                     untried += 1
             slot = -1
@@ -573,11 +585,13 @@ class IsmctsSearch(Playouts):
                 for i in range(n):
                     if self.found[i] < 0:
                         if k == 0:
-                            slot = base + known
+                            slot = self.stats
+                            self.stats += 1
                             self.sword[slot] = self.words[i]
                             self.svisits[slot] = 0
                             self.stotal[slot] = 0.0
-                            self.scount[block, p] = known + 1
+                            self.snext[slot] = self.shead[block, p]
+                            self.shead[block, p] = slot
                             break
                         k -= 1
             else:
@@ -689,11 +703,14 @@ class IsmctsSearch(Playouts):
             block = int(self.simblock[0])
             if block < 0:
                 return {"records": np.zeros(0, np.int64), "visits": np.zeros(0, np.int64), "totals": np.zeros(0)}
-            base = (block * self.players + self.observer) * self.room
-            count = int(self.scount[block, self.observer])
-            return {"records": np.asarray(self.sword)[base:base + count].copy(),
-                    "visits": np.asarray(self.svisits)[base:base + count].copy(),
-                    "totals": np.asarray(self.stotal)[base:base + count].copy()}
+            slots = []
+            slot = int(self.shead[block, self.observer])
+            while slot >= 0:
+                slots.append(slot)
+                slot = int(self.snext[slot])
+            index = np.array(slots[::-1], np.int64)  # the order they were made in
+            return {"records": np.asarray(self.sword)[index].copy(), "visits": np.asarray(self.svisits)[index].copy(),
+                    "totals": np.asarray(self.stotal)[index].copy()}
         children = []
         child = int(self.head[0])
         while child >= 0:
