@@ -6,7 +6,8 @@ The compiled and Python searches draw from different random streams, so they are
 not depend on the stream: the moves listed (the reference's, in its order), the exact values of moves
 that end the game, and estimates that converge (DUCT's values on small Stack Attack endgames, the move
 chosen where one move is obviously best). Each search is deterministic for a seed, byte for byte, and the
-kernels run interpreted (no compiled module) give exactly what they give compiled.
+kernels run interpreted (no compiled module) give exactly what they give compiled (checked in a fresh
+interpreter on a copy of the package without its extension modules).
 """
 
 from __future__ import annotations
@@ -223,7 +224,9 @@ def plain(x):
         return {k: plain(v) for k, v in x.items() if k != "seconds"}
     return x
 
-loaded = load_position("puzzles/stackattack/2p-actions-shield-2-turns.toml")
+import sys
+root = sys.argv[1]
+loaded = load_position(root + "/puzzles/stackattack/2p-actions-shield-2-turns.toml")
 game, state = loaded.game, loaded.state
 engine = __import__("stratagem.models.stackattack", fromlist=["x"]).compiled_engine(game)
 out = {"compiled": packed_duct.__file__.endswith(".so") and packed_ismcts.__file__.endswith(".so")}
@@ -236,7 +239,7 @@ search.run(rows, -1.0)
 out["ismcts"] = plain(search.root(True))
 walker = packed_ismcts.Playouts(engine, sp, 3, -1, 0.0)
 out["pimc"] = plain(walker.own_move_values(rows[0], 0, 3))
-square = load_position("puzzles/cardclash/square-in-1.toml")
+square = load_position(root + "/puzzles/cardclash/square-in-1.toml")
 cengine = __import__("stratagem.models.cardclash", fromlist=["x"]).compiled_engine(square.game)
 found = pimc_compiled(square.game, cengine, square.state, samples=3, seed=2)
 out["square"] = [(m.notation, m.count, m.mean) for m in found.moves]
@@ -248,13 +251,12 @@ def _run_script(path: Path | None) -> dict[str, Any]:
     env = dict(os.environ)
     if path is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=600,
-                          cwd=Path.cwd(), env=env)
+    done = subprocess.run([sys.executable, "-c", _SCRIPT, str(Path.cwd())], capture_output=True, text=True,
+                          timeout=600, cwd=path or Path.cwd(), env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-@pytest.mark.slow
 def test_interpreted_and_compiled_kernels_search_identically(tmp_path: Path) -> None:
     shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
                     ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
