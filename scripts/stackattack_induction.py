@@ -8,7 +8,18 @@ seconds (``time.process_time``; the machine is shared), the part of the compiled
 and its exact check (:func:`~stratagem.solvers.matrix.solve_matrix`), whether both wrote the same
 certificate (the ``stratagem/matrixproof@1`` records compared whole) and the CPU seconds of
 :func:`~stratagem.solvers.matrixproof.check_matrix_proof` (``verify``'s check, on the rules engine) on it.
-The table is printed and, with ``--out``, written into that Markdown file as a section between two
+Positions in ``--compiled-only`` (default: the six-turn endgame the bench makes) skip the rules engine's
+walk, which would take minutes there.
+
+A second table times the commands a user runs, each in a fresh interpreter (``--runs`` times, medians):
+``stratagem analyze POSITION --method lp --proof FILE`` (induction on the compiled engine, expected
+returns, the certificate written) and ``stratagem verify FILE`` (every matrix rebuilt from the rules
+engine and checked exactly), wall and CPU seconds (user + system of the child) with the load average
+when each started. A certificate over ``verify``'s 64 MiB input limit is refused by the command (exit 2,
+reported so); its check is then timed in a child that calls the same checker (``check_matrix_proof``)
+on the file read without the limit.
+
+The tables are printed and, with ``--out``, written into that Markdown file as a section between two
 marker comments (replaced when present, appended otherwise; ``stratagem bench stackattack`` keeps it).
 
     python scripts/stackattack_induction.py --runs 3 --out results/stackattack.md
@@ -17,8 +28,11 @@ marker comments (replaced when present, appended otherwise; ``stratagem bench st
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -28,16 +42,75 @@ from stratagem.bench.tables import load_at_end, machine
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN = "<!-- scripts/stackattack_induction.py: begin -->"
 END = "<!-- scripts/stackattack_induction.py: end -->"
-DEFAULT = ("2p-numbers-5-turns", "2p-actions-5-turns")
+DEFAULT = ("2p-numbers-5-turns", "2p-actions-5-turns", "2p-numbers-6-turns")
+COMPILED_ONLY = ("2p-numbers-6-turns",)
+#: A child that checks a certificate file with verify's checker, read without the file size limit.
+CHECK = r"""
+import json, sys
+from stratagem.loading import position_from_record
+from stratagem.solvers.matrixproof import check_matrix_proof
+with open(sys.argv[1], encoding="utf-8") as handle:
+    data = json.load(handle)
+game, state = position_from_record(data["game"], data["setup"], data["start"], sys.argv[1])
+verdict = check_matrix_proof(game, state, data, sys.argv[1])
+print(json.dumps({"valid": verdict.valid, "nodes": verdict.nodes_checked, "reason": verdict.reason}))
+sys.exit(0 if verdict.valid else 1)
+"""
 
 
-def measure(name: str, runs: int) -> dict[str, Any]:
-    """One position's figures (see the module docstring)."""
+def commands(name: str, runs: int) -> dict[str, Any]:
+    """``analyze --proof`` then ``verify`` of one position, ``runs`` times each (see the module docstring)."""
+    from stratagem.core.io import MAX_RECORD_BYTES
+
+    position = str(Path("puzzles") / "stackattack" / f"{name}.toml")
+    row: dict[str, Any] = {"name": name, "analyze": [], "verify": [], "loads": []}
+    with tempfile.TemporaryDirectory() as folder:
+        proof = str(Path(folder) / f"{name}.proof.json")
+        for _ in range(runs):
+            done = cpu_child(["-m", "stratagem", "analyze", position, "--method", "lp", "--proof", proof])
+            if done["code"] != 0:
+                raise SystemExit(f"analyze {name} failed: {done['err'][-500:]}")
+            row["analyze"].append(done)
+            row["loads"].append(done["load"])
+            row["proof MB"] = Path(proof).stat().st_size / 1e6
+            row["too large"] = Path(proof).stat().st_size > MAX_RECORD_BYTES
+            if row["too large"]:
+                refused = cpu_child(["-m", "stratagem", "verify", proof])
+                row["refused"] = (refused["code"], (refused["err"] or refused["out"]).strip().splitlines()[-1])
+                done = cpu_child(["-c", CHECK, proof])
+            else:
+                done = cpu_child(["-m", "stratagem", "verify", proof])
+            if done["code"] != 0:
+                raise SystemExit(f"verify {name} failed ({done['code']}): {(done['out'] + done['err'])[-500:]}")
+            row["verify"].append(done)
+            row["loads"].append(done["load"])
+    return row
+
+
+def cpu_child(args: list[str]) -> dict[str, Any]:
+    """Run ``python args...`` from the repository: its exit code, wall and CPU seconds (user + system of
+    the child alone, from its resource usage), the load average when it started and what it printed."""
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        child = subprocess.Popen([sys.executable, *args], cwd=ROOT, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return {"code": child.returncode, "wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "load": load,
+                "out": out.read(), "err": err.read()}
+
+
+def measure(name: str, runs: int, reference: bool = True) -> dict[str, Any]:
+    """One position's induction figures (see the module docstring); ``reference=False`` skips the walk
+    over the rules engine."""
     import stratagem.solvers.matrix as matrix_module
     import stratagem.solvers.simultaneous as walk_module
     from stratagem.models.stackattack import compiled_engine
     from stratagem.models.stackattack.puzzle import load_position
-    from stratagem.solvers.matrixproof import check_matrix_proof, matrix_proof
+    from stratagem.solvers.matrixproof import matrix_proof
     from stratagem.solvers.simultaneous import solve_simultaneous
 
     position = load_position(ROOT / "puzzles" / "stackattack" / f"{name}.toml")
@@ -55,7 +128,8 @@ def measure(name: str, runs: int) -> dict[str, Any]:
 
     row: dict[str, Any] = {"name": name}
     proofs = {}
-    for label, walker in (("reference", None), ("compiled", packed)):
+    walks = (("reference", None), ("compiled", packed)) if reference else (("compiled", packed),)
+    for label, walker in walks:
         seconds, lp = [], []
         for _ in range(runs):
             lp_time[0] = 0.0
@@ -73,56 +147,88 @@ def measure(name: str, runs: int) -> dict[str, Any]:
         row[label + " lp"] = statistics.median(lp)
         proofs[label] = matrix_proof(game, result)
         row["value"], row["nodes"] = result.value, len(result.nodes)
-    row["same"] = proofs["reference"] == proofs["compiled"]
-    started = time.process_time()
-    verdict = check_matrix_proof(game, state, proofs["compiled"])
-    row["verify"] = time.process_time() - started
-    row["verified"] = verdict.valid
+    row["same"] = proofs["reference"] == proofs["compiled"] if reference else None
     return row
 
 
-def section(rows: list[dict[str, Any]], runs: int) -> str:
+def _median(runs: list[dict[str, Any]], key: str) -> float:
+    return float(statistics.median(run[key] for run in runs))
+
+
+def section(rows: list[dict[str, Any]], cli_rows: list[dict[str, Any]], runs: int, deep_runs: int) -> str:
     """The Markdown section, between its markers."""
-    lines = [BEGIN, "## Backward induction on the compiled engine", "",
-             f"Written by `python scripts/stackattack_induction.py --runs {runs}`. {machine()}; load average "
-             f"{load_at_end()} at the end.", "",
+    lines = [BEGIN, "## Backward induction on the compiled engine, and the commands end to end", "",
+             f"Written by `python scripts/stackattack_induction.py --runs {runs} --deep-runs {deep_runs}`. "
+             f"{machine()}; load average {load_at_end()} at the end.", "",
              "`solve_simultaneous` (player 1, penalty difference) walking the rules engine and walking the "
              "compiled engine (`solvers/induction_kernel.py` over `stackattack/engine.py`): CPU seconds, the "
-             f"median of {runs} runs each; \"LP\" is the part spent in `solve_matrix` (the LP and its exact "
-             "rational check, Python on both paths). \"same certificate\" compares the two matrix proofs "
-             "record for record; \"verify\" is `check_matrix_proof` on the compiled run's proof, which walks "
-             "the rules engine.", "",
+             f"median of {runs} runs each ({deep_runs} for the six-turn endgame, which is not walked on the rules "
+             "engine: minutes); \"LP\" is the part spent in `solve_matrix` (saddle points, closed forms, exact "
+             "supports and, rarely, GLOP, each with its exact rational check: Python on both paths). \"same "
+             "certificate\" compares the two matrix proofs record for record.", "",
              "| position | value | LP nodes | rules engine CPU s (LP) | compiled engine CPU s (LP) | "
-             "ratio | same certificate | verify CPU s |",
-             "|---|---|---:|---:|---:|---:|---|---:|"]
+             "ratio | same certificate |",
+             "|---|---|---:|---:|---:|---:|---|"]
     for row in rows:
-        lines.append(f"| {row['name']} | {row['value']} | {row['nodes']:,} | {row['reference']:.2f} "
-                     f"({row['reference lp']:.2f}) | {row['compiled']:.2f} ({row['compiled lp']:.2f}) | "
-                     f"{row['reference'] / row['compiled']:.1f}x | {'yes' if row['same'] else 'NO'} | "
-                     f"{row['verify']:.2f} ({'valid' if row['verified'] else 'REJECTED'}) |")
-    lines += ["", END]
+        if row["same"] is None:
+            reference, ratio, same = "not run", "", "not compared"
+        else:
+            reference = f"{row['reference']:.2f} ({row['reference lp']:.2f})"
+            ratio, same = f"{row['reference'] / row['compiled']:.1f}x", "yes" if row["same"] else "NO"
+        lines.append(f"| {row['name']} | {row['value']} | {row['nodes']:,} | {reference} | "
+                     f"{row['compiled']:.2f} ({row['compiled lp']:.2f}) | {ratio} | {same} |")
+    lines += ["", "The commands, each in a fresh interpreter: `stratagem analyze POSITION --method lp --proof FILE` "
+              "(the induction on the compiled engine, expected returns, the certificate written) and `stratagem "
+              "verify FILE` (every matrix rebuilt from the rules engine, plain Python, and checked exactly). Wall "
+              "and CPU seconds (user + system of the child), medians of the runs; the load average is the range "
+              "seen when the runs started (2 cores shared with other work: wall time follows the load, CPU "
+              "seconds much less).", "",
+              "| position | runs | load | analyze wall s | analyze CPU s | certificate MB | verify wall s | "
+              "verify CPU s | verify said | analyze + verify wall s |",
+              "|---|---:|---|---:|---:|---:|---:|---:|---|---:|"]
+    notes = []
+    for row in cli_rows:
+        analyze_wall, verify_wall = _median(row["analyze"], "wall"), _median(row["verify"], "wall")
+        said = "valid (exit 0)"
+        if row.get("too large"):
+            said = "refused (exit 2): over 64 MiB; the checker run on the file: valid"
+            notes.append(f"- {row['name']}: `verify` said: {row['refused'][1]}")
+        lines.append(f"| {row['name']} | {len(row['analyze'])} | {min(row['loads']):.1f}-{max(row['loads']):.1f} | "
+                     f"{analyze_wall:.2f} | {_median(row['analyze'], 'cpu'):.2f} | {row['proof MB']:.1f} | "
+                     f"{verify_wall:.2f} | {_median(row['verify'], 'cpu'):.2f} | {said} | "
+                     f"{analyze_wall + verify_wall:.2f} |")
+    lines += ["", *notes, "", END] if notes else ["", END]
     return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("positions", nargs="*", default=list(DEFAULT), help="shipped Stack Attack endgames")
-    parser.add_argument("--runs", type=int, default=3, help="runs per engine (median)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per engine and per command (median)")
+    parser.add_argument("--deep-runs", type=int, default=1, help="runs for the positions in --compiled-only")
+    parser.add_argument("--compiled-only", nargs="*", default=list(COMPILED_ONLY),
+                        help="positions not walked on the rules engine (too slow there)")
     parser.add_argument("--out", type=Path, help="Markdown file to write the section into")
     args = parser.parse_args()
     if args.out is not None and not args.out.parent.is_dir():
         print(f"{args.out}: no such folder", file=sys.stderr)
         sys.exit(2)
-    rows = []
+    rows, cli_rows = [], []
     for name in args.positions:
         if not (ROOT / "puzzles" / "stackattack" / f"{name}.toml").is_file():
             print(f"puzzles/stackattack/{name}.toml: no such position", file=sys.stderr)
             sys.exit(2)
     for name in args.positions:
-        row = measure(name, args.runs)
-        print(f"{name}: {row['reference']:.2f} -> {row['compiled']:.2f} CPU s", file=sys.stderr)
+        deep = name in args.compiled_only
+        runs = args.deep_runs if deep else args.runs
+        row = measure(name, runs, reference=not deep)
+        print(f"{name}: {row.get('reference', float('nan')):.2f} -> {row['compiled']:.2f} CPU s", file=sys.stderr)
         rows.append(row)
-    text = section(rows, args.runs)
+        cli_row = commands(name, runs)
+        print(f"{name}: analyze {_median(cli_row['analyze'], 'wall'):.2f} s wall, verify "
+              f"{_median(cli_row['verify'], 'wall'):.2f} s wall", file=sys.stderr)
+        cli_rows.append(cli_row)
+    text = section(rows, cli_rows, args.runs, args.deep_runs)
     print(text)
     if args.out is not None:
         old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""

@@ -10,7 +10,10 @@ program, which OR-Tools' GLOP solves in floating point. A floating-point answer 
    no LP at all, and its certificate is the saddle itself: the two pure strategies, which
    :func:`equilibrium_problem` re-checks by comparing the entry with its row and column.
 2. A 2x2 game without a saddle point has both strategies fully mixed and equalising, a closed form
-   solved exactly (no LP): most mixed nodes of a card-game endgame are its second-to-last turn.
+   solved exactly (no LP): most mixed nodes of a card-game endgame are its second-to-last turn. A
+   larger game first loses its dominated moves, then is tried on exact supports (the whole game left
+   when it is square, and up to 3x3 every two moves against two), each candidate checked exactly on
+   the whole game (step 4): in the Stack Attack endgames that leaves GLOP almost nothing.
    Otherwise GLOP solves the row player's LP and the column player's LP.
 3. Each side's float strategy gives a *support* (the moves it plays). Optimal strategies equalise
    the opponent's payoffs over the opponent's support, so the support's equalities are re-solved
