@@ -231,7 +231,9 @@ def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, i
     compiled engine against the reference engine (:mod:`stratagem.bench.searches`), where it has one: UCT
     with ``10 * iterations`` simulations compiled and ``iterations`` on the reference engine and
     alpha-beta within ``max_nodes`` when ``iterations`` is given (a quick run), else the section's own
-    budgets (:mod:`stratagem.bench.searches`: exhaustive searches of every shipped position)."""
+    budgets (:mod:`stratagem.bench.searches`: exhaustive searches of every shipped position); and the section
+    measuring DUCT, ISMCTS and PIMC the same way (:mod:`stratagem.bench.sampling`; ``iterations`` then the
+    reference engine's budget of each)."""
     lines = [
         f"# {game_name}: search and play benchmark",
         "",
@@ -245,6 +247,10 @@ def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, i
 
         lines += simultaneous_table(files, speed, log, engine)
         lines += deep_table(log)
+        if engine == "compiled":
+            from stratagem.bench.sampling import sampling_section
+
+            lines += sampling_section(game_name, files, log, reference=iterations)
     else:
         lines += search_table(files, max_nodes, log)
         lines += mcts_table(files, speed, log)
@@ -254,6 +260,9 @@ def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, i
             budgets = {} if iterations is None else {"compiled": 10 * iterations, "reference": iterations,
                                                      "max_nodes": max_nodes}
             lines += engines_section(game_name, files, log, **budgets)
+            from stratagem.bench.sampling import sampling_section
+
+            lines += sampling_section(game_name, files, log, reference=iterations)
     lines += match_table(game_name, match_pairs(game_name, iterations), games, PAIRINGS[game_name][1], log)
     lines += peers_section(game_name, files, max_nodes, games, log)
     folder = Path(out_dir)
