@@ -255,6 +255,7 @@ def main() -> None:
         + (["--pairs"] if args.pairs else [])
         + ([f"--rollout-limit {args.rollout_limit}"] if args.rollout_limit is not None else [])
         + ([f"--seconds {args.seconds}"] if "strength" in args.sections or "peer" in args.sections else [])
+        + ([f"--repeats {args.repeats} --simulations {args.simulations}"] if "speed" in args.sections else [])
         + [f"--match {m}" for m in args.match or []])
     lines: list[str] = []
     for section in args.sections:
