@@ -202,9 +202,9 @@ class StackAttackGame:
             target = designated_row(state.rows, card)
             if target is not None and target not in state.blocked:
                 if r == target:
-                    return self._place_cards(self._place(state, r, True))
+                    return self._place_cards(state, r, True)
             elif 0 <= r < ROWS and r not in state.blocked:
-                return self._place_cards(self._place(state, r, kind == SHIELD_PLACE))
+                return self._place_cards(state, r, kind == SHIELD_PLACE)
         choices = self._choices(state)
         if move in choices and isinstance(move, Choice):
             return self._advance(self._step(state, move))
@@ -445,18 +445,30 @@ class StackAttackGame:
             state = self._step(state, choices[0]) if choices else state._replace(activate=state.activate[1:])
         return state
 
-    def _place_cards(self, state: State) -> State:
+    def _place_cards(self, state: State, first: int = -1, first_on_row: bool = False) -> State:
         """The placement phase (every action activated): place the queued cards while each has a single
         option, on local copies of the rows and piles; stop at a row to choose, or end the turn.
 
         The same steps as :meth:`_choices` + :meth:`_step` (a card on its open row; else a take, or a
         Shield put without taking, on the only open row), without a state per card: the solvers place
-        millions of cards.
+        millions of cards. ``first`` >= 0 is a row chosen for the first queued card (:meth:`_place` with
+        ``first_on_row`` as its ``on_row``), made here on the same local copies.
         """
         rows_now, hands, taken_now, scores, round_, played, _, place, blocked = state
         rows, taken = list(rows_now), list(taken_now)
         action_of = self.action_of
-        for i, card in enumerate(place):
+        start = 0
+        if first >= 0:  # as _place: on its row unless the row is full (a Shield never takes), else a take
+            card, row = place[0], rows[first]
+            if first_on_row and (len(row) < ROW_LIMIT or action_of[card] == SHIELD):
+                rows[first] = row + (card,)
+            else:
+                player = played.index(card)
+                taken[player] = tuple(sorted(taken[player] + row))
+                rows[first] = (card,)
+            start = 1
+        for i in range(start, len(place)):
+            card = place[i]
             shield = action_of[card] == SHIELD
             target = None  # designated_row(rows, card), inline: this runs for every card placed
             best_end = 0
