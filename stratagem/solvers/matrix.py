@@ -32,6 +32,7 @@ strategies do guarantee; it is never silently accepted.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterator, Sequence
@@ -298,11 +299,21 @@ def _saddle_point(a: Matrix) -> MatrixSolution | None:
     if lower != upper:
         return None
     i, j = row_mins.index(lower), col_maxs.index(upper)
-    zero, one = Fraction(0), Fraction(1)
-    row = tuple(one if k == i else zero for k in range(len(a)))
-    col = tuple(one if k == j else zero for k in range(len(col_maxs)))
-    value = Fraction(lower)
-    return MatrixSolution(value, row, col, True, value, value, float(lower), "saddle point")
+    value = lower if type(lower) is Fraction else _whole(lower)
+    return MatrixSolution(value, _pure(len(a), i), _pure(len(col_maxs), j), True, value, value, float(lower),
+                          "saddle point")
+
+
+@functools.lru_cache(maxsize=256)
+def _pure(size: int, k: int) -> tuple[Fraction, ...]:
+    """The pure strategy playing move ``k`` of ``size`` (Fractions 0 and 1; shared, they are immutable)."""
+    return tuple(Fraction(1) if m == k else Fraction(0) for m in range(size))
+
+
+@functools.lru_cache(maxsize=4096)
+def _whole(n: int) -> Fraction:
+    """``Fraction(n)``, kept for the small values most saddle points have."""
+    return Fraction(n)
 
 
 def _two_by_two(a: list[list[Fraction]]) -> MatrixSolution | None:

@@ -716,7 +716,7 @@ class StackAttackEngine(PackedGame):  # type: ignore[misc]
         """The reference State a packed vector stands for."""
         from stratagem.models.stackattack.position import State
 
-        v = [int(x) for x in np.asarray(vector, np.int64)]
+        v: list[int] = np.asarray(vector, np.int64).tolist()  # Python ints, in one call
         n, rc = self.n, self.rc
         rows = tuple(tuple(v[r * (1 + rc) + 1: r * (1 + rc) + 1 + v[r * (1 + rc)]]) for r in range(NROWS))
         hands = tuple(tuple(v[self.o_hands + p * (1 + HAND) + 1: self.o_hands + p * (1 + HAND) + 1
