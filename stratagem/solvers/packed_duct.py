@@ -24,6 +24,9 @@ reward). A simultaneous node's children are a list keyed by the joint choice (mi
 players' move indexes), so no product of the hands is ever built. :func:`run_duct` returns plain arrays;
 :mod:`stratagem.solvers.compiled_duct` reports them in the reference engine's terms. This module is a
 kernel (compiled at install, see ``setup.py``) and knows no game.
+Why one module of over 600 lines: it is one concept, DUCT over a packed game; the flat tree, the random
+stream, the three selection rules, the playouts and the backups call one another at C level, which
+Cython inlines only within one module.
 """
 
 from __future__ import annotations

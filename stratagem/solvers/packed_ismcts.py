@@ -26,6 +26,9 @@ Randomness is one splitmix64 stream per search (the same compiled or interpreted
 ``random.Random``: the compiled and Python searches agree in distribution, not draw for draw).
 :mod:`stratagem.solvers.compiled_ismcts` reports the results in the reference engine's terms. This module
 is a kernel (compiled at install, see ``setup.py``) and knows no game.
+Why one module of over 600 lines: it is one concept, searches over sampled determinisations of a packed
+game; ISMCTS and PIMC share the random stream and the playouts, and the tree, its child table and the
+per-player statistics call one another at C level, which Cython inlines only within one module.
 """
 
 from __future__ import annotations
