@@ -69,7 +69,8 @@ from stratagem.engines import ENGINES
               help="Games per agent pairing in the match tables (Strato's peers: seeded deals per player count).")
 @click.option("--engine", type=click.Choice(ENGINES), default="compiled", show_default=True,
               help="Other games: compiled also measures the searches on the game's compiled engine against the "
-                   "reference engine in the same run (section 'Compiled engine against the reference engine'); "
+                   "reference engine in the same run (sections 'Compiled engine against the reference engine' and "
+                   "'Sampling searches: compiled engine against the reference engine'); "
                    "reference measures the reference engine only.")
 @json_option(f"Print one JSON object ({BENCH_FORMAT}): the files written and the measurements.")
 @quiet_option("No progress lines on stderr.")

@@ -51,8 +51,9 @@ OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count"}
 @quiet_option()
 @click.option("--games-detail", is_flag=True, help="With --json, include every game's seats and returns.")
 @click.option("--engine", type=click.Choice(ENGINES), default=None,
-              help="Where open mcts agents search: compiled (the game's compiled engine, plain UCT in C; by default "
-                   "only for mcts:guided=false) or reference (the Python rules engine).")
+              help="Where mcts, ismcts, pimc and duct agents search: compiled (the game's compiled engine, "
+                   "unguided searches in C; by default only for mcts and ismcts with guided=false and pimc and "
+                   "duct without rollout_limit) or reference (the Python rules engine).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop the match after S seconds (the whole command): the games finished by then are reported, "
                    "exit 3.")
