@@ -133,8 +133,12 @@ def sampling_section(game_name: str, files: list[str], log: Callable[[str], None
     rows = []
     for label, game, state in positions:
         methods = _searches(game, state)
-        engine = resolve(game, "compiled").engine if methods else None
+        if not methods:
+            continue
+        choice = resolve(game, "compiled")
+        engine = choice.engine
         if engine is None:
+            rows.append(f"| {', '.join(methods)} | {label} | {game.num_players} | {choice.note} | | |")
             continue
         for method in methods:
             budget = reference if reference is not None else REFERENCE_BUDGET[method]
