@@ -246,8 +246,8 @@ def test_small_games_are_solved_on_exact_supports_without_an_lp(monkeypatch: pyt
         raise AssertionError("these games need no LP")
 
     monkeypatch.setattr(matrix_module, "_solve_lp", no_lp)
-    games = [
-        ROCK_PAPER_SCISSORS,  # fully mixed 3x3
+    games: list[list[list[F | int]]] = [
+        [list(line) for line in ROCK_PAPER_SCISSORS],  # fully mixed 3x3
         [[3, -1, 0], [-1, 1, 0], [0, 0, -5]],  # row 2 and column 2 dominated: a 2x2 game is left
         [[2, 0, 1], [0, 2, 1], [1, 1, 0]],  # no dominance, no saddle; the equilibrium mixes two and two
         [[1, -1, F(1, 2)], [-1, 1, F(1, 2)]],  # 2x3: the third column dominated
@@ -257,3 +257,27 @@ def test_small_games_are_solved_on_exact_supports_without_an_lp(monkeypatch: pyt
         assert solution.certified and solution.method == "support", matrix
         assert check_equilibrium(matrix, solution.row, solution.col, solution.value)
     assert solve_matrix(games[2]).value == 1
+
+
+def test_the_integer_check_of_mixed_strategies_misses_no_epsilon() -> None:
+    # Fraction entries, strategies over different denominators: checked over common denominators, so a
+    # change of one part in 10^12 to a strategy or the value is still caught, with the exact numbers named.
+    matrix: list[list[F | int]] = [[F(7, 3), F(-1, 2), 1], [F(-5, 6), F(9, 4), 0]]
+    solution = solve_matrix(matrix)
+    assert solution.certified and len([p for p in solution.row if p]) == 2
+    row, col, value = solution.row, solution.col, solution.value
+    assert equilibrium_problem(matrix, row, col, value) is None
+    tiny = F(1, 10**12)
+    assert "gets only" in str(equilibrium_problem(matrix, row, col, value + tiny))
+    assert "against the column strategy" in str(equilibrium_problem(matrix, row, col, value - tiny))
+    tilted = (row[0] + tiny, row[1] - tiny)
+    assert "gets only" in str(equilibrium_problem(matrix, tilted, col, value))
+    played = [k for k, p in enumerate(col) if p]
+    assert len(played) == 2  # a mixed equilibrium: move a little weight from one column to the other
+    leaning = list(col)
+    leaning[played[0]] += tiny
+    leaning[played[1]] -= tiny
+    assert sum(leaning) == 1
+    assert "against the column strategy" in str(equilibrium_problem(matrix, row, leaning, value))
+    assert "sums to" in str(equilibrium_problem(matrix, (row[0] + tiny, row[1]), col, value))
+    assert "negative" in str(equilibrium_problem(matrix, (F(3, 2), F(-1, 2)), col, value))

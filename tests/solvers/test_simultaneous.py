@@ -418,3 +418,28 @@ def test_stack_attack_proof_with_a_forged_saddle_point_or_a_wrong_saddle_value_i
     value = F(saddle["value"].split("/")[0]) / F(saddle["value"].split("/")[1])
     saddle["value"] = f"{(value + 1).numerator}/{(value + 1).denominator}"
     assert not check_matrix_proof(game, state, wrong).valid
+
+
+def test_stack_attack_proof_with_a_mixed_strategy_off_by_a_hair_is_rejected() -> None:
+    # verify checks mixed strategies in integers over common denominators: a shift of 10^-15 between two
+    # moves of a mixed node (still a distribution) is caught at that node, and so is the value off as much
+    position = stackattack("2p-actions-3-turns")
+    game, state = position.game, position.state
+    good = json.loads(json.dumps(matrix_proof(game, solve_simultaneous(game, state, player=0, payoff="margin"))))
+    assert check_matrix_proof(game, state, good).valid
+    k = next(i for i, n in enumerate(good["nodes"]) if sum(p != "0/1" for p in n["row_strategy"]) >= 2)
+    hair = F(1, 10**15)
+    for key in ("row_strategy", "column_strategy"):
+        forged = copy.deepcopy(good)
+        strategy = [F(p) for p in forged["nodes"][k][key]]
+        first, second = [i for i, p in enumerate(strategy) if p][:2]
+        strategy[first] += hair
+        strategy[second] -= hair
+        forged["nodes"][k][key] = [f"{p.numerator}/{p.denominator}" for p in strategy]
+        verdict = check_matrix_proof(game, state, forged)
+        assert not verdict.valid and f"nodes[{k}]" in verdict.reason, key
+    off = copy.deepcopy(good)
+    value = F(off["nodes"][k]["value"]) + hair
+    off["nodes"][k]["value"] = f"{value.numerator}/{value.denominator}"
+    verdict = check_matrix_proof(game, state, off)
+    assert not verdict.valid and f"nodes[{k}]" in verdict.reason
