@@ -124,8 +124,22 @@ class Card:
                         "cut_short": sum(1 for r in records if r["status"] != "solved"),
                         "deals_never_won": sum(1 for v in per_deal if v == 0),
                         "deals_always_won": sum(1 for v in per_deal if v == 1),
-                        "cpu_seconds": round(cpu, 1), "cpu_seconds_per_turn": round(cpu / turns, 4) if turns else None})
+                        "cpu_seconds": round(cpu, 1), "cpu_seconds_per_turn": round(cpu / turns, 4) if turns else None,
+                        "by_open_optimum": self.by_open_optimum(records)})
         return out
+
+    def by_open_optimum(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+        """Games and wins grouped by the deal's open-information optimum (turns; ``"-"``: not solved in the
+        open sweep): how the hidden-information difficulty follows the open one."""
+        groups: dict[str, dict[str, int]] = {}
+        for r in records:
+            found = self.open.get(int(r["seed"]))
+            length = str(found["length"]) if found and found.get("length") is not None else "-"
+            group = groups.setdefault(length, {"deals": 0, "games": 0, "wins": 0})
+            group["deals"] += 1
+            group["games"] += int(r["team"]["played"])
+            group["wins"] += int(r["team"]["wins"])
+        return {k: groups[k] for k in sorted(groups, key=lambda k: (k == "-", int(k) if k != "-" else 0))}
 
     # -- open information
     def open_summary(self) -> dict[str, Any] | None:
@@ -242,6 +256,15 @@ def _card_markdown(card: Card) -> list[str]:
             lines.append(f"| `{t['agent']}` | {t['deals']} | {t['games']} | {t['wins']} | {rate} | "
                          f"{t['deals_never_won']} | {t['deals_always_won']} | {t['cut_short']} | {per_turn} |")
         lines.append("")
+        for t in card.team_summary():
+            groups = t["by_open_optimum"]
+            if not card.open or not groups:
+                continue
+            lines += [f"`{t['agent']}` by the deal's open optimum (turns):", "",
+                      "| open optimum | " + " | ".join(groups) + " |", "|---|" + "---:|" * len(groups),
+                      "| deals | " + " | ".join(str(g["deals"]) for g in groups.values()) + " |",
+                      "| won / games | " + " | ".join(f"{g['wins']} / {g['games']}" for g in groups.values()) + " |",
+                      ""]
     o = card.open_summary()
     if o is None:
         lines += ["**Open information**: not given.", ""]

@@ -78,6 +78,9 @@ def test_the_team_card_pools_games_with_a_wilson_interval() -> None:
     # ranked by the best agent (belief): seed 0 hardest
     assert card.hardest[0]["seed"] == 0 and card.hardest[0]["method"] == "hidden:belief"
     assert card.open_summary() is None
+    assert rows["belief"]["by_open_optimum"] == {"-": {"deals": 3, "games": 6, "wins": 5}}
+    with_open = [c for c in difficulty(RECORDS, "r.jsonl", OPEN, "o.jsonl").cards if c.players == 2][0]
+    assert with_open.team_summary()[0]["by_open_optimum"] == {"7": {"deals": 3, "games": 6, "wins": 5}}
 
 
 def test_text_json_and_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

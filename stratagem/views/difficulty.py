@@ -49,8 +49,18 @@ def _teams(card: Card) -> str:
         per_turn = "-" if t["cpu_seconds_per_turn"] is None else f"{t['cpu_seconds_per_turn']:.3f}"
         rows.append([_code(t["agent"]), str(t["deals"]), str(t["games"]), str(t["wins"]), rate,
                      str(t["deals_never_won"]), str(t["deals_always_won"]), str(t["cut_short"]), per_turn])
-    return table(["agent", "deals", "games", "wins", "win rate [95% CI]", "deals never won", "deals always won",
-                  "cut short", "CPU s per turn"], rows, numeric={1, 2, 3, 5, 6, 7, 8})
+    out = table(["agent", "deals", "games", "wins", "win rate [95% CI]", "deals never won", "deals always won",
+                 "cut short", "CPU s per turn"], rows, numeric={1, 2, 3, 5, 6, 7, 8})
+    for t in card.team_summary():
+        groups = t["by_open_optimum"]
+        if not card.open or not groups:
+            continue
+        out += f"<p class=\"muted\">{_code(t['agent'])} by the deal's open optimum (turns):</p>"
+        out += table(["open optimum", *(esc(k) for k in groups)],
+                     [["deals", *(str(g["deals"]) for g in groups.values())],
+                      ["won / games", *(f"{g['wins']} / {g['games']}" for g in groups.values())]],
+                     numeric=set(range(1, len(groups) + 1)), sortable=False)
+    return out
 
 
 def _open(card: Card) -> str:
