@@ -1,11 +1,14 @@
-"""Exact solo odds of the shipped Strato deals by the compiled hidden-pile search, with value tables.
+"""Exact solo odds, or a certified interval, of the shipped Strato deals, with their value tables.
 
-For each solo deal of the puzzles named: the compiled search (:mod:`stratagem.models.strato.hidden.exact`)
-under a time limit, its states, table memory and CPU seconds; the value table it leaves
-(``stratagem/strato-odds-table@1``) written and checked by ``verify``, with both CPU times. Prints a
-Markdown table (one row a deal) for results/strato-hidden.md.
+For each solo deal of the puzzles named: :func:`~stratagem.models.strato.hidden.exact.odds_interval` under
+a wall-clock limit (the probe "won with certainty?", the exact compiled search, else the cheap policy's
+exact value with small-weight states cut), its states, table memory and CPU seconds; the value table
+(``stratagem/strato-odds-table@2``) written and checked by ``verify`` with the rules alone, with both CPU
+times and their ratio. ``--python-seconds`` also runs the Python search (``hidden/odds.py``'s
+``solo_odds``) on each deal, for the ratio of the check to the search it replaced. Prints a Markdown table
+(one row a deal) for results/strato-hidden.md; one deal at a time.
 
-    python scripts/strato_hidden_exact.py --seconds 600 --tables /tmp/tables puzzles/strato/challenge-0.toml ...
+    python scripts/strato_hidden_exact.py --seconds 150 --tables /tmp/tables puzzles/strato/challenge-0.toml ...
 """
 
 from __future__ import annotations
@@ -15,48 +18,59 @@ import os
 import time
 from pathlib import Path
 
+from stratagem.core.deadline import Deadline
 from stratagem.loading import deal_of, load_strato
-from stratagem.models.strato.hidden.exact import Solver, value_table
+from stratagem.models.strato.hidden.exact import odds_interval, write_table
 from stratagem.models.strato.hidden.game import HiddenStrato
+from stratagem.models.strato.hidden.odds import solo_odds
 from stratagem.verification import verify
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("puzzles", nargs="+")
-    parser.add_argument("--seconds", type=float, default=600.0, help="wall-clock limit of each search")
+    parser.add_argument("--seconds", type=float, default=600.0, help="wall-clock limit of each deal's searches")
+    parser.add_argument("--max-states", type=int, default=30_000_000, help="states each search may keep")
     parser.add_argument("--tables", type=Path, required=True, help="folder for the value tables")
-    parser.add_argument("--no-verify", action="store_true")
+    parser.add_argument("--python-seconds", type=float, default=0.0,
+                        help="also run the Python search with this wall-clock limit (0: not run)")
     args = parser.parse_args()
     args.tables.mkdir(parents=True, exist_ok=True)
-    print(f"load average at start: {os.getloadavg()[0]:.1f}", flush=True)
-    print("| challenge | deal | status | value | states kept | table memory | search CPU s | table states "
-          "(frontier) | table MB | write CPU s | verify | verify CPU s |", flush=True)
-    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|", flush=True)
+    print("| challenge | deal | status | interval | width | states kept (policy) | table memory | search CPU s "
+          "| table rows (policy, frontier) | table KB | write CPU s | verify | verify CPU s | search / verify "
+          "| Python search CPU s | load |", flush=True)
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|", flush=True)
     for puzzle in args.puzzles:
         loaded = load_strato(puzzle)
         for spec in loaded.deals:
             if spec.players != 1:
                 continue
+            load = os.getloadavg()[0]
             deal = deal_of(loaded, spec.name)
             game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
-            solver = Solver(game)
-            result = solver.solve(args.seconds)
+            found = odds_interval(game, seconds=args.seconds, max_states=args.max_states)
             path = args.tables / f"{Path(puzzle).stem}-{spec.name}.tbl.gz"
             started = time.process_time()
-            value, states, frontier = value_table(solver, path, {"setup": deal.setup(), "deal": deal.name})
+            table = write_table(found.solver, path, {"setup": deal.setup(), "deal": deal.name}, policy=found.policy)
             written = time.process_time() - started
-            verdict, checked = "-", 0.0
-            if not args.no_verify:
+            started = time.process_time()
+            outcome = verify(path)
+            checked = time.process_time() - started
+            verdict = ", ".join(f"{c.claim} {c.status}" for c in outcome.claims) or outcome.status
+            python = "-"
+            if args.python_seconds > 0:
                 started = time.process_time()
-                outcome = verify(path)
-                checked = time.process_time() - started
-                verdict = ", ".join(f"{c.claim} {c.status}" for c in outcome.claims) or outcome.status
-            shown = f"{result.value} ({float(result.value):.4f})" if result.value is not None else \
-                f"unknown ({result.stopped_by}); at most {value}"
-            print(f"| {deal.challenge.name} | {spec.name} | {result.status} | {shown} | {result.states:,} | "
-                  f"{result.memory / 2**20:.0f} MB | {result.seconds:.1f} | {states:,} ({frontier:,}) | "
-                  f"{path.stat().st_size / 2**20:.1f} | {written:.1f} | {verdict} | {checked:.1f} |", flush=True)
+                reference = solo_odds(game, deadline=Deadline(args.python_seconds), rank=False)
+                python = f"{time.process_time() - started:.1f} ({reference.status})"
+            lower, upper = table.lower, table.upper
+            shown = f"{lower} ({float(lower):.4f})" if lower == upper else f"[{float(lower):.4f}, {float(upper):.4f}]"
+            ratio = f"{found.seconds / checked:.1f}" if checked > 0 else "-"
+            print(f"| {deal.challenge.name} | {spec.name} | {found.status} | {shown} | {float(upper - lower):.4f} | "
+                  f"{found.states:,} ({found.policy_states:,}) | {found.memory / 2**20:.0f} MB | {found.seconds:.1f} | "
+                  f"{table.states:,} ({table.policy:,}, {table.frontier:,}) | {path.stat().st_size / 1024:.0f} | "
+                  f"{written:.1f} | {verdict} | {checked:.2f} | {ratio} | {python} | "
+                  f"{load:.1f}-{os.getloadavg()[0]:.1f} |", flush=True)
+            print(f"<!-- {spec.name}: {'; '.join(found.steps)} -->", flush=True)
 
 
 if __name__ == "__main__":

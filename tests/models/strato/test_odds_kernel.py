@@ -106,3 +106,41 @@ def test_the_compiled_value_is_exact_on_a_shipped_deal() -> None:
     got = compiled_odds(game)
     assert got.value == Fraction(1) and got.memory > 0
     assert odds_kernel.MAX_WEIGHT == 1 << 62
+
+
+@pytest.mark.parametrize("index", range(0, COUNT, 4))
+def test_a_window_bounds_the_exact_value(index: int) -> None:
+    """Fail-soft null windows: "at least t?" answers as the exact value does, with a bound on the right side."""
+    name, state = tiny_positions()[index]
+    game = HiddenStrato(puzzle_challenge(name), OPTIONS, state)
+    exact = compiled_odds(game).value
+    assert exact is not None
+    solver = Solver(game)
+    start, counts = solver.vector(state.rows, state.hands[0], state.last), solver.counts(state.pile)
+    top = solver.weight(state.pile)
+    for t in (top, max(1, top // 2), 1):
+        got = Solver(game).kernel.solve(start, counts, None, t - 1, t)
+        if exact * top >= t:
+            assert got >= t and Fraction(got, top) <= exact, (t, got, exact)
+        else:
+            assert got < t and Fraction(got, top) >= exact, (t, got, exact)
+
+
+def test_the_policy_is_a_lower_bound_and_the_cut_lowers_it() -> None:
+    for name, state in tiny_positions()[:8]:
+        game = HiddenStrato(puzzle_challenge(name), OPTIONS, state)
+        exact = compiled_odds(game).value
+        assert exact is not None
+        values = []
+        for cut in (0, 2, 10**9):
+            solver = Solver(game)
+            solver.kernel.set_policy(True)
+            solver.kernel.set_cutoff(cut)
+            values.append(solver.solve().value)
+        assert values[0] is not None and values[0] <= exact
+        assert values[2] == 0 and all(v is not None and v <= values[0] for v in values)
+        wider = Solver(game)
+        wider.kernel.set_policy(True)
+        wider.kernel.set_width(2)  # its choices include the narrow policy's: at least its value, at most the optimum
+        value = wider.solve().value
+        assert value is not None and values[0] <= value <= exact

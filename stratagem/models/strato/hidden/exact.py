@@ -1,28 +1,30 @@
-"""The exact solo win probability with the pile hidden, computed by the compiled kernel, and its value table.
+"""The exact solo win probability with the pile hidden, or a proven interval, by the compiled kernel, and
+the value table that certifies it.
 
 :mod:`.odds_kernel` searches the information states of solo Strato in integer weights (a state's value is
 ``W / M`` with ``M`` the orders of its pile); :func:`compiled_odds` runs it on a
 :class:`~stratagem.models.strato.hidden.game.HiddenStrato` start and returns the value as an exact
-``Fraction``, with the states kept, the memory of the table and the CPU seconds.
+``Fraction``, with the states kept, the memory of the table and the CPU seconds. :func:`odds_interval`
+returns a proven interval ``[lower, upper]`` within a time limit (exact where the searches finish): the
+probe "won with certainty?", the exact search, else the exact value of a cheap policy with its improbable
+states cut (docs/design.md section 8).
 
-:func:`value_table` writes what the search established as a **value table** (``stratagem/strato-odds-
-table@1``, docs/formats.md): every information state the upper-bound argument needs, each with a value
-that ``verify`` recomputes from the rules alone (:mod:`stratagem.verification.oddstable`):
+:func:`write_table` writes what the searches established as a **value table** (``stratagem/strato-odds-
+table@2``, docs/formats.md), which ``verify`` checks from the rules alone
+(:mod:`stratagem.verification.oddstable`), walking it from the start:
 
-- a ``play`` or ``target`` state (a decision): the largest value over its moves;
-- a ``reveal`` state (chance): the probability-weighted mean over the revealed card, each draw after a
-  move likewise, card by card, down to the next ``play`` state or the end of the game (won 1, lost 0);
-- ``frontier``: value 1, the trivial upper bound (a state the search did not bound below 1, nor prove won);
-- ``floor``: value 0 by the floor that verify computes itself (more turns needed than cards left).
+- ``value``: a state the optimum's search bounded below 1 (a decision: the largest over **all** its
+  moves; a ``reveal`` state, chance: the mean over the card revealed; each draw likewise, down to the next
+  listed state or the end of the game, won 1 and lost 0);
+- ``policy``: a decision with a positive lower bound (proven won with certainty, or the policy's value),
+  with the one move its search chose: its upper bound is the trivial 1, its value what that move leads to;
+- ``frontier``: 1 as an upper bound and 0 as a lower one (nothing known there);
+- ``floor``: 0 by the floor that verify computes itself (more turns needed than cards left).
 
-The table is the **closure** of the root: a state whose kept upper bound is below 1, or that the search
-proved won with certainty, is written with the value recomputed from its successors' written values
-(recursively, each state once); a state bounded by nothing better than 1 becomes a frontier state. The
-recomputed values are upper bounds no larger than the search's own, so at an exactly solved root the
-written root value is the exact value; with the search stopped early they still bound it from above.
-Where the search solved the root exactly, the table also proves it from below: counting frontier states
-as 0 instead of 1 (``verify``'s second pass), the start keeps its value -- every state that carries it
-(the proven wins included) is expanded down to won and lost games.
+The written upper values are recomputed from the successors' and are no larger than the search's own
+bounds; the lower values are the exact value of the policy the table describes (each ``policy`` row's
+move, each ``value`` row's best move, frontier states lost). A certain win is thus certified by its
+winning policy alone (its upper bound 1 is trivial).
 """
 
 from __future__ import annotations

@@ -32,6 +32,15 @@ them. Draw nodes are not stored (their value is a sum of stored ones). Cuts:
 - Star1's windows, and alpha-beta at decisions: a node proven outside its window stops early with a
   bound.
 
+**Windows, and a policy instead of the optimum.** :meth:`HiddenSolo.solve` takes a window: a null window
+``(M - 1, M)`` asks "is the start won with certainty?" (a decision stops at its first move worth ``M``; a
+draw that cannot be won with certainty refutes a move). :meth:`HiddenSolo.set_policy` makes the same
+search evaluate one concrete cheap policy instead (one move per decision: the best play by the A* turn
+bound, unless it needs more turns than the table does, then a Redraw at the goal's emptiest end; with
+:meth:`HiddenSolo.set_width` the best of a few such moves), and :meth:`HiddenSolo.set_cutoff` counts its
+states whose pile has few orders as lost: its start value is then a lower bound on the optimum, which
+:mod:`.exact` certifies with the policy's tree.
+
 Moves come from :func:`~stratagem.models.strato.search.search_kernel.plays` (the compiled A*'s turn
 generator, held to the rules engine by ``tests/models/strato/test_compiled.py``) over a pile-less view
 of the state: a play from hand leaves the hand without a draw, and the draws are made here; a Redraw's
@@ -128,6 +137,7 @@ class HiddenSolo:
     order: cython.longlong[:, ::1]
     ordered: cython.bint
     policy: cython.bint
+    width: cython.Py_ssize_t
     cutoff: cython.longlong
     np_scratch4: Any
     okey: cython.longlong[:, ::1]
@@ -191,6 +201,7 @@ class HiddenSolo:
         self.ordered = False
         self.policy = False
         self.cutoff = 0
+        self.width = 1
         self.np_scratch4 = np.zeros((4, 8), np.int64)
         self.np_after = np.zeros(self.size, np.int64)
         self.key = np.zeros(self.nw, np.int64)
@@ -628,6 +639,23 @@ class HiddenSolo:
         j: cython.Py_ssize_t
         e: cython.Py_ssize_t
         k: cython.longlong
+        if self.policy and self.width > 1:  # the policy's best of its first moves and its Redraw end
+            e = self._redraw_end(d)
+            for j in range(min(m, self.width - (1 if e >= 0 else 0))):
+                i = self.order[D, j]
+                v = self._settle(d, D, i, False, a, beta)
+                if v > best:
+                    best = v
+                    best_move = i
+                    if v >= beta or v >= top:
+                        return self._finish(d, PLAY_KIND, -1, -1, best, alpha, beta, low, high, best_move)
+                    a = max(a, v)
+            if e >= 0:
+                v = self._reveal(d, D, e, a, beta)
+                if v > best:
+                    best = v
+                    best_move = 4096 + e
+            return self._finish(d, PLAY_KIND, -1, -1, max(best, 0), alpha, beta, low, high, best_move)
         if self.policy:  # the cheap policy's one move: the best play, unless it needs more turns than now
             e = self._redraw_end(d)
             k = sk.lower_bound(self.np_cur[d], self.spec, self.np_scratch4)
@@ -763,7 +791,7 @@ class HiddenSolo:
         j: cython.Py_ssize_t
         z: cython.Py_ssize_t
         if self.policy:
-            m = min(m, 1)
+            m = min(m, self.width)
         for j in range(m):
             i = self.order[D, j]
             v = self._settle(d, D, i, True, a, beta)
@@ -841,6 +869,12 @@ class HiddenSolo:
         lost without looking at it (the evaluation then gives a lower bound on the policy's value, off by at
         most the cut states' share)."""
         self.cutoff = cutoff
+
+    def set_width(self, width: int) -> None:
+        """The policy's search chooses among its ``width`` first moves (with ``width`` > 1: the first
+        ``width - 1`` plays by the order and the Redraw at :meth:`_redraw_end`) the best by exact value:
+        still one concrete policy (the best one of that class), so its value is a lower bound."""
+        self.width = max(1, width)
 
     def set_policy(self, policy: bool) -> None:
         """Evaluate the cheap policy (one move at each decision: the first in the order, or a Redraw at
