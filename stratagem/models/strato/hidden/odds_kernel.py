@@ -426,6 +426,47 @@ class HiddenSolo:
 
     @cython.cfunc
     @cython.exceptval(check=False)
+    def _progress(self, a: cython.longlong[::1]) -> cython.longlong:
+        """The policy's tie-break for the table in ``a`` (smaller is better, below 4096): over the sets of
+        goal rows, the most goal cards in place -- cards of a weather the goal half needs (up to its count)
+        among the goal's length nearest the tornado -- and then the fewest cards beyond that length."""
+        maxl: cython.Py_ssize_t = self.maxl
+        need: cython.longlong[::1] = self.scratch[1]
+        best: cython.longlong = 1 << 20
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        side: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        w: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        placed: cython.longlong
+        over: cython.longlong
+        length: cython.longlong
+        key: cython.longlong
+        for i in range(self.combos.shape[0]):
+            placed = 0
+            over = 0
+            for j in range(self.combos.shape[1]):
+                r = self.combos[i, j]
+                for side in range(2):
+                    base = (r * 2 + side) * (maxl + 1)
+                    for w in range(6):
+                        need[w] = self.needs[r, side, w]
+                    length = a[base]
+                    for x in range(min(length, self.goal_len[r, side])):
+                        w = a[base + 1 + x]
+                        if need[w] > 0:
+                            need[w] -= 1
+                            placed += 1
+                    over += max(0, length - self.goal_len[r, side])
+            key = (63 - min(placed, 63)) * 64 + min(over, 63)
+            if key < best:
+                best = key
+        return best if best < (1 << 20) else 4095
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
     def _redraw_end(self, d: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """The cheap policy's Redraw end at level ``d`` (-1 with the pile empty): the end of a goal row's
         half-row with the most of the goal's length missing (ties: the first end)."""
@@ -466,9 +507,9 @@ class HiddenSolo:
                 k = 0
             elif self._over(D, i):
                 k = 1 << 40
-            elif self.policy:  # the A* bound (a Python call: only the policy's search pays it)
-                k = (sk.lower_bound(self.np_states[D, i], self.spec, self.np_scratch4) << 12) + (
-                    self._needed(self.states[D, i]) & 4095)
+            elif self.policy:  # the A* bound (a Python call: only the policy's search pays it), then progress
+                k = (sk.lower_bound(self.np_states[D, i], self.spec, self.np_scratch4) << 12) + self._progress(
+                    self.states[D, i])
             else:
                 k = self._needed(self.states[D, i])
             z = m - 1
