@@ -36,7 +36,8 @@ them. Draw nodes are not stored (their value is a sum of stored ones). Cuts:
 ``(M - 1, M)`` asks "is the start won with certainty?" (a decision stops at its first move worth ``M``; a
 draw that cannot be won with certainty refutes a move). :meth:`HiddenSolo.set_policy` makes the same
 search evaluate one concrete cheap policy instead (one move per decision: the best play by the A* turn
-bound, unless it needs more turns than the table does, then a Redraw at the goal's emptiest end; with
+bound, ties broken by the goal's cards in place (:meth:`HiddenSolo._progress`), unless it needs more turns
+than the table does, then a Redraw at the goal's emptiest end; with
 :meth:`HiddenSolo.set_width` the best of a few such moves), and :meth:`HiddenSolo.set_cutoff` counts its
 states whose pile has few orders as lost: its start value is then a lower bound on the optimum, which
 :mod:`.exact` certifies with the policy's tree.
