@@ -188,10 +188,13 @@ def _listed(card: Card, record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def value_text(record: dict[str, Any]) -> str:
+def value_text(record: dict[str, Any], markdown: bool = True) -> str:
+    """A listed deal's value: the exact win probability, or the games won (the method in backticks for
+    markdown, plain for a page)."""
     if "odds" in record:
         return str(record["odds"]["value"])
-    return f"{record['team']['wins']} / {record['team']['played']} won (`{record['method']}`)"
+    method = f"`{record['method']}`" if markdown else str(record["method"])
+    return f"{record['team']['wins']} / {record['team']['played']} won ({method})"
 
 
 def _rate(record: dict[str, Any]) -> float:

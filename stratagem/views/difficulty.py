@@ -79,7 +79,7 @@ def _listed(card: Card, title: str, records: list[dict[str, Any]]) -> str:
         return ""
     rows = []
     for r in records:
-        rows.append([str(r["seed"]), esc(value_text(r)), esc(card.open_text(int(r["seed"]))),
+        rows.append([str(r["seed"]), esc(value_text(r, markdown=False)), esc(card.open_text(int(r["seed"]))),
                      _code(reproduce_hidden(r))])
     what = "win probability" if card.players == 1 else "wins / games"
     return f"<h3>{esc(title)}</h3>" + table(["seed", what, "open optimum", "reproduce"], rows, numeric={0})
@@ -100,7 +100,8 @@ def difficulty_page(report: DifficultyReport) -> str:
         if card.alike is not None:
             r = card.alike
             body += (f"<p><b>Hardest and easiest deals</b>: none; every ranked deal has the same value "
-                     f"({esc(value_text(r))}) and open optimum ({esc(card.open_text(int(r['seed'])))}). One of them: "
+                     f"({esc(value_text(r, markdown=False))}) and open optimum "
+                     f"({esc(card.open_text(int(r['seed'])))}). One of them: "
                      f"{_code(reproduce_hidden(r))}</p>")
         body += "<div class=\"grid2\"><div>" + _listed(card, "Hardest deals", card.hardest) + "</div><div>"
         body += _listed(card, "Easiest deals", card.easiest) + "</div></div>"
