@@ -182,8 +182,10 @@ def strength_game(game_name: str, opponent: str) -> tuple[Any, Any]:
     return game, engine
 
 
-def strength(game_name: str, opponent: str, games: int, seconds: float, rounds: int) -> list[str]:
-    """Our ``mcts`` agent on the compiled engine against ``opponent`` at ``seconds`` CPU per move."""
+def strength(game_name: str, opponent: str, games: int, seconds: float, rounds: int,
+             engine_name: str = "compiled") -> list[str]:
+    """Our ``mcts`` agent on the compiled engine (``engine_name`` ``reference``: on the reference engine,
+    at its defaults: guided, tree reuse) against ``opponent`` at ``seconds`` CPU per move."""
     from stratagem.solvers.match import TimedAgent, equal_cpu_budgets, play_match
 
     game, engine = strength_game(game_name, opponent)
@@ -191,7 +193,8 @@ def strength(game_name: str, opponent: str, games: int, seconds: float, rounds: 
     value_range = (float(low), float(high))
 
     def build(budgets: Sequence[int | None]) -> list[Any]:
-        ours = MctsAgent(iterations=budgets[0], value_range=value_range, engine=engine)
+        ours = MctsAgent(iterations=budgets[0], value_range=value_range,
+                         engine=engine if engine_name == "compiled" else None)
         if opponent == "mctsbot":
             from stratagem.openspiel.peers import SpielMctsAgent
 
@@ -200,7 +203,8 @@ def strength(game_name: str, opponent: str, games: int, seconds: float, rounds: 
         return [ours, game_agents(game_name)["greedy"]()]
 
     started = time.process_time()
-    budgets = equal_cpu_budgets(game, build, [2000, 20 if opponent == "mctsbot" else None], seconds,
+    first = 2000 if engine_name == "compiled" else 100
+    budgets = equal_cpu_budgets(game, build, [first, 20 if opponent == "mctsbot" else None], seconds,
                                 rounds=rounds, seed=CALIBRATION_SEED, minimum=2)
     print(f"{game_name} vs {opponent}: budgets per move {budgets} after {rounds} calibration deals "
           f"({time.process_time() - started:.0f} CPU s)", flush=True)
@@ -220,7 +224,7 @@ def strength(game_name: str, opponent: str, games: int, seconds: float, rounds: 
     low_ci, high_ci = wilson(wins, finished)
     score = (wins + 0.5 * draws) / max(finished, 1)
     theirs_budget = f"{budgets[1]:,}" if budgets[1] is not None else "—"
-    row = (f"| {game_name} | {opponent} | {played} | {budgets[0]:,} / {theirs_budget} "
+    row = (f"| {game_name} ({engine_name}) | {opponent} | {played} | {budgets[0]:,} / {theirs_budget} "
            f"| {fmean(ours.seconds):.3f} / {fmean(theirs.seconds):.4f} "
            f"| {median(ours.seconds):.3f} / {median(theirs.seconds):.4f} | {wins}-{draws}-{losses} "
            f"| {wins / max(finished, 1):.2f} | [{low_ci:.2f}, {high_ci:.2f}] | {score:.2f} |")
@@ -247,6 +251,8 @@ def main() -> None:
     parser.add_argument("--pairs", action="store_true", help="greedy: play in seeded pairs, printing the score")
     parser.add_argument("--match", action="append", default=None,
                         help="strength: GAME:OPPONENT (cardclash|stakd : mctsbot|greedy); repeatable, default all four")
+    parser.add_argument("--engine", choices=("compiled", "reference"), default="compiled",
+                        help="strength: where our agent searches (reference: guided, with tree reuse)")
     parser.add_argument("--rounds", type=int, default=3, help="strength: calibration deals before the match")
     parser.add_argument("--out", help="append the tables to this Markdown file")
     args = parser.parse_args()
@@ -256,7 +262,8 @@ def main() -> None:
         + ([f"--rollout-limit {args.rollout_limit}"] if args.rollout_limit is not None else [])
         + ([f"--seconds {args.seconds}"] if "strength" in args.sections or "peer" in args.sections else [])
         + ([f"--repeats {args.repeats} --simulations {args.simulations}"] if "speed" in args.sections else [])
-        + [f"--match {m}" for m in args.match or []])
+        + [f"--match {m}" for m in args.match or []]
+        + ([f"--engine {args.engine}"] if args.engine != "compiled" else []))
     lines: list[str] = []
     for section in args.sections:
         if section == "speed":
@@ -267,7 +274,7 @@ def main() -> None:
             lines += STRENGTH_HEAD
             for match in args.match or [f"{g}:{o}" for g, o in STRENGTH_MATCHES]:
                 game_name, _, opponent = match.partition(":")
-                lines += strength(game_name, opponent, args.games, args.seconds, args.rounds)
+                lines += strength(game_name, opponent, args.games, args.seconds, args.rounds, args.engine)
             lines.append("")
         else:
             lines += peer(args.games, args.seconds, args.rollout_limit)
