@@ -203,8 +203,8 @@ def strength(game_name: str, opponent: str, games: int, seconds: float, rounds: 
         return [ours, game_agents(game_name)["greedy"]()]
 
     started = time.process_time()
-    first = 2000 if engine_name == "compiled" else 100
-    budgets = equal_cpu_budgets(game, build, [first, 20 if opponent == "mctsbot" else None], seconds,
+    guess = 2000 if engine_name == "compiled" else 100
+    budgets = equal_cpu_budgets(game, build, [guess, 20 if opponent == "mctsbot" else None], seconds,
                                 rounds=rounds, seed=CALIBRATION_SEED, minimum=2)
     print(f"{game_name} vs {opponent}: budgets per move {budgets} after {rounds} calibration deals "
           f"({time.process_time() - started:.0f} CPU s)", flush=True)
