@@ -35,6 +35,8 @@ KERNELS = (
     "stratagem/core/packed_toys.py",
     "stratagem/solvers/packed_uct.py",
     "stratagem/solvers/packed_alphabeta.py",
+    "stratagem/solvers/packed_expectimax.py",
+    "stratagem/solvers/packed_maxn.py",
     "stratagem/solvers/packed_duct.py",
     "stratagem/solvers/packed_ismcts.py",
     "stratagem/models/strato/search/search_kernel.py",
