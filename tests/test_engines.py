@@ -92,13 +92,27 @@ def test_uct_runs_on_both_engines(path: str) -> None:
         assert compiled.value == reference.value
 
 
-def test_alphabeta_that_meets_chance_says_expecti_ran_on_the_reference_engine() -> None:
+def test_alphabeta_that_meets_chance_goes_on_with_the_compiled_expecti() -> None:
     path = str(ROOT / "puzzles" / "stratatak" / "long-odds.toml")
-    analysis = analyze(path, rank=False)
-    assert analysis.method == "expecti" and analysis.engine == "reference" and analysis.engine_note == ""
-    asked = analyze(path, rank=False, engine="compiled")
-    assert asked.engine == "reference" and "expecti" in asked.engine_note
-    assert (asked.value, asked.status) == (analysis.value, analysis.status) == (Fraction(1, 5), "solved")
+    analysis = analyze(path)
+    assert analysis.method == "expecti" and analysis.engine == "compiled" and analysis.engine_note == ""
+    reference = analyze(path, engine="reference")
+    assert reference.engine == "reference" and reference.method == "expecti"
+    assert (reference.value, reference.status) == (analysis.value, analysis.status) == (Fraction(1, 5), "solved")
+    assert analysis.moves is not None and reference.moves is not None
+    assert [(m.move, m.value) for m in analysis.moves] == [(m.move, m.value) for m in reference.moves]
+
+
+@pytest.mark.parametrize("method", ["paranoid", "maxn"])
+def test_many_player_searches_run_compiled(method: str) -> None:
+    path = str(ROOT / "puzzles" / "cardclash" / "three-players.toml")
+    compiled = analyze(path, method, rank=method == "paranoid")
+    assert compiled.engine == "compiled" and compiled.status == "solved"
+    if method == "paranoid":
+        reference = analyze(path, method, engine="reference")
+        assert (compiled.value, compiled.assumption) == (reference.value, reference.assumption)
+        assert compiled.moves is not None and reference.moves is not None
+        assert [(m.move, m.value) for m in compiled.moves] == [(m.move, m.value) for m in reference.moves]
 
 
 def test_without_the_compiled_core_the_reference_engine_runs_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

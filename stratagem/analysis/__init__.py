@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.analysis.estimates import duct_report, ismcts_report, mcts_report, pimc_report
-from stratagem.analysis.exact import exact_report
+from stratagem.analysis.exact import exact_report, kernel_built
 from stratagem.analysis.lp import DEFAULT_LP_NODES, lp_report
 from stratagem.analysis.methods import (
     COMPILED_SEARCH,
@@ -134,9 +134,10 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
             report.update(pimc_report(game, state, player, samples, limit, seed, depth))
     except UnsupportedGame as exc:
         raise BadInput(loaded.source, "method", str(exc)) from None
-    if chosen == "alphabeta" and report.get("method") == "expecti" and ran_on.name != REFERENCE:
-        # alphabeta met chance and the analysis went on with expecti, which searches the reference engine
-        ran_on = EngineChoice(REFERENCE, None, "expecti (chance below the root) has no compiled search yet: it ran "
+    if (chosen == "alphabeta" and report.get("method") == "expecti" and ran_on.name != REFERENCE
+            and not kernel_built("expecti")):
+        # alphabeta met chance and the analysis went on with expecti, whose kernel is not built
+        ran_on = EngineChoice(REFERENCE, None, "expecti (chance below the root) has no compiled search built: it ran "
                                                "on the reference engine" if engine == COMPILED else "")
     lp_results = report.pop("_results", None)
     analysis = from_report(report, game, state, lp_results, time.perf_counter() - started)

@@ -31,7 +31,56 @@ def _search(method: str, engine: Any = None) -> Callable[..., MinimaxResult[Any]
     method has a compiled search there)."""
     if engine is not None and method == "alphabeta":
         return _compiled_alphabeta(engine)
+    if engine is not None:
+        return _compiled_numeric(method, engine)
     return {"alphabeta": alphabeta, "expecti": expectiminimax, "paranoid": paranoid, "maxn": maxn}[method]
+
+
+def _compiled_numeric(method: str, engine: Any) -> Callable[..., MinimaxResult[Any]]:
+    """``expecti``, ``paranoid`` or ``maxn`` with the Python search's signature, searched exhaustively on the
+    compiled ``engine`` (:mod:`~stratagem.solvers.compiled_expectimax`, :mod:`~stratagem.solvers.compiled_maxn`;
+    their own tables, so a ``tt`` given is not used). A depth limit needs the game's evaluation, and a value
+    beyond 64-bit fractions or a line deeper than the kernel's scratch needs Python's numbers and memory:
+    those searches stay Python's."""
+    from stratagem.solvers.compiled_expectimax import (
+        FractionsTooLarge,
+        expectiminimax_compiled,
+        paranoid_compiled,
+    )
+    from stratagem.solvers.compiled_maxn import maxn_compiled
+
+    pythons: dict[str, Callable[..., MinimaxResult[Any]]] = {"expecti": expectiminimax, "paranoid": paranoid,
+                                                             "maxn": maxn}
+    compiled: dict[str, Callable[..., MinimaxResult[Any]]] = {
+        "expecti": expectiminimax_compiled, "paranoid": paranoid_compiled, "maxn": maxn_compiled}
+    python, fast = pythons[method], compiled[method]
+
+    def search(game: Any, state: Any, *args: Any, depth: int | None = None, tt: Any = None,
+               **options: Any) -> MinimaxResult[Any]:
+        if tt is not None:
+            options["tt"] = tt  # the Python search's table (maxn takes none)
+        if depth is not None:
+            return python(game, state, *args, depth=depth, **options)
+        try:
+            return fast(game, engine, state, *args, **{k: v for k, v in options.items() if k != "tt"})
+        except FractionsTooLarge:
+            pass
+        except StratagemError as exc:
+            if "longer than" not in str(exc):
+                raise
+        return python(game, state, *args, **options)
+
+    search.stands_for = python  # type: ignore[attr-defined]  # the ranking passes what the Python search takes
+    return search
+
+
+def kernel_built(method: str) -> bool:
+    """Whether ``method``'s compiled search kernel is built and up to date."""
+    from stratagem.analysis.methods import SEARCH_KERNEL
+    from stratagem.core.compiled import status
+
+    core = status()
+    return SEARCH_KERNEL[method] not in core.missing and SEARCH_KERNEL[method] not in core.stale
 
 
 def _compiled_alphabeta(engine: Any) -> Callable[..., MinimaxResult[Any]]:
@@ -70,15 +119,16 @@ def exact_report(game: Any, state: Any, method: str, depth: int | None, limit: D
     ``alphabeta`` learns that a game has chance only when its search meets a chance node, which may be
     in the ranking after a root search that stopped early; then the whole analysis is done again with
     ``expecti`` in what is left of the deadline, so the root and its moves are searched alike. ``engine``
-    (a game's compiled engine, or None for the reference engine) is where ``alphabeta`` searches;
-    ``expecti`` and the others search the reference engine.
+    (a game's compiled engine, or None for the reference engine) is where the search runs; ``expecti``
+    after ``alphabeta`` runs there too where its kernel is built.
     """
     try:
         return _exact_with(game, state, method, depth, limit, max_nodes, rank, show, engine)
     except StratagemError as exc:
         if method != "alphabeta" or "chance" not in str(exc):
             raise
-    return _exact_with(game, state, "expecti", depth, limit, max_nodes, rank, show)
+    return _exact_with(game, state, "expecti", depth, limit, max_nodes, rank, show,
+                       engine if depth is None and kernel_built("expecti") else None)
 
 
 def _exact_with(game: Any, state: Any, method: str, depth: int | None, limit: Deadline | None,

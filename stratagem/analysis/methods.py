@@ -20,9 +20,11 @@ EXACT = ("alphabeta", "expecti", "paranoid", "maxn")
 PROVABLE = (*EXACT, "lp")
 #: The methods that have a compiled search, run on a game's compiled engine (:mod:`stratagem.engines`);
 #: ``lp`` only where the engine offers a bounded induction (:func:`~stratagem.analysis.lp.packed_induction`).
-COMPILED_SEARCH = ("mcts", "alphabeta", "lp", "ismcts", "duct")
+COMPILED_SEARCH = ("mcts", "alphabeta", "expecti", "paranoid", "maxn", "lp", "ismcts", "duct")
 #: The kernel each sampling search needs besides the engine (the searches' own, checked as the engine's are).
-SEARCH_KERNEL = {"ismcts": "stratagem.solvers.packed_ismcts", "duct": "stratagem.solvers.packed_duct"}
+SEARCH_KERNEL = {"ismcts": "stratagem.solvers.packed_ismcts", "duct": "stratagem.solvers.packed_duct",
+                 "expecti": "stratagem.solvers.packed_expectimax", "paranoid": "stratagem.solvers.packed_expectimax",
+                 "maxn": "stratagem.solvers.packed_maxn"}
 #: The ``source`` of a :class:`~stratagem.core.errors.BadInput` about one of the call's arguments.
 ARGUMENT = "<argument>"
 
@@ -84,7 +86,8 @@ def engine_for(game: object, method: str, engine: str | None, depth: int | None 
     for a depth-limited exact search, which needs the game's evaluation). The choice's note says why
     ``compiled`` could not be had, when it was asked for by name or the compiled core was not built
     (otherwise the default falls back quietly). ``alphabeta`` runs compiled until it meets a chance node;
-    the ``expecti`` search it then turns into runs on the reference engine."""
+    the ``expecti`` search it then turns into runs compiled too where its kernel is built
+    (:func:`~stratagem.analysis.exact.exact_report`)."""
     if engine is not None and engine not in ENGINES:
         raise BadInput(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
     if engine == REFERENCE:

@@ -10,11 +10,17 @@ shipped two-player turn-based position:
   rollouts) on the adapter over the reference engine where OpenSpiel is installed; each the median of
   :data:`REPEATS` runs, the ratios taken in the same run. The solvers are off, so that no run stops at a
   proven root and every rate is over the whole budget (a win in one ply is proven in a few simulations).
-- **Alpha-beta nodes per CPU-second**: the exhaustive search ``analyze`` runs, compiled
-  (:func:`~stratagem.solvers.compiled_alphabeta.alphabeta_compiled`) and on the reference engine (the
-  Python alpha-beta with the game's move ordering and the table), with the value each found (they must
+- **Exact search nodes per CPU-second**: the exhaustive search ``analyze`` runs -- alpha-beta, or
+  expectiminimax with Star2 where chance lies below the root -- compiled
+  (:func:`~stratagem.solvers.compiled_alphabeta.alphabeta_compiled`,
+  :func:`~stratagem.solvers.compiled_expectimax.expectiminimax_compiled`) and on the reference engine (the
+  Python search with the game's move ordering and the table), with the value each found (they must
   agree) and their CPU seconds: the compiled search has no game move ordering, so it visits more nodes,
   and the ratio of CPU seconds is the speed-up a user sees.
+- **Paranoid and max^n nodes per CPU-second** on the shipped positions of three or more players
+  (:func:`~stratagem.solvers.compiled_expectimax.paranoid_compiled`,
+  :func:`~stratagem.solvers.compiled_maxn.maxn_compiled` against the Python searches); a reference search
+  stopped at its node budget still gives its rate, and says it was stopped.
 
 CPU seconds are this process's (``time.process_time``); the machine line gives the load when the run
 started and the section the load when it ended.
@@ -39,8 +45,12 @@ from stratagem.loading import load_position
 from stratagem.matches import new_game
 from stratagem.solvers.alphabeta import alphabeta
 from stratagem.solvers.compiled_alphabeta import alphabeta_compiled
+from stratagem.solvers.compiled_expectimax import expectiminimax_compiled, paranoid_compiled
+from stratagem.solvers.compiled_maxn import maxn_compiled
 from stratagem.solvers.compiled_uct import uct_compiled
+from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.mcts import sample_outcome, uct
+from stratagem.solvers.multiplayer import maxn, paranoid
 
 #: Runs of each search per position; the tables give the medians.
 REPEATS = 3
@@ -61,8 +71,10 @@ class UctSpeed:
 
 @dataclass(frozen=True)
 class SearchSpeed:
-    """One exhaustive alpha-beta on each engine: value, nodes and CPU seconds (medians of the repeats)."""
+    """One exhaustive search (``method``) on each engine: value, nodes and CPU seconds (medians of the
+    repeats); ``solved`` is False when either was stopped (by a node budget)."""
 
+    method: str
     value: Any
     compiled_nodes: int
     compiled_seconds: float
@@ -134,23 +146,53 @@ def _mctsbot(game: Any, state: Any) -> tuple[Any, Any] | None:
         return None
 
 
-def search_speed(game: Any, engine: Any, state: Any, *, repeats: int = REPEATS,
-                 max_nodes: int | None = None) -> SearchSpeed:
-    """The exhaustive alpha-beta of ``state`` on both engines, medians of ``repeats`` CPU times: one pass
-    each, as ``analyze`` runs them (a node limit, ``max_nodes``, makes both deepen iteratively; for quick
-    runs only)."""
+#: The exact searches measured, by method: (compiled, reference), each called as ``search(game, [engine,]
+#: state, lo=, hi=, max_nodes=)`` (max^n takes no bounds).
+_SEARCHES: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
+    "alphabeta": (alphabeta_compiled, alphabeta),
+    "expecti": (expectiminimax_compiled, expectiminimax),
+    "paranoid": (paranoid_compiled, paranoid),
+    "maxn": (maxn_compiled, maxn),
+}
+
+
+def exact_method(game: Any, engine: Any, state: Any) -> str:
+    """The exact search ``analyze`` runs on ``state``: ``paranoid`` for three or more players, else
+    ``alphabeta``, or ``expecti`` when the compiled alpha-beta meets chance below the root."""
+    if game.num_players > 2:
+        return "paranoid"
     low, high = return_bounds(game)
+    try:
+        alphabeta_compiled(game, engine, state, lo=low, hi=high)
+    except StratagemError as exc:
+        if "chance" in str(exc):
+            return "expecti"
+        raise
+    return "alphabeta"
+
+
+def search_speed(game: Any, engine: Any, state: Any, *, repeats: int = REPEATS, max_nodes: int | None = None,
+                 method: str | None = None, reference_nodes: int | None = None) -> SearchSpeed:
+    """The exhaustive search ``method`` (default :func:`exact_method`'s) of ``state`` on both engines,
+    medians of ``repeats`` CPU times: one pass each, as ``analyze`` runs them (a node limit, ``max_nodes``,
+    stops both; ``reference_nodes`` only the reference search, whose rate is then of a stopped search)."""
+    method = method or exact_method(game, engine, state)
+    compiled, reference = _SEARCHES[method]
+    low, high = return_bounds(game)
+    bounds = {} if method == "maxn" else {"lo": low, "hi": high}
     fast_times, slow_times = [], []
     fast = slow = None
     for _ in range(repeats):
         started = _cpu()
-        fast = alphabeta_compiled(game, engine, state, lo=low, hi=high, max_nodes=max_nodes)
+        fast = compiled(game, engine, state, max_nodes=max_nodes, **bounds)
         fast_times.append(_cpu() - started)
         started = _cpu()
-        slow = alphabeta(game, state, lo=low, hi=high, max_nodes=max_nodes)
+        slow = reference(game, state, max_nodes=reference_nodes or max_nodes, **bounds)
         slow_times.append(_cpu() - started)
     assert fast is not None and slow is not None
-    return SearchSpeed(fast.value, fast.nodes, statistics.median(fast_times), slow.value, slow.nodes,
+    fast_value = fast.values if method == "maxn" else fast.value
+    slow_value = slow.values if method == "maxn" else slow.value
+    return SearchSpeed(method, fast_value, fast.nodes, statistics.median(fast_times), slow_value, slow.nodes,
                        statistics.median(slow_times), fast.solved and slow.solved)
 
 
@@ -172,10 +214,11 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
     if isinstance(start_game, Simultaneous) or resolve(start_game, "compiled").engine is None:
         return []
     positions: list[tuple[str, Any, Any]] = [("start (seed 0)", start_game, start_state)]
+    many: list[tuple[str, Any, Any]] = []
     for file in files:
         loaded = load_position(file)
-        if loaded.game.num_players == 2 and loaded.game.to_move(loaded.state) >= 0:
-            positions.append((Path(file).stem, loaded.game, loaded.state))
+        if loaded.game.to_move(loaded.state) >= 0:
+            (positions if loaded.game.num_players == 2 else many).append((Path(file).stem, loaded.game, loaded.state))
     lines = [
         "## Compiled engine against the reference engine",
         "",
@@ -207,35 +250,78 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
                      f"{speed.compiled / speed.reference:.1f} | {against} |")
     lines += [
         "",
-        "### Alpha-beta nodes per CPU-second",
+        "### Exact search nodes per CPU-second",
         "",
-        "The exhaustive search `analyze` runs: compiled (legal order, table, killers, moves that end the game",
-        "scored first) and reference (the Python alpha-beta with the game's move ordering and the table). The",
-        "values must agree; node counts differ because the compiled engine has no move ordering.",
+        "The exhaustive search `analyze` runs -- alpha-beta, or expectiminimax with Star2 (`expecti`) where",
+        "chance lies below the root: compiled (legal order, table, moves that end the game scored first;",
+        "alpha-beta also killers; expecti exact fractions over integer chance weights) and reference (the",
+        "Python search with the game's move ordering and the table). The values must agree; node counts",
+        "differ because the compiled engine has no move ordering.",
         "",
-        "| position | value (compiled / reference) | compiled nodes | compiled CPU s | reference nodes | "
+        "| position | search | value (compiled / reference) | compiled nodes | compiled CPU s | reference nodes | "
         "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for label, game, state, engine in searches:
         if label.startswith("start"):
             continue  # a whole game is beyond an exhaustive search
         try:
             speed_ab = search_speed(game, engine, state, repeats=repeats, max_nodes=max_nodes)
-        except StratagemError as exc:  # chance below the root: expectiminimax, not compiled yet
-            lines.append(f"| {label} | not searched compiled: {str(exc).split(';')[0]} | | | | | | |")
+        except StratagemError as exc:  # a position the compiled searches refuse
+            lines.append(f"| {label} | not searched compiled: {str(exc).split(';')[0]} | | | | | | | |")
             continue
-        fast_rate = _rate(speed_ab.compiled_nodes, speed_ab.compiled_seconds)
-        slow_rate = _rate(speed_ab.reference_nodes, speed_ab.reference_seconds)
-        log(f"{label}: alpha-beta {fast_rate:,.0f} compiled, {slow_rate:,.0f} reference nodes/CPU-s")
-        value = f"{speed_ab.value} / {speed_ab.reference_value}" + ("" if speed_ab.solved else " (stopped)")
-        lines.append(f"| {label} | {value} | {speed_ab.compiled_nodes:,} | {speed_ab.compiled_seconds:.4f} | "
-                     f"{speed_ab.reference_nodes:,} | {speed_ab.reference_seconds:.4f} | "
-                     f"{fast_rate / slow_rate:.1f} | "
-                     f"{speed_ab.reference_seconds / max(speed_ab.compiled_seconds, 1e-9):.1f} |")
+        lines.append(_speed_row(label, speed_ab, log))
+    if many:
+        lines += [
+            "",
+            "### Paranoid and max^n nodes per CPU-second (three or more players)",
+            "",
+            "Paranoid (the player to move against the coalition of the others: alpha-beta on that player's",
+            "return) and max^n (no pruning), compiled and reference as above. A reference search stopped at",
+            f"{MANY_REFERENCE_NODES:,} nodes still gives its rate (marked stopped); its value is then unknown.",
+            "",
+            "| position | search | value (compiled / reference) | compiled nodes | compiled CPU s | reference nodes | "
+            "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for label, game, state in many:
+            engine = resolve(game, "compiled").engine
+            if engine is None:
+                lines.append(f"| {label} | no compiled engine for these options | | | | | | | |")
+                continue
+            for method in ("paranoid", "maxn"):
+                speed_many = search_speed(game, engine, state, repeats=repeats, max_nodes=max_nodes, method=method,
+                                          reference_nodes=MANY_REFERENCE_NODES)
+                lines.append(_speed_row(label, speed_many, log))
     lines += ceiling_table(compiled, repeats, log)
     lines += ["", f"Load average when the section ended: {load_at_end()}.", ""]
     return lines
+
+
+#: The node budget of a reference paranoid or max^n search in the bench (max^n has no pruning).
+MANY_REFERENCE_NODES = 200_000
+
+
+def _speed_row(label: str, speed: SearchSpeed, log: Callable[[str], None]) -> str:
+    """One row of an exact-search table."""
+    fast_rate = _rate(speed.compiled_nodes, speed.compiled_seconds)
+    slow_rate = _rate(speed.reference_nodes, speed.reference_seconds)
+    log(f"{label}: {speed.method} {fast_rate:,.0f} compiled, {slow_rate:,.0f} reference nodes/CPU-s")
+    value = f"{_show(speed.value)} / {_show(speed.reference_value)}" + ("" if speed.solved else " (stopped)")
+    return (f"| {label} | {speed.method} | {value} | {speed.compiled_nodes:,} | {speed.compiled_seconds:.4f} | "
+            f"{speed.reference_nodes:,} | {speed.reference_seconds:.4f} | {fast_rate / slow_rate:.1f} | "
+            f"{speed.reference_seconds / max(speed.compiled_seconds, 1e-9):.1f} |")
+
+
+def _show(value: Any) -> str:
+    """A value or a max^n vector as the tables write it (fractions as ``a/b``, whole floats as integers)."""
+    if value is None:
+        return "—"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_show(v) for v in value) + ")"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def ceiling_table(simulations: int, repeats: int, log: Callable[[str], None]) -> list[str]:
@@ -277,4 +363,5 @@ def ceiling_table(simulations: int, repeats: int, log: Callable[[str], None]) ->
     ]
 
 
-__all__ = ["SearchSpeed", "UctSpeed", "engines_section", "search_speed", "start_position", "uct_speed"]
+__all__ = ["SearchSpeed", "UctSpeed", "engines_section", "exact_method", "search_speed", "start_position",
+           "uct_speed"]

@@ -88,16 +88,18 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
     me = decision_player(game, state, "rank_moves")
     if me < 0:
         raise StratagemError("rank_moves needs a position where a player is to move")
-    if search is paranoid:
+    # A search run elsewhere (a compiled engine's) names the Python search it stands for.
+    kind = getattr(search, "stands_for", search)
+    if kind is paranoid:
         options = {**options, "player": me}
     root_table = options.pop("tt", None)
-    share = search in (alphabeta, expectiminimax, paranoid) and options.get("use_tt", True)
+    share = kind in (alphabeta, expectiminimax, paranoid) and options.get("use_tt", True)
     tables: dict[int, TranspositionTable] = {}
     if share and root_table is not None:
         # The root's own search table: its entries are for the same player as the tables keyed here
         # (negamax: the player to move at each node; expectiminimax: the root's player).
-        tables[me if search is expectiminimax else 0] = root_table
-    label = ASSUME_PARANOID if search is paranoid else ASSUME_MAXN if search is maxn else ASSUME_OPEN
+        tables[me if kind is expectiminimax else 0] = root_table
+    label = ASSUME_PARANOID if kind is paranoid else ASSUME_MAXN if kind is maxn else ASSUME_OPEN
     deadline = as_deadline(options.get("time_limit"))
     options = {**options, "time_limit": deadline}
     ranked: list[MoveValue[M]] = []
@@ -119,7 +121,7 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
             # Negamax scores are for the player to move at each node: one table serves every
             # search. Expectiminimax values are for the player to move at the searched root.
             mover = game.to_move(child)
-            key = 0 if search is not expectiminimax else mover if mover >= 0 else 0
+            key = 0 if kind is not expectiminimax else mover if mover >= 0 else 0
             table = tables.get(key)
             if table is None:
                 table = tables[key] = TranspositionTable(options.get("tt_size", 1 << 20))
