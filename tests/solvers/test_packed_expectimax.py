@@ -197,7 +197,7 @@ def _quick(game: Any, search: Any, limit: int) -> Any:
 
 
 @pytest.mark.parametrize(("name", "players"), [("stratatak", 2), ("stakd", 2), ("stakd", 3), ("stakd", 4),
-                                               ("cardclash", 3)])
+                                               pytest.param("cardclash", 3, marks=pytest.mark.slow)])  # 14 s
 def test_random_positions_are_the_python_values(name: str, players: int) -> None:
     # Stratatak within a battle limit (an analysis horizon), as its endgames are: unlimited, a random
     # game's lines run past the kernels' 512 plies (the analysis then searches in Python).
