@@ -21,7 +21,7 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Game
 from stratagem.core.packed import PackedGame
-from stratagem.solvers.duct import SELECTIONS, DuctResult
+from stratagem.solvers.ductresult import SELECTIONS, DuctResult
 
 __all__ = ["duct_compiled", "simultaneous_part"]
 

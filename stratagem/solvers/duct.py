@@ -33,42 +33,13 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation, Game, Simultaneous
+from stratagem.solvers.ductresult import SELECTIONS, DuctResult
 from stratagem.solvers.simultaneous import UnsupportedGame
 
 __all__ = ["SELECTIONS", "DuctAgent", "DuctResult", "duct"]
 
-#: Selection rules available at simultaneous nodes.
-SELECTIONS = ("ucb1", "regret-matching", "exp3")
-
 AnyGame = Game[Any, Any]
 
-
-@dataclass(frozen=True)
-class DuctResult:
-    """What a DUCT search learnt about its root.
-
-    For each player (index into every tuple): ``moves`` at the root, ``visits`` per move, ``strategy``
-    (visit frequencies: the final mixed policy) and ``move_values`` (the player's mean return after
-    choosing that move). At a simultaneous root every player has entries; at a decision root only the
-    player to move does (the others' tuples are empty). ``values`` is each player's mean return over
-    all iterations, the search's estimate of the root's value.
-    """
-
-    moves: tuple[tuple[Any, ...], ...]
-    visits: tuple[tuple[int, ...], ...]
-    strategy: tuple[tuple[float, ...], ...]
-    move_values: tuple[tuple[float, ...], ...]
-    values: tuple[float, ...]
-    iterations: int
-
-    def policy(self, player: int) -> dict[Any, float]:
-        """``player``'s final mixed policy as move -> probability."""
-        return dict(zip(self.moves[player], self.strategy[player], strict=True))
-
-    def best_move(self, player: int) -> Any:
-        """``player``'s most visited move (the first of equals)."""
-        visits = self.visits[player]
-        return self.moves[player][visits.index(max(visits))]
 
 
 @dataclass
