@@ -50,7 +50,7 @@ SUMMARIES = {
     "analyze": "Value, best moves and principal variation of a position; a proof when the value is solved.",
     "check": "Is the puzzle solvable? A replayed witness line, or a certificate that no line exists.",
     "sweep": "Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.",
-    "report": "Summarise a sweep's results file as markdown tables and PNG plots.",
+    "report": "Summarise a sweep's results file as markdown tables and PNG plots (a hidden sweep: difficulty cards).",
     "odds": "Exact solo win probability of a Strato deal with the pile's order hidden, and its best first moves.",
     "view": "Draw a line, proof or report record as one self-contained HTML page (replay, tree or matrices).",
 }
