@@ -26,7 +26,8 @@ def test_the_section_measures_both_engines() -> None:
                 or line.startswith("| square-in-3 |")]
     assert len(uct_rows) == 5  # three UCT rows (the start too), two alpha-beta rows
     for row in uct_rows[3:]:
-        value = row.split("|")[2].strip()
+        assert row.split("|")[2].strip() == "alphabeta"  # the search the row measured is named
+        value = row.split("|")[3].strip()
         compiled, reference = value.split(" / ")
         assert float(compiled) == float(reference)  # the two engines agree on the value
     assert all(float(row.split("|")[4].replace(",", "")) > 0 for row in uct_rows[:3])
