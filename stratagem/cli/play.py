@@ -37,7 +37,7 @@ OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count"}
 @click.option("--agents", "agent_specs", required=True, metavar="A,B,...",
               help="One agent per player: random, greedy, mcts, ismcts, pimc, duct, or a game's own "
                    "(Stack Attack: lowest, cautious); parameters as name:key=value. Strato: the agent kinds "
-                   "to compare (greedy, pimc, ismcts), each playing every seat.")
+                   "to compare (greedy, pimc, cpimc, belief, ismcts), each playing every seat.")
 @click.option("--players", "players_text", default=None, metavar="N",
               help="Player count (default: the number of agents); Strato: a list such as 1,2,4 (default 1).")
 @click.option("--count", "count", cls=Renamed, old=("--games",), type=click.IntRange(1, MAX_PARAMETER), default=20,

@@ -230,3 +230,10 @@ def test_the_belief_weighs_deals_by_the_other_players_plays() -> None:
     pool = [rules.sample_state(seen.state(), seen.player, random.Random(k)) for k in range(40)]
     weights = [agent.likelihood(rules, bound, seen, world, evidence, {}) for world in pool]
     assert len({round(w, 12) for w in weights}) > 1, "the plays told nothing"
+
+
+def test_an_agent_parameter_error_names_the_problem() -> None:
+    with pytest.raises(ValueError, match=r"agent pimc has no parameter 'foo' \(its parameters: samples"):
+        make_strato_agent("pimc", foo=3)
+    with pytest.raises(ValueError, match=r"agent pimc: a parameter is not of its type \(samples='x'\)"):
+        make_strato_agent("pimc", samples="x")

@@ -40,6 +40,7 @@ random stream alone (``tests/models/strato/test_observation.py`` holds every age
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -363,7 +364,13 @@ def make_strato_agent(name: str, **params: Any) -> StratoAgent:
     """An agent kind by name with its parameters (``ValueError`` naming the problem otherwise)."""
     if name not in AGENT_KINDS:
         raise ValueError(f"unknown Strato agent {name!r} (one of {', '.join(AGENT_KINDS)})")
+    kind = AGENT_KINDS[name]
+    known = [key for key in inspect.signature(kind).parameters]
+    unknown = [key for key in params if key not in known]
+    if unknown:
+        raise ValueError(f"agent {name} has no parameter {unknown[0]!r} (its parameters: {', '.join(known) or 'none'})")
     try:
-        return AGENT_KINDS[name](**params)
+        return kind(**params)
     except TypeError:
-        raise ValueError(f"agent {name} takes no parameter among {', '.join(params) or 'none'}") from None
+        given = ", ".join(f"{key}={value!r}" for key, value in params.items())
+        raise ValueError(f"agent {name}: a parameter is not of its type ({given})") from None
