@@ -99,7 +99,8 @@ def test_simultaneous_moves_get_exact_strategies_and_matrix_proofs(tmp_path: Pat
     assert first.strategy is not None and sum(Fraction(p) for p in first.strategy.values()) == 1
     assert analysis.to_json() == command_record(capsys, ROUND)
     written = analysis.write_proof(tmp_path / "round.json")
-    assert written.format == "stratagem/matrixproof@1" and written.nodes == first.nodes
+    # the bound certificate holds the nodes the start's value needs, some of the induction's
+    assert written.format == "stratagem/matrixproof@2" and 0 < written.nodes <= first.nodes
     assert verify(tmp_path / "round.json").valid
 
 

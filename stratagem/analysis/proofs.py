@@ -2,8 +2,9 @@
 the solver.
 
 Exact searches are proved by an AND/OR proof tree (:func:`~stratagem.solvers.prooftree.build_proof_tree`,
-a second search), ``lp`` by its matrix proofs (exact mixed strategies at every simultaneous node, kept
-from the induction). :meth:`Analysis.write_proof <stratagem.analysis.result.Analysis.write_proof>` is
+a second search), ``lp`` by its bound certificates (:mod:`~stratagem.solvers.boundproof`: exact mixed
+strategies kept from the induction, one side at each simultaneous node the start's value needs).
+:meth:`Analysis.write_proof <stratagem.analysis.result.Analysis.write_proof>` is
 the public door; :func:`write_proof` does the work from the analysis's fields, so that the typed result
 does not hold the proof machinery.
 """
@@ -60,10 +61,13 @@ def write_proof(game: Any, state: Any, method: str, status: str, player: int | N
     if status != SOLVED:
         raise ProofNotWritten(f"the value was not established (status {status}); nothing to prove")
     limit = as_deadline(time_limit)
+    encode = dumps_record
     if method == "lp":
-        from stratagem.solvers.matrixproof import MATRIXPROOFS_FORMAT, matrix_proof
+        from stratagem.solvers.boundproof import bound_proof, bound_proof_text
+        from stratagem.solvers.matrixproof import MATRIXPROOFS_FORMAT
 
-        proofs = [matrix_proof(game, r) for r in lp_results]
+        proofs = [bound_proof(game, r) for r in lp_results]
+        encode = bound_proof_text  # canonical JSON with a node a line
         record: dict[str, Any] = proofs[0] if len(proofs) == 1 else {
             "format": MATRIXPROOFS_FORMAT, "game": game.name, "setup": game.setup(),
             "start": game.format_state(state), "proofs": proofs}
@@ -79,5 +83,5 @@ def write_proof(game: Any, state: Any, method: str, status: str, player: int | N
         nodes = len(record["nodes"])
     if provenance is not None:
         record["provenance"] = provenance
-    write_atomic(path, dumps_record(record))
+    write_atomic(path, encode(record))
     return ProofFile(str(Path(path)), record["format"], nodes)

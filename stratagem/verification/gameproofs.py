@@ -2,10 +2,11 @@
 
 Two kinds of record (:data:`GAME_PROOFS`): an AND/OR proof tree (``stratagem/prooftree@1``: every reply
 at the opponents' nodes, one move at the prover's, chance outcomes, down to terminal positions), and the
-matrix proofs of a simultaneous-move game (``stratagem/matrixproof@1``, or a bundle of them, one per
-player: exact mixed strategies at every simultaneous node). The game and its start are rebuilt from the
-record's setup; the tree is replayed through the rules engine, each matrix node rebuilt and its LP
-certificate checked exactly.
+matrix proofs of a simultaneous-move game (``stratagem/matrixproof@2``: one-sided bound parts, exact
+mixed strategies only where the start's value needs them; the older ``stratagem/matrixproof@1``: both
+strategies at every simultaneous node; or a bundle of either, one per player). The game and its start are
+rebuilt from the record's setup; the tree is replayed through the rules engine, each matrix node rebuilt
+and its strategies checked exactly.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from typing import Any
 
 from stratagem.core.errors import BadInput
 from stratagem.loading import position_from_record
+from stratagem.solvers.boundproof import BOUNDPROOF_FORMAT, check_bound_proof
 from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT, check_matrix_proof
 from stratagem.solvers.prooftree import PROOFTREE_FORMAT, check_proof_tree
 from stratagem.verification.verdict import Verdict
 
 #: Proof records of game values: AND/OR proof trees, LP certificates of simultaneous-move nodes.
-GAME_PROOFS = (PROOFTREE_FORMAT, MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT)
+GAME_PROOFS = (PROOFTREE_FORMAT, BOUNDPROOF_FORMAT, MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT)
 
 
 def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> None:
@@ -43,23 +45,33 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> Non
                  f"every reply, chance outcome and terminal checked")
         verdict.certify("claim", words, basis)
         return
-    proofs = [data] if fmt == MATRIXPROOF_FORMAT else data.get("proofs")
+    single = fmt in (MATRIXPROOF_FORMAT, BOUNDPROOF_FORMAT)
+    proofs = [data] if single else data.get("proofs")
     if not isinstance(proofs, list) or not proofs:
-        raise BadInput(record, "proofs", "must be a non-empty list of stratagem/matrixproof@1 records")
+        raise BadInput(record, "proofs", f"must be a non-empty list of {BOUNDPROOF_FORMAT} or "
+                       f"{MATRIXPROOF_FORMAT} records")
     for i, proof in enumerate(proofs):
-        place = "" if fmt == MATRIXPROOF_FORMAT else f"proofs[{i}]: "
+        place = "" if single else f"proofs[{i}]: "
         if not isinstance(proof, dict):
             raise BadInput(record, f"proofs[{i}]", "must be an object")
         words = f"{place}the value {proof.get('value')} ({proof.get('label')})"
         if proof.get("start") != start:
             verdict.refute("value", words, f"{place}start", "differs from the bundle's start")
             return
-        checked = check_matrix_proof(game, state, proof, record)
+        bounds = proof.get("format") == BOUNDPROOF_FORMAT
+        if bounds:
+            checked = check_bound_proof(game, state, proof, record)
+        else:
+            checked = check_matrix_proof(game, state, proof, record)
         words = f"{place}player {int(proof['player']) + 1}: value {proof.get('value')} ({proof.get('label')})"
         if not checked.valid:
             verdict.refute("value", words, f"{place}nodes", checked.reason)
             return
-        basis = f"{checked.nodes_checked} simultaneous nodes rebuilt from the rules and checked exactly"
+        if bounds:
+            basis = (f"{checked.nodes_checked} one-sided strategies of simultaneous nodes checked exactly against "
+                     "children bounds rebuilt from the rules: the start's lower and upper bounds meet")
+        else:
+            basis = f"{checked.nodes_checked} simultaneous nodes rebuilt from the rules and checked exactly"
         verdict.certify("value", words, basis)
 
 

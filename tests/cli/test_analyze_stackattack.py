@@ -46,7 +46,7 @@ def test_a_corrupted_lp_certificate_is_rejected(cli, tmp_path: Path) -> None:
     proof = tmp_path / "proof.json"
     cli("analyze", str(POSITIONS / "2p-actions-3-turns.toml"), "--proof", str(proof), "--json")
     data = json.loads(proof.read_text())
-    data["nodes"][-1]["value"] = "1/7"
+    data["nodes"][0][2] = "1/7"  # the start's node (matrixproof@2: [state, depth, value, lower, upper part])
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     result = cli("verify", str(bad))
