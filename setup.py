@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent
 #: The kernels, as paths of their pure-Python-mode sources; each compiles to the module of the same name.
 KERNELS = (
     "stratagem/core/packed.py",
+    "stratagem/core/packed_order.py",
     "stratagem/solvers/perft.py",
     "stratagem/core/packed_toys.py",
     "stratagem/solvers/packed_uct.py",

@@ -26,6 +26,7 @@ from pathlib import Path
 #: The kernels, by module name (``setup.py`` lists their sources; a test holds the two lists equal).
 KERNELS = (
     "stratagem.core.packed",
+    "stratagem.core.packed_order",
     "stratagem.solvers.perft",
     "stratagem.core.packed_toys",
     "stratagem.solvers.packed_uct",

@@ -49,10 +49,14 @@ from typing import Any
 import cython
 import numpy as np
 
+from stratagem.core.scratch import scratch
+
 if cython.compiled:
     from cython.cimports.stratagem.core.packed import PackedGame
+    from cython.cimports.stratagem.core.packed_order import MoveOrder
 else:
     from stratagem.core.packed import PackedGame
+    from stratagem.core.packed_order import MoveOrder
 
 #: One step of the return in a packed score; distances stay below half of it.
 _SCALE = cython.declare(cython.longlong, 1 << 24)
@@ -68,6 +72,11 @@ _PROVEN = cython.declare(cython.longlong, 1 << 30)
 _CLOCK_EVERY = cython.declare(cython.longlong, 1024)
 #: Deepest line the search follows (its scratch area is one move list per ply).
 MAX_PLY = 512
+#: The history table: 2**14 counters of refutations, indexed by a hash of the player and the move record.
+_HISTORY_MASK = cython.declare(cython.longlong, (1 << 14) - 1)
+_SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+_MULT = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+_MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 
 
 class SearchStopped(Exception):
@@ -153,6 +162,10 @@ class _Negamax:
     hashes: cython.ulonglong[::1]
     killers: cython.longlong[:, :, ::1]
     nkillers: cython.longlong[::1]
+    hkeys: cython.longlong[:, ::1]
+    score: cython.longlong[:, ::1]
+    history: cython.longlong[::1]
+    hint: MoveOrder
     returns: cython.longlong[::1]
     tkeys: cython.longlong[:, ::1]
     thash: cython.ulonglong[::1]
@@ -162,8 +175,11 @@ class _Negamax:
     tdepth: cython.longlong[::1]
 
     def __init__(self, game: PackedGame, lo: int, hi: int, table_bits: int, max_nodes: int,
-                 expired: Any, progress: Any, progress_every: int) -> None:
+                 expired: Any, progress: Any, progress_every: int, ordering: bool = True) -> None:
         self.game = game
+        hint = getattr(game, "move_order", None) if ordering else None
+        self.hint = hint() if hint is not None else None
+        self.history = np.zeros(1 << 14, np.int64)
         self.width = game.width
         self.key_width = game.key_width
         self.move_width = game.move_width
@@ -187,7 +203,7 @@ class _Negamax:
         self.plies = 0
         self._grow_plies(16)
         self.returns = np.zeros(game.players, np.int64)
-        self.tkeys = np.zeros((size, self.key_width), np.int64)
+        self.tkeys = scratch((size, self.key_width))  # read only where a slot's flag is set
         self.thash = np.zeros(size, np.uint64)
         self.tscore = np.zeros(size, np.int64)
         self.tflag = np.zeros(size, np.int64)
@@ -205,13 +221,17 @@ class _Negamax:
         shapes = {"states": (plies + 1, self.width), "kids": (plies, moves, self.width), "ended": (plies, moves),
                   "moves": (plies, moves, self.move_width), "order": (plies, moves),
                   "keys": (plies + 1, self.key_width), "hashes": (plies + 1,), "killers": (plies, 2, self.move_width),
-                  "nkillers": (plies,)}
+                  "nkillers": (plies,), "hkeys": (plies, moves), "score": (plies, moves)}
         old = {} if not self.plies else {
             "states": self.states, "kids": self.kids, "ended": self.ended, "moves": self.moves, "order": self.order,
-            "keys": self.keys, "hashes": self.hashes, "killers": self.killers, "nkillers": self.nkillers}
+            "keys": self.keys, "hashes": self.hashes, "killers": self.killers, "nkillers": self.nkillers,
+            "hkeys": self.hkeys, "score": self.score}
         fresh = {}
         for name, shape in shapes.items():
-            array = np.zeros(shape, np.uint64 if name == "hashes" else np.int64)
+            # Unset but for the killers: every other row is written before it is read (zeroing the
+            # successors of engines with room for thousands of moves took a tenth of a small search).
+            dtype = np.uint64 if name == "hashes" else np.int64
+            array = np.zeros(shape, dtype) if name in ("killers", "nkillers") else scratch(shape, dtype)
             if name in old:
                 kept = np.asarray(old[name])
                 array[: kept.shape[0]] = kept
@@ -219,6 +239,7 @@ class _Negamax:
         self.states, self.kids, self.ended = fresh["states"], fresh["kids"], fresh["ended"]
         self.moves, self.order, self.keys = fresh["moves"], fresh["order"], fresh["keys"]
         self.hashes, self.killers, self.nkillers = fresh["hashes"], fresh["killers"], fresh["nkillers"]
+        self.hkeys, self.score = fresh["hkeys"], fresh["score"]
         self.plies = plies
 
     # -- counters and limits --------------------------------------------------------------------------
@@ -300,7 +321,7 @@ class _Negamax:
         that land on a full bucket the one searched less deep is dropped."""
         size: cython.Py_ssize_t = 1 << (self.bits + 1)
         mask: cython.ulonglong = size - 1
-        keys: cython.longlong[:, ::1] = np.zeros((size, self.key_width), np.int64)
+        keys: cython.longlong[:, ::1] = scratch((size, self.key_width))
         hashes: cython.ulonglong[::1] = np.zeros(size, np.uint64)
         scores: cython.longlong[::1] = np.zeros(size, np.int64)
         flags: cython.longlong[::1] = np.zeros(size, np.int64)
@@ -370,10 +391,22 @@ class _Negamax:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(-1)
+    def _hinted(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t) -> cython.bint:
+        """Whether the engine's ordering hint wrote keys for the moves at ``ply`` (into ``hkeys``)."""
+        if self.hint is None:
+            return False
+        return self.hint.keys(self.states[ply], self.moves[ply], count, self.hkeys[ply]) != 0
+
+    @cython.cfunc
     @cython.exceptval(-1, check=False)
     def _order(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, first: cython.Py_ssize_t,
-               killers: cython.bint) -> cython.int:
-        """The move order at ``ply``: the table's move ``first`` (if any), the ply's killers, the rest."""
+               killers: cython.bint, hinted: cython.bint, history: cython.bint,
+               mover: cython.Py_ssize_t) -> cython.int:
+        """The move order at ``ply``: the table's move ``first`` (if any), the ply's ``killers``, then the
+        rest by the engine's hint (``hinted``: its keys ascending), then (``history``) by how often the same
+        move of the same player refuted a position anywhere in the search, then in the legal order.
+        ``score[ply, i]`` keeps move ``i``'s history slot."""
         placed: cython.Py_ssize_t = 0
         i: cython.Py_ssize_t
         k: cython.Py_ssize_t
@@ -381,14 +414,47 @@ class _Negamax:
         j: cython.Py_ssize_t
         same: cython.bint
         t: cython.longlong
-        for i in range(count):
-            self.order[ply, i] = i
+        h: cython.ulonglong
+        v: cython.longlong = 0
+        key: cython.longlong = 0
+        other: cython.Py_ssize_t
+        c: cython.int
+        low: cython.Py_ssize_t = 0
+        if history:
+            for i in range(count):
+                h = (_SEED + cython.cast(cython.longlong, mover)) & _MASK
+                for w in range(self.move_width):
+                    h = ((h ^ (cython.cast(cython.longlong, self.moves[ply, i, w]) & _MASK)) * _MULT) & _MASK
+                    h ^= h >> 29
+                self.score[ply, i] = cython.cast(cython.longlong, h & _HISTORY_MASK)
         if 0 <= first < count:
             self.order[ply, 0] = first
-            self.order[ply, first] = 0
-            placed = 1
+            low = 1
+        placed = low
+        for i in range(count):
+            if i == first:
+                continue
+            if history:
+                v = self.history[self.score[ply, i]]
+            if hinted:
+                key = self.hkeys[ply, i]
+            j = placed
+            while j > low:  # insertion, stable: ties keep the legal order
+                other = self.order[ply, j - 1]
+                c = 0
+                if hinted and self.hkeys[ply, other] != key:
+                    c = 1 if self.hkeys[ply, other] < key else -1
+                if c == 0 and history and self.history[self.score[ply, other]] != v:
+                    c = 1 if self.history[self.score[ply, other]] > v else -1
+                if c >= 0:
+                    break
+                self.order[ply, j] = other
+                j -= 1
+            self.order[ply, j] = i
+            placed += 1
         if not killers:
             return 0
+        placed = low
         for k in range(self.nkillers[ply]):
             for j in range(placed, count):
                 i = self.order[ply, j]
@@ -397,10 +463,12 @@ class _Negamax:
                     if self.moves[ply, i, w] != self.killers[ply, k, w]:
                         same = False
                         break
-                if same:
-                    t = self.order[ply, placed]
+                if same:  # moved up to the front of the rest, the others keeping their order
+                    while j > placed:
+                        t = self.order[ply, j - 1]
+                        self.order[ply, j] = t
+                        j -= 1
                     self.order[ply, placed] = i
-                    self.order[ply, j] = t
                     placed += 1
                     break
         return 0
@@ -462,7 +530,7 @@ class _Negamax:
         count: cython.Py_ssize_t = self.game.legal(state, self.moves[ply])
         if count <= 0:
             raise SearchRefused("a position that is not terminal has no legal move")
-        self._order(ply, count, first, killers)
+        self._order(ply, count, first, killers, self._hinted(ply, count), True, me)
         best: cython.longlong = -_INF
         best_i: cython.Py_ssize_t = -1
         a: cython.longlong = alpha
@@ -508,6 +576,7 @@ class _Negamax:
                     if a >= beta:
                         if killers:
                             self._killer(ply, i)
+                        self.history[self.score[ply, i] & _HISTORY_MASK] += 1  # a refutation: tried early elsewhere
                         break
         if best >= self.best_possible or best <= self.worst_possible:
             flag = _EXACT
@@ -600,7 +669,7 @@ class _Negamax:
             slot = self._find(ply)
             first = self.tmove[slot] if slot >= 0 else -1
             count = self.game.legal(state, self.moves[ply])
-            self._order(ply, count, first, False)
+            self._order(ply, count, first, False, self._hinted(ply, count), False, me)
             chosen = -1
             for k in range(count):
                 i = self.order[ply, k]
@@ -638,7 +707,8 @@ def table_bits_for(game: PackedGame, budget: int = TABLE_BYTES) -> int:
 
 def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits: int | None = None,
           max_nodes: int | None = None, expired: Callable[[], bool] | None = None,
-          progress: Callable[[int], None] | None = None, progress_every: int = 10_000) -> dict[str, Any]:
+          progress: Callable[[int], None] | None = None, progress_every: int = 10_000,
+          ordering: bool = True) -> dict[str, Any]:
     """The exhaustive negamax of the packed decision ``state`` of ``game`` (see the module docstring).
 
     Returns the root player's ``value`` (an int), the ``distance`` to the result in plies (of a win or a
@@ -658,7 +728,7 @@ def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits
         raise ValueError(f"table_bits must be between 1 and 30, not {table_bits}")
     started = time.perf_counter()
     search = _Negamax(game, int(lo), int(hi), table_bits, -1 if max_nodes is None else max_nodes, expired, progress,
-                      progress_every)
+                      progress_every, ordering)
     try:
         score = search.solve(state, max_nodes is not None or expired is not None)
     except SearchStopped as stop:

@@ -24,10 +24,12 @@ more players, ``pov`` against the coalition of the others), exactly as in the Py
   Star1 window; the node is cut as soon as the weighted bounds leave the node's window.
 * **Move order** at a decision node: every successor is made first and those that end the game are
   scored at once (a move reaching the best possible value ends the node); then the table's move, then the
-  others by the history heuristic (how often the same move of the same player refuted a position anywhere
-  in the search: a table of 2**14 counters indexed by a hash of the player and the move record), ties in
-  the engine's legal order. The value never depends on the order; node counts differ from the Python search
-  (which has the game's ``order_moves``).
+  others by the engine's ordering hint where it has one (:class:`~stratagem.core.packed_order.MoveOrder`:
+  the game's ``order_moves`` in C), then by the history heuristic (how often the same move of the same
+  player refuted a position anywhere in the search: a table of 2**14 counters indexed by a hash of the
+  player and the move record), ties in the engine's legal order. Star2's probe of an outcome takes the
+  table's move, else the first legal move. The value never depends on the order; node counts differ from the
+  Python search's (which has the game's ``order_moves`` but no history).
 * **The table**: 2-way buckets keyed by the engine's full key (a hash collision is never mistaken for a
   hit; the keys sit in an arena of rows that a rehash does not move), growing from 4,096 entries up to
   ``2**table_bits``: the value (numerator, denominator), its kind
@@ -54,10 +56,14 @@ from typing import Any
 import cython
 import numpy as np
 
+from stratagem.core.scratch import scratch
+
 if cython.compiled:
     from cython.cimports.stratagem.core.packed import CHANCE, PackedGame
+    from cython.cimports.stratagem.core.packed_order import MoveOrder
 else:
     from stratagem.core.packed import CHANCE, PackedGame
+    from stratagem.core.packed_order import MoveOrder
 
 #: Table entry kinds (0: empty).
 _EXACT = cython.declare(cython.longlong, 1)
@@ -176,6 +182,8 @@ class _Expecti:
     weights: cython.longlong[:, ::1]
     order: cython.longlong[:, ::1]
     score: cython.longlong[:, ::1]
+    hkeys: cython.longlong[:, ::1]
+    hint: MoveOrder
     history: cython.longlong[::1]
     keys: cython.longlong[:, ::1]
     hashes: cython.ulonglong[::1]
@@ -193,8 +201,10 @@ class _Expecti:
     tmove: cython.longlong[::1]
 
     def __init__(self, game: PackedGame, pov: int, lo: int, hi: int, star: int, table_bits: int, max_nodes: int,
-                 expired: Any, progress: Any, progress_every: int) -> None:
+                 expired: Any, progress: Any, progress_every: int, ordering: bool = True) -> None:
         self.game = game
+        hint = getattr(game, "move_order", None) if ordering else None
+        self.hint = hint() if hint is not None else None
         self.width = game.width
         self.key_width = game.key_width
         self.move_width = game.move_width
@@ -223,10 +233,11 @@ class _Expecti:
         self._grow_plies(16)
         self.returns = np.zeros(game.players, np.int64)
         self.history = np.zeros(1 << _HISTORY_BITS, np.int64)
-        # The keys live in an arena of rows that never move (only the slots are rehashed); np.empty: its
-        # pages cost only once written.
-        self.tkeys = np.empty((1 << table_bits, self.key_width), np.int64)
-        self.tfree = np.empty(1 << table_bits, np.int64)
+        # The keys live in an arena of rows that keep their numbers (only the slots are rehashed); it grows
+        # with the table (a whole table's arena at once costs a page fault per row written: an eighth of a
+        # small search's time).
+        self.tkeys = scratch((size, self.key_width))
+        self.tfree = np.empty(size, np.int64)
         self.nfree = 0
         self.used = 0
         self.tidx = np.zeros(size, np.int64)
@@ -242,22 +253,24 @@ class _Expecti:
         moves = int(self.game.max_moves)
         shapes = {"states": (plies + 1, self.width), "ended": (plies, moves),
                   "moves": (plies, moves, self.move_width), "weights": (plies, moves), "order": (plies, moves),
-                  "score": (plies, moves),
+                  "score": (plies, moves), "hkeys": (plies, moves),
                   "keys": (plies + 1, self.key_width), "hashes": (plies + 1,), "bounds": (plies, moves, 4)}
         old = {} if not self.plies else {
             "states": self.states, "ended": self.ended, "moves": self.moves,
-            "weights": self.weights, "order": self.order, "score": self.score, "keys": self.keys, "hashes": self.hashes,
-            "bounds": self.bounds}
+            "weights": self.weights, "order": self.order, "score": self.score, "hkeys": self.hkeys, "keys": self.keys,
+            "hashes": self.hashes, "bounds": self.bounds}
         fresh = {}
         for name, shape in shapes.items():
-            array = np.zeros(shape, np.uint64 if name == "hashes" else np.int64)
+            # Unset: every row is written before it is read (zeroing the move lists of engines with room
+            # for thousands of moves took a tenth of a small search's time).
+            array = scratch(shape, np.uint64 if name == "hashes" else np.int64)
             if name in old:
                 kept = np.asarray(old[name])
                 array[: kept.shape[0]] = kept
             fresh[name] = array
         self.states, self.ended = fresh["states"], fresh["ended"]
         self.moves, self.weights, self.order = fresh["moves"], fresh["weights"], fresh["order"]
-        self.score = fresh["score"]
+        self.score, self.hkeys = fresh["score"], fresh["hkeys"]
         self.keys, self.hashes, self.bounds = fresh["keys"], fresh["hashes"], fresh["bounds"]
         self.plies = plies
 
@@ -380,6 +393,8 @@ class _Expecti:
                 self.nfree -= 1
                 row = self.tfree[self.nfree]
             else:
+                if self.used >= self.tkeys.shape[0]:
+                    self._grow_arena()
                 row = self.used
                 self.used += 1
             self.tidx[slot] = row
@@ -392,6 +407,15 @@ class _Expecti:
         self.tmove[slot] = move
         self.stores += 1
         return 0
+
+    def _grow_arena(self) -> None:
+        """Double the arena of keys (and the list of free rows), the rows in use kept at their numbers."""
+        rows: cython.Py_ssize_t = 2 * self.tkeys.shape[0]
+        keys = scratch((rows, self.key_width))
+        keys[: self.used] = np.asarray(self.tkeys)[: self.used]
+        free = np.empty(rows, np.int64)
+        free[: self.nfree] = np.asarray(self.tfree)[: self.nfree]
+        self.tkeys, self.tfree = keys, free
 
     def _rehash(self) -> None:
         """Double the table (up to ``2**max_bits`` entries) and put every entry back in its bucket (of
@@ -549,7 +573,7 @@ class _Expecti:
         i: cython.Py_ssize_t
         k: cython.Py_ssize_t
         mover: cython.Py_ssize_t = self.game.to_move(state)
-        self._order(ply, count, first, mover)
+        self._order(ply, count, first, mover, self._hinted(ply, count), True)
         best_n: cython.longlong = self.lo - 1 if maximise else self.hi + 1
         best_d: cython.longlong = 1
         best_i: cython.Py_ssize_t = -1
@@ -599,17 +623,29 @@ class _Expecti:
         return best_i
 
     @cython.cfunc
+    @cython.exceptval(-1)
+    def _hinted(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t) -> cython.bint:
+        """Whether the engine's ordering hint wrote keys for the moves at ``ply`` (into ``hkeys``)."""
+        if self.hint is None:
+            return False
+        return self.hint.keys(self.states[ply], self.moves[ply], count, self.hkeys[ply]) != 0
+
+    @cython.cfunc
     @cython.exceptval(-1, check=False)
     def _order(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, first: cython.Py_ssize_t,
-               mover: cython.Py_ssize_t) -> cython.int:
-        """The move order at ``ply``: the table's move ``first`` (if any), then the others by their history
-        (how often the same move of the same player refuted a position anywhere in the search; ties in
-        the legal order). ``score[ply, i]`` keeps move ``i``'s history slot."""
+               mover: cython.Py_ssize_t, hinted: cython.bint, history: cython.bint) -> cython.int:
+        """The move order at ``ply``: the table's move ``first`` (if any), then the others by the engine's
+        hint (``hinted``: its keys ascending, as the reference's ``order_moves``), then (``history``) by
+        their history (how often the same move of the same player refuted a position anywhere in the
+        search), then in the legal order. ``score[ply, i]`` keeps move ``i``'s history slot."""
         i: cython.Py_ssize_t
         j: cython.Py_ssize_t
         w: cython.Py_ssize_t
         h: cython.ulonglong
         v: cython.longlong
+        key: cython.longlong = 0
+        other: cython.Py_ssize_t
+        c: cython.int
         for i in range(count):
             h = (_SEED + cython.cast(cython.longlong, mover)) & _MASK
             for w in range(self.move_width):
@@ -624,11 +660,21 @@ class _Expecti:
         for i in range(count):
             if i == first:
                 continue
-            # insertion by history, descending (stable: ties keep the legal order)
+            # insertion (stable: ties keep the legal order)
             v = self.history[self.score[ply, i]]
+            if hinted:
+                key = self.hkeys[ply, i]
             j = placed
-            while j > low and self.history[self.score[ply, self.order[ply, j - 1]]] < v:
-                self.order[ply, j] = self.order[ply, j - 1]
+            while j > low:
+                other = self.order[ply, j - 1]
+                c = 0
+                if hinted and self.hkeys[ply, other] != key:
+                    c = 1 if self.hkeys[ply, other] < key else -1
+                if c == 0 and history and self.history[self.score[ply, other]] != v:
+                    c = 1 if self.history[self.score[ply, other]] > v else -1
+                if c >= 0:
+                    break
+                self.order[ply, j] = other
                 j -= 1
             self.order[ply, j] = i
             placed += 1
@@ -716,6 +762,7 @@ class _Expecti:
         mover: cython.Py_ssize_t
         slot: cython.Py_ssize_t
         first: cython.Py_ssize_t
+        count_next: cython.Py_ssize_t
         if self.star >= 2:
             for i in range(count):
                 self.game.apply(state, self.moves[ply, i], self.states[ply + 1])
@@ -733,10 +780,11 @@ class _Expecti:
                 self._repeats(ply + 1)
                 slot = self._find(ply + 1)
                 first = self.tmove[slot] if slot >= 0 else -1
-                if self.game.legal(self.states[ply + 1], self.moves[ply + 1]) <= 0:
+                count_next = self.game.legal(self.states[ply + 1], self.moves[ply + 1])
+                if count_next <= 0:
                     raise SearchRefused("a position that is not terminal has no legal move")
-                if first < 0:
-                    first = 0
+                if first < 0:  # the table's move, else the first legal move (the hint's first was
+                    first = 0  # measured: 3.2 times the nodes on long-odds)
                 self.game.apply(self.states[ply + 1], self.moves[ply + 1, first], self.states[ply + 2])
                 self._value(ply + 2, a_n, a_d, b_n, b_d)
                 vn, vd = self.rn, self.rd
@@ -856,6 +904,7 @@ class _Expecti:
         k: cython.Py_ssize_t
         i: cython.Py_ssize_t
         chosen: cython.Py_ssize_t
+        mover: cython.Py_ssize_t
         maximise: cython.bint
         while ply < MAX_PLY:
             state = self.states[ply]
@@ -869,11 +918,7 @@ class _Expecti:
             slot = self._find(ply)
             first = self.tmove[slot] if slot >= 0 else -1
             count = self.game.legal(state, self.moves[ply])
-            for i in range(count):
-                self.order[ply, i] = i
-            if 0 <= first < count:
-                self.order[ply, 0] = first
-                self.order[ply, first] = 0
+            self._order(ply, count, first, mover, self._hinted(ply, count), False)
             chosen = -1
             for k in range(count):
                 i = self.order[ply, k]
@@ -915,9 +960,11 @@ def table_bits_for(game: PackedGame, budget: int = TABLE_BYTES) -> int:
 
 def solve(game: PackedGame, state: Any, pov: int, *, lo: int = -1, hi: int = 1, star: int = 2,
           table_bits: int | None = None, max_nodes: int | None = None, expired: Callable[[], bool] | None = None,
-          progress: Callable[[int], None] | None = None, progress_every: int = 10_000) -> dict[str, Any]:
+          progress: Callable[[int], None] | None = None, progress_every: int = 10_000,
+          ordering: bool = True) -> dict[str, Any]:
     """The exhaustive expectiminimax value for player ``pov`` of the packed ``state`` of ``game`` (see the
-    module docstring): ``pov`` maximises, every other player minimises.
+    module docstring): ``pov`` maximises, every other player minimises. ``ordering=False`` leaves out the
+    engine's move-ordering hint (for measurements; the value never depends on it).
 
     Returns ``value`` (a ``Fraction``), ``pv`` (up to the first chance node: a list of (packed state, move
     record) pairs), ``nodes`` (positions visited, terminal ones and Star2 probes included), the table's
@@ -937,7 +984,7 @@ def solve(game: PackedGame, state: Any, pov: int, *, lo: int = -1, hi: int = 1, 
         raise ValueError(f"table_bits must be between 1 and 30, not {table_bits}")
     started = time.perf_counter()
     search = _Expecti(game, int(pov), int(lo), int(hi), int(star), table_bits,
-                      -1 if max_nodes is None else max_nodes, expired, progress, progress_every)
+                      -1 if max_nodes is None else max_nodes, expired, progress, progress_every, ordering)
     try:
         n, d = search.solve(state)
     except SearchStopped as stop:

@@ -42,6 +42,9 @@ Indexes are not bounds-checked (the header's directives). What makes them safe: 
 move record's card types are checked against ``K`` and its length against the record's width before
 they are used, and every write into a caller's buffer is checked against the buffer's rows first.
 
+**Move ordering**: :meth:`StratatakEngine.move_order` gives the compiled searches the reference's order of
+attacks (:class:`StratatakOrder`, a :class:`~stratagem.core.packed_order.MoveOrder`).
+
 Limits (``encode`` and :meth:`legal` raise ``ValueError`` beyond them): a state of more than :data:`MAX_MOVES`
 distinct plays (a hand of far more cards than any hand size of the rules) and a known pile longer than the
 deck.
@@ -60,8 +63,10 @@ import numpy as np
 
 if cython.compiled:
     from cython.cimports.stratagem.core.packed import CHANCE, PackedGame
+    from cython.cimports.stratagem.core.packed_order import MoveOrder
 else:
     from stratagem.core.packed import CHANCE, PackedGame
+    from stratagem.core.packed_order import MoveOrder
 
 #: Move kinds (word 0 of a move record).
 PLAY = cython.declare(cython.longlong, 0)
@@ -81,6 +86,23 @@ MAX_MOVES = 4096
 
 #: Strataclash compositions: a colour 0..2 (Blue, Red, Green) or mixed.
 MIXED = cython.declare(cython.longlong, 3)
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _attack_wins(a: cython.longlong, ac: cython.longlong, d: cython.longlong, dc: cython.longlong) -> cython.bint:
+    """The reference's ``battle_winner``: the higher Fighter total (``a`` attacking, ``d`` defending), else
+    the Strataclash of the compositions ``ac`` and ``dc`` (a colour, or :data:`MIXED`)."""
+    if a != d:
+        return a > d
+    if ac == MIXED:
+        return False
+    if dc == MIXED:
+        return True
+    if ac == dc:
+        return False
+    return (ac + 1) % 3 == dc  # Blue beats Red, Red beats Green, Green beats Blue
 
 
 @cython.cclass
@@ -142,6 +164,10 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         self._count = 0
         self._out = np.zeros((MAX_MOVES, 2 + max_play), np.int64)
         self._order = np.zeros(MAX_MOVES, np.int64)
+
+    def move_order(self) -> StratatakOrder:
+        """The reference's ``order_moves`` over packed states, for the compiled searches."""
+        return StratatakOrder(self)
 
     @staticmethod
     def from_game(game: Any) -> StratatakEngine:
@@ -353,6 +379,35 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         return MIXED if found < 0 else found
 
     @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _play_fighters(self, play: cython.longlong[::1]) -> cython.longlong:
+        """The Fighter total of a play record (Stars count 0)."""
+        i: cython.Py_ssize_t
+        t: cython.longlong
+        total: cython.longlong = 0
+        for i in range(play[1]):
+            t = play[2 + i]
+            if t != self.star:
+                total += t % self.m + 1
+        return total
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _play_composition(self, play: cython.longlong[::1]) -> cython.longlong:
+        """The single colour of a play record, or :data:`MIXED` (Stars are colourless; only Stars: mixed)."""
+        i: cython.Py_ssize_t
+        t: cython.longlong
+        found: cython.longlong = -1
+        for i in range(play[1]):
+            t = play[2 + i]
+            if t != self.star:
+                if found < 0:
+                    found = t // self.m
+                elif found != t // self.m:
+                    return MIXED
+        return MIXED if found < 0 else found
+
+    @cython.cfunc
     @cython.exceptval(-1)
     def _resolve(self, s: cython.longlong[::1], defence: cython.longlong[::1]) -> cython.int:
         """Seed "After Each Battle", the defence given as a play record (the attack is on the table)."""
@@ -376,18 +431,8 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
                 elif found != t // self.m:
                     found = MIXED
         dc = MIXED if found < 0 else found
-        if a != d:
-            attack_wins = a > d
-        else:  # Strataclash
-            ac = self._composition(s, self.o_table)
-            if ac == MIXED:
-                attack_wins = False
-            elif dc == MIXED:
-                attack_wins = True
-            elif ac == dc:
-                attack_wins = False
-            else:  # Blue beats Red, Red beats Green, Green beats Blue
-                attack_wins = (ac + 1) % 3 == dc
+        ac = self._composition(s, self.o_table) if a == d else MIXED
+        attack_wins = _attack_wins(a, ac, d, dc)
         winner = attacker if attack_wins else 1 - attacker
         for t in range(self.k):  # both plays to the discard pile
             s[self.o_disc + t] += s[self.o_table + t]
@@ -648,4 +693,73 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         return record
 
 
-__all__ = ["DRAW", "MAX_MOVES", "PLAY", "StratatakEngine"]
+#: A key's parts: the bucket (shifted above) and the rank within it (offset so that it stays positive).
+_RANK = cython.declare(cython.longlong, 1 << 32)
+_OFFSET = cython.declare(cython.longlong, 1 << 31)
+
+
+@cython.cclass
+class StratatakOrder(MoveOrder):  # type: ignore[misc]
+    """The attacks of :meth:`~stratagem.models.stratatak.rules.StratatakGame.order_moves` over packed
+    states, key for key: those the Defender cannot beat with any play from hand (the open hand is known),
+    emptying the hand first, the weakest first; then the others, more cards before fewer, stronger before
+    weaker. The keys sort as the reference's key tuples do.
+
+    Defences (and chance draws) have no hint: the reference's defence order (winning defences first, more
+    cards before fewer) was measured to cost the compiled searches, whose history heuristic orders
+    defences better: with it expectiminimax searched long-odds in 10,873 nodes instead of 978,
+    reshuffle-gamble in 11,807 instead of 6,049, run-of-reds in 889 instead of 716.
+    """
+
+    engine: StratatakEngine
+    answers: cython.longlong[:, ::1]
+    strength: cython.longlong[::1]
+    colour: cython.longlong[::1]
+
+    def __init__(self, engine: StratatakEngine) -> None:
+        MoveOrder.__init__(self, engine)
+        self.engine = engine
+        self.answers = np.zeros((MAX_MOVES, engine.move_width), np.int64)
+        self.strength = np.zeros(MAX_MOVES, np.int64)
+        self.colour = np.zeros(MAX_MOVES, np.int64)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def keys(self, state: cython.longlong[::1], moves: cython.longlong[:, ::1], count: cython.Py_ssize_t,
+             out: cython.longlong[::1]) -> cython.int:
+        e: StratatakEngine = self.engine
+        phase: cython.longlong = state[e.o_phase]
+        player: cython.Py_ssize_t
+        hand: cython.longlong
+        answers: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        a: cython.longlong
+        ac: cython.longlong
+        held: cython.bint
+        empties: cython.bint
+        if phase == P_ATTACK:
+            player = state[e.o_attacker]
+            hand = state[e.o_sizes + player]
+            answers = e._plays(state, 1 - player, self.answers)
+            for j in range(answers):
+                self.strength[j] = e._play_fighters(self.answers[j])
+                self.colour[j] = e._play_composition(self.answers[j])
+            for i in range(count):
+                a = e._play_fighters(moves[i])
+                ac = e._play_composition(moves[i])
+                held = True
+                for j in range(answers):
+                    if not _attack_wins(a, ac, self.strength[j], self.colour[j]):
+                        held = False
+                        break
+                empties = moves[i, 1] == hand
+                if held:  # the cheapest sure win of the battle keeps the strong cards for later
+                    out[i] = (0 if empties else 2) * _RANK + a + _OFFSET
+                else:
+                    out[i] = 3 * _RANK - moves[i, 1] * 100 - a + _OFFSET
+            return 1
+        return 0
+
+
+__all__ = ["DRAW", "MAX_MOVES", "PLAY", "StratatakEngine", "StratatakOrder"]
