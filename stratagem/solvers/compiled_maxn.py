@@ -5,10 +5,17 @@ fractions, in C, over the engine's packed states) from the reference ``state`` e
 returns the same :class:`~stratagem.solvers.gametree.MinimaxResult` as
 :func:`~stratagem.solvers.multiplayer.maxn` without a depth: the vector (integers where the entries are
 whole, else fractions), the line as reference moves (each decoded by the engine and played on the
-reference engine, so a move that is not legal there raises) and the node count. Ties go to the first move
-in the legal order, which the compiled engines share with the reference engines, so the vector is the
-Python search's. A depth limit needs the game's evaluation (callers use the Python search then); a node or
-time limit gives status ``unknown``; a vector needing fractions beyond 62 bits raises
+reference engine, so a move that is not legal there raises) and the node count.
+
+The tie rule, explicitly: at a decision node the player to move takes the first move, in the legal order,
+whose vector gives them the highest return; a later move replaces it only with a strictly higher return.
+Both searches apply it (the Python search without move ordering, the kernel in the engine's legal order),
+and the compiled engines list moves in the reference engines' order (their tests hold them to it), so the
+vector, the chosen move and the line are the Python search's: tests/solvers/test_packed_expectimax.py
+compares all three on random three- and four-player positions.
+
+A depth limit needs the game's evaluation (callers use the Python search then); a node or time limit gives
+status ``unknown``; a vector needing fractions beyond 62 bits raises
 :class:`~stratagem.solvers.compiled_expectimax.FractionsTooLarge`. No game is imported here.
 """
 
