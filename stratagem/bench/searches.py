@@ -15,8 +15,9 @@ shipped two-player turn-based position:
   (:func:`~stratagem.solvers.compiled_alphabeta.alphabeta_compiled`,
   :func:`~stratagem.solvers.compiled_expectimax.expectiminimax_compiled`) and on the reference engine (the
   Python search with the game's move ordering and the table), with the value each found (they must
-  agree) and their CPU seconds: the compiled search has no game move ordering, so it visits more nodes,
-  and the ratio of CPU seconds is the speed-up a user sees.
+  agree) and their CPU seconds: the searches order moves differently (the compiled ones by the engine's
+  hint where it has one, killers and history), so their node counts differ, and the ratio of CPU seconds
+  is the speed-up a user sees.
 - **Paranoid and max^n nodes per CPU-second** on the shipped positions of three or more players
   (:func:`~stratagem.solvers.compiled_expectimax.paranoid_compiled`,
   :func:`~stratagem.solvers.compiled_maxn.maxn_compiled` against the Python searches); a reference search
@@ -253,10 +254,10 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
         "### Exact search nodes per CPU-second",
         "",
         "The exhaustive search `analyze` runs -- alpha-beta, or expectiminimax with Star2 (`expecti`) where",
-        "chance lies below the root: compiled (legal order, table, moves that end the game scored first;",
-        "alpha-beta also killers; expecti exact fractions over integer chance weights) and reference (the",
-        "Python search with the game's move ordering and the table). The values must agree; node counts",
-        "differ because the compiled engine has no move ordering.",
+        "chance lies below the root: compiled (moves that end the game scored first, the table's move, the",
+        "engine's ordering hint where it has one, the history heuristic; alpha-beta also killers; expecti",
+        "exact fractions over integer chance weights) and reference (the Python search with the game's move",
+        "ordering and the table). The values must agree; node counts differ with the move ordering.",
         "",
         "| position | search | value (compiled / reference) | compiled nodes | compiled CPU s | reference nodes | "
         "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled |",

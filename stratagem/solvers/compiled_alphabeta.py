@@ -6,7 +6,8 @@ returns the same :class:`~stratagem.solvers.gametree.MinimaxResult` as :func:`st
 without a depth: the value and the distance to the result (the same as the Python search's: both search
 every line with the same scores), the principal variation as reference moves (each decoded by the
 engine and played on the reference engine, so a move that is not legal there raises), and the node count
-(of the compiled search, which has no game move ordering: counts differ from the Python search's).
+(of the compiled search, ordered by the engine's hint where it has one, killers and history: counts differ
+from the Python search's).
 
 Only exhaustive searches run here: a depth limit needs the game's evaluation, which a compiled engine
 does not have (callers use the Python search then). A node or time limit gives status ``unknown`` with the

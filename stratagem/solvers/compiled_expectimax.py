@@ -8,7 +8,7 @@ and Star2 cuts at chance nodes, exact fractions, in C, over the engine's packed 
 without a depth: the exact value (a ``Fraction`` where chance makes one, else an integer), the principal
 variation up to the first chance node as reference moves (each decoded by the engine and played on the
 reference engine, so a move that is not legal there raises), and the node count of the compiled search
-(which has no game move ordering: counts differ from the Python search's).
+(ordered by the engine's hint where it has one and by history: counts differ from the Python search's).
 
 Only exhaustive searches run here: a depth limit needs the game's evaluation (callers use the Python
 search then). A node or time limit gives status ``unknown``. A position whose exact value needs fractions
