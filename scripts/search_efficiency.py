@@ -254,8 +254,8 @@ def reasons(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
             why = (f"the engine's ordering hint (the game's order of attacks) and the history heuristic leave it "
                    f"{compiled / r['searched']:.1f} times the reference search's nodes")
         else:
-            why = ("no move-ordering hint in this compiled engine (the table's move and history; alpha-beta also killers): the same search "
-                   "with the game's `order_moves` (the reference column) visits "
+            why = ("no move-ordering hint in this compiled engine (the table's move and history; alpha-beta also "
+                   "killers): the same search with the game's `order_moves` (the reference column) visits "
                    f"{compiled / r['searched']:.1f} times fewer nodes")
         lines.append(f"| {name} | {_cell(compiled, proof)} | {_cell(r['searched'], proof)} | {why} |")
     return lines
