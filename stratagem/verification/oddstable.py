@@ -14,8 +14,9 @@ policy described by the table wins from it:
 - ``policy V MOVE`` (a decision only, ``@2``): ``L`` is what the one ``MOVE`` leads to, ``U`` is 1 (the
   other moves are not looked at). ``V`` must equal ``L``, and ``MOVE`` must be legal;
 - ``frontier 1``: ``U`` 1, ``L`` 0 (the table stops there);
-- ``floor 0``: a ``play`` state that cannot be won: the turns it still needs (:func:`turns_needed`) exceed
-  the cards left in hand and pile, each turn playing one of them; ``U`` = ``L`` = 0.
+- ``floor 0``: a ``play`` state that cannot be won (:func:`floor_holds`): for every set of goal rows, the
+  turns it still needs (:func:`turns_needed`) exceed the cards left in hand and pile, each turn playing one
+  of them, or a weather's goal cards cannot all reach those rows; ``U`` = ``L`` = 0.
 
 Below a move the checker follows the rules: a won game is worth 1, a lost one 0, the draws are chance, and
 the next ``play``, ``reveal`` or ``target`` state must be listed (a state missing is an error, whatever
@@ -76,7 +77,8 @@ from stratagem.models.strato.rules.position import ONGOING, WON, Row
 from stratagem.verification.policy import policy_game
 from stratagem.verification.verdict import Verdict
 
-__all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "is_table", "read_table", "turns_needed"]
+__all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "floor_holds", "is_table", "read_table",
+           "turns_needed"]
 
 TABLE_FORMAT = "stratagem/strato-odds-table@2"
 #: The formats read: ``@1`` is ``@2`` without ``policy`` rows.
@@ -93,17 +95,57 @@ def turns_needed(challenge: Challenge, rows: tuple[Row, ...]) -> int:
     eligible = [r for r, row in enumerate(rows) if challenge.goal.eligible(row)]
     best: int | None = None
     for chosen in _subsets(eligible, challenge.rows_required):
-        need: Counter[str] = Counter()
-        short = 0
-        for r in chosen:
-            row = rows[r]
-            for side, half_goal in challenge.goal.halves():
-                need.update(half_goal.needs(row))
-                short += max(0, half_goal.length() - len(row.half(side)))
-        supply = sum(max(0, n - on_table[w]) for w, n in need.items())
-        bound = max(supply, (short + 1) // 2, 1)
+        bound = _bound(challenge, rows, chosen, on_table)
         best = bound if best is None else min(best, bound)
     return best if best is not None else 1 << 20
+
+
+#: Weathers whose action can bring a card from one row into another: Fog (a column's swap or move), Storm
+#: (two ends' swap) and Cloud (it may copy either). Wind, Rain and Sun act within their own row.
+MOVERS = frozenset("FTC")
+
+
+def floor_holds(challenge: Challenge, rows: tuple[Row, ...], hand: str, pile: str) -> bool:
+    """Whether a ``play`` state with ``rows``, ``hand`` and the unseen ``pile`` cannot be won, by the floor:
+    for **every** set ``G`` of goal rows that could win, (a) :func:`turns_needed`'s bound for ``G`` exceeds
+    the cards left in hand and pile (each turn plays one of them), or (b) some weather ``w`` has more goal
+    cards wanted in ``G``'s rows than can ever be there: the cards of ``w`` now in ``G``'s rows, in hand and
+    in the pile (each may be played into ``G``), and of the cards of ``w`` in the other rows at most those
+    that actions still to play can carry in -- only a Fog, a Storm or a Cloud moves a card from one row to
+    another, one card an action, so the cards taken from other rows number at most the Fog, Storm and
+    Cloud cards in hand and pile. Discarded cards never return. A relaxation of the rules: it only rules
+    out wins that are impossible, so 0 is an upper bound on the value of every state it holds for."""
+    left = len(hand) + len(pile)
+    on_table: Counter[str] = Counter("".join(row.left + row.right for row in rows))
+    unseen = Counter(hand + pile)
+    movers = sum(n for w, n in unseen.items() if w in MOVERS)
+    eligible = [r for r, row in enumerate(rows) if challenge.goal.eligible(row)]
+    for chosen in _subsets(eligible, challenge.rows_required):
+        if _bound(challenge, rows, chosen, on_table) > left:
+            continue
+        in_goal_rows = Counter("".join(rows[r].left + rows[r].right for r in chosen))
+        need: Counter[str] = Counter()
+        for r in chosen:
+            for _, half_goal in challenge.goal.halves():
+                need.update(half_goal.needs(rows[r]))
+        carried = [max(0, n - in_goal_rows[w] - unseen[w]) for w, n in need.items()]
+        elsewhere = [on_table[w] - in_goal_rows[w] for w in need]
+        if all(c <= e for c, e in zip(carried, elsewhere, strict=True)) and sum(carried) <= movers:
+            return False
+    return True
+
+
+def _bound(challenge: Challenge, rows: tuple[Row, ...], chosen: tuple[int, ...], on_table: Counter[str]) -> int:
+    """:func:`turns_needed`'s bound for the one set of goal rows ``chosen``."""
+    need: Counter[str] = Counter()
+    short = 0
+    for r in chosen:
+        row = rows[r]
+        for side, half_goal in challenge.goal.halves():
+            need.update(half_goal.needs(row))
+            short += max(0, half_goal.length() - len(row.half(side)))
+    supply = sum(max(0, n - on_table[w]) for w, n in need.items())
+    return max(supply, (short + 1) // 2, 1)
 
 
 def _subsets(items: list[int], size: int) -> Iterable[tuple[int, ...]]:
@@ -322,10 +364,11 @@ def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> T
         elif kind == "floor":
             if state.phase != PLAY:
                 raise _Bad(f"line {number}: only a play state is a floor")
-            needed = turns_needed(game.challenge, state.rows)
-            left = len(state.hands[0]) + len(state.pile)
-            if needed <= left:
-                raise _Bad(f"line {number}: {needed} turn(s) needed and {left} card(s) left: not a floor")
+            if not floor_holds(game.challenge, state.rows, state.hands[0], state.pile):
+                needed = turns_needed(game.challenge, state.rows)
+                left = len(state.hands[0]) + len(state.pile)
+                raise _Bad(f"line {number}: not a floor: a set of goal rows is still possible ({needed} turn(s) "
+                           f"needed at least, {left} card(s) left, and the goal's cards can reach its rows)")
             if value != 0:
                 raise _Bad(f"line {number}: a floor is worth 0, not {value}")
             result = (0, 0)

@@ -3,7 +3,8 @@ with the rules alone, both ways when the search finished; forged tables are refu
 
 Forgeries: a wrong value; a missing state; a decision valued with one of its moves left out; a chance
 node valued with its probabilities changed; in a policy row, a move that is worse than claimed, a move
-that is not legal, a draw's state missing, and a claimed lower bound above the policy. Each is made by
+that is not legal, a draw's state missing, and a claimed lower bound above the policy; a floor row's value
+changed, and a floor row on a lost state that the floor does not prove. Each is made by
 rewriting one row of a real table the way a faulty writer would, and ``verify`` must reject it.
 """
 
@@ -23,7 +24,7 @@ from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.position import ONGOING
 from stratagem.models.strato.rules.puzzle import setup_from_data
 from stratagem.verification import verify
-from stratagem.verification.oddstable import check_table, read_table
+from stratagem.verification.oddstable import check_table, floor_holds, read_table, turns_needed
 from tests.models.strato.support import puzzle_challenge
 
 OPTIONS = Options()
@@ -286,3 +287,52 @@ def test_an_interval_where_the_search_stops_is_certified(tmp_path: Path) -> None
     assert summary.lower <= Fraction(13, 15) <= summary.upper
     verdict = verify(path)
     assert all(c.status == "certified" for c in verdict.claims if c.claim != "exact"), verdict.claims
+
+
+# -- floor rows (the supply floor: a weather's goal cards unable to reach the goal rows) -----------------------
+
+#: A level-2 position whose table holds floor rows that only the supply part of the floor proves (their turn
+#: bound is within the cards left): the goal's cards of some weather are no longer all on the table or in hand.
+SUPPLY = "CSRCR(RW)WWWRR/SSS(SC)CCC CCS {} 1 S play"
+
+
+def level_2_table(tmp_path: Path) -> tuple[Path, HiddenStrato]:
+    challenge = puzzle_challenge("level-2-example")
+    game = HiddenStrato(challenge, OPTIONS, parse_hidden(SUPPLY))
+    solver = Solver(game)
+    assert solver.solve().status == "solved"
+    path = tmp_path / "odds.tbl.gz"
+    value_table(solver, path, {"setup": {"challenge": challenge.to_data()}, "deal": "test"})
+    return path, game
+
+
+def test_supply_floor_rows_are_certified(tmp_path: Path) -> None:
+    path, game = level_2_table(tmp_path)
+    floors = [state for _, kind, _, state in entries(rows_of(path)) if kind == "floor"]
+    supply_only = [s for s in floors if turns_needed(game.challenge, s.rows) <= len(s.hands[0]) + len(s.pile)]
+    assert supply_only and all(floor_holds(game.challenge, s.rows, s.hands[0], s.pile) for s in floors)
+    verdict = verify(path)
+    assert verdict.status == "certified", verdict.problem
+    assert {c.claim for c in verdict.claims if c.status == "certified"} >= {"upper_bound", "exact"}
+
+
+def test_a_floor_value_changed_is_refused(tmp_path: Path) -> None:
+    path, _ = level_2_table(tmp_path)
+    rows = rows_of(path)
+    i = next(i for i, kind, _, _ in entries(rows) if kind == "floor")
+    rows[i] = f"floor 1 {rows[i].split(' ', 2)[2]}"
+    assert "a floor is worth 0, not 1" in refused(rewrite(path, rows))
+
+
+def test_a_floor_row_where_the_floor_does_not_hold_is_refused(tmp_path: Path) -> None:
+    """A lost state (value 0) that the floor does not prove, marked as a floor: refused, though its value is 0."""
+    path, game = level_2_table(tmp_path)
+    rows = rows_of(path)
+    for i, kind, value, state in entries(rows):
+        if kind == "value" and value == 0 and state.phase == PLAY and not floor_holds(
+                game.challenge, state.rows, state.hands[0], state.pile):
+            rows[i] = f"floor 0 {rows[i].split(' ', 2)[2]}"
+            break
+    else:
+        raise AssertionError("no lost state outside the floor to forge")
+    assert "not a floor" in refused(rewrite(path, rows))

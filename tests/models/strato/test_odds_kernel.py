@@ -10,19 +10,23 @@ each, the compiled value must equal the exact ``Fraction`` of :func:`~stratagem.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from stratagem.models.strato.hidden import odds_kernel
 from stratagem.models.strato.hidden.exact import Solver, compiled_odds
-from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, parse_hidden
+from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, format_hidden, parse_hidden
 from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, win_payoff
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.solvers.mdp import SOLVED, optimal_value
+from stratagem.verification.oddstable import floor_holds, turns_needed
 from tests.models.strato.support import puzzle_challenge
 
 OPTIONS = Options()
@@ -144,3 +148,66 @@ def test_the_policy_is_a_lower_bound_and_the_cut_lowers_it() -> None:
         wider.kernel.set_width(2)  # its choices include the narrow policy's: at least its value, at most the optimum
         value = wider.solve().value
         assert value is not None and values[0] <= value <= exact
+
+
+# -- the floor: the kernel's twin against the checker's ------------------------------------------------------
+
+@cache
+def walked_states() -> tuple[tuple[str, int, HiddenState], ...]:
+    """``play`` states of random solo games (random moves, Redraws and Suns discarding included, random draws)
+    of challenge 0, challenge 1 and the level-2 example, with the deal's seed."""
+    found: list[tuple[str, int, HiddenState]] = []
+    for seed in range(240):
+        name = ("challenge-0", "challenge-1", "level-2-example")[seed % 3]
+        challenge = puzzle_challenge(name)
+        game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, seed, 1))
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            if state.phase == PLAY:
+                found.append((name, seed, state))
+            if game.chance_outcomes(state):
+                state = game.apply(state, rng.choice([card for card, _ in game.chance_outcomes(state)]))
+            else:
+                state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return tuple(found)
+
+
+@cache
+def deal_solver(name: str, seed: int) -> Solver:
+    challenge = puzzle_challenge(name)
+    return Solver(HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, seed, 1)), 10)
+
+
+def test_the_compiled_floor_is_the_checkers_floor() -> None:
+    """The search prunes with ``HiddenSolo.dead``; ``verify`` re-derives :func:`floor_holds` in plain Python.
+    On every state met they agree (the writer marks floors by the kernel's twin, so a disagreement would be a
+    table ``verify`` refuses, or a floor the checker does not know)."""
+    states = walked_states()
+    held = supply_only = 0
+    for name, seed, state in states:
+        challenge = puzzle_challenge(name)
+        solver = deal_solver(name, seed)
+        plain = floor_holds(challenge, state.rows, state.hands[0], state.pile)
+        vector, counts = solver.vector(state.rows, state.hands[0], state.last), solver.counts(state.pile)
+        assert solver.kernel.dead(vector, counts) == plain, format_hidden(state)
+        held += plain
+        supply_only += plain and turns_needed(challenge, state.rows) <= len(state.hands[0]) + len(state.pile)
+    assert len(states) >= 1500 and held >= 50 and supply_only >= 20, (len(states), held, supply_only)
+
+
+def test_the_interpreted_floor_is_the_compiled_one() -> None:
+    """The kernel's ``.py`` run interpreted (loaded under another name) gives the compiled floor."""
+    source = Path(odds_kernel.__file__).with_name("odds_kernel.py")
+    spec = importlib.util.spec_from_file_location("odds_kernel_interpreted", source)
+    assert spec is not None and spec.loader is not None
+    interpreted = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(interpreted)
+    assert not interpreted.cython.compiled
+    slow: dict[tuple[str, int], Any] = {}
+    for name, seed, state in walked_states()[::3]:
+        solver = deal_solver(name, seed)
+        if (name, seed) not in slow:
+            slow[name, seed] = interpreted.HiddenSolo(*solver.kernel_args)
+        vector, counts = solver.vector(state.rows, state.hands[0], state.last), solver.counts(state.pile)
+        assert slow[name, seed].dead(vector, counts) == solver.kernel.dead(vector, counts), format_hidden(state)

@@ -19,7 +19,8 @@ table@2``, docs/formats.md), which ``verify`` checks from the rules alone
 - ``policy``: a decision with a positive lower bound (proven won with certainty, or the policy's value),
   with the one move its search chose: its upper bound is the trivial 1, its value what that move leads to;
 - ``frontier``: 1 as an upper bound and 0 as a lower one (nothing known there);
-- ``floor``: 0 by the floor that verify computes itself (more turns needed than cards left).
+- ``floor``: 0 by the floor that verify computes itself (for every set of goal rows, more turns needed than
+  cards left, or a weather's goal cards unable to reach those rows).
 
 The written upper values are recomputed from the successors' and are no larger than the search's own
 bounds; the lower values are the exact value of the policy the table describes (each ``policy`` row's
@@ -92,8 +93,9 @@ class Solver:
         eligible = [r for r, row in enumerate(root.rows) if challenge.goal.eligible(row)]
         combos = np.array(list(combinations(eligible, challenge.rows_required)), np.int64).reshape(
             -1, challenge.rows_required)
-        self.kernel = kernel.HiddenSolo(self.packing.spec, lay.rows, lay.maxl, challenge.limit, needs, goal_len,
-                                        combos, max_states)
+        #: The kernel's deal parameters (to build another kernel on the same deal, e.g. one run interpreted).
+        self.kernel_args = (self.packing.spec, lay.rows, lay.maxl, challenge.limit, needs, goal_len, combos, max_states)
+        self.kernel = kernel.HiddenSolo(*self.kernel_args)
         self.tornadoes = [(row.left_tornado, row.right_tornado) for row in root.rows]
 
     # -- states as the kernel has them ----------------------------------------------------------
@@ -134,32 +136,11 @@ class Solver:
         return int(self.kernel.weight(self.counts(pile)))
 
     def hopeless(self, state: HiddenState) -> bool:
-        """The kernel's floor, stated again over the rules engine's rows for the table writer: more turns
-        needed (:func:`turns_needed`) than cards left. ``verify`` recomputes the floor of every state the
-        table marks so with its own bound (:mod:`stratagem.verification.oddstable`), sharing no code."""
-        return turns_needed(self.game, state.rows) > len(state.hands[0]) + len(state.pile)
-
-
-def turns_needed(game: HiddenStrato, rows: tuple[Row, ...]) -> int:
-    """The kernel's bound on the turns any win from ``rows`` needs: for the goal rows that could win, the
-    largest of the goal's cards the table lacks (a turn adds one card to the table), half the goal
-    half-rows' missing length rounded up (a turn lengthens them by two at most) and one; the least over
-    the sets of rows that could meet the goal (a huge number when none can)."""
-    challenge = game.challenge
-    table = "".join(row.left + row.right for row in rows)
-    eligible = [r for r, row in enumerate(rows) if challenge.goal.eligible(row)]
-    least = 1 << 20
-    for chosen in combinations(eligible, challenge.rows_required):
-        wanted: dict[str, int] = {}
-        missing = 0
-        for r in chosen:
-            for side, half_goal in challenge.goal.halves():
-                for weather, n in half_goal.needs(rows[r]).items():
-                    wanted[weather] = wanted.get(weather, 0) + n
-                missing += max(0, half_goal.length() - len(rows[r].half(side)))
-        lacking = sum(max(0, n - table.count(weather)) for weather, n in wanted.items())
-        least = min(least, max(lacking, -(-missing // 2), 1))
-    return least
+        """The kernel's floor (:meth:`~.odds_kernel.HiddenSolo.dead`) of a ``play`` state, for the table
+        writer: no set of goal rows is still possible (too few cards left for the turns it needs, or a
+        weather's goal cards unable to reach its rows). ``verify`` recomputes the floor of every state the
+        table marks so with its own code on the rules engine's rows (:mod:`stratagem.verification.oddstable`)."""
+        return bool(self.kernel.dead(self.vector(state.rows, state.hands[0], state.last), self.counts(state.pile)))
 
 
 @dataclass

@@ -26,9 +26,12 @@ them. Draw nodes are not stored (their value is a sum of stored ones). Cuts:
 
 - a move that wins at once is worth ``M``: the node's value is proven 1 and the other moves are not
   searched (``W = M`` is the largest value);
-- a ``play`` state whose turns needed (:func:`_turns_needed`: the goal's missing cards of each weather,
-  and half its missing length -- a turn adds one card to the table and lengthens goal half-rows by at
-  most two) exceed the cards left in hand and pile (every turn plays one of them) is proven 0;
+- a ``play`` state is proven 0 by the floor (:meth:`HiddenSolo._dead`) when no set of goal rows is still
+  possible: its turns needed (the goal's missing cards of each weather, and half its missing length -- a
+  turn adds one card to the table and lengthens goal half-rows by at most two) exceed the cards left in
+  hand and pile (every turn plays one of them), or some weather's goal cards cannot all reach its rows
+  (the hand, the pile and its own rows supply them; another row's only through a Fog, Storm or Cloud
+  still to play, one card each);
 - Star1's windows, and alpha-beta at decisions: a node proven outside its window stops early with a
   bound.
 
@@ -207,7 +210,7 @@ class HiddenSolo:
         self.np_after = np.zeros(self.size, np.int64)
         self.key = np.zeros(self.nw, np.int64)
         self.bnd = np.zeros((MAX_DEPTH, 3), np.int64)
-        self.scratch = np.zeros((2, 8), np.int64)
+        self.scratch = np.zeros((5, 8), np.int64)
         self.visits = 0
         self.generated = 0
         self.stop_at = -1.0
@@ -371,14 +374,6 @@ class HiddenSolo:
     # -- the floor -------------------------------------------------------------------------------
     @cython.cfunc
     @cython.exceptval(check=False)
-    def _turns_needed(self, d: cython.Py_ssize_t) -> cython.longlong:
-        """Turns any win from the table at level ``d`` still needs: over the sets of goal rows, the
-        least of max(the goal's cards of each weather missing from the whole table, half the goal's
-        missing length, 1)."""
-        return self._needed(self.cur[d]) >> 12
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
     def _needed(self, a: cython.longlong[::1]) -> cython.longlong:
         """The floor's bound of the table in the vector ``a`` times 4096, plus a tie-break for ordering
         moves (the least over the sets of goal rows of 64 x the missing cards + the missing length)."""
@@ -424,6 +419,91 @@ class HiddenSolo:
         if best < 0:
             return (1 << 20) << 12
         return (best << 12) + min(tie, 4095)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _dead(self, d: cython.Py_ssize_t) -> cython.bint:
+        """The floor of the ``play`` node at level ``d``: no set of goal rows ``G`` is still possible.
+        ``G`` is ruled out when (a) its turn bound (the goal's cards of each weather missing from the whole
+        table, half its missing length, 1) exceeds the cards left in hand and pile, or (b) some weather's
+        goal cards cannot all reach ``G``'s rows: those in ``G``'s rows, hand and pile count, those of other
+        rows only through a Fog, Storm or Cloud still to play, one card an action (docs/design.md section
+        8). The checker re-derives the same floor from the rules engine's rows in plain Python."""
+        maxl: cython.Py_ssize_t = self.maxl
+        a: cython.longlong[::1] = self.cur[d]
+        table_w: cython.longlong[::1] = self.scratch[0]
+        need: cython.longlong[::1] = self.scratch[1]
+        avail: cython.longlong[::1] = self.scratch[2]
+        in_g: cython.longlong[::1] = self.scratch[3]
+        r: cython.Py_ssize_t
+        side: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        w: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        hb: cython.Py_ssize_t = 2 * self.rows * (maxl + 1)
+        for w in range(6):
+            table_w[w] = 0
+            avail[w] = self.cnt[d, w]
+        for r in range(self.rows):
+            for side in range(2):
+                base = (r * 2 + side) * (maxl + 1)
+                for x in range(a[base]):
+                    table_w[a[base + 1 + x]] += 1
+        for x in range(a[hb]):
+            avail[a[hb + 1 + x]] += 1
+        left: cython.longlong = a[hb] + self.cnt[d, 6]
+        movers: cython.longlong = avail[0] + avail[1] + avail[4]  # cloud, fog, storm (letters C F R S T W)
+        supply: cython.longlong
+        short: cython.longlong
+        deficit: cython.longlong
+        total: cython.longlong
+        fits: cython.bint
+        for i in range(self.combos.shape[0]):
+            for w in range(6):
+                need[w] = 0
+                in_g[w] = 0
+            short = 0
+            for j in range(self.combos.shape[1]):
+                r = self.combos[i, j]
+                for side in range(2):
+                    base = (r * 2 + side) * (maxl + 1)
+                    for w in range(6):
+                        need[w] += self.needs[r, side, w]
+                    short += max(0, self.goal_len[r, side] - a[base])
+                    for x in range(a[base]):
+                        in_g[a[base + 1 + x]] += 1
+            supply = 0
+            for w in range(6):
+                supply += max(0, need[w] - table_w[w])
+            if max(supply, (short + 1) // 2, 1) > left:
+                continue
+            fits = True
+            total = 0
+            for w in range(6):
+                deficit = max(0, need[w] - in_g[w] - avail[w])
+                if deficit > table_w[w] - in_g[w]:
+                    fits = False
+                total += deficit
+            if fits and total <= movers:
+                return False
+        return True
+
+    def dead(self, start: object, counts: object) -> bool:
+        """:meth:`_dead` of a ``play`` state (its kernel vector, hand set, and its pile's six counts), for the
+        table writer and the tests."""
+        a = np.ascontiguousarray(start, np.int64)
+        level: cython.Py_ssize_t = MAX_DEPTH - 2
+        x: cython.Py_ssize_t
+        for x in range(self.size):
+            self.cur[level, x] = a[x]
+        total = 0
+        for x in range(6):
+            self.cnt[level, x] = int(counts[x])  # type: ignore[index]
+            total += int(counts[x])  # type: ignore[index]
+        self.cnt[level, 6] = total
+        return bool(self._dead(level))
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -659,8 +739,7 @@ class HiddenSolo:
         top: cython.longlong = self._weight(d)
         if self.policy and top < self.cutoff:
             return 0  # the policy's evaluation stops here: counted as lost (a lower bound), nothing kept
-        hand: cython.longlong = self.cur[d, 2 * self.rows * (self.maxl + 1)]
-        if self._turns_needed(d) > hand + self.cnt[d, 6]:
+        if self._dead(d):
             self._make_key(d, PLAY_KIND, -1, -1)
             self._store(self._slot(), self.table[self._slot()], 0, 0, -1)
             return 0
