@@ -152,12 +152,17 @@ def bound_proof(game: AnyGame, result: SimultaneousResult) -> dict[str, Any]:
     ``[move, "p/q"]`` (the player's moves) or ``[[move, ...], "p/q"]`` (the opponents' joint moves), the
     moves played with positive probability, or null where no parent needs that side.
     """
-    marker = _Marker(game, result)
-    marker.mark(result.root, result.depth, LOWER)
-    marker.mark(result.root, result.depth, UPPER)
+    if result.bound_parts is not None:  # the compiled walk finds the same parts over its own memo
+        parts = result.bound_parts()
+    else:
+        marker = _Marker(game, result)
+        marker.mark(result.root, result.depth, LOWER)
+        marker.mark(result.root, result.depth, UPPER)
+        parts = list(marker.needed.values())
     player, opponents, format_state = result.player, result.opponents, game.format_state
     nodes = []
-    for (state, remaining), (node, lower, upper) in marker.needed.items():
+    for node, lower, upper in parts:
+        state, remaining = node.state, node.depth
         lower_part = upper_part = None
         if lower:
             lower_part = [[move_label(game, state, player, m), fraction_text(p)]

@@ -10,8 +10,10 @@ So the result, and the certificate :mod:`~stratagem.solvers.matrixproof` writes 
 walk over the rules engine; ``verify`` still checks the certificate with the rules engine alone.
 
 What is compiled: the walk itself (terminals, decisions inside a turn, banking, the memo keys: the game's
-``pack`` and the turns left, as bytes; applying joint moves and building each matrix's cells). What stays
-Python: each matrix game's LP and its exact certificate (``solve_matrix``), exact sums at chance nodes,
+``pack`` and the turns left, as bytes; applying joint moves and building each matrix's cells). A pure saddle
+point of an integer game is found on the walk's integer cells (``solve_matrix``'s first step, giving its
+very solution through :func:`~stratagem.solvers.matrix.saddle_solution`). What stays Python: every other
+matrix game's LP and its exact certificate (``solve_matrix``), exact sums at chance nodes,
 and the decoding of each solved node's position into the reference engine's state (the result names its
 nodes by those states).
 
@@ -115,6 +117,7 @@ class PackedInduction:
     moves: cython.longlong[:, :, ::1]
     weights: cython.longlong[:, ::1]
     opts: cython.longlong[:, :, ::1]
+    cells: cython.longlong[:, :, ::1]
     nopts: cython.longlong[:, ::1]
     choice: cython.longlong[:, ::1]
     records: cython.longlong[:, ::1]
@@ -126,12 +129,16 @@ class PackedInduction:
     memo: dict[bytes, int]
     scratch: dict[bytes, int]
     solved: dict[Any, Any]
+    by_key: dict[bytes, Any]
+    needed: dict[bytes, list[Any]]
+    seen: set[bytes]
     count: cython.longlong
     max_nodes: cython.longlong
     evaluated: cython.longlong
     deadline: Any
     scratch_limit: cython.Py_ssize_t
     clock_every: cython.longlong
+    _last: Any
 
     def __init__(self, sp: SimultaneousPacked, player: int, payoff: str, deadline: Any, max_nodes: int | None,
                  scratch_limit: int, clock_every: int) -> None:
@@ -148,6 +155,9 @@ class PackedInduction:
         self.moves = np.zeros((self.plies, room, game.move_width), np.int64)
         self.weights = np.zeros((self.plies, room), np.int64)
         self.opts = np.zeros((self.plies, self.n, max(sp.max_player_moves, 1)), np.int64)
+        # each matrix's integer cells, for the saddle-point test (at most 64 x 64; a larger game skips the test)
+        side = min(max(int(sp.max_player_moves), 1), 64)
+        self.cells = np.zeros((self.plies, side, min(side ** max(int(self.n) - 1, 1), 64)), np.int64)
         self.nopts = np.zeros((self.plies, self.n), np.int64)
         self.choice = np.zeros((self.plies, self.n), np.int64)
         self.records = np.zeros((self.plies, game.move_width), np.int64)
@@ -159,12 +169,16 @@ class PackedInduction:
         self.memo = {}
         self.scratch = {}
         self.solved = {}
+        self.by_key = {}
+        self.needed = {}
+        self.seen = set()
         self.count = 0
         self.max_nodes = -1 if max_nodes is None else max_nodes
         self.evaluated = 0
         self.deadline = deadline
         self.scratch_limit = scratch_limit
         self.clock_every = clock_every
+        self._last = None
 
     # -- exact values as codes -----------------------------------------------------------------
     @cython.cfunc
@@ -385,6 +399,7 @@ class PackedInduction:
 
             raise UnsupportedGame("a player has no move at a simultaneous node")
         v = self._matrix_node(ply, below, rows, columns, remaining)
+        self.by_key[key] = self.solved[self._last]
         self.memo[key] = v
         if len(self.scratch) > self.scratch_limit:
             self.scratch.clear()
@@ -414,22 +429,54 @@ class PackedInduction:
     def _matrix_node(self, ply: cython.Py_ssize_t, below: cython.longlong, rows: cython.Py_ssize_t,
                      columns: cython.Py_ssize_t, remaining: cython.longlong) -> cython.longlong:
         """Build the node's exact matrix, solve it (Python: the LP and its certificate) and record it."""
-        from stratagem.solvers.matrix import solve_matrix
+        from stratagem.solvers.matrix import saddle_solution, solve_matrix
         from stratagem.solvers.simultaneous import SimultaneousNode
 
         r: cython.Py_ssize_t
         c: cython.Py_ssize_t
         v: cython.longlong
+        whole: cython.bint = True
+        lower: cython.longlong = 0
+        upper: cython.longlong = 0
+        low_row: cython.Py_ssize_t = 0
+        high_column: cython.Py_ssize_t = 0
+        cells: cython.longlong[:, ::1] = self.cells[ply]
         matrix = []
         for r in range(rows):
             line = []
             for c in range(columns):
                 self._child(ply, r, c)
                 v = self.value(ply + 1, below)
+                if v >= REF:
+                    whole = False
+                elif r < cells.shape[0] and c < cells.shape[1]:
+                    cells[r, c] = v
                 line.append(self._value(v))
             matrix.append(tuple(line))
         table = tuple(matrix)
-        solution = solve_matrix(table)
+        if whole and rows <= cells.shape[0] and columns <= cells.shape[1]:
+            # a pure saddle point on the integer entries, as solve_matrix finds it first (the first best row
+            # by its least entry, the first best column by its greatest), without a Python number per cell
+            for r in range(rows):
+                v = cells[r, 0]
+                for c in range(1, columns):
+                    if cells[r, c] < v:
+                        v = cells[r, c]
+                if r == 0 or v > lower:
+                    lower = v
+                    low_row = r
+            for c in range(columns):
+                v = cells[0, c]
+                for r in range(1, rows):
+                    if cells[r, c] > v:
+                        v = cells[r, c]
+                if c == 0 or v < upper:
+                    upper = v
+                    high_column = c
+        if whole and rows <= cells.shape[0] and columns <= cells.shape[1] and lower == upper:
+            solution = saddle_solution(rows, columns, low_row, high_column, int(lower))
+        else:
+            solution = solve_matrix(table)
         state = self.game.decode(np.asarray(self.states[ply, : self.width]))
         moves = [[int(self.opts[ply, q, i]) for i in range(self.nopts[ply, q])] for q in range(self.n)]
         opponents = [q for q in range(self.n) if q != self.player]
@@ -441,9 +488,119 @@ class PackedInduction:
 
             column_moves = tuple(itertools.product(*(moves[q] for q in opponents)))
         depth = None if remaining < 0 else int(remaining)
+        self._last = (state, depth)
         self.solved[(state, depth)] = SimultaneousNode(state, depth, tuple(moves[self.player]), column_moves, table,
                                                        solution)
         return self._intern(solution.value)
+
+    # -- the parts of a bound certificate (:mod:`~stratagem.solvers.boundproof`) -----------------------
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _mark(self, ply: cython.Py_ssize_t, remaining: cython.longlong, side: cython.int) -> cython.int:
+        """Note the nodes whose ``side`` part (0 lower, 1 upper) bounds the state at ``ply``: the walk of
+        ``boundproof._Marker.mark`` (the same order, the same first best move at a decision), over the
+        solved walk's memo."""
+        game: PackedGame = self.game
+        state: cython.longlong[::1] = self.states[ply, : self.width]
+        mover: cython.Py_ssize_t
+        count: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        q: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        c: cython.Py_ssize_t
+        best_i: cython.Py_ssize_t
+        best: cython.longlong
+        v: cython.longlong
+        rows: cython.Py_ssize_t
+        columns: cython.Py_ssize_t
+        below: cython.longlong
+        maximise: cython.bint
+        if ply + 1 >= self.plies:
+            raise OverflowError(f"the walk went deeper than its {self.plies} plies of scratch area")
+        if game.terminal(state, self.values):
+            return 0
+        mover = game.to_move(state)
+        if mover >= 0:
+            here: cython.longlong[:, ::1] = self.moves[ply]
+            count = game.legal(state, here)
+            maximise = mover == self.player
+            if maximise == (side == 0):  # one move bounds it: the first of best value
+                best_i = 0
+                best = 0
+                for i in range(count):
+                    game.apply(state, here[i], self.states[ply + 1, : self.width])
+                    v = self.value(ply + 1, remaining)
+                    if i == 0 or (maximise and self._less(best, v)) or (not maximise and self._less(v, best)):
+                        best = v
+                        best_i = i
+                game.apply(state, here[best_i], self.states[ply + 1, : self.width])
+                self._mark(ply + 1, remaining, side)
+            else:
+                for i in range(count):
+                    game.apply(state, here[i], self.states[ply + 1, : self.width])
+                    self._mark(ply + 1, remaining, side)
+            return 0
+        if mover == SIMULTANEOUS and ply > 0 and self.sp.bank(state, self.states[ply + 1, : self.width],
+                                                              self.values):
+            return self._mark(ply + 1, remaining, side)
+        key = self._key(ply, remaining)
+        seen = key + (b"L" if side == 0 else b"U")
+        if seen in self.seen:
+            return 0
+        self.seen.add(seen)
+        if mover == CHANCE:
+            here2: cython.longlong[:, ::1] = self.moves[ply]
+            count = game.chance(state, here2, self.weights[ply])
+            for i in range(count):
+                game.apply(state, here2[i], self.states[ply + 1, : self.width])
+                self._mark(ply + 1, remaining, side)
+            return 0
+        if remaining == 0:
+            return 0
+        for q in range(self.n):
+            self.nopts[ply, q] = self.sp.player_moves(state, q, self.opts[ply, q])
+        rows = self.nopts[ply, self.player]
+        columns = 1
+        for q in range(self.n):
+            if q != self.player:
+                columns *= self.nopts[ply, q]
+        below = -1 if remaining < 0 else remaining - 1
+        if rows == 1 and columns == 1 and ply > 0:
+            self._child(ply, 0, 0)
+            return self._mark(ply + 1, below, side)
+        node = self.by_key[key]
+        entry = self.needed.get(key)
+        if entry is None:
+            entry = [node, False, False]
+            self.needed[key] = entry
+        entry[1 + side] = True
+        row_mix = node.solution.row
+        column_mix = node.solution.col
+        for r in range(rows):
+            if side == 0 and not row_mix[r]:
+                continue
+            for c in range(columns):
+                if side == 1 and not column_mix[c]:
+                    continue
+                self._child(ply, r, c)
+                self._mark(ply + 1, below, side)
+        return 0
+
+    def bound_parts(self, depth: int | None) -> list[Any]:
+        """After :meth:`run`: ``[node, lower part wanted, upper part wanted]`` for every solved node the start's
+        value needs, in the order first met (what ``boundproof._Marker`` finds on the rules engine)."""
+        deadline, limit, count = self.deadline, self.max_nodes, self.count
+        self.deadline, self.max_nodes = None, -1  # the certificate is no part of the induction's limits
+        self.needed, self.seen = {}, set()
+        try:
+            remaining = -1 if depth is None else depth
+            self._mark(0, remaining, 0)
+            self._mark(0, remaining, 1)
+        finally:
+            self.deadline, self.max_nodes, self.count = deadline, limit, count
+        parts = list(self.needed.values())
+        self.needed, self.seen = {}, set()
+        return parts
 
     def run(self, start: Any, depth: int | None) -> Any:
         """The exact value (an int or a Fraction) of the packed position ``start`` with ``depth`` turns to solve."""
@@ -461,6 +618,11 @@ class PackedInduction:
     def solved_nodes(self) -> tuple[Any, ...]:
         """The solved simultaneous nodes, children before parents (the order they were solved in)."""
         return tuple(self.solved.values())
+
+    @property
+    def solved_table(self) -> dict[Any, Any]:
+        """The solved nodes by (state, turns left: None without a limit), the table :meth:`solved_nodes` lists."""
+        return self.solved
 
     @property
     def evaluated_leaves(self) -> int:

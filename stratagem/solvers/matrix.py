@@ -48,6 +48,7 @@ __all__ = [
     "equilibrium_problem",
     "guarantee_of_column",
     "guarantee_of_row",
+    "saddle_solution",
     "solve_matrix",
 ]
 
@@ -302,6 +303,16 @@ def _saddle_point(a: Matrix) -> MatrixSolution | None:
     value = lower if type(lower) is Fraction else _whole(lower)
     return MatrixSolution(value, _pure(len(a), i), _pure(len(col_maxs), j), True, value, value, float(lower),
                           "saddle point")
+
+
+@functools.lru_cache(maxsize=4096)
+def saddle_solution(rows: int, columns: int, i: int, j: int, value: int) -> MatrixSolution:
+    """The solution :func:`solve_matrix` returns for an integer game whose first best row ``i`` and first
+    best column ``j`` meet at ``value`` (a saddle point found by the caller, e.g. a compiled walk on its
+    integer entries): the same fields, built without looking at the matrix again (and shared between
+    calls: a solution is immutable, and building a frozen dataclass costs microseconds)."""
+    exact = _whole(value)
+    return MatrixSolution(exact, _pure(rows, i), _pure(columns, j), True, exact, exact, float(value), "saddle point")
 
 
 @functools.lru_cache(maxsize=256)

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, Protocol, runtime_checkable
@@ -168,6 +168,13 @@ class SimultaneousResult:
     certified: bool
     evaluated_leaves: int
     nodes: tuple[SimultaneousNode, ...]
+    #: The compiled walk's finder of the nodes a bound certificate needs (``[node, lower, upper]`` each, in the
+    #: order :mod:`~stratagem.solvers.boundproof` walks them), None for a walk over the rules engine.
+    bound_parts: Callable[[], list[Any]] | None = field(default=None, compare=False, repr=False)
+    #: The walk's own table of the nodes by (state, turns left), which answers :meth:`node` with one hash
+    #: of the state when the turns are given (None: :meth:`node` builds its index from ``nodes``).
+    table: dict[tuple[Hashable, int | None], SimultaneousNode] | None = field(default=None, compare=False,
+                                                                              repr=False)
 
     def node(self, state: Hashable, depth: int | None = None) -> SimultaneousNode | None:
         """The solved node for ``state`` with ``depth`` turns left to solve, None if not solved.
@@ -177,6 +184,8 @@ class SimultaneousResult:
         the root of a :class:`Banked` game nodes are kept under the position with nothing banked
         (``game.bank(state)[0]``), so look that up.
         """
+        if self.table is not None and (depth is not None or self.depth is None):
+            return self.table.get((state, depth))  # one entry per state without a limit
         solved = self._index.get(state)
         if not solved:
             return None
@@ -220,12 +229,16 @@ def solve_simultaneous(
         value = walk.run(packed.game.encode(state), depth)
         nodes = walk.solved_nodes
         evaluated = walk.evaluated_leaves
+        parts: Callable[[], list[Any]] | None = lambda: walk.bound_parts(depth)  # noqa: E731 (kept with the walk)
+        table = walk.solved_table
     else:
         solver = _Inductor(game, player, payoff, deadline, max_nodes)
         solver.start = state
         value = solver.value(state, depth)
         nodes = tuple(solver.solved.values())
         evaluated = solver.evaluated
+        parts = None
+        table = solver.solved
     return SimultaneousResult(
         game=game.name,
         root=state,
@@ -238,6 +251,8 @@ def solve_simultaneous(
         certified=all(n.certified for n in nodes),
         evaluated_leaves=evaluated,
         nodes=nodes,
+        bound_parts=parts,
+        table=table,
     )
 
 

@@ -44,6 +44,7 @@ from stratagem.models.stackattack.engine import StackAttackEngine
 from stratagem.models.stackattack.notation import Choice
 from stratagem.models.stackattack.puzzle import dealt_round, load_position
 from stratagem.models.stackattack.rules import Options, StackAttackGame
+from stratagem.solvers.boundproof import bound_proof, check_bound_proof
 from stratagem.solvers.matrixproof import check_matrix_proof, matrix_proof
 from stratagem.solvers.perft import perft
 from stratagem.solvers.simultaneous import InductionStopped, solve_each_player, solve_simultaneous
@@ -283,8 +284,12 @@ def _same_certificates(name: str, **options: Any) -> None:
     assert [r.value for r in compiled] == [r.value for r in reference]
     assert [r.evaluated_leaves for r in compiled] == [r.evaluated_leaves for r in reference]
     assert [matrix_proof(game, r) for r in compiled] == [matrix_proof(game, r) for r in reference]
+    # the bound certificate: the compiled walk's parts (found over its memo) are the rules engine walk's
+    assert [bound_proof(game, r) for r in compiled] == [bound_proof(game, r) for r in reference]
     for result in compiled:
         verdict = check_matrix_proof(game, state, matrix_proof(game, result))
+        assert verdict.valid, verdict.reason
+        verdict = check_bound_proof(game, state, json.loads(json.dumps(bound_proof(game, result))))
         assert verdict.valid, verdict.reason
 
 
@@ -340,6 +345,8 @@ position = load_position("PUZZLE")
 packed = StackAttackEngine.from_game(position.game).simultaneous()
 result = solve_simultaneous(position.game, position.state, player=0, payoff="margin", packed=packed)
 digest.update(json.dumps(matrix_proof(position.game, result)).encode())
+from stratagem.solvers.boundproof import bound_proof
+digest.update(json.dumps(bound_proof(position.game, result)).encode())
 print(json.dumps({"compiled": module.__file__.endswith(".so"), "digest": digest.hexdigest()}))
 """
 
