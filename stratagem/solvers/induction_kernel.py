@@ -12,7 +12,8 @@ walk over the rules engine; ``verify`` still checks the certificate with the rul
 What is compiled: the walk itself (terminals, decisions inside a turn, banking, the memo keys: the game's
 ``pack`` and the turns left, as bytes; applying joint moves and building each matrix's cells). A pure saddle
 point of an integer game is found on the walk's integer cells (``solve_matrix``'s first step, giving its
-very solution through :func:`~stratagem.solvers.matrix.saddle_solution`). What stays Python: every other
+very solution through :func:`~stratagem.solvers.matrix.saddle_solution`), and so is a 2x2 integer game's
+closed form (:func:`~stratagem.solvers.matrix.two_by_two_solution`). What stays Python: every other
 matrix game's LP and its exact certificate (``solve_matrix``), exact sums at chance nodes,
 and the decoding of each solved node's position into the reference engine's state (the result names its
 nodes by those states).
@@ -429,7 +430,7 @@ class PackedInduction:
     def _matrix_node(self, ply: cython.Py_ssize_t, below: cython.longlong, rows: cython.Py_ssize_t,
                      columns: cython.Py_ssize_t, remaining: cython.longlong) -> cython.longlong:
         """Build the node's exact matrix, solve it (Python: the LP and its certificate) and record it."""
-        from stratagem.solvers.matrix import saddle_solution, solve_matrix
+        from stratagem.solvers.matrix import saddle_solution, solve_matrix, two_by_two_solution
         from stratagem.solvers.simultaneous import SimultaneousNode
 
         r: cython.Py_ssize_t
@@ -476,7 +477,11 @@ class PackedInduction:
         if whole and rows <= cells.shape[0] and columns <= cells.shape[1] and lower == upper:
             solution = saddle_solution(rows, columns, low_row, high_column, int(lower))
         else:
-            solution = solve_matrix(table)
+            solution = None
+            if whole and rows == 2 and columns == 2:  # solve_matrix's next step: the closed form, on ints
+                solution = two_by_two_solution(int(cells[0, 0]), int(cells[0, 1]), int(cells[1, 0]), int(cells[1, 1]))
+            if solution is None:
+                solution = solve_matrix(table)
         state = self.game.decode(np.asarray(self.states[ply, : self.width]))
         moves = [[int(self.opts[ply, q, i]) for i in range(self.nopts[ply, q])] for q in range(self.n)]
         opponents = [q for q in range(self.n) if q != self.player]

@@ -49,6 +49,7 @@ __all__ = [
     "guarantee_of_column",
     "guarantee_of_row",
     "saddle_solution",
+    "two_by_two_solution",
     "solve_matrix",
 ]
 
@@ -313,6 +314,30 @@ def saddle_solution(rows: int, columns: int, i: int, j: int, value: int) -> Matr
     calls: a solution is immutable, and building a frozen dataclass costs microseconds)."""
     exact = _whole(value)
     return MatrixSolution(exact, _pure(rows, i), _pure(columns, j), True, exact, exact, float(value), "saddle point")
+
+
+@functools.lru_cache(maxsize=16384)
+def two_by_two_solution(w: int, x: int, y: int, z: int) -> MatrixSolution | None:
+    """What :func:`solve_matrix` returns for the integer game ``[[w, x], [y, z]]`` when it has no pure saddle
+    point (the caller has tested that) and the closed form holds (:func:`_two_by_two`), else None (then
+    ``solve_matrix`` itself must be asked). Exact integer arithmetic: both equalising strategies and the value
+    over the one denominator ``w - x - y + z``; each side's guarantee is checked on both lines, as the
+    closed form's candidates are. Shared between calls (a solution is immutable)."""
+    denominator = w - x - y + z
+    if denominator == 0:
+        return None
+    p_top, q_top, value_top = z - y, z - x, w * z - x * y
+    if denominator < 0:  # the same fractions over a positive denominator
+        denominator, p_top, q_top, value_top = -denominator, -p_top, -q_top, -value_top
+    if not (0 <= p_top <= denominator and 0 <= q_top <= denominator):
+        return None
+    # row mix (p, 1 - p) against each column, column mix (q, 1 - q) against each row: all equal the value
+    for got in (p_top * w + (denominator - p_top) * y, p_top * x + (denominator - p_top) * z,
+                q_top * w + (denominator - q_top) * x, q_top * y + (denominator - q_top) * z):
+        if got != value_top:
+            return None
+    p, q, value = Fraction(p_top, denominator), Fraction(q_top, denominator), Fraction(value_top, denominator)
+    return MatrixSolution(value, (p, 1 - p), (q, 1 - q), True, value, value, float(value), "support")
 
 
 @functools.lru_cache(maxsize=256)

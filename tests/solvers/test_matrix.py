@@ -281,3 +281,24 @@ def test_the_integer_check_of_mixed_strategies_misses_no_epsilon() -> None:
     assert "against the column strategy" in str(equilibrium_problem(matrix, row, leaning, value))
     assert "sums to" in str(equilibrium_problem(matrix, (row[0] + tiny, row[1]), col, value))
     assert "negative" in str(equilibrium_problem(matrix, (F(3, 2), F(-1, 2)), col, value))
+
+
+def test_the_integer_shortcuts_give_solve_matrixs_very_solutions() -> None:
+    # saddle_solution and two_by_two_solution serve the compiled induction: what they return must be what
+    # solve_matrix returns for the same game (the certificates are compared record for record)
+    from stratagem.solvers.matrix import saddle_solution, two_by_two_solution
+
+    rng = random.Random(5)
+    mixed = saddles = 0
+    for k in range(3000):
+        rows, columns = (2, 2) if k % 2 else (rng.randint(1, 4), rng.randint(1, 4))
+        a = tuple(tuple(rng.randint(-5, 5) for _ in range(columns)) for _ in range(rows))
+        solved = solve_matrix(a)
+        if solved.method == "saddle point":
+            i, j = solved.row.index(1), solved.col.index(1)
+            assert saddle_solution(rows, columns, i, j, int(solved.value)) == solved
+            saddles += 1
+        elif rows == columns == 2:
+            assert two_by_two_solution(a[0][0], a[0][1], a[1][0], a[1][1]) == solved
+            mixed += 1
+    assert saddles > 100 and mixed > 50
