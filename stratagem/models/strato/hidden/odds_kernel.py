@@ -139,7 +139,7 @@ class HiddenSolo:
     states: cython.longlong[:, :, ::1]
     moves: cython.longlong[:, :, ::1]
     order: cython.longlong[:, ::1]
-    ordered: cython.bint
+    ordered: cython.longlong
     policy: cython.bint
     width: cython.Py_ssize_t
     cutoff: cython.longlong
@@ -202,7 +202,7 @@ class HiddenSolo:
         self.moves = self.np_moves
         self.order = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
         self.okey = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
-        self.ordered = False
+        self.ordered = 0
         self.policy = False
         self.cutoff = 0
         self.width = 1
@@ -588,7 +588,7 @@ class HiddenSolo:
                 k = 0
             elif self._over(D, i):
                 k = 1 << 40
-            elif self.policy:  # the A* bound (a Python call: only the policy's search pays it), then progress
+            elif self.policy or self.ordered == 2:  # the A* bound (a Python call), then progress
                 k = (sk.lower_bound(self.np_states[D, i], self.spec, self.np_scratch4) << 12) + self._progress(
                     self.states[D, i])
             else:
@@ -981,9 +981,10 @@ class HiddenSolo:
                      (self.np_table, self.np_keys, self.np_lows, self.np_highs, self.np_bests))
         return int(self.count), int(self.visits), int(self.generated), memory
 
-    def set_ordered(self, ordered: bool) -> None:
-        """Order moves by the turns they leave (the default) or keep the rules' order."""
-        self.ordered = ordered
+    def set_ordered(self, ordered: int) -> None:
+        """Keep the rules' order of moves (0, the default), order them by the floor's turns they leave (1), or
+        as the cheap policy does (2: the A* turn bound, then the goal's cards in place)."""
+        self.ordered = int(ordered)
 
     def set_cutoff(self, cutoff: int) -> None:
         """In the policy's evaluation, count a ``play`` state whose pile has fewer than ``cutoff`` orders as
