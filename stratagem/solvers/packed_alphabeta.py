@@ -49,7 +49,7 @@ from typing import Any
 import cython
 import numpy as np
 
-from stratagem.core.scratch import scratch
+from stratagem.core.scratch import release, scratch
 
 if cython.compiled:
     from cython.cimports.stratagem.core.packed import PackedGame
@@ -77,6 +77,27 @@ _HISTORY_MASK = cython.declare(cython.longlong, (1 << 14) - 1)
 _SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MULT = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+
+
+#: The table hash's multipliers, one per key word, by key width (made once per width).
+_MULTIPLIERS: dict[int, Any] = {}
+
+
+def _multipliers(width: int) -> Any:
+    """``width`` odd 64-bit multipliers from splitmix64's sequence: the table hash weighs each key word by its
+    own, so that the products are independent of one another (a chained hash waits on each multiply)."""
+    found = _MULTIPLIERS.get(width)
+    if found is None:
+        mask = (1 << 64) - 1
+        x = 0x9E3779B97F4A7C15
+        values = []
+        for _ in range(width):
+            x = (x + 0x9E3779B97F4A7C15) & mask
+            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            values.append((z ^ (z >> 31)) | 1)
+        found = _MULTIPLIERS[width] = np.array(values, np.uint64)
+    return found
 
 
 class SearchStopped(Exception):
@@ -128,7 +149,14 @@ def _pack(r: cython.longlong, t: cython.longlong) -> cython.longlong:
 
 @cython.cclass
 class _Negamax:
-    """The search's state: the game, the table, killers, per-ply scratch and counters."""
+    """The search's state: the game, the table, killers, per-ply scratch and counters.
+
+    Indexes left unchecked (the methods marked ``boundscheck(False)``, the hot ones): a ply is below the
+    scratch's plies (grown before a deeper ply is entered), a key word below the key width (every key
+    array's second dimension), a table slot is the hash masked to the table's size (or its bucket
+    partner), a move index below
+    the count the engine wrote (at most ``max_moves``, the scratch's rows) and a history slot is masked.
+    """
 
     game: PackedGame
     width: cython.Py_ssize_t
@@ -166,6 +194,8 @@ class _Negamax:
     score: cython.longlong[:, ::1]
     history: cython.longlong[::1]
     hint: MoveOrder
+    mult: cython.ulonglong[::1]
+    owned: dict[str, Any]
     returns: cython.longlong[::1]
     tkeys: cython.longlong[:, ::1]
     thash: cython.ulonglong[::1]
@@ -179,6 +209,7 @@ class _Negamax:
         self.game = game
         hint = getattr(game, "move_order", None) if ordering else None
         self.hint = hint() if hint is not None else None
+        self.mult = _multipliers(int(game.key_width))
         self.history = np.zeros(1 << 14, np.int64)
         self.width = game.width
         self.key_width = game.key_width
@@ -201,9 +232,11 @@ class _Negamax:
         size = 1 << self.bits
         self.mask = size - 1
         self.plies = 0
+        self.owned = {}
         self._grow_plies(16)
         self.returns = np.zeros(game.players, np.int64)
-        self.tkeys = scratch((size, self.key_width))  # read only where a slot's flag is set
+        arena = self.owned["tkeys"] = scratch((size, self.key_width))  # read only where a slot's flag is set
+        self.tkeys = arena
         self.thash = np.zeros(size, np.uint64)
         self.tscore = np.zeros(size, np.int64)
         self.tflag = np.zeros(size, np.int64)
@@ -236,6 +269,8 @@ class _Negamax:
                 kept = np.asarray(old[name])
                 array[: kept.shape[0]] = kept
             fresh[name] = array
+        release([self.owned[name] for name in old if name in self.owned])  # copied: free for another search
+        self.owned.update((name, a) for name, a in fresh.items() if name not in ("killers", "nkillers"))
         self.states, self.kids, self.ended = fresh["states"], fresh["kids"], fresh["ended"]
         self.moves, self.order, self.keys = fresh["moves"], fresh["order"], fresh["keys"]
         self.hashes, self.killers, self.nkillers = fresh["hashes"], fresh["killers"], fresh["nkillers"]
@@ -260,6 +295,8 @@ class _Negamax:
 
     @cython.cfunc
     @cython.exceptval(-2, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
     def _find(self, ply: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """The table slot holding the position of ``ply`` (its key and hash computed), or -1."""
         h: cython.ulonglong = self.hashes[ply]
@@ -283,6 +320,8 @@ class _Negamax:
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
     def _store(self, ply: cython.Py_ssize_t, score: cython.longlong, flag: cython.longlong,
                move: cython.longlong, depth: cython.longlong) -> cython.int:
         slot: cython.Py_ssize_t = self._find(ply)
@@ -321,7 +360,8 @@ class _Negamax:
         that land on a full bucket the one searched less deep is dropped."""
         size: cython.Py_ssize_t = 1 << (self.bits + 1)
         mask: cython.ulonglong = size - 1
-        keys: cython.longlong[:, ::1] = scratch((size, self.key_width))
+        arena = scratch((size, self.key_width))
+        keys: cython.longlong[:, ::1] = arena
         hashes: cython.ulonglong[::1] = np.zeros(size, np.uint64)
         scores: cython.longlong[::1] = np.zeros(size, np.int64)
         flags: cython.longlong[::1] = np.zeros(size, np.int64)
@@ -356,6 +396,8 @@ class _Negamax:
             moves[slot] = self.tmove[old]
             depths[slot] = self.tdepth[old]
             entries += 1
+        release([self.owned["tkeys"]])
+        self.owned["tkeys"] = arena
         self.tkeys, self.thash, self.tscore = keys, hashes, scores
         self.tflag, self.tmove, self.tdepth = flags, moves, depths
         self.bits += 1
@@ -365,7 +407,25 @@ class _Negamax:
     # -- the search -----------------------------------------------------------------------------------
 
     @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
+    def _hash(self, ply: cython.Py_ssize_t) -> cython.ulonglong:
+        """The table's hash of the key at ``ply``: each word times its own multiplier, summed (the products
+        do not wait on one another, as the engine's chained splitmix64 does: a tenth of a Card Clash search),
+        then mixed so that the low bits (the bucket) depend on every word. Keys are compared whole, so a
+        collision costs only a probe."""
+        h: cython.ulonglong = _SEED
+        w: cython.Py_ssize_t
+        for w in range(self.key_width):
+            h = (h + (cython.cast(cython.longlong, self.keys[ply, w]) & _MASK) * self.mult[w]) & _MASK
+        h = ((h ^ (h >> 32)) * _MULT) & _MASK
+        return ((h ^ (h >> 29)) * _MULT) & _MASK
+
+    @cython.cfunc
     @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
     def _enter(self, ply: cython.Py_ssize_t) -> cython.int:
         """Key and hash of the position at ``ply``; refuse a position repeated on the line."""
         if ply >= self.plies:
@@ -373,7 +433,7 @@ class _Negamax:
                 raise SearchRefused(f"a line longer than {MAX_PLY} plies")
             self._grow_plies(2 * self.plies)
         self.game.pack(self.states[ply], self.keys[ply])
-        h: cython.ulonglong = self.game.hash(self.keys[ply])
+        h: cython.ulonglong = self._hash(ply)
         self.hashes[ply] = h
         i: cython.Py_ssize_t
         w: cython.Py_ssize_t
@@ -400,6 +460,8 @@ class _Negamax:
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
     def _order(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, first: cython.Py_ssize_t,
                killers: cython.bint, hinted: cython.bint, history: cython.bint,
                mover: cython.Py_ssize_t) -> cython.int:
@@ -665,7 +727,7 @@ class _Negamax:
             if me < 0:
                 break
             self.game.pack(state, self.keys[ply])
-            self.hashes[ply] = self.game.hash(self.keys[ply])
+            self.hashes[ply] = self._hash(ply)
             slot = self._find(ply)
             first = self.tmove[slot] if slot >= 0 else -1
             count = self.game.legal(state, self.moves[ply])
@@ -690,6 +752,12 @@ class _Negamax:
     def counters(self) -> tuple[int, int, int, int]:
         """Nodes, table probes, hits and stores."""
         return int(self.nodes), int(self.probes), int(self.hits), int(self.stores)
+
+    def release(self) -> None:
+        """Hand the scratch arrays back for the next search (:func:`~stratagem.core.scratch.release`); the
+        search is not used again."""
+        release(list(self.owned.values()))
+        self.owned = {}
 
 
 #: Memory the table may take by default (bytes): 2**k entries of the key and four words.
@@ -730,15 +798,18 @@ def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits
     search = _Negamax(game, int(lo), int(hi), table_bits, -1 if max_nodes is None else max_nodes, expired, progress,
                       progress_every, ordering)
     try:
-        score = search.solve(state, max_nodes is not None or expired is not None)
-    except SearchStopped as stop:
-        nodes, probes, hits, stores = search.counters()
-        return {"stopped": str(stop), "best_found": search.best_found(), "nodes": nodes, "probes": probes,
-                "hits": hits, "stores": stores, "seconds": time.perf_counter() - started}
+        try:
+            score = search.solve(state, max_nodes is not None or expired is not None)
+        except SearchStopped as stop:
+            nodes, probes, hits, stores = search.counters()
+            return {"stopped": str(stop), "best_found": search.best_found(), "nodes": nodes, "probes": probes,
+                    "hits": hits, "stores": stores, "seconds": time.perf_counter() - started}
+        line = search.line(score)
+    finally:
+        search.release()
     scale = 1 << 24
     value = (score + scale // 2) // scale
     t = score - value * scale
-    line = search.line(score)
     nodes, probes, hits, stores = search.counters()
     return {"value": value, "distance": abs(t) if value != 0 else len(line), "pv": line, "nodes": nodes,
             "probes": probes, "hits": hits, "stores": stores, "seconds": time.perf_counter() - started}

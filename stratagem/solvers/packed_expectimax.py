@@ -56,7 +56,7 @@ from typing import Any
 import cython
 import numpy as np
 
-from stratagem.core.scratch import scratch
+from stratagem.core.scratch import release, scratch
 
 if cython.compiled:
     from cython.cimports.stratagem.core.packed import CHANCE, PackedGame
@@ -87,6 +87,27 @@ _HISTORY_BITS = cython.declare(cython.Py_ssize_t, 14)
 _HISTORY_MASK = cython.declare(cython.longlong, (1 << 14) - 1)
 #: Deepest line the search follows.
 MAX_PLY = 512
+
+
+#: The table hash's multipliers, one per key word, by key width (made once per width).
+_MULTIPLIERS: dict[int, Any] = {}
+
+
+def _multipliers(width: int) -> Any:
+    """``width`` odd 64-bit multipliers from splitmix64's sequence: the table hash weighs each key word by its
+    own, so that the products are independent of one another (a chained hash waits on each multiply)."""
+    found = _MULTIPLIERS.get(width)
+    if found is None:
+        mask = (1 << 64) - 1
+        x = 0x9E3779B97F4A7C15
+        values = []
+        for _ in range(width):
+            x = (x + 0x9E3779B97F4A7C15) & mask
+            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            values.append((z ^ (z >> 31)) | 1)
+        found = _MULTIPLIERS[width] = np.array(values, np.uint64)
+    return found
 
 
 class SearchStopped(Exception):
@@ -149,7 +170,14 @@ def _cmp(an: cython.longlong, ad: cython.longlong, bn: cython.longlong, bd: cyth
 
 @cython.cclass
 class _Expecti:
-    """The search's state: the game, the table, per-ply scratch, a fraction register and counters."""
+    """The search's state: the game, the table, per-ply scratch, a fraction register and counters.
+
+    Indexes left unchecked (the methods marked ``boundscheck(False)``, the hot ones): a ply is below the
+    scratch's plies (grown before a deeper ply is entered), a key word below the key width (every key
+    array's second dimension), a table slot is the hash masked to the table's size (or its bucket
+    partner), an arena row below the rows allocated (grown before a new row is taken), a move index below
+    the count the engine wrote (at most ``max_moves``, the scratch's rows) and a history slot is masked.
+    """
 
     game: PackedGame
     width: cython.Py_ssize_t
@@ -184,6 +212,8 @@ class _Expecti:
     score: cython.longlong[:, ::1]
     hkeys: cython.longlong[:, ::1]
     hint: MoveOrder
+    mult: cython.ulonglong[::1]
+    owned: dict[str, Any]
     history: cython.longlong[::1]
     keys: cython.longlong[:, ::1]
     hashes: cython.ulonglong[::1]
@@ -205,6 +235,7 @@ class _Expecti:
         self.game = game
         hint = getattr(game, "move_order", None) if ordering else None
         self.hint = hint() if hint is not None else None
+        self.mult = _multipliers(int(game.key_width))
         self.width = game.width
         self.key_width = game.key_width
         self.move_width = game.move_width
@@ -230,13 +261,15 @@ class _Expecti:
         size = 1 << self.bits
         self.mask = size - 1
         self.plies = 0
+        self.owned = {}
         self._grow_plies(16)
         self.returns = np.zeros(game.players, np.int64)
         self.history = np.zeros(1 << _HISTORY_BITS, np.int64)
         # The keys live in an arena of rows that keep their numbers (only the slots are rehashed); it grows
         # with the table (a whole table's arena at once costs a page fault per row written: an eighth of a
         # small search's time).
-        self.tkeys = scratch((size, self.key_width))
+        arena = self.owned["tkeys"] = scratch((size, self.key_width))
+        self.tkeys = arena
         self.tfree = np.empty(size, np.int64)
         self.nfree = 0
         self.used = 0
@@ -268,6 +301,8 @@ class _Expecti:
                 kept = np.asarray(old[name])
                 array[: kept.shape[0]] = kept
             fresh[name] = array
+        release([self.owned[name] for name in old if name in self.owned])  # copied: free for another search
+        self.owned.update(fresh)
         self.states, self.ended = fresh["states"], fresh["ended"]
         self.moves, self.weights, self.order = fresh["moves"], fresh["weights"], fresh["order"]
         self.score, self.hkeys = fresh["score"], fresh["hkeys"]
@@ -342,6 +377,8 @@ class _Expecti:
 
     @cython.cfunc
     @cython.exceptval(-2, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
     def _find(self, ply: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """The table slot holding the position of ``ply`` (its key and hash computed), or -1."""
         h: cython.ulonglong = self.hashes[ply]
@@ -367,6 +404,8 @@ class _Expecti:
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
     def _store(self, ply: cython.Py_ssize_t, n: cython.longlong, d: cython.longlong, flag: cython.longlong,
                move: cython.longlong) -> cython.int:
         slot: cython.Py_ssize_t = self._find(ply)
@@ -415,7 +454,15 @@ class _Expecti:
         keys[: self.used] = np.asarray(self.tkeys)[: self.used]
         free = np.empty(rows, np.int64)
         free[: self.nfree] = np.asarray(self.tfree)[: self.nfree]
+        release([self.owned["tkeys"]])
+        self.owned["tkeys"] = keys
         self.tkeys, self.tfree = keys, free
+
+    def release(self) -> None:
+        """Hand the scratch arrays back for the next search (:func:`~stratagem.core.scratch.release`); the
+        search is not used again."""
+        release(list(self.owned.values()))
+        self.owned = {}
 
     def _rehash(self) -> None:
         """Double the table (up to ``2**max_bits`` entries) and put every entry back in its bucket (of
@@ -461,6 +508,8 @@ class _Expecti:
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
     def _key(self, ply: cython.Py_ssize_t) -> cython.int:
         """Key and hash of the position at ``ply`` (scratch grown as lines go deeper)."""
         if ply + 2 >= self.plies:
@@ -469,19 +518,22 @@ class _Expecti:
             self._grow_plies(2 * self.plies)
         self.game.pack(self.states[ply], self.keys[ply])
         # The table's own hash, lighter than the engine's splitmix64 of every word (a fifth of the search's
-        # time on Stratatak's 210-word keys): a multiply per word, mixed at the end so that the low bits
-        # (the bucket) depend on every word. Keys are compared whole, so a collision costs only a probe.
+        # time on Stratatak's 210-word keys): each word times its own multiplier, summed (the products do not
+        # wait on one another), mixed at the end so that the low bits (the bucket) depend on every word.
+        # Keys are compared whole, so a collision costs only a probe.
         h: cython.ulonglong = _SEED
         w: cython.Py_ssize_t
         for w in range(self.key_width):
-            h = ((h ^ (cython.cast(cython.longlong, self.keys[ply, w]) & _MASK)) * _MULT) & _MASK
-            h ^= h >> 29
+            h = (h + (cython.cast(cython.longlong, self.keys[ply, w]) & _MASK) * self.mult[w]) & _MASK
         h = ((h ^ (h >> 32)) * _MULT) & _MASK
+        h = ((h ^ (h >> 29)) * _MULT) & _MASK
         self.hashes[ply] = h ^ (h >> 29)
         return 0
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
     def _repeats(self, ply: cython.Py_ssize_t) -> cython.int:
         """Refuse the position at ``ply`` (its key computed) if it is on the line above it."""
         h: cython.ulonglong = self.hashes[ply]
@@ -632,6 +684,8 @@ class _Expecti:
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
     def _order(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, first: cython.Py_ssize_t,
                mover: cython.Py_ssize_t, hinted: cython.bint, history: cython.bint) -> cython.int:
         """The move order at ``ply``: the table's move ``first`` (if any), then the others by the engine's
@@ -986,12 +1040,15 @@ def solve(game: PackedGame, state: Any, pov: int, *, lo: int = -1, hi: int = 1, 
     search = _Expecti(game, int(pov), int(lo), int(hi), int(star), table_bits,
                       -1 if max_nodes is None else max_nodes, expired, progress, progress_every, ordering)
     try:
-        n, d = search.solve(state)
-    except SearchStopped as stop:
-        nodes, probes, hits, stores = search.counters()
-        return {"stopped": str(stop), "nodes": nodes, "probes": probes, "hits": hits, "stores": stores,
-                "seconds": time.perf_counter() - started}
-    line = search.line(n, d)
+        try:
+            n, d = search.solve(state)
+        except SearchStopped as stop:
+            nodes, probes, hits, stores = search.counters()
+            return {"stopped": str(stop), "nodes": nodes, "probes": probes, "hits": hits, "stores": stores,
+                    "seconds": time.perf_counter() - started}
+        line = search.line(n, d)
+    finally:
+        search.release()
     nodes, probes, hits, stores = search.counters()
     return {"value": Fraction(n, d), "pv": line, "nodes": nodes, "probes": probes, "hits": hits,
             "stores": stores, "seconds": time.perf_counter() - started}
