@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent
 KERNELS = (
     "stratagem/core/packed.py",
     "stratagem/core/packed_order.py",
+    "stratagem/core/packed_guide.py",
     "stratagem/solvers/perft.py",
     "stratagem/core/packed_toys.py",
     "stratagem/solvers/packed_uct.py",
@@ -46,6 +47,7 @@ KERNELS = (
     "stratagem/solvers/drup_flat.py",
     "stratagem/solvers/drup_compiled.py",
     "stratagem/models/cardclash/engine.py",
+    "stratagem/models/cardclash/guide.py",
     "stratagem/models/stakd/engine.py",
     "stratagem/solvers/induction_kernel.py",
     "stratagem/models/stackattack/engine.py",

@@ -27,6 +27,7 @@ from pathlib import Path
 KERNELS = (
     "stratagem.core.packed",
     "stratagem.core.packed_order",
+    "stratagem.core.packed_guide",
     "stratagem.solvers.perft",
     "stratagem.core.packed_toys",
     "stratagem.solvers.packed_uct",
@@ -41,6 +42,7 @@ KERNELS = (
     "stratagem.solvers.drup_flat",
     "stratagem.solvers.drup_compiled",
     "stratagem.models.cardclash.engine",
+    "stratagem.models.cardclash.guide",
     "stratagem.models.stakd.engine",
     "stratagem.solvers.induction_kernel",
     "stratagem.models.stackattack.engine",

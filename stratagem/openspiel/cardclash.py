@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pyspiel
 
@@ -169,6 +169,10 @@ class DealtCardClash:
     def evaluate(self, table: Table) -> tuple[float, ...]:
         """The engine's evaluation of the position (a waiting draw changes only a hand)."""
         return self.rules.evaluate(table.state)
+
+    def compiled_guide(self, engine: Any) -> Any:
+        """The rules' guidance over the dealt engine's packed states (the round's words come first)."""
+        return self.rules.compiled_guide(engine)
 
 
 class CardClashEngine(Engine):

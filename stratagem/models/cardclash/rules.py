@@ -325,6 +325,13 @@ class CardClashGame:
             out.append(0.9 * math.tanh(strength[p] - rest))
         return tuple(out)
 
+    def compiled_guide(self, engine: Any) -> Any:
+        """:meth:`order_moves`, :meth:`evaluate` and :attr:`rollout_limit` over ``engine``'s packed states
+        (a :class:`~stratagem.models.cardclash.guide.CardClashGuide`), for guided UCT on the compiled engine."""
+        from stratagem.models.cardclash.guide import CardClashGuide
+
+        return CardClashGuide.for_engine(engine, self)
+
     def observation(self, state: State, player: int) -> Hashable:
         """What ``player`` knows: own hand, every top card, each stack's height, public counts.
 
