@@ -66,7 +66,7 @@ class LazyGroup(click.Group):
         """The "Commands" section of ``--help``, from :data:`SUMMARIES`: the same rows click would write
         (each summary shortened to the width left beside the longest name), without importing a command."""
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        rows = [(name, click.utils.make_default_short_help(SUMMARIES[name], limit)) for name in COMMANDS]
+        rows = [(name, click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit)) for name in COMMANDS]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
