@@ -106,7 +106,7 @@ def uct_speed(game: Any, engine: Any, state: Any, *, compiled: int = COMPILED_SI
     for r in range(repeats):
         started = _cpu()
         fast = uct_compiled(game, engine, state, iterations=compiled, seed=seed + r, value_range=bounds,
-                            solver=solver)
+                            solver=solver, guided=False)
         rates["compiled"].append(_rate(fast.iterations, _cpu() - started))
         started = _cpu()
         slow = uct(game, state, iterations=reference, seed=seed + r, guided=False, value_range=bounds,

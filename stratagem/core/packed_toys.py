@@ -11,7 +11,8 @@ the tests' engines are kernels like any game's, kept this small on purpose:
   to add the face to the points at risk (a 1 loses them and passes the turn), hold to bank them;
   whoever reaches ``target`` wins at once, after ``turns`` turns the higher banked score wins (equal
   scores draw). State: ``(score 0, score 1, at risk, player, turns left, rolling)``. Move record:
-  ``(0,)`` roll, ``(1,)`` hold; chance outcome ``(face,)``. Returns +1/-1/0.
+  ``(0,)`` roll, ``(1,)`` hold; chance outcome ``(face,)``. Returns +1/-1/0. ``die`` changes the faces'
+  weights (tests of how a search meets weights that are not positive).
 
 Both mirror the reference toy games of the test suite (``tests/solvers/toygames.py``: ``NimGame``
 and ``PigGame``), whose states they encode from and decode to (as plain tuples, which those states,
@@ -100,10 +101,12 @@ class PackedPig(PackedGame):  # type: ignore[misc]
     """Pig with a 1:2:1 three-faced die (see the module docstring)."""
 
     target: cython.longlong
+    die: cython.longlong[::1]
 
-    def __init__(self, target: int = 4, turns: int = 4) -> None:
+    def __init__(self, target: int = 4, turns: int = 4, die: tuple[int, int, int] = (1, 2, 1)) -> None:
         PackedGame.__init__(self, 6, 1, 3, 2)
         self.target = target
+        self.die = np.array(die, np.int64)
 
     @cython.cfunc
     @cython.exceptval(-3, check=False)
@@ -128,7 +131,7 @@ class PackedPig(PackedGame):  # type: ignore[misc]
         face: cython.Py_ssize_t
         for face in range(3):
             moves[face, 0] = face + 1
-            weights[face] = 2 if face == 1 else 1
+            weights[face] = self.die[face]
         return 3
 
     @cython.cfunc

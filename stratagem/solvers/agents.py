@@ -117,9 +117,9 @@ class MctsAgent:
     ``guided`` and ``widening`` are :func:`~stratagem.solvers.mcts.uct`'s (the game's move ordering
     with progressive widening); ``reuse`` keeps the search tree from one move to the next, so that a
     search starts from what the last one learnt below the position reached (ISMCTS does not reuse).
-    ``engine``, when set (by the match runner: the game's compiled engine), runs plain UCT in C on it
-    instead (:func:`~stratagem.solvers.compiled_uct.uct_compiled`: no move ordering, evaluation or tree
-    reuse there; ``guided``, ``widening`` and ``reuse`` do not apply).
+    ``engine``, when set (by the match runner: the game's compiled engine), runs UCT in C on it instead
+    (:func:`~stratagem.solvers.compiled_uct.uct_compiled`), guided as here where the game hands over a
+    compiled guide (Card Clash), plain elsewhere; ``reuse`` does not apply there (no tree is kept).
     """
 
     iterations: int | None = 1000
@@ -178,7 +178,7 @@ class MctsAgent:
             return uct_compiled(
                 game, self.engine, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
                 exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
-                player=player,
+                player=player, guided=self.guided, widening=self.widening,
             ).best_move
         return uct(
             game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),

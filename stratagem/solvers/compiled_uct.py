@@ -7,10 +7,15 @@ the reference engine's moves, in its ``legal_moves`` order and notation, with vi
 values, and the move chosen by the same rule (the proven best when the root is proven, else a proven
 win, else the most visited move that is not a proven loss; ties to the higher mean, then legal order).
 
-It is plain UCT (``uct(guided=False)``): a compiled engine has no move ordering or evaluation, so every
-move is tried once first in an order drawn from the seed and leaves are valued by random playouts to the
-end. The random stream is the kernel's own (splitmix64), not Python's ``random.Random``: the two searches
-agree on proven values, not move for move. No game is imported here; the caller hands over the engine.
+Guided (the default, as :func:`~stratagem.solvers.mcts.uct`'s) where the game hands over a compiled guide
+(``game.compiled_guide(engine)``, a :class:`~stratagem.core.packed_guide.Guide`: Card Clash has one): moves
+are expanded in the guide's order (the twin of the game's ``order_moves``) with progressive widening, and a
+leaf is valued by the guide's evaluation after the game's declared ``rollout_limit`` -- the search
+``uct(guided=True)`` runs on the reference engine. Without a guide (or ``guided=False``) it is plain UCT
+(``uct(guided=False)``): every move tried once first in an order drawn from the seed, random playouts to
+the end. The random stream is the kernel's own (splitmix64), not Python's ``random.Random``: the two
+searches agree on proven values, not move for move. No game is imported here; the caller hands over the
+engine, and the game its guide.
 """
 
 from __future__ import annotations
@@ -21,19 +26,22 @@ from typing import Any
 from stratagem.core.errors import UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game
 from stratagem.core.packed import PackedGame
-from stratagem.solvers.mcts import DEFAULT_EXPLORATION, MctsResult, MoveStats
+from stratagem.core.packed_guide import Guide
+from stratagem.solvers.mcts import DEFAULT_EXPLORATION, DEFAULT_WIDENING, MctsResult, MoveStats
 from stratagem.solvers.packed_uct import UctStopped, run_uct
 
-__all__ = ["uct_compiled"]
+__all__ = ["compiled_guide", "uct_compiled"]
 
 
 def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterations: int | None = None,
                  time_limit: float | None = None, seed: int = 0, exploration: float = DEFAULT_EXPLORATION,
                  value_range: tuple[float, float] = (-1.0, 1.0), solver: bool = True,
-                 rollout_limit: int | None = None, player: int | None = None) -> MctsResult[Any]:
-    """Plain open UCT with MCTS-Solver from the reference ``state`` of ``game``, searched on ``engine``
-    (the same game's compiled engine). Options as :func:`stratagem.solvers.mcts.uct`'s (``guided`` is
-    always off here); ``rollout_limit`` scores a cut playout the middle of ``value_range``.
+                 rollout_limit: int | None = None, player: int | None = None, guided: bool = True,
+                 widening: float = DEFAULT_WIDENING) -> MctsResult[Any]:
+    """Open UCT with MCTS-Solver from the reference ``state`` of ``game``, searched on ``engine`` (the same
+    game's compiled engine). Options as :func:`stratagem.solvers.mcts.uct`'s; ``guided`` takes effect where
+    the game has a compiled guide (:func:`compiled_guide`), else a cut playout scores the middle of
+    ``value_range``.
 
     Raises :class:`~stratagem.core.errors.UnsupportedGame` at a chance or simultaneous root (or where the
     search meets a state it cannot handle), as :func:`~stratagem.solvers.mcts.uct` does.
@@ -49,10 +57,11 @@ def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterat
     if player is not None and player != mover:
         raise UnsupportedGame(f"player {player} is not to move (player {mover} is)")
     vector = engine.encode(state)
+    guide = compiled_guide(game, engine) if guided else None
     try:
         found = run_uct(engine, vector, iterations=iterations, time_limit=time_limit, seed=seed,
                         exploration=exploration, value_range=value_range, solver=solver,
-                        rollout_limit=rollout_limit)
+                        rollout_limit=rollout_limit, guide=guide, widening=widening if guide is not None else 0.0)
     except UctStopped as exc:
         raise UnsupportedGame(str(exc)) from None
     low, high = float(value_range[0]), float(value_range[1])
@@ -83,6 +92,17 @@ def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterat
     best = stats[pick]
     return MctsResult("uct", "open", mover, best.move, best.notation, tuple(stats), found["iterations"],
                       found["seconds"], value is not None, value, found["plies"] if value is not None else None)
+
+
+def compiled_guide(game: Game[Any, Any], engine: PackedGame) -> Guide | None:
+    """The game's guide over ``engine`` (``game.compiled_guide(engine)``), or None when it has none."""
+    make = getattr(game, "compiled_guide", None)
+    if make is None:
+        return None
+    guide = make(engine)
+    if guide is not None and not isinstance(guide, Guide):
+        raise TypeError(f"{type(game).__name__}.compiled_guide returned a {type(guide).__name__}, not a Guide")
+    return guide
 
 
 def _proven_choice(stats: list[MoveStats[Any]], plies: list[int], high: float) -> int | None:

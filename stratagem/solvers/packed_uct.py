@@ -1,18 +1,22 @@
 """UCT with MCTS-Solver backups over a compiled engine (:class:`~stratagem.core.packed.PackedGame`), in C.
 
-The same search as plain open UCT in :mod:`stratagem.solvers.mcts` (``uct(guided=False)``), with the
-same options and semantics, run on a game's packed states so that no Python object is touched in the
-loop:
+The same search as open UCT in :mod:`stratagem.solvers.mcts`, plain (``uct(guided=False)``) or, given the
+game's :class:`~stratagem.core.packed_guide.Guide`, guided (``uct(guided=True)``), with the same options
+and semantics, run on a game's packed states so that no Python object is touched in the loop:
 
 * **Selection**: a decision node tries every move once first, in an order drawn from the seed (a
   Fisher-Yates shuffle of the engine's legal moves when the node is first passed through), then
   follows UCB1 on means normalised into [0, 1] by ``value_range``: ``(mean - low) / (high - low) +
   c * sqrt(ln N) / sqrt(n)`` (no exploration term while ``N <= 1``); ties go to the earlier move in
-  that order. A chance node draws an outcome with its integer weight (a ticket below the sum of the
-  weights), so no fraction is formed in the loop.
+  that order. Guided, the order is the guide's keys (a stable sort: ties in the legal order) and a node
+  visited ``N`` times expands its next move only while it has fewer than ``widening * sqrt(N + 1)``
+  children (or all of them are proven): progressive widening, as the Python search. A chance node draws
+  an outcome with its integer weight (a ticket below the sum of the weights), so no fraction is formed.
 * **Leaves** are valued by a uniformly random playout to the end (chance outcomes by weight);
-  ``rollout_limit`` cuts a playout after that many plies and scores every player the middle of
-  ``value_range`` (a compiled engine has no evaluation).
+  ``rollout_limit`` (guided, by default the guide's) cuts a playout after that many plies and scores it
+  by the guide's evaluation, without a guide every player the middle of ``value_range``. Card Clash's
+  guide declares 0: a new leaf is valued by its evaluation alone, and the guided search then draws no
+  random number at all (it visits as ``uct(guided=True)`` does, move for move: tested).
 * **MCTS-Solver** (one- and two-player games; off with three or more, as in the Python search): a
   terminal leaf is proven; a decision node is proven by one child that is a proven win for its player
   (a return of at least ``high``, fewest plies first), or when every child is proven (the best value,
@@ -49,10 +53,12 @@ import numpy as np
 if cython.compiled:
     from cython.cimports.libc.math import log, sqrt
     from cython.cimports.stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
+    from cython.cimports.stratagem.core.packed_guide import Guide
 else:
     from math import log, sqrt
 
     from stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
+    from stratagem.core.packed_guide import Guide
 
 #: The mover recorded for a terminal node (``stratagem.core.game.TERMINAL``).
 TERMINAL_NODE = cython.declare(cython.longlong, -3)
@@ -87,6 +93,8 @@ class _Uct:
     high: cython.double
     solver: cython.bint
     limit: cython.Py_ssize_t
+    guide: Guide
+    widening: cython.double
     nodes: cython.Py_ssize_t
     node_cap: cython.Py_ssize_t
     edges: cython.Py_ssize_t
@@ -115,11 +123,12 @@ class _Uct:
     wbuf: cython.longlong[::1]
     rbuf: cython.longlong[::1]
     order: cython.longlong[::1]
+    keybuf: cython.longlong[::1]
     value: cython.double[::1]
     arrays: Any
 
     def __init__(self, game: PackedGame, root: Any, seed: int, exploration: float, low: float, high: float,
-                 solver: bool, limit: int, nodes: int) -> None:
+                 solver: bool, limit: int, nodes: int, guide: Guide | None = None, widening: float = 0.0) -> None:
         self.game = game
         self.width = game.width
         self.move_width = game.move_width
@@ -130,6 +139,8 @@ class _Uct:
         self.high = high
         self.solver = solver and game.players <= 2
         self.limit = limit
+        self.guide = guide
+        self.widening = widening if guide is not None else 0.0
         self.arrays = {}
         self.nodes = 0
         self.edges = 0
@@ -141,6 +152,7 @@ class _Uct:
         self.wbuf = np.zeros(game.max_moves, np.int64)
         self.rbuf = np.zeros(self.players, np.int64)
         self.order = np.zeros(game.max_moves, np.int64)
+        self.keybuf = np.zeros(game.max_moves, np.int64)
         self.value = np.zeros(self.players, np.float64)
         self.arrays["states"][0] = np.ascontiguousarray(root, dtype=np.int64)
         self._new_node_mover(0)
@@ -204,10 +216,14 @@ class _Uct:
     # -- the random stream ------------------------------------------------------------------------
 
     @cython.cfunc
-    @cython.exceptval(check=False)
+    @cython.exceptval(-1, check=False)
     def _below(self, n: cython.longlong) -> cython.longlong:
-        """A draw in ``0 .. n - 1`` (``n > 0``): the next splitmix64 output modulo ``n``."""
+        """A draw in ``0 .. n - 1``: the next splitmix64 output modulo ``n``. Raises for ``n <= 0`` (a
+        draw is never -1, so the error reaches the caller: with no exception value, a C function's error
+        would be printed and lost, the search going on with a wrong draw)."""
         z: cython.ulonglong
+        if n <= 0:
+            raise UctStopped(f"a draw below {n}: no outcome to draw (weights that are not positive?)")
         self.rng = (self.rng + _GOLDEN) & _MASK
         z = self.rng
         z = ((z ^ (z >> 30)) * _MIX1) & _MASK
@@ -245,13 +261,24 @@ class _Uct:
                 raise UctStopped(f"player {self.mover[node]} has no legal move in a non-terminal state")
             for i in range(count):
                 self.order[i] = i
-            i = count - 1
-            while i > 0:  # Fisher-Yates, as random.shuffle walks it
-                j = self._below(i + 1)
-                t = self.order[i]
-                self.order[i] = self.order[j]
-                self.order[j] = t
-                i -= 1
+            if count > 1 and self.guide is not None and self.guide.keys(state, self.mbuf, count, self.keybuf):
+                i = 1
+                while i < count:  # insertion sort by key: stable, as the reference's sorted() is
+                    t = self.order[i]
+                    j = i - 1
+                    while j >= 0 and self.keybuf[self.order[j]] > self.keybuf[t]:
+                        self.order[j + 1] = self.order[j]
+                        j -= 1
+                    self.order[j + 1] = t
+                    i += 1
+            else:
+                i = count - 1
+                while i > 0:  # Fisher-Yates, as random.shuffle walks it
+                    j = self._below(i + 1)
+                    t = self.order[i]
+                    self.order[i] = self.order[j]
+                    self.order[j] = t
+                    i -= 1
         for i in range(count):
             e = first + i
             j = self.order[i]
@@ -271,11 +298,13 @@ class _Uct:
     @cython.cfunc
     @cython.exceptval(-2, check=False)
     def _select(self, node: cython.Py_ssize_t) -> cython.Py_ssize_t:
-        """The edge (index from the node's first) to follow from a decision node: the next untried one,
-        else the best by UCB among the unproven children; -1 when every child is proven."""
+        """The edge (index from the node's first) to follow from a decision node: the next untried one
+        while the node may widen (always, unguided), else the best by UCB among the unproven children, or
+        the next untried one when those are all proven; -1 when every child is proven."""
         expanded: cython.Py_ssize_t = self.expanded[node]
         count: cython.Py_ssize_t = self.count[node]
-        if expanded < count:
+        if expanded < count and (self.widening <= 0.0 or expanded < self.widening * sqrt(
+                cython.cast(cython.double, self.visits[node] + 1))):
             return expanded
         mover: cython.Py_ssize_t = self.mover[node]
         scale: cython.double = 1.0 / (self.high - self.low)
@@ -298,6 +327,8 @@ class _Uct:
             if score > best_score:
                 best = i
                 best_score = score
+        if best < 0 and expanded < count:
+            return expanded  # the expanded children are all proven: widen
         return best
 
     @cython.cfunc
@@ -337,7 +368,8 @@ class _Uct:
     @cython.cfunc
     @cython.exceptval(-1, check=False)
     def _rollout(self, node: cython.Py_ssize_t) -> cython.int:
-        """Write into ``value`` the returns at the end of a random playout from ``node``."""
+        """Write into ``value`` the returns at the end of a random playout from ``node``, or at the cut-off
+        the guide's evaluation (the middle of the value range without one)."""
         game: PackedGame = self.game
         x: cython.Py_ssize_t
         p: cython.Py_ssize_t
@@ -357,8 +389,9 @@ class _Uct:
                     self.value[p] = cython.cast(cython.double, self.rbuf[p])
                 return 0
             if self.limit >= 0 and plies >= self.limit:
-                for p in range(self.players):
-                    self.value[p] = (self.low + self.high) / 2
+                if self.guide is None or not self.guide.evaluate(self.roll[cur], self.value):
+                    for p in range(self.players):
+                        self.value[p] = (self.low + self.high) / 2
                 return 0
             mover = game.to_move(self.roll[cur])
             if mover == CHANCE:
@@ -367,6 +400,8 @@ class _Uct:
                     raise UctStopped("a chance node lists no outcomes")
                 total = 0
                 for i in range(count):
+                    if self.wbuf[i] <= 0:
+                        raise UctStopped("a chance outcome with a weight that is not positive")
                     total += self.wbuf[i]
                 ticket = self._below(total)
                 pick = count - 1
@@ -600,8 +635,13 @@ class _Uct:
 
 def run_uct(game: PackedGame, state: Any, *, iterations: int | None = None, time_limit: float | None = None,
             seed: int = 0, exploration: float = DEFAULT_EXPLORATION, value_range: tuple[float, float] = (-1.0, 1.0),
-            solver: bool = True, rollout_limit: int | None = None) -> dict[str, Any]:
+            solver: bool = True, rollout_limit: int | None = None, guide: Guide | None = None,
+            widening: float = 0.0) -> dict[str, Any]:
     """UCT with MCTS-Solver from the packed ``state`` of ``game`` (see the module docstring).
+
+    ``guide`` (the game's :class:`~stratagem.core.packed_guide.Guide` for ``game``, or None) guides the
+    search: a decision node's moves in the guide's order, progressive ``widening`` (0: none), the guide's
+    ``rollout_limit`` when none is given, and its evaluation at the cut-off.
 
     Returns the iterations done, wall seconds, the tree's size, the root's proven value per player (or
     None) and its proven plies, and the root's edges in the order tried: ``records`` (move records),
@@ -617,9 +657,16 @@ def run_uct(game: PackedGame, state: Any, *, iterations: int | None = None, time
         raise ValueError(f"value_range {value_range} is not (low, high) with low < high")
     if rollout_limit is not None and rollout_limit < 0:
         raise ValueError(f"rollout_limit must be non-negative, not {rollout_limit}")
+    if not widening >= 0.0:
+        raise ValueError(f"widening must be non-negative, not {widening}")
+    if guide is not None:
+        if guide.game is not game:
+            raise ValueError("the guide is another engine's")
+        if rollout_limit is None and guide.rollout_limit >= 0:
+            rollout_limit = int(guide.rollout_limit)
     start = time.perf_counter()
     search = _Uct(game, state, seed, exploration, low, high, solver, -1 if rollout_limit is None else rollout_limit,
-                  min(iterations + 2, 1 << 12) if iterations is not None else 1 << 12)
+                  min(iterations + 2, 1 << 12) if iterations is not None else 1 << 12, guide, widening)
     deadline = -1.0 if time_limit is None else start + max(time_limit, 0.0)
     done = search.run(-1 if iterations is None else iterations, deadline)
     search.ensure_edges()

@@ -32,7 +32,7 @@ from stratagem.solvers.alphabeta import alphabeta
 from stratagem.solvers.compiled_uct import uct_compiled
 from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.mcts import uct
-from stratagem.solvers.packed_uct import run_uct
+from stratagem.solvers.packed_uct import UctStopped, run_uct
 
 PIG_VALUE = Fraction(5919, 16384)  # expectiminimax's exact value of the default Pig start
 
@@ -127,6 +127,18 @@ def test_rollout_limit_scores_the_middle() -> None:
     assert all(t == 0.0 for row in cut["totals"] for t in row)
     full = run_uct(engine, start, iterations=12, seed=2)
     assert any(t != 0.0 for row in full["totals"] for t in row)
+
+
+def test_weights_that_are_not_positive_stop_the_search() -> None:
+    """A playout that meets a chance node whose weights sum to 0 stops the search with UctStopped. The
+    draw below the total is a C function: before it could raise, its ZeroDivisionError was printed as
+    unraisable and lost, and the search went on with a made-up outcome."""
+    engine = PackedPig(die=(0, 0, 0))
+    start = engine.encode(PigGame().initial_state())
+    with pytest.raises(UctStopped, match="not positive"):
+        run_uct(engine, start, iterations=50, seed=0)
+    with pytest.raises(UnsupportedGame, match="not positive"):
+        uct_compiled(PigGame(), engine, PigGame().initial_state(), iterations=50, seed=0)
 
 
 _SCRIPT = """
