@@ -5,19 +5,19 @@ For each position (default: the two-player five-turn endgames) it runs
 on each engine (``packed=None``: the walk over the rules engine; ``packed=engine.simultaneous()``: the
 walk over the compiled engine, :mod:`stratagem.solvers.induction_kernel`) and reports the median CPU
 seconds (``time.process_time``; the machine is shared), the part of the compiled run spent in the LP
-and its exact check (:func:`~stratagem.solvers.matrix.solve_matrix`), whether both wrote the same
-certificate (the ``stratagem/matrixproof@1`` records compared whole) and the CPU seconds of
-:func:`~stratagem.solvers.matrixproof.check_matrix_proof` (``verify``'s check, on the rules engine) on it.
+and its exact check (:func:`~stratagem.solvers.matrix.solve_matrix`), and whether both give the same
+certificates (the full ``stratagem/matrixproof@1`` records and the bound certificates
+``stratagem/matrixproof@2`` that ``analyze --proof`` writes, each compared whole).
 Positions in ``--compiled-only`` (default: the six-turn endgame the bench makes) skip the rules engine's
 walk, which would take minutes there.
 
 A second table times the commands a user runs, each in a fresh interpreter (``--runs`` times, medians):
-``stratagem analyze POSITION --method lp --proof FILE`` (induction on the compiled engine, expected
-returns, the certificate written) and ``stratagem verify FILE`` (every matrix rebuilt from the rules
-engine and checked exactly), wall and CPU seconds (user + system of the child) with the load average
-when each started. A certificate over ``verify``'s 64 MiB input limit is refused by the command (exit 2,
-reported so); its check is then timed in a child that calls the same checker (``check_matrix_proof``)
-on the file read without the limit.
+``stratagem analyze POSITION --method lp --engine compiled --proof FILE`` (induction on the compiled engine,
+expected returns, the bound certificate written) and ``stratagem verify FILE`` (the certificate's bounds
+rebuilt from the rules engine and checked exactly), wall and CPU seconds (user + system of the child) with
+the load average when each started. A certificate over ``verify``'s 64 MiB input limit would be refused by
+the command (exit 2, reported so); its check is then timed in a child that calls the same checker on the
+file read without the limit.
 
 The tables are printed and, with ``--out``, written into that Markdown file as a section between two
 marker comments (replaced when present, appended otherwise; ``stratagem bench stackattack`` keeps it).
@@ -28,6 +28,7 @@ marker comments (replaced when present, appended otherwise; ``stratagem bench st
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -48,11 +49,13 @@ COMPILED_ONLY = ("2p-numbers-6-turns",)
 CHECK = r"""
 import json, sys
 from stratagem.loading import position_from_record
+from stratagem.solvers.boundproof import BOUNDPROOF_FORMAT, check_bound_proof
 from stratagem.solvers.matrixproof import check_matrix_proof
 with open(sys.argv[1], encoding="utf-8") as handle:
     data = json.load(handle)
 game, state = position_from_record(data["game"], data["setup"], data["start"], sys.argv[1])
-verdict = check_matrix_proof(game, state, data, sys.argv[1])
+check = check_bound_proof if data["format"] == BOUNDPROOF_FORMAT else check_matrix_proof
+verdict = check(game, state, data, sys.argv[1])
 print(json.dumps({"valid": verdict.valid, "nodes": verdict.nodes_checked, "reason": verdict.reason}))
 sys.exit(0 if verdict.valid else 1)
 """
@@ -67,12 +70,14 @@ def commands(name: str, runs: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         proof = str(Path(folder) / f"{name}.proof.json")
         for _ in range(runs):
-            done = cpu_child(["-m", "stratagem", "analyze", position, "--method", "lp", "--proof", proof])
+            done = cpu_child(["-m", "stratagem", "analyze", position, "--method", "lp", "--engine", "compiled",
+                              "--proof", proof])
             if done["code"] != 0:
                 raise SystemExit(f"analyze {name} failed: {done['err'][-500:]}")
             row["analyze"].append(done)
             row["loads"].append(done["load"])
             row["proof MB"] = Path(proof).stat().st_size / 1e6
+            row["proof nodes"] = len(json.loads(Path(proof).read_text(encoding="utf-8"))["nodes"])
             row["too large"] = Path(proof).stat().st_size > MAX_RECORD_BYTES
             if row["too large"]:
                 refused = cpu_child(["-m", "stratagem", "verify", proof])
@@ -111,6 +116,7 @@ def measure(name: str, runs: int, reference: bool = True) -> dict[str, Any]:
     import stratagem.solvers.simultaneous as walk_module
     from stratagem.models.stackattack import compiled_engine
     from stratagem.models.stackattack.puzzle import load_position
+    from stratagem.solvers.boundproof import bound_proof
     from stratagem.solvers.matrixproof import matrix_proof
     from stratagem.solvers.simultaneous import solve_simultaneous
 
@@ -146,7 +152,7 @@ def measure(name: str, runs: int, reference: bool = True) -> dict[str, Any]:
             lp.append(lp_time[0])
         row[label] = statistics.median(seconds)
         row[label + " lp"] = statistics.median(lp)
-        proofs[label] = matrix_proof(game, result)
+        proofs[label] = (matrix_proof(game, result), bound_proof(game, result))
         row["value"], row["nodes"] = result.value, len(result.nodes)
     row["same"] = proofs["reference"] == proofs["compiled"] if reference else None
     return row
@@ -165,10 +171,11 @@ def section(rows: list[dict[str, Any]], cli_rows: list[dict[str, Any]], runs: in
              "compiled engine (`solvers/induction_kernel.py` over `stackattack/engine.py`): CPU seconds, the "
              f"median of {runs} runs each ({deep_runs} for the six-turn endgame, which is not walked on the rules "
              "engine: minutes); \"LP\" is the part spent in `solve_matrix` (saddle points, closed forms, exact "
-             "supports and, rarely, GLOP, each with its exact rational check: Python on both paths). \"same "
-             "certificate\" compares the two matrix proofs record for record.", "",
+             "supports and, rarely, GLOP, each with its exact rational check; the compiled walk tests integer saddle "
+             "points and 2x2 closed forms itself). \"same certificates\" compares the two walks' full matrix "
+             "proofs (`matrixproof@1`) and bound certificates (`matrixproof@2`) record for record.", "",
              "| position | value | LP nodes | rules engine CPU s (LP) | compiled engine CPU s (LP) | "
-             "ratio | same certificate |",
+             "ratio | same certificates |",
              "|---|---|---:|---:|---:|---:|---|"]
     for row in rows:
         if row["same"] is None:
@@ -178,15 +185,16 @@ def section(rows: list[dict[str, Any]], cli_rows: list[dict[str, Any]], runs: in
             ratio, same = f"{row['reference'] / row['compiled']:.1f}x", "yes" if row["same"] else "NO"
         lines.append(f"| {row['name']} | {row['value']} | {row['nodes']:,} | {reference} | "
                      f"{row['compiled']:.2f} ({row['compiled lp']:.2f}) | {ratio} | {same} |")
-    lines += ["", "The commands, each in a fresh interpreter: `stratagem analyze POSITION --method lp --proof FILE` "
-              "(the induction on the compiled engine, expected returns, the certificate written) and `stratagem "
-              "verify FILE` (every matrix rebuilt from the rules engine, plain Python, and checked exactly). Wall "
-              "and CPU seconds (user + system of the child), medians of the runs; the load average is the range "
-              "seen when the runs started (2 cores shared with other work: wall time follows the load, CPU "
-              "seconds much less).", "",
-              "| position | runs | load | analyze wall s | analyze CPU s | certificate MB | verify wall s | "
-              "verify CPU s | verify said | analyze + verify wall s |",
-              "|---|---:|---|---:|---:|---:|---:|---:|---|---:|"]
+    lines += ["", "The commands, each in a fresh interpreter: `stratagem analyze POSITION --method lp --engine "
+              "compiled --proof FILE` (the induction on the compiled engine, expected returns, the bound "
+              "certificate `matrixproof@2` written) and `stratagem verify FILE` (each one-sided strategy checked "
+              "exactly against children bounds rebuilt from the rules engine, plain Python). Wall and CPU seconds "
+              "(user + system of the child), medians of the runs; the load average is the range seen when the "
+              "runs started (2 cores shared with other work: wall time follows the load, CPU seconds much less).",
+              "",
+              "| position | runs | load | analyze wall s | analyze CPU s | certificate nodes | certificate MB | "
+              "verify wall s | verify CPU s | verify said | analyze + verify wall s |",
+              "|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|"]
     notes = []
     for row in cli_rows:
         analyze_wall, verify_wall = _median(row["analyze"], "wall"), _median(row["verify"], "wall")
@@ -195,7 +203,8 @@ def section(rows: list[dict[str, Any]], cli_rows: list[dict[str, Any]], runs: in
             said = "refused (exit 2): over 64 MiB; the checker run on the file: valid"
             notes.append(f"- {row['name']}: `verify` said: {row['refused'][1]}")
         lines.append(f"| {row['name']} | {len(row['analyze'])} | {min(row['loads']):.1f}-{max(row['loads']):.1f} | "
-                     f"{analyze_wall:.2f} | {_median(row['analyze'], 'cpu'):.2f} | {row['proof MB']:.1f} | "
+                     f"{analyze_wall:.2f} | {_median(row['analyze'], 'cpu'):.2f} | {row['proof nodes']:,} | "
+                     f"{row['proof MB']:.2f} | "
                      f"{verify_wall:.2f} | {_median(row['verify'], 'cpu'):.2f} | {said} | "
                      f"{analyze_wall + verify_wall:.2f} |")
     lines += ["", *notes, "", END] if notes else ["", END]

@@ -9,8 +9,10 @@ lists what the bench makes; seed 7 with six turns of the plain number game is al
 
 :func:`deep_table` solves each one as ``stratagem analyze --method lp`` does for two players (player 1
 on the penalty difference, the compiled engine's induction with an exact certificate per node) and
-reports its value, nodes and time (wall and CPU seconds: the machine may be shared). The certificate's
-check by ``verify`` (the rules engine alone) is measured by ``scripts/stackattack_induction.py``.
+reports its value, nodes and time (wall and CPU seconds: the machine may be shared), then writes the bound
+certificate ``analyze --proof`` writes (``stratagem/matrixproof@2``, :mod:`~stratagem.solvers.boundproof`) and
+checks it as ``verify`` does (the rules engine alone), with its size and the CPU seconds of each. The
+commands end to end are measured by ``scripts/stackattack_induction.py``.
 """
 
 from __future__ import annotations
@@ -54,6 +56,23 @@ def solve_endgame(game: StackAttackGame, state: State) -> dict[str, Any]:
             "wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "result": result}
 
 
+def certify_endgame(game: StackAttackGame, state: State, result: Any) -> dict[str, Any]:
+    """The bound certificate of ``result`` as ``analyze --proof`` writes it, read back as JSON and checked as
+    ``verify`` checks it (the rules engine alone): its nodes, bytes, and the CPU seconds of both."""
+    import json
+
+    from stratagem.solvers.boundproof import bound_proof, bound_proof_text, check_bound_proof
+
+    started = time.process_time()
+    text = bound_proof_text(bound_proof(game, result))
+    written = time.process_time() - started
+    started = time.process_time()
+    data = json.loads(text)
+    verdict = check_bound_proof(game, state, data)
+    return {"nodes": len(data["nodes"]), "bytes": len(text.encode()), "write": written,
+            "check": time.process_time() - started, "valid": verdict.valid, "reason": verdict.reason}
+
+
 def deep_table(log: Callable[[str], None], deep: tuple[tuple[int, int, bool], ...] = DEEP) -> list[str]:
     """The bench's section on the deep endgames it makes (see the module docstring)."""
     lines = [
@@ -62,20 +81,26 @@ def deep_table(log: Callable[[str], None], deep: tuple[tuple[int, int, bool], ..
         "Two-player rounds (endgame scope) dealt from a seed and played at random to the number of turns",
         "left (`stratagem.bench.stackattack.made_endgame`), then solved exactly: player 1 on the penalty",
         "difference, backward induction on the compiled engine with an exactly certified matrix game per",
-        "node (what `stratagem analyze --method lp` runs). Wall and CPU seconds of the induction alone.",
+        "node (what `stratagem analyze --method lp` runs). Wall and CPU seconds of the induction alone; then",
+        "the bound certificate `analyze --proof` writes (`stratagem/matrixproof@2`: one-sided strategies at the",
+        "nodes the start's value needs) and its check as `verify` runs it, on the rules engine, CPU seconds each.",
         "",
-        "| seed | turns | actions | position | value | LP nodes | certified | engine | wall s | CPU s |",
-        "|---:|---:|---|---|---|---:|---|---|---:|---:|",
+        "| seed | turns | actions | position | value | LP nodes | certified | engine | wall s | CPU s | "
+        "certificate nodes | certificate KB | write CPU s | check CPU s | check |",
+        "|---:|---:|---|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for seed, turns, actions in deep:
         game, state = made_endgame(seed, turns, actions)
         row = solve_endgame(game, state)
         log(f"deep endgame seed {seed}, {turns} turns: {row['value']} ({row['nodes']} nodes) "
             f"{row['wall']:.1f} s wall, {row['cpu']:.1f} CPU s")
+        proof = certify_endgame(game, state, row["result"])
         lines.append(f"| {seed} | {turns} | {'yes' if actions else 'no'} | `{game.format_state(state)}` | "
                      f"{row['value']} | {row['nodes']:,} | {'yes' if row['certified'] else 'NO'} | "
-                     f"{row['engine']} | {row['wall']:.2f} | {row['cpu']:.2f} |")
+                     f"{row['engine']} | {row['wall']:.2f} | {row['cpu']:.2f} | {proof['nodes']:,} | "
+                     f"{proof['bytes'] / 1000:,.0f} | {proof['write']:.2f} | {proof['check']:.2f} | "
+                     f"{'valid' if proof['valid'] else 'INVALID: ' + proof['reason']} |")
     return lines + [""]
 
 
-__all__ = ["DEEP", "deep_table", "made_endgame", "solve_endgame"]
+__all__ = ["DEEP", "certify_endgame", "deep_table", "made_endgame", "solve_endgame"]

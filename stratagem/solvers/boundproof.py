@@ -245,6 +245,9 @@ class _Checker(Walker):
         self.nodes = nodes
         self.bounds: dict[tuple[Hashable, int | None, int], Bound] = {}
         self.checked = 0
+        #: when a dict: (state text, turns left, side) -> (rows, columns, cells) of each part checked, as a page
+        #: draws it (rows: the player's moves, columns: the opponents' joint moves, cells: the children's bounds)
+        self.tables: dict[tuple[str, int | None, int], Any] | None = None
 
     def bound(self, state: Hashable, remaining: int | None, side: int) -> Bound:
         """A proven ``side`` bound of ``state`` with ``remaining`` turns to solve, or None (no bound)."""
@@ -314,6 +317,12 @@ class _Checker(Walker):
             picked = self._support(part, mine, rows, where)
             lines = [(c, [(w, self.bound(self.child(state, r, c), below, side)) for r, w in picked])
                      for c in columns]
+            if self.tables is not None:
+                self.tables[(text, remaining, side)] = (
+                    [(move_label(game, state, self.player, r), Fraction(w, part.denominator)) for r, w in picked],
+                    [(" + ".join(move_label(game, state, q, m) for q, m in zip(self.opponents, c, strict=True)),
+                      None) for c in columns],
+                    [[terms[i][1] for _, terms in lines] for i in range(len(picked))])
             self._check(node, part, lines, where, lambda c: "reply " + " + ".join(
                 move_label(game, state, q, m) for q, m in zip(self.opponents, c, strict=True)))
         else:
@@ -321,6 +330,11 @@ class _Checker(Walker):
                       for c in columns]
             picked = self._support(part, theirs, columns, where)
             lines = [(r, [(w, self.bound(self.child(state, r, c), below, side)) for c, w in picked]) for r in rows]
+            if self.tables is not None:
+                self.tables[(text, remaining, side)] = (
+                    [(move_label(game, state, self.player, r), None) for r in rows],
+                    [(" + ".join(theirs[columns.index(c)]), Fraction(w, part.denominator)) for c, w in picked],
+                    [[b for _, b in terms] for _, terms in lines])
             self._check(node, part, lines, where, lambda r: "move " + move_label(game, state, self.player, r))
         value = node.value
         return value.numerator if value.denominator == 1 else value
@@ -375,14 +389,16 @@ class _Checker(Walker):
 
 
 def check_bound_proof(
-    game: AnyGame, root_state: Hashable, proof: dict[str, Any], source: str = "<proof>"
+    game: AnyGame, root_state: Hashable, proof: dict[str, Any], source: str = "<proof>",
+    tables: dict[tuple[str, int | None, int], Any] | None = None,
 ) -> MatrixProofVerdict:
     """Re-check a ``stratagem/matrixproof@2`` record from the rules engine alone, exactly.
 
     The start's lower and upper bounds are walked from the rules (see the module docstring) and must
     both equal the claimed value; every node of the record must be reached and each part a probability
     distribution over distinct legal moves, each move with positive probability. A record that does not
-    read raises :class:`BadInput`. ``nodes_checked`` counts the parts checked.
+    read raises :class:`BadInput`. ``nodes_checked`` counts the parts checked. ``tables``, when a dict, receives
+    each part checked as a page draws it (``_Checker.tables``), up to the first problem.
     """
     player, payoff, depth, claimed = _read_header(game, proof, source)
     nodes = _read_nodes(proof, source)
@@ -397,6 +413,7 @@ def check_bound_proof(
         return MatrixProofVerdict(False, f"label {proof.get('label')!r} should be {analysis_label(game)!r}", 0)
     checker = _Checker(game, player, payoff, nodes)
     checker.start = root_state
+    checker.tables = tables
     try:
         for node in nodes.values():  # a part must be a probability distribution, whether used or not
             if node.problem:

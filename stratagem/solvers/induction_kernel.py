@@ -474,14 +474,12 @@ class PackedInduction:
                 if c == 0 or v < upper:
                     upper = v
                     high_column = c
+        closed = None
         if whole and rows <= cells.shape[0] and columns <= cells.shape[1] and lower == upper:
-            solution = saddle_solution(rows, columns, low_row, high_column, int(lower))
-        else:
-            solution = None
-            if whole and rows == 2 and columns == 2:  # solve_matrix's next step: the closed form, on ints
-                solution = two_by_two_solution(int(cells[0, 0]), int(cells[0, 1]), int(cells[1, 0]), int(cells[1, 1]))
-            if solution is None:
-                solution = solve_matrix(table)
+            closed = saddle_solution(rows, columns, low_row, high_column, int(lower))
+        elif whole and rows == 2 and columns == 2:  # solve_matrix's next step: the closed form, on ints
+            closed = two_by_two_solution(int(cells[0, 0]), int(cells[0, 1]), int(cells[1, 0]), int(cells[1, 1]))
+        solution = closed if closed is not None else solve_matrix(table)
         state = self.game.decode(np.asarray(self.states[ply, : self.width]))
         moves = [[int(self.opts[ply, q, i]) for i in range(self.nopts[ply, q])] for q in range(self.n)]
         opponents = [q for q in range(self.n) if q != self.player]

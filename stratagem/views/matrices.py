@@ -100,4 +100,51 @@ def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str) -> s
     return "".join(parts)
 
 
-__all__ = ["matrices_html"]
+def bound_parts_html(game: Any, start: Any, data: dict[str, Any], source: str) -> str:
+    """Every part of a bound certificate (``stratagem/matrixproof@2``) as a table, root first: a lower part
+    as the player's played moves (with the mix) against every reply, an upper part as every move of the
+    player against the opponents' played moves (with theirs); each cell the child's bound on that side,
+    rebuilt from the rules engine by :func:`~stratagem.solvers.boundproof.check_bound_proof`."""
+    from stratagem.solvers.boundproof import check_bound_proof
+
+    tables: dict[tuple[str, int | None, int], Any] = {}
+    verdict = check_bound_proof(game, start, data, source, tables)
+    parts = []
+    if not verdict.valid:
+        parts.append(f"<p class=\"bad\">The check from the start stops: {esc(verdict.reason)}</p>")
+    nodes = [n for n in data.get("nodes") or [] if isinstance(n, list) and len(n) == 5]
+    drawn = 0
+    for k, node in enumerate(nodes):
+        for side, name in ((0, "lower"), (1, "upper")):
+            if node[3 + side] is None or drawn >= MAX_NODES:
+                continue
+            drawn += 1
+            head = (f"<h3>Node {k}{' (the start)' if k == 0 else ''}: {name} part, value {esc(node[2])}</h3>"
+                    f"<p class=\"mono muted\">{esc(node[0])}</p>")
+            found = tables.get((str(node[0]), node[1], side))
+            if found is None:
+                parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<p class=\"bad\">not checked: "
+                             "not reached from the start, or after the first problem</p></div>")
+                continue
+            rows, columns, cells = found
+            what = "at least" if side == 0 else "at most"
+            header = "".join(f"<th class=\"num\">{esc(c)}" + (f"<br><span class=\"muted\">{esc(_fraction(p))}</span>"
+                             if p is not None else "") + "</th>" for c, p in columns)
+            body = []
+            for (label, p), line in zip(rows, cells, strict=False):
+                mix = f"<b>{esc(_fraction(p))}</b>" if p is not None else ""
+                row = "".join(f"<td class=\"num\">{esc(_fraction(x)) if x is not None else 'none'}</td>"
+                              for x in line)
+                body.append(f"<tr><th>{esc(label)}</th><td class=\"num\">{mix}</td>{row}</tr>")
+            parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<table><thead><tr><th>player "
+                         f"{int(data.get('player', 0)) + 1} plays</th><th class=\"num\">mix</th>{header}</tr></thead>"
+                         f"<tbody>{''.join(body)}</tbody></table><p class=\"muted\">cells: each child's {name} "
+                         f"bound; the mix holds {what} the value on every line</p></div>")
+    total = sum((n[3] is not None) + (n[4] is not None) for n in nodes)
+    if total > drawn:
+        parts.append(f"<p class=\"muted\">{total - drawn} more part(s) not drawn; `stratagem verify` checks them "
+                     "all.</p>")
+    return "".join(parts)
+
+
+__all__ = ["bound_parts_html", "matrices_html"]

@@ -21,7 +21,7 @@ from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.loading import game_from_record, game_module, load, position_from_record
 from stratagem.solvers.replay import is_win, replay
 from stratagem.views import cardclash, stakd
-from stratagem.views.matrices import matrices_html
+from stratagem.views.matrices import bound_parts_html, matrices_html
 from stratagem.views.page import document, esc, replay_frame
 from stratagem.views.prooftree import tree_html
 from stratagem.views.strato import describe_challenge, strato_replay
@@ -29,8 +29,9 @@ from stratagem.views.strato import describe_challenge, strato_replay
 GAME_TITLES = {"strato": "Strato", "stakd": "STAKD Elite", "stratatak": "Stratatak", "stackattack": "Stack Attack",
                "cardclash": "Stratego Card Clash"}
 PROOFTREE, MATRIXPROOF, MATRIXPROOFS = "stratagem/prooftree@1", "stratagem/matrixproof@1", "stratagem/matrixproofs@1"
+BOUNDPROOF = "stratagem/matrixproof@2"
 SOLVE, CHECK, ANALYSIS = "stratagem/solve@1", "stratagem/check@1", "stratagem/analysis@1"
-VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, MATRIXPROOF, MATRIXPROOFS)
+VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, BOUNDPROOF, MATRIXPROOF, MATRIXPROOFS)
 
 
 def plain_lines(game_name: str, game: Any, state: Any) -> list[str]:
@@ -197,10 +198,11 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None) -> str:
 
         body += [claims_html({"claim": data.get("claim")}, {}, "", verdict),
                  f"<h2>The start</h2>{draw(data['start'])}", "<h2>The tree</h2>", tree_html(data, draw)]
-    elif fmt in (MATRIXPROOF, MATRIXPROOFS):
+    elif fmt in (MATRIXPROOF, MATRIXPROOFS, BOUNDPROOF):
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)
         # A bundle (3+ players) holds one certificate per player, each against the coalition of the others.
-        proofs = [data] if fmt == MATRIXPROOF else [p for p in data.get("proofs") or [] if isinstance(p, dict)]
+        single = fmt in (MATRIXPROOF, BOUNDPROOF)
+        proofs = [data] if single else [p for p in data.get("proofs") or [] if isinstance(p, dict)]
         nodes = sum(len(p.get("nodes") or []) for p in proofs)
         title = f"{title_game}: mixed strategies at {nodes} simultaneous node(s)"
         claims = {f"player {int(p.get('player', 0)) + 1}": f"value {p.get('value')} ({p.get('label')})"
@@ -209,7 +211,14 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None) -> str:
                  f"<h2>The start</h2><pre>{esc(chr(10).join(plain_lines(game_name, game, start)))}</pre>"]
         for k, cert in enumerate(proofs):
             player = int(cert.get("player", 0)) + 1
-            place = source if fmt == MATRIXPROOF else f"{source}: proofs[{k}]"
+            place = source if single else f"{source}: proofs[{k}]"
+            if cert.get("format") == BOUNDPROOF:
+                body += [f"<h2>The bounds of player {player}</h2><p class=\"muted\">A lower part: player {player}'s "
+                         "cards played, with the mix, against every reply; an upper part: every card of player "
+                         f"{player} against the opponents' cards played, with theirs. Each cell is the bound of "
+                         "that pair's position, rebuilt from the rules engine.</p>",
+                         bound_parts_html(game, start, cert, place)]
+                continue
             body += [f"<h2>The matrices of player {player}</h2><p class=\"muted\">Rows: player {player}'s cards, "
                      "with the mix; columns: the opponents' cards, with theirs. Each cell is the payoff of that "
                      "pair, rebuilt from the rules engine.</p>", matrices_html(game, start, cert, place)]

@@ -92,23 +92,41 @@ def test_the_output_path_is_checked_before_the_record_is_read(tmp_path: Path,
     assert code == 2 and "missing.json" in err and "no such file" in err
 
 
-def test_a_stackattack_page_rebuilds_and_checks_its_matrices(records: dict[str, Path], tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    """Each node's matrix rebuilt from the rules with its mixes checked; a mix edited to another
-    probability vector is shown as failing the check."""
+def test_a_stackattack_page_rebuilds_and_checks_its_bounds(records: dict[str, Path], tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A bound certificate (matrixproof@2): each part's table rebuilt from the rules with its mix checked; a
+    mix edited to another probability vector is shown as failing the check."""
     out = tmp_path / "m.html"
     assert _view(capsys, str(records["matrices.json"]), "--out", str(out))[0] == 0
     page = out.read_text()
-    assert page.count('class="card matrix"') == len(json.loads(records["matrices.json"].read_text())["nodes"])
-    assert "both mixes checked exactly" in page and 'class="bad"' not in page
     data = json.loads(records["matrices.json"].read_text())
+    assert data["format"] == "stratagem/matrixproof@2"
+    parts = sum((n[3] is not None) + (n[4] is not None) for n in data["nodes"])
+    assert page.count('class="card matrix"') == parts == page.count("the mix holds at")
+    assert 'class="bad"' not in page
     node = data["nodes"][0]
-    node["row_strategy"] = ["1/1"] + ["0/1"] * (len(node["row_strategy"]) - 1)
+    node[3] = [[node[3][0][0], "1/1"]] if len(node[3]) > 1 else [[node[4][0][0][0], "1/1"]]
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps(data))
     assert _view(capsys, str(forged), "--out", str(out))[0] == 0
     first = out.read_text().split('data-node="1"')[0]
     assert 'class="bad"' in first
+
+
+def test_an_older_full_matrix_certificate_is_still_drawn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """matrixproof@1 (every node's matrix, both mixes): each node's matrix rebuilt and both mixes checked."""
+    from stratagem.models.stackattack.puzzle import load_position
+    from stratagem.solvers.matrixproof import matrix_proof
+    from stratagem.solvers.simultaneous import solve_simultaneous
+
+    position = load_position(ROOT / "puzzles/stackattack/2p-actions-3-turns.toml")
+    result = solve_simultaneous(position.game, position.state, player=0, payoff="margin")
+    record, out = tmp_path / "old.json", tmp_path / "old.html"
+    record.write_text(json.dumps(matrix_proof(position.game, result)))
+    assert _view(capsys, str(record), "--out", str(out))[0] == 0
+    page = out.read_text()
+    assert page.count('class="card matrix"') == len(result.nodes) == page.count("both mixes checked exactly")
+    assert 'class="bad"' not in page
 
 
 def test_a_proof_tree_page_holds_every_node(records: dict[str, Path], tmp_path: Path,
@@ -205,16 +223,16 @@ def test_analyze_writes_the_page_of_its_line(tmp_path: Path) -> None:
 
 
 def test_a_bundle_of_certificates_shows_every_players_matrices(tmp_path: Path) -> None:
-    """matrixproofs@1 (three players): one set of matrices per player, each rebuilt and checked."""
+    """matrixproofs@1 (three players): one set of bound tables per player, each rebuilt and checked."""
     proof, page = tmp_path / "sa3.json", tmp_path / "sa3.html"
     assert run(["analyze", str(ROOT / "puzzles/stackattack/3p-actions-2-turns.toml"), "--proof", str(proof),
                 "--quiet"]) == 0
     assert run(["view", str(proof), "--out", str(page)]) == 0
     text = page.read_text()
     players = [p["player"] for p in json.loads(proof.read_text())["proofs"]]
-    assert [f"The matrices of player {p + 1}" in text for p in players] == [True] * len(players)
-    assert text.count("both mixes checked exactly") == sum(
-        len(p["nodes"]) for p in json.loads(proof.read_text())["proofs"]) and 'class="bad"' not in text
+    assert [f"The bounds of player {p + 1}" in text for p in players] == [True] * len(players)
+    assert text.count("the mix holds at") == sum((n[3] is not None) + (n[4] is not None) for p in json.loads(
+        proof.read_text())["proofs"] for n in p["nodes"]) and 'class="bad"' not in text
 
 
 def test_a_time_limit_without_verify_is_refused(records: dict[str, Path], tmp_path: Path,
