@@ -168,3 +168,14 @@ def test_a_five_turn_endgame_with_actions_is_solved_and_its_proof_verifies(cli, 
     assert margin == Fraction(str(report["players"][0]["value"]))
     checked = cli("verify", str(proof))
     assert checked.code == 0, checked.out + checked.err
+
+
+def test_a_bound_certificate_of_another_version_is_refused_in_one_line(cli, tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    assert cli("analyze", str(POSITIONS / "2p-numbers-3-turns.toml"), "--proof", str(proof)).code == 0
+    data = json.loads(proof.read_text())
+    assert data["format"] == "stratagem/matrixproof@2"
+    data["format"] = "stratagem/matrixproof@3"
+    future = tmp_path / "future.json"
+    future.write_text(json.dumps(data))
+    assert_bad_input(cli("verify", str(future)), "future.json", "format", "stratagem/matrixproof@3")
