@@ -10,7 +10,10 @@ playout reaches the game's declared ``rollout_limit`` (Card Clash: 0, the evalua
 * :meth:`keys` -- the ordering, as :class:`~stratagem.core.packed_order.MoveOrder`'s keys (lower first,
   equal keys in the legal order: the stable sort the reference ordering is);
 * :meth:`evaluate` -- each player's value of a packed state, as ``evaluate`` returns it;
-* ``rollout_limit`` -- the playout length before the evaluation takes over (-1: none declared).
+* ``rollout_limit`` -- the playout length before the evaluation takes over (-1: none declared);
+* ``exploration`` -- the UCB exploration constant that suits the evaluation's scale (0: none declared,
+  the search's default then): UCB1's ``sqrt(2)`` is for rewards that span [0, 1], and an evaluation whose
+  values differ by a few hundredths is drowned by it once a node has thousands of visits.
 
 A game hands its guide over through its reference game object: ``game.compiled_guide(engine)`` returns
 a :class:`Guide` subclass for that compiled engine, or None (a capability as ``order_moves`` is one; a
@@ -39,9 +42,10 @@ else:
 class Guide(MoveOrder):  # type: ignore[misc]
     """The guidance of one engine (``game``); subclasses override :meth:`keys` and :meth:`evaluate`."""
 
-    def __init__(self, game: PackedGame, rollout_limit: int = -1) -> None:
+    def __init__(self, game: PackedGame, rollout_limit: int = -1, exploration: float = 0.0) -> None:
         MoveOrder.__init__(self, game)
         self.rollout_limit = rollout_limit
+        self.exploration = exploration
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)

@@ -124,7 +124,8 @@ class MctsAgent:
 
     iterations: int | None = 1000
     time_limit: float | None = None
-    exploration: float = DEFAULT_EXPLORATION
+    #: None: the search's default, ``sqrt(2)``, or on a compiled engine the constant the game's guide declares
+    exploration: float | None = None
     value_range: tuple[float, float] = (-1.0, 1.0)
     rollout_limit: int | None = None
     guided: bool = True
@@ -158,18 +159,19 @@ class MctsAgent:
         return self._search(game, state, rng, player)
 
     def _search(self, game: Game[Any, Any], state: Any, rng: Random, player: int | None) -> Any:
+        exploration = self.exploration if self.exploration is not None else DEFAULT_EXPLORATION
         if self.information == "observation" and self.engine is not None:
             from stratagem.solvers.compiled_ismcts import ismcts_compiled
 
             return ismcts_compiled(
                 game, self.engine, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
-                exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
+                exploration=exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
                 player=player,
             ).best_move
         if self.information == "observation":
             return ismcts(
                 game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
-                exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
+                exploration=exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
                 player=player, guided=self.guided, widening=self.widening,
             ).best_move
         if self.engine is not None:
@@ -182,7 +184,7 @@ class MctsAgent:
             ).best_move
         return uct(
             game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
-            exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
+            exploration=exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
             player=player, guided=self.guided, widening=self.widening, tree=self.tree if self.reuse else None,
         ).best_move
 

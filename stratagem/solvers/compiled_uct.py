@@ -34,14 +34,15 @@ __all__ = ["compiled_guide", "uct_compiled"]
 
 
 def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterations: int | None = None,
-                 time_limit: float | None = None, seed: int = 0, exploration: float = DEFAULT_EXPLORATION,
+                 time_limit: float | None = None, seed: int = 0, exploration: float | None = None,
                  value_range: tuple[float, float] = (-1.0, 1.0), solver: bool = True,
                  rollout_limit: int | None = None, player: int | None = None, guided: bool = True,
                  widening: float = DEFAULT_WIDENING) -> MctsResult[Any]:
     """Open UCT with MCTS-Solver from the reference ``state`` of ``game``, searched on ``engine`` (the same
     game's compiled engine). Options as :func:`stratagem.solvers.mcts.uct`'s; ``guided`` takes effect where
     the game has a compiled guide (:func:`compiled_guide`), else a cut playout scores the middle of
-    ``value_range``.
+    ``value_range``. ``exploration`` None: the guide's declared constant when guided, else
+    :data:`~stratagem.solvers.mcts.DEFAULT_EXPLORATION`.
 
     Raises :class:`~stratagem.core.errors.UnsupportedGame` at a chance or simultaneous root (or where the
     search meets a state it cannot handle), as :func:`~stratagem.solvers.mcts.uct` does.
@@ -58,6 +59,9 @@ def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterat
         raise UnsupportedGame(f"player {player} is not to move (player {mover} is)")
     vector = engine.encode(state)
     guide = compiled_guide(game, engine) if guided else None
+    if exploration is None:
+        declared = float(guide.exploration) if guide is not None else 0.0
+        exploration = declared if declared > 0.0 else DEFAULT_EXPLORATION
     try:
         found = run_uct(engine, vector, iterations=iterations, time_limit=time_limit, seed=seed,
                         exploration=exploration, value_range=value_range, solver=solver,

@@ -29,7 +29,7 @@ import pytest
 import stratagem
 from stratagem.core.game import CHANCE
 from stratagem.models.cardclash import compiled_engine
-from stratagem.models.cardclash.guide import CardClashGuide
+from stratagem.models.cardclash.guide import EXPLORATION, CardClashGuide
 from stratagem.models.cardclash.position import State
 from stratagem.models.cardclash.rules import CardClashGame
 from stratagem.models.cardclash.threats import effect
@@ -156,12 +156,16 @@ def test_guided_compiled_uct_visits_as_the_reference_does(seed: int) -> None:
     """No randomness in guided UCT on Card Clash: the two searches must agree visit for visit."""
     game, state = _positions(10 + seed, 1)[0]
     engine = compiled_engine(game)
-    fast = uct_compiled(game, engine, state, iterations=300, seed=seed)
-    slow = uct(game, state, iterations=300, seed=seed)
+    fast = uct_compiled(game, engine, state, iterations=300, seed=seed, exploration=0.8)
+    slow = uct(game, state, iterations=300, seed=seed, exploration=0.8)
     assert [(s.notation, s.visits, s.proven_value) for s in fast.moves] == [
         (s.notation, s.visits, s.proven_value) for s in slow.moves]
     assert [s.mean for s in fast.moves] == pytest.approx([s.mean for s in slow.moves], abs=1e-12)
     assert fast.best_move == slow.best_move
+    # by default the compiled search takes the exploration constant the guide declares
+    declared = uct_compiled(game, engine, state, iterations=300, seed=seed)
+    assert [s.visits for s in declared.moves] == [
+        s.visits for s in uct_compiled(game, engine, state, iterations=300, seed=seed, exploration=EXPLORATION).moves]
     # unguided, the compiled search is another (plain) one
     plain = uct_compiled(game, engine, state, iterations=300, seed=seed, guided=False)
     assert [s.visits for s in plain.moves] != [s.visits for s in fast.moves]
