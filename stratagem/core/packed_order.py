@@ -17,6 +17,8 @@ is a kernel (compiled at install, see ``setup.py``); ``packed_order.pxd`` declar
 
 from __future__ import annotations
 
+from typing import Any
+
 import cython
 
 if cython.compiled:
@@ -53,4 +55,16 @@ class MoveOrder:
         return [int(k) for k in out[: records.shape[0]]]
 
 
-__all__ = ["MoveOrder"]
+def order_for(game: Any, engine: Any) -> Any:
+    """The ordering a compiled search of ``engine`` uses: the engine's own (``engine.move_order()``), else
+    the one the reference ``game`` hands over with its guidance for the compiled searches
+    (``game.compiled_guide(engine)``, when that is a :class:`MoveOrder`), else None (the legal order)."""
+    own = getattr(engine, "move_order", None)
+    if own is not None:
+        return own()
+    guide = getattr(game, "compiled_guide", None)
+    found = guide(engine) if guide is not None else None
+    return found if isinstance(found, MoveOrder) else None
+
+
+__all__ = ["MoveOrder", "order_for"]

@@ -24,6 +24,7 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE, Game
 from stratagem.core.packed import PackedGame
+from stratagem.core.packed_order import order_for
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.gametree import (
     ASSUME_OPEN,
@@ -67,7 +68,8 @@ def alphabeta_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, 
     report = (lambda nodes: progress(0, nodes)) if progress is not None else None
     try:
         found = solve(engine, engine.encode(state), lo=int(lo), hi=int(hi), table_bits=table_bits,
-                      max_nodes=max_nodes, expired=expired, progress=report, progress_every=progress_every)
+                      max_nodes=max_nodes, expired=expired, progress=report, progress_every=progress_every,
+                      order=order_for(game, engine))
     except SearchRefused as exc:
         raise StratagemError(f"{game.name}: {exc}") from None
     if "stopped" in found:

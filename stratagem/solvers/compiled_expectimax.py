@@ -26,6 +26,7 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE, Game
 from stratagem.core.packed import PackedGame
+from stratagem.core.packed_order import order_for
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.gametree import (
     ASSUME_OPEN,
@@ -69,7 +70,7 @@ def _search(method: str, assumption: str, game: Game[Any, Any], engine: PackedGa
     try:
         found = solve(engine, engine.encode(state), player, lo=int(lo), hi=int(hi), star=star,
                       table_bits=table_bits, max_nodes=max_nodes, expired=expired, progress=report,
-                      progress_every=progress_every)
+                      progress_every=progress_every, order=order_for(game, engine))
     except SearchRefused as exc:
         if "62 bits" in str(exc):
             raise FractionsTooLarge(f"{game.name}: {exc}") from None

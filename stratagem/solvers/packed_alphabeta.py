@@ -14,9 +14,13 @@ windows as the Python search, so the value and the distance are the same:
   node. A return outside the bounds raises.
 * **Move order**: every successor is made first and the moves that end the game are scored at once
   (a win on the next ply ends the node); then the table's move, the two killer moves of the ply (the
-  last refutations there) and the engine's legal order. A compiled engine has no move-ordering hint,
-  so the search may visit more nodes than the Python search with the game's ``order_moves``; the value
-  never depends on order.
+  last refutations there), then the others by the engine's ordering hint where there is one (a
+  :class:`~stratagem.core.packed_order.MoveOrder`: the game's ``order_moves`` in C, keys ascending), then
+  by the history heuristic (how often the same move of the same player refuted a position anywhere in
+  the search: 2**14 counters indexed by a hash of the player and the move record), then in the legal
+  order. Without a hint the search may visit more nodes than the Python search with the game's
+  ``order_moves``; the value never depends on order. The principal variation is found in the table's
+  move, then the hint's order (no killers, no history), as the Python search finds its own.
 * **The table**: up to ``2**k`` entries (it starts at 4,096 and doubles when half full) in buckets of
   two, keyed by the engine's full transposition key (:meth:`~stratagem.core.packed.PackedGame.pack`; a
   hash collision is never mistaken for a hit). An entry is an exact score or a bound, the depth it was
@@ -205,10 +209,10 @@ class _Negamax:
     tdepth: cython.longlong[::1]
 
     def __init__(self, game: PackedGame, lo: int, hi: int, table_bits: int, max_nodes: int,
-                 expired: Any, progress: Any, progress_every: int, ordering: bool = True) -> None:
+                 expired: Any, progress: Any, progress_every: int, ordering: bool = True, order: Any = None) -> None:
         self.game = game
-        hint = getattr(game, "move_order", None) if ordering else None
-        self.hint = hint() if hint is not None else None
+        hint = getattr(game, "move_order", None) if ordering and order is None else None
+        self.hint = order if ordering and order is not None else hint() if hint is not None else None
         self.mult = _multipliers(int(game.key_width))
         self.history = np.zeros(1 << 14, np.int64)
         self.width = game.width
@@ -459,80 +463,110 @@ class _Negamax:
         return self.hint.keys(self.states[ply], self.moves[ply], count, self.hkeys[ply]) != 0
 
     @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
+    def _slot(self, ply: cython.Py_ssize_t, i: cython.Py_ssize_t, mover: cython.Py_ssize_t) -> cython.longlong:
+        """The history slot of move ``i`` at ``ply`` for its player ``mover``: a hash of both, masked."""
+        w: cython.Py_ssize_t
+        h: cython.ulonglong = (_SEED + cython.cast(cython.longlong, mover)) & _MASK
+        for w in range(self.move_width):
+            h = ((h ^ (cython.cast(cython.longlong, self.moves[ply, i, w]) & _MASK)) * _MULT) & _MASK
+            h ^= h >> 29
+        return cython.cast(cython.longlong, h & _HISTORY_MASK)
+
+    @cython.cfunc
     @cython.exceptval(-1, check=False)
     @cython.boundscheck(False)  # indexes argued in the class docstring
     @cython.wraparound(False)
-    def _order(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, first: cython.Py_ssize_t,
-               killers: cython.bint, hinted: cython.bint, history: cython.bint,
-               mover: cython.Py_ssize_t) -> cython.int:
-        """The move order at ``ply``: the table's move ``first`` (if any), the ply's ``killers``, then the
-        rest by the engine's hint (``hinted``: its keys ascending), then (``history``) by how often the same
-        move of the same player refuted a position anywhere in the search, then in the legal order.
-        ``score[ply, i]`` keeps move ``i``'s history slot."""
+    def _front(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, first: cython.Py_ssize_t,
+               killers: cython.bint) -> cython.Py_ssize_t:
+        """The first moves to try at ``ply``: the table's move ``first`` (if any), then the ply's ``killers``
+        that are legal here, then the rest in the legal order (sorted by :meth:`_sort_rest` only if the
+        front moves leave the node open: a cutoff by them saves the ordering). Returns how many are in
+        front."""
         placed: cython.Py_ssize_t = 0
+        front: cython.Py_ssize_t
         i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
         k: cython.Py_ssize_t
         w: cython.Py_ssize_t
-        j: cython.Py_ssize_t
         same: cython.bint
-        t: cython.longlong
-        h: cython.ulonglong
+        if 0 <= first < count:
+            self.order[ply, 0] = first
+            placed = 1
+        if killers:
+            for k in range(self.nkillers[ply]):
+                for i in range(count):
+                    same = True
+                    for j in range(placed):
+                        if self.order[ply, j] == i:
+                            same = False
+                            break
+                    if not same:
+                        continue
+                    for w in range(self.move_width):
+                        if self.moves[ply, i, w] != self.killers[ply, k, w]:
+                            same = False
+                            break
+                    if same:
+                        self.order[ply, placed] = i
+                        placed += 1
+                        break
+        front = placed
+        for i in range(count):
+            same = False
+            for j in range(front):
+                if self.order[ply, j] == i:
+                    same = True
+                    break
+            if not same:
+                self.order[ply, placed] = i
+                placed += 1
+        return front
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
+    def _sort_rest(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, low: cython.Py_ssize_t,
+                   hinted: cython.bint, history: cython.bint, mover: cython.Py_ssize_t) -> cython.int:
+        """Sort the moves after the ``low`` front ones at ``ply`` by the engine's hint (``hinted``: its keys
+        ascending), then (``history``) by how often the same move of the same player refuted a position
+        anywhere in the search, then in the legal order (a stable insertion sort of a list in legal order).
+        ``score[ply, i]`` keeps move ``i``'s history."""
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        n: cython.Py_ssize_t
         v: cython.longlong = 0
         key: cython.longlong = 0
         other: cython.Py_ssize_t
         c: cython.int
-        low: cython.Py_ssize_t = 0
         if history:
-            for i in range(count):
-                h = (_SEED + cython.cast(cython.longlong, mover)) & _MASK
-                for w in range(self.move_width):
-                    h = ((h ^ (cython.cast(cython.longlong, self.moves[ply, i, w]) & _MASK)) * _MULT) & _MASK
-                    h ^= h >> 29
-                self.score[ply, i] = cython.cast(cython.longlong, h & _HISTORY_MASK)
-        if 0 <= first < count:
-            self.order[ply, 0] = first
-            low = 1
-        placed = low
-        for i in range(count):
-            if i == first:
-                continue
+            for j in range(low, count):
+                i = self.order[ply, j]
+                self.score[ply, i] = self.history[self._slot(ply, i, mover)]
+        if not hinted and not history:
+            return 0
+        for n in range(low + 1, count):
+            i = self.order[ply, n]
             if history:
-                v = self.history[self.score[ply, i]]
+                v = self.score[ply, i]
             if hinted:
                 key = self.hkeys[ply, i]
-            j = placed
-            while j > low:  # insertion, stable: ties keep the legal order
+            j = n
+            while j > low:
                 other = self.order[ply, j - 1]
                 c = 0
                 if hinted and self.hkeys[ply, other] != key:
                     c = 1 if self.hkeys[ply, other] < key else -1
-                if c == 0 and history and self.history[self.score[ply, other]] != v:
-                    c = 1 if self.history[self.score[ply, other]] > v else -1
+                if c == 0 and history and self.score[ply, other] != v:
+                    c = 1 if self.score[ply, other] > v else -1
                 if c >= 0:
                     break
                 self.order[ply, j] = other
                 j -= 1
             self.order[ply, j] = i
-            placed += 1
-        if not killers:
-            return 0
-        placed = low
-        for k in range(self.nkillers[ply]):
-            for j in range(placed, count):
-                i = self.order[ply, j]
-                same = True
-                for w in range(self.move_width):
-                    if self.moves[ply, i, w] != self.killers[ply, k, w]:
-                        same = False
-                        break
-                if same:  # moved up to the front of the rest, the others keeping their order
-                    while j > placed:
-                        t = self.order[ply, j - 1]
-                        self.order[ply, j] = t
-                        j -= 1
-                    self.order[ply, placed] = i
-                    placed += 1
-                    break
         return 0
 
     @cython.cfunc
@@ -592,7 +626,7 @@ class _Negamax:
         count: cython.Py_ssize_t = self.game.legal(state, self.moves[ply])
         if count <= 0:
             raise SearchRefused("a position that is not terminal has no legal move")
-        self._order(ply, count, first, killers, self._hinted(ply, count), True, me)
+        front: cython.Py_ssize_t = self._front(ply, count, first, killers)
         best: cython.longlong = -_INF
         best_i: cython.Py_ssize_t = -1
         a: cython.longlong = alpha
@@ -624,6 +658,8 @@ class _Negamax:
         for k in range(count):
             if cut:
                 break
+            if k == front:  # the front moves left the node open: order the rest (the hint's keys made now)
+                self._sort_rest(ply, count, front, self._hinted(ply, count), True, me)
             i = self.order[ply, k]
             if self.ended[ply, i]:
                 continue
@@ -638,7 +674,7 @@ class _Negamax:
                     if a >= beta:
                         if killers:
                             self._killer(ply, i)
-                        self.history[self.score[ply, i] & _HISTORY_MASK] += 1  # a refutation: tried early elsewhere
+                        self.history[self._slot(ply, i, me)] += 1  # a refutation: tried early elsewhere
                         break
         if best >= self.best_possible or best <= self.worst_possible:
             flag = _EXACT
@@ -731,7 +767,7 @@ class _Negamax:
             slot = self._find(ply)
             first = self.tmove[slot] if slot >= 0 else -1
             count = self.game.legal(state, self.moves[ply])
-            self._order(ply, count, first, False, self._hinted(ply, count), False, me)
+            self._sort_rest(ply, count, self._front(ply, count, first, False), self._hinted(ply, count), False, me)
             chosen = -1
             for k in range(count):
                 i = self.order[ply, k]
@@ -776,7 +812,7 @@ def table_bits_for(game: PackedGame, budget: int = TABLE_BYTES) -> int:
 def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits: int | None = None,
           max_nodes: int | None = None, expired: Callable[[], bool] | None = None,
           progress: Callable[[int], None] | None = None, progress_every: int = 10_000,
-          ordering: bool = True) -> dict[str, Any]:
+          ordering: bool = True, order: MoveOrder | None = None) -> dict[str, Any]:
     """The exhaustive negamax of the packed decision ``state`` of ``game`` (see the module docstring).
 
     Returns the root player's ``value`` (an int), the ``distance`` to the result in plies (of a win or a
@@ -785,8 +821,10 @@ def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits
     and the wall ``seconds``. With a limit (``max_nodes`` or ``expired``) the search deepens iteratively, as
     the Python search does, so that at the limit it returns ``stopped`` (the limit's name), ``best_found``
     (the deepest completed iteration's best root move as (packed root, move record), or None), the
-    counters and the seconds. Raises :class:`SearchRefused` at a position it does not handle, ``ValueError``
-    for bad bounds.
+    counters and the seconds. ``order`` is the move-ordering hint (by default the engine's ``move_order()``
+    if it has one; :func:`~stratagem.core.packed_order.order_for` finds a game's); ``ordering=False`` leaves
+    any out (for measurements: values and distances never depend on it). Raises :class:`SearchRefused` at a
+    position it does not handle, ``ValueError`` for bad bounds.
     """
     if int(lo) != lo or int(hi) != hi or not lo < hi:
         raise ValueError(f"the bounds of the returns must be integers with lo < hi, not [{lo}, {hi}]")
@@ -796,7 +834,7 @@ def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits
         raise ValueError(f"table_bits must be between 1 and 30, not {table_bits}")
     started = time.perf_counter()
     search = _Negamax(game, int(lo), int(hi), table_bits, -1 if max_nodes is None else max_nodes, expired, progress,
-                      progress_every, ordering)
+                      progress_every, ordering, order)
     try:
         try:
             score = search.solve(state, max_nodes is not None or expired is not None)

@@ -231,10 +231,10 @@ class _Expecti:
     tmove: cython.longlong[::1]
 
     def __init__(self, game: PackedGame, pov: int, lo: int, hi: int, star: int, table_bits: int, max_nodes: int,
-                 expired: Any, progress: Any, progress_every: int, ordering: bool = True) -> None:
+                 expired: Any, progress: Any, progress_every: int, ordering: bool = True, order: Any = None) -> None:
         self.game = game
-        hint = getattr(game, "move_order", None) if ordering else None
-        self.hint = hint() if hint is not None else None
+        hint = getattr(game, "move_order", None) if ordering and order is None else None
+        self.hint = order if ordering and order is not None else hint() if hint is not None else None
         self.mult = _multipliers(int(game.key_width))
         self.width = game.width
         self.key_width = game.key_width
@@ -625,7 +625,7 @@ class _Expecti:
         i: cython.Py_ssize_t
         k: cython.Py_ssize_t
         mover: cython.Py_ssize_t = self.game.to_move(state)
-        self._order(ply, count, first, mover, self._hinted(ply, count), True)
+        front: cython.Py_ssize_t = self._front(ply, count, first)
         best_n: cython.longlong = self.lo - 1 if maximise else self.hi + 1
         best_d: cython.longlong = 1
         best_i: cython.Py_ssize_t = -1
@@ -653,6 +653,8 @@ class _Expecti:
         for k in range(count):
             if cut:
                 break
+            if k == front:  # the table's move left the node open: order the rest (the hint's keys made now)
+                self._sort_rest(ply, count, front, self._hinted(ply, count), True, mover)
             i = self.order[ply, k]
             if self.ended[ply, i]:
                 continue
@@ -668,7 +670,7 @@ class _Expecti:
                 if _cmp(best_n, best_d, bn, bd) < 0:
                     bn, bd = best_n, best_d
             if _cmp(an, ad, bn, bd) >= 0:
-                self.history[self.score[ply, i] & _HISTORY_MASK] += 1  # a refutation: tried early elsewhere
+                self.history[self._slot(ply, i, mover)] += 1  # a refutation: tried early elsewhere
                 break
         self.rn = best_n
         self.rd = best_d
@@ -683,55 +685,80 @@ class _Expecti:
         return self.hint.keys(self.states[ply], self.moves[ply], count, self.hkeys[ply]) != 0
 
     @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
+    def _slot(self, ply: cython.Py_ssize_t, i: cython.Py_ssize_t, mover: cython.Py_ssize_t) -> cython.longlong:
+        """The history slot of move ``i`` at ``ply`` for its player ``mover``: a hash of both, masked."""
+        w: cython.Py_ssize_t
+        h: cython.ulonglong = (_SEED + cython.cast(cython.longlong, mover)) & _MASK
+        for w in range(self.move_width):
+            h = ((h ^ (cython.cast(cython.longlong, self.moves[ply, i, w]) & _MASK)) * _MULT) & _MASK
+            h ^= h >> 29
+        return cython.cast(cython.longlong, h & _HISTORY_MASK)
+
+    @cython.cfunc
     @cython.exceptval(-1, check=False)
     @cython.boundscheck(False)  # indexes argued in the class docstring
     @cython.wraparound(False)
-    def _order(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, first: cython.Py_ssize_t,
-               mover: cython.Py_ssize_t, hinted: cython.bint, history: cython.bint) -> cython.int:
-        """The move order at ``ply``: the table's move ``first`` (if any), then the others by the engine's
-        hint (``hinted``: its keys ascending, as the reference's ``order_moves``), then (``history``) by
-        their history (how often the same move of the same player refuted a position anywhere in the
-        search), then in the legal order. ``score[ply, i]`` keeps move ``i``'s history slot."""
+    def _front(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, first: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """The table's move ``first`` (if any) in front at ``ply``, then the rest in the legal order (sorted by
+        :meth:`_sort_rest` only if the table's move leaves the node open: a cutoff by it saves the
+        ordering). Returns how many are in front (0 or 1)."""
+        i: cython.Py_ssize_t
+        placed: cython.Py_ssize_t = 0
+        front: cython.Py_ssize_t = 0
+        if 0 <= first < count:
+            self.order[ply, 0] = first
+            front = placed = 1
+        for i in range(count):
+            if i != first or front == 0:
+                self.order[ply, placed] = i
+                placed += 1
+        return front
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # indexes argued in the class docstring
+    @cython.wraparound(False)
+    def _sort_rest(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, low: cython.Py_ssize_t,
+                   hinted: cython.bint, history: cython.bint, mover: cython.Py_ssize_t) -> cython.int:
+        """Sort the moves after the ``low`` front ones at ``ply`` by the engine's hint (``hinted``: its keys
+        ascending, as the reference's ``order_moves``), then (``history``) by how often the same move of the
+        same player refuted a position anywhere in the search, then in the legal order (a stable insertion
+        sort of a list in legal order). ``score[ply, i]`` keeps move ``i``'s history."""
         i: cython.Py_ssize_t
         j: cython.Py_ssize_t
-        w: cython.Py_ssize_t
-        h: cython.ulonglong
-        v: cython.longlong
+        n: cython.Py_ssize_t
+        v: cython.longlong = 0
         key: cython.longlong = 0
         other: cython.Py_ssize_t
         c: cython.int
-        for i in range(count):
-            h = (_SEED + cython.cast(cython.longlong, mover)) & _MASK
-            for w in range(self.move_width):
-                h = ((h ^ (cython.cast(cython.longlong, self.moves[ply, i, w]) & _MASK)) * _MULT) & _MASK
-                h ^= h >> 29
-            self.score[ply, i] = cython.cast(cython.longlong, h & _HISTORY_MASK)
-        low: cython.Py_ssize_t = 0
-        if 0 <= first < count:
-            self.order[ply, 0] = first
-            low = 1
-        placed: cython.Py_ssize_t = low
-        for i in range(count):
-            if i == first:
-                continue
-            # insertion (stable: ties keep the legal order)
-            v = self.history[self.score[ply, i]]
+        if history:
+            for j in range(low, count):
+                i = self.order[ply, j]
+                self.score[ply, i] = self.history[self._slot(ply, i, mover)]
+        if not hinted and not history:
+            return 0
+        for n in range(low + 1, count):
+            i = self.order[ply, n]
+            if history:
+                v = self.score[ply, i]
             if hinted:
                 key = self.hkeys[ply, i]
-            j = placed
+            j = n
             while j > low:
                 other = self.order[ply, j - 1]
                 c = 0
                 if hinted and self.hkeys[ply, other] != key:
                     c = 1 if self.hkeys[ply, other] < key else -1
-                if c == 0 and history and self.history[self.score[ply, other]] != v:
-                    c = 1 if self.history[self.score[ply, other]] > v else -1
+                if c == 0 and history and self.score[ply, other] != v:
+                    c = 1 if self.score[ply, other] > v else -1
                 if c >= 0:
                     break
                 self.order[ply, j] = other
                 j -= 1
             self.order[ply, j] = i
-            placed += 1
         return 0
 
     # Chance-node bookkeeping: bounds[ply, i] = (lo_n, lo_d, hi_n, hi_d) of outcome i; the weighted sums
@@ -972,7 +999,7 @@ class _Expecti:
             slot = self._find(ply)
             first = self.tmove[slot] if slot >= 0 else -1
             count = self.game.legal(state, self.moves[ply])
-            self._order(ply, count, first, mover, self._hinted(ply, count), False)
+            self._sort_rest(ply, count, self._front(ply, count, first), self._hinted(ply, count), False, mover)
             chosen = -1
             for k in range(count):
                 i = self.order[ply, k]
@@ -1015,10 +1042,11 @@ def table_bits_for(game: PackedGame, budget: int = TABLE_BYTES) -> int:
 def solve(game: PackedGame, state: Any, pov: int, *, lo: int = -1, hi: int = 1, star: int = 2,
           table_bits: int | None = None, max_nodes: int | None = None, expired: Callable[[], bool] | None = None,
           progress: Callable[[int], None] | None = None, progress_every: int = 10_000,
-          ordering: bool = True) -> dict[str, Any]:
+          ordering: bool = True, order: MoveOrder | None = None) -> dict[str, Any]:
     """The exhaustive expectiminimax value for player ``pov`` of the packed ``state`` of ``game`` (see the
-    module docstring): ``pov`` maximises, every other player minimises. ``ordering=False`` leaves out the
-    engine's move-ordering hint (for measurements; the value never depends on it).
+    module docstring): ``pov`` maximises, every other player minimises. ``order`` is the move-ordering hint
+    (by default the engine's ``move_order()`` if it has one; :func:`~stratagem.core.packed_order.order_for`
+    finds a game's); ``ordering=False`` leaves any out (for measurements; the value never depends on it).
 
     Returns ``value`` (a ``Fraction``), ``pv`` (up to the first chance node: a list of (packed state, move
     record) pairs), ``nodes`` (positions visited, terminal ones and Star2 probes included), the table's
@@ -1038,7 +1066,7 @@ def solve(game: PackedGame, state: Any, pov: int, *, lo: int = -1, hi: int = 1, 
         raise ValueError(f"table_bits must be between 1 and 30, not {table_bits}")
     started = time.perf_counter()
     search = _Expecti(game, int(pov), int(lo), int(hi), int(star), table_bits,
-                      -1 if max_nodes is None else max_nodes, expired, progress, progress_every, ordering)
+                      -1 if max_nodes is None else max_nodes, expired, progress, progress_every, ordering, order)
     try:
         try:
             n, d = search.solve(state)
