@@ -163,3 +163,25 @@ def test_interpreted_and_compiled_search_identically_with_the_hint(tmp_path: Pat
     if not here.pop("compiled"):
         pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernels with")
     assert interpreted == here
+
+
+def test_order_for_takes_the_engine_s_ordering_else_the_game_s_guide() -> None:
+    from stratagem.core.packed_order import MoveOrder, order_for
+
+    loaded = load_position(PUZZLES / "run-of-reds.toml")
+    engine = StratatakEngine(loaded.game)
+    assert type(order_for(loaded.game, engine)).__name__ == "StratatakOrder"
+
+    class Guided:  # a game handing over an ordering for an engine without its own
+        def __init__(self, found: Any) -> None:
+            self.found = found
+
+        def compiled_guide(self, engine: Any) -> Any:
+            return self.found
+
+    plain = object()  # an engine without move_order
+    order = MoveOrder(engine)
+    assert order_for(Guided(order), plain) is order
+    assert order_for(Guided("not an ordering"), plain) is None
+    assert order_for(Guided(None), plain) is None
+    assert order_for(object(), plain) is None
