@@ -6,7 +6,8 @@ Four sections, each a Markdown table printed (and, with ``--out``, appended to o
   game's compiled engine, on the reference engine and of OpenSpiel's ``MCTSBot`` on the adapter over the
   reference engine, from the Card Clash and STAKD starts and shipped positions, medians of ``--repeats``
   runs in one run (:func:`stratagem.bench.searches.uct_speed`).
-- ``strength``: the ``mcts`` agent on the compiled engine against ``MCTSBot`` or ``greedy`` at equal CPU
+- ``strength``: the ``mcts`` agent at its defaults on the compiled engine (guided where the game hands over
+  a compiled guide: Card Clash) against ``MCTSBot`` or ``greedy`` at equal CPU
   per move (``--seconds``, process CPU time): each side's fixed budget per move (iterations, simulations)
   calibrated over uncounted deals (:func:`stratagem.solvers.match.equal_cpu_budgets`), then ``--games``
   games in seeded pairs (pair k: one deal, both seats, seed k), the running score and both sides' CPU
