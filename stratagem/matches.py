@@ -89,11 +89,13 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
 
     ``engine`` is where the search agents search (:mod:`stratagem.engines`): ``compiled`` runs every
     ``mcts``, ``ismcts``, ``pimc`` (with its rollout evaluator) and ``duct`` agent on the game's compiled
-    engine (unguided searches in C: no move ordering or tree reuse; a cut playout is scored by the
-    engine's evaluation where it has one, else the middle of the value range), ``reference`` none; None
-    (the default) runs there only the agents whose search is the same on both engines: ``mcts`` and
-    ``ismcts`` that ask for plain search (``guided=false``), and ``pimc`` and ``duct`` that play out to
-    the end (no ``rollout_limit``). ``note`` is told in one line when ``compiled`` was asked for and
+    engine (searches in C without tree reuse; ``mcts`` guided where the game hands over a compiled guide,
+    Card Clash's, else unguided; a cut playout is scored by the engine's evaluation where it has one, else
+    the middle of the value range), ``reference`` none; None (the default) runs there the agents whose
+    search is the same on both engines or stronger on the compiled one: ``mcts`` that asks for plain
+    search (``guided=false``) or plays a game with a compiled guide (measured in results/mcts.md),
+    ``ismcts`` that asks for plain search, and ``pimc`` and ``duct`` that play out to the end (no
+    ``rollout_limit``). ``note`` is told in one line when ``compiled`` was asked for and
     cannot be had (or the compiled core was not built).
 
     Raises :class:`~stratagem.core.errors.BadInput` when the agents do not fit the game (their number,
@@ -128,11 +130,12 @@ _KERNELS = {"open": "stratagem.solvers.packed_uct", "observation": "stratagem.so
             "pimc": "stratagem.solvers.packed_ismcts", "duct": "stratagem.solvers.packed_duct"}
 
 
-def _search_kind(agent: Agent, engine: str | None) -> str | None:
+def _search_kind(agent: Agent, engine: str | None, game: Any = None) -> str | None:
     """Which compiled search ``agent`` takes when ``engine`` is asked for (see :func:`play`), or None."""
     asked = engine == COMPILED
     if isinstance(agent, MctsAgent):
-        return agent.information if asked or (engine is None and not agent.guided) else None
+        guide = agent.information == "open" and hasattr(game, "compiled_guide")
+        return agent.information if asked or (engine is None and (not agent.guided or guide)) else None
     if isinstance(agent, PimcAgent):
         return "pimc" if agent.evaluator is None and (asked or agent.rollout_limit is None) else None
     if isinstance(agent, DuctAgent):
@@ -145,7 +148,7 @@ def _on_engine(game: Any, agents: list[Agent], engine: str | None,
     """The agents with the game's compiled engine given to the search agents that search on it."""
     if engine is not None and engine not in ENGINES:
         raise BadInput(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
-    kinds = {i: kind for i, agent in enumerate(agents) if (kind := _search_kind(agent, engine)) is not None}
+    kinds = {i: kind for i, agent in enumerate(agents) if (kind := _search_kind(agent, engine, game)) is not None}
     if engine == REFERENCE or not kinds:
         return agents
     choice = resolve(game, COMPILED)

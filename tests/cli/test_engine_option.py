@@ -9,6 +9,7 @@ from conftest import ROOT, Outcome
 
 from stratagem.engines import resolve
 from stratagem.loading import load_position
+from stratagem.matches import new_game
 
 LONE_STAR = str(ROOT / "puzzles" / "stratatak" / "lone-star.toml")
 
@@ -53,5 +54,12 @@ def test_play_engine_option(cli) -> None:  # type: ignore[no-untyped-def]
         assert ("note:" in result.err) == (engine == "compiled" and not has_engine)
     compiled = "compiled" if has_engine else None
     assert runs["compiled"] == [compiled, compiled]  # asked for by name: every open mcts agent
-    assert runs[None] == [compiled, None]  # by default: only plain UCT, the same search on both engines
+    # by default: plain UCT (the same search on both engines), and guided UCT where the game hands over a
+    # compiled guide (Card Clash: stronger there, results/mcts.md)
+    assert runs[None] == [compiled, compiled]
     assert runs["reference"] == [None, None]
+    stakd = cli("play", "stakd", "--agents", agents, "--count", "2", "--json")
+    assert stakd.code == 0, stakd.err
+    has_stakd = resolve(new_game("stakd", 2), "compiled").name == "compiled"
+    plain = "compiled" if has_stakd else None
+    assert [agent["params"].get("engine") for agent in json.loads(stakd.out)["agents"]] == [plain, None]
