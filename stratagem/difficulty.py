@@ -5,8 +5,8 @@ gives, per challenge and player count, one :class:`Card`:
 
 - **solo** (1 player): the distribution over the deals of the exact win probability with the pile hidden
   (a histogram in tenths, the value 1 apart, and quantiles; not only the mean). Deals whose search the
-  limit stopped are counted **apart** as undecided, with the interval proven for them ([0, 1]: a stopped
-  search proves nothing at its root); they are never folded into the distribution, which is therefore the
+  limit stopped are counted **apart** as undecided, with the intervals proven for them (the cheap policy's
+  value below, the optimum's bound above); they are never folded into the distribution, which is therefore the
   distribution over the deals that finished (say so when some did not: the hard deals may be the ones
   that did not finish).
 - **teams** (2 to 4 players): for each agent kind, the games it won over all the deals and shuffles, with
@@ -103,11 +103,21 @@ class Card:
         values = [r["odds"]["float"] for r in self.exact]
         exact_mean = sum((Fraction(r["odds"]["value"]) for r in self.exact), Fraction(0))
         return {"deals": self.deals, "exact": len(self.exact), "undecided": len(self.undecided),
-                "undecided_interval": [0, 1] if self.undecided else None,
+                "undecided_interval": self.undecided_interval(),
+                "undecided_with_lower_bound": sum(1 for r in self.undecided if Fraction(r["odds"].get("low") or 0) > 0),
                 "histogram": dict(zip(BINS, self.histogram(), strict=True)),
                 "quantiles": _quantiles(values) if values else None,
                 "mean_of_exact": float(exact_mean / len(self.exact)) if self.exact else None,
                 "certainly_won": sum(1 for v in values if v >= 1)}
+
+    def undecided_interval(self) -> list[float] | None:
+        """The undecided deals' proven intervals spanned: the least lower end and the greatest upper end
+        (a record without them proved [0, 1])."""
+        if not self.undecided:
+            return None
+        lows = [Fraction(r["odds"].get("low") or 0) for r in self.undecided]
+        highs = [Fraction(r["odds"].get("high") or 1) for r in self.undecided]
+        return [float(min(lows)), float(max(highs))]
 
     # -- teams
     def team_summary(self) -> list[dict[str, Any]]:
@@ -230,13 +240,22 @@ class DifficultyReport:
         return "\n".join(lines) + "\n"
 
 
+def _undecided_text(s: dict[str, Any]) -> str:
+    """What the undecided deals' records prove, in words."""
+    span = s["undecided_interval"]
+    if not span:
+        return "stopped by the limit"
+    return (f"stopped by the limit: proven within intervals spanning [{span[0]:.4f}, {span[1]:.4f}], "
+            f"{s['undecided_with_lower_bound']} with a lower end above 0")
+
+
 def _card_markdown(card: Card) -> list[str]:
     who = "solo" if card.players == 1 else f"{card.players} players"
     lines = [f"## {card.challenge}, {who}", "", f"{card.deals} deal(s) of `{card.puzzle}`.", ""]
     if card.players == 1:
         s = card.solo_summary()
         lines.append(f"**Exact solo win probability**: {s['exact']} deal(s) exact, {s['undecided']} undecided "
-                     "(stopped by the limit: proven only within [0, 1], shown apart)"
+                     f"({_undecided_text(s)}, shown apart)"
                      + (f"; the exact values' mean {s['mean_of_exact']:.4f}, {s['certainly_won']} won with "
                         "certainty" if s["exact"] else "") + ".")
         if s["exact"] and s["undecided"]:

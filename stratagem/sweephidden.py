@@ -5,11 +5,13 @@ Two kinds of task, one ``stratagem/sweep@1`` record each (docs/formats.md, "Swee
 information):
 
 - **solo** (``players`` 1, method ``hidden:odds``): the exact optimal win probability of a player who
-  sees the table, the hand and which cards are left, but not the pile's order -- the compiled expectimax
-  (:func:`~stratagem.models.strato.hidden.exact.compiled_odds`) within the deal's time limit. Finished:
-  status ``solved`` and the exact fraction. Stopped: status ``unknown`` and the interval that is
-  *proven*, which for a stopped search is [0, 1] (the search leaves no bound at its root, and no policy's
-  value is computed here): a sweep never claims more than it proved.
+  sees the table, the hand and which cards are left, but not the pile's order --
+  :func:`~stratagem.models.strato.hidden.exact.odds_interval` within the deal's time limit (the compiled
+  probe "won with certainty?", the exact search, else the cheap policy's exact value with improbable states
+  counted as lost). Exact: status ``solved`` and the exact fraction. Stopped: status ``unknown`` and the
+  interval the searches *proved* (``low`` the policy's value, ``high`` the optimum's bound, 1 when its
+  search proved none): a sweep never claims more than it proved. (``stratagem odds --table`` writes the
+  value table that ``verify`` checks; the sweep keeps no table.)
 - **team** (``players`` 2 to 4, method ``hidden:AGENT``): the agent kind ``AGENT`` (``name[:key=value..]``,
   :mod:`stratagem.models.strato.hidden.agents`) in every seat plays the deal ``shuffles`` times, the
   hands as dealt and the pile shuffled again each time (shuffle ``k`` by the seed ``"SEED:PLAYERS:k"``),
@@ -217,18 +219,21 @@ def run_hidden_task(task: HiddenTask) -> dict[str, Any]:
 
 
 def _solo(game: Any, time_limit: float | None) -> tuple[str, dict[str, Any]]:
-    from stratagem.models.strato.hidden.exact import compiled_odds
+    from stratagem.models.strato.hidden.exact import odds_interval
 
-    result = compiled_odds(game, seconds=time_limit, max_states=SOLO_MAX_STATES)
-    if result.status == "solved" and result.value is not None:
-        value = str(result.value)
-        odds = {"value": value, "low": value, "high": value, "float": float(result.value)}
+    found = odds_interval(game, seconds=time_limit, max_states=SOLO_MAX_STATES)
+    if found.status == "exact":
+        value = str(found.lower)
+        odds = {"value": value, "low": value, "high": value, "float": float(found.lower)}
         status = "solved"
-    else:  # a stopped search proves nothing at its root: the interval is [0, 1]
-        odds = {"value": None, "low": "0", "high": "1", "float": None}
+    else:  # the interval the searches proved: the policy's value below, the optimum's bound above
+        odds = {"value": None, "low": str(found.lower), "high": str(found.upper), "float": None}
         status = "unknown"
-    odds.update({"states": result.states, "memory": result.memory, "search_cpu_seconds": round(result.seconds, 3)})
-    return status, {"odds": odds, "stopped_by": None if status == "solved" else (result.stopped_by or "time")}
+    odds.update({"states": found.states, "policy_states": found.policy_states, "memory": found.memory,
+                 "search_cpu_seconds": round(found.seconds, 3)})
+    stopped = None if status == "solved" else ("state limit" if any("state limit" in step for step in found.steps)
+                                               else "time")
+    return status, {"odds": odds, "stopped_by": stopped}
 
 
 def _team(game: Any, start: Any, task: HiddenTask, deadline: Any) -> tuple[str, dict[str, Any]]:

@@ -27,8 +27,11 @@ def _solo(card: Card) -> str:
     chart = bars(f"{card.challenge}, solo: deals by exact win probability", labels,
                  [("deals", EXACT, [float(n) for n in counts])], notes=[[str(n) if n else "" for n in counts]],
                  colours=[EXACT] * len(BINS) + [UNDECIDED], y_label="deals", width=620)
+    span = s["undecided_interval"]
+    proven = (f"proven within intervals spanning [{span[0]:.4f}, {span[1]:.4f}], {s['undecided_with_lower_bound']} "
+              "with a lower end above 0" if span else "none")
     text = (f"<p><b>{s['exact']}</b> deal(s) exact, <b>{s['undecided']}</b> undecided (stopped by the limit: "
-            "proven only within [0, 1], the grey bar)")
+            f"{proven}; the grey bar)")
     if s["exact"]:
         text += f"; the exact values' mean {s['mean_of_exact']:.4f}, {s['certainly_won']} won with certainty"
     text += ".</p>"
