@@ -15,8 +15,8 @@ point of an integer game is found on the walk's integer cells (``solve_matrix``'
 very solution through :func:`~stratagem.solvers.matrix.saddle_solution`), and so is a 2x2 integer game's
 closed form (:func:`~stratagem.solvers.matrix.two_by_two_solution`). What stays Python: every other
 matrix game's LP and its exact certificate (``solve_matrix``), exact sums at chance nodes,
-and the decoding of each solved node's position into the reference engine's state (the result names its
-nodes by those states).
+and the decoding of a solved node's position into the reference engine's state (the result names its
+nodes by those states), done only for the nodes asked for (the certificate's, the report's).
 
 **Values in the walk** are 64-bit codes: an integer ``v`` with ``|v| < 2**60`` stands for itself; a code
 ``2**60 + i`` for the ``i``-th exact value (a ``Fraction`` that is not whole, or a huge integer) in a table
@@ -129,8 +129,9 @@ class PackedInduction:
     exact: list[Any]
     memo: dict[bytes, int]
     scratch: dict[bytes, int]
-    solved: dict[Any, Any]
-    by_key: dict[bytes, Any]
+    raws: list[Any]
+    made: list[Any]
+    by_key: dict[bytes, int]
     needed: dict[bytes, list[Any]]
     seen: set[bytes]
     count: cython.longlong
@@ -139,7 +140,6 @@ class PackedInduction:
     deadline: Any
     scratch_limit: cython.Py_ssize_t
     clock_every: cython.longlong
-    _last: Any
 
     def __init__(self, sp: SimultaneousPacked, player: int, payoff: str, deadline: Any, max_nodes: int | None,
                  scratch_limit: int, clock_every: int) -> None:
@@ -169,7 +169,8 @@ class PackedInduction:
         self.exact = []
         self.memo = {}
         self.scratch = {}
-        self.solved = {}
+        self.raws = []
+        self.made = []
         self.by_key = {}
         self.needed = {}
         self.seen = set()
@@ -179,7 +180,6 @@ class PackedInduction:
         self.deadline = deadline
         self.scratch_limit = scratch_limit
         self.clock_every = clock_every
-        self._last = None
 
     # -- exact values as codes -----------------------------------------------------------------
     @cython.cfunc
@@ -268,11 +268,11 @@ class PackedInduction:
         if self.max_nodes >= 0 and self.count > self.max_nodes:
             from stratagem.solvers.simultaneous import InductionStopped
 
-            raise InductionStopped("nodes", self.count - 1, len(self.solved))
+            raise InductionStopped("nodes", self.count - 1, len(self.raws))
         if self.deadline is not None and self.count % self.clock_every == 0 and self.deadline.expired():
             from stratagem.solvers.simultaneous import InductionStopped
 
-            raise InductionStopped("time", self.count - 1, len(self.solved))
+            raise InductionStopped("time", self.count - 1, len(self.raws))
         return 0
 
     @cython.cfunc
@@ -400,7 +400,7 @@ class PackedInduction:
 
             raise UnsupportedGame("a player has no move at a simultaneous node")
         v = self._matrix_node(ply, below, rows, columns, remaining)
-        self.by_key[key] = self.solved[self._last]
+        self.by_key[key] = len(self.raws) - 1
         self.memo[key] = v
         if len(self.scratch) > self.scratch_limit:
             self.scratch.clear()
@@ -431,7 +431,6 @@ class PackedInduction:
                      columns: cython.Py_ssize_t, remaining: cython.longlong) -> cython.longlong:
         """Build the node's exact matrix, solve it (Python: the LP and its certificate) and record it."""
         from stratagem.solvers.matrix import saddle_solution, solve_matrix, two_by_two_solution
-        from stratagem.solvers.simultaneous import SimultaneousNode
 
         r: cython.Py_ssize_t
         c: cython.Py_ssize_t
@@ -480,7 +479,9 @@ class PackedInduction:
         elif whole and rows == 2 and columns == 2:  # solve_matrix's next step: the closed form, on ints
             closed = two_by_two_solution(int(cells[0, 0]), int(cells[0, 1]), int(cells[1, 0]), int(cells[1, 1]))
         solution = closed if closed is not None else solve_matrix(table)
-        state = self.game.decode(np.asarray(self.states[ply, : self.width]))
+        # the node's position stays packed (its bytes) until asked for (:meth:`node_at`): decoding every one
+        # into the reference's state and hashing it cost more than the rest of the node's work
+        raw = bytes(np.asarray(self.states[ply, : self.width]))
         moves = [[int(self.opts[ply, q, i]) for i in range(self.nopts[ply, q])] for q in range(self.n)]
         opponents = [q for q in range(self.n) if q != self.player]
         column_moves: tuple[tuple[int, ...], ...]
@@ -491,9 +492,8 @@ class PackedInduction:
 
             column_moves = tuple(itertools.product(*(moves[q] for q in opponents)))
         depth = None if remaining < 0 else int(remaining)
-        self._last = (state, depth)
-        self.solved[(state, depth)] = SimultaneousNode(state, depth, tuple(moves[self.player]), column_moves, table,
-                                                       solution)
+        self.raws.append((raw, depth, tuple(moves[self.player]), column_moves, table, solution))
+        self.made.append(None)
         return self._intern(solution.value)
 
     # -- the parts of a bound certificate (:mod:`~stratagem.solvers.boundproof`) -----------------------
@@ -571,7 +571,7 @@ class PackedInduction:
         if rows == 1 and columns == 1 and ply > 0:
             self._child(ply, 0, 0)
             return self._mark(ply + 1, below, side)
-        node = self.by_key[key]
+        node = self.node_at(self.by_key[key])
         entry = self.needed.get(key)
         if entry is None:
             entry = [node, False, False]
@@ -617,15 +617,50 @@ class PackedInduction:
             self.states[0, i] = words[i]
         return self._value(self.value(0, -1 if depth is None else depth))
 
-    @property
-    def solved_nodes(self) -> tuple[Any, ...]:
-        """The solved simultaneous nodes, children before parents (the order they were solved in)."""
-        return tuple(self.solved.values())
+    def node_at(self, index: int) -> Any:
+        """The ``index``-th solved node (in the order solved) as a ``SimultaneousNode``, its position decoded
+        into the reference's state on the first request."""
+        from stratagem.solvers.simultaneous import SimultaneousNode
+
+        made = self.made[index]
+        if made is None:
+            raw, depth, rows, columns, table, solution = self.raws[index]
+            state = self.game.decode(np.frombuffer(raw, np.int64))
+            made = SimultaneousNode(state, depth, rows, columns, table, solution)
+            self.made[index] = made
+        return made
+
+    def node_for(self, state: Any, depth: int | None) -> Any:
+        """The solved node of the reference ``state`` with ``depth`` turns left (None without a limit), or None:
+        one look-up by the state's packed key, as the walk keyed it."""
+        i: cython.Py_ssize_t
+        try:
+            vector = self.game.encode(state)
+        except ValueError:  # beyond the engine's slots: never walked
+            return None
+        for i in range(self.width):
+            self.states[self.plies, i] = vector[i]
+        found = self.by_key.get(self._key(self.plies, -1 if depth is None else depth))
+        if found is None:
+            return None
+        node = self.node_at(found)
+        return node if node.state == state else None
 
     @property
-    def solved_table(self) -> dict[Any, Any]:
-        """The solved nodes by (state, turns left: None without a limit), the table :meth:`solved_nodes` lists."""
-        return self.solved
+    def solved_count(self) -> int:
+        """How many simultaneous nodes were solved."""
+        return len(self.raws)
+
+    @property
+    def all_certified(self) -> bool:
+        """Whether every solved node's equilibrium was checked exactly."""
+        return all(raw[5].certified for raw in self.raws)
+
+    @property
+    def solved_nodes(self) -> tuple[Any, ...]:
+        """The solved simultaneous nodes, children before parents (the order they were solved in); decodes
+        every node (:meth:`node_at` decodes one)."""
+        return tuple(self.node_at(i) for i in range(len(self.raws)))
 
     @property
     def evaluated_leaves(self) -> int:

@@ -44,7 +44,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, overload, runtime_checkable
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import UnsupportedGame
@@ -167,14 +167,14 @@ class SimultaneousResult:
     value: Fraction
     certified: bool
     evaluated_leaves: int
-    nodes: tuple[SimultaneousNode, ...]
+    nodes: Sequence[SimultaneousNode]
     #: The compiled walk's finder of the nodes a bound certificate needs (``[node, lower, upper]`` each, in the
     #: order :mod:`~stratagem.solvers.boundproof` walks them), None for a walk over the rules engine.
     bound_parts: Callable[[], list[Any]] | None = field(default=None, compare=False, repr=False)
-    #: The walk's own table of the nodes by (state, turns left), which answers :meth:`node` with one hash
-    #: of the state when the turns are given (None: :meth:`node` builds its index from ``nodes``).
-    table: dict[tuple[Hashable, int | None], SimultaneousNode] | None = field(default=None, compare=False,
-                                                                              repr=False)
+    #: The walk's own look-up of a node by (state, turns left), which answers :meth:`node` at once when the
+    #: turns are given (None: :meth:`node` builds its index from ``nodes``).
+    finder: Callable[[Hashable, int | None], SimultaneousNode | None] | None = field(default=None, compare=False,
+                                                                                     repr=False)
 
     def node(self, state: Hashable, depth: int | None = None) -> SimultaneousNode | None:
         """The solved node for ``state`` with ``depth`` turns left to solve, None if not solved.
@@ -184,8 +184,8 @@ class SimultaneousResult:
         the root of a :class:`Banked` game nodes are kept under the position with nothing banked
         (``game.bank(state)[0]``), so look that up.
         """
-        if self.table is not None and (depth is not None or self.depth is None):
-            return self.table.get((state, depth))  # one entry per state without a limit
+        if self.finder is not None and (depth is not None or self.depth is None):
+            return self.finder(state, depth)  # one entry per state without a limit
         solved = self._index.get(state)
         if not solved:
             return None
@@ -227,18 +227,21 @@ def solve_simultaneous(
     if packed is not None:  # the engine brings its own walk: this module imports no compiled code
         walk = packed.induction(player, payoff, deadline, max_nodes, SCRATCH_LIMIT, _CLOCK_EVERY)
         value = walk.run(packed.game.encode(state), depth)
-        nodes = walk.solved_nodes
+        nodes: Sequence[SimultaneousNode] = _Solved(walk)  # decoded when asked for
+        certified = bool(walk.all_certified)
         evaluated = walk.evaluated_leaves
         parts: Callable[[], list[Any]] | None = lambda: walk.bound_parts(depth)  # noqa: E731 (kept with the walk)
-        table = walk.solved_table
+        finder = walk.node_for
     else:
         solver = _Inductor(game, player, payoff, deadline, max_nodes)
         solver.start = state
         value = solver.value(state, depth)
         nodes = tuple(solver.solved.values())
+        certified = all(n.certified for n in nodes)
         evaluated = solver.evaluated
         parts = None
-        table = solver.solved
+        solved = solver.solved
+        finder = lambda s, d: solved.get((s, d))  # noqa: E731
     return SimultaneousResult(
         game=game.name,
         root=state,
@@ -248,12 +251,48 @@ def solve_simultaneous(
         payoff=payoff,
         depth=depth,
         value=Fraction(value),
-        certified=all(n.certified for n in nodes),
+        certified=certified,
         evaluated_leaves=evaluated,
         nodes=nodes,
         bound_parts=parts,
-        table=table,
+        finder=finder,
     )
+
+
+class _Solved(Sequence[SimultaneousNode]):
+    """A compiled walk's solved nodes as a sequence, each decoded on first access (``node_at``); equal to any
+    sequence of the same nodes (a rules engine walk's tuple)."""
+
+    def __init__(self, walk: Any) -> None:
+        self._walk = walk
+        self._size = int(walk.solved_count)
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, index: int) -> SimultaneousNode: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[SimultaneousNode]: ...
+
+    def __getitem__(self, index: int | slice) -> SimultaneousNode | Sequence[SimultaneousNode]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(self._size)))
+        if index < 0:
+            index += self._size
+        if not 0 <= index < self._size:
+            raise IndexError("solved node index out of range")
+        node: SimultaneousNode = self._walk.node_at(index)
+        return node
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and len(other) == self._size and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{self._size:,} solved nodes>"
 
 
 def solve_each_player(
