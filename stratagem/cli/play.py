@@ -52,8 +52,9 @@ OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count"}
 @click.option("--games-detail", is_flag=True, help="With --json, include every game's seats and returns.")
 @click.option("--engine", type=click.Choice(ENGINES), default=None,
               help="Where mcts, ismcts, pimc and duct agents search: compiled (the game's compiled engine, "
-                   "unguided searches in C; by default only for mcts and ismcts with guided=false and pimc and "
-                   "duct without rollout_limit) or reference (the Python rules engine).")
+                   "searches in C, mcts guided where the game has a compiled guide (Card Clash), else unguided; "
+                   "by default for mcts on such a game, mcts and ismcts with guided=false, and pimc and duct "
+                   "without rollout_limit) or reference (the Python rules engine).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop the match after S seconds (the whole command): the games finished by then are reported, "
                    "exit 3.")
