@@ -119,7 +119,7 @@ class MctsAgent:
     search starts from what the last one learnt below the position reached (ISMCTS does not reuse).
     ``engine``, when set (by the match runner: the game's compiled engine), runs UCT in C on it instead
     (:func:`~stratagem.solvers.compiled_uct.uct_compiled`), guided as here where the game hands over a
-    compiled guide (Card Clash), plain elsewhere; ``reuse`` does not apply there (no tree is kept).
+    compiled guide (Card Clash), plain elsewhere, with ``reuse`` as here (``compiled_tree``).
     """
 
     iterations: int | None = 1000
@@ -136,6 +136,8 @@ class MctsAgent:
     tree: SearchTree = field(default_factory=SearchTree, init=False, compare=False, repr=False)
     #: the game's compiled engine to search on (set by the match runner), or None: the reference engine
     engine: Any = field(default=None, compare=False, repr=False)
+    #: the compiled search's tree kept between moves (``reuse`` on a compiled engine)
+    compiled_tree: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
     #: what the search sees, for the match table
     information: ClassVar[str] = "open"
 
@@ -181,6 +183,7 @@ class MctsAgent:
                 game, self.engine, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
                 exploration=self.exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
                 player=player, guided=self.guided, widening=self.widening,
+                tree=self.compiled_tree if self.reuse else None,
             ).best_move
         return uct(
             game, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),

@@ -15,7 +15,7 @@ leaf is valued by the guide's evaluation after the game's declared ``rollout_lim
 (``uct(guided=False)``): every move tried once first in an order drawn from the seed, random playouts to
 the end. The random stream is the kernel's own (splitmix64), not Python's ``random.Random``: the two
 searches agree on proven values, not move for move. No game is imported here; the caller hands over the
-engine, and the game its guide.
+engine, and the game its guide. A tree can be kept between moves (``tree``).
 """
 
 from __future__ import annotations
@@ -37,12 +37,14 @@ def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterat
                  time_limit: float | None = None, seed: int = 0, exploration: float | None = None,
                  value_range: tuple[float, float] = (-1.0, 1.0), solver: bool = True,
                  rollout_limit: int | None = None, player: int | None = None, guided: bool = True,
-                 widening: float = DEFAULT_WIDENING) -> MctsResult[Any]:
+                 widening: float = DEFAULT_WIDENING, tree: dict[str, Any] | None = None) -> MctsResult[Any]:
     """Open UCT with MCTS-Solver from the reference ``state`` of ``game``, searched on ``engine`` (the same
     game's compiled engine). Options as :func:`stratagem.solvers.mcts.uct`'s; ``guided`` takes effect where
     the game has a compiled guide (:func:`compiled_guide`), else a cut playout scores the middle of
     ``value_range``. ``exploration`` None: the guide's declared constant when guided, else
-    :data:`~stratagem.solvers.mcts.DEFAULT_EXPLORATION`.
+    :data:`~stratagem.solvers.mcts.DEFAULT_EXPLORATION`. ``tree`` (an empty dict at a game's first move,
+    the same dict after) keeps the search tree between moves, as ``uct``'s ``tree`` does
+    (:func:`~stratagem.solvers.packed_uct.run_uct`).
 
     Raises :class:`~stratagem.core.errors.UnsupportedGame` at a chance or simultaneous root (or where the
     search meets a state it cannot handle), as :func:`~stratagem.solvers.mcts.uct` does.
@@ -65,7 +67,8 @@ def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterat
     try:
         found = run_uct(engine, vector, iterations=iterations, time_limit=time_limit, seed=seed,
                         exploration=exploration, value_range=value_range, solver=solver,
-                        rollout_limit=rollout_limit, guide=guide, widening=widening if guide is not None else 0.0)
+                        rollout_limit=rollout_limit, guide=guide, widening=widening if guide is not None else 0.0,
+                        tree=tree)
     except UctStopped as exc:
         raise UnsupportedGame(str(exc)) from None
     low, high = float(value_range[0]), float(value_range[1])

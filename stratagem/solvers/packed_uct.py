@@ -632,16 +632,78 @@ class _Uct:
         if self.count[0] < 0 and self.mover[0] >= 0:
             self._edges(0)
 
+    # -- tree reuse -------------------------------------------------------------------------------
+
+    def _children(self, layer: Any) -> Any:
+        """The expanded children of the nodes ``layer`` (an index array), node by node in edge order."""
+        a = self.arrays
+        counts = np.maximum(a["count"][: self.nodes][layer], 0)
+        total = int(counts.sum())
+        if total == 0:
+            return np.zeros(0, np.int64)
+        starts = np.repeat(a["first"][: self.nodes][layer] - np.cumsum(counts) + counts, counts)
+        kids = a["echild"][starts + np.arange(total)]
+        return kids[kids >= 0]
+
+    def find(self, state: Any, layers: int) -> int:
+        """The node whose state is ``state`` in the root's first ``layers + 1`` layers (the root, its
+        children, ...), looked for layer by layer and in edge order within one, as the Python search's
+        :class:`~stratagem.solvers.mcts.SearchTree` does; -1 when there is none."""
+        target = np.ascontiguousarray(state, dtype=np.int64)
+        states = self.arrays["states"]
+        layer = np.zeros(1, np.int64)
+        for _ in range(layers + 1):
+            if layer.size == 0:
+                break
+            same = np.nonzero((states[layer] == target).all(axis=1))[0]
+            if same.size:
+                return int(layer[same[0]])
+            layer = self._children(layer)
+        return -1
+
+    def reroot(self, node: int, seed: int) -> None:
+        """Keep only ``node`` and everything below it, ``node`` becoming the root (statistics and proofs
+        kept), and restart the random stream from ``seed``: the next search goes on from there."""
+        self.rng = seed & 0xFFFFFFFFFFFFFFFF
+        if node == 0:
+            return
+        order = [np.array([node], np.int64)]
+        while order[-1].size:
+            order.append(self._children(order[-1]))
+        kept = np.concatenate(order)
+        old = {name: array.copy() for name, array in self.arrays.items()}
+        where = np.full(self.nodes, -1, np.int64)
+        where[kept] = np.arange(kept.size)
+        counts = np.maximum(old["count"][kept], 0)
+        firsts = np.cumsum(counts) - counts
+        total = int(counts.sum())
+        edges = np.repeat(old["first"][kept] - firsts, counts) + np.arange(total)
+        for name in ("visits", "totals", "mover", "proven", "pvalue", "plies", "count", "expanded", "wtotal",
+                     "states"):
+            self.arrays[name][: kept.size] = old[name][kept]
+        self.arrays["first"][: kept.size] = np.where(old["count"][kept] >= 0, firsts, 0)
+        child = old["echild"][edges]
+        self.arrays["echild"][:total] = np.where(child >= 0, where[np.maximum(child, 0)], -1)
+        for name in ("emove", "ecum", "eweight"):
+            self.arrays[name][:total] = old[name][edges]
+        self.nodes = kept.size
+        self.edges = total
+
 
 def run_uct(game: PackedGame, state: Any, *, iterations: int | None = None, time_limit: float | None = None,
             seed: int = 0, exploration: float = DEFAULT_EXPLORATION, value_range: tuple[float, float] = (-1.0, 1.0),
             solver: bool = True, rollout_limit: int | None = None, guide: Guide | None = None,
-            widening: float = 0.0) -> dict[str, Any]:
+            widening: float = 0.0, tree: dict[str, Any] | None = None) -> dict[str, Any]:
     """UCT with MCTS-Solver from the packed ``state`` of ``game`` (see the module docstring).
 
     ``guide`` (the game's :class:`~stratagem.core.packed_guide.Guide` for ``game``, or None) guides the
     search: a decision node's moves in the guide's order, progressive ``widening`` (0: none), the guide's
-    ``rollout_limit`` when none is given, and its evaluation at the cut-off.
+    ``rollout_limit`` when none is given, and its evaluation at the cut-off. ``tree`` (a dict the caller
+    keeps between the moves of a game; empty at first) keeps the search tree from one call to the next:
+    a search of a state found at most a round of plies (``players`` plies) below the last root, with the
+    same engine and options, goes on from that node, statistics and proofs included (tree reuse, as the
+    Python search's :class:`~stratagem.solvers.mcts.SearchTree`; ``iterations`` then counts the new
+    iterations only); ``tree["reused"]`` and ``tree["fresh"]`` count the searches of each kind.
 
     Returns the iterations done, wall seconds, the tree's size, the root's proven value per player (or
     None) and its proven plies, and the root's edges in the order tried: ``records`` (move records),
@@ -665,8 +727,23 @@ def run_uct(game: PackedGame, state: Any, *, iterations: int | None = None, time
         if rollout_limit is None and guide.rollout_limit >= 0:
             rollout_limit = int(guide.rollout_limit)
     start = time.perf_counter()
-    search = _Uct(game, state, seed, exploration, low, high, solver, -1 if rollout_limit is None else rollout_limit,
-                  min(iterations + 2, 1 << 12) if iterations is not None else 1 << 12, guide, widening)
+    limit = -1 if rollout_limit is None else rollout_limit
+    settings = (id(game), guide is not None, float(exploration), low, high, bool(solver), limit, float(widening))
+    search: _Uct | None = None
+    if tree is not None and tree.get("search") is not None and tree.get("settings") == settings:
+        kept: _Uct = tree["search"]
+        found = kept.find(state, int(game.players))
+        if found >= 0:
+            kept.reroot(found, seed)
+            search = kept
+    if tree is not None:
+        key = "fresh" if search is None else "reused"
+        tree[key] = tree.get(key, 0) + 1
+    if search is None:
+        search = _Uct(game, state, seed, exploration, low, high, solver, limit,
+                      min(iterations + 2, 1 << 12) if iterations is not None else 1 << 12, guide, widening)
+    if tree is not None:
+        tree["search"], tree["settings"] = search, settings
     deadline = -1.0 if time_limit is None else start + max(time_limit, 0.0)
     done = search.run(-1 if iterations is None else iterations, deadline)
     search.ensure_edges()

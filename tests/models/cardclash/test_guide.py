@@ -35,7 +35,7 @@ from stratagem.models.cardclash.rules import CardClashGame
 from stratagem.models.cardclash.threats import effect
 from stratagem.openspiel.cardclash import DealtCardClash
 from stratagem.solvers.compiled_uct import compiled_guide, uct_compiled
-from stratagem.solvers.mcts import sample_outcome, uct
+from stratagem.solvers.mcts import SearchTree, sample_outcome, uct
 
 TABLES = ((6, 6), (4, 4), (3, 5), (8, 3))
 
@@ -211,6 +211,12 @@ vector = engine.encode(state)
 guide = compiled_guide(game, engine)
 runs = [packed_uct.run_uct(engine, vector, iterations=400, seed=5, guide=guide, widening=2.0),
         packed_uct.run_uct(engine, vector, iterations=400, seed=5)]
+tree = {}
+first = packed_uct.run_uct(engine, vector, iterations=400, seed=5, guide=guide, widening=2.0, tree=tree)
+child = engine.successor(vector, first["records"][0])
+grandchild = engine.successor(child, engine.legal_moves(child)[0])
+runs.append(packed_uct.run_uct(engine, grandchild, iterations=400, seed=6, guide=guide, widening=2.0, tree=tree))
+runs.append({"reused": tree["reused"]})
 out = [{k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in r.items() if k not in ("seconds", "proven")}
        for r in runs]
 print(json.dumps({"compiled": [packed_uct.__file__.endswith(".so"), guide_module.__file__.endswith(".so")],
@@ -240,3 +246,30 @@ def test_interpreted_and_compiled_guidance_search_identically(tmp_path: Path) ->
     assert interpreted["keys"] == here["keys"] and interpreted["values"] == here["values"]
     assert interpreted["runs"] == here["runs"]
     assert np.asarray(here["runs"][0]["visits"]).sum() > 0
+    assert here["runs"][-1] == {"reused": 1}
+
+
+def test_tree_reuse_visits_as_the_reference_does() -> None:
+    """Through a whole round, the compiled search keeping its tree between moves and ``uct`` with a
+    :class:`SearchTree` visit the same moves the same number of times at every move (no randomness)."""
+    game = CardClashGame(2, seed=21)
+    engine = compiled_engine(game)
+    state = game.initial_state()
+    kept: dict[str, Any] = {}
+    reference = SearchTree()
+    moves = 0
+    while not game.is_terminal(state) and moves < 16:
+        fast = uct_compiled(game, engine, state, iterations=400, seed=moves, exploration=0.8, tree=kept)
+        slow = uct(game, state, iterations=400, seed=moves, exploration=0.8, tree=reference)
+        assert [(s.notation, s.visits, s.proven_value) for s in fast.moves] == [
+            (s.notation, s.visits, s.proven_value) for s in slow.moves], moves
+        assert fast.iterations == slow.iterations
+        assert fast.best_move is not None
+        state = game.apply(state, fast.best_move)
+        moves += 1
+    assert kept["reused"] == reference.reused and kept["reused"] >= moves - 2
+    assert kept["fresh"] == reference.fresh == 1
+    # another game's position is not found below the kept root: a fresh search, the tree replaced
+    other = CardClashGame(2, seed=99)
+    uct_compiled(other, engine, other.initial_state(), iterations=50, seed=0, tree=kept)
+    assert kept["fresh"] == 2
