@@ -89,7 +89,7 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
 
     ``engine`` is where the search agents search (:mod:`stratagem.engines`): ``compiled`` runs every
     ``mcts``, ``ismcts``, ``pimc`` (with its rollout evaluator) and ``duct`` agent on the game's compiled
-    engine (searches in C without tree reuse; ``mcts`` guided where the game hands over a compiled guide,
+    engine (searches in C; ``mcts`` guided where the game hands over a compiled guide,
     Card Clash's, else unguided; a cut playout is scored by the engine's evaluation where it has one, else
     the middle of the value range), ``reference`` none; None (the default) runs there the agents whose
     search is the same on both engines or stronger on the compiled one: ``mcts`` that asks for plain
