@@ -34,8 +34,9 @@ move record, child, cumulative chance weight), grown by doubling between iterati
 at most one node and one node's edges. A caller may keep the tree between the moves of a game
 (``run_uct(tree=...)``): the next search starts from the node of its position if the last search expanded
 it within a round of plies, the subtree below it compacted into the arrays (the rest dropped).
-Simultaneous nodes are refused (decoupled UCT is :mod:`stratagem.solvers.duct`'s). :func:`run_uct` returns plain arrays; the caller that knows the
-reference engine turns them into a :class:`~stratagem.solvers.mcts.MctsResult`. This module is a
+Simultaneous nodes are refused (decoupled UCT is :mod:`stratagem.solvers.duct`'s). :func:`run_uct`
+returns plain arrays; the caller that knows the reference engine turns them into a
+:class:`~stratagem.solvers.mcts.MctsResult`. This module is a
 kernel (compiled at install, see ``setup.py``).
 
 Why one module of over 600 lines: it is one concept, UCT with MCTS-Solver over a packed game; the
