@@ -23,18 +23,20 @@ nothing in it is wrong, but some claim is not certified or unknown.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
-from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, load_json
 from stratagem.core.provenance import describe
 from stratagem.solvers.replay import DEFAULT_MAX_STATES
 from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNOWN, Verdict
 from stratagem.verification import verify as verify_record
+from stratagem.verification.oddstable import is_table
 
 
 @click.command()
@@ -61,19 +63,23 @@ def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | No
     Exit 0: every claim certified; 1: something is invalid; 2: unreadable input; 3: nothing is wrong
     but some claim is not certified or unknown.
     """
-    verdict = verify_record(record, recheck, time_limit, nodes, progress=terminal_progress(enabled=not quiet))
-    if not as_json:
-        _show_provenance(record)
+    # A record is read once: the verdict and the provenance line come from the same data (a value table
+    # is gzip text, which verify reads itself; it states no provenance).
+    data = None if is_table(record) else load_json(record)
+    progress = terminal_progress(enabled=not quiet)
+    if data is None:
+        verdict = verify_record(record, recheck, time_limit, nodes, progress=progress)
+    else:
+        verdict = verify_record(data, recheck, time_limit, nodes, source=record, progress=progress)
+    if data is not None and not as_json:
+        _show_provenance(data)
     return _report(verdict, as_json)
 
 
-def _show_provenance(record: str) -> None:
+def _show_provenance(data: dict[str, Any]) -> None:
     """One line saying what the record says made it (:func:`stratagem.core.provenance.describe`): shown,
     never checked or required, and no part of the verdict."""
-    try:
-        stated = describe(load_json(record))
-    except BadInput:  # verify has read it already; a file changed since is verify's to report, not this line's
-        return
+    stated = describe(data)
     if stated is not None:
         click.echo(f"made by (as the record states it, not checked): {stated}")
 
