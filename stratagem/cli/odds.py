@@ -22,6 +22,7 @@ import click
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
+from stratagem.core.compiled import warn_once
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable, dumps_record
 from stratagem.loading import StratoDeal, load
@@ -68,6 +69,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         if not isinstance(loaded, StratoDeal):
             raise BadInput(puzzle, "game", "odds are for Strato puzzles")
         deal = loaded
+    warn_once()  # the odds search is a kernel of the compiled core: plain Python is far slower
     answer = odds_of(deal, time_limit=time_limit, max_states=max_states, rank=rank)
     note = ""
     if proof_path is not None:

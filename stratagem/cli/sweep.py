@@ -18,6 +18,7 @@ import click
 from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, note, quiet_option
+from stratagem.core.compiled import warn_once
 from stratagem.core.errors import BadInput, Terminated
 from stratagem.core.io import dumps_record
 from stratagem.models.strato.solve import METHODS
@@ -139,6 +140,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     if results.torn is not None:
         note(results.torn, quiet)
     show = not (quiet or as_json)
+    warn_once()  # the searches of every task run on the compiled core where it is built
     try:
         with _progress(show, count) as (on_record, on_failure):
             tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,

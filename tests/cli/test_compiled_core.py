@@ -108,3 +108,17 @@ def test_a_solve_writes_nothing_into_the_installed_package(tmp_path: Path) -> No
     assert stratagem_process("solve", CHALLENGE_0, "--proof", str(proof)).returncode == 0
     assert stratagem_process("verify", str(proof)).returncode == 0
     assert _snapshot(package) == before
+
+
+def test_without_the_compiled_core_odds_answers_the_same_and_says_so_once(pure_python_copy: Path) -> None:
+    # a position two draws from the end: small enough for the plain-Python expectimax
+    args = ("odds", CHALLENGE_0, "--position", "RRWR(RW)WWRW RRR WRR 1 -", "--json")
+    done = stratagem_process(*args, path=pure_python_copy)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count(NOTICE) == 1
+    fast = stratagem_process(*args)
+    assert NOTICE not in fast.stderr or compiled.status().missing
+    pure, compiled_answer = json.loads(done.stdout), json.loads(fast.stdout)
+    assert pure["status"] == compiled_answer["status"] == "solved"
+    assert pure["win_probability"] == compiled_answer["win_probability"] == "2/3"
+    assert pure["ranking"] == compiled_answer["ranking"]
