@@ -138,13 +138,26 @@ def solve_matrix(matrix: Matrix) -> MatrixSolution:
 
 def guarantee_of_row(matrix: Matrix, row: Sequence[Fraction | int]) -> Fraction:
     """What the row strategy guarantees the row player: its worst payoff over the columns, exactly."""
+    cells, scale = _integers(matrix)
+    weights, total = _scaled(row)
     n = len(matrix[0])
-    return min(sum((Fraction(row[i]) * matrix[i][j] for i in range(len(matrix))), Fraction(0)) for j in range(n))
+    worst = min(sum(w * cells[i][j] for i, w in enumerate(weights) if w) for j in range(n))
+    return Fraction(worst, scale * total)
 
 
 def guarantee_of_column(matrix: Matrix, col: Sequence[Fraction | int]) -> Fraction:
     """The most the column strategy concedes: the row player's best payoff against it, exactly."""
-    return max(sum((Fraction(col[j]) * entry for j, entry in enumerate(line)), Fraction(0)) for line in matrix)
+    cells, scale = _integers(matrix)
+    weights, total = _scaled(col)
+    best = max(sum(w * line[j] for j, w in enumerate(weights) if w) for line in cells)
+    return Fraction(best, scale * total)
+
+
+def _integers(matrix: Matrix) -> tuple[list[list[int]], int]:
+    """The matrix as integers over one common denominator: ``matrix[i][j] == cells[i][j] / scale``."""
+    flat, scale = _scaled([entry for line in matrix for entry in line])
+    n = len(matrix[0])
+    return [flat[k:k + n] for k in range(0, len(flat), n)], scale
 
 
 def equilibrium_problem(
@@ -388,16 +401,17 @@ def _undominated(a: list[list[Fraction]]) -> MatrixSolution | None:
     checked equilibrium (then GLOP).
     """
     rows, cols = list(range(len(a))), list(range(len(a[0])))
+    cells = _integers(a)[0]  # the same order as a's, compared at integer speed
     removed = True
     while removed and (len(rows) > 2 or len(cols) > 2):
         removed = False
         for i in rows:
-            if any(k != i and all(a[k][j] >= a[i][j] for j in cols) for k in rows):
+            if any(k != i and all(cells[k][j] >= cells[i][j] for j in cols) for k in rows):
                 rows.remove(i)
                 removed = True
                 break
         for j in cols:
-            if any(k != j and all(a[i][k] <= a[i][j] for i in rows) for k in cols):
+            if any(k != j and all(cells[i][k] <= cells[i][j] for i in rows) for k in cols):
                 cols.remove(j)
                 removed = True
                 break
