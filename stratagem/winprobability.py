@@ -33,10 +33,17 @@ from stratagem.models.strato.rules.puzzle import DealSpec
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.solvers.mdp import SOLVED
 
-__all__ = ["ODDS_FORMAT", "POLICY_FORMAT", "DealOdds", "odds", "odds_of", "position_deal"]
+__all__ = ["BOUNDS_FORMAT", "ODDS_FORMAT", "POLICY_FORMAT", "DealBounds", "DealOdds", "odds", "odds_bounds",
+           "odds_of", "position_deal"]
 
 #: The report of ``stratagem odds --json``.
 ODDS_FORMAT = "stratagem/odds@1"
+#: The report of ``stratagem odds --table FILE --json`` (the compiled search and its value table).
+BOUNDS_FORMAT = "stratagem/odds-bounds@1"
+#: States the compiled search may keep by default (about 56 bytes each: some 1 GB), as a sweep's solo task.
+BOUNDS_MAX_STATES = 20_000_000
+#: The compiled search's share of ``odds_bounds``'s time; writing the value table has the rest.
+SEARCH_SHARE = 0.6
 
 
 def _fraction(value: Fraction | None) -> str | None:
@@ -151,3 +158,80 @@ def position_deal(puzzle: str | Path, position: str) -> StratoDeal:
     spec = DealSpec("position", len(state.hands), state=state)
     game = StratoGame(loaded.challenge, loaded.options, state)
     return StratoDeal(loaded, spec, game, state)
+
+
+@dataclass(frozen=True)
+class DealBounds:
+    """What the compiled hidden-pile search proved about a deal: ``lower`` <= the optimal solo win probability
+    <= ``upper`` (equal: the exact value), and the value table that certifies both (``table``: the file
+    written, ``None`` when the limit left no time to write it)."""
+
+    deal: StratoDeal
+    game: HiddenStrato
+    status: str  # "solved" (exact) or "unknown" (an interval)
+    lower: Fraction
+    upper: Fraction
+    states: int
+    policy_states: int
+    memory: int
+    cpu_seconds: float
+    steps: tuple[str, ...]
+    table: str | None
+    table_rows: int
+    table_note: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``stratagem/odds-bounds@1`` report (docs/formats.md, 10.9)."""
+        exact = self.status == SOLVED
+        return {
+            "format": BOUNDS_FORMAT,
+            "puzzle": self.deal.source,
+            "deal": self.deal.name,
+            "start": format_hidden(self.game.initial_state()),
+            "information": "hidden pile order, solo",
+            "status": self.status,
+            "win_probability": str(self.lower) if exact else None,
+            "lower_bound": str(self.lower),
+            "upper_bound": str(self.upper),
+            "lower_bound_float": float(self.lower),
+            "upper_bound_float": float(self.upper),
+            "states": self.states,
+            "policy_states": self.policy_states,
+            "memory": self.memory,
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "steps": list(self.steps),
+            "table": self.table,
+            "table_rows": self.table_rows,
+            "table_note": self.table_note,
+        }
+
+
+def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Deadline | None = None,
+                max_states: int | None = None) -> DealBounds:
+    """The optimal solo win probability of ``deal`` with the pile's order hidden, by the compiled search
+    (:func:`~stratagem.models.strato.hidden.exact.odds_interval`: exact where it finishes, else a proven
+    interval), and its value table written to ``table`` (``stratagem/strato-odds-table@2``, which
+    :func:`stratagem.verify` checks with the rules alone, no search).
+
+    Unlike :func:`odds_of` (the plain search, the policy record and every first move ranked) this reaches
+    whole challenge-1 deals. One ``time_limit`` covers both phases: the search has
+    :data:`SEARCH_SHARE` of it, the table the rest; a table the limit stops is not written (``table`` is
+    then ``None`` and ``table_note`` says why)."""
+    from stratagem.models.strato.hidden.exact import TableStopped, odds_interval, write_table
+
+    deadline = time_limit if isinstance(time_limit, Deadline) else Deadline(time_limit)
+    game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
+    left = deadline.remaining()
+    found = odds_interval(game, seconds=None if left is None else SEARCH_SHARE * left,
+                          max_states=max_states or BOUNDS_MAX_STATES)
+    written: str | None = str(table)
+    rows, note = 0, ""
+    try:
+        summary = write_table(found.solver, Path(table), {"setup": deal.setup(), "deal": deal.name},
+                              policy=found.policy, stop=deadline)
+        rows = summary.states
+    except TableStopped as stop:
+        written, note = None, f"no value table written: the time limit stopped it ({stop})"
+    status = SOLVED if found.status == "exact" else "unknown"
+    return DealBounds(deal, game, status, found.lower, found.upper, found.states, found.policy_states,
+                      found.memory, found.seconds, tuple(found.steps), written, rows, note)

@@ -23,6 +23,7 @@ from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.core.compiled import warn_once
+from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable, dumps_record
 from stratagem.loading import StratoDeal, load
@@ -46,20 +47,33 @@ def _percent(value: object) -> str:
               help="Value every first move exactly (else only the best one).")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the policy as a proof DAG (stratagem/policy@1) that `stratagem verify` replays.")
-@json_option("Print one JSON object (stratagem/odds@1).")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Use the compiled search instead (whole challenge-1 deals: the exact value or a proven "
+                   "interval) and write its value table (gzip, stratagem/strato-odds-table@2) that `stratagem "
+                   "verify` checks without a search. No ranking of first moves; not with --proof.")
+@json_option("Print one JSON object (stratagem/odds@1; with --table, stratagem/odds-bounds@1).")
 @quiet_option()
 def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: float | None,
-         max_states: int | None, rank: bool, proof_path: str | None, as_json: bool, quiet: bool) -> int:
+         max_states: int | None, rank: bool, proof_path: str | None, table_path: str | None, as_json: bool,
+         quiet: bool) -> int:
     """Exact solo win probability of a Strato deal with the pile's order hidden, and its best first moves.
 
     The player sees the table, their hand and which cards are left, not their order; each draw is a
     chance event. The value is exact (a fraction), found by an exhaustive memoised expectimax; the
-    policy that achieves it is the proof. Exit 0 exact, 2 bad input, 3 stopped by a limit.
+    policy that achieves it is the proof. With --table, the compiled search gives the exact value or a
+    proven interval, and its value table is the certificate. Exit 0 exact, 2 bad input, 3 stopped by a limit.
     """
-    from stratagem.winprobability import odds_of, position_deal
+    from stratagem.winprobability import odds_bounds, odds_of, position_deal
 
+    if table_path is not None and proof_path is not None:
+        raise click.UsageError("give --proof (the plain search's policy) or --table (the compiled search's "
+                               "value table), not both")
+    if table_path is not None and _given("rank"):
+        raise click.UsageError("--rank and --no-rank are for the plain search: --table values the start only")
     if proof_path is not None:
         check_writable(proof_path, "--proof")
+    if table_path is not None:
+        check_writable(table_path, "--table")
     if position is not None and deal_key is not None:
         raise click.UsageError("give --deal or --position, not both")
     if position is not None:
@@ -70,6 +84,15 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
             raise BadInput(puzzle, "game", "odds are for Strato puzzles")
         deal = loaded
     warn_once()  # the odds search is a kernel of the compiled core: plain Python is far slower
+    if table_path is not None:
+        bounds = odds_bounds(deal, table_path, time_limit=command_deadline(time_limit), max_states=max_states)
+        if bounds.table is None:
+            click.echo(f"{table_path}: {bounds.table_note}", err=True)
+        if as_json:
+            click.echo(dumps_record(bounds.to_json()), nl=False)
+        else:
+            _print_bounds(bounds)
+        return DONE if bounds.status == "solved" else UNDETERMINED
     answer = odds_of(deal, time_limit=time_limit, max_states=max_states, rank=rank)
     note = ""
     if proof_path is not None:
@@ -111,3 +134,30 @@ def _print(answer: object, note: str) -> None:
             out.print(f"  {move:<14} {value} = {_percent(value)}")
     if note:
         out.print(note)
+
+
+def _print_bounds(bounds: object) -> None:
+    from stratagem.cli.output import stdout
+    from stratagem.winprobability import DealBounds
+
+    assert isinstance(bounds, DealBounds)
+    deal, out = bounds.deal, stdout()
+    out.print(f"{deal.challenge.name}, deal {deal.name}, solo; information: the pile's order hidden "
+              "(the player sees the table, the hand and which cards are left)")
+    out.print(f"start  [dim]{bounds.to_json()['start']}[/]")
+    size = f"{bounds.states:,} states kept, {bounds.memory / 2 ** 20:,.0f} MB, {bounds.cpu_seconds:.1f} s CPU"
+    if bounds.status == "solved":
+        out.print(f"win probability {bounds.lower} = {_percent(bounds.lower)} (exact: compiled search, {size})")
+    else:
+        out.print(f"win probability between {bounds.lower} = {_percent(bounds.lower)} and {bounds.upper} = "
+                  f"{_percent(bounds.upper)} (proven; the compiled search stopped: {size})")
+    out.print("search  " + "; ".join(bounds.steps))
+    if bounds.table is not None:
+        out.print(f"value table written to {bounds.table} ({bounds.table_rows:,} rows); check it with "
+                  f"`stratagem verify {bounds.table}`")
+
+
+def _given(name: str) -> bool:
+    """Whether the option ``name`` was given on the command line (not its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from stratagem.models.strato.hidden.exact import Solver, odds_interval, value_table, write_table
+from stratagem.models.strato.hidden.exact import Solver, TableStopped, odds_interval, value_table, write_table
 from stratagem.models.strato.hidden.game import PLAY, REVEAL, HiddenState, HiddenStrato, parse_hidden
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
@@ -190,6 +190,23 @@ def test_a_claim_above_the_table_is_refused(tmp_path: Path) -> None:
     head, rows = read_table(path)
     head["claim"] = {"upper_bound": "1/2", "exact": True}
     assert "worth 2/3" in refused(rewrite(path, rows, head))
+
+
+def test_a_table_its_deadline_stops_is_not_written(tmp_path: Path) -> None:
+    challenge = puzzle_challenge("challenge-0")
+    solver = Solver(HiddenStrato(challenge, OPTIONS, parse_hidden(POSITIONS[1])), 10_000_000)
+    solver.solve()
+    path = tmp_path / "stopped.tbl.gz"
+    asked: list[bool] = []
+
+    def stop() -> bool:  # the deadline passes at the second look
+        asked.append(True)
+        return len(asked) > 1
+
+    with pytest.raises(TableStopped):
+        write_table(solver, path, {"setup": setup(), "deal": "test"}, stop=stop)
+    assert len(asked) == 2
+    assert list(tmp_path.iterdir()) == []  # neither the table nor a temporary file
 
 
 # -- policy rows: one move a decision ----------------------------------------------------------------

@@ -34,6 +34,7 @@ import gzip
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -42,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from stratagem.core.io import write_atomic
 from stratagem.models.strato.hidden import odds_kernel as kernel
 from stratagem.models.strato.hidden.game import DRAW, PLAY, REVEAL, HiddenState, HiddenStrato, format_hidden
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
@@ -258,11 +260,21 @@ def _announce_text(e: int) -> str:
     return f"!{e // 2 + 1}{'LR'[e % 2]}"
 
 
-def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: Solver | None = None) -> TableSummary:
+class TableStopped(Exception):
+    """:func:`write_table` passed its deadline: nothing was written."""
+
+
+#: :func:`write_table` looks at its deadline once per this many rows.
+_CLOCK_ROWS = 1024
+
+
+def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: Solver | None = None,
+                stop: Callable[[], bool] | None = None) -> TableSummary:
     """Write the value table of what ``solver``'s search established (and, where it proved nothing above 0,
     what the cheap policy search ``policy`` did) to ``path`` (see the module docstring): gzip text, a JSON
     header line (``header`` with the format, the start, the claims and the counts added), then one ``KIND
-    VALUE [MOVE] STATE`` line a state."""
+    VALUE [MOVE] STATE`` line a state. The file is whole or not there (written beside ``path``, then moved);
+    ``stop`` (a deadline) is asked every few rows, and :class:`TableStopped` raised when it says so."""
     game = solver.game
     rows: dict[HiddenState, str] = {}
     bounds: dict[HiddenState, tuple[int, int]] = {}
@@ -320,6 +332,8 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
         kind = line.split(" ", 1)[0]
         if kind in counts:
             counts[kind] += 1
+        if stop is not None and len(rows) % _CLOCK_ROWS == 0 and stop():
+            raise TableStopped(f"stopped after {len(rows):,} rows")
         rows[state] = line
         bounds[state] = result
         return result
@@ -350,8 +364,8 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
             "claim": {"upper_bound": str(upper), "lower_bound": str(lower), "exact": upper == lower},
             "states": len(rows), "frontier": counts["frontier"], "policy": counts["policy"]}
     lines = [json.dumps(head, sort_keys=True), *rows.values()]
-    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=6) as out:
-        out.write(("\n".join(lines) + "\n").encode("utf-8"))
+    # No file name or time in the gzip header: the same table gives the same bytes wherever it is written.
+    write_atomic(path, gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), compresslevel=6, mtime=0))
     return TableSummary(upper, lower, len(rows), counts["frontier"], counts["policy"])
 
 

@@ -1,0 +1,102 @@
+"""``stratagem odds --table``: the compiled hidden-pile search from the command line, its value table
+through ``verify``, one limit for the search and the table, and the options it refuses."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES, ROOT
+
+from stratagem.cli.main import run
+
+CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
+CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = run(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_sure_win_is_exact_and_its_table_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "solo-1.gz"
+    code, out, _ = cli(capsys, "odds", CHALLENGE_0, "--deal", "solo-1", "--table", str(table), "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["format"] == "stratagem/odds-bounds@1"
+    assert report["status"] == "solved"
+    assert report["win_probability"] == report["lower_bound"] == report["upper_bound"] == "1"
+    assert report["table"] == str(table) and report["table_rows"] > 0
+    header = json.loads(gzip.decompress(table.read_bytes()).split(b"\n", 1)[0])
+    assert header["format"] == "stratagem/strato-odds-table@2"
+    assert header["claim"] == {"upper_bound": "1", "lower_bound": "1", "exact": True}
+    code, out, _ = cli(capsys, "verify", str(table), "--json")
+    assert code == 0, out
+    assert json.loads(out)["status"] == "certified"
+
+
+def test_the_table_is_the_same_bytes_wherever_and_whenever_it_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = tmp_path / "a.gz", tmp_path / "b.gz"
+    for path in (first, second):
+        assert cli(capsys, "odds", CHALLENGE_0, "--deal", "solo-2", "--table", str(path), "--quiet")[0] == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+
+
+def test_a_position_reports_the_exact_fraction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the same two-thirds position tests/cli/test_odds.py values with the plain search
+    table = tmp_path / "t.gz"
+    code, out, _ = cli(capsys, "odds", CHALLENGE_0, "--position", "RRWR(RW)WWRW RRR WRR 1 -", "--table", str(table))
+    assert code == 0
+    assert "win probability 2/3 = 0.6667 (exact: compiled search" in out
+    assert f"check it with `stratagem verify {table}`" in out
+    assert cli(capsys, "verify", str(table))[0] == 0
+
+
+@pytest.mark.parametrize("extra", [("--proof", "p.json"), ("--no-rank",), ("--rank",)])
+def test_options_of_the_plain_search_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 extra: tuple[str, ...]) -> None:
+    table = tmp_path / "t.gz"
+    args = [a if a != "p.json" else str(tmp_path / a) for a in extra]
+    code, _, err = cli(capsys, "odds", CHALLENGE_0, "--deal", "solo-1", "--table", str(table), *args)
+    assert code == 2
+    assert "--table" in err
+    assert not table.exists()
+
+
+def test_an_unwritable_table_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "odds", CHALLENGE_1, "--deal", "solo-3", "--table", str(tmp_path / "no" / "t.gz"))
+    assert code == 2
+    assert "--table" in err and "does not exist" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_challenge_1_deal_gets_a_proven_interval_within_its_limit(tmp_path: Path) -> None:
+    table = tmp_path / "solo-3.gz"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "stratagem", "odds", CHALLENGE_1, "--deal", "solo-3",
+                           "--time-limit", "4", "--table", str(table), "--json"],
+                          capture_output=True, text=True, env=env, timeout=120, cwd=ROOT)
+    wall = time.perf_counter() - started
+    assert done.returncode == 3, done.stderr
+    assert wall < 1.2 * 4 + 1 + 1.5, wall  # the standard, and an interpreter's start on a loaded machine
+    report = json.loads(done.stdout)
+    assert report["status"] == "unknown" and report["win_probability"] is None
+    assert 0 <= report["lower_bound_float"] <= report["upper_bound_float"] <= 1
+    if report["table"] is None:  # the limit stopped the writing: nothing half-written, and it says so
+        assert not table.exists()
+        assert "no value table written" in done.stderr
+    else:
+        header = json.loads(gzip.decompress(table.read_bytes()).split(b"\n", 1)[0])
+        assert header["claim"]["lower_bound"] == report["lower_bound"]
+        assert header["claim"]["upper_bound"] == report["upper_bound"]
