@@ -21,7 +21,7 @@ import click
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.cli.options import Renamed, json_option, quiet_option
+from stratagem.cli.options import Renamed, given, json_option, quiet_option
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
@@ -68,7 +68,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
     if table_path is not None and proof_path is not None:
         raise click.UsageError("give --proof (the plain search's policy) or --table (the compiled search's "
                                "value table), not both")
-    if table_path is not None and _given("rank"):
+    if table_path is not None and given("rank"):
         raise click.UsageError("--rank and --no-rank are for the plain search: --table values the start only")
     if proof_path is not None:
         check_writable(proof_path, "--proof")
@@ -155,9 +155,3 @@ def _print_bounds(bounds: object) -> None:
     if bounds.table is not None:
         out.print(f"value table written to {bounds.table} ({bounds.table_rows:,} rows); check it with "
                   f"`stratagem verify {bounds.table}`")
-
-
-def _given(name: str) -> bool:
-    """Whether the option ``name`` was given on the command line (not its default)."""
-    source = click.get_current_context().get_parameter_source(name)
-    return source is not None and source.name == "COMMANDLINE"

@@ -105,3 +105,10 @@ def player_counts(text: str | None, param: str = "--players", *, default: tuple[
         if count not in counts:
             counts.append(count)
     return tuple(counts)
+
+
+def given(name: str) -> bool:
+    """Whether the option ``name`` of the command now running was given on the command line (not left at
+    its default): for options that only make sense together."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"

@@ -17,7 +17,7 @@ import click
 
 from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.cli.options import Renamed, json_option, note, quiet_option
+from stratagem.cli.options import Renamed, given, json_option, note, quiet_option
 from stratagem.core.compiled import warn_once
 from stratagem.core.errors import BadInput, Terminated
 from stratagem.core.io import dumps_record
@@ -119,7 +119,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         raise BadInput("<argument>", "--seeds", str(exc)) from None
     players = _int_list(players_text, "--players")
     hidden = information == HIDDEN
-    if not hidden and (agent_specs is not None or _given("shuffles")):
+    if not hidden and (agent_specs is not None or given("shuffles")):
         raise click.UsageError("--agents and --shuffles are for --information hidden")
     if hidden and (methods or proof_dir is not None or retry_uncertified):
         raise click.UsageError("--method, --proof-dir and --retry-uncertified are for --information open")
@@ -163,12 +163,6 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
 #: Seconds an interrupted sweep is given to finish exiting (the results file is already closed by then)
 #: before it ends itself: Dask's threads and processes must not keep a stopped command alive.
 EXIT_GRACE = 20.0
-
-
-def _given(name: str) -> bool:
-    """Whether the option ``name`` was given on the command line (not its default)."""
-    source = click.get_current_context().get_parameter_source(name)
-    return source is not None and source.name == "COMMANDLINE"
 
 
 def _exit_soon(code: int) -> None:
