@@ -58,8 +58,6 @@ SOLO_METHOD = "hidden:odds"
 DEFAULT_AGENT = "belief:samples=8:nodes=1000"
 #: The most shuffles a team task plays.
 MAX_SHUFFLES = 10_000
-#: States the solo search may keep (about 56 bytes each: some 1 GB), whatever the time limit.
-SOLO_MAX_STATES = 20_000_000
 
 
 def hidden_record(record: dict[str, Any]) -> bool:
@@ -220,8 +218,9 @@ def run_hidden_task(task: HiddenTask) -> dict[str, Any]:
 
 def _solo(game: Any, time_limit: float | None) -> tuple[str, dict[str, Any]]:
     from stratagem.models.strato.hidden.exact import odds_interval
+    from stratagem.winprobability import BOUNDS_MAX_STATES  # the cap `stratagem odds --table` has
 
-    found = odds_interval(game, seconds=time_limit, max_states=SOLO_MAX_STATES)
+    found = odds_interval(game, seconds=time_limit, max_states=BOUNDS_MAX_STATES)
     if found.status == "exact":
         value = str(found.lower)
         odds = {"value": value, "low": value, "high": value, "float": float(found.lower)}

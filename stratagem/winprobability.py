@@ -50,6 +50,12 @@ def _fraction(value: Fraction | None) -> str | None:
     return None if value is None else str(value)
 
 
+def _head(fmt: str, deal: StratoDeal, game: HiddenStrato) -> dict[str, Any]:
+    """What every odds report starts with: its format, the deal and the hidden-pile start."""
+    return {"format": fmt, "puzzle": deal.source, "deal": deal.name, "start": format_hidden(game.initial_state()),
+            "information": "hidden pile order, solo"}
+
+
 @dataclass(frozen=True)
 class DealOdds:
     """A deal and its solo win probability with the pile's order hidden (:class:`SoloOdds`)."""
@@ -78,11 +84,7 @@ class DealOdds:
         """The ``stratagem/odds@1`` report."""
         r = self.result
         return {
-            "format": ODDS_FORMAT,
-            "puzzle": self.deal.source,
-            "deal": self.deal.name,
-            "start": format_hidden(self.game.initial_state()),
-            "information": "hidden pile order, solo",
+            **_head(ODDS_FORMAT, self.deal, self.game),
             "status": r.status,
             "win_probability": _fraction(r.value),
             "win_probability_float": None if r.value is None else float(r.value),
@@ -184,11 +186,7 @@ class DealBounds:
         """The ``stratagem/odds-bounds@1`` report (docs/formats.md, 10.9)."""
         exact = self.status == SOLVED
         return {
-            "format": BOUNDS_FORMAT,
-            "puzzle": self.deal.source,
-            "deal": self.deal.name,
-            "start": format_hidden(self.game.initial_state()),
-            "information": "hidden pile order, solo",
+            **_head(BOUNDS_FORMAT, self.deal, self.game),
             "status": self.status,
             "win_probability": str(self.lower) if exact else None,
             "lower_bound": str(self.lower),

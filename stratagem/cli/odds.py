@@ -17,6 +17,8 @@ or state limit stopped the search (status ``unknown``, with the proven lower bou
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
@@ -116,9 +118,7 @@ def _print(answer: object, note: str) -> None:
     assert isinstance(answer, DealOdds)
     r, deal = answer.result, answer.deal
     out = stdout()
-    out.print(f"{deal.challenge.name}, deal {deal.name}, solo; information: the pile's order hidden "
-              "(the player sees the table, the hand and which cards are left)")
-    out.print(f"start  [dim]{answer.to_json()['start']}[/]")
+    _heading(out, deal, answer.to_json()["start"])
     if r.status == "solved":
         out.print(f"win probability {r.value} = {_percent(r.value)} (exact: exhaustive expectimax over "
                   f"{r.states:,} states, {r.seconds:.1f} s)")
@@ -137,15 +137,20 @@ def _print(answer: object, note: str) -> None:
         out.print(note)
 
 
+def _heading(out: Any, deal: Any, start: str) -> None:
+    """The two lines every odds report starts with: the deal and what the player sees, then the start."""
+    out.print(f"{deal.challenge.name}, deal {deal.name}, solo; information: the pile's order hidden "
+              "(the player sees the table, the hand and which cards are left)")
+    out.print(f"start  [dim]{start}[/]")
+
+
 def _print_bounds(bounds: object) -> None:
     from stratagem.cli.output import stdout
     from stratagem.winprobability import DealBounds
 
     assert isinstance(bounds, DealBounds)
-    deal, out = bounds.deal, stdout()
-    out.print(f"{deal.challenge.name}, deal {deal.name}, solo; information: the pile's order hidden "
-              "(the player sees the table, the hand and which cards are left)")
-    out.print(f"start  [dim]{bounds.to_json()['start']}[/]")
+    out = stdout()
+    _heading(out, bounds.deal, bounds.to_json()["start"])
     size = f"{bounds.states:,} states kept, {bounds.memory / 2 ** 20:,.0f} MB, {bounds.cpu_seconds:.1f} s CPU"
     if bounds.status == "solved":
         out.print(f"win probability {bounds.lower} = {_percent(bounds.lower)} (exact: compiled search, {size})")
