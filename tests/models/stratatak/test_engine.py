@@ -251,3 +251,40 @@ def test_the_interpreted_engine_answers_as_the_compiled_one(tmp_path: Path) -> N
     pure, fast = run(tmp_path), run(None)
     assert (pure["compiled"], fast["compiled"]) == (False, True)
     assert pure["digest"] == fast["digest"]
+
+
+def test_different_states_have_different_keys_and_equal_states_equal_keys() -> None:
+    """The transposition key packs the state into lanes (``StratatakEngine.pack``): states met in random
+    play from every start, under random decks (hence lane widths), each get their own key hash; and the
+    known pile's slots past its top, which the engine never reads, do not change the key."""
+    rng = random.Random(5)
+    for game, start in starts(rng):
+        engine = compiled_engine(game)
+        keys: dict[int, State] = {}
+        states: set[State] = set()
+        state = start
+        for _ in range(400):
+            if game.is_terminal(state):
+                state = start
+            states.add(state)
+            found = keys.setdefault(engine.key_hash(engine.encode(state)), state)
+            assert found == state, f"two states share a key: {found} and {state}"
+            moves = game.chance_outcomes(state) if game.to_move(state) == CHANCE else None
+            state = game.apply(state, rng.choice(moves)[0] if moves else rng.choice(list(game.legal_moves(state))))
+        assert len(keys) == len(states)
+        vector = engine.encode(start)
+        messy = vector.copy()
+        pile = 5 * (3 * game.options.max_count + 1)  # the known pile's length word (the module docstring)
+        messy[pile + 1 + int(vector[pile]): engine.width - 9] = 7  # its slots past the top
+        assert engine.key_hash(messy) == engine.key_hash(vector)
+        later = vector.copy()
+        later[-1] += 1  # battles left: a word of its own
+        assert engine.key_hash(later) != engine.key_hash(vector)
+
+
+def test_a_state_of_more_cards_than_the_deck_is_refused() -> None:
+    game = StratatakGame(Options(max_count=3, copies=1, stars=0))
+    state = game.initial_state()
+    crowded = state._replace(discard=("B1",))  # the whole deck is still in the shuffled pile
+    with pytest.raises(ValueError, match="more than the deck's 9"):
+        compiled_engine(game).encode(crowded)
