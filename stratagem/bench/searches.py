@@ -15,9 +15,10 @@ shipped two-player turn-based position:
   (:func:`~stratagem.solvers.compiled_alphabeta.alphabeta_compiled`,
   :func:`~stratagem.solvers.compiled_expectimax.expectiminimax_compiled`) and on the reference engine (the
   Python search with the game's move ordering and the table), with the value each found (they must
-  agree) and their CPU seconds: the searches order moves differently (the compiled ones by the engine's
-  hint where it has one, killers and history), so their node counts differ, and the ratio of CPU seconds
-  is the speed-up a user sees.
+  agree) and their CPU seconds a pass (a search shorter than :data:`SAMPLE_SECONDS` repeated within a
+  sample; each sample's first pass, caches cold, reported beside it): the searches order moves differently
+  (the compiled ones by the engine's hint where it has one, killers and history), so their node counts
+  differ, and the ratio of CPU seconds is the speed-up a user sees.
 - **Paranoid and max^n nodes per CPU-second** on the shipped positions of three or more players
   (:func:`~stratagem.solvers.compiled_expectimax.paranoid_compiled`,
   :func:`~stratagem.solvers.compiled_maxn.maxn_compiled` against the Python searches); a reference search
@@ -72,8 +73,10 @@ class UctSpeed:
 
 @dataclass(frozen=True)
 class SearchSpeed:
-    """One exhaustive search (``method``) on each engine: value, nodes and CPU seconds (medians of the
-    repeats); ``solved`` is False when either was stopped (by a node budget)."""
+    """One exhaustive search (``method``) on each engine: value, nodes and CPU seconds a pass (medians of
+    the repeats, each over passes of at least :data:`SAMPLE_SECONDS`), and the CPU seconds of each sample's
+    first pass alone (``*_first``: straight after the other engine's search, its caches cold); ``solved``
+    is False when either was stopped (by a node budget)."""
 
     method: str
     value: Any
@@ -83,6 +86,8 @@ class SearchSpeed:
     reference_nodes: int
     reference_seconds: float
     solved: bool
+    compiled_first: float = 0.0
+    reference_first: float = 0.0
 
 
 def _cpu() -> float:
@@ -181,20 +186,43 @@ def search_speed(game: Any, engine: Any, state: Any, *, repeats: int = REPEATS, 
     compiled, reference = _SEARCHES[method]
     low, high = return_bounds(game)
     bounds = {} if method == "maxn" else {"lo": low, "hi": high}
-    fast_times, slow_times = [], []
+    fast_times, slow_times, fast_first, slow_first = [], [], [], []
     fast = slow = None
     for _ in range(repeats):
-        started = _cpu()
-        fast = compiled(game, engine, state, max_nodes=max_nodes, **bounds)
-        fast_times.append(_cpu() - started)
-        started = _cpu()
-        slow = reference(game, state, max_nodes=reference_nodes or max_nodes, **bounds)
-        slow_times.append(_cpu() - started)
+        fast, seconds, first = _passes(lambda: compiled(game, engine, state, max_nodes=max_nodes, **bounds))
+        fast_times.append(seconds)
+        fast_first.append(first)
+        slow, seconds, first = _passes(lambda: reference(game, state, max_nodes=reference_nodes or max_nodes,
+                                                         **bounds))
+        slow_times.append(seconds)
+        slow_first.append(first)
     assert fast is not None and slow is not None
     fast_value = fast.values if method == "maxn" else fast.value
     slow_value = slow.values if method == "maxn" else slow.value
     return SearchSpeed(method, fast_value, fast.nodes, statistics.median(fast_times), slow_value, slow.nodes,
-                       statistics.median(slow_times), fast.solved and slow.solved)
+                       statistics.median(slow_times), fast.solved and slow.solved, statistics.median(fast_first),
+                       statistics.median(slow_first))
+
+
+#: The least CPU time of one timing sample of an exact search: a search shorter than this is repeated
+#: (as ``timeit`` does) and the sample is the mean pass. A single pass of a search of a few hundred nodes
+#: takes a millisecond, most of it spent warming the caches the other engine's search has just emptied.
+SAMPLE_SECONDS = 0.05
+
+
+def _passes(search: Callable[[], Any]) -> tuple[Any, float, float]:
+    """Run ``search`` until :data:`SAMPLE_SECONDS` of CPU time have passed (once at least): its result, the
+    CPU seconds a pass and those of the first pass."""
+    started = _cpu()
+    passes, first = 0, None
+    while True:
+        result = search()
+        passes += 1
+        spent = _cpu() - started
+        if first is None:
+            first = spent
+        if spent >= SAMPLE_SECONDS:
+            return result, spent / passes, first
 
 
 def start_position(game_name: str, seed: int = 0) -> tuple[Any, Any]:
@@ -257,11 +285,15 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
         "chance lies below the root: compiled (moves that end the game scored first, the table's move, the",
         "engine's ordering hint where it has one, the history heuristic; alpha-beta also killers; expecti",
         "exact fractions over integer chance weights) and reference (the Python search with the game's move",
-        "ordering and the table). The values must agree; node counts differ with the move ordering.",
+        "ordering and the table). The values must agree; node counts differ with the move ordering. CPU s",
+        f"are a pass's: a search shorter than {SAMPLE_SECONDS} CPU s is repeated within a sample (as `timeit`",
+        "does) and the sample is its mean pass; the last column times each sample's first pass alone, its",
+        "caches cold from the other engine's search (on a search of a few hundred nodes most of that pass).",
         "",
         "| position | search | value (compiled / reference) | compiled nodes | compiled CPU s | reference nodes | "
-        "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+        "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled | first pass: "
+        "nodes/CPU-s compiled / reference |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for label, game, state, engine in searches:
         if label.startswith("start"):
@@ -269,7 +301,7 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
         try:
             speed_ab = search_speed(game, engine, state, repeats=repeats, max_nodes=max_nodes)
         except StratagemError as exc:  # a position the compiled searches refuse
-            lines.append(f"| {label} | not searched compiled: {str(exc).split(';')[0]} | | | | | | | |")
+            lines.append(f"| {label} | not searched compiled: {str(exc).split(';')[0]} | | | | | | | | |")
             continue
         lines.append(_speed_row(label, speed_ab, log))
     if many:
@@ -283,13 +315,14 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
             "stopped); its value is then unknown.",
             "",
             "| position | search | value (compiled / reference) | compiled nodes | compiled CPU s | reference nodes | "
-            "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled |",
-            "|---|---|---|---:|---:|---:|---:|---:|---:|",
+            "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled | first pass: "
+            "nodes/CPU-s compiled / reference |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for label, game, state in many:
             engine = resolve(game, "compiled").engine
             if engine is None:
-                lines.append(f"| {label} | no compiled engine for these options | | | | | | | |")
+                lines.append(f"| {label} | no compiled engine for these options | | | | | | | | |")
                 continue
             for method in ("paranoid", "maxn"):
                 speed_many = search_speed(game, engine, state, repeats=repeats, method=method,
@@ -314,9 +347,11 @@ def _speed_row(label: str, speed: SearchSpeed, log: Callable[[str], None]) -> st
     slow_rate = _rate(speed.reference_nodes, speed.reference_seconds)
     log(f"{label}: {speed.method} {fast_rate:,.0f} compiled, {slow_rate:,.0f} reference nodes/CPU-s")
     value = f"{_show(speed.value)} / {_show(speed.reference_value)}" + ("" if speed.solved else " (stopped)")
+    cold = (_rate(speed.compiled_nodes, speed.compiled_first)
+            / _rate(speed.reference_nodes, speed.reference_first or speed.reference_seconds))
     return (f"| {label} | {speed.method} | {value} | {speed.compiled_nodes:,} | {speed.compiled_seconds:.4f} | "
             f"{speed.reference_nodes:,} | {speed.reference_seconds:.4f} | {fast_rate / slow_rate:.1f} | "
-            f"{speed.reference_seconds / max(speed.compiled_seconds, 1e-9):.1f} |")
+            f"{speed.reference_seconds / max(speed.compiled_seconds, 1e-9):.1f} | {cold:.1f} |")
 
 
 def _show(value: Any) -> str:

@@ -13,6 +13,7 @@ cdef class PackedGame:
     cdef Py_ssize_t chance(self, long long[::1] state, long long[:, ::1] moves, long long[::1] weights) except -1
     cdef int apply(self, long long[::1] state, long long[::1] move, long long[::1] out) except -1
     cdef bint terminal(self, long long[::1] state, long long[::1] returns) except -1
+    cdef bint quiet(self, long long[::1] state) except -1
     cdef int pack(self, long long[::1] state, long long[::1] key) except -1
     cdef unsigned long long hash(self, long long[::1] key) noexcept
 

@@ -21,6 +21,8 @@ The representation, the same for every game:
   their sum), so that no search loop handles fractions; exact probabilities are formed only where a
   value is reported.
 - :meth:`terminal` says whether the game is over and writes each player's return as an integer.
+- :meth:`quiet` (optional, False by default) says that no move at a state can end the game, so a search
+  need not make every successor to look for one.
 
 The Python rules engine of each game stays the reference: every compiled engine is tested move for move
 against it (legal-move sets, successors, results and chance weights), and ``verify`` never runs compiled
@@ -87,6 +89,12 @@ class PackedGame:
     def terminal(self, state: cython.longlong[::1], returns: cython.longlong[::1]) -> cython.bint:
         """Whether the game is over; if so, write each player's return into ``returns``."""
         raise NotImplementedError(f"{type(self).__name__} does not define terminal")
+
+    def quiet(self, state: cython.longlong[::1]) -> cython.bint:
+        """Whether no move at the decision ``state`` can end the game: a search that scores the moves ending
+        the game first may then skip making every successor to look for one. False unless an engine knows
+        better (Stratatak: an attack never ends a game; its defence may)."""
+        return False
 
     def pack(self, state: cython.longlong[::1], key: cython.longlong[::1]) -> cython.int:
         """Write the transposition key of ``state`` (by default the state itself); return 0."""

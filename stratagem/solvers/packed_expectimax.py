@@ -631,8 +631,13 @@ class _Expecti:
         best_i: cython.Py_ssize_t = -1
         cut: cython.bint = False
         # Every successor first; those that end the game are scored at once (the others are made again
-        # when searched: as cheap as keeping a copy of each, without a copy per move and ply in memory).
+        # when searched: as cheap as keeping a copy of each, without a copy per move and ply in memory);
+        # not where the engine knows that no move ends the game.
+        quiet: cython.bint = self.game.quiet(state)
         for i in range(count):
+            if quiet:
+                self.ended[ply, i] = False
+                continue
             self.game.apply(state, self.moves[ply, i], self.states[ply + 1])
             self.ended[ply, i] = self.game.terminal(self.states[ply + 1], self.returns)
             if not self.ended[ply, i] or cut:
