@@ -135,7 +135,7 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
     _out: cython.longlong[:, ::1]
     _order: cython.longlong[::1]
     game: object
-    _move_order: object
+    _move_order: Any
     codes: tuple[str, ...]
     index: dict[str, int]
 
@@ -179,9 +179,11 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         """The reference's ``order_moves`` over packed states, for the compiled searches: one per engine
         (its scratch is used only within one call of ``keys``, so searches may share it; made afresh for
         each search it zeroed half a megabyte of scratch)."""
+        order: StratatakOrder
         if self._move_order is None:
             self._move_order = StratatakOrder(self)
-        return self._move_order
+        order = self._move_order
+        return order
 
     @staticmethod
     def from_game(game: Any) -> StratatakEngine:
@@ -665,9 +667,8 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
     @cython.cfunc
     @cython.exceptval(-1, check=False)
     def _lanes(self, state: cython.longlong[::1], start: cython.Py_ssize_t, count: cython.Py_ssize_t,
-               key: cython.longlong[::1], lane: cython.Py_ssize_t) -> cython.Py_ssize_t:
-        """OR ``state[start:start + count]`` into ``key`` from lane ``lane`` on (the key zeroed first); the
-        next free lane."""
+               key: cython.longlong[::1], lane: cython.Py_ssize_t) -> cython.int:
+        """OR ``state[start:start + count]`` into ``key`` from lane ``lane`` on (the key zeroed first)."""
         bits: cython.Py_ssize_t = self.lane_bits
         word: cython.Py_ssize_t = lane // self.lanes
         shift: cython.Py_ssize_t = (lane % self.lanes) * bits
@@ -683,7 +684,7 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
                 shift = 0
         if shift:
             key[word] = packed
-        return lane + count
+        return 0
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
@@ -700,12 +701,11 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         only moves cards), so a count or a length is at most ``deck_size``, a card type at most
         ``3M <= deck_size``, the phase at most 5 and the winner plus one at most 2."""
         i: cython.Py_ssize_t
-        lane: cython.Py_ssize_t
         for i in range(self.key_width):
             key[i] = 0
         key[0] = state[self.o_attacker] | (state[self.o_phase] << self.lane_bits) \
             | ((state[self.o_winner] + 1) << (2 * self.lane_bits))
-        lane = self._lanes(state, 0, self.o_pile + 1 + state[self.o_pile], key, self.lanes)
+        self._lanes(state, 0, self.o_pile + 1 + state[self.o_pile], key, self.lanes)
         key[self.key_width - 1] = state[self.o_left]
         return 0
 
