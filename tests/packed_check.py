@@ -5,7 +5,8 @@ engine, state by state: the differential tests of every game's engine use these 
 player to move; the set of legal moves (decoded records against ``legal_moves``, no record twice); every
 successor (decoded against ``apply``); at a chance state the outcomes and their probabilities (integer
 weights over their sum, as exact fractions, against ``chance_outcomes``); terminal and the integer
-returns against ``returns``; and that a state's key hash does not depend on how its vector was made. It
+returns against ``returns``; that no move ends the game where the engine says none can (``is_quiet``);
+and that a state's key hash does not depend on how its vector was made. It
 works through the engines' Python-facing methods only, so a deliberately wrong engine (a Python
 subclass overriding one of them) must make it fail, which the tests check. :func:`reference_perft` is
 perft over the rules engine, for comparison with :func:`stratagem.solvers.perft.perft`.
@@ -59,10 +60,12 @@ def check_state(game: Any, engine: Any, state: Any, seen: Seen | None = None) ->
         want_moves = list(game.legal_moves(state))
         assert set(moves) == set(want_moves), (f"legal moves differ: engine only {set(moves) - set(want_moves)}, "
                                                f"reference only {set(want_moves) - set(moves)}\n{state}")
+    quiet = player != GAME_CHANCE and engine.is_quiet(vector)
     for record, move in zip(records, moves, strict=True):
         after = game.apply(state, move)
         got_after = engine.decode(engine.successor(vector, record))
         assert got_after == after, f"after {move}: engine\n{got_after}\nreference\n{after}\nfrom\n{state}"
+        assert not (quiet and game.is_terminal(after)), f"{move} ends the game where the engine says none can\n{state}"
         if seen is not None:
             seen(state, move, after)
         count += 1

@@ -166,6 +166,10 @@ class PackedGame:
             return None
         return tuple(int(r) for r in returns)
 
+    def is_quiet(self, vector: Any) -> bool:
+        """Whether the engine says no move at the packed decision state can end the game (:meth:`quiet`)."""
+        return bool(self.quiet(_words(vector)))
+
     def key_hash(self, vector: Any) -> int:
         """The hash of a packed state's key."""
         import numpy as np

@@ -42,6 +42,10 @@ Indexes are not bounds-checked (the header's directives). What makes them safe: 
 move record's card types are checked against ``K`` and its length against the record's width before
 they are used, and every write into a caller's buffer is checked against the buffer's rows first.
 
+**Transposition key** (:meth:`StratatakEngine.pack`): 23 words on the shipped decks instead of the state's
+210 (values in lanes of ``bit_length(deck)`` bits; the sizes and the pile's unused slots left out).
+:meth:`StratatakEngine.quiet` tells the searches that an attack never ends the game.
+
 **Move ordering**: :meth:`StratatakEngine.move_order` gives the compiled searches the reference's order of
 attacks (:class:`StratatakOrder`, a :class:`~stratagem.core.packed_order.MoveOrder`).
 

@@ -8,7 +8,8 @@ engine, move for move (tests/packed_check.py says what is compared at each state
   slow`` at least 10^6 transitions. Each sample must have met the rules that rarely fire: a reshuffle, a
   chance draw, a Strataclash, a win, a stop at the battle limit, the deal.
 - Perft through the C interface equals perft over the rules engine.
-- A deliberately wrong engine (a move dropped, a wrong successor, a wrong deck) fails the comparison;
+- A deliberately wrong engine (a move dropped, a wrong successor, a wrong deck, a defence said to be
+  quiet) fails the comparison;
   illegal move records are refused; the interpreted engine gives the same answers as the compiled one.
 """
 
@@ -172,7 +173,14 @@ class WrongSuccessor(StratatakEngine):
         return out
 
 
-@pytest.mark.parametrize("wrong", ["dropped move", "wrong successor", "wrong deck"])
+class QuietDefence(StratatakEngine):
+    """Wrong on purpose: says no move can end the game at a defence too (where the battle's end may)."""
+
+    def is_quiet(self, vector: Any) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("wrong", ["dropped move", "wrong successor", "wrong deck", "quiet defence"])
 def test_a_wrong_engine_fails_the_comparison(wrong: str) -> None:
     game = StratatakGame(Options())
     engine: Any
@@ -180,6 +188,8 @@ def test_a_wrong_engine_fails_the_comparison(wrong: str) -> None:
         engine = DroppedMove(game)
     elif wrong == "wrong successor":
         engine = WrongSuccessor(game)
+    elif wrong == "quiet defence":
+        engine = QuietDefence(game)
     else:  # the engine's Stars may only be added to plays legal without them
         engine = StratatakEngine(StratatakGame(Options(star_mode="addon")))
     rng = random.Random(7)
