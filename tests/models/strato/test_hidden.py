@@ -117,6 +117,30 @@ def test_engine_hidden_turns_equal_open_turns_with_the_same_draws(players: int) 
             state = after
 
 
+def test_engine_one_play_by_index_is_that_of_all_plays() -> None:
+    """``HiddenStrato.play(state, i)`` (a value table's policy rows) is ``plays(state)[i]`` at every play
+    and target state of random solo games, and no other index is a play."""
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(8):
+        challenge = puzzle_challenge("challenge-1" if seed % 2 else "challenge-0")
+        start = hide(seeded_deal(challenge, seed, 1))
+        game = HiddenStrato(challenge, OPTIONS, start)
+        state = start
+        while not game.is_terminal(state):
+            if state.phase in (PLAY, TARGET):
+                plays = game.plays(state)
+                assert [game.play(state, i) for i in range(len(plays))] == plays
+                for wrong in (-1, len(plays)):
+                    with pytest.raises(IndexError):
+                        game.play(state, wrong)
+                checked += len(plays)
+                state = rng.choice(plays)[1]
+            else:
+                state = game.apply(state, rng.choice(game.chance_outcomes(state))[0])
+    assert checked > 1000
+
+
 def test_seed_redraw_announces_the_place_before_the_card_is_revealed() -> None:
     """Seed: "you must announce where you're going to place the card before revealing it"."""
     open_game, state = tiny_deals(1, pile_at_most=6)[0]

@@ -323,7 +323,7 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
                 move = _announce_text(e)
                 child = state._replace(hands=("",), phase=REVEAL, row=e // 2, end=e % 2)
             else:
-                chosen, child = game.plays(state)[best]
+                chosen, child = game.play(state, best)
                 move = game.format_move(state, chosen)
             lo = after(child)[1]
             result, line = (weight, lo), f"policy {Fraction(lo, weight)} {move} {text}"

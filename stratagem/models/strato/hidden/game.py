@@ -263,6 +263,32 @@ class HiddenStrato:
                     out.append((announce(r, end), state._replace(hands=hands, phase=REVEAL, row=r, end=end)))
         return out
 
+    def play(self, state: HiddenState, index: int) -> tuple[Move, HiddenState]:
+        """``plays(state)[index]``, without making the other moves' states (a value table's policy row needs
+        one move of the forty or so; making them all was most of writing the table)."""
+        if state.status == ONGOING and state.phase == TARGET:
+            outcomes = self._table(state.rows, state.card, state.last, state.row, state.end)
+            if 0 <= index < len(outcomes):
+                target, rows, exchange = outcomes[index]
+                return (Move(state.card, state.row, state.end, target, True, exchange),
+                        self._after_table(state, rows, state.card, redraw=True))
+        elif state.status == ONGOING and state.phase == PLAY and index >= 0:
+            left = index
+            for card in sorted(set(state.hands[state.to_move])):
+                for r in range(len(state.rows)):
+                    for end in (0, 1):
+                        outcomes = self._table(state.rows, card, state.last, r, end)
+                        if left < len(outcomes):
+                            target, rows, exchange = outcomes[left]
+                            return (Move(card, r, end, target, False, exchange),
+                                    self._after_table(state, rows, card, redraw=False))
+                        left -= len(outcomes)
+            if state.pile and left < 2 * len(state.rows):
+                r, end = divmod(left, 2)
+                hands = state.hands[:state.to_move] + ("",) + state.hands[state.to_move + 1:]
+                return announce(r, end), state._replace(hands=hands, phase=REVEAL, row=r, end=end)
+        raise IndexError(f"no play {index} at this state")
+
     def _table(self, rows: tuple[Row, ...], card: str, last: str, r: int, end: int) -> list[Outcome]:
         key = (rows, card, last, r, end)
         found = self._tables.get(key)
