@@ -99,10 +99,18 @@ class Solver:
         self.kernel_args = (self.packing.spec, lay.rows, lay.maxl, challenge.limit, needs, goal_len, combos, max_states)
         self.kernel = kernel.HiddenSolo(*self.kernel_args)
         self.tornadoes = [(row.left_tornado, row.right_tornado) for row in root.rows]
+        self._last: tuple[tuple[tuple[Row, ...], str, str], np.ndarray] | None = None
 
     # -- states as the kernel has them ----------------------------------------------------------
     def vector(self, rows: tuple[Row, ...], hand: str, last: str) -> np.ndarray:
-        return self.packing.vector(State(rows, (hand,), "", 0, last, ONGOING))
+        """The kernel's vector of a table, hand and last weather (the kernel only reads it). The last one is
+        kept: the table writer asks for the same state's vector up to three times in a row."""
+        key = (rows, hand, last)
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
+        vector = self.packing.vector(State(rows, (hand,), "", 0, last, ONGOING))
+        self._last = (key, vector)
+        return vector
 
     @staticmethod
     def counts(pile: str) -> list[int]:
