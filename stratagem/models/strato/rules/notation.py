@@ -13,6 +13,7 @@ A Cloud's target has the form of the weather it copies.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
@@ -49,8 +50,10 @@ def format_move(move: Move) -> str:
     return text
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_move(text: str) -> Move:
-    """Inverse of :func:`format_move` (syntax only; legality is the rules engine's job)."""
+    """Inverse of :func:`format_move` (syntax only; legality is the rules engine's job). Remembered: the
+    moves of a value table's policy rows repeat."""
     match = _MOVE_RE.match(text.strip())
     if not match:
         raise NotationError(f"move {text!r} is not of the form [!]CARD ROW END[:TARGET], e.g. W1R:1R2>1R1")

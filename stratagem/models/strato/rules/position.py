@@ -14,6 +14,7 @@ States are immutable tuples, so they hash fast and can be shared freely.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
@@ -94,8 +95,10 @@ def format_rows(rows: tuple[Row, ...]) -> str:
     return "/".join(format_row(row) for row in rows)
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_rows(text: str) -> tuple[Row, ...]:
-    """Inverse of :func:`format_rows`."""
+    """Inverse of :func:`format_rows` (remembered: a value table lists the same table under many hands and
+    piles, and ``verify`` parses every row)."""
     if not text.strip():
         raise NotationError("no rows given")
     return tuple(parse_row(part) for part in text.strip().split("/"))
