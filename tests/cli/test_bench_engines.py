@@ -31,6 +31,34 @@ def test_the_section_measures_both_engines() -> None:
         compiled, reference = value.split(" / ")
         assert float(compiled) == float(reference)  # the two engines agree on the value
     assert all(float(row.split("|")[4].replace(",", "")) > 0 for row in uct_rows[:3])
+    for row in uct_rows[3:]:  # an exact-search row has ten cells: the cold first pass's ratio last
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert len(cells) == 10 and float(cells[-1]) > 0
+
+
+def test_a_short_search_is_timed_over_repeated_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search shorter than SAMPLE_SECONDS runs again until a sample has that much CPU time; the sample
+    is the mean pass, and the first pass is timed alone (a fake clock: each pass costs 0.01 s, the first
+    0.03 s)."""
+    from stratagem.bench import searches
+
+    clock = [0.0]
+    calls = []
+    monkeypatch.setattr(searches, "_cpu", lambda: clock[0])
+
+    def search() -> str:
+        clock[0] += 0.03 if not calls else 0.01
+        calls.append(1)
+        return "found"
+
+    result, per_pass, first = searches._passes(search)
+    assert result == "found"
+    assert len(calls) == 3  # 0.03 + 0.01 + 0.01 reaches SAMPLE_SECONDS = 0.05
+    assert first == pytest.approx(0.03) and per_pass == pytest.approx(0.05 / 3)
+    clock[0], calls[:] = 0.0, []
+    monkeypatch.setattr(searches, "SAMPLE_SECONDS", 0.02)
+    _, per_pass, first = searches._passes(search)
+    assert len(calls) == 1 and per_pass == first == pytest.approx(0.03)  # long enough alone: one pass
 
 
 @pytest.mark.parametrize("engine", ["compiled", "reference"])
