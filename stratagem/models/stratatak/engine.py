@@ -697,7 +697,7 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         five blocks), the known pile's length and its cards, each in a lane of ``lane_bits`` bits,
         ``lanes`` lanes a key word (63 bits at most: no key word is negative), the rest 0; then ``left`` in
         the last word of its own. The sizes are left out (the counts' sums), and so are the known pile's
-        slots past its length (the engine never reads them). 22 words instead of the state's 210 on the
+        slots past its length (the engine never reads them). 23 words instead of the state's 210 on the
         shipped decks: the search's table hashes, compares and copies a key at every node.
 
         One-to-one on the engine's states: the pile's length comes before its cards, and every value is
