@@ -275,13 +275,42 @@ def _orders(pile: str, known: dict[str, int]) -> int:
     return found
 
 
+def _draws(pile: str, k: int, known: dict[tuple[str, int], list[tuple[tuple[str, ...], int]]]
+           ) -> list[tuple[tuple[str, ...], int]]:
+    """The multisets of ``k`` cards that can be drawn from ``pile`` (weathers in order) with the orders
+    each can come in; remembered in ``known`` (the same piles come back at many draws)."""
+    found = known.get((pile, k))
+    if found is None:
+        counts = Counter(pile)
+        found = []
+        for drawn in combinations_with_replacement(sorted(counts, key=WEATHERS.index), k):
+            taken = Counter(drawn)
+            if any(n > counts[w] for w, n in taken.items()):
+                continue
+            ways = factorial(k)
+            for n in taken.values():
+                ways //= factorial(n)
+            found.append((drawn, ways))
+        known[(pile, k)] = found
+    return found
+
+
+def _value_of(text: str) -> Fraction:
+    """A row's value: ``N/D`` or ``N`` in digits read directly (``Fraction`` parsing a string was a
+    tenth of the check), anything else as ``Fraction`` reads it (and refuses it)."""
+    numerator, slash, denominator = text.partition("/")
+    if numerator.isdigit() and (not slash or denominator.isdigit()):
+        return Fraction(int(numerator), int(denominator) if slash else 1)
+    return Fraction(text)
+
+
 def _weight(value: Fraction, orders: int, number: int) -> int:
     """``value`` in units of ``1 / orders``; a value that is not such a multiple is refused."""
-    w = value * orders
-    if w.denominator != 1:
+    w, left = divmod(value.numerator * orders, value.denominator)  # integers: Fraction arithmetic is slower
+    if left:
         raise _Bad(f"line {number}: {value} is not a multiple of 1/{orders} (the pile's orders): no policy's "
                    "value or bound is")
-    return w.numerator
+    return w
 
 
 def _successor(game: HiddenStrato, state: HiddenState, text: str, number: int) -> HiddenState:
@@ -328,7 +357,7 @@ def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> T
             kinds = ", ".join(KINDS if policies else [k for k in KINDS if k != "policy"])
             return TableCheck(None, 0, 0, f"line {number}: not KIND VALUE STATE with KIND one of {kinds}")
         try:
-            value = Fraction(parts[1])
+            value = _value_of(parts[1])
             state = parse_hidden(parts[2])
         except (ValueError, ZeroDivisionError, NotationError) as exc:
             return TableCheck(None, 0, 0, f"line {number}: {exc}")
@@ -342,6 +371,7 @@ def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> T
     if root not in table:
         return TableCheck(None, len(table), 0, "the start is not in the table")
     orders: dict[str, int] = {}
+    plans: dict[tuple[str, int], list[tuple[tuple[str, ...], int]]] = {}
     done: dict[HiddenState, tuple[int, int]] = {}
     counted = Counter[str]()
 
@@ -412,12 +442,8 @@ def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> T
             return known
         up = low = 0
         k = state.draws
-        counts = Counter(state.pile)
         prefixes: dict[tuple[str, ...], HiddenState] = {(): state}
-        for drawn in combinations_with_replacement(sorted(counts, key=WEATHERS.index), k):
-            taken = Counter(drawn)
-            if any(n > counts[w] for w, n in taken.items()):
-                continue
+        for drawn, ways in _draws(state.pile, k, plans):
             child = state
             for i in range(1, k + 1):
                 prefix = drawn[:i]
@@ -425,9 +451,6 @@ def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> T
                 if reached is None:
                     reached = prefixes[prefix] = game.apply(child, drawn[i - 1])
                 child = reached
-            ways = factorial(k)
-            for n in taken.values():
-                ways //= factorial(n)
             u, lo = after(child, origin)
             up += ways * u
             low += ways * lo

@@ -41,7 +41,8 @@ import random
 from collections import Counter
 from collections.abc import Hashable
 from fractions import Fraction
-from typing import NamedTuple
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from stratagem.core.errors import IllegalMove, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL
@@ -79,6 +80,7 @@ __all__ = [
 #: Phases of a turn: who acts next and how.
 PLAY, REVEAL, TARGET, DRAW = 0, 1, 2, 3
 PHASE_WORDS = {PLAY: "play", REVEAL: "reveal", TARGET: "target", DRAW: "draw"}
+_PHASE_CODES = {word: code for code, word in PHASE_WORDS.items()}
 
 
 class HiddenState(NamedTuple):
@@ -364,23 +366,29 @@ def parse_hidden(text: str) -> HiddenState:
     if len(fields) < 6:
         raise NotationError(f"a hidden-pile position has at least 6 fields (ROWS HANDS {{PILE}} PLAYER LAST PHASE), "
                             f"found {len(fields)}")
-    rows = parse_rows(fields[0])
-    hands = tuple("".join(sorted("" if h == "-" else h)) for h in fields[1].split(","))
-    pile_text = fields[2]
+    return HiddenState(parse_rows(fields[0]), *_parse_fields(tuple(fields[1:])))
+
+
+@lru_cache(maxsize=1 << 16)
+def _parse_fields(fields: tuple[str, ...]) -> tuple[Any, ...]:
+    """The fields of a hidden-pile position after its rows, parsed (remembered: a value table lists the same
+    hand, pile and phase under many tables, and ``verify`` parses every row)."""
+    hands = tuple("".join(sorted("" if h == "-" else h)) for h in fields[0].split(","))
+    pile_text = fields[1]
     if not (pile_text.startswith("{") and pile_text.endswith("}")):
         raise NotationError(f"the pile {pile_text!r} must be a multiset in braces, e.g. {{RRWW}}")
     pile = "".join(sorted(pile_text[1:-1]))
-    for letter in "".join(hands) + pile:
-        if letter not in WEATHERS:
-            raise NotationError(f"unknown weather letter {letter!r}")
-    if not fields[3].isdigit() or not 1 <= int(fields[3]) <= len(hands):
-        raise NotationError(f"player to move {fields[3]!r} must be a number from 1 to {len(hands)}")
-    last = "" if fields[4] == "-" else fields[4]
-    words = {w: code for code, w in PHASE_WORDS.items()}
-    if fields[5] not in words:
-        raise NotationError(f"phase {fields[5]!r} must be one of {', '.join(PHASE_WORDS.values())}")
-    phase = words[fields[5]]
-    rest = fields[6:]
+    if not set(pile).issubset(WEATHERS) or not set("".join(hands)).issubset(WEATHERS):
+        for letter in "".join(hands) + pile:
+            if letter not in WEATHERS:
+                raise NotationError(f"unknown weather letter {letter!r}")
+    if not fields[2].isdigit() or not 1 <= int(fields[2]) <= len(hands):
+        raise NotationError(f"player to move {fields[2]!r} must be a number from 1 to {len(hands)}")
+    last = "" if fields[3] == "-" else fields[3]
+    if fields[4] not in _PHASE_CODES:
+        raise NotationError(f"phase {fields[4]!r} must be one of {', '.join(PHASE_WORDS.values())}")
+    phase = _PHASE_CODES[fields[4]]
+    rest = list(fields[5:])
     row = end = -1
     card = ""
     draws = 0
@@ -393,7 +401,7 @@ def parse_hidden(text: str) -> HiddenState:
         if phase == DRAW:
             draws = int(rest.pop(0))
     except (IndexError, ValueError):
-        raise NotationError(f"phase {fields[5]} needs its details (e.g. 'reveal 1L', 'target 1L S', "
+        raise NotationError(f"phase {fields[4]} needs its details (e.g. 'reveal 1L', 'target 1L S', "
                             "'draw 2')") from None
     status = ONGOING
     if rest:
@@ -401,4 +409,4 @@ def parse_hidden(text: str) -> HiddenState:
         if len(rest) > 1 or rest[0] not in result:
             raise NotationError(f"unexpected {' '.join(rest)!r} at the end of the position")
         status = result[rest[0]]
-    return HiddenState(rows, hands, pile, int(fields[3]) - 1, last, status, phase, row, end, card, draws)
+    return hands, pile, int(fields[2]) - 1, last, status, phase, row, end, card, draws
