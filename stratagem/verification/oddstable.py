@@ -72,7 +72,7 @@ from stratagem.models.strato.hidden.game import (
 )
 from stratagem.models.strato.rules.cards import WEATHERS
 from stratagem.models.strato.rules.challenge import Challenge
-from stratagem.models.strato.rules.notation import Move, parse_move
+from stratagem.models.strato.rules.notation import parse_move
 from stratagem.models.strato.rules.position import ONGOING, WON, Row
 from stratagem.verification.policy import policy_game
 from stratagem.verification.verdict import Verdict
@@ -332,9 +332,9 @@ def _successor(game: HiddenStrato, state: HiddenState, text: str, number: int) -
         legal = not move.redraw and move.card in state.hands[0]
     if not legal or not 0 <= move.row < len(state.rows):
         raise _Bad(f"line {number}: {text} is not legal here")
-    wanted = {move} | ({move._replace(target=move.target[::-1])} if move.exchange else set())
+    wanted = (move.target, move.target[::-1]) if move.exchange else (move.target,)  # an exchange either way
     for target, rows, exchange in game._table(state.rows, move.card, state.last, move.row, move.end):
-        if Move(move.card, move.row, move.end, target, move.redraw, exchange) in wanted:
+        if exchange == move.exchange and target in wanted:
             return game._after_table(state, rows, move.card, redraw=state.phase == TARGET)
     raise _Bad(f"line {number}: {text} is not legal here")
 
