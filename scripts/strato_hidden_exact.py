@@ -32,6 +32,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=600.0, help="wall-clock limit of each deal's searches")
     parser.add_argument("--max-states", type=int, default=30_000_000, help="states each search may keep")
     parser.add_argument("--tables", type=Path, required=True, help="folder for the value tables")
+    parser.add_argument("--deal", action="append", default=[], help="only this solo deal (repeatable; default all)")
     parser.add_argument("--python-seconds", type=float, default=0.0,
                         help="also run the Python search with this wall-clock limit (0: not run)")
     args = parser.parse_args()
@@ -43,7 +44,7 @@ def main() -> None:
     for puzzle in args.puzzles:
         loaded = load_strato(puzzle)
         for spec in loaded.deals:
-            if spec.players != 1:
+            if spec.players != 1 or (args.deal and spec.name not in args.deal):
                 continue
             load = os.getloadavg()[0]
             deal = deal_of(loaded, spec.name)
