@@ -296,8 +296,8 @@ def _draws(pile: str, k: int, known: dict[tuple[str, int], list[tuple[tuple[str,
 
 
 def _value_of(text: str) -> Fraction:
-    """A row's value: ``N/D`` or ``N`` in digits read directly (``Fraction`` parsing a string was a
-    tenth of the check), anything else as ``Fraction`` reads it (and refuses it)."""
+    """A row's value: ``N/D`` or ``N`` in digits read directly (``Fraction`` parsing a string was 7% of
+    the check), anything else as ``Fraction`` reads it (and refuses it)."""
     numerator, slash, denominator = text.partition("/")
     if numerator.isdigit() and (not slash or denominator.isdigit()):
         return Fraction(int(numerator), int(denominator) if slash else 1)
