@@ -12,13 +12,14 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+import re
 from collections import Counter
 from fractions import Fraction
 from functools import cache
 
 import pytest
 
-from stratagem.core.errors import UnsupportedGame
+from stratagem.core.errors import NotationError, UnsupportedGame
 from stratagem.models.strato.hidden.game import (
     DRAW,
     PLAY,
@@ -162,6 +163,25 @@ def test_ruling_hidden_model_refuses_strict_effect() -> None:
     challenge = puzzle_challenge("challenge-0")
     with pytest.raises(UnsupportedGame, match="strict_effect"):
         HiddenStrato(challenge, Options(strict_effect=True), seeded_deal(challenge, 1, 1))
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("RW(RW)RW RRW {RW} 1 -", "at least 6 fields"),
+    ("RW(RW)RW RRW RW 1 - play", "multiset in braces"),
+    ("RW(RW)RW RRX {RW} 1 - play", "unknown weather letter 'X'"),
+    ("RW(RW)RW RRW {RQ} 1 - play", "unknown weather letter 'Q'"),
+    ("RW(RW)RW RRW {RW} 2 - play", "player to move '2'"),
+    ("RW(RW)RW RRW {RW} 1 - wait", "phase 'wait'"),
+    ("RW(RW)RW - {RW} 1 - draw", "needs its details"),
+    ("RW(RW)RW RRW {RW} 1 - play won extra", "unexpected 'won extra'"),
+])
+def test_notation_malformed_hidden_positions_are_refused(text: str, problem: str) -> None:
+    """Each malformed field gets its own message, every time (the fields' parse is remembered only when it
+    succeeds), and the well-formed position still parses after it."""
+    for _ in range(2):
+        with pytest.raises(NotationError, match=re.escape(problem)):
+            parse_hidden(text)
+    assert parse_hidden("RW(RW)RW RRW {RW} 1 - play").pile == "RW"
 
 
 def test_notation_of_hidden_positions_round_trips() -> None:
