@@ -14,23 +14,12 @@ Shuffles the solver neither won nor refuted within its limit are counted apart (
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.solvers.match import wilson_interval
 from stratagem.solving import as_deal, solve
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``wins`` in ``n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = p + z * z / (2 * n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    scale = 1 + z * z / n
-    return (centre - half) / scale, (centre + half) / scale
 
 
 def main() -> None:
@@ -61,7 +50,7 @@ def main() -> None:
                 refuted += 1
             else:
                 unknown += 1
-        low, high = wilson(won, args.orders)
+        low, high = wilson_interval(won, args.orders)
         turns = f"{min(lengths)}-{max(lengths)}" if lengths else "-"
         print(f"| {deal.puzzle.challenge.name} {deal_name} | {args.orders} | {won} | {refuted} | {unknown} | "
               f"{won / args.orders:.3f} [{low:.3f}, {high:.3f}] | {turns} | {time.process_time() - started:.0f} |",

@@ -387,8 +387,7 @@ class CardClashGame:
         # Only the stacks with a covered card change from draw to draw; the others are checked once.
         redrawn = sorted({i for i, _ in hidden_slots})
         others_legal = all(self._stack_is_legal(c.stack) for i, c in enumerate(state.board) if i not in redrawn)
-        tries = 200
-        for attempt in range(tries):
+        for _ in range(200):
             hands = list(state.hands)
             piles = list(state.piles)
             covered: list[str] = []
@@ -403,11 +402,10 @@ class CardClashGame:
             stacks = [list(c.stack) for c in state.board]
             for (i, d), card in zip(hidden_slots, covered, strict=True):
                 stacks[i][d] = card
-            legal = others_legal and all(self._stack_is_legal(stacks[i]) for i in redrawn)
-            if legal or attempt == tries - 1:
-                board = tuple(Cell(c.x, c.y, tuple(s)) for c, s in zip(state.board, stacks, strict=True))
-                return state._replace(board=board, hands=tuple(hands), piles=tuple(piles))
-        return state  # not reached: the last try returns
+            if others_legal and all(self._stack_is_legal(stacks[i]) for i in redrawn):
+                break
+        board = tuple(Cell(c.x, c.y, tuple(s)) for c, s in zip(state.board, stacks, strict=True))  # the draw kept
+        return state._replace(board=board, hands=tuple(hands), piles=tuple(piles))
 
     def _stack_is_legal(self, stack: Sequence[str]) -> bool:
         return all(stacking(stack[i][1], stack[i + 1][1], self.strategic) == "stack" for i in range(len(stack) - 1))

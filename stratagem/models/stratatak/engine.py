@@ -131,7 +131,6 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
     o_winner: cython.Py_ssize_t
     o_left: cython.Py_ssize_t
     lane_bits: cython.Py_ssize_t
-    lanes: cython.Py_ssize_t
     _play: cython.longlong[::1]
     _chosen: cython.longlong[::1]
     _weights: cython.longlong[::1]
@@ -160,7 +159,7 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         lanes = 63 // lane_bits
         values = o_pile + 1 + deck_size  # the counts, the known pile's length and its cards
         PackedGame.__init__(self, width, 2 + max_play, MAX_MOVES, 2, 1 + -(-values // lanes) + 1)
-        self.lane_bits, self.lanes = lane_bits, lanes
+        self.lane_bits = lane_bits
         self.game = game
         self._move_order = None
         self.m, self.k, self.star, self.deck_size = m, k, 3 * m, deck_size
@@ -670,32 +669,10 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
-    def _lanes(self, state: cython.longlong[::1], start: cython.Py_ssize_t, count: cython.Py_ssize_t,
-               key: cython.longlong[::1], lane: cython.Py_ssize_t) -> cython.int:
-        """OR ``state[start:start + count]`` into ``key`` from lane ``lane`` on (the key zeroed first)."""
-        bits: cython.Py_ssize_t = self.lane_bits
-        word: cython.Py_ssize_t = lane // self.lanes
-        shift: cython.Py_ssize_t = (lane % self.lanes) * bits
-        i: cython.Py_ssize_t
-        packed: cython.longlong = key[word]
-        for i in range(start, start + count):
-            packed |= state[i] << shift
-            shift += bits
-            if shift + bits > 63:
-                key[word] = packed
-                word += 1
-                packed = 0
-                shift = 0
-        if shift:
-            key[word] = packed
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
     def pack(self, state: cython.longlong[::1], key: cython.longlong[::1]) -> cython.int:
         """The transposition key: the attacker, the phase and the winner plus one, every card count (the
         five blocks), the known pile's length and its cards, each in a lane of ``lane_bits`` bits,
-        ``lanes`` lanes a key word (63 bits at most: no key word is negative), the rest 0; then ``left`` in
+        ``63 // lane_bits`` lanes a key word (63 bits at most: no key word is negative), the rest 0; then ``left`` in
         the last word of its own. The sizes are left out (the counts' sums), and so are the known pile's
         slots past its length (the engine never reads them). 23 words instead of the state's 210 on the
         shipped decks: the search's table hashes, compares and copies a key at every node.
@@ -705,11 +682,23 @@ class StratatakEngine(PackedGame):  # type: ignore[misc]
         only moves cards), so a count or a length is at most ``deck_size``, a card type at most
         ``3M <= deck_size``, the phase at most 5 and the winner plus one at most 2."""
         i: cython.Py_ssize_t
+        bits: cython.Py_ssize_t = self.lane_bits
+        word: cython.Py_ssize_t = 1
+        shift: cython.Py_ssize_t = 0
+        packed: cython.longlong = 0
         for i in range(self.key_width):
             key[i] = 0
-        key[0] = state[self.o_attacker] | (state[self.o_phase] << self.lane_bits) \
-            | ((state[self.o_winner] + 1) << (2 * self.lane_bits))
-        self._lanes(state, 0, self.o_pile + 1 + state[self.o_pile], key, self.lanes)
+        key[0] = state[self.o_attacker] | (state[self.o_phase] << bits) | ((state[self.o_winner] + 1) << (2 * bits))
+        for i in range(self.o_pile + 1 + state[self.o_pile]):  # the counts, the pile's length and its cards
+            packed |= state[i] << shift
+            shift += bits
+            if shift + bits > 63:
+                key[word] = packed
+                word += 1
+                packed = 0
+                shift = 0
+        if shift:
+            key[word] = packed
         key[self.key_width - 1] = state[self.o_left]
         return 0
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -241,55 +241,54 @@ class HiddenStrato:
         """Every legal move of the player to move with its state, in a fixed order: hand cards by
         weather, rows, ends, targets; then the Redraw announcements, rows and ends in order. At
         :data:`TARGET`, the revealed card's target choices."""
-        if state.status != ONGOING:
-            return []
-        if state.phase == TARGET:
-            return [(Move(state.card, state.row, state.end, target, True, exchange),
-                     self._after_table(state, rows, state.card, redraw=True))
-                    for target, rows, exchange in self._table(state.rows, state.card, state.last, state.row,
-                                                              state.end)]
-        if state.phase != PLAY:
-            return []
-        out: list[tuple[Move, HiddenState]] = []
-        hand = state.hands[state.to_move]
-        for card in sorted(set(hand)):
-            for r in range(len(state.rows)):
-                for end in (0, 1):
-                    for target, rows, exchange in self._table(state.rows, card, state.last, r, end):
-                        out.append((Move(card, r, end, target, False, exchange),
-                                    self._after_table(state, rows, card, redraw=False)))
-        if state.pile:
-            hands = state.hands[:state.to_move] + ("",) + state.hands[state.to_move + 1:]
-            for r in range(len(state.rows)):
-                for end in (0, 1):
-                    out.append((announce(r, end), state._replace(hands=hands, phase=REVEAL, row=r, end=end)))
+        out = [(Move(card, r, end, target, redraw, exchange), self._after_table(state, rows, card, redraw))
+               for card, r, end, redraw, outcomes in self._placements(state)
+               for target, rows, exchange in outcomes]
+        out += [(announce(r, end), self._announced(state, r, end)) for r, end in self._announcements(state)]
         return out
 
     def play(self, state: HiddenState, index: int) -> tuple[Move, HiddenState]:
         """``plays(state)[index]``, without making the other moves' states (a value table's policy row needs
         one move of the forty or so; making them all was most of writing the table)."""
-        if state.status == ONGOING and state.phase == TARGET:
-            outcomes = self._table(state.rows, state.card, state.last, state.row, state.end)
-            if 0 <= index < len(outcomes):
-                target, rows, exchange = outcomes[index]
-                return (Move(state.card, state.row, state.end, target, True, exchange),
-                        self._after_table(state, rows, state.card, redraw=True))
-        elif state.status == ONGOING and state.phase == PLAY and index >= 0:
-            left = index
+        left = index
+        if left >= 0:
+            for card, r, end, redraw, outcomes in self._placements(state):
+                if left < len(outcomes):
+                    target, rows, exchange = outcomes[left]
+                    return Move(card, r, end, target, redraw, exchange), self._after_table(state, rows, card, redraw)
+                left -= len(outcomes)
+            announcements = self._announcements(state)
+            if left < len(announcements):
+                r, end = announcements[left]
+                return announce(r, end), self._announced(state, r, end)
+        raise IndexError(f"no play {index} at this state")
+
+    def _placements(self, state: HiddenState) -> Iterator[tuple[str, int, int, bool, list[Outcome]]]:
+        """The card placements of :meth:`plays` in its order, each as ``(card, row, end, redraw, outcomes)``
+        with the rules' outcomes (target, rows, exchange) of that card at that end."""
+        if state.status != ONGOING:
+            return
+        if state.phase == TARGET:
+            yield state.card, state.row, state.end, True, self._table(state.rows, state.card, state.last,
+                                                                      state.row, state.end)
+        elif state.phase == PLAY:
             for card in sorted(set(state.hands[state.to_move])):
                 for r in range(len(state.rows)):
                     for end in (0, 1):
-                        outcomes = self._table(state.rows, card, state.last, r, end)
-                        if left < len(outcomes):
-                            target, rows, exchange = outcomes[left]
-                            return (Move(card, r, end, target, False, exchange),
-                                    self._after_table(state, rows, card, redraw=False))
-                        left -= len(outcomes)
-            if state.pile and left < 2 * len(state.rows):
-                r, end = divmod(left, 2)
-                hands = state.hands[:state.to_move] + ("",) + state.hands[state.to_move + 1:]
-                return announce(r, end), state._replace(hands=hands, phase=REVEAL, row=r, end=end)
-        raise IndexError(f"no play {index} at this state")
+                        yield card, r, end, False, self._table(state.rows, card, state.last, r, end)
+
+    @staticmethod
+    def _announcements(state: HiddenState) -> list[tuple[int, int]]:
+        """The Redraw announcements of :meth:`plays` (row, end), in its order: at a play state with a pile."""
+        if state.status != ONGOING or state.phase != PLAY or not state.pile:
+            return []
+        return [(r, end) for r in range(len(state.rows)) for end in (0, 1)]
+
+    @staticmethod
+    def _announced(state: HiddenState, r: int, end: int) -> HiddenState:
+        """The hand discarded and the place announced: the card is revealed next (a chance node)."""
+        hands = state.hands[:state.to_move] + ("",) + state.hands[state.to_move + 1:]
+        return state._replace(hands=hands, phase=REVEAL, row=r, end=end)
 
     def _table(self, rows: tuple[Row, ...], card: str, last: str, r: int, end: int) -> list[Outcome]:
         key = (rows, card, last, r, end)
