@@ -49,6 +49,8 @@ from stratagem.models.strato.hidden.game import DRAW, PLAY, REVEAL, HiddenState,
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays
+from stratagem.models.strato.search.relaxation import GoalDistance, combination, goal_relaxations
+from stratagem.models.strato.search.relaxation_kernel import half_offsets
 
 __all__ = ["TABLE_FORMAT", "CompiledOdds", "OddsInterval", "Solver", "TableSummary", "compiled_odds", "odds_interval",
            "value_table", "write_table"]
@@ -57,7 +59,11 @@ TABLE_FORMAT = "stratagem/strato-odds-table@2"
 #: Default cap on the states the compiled search keeps (each costs about 56 bytes with its table slot).
 MAX_STATES = 60_000_000
 PLAY_KIND, REVEAL_KIND, TARGET_KIND = 0, 1, 2
+#: The kernel's policies (``HiddenSolo.set_policy``): the cheap one, and the guided one (:meth:`Solver.guide`).
+CHEAP_POLICY, GUIDED_POLICY = 1, 2
 REDRAW_MOVE = 4096
+#: Largest relaxed distance the guided policy tells apart (farther tables all count as one more).
+GUIDE_CAP = 60
 
 
 @dataclass
@@ -91,15 +97,51 @@ class Solver:
         view = State(root.rows, root.hands, "", 0, root.last, ONGOING)
         self.packing = Packing(StratoGame(challenge, game.options, view))
         lay = self.packing.layout
-        _, _, _, _, _, _, needs, goal_len = _goal_arrays(challenge, root.rows)
+        _, kind, seq, _, _, _, needs, goal_len = _goal_arrays(challenge, root.rows)
         eligible = [r for r, row in enumerate(root.rows) if challenge.goal.eligible(row)]
         combos = np.array(list(combinations(eligible, challenge.rows_required)), np.int64).reshape(
             -1, challenge.rows_required)
         #: The kernel's deal parameters (to build another kernel on the same deal, e.g. one run interpreted).
-        self.kernel_args = (self.packing.spec, lay.rows, lay.maxl, challenge.limit, needs, goal_len, combos, max_states)
+        self.kernel_args = (self.packing.spec, lay.rows, lay.maxl, challenge.limit, needs, goal_len, kind, seq, combos,
+                            max_states)
         self.kernel = kernel.HiddenSolo(*self.kernel_args)
         self.tornadoes = [(row.left_tornado, row.right_tornado) for row in root.rows]
         self._last: tuple[tuple[tuple[Row, ...], str, str], np.ndarray] | None = None
+
+    def guide(self) -> None:
+        """Make the kernel's policy the guided one (``HiddenSolo.set_policy(GUIDED_POLICY)``): the move whose table
+        is nearest a goal by each goal row's table-only relaxation (``relaxation.GoalDistance``, built from
+        the start: the plays of the weathers in hand and pile, whatever their order), or by the A* turn
+        bound where that says more; ties to the least work left in the goal's places less the hand's
+        cards the goal misses. A heuristic: the policy's value is what the search computes and the
+        table certifies, whatever guides it."""
+        game, root = self.game, self.root
+        view = State(root.rows, root.hands, root.pile, 0, root.last, ONGOING)
+        relaxations = goal_relaxations(game.challenge, game.options, view)
+        distances = [GoalDistance(game.challenge, root.rows[r.row], r) for r in relaxations]
+        #: The guide's distances and how they combine (for tests).
+        self.distances, self.guide_combines = distances, combination(relaxations)
+        n = len(relaxations)
+        longest = max((r.limit for r in relaxations), default=0)
+        index = np.full((max(n, 1), 6), -1, np.int64)
+        offsets = np.zeros((max(n, 1), longest + 2), np.int64)
+        for i, relaxation in enumerate(relaxations):
+            for c, cls in enumerate(relaxation.classes):
+                for weather in cls:
+                    index[i, NUMBER[weather]] = c
+            offsets[i, : relaxation.limit + 2] = half_offsets(relaxation.k, relaxation.limit)
+
+        def fill(i: int, code: int) -> int:
+            return distances[i].code_at_most(code, GUIDE_CAP) if distances[i].searchable else 0
+
+        required = game.challenge.rows_required
+        combos = np.array(list(combinations(range(n), required)), np.int64).reshape(-1, required)
+        self.kernel.set_guide([r.row for r in relaxations], [r.k for r in relaxations],
+                              [r.limit for r in relaxations], index, offsets, [r.half_rows for r in relaxations],
+                              [r.n_ends for r in relaxations], [r.end_base for r in relaxations],
+                              [r.codes if d.searchable else 0 for r, d in zip(relaxations, distances, strict=True)],
+                              self.guide_combines == "max", combos, GUIDE_CAP, fill)
+        self.kernel.set_policy(GUIDED_POLICY)
 
     # -- states as the kernel has them ----------------------------------------------------------
     def vector(self, rows: tuple[Row, ...], hand: str, last: str) -> np.ndarray:
@@ -226,7 +268,7 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     if low < high:
         for share in CUTOFFS:
             candidate = Solver(game, max_states)
-            candidate.kernel.set_policy(True)
+            candidate.guide()
             candidate.kernel.set_cutoff(int(share * top))
             try:
                 got = candidate.kernel.solve(start, counts, left())

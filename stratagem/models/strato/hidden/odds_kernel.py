@@ -93,6 +93,10 @@ _MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
 _MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 _MASK63 = cython.declare(cython.ulonglong, 0x7FFFFFFFFFFFFFFF)
 
+#: The policies :meth:`HiddenSolo.set_policy` evaluates: the cheap one, and the guided one (set_guide).
+CHEAP = cython.declare(cython.longlong, 1)
+GUIDED = cython.declare(cython.longlong, 2)
+
 #: How a search ended.
 SOLVED, STATE_LIMIT, TIME_LIMIT = 0, 1, 2
 
@@ -123,6 +127,8 @@ class HiddenSolo:
     nw: cython.Py_ssize_t
     needs: cython.longlong[:, :, ::1]
     goal_len: cython.longlong[:, ::1]
+    kind: cython.longlong[:, ::1]
+    seq: cython.longlong[:, :, ::1]
     combos: cython.longlong[:, ::1]
     binom: cython.longlong[:, ::1]
     # the transposition table: slot -> node (-1 empty); per node its key, bounds and best move
@@ -140,10 +146,28 @@ class HiddenSolo:
     moves: cython.longlong[:, :, ::1]
     order: cython.longlong[:, ::1]
     ordered: cython.longlong
-    policy: cython.bint
+    policy: cython.longlong
     width: cython.Py_ssize_t
     cutoff: cython.longlong
     np_scratch4: Any
+    # the guide of the guided policy (set_guide): each goal row's relaxation, its distances remembered
+    g_n: cython.Py_ssize_t
+    g_row: cython.longlong[::1]
+    g_k: cython.longlong[::1]
+    g_limit: cython.longlong[::1]
+    g_index: cython.longlong[:, ::1]
+    g_offsets: cython.longlong[:, ::1]
+    g_half: cython.longlong[::1]
+    g_ends: cython.longlong[::1]
+    g_base: cython.longlong[::1]
+    g_start: cython.longlong[::1]
+    g_size: cython.longlong[::1]
+    g_memo: cython.schar[::1]
+    g_max: cython.bint
+    g_combos: cython.longlong[:, ::1]
+    g_cap: cython.longlong
+    g_fill: Any
+    g_dist: cython.longlong[::1]
     okey: cython.longlong[:, ::1]
     key: cython.longlong[::1]
     bnd: cython.longlong[:, ::1]
@@ -163,7 +187,7 @@ class HiddenSolo:
     why: cython.longlong
 
     def __init__(self, spec: object, rows: int, maxl: int, limit: int, needs: object, goal_len: object,
-                 combos: object, max_states: int, capacity: int = 1 << 16) -> None:
+                 kind: object, seq: object, combos: object, max_states: int, capacity: int = 1 << 16) -> None:
         self.spec = spec
         self.rows = rows
         self.maxl = maxl
@@ -173,8 +197,12 @@ class HiddenSolo:
         self.nw = rows + 1
         self.needs = np.ascontiguousarray(needs, np.int64)
         self.goal_len = np.ascontiguousarray(goal_len, np.int64)
+        self.kind = np.ascontiguousarray(kind, np.int64)
+        self.seq = np.ascontiguousarray(seq, np.int64)
         self.combos = np.ascontiguousarray(combos, np.int64)
-        if self.needs.shape[0] < rows or self.goal_len.shape[0] < rows or self.needs.shape[2] < 6:
+        if (self.needs.shape[0] < rows or self.goal_len.shape[0] < rows or self.needs.shape[2] < 6
+                or self.kind.shape[0] < rows or self.seq.shape[0] < rows
+                or self.seq.shape[2] < int(np.max(self.goal_len, initial=0))):
             raise ValueError("goal tables smaller than the rows")
         binom = np.zeros((64, 64), np.int64)
         for n in range(64):
@@ -203,10 +231,13 @@ class HiddenSolo:
         self.order = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
         self.okey = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
         self.ordered = 0
-        self.policy = False
+        self.policy = 0
         self.cutoff = 0
         self.width = 1
         self.np_scratch4 = np.zeros((4, 8), np.int64)
+        self.g_n = 0
+        self.g_fill = None
+        self.g_dist = np.zeros(8, np.int64)
         self.np_after = np.zeros(self.size, np.int64)
         self.key = np.zeros(self.nw, np.int64)
         self.bnd = np.zeros((MAX_DEPTH, 3), np.int64)
@@ -548,6 +579,169 @@ class HiddenSolo:
 
     @cython.cfunc
     @cython.exceptval(check=False)
+    def _shaped(self, a: cython.longlong[::1]) -> cython.longlong:
+        """The guided policy's tie-break for the table and hand in ``a`` (smaller is better, below 4096):
+        over the sets of goal rows, the least work left -- the goal's places not yet holding their card
+        plus the wrong cards lying within the goal's length (each must still leave) -- less the cards of
+        the hand that the goal still misses (kept for later, they save draws), then the fewest cards
+        beyond the goal's length. Places are read as the goal does: a sequence card by card, a count
+        goal by weather within its window."""
+        maxl: cython.Py_ssize_t = self.maxl
+        need: cython.longlong[::1] = self.scratch[1]
+        miss: cython.longlong[::1] = self.scratch[4]
+        hb: cython.Py_ssize_t = 2 * self.rows * (maxl + 1)
+        best: cython.longlong = 1 << 20
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        side: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        w: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        length: cython.longlong
+        glen: cython.longlong
+        placed: cython.longlong
+        work: cython.longlong
+        over: cython.longlong
+        useful: cython.longlong
+        key: cython.longlong
+        for i in range(self.combos.shape[0]):
+            work = 0
+            over = 0
+            for w in range(6):
+                miss[w] = 0
+            for j in range(self.combos.shape[1]):
+                r = self.combos[i, j]
+                for side in range(2):
+                    base = (r * 2 + side) * (maxl + 1)
+                    length = a[base]
+                    glen = self.goal_len[r, side]
+                    placed = 0
+                    if self.kind[r, side] == 1:  # a sequence: place by place
+                        for x in range(glen):
+                            w = self.seq[r, side, x]
+                            if x < length and (w < 0 or a[base + 1 + x] == w):
+                                placed += 1
+                            elif w >= 0:
+                                miss[w] += 1
+                    else:  # counts within the window
+                        for w in range(6):
+                            need[w] = self.needs[r, side, w]
+                        for x in range(min(length, glen)):
+                            w = a[base + 1 + x]
+                            if need[w] > 0:
+                                need[w] -= 1
+                                placed += 1
+                        for w in range(6):
+                            miss[w] += need[w]
+                    work += (glen - placed) + (min(length, glen) - placed)
+                    over += max(0, length - glen)
+            useful = 0
+            for x in range(a[hb]):
+                w = a[hb + 1 + x]
+                if miss[w] > 0:
+                    miss[w] -= 1
+                    useful += 1
+            key = min(max(work - useful + 16, 0), 63) * 64 + min(over, 63)
+            if key < best:
+                best = key
+        return best if best < (1 << 20) else 4095
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _guide(self, a: cython.longlong[::1]) -> cython.longlong:
+        """The guided policy's guide for the table in ``a``: each goal row's relaxed distance from the
+        table's image to a goal (``relaxation.GoalDistance``; 0 where the table does not fit the
+        relaxation, the cap + 1 over the limit), combined over the sets of goal rows as the relaxation
+        bound combines them, the least set. Distances are remembered by image; an image met for the first
+        time is searched by the Python side (``set_guide``'s ``fill``)."""
+        maxl: cython.Py_ssize_t = self.maxl
+        i: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        side: cython.Py_ssize_t
+        g: cython.Py_ssize_t
+        m: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        n: cython.Py_ssize_t
+        code: cython.longlong
+        value: cython.longlong
+        c: cython.longlong
+        ends: cython.longlong[::1] = self.scratch[3]
+        empty: cython.longlong
+        power: cython.longlong
+        known: cython.longlong
+        ok: cython.bint
+        over: cython.bint
+        for i in range(self.g_n):
+            g = self.g_row[i]
+            code = 0
+            ok = True
+            over = False
+            for side in range(2):
+                base = (g * 2 + side) * (maxl + 1)
+                n = a[base]
+                if n > self.g_limit[i]:
+                    over = True
+                    continue
+                value = 0
+                for x in range(n - 1, -1, -1):
+                    c = self.g_index[i, a[base + 1 + x]]
+                    if c < 0:
+                        ok = False
+                    value = value * self.g_k[i] + c
+                code = code * self.g_half[i] + self.g_offsets[i, n] + value
+            if over:
+                self.g_dist[i] = self.g_cap + 1
+                continue
+            if self.g_ends[i] > 0:  # the other rows' outer ends, as relaxation.image codes them
+                empty = self.g_k[i] if self.g_base[i] == self.g_k[i] + 1 else self.g_k[i] - 1
+                m = 0
+                for r in range(self.rows):
+                    if r == g:
+                        continue
+                    for side in range(2):
+                        base = (r * 2 + side) * (maxl + 1)
+                        n = a[base]
+                        c = self.g_index[i, a[base + n]] if n > 0 else empty
+                        if c < 0:
+                            ok = False
+                        if m < 8:
+                            ends[m] = c
+                        m += 1
+                if m != self.g_ends[i] or m > 8:
+                    raise ValueError("the guide's relaxation tracks another number of ends")
+                if m == 2 and ends[1] < ends[0]:  # one other row: its two ends in the canonical order
+                    ends[0], ends[1] = ends[1], ends[0]
+                value = 0
+                power = 1
+                for x in range(m - 1, -1, -1):
+                    value = value * self.g_base[i] + ends[x]
+                    power *= self.g_base[i]
+                code = code * power + value
+            if not ok or code < 0 or code >= self.g_size[i]:  # not classified, or no room: nothing known
+                self.g_dist[i] = 0
+                continue
+            known = self.g_memo[self.g_start[i] + code]
+            if known < 0:
+                known = int(self.g_fill(i, code))
+                self.g_memo[self.g_start[i] + code] = known
+            self.g_dist[i] = known
+        best: cython.longlong = -1
+        total: cython.longlong
+        ci: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        for ci in range(self.g_combos.shape[0]):
+            total = 0
+            for j in range(self.g_combos.shape[1]):
+                i = self.g_combos[ci, j]
+                total = max(total, self.g_dist[i]) if self.g_max else total + self.g_dist[i]
+            if best < 0 or total < best:
+                best = total
+        return max(best, 0)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
     def _redraw_end(self, d: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """The cheap policy's Redraw end at level ``d`` (-1 with the pile empty): the end of a goal row's
         half-row with the most of the goal's length missing (ties: the first end)."""
@@ -588,6 +782,10 @@ class HiddenSolo:
                 k = 0
             elif self._over(D, i):
                 k = 1 << 40
+            elif self.policy == GUIDED:  # the guided policy: the relaxed distance or the A* bound, the work left
+                k = (max(self._guide(self.states[D, i]), sk.lower_bound(self.np_states[D, i], self.spec,
+                                                                       self.np_scratch4)) << 12) + self._shaped(
+                    self.states[D, i])
             elif self.policy or self.ordered == 2:  # the A* bound (a Python call), then progress
                 k = (sk.lower_bound(self.np_states[D, i], self.spec, self.np_scratch4) << 12) + self._progress(
                     self.states[D, i])
@@ -780,6 +978,8 @@ class HiddenSolo:
         if self.policy:  # the cheap policy's one move: the best play, unless it needs more turns than now
             e = self._redraw_end(d)
             k = sk.lower_bound(self.np_cur[d], self.spec, self.np_scratch4)
+            if self.policy == GUIDED:
+                k = max(k, self._guide(self.cur[d]))
             if m > 0 and (e < 0 or (self.okey[D, 0] >> 12) <= k):
                 i = self.order[D, 0]
                 v = self._settle(d, D, i, False, alpha, beta)
@@ -998,12 +1198,45 @@ class HiddenSolo:
         still one concrete policy (the best one of that class), so its value is a lower bound."""
         self.width = max(1, width)
 
-    def set_policy(self, policy: bool) -> None:
+    def set_guide(self, rows: object, k: object, limit: object, index: object, offsets: object, half: object,
+                  ends: object, base: object, codes: object, combine_max: bool, combos: object, cap: int,
+                  fill: Any) -> None:
+        """The guided policy's relaxations (one per goal row: its row, classes ``k``, limit, weather to class
+        ``index``, half-row code ``offsets``, codes of a half-row ``half``, tracked ``ends`` and their
+        ``base``, and its number of ``codes``), how distances combine over the sets of goal rows
+        (``combos``, indexes of relaxations), the ``cap`` of a distance and ``fill(i, code)``: relaxation
+        ``i``'s distance from ``code`` to a goal, at most ``cap + 1``."""
+        self.g_row = np.ascontiguousarray(rows, np.int64)
+        self.g_n = self.g_row.shape[0]
+        if self.g_n > 8:
+            raise ValueError("at most 8 goal rows")
+        self.g_k = np.ascontiguousarray(k, np.int64)
+        self.g_limit = np.ascontiguousarray(limit, np.int64)
+        self.g_index = np.ascontiguousarray(index, np.int64)
+        self.g_offsets = np.ascontiguousarray(offsets, np.int64)
+        self.g_half = np.ascontiguousarray(half, np.int64)
+        self.g_ends = np.ascontiguousarray(ends, np.int64)
+        self.g_base = np.ascontiguousarray(base, np.int64)
+        sizes = [int(c) for c in codes]  # type: ignore[attr-defined]
+        self.g_start = np.array([sum(sizes[:i]) for i in range(len(sizes))] or [0], np.int64)
+        self.g_size = np.array(sizes or [0], np.int64)
+        self.g_memo = np.full(max(1, sum(sizes)), -1, np.int8)
+        self.g_max = bool(combine_max)
+        self.g_combos = np.ascontiguousarray(combos, np.int64)
+        self.g_cap = int(cap)
+        self.g_fill = fill
+
+    def guide(self, start: object) -> int:
+        """:meth:`_guide` of a kernel vector (for tests)."""
+        a = np.ascontiguousarray(start, np.int64)
+        return int(self._guide(a))
+
+    def set_policy(self, policy: int) -> None:
         """Evaluate the cheap policy (one move at each decision: the first in the order, or a Redraw at
         :meth:`_redraw_end` when the best play needs more turns than the table does) instead of the
         optimum. Its values are the policy's exact values only from a full window, and are kept in this
         search's table: a search is either the policy's or the optimum's."""
-        self.policy = policy
+        self.policy = int(policy)
 
     def stopped_by(self) -> int:
         return int(self.why)

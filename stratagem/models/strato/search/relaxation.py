@@ -556,7 +556,10 @@ class GoalDistance:
             goal = rows[self.relaxation.row]
             over = len(goal.left) > self.relaxation.limit or len(goal.right) > self.relaxation.limit
             return cap + 1 if over else 0
-        code = image(self.relaxation, rows)
+        return self.code_at_most(image(self.relaxation, rows), cap)
+
+    def code_at_most(self, code: int, cap: int) -> int:
+        """:meth:`at_most` of the relaxed state ``code`` (the image of a table that fits; searchable only)."""
         known = self._exact.get(code)
         if known is not None:
             return known if known <= cap else cap + 1
