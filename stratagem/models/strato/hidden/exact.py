@@ -63,7 +63,7 @@ PLAY_KIND, REVEAL_KIND, TARGET_KIND = 0, 1, 2
 CHEAP_POLICY, GUIDED_POLICY = 1, 2
 REDRAW_MOVE = 4096
 #: Largest relaxed distance the guided policy tells apart (farther tables all count as one more).
-GUIDE_CAP = 60
+GUIDE_CAP = 24
 
 
 @dataclass
