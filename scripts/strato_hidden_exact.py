@@ -1,7 +1,7 @@
 """Exact solo odds, or a certified interval, of the shipped Strato deals, with their value tables.
 
 For each solo deal of the puzzles named: :func:`~stratagem.models.strato.hidden.exact.odds_interval` under
-a wall-clock limit (the probe "won with certainty?", the exact compiled search, else the cheap policy's
+a wall-clock limit (the probe "won with certainty?", the exact compiled search, else the guided policy's
 exact value with small-weight states cut), its states, table memory and CPU seconds; the value table
 (``stratagem/strato-odds-table@2``) written and checked by ``verify`` with the rules alone, with both CPU
 times and their ratio. ``--python-seconds`` also runs the Python search (``hidden/odds.py``'s

@@ -5,7 +5,7 @@ gives, per challenge and player count, one :class:`Card`:
 
 - **solo** (1 player): the distribution over the deals of the exact win probability with the pile hidden
   (a histogram in tenths, the value 1 apart, and quantiles; not only the mean). Deals whose search the
-  limit stopped are counted **apart** as undecided, with the intervals proven for them (the cheap policy's
+  limit stopped are counted **apart** as undecided, with the intervals proven for them (the guided policy's
   value below, the optimum's bound above); they are never folded into the distribution, which is therefore the
   distribution over the deals that finished (say so when some did not: the hard deals may be the ones
   that did not finish).

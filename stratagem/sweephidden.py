@@ -7,7 +7,7 @@ information):
 - **solo** (``players`` 1, method ``hidden:odds``): the exact optimal win probability of a player who
   sees the table, the hand and which cards are left, but not the pile's order --
   :func:`~stratagem.models.strato.hidden.exact.odds_interval` within the deal's time limit (the compiled
-  probe "won with certainty?", the exact search, else the cheap policy's exact value with improbable states
+  probe "won with certainty?", the exact search, else the guided policy's exact value with improbable states
   counted as lost). Exact: status ``solved`` and the exact fraction. Stopped: status ``unknown`` and the
   interval the searches *proved* (``low`` the policy's value, ``high`` the optimum's bound, 1 when its
   search proved none): a sweep never claims more than it proved. (``stratagem odds --table`` writes the

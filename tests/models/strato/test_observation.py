@@ -36,7 +36,7 @@ from tests.models.strato.support import puzzle_challenge
 OPTIONS = Options()
 
 #: Every agent kind with a small budget (the property holds for any budget).
-AGENTS = {"greedy": {}, "pimc": {"samples": 3, "nodes": 60}, "ismcts": {"iterations": 25},
+AGENTS = {"greedy": {}, "guided": {}, "pimc": {"samples": 3, "nodes": 60}, "ismcts": {"iterations": 25},
           "cpimc": {"samples": 4, "nodes": 200}, "belief": {"samples": 4, "nodes": 200, "candidates": 3}}
 
 

@@ -5,6 +5,10 @@ hidden), one agent kind for the whole team (Strato is cooperative: one shared re
 
 - ``greedy``: the move whose table needs the fewest turns by the admissible bound
   (:func:`~stratagem.models.strato.hidden.odds.greedy_move`).
+- ``guided``: the move whose table is nearest a goal by the table-only relaxation that also bounds
+  ``solve``'s optimum (each goal row's relaxed distance, :class:`RelaxationGuide`), ties to the least work
+  left in the goal's places less the hand's cards the goal misses (:func:`guided_move`). As cheap as
+  ``greedy`` a decision once the relaxation's distances are known, and far stronger.
 - ``pimc``: perfect-information Monte Carlo. ``samples`` times, deal the cards the player cannot see
   into the other hands and the pile's order (:meth:`HiddenStrato.sample_state` and a shuffle), and solve
   that open deal with A* (the admissible turn bound) stopped after ``nodes`` expansions: a small budget,
@@ -45,6 +49,8 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
 from random import Random
 from typing import Any
 
@@ -52,12 +58,14 @@ from stratagem.core.deadline import Deadline
 from stratagem.models.strato.hidden.game import PLAY, TARGET, HiddenState, HiddenStrato, announce
 from stratagem.models.strato.hidden.observation import PublicPlay, StratoObservation
 from stratagem.models.strato.hidden.odds import TurnBound, greedy_move
+from stratagem.models.strato.rules.challenge import ANY_CARD, Challenge, Options, SequenceGoal, resolve_token
 from stratagem.models.strato.rules.notation import Move
-from stratagem.models.strato.rules.position import ONGOING, WON, State
+from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.packed import fits
 from stratagem.models.strato.search.planning import StratoPlanning
+from stratagem.models.strato.search.relaxation import GoalDistance, combination, goal_progress, goal_relaxations
 from stratagem.solvers.mcts import ismcts
 from stratagem.solvers.search import FOUND, SOLVED, astar
 
@@ -88,6 +96,107 @@ class GreedyAgent(StratoAgent):
         if bound is None or bound.game is not game:
             bound = self._bounds[id(game)] = TurnBound(game)
         return greedy_move(game, bound, seen.state())
+
+
+class RelaxationGuide:
+    """How near a goal a table is by the table-only relaxation that bounds ``solve``'s optimum
+    (:class:`~stratagem.models.strato.search.relaxation.GoalDistance` for each goal row, built from the
+    public start: the plays of every weather in hand and pile, whatever their order), combined over the
+    sets of goal rows as the relaxation bound combines them; the guided agent's key and the exact search's
+    guided policy (``exact.Solver.guide``) read the same distances."""
+
+    #: Largest distance told apart (farther tables all count as one more).
+    CAP = 24
+
+    def __init__(self, game: HiddenStrato) -> None:
+        self.game = game
+        start = game.start
+        view = State(start.rows, start.hands, start.pile, 0, start.last, ONGOING)
+        relaxations = goal_relaxations(game.challenge, game.options, view)
+        self.distances = [GoalDistance(game.challenge, start.rows[r.row], r) for r in relaxations]
+        self.combines = combination(relaxations)
+        self.sets = list(combinations(range(len(relaxations)), game.challenge.rows_required))
+
+    def __call__(self, rows: tuple[Row, ...]) -> int:
+        each = [d.at_most(rows, self.CAP) for d in self.distances]
+        how = max if self.combines == "max" else sum
+        return min((how(each[i] for i in chosen) for chosen in self.sets), default=0)
+
+
+def goal_work(challenge: Challenge, rows: tuple[Row, ...], hand: str) -> tuple[int, int]:
+    """The guided key's tie-break: over the sets of goal rows, the least work left in the goal's places
+    (places not yet holding their card, plus wrong cards within the goal's length: each must still leave)
+    less the hand's cards the goal still misses, and then the cards beyond the goal's length. A sequence
+    is read place by place, a count goal by weather within its window."""
+    per_row = {}
+    for r, row in enumerate(rows):
+        if not challenge.goal.eligible(row):
+            continue
+        work = over = 0
+        missing: Counter[str] = Counter()
+        for side, half_goal in challenge.goal.halves():
+            cards = row.half(side)
+            length = half_goal.length()
+            placed = goal_progress(half_goal, cards, row)
+            work += (length - placed) + (min(len(cards), length) - placed)
+            over += max(0, len(cards) - length)
+            if isinstance(half_goal, SequenceGoal):
+                for x, token in enumerate(half_goal.pattern):
+                    wanted = resolve_token(token, row)
+                    if token != ANY_CARD and (x >= len(cards) or cards[x] != wanted):
+                        missing[wanted] += 1
+            else:
+                window = cards[: half_goal.nearest]
+                for token, n in half_goal.counts:
+                    wanted = resolve_token(token, row)
+                    missing[wanted] += max(0, n - window.count(wanted))
+        per_row[r] = (work, over, missing)
+    best: tuple[int, int] | None = None
+    held = Counter(hand)
+    for chosen in combinations(sorted(per_row), challenge.rows_required):
+        missing = sum((per_row[r][2] for r in chosen), Counter())
+        useful = sum(min(n, held[w]) for w, n in missing.items())
+        key = (sum(per_row[r][0] for r in chosen) - useful, sum(per_row[r][1] for r in chosen))
+        if best is None or key < best:
+            best = key
+    return best if best is not None else (0, 0)
+
+
+def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, state: HiddenState) -> Move:
+    """The guided agent's move: a win at once, else the move whose table is nearest a goal by ``guide``
+    (or by the admissible turn bound where that is larger), ties to the least :func:`goal_work` with the
+    hand left after it, then the fewest cards beyond the goal, a play from hand over a Redraw, the
+    engine's order."""
+    best: tuple[int, ...] | None = None
+    chosen: Move | None = None
+    p = state.to_move
+    for i, (move, after) in enumerate(game.plays(state)):
+        if after.status == WON:
+            return move
+        near = max(guide(after.rows), bound(after))
+        work, over = goal_work(game.challenge, after.rows, after.hands[p])
+        key = (near, work, over, 1 if move.redraw and state.phase != TARGET else 0, i)
+        if best is None or key < best:
+            best, chosen = key, move
+    if chosen is None:
+        raise ValueError(f"{game.format_state(state)}: no legal move")
+    return chosen
+
+
+@lru_cache(maxsize=16)
+def _guide_of(challenge: Challenge, options: Options, start: HiddenState) -> tuple[RelaxationGuide, TurnBound]:
+    """One guide and turn bound per public deal, shared by the games and agents that play it: what they
+    remember (distances by relaxed image, bounds by table) depends on the deal alone."""
+    game = HiddenStrato(challenge, options, start)
+    return RelaxationGuide(game), TurnBound(game)
+
+
+class GuidedAgent(StratoAgent):
+    name = "guided"
+
+    def choose(self, game: HiddenStrato, seen: StratoObservation, rng: Random) -> Move:
+        guide, bound = _guide_of(game.challenge, game.options, game.start)
+        return guided_move(game, guide, bound, seen.state())
 
 
 @dataclass
@@ -355,7 +464,7 @@ def last_plays(seen: StratoObservation) -> dict[int, PublicPlay]:
 
 
 #: The agent kinds ``play strato`` knows, by name, each made from its ``key=value`` parameters.
-AGENT_KINDS: dict[str, Callable[..., StratoAgent]] = {"greedy": GreedyAgent, "pimc": PimcAgent,
+AGENT_KINDS: dict[str, Callable[..., StratoAgent]] = {"greedy": GreedyAgent, "guided": GuidedAgent, "pimc": PimcAgent,
                                                        "cpimc": CompiledPimcAgent, "belief": BeliefAgent,
                                                        "ismcts": IsmctsAgent}
 

@@ -6,7 +6,7 @@ the value table that certifies it.
 :class:`~stratagem.models.strato.hidden.game.HiddenStrato` start and returns the value as an exact
 ``Fraction``, with the states kept, the memory of the table and the CPU seconds. :func:`odds_interval`
 returns a proven interval ``[lower, upper]`` within a time limit (exact where the searches finish): the
-probe "won with certainty?", the exact search, else the exact value of a cheap policy with its improbable
+probe "won with certainty?", the exact search, else the exact value of a guided policy with its improbable
 states cut (docs/design.md section 8).
 
 :func:`write_table` writes what the searches established as a **value table** (``stratagem/strato-odds-
@@ -230,9 +230,9 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
        cannot be won with certainty refutes a move): proven, the value is exactly 1 and the certificate is
        the winning policy alone; refuted, its result is an upper bound below 1;
     2. the exact search (:meth:`Solver.solve`), continuing from what the probe kept;
-    3. if it stopped, the cheap policy's exact value (``HiddenSolo.set_policy``: the best play by the A*
-       turn bound, or a Redraw), with states whose pile has few orders counted as lost (the cut made finer
-       while time remains): a lower bound.
+    3. if it stopped, the guided policy's exact value (:meth:`Solver.guide`: the play nearest a goal by
+       the table-only relaxation, or a Redraw), with states whose pile has few orders counted as lost (the
+       cut made finer while time remains): a lower bound.
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone."""
@@ -321,7 +321,7 @@ _CLOCK_ROWS = 1024
 def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: Solver | None = None,
                 stop: Callable[[], bool] | None = None) -> TableSummary:
     """Write the value table of what ``solver``'s search established (and, where it proved nothing above 0,
-    what the cheap policy search ``policy`` did) to ``path`` (see the module docstring): gzip text, a JSON
+    what the policy's search ``policy`` did) to ``path`` (see the module docstring): gzip text, a JSON
     header line (``header`` with the format, the start, the claims and the counts added), then one ``KIND
     VALUE [MOVE] STATE`` line a state. The file is whole or not there (written beside ``path``, then moved);
     ``stop`` (a deadline) is asked every few rows, and :class:`TableStopped` raised when it says so."""

@@ -38,12 +38,16 @@ them. Draw nodes are not stored (their value is a sum of stored ones). Cuts:
 **Windows, and a policy instead of the optimum.** :meth:`HiddenSolo.solve` takes a window: a null window
 ``(M - 1, M)`` asks "is the start won with certainty?" (a decision stops at its first move worth ``M``; a
 draw that cannot be won with certainty refutes a move). :meth:`HiddenSolo.set_policy` makes the same
-search evaluate one concrete cheap policy instead (one move per decision: the best play by the A* turn
-bound, ties broken by the goal's cards in place (:meth:`HiddenSolo._progress`), unless it needs more turns
-than the table does, then a Redraw at the goal's emptiest end; with
-:meth:`HiddenSolo.set_width` the best of a few such moves), and :meth:`HiddenSolo.set_cutoff` counts its
-states whose pile has few orders as lost: its start value is then a lower bound on the optimum, which
-:mod:`.exact` certifies with the policy's tree.
+search evaluate one concrete policy instead, one move per decision: the best play by a key, unless it
+needs more turns than the table does, then a Redraw at the goal's emptiest end (with
+:meth:`HiddenSolo.set_width`, the best of a few such moves). The **cheap** policy's key is the A* turn
+bound, ties broken by the goal's cards in place (:meth:`HiddenSolo._progress`); the **guided** policy's
+(:meth:`HiddenSolo.set_guide`) is each goal row's distance to a goal in the table-only relaxation
+(:meth:`HiddenSolo._guide`, the relaxation's searches run by Python and remembered here by image) or
+the A* bound where larger, ties broken by the goal places' work left less the hand's useful cards
+(:meth:`HiddenSolo._shaped`). :meth:`HiddenSolo.set_cutoff` counts the policy's states whose pile has few
+orders as lost: its start value is then a lower bound on the optimum, which :mod:`.exact` certifies with
+the policy's tree. Which policy is evaluated changes no value's soundness, only how high the bound is.
 
 Moves come from :func:`~stratagem.models.strato.search.search_kernel.plays` (the compiled A*'s turn
 generator, held to the rules engine by ``tests/models/strato/test_compiled.py``) over a pile-less view
@@ -743,7 +747,7 @@ class HiddenSolo:
     @cython.cfunc
     @cython.exceptval(check=False)
     def _redraw_end(self, d: cython.Py_ssize_t) -> cython.Py_ssize_t:
-        """The cheap policy's Redraw end at level ``d`` (-1 with the pile empty): the end of a goal row's
+        """The policies' Redraw end at level ``d`` (-1 with the pile empty): the end of a goal row's
         half-row with the most of the goal's length missing (ties: the first end)."""
         if self.cnt[d, 6] == 0:
             return -1
@@ -975,7 +979,7 @@ class HiddenSolo:
                     best = v
                     best_move = 4096 + e
             return self._finish(d, PLAY_KIND, -1, -1, max(best, 0), alpha, beta, low, high, best_move)
-        if self.policy:  # the cheap policy's one move: the best play, unless it needs more turns than now
+        if self.policy:  # the policy's one move: the best play, unless it needs more turns than now
             e = self._redraw_end(d)
             k = sk.lower_bound(self.np_cur[d], self.spec, self.np_scratch4)
             if self.policy == GUIDED:
@@ -1232,10 +1236,11 @@ class HiddenSolo:
         return int(self._guide(a))
 
     def set_policy(self, policy: int) -> None:
-        """Evaluate the cheap policy (one move at each decision: the first in the order, or a Redraw at
-        :meth:`_redraw_end` when the best play needs more turns than the table does) instead of the
-        optimum. Its values are the policy's exact values only from a full window, and are kept in this
-        search's table: a search is either the policy's or the optimum's."""
+        """Evaluate a policy instead of the optimum (0): the cheap one (1) or the guided one (2, after
+        :meth:`set_guide`), one move at each decision: the first in its order, or a Redraw at
+        :meth:`_redraw_end` when the best play needs more turns than the table does. Its values are the
+        policy's exact values only from a full window, and are kept in this search's table: a search is
+        either the policy's or the optimum's."""
         self.policy = int(policy)
 
     def stopped_by(self) -> int:

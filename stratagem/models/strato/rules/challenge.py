@@ -18,7 +18,8 @@ from stratagem.models.strato.rules.position import LEFT, RIGHT, Row
 LEFT_TORNADO, RIGHT_TORNADO, ANY_CARD = "<", ">", "?"
 
 
-def _resolve(token: str, row: Row) -> str:
+def resolve_token(token: str, row: Row) -> str:
+    """The weather a goal token names on ``row``: ``<`` / ``>`` its left / right tornado's, else itself."""
     if token == LEFT_TORNADO:
         return row.left_tornado
     if token == RIGHT_TORNADO:
@@ -36,13 +37,13 @@ class SequenceGoal:
         if len(cards) < len(self.pattern):
             return False
         for token, card in zip(self.pattern, cards, strict=False):
-            if token != ANY_CARD and _resolve(token, row) != card:
+            if token != ANY_CARD and resolve_token(token, row) != card:
                 return False
         return True
 
     def needs(self, row: Row) -> Counter[str]:
         """How many cards of each weather the goal needs in this half-row."""
-        return Counter(_resolve(t, row) for t in self.pattern if t != ANY_CARD)
+        return Counter(resolve_token(t, row) for t in self.pattern if t != ANY_CARD)
 
     def length(self) -> int:
         """The fewest cards the half-row can hold when the goal is met."""
@@ -64,12 +65,12 @@ class CountGoal:
 
     def met(self, cards: str, row: Row) -> bool:
         window = cards[: self.nearest]
-        return all(window.count(_resolve(token, row)) >= n for token, n in self.counts)
+        return all(window.count(resolve_token(token, row)) >= n for token, n in self.counts)
 
     def needs(self, row: Row) -> Counter[str]:
         need: Counter[str] = Counter()
         for token, n in self.counts:
-            need[_resolve(token, row)] += n
+            need[resolve_token(token, row)] += n
         return need
 
     def length(self) -> int:

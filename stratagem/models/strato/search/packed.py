@@ -22,7 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE, MAX_LIMIT
-from stratagem.models.strato.rules.challenge import ANY_CARD, Challenge, CountGoal, HalfGoal, SequenceGoal, _resolve
+from stratagem.models.strato.rules.challenge import (
+    ANY_CARD,
+    Challenge,
+    CountGoal,
+    HalfGoal,
+    SequenceGoal,
+    resolve_token,
+)
 from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import Coord, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
@@ -110,13 +117,13 @@ def _half_goal(half_goal: HalfGoal, row: Row, r: int, side: int, kind: np.ndarra
         kind[r, side] = 1
         seq_len[r, side] = len(half_goal.pattern)
         for i, token in enumerate(half_goal.pattern):
-            seq[r, side, i] = -1 if token == ANY_CARD else NUMBER[_resolve(token, row)]
+            seq[r, side, i] = -1 if token == ANY_CARD else NUMBER[resolve_token(token, row)]
     else:
         assert isinstance(half_goal, CountGoal)
         kind[r, side] = 2
         nearest[r, side] = half_goal.nearest
         for token, count in half_goal.counts:
-            w = NUMBER[_resolve(token, row)]
+            w = NUMBER[resolve_token(token, row)]
             met_need[r, side, w] = max(met_need[r, side, w], count)
 
 

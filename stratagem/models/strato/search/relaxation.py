@@ -47,12 +47,11 @@ import numpy as np
 from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
 from stratagem.models.strato.rules.challenge import (
     ANY_CARD,
-    LEFT_TORNADO,
-    RIGHT_TORNADO,
     Challenge,
     HalfGoal,
     Options,
     SequenceGoal,
+    resolve_token,
 )
 from stratagem.models.strato.rules.position import WON, Row, State
 
@@ -255,13 +254,9 @@ def goal_progress(half_goal: HalfGoal | None, cards: str, row: Row) -> int:
         return 0
     if isinstance(half_goal, SequenceGoal):
         return sum(1 for token, card in zip(half_goal.pattern, cards, strict=False)
-                   if token == ANY_CARD or _resolve_token(token, row) == card)
+                   if token == ANY_CARD or resolve_token(token, row) == card)
     window = cards[: half_goal.nearest]
-    return sum(min(n, window.count(_resolve_token(token, row))) for token, n in half_goal.counts)
-
-
-def _resolve_token(token: str, row: Row) -> str:
-    return row.left_tornado if token == LEFT_TORNADO else row.right_tornado if token == RIGHT_TORNADO else token
+    return sum(min(n, window.count(resolve_token(token, row))) for token, n in half_goal.counts)
 
 
 @lru_cache(maxsize=8)
