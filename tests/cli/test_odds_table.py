@@ -100,3 +100,22 @@ def test_a_challenge_1_deal_gets_a_proven_interval_within_its_limit(tmp_path: Pa
         header = json.loads(gzip.decompress(table.read_bytes()).split(b"\n", 1)[0])
         assert header["claim"]["lower_bound"] == report["lower_bound"]
         assert header["claim"]["upper_bound"] == report["upper_bound"]
+
+
+def test_the_table_is_the_finest_pass_that_can_be_written_in_the_time_left() -> None:
+    """A policy pass's table costs more to write than its search took: ``odds --table`` writes the finest
+    finished pass whose table fits the time left (at ``WRITE_SECONDS_PER_STATE`` a state), else the coarsest."""
+    from types import SimpleNamespace
+
+    from stratagem.winprobability import WRITE_SECONDS_PER_STATE, _pass_to_write
+
+    def kept(states: int) -> SimpleNamespace:
+        return SimpleNamespace(kernel=SimpleNamespace(stats=lambda: (states, 0, 0, 0)))
+
+    passes = (kept(1_000), kept(10_000), kept(100_000))
+    per = WRITE_SECONDS_PER_STATE
+    assert _pass_to_write(passes, None) is passes[2]
+    assert _pass_to_write(passes, 100_000 * per) is passes[2]
+    assert _pass_to_write(passes, 50_000 * per) is passes[1]
+    assert _pass_to_write(passes, 10 * per) is passes[0]
+    assert _pass_to_write((), 1.0) is None

@@ -200,7 +200,8 @@ class OddsInterval:
     """What :func:`odds_interval` proved: ``lower`` <= the optimal solo win probability <= ``upper`` (equal:
     exact), with how: ``status`` ``exact`` or ``interval``; the states each search kept, the bytes of the
     optimum's table and the CPU seconds. ``solver`` and ``policy`` are the two searches, for
-    :func:`write_table` (which writes the certificate of both bounds)."""
+    :func:`write_table` (which writes the certificate of both bounds); ``passes`` every finished pass of
+    the policy's evaluation, the coarsest cut first (a coarser one writes a smaller table)."""
 
     status: str
     lower: Fraction
@@ -212,6 +213,7 @@ class OddsInterval:
     steps: list[str]
     solver: Solver
     policy: Solver | None
+    passes: tuple[Solver, ...] = ()
 
 
 #: Shares of :func:`odds_interval`'s time: the probe "won with certainty?", then the exact search (of what
@@ -265,6 +267,7 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     low, high = max(low, 0), high if high >= 0 else top
     policy: Solver | None = None
     policy_states = 0
+    passes: list[Solver] = []
     if low < high:
         for share in CUTOFFS:
             candidate = Solver(game, max_states)
@@ -277,6 +280,7 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
                 break
             steps.append(f"policy with cut {share:.2g}: {float(Fraction(got, top)):.4f} "
                          f"({candidate.kernel.stats()[0]:,} states)")
+            passes.append(candidate)
             if policy is None or got > policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0]:
                 policy, policy_states = candidate, candidate.kernel.stats()[0]
             if share == 0.0 or (seconds is not None and left() == 0.0):
@@ -285,7 +289,7 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
             low = max(low, policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0])
     kept, _, _, memory = solver.kernel.stats()
     return OddsInterval("exact" if low == high else "interval", Fraction(low, top), Fraction(high, top), kept,
-                        policy_states, memory, time.process_time() - started, steps, solver, policy)
+                        policy_states, memory, time.process_time() - started, steps, solver, policy, tuple(passes))
 
 
 def compiled_odds(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES) -> CompiledOdds:
