@@ -50,7 +50,7 @@ from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays
 from stratagem.models.strato.search.relaxation import GoalDistance, combination, goal_relaxations
-from stratagem.models.strato.search.relaxation_kernel import half_offsets
+from stratagem.models.strato.search.relaxation_kernel import OutOfTime, half_offsets
 
 __all__ = ["TABLE_FORMAT", "CompiledOdds", "OddsInterval", "Solver", "TableSummary", "compiled_odds", "odds_interval",
            "value_table", "write_table"]
@@ -63,7 +63,7 @@ PLAY_KIND, REVEAL_KIND, TARGET_KIND = 0, 1, 2
 CHEAP_POLICY, GUIDED_POLICY = 1, 2
 REDRAW_MOVE = 4096
 #: Largest relaxed distance the guided policy tells apart (farther tables all count as one more).
-GUIDE_CAP = 24
+GUIDE_CAP = 12
 
 
 @dataclass
@@ -108,17 +108,19 @@ class Solver:
         self.tornadoes = [(row.left_tornado, row.right_tornado) for row in root.rows]
         self._last: tuple[tuple[tuple[Row, ...], str, str], np.ndarray] | None = None
 
-    def guide(self) -> None:
+    def guide(self, like: Solver | None = None) -> None:
         """Make the kernel's policy the guided one (``HiddenSolo.set_policy(GUIDED_POLICY)``): the move whose table
         is nearest a goal by each goal row's table-only relaxation (``relaxation.GoalDistance``, built from
         the start: the plays of the weathers in hand and pile, whatever their order), or by the A* turn
         bound where that says more; ties to the least work left in the goal's places less the hand's
         cards the goal misses. A heuristic: the policy's value is what the search computes and the
-        table certifies, whatever guides it."""
+        table certifies, whatever guides it. ``like``, a guided solver of the same deal, shares its
+        distances (a finer pass asks for the same tables and more)."""
         game, root = self.game, self.root
         view = State(root.rows, root.hands, root.pile, 0, root.last, ONGOING)
         relaxations = goal_relaxations(game.challenge, game.options, view)
-        distances = [GoalDistance(game.challenge, root.rows[r.row], r) for r in relaxations]
+        distances = (like.distances if like is not None else
+                     [GoalDistance(game.challenge, root.rows[r.row], r) for r in relaxations])
         #: The guide's distances and how they combine (for tests).
         self.distances, self.guide_combines = distances, combination(relaxations)
         n = len(relaxations)
@@ -131,8 +133,13 @@ class Solver:
                     index[i, NUMBER[weather]] = c
             offsets[i, : relaxation.limit + 2] = half_offsets(relaxation.k, relaxation.limit)
 
-        def fill(i: int, code: int) -> int:
-            return distances[i].code_at_most(code, GUIDE_CAP) if distances[i].searchable else 0
+        def fill(i: int, code: int, cap: int, stop_at: float) -> int:
+            if not distances[i].searchable:
+                return 0
+            try:
+                return distances[i].code_at_most(code, cap, stop_at)
+            except OutOfTime:
+                return -1
 
         required = game.challenge.rows_required
         combos = np.array(list(combinations(range(n), required)), np.int64).reshape(-1, required)
@@ -140,7 +147,8 @@ class Solver:
                               [r.limit for r in relaxations], index, offsets, [r.half_rows for r in relaxations],
                               [r.n_ends for r in relaxations], [r.end_base for r in relaxations],
                               [r.codes if d.searchable else 0 for r, d in zip(relaxations, distances, strict=True)],
-                              self.guide_combines == "max", combos, GUIDE_CAP, fill)
+                              self.guide_combines == "max", combos, GUIDE_CAP, fill,
+                              None if like is None else like.kernel.guide_memory())
         self.kernel.set_policy(GUIDED_POLICY)
 
     # -- states as the kernel has them ----------------------------------------------------------
@@ -271,7 +279,7 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     if low < high:
         for share in CUTOFFS:
             candidate = Solver(game, max_states)
-            candidate.guide()
+            candidate.guide(like=passes[-1] if passes else None)
             candidate.kernel.set_cutoff(int(share * top))
             try:
                 got = candidate.kernel.solve(start, counts, left())

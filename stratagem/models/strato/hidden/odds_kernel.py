@@ -653,12 +653,14 @@ class HiddenSolo:
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
-    def _guide(self, a: cython.longlong[::1]) -> cython.longlong:
+    def _guide(self, a: cython.longlong[::1], cap: cython.longlong) -> cython.longlong:
         """The guided policy's guide for the table in ``a``: each goal row's relaxed distance from the
         table's image to a goal (``relaxation.GoalDistance``; 0 where the table does not fit the
         relaxation, the cap + 1 over the limit), combined over the sets of goal rows as the relaxation
-        bound combines them, the least set. Distances are remembered by image; an image met for the first
-        time is searched by the Python side (``set_guide``'s ``fill``)."""
+        bound combines them, the least set -- exact when it is at most ``cap``, else some value above
+        ``cap`` (each row's search then stops at ``cap``: the policy asks only whether a move beats the
+        best so far). Exact distances are remembered by image; an image not known is searched by the Python
+        side (``set_guide``'s ``fill``)."""
         maxl: cython.Py_ssize_t = self.maxl
         i: cython.Py_ssize_t
         x: cython.Py_ssize_t
@@ -726,10 +728,20 @@ class HiddenSolo:
             if not ok or code < 0 or code >= self.g_size[i]:  # not classified, or no room: nothing known
                 self.g_dist[i] = 0
                 continue
+            # remembered: d >= 0 the distance (or the far value), -1 nothing, -2 - d: more than d
             known = self.g_memo[self.g_start[i] + code]
-            if known < 0:
-                known = int(self.g_fill(i, code))
-                self.g_memo[self.g_start[i] + code] = known
+            if known <= -2 and -2 - known >= cap:
+                known = -1 - known  # more than cap: all the policy asks
+            elif known < 0:
+                c = min(cap, self.g_cap)
+                known = int(self.g_fill(i, code, c, self.stop_at))
+                if known < 0:  # the relaxed search passed the clock
+                    self.why = TIME_LIMIT
+                    raise Stopped("time limit")
+                if known <= c or c >= self.g_cap:  # exact (or the far value)
+                    self.g_memo[self.g_start[i] + code] = known
+                else:
+                    self.g_memo[self.g_start[i] + code] = -2 - c
             self.g_dist[i] = known
         best: cython.longlong = -1
         total: cython.longlong
@@ -769,7 +781,7 @@ class HiddenSolo:
         return best
 
     @cython.cfunc
-    @cython.exceptval(check=False)
+    @cython.exceptval(-1, check=True)
     def _order(self, D: cython.Py_ssize_t, n: cython.Py_ssize_t, r: cython.longlong,
                side: cython.longlong) -> cython.Py_ssize_t:
         """Level ``D``'s moves (those at row ``r``, side ``side`` when ``r`` >= 0) in ``order[D]``, the
@@ -786,10 +798,8 @@ class HiddenSolo:
                 k = 0
             elif self._over(D, i):
                 k = 1 << 40
-            elif self.policy == GUIDED:  # the guided policy: the relaxed distance or the A* bound, the work left
-                k = (max(self._guide(self.states[D, i]), sk.lower_bound(self.np_states[D, i], self.spec,
-                                                                       self.np_scratch4)) << 12) + self._shaped(
-                    self.states[D, i])
+            elif self.policy == GUIDED:  # the A* bound first: _guided puts the policy's move first
+                k = sk.lower_bound(self.np_states[D, i], self.spec, self.np_scratch4)
             elif self.policy or self.ordered == 2:  # the A* bound (a Python call), then progress
                 k = (sk.lower_bound(self.np_states[D, i], self.spec, self.np_scratch4) << 12) + self._progress(
                     self.states[D, i])
@@ -803,7 +813,48 @@ class HiddenSolo:
             self.okey[D, z + 1] = k
             self.order[D, z + 1] = i
             m += 1
+        if self.policy == GUIDED and m > 0:
+            self._guided(D, m)
         return m
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _guided(self, D: cython.Py_ssize_t, m: cython.Py_ssize_t) -> cython.int:
+        """The guided policy's move first in ``order[D]`` (its key in ``okey[D, 0]``): the least key
+        ``(max(guide, A* bound), work left, index)`` over the ``m`` moves there, ordered by the A* bound
+        (over the limit: 2^40). A move whose bound exceeds the best key's first part cannot win, and a
+        move's guide is asked only up to that part: the same move as the full keys give, for far fewer
+        relaxed searches."""
+        best_p: cython.longlong = 1 << 40
+        best_s: cython.longlong = 0
+        best_j: cython.Py_ssize_t = 0
+        j: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        b: cython.longlong
+        p: cython.longlong
+        w: cython.longlong
+        for j in range(m):
+            b = self.okey[D, j]
+            if b >= (1 << 40) or b > best_p:
+                break  # the rest are over the limit or bounded above the best
+            i = self.order[D, j]
+            p = max(self._guide(self.states[D, i], min(best_p, self.g_cap)), b)
+            if p > best_p:
+                continue
+            w = self._shaped(self.states[D, i])
+            if p < best_p or w < best_s or (w == best_s and i < self.order[D, best_j]):
+                best_p = p
+                best_s = w
+                best_j = j
+        if best_p >= (1 << 40):  # every move over the limit: the first of them
+            return 0
+        i = self.order[D, best_j]
+        for j in range(best_j, 0, -1):
+            self.order[D, j] = self.order[D, j - 1]
+            self.okey[D, j] = self.okey[D, j - 1]
+        self.order[D, 0] = i
+        self.okey[D, 0] = (best_p << 12) + best_s
+        return 0
 
     # -- the search ------------------------------------------------------------------------------
     @cython.cfunc
@@ -983,7 +1034,7 @@ class HiddenSolo:
             e = self._redraw_end(d)
             k = sk.lower_bound(self.np_cur[d], self.spec, self.np_scratch4)
             if self.policy == GUIDED:
-                k = max(k, self._guide(self.cur[d]))
+                k = max(k, self._guide(self.cur[d], self.g_cap))
             if m > 0 and (e < 0 or (self.okey[D, 0] >> 12) <= k):
                 i = self.order[D, 0]
                 v = self._settle(d, D, i, False, alpha, beta)
@@ -1204,12 +1255,15 @@ class HiddenSolo:
 
     def set_guide(self, rows: object, k: object, limit: object, index: object, offsets: object, half: object,
                   ends: object, base: object, codes: object, combine_max: bool, combos: object, cap: int,
-                  fill: Any) -> None:
+                  fill: Any, memo: object = None) -> None:
         """The guided policy's relaxations (one per goal row: its row, classes ``k``, limit, weather to class
         ``index``, half-row code ``offsets``, codes of a half-row ``half``, tracked ``ends`` and their
         ``base``, and its number of ``codes``), how distances combine over the sets of goal rows
-        (``combos``, indexes of relaxations), the ``cap`` of a distance and ``fill(i, code)``: relaxation
-        ``i``'s distance from ``code`` to a goal, at most ``cap + 1``."""
+        (``combos``, indexes of relaxations), the ``cap`` of a distance and ``fill(i, code, c, stop_at)``:
+        relaxation ``i``'s distance from ``code`` to a goal if at most ``c`` (``c`` <= ``cap``), else
+        ``c + 1``, or -1 when the search's clock (``stop_at``, a ``time.perf_counter`` time or -1) passed
+        first. ``memo`` (``int8``, one entry an image of every relaxation) is another search's guide memory
+        on the same deal and guide, to share what it learned."""
         self.g_row = np.ascontiguousarray(rows, np.int64)
         self.g_n = self.g_row.shape[0]
         if self.g_n > 8:
@@ -1224,16 +1278,24 @@ class HiddenSolo:
         sizes = [int(c) for c in codes]  # type: ignore[attr-defined]
         self.g_start = np.array([sum(sizes[:i]) for i in range(len(sizes))] or [0], np.int64)
         self.g_size = np.array(sizes or [0], np.int64)
-        self.g_memo = np.full(max(1, sum(sizes)), -1, np.int8)
+        if memo is None:
+            memo = np.full(max(1, sum(sizes)), -1, np.int8)
+        elif not (isinstance(memo, np.ndarray) and memo.dtype == np.int8 and memo.shape == (max(1, sum(sizes)),)):
+            raise ValueError("a guide memory of another shape")
+        self.g_memo = memo
         self.g_max = bool(combine_max)
         self.g_combos = np.ascontiguousarray(combos, np.int64)
         self.g_cap = int(cap)
         self.g_fill = fill
 
-    def guide(self, start: object) -> int:
-        """:meth:`_guide` of a kernel vector (for tests)."""
+    def guide_memory(self) -> object:
+        """The guide's memory of distances (for :meth:`set_guide` of another search on the same deal)."""
+        return np.asarray(self.g_memo)
+
+    def guide(self, start: object, cap: int = -1) -> int:
+        """:meth:`_guide` of a kernel vector (for tests; ``cap`` -1: the guide's own cap)."""
         a = np.ascontiguousarray(start, np.int64)
-        return int(self._guide(a))
+        return int(self._guide(a, self.g_cap if cap < 0 else cap))
 
     def set_policy(self, policy: int) -> None:
         """Evaluate a policy instead of the optimum (0): the cheap one (1) or the guided one (2, after

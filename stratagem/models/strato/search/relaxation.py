@@ -553,8 +553,9 @@ class GoalDistance:
             return cap + 1 if over else 0
         return self.code_at_most(image(self.relaxation, rows), cap)
 
-    def code_at_most(self, code: int, cap: int) -> int:
-        """:meth:`at_most` of the relaxed state ``code`` (the image of a table that fits; searchable only)."""
+    def code_at_most(self, code: int, cap: int, stop_at: float = -1.0) -> int:
+        """:meth:`at_most` of the relaxed state ``code`` (the image of a table that fits; searchable only);
+        ``relaxation_kernel.OutOfTime`` when ``stop_at`` (a ``time.perf_counter`` time) passes first."""
         known = self._exact.get(code)
         if known is not None:
             return known if known <= cap else cap + 1
@@ -563,7 +564,7 @@ class GoalDistance:
         assert self._relaxed is not None  # searchable
         budget = int(self._lower[code])
         while budget <= cap:
-            if kernel.within(self._relaxed, code, budget, self._lower):
+            if kernel.within(self._relaxed, code, budget, self._lower, stop_at):
                 self._exact[code] = budget
                 return budget
             budget = max(budget + 1, int(self._lower[code]))

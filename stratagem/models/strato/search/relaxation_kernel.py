@@ -42,6 +42,7 @@ successor generation and searches share C-level functions that Cython inlines on
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -981,20 +982,26 @@ def _ordered(r: Relaxed, code: cython.longlong, layers: cython.schar[::1], goal_
     return kept
 
 
-def within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: cython.schar[::1]) -> bool:
+class OutOfTime(Exception):
+    """:func:`within` passed its ``stop_at`` (what it proved of ``lower`` so far stays proven)."""
+
+
+def within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: cython.schar[::1],
+           stop_at: cython.double = -1.0) -> bool:
     """Whether a relaxed goal lies at most ``budget`` relaxed turns from ``code``.
 
     A depth-first search bounded by ``budget``, pruned by :func:`estimate` (``r`` must have its guide)
     and by ``lower``: a proven lower bound on each state's distance to a goal (``int8``, 0 where nothing
     is known), raised here for every state whose search fails, so that later calls (a larger budget, or
-    other states sharing successors) skip what is already known.
+    other states sharing successors) skip what is already known. ``stop_at`` (a ``time.perf_counter``
+    time, -1 for none) ends it with :class:`OutOfTime`.
     """
     if _is_goal(r.goal, code):
         return True
     if max(lower[code], _estimate(r.goal, code)) > budget:
         return False
     r.room(budget + 1)
-    return bool(_within(r, code, budget, lower))
+    return bool(_within(r, code, budget, lower, stop_at))
 
 
 @cython.cfunc
@@ -1002,11 +1009,13 @@ def within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: cy
 @cython.boundscheck(False)
 @cython.wraparound(False)
 @cython.initializedcheck(False)
-def _within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: cython.schar[::1]) -> cython.int:
+def _within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: cython.schar[::1],
+            stop_at: cython.double) -> cython.int:
     top: cython.Py_ssize_t = 0
     x: cython.longlong
     y: cython.longlong
     left: cython.longlong
+    steps: cython.longlong = 0
     r.stack[0] = code
     r.rest[0] = budget
     r.nexts[0] = 0
@@ -1020,6 +1029,9 @@ def _within(r: Relaxed, code: cython.longlong, budget: cython.longlong, lower: c
             continue
         y = r.out[top, r.nexts[top]]
         r.nexts[top] += 1
+        steps += 1
+        if stop_at >= 0 and (steps & 65535) == 0 and time.perf_counter() >= stop_at:
+            raise OutOfTime("relaxed search stopped by the clock")
         if _is_goal(r.goal, y):
             return 1
         left = r.rest[top] - 1
