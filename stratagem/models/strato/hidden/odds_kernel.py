@@ -45,7 +45,8 @@ bound, ties broken by the goal's cards in place (:meth:`HiddenSolo._progress`); 
 (:meth:`HiddenSolo.set_guide`) is each goal row's distance to a goal in the table-only relaxation
 (:meth:`HiddenSolo._guide`, the relaxation's searches run by Python and remembered here by image) or
 the A* bound where larger, ties broken by the goal places' work left less the hand's useful cards
-(:meth:`HiddenSolo._shaped`). :meth:`HiddenSolo.set_cutoff` counts the policy's states whose pile has few
+(:meth:`HiddenSolo._shaped`); :meth:`HiddenSolo._guided` finds its move asking each distance only up to
+the best key so far. :meth:`HiddenSolo.set_cutoff` counts the policy's states whose pile has few
 orders as lost: its start value is then a lower bound on the optimum, which :mod:`.exact` certifies with
 the policy's tree. Which policy is evaluated changes no value's soundness, only how high the bound is.
 
