@@ -253,14 +253,21 @@ def test_the_compiled_floor_is_the_checkers_floor() -> None:
     assert len(states) >= 1500 and held >= 50 and supply_only >= 20, (len(states), held, supply_only)
 
 
-def test_the_interpreted_floor_is_the_compiled_one() -> None:
-    """The kernel's ``.py`` run interpreted (loaded under another name) gives the compiled floor."""
+@cache
+def interpreted_kernel() -> Any:
+    """The kernel's ``.py`` run interpreted (loaded under another name)."""
     source = Path(odds_kernel.__file__).with_name("odds_kernel.py")
     spec = importlib.util.spec_from_file_location("odds_kernel_interpreted", source)
     assert spec is not None and spec.loader is not None
     interpreted = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(interpreted)
     assert not interpreted.cython.compiled
+    return interpreted
+
+
+def test_the_interpreted_floor_is_the_compiled_one() -> None:
+    """The kernel's ``.py`` run interpreted (loaded under another name) gives the compiled floor."""
+    interpreted = interpreted_kernel()
     slow: dict[tuple[str, int], Any] = {}
     for name, seed, state in walked_states()[::3]:
         solver = deal_solver(name, seed)
@@ -272,12 +279,7 @@ def test_the_interpreted_floor_is_the_compiled_one() -> None:
 
 def test_the_interpreted_guided_policy_is_the_compiled_one() -> None:
     """The guided policy's value on tiny positions, the kernel's ``.py`` run interpreted and compiled."""
-    source = Path(odds_kernel.__file__).with_name("odds_kernel.py")
-    spec = importlib.util.spec_from_file_location("odds_kernel_guided_interpreted", source)
-    assert spec is not None and spec.loader is not None
-    interpreted = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(interpreted)
-    assert not interpreted.cython.compiled
+    interpreted = interpreted_kernel()
     for name, state in tiny_positions()[:10]:
         game = HiddenStrato(puzzle_challenge(name), OPTIONS, state)
         compiled, slow = Solver(game), Solver(game)

@@ -661,7 +661,9 @@ class HiddenSolo:
         bound combines them, the least set -- exact when it is at most ``cap``, else some value above
         ``cap`` (each row's search then stops at ``cap``: the policy asks only whether a move beats the
         best so far). Exact distances are remembered by image; an image not known is searched by the Python
-        side (``set_guide``'s ``fill``)."""
+        side (``set_guide``'s ``fill``). The image is coded as ``relaxation.image`` codes it (as
+        ``search_kernel.relaxed_rest`` does too, which is not callable at C level from here);
+        ``tests/models/strato/test_odds_kernel.py`` holds the distances to ``GoalDistance``'s."""
         maxl: cython.Py_ssize_t = self.maxl
         i: cython.Py_ssize_t
         x: cython.Py_ssize_t
