@@ -58,9 +58,10 @@ def test_the_guide_is_the_least_combined_relaxed_distance() -> None:
     deal = deal_of(load_strato(PUZZLES / "level-2-example.toml"), "solo-1")
     game = HiddenStrato(challenge, deal.game.options, deal.start)
     guide = RelaxationGuide(game)
-    assert guide.combines == "sum" and len(guide.distances) == 2  # no Fog nor Storm: rows never trade cards
+    table = guide.table
+    assert table.combines == "sum" and len(table.distances) == 2  # no Fog nor Storm: rows never trade cards
     rows = deal.start.rows
-    assert guide(rows) == sum(d.at_most(rows, guide.CAP) for d in guide.distances) > 0
+    assert guide(rows) == sum(d.at_most(rows, guide.CAP) for d in table.distances) > 0
 
 
 def test_the_guided_agent_wins_more_often_than_the_greedy_one_on_challenge_1() -> None:

@@ -65,7 +65,7 @@ from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.packed import fits
 from stratagem.models.strato.search.planning import StratoPlanning
-from stratagem.models.strato.search.relaxation import GoalDistance, combination, goal_progress, goal_relaxations
+from stratagem.models.strato.search.relaxation import TableDistance, goal_progress
 from stratagem.solvers.mcts import ismcts
 from stratagem.solvers.search import FOUND, SOLVED, astar
 
@@ -100,10 +100,9 @@ class GreedyAgent(StratoAgent):
 
 class RelaxationGuide:
     """How near a goal a table is by the table-only relaxation that bounds ``solve``'s optimum
-    (:class:`~stratagem.models.strato.search.relaxation.GoalDistance` for each goal row, built from the
-    public start: the plays of every weather in hand and pile, whatever their order), combined over the
-    sets of goal rows as the relaxation bound combines them; the guided agent's key and the exact search's
-    guided policy (``exact.Solver.guide``) read the same distances."""
+    (:class:`~stratagem.models.strato.search.relaxation.TableDistance`, built from the public start: the
+    plays of every weather in hand and pile, whatever their order); the exact search's guided policy
+    (``exact.Solver.guide``) reads the same distances, up to its own cap."""
 
     #: Largest distance told apart (farther tables all count as one more).
     CAP = 24
@@ -111,16 +110,11 @@ class RelaxationGuide:
     def __init__(self, game: HiddenStrato) -> None:
         self.game = game
         start = game.start
-        view = State(start.rows, start.hands, start.pile, 0, start.last, ONGOING)
-        relaxations = goal_relaxations(game.challenge, game.options, view)
-        self.distances = [GoalDistance(game.challenge, start.rows[r.row], r) for r in relaxations]
-        self.combines = combination(relaxations)
-        self.sets = list(combinations(range(len(relaxations)), game.challenge.rows_required))
+        self.table = TableDistance(game.challenge, game.options,
+                                   State(start.rows, start.hands, start.pile, 0, start.last, ONGOING))
 
     def __call__(self, rows: tuple[Row, ...]) -> int:
-        each = [d.at_most(rows, self.CAP) for d in self.distances]
-        how = max if self.combines == "max" else sum
-        return min((how(each[i] for i in chosen) for chosen in self.sets), default=0)
+        return self.table(rows, self.CAP)
 
 
 def goal_work(challenge: Challenge, rows: tuple[Row, ...], hand: str) -> tuple[int, int]:

@@ -49,7 +49,7 @@ from stratagem.models.strato.hidden.game import DRAW, PLAY, REVEAL, HiddenState,
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays
-from stratagem.models.strato.search.relaxation import GoalDistance, combination, goal_relaxations
+from stratagem.models.strato.search.relaxation import TableDistance
 from stratagem.models.strato.search.relaxation_kernel import OutOfTime, half_offsets
 
 __all__ = ["TABLE_FORMAT", "CompiledOdds", "OddsInterval", "Solver", "TableSummary", "compiled_odds", "odds_interval",
@@ -117,12 +117,10 @@ class Solver:
         table certifies, whatever guides it. ``like``, a guided solver of the same deal, shares its
         distances (a finer pass asks for the same tables and more)."""
         game, root = self.game, self.root
-        view = State(root.rows, root.hands, root.pile, 0, root.last, ONGOING)
-        relaxations = goal_relaxations(game.challenge, game.options, view)
-        distances = (like.distances if like is not None else
-                     [GoalDistance(game.challenge, root.rows[r.row], r) for r in relaxations])
-        #: The guide's distances and how they combine (for tests).
-        self.distances, self.guide_combines = distances, combination(relaxations)
+        #: The guide's distances (shared with ``like``'s).
+        self.distances: TableDistance = like.distances if like is not None else TableDistance(
+            game.challenge, game.options, State(root.rows, root.hands, root.pile, 0, root.last, ONGOING))
+        relaxations, distances = self.distances.relaxations, self.distances.distances
         n = len(relaxations)
         longest = max((r.limit for r in relaxations), default=0)
         index = np.full((max(n, 1), 6), -1, np.int64)
@@ -142,12 +140,12 @@ class Solver:
                 return -1
 
         required = game.challenge.rows_required
-        combos = np.array(list(combinations(range(n), required)), np.int64).reshape(-1, required)
+        combos = np.array(self.distances.sets, np.int64).reshape(-1, required)
         self.kernel.set_guide([r.row for r in relaxations], [r.k for r in relaxations],
                               [r.limit for r in relaxations], index, offsets, [r.half_rows for r in relaxations],
                               [r.n_ends for r in relaxations], [r.end_base for r in relaxations],
                               [r.codes if d.searchable else 0 for r, d in zip(relaxations, distances, strict=True)],
-                              self.guide_combines == "max", combos, GUIDE_CAP, fill,
+                              self.distances.combines == "max", combos, GUIDE_CAP, fill,
                               None if like is None else like.kernel.guide_memory())
         self.kernel.set_policy(GUIDED_POLICY)
 

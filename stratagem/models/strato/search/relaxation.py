@@ -569,3 +569,23 @@ class GoalDistance:
                 return budget
             budget = max(budget + 1, int(self._lower[code]))
         return cap + 1
+
+
+class TableDistance:
+    """A table's relaxed distance to a goal: each goal row's :class:`GoalDistance` (the relaxations of
+    ``state``, so of every position that follows it), combined over the sets of ``rows_required`` goal
+    rows as the relaxation bound combines them (:func:`combination`), the least set. The hidden-pile
+    searches' guide: not a bound of theirs (a hidden state's plays are a relaxation of the start's only
+    through what is drawn), a heuristic."""
+
+    def __init__(self, challenge: Challenge, options: Options, state: State) -> None:
+        self.relaxations = goal_relaxations(challenge, options, state)
+        self.distances = [GoalDistance(challenge, state.rows[r.row], r) for r in self.relaxations]
+        self.combines = combination(self.relaxations)
+        self.sets = list(combinations(range(len(self.relaxations)), challenge.rows_required))
+
+    def __call__(self, rows: Sequence[Row], cap: int) -> int:
+        """The combined distance of ``rows``, each row's counted up to ``cap`` (farther: ``cap + 1``)."""
+        each = [d.at_most(rows, cap) for d in self.distances]
+        how = max if self.combines == "max" else sum
+        return min((how(each[i] for i in chosen) for chosen in self.sets), default=0)
