@@ -109,8 +109,8 @@ class Solver:
         self._last: tuple[tuple[tuple[Row, ...], str, str], np.ndarray] | None = None
 
     def guide(self, like: Solver | None = None) -> None:
-        """Make the kernel's policy the guided one (``HiddenSolo.set_policy(GUIDED_POLICY)``): the move whose table
-        is nearest a goal by each goal row's table-only relaxation (``relaxation.GoalDistance``, built from
+        """Make the kernel's policy the guided one (``HiddenSolo.set_policy(GUIDED_POLICY)``): the move
+        whose table is nearest a goal by the table-only relaxation (``relaxation.TableDistance``, built from
         the start: the plays of the weathers in hand and pile, whatever their order), or by the A* turn
         bound where that says more; ties to the least work left in the goal's places less the hand's
         cards the goal misses. A heuristic: the policy's value is what the search computes and the

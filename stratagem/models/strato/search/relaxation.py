@@ -575,8 +575,7 @@ class TableDistance:
     """A table's relaxed distance to a goal: each goal row's :class:`GoalDistance` (the relaxations of
     ``state``, so of every position that follows it), combined over the sets of ``rows_required`` goal
     rows as the relaxation bound combines them (:func:`combination`), the least set. The hidden-pile
-    searches' guide: not a bound of theirs (a hidden state's plays are a relaxation of the start's only
-    through what is drawn), a heuristic."""
+    policy and agent use it as a guide, a heuristic: nothing they claim rests on it."""
 
     def __init__(self, challenge: Challenge, options: Options, state: State) -> None:
         self.relaxations = goal_relaxations(challenge, options, state)
