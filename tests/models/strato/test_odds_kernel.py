@@ -288,3 +288,13 @@ def test_the_interpreted_guided_policy_is_the_compiled_one() -> None:
         slow.kernel = interpreted.HiddenSolo(*slow.kernel_args)
         slow.guide()
         assert slow.solve().value == compiled.solve().value, format_hidden(state)
+
+
+def test_the_guided_policy_needs_its_guide_and_policies_are_named() -> None:
+    name, state = tiny_positions()[0]
+    solver = Solver(HiddenStrato(puzzle_challenge(name), OPTIONS, state))
+    with pytest.raises(ValueError, match="set_guide first"):
+        solver.kernel.set_policy(2)
+    with pytest.raises(ValueError, match="no policy 3"):
+        solver.kernel.set_policy(3)
+    solver.guide()  # sets the guide, then the guided policy

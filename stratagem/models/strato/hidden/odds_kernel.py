@@ -98,8 +98,7 @@ _MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
 _MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 _MASK63 = cython.declare(cython.ulonglong, 0x7FFFFFFFFFFFFFFF)
 
-#: The policies :meth:`HiddenSolo.set_policy` evaluates: the cheap one, and the guided one (set_guide).
-CHEAP = cython.declare(cython.longlong, 1)
+#: The guided policy's number in :meth:`HiddenSolo.set_policy` (1 is the cheap one, 0 the optimum).
 GUIDED = cython.declare(cython.longlong, 2)
 
 #: How a search ended.
@@ -1306,6 +1305,10 @@ class HiddenSolo:
         :meth:`_redraw_end` when the best play needs more turns than the table does. Its values are the
         policy's exact values only from a full window, and are kept in this search's table: a search is
         either the policy's or the optimum's."""
+        if int(policy) not in (0, 1, GUIDED):
+            raise ValueError(f"no policy {policy}: 0 the optimum, 1 the cheap policy, 2 the guided one")
+        if int(policy) == GUIDED and self.g_fill is None:
+            raise ValueError("the guided policy needs set_guide first")
         self.policy = int(policy)
 
     def stopped_by(self) -> int:
