@@ -57,7 +57,7 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.models.strato.hidden.game import PLAY, TARGET, HiddenState, HiddenStrato, announce
 from stratagem.models.strato.hidden.observation import PublicPlay, StratoObservation
-from stratagem.models.strato.hidden.odds import TurnBound, greedy_move
+from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, least_move
 from stratagem.models.strato.rules.challenge import ANY_CARD, Challenge, Options, SequenceGoal, resolve_token
 from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
@@ -161,20 +161,14 @@ def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, st
     (or by the admissible turn bound where that is larger), ties to the least :func:`goal_work` with the
     hand left after it, then the fewest cards beyond the goal, a play from hand over a Redraw, the
     engine's order."""
-    best: tuple[int, ...] | None = None
-    chosen: Move | None = None
-    p = state.to_move
-    for i, (move, after) in enumerate(game.plays(state)):
+    def key(move: Move, after: HiddenState) -> tuple[int, ...]:
         if after.status == WON:
-            return move
-        near = max(guide(after.rows), bound(after))
-        work, over = goal_work(game.challenge, after.rows, after.hands[p])
-        key = (near, work, over, 1 if move.redraw and state.phase != TARGET else 0, i)
-        if best is None or key < best:
-            best, chosen = key, move
-    if chosen is None:
-        raise ValueError(f"{game.format_state(state)}: no legal move")
-    return chosen
+            return (-1,)
+        work, over = goal_work(game.challenge, after.rows, after.hands[state.to_move])
+        return (max(guide(after.rows), bound(after)), work, over,
+                1 if move.redraw and state.phase != TARGET else 0)
+
+    return least_move(game, state, key)
 
 
 @lru_cache(maxsize=16)

@@ -48,9 +48,10 @@ from stratagem.models.strato.hidden import odds_kernel as kernel
 from stratagem.models.strato.hidden.game import DRAW, PLAY, REVEAL, HiddenState, HiddenStrato, format_hidden
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.compiled_search import relaxation_coding
 from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays
 from stratagem.models.strato.search.relaxation import TableDistance
-from stratagem.models.strato.search.relaxation_kernel import OutOfTime, half_offsets
+from stratagem.models.strato.search.relaxation_kernel import OutOfTime
 
 __all__ = ["TABLE_FORMAT", "CompiledOdds", "OddsInterval", "Solver", "TableSummary", "compiled_odds", "odds_interval",
            "value_table", "write_table"]
@@ -121,15 +122,7 @@ class Solver:
         self.distances: TableDistance = like.distances if like is not None else TableDistance(
             game.challenge, game.options, State(root.rows, root.hands, root.pile, 0, root.last, ONGOING))
         relaxations, distances = self.distances.relaxations, self.distances.distances
-        n = len(relaxations)
-        longest = max((r.limit for r in relaxations), default=0)
-        index = np.full((max(n, 1), 6), -1, np.int64)
-        offsets = np.zeros((max(n, 1), longest + 2), np.int64)
-        for i, relaxation in enumerate(relaxations):
-            for c, cls in enumerate(relaxation.classes):
-                for weather in cls:
-                    index[i, NUMBER[weather]] = c
-            offsets[i, : relaxation.limit + 2] = half_offsets(relaxation.k, relaxation.limit)
+        index, offsets = relaxation_coding(relaxations)
 
         def fill(i: int, code: int, cap: int, stop_at: float) -> int:
             if not distances[i].searchable:

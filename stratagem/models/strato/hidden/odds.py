@@ -25,7 +25,7 @@ the time) as the proven lower bound, with its policy as the proof.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -41,7 +41,7 @@ from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.search.relaxation import goal_progress
 from stratagem.solvers.mdp import SOLVED, UNKNOWN, PolicyNode, optimal_value, policy_dag, policy_value
 
-__all__ = ["SoloOdds", "TurnBound", "greedy_move", "solo_odds", "table_progress", "win_payoff"]
+__all__ = ["SoloOdds", "TurnBound", "greedy_move", "least_move", "solo_odds", "table_progress", "win_payoff"]
 
 #: Share of a limited run's time the greedy policy's value may use before the optimal search starts.
 GREEDY_SHARE = 0.2
@@ -109,13 +109,23 @@ def greedy_move(game: HiddenStrato, bound: TurnBound, state: HiddenState) -> Mov
     """The greedy agent: the move whose table needs the fewest turns by the admissible bound (a win
     first, a loss last); ties go to the table with more of the goal in place (:func:`table_progress`),
     then fewer cards beyond it, then a play from hand over a Redraw, then the engine's order."""
-    best: tuple[int, ...] | None = None
+    def key(move: Move, after: HiddenState) -> tuple[int, ...]:
+        placed, over = table_progress(game.challenge, after.rows)
+        return bound(after), -placed, over, 1 if move.redraw and state.phase != TARGET else 0
+
+    return least_move(game, state, key)
+
+
+def least_move(game: HiddenStrato, state: HiddenState,
+               key: Callable[[Move, HiddenState], tuple[int, ...]]) -> Move:
+    """The move of ``state`` whose ``key(move, state after it)`` is least, the engine's order breaking ties
+    (the agents' one-ply choice)."""
+    best: tuple[tuple[int, ...], int] | None = None
     chosen: Move | None = None
     for i, (move, after) in enumerate(game.plays(state)):
-        placed, over = table_progress(game.challenge, after.rows)
-        key = (bound(after), -placed, over, 1 if move.redraw and state.phase != TARGET else 0, i)
-        if best is None or key < best:
-            best, chosen = key, move
+        ranked = (key(move, after), i)
+        if best is None or ranked < best:
+            best, chosen = ranked, move
     if chosen is None:
         raise ValueError(f"{game.format_state(state)}: no legal move")
     return chosen

@@ -22,7 +22,7 @@ state (a missing one would be a bug in the kernel, and raises).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -33,7 +33,7 @@ from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search import search_kernel as kernel
 from stratagem.models.strato.search.packed import NUMBER, Packing, blank_last
 from stratagem.models.strato.search.planning import StratoPlanning
-from stratagem.models.strato.search.relaxation import RelaxationBound, image
+from stratagem.models.strato.search.relaxation import RelaxationBound, RowRelaxation, image
 from stratagem.models.strato.search.search_kernel import Relax
 from stratagem.solvers.search import SOLVED, UNKNOWN, UNSOLVABLE, SearchResult, SearchStats
 
@@ -45,14 +45,30 @@ SLICE = 256
 MAX_STORED = 30_000_000
 
 
+def relaxation_coding(relaxations: Sequence[RowRelaxation]) -> tuple[np.ndarray, np.ndarray]:
+    """How the kernels code a table's image in each relaxation (as :func:`relaxation.image` does): the class
+    of each weather (a row a relaxation, six columns in letter order, -1 for a weather it does not class) and
+    the code of the first half-row of each length (``relaxation_kernel.half_offsets``, padded)."""
+    from stratagem.models.strato.search.relaxation_kernel import half_offsets
+
+    index = np.full((max(len(relaxations), 1), 6), -1, np.int64)
+    offsets = np.zeros((max(len(relaxations), 1), 12), np.int64)
+    for i, rel in enumerate(relaxations):
+        for c, cls in enumerate(rel.classes):
+            for weather in cls:
+                index[i, NUMBER[weather]] = c
+        offs = half_offsets(rel.k, rel.limit)
+        offsets[i, : len(offs)] = offs
+    return index, offsets
+
+
 def relaxation_arrays(packing: Packing, bound: RelaxationBound | None) -> Relax:
     """The relaxation bound's searches as the kernel's ``relax`` argument (no rows: no relaxed term)."""
     searches = [] if bound is None or bound.stopped else list(bound.rows)
     n = len(searches)
     k = np.ones(max(n, 1), np.int64)
     goal_row = np.zeros(max(n, 1), np.int64)
-    index = np.full((max(n, 1), 6), -1, np.int64)
-    offsets = np.zeros((max(n, 1), 12), np.int64)
+    index, offsets = relaxation_coding([search.relaxation for search in searches])
     half_rows = np.ones(max(n, 1), np.int64)
     n_ends = np.zeros(max(n, 1), np.int64)
     end_base = np.ones(max(n, 1), np.int64)
@@ -60,17 +76,10 @@ def relaxation_arrays(packing: Packing, bound: RelaxationBound | None) -> Relax:
     layer_start = np.zeros(max(n, 1), np.int64)
     parts = []
     at = 0
-    from stratagem.models.strato.search.relaxation_kernel import half_offsets
-
     for i, search in enumerate(searches):
         rel = search.relaxation
         goal_row[i] = rel.row
         k[i] = rel.k
-        for c, cls in enumerate(rel.classes):
-            for weather in cls:
-                index[i, NUMBER[weather]] = c
-        offs = half_offsets(rel.k, rel.limit)
-        offsets[i, : len(offs)] = offs
         half_rows[i] = rel.half_rows
         n_ends[i] = rel.n_ends
         end_base[i] = rel.end_base
