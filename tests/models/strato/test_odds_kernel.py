@@ -26,6 +26,7 @@ from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato,
 from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, win_payoff
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.position import WON
 from stratagem.solvers.mdp import SOLVED, optimal_value
 from stratagem.verification.oddstable import floor_holds, turns_needed
 from tests.models.strato.support import puzzle_challenge
@@ -153,13 +154,31 @@ def test_the_policy_is_a_lower_bound_and_the_cut_lowers_it(guided: bool) -> None
             solver.kernel.set_cutoff(cut)
             values.append(solver.solve().value)
         assert values[0] is not None and values[0] <= exact
-        assert values[2] == 0 and all(v is not None and v <= values[0] for v in values)
+        # Cut at the start: lost, unless a play wins at once (a cut state is still won by a winning move).
+        wins_at_once = any(child.status == WON for _, child in game.plays(state))
+        assert values[2] == (1 if wins_at_once else 0) and all(v is not None and v <= values[0] for v in values)
         positive += values[0] > 0
         wider = _policy_solver(game, guided)
         wider.kernel.set_width(2)  # its choices include the narrow policy's: at least its value, at most the optimum
         value = wider.solve().value
         assert value is not None and values[0] <= value <= exact
     assert positive >= 4, positive
+
+
+@pytest.mark.parametrize("guided", [False, True], ids=["cheap", "guided"])
+def test_a_cut_state_is_lost_unless_a_play_wins_at_once(guided: bool) -> None:
+    """The policy's cut gives up on a state without searching it, but still plays a move that wins at once
+    (one move generation, no draws): a cut start is worth 1 exactly when the rules have a play from it that
+    wins, else 0. Both kinds occur among the tiny positions."""
+    kinds = set()
+    for name, state in tiny_positions():
+        game = HiddenStrato(puzzle_challenge(name), OPTIONS, state)
+        solver = _policy_solver(game, guided)
+        solver.kernel.set_cutoff(10**18)
+        wins_at_once = any(child.status == WON for _, child in game.plays(state))
+        assert solver.solve().value == (1 if wins_at_once else 0), format_hidden(state)
+        kinds.add(wins_at_once)
+    assert kinds == {True, False}
 
 
 def test_the_guided_policy_does_better_than_the_cheap_one_on_challenge_1() -> None:

@@ -232,8 +232,8 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
        the winning policy alone; refuted, its result is an upper bound below 1;
     2. the exact search (:meth:`Solver.solve`), continuing from what the probe kept;
     3. if it stopped, the guided policy's exact value (:meth:`Solver.guide`: the play nearest a goal by
-       the table-only relaxation, or a Redraw), with states whose pile has few orders counted as lost (the
-       cut made finer while time remains): a lower bound.
+       the table-only relaxation, or a Redraw), with states whose pile has few orders counted as lost unless a
+       play wins at once (the cut made finer while time remains): a lower bound.
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone."""

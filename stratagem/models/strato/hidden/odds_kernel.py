@@ -47,7 +47,7 @@ bound, ties broken by the goal's cards in place (:meth:`HiddenSolo._progress`); 
 the A* bound where larger, ties broken by the goal places' work left less the hand's useful cards
 (:meth:`HiddenSolo._shaped`); :meth:`HiddenSolo._guided` finds its move asking each distance only up to
 the best key so far. :meth:`HiddenSolo.set_cutoff` counts the policy's states whose pile has few
-orders as lost: its start value is then a lower bound on the optimum, which :mod:`.exact` certifies with
+orders as lost unless a play wins at once: its start value is then a lower bound on the optimum, which :mod:`.exact` certifies with
 the policy's tree. Which policy is evaluated changes no value's soundness, only how high the bound is.
 
 Moves come from :func:`~stratagem.models.strato.search.search_kernel.plays` (the compiled A*'s turn
@@ -992,9 +992,8 @@ class HiddenSolo:
             beta = min(beta, high)
         self._tick()
         top: cython.longlong = self._weight(d)
-        if self.policy and top < self.cutoff:
-            return 0  # the policy's evaluation stops here: counted as lost (a lower bound), nothing kept
-        if self._dead(d):
+        cut: cython.bint = self.policy != 0 and top < self.cutoff
+        if not cut and self._dead(d):
             self._make_key(d, PLAY_KIND, -1, -1)
             self._store(self._slot(), self.table[self._slot()], 0, 0, -1)
             return 0
@@ -1007,6 +1006,8 @@ class HiddenSolo:
         for i in range(n):
             if self.states[D, i, self.tail + 3] == 1 and not self._over(D, i):
                 return self._finish(d, PLAY_KIND, -1, -1, top, alpha, beta, low, high, i)
+        if cut:
+            return 0  # the policy's evaluation stops here (no move wins at once): counted as lost, nothing kept
         best: cython.longlong = -1
         best_move: cython.longlong = -1
         a: cython.longlong = alpha
@@ -1245,8 +1246,10 @@ class HiddenSolo:
 
     def set_cutoff(self, cutoff: int) -> None:
         """In the policy's evaluation, count a ``play`` state whose pile has fewer than ``cutoff`` orders as
-        lost without looking at it (the evaluation then gives a lower bound on the policy's value, off by at
-        most the cut states' share)."""
+        lost without searching it, unless one of its plays wins at once (the plays are generated, no draw
+        made): the policy then plays it. The evaluation gives a lower bound on the policy's value, off by at
+        most the share of the cut states that no play wins at once. Winning moves at the cut raised
+        challenge 1 solo-3's value at the 4^-13 cut from 0.6761 to 0.7407 for 1.2x the time."""
         self.cutoff = cutoff
 
     def set_width(self, width: int) -> None:
