@@ -47,8 +47,9 @@ bound, ties broken by the goal's cards in place (:meth:`HiddenSolo._progress`); 
 the A* bound where larger, ties broken by the goal places' work left less the hand's useful cards
 (:meth:`HiddenSolo._shaped`); :meth:`HiddenSolo._guided` finds its move asking each distance only up to
 the best key so far. :meth:`HiddenSolo.set_cutoff` counts the policy's states whose pile has few
-orders as lost unless a play wins at once: its start value is then a lower bound on the optimum, which :mod:`.exact` certifies with
-the policy's tree. Which policy is evaluated changes no value's soundness, only how high the bound is.
+orders as lost unless a play wins at once: its start value is then a lower bound on the optimum, which
+:mod:`.exact` certifies with the policy's tree. Which policy is evaluated changes no value's soundness,
+only how high the bound is.
 
 Moves come from :func:`~stratagem.models.strato.search.search_kernel.plays` (the compiled A*'s turn
 generator, held to the rules engine by ``tests/models/strato/test_compiled.py``) over a pile-less view
