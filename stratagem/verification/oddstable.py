@@ -59,7 +59,7 @@ from math import factorial
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.errors import BadInput, NotationError
+from stratagem.core.errors import BadInput, IllegalMove, NotationError
 from stratagem.core.io import open_regular
 from stratagem.models.strato.hidden.game import (
     DRAW,
@@ -68,6 +68,7 @@ from stratagem.models.strato.hidden.game import (
     TARGET,
     HiddenState,
     HiddenStrato,
+    announce,
     parse_hidden,
 )
 from stratagem.models.strato.rules.cards import WEATHERS
@@ -314,29 +315,19 @@ def _weight(value: Fraction, orders: int, number: int) -> int:
 
 
 def _successor(game: HiddenStrato, state: HiddenState, text: str, number: int) -> HiddenState:
-    """The state a ``policy`` row's move leads to, by the rules: the move is legal (its card in hand, or
-    the revealed card at the announced end; an announcement with cards in the pile) and its target one
-    of the rules' choices for that card at that end (the ones :meth:`HiddenStrato.plays` lists)."""
+    """The state a ``policy`` row's move leads to, by the rules (:meth:`HiddenStrato.resolve`): the move is
+    legal (its card in hand, or the revealed card at the announced end; an announcement with cards in the
+    pile) and its target one of the rules' choices for that card at that end."""
     try:
-        if state.phase == PLAY and len(text) == 3 and text[0] == "!" and text[1].isdigit() and text[2] in "LR":
-            r, end = int(text[1]) - 1, "LR".index(text[2])
-            if not state.pile or not 0 <= r < len(state.rows):
-                raise _Bad(f"line {number}: {text} is not legal here")
-            return state._replace(hands=("",), phase=REVEAL, row=r, end=end)
-        move = parse_move(text)
+        if len(text) == 3 and text[0] == "!" and text[1].isdigit() and text[2] in "LR":
+            move = announce(int(text[1]) - 1, "LR".index(text[2]))
+        else:
+            move = parse_move(text)
+        return game.resolve(state, move)[1]
     except NotationError as exc:
         raise _Bad(f"line {number}: {exc}") from None
-    if state.phase == TARGET:
-        legal = move.redraw and move.card == state.card and (move.row, move.end) == (state.row, state.end)
-    else:
-        legal = not move.redraw and move.card in state.hands[0]
-    if not legal or not 0 <= move.row < len(state.rows):
-        raise _Bad(f"line {number}: {text} is not legal here")
-    wanted = (move.target, move.target[::-1]) if move.exchange else (move.target,)  # an exchange either way
-    for target, rows, exchange in game._table(state.rows, move.card, state.last, move.row, move.end):
-        if exchange == move.exchange and target in wanted:
-            return game._after_table(state, rows, move.card, redraw=state.phase == TARGET)
-    raise _Bad(f"line {number}: {text} is not legal here")
+    except IllegalMove:
+        raise _Bad(f"line {number}: {text} is not legal here") from None
 
 
 def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> TableCheck:

@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -46,10 +47,12 @@ import numpy as np
 from stratagem.core.io import write_atomic
 from stratagem.models.strato.hidden import odds_kernel as kernel
 from stratagem.models.strato.hidden.game import DRAW, PLAY, REVEAL, HiddenState, HiddenStrato, format_hidden
+from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search import search_kernel as sk
 from stratagem.models.strato.search.compiled_search import relaxation_coding
-from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays
+from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays, move_of
 from stratagem.models.strato.search.relaxation import TableDistance
 from stratagem.models.strato.search.relaxation_kernel import OutOfTime
 
@@ -107,7 +110,9 @@ class Solver:
                             max_states)
         self.kernel = kernel.HiddenSolo(*self.kernel_args)
         self.tornadoes = [(row.left_tornado, row.right_tornado) for row in root.rows]
-        self._last: tuple[tuple[tuple[Row, ...], str, str], np.ndarray] | None = None
+        #: The last vector made (a one-entry list, shared with another solver of the deal by :func:`write_table`).
+        self._last: list[tuple[tuple[tuple[Row, ...], str, str], np.ndarray]] = []
+        self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # :meth:`play`'s, made at its first call
 
     def guide(self, like: Solver | None = None) -> None:
         """Make the kernel's policy the guided one (``HiddenSolo.set_policy(GUIDED_POLICY)``): the move
@@ -147,18 +152,37 @@ class Solver:
         """The kernel's vector of a table, hand and last weather (the kernel only reads it). The last one is
         kept: the table writer asks for the same state's vector up to three times in a row."""
         key = (rows, hand, last)
-        if self._last is not None and self._last[0] == key:
-            return self._last[1]
+        if self._last and self._last[0][0] == key:
+            return self._last[0][1]
         vector = self.packing.vector(State(rows, (hand,), "", 0, last, ONGOING))
-        self._last = (key, vector)
+        self._last[:] = [(key, vector)]
         return vector
 
+    def play(self, state: HiddenState, index: int) -> Move:
+        """Play ``index`` of a ``play`` state (the index the kernel keeps as its best move), read from the
+        compiled move generator, whose order is the rules' (``HiddenStrato.plays``): the writer then makes
+        its state with the rules' outcomes of that one card at that one end, not those of every move before
+        it."""
+        if self._buffers is None:
+            size = self.packing.layout.size
+            self._buffers = (np.empty(size, np.int64), np.empty((sk.MAX_MOVES, size), np.int64),
+                             np.empty((sk.MAX_MOVES, sk.MOVE_FIELDS), np.int64))
+        after, states, moves = self._buffers
+        count = sk.plays(self.vector(state.rows, state.hands[0], state.last), self.packing.spec, after, states,
+                         moves, False)
+        if not 0 <= index < count:
+            raise IndexError(f"no play {index} at this state")
+        return move_of(moves[index])
+
     @staticmethod
-    def counts(pile: str) -> list[int]:
+    @lru_cache(maxsize=1 << 16)
+    def counts(pile: str) -> tuple[int, ...]:
+        """The pile's six counts, letter order, as the kernel reads them (remembered: the writer asks for the
+        same few thousand piles millions of times)."""
         out = [0] * 6
         for c in pile:
             out[NUMBER[c]] += 1
-        return out
+        return tuple(out)
 
     def solve(self, seconds: float | None = None) -> CompiledOdds:
         root = self.root
@@ -329,6 +353,8 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
     VALUE [MOVE] STATE`` line a state. The file is whole or not there (written beside ``path``, then moved);
     ``stop`` (a deadline) is asked every few rows, and :class:`TableStopped` raised when it says so."""
     game = solver.game
+    if policy is not None:
+        policy._last = solver._last  # the same deal's vectors: each state's is made once
     rows: dict[HiddenState, str] = {}
     bounds: dict[HiddenState, tuple[int, int]] = {}
     counts = {"frontier": 0, "policy": 0}
@@ -376,7 +402,10 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
                 move = _announce_text(e)
                 child = state._replace(hands=("",), phase=REVEAL, row=e // 2, end=e % 2)
             else:
-                chosen, child = game.play(state, best)
+                if state.phase == PLAY:
+                    chosen, child = game.resolve(state, by.play(state, best))
+                else:
+                    chosen, child = game.play(state, best)
                 move = game.format_move(state, chosen)
             lo = after(child)[1]
             result, line = (weight, lo), f"policy {Fraction(lo, weight)} {move} {text}"

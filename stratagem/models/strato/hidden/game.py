@@ -183,12 +183,26 @@ class HiddenStrato:
             return self._drawn(state, move)
         if not isinstance(move, Move):
             raise IllegalMove(f"{move!r}: player {state.to_move + 1} is to play, not a chance event")
-        wanted = {move}
-        if move.exchange:
-            wanted.add(move._replace(target=move.target[::-1]))
-        for candidate, after in self.plays(state):
-            if candidate in wanted:
-                return after
+        return self.resolve(state, move)[1]
+
+    def resolve(self, state: HiddenState, move: Move) -> tuple[Move, HiddenState]:
+        """The legal move that ``move`` stands for (an exchange may name its places in either order), as
+        :meth:`plays` lists it, and its state; :class:`IllegalMove` if there is none. Only the rules'
+        outcomes of the move's own card at its own end are made (a policy's table names one move of forty)."""
+        if state.status == ONGOING and state.phase in (PLAY, TARGET):
+            if not move.card:
+                if move == announce(move.row, move.end) and (move.row, move.end) in self._announcements(state):
+                    return move, self._announced(state, move.row, move.end)
+            else:
+                wanted = {move}
+                if move.exchange:
+                    wanted.add(move._replace(target=move.target[::-1]))
+                for card, r, end, redraw in self._places(state):
+                    if (card, r, end, redraw) == (move.card, move.row, move.end, move.redraw):
+                        for target, rows, exchange in self._table(state.rows, card, state.last, r, end):
+                            candidate = Move(card, r, end, target, redraw, exchange)
+                            if candidate in wanted:
+                                return candidate, self._after_table(state, rows, card, redraw)
         raise IllegalMove(f"{format_move(move) if move.card else _format_announce(move)} is not legal here")
 
     def format_move(self, state: HiddenState, move: Move | str) -> str:
@@ -266,16 +280,22 @@ class HiddenStrato:
     def _placements(self, state: HiddenState) -> Iterator[tuple[str, int, int, bool, list[Outcome]]]:
         """The card placements of :meth:`plays` in its order, each as ``(card, row, end, redraw, outcomes)``
         with the rules' outcomes (target, rows, exchange) of that card at that end."""
+        for card, r, end, redraw in self._places(state):
+            yield card, r, end, redraw, self._table(state.rows, card, state.last, r, end)
+
+    @staticmethod
+    def _places(state: HiddenState) -> Iterator[tuple[str, int, int, bool]]:
+        """Where a card may be placed, in :meth:`plays`'s order, as ``(card, row, end, redraw)``: the revealed
+        card at the announced end (``target``), or each weather in hand at each end (``play``)."""
         if state.status != ONGOING:
             return
         if state.phase == TARGET:
-            yield state.card, state.row, state.end, True, self._table(state.rows, state.card, state.last,
-                                                                      state.row, state.end)
+            yield state.card, state.row, state.end, True
         elif state.phase == PLAY:
             for card in sorted(set(state.hands[state.to_move])):
                 for r in range(len(state.rows)):
                     for end in (0, 1):
-                        yield card, r, end, False, self._table(state.rows, card, state.last, r, end)
+                        yield card, r, end, False
 
     @staticmethod
     def _announcements(state: HiddenState) -> list[tuple[int, int]]:

@@ -162,23 +162,21 @@ class Packing:
         lay = self.layout
         if not self.pile.endswith(state.pile):
             raise ValueError("the state's pile is not what is left of the deal's pile")
-        a = np.zeros(lay.size, np.int64)
+        a = [0] * lay.size  # a list, then one array: setting a numpy array's items one by one is slower
         for r, row in enumerate(state.rows):
             for side, cards in ((0, row.left), (1, row.right)):
                 base = lay.half(r, side)
                 a[base] = len(cards)
-                for i, c in enumerate(cards):
-                    a[base + 1 + i] = NUMBER[c]
+                a[base + 1: base + 1 + len(cards)] = [NUMBER[c] for c in cards]
         for p, hand in enumerate(state.hands):
             base = lay.hand(p)
             a[base] = len(hand)
-            for i, c in enumerate(hand):
-                a[base + 1 + i] = NUMBER[c]
+            a[base + 1: base + 1 + len(hand)] = [NUMBER[c] for c in hand]
         a[lay.tail] = len(self.pile) - len(state.pile)
         a[lay.tail + 1] = state.to_move
         a[lay.tail + 2] = NUMBER[state.last] if state.last else -1
         a[lay.tail + 3] = state.status
-        return a
+        return np.array(a, np.int64)
 
     def state(self, a: np.ndarray) -> State:
         """Inverse of :meth:`vector`."""
