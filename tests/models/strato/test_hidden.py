@@ -19,7 +19,7 @@ from functools import cache
 
 import pytest
 
-from stratagem.core.errors import NotationError, UnsupportedGame
+from stratagem.core.errors import IllegalMove, NotationError, UnsupportedGame
 from stratagem.models.strato.hidden.game import (
     DRAW,
     PLAY,
@@ -140,6 +140,43 @@ def test_engine_one_play_by_index_is_that_of_all_plays() -> None:
             else:
                 state = game.apply(state, rng.choice(game.chance_outcomes(state))[0])
     assert checked > 1000
+
+
+def test_engine_resolve_finds_each_play_and_refuses_what_is_not_one() -> None:
+    """``HiddenStrato.resolve`` (the rules' outcomes of one card at one end: ``apply`` and a value table's
+    policy rows) returns each of ``plays``' moves with its state, an exchange named either way round, and
+    refuses a card not in hand, a target the rules do not offer, a Redraw announced at a target state."""
+    rng = random.Random(5)
+    checked = refused = 0
+    for seed in range(8):
+        challenge = puzzle_challenge("challenge-1" if seed % 2 else "challenge-0")
+        start = hide(seeded_deal(challenge, seed, 1))
+        game = HiddenStrato(challenge, OPTIONS, start)
+        state = start
+        while not game.is_terminal(state):
+            if state.phase in (PLAY, TARGET):
+                plays = game.plays(state)
+                for move, after in plays:
+                    assert game.resolve(state, move) == (move, after)
+                    if move.exchange:
+                        assert game.resolve(state, move._replace(target=move.target[::-1])) == (move, after)
+                    checked += 1
+                move = rng.choice(plays)[0]
+                wrong = [move._replace(card=w) for w in "CFRSTW" if w not in state.hands[0] and w != move.card]
+                wrong += [move._replace(target=(), exchange=False)] if move.target else []
+                wrong += [move._replace(redraw=not move.redraw)] if move.card else []
+                if state.phase == TARGET:
+                    wrong.append(announce(state.row, state.end))
+                for bad in wrong:
+                    if bad in [m for m, _ in plays]:
+                        continue
+                    with pytest.raises(IllegalMove):
+                        game.resolve(state, bad)
+                    refused += 1
+                state = rng.choice(plays)[1]
+            else:
+                state = game.apply(state, rng.choice(game.chance_outcomes(state))[0])
+    assert checked > 1000 and refused > 300
 
 
 def test_seed_redraw_announces_the_place_before_the_card_is_revealed() -> None:

@@ -181,6 +181,33 @@ def test_a_cut_state_is_lost_unless_a_play_wins_at_once(guided: bool) -> None:
     assert kinds == {True, False}
 
 
+def test_the_solvers_play_by_index_is_the_rules_play() -> None:
+    """``Solver.play`` (the value table writer's policy moves, read from the compiled move generator) is
+    ``HiddenStrato.plays(state)[i]``'s move at every play state of random solo games of the three challenges,
+    and no other index is a play."""
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(6):
+        name = ("challenge-0", "challenge-1", "level-2-example")[seed % 3]
+        challenge = puzzle_challenge(name)
+        game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, seed, 1))
+        solver = Solver(game)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            if state.phase == PLAY:
+                plays = game.plays(state)
+                hand_plays = [move for move, _ in plays if move.card]
+                assert [solver.play(state, i) for i in range(len(hand_plays))] == hand_plays
+                with pytest.raises(IndexError):
+                    solver.play(state, len(hand_plays))
+                checked += len(hand_plays)
+            if game.chance_outcomes(state):
+                state = game.apply(state, rng.choice(game.chance_outcomes(state))[0])
+            else:
+                state = rng.choice(game.plays(state))[1]
+    assert checked > 500
+
+
 def test_the_guided_policy_does_better_than_the_cheap_one_on_challenge_1() -> None:
     """On challenge 1's solo-3, with states of fewer than 4^-8 of the start's orders cut, the guided policy
     (a relaxation's distance to the goal) wins more than the cheap one (the A* turn bound alone): the reason
