@@ -18,6 +18,7 @@ import re
 import stat
 import tempfile
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -358,6 +359,13 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
     an exception), the temporary file is removed and ``path`` is untouched. The file gets the usual
     permissions (:func:`file_mode`). A file system error becomes :class:`BadInput` naming ``path``.
     """
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    write_atomic_with(path, lambda handle: handle.write(data))
+
+
+def write_atomic_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> None:
+    """:func:`write_atomic` of what ``fill`` writes to the binary handle it is given (a file too large to
+    hold in memory first, such as a value table of millions of rows)."""
     target = Path(path)
     if not target.name:
         raise BadInput(str(path) or "<argument>", "", "not a file name")
@@ -369,7 +377,7 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), file_mode())
-            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
+            fill(handle)
         check_termination()
         os.replace(tmp, target)
     except BaseException as exc:

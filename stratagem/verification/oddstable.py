@@ -51,7 +51,8 @@ import gzip
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -69,6 +70,7 @@ from stratagem.models.strato.hidden.game import (
     HiddenState,
     HiddenStrato,
     announce,
+    format_hidden,
     parse_hidden,
 )
 from stratagem.models.strato.rules.cards import WEATHERS
@@ -78,8 +80,8 @@ from stratagem.models.strato.rules.position import ONGOING, WON, Row
 from stratagem.verification.policy import policy_game
 from stratagem.verification.verdict import Verdict
 
-__all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "floor_holds", "is_table", "read_table",
-           "turns_needed"]
+__all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "floor_holds", "is_table", "open_table",
+           "read_table", "turns_needed"]
 
 TABLE_FORMAT = "stratagem/strato-odds-table@2"
 #: The formats read: ``@1`` is ``@2`` without ``policy`` rows.
@@ -190,21 +192,46 @@ def is_table(path: str | Path) -> bool:
 
 def read_table(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     """The header (a JSON object) and the rows of a gzip value table; :class:`BadInput` when unreadable."""
+    with open_table(path) as (header, rows):
+        return header, list(rows)
+
+
+@contextmanager
+def open_table(path: str | Path) -> Iterator[tuple[dict[str, Any], Iterator[str]]]:
+    """The header (a JSON object) of a gzip value table, and its rows as they are read (a table of millions
+    of rows is not held whole), the file open while in the ``with``; :class:`BadInput` when unreadable,
+    from the rows too."""
     name = str(path)
+
+    def unreadable(exc: Exception) -> BadInput:
+        return BadInput(name, "file", f"not a readable gzip value table ({exc})")
+
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as source:
-            lines = source.read().splitlines()
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise BadInput(name, "file", f"not a readable gzip value table ({exc})") from None
-    if not lines:
-        raise BadInput(name, "line 1", "empty: a value table starts with its JSON header")
-    try:
-        header = json.loads(lines[0])
-    except json.JSONDecodeError as exc:
-        raise BadInput(name, "line 1", f"the header is not JSON ({exc.msg})") from None
-    if not isinstance(header, dict) or header.get("format") not in FORMATS:
-        raise BadInput(name, "format", f"a value table's header names the format {TABLE_FORMAT}")
-    return header, lines[1:]
+        source = gzip.open(path, "rt", encoding="utf-8")  # noqa: SIM115 (closed by the with below, once read)
+    except OSError as exc:
+        raise unreadable(exc) from None
+
+    def rows() -> Iterator[str]:
+        try:
+            for line in source:
+                yield line.rstrip("\r\n")
+        except (OSError, EOFError, UnicodeDecodeError) as exc:
+            raise unreadable(exc) from None
+
+    with source:
+        try:
+            first = source.readline()
+        except (OSError, EOFError, UnicodeDecodeError) as exc:
+            raise unreadable(exc) from None
+        if not first:
+            raise BadInput(name, "line 1", "empty: a value table starts with its JSON header")
+        try:
+            header = json.loads(first)
+        except json.JSONDecodeError as exc:
+            raise BadInput(name, "line 1", f"the header is not JSON ({exc.msg})") from None
+        if not isinstance(header, dict) or header.get("format") not in FORMATS:
+            raise BadInput(name, "format", f"a value table's header names the format {TABLE_FORMAT}")
+        yield header, rows()
 
 
 def _fraction(claim: dict[str, Any], key: str, name: str) -> Fraction | None:
@@ -221,16 +248,16 @@ def check_odds_table(path: str | Path, verdict: Verdict, name: str) -> TableChec
     checked from the start (:func:`check_table`), and the header's claims held to the start's checked
     bounds: ``upper_bound`` (no policy does better), ``lower_bound`` (a policy the table describes achieves
     it) and ``exact`` (the two are equal)."""
-    header, rows = read_table(path)
-    game, _ = policy_game(header, name)
-    claim = header.get("claim")
-    if not isinstance(claim, dict):
-        raise BadInput(name, "claim", "missing or not an object")
-    upper = _fraction(claim, "upper_bound", name)
-    if upper is None:
-        raise BadInput(name, "claim.upper_bound", "missing (an exact fraction such as 37/45)")
-    lower = _fraction(claim, "lower_bound", name)
-    found = check_table(game, rows, policies=header.get("format") == TABLE_FORMAT)
+    with open_table(path) as (header, rows):
+        game, _ = policy_game(header, name)
+        claim = header.get("claim")
+        if not isinstance(claim, dict):
+            raise BadInput(name, "claim", "missing or not an object")
+        upper = _fraction(claim, "upper_bound", name)
+        if upper is None:
+            raise BadInput(name, "claim.upper_bound", "missing (an exact fraction such as 37/45)")
+        lower = _fraction(claim, "lower_bound", name)
+        found = check_table(game, rows, policies=header.get("format") == TABLE_FORMAT)
     statement = f"the optimal solo win probability is at most {upper}"
     if not found.valid:
         verdict.refute("upper_bound", statement, "table", found.problem)
@@ -330,52 +357,61 @@ def _successor(game: HiddenStrato, state: HiddenState, text: str, number: int) -
         raise _Bad(f"line {number}: {text} is not legal here") from None
 
 
-def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> TableCheck:
+def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True) -> TableCheck:
     """Check a value table's rows (``KIND VALUE [MOVE] STATE`` lines, the header left out) against
     ``game``'s rules from its start (see the module docstring); ``policies`` False refuses ``policy``
-    rows (format ``@1``)."""
+    rows (format ``@1``).
+
+    Every row is read and its state's notation checked, but only the row's text is kept, under its state
+    as written (the notation :func:`~stratagem.models.strato.hidden.game.format_hidden` writes, which the
+    walk looks states up by): a table of millions of rows is checked in about 0.5 KB a row, where the
+    parsed states took kilobytes."""
     root = game.initial_state()
-    table: dict[HiddenState, tuple[str, Fraction, int, str]] = {}
+    heads: list[str] = []  # each row without its state: "KIND VALUE [MOVE]"; row i is on line i + 2
+    table: dict[str, int] = {}  # each row's state, as written, to its row
     for number, line in enumerate(rows, start=2):
-        parts = line.split(" ", 2)
-        move = ""
-        if parts[0] == "policy" and policies and len(parts) == 3:
-            more = parts[2].split(" ", 1)
-            if len(more) != 2:
+        kind = line.split(" ", 1)[0]
+        parts = line.split(" ", 3 if kind == "policy" and policies else 2)
+        if len(parts) != (4 if kind == "policy" else 3) or kind not in KINDS or (kind == "policy" and not policies):
+            if kind == "policy" and policies and len(parts) == 3:
                 return TableCheck(None, 0, 0, f"line {number}: a policy row is policy VALUE MOVE STATE")
-            move, parts[2] = more
-        if len(parts) != 3 or parts[0] not in KINDS or (parts[0] == "policy" and not policies):
             kinds = ", ".join(KINDS if policies else [k for k in KINDS if k != "policy"])
             return TableCheck(None, 0, 0, f"line {number}: not KIND VALUE STATE with KIND one of {kinds}")
+        text = parts[-1]
         try:
-            value = _value_of(parts[1])
-            state = parse_hidden(parts[2])
-        except (ValueError, ZeroDivisionError, NotationError) as exc:
+            state = parse_hidden(text)
+        except NotationError as exc:
             return TableCheck(None, 0, 0, f"line {number}: {exc}")
-        if state in table:
+        if text in table:
             return TableCheck(None, 0, 0, f"line {number}: the state is listed twice")
         if state.status != ONGOING or state.phase not in (PLAY, REVEAL, TARGET) or len(state.hands) != 1:
             return TableCheck(None, 0, 0, f"line {number}: only ongoing solo play, reveal and target states are listed")
-        if parts[0] == "policy" and state.phase == REVEAL:
+        if kind == "policy" and state.phase == REVEAL:
             return TableCheck(None, 0, 0, f"line {number}: a reveal state is chance: it has no policy move")
-        table[state] = (parts[0], value, number, move)
-    if root not in table:
+        table[text] = len(heads)
+        heads.append(line[:len(line) - len(text) - 1])
+    if format_hidden(root) not in table:
         return TableCheck(None, len(table), 0, "the start is not in the table")
     orders: dict[str, int] = {}
     plans: dict[tuple[str, int], list[tuple[tuple[str, ...], int]]] = {}
-    done: dict[HiddenState, tuple[int, int]] = {}
+    done: list[tuple[int, int] | None] = [None] * len(heads)
     counted = Counter[str]()
 
     def listed(state: HiddenState, origin: int) -> tuple[int, int]:
         """``(U, L)`` of a listed state, in units of its pile's orders, its row checked."""
-        known = done.get(state)
+        text = format_hidden(state)
+        index = table.get(text)
+        if index is None:
+            raise _Bad(f"line {origin}: {text} follows from it by the rules but is not in the table")
+        known = done[index]
         if known is not None:
             return known
-        found = table.get(state)
-        if found is None:
-            raise _Bad(f"line {origin}: {game.format_state(state)} follows from it by the rules but is not in the "
-                       "table")
-        kind, value, number, move = found
+        number = index + 2
+        kind, value_text, *more = heads[index].split(" ")
+        try:
+            value = _value_of(value_text)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise _Bad(f"line {number}: {exc}") from None
         counted[kind] += 1
         m = _orders(state.pile, orders)
         if kind == "frontier":
@@ -394,7 +430,7 @@ def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> T
                 raise _Bad(f"line {number}: a floor is worth 0, not {value}")
             result = (0, 0)
         elif kind == "policy":
-            low = after(_successor(game, state, move, number), number)[1]
+            low = after(_successor(game, state, more[0], number), number)[1]
             if _weight(value, m, number) != low:
                 raise _Bad(f"line {number}: the policy's move gives {Fraction(low, m)} by the rules from the listed "
                            f"states, not {value}")
@@ -419,18 +455,16 @@ def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> T
                 raise _Bad(f"line {number}: the value is {value} but the rules give {Fraction(up, m)} from the "
                            "listed values")
             result = (up, low)
-        done[state] = result
+        done[index] = result
         return result
 
     def after(state: HiddenState, origin: int) -> tuple[int, int]:
-        """``(U, L)`` of what a move or a card leads to: a result, a listed state, or the draws."""
+        """``(U, L)`` of what a move or a card leads to: a result, a listed state, or the draws (not
+        remembered: below them every listed state is)."""
         if state.status != ONGOING:
             return (_orders(state.pile, orders), _orders(state.pile, orders)) if state.status == WON else (0, 0)
         if state.phase != DRAW:
             return listed(state, origin)
-        known = done.get(state)
-        if known is not None:
-            return known
         up = low = 0
         k = state.draws
         prefixes: dict[tuple[str, ...], HiddenState] = {(): state}
@@ -445,13 +479,12 @@ def check_table(game: HiddenStrato, rows: list[str], policies: bool = True) -> T
             u, lo = after(child, origin)
             up += ways * u
             low += ways * lo
-        done[state] = (up, low)
         return up, low
 
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:
-        up, low = listed(root, table[root][2])
+        up, low = listed(root, table[format_hidden(root)] + 2)
     except _Bad as bad:
         return TableCheck(None, len(table), counted["frontier"], str(bad))
     finally:

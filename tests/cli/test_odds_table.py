@@ -52,6 +52,21 @@ def test_the_table_is_the_same_bytes_wherever_and_whenever_it_is_written(
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
 
 
+def test_a_truncated_table_is_bad_input_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The checker reads a table's rows as it walks them (a table of millions is not held whole): a gzip
+    stream cut short is found while reading and is bad input (exit 2, one line naming the file), not a
+    traceback, whether the header or only the rows are whole."""
+    table = tmp_path / "whole.gz"
+    assert cli(capsys, "odds", CHALLENGE_0, "--deal", "solo-1", "--table", str(table), "--quiet")[0] == 0
+    data = table.read_bytes()
+    for keep in (len(data) // 2, len(data) - 12):
+        cut = tmp_path / f"cut-{keep}.gz"
+        cut.write_bytes(data[:keep])
+        code, out, err = cli(capsys, "verify", str(cut))
+        assert code == 2 and out == "", (keep, out)
+        assert len(err.strip().splitlines()) == 1 and str(cut) in err and "gzip" in err, err
+
+
 def test_a_position_reports_the_exact_fraction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the same two-thirds position tests/cli/test_odds.py values with the plain search
     table = tmp_path / "t.gz"

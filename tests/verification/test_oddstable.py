@@ -130,6 +130,18 @@ def test_a_wrong_value_is_refused(tmp_path: Path) -> None:
     assert "line" in refused(rewrite(path, rows))
 
 
+def test_a_state_listed_twice_or_written_otherwise_is_refused(tmp_path: Path) -> None:
+    """A state is one row, in the notation ``format_hidden`` writes: the same state again is refused, and a
+    reached state written with other spacing is not found (the checker looks states up by that text)."""
+    path, _ = table(tmp_path, POSITIONS[1])
+    rows = rows_of(path)
+    i = next(i for i, kind, _, _ in entries(rows) if kind == "value" and i > 0)
+    assert "listed twice" in refused(rewrite(path, rows + [rows[i]]))
+    kind, value, state = rows[i].split(" ", 2)
+    rows[i] = f"{kind} {value} {state.replace(' ', '  ', 1)}"
+    assert "not in the table" in refused(rewrite(path, rows))
+
+
 def test_a_missing_state_is_refused(tmp_path: Path) -> None:
     path, _ = table(tmp_path, POSITIONS[1])
     rows = rows_of(path)

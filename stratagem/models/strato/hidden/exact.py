@@ -33,6 +33,7 @@ from __future__ import annotations
 import gzip
 import json
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,11 +41,11 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
-from stratagem.core.io import write_atomic
+from stratagem.core.io import write_atomic_with
 from stratagem.models.strato.hidden import odds_kernel as kernel
 from stratagem.models.strato.hidden.game import DRAW, PLAY, REVEAL, HiddenState, HiddenStrato, format_hidden
 from stratagem.models.strato.rules.notation import Move
@@ -351,15 +352,19 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
     what the policy's search ``policy`` did) to ``path`` (see the module docstring): gzip text, a JSON
     header line (``header`` with the format, the start, the claims and the counts added), then one ``KIND
     VALUE [MOVE] STATE`` line a state. The file is whole or not there (written beside ``path``, then moved);
-    ``stop`` (a deadline) is asked every few rows, and :class:`TableStopped` raised when it says so."""
+    ``stop`` (a deadline) is asked every few rows, and :class:`TableStopped` raised when it says so.
+
+    The rows go to a temporary file as they are made (the header, with the claims, is known only at the
+    end), and only each listed state's two bounds are kept, under its text: a table of millions of rows
+    is written in a few hundred bytes a row."""
     game = solver.game
     if policy is not None:
         policy._last = solver._last  # the same deal's vectors: each state's is made once
-    rows: dict[HiddenState, str] = {}
-    bounds: dict[HiddenState, tuple[int, int]] = {}
+    bounds: dict[str, tuple[int, int]] = {}  # each listed state's (U, L), by its row's state
     counts = {"frontier": 0, "policy": 0}
     sys_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(sys_limit, 20_000))
+    spool = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed by the with below)
 
     def source(state: HiddenState) -> tuple[int, int, int, int, Solver]:
         low, high, best, weight = solver.kept(state)
@@ -370,19 +375,30 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
         return low, high, best, weight, solver
 
     def listed(state: HiddenState) -> tuple[int, int]:
-        found = bounds.get(state)
+        text = format_hidden(state)
+        found = bounds.get(text)
         if found is not None:
             return found
         weight = solver.weight(state.pile)
         if state.phase == PLAY and solver.hopeless(state):
-            rows[state] = f"floor 0 {format_hidden(state)}"
-            bounds[state] = (0, 0)
-            return 0, 0
+            line, result = f"floor 0 {text}", (0, 0)
+        else:
+            line, result = row(state, text, weight)
+        kind = line.split(" ", 1)[0]
+        if kind in counts:
+            counts[kind] += 1
+        if stop is not None and len(bounds) % _CLOCK_ROWS == 0 and stop():
+            raise TableStopped(f"stopped after {len(bounds):,} rows")
+        spool.write(line + "\n")
+        bounds[text] = result
+        return result
+
+    def row(state: HiddenState, text: str, weight: int) -> tuple[str, tuple[int, int]]:
+        """The line of a listed state that is not a floor, and its ``(U, L)``."""
         low, high, best, _, by = source(state)
-        text = format_hidden(state)
         if low < 0 and by is solver:
-            result, line = (weight, 0), f"frontier 1 {text}"
-        elif high < weight or (state.phase == REVEAL and low > 0) or (low > 0 and best < 0):
+            return f"frontier 1 {text}", (weight, 0)
+        if high < weight or (state.phase == REVEAL and low > 0) or (low > 0 and best < 0):
             if state.phase == REVEAL:
                 up = lo = 0
                 for card, _ in game.chance_outcomes(state):
@@ -395,8 +411,8 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
                     up, lo = max(up, u), max(lo, v)
             if up > high:
                 raise AssertionError(f"{text}: recomputed {up}/{weight} above the kept bound {high}/{weight}")
-            result, line = (up, lo), f"value {Fraction(up, weight)} {text}"
-        elif low > 0:
+            return f"value {Fraction(up, weight)} {text}", (up, lo)
+        if low > 0:
             if state.phase == PLAY and best >= REDRAW_MOVE:
                 e = best - REDRAW_MOVE
                 move = _announce_text(e)
@@ -408,47 +424,44 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
                     chosen, child = game.play(state, best)
                 move = game.format_move(state, chosen)
             lo = after(child)[1]
-            result, line = (weight, lo), f"policy {Fraction(lo, weight)} {move} {text}"
-        else:
-            result, line = (weight, 0), f"frontier 1 {text}"
-        kind = line.split(" ", 1)[0]
-        if kind in counts:
-            counts[kind] += 1
-        if stop is not None and len(rows) % _CLOCK_ROWS == 0 and stop():
-            raise TableStopped(f"stopped after {len(rows):,} rows")
-        rows[state] = line
-        bounds[state] = result
-        return result
+            return f"policy {Fraction(lo, weight)} {move} {text}", (weight, lo)
+        return f"frontier 1 {text}", (weight, 0)
 
     def after(state: HiddenState) -> tuple[int, int]:
+        """``(U, L)`` of what a move or a card leads to (draw states are not remembered: below them every
+        listed state is)."""
         if state.status != ONGOING:
             weight = solver.weight(state.pile)
             return (weight, weight) if state.status == WON else (0, 0)
         if state.phase != DRAW:
             return listed(state)
-        found = bounds.get(state)
-        if found is not None:
-            return found
         up = lo = 0
         for card, _ in game.chance_outcomes(state):
             u, v = after(game.apply(state, card))
             up, lo = up + u, lo + v
-        bounds[state] = (up, lo)
         return up, lo
 
-    try:
-        up, lo = listed(solver.root)
-    finally:
-        sys.setrecursionlimit(sys_limit)
-    weight = solver.weight(solver.root.pile)
-    upper, lower = Fraction(up, weight), Fraction(lo, weight)
-    head = {"format": TABLE_FORMAT, "game": "strato", **header, "start": format_hidden(solver.root),
-            "claim": {"upper_bound": str(upper), "lower_bound": str(lower), "exact": upper == lower},
-            "states": len(rows), "frontier": counts["frontier"], "policy": counts["policy"]}
-    lines = [json.dumps(head, sort_keys=True), *rows.values()]
-    # No file name or time in the gzip header: the same table gives the same bytes wherever it is written.
-    write_atomic(path, gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), compresslevel=6, mtime=0))
-    return TableSummary(upper, lower, len(rows), counts["frontier"], counts["policy"])
+    with spool:
+        try:
+            up, lo = listed(solver.root)
+        finally:
+            sys.setrecursionlimit(sys_limit)
+        weight = solver.weight(solver.root.pile)
+        upper, lower = Fraction(up, weight), Fraction(lo, weight)
+        head = {"format": TABLE_FORMAT, "game": "strato", **header, "start": format_hidden(solver.root),
+                "claim": {"upper_bound": str(upper), "lower_bound": str(lower), "exact": upper == lower},
+                "states": len(bounds), "frontier": counts["frontier"], "policy": counts["policy"]}
+
+        def fill(handle: BinaryIO) -> None:
+            # No file name or time in the gzip header: the same table gives the same bytes wherever it is written.
+            with gzip.GzipFile(filename="", mode="wb", compresslevel=6, fileobj=handle, mtime=0) as out:
+                out.write((json.dumps(head, sort_keys=True) + "\n").encode("utf-8"))
+                spool.seek(0)
+                while chunk := spool.read(1 << 20):
+                    out.write(chunk.encode("utf-8"))
+
+        write_atomic_with(path, fill)
+    return TableSummary(upper, lower, len(bounds), counts["frontier"], counts["policy"])
 
 
 def value_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: Solver | None = None

@@ -83,6 +83,13 @@ PHASE_WORDS = {PLAY: "play", REVEAL: "reveal", TARGET: "target", DRAW: "draw"}
 _PHASE_CODES = {word: code for code, word in PHASE_WORDS.items()}
 
 
+#: Entries the engine's caches hold before they are emptied (a value table's walk meets millions of states):
+#: every outcome of a card at an end (a few KB an entry), one move's outcome, whether a table is won.
+TABLES_KEPT = 200_000
+OUTCOMES_KEPT = 2_000_000
+VICTORIES_KEPT = 2_000_000
+
+
 class HiddenState(NamedTuple):
     """A Strato position whose draw pile is a multiset (sorted weather letters), order undecided.
 
@@ -146,6 +153,7 @@ class HiddenStrato:
         self.hand_size = HAND_SIZE[self.num_players]
         self._victory: dict[tuple[Row, ...], bool] = {}
         self._tables: dict[tuple[tuple[Row, ...], str, str, int, int], list[Outcome]] = {}
+        self._outcomes: dict[tuple[tuple[Row, ...], str, Move], tuple[Move, tuple[Row, ...]]] = {}
 
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> HiddenState:
@@ -194,15 +202,11 @@ class HiddenStrato:
                 if move == announce(move.row, move.end) and (move.row, move.end) in self._announcements(state):
                     return move, self._announced(state, move.row, move.end)
             else:
-                wanted = {move}
-                if move.exchange:
-                    wanted.add(move._replace(target=move.target[::-1]))
                 for card, r, end, redraw in self._places(state):
                     if (card, r, end, redraw) == (move.card, move.row, move.end, move.redraw):
-                        for target, rows, exchange in self._table(state.rows, card, state.last, r, end):
-                            candidate = Move(card, r, end, target, redraw, exchange)
-                            if candidate in wanted:
-                                return candidate, self._after_table(state, rows, card, redraw)
+                        found = self._outcome(state.rows, state.last, move)
+                        if found is not None:
+                            return found[0], self._after_table(state, found[1], card, redraw)
         raise IllegalMove(f"{format_move(move) if move.card else _format_announce(move)} is not legal here")
 
     def format_move(self, state: HiddenState, move: Move | str) -> str:
@@ -314,9 +318,32 @@ class HiddenStrato:
         key = (rows, card, last, r, end)
         found = self._tables.get(key)
         if found is None:
-            if len(self._tables) > 2_000_000:
+            if len(self._tables) >= TABLES_KEPT:
                 self._tables.clear()
             found = self._tables[key] = table_outcomes(rows, card, last, r, end, self.options)
+        return found
+
+    def _outcome(self, rows: tuple[Row, ...], last: str, move: Move) -> tuple[Move, tuple[Row, ...]] | None:
+        """The legal placement ``move`` stands for (an exchange either way round) and the table it leaves,
+        from the rules' outcomes of its card at its end; None if they hold no such target. Remembered by
+        move, not by all the outcomes (a value table's walk meets millions of tables and needs one move of
+        each)."""
+        key = (rows, last, move)
+        found = self._outcomes.get(key)
+        if found is None:
+            wanted = {move}
+            if move.exchange:
+                wanted.add(move._replace(target=move.target[::-1]))
+            outcomes = self._tables.get((rows, move.card, last, move.row, move.end))
+            if outcomes is None:
+                outcomes = table_outcomes(rows, move.card, last, move.row, move.end, self.options)
+            for target, after, exchange in outcomes:
+                candidate = Move(move.card, move.row, move.end, target, move.redraw, exchange)
+                if candidate in wanted:
+                    if len(self._outcomes) >= OUTCOMES_KEPT:
+                        self._outcomes.clear()
+                    found = self._outcomes[key] = (candidate, after)
+                    break
         return found
 
     def _after_table(self, state: HiddenState, rows: tuple[Row, ...], card: str, redraw: bool) -> HiddenState:
@@ -352,6 +379,8 @@ class HiddenStrato:
     def _won(self, rows: tuple[Row, ...]) -> bool:
         verdict = self._victory.get(rows)
         if verdict is None:
+            if len(self._victory) >= VICTORIES_KEPT:
+                self._victory.clear()
             verdict = self._victory[rows] = self.challenge.victory(rows)
         return verdict
 
