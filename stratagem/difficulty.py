@@ -9,7 +9,8 @@ gives, per challenge and player count, one :class:`Card`:
   value below, the optimum's bound above); they are never folded into the distribution, which is therefore the
   distribution over the deals that finished (say so when some did not: the hard deals may be the ones
   that did not finish).
-- **teams** (2 to 4 players): for each agent kind, the games it won over all the deals and shuffles, with
+- **teams** (2 to 4 players, and the agents that played the solo deals when the sweep had
+  ``--solo-agents``): for each agent kind, the games it won over all the deals and shuffles, with
   the 95% Wilson interval of the pooled win rate (an estimate of the agents' win probability on a random
   deal of the challenge, not a proof; with several shuffles per deal the games are clustered by deal and the
   interval is somewhat too narrow), and the distribution of the per-deal win rate.
@@ -178,8 +179,8 @@ class Card:
                                "deals": self.deals}
         if self.players == 1:
             out["solo"] = self.solo_summary()
-        else:
-            out["teams"] = self.team_summary()
+        if self.players > 1 or self.teams:
+            out["teams"] = self.team_summary()  # solo: the agents that played the solo deals (--solo-agents)
         out["open"] = self.open_summary()
         out["hardest"] = [_listed(self, r) for r in self.hardest]
         out["easiest"] = [_listed(self, r) for r in self.easiest]
@@ -268,7 +269,10 @@ def _card_markdown(card: Card) -> list[str]:
         lines += ["| win probability | " + " | ".join(BINS) + " | undecided |",
                   "|---|" + "---:|" * (len(BINS) + 1),
                   "| deals | " + " | ".join(str(n) for n in card.histogram()) + f" | {s['undecided']} |", ""]
-    else:
+        if card.teams:
+            lines += ["**Agents playing the solo deals** (`--solo-agents`): each agent kind's wins, 95% Wilson "
+                      "intervals -- what a player of that kind achieves, an estimate, not a bound.", ""]
+    if card.players > 1 or card.teams:
         lines += ["| agent | deals | games | wins | win rate [95% CI] | deals never won | deals always won | "
                   "cut short | CPU s per turn |", "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
         for t in card.team_summary():

@@ -12,7 +12,8 @@ information):
   interval the searches *proved* (``low`` the policy's value, ``high`` the optimum's bound, 1 when its
   search proved none): a sweep never claims more than it proved. (``stratagem odds --table`` writes the
   value table that ``verify`` checks; the sweep keeps no table.)
-- **team** (``players`` 2 to 4, method ``hidden:AGENT``): the agent kind ``AGENT`` (``name[:key=value..]``,
+- **team** (``players`` 2 to 4, or 1 with ``solo_agents``: ``--solo-agents``; method ``hidden:AGENT``): the
+  agent kind ``AGENT`` (``name[:key=value..]``,
   :mod:`stratagem.models.strato.hidden.agents`) in every seat plays the deal ``shuffles`` times, the
   hands as dealt and the pile shuffled again each time (shuffle ``k`` by the seed ``"SEED:PLAYERS:k"``),
   each agent seeing only what its player sees (:func:`stratagem.teamplay.play_deal`). The record holds
@@ -96,15 +97,18 @@ class HiddenTask:
         """The command that reproduces this task's record (into a results file of its own)."""
         limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
         team = "" if self.agent is None else f" --agents {self.agent} --shuffles {self.shuffles}"
+        if self.agent is not None and self.players == 1:
+            team += " --solo-agents"
         return (f"stratagem sweep {self.puzzle} --information hidden --seeds {self.seed}..{self.seed} "
                 f"--players {self.players}{team}{limit} --workers 0 --out deal.jsonl")
 
 
 def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[int],
                 agents: Sequence[str] = (DEFAULT_AGENT,), shuffles: int = 4,
-                time_limit: float | None = None) -> list[HiddenTask]:
-    """The tasks of a hidden sweep: every puzzle × player count × seed, a solo task for 1 player and one
-    task per agent kind for more; each puzzle read and checked (and each agent spec) before any work."""
+                time_limit: float | None = None, solo_agents: bool = False) -> list[HiddenTask]:
+    """The tasks of a hidden sweep: every puzzle × player count × seed, a solo task for 1 player (and with
+    ``solo_agents`` one task per agent kind too) and one task per agent kind for more; each puzzle read and
+    checked (and each agent spec) before any work."""
     from stratagem.models.strato.hidden.agents import make_strato_agent
     from stratagem.solvers.agents import AgentError, parse_agent_spec
 
@@ -131,7 +135,7 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
         puzzle = load_strato(path)
         for count in players:
             for seed in seeds:
-                for agent in [None] if count == 1 else specs:
+                for agent in ([None, *specs] if solo_agents else [None]) if count == 1 else specs:
                     task = HiddenTask(str(path), digest, puzzle.challenge.name, puzzle.setup(), count, seed, agent,
                                       shuffles if agent is not None else 1, limit)
                     tasks.setdefault(task.key, task)

@@ -83,6 +83,27 @@ def test_the_team_card_pools_games_with_a_wilson_interval() -> None:
     assert with_open.team_summary()[0]["by_open_optimum"] == {"7": {"deals": 3, "games": 6, "wins": 5}}
 
 
+def test_a_solo_card_shows_the_agents_that_played_its_deals_beside_the_odds(tmp_path: Path) -> None:
+    """With ``--solo-agents`` records (an agent in the one seat), the solo card keeps the odds' distribution
+    and ranking and adds the agents' pooled win rates, in the text, the JSON and the page."""
+    records = RECORDS + [team(s, "guided", w, 2, players=1) for s, w in [(0, 2), (1, 1), (4, 0)]]
+    [card] = [c for c in difficulty(records, "r.jsonl").cards if c.players == 1]
+    [row] = card.team_summary()
+    assert (row["agent"], row["deals"], row["games"], row["wins"]) == ("guided", 3, 6, 3)
+    assert [r["seed"] for r in card.hardest] == [4, 1]  # still ranked by the exact odds
+    assert card.to_json()["teams"][0]["win_rate_ci95"] == list(wilson_interval(3, 6))
+    assert card.solo_summary()["exact"] == 5
+    results = tmp_path / "r.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert run(["report", str(results), "--html", "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    for name in ("report.md", "report.html"):
+        text = (tmp_path / "out" / name).read_text()
+        solo_part = text.split("2 players")[0]
+        assert "Agents playing the solo deals" in solo_part and "guided" in solo_part, name
+    plain = [c for c in difficulty(RECORDS, "r.jsonl").cards if c.players == 1][0]
+    assert "teams" not in plain.to_json()
+
+
 def test_text_json_and_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     results, opened = tmp_path / "r.jsonl", tmp_path / "o.jsonl"
     results.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))

@@ -14,6 +14,7 @@ import pytest
 
 from stratagem.cli.main import run
 from stratagem.core.errors import BadInput
+from stratagem.difficulty import reproduce_hidden
 from stratagem.loading import deal_of, load_strato
 from stratagem.models.strato.hidden.exact import compiled_odds
 from stratagem.models.strato.hidden.game import HiddenStrato
@@ -57,6 +58,22 @@ def test_plan_makes_a_solo_task_for_one_player_and_one_per_agent_for_teams() -> 
     # neither the limit nor the shuffles make another deal
     again = plan_hidden([CHALLENGE_0], range(3), [1, 2], ["greedy", "cpimc:samples=2"], shuffles=2, time_limit=99)
     assert [t.key for t in again] == [t.key for t in tasks]
+
+
+def test_solo_agents_add_an_agent_task_to_each_solo_deal_and_reproduce_it() -> None:
+    """Without ``--solo-agents`` a solo deal is the exact odds alone; with it, each agent kind also plays the
+    solo deal (its own task and key), and the command that reproduces its record says so."""
+    plain = plan_hidden([CHALLENGE_0], range(2), [1, 2], ["greedy"], shuffles=3)
+    both = plan_hidden([CHALLENGE_0], range(2), [1, 2], ["greedy"], shuffles=3, solo_agents=True)
+    added = [t for t in both if t.key not in {p.key for p in plain}]
+    assert [(t.players, t.method, t.shuffles) for t in added] == [(1, "hidden:greedy", 3)] * 2
+    record = run_hidden_task(added[0])
+    assert record["players"] == 1 and record["team"]["played"] == 3 and record_key(record) == added[0].key
+    assert reproduce_hidden(record) == added[0].command()
+    assert added[0].command().endswith("--agents greedy --shuffles 3 --solo-agents --workers 0 --out deal.jsonl")
+    [again] = [t for t in plan_hidden([CHALLENGE_0], [0], [1], ["greedy"], shuffles=3, solo_agents=True)
+               if t.agent is not None]
+    assert again.key == added[0].key
 
 
 @pytest.mark.parametrize(("kwargs", "fragment"), [
@@ -166,6 +183,8 @@ def test_reproduce_command_names_the_task() -> None:
 @pytest.mark.parametrize(("args", "fragment"), [
     (["--shuffles", "3"], "--information hidden"),
     (["--agents", "greedy"], "--information hidden"),
+    (["--solo-agents"], "--information hidden"),
+    (["--information", "hidden", "--players", "2", "--solo-agents"], "--players with 1"),
     (["--information", "hidden", "--method", "auto"], "--information open"),
     (["--information", "hidden", "--agents", "nosuch"], "unknown Strato agent"),
 ])

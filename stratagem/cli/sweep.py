@@ -61,11 +61,15 @@ SUMMARY_FORMAT = "stratagem/sweep-summary@1"
               help="Player counts, comma-separated (1,2,4).")
 @click.option("--information", type=click.Choice(INFORMATION), default=OPEN, show_default=True,
               help="open: solve each deal seeing every card. hidden: as players see it -- solo, the exact win "
-                   "probability with the pile hidden (or 'unknown' with the proven interval); 2 to 4 players, "
-                   "each --agents kind's win rate over --shuffles shuffles of the pile.")
+                   "probability with the pile hidden (or 'unknown' with the proven interval); 2 to 4 players "
+                   "(and solo with --solo-agents), each --agents kind's win rate over --shuffles shuffles of "
+                   "the pile.")
 @click.option("--agents", "agent_specs", default=None, metavar="A,B,...",
-              help=f"With --information hidden: the team agent kinds (default {DEFAULT_AGENT}); parameters as "
+              help=f"With --information hidden: the agent kinds (default {DEFAULT_AGENT}); parameters as "
                    "name:key=value.")
+@click.option("--solo-agents", is_flag=True,
+              help="With --information hidden and 1 player: the --agents kinds also play each solo deal "
+                   "--shuffles times (a win rate beside the exact or bounded odds: an estimate, not a proof).")
 @click.option("--shuffles", type=click.IntRange(1, MAX_SHUFFLES), default=4, show_default=True,
               help="With --information hidden: games per team task, the deal's hands kept and its pile shuffled "
                    "again for each.")
@@ -99,8 +103,8 @@ SUMMARY_FORMAT = "stratagem/sweep-summary@1"
 @json_option(f"Print the summary as one JSON object ({SUMMARY_FORMAT}) on stdout instead of the progress bar and "
              "the summary line.")
 def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, players_text: str,
-          information: str, agent_specs: str | None, shuffles: int, methods: tuple[str, ...], time_limit: float,
-          proof_dir: str | None, out_path: str, scheduler: str | None,
+          information: str, agent_specs: str | None, solo_agents: bool, shuffles: int, methods: tuple[str, ...],
+          time_limit: float, proof_dir: str | None, out_path: str, scheduler: str | None,
           workers: int | None, connect_timeout: float, retry_unknown: bool, retry_uncertified: bool,
           force_settings: bool, quiet: bool, as_json: bool) -> int:
     """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.
@@ -119,8 +123,10 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         raise BadInput("<argument>", "--seeds", str(exc)) from None
     players = _int_list(players_text, "--players")
     hidden = information == HIDDEN
-    if not hidden and (agent_specs is not None or given("shuffles")):
-        raise click.UsageError("--agents and --shuffles are for --information hidden")
+    if not hidden and (agent_specs is not None or given("shuffles") or solo_agents):
+        raise click.UsageError("--agents, --solo-agents and --shuffles are for --information hidden")
+    if solo_agents and 1 not in players:
+        raise click.UsageError("--solo-agents plays solo deals: give --players with 1")
     if hidden and (methods or proof_dir is not None or retry_uncertified):
         raise click.UsageError("--method, --proof-dir and --retry-uncertified are for --information open")
     results = ResultsFile(out_path)
@@ -132,7 +138,8 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     tasks: list[Any]
     if hidden:
         agents = [a for a in (agent_specs or DEFAULT_AGENT).split(",") if a.strip()]
-        tasks = list(plan_hidden(puzzles, seeds, players, agents or [DEFAULT_AGENT], shuffles, time_limit))
+        tasks = list(plan_hidden(puzzles, seeds, players, agents or [DEFAULT_AGENT], shuffles, time_limit,
+                                 solo_agents=solo_agents))
     else:
         tasks = list(plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir))
     count = len(to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,

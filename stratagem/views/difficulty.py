@@ -99,6 +99,10 @@ def difficulty_page(report: DifficultyReport) -> str:
         who = "solo" if card.players == 1 else f"{card.players} players"
         body = f"<p class=\"muted\">{card.deals} deal(s) of {_code(card.puzzle)}.</p>"
         body += _solo(card) if card.players == 1 else _teams(card)
+        if card.players == 1 and card.teams:
+            body += ("<p><b>Agents playing the solo deals</b> (<code>--solo-agents</code>): each agent kind's wins, "
+                     "95% Wilson intervals -- what a player of that kind achieves, an estimate, not a bound.</p>"
+                     + _teams(card))
         body += _open(card)
         if card.alike is not None:
             r = card.alike
