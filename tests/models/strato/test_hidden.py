@@ -14,6 +14,7 @@ import itertools
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
 
@@ -25,6 +26,7 @@ from stratagem.models.strato.hidden.game import (
     PLAY,
     REVEAL,
     TARGET,
+    HiddenState,
     HiddenStrato,
     announce,
     format_hidden,
@@ -118,11 +120,9 @@ def test_engine_hidden_turns_equal_open_turns_with_the_same_draws(players: int) 
             state = after
 
 
-def test_engine_one_play_by_index_is_that_of_all_plays() -> None:
-    """``HiddenStrato.play(state, i)`` (a value table's policy rows) is ``plays(state)[i]`` at every play
-    and target state of random solo games, and no other index is a play."""
-    rng = random.Random(3)
-    checked = 0
+def random_solo_decisions(rng_seed: int) -> Iterator[tuple[HiddenStrato, HiddenState, list[tuple[Move, HiddenState]]]]:
+    """Every play and target state of eight random solo games (challenges 0 and 1), with its plays."""
+    rng = random.Random(rng_seed)
     for seed in range(8):
         challenge = puzzle_challenge("challenge-1" if seed % 2 else "challenge-0")
         start = hide(seeded_deal(challenge, seed, 1))
@@ -131,14 +131,22 @@ def test_engine_one_play_by_index_is_that_of_all_plays() -> None:
         while not game.is_terminal(state):
             if state.phase in (PLAY, TARGET):
                 plays = game.plays(state)
-                assert [game.play(state, i) for i in range(len(plays))] == plays
-                for wrong in (-1, len(plays)):
-                    with pytest.raises(IndexError):
-                        game.play(state, wrong)
-                checked += len(plays)
+                yield game, state, plays
                 state = rng.choice(plays)[1]
             else:
                 state = game.apply(state, rng.choice(game.chance_outcomes(state))[0])
+
+
+def test_engine_one_play_by_index_is_that_of_all_plays() -> None:
+    """``HiddenStrato.play(state, i)`` (a value table's policy rows) is ``plays(state)[i]`` at every play
+    and target state of random solo games, and no other index is a play."""
+    checked = 0
+    for game, state, plays in random_solo_decisions(3):
+        assert [game.play(state, i) for i in range(len(plays))] == plays
+        for wrong in (-1, len(plays)):
+            with pytest.raises(IndexError):
+                game.play(state, wrong)
+        checked += len(plays)
     assert checked > 1000
 
 
@@ -148,34 +156,24 @@ def test_engine_resolve_finds_each_play_and_refuses_what_is_not_one() -> None:
     refuses a card not in hand, a target the rules do not offer, a Redraw announced at a target state."""
     rng = random.Random(5)
     checked = refused = 0
-    for seed in range(8):
-        challenge = puzzle_challenge("challenge-1" if seed % 2 else "challenge-0")
-        start = hide(seeded_deal(challenge, seed, 1))
-        game = HiddenStrato(challenge, OPTIONS, start)
-        state = start
-        while not game.is_terminal(state):
-            if state.phase in (PLAY, TARGET):
-                plays = game.plays(state)
-                for move, after in plays:
-                    assert game.resolve(state, move) == (move, after)
-                    if move.exchange:
-                        assert game.resolve(state, move._replace(target=move.target[::-1])) == (move, after)
-                    checked += 1
-                move = rng.choice(plays)[0]
-                wrong = [move._replace(card=w) for w in "CFRSTW" if w not in state.hands[0] and w != move.card]
-                wrong += [move._replace(target=(), exchange=False)] if move.target else []
-                wrong += [move._replace(redraw=not move.redraw)] if move.card else []
-                if state.phase == TARGET:
-                    wrong.append(announce(state.row, state.end))
-                for bad in wrong:
-                    if bad in [m for m, _ in plays]:
-                        continue
-                    with pytest.raises(IllegalMove):
-                        game.resolve(state, bad)
-                    refused += 1
-                state = rng.choice(plays)[1]
-            else:
-                state = game.apply(state, rng.choice(game.chance_outcomes(state))[0])
+    for game, state, plays in random_solo_decisions(5):
+        for move, after in plays:
+            assert game.resolve(state, move) == (move, after)
+            if move.exchange:
+                assert game.resolve(state, move._replace(target=move.target[::-1])) == (move, after)
+            checked += 1
+        move = rng.choice(plays)[0]
+        wrong = [move._replace(card=w) for w in "CFRSTW" if w not in state.hands[0] and w != move.card]
+        wrong += [move._replace(target=(), exchange=False)] if move.target else []
+        wrong += [move._replace(redraw=not move.redraw)] if move.card else []
+        if state.phase == TARGET:
+            wrong.append(announce(state.row, state.end))
+        for bad in wrong:
+            if bad in [m for m, _ in plays]:
+                continue
+            with pytest.raises(IllegalMove):
+                game.resolve(state, bad)
+            refused += 1
     assert checked > 1000 and refused > 300
 
 
