@@ -135,7 +135,8 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
         puzzle = load_strato(path)
         for count in players:
             for seed in seeds:
-                for agent in ([None, *specs] if solo_agents else [None]) if count == 1 else specs:
+                kinds: list[str | None] = [*specs] if count > 1 else [None, *specs] if solo_agents else [None]
+                for agent in kinds:  # None: the solo odds
                     task = HiddenTask(str(path), digest, puzzle.challenge.name, puzzle.setup(), count, seed, agent,
                                       shuffles if agent is not None else 1, limit)
                     tasks.setdefault(task.key, task)

@@ -69,13 +69,12 @@ from stratagem.models.strato.hidden.game import (
     TARGET,
     HiddenState,
     HiddenStrato,
-    announce,
     format_hidden,
     parse_hidden,
+    parse_play,
 )
 from stratagem.models.strato.rules.cards import WEATHERS
 from stratagem.models.strato.rules.challenge import Challenge
-from stratagem.models.strato.rules.notation import parse_move
 from stratagem.models.strato.rules.position import ONGOING, WON, Row
 from stratagem.verification.policy import policy_game
 from stratagem.verification.verdict import Verdict
@@ -346,11 +345,7 @@ def _successor(game: HiddenStrato, state: HiddenState, text: str, number: int) -
     legal (its card in hand, or the revealed card at the announced end; an announcement with cards in the
     pile) and its target one of the rules' choices for that card at that end."""
     try:
-        if len(text) == 3 and text[0] == "!" and text[1].isdigit() and text[2] in "LR":
-            move = announce(int(text[1]) - 1, "LR".index(text[2]))
-        else:
-            move = parse_move(text)
-        return game.resolve(state, move)[1]
+        return game.resolve(state, parse_play(text))[1]
     except NotationError as exc:
         raise _Bad(f"line {number}: {exc}") from None
     except IllegalMove:

@@ -420,11 +420,9 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
                 e = best - REDRAW_MOVE
                 move = _announce_text(e)
                 child = state._replace(hands=("",), phase=REVEAL, row=e // 2, end=e % 2)
-            else:
-                if state.phase == PLAY:
-                    chosen, child = game.resolve(state, by.play(state, best))
-                else:
-                    chosen, child = game.play(state, best)
+            else:  # a play's index read by the compiled generator; a target's, among one end's few
+                chosen, child = (game.resolve(state, by.play(state, best)) if state.phase == PLAY
+                                 else game.play(state, best))
                 move = game.format_move(state, chosen)
             lo = after(child)[1]
             return f"policy {Fraction(lo, weight)} {move} {text}", (weight, lo)

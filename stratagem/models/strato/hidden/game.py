@@ -75,6 +75,7 @@ __all__ = [
     "format_hidden",
     "hide",
     "parse_hidden",
+    "parse_play",
 ]
 
 #: Phases of a turn: who acts next and how.
@@ -120,6 +121,14 @@ def hide(state: State) -> HiddenState:
 def announce(row: int, end: int) -> Move:
     """The move that announces a Redraw at end ``end`` of row ``row`` (written ``!1L``)."""
     return Move("", row, end, (), True, False)
+
+
+def parse_play(text: str) -> Move:
+    """A decision's notation, syntax only: an announcement (``!1L``, :func:`announce`) or a card's play in the
+    open notation (``W1R:1R2>1R1``, ``!S1L:1R2``); :class:`NotationError` if it is neither."""
+    if len(text) == 3 and text[0] == "!" and text[1].isdigit() and text[2] in SIDE_LETTERS:
+        return announce(int(text[1]) - 1, SIDE_LETTERS.index(text[2]))
+    return parse_move(text)
 
 
 def _without(multiset: str, card: str) -> str:
@@ -222,15 +231,10 @@ class HiddenStrato:
             if len(text) != 1 or text not in state.pile:
                 raise IllegalMove(f"{text!r}: the next card comes from the pile ({state.pile or 'empty'})")
             return text
-        if len(text) == 3 and text[0] == "!" and text[1].isdigit() and text[2] in SIDE_LETTERS:
-            move: Move = announce(int(text[1]) - 1, SIDE_LETTERS.index(text[2]))
-        else:
-            move = parse_move(text)
-        wanted = {move} | ({move._replace(target=move.target[::-1])} if move.exchange else set())
-        for candidate in self.legal_moves(state):
-            if candidate in wanted:
-                return candidate
-        raise IllegalMove(f"{text} is not legal here")
+        try:
+            return self.resolve(state, parse_play(text))[0]
+        except IllegalMove:
+            raise IllegalMove(f"{text} is not legal here") from None
 
     def format_state(self, state: HiddenState) -> str:
         return format_hidden(state)
