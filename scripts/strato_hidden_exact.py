@@ -3,7 +3,7 @@
 For each solo deal of the puzzles named: :func:`~stratagem.models.strato.hidden.exact.odds_interval` under
 a wall-clock limit (the probe "won with certainty?", the exact compiled search, else the guided policy's
 exact value with small-weight states cut), its states, table memory and CPU seconds; the value table
-(``stratagem/strato-odds-table@2``) written and checked by ``verify`` with the rules alone, with both CPU
+(``stratagem/strato-odds-table@3``) written and checked by ``verify`` with the rules alone, with both CPU
 times and their ratio. ``--python-seconds`` also runs the Python search (``hidden/odds.py``'s
 ``solo_odds``) on each deal, for the ratio of the check to the search it replaced. Prints a Markdown table
 (one row a deal) for results/strato-hidden.md; one deal at a time.

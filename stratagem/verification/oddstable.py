@@ -1,5 +1,6 @@
-"""A solo Strato value table (``stratagem/strato-odds-table@2``, or ``@1`` without ``policy`` rows): an upper
-and a lower bound on the optimal win probability with the pile hidden, checked with the rules alone.
+"""A solo Strato value table (``stratagem/strato-odds-table@3``; ``@2`` without plans, ``@1`` without ``policy``
+rows): an upper and a lower bound on the optimal win probability with the pile hidden, checked with the
+rules alone.
 
 The table lists information states of solo Strato with the pile's order hidden
 (:class:`~stratagem.models.strato.hidden.game.HiddenStrato`, one player), each with a kind and a value
@@ -12,7 +13,11 @@ policy described by the table wins from it:
   moves, ``L`` likewise; a ``reveal`` state (chance): both the probability-weighted mean over the card that
   turns up. ``V`` must equal ``U``;
 - ``policy V MOVE`` (a decision only, ``@2``): ``L`` is what the one ``MOVE`` leads to, ``U`` is 1 (the
-  other moves are not looked at). ``V`` must equal ``L``, and ``MOVE`` must be legal;
+  other moves are not looked at). ``V`` must equal ``L``, and ``MOVE`` must be legal. From ``@3`` ``MOVE``
+  may be a **plan**, moves joined by ``;`` (``W1R:1R2;S2L``): the first is played here, and each next one
+  at the decision that follows, after **every** card or cards the rules can draw in between (those states
+  are not listed, whatever was drawn the plan goes on); when the plan is played out, what follows is
+  looked up as below a ``policy`` row's one move. ``L`` is then the plan's value over all those draws;
 - ``frontier 1``: ``U`` 1, ``L`` 0 (the table stops there);
 - ``floor 0``: a ``play`` state that cannot be won (:func:`floor_holds`): for every set of goal rows, the
   turns it still needs (:func:`turns_needed`) exceed the cards left in hand and pile, each turn playing one
@@ -82,9 +87,9 @@ from stratagem.verification.verdict import Verdict
 __all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "floor_holds", "is_table", "open_table",
            "read_table", "turns_needed"]
 
-TABLE_FORMAT = "stratagem/strato-odds-table@2"
-#: The formats read: ``@1`` is ``@2`` without ``policy`` rows.
-FORMATS = ("stratagem/strato-odds-table@1", TABLE_FORMAT)
+TABLE_FORMAT = "stratagem/strato-odds-table@3"
+#: The formats read: ``@2`` is ``@3`` without plans, ``@1`` is ``@2`` without ``policy`` rows.
+FORMATS = ("stratagem/strato-odds-table@1", "stratagem/strato-odds-table@2", TABLE_FORMAT)
 KINDS = ("value", "policy", "frontier", "floor")
 
 def turns_needed(challenge: Challenge, rows: tuple[Row, ...]) -> int:
@@ -256,7 +261,8 @@ def check_odds_table(path: str | Path, verdict: Verdict, name: str) -> TableChec
         if upper is None:
             raise BadInput(name, "claim.upper_bound", "missing (an exact fraction such as 37/45)")
         lower = _fraction(claim, "lower_bound", name)
-        found = check_table(game, rows, policies=header.get("format") == TABLE_FORMAT)
+        version = FORMATS.index(header["format"]) + 1
+        found = check_table(game, rows, policies=version >= 2, plans=version >= 3)
     statement = f"the optimal solo win probability is at most {upper}"
     if not found.valid:
         verdict.refute("upper_bound", statement, "table", found.problem)
@@ -352,10 +358,10 @@ def _successor(game: HiddenStrato, state: HiddenState, text: str, number: int) -
         raise _Bad(f"line {number}: {text} is not legal here") from None
 
 
-def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True) -> TableCheck:
+def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, plans: bool = True) -> TableCheck:
     """Check a value table's rows (``KIND VALUE [MOVE] STATE`` lines, the header left out) against
     ``game``'s rules from its start (see the module docstring); ``policies`` False refuses ``policy``
-    rows (format ``@1``).
+    rows (format ``@1``), ``plans`` False a policy row of more than one move (``@2``).
 
     Every row is read and its state's notation checked, but only the row's text is kept, under its state
     as written (the notation :func:`~stratagem.models.strato.hidden.game.format_hidden` writes, which the
@@ -383,12 +389,14 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True) 
             return TableCheck(None, 0, 0, f"line {number}: only ongoing solo play, reveal and target states are listed")
         if kind == "policy" and state.phase == REVEAL:
             return TableCheck(None, 0, 0, f"line {number}: a reveal state is chance: it has no policy move")
+        if kind == "policy" and not plans and ";" in parts[2]:
+            return TableCheck(None, 0, 0, f"line {number}: a plan of several moves needs format {TABLE_FORMAT}")
         table[text] = len(heads)
         heads.append(line[:len(line) - len(text) - 1])
     if format_hidden(root) not in table:
         return TableCheck(None, len(table), 0, "the start is not in the table")
     orders: dict[str, int] = {}
-    plans: dict[tuple[str, int], list[tuple[tuple[str, ...], int]]] = {}
+    draw_plans: dict[tuple[str, int], list[tuple[tuple[str, ...], int]]] = {}
     done: list[tuple[int, int] | None] = [None] * len(heads)
     counted = Counter[str]()
 
@@ -425,7 +433,8 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True) 
                 raise _Bad(f"line {number}: a floor is worth 0, not {value}")
             result = (0, 0)
         elif kind == "policy":
-            low = after(_successor(game, state, more[0], number), number)[1]
+            plan = more[0].split(";")
+            low = after(_successor(game, state, plan[0], number), number, plan[1:])[1]
             if _weight(value, m, number) != low:
                 raise _Bad(f"line {number}: the policy's move gives {Fraction(low, m)} by the rules from the listed "
                            f"states, not {value}")
@@ -453,17 +462,27 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True) 
         done[index] = result
         return result
 
-    def after(state: HiddenState, origin: int) -> tuple[int, int]:
+    def after(state: HiddenState, origin: int, plan: list[str] | tuple[str, ...] = ()) -> tuple[int, int]:
         """``(U, L)`` of what a move or a card leads to: a result, a listed state, or the draws (not
-        remembered: below them every listed state is)."""
+        remembered: below them every listed state is); with moves of a ``plan`` still to play, the next
+        decision plays the first of them, whatever was drawn (those states need not be listed)."""
         if state.status != ONGOING:
             return (_orders(state.pile, orders), _orders(state.pile, orders)) if state.status == WON else (0, 0)
+        if plan and state.phase in (PLAY, TARGET):
+            return after(_successor(game, state, plan[0], origin), origin, plan[1:])
+        if plan and state.phase == REVEAL:
+            up = low = 0
+            for card in sorted(set(state.pile), key=WEATHERS.index):
+                u, lo = after(game.apply(state, card), origin, plan)
+                up += u
+                low += lo
+            return up, low
         if state.phase != DRAW:
             return listed(state, origin)
         up = low = 0
         k = state.draws
         prefixes: dict[tuple[str, ...], HiddenState] = {(): state}
-        for drawn, ways in _draws(state.pile, k, plans):
+        for drawn, ways in _draws(state.pile, k, draw_plans):
             child = state
             for i in range(1, k + 1):
                 prefix = drawn[:i]
@@ -471,7 +490,7 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True) 
                 if reached is None:
                     reached = prefixes[prefix] = game.apply(child, drawn[i - 1])
                 child = reached
-            u, lo = after(child, origin)
+            u, lo = after(child, origin, plan)
             up += ways * u
             low += ways * lo
         return up, low

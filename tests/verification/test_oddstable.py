@@ -305,6 +305,66 @@ def test_policy_rows_are_refused_in_a_version_1_table(tmp_path: Path) -> None:
     assert "KIND" in refused(rewrite(path, rows, head))
 
 
+# -- plans: a policy row of several moves, played whatever is drawn between them (@3) -------------------------
+def plan_rows(rows: list[str]) -> list[int]:
+    return [i for i in policy_rows(rows) if ";" in rows[i].split(" ", 3)[2]]
+
+
+def test_a_certain_win_is_certified_with_plans_of_the_hand(tmp_path: Path) -> None:
+    """Challenge 0's solo-1: the search ends its winning lines at plans of the hand (two plays that win
+    whatever is drawn between them), and ``verify`` certifies them by playing every draw."""
+    path, _ = deal_table(tmp_path)
+    head, rows = read_table(path)
+    assert head["format"] == "stratagem/strato-odds-table@3" and plan_rows(rows)
+    assert verify(path).status == "certified"
+
+
+def _second_moves(game: HiddenStrato, row: str) -> tuple[str, str, list[tuple[str, bool]]]:
+    """A plan row's first move, its state and, at the decision after its first move (the pile's first card
+    drawn), every play of a card the hand held before the draw, with whether it wins there."""
+    _, _, plan, text = row.split(" ", 3)
+    state = parse_hidden(text)
+    first = plan.split(";")[0]
+    here = game.apply(state, game.parse_move(state, first))
+    while game.chance_outcomes(here):
+        here = game.apply(here, here.pile[0])
+    kept = state.hands[0].replace(first[0], "", 1)  # the plan's cards: any other came with the draw
+    return first, text, [(game.format_move(here, move), child.status == 1) for move, child in game.plays(here)
+                         if move.card in kept and not move.redraw]
+
+
+def test_a_plan_that_does_not_win_is_refused(tmp_path: Path) -> None:
+    path, game = deal_table(tmp_path)
+    rows = rows_of(path)
+    for i in plan_rows(rows):
+        first, text, seconds = _second_moves(game, rows[i])
+        losing = [move for move, wins in seconds if not wins]
+        if losing:
+            rows[i] = f"policy 1 {first};{losing[0]} {text}"
+            problem = refused(rewrite(path, rows))
+            assert "gives" in problem or "not in the table" in problem, problem
+            return
+    raise AssertionError("no plan row with a second move that does not win")
+
+
+def test_a_plan_cut_short_or_with_an_illegal_move_is_refused(tmp_path: Path) -> None:
+    path, _ = deal_table(tmp_path)
+    rows = rows_of(path)
+    i = plan_rows(rows)[0]
+    _, _, plan, text = rows[i].split(" ", 3)
+    rows[i] = f"policy 1 {plan.split(';')[0]} {text}"  # the first move alone: what it leads to is not listed
+    assert "not in the table" in refused(rewrite(path, rows))
+    rows[i] = f"policy 1 {plan.split(';')[0]};S1L {text}"  # no sun in a challenge-0 hand
+    assert "not legal" in refused(rewrite(path, rows))
+
+
+def test_plans_are_refused_in_a_version_2_table(tmp_path: Path) -> None:
+    path, _ = deal_table(tmp_path)
+    head, rows = read_table(path)
+    head["format"] = "stratagem/strato-odds-table@2"
+    assert "needs format stratagem/strato-odds-table@3" in refused(rewrite(path, rows, head))
+
+
 def test_an_interval_where_the_search_stops_is_certified(tmp_path: Path) -> None:
     """A state cap stops the exact search of a 13/15 position: the interval still holds the value, and the
     table certifies both ends (the lower one by the policy's evaluation)."""

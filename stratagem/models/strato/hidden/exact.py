@@ -10,7 +10,7 @@ probe "won with certainty?", the exact search, else the exact value of a guided 
 states cut (docs/design.md section 8).
 
 :func:`write_table` writes what the searches established as a **value table** (``stratagem/strato-odds-
-table@2``, docs/formats.md), which ``verify`` checks from the rules alone
+table@3``, docs/formats.md), which ``verify`` checks from the rules alone
 (:mod:`stratagem.verification.oddstable`), walking it from the start:
 
 - ``value``: a state the optimum's search bounded below 1 (a decision: the largest over **all** its
@@ -18,6 +18,8 @@ table@2``, docs/formats.md), which ``verify`` checks from the rules alone
   listed state or the end of the game, won 1 and lost 0);
 - ``policy``: a decision with a positive lower bound (proven won with certainty, or the policy's value),
   with the one move its search chose: its upper bound is the trivial 1, its value what that move leads to;
+  or, a ``play`` state whose hand alone wins within :data:`PLAN_PLAYS` plays whatever is drawn between
+  them, the plan's plays (``@3``), its value 1;
 - ``frontier``: 1 as an upper bound and 0 as a lower one (nothing known there);
 - ``floor``: 0 by the floor that verify computes itself (for every set of goal rows, more turns needed than
   cards left, or a weather's goal cards unable to reach those rows).
@@ -60,13 +62,21 @@ from stratagem.models.strato.search.relaxation_kernel import OutOfTime
 __all__ = ["TABLE_FORMAT", "CompiledOdds", "OddsInterval", "Solver", "TableSummary", "compiled_odds", "odds_interval",
            "value_table", "write_table"]
 
-TABLE_FORMAT = "stratagem/strato-odds-table@2"
+TABLE_FORMAT = "stratagem/strato-odds-table@3"
 #: Default cap on the states the compiled search keeps (each costs about 56 bytes with its table slot).
 MAX_STATES = 60_000_000
 PLAY_KIND, REVEAL_KIND, TARGET_KIND = 0, 1, 2
 #: The kernel's policies (``HiddenSolo.set_policy``): the cheap one, and the guided one (:meth:`Solver.guide`).
 CHEAP_POLICY, GUIDED_POLICY = 1, 2
 REDRAW_MOVE = 4096
+#: A kept best move from this number on is the first play of a plan from the hand (``HiddenSolo.set_plan``).
+PLAN_MOVE = 8192
+#: Plays of the hand alone that every search tries at every ``play`` state before anything else: a plan of at
+#: most this many plays that wins, whatever is drawn between them, makes the state won with certainty
+#: (docs/design.md section 8). Measured on the guided policy's evaluation (4^-12 and 4^-13 cuts): 2 plays
+#: cost 0-15% more time and raised the values by 0.05-0.11; 3 plays raised them further but took 2-3x the
+#: time, which a finer cut spends better on two of three deals.
+PLAN_PLAYS = 2
 #: Largest relaxed distance the guided policy tells apart (farther tables all count as one more).
 GUIDE_CAP = 12
 
@@ -110,10 +120,11 @@ class Solver:
         self.kernel_args = (self.packing.spec, lay.rows, lay.maxl, challenge.limit, needs, goal_len, kind, seq, combos,
                             max_states)
         self.kernel = kernel.HiddenSolo(*self.kernel_args)
+        self.kernel.set_plan(PLAN_PLAYS)
         self.tornadoes = [(row.left_tornado, row.right_tornado) for row in root.rows]
         #: The last vector made (a one-entry list, shared with another solver of the deal by :func:`write_table`).
         self._last: list[tuple[tuple[tuple[Row, ...], str, str], np.ndarray]] = []
-        self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # :meth:`play`'s, made at its first call
+        self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # :meth:`_move_buffers`
 
     def guide(self, like: Solver | None = None) -> None:
         """Make the kernel's policy the guided one (``HiddenSolo.set_policy(GUIDED_POLICY)``): the move
@@ -159,21 +170,39 @@ class Solver:
         self._last[:] = [(key, vector)]
         return vector
 
+    def _move_buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The compiled move generator's buffers (after, states, moves), made at the first call."""
+        if self._buffers is None:
+            size = self.packing.layout.size
+            self._buffers = (np.empty(size, np.int64), np.empty((sk.MAX_MOVES, size), np.int64),
+                             np.empty((sk.MAX_MOVES, sk.MOVE_FIELDS), np.int64))
+        return self._buffers
+
     def play(self, state: HiddenState, index: int) -> Move:
         """Play ``index`` of a ``play`` state (the index the kernel keeps as its best move), read from the
         compiled move generator, whose order is the rules' (``HiddenStrato.plays``): the writer then makes
         its state with the rules' outcomes of that one card at that one end, not those of every move before
         it."""
-        if self._buffers is None:
-            size = self.packing.layout.size
-            self._buffers = (np.empty(size, np.int64), np.empty((sk.MAX_MOVES, size), np.int64),
-                             np.empty((sk.MAX_MOVES, sk.MOVE_FIELDS), np.int64))
-        after, states, moves = self._buffers
+        after, states, moves = self._move_buffers()
         count = sk.plays(self.vector(state.rows, state.hands[0], state.last), self.packing.spec, after, states,
                          moves, False)
         if not 0 <= index < count:
             raise IndexError(f"no play {index} at this state")
         return move_of(moves[index])
+
+    def plan(self, state: HiddenState, plays: int = PLAN_PLAYS) -> list[Move]:
+        """The plan of plays from the hand that the kernel found at a ``play`` state (its kept best move at
+        least :data:`PLAN_MOVE`), read from the compiled move generator: each play is made from the state the
+        ones before it leave, with nothing drawn (the draws between them change neither the table nor the
+        plan's cards). Empty when the hand has no plan of at most ``plays`` plays."""
+        vector = self.vector(state.rows, state.hands[0], state.last).copy()
+        after, states, moves = self._move_buffers()
+        out = []
+        for index in self.kernel.plan(vector, plays):
+            sk.plays(vector, self.packing.spec, after, states, moves, True)
+            out.append(move_of(moves[index]))
+            vector = states[index].copy()
+        return out
 
     @staticmethod
     @lru_cache(maxsize=1 << 16)
@@ -416,6 +445,8 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
                 raise AssertionError(f"{text}: recomputed {up}/{weight} above the kept bound {high}/{weight}")
             return f"value {Fraction(up, weight)} {text}", (up, lo)
         if low > 0:
+            if state.phase == PLAY and best >= PLAN_MOVE:
+                return f"policy 1 {plan_text(state, by)} {text}", (weight, weight)
             if state.phase == PLAY and best >= REDRAW_MOVE:
                 e = best - REDRAW_MOVE
                 move = _announce_text(e)
@@ -427,6 +458,25 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
             lo = after(child)[1]
             return f"policy {Fraction(lo, weight)} {move} {text}", (weight, lo)
         return f"frontier 1 {text}", (weight, 0)
+
+    def plan_text(state: HiddenState, by: Solver) -> str:
+        """A plan's plays (``W1R:1R2>1R1;S2L``), each resolved by the rules from the state the plays
+        before it leave, the first card of the pile drawn between them (any other draw leaves the same
+        table, and the plan's cards in hand); the last must win."""
+        texts = []
+        here = state
+        for move in by.plan(state):
+            if here.status != ONGOING:
+                break
+            while here.phase == DRAW:
+                here = game.apply(here, here.pile[0])
+            chosen, here = game.resolve(here, move)
+            texts.append(game.format_move(state, chosen))
+        while here.status == ONGOING and here.phase == DRAW:
+            here = game.apply(here, here.pile[0])
+        if not texts or here.status != WON:
+            raise AssertionError(f"{format_hidden(state)}: the kernel's plan {texts} does not win")
+        return ";".join(texts)
 
     def after(state: HiddenState) -> tuple[int, int]:
         """``(U, L)`` of what a move or a card leads to (draw states are not remembered: below them every

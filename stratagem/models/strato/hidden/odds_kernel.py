@@ -80,6 +80,10 @@ from stratagem.models.strato.search import search_kernel as sk
 PLAY_KIND = cython.declare(cython.longlong, 0)
 REVEAL_KIND = cython.declare(cython.longlong, 1)
 TARGET_KIND = cython.declare(cython.longlong, 2)
+#: Keys of the plan cache (:meth:`HiddenSolo._plan_here`), never in the transposition table.
+PLAN_KIND = cython.declare(cython.longlong, 3)
+#: Slots of the plan cache (a power of 2).
+PLAN_SLOTS = 1 << 20
 
 #: Levels of recursion (each turn takes at most a play, a reveal, a target and three draws) and
 #: decision levels (play and target nodes) the buffers hold; rows of one ``plays`` call.
@@ -98,6 +102,11 @@ _MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
 _MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 _MASK63 = cython.declare(cython.ulonglong, 0x7FFFFFFFFFFFFFFF)
+
+#: A kept best move from this number on is a plan of plays from the hand (:meth:`HiddenSolo._hand_plan`),
+#: its first move ``best - PLAN_MOVE``; from :data:`REDRAW_MOVE` on, a Redraw at end ``best - REDRAW_MOVE``.
+REDRAW_MOVE = cython.declare(cython.longlong, 4096)
+PLAN_MOVE = cython.declare(cython.longlong, 8192)
 
 #: The guided policy's number in :meth:`HiddenSolo.set_policy` (1 is the cheap one, 0 the optimum).
 GUIDED = cython.declare(cython.longlong, 2)
@@ -154,6 +163,9 @@ class HiddenSolo:
     policy: cython.longlong
     width: cython.Py_ssize_t
     cutoff: cython.longlong
+    plan_depth: cython.longlong
+    pc_keys: cython.longlong[:, ::1]
+    pc_vals: cython.longlong[::1]
     np_scratch4: Any
     # the guide of the guided policy (set_guide): each goal row's relaxation, its distances remembered
     g_n: cython.Py_ssize_t
@@ -238,6 +250,9 @@ class HiddenSolo:
         self.ordered = 0
         self.policy = 0
         self.cutoff = 0
+        self.plan_depth = 0
+        self.pc_keys = np.zeros((1, self.nw), np.int64)
+        self.pc_vals = np.zeros(1, np.int64)
         self.width = 1
         self.np_scratch4 = np.zeros((4, 8), np.int64)
         self.g_n = 0
@@ -297,14 +312,14 @@ class HiddenSolo:
     def _make_key(self, d: cython.Py_ssize_t, kind: cython.longlong, w: cython.longlong,
                   e: cython.longlong) -> cython.void:
         """The key of the node at level ``d``: per row both half-rows (25 bits each); then the hand
-        (play nodes only), the pile's counts, the last weather, the kind, the end and the card."""
+        (play nodes and the plan cache's only), the pile's counts, the last weather, the kind, the end and the card."""
         r: cython.Py_ssize_t
         maxl: cython.Py_ssize_t = self.maxl
         for r in range(self.rows):
             self.key[r] = self._pack_cards(d, (r * 2) * (maxl + 1)) | (
                 self._pack_cards(d, (r * 2 + 1) * (maxl + 1)) << 25)
         word: cython.longlong = 0
-        if kind == PLAY_KIND:
+        if kind in (PLAY_KIND, PLAN_KIND):
             word = self._pack_cards(d, 2 * self.rows * (maxl + 1))
         x: cython.Py_ssize_t
         for x in range(NW):
@@ -465,8 +480,16 @@ class HiddenSolo:
         goal cards cannot all reach ``G``'s rows: those in ``G``'s rows, hand and pile count, those of other
         rows only through a Fog, Storm or Cloud still to play, one card an action (docs/design.md section
         8). The checker re-derives the same floor from the rules engine's rows in plain Python."""
+        return self._ruled_out(self.cur[d], d, self.cur[d, 2 * self.rows * (self.maxl + 1)] + self.cnt[d, 6])
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _ruled_out(self, a: cython.longlong[::1], d: cython.Py_ssize_t, left: cython.longlong) -> cython.bint:
+        """:meth:`_dead`'s test of the table and hand in ``a`` with the pile of level ``d`` (none when ``d``
+        is -1) and ``left`` turns to play: every set of goal rows needs more turns, or more cards of some
+        weather, than the table, the hand, the pile and ``left`` turns can give. With no pile, whether the
+        hand alone can win within ``left`` plays (:meth:`_hand_plan`)."""
         maxl: cython.Py_ssize_t = self.maxl
-        a: cython.longlong[::1] = self.cur[d]
         table_w: cython.longlong[::1] = self.scratch[0]
         need: cython.longlong[::1] = self.scratch[1]
         avail: cython.longlong[::1] = self.scratch[2]
@@ -481,7 +504,7 @@ class HiddenSolo:
         hb: cython.Py_ssize_t = 2 * self.rows * (maxl + 1)
         for w in range(6):
             table_w[w] = 0
-            avail[w] = self.cnt[d, w]
+            avail[w] = self.cnt[d, w] if d >= 0 else 0
         for r in range(self.rows):
             for side in range(2):
                 base = (r * 2 + side) * (maxl + 1)
@@ -489,7 +512,6 @@ class HiddenSolo:
                     table_w[a[base + 1 + x]] += 1
         for x in range(a[hb]):
             avail[a[hb + 1 + x]] += 1
-        left: cython.longlong = a[hb] + self.cnt[d, 6]
         movers: cython.longlong = avail[0] + avail[1] + avail[4]  # cloud, fog, storm (letters C F R S T W)
         supply: cython.longlong
         short: cython.longlong
@@ -1007,6 +1029,12 @@ class HiddenSolo:
         for i in range(n):
             if self.states[D, i, self.tail + 3] == 1 and not self._over(D, i):
                 return self._finish(d, PLAY_KIND, -1, -1, top, alpha, beta, low, high, i)
+        plays: cython.longlong = min(self.plan_depth, self.cur[d, 2 * self.rows * (self.maxl + 1)])
+        if plays > 1 and not self._ruled_out(self.cur[d], -1, plays) and (
+                self.g_n == 0 or self._guide(self.cur[d], plays) <= plays):
+            i = self._hand_plan(d, D, n, plays)
+            if i >= 0:  # the hand alone wins, whatever is drawn: worth M, nothing below it searched
+                return self._finish(d, PLAY_KIND, -1, -1, top, alpha, beta, low, high, PLAN_MOVE + i)
         if cut:
             return 0  # the policy's evaluation stops here (no move wins at once): counted as lost, nothing kept
         best: cython.longlong = -1
@@ -1032,7 +1060,7 @@ class HiddenSolo:
                 v = self._reveal(d, D, e, a, beta)
                 if v > best:
                     best = v
-                    best_move = 4096 + e
+                    best_move = REDRAW_MOVE + e
             return self._finish(d, PLAY_KIND, -1, -1, max(best, 0), alpha, beta, low, high, best_move)
         if self.policy:  # the policy's one move: the best play, unless it needs more turns than now
             e = self._redraw_end(d)
@@ -1046,7 +1074,7 @@ class HiddenSolo:
             if e < 0:
                 return self._finish(d, PLAY_KIND, -1, -1, 0, alpha, beta, low, high, -1)
             v = self._reveal(d, D, e, alpha, beta)
-            return self._finish(d, PLAY_KIND, -1, -1, v, alpha, beta, low, high, 4096 + e)
+            return self._finish(d, PLAY_KIND, -1, -1, v, alpha, beta, low, high, REDRAW_MOVE + e)
         for j in range(m):
             i = self.order[D, j]
             v = self._settle(d, D, i, False, a, beta)
@@ -1061,11 +1089,72 @@ class HiddenSolo:
                 v = self._reveal(d, D, e, a, beta)
                 if v > best:
                     best = v
-                    best_move = 4096 + e
+                    best_move = REDRAW_MOVE + e
                     if v >= beta or v >= top:
                         break
                     a = max(a, v)
         return self._finish(d, PLAY_KIND, -1, -1, best, alpha, beta, low, high, best_move)
+
+    @cython.cfunc
+    @cython.exceptval(-2, check=True)
+    def _hand_plan(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, n: cython.Py_ssize_t,
+                   depth: cython.longlong) -> cython.Py_ssize_t:
+        """The first move of a **plan** of at most ``depth`` plays from the hand alone that wins whatever
+        the draws between them bring, among the ``n`` moves of level ``D``'s buffer (made from the ``play``
+        node at level ``d``), or -1. Why a plan wins every order of the pile: a draw only adds a card to
+        the hand and takes it from the pile, so the table, the last weather and the plan's cards are the
+        same after every draw, and an empty pile with an empty hand loses only once the plan's cards are
+        all played -- a plan that wins the pile-less game wins the real one. The search is depth-first over
+        the pile-less view (:meth:`_plan_here`), each move's plan looked for only when the hand left could
+        still win (:meth:`_ruled_out` with no pile, and the guided policy's relaxed distance, which no play
+        of the real game beats), and remembered by state and depth (``pc_keys``)."""
+        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+        i: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        for i in range(n):
+            if self.states[D, i, self.tail + 3] == 1 and not self._over(D, i):
+                return i
+        if depth <= 1 or D + depth >= MAX_DECISIONS - 1 or d + depth >= MAX_DEPTH - 8:
+            return -1
+        for i in range(n):
+            if self._over(D, i) or self.states[D, i, hb] == 0:
+                continue
+            for x in range(self.size):
+                self.cur[d + 1, x] = self.states[D, i, x]
+            self.cur[d + 1, self.tail + 3] = 0
+            for x in range(7):
+                self.cnt[d + 1, x] = 0
+            if self._plan_here(d + 1, D + 1, min(depth - 1, self.states[D, i, hb])) >= 0:
+                return i
+        return -1
+
+    @cython.cfunc
+    @cython.exceptval(-2, check=True)
+    def _plan_here(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, depth: cython.longlong) -> cython.Py_ssize_t:
+        """:meth:`_hand_plan` of the pile-less ``play`` state at level ``d`` (its pile counts zero), its moves
+        made into level ``D``; remembered in a cache of the last states met (a slot per key hash, the whole
+        key compared, so a hit is always the state's own answer)."""
+        found: cython.Py_ssize_t = -1
+        n: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        self._make_key(d, PLAN_KIND, -1, depth)
+        slot: cython.Py_ssize_t = self._hash() & (self.pc_vals.shape[0] - 1)
+        hit: cython.bint = self.pc_vals[slot] != 0
+        for x in range(self.nw):
+            if self.pc_keys[slot, x] != self.key[x]:
+                hit = False
+        if hit:
+            return self.pc_vals[slot] - 2
+        if not (self._ruled_out(self.cur[d], -1, depth)
+                or (self.g_n > 0 and self._guide(self.cur[d], depth) > depth)):
+            n = sk.plays(self.np_cur[d], self.spec, self.np_after, self.np_states[D], self.np_moves[D], True)
+            self.generated += n
+            found = self._hand_plan(d, D, n, depth)
+        self._make_key(d, PLAN_KIND, -1, depth)
+        for x in range(self.nw):
+            self.pc_keys[slot, x] = self.key[x]
+        self.pc_vals[slot] = found + 2  # 0: an empty slot
+        return found
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
@@ -1252,6 +1341,43 @@ class HiddenSolo:
         most the share of the cut states that no play wins at once. Winning moves at the cut raised
         challenge 1 solo-3's value at the 4^-13 cut from 0.6761 to 0.7407 for 1.2x the time."""
         self.cutoff = cutoff
+
+    def set_plan(self, depth: int) -> None:
+        """Count a ``play`` state as won with certainty when at most ``depth`` plays of the cards in its hand
+        win, whatever is drawn between them (:meth:`_hand_plan`; 0 or 1: only a play that wins at once). In
+        every search: the optimum's (a plan is worth ``M``, the most there is), the probe's and the policy's
+        (its move there is the plan's)."""
+        self.plan_depth = int(depth)
+        if self.plan_depth > 1 and self.pc_vals.shape[0] < PLAN_SLOTS:
+            self.pc_keys = np.zeros((PLAN_SLOTS, self.nw), np.int64)
+            self.pc_vals = np.zeros(PLAN_SLOTS, np.int64)
+
+    def plan(self, start: object, depth: int) -> list[int]:
+        """The plan of :meth:`_hand_plan` from the ``play`` state ``start`` (a kernel vector, hand set), as
+        each play's index among the plays of the pile-less state it is made from (the hand less the plays
+        before it, nothing drawn); empty when there is none."""
+        a = np.ascontiguousarray(start, np.int64)
+        self.stop_at = -1.0  # after the search: the guide's relaxed searches may take their time
+        level: cython.Py_ssize_t = MAX_DEPTH - 16
+        D: cython.Py_ssize_t = MAX_DECISIONS - 8
+        x: cython.Py_ssize_t
+        for x in range(self.size):
+            self.cur[level, x] = a[x]
+        found: list[int] = []
+        left = int(depth)
+        while left > 0:
+            n = sk.plays(self.np_cur[level], self.spec, self.np_after, self.np_states[D], self.np_moves[D], True)
+            i = self._hand_plan(level, D, n, min(left, self.cur[level, 2 * self.rows * (self.maxl + 1)]))
+            if i < 0:
+                return []
+            found.append(int(i))
+            if self.states[D, i, self.tail + 3] == 1:
+                return found
+            for x in range(self.size):
+                self.cur[level, x] = self.states[D, i, x]
+            self.cur[level, self.tail + 3] = 0
+            left -= 1
+        return []
 
     def set_width(self, width: int) -> None:
         """The policy's search chooses among its ``width`` first moves (with ``width`` > 1: the first
