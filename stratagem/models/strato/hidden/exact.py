@@ -290,7 +290,7 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     2. the exact search (:meth:`Solver.solve`), continuing from what the probe kept;
     3. if it stopped, the guided policy's exact value (:meth:`Solver.guide`: the play nearest a goal by
        the table-only relaxation, or a Redraw), with states whose pile has few orders counted as lost unless a
-       play wins at once (the cut made finer while time remains): a lower bound.
+       play wins at once or the hand wins by a plan (the cut made finer while time remains): a lower bound.
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone."""

@@ -25,7 +25,9 @@ keyed by the information state: ``play`` states by table, hand, unseen multiset 
 them. Draw nodes are not stored (their value is a sum of stored ones). Cuts:
 
 - a move that wins at once is worth ``M``: the node's value is proven 1 and the other moves are not
-  searched (``W = M`` is the largest value);
+  searched (``W = M`` is the largest value); so is a **plan** of the hand (:meth:`HiddenSolo.set_plan`):
+  at most a few plays of the cards in hand that win whatever is drawn between them (a draw changes
+  neither the table nor those cards), found by :meth:`HiddenSolo._hand_plan`'s small search;
 - a ``play`` state is proven 0 by the floor (:meth:`HiddenSolo._dead`) when no set of goal rows is still
   possible: its turns needed (the goal's missing cards of each weather, and half its missing length -- a
   turn adds one card to the table and lengthens goal half-rows by at most two) exceed the cards left in
@@ -47,7 +49,7 @@ bound, ties broken by the goal's cards in place (:meth:`HiddenSolo._progress`); 
 the A* bound where larger, ties broken by the goal places' work left less the hand's useful cards
 (:meth:`HiddenSolo._shaped`); :meth:`HiddenSolo._guided` finds its move asking each distance only up to
 the best key so far. :meth:`HiddenSolo.set_cutoff` counts the policy's states whose pile has few
-orders as lost unless a play wins at once: its start value is then a lower bound on the optimum, which
+orders as lost unless a play wins at once or the hand has a plan: its start value is then a lower bound on the optimum, which
 :mod:`.exact` certifies with the policy's tree. Which policy is evaluated changes no value's soundness,
 only how high the bound is.
 
@@ -1336,8 +1338,8 @@ class HiddenSolo:
 
     def set_cutoff(self, cutoff: int) -> None:
         """In the policy's evaluation, count a ``play`` state whose pile has fewer than ``cutoff`` orders as
-        lost without searching it, unless one of its plays wins at once (the plays are generated, no draw
-        made): the policy then plays it. The evaluation gives a lower bound on the policy's value, off by at
+        lost without searching it, unless one of its plays wins at once or its hand has a plan
+        (:meth:`set_plan`; the plays are generated, no draw made): the policy then plays it. The evaluation gives a lower bound on the policy's value, off by at
         most the share of the cut states that no play wins at once. Winning moves at the cut raised
         challenge 1 solo-3's value at the 4^-13 cut from 0.6761 to 0.7407 for 1.2x the time."""
         self.cutoff = cutoff
