@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -46,27 +47,40 @@ def tiny_positions() -> tuple[tuple[str, HiddenState], ...]:
     found: list[tuple[str, HiddenState]] = [("challenge-0", parse_hidden(text)) for text in MET]
     seen: set[HiddenState] = {state for _, state in found}
     for seed in range(200):
-        name = ("challenge-0", "challenge-1", "level-2-example")[seed % 3]
-        challenge = puzzle_challenge(name)
-        game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, seed, 1))
-        bound = TurnBound(game)
-        rng = random.Random(seed)
-        state = game.initial_state()
-        while not game.is_terminal(state):
+        name, states = greedy_game(seed, 0.85)
+        for state in states:
             if state.phase == PLAY and len(state.pile) <= PILE[name] and state not in seen:
                 seen.add(state)
-                tiny = HiddenStrato(challenge, OPTIONS, state)
+                tiny = HiddenStrato(puzzle_challenge(name), OPTIONS, state)
                 if optimal_value(tiny, state, win_payoff, rank=False, max_states=REFERENCE_STATES).status == SOLVED:
                     found.append((name, state))
                     if len(found) == COUNT:
                         return tuple(found)
+    raise AssertionError("too few tiny positions")
+
+
+def greedy_game(seed: int, greedy_share: float) -> tuple[str, Iterator[HiddenState]]:
+    """The challenge of seed ``seed`` (challenge 0, challenge 1 and the level-2 example in turn) and the
+    states of its seeded solo deal played through the hidden game: the greedy agent's move with probability
+    ``greedy_share`` (always at 1), else a random one; random draws."""
+    name = ("challenge-0", "challenge-1", "level-2-example")[seed % 3]
+    challenge = puzzle_challenge(name)
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, seed, 1))
+
+    def states() -> Iterator[HiddenState]:
+        bound = TurnBound(game)
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            yield state
             if game.chance_outcomes(state):
                 state = game.apply(state, rng.choice([card for card, _ in game.chance_outcomes(state)]))
-            elif rng.random() < 0.85:
+            elif greedy_share >= 1 or rng.random() < greedy_share:
                 state = game.apply(state, greedy_move(game, bound, state))
             else:
                 state = game.apply(state, rng.choice(game.legal_moves(state)))
-    raise AssertionError("too few tiny positions")
+
+    return name, states()
 
 
 def test_enough_tiny_positions_of_every_kind() -> None:
@@ -228,21 +242,8 @@ def greedy_states() -> tuple[tuple[str, HiddenState], ...]:
     three challenges: near the goal, where a hand often wins by itself."""
     found: list[tuple[str, HiddenState]] = []
     for seed in range(24):
-        name = ("challenge-0", "challenge-1", "level-2-example")[seed % 3]
-        challenge = puzzle_challenge(name)
-        game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, seed, 1))
-        bound = TurnBound(game)
-        rng = random.Random(seed)
-        state = game.initial_state()
-        met: list[HiddenState] = []
-        while not game.is_terminal(state):
-            if state.phase == PLAY:
-                met.append(state)
-            if game.chance_outcomes(state):
-                state = game.apply(state, rng.choice([card for card, _ in game.chance_outcomes(state)]))
-            else:
-                state = game.apply(state, greedy_move(game, bound, state))
-        found += [(name, s) for s in met[-4:]]
+        name, states = greedy_game(seed, 1.0)
+        found += [(name, state) for state in [state for state in states if state.phase == PLAY][-4:]]
     return tuple(found)
 
 

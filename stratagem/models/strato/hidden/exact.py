@@ -73,8 +73,8 @@ REDRAW_MOVE = 4096
 PLAN_MOVE = 8192
 #: Plays of the hand alone that every search tries at every ``play`` state before anything else: a plan of at
 #: most this many plays that wins, whatever is drawn between them, makes the state won with certainty
-#: (docs/design.md section 8). Measured on the guided policy's evaluation (4^-12 and 4^-13 cuts): 2 plays
-#: cost 0-15% more time and raised the values by 0.05-0.11; 3 plays raised them further but took 2-3x the
+#: (docs/design.md section 8). Measured on the guided policy's evaluation (4^-11 to 4^-13 cuts): 2 plays
+#: cost 0-17% more time and raised the values by 0.05-0.11; 3 plays raised them further but took 2-3x the
 #: time, which a finer cut spends better on two of three deals.
 PLAN_PLAYS = 2
 #: Largest relaxed distance the guided policy tells apart (farther tables all count as one more).
