@@ -16,8 +16,9 @@ policy described by the table wins from it:
   other moves are not looked at). ``V`` must equal ``L``, and ``MOVE`` must be legal. From ``@3`` ``MOVE``
   may be a **plan**, moves joined by ``;`` (``W1R:1R2;S2L``): the first is played here, and each next one
   at the decision that follows, after **every** card or cards the rules can draw in between (those states
-  are not listed, whatever was drawn the plan goes on); when the plan is played out, what follows is
-  looked up as below a ``policy`` row's one move. ``L`` is then the plan's value over all those draws;
+  are not listed, whatever was drawn the plan goes on; a game over before its last move is refused); when
+  the plan is played out, what follows is looked up as below a ``policy`` row's one move. ``L`` is then the
+  plan's value over all those draws;
 - ``frontier 1``: ``U`` 1, ``L`` 0 (the table stops there);
 - ``floor 0``: a ``play`` state that cannot be won (:func:`floor_holds`): for every set of goal rows, the
   turns it still needs (:func:`turns_needed`) exceed the cards left in hand and pile, each turn playing one
@@ -441,11 +442,7 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
             result = (m, low)
         else:
             if state.phase == REVEAL:
-                up = low = 0
-                for card in sorted(set(state.pile), key=WEATHERS.index):
-                    u, lo = after(game.apply(state, card), number)
-                    up += u
-                    low += lo
+                up, low = revealed(state, number)
             else:
                 plays = game.plays(state)
                 if not plays:
@@ -462,21 +459,28 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
         done[index] = result
         return result
 
+    def revealed(state: HiddenState, origin: int, plan: list[str] | tuple[str, ...] = ()) -> tuple[int, int]:
+        """``(U, L)`` of a ``reveal`` state: the sum over the cards that can turn up (in units of its pile's
+        orders, a card's probability is its share of them)."""
+        up = low = 0
+        for card in sorted(set(state.pile), key=WEATHERS.index):
+            u, lo = after(game.apply(state, card), origin, plan)
+            up += u
+            low += lo
+        return up, low
+
     def after(state: HiddenState, origin: int, plan: list[str] | tuple[str, ...] = ()) -> tuple[int, int]:
         """``(U, L)`` of what a move or a card leads to: a result, a listed state, or the draws (not
         remembered: below them every listed state is); with moves of a ``plan`` still to play, the next
         decision plays the first of them, whatever was drawn (those states need not be listed)."""
         if state.status != ONGOING:
+            if plan:
+                raise _Bad(f"line {origin}: the game is over before the plan's {plan[0]}")
             return (_orders(state.pile, orders), _orders(state.pile, orders)) if state.status == WON else (0, 0)
         if plan and state.phase in (PLAY, TARGET):
             return after(_successor(game, state, plan[0], origin), origin, plan[1:])
         if plan and state.phase == REVEAL:
-            up = low = 0
-            for card in sorted(set(state.pile), key=WEATHERS.index):
-                u, lo = after(game.apply(state, card), origin, plan)
-                up += u
-                low += lo
-            return up, low
+            return revealed(state, origin, plan)
         if state.phase != DRAW:
             return listed(state, origin)
         up = low = 0

@@ -347,7 +347,7 @@ def test_a_plan_that_does_not_win_is_refused(tmp_path: Path) -> None:
     raise AssertionError("no plan row with a second move that does not win")
 
 
-def test_a_plan_cut_short_or_with_an_illegal_move_is_refused(tmp_path: Path) -> None:
+def test_a_plan_cut_short_too_long_or_with_an_illegal_move_is_refused(tmp_path: Path) -> None:
     path, _ = deal_table(tmp_path)
     rows = rows_of(path)
     i = plan_rows(rows)[0]
@@ -356,6 +356,8 @@ def test_a_plan_cut_short_or_with_an_illegal_move_is_refused(tmp_path: Path) -> 
     assert "not in the table" in refused(rewrite(path, rows))
     rows[i] = f"policy 1 {plan.split(';')[0]};S1L {text}"  # no sun in a challenge-0 hand
     assert "not legal" in refused(rewrite(path, rows))
+    rows[i] = f"policy 1 {plan};R1L {text}"  # a move after the plan has won
+    assert "over before the plan's R1L" in refused(rewrite(path, rows))
 
 
 def test_plans_are_refused_in_a_version_2_table(tmp_path: Path) -> None:
