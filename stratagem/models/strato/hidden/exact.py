@@ -466,14 +466,10 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
         texts = []
         here = state
         for move in by.plan(state):
-            if here.status != ONGOING:
-                break
-            while here.phase == DRAW:
-                here = game.apply(here, here.pile[0])
             chosen, here = game.resolve(here, move)
             texts.append(game.format_move(state, chosen))
-        while here.status == ONGOING and here.phase == DRAW:
-            here = game.apply(here, here.pile[0])
+            while here.status == ONGOING and here.phase == DRAW:
+                here = game.apply(here, here.pile[0])
         if not texts or here.status != WON:
             raise AssertionError(f"{format_hidden(state)}: the kernel's plan {texts} does not win")
         return ";".join(texts)
