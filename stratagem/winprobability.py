@@ -22,6 +22,7 @@ from stratagem import __version__
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
 from stratagem.loading import StratoDeal, load, load_strato
@@ -208,7 +209,7 @@ class DealBounds:
 
 
 def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Deadline | None = None,
-                max_states: int | None = None) -> DealBounds:
+                max_states: int | None = None, progress: ProgressFactory = no_progress) -> DealBounds:
     """The optimal solo win probability of ``deal`` with the pile's order hidden, by the compiled search
     (:func:`~stratagem.models.strato.hidden.exact.odds_interval`: exact where it finishes, else a proven
     interval), and its value table written to ``table`` (``stratagem/strato-odds-table@3``, which
@@ -217,21 +218,21 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     Unlike :func:`odds_of` (the plain search, the policy record and every first move ranked) this reaches
     whole challenge-1 deals. One ``time_limit`` covers both phases: the search has
     :data:`SEARCH_SHARE` of it, the table the rest; a table the limit stops is not written (``table`` is
-    then ``None`` and ``table_note`` says why)."""
+    then ``None`` and ``table_note`` says why). ``progress`` shows the search's passes and the rows written."""
     from stratagem.models.strato.hidden.exact import TableStopped, odds_interval, write_table
 
     deadline = time_limit if isinstance(time_limit, Deadline) else Deadline(time_limit)
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     left = deadline.remaining()
     found = odds_interval(game, seconds=None if left is None else SEARCH_SHARE * left,
-                          max_states=max_states or BOUNDS_MAX_STATES)
+                          max_states=max_states or BOUNDS_MAX_STATES, progress=progress)
     written: str | None = str(table)
     rows, note = 0, ""
     lower, steps = found.lower, list(found.steps)
     policy = _pass_to_write(found.passes, deadline.remaining()) or found.policy
     try:
         summary = write_table(found.solver, Path(table), {"setup": deal.setup(), "deal": deal.name},
-                              policy=policy, stop=deadline)
+                              policy=policy, stop=deadline, progress=progress)
         rows = summary.states
         if summary.lower < lower:  # a coarser pass's table: claim what the certificate holds
             steps.append(f"the value table is the policy's at a coarser cut ({summary.lower} = "

@@ -24,6 +24,7 @@ import click
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import Renamed, given, json_option, quiet_option
+from stratagem.cli.progress import terminal_progress
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
@@ -88,7 +89,8 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         deal = loaded
     warn_once()  # the odds search is a kernel of the compiled core: plain Python is far slower
     if table_path is not None:
-        bounds = odds_bounds(deal, table_path, time_limit=command_deadline(time_limit), max_states=max_states)
+        bounds = odds_bounds(deal, table_path, time_limit=command_deadline(time_limit), max_states=max_states,
+                             progress=terminal_progress(enabled=not (as_json or quiet)))
         if bounds.table is None:
             click.echo(f"{table_path}: {bounds.table_note}", err=True)
         if as_json:

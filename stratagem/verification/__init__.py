@@ -71,6 +71,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         raise ValueError(f"time_limit must be a finite number of seconds above 0, not {time_limit!r}")
     if nodes is not None and nodes < 1:
         raise ValueError(f"nodes must be at least 1, not {nodes!r}")
+    limits = Limits(Deadline(time_limit), nodes, recheck, progress)
     if isinstance(record, dict):
         data, name = record, source or "<record>"
     else:
@@ -79,10 +80,9 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
 
         if is_table(record):  # a value table (stratagem/strato-odds-table@3, @2 or @1): gzip text, not JSON
             verdict = Verdict(name, "proof")
-            check_odds_table(record, verdict, name)
+            check_odds_table(record, verdict, name, limits)
             return verdict
         data = load_json(record)
-    limits = Limits(Deadline(time_limit), nodes, recheck, progress)
     fmt = data.get("format")
     if fmt == LINE_FORMAT:
         verdict = Verdict(name, "line")

@@ -57,7 +57,7 @@ import gzip
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -66,6 +66,7 @@ from math import factorial
 from pathlib import Path
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, IllegalMove, NotationError
 from stratagem.core.io import open_regular
 from stratagem.models.strato.hidden.game import (
@@ -83,7 +84,7 @@ from stratagem.models.strato.rules.cards import WEATHERS
 from stratagem.models.strato.rules.challenge import Challenge
 from stratagem.models.strato.rules.position import ONGOING, WON, Row
 from stratagem.verification.policy import policy_game
-from stratagem.verification.verdict import Verdict
+from stratagem.verification.verdict import Limits, Verdict
 
 __all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "floor_holds", "is_table", "open_table",
            "read_table", "turns_needed"]
@@ -92,6 +93,8 @@ TABLE_FORMAT = "stratagem/strato-odds-table@3"
 #: The formats read: ``@2`` is ``@3`` without plans, ``@1`` is ``@2`` without ``policy`` rows.
 FORMATS = ("stratagem/strato-odds-table@1", "stratagem/strato-odds-table@2", TABLE_FORMAT)
 KINDS = ("value", "policy", "frontier", "floor")
+#: Rows read, or states checked, between two looks at the clock and the progress line.
+CLOCK_ROWS = 4096
 
 def turns_needed(challenge: Challenge, rows: tuple[Row, ...]) -> int:
     """Turns that any win from ``rows`` still needs: over every set of goal rows that could win, the least
@@ -167,9 +170,10 @@ def _subsets(items: list[int], size: int) -> Iterable[tuple[int, ...]]:
 
 @dataclass
 class TableCheck:
-    """What :func:`check_table` found when ``problem`` is empty: the start's upper bound ``value`` and lower
-    bound ``lower`` (equal: exact), the states reached and checked, the frontier and policy states among
-    them, and the listed states never reached (not checked: nothing depends on them)."""
+    """What :func:`check_table` found when ``problem`` and ``stopped`` are empty: the start's upper bound
+    ``value`` and lower bound ``lower`` (equal: exact), the states reached and checked, the frontier and
+    policy states among them, and the listed states never reached (not checked: nothing depends on them).
+    ``stopped`` says where the time limit stopped the check (nothing was found wrong up to there)."""
 
     value: Fraction | None
     states: int
@@ -178,10 +182,11 @@ class TableCheck:
     lower: Fraction | None = None
     policy: int = 0
     unreached: int = 0
+    stopped: str = ""
 
     @property
     def valid(self) -> bool:
-        return not self.problem
+        return not self.problem and not self.stopped
 
 
 def is_table(path: str | Path) -> bool:
@@ -248,11 +253,13 @@ def _fraction(claim: dict[str, Any], key: str, name: str) -> Fraction | None:
         raise BadInput(name, f"claim.{key}", "must be an exact fraction such as 37/45") from None
 
 
-def check_odds_table(path: str | Path, verdict: Verdict, name: str) -> TableCheck:
+def check_odds_table(path: str | Path, verdict: Verdict, name: str, limits: Limits | None = None) -> TableCheck:
     """``verify`` of a value table file: the game rebuilt from the header's setup and start, the table
     checked from the start (:func:`check_table`), and the header's claims held to the start's checked
     bounds: ``upper_bound`` (no policy does better), ``lower_bound`` (a policy the table describes achieves
-    it) and ``exact`` (the two are equal)."""
+    it) and ``exact`` (the two are equal). ``limits`` gives the run's deadline (a check it stops leaves
+    every claim unknown) and its progress line."""
+    limits = limits or Limits(Deadline(None), None, False)
     with open_table(path) as (header, rows):
         game, _ = policy_game(header, name)
         claim = header.get("claim")
@@ -263,7 +270,17 @@ def check_odds_table(path: str | Path, verdict: Verdict, name: str) -> TableChec
             raise BadInput(name, "claim.upper_bound", "missing (an exact fraction such as 37/45)")
         lower = _fraction(claim, "lower_bound", name)
         version = FORMATS.index(header["format"]) + 1
-        found = check_table(game, rows, policies=version >= 2, plans=version >= 3)
+        with limits.progress("checking the value table", "rows read", "states checked") as show:
+            found = check_table(game, rows, policies=version >= 2, plans=version >= 3, deadline=limits.deadline,
+                                progress=show)
+    if found.stopped:
+        why = limits.stopped_words(found.stopped)
+        verdict.unknown("upper_bound", f"the optimal solo win probability is at most {upper}", why)
+        if lower is not None:
+            verdict.unknown("lower_bound", f"a policy wins with probability at least {lower}", why)
+        if claim.get("exact") is True:
+            verdict.unknown("exact", f"the optimal solo win probability is exactly {upper}", why)
+        return found
     statement = f"the optimal solo win probability is at most {upper}"
     if not found.valid:
         verdict.refute("upper_bound", statement, "table", found.problem)
@@ -295,6 +312,10 @@ def check_odds_table(path: str | Path, verdict: Verdict, name: str) -> TableChec
 
 
 class _Bad(Exception):
+    pass
+
+
+class _Stopped(Exception):
     pass
 
 
@@ -359,15 +380,19 @@ def _successor(game: HiddenStrato, state: HiddenState, text: str, number: int) -
         raise _Bad(f"line {number}: {text} is not legal here") from None
 
 
-def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, plans: bool = True) -> TableCheck:
+def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, plans: bool = True, *,
+                deadline: Deadline | None = None, progress: Callable[[int, int], None] | None = None) -> TableCheck:
     """Check a value table's rows (``KIND VALUE [MOVE] STATE`` lines, the header left out) against
     ``game``'s rules from its start (see the module docstring); ``policies`` False refuses ``policy``
-    rows (format ``@1``), ``plans`` False a policy row of more than one move (``@2``).
+    rows (format ``@1``), ``plans`` False a policy row of more than one move (``@2``). Every
+    :data:`CLOCK_ROWS` rows read or states checked, ``progress`` is told both counts and ``deadline`` is
+    asked: once it has passed, the check stops (``stopped`` says where).
 
     Every row is read and its state's notation checked, but only the row's text is kept, under its state
     as written (the notation :func:`~stratagem.models.strato.hidden.game.format_hidden` writes, which the
     walk looks states up by): ``verify`` of a 358,336-row table peaks at 245 MB (about 0.7 KB a row, the
     interpreter included), where the parsed states took 826 MB."""
+    show = progress or (lambda read, checked: None)
     root = game.initial_state()
     heads: list[str] = []  # each row without its state: "KIND VALUE [MOVE]"; row i is on line i + 2
     table: dict[str, int] = {}  # each row's state, as written, to its row
@@ -394,6 +419,11 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
             return TableCheck(None, 0, 0, f"line {number}: a plan of several moves needs format {TABLE_FORMAT}")
         table[text] = len(heads)
         heads.append(line[:len(line) - len(text) - 1])
+        if len(heads) % CLOCK_ROWS == 0:
+            show(len(heads), 0)
+            if deadline is not None and deadline.expired():
+                read = f"{len(heads):,} row was" if len(heads) == 1 else f"{len(heads):,} rows were"
+                return TableCheck(None, 0, 0, stopped=f"after {read} read, before any was checked")
     if format_hidden(root) not in table:
         return TableCheck(None, len(table), 0, "the start is not in the table")
     orders: dict[str, int] = {}
@@ -417,6 +447,11 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
         except (ValueError, ZeroDivisionError) as exc:
             raise _Bad(f"line {number}: {exc}") from None
         counted[kind] += 1
+        checked = counted.total()
+        if checked % CLOCK_ROWS == 0:
+            show(len(heads), checked)
+            if deadline is not None and deadline.expired():
+                raise _Stopped(f"after {checked:,} of the {len(heads):,} rows were checked")
         m = _orders(state.pile, orders)
         if kind == "frontier":
             if value != 1:
@@ -505,6 +540,8 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
         up, low = listed(root, table[format_hidden(root)] + 2)
     except _Bad as bad:
         return TableCheck(None, len(table), counted["frontier"], str(bad))
+    except _Stopped as stop:
+        return TableCheck(None, counted.total(), counted["frontier"], stopped=str(stop))
     finally:
         sys.setrecursionlimit(limit)
     m = _orders(root.pile, orders)

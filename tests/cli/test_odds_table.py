@@ -67,6 +67,23 @@ def test_a_truncated_table_is_bad_input_in_one_line(tmp_path: Path, capsys: pyte
         assert len(err.strip().splitlines()) == 1 and str(cut) in err and "gzip" in err, err
 
 
+
+def test_verify_of_a_table_keeps_to_its_time_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """One deadline for the whole command, the table's check included: a check the limit stops certifies
+    nothing, says where it stopped, and exits 3 (not all certified, nothing wrong found)."""
+    from stratagem.verification import oddstable
+
+    table = tmp_path / "t.gz"
+    assert cli(capsys, "odds", CHALLENGE_0, "--deal", "solo-1", "--table", str(table), "--quiet")[0] == 0
+    monkeypatch.setattr(oddstable, "CLOCK_ROWS", 1)  # the clock looked at every row: this table is small
+    code, out, _ = cli(capsys, "verify", str(table), "--time-limit", "1e-6")
+    assert code == 3, out
+    lines = out.splitlines()
+    assert [line.split(" ", 1)[0] for line in lines[:3]] == ["unknown:"] * 3 and "certified:" not in out
+    assert "ran out after 1 row was read, before any was checked" in lines[0]
+
+
 def test_a_position_reports_the_exact_fraction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the same two-thirds position tests/cli/test_odds.py values with the plain search
     table = tmp_path / "t.gz"

@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from stratagem.core.deadline import Deadline
 from stratagem.models.strato.hidden.exact import Solver, TableStopped, odds_interval, value_table, write_table
 from stratagem.models.strato.hidden.game import PLAY, REVEAL, HiddenState, HiddenStrato, parse_hidden
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.position import ONGOING
 from stratagem.models.strato.rules.puzzle import setup_from_data
-from stratagem.verification import verify
+from stratagem.verification import oddstable, verify
 from stratagem.verification.oddstable import check_table, floor_holds, read_table, turns_needed
 from tests.models.strato.support import puzzle_challenge
 
@@ -378,6 +379,47 @@ def test_an_interval_where_the_search_stops_is_certified(tmp_path: Path) -> None
     assert summary.lower <= Fraction(13, 15) <= summary.upper
     verdict = verify(path)
     assert all(c.status == "certified" for c in verdict.claims if c.claim != "exact"), verdict.claims
+
+
+
+class _ExpiresAfter(Deadline):
+    """A deadline that passes at its ``calls``-th look (a check's clock, without waiting on a real one)."""
+
+    def __init__(self, calls: int) -> None:
+        super().__init__(None)
+        self.calls = calls
+
+    def expired(self) -> bool:
+        self.calls -= 1
+        return self.calls < 0
+
+
+def test_a_check_its_deadline_stops_says_where_and_certifies_nothing(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(oddstable, "CLOCK_ROWS", 1)
+    path, solver = table(tmp_path, POSITIONS[1])
+    rows = rows_of(path)
+    assert len(rows) > 3
+    reading = check_table(solver.game, rows, deadline=_ExpiresAfter(1))
+    assert not reading.valid and not reading.problem
+    assert reading.stopped == "after 2 rows were read, before any was checked"
+    walking = check_table(solver.game, rows, deadline=_ExpiresAfter(len(rows) + 2))
+    assert not walking.valid and not walking.problem
+    assert walking.stopped == f"after 3 of the {len(rows):,} rows were checked"
+    verdict = verify(path, time_limit=1e-9)
+    assert verdict.status == "unknown"
+    assert {(c.claim, c.status) for c in verdict.claims} == {
+        ("upper_bound", "unknown"), ("lower_bound", "unknown"), ("exact", "unknown")}
+    assert all("the time limit" in c.reason and "ran out after" in c.reason for c in verdict.claims)
+
+
+def test_a_check_reports_its_progress(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(oddstable, "CLOCK_ROWS", 1)
+    path, solver = table(tmp_path, POSITIONS[1])
+    rows = rows_of(path)
+    seen: list[tuple[int, int]] = []
+    found = check_table(solver.game, rows, progress=lambda read, checked: seen.append((read, checked)))
+    assert found.valid, found.problem
+    assert seen == [(n, 0) for n in range(1, len(rows) + 1)] + [(len(rows), n) for n in range(1, found.states + 1)]
 
 
 # -- floor rows (the supply floor: a weather's goal cards unable to reach the goal rows) -----------------------

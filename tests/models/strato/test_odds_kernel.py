@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import importlib.util
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -22,7 +23,15 @@ from typing import Any
 import pytest
 
 from stratagem.models.strato.hidden import odds_kernel
-from stratagem.models.strato.hidden.exact import CHEAP_POLICY, GUIDE_CAP, PLAN_PLAYS, Solver, compiled_odds
+from stratagem.models.strato.hidden.exact import (
+    CHEAP_POLICY,
+    GUIDE_CAP,
+    PLAN_PLAYS,
+    Solver,
+    compiled_odds,
+    odds_interval,
+    write_table,
+)
 from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, format_hidden, parse_hidden
 from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, win_payoff
 from stratagem.models.strato.rules.challenge import Options
@@ -117,6 +126,31 @@ def test_a_stopped_search_says_so() -> None:
     got = compiled_odds(game, max_states=2_000)
     assert (got.status, got.value, got.stopped_by) == ("unknown", None, "state limit")
     assert got.states == 2_000
+
+
+
+def test_the_interval_search_and_its_table_show_their_progress(tmp_path: Path) -> None:
+    """``odds --table`` runs for minutes: the probe (pass 0) and each pass of the policy's evaluation show
+    the states they keep as they go (the kernel calls back every few thousand nodes), and the writer its
+    rows; the answer is the same with or without a progress display."""
+    shown: dict[str, list[tuple[int, int]]] = {}
+
+    @contextmanager
+    def record(label: str, first: str, second: str) -> Iterator[Callable[[int, int], None]]:
+        calls = shown.setdefault(f"{label}: {first}, {second}", [])
+        yield lambda a, b: calls.append((a, b))
+
+    challenge = puzzle_challenge("challenge-1")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
+    found = odds_interval(game, seconds=1.5, progress=record)
+    search = shown["odds search: pass, states kept"]
+    passes = [number for number, _ in search]
+    assert passes == sorted(passes) and passes[0] == 0 and passes[-1] >= 2, passes
+    assert all(kept > 0 for _, kept in search)
+    summary = write_table(found.solver, tmp_path / "t.gz", {"deal": "test"}, policy=found.policy, progress=record)
+    rows = shown["writing the value table: rows, policy rows"]
+    assert [written for written, _ in rows] == list(range(0, summary.states, 1024))  # rows before the next
+    assert rows[-1][1] <= summary.policy
 
 
 def test_the_compiled_value_is_exact_on_a_shipped_deal() -> None:

@@ -48,6 +48,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from stratagem.core.io import write_atomic_with
+from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.models.strato.hidden import odds_kernel as kernel
 from stratagem.models.strato.hidden.game import DRAW, PLAY, REVEAL, HiddenState, HiddenStrato, format_hidden
 from stratagem.models.strato.rules.notation import Move
@@ -280,7 +281,8 @@ PROBE_SHARE, SEARCH_SHARE = 0.1, 0.5
 CUTOFFS = tuple(4.0 ** -k for k in range(6, 24)) + (0.0,)
 
 
-def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES) -> OddsInterval:
+def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES,
+                  progress: ProgressFactory = no_progress) -> OddsInterval:
     """A proven interval on the optimal solo win probability of ``game`` (exact where the searches finish),
     within ``seconds`` of wall clock in all:
 
@@ -293,7 +295,14 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
        play wins at once or the hand wins by a plan (the cut made finer while time remains): a lower bound.
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
-    table that ``verify`` checks with the rules alone."""
+    table that ``verify`` checks with the rules alone. ``progress`` shows the pass (0 the probe and the
+    exact search, then each cut of the policy's evaluation) and the states it keeps."""
+    with progress("odds search", "pass", "states kept") as show:
+        return _odds_interval(game, seconds, max_states, show)
+
+
+def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, show: Callable[[int, int], None]
+                   ) -> OddsInterval:
     started = time.process_time()
     clock = time.perf_counter()
     steps: list[str] = []
@@ -306,6 +315,7 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     start = solver.vector(root.rows, root.hands[0], root.last)
     counts = solver.counts(root.pile)
     top = solver.kernel.weight(counts)
+    solver.kernel.set_progress(lambda kept: show(0, kept))
     try:
         v = solver.kernel.solve(start, counts, None if seconds is None else seconds * PROBE_SHARE, top - 1, top)
         steps.append("won with certainty" if v >= top else f"not won with certainty: at most {Fraction(v, top)}")
@@ -320,20 +330,24 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
         except kernel.Stopped as stop:
             steps.append(f"exact search stopped ({stop})")
         low, high, _, _ = solver.kernel.value_at(start, counts, PLAY_KIND, -1, -1)
+    solver.kernel.set_progress(None)
     low, high = max(low, 0), high if high >= 0 else top
     policy: Solver | None = None
     policy_states = 0
     passes: list[Solver] = []
     if low < high:
-        for share in CUTOFFS:
+        for number, share in enumerate(CUTOFFS, start=1):
             candidate = Solver(game, max_states)
             candidate.guide(like=passes[-1] if passes else None)
             candidate.kernel.set_cutoff(int(share * top))
+            candidate.kernel.set_progress(lambda kept, number=number: show(number, kept))
             try:
                 got = candidate.kernel.solve(start, counts, left())
             except kernel.Stopped as stop:
                 steps.append(f"policy with cut {share:.2g} stopped ({stop})")
                 break
+            finally:
+                candidate.kernel.set_progress(None)
             steps.append(f"policy with cut {share:.2g}: {float(Fraction(got, top)):.4f} "
                          f"({candidate.kernel.stats()[0]:,} states)")
             passes.append(candidate)
@@ -379,12 +393,13 @@ _CLOCK_ROWS = 1024
 
 
 def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: Solver | None = None,
-                stop: Callable[[], bool] | None = None) -> TableSummary:
+                stop: Callable[[], bool] | None = None, progress: ProgressFactory = no_progress) -> TableSummary:
     """Write the value table of what ``solver``'s search established (and, where it proved nothing above 0,
     what the policy's search ``policy`` did) to ``path`` (see the module docstring): gzip text, a JSON
     header line (``header`` with the format, the start, the claims and the counts added), then one ``KIND
     VALUE [MOVE] STATE`` line a state. The file is whole or not there (written beside ``path``, then moved);
-    ``stop`` (a deadline) is asked every few rows, and :class:`TableStopped` raised when it says so.
+    ``stop`` (a deadline) is asked every few rows, and :class:`TableStopped` raised when it says so;
+    ``progress`` is shown the rows and the policy rows written.
 
     The rows go to a temporary file as they are made (the header, with the claims, is known only at the
     end), and only each listed state's two bounds are kept, under its text: a table of millions of rows
@@ -419,8 +434,10 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
         kind = line.split(" ", 1)[0]
         if kind in counts:
             counts[kind] += 1
-        if stop is not None and len(bounds) % _CLOCK_ROWS == 0 and stop():
-            raise TableStopped(f"stopped after {len(bounds):,} rows")
+        if len(bounds) % _CLOCK_ROWS == 0:
+            show(len(bounds), counts["policy"])
+            if stop is not None and stop():
+                raise TableStopped(f"stopped after {len(bounds):,} rows")
         spool.write(line + "\n")
         bounds[text] = result
         return result
@@ -490,7 +507,8 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
 
     with spool:
         try:
-            up, lo = listed(solver.root)
+            with progress("writing the value table", "rows", "policy rows") as show:
+                up, lo = listed(solver.root)
         finally:
             sys.setrecursionlimit(sys_limit)
         weight = solver.weight(solver.root.pile)

@@ -186,6 +186,7 @@ class HiddenSolo:
     g_combos: cython.longlong[:, ::1]
     g_cap: cython.longlong
     g_fill: Any
+    on_tick: Any
     g_dist: cython.longlong[::1]
     okey: cython.longlong[:, ::1]
     key: cython.longlong[::1]
@@ -259,6 +260,7 @@ class HiddenSolo:
         self.np_scratch4 = np.zeros((4, 8), np.int64)
         self.g_n = 0
         self.g_fill = None
+        self.on_tick = None
         self.g_dist = np.zeros(8, np.int64)
         self.np_after = np.zeros(self.size, np.int64)
         self.key = np.zeros(self.nw, np.int64)
@@ -420,9 +422,12 @@ class HiddenSolo:
     @cython.exceptval(-1, check=True)
     def _tick(self) -> cython.int:
         self.visits += 1
-        if self.stop_at >= 0 and self.visits % CHECK_EVERY == 0 and time.perf_counter() >= self.stop_at:
-            self.why = TIME_LIMIT
-            raise Stopped("time limit")
+        if self.visits % CHECK_EVERY == 0:
+            if self.on_tick is not None:
+                self.on_tick(self.count)
+            if self.stop_at >= 0 and time.perf_counter() >= self.stop_at:
+                self.why = TIME_LIMIT
+                raise Stopped("time limit")
         return 0
 
     # -- the floor -------------------------------------------------------------------------------
@@ -1331,6 +1336,10 @@ class HiddenSolo:
         memory = sum(int(array.nbytes) for array in
                      (self.np_table, self.np_keys, self.np_lows, self.np_highs, self.np_bests))
         return int(self.count), int(self.visits), int(self.generated), memory
+
+    def set_progress(self, on_tick: object) -> None:
+        """Call ``on_tick(states kept)`` every few thousand nodes visited (a progress line), or never (None)."""
+        self.on_tick = on_tick
 
     def set_ordered(self, ordered: int) -> None:
         """Keep the rules' order of moves (0, the default), order them by the floor's turns they leave (1), or
