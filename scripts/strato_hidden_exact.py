@@ -20,7 +20,7 @@ from pathlib import Path
 
 from stratagem.core.deadline import Deadline
 from stratagem.loading import deal_of, load_strato
-from stratagem.models.strato.hidden.exact import odds_interval, write_table
+from stratagem.models.strato.hidden.exact import odds_interval, policy_sources, write_table
 from stratagem.models.strato.hidden.game import HiddenStrato
 from stratagem.models.strato.hidden.odds import solo_odds
 from stratagem.verification import verify
@@ -52,7 +52,8 @@ def main() -> None:
             found = odds_interval(game, seconds=args.seconds, max_states=args.max_states)
             path = args.tables / f"{Path(puzzle).stem}-{spec.name}.tbl.gz"
             started = time.process_time()
-            table = write_table(found.solver, path, {"setup": deal.setup(), "deal": deal.name}, policy=found.policy)
+            table = write_table(found.solver, path, {"setup": deal.setup(), "deal": deal.name},
+                                policy=policy_sources(found) or None)
             written = time.process_time() - started
             started = time.process_time()
             outcome = verify(path)

@@ -229,20 +229,39 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     written: str | None = str(table)
     rows, note = 0, ""
     lower, steps = found.lower, list(found.steps)
-    policy = _pass_to_write(found.passes, deadline.remaining()) or found.policy
+    sources = _sources_to_write(found, deadline.remaining())
     try:
         summary = write_table(found.solver, Path(table), {"setup": deal.setup(), "deal": deal.name},
-                              policy=policy, stop=deadline, progress=progress)
+                              policy=sources or None, stop=deadline, progress=progress)
         rows = summary.states
         if summary.lower < lower:  # a coarser pass's table: claim what the certificate holds
             steps.append(f"the value table is the policy's at a coarser cut ({summary.lower} = "
                          f"{float(summary.lower):.4f}): the finest pass's would not be written in the time left")
-            lower = summary.lower
+        elif summary.lower > lower:  # the stopped pass's finished subtrees raised it: the certificate holds it
+            steps.append(f"the value table takes the subtrees the stopped pass finished at its finer cut: "
+                         f"{summary.lower} = {float(summary.lower):.4f}")
+        lower = summary.lower
     except TableStopped as stop:
         written, note = None, f"no value table written: the time limit stopped it ({stop})"
     status = SOLVED if found.status == "exact" else "unknown"
     return DealBounds(deal, game, status, lower, found.upper, found.states, found.policy_states,
                       found.memory, found.seconds, tuple(steps), written, rows, note)
+
+
+def _sources_to_write(found: Any, left: float | None) -> tuple[Any, ...]:
+    """The searches a table of ``found`` (an :class:`~stratagem.models.strato.hidden.exact.OddsInterval`)
+    is written from in ``left`` seconds: :func:`~stratagem.models.strato.hidden.exact.policy_sources` (the
+    pass the limit stopped, its finished subtrees, then the finest finished pass) when both fit, at about
+    :data:`WRITE_SECONDS_PER_STATE` a state either kept; else :func:`_pass_to_write`'s one pass."""
+    from stratagem.models.strato.hidden.exact import policy_sources
+
+    chosen = _pass_to_write(found.passes, left)
+    if chosen is not (found.passes[-1] if found.passes else None) or found.unfinished is None:
+        return (chosen,) if chosen is not None else ()
+    sources = policy_sources(found)
+    if left is None or sum(each.kernel.stats()[0] for each in sources) * WRITE_SECONDS_PER_STATE <= left:
+        return sources
+    return (chosen,) if chosen is not None else ()
 
 
 def _pass_to_write(passes: tuple[Any, ...], left: float | None) -> Any:

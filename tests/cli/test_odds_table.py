@@ -151,3 +151,23 @@ def test_the_table_is_the_finest_pass_that_can_be_written_in_the_time_left() -> 
     assert _pass_to_write(passes, 50_000 * per) is passes[1]
     assert _pass_to_write(passes, 10 * per) is passes[0]
     assert _pass_to_write((), 1.0) is None
+
+
+def test_the_stopped_pass_is_written_with_the_finest_one_when_both_fit() -> None:
+    from types import SimpleNamespace
+
+    from stratagem.winprobability import WRITE_SECONDS_PER_STATE, _sources_to_write
+
+    def kept(states: int) -> SimpleNamespace:
+        return SimpleNamespace(kernel=SimpleNamespace(stats=lambda: (states, 0, 0, 0)))
+
+    coarse, fine, stopped = kept(1_000), kept(10_000), kept(15_000)
+    found = SimpleNamespace(passes=(coarse, fine), policy=fine, unfinished=stopped)
+    per = WRITE_SECONDS_PER_STATE
+    assert _sources_to_write(found, None) == (stopped, fine)
+    assert _sources_to_write(found, 25_000 * per) == (stopped, fine)
+    assert _sources_to_write(found, 24_000 * per) == (fine,)
+    assert _sources_to_write(found, 5_000 * per) == (coarse,)
+    assert _sources_to_write(SimpleNamespace(passes=(coarse, fine), policy=fine, unfinished=None), None) == (fine,)
+    assert _sources_to_write(SimpleNamespace(passes=(), policy=None, unfinished=stopped), None) == (stopped,)
+    assert _sources_to_write(SimpleNamespace(passes=(), policy=None, unfinished=None), None) == ()

@@ -18,7 +18,14 @@ from pathlib import Path
 import pytest
 
 from stratagem.core.deadline import Deadline
-from stratagem.models.strato.hidden.exact import Solver, TableStopped, odds_interval, value_table, write_table
+from stratagem.models.strato.hidden.exact import (
+    Solver,
+    TableStopped,
+    odds_interval,
+    policy_sources,
+    value_table,
+    write_table,
+)
 from stratagem.models.strato.hidden.game import PLAY, REVEAL, HiddenState, HiddenStrato, parse_hidden
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
@@ -420,6 +427,24 @@ def test_a_check_reports_its_progress(tmp_path: Path, monkeypatch) -> None:
     found = check_table(solver.game, rows, progress=lambda read, checked: seen.append((read, checked)))
     assert found.valid, found.problem
     assert seen == [(n, 0) for n in range(1, len(rows) + 1)] + [(len(rows), n) for n in range(1, found.states + 1)]
+
+
+
+def test_the_subtrees_a_stopped_pass_finished_raise_the_certified_lower_bound(tmp_path: Path) -> None:
+    """The pass a limit stops has finished some subtrees at its finer cut; a table written from them
+    first, the finest finished pass for the rest, certifies at least that pass's value (the policy's moves
+    do not depend on the cut), and ``verify`` recomputes it from the rows."""
+    challenge = puzzle_challenge("challenge-1")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
+    found = odds_interval(game, max_states=30_000)  # the state cap stops the 4^-10 pass (43,521 states)
+    assert found.unfinished is not None and found.policy is not None
+    header = {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"}
+    alone = write_table(found.solver, tmp_path / "alone.gz", header, policy=found.policy)
+    both = write_table(found.solver, tmp_path / "both.gz", header, policy=policy_sources(found))
+    assert alone.lower == found.lower
+    assert both.lower > alone.lower and both.states > alone.states
+    verdict = verify(tmp_path / "both.gz")
+    assert verdict.status == "certified", verdict.claims
 
 
 # -- floor rows (the supply floor: a weather's goal cards unable to reach the goal rows) -----------------------

@@ -255,7 +255,9 @@ class OddsInterval:
     exact), with how: ``status`` ``exact`` or ``interval``; the states each search kept, the bytes of the
     optimum's table and the CPU seconds. ``solver`` and ``policy`` are the two searches, for
     :func:`write_table` (which writes the certificate of both bounds); ``passes`` every finished pass of
-    the policy's evaluation, the coarsest cut first (a coarser one writes a smaller table)."""
+    the policy's evaluation, the coarsest cut first (a coarser one writes a smaller table); ``unfinished``
+    the pass the time limit stopped, if any: the subtrees it finished are valued at its finer cut, and
+    :func:`write_table` takes them where it has them (:func:`policy_sources`)."""
 
     status: str
     lower: Fraction
@@ -268,6 +270,7 @@ class OddsInterval:
     solver: Solver
     policy: Solver | None
     passes: tuple[Solver, ...] = ()
+    unfinished: Solver | None = None
 
 
 #: Shares of :func:`odds_interval`'s time: the probe "won with certainty?", then the exact search (of what
@@ -335,6 +338,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
     policy: Solver | None = None
     policy_states = 0
     passes: list[Solver] = []
+    unfinished: Solver | None = None
     if low < high:
         for number, share in enumerate(CUTOFFS, start=1):
             candidate = Solver(game, max_states)
@@ -344,7 +348,9 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             try:
                 got = candidate.kernel.solve(start, counts, left())
             except kernel.Stopped as stop:
-                steps.append(f"policy with cut {share:.2g} stopped ({stop})")
+                steps.append(f"policy with cut {share:.2g} stopped ({stop}; {candidate.kernel.stats()[0]:,} "
+                             "states finished)")
+                unfinished = candidate
                 break
             finally:
                 candidate.kernel.set_progress(None)
@@ -359,7 +365,15 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             low = max(low, policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0])
     kept, _, _, memory = solver.kernel.stats()
     return OddsInterval("exact" if low == high else "interval", Fraction(low, top), Fraction(high, top), kept,
-                        policy_states, memory, time.process_time() - started, steps, solver, policy, tuple(passes))
+                        policy_states, memory, time.process_time() - started, steps, solver, policy, tuple(passes),
+                        unfinished)
+
+
+def policy_sources(found: OddsInterval) -> tuple[Solver, ...]:
+    """The policy's searches whose values a table of ``found`` is written from, finest cut first: the pass
+    the time limit stopped (its finished subtrees), then the finest finished pass (the rest). The table's
+    lower bound is then at least the finished pass's, and ``verify`` recomputes it from the rows alike."""
+    return tuple(each for each in (found.unfinished, found.policy) if each is not None)
 
 
 def compiled_odds(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES) -> CompiledOdds:
@@ -392,10 +406,12 @@ class TableStopped(Exception):
 _CLOCK_ROWS = 1024
 
 
-def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: Solver | None = None,
-                stop: Callable[[], bool] | None = None, progress: ProgressFactory = no_progress) -> TableSummary:
+def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
+                policy: Solver | tuple[Solver, ...] | None = None, stop: Callable[[], bool] | None = None,
+                progress: ProgressFactory = no_progress) -> TableSummary:
     """Write the value table of what ``solver``'s search established (and, where it proved nothing above 0,
-    what the policy's search ``policy`` did) to ``path`` (see the module docstring): gzip text, a JSON
+    what the policy's search ``policy`` did: of several, finest cut first, the first that valued the
+    state above 0) to ``path`` (see the module docstring): gzip text, a JSON
     header line (``header`` with the format, the start, the claims and the counts added), then one ``KIND
     VALUE [MOVE] STATE`` line a state. The file is whole or not there (written beside ``path``, then moved);
     ``stop`` (a deadline) is asked every few rows, and :class:`TableStopped` raised when it says so;
@@ -405,8 +421,9 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
     end), and only each listed state's two bounds are kept, under its text: a table of millions of rows
     is written in a few hundred bytes a row."""
     game = solver.game
-    if policy is not None:
-        policy._last = solver._last  # the same deal's vectors: each state's is made once
+    policies = policy if isinstance(policy, tuple) else () if policy is None else (policy,)
+    for each in policies:
+        each._last = solver._last  # the same deal's vectors: each state's is made once
     bounds: dict[str, tuple[int, int]] = {}  # each listed state's (U, L), by its row's state
     counts = {"frontier": 0, "policy": 0}
     sys_limit = sys.getrecursionlimit()
@@ -415,10 +432,11 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: S
 
     def source(state: HiddenState) -> tuple[int, int, int, int, Solver]:
         low, high, best, weight = solver.kept(state)
-        if policy is not None and low <= 0:
-            p_low, _, p_best, _ = policy.kept(state)
-            if p_low > 0 and (p_best >= 0 or state.phase == REVEAL):
-                return p_low, high if low >= 0 else weight, p_best, weight, policy
+        if low <= 0:
+            for by in policies:
+                p_low, _, p_best, _ = by.kept(state)
+                if p_low > 0 and (p_best >= 0 or state.phase == REVEAL):
+                    return p_low, high if low >= 0 else weight, p_best, weight, by
         return low, high, best, weight, solver
 
     def listed(state: HiddenState) -> tuple[int, int]:
