@@ -256,7 +256,7 @@ class OddsInterval:
     optimum's table and the CPU seconds. ``solver`` and ``policy`` are the two searches, for
     :func:`write_table` (which writes the certificate of both bounds); ``passes`` every finished pass of
     the policy's evaluation, the coarsest cut first (a coarser one writes a smaller table); ``unfinished``
-    the pass the time limit stopped, if any: the subtrees it finished are valued at its finer cut, and
+    the pass a limit (time or states) stopped, if any: the subtrees it finished are valued at its finer cut, and
     :func:`write_table` takes them where it has them (:func:`policy_sources`)."""
 
     status: str
@@ -371,7 +371,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
 
 def policy_sources(found: OddsInterval) -> tuple[Solver, ...]:
     """The policy's searches whose values a table of ``found`` is written from, finest cut first: the pass
-    the time limit stopped (its finished subtrees), then the finest finished pass (the rest). The table's
+    a limit stopped (its finished subtrees), then the finest finished pass (the rest). The table's
     lower bound is then at least the finished pass's, and ``verify`` recomputes it from the rows alike."""
     return tuple(each for each in (found.unfinished, found.policy) if each is not None)
 
