@@ -26,7 +26,15 @@ from stratagem.models.strato.hidden.exact import (
     value_table,
     write_table,
 )
-from stratagem.models.strato.hidden.game import PLAY, REVEAL, HiddenState, HiddenStrato, parse_hidden
+from stratagem.models.strato.hidden.game import (
+    DRAW,
+    PLAY,
+    REVEAL,
+    HiddenState,
+    HiddenStrato,
+    format_hidden,
+    parse_hidden,
+)
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.position import ONGOING
@@ -445,6 +453,42 @@ def test_the_subtrees_a_stopped_pass_finished_raise_the_certified_lower_bound(tm
     assert both.lower > alone.lower and both.states > alone.states
     verdict = verify(tmp_path / "both.gz")
     assert verdict.status == "certified", verdict.claims
+
+
+
+def test_the_policys_move_depends_on_the_state_alone(tmp_path: Path) -> None:
+    """``Solver.policy_move`` searches one level (everything after the move cut) and must play the move
+    the policy's deep evaluation kept, wherever a table lists the state as a policy row: the move never
+    depends on the values below it (which is also why a stopped pass's subtrees may join a table)."""
+    import random
+
+    challenge = puzzle_challenge("challenge-1")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
+    found = odds_interval(game, max_states=30_000)
+    path = tmp_path / "t.gz"
+    write_table(found.solver, path, {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"},
+                policy=policy_sources(found))
+    moves = {state: move.split(";")[0] for kind, _, move, state in
+             (row.split(" ", 3) for row in rows_of(path) if row.startswith("policy "))}
+    solver = Solver(game)
+    solver.guide()
+    compared = 0
+    for k in range(6):
+        state = game.initial_state()
+        order = list(state.pile)
+        random.Random(k).shuffle(order)
+        while state.status == ONGOING:
+            if state.phase in (DRAW, REVEAL):
+                state = game.apply(state, order.pop(0))
+                continue
+            move = solver.policy_move(state)
+            assert move is not None
+            text = format_hidden(state)
+            if text in moves:
+                assert game.format_move(state, move) == moves[text], text
+                compared += 1
+            state = game.resolve(state, move)[1]
+    assert compared >= 20, compared
 
 
 # -- floor rows (the supply floor: a weather's goal cards unable to reach the goal rows) -----------------------

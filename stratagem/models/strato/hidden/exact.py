@@ -50,7 +50,16 @@ import numpy as np
 from stratagem.core.io import write_atomic_with
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.models.strato.hidden import odds_kernel as kernel
-from stratagem.models.strato.hidden.game import DRAW, PLAY, REVEAL, HiddenState, HiddenStrato, format_hidden
+from stratagem.models.strato.hidden.game import (
+    DRAW,
+    PLAY,
+    REVEAL,
+    TARGET,
+    HiddenState,
+    HiddenStrato,
+    announce,
+    format_hidden,
+)
 from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
@@ -240,6 +249,26 @@ class Solver:
 
     def weight(self, pile: str) -> int:
         return int(self.kernel.weight(self.counts(pile)))
+
+    def policy_move(self, state: HiddenState) -> Move | None:
+        """The move the kernel's policy (:meth:`guide`) plays at a ``play`` state of this deal, or at a
+        ``target`` state whose Redraw this solver's last :meth:`policy_move` announced; None where the policy
+        gives up (no move kept). The policy's move depends only on the state (never on the values below
+        it), so one level of its evaluation is enough: every state after the move is cut. To play the
+        policy on one order of the pile, e.g. to sample what it wins (``scripts/strato_policy_sample.py``)."""
+        if state.phase == TARGET:
+            best = self.kept(state)[2]
+            return self.game.play(state, best)[0] if best >= 0 else None
+        vector = self.vector(state.rows, state.hands[0], state.last)
+        counts = self.counts(state.pile)
+        self.kernel.set_cutoff(self.weight(state.pile))  # the state itself is searched, nothing after it
+        self.kernel.solve(vector, counts, None)
+        best = self.kernel.value_at(vector, counts, PLAY_KIND, -1, -1)[2]
+        if best >= PLAN_MOVE:
+            return self.plan(state)[0]
+        if best >= REDRAW_MOVE:
+            return announce((best - REDRAW_MOVE) // 2, (best - REDRAW_MOVE) % 2)
+        return self.play(state, best) if best >= 0 else None
 
     def hopeless(self, state: HiddenState) -> bool:
         """The kernel's floor (:meth:`~.odds_kernel.HiddenSolo.dead`) of a ``play`` state, for the table
