@@ -54,7 +54,7 @@ def main() -> None:
             path = args.tables / f"{Path(puzzle).stem}-{spec.name}.tbl.gz"
             started = time.process_time()
             table = write_table(found.solver, path, {"setup": deal.setup(), "deal": deal.name},
-                                policy=policy_sources(found) or None)
+                                policy=policy_sources(found))
             written = time.process_time() - started
             status, states, policy_states, memory, seconds, steps = (
                 found.status, found.states, found.policy_states, found.memory, found.seconds, found.steps)

@@ -232,7 +232,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     sources = _sources_to_write(found, deadline.remaining())
     try:
         summary = write_table(found.solver, Path(table), {"setup": deal.setup(), "deal": deal.name},
-                              policy=sources or None, stop=deadline, progress=progress)
+                              policy=sources, stop=deadline, progress=progress)
         rows = summary.states
         if summary.lower < lower:  # a coarser pass's table: claim what the certificate holds
             steps.append(f"the value table is the policy's at a coarser cut ({summary.lower} = "
@@ -256,12 +256,13 @@ def _sources_to_write(found: Any, left: float | None) -> tuple[Any, ...]:
     from stratagem.models.strato.hidden.exact import policy_sources
 
     chosen = _pass_to_write(found.passes, left)
+    alone = (chosen,) if chosen is not None else ()
     if chosen is not (found.passes[-1] if found.passes else None) or found.unfinished is None:
-        return (chosen,) if chosen is not None else ()
+        return alone
     sources = policy_sources(found)
     if left is None or sum(each.kernel.stats()[0] for each in sources) * WRITE_SECONDS_PER_STATE <= left:
         return sources
-    return (chosen,) if chosen is not None else ()
+    return alone
 
 
 def _pass_to_write(passes: tuple[Any, ...], left: float | None) -> Any:
