@@ -43,11 +43,12 @@ ODDS_FORMAT = "stratagem/odds@1"
 BOUNDS_FORMAT = "stratagem/odds-bounds@1"
 #: States the compiled search may keep by default, as a sweep's solo task (its table measured 2 GB at 16.8 million).
 BOUNDS_MAX_STATES = 20_000_000
-#: The compiled search's share of ``odds_bounds``'s time; writing the value table has the rest.
-SEARCH_SHARE = 0.6
 #: CPU seconds the value table's writer takes for each state a policy pass kept, rounded up (measured
 #: 0.3-1.1e-4 on challenge 1 and the level-2 example, 2 shared cores).
 WRITE_SECONDS_PER_STATE = 1.2e-4
+#: ``odds_bounds`` keeps back this many times the finest finished pass's estimated writing time when it
+#: lets a finer pass run (a table the limit stops is not written at all, and a loaded machine is slower).
+WRITE_MARGIN = 1.25
 
 
 def _fraction(value: Fraction | None) -> str | None:
@@ -216,16 +217,17 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     :func:`stratagem.verify` checks with the rules alone, no search).
 
     Unlike :func:`odds_of` (the plain search, the policy record and every first move ranked) this reaches
-    whole challenge-1 deals. One ``time_limit`` covers both phases: the search has
-    :data:`SEARCH_SHARE` of it, the table the rest; a table the limit stops is not written (``table`` is
-    then ``None`` and ``table_note`` says why). ``progress`` shows the search's passes and the rows written."""
+    whole challenge-1 deals. One ``time_limit`` covers both phases: a finer pass of the search runs only in
+    the time left beyond :data:`WRITE_MARGIN` times the estimated writing of the finest finished pass's
+    table, which is then written; a table the limit stops is not written (``table`` is then ``None`` and
+    ``table_note`` says why). ``progress`` shows the search's passes and the rows written."""
     from stratagem.models.strato.hidden.exact import TableStopped, odds_interval, write_table
 
     deadline = time_limit if isinstance(time_limit, Deadline) else Deadline(time_limit)
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     left = deadline.remaining()
-    found = odds_interval(game, seconds=None if left is None else SEARCH_SHARE * left,
-                          max_states=max_states or BOUNDS_MAX_STATES, progress=progress)
+    found = odds_interval(game, seconds=left, max_states=max_states or BOUNDS_MAX_STATES, progress=progress,
+                          reserve=lambda states: _writing(states) + 1.0)  # + what passes between search and write
     written: str | None = str(table)
     rows, note = 0, ""
     lower, steps = found.lower, list(found.steps)
@@ -248,11 +250,16 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
                       found.memory, found.seconds, tuple(steps), written, rows, note)
 
 
+def _writing(states: int) -> float:
+    """The seconds kept for writing the table of passes that kept ``states`` states, margin included."""
+    return WRITE_MARGIN * WRITE_SECONDS_PER_STATE * states
+
+
 def _sources_to_write(found: Any, left: float | None) -> tuple[Any, ...]:
     """The searches a table of ``found`` (an :class:`~stratagem.models.strato.hidden.exact.OddsInterval`)
     is written from in ``left`` seconds: :func:`~stratagem.models.strato.hidden.exact.policy_sources` (the
-    pass the limit stopped, its finished subtrees, then the finest finished pass) when both fit, at about
-    :data:`WRITE_SECONDS_PER_STATE` a state either kept; else :func:`_pass_to_write`'s one pass."""
+    pass the limit stopped, its finished subtrees, then the finest finished pass) when both fit
+    (:func:`_writing` of the states both kept); else :func:`_pass_to_write`'s one pass."""
     from stratagem.models.strato.hidden.exact import policy_sources
 
     chosen = _pass_to_write(found.passes, left)
@@ -260,18 +267,18 @@ def _sources_to_write(found: Any, left: float | None) -> tuple[Any, ...]:
     if chosen is not (found.passes[-1] if found.passes else None) or found.unfinished is None:
         return alone
     sources = policy_sources(found)
-    if left is None or sum(each.kernel.stats()[0] for each in sources) * WRITE_SECONDS_PER_STATE <= left:
-        return sources
+    if left is None or WRITE_MARGIN * _writing(sum(each.kernel.stats()[0] for each in sources)) <= left:
+        return sources  # the margin twice: a stopped pass's states cost the writer more (measured at 30 s)
     return alone
 
 
 def _pass_to_write(passes: tuple[Any, ...], left: float | None) -> Any:
     """The finest finished pass of the policy's evaluation whose table can be written in ``left`` seconds
-    (at about :data:`WRITE_SECONDS_PER_STATE` a state it kept), else the coarsest; ``None`` without passes.
+    (:func:`_writing` of the states it kept), else the coarsest; ``None`` without passes.
     The best pass is the finest, but its table costs more to write than its search cost to run."""
     if not passes or left is None:
         return passes[-1] if passes else None
     for candidate in reversed(passes):
-        if candidate.kernel.stats()[0] * WRITE_SECONDS_PER_STATE <= left:
+        if _writing(candidate.kernel.stats()[0]) <= left:
             return candidate
     return passes[0]

@@ -136,16 +136,17 @@ def test_a_challenge_1_deal_gets_a_proven_interval_within_its_limit(tmp_path: Pa
 
 def test_the_table_is_the_finest_pass_that_can_be_written_in_the_time_left() -> None:
     """A policy pass's table costs more to write than its search took: ``odds --table`` writes the finest
-    finished pass whose table fits the time left (at ``WRITE_SECONDS_PER_STATE`` a state), else the coarsest."""
+    finished pass whose table fits the time left (at ``WRITE_SECONDS_PER_STATE`` a state, with a margin), else
+    the coarsest."""
     from types import SimpleNamespace
 
-    from stratagem.winprobability import WRITE_SECONDS_PER_STATE, _pass_to_write
+    from stratagem.winprobability import WRITE_MARGIN, WRITE_SECONDS_PER_STATE, _pass_to_write
 
     def kept(states: int) -> SimpleNamespace:
         return SimpleNamespace(kernel=SimpleNamespace(stats=lambda: (states, 0, 0, 0)))
 
     passes = (kept(1_000), kept(10_000), kept(100_000))
-    per = WRITE_SECONDS_PER_STATE
+    per = WRITE_MARGIN * WRITE_SECONDS_PER_STATE
     assert _pass_to_write(passes, None) is passes[2]
     assert _pass_to_write(passes, 100_000 * per) is passes[2]
     assert _pass_to_write(passes, 50_000 * per) is passes[1]
@@ -156,16 +157,17 @@ def test_the_table_is_the_finest_pass_that_can_be_written_in_the_time_left() -> 
 def test_the_stopped_pass_is_written_with_the_finest_one_when_both_fit() -> None:
     from types import SimpleNamespace
 
-    from stratagem.winprobability import WRITE_SECONDS_PER_STATE, _sources_to_write
+    from stratagem.winprobability import WRITE_MARGIN, WRITE_SECONDS_PER_STATE, _sources_to_write
 
     def kept(states: int) -> SimpleNamespace:
         return SimpleNamespace(kernel=SimpleNamespace(stats=lambda: (states, 0, 0, 0)))
 
     coarse, fine, stopped = kept(1_000), kept(10_000), kept(15_000)
     found = SimpleNamespace(passes=(coarse, fine), policy=fine, unfinished=stopped)
-    per = WRITE_SECONDS_PER_STATE
+    per = WRITE_MARGIN * WRITE_SECONDS_PER_STATE
     assert _sources_to_write(found, None) == (stopped, fine)
-    assert _sources_to_write(found, 25_000 * per) == (stopped, fine)
+    assert _sources_to_write(found, 25_100 * WRITE_MARGIN * per) == (stopped, fine)  # the margin twice for both
+    assert _sources_to_write(found, 24_000 * WRITE_MARGIN * per) == (fine,)
     assert _sources_to_write(found, 24_000 * per) == (fine,)
     assert _sources_to_write(found, 5_000 * per) == (coarse,)
     assert _sources_to_write(SimpleNamespace(passes=(coarse, fine), policy=fine, unfinished=None), None) == (fine,)

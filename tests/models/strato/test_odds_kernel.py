@@ -153,6 +153,17 @@ def test_the_interval_search_and_its_table_show_their_progress(tmp_path: Path) -
     assert rows[-1][1] <= summary.policy
 
 
+
+def test_a_finer_pass_runs_only_in_the_time_its_last_tables_writing_leaves() -> None:
+    """``odds --table`` keeps back the time the finest finished pass's table takes to write: with a reserve
+    as long as the limit, the first pass (nothing to keep back yet) is the only one."""
+    challenge = puzzle_challenge("challenge-1")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
+    found = odds_interval(game, seconds=20.0, reserve=lambda states: 20.0)
+    assert len(found.passes) == 1 and found.unfinished is None
+    assert found.steps[-1].startswith("no pass with cut") and "writing the last one's table" in found.steps[-1]
+
+
 def test_the_compiled_value_is_exact_on_a_shipped_deal() -> None:
     """Challenge 0's solo-1 (the Python search takes minutes): won with certainty."""
     challenge = puzzle_challenge("challenge-0")

@@ -314,7 +314,8 @@ CUTOFFS = tuple(4.0 ** -k for k in range(6, 24)) + (0.0,)
 
 
 def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES,
-                  progress: ProgressFactory = no_progress) -> OddsInterval:
+                  progress: ProgressFactory = no_progress, reserve: Callable[[int], float] | None = None
+                  ) -> OddsInterval:
     """A proven interval on the optimal solo win probability of ``game`` (exact where the searches finish),
     within ``seconds`` of wall clock in all:
 
@@ -328,13 +329,16 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone. ``progress`` shows the pass (0 the probe and the
-    exact search, then each cut of the policy's evaluation) and the states it keeps."""
+    exact search, then each cut of the policy's evaluation) and the states it keeps. ``reserve(n)`` keeps
+    back, of ``seconds``, the time that writing the table of a pass that kept ``n`` states takes: a finer
+    pass runs only in what is left beyond the finest finished pass's reserve (so that pass's table can
+    still be written within ``seconds``), and none starts when nothing is left."""
     with progress("odds search", "pass", "states kept") as show:
-        return _odds_interval(game, seconds, max_states, show)
+        return _odds_interval(game, seconds, max_states, show, reserve)
 
 
-def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, show: Callable[[int, int], None]
-                   ) -> OddsInterval:
+def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, show: Callable[[int, int], None],
+                   reserve: Callable[[int], float] | None) -> OddsInterval:
     started = time.process_time()
     clock = time.perf_counter()
     steps: list[str] = []
@@ -370,12 +374,18 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
     unfinished: Solver | None = None
     if low < high:
         for number, share in enumerate(CUTOFFS, start=1):
+            budget = left()
+            if budget is not None and reserve is not None and passes:
+                budget -= reserve(passes[-1].kernel.stats()[0])
+                if budget <= 0:
+                    steps.append(f"no pass with cut {share:.2g}: the time left is for writing the last one's table")
+                    break
             candidate = Solver(game, max_states)
             candidate.guide(like=passes[-1] if passes else None)
             candidate.kernel.set_cutoff(int(share * top))
             candidate.kernel.set_progress(lambda kept, number=number: show(number, kept))
             try:
-                got = candidate.kernel.solve(start, counts, left())
+                got = candidate.kernel.solve(start, counts, budget)
             except kernel.Stopped as stop:
                 steps.append(f"policy with cut {share:.2g} stopped ({stop}; {candidate.kernel.stats()[0]:,} "
                              "states finished)")
