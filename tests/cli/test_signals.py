@@ -139,9 +139,16 @@ def test_ctrl_c_inside_cadical_is_a_keyboard_interrupt(tmp_path: Path) -> None:
     """PySAT turns Ctrl-C in CaDiCaL into ``pysolvers.error``; the solver call turns it back into
     KeyboardInterrupt, which the CLI reports as "interrupted" with exit 130 (a pigeonhole formula keeps
     CaDiCaL busy for minutes, so the signal surely lands inside the call)."""
+    def as_a_terminal_leaves_it() -> None:
+        # SIGINT's disposition and mask are inherited: a test worker that ignores or blocks it (the full
+        # suite's did, twice, in stop 42; the test alone passed) would make this child deaf to Ctrl-C.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-c", CADICAL_SCRIPT], cwd=tmp_path, env=env, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=as_a_terminal_leaves_it)
     assert process.stdout is not None
     assert process.stdout.readline() == "solving\n"
     time.sleep(1.5)
