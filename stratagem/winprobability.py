@@ -264,7 +264,7 @@ def _sources_to_write(found: Any, left: float | None) -> tuple[Any, ...]:
 
     chosen = _pass_to_write(found.passes, left)
     alone = (chosen,) if chosen is not None else ()
-    if chosen is not (found.passes[-1] if found.passes else None) or found.unfinished is None:
+    if chosen is not found.policy or found.unfinished is None:  # a coarser pass: the stopped one adds nothing
         return alone
     sources = policy_sources(found)
     if left is None or WRITE_MARGIN * _writing(sum(each.kernel.stats()[0] for each in sources)) <= left:
