@@ -456,6 +456,34 @@ def test_the_subtrees_a_stopped_pass_finished_raise_the_certified_lower_bound(tm
 
 
 
+def test_a_pass_drained_at_the_coarser_cut_is_certified_by_its_own_table(tmp_path: Path) -> None:
+    """``HiddenSolo.set_drain``: a pass that raises its cut to the coarser pass's part-way (here at the first
+    look at the clock, 4,096 visits in) still finishes, with a value between the two passes' (the subtrees
+    it finished at its finer cut keep their values, the rest is valued at the coarser cut); the table of
+    that one search certifies exactly that value, recomputed from the rows by ``verify``."""
+    challenge = puzzle_challenge("challenge-1")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
+    values, solvers = [], []
+    for k, drain in ((9, False), (10, False), (10, True)):
+        solver = Solver(game)
+        solver.guide(like=solvers[0] if solvers else None)
+        top = solver.weight(solver.root.pile)
+        solver.kernel.set_cutoff(int(4.0 ** -k * top))
+        if drain:
+            solver.kernel.set_drain(int(4.0 ** -9 * top), 0.0)
+        got = solver.solve()
+        assert got.value is not None and solver.kernel.drained() == drain
+        values.append(got.value)
+        solvers.append(solver)
+    coarse, fine, drained = values
+    assert coarse < drained < fine, values
+    header = {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"}
+    summary = write_table(Solver(game), tmp_path / "drained.gz", header, policy=solvers[2])  # no optimum's search
+    assert summary.lower == drained
+    verdict = verify(tmp_path / "drained.gz")
+    assert verdict.status == "certified", verdict.claims
+
+
 def test_the_policys_move_depends_on_the_state_alone(tmp_path: Path) -> None:
     """``Solver.policy_move`` searches one level (everything after the move cut) and must play the move
     the policy's deep evaluation kept, wherever a table lists the state as a policy row: the move never

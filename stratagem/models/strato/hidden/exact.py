@@ -311,6 +311,10 @@ PROBE_SHARE, SEARCH_SHARE = 0.1, 0.5
 #: The policy's evaluation cuts states whose pile has fewer orders than the start's times these, in turn
 #: (each pass about a few times the last one's work; the last pass finished is kept).
 CUTOFFS = tuple(4.0 ** -k for k in range(6, 24)) + (0.0,)
+#: A pass that may not finish in its time keeps this many times the last finished pass's wall clock for
+#: finishing at that pass's cut (``HiddenSolo.set_drain``): its subtrees already valued at the finer cut
+#: stay, and the rest costs at most what the coarser pass cost.
+DRAIN_SHARE = 1.0
 
 
 def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES,
@@ -326,6 +330,9 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     3. if it stopped, the guided policy's exact value (:meth:`Solver.guide`: the play nearest a goal by
        the table-only relaxation, or a Redraw), with states whose pile has few orders counted as lost unless a
        play wins at once or the hand wins by a plan (the cut made finer while time remains): a lower bound.
+       A pass that may not finish in its time goes back to the finished pass's cut when only that pass's
+       own time (:data:`DRAIN_SHARE`) is left (``HiddenSolo.set_drain``), keeping what it finished at its
+       finer cut: it then ends with a value at least the finished pass's, and is the last pass.
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone. ``progress`` shows the pass (0 the probe and the
@@ -368,6 +375,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
         low, high, _, _ = solver.kernel.value_at(start, counts, PLAY_KIND, -1, -1)
     solver.kernel.set_progress(None)
     low, high = max(low, 0), high if high >= 0 else top
+    took = 0.0  # the wall-clock seconds of the last finished pass
     policy: Solver | None = None
     policy_states = 0
     passes: list[Solver] = []
@@ -383,7 +391,10 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             candidate = Solver(game, max_states)
             candidate.guide(like=passes[-1] if passes else None)
             candidate.kernel.set_cutoff(int(share * top))
+            if budget is not None and passes and budget > DRAIN_SHARE * took:  # room to finish coarser
+                candidate.kernel.set_drain(int(CUTOFFS[number - 2] * top), budget - DRAIN_SHARE * took)
             candidate.kernel.set_progress(lambda kept, number=number: show(number, kept))
+            began = time.perf_counter()
             try:
                 got = candidate.kernel.solve(start, counts, budget)
             except kernel.Stopped as stop:
@@ -393,12 +404,15 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
                 break
             finally:
                 candidate.kernel.set_progress(None)
-            steps.append(f"policy with cut {share:.2g}: {float(Fraction(got, top)):.4f} "
-                         f"({candidate.kernel.stats()[0]:,} states)")
+            took = time.perf_counter() - began
+            drained = candidate.kernel.drained()
+            steps.append(f"policy with cut {share:.2g}" + (f", at the limit finished at cut {CUTOFFS[number - 2]:.2g}"
+                                                           if drained else "")
+                         + f": {float(Fraction(got, top)):.4f} ({candidate.kernel.stats()[0]:,} states)")
             passes.append(candidate)
             if policy is None or got > policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0]:
                 policy, policy_states = candidate, candidate.kernel.stats()[0]
-            if share == 0.0 or (seconds is not None and left() == 0.0):
+            if drained or share == 0.0 or (seconds is not None and left() == 0.0):
                 break
         if policy is not None:
             low = max(low, policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0])
