@@ -457,8 +457,8 @@ def test_the_subtrees_a_stopped_pass_finished_raise_the_certified_lower_bound(tm
 
 
 def test_a_pass_drained_at_the_coarser_cut_is_certified_by_its_own_table(tmp_path: Path) -> None:
-    """``HiddenSolo.set_drain``: a pass that raises its cut to the coarser pass's part-way (here at the first
-    look at the clock, 4,096 visits in) still finishes, with a value between the two passes' (the subtrees
+    """``HiddenSolo.drain``: a pass that raises its cut to the coarser pass's part-way (here at its first
+    progress call, 4,096 visits in) still finishes, with a value between the two passes' (the subtrees
     it finished at its finer cut keep their values, the rest is valued at the coarser cut); the table of
     that one search certifies exactly that value, recomputed from the rows by ``verify``."""
     challenge = puzzle_challenge("challenge-1")
@@ -469,8 +469,8 @@ def test_a_pass_drained_at_the_coarser_cut_is_certified_by_its_own_table(tmp_pat
         solver.guide(like=solvers[0] if solvers else None)
         top = solver.weight(solver.root.pile)
         solver.kernel.set_cutoff(int(4.0 ** -k * top))
-        if drain:
-            solver.kernel.set_drain(int(4.0 ** -9 * top), 0.0)
+        if drain:  # at the first look at the clock
+            solver.kernel.set_progress(lambda kept, search=solver.kernel, top=top: search.drain(int(4.0 ** -9 * top)))
         got = solver.solve()
         assert got.value is not None and solver.kernel.drained() == drain
         values.append(got.value)

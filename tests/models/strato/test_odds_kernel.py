@@ -164,6 +164,42 @@ def test_a_finer_pass_runs_only_in_the_time_its_last_tables_writing_leaves() -> 
     assert found.steps[-1].startswith("no pass with cut") and "writing the last one's table" in found.steps[-1]
 
 
+class _Search:
+    """What :func:`~stratagem.models.strato.hidden.exact._draining` asks of a kernel."""
+
+    def __init__(self) -> None:
+        self.cutoffs: list[int] = []
+
+    def drained(self) -> bool:
+        return bool(self.cutoffs)
+
+    def drain(self, cutoff: int) -> None:
+        self.cutoffs.append(cutoff)
+
+
+@pytest.mark.parametrize(("seconds_left", "kept", "drains"), [
+    (100.0, 100, False),  # time for the rest at the coarser cut and for writing
+    (0.5, 100, True),  # less than the coarser pass took: back to its cut
+    (10.0, 100, False),
+    (10.0, 20_000, True),  # enough for the coarser cut, not for writing what the pass kept beyond it
+])
+def test_a_pass_drains_when_only_the_coarser_pass_and_its_writing_still_fit(seconds_left: float, kept: int,
+                                                                            drains: bool) -> None:
+    """A pass drains when the time to its end is down to what the finished pass took (here 1 s) plus the
+    writing of the states it kept beyond that pass's (here 1 ms a state), and drains once."""
+    import time
+
+    from stratagem.models.strato.hidden.exact import _draining
+
+    search, shown = _Search(), []
+    tick = _draining(search, 7, lambda number, states: shown.append((number, states)), 42,
+                     time.perf_counter() + seconds_left, 1.0, 1_000, lambda states: 0.001 * states + 1.0)
+    tick(kept)
+    tick(kept)
+    assert shown == [(7, kept), (7, kept)]
+    assert search.cutoffs == ([42] if drains else [])
+
+
 def test_the_compiled_value_is_exact_on_a_shipped_deal() -> None:
     """Challenge 0's solo-1 (the Python search takes minutes): won with certainty."""
     challenge = puzzle_challenge("challenge-0")

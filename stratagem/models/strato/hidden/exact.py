@@ -32,6 +32,7 @@ winning policy alone (its upper bound 1 is trivial).
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import sys
@@ -312,7 +313,7 @@ PROBE_SHARE, SEARCH_SHARE = 0.1, 0.5
 #: (each pass about a few times the last one's work; the last pass finished is kept).
 CUTOFFS = tuple(4.0 ** -k for k in range(6, 24)) + (0.0,)
 #: A pass that may not finish in its time keeps this many times the last finished pass's wall clock for
-#: finishing at that pass's cut (``HiddenSolo.set_drain``): its subtrees already valued at the finer cut
+#: finishing at that pass's cut (``HiddenSolo.drain``): its subtrees already valued at the finer cut
 #: stay, and the rest costs at most what the coarser pass cost.
 DRAIN_SHARE = 1.0
 
@@ -331,8 +332,9 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
        the table-only relaxation, or a Redraw), with states whose pile has few orders counted as lost unless a
        play wins at once or the hand wins by a plan (the cut made finer while time remains): a lower bound.
        A pass that may not finish in its time goes back to the finished pass's cut when only that pass's
-       own time (:data:`DRAIN_SHARE`) is left (``HiddenSolo.set_drain``), keeping what it finished at its
-       finer cut: it then ends with a value at least the finished pass's, and is the last pass.
+       own time (:data:`DRAIN_SHARE`) is left, with a ``reserve`` also the writing of the states it kept
+       (``HiddenSolo.drain``; :func:`_draining`), keeping what it finished at its finer cut: it then ends
+       with a value at least the finished pass's, and is the last pass.
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone. ``progress`` shows the pass (0 the probe and the
@@ -383,18 +385,22 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
     if low < high:
         for number, share in enumerate(CUTOFFS, start=1):
             budget = left()
+            kept_last = passes[-1].kernel.stats()[0] if passes else 0
             if budget is not None and reserve is not None and passes:
-                budget -= reserve(passes[-1].kernel.stats()[0])
+                budget -= reserve(kept_last)
                 if budget <= 0:
                     steps.append(f"no pass with cut {share:.2g}: the time left is for writing the last one's table")
                     break
             candidate = Solver(game, max_states)
             candidate.guide(like=passes[-1] if passes else None)
             candidate.kernel.set_cutoff(int(share * top))
-            if budget is not None and passes and budget > DRAIN_SHARE * took:  # room to finish coarser
-                candidate.kernel.set_drain(int(CUTOFFS[number - 2] * top), budget - DRAIN_SHARE * took)
-            candidate.kernel.set_progress(lambda kept, number=number: show(number, kept))
             began = time.perf_counter()
+            if budget is not None and passes:
+                tick = _draining(candidate.kernel, number, show, int(CUTOFFS[number - 2] * top), began + budget,
+                                 DRAIN_SHARE * took, kept_last, reserve)
+            else:
+                tick = functools.partial(show, number)
+            candidate.kernel.set_progress(tick)
             try:
                 got = candidate.kernel.solve(start, counts, budget)
             except kernel.Stopped as stop:
@@ -420,6 +426,24 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
     return OddsInterval("exact" if low == high else "interval", Fraction(low, top), Fraction(high, top), kept,
                         policy_states, memory, time.process_time() - started, steps, solver, policy, tuple(passes),
                         unfinished)
+
+
+def _draining(search: Any, number: int, show: Callable[[int, int], None], coarser: int, ends: float,
+              finishing: float, kept_last: int, reserve: Callable[[int], float] | None) -> Callable[[int], None]:
+    """:func:`odds_interval`'s progress callback of a pass that may have to drain (``HiddenSolo.drain``): it
+    shows the pass's states, and goes back to the ``coarser`` cut once the time to ``ends`` is down to
+    ``finishing`` (what the finished pass took, at most what the rest at its cut costs) plus, with a
+    ``reserve``, the writing of the states kept beyond the finished pass's ``kept_last``, whose table's
+    writing ``ends`` already leaves time for (the drained pass's table holds both)."""
+
+    def tick(kept: int) -> None:
+        show(number, kept)
+        if not search.drained():
+            extra = 0.0 if reserve is None else reserve(kept_last + kept) - reserve(kept_last)
+            if ends - time.perf_counter() <= finishing + extra:
+                search.drain(coarser)
+
+    return tick
 
 
 def policy_sources(found: OddsInterval) -> tuple[Solver, ...]:

@@ -204,9 +204,6 @@ class HiddenSolo:
     visits: cython.longlong
     generated: cython.longlong
     stop_at: cython.double
-    drain_after: cython.double
-    drain_at: cython.double
-    drain_cutoff: cython.longlong
     was_drained: cython.bint
     why: cython.longlong
 
@@ -273,9 +270,6 @@ class HiddenSolo:
         self.visits = 0
         self.generated = 0
         self.stop_at = -1.0
-        self.drain_after = -1.0
-        self.drain_at = -1.0
-        self.drain_cutoff = 0
         self.was_drained = False
         self.why = SOLVED
 
@@ -433,15 +427,9 @@ class HiddenSolo:
         if self.visits % CHECK_EVERY == 0:
             if self.on_tick is not None:
                 self.on_tick(self.count)
-            if self.stop_at >= 0 or self.drain_at >= 0:
-                now: cython.double = time.perf_counter()
-                if self.stop_at >= 0 and now >= self.stop_at:
-                    self.why = TIME_LIMIT
-                    raise Stopped("time limit")
-                if self.drain_at >= 0 and now >= self.drain_at:  # set_drain: finish at the coarser cut
-                    self.drain_at = -1.0
-                    self.cutoff = max(self.cutoff, self.drain_cutoff)
-                    self.was_drained = True
+            if self.stop_at >= 0 and time.perf_counter() >= self.stop_at:
+                self.why = TIME_LIMIT
+                raise Stopped("time limit")
         return 0
 
     # -- the floor -------------------------------------------------------------------------------
@@ -1321,9 +1309,7 @@ class HiddenSolo:
         top = self._weight(0)
         if top >= MAX_WEIGHT:
             raise ValueError("the pile has too many orders for 64-bit weights")
-        now = time.perf_counter()
-        self.stop_at = -1.0 if seconds is None else now + seconds
-        self.drain_at = -1.0 if self.drain_after < 0 else now + self.drain_after
+        self.stop_at = -1.0 if seconds is None else time.perf_counter() + seconds
         self.was_drained = False
         self.why = SOLVED
         return int(self._play(0, 0, alpha, top + 1 if beta < 0 else beta))
@@ -1372,19 +1358,19 @@ class HiddenSolo:
         0.7407 for 1.2x the time; plans of two plays, at the 4^-11 cut, from 0.5822 to 0.6952 for 1.1x."""
         self.cutoff = cutoff
 
-    def set_drain(self, cutoff: int, after: float | None) -> None:
-        """In the policy's evaluation, ``after`` seconds into each :meth:`solve` (None: never), raise the
-        cut to ``cutoff`` orders (a coarser pass's, :meth:`set_cutoff`) for the rest of the search: the
-        subtrees finished at the finer cut keep their values and the rest is valued as the coarser pass
-        would, so a pass that would not finish in its time still may, with a value at least the coarser
-        pass's. Sound because every value is then still the policy's value with some states counted lost
-        (the policy's moves depend on the state alone, never on the cut): a mixed cut is a cut.
-        :meth:`drained` says whether it happened."""
-        self.drain_cutoff = int(cutoff)
-        self.drain_after = -1.0 if after is None else float(after)
+    def drain(self, cutoff: int) -> None:
+        """In the policy's evaluation, raise the cut to ``cutoff`` (a coarser pass's, :meth:`set_cutoff`) for the
+        rest of the search (called from the ``on_tick`` of :meth:`set_progress`, while it runs): the subtrees
+        finished at the finer cut keep their values and the rest is valued as the coarser pass would, so a
+        pass that would not finish in its time still may, with a value at least the coarser pass's. Sound
+        because every value is then still the policy's value with some states counted lost (the policy's
+        moves depend on the state alone, never on the cut): a mixed cut is a cut. :meth:`drained` says
+        whether it happened during the last :meth:`solve`."""
+        self.cutoff = max(self.cutoff, int(cutoff))
+        self.was_drained = True
 
     def drained(self) -> bool:
-        """Whether the last :meth:`solve` raised its cut (:meth:`set_drain`)."""
+        """Whether :meth:`drain` was called during the last :meth:`solve`."""
         return bool(self.was_drained)
 
     def set_plan(self, depth: int) -> None:
