@@ -129,19 +129,22 @@ class DealOdds:
         return True
 
 
-def odds_of(deal: StratoDeal, *, time_limit: float | None = None, max_states: int | None = None,
-            rank: bool = True) -> DealOdds:
-    """:func:`odds` of a deal already loaded."""
+def odds_of(deal: StratoDeal, *, time_limit: float | Deadline | None = None, max_states: int | None = None,
+            rank: bool = True, progress: ProgressFactory = no_progress) -> DealOdds:
+    """:func:`odds` of a deal already loaded (``time_limit`` in seconds, or a command's deadline)."""
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     kwargs: dict[str, Any] = {} if max_states is None else {"max_states": max_states}
-    result = solo_odds(game, deadline=Deadline(time_limit), rank=rank, **kwargs)
+    deadline = time_limit if isinstance(time_limit, Deadline) else Deadline(time_limit)
+    result = solo_odds(game, deadline=deadline, rank=rank, progress=progress, **kwargs)
     return DealOdds(deal, game, result)
 
 
 def odds(puzzle: str | Path, deal: str | int | None = None, *, position: str | None = None,
-         time_limit: float | None = None, max_states: int | None = None, rank: bool = True) -> DealOdds:
+         time_limit: float | None = None, max_states: int | None = None, rank: bool = True,
+         progress: ProgressFactory = no_progress) -> DealOdds:
     """The exact optimal solo win probability of ``deal`` of the Strato ``puzzle`` when the pile's order
-    is hidden: the value, the first move's options ranked, and the policy that proves it.
+    is hidden: the value, the first move's options ranked, and the policy that proves it (``progress``
+    shows the searches' states and nodes).
 
     ``position`` (the open notation, ``ROWS HAND PILE 1 LAST``; the pile's order is ignored) starts from
     a position of the puzzle's challenge instead of a deal: a table and hand met in play."""
@@ -150,7 +153,7 @@ def odds(puzzle: str | Path, deal: str | int | None = None, *, position: str | N
         assert isinstance(loaded, StratoDeal)
     else:
         loaded = position_deal(puzzle, position)
-    return odds_of(loaded, time_limit=time_limit, max_states=max_states, rank=rank)
+    return odds_of(loaded, time_limit=time_limit, max_states=max_states, rank=rank, progress=progress)
 
 
 def position_deal(puzzle: str | Path, position: str) -> StratoDeal:

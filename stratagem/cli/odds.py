@@ -98,7 +98,8 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         else:
             _print_bounds(bounds)
         return DONE if bounds.status == "solved" else UNDETERMINED
-    answer = odds_of(deal, time_limit=time_limit, max_states=max_states, rank=rank)
+    answer = odds_of(deal, time_limit=command_deadline(time_limit), max_states=max_states, rank=rank,
+                     progress=terminal_progress(enabled=not (as_json or quiet)))
     note = ""
     if proof_path is not None:
         if answer.write_proof(proof_path):

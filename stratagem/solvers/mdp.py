@@ -66,6 +66,8 @@ def deep_recursion() -> Iterator[None]:
 
 #: Visits between two looks at the clock.
 CHECK_EVERY = 256
+#: Visits between two calls of a search's ``progress`` callback.
+PROGRESS_EVERY = 4096
 
 
 class _Stopped(Exception):
@@ -111,7 +113,8 @@ class _Expectimax:
     payoffs in ``[lo, hi]``, with every state's proven bounds kept (a DAG search: many lines meet)."""
 
     def __init__(self, game: Any, payoff: Payoff, lo: Fraction, hi: Fraction, deadline: Deadline,
-                 max_states: int | None, order: Order | None, floor: Floor | None) -> None:
+                 max_states: int | None, order: Order | None, floor: Floor | None,
+                 progress: Callable[[int, int], None] | None = None) -> None:
         self.game = game
         self.payoff = payoff
         self.lo, self.hi = lo, hi
@@ -119,6 +122,7 @@ class _Expectimax:
         self.max_states = max_states
         self.order = order
         self.floor = floor
+        self.progress = progress
         self.bounds: dict[Hashable, tuple[Fraction, Fraction]] = {}
         self.best: dict[Hashable, Any] = {}
         self.visits = 0
@@ -127,6 +131,8 @@ class _Expectimax:
         self.visits += 1
         if self.visits % CHECK_EVERY == 0 and self.deadline.expired():
             raise _Stopped("time limit")
+        if self.progress is not None and self.visits % PROGRESS_EVERY == 0:
+            self.progress(len(self.bounds), self.visits)
         if self.max_states is not None and len(self.bounds) >= self.max_states:
             raise _Stopped("state limit")
 
@@ -206,7 +212,8 @@ class _Expectimax:
 
 def optimal_value(game: Any, root: Any, payoff: Payoff, *, lo: Fraction = Fraction(0), hi: Fraction = Fraction(1),
                   deadline: Deadline | None = None, max_states: int | None = None, rank: bool = True,
-                  order: Order | None = None, floor: Floor | None = None) -> MdpResult:
+                  order: Order | None = None, floor: Floor | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> MdpResult:
     """The exact optimal expected payoff from ``root`` (a decision node) of a one-player game with chance.
 
     Every payoff lies in ``[lo, hi]`` (win probability: 0 and 1). ``order(state, successors)`` may put
@@ -214,11 +221,12 @@ def optimal_value(game: Any, root: Any, payoff: Payoff, *, lo: Fraction = Fracti
     is surely ``lo`` (a state that cannot be won whatever is drawn), which ends its search. With
     ``rank`` every root move's exact value is computed (one full-window search each, sharing the
     bounds), else only the best move's. A game with a ``plays(state)`` method (moves with their
-    states, as Strato's engines have) is asked for it instead of applying every move.
+    states, as Strato's engines have) is asked for it instead of applying every move. ``progress(states
+    kept, nodes visited)`` is called every :data:`PROGRESS_EVERY` nodes.
     """
     started = time.perf_counter()
     deadline = deadline or Deadline(None)
-    search = _Expectimax(game, payoff, lo, hi, deadline, max_states, order, floor)
+    search = _Expectimax(game, payoff, lo, hi, deadline, max_states, order, floor, progress)
     below, above = lo - 1, hi + 1  # a window strictly around every value: the result is exact
     ranking: list[tuple[Any, Fraction]] = []
     if game.to_move(root) in (TERMINAL, CHANCE):
@@ -242,10 +250,12 @@ def optimal_value(game: Any, root: Any, payoff: Payoff, *, lo: Fraction = Fracti
 
 
 def policy_value(game: Any, root: Any, policy: Policy, payoff: Payoff, *, lo: Fraction = Fraction(0),
-                 deadline: Deadline | None = None, max_states: int | None = None) -> tuple[Fraction | None, int]:
+                 deadline: Deadline | None = None, max_states: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> tuple[Fraction | None, int]:
     """The exact expected payoff of playing ``policy`` from ``root`` and the states it reaches, or
     ``(None, states)`` when the deadline or the state cap came first. Where ``policy`` gives ``None``
-    the state counts as the least payoff ``lo`` (a cut: the result is then a lower bound)."""
+    the state counts as the least payoff ``lo`` (a cut: the result is then a lower bound).
+    ``progress(states valued, nodes visited)`` is called every :data:`PROGRESS_EVERY` nodes."""
     deadline = deadline or Deadline(None)
     values: dict[Hashable, Fraction] = {}
     visits = 0
@@ -258,6 +268,8 @@ def policy_value(game: Any, root: Any, policy: Policy, payoff: Payoff, *, lo: Fr
         visits += 1
         if visits % CHECK_EVERY == 0 and deadline.expired():
             raise _Stopped("time limit")
+        if progress is not None and visits % PROGRESS_EVERY == 0:
+            progress(len(values), visits)
         if max_states is not None and len(values) >= max_states:
             raise _Stopped("state limit")
         who = game.to_move(state)

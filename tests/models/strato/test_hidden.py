@@ -397,6 +397,32 @@ def test_exact_solo_value_equals_a_naive_expectimax_and_respects_its_bounds(inde
     assert checked.valid and checked.value == answer.value, checked.problem
 
 
+def test_the_plain_search_shows_its_progress(monkeypatch) -> None:
+    """``odds`` without ``--table`` can run for minutes: the greedy policy's valuation, then the search, show
+    their states and nodes as they go (here every node); the answer is the same with or without a display."""
+    from contextlib import contextmanager
+
+    from stratagem.solvers import mdp
+
+    monkeypatch.setattr(mdp, "PROGRESS_EVERY", 1)
+    shown: dict[str, list[tuple[int, int]]] = {}
+
+    @contextmanager
+    def record(label: str, first: str, second: str) -> Iterator[object]:
+        calls = shown.setdefault(f"{label}: {first}, {second}", [])
+        yield lambda a, b: calls.append((a, b))
+
+    open_game, state = TINY[-1]
+    hidden = HiddenStrato(open_game.challenge, OPTIONS, state)
+    answer = solo_odds(hidden, progress=record)
+    assert answer.value == solo_odds(hidden).value and answer.status == "solved"
+    assert set(shown) == {"odds: the greedy policy: states, nodes visited", "odds search: states kept, nodes visited"}
+    for calls in shown.values():
+        assert calls and [nodes for _, nodes in calls] == list(range(1, len(calls) + 1))
+        assert all(a <= b for (a, _), (b, _) in itertools.pairwise(calls))  # states only grow
+    assert 0 < shown["odds search: states kept, nodes visited"][-1][0] <= answer.states
+
+
 def test_the_values_of_the_tiny_deals_are_not_all_trivial() -> None:
     values = {solo_odds(HiddenStrato(g.challenge, OPTIONS, s)).value for g, s in TINY}
     assert len(values) >= 3  # the comparisons above meet wins, losses and odds in between

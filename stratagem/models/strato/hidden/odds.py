@@ -32,6 +32,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
+from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.models.strato.hidden.game import TARGET, HiddenState, HiddenStrato
 from stratagem.models.strato.rules.challenge import Challenge
 from stratagem.models.strato.rules.notation import Move
@@ -155,8 +156,9 @@ class SoloOdds:
 
 
 def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_states: int | None = MAX_STATES,
-              rank: bool = True) -> SoloOdds:
-    """The exact optimal win probability of solo ``game`` from its start (see the module docstring)."""
+              rank: bool = True, progress: ProgressFactory = no_progress) -> SoloOdds:
+    """The exact optimal win probability of solo ``game`` from its start (see the module docstring).
+    ``progress`` shows the greedy policy's valuation, then the search, with their states and nodes."""
     if game.num_players != 1:
         raise BadInput("<argument>", "players", f"the exact win probability is for solo play; this deal has "
                        f"{game.num_players} players (play strato estimates team play)")
@@ -168,10 +170,12 @@ def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_state
     def greedy(state: HiddenState) -> Move:
         return greedy_move(game, bound, state)
 
-    greedy_value, _ = policy_value(game, root, greedy, win_payoff, deadline=deadline.part(GREEDY_SHARE),
-                                   max_states=max_states)
-    result = optimal_value(game, root, win_payoff, deadline=deadline, max_states=max_states, rank=rank,
-                           order=bound.order, floor=bound.hopeless)
+    with progress("odds: the greedy policy", "states", "nodes visited") as show:
+        greedy_value, _ = policy_value(game, root, greedy, win_payoff, deadline=deadline.part(GREEDY_SHARE),
+                                       max_states=max_states, progress=show)
+    with progress("odds search", "states kept", "nodes visited") as show:
+        result = optimal_value(game, root, win_payoff, deadline=deadline, max_states=max_states, rank=rank,
+                               order=bound.order, floor=bound.hopeless, progress=show)
     ranking = [(game.format_move(root, m), v) for m, v in result.ranking]
     if result.status == SOLVED:
         assert result.value is not None
