@@ -177,28 +177,37 @@ class _Search:
         self.cutoffs.append(cutoff)
 
 
-@pytest.mark.parametrize(("seconds_left", "kept", "drains"), [
-    (100.0, 100, False),  # time for the rest at the coarser cut and for writing
-    (0.5, 100, True),  # less than the coarser pass took: back to its cut
-    (10.0, 100, False),
-    (10.0, 20_000, True),  # enough for the coarser cut, not for writing what the pass kept beyond it
+def _writing(states: int) -> float:
+    return 0.001 * states + 1.0
+
+
+@pytest.mark.parametrize(("seconds_left", "kept", "reserve", "drains"), [
+    (100.0, 100, None, False),  # time for much more than the rest at the coarser cut: not yet
+    (1.0, 100, None, True),  # just the time for the rest (0.955 s), far from finishing: back to the coarser cut
+    (0.5, 100, None, False),  # too late for the rest: the stopped pass's finer subtrees go to the table
+    (0.35, 1_500, None, True),  # further on, less is left to do at the coarser cut (at least 30%: 0.3 s)
+    (0.35, 2_150, None, False),  # as little time, but on course to finish (2,200 expected, 1 s for 2,150)
+    (20.33, 20_000, _writing, True),  # beyond what was expected; 20 s of its 20.33 s go to writing it
+    (2.48, 2_150, _writing, False),  # on course to finish and to be written (1.2 s more) in time
 ])
-def test_a_pass_drains_when_only_the_coarser_pass_and_its_writing_still_fit(seconds_left: float, kept: int,
-                                                                            drains: bool) -> None:
-    """A pass drains when the time to its end is down to what the finished pass took (here 1 s) plus the
-    writing of the states it kept beyond that pass's (here 1 ms a state), and drains once."""
+def test_a_pass_drains_when_only_the_rest_at_the_coarser_cut_and_its_writing_still_fit(
+        seconds_left: float, kept: int, reserve: Callable[[int], float] | None, drains: bool) -> None:
+    """A pass begun 1 s ago, after one of 1,000 states in 1 s, expected to keep 2,200 states, drains at
+    the last moment the rest of the work at the coarser cut (the coarser pass's time times the share not yet
+    done, at least 30%, with 20% slack) and the writing of what it kept beyond the finished pass (1 ms a
+    state) still fit, unless it is on course to finish (and be written) in time; and it drains once."""
     import time
 
     from stratagem.models.strato.hidden.exact import _draining
 
     search, shown = _Search(), []
-    tick = _draining(search, 7, lambda number, states: shown.append((number, states)), 42,
-                     time.perf_counter() + seconds_left, 1.0, 1_000, lambda states: 0.001 * states + 1.0)
+    now = time.perf_counter()
+    tick = _draining(search, 7, lambda number, states: shown.append((number, states)), 42, now - 1.0,
+                     now + seconds_left, 1.0, 1_000, 2_200, reserve)
     tick(kept)
     tick(kept)
     assert shown == [(7, kept), (7, kept)]
     assert search.cutoffs == ([42] if drains else [])
-
 
 def test_the_compiled_value_is_exact_on_a_shipped_deal() -> None:
     """Challenge 0's solo-1 (the Python search takes minutes): won with certainty."""

@@ -312,10 +312,18 @@ PROBE_SHARE, SEARCH_SHARE = 0.1, 0.5
 #: The policy's evaluation cuts states whose pile has fewer orders than the start's times these, in turn
 #: (each pass about a few times the last one's work; the last pass finished is kept).
 CUTOFFS = tuple(4.0 ** -k for k in range(6, 24)) + (0.0,)
-#: A pass that may not finish in its time keeps this many times the last finished pass's wall clock for
-#: finishing at that pass's cut (``HiddenSolo.drain``): its subtrees already valued at the finer cut
-#: stay, and the rest costs at most what the coarser pass cost.
-DRAIN_SHARE = 1.0
+#: Finishing a pass at the finished pass's cut (``HiddenSolo.drain``) is expected to take that pass's wall
+#: clock times the share of the new pass not yet done (its states kept against those expected), at least
+#: :data:`DRAIN_LEAST` of it, times :data:`DRAIN_SLACK`: a 4^-13 pass of challenge 1's solo-3 drained after
+#: 7, 20, 33 and 47% of its states took 0.90, 0.74, 0.63 and 0.49 of the 4^-12 pass's time.
+DRAIN_LEAST = 0.3
+DRAIN_SLACK = 1.2
+#: How many times its predecessor's states a pass is expected to keep when only one pass came before it
+#: (the last passes measured: 2.1-2.2x; with two or more, their own ratio).
+PASS_GROWTH = 2.2
+#: ... times this: a pass thought on course to finish is not drained, and one that then does not finish
+#: gives a sweep nothing (challenge 1's solo-3 at 8 s: a 4^-11 pass expected at 2.0x kept 2.3x).
+GROWTH_MARGIN = 1.25
 
 
 def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES,
@@ -332,7 +340,7 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
        the table-only relaxation, or a Redraw), with states whose pile has few orders counted as lost unless a
        play wins at once or the hand wins by a plan (the cut made finer while time remains): a lower bound.
        A pass that may not finish in its time goes back to the finished pass's cut when only that pass's
-       own time (:data:`DRAIN_SHARE`) is left, with a ``reserve`` also the writing of the states it kept
+       time for what is left of its work is left, with a ``reserve`` also the writing of the states it kept
        (``HiddenSolo.drain``; :func:`_draining`), keeping what it finished at its finer cut: it then ends
        with a value at least the finished pass's, and is the last pass.
 
@@ -396,8 +404,9 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             candidate.kernel.set_cutoff(int(share * top))
             began = time.perf_counter()
             if budget is not None and passes:
-                tick = _draining(candidate.kernel, number, show, int(CUTOFFS[number - 2] * top), began + budget,
-                                 DRAIN_SHARE * took, kept_last, reserve)
+                growth = GROWTH_MARGIN * (kept_last / passes[-2].kernel.stats()[0] if len(passes) > 1 else PASS_GROWTH)
+                tick = _draining(candidate.kernel, number, show, int(CUTOFFS[number - 2] * top), began,
+                                 began + budget, took, kept_last, int(growth * kept_last), reserve)
             else:
                 tick = functools.partial(show, number)
             candidate.kernel.set_progress(tick)
@@ -428,20 +437,34 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
                         unfinished)
 
 
-def _draining(search: Any, number: int, show: Callable[[int, int], None], coarser: int, ends: float,
-              finishing: float, kept_last: int, reserve: Callable[[int], float] | None) -> Callable[[int], None]:
-    """:func:`odds_interval`'s progress callback of a pass that may have to drain (``HiddenSolo.drain``): it
-    shows the pass's states, and goes back to the ``coarser`` cut once the time to ``ends`` is down to
-    ``finishing`` (what the finished pass took, at most what the rest at its cut costs) plus, with a
-    ``reserve``, the writing of the states kept beyond the finished pass's ``kept_last``, whose table's
-    writing ``ends`` already leaves time for (the drained pass's table holds both)."""
+def _draining(search: Any, number: int, show: Callable[[int, int], None], coarser: int, began: float, ends: float,
+              took: float, kept_last: int, expected: int, reserve: Callable[[int], float] | None
+              ) -> Callable[[int], None]:
+    """:func:`odds_interval`'s progress callback of a pass begun at ``began`` that may have to drain
+    (``HiddenSolo.drain``): it shows the pass's states, and goes back to the ``coarser`` cut at the last
+    moment the rest at that cut is expected to be done by ``ends`` (the coarser pass ``took`` that long;
+    the share of the new pass not yet done, its states kept against the ``expected``, is what is left of
+    that work, :data:`DRAIN_LEAST` and :data:`DRAIN_SLACK` the margins), with a ``reserve`` also the
+    writing of the states kept beyond the finished pass's ``kept_last`` (``ends`` already leaves time for
+    writing those: the drained pass's table holds both) -- unless the pass looks like finishing, and its
+    table being written, in time, at its rate so far. Too late for the rest, it does not drain: the stopped
+    pass's finer subtrees then go to the table (:func:`policy_sources`)."""
+
+    def writing(states: int) -> float:
+        return 0.0 if reserve is None else reserve(states) - reserve(kept_last)
 
     def tick(kept: int) -> None:
         show(number, kept)
-        if not search.drained():
-            extra = 0.0 if reserve is None else reserve(kept_last + kept) - reserve(kept_last)
-            if ends - time.perf_counter() <= finishing + extra:
-                search.drain(coarser)
+        if search.drained():
+            return
+        now = time.perf_counter()
+        left = ends - now - writing(kept_last + kept)
+        rest = took * max(1.0 - kept / expected, DRAIN_LEAST)
+        if not rest <= left <= DRAIN_SLACK * rest:
+            return  # not yet, or too late
+        if 0 < kept < expected and (now - began) * (expected - kept) / kept + writing(expected) <= ends - now:
+            return  # on course to finish: the whole pass is worth more than a drained one
+        search.drain(coarser)
 
     return tick
 
