@@ -285,7 +285,8 @@ class OddsInterval:
     exact), with how: ``status`` ``exact`` or ``interval``; the states each search kept, the bytes of the
     optimum's table and the CPU seconds. ``solver`` and ``policy`` are the two searches, for
     :func:`write_table` (which writes the certificate of both bounds); ``passes`` every finished pass of
-    the policy's evaluation, the coarsest cut first (a coarser one writes a smaller table); ``unfinished``
+    the policy's evaluation, the coarsest cut first (a coarser one writes a smaller table; the last may have
+    finished at the cut before its own, ``HiddenSolo.drained``); ``unfinished``
     the pass a limit (time or states) stopped, if any: the subtrees it finished are valued at its finer cut, and
     :func:`write_table` takes them where it has them (:func:`policy_sources`)."""
 
@@ -339,10 +340,11 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     3. if it stopped, the guided policy's exact value (:meth:`Solver.guide`: the play nearest a goal by
        the table-only relaxation, or a Redraw), with states whose pile has few orders counted as lost unless a
        play wins at once or the hand wins by a plan (the cut made finer while time remains): a lower bound.
-       A pass that may not finish in its time goes back to the finished pass's cut when only that pass's
-       time for what is left of its work is left, with a ``reserve`` also the writing of the states it kept
-       (``HiddenSolo.drain``; :func:`_draining`), keeping what it finished at its finer cut: it then ends
-       with a value at least the finished pass's, and is the last pass.
+       Without a ``reserve``, a pass that may not finish in its time goes back to the finished pass's cut
+       when only that pass's time for what is left of its work is left (``HiddenSolo.drain``;
+       :func:`_draining`), keeping what it finished at its finer cut: it then ends with a value at least
+       the finished pass's, and is the last pass. (With one, the table's writer is the bottleneck, and
+       it takes the subtrees of a stopped pass itself: :func:`policy_sources`.)
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone. ``progress`` shows the pass (0 the probe and the
@@ -403,10 +405,10 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             candidate.guide(like=passes[-1] if passes else None)
             candidate.kernel.set_cutoff(int(share * top))
             began = time.perf_counter()
-            if budget is not None and passes:
+            if budget is not None and passes and reserve is None:
                 growth = GROWTH_MARGIN * (kept_last / passes[-2].kernel.stats()[0] if len(passes) > 1 else PASS_GROWTH)
                 tick = _draining(candidate.kernel, number, show, int(CUTOFFS[number - 2] * top), began,
-                                 began + budget, took, kept_last, int(growth * kept_last), reserve)
+                                 began + budget, took, int(growth * kept_last))
             else:
                 tick = functools.partial(show, number)
             candidate.kernel.set_progress(tick)
@@ -438,31 +440,24 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
 
 
 def _draining(search: Any, number: int, show: Callable[[int, int], None], coarser: int, began: float, ends: float,
-              took: float, kept_last: int, expected: int, reserve: Callable[[int], float] | None
-              ) -> Callable[[int], None]:
+              took: float, expected: int) -> Callable[[int], None]:
     """:func:`odds_interval`'s progress callback of a pass begun at ``began`` that may have to drain
     (``HiddenSolo.drain``): it shows the pass's states, and goes back to the ``coarser`` cut at the last
     moment the rest at that cut is expected to be done by ``ends`` (the coarser pass ``took`` that long;
     the share of the new pass not yet done, its states kept against the ``expected``, is what is left of
-    that work, :data:`DRAIN_LEAST` and :data:`DRAIN_SLACK` the margins), with a ``reserve`` also the
-    writing of the states kept beyond the finished pass's ``kept_last`` (``ends`` already leaves time for
-    writing those: the drained pass's table holds both) -- unless the pass looks like finishing, and its
-    table being written, in time, at its rate so far. Too late for the rest, it does not drain: the stopped
-    pass's finer subtrees then go to the table (:func:`policy_sources`)."""
-
-    def writing(states: int) -> float:
-        return 0.0 if reserve is None else reserve(states) - reserve(kept_last)
+    that work, :data:`DRAIN_LEAST` and :data:`DRAIN_SLACK` the margins), unless at its rate so far the pass
+    is on course to finish in time. Too late for the rest, it does not drain."""
 
     def tick(kept: int) -> None:
         show(number, kept)
         if search.drained():
             return
         now = time.perf_counter()
-        left = ends - now - writing(kept_last + kept)
+        left = ends - now
         rest = took * max(1.0 - kept / expected, DRAIN_LEAST)
         if not rest <= left <= DRAIN_SLACK * rest:
             return  # not yet, or too late
-        if 0 < kept < expected and (now - began) * (expected - kept) / kept + writing(expected) <= ends - now:
+        if 0 < kept < expected and (now - began) * (expected - kept) / kept <= left:
             return  # on course to finish: the whole pass is worth more than a drained one
         search.drain(coarser)
 
