@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem import __version__
-from stratagem.core.deadline import Deadline
+from stratagem.core.deadline import Deadline, as_deadline
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
@@ -134,8 +134,7 @@ def odds_of(deal: StratoDeal, *, time_limit: float | Deadline | None = None, max
     """:func:`odds` of a deal already loaded (``time_limit`` in seconds, or a command's deadline)."""
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     kwargs: dict[str, Any] = {} if max_states is None else {"max_states": max_states}
-    deadline = time_limit if isinstance(time_limit, Deadline) else Deadline(time_limit)
-    result = solo_odds(game, deadline=deadline, rank=rank, progress=progress, **kwargs)
+    result = solo_odds(game, deadline=as_deadline(time_limit), rank=rank, progress=progress, **kwargs)
     return DealOdds(deal, game, result)
 
 
@@ -226,7 +225,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     ``table_note`` says why). ``progress`` shows the search's passes and the rows written."""
     from stratagem.models.strato.hidden.exact import TableStopped, odds_interval, write_table
 
-    deadline = time_limit if isinstance(time_limit, Deadline) else Deadline(time_limit)
+    deadline = as_deadline(time_limit)
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     left = deadline.remaining()
     found = odds_interval(game, seconds=left, max_states=max_states or BOUNDS_MAX_STATES, progress=progress,

@@ -408,7 +408,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             if budget is not None and passes and reserve is None:
                 growth = GROWTH_MARGIN * (kept_last / passes[-2].kernel.stats()[0] if len(passes) > 1 else PASS_GROWTH)
                 tick = _draining(candidate.kernel, number, show, int(CUTOFFS[number - 2] * top), began,
-                                 began + budget, took, int(growth * kept_last))
+                                 began + budget, took, max(1, int(growth * kept_last)))
             else:
                 tick = functools.partial(show, number)
             candidate.kernel.set_progress(tick)
