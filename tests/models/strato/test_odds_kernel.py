@@ -190,14 +190,11 @@ def test_a_pass_drains_when_only_the_rest_at_the_coarser_cut_still_fits(seconds_
     """A pass begun 1 s ago, after one that took 1 s, expected to keep 2,200 states, drains at the last
     moment the rest of the work at the coarser cut (the coarser pass's time times the share not yet done, at
     least 30%, with 20% slack) still fits, unless it is on course to finish in time; and it drains once."""
-    import time
-
     from stratagem.models.strato.hidden.exact import _draining
 
     search, shown = _Search(), []
-    now = time.perf_counter()
-    tick = _draining(search, 7, lambda number, states: shown.append((number, states)), 42, now - 1.0,
-                     now + seconds_left, 1.0, 2_200)
+    tick = _draining(search, 7, lambda number, states: shown.append((number, states)), 42, 99.0,
+                     100.0 + seconds_left, 1.0, 2_200, clock=lambda: 100.0)
     tick(kept)
     tick(kept)
     assert shown == [(7, kept), (7, kept)]

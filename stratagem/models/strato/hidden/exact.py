@@ -440,19 +440,20 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
 
 
 def _draining(search: Any, number: int, show: Callable[[int, int], None], coarser: int, began: float, ends: float,
-              took: float, expected: int) -> Callable[[int], None]:
+              took: float, expected: int, clock: Callable[[], float] = time.perf_counter) -> Callable[[int], None]:
     """:func:`odds_interval`'s progress callback of a pass begun at ``began`` that may have to drain
     (``HiddenSolo.drain``): it shows the pass's states, and goes back to the ``coarser`` cut at the last
     moment the rest at that cut is expected to be done by ``ends`` (the coarser pass ``took`` that long;
     the share of the new pass not yet done, its states kept against the ``expected``, is what is left of
     that work, :data:`DRAIN_LEAST` and :data:`DRAIN_SLACK` the margins), unless at its rate so far the pass
-    is on course to finish in time. Too late for the rest, it does not drain."""
+    is on course to finish in time. Too late for the rest, it does not drain. ``clock`` gives the time
+    (``time.perf_counter``'s, as ``began`` and ``ends``)."""
 
     def tick(kept: int) -> None:
         show(number, kept)
         if search.drained():
             return
-        now = time.perf_counter()
+        now = clock()
         left = ends - now
         rest = took * max(1.0 - kept / expected, DRAIN_LEAST)
         if not rest <= left <= DRAIN_SLACK * rest:
