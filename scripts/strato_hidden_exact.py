@@ -34,6 +34,9 @@ def main() -> None:
     parser.add_argument("--max-states", type=int, default=30_000_000, help="states each search may keep")
     parser.add_argument("--tables", type=Path, required=True, help="folder for the value tables")
     parser.add_argument("--deal", action="append", default=[], help="only this solo deal (repeatable; default all)")
+    parser.add_argument("--drain", action="store_true",
+                        help="a pass that cannot finish goes back to the cut before, as in a sweep (without it, "
+                             "the table takes the subtrees the stopped pass finished)")
     parser.add_argument("--python-seconds", type=float, default=0.0,
                         help="also run the Python search with this wall-clock limit (0: not run)")
     args = parser.parse_args()
@@ -50,7 +53,8 @@ def main() -> None:
             load = os.getloadavg()[0]
             deal = deal_of(loaded, spec.name)
             game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
-            found = odds_interval(game, seconds=args.seconds, max_states=args.max_states)
+            found = odds_interval(game, seconds=args.seconds, max_states=args.max_states,
+                                  drain=args.drain)
             path = args.tables / f"{Path(puzzle).stem}-{spec.name}.tbl.gz"
             started = time.process_time()
             table = write_table(found.solver, path, {"setup": deal.setup(), "deal": deal.name},

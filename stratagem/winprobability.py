@@ -229,7 +229,8 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     left = deadline.remaining()
     found = odds_interval(game, seconds=left, max_states=max_states or BOUNDS_MAX_STATES, progress=progress,
-                          reserve=lambda states: _writing(states) + 1.0)  # + what passes between search and write
+                          reserve=lambda states: _writing(states) + 1.0,  # + what passes between search and write
+                          drain=False)  # the writer takes the stopped pass's subtrees itself
     written: str | None = str(table)
     rows, note = 0, ""
     lower, steps = found.lower, list(found.steps)

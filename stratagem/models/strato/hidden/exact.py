@@ -328,8 +328,8 @@ GROWTH_MARGIN = 1.25
 
 
 def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_states: int = MAX_STATES,
-                  progress: ProgressFactory = no_progress, reserve: Callable[[int], float] | None = None
-                  ) -> OddsInterval:
+                  progress: ProgressFactory = no_progress, reserve: Callable[[int], float] | None = None,
+                  drain: bool = True) -> OddsInterval:
     """A proven interval on the optimal solo win probability of ``game`` (exact where the searches finish),
     within ``seconds`` of wall clock in all:
 
@@ -340,11 +340,12 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     3. if it stopped, the guided policy's exact value (:meth:`Solver.guide`: the play nearest a goal by
        the table-only relaxation, or a Redraw), with states whose pile has few orders counted as lost unless a
        play wins at once or the hand wins by a plan (the cut made finer while time remains): a lower bound.
-       Without a ``reserve``, a pass that may not finish in its time goes back to the finished pass's cut
-       when only that pass's time for what is left of its work is left (``HiddenSolo.drain``;
+       With ``drain``, a pass that may not finish in its time goes back to the finished pass's cut when
+       only that pass's time for what is left of its work is left (``HiddenSolo.drain``;
        :func:`_draining`), keeping what it finished at its finer cut: it then ends with a value at least
-       the finished pass's, and is the last pass. (With one, the table's writer is the bottleneck, and
-       it takes the subtrees of a stopped pass itself: :func:`policy_sources`.)
+       the finished pass's, and is the last pass. For an answer without a table (a sweep's); a table's
+       writer does better with ``drain=False``: it takes the subtrees the stopped pass finished up to the
+       limit, and the finished pass for the rest (:func:`policy_sources`).
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone. ``progress`` shows the pass (0 the probe and the
@@ -353,11 +354,11 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     pass runs only in what is left beyond the finest finished pass's reserve (so that pass's table can
     still be written within ``seconds``), and none starts when nothing is left."""
     with progress("odds search", "pass", "states kept") as show:
-        return _odds_interval(game, seconds, max_states, show, reserve)
+        return _odds_interval(game, seconds, max_states, show, reserve, drain)
 
 
 def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, show: Callable[[int, int], None],
-                   reserve: Callable[[int], float] | None) -> OddsInterval:
+                   reserve: Callable[[int], float] | None, drain: bool) -> OddsInterval:
     started = time.process_time()
     clock = time.perf_counter()
     steps: list[str] = []
@@ -405,7 +406,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             candidate.guide(like=passes[-1] if passes else None)
             candidate.kernel.set_cutoff(int(share * top))
             began = time.perf_counter()
-            if budget is not None and passes and reserve is None:
+            if drain and budget is not None and passes:
                 growth = GROWTH_MARGIN * (kept_last / passes[-2].kernel.stats()[0] if len(passes) > 1 else PASS_GROWTH)
                 tick = _draining(candidate.kernel, number, show, int(CUTOFFS[number - 2] * top), began,
                                  began + budget, took, max(1, int(growth * kept_last)))
