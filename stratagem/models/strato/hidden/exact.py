@@ -424,9 +424,9 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
                 candidate.kernel.set_progress(None)
             took = time.perf_counter() - began
             drained = candidate.kernel.drained()
-            steps.append(f"policy with cut {share:.2g}" + (f", at the limit finished at cut {CUTOFFS[number - 2]:.2g}"
-                                                           if drained else "")
-                         + f": {float(Fraction(got, top)):.4f} ({candidate.kernel.stats()[0]:,} states)")
+            how = f", its rest at cut {CUTOFFS[number - 2]:.2g} (drained before the limit)" if drained else ""
+            steps.append(f"policy with cut {share:.2g}{how}: {float(Fraction(got, top)):.4f} "
+                         f"({candidate.kernel.stats()[0]:,} states)")
             passes.append(candidate)
             if policy is None or got > policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0]:
                 policy, policy_states = candidate, candidate.kernel.stats()[0]
