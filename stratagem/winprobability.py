@@ -43,9 +43,10 @@ ODDS_FORMAT = "stratagem/odds@1"
 BOUNDS_FORMAT = "stratagem/odds-bounds@1"
 #: States the compiled search may keep by default, as a sweep's solo task (its table measured 2 GB at 16.8 million).
 BOUNDS_MAX_STATES = 20_000_000
-#: CPU seconds the value table's writer takes for each state a policy pass kept, rounded up (measured
-#: 0.3-1.1e-4 on challenge 1 and the level-2 example, 2 shared cores).
-WRITE_SECONDS_PER_STATE = 1.2e-4
+#: CPU seconds the value table's writer takes for each state a policy pass kept, rounded up (its compiled
+#: walk: measured 0.9-1.5e-5 on challenge 1 and the level-2 example, 2 shared cores; the walk by the rules
+#: engine took 0.3-1.1e-4).
+WRITE_SECONDS_PER_STATE = 2e-5
 #: ``odds_bounds`` keeps back this many times the finest finished pass's estimated writing time when it
 #: lets a finer pass run (a table the limit stops is not written at all, and a loaded machine is slower).
 WRITE_MARGIN = 1.25

@@ -10,6 +10,7 @@ each, the compiled value must equal the exact ``Fraction`` of :func:`~stratagem.
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import random
 from collections.abc import Callable, Iterator
@@ -149,7 +150,7 @@ def test_the_interval_search_and_its_table_show_their_progress(tmp_path: Path) -
     assert all(kept > 0 for _, kept in search)
     summary = write_table(found.solver, tmp_path / "t.gz", {"deal": "test"}, policy=found.policy, progress=record)
     rows = shown["writing the value table: rows, policy rows"]
-    assert [written for written, _ in rows] == list(range(0, summary.states, 1024))  # rows before the next
+    assert [written for written, _ in rows] == [*range(1024, summary.states, 1024), summary.states]  # each batch
     assert rows[-1][1] <= summary.policy
 
 
@@ -533,3 +534,59 @@ def test_the_guided_policy_needs_its_guide_and_policies_are_named() -> None:
     with pytest.raises(ValueError, match="no policy 3"):
         solver.kernel.set_policy(3)
     solver.guide()  # sets the guide, then the guided policy
+
+
+# -- the value table's compiled walk against the walk by the rules engine ------------------------------
+SUPPLY = "CSRCR(RW)WWWRR/SSS(SC)CCC CCS {} 1 S play"
+
+
+def _searched(case: str) -> tuple[Solver, tuple[Solver, ...]]:
+    """The searches a table is written from, for each kind of row: the optimum's whole search (value rows),
+    one its state cap stopped (frontier rows) with the policy's, a certain win (plans), a challenge-1 deal's
+    interval (policy rows of two passes, Redraws and their targets), a level-2 endgame (floor rows)."""
+    if case in ("value", "stopped"):
+        game = HiddenStrato(puzzle_challenge("challenge-0"), OPTIONS, parse_hidden(MET[1]))
+        if case == "value":
+            solver = Solver(game)
+            solver.solve()
+            return solver, ()
+        found = odds_interval(game, max_states=60)
+        return found.solver, (found.policy,) if found.policy else ()
+    if case == "floor":
+        solver = Solver(HiddenStrato(puzzle_challenge("level-2-example"), OPTIONS, parse_hidden(SUPPLY)))
+        solver.solve()
+        return solver, ()
+    challenge = puzzle_challenge("challenge-0" if case == "plans" else "challenge-1")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 1 if case == "plans" else 3, 1))
+    found = odds_interval(game, seconds=None if case == "plans" else 1.0, drain=False)
+    return found.solver, tuple(each for each in (found.unfinished, found.policy) if each is not None)
+
+
+@pytest.mark.parametrize("case", ["value", "stopped", "plans", "interval", "floor"])
+def test_the_compiled_walk_writes_the_rules_walks_table_byte_for_byte(tmp_path: Path, case: str) -> None:
+    """``write_table`` makes its rows by the kernel's walk over the searches' tables (``HiddenSolo.walk``);
+    the walk by the rules engine's states (``by_rules``) is its reference: the two files must be the same
+    bytes (the same rows, in the same order, the same header)."""
+    solver, policies = _searched(case)
+    header = {"deal": case}
+    fast = write_table(solver, tmp_path / "compiled.gz", header, policy=policies)
+    slow = write_table(solver, tmp_path / "rules.gz", header, policy=policies, by_rules=True)
+    assert fast == slow
+    assert (tmp_path / "compiled.gz").read_bytes() == (tmp_path / "rules.gz").read_bytes()
+    text = gzip.decompress((tmp_path / "rules.gz").read_bytes()).decode()
+    kinds = {line.split(" ", 1)[0] for line in text.splitlines()[1:]}
+    assert kinds >= {"value": {"value"}, "stopped": {"frontier", "policy"}, "plans": {"policy"},
+                     "interval": {"policy", "frontier", "value"}, "floor": {"floor"}}[case], kinds
+    if case == "plans":
+        assert ";" in text
+
+
+def test_the_compiled_walk_agrees_on_tiny_positions(tmp_path: Path) -> None:
+    """The same on the tiny positions' optimum tables (value rows, floors, won and lost games)."""
+    for number, (name, state) in enumerate(tiny_positions()[:COUNT]):
+        solver = Solver(HiddenStrato(puzzle_challenge(name), OPTIONS, state))
+        solver.solve()
+        write_table(solver, tmp_path / f"c{number}.gz", {"deal": str(number)})
+        write_table(solver, tmp_path / f"r{number}.gz", {"deal": str(number)}, by_rules=True)
+        same = (tmp_path / f"c{number}.gz").read_bytes() == (tmp_path / f"r{number}.gz").read_bytes()
+        assert same, format_hidden(state)

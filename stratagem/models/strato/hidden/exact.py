@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import math
 import sys
 import tempfile
 import time
@@ -61,12 +62,12 @@ from stratagem.models.strato.hidden.game import (
     announce,
     format_hidden,
 )
-from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.notation import Move, format_move
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search import search_kernel as sk
 from stratagem.models.strato.search.compiled_search import relaxation_coding
-from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays, move_of
+from stratagem.models.strato.search.packed import LETTERS, NUMBER, Packing, _goal_arrays, move_of
 from stratagem.models.strato.search.relaxation import TableDistance
 from stratagem.models.strato.search.relaxation_kernel import OutOfTime
 
@@ -505,27 +506,178 @@ _CLOCK_ROWS = 1024
 
 def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
                 policy: Solver | tuple[Solver, ...] | None = None, stop: Callable[[], bool] | None = None,
-                progress: ProgressFactory = no_progress) -> TableSummary:
+                progress: ProgressFactory = no_progress, by_rules: bool = False) -> TableSummary:
     """Write the value table of what ``solver``'s search established (and, where it proved nothing above 0,
     what the policy's search ``policy`` did: of several, finest cut first, the first that valued the
     state above 0) to ``path`` (see the module docstring): gzip text, a JSON
     header line (``header`` with the format, the start, the claims and the counts added), then one ``KIND
     VALUE [MOVE] STATE`` line a state. The file is whole or not there (written beside ``path``, then moved);
-    ``stop`` (a deadline) is asked every few rows, and :class:`TableStopped` raised when it says so;
+    ``stop`` (a deadline) is asked every few thousand rows, and :class:`TableStopped` raised when it says so;
     ``progress`` is shown the rows and the policy rows written.
 
-    The rows go to a temporary file as they are made (the header, with the claims, is known only at the
-    end), and only each listed state's two bounds are kept, under its text: a table of millions of rows
-    is written in a few hundred bytes a row."""
-    game = solver.game
+    The rows are made by the compiled walk over the searches' tables (``HiddenSolo.walk``, a few
+    microseconds a row); ``by_rules`` makes them by walking the rules engine's states instead, the
+    reference the tests hold the compiled walk to (the same rows, in the same order, about 20 times
+    slower). Either way ``verify`` checks the table with the rules alone. The rows go to a temporary file
+    as they are made (the header, with the claims, is known only at the end), and only each listed state's
+    two bounds are kept: a table of millions of rows is written in a few hundred bytes a row."""
     policies = policy if isinstance(policy, tuple) else () if policy is None else (policy,)
+    spool = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed by the with below)
+    with spool:
+        with progress("writing the value table", "rows", "policy rows") as show:
+            rows = _rows_by_rules if by_rules else _rows_compiled
+            up, lo, counts = rows(solver, policies, spool, stop, show)
+        weight = solver.weight(solver.root.pile)
+        upper, lower = Fraction(up, weight), Fraction(lo, weight)
+        head = {"format": TABLE_FORMAT, "game": "strato", **header, "start": format_hidden(solver.root),
+                "claim": {"upper_bound": str(upper), "lower_bound": str(lower), "exact": upper == lower},
+                "states": counts["states"], "frontier": counts["frontier"], "policy": counts["policy"]}
+
+        def fill(handle: BinaryIO) -> None:
+            # No file name or time in the gzip header: the same table gives the same bytes wherever it is written.
+            with gzip.GzipFile(filename="", mode="wb", compresslevel=6, fileobj=handle, mtime=0) as out:
+                out.write((json.dumps(head, sort_keys=True) + "\n").encode("utf-8"))
+                spool.seek(0)
+                while chunk := spool.read(1 << 20):
+                    out.write(chunk.encode("utf-8"))
+
+        write_atomic_with(path, fill)
+    return TableSummary(upper, lower, counts["states"], counts["frontier"], counts["policy"])
+
+
+#: A row's text by its kind (``HiddenSolo.walk``'s records).
+_ROW_WORDS = {kernel.FLOOR_ROW: "floor", kernel.FRONTIER_ROW: "frontier", kernel.VALUE_ROW: "value",
+              kernel.POLICY_ROW: "policy"}
+
+
+class _RowText:
+    """The text of the states and moves of ``HiddenSolo.walk``'s records, as :func:`format_hidden` and the
+    rules' move notation write them: a state from its key (each half-row's cards; the hand, the pile's
+    counts, the last weather, the phase), every piece remembered (a table repeats them millions of times)."""
+
+    def __init__(self, solver: Solver) -> None:
+        root = solver.root
+        self.rows = len(root.rows)
+        self.tornadoes = [row.left_tornado + row.right_tornado for row in root.rows]
+        self.halves: list[dict[int, str]] = [{} for _ in root.rows]
+        self.hands: dict[int, str] = {}
+        self.piles: dict[int, str] = {}
+        self.tails: dict[int, str] = {}
+        self.moves: dict[tuple[int, ...], str] = {}
+
+    @staticmethod
+    def cards(packed: int) -> str:
+        """A packed run of cards (a leading 1, then 3 bits a card, the first lowest) as letters."""
+        out = []
+        while packed > 1:
+            out.append(LETTERS[packed & 7])
+            packed >>= 3
+        return "".join(out)
+
+    def table(self, words: list[int]) -> str:
+        texts = []
+        for r in range(self.rows):
+            word = words[r]
+            text = self.halves[r].get(word)
+            if text is None:
+                left, right = self.cards(word & ((1 << 25) - 1)), self.cards(word >> 25)
+                text = self.halves[r][word] = f"{left[::-1]}({self.tornadoes[r]}){right}"
+            texts.append(text)
+        return "/".join(texts)
+
+    def rest(self, word: int) -> str:
+        """Everything after the table: ``HAND {PILE} 1 LAST PHASE``."""
+        hand = self.hands.get(word & 0x3FF)
+        if hand is None:
+            hand = self.hands[word & 0x3FF] = self.cards(word & 0x3FF) or "-"
+        counts = (word >> 10) & 0xFFFFFF
+        pile = self.piles.get(counts)
+        if pile is None:
+            pile = self.piles[counts] = "".join(LETTERS[x] * ((counts >> 4 * x) & 15) for x in range(6))
+        tail = self.tails.get(word >> 34)
+        if tail is None:
+            last, kind = (word >> 34) & 15, (word >> 38) & 3
+            end, card = ((word >> 40) & 15) - 1, ((word >> 44) & 15) - 1
+            phase = ("play", "reveal", "target")[kind]
+            if kind != PLAY_KIND:
+                phase += f" {end // 2 + 1}{'LR'[end % 2]}"
+            if kind == TARGET_KIND:
+                phase += f" {LETTERS[card]}"
+            tail = self.tails[word >> 34] = f"1 {LETTERS[last - 1] if last else '-'} {phase}"
+        return f"{hand} {{{pile}}} {tail}"
+
+    @staticmethod
+    def value(w: int, m: int) -> str:
+        """``str(Fraction(w, m))``."""
+        g = math.gcd(w, m)
+        return str(w // g) if m == g else f"{w // g}/{m // g}"
+
+    def move(self, fields: list[int], redraw: bool = False) -> str:
+        """A move record's text (a revealed card's target written as the Redraw it is)."""
+        key = (*fields, redraw)
+        text = self.moves.get(key)
+        if text is None:
+            move = move_of(np.asarray(fields, np.int64))
+            text = self.moves[key] = format_move(move._replace(redraw=True) if redraw else move)
+        return text
+
+
+def _rows_compiled(solver: Solver, policies: tuple[Solver, ...], spool: Any, stop: Callable[[], bool] | None,
+                   show: Callable[[int, int], None]) -> tuple[int, int, dict[str, int]]:
+    """The rows of :func:`write_table` by the compiled walk (``HiddenSolo.walk``), spooled; the start's
+    ``(U, L)`` and the counts of rows."""
+    text = _RowText(solver)
+    counts = {"states": 0, "frontier": 0, "policy": 0}
+    nw = solver.kernel_args[1] + 1  # the key's words: one a row, one for the rest
+    key, moves, fields = kernel.REC_KEY, kernel.REC_KEY + nw, sk.MOVE_FIELDS
+
+    def sink(records: np.ndarray) -> bool:
+        lines = []
+        for rec in records.tolist():
+            kind, move_kind = rec[kernel.REC_KIND], rec[kernel.REC_MOVE]
+            state = f"{text.table(rec[key:key + nw - 1])} {text.rest(rec[key + nw - 1])}"
+            value = text.value(rec[kernel.REC_VALUE], rec[kernel.REC_WEIGHT])
+            if kind != kernel.POLICY_ROW:
+                lines.append(f"{_ROW_WORDS[kind]} {value} {state}\n")
+                if kind == kernel.FRONTIER_ROW:
+                    counts["frontier"] += 1
+                continue
+            counts["policy"] += 1
+            if move_kind == kernel.ANNOUNCE_MOVE:
+                move = _announce_text(rec[kernel.REC_END])
+            elif move_kind == kernel.PLANNED_MOVES:
+                move = ";".join(text.move(rec[moves + i * fields:moves + (i + 1) * fields])
+                                for i in range(rec[kernel.REC_END]))
+            else:
+                move = text.move(rec[moves:moves + fields], redraw=move_kind == kernel.TARGET_MOVE)
+            lines.append(f"policy {value} {move} {state}\n")
+        spool.write("".join(lines))
+        counts["states"] += len(lines)
+        show(counts["states"], counts["policy"])
+        return stop is not None and stop()
+
+    root = solver.root
+    try:
+        up, lo = solver.kernel.walk(solver.vector(root.rows, root.hands[0], root.last), solver.counts(root.pile),
+                                    [each.kernel for each in policies], PLAN_PLAYS, sink, _CLOCK_ROWS)
+    except kernel.Stopped:
+        raise TableStopped(f"stopped after {counts['states']:,} rows") from None
+    except ValueError as exc:
+        raise AssertionError(f"the table's walk: {exc}") from None
+    return up, lo, counts
+
+
+def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, stop: Callable[[], bool] | None,
+                   show: Callable[[int, int], None]) -> tuple[int, int, dict[str, int]]:
+    """The rows of :func:`write_table` by walking the rules engine's states (the compiled walk's reference),
+    spooled; the start's ``(U, L)`` and the counts of rows."""
+    game = solver.game
     for each in policies:
         each._last = solver._last  # the same deal's vectors: each state's is made once
     bounds: dict[str, tuple[int, int]] = {}  # each listed state's (U, L), by its row's state
     counts = {"frontier": 0, "policy": 0}
     sys_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(sys_limit, 20_000))
-    spool = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed by the with below)
 
     def source(state: HiddenState) -> tuple[int, int, int, int, Solver]:
         low, high, best, weight = solver.kept(state)
@@ -620,28 +772,11 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
             up, lo = up + u, lo + v
         return up, lo
 
-    with spool:
-        try:
-            with progress("writing the value table", "rows", "policy rows") as show:
-                up, lo = listed(solver.root)
-        finally:
-            sys.setrecursionlimit(sys_limit)
-        weight = solver.weight(solver.root.pile)
-        upper, lower = Fraction(up, weight), Fraction(lo, weight)
-        head = {"format": TABLE_FORMAT, "game": "strato", **header, "start": format_hidden(solver.root),
-                "claim": {"upper_bound": str(upper), "lower_bound": str(lower), "exact": upper == lower},
-                "states": len(bounds), "frontier": counts["frontier"], "policy": counts["policy"]}
-
-        def fill(handle: BinaryIO) -> None:
-            # No file name or time in the gzip header: the same table gives the same bytes wherever it is written.
-            with gzip.GzipFile(filename="", mode="wb", compresslevel=6, fileobj=handle, mtime=0) as out:
-                out.write((json.dumps(head, sort_keys=True) + "\n").encode("utf-8"))
-                spool.seek(0)
-                while chunk := spool.read(1 << 20):
-                    out.write(chunk.encode("utf-8"))
-
-        write_atomic_with(path, fill)
-    return TableSummary(upper, lower, len(bounds), counts["frontier"], counts["policy"])
+    try:
+        up, lo = listed(solver.root)
+    finally:
+        sys.setrecursionlimit(sys_limit)
+    return up, lo, {"states": len(bounds), **counts}
 
 
 def value_table(solver: Solver, path: Path, header: dict[str, Any], *, policy: Solver | None = None

@@ -116,6 +116,36 @@ GUIDED = cython.declare(cython.longlong, 2)
 #: How a search ended.
 SOLVED, STATE_LIMIT, TIME_LIMIT = 0, 1, 2
 
+#: The value table's rows as :meth:`HiddenSolo.walk` hands them over: one ``int64`` record a row, its kind
+#: (``floor``, ``frontier``, ``value``, ``policy``), its move's kind (none, a play, a Redraw's announcement,
+#: a plan of plays, a revealed card's target), its value ``W`` over its weight ``M``, the Redraw's end (a
+#: plan's length), then
+#: the state's key (:meth:`HiddenSolo._make_key`: the text of the row's state is made from it) and the
+#: move's records (the compiled turn generator's, :data:`PLAN_RECORDS` of them for a plan).
+FLOOR_ROW, FRONTIER_ROW, VALUE_ROW, POLICY_ROW = 0, 1, 2, 3
+NO_MOVE, PLAY_MOVE, ANNOUNCE_MOVE, PLANNED_MOVES, TARGET_MOVE = 0, 1, 2, 3, 4
+REC_KIND, REC_MOVE, REC_VALUE, REC_WEIGHT, REC_END, REC_KEY = 0, 1, 2, 3, 4, 5
+PLAN_RECORDS = 2
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _rules_card(j: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    """The ``j``-th weather in the rules' order of chance outcomes (W R S F C T) as its letter-order number:
+    the walk meets the states in the order the rules' walk would."""
+    if j == 0:
+        return 5
+    if j == 1:
+        return 2
+    if j == 2:
+        return 3
+    if j == 3:
+        return 1
+    if j == 4:
+        return 0
+    return 4
+
 
 class Stopped(Exception):
     """The state cap or the clock ended the search."""
@@ -206,6 +236,23 @@ class HiddenSolo:
     stop_at: cython.double
     was_drained: cython.bint
     why: cython.longlong
+    # the value table's walk (walk): the states listed (their keys, U and L), the rows not yet handed over
+    w_table: cython.longlong[::1]
+    w_keys: cython.longlong[:, ::1]
+    w_up: cython.longlong[::1]
+    w_low: cython.longlong[::1]
+    w_count: cython.Py_ssize_t
+    w_rec: cython.longlong[:, ::1]
+    w_n: cython.Py_ssize_t
+    w_lo: cython.longlong
+    w_plays: cython.longlong
+    w_by: Any
+    w_sink: Any
+    np_w_table: Any
+    np_w_keys: Any
+    np_w_up: Any
+    np_w_low: Any
+    np_w_rec: Any
 
     def __init__(self, spec: object, rows: int, maxl: int, limit: int, needs: object, goal_len: object,
                  kind: object, seq: object, combos: object, max_states: int, capacity: int = 1 << 16) -> None:
@@ -272,6 +319,12 @@ class HiddenSolo:
         self.stop_at = -1.0
         self.was_drained = False
         self.why = SOLVED
+        self.w_count = 0
+        self.w_n = 0
+        self.w_lo = 0
+        self.w_plays = 0
+        self.w_by = []
+        self.w_sink = None
 
     def _views(self) -> None:
         self.table = self.np_table
@@ -1285,6 +1338,404 @@ class HiddenSolo:
                     break
                 a = max(a, v)
         return self._finish(d, TARGET_KIND, w, e, best, alpha, beta, low, high, best_move)
+
+    # -- the value table's walk ------------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _w_slot(self) -> cython.Py_ssize_t:
+        """The walk's slot of the current key: its listed state, or the empty slot where it goes."""
+        mask: cython.Py_ssize_t = self.w_table.shape[0] - 1
+        slot: cython.Py_ssize_t = self._hash() & mask
+        node: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        same: cython.bint
+        while True:
+            node = self.w_table[slot]
+            if node < 0:
+                return slot
+            same = True
+            for i in range(self.nw):
+                if self.w_keys[node, i] != self.key[i]:
+                    same = False
+                    break
+            if same:
+                return slot
+            slot = (slot + 1) & mask
+
+    def _w_grow(self) -> None:
+        """Double the walk's table of listed states (rehashing each)."""
+        old = self.w_count
+        cap = 2 * self.np_w_table.shape[0]
+        self.np_w_table = np.full(cap, -1, np.int64)
+        self.np_w_keys = _grown(self.np_w_keys, cap // 2 + 1, old)
+        self.np_w_up = _grown(self.np_w_up, cap // 2 + 1, old)
+        self.np_w_low = _grown(self.np_w_low, cap // 2 + 1, old)
+        self._w_views()
+        node: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        for node in range(old):
+            for i in range(self.nw):
+                self.key[i] = self.w_keys[node, i]
+            self.w_table[self._w_slot()] = node
+
+    def _w_views(self) -> None:
+        self.w_table = self.np_w_table
+        self.w_keys = self.np_w_keys
+        self.w_up = self.np_w_up
+        self.w_low = self.np_w_low
+
+    def _w_flush(self) -> None:
+        """Hand the rows made so far to the sink; it says whether to stop."""
+        if self.w_n > 0:
+            n = self.w_n
+            self.w_n = 0
+            if self.w_sink(self.np_w_rec[:n]):
+                raise Stopped("the table's deadline")
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _w_row(self, d: cython.Py_ssize_t, kind: cython.longlong, w: cython.longlong, e: cython.longlong,
+               row: cython.longlong, move: cython.longlong, value: cython.longlong, top: cython.longlong,
+               end: cython.longlong, up: cython.longlong, lo: cython.longlong) -> cython.int:
+        """List the state at level ``d`` with its ``(U, L)`` and make its row (the move's records, when
+        it has any, are already in place in the row buffer)."""
+        self._make_key(d, kind, w, e)
+        slot: cython.Py_ssize_t = self._w_slot()
+        node: cython.Py_ssize_t = self.w_count
+        x: cython.Py_ssize_t
+        self.w_count += 1
+        for x in range(self.nw):
+            self.w_keys[node, x] = self.key[x]
+        self.w_table[slot] = node
+        self.w_up[node] = up
+        self.w_low[node] = lo
+        if 2 * (self.w_count + 1) >= self.w_table.shape[0]:
+            self._w_grow()
+        r: cython.Py_ssize_t = self.w_n
+        self.w_rec[r, REC_KIND] = row
+        self.w_rec[r, REC_MOVE] = move
+        self.w_rec[r, REC_VALUE] = value
+        self.w_rec[r, REC_WEIGHT] = top
+        self.w_rec[r, REC_END] = end
+        for x in range(self.nw):
+            self.w_rec[r, REC_KEY + x] = self.key[x]
+        self.w_n += 1
+        if self.w_n >= self.w_rec.shape[0]:
+            self._w_flush()
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _w_move(self, D: cython.Py_ssize_t, i: cython.Py_ssize_t, at: cython.Py_ssize_t) -> cython.void:
+        """Copy move ``i`` of level ``D``'s buffer into the next row's ``at``-th move record."""
+        x: cython.Py_ssize_t
+        base: cython.Py_ssize_t = REC_KEY + self.nw + at * sk.MOVE_FIELDS
+        for x in range(sk.MOVE_FIELDS):
+            self.w_rec[self.w_n, base + x] = self.moves[D, i, x]
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _w_listed(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, kind: cython.longlong, w: cython.longlong,
+                  e: cython.longlong) -> cython.longlong:
+        """``U`` of the ``play``, ``reveal`` or ``target`` state at level ``d`` (its ``L`` in ``w_lo``), listing it
+        and what it leads to first when it is not listed yet. The rows are the ones :func:`~.exact.write_table`'s
+        walk by the rules makes, in its order: a floor, else the bounds kept by this search or, where it
+        proved nothing above 0, by the first of the policies' searches that did (``w_by``)."""
+        self._make_key(d, kind, w, e)
+        node: cython.Py_ssize_t = self.w_table[self._w_slot()]
+        if node >= 0:
+            self.w_lo = self.w_low[node]
+            return self.w_up[node]
+        top: cython.longlong = self._weight(d)
+        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+        x: cython.Py_ssize_t
+        if kind == PLAY_KIND and self._dead(d):
+            self._w_row(d, kind, w, e, FLOOR_ROW, NO_MOVE, 0, top, -1, 0, 0)
+            self.w_lo = 0
+            return 0
+        if D >= MAX_DECISIONS - 1 or d >= MAX_DEPTH - 8:
+            raise ValueError("value table deeper than the walk's buffers")
+        self._make_key(d, kind, w, e)
+        node = self.table[self._slot()]
+        low: cython.longlong = -1
+        high: cython.longlong = -1
+        best: cython.longlong = -1
+        if node >= 0:
+            low = self.lows[node]
+            high = self.highs[node]
+            best = self.bests[node]
+        by: HiddenSolo = self
+        p: HiddenSolo
+        pn: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        if low <= 0:
+            for j in range(len(self.w_by)):
+                p = self.w_by[j]
+                for x in range(self.nw):
+                    p.key[x] = self.key[x]
+                pn = p.table[p._slot()]
+                if pn >= 0 and p.lows[pn] > 0 and (p.bests[pn] >= 0 or kind == REVEAL_KIND):
+                    if low < 0:
+                        high = top
+                    low = p.lows[pn]
+                    best = p.bests[pn]
+                    by = p
+                    break
+        if low < 0 and by is self:
+            self._w_row(d, kind, w, e, FRONTIER_ROW, NO_MOVE, 1, 1, -1, top, 0)
+            self.w_lo = 0
+            return top
+        up: cython.longlong
+        lo: cython.longlong
+        u: cython.longlong
+        n: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        c: cython.Py_ssize_t
+        t: cython.longlong
+        r: cython.longlong = e // 2
+        side: cython.longlong = e % 2
+        if high < top or (kind == REVEAL_KIND and low > 0) or (low > 0 and best < 0):
+            if kind == REVEAL_KIND:  # the mean over the cards that can turn up
+                up = 0
+                lo = 0
+                for j in range(NW):
+                    c = _rules_card(j)
+                    if self.cnt[d, c] == 0:
+                        continue
+                    for x in range(self.size):
+                        self.cur[d + 1, x] = self.cur[d, x]
+                    for x in range(7):
+                        self.cnt[d + 1, x] = self.cnt[d, x]
+                    self.cnt[d + 1, c] -= 1
+                    self.cnt[d + 1, 6] -= 1
+                    up += self._w_listed(d + 1, D, TARGET_KIND, c, e)
+                    lo += self.w_lo
+            else:  # the largest over every move
+                up = -1
+                lo = -1
+                if kind == TARGET_KIND:
+                    self.cur[d, hb] = 1
+                    self.cur[d, hb + 1] = w
+                n = sk.plays(self.np_cur[d], self.spec, self.np_after, self.np_states[D], self.np_moves[D], True)
+                if kind == TARGET_KIND:
+                    self.cur[d, hb] = 0
+                    self.cur[d, hb + 1] = 0
+                for i in range(n):
+                    if kind == TARGET_KIND and (self.moves[D, i, 1] != r or self.moves[D, i, 2] != side):
+                        continue
+                    u = self._w_settle(d, D, i, kind == TARGET_KIND)
+                    up = max(up, u)
+                    lo = max(lo, self.w_lo)
+                if kind == PLAY_KIND and self.cnt[d, 6] > 0:
+                    for j in range(2 * self.rows):
+                        self._w_redraw(d)
+                        u = self._w_listed(d + 1, D + 1, REVEAL_KIND, -1, j)
+                        up = max(up, u)
+                        lo = max(lo, self.w_lo)
+            if up > high:
+                raise ValueError("a value recomputed above the bound its search kept")
+            self._w_row(d, kind, w, e, VALUE_ROW, NO_MOVE, up, top, -1, up, lo)
+            self.w_lo = lo
+            return up
+        if low <= 0:
+            self._w_row(d, kind, w, e, FRONTIER_ROW, NO_MOVE, 1, 1, -1, top, 0)
+            self.w_lo = 0
+            return top
+        if kind == PLAY_KIND and best >= PLAN_MOVE:
+            n = self._w_plan(d, D, by)
+            self._w_row(d, kind, w, e, POLICY_ROW, PLANNED_MOVES, 1, 1, n, top, top)
+            self.w_lo = top
+            return top
+        if kind == PLAY_KIND and best >= REDRAW_MOVE:
+            self._w_redraw(d)
+            self._w_listed(d + 1, D + 1, REVEAL_KIND, -1, best - REDRAW_MOVE)
+            lo = self.w_lo
+            self._w_row(d, kind, w, e, POLICY_ROW, ANNOUNCE_MOVE, lo, top, best - REDRAW_MOVE, top, lo)
+            self.w_lo = lo
+            return top
+        if kind == TARGET_KIND:
+            self.cur[d, hb] = 1
+            self.cur[d, hb + 1] = w
+        n = sk.plays(self.np_cur[d], self.spec, self.np_after, self.np_states[D], self.np_moves[D], True)
+        if kind == TARGET_KIND:
+            self.cur[d, hb] = 0
+            self.cur[d, hb + 1] = 0
+            t = -1
+            for i in range(n):  # the target is the best-th of this end's
+                if self.moves[D, i, 1] == r and self.moves[D, i, 2] == side:
+                    t += 1
+                    if t == best:
+                        break
+            if t != best:
+                raise ValueError("a kept target that is not among the end's")
+        else:
+            i = best
+            if i >= n:
+                raise ValueError("a kept play that is not among the state's")
+        self._w_settle(d, D, i, kind == TARGET_KIND)
+        lo = self.w_lo
+        self._w_move(D, i, 0)
+        self._w_row(d, kind, w, e, POLICY_ROW, TARGET_MOVE if kind == TARGET_KIND else PLAY_MOVE, lo, top, -1,
+                    top, lo)
+        self.w_lo = lo
+        return top
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _w_redraw(self, d: cython.Py_ssize_t) -> cython.void:
+        """Level ``d + 1``: the ``play`` state at level ``d`` with its hand discarded (a Redraw announced)."""
+        x: cython.Py_ssize_t
+        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+        for x in range(self.size):
+            self.cur[d + 1, x] = self.cur[d, x]
+        for x in range(4):
+            self.cur[d + 1, hb + x] = 0
+        for x in range(7):
+            self.cnt[d + 1, x] = self.cnt[d, x]
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _w_plan(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, by: HiddenSolo) -> cython.Py_ssize_t:
+        """The plan ``by`` plays at the ``play`` state at level ``d``, its moves' records put in the next row:
+        each made from the state the ones before it leave, nothing drawn; the last must win. Returns its
+        length."""
+        found = by.plan(self.np_cur[d], self.w_plays)
+        if not found or len(found) > PLAN_RECORDS:
+            raise ValueError("a kept plan that the policy's search does not find again")
+        x: cython.Py_ssize_t
+        k: cython.Py_ssize_t
+        i: cython.Py_ssize_t = 0
+        for x in range(self.size):
+            self.cur[d + 1, x] = self.cur[d, x]
+        for k in range(len(found)):
+            i = found[k]
+            sk.plays(self.np_cur[d + 1], self.spec, self.np_after, self.np_states[D], self.np_moves[D], True)
+            self._w_move(D, i, k)
+            for x in range(self.size):
+                self.cur[d + 1, x] = self.states[D, i, x]
+            self.cur[d + 1, self.tail + 3] = 0
+        if self.states[D, i, self.tail + 3] != 1 or self._over(D, i):
+            raise ValueError("a kept plan that does not win")
+        return len(found)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _w_settle(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, i: cython.Py_ssize_t,
+                  redraw: cython.bint) -> cython.longlong:
+        """``U`` of move ``i`` of level ``D``'s buffer, made from the node at level ``d`` (``L`` in ``w_lo``):
+        lost over the limit, won on the goal, else the draws and the next turn (:meth:`_settle`'s)."""
+        if self._over(D, i):
+            self.w_lo = 0
+            return 0
+        top: cython.longlong
+        if self.states[D, i, self.tail + 3] == 1:
+            top = self._weight(d)
+            self.w_lo = top
+            return top
+        x: cython.Py_ssize_t
+        for x in range(self.size):
+            self.cur[d + 1, x] = self.states[D, i, x]
+        self.cur[d + 1, self.tail + 3] = 0
+        for x in range(7):
+            self.cnt[d + 1, x] = self.cnt[d, x]
+        k: cython.longlong = min(3 if redraw else 1, self.cnt[d, 6])
+        if k == 0:
+            if self.cur[d + 1, 2 * self.rows * (self.maxl + 1)] == 0:
+                self.w_lo = 0
+                return 0  # no card in hand and none to draw: lost
+            return self._w_listed(d + 1, D + 1, PLAY_KIND, -1, -1)
+        return self._w_draw(d + 1, D + 1, k)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _w_draw(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, k: cython.longlong) -> cython.longlong:
+        """``U`` of the next of ``k`` cards drawn into the hand at level ``d`` (``L`` in ``w_lo``): the sum over
+        the cards, in the rules' order."""
+        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+        up: cython.longlong = 0
+        lo: cython.longlong = 0
+        j: cython.Py_ssize_t
+        c: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        z: cython.Py_ssize_t
+        hn: cython.Py_ssize_t
+        for j in range(NW):
+            c = _rules_card(j)
+            if self.cnt[d, c] == 0:
+                continue
+            for x in range(self.size):
+                self.cur[d + 1, x] = self.cur[d, x]
+            for x in range(7):
+                self.cnt[d + 1, x] = self.cnt[d, x]
+            self.cnt[d + 1, c] -= 1
+            self.cnt[d + 1, 6] -= 1
+            hn = self.cur[d, hb]
+            z = hn - 1
+            while z >= 0 and self.cur[d + 1, hb + 1 + z] > c:  # insert c into the sorted hand
+                self.cur[d + 1, hb + 2 + z] = self.cur[d + 1, hb + 1 + z]
+                z -= 1
+            self.cur[d + 1, hb + 2 + z] = c
+            self.cur[d + 1, hb] = hn + 1
+            if k > 1:
+                up += self._w_draw(d + 1, D, k - 1)
+            else:
+                up += self._w_listed(d + 1, D, PLAY_KIND, -1, -1)
+            lo += self.w_lo
+        self.w_lo = lo
+        return up
+
+    def walk(self, start: object, counts: object, policies: object, plays: int, sink: object,
+             batch: int = 1 << 14) -> tuple[int, int]:
+        """Walk the value table of what this search kept, from the ``play`` state ``start`` (a kernel vector)
+        with the pile ``counts``, and return the start's ``(U, L)`` in ``W`` units. Where this search proved
+        nothing above 0, a state takes the bounds and move of the first of ``policies`` (other searches of the
+        same deal) that valued it above 0. Rows are handed to ``sink`` in batches of at most ``batch``
+        records (see :data:`FLOOR_ROW`), each after the rows of what it leads to; ``sink`` returns true to
+        stop the walk (:class:`Stopped`). ``plays`` is the longest plan the policies play. A state is listed
+        once, by its key. What the rows say is what :func:`~.exact.write_table`'s walk by the rules engine
+        says; that walk and ``verify`` check it, and the tests compare the two row for row."""
+        a = np.ascontiguousarray(start, np.int64)
+        if a.shape[0] < self.size:
+            raise ValueError("a start vector smaller than the layout")
+        x: cython.Py_ssize_t
+        for x in range(self.size):
+            self.cur[0, x] = a[x]
+        total = 0
+        for x in range(6):
+            self.cnt[0, x] = int(counts[x])  # type: ignore[index]
+            total += int(counts[x])  # type: ignore[index]
+        self.cnt[0, 6] = total
+        if self._weight(0) >= MAX_WEIGHT:
+            raise ValueError("the pile has too many orders for 64-bit weights")
+        self.w_by = list(policies)  # type: ignore[call-overload]
+        for each in self.w_by:
+            if not isinstance(each, HiddenSolo):
+                raise TypeError("the policies are the same deal's searches")
+        self.w_plays = int(plays)
+        self.w_sink = sink
+        self.np_w_table = np.full(1 << 16, -1, np.int64)
+        self.np_w_keys = np.zeros(((1 << 15) + 1, self.nw), np.int64)
+        self.np_w_up = np.zeros((1 << 15) + 1, np.int64)
+        self.np_w_low = np.zeros((1 << 15) + 1, np.int64)
+        self._w_views()
+        self.w_count = 0
+        self.np_w_rec = np.zeros((max(1, int(batch)), REC_KEY + self.nw + PLAN_RECORDS * sk.MOVE_FIELDS), np.int64)
+        self.w_rec = self.np_w_rec
+        self.w_n = 0
+        try:
+            up = self._w_listed(0, 0, PLAY_KIND, -1, -1)
+            lo = self.w_lo
+            self._w_flush()
+        finally:  # the listed states go (a table of millions of rows holds a few hundred MB of them)
+            self.w_sink = None
+            self.w_by = []
+            self.np_w_table = np.full(2, -1, np.int64)
+            self.np_w_keys = np.zeros((2, self.nw), np.int64)
+            self.np_w_up = np.zeros(2, np.int64)
+            self.np_w_low = np.zeros(2, np.int64)
+            self._w_views()
+            self.w_count = 0
+        return int(up), int(lo)
 
     # -- what Python calls -----------------------------------------------------------------------
     def solve(self, start: object, counts: object, seconds: float | None, alpha: int = -1, beta: int = -1) -> int:
