@@ -271,8 +271,8 @@ def _sources_to_write(found: Any, left: float | None) -> tuple[Any, ...]:
     if chosen is not found.policy or found.unfinished is None:  # a coarser pass: the stopped one adds nothing
         return alone
     sources = policy_sources(found)
-    if left is None or WRITE_MARGIN * _writing(sum(each.kernel.stats()[0] for each in sources)) <= left:
-        return sources  # the margin twice: a stopped pass's states cost the writer more (measured at 30 s)
+    if left is None or _writing(sum(each.kernel.stats()[0] for each in sources)) <= left:
+        return sources
     return alone
 
 

@@ -166,8 +166,7 @@ def test_the_stopped_pass_is_written_with_the_finest_one_when_both_fit() -> None
     found = SimpleNamespace(passes=(coarse, fine), policy=fine, unfinished=stopped)
     per = WRITE_MARGIN * WRITE_SECONDS_PER_STATE
     assert _sources_to_write(found, None) == (stopped, fine)
-    assert _sources_to_write(found, 25_100 * WRITE_MARGIN * per) == (stopped, fine)  # the margin twice for both
-    assert _sources_to_write(found, 24_000 * WRITE_MARGIN * per) == (fine,)
+    assert _sources_to_write(found, 25_100 * per) == (stopped, fine)
     assert _sources_to_write(found, 24_000 * per) == (fine,)
     assert _sources_to_write(found, 5_000 * per) == (coarse,)
     assert _sources_to_write(SimpleNamespace(passes=(coarse, fine), policy=fine, unfinished=None), None) == (fine,)

@@ -29,6 +29,7 @@ from stratagem.models.strato.hidden.exact import (
     GUIDE_CAP,
     PLAN_PLAYS,
     Solver,
+    _search_budget,
     compiled_odds,
     odds_interval,
     write_table,
@@ -163,6 +164,19 @@ def test_a_finer_pass_runs_only_in_the_time_its_last_tables_writing_leaves() -> 
     found = odds_interval(game, seconds=20.0, reserve=lambda states: 20.0)
     assert len(found.passes) == 1 and found.unfinished is None
     assert found.steps[-1].startswith("no pass with cut") and "writing the last one's table" in found.steps[-1]
+
+
+def test_a_finer_pass_also_keeps_back_the_writing_of_its_own_states() -> None:
+    """The table takes the finished subtrees of the pass the limit stops, so that pass searches only as long
+    as the writing of the states it keeps meanwhile still fits: ``t + reserve(kept + rate t) <= left``."""
+    def reserve(states: int) -> float:
+        return 1.0 + 1e-4 * states
+
+    t = _search_budget(100.0, reserve, 10_000, 5_000.0)  # 1 + 1 s for the finished pass, 0.5 s a second after
+    assert t == pytest.approx(98.0 / 1.5, abs=1e-3)  # the states are whole
+    assert t + reserve(10_000 + int(5_000 * t)) <= 100.0
+    assert _search_budget(100.0, reserve, 10_000, 0.0) == pytest.approx(98.0, abs=1e-6)  # nothing kept: as before
+    assert _search_budget(1.5, reserve, 10_000, 5_000.0) < 0  # not even the finished pass's table fits
 
 
 class _Search:

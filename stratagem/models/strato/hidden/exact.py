@@ -351,9 +351,10 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone. ``progress`` shows the pass (0 the probe and the
     exact search, then each cut of the policy's evaluation) and the states it keeps. ``reserve(n)`` keeps
-    back, of ``seconds``, the time that writing the table of a pass that kept ``n`` states takes: a finer
-    pass runs only in what is left beyond the finest finished pass's reserve (so that pass's table can
-    still be written within ``seconds``), and none starts when nothing is left."""
+    back, of ``seconds``, the time that writing a table of ``n`` states kept takes: a finer pass runs only
+    in what is left beyond the finest finished pass's reserve (so that pass's table can still be written
+    within ``seconds``), less the writing of the states it keeps itself as it goes (at the finished pass's
+    rate of states a second: :func:`_search_budget`), and none starts when nothing is left."""
     with progress("odds search", "pass", "states kept") as show:
         return _odds_interval(game, seconds, max_states, show, reserve, drain)
 
@@ -399,7 +400,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             budget = left()
             kept_last = passes[-1].kernel.stats()[0] if passes else 0
             if budget is not None and reserve is not None and passes:
-                budget -= reserve(kept_last)
+                budget = _search_budget(budget, reserve, kept_last, kept_last / max(took, 1e-3))
                 if budget <= 0:
                     steps.append(f"no pass with cut {share:.2g}: the time left is for writing the last one's table")
                     break
@@ -439,6 +440,24 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
     return OddsInterval("exact" if low == high else "interval", Fraction(low, top), Fraction(high, top), kept,
                         policy_states, memory, time.process_time() - started, steps, solver, policy, tuple(passes),
                         unfinished)
+
+
+def _search_budget(left: float, reserve: Callable[[int], float], kept: int, rate: float) -> float:
+    """The longest search ``t`` of a finer pass such that it and the writing of a table of the finished
+    pass's ``kept`` states and the ``rate * t`` states the finer one keeps meanwhile fit in ``left``
+    seconds (``t + reserve(kept + rate t) <= left``, found by bisection: ``reserve`` grows with the
+    states); at most 0 when even the finished pass's table does not leave time."""
+    high = left - reserve(kept)
+    if high <= 0:
+        return high
+    low = 0.0
+    for _ in range(40):
+        mid = (low + high) / 2
+        if mid + reserve(kept + int(rate * mid)) <= left:
+            low = mid
+        else:
+            high = mid
+    return low
 
 
 def _draining(search: Any, number: int, show: Callable[[int, int], None], coarser: int, began: float, ends: float,
