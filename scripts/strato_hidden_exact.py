@@ -6,7 +6,10 @@ exact value with small-weight states cut), its states, table memory and CPU seco
 (``stratagem/strato-odds-table@3``) written and checked by ``verify`` with the rules alone, with both CPU
 times and their ratio. ``--python-seconds`` also runs the Python search (``hidden/odds.py``'s
 ``solo_odds``) on each deal, for the ratio of the check to the search it replaced. Prints a Markdown table
-(one row a deal) for results/strato-hidden.md; one deal at a time.
+(one row a deal) for results/strato-hidden.md; one deal at a time. With ``--within``, the table is written
+within the same limit, as ``stratagem odds --table`` does
+(:func:`~stratagem.winprobability.odds_bounds`: a finer pass runs only while its table's writing still
+fits); without it, the searches have the whole limit and the table is written after.
 
     python scripts/strato_hidden_exact.py --seconds 150 --tables /tmp/tables puzzles/strato/challenge-0.toml ...
 """
@@ -15,16 +18,21 @@ from __future__ import annotations
 
 import argparse
 import gc
+import gzip
+import json
 import os
+import resource
 import time
+from fractions import Fraction
 from pathlib import Path
 
 from stratagem.core.deadline import Deadline
 from stratagem.loading import deal_of, load_strato
-from stratagem.models.strato.hidden.exact import odds_interval, policy_sources, write_table
+from stratagem.models.strato.hidden.exact import TableSummary, odds_interval, policy_sources, write_table
 from stratagem.models.strato.hidden.game import HiddenStrato
 from stratagem.models.strato.hidden.odds import solo_odds
 from stratagem.verification import verify
+from stratagem.winprobability import odds_bounds
 
 
 def main() -> None:
@@ -37,6 +45,8 @@ def main() -> None:
     parser.add_argument("--drain", action="store_true",
                         help="a pass that cannot finish goes back to the cut before, as in a sweep (without it, "
                              "the table takes the subtrees the stopped pass finished)")
+    parser.add_argument("--within", action="store_true",
+                        help="write the table within --seconds too (as `stratagem odds --table`), not after it")
     parser.add_argument("--python-seconds", type=float, default=0.0,
                         help="also run the Python search with this wall-clock limit (0: not run)")
     args = parser.parse_args()
@@ -53,16 +63,31 @@ def main() -> None:
             load = os.getloadavg()[0]
             deal = deal_of(loaded, spec.name)
             game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
-            found = odds_interval(game, seconds=args.seconds, max_states=args.max_states,
-                                  drain=args.drain)
             path = args.tables / f"{Path(puzzle).stem}-{spec.name}.tbl.gz"
-            started = time.process_time()
-            table = write_table(found.solver, path, {"setup": deal.setup(), "deal": deal.name},
-                                policy=policy_sources(found))
-            written = time.process_time() - started
-            status, states, policy_states, memory, seconds, steps = (
-                found.status, found.states, found.policy_states, found.memory, found.seconds, found.steps)
-            del found  # the searches' tables: the check runs in what they and the writer held
+            wall = time.perf_counter()
+            if args.within:
+                started = time.process_time()
+                bounds = odds_bounds(deal, path, time_limit=args.seconds, max_states=args.max_states)
+                if bounds.table is None:
+                    print(f"| {deal.challenge.name} | {spec.name} | {bounds.table_note} |", flush=True)
+                    continue
+                written = time.process_time() - started - bounds.cpu_seconds
+                table = _summary(path)
+                status, states, policy_states, memory, seconds, steps = (
+                    "exact" if bounds.lower == bounds.upper else "interval", bounds.states, bounds.policy_states,
+                    bounds.memory, bounds.cpu_seconds, list(bounds.steps))
+                del bounds
+            else:
+                found = odds_interval(game, seconds=args.seconds, max_states=args.max_states,
+                                      drain=args.drain)
+                started = time.process_time()
+                table = write_table(found.solver, path, {"setup": deal.setup(), "deal": deal.name},
+                                    policy=policy_sources(found))
+                written = time.process_time() - started
+                status, states, policy_states, memory, seconds, steps = (
+                    found.status, found.states, found.policy_states, found.memory, found.seconds, found.steps)
+                del found  # the searches' tables: the check runs in what they and the writer held
+            wall = time.perf_counter() - wall
             gc.collect()
             started = time.process_time()
             outcome = verify(path)
@@ -81,7 +106,18 @@ def main() -> None:
                   f"{table.states:,} ({table.policy:,}, {table.frontier:,}) | {path.stat().st_size / 1024:.0f} | "
                   f"{written:.1f} | {verdict} | {checked:.2f} | {ratio} | {python} | "
                   f"{load:.1f}-{os.getloadavg()[0]:.1f} |", flush=True)
-            print(f"<!-- {spec.name}: {'; '.join(steps)} -->", flush=True)
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # this process's so far, GB
+            print(f"<!-- {spec.name}: search and table {wall:.1f} s wall; peak memory of the process so far "
+                  f"{peak:.1f} GB; {'; '.join(steps)} -->", flush=True)
+
+
+def _summary(path: Path) -> TableSummary:
+    """What a written table's header says of it."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        head = json.loads(handle.readline())
+    claim = head["claim"]
+    return TableSummary(Fraction(claim["upper_bound"]), Fraction(claim["lower_bound"]), head["states"],
+                        head["frontier"], head["policy"])
 
 
 if __name__ == "__main__":
