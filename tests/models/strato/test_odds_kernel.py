@@ -29,7 +29,7 @@ from stratagem.models.strato.hidden.exact import (
     GUIDE_CAP,
     PLAN_PLAYS,
     Solver,
-    _search_budget,
+    _keeping_time_to_write,
     compiled_odds,
     odds_interval,
     write_table,
@@ -153,6 +153,9 @@ def test_the_interval_search_and_its_table_show_their_progress(tmp_path: Path) -
     rows = shown["writing the value table: rows, policy rows"]
     assert [written for written, _ in rows] == [*range(1024, summary.states, 1024), summary.states]  # each batch
     assert rows[-1][1] <= summary.policy
+    shown.clear()  # the walk by the rules shows the same
+    write_table(found.solver, tmp_path / "r.gz", {"deal": "test"}, policy=found.policy, progress=record, by_rules=True)
+    assert shown["writing the value table: rows, policy rows"] == rows
 
 
 
@@ -166,17 +169,25 @@ def test_a_finer_pass_runs_only_in_the_time_its_last_tables_writing_leaves() -> 
     assert found.steps[-1].startswith("no pass with cut") and "writing the last one's table" in found.steps[-1]
 
 
-def test_a_finer_pass_also_keeps_back_the_writing_of_its_own_states() -> None:
-    """The table takes the finished subtrees of the pass the limit stops, so that pass searches only as long
-    as the writing of the states it keeps meanwhile still fits: ``t + reserve(kept + rate t) <= left``."""
+def test_a_finer_pass_stops_while_the_writing_of_its_own_states_still_fits() -> None:
+    """The table takes the finished subtrees of the pass the limit stops, so that pass stops as soon as the
+    writing of the finished pass's states and of its own would no longer fit before the limit."""
+    now = [0.0]
+    shown: list[int] = []
+
     def reserve(states: int) -> float:
         return 1.0 + 1e-4 * states
 
-    t = _search_budget(100.0, reserve, 10_000, 5_000.0)  # 1 + 1 s for the finished pass, 0.5 s a second after
-    assert t == pytest.approx(98.0 / 1.5, abs=1e-3)  # the states are whole
-    assert t + reserve(10_000 + int(5_000 * t)) <= 100.0
-    assert _search_budget(100.0, reserve, 10_000, 0.0) == pytest.approx(98.0, abs=1e-6)  # nothing kept: as before
-    assert _search_budget(1.5, reserve, 10_000, 5_000.0) < 0  # not even the finished pass's table fits
+    check = _keeping_time_to_write(shown.append, reserve, 10_000, 100.0, clock=lambda: now[0])
+    now[0] = 50.0
+    check(400_000)  # 50 + 1 + 41 s: goes on
+    assert shown == [400_000]
+    with pytest.raises(odds_kernel.Stopped, match="time limit"):
+        check(500_000)  # 50 + 1 + 51 s > 100
+    now[0] = 97.5
+    with pytest.raises(odds_kernel.Stopped):
+        check(10_000)  # 97.5 + 1 + 2 s
+    assert shown == [400_000]
 
 
 class _Search:

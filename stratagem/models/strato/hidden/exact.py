@@ -353,8 +353,8 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
     exact search, then each cut of the policy's evaluation) and the states it keeps. ``reserve(n)`` keeps
     back, of ``seconds``, the time that writing a table of ``n`` states kept takes: a finer pass runs only
     in what is left beyond the finest finished pass's reserve (so that pass's table can still be written
-    within ``seconds``), less the writing of the states it keeps itself as it goes (at the finished pass's
-    rate of states a second: :func:`_search_budget`), and none starts when nothing is left."""
+    within ``seconds``), and it stops as soon as the writing of the states it keeps itself would no longer
+    fit either (:func:`_keeping_time_to_write`); none starts when nothing is left."""
     with progress("odds search", "pass", "states kept") as show:
         return _odds_interval(game, seconds, max_states, show, reserve, drain)
 
@@ -400,7 +400,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             budget = left()
             kept_last = passes[-1].kernel.stats()[0] if passes else 0
             if budget is not None and reserve is not None and passes:
-                budget = _search_budget(budget, reserve, kept_last, kept_last / max(took, 1e-3))
+                budget -= reserve(kept_last)
                 if budget <= 0:
                     steps.append(f"no pass with cut {share:.2g}: the time left is for writing the last one's table")
                     break
@@ -414,6 +414,8 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
                                  began + budget, took, max(1, int(growth * kept_last)))
             else:
                 tick = functools.partial(show, number)
+            if budget is not None and reserve is not None and passes:  # its own states are written too
+                tick = _keeping_time_to_write(tick, reserve, kept_last, began + budget + reserve(kept_last))
             candidate.kernel.set_progress(tick)
             try:
                 got = candidate.kernel.solve(start, counts, budget)
@@ -442,22 +444,19 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
                         unfinished)
 
 
-def _search_budget(left: float, reserve: Callable[[int], float], kept: int, rate: float) -> float:
-    """The longest search ``t`` of a finer pass such that it and the writing of a table of the finished
-    pass's ``kept`` states and the ``rate * t`` states the finer one keeps meanwhile fit in ``left``
-    seconds (``t + reserve(kept + rate t) <= left``, found by bisection: ``reserve`` grows with the
-    states); at most 0 when even the finished pass's table does not leave time."""
-    high = left - reserve(kept)
-    if high <= 0:
-        return high
-    low = 0.0
-    for _ in range(40):
-        mid = (low + high) / 2
-        if mid + reserve(kept + int(rate * mid)) <= left:
-            low = mid
-        else:
-            high = mid
-    return low
+def _keeping_time_to_write(tick: Callable[[int], None], reserve: Callable[[int], float], kept: int, ends: float,
+                           clock: Callable[[], float] = time.perf_counter) -> Callable[[int], None]:
+    """The progress callback ``tick`` of a finer pass, stopping it (:class:`~.odds_kernel.Stopped`, "time
+    limit") as soon as the writing of a table of the finished pass's ``kept`` states and the states the
+    finer one kept so far would no longer fit before ``ends`` (``reserve`` of their sum): the table takes
+    the subtrees the stopped pass finished (:func:`policy_sources`), so the more it keeps, the sooner it
+    must stop. Asked every few thousand nodes, with the states kept."""
+    def check(kept_now: int) -> None:
+        if clock() + reserve(kept + kept_now) > ends:
+            raise kernel.Stopped("time limit")
+        tick(kept_now)
+
+    return check
 
 
 def _draining(search: Any, number: int, show: Callable[[int, int], None], coarser: int, began: float, ends: float,
@@ -521,6 +520,9 @@ class TableStopped(Exception):
 
 #: :func:`write_table` looks at its deadline once per this many rows.
 _CLOCK_ROWS = 1024
+#: Whether the kernel runs compiled (else its source runs as plain Python: :func:`write_table` then walks the
+#: rules engine's states, which is faster than the kernel's walk interpreted).
+_KERNEL_COMPILED = not str(kernel.__file__).endswith(".py")
 
 
 def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
@@ -534,17 +536,18 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
     ``stop`` (a deadline) is asked every few thousand rows, and :class:`TableStopped` raised when it says so;
     ``progress`` is shown the rows and the policy rows written.
 
-    The rows are made by the compiled walk over the searches' tables (``HiddenSolo.walk``, a few
-    microseconds a row); ``by_rules`` makes them by walking the rules engine's states instead, the
-    reference the tests hold the compiled walk to (the same rows, in the same order, about 20 times
-    slower). Either way ``verify`` checks the table with the rules alone. The rows go to a temporary file
+    The rows are made by the compiled walk over the searches' tables (``HiddenSolo.walk``, about 10
+    microseconds a row, its text included); ``by_rules`` makes them by walking the rules engine's states
+    instead, the reference the tests hold the compiled walk to (the same rows, in the same order, 5-8
+    times the CPU), as does an install without the compiled kernel (the kernel's walk run as plain Python
+    would be slower still). Either way ``verify`` checks the table with the rules alone. The rows go to a temporary file
     as they are made (the header, with the claims, is known only at the end), and only each listed state's
     two bounds are kept: a table of millions of rows is written in a few hundred bytes a row."""
     policies = policy if isinstance(policy, tuple) else () if policy is None else (policy,)
     spool = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed by the with below)
     with spool:
         with progress("writing the value table", "rows", "policy rows") as show:
-            rows = _rows_by_rules if by_rules else _rows_compiled
+            rows = _rows_by_rules if by_rules or not _KERNEL_COMPILED else _rows_compiled
             up, lo, counts = rows(solver, policies, spool, stop, show)
         weight = solver.weight(solver.root.pile)
         upper, lower = Fraction(up, weight), Fraction(lo, weight)
@@ -720,12 +723,12 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
         kind = line.split(" ", 1)[0]
         if kind in counts:
             counts[kind] += 1
-        if len(bounds) % _CLOCK_ROWS == 0:
+        spool.write(line + "\n")
+        bounds[text] = result
+        if len(bounds) % _CLOCK_ROWS == 0:  # as the compiled walk hands its rows over
             show(len(bounds), counts["policy"])
             if stop is not None and stop():
                 raise TableStopped(f"stopped after {len(bounds):,} rows")
-        spool.write(line + "\n")
-        bounds[text] = result
         return result
 
     def row(state: HiddenState, text: str, weight: int) -> tuple[str, tuple[int, int]]:
@@ -795,6 +798,10 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
         up, lo = listed(solver.root)
     finally:
         sys.setrecursionlimit(sys_limit)
+    if len(bounds) % _CLOCK_ROWS:
+        show(len(bounds), counts["policy"])
+        if stop is not None and stop():
+            raise TableStopped(f"stopped after {len(bounds):,} rows")
     return up, lo, {"states": len(bounds), **counts}
 
 

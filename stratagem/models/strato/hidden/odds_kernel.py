@@ -53,6 +53,13 @@ orders as lost unless a play wins at once or the hand has a plan: its start valu
 on the optimum, which :mod:`.exact` certifies with the policy's tree. Which policy is evaluated changes
 no value's soundness, only how high the bound is.
 
+**The value table's walk.** :meth:`HiddenSolo.walk` lists what the searches established, from the start,
+as the rows of the certificate :func:`~stratagem.models.strato.hidden.exact.write_table` writes: the same
+recursion (moves, draws, the floor) over this search's table and the policies' searches, each state listed
+once under its key, each row handed to Python as a record of integers that Python turns into text. Its
+reference is the walk by the rules engine (``write_table(by_rules=True)``): the tests compare the two files
+byte for byte, and ``verify`` checks either with the rules alone.
+
 Moves come from :func:`~stratagem.models.strato.search.search_kernel.plays` (the compiled A*'s turn
 generator, held to the rules engine by ``tests/models/strato/test_compiled.py``) over a pile-less view
 of the state: a play from hand leaves the hand without a draw, and the draws are made here; a Redraw's
@@ -119,9 +126,8 @@ SOLVED, STATE_LIMIT, TIME_LIMIT = 0, 1, 2
 #: The value table's rows as :meth:`HiddenSolo.walk` hands them over: one ``int64`` record a row, its kind
 #: (``floor``, ``frontier``, ``value``, ``policy``), its move's kind (none, a play, a Redraw's announcement,
 #: a plan of plays, a revealed card's target), its value ``W`` over its weight ``M``, the Redraw's end (a
-#: plan's length), then
-#: the state's key (:meth:`HiddenSolo._make_key`: the text of the row's state is made from it) and the
-#: move's records (the compiled turn generator's, :data:`PLAN_RECORDS` of them for a plan).
+#: plan's length), then the state's key (:meth:`HiddenSolo._make_key`: the text of the row's state is made
+#: from it) and the move's records (the compiled turn generator's, :data:`PLAN_RECORDS` of them for a plan).
 FLOOR_ROW, FRONTIER_ROW, VALUE_ROW, POLICY_ROW = 0, 1, 2, 3
 NO_MOVE, PLAY_MOVE, ANNOUNCE_MOVE, PLANNED_MOVES, TARGET_MOVE = 0, 1, 2, 3, 4
 REC_KIND, REC_MOVE, REC_VALUE, REC_WEIGHT, REC_END, REC_KEY = 0, 1, 2, 3, 4, 5
