@@ -117,6 +117,10 @@ _MASK63 = cython.declare(cython.ulonglong, 0x7FFFFFFFFFFFFFFF)
 REDRAW_MOVE = cython.declare(cython.longlong, 4096)
 PLAN_MOVE = cython.declare(cython.longlong, 8192)
 
+#: What :meth:`HiddenSolo._made` says of a move that ends the game (else it counts the cards to draw).
+_LOST = cython.declare(cython.longlong, -1)
+_WON = cython.declare(cython.longlong, -2)
+
 #: The guided policy's number in :meth:`HiddenSolo.set_policy` (1 is the cheap one, 0 the optimum).
 GUIDED = cython.declare(cython.longlong, 2)
 
@@ -151,6 +155,31 @@ def _rules_card(j: cython.Py_ssize_t) -> cython.Py_ssize_t:
     if j == 4:
         return 0
     return 4
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _probe(table: cython.longlong[::1], keys: cython.longlong[:, ::1], key: cython.longlong[::1],
+           nw: cython.Py_ssize_t, h: cython.longlong) -> cython.Py_ssize_t:
+    """The slot of ``key`` (hash ``h``) in an open-addressed ``table`` of nodes whose keys are ``keys``: its
+    node's, or the empty slot where it goes (linear probing; the table is never full)."""
+    mask: cython.Py_ssize_t = table.shape[0] - 1
+    slot: cython.Py_ssize_t = h & mask
+    node: cython.Py_ssize_t
+    i: cython.Py_ssize_t
+    same: cython.bint
+    while True:
+        node = table[slot]
+        if node < 0:
+            return slot
+        same = True
+        for i in range(nw):
+            if keys[node, i] != key[i]:
+                same = False
+                break
+        if same:
+            return slot
+        slot = (slot + 1) & mask
 
 
 class Stopped(Exception):
@@ -420,23 +449,19 @@ class HiddenSolo:
     @cython.exceptval(check=False)
     def _slot(self) -> cython.Py_ssize_t:
         """The table slot of the current key: its node, or the empty slot where it goes."""
-        mask: cython.Py_ssize_t = self.table.shape[0] - 1
-        slot: cython.Py_ssize_t = self._hash() & mask
+        return _probe(self.table, self.keys, self.key, self.nw, self._hash())
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _rehash(self, table: cython.longlong[::1], keys: cython.longlong[:, ::1],
+                count: cython.Py_ssize_t) -> cython.void:
+        """Put the first ``count`` keys of ``keys`` into the empty ``table`` (after it doubled)."""
         node: cython.Py_ssize_t
         i: cython.Py_ssize_t
-        same: cython.bint
-        while True:
-            node = self.table[slot]
-            if node < 0:
-                return slot
-            same = True
+        for node in range(count):
             for i in range(self.nw):
-                if self.keys[node, i] != self.key[i]:
-                    same = False
-                    break
-            if same:
-                return slot
-            slot = (slot + 1) & mask
+                self.key[i] = keys[node, i]
+            table[_probe(table, keys, self.key, self.nw, self._hash())] = node
 
     def _grow(self) -> None:
         """Double the table (rehashing every node) before it is half full."""
@@ -448,12 +473,7 @@ class HiddenSolo:
         self.np_highs = _grown(self.np_highs, cap // 2 + 1, old)
         self.np_bests = _grown(self.np_bests, cap // 2 + 1, old)
         self._views()
-        node: cython.Py_ssize_t
-        i: cython.Py_ssize_t
-        for node in range(old):
-            for i in range(self.nw):
-                self.key[i] = self.keys[node, i]
-            self.table[self._slot()] = node
+        self._rehash(self.table, self.keys, old)
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
@@ -966,10 +986,26 @@ class HiddenSolo:
                 alpha: cython.longlong, beta: cython.longlong) -> cython.longlong:
         """The value of move ``i`` of level ``D``'s buffer, made from the node at level ``d`` (whose
         pile it keeps): lost over the limit, won on the goal, else the draws and the next turn."""
-        if self._over(D, i):
+        k: cython.longlong = self._made(d, D, i, redraw)
+        if k == _LOST:
             return 0
-        if self.states[D, i, self.tail + 3] == 1:
+        if k == _WON:
             return self._weight(d)
+        if k == 0:
+            return self._play(d + 1, D + 1, alpha, beta)
+        return self._draw(d + 1, D + 1, k, alpha, beta)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _made(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, i: cython.Py_ssize_t,
+              redraw: cython.bint) -> cython.longlong:
+        """Move ``i`` of level ``D``'s buffer, made from the node at level ``d``: :data:`_LOST` over the limit
+        or with no card in hand and none to draw, :data:`_WON` on the goal, else the cards the turn draws
+        (0: the next turn at once), its state put at level ``d + 1``."""
+        if self._over(D, i):
+            return _LOST
+        if self.states[D, i, self.tail + 3] == 1:
+            return _WON
         x: cython.Py_ssize_t
         for x in range(self.size):
             self.cur[d + 1, x] = self.states[D, i, x]
@@ -977,24 +1013,38 @@ class HiddenSolo:
         for x in range(7):
             self.cnt[d + 1, x] = self.cnt[d, x]
         k: cython.longlong = min(3 if redraw else 1, self.cnt[d, 6])
-        if k == 0:
-            if self.cur[d + 1, 2 * self.rows * (self.maxl + 1)] == 0:
-                return 0  # no card in hand and none to draw: lost
-            return self._play(d + 1, D + 1, alpha, beta)
-        return self._draw(d + 1, D + 1, k, alpha, beta)
+        if k == 0 and self.cur[d + 1, 2 * self.rows * (self.maxl + 1)] == 0:
+            return _LOST
+        return k
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _drawn(self, d: cython.Py_ssize_t, w: cython.Py_ssize_t) -> cython.void:
+        """Level ``d + 1``: the node at level ``d`` with a card ``w`` drawn from the pile into the sorted hand."""
+        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+        x: cython.Py_ssize_t
+        for x in range(self.size):
+            self.cur[d + 1, x] = self.cur[d, x]
+        for x in range(7):
+            self.cnt[d + 1, x] = self.cnt[d, x]
+        self.cnt[d + 1, w] -= 1
+        self.cnt[d + 1, 6] -= 1
+        hn: cython.Py_ssize_t = self.cur[d, hb]
+        z: cython.Py_ssize_t = hn - 1
+        while z >= 0 and self.cur[d + 1, hb + 1 + z] > w:  # insert w into the sorted hand
+            self.cur[d + 1, hb + 2 + z] = self.cur[d + 1, hb + 1 + z]
+            z -= 1
+        self.cur[d + 1, hb + 2 + z] = w
+        self.cur[d + 1, hb] = hn + 1
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
     def _draw(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, k: cython.longlong, alpha: cython.longlong,
               beta: cython.longlong) -> cython.longlong:
         """Chance: the next of ``k`` cards drawn into the hand (Star1 windows over the outcomes)."""
-        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
         done: cython.longlong = 0
         rest: cython.longlong = self._weight(d)
         w: cython.Py_ssize_t
-        x: cython.Py_ssize_t
-        z: cython.Py_ssize_t
-        hn: cython.Py_ssize_t
         top: cython.longlong
         a_i: cython.longlong
         b_i: cython.longlong
@@ -1002,19 +1052,7 @@ class HiddenSolo:
         for w in range(NW):
             if self.cnt[d, w] == 0:
                 continue
-            for x in range(self.size):
-                self.cur[d + 1, x] = self.cur[d, x]
-            for x in range(7):
-                self.cnt[d + 1, x] = self.cnt[d, x]
-            self.cnt[d + 1, w] -= 1
-            self.cnt[d + 1, 6] -= 1
-            hn = self.cur[d, hb]
-            z = hn - 1
-            while z >= 0 and self.cur[d + 1, hb + 1 + z] > w:  # insert w into the sorted hand
-                self.cur[d + 1, hb + 2 + z] = self.cur[d + 1, hb + 1 + z]
-                z -= 1
-            self.cur[d + 1, hb + 2 + z] = w
-            self.cur[d + 1, hb] = hn + 1
+            self._drawn(d, w)
             top = self._weight(d + 1)
             rest -= top
             a_i = alpha - done - rest
@@ -1350,23 +1388,7 @@ class HiddenSolo:
     @cython.exceptval(check=False)
     def _w_slot(self) -> cython.Py_ssize_t:
         """The walk's slot of the current key: its listed state, or the empty slot where it goes."""
-        mask: cython.Py_ssize_t = self.w_table.shape[0] - 1
-        slot: cython.Py_ssize_t = self._hash() & mask
-        node: cython.Py_ssize_t
-        i: cython.Py_ssize_t
-        same: cython.bint
-        while True:
-            node = self.w_table[slot]
-            if node < 0:
-                return slot
-            same = True
-            for i in range(self.nw):
-                if self.w_keys[node, i] != self.key[i]:
-                    same = False
-                    break
-            if same:
-                return slot
-            slot = (slot + 1) & mask
+        return _probe(self.w_table, self.w_keys, self.key, self.nw, self._hash())
 
     def _w_grow(self) -> None:
         """Double the walk's table of listed states (rehashing each)."""
@@ -1377,12 +1399,7 @@ class HiddenSolo:
         self.np_w_up = _grown(self.np_w_up, cap // 2 + 1, old)
         self.np_w_low = _grown(self.np_w_low, cap // 2 + 1, old)
         self._w_views()
-        node: cython.Py_ssize_t
-        i: cython.Py_ssize_t
-        for node in range(old):
-            for i in range(self.nw):
-                self.key[i] = self.w_keys[node, i]
-            self.w_table[self._w_slot()] = node
+        self._rehash(self.w_table, self.w_keys, old)
 
     def _w_views(self) -> None:
         self.w_table = self.np_w_table
@@ -1630,25 +1647,16 @@ class HiddenSolo:
                   redraw: cython.bint) -> cython.longlong:
         """``U`` of move ``i`` of level ``D``'s buffer, made from the node at level ``d`` (``L`` in ``w_lo``):
         lost over the limit, won on the goal, else the draws and the next turn (:meth:`_settle`'s)."""
-        if self._over(D, i):
+        k: cython.longlong = self._made(d, D, i, redraw)
+        top: cython.longlong
+        if k == _LOST:
             self.w_lo = 0
             return 0
-        top: cython.longlong
-        if self.states[D, i, self.tail + 3] == 1:
+        if k == _WON:
             top = self._weight(d)
             self.w_lo = top
             return top
-        x: cython.Py_ssize_t
-        for x in range(self.size):
-            self.cur[d + 1, x] = self.states[D, i, x]
-        self.cur[d + 1, self.tail + 3] = 0
-        for x in range(7):
-            self.cnt[d + 1, x] = self.cnt[d, x]
-        k: cython.longlong = min(3 if redraw else 1, self.cnt[d, 6])
         if k == 0:
-            if self.cur[d + 1, 2 * self.rows * (self.maxl + 1)] == 0:
-                self.w_lo = 0
-                return 0  # no card in hand and none to draw: lost
             return self._w_listed(d + 1, D + 1, PLAY_KIND, -1, -1)
         return self._w_draw(d + 1, D + 1, k)
 
@@ -1657,31 +1665,15 @@ class HiddenSolo:
     def _w_draw(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, k: cython.longlong) -> cython.longlong:
         """``U`` of the next of ``k`` cards drawn into the hand at level ``d`` (``L`` in ``w_lo``): the sum over
         the cards, in the rules' order."""
-        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
         up: cython.longlong = 0
         lo: cython.longlong = 0
         j: cython.Py_ssize_t
         c: cython.Py_ssize_t
-        x: cython.Py_ssize_t
-        z: cython.Py_ssize_t
-        hn: cython.Py_ssize_t
         for j in range(NW):
             c = _rules_card(j)
             if self.cnt[d, c] == 0:
                 continue
-            for x in range(self.size):
-                self.cur[d + 1, x] = self.cur[d, x]
-            for x in range(7):
-                self.cnt[d + 1, x] = self.cnt[d, x]
-            self.cnt[d + 1, c] -= 1
-            self.cnt[d + 1, 6] -= 1
-            hn = self.cur[d, hb]
-            z = hn - 1
-            while z >= 0 and self.cur[d + 1, hb + 1 + z] > c:  # insert c into the sorted hand
-                self.cur[d + 1, hb + 2 + z] = self.cur[d + 1, hb + 1 + z]
-                z -= 1
-            self.cur[d + 1, hb + 2 + z] = c
-            self.cur[d + 1, hb] = hn + 1
+            self._drawn(d, c)
             if k > 1:
                 up += self._w_draw(d + 1, D, k - 1)
             else:
@@ -1700,18 +1692,7 @@ class HiddenSolo:
         stop the walk (:class:`Stopped`). ``plays`` is the longest plan the policies play. A state is listed
         once, by its key. What the rows say is what :func:`~.exact.write_table`'s walk by the rules engine
         says; that walk and ``verify`` check it, and the tests compare the two row for row."""
-        a = np.ascontiguousarray(start, np.int64)
-        if a.shape[0] < self.size:
-            raise ValueError("a start vector smaller than the layout")
-        x: cython.Py_ssize_t
-        for x in range(self.size):
-            self.cur[0, x] = a[x]
-        total = 0
-        for x in range(6):
-            self.cnt[0, x] = int(counts[x])  # type: ignore[index]
-            total += int(counts[x])  # type: ignore[index]
-        self.cnt[0, 6] = total
-        if self._weight(0) >= MAX_WEIGHT:
+        if self._place(start, counts, 0) >= MAX_WEIGHT:
             raise ValueError("the pile has too many orders for 64-bit weights")
         self.w_by = list(policies)  # type: ignore[call-overload]
         for each in self.w_by:
@@ -1743,6 +1724,22 @@ class HiddenSolo:
             self.w_count = 0
         return int(up), int(lo)
 
+    def _place(self, start: object, counts: object, level: cython.Py_ssize_t) -> int:
+        """Put a node given by Python at ``level``: ``start`` its kernel vector, ``counts`` its pile's six
+        counts (letter order); returns its weight ``M``."""
+        a = np.ascontiguousarray(start, np.int64)
+        if a.shape[0] < self.size:
+            raise ValueError("a start vector smaller than the layout")
+        x: cython.Py_ssize_t
+        for x in range(self.size):
+            self.cur[level, x] = a[x]
+        total = 0
+        for x in range(6):
+            self.cnt[level, x] = int(counts[x])  # type: ignore[index]
+            total += int(counts[x])  # type: ignore[index]
+        self.cnt[level, 6] = total
+        return int(self._weight(level))
+
     # -- what Python calls -----------------------------------------------------------------------
     def solve(self, start: object, counts: object, seconds: float | None, alpha: int = -1, beta: int = -1) -> int:
         """The exact ``W`` of the ``play`` state ``start`` (a kernel vector, hand set, no pile) with the
@@ -1752,18 +1749,7 @@ class HiddenSolo:
         is fail-soft: a result ``v`` <= ``alpha`` is an upper bound, ``v`` >= ``beta`` a lower bound (a null
         window ``(t - 1, t)`` asks whether the value is at least ``t``). The table keeps what every search
         proved, so searches of one deal build on one another."""
-        a = np.ascontiguousarray(start, np.int64)
-        if a.shape[0] < self.size:
-            raise ValueError("a start vector smaller than the layout")
-        x: cython.Py_ssize_t
-        for x in range(self.size):
-            self.cur[0, x] = a[x]
-        total = 0
-        for x in range(6):
-            self.cnt[0, x] = int(counts[x])  # type: ignore[index]
-            total += int(counts[x])  # type: ignore[index]
-        self.cnt[0, 6] = total
-        top = self._weight(0)
+        top = self._place(start, counts, 0)
         if top >= MAX_WEIGHT:
             raise ValueError("the pile has too many orders for 64-bit weights")
         self.stop_at = -1.0 if seconds is None else time.perf_counter() + seconds
@@ -1774,19 +1760,10 @@ class HiddenSolo:
     def value_at(self, start: object, counts: object, kind: int, w: int, e: int) -> tuple[int, int, int, int]:
         """The bounds and best move kept for a node (``(-1, -1, -1, weight)`` when it is not kept):
         ``start`` is its kernel vector (hand empty for reveal and target nodes), ``counts`` its pile."""
-        a = np.ascontiguousarray(start, np.int64)
         level: cython.Py_ssize_t = MAX_DEPTH - 2
-        x: cython.Py_ssize_t
-        for x in range(self.size):
-            self.cur[level, x] = a[x]
-        total = 0
-        for x in range(6):
-            self.cnt[level, x] = int(counts[x])  # type: ignore[index]
-            total += int(counts[x])  # type: ignore[index]
-        self.cnt[level, 6] = total
+        top = self._place(start, counts, level)
         self._make_key(level, kind, w, e)
         node = self.table[self._slot()]
-        top = int(self._weight(level))
         if node < 0:
             return -1, -1, -1, top
         return int(self.lows[node]), int(self.highs[node]), int(self.bests[node]), top
