@@ -597,6 +597,7 @@ class _RowText:
         return "".join(out)
 
     def table(self, words: list[int]) -> str:
+        """The rows of a key's first words (one a row: its left half-row's cards, then its right's)."""
         texts = []
         for r in range(self.rows):
             word = words[r]
