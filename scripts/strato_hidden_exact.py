@@ -43,8 +43,8 @@ def main() -> None:
     parser.add_argument("--tables", type=Path, required=True, help="folder for the value tables")
     parser.add_argument("--deal", action="append", default=[], help="only this solo deal (repeatable; default all)")
     parser.add_argument("--drain", action="store_true",
-                        help="a pass that cannot finish goes back to the cut before, as in a sweep (without it, "
-                             "the table takes the subtrees the stopped pass finished)")
+                        help="a pass that cannot finish goes back to the cut before, as in a sweep (not with "
+                             "--within; without it, the table takes the subtrees the stopped pass finished)")
     parser.add_argument("--within", action="store_true",
                         help="write the table within --seconds too (as `stratagem odds --table`), not after it")
     parser.add_argument("--python-seconds", type=float, default=0.0,

@@ -414,8 +414,8 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
                                  began + budget, took, max(1, int(growth * kept_last)))
             else:
                 tick = functools.partial(show, number)
-            if budget is not None and reserve is not None and passes:  # its own states are written too
-                tick = _keeping_time_to_write(tick, reserve, kept_last, began + budget + reserve(kept_last))
+            if seconds is not None and reserve is not None and passes:  # its own states are written too
+                tick = _keeping_time_to_write(tick, reserve, kept_last, clock + seconds)
             candidate.kernel.set_progress(tick)
             try:
                 got = candidate.kernel.solve(start, counts, budget)

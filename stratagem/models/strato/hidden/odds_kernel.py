@@ -1478,8 +1478,7 @@ class HiddenSolo:
             return 0
         if D >= MAX_DECISIONS - 1 or d >= MAX_DEPTH - 8:
             raise ValueError("value table deeper than the walk's buffers")
-        self._make_key(d, kind, w, e)
-        node = self.table[self._slot()]
+        node = self.table[self._slot()]  # the key made above (the floor does not touch it)
         low: cython.longlong = -1
         high: cython.longlong = -1
         best: cython.longlong = -1
