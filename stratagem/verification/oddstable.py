@@ -55,9 +55,8 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -319,6 +318,30 @@ class _Stopped(Exception):
     pass
 
 
+class _Sums:
+    """What a move or a card leads to, gathered by the check (``follow``): the won games' orders (``up``
+    and ``low``, equal) and the listed states it rests on, each ``(ways, row, state)``."""
+
+    __slots__ = ("low", "terms", "up")
+
+    def __init__(self) -> None:
+        self.up = 0
+        self.low = 0
+        self.terms: list[tuple[int, int, HiddenState]] = []
+
+
+class _Row:
+    """A value or policy row being checked: its ``moves`` (one :class:`_Sums` each at a decision's value row,
+    else one), and the listed states among them not yet looked at (``pending`` from ``next`` on)."""
+
+    __slots__ = ("index", "kind", "m", "moves", "next", "pending", "value")
+
+    def __init__(self, index: int, kind: str, value: Fraction, m: int, moves: list[_Sums]) -> None:
+        self.index, self.kind, self.value, self.m, self.moves = index, kind, value, m, moves
+        self.pending = [term for sums in moves for term in sums.terms]
+        self.next = 0
+
+
 def _orders(pile: str, known: dict[str, int]) -> int:
     """``M``: the orders of the multiset ``pile``."""
     found = known.get(pile)
@@ -430,16 +453,61 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
     draw_plans: dict[tuple[str, int], list[tuple[tuple[str, ...], int]]] = {}
     done: list[tuple[int, int] | None] = [None] * len(heads)
     counted = Counter[str]()
+    checks = [0]  # counted's total, kept apart (summing the Counter at every row was 2% of the check)
 
-    def listed(state: HiddenState, origin: int) -> tuple[int, int]:
-        """``(U, L)`` of a listed state, in units of its pile's orders, its row checked."""
-        text = format_hidden(state)
-        index = table.get(text)
-        if index is None:
-            raise _Bad(f"line {origin}: {text} follows from it by the rules but is not in the table")
-        known = done[index]
-        if known is not None:
-            return known
+    def follow(state: HiddenState, origin: int, plan: Sequence[str], ways: int, sums: _Sums) -> None:
+        """Add to ``sums`` what a move or a card leads to, ``ways`` times: a won game its pile's orders (both
+        bounds), a lost one nothing, a listed state a term to be valued (its row looked up: a state missing is
+        an error), and the draws each multiset drawn, weighted by its orders; with moves of a ``plan`` still
+        to play, the next decision plays the first of them, whatever was drawn (those states need not be
+        listed)."""
+        if state.status != ONGOING:
+            if plan:
+                raise _Bad(f"line {origin}: the game is over before the plan's {plan[0]}")
+            if state.status == WON:
+                won = ways * _orders(state.pile, orders)
+                sums.up += won
+                sums.low += won
+            return
+        if plan and state.phase in (PLAY, TARGET):
+            follow(_successor(game, state, plan[0], origin), origin, plan[1:], ways, sums)
+            return
+        if plan and state.phase == REVEAL:
+            reveal(state, origin, plan, ways, sums)
+            return
+        if state.phase != DRAW:
+            text = format_hidden(state)
+            index = table.get(text)
+            if index is None:
+                raise _Bad(f"line {origin}: {text} follows from it by the rules but is not in the table")
+            sums.terms.append((ways, index, state))
+            return
+        k = state.draws
+        if k == 1:  # one card: no prefixes to share
+            for drawn, _ in _draws(state.pile, 1, draw_plans):
+                follow(game.apply(state, drawn[0]), origin, plan, ways, sums)
+            return
+        prefixes: dict[tuple[str, ...], HiddenState] = {(): state}
+        for drawn, times in _draws(state.pile, k, draw_plans):
+            child = state
+            for i in range(1, k + 1):
+                prefix = drawn[:i]
+                reached = prefixes.get(prefix)
+                if reached is None:
+                    reached = prefixes[prefix] = game.apply(child, drawn[i - 1])
+                child = reached
+            follow(child, origin, plan, ways * times, sums)
+
+    def reveal(state: HiddenState, origin: int, plan: Sequence[str], ways: int, sums: _Sums) -> None:
+        """:func:`follow` of a ``reveal`` state: each card that can turn up (in units of its pile's orders, a
+        card's probability is its share of them, so the parent's value is the plain sum)."""
+        for card in sorted(set(state.pile), key=WEATHERS.index):
+            follow(game.apply(state, card), origin, plan, ways, sums)
+
+    def begin(index: int, state: HiddenState) -> _Row | None:
+        """Start checking row ``index`` (its state ``state``): a frontier or floor row is checked at once
+        (None); a value or policy row is followed by the rules down to the listed states its value rests
+        on, which are valued before it (:func:`finish`)."""
         number = index + 2
         kind, value_text, *more = heads[index].split(" ")
         try:
@@ -447,7 +515,8 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
         except (ValueError, ZeroDivisionError) as exc:
             raise _Bad(f"line {number}: {exc}") from None
         counted[kind] += 1
-        checked = counted.total()
+        checks[0] += 1
+        checked = checks[0]
         if checked % CLOCK_ROWS == 0:
             show(len(heads), checked)
             if deadline is not None and deadline.expired():
@@ -456,8 +525,9 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
         if kind == "frontier":
             if value != 1:
                 raise _Bad(f"line {number}: a frontier state is worth 1, not {value}")
-            result = (m, 0)
-        elif kind == "floor":
+            done[index] = (m, 0)
+            return None
+        if kind == "floor":
             if state.phase != PLAY:
                 raise _Bad(f"line {number}: only a play state is a floor")
             if not floor_holds(game.challenge, state.rows, state.hands[0], state.pile):
@@ -467,83 +537,74 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
                            f"needed at least, {left} card(s) left, and the goal's cards can reach its rows)")
             if value != 0:
                 raise _Bad(f"line {number}: a floor is worth 0, not {value}")
-            result = (0, 0)
-        elif kind == "policy":
+            done[index] = (0, 0)
+            return None
+        if kind == "policy":
             plan = more[0].split(";")
-            low = after(_successor(game, state, plan[0], number), number, plan[1:])[1]
-            if _weight(value, m, number) != low:
-                raise _Bad(f"line {number}: the policy's move gives {Fraction(low, m)} by the rules from the listed "
-                           f"states, not {value}")
-            result = (m, low)
-        else:
-            if state.phase == REVEAL:
-                up, low = revealed(state, number)
+            sums = _Sums()
+            follow(_successor(game, state, plan[0], number), number, plan[1:], 1, sums)
+            return _Row(index, kind, value, m, [sums])
+        if state.phase == REVEAL:
+            sums = _Sums()
+            reveal(state, number, (), 1, sums)
+            return _Row(index, kind, value, m, [sums])
+        plays = game.plays(state)
+        if not plays:
+            raise _Bad(f"line {number}: no legal move")
+        moves = []
+        for _, child in plays:
+            sums = _Sums()
+            follow(child, number, (), 1, sums)
+            moves.append(sums)
+        return _Row(index, kind, value, m, moves)
+
+    def finish(row: _Row) -> None:
+        """Row ``row``'s ``(U, L)`` from the values of the listed states it rests on (all known by now): a
+        sum over cards, or at a decision the largest over all its moves; held to the row's value."""
+        number = row.index + 2
+        up = low = -1
+        for sums in row.moves:
+            u, lo = sums.up, sums.low
+            for ways, index, _ in sums.terms:
+                known = done[index]
+                assert known is not None
+                u += ways * known[0]
+                lo += ways * known[1]
+            up = max(up, u)
+            low = max(low, lo)
+        if row.kind == "policy":
+            if _weight(row.value, row.m, number) != low:
+                raise _Bad(f"line {number}: the policy's move gives {Fraction(low, row.m)} by the rules from the "
+                           f"listed states, not {row.value}")
+            done[row.index] = (row.m, low)
+            return
+        if _weight(row.value, row.m, number) != up:
+            raise _Bad(f"line {number}: the value is {row.value} but the rules give {Fraction(up, row.m)} from the "
+                       "listed values")
+        done[row.index] = (up, low)
+
+    root_index = table[format_hidden(root)]
+    try:  # depth first with a stack of its own (Python's recursion paid a system call at every change of depth)
+        first = begin(root_index, root)
+        stack = [] if first is None else [first]
+        while stack:
+            row = stack[-1]
+            while row.next < len(row.pending):
+                _, index, state = row.pending[row.next]
+                if done[index] is None:
+                    below = begin(index, state)
+                    if below is not None:
+                        stack.append(below)
+                        break
+                row.next += 1
             else:
-                plays = game.plays(state)
-                if not plays:
-                    raise _Bad(f"line {number}: no legal move")
-                up = low = -1
-                for _, child in plays:
-                    u, lo = after(child, number)
-                    up = max(up, u)
-                    low = max(low, lo)
-            if _weight(value, m, number) != up:
-                raise _Bad(f"line {number}: the value is {value} but the rules give {Fraction(up, m)} from the "
-                           "listed values")
-            result = (up, low)
-        done[index] = result
-        return result
-
-    def revealed(state: HiddenState, origin: int, plan: list[str] | tuple[str, ...] = ()) -> tuple[int, int]:
-        """``(U, L)`` of a ``reveal`` state: the sum over the cards that can turn up (in units of its pile's
-        orders, a card's probability is its share of them)."""
-        up = low = 0
-        for card in sorted(set(state.pile), key=WEATHERS.index):
-            u, lo = after(game.apply(state, card), origin, plan)
-            up += u
-            low += lo
-        return up, low
-
-    def after(state: HiddenState, origin: int, plan: list[str] | tuple[str, ...] = ()) -> tuple[int, int]:
-        """``(U, L)`` of what a move or a card leads to: a result, a listed state, or the draws (not
-        remembered: below them every listed state is); with moves of a ``plan`` still to play, the next
-        decision plays the first of them, whatever was drawn (those states need not be listed)."""
-        if state.status != ONGOING:
-            if plan:
-                raise _Bad(f"line {origin}: the game is over before the plan's {plan[0]}")
-            return (_orders(state.pile, orders), _orders(state.pile, orders)) if state.status == WON else (0, 0)
-        if plan and state.phase in (PLAY, TARGET):
-            return after(_successor(game, state, plan[0], origin), origin, plan[1:])
-        if plan and state.phase == REVEAL:
-            return revealed(state, origin, plan)
-        if state.phase != DRAW:
-            return listed(state, origin)
-        up = low = 0
-        k = state.draws
-        prefixes: dict[tuple[str, ...], HiddenState] = {(): state}
-        for drawn, ways in _draws(state.pile, k, draw_plans):
-            child = state
-            for i in range(1, k + 1):
-                prefix = drawn[:i]
-                reached = prefixes.get(prefix)
-                if reached is None:
-                    reached = prefixes[prefix] = game.apply(child, drawn[i - 1])
-                child = reached
-            u, lo = after(child, origin, plan)
-            up += ways * u
-            low += ways * lo
-        return up, low
-
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20_000))
-    try:
-        up, low = listed(root, table[format_hidden(root)] + 2)
+                finish(row)
+                stack.pop()
     except _Bad as bad:
         return TableCheck(None, len(table), counted["frontier"], str(bad))
     except _Stopped as stop:
         return TableCheck(None, counted.total(), counted["frontier"], stopped=str(stop))
-    finally:
-        sys.setrecursionlimit(limit)
+    up, low = done[root_index]  # type: ignore[misc]
     m = _orders(root.pile, orders)
     reached = sum(counted.values())
     return TableCheck(Fraction(up, m), reached, counted["frontier"], "", Fraction(low, m), counted["policy"],

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -62,7 +62,7 @@ from stratagem.models.strato.rules.position import (
     parse_rows,
 )
 from stratagem.models.strato.rules.status import end_of_turn_status
-from stratagem.models.strato.rules.turns import redeal, table_outcomes, unseen_cards
+from stratagem.models.strato.rules.turns import each_table_outcome, redeal, table_outcomes, unseen_cards
 
 __all__ = [
     "DRAW",
@@ -210,12 +210,10 @@ class HiddenStrato:
             if not move.card:
                 if move == announce(move.row, move.end) and (move.row, move.end) in self._announcements(state):
                     return move, self._announced(state, move.row, move.end)
-            else:
-                for card, r, end, redraw in self._places(state):
-                    if (card, r, end, redraw) == (move.card, move.row, move.end, move.redraw):
-                        found = self._outcome(state.rows, state.last, move)
-                        if found is not None:
-                            return found[0], self._after_table(state, found[1], card, redraw)
+            elif self._placeable(state, move):
+                found = self._outcome(state.rows, state.last, move)
+                if found is not None:
+                    return found[0], self._after_table(state, found[1], move.card, move.redraw)
         raise IllegalMove(f"{format_move(move) if move.card else _format_announce(move)} is not legal here")
 
     def format_move(self, state: HiddenState, move: Move | str) -> str:
@@ -306,6 +304,17 @@ class HiddenStrato:
                         yield card, r, end, False
 
     @staticmethod
+    def _placeable(state: HiddenState, move: Move) -> bool:
+        """Whether ``move``'s card, row, end and Redraw mark are one of :meth:`_places` (the revealed card at
+        the announced end, or a card of the hand at any end), without listing them all."""
+        if not (0 <= move.row < len(state.rows) and move.end in (0, 1)):
+            return False
+        if state.phase == TARGET:
+            return move.redraw and (move.card, move.row, move.end) == (state.card, state.row, state.end)
+        return (state.phase == PLAY and not move.redraw and len(move.card) == 1
+                and move.card in state.hands[state.to_move])
+
+    @staticmethod
     def _announcements(state: HiddenState) -> list[tuple[int, int]]:
         """The Redraw announcements of :meth:`plays` (row, end), in its order: at a play state with a pile."""
         if state.status != ONGOING or state.phase != PLAY or not state.pile:
@@ -338,9 +347,9 @@ class HiddenStrato:
             wanted = {move}
             if move.exchange:
                 wanted.add(move._replace(target=move.target[::-1]))
-            outcomes = self._tables.get((rows, move.card, last, move.row, move.end))
-            if outcomes is None:
-                outcomes = table_outcomes(rows, move.card, last, move.row, move.end, self.options)
+            outcomes: Iterable[Outcome] | None = self._tables.get((rows, move.card, last, move.row, move.end))
+            if outcomes is None:  # made one at a time, up to the move's own
+                outcomes = each_table_outcome(rows, move.card, last, move.row, move.end, self.options)
             for target, after, exchange in outcomes:
                 candidate = Move(move.card, move.row, move.end, target, move.redraw, exchange)
                 if candidate in wanted:
@@ -358,12 +367,18 @@ class HiddenStrato:
         if not redraw:
             hand = state.hands[p]
             hands = hands[:p] + (_without(hand, card),) + hands[p + 1:]
-        over = any(len(row.left) > self.challenge.limit or len(row.right) > self.challenge.limit for row in rows)
+        limit = self.challenge.limit
+        over = False
+        for row in rows:
+            if len(row.left) > limit or len(row.right) > limit:
+                over = True
+                break
         if over or self._won(rows):
             return HiddenState(rows, hands, state.pile, p, last, LOST if over else WON)
         draws = min(self.hand_size if redraw else 1, len(state.pile))
-        after = HiddenState(rows, hands, state.pile, p, last, ONGOING, DRAW, -1, -1, "", draws)
-        return self._next_turn(after) if draws == 0 else after
+        if draws == 0:
+            return self._next_turn(rows, hands, state.pile, p, last)
+        return HiddenState(rows, hands, state.pile, p, last, ONGOING, DRAW, -1, -1, "", draws)
 
     def _drawn(self, state: HiddenState, card: str) -> HiddenState:
         pile = _without(state.pile, card)
@@ -371,14 +386,16 @@ class HiddenStrato:
             return state._replace(pile=pile, phase=TARGET, card=card)
         p = state.to_move
         hands = state.hands[:p] + (_with(state.hands[p], card),) + state.hands[p + 1:]
-        after = state._replace(hands=hands, pile=pile, draws=state.draws - 1)
-        return self._next_turn(after) if after.draws == 0 else after
+        if state.draws > 1:
+            return HiddenState(state.rows, hands, pile, p, state.last, ONGOING, DRAW, -1, -1, "", state.draws - 1)
+        return self._next_turn(state.rows, hands, pile, p, state.last)
 
-    def _next_turn(self, state: HiddenState) -> HiddenState:
-        """The turn's draws are made: the last end-of-turn check, and the next player to play."""
-        nxt = (state.to_move + 1) % self.num_players
-        status = end_of_turn_status(self.challenge, state.rows, state.pile, state.hands[nxt], self._won)
-        return HiddenState(state.rows, state.hands, state.pile, nxt, state.last, status)
+    def _next_turn(self, rows: tuple[Row, ...], hands: tuple[str, ...], pile: str, p: int, last: str) -> HiddenState:
+        """Player ``p``'s draws are made: the last end-of-turn check (the table's two were made on these rows
+        by :meth:`_after_table`, before the draws), and the next player to play."""
+        nxt = (p + 1) % self.num_players
+        status = end_of_turn_status(self.challenge, rows, pile, hands[nxt], self._won, table_checked=True)
+        return HiddenState(rows, hands, pile, nxt, last, status)
 
     def _won(self, rows: tuple[Row, ...]) -> bool:
         verdict = self._victory.get(rows)

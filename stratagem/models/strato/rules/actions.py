@@ -1,8 +1,8 @@
 """The six weather actions: every target choice of a played card, and the rows it leaves.
 
 Each function receives the rows *after* the card was placed and the place of the played card, and
-returns every target choice that changes something, with the resulting rows. Common constraints from
-the seed, enforced here for every action:
+yields every target choice that changes something, with the resulting rows (:func:`outcomes` lists
+them). Common constraints from the seed, enforced here for every action:
 
 - "The target of the action cannot be the card that has just been played." -> ``played`` is never a
   target;
@@ -19,7 +19,7 @@ exchange places (Fog, Storm). Each outcome says which of the last two it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WIND
 from stratagem.models.strato.rules.challenge import Options
@@ -34,7 +34,7 @@ def _replace(rows: Rows, r: int, side: int, cards: str) -> Rows:
     return rows[:r] + (rows[r].with_half(side, cards),) + rows[r + 1 :]
 
 
-def wind(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
+def wind(rows: Rows, played: Coord, options: Options) -> Iterator[Outcome]:
     """Move a card of the wind's row one or more steps away from the wind's end.
 
     Steps are swaps with neighbours that never involve a tornado: a card in the wind's half-row moves
@@ -45,7 +45,6 @@ def wind(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
     far_side = 1 - near_side
     row = rows[r]
     near, far = row.half(near_side), row.half(far_side)
-    out: list[Outcome] = []
     for p in range(len(near)):
         if p == played.dist:
             continue
@@ -54,67 +53,61 @@ def wind(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
             moved = near[:q] + card + near[q:p] + near[p + 1 :]
             if moved != near:
                 target = (Coord(r, near_side, p), Coord(r, near_side, q))
-                out.append((target, _replace(rows, r, near_side, moved), False))
+                yield (target, _replace(rows, r, near_side, moved), False)
         if options.wind_crosses_tornado:
             rest = near[:p] + near[p + 1 :]
             for q in range(len(far) + 1):
                 new_far = far[:q] + card + far[q:]
                 new_rows = _replace(_replace(rows, r, near_side, rest), r, far_side, new_far)
-                out.append(((Coord(r, near_side, p), Coord(r, far_side, q)), new_rows, False))
+                yield ((Coord(r, near_side, p), Coord(r, far_side, q)), new_rows, False)
     for p in range(len(far)):
         card = far[p]
         for q in range(p + 1, len(far)):
             moved = far[:p] + far[p + 1 : q + 1] + card + far[q + 1 :]
             if moved != far:
                 target = (Coord(r, far_side, p), Coord(r, far_side, q))
-                out.append((target, _replace(rows, r, far_side, moved), False))
-    return out
+                yield (target, _replace(rows, r, far_side, moved), False)
 
 
-def rain(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
+def rain(rows: Rows, played: Coord, options: Options) -> Iterator[Outcome]:
     """Take the card at the row's opposite end and insert it next to either tornado of the row."""
     r, near_side, _ = played
     far_side = 1 - near_side
     row = rows[r]
     far = row.half(far_side)
     if not far:
-        return []
+        return
     card, rest = far[-1], far[:-1]
     source = Coord(r, far_side, len(far) - 1)
-    out: list[Outcome] = []
     for side in (0, 1):
         if side == far_side:
             new_far = card + rest
             if new_far != far:
-                out.append(((source, Coord(r, side, 0)), _replace(rows, r, far_side, new_far), False))
+                yield ((source, Coord(r, side, 0)), _replace(rows, r, far_side, new_far), False)
         else:
             new_rows = _replace(_replace(rows, r, far_side, rest), r, side, card + row.half(side))
-            out.append(((source, Coord(r, side, 0)), new_rows, False))
-    return out
+            yield ((source, Coord(r, side, 0)), new_rows, False)
 
 
-def sun(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
+def sun(rows: Rows, played: Coord, options: Options) -> Iterator[Outcome]:
     """Discard any card of the sun's row (out of the game)."""
     r = played.row
     row = rows[r]
-    out: list[Outcome] = []
     for side in (0, 1):
         cards = row.half(side)
         for i in range(len(cards)):
             if (side, i) == (played.side, played.dist):
                 continue
-            out.append(((Coord(r, side, i),), _replace(rows, r, side, cards[:i] + cards[i + 1 :]), False))
-    return out
+            yield ((Coord(r, side, i),), _replace(rows, r, side, cards[:i] + cards[i + 1 :]), False)
 
 
-def fog(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
+def fog(rows: Rows, played: Coord, options: Options) -> Iterator[Outcome]:
     """Swap two cards of one column in two rows, or move a card into the column's empty place.
 
     A column is (side, distance from the tornado) across rows. A card moved into an empty place closes
     toward that row's tornado, i.e. it is appended at that half-row's outer end, where its target says
     it lands.
     """
-    out: list[Outcome] = []
     for side in (0, 1):
         for r1 in range(len(rows)):
             for r2 in range(r1 + 1, len(rows)):
@@ -127,19 +120,18 @@ def fog(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
                         if a[d] != b[d]:
                             swapped = _replace(rows, r1, side, a[:d] + b[d] + a[d + 1 :])
                             swapped = _replace(swapped, r2, side, b[:d] + a[d] + b[d + 1 :])
-                            out.append(((ca, cb), swapped, True))
+                            yield ((ca, cb), swapped, True)
                     elif d < len(a):
                         moved = _replace(rows, r1, side, a[:d] + a[d + 1 :])
                         landing = Coord(r2, side, len(b))
-                        out.append(((ca, landing), _replace(moved, r2, side, b + a[d]), False))
+                        yield ((ca, landing), _replace(moved, r2, side, b + a[d]), False)
                     else:
                         moved = _replace(rows, r2, side, b[:d] + b[d + 1 :])
                         landing = Coord(r1, side, len(a))
-                        out.append(((cb, landing), _replace(moved, r1, side, a + b[d]), False))
-    return out
+                        yield ((cb, landing), _replace(moved, r1, side, a + b[d]), False)
 
 
-def storm(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
+def storm(rows: Rows, played: Coord, options: Options) -> Iterator[Outcome]:
     """Swap two cards that each sit at an outer end of a row (one row's two ends, or two rows)."""
     ends = [
         Coord(r, side, len(row.half(side)) - 1)
@@ -148,7 +140,6 @@ def storm(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
         if row.half(side)
     ]
     ends = [end for end in ends if end != played]
-    out: list[Outcome] = []
     for i, x in enumerate(ends):
         for y in ends[i + 1 :]:
             cx = rows[x.row].half(x.side)[-1]
@@ -157,11 +148,10 @@ def storm(rows: Rows, played: Coord, options: Options) -> list[Outcome]:
                 continue
             new = _replace(rows, x.row, x.side, rows[x.row].half(x.side)[:-1] + cy)
             new = _replace(new, y.row, y.side, new[y.row].half(y.side)[:-1] + cx)
-            out.append(((x, y), new, True))
-    return out
+            yield ((x, y), new, True)
 
 
-ACTIONS: dict[str, Callable[[Rows, Coord, Options], list[Outcome]]] = {
+ACTIONS: dict[str, Callable[[Rows, Coord, Options], Iterator[Outcome]]] = {
     WIND: wind,
     RAIN: rain,
     SUN: sun,
@@ -177,6 +167,12 @@ def resolved_weather(card: str, last: str) -> str:
 
 def outcomes(action: str, rows: Rows, played: Coord, options: Options) -> list[Outcome]:
     """Every changing target choice of ``action`` (a resolved weather, or ``""`` for none)."""
+    return list(each_outcome(action, rows, played, options))
+
+
+def each_outcome(action: str, rows: Rows, played: Coord, options: Options) -> Iterator[Outcome]:
+    """:func:`outcomes` one at a time, in the same order: a caller after one target stops at it (a value
+    table's check plays one move of each table, and a Wind's every target was a fifth of that check)."""
     if not action:
-        return []
+        return iter(())
     return ACTIONS[action](rows, played, options)

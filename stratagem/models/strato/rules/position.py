@@ -90,8 +90,10 @@ def parse_row(text: str) -> Row:
     return Row(lt, rt, left[::-1], right)
 
 
+@lru_cache(maxsize=1 << 16)
 def format_rows(rows: tuple[Row, ...]) -> str:
-    """Rows separated by ``/``."""
+    """Rows separated by ``/`` (remembered: a value table's check formats the same table under many hands
+    and piles)."""
     return "/".join(format_row(row) for row in rows)
 
 

@@ -19,20 +19,23 @@ __all__ = ["end_of_turn_status", "status_problem"]
 
 def end_of_turn_status(
     challenge: Challenge, rows: tuple[Row, ...], pile: str, next_hand: str,
-    won: Callable[[tuple[Row, ...]], bool] | None = None,
+    won: Callable[[tuple[Row, ...]], bool] | None = None, *, table_checked: bool = False,
 ) -> int:
     """The end-of-turn checks, in the seed's order: a half-row over the limit loses; the goal on the
     required rows wins; an empty pile with nothing in the next player's hand loses; else play goes on.
 
     The one place that decides a turn's result from the table: the engine applies it after every play,
     and :func:`status_problem` holds a position's written ``won``/``lost`` to it. ``won`` is the victory
-    test to use (the engine passes its cached one).
+    test to use (the engine passes its cached one). ``table_checked``: the caller has made the first two
+    checks on these very rows and neither held (the hidden-pile engine makes them before the turn's draws,
+    which change no row), so only the third is left.
     """
-    limit = challenge.limit
-    if any(len(row.left) > limit or len(row.right) > limit for row in rows):
-        return LOST
-    if (won or challenge.victory)(rows):
-        return WON
+    if not table_checked:
+        limit = challenge.limit
+        if any(len(row.left) > limit or len(row.right) > limit for row in rows):
+            return LOST
+        if (won or challenge.victory)(rows):
+            return WON
     if not pile and not next_hand:
         return LOST
     return ONGOING

@@ -14,12 +14,12 @@ play, which the seed ("until a player can no longer play") makes a defeat.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 
 from stratagem.core.errors import IllegalMove, NotationError
 from stratagem.core.game import TERMINAL
-from stratagem.models.strato.rules.actions import Outcome, outcomes, resolved_weather
+from stratagem.models.strato.rules.actions import Outcome, each_outcome, resolved_weather
 from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE
 from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.rules.notation import Move, format_move, parse_move
@@ -37,14 +37,23 @@ def table_outcomes(
     ``strict_effect``. This is the table half of a turn, shared by the game and by designer mode
     (where hands do not matter).
     """
+    return list(each_table_outcome(rows, card, last, r, end, options))
+
+
+def each_table_outcome(
+    rows: tuple[Row, ...], card: str, last: str, r: int, end: int, options: Options
+) -> Iterator[Outcome]:
+    """:func:`table_outcomes` one at a time, in the same order (a caller after one target stops at it)."""
     row = rows[r]
     cards = row.half(end) + card
     placed = rows[:r] + (row.with_half(end, cards),) + rows[r + 1 :]
     played = Coord(r, end, len(cards) - 1)
-    choices = outcomes(resolved_weather(card, last), placed, played, options)
-    if not choices and not options.strict_effect:
-        choices = [((), placed, False)]
-    return choices
+    changed = False
+    for choice in each_outcome(resolved_weather(card, last), placed, played, options):
+        changed = True
+        yield choice
+    if not changed and not options.strict_effect:
+        yield ((), placed, False)
 
 
 def unseen_cards(hands: tuple[str, ...], pile: str, player: int) -> str:
