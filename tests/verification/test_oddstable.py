@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -566,3 +567,38 @@ def test_a_floor_row_where_the_floor_does_not_hold_is_refused(tmp_path: Path) ->
     else:
         raise AssertionError("no lost state outside the floor to forge")
     assert "not a floor" in refused(rewrite(path, rows))
+
+
+def _depth() -> int:
+    """The frames on the interpreter's stack here."""
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1  # type: ignore[assignment]
+    return depth
+
+
+def test_the_checks_depth_does_not_grow_with_the_games(tmp_path: Path) -> None:
+    """The check keeps its own stack (its walk by Python recursion, two or three calls a turn, made the
+    interpreter map and unmap a chunk of frames at every change of depth across a chunk's edge: a third
+    of a long check's CPU). A challenge-1 table many turns deep is checked a few calls deep below where
+    the check starts, whatever its depth (the rules engine's ``apply`` is where the depth is noted)."""
+    challenge = puzzle_challenge("challenge-1")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
+    found = odds_interval(game, max_states=30_000)
+    path = tmp_path / "deep.gz"
+    summary = write_table(found.solver, path, {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"},
+                          policy=policy_sources(found))
+    rows = rows_of(path)
+    left = min(len(state.pile) for _, _, _, state in entries(rows))
+    assert len(game.initial_state().pile) - left >= 12  # twelve cards drawn or more down the deepest line
+    start, deepest, apply = _depth(), [0], game.apply
+
+    def apply_noting_depth(state: HiddenState, move: object) -> HiddenState:
+        deepest[0] = max(deepest[0], _depth() - start)
+        return apply(state, move)  # type: ignore[arg-type]
+
+    game.apply = apply_noting_depth  # type: ignore[method-assign]
+    checked = check_table(game, rows)
+    assert checked.valid, checked.problem
+    assert checked.lower == summary.lower and checked.value == 1
+    assert deepest[0] <= 16, deepest  # here 4; the walk by recursion went 42 frames deep
