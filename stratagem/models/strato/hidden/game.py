@@ -61,7 +61,7 @@ from stratagem.models.strato.rules.position import (
     format_rows,
     parse_rows,
 )
-from stratagem.models.strato.rules.status import end_of_turn_status
+from stratagem.models.strato.rules.status import end_of_turn_status, table_status
 from stratagem.models.strato.rules.turns import each_table_outcome, redeal, table_outcomes, unseen_cards
 
 __all__ = [
@@ -367,14 +367,9 @@ class HiddenStrato:
         if not redraw:
             hand = state.hands[p]
             hands = hands[:p] + (_without(hand, card),) + hands[p + 1:]
-        limit = self.challenge.limit
-        over = False
-        for row in rows:
-            if len(row.left) > limit or len(row.right) > limit:
-                over = True
-                break
-        if over or self._won(rows):
-            return HiddenState(rows, hands, state.pile, p, last, LOST if over else WON)
+        status = table_status(self.challenge, rows, self._won)
+        if status != ONGOING:
+            return HiddenState(rows, hands, state.pile, p, last, status)
         draws = min(self.hand_size if redraw else 1, len(state.pile))
         if draws == 0:
             return self._next_turn(rows, hands, state.pile, p, last)

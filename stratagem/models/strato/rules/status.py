@@ -14,7 +14,7 @@ from collections.abc import Callable
 from stratagem.models.strato.rules.challenge import Challenge
 from stratagem.models.strato.rules.position import LOST, ONGOING, STATUS_WORDS, WON, Row, State
 
-__all__ = ["end_of_turn_status", "status_problem"]
+__all__ = ["end_of_turn_status", "status_problem", "table_status"]
 
 
 def end_of_turn_status(
@@ -31,14 +31,23 @@ def end_of_turn_status(
     which change no row), so only the third is left.
     """
     if not table_checked:
-        limit = challenge.limit
-        if any(len(row.left) > limit or len(row.right) > limit for row in rows):
-            return LOST
-        if (won or challenge.victory)(rows):
-            return WON
+        status = table_status(challenge, rows, won)
+        if status != ONGOING:
+            return status
     if not pile and not next_hand:
         return LOST
     return ONGOING
+
+
+def table_status(challenge: Challenge, rows: tuple[Row, ...], won: Callable[[tuple[Row, ...]], bool] | None = None
+                 ) -> int:
+    """The first two end-of-turn checks, which read the table alone (:func:`end_of_turn_status`): a half-row
+    over the limit loses, else the goal on the required rows wins, else ``ONGOING``."""
+    limit = challenge.limit
+    for row in rows:
+        if len(row.left) > limit or len(row.right) > limit:
+            return LOST
+    return WON if (won or challenge.victory)(rows) else ONGOING
 
 
 def status_problem(challenge: Challenge, state: State) -> str | None:
