@@ -640,16 +640,8 @@ class HiddenSolo:
     def dead(self, start: object, counts: object) -> bool:
         """:meth:`_dead` of a ``play`` state (its kernel vector, hand set, and its pile's six counts), for the
         table writer and the tests."""
-        a = np.ascontiguousarray(start, np.int64)
         level: cython.Py_ssize_t = MAX_DEPTH - 2
-        x: cython.Py_ssize_t
-        for x in range(self.size):
-            self.cur[level, x] = a[x]
-        total = 0
-        for x in range(6):
-            self.cnt[level, x] = int(counts[x])  # type: ignore[index]
-            total += int(counts[x])  # type: ignore[index]
-        self.cnt[level, 6] = total
+        self._place(start, counts, level)
         return bool(self._dead(level))
 
     @cython.cfunc
