@@ -1010,10 +1010,11 @@ class HiddenSolo:
         return k
 
     @cython.cfunc
+    @cython.inline
     @cython.exceptval(check=False)
-    def _drawn(self, d: cython.Py_ssize_t, w: cython.Py_ssize_t) -> cython.void:
-        """Level ``d + 1``: the node at level ``d`` with a card ``w`` drawn from the pile into the sorted hand."""
-        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+    def _taken(self, d: cython.Py_ssize_t, w: cython.Py_ssize_t) -> cython.void:
+        """Level ``d + 1``: the node at level ``d`` with a card ``w`` taken from the pile (a Redraw's card
+        turned up; :meth:`_drawn` then puts it in the hand)."""
         x: cython.Py_ssize_t
         for x in range(self.size):
             self.cur[d + 1, x] = self.cur[d, x]
@@ -1021,6 +1022,13 @@ class HiddenSolo:
             self.cnt[d + 1, x] = self.cnt[d, x]
         self.cnt[d + 1, w] -= 1
         self.cnt[d + 1, 6] -= 1
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _drawn(self, d: cython.Py_ssize_t, w: cython.Py_ssize_t) -> cython.void:
+        """Level ``d + 1``: the node at level ``d`` with a card ``w`` drawn from the pile into the sorted hand."""
+        hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
+        self._taken(d, w)
         hn: cython.Py_ssize_t = self.cur[d, hb]
         z: cython.Py_ssize_t = hn - 1
         while z >= 0 and self.cur[d + 1, hb + 1 + z] > w:  # insert w into the sorted hand
@@ -1292,12 +1300,7 @@ class HiddenSolo:
         for w in range(NW):
             if self.cnt[d, w] == 0:
                 continue
-            for x in range(self.size):
-                self.cur[d + 1, x] = self.cur[d, x]
-            for x in range(7):
-                self.cnt[d + 1, x] = self.cnt[d, x]
-            self.cnt[d + 1, w] -= 1
-            self.cnt[d + 1, 6] -= 1
+            self._taken(d, w)
             top = self._weight(d + 1)
             rest -= top
             a_i = alpha - done - rest
@@ -1516,12 +1519,7 @@ class HiddenSolo:
                     c = _rules_card(j)
                     if self.cnt[d, c] == 0:
                         continue
-                    for x in range(self.size):
-                        self.cur[d + 1, x] = self.cur[d, x]
-                    for x in range(7):
-                        self.cnt[d + 1, x] = self.cnt[d, x]
-                    self.cnt[d + 1, c] -= 1
-                    self.cnt[d + 1, 6] -= 1
+                    self._taken(d, c)
                     up += self._w_listed(d + 1, D, TARGET_KIND, c, e)
                     lo += self.w_lo
             else:  # the largest over every move
