@@ -310,6 +310,9 @@ def check_odds_table(path: str | Path, verdict: Verdict, name: str, limits: Limi
     return found
 
 
+_NO_POLICY = "a reveal state is chance: it has no policy move"
+
+
 class _Bad(Exception):
     pass
 
@@ -336,7 +339,7 @@ class _Row:
 
     __slots__ = ("index", "kind", "m", "moves", "next", "pending", "value")
 
-    def __init__(self, index: int, kind: str, value: Fraction, m: int, moves: list[_Sums]) -> None:
+    def __init__(self, index: int, kind: str, value: tuple[int, int], m: int, moves: list[_Sums]) -> None:
         self.index, self.kind, self.value, self.m, self.moves = index, kind, value, m, moves
         self.pending = [term for sums in moves for term in sums.terms]
         self.next = 0
@@ -373,21 +376,31 @@ def _draws(pile: str, k: int, known: dict[tuple[str, int], list[tuple[tuple[str,
     return found
 
 
-def _value_of(text: str) -> Fraction:
-    """A row's value: ``N/D`` or ``N`` in digits read directly (``Fraction`` parsing a string was 7% of
-    the check), anything else as ``Fraction`` reads it (and refuses it)."""
+def _value_of(text: str) -> tuple[int, int]:
+    """A row's value as ``(numerator, denominator)``, the denominator positive, not reduced: ``N/D`` or ``N``
+    in digits read directly (a ``Fraction`` made for every row was 5-7% of the check), anything else as
+    ``Fraction`` reads it (and refuses it)."""
     numerator, slash, denominator = text.partition("/")
     if numerator.isdigit() and (not slash or denominator.isdigit()):
-        return Fraction(int(numerator), int(denominator) if slash else 1)
-    return Fraction(text)
+        below = int(denominator) if slash else 1
+        if below == 0:
+            raise ZeroDivisionError(f"{text}: a value's denominator is 0")
+        return int(numerator), below
+    value = Fraction(text)
+    return value.numerator, value.denominator
 
 
-def _weight(value: Fraction, orders: int, number: int) -> int:
+def _shown(value: tuple[int, int]) -> Fraction:
+    """A value read by :func:`_value_of`, reduced, for a message."""
+    return Fraction(*value)
+
+
+def _weight(value: tuple[int, int], orders: int, number: int) -> int:
     """``value`` in units of ``1 / orders``; a value that is not such a multiple is refused."""
-    w, left = divmod(value.numerator * orders, value.denominator)  # integers: Fraction arithmetic is slower
+    w, left = divmod(value[0] * orders, value[1])
     if left:
-        raise _Bad(f"line {number}: {value} is not a multiple of 1/{orders} (the pile's orders): no policy's "
-                   "value or bound is")
+        raise _Bad(f"line {number}: {_shown(value)} is not a multiple of 1/{orders} (the pile's orders): no "
+                   "policy's value or bound is")
     return w
 
 
@@ -411,10 +424,12 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
     :data:`CLOCK_ROWS` rows read or states checked, ``progress`` is told both counts and ``deadline`` is
     asked: once it has passed, the check stops (``stopped`` says where).
 
-    Every row is read and its state's notation checked, but only the row's text is kept, under its state
-    as written (the notation :func:`~stratagem.models.strato.hidden.game.format_hidden` writes, which the
-    walk looks states up by): ``verify`` of a 358,336-row table peaks at 245 MB (about 0.7 KB a row, the
-    interpreter included), where the parsed states took 826 MB."""
+    Every row is read, but only the row's text is kept, under its state as written (the notation
+    :func:`~stratagem.models.strato.hidden.game.format_hidden` writes, which the walk looks states up by):
+    ``verify`` of a 358,336-row table peaks at 245 MB (about 0.7 KB a row, the interpreter included), where
+    the parsed states took 826 MB. A state the walk reaches is one the rules made, so its text is valid;
+    the notation of every other row is checked after the walk (a row that is not a state is refused even
+    where nothing reaches it)."""
     show = progress or (lambda read, checked: None)
     root = game.initial_state()
     heads: list[str] = []  # each row without its state: "KIND VALUE [MOVE]"; row i is on line i + 2
@@ -428,16 +443,8 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
             kinds = ", ".join(KINDS if policies else [k for k in KINDS if k != "policy"])
             return TableCheck(None, 0, 0, f"line {number}: not KIND VALUE STATE with KIND one of {kinds}")
         text = parts[-1]
-        try:
-            state = parse_hidden(text)
-        except NotationError as exc:
-            return TableCheck(None, 0, 0, f"line {number}: {exc}")
         if text in table:
             return TableCheck(None, 0, 0, f"line {number}: the state is listed twice")
-        if state.status != ONGOING or state.phase not in (PLAY, REVEAL, TARGET) or len(state.hands) != 1:
-            return TableCheck(None, 0, 0, f"line {number}: only ongoing solo play, reveal and target states are listed")
-        if kind == "policy" and state.phase == REVEAL:
-            return TableCheck(None, 0, 0, f"line {number}: a reveal state is chance: it has no policy move")
         if kind == "policy" and not plans and ";" in parts[2]:
             return TableCheck(None, 0, 0, f"line {number}: a plan of several moves needs format {TABLE_FORMAT}")
         table[text] = len(heads)
@@ -447,11 +454,28 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
             if deadline is not None and deadline.expired():
                 read = f"{len(heads):,} row was" if len(heads) == 1 else f"{len(heads):,} rows were"
                 return TableCheck(None, 0, 0, stopped=f"after {read} read, before any was checked")
+    done: list[tuple[int, int] | None] = [None] * len(heads)  # each row's (U, L) once checked
+
+    def misread() -> str | None:
+        """The first row not reached (in the file's order) whose state is not in the notation, or not a state
+        a table lists. A state reached is one the rules made, written by ``format_hidden``: its row needs no
+        reading (reading every row was 6% of the check)."""
+        for index, text in sorted((index, text) for text, index in table.items() if done[index] is None):
+            number = index + 2
+            try:
+                state = parse_hidden(text)
+            except NotationError as exc:
+                return f"line {number}: {exc}"
+            if state.status != ONGOING or state.phase not in (PLAY, REVEAL, TARGET) or len(state.hands) != 1:
+                return f"line {number}: only ongoing solo play, reveal and target states are listed"
+            if heads[index].startswith("policy ") and state.phase == REVEAL:
+                return f"line {number}: {_NO_POLICY}"
+        return None
+
     if format_hidden(root) not in table:
-        return TableCheck(None, len(table), 0, "the start is not in the table")
+        return TableCheck(None, len(table), 0, misread() or "the start is not in the table")
     orders: dict[str, int] = {}
     draw_plans: dict[tuple[str, int], list[tuple[tuple[str, ...], int]]] = {}
-    done: list[tuple[int, int] | None] = [None] * len(heads)
     counted = Counter[str]()
     checks = [0]  # counted's total, kept apart (summing the Counter at every row was 2% of the check)
 
@@ -523,8 +547,8 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
                 raise _Stopped(f"after {checked:,} of the {len(heads):,} rows were checked")
         m = _orders(state.pile, orders)
         if kind == "frontier":
-            if value != 1:
-                raise _Bad(f"line {number}: a frontier state is worth 1, not {value}")
+            if value[0] != value[1]:
+                raise _Bad(f"line {number}: a frontier state is worth 1, not {_shown(value)}")
             done[index] = (m, 0)
             return None
         if kind == "floor":
@@ -535,11 +559,13 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
                 left = len(state.hands[0]) + len(state.pile)
                 raise _Bad(f"line {number}: not a floor: a set of goal rows is still possible ({needed} turn(s) "
                            f"needed at least, {left} card(s) left, and the goal's cards can reach its rows)")
-            if value != 0:
-                raise _Bad(f"line {number}: a floor is worth 0, not {value}")
+            if value[0] != 0:
+                raise _Bad(f"line {number}: a floor is worth 0, not {_shown(value)}")
             done[index] = (0, 0)
             return None
         if kind == "policy":
+            if state.phase == REVEAL:
+                raise _Bad(f"line {number}: {_NO_POLICY}")
             plan = more[0].split(";")
             sums = _Sums()
             follow(_successor(game, state, plan[0], number), number, plan[1:], 1, sums)
@@ -575,12 +601,12 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
         if row.kind == "policy":
             if _weight(row.value, row.m, number) != low:
                 raise _Bad(f"line {number}: the policy's move gives {Fraction(low, row.m)} by the rules from the "
-                           f"listed states, not {row.value}")
+                           f"listed states, not {_shown(row.value)}")
             done[row.index] = (row.m, low)
             return
         if _weight(row.value, row.m, number) != up:
-            raise _Bad(f"line {number}: the value is {row.value} but the rules give {Fraction(up, row.m)} from the "
-                       "listed values")
+            raise _Bad(f"line {number}: the value is {_shown(row.value)} but the rules give {Fraction(up, row.m)} "
+                       "from the listed values")
         done[row.index] = (up, low)
 
     root_index = table[format_hidden(root)]
@@ -601,9 +627,12 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
                 finish(row)
                 stack.pop()
     except _Bad as bad:
-        return TableCheck(None, len(table), counted["frontier"], str(bad))
+        return TableCheck(None, len(table), counted["frontier"], misread() or str(bad))
     except _Stopped as stop:
         return TableCheck(None, counted.total(), counted["frontier"], stopped=str(stop))
+    problem = misread()
+    if problem:
+        return TableCheck(None, len(table), counted["frontier"], problem)
     up, low = done[root_index]  # type: ignore[misc]
     m = _orders(root.pile, orders)
     reached = sum(counted.values())

@@ -167,6 +167,47 @@ def test_a_missing_state_is_refused(tmp_path: Path) -> None:
     assert "not in the table" in refused(rewrite(path, rows))
 
 
+@pytest.mark.parametrize(("row", "problem"), [
+    ("frontier 1 RW(RW)RX RRW {RW} 1 - play", "unknown weather letter 'X'"),
+    ("frontier 1 RW(RW)RW RRW RW 1 - play", "multiset in braces"),
+    ("frontier 1 RW(RW)RW RRW {RW} 1 - draw 1", "only ongoing solo play, reveal and target states"),
+    ("frontier 1 RW(RW)RW RRW {RW} 1 - play won", "only ongoing solo play, reveal and target states"),
+    ("frontier 1 RW(RW)RW R,W {RW} 1 - play", "only ongoing solo play, reveal and target states"),
+    ("policy 0 W1L RW(RW)RW - {RW} 1 - reveal 1L", "a reveal state is chance: it has no policy move"),
+])
+def test_a_row_that_is_not_a_listed_state_is_refused_even_where_nothing_reaches_it(
+        tmp_path: Path, row: str, problem: str) -> None:
+    """The walk reads only the rows it reaches (their states are the rules' own); every other row's state is
+    read after it, and one that is not in the notation, or not a state a table lists, is refused."""
+    path, _ = table(tmp_path, POSITIONS[1])
+    rows = rows_of(path)
+    assert verify(rewrite(path, rows)).status == "certified"
+    assert f"line {len(rows) + 2}: " in refused(rewrite(path, rows + [row]))
+    assert problem in refused(rewrite(path, rows + [row]))
+    # a table without its start still names the row, not only the start that is missing
+    assert problem in refused(rewrite(path, rows[1:] + [row]))
+
+
+def test_a_policy_row_at_a_reached_reveal_state_is_refused(tmp_path: Path) -> None:
+    path, _ = table(tmp_path, POSITIONS[1])
+    rows = rows_of(path)
+    i = next(i for i, kind, _, state in entries(rows) if kind == "value" and state.phase == REVEAL)
+    kind, value, state = rows[i].split(" ", 2)
+    rows[i] = f"policy {value} W1L {state}"
+    assert "a reveal state is chance: it has no policy move" in refused(rewrite(path, rows))
+
+
+@pytest.mark.parametrize(("value", "problem"), [("1/0", "denominator is 0"), ("x", "Invalid literal"),
+                                                ("-1", "the rules give")])
+def test_a_value_that_is_not_a_fraction_in_the_pile_orders_is_refused(tmp_path: Path, value: str, problem: str
+                                                                      ) -> None:
+    path, _ = table(tmp_path, POSITIONS[1])
+    rows = rows_of(path)
+    i = next(i for i, kind, _, _ in entries(rows) if kind == "value" and i > 0)
+    rows[i] = f"value {value} {rows[i].split(' ', 2)[2]}"
+    assert problem in refused(rewrite(path, rows))
+
+
 def below(game: HiddenStrato, state: HiddenState, values: dict[HiddenState, Fraction], probability: bool) -> Fraction:
     """A faulty writer's value below a move: as the rules, or (``probability``) every card equally likely."""
     if state.status != ONGOING:

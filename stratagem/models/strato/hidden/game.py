@@ -85,10 +85,10 @@ _PHASE_CODES = {word: code for code, word in PHASE_WORDS.items()}
 
 
 #: Entries the engine's caches hold before they are emptied (a value table's walk meets millions of states):
-#: every outcome of a card at an end (a few KB an entry), one move's outcome, whether a table is won.
+#: every outcome of a card at an end (a few KB an entry), one move's outcome, a table's end-of-turn status.
 TABLES_KEPT = 200_000
 OUTCOMES_KEPT = 2_000_000
-VICTORIES_KEPT = 2_000_000
+TABLE_STATUSES_KEPT = 2_000_000
 
 
 class HiddenState(NamedTuple):
@@ -160,7 +160,7 @@ class HiddenStrato:
         self.start = start if isinstance(start, HiddenState) else hide(start)
         self.num_players = len(self.start.hands)
         self.hand_size = HAND_SIZE[self.num_players]
-        self._victory: dict[tuple[Row, ...], bool] = {}
+        self._table_statuses: dict[tuple[Row, ...], int] = {}
         self._tables: dict[tuple[tuple[Row, ...], str, str, int, int], list[Outcome]] = {}
         self._outcomes: dict[tuple[tuple[Row, ...], str, Move], tuple[Move, tuple[Row, ...]]] = {}
 
@@ -367,7 +367,7 @@ class HiddenStrato:
         if not redraw:
             hand = state.hands[p]
             hands = hands[:p] + (_without(hand, card),) + hands[p + 1:]
-        status = table_status(self.challenge, rows, self._won)
+        status = self._table_status(rows)
         if status != ONGOING:
             return HiddenState(rows, hands, state.pile, p, last, status)
         draws = min(self.hand_size if redraw else 1, len(state.pile))
@@ -389,16 +389,18 @@ class HiddenStrato:
         """Player ``p``'s draws are made: the last end-of-turn check (the table's two were made on these rows
         by :meth:`_after_table`, before the draws), and the next player to play."""
         nxt = (p + 1) % self.num_players
-        status = end_of_turn_status(self.challenge, rows, pile, hands[nxt], self._won, table_checked=True)
+        status = end_of_turn_status(self.challenge, rows, pile, hands[nxt], table_checked=True)
         return HiddenState(rows, hands, pile, nxt, last, status)
 
-    def _won(self, rows: tuple[Row, ...]) -> bool:
-        verdict = self._victory.get(rows)
-        if verdict is None:
-            if len(self._victory) >= VICTORIES_KEPT:
-                self._victory.clear()
-            verdict = self._victory[rows] = self.challenge.victory(rows)
-        return verdict
+    def _table_status(self, rows: tuple[Row, ...]) -> int:
+        """:func:`table_status` of ``rows``, remembered (a value table's walk meets the same table under many
+        hands and piles)."""
+        status = self._table_statuses.get(rows)
+        if status is None:
+            if len(self._table_statuses) >= TABLE_STATUSES_KEPT:
+                self._table_statuses.clear()
+            status = self._table_statuses[rows] = table_status(self.challenge, rows)
+        return status
 
 
 def _format_announce(move: Move) -> str:
@@ -411,7 +413,7 @@ def format_hidden(state: HiddenState) -> str:
     As the open notation (:func:`~stratagem.models.strato.rules.position.format_state`), with the pile in
     braces (a multiset, sorted) and the phase: ``play``, ``reveal 1L`` (a Redraw announced at 1L),
     ``target 1L S`` (a sun revealed for it), ``draw 2`` (two cards still to draw)."""
-    fields = [format_rows(state.rows), ",".join(h or "-" for h in state.hands), "{" + state.pile + "}",
+    fields = [format_rows(state.rows), ",".join([h or "-" for h in state.hands]), "{" + state.pile + "}",
               str(state.to_move + 1), state.last or "-", PHASE_WORDS[state.phase]]
     if state.phase in (REVEAL, TARGET):
         fields.append(f"{state.row + 1}{SIDE_LETTERS[state.end]}")
