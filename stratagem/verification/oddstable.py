@@ -432,6 +432,8 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
     where nothing reaches it)."""
     show = progress or (lambda read, checked: None)
     root = game.initial_state()
+    if len(root.hands) != 1:  # every state the walk reaches then has one hand, as a listed state must
+        return TableCheck(None, 0, 0, f"a value table is about solo play, not {len(root.hands)} hands")
     heads: list[str] = []  # each row without its state: "KIND VALUE [MOVE]"; row i is on line i + 2
     table: dict[str, int] = {}  # each row's state, as written, to its row
     for number, line in enumerate(rows, start=2):

@@ -188,6 +188,13 @@ def test_a_row_that_is_not_a_listed_state_is_refused_even_where_nothing_reaches_
     assert problem in refused(rewrite(path, rows[1:] + [row]))
 
 
+def test_a_table_of_a_game_of_two_players_is_refused(tmp_path: Path) -> None:
+    path, _ = table(tmp_path, POSITIONS[1])
+    game = HiddenStrato(puzzle_challenge("challenge-0"), OPTIONS, parse_hidden("RRRW(RW)WRWWW RRR,RW {RRWW} 1 W play"))
+    found = check_table(game, rows_of(path))
+    assert not found.valid and "solo play, not 2 hands" in found.problem
+
+
 def test_a_policy_row_at_a_reached_reveal_state_is_refused(tmp_path: Path) -> None:
     path, _ = table(tmp_path, POSITIONS[1])
     rows = rows_of(path)
