@@ -12,8 +12,9 @@ warning, and the package installs with its pure-Python kernels. ``STRATAGEM_PURE
 environment of ``pip install`` skips the compilation on purpose (how the fallback is tested).
 
 Beside the extensions, the build writes ``stratagem/_kernel_sources.py``: the sha256 of each kernel's
-source as compiled, so that :mod:`stratagem.core.compiled` can tell a compiled kernel that no longer
-matches its ``.py`` (an editable install whose kernel source changed since the last build).
+source as compiled, with the package's ``.pxd`` declarations, so that :mod:`stratagem.core.compiled` can
+tell a compiled kernel that no longer matches its ``.py`` or a ``.pxd`` (an editable install whose kernel
+source changed since the last build).
 """
 
 from __future__ import annotations
@@ -62,9 +63,19 @@ DIRECTIVES = {"language_level": 3, "embedsignature": True}
 SOURCES_MODULE = "stratagem/_kernel_sources.py"
 
 
+def declarations() -> bytes:
+    """Every ``.pxd`` of the package, each its path and its text, in path order: the C-level declarations a
+    kernel may be compiled against (``stratagem.core.compiled.declarations`` reads the same)."""
+    files = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "stratagem").rglob("*.pxd"))
+    return b"".join(name.encode() + b"\0" + (ROOT / name).read_bytes() for name in files)
+
+
 def source_digests() -> dict[str, str]:
-    """Each kernel's module name and the sha256 of its source."""
-    return {path[:-3].replace("/", "."): hashlib.sha256((ROOT / path).read_bytes()).hexdigest() for path in KERNELS}
+    """Each kernel's module name and the sha256 of its source followed by :func:`declarations` (a kernel
+    compiled against an older ``.pxd`` is as stale as one compiled from an older ``.py``)."""
+    shared = declarations()
+    return {path[:-3].replace("/", "."): hashlib.sha256((ROOT / path).read_bytes() + shared).hexdigest()
+            for path in KERNELS}
 
 
 def write_sources_module(folder: Path, compiled: list[str], keep: dict[str, str]) -> None:

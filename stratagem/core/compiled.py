@@ -10,8 +10,10 @@ process, for the commands whose work runs on the kernels.
 
 A compiled kernel is *stale* when its source has changed since it was compiled (an editable install
 after an edit, or a ``git checkout``): Python would still import the old extension. The build writes
-the sha256 of each source it compiled to ``stratagem/_kernel_sources.py``; a kernel whose ``.py`` no
-longer has that digest is reported stale and is not trusted to be current (``pip install -e .`` again).
+the sha256 of each source it compiled to ``stratagem/_kernel_sources.py``, each followed by the package's
+``.pxd`` files (the C-level declarations the kernels cimport, :func:`declarations`); a kernel whose ``.py``
+and those no longer have that digest is reported stale and is not trusted to be current (``pip install
+-e .`` again): an extension compiled against an older ``.pxd`` may read another layout of its objects.
 """
 
 from __future__ import annotations
@@ -95,16 +97,28 @@ def _recorded_digests() -> dict[str, str]:
     return dict(written.COMPILED)
 
 
+def declarations() -> bytes:
+    """Every ``.pxd`` of the package, each its path (from the folder holding the package) and its text, in
+    path order: what ``setup.py``'s ``declarations`` reads at build time."""
+    root = _PACKAGE.parent
+    files = sorted(path.relative_to(root).as_posix() for path in _PACKAGE.rglob("*.pxd"))
+    return b"".join(name.encode() + b"\0" + (root / name).read_bytes() for name in files)
+
+
 def status() -> CoreStatus:
-    """The compiled core as installed (reads file names and, for compiled kernels, their sources)."""
+    """The compiled core as installed (reads file names and, for compiled kernels, their sources and the
+    package's ``.pxd`` files)."""
     digests = _recorded_digests()
     compiled, missing, stale = [], [], []
+    shared: bytes | None = None
     for module in KERNELS:
         if _extension(module) is None:
             missing.append(module)
             continue
         source = _PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
-        if source.is_file() and digests.get(module) != hashlib.sha256(source.read_bytes()).hexdigest():
+        if shared is None:
+            shared = declarations()
+        if source.is_file() and digests.get(module) != hashlib.sha256(source.read_bytes() + shared).hexdigest():
             stale.append(module)
         else:
             compiled.append(module)

@@ -55,6 +55,20 @@ def test_the_installed_core_is_compiled_and_current() -> None:
     assert stratagem_process("--version").stdout.startswith(f"stratagem {stratagem.__version__} (compiled core:")
 
 
+def test_a_changed_declaration_file_makes_every_kernel_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel compiled against an older ``.pxd`` may read another layout of the objects it shares: the
+    digests the build records cover the package's ``.pxd`` files as well as each kernel's ``.py``."""
+    if not compiled.status().complete:
+        pytest.skip("needs a compiled core built from the current sources")
+    copy = tmp_path / "stratagem"
+    shutil.copytree(Path(stratagem.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__", "*.c"))
+    monkeypatch.setattr(compiled, "_PACKAGE", copy)
+    assert compiled.status().complete  # the copy as it was built: current
+    declared = copy / "core" / "packed.pxd"
+    declared.write_text(declared.read_text(encoding="utf-8") + "\n# one more line\n", encoding="utf-8")
+    assert set(compiled.status().stale) == set(compiled.KERNELS)
+
+
 def test_version_names_the_state_of_the_core() -> None:
     done = stratagem_process("--version")
     assert done.returncode == 0
