@@ -3,7 +3,7 @@
 For each solo deal of the puzzles named: :func:`~stratagem.models.strato.hidden.exact.odds_interval` under
 a wall-clock limit (the probe "won with certainty?", the exact compiled search, else the guided policy's
 exact value with small-weight states cut), its states, table memory and CPU seconds; the value table
-(``stratagem/strato-odds-table@3``) written and checked by ``verify`` with the rules alone, with both CPU
+(``stratagem/strato-odds-table@4``) written and checked by ``verify`` with the rules alone, with both CPU
 times and their ratio. ``--python-seconds`` also runs the Python search (``hidden/odds.py``'s
 ``solo_odds``) on each deal, for the ratio of the check to the search it replaced. Prints a Markdown table
 (one row a deal) for results/strato-hidden.md; one deal at a time. With ``--within``, the table is written
@@ -52,7 +52,7 @@ def main() -> None:
     args = parser.parse_args()
     args.tables.mkdir(parents=True, exist_ok=True)
     print("| challenge | deal | status | interval | width | states kept (policy) | table memory | search CPU s "
-          "| table rows (policy, frontier) | table KB | write CPU s | verify | verify CPU s | search / verify "
+          "| table rows (policy, frontier; cut draws) | table KB | write CPU s | verify | verify CPU s | search / verify "
           "| Python search CPU s | load |", flush=True)
     print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|", flush=True)
     for puzzle in args.puzzles:
@@ -103,7 +103,7 @@ def main() -> None:
             ratio = f"{seconds / checked:.1f}" if checked > 0 else "-"
             print(f"| {deal.challenge.name} | {spec.name} | {status} | {shown} | {float(upper - lower):.4f} | "
                   f"{states:,} ({policy_states:,}) | {memory / 2**20:.0f} MB | {seconds:.1f} | "
-                  f"{table.states:,} ({table.policy:,}, {table.frontier:,}) | {path.stat().st_size / 1024:.0f} | "
+                  f"{table.states:,} ({table.policy:,}, {table.frontier:,}; {table.cut:,}) | {path.stat().st_size / 1024:.0f} | "
                   f"{written:.1f} | {verdict} | {checked:.2f} | {ratio} | {python} | "
                   f"{load:.1f}-{os.getloadavg()[0]:.1f} |", flush=True)
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # this process's so far, GB
@@ -117,7 +117,7 @@ def _summary(path: Path) -> TableSummary:
         head = json.loads(handle.readline())
     claim = head["claim"]
     return TableSummary(Fraction(claim["upper_bound"]), Fraction(claim["lower_bound"]), head["states"],
-                        head["frontier"], head["policy"])
+                        head["frontier"], head["policy"], head.get("cut", 0))
 
 
 if __name__ == "__main__":

@@ -216,7 +216,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
                 max_states: int | None = None, progress: ProgressFactory = no_progress) -> DealBounds:
     """The optimal solo win probability of ``deal`` with the pile's order hidden, by the compiled search
     (:func:`~stratagem.models.strato.hidden.exact.odds_interval`: exact where it finishes, else a proven
-    interval), and its value table written to ``table`` (``stratagem/strato-odds-table@3``, which
+    interval), and its value table written to ``table`` (``stratagem/strato-odds-table@4``, which
     :func:`stratagem.verify` checks with the rules alone, no search).
 
     Unlike :func:`odds_of` (the plain search, the policy record and every first move ranked) this reaches

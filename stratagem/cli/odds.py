@@ -53,7 +53,7 @@ def _percent(value: object) -> str:
               help="Write the policy as a proof DAG (stratagem/policy@1) that `stratagem verify` replays.")
 @click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Use the compiled search instead (whole challenge-1 deals: the exact value or a proven "
-                   "interval) and write its value table (gzip, stratagem/strato-odds-table@3) that `stratagem "
+                   "interval) and write its value table (gzip, stratagem/strato-odds-table@4) that `stratagem "
                    "verify` checks without a search. No ranking of first moves; not with --proof.")
 @json_option("Print one JSON object (stratagem/odds@1; with --table, stratagem/odds-bounds@1).")
 @quiet_option()

@@ -78,7 +78,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         name = source or str(record)
         from stratagem.verification.oddstable import check_odds_table, is_table
 
-        if is_table(record):  # a value table (stratagem/strato-odds-table@3, @2 or @1): gzip text, not JSON
+        if is_table(record):  # a value table (stratagem/strato-odds-table@4, @3, @2 or @1): gzip text, not JSON
             verdict = Verdict(name, "proof")
             check_odds_table(record, verdict, name, limits)
             return verdict

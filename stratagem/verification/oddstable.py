@@ -1,6 +1,6 @@
-"""A solo Strato value table (``stratagem/strato-odds-table@3``; ``@2`` without plans, ``@1`` without ``policy``
-rows): an upper and a lower bound on the optimal win probability with the pile hidden, checked with the
-rules alone.
+"""A solo Strato value table (``stratagem/strato-odds-table@4``; ``@3`` without cut draws, ``@2`` without
+plans, ``@1`` without ``policy`` rows): an upper and a lower bound on the optimal win probability with the
+pile hidden, checked with the rules alone.
 
 The table lists information states of solo Strato with the pile's order hidden
 (:class:`~stratagem.models.strato.hidden.game.HiddenStrato`, one player), each with a kind and a value
@@ -18,7 +18,11 @@ policy described by the table wins from it:
   at the decision that follows, after **every** card or cards the rules can draw in between (those states
   are not listed, whatever was drawn the plan goes on; a game over before its last move is refused); when
   the plan is played out, what follows is looked up as below a ``policy`` row's one move. ``L`` is then the
-  plan's value over all those draws;
+  plan's value over all those draws. From ``@4`` ``MOVE`` may end in **cut draws**, ``~`` and the multisets
+  of cards (``~R,S``, ``~RRS,RST``) after which the state reached is not looked up but counted as lost (``L``
+  gains nothing there; ``U`` is 1 anyway): the policy gives up there. Each must be a multiset the rules
+  draw after the row's last move, and the rest are followed as before. So a policy's tree need not list
+  the states it gives up at;
 - ``frontier 1``: ``U`` 1, ``L`` 0 (the table stops there);
 - ``floor 0``: a ``play`` state that cannot be won (:func:`floor_holds`): for every set of goal rows, the
   turns it still needs (:func:`turns_needed`) exceed the cards left in hand and pile, each turn playing one
@@ -88,9 +92,13 @@ from stratagem.verification.verdict import Limits, Verdict
 __all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "floor_holds", "is_table", "open_table",
            "read_table", "turns_needed"]
 
-TABLE_FORMAT = "stratagem/strato-odds-table@3"
-#: The formats read: ``@2`` is ``@3`` without plans, ``@1`` is ``@2`` without ``policy`` rows.
-FORMATS = ("stratagem/strato-odds-table@1", "stratagem/strato-odds-table@2", TABLE_FORMAT)
+TABLE_FORMAT = "stratagem/strato-odds-table@4"
+#: The formats read: ``@3`` is ``@4`` without cut draws, ``@2`` is ``@3`` without plans, ``@1`` is ``@2``
+#: without ``policy`` rows.
+FORMATS = ("stratagem/strato-odds-table@1", "stratagem/strato-odds-table@2", "stratagem/strato-odds-table@3",
+           TABLE_FORMAT)
+#: What separates a policy row's move from its cut draws (``@4``), and one cut draw from the next.
+CUT, CUT_SEPARATOR = "~", ","
 KINDS = ("value", "policy", "frontier", "floor")
 #: Rows read, or states checked, between two looks at the clock and the progress line.
 CLOCK_ROWS = 4096
@@ -171,8 +179,9 @@ def _subsets(items: list[int], size: int) -> Iterable[tuple[int, ...]]:
 class TableCheck:
     """What :func:`check_table` found when ``problem`` and ``stopped`` are empty: the start's upper bound
     ``value`` and lower bound ``lower`` (equal: exact), the states reached and checked, the frontier and
-    policy states among them, and the listed states never reached (not checked: nothing depends on them).
-    ``stopped`` says where the time limit stopped the check (nothing was found wrong up to there)."""
+    policy states among them, and the listed states never reached (not checked: nothing depends on them);
+    ``cut`` the draws the policy rows name as given up (``@4``). ``stopped`` says where the time limit
+    stopped the check (nothing was found wrong up to there)."""
 
     value: Fraction | None
     states: int
@@ -182,6 +191,7 @@ class TableCheck:
     policy: int = 0
     unreached: int = 0
     stopped: str = ""
+    cut: int = 0
 
     @property
     def valid(self) -> bool:
@@ -270,8 +280,8 @@ def check_odds_table(path: str | Path, verdict: Verdict, name: str, limits: Limi
         lower = _fraction(claim, "lower_bound", name)
         version = FORMATS.index(header["format"]) + 1
         with limits.progress("checking the value table", "rows read", "states checked") as show:
-            found = check_table(game, rows, policies=version >= 2, plans=version >= 3, deadline=limits.deadline,
-                                progress=show)
+            found = check_table(game, rows, policies=version >= 2, plans=version >= 3, cuts=version >= 4,
+                                deadline=limits.deadline, progress=show)
     if found.stopped:
         why = limits.stopped_words(found.stopped)
         verdict.unknown("upper_bound", f"the optimal solo win probability is at most {upper}", why)
@@ -299,7 +309,8 @@ def check_odds_table(path: str | Path, verdict: Verdict, name: str, limits: Limi
                            f"not {lower}")
             return found
         verdict.certify("lower_bound", low, "the policy of the table's policy rows (and the best moves of its "
-                        "value rows) recomputed down to won and lost games, frontier states counted as lost")
+                        "value rows) recomputed down to won and lost games, frontier states "
+                        f"{f'and {found.cut:,} cut draws ' if found.cut else ''}counted as lost")
     if claim.get("exact") is True:
         exact = f"the optimal solo win probability is exactly {upper}"
         if found.lower != upper:
@@ -416,11 +427,13 @@ def _successor(game: HiddenStrato, state: HiddenState, text: str, number: int) -
         raise _Bad(f"line {number}: {text} is not legal here") from None
 
 
-def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, plans: bool = True, *,
-                deadline: Deadline | None = None, progress: Callable[[int, int], None] | None = None) -> TableCheck:
+def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, plans: bool = True,
+                cuts: bool = True, *, deadline: Deadline | None = None,
+                progress: Callable[[int, int], None] | None = None) -> TableCheck:
     """Check a value table's rows (``KIND VALUE [MOVE] STATE`` lines, the header left out) against
     ``game``'s rules from its start (see the module docstring); ``policies`` False refuses ``policy``
-    rows (format ``@1``), ``plans`` False a policy row of more than one move (``@2``). Every
+    rows (format ``@1``), ``plans`` False a policy row of more than one move (``@2``), ``cuts`` False a
+    policy row with cut draws (``@3``: they are new in ``@4``). Every
     :data:`CLOCK_ROWS` rows read or states checked, ``progress`` is told both counts and ``deadline`` is
     asked: once it has passed, the check stops (``stopped`` says where).
 
@@ -448,7 +461,10 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
         if text in table:
             return TableCheck(None, 0, 0, f"line {number}: the state is listed twice")
         if kind == "policy" and not plans and ";" in parts[2]:
-            return TableCheck(None, 0, 0, f"line {number}: a plan of several moves needs format {TABLE_FORMAT}")
+            return TableCheck(None, 0, 0, f"line {number}: a plan of several moves needs format {FORMATS[2]} "
+                              "or later")
+        if kind == "policy" and not cuts and CUT in parts[2]:
+            return TableCheck(None, 0, 0, f"line {number}: cut draws ({CUT}...) need format {FORMATS[3]}")
         table[text] = len(heads)
         heads.append(line[:len(line) - len(text) - 1])
         if len(heads) % CLOCK_ROWS == 0:
@@ -480,13 +496,17 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
     draw_plans: dict[tuple[str, int], list[tuple[tuple[str, ...], int]]] = {}
     counted = Counter[str]()
     checks = [0]  # counted's total, kept apart (summing the Counter at every row was 2% of the check)
+    names: dict[tuple[str, ...], str] = {}  # a drawn multiset's name in a cut: its cards in letter order
+    cut_draws = [0]
 
-    def follow(state: HiddenState, origin: int, plan: Sequence[str], ways: int, sums: _Sums) -> None:
+    def follow(state: HiddenState, origin: int, plan: Sequence[str], ways: int, sums: _Sums,
+               cut: frozenset[str] = frozenset(), used: set[str] | None = None) -> None:
         """Add to ``sums`` what a move or a card leads to, ``ways`` times: a won game its pile's orders (both
         bounds), a lost one nothing, a listed state a term to be valued (its row looked up: a state missing is
         an error), and the draws each multiset drawn, weighted by its orders; with moves of a ``plan`` still
         to play, the next decision plays the first of them, whatever was drawn (those states need not be
-        listed)."""
+        listed). Once the plan is played out, a multiset drawn that ``cut`` names adds nothing (it goes in
+        ``used``): the policy gives up there."""
         if state.status != ONGOING:
             if plan:
                 raise _Bad(f"line {origin}: the game is over before the plan's {plan[0]}")
@@ -496,10 +516,10 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
                 sums.low += won
             return
         if plan and state.phase in (PLAY, TARGET):
-            follow(_successor(game, state, plan[0], origin), origin, plan[1:], ways, sums)
+            follow(_successor(game, state, plan[0], origin), origin, plan[1:], ways, sums, cut, used)
             return
         if plan and state.phase == REVEAL:
-            reveal(state, origin, plan, ways, sums)
+            reveal(state, origin, plan, ways, sums, cut, used)
             return
         if state.phase != DRAW:
             text = format_hidden(state)
@@ -509,12 +529,29 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
             sums.terms.append((ways, index, state))
             return
         k = state.draws
+        draws = _draws(state.pile, k, draw_plans)
+        if cut and plan:  # the draws between a plan's moves are never cut: the cut waits for its last move
+            later: tuple[frozenset[str], set[str] | None] = (cut, used)
+        else:
+            later = (frozenset(), None)
+        if cut and not plan:
+            assert used is not None
+            kept = []
+            for each in draws:
+                name = names.get(each[0])
+                if name is None:
+                    name = names[each[0]] = "".join(sorted(each[0]))
+                if name in cut:
+                    used.add(name)
+                else:
+                    kept.append(each)
+            draws = kept
         if k == 1:  # one card: no prefixes to share
-            for drawn, _ in _draws(state.pile, 1, draw_plans):
-                follow(game.apply(state, drawn[0]), origin, plan, ways, sums)
+            for drawn, _ in draws:
+                follow(game.apply(state, drawn[0]), origin, plan, ways, sums, *later)
             return
         prefixes: dict[tuple[str, ...], HiddenState] = {(): state}
-        for drawn, times in _draws(state.pile, k, draw_plans):
+        for drawn, times in draws:
             child = state
             for i in range(1, k + 1):
                 prefix = drawn[:i]
@@ -522,13 +559,14 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
                 if reached is None:
                     reached = prefixes[prefix] = game.apply(child, drawn[i - 1])
                 child = reached
-            follow(child, origin, plan, ways * times, sums)
+            follow(child, origin, plan, ways * times, sums, *later)
 
-    def reveal(state: HiddenState, origin: int, plan: Sequence[str], ways: int, sums: _Sums) -> None:
+    def reveal(state: HiddenState, origin: int, plan: Sequence[str], ways: int, sums: _Sums,
+               cut: frozenset[str] = frozenset(), used: set[str] | None = None) -> None:
         """:func:`follow` of a ``reveal`` state: each card that can turn up (in units of its pile's orders, a
         card's probability is its share of them, so the parent's value is the plain sum)."""
         for card in sorted(set(state.pile), key=WEATHERS.index):
-            follow(game.apply(state, card), origin, plan, ways, sums)
+            follow(game.apply(state, card), origin, plan, ways, sums, cut, used)
 
     def begin(index: int, state: HiddenState) -> _Row | None:
         """Start checking row ``index`` (its state ``state``): a frontier or floor row is checked at once
@@ -568,9 +606,23 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
         if kind == "policy":
             if state.phase == REVEAL:
                 raise _Bad(f"line {number}: {_NO_POLICY}")
-            plan = more[0].split(";")
+            played, _, cut_text = more[0].partition(CUT)
+            plan = played.split(";")
             sums = _Sums()
-            follow(_successor(game, state, plan[0], number), number, plan[1:], 1, sums)
+            if not cut_text:
+                follow(_successor(game, state, plan[0], number), number, plan[1:], 1, sums)
+                return _Row(index, kind, value, m, [sums])
+            named = cut_text.split(CUT_SEPARATOR)
+            cut = frozenset(named)
+            if len(cut) < len(named):
+                raise _Bad(f"line {number}: a cut draw is named twice")
+            used: set[str] = set()
+            follow(_successor(game, state, plan[0], number), number, plan[1:], 1, sums, cut, used)
+            if len(used) < len(cut):
+                wrong = min(cut - used)
+                raise _Bad(f"line {number}: the cut draw {wrong or '(empty)'} is not a multiset of cards the rules "
+                           f"draw after {played}")
+            cut_draws[0] += len(cut)
             return _Row(index, kind, value, m, [sums])
         if state.phase == REVEAL:
             sums = _Sums()
@@ -639,4 +691,4 @@ def check_table(game: HiddenStrato, rows: Iterable[str], policies: bool = True, 
     m = _orders(root.pile, orders)
     reached = sum(counted.values())
     return TableCheck(Fraction(up, m), reached, counted["frontier"], "", Fraction(low, m), counted["policy"],
-                      len(table) - reached)
+                      len(table) - reached, cut=cut_draws[0])

@@ -36,7 +36,7 @@ def test_a_sure_win_is_exact_and_its_table_verifies(tmp_path: Path, capsys: pyte
     assert report["win_probability"] == report["lower_bound"] == report["upper_bound"] == "1"
     assert report["table"] == str(table) and report["table_rows"] > 0
     header = json.loads(gzip.decompress(table.read_bytes()).split(b"\n", 1)[0])
-    assert header["format"] == "stratagem/strato-odds-table@3"
+    assert header["format"] == "stratagem/strato-odds-table@4"
     assert header["claim"] == {"upper_bound": "1", "lower_bound": "1", "exact": True}
     code, out, _ = cli(capsys, "verify", str(table), "--json")
     assert code == 0, out

@@ -1,9 +1,10 @@
-"""The value table (``stratagem/strato-odds-table@2``, issue 29): what the compiled search writes checks
+"""The value table (``stratagem/strato-odds-table@4``, issue 29): what the compiled search writes checks
 with the rules alone, both ways when the search finished; forged tables are refused.
 
 Forgeries: a wrong value; a missing state; a decision valued with one of its moves left out; a chance
 node valued with its probabilities changed; in a policy row, a move that is worse than claimed, a move
-that is not legal, a draw's state missing, and a claimed lower bound above the policy; a floor row's value
+that is not legal, a draw's state missing, and a claimed lower bound above the policy; a cut draw the
+rules do not draw there, named twice, hiding a draw the policy wins, or left out; a floor row's value
 changed, and a floor row on a lost state that the floor does not prove. Each is made by
 rewriting one row of a real table the way a faulty writer would, and ``verify`` must reject it.
 """
@@ -35,6 +36,7 @@ from stratagem.models.strato.hidden.game import (
     HiddenStrato,
     format_hidden,
     parse_hidden,
+    parse_play,
 )
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
@@ -380,7 +382,7 @@ def test_a_certain_win_is_certified_with_plans_of_the_hand(tmp_path: Path) -> No
     whatever is drawn between them), and ``verify`` certifies them by playing every draw."""
     path, _ = deal_table(tmp_path)
     head, rows = read_table(path)
-    assert head["format"] == "stratagem/strato-odds-table@3" and plan_rows(rows)
+    assert head["format"] == "stratagem/strato-odds-table@4" and plan_rows(rows)
     assert verify(path).status == "certified"
 
 
@@ -429,7 +431,142 @@ def test_plans_are_refused_in_a_version_2_table(tmp_path: Path) -> None:
     path, _ = deal_table(tmp_path)
     head, rows = read_table(path)
     head["format"] = "stratagem/strato-odds-table@2"
-    assert "needs format stratagem/strato-odds-table@3" in refused(rewrite(path, rows, head))
+    assert "needs format stratagem/strato-odds-table@3 or later" in refused(rewrite(path, rows, head))
+
+
+# -- cut draws (@4): a policy row gives up after some draws, and lists nothing there -------------------
+@pytest.fixture(scope="module")
+def cut_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, HiddenStrato]:
+    """Challenge 1's solo-3, the guided policy's passes stopped by a state cap (30,000): a policy tree that
+    gives up at the states its cut counts as lost, written with cut draws (one card after a play, three
+    after a Redraw's target)."""
+    challenge = puzzle_challenge("challenge-1")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
+    found = odds_interval(game, max_states=30_000)
+    path = tmp_path_factory.mktemp("cut") / "cut.tbl.gz"
+    write_table(found.solver, path, {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"},
+                policy=policy_sources(found))
+    return path, game
+
+
+def cut_draws(row: str) -> list[str]:
+    """A policy row's cut draws (none: [])."""
+    move = row.split(" ", 3)[2] if row.startswith("policy ") else ""
+    return move.partition("~")[2].split(",") if "~" in move else []
+
+
+def with_cuts(row: str, cuts: list[str]) -> str:
+    """``row`` (a policy row) with its cut draws replaced by ``cuts``."""
+    kind, value, move, text = row.split(" ", 3)
+    move = move.partition("~")[0]
+    return f"{kind} {value} {move}{'~' + ','.join(cuts) if cuts else ''} {text}"
+
+
+def as_frontier_rows(game: HiddenStrato, rows: list[str]) -> list[str]:
+    """The same table without cut draws (``@3``): each state a cut draw reaches listed as a frontier row."""
+    listed = {row.split(" ", 3 if row.startswith("policy ") else 2)[-1] for row in rows}
+    out = []
+    for row in rows:
+        cuts = cut_draws(row)
+        if cuts:
+            _, _, move, text = row.split(" ", 3)
+            after = game.resolve(parse_hidden(text), parse_play(move.partition("~")[0]))[1]
+            for cut in cuts:
+                reached = after
+                for card in cut:
+                    reached = game.apply(reached, card)
+                assert reached.phase == PLAY
+                if format_hidden(reached) not in listed:
+                    listed.add(format_hidden(reached))
+                    out.append(f"frontier 1 {format_hidden(reached)}")
+            row = with_cuts(row, [])
+        out.append(row)
+    return out
+
+
+def test_cut_draws_certify_what_frontier_rows_certified(cut_table: tuple[Path, HiddenStrato]) -> None:
+    """A cut draw counts as lost exactly as a frontier row there did: the same table with each cut draw's
+    state listed as a frontier row instead (``@3``) checks to the same bounds, with more rows."""
+    path, game = cut_table
+    head, rows = read_table(path)
+    named = [cut for row in rows for cut in cut_draws(row)]
+    assert head["format"] == "stratagem/strato-odds-table@4" and head["cut"] == len(named) > 0
+    assert {len(cut) for cut in named} == {1, 3}  # after plays, and after Redraws' targets
+    found = check_table(game, rows)
+    assert found.valid, found.problem
+    assert found.cut == len(named) and found.lower == Fraction(head["claim"]["lower_bound"]) > 0
+    frontier_rows = as_frontier_rows(game, rows)
+    assert len(frontier_rows) > len(rows)
+    before = check_table(game, frontier_rows, cuts=False)
+    assert before.valid, before.problem
+    assert (before.value, before.lower) == (found.value, found.lower)
+    verdict = verify(path)
+    assert verdict.status == "certified", verdict.claims
+    assert {c.claim for c in verdict.claims} == {"upper_bound", "lower_bound"}
+
+
+def first_cut_row(rows: list[str], size: int = 1) -> int:
+    """A policy row worth more than 0 with cut draws of ``size`` cards."""
+    return next(i for i, row in enumerate(rows) if cut_draws(row) and len(cut_draws(row)[0]) == size
+                and row.split(" ", 2)[1] != "0")
+
+
+def test_a_cut_draw_the_rules_do_not_draw_there_is_refused(cut_table: tuple[Path, HiddenStrato]) -> None:
+    path, _ = cut_table
+    rows = rows_of(path)
+    i = first_cut_row(rows)
+    for wrong in ("C", "RW", ""):  # no Cloud in challenge 1's deck; one card is drawn after a play
+        forged = list(rows)
+        forged[i] = with_cuts(rows[i], [*cut_draws(rows[i]), wrong])
+        assert "is not a multiset of cards the rules draw" in refused(rewrite(path, forged))
+    forged = list(rows)
+    forged[i] = with_cuts(rows[i], [*cut_draws(rows[i]), cut_draws(rows[i])[0]])
+    assert "named twice" in refused(rewrite(path, forged))
+
+
+def test_a_draw_the_policy_wins_from_cut_is_refused(cut_table: tuple[Path, HiddenStrato]) -> None:
+    """Cutting every draw a policy row follows counts them all as lost: its value is then 0, not what the
+    row claims."""
+    path, _ = cut_table
+    rows = rows_of(path)
+    i = first_cut_row(rows)
+    pile = parse_hidden(rows[i].split(" ", 3)[3]).pile
+    forged = list(rows)
+    forged[i] = with_cuts(rows[i], sorted(set(pile)))
+    assert "the policy's move gives 0 by the rules" in refused(rewrite(path, forged))
+
+
+def test_a_cut_draw_left_out_is_a_missing_state(cut_table: tuple[Path, HiddenStrato]) -> None:
+    """Without its cut draws the row follows those draws too, and the states they reach are not listed."""
+    path, _ = cut_table
+    rows = rows_of(path)
+    i = first_cut_row(rows, size=3)
+    forged = list(rows)
+    forged[i] = with_cuts(rows[i], [])
+    assert "not in the table" in refused(rewrite(path, forged))
+
+
+def test_a_cut_after_a_plan_or_a_redraws_announcement_is_refused(tmp_path: Path,
+                                                                  cut_table: tuple[Path, HiddenStrato]) -> None:
+    """Nothing is drawn after a plan (it wins) or an announcement (a card is revealed, then targeted)."""
+    path, _ = deal_table(tmp_path)
+    rows = rows_of(path)
+    i = plan_rows(rows)[0]
+    rows[i] = with_cuts(rows[i], ["R"])
+    assert "is not a multiset of cards the rules draw" in refused(rewrite(path, rows))
+    path, _ = cut_table
+    rows = rows_of(path)
+    i = next(i for i, row in enumerate(rows) if row.startswith("policy ") and row.split(" ")[2].startswith("!")
+             and ":" not in row.split(" ")[2])
+    rows[i] = with_cuts(rows[i], ["R"])
+    assert "is not a multiset of cards the rules draw" in refused(rewrite(path, rows))
+
+
+def test_cut_draws_are_refused_in_a_version_3_table(cut_table: tuple[Path, HiddenStrato]) -> None:
+    path, _ = cut_table
+    head, rows = read_table(path)
+    head["format"] = "stratagem/strato-odds-table@3"
+    assert "need format stratagem/strato-odds-table@4" in refused(rewrite(path, rows, head))
 
 
 def test_an_interval_where_the_search_stops_is_certified(tmp_path: Path) -> None:
@@ -533,19 +670,14 @@ def test_a_pass_drained_at_the_coarser_cut_is_certified_by_its_own_table(tmp_pat
     assert verdict.status == "certified", verdict.claims
 
 
-def test_the_policys_move_depends_on_the_state_alone(tmp_path: Path) -> None:
+def test_the_policys_move_depends_on_the_state_alone(cut_table: tuple[Path, HiddenStrato]) -> None:
     """``Solver.policy_move`` searches one level (everything after the move cut) and must play the move
     the policy's deep evaluation kept, wherever a table lists the state as a policy row: the move never
     depends on the values below it (which is also why a stopped pass's subtrees may join a table)."""
     import random
 
-    challenge = puzzle_challenge("challenge-1")
-    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
-    found = odds_interval(game, max_states=30_000)
-    path = tmp_path / "t.gz"
-    write_table(found.solver, path, {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"},
-                policy=policy_sources(found))
-    moves = {state: move.split(";")[0] for kind, _, move, state in
+    path, game = cut_table
+    moves = {state: move.partition("~")[0].split(";")[0] for kind, _, move, state in
              (row.split(" ", 3) for row in rows_of(path) if row.startswith("policy "))}
     solver = Solver(game)
     solver.guide()

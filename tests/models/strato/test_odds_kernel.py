@@ -591,7 +591,7 @@ def _searched(case: str) -> tuple[Solver, tuple[Solver, ...]]:
 def test_the_compiled_walk_writes_the_rules_walks_table_byte_for_byte(tmp_path: Path, case: str) -> None:
     """``write_table`` makes its rows by the kernel's walk over the searches' tables (``HiddenSolo.walk``);
     the walk by the rules engine's states (``by_rules``) is its reference: the two files must be the same
-    bytes (the same rows, in the same order, the same header)."""
+    bytes (the same rows, in the same order, the same header, the same cut draws)."""
     solver, policies = _searched(case)
     header = {"deal": case}
     fast = write_table(solver, tmp_path / "compiled.gz", header, policy=policies)
@@ -604,6 +604,9 @@ def test_the_compiled_walk_writes_the_rules_walks_table_byte_for_byte(tmp_path: 
                      "interval": {"policy", "frontier", "value"}, "floor": {"floor"}}[case], kinds
     if case == "plans":
         assert ";" in text
+    if case == "interval":  # the policy's cut draws, after plays (one card) and Redraws' targets (three)
+        cuts = [line.split(" ")[2].partition("~")[2] for line in text.splitlines()[1:] if "~" in line]
+        assert {len(cut.split(",")[0]) for cut in cuts} == {1, 3}
 
 
 def test_the_compiled_walk_agrees_on_tiny_positions(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ probe "won with certainty?", the exact search, else the exact value of a guided 
 states cut (docs/design.md section 8).
 
 :func:`write_table` writes what the searches established as a **value table** (``stratagem/strato-odds-
-table@3``, docs/formats.md), which ``verify`` checks from the rules alone
+table@4``, docs/formats.md), which ``verify`` checks from the rules alone
 (:mod:`stratagem.verification.oddstable`), walking it from the start:
 
 - ``value``: a state the optimum's search bounded below 1 (a decision: the largest over **all** its
@@ -19,8 +19,11 @@ table@3``, docs/formats.md), which ``verify`` checks from the rules alone
 - ``policy``: a decision with a positive lower bound (proven won with certainty, or the policy's value),
   with the one move its search chose: its upper bound is the trivial 1, its value what that move leads to;
   or, a ``play`` state whose hand alone wins within :data:`PLAN_PLAYS` plays whatever is drawn between
-  them, the plan's plays (``@3``), its value 1;
-- ``frontier``: 1 as an upper bound and 0 as a lower one (nothing known there);
+  them, the plan's plays (``@3``), its value 1. A policy row's one move names its **cut draws** (``@4``:
+  ``W1R:1R2~R,S``), the cards drawn after which the state reached would be a frontier row: the checker
+  counts them as lost without looking the state up, and the state is not listed for them;
+- ``frontier``: 1 as an upper bound and 0 as a lower one (nothing known there), listed where a ``value``
+  row reaches it or a decision's move leads to it with no card drawn;
 - ``floor``: 0 by the floor that verify computes itself (for every set of goal rows, more turns needed than
   cards left, or a weather's goal cards unable to reach those rows).
 
@@ -43,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -74,7 +77,10 @@ from stratagem.models.strato.search.relaxation_kernel import OutOfTime
 __all__ = ["TABLE_FORMAT", "CompiledOdds", "OddsInterval", "Solver", "TableSummary", "compiled_odds", "odds_interval",
            "value_table", "write_table"]
 
-TABLE_FORMAT = "stratagem/strato-odds-table@3"
+TABLE_FORMAT = "stratagem/strato-odds-table@4"
+#: What separates a policy row's move from its cut draws, and one cut draw from the next (the checker reads
+#: them with its own copy of the notation).
+CUT, CUT_SEPARATOR = "~", ","
 #: Default cap on the states the compiled search keeps (each costs about 56 bytes with its table slot).
 MAX_STATES = 60_000_000
 PLAY_KIND, REVEAL_KIND, TARGET_KIND = 0, 1, 2
@@ -501,13 +507,14 @@ def compiled_odds(game: HiddenStrato, *, seconds: float | None = None, max_state
 @dataclass
 class TableSummary:
     """What :func:`write_table` wrote: the start's upper and lower bounds (equal: exact), the states
-    written, and the frontier and policy rows among them."""
+    written, the frontier and policy rows among them, and the draws the policy rows name as cut."""
 
     upper: Fraction
     lower: Fraction
     states: int
     frontier: int
     policy: int
+    cut: int = 0
 
 
 def _announce_text(e: int) -> str:
@@ -553,7 +560,8 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
         upper, lower = Fraction(up, weight), Fraction(lo, weight)
         head = {"format": TABLE_FORMAT, "game": "strato", **header, "start": format_hidden(solver.root),
                 "claim": {"upper_bound": str(upper), "lower_bound": str(lower), "exact": upper == lower},
-                "states": counts["states"], "frontier": counts["frontier"], "policy": counts["policy"]}
+                "states": counts["states"], "frontier": counts["frontier"], "policy": counts["policy"],
+                "cut": counts["cut"]}
 
         def fill(handle: BinaryIO) -> None:
             # No file name or time in the gzip header: the same table gives the same bytes wherever it is written.
@@ -564,7 +572,7 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
                     out.write(chunk.encode("utf-8"))
 
         write_atomic_with(path, fill)
-    return TableSummary(upper, lower, counts["states"], counts["frontier"], counts["policy"])
+    return TableSummary(upper, lower, counts["states"], counts["frontier"], counts["policy"], counts["cut"])
 
 
 #: A row's text by its kind (``HiddenSolo.walk``'s records).
@@ -586,6 +594,7 @@ class _RowText:
         self.piles: dict[int, str] = {}
         self.tails: dict[int, str] = {}
         self.moves: dict[tuple[int, ...], str] = {}
+        self.cuts: dict[int, str] = {0: ""}
 
     @staticmethod
     def cards(packed: int) -> str:
@@ -635,6 +644,17 @@ class _RowText:
         g = math.gcd(w, m)
         return str(w // g) if m == g else f"{w // g}/{m // g}"
 
+    def cut(self, code: int) -> str:
+        """A policy row's cut draws (``kernel.CUT_CARDS``: ``k``, and a bit for each multiset of ``k`` weathers
+        in letter order) as the text after its move: ``~`` and the multisets, each in letter order."""
+        text = self.cuts.get(code)
+        if text is None:
+            k, bits = divmod(code, kernel.CUT_CARDS)
+            drawn = ["".join(LETTERS[c] for c in cards)
+                     for rank, cards in enumerate(combinations_with_replacement(range(6), k)) if bits >> rank & 1]
+            text = self.cuts[code] = CUT + CUT_SEPARATOR.join(drawn)
+        return text
+
     def move(self, fields: list[int], redraw: bool = False) -> str:
         """A move record's text (a revealed card's target written as the Redraw it is)."""
         key = (*fields, redraw)
@@ -650,7 +670,7 @@ def _rows_compiled(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
     """The rows of :func:`write_table` by the compiled walk (``HiddenSolo.walk``), spooled; the start's
     ``(U, L)`` and the counts of rows."""
     text = _RowText(solver)
-    counts = {"states": 0, "frontier": 0, "policy": 0}
+    counts = {"states": 0, "frontier": 0, "policy": 0, "cut": 0}
     nw = solver.kernel_args[1] + 1  # the key's words: one a row, one for the rest
     key, moves, fields = kernel.REC_KEY, kernel.REC_KEY + nw, sk.MOVE_FIELDS
 
@@ -673,6 +693,10 @@ def _rows_compiled(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
                                 for i in range(rec[kernel.REC_END]))
             else:
                 move = text.move(rec[moves:moves + fields], redraw=move_kind == kernel.TARGET_MOVE)
+                if rec[kernel.REC_CUT]:
+                    cut = text.cut(rec[kernel.REC_CUT])
+                    counts["cut"] += cut.count(CUT_SEPARATOR) + 1
+                    move += cut
             lines.append(f"policy {value} {move} {state}\n")
         spool.write("".join(lines))
         counts["states"] += len(lines)
@@ -698,7 +722,8 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
     for each in policies:
         each._last = solver._last  # the same deal's vectors: each state's is made once
     bounds: dict[str, tuple[int, int]] = {}  # each listed state's (U, L), by its row's state
-    counts = {"frontier": 0, "policy": 0}
+    frontiers: set[str] = set()  # the states listed as frontier rows
+    counts = {"frontier": 0, "policy": 0, "cut": 0}
     sys_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(sys_limit, 20_000))
 
@@ -724,6 +749,8 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
         kind = line.split(" ", 1)[0]
         if kind in counts:
             counts[kind] += 1
+        if kind == "frontier":
+            frontiers.add(text)
         spool.write(line + "\n")
         bounds[text] = result
         if len(bounds) % _CLOCK_ROWS == 0:  # as the compiled walk hands its rows over
@@ -732,12 +759,31 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
                 raise TableStopped(f"stopped after {len(bounds):,} rows")
         return result
 
+    def frontier(state: HiddenState, low: int, high: int, best: int, weight: int, by: Solver) -> bool:
+        """Whether a state that is not a floor, its bounds and move ``source``'s, is a frontier row."""
+        if low < 0 and by is solver:
+            return True
+        return not is_value(state, low, high, best, weight) and low <= 0
+
+    def is_value(state: HiddenState, low: int, high: int, best: int, weight: int) -> bool:
+        return high < weight or (state.phase == REVEAL and low > 0) or (low > 0 and best < 0)
+
+    def cut_here(state: HiddenState) -> bool:
+        """Whether a policy row cuts the draw that reaches ``state``: it would be listed as a frontier row."""
+        text = format_hidden(state)
+        if text in bounds:
+            return text in frontiers
+        if state.phase == PLAY and solver.hopeless(state):
+            return False
+        low, high, best, weight, by = source(state)
+        return frontier(state, low, high, best, weight, by)
+
     def row(state: HiddenState, text: str, weight: int) -> tuple[str, tuple[int, int]]:
         """The line of a listed state that is not a floor, and its ``(U, L)``."""
         low, high, best, _, by = source(state)
-        if low < 0 and by is solver:
+        if frontier(state, low, high, best, weight, by):
             return f"frontier 1 {text}", (weight, 0)
-        if high < weight or (state.phase == REVEAL and low > 0) or (low > 0 and best < 0):
+        if is_value(state, low, high, best, weight):
             if state.phase == REVEAL:
                 up = lo = 0
                 for card, _ in game.chance_outcomes(state):
@@ -751,20 +797,23 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
             if up > high:
                 raise AssertionError(f"{text}: recomputed {up}/{weight} above the kept bound {high}/{weight}")
             return f"value {Fraction(up, weight)} {text}", (up, lo)
-        if low > 0:
-            if state.phase == PLAY and best >= PLAN_MOVE:
-                return f"policy 1 {plan_text(state, by)} {text}", (weight, weight)
-            if state.phase == PLAY and best >= REDRAW_MOVE:
-                e = best - REDRAW_MOVE
-                move = _announce_text(e)
-                child = state._replace(hands=("",), phase=REVEAL, row=e // 2, end=e % 2)
-            else:  # a play's index read by the compiled generator; a target's, among one end's few
-                chosen, child = (game.resolve(state, by.play(state, best)) if state.phase == PLAY
-                                 else game.play(state, best))
-                move = game.format_move(state, chosen)
-            lo = after(child)[1]
-            return f"policy {Fraction(lo, weight)} {move} {text}", (weight, lo)
-        return f"frontier 1 {text}", (weight, 0)
+        if state.phase == PLAY and best >= PLAN_MOVE:
+            return f"policy 1 {plan_text(state, by)} {text}", (weight, weight)
+        cut: set[str] | None = None
+        if state.phase == PLAY and best >= REDRAW_MOVE:
+            e = best - REDRAW_MOVE
+            move = _announce_text(e)
+            child = state._replace(hands=("",), phase=REVEAL, row=e // 2, end=e % 2)
+        else:  # a play's index read by the compiled generator; a target's, among one end's few
+            chosen, child = (game.resolve(state, by.play(state, best)) if state.phase == PLAY
+                             else game.play(state, best))
+            move = game.format_move(state, chosen)
+            cut = set()
+        lo = after(child, cut)[1]
+        if cut:
+            counts["cut"] += len(cut)
+            move += CUT + CUT_SEPARATOR.join(sorted(cut))
+        return f"policy {Fraction(lo, weight)} {move} {text}", (weight, lo)
 
     def plan_text(state: HiddenState, by: Solver) -> str:
         """A plan's plays (``W1R:1R2>1R1;S2L``), each resolved by the rules from the state the plays
@@ -781,17 +830,21 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
             raise AssertionError(f"{format_hidden(state)}: the kernel's plan {texts} does not win")
         return ";".join(texts)
 
-    def after(state: HiddenState) -> tuple[int, int]:
+    def after(state: HiddenState, cut: set[str] | None = None, drawn: str = "") -> tuple[int, int]:
         """``(U, L)`` of what a move or a card leads to (draw states are not remembered: below them every
-        listed state is)."""
+        listed state is). Below a policy row's one move (``cut`` a set), a state the cards ``drawn`` reach
+        that would be a frontier row is not listed: their multiset goes in ``cut``."""
         if state.status != ONGOING:
             weight = solver.weight(state.pile)
             return (weight, weight) if state.status == WON else (0, 0)
         if state.phase != DRAW:
+            if cut is not None and drawn and cut_here(state):
+                cut.add("".join(sorted(drawn)))
+                return solver.weight(state.pile), 0
             return listed(state)
         up = lo = 0
         for card, _ in game.chance_outcomes(state):
-            u, v = after(game.apply(state, card))
+            u, v = after(game.apply(state, card), cut, drawn + card)
             up, lo = up + u, lo + v
         return up, lo
 

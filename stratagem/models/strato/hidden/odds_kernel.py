@@ -78,6 +78,7 @@ module.
 from __future__ import annotations
 
 import time
+from itertools import combinations_with_replacement
 from typing import Any
 
 import cython
@@ -130,12 +131,31 @@ SOLVED, STATE_LIMIT, TIME_LIMIT = 0, 1, 2
 #: The value table's rows as :meth:`HiddenSolo.walk` hands them over: one ``int64`` record a row, its kind
 #: (``floor``, ``frontier``, ``value``, ``policy``), its move's kind (none, a play, a Redraw's announcement,
 #: a plan of plays, a revealed card's target), its value ``W`` over its weight ``M``, the Redraw's end (a
-#: plan's length), then the state's key (:meth:`HiddenSolo._make_key`: the text of the row's state is made
-#: from it) and the move's records (the compiled turn generator's, :data:`PLAN_RECORDS` of them for a plan).
+#: plan's length), its cut draws (:data:`CUT_CARDS`), then the state's key (:meth:`HiddenSolo._make_key`:
+#: the text of the row's state is made from it) and the move's records (the compiled turn generator's,
+#: :data:`PLAN_RECORDS` of them for a plan).
 FLOOR_ROW, FRONTIER_ROW, VALUE_ROW, POLICY_ROW = 0, 1, 2, 3
 NO_MOVE, PLAY_MOVE, ANNOUNCE_MOVE, PLANNED_MOVES, TARGET_MOVE = 0, 1, 2, 3, 4
-REC_KIND, REC_MOVE, REC_VALUE, REC_WEIGHT, REC_END, REC_KEY = 0, 1, 2, 3, 4, 5
+REC_KIND, REC_MOVE, REC_VALUE, REC_WEIGHT, REC_END, REC_CUT, REC_KEY = 0, 1, 2, 3, 4, 5, 6
 PLAN_RECORDS = 2
+#: A policy row's cut draws (the multisets of ``k`` cards after which the state reached would be a frontier
+#: row, not listed for it) as one ``int64``: ``k`` times this, plus bit ``i`` for the ``i``-th multiset of
+#: ``k`` of the six weathers in letter order (``itertools.combinations_with_replacement``; at most 56).
+CUT_CARDS = 1 << 60
+_CUT_SHIFT = cython.declare(cython.longlong, 60)
+
+
+def _cut_ranks() -> np.ndarray:
+    """Each multiset of 1 to 3 weathers, by its counts in base 4 (weather ``c``'s count times ``4^c``), to
+    its rank among the multisets of its size (:data:`CUT_CARDS`); -1 elsewhere."""
+    ranks = np.full(4 ** 6, -1, np.int64)
+    for k in range(1, 4):
+        for rank, drawn in enumerate(combinations_with_replacement(range(6), k)):
+            ranks[sum(4 ** c for c in drawn)] = rank
+    return ranks
+
+
+_CUT_RANKS = _cut_ranks()
 
 
 @cython.cfunc
@@ -276,6 +296,7 @@ class HiddenSolo:
     w_keys: cython.longlong[:, ::1]
     w_up: cython.longlong[::1]
     w_low: cython.longlong[::1]
+    w_kind: cython.longlong[::1]
     w_count: cython.Py_ssize_t
     w_rec: cython.longlong[:, ::1]
     w_n: cython.Py_ssize_t
@@ -283,10 +304,19 @@ class HiddenSolo:
     w_plays: cython.longlong
     w_by: Any
     w_sink: Any
+    # what _w_source found for the key in hand (its bounds and move, and the search that kept them)
+    w_s_low: cython.longlong
+    w_s_high: cython.longlong
+    w_s_best: cython.longlong
+    w_s_by: Any
+    # the policy row being walked: its cut draws so far (CUT_CARDS), each a rank in cut_ranks
+    w_cut: cython.longlong
+    cut_ranks: cython.longlong[::1]
     np_w_table: Any
     np_w_keys: Any
     np_w_up: Any
     np_w_low: Any
+    np_w_kind: Any
     np_w_rec: Any
 
     def __init__(self, spec: object, rows: int, maxl: int, limit: int, needs: object, goal_len: object,
@@ -1393,6 +1423,7 @@ class HiddenSolo:
         self.np_w_keys = _grown(self.np_w_keys, cap // 2 + 1, old)
         self.np_w_up = _grown(self.np_w_up, cap // 2 + 1, old)
         self.np_w_low = _grown(self.np_w_low, cap // 2 + 1, old)
+        self.np_w_kind = _grown(self.np_w_kind, cap // 2 + 1, old)
         self._w_views()
         self._rehash(self.w_table, self.w_keys, old)
 
@@ -1401,6 +1432,7 @@ class HiddenSolo:
         self.w_keys = self.np_w_keys
         self.w_up = self.np_w_up
         self.w_low = self.np_w_low
+        self.w_kind = self.np_w_kind
 
     def _w_flush(self) -> None:
         """Hand the rows made so far to the sink; it says whether to stop."""
@@ -1414,9 +1446,10 @@ class HiddenSolo:
     @cython.exceptval(-1, check=True)
     def _w_row(self, d: cython.Py_ssize_t, kind: cython.longlong, w: cython.longlong, e: cython.longlong,
                row: cython.longlong, move: cython.longlong, value: cython.longlong, top: cython.longlong,
-               end: cython.longlong, up: cython.longlong, lo: cython.longlong) -> cython.int:
+               end: cython.longlong, up: cython.longlong, lo: cython.longlong, cut: cython.longlong = 0
+               ) -> cython.int:
         """List the state at level ``d`` with its ``(U, L)`` and make its row (the move's records, when
-        it has any, are already in place in the row buffer)."""
+        it has any, are already in place in the row buffer; ``cut`` a policy row's cut draws)."""
         self._make_key(d, kind, w, e)
         slot: cython.Py_ssize_t = self._w_slot()
         node: cython.Py_ssize_t = self.w_count
@@ -1427,6 +1460,7 @@ class HiddenSolo:
         self.w_table[slot] = node
         self.w_up[node] = up
         self.w_low[node] = lo
+        self.w_kind[node] = row
         if 2 * (self.w_count + 1) >= self.w_table.shape[0]:
             self._w_grow()
         r: cython.Py_ssize_t = self.w_n
@@ -1435,6 +1469,7 @@ class HiddenSolo:
         self.w_rec[r, REC_VALUE] = value
         self.w_rec[r, REC_WEIGHT] = top
         self.w_rec[r, REC_END] = end
+        self.w_rec[r, REC_CUT] = cut
         for x in range(self.nw):
             self.w_rec[r, REC_KEY + x] = self.key[x]
         self.w_n += 1
@@ -1466,42 +1501,21 @@ class HiddenSolo:
             return self.w_up[node]
         top: cython.longlong = self._weight(d)
         hb: cython.Py_ssize_t = 2 * self.rows * (self.maxl + 1)
-        x: cython.Py_ssize_t
         if kind == PLAY_KIND and self._dead(d):
             self._w_row(d, kind, w, e, FLOOR_ROW, NO_MOVE, 0, top, -1, 0, 0)
             self.w_lo = 0
             return 0
         if D >= MAX_DECISIONS - 1 or d >= MAX_DEPTH - 8:
             raise ValueError("value table deeper than the walk's buffers")
-        node = self.table[self._slot()]  # the key made above (the floor does not touch it)
-        low: cython.longlong = -1
-        high: cython.longlong = -1
-        best: cython.longlong = -1
-        if node >= 0:
-            low = self.lows[node]
-            high = self.highs[node]
-            best = self.bests[node]
-        by: HiddenSolo = self
-        p: HiddenSolo
-        pn: cython.Py_ssize_t
-        j: cython.Py_ssize_t
-        if low <= 0:
-            for j in range(len(self.w_by)):
-                p = self.w_by[j]
-                for x in range(self.nw):
-                    p.key[x] = self.key[x]
-                pn = p.table[p._slot()]
-                if pn >= 0 and p.lows[pn] > 0 and (p.bests[pn] >= 0 or kind == REVEAL_KIND):
-                    if low < 0:
-                        high = top
-                    low = p.lows[pn]
-                    best = p.bests[pn]
-                    by = p
-                    break
-        if low < 0 and by is self:
+        source: cython.longlong = self._w_source(kind, top)  # the key made above: the floor does not touch it
+        if source == FRONTIER_ROW:
             self._w_row(d, kind, w, e, FRONTIER_ROW, NO_MOVE, 1, 1, -1, top, 0)
             self.w_lo = 0
             return top
+        high: cython.longlong = self.w_s_high
+        best: cython.longlong = self.w_s_best
+        by: HiddenSolo = self.w_s_by
+        j: cython.Py_ssize_t
         up: cython.longlong
         lo: cython.longlong
         u: cython.longlong
@@ -1511,7 +1525,7 @@ class HiddenSolo:
         t: cython.longlong
         r: cython.longlong = e // 2
         side: cython.longlong = e % 2
-        if high < top or (kind == REVEAL_KIND and low > 0) or (low > 0 and best < 0):
+        if source == VALUE_ROW:
             if kind == REVEAL_KIND:  # the mean over the cards that can turn up
                 up = 0
                 lo = 0
@@ -1535,7 +1549,7 @@ class HiddenSolo:
                 for i in range(n):
                     if kind == TARGET_KIND and (self.moves[D, i, 1] != r or self.moves[D, i, 2] != side):
                         continue
-                    u = self._w_settle(d, D, i, kind == TARGET_KIND)
+                    u = self._w_settle(d, D, i, kind == TARGET_KIND, False)
                     up = max(up, u)
                     lo = max(lo, self.w_lo)
                 if kind == PLAY_KIND and self.cnt[d, 6] > 0:
@@ -1549,10 +1563,6 @@ class HiddenSolo:
             self._w_row(d, kind, w, e, VALUE_ROW, NO_MOVE, up, top, -1, up, lo)
             self.w_lo = lo
             return up
-        if low <= 0:
-            self._w_row(d, kind, w, e, FRONTIER_ROW, NO_MOVE, 1, 1, -1, top, 0)
-            self.w_lo = 0
-            return top
         if kind == PLAY_KIND and best >= PLAN_MOVE:
             n = self._w_plan(d, D, by)
             self._w_row(d, kind, w, e, POLICY_ROW, PLANNED_MOVES, 1, 1, n, top, top)
@@ -1584,13 +1594,89 @@ class HiddenSolo:
             i = best
             if i >= n:
                 raise ValueError("a kept play that is not among the state's")
-        self._w_settle(d, D, i, kind == TARGET_KIND)
+        outer: cython.longlong = self.w_cut  # the cut draws of the policy row this one is below
+        self.w_cut = 0
+        self._w_settle(d, D, i, kind == TARGET_KIND, True)
         lo = self.w_lo
+        cut: cython.longlong = self.w_cut
+        self.w_cut = outer
         self._w_move(D, i, 0)
         self._w_row(d, kind, w, e, POLICY_ROW, TARGET_MOVE if kind == TARGET_KIND else PLAY_MOVE, lo, top, -1,
-                    top, lo)
+                    top, lo, cut)
         self.w_lo = lo
         return top
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _w_source(self, kind: cython.longlong, top: cython.longlong) -> cython.longlong:
+        """The row the current key (a state that is not a floor, weight ``top``) is listed as:
+        :data:`FRONTIER_ROW`, :data:`VALUE_ROW` or :data:`POLICY_ROW`; its bounds and move in ``w_s_low``,
+        ``w_s_high`` and ``w_s_best``, the search that kept them in ``w_s_by``: this search's, or where it
+        proved nothing above 0, the first of the policies' that did."""
+        node: cython.Py_ssize_t = self.table[self._slot()]
+        low: cython.longlong = -1
+        high: cython.longlong = -1
+        best: cython.longlong = -1
+        if node >= 0:
+            low = self.lows[node]
+            high = self.highs[node]
+            best = self.bests[node]
+        by: HiddenSolo = self
+        p: HiddenSolo
+        pn: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        x: cython.Py_ssize_t
+        if low <= 0:
+            for j in range(len(self.w_by)):
+                p = self.w_by[j]
+                for x in range(self.nw):
+                    p.key[x] = self.key[x]
+                pn = p.table[p._slot()]
+                if pn >= 0 and p.lows[pn] > 0 and (p.bests[pn] >= 0 or kind == REVEAL_KIND):
+                    if low < 0:
+                        high = top
+                    low = p.lows[pn]
+                    best = p.bests[pn]
+                    by = p
+                    break
+        self.w_s_low = low
+        self.w_s_high = high
+        self.w_s_best = best
+        self.w_s_by = by
+        if low < 0 and by is self:
+            return FRONTIER_ROW
+        if high < top or (kind == REVEAL_KIND and low > 0) or (low > 0 and best < 0):
+            return VALUE_ROW
+        if low <= 0:
+            return FRONTIER_ROW
+        return POLICY_ROW
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def _w_cut_here(self, d: cython.Py_ssize_t) -> cython.int:
+        """Whether the ``play`` state at level ``d`` is listed, or would be, as a frontier row (a policy row's
+        draw that reaches it is then cut)."""
+        self._make_key(d, PLAY_KIND, -1, -1)
+        node: cython.Py_ssize_t = self.w_table[self._w_slot()]
+        if node >= 0:
+            return self.w_kind[node] == FRONTIER_ROW
+        if self._dead(d):
+            return 0
+        return self._w_source(PLAY_KIND, self._weight(d)) == FRONTIER_ROW
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _w_cut_draw(self, base: cython.Py_ssize_t, d: cython.Py_ssize_t) -> cython.longlong:
+        """The cut draw (:data:`CUT_CARDS`) of the cards drawn between the pile at level ``base`` and at ``d``."""
+        code: cython.Py_ssize_t = 0
+        k: cython.longlong = 0
+        scale: cython.Py_ssize_t = 1
+        c: cython.Py_ssize_t
+        for c in range(NW):
+            code += scale * (self.cnt[base, c] - self.cnt[d, c])
+            k += self.cnt[base, c] - self.cnt[d, c]
+            scale *= 4
+        return (k << _CUT_SHIFT) | (cython.cast(cython.longlong, 1) << self.cut_ranks[code])
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -1633,9 +1719,10 @@ class HiddenSolo:
     @cython.cfunc
     @cython.exceptval(-1, check=True)
     def _w_settle(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, i: cython.Py_ssize_t,
-                  redraw: cython.bint) -> cython.longlong:
+                  redraw: cython.bint, cutting: cython.bint) -> cython.longlong:
         """``U`` of move ``i`` of level ``D``'s buffer, made from the node at level ``d`` (``L`` in ``w_lo``):
-        lost over the limit, won on the goal, else the draws and the next turn (:meth:`_settle`'s)."""
+        lost over the limit, won on the goal, else the draws and the next turn (:meth:`_settle`'s). A policy
+        row's move is ``cutting``: its draws that reach a frontier state go in ``w_cut`` instead."""
         k: cython.longlong = self._made(d, D, i, redraw)
         top: cython.longlong
         if k == _LOST:
@@ -1647,13 +1734,15 @@ class HiddenSolo:
             return top
         if k == 0:
             return self._w_listed(d + 1, D + 1, PLAY_KIND, -1, -1)
-        return self._w_draw(d + 1, D + 1, k)
+        return self._w_draw(d + 1, D + 1, k, d + 1 if cutting else -1)
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
-    def _w_draw(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, k: cython.longlong) -> cython.longlong:
+    def _w_draw(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, k: cython.longlong,
+                base: cython.Py_ssize_t) -> cython.longlong:
         """``U`` of the next of ``k`` cards drawn into the hand at level ``d`` (``L`` in ``w_lo``): the sum over
-        the cards, in the rules' order."""
+        the cards, in the rules' order. Below a policy row's move (its pile at level ``base``, else -1), a
+        state reached that would be a frontier row is not listed: its draw goes in ``w_cut``."""
         up: cython.longlong = 0
         lo: cython.longlong = 0
         j: cython.Py_ssize_t
@@ -1664,7 +1753,11 @@ class HiddenSolo:
                 continue
             self._drawn(d, c)
             if k > 1:
-                up += self._w_draw(d + 1, D, k - 1)
+                up += self._w_draw(d + 1, D, k - 1, base)
+            elif base >= 0 and self._w_cut_here(d + 1):
+                self.w_cut |= self._w_cut_draw(base, d + 1)
+                up += self._weight(d + 1)
+                self.w_lo = 0
             else:
                 up += self._w_listed(d + 1, D, PLAY_KIND, -1, -1)
             lo += self.w_lo
@@ -1693,7 +1786,10 @@ class HiddenSolo:
         self.np_w_keys = np.zeros(((1 << 15) + 1, self.nw), np.int64)
         self.np_w_up = np.zeros((1 << 15) + 1, np.int64)
         self.np_w_low = np.zeros((1 << 15) + 1, np.int64)
+        self.np_w_kind = np.zeros((1 << 15) + 1, np.int64)
         self._w_views()
+        self.cut_ranks = _CUT_RANKS
+        self.w_cut = 0
         self.w_count = 0
         self.np_w_rec = np.zeros((max(1, int(batch)), REC_KEY + self.nw + PLAN_RECORDS * sk.MOVE_FIELDS), np.int64)
         self.w_rec = self.np_w_rec
@@ -1709,6 +1805,7 @@ class HiddenSolo:
             self.np_w_keys = np.zeros((2, self.nw), np.int64)
             self.np_w_up = np.zeros(2, np.int64)
             self.np_w_low = np.zeros(2, np.int64)
+            self.np_w_kind = np.zeros(2, np.int64)
             self._w_views()
             self.w_count = 0
         return int(up), int(lo)
