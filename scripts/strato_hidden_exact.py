@@ -52,8 +52,8 @@ def main() -> None:
     args = parser.parse_args()
     args.tables.mkdir(parents=True, exist_ok=True)
     print("| challenge | deal | status | interval | width | states kept (policy) | table memory | search CPU s "
-          "| table rows (policy, frontier; cut draws) | table KB | write CPU s | verify | verify CPU s | search / verify "
-          "| Python search CPU s | load |", flush=True)
+          "| table rows (policy, frontier; cut draws) | table KB | write CPU s | verify | verify CPU s "
+          "| search / verify | Python search CPU s | load |", flush=True)
     print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|", flush=True)
     for puzzle in args.puzzles:
         loaded = load_strato(puzzle)
@@ -103,7 +103,8 @@ def main() -> None:
             ratio = f"{seconds / checked:.1f}" if checked > 0 else "-"
             print(f"| {deal.challenge.name} | {spec.name} | {status} | {shown} | {float(upper - lower):.4f} | "
                   f"{states:,} ({policy_states:,}) | {memory / 2**20:.0f} MB | {seconds:.1f} | "
-                  f"{table.states:,} ({table.policy:,}, {table.frontier:,}; {table.cut:,}) | {path.stat().st_size / 1024:.0f} | "
+                  f"{table.states:,} ({table.policy:,}, {table.frontier:,}; {table.cut:,}) | "
+                  f"{path.stat().st_size / 1024:.0f} | "
                   f"{written:.1f} | {verdict} | {checked:.2f} | {ratio} | {python} | "
                   f"{load:.1f}-{os.getloadavg()[0]:.1f} |", flush=True)
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # this process's so far, GB
