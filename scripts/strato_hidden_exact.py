@@ -27,6 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from stratagem.core.deadline import Deadline
+from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, load_strato
 from stratagem.models.strato.hidden.exact import TableSummary, odds_interval, policy_sources, write_table
 from stratagem.models.strato.hidden.game import HiddenStrato
@@ -81,8 +82,8 @@ def main() -> None:
                 found = odds_interval(game, seconds=args.seconds, max_states=args.max_states,
                                       drain=args.drain)
                 started = time.process_time()
-                table = write_table(found.solver, path, {"setup": deal.setup(), "deal": deal.name},
-                                    policy=policy_sources(found))
+                header = {"setup": deal.setup(), "deal": deal.name, "provenance": provenance(puzzle)}
+                table = write_table(found.solver, path, header, policy=policy_sources(found))
                 written = time.process_time() - started
                 status, states, policy_states, memory, seconds, steps = (
                     found.status, found.states, found.policy_states, found.memory, found.seconds, found.steps)

@@ -237,7 +237,9 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     lower, steps = found.lower, list(found.steps)
     sources = _sources_to_write(found, deadline.remaining())
     try:
-        summary = write_table(found.solver, Path(table), {"setup": deal.setup(), "deal": deal.name},
+        made_by = provenance(deal.source if Path(deal.source).is_file() else None)
+        summary = write_table(found.solver, Path(table),
+                              {"setup": deal.setup(), "deal": deal.name, "provenance": made_by},
                               policy=sources, stop=deadline, progress=progress)
         rows = summary.states
         if summary.lower < lower:  # a coarser pass's table: claim what the certificate holds

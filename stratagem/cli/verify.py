@@ -36,7 +36,7 @@ from stratagem.core.provenance import describe
 from stratagem.solvers.replay import DEFAULT_MAX_STATES
 from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNOWN, Verdict
 from stratagem.verification import verify as verify_record
-from stratagem.verification.oddstable import is_table
+from stratagem.verification.oddstable import is_table, table_header
 
 
 @click.command()
@@ -64,19 +64,20 @@ def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | No
     but some claim is not certified or unknown.
     """
     # A record is read once: the verdict and the provenance line come from the same data (a value table
-    # is gzip text, which verify reads itself; it states no provenance).
-    data = None if is_table(record) else load_json(record)
+    # is gzip text, which verify reads itself; its provenance is in its header line, read here apart).
+    table = is_table(record)
+    data = None if table else load_json(record)
     progress = terminal_progress(enabled=not quiet)
     if data is None:
         verdict = verify_record(record, recheck, time_limit, nodes, progress=progress)
     else:
         verdict = verify_record(data, recheck, time_limit, nodes, source=record, progress=progress)
-    if data is not None and not as_json:
-        _show_provenance(data)
+    if not as_json:
+        _show_provenance(table_header(record) if table else data)
     return _report(verdict, as_json)
 
 
-def _show_provenance(data: dict[str, Any]) -> None:
+def _show_provenance(data: dict[str, Any] | None) -> None:
     """One line saying what the record says made it (:func:`stratagem.core.provenance.describe`): shown,
     never checked or required, and no part of the verdict."""
     stated = describe(data)

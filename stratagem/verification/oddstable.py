@@ -90,7 +90,7 @@ from stratagem.verification.policy import policy_game
 from stratagem.verification.verdict import Limits, Verdict
 
 __all__ = ["TABLE_FORMAT", "TableCheck", "check_odds_table", "check_table", "floor_holds", "is_table", "open_table",
-           "read_table", "turns_needed"]
+           "read_table", "table_header", "turns_needed"]
 
 TABLE_FORMAT = "stratagem/strato-odds-table@4"
 #: The formats read: ``@3`` is ``@4`` without cut draws, ``@2`` is ``@3`` without plans, ``@1`` is ``@2``
@@ -207,6 +207,13 @@ def is_table(path: str | Path) -> bool:
             return source.read(2) == b"\x1f\x8b"
     except (BadInput, OSError):
         return False
+
+
+def table_header(path: str | Path) -> dict[str, Any]:
+    """The header (a JSON object) of a gzip value table, the rows not read; :class:`BadInput` when
+    unreadable."""
+    with open_table(path) as (header, _):
+        return header
 
 
 def read_table(path: str | Path) -> tuple[dict[str, Any], list[str]]:

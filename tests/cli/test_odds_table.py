@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from conftest import PUZZLES, ROOT
 
+from stratagem import __version__
 from stratagem.cli.main import run
+from stratagem.core.provenance import file_sha256
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
@@ -41,6 +43,25 @@ def test_a_sure_win_is_exact_and_its_table_verifies(tmp_path: Path, capsys: pyte
     code, out, _ = cli(capsys, "verify", str(table), "--json")
     assert code == 0, out
     assert json.loads(out)["status"] == "certified"
+
+
+def test_the_table_says_what_made_it_and_verify_shows_it_unchecked(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The header's ``provenance`` names the code and the puzzle file (its digest); ``verify`` prints it as
+    the table states it, and its verdict is the same with the provenance forged."""
+    table = tmp_path / "solo-1.gz"
+    assert cli(capsys, "odds", CHALLENGE_0, "--deal", "solo-1", "--table", str(table), "--quiet")[0] == 0
+    head, rows = gzip.decompress(table.read_bytes()).split(b"\n", 1)
+    header = json.loads(head)
+    assert header["provenance"]["input"] == {"path": CHALLENGE_0, "sha256": file_sha256(CHALLENGE_0)}
+    assert header["provenance"]["stratagem"] == __version__
+    code, out, _ = cli(capsys, "verify", str(table))
+    assert code == 0 and "made by (as the record states it, not checked): stratagem " in out
+    header["provenance"] = {"stratagem": "0.0.0-forged", "git": None}
+    forged = tmp_path / "forged.gz"
+    forged.write_bytes(gzip.compress(json.dumps(header).encode() + b"\n" + rows))
+    code, out, _ = cli(capsys, "verify", str(forged))
+    assert code == 0 and "stratagem 0.0.0-forged" in out and "every claim certified" in out
 
 
 def test_the_table_is_the_same_bytes_wherever_and_whenever_it_is_written(
@@ -79,7 +100,7 @@ def test_verify_of_a_table_keeps_to_its_time_limit(tmp_path: Path, capsys: pytes
     monkeypatch.setattr(oddstable, "CLOCK_ROWS", 1)  # the clock looked at every row: this table is small
     code, out, _ = cli(capsys, "verify", str(table), "--time-limit", "1e-6")
     assert code == 3, out
-    lines = out.splitlines()
+    lines = [line for line in out.splitlines() if not line.startswith("made by ")]
     assert [line.split(" ", 1)[0] for line in lines[:3]] == ["unknown:"] * 3 and "certified:" not in out
     assert "ran out after 1 row was read, before any was checked" in lines[0]
 
