@@ -760,12 +760,14 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
         return result
 
     def frontier(state: HiddenState, low: int, high: int, best: int, weight: int, by: Solver) -> bool:
-        """Whether a state that is not a floor, its bounds and move ``source``'s, is a frontier row."""
+        """Whether a state that is not a floor is listed as a frontier row, by what ``source`` found for it."""
         if low < 0 and by is solver:
             return True
         return not is_value(state, low, high, best, weight) and low <= 0
 
     def is_value(state: HiddenState, low: int, high: int, best: int, weight: int) -> bool:
+        """Whether it is listed as a value row: the optimum's search bounded it below 1, or it is a chance
+        node or a move-less decision the policies valued above 0."""
         return high < weight or (state.phase == REVEAL and low > 0) or (low > 0 and best < 0)
 
     def cut_here(state: HiddenState) -> bool:
