@@ -56,9 +56,10 @@ no value's soundness, only how high the bound is.
 **The value table's walk.** :meth:`HiddenSolo.walk` lists what the searches established, from the start,
 as the rows of the certificate :func:`~stratagem.models.strato.hidden.exact.write_table` writes: the same
 recursion (moves, draws, the floor) over this search's table and the policies' searches, each state listed
-once under its key, each row handed to Python as a record of integers that Python turns into text. Its
-reference is the walk by the rules engine (``write_table(by_rules=True)``): the tests compare the two files
-byte for byte, and ``verify`` checks either with the rules alone.
+once under its key, each row handed to Python as a record of integers that Python turns into text. Below
+a policy row's move, a draw whose state would be a frontier row is not listed but named in the row as a
+cut draw (:data:`CUT_CARDS`). Its reference is the walk by the rules engine (``write_table(by_rules=True)``):
+the tests compare the two files byte for byte, and ``verify`` checks either with the rules alone.
 
 Moves come from :func:`~stratagem.models.strato.search.search_kernel.plays` (the compiled A*'s turn
 generator, held to the rules engine by ``tests/models/strato/test_compiled.py``) over a pile-less view
