@@ -8,7 +8,10 @@ gives, per challenge and player count, one :class:`Card`:
   limit stopped are counted **apart** as undecided, with the intervals proven for them (the guided policy's
   value below, the optimum's bound above); they are never folded into the distribution, which is therefore the
   distribution over the deals that finished (say so when some did not: the hard deals may be the ones
-  that did not finish).
+  that did not finish). What the undecided deals' records prove has a distribution of its own: their lower
+  ends and upper ends, each a bound on that deal's value, never a value. Over every deal of the card, the
+  mean win probability is proven within the mean of the exact values and lower ends and the mean of the
+  exact values and upper ends.
 - **teams** (2 to 4 players, and the agents that played the solo deals when the sweep had
   ``--solo-agents``): for each agent kind, the games it won over all the deals and shuffles, with
   the 95% Wilson interval of the pooled win rate (an estimate of the agents' win probability on a random
@@ -19,9 +22,11 @@ gives, per challenge and player count, one :class:`Card`:
   the puzzle's bytes, the player count and the seed; the card says how many deals it found there. They are
   not computed here: an open sweep is the command that computes them, with certificates, and a report
   runs no search.
-- **the hardest and the easiest deals**: solo by the exact value (undecided deals are not ranked), teams
-  by the best agent's per-deal win rate; ties broken by the longer open optimum (when known), then the
-  seed (deals the open sweep did not solve last). Each with the command that reproduces its record.
+- **the hardest and the easiest deals**: solo by the exact value, teams by the best agent's per-deal win
+  rate; ties broken by the longer open optimum (when known), then the seed (deals the open sweep did not
+  solve last). Undecided deals are not ranked among them: they are listed apart, by their proven lower
+  end, the lowest (the least that is proven: where hard deals may be, though their value may be high) and
+  the highest (proven easy, at least that often won). Each with the command that reproduces its record.
 
 Everything here is a function of the records: the same files give the same card, byte for byte.
 """
@@ -38,7 +43,8 @@ from stratagem.solvers.match import wilson_interval
 from stratagem.sweephidden import SOLO_METHOD, HiddenTask
 from stratagem.sweeprecords import best_records
 
-__all__ = ["CARD_FORMAT", "Card", "DifficultyReport", "difficulty", "reproduce_hidden", "value_text"]
+__all__ = ["CARD_FORMAT", "Card", "DifficultyReport", "difficulty", "end_text", "listed_deals", "reproduce_hidden",
+           "value_text"]
 
 #: The format of ``stratagem report --json`` on a hidden sweep.
 CARD_FORMAT = "stratagem/difficulty@1"
@@ -61,6 +67,26 @@ def reproduce_hidden(record: dict[str, Any]) -> str:
 
 def _bin(value: float) -> int:
     return 10 if value >= 1 else min(9, int(value * 10))
+
+
+def _histogram(values: Sequence[float]) -> list[int]:
+    """How many of ``values`` fall in each of :data:`BINS`."""
+    counts = [0] * len(BINS)
+    for value in values:
+        counts[_bin(value)] += 1
+    return counts
+
+
+def _low(record: dict[str, Any]) -> Fraction:
+    """A solo record's proven lower end: its exact value when solved, else its ``low`` (0 when it has none)."""
+    odds = record["odds"]
+    return Fraction(odds["value"] if record["status"] == "solved" else (odds.get("low") or 0))
+
+
+def _high(record: dict[str, Any]) -> Fraction:
+    """A solo record's proven upper end: its exact value when solved, else its ``high`` (1 when it has none)."""
+    odds = record["odds"]
+    return Fraction(odds["value"] if record["status"] == "solved" else (odds.get("high") or 1))
 
 
 def _quantiles(values: Sequence[float]) -> dict[str, float]:
@@ -90,35 +116,57 @@ class Card:
     open: dict[int, dict[str, Any]] = field(default_factory=dict)
     hardest: list[dict[str, Any]] = field(default_factory=list)
     easiest: list[dict[str, Any]] = field(default_factory=list)
+    #: Solo: the undecided deals with the lowest and the highest proven lower ends.
+    least_proven: list[dict[str, Any]] = field(default_factory=list)
+    most_proven: list[dict[str, Any]] = field(default_factory=list)
     #: When every ranked deal has the same value and open optimum: one of them (no deal is harder).
     alike: dict[str, Any] | None = None
 
     # -- solo
     def histogram(self) -> list[int]:
-        counts = [0] * len(BINS)
-        for record in self.exact:
-            counts[_bin(record["odds"]["float"])] += 1
-        return counts
+        return _histogram([record["odds"]["float"] for record in self.exact])
 
     def solo_summary(self) -> dict[str, Any]:
         values = [r["odds"]["float"] for r in self.exact]
         exact_mean = sum((Fraction(r["odds"]["value"]) for r in self.exact), Fraction(0))
         return {"deals": self.deals, "exact": len(self.exact), "undecided": len(self.undecided),
                 "undecided_interval": self.undecided_interval(),
-                "undecided_with_lower_bound": sum(1 for r in self.undecided if Fraction(r["odds"].get("low") or 0) > 0),
+                "undecided_with_lower_bound": sum(1 for r in self.undecided if _low(r) > 0),
                 "histogram": dict(zip(BINS, self.histogram(), strict=True)),
                 "quantiles": _quantiles(values) if values else None,
                 "mean_of_exact": float(exact_mean / len(self.exact)) if self.exact else None,
-                "certainly_won": sum(1 for v in values if v >= 1)}
+                "certainly_won": sum(1 for v in values if v >= 1),
+                "undecided_bounds": self.undecided_bounds(), "mean_proven": self.mean_proven()}
+
+    def undecided_bounds(self) -> dict[str, Any] | None:
+        """The undecided deals' proven ends, deal by deal: nearest-rank quantiles of the lower ends and of
+        the upper ends, the lower ends by tenths (``"1"`` apart) and both means. Each end bounds its own deal's
+        value; the quantiles are of bounds, never of values."""
+        if not self.undecided:
+            return None
+        lows = [float(_low(r)) for r in self.undecided]
+        highs = [float(_high(r)) for r in self.undecided]
+        return {"lower_quantiles": _quantiles(lows), "upper_quantiles": _quantiles(highs),
+                "lower_histogram": dict(zip(BINS, _histogram(lows), strict=True)),
+                "lower_mean": float(sum(map(_low, self.undecided), Fraction(0)) / len(self.undecided)),
+                "upper_mean": float(sum(map(_high, self.undecided), Fraction(0)) / len(self.undecided))}
+
+    def mean_proven(self) -> list[float] | None:
+        """The mean solo win probability over every deal of the card, as proven: each exact deal counts its
+        value, each undecided deal its lower end below and its upper end above."""
+        records = self.exact + self.undecided
+        if not records:
+            return None
+        low = sum((_low(r) for r in records), Fraction(0)) / len(records)
+        high = sum((_high(r) for r in records), Fraction(0)) / len(records)
+        return [float(low), float(high)]
 
     def undecided_interval(self) -> list[float] | None:
         """The undecided deals' proven intervals spanned: the least lower end and the greatest upper end
         (a record without them proved [0, 1])."""
         if not self.undecided:
             return None
-        lows = [Fraction(r["odds"].get("low") or 0) for r in self.undecided]
-        highs = [Fraction(r["odds"].get("high") or 1) for r in self.undecided]
-        return [float(min(lows)), float(max(highs))]
+        return [float(min(map(_low, self.undecided))), float(max(map(_high, self.undecided)))]
 
     # -- teams
     def team_summary(self) -> list[dict[str, Any]]:
@@ -184,6 +232,9 @@ class Card:
         out["open"] = self.open_summary()
         out["hardest"] = [_listed(self, r) for r in self.hardest]
         out["easiest"] = [_listed(self, r) for r in self.easiest]
+        if self.players == 1:
+            out["least_proven"] = [_listed(self, r) for r in self.least_proven]
+            out["most_proven"] = [_listed(self, r) for r in self.most_proven]
         out["all_alike"] = None if self.alike is None else _listed(self, self.alike)
         return out
 
@@ -193,6 +244,8 @@ def _listed(card: Card, record: dict[str, Any]) -> dict[str, Any]:
                            "open": card.open_text(int(record["seed"]))}
     if "odds" in record:
         out["win_probability"] = record["odds"]["value"]
+        if record["status"] != "solved":
+            out["proven"] = [str(_low(record)), str(_high(record))]
     else:
         out["wins"] = record["team"]["wins"]
         out["games"] = record["team"]["played"]
@@ -200,12 +253,19 @@ def _listed(card: Card, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def value_text(record: dict[str, Any], markdown: bool = True) -> str:
-    """A listed deal's value: the exact win probability, or the games won (the method in backticks for
-    markdown, plain for a page)."""
+    """A listed deal's value: the exact win probability, the interval proven for an undecided deal, or the
+    games won (the method in backticks for markdown, plain for a page)."""
     if "odds" in record:
+        if record["status"] != "solved":
+            return f"in [{end_text(_low(record))}, {end_text(_high(record))}]"
         return str(record["odds"]["value"])
     method = f"`{record['method']}`" if markdown else str(record["method"])
     return f"{record['team']['wins']} / {record['team']['played']} won ({method})"
+
+
+def end_text(end: Fraction | float) -> str:
+    """A proven end to four places (0 and 1 as they are)."""
+    return f"{float(end):g}" if end in (0, 1) else f"{float(end):.4f}"
 
 
 def _rate(record: dict[str, Any]) -> float:
@@ -231,8 +291,9 @@ class DifficultyReport:
     def markdown(self) -> str:
         lines = [f"# Difficulty cards: {self.source}", "",
                  "With the pile and the other hands hidden, as players meet the game (`stratagem sweep "
-                 "--information hidden`). Solo: the exact optimal win probability of each deal, deals whose "
-                 "search was stopped counted apart (their proven interval is [0, 1]). Teams: each agent kind's "
+                 "--information hidden`). Solo: the exact optimal win probability of each deal; deals whose "
+                 "search was stopped are counted apart, each with the interval proven for it (a policy's exact "
+                 "value below, the optimum's bound above). Teams: each agent kind's "
                  "wins over the deals' shuffles, 95% Wilson intervals (an estimate, not a proof). Open: the same "
                  "deals with every card known, "
                  + (f"from `{self.open_source}`." if self.open_source else "not given (`--open-results`)."), ""]
@@ -248,6 +309,35 @@ def _undecided_text(s: dict[str, Any]) -> str:
         return "stopped by the limit"
     return (f"stopped by the limit: proven within intervals spanning [{span[0]:.4f}, {span[1]:.4f}], "
             f"{s['undecided_with_lower_bound']} with a lower end above 0")
+
+
+def listed_deals(card: Card) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The card's lists of deals under their titles, in the order shown."""
+    return [("Hardest deals", card.hardest), ("Easiest deals", card.easiest),
+            ("Undecided deals with the lowest proven lower ends (the least proven; their values may still be high)",
+             card.least_proven),
+            ("Undecided deals with the highest proven lower ends (each won at least that often)", card.most_proven)]
+
+
+def _undecided_markdown(s: dict[str, Any]) -> list[str]:
+    """What the undecided deals' records prove: their ends' quantiles and lower ends by tenths, and the mean
+    over every deal of the card as proven."""
+    b = s["undecided_bounds"]
+    if b is None:
+        return []
+    low, high = s["mean_proven"]
+    lower, upper = b["lower_quantiles"], b["upper_quantiles"]
+    return [f"**Undecided deals, what is proven**: each undecided deal's win probability is at least its lower "
+            "end (the exact value of the guided policy, the states it gave up at counted as lost) and at most "
+            "its upper end. These are bounds on each deal, not values: the lower ends' mean is "
+            f"{b['lower_mean']:.4f}, the upper ends' {b['upper_mean']:.4f}.", "",
+            "| quantile | " + " | ".join(lower) + " |", "|---|" + "---:|" * len(lower),
+            "| lower end | " + " | ".join(end_text(v) for v in lower.values()) + " |",
+            "| upper end | " + " | ".join(end_text(v) for v in upper.values()) + " |", "",
+            "| lower end | " + " | ".join(BINS) + " |", "|---|" + "---:|" * len(BINS),
+            "| undecided deals | " + " | ".join(str(n) for n in b["lower_histogram"].values()) + " |", "",
+            f"**Mean solo win probability over the {s['deals']} deals**: proven within [{end_text(low)}, "
+            f"{end_text(high)}] (each exact deal its value, each undecided deal its ends).", ""]
 
 
 def _card_markdown(card: Card) -> list[str]:
@@ -269,6 +359,7 @@ def _card_markdown(card: Card) -> list[str]:
         lines += ["| win probability | " + " | ".join(BINS) + " | undecided |",
                   "|---|" + "---:|" * (len(BINS) + 1),
                   "| deals | " + " | ".join(str(n) for n in card.histogram()) + f" | {s['undecided']} |", ""]
+        lines += _undecided_markdown(s)
         if card.teams:
             lines += ["**Agents playing the solo deals** (`--solo-agents`): each agent kind's wins, 95% Wilson "
                       "intervals -- what a player of that kind achieves, an estimate, not a bound.", ""]
@@ -305,10 +396,10 @@ def _card_markdown(card: Card) -> list[str]:
         lines += [f"**Hardest and easiest deals**: none; every ranked deal has the same value "
                   f"({value_text(r)}) and open optimum ({card.open_text(int(r['seed']))}). One of them: "
                   f"`{reproduce_hidden(r)}`", ""]
-    for title, listed in (("Hardest", card.hardest), ("Easiest", card.easiest)):
+    for title, listed in listed_deals(card):
         if not listed:
             continue
-        lines += [f"**{title} deals**", "", "| seed | " + ("win probability" if card.players == 1 else "wins / games")
+        lines += [f"**{title}**", "", "| seed | " + ("win probability" if card.players == 1 else "wins / games")
                   + " | open optimum | reproduce |", "|---:|---|---|---|"]
         for r in listed:
             value = value_text(r)
@@ -362,6 +453,13 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
             card.hardest = hard[:listed]
             chosen = {int(r["seed"]) for r in card.hardest}
             card.easiest = [r for r in easy if int(r["seed"]) not in chosen][:listed]  # no deal in both lists
+        if card.undecided:
+            least = sorted(card.undecided, key=lambda r: (_low(r), known(r)[0], -known(r)[1], int(r["seed"])))
+            listed = min(LISTED, max(1, len(least) // 2))
+            card.least_proven = least[:listed]
+            chosen = {int(r["seed"]) for r in card.least_proven}
+            most = sorted(card.undecided, key=lambda r: (-_low(r), known(r), int(r["seed"])))
+            card.most_proven = [r for r in most if int(r["seed"]) not in chosen][:listed]
     cards = [groups[g] for g in sorted(groups, key=lambda g: (g[0], g[2], g[1]))]
     return DifficultyReport(source, open_source, len(records), cards)
 

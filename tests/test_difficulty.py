@@ -19,9 +19,10 @@ SHA = "ab" * 32
 PUZZLE = "puzzles/strato/challenge-1.toml"
 
 
-def solo(seed: int, value: str | None, time_limit: float = 2.0) -> dict[str, Any]:
+def solo(seed: int, value: str | None, time_limit: float = 2.0, low: str = "0", high: str = "1") -> dict[str, Any]:
+    """A solo record: exact ``value``, or (``None``) stopped with the interval [``low``, ``high``] proven."""
     odds = ({"value": value, "low": value, "high": value, "float": float(eval(value))} if value is not None
-            else {"value": None, "low": "0", "high": "1", "float": None})
+            else {"value": None, "low": low, "high": high, "float": None})
     return {"format": "stratagem/sweep@1", "game": "strato", "information": "hidden", "puzzle": PUZZLE,
             "puzzle_sha256": SHA, "challenge": "Challenge 1", "players": 1, "seed": seed, "method": "hidden:odds",
             "time_limit": time_limit, "status": "solved" if value is not None else "unknown", "odds": odds,
@@ -65,6 +66,50 @@ def test_the_solo_card_keeps_undecided_deals_apart() -> None:
     assert [r["seed"] for r in solo_card.easiest] == [0, 5]
     o = solo_card.open_summary()
     assert o is not None and (o["deals"], o["solvable"], o["certified"]) == (5, 5, 5)
+
+
+def test_what_the_undecided_deals_prove_is_shown_as_bounds_never_as_values(tmp_path: Path) -> None:
+    """Undecided deals keep their own distribution of proven ends (quantiles, lower ends by tenths, means),
+    the card's mean is proven within the exact values and the ends, and the undecided deals are listed by
+    their proven lower end (lowest and highest, no deal in both), each with its interval and command."""
+    records = ([solo(0, "1"), solo(1, "1/2")]
+               + [solo(s, None, low=lo, high=hi) for s, lo, hi in
+                  [(2, "0", "1"), (3, "1/4", "1"), (4, "3/5", "9/10"), (5, "7/20", "1"), (6, "1/10", "1")]]
+               + [solo(3, None, low="3/10")])  # a retry proving more: the latest counts
+    [card] = difficulty(records, "r.jsonl").cards
+    s = card.solo_summary()
+    b = s["undecided_bounds"]
+    assert (s["exact"], s["undecided"]) == (2, 5)
+    assert b["lower_quantiles"] == {"0": 0.0, "0.1": 0.0, "0.25": 0.1, "0.5": 0.3, "0.75": 0.35, "0.9": 0.6,
+                                    "1": 0.6}
+    assert b["upper_quantiles"]["0"] == 0.9 and b["upper_quantiles"]["0.25"] == 1.0
+    assert b["lower_histogram"]["0.0-0.1"] == 1 and b["lower_histogram"]["0.1-0.2"] == 1
+    assert b["lower_histogram"]["0.3-0.4"] == 2 and b["lower_histogram"]["0.6-0.7"] == 1
+    assert sum(b["lower_histogram"].values()) == 5
+    assert b["lower_mean"] == pytest.approx((0 + 0.3 + 0.6 + 0.35 + 0.1) / 5)
+    assert b["upper_mean"] == pytest.approx((1 + 1 + 0.9 + 1 + 1) / 5)
+    assert s["mean_proven"] == [pytest.approx((1 + 0.5 + 1.35) / 7), pytest.approx((1.5 + 4.9) / 7)]
+    assert sum(s["histogram"].values()) == 2  # the exact distribution holds the exact deals only
+    assert [r["seed"] for r in card.least_proven] == [2, 6]
+    assert [r["seed"] for r in card.most_proven] == [4, 5]
+    listed = card.to_json()["most_proven"][0]
+    assert listed["proven"] == ["3/5", "9/10"] and listed["win_probability"] is None
+    assert listed["command"].startswith("stratagem sweep") and "--seeds 4..4" in listed["command"]
+    assert [r["seed"] for r in card.hardest] == [1] and [r["seed"] for r in card.easiest] == [0]
+    results = tmp_path / "r.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert run(["report", str(results), "--html", "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "| lower end | 0 | 0 | 0.1000 | 0.3000 | 0.3500 | 0.6000 | 0.6000 |" in text
+    assert "| undecided deals | 1 | 1 | 0 | 2 | 0 | 0 | 1 | 0 | 0 | 0 | 0 |" in text
+    assert "proven within [0.4071, 0.9143]" in text and "| 4 | in [0.6000, 0.9000] |" in text
+    assert "their proven interval is [0, 1]" not in text
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "undecided deals by proven lower end" in page and "in [0.6000, 0.9000]" in page
+    assert "proven within [0.4071, 0.9143]" in page
+    alone = difficulty([solo(0, "1"), solo(1, "1/2")], "r.jsonl").cards[0]
+    assert alone.solo_summary()["undecided_bounds"] is None and alone.least_proven == []
+    assert "what is proven" not in difficulty([solo(0, "1")], "r.jsonl").markdown()
 
 
 def test_the_team_card_pools_games_with_a_wilson_interval() -> None:

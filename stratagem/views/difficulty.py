@@ -1,15 +1,17 @@
 """A hidden sweep's difficulty cards (:class:`~stratagem.difficulty.DifficultyReport`) as one self-contained
 HTML page: per challenge and player count, the solo win probability's histogram in SVG (undecided deals
-as a grey bar of their own, never mixed into the distribution), the quantiles, the teams' win rates with
-their intervals, the open-information optimum beside them, and the hardest and easiest deals with the
-command that reproduces each. Deterministic: the same records give the same bytes.
+as a grey bar of their own, never mixed into the distribution), the quantiles, what the undecided deals'
+records prove (their lower ends in a grey chart of their own: bounds, not values), the teams' win rates
+with their intervals, the open-information optimum beside them, and the hardest and easiest deals (and
+the undecided ones with the lowest and highest proven lower ends) with the command that reproduces each.
+Deterministic: the same records give the same bytes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from stratagem.difficulty import BINS, Card, DifficultyReport, reproduce_hidden, value_text
+from stratagem.difficulty import BINS, Card, DifficultyReport, end_text, listed_deals, reproduce_hidden, value_text
 from stratagem.views.charts import bars
 from stratagem.views.page import document, esc, table
 
@@ -41,6 +43,30 @@ def _solo(card: Card) -> str:
         quantiles = s["quantiles"]
         text += table(["quantile", *quantiles], [["win probability", *(f"{v:.4f}" for v in quantiles.values())]],
                       numeric=set(range(1, len(quantiles) + 1)), sortable=False)
+    return chart + text + _proven(card, s)
+
+
+def _proven(card: Card, s: dict[str, Any]) -> str:
+    """What the undecided deals' records prove: their lower ends by tenths (a chart of bounds, not values),
+    the ends' quantiles, and the mean over every deal as proven."""
+    b = s["undecided_bounds"]
+    if b is None:
+        return ""
+    counts = list(b["lower_histogram"].values())
+    chart = bars(f"{card.challenge}, solo: undecided deals by proven lower end", list(BINS),
+                 [("undecided deals", UNDECIDED, [float(n) for n in counts])],
+                 notes=[[str(n) if n else "" for n in counts]], y_label="deals", width=620)
+    low, high = s["mean_proven"]
+    text = ("<p><b>Undecided deals, what is proven</b>: each undecided deal's win probability is at least its "
+            "lower end (the exact value of the guided policy, the states it gave up at counted as lost) and at "
+            "most its upper end. These are bounds on each deal, not values: the lower ends' mean is "
+            f"{b['lower_mean']:.4f}, the upper ends' {b['upper_mean']:.4f}.</p>")
+    lower, upper = b["lower_quantiles"], b["upper_quantiles"]
+    text += table(["quantile", *lower], [["lower end", *(end_text(v) for v in lower.values())],
+                                         ["upper end", *(end_text(v) for v in upper.values())]],
+                  numeric=set(range(1, len(lower) + 1)), sortable=False)
+    text += (f"<p><b>Mean solo win probability over the {s['deals']} deals</b>: proven within "
+             f"[{end_text(low)}, {end_text(high)}] (each exact deal its value, each undecided deal its ends).</p>")
     return chart + text
 
 
@@ -110,8 +136,10 @@ def difficulty_page(report: DifficultyReport) -> str:
                      f"({esc(value_text(r, markdown=False))}) and open optimum "
                      f"({esc(card.open_text(int(r['seed'])))}). One of them: "
                      f"{_code(reproduce_hidden(r))}</p>")
-        body += "<div class=\"grid2\"><div>" + _listed(card, "Hardest deals", card.hardest) + "</div><div>"
-        body += _listed(card, "Easiest deals", card.easiest) + "</div></div>"
+        lists = listed_deals(card)
+        for at in range(0, len(lists), 2):
+            body += "<div class=\"grid2\">" + "".join(f"<div>{_listed(card, *pair)}</div>" for pair in lists[at:at + 2])
+            body += "</div>"
         parts.append(f"<section class=\"card\"><h2>{esc(card.challenge)}, {esc(who)}</h2>{body}</section>")
     return document("Difficulty cards", "\n".join(parts))
 
