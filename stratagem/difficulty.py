@@ -43,8 +43,8 @@ from stratagem.solvers.match import wilson_interval
 from stratagem.sweephidden import SOLO_METHOD, HiddenTask
 from stratagem.sweeprecords import best_records
 
-__all__ = ["CARD_FORMAT", "Card", "DifficultyReport", "difficulty", "end_text", "listed_deals", "reproduce_hidden",
-           "value_text"]
+__all__ = ["CARD_FORMAT", "Card", "DifficultyReport", "agent_groups", "difficulty", "end_text", "listed_deals",
+           "reproduce_hidden", "value_text"]
 
 #: The format of ``stratagem report --json`` on a hidden sweep.
 CARD_FORMAT = "stratagem/difficulty@1"
@@ -184,8 +184,24 @@ class Card:
                         "deals_never_won": sum(1 for v in per_deal if v == 0),
                         "deals_always_won": sum(1 for v in per_deal if v == 1),
                         "cpu_seconds": round(cpu, 1), "cpu_seconds_per_turn": round(cpu / turns, 4) if turns else None,
-                        "by_open_optimum": self.by_open_optimum(records)})
+                        "by_open_optimum": self.by_open_optimum(records)}
+                       | ({"by_proven_lower_end": self.by_proven_lower_end(records)} if self.players == 1 else {}))
         return out
+
+    def by_proven_lower_end(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+        """Solo: an agent's games and wins grouped by the deal's proven lower end in tenths (the exact value
+        where the search finished; ``"-"``: no odds record): whether what is proven tracks what a player of
+        that kind achieves."""
+        lows = {int(r["seed"]): float(_low(r)) for r in self.exact + self.undecided}
+        groups: dict[str, dict[str, int]] = {}
+        for r in records:
+            low = lows.get(int(r["seed"]))
+            group = groups.setdefault("-" if low is None else BINS[_bin(low)], {"deals": 0, "games": 0, "wins": 0})
+            group["deals"] += 1
+            group["games"] += int(r["team"]["played"])
+            group["wins"] += int(r["team"]["wins"])
+        order = [*BINS, "-"]
+        return {k: groups[k] for k in sorted(groups, key=order.index)}
 
     def by_open_optimum(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """Games and wins grouped by the deal's open-information optimum (turns; ``"-"``: not solved in the
@@ -311,6 +327,20 @@ def _undecided_text(s: dict[str, Any]) -> str:
             f"{s['undecided_with_lower_bound']} with a lower end above 0")
 
 
+def agent_groups(card: Card, summary: dict[str, Any]) -> list[tuple[str, str, dict[str, dict[str, int]]]]:
+    """An agent's games grouped as the card shows them: (title, the groups' heading, the groups) by the deal's
+    open optimum (with an open sweep) and, solo, by the deal's proven lower end (with odds records)."""
+    out = []
+    if card.open and summary["by_open_optimum"]:
+        out.append(("by the deal's open optimum (turns)", "open optimum", summary["by_open_optimum"]))
+    if card.exact or card.undecided:
+        groups = summary.get("by_proven_lower_end")
+        if groups:
+            out.append(("by the deal's proven win probability (its lower end, or its exact value)",
+                        "proven at least", groups))
+    return out
+
+
 def listed_deals(card: Card) -> list[tuple[str, list[dict[str, Any]]]]:
     """The card's lists of deals under their titles, in the order shown."""
     return [("Hardest deals", card.hardest), ("Easiest deals", card.easiest),
@@ -374,14 +404,12 @@ def _card_markdown(card: Card) -> list[str]:
                          f"{t['deals_never_won']} | {t['deals_always_won']} | {t['cut_short']} | {per_turn} |")
         lines.append("")
         for t in card.team_summary():
-            groups = t["by_open_optimum"]
-            if not card.open or not groups:
-                continue
-            lines += [f"`{t['agent']}` by the deal's open optimum (turns):", "",
-                      "| open optimum | " + " | ".join(groups) + " |", "|---|" + "---:|" * len(groups),
-                      "| deals | " + " | ".join(str(g["deals"]) for g in groups.values()) + " |",
-                      "| won / games | " + " | ".join(f"{g['wins']} / {g['games']}" for g in groups.values()) + " |",
-                      ""]
+            for title, head, groups in agent_groups(card, t):
+                lines += [f"`{t['agent']}` {title}:", "",
+                          f"| {head} | " + " | ".join(groups) + " |", "|---|" + "---:|" * len(groups),
+                          "| deals | " + " | ".join(str(g["deals"]) for g in groups.values()) + " |",
+                          "| won / games | " + " | ".join(f"{g['wins']} / {g['games']}" for g in groups.values())
+                          + " |", ""]
     o = card.open_summary()
     if o is None:
         lines += ["**Open information**: not given.", ""]

@@ -149,6 +149,29 @@ def test_a_solo_card_shows_the_agents_that_played_its_deals_beside_the_odds(tmp_
     assert "teams" not in plain.to_json()
 
 
+def test_a_solo_agents_games_are_grouped_by_the_deals_proven_win_probability(tmp_path: Path) -> None:
+    """Solo, an agent's games are also grouped by the deal's proven lower end in tenths (its exact value where
+    the search finished), deals without odds apart; team cards have no such grouping."""
+    records = ([solo(0, "1"), solo(1, "1/2"), solo(2, None, low="11/20"), solo(3, None, low="1/20")]
+               + [team(s, "guided", w, 2, players=1) for s, w in [(0, 2), (1, 1), (2, 0), (3, 1), (9, 2)]]
+               + [team(s, "guided", w, 2) for s, w in [(0, 2), (1, 1)]])
+    report = difficulty(records, "r.jsonl")
+    [row] = [c for c in report.cards if c.players == 1][0].team_summary()
+    assert row["by_proven_lower_end"] == {"0.0-0.1": {"deals": 1, "games": 2, "wins": 1},
+                                          "0.5-0.6": {"deals": 2, "games": 4, "wins": 1},
+                                          "1": {"deals": 1, "games": 2, "wins": 2},
+                                          "-": {"deals": 1, "games": 2, "wins": 2}}
+    [pair] = [c for c in report.cards if c.players == 2][0].team_summary()
+    assert "by_proven_lower_end" not in pair
+    text = report.markdown()
+    assert "| proven at least | 0.0-0.1 | 0.5-0.6 | 1 | - |" in text
+    assert "| won / games | 1 / 2 | 1 / 4 | 2 / 2 | 2 / 2 |" in text
+    results = tmp_path / "r.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert run(["report", str(results), "--html", "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert "proven at least" in (tmp_path / "out" / "report.html").read_text()
+
+
 def test_text_json_and_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     results, opened = tmp_path / "r.jsonl", tmp_path / "o.jsonl"
     results.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))

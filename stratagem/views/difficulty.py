@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from stratagem.difficulty import BINS, Card, DifficultyReport, end_text, listed_deals, reproduce_hidden, value_text
+from stratagem.difficulty import (
+    BINS,
+    Card,
+    DifficultyReport,
+    agent_groups,
+    end_text,
+    listed_deals,
+    reproduce_hidden,
+    value_text,
+)
 from stratagem.views.charts import bars
 from stratagem.views.page import document, esc, table
 
@@ -81,14 +90,12 @@ def _teams(card: Card) -> str:
     out = table(["agent", "deals", "games", "wins", "win rate [95% CI]", "deals never won", "deals always won",
                  "cut short", "CPU s per turn"], rows, numeric={1, 2, 3, 5, 6, 7, 8})
     for t in card.team_summary():
-        groups = t["by_open_optimum"]
-        if not card.open or not groups:
-            continue
-        out += f"<p class=\"muted\">{_code(t['agent'])} by the deal's open optimum (turns):</p>"
-        out += table(["open optimum", *(esc(k) for k in groups)],
-                     [["deals", *(str(g["deals"]) for g in groups.values())],
-                      ["won / games", *(f"{g['wins']} / {g['games']}" for g in groups.values())]],
-                     numeric=set(range(1, len(groups) + 1)), sortable=False)
+        for title, head, groups in agent_groups(card, t):
+            out += f"<p class=\"muted\">{_code(t['agent'])} {esc(title)}:</p>"
+            out += table([head, *(esc(k) for k in groups)],
+                         [["deals", *(str(g["deals"]) for g in groups.values())],
+                          ["won / games", *(f"{g['wins']} / {g['games']}" for g in groups.values())]],
+                         numeric=set(range(1, len(groups) + 1)), sortable=False)
     return out
 
 
