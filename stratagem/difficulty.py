@@ -44,7 +44,7 @@ from stratagem.sweephidden import SOLO_METHOD, HiddenTask
 from stratagem.sweeprecords import best_records
 
 __all__ = ["CARD_FORMAT", "Card", "DifficultyReport", "agent_groups", "difficulty", "end_text", "listed_deals",
-           "reproduce_hidden", "value_text"]
+           "mean_note", "proven_note", "reproduce_hidden", "undecided_text", "value_text"]
 
 #: The format of ``stratagem report --json`` on a hidden sweep.
 CARD_FORMAT = "stratagem/difficulty@1"
@@ -318,7 +318,7 @@ class DifficultyReport:
         return "\n".join(lines) + "\n"
 
 
-def _undecided_text(s: dict[str, Any]) -> str:
+def undecided_text(s: dict[str, Any]) -> str:
     """What the undecided deals' records prove, in words."""
     span = s["undecided_interval"]
     if not span:
@@ -357,17 +357,27 @@ def _undecided_markdown(s: dict[str, Any]) -> list[str]:
         return []
     low, high = s["mean_proven"]
     lower, upper = b["lower_quantiles"], b["upper_quantiles"]
-    return [f"**Undecided deals, what is proven**: each undecided deal's win probability is at least its lower "
-            "end (the exact value of the guided policy, the states it gave up at counted as lost) and at most "
-            "its upper end. These are bounds on each deal, not values: the lower ends' mean is "
-            f"{b['lower_mean']:.4f}, the upper ends' {b['upper_mean']:.4f}.", "",
+    return [f"**Undecided deals, what is proven**: {proven_note(b)}", "",
             "| quantile | " + " | ".join(lower) + " |", "|---|" + "---:|" * len(lower),
             "| lower end | " + " | ".join(end_text(v) for v in lower.values()) + " |",
             "| upper end | " + " | ".join(end_text(v) for v in upper.values()) + " |", "",
             "| lower end | " + " | ".join(BINS) + " |", "|---|" + "---:|" * len(BINS),
             "| undecided deals | " + " | ".join(str(n) for n in b["lower_histogram"].values()) + " |", "",
-            f"**Mean solo win probability over the {s['deals']} deals**: proven within [{end_text(low)}, "
-            f"{end_text(high)}] (each exact deal its value, each undecided deal its ends).", ""]
+            f"**Mean solo win probability over the {s['deals']} deals**: {mean_note(low, high)}", ""]
+
+
+def proven_note(bounds: dict[str, Any]) -> str:
+    """What an undecided deal's ends mean, with their means (``bounds``: :meth:`Card.undecided_bounds`)."""
+    return ("each undecided deal's win probability is at least its lower end (a policy's exact value, the "
+            "states it gave up at counted as lost) and at most its upper end (the optimum's bound). These are "
+            f"bounds on each deal, not values: the lower ends' mean is {bounds['lower_mean']:.4f}, the upper "
+            f"ends' {bounds['upper_mean']:.4f}.")
+
+
+def mean_note(low: float, high: float) -> str:
+    """The card's mean win probability as proven (:meth:`Card.mean_proven`), in words."""
+    return (f"proven within [{end_text(low)}, {end_text(high)}] (each exact deal its value, each undecided deal "
+            "its ends).")
 
 
 def _card_markdown(card: Card) -> list[str]:
@@ -376,7 +386,7 @@ def _card_markdown(card: Card) -> list[str]:
     if card.players == 1:
         s = card.solo_summary()
         lines.append(f"**Exact solo win probability**: {s['exact']} deal(s) exact, {s['undecided']} undecided "
-                     f"({_undecided_text(s)}, shown apart)"
+                     f"({undecided_text(s)}, shown apart)"
                      + (f"; the exact values' mean {s['mean_of_exact']:.4f}, {s['certainly_won']} won with "
                         "certainty" if s["exact"] else "") + ".")
         if s["exact"] and s["undecided"]:

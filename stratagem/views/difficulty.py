@@ -18,7 +18,10 @@ from stratagem.difficulty import (
     agent_groups,
     end_text,
     listed_deals,
+    mean_note,
+    proven_note,
     reproduce_hidden,
+    undecided_text,
     value_text,
 )
 from stratagem.views.charts import bars
@@ -38,11 +41,8 @@ def _solo(card: Card) -> str:
     chart = bars(f"{card.challenge}, solo: deals by exact win probability", labels,
                  [("deals", EXACT, [float(n) for n in counts])], notes=[[str(n) if n else "" for n in counts]],
                  colours=[EXACT] * len(BINS) + [UNDECIDED], y_label="deals", width=620)
-    span = s["undecided_interval"]
-    proven = (f"proven within intervals spanning [{span[0]:.4f}, {span[1]:.4f}], {s['undecided_with_lower_bound']} "
-              "with a lower end above 0" if span else "none")
-    text = (f"<p><b>{s['exact']}</b> deal(s) exact, <b>{s['undecided']}</b> undecided (stopped by the limit: "
-            f"{proven}; the grey bar)")
+    text = (f"<p><b>{s['exact']}</b> deal(s) exact, <b>{s['undecided']}</b> undecided ({esc(undecided_text(s))}; "
+            "the grey bar)")
     if s["exact"]:
         text += f"; the exact values' mean {s['mean_of_exact']:.4f}, {s['certainly_won']} won with certainty"
     text += ".</p>"
@@ -66,16 +66,12 @@ def _proven(card: Card, s: dict[str, Any]) -> str:
                  [("undecided deals", UNDECIDED, [float(n) for n in counts])],
                  notes=[[str(n) if n else "" for n in counts]], y_label="deals", width=620)
     low, high = s["mean_proven"]
-    text = ("<p><b>Undecided deals, what is proven</b>: each undecided deal's win probability is at least its "
-            "lower end (the exact value of the guided policy, the states it gave up at counted as lost) and at "
-            "most its upper end. These are bounds on each deal, not values: the lower ends' mean is "
-            f"{b['lower_mean']:.4f}, the upper ends' {b['upper_mean']:.4f}.</p>")
+    text = f"<p><b>Undecided deals, what is proven</b>: {esc(proven_note(b))}</p>"
     lower, upper = b["lower_quantiles"], b["upper_quantiles"]
     text += table(["quantile", *lower], [["lower end", *(end_text(v) for v in lower.values())],
                                          ["upper end", *(end_text(v) for v in upper.values())]],
                   numeric=set(range(1, len(lower) + 1)), sortable=False)
-    text += (f"<p><b>Mean solo win probability over the {s['deals']} deals</b>: proven within "
-             f"[{end_text(low)}, {end_text(high)}] (each exact deal its value, each undecided deal its ends).</p>")
+    text += f"<p><b>Mean solo win probability over the {s['deals']} deals</b>: {esc(mean_note(low, high))}</p>"
     return chart + text
 
 
