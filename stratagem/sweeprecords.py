@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -57,16 +58,28 @@ def outcome_rank(record: dict[str, Any]) -> int:
     return 1 if record.get("best_length") is not None else 0
 
 
+def proven_floor(record: dict[str, Any]) -> Fraction:
+    """The lower end an undecided hidden-pile odds record proves (0 for any other record): of two such
+    records of one deal, the one that proves more is the better established."""
+    odds = record.get("odds")
+    if record.get("status") == "unknown" and isinstance(odds, dict):
+        return Fraction(odds.get("low") or 0)
+    return Fraction(0)
+
+
 def best_records(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """One record per key: the best-established one (:func:`outcome_rank`), the latest among equals.
+    """One record per key: the best-established one (:func:`outcome_rank`, then for undecided odds the
+    higher proven lower end, :func:`proven_floor`), the latest among equals.
 
     Not simply the latest: a retry on a busier machine, or with a shorter limit, may stop where an
-    earlier run decided the deal, and what was proven stays proven; a certificate outranks a search.
-    Among equally established records the latest counts (a retry with a longer limit comes later)."""
+    earlier run decided the deal, or prove less than it did, and what was proven stays proven; a
+    certificate outranks a search. Among equally established records the latest counts (a retry with a
+    longer limit comes later)."""
     best: dict[str, dict[str, Any]] = {}
     for record in records:
         key = record_key(record)
-        if key not in best or outcome_rank(record) >= outcome_rank(best[key]):
+        if key not in best or ((outcome_rank(record), proven_floor(record))
+                               >= (outcome_rank(best[key]), proven_floor(best[key]))):
             best[key] = record
     return best
 

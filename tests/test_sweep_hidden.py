@@ -150,6 +150,26 @@ def test_resume_and_retry_never_count_a_deal_twice(tmp_path: Path) -> None:
     assert [r["retry"] for r in records if r["method"] == SOLO_METHOD] == [None, "unknown"]
 
 
+def test_of_two_undecided_odds_records_the_one_that_proves_more_counts() -> None:
+    """A retry that proves a lower floor (a busier machine, a shorter limit) does not hide what an earlier
+    run proved; among equal floors the latest counts, and an exact value outranks any interval."""
+    def solo(low: str | None, status: str = "unknown", value: str | None = None) -> dict[str, Any]:
+        return {"puzzle_sha256": "ab" * 32, "players": 1, "seed": 0, "method": SOLO_METHOD, "status": status,
+                "odds": {"value": value, "low": low, "high": "1"}}
+
+    more, less, same, exact = solo("1/2"), solo("1/3"), solo("1/2"), solo("2/3", "solved", "2/3")
+    [kept] = best_records([more, less]).values()
+    assert kept is more
+    [kept] = best_records([less, more]).values()
+    assert kept is more
+    [kept] = best_records([more, same]).values()
+    assert kept is same
+    [kept] = best_records([more, exact, less]).values()
+    assert kept is exact
+    [kept] = best_records([solo(None), solo("0")]).values()
+    assert kept["odds"]["low"] == "0"
+
+
 def test_settings_are_checked_per_puzzle_and_method(tmp_path: Path) -> None:
     out = tmp_path / "hidden.jsonl"
     run_into(out, plan_hidden([CHALLENGE_0], [4], [2], ["greedy"], shuffles=2, time_limit=60))
