@@ -34,7 +34,7 @@ Everything here is a function of the records: the same files give the same card,
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -482,24 +482,26 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
                 return 0, int(found["length"])
             return 1, 0
 
-        hard = sorted(ranked, key=lambda r: (_rate(r), known(r)[0], -known(r)[1], int(r["seed"])))
-        easy = sorted(ranked, key=lambda r: (-_rate(r), known(r), int(r["seed"])))
+        lowest, highest = _both_ends(ranked, _rate, known)
         if len({(_rate(r), known(r)) for r in ranked}) == 1:
-            card.alike = hard[0]
+            card.alike = lowest[0]
         else:
-            listed = min(LISTED, max(1, len(ranked) // 2))
-            card.hardest = hard[:listed]
-            chosen = {int(r["seed"]) for r in card.hardest}
-            card.easiest = [r for r in easy if int(r["seed"]) not in chosen][:listed]  # no deal in both lists
-        if card.undecided:
-            least = sorted(card.undecided, key=lambda r: (_low(r), known(r)[0], -known(r)[1], int(r["seed"])))
-            listed = min(LISTED, max(1, len(least) // 2))
-            card.least_proven = least[:listed]
-            chosen = {int(r["seed"]) for r in card.least_proven}
-            most = sorted(card.undecided, key=lambda r: (-_low(r), known(r), int(r["seed"])))
-            card.most_proven = [r for r in most if int(r["seed"]) not in chosen][:listed]
+            card.hardest, card.easiest = lowest, highest
+        card.least_proven, card.most_proven = _both_ends(card.undecided, _low, known)
     cards = [groups[g] for g in sorted(groups, key=lambda g: (g[0], g[2], g[1]))]
     return DifficultyReport(source, open_source, len(records), cards)
+
+
+def _both_ends(records: list[dict[str, Any]], score: Callable[[dict[str, Any]], Any],
+               known: Callable[[dict[str, Any]], tuple[int, int]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The records of the lowest and of the highest ``score``, at most :data:`LISTED` each and half of them,
+    no record in both. Ties go to a deal the open sweep solved (``known``): among the lowest the longer open
+    optimum first, among the highest the shorter; then the seed."""
+    low = sorted(records, key=lambda r: (score(r), known(r)[0], -known(r)[1], int(r["seed"])))
+    high = sorted(records, key=lambda r: (-score(r), known(r), int(r["seed"])))
+    listed = min(LISTED, max(1, len(records) // 2))
+    chosen = {int(r["seed"]) for r in low[:listed]}
+    return low[:listed], [r for r in high if int(r["seed"]) not in chosen][:listed]
 
 
 def _best_agent_records(card: Card) -> list[dict[str, Any]]:
