@@ -22,7 +22,8 @@ last line (a crash of the machine mid-write) is dropped when the file is next op
 
 Settings: a results file is one experiment, made with one time limit. A run that would add new deals
 with a different limit than the records already there is refused (:class:`SettingsMismatch`) unless
-told (``force_settings``); retrying (``retry_unknown``, ``retry_uncertified``) may use any limit, and
+told (``force_settings``); retrying (``retry_unknown``, ``retry_uncertified``, ``more_shuffles``) may use
+any limit (and any number of shuffles), and
 marks its records ``"retry"`` so that they are not taken for the file's settings. Every record carries
 its provenance (:mod:`stratagem.core.provenance`): the code that made it.
 
@@ -65,6 +66,7 @@ from stratagem.sweeprecords import (
     SettingsMismatch,
     best_records,
     dumps_line,
+    games_played,
     outcome_rank,
     parse_record,
     read_results,
@@ -79,6 +81,7 @@ MAX_TASKS = 10_000_000
 #: Why a record was made by a retry (its ``"retry"`` field; ``None`` for a first run).
 RETRY_UNKNOWN = "unknown"
 RETRY_UNCERTIFIED = "uncertified"
+RETRY_SHUFFLES = "shuffles"
 
 
 @dataclass(frozen=True)
@@ -337,10 +340,13 @@ OnRecord = Callable[[dict[str, Any], Tally], None]
 
 
 def to_run(tasks: Sequence[AnyTask], results: ResultsFile, *, retry_unknown: bool = False,
-           retry_uncertified: bool = False, force_settings: bool = False) -> list[AnyTask]:
+           retry_uncertified: bool = False, more_shuffles: bool = False,
+           force_settings: bool = False) -> list[AnyTask]:
     """The tasks a sweep runs: those ``results`` holds no record of, and those it retries (each marked
-    with why, its ``retry``). :class:`SettingsMismatch` when new deals would get another time limit than
-    the file's first-run records, unless ``force_settings``."""
+    with why, its ``retry``): with ``more_shuffles``, also the agent tasks of a hidden sweep whose best
+    record played fewer games than the task's ``shuffles`` (the retry plays all of them).
+    :class:`SettingsMismatch` when new deals would get another time limit than the file's first-run
+    records, unless ``force_settings``."""
     held = {record_key(r) for r in results.records}
     done = results.done(retry_unknown, retry_uncertified)
     best = best_records(results.records)
@@ -351,6 +357,9 @@ def to_run(tasks: Sequence[AnyTask], results: ResultsFile, *, retry_unknown: boo
         elif task.key not in done:
             why = RETRY_UNKNOWN if best[task.key].get("status") == "unknown" else RETRY_UNCERTIFIED
             out.append(dataclasses.replace(task, retry=why))
+        elif (more_shuffles and isinstance(task, HiddenTask) and task.agent is not None
+              and games_played(best[task.key]) < task.shuffles):
+            out.append(dataclasses.replace(task, retry=RETRY_SHUFFLES))
     new = [t for t in out if t.retry is None]
     if any(isinstance(t, HiddenTask) for t in tasks):
         if not force_settings:
@@ -378,7 +387,7 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
           scheduler: str | None = None, on_record: OnRecord | None = None,
           on_failure: Callable[[AnyTask, str], None] | None = None,
           connect_timeout: float = CONNECT_TIMEOUT, retry_unknown: bool = False, retry_uncertified: bool = False,
-          force_settings: bool = False) -> Tally:
+          more_shuffles: bool = False, force_settings: bool = False) -> Tally:
     """Run the tasks whose records ``results`` does not hold yet, appending each record as it arrives.
 
     ``workers=0`` runs them here, one after another; otherwise on Dask: ``scheduler`` (an address such
@@ -387,11 +396,12 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
     often than Dask allows is reported to ``on_failure`` and left out (the next run tries it again).
     ``retry_unknown`` runs again the tasks whose best record is ``unknown`` (with a longer limit, after a
     faster release, or on a quieter machine); ``retry_uncertified`` those whose optimum rests on a search
-    alone. The new record is appended after the old one; :func:`best_records` chooses which counts.
+    alone; ``more_shuffles`` the agent tasks of a hidden sweep whose record played fewer games than
+    asked. The new record is appended after the old one; :func:`best_records` chooses which counts.
     New deals with another time limit than the file's are refused (:func:`to_run`) unless ``force_settings``.
     """
     todo = to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
-                  force_settings=force_settings)
+                  more_shuffles=more_shuffles, force_settings=force_settings)
     tally = Tally(total=len(todo), skipped=len(tasks) - len(todo))
     if tally.total and any(t.proof_dir for t in todo):
         for folder in {t.proof_dir for t in todo if t.proof_dir}:

@@ -25,7 +25,11 @@ The time limit is the task's: one deadline shared by everything the task does (t
 the shuffles of a team task). A task's key is the puzzle's bytes, the player count, the seed and the
 method (:func:`~stratagem.sweeprecords.task_key`), never the limit or the number of shuffles, so running
 the sweep again does only what is missing and never counts a deal twice; of a key recorded more than once
-the best-established record counts (a finished one over a stopped one, the latest among equals). A results
+the best-established record counts (:func:`~stratagem.sweeprecords.best_records`: of solo records a finished
+one over a stopped one, then the higher proven lower end; of agent records the one of more games; the
+latest among equals). ``--more-shuffles`` plays an agent task again with more shuffles: shuffle ``k``'s
+pile and its agents' seed depend only on the deal, ``k`` and the agent, so its first games are those of
+the record before (with the same code), and the new record holds every game. A results
 file holds one kind of sweep: hidden records are not mixed with open ones, and new deals of a puzzle and
 method must have the settings (limit, shuffles) of the records already there (:func:`check_hidden_settings`).
 """

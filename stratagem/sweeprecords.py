@@ -67,19 +67,32 @@ def proven_floor(record: dict[str, Any]) -> Fraction:
     return Fraction(0)
 
 
+def games_played(record: dict[str, Any]) -> int:
+    """The games a hidden sweep's agent record played (0 for any other record)."""
+    team = record.get("team")
+    return int(team.get("played") or 0) if isinstance(team, dict) else 0
+
+
+def standing(record: dict[str, Any]) -> tuple[int, Fraction]:
+    """How well established a record is among the records of its deal (the same key, so the same kind):
+    an agent record by the games it played (more games, a better estimate, whether or not the limit
+    stopped it), any other by :func:`outcome_rank` and then, for undecided odds, :func:`proven_floor`."""
+    if isinstance(record.get("team"), dict):
+        return games_played(record), Fraction(0)
+    return outcome_rank(record), proven_floor(record)
+
+
 def best_records(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """One record per key: the best-established one (:func:`outcome_rank`, then for undecided odds the
-    higher proven lower end, :func:`proven_floor`), the latest among equals.
+    """One record per key: the best-established one (:func:`standing`), the latest among equals.
 
     Not simply the latest: a retry on a busier machine, or with a shorter limit, may stop where an
     earlier run decided the deal, or prove less than it did, and what was proven stays proven; a
-    certificate outranks a search. Among equally established records the latest counts (a retry with a
-    longer limit comes later)."""
+    certificate outranks a search; an agent's record of more games outranks one of fewer. Among equally
+    established records the latest counts (a retry with a longer limit comes later)."""
     best: dict[str, dict[str, Any]] = {}
     for record in records:
         key = record_key(record)
-        if key not in best or ((outcome_rank(record), proven_floor(record))
-                               >= (outcome_rank(best[key]), proven_floor(best[key]))):
+        if key not in best or standing(record) >= standing(best[key]):
             best[key] = record
     return best
 

@@ -170,6 +170,52 @@ def test_of_two_undecided_odds_records_the_one_that_proves_more_counts() -> None
     assert kept["odds"]["low"] == "0"
 
 
+def test_more_shuffles_plays_an_agent_task_again_with_every_game_and_counts_the_longer_record(
+        tmp_path: Path) -> None:
+    """``--more-shuffles``: only the agent tasks with fewer games than asked run again (not the solo search,
+    not a task already at that count); the new record holds all the games, its first ones the same as the
+    record before; new deals still need the file's settings."""
+    out = tmp_path / "hidden.jsonl"
+    first = (plan_hidden([CHALLENGE_0], [QUICK_SOLO_SEED], [1], time_limit=60)
+             + plan_hidden([CHALLENGE_0], [4, 5], [2], ["greedy"], shuffles=2, time_limit=60))
+    assert run_into(out, first) == 3
+    more = (plan_hidden([CHALLENGE_0], [QUICK_SOLO_SEED], [1], time_limit=60)
+            + plan_hidden([CHALLENGE_0], [4, 5], [2], ["greedy"], shuffles=5, time_limit=60))
+    assert run_into(out, more) == 0  # without the option: resumed, nothing missing
+    assert run_into(out, more, more_shuffles=True) == 2
+    assert run_into(out, more, more_shuffles=True) == 0  # done: five games each
+    records = lines_of(out)
+    assert [(r["seed"], r["retry"], r["team"]["played"]) for r in records if "team" in r] == [
+        (4, None, 2), (5, None, 2), (4, "shuffles", 5), (5, "shuffles", 5)]
+    for seed in (4, 5):
+        old, new = (r["team"]["games"] for r in records if r.get("team") and r["seed"] == seed)
+        assert new[:2] == old and [g[0] for g in new] == [0, 1, 2, 3, 4]
+    best = best_records(records)
+    assert sorted(r["team"]["played"] for r in best.values() if "team" in r) == [5, 5]
+    # the file's first-run settings still hold for new deals
+    with pytest.raises(SettingsMismatch, match="--shuffles 2"):
+        run_into(out, plan_hidden([CHALLENGE_0], [6], [2], ["greedy"], shuffles=5, time_limit=60),
+                 more_shuffles=True)
+
+
+def test_of_two_agent_records_the_one_of_more_games_counts() -> None:
+    """A record of more games counts, even one the limit stopped, over a finished one of fewer; among
+    equal counts the latest."""
+    def team(played: int, status: str = "solved") -> dict[str, Any]:
+        return {"puzzle_sha256": "ab" * 32, "players": 2, "seed": 0, "method": "hidden:greedy", "status": status,
+                "team": {"played": played, "shuffles": 10}}
+
+    few, many, stopped, again = team(2), team(10), team(7, "unknown"), team(10)
+    [kept] = best_records([many, few]).values()
+    assert kept is many
+    [kept] = best_records([few, stopped]).values()
+    assert kept is stopped
+    [kept] = best_records([stopped, few]).values()
+    assert kept is stopped
+    [kept] = best_records([many, again]).values()
+    assert kept is again
+
+
 def test_settings_are_checked_per_puzzle_and_method(tmp_path: Path) -> None:
     out = tmp_path / "hidden.jsonl"
     run_into(out, plan_hidden([CHALLENGE_0], [4], [2], ["greedy"], shuffles=2, time_limit=60))
@@ -204,6 +250,7 @@ def test_reproduce_command_names_the_task() -> None:
     (["--shuffles", "3"], "--information hidden"),
     (["--agents", "greedy"], "--information hidden"),
     (["--solo-agents"], "--information hidden"),
+    (["--more-shuffles"], "--information hidden"),
     (["--information", "hidden", "--players", "2", "--solo-agents"], "--players with 1"),
     (["--information", "hidden", "--method", "auto"], "--information open"),
     (["--information", "hidden", "--agents", "nosuch"], "unknown Strato agent"),
@@ -223,3 +270,10 @@ def test_cli_hidden_sweep_writes_records(tmp_path: Path, capsys: pytest.CaptureF
     assert code == 0, capsys.readouterr().err
     records = lines_of(out)
     assert [(r["seed"], r["team"]["played"]) for r in records] == [(4, 2), (5, 2)]
+    base = ["sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "4..5", "--players", "2", "--agents",
+            "greedy", "--shuffles", "3", "--workers", "0", "--out", str(out)]
+    code = run([*base, "--more-shuffles"])
+    err = capsys.readouterr().err
+    assert code == 0 and "2 record(s) written" in err, err
+    assert [(r["seed"], r["retry"], r["team"]["played"]) for r in lines_of(out)[2:]] == [
+        (4, "shuffles", 3), (5, "shuffles", 3)]

@@ -96,6 +96,10 @@ SUMMARY_FORMAT = "stratagem/sweep-summary@1"
 @click.option("--retry-uncertified", is_flag=True,
               help="Run again the deals whose optimum (or unsolvability) in --out rests on a search alone, "
                    "without a certificate that `stratagem verify` re-checks.")
+@click.option("--more-shuffles", is_flag=True,
+              help="With --information hidden: run again the agent tasks whose record in --out played fewer games "
+                   "than --shuffles, all --shuffles of them (a game depends only on the deal, the shuffle's number "
+                   "and the agent, so the first ones come out as before); the record of more games counts.")
 @click.option("--force-settings", is_flag=True,
               help="Add new deals to --out even though its records were made with another --time-limit "
                    "(refused without it: one results file, one experiment).")
@@ -106,7 +110,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
           information: str, agent_specs: str | None, solo_agents: bool, shuffles: int, methods: tuple[str, ...],
           time_limit: float, proof_dir: str | None, out_path: str, scheduler: str | None,
           workers: int | None, connect_timeout: float, retry_unknown: bool, retry_uncertified: bool,
-          force_settings: bool, quiet: bool, as_json: bool) -> int:
+          more_shuffles: bool, force_settings: bool, quiet: bool, as_json: bool) -> int:
     """Solve many seeded deals (Dask or in-process) into a resumable JSON Lines file of sweep records.
 
     Each PUZZLE is a Strato puzzle file (one task per player count, seed and method) or a position file of
@@ -123,8 +127,8 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         raise BadInput("<argument>", "--seeds", str(exc)) from None
     players = _int_list(players_text, "--players")
     hidden = information == HIDDEN
-    if not hidden and (agent_specs is not None or given("shuffles") or solo_agents):
-        raise click.UsageError("--agents, --solo-agents and --shuffles are for --information hidden")
+    if not hidden and (agent_specs is not None or given("shuffles") or solo_agents or more_shuffles):
+        raise click.UsageError("--agents, --solo-agents, --shuffles and --more-shuffles are for --information hidden")
     if solo_agents and 1 not in players:
         raise click.UsageError("--solo-agents plays solo deals: give --players with 1")
     if hidden and (methods or proof_dir is not None or retry_uncertified):
@@ -142,8 +146,9 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
                                  solo_agents=solo_agents))
     else:
         tasks = list(plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir))
+    # a settings mismatch is refused before any work
     count = len(to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
-                       force_settings=force_settings))  # a settings mismatch is refused before any work
+                       more_shuffles=more_shuffles, force_settings=force_settings))
     if results.torn is not None:
         note(results.torn, quiet)
     show = not (quiet or as_json)
@@ -152,7 +157,8 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         with _progress(show, count) as (on_record, on_failure):
             tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
                               on_failure=on_failure, connect_timeout=connect_timeout, retry_unknown=retry_unknown,
-                              retry_uncertified=retry_uncertified, force_settings=force_settings)
+                              retry_uncertified=retry_uncertified, more_shuffles=more_shuffles,
+                              force_settings=force_settings)
     except (KeyboardInterrupt, Terminated) as exc:
         _exit_soon(INTERRUPTED if isinstance(exc, KeyboardInterrupt) else TERMINATED)
         raise
