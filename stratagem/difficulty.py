@@ -13,10 +13,12 @@ gives, per challenge and player count, one :class:`Card`:
   mean win probability is proven within the mean of the exact values and lower ends and the mean of the
   exact values and upper ends.
 - **teams** (2 to 4 players, and the agents that played the solo deals when the sweep had
-  ``--solo-agents``): for each agent kind, the games it won over all the deals and shuffles, with
-  the 95% Wilson interval of the pooled win rate (an estimate of the agents' win probability on a random
-  deal of the challenge, not a proof; with several shuffles per deal the games are clustered by deal and the
-  interval is somewhat too narrow), and the distribution of the per-deal win rate.
+  ``--solo-agents``): for each agent kind, the games it won over all the deals and shuffles, with a 95%
+  interval of the win rate (an estimate of the agents' win probability on a random deal of the challenge,
+  not a proof): Wilson's at the games' effective count, the games clustered by deal
+  (:func:`~stratagem.solvers.match.clustered_wilson_interval`), because the shuffles of one hard deal are
+  lost together (the pooled Wilson interval, too narrow then, is kept in the JSON); and, with several
+  shuffles a deal, its deals grouped by its own win rate on each.
 - **open information** beside it: the same deals' open-information answers (solvable, optimum in turns),
   taken from an *open* sweep's results file when the report is given one (``--open-results``), matched by
   the puzzle's bytes, the player count and the seed; the card says how many deals it found there. They are
@@ -39,12 +41,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from stratagem.solvers.match import wilson_interval
+from stratagem.solvers.match import clustered_wilson_interval, wilson_interval
 from stratagem.sweephidden import SOLO_METHOD, HiddenTask
 from stratagem.sweeprecords import best_records
 
-__all__ = ["CARD_FORMAT", "Card", "DifficultyReport", "agent_groups", "difficulty", "end_text", "listed_deals",
-           "mean_note", "proven_note", "reproduce_hidden", "undecided_text", "value_text"]
+__all__ = [
+    "AGENT_COLUMNS", "CARD_FORMAT", "Card", "DifficultyReport", "agent_groups", "agent_rows", "difficulty",
+    "end_text", "listed_deals", "mean_note", "proven_note", "reproduce_hidden", "undecided_text", "value_text",
+]
 
 #: The format of ``stratagem report --json`` on a hidden sweep.
 CARD_FORMAT = "stratagem/difficulty@1"
@@ -175,16 +179,20 @@ class Card:
             played = sum(r["team"]["played"] for r in records)
             wins = sum(r["team"]["wins"] for r in records)
             low, high = wilson_interval(wins, played) if played else (0.0, 1.0)
+            by_deal = clustered_wilson_interval([(r["team"]["wins"], r["team"]["played"]) for r in records])
             per_deal = [r["team"]["wins"] / r["team"]["played"] for r in records if r["team"]["played"]]
             cpu = sum(float(r.get("cpu_seconds") or 0) for r in records)
             turns = sum(int(r["team"].get("turns") or 0) for r in records)
             out.append({"agent": agent, "deals": len(records), "games": played, "wins": wins,
                         "win_rate": wins / played if played else None, "win_rate_ci95": [low, high],
+                        "win_rate_ci95_by_deal": [by_deal[0], by_deal[1]], "design_effect": round(by_deal[2], 4),
+                        "most_games_a_deal": max((int(r["team"]["played"]) for r in records), default=0),
                         "cut_short": sum(1 for r in records if r["status"] != "solved"),
                         "deals_never_won": sum(1 for v in per_deal if v == 0),
                         "deals_always_won": sum(1 for v in per_deal if v == 1),
                         "cpu_seconds": round(cpu, 1), "cpu_seconds_per_turn": round(cpu / turns, 4) if turns else None,
-                        "by_open_optimum": self.by_open_optimum(records)}
+                        "by_open_optimum": self.by_open_optimum(records),
+                        "by_deal_win_rate": self.by_deal_win_rate(records)}
                        | ({"by_proven_lower_end": self.by_proven_lower_end(records)} if self.players == 1 else {}))
         return out
 
@@ -202,6 +210,18 @@ class Card:
             group["wins"] += int(r["team"]["wins"])
         order = [*BINS, "-"]
         return {k: groups[k] for k in sorted(groups, key=order.index)}
+
+    def by_deal_win_rate(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+        """An agent's deals grouped by its own win rate on each deal, in tenths (``"1"``: every game won):
+        with several shuffles a deal, which deals the agent finds hard, not only how often it wins."""
+        groups: dict[str, dict[str, int]] = {}
+        for r in records:
+            if r["team"]["played"]:
+                group = groups.setdefault(BINS[_bin(_rate(r))], {"deals": 0, "games": 0, "wins": 0})
+                group["deals"] += 1
+                group["games"] += int(r["team"]["played"])
+                group["wins"] += int(r["team"]["wins"])
+        return {k: groups[k] for k in sorted(groups, key=BINS.index)}
 
     def by_open_optimum(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """Games and wins grouped by the deal's open-information optimum (turns; ``"-"``: not solved in the
@@ -310,7 +330,8 @@ class DifficultyReport:
                  "--information hidden`). Solo: the exact optimal win probability of each deal; deals whose "
                  "search was stopped are counted apart, each with the interval proven for it (a policy's exact "
                  "value below, the optimum's bound above). Teams: each agent kind's "
-                 "wins over the deals' shuffles, 95% Wilson intervals (an estimate, not a proof). Open: the same "
+                 "wins over the deals' shuffles, with 95% Wilson intervals at the games' effective count when they "
+                 "are clustered by deal (an estimate, not a proof). Open: the same "
                  "deals with every card known, "
                  + (f"from `{self.open_source}`." if self.open_source else "not given (`--open-results`)."), ""]
         for card in self.cards:
@@ -327,10 +348,32 @@ def undecided_text(s: dict[str, Any]) -> str:
             f"{s['undecided_with_lower_bound']} with a lower end above 0")
 
 
+#: The columns of a card's table of agents (:func:`agent_rows`).
+AGENT_COLUMNS = ("agent", "deals", "games", "wins", "win rate [95% CI, deals as clusters]", "deals never won",
+                 "deals always won", "cut short", "CPU s per turn")
+
+
+def agent_rows(card: Card) -> list[list[str]]:
+    """A card's agents as the rows of its table (:data:`AGENT_COLUMNS`), the agent's spec first. The
+    interval is the one with the games clustered by deal (:func:`~stratagem.solvers.match.clustered_wilson_interval`):
+    the win probability on a random deal of the challenge."""
+    rows = []
+    for t in card.team_summary():
+        low, high = t["win_rate_ci95_by_deal"]
+        rate = "-" if t["win_rate"] is None else f"{t['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
+        per_turn = "-" if t["cpu_seconds_per_turn"] is None else f"{t['cpu_seconds_per_turn']:.3f}"
+        rows.append([t["agent"], str(t["deals"]), str(t["games"]), str(t["wins"]), rate, str(t["deals_never_won"]),
+                     str(t["deals_always_won"]), str(t["cut_short"]), per_turn])
+    return rows
+
+
 def agent_groups(card: Card, summary: dict[str, Any]) -> list[tuple[str, str, dict[str, dict[str, int]]]]:
-    """An agent's games grouped as the card shows them: (title, the groups' heading, the groups) by the deal's
-    open optimum (with an open sweep) and, solo, by the deal's proven lower end (with odds records)."""
+    """An agent's games grouped as the card shows them: (title, the groups' heading, the groups) by its own
+    win rate on each deal (when it played a deal more than once), by the deal's open optimum (with an open
+    sweep) and, solo, by the deal's proven lower end (with odds records)."""
     out = []
+    if summary["most_games_a_deal"] > 1:
+        out.append(("by its own win rate on each deal", "win rate on the deal", summary["by_deal_win_rate"]))
     if card.open and summary["by_open_optimum"]:
         out.append(("by the deal's open optimum (turns)", "open optimum", summary["by_open_optimum"]))
     if card.exact or card.undecided:
@@ -401,17 +444,13 @@ def _card_markdown(card: Card) -> list[str]:
                   "| deals | " + " | ".join(str(n) for n in card.histogram()) + f" | {s['undecided']} |", ""]
         lines += _undecided_markdown(s)
         if card.teams:
-            lines += ["**Agents playing the solo deals** (`--solo-agents`): each agent kind's wins, 95% Wilson "
-                      "intervals -- what a player of that kind achieves, an estimate, not a bound.", ""]
+            lines += ["**Agents playing the solo deals** (`--solo-agents`): each agent kind's wins, 95% intervals "
+                      "with the games clustered by deal -- what a player of that kind achieves, an estimate, not a "
+                      "bound.", ""]
     if card.players > 1 or card.teams:
-        lines += ["| agent | deals | games | wins | win rate [95% CI] | deals never won | deals always won | "
-                  "cut short | CPU s per turn |", "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
-        for t in card.team_summary():
-            low, high = t["win_rate_ci95"]
-            rate = "-" if t["win_rate"] is None else f"{t['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
-            per_turn = "-" if t["cpu_seconds_per_turn"] is None else f"{t['cpu_seconds_per_turn']:.3f}"
-            lines.append(f"| `{t['agent']}` | {t['deals']} | {t['games']} | {t['wins']} | {rate} | "
-                         f"{t['deals_never_won']} | {t['deals_always_won']} | {t['cut_short']} | {per_turn} |")
+        lines += ["| " + " | ".join(AGENT_COLUMNS) + " |", "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
+        for agent, *cells in agent_rows(card):
+            lines.append(f"| `{agent}` | " + " | ".join(cells) + " |")
         lines.append("")
         for t in card.team_summary():
             for title, head, groups in agent_groups(card, t):

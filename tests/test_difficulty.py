@@ -13,7 +13,7 @@ import pytest
 
 from stratagem.cli.main import run
 from stratagem.difficulty import difficulty, reproduce_hidden
-from stratagem.solvers.match import wilson_interval
+from stratagem.solvers.match import clustered_wilson_interval, wilson_interval
 
 SHA = "ab" * 32
 PUZZLE = "puzzles/strato/challenge-1.toml"
@@ -126,6 +126,37 @@ def test_the_team_card_pools_games_with_a_wilson_interval() -> None:
     assert rows["belief"]["by_open_optimum"] == {"-": {"deals": 3, "games": 6, "wins": 5}}
     with_open = [c for c in difficulty(RECORDS, "r.jsonl", OPEN, "o.jsonl").cards if c.players == 2][0]
     assert with_open.team_summary()[0]["by_open_optimum"] == {"7": {"deals": 3, "games": 6, "wins": 5}}
+
+
+def test_several_shuffles_a_deal_cluster_the_interval_and_group_the_deals_by_their_own_rate(tmp_path: Path) -> None:
+    """With ten games a deal, the card's interval is the one with the games clustered by deal (wider than the
+    pooled Wilson interval, which the JSON keeps), and each agent's deals are grouped by its own win rate
+    on them; with one game a deal there is no such grouping."""
+    wins = [10, 10, 9, 7, 5, 0]
+    records = [team(s, "guided", w, 10) for s, w in enumerate(wins)]
+    report = difficulty(records, "r.jsonl")
+    [row] = report.cards[0].team_summary()
+    low, high, effect = clustered_wilson_interval([(w, 10) for w in wins])
+    assert row["win_rate_ci95_by_deal"] == [low, high] and row["design_effect"] == round(effect, 4)
+    assert row["win_rate_ci95"] == list(wilson_interval(41, 60))
+    assert effect > 2 and high - low > row["win_rate_ci95"][1] - row["win_rate_ci95"][0]
+    assert row["most_games_a_deal"] == 10
+    assert row["by_deal_win_rate"] == {"0.0-0.1": {"deals": 1, "games": 10, "wins": 0},
+                                       "0.5-0.6": {"deals": 1, "games": 10, "wins": 5},
+                                       "0.7-0.8": {"deals": 1, "games": 10, "wins": 7},
+                                       "0.9-1.0": {"deals": 1, "games": 10, "wins": 9},
+                                       "1": {"deals": 2, "games": 20, "wins": 20}}
+    text = report.markdown()
+    assert f"| `guided` | 6 | 60 | 41 | 0.683 [{low:.3f}, {high:.3f}] | 1 | 2 | 0 | 0.020 |" in text
+    assert "| win rate on the deal | 0.0-0.1 | 0.5-0.6 | 0.7-0.8 | 0.9-1.0 | 1 |" in text
+    assert "[95% CI, deals as clusters]" in text
+    results = tmp_path / "r.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert run(["report", str(results), "--html", "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "win rate on the deal" in page and f"0.683 [{low:.3f}, {high:.3f}]" in page
+    single = difficulty([team(s, "guided", w, 1) for s, w in enumerate([1, 1, 0])], "r.jsonl")
+    assert "win rate on the deal" not in single.markdown()
 
 
 def test_a_solo_card_shows_the_agents_that_played_its_deals_beside_the_odds(tmp_path: Path) -> None:

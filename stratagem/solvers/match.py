@@ -53,6 +53,7 @@ __all__ = [
     "MatchStopped",
     "TimedAgent",
     "bootstrap_interval",
+    "clustered_wilson_interval",
     "equal_cpu_budgets",
     "play_game",
     "play_match",
@@ -78,12 +79,46 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
         raise ValueError(f"{successes} successes out of {trials} trials")
     if trials == 0:
         return (0.0, 1.0)
+    return _wilson(successes / trials, trials, confidence)
+
+
+def _wilson(p: float, n: float, confidence: float) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``p`` observed on ``n`` trials (``n`` may be an effective,
+    non-integer count)."""
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    n = trials
-    p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def clustered_wilson_interval(clusters: Sequence[tuple[int, int]],
+                              confidence: float = 0.95) -> tuple[float, float, float]:
+    """The Wilson interval of a proportion observed in clusters of trials -- ``(successes, trials)`` per
+    cluster, e.g. the games of one deal -- and the design effect it used: ``(low, high, effect)``.
+
+    Games of one deal are not independent (a hard deal loses most of its shuffles), so a Wilson interval
+    over the pooled games is too narrow for the rate on a random deal. Here the pooled rate's variance is
+    the ratio estimator's cluster-robust one, ``m/(m-1) * sum (w_i - p n_i)^2 / N^2`` over the ``m``
+    clusters with trials; the design effect is that variance over the binomial ``p(1-p)/N``, never taken
+    below 1; and the interval is Wilson's at the effective count ``N / effect`` (Kish's effective sample
+    size). With every game won or every game lost the variance says nothing, and each cluster counts as
+    one trial (the most a design effect can take away). One game per cluster gives an effect of
+    ``m/(m-1)``, about the pooled Wilson interval. ``(0, 1, 1)`` with no trials or one cluster."""
+    counted = [(w, n) for w, n in clusters if n > 0]
+    for w, n in counted:
+        if not 0 <= w <= n:
+            raise ValueError(f"{w} successes out of {n} trials")
+    m, total = len(counted), sum(n for _, n in counted)
+    if m < 2:
+        return (0.0, 1.0, 1.0)
+    p = sum(w for w, _ in counted) / total
+    if p in (0.0, 1.0):
+        effect = total / m
+    else:
+        variance = m / (m - 1) * sum((w - p * n) ** 2 for w, n in counted) / total ** 2
+        effect = max(1.0, variance / (p * (1 - p) / total))
+    low, high = _wilson(p, total / effect, confidence)
+    return (low, high, effect)
 
 
 def _t_central(t: float, df: int) -> float:

@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from stratagem.difficulty import (
+    AGENT_COLUMNS,
     BINS,
     Card,
     DifficultyReport,
     agent_groups,
+    agent_rows,
     end_text,
     listed_deals,
     mean_note,
@@ -76,15 +78,8 @@ def _proven(card: Card, s: dict[str, Any]) -> str:
 
 
 def _teams(card: Card) -> str:
-    rows = []
-    for t in card.team_summary():
-        low, high = t["win_rate_ci95"]
-        rate = "-" if t["win_rate"] is None else f"{t['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
-        per_turn = "-" if t["cpu_seconds_per_turn"] is None else f"{t['cpu_seconds_per_turn']:.3f}"
-        rows.append([_code(t["agent"]), str(t["deals"]), str(t["games"]), str(t["wins"]), rate,
-                     str(t["deals_never_won"]), str(t["deals_always_won"]), str(t["cut_short"]), per_turn])
-    out = table(["agent", "deals", "games", "wins", "win rate [95% CI]", "deals never won", "deals always won",
-                 "cut short", "CPU s per turn"], rows, numeric={1, 2, 3, 5, 6, 7, 8})
+    rows = [[_code(agent), *cells] for agent, *cells in agent_rows(card)]
+    out = table(list(AGENT_COLUMNS), rows, numeric={1, 2, 3, 5, 6, 7, 8})
     for t in card.team_summary():
         for title, head, groups in agent_groups(card, t):
             out += f"<p class=\"muted\">{_code(t['agent'])} {esc(title)}:</p>"
@@ -122,15 +117,16 @@ def difficulty_page(report: DifficultyReport) -> str:
     parts = [f"<p class=\"sub\">From <code>{esc(report.source)}</code> ({report.held} records)"
              + (f", open information from <code>{esc(report.open_source)}</code>" if report.open_source else "")
              + ". With the pile and the other hands hidden, as players meet the game: solo, the exact optimal win "
-             "probability; teams, agents' win rates over shuffles of each deal (95% Wilson intervals: an "
-             "estimate, not a proof).</p>"]
+             "probability; teams, agents' win rates over shuffles of each deal (95% Wilson intervals at the "
+             "games' effective count when they are clustered by deal: an estimate, not a proof).</p>"]
     for card in report.cards:
         who = "solo" if card.players == 1 else f"{card.players} players"
         body = f"<p class=\"muted\">{card.deals} deal(s) of {_code(card.puzzle)}.</p>"
         body += _solo(card) if card.players == 1 else _teams(card)
         if card.players == 1 and card.teams:
             body += ("<p><b>Agents playing the solo deals</b> (<code>--solo-agents</code>): each agent kind's wins, "
-                     "95% Wilson intervals -- what a player of that kind achieves, an estimate, not a bound.</p>"
+                     "95% intervals with the games clustered by deal -- what a player of that kind achieves, an "
+                     "estimate, not a bound.</p>"
                      + _teams(card))
         body += _open(card)
         if card.alike is not None:

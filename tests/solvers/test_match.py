@@ -27,6 +27,7 @@ from stratagem.solvers.agents import (
 )
 from stratagem.solvers.match import (
     TimedAgent,
+    clustered_wilson_interval,
     equal_cpu_budgets,
     play_match,
     t_interval,
@@ -61,6 +62,53 @@ def test_wilson_interval_edges() -> None:
     lo, hi = wilson_interval(10, 10)
     assert hi == 1.0 and lo == pytest.approx(1 - 0.27753, abs=1e-5)
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_clustered_wilson_interval_by_hand() -> None:
+    # Four deals of four games: 3, 1, 4 and 0 won, p = 8/16 = 1/2. Residuals w - p n: 1, -1, 2, -2, so the
+    # variance is 4/3 * 10 / 16^2 = 0.052083 against the binomial 0.25 / 16 = 0.015625: a design effect of
+    # 10/3 and an effective count of 4.8. Wilson at p = 1/2, n = 4.8 is centred on 1/2 with half-width
+    # z / (1 + z^2/n) * sqrt(p(1-p)/n + z^2 / (4 n^2)) = 1.088685 * 0.306212 = 0.333368.
+    low, high, effect = clustered_wilson_interval([(3, 4), (1, 4), (4, 4), (0, 4)])
+    assert effect == pytest.approx(10 / 3)
+    assert low == pytest.approx(0.5 - 0.333368, abs=1e-5) and high == pytest.approx(0.5 + 0.333368, abs=1e-5)
+
+
+def test_clustered_wilson_interval_edges() -> None:
+    # one game a deal: the effect is m / (m - 1), the interval about the pooled one
+    one_each = [(1, 1)] * 150 + [(0, 1)] * 50
+    low, high, effect = clustered_wilson_interval(one_each)
+    assert effect == pytest.approx(200 / 199)
+    pooled = wilson_interval(150, 200)
+    assert low == pytest.approx(pooled[0], abs=1e-3) and high == pytest.approx(pooled[1], abs=1e-3)
+    # deals more alike than coin flips: never narrower than the pooled interval
+    assert clustered_wilson_interval([(7, 10)] * 200) == (*wilson_interval(1400, 2000), 1.0)
+    # every game won: each deal counts once
+    low, high, effect = clustered_wilson_interval([(10, 10)] * 20)
+    assert (low, high, effect) == (*wilson_interval(20, 20), 10.0)
+    # deals without games are left out; one deal, or none, says nothing about a random deal
+    assert clustered_wilson_interval([(3, 4), (0, 0), (1, 4)]) == clustered_wilson_interval([(3, 4), (1, 4)])
+    assert clustered_wilson_interval([(3, 4)]) == (0.0, 1.0, 1.0)
+    assert clustered_wilson_interval([]) == (0.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="5 successes out of 4"):
+        clustered_wilson_interval([(5, 4), (1, 4)])
+
+
+def test_clustered_wilson_interval_covers_the_rate_on_a_random_deal() -> None:
+    """Deals whose own win probabilities vary (Beta(2, 1), mean 2/3), ten games each: the clustered interval
+    covers the mean about 95% of the time, the pooled Wilson interval much less often."""
+    rng = random.Random(7)
+    covered = pooled = 0
+    runs = 300
+    for _ in range(runs):
+        deals = [rng.betavariate(2, 1) for _ in range(100)]
+        clusters = [(sum(rng.random() < p for _ in range(10)), 10) for p in deals]
+        low, high, _ = clustered_wilson_interval(clusters)
+        covered += low <= 2 / 3 <= high
+        low, high = wilson_interval(sum(w for w, _ in clusters), 1000)
+        pooled += low <= 2 / 3 <= high
+    assert 0.91 <= covered / runs <= 0.98
+    assert pooled / runs < 0.8
 
 
 @pytest.mark.parametrize(("df", "value"), [(1, 12.7062), (2, 4.3027), (4, 2.7764), (9, 2.2622), (30, 2.0423),
