@@ -150,6 +150,12 @@ def test_resume_and_retry_never_count_a_deal_twice(tmp_path: Path) -> None:
     assert [r["retry"] for r in records if r["method"] == SOLO_METHOD] == [None, "unknown"]
 
 
+def counted(*records: dict[str, Any]) -> dict[str, Any]:
+    """The record that counts of records of one deal."""
+    [kept] = best_records(records).values()
+    return kept
+
+
 def test_of_two_undecided_odds_records_the_one_that_proves_more_counts() -> None:
     """A retry that proves a lower floor (a busier machine, a shorter limit) does not hide what an earlier
     run proved; among equal floors the latest counts, and an exact value outranks any interval."""
@@ -158,16 +164,11 @@ def test_of_two_undecided_odds_records_the_one_that_proves_more_counts() -> None
                 "odds": {"value": value, "low": low, "high": "1"}}
 
     more, less, same, exact = solo("1/2"), solo("1/3"), solo("1/2"), solo("2/3", "solved", "2/3")
-    [kept] = best_records([more, less]).values()
-    assert kept is more
-    [kept] = best_records([less, more]).values()
-    assert kept is more
-    [kept] = best_records([more, same]).values()
-    assert kept is same
-    [kept] = best_records([more, exact, less]).values()
-    assert kept is exact
-    [kept] = best_records([solo(None), solo("0")]).values()
-    assert kept["odds"]["low"] == "0"
+    assert counted(more, less) is more
+    assert counted(less, more) is more
+    assert counted(more, same) is same
+    assert counted(more, exact, less) is exact
+    assert counted(solo(None), solo("0"))["odds"]["low"] == "0"
 
 
 def test_more_shuffles_plays_an_agent_task_again_with_every_game_and_counts_the_longer_record(
@@ -206,14 +207,10 @@ def test_of_two_agent_records_the_one_of_more_games_counts() -> None:
                 "team": {"played": played, "shuffles": 10}}
 
     few, many, stopped, again = team(2), team(10), team(7, "unknown"), team(10)
-    [kept] = best_records([many, few]).values()
-    assert kept is many
-    [kept] = best_records([few, stopped]).values()
-    assert kept is stopped
-    [kept] = best_records([stopped, few]).values()
-    assert kept is stopped
-    [kept] = best_records([many, again]).values()
-    assert kept is again
+    assert counted(many, few) is many
+    assert counted(few, stopped) is stopped
+    assert counted(stopped, few) is stopped
+    assert counted(many, again) is again
 
 
 def test_settings_are_checked_per_puzzle_and_method(tmp_path: Path) -> None:
