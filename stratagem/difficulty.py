@@ -47,7 +47,8 @@ from stratagem.sweeprecords import best_records
 
 __all__ = [
     "AGENT_COLUMNS", "CARD_FORMAT", "Card", "DifficultyReport", "agent_groups", "agent_rows", "difficulty",
-    "end_text", "listed_deals", "mean_note", "proven_note", "reproduce_hidden", "undecided_text", "value_text",
+    "end_text", "listed_deals", "mean_note", "proven_note", "reproduce_hidden", "undecided_text", "value_heading",
+    "value_text",
 ]
 
 #: The format of ``stratagem report --json`` on a hidden sweep.
@@ -123,6 +124,9 @@ class Card:
     #: Solo: the undecided deals with the lowest and the highest proven lower ends.
     least_proven: list[dict[str, Any]] = field(default_factory=list)
     most_proven: list[dict[str, Any]] = field(default_factory=list)
+    #: Solo, with agents playing the deals: the deals the strongest agent won least and most often.
+    agent_hardest: list[dict[str, Any]] = field(default_factory=list)
+    agent_easiest: list[dict[str, Any]] = field(default_factory=list)
     #: When every ranked deal has the same value and open optimum: one of them (no deal is harder).
     alike: dict[str, Any] | None = None
 
@@ -271,6 +275,8 @@ class Card:
         if self.players == 1:
             out["least_proven"] = [_listed(self, r) for r in self.least_proven]
             out["most_proven"] = [_listed(self, r) for r in self.most_proven]
+            out["agent_hardest"] = [_listed(self, r) for r in self.agent_hardest]
+            out["agent_easiest"] = [_listed(self, r) for r in self.agent_easiest]
         out["all_alike"] = None if self.alike is None else _listed(self, self.alike)
         return out
 
@@ -389,7 +395,14 @@ def listed_deals(card: Card) -> list[tuple[str, list[dict[str, Any]]]]:
     return [("Hardest deals", card.hardest), ("Easiest deals", card.easiest),
             ("Undecided deals with the lowest proven lower ends (the least proven; their values may still be high)",
              card.least_proven),
-            ("Undecided deals with the highest proven lower ends (each won at least that often)", card.most_proven)]
+            ("Undecided deals with the highest proven lower ends (each won at least that often)", card.most_proven),
+            ("Deals the strongest agent won least often (its games: an estimate, not a bound)", card.agent_hardest),
+            ("Deals the strongest agent won most often", card.agent_easiest)]
+
+
+def value_heading(records: Sequence[dict[str, Any]]) -> str:
+    """The heading of a list's value column: a solo deal's win probability, or an agent's games won."""
+    return "win probability" if records and "odds" in records[0] else "wins / games"
 
 
 def _undecided_markdown(s: dict[str, Any]) -> list[str]:
@@ -476,8 +489,8 @@ def _card_markdown(card: Card) -> list[str]:
     for title, listed in listed_deals(card):
         if not listed:
             continue
-        lines += [f"**{title}**", "", "| seed | " + ("win probability" if card.players == 1 else "wins / games")
-                  + " | open optimum | reproduce |", "|---:|---|---|---|"]
+        lines += [f"**{title}**", "", f"| seed | {value_heading(listed)} | open optimum | reproduce |",
+                  "|---:|---|---|---|"]
         for r in listed:
             value = value_text(r)
             lines.append(f"| {r['seed']} | {value} | {card.open_text(int(r['seed']))} | `{reproduce_hidden(r)}` |")
@@ -527,6 +540,10 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
         else:
             card.hardest, card.easiest = lowest, highest
         card.least_proven, card.most_proven = _both_ends(card.undecided, _low, known)
+        if card.players == 1:  # what players of the strongest kind met, beside what is proven
+            played = _best_agent_records(card)
+            if len({(_rate(r), known(r)) for r in played}) > 1:
+                card.agent_hardest, card.agent_easiest = _both_ends(played, _rate, known)
     cards = [groups[g] for g in sorted(groups, key=lambda g: (g[0], g[2], g[1]))]
     return DifficultyReport(source, open_source, len(records), cards)
 

@@ -167,6 +167,12 @@ def test_a_solo_card_shows_the_agents_that_played_its_deals_beside_the_odds(tmp_
     [row] = card.team_summary()
     assert (row["agent"], row["deals"], row["games"], row["wins"]) == ("guided", 3, 6, 3)
     assert [r["seed"] for r in card.hardest] == [4, 1]  # still ranked by the exact odds
+    # and, apart, by the strongest agent's own games
+    assert [r["seed"] for r in card.agent_hardest] == [4] and [r["seed"] for r in card.agent_easiest] == [0]
+    assert card.to_json()["agent_hardest"][0] | {"command": ""} == {
+        "seed": 4, "method": "hidden:guided", "command": "", "open": "-", "wins": 0, "games": 2}
+    assert ("**Deals the strongest agent won least often (its games: an estimate, not a bound)**\n\n"
+            "| seed | wins / games | open optimum | reproduce |") in difficulty(records, "r.jsonl").markdown()
     assert card.to_json()["teams"][0]["win_rate_ci95"] == list(wilson_interval(3, 6))
     assert card.solo_summary()["exact"] == 5
     results = tmp_path / "r.jsonl"
@@ -176,8 +182,9 @@ def test_a_solo_card_shows_the_agents_that_played_its_deals_beside_the_odds(tmp_
         text = (tmp_path / "out" / name).read_text()
         solo_part = text.split("2 players")[0]
         assert "Agents playing the solo deals" in solo_part and "guided" in solo_part, name
+        assert "Deals the strongest agent won least often" in solo_part, name
     plain = [c for c in difficulty(RECORDS, "r.jsonl").cards if c.players == 1][0]
-    assert "teams" not in plain.to_json()
+    assert "teams" not in plain.to_json() and plain.agent_hardest == plain.agent_easiest == []
 
 
 def test_a_solo_agents_games_are_grouped_by_the_deals_proven_win_probability(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from stratagem.difficulty import (
     proven_note,
     reproduce_hidden,
     undecided_text,
+    value_heading,
     value_text,
 )
 from stratagem.views.charts import bars
@@ -108,8 +109,8 @@ def _listed(card: Card, title: str, records: list[dict[str, Any]]) -> str:
     for r in records:
         rows.append([str(r["seed"]), esc(value_text(r, markdown=False)), esc(card.open_text(int(r["seed"]))),
                      _code(reproduce_hidden(r))])
-    what = "win probability" if card.players == 1 else "wins / games"
-    return f"<h3>{esc(title)}</h3>" + table(["seed", what, "open optimum", "reproduce"], rows, numeric={0})
+    return f"<h3>{esc(title)}</h3>" + table(["seed", value_heading(records), "open optimum", "reproduce"], rows,
+                                            numeric={0})
 
 
 def difficulty_page(report: DifficultyReport) -> str:
