@@ -39,16 +39,17 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from statistics import fmean
 from typing import Any
 
-from stratagem.solvers.match import clustered_wilson_interval, wilson_interval
+from stratagem.solvers.match import clustered_wilson_interval, t_interval, wilson_interval
 from stratagem.sweephidden import SOLO_METHOD, HiddenTask
 from stratagem.sweeprecords import best_records
 
 __all__ = [
-    "AGENT_COLUMNS", "CARD_FORMAT", "Card", "DifficultyReport", "agent_groups", "agent_rows", "difficulty",
-    "end_text", "listed_deals", "mean_note", "proven_note", "reproduce_hidden", "undecided_text", "value_heading",
-    "value_text",
+    "AGENT_COLUMNS", "CARD_FORMAT", "COMPARED_COLUMNS", "COMPARED_NOTE", "Card", "DifficultyReport", "agent_groups",
+    "agent_rows", "compared_rows", "difficulty", "end_text", "listed_deals", "mean_note", "proven_note",
+    "reproduce_hidden", "undecided_text", "value_heading", "value_text",
 ]
 
 #: The format of ``stratagem report --json`` on a hidden sweep.
@@ -200,6 +201,36 @@ class Card:
                        | ({"by_proven_lower_end": self.by_proven_lower_end(records)} if self.players == 1 else {}))
         return out
 
+    def strongest(self) -> str | None:
+        """The agent with the highest pooled win rate (ties: its name); ``None`` when none played."""
+        summary = [t for t in self.team_summary() if t["games"]]
+        return max(summary, key=lambda t: (t["win_rate"], t["agent"]))["agent"] if summary else None
+
+    def compared(self) -> list[dict[str, Any]]:
+        """The strongest agent against each other agent, deal by deal: on the deals both played (the same
+        pile shuffles, shuffle ``k`` of a deal being the same pile for every agent), the strongest one's win
+        rate on the deal less the other's -- the mean, a 95% Student-t interval over the deals, and how
+        many deals it did better, worse and equal on. Pairing by deal takes the deals' own difficulty out
+        of the comparison, which two pooled rates cannot."""
+        best = self.strongest()
+        if best is None or len(self.teams) < 2:
+            return []
+        mine = {int(r["seed"]): _rate(r) for r in self.teams[best] if r["team"]["played"]}
+        out = []
+        for other in sorted(self.teams):
+            if other == best:
+                continue
+            theirs = {int(r["seed"]): _rate(r) for r in self.teams[other] if r["team"]["played"]}
+            differences = [mine[seed] - theirs[seed] for seed in sorted(mine.keys() & theirs.keys())]
+            interval = t_interval(differences)
+            out.append({"agent": best, "other": other, "deals": len(differences),
+                        "mean_difference": fmean(differences) if differences else None,
+                        "difference_ci95": None if interval is None else list(interval),
+                        "better": sum(1 for d in differences if d > 0),
+                        "worse": sum(1 for d in differences if d < 0),
+                        "equal": sum(1 for d in differences if d == 0)})
+        return out
+
     def by_proven_lower_end(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """Solo: an agent's games and wins grouped by the deal's proven lower end in tenths (the exact value
         where the search finished; ``"-"``: no odds record): whether what is proven tracks what a player of
@@ -269,6 +300,7 @@ class Card:
             out["solo"] = self.solo_summary()
         if self.players > 1 or self.teams:
             out["teams"] = self.team_summary()  # solo: the agents that played the solo deals (--solo-agents)
+            out["agents_compared"] = self.compared()
         out["open"] = self.open_summary()
         out["hardest"] = [_listed(self, r) for r in self.hardest]
         out["easiest"] = [_listed(self, r) for r in self.easiest]
@@ -373,6 +405,28 @@ def agent_rows(card: Card) -> list[list[str]]:
     return rows
 
 
+#: The columns of a card's deal-by-deal comparison of its agents (:func:`compared_rows`).
+COMPARED_COLUMNS = ("strongest agent", "other agent", "deals", "mean difference [95% CI]", "deals better",
+                    "deals worse", "deals equal")
+#: What the comparison is, in words.
+COMPARED_NOTE = ("the same deals and pile shuffles; on each deal the strongest agent's win rate less the other's, "
+                 "the mean with a 95% Student-t interval over the deals (an estimate, not a proof)")
+
+
+def compared_rows(card: Card) -> list[list[str]]:
+    """The card's deal-by-deal comparison (:meth:`Card.compared`) as rows of :data:`COMPARED_COLUMNS`, the
+    two agents' specs first."""
+    rows = []
+    for c in card.compared():
+        mean = "-" if c["mean_difference"] is None else f"{c['mean_difference']:+.3f}"
+        if c["difference_ci95"] is not None:
+            low, high = c["difference_ci95"]
+            mean += f" [{low:+.3f}, {high:+.3f}]"
+        rows.append([c["agent"], c["other"], str(c["deals"]), mean, str(c["better"]), str(c["worse"]),
+                     str(c["equal"])])
+    return rows
+
+
 def agent_groups(card: Card, summary: dict[str, Any]) -> list[tuple[str, str, dict[str, dict[str, int]]]]:
     """An agent's games grouped as the card shows them: (title, the groups' heading, the groups) by its own
     win rate on each deal (when it played a deal more than once), by the deal's open optimum (with an open
@@ -465,6 +519,12 @@ def _card_markdown(card: Card) -> list[str]:
         for agent, *cells in agent_rows(card):
             lines.append(f"| `{agent}` | " + " | ".join(cells) + " |")
         lines.append("")
+        compared = compared_rows(card)
+        if compared:
+            lines += [f"**Agents compared deal by deal**: {COMPARED_NOTE}.", "",
+                      "| " + " | ".join(COMPARED_COLUMNS) + " |", "|---|---|---:|---|---:|---:|---:|"]
+            lines += [f"| `{best}` | `{other}` | " + " | ".join(cells) + " |" for best, other, *cells in compared]
+            lines.append("")
         for t in card.team_summary():
             for title, head, groups in agent_groups(card, t):
                 lines += [f"`{t['agent']}` {title}:", "",
@@ -561,9 +621,6 @@ def _both_ends(records: list[dict[str, Any]], score: Callable[[dict[str, Any]], 
 
 
 def _best_agent_records(card: Card) -> list[dict[str, Any]]:
-    """The finished records of the agent with the highest pooled win rate (ties: its name)."""
-    summary = [t for t in card.team_summary() if t["games"]]
-    if not summary:
-        return []
-    best = max(summary, key=lambda t: (t["win_rate"], t["agent"]))["agent"]
-    return [r for r in card.teams[best] if r["team"]["played"]]
+    """The finished records of the agent with the highest pooled win rate."""
+    best = card.strongest()
+    return [] if best is None else [r for r in card.teams[best] if r["team"]["played"]]

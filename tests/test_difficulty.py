@@ -122,6 +122,15 @@ def test_the_team_card_pools_games_with_a_wilson_interval() -> None:
     assert rows["greedy"]["cpu_seconds_per_turn"] == pytest.approx(6.0 / 60)
     # ranked by the best agent (belief): seed 0 hardest
     assert card.hardest[0]["seed"] == 0 and card.hardest[0]["method"] == "hidden:belief"
+    # compared deal by deal with the other agent: differences 1/2, 1/2, 0; mean 1/3, Student-t half-width
+    # t(0.95, 2) * s / sqrt(3) = 4.302653 * 0.288675 / 1.732051 = 0.717109
+    [pair] = card.compared()
+    assert (pair["agent"], pair["other"], pair["deals"], pair["better"], pair["worse"], pair["equal"]) == (
+        "belief", "greedy", 3, 2, 0, 1)
+    assert pair["mean_difference"] == pytest.approx(1 / 3)
+    assert pair["difference_ci95"] == pytest.approx([1 / 3 - 0.717109, 1 / 3 + 0.717109], abs=1e-6)
+    assert "| `belief` | `greedy` | 3 | +0.333 [-0.384, +1.050] | 2 | 0 | 1 |" in report.markdown()
+    assert card.to_json()["agents_compared"] == [pair]
     assert card.open_summary() is None
     assert rows["belief"]["by_open_optimum"] == {"-": {"deals": 3, "games": 6, "wins": 5}}
     with_open = [c for c in difficulty(RECORDS, "r.jsonl", OPEN, "o.jsonl").cards if c.players == 2][0]
@@ -157,6 +166,7 @@ def test_several_shuffles_a_deal_cluster_the_interval_and_group_the_deals_by_the
     assert "win rate on the deal" in page and f"0.683 [{low:.3f}, {high:.3f}]" in page
     single = difficulty([team(s, "guided", w, 1) for s, w in enumerate([1, 1, 0])], "r.jsonl")
     assert "win rate on the deal" not in single.markdown()
+    assert single.cards[0].compared() == [] and "compared deal by deal" not in single.markdown()
 
 
 def test_a_solo_card_shows_the_agents_that_played_its_deals_beside_the_odds(tmp_path: Path) -> None:
@@ -183,6 +193,8 @@ def test_a_solo_card_shows_the_agents_that_played_its_deals_beside_the_odds(tmp_
         solo_part = text.split("2 players")[0]
         assert "Agents playing the solo deals" in solo_part and "guided" in solo_part, name
         assert "Deals the strongest agent won least often" in solo_part, name
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "Agents compared deal by deal" in page and "<code>belief</code>" in page
     plain = [c for c in difficulty(RECORDS, "r.jsonl").cards if c.players == 1][0]
     assert "teams" not in plain.to_json() and plain.agent_hardest == plain.agent_easiest == []
 

@@ -14,10 +14,13 @@ from typing import Any
 from stratagem.difficulty import (
     AGENT_COLUMNS,
     BINS,
+    COMPARED_COLUMNS,
+    COMPARED_NOTE,
     Card,
     DifficultyReport,
     agent_groups,
     agent_rows,
+    compared_rows,
     end_text,
     listed_deals,
     mean_note,
@@ -81,6 +84,11 @@ def _proven(card: Card, s: dict[str, Any]) -> str:
 def _teams(card: Card) -> str:
     rows = [[_code(agent), *cells] for agent, *cells in agent_rows(card)]
     out = table(list(AGENT_COLUMNS), rows, numeric={1, 2, 3, 5, 6, 7, 8})
+    compared = compared_rows(card)
+    if compared:
+        out += f"<p><b>Agents compared deal by deal</b>: {esc(COMPARED_NOTE)}.</p>"
+        out += table(list(COMPARED_COLUMNS), [[_code(best), _code(other), *cells] for best, other, *cells in compared],
+                     numeric={2, 4, 5, 6})
     for t in card.team_summary():
         for title, head, groups in agent_groups(card, t):
             out += f"<p class=\"muted\">{_code(t['agent'])} {esc(title)}:</p>"
