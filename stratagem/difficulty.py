@@ -236,40 +236,26 @@ class Card:
         where the search finished; ``"-"``: no odds record): whether what is proven tracks what a player of
         that kind achieves."""
         lows = {int(r["seed"]): float(_low(r)) for r in self.exact + self.undecided}
-        groups: dict[str, dict[str, int]] = {}
-        for r in records:
+
+        def group(r: dict[str, Any]) -> str:
             low = lows.get(int(r["seed"]))
-            group = groups.setdefault("-" if low is None else BINS[_bin(low)], {"deals": 0, "games": 0, "wins": 0})
-            group["deals"] += 1
-            group["games"] += int(r["team"]["played"])
-            group["wins"] += int(r["team"]["wins"])
-        order = [*BINS, "-"]
-        return {k: groups[k] for k in sorted(groups, key=order.index)}
+            return "-" if low is None else BINS[_bin(low)]
+
+        return _grouped(records, group, [*BINS, "-"].index)
 
     def by_deal_win_rate(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """An agent's deals grouped by its own win rate on each deal, in tenths (``"1"``: every game won):
         with several shuffles a deal, which deals the agent finds hard, not only how often it wins."""
-        groups: dict[str, dict[str, int]] = {}
-        for r in records:
-            if r["team"]["played"]:
-                group = groups.setdefault(BINS[_bin(_rate(r))], {"deals": 0, "games": 0, "wins": 0})
-                group["deals"] += 1
-                group["games"] += int(r["team"]["played"])
-                group["wins"] += int(r["team"]["wins"])
-        return {k: groups[k] for k in sorted(groups, key=BINS.index)}
+        return _grouped([r for r in records if r["team"]["played"]], lambda r: BINS[_bin(_rate(r))], BINS.index)
 
     def by_open_optimum(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """Games and wins grouped by the deal's open-information optimum (turns; ``"-"``: not solved in the
         open sweep): how the hidden-information difficulty follows the open one."""
-        groups: dict[str, dict[str, int]] = {}
-        for r in records:
+        def group(r: dict[str, Any]) -> str:
             found = self.open.get(int(r["seed"]))
-            length = str(found["length"]) if found and found.get("length") is not None else "-"
-            group = groups.setdefault(length, {"deals": 0, "games": 0, "wins": 0})
-            group["deals"] += 1
-            group["games"] += int(r["team"]["played"])
-            group["wins"] += int(r["team"]["wins"])
-        return {k: groups[k] for k in sorted(groups, key=lambda k: (k == "-", int(k) if k != "-" else 0))}
+            return str(found["length"]) if found and found.get("length") is not None else "-"
+
+        return _grouped(records, group, lambda k: (k == "-", int(k) if k != "-" else 0))
 
     # -- open information
     def open_summary(self) -> dict[str, Any] | None:
@@ -618,6 +604,18 @@ def _both_ends(records: list[dict[str, Any]], score: Callable[[dict[str, Any]], 
     listed = min(LISTED, max(1, len(records) // 2))
     chosen = {int(r["seed"]) for r in low[:listed]}
     return low[:listed], [r for r in high if int(r["seed"]) not in chosen][:listed]
+
+
+def _grouped(records: list[dict[str, Any]], group: Callable[[dict[str, Any]], str],
+             order: Callable[[str], Any]) -> dict[str, dict[str, int]]:
+    """An agent's records counted by ``group`` (deals, games, wins), the groups in ``order``."""
+    groups: dict[str, dict[str, int]] = {}
+    for r in records:
+        counts = groups.setdefault(group(r), {"deals": 0, "games": 0, "wins": 0})
+        counts["deals"] += 1
+        counts["games"] += int(r["team"]["played"])
+        counts["wins"] += int(r["team"]["wins"])
+    return {k: groups[k] for k in sorted(groups, key=order)}
 
 
 def _best_agent_records(card: Card) -> list[dict[str, Any]]:
