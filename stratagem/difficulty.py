@@ -202,9 +202,14 @@ class Card:
         return out
 
     def strongest(self) -> str | None:
-        """The agent with the highest pooled win rate (ties: its name); ``None`` when none played."""
-        summary = [t for t in self.team_summary() if t["games"]]
-        return max(summary, key=lambda t: (t["win_rate"], t["agent"]))["agent"] if summary else None
+        """The agent with the highest pooled win rate (ties: its name); ``None`` when none played. Read from
+        the records' counts, not from :meth:`team_summary`, which also makes every interval and grouping."""
+        rates = []
+        for agent, records in self.teams.items():
+            played = sum(r["team"]["played"] for r in records)
+            if played:
+                rates.append((sum(r["team"]["wins"] for r in records) / played, agent))
+        return max(rates)[1] if rates else None
 
     def compared(self) -> list[dict[str, Any]]:
         """The strongest agent against each other agent, deal by deal: on the deals both played (the same
