@@ -35,7 +35,7 @@ from stratagem.models.strato.hidden.exact import (
     write_table,
 )
 from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, format_hidden, parse_hidden
-from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, win_payoff
+from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, hand_plan, win_payoff
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.position import ONGOING, WON
@@ -276,7 +276,7 @@ def test_the_policy_is_a_lower_bound_and_the_cut_lowers_it(guided: bool) -> None
             values.append(solver.solve().value)
         assert values[0] is not None and values[0] <= exact
         # Cut at the start: lost, unless the hand alone wins (a cut state is still won by a plan).
-        by_hand = wins_by_hand(game, state, PLAN_PLAYS)
+        by_hand = hand_plan(game, state, PLAN_PLAYS) is not None
         assert values[2] == (1 if by_hand else 0) and all(v is not None and v <= values[0] for v in values)
         positive += values[0] > 0
         wider = _policy_solver(game, guided)
@@ -284,19 +284,6 @@ def test_the_policy_is_a_lower_bound_and_the_cut_lowers_it(guided: bool) -> None
         value = wider.solve().value
         assert value is not None and values[0] <= value <= exact
     assert positive >= 4, positive
-
-
-def wins_by_hand(game: HiddenStrato, state: HiddenState, plays: int) -> bool:
-    """The reference for plans: whether at most ``plays`` plays of ``state``'s hand win by the rules engine's
-    own moves with the pile set aside (nothing drawn: the draws of the real game change neither the table
-    nor the cards the plan plays)."""
-    bare = state._replace(pile="")
-    for _, child in game.plays(bare):
-        if child.status == WON:
-            return True
-        if plays > 1 and child.status == ONGOING and child.phase == PLAY and wins_by_hand(game, child, plays - 1):
-            return True
-    return False
 
 
 @pytest.mark.parametrize("guided", [False, True], ids=["cheap", "guided"])
@@ -309,7 +296,7 @@ def test_a_cut_state_is_lost_unless_the_hand_alone_wins(guided: bool) -> None:
         game = HiddenStrato(puzzle_challenge(name), OPTIONS, state)
         solver = _policy_solver(game, guided)
         solver.kernel.set_cutoff(10**18)
-        by_hand = wins_by_hand(game, state, PLAN_PLAYS)
+        by_hand = hand_plan(game, state, PLAN_PLAYS) is not None
         assert solver.solve().value == (1 if by_hand else 0), format_hidden(state)
         kinds.add(by_hand)
     assert kinds == {True, False}
@@ -318,8 +305,8 @@ def test_a_cut_state_is_lost_unless_the_hand_alone_wins(guided: bool) -> None:
 @pytest.mark.parametrize("plays", [2, 3])
 def test_the_kernels_plans_are_the_rules_plans(plays: int) -> None:
     """``HiddenSolo.plan`` finds a plan of at most ``plays`` plays of the hand exactly where the rules engine
-    has one (:func:`wins_by_hand`), on the play states of random games, of greedy ones and of optimal
-    open-information lines of the three challenges (the last turns of those, where plans occur), and the plan
+    has one (:func:`~stratagem.models.strato.hidden.odds.hand_plan`: the rules' plays with the pile set
+    aside), on the play states of random games, of greedy ones and of optimal open-information lines of the three challenges (the last turns of those, where plans occur), and the plan
     (``Solver.plan``, the moves the value table writes) wins in the real game whatever is drawn between its
     plays: replayed through ``HiddenStrato`` with every card the pile can give."""
     found = 0
@@ -333,7 +320,7 @@ def test_the_kernels_plans_are_the_rules_plans(plays: int) -> None:
         solver = Solver(game, 10)
         solver.kernel.set_plan(plays)
         indexes = solver.kernel.plan(solver.vector(state.rows, state.hands[0], state.last), plays)
-        assert bool(indexes) == wins_by_hand(game, state, plays), format_hidden(state)
+        assert bool(indexes) == (hand_plan(game, state, plays) is not None), format_hidden(state)
         if not indexes:
             continue
         moves = solver.plan(state, plays)

@@ -55,9 +55,10 @@ from random import Random
 from typing import Any
 
 from stratagem.core.deadline import Deadline
+from stratagem.models.strato.hidden.exact import GUIDE_CAP, PLAN_PLAYS
 from stratagem.models.strato.hidden.game import PLAY, TARGET, HiddenState, HiddenStrato, announce
 from stratagem.models.strato.hidden.observation import PublicPlay, StratoObservation
-from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, least_move
+from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, hand_plan
 from stratagem.models.strato.rules.challenge import ANY_CARD, Challenge, Options, SequenceGoal, resolve_token
 from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
@@ -117,11 +118,13 @@ class RelaxationGuide:
         return self.table(rows, self.CAP)
 
 
-def goal_work(challenge: Challenge, rows: tuple[Row, ...], hand: str) -> tuple[int, int]:
-    """The guided key's tie-break: over the sets of goal rows, the least work left in the goal's places
-    (places not yet holding their card, plus wrong cards within the goal's length: each must still leave)
-    less the hand's cards the goal still misses, and then the cards beyond the goal's length. A sequence
-    is read place by place, a count goal by weather within its window."""
+def goal_key(challenge: Challenge, rows: tuple[Row, ...], hand: str) -> int:
+    """The guided policy's tie-break (smaller is better), as the exact search's kernel computes it
+    (``HiddenSolo._shaped``): over the sets of goal rows, the least work left in the goal's places (places
+    not yet holding their card, plus wrong cards within the goal's length: each must still leave) less the
+    hand's cards the goal still misses (kept for later, they save draws), then the fewest cards beyond the
+    goal's length; each set's key is ``clamp(work + 16, 0, 63) * 64 + min(over, 63)``. A sequence is read
+    place by place, a count goal by weather within its window."""
     per_row = {}
     for r, row in enumerate(rows):
         if not challenge.goal.eligible(row):
@@ -145,30 +148,80 @@ def goal_work(challenge: Challenge, rows: tuple[Row, ...], hand: str) -> tuple[i
                     wanted = resolve_token(token, row)
                     missing[wanted] += max(0, n - window.count(wanted))
         per_row[r] = (work, over, missing)
-    best: tuple[int, int] | None = None
+    best: int | None = None
     held = Counter(hand)
     for chosen in combinations(sorted(per_row), challenge.rows_required):
         missing = sum((per_row[r][2] for r in chosen), Counter())
         useful = sum(min(n, held[w]) for w, n in missing.items())
-        key = (sum(per_row[r][0] for r in chosen) - useful, sum(per_row[r][1] for r in chosen))
+        work = sum(per_row[r][0] for r in chosen) - useful
+        key = min(max(work + 16, 0), 63) * 64 + min(sum(per_row[r][1] for r in chosen), 63)
         if best is None or key < best:
             best = key
-    return best if best is not None else (0, 0)
+    return best if best is not None else 16 * 64
 
 
-def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, state: HiddenState) -> Move:
-    """The guided agent's move: a win at once, else the move whose table is nearest a goal by ``guide``
-    (or by the admissible turn bound where that is larger), ties to the least :func:`goal_work` with the
-    hand left after it, then the fewest cards beyond the goal, a play from hand over a Redraw, the
-    engine's order."""
-    def key(move: Move, after: HiddenState) -> tuple[int, ...]:
+def redraw_end(challenge: Challenge, rows: tuple[Row, ...]) -> tuple[int, int]:
+    """The guided policy's Redraw end (row, end): of a goal row's half-row, the one with the most of the
+    goal's length missing (ties: the first set of goal rows, then the first row and end), as the exact
+    search's kernel chooses it (``HiddenSolo._redraw_end``)."""
+    eligible = [r for r, row in enumerate(rows) if challenge.goal.eligible(row)]
+    best, most = (0, 0), None
+    for chosen in combinations(eligible, challenge.rows_required):
+        for r in chosen:
+            for side, half_goal in challenge.goal.halves():
+                gap = half_goal.length() - len(rows[r].half(side))
+                if most is None or gap > most or (gap == most and (r, side) < best):
+                    best, most = (r, side), gap
+    return best
+
+
+def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, state: HiddenState,
+                plans: bool | None = None) -> Move:
+    """The guided policy's move, the one the exact search values for its proven lower end
+    (``exact.Solver.guide``; ``tests/models/strato/test_guided.py`` holds the two move for move):
+
+    1. a play that wins at once (the first, in the engine's order);
+    2. solo (``plans``, by default when the state has one hand), the first play of a plan of the hand
+       (:func:`~stratagem.models.strato.hidden.odds.hand_plan`, at most ``PLAN_PLAYS`` plays) that wins
+       whatever is drawn;
+    3. the play whose table is nearest a goal by ``guide`` (each goal row's relaxed distance, told apart
+       up to ``GUIDE_CAP``) or by the admissible turn bound where that is larger, ties to the least
+       :func:`goal_key` with the hand left after it, then the engine's order, plays over the card limit
+       never -- unless it is farther from a goal than the table now is (by the same measure), and a
+       Redraw is possible: then a Redraw at :func:`redraw_end`.
+
+    After a Redraw, the revealed card's target by steps 1 and 3 (it must be played)."""
+    challenge, p = game.challenge, state.to_move
+    plays = game.plays(state)
+    placed = [(move, after) for move, after in plays if move.card]
+    for move, after in placed:
         if after.status == WON:
-            return (-1,)
-        work, over = goal_work(game.challenge, after.rows, after.hands[state.to_move])
-        return (max(guide(after.rows), bound(after)), work, over,
-                1 if move.redraw and state.phase != TARGET else 0)
-
-    return least_move(game, state, key)
+            return move
+    if plans is None:
+        plans = len(state.hands) == 1
+    hand = len(state.hands[p])
+    if plans and state.phase == PLAY and min(PLAN_PLAYS, hand) > 1:
+        first = hand_plan(game, state, min(PLAN_PLAYS, hand))
+        if first is not None:
+            return first
+    best: tuple[tuple[int, int, int], Move] | None = None
+    for i, (move, after) in enumerate(placed):
+        if any(len(row.left) > challenge.limit or len(row.right) > challenge.limit for row in after.rows):
+            continue
+        near = max(guide.table(after.rows, GUIDE_CAP), bound.in_view(after.rows, after.hands[p], after.last))
+        key = (near, goal_key(challenge, after.rows, after.hands[p]), i)
+        if best is None or key < best[0]:
+            best = (key, move)
+    if state.phase == TARGET or not any(move.redraw and not move.card for move, _ in plays):
+        if best is not None:
+            return best[1]
+        if placed:
+            return placed[0][0]
+        raise ValueError(f"{game.format_state(state)}: no legal move")
+    now = max(bound.in_view(state.rows, state.hands[p], state.last), guide.table(state.rows, GUIDE_CAP))
+    if best is not None and best[0][0] <= now:
+        return best[1]
+    return announce(*redraw_end(challenge, state.rows))
 
 
 @lru_cache(maxsize=16)

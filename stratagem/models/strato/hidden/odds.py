@@ -33,7 +33,7 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.progress import ProgressFactory, no_progress
-from stratagem.models.strato.hidden.game import TARGET, HiddenState, HiddenStrato
+from stratagem.models.strato.hidden.game import PLAY, TARGET, HiddenState, HiddenStrato
 from stratagem.models.strato.rules.challenge import Challenge
 from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import ONGOING, WON, Row, State
@@ -42,7 +42,8 @@ from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.search.relaxation import goal_progress
 from stratagem.solvers.mdp import SOLVED, UNKNOWN, PolicyNode, optimal_value, policy_dag, policy_value
 
-__all__ = ["SoloOdds", "TurnBound", "greedy_move", "least_move", "solo_odds", "table_progress", "win_payoff"]
+__all__ = ["SoloOdds", "TurnBound", "greedy_move", "hand_plan", "least_move", "solo_odds", "table_progress",
+           "win_payoff"]
 
 #: Share of a limited run's time the greedy policy's value may use before the optimal search starts.
 GREEDY_SHARE = 0.2
@@ -75,6 +76,18 @@ class TurnBound:
         found = self._known.get(key)
         if found is None:
             found = self._known[key] = lower_bound(self.game.challenge, open_view)
+        return found
+
+    def in_view(self, rows: tuple[Row, ...], hand: str, last: str) -> int:
+        """The bound of a table with only ``hand`` still to play (no pile, no other hand) and ``last`` the
+        weather played last: the view the exact search's kernel bounds its ``play`` states and the guided
+        policy's moves in (``search_kernel.lower_bound`` of the pile-less vector), whatever the game's
+        status (a table left with no card to play is still measured)."""
+        view = State(rows, (hand,), "", 0, last, ONGOING)
+        key = (rows, can_cross(view))
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = lower_bound(self.game.challenge, view)
         return found
 
     def hopeless(self, state: HiddenState) -> bool:
@@ -115,6 +128,26 @@ def greedy_move(game: HiddenStrato, bound: TurnBound, state: HiddenState) -> Mov
         return bound(after), -placed, over, 1 if move.redraw and state.phase != TARGET else 0
 
     return least_move(game, state, key)
+
+
+def hand_plan(game: HiddenStrato, state: HiddenState, plays: int) -> Move | None:
+    """The first play, in the engine's order, of a **plan**: at most ``plays`` plays of ``state``'s hand
+    alone that win with the pile set aside, so whatever is drawn between them (a draw adds a card to the
+    hand and changes neither the table nor the plan's cards: solo, the plan wins every order of the
+    pile). A play that wins at once comes first, as in the exact search's own plans
+    (``HiddenSolo._hand_plan``); ``None`` when the hand has no plan."""
+    bare = state._replace(pile="")
+    children = [(move, child) for move, child in game.plays(bare) if not move.redraw]
+    for move, child in children:
+        if child.status == WON:
+            return move
+    if plays <= 1:
+        return None
+    for move, child in children:
+        if (child.status == ONGOING and child.phase == PLAY and child.hands[child.to_move]
+                and hand_plan(game, child, plays - 1) is not None):
+            return move
+    return None
 
 
 def least_move(game: HiddenStrato, state: HiddenState,
