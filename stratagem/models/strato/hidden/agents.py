@@ -192,27 +192,34 @@ def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, st
 
     After a Redraw, the revealed card's target by steps 1 and 3 (it must be played)."""
     challenge, p = game.challenge, state.to_move
-    plays = game.plays(state)
-    placed = [(move, after) for move, after in plays if move.card]
+    moves = game.plays(state)
+    placed = [(move, after) for move, after in moves if move.card]
     for move, after in placed:
         if after.status == WON:
             return move
     if plans is None:
         plans = len(state.hands) == 1
     hand = len(state.hands[p])
-    if plans and state.phase == PLAY and min(PLAN_PLAYS, hand) > 1:
-        first = hand_plan(game, state, min(PLAN_PLAYS, hand))
+    most = min(PLAN_PLAYS, hand)
+    if plans and state.phase == PLAY and most > 1:
+        first = hand_plan(game, state, most)
         if first is not None:
             return first
+    # The moves by their turn bound: one bounded above the best key so far cannot beat it, and a move's
+    # relaxed distance is asked only up to that key (farther counts as one more): the full keys' choice.
+    bounded = sorted((bound.in_view(after.rows, after.hands[p], after.last), i) for i, (_, after) in enumerate(placed)
+                     if all(len(row.left) <= challenge.limit and len(row.right) <= challenge.limit
+                            for row in after.rows))
     best: tuple[tuple[int, int, int], Move] | None = None
-    for i, (move, after) in enumerate(placed):
-        if any(len(row.left) > challenge.limit or len(row.right) > challenge.limit for row in after.rows):
-            continue
-        near = max(guide.table(after.rows, GUIDE_CAP), bound.in_view(after.rows, after.hands[p], after.last))
+    for b, i in bounded:
+        if best is not None and b > best[0][0]:
+            break
+        move, after = placed[i]
+        near = max(guide.table(after.rows, GUIDE_CAP if best is None else min(best[0][0], GUIDE_CAP)), b)
         key = (near, goal_key(challenge, after.rows, after.hands[p]), i)
         if best is None or key < best[0]:
             best = (key, move)
-    if state.phase == TARGET or not any(move.redraw and not move.card for move, _ in plays):
+    if state.phase == TARGET or not any(move.redraw and not move.card for move, _ in moves):
         if best is not None:
             return best[1]
         if placed:
