@@ -21,7 +21,7 @@ from stratagem.models.strato.hidden.agents import (
     guided_move,
     make_strato_agent,
 )
-from stratagem.models.strato.hidden.exact import Solver
+from stratagem.models.strato.hidden.exact import GUIDE_CAP, Solver
 from stratagem.models.strato.hidden.game import DRAW, REVEAL, TARGET, HiddenStrato, format_hidden, parse_hidden
 from stratagem.models.strato.hidden.odds import TurnBound
 from stratagem.models.strato.rules.challenge import Options
@@ -71,7 +71,7 @@ def test_the_guide_is_the_least_combined_relaxed_distance() -> None:
     table = guide.table
     assert table.combines == "sum" and len(table.distances) == 2  # no Fog nor Storm: rows never trade cards
     rows = deal.start.rows
-    assert guide(rows) == sum(d.at_most(rows, guide.CAP) for d in table.distances) > 0
+    assert guide(rows) == sum(d.at_most(rows, GUIDE_CAP) for d in table.distances) > 0
 
 
 def test_the_guided_agent_wins_more_often_than_the_greedy_one_on_challenge_1() -> None:

@@ -306,7 +306,8 @@ def test_a_cut_state_is_lost_unless_the_hand_alone_wins(guided: bool) -> None:
 def test_the_kernels_plans_are_the_rules_plans(plays: int) -> None:
     """``HiddenSolo.plan`` finds a plan of at most ``plays`` plays of the hand exactly where the rules engine
     has one (:func:`~stratagem.models.strato.hidden.odds.hand_plan`: the rules' plays with the pile set
-    aside), on the play states of random games, of greedy ones and of optimal open-information lines of the three challenges (the last turns of those, where plans occur), and the plan
+    aside), on the play states of random games, of greedy ones and of optimal open-information lines of
+    the three challenges (the last turns of those, where plans occur), and the plan
     (``Solver.plan``, the moves the value table writes) wins in the real game whatever is drawn between its
     plays: replayed through ``HiddenStrato`` with every card the pile can give."""
     found = 0

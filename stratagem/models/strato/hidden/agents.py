@@ -102,11 +102,8 @@ class GreedyAgent(StratoAgent):
 class RelaxationGuide:
     """How near a goal a table is by the table-only relaxation that bounds ``solve``'s optimum
     (:class:`~stratagem.models.strato.search.relaxation.TableDistance`, built from the public start: the
-    plays of every weather in hand and pile, whatever their order); the exact search's guided policy
-    (``exact.Solver.guide``) reads the same distances, up to its own cap."""
-
-    #: Largest distance told apart (farther tables all count as one more).
-    CAP = 24
+    plays of every weather in hand and pile, whatever their order): the distances the exact search's
+    guided policy reads (``exact.Solver.guide``), told apart up to ``cap`` (farther: ``cap + 1``)."""
 
     def __init__(self, game: HiddenStrato) -> None:
         self.game = game
@@ -114,8 +111,8 @@ class RelaxationGuide:
         self.table = TableDistance(game.challenge, game.options,
                                    State(start.rows, start.hands, start.pile, 0, start.last, ONGOING))
 
-    def __call__(self, rows: tuple[Row, ...]) -> int:
-        return self.table(rows, self.CAP)
+    def __call__(self, rows: tuple[Row, ...], cap: int = GUIDE_CAP) -> int:
+        return self.table(rows, cap)
 
 
 def goal_key(challenge: Challenge, rows: tuple[Row, ...], hand: str) -> int:
@@ -215,7 +212,7 @@ def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, st
         if best is not None and b > best[0][0]:
             break
         move, after = placed[i]
-        near = max(guide.table(after.rows, GUIDE_CAP if best is None else min(best[0][0], GUIDE_CAP)), b)
+        near = max(guide(after.rows, GUIDE_CAP if best is None else min(best[0][0], GUIDE_CAP)), b)
         key = (near, goal_key(challenge, after.rows, after.hands[p]), i)
         if best is None or key < best[0]:
             best = (key, move)
@@ -225,7 +222,7 @@ def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, st
         if placed:
             return placed[0][0]
         raise ValueError(f"{game.format_state(state)}: no legal move")
-    now = max(bound.in_view(state.rows, state.hands[p], state.last), guide.table(state.rows, GUIDE_CAP))
+    now = max(bound.in_view(state.rows, state.hands[p], state.last), guide(state.rows))
     if best is not None and best[0][0] <= now:
         return best[1]
     return announce(*redraw_end(challenge, state.rows))
