@@ -48,7 +48,7 @@ from stratagem.sweeprecords import best_records
 
 __all__ = [
     "AGENT_COLUMNS", "CARD_FORMAT", "COMPARED_COLUMNS", "COMPARED_NOTE", "Card", "DifficultyReport", "agent_groups",
-    "agent_rows", "compared_rows", "difficulty", "end_text", "listed_deals", "mean_note", "proven_note",
+    "agent_rows", "compared_rows", "difficulty", "end_text", "listed_deals", "mean_note", "policy_note", "proven_note",
     "reproduce_hidden", "undecided_text", "value_heading", "value_text",
 ]
 
@@ -59,6 +59,9 @@ LISTED = 5
 #: The histogram's bins: [0, 0.1), ..., [0.9, 1), and exactly 1 apart.
 BINS = [f"{k / 10:.1f}-{(k + 1) / 10:.1f}" for k in range(10)] + ["1"]
 QUANTILES = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
+#: The agent kind that plays the exact search's guided policy: the policy whose exact value, its states of
+#: few pile orders counted as lost, is an undecided solo deal's proven lower end (:meth:`Card.policy_check`).
+POLICY_AGENT = "guided"
 
 
 def reproduce_hidden(record: dict[str, Any]) -> str:
@@ -236,6 +239,27 @@ class Card:
                         "equal": sum(1 for d in differences if d == 0)})
         return out
 
+    def policy_check(self) -> dict[str, Any] | None:
+        """Solo: the :data:`POLICY_AGENT`'s games against the undecided deals' proven lower ends. The agent
+        plays the exact search's guided policy, and a lower end is that policy's exact value with the states
+        of few pile orders counted as lost, so the agent's win rate on a deal estimates a value at least the
+        lower end. Deal by deal, its rate less the lower end: the mean with a 95% Student-t interval over the
+        deals, and how many deals are below. A mean clearly below 0 would contradict the certificates (or
+        say the agent is not the policy); its size is about what the cut leaves out. ``None`` without both."""
+        if self.players != 1 or not self.undecided or not self.teams.get(POLICY_AGENT):
+            return None
+        lows = {int(r["seed"]): _low(r) for r in self.undecided}
+        pairs = [(_rate(r), float(lows[int(r["seed"])]), int(r["team"]["played"]))
+                 for r in self.teams[POLICY_AGENT] if r["team"]["played"] and int(r["seed"]) in lows]
+        if not pairs:
+            return None
+        differences = [rate - low for rate, low, _ in pairs]
+        interval = t_interval(differences)
+        return {"agent": POLICY_AGENT, "deals": len(pairs), "games": sum(n for _, _, n in pairs),
+                "mean_rate": fmean(rate for rate, _, _ in pairs), "mean_lower_end": fmean(low for _, low, _ in pairs),
+                "mean_difference": fmean(differences), "difference_ci95": None if interval is None else list(interval),
+                "deals_below": sum(1 for d in differences if d < 0)}
+
     def by_proven_lower_end(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """Solo: an agent's games and wins grouped by the deal's proven lower end in tenths (the exact value
         where the search finished; ``"-"``: no odds record): whether what is proven tracks what a player of
@@ -300,6 +324,7 @@ class Card:
             out["most_proven"] = [_listed(self, r) for r in self.most_proven]
             out["agent_hardest"] = [_listed(self, r) for r in self.agent_hardest]
             out["agent_easiest"] = [_listed(self, r) for r in self.agent_easiest]
+            out["policy_check"] = self.policy_check()
         out["all_alike"] = None if self.alike is None else _listed(self, self.alike)
         return out
 
@@ -475,6 +500,22 @@ def proven_note(bounds: dict[str, Any]) -> str:
             f"ends' {bounds['upper_mean']:.4f}.")
 
 
+def policy_note(check: dict[str, Any]) -> str:
+    """The policy agent's games against the proven lower ends (:meth:`Card.policy_check`), in words."""
+    mean = f"{check['mean_difference']:+.3f}"
+    if check["difference_ci95"] is not None:
+        low, high = check["difference_ci95"]
+        mean += f" [{low:+.3f}, {high:+.3f}]"
+    return (f"The {check['agent']} agent plays the exact search's guided policy, and each undecided deal's lower "
+            "end is that policy's exact value with its states of few pile orders counted as lost, so its win rate on a "
+            "deal estimates a value at least the lower end. On the "
+            f"{check['deals']} undecided deals it played ({check['games']} games), its rate is "
+            f"{check['mean_rate']:.3f} on average and the lower end {check['mean_lower_end']:.3f}; deal by deal, "
+            f"the rate less the lower end is {mean} (the mean, a 95% Student-t interval over the deals), below 0 "
+            f"on {check['deals_below']} deal(s). A mean clearly below 0 would contradict the certificates; above "
+            "it, it is about what the cut leaves out.")
+
+
 def mean_note(low: float, high: float) -> str:
     """The card's mean win probability as proven (:meth:`Card.mean_proven`), in words."""
     return (f"proven within [{end_text(low)}, {end_text(high)}] (each exact deal its value, each undecided deal "
@@ -510,6 +551,9 @@ def _card_markdown(card: Card) -> list[str]:
         for agent, *cells in agent_rows(card):
             lines.append(f"| `{agent}` | " + " | ".join(cells) + " |")
         lines.append("")
+        check = card.policy_check()
+        if check is not None:
+            lines += [f"**The guided policy against its proven lower ends**: {policy_note(check)}", ""]
         compared = compared_rows(card)
         if compared:
             lines += [f"**Agents compared deal by deal**: {COMPARED_NOTE}.", "",

@@ -222,6 +222,38 @@ def test_a_solo_agents_games_are_grouped_by_the_deals_proven_win_probability(tmp
     assert "proven at least" in (tmp_path / "out" / "report.html").read_text()
 
 
+def test_the_guided_agents_games_are_held_against_the_proven_lower_ends(tmp_path: Path) -> None:
+    """Solo, the ``guided`` agent plays the policy whose cut value is an undecided deal's lower end: the card
+    gives its rate less the lower end deal by deal (undecided deals only: an exact deal's value is the
+    optimum's, not the policy's), with a Student-t interval, and how many deals fall below."""
+    records = ([solo(0, "1"), solo(1, None, low="1/2"), solo(2, None, low="3/4"), solo(3, None, low="1/10")]
+               + [team(s, "guided", w, 4, players=1) for s, w in [(0, 4), (1, 3), (2, 2), (3, 4)]]
+               + [team(s, "belief", w, 4, players=1) for s, w in [(1, 4), (2, 4), (3, 4)]])
+    report = difficulty(records, "r.jsonl")
+    [card] = [c for c in report.cards if c.players == 1]
+    check = card.policy_check()
+    assert check is not None
+    # differences 3/4 - 1/2, 2/4 - 3/4, 4/4 - 1/10: mean 0.3; half-width t(0.95, 2) * s / sqrt(3)
+    differences = [0.25, -0.25, 0.9]
+    mean = sum(differences) / 3
+    sd = (sum((d - mean) ** 2 for d in differences) / 2) ** 0.5
+    assert (check["agent"], check["deals"], check["games"], check["deals_below"]) == ("guided", 3, 12, 1)
+    assert check["mean_difference"] == pytest.approx(mean)
+    assert check["difference_ci95"] == pytest.approx([mean - 4.302653 * sd / 3 ** 0.5, mean + 4.302653 * sd / 3 ** 0.5])
+    assert (check["mean_rate"], check["mean_lower_end"]) == (pytest.approx(0.75), pytest.approx(0.45))
+    assert card.to_json()["policy_check"] == check
+    text = report.markdown()
+    assert "**The guided policy against its proven lower ends**" in text and "+0.300 [" in text
+    results = tmp_path / "r.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert run(["report", str(results), "--html", "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert "The guided policy against its proven lower ends" in (tmp_path / "out" / "report.html").read_text()
+    # no undecided deal, or no guided agent: nothing to hold
+    assert difficulty([solo(0, "1"), team(0, "guided", 1, 2, players=1)], "r.jsonl").cards[0].policy_check() is None
+    assert difficulty([solo(1, None, low="1/2"), team(1, "belief", 1, 2, players=1)],
+                      "r.jsonl").cards[0].policy_check() is None
+
+
 def test_text_json_and_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     results, opened = tmp_path / "r.jsonl", tmp_path / "o.jsonl"
     results.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))

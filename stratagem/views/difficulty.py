@@ -24,6 +24,7 @@ from stratagem.difficulty import (
     end_text,
     listed_deals,
     mean_note,
+    policy_note,
     proven_note,
     reproduce_hidden,
     undecided_text,
@@ -84,6 +85,9 @@ def _proven(card: Card, s: dict[str, Any]) -> str:
 def _teams(card: Card) -> str:
     rows = [[_code(agent), *cells] for agent, *cells in agent_rows(card)]
     out = table(list(AGENT_COLUMNS), rows, numeric={1, 2, 3, 5, 6, 7, 8})
+    check = card.policy_check()
+    if check is not None:
+        out += f"<p><b>The guided policy against its proven lower ends</b>: {esc(policy_note(check))}</p>"
     compared = compared_rows(card)
     if compared:
         out += f"<p><b>Agents compared deal by deal</b>: {esc(COMPARED_NOTE)}.</p>"

@@ -5,10 +5,14 @@ hidden), one agent kind for the whole team (Strato is cooperative: one shared re
 
 - ``greedy``: the move whose table needs the fewest turns by the admissible bound
   (:func:`~stratagem.models.strato.hidden.odds.greedy_move`).
-- ``guided``: the move whose table is nearest a goal by the table-only relaxation that also bounds
-  ``solve``'s optimum (each goal row's relaxed distance, :class:`RelaxationGuide`), ties to the least work
-  left in the goal's places less the hand's cards the goal misses (:func:`guided_move`). As cheap as
-  ``greedy`` a decision once the relaxation's distances are known, and far stronger.
+- ``guided``: the exact search's guided policy (:func:`guided_move`; ``exact.Solver.guide``, whose exact
+  value with its improbable states cut is ``stratagem odds``'s proven lower end): a win at once; solo, a
+  plan of the hand that wins whatever is drawn; else the play whose table is nearest a goal by the
+  table-only relaxation that also bounds ``solve``'s optimum (each goal row's relaxed distance,
+  :class:`RelaxationGuide`), ties to the least work left in the goal's places less the hand's cards the
+  goal misses, and a Redraw instead when no play comes nearer a goal than the table is. As cheap as
+  ``greedy`` a decision once the relaxation's distances are known, and far stronger; held to the
+  compiled search's policy move for move.
 - ``pimc``: perfect-information Monte Carlo. ``samples`` times, deal the cards the player cannot see
   into the other hands and the pile's order (:meth:`HiddenStrato.sample_state` and a shuffle), and solve
   that open deal with A* (the admissible turn bound) stopped after ``nodes`` expansions: a small budget,
