@@ -158,7 +158,7 @@ def goal_key(challenge: Challenge, rows: tuple[Row, ...], hand: str) -> int:
         key = min(max(work + 16, 0), 63) * 64 + min(sum(per_row[r][1] for r in chosen), 63)
         if best is None or key < best:
             best = key
-    return best if best is not None else 16 * 64
+    return best if best is not None else 4095  # no set of goal rows: the kernel's value
 
 
 def redraw_end(challenge: Challenge, rows: tuple[Row, ...]) -> tuple[int, int]:

@@ -71,20 +71,17 @@ class TurnBound:
             return 1 << 20
         p = state.to_move  # a revealed card is still to be played: count it in the hand of its player
         hands = state.hands[:p] + (state.hands[p] + state.card,) + state.hands[p + 1:]
-        open_view = State(state.rows, hands, state.pile, p, state.last, ONGOING)
-        key = (state.rows, can_cross(open_view))
-        found = self._known.get(key)
-        if found is None:
-            found = self._known[key] = lower_bound(self.game.challenge, open_view)
-        return found
+        return self._remembered(State(state.rows, hands, state.pile, p, state.last, ONGOING))
 
     def in_view(self, rows: tuple[Row, ...], hand: str, last: str) -> int:
         """The bound of a table with only ``hand`` still to play (no pile, no other hand) and ``last`` the
         weather played last: the view the exact search's kernel bounds its ``play`` states and the guided
         policy's moves in (``search_kernel.lower_bound`` of the pile-less vector), whatever the game's
         status (a table left with no card to play is still measured)."""
-        view = State(rows, (hand,), "", 0, last, ONGOING)
-        key = (rows, can_cross(view))
+        return self._remembered(State(rows, (hand,), "", 0, last, ONGOING))
+
+    def _remembered(self, view: State) -> int:
+        key = (view.rows, can_cross(view))
         found = self._known.get(key)
         if found is None:
             found = self._known[key] = lower_bound(self.game.challenge, view)
