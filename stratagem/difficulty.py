@@ -49,7 +49,7 @@ from stratagem.sweeprecords import best_records
 __all__ = [
     "AGENT_COLUMNS", "CARD_FORMAT", "COMPARED_COLUMNS", "COMPARED_NOTE", "Card", "DifficultyReport", "agent_groups",
     "agent_rows", "compared_rows", "difficulty", "end_text", "listed_deals", "mean_note", "policy_note", "proven_note",
-    "reproduce_hidden", "undecided_text", "value_heading", "value_text",
+    "reproduce_hidden", "same_value_note", "undecided_text", "value_heading", "value_text",
 ]
 
 #: The format of ``stratagem report --json`` on a hidden sweep.
@@ -133,6 +133,9 @@ class Card:
     agent_easiest: list[dict[str, Any]] = field(default_factory=list)
     #: When every ranked deal has the same value and open optimum: one of them (no deal is harder).
     alike: dict[str, Any] | None = None
+    #: When every ranked deal has the same value but not the same open optimum: the lists then rank by the
+    #: open optimum alone, which says nothing of how hard a deal is to win.
+    same_value: bool = False
 
     # -- solo
     def histogram(self) -> list[int]:
@@ -326,6 +329,7 @@ class Card:
             out["agent_easiest"] = [_listed(self, r) for r in self.agent_easiest]
             out["policy_check"] = self.policy_check()
         out["all_alike"] = None if self.alike is None else _listed(self, self.alike)
+        out["same_value"] = self.same_value
         return out
 
 
@@ -516,6 +520,12 @@ def policy_note(check: dict[str, Any]) -> str:
             "it, it is about what the cut leaves out.")
 
 
+def same_value_note(card: Card) -> str:
+    """Why a card's hardest and easiest deals are no harder or easier to win (:attr:`Card.same_value`)."""
+    return (f"every ranked deal has the same value ({value_text(card.hardest[0], markdown=False)}), so the two "
+            "lists below differ only by the open optimum (then the seed): none of them is harder to win.")
+
+
 def mean_note(low: float, high: float) -> str:
     """The card's mean win probability as proven (:meth:`Card.mean_proven`), in words."""
     return (f"proven within [{end_text(low)}, {end_text(high)}] (each exact deal its value, each undecided deal "
@@ -581,6 +591,8 @@ def _card_markdown(card: Card) -> list[str]:
         lines += [f"**Hardest and easiest deals**: none; every ranked deal has the same value "
                   f"({value_text(r)}) and open optimum ({card.open_text(int(r['seed']))}). One of them: "
                   f"`{reproduce_hidden(r)}`", ""]
+    if card.same_value:
+        lines += [f"**Hardest and easiest deals**: {same_value_note(card)}", ""]
     for title, listed in listed_deals(card):
         if not listed:
             continue
@@ -634,6 +646,7 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
             card.alike = lowest[0]
         else:
             card.hardest, card.easiest = lowest, highest
+            card.same_value = len({_rate(r) for r in ranked}) == 1
         card.least_proven, card.most_proven = _both_ends(card.undecided, _low, known)
         if card.players == 1:  # what players of the strongest kind met, beside what is proven
             played = _best_agent_records(card)

@@ -254,6 +254,30 @@ def test_the_guided_agents_games_are_held_against_the_proven_lower_ends(tmp_path
                       "r.jsonl").cards[0].policy_check() is None
 
 
+def test_deals_of_one_value_are_not_called_harder_or_easier(tmp_path: Path) -> None:
+    """Every deal won with certainty: with one open optimum too, the card lists no hardest or easiest deal and
+    names one of them; with open optima that differ, it lists them by the optimum and says that none is
+    harder to win."""
+    records = [solo(s, "1") for s in range(4)]
+    alike = difficulty(records, "r.jsonl", [open_record(s, 1, 5) for s in range(4)], "o.jsonl").cards[0]
+    assert alike.alike is not None and (alike.hardest, alike.easiest, alike.same_value) == ([], [], False)
+    assert alike.to_json()["all_alike"]["seed"] == 0 and alike.to_json()["same_value"] is False
+    report = difficulty(records, "r.jsonl", [open_record(s, 1, 5 + (s == 2)) for s in range(4)], "o.jsonl")
+    [card] = report.cards
+    assert card.alike is None and card.same_value and card.to_json()["same_value"] is True
+    assert [r["seed"] for r in card.hardest] == [2, 0] and [r["seed"] for r in card.easiest] == [1, 3]
+    text = report.markdown()
+    assert "every ranked deal has the same value (1), so the two lists below differ only by the open optimum" in text
+    results, opened = tmp_path / "r.jsonl", tmp_path / "o.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    opened.write_text("".join(json.dumps(open_record(s, 1, 5 + (s == 2))) + "\n" for s in range(4)))
+    assert run(["report", str(results), "--open-results", str(opened), "--html", "--out", str(tmp_path / "out"),
+                "--quiet"]) == 0
+    assert "none of them is harder to win" in (tmp_path / "out" / "report.html").read_text()
+    # values that differ: no such note
+    assert not difficulty(RECORDS, "r.jsonl").cards[0].same_value
+
+
 def test_text_json_and_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     results, opened = tmp_path / "r.jsonl", tmp_path / "o.jsonl"
     results.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))

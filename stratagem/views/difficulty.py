@@ -27,6 +27,7 @@ from stratagem.difficulty import (
     policy_note,
     proven_note,
     reproduce_hidden,
+    same_value_note,
     undecided_text,
     value_heading,
     value_text,
@@ -148,6 +149,8 @@ def difficulty_page(report: DifficultyReport) -> str:
                      f"({esc(value_text(r, markdown=False))}) and open optimum "
                      f"({esc(card.open_text(int(r['seed'])))}). One of them: "
                      f"{_code(reproduce_hidden(r))}</p>")
+        if card.same_value:
+            body += f"<p><b>Hardest and easiest deals</b>: {esc(same_value_note(card))}</p>"
         lists = listed_deals(card)
         for at in range(0, len(lists), 2):
             body += "<div class=\"grid2\">" + "".join(f"<div>{_listed(card, *pair)}</div>" for pair in lists[at:at + 2])
