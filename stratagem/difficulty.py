@@ -62,6 +62,8 @@ QUANTILES = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
 #: The agent kind that plays the exact search's guided policy: the policy whose exact value, its states of
 #: few pile orders counted as lost, is an undecided solo deal's proven lower end (:meth:`Card.policy_check`).
 POLICY_AGENT = "guided"
+#: A solo record's ``odds.lower_from`` when its lower end is that policy's value.
+POLICY_LOWER = "guided policy"
 
 
 def reproduce_hidden(record: dict[str, Any]) -> str:
@@ -243,7 +245,8 @@ class Card:
         return out
 
     def policy_check(self) -> dict[str, Any] | None:
-        """Solo: the :data:`POLICY_AGENT`'s games against the undecided deals' proven lower ends. The agent
+        """Solo: the :data:`POLICY_AGENT`'s games against the undecided deals' proven lower ends (those the
+        guided policy proved, ``odds.lower_from``; a record without it is from before the field). The agent
         plays the exact search's guided policy, and a lower end is that policy's exact value with the states
         of few pile orders counted as lost, so the agent's win rate on a deal estimates a value at least the
         lower end. Deal by deal, its rate less the lower end: the mean with a 95% Student-t interval over the
@@ -251,7 +254,9 @@ class Card:
         say the agent is not the policy); its size is about what the cut leaves out. ``None`` without both."""
         if self.players != 1 or not self.undecided or not self.teams.get(POLICY_AGENT):
             return None
-        lows = {int(r["seed"]): _low(r) for r in self.undecided}
+        # a record before the field: odds_interval's lower end above 0 was the guided policy's already
+        lows = {int(r["seed"]): _low(r) for r in self.undecided
+                if r["odds"].get("lower_from", POLICY_LOWER) == POLICY_LOWER}
         pairs = [(_rate(r), float(lows[int(r["seed"])]), int(r["team"]["played"]))
                  for r in self.teams[POLICY_AGENT] if r["team"]["played"] and int(r["seed"]) in lows]
         if not pairs:

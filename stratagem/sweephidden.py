@@ -238,7 +238,7 @@ def _solo(game: Any, time_limit: float | None) -> tuple[str, dict[str, Any]]:
         odds = {"value": None, "low": str(found.lower), "high": str(found.upper), "float": None}
         status = "unknown"
     odds.update({"states": found.states, "policy_states": found.policy_states, "memory": found.memory,
-                 "search_cpu_seconds": round(found.seconds, 3)})
+                 "search_cpu_seconds": round(found.seconds, 3), "lower_from": found.lower_from})
     stopped = None if status == "solved" else ("state limit" if any("state limit" in step for step in found.steps)
                                                else "time")
     return status, {"odds": odds, "stopped_by": stopped}

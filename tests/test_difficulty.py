@@ -248,6 +248,11 @@ def test_the_guided_agents_games_are_held_against_the_proven_lower_ends(tmp_path
     results.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert run(["report", str(results), "--html", "--out", str(tmp_path / "out"), "--quiet"]) == 0
     assert "The guided policy against its proven lower ends" in (tmp_path / "out" / "report.html").read_text()
+    # a lower end the search proved, not the policy: not held against the policy's games
+    proved = solo(1, None, low="1/2")
+    proved["odds"]["lower_from"] = "search"
+    mixed = difficulty([proved, solo(2, None, low="3/4"), *records[4:]], "r.jsonl").cards[0].policy_check()
+    assert mixed is not None and (mixed["deals"], mixed["mean_difference"]) == (1, pytest.approx(-0.25))
     # no undecided deal, or no guided agent: nothing to hold
     assert difficulty([solo(0, "1"), team(0, "guided", 1, 2, players=1)], "r.jsonl").cards[0].policy_check() is None
     assert difficulty([solo(1, None, low="1/2"), team(1, "belief", 1, 2, players=1)],

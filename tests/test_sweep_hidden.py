@@ -97,6 +97,7 @@ def test_a_solo_record_holds_the_compiled_exact_value() -> None:
     assert record["status"] == "solved" and expected.status == "solved"
     assert Fraction(record["odds"]["value"]) == expected.value
     assert record["odds"]["low"] == record["odds"]["high"] == record["odds"]["value"]
+    assert record["odds"]["lower_from"] == "search"
     assert record["information"] == "hidden" and record["provenance"]["input"]["sha256"] == task.puzzle_sha256
 
 
@@ -109,6 +110,7 @@ def test_a_stopped_solo_search_claims_only_the_interval_it_proved() -> None:
     assert record["odds"]["value"] is None
     low, high = Fraction(record["odds"]["low"]), Fraction(record["odds"]["high"])
     assert high == 1 and 0 <= low < 1
+    assert record["odds"]["lower_from"] == ("guided policy" if low > 0 else "none")
     assert record["stopped_by"]
 
 

@@ -294,7 +294,7 @@ def deal_table(tmp_path: Path) -> tuple[Path, HiddenStrato]:
     challenge = puzzle_challenge("challenge-0")
     game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 1, 1))
     found = odds_interval(game)
-    assert found.status == "exact" and found.lower == 1
+    assert found.status == "exact" and found.lower == 1 and found.lower_from == "search"
     path = tmp_path / "deal.tbl.gz"
     write_table(found.solver, path, {"setup": setup(), "deal": "solo-1"})
     return path, game
@@ -443,6 +443,7 @@ def cut_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, HiddenStr
     challenge = puzzle_challenge("challenge-1")
     game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
     found = odds_interval(game, max_states=30_000)
+    assert found.status == "interval" and found.lower > 0 and found.lower_from == "guided policy"
     path = tmp_path_factory.mktemp("cut") / "cut.tbl.gz"
     write_table(found.solver, path, {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"},
                 policy=policy_sources(found))

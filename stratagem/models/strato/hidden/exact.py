@@ -309,6 +309,9 @@ class OddsInterval:
     policy: Solver | None
     passes: tuple[Solver, ...] = ()
     unfinished: Solver | None = None
+    #: What proved ``lower``: ``"search"`` (the probe or the exact search), ``"guided policy"`` (the guided
+    #: policy's value, its states of few pile orders cut) or ``"none"`` (nothing above 0).
+    lower_from: str = "none"
 
 
 #: Shares of :func:`odds_interval`'s time: the probe "won with certainty?", then the exact search (of what
@@ -396,6 +399,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
         low, high, _, _ = solver.kernel.value_at(start, counts, PLAY_KIND, -1, -1)
     solver.kernel.set_progress(None)
     low, high = max(low, 0), high if high >= 0 else top
+    lower_from = "search" if low > 0 else "none"
     took = 0.0  # the wall-clock seconds of the last finished pass
     policy: Solver | None = None
     policy_states = 0
@@ -443,11 +447,13 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             if drained or share == 0.0 or (seconds is not None and left() == 0.0):
                 break
         if policy is not None:
-            low = max(low, policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0])
+            valued = policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0]
+            if valued > low:
+                low, lower_from = valued, "guided policy"
     kept, _, _, memory = solver.kernel.stats()
     return OddsInterval("exact" if low == high else "interval", Fraction(low, top), Fraction(high, top), kept,
                         policy_states, memory, time.process_time() - started, steps, solver, policy, tuple(passes),
-                        unfinished)
+                        unfinished, lower_from)
 
 
 def _keeping_time_to_write(tick: Callable[[int], None], reserve: Callable[[int], float], kept: int, ends: float,
