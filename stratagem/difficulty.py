@@ -49,7 +49,7 @@ from stratagem.sweeprecords import best_records
 __all__ = [
     "AGENT_COLUMNS", "CARD_FORMAT", "COMPARED_COLUMNS", "COMPARED_NOTE", "Card", "DifficultyReport", "agent_groups",
     "agent_rows", "compared_rows", "difficulty", "end_text", "listed_deals", "mean_note", "policy_note", "proven_note",
-    "reproduce_hidden", "same_value_note", "undecided_text", "value_heading", "value_text",
+    "reproduce_hidden", "same_value_note", "signed_text", "undecided_text", "value_heading", "value_text",
 ]
 
 #: The format of ``stratagem report --json`` on a hidden sweep.
@@ -416,12 +416,13 @@ AGENT_COLUMNS = ("agent", "deals", "games", "wins", "win rate [95% CI, deals as 
                  "deals always won", "cut short", "CPU s per turn")
 
 
-def agent_rows(card: Card) -> list[list[str]]:
-    """A card's agents as the rows of its table (:data:`AGENT_COLUMNS`), the agent's spec first. The
+def agent_rows(summary: list[dict[str, Any]]) -> list[list[str]]:
+    """A card's agents (``summary``: :meth:`Card.team_summary`, made once by the caller, which also shows its
+    groupings) as the rows of its table (:data:`AGENT_COLUMNS`), the agent's spec first. The
     interval is the one with the games clustered by deal (:func:`~stratagem.solvers.match.clustered_wilson_interval`):
     the win probability on a random deal of the challenge."""
     rows = []
-    for t in card.team_summary():
+    for t in summary:
         low, high = t["win_rate_ci95_by_deal"]
         rate = "-" if t["win_rate"] is None else f"{t['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
         per_turn = "-" if t["cpu_seconds_per_turn"] is None else f"{t['cpu_seconds_per_turn']:.3f}"
@@ -443,10 +444,7 @@ def compared_rows(card: Card) -> list[list[str]]:
     two agents' specs first."""
     rows = []
     for c in card.compared():
-        mean = "-" if c["mean_difference"] is None else f"{c['mean_difference']:+.3f}"
-        if c["difference_ci95"] is not None:
-            low, high = c["difference_ci95"]
-            mean += f" [{low:+.3f}, {high:+.3f}]"
+        mean = "-" if c["mean_difference"] is None else signed_text(c["mean_difference"], c["difference_ci95"])
         rows.append([c["agent"], c["other"], str(c["deals"]), mean, str(c["better"]), str(c["worse"]),
                      str(c["equal"])])
     return rows
@@ -509,12 +507,16 @@ def proven_note(bounds: dict[str, Any]) -> str:
             f"ends' {bounds['upper_mean']:.4f}.")
 
 
+def signed_text(mean: float, interval: list[float] | None) -> str:
+    """A mean difference with its interval, signed, to three places (``+0.341 [+0.307, +0.375]``)."""
+    if interval is None:
+        return f"{mean:+.3f}"
+    return f"{mean:+.3f} [{interval[0]:+.3f}, {interval[1]:+.3f}]"
+
+
 def policy_note(check: dict[str, Any]) -> str:
     """The policy agent's games against the proven lower ends (:meth:`Card.policy_check`), in words."""
-    mean = f"{check['mean_difference']:+.3f}"
-    if check["difference_ci95"] is not None:
-        low, high = check["difference_ci95"]
-        mean += f" [{low:+.3f}, {high:+.3f}]"
+    mean = signed_text(check["mean_difference"], check["difference_ci95"])
     return (f"The {check['agent']} agent plays the exact search's guided policy, and each undecided deal's lower "
             "end is that policy's exact value with its states of few pile orders counted as lost, so its win rate on a "
             "deal estimates a value at least the lower end. On the "
@@ -563,7 +565,8 @@ def _card_markdown(card: Card) -> list[str]:
                       "bound.", ""]
     if card.players > 1 or card.teams:
         lines += ["| " + " | ".join(AGENT_COLUMNS) + " |", "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
-        for agent, *cells in agent_rows(card):
+        summary = card.team_summary()
+        for agent, *cells in agent_rows(summary):
             lines.append(f"| `{agent}` | " + " | ".join(cells) + " |")
         lines.append("")
         check = card.policy_check()
@@ -575,7 +578,7 @@ def _card_markdown(card: Card) -> list[str]:
                       "| " + " | ".join(COMPARED_COLUMNS) + " |", "|---|---|---:|---|---:|---:|---:|"]
             lines += [f"| `{best}` | `{other}` | " + " | ".join(cells) + " |" for best, other, *cells in compared]
             lines.append("")
-        for t in card.team_summary():
+        for t in summary:
             for title, head, groups in agent_groups(card, t):
                 lines += [f"`{t['agent']}` {title}:", "",
                           f"| {head} | " + " | ".join(groups) + " |", "|---|" + "---:|" * len(groups),

@@ -84,7 +84,8 @@ def _proven(card: Card, s: dict[str, Any]) -> str:
 
 
 def _teams(card: Card) -> str:
-    rows = [[_code(agent), *cells] for agent, *cells in agent_rows(card)]
+    summary = card.team_summary()
+    rows = [[_code(agent), *cells] for agent, *cells in agent_rows(summary)]
     out = table(list(AGENT_COLUMNS), rows, numeric={1, 2, 3, 5, 6, 7, 8})
     check = card.policy_check()
     if check is not None:
@@ -94,7 +95,7 @@ def _teams(card: Card) -> str:
         out += f"<p><b>Agents compared deal by deal</b>: {esc(COMPARED_NOTE)}.</p>"
         out += table(list(COMPARED_COLUMNS), [[_code(best), _code(other), *cells] for best, other, *cells in compared],
                      numeric={2, 4, 5, 6})
-    for t in card.team_summary():
+    for t in summary:
         for title, head, groups in agent_groups(card, t):
             out += f"<p class=\"muted\">{_code(t['agent'])} {esc(title)}:</p>"
             out += table([head, *(esc(k) for k in groups)],
