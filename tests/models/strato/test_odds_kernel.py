@@ -35,9 +35,10 @@ from stratagem.models.strato.hidden.exact import (
     write_table,
 )
 from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, format_hidden, parse_hidden
-from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, hand_plan, win_payoff
+from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, hand_plan, solo_odds, win_payoff
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
+from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import ONGOING, WON
 from stratagem.solvers.mdp import SOLVED, optimal_value
 from stratagem.verification.oddstable import floor_holds, turns_needed
@@ -606,3 +607,24 @@ def test_the_compiled_walk_agrees_on_tiny_positions(tmp_path: Path) -> None:
         write_table(solver, tmp_path / f"r{number}.gz", {"deal": str(number)}, by_rules=True)
         same = (tmp_path / f"c{number}.gz").read_bytes() == (tmp_path / f"r{number}.gz").read_bytes()
         assert same, format_hidden(state)
+
+
+def test_after_an_exact_solve_the_kept_move_is_the_optimums_where_the_policy_errs() -> None:
+    """A late state of a challenge-0 shuffle the guided policy loses (``scripts/strato_policy_sample.py
+    --endgame``): the optimum wins it with certainty by one play only, the policy's play wins 5/7 of the pile's
+    orders. After an exact :meth:`Solver.solve` of the game that starts there, :meth:`Solver.kept_move` is
+    that one play, by the Python reference's ranking of every first move; the policy still plays its own."""
+    state = parse_hidden("RWR(RW)WWWRW WWW {RRRRRRW} 1 W play")
+    game = HiddenStrato(puzzle_challenge("challenge-0"), Options(), state)
+    reference = solo_odds(game)
+    values = dict(reference.ranking)
+    assert reference.value == 1 and reference.ranked
+    assert [move for move, value in values.items() if value == 1] == ["W1R:1L2>1L3"]
+    exact = Solver(game)
+    assert exact.solve().value == 1
+    best = exact.kept_move(state)
+    assert best is not None and format_move(best) == "W1R:1L2>1L3"
+    policy = Solver(game)
+    policy.guide()
+    played = policy.policy_move(state)
+    assert played is not None and values[format_move(played)] == Fraction(5, 7)

@@ -264,19 +264,25 @@ class Solver:
         gives up (no move kept). The policy's move depends only on the state (never on the values below
         it), so one level of its evaluation is enough: every state after the move is cut. To play the
         policy on one order of the pile, e.g. to sample what it wins (``scripts/strato_policy_sample.py``)."""
+        if state.phase == PLAY:
+            self.kernel.set_cutoff(self.weight(state.pile))  # the state itself is searched, nothing after it
+            self.kernel.solve(self.vector(state.rows, state.hands[0], state.last), self.counts(state.pile), None)
+        return self.kept_move(state)
+
+    def kept_move(self, state: HiddenState) -> Move | None:
+        """The best move this solver's table keeps for a ``play`` or ``target`` state (None: none kept):
+        after :meth:`solve` of a game that starts at ``state`` the optimum's move, after :meth:`policy_move`
+        the policy's. A kept plan is played by its first move, a kept Redraw is its announcement."""
+        best = self.kept(state)[2]
+        if best < 0:
+            return None
         if state.phase == TARGET:
-            best = self.kept(state)[2]
-            return self.game.play(state, best)[0] if best >= 0 else None
-        vector = self.vector(state.rows, state.hands[0], state.last)
-        counts = self.counts(state.pile)
-        self.kernel.set_cutoff(self.weight(state.pile))  # the state itself is searched, nothing after it
-        self.kernel.solve(vector, counts, None)
-        best = self.kernel.value_at(vector, counts, PLAY_KIND, -1, -1)[2]
+            return self.game.play(state, best)[0]
         if best >= PLAN_MOVE:
             return self.plan(state)[0]
         if best >= REDRAW_MOVE:
             return announce((best - REDRAW_MOVE) // 2, (best - REDRAW_MOVE) % 2)
-        return self.play(state, best) if best >= 0 else None
+        return self.play(state, best)
 
     def hopeless(self, state: HiddenState) -> bool:
         """The kernel's floor (:meth:`~.odds_kernel.HiddenSolo.dead`) of a ``play`` state, for the table
