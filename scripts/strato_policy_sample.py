@@ -9,9 +9,9 @@ ever reach. Deterministic: shuffle ``k`` of deal ``D`` is seeded ``"D:k"``.
 
 ``--endgame K`` asks how much of what the policy loses it loses late in the game: at each ``play`` state
 whose pile holds at most ``K`` cards it plays the optimum's move instead, by the compiled exact search of
-a game that starts there (its Redraw's target too), within ``--endgame-seconds``; a search that does not
-finish in time leaves the policy's move. The last columns count those searches, their CPU seconds and the
-ones that did not finish.
+a game that starts there (its Redraw's target too), keeping at most ``--endgame-states`` states (a cap,
+not a clock, so that a rerun plays the same moves); a search that does not finish within it leaves the
+policy's move. The last columns count those searches, their CPU seconds and the ones that did not finish.
 
     python scripts/strato_policy_sample.py --games 300 puzzles/strato/challenge-1.toml \
         puzzles/strato/level-2-example.toml
@@ -37,8 +37,8 @@ class Endgame:
     is solved exactly as the start of a game of its own, whose solver then also gives the target of the
     Redraw it announces."""
 
-    def __init__(self, game: HiddenStrato, cards: int, seconds: float) -> None:
-        self.game, self.cards, self.seconds = game, cards, seconds
+    def __init__(self, game: HiddenStrato, cards: int, states: int) -> None:
+        self.game, self.cards, self.states = game, cards, states
         self.solver: Solver | None = None  # the last exact search, while its moves are being played
         self.searches = self.unfinished = 0
         self.cpu = 0.0
@@ -51,8 +51,8 @@ class Endgame:
         if state.phase != PLAY or len(state.pile) > self.cards:
             return None
         started = time.process_time()
-        solver = Solver(HiddenStrato(self.game.challenge, self.game.options, state))
-        finished = solver.solve(self.seconds).status == "solved"
+        solver = Solver(HiddenStrato(self.game.challenge, self.game.options, state), self.states)
+        finished = solver.solve().status == "solved"
         self.searches += 1
         self.unfinished += not finished
         self.cpu += time.process_time() - started
@@ -69,8 +69,8 @@ def main() -> None:
     parser.add_argument("--deal", action="append", default=[], help="only this solo deal (repeatable; default all)")
     parser.add_argument("--endgame", type=int, default=None, metavar="K",
                         help="play the optimum's move where the pile holds at most K cards")
-    parser.add_argument("--endgame-seconds", type=float, default=60.0, metavar="S",
-                        help="seconds for each of those exact searches (default 60)")
+    parser.add_argument("--endgame-states", type=int, default=10_000_000, metavar="N",
+                        help="states each of those exact searches may keep (default 10,000,000)")
     args = parser.parse_args()
     more = " exact searches | their CPU s | unfinished |" if args.endgame is not None else ""
     print(f"| challenge | deal | games | won | win rate [95% CI] | CPU s |{more}")
@@ -86,7 +86,7 @@ def main() -> None:
             first = Solver(game)
             first.guide()
             won = 0
-            endgame = Endgame(game, args.endgame, args.endgame_seconds) if args.endgame is not None else None
+            endgame = Endgame(game, args.endgame, args.endgame_states) if args.endgame is not None else None
             for k in range(args.games):
                 solver = Solver(game)  # a fresh table a game: what one order's states keep is no other's
                 solver.guide(like=first)
