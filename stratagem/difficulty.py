@@ -189,8 +189,7 @@ class Card:
     def team_summary(self) -> list[dict[str, Any]]:
         out = []
         for agent, records in sorted(self.teams.items()):
-            played = sum(r["team"]["played"] for r in records)
-            wins = sum(r["team"]["wins"] for r in records)
+            wins, played = _pooled(records)
             low, high = wilson_interval(wins, played) if played else (0.0, 1.0)
             by_deal = clustered_wilson_interval([(r["team"]["wins"], r["team"]["played"]) for r in records])
             per_deal = [r["team"]["wins"] / r["team"]["played"] for r in records if r["team"]["played"]]
@@ -214,9 +213,9 @@ class Card:
         the records' counts, not from :meth:`team_summary`, which also makes every interval and grouping."""
         rates = []
         for agent, records in self.teams.items():
-            played = sum(r["team"]["played"] for r in records)
+            wins, played = _pooled(records)
             if played:
-                rates.append((sum(r["team"]["wins"] for r in records) / played, agent))
+                rates.append((wins / played, agent))
         return max(rates)[1] if rates else None
 
     def compared(self) -> list[dict[str, Any]]:
@@ -365,6 +364,11 @@ def value_text(record: dict[str, Any], markdown: bool = True) -> str:
 def end_text(end: Fraction | float) -> str:
     """A proven end to four places (0 and 1 as they are)."""
     return f"{float(end):g}" if end in (0, 1) else f"{float(end):.4f}"
+
+
+def _pooled(records: list[dict[str, Any]]) -> tuple[int, int]:
+    """An agent's wins and games over its records (each a deal's shuffles)."""
+    return sum(r["team"]["wins"] for r in records), sum(r["team"]["played"] for r in records)
 
 
 def _rate(record: dict[str, Any]) -> float:
