@@ -56,10 +56,11 @@ from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
 from stratagem.models.strato.solve import METHODS
 from stratagem.solvers.search import SOLVED
 from stratagem.sweepcluster import CONNECT_TIMEOUT, DIST_HINT, close, connect
-from stratagem.sweephidden import HiddenTask, check_hidden_settings, run_hidden_task
+from stratagem.sweephidden import HiddenTask, check_hidden_settings, hidden_record, run_hidden_task
 from stratagem.sweeprecords import (
     MAX_LINE_BYTES,
     MAX_RESULTS_BYTES,
+    MAX_TASKS,
     STATUSES,
     SWEEP_FORMAT,
     ResultsFile,
@@ -74,9 +75,6 @@ from stratagem.sweeprecords import (
     task_key,
     uncertified,
 )
-
-#: The most tasks one sweep may plan (``--count`` has the same cap): ten million records are some 6 GB.
-MAX_TASKS = 10_000_000
 
 #: Why a record was made by a retry (its ``"retry"`` field; ``None`` for a first run).
 RETRY_UNKNOWN = "unknown"
@@ -361,7 +359,13 @@ def to_run(tasks: Sequence[AnyTask], results: ResultsFile, *, retry_unknown: boo
               and games_played(best[task.key]) < task.shuffles):
             out.append(dataclasses.replace(task, retry=RETRY_SHUFFLES))
     new = [t for t in out if t.retry is None]
-    if any(isinstance(t, HiddenTask) for t in tasks):
+    hidden = any(isinstance(t, HiddenTask) for t in tasks)
+    for number, record in enumerate(results.records, 1):  # one sweep a file, --force-settings or not
+        if hidden_record(record) != hidden:
+            held_kind, mine = ("an open", "hidden") if hidden else ("a hidden", "open")
+            raise BadInput(results.path, f"line {number}", f"holds {held_kind}-information record: a results file "
+                           f"is one sweep; give --information {mine} a file of its own")
+    if hidden:
         if not force_settings:
             check_hidden_settings([t for t in tasks if isinstance(t, HiddenTask)], results,
                                   [t for t in new if isinstance(t, HiddenTask)])
@@ -445,7 +449,7 @@ def _run_on_dask(client: Any, todo: list[AnyTask], results: ResultsFile, tally: 
         _keep(record, results, tally, on_record)
 
 
-__all__ = ["CONNECT_TIMEOUT", "DIST_HINT", "MAX_LINE_BYTES", "MAX_RESULTS_BYTES", "STATUSES", "SWEEP_FORMAT",
-           "AnyTask", "HiddenTask", "PositionTask", "ResultsFile", "SettingsMismatch", "Tally", "Task", "best_records",
-           "close", "connect", "dumps_line", "outcome_rank", "parse_record", "parse_seeds", "plan", "read_results",
-           "record_key", "run_task", "sweep", "task_key", "to_run", "uncertified"]
+__all__ = ["CONNECT_TIMEOUT", "DIST_HINT", "MAX_LINE_BYTES", "MAX_RESULTS_BYTES", "MAX_TASKS", "STATUSES",
+           "SWEEP_FORMAT", "AnyTask", "HiddenTask", "PositionTask", "ResultsFile", "SettingsMismatch", "Tally", "Task",
+           "best_records", "close", "connect", "dumps_line", "outcome_rank", "parse_record", "parse_seeds", "plan",
+           "read_results", "record_key", "run_task", "sweep", "task_key", "to_run", "uncertified"]

@@ -49,7 +49,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
-from stratagem.sweeprecords import SWEEP_FORMAT, ResultsFile, SettingsMismatch, task_key
+from stratagem.sweeprecords import MAX_TASKS, SWEEP_FORMAT, ResultsFile, SettingsMismatch, task_key
 
 __all__ = ["DEFAULT_AGENT", "HIDDEN", "INFORMATION", "OPEN", "SOLO_METHOD", "HiddenTask", "check_hidden_settings",
            "hidden_record", "plan_hidden", "run_hidden_task", "shuffled_start"]
@@ -130,6 +130,14 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
     for count in players:
         if not 1 <= count <= 4:
             raise BadInput("<argument>", "--players", f"Strato is played by 1 to 4 players, not {count}")
+    # each player count's tasks of a deal: an agent kind each (None: the solo odds)
+    kinds_of: dict[int, list[str | None]] = {
+        count: [*specs] if count > 1 else [None, *specs] if solo_agents else [None] for count in players}
+    per_deal = sum(len(kinds_of[count]) for count in players)
+    if len(puzzles) * len(seeds) * per_deal > MAX_TASKS:
+        raise BadInput("<argument>", "--seeds", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {per_deal} "
+                       f"task(s) a deal (the player counts' agents and solo odds) is more than the {MAX_TASKS:,} "
+                       "tasks a sweep runs")
     limit = None if time_limit is None else float(time_limit)
     tasks: dict[str, HiddenTask] = {}
     for path in puzzles:
@@ -139,8 +147,7 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
         puzzle = load_strato(path)
         for count in players:
             for seed in seeds:
-                kinds: list[str | None] = [*specs] if count > 1 else [None, *specs] if solo_agents else [None]
-                for agent in kinds:  # None: the solo odds
+                for agent in kinds_of[count]:
                     task = HiddenTask(str(path), digest, puzzle.challenge.name, puzzle.setup(), count, seed, agent,
                                       shuffles if agent is not None else 1, limit)
                     tasks.setdefault(task.key, task)
@@ -148,13 +155,9 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
 
 
 def check_hidden_settings(tasks: Sequence[HiddenTask], results: ResultsFile, new: Sequence[HiddenTask]) -> None:
-    """Refuse a hidden sweep into a file of open records, and new deals whose limit or shuffles differ from
-    those of the file's first-run records of the same puzzle and method (one experiment per puzzle and
-    method: the solo search and the team play may have limits of their own)."""
-    for number, record in enumerate(results.records, 1):
-        if not hidden_record(record):
-            raise BadInput(results.path, f"line {number}", "holds an open-information record: a results file is "
-                           "one sweep; give --information hidden a file of its own")
+    """Refuse new deals whose limit or shuffles differ from those of the file's first-run records of the
+    same puzzle and method (one experiment per puzzle and method: the solo search and the team play may
+    have limits of their own). The file holds hidden records only: the caller has checked it."""
     held: dict[tuple[str, str], tuple[Any, Any, int]] = {}
     for number, record in enumerate(results.records, 1):
         if not record.get("retry"):

@@ -30,6 +30,10 @@ MAX_LINE_BYTES = 1 << 20
 #: The largest results file read (some two million records).
 MAX_RESULTS_BYTES = 1 << 30
 
+#: The most tasks one sweep may plan, open or hidden (``--count`` has the same cap): ten million records
+#: are some 6 GB.
+MAX_TASKS = 10_000_000
+
 
 class SettingsMismatch(BadInput):
     """A sweep would add deals with other settings (time limit) than the records already in the file."""
@@ -245,7 +249,141 @@ def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
         record.get("status") in STATUSES)
     if not status_ok:
         raise BadInput(source, place, f"status {str(record.get('status'))[:20]!r} (one of {', '.join(STATUSES)})")
+    hidden = record.get("information") == "hidden"
+    problem = hidden_problem(record) if hidden else open_problem(record)
+    if problem:
+        raise BadInput(source, place, f"a{' hidden-information' if hidden else ''} record whose {problem}")
     return record
+
+
+#: A hidden record's ``odds.lower_from`` (docs/formats.md; absent from records made before the field).
+LOWER_FROM = ("search", "guided policy", "none")
+
+
+def _shown(value: Any) -> str:
+    """A field's value for a message, cut short."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _probability(value: Any) -> Fraction | None:
+    """A win probability written as a fraction's text (``"37/45"``, ``"1"``), or ``None`` if it is not one."""
+    if not isinstance(value, str) or len(value) > 100:
+        return None
+    try:
+        found = Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return found if 0 <= found <= 1 else None
+
+
+def _seconds_problem(record: dict[str, Any]) -> str:
+    for key in ("seconds", "cpu_seconds"):
+        value = record.get(key, 0)
+        if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value < float("inf"):
+            return f"{key} {_shown(value)} is not a number of seconds"
+    return ""
+
+
+def _turns(value: Any) -> bool:
+    return value is None or _count(value)
+
+
+def open_problem(record: dict[str, Any]) -> str:
+    """What is wrong with an open sweep's record as reports and sweeps read it, or ``""``: a Strato
+    record's deal (players 1 to 4, a seed), every record's lengths (``null`` or whole numbers; a ``solved``
+    Strato record has its ``length``), ``line`` (moves as text), ``certificate`` (``null`` or an object)
+    and seconds."""
+    if record.get("game", "strato") == "strato":
+        players = record.get("players")
+        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
+            return f"players {_shown(players)} is not a Strato player count (1 to 4)"
+        if not _count(record.get("seed")):
+            return f"seed {_shown(record.get('seed'))} is not a seed (a whole number from 0)"
+        if record.get("status") == "solved" and not _count(record.get("length")):
+            return f"length {_shown(record.get('length'))} is not a number of turns (status solved)"
+    for key in ("length", "lower_bound", "best_length"):
+        if not _turns(record.get(key)):
+            return f"{key} {_shown(record.get(key))} is neither null nor a number of turns"
+    line = record.get("line") or []
+    if not isinstance(line, list) or not all(isinstance(move, str) for move in line):
+        return "line is not a list of moves"
+    certificate = record.get("certificate")
+    if certificate is not None and not isinstance(certificate, dict):
+        return f"certificate {_shown(certificate)} is neither null nor an object"
+    return _seconds_problem(record)
+
+
+def hidden_problem(record: dict[str, Any]) -> str:
+    """What is wrong with a hidden sweep's record (``information`` ``"hidden"``) as reports and sweeps read it,
+    or ``""``: its key fields, its status, and its ``odds`` (a solo deal's value or proven interval, ``0 <=
+    low <= high <= 1``) or ``team`` (an agent's games: ``wins`` and ``played`` counted from ``games``).
+    A report draws its cards from these fields, so a file edited by hand must not reach it as numbers that
+    no sweep writes."""
+    players, method = record.get("players"), record.get("method")
+    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
+        return f"players {_shown(players)} is not a Strato player count (1 to 4)"
+    if not _count(record.get("seed")):
+        return f"seed {_shown(record.get('seed'))} is not a seed (a whole number from 0)"
+    if not isinstance(method, str) or not method.startswith("hidden:"):
+        return f"method {_shown(method)} is not hidden:odds or hidden:AGENT"
+    if record.get("status") not in ("solved", "unknown"):
+        return f"status {_shown(record.get('status'))} is not solved or unknown"
+    if not isinstance(record.get("challenge"), str):
+        return "challenge is not a name"
+    if _seconds_problem(record):
+        return _seconds_problem(record)
+    if method == "hidden:odds":
+        return _odds_problem(record.get("odds"), record["status"])
+    return _team_problem(record.get("team"), record["status"])
+
+
+def _odds_problem(odds: Any, status: str) -> str:
+    if not isinstance(odds, dict):
+        return "odds is not an object"
+    low, high = _probability(odds.get("low")), _probability(odds.get("high"))
+    if low is None or high is None:
+        return "odds.low or odds.high is not a probability written as a fraction (such as 37/45)"
+    if low > high:
+        return f"odds.low {odds['low']} is above odds.high {odds['high']}"
+    if status == "solved":
+        if _probability(odds.get("value")) != low or low != high:
+            return "odds.value is not the exact value that odds.low and odds.high both give (status solved)"
+        if not isinstance(odds.get("float"), int | float) or isinstance(odds.get("float"), bool):
+            return "odds.float is not a number (status solved)"
+    elif odds.get("value") is not None:
+        return "odds.value is not null (status unknown: the value was not found)"
+    if odds.get("lower_from", LOWER_FROM[0]) not in LOWER_FROM:
+        return f"odds.lower_from is not one of {', '.join(LOWER_FROM)}"
+    for key in ("states", "policy_states", "memory"):
+        if key in odds and not _count(odds[key]):
+            return f"odds.{key} is not a count"
+    return ""
+
+
+def _team_problem(team: Any, status: str) -> str:
+    if not isinstance(team, dict):
+        return "team is not an object (an agent's games)"
+    games = team.get("games")
+    if not isinstance(team.get("agent"), str):
+        return "team.agent is not an agent's spec"
+    if not isinstance(games, list) or not all(
+            isinstance(g, list) and len(g) == 3 and _count(g[0]) and isinstance(g[1], bool) and _count(g[2])
+            for g in games):
+        return "team.games is not a list of [shuffle, won, turns]"
+    if not _count(team.get("shuffles")) or team.get("played") != len(games) or len(games) > team["shuffles"]:
+        return "team.played is not the number of team.games, at most team.shuffles"
+    if team.get("wins") != sum(1 for g in games if g[1]):
+        return "team.wins is not the number of won team.games"
+    if "turns" in team and not _count(team["turns"]):
+        return "team.turns is not a count"
+    if status == "solved" and len(games) != team["shuffles"]:
+        return "team.games are fewer than team.shuffles (status solved: every shuffle played)"
+    return ""
 
 
 def read_results(path: str | Path) -> tuple[list[dict[str, Any]], str | None]:

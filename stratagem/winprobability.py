@@ -27,7 +27,7 @@ from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
 from stratagem.loading import StratoDeal, load, load_strato
 from stratagem.models.strato.hidden.game import HiddenStrato, format_hidden
-from stratagem.models.strato.hidden.odds import SoloOdds, solo_odds
+from stratagem.models.strato.hidden.odds import SoloOdds, require_solo, solo_odds
 from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import parse_state
 from stratagem.models.strato.rules.puzzle import DealSpec
@@ -228,6 +228,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
 
     deadline = as_deadline(time_limit)
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
+    require_solo(game)
     left = deadline.remaining()
     found = odds_interval(game, seconds=left, max_states=max_states or BOUNDS_MAX_STATES, progress=progress,
                           reserve=lambda states: _writing(states) + 1.0,  # + what passes between search and write

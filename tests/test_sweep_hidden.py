@@ -231,7 +231,7 @@ def test_settings_are_checked_per_puzzle_and_method(tmp_path: Path) -> None:
 def test_open_and_hidden_records_are_not_mixed(tmp_path: Path) -> None:
     out = tmp_path / "mixed.jsonl"
     record = {"format": "stratagem/sweep@1", "game": "strato", "puzzle_sha256": "x", "players": 1, "seed": 0,
-              "method": "auto", "status": "solved", "time_limit": 60.0}
+              "method": "auto", "status": "solved", "time_limit": 60.0, "length": 5}
     out.write_text(json.dumps(record) + "\n")
     with pytest.raises(BadInput, match="open-information record"):
         run_into(out, plan_hidden([CHALLENGE_0], [4], [2], ["greedy"], shuffles=1))
@@ -252,7 +252,9 @@ def test_reproduce_command_names_the_task() -> None:
     (["--more-shuffles"], "--information hidden"),
     (["--information", "hidden", "--players", "2", "--solo-agents"], "--players with 1"),
     (["--information", "hidden", "--method", "auto"], "--information open"),
-    (["--information", "hidden", "--agents", "nosuch"], "unknown Strato agent"),
+    (["--information", "hidden", "--players", "2", "--agents", "nosuch"], "unknown Strato agent"),
+    (["--information", "hidden", "--agents", "greedy"], "--solo-agents"),  # solo deals alone: the agents unused
+    (["--information", "hidden", "--players", "1", "--shuffles", "3"], "--solo-agents"),
 ])
 def test_cli_refuses_options_of_the_other_mode(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                                fragment: str) -> None:

@@ -28,7 +28,7 @@ import click
 from stratagem.analysis import DEFAULT_LP_NODES, METHODS, ProofNotWritten, check_provable, resolve_method
 from stratagem.analysis import analyze as analyse_position
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import terminal_progress
@@ -53,7 +53,7 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="The whole command stops after S seconds (search, ranking and proof share them): status "
                    "unknown with the best found so far, exit 3 for an exact method.")
-@click.option("--max-nodes", "max_nodes", cls=Renamed, old=("--nodes",), type=click.IntRange(1), default=None,
+@click.option("--max-nodes", "max_nodes", cls=Renamed, old=("--nodes",), type=NODE_LIMIT, default=None,
               help="Stop a search after this many nodes (each ranked move's search too); lp: after this many "
                    f"positions valued, {DEFAULT_LP_NODES:,} without the option.")
 @click.option("--iterations", type=click.IntRange(1, MAX_PARAMETER), default=None,

@@ -26,7 +26,7 @@ import click
 
 from stratagem.bench import BENCH_FORMAT
 from stratagem.bench.tables import machine
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.core.io import check_writable_dir, dumps_record
 from stratagem.engines import ENGINES
@@ -42,7 +42,7 @@ from stratagem.engines import ENGINES
 @click.option("--growth/--no-growth", default=True, show_default=True,
               help="Also measure time against optimal length (strato-growth.md/.png).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="results", show_default=True)
-@click.option("--max-nodes", "max_nodes", cls=Renamed, old=("--nodes",), type=click.IntRange(1), default=2_000_000,
+@click.option("--max-nodes", "max_nodes", cls=Renamed, old=("--nodes",), type=NODE_LIMIT, default=2_000_000,
               show_default=True,
               help="Other games: node limit of each exact search.")
 @click.option("--only-certified", is_flag=True,

@@ -1,11 +1,13 @@
-"""The ``--time-limit`` option every command shares: a finite, positive number of seconds.
+"""The ``--time-limit`` option every command shares, a finite, positive number of seconds, and the
+``--max-nodes`` one, a count of states or nodes from 1 to :data:`MAX_NODE_LIMIT`.
 
 A time limit is the limit of the whole command (one :class:`~stratagem.core.deadline.Deadline` shared
 by every phase), so it has one meaning everywhere and one parser: :data:`TIME_LIMIT`. Python's
 ``float()`` accepts ``nan``, ``inf`` and negative numbers, and a comparison with ``nan`` is always
 false, so without this type ``--time-limit nan`` silently meant "no limit" and ``--time-limit 0`` or
 ``-1`` a limit already expired. Each is refused as bad input (exit 2, one line on stderr); leaving the
-option out is how to ask for no limit.
+option out is how to ask for no limit. A node limit beyond a C integer reached the compiled searches
+as an ``OverflowError`` (exit 70); :data:`NODE_LIMIT` caps it far above what any machine holds.
 """
 
 from __future__ import annotations
@@ -38,4 +40,11 @@ class TimeLimit(click.ParamType):  # type: ignore[type-arg]
 #: The parameter type of every command's ``--time-limit``.
 TIME_LIMIT = TimeLimit()
 
-__all__ = ["TIME_LIMIT", "TimeLimit"]
+#: The largest ``--max-nodes`` any command takes: a million million states or nodes, about a thousand
+#: times what 24 GB hold at the smallest entry any search keeps, and far inside a C ``int64``.
+MAX_NODE_LIMIT = 10 ** 12
+
+#: The parameter type of every command's ``--max-nodes``.
+NODE_LIMIT = click.IntRange(1, MAX_NODE_LIMIT)
+
+__all__ = ["MAX_NODE_LIMIT", "NODE_LIMIT", "TIME_LIMIT", "TimeLimit"]

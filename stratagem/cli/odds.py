@@ -22,7 +22,7 @@ from typing import Any
 import click
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, given, json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
 from stratagem.core.compiled import warn_once
@@ -44,7 +44,7 @@ def _percent(value: object) -> str:
                    "'ROWS HAND PILE 1 LAST'; the pile's order is ignored).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command): status 'unknown' with the proven lower bound, exit 3.")
-@click.option("--max-nodes", "max_states", cls=Renamed, old=("--states",), type=click.IntRange(min=1), default=None,
+@click.option("--max-nodes", "max_states", cls=Renamed, old=("--states",), type=NODE_LIMIT, default=None,
               help="Stop after keeping this many states (default 3,000,000, about 1 KB each; with --table "
                    "20,000,000: about 2 GB at most, as measured on challenge 1).")
 @click.option("--rank/--no-rank", default=True, show_default=True,
@@ -130,7 +130,7 @@ def _print(answer: object, note: str) -> None:
                   "no policy was valued before the limit: the trivial bound")
         out.print(f"win probability unknown: stopped by the {r.stopped_by} after {r.states:,} states "
                   f"({r.seconds:.1f} s); proven at least {r.lower_bound} = {_percent(r.lower_bound)} ({source})")
-    out.print(f"greedy agent  {r.greedy if r.greedy is not None else 'not valued (time)'}"
+    out.print(f"greedy agent  {r.greedy if r.greedy is not None else f'not valued ({r.greedy_stopped_by})'}"
               + (f" = {_percent(r.greedy)}" if r.greedy is not None else ""))
     if r.ranking:
         out.print("first move" + ("s, exact win probability" if r.ranked else ", exact win probability (best only)"))

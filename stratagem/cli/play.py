@@ -16,7 +16,7 @@ from rich.table import Table
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
-from stratagem.cli.options import Renamed, json_option, note, player_counts, quiet_option
+from stratagem.cli.options import Renamed, given, json_option, note, player_counts, quiet_option
 from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import search_progress
 from stratagem.cli.seeds import SEED
@@ -29,6 +29,9 @@ from stratagem.solvers.match import MatchResult
 
 #: The library's parameter names in its refusals, and the options they are on the command line.
 OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count"}
+#: The options of the competitive games' matches that ``play strato`` has no use for (refused when given).
+NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "games_detail": "--games-detail",
+                  "engine": "--engine"}
 
 
 @click.command()
@@ -37,7 +40,7 @@ OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count"}
 @click.option("--agents", "agent_specs", required=True, metavar="A,B,...",
               help="One agent per player: random, greedy, mcts, ismcts, pimc, duct, or a game's own "
                    "(Stack Attack: lowest, cautious); parameters as name:key=value. Strato: the agent kinds "
-                   "to compare (greedy, pimc, cpimc, belief, ismcts), each playing every seat.")
+                   "to compare (greedy, guided, pimc, cpimc, belief, ismcts), each playing every seat.")
 @click.option("--players", "players_text", default=None, metavar="N",
               help="Player count (default: the number of agents); Strato: a list such as 1,2,4 (default 1).")
 @click.option("--count", "count", cls=Renamed, old=("--games",), type=click.IntRange(1, MAX_PARAMETER), default=20,
@@ -69,6 +72,11 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
     specs = agent_specs.split(",")
     deadline = command_deadline(time_limit)
     if game_name == "strato":
+        ignored = [flag for name, flag in NOT_FOR_STRATO.items() if given(name)]
+        if ignored:
+            raise click.UsageError(f"{', '.join(ignored)}: for the competitive games' matches, not Strato's "
+                                   "(play strato plays the puzzle's seeded deals, each to its end: every turn "
+                                   "spends a card)")
         return _play_strato(puzzle, specs, players_text, count, seed, as_json, quiet, deadline)
     if puzzle is not None:
         raise click.UsageError(f"a puzzle file is for Strato; {game_name} starts from --position or a fresh deal")

@@ -28,7 +28,7 @@ from typing import Any
 
 import click
 
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
@@ -87,7 +87,7 @@ def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
 @click.option("--designer", is_flag=True,
               help="Designer mode: the deal's rows only, any weather of the challenge playable every turn.")
-@click.option("--max-nodes", "max_states", cls=Renamed, old=("--max-states",), type=click.IntRange(min=1),
+@click.option("--max-nodes", "max_states", cls=Renamed, old=("--max-states",), type=NODE_LIMIT,
               default=DEFAULT_MAX_STATES, show_default=True, metavar="N",
               help="Stop building (graph truncated) rather than hold more than N states.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",

@@ -19,7 +19,7 @@ import click
 
 from stratagem.checking import check_solo
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
@@ -48,7 +48,7 @@ from stratagem.solving import solve as solve_deal
 @quiet_option()
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command) with status 'unknown' and exit 3.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--max-nodes", type=NODE_LIMIT, default=None, metavar="N",
               help="Stop a search after N expansions with status 'unknown' (auto then runs A*).")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write a proof record (stratagem/proof@1) that `stratagem verify` checks.")

@@ -131,6 +131,9 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         raise click.UsageError("--agents, --solo-agents, --shuffles and --more-shuffles are for --information hidden")
     if solo_agents and 1 not in players:
         raise click.UsageError("--solo-agents plays solo deals: give --players with 1")
+    if hidden and (agent_specs is not None or given("shuffles")) and set(players) == {1} and not solo_agents:
+        raise click.UsageError("--agents and --shuffles are for teams (--players 2 to 4), or for the solo deals "
+                               "with --solo-agents: a solo deal alone gets its exact odds")
     if hidden and (methods or proof_dir is not None or retry_uncertified):
         raise click.UsageError("--method, --proof-dir and --retry-uncertified are for --information open")
     results = ResultsFile(out_path)

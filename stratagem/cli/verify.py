@@ -28,7 +28,7 @@ from typing import Any
 import click
 
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
 from stratagem.core.io import dumps_record, load_json
@@ -37,6 +37,7 @@ from stratagem.solvers.replay import DEFAULT_MAX_STATES
 from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNOWN, Verdict
 from stratagem.verification import verify as verify_record
 from stratagem.verification.oddstable import is_table, table_header
+from stratagem.verification.policy import DEFAULT_RECHECK_STATES
 
 
 @click.command()
@@ -47,11 +48,12 @@ from stratagem.verification.oddstable import is_table, table_header
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Seconds for the whole run (the re-check, a DRUP check, a relaxation bound); a claim "
                    "whose check it stops is reported unknown (exit 3).")
-@click.option("--max-nodes", "nodes", cls=Renamed, old=("--nodes",), type=click.IntRange(min=1), default=None,
+@click.option("--max-nodes", "nodes", cls=Renamed, old=("--nodes",), type=NODE_LIMIT, default=None,
               metavar="N",
               help=f"For --recheck: at most N states kept by the Strato enumeration (default "
-                   f"{DEFAULT_MAX_STATES:,}, about 600 MB) or positions expanded by the STAKD search "
-                   f"(default {DEFAULT_SOLO_NODES:,}); when it runs out the claim is unknown (exit 3).")
+                   f"{DEFAULT_MAX_STATES:,}, about 600 MB), by the search over a hidden-pile policy record's "
+                   f"information states (default {DEFAULT_RECHECK_STATES:,}) or positions expanded by the STAKD "
+                   f"search (default {DEFAULT_SOLO_NODES:,}); when it runs out the claim is unknown (exit 3).")
 @json_option("Print the verdict as one JSON object (stratagem/verdict@1).")
 @quiet_option()
 def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | None, as_json: bool,

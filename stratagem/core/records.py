@@ -9,7 +9,9 @@ certificate from an exhaustive search that merely reports its counts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from stratagem.core.errors import BadInput
@@ -19,6 +21,25 @@ PROOF_FORMAT = "stratagem/proof@1"
 SOLVE_FORMAT = "stratagem/solve@1"
 #: A solo Strato policy with the pile's order hidden, as a proof DAG (``stratagem odds --proof``).
 POLICY_FORMAT = "stratagem/policy@1"
+
+#: An exact value in a record: ``"p/q"`` or ``"p"`` (a JSON float such as ``0.6666`` is not exact).
+_FRACTION = re.compile(r"-?\d{1,1000}(/\d{1,1000})?")
+
+
+def fraction_text(x: Fraction) -> str:
+    """A Fraction as ``"p/q"`` (always with the denominator, ``"1/1"`` for one)."""
+    return f"{x.numerator}/{x.denominator}"
+
+
+def parse_fraction(text: Any, source: str, place: str) -> Fraction:
+    """``"p/q"`` or ``"p"`` as a Fraction; anything else (a JSON number included) is :class:`BadInput`."""
+    if not isinstance(text, str) or not _FRACTION.fullmatch(text):
+        shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:40] + "..."
+        raise BadInput(source, place, f'expected an exact fraction "p/q" such as "37/45", found {shown}')
+    numerator, _, denominator = text.partition("/")
+    if denominator and int(denominator) == 0:
+        raise BadInput(source, place, f"zero denominator in {text!r}")
+    return Fraction(int(numerator), int(denominator) if denominator else 1)
 
 
 @dataclass(frozen=True)

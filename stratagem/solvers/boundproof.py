@@ -39,7 +39,8 @@ from typing import Any
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation
 from stratagem.core.io import dumps_record
-from stratagem.solvers.matrixproof import MatrixProofVerdict, fraction_text, move_label, parse_fraction
+from stratagem.core.records import fraction_text, parse_fraction
+from stratagem.solvers.matrixproof import MatrixProofVerdict, move_label
 from stratagem.solvers.simultaneous import (
     PAYOFFS,
     AnyGame,

@@ -17,13 +17,13 @@ The module knows nothing about any particular game.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from stratagem.core.errors import BadInput
+from stratagem.core.records import fraction_text, parse_fraction
 from stratagem.solvers.matrix import equilibrium_problem
 from stratagem.solvers.simultaneous import (
     PAYOFFS,
@@ -58,24 +58,6 @@ class MatrixProofVerdict:
     reason: str
     nodes_checked: int
 
-
-
-def fraction_text(x: Fraction) -> str:
-    """A Fraction as ``"p/q"`` (always with the denominator, ``"1/1"`` for one)."""
-    return f"{x.numerator}/{x.denominator}"
-
-
-_FRACTION = re.compile(r"-?\d+(/\d+)?")
-
-
-def parse_fraction(text: Any, source: str, place: str) -> Fraction:
-    """``"p/q"`` or ``"p"`` as a Fraction; anything else is :class:`BadInput`."""
-    if not isinstance(text, str) or not _FRACTION.fullmatch(text):
-        raise BadInput(source, place, f'expected a fraction "p/q", found {text!r}')
-    numerator, _, denominator = text.partition("/")
-    if denominator and int(denominator) == 0:
-        raise BadInput(source, place, f"zero denominator in {text!r}")
-    return Fraction(int(numerator), int(denominator) if denominator else 1)
 
 
 def move_label(game: AnyGame, state: Hashable, player: int, move: Any) -> str:

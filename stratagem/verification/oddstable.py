@@ -72,6 +72,7 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, IllegalMove, NotationError
 from stratagem.core.io import open_regular
+from stratagem.core.records import parse_fraction
 from stratagem.models.strato.hidden.game import (
     DRAW,
     PLAY,
@@ -102,6 +103,13 @@ CUT, CUT_SEPARATOR = "~", ","
 KINDS = ("value", "policy", "frontier", "floor")
 #: Rows read, or states checked, between two looks at the clock and the progress line.
 CLOCK_ROWS = 4096
+#: Input limits (docs/formats.md, section 11), read before a line is parsed, so that a small gzip file
+#: that decompresses to one huge line, or to more rows than any search writes, is refused at little cost.
+#: The header is some 1.4 KB (the setup and provenance); a row some 60-170 characters (a plan of two moves
+#: with its cut draws included); the largest table a ten-minute search has written holds 9.5 million rows.
+MAX_HEADER_CHARS = 1 << 20
+MAX_ROW_CHARS = 4096
+MAX_TABLE_ROWS = 100_000_000
 
 def turns_needed(challenge: Challenge, rows: tuple[Row, ...]) -> int:
     """Turns that any win from ``rows`` still needs: over every set of goal rows that could win, the least
@@ -238,19 +246,31 @@ def open_table(path: str | Path) -> Iterator[tuple[dict[str, Any], Iterator[str]
         raise unreadable(exc) from None
 
     def rows() -> Iterator[str]:
+        number = 1
         try:
-            for line in source:
-                yield line.rstrip("\r\n")
+            while line := source.readline(MAX_ROW_CHARS + 2):
+                number += 1
+                row = line.rstrip("\r\n")
+                if len(row) > MAX_ROW_CHARS:
+                    raise BadInput(name, f"line {number}", f"longer than {MAX_ROW_CHARS:,} characters: not a value "
+                                   "table's row")
+                if number > MAX_TABLE_ROWS + 1:
+                    raise BadInput(name, f"line {number}", f"more than {MAX_TABLE_ROWS:,} rows: more than any "
+                                   "search writes")
+                yield row
         except (OSError, EOFError, UnicodeDecodeError) as exc:
             raise unreadable(exc) from None
 
     with source:
         try:
-            first = source.readline()
+            first = source.readline(MAX_HEADER_CHARS + 2)
         except (OSError, EOFError, UnicodeDecodeError) as exc:
             raise unreadable(exc) from None
         if not first:
             raise BadInput(name, "line 1", "empty: a value table starts with its JSON header")
+        if len(first.rstrip("\r\n")) > MAX_HEADER_CHARS:
+            raise BadInput(name, "line 1", f"a header longer than {MAX_HEADER_CHARS:,} characters: not a value "
+                           "table's header")
         try:
             header = json.loads(first)
         except json.JSONDecodeError as exc:
@@ -261,12 +281,7 @@ def open_table(path: str | Path) -> Iterator[tuple[dict[str, Any], Iterator[str]
 
 
 def _fraction(claim: dict[str, Any], key: str, name: str) -> Fraction | None:
-    if key not in claim:
-        return None
-    try:
-        return Fraction(str(claim.get(key)))
-    except (ValueError, ZeroDivisionError):
-        raise BadInput(name, f"claim.{key}", "must be an exact fraction such as 37/45") from None
+    return parse_fraction(claim[key], name, f"claim.{key}") if key in claim else None
 
 
 def check_odds_table(path: str | Path, verdict: Verdict, name: str, limits: Limits | None = None) -> TableCheck:
@@ -277,7 +292,12 @@ def check_odds_table(path: str | Path, verdict: Verdict, name: str, limits: Limi
     every claim unknown) and its progress line."""
     limits = limits or Limits(Deadline(None), None, False)
     with open_table(path) as (header, rows):
-        game, _ = policy_game(header, name)
+        game, start = policy_game(header, name)
+        verdict.checked.append(f"the position: {game.challenge.name}, start {format_hidden(start)} (the header's "
+                               "setup and start, read by the rules engine)")
+        if "deal" in header:
+            verdict.notes.append(f"the header's deal name {str(header['deal'])[:40]!r} is a label, and its counts "
+                                 "(states, policy, frontier, cut) are not used: what is checked is the start above")
         claim = header.get("claim")
         if not isinstance(claim, dict):
             raise BadInput(name, "claim", "missing or not an object")

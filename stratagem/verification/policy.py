@@ -21,6 +21,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.core.records import parse_fraction
 from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, parse_hidden
 from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import ONGOING, WON, State
@@ -74,10 +75,7 @@ def check_policy(data: dict[str, Any], verdict: Verdict, record: str, limits: Li
     claim = data.get("claim")
     if not isinstance(claim, dict):
         raise BadInput(record, "claim", "missing or not an object")
-    try:
-        claimed = Fraction(str(claim.get("win_probability")))
-    except (ValueError, ZeroDivisionError):
-        raise BadInput(record, "claim.win_probability", "must be an exact fraction such as 37/45") from None
+    claimed = parse_fraction(claim.get("win_probability"), record, "claim.win_probability")
     statement = f"the optimal solo win probability is at least {claimed} ({float(claimed):.4f})"
     result = check_policy_dag(game, start, data.get("nodes"), win_payoff,
                               information=lambda state: game.observation(state, 0))
@@ -100,6 +98,9 @@ def check_policy(data: dict[str, Any], verdict: Verdict, record: str, limits: Li
     if claim.get("optimal") is not True:
         return
     statement = f"no policy wins with a probability above {claimed}"
+    if claimed == 1:
+        verdict.certify("optimal", statement, "a probability is at most 1: nothing to search")
+        return
     if not limits.recheck:
         verdict.not_certified("optimal", statement, "asserted: the record's evidence is an exhaustive expectimax "
                               "search, which is not repeated without --recheck")

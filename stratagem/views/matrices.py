@@ -15,8 +15,9 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
+from stratagem.core.records import parse_fraction
 from stratagem.solvers.matrix import equilibrium_problem
-from stratagem.solvers.matrixproof import move_label, parse_fraction
+from stratagem.solvers.matrixproof import move_label
 from stratagem.solvers.simultaneous import Exact, Walker
 from stratagem.views.page import esc
 

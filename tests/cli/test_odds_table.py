@@ -100,7 +100,8 @@ def test_verify_of_a_table_keeps_to_its_time_limit(tmp_path: Path, capsys: pytes
     monkeypatch.setattr(oddstable, "CLOCK_ROWS", 1)  # the clock looked at every row: this table is small
     code, out, _ = cli(capsys, "verify", str(table), "--time-limit", "1e-6")
     assert code == 3, out
-    lines = [line for line in out.splitlines() if not line.startswith("made by ")]
+    assert out.splitlines()[1].startswith("checked: the position: Challenge 0, start ")  # read before the rows
+    lines = [line for line in out.splitlines() if not line.startswith(("made by ", "checked: ", "note: "))]
     assert [line.split(" ", 1)[0] for line in lines[:3]] == ["unknown:"] * 3 and "certified:" not in out
     assert "ran out after 1 row was read, before any was checked" in lines[0]
 

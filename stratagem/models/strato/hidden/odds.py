@@ -42,8 +42,8 @@ from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.search.relaxation import goal_progress
 from stratagem.solvers.mdp import SOLVED, UNKNOWN, PolicyNode, optimal_value, policy_dag, policy_value
 
-__all__ = ["SoloOdds", "TurnBound", "greedy_move", "hand_plan", "least_move", "solo_odds", "table_progress",
-           "win_payoff"]
+__all__ = ["SoloOdds", "TurnBound", "greedy_move", "hand_plan", "least_move", "require_solo", "solo_odds",
+           "table_progress", "win_payoff"]
 
 #: Share of a limited run's time the greedy policy's value may use before the optimal search starts.
 GREEDY_SHARE = 0.2
@@ -169,7 +169,8 @@ class SoloOdds:
     ``value`` is exact when ``status`` is ``solved``; ``lower_bound`` is always proven (the value of
     the policy in ``proof``); ``ranking`` gives the first move's options with their exact win
     probabilities (complete when ``ranked``). ``greedy`` is the greedy agent's exact win probability
-    (``None`` if its share of the time ran out), ``states`` the states the optimal search kept.
+    (``None`` if its share of the time or the state limit ran out: ``greedy_stopped_by`` says which),
+    ``states`` the states the optimal search kept.
     """
 
     status: str
@@ -183,15 +184,21 @@ class SoloOdds:
     stopped_by: str | None
     proof: list[PolicyNode]
     proof_source: str
+    greedy_stopped_by: str | None = None
+
+
+def require_solo(game: HiddenStrato) -> None:
+    """:class:`BadInput` unless ``game`` is solo: the exact odds (either search) are one player's."""
+    if game.num_players != 1:
+        raise BadInput("<argument>", "players", f"the exact win probability is for solo play; this deal has "
+                       f"{game.num_players} players (play strato estimates team play)")
 
 
 def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_states: int | None = MAX_STATES,
               rank: bool = True, progress: ProgressFactory = no_progress) -> SoloOdds:
     """The exact optimal win probability of solo ``game`` from its start (see the module docstring).
     ``progress`` shows the greedy policy's valuation, then the search, with their states and nodes."""
-    if game.num_players != 1:
-        raise BadInput("<argument>", "players", f"the exact win probability is for solo play; this deal has "
-                       f"{game.num_players} players (play strato estimates team play)")
+    require_solo(game)
     started = time.perf_counter()
     deadline = deadline or Deadline(None)
     root = game.initial_state()
@@ -201,8 +208,11 @@ def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_state
         return greedy_move(game, bound, state)
 
     with progress("odds: the greedy policy", "states", "nodes visited") as show:
-        greedy_value, _ = policy_value(game, root, greedy, win_payoff, deadline=deadline.part(GREEDY_SHARE),
-                                       max_states=max_states, progress=show)
+        greedy_value, greedy_states = policy_value(game, root, greedy, win_payoff,
+                                                   deadline=deadline.part(GREEDY_SHARE), max_states=max_states,
+                                                   progress=show)
+    greedy_stopped_by = (None if greedy_value is not None else
+                         "state limit" if max_states is not None and greedy_states >= max_states else "time limit")
     with progress("odds search", "states kept", "nodes visited") as show:
         result = optimal_value(game, root, win_payoff, deadline=deadline, max_states=max_states, rank=rank,
                                order=bound.order, floor=bound.hopeless, progress=show)
@@ -219,11 +229,11 @@ def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_state
         if checked != result.value:  # the DAG must prove what the search found: a bug otherwise
             raise AssertionError(f"the optimal policy is worth {checked}, the search said {result.value}")
         return SoloOdds(SOLVED, result.value, result.value, greedy_value, ranking, rank, result.states,
-                        time.perf_counter() - started, None, proof, "optimal policy")
+                        time.perf_counter() - started, None, proof, "optimal policy", greedy_stopped_by)
     if greedy_value is not None:
         proof = policy_dag(game, root, greedy, win_payoff)
         lower, source = greedy_value, "greedy policy"
     else:
         proof, lower, source = [], Fraction(0), "none"
     return SoloOdds(UNKNOWN, None, lower, greedy_value, ranking, False, result.states,
-                    time.perf_counter() - started, result.stopped_by, proof, source)
+                    time.perf_counter() - started, result.stopped_by, proof, source, greedy_stopped_by)

@@ -67,8 +67,11 @@ _PATTERN_TOKENS = set(WEATHERS) | {LEFT_TORNADO, RIGHT_TORNADO, ANY_CARD}
 # and pile checked against the deck, goal patterns no longer than the limit. Integers in the file are
 # 64-bit at most and the file itself at most 1 MiB (core.io).
 
-#: A seed given on the command line (``--deal 12345``) is a 64-bit integer, like one in a file.
+#: A seed given on the command line (``--deal 12345``) is a whole number up to 2^63-1, like one in a file.
 MAX_SEED = 2**63 - 1
+#: Why a seed is refused. Not a negative one: Python's ``random.Random(-5)`` is ``random.Random(5)``, so it
+#: would deal its positive twin's deal under another name.
+SEEDS = f"seeds are whole numbers from 0 to {MAX_SEED} (2^63-1)"
 
 
 @dataclass(frozen=True)
@@ -118,9 +121,9 @@ class Puzzle:
                 spec = named[0]
             elif re.fullmatch(r"-?[0-9]+", key):
                 seed = int(key) if len(key) <= 20 else MAX_SEED + 1
-                if not -MAX_SEED - 1 <= seed <= MAX_SEED:
+                if not 0 <= seed <= MAX_SEED:
                     shown = key if len(key) <= 24 else key[:24] + "..."
-                    raise BadInput(self.source, "--deal", f"seed {shown}: seeds are 64-bit integers")
+                    raise BadInput(self.source, "--deal", f"seed {shown}: {SEEDS}")
                 spec = DealSpec(f"seed-{key}", players or self.challenge.players, seed=seed)
             else:
                 names = ", ".join(d.name for d in self.deals) or "none"
@@ -299,7 +302,10 @@ def parse_deal(section: Section, challenge: Challenge, index: int) -> DealSpec:
         players = section.get("players", int, challenge.players)
         if players not in HAND_SIZE:
             raise section.error("players", f"Strato is played by 1 to 4 players, not {players}")
-        return DealSpec(name, players, seed=section.get("seed", int), optimal_length=claimed)
+        seed = section.get("seed", int)
+        if seed < 0:
+            raise section.error("seed", SEEDS)
+        return DealSpec(name, players, seed=seed, optimal_length=claimed)
     if section.has("position"):
         try:
             state = parse_state(section.get("position", str))
