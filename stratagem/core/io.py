@@ -15,6 +15,7 @@ import json
 import math
 import os
 import re
+import signal
 import stat
 import tempfile
 import tomllib
@@ -320,12 +321,9 @@ def check_writable(path: str, option: str) -> None:
     if not parent.is_dir():
         problem = "is not a directory" if parent.exists() else "does not exist"
         raise BadInput(path, option, f"cannot write: the directory {str(parent)!r} {problem}")
-    try:
-        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=parent)
-    except OSError as exc:
-        raise BadInput(path, option, f"cannot create a file in {str(parent)!r} ({exc.strerror or exc})") from None
-    os.close(fd)
-    os.unlink(probe)
+    failed = _probe(parent, f".{target.name}.")
+    if failed is not None:
+        raise BadInput(path, option, f"cannot create a file in {str(parent)!r} ({failed.strerror or failed})")
 
 
 def check_writable_dir(path: str, option: str) -> None:
@@ -343,12 +341,30 @@ def check_writable_dir(path: str, option: str) -> None:
         existing = existing.parent
     if not existing.is_dir():
         raise BadInput(path, option, f"cannot make the directory: {str(existing)!r} is not a directory")
+    failed = _probe(existing, ".stratagem.")
+    if failed is not None:
+        raise BadInput(path, option, f"cannot create a file in {str(existing)!r} ({failed.strerror or failed})")
+
+
+#: The signals that end a run (Ctrl-C, and SIGTERM, which ``stratagem`` turns into an exception).
+_STOPPING = {signal.SIGINT, signal.SIGTERM}
+
+
+def _probe(directory: Path, prefix: str) -> OSError | None:
+    """Whether ``directory`` takes a new file, tried with a temporary ``PREFIXXXXX.probe`` removed at once;
+    the error when it does not. Ctrl-C and SIGTERM wait until the probe is gone (held back, then raised as
+    usual): a signal between its making and its removal left it behind."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
     try:
-        fd, probe = tempfile.mkstemp(prefix=".stratagem.", suffix=".probe", dir=existing)
-    except OSError as exc:
-        raise BadInput(path, option, f"cannot create a file in {str(existing)!r} ({exc.strerror or exc})") from None
-    os.close(fd)
-    os.unlink(probe)
+        try:
+            fd, probe = tempfile.mkstemp(prefix=prefix, suffix=".probe", dir=directory)
+        except OSError as exc:
+            return exc
+        os.close(fd)
+        os.unlink(probe)
+        return None
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def write_atomic(path: str | Path, text: str | bytes) -> None:
