@@ -293,17 +293,24 @@ def _turns(value: Any) -> bool:
     return value is None or _count(value)
 
 
+def _deal_problem(record: dict[str, Any]) -> str:
+    """What is wrong with a Strato record's deal (``players`` 1 to 4, ``seed`` from 0), or ``""``."""
+    players = record.get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
+        return f"players {_shown(players)} is not a Strato player count (1 to 4)"
+    if not _count(record.get("seed")):
+        return f"seed {_shown(record.get('seed'))} is not a seed (a whole number from 0)"
+    return ""
+
+
 def open_problem(record: dict[str, Any]) -> str:
     """What is wrong with an open sweep's record as reports and sweeps read it, or ``""``: a Strato
     record's deal (players 1 to 4, a seed), every record's lengths (``null`` or whole numbers; a ``solved``
     Strato record has its ``length``), ``line`` (moves as text), ``certificate`` (``null`` or an object)
     and seconds."""
     if record.get("game", "strato") == "strato":
-        players = record.get("players")
-        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
-            return f"players {_shown(players)} is not a Strato player count (1 to 4)"
-        if not _count(record.get("seed")):
-            return f"seed {_shown(record.get('seed'))} is not a seed (a whole number from 0)"
+        if _deal_problem(record):
+            return _deal_problem(record)
         if record.get("status") == "solved" and not _count(record.get("length")):
             return f"length {_shown(record.get('length'))} is not a number of turns (status solved)"
     for key in ("length", "lower_bound", "best_length"):
@@ -324,11 +331,9 @@ def hidden_problem(record: dict[str, Any]) -> str:
     low <= high <= 1``) or ``team`` (an agent's games: ``wins`` and ``played`` counted from ``games``).
     A report draws its cards from these fields, so a file edited by hand must not reach it as numbers that
     no sweep writes."""
-    players, method = record.get("players"), record.get("method")
-    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
-        return f"players {_shown(players)} is not a Strato player count (1 to 4)"
-    if not _count(record.get("seed")):
-        return f"seed {_shown(record.get('seed'))} is not a seed (a whole number from 0)"
+    method = record.get("method")
+    if _deal_problem(record):
+        return _deal_problem(record)
     if not isinstance(method, str) or not method.startswith("hidden:"):
         return f"method {_shown(method)} is not hidden:odds or hidden:AGENT"
     if record.get("status") not in ("solved", "unknown"):
