@@ -339,15 +339,15 @@ class _Checker:
                 on_path.discard(nid)
                 self.evaluate(nid, side)
                 continue
-            if nid in self.values or nid in self.states and nid not in on_path:
-                continue
             if nid in on_path:
                 continue
             node = self.nodes[nid]
-            if node.get("side") != side:
+            if node.get("side") != side:  # checked first: a node valued in the other half is no bound of this one
                 self.fail(f"node {nid}", f"belongs to the {node.get('side')!r} half but is reached from the "
                                          f"{side!r} half")
                 self.values[nid] = None
+                continue
+            if nid in self.values or nid in self.states:
                 continue
             state = self.parse(nid, node)
             if state is None:

@@ -243,6 +243,24 @@ def test_rejects_two_moves_at_a_node_where_the_half_chooses_one() -> None:
     assert_rejected(game, game.initial_state(), tree, r"node 0: is player 0's choice .* needs exactly one move")
 
 
+def test_rejects_an_at_most_half_that_reuses_the_at_least_halfs_nodes() -> None:
+    """A false "exactly": a worse move of the mover proven "at least" its value, and the "at most" half rooted
+    at the same node. The check once skipped the nodes it had valued for the other half, so this passed."""
+    game, state = TicTacToeGame(), "X.......O"  # X to move wins; three of X's moves only draw
+    mover = game.to_move(state)
+    worse = next(m for m in game.legal_moves(state) if plain_minimax(game, game.apply(state, m)).value_for(0) == 0)
+    low = build_proof_tree(game, game.apply(state, worse), player=0, lo=-1, hi=1)
+    assert (mover, low["claim"]["value"], plain_minimax(game, state).value_for(0)) == (0, 0, 1)
+    below = next(h for h in low["halves"] if h["side"] == AT_LEAST)
+    shift = [dict(n, id=n["id"] + 1, children=[dict(c, node=c["node"] + 1) for c in n["children"]])
+             for n in low["nodes"]]
+    root = {"id": 0, "side": AT_LEAST, "state": state, "to_move": mover, "value": low["claim"]["value"],
+            "children": [{"move": game.format_move(state, worse), "node": below["root"] + 1}]}
+    forged = dict(low, nodes=[root, *shift], claim={"player": 0, "bound": EXACTLY, "value": low["claim"]["value"]},
+                  halves=[{"side": side, "root": 0, "plies": below["plies"] + 1} for side in (AT_LEAST, AT_MOST)])
+    assert_rejected(game, state, forged, r"node 0: belongs to the 'at least' half but is reached from the 'at most'")
+
+
 def test_rejects_a_cycle() -> None:
     game = NimGame((1, 2))
     tree = build_proof_tree(game, game.initial_state(), lo=-1, hi=1)
