@@ -32,7 +32,9 @@ from fractions import Fraction
 from typing import Any
 
 from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.core.records import parse_fraction
 
 __all__ = ["MdpResult", "PolicyCheck", "PolicyNode", "check_policy_dag", "optimal_value", "policy_dag", "policy_value"]
 
@@ -459,10 +461,11 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
                                                      f"the node lists {', '.join(names) or 'none'}")
             for name, p_text, child in listed:
                 outcome, p = rules[str(name)]
-                try:
-                    claimed = Fraction(str(p_text))
-                except (ValueError, ZeroDivisionError):
-                    return PolicyCheck(None, len(nodes), f"{place}: probability {p_text!r} is not a fraction")
+                try:  # "p/q" only: Fraction would also build 1e99999999, which takes minutes
+                    claimed = parse_fraction(p_text, "", "")
+                except BadInput:
+                    shown = repr(p_text) if len(repr(p_text)) <= 40 else repr(p_text)[:40] + "..."
+                    return PolicyCheck(None, len(nodes), f"{place}: probability {shown} is not a fraction p/q")
                 if claimed != p:
                     return PolicyCheck(None, len(nodes), f"{place}: outcome {name} has probability {p}, the node "
                                                          f"says {p_text}")

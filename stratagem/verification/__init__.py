@@ -118,9 +118,17 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
             raise BadInput(name, "line.setup.players", "a STAKD proof record is about a solo puzzle (1 player)")
         if proof.game == "stakd":
             check_solo(proof, game, start, final, verdict, name, limits)
+            verdict.unchecked(proof.claim, STAKD_CLAIMS, "a STAKD solo proof")
         else:
             check_strato(proof, game, start, final, verdict, name, limits)
+            verdict.unchecked(proof.claim, STRATO_CLAIMS, "a Strato proof")
     return verdict
+
+
+#: The keys of a proof record's ``claim`` that :func:`verify` checks, by game (any other is reported not
+#: certified): Strato's answer (``information`` says what it is about), and STAKD's.
+STRATO_CLAIMS = ("information", "solvable", "length", "optimal")
+STAKD_CLAIMS = ("winnable",)
 
 
 __all__ = ["CERTIFIED", "INVALID", "NOT_CERTIFIED", "UNKNOWN", "VERDICT_FORMAT", "ClaimReport", "Limits",

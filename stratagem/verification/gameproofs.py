@@ -24,6 +24,10 @@ from stratagem.verification.verdict import Verdict
 GAME_PROOFS = (PROOFTREE_FORMAT, BOUNDPROOF_FORMAT, MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT)
 
 
+#: The keys of a proof tree's ``claim``: together, one claim (whose value, a bound or exact, for whom).
+TREE_CLAIM = ("player", "bound", "value")
+
+
 def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> None:
     """Rebuild the game from the record's setup and start, then check the proof with the rules alone."""
     game_name, setup, start = data.get("game"), data.get("setup"), data.get("start")
@@ -44,6 +48,7 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> Non
         basis = (f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
                  f"every reply, chance outcome and terminal checked")
         verdict.certify("claim", words, basis)
+        verdict.unchecked(data.get("claim"), TREE_CLAIM, "a proof tree")
         return
     single = fmt in (MATRIXPROOF_FORMAT, BOUNDPROOF_FORMAT)
     proofs = [data] if single else data.get("proofs")
@@ -58,12 +63,18 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> Non
         if proof.get("start") != start:
             verdict.refute("value", words, f"{place}start", "differs from the bundle's start")
             return
+        if proof.get("information", "open") != "open":
+            raise BadInput(record, f"{place}information", f"is {str(proof.get('information'))[:40]!r}; a proof of "
+                           "simultaneous moves is checked for open information only")
         bounds = proof.get("format") == BOUNDPROOF_FORMAT
         if bounds:
             checked = check_bound_proof(game, state, proof, record)
         else:
             checked = check_matrix_proof(game, state, proof, record)
-        words = f"{place}player {int(proof['player']) + 1}: value {proof.get('value')} ({proof.get('label')})"
+        depth = proof.get("depth")
+        cut = ("" if depth is None else f", of the game cut at depth {depth}: its leaves valued by the game's "
+               "evaluation, not by play to the end")
+        words = f"{place}player {int(proof['player']) + 1}: value {proof.get('value')} ({proof.get('label')}){cut}"
         if not checked.valid:
             verdict.refute("value", words, f"{place}nodes", checked.reason)
             return

@@ -101,6 +101,8 @@ FORMATS = ("stratagem/strato-odds-table@1", "stratagem/strato-odds-table@2", "st
 #: What separates a policy row's move from its cut draws (``@4``), and one cut draw from the next.
 CUT, CUT_SEPARATOR = "~", ","
 KINDS = ("value", "policy", "frontier", "floor")
+#: The keys of a value table's ``claim`` that the check reads (any other is reported not certified).
+TABLE_CLAIMS = ("upper_bound", "lower_bound", "exact")
 #: Rows read, or states checked, between two looks at the clock and the progress line.
 CLOCK_ROWS = 4096
 #: Input limits (docs/formats.md, section 11), read before a line is parsed, so that a small gzip file
@@ -305,6 +307,9 @@ def check_odds_table(path: str | Path, verdict: Verdict, name: str, limits: Limi
         if upper is None:
             raise BadInput(name, "claim.upper_bound", "missing (an exact fraction such as 37/45)")
         lower = _fraction(claim, "lower_bound", name)
+        if not isinstance(claim.get("exact", False), bool):
+            raise BadInput(name, "claim.exact", "must be true or false")
+        verdict.unchecked(claim, TABLE_CLAIMS, "a value table")
         version = FORMATS.index(header["format"]) + 1
         with limits.progress("checking the value table", "rows read", "states checked") as show:
             found = check_table(game, rows, policies=version >= 2, plans=version >= 3, cuts=version >= 4,
@@ -416,16 +421,16 @@ def _draws(pile: str, k: int, known: dict[tuple[str, int], list[tuple[tuple[str,
 
 def _value_of(text: str) -> tuple[int, int]:
     """A row's value as ``(numerator, denominator)``, the denominator positive, not reduced: ``N/D`` or ``N``
-    in digits read directly (a ``Fraction`` made for every row was 5-7% of the check), anything else as
-    ``Fraction`` reads it (and refuses it)."""
+    in ASCII digits, read directly (a ``Fraction`` made for every row was 5-7% of the check). Anything else
+    is refused: ``Fraction`` would also read ``1e99999999``, a number it takes minutes to build."""
     numerator, slash, denominator = text.partition("/")
-    if numerator.isdigit() and (not slash or denominator.isdigit()):
-        below = int(denominator) if slash else 1
-        if below == 0:
-            raise ZeroDivisionError(f"{text}: a value's denominator is 0")
-        return int(numerator), below
-    value = Fraction(text)
-    return value.numerator, value.denominator
+    digits = numerator + denominator
+    if not (numerator and digits.isascii() and digits.isdigit() and (denominator or not slash)):
+        raise ValueError(f"{text[:40]!r}{'...' if len(text) > 40 else ''} is not a value N/D in digits")
+    below = int(denominator) if slash else 1
+    if below == 0:
+        raise ZeroDivisionError(f"{text[:40]}: a value's denominator is 0")
+    return int(numerator), below
 
 
 def _shown(value: tuple[int, int]) -> Fraction:

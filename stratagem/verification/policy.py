@@ -69,6 +69,11 @@ def policy_game(data: dict[str, Any], record: str) -> tuple[HiddenStrato, Hidden
     return game, state
 
 
+#: The keys of a policy record's ``claim`` that :func:`check_policy` reads: the two claims, and the words
+#: naming the policy and the search that found it (descriptions, not claims).
+POLICY_CLAIMS = ("win_probability", "optimal", "policy", "evidence")
+
+
 def check_policy(data: dict[str, Any], verdict: Verdict, record: str, limits: Limits) -> None:
     """The record's claims: ``win_probability`` (certified by replaying the policy) and ``optimal``."""
     game, start = policy_game(data, record)
@@ -76,6 +81,9 @@ def check_policy(data: dict[str, Any], verdict: Verdict, record: str, limits: Li
     if not isinstance(claim, dict):
         raise BadInput(record, "claim", "missing or not an object")
     claimed = parse_fraction(claim.get("win_probability"), record, "claim.win_probability")
+    if not isinstance(claim.get("optimal", False), bool):
+        raise BadInput(record, "claim.optimal", "must be true or false")
+    verdict.unchecked(claim, POLICY_CLAIMS, "a policy record")
     statement = f"the optimal solo win probability is at least {claimed} ({float(claimed):.4f})"
     result = check_policy_dag(game, start, data.get("nodes"), win_payoff,
                               information=lambda state: game.observation(state, 0))

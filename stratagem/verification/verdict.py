@@ -10,6 +10,8 @@ in through its recording methods; :meth:`Verdict.to_json` is the ``stratagem/ver
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +81,18 @@ class Verdict:
     def not_certified(self, claim: str, statement: str, why: str) -> None:
         """The claim is only asserted by the record; ``why`` says why it was not checked."""
         self.claims.append(ClaimReport(claim, statement, NOT_CERTIFIED, why))
+
+    def unchecked(self, claim: Any, checked: Sequence[str], kind: str) -> None:
+        """Each key of the record's ``claim`` object that no check of ``kind`` reads (``checked`` are those it
+        reads) is reported not certified: a record may say more than ``verify`` knows how to check, and
+        what it does not check it must not pass over in silence."""
+        if not isinstance(claim, dict):
+            return
+        for key in sorted(k for k in claim if k not in checked):
+            value = json.dumps(claim[key])
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            self.not_certified(str(key)[:40], f"the record's claim {str(key)[:40]!r}: {shown}",
+                               f"not a claim verify checks in {kind} (it checks {', '.join(checked)})")
 
     def unknown(self, claim: str, statement: str, why: str) -> None:
         """The claim's check was stopped; ``why`` says by which limit."""
