@@ -255,14 +255,14 @@ def _team(game: Any, start: Any, task: HiddenTask, deadline: Any) -> tuple[str, 
 
     assert task.agent is not None
     name, params = parse_agent_spec(task.agent)
-    agent = make_strato_agent(name, **params)
+    seats = [make_strato_agent(name, **params) for _ in range(task.players)]  # one object a seat (play_deal)
     games: list[list[Any]] = []
     stopped = None
     for k in range(task.shuffles):
         dealt = shuffled_start(start, task.seed, task.players, k)
         hidden = type(game)(game.challenge, game.options, dealt)
         try:
-            won, turns = play_deal(hidden, dealt, agent, Random(f"{task.seed}:{task.players}:{k}:{task.agent}"),
+            won, turns = play_deal(hidden, dealt, seats, Random(f"{task.seed}:{task.players}:{k}:{task.agent}"),
                                    deadline)
         except MatchStopped:
             stopped = "time"

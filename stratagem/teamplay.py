@@ -17,6 +17,7 @@ luck (duplicate deals, as in duplicate bridge). The agents only see what a playe
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -105,27 +106,32 @@ class TeamMatch:
                 "rows": [row.to_json() for row in self.rows], "stopped_by": self.stopped_by}
 
 
-def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent, rng: Random,
+def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent | Sequence[StratoAgent], rng: Random,
               deadline: Deadline | None = None) -> tuple[bool, int]:
-    """Play one deal with ``agent`` in every seat; the draws follow ``start``'s pile in its order.
-    The agent is handed what the player to move sees (:func:`observe`, with the decisions made so far as
-    the table saw them) and the public rules (:func:`public_game`), never the true state.
+    """Play one deal, the draws following ``start``'s pile in its order. ``agent`` is one agent a seat, or
+    one agent copied into every seat: each seat plays its own object, so that what an agent keeps of its
+    own hand is never another seat's to read (one object in every seat once let a player's agent see its
+    partner's hand). Each is handed what its player sees (:func:`observe`, with the decisions made so far
+    as the table saw them) and the public rules (:func:`public_game`), never the true state.
     :class:`~stratagem.solvers.match.MatchStopped` when ``deadline`` passes first."""
+    seats = list(agent) if isinstance(agent, Sequence) else [copy.deepcopy(agent) for _ in range(hidden.num_players)]
+    if len(seats) != hidden.num_players:
+        raise ValueError(f"{len(seats)} agents for {hidden.num_players} seats")
     pile = list(start.pile)
     state = hidden.initial_state()
     rules = public_game(hidden)
     plays: list[PublicPlay] = []
     turns = 0
     while not hidden.is_terminal(state) and turns < MAX_TURNS:
-        if deadline is not None:
-            agent = within(agent, deadline)
-        if hidden.to_move(state) == CHANCE:
+        seat = hidden.to_move(state)
+        if seat == CHANCE:
             card = pile.pop(0)
             state = hidden.apply(state, card)
             continue
         if state.phase == PLAY:  # a turn starts (a Redraw's target choice belongs to it)
             turns += 1
-        move = agent.choose(rules, observe(hidden, state, plays=plays), rng)
+        player = seats[seat] if deadline is None else within(seats[seat], deadline)
+        move = player.choose(rules, observe(hidden, state, plays=plays), rng)
         plays.append(public_play(state, move))
         state = hidden.apply(state, move)
     return state.status == WON, turns
@@ -155,14 +161,14 @@ def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int
     total, done = len(specs) * len(players) * games, 0
     for count in players:
         for label, name, params in specs:
-            agent = make_strato_agent(name, **params)
+            seats = [make_strato_agent(name, **params) for _ in range(count)]  # one object a seat
             started = time.process_time()
             played: list[TeamGame] = []
             for deal_seed in range(seed, seed + games):
                 deal = deal_of(loaded, deal_seed, count)
                 hidden = HiddenStrato(deal.challenge, deal.game.options, deal.start)
                 try:
-                    won, turns = play_deal(hidden, deal.start, agent, Random(f"{seed}:{count}:{deal_seed}:{label}"),
+                    won, turns = play_deal(hidden, deal.start, seats, Random(f"{seed}:{count}:{deal_seed}:{label}"),
                                            deadline)
                 except MatchStopped:
                     if played:

@@ -92,6 +92,20 @@ def command_deadline(seconds: float | None) -> Deadline:
     return Deadline(seconds, started=_command_started)
 
 
+def check_limits(time_limit: float | Deadline | None = None, nodes: int | None = None,
+                 nodes_name: str = "max_nodes") -> None:
+    """Refuse, as :class:`ValueError`, a library call's limits that the command line would refuse: a time
+    limit that is not a finite number of seconds above 0 (``nan`` compares false to everything and meant no
+    limit; 0 or less a limit already passed), a node limit that is not a whole number from 1 (``1.5`` left a
+    search's last budget at 0.5 node, which never ran out). A :class:`Deadline` is taken as it is."""
+    seconds = None if isinstance(time_limit, Deadline) else time_limit
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+                                or not math.isfinite(seconds) or seconds <= 0):
+        raise ValueError(f"time_limit must be a finite number of seconds above 0, not {seconds!r}")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise ValueError(f"{nodes_name} must be a whole number from 1, not {nodes!r}")
+
+
 def as_deadline(limit: float | Deadline | None) -> Deadline:
     """``limit`` as a deadline: itself, or one of that many seconds from now (``None``: no limit)."""
     return limit if isinstance(limit, Deadline) else Deadline(limit)

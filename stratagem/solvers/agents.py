@@ -364,6 +364,14 @@ def make_agent(name: str, extra: Mapping[str, AgentFactory] | None = None, **par
     factory = factories.get(name)
     if factory is None:
         raise AgentError(f"unknown agent {name!r}; known agents: {', '.join(sorted(factories))}")
+    agent: Agent = build_agent(name, factory, params)
+    return agent
+
+
+def build_agent(name: str, factory: Callable[..., Any], params: Mapping[str, Any]) -> Any:
+    """``factory(**params)``, each parameter first held to the factory's signature and annotated type (a
+    whole number is not ``2.5``, a flag not ``1``): :class:`AgentError` naming the problem, as the agent's
+    own range checks (``ValueError``) are too. A game's own agent kinds are made through it as well."""
     hints = _parameter_types(factory)
     try:
         inspect.signature(factory).bind(**params)

@@ -26,11 +26,10 @@ This module holds :func:`verify`, which reads the record and hands each kind to 
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.deadline import Deadline
+from stratagem.core.deadline import Deadline, check_limits
 from stratagem.core.errors import BadInput
 from stratagem.core.io import load_json
 from stratagem.core.progress import ProgressFactory, no_progress
@@ -67,10 +66,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
     check a limit stops is reported ``unknown``. The CNF and DRUP files a refutation names are read
     beside the record's file (beside ``source`` for data, the current folder by default).
     """
-    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
-        raise ValueError(f"time_limit must be a finite number of seconds above 0, not {time_limit!r}")
-    if nodes is not None and nodes < 1:
-        raise ValueError(f"nodes must be at least 1, not {nodes!r}")
+    check_limits(time_limit, nodes, "nodes")
     limits = Limits(Deadline(time_limit), nodes, recheck, progress)
     if isinstance(record, dict):
         data, name = record, source or "<record>"

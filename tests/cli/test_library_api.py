@@ -96,6 +96,32 @@ def test_the_library_refuses_what_cannot_be_done() -> None:
         stratagem.check(ROOT / "puzzles" / "stratatak" / "lone-star.toml")
 
 
+@pytest.mark.parametrize("limits", [{"max_nodes": 1.5}, {"max_nodes": 0}, {"max_nodes": True}, {"time_limit": -1},
+                                    {"time_limit": 0}, {"time_limit": math.inf}, {"time_limit": "5"}])
+def test_the_library_refuses_limits_the_command_line_refuses(limits: dict[str, object]) -> None:
+    """``solve(max_nodes=1.5)`` once never returned (a last budget of half a node never ran out), and
+    ``solve(time_limit=-1)`` answered ``unknown`` where ``verify`` refused the same limit."""
+    key = next(iter(limits))
+    with pytest.raises(ValueError, match=key):
+        stratagem.solve(CHALLENGE_0, **limits)  # type: ignore[arg-type]
+    calls = [lambda: stratagem.odds(CHALLENGE_0, **{"max_states" if key == "max_nodes" else key: limits[key]}),
+             lambda: stratagem.analyze(ROOT / "puzzles" / "stratatak" / "lone-star.toml", **limits)]
+    if key == "time_limit":
+        calls += [lambda: stratagem.check(STAKD / "solo-1-tiny.toml", time_limit=limits[key]),
+                  lambda: stratagem.verify({"format": "stratagem/line@1"}, time_limit=limits[key])]
+    for call in calls:
+        with pytest.raises(ValueError, match="max_states|max_nodes|time_limit"):
+            call()
+
+
+def test_a_search_stopped_without_a_line_claims_nothing() -> None:
+    """Not ``solvable: false``, which is unsolvability: ``claim()`` of a stopped search was the same as a
+    proven unsolvable deal's."""
+    stopped = stratagem.solve(ROOT / "puzzles" / "strato" / "challenge-1.toml", "solo-1", method="bfs", max_nodes=5)
+    assert (stopped.status, stopped.line_text) == ("unknown", ())
+    assert stopped.claim() == {}
+
+
 def test_import_stratagem_is_light_and_lists_its_names() -> None:
     loaded = subprocess.run(
         [sys.executable, "-c", "import sys, stratagem; print(sorted(m for m in sys.modules if m.split('.')[0] in "

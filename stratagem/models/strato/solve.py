@@ -144,7 +144,10 @@ class Solution:
         return self.status == SOLVED
 
     def claim(self) -> dict[str, Any]:
-        """The claim a proof record of this solution makes."""
+        """The claim a proof record of this solution makes: nothing when the search stopped undecided without
+        a line (``solvable: false`` is unsolvability, which only ``unsolvable`` shows)."""
+        if not self.moves and self.status != UNSOLVABLE:
+            return {}
         return {
             "solvable": bool(self.moves),
             "length": len(self.moves) if self.moves else None,

@@ -163,12 +163,29 @@ def test_play_deal_hands_agents_observations_only() -> None:
     challenge = puzzle_challenge("challenge-0")
     deal = seeded_deal(challenge, 2, 4)
     game = HiddenStrato(challenge, OPTIONS, deal)
+    seats = [Recorder() for _ in range(4)]
+    play_deal(game, deal, seats, random.Random(0))
+    for seat, agent in enumerate(seats):
+        assert agent.seen
+        for rules, seen in agent.seen:
+            assert isinstance(seen, StratoObservation)
+            assert rules.start == public_state(game, game.start) != game.start
+            assert seen.player == seat  # a seat's object is only ever handed its own player's view
+
+
+def test_one_agent_given_for_every_seat_plays_as_a_copy_a_seat() -> None:
+    """One object in every seat let an agent read, at seat 2, the hand it had been shown at seat 1 (a
+    researcher's agent that keeps its observations): each seat now plays its own copy."""
+    challenge = puzzle_challenge("challenge-0")
+    deal = seeded_deal(challenge, 2, 4)
+    game = HiddenStrato(challenge, OPTIONS, deal)
     agent = Recorder()
-    play_deal(game, deal, agent, random.Random(0))
-    assert agent.seen
-    for rules, seen in agent.seen:
-        assert isinstance(seen, StratoObservation)
-        assert rules.start == public_state(game, game.start) != game.start
+    won, turns = play_deal(game, deal, agent, random.Random(0))
+    assert agent.seen == []  # the copies played, each its own seat
+    seats = [Recorder() for _ in range(4)]
+    assert play_deal(game, deal, seats, random.Random(0)) == (won, turns)
+    with pytest.raises(ValueError, match="3 agents for 4 seats"):
+        play_deal(game, deal, seats[:3], random.Random(0))
 
 
 def walk_with_plays(game: HiddenStrato, rng: random.Random, decisions: int) -> tuple[HiddenState, list[PublicPlay]]:
@@ -233,7 +250,11 @@ def test_the_belief_weighs_deals_by_the_other_players_plays() -> None:
 
 
 def test_an_agent_parameter_error_names_the_problem() -> None:
-    with pytest.raises(ValueError, match=r"agent pimc has no parameter 'foo' \(its parameters: samples"):
+    with pytest.raises(ValueError, match=r"agent 'pimc': no parameter 'foo'; its parameters: samples"):
         make_strato_agent("pimc", foo=3)
-    with pytest.raises(ValueError, match=r"agent pimc: a parameter is not of its type \(samples='x'\)"):
+    with pytest.raises(ValueError, match=r"agent 'pimc': samples='x' is not a whole number"):
         make_strato_agent("pimc", samples="x")
+    for name, key, value in (("pimc", "samples", 2.5), ("cpimc", "nodes", 1.5), ("belief", "candidates", 1.5),
+                             ("ismcts", "iterations", 2.5), ("cpimc", "samples", True)):
+        with pytest.raises(ValueError, match=rf"agent '{name}': {key}={value!r} is not a whole number"):
+            make_strato_agent(name, **{key: value})  # 1.5 nodes once hung cpimc; 2.5 samples ended in a TypeError

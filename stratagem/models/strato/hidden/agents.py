@@ -48,7 +48,6 @@ random stream alone (``tests/models/strato/test_observation.py`` holds every age
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -71,6 +70,7 @@ from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.packed import fits
 from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.search.relaxation import TableDistance, goal_progress
+from stratagem.solvers.agents import AgentError, build_agent
 from stratagem.solvers.mcts import ismcts
 from stratagem.solvers.search import FOUND, SOLVED, astar
 
@@ -519,13 +519,8 @@ def make_strato_agent(name: str, **params: Any) -> StratoAgent:
     """An agent kind by name with its parameters (``ValueError`` naming the problem otherwise)."""
     if name not in AGENT_KINDS:
         raise ValueError(f"unknown Strato agent {name!r} (one of {', '.join(AGENT_KINDS)})")
-    kind = AGENT_KINDS[name]
-    known = [key for key in inspect.signature(kind).parameters]
-    unknown = [key for key in params if key not in known]
-    if unknown:
-        raise ValueError(f"agent {name} has no parameter {unknown[0]!r} (its parameters: {', '.join(known) or 'none'})")
     try:
-        return kind(**params)
-    except TypeError:
-        given = ", ".join(f"{key}={value!r}" for key, value in params.items())
-        raise ValueError(f"agent {name}: a parameter is not of its type ({given})") from None
+        agent: StratoAgent = build_agent(name, AGENT_KINDS[name], params)
+    except AgentError as exc:
+        raise ValueError(str(exc)) from None
+    return agent
