@@ -13,6 +13,7 @@ STAKD solo puzzles ("can every piece be placed?") are answered by :func:`stratag
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,8 @@ class DealSolution:
 
     @property
     def evidence(self) -> dict[str, Any]:
-        return self.result.evidence
+        """A copy: the answer is a value, and a caller's edit of what it was handed must not reach its record."""
+        return copy.deepcopy(self.result.evidence)
 
     @property
     def stats(self) -> dict[str, Any]:

@@ -16,7 +16,8 @@ challenge below), ``deal`` (a deal name of that file; empty: its first deal), ``
 the puzzle's challenge in the open notation, ``ROWS HANDS PILE PLAYER LAST``, played instead of a deal:
 a table and hands met in play; hidden, the pile's order is ignored), and for the built-in
 challenge ``seed`` (default 1) and ``players`` (1-4, default 1) of a seeded deal, with the rules options
-``strict_effect`` (refused with hidden information) and ``wind_crosses_tornado`` (default false). The
+``strict_effect`` (refused with hidden information) and ``wind_crosses_tornado`` (default false); a
+parameter set where it is not used is refused (:func:`_refuse_unused`). The
 built-in challenge is challenge card 0 as the project reads it (puzzles/strato/challenge-0.toml): one
 row with the rain and wind tornadoes, four rain cards beside the rain tornado and four wind cards beside
 the wind tornado, limit 6.
@@ -171,6 +172,7 @@ def strato_game(params: Mapping[str, Param]) -> StratoGame | HiddenStrato:
 def _open_game(params: Mapping[str, Param]) -> StratoGame:
     puzzle = str(params["puzzle"])
     position = str(params["position"])
+    _refuse_unused(params, puzzle, position)
     if position:
         return _position_game(puzzle, position, params)
     if puzzle:
@@ -188,6 +190,24 @@ def _open_game(params: Mapping[str, Param]) -> StratoGame:
         raise ValueError(f"Strato is played by 1 to 4 players, not {players}")
     options = Options(bool(params["strict_effect"]), bool(params["wind_crosses_tornado"]))
     return StratoGame(CHALLENGE_0, options, seeded_deal(CHALLENGE_0, int(params["seed"]), players))
+
+
+def _refuse_unused(params: Mapping[str, Param], puzzle: str, position: str) -> None:
+    """``ValueError`` for a parameter set away from its default where it would be ignored: a puzzle brings
+    its own deals and rules options, a position its own hands, and ``deal`` names a deal of a puzzle file.
+    (Silently ignored, ``seed=5`` with a puzzle gave seed 1's game.)"""
+    unused = []
+    if puzzle:
+        unused += ["seed", "players", "strict_effect", "wind_crosses_tornado"]
+    elif position:
+        unused += ["seed", "players"]
+    if not puzzle or position:
+        unused.append("deal")
+    given = [key for key in unused if params.get(key, PARAMETERS[key]) != PARAMETERS[key]]
+    if given:
+        where = ("a puzzle file brings its own deals and rules options" if puzzle else
+                 "a position brings its own hands" if position else "deal names a deal of a puzzle file")
+        raise ValueError(f"{', '.join(given)}: not used here ({where}; see the parameters in the game's docs)")
 
 
 def _position_game(puzzle: str, position: str, params: Mapping[str, Param]) -> StratoGame:

@@ -17,6 +17,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import stratagem.openspiel  # noqa: E402  (registers the games)
 from stratagem.core.game import CHANCE, SIMULTANEOUS  # noqa: E402
+from stratagem.openspiel.strato import PARAMETERS  # noqa: E402
 
 #: Default parameters, then other configurations (player counts, variants, table and deck sizes).
 CONFIGS = [
@@ -228,6 +229,23 @@ def test_strato_reads_a_puzzle_file() -> None:
     assert str(game.new_initial_state()) == game.engine.game.format_state(game.engine.game.initial_state())
     with pytest.raises(Exception, match="no deal"):
         pyspiel.load_game("stratagem_strato", {"puzzle": str(puzzle), "deal": "nope"})
+
+
+@pytest.mark.parametrize(("params", "unused"), [
+    ({"deal": "no-such-deal"}, "deal"),  # without a puzzle: once the built-in deal, silently
+    ({"puzzle": "PUZZLE", "players": 2}, "players"),  # once a 1-player game
+    ({"puzzle": "PUZZLE", "seed": 5}, "seed"),  # once seed 1's game
+    ({"puzzle": "PUZZLE", "information": "open", "strict_effect": True}, "strict_effect"),  # once the file's rules
+    ({"position": "RRWR(RW)WWRW RRR WRR 1 -", "players": 2}, "players"),
+])
+def test_a_strato_parameter_that_would_be_ignored_is_refused(params: dict[str, object], unused: str) -> None:
+    from pathlib import Path
+
+    puzzle = Path(__file__).resolve().parents[2] / "puzzles" / "strato" / "challenge-1.toml"
+    given = {key: str(puzzle) if value == "PUZZLE" else value for key, value in params.items()}
+    with pytest.raises(Exception, match=f"{unused}: not used here"):
+        pyspiel.load_game("stratagem_strato", given)
+    pyspiel.load_game("stratagem_strato", {**given, unused: PARAMETERS[unused]})  # at its default it is fine
 
 
 def test_dealt_cardclash_replays_the_engine_when_draws_follow_its_piles() -> None:

@@ -234,12 +234,15 @@ def _play_strato(agent: Any, deals: list[tuple[Any, Any]], label: str) -> tuple[
     the CPU seconds of each of its decisions."""
     from stratagem.teamplay import play_deal
 
-    timed = TimedAgent(agent)
+    seconds: list[float] = []
+    seats: dict[int, list[TimedAgent]] = {}  # one object a seat, as play_deal wants, timed into one list
     wins = 0
     for i, (hidden, start) in enumerate(deals):
-        won, _ = play_deal(hidden, start, timed, Random(f"{label}:{i}"))  # type: ignore[arg-type]
+        count = hidden.num_players
+        seated = seats.setdefault(count, [TimedAgent(copy.deepcopy(agent), seconds) for _ in range(count)])
+        won, _ = play_deal(hidden, start, seated, Random(f"{label}:{i}"))  # type: ignore[arg-type]
         wins += won
-    return wins, timed.seconds
+    return wins, seconds
 
 
 def strato_team_match(puzzle: str, players: int, games: int, seconds: float, *, seed: int = 0,
