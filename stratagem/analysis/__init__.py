@@ -151,6 +151,9 @@ def _position(position: str | Path | Position | tuple[Any, Any]) -> Position:
         return position
     if isinstance(position, str | Path):
         return load_position(position)
+    if not (isinstance(position, tuple) and len(position) == 2 and callable(getattr(position[0], "to_move", None))):
+        raise BadInput(POSITION_SOURCE, "position", f"a position file, a loaded Position or a (game, state) pair, "
+                       f"not {type(position).__name__}")
     game, state = position
     return Position(str(game.name), game, state, "", "", POSITION_SOURCE)
 

@@ -114,6 +114,13 @@ def test_the_library_refuses_limits_the_command_line_refuses(limits: dict[str, o
             call()
 
 
+@pytest.mark.parametrize("position", [(1, 2), 5, None])
+def test_analyze_refuses_what_is_not_a_position(position: object) -> None:
+    """Once an AttributeError or a TypeError; the docstring promises BadInput naming the parameter."""
+    with pytest.raises(BadInput, match="position: a position file, a loaded Position or a"):
+        stratagem.analyze(position)  # type: ignore[arg-type]
+
+
 def test_a_search_stopped_without_a_line_claims_nothing() -> None:
     """Not ``solvable: false``, which is unsolvability: ``claim()`` of a stopped search was the same as a
     proven unsolvable deal's."""
