@@ -129,3 +129,14 @@ def test_an_analysis_is_a_value() -> None:
     assert isinstance(analysis, Analysis)
     with pytest.raises(AttributeError):
         analysis.status = "unknown"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("position", [SQUARE_IN_7, str(PUZZLES / "stratatak" / "reshuffle-gamble.toml")])
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_a_depth_cut_ranks_the_moves_at_the_roots_depth(position: str, depth: int) -> None:
+    """The root's value at depth d is its best move's value at depth d - 1 below it: the ranking once
+    searched each move's position d plies deeper (one ply more than the root), so the list contradicted
+    the stated value (square-in-7 at depth 3: the root 0.483, its best move listed at 0.134)."""
+    record = analyze(position, depth=depth).to_json()
+    best = max(entry["value"] for entry in record["moves"])
+    assert record["value"] == best == record["moves"][0]["value"]

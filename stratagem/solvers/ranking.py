@@ -19,6 +19,7 @@ from stratagem.solvers.gametree import (
     ASSUME_MAXN,
     ASSUME_OPEN,
     ASSUME_PARANOID,
+    HEURISTIC,
     NOT_RANKED,
     SOLVED,
     MinimaxResult,
@@ -100,6 +101,11 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
         # (negamax: the player to move at each node; expectiminimax: the root's player).
         tables[me if kind is expectiminimax else 0] = root_table
     label = ASSUME_PARANOID if kind is paranoid else ASSUME_MAXN if kind is maxn else ASSUME_OPEN
+    # A depth counts plies from the root: each move's position is one ply down, so it is searched one ply
+    # less (at the last ply, the game's evaluation of that position), as the root's own search saw it.
+    depth = options.get("depth")
+    if depth is not None:
+        options = {**options, "depth": depth - 1}
     deadline = as_deadline(options.get("time_limit"))
     options = {**options, "time_limit": deadline}
     ranked: list[MoveValue[M]] = []
@@ -117,6 +123,9 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
             continue
         if on_move is not None:
             on_move(number, len(moves), move)
+        if depth == 1:  # the horizon is the move's position: its evaluation, as the root's search used it
+            ranked.append(MoveValue(move, game.evaluate(child)[me], None, HEURISTIC, label))  # type: ignore[attr-defined]
+            continue
         if share:
             # Negamax scores are for the player to move at each node: one table serves every
             # search. Expectiminimax values are for the player to move at the searched root.
