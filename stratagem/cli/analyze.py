@@ -171,7 +171,9 @@ def _print(report: dict[str, Any], seconds: float) -> None:
 
 def _move_text(move: dict[str, Any]) -> str:
     if "visits" in move:
-        return f"{move['move']} ({move['visits']} visits, {move['mean']})"
+        value = move.get("proven")  # a float sum of exact returns: shown to 6 digits, not its rounding error
+        proven = "" if value is None else f", proven {value:.6g}" if isinstance(value, float) else f", proven {value}"
+        return f"{move['move']} ({move['visits']} visits, {move['mean']}{proven})"
     if "samples" in move:
         return f"{move['move']} ({move['mean']})"
     status = move.get("status")

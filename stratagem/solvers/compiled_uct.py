@@ -28,6 +28,7 @@ from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game
 from stratagem.core.packed import PackedGame
 from stratagem.core.packed_guide import Guide
 from stratagem.solvers.mcts import DEFAULT_EXPLORATION, DEFAULT_WIDENING, MctsResult, MoveStats
+from stratagem.solvers.mcts.results import unproven_root_pick
 from stratagem.solvers.packed_uct import UctStopped, run_uct
 
 __all__ = ["compiled_guide", "uct_compiled"]
@@ -93,8 +94,7 @@ def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterat
         raise UnsupportedGame("the compiled engine's moves are not the reference engine's, one for one")
     pick = _proven_choice(stats, plies, high) if solving else None
     if pick is None:
-        safe = [i for i, s in enumerate(stats) if s.proven_value is None or s.proven_value > low]
-        pick = min(safe or range(len(stats)), key=lambda i: (-stats[i].visits, -stats[i].mean, i))
+        pick = unproven_root_pick(stats, low)
     value = found["value"]
     best = stats[pick]
     return MctsResult("uct", "open", mover, best.move, best.notation, tuple(stats), found["iterations"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -74,3 +75,23 @@ class MctsResult(Generic[M]):
             "value": list(self.value) if self.value is not None else None,
         }
 
+
+
+def unproven_root_pick(stats: Sequence[MoveStats[Any]], low: float) -> int:
+    """The move an open search recommends when its root is not proven (and no root move is a proven win):
+    of the moves not proven lost, the most visited unproven one, unless a proven move is worth at least
+    that move's mean, then the best proven one. Visits alone are not enough with the solver: it stops
+    visiting a proven child, so its visits freeze while an unproven sibling's grow, whatever their values
+    (Stratatak's long-odds: B3B3 proven at 1/5 and R6 at 0 stopped at 126 and 143 visits, and B3, averaging
+    -0.44, was recommended with 1,731). Both engines' searches pick by this rule."""
+    safe = [i for i, s in enumerate(stats) if s.proven_value is None or s.proven_value > low]
+    among = safe or list(range(len(stats)))
+    unproven = [i for i in among if stats[i].proven_value is None]
+    choices = [min(unproven, key=lambda i: (-stats[i].visits, -stats[i].mean, i))] if unproven else []
+    choices += [i for i in among if stats[i].proven_value is not None]
+
+    def worth(i: int) -> tuple[float, int, int]:
+        value = stats[i].proven_value
+        return (stats[i].mean if value is None else value, value is not None, -i)
+
+    return max(choices, key=worth)

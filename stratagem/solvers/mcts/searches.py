@@ -14,7 +14,7 @@ from stratagem.core.errors import UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, HiddenInformation, M
 from stratagem.solvers.mcts.engine import DEFAULT_EXPLORATION, DEFAULT_WIDENING, Node, Search, proven_choice
 from stratagem.solvers.mcts.playout import RolloutPolicy, player_moves
-from stratagem.solvers.mcts.results import MctsResult, MoveStats
+from stratagem.solvers.mcts.results import MctsResult, MoveStats, unproven_root_pick
 from stratagem.solvers.mcts.reuse import SearchTree
 
 
@@ -123,10 +123,8 @@ def uct(
         proven_value = child.proven[root_player] if child is not None and child.proven is not None else None
         stats.append(MoveStats(move, key, visits, mean, proven_value))
     pick = proven_choice(children, root_player, search.high, require_all=True) if search.solver else None
-    if pick is None:
-        # No proven win and not everything proven: the most visited move that is not a proven loss.
-        safe = [i for i, s in enumerate(stats) if s.proven_value is None or s.proven_value > search.low]
-        pick = _most_visited(stats, safe or None)
+    if pick is None:  # no proven win, and not everything proven
+        pick = unproven_root_pick(stats, search.low)
     return _result("uct", information, root_player, stats, pick, done, seconds, root.proven, root.plies)
 
 
