@@ -255,6 +255,15 @@ class Section:
             raise self.error(key, f"must be {_kind_name(kind)}, not {_kind_name(type(value))}")
         return value  # type: ignore[no-any-return]
 
+    def seed(self, key: str = "seed", default: int | None = None, *, required: bool = False) -> int:
+        """A seed at ``key``: a whole number from 0 to :data:`MAX_SEED`. Not a negative one: Python's
+        ``random.Random(-5)`` is ``random.Random(5)``, so it would deal its positive twin's game."""
+        value = self.get(key, int, default, required=required)
+        if value < 0:
+            raise self.error(key, f"seeds are whole numbers from 0 to {MAX_SEED} (2^63-1), not {value}: a "
+                                  "negative seed deals its positive twin's game")
+        return value
+
     def table(self, key: str) -> Section:
         value = self.get(key, dict)
         return Section(value, self.source, self.where(key))

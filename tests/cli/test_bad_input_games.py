@@ -47,6 +47,18 @@ def test_a_position_that_does_not_parse_is_named(cli, tmp_path: Path, game: str)
     assert_bad_input(_analyze(cli, tmp_path, "\n".join(lines) + "\n"), "position.toml", "position.state")
 
 
+@pytest.mark.parametrize("game", ["stratatak", "cardclash", "stackattack"])
+def test_a_negative_seed_is_refused_not_dealt_as_its_twin(cli, tmp_path: Path, game: str) -> None:
+    """``seed = -1`` dealt exactly ``seed = 1``'s game (Python's Random(-1) is Random(1))."""
+    lines = SAMPLES[game].read_text().splitlines()
+    dealt = ["seed = -1" if line.startswith("state =") else line for line in lines]
+    assert "seed = -1" in dealt
+    if game != "stratatak":  # their seeded positions name the player count
+        dealt.insert(dealt.index("seed = -1") + 1, "players = 2")
+    assert_bad_input(_analyze(cli, tmp_path, "\n".join(dealt) + "\n"), "position.toml", "seed",
+                     "a negative seed deals its positive twin's game")
+
+
 def test_an_unknown_game_is_named(cli, tmp_path: Path) -> None:
     text = SAMPLES["stratatak"].read_text().replace('game = "stratatak"', 'game = "chess"')
     assert_bad_input(_analyze(cli, tmp_path, text), "position.toml", "game", "'chess'")

@@ -71,7 +71,7 @@ def _options(section: Section, players: int | None) -> dict[str, Any]:
         "height": section.get("height", int, 6),
         "strategic": section.get("strategic", bool, False),
         "rounds": section.get("rounds", int, 1),
-        "seed": section.get("seed", int, 0),
+        "seed": section.seed(default=0),
     }
     count = section.get("players", int, players or 2)
     if players is not None and count != players:
@@ -116,7 +116,7 @@ def load_position(path: str | Path) -> Position:
             raise pos.error("state", str(exc)) from None
         opts = _options(options, state.players)
     else:
-        seed = pos.get("seed", int, required=True)
+        seed = pos.seed(required=True)
         opts = _options(options, pos.get("players", int, 2))
         state = deal(opts["players"], random.Random(seed))
     excess = excess_cards(state)

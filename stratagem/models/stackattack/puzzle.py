@@ -152,7 +152,7 @@ def load_position(path: str | Path) -> Position:
             raise section.error("state", str(exc)) from None
         game = _game(start.players, options, start, source, "position.state")
     else:
-        seed = section.get("seed", int, required=True)
+        seed = section.seed(required=True)
         players = section.get("players", int, required=True)
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise section.error("players", f"Stack Attack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players")

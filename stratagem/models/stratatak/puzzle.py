@@ -114,7 +114,7 @@ def load_position(path: str | Path) -> Position:
     if section.has("state") == section.has("seed"):
         raise BadInput(source, "position", "give exactly one of state (a position) or seed (a dealt start)")
     if section.has("seed"):
-        state = deal(options, Random(section.get("seed", int)))
+        state = deal(options, Random(section.seed()))
     else:
         try:
             state = StratatakGame(options, None).parse_state(section.get("state", str))

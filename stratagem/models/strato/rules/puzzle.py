@@ -302,10 +302,7 @@ def parse_deal(section: Section, challenge: Challenge, index: int) -> DealSpec:
         players = section.get("players", int, challenge.players)
         if players not in HAND_SIZE:
             raise section.error("players", f"Strato is played by 1 to 4 players, not {players}")
-        seed = section.get("seed", int)
-        if seed < 0:
-            raise section.error("seed", SEEDS)
-        return DealSpec(name, players, seed=seed, optimal_length=claimed)
+        return DealSpec(name, players, seed=section.seed(), optimal_length=claimed)
     if section.has("position"):
         try:
             state = parse_state(section.get("position", str))
