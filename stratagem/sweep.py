@@ -236,14 +236,16 @@ def run_task(task: AnyTask) -> dict[str, Any]:
     certificate: dict[str, Any] | None = None
     if evidence.get("certificate"):
         certificate = {"kind": evidence.get("kind"), "proof": None, "sha256": None}
+    written: dict[str, Any] | None = None  # the proof record of a search-only answer (no certificate)
     if task.proof_dir is not None and answer.has_proof():
         name = f"{Path(task.puzzle).stem}-{task.puzzle_sha256[:8]}-p{task.players}-s{task.seed}-{task.method}.json"
         path = Path(task.proof_dir) / name
         answer.write_proof(path, source)
-        if certificate is None:
-            certificate = {"kind": evidence.get("kind"), "proof": None, "sha256": None}
-        certificate["proof"] = name
-        certificate["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if certificate is not None:
+            certificate.update(proof=name, sha256=digest)
+        else:  # a record of the search's answer is not a certificate: `certificate` stays null
+            written = {"kind": evidence.get("kind"), "proof": name, "sha256": digest}
     solved = result.status == SOLVED
     return {
         "format": SWEEP_FORMAT,
@@ -263,6 +265,7 @@ def run_task(task: AnyTask) -> dict[str, Any]:
         "solved_by": result.method,
         "stopped_by": result.stopped_by,
         "certificate": certificate,
+        **({} if written is None else {"search_proof": written}),
         "seconds": round(time.perf_counter() - started, 3),
         "version": __version__,
         "retry": task.retry,

@@ -17,7 +17,7 @@ import pytest
 
 from stratagem.cli.main import run
 from stratagem.solving import solve
-from stratagem.sweep import SWEEP_FORMAT, ResultsFile, plan, record_key, sweep
+from stratagem.sweep import SWEEP_FORMAT, ResultsFile, plan, record_key, sweep, uncertified
 from stratagem.sweepreport import summarise
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,6 +80,29 @@ def test_sequential_records_are_the_in_process_solves(tmp_path: Path) -> None:
         proof = tmp_path / "proofs" / record["certificate"]["proof"]
         assert record["certificate"]["sha256"] == hashlib.sha256(proof.read_bytes()).hexdigest()
     assert verify(proof).valid  # the proof records are the ones `stratagem verify` checks
+
+
+def test_a_search_only_answer_written_to_the_proof_dir_is_no_certificate(tmp_path: Path) -> None:
+    """With --proof-dir, an A* optimum's record once named its proof file under ``certificate``, so the
+    report counted it certified and --retry-uncertified skipped it, though ``verify`` (without --recheck)
+    does not certify it: the file is now under ``search_proof`` and ``certificate`` stays null."""
+    import hashlib
+
+    from stratagem import verify
+
+    out = tmp_path / "results.jsonl"
+    results = ResultsFile(out)
+    results.check()
+    sweep(plan([str(CHALLENGE_0)], range(2), (1,), ("astar",), time_limit=30.0, proof_dir=tmp_path / "proofs"),
+          results, workers=0)
+    for record in lines_of(out):
+        assert record["status"] == "solved" and record["certificate"] is None
+        written = record["search_proof"]
+        assert written["kind"] == "exhaustive-search"
+        proof = tmp_path / "proofs" / written["proof"]
+        assert written["sha256"] == hashlib.sha256(proof.read_bytes()).hexdigest()
+        assert verify(proof).status == "not-certified"
+        assert uncertified(record)
 
 
 def test_local_cluster_gives_the_sequential_records(tmp_path: Path) -> None:
