@@ -49,7 +49,12 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
     verdict = None
     if run_verify:
         from stratagem.verification import verify
+        from stratagem.views.records import ANALYSIS, CHECK, SOLVE
 
+        if data.get("format") in (SOLVE, CHECK, ANALYSIS):
+            raise click.BadParameter(f"{record} is a {data['format']} report, not a record `stratagem verify` "
+                                     "checks: view it without --verify, or view the --proof record the command "
+                                     "writes", param_hint="--verify")
         verdict = verify(data, time_limit=time_limit, source=record)
     page = record_page(data, record, verdict)
     write_atomic(target, page)

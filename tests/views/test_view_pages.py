@@ -240,3 +240,15 @@ def test_a_time_limit_without_verify_is_refused(records: dict[str, Path], tmp_pa
     code, _, err = _view(capsys, str(records["strato.json"]), "--time-limit", "5", "--out", str(tmp_path / "p.html"))
     assert code == 2 and "--time-limit" in err and err.count("\n") == 1
     assert not (tmp_path / "p.html").exists()
+
+
+def test_verify_of_a_command_report_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``solve --json`` report is drawn (its rules rebuilt from the puzzle it names) but is no record
+    ``verify`` checks: ``--verify`` once failed saying its format was unknown; it now says what to do."""
+    report = tmp_path / "four.solve.json"
+    assert run(["solve", str(ROOT / "puzzles" / "strato" / "challenge-0.toml"), "--json", "--quiet"]) == 0
+    report.write_text(capsys.readouterr().out)
+    code, _, err = _view(capsys, str(report), "--verify", "--out", str(tmp_path / "p.html"))
+    assert code == 2 and err.count("\n") == 1 and "stratagem/solve@1 report, not a record" in err, err
+    assert not (tmp_path / "p.html").exists()
+    assert _view(capsys, str(report), "--out", str(tmp_path / "p.html"))[0] == 0  # without --verify it is drawn
