@@ -88,3 +88,16 @@ def test_analyze_proves_a_stakd_endgame_and_verify_replays_the_proof(cli, tmp_pa
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(tree))
     assert cli("verify", str(bad)).code == 1
+
+
+def test_the_time_limit_covers_building_the_model(cli, tmp_path) -> None:
+    """Six Bases in hand: enumerating their layouts took 34 s, past a 3-s limit, before the solver started.
+    The build looks at the deadline too: unknown, within the limit."""
+    import time
+
+    puzzle = tmp_path / "six-bases.toml"
+    puzzle.write_text('game = "stakd"\n[position]\nstate = "- B6 1"\n')
+    started = time.perf_counter()
+    result = cli("check", str(puzzle), "--time-limit", "2")
+    assert time.perf_counter() - started < 1.2 * 2 + 1
+    assert result.code == 3 and "unknown" in result.out, (result.out, result.err)

@@ -106,6 +106,7 @@ from dataclasses import dataclass, field
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
+from stratagem.core.deadline import Deadline
 from stratagem.models.stakd.geometry import Geometry, Placement, bits
 from stratagem.models.stakd.pieces import BASE, BOMBER, KIND_INDEX, KINDS, UNI, Hand
 from stratagem.models.stakd.position import Piece, State
@@ -119,6 +120,10 @@ STARTERS = tuple(kind for kind in KINDS if kind not in (BASE, UNI, BOMBER))
 
 Clause = list[int]
 Layout = tuple[Placement, ...]
+
+
+class BuildStopped(Exception):
+    """The deadline passed while a model was being built (its Base layouts enumerated): nothing decided."""
 
 
 class EncodingError(RuntimeError):
@@ -185,7 +190,8 @@ def _map_mask(perm: dict[int, int], mask: int) -> int:
     return out
 
 
-def base_layouts(game: StakdGame, state: State, symmetry: bool = True) -> list[Layout]:
+def base_layouts(game: StakdGame, state: State, symmetry: bool = True, deadline: Deadline | None = None
+                 ) -> list[Layout]:
     """Every Base layer the engine lets this position finish with, each in a legal placement order.
 
     Generated with the engine's own moves (:meth:`StakdGame.moves_for` with only the Bases of the
@@ -203,6 +209,8 @@ def base_layouts(game: StakdGame, state: State, symmetry: bool = True) -> list[L
         hand = tuple(left if kind == BASE else 0 for kind in KINDS)
         grown: dict[frozenset[int], Layout] = {}
         for key, layout in frontier.items():
+            if deadline is not None and deadline.expired():  # six Bases or more: minutes of layouts
+                raise BuildStopped("the time limit passed while the Base layouts were enumerated")
             layers = (tuple(Piece(p.kind, p.anchor, p.orient, 0) for p in layout),) if layout else ()
             for move in game.moves_for(layers, hand):
                 if move.kind != BASE or move.layer != 0:
@@ -256,6 +264,8 @@ class SoloCNF:
     game: StakdGame
     state: State | None = None
     symmetry: bool = True
+    #: When building must stop (:class:`BuildStopped`); None: no limit.
+    deadline: Deadline | None = None
     clauses: list[Clause] = field(default_factory=list)
     pool: IDPool = field(default_factory=IDPool)
     comments: list[str] = field(default_factory=list)
@@ -370,7 +380,7 @@ class SoloCNF:
                     self.add()
                 self.universe = 0
             else:
-                self.layouts = base_layouts(self.game, start, self.symmetry)
+                self.layouts = base_layouts(self.game, start, self.symmetry, self.deadline)
                 self.universe = 0
                 for layout in self.layouts:
                     for p in layout:

@@ -34,7 +34,7 @@ from stratagem.models.stakd.notation import format_move
 from stratagem.models.stakd.pieces import BOMBER, UNI
 from stratagem.models.stakd.position import Move, State
 from stratagem.models.stakd.rules import StakdGame
-from stratagem.models.stakd.sat import ENCODING, STARTERS, EncodingError, SoloCNF, Structure
+from stratagem.models.stakd.sat import ENCODING, STARTERS, BuildStopped, EncodingError, SoloCNF, Structure
 from stratagem.solvers.dimacs import parse_drup, write_dimacs
 from stratagem.solvers.drup import check_drup
 from stratagem.solvers.satplan import SOLVER, solve_cnf
@@ -219,7 +219,11 @@ def solve_solo(
         from stratagem.models.stakd.cpsat import SoloCPSAT
 
         t0 = time.perf_counter()
-        cp = SoloCPSAT(game, start, symmetry)
+        try:
+            cp = SoloCPSAT(game, start, symmetry, deadline=deadline)
+        except BuildStopped:
+            return SoloAnswer(None, None, {**evidence, "kind": "unknown", "note": "stopped building the model"},
+                              time.perf_counter() - started)
         evidence.update(_size(cp), constraints=cp.constraints, build_seconds=round(time.perf_counter() - t0, 3))
         t1 = time.perf_counter()
         left = deadline.remaining()
@@ -238,7 +242,11 @@ def solve_solo(
         evidence["replayed"] = True
         return SoloAnswer(True, moves, evidence, time.perf_counter() - started)
     t0 = time.perf_counter()
-    cnf = SoloCNF(game, start, symmetry)
+    try:
+        cnf = SoloCNF(game, start, symmetry, deadline=deadline)
+    except BuildStopped:
+        return SoloAnswer(None, None, {**evidence, "kind": "unknown", "note": "stopped building the model"},
+                          time.perf_counter() - started)
     evidence.update(_size(cnf), variables=cnf.num_vars, clauses=len(cnf.clauses),
                     build_seconds=round(time.perf_counter() - t0, 3), solver=SOLVER)
     t1 = time.perf_counter()
