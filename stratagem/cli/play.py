@@ -80,6 +80,8 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
         return _play_strato(puzzle, specs, players_text, count, seed, as_json, quiet, deadline)
     if puzzle is not None:
         raise click.UsageError(f"a puzzle file is for Strato; {game_name} starts from --position or a fresh deal")
+    if games_detail and not as_json:
+        raise click.UsageError("--games-detail adds every game to the --json document: give --json too")
     players = _player_count(players_text)
     with as_options(OPTIONS), search_progress(f"{game_name} match", enabled=not (as_json or quiet), first="game",
                                               second="games") as update:

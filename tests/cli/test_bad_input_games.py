@@ -99,3 +99,10 @@ def test_verify_names_a_proof_tree_without_setup(cli, tmp_path: Path) -> None:
     record = tmp_path / "r.json"
     record.write_text('{"format": "stratagem/prooftree@1", "game": "stakd", "start": "- B1 1"}')
     assert_bad_input(cli("verify", str(record)), "r.json", "setup")
+
+
+def test_games_detail_without_json_is_refused(cli) -> None:
+    """``--games-detail`` only adds to the ``--json`` document: alone it was ignored without a word."""
+    assert_bad_input(cli("play", "cardclash", "--agents", "greedy,random", "--count", "2", "--games-detail"),
+                     "--games-detail", "give --json too")
+    assert cli("play", "cardclash", "--agents", "greedy,random", "--count", "2", "--games-detail", "--json").code == 0
