@@ -84,6 +84,14 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     move ordering and the transposition table, MCTS speed (LP and DUCT for Stack Attack), and a match
     table.
     """
+    only = [flag for flag, on in (("--only-certified", only_certified), ("--only-planners", only_planners),
+                                  ("--only-peers", only_peers), ("--only-growth", only_growth)) if on]
+    if len(only) > 1:
+        raise click.UsageError(f"{' and '.join(only)}: give one --only-... option (each writes one table alone)")
+    if only and game != "strato":
+        raise click.UsageError(f"{only[0]} is for Strato's tables; {game} writes one table of its own")
+    if (only_planners and not planners) or (only_peers and not peers) or (only_growth and not growth):
+        raise click.UsageError(f"{only[0]} asks for the table the --no-... option leaves out: nothing to write")
     check_writable_dir(out_dir, "--out")
 
     def log(text: str) -> None:

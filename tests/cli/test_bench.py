@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from conftest import assert_bad_input
+
 SMALL = """game = "strato"
 
 [challenge]
@@ -102,3 +105,16 @@ def test_only_peers_writes_strato_peers_under_a_header_naming_the_command(cli, t
     text = (out / "strato-peers.md").read_text()
     assert "Written by `stratagem bench strato --only-peers --count 3`." in text and "(measured here)" in text
 
+
+
+@pytest.mark.parametrize(("args", "problem"), [
+    (["strato", "--only-certified", "--only-growth"], "give one --only-... option"),
+    (["strato", "--only-certified", "--only-peers"], "give one --only-... option"),
+    (["strato", "--only-planners", "--no-planners"], "nothing to write"),
+    (["stakd", "--only-certified"], "is for Strato's tables"),
+])
+def test_bench_refuses_options_that_contradict_each_other(cli, tmp_path, args: list[str], problem: str) -> None:
+    """Once accepted with exit 0: the first --only-... won, or nothing at all was written."""
+    out = tmp_path / "bench"
+    assert_bad_input(cli("bench", *args, "--out", str(out)), problem)
+    assert not out.exists()
