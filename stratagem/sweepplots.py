@@ -68,7 +68,7 @@ def png_plots(report: PlottedReport) -> dict[str, bytes]:
     ax.set_ylim(0, 1.15)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_ylabel("share of the group's deals")
-    ax.set_title("Deals solvable, proven unsolvable, and undecided (count on each bar)")
+    ax.set_title("Deals solvable, proven unsolvable, and undecided\n(count on each bar)", fontsize=10)  # fits 5 in
     ax.legend(fontsize=7, loc="upper right", ncol=3)
     fig.tight_layout()
     figures["solvable.png"] = png(fig)
