@@ -117,7 +117,8 @@ def _print_solo_check(result: SoloCheck, proof: str | Path | None) -> None:
     out.print(f"position  [dim]{result.position.game.format_state(result.position.state)}[/]")
     evidence = answer.evidence
     kind = evidence.get("kind")
-    out.print(f"answer    [bold]{result.status}[/] ({evidence.get('method', '')}, {answer.seconds:.1f} s)")
+    how = evidence.get("method") or "the rules: play is over at the start"
+    out.print(f"answer    [bold]{result.status}[/] ({how}, {answer.seconds:.1f} s)")
     if kind == "witness":
         out.print(f"line      {' '.join(result.line)}")
         out.print(f"          {len(result.line)} placements, replayed through the rules engine")

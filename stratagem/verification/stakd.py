@@ -54,7 +54,13 @@ def check_solo(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdict
         return
     evidence = proof.evidence
     kind = evidence.get("kind")
-    if kind == "drup-refutation":
+    if game.is_terminal(start):  # the rules end play at the start: nothing is placed, whatever the evidence
+        if is_win(game, start):
+            verdict.refute("winnable", statement, "claim.winnable", "the start is already won")
+        else:
+            verdict.certify("winnable", statement, "the rules end play at the start with pieces in hand "
+                            "(no legal placement): rules engine only")
+    elif kind == "drup-refutation":
         check_solo_refutation(evidence, statement, game, start, verdict, record, limits)
     elif limits.recheck:
         if limits.deadline.expired():

@@ -101,3 +101,15 @@ def test_the_time_limit_covers_building_the_model(cli, tmp_path) -> None:
     result = cli("check", str(puzzle), "--time-limit", "2")
     assert time.perf_counter() - started < 1.2 * 2 + 1
     assert result.code == 3 and "unknown" in result.out, (result.out, result.err)
+
+
+def test_a_hand_with_no_legal_first_placement_is_certified_not_winnable(cli, tmp_path) -> None:
+    """Three Unis and no Base: play is over at the start. ``check --proof`` wrote a record whose evidence
+    (``terminal``) verify did not certify (exit 3), and printed an empty method name."""
+    puzzle = tmp_path / "unis.toml"
+    puzzle.write_text('game = "stakd"\n[position]\npieces = "U3"\n')
+    record = tmp_path / "unis.json"
+    result = cli("check", str(puzzle), "--proof", str(record))
+    assert result.code == 1 and "not winnable (the rules: play is over at the start" in result.out, result.out
+    verdict = cli("verify", str(record))
+    assert verdict.code == 0 and "the rules end play at the start with pieces in hand" in verdict.out, verdict.out
