@@ -247,7 +247,11 @@ def _minimax_report(game: Any, state: Any, method: str, result: MinimaxResult[An
 def _summary(game: Any, result: MinimaxResult[Any]) -> str:
     """One sentence saying what was established, and nothing more."""
     if result.status == "unknown":
-        return "no value established (the search was stopped or cut without an evaluation)"
+        reached = f" after its depth-{result.depth} iteration" if result.depth else ""
+        estimate = ("" if result.estimate is None else
+                    f"; that iteration's estimate {encode_value(result.estimate)} rests on the game's evaluation")
+        return (f"no value established: the search was stopped{reached}{estimate}, so no bound narrower than "
+                "the game's range of returns is proven")
     who = f"player {result.player + 1}"
     value = result.value
     if result.status == "heuristic":
