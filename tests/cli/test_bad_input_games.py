@@ -106,3 +106,14 @@ def test_games_detail_without_json_is_refused(cli) -> None:
     assert_bad_input(cli("play", "cardclash", "--agents", "greedy,random", "--count", "2", "--games-detail"),
                      "--games-detail", "give --json too")
     assert cli("play", "cardclash", "--agents", "greedy,random", "--count", "2", "--games-detail", "--json").code == 0
+
+
+@pytest.mark.parametrize(("state", "problem"), [
+    ("r2,b3 5,6 -,- 1 out=r2", "cards leave the battlefield only in the strategic variant"),
+    ("r2,b3 5,6 -,- 1 passes=1", "player 2 passed, but can lay a card"),
+])
+def test_a_card_clash_state_no_game_reaches_is_refused(cli, tmp_path: Path, state: str, problem: str) -> None:
+    """Both were analysed with exit 0: ``out=`` outside the strategic variant, and a pass by a player
+    who holds a card to lay (a pass changes nothing but the turn, so it must still have none)."""
+    text = f'game = "cardclash"\n[position]\nstate = "{state}"\n'
+    assert_bad_input(_analyze(cli, tmp_path, text), "position.state", problem)

@@ -129,6 +129,9 @@ def load_position(path: str | Path) -> Position:
     if w > opts["width"] or h > opts["height"]:
         raise pos.error("state", f"the battlefield is {w}x{h}, larger than the table {opts['width']}x{opts['height']}")
     game = CardClashGame(opts.pop("players"), start=state, **opts)
+    problem = game.position_problem(state)  # out= and passes= held to the game's rules
+    if problem:
+        raise pos.error("state", problem)
     claim = None
     if root.has("claim"):
         sec = root.table("claim")

@@ -295,10 +295,28 @@ class CardClashGame:
         state = parse_state(text)
         if state.players != self.num_players:
             raise NotationError(f"the position has {state.players} players, the game {self.num_players}")
-        problem = result_problem(state)
+        problem = self.position_problem(state)
         if problem:
             raise NotationError(problem)
         return state
+
+    def position_problem(self, state: State) -> str | None:
+        """Why ``state`` cannot arise in this game, or None: its written winners (:func:`result_problem`),
+        cards ``out=`` without the strategic variant (only its rule takes cards off the battlefield), and
+        ``passes=`` naming players who can lay a card (a pass changes nothing but the turn, so the players
+        who passed last hold what they held before the same table, and must still have no card to lay)."""
+        problem = result_problem(state)
+        if problem:
+            return problem
+        if state.removed and not self.strategic:
+            return (f"out={state.removed}: cards leave the battlefield only in the strategic variant, and this game "
+                    "is not strategic")
+        for back in range(1, min(state.passes, state.players) + 1):
+            passer = (state.to_move - back) % state.players
+            if self.placements(state._replace(to_move=passer, passes=0, winners=())):
+                return (f"passes={state.passes}: player {passer + 1} passed, but can lay a card on this table, and a "
+                        "player who can lay a card may not pass")
+        return None
 
     # -- capabilities --------------------------------------------------------------------------
     def order_moves(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:
