@@ -63,11 +63,16 @@ def outcome_rank(record: dict[str, Any]) -> int:
 
 
 def proven_floor(record: dict[str, Any]) -> Fraction:
-    """The lower end an undecided hidden-pile odds record proves (0 for any other record): of two such
-    records of one deal, the one that proves more is the better established."""
+    """What an undecided record proves, for choosing between two of one deal (the one that proves more is
+    the better established): a hidden-pile odds record's lower end, an open Strato record's lower bound on
+    any winning line; 0 for any other record."""
+    if record.get("status") != "unknown":
+        return Fraction(0)
     odds = record.get("odds")
-    if record.get("status") == "unknown" and isinstance(odds, dict):
+    if isinstance(odds, dict):
         return Fraction(odds.get("low") or 0)
+    if record.get("game", "strato") == "strato" and isinstance(record.get("lower_bound"), int):
+        return Fraction(record["lower_bound"])
     return Fraction(0)
 
 
@@ -316,6 +321,13 @@ def open_problem(record: dict[str, Any]) -> str:
     for key in ("length", "lower_bound", "best_length"):
         if not _turns(record.get(key)):
             return f"{key} {_shown(record.get(key))} is neither null nor a number of turns"
+    status, length, bound = record.get("status"), record.get("length"), record.get("lower_bound")
+    if status != "solved" and length is not None:
+        return f"length {length} with status {status}: only a solved record has an optimal length"
+    if status == "unsolvable" and record.get("line"):
+        return "a winning line with status unsolvable"
+    if length is not None and bound is not None and bound > length:
+        return f"lower_bound {bound} is above the length {length}"
     line = record.get("line") or []
     if not isinstance(line, list) or not all(isinstance(move, str) for move in line):
         return "line is not a list of moves"

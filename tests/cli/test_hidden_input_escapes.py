@@ -149,6 +149,9 @@ OPEN_EDITS: list[tuple[str, Any, str]] = [
     ("certificate", "x", "certificate \"x\" is neither null nor an object"),
     ("players", 9, "players 9 is not a Strato player count"),
     ("seconds", "x", "seconds \"x\" is not a number of seconds"),
+    ("lower_bound", 99, "lower_bound 99 is above the length"),
+    ("status", "unsolvable", "length 5 with status unsolvable"),
+    ("status", "unknown", "length 5 with status unknown"),
 ]
 
 
@@ -164,6 +167,18 @@ def test_report_refuses_an_open_record_edited_by_hand(cli: Cli, tmp_path: Path, 
     result = cli("report", str(results), "--out", str(out), "--no-plots")
     assert_bad_input(result, str(results), "line 1", problem)
     assert not (out / "report.md").exists()
+
+
+def test_of_two_undecided_open_records_the_higher_bound_counts() -> None:
+    """The latest counted among undecided records, so a quick retry proving less (3) displaced a record
+    proving more (4), though what was proven stays proven."""
+    from stratagem.sweeprecords import best_records
+
+    first = json.loads(_lines(OPEN_SWEEP, 0)[0])
+    first.update(status="unknown", length=None, certificate=None, lower_bound=4, best_length=None, line=[])
+    retry = dict(first, lower_bound=3, retry="unknown")
+    assert list(best_records([first, retry]).values()) == [first]
+    assert list(best_records([retry, first]).values()) == [first]
 
 
 def test_the_kept_records_make_a_card(cli: Cli, tmp_path: Path) -> None:
