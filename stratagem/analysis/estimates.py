@@ -91,8 +91,9 @@ def _mc_report(game: Any, result: Any, method: str, information: str) -> dict[st
         "iterations": result.iterations,
         "value": None if not proven or result.value is None else record_value(result.value[result.player]),
         "moves": moves,
-        "summary": (f"MCTS-Solver proved the value {record_value(result.value[result.player])} for player "
-                    f"{result.player + 1}" if proven and result.value is not None else
+        "summary": (f"MCTS-Solver proved the value {result.value[result.player]:.6g} for player {result.player + 1} "
+                    "(a sum of exact returns in floating point, to 6 digits)"
+                    if proven and result.value is not None else
                     f"{method} estimate after {result.iterations} iterations (not a value)"),
     }
 
