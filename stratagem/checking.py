@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from stratagem.core.deadline import check_limits
+from stratagem.core.deadline import check_run_limits
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
@@ -126,7 +126,7 @@ def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | Non
 
     if method not in SOLO_METHODS:
         raise ValueError(f"STAKD solo puzzles are solved by sat or cpsat, not {method!r}")
-    check_limits(time_limit)
+    check_run_limits(time_limit)
     source = str(puzzle)
     position = load_position(source, ("stakd",))
     game, state = position.game, position.state
@@ -149,7 +149,7 @@ def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto
     """
     if method not in SOLO_METHODS:
         raise ValueError(f"check takes the methods {', '.join(SOLO_METHODS)}, not {method!r}")
-    check_limits(time_limit)
+    check_run_limits(time_limit)
     source = str(puzzle)
     game_name = game_of_file(source)
     if game_name == "strato":

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.deadline import Deadline, check_limits
+from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
@@ -189,7 +189,7 @@ def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | int
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
-    check_limits(time_limit, max_nodes)
+    check_run_limits(time_limit, max_nodes)
     if max_nodes is not None and method in ("sat", "cpsat"):
         raise ValueError(f"max_nodes limits a search (relaxed, bfs, astar, idastar), not {method}")
     chosen = as_deal(puzzle, deal, players)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem import __version__
-from stratagem.core.deadline import Deadline, as_deadline, check_limits
+from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
@@ -133,7 +133,7 @@ class DealOdds:
 def odds_of(deal: StratoDeal, *, time_limit: float | Deadline | None = None, max_states: int | None = None,
             rank: bool = True, progress: ProgressFactory = no_progress) -> DealOdds:
     """:func:`odds` of a deal already loaded (``time_limit`` in seconds, or a command's deadline)."""
-    check_limits(time_limit, max_states, "max_states")
+    check_run_limits(time_limit, max_states, "max_states")
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     kwargs: dict[str, Any] = {} if max_states is None else {"max_states": max_states}
     result = solo_odds(game, deadline=as_deadline(time_limit), rank=rank, progress=progress, **kwargs)
@@ -227,7 +227,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     ``table_note`` says why). ``progress`` shows the search's passes and the rows written."""
     from stratagem.models.strato.hidden.exact import TableStopped, odds_interval, write_table
 
-    check_limits(time_limit, max_states, "max_states")
+    check_run_limits(time_limit, max_states, "max_states")
     deadline = as_deadline(time_limit)
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     require_solo(game)

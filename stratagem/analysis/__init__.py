@@ -66,7 +66,7 @@ from stratagem.analysis.methods import (
 from stratagem.analysis.proofs import ProofFile, ProofNotWritten
 from stratagem.analysis.report import as_deadline
 from stratagem.analysis.result import ANALYSIS_FORMAT, Analysis, MoveEntry, PlayerEntry, from_report
-from stratagem.core.deadline import Deadline, check_limits
+from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadInput, UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from stratagem.core.progress import ProgressFactory, no_progress
@@ -108,7 +108,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     game, state = loaded.game, loaded.state
     chosen = resolve_method(loaded, method, as_player)
     player = None if as_player is None else as_player - 1
-    check_limits(time_limit, max_nodes)
+    check_run_limits(time_limit, max_nodes)
     limit = as_deadline(time_limit)
     show = progress if progress is not None else no_progress
     ran_on = engine_for(game, chosen, engine, depth)

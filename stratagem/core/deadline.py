@@ -92,7 +92,7 @@ def command_deadline(seconds: float | None) -> Deadline:
     return Deadline(seconds, started=_command_started)
 
 
-def check_limits(time_limit: float | Deadline | None = None, nodes: int | None = None,
+def check_run_limits(time_limit: float | Deadline | None = None, nodes: int | None = None,
                  nodes_name: str = "max_nodes") -> None:
     """Refuse, as :class:`ValueError`, a library call's limits that the command line would refuse: a time
     limit that is not a finite number of seconds above 0 (``nan`` compares false to everything and meant no

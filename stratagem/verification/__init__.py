@@ -29,7 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.deadline import Deadline, check_limits
+from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadInput
 from stratagem.core.io import load_json
 from stratagem.core.progress import ProgressFactory, no_progress
@@ -66,7 +66,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
     check a limit stops is reported ``unknown``. The CNF and DRUP files a refutation names are read
     beside the record's file (beside ``source`` for data, the current folder by default).
     """
-    check_limits(time_limit, nodes, "nodes")
+    check_run_limits(time_limit, nodes, "nodes")
     limits = Limits(Deadline(time_limit), nodes, recheck, progress)
     if isinstance(record, dict):
         data, name = record, source or "<record>"
