@@ -57,6 +57,8 @@ def bench_strato(bench: StratoBench, report: dict[str, Any], wrote: Callable[...
     report["time_limit"] = bench.time_limit
     files, time_limit = bench.files, bench.time_limit
     folder = Path(bench.out_dir)
+    for file in files:  # every puzzle read before the folder is made: a bad one leaves nothing behind
+        load_strato(file)
     folder.mkdir(parents=True, exist_ok=True)
     if bench.only_peers or (bench.peers and not (bench.only_planners or bench.only_certified or bench.only_growth)):
         command = "stratagem bench strato" + (" --only-peers" if bench.only_peers else "") + f" --count {bench.games}"

@@ -118,3 +118,13 @@ def test_bench_refuses_options_that_contradict_each_other(cli, tmp_path, args: l
     out = tmp_path / "bench"
     assert_bad_input(cli("bench", *args, "--out", str(out)), problem)
     assert not out.exists()
+
+
+def test_a_malformed_puzzle_leaves_no_output_folder(cli, tmp_path: Path) -> None:
+    """The folder was made before the puzzles were read: a bad one left it behind, empty."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "strato"\n[challenge\n')
+    out = tmp_path / "bench"
+    assert_bad_input(cli("bench", "strato", "--puzzles", str(bad), "--out", str(out), "--only-certified"),
+                     "malformed TOML")
+    assert not out.exists()
