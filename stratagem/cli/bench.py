@@ -92,6 +92,12 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
         raise click.UsageError(f"{only[0]} is for Strato's tables; {game} writes one table of its own")
     if (only_planners and not planners) or (only_peers and not peers) or (only_growth and not growth):
         raise click.UsageError(f"{only[0]} asks for the table the --no-... option leaves out: nothing to write")
+    if only_planners:
+        from stratagem.solvers import fast_downward
+
+        if fast_downward.driver() is None:  # the one table asked for cannot be made: refused before any work
+            raise click.UsageError("--only-planners needs Fast Downward (pip install '.[planners]'): nothing would "
+                                   "be written")
     check_writable_dir(out_dir, "--out")
 
     def log(text: str) -> None:
