@@ -129,13 +129,3 @@ def test_a_malformed_puzzle_leaves_no_output_folder(cli, tmp_path: Path) -> None
                      "malformed TOML")
     assert not out.exists()
 
-
-def test_only_planners_without_fast_downward_is_refused_before_any_work(cli, tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """It printed a note, made an empty folder and exited 0: the one table asked for cannot be made."""
-    from stratagem.solvers import fast_downward
-
-    monkeypatch.setattr(fast_downward, "driver", lambda: None)
-    out = tmp_path / "bench"
-    assert_bad_input(cli("bench", "strato", "--only-planners", "--out", str(out)), "needs Fast Downward")
-    assert not out.exists()

@@ -11,16 +11,18 @@ from stratagem.bench import strato_planners as bench
 from stratagem.solvers import fast_downward
 
 
-def test_without_fast_downward_one_line_and_no_table(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_fast_downward_only_planners_is_refused_in_one_line(cli, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one table asked for cannot be made: refused before any work (once a note, an empty folder and
+    exit 0). Without --only-planners the full run notes the missing extra and goes on."""
     monkeypatch.setattr(fast_downward, "driver", lambda: None)
     puzzle = tmp_path / "tiny.toml"
     puzzle.write_text(SMALL)
     out = tmp_path / "results"
     result = cli("bench", "strato", "--puzzles", str(puzzle), "--only-planners", "--out", str(out))
-    assert result.code == 0, result.err
-    assert result.err.strip().splitlines() == [
-        "Fast Downward is not installed (pip install '.[planners]'): no strato-planners.md"]
-    assert not (out / "strato-planners.md").exists()
+    assert result.code == 2 and result.err.strip().splitlines() == [
+        "stratagem bench: --only-planners needs Fast Downward (pip install '.[planners]'): nothing would be written"]
+    assert not out.exists()
 
 
 def _cell(status: str, cost: int | None, checked: bool, note: str = "") -> bench.PlannerCell:
