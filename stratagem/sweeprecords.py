@@ -16,6 +16,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable, open_regular
+from stratagem.core.records import parse_fraction
 
 #: The format name of a sweep record (docs/formats.md, "Sweep records").
 SWEEP_FORMAT = "stratagem/sweep@1"
@@ -276,12 +277,11 @@ def _count(value: Any) -> bool:
 
 
 def _probability(value: Any) -> Fraction | None:
-    """A win probability written as a fraction's text (``"37/45"``, ``"1"``), or ``None`` if it is not one."""
-    if not isinstance(value, str) or len(value) > 100:
-        return None
+    """A win probability written as a fraction's text (``"37/45"``, ``"1"``), or ``None`` if it is not one
+    (read as records write it: ``Fraction`` would also build ``1e99999999``, which takes minutes)."""
     try:
-        found = Fraction(value)
-    except (ValueError, ZeroDivisionError):
+        found = parse_fraction(value, "", "")
+    except BadInput:
         return None
     return found if 0 <= found <= 1 else None
 
@@ -314,8 +314,8 @@ def open_problem(record: dict[str, Any]) -> str:
     Strato record has its ``length``), ``line`` (moves as text), ``certificate`` (``null`` or an object)
     and seconds."""
     if record.get("game", "strato") == "strato":
-        if _deal_problem(record):
-            return _deal_problem(record)
+        if problem := _deal_problem(record):
+            return problem
         if record.get("status") == "solved" and not _count(record.get("length")):
             return f"length {_shown(record.get('length'))} is not a number of turns (status solved)"
     for key in ("length", "lower_bound", "best_length"):
@@ -344,16 +344,16 @@ def hidden_problem(record: dict[str, Any]) -> str:
     A report draws its cards from these fields, so a file edited by hand must not reach it as numbers that
     no sweep writes."""
     method = record.get("method")
-    if _deal_problem(record):
-        return _deal_problem(record)
+    if problem := _deal_problem(record):
+        return problem
     if not isinstance(method, str) or not method.startswith("hidden:"):
         return f"method {_shown(method)} is not hidden:odds or hidden:AGENT"
     if record.get("status") not in ("solved", "unknown"):
         return f"status {_shown(record.get('status'))} is not solved or unknown"
     if not isinstance(record.get("challenge"), str):
         return "challenge is not a name"
-    if _seconds_problem(record):
-        return _seconds_problem(record)
+    if problem := _seconds_problem(record):
+        return problem
     if method == "hidden:odds":
         return _odds_problem(record.get("odds"), record["status"])
     return _team_problem(record.get("team"), record["status"])

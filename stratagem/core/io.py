@@ -47,6 +47,8 @@ MIN_INT = -(2**63)
 #: The largest seed (of a deal, a match, a search): seeds are written into records and TOML files,
 #: which hold 64-bit integers, so a larger one would make a file that no loader accepts.
 MAX_SEED = MAX_INT
+#: What a seed may be, for messages.
+SEED_RANGE = f"seeds are whole numbers from 0 to {MAX_SEED} (2^63-1)"
 #: The largest count or number an agent or search parameter may be (MCTS iterations, PIMC samples,
 #: games in a match). Ten million MCTS iterations a move is already hours of play; a larger count (a
 #: 50-digit one ran forever) is a typing mistake, refused in one line.
@@ -260,8 +262,7 @@ class Section:
         ``random.Random(-5)`` is ``random.Random(5)``, so it would deal its positive twin's game."""
         value = self.get(key, int, default, required=required)
         if value < 0:
-            raise self.error(key, f"seeds are whole numbers from 0 to {MAX_SEED} (2^63-1), not {value}: a "
-                                  "negative seed deals its positive twin's game")
+            raise self.error(key, f"{SEED_RANGE}, not {value}: a negative seed deals its positive twin's game")
         return value
 
     def table(self, key: str) -> Section:

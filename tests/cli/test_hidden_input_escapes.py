@@ -97,6 +97,7 @@ DELETE = object()
 EDITS: list[tuple[int, str, Any, str]] = [
     (0, "odds.low", "abc", "odds.low or odds.high is not a probability"),
     (1, "odds.low", "3/2", "odds.low or odds.high is not a probability"),
+    (1, "odds.low", "1e99999999", "odds.low or odds.high is not a probability"),  # Fraction took minutes
     (0, "odds.high", "1/2", "odds.low 1 is above odds.high 1/2"),
     (0, "odds", None, "odds is not an object"),
     (0, "odds.value", "1/2", "odds.value is not the exact value"),

@@ -185,6 +185,12 @@ def _witness(game: StakdGame, state: State, model: SoloCNF, assignment: Sequence
     return replay(game, state, placement_order(game.geometry, state, structure))
 
 
+def _unknown_while_building(evidence: dict[str, Any], started: float) -> SoloAnswer:
+    """The answer when the time limit passed while the model was built: unknown, nothing claimed."""
+    return SoloAnswer(None, None, {**evidence, "kind": "unknown", "note": "stopped building the model"},
+                      time.perf_counter() - started)
+
+
 def solve_solo(
     game: StakdGame,
     state: State | None = None,
@@ -222,8 +228,7 @@ def solve_solo(
         try:
             cp = SoloCPSAT(game, start, symmetry, deadline=deadline)
         except BuildStopped:
-            return SoloAnswer(None, None, {**evidence, "kind": "unknown", "note": "stopped building the model"},
-                              time.perf_counter() - started)
+            return _unknown_while_building(evidence, started)
         evidence.update(_size(cp), constraints=cp.constraints, build_seconds=round(time.perf_counter() - t0, 3))
         t1 = time.perf_counter()
         left = deadline.remaining()
@@ -245,8 +250,7 @@ def solve_solo(
     try:
         cnf = SoloCNF(game, start, symmetry, deadline=deadline)
     except BuildStopped:
-        return SoloAnswer(None, None, {**evidence, "kind": "unknown", "note": "stopped building the model"},
-                          time.perf_counter() - started)
+        return _unknown_while_building(evidence, started)
     evidence.update(_size(cnf), variables=cnf.num_vars, clauses=len(cnf.clauses),
                     build_seconds=round(time.perf_counter() - t0, 3), solver=SOLVER)
     t1 = time.perf_counter()

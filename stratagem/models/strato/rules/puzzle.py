@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
-from stratagem.core.io import Section, load_toml
+from stratagem.core.io import MAX_SEED, SEED_RANGE, Section, load_toml
 from stratagem.models.strato.rules.cards import HAND_SIZE, LEFT_HANDED, MAX_LIMIT, RIGHT_HANDED, WEATHERS
 from stratagem.models.strato.rules.challenge import (
     ANY_CARD,
@@ -65,13 +65,7 @@ _PATTERN_TOKENS = set(WEATHERS) | {LEFT_TORNADO, RIGHT_TORNADO, ANY_CARD}
 # -- input limits (docs/formats.md, "Input limits") ----------------------------------------------------
 # Everything else in a puzzle is bounded by the game itself: 1 to 3 rows, card limit at most 8, hands
 # and pile checked against the deck, goal patterns no longer than the limit. Integers in the file are
-# 64-bit at most and the file itself at most 1 MiB (core.io).
-
-#: A seed given on the command line (``--deal 12345``) is a whole number up to 2^63-1, like one in a file.
-MAX_SEED = 2**63 - 1
-#: Why a seed is refused. Not a negative one: Python's ``random.Random(-5)`` is ``random.Random(5)``, so it
-#: would deal its positive twin's deal under another name.
-SEEDS = f"seeds are whole numbers from 0 to {MAX_SEED} (2^63-1)"
+# 64-bit at most and the file itself at most 1 MiB (core.io); a seed from 0 to core.io's MAX_SEED.
 
 
 @dataclass(frozen=True)
@@ -123,7 +117,7 @@ class Puzzle:
                 seed = int(key) if len(key) <= 20 else MAX_SEED + 1
                 if not 0 <= seed <= MAX_SEED:
                     shown = key if len(key) <= 24 else key[:24] + "..."
-                    raise BadInput(self.source, "--deal", f"seed {shown}: {SEEDS}")
+                    raise BadInput(self.source, "--deal", f"seed {shown}: {SEED_RANGE}")
                 spec = DealSpec(f"seed-{key}", players or self.challenge.players, seed=seed)
             else:
                 names = ", ".join(d.name for d in self.deals) or "none"
