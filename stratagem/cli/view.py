@@ -5,19 +5,27 @@ positions are rebuilt by replaying the record with the rules engine, and the rec
 as the record's. ``--verify`` runs :func:`stratagem.verification.verify` on it first and shows its report
 claim by claim (``--time-limit`` bounds that check; a claim it stops is shown ``unknown``).
 
-Exit codes: 0 the page was written, 2 bad input (a record that does not read, a move that does not
-replay, an output path that cannot be written: one line on stderr naming the file and the place).
+Exit codes: 0 the page was written (with ``--verify``: and every claim is certified), 2 bad input (a
+record that does not read, a move that does not replay, an output path that cannot be written: one line on
+stderr naming the file and the place). With ``--verify`` the page is written whatever the verdict, and the
+exit code is ``verify``'s: 1 when a claim is invalid (its problem on stderr), 3 when a claim is not certified,
+so a script that checks pages need not run ``verify`` a second time.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
+from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.core.io import check_writable, dumps_record, load_json, write_atomic
+
+if TYPE_CHECKING:
+    from stratagem.verification.verdict import Verdict
 
 #: The format name of ``view --json`` (docs/formats.md section 10.10).
 VIEW_FORMAT = "stratagem/view@1"
@@ -28,7 +36,8 @@ VIEW_FORMAT = "stratagem/view@1"
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Where to write the page (default: the record's name with .html).")
 @click.option("--verify", "run_verify", is_flag=True,
-              help="Check the record with `stratagem verify` first and show its report on the page.")
+              help="Check the record with `stratagem verify` first, show its report on the page and exit "
+                   "as verify does (0 all certified, 1 invalid, 3 not all certified).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="With --verify: stop the check after S seconds (claims not checked by then: unknown).")
 @json_option(f"Print one JSON object ({VIEW_FORMAT}: the record, the page written, verify's status) instead of "
@@ -63,4 +72,16 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
                                  "verified": None if verdict is None else verdict.status}), nl=False)
     else:
         click.echo(f"page written to {target}")
-    return 0
+    return _verdict_code(verdict)
+
+
+def _verdict_code(verdict: Verdict | None) -> int:
+    """The exit code of a page: ``verify``'s for a checked record (the problem of an invalid one on stderr)."""
+    from stratagem.verification.verdict import CERTIFIED, INVALID
+
+    if verdict is None or verdict.status == CERTIFIED:
+        return DONE
+    if verdict.status == INVALID:
+        click.echo(verdict.problem or f"{verdict.source}: a claim is invalid", err=True)
+        return NO
+    return UNDETERMINED

@@ -59,7 +59,7 @@ def test_pages_reach_for_nothing_outside(records: dict[str, Path], tmp_path: Pat
 def test_a_claim_the_rules_contradict_is_shown_as_the_records(records: dict[str, Path], tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """A proof whose length was edited: the page shows the edited claim only as the record's; with
-    --verify it shows verify's verdict, invalid."""
+    --verify it shows verify's verdict, invalid, and exits as verify does (1, the problem on stderr)."""
     data = json.loads(records["strato.json"].read_text())
     data["claim"]["length"] = 3
     forged = tmp_path / "forged.json"
@@ -67,7 +67,8 @@ def test_a_claim_the_rules_contradict_is_shown_as_the_records(records: dict[str,
     assert _view(capsys, str(forged))[0] == 0
     page = forged.with_suffix(".html").read_text()
     assert "the record claims" in page and "<code>length</code>: 3" in page
-    assert _view(capsys, str(forged), "--verify", "--out", str(tmp_path / "checked.html"))[0] == 0
+    code, _, err = _view(capsys, str(forged), "--verify", "--out", str(tmp_path / "checked.html"))
+    assert code == 1 and "length" in err and len(err.strip().splitlines()) == 1
     assert 'data-verdict="invalid"' in (tmp_path / "checked.html").read_text()
 
 
@@ -252,3 +253,16 @@ def test_verify_of_a_command_report_is_refused_in_one_line(tmp_path: Path, capsy
     assert code == 2 and err.count("\n") == 1 and "stratagem/solve@1 report, not a record" in err, err
     assert not (tmp_path / "p.html").exists()
     assert _view(capsys, str(report), "--out", str(tmp_path / "p.html"))[0] == 0  # without --verify it is drawn
+
+
+def test_view_verify_exits_as_verify_does(records: dict[str, Path], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """--verify's exit code is verify's: 0 every claim certified, 3 a claim not certified (a claim key
+    verify does not check); the page is written either way."""
+    assert _view(capsys, str(records["strato.json"]), "--verify", "--out", str(tmp_path / "a.html"))[0] == 0
+    data = json.loads(records["strato.json"].read_text())
+    data["claim"]["lower_bound"] = data["claim"]["length"]
+    unchecked = tmp_path / "unchecked.json"
+    unchecked.write_text(json.dumps(data))
+    assert _view(capsys, str(unchecked), "--verify", "--out", str(tmp_path / "b.html"))[0] == 3
+    assert 'data-verdict="not-certified"' in (tmp_path / "b.html").read_text()
