@@ -153,14 +153,16 @@ class SweepReport:
                 first = group[0]
                 answers = "; ".join(f"{r['status']} {r.get('length')} by {r.get('solved_by')}" for r in group)
                 lines.append(f"- {first['challenge']}, {first['players']} player(s), seed {first['seed']}: {answers}")
-        lines += ["", "## Optimal lengths", "", "Deals by proven optimal length (turns).", ""]
-        lengths = self.lengths()
-        every = sorted({n for c in lengths.values() for n in c})
-        if every:
-            lines += ["| challenge | players | " + " | ".join(str(n) for n in every) + " |",
-                      "|---|---:|" + "---:|" * len(every)]
-            for (challenge, players), counts in lengths.items():
-                lines.append(f"| {challenge} | {players} | " + " | ".join(str(counts.get(n, 0)) for n in every) + " |")
+        lines += ["", "## Optimal lengths", "", "Deals by proven optimal length (turns); *undecided*: no optimal "
+                  "length proven (the time limit stopped the solver), so each row adds up to the deals above.", ""]
+        panels = self.length_panels()
+        every = sorted({n for counts, _ in panels.values() for n in counts})
+        if panels:
+            lines += ["| challenge | players | " + " | ".join(str(n) for n in every) + " | undecided |",
+                      "|---|---:|" + "---:|" * (len(every) + 1)]
+            for (challenge, players), (counts, undecided) in panels.items():
+                lines.append(f"| {challenge} | {players} | " + " | ".join(str(counts.get(n, 0)) for n in every)
+                             + f" | {undecided} |")
         else:
             lines.append("No deal was solved.")
         lines += ["", "## Deals whose optimum is undecided", ""]

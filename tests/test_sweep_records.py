@@ -244,3 +244,21 @@ def test_a_malformed_scheduler_address_is_one_line(tmp_path: Path, capsys: pytes
     code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "1", "--out", str(tmp_path / "r.jsonl"),
                     "--scheduler", address, "--connect-timeout", "1")
     assert_one_line(code, err, "--scheduler")
+
+
+def test_the_lengths_table_counts_undecided_deals_in_a_column_of_their_own(tmp_path: Path) -> None:
+    """report.md's lengths table, like the page's, has an undecided column, so that each row adds up to the
+    group's deals (a deal stopped by the limit was once left out of it without a word)."""
+    solved = first_run(tmp_path / "r.jsonl", range(3))
+    records = [solved[0], solved[1], stopped(solved[2])]
+    length = solved[0]["length"]
+    text = summarise(records, "r.jsonl").markdown()
+    header = next(line for line in text.splitlines() if line.startswith("| challenge | players | ")
+                  and "undecided" in line and "method" not in line)
+    columns = [c.strip() for c in header.strip("|").split("|")]
+    row = next(line for line in text.splitlines()[text.splitlines().index(header) + 2:]
+               if line.startswith("| Challenge 0 | 1 |"))
+    cells = dict(zip(columns, [c.strip() for c in row.strip("|").split("|")], strict=True))
+    assert cells["undecided"] == "1"
+    assert sum(int(cells[c]) for c in columns[2:]) == 3
+    assert int(cells[str(length)]) == sum(r["length"] == length for r in solved[:2])
