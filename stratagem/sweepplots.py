@@ -7,7 +7,8 @@ draws in SVG (:mod:`stratagem.views.report`), drawn so that they cannot mislead.
 - ``lengths.png``: one panel per challenge and player count; a bar per whole number of turns (integer
   ticks, integer counts) and the undecided deals as a bar of their own.
 - ``seconds.png``: one panel per challenge and player count (challenge 0's hundredths of a second are
-  not pooled with challenge 1's seconds), a box per method on a log scale, the time limit as a line.
+  not pooled with challenge 1's seconds), a box per method on a log scale, and a line for each time
+  limit its deals were run under.
 
 Deterministic: the same report gives the same bytes (no timestamps in the files).
 """
@@ -28,7 +29,7 @@ class PlottedReport(Protocol):
 
     def length_panels(self) -> dict[tuple[str, int], tuple[Counter[int], int]]: ...
 
-    def seconds_panels(self) -> dict[tuple[str, int], tuple[dict[str, list[float]], float | None]]: ...
+    def seconds_panels(self) -> dict[tuple[str, int], tuple[dict[str, list[float]], tuple[float, ...]]]: ...
 
 #: Bar colours: solvable, unsolvable, undecided (the same as the SVG charts).
 COLOURS = {"solvable": "#2f9e44", "unsolvable": "#e03131", "undecided": "#adb5bd"}
@@ -112,22 +113,23 @@ def png_plots(report: PlottedReport) -> dict[str, bytes]:
             if (challenge, count) not in times:
                 ax.axis("off")
                 continue
-            by_method, limit = times[(challenge, count)]
+            by_method, limits = times[(challenge, count)]
             names = sorted(by_method)
             ax.boxplot([[max(s, 1e-3) for s in by_method[m]] for m in names])
             ax.set_xticks(range(1, len(names) + 1), names, fontsize=7)
             ax.set_yscale("log")
             seen = [max(s, 1e-3) for m in names for s in by_method[m]]
-            top = max(seen + ([limit] if limit is not None else []))
+            top = max(seen + list(limits))
             ax.set_ylim(min(seen) / 2, top * 4)
-            if limit is not None:
+            for k, limit in enumerate(limits):  # labels left and right in turn, so close limits do not collide
                 ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1)
-                ax.text(0.55, limit * 1.15, f"time limit {limit:g} s", color=LIMIT_COLOUR, fontsize=7, va="bottom")
+                ax.text(0.55 if k % 2 == 0 else len(names) + 0.45, limit * 1.15, f"time limit {limit:g} s",
+                        color=LIMIT_COLOUR, fontsize=7, va="bottom", ha="left" if k % 2 == 0 else "right")
             ax.set_title(f"{challenge}, {count} player(s)", fontsize=8)
             if j == 0:
                 ax.set_ylabel("seconds per deal", fontsize=7)
             ax.tick_params(labelsize=7)
-    fig.suptitle("Time per deal (log scale; a deal the limit stopped sits at the line)", fontsize=9)
+    fig.suptitle("Time per deal (log scale; a deal a limit stopped sits at its line)", fontsize=9)
     fig.tight_layout()
     figures["seconds.png"] = png(fig)
     return figures

@@ -160,9 +160,9 @@ class SweepReport:
         if panels:
             lines += ["| challenge | players | " + " | ".join(str(n) for n in every) + " | undecided |",
                       "|---|---:|" + "---:|" * (len(every) + 1)]
-            for (challenge, players), (counts, undecided) in panels.items():
+            for (challenge, players), (counts, stopped) in panels.items():
                 lines.append(f"| {challenge} | {players} | " + " | ".join(str(counts.get(n, 0)) for n in every)
-                             + f" | {undecided} |")
+                             + f" | {stopped} |")
         else:
             lines.append("No deal was solved.")
         lines += ["", "## Deals whose optimum is undecided", ""]
@@ -225,17 +225,19 @@ class SweepReport:
                 out[key] = (counts, undecided + 1)
         return dict(sorted(out.items()))
 
-    def seconds_panels(self) -> dict[tuple[str, int], tuple[dict[str, list[float]], float | None]]:
-        """Per (challenge, players): each method's seconds per deal, and the deals' time limit (the largest
-        when records differ; None when none had one)."""
-        out: dict[tuple[str, int], tuple[dict[str, list[float]], float | None]] = {}
+    def seconds_panels(self) -> dict[tuple[str, int], tuple[dict[str, list[float]], tuple[float, ...]]]:
+        """Per (challenge, players): each method's seconds per deal, and every time limit its counted records
+        were made under, in increasing order (a retry with a longer limit adds one; none when no record had
+        one), so that a plot draws each limit a stopped deal can sit at."""
+        seconds: dict[tuple[str, int], dict[str, list[float]]] = {}
+        limits: dict[tuple[str, int], set[float]] = {}
         for record in self.deals:
             key = (record["challenge"], record["players"])
-            by_method, limit = out.get(key, ({}, None))
-            by_method.setdefault(record["method"], []).append(float(record["seconds"]))
+            seconds.setdefault(key, {}).setdefault(record["method"], []).append(float(record["seconds"]))
+            limits.setdefault(key, set())
             if record.get("time_limit") is not None:
-                limit = max(float(record["time_limit"]), limit or 0.0)
-            out[key] = (by_method, limit)
+                limits[key].add(float(record["time_limit"]))
+        out = {key: (by_method, tuple(sorted(limits[key]))) for key, by_method in seconds.items()}
         return dict(sorted(out.items()))
 
     def to_json(self) -> dict[str, Any]:

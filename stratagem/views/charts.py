@@ -93,14 +93,15 @@ def _quartiles(values: Sequence[float]) -> tuple[float, float, float]:
     return q1, q2, q3
 
 
-def boxes(title: str, groups: dict[str, list[float]], limit: float | None, width: int = 250) -> str:
+def boxes(title: str, groups: dict[str, list[float]], limits: Sequence[float] = (), width: int = 250) -> str:
     """One box per group (quartiles, whiskers to the least and the most, the median as a line) on a log
-    scale of seconds, with ``limit`` drawn as a dashed line."""
+    scale of seconds, with each of ``limits`` (the time limits the values were measured under) drawn as a
+    dashed line."""
     height, left, top, bottom = 200, 44, 26, 26
     plot_h = height - top - bottom
     seen = [max(v, 1e-3) for values in groups.values() for v in values] or [1e-3]
     low = math.floor(math.log10(min(seen)))
-    high = math.ceil(math.log10(max(seen + ([limit] if limit else [])) * 1.5))
+    high = math.ceil(math.log10(max(seen + [v for v in limits if v > 0]) * 1.5))
     span = max(1, high - low)
 
     def y(v: float) -> float:
@@ -127,11 +128,11 @@ def boxes(title: str, groups: dict[str, list[float]], limit: float | None, width
                      f"deal(s), most {values[-1]:.3g} s</title></line>"
                      f"<text x=\"{cx:.1f}\" y=\"{height - 10}\" text-anchor=\"middle\" font-size=\"9\" {FONT} "
                      f"fill=\"{INK}\">{esc(name)} ({len(values)})</text>")
-    if limit:
-        at = y(limit)
+    for k, limit in enumerate(v for v in limits if v > 0):  # labels right and left in turn: close limits
+        at, (x, anchor) = y(limit), (width - 10, "end") if k % 2 == 0 else (left + 4, "start")
         parts.append(f"<line class=\"limit\" x1=\"{left}\" x2=\"{width - 8}\" y1=\"{at:.1f}\" y2=\"{at:.1f}\" "
-                     f"stroke=\"{MOVE}\" stroke-dasharray=\"5 3\"/><text x=\"{width - 10}\" y=\"{y(limit) - 3:.1f}\" "
-                     f"text-anchor=\"end\" font-size=\"9\" {FONT} fill=\"{MOVE}\">time limit {limit:g} s</text>")
+                     f"stroke=\"{MOVE}\" stroke-dasharray=\"5 3\"/><text x=\"{x}\" y=\"{at - 3:.1f}\" "
+                     f"text-anchor=\"{anchor}\" font-size=\"9\" {FONT} fill=\"{MOVE}\">time limit {limit:g} s</text>")
     parts.append("</svg>")
     return "".join(parts)
 

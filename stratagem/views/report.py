@@ -1,6 +1,6 @@
 """A sweep report (:class:`~stratagem.sweepreport.SweepReport`) as one HTML page: the tables, sortable, and
 the plots drawn in SVG so they cannot mislead -- undecided deals as bars of their own, whole-number
-ticks, one panel per challenge and player count, the time limit marked -- and the hardest and easiest
+ticks, one panel per challenge and player count, each time limit marked -- and the hardest and easiest
 deals each linked to a replay of its line on the same page.
 
 A replay is drawn only from the rules engine: the deal is dealt again from the puzzle file the record
@@ -103,8 +103,8 @@ def _lengths(summary: SweepReport) -> str:
 
 
 def _seconds(summary: SweepReport) -> str:
-    charts = [boxes(f"{challenge}, {players} player(s)", by_method, limit, width=330)
-              for (challenge, players), (by_method, limit) in summary.seconds_panels().items()]
+    charts = [boxes(f"{challenge}, {players} player(s)", by_method, limits, width=330)
+              for (challenge, players), (by_method, limits) in summary.seconds_panels().items()]
     rows = [[esc(t["method"]), esc(t["challenge"]), str(t["deals"]), f"{t['mean']:.2f}", f"{t['median']:.2f}",
              f"{t['max']:.2f}", f"{t['total']:.1f}"] for t in summary.times()]
     return (f"<div class=\"grid2\">{''.join(charts)}</div>"
@@ -132,7 +132,8 @@ def report_page(summary: SweepReport) -> str:
     else:
         body.append("<p>None: every deal was decided.</p>" if summary.deals else "<p>No Strato deal.</p>")
     body += ["<h2>Time per deal</h2><p class=\"muted\">One panel per challenge and player count, log scale; a deal "
-             "the limit stopped sits at the dashed line.</p>", _seconds(summary)]
+             "a limit stopped sits at its dashed line (one line per time limit the deals were run under).</p>",
+             _seconds(summary)]
     hardest, easiest = summary.hardest(HARDEST), summary.easiest(EASIEST)
     headers = ["challenge", "players", "seed", "length", "seconds", "replay and reproduce"]
     body += ["<h2>Hardest deals</h2><p class=\"muted\">The longest proven optimal lines (ties: the slowest).</p>",

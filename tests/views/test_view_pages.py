@@ -192,7 +192,7 @@ def test_png_plots_show_the_undecided_deals(tmp_path: Path) -> None:
     report = summarise(records, "results.jsonl")
     panels = report.length_panels()
     assert sum(undecided for _, undecided in panels.values()) == 3
-    assert all(limit == 60.0 for _, limit in report.seconds_panels().values())
+    assert all(limits == (60.0,) for _, limits in report.seconds_panels().values())
     figures = report.plots()
     assert set(figures) == {"solvable.png", "lengths.png", "seconds.png"}
     assert all(data.startswith(b"\x89PNG") for data in figures.values())
@@ -266,3 +266,23 @@ def test_view_verify_exits_as_verify_does(records: dict[str, Path], tmp_path: Pa
     unchecked.write_text(json.dumps(data))
     assert _view(capsys, str(unchecked), "--verify", "--out", str(tmp_path / "b.html"))[0] == 3
     assert 'data-verdict="not-certified"' in (tmp_path / "b.html").read_text()
+
+
+def test_each_time_limit_of_a_panel_is_drawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals retried with a longer limit sit at that limit and the others at theirs: a panel draws a line for
+    every limit its records were made under (it once drew only the largest, so a deal stopped at 60 s sat
+    at no line)."""
+    from stratagem.sweep import read_results
+    from stratagem.sweepreport import summarise
+    from stratagem.views.report import report_page
+
+    monkeypatch.chdir(ROOT)
+    records, _ = read_results(_results(tmp_path))
+    records = [dict(r, time_limit=60.0) for r in records]
+    records[0] = dict(records[0], time_limit=300.0)  # one deal of the first panel retried with 300 s
+    report = summarise(records, "results.jsonl")
+    panels = report.seconds_panels()
+    assert sorted(limits for _, limits in panels.values()) == [(60.0,)] * (len(panels) - 1) + [(60.0, 300.0)]
+    page = report_page(report)
+    assert page.count("time limit 300 s") == 1
+    assert page.count("time limit 60 s") == len(panels)
