@@ -15,6 +15,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
+from stratagem.analysis.horizon import within_horizon
 from stratagem.analysis.methods import ARGUMENT
 from stratagem.analysis.report import OPEN, player_move, record_value
 from stratagem.core.deadline import Deadline
@@ -52,7 +53,7 @@ def mcts_report(game: Any, state: Any, iterations: int | None, limit: Deadline |
 
         result = uct(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
                      value_range=_float_bounds(game))
-    return _mc_report(game, result, "mcts", OPEN)
+    return _mc_report(game, state, result, "mcts", OPEN)
 
 
 def ismcts_report(game: Any, state: Any, player: int | None, iterations: int | None, limit: Deadline | None,
@@ -72,10 +73,10 @@ def ismcts_report(game: Any, state: Any, player: int | None, iterations: int | N
 
         result = ismcts(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
                         value_range=_float_bounds(game), player=player)
-    return _mc_report(game, result, "ismcts", f"player {result.player + 1}'s observation (hidden cards sampled)")
+    return _mc_report(game, state, result, "ismcts", f"player {result.player + 1}'s observation (hidden cards sampled)")
 
 
-def _mc_report(game: Any, result: Any, method: str, information: str) -> dict[str, Any]:
+def _mc_report(game: Any, state: Any, result: Any, method: str, information: str) -> dict[str, Any]:
     """The report of an MCTS or ISMCTS result: the moves by visits, a value only when it was proved."""
     moves = [{"move": m.notation, "visits": m.visits, "mean": round(m.mean, 4),
               "proven": None if m.proven_value is None else record_value(m.proven_value)} for m in result.moves]
@@ -91,8 +92,9 @@ def _mc_report(game: Any, result: Any, method: str, information: str) -> dict[st
         "iterations": result.iterations,
         "value": None if not proven or result.value is None else record_value(result.value[result.player]),
         "moves": moves,
-        "summary": (f"MCTS-Solver proved the value {result.value[result.player]:.6g} for player {result.player + 1} "
-                    "(a sum of exact returns in floating point, to 6 digits)"
+        "summary": (within_horizon(game, state, result.value[result.player],
+                                   f"MCTS-Solver proved the value {result.value[result.player]:.6g} for player "
+                                   f"{result.player + 1} (a sum of exact returns in floating point, to 6 digits)")
                     if proven and result.value is not None else
                     f"{method} estimate after {result.iterations} iterations (not a value)"),
     }

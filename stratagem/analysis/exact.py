@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from typing import Any
 
+from stratagem.analysis.horizon import within_horizon
 from stratagem.analysis.report import OPEN, record_value
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import StratagemError
@@ -143,6 +144,8 @@ def _exact_with(game: Any, state: Any, method: str, depth: int | None, limit: De
     if battles_along is not None and result.solved and result.distance is not None:
         report["battles"] = battles_along(state, result.pv)
         report["summary"] += f" ({report['battles']} battle{'' if report['battles'] == 1 else 's'})"
+    if result.solved:
+        report["summary"] = within_horizon(game, state, result.value, report["summary"])
     if rank and game.to_move(state) >= 0:
         options.pop("progress", None)
         known = {}

@@ -91,7 +91,7 @@ def _peer_match_table(peers: Any, game_name: str, games: int, log: Callable[[str
     ours = match.result.agents[0]
     low, high = ours.win_rate_ci95
     limit = PEER_ROLLOUT_LIMIT[game_name]
-    log(f"peers match: {ours.wins}-{ours.draws}-{ours.losses}")
+    log(f"peers match: {ours.wins}-{ours.draws}-{ours.losses} ({ours.unfinished} unfinished)")
     return [
         "### Match at equal CPU time per move",
         "",
@@ -106,8 +106,9 @@ def _peer_match_table(peers: Any, game_name: str, games: int, log: Callable[[str
         "| our win rate | 95% CI |",
         "|---|---:|---|---|---|---:|---|",
         f"| mcts vs openspiel-mcts | {ours.games} | {match.ours_simulations:,} / {match.theirs_simulations:,} | "
-        f"{match.ours_cpu_per_move:.3f} / {match.theirs_cpu_per_move:.3f} | {ours.wins}-{ours.draws}-{ours.losses} "
-        f"| {ours.win_rate:.3f} | [{low:.3f}, {high:.3f}] |",
+        f"{match.ours_cpu_per_move:.3f} / {match.theirs_cpu_per_move:.3f} | {ours.wins}-{ours.draws}-{ours.losses}"
+        f"{f' (+{ours.unfinished} unfinished)' if ours.unfinished else ''} | {ours.win_rate:.3f} "
+        f"| [{low:.3f}, {high:.3f}] |",
         "",
     ]
 
@@ -126,7 +127,7 @@ def _match_setting(game_name: str) -> str:
     return {
         "stakd": "from the two-player start",
         "cardclash": "each game a new deal with every draw a chance node (`DealtCardClash`)",
-        "stratatak": "fresh deals, battle limit 40 (undecided: a draw)",
+        "stratatak": "fresh deals, battle limit 40 (a game it stops is unfinished, not a draw)",
     }[game_name]
 
 

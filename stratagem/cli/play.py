@@ -92,6 +92,9 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
         click.echo(dumps_record(result.to_json(include_games=games_detail)), nl=False)
     else:
         stdout().print(_table(result))
+    if any(record.unfinished for record in result.agents):
+        note("stratagem play: unfinished games (past --max-plies, or stopped undecided by Stratatak's "
+             "battle_limit, which is never a draw) are left out of every rate and mean", quiet)
     if result.stopped_by is not None:
         note(f"stratagem play: stopped by the time limit after {result.games} of {count} games", quiet)
         return UNDETERMINED

@@ -16,7 +16,9 @@ The same agents, game and seed give the same result, as long as no agent has a t
 Scoring per finished game, from the returns: an agent *wins* with a return strictly above every other
 player's, *draws* when it shares the highest return, and otherwise *loses* (for two-player zero-sum
 games: the usual win/draw/loss). A game still running after ``max_plies`` plies (moves and chance
-outcomes) is *unfinished* and left out of every rate and mean. Reported per agent: the win rate with
+outcomes) is *unfinished* and left out of every rate and mean; so is a game an analysis horizon stopped
+undecided (a game whose ``stopped_undecided(state)`` is true at its end, e.g. Stratatak's battle limit,
+whose 0 means "undecided within N battles", never a draw). Reported per agent: the win rate with
 a 95% Wilson score interval (Wilson 1927; good at rates near 0 or 1 and for few games, where the
 normal approximation fails), and the mean return with a 95% percentile bootstrap interval
 (:func:`bootstrap_interval`, seeded): returns are bounded and often skewed (Stack Attack's are never
@@ -297,7 +299,8 @@ def play_game(
     max_plies: int = DEFAULT_MAX_PLIES,
     deadline: Deadline | None = None,
 ) -> tuple[tuple[float, ...] | None, int]:
-    """Play one game with ``seats[p]`` as player ``p``; returns (returns or None if unfinished, plies).
+    """Play one game with ``seats[p]`` as player ``p``; returns (returns or None if unfinished, plies):
+    unfinished after ``max_plies``, or stopped undecided by an analysis horizon (``stopped_undecided``).
 
     :class:`MatchStopped` when ``deadline`` passes before the game ends."""
     state = game.initial_state() if start is None else start
@@ -322,6 +325,9 @@ def play_game(
             move = seats[mover].choose(game, state, seat_rngs[mover])
         state = game.apply(state, move)
         plies += 1
+    stopped = getattr(game, "stopped_undecided", None)
+    if stopped is not None and stopped(state):
+        return None, plies
     return tuple(float(v) for v in game.returns(state)), plies
 
 

@@ -48,8 +48,9 @@ class Options:
 
     ``battle_limit`` is not a rule of the game but an analysis horizon: the rules allow endless play
     (cards cycle through reshuffles, and endgame positions repeat), which the minimax searches cannot
-    take. With ``battle_limit = N > 0`` a game still undecided after N more battles stops as a draw,
-    so a value of +1 means "wins within N battles". 0 (the default) plays the rules as written.
+    take. With ``battle_limit = N > 0`` a game still undecided after N more battles stops, scored 0
+    (which means "undecided within N battles", never a draw), so a value of +1 means "wins within N
+    battles". 0 (the default) plays the rules as written.
     """
 
     star_mode: str = WILDCARD

@@ -55,7 +55,7 @@ def draw(game: StratatakGame, state: State) -> list[str]:
     elif state.phase == OVER:
         lines.append(f"  player {state.winner + 1} has won")
     elif state.phase == STOPPED:
-        lines.append("  stopped undecided at the battle limit (a draw for the analysis)")
+        lines.append("  stopped undecided at the battle limit (scored 0: undecided, not a draw)")
     if state.left > 0:
         lines.append(f"  battles left before the analysis stops: {state.left}")
     return lines

@@ -304,6 +304,17 @@ class StratatakGame:
 
         return sorted(moves, key=defence_key)
 
+    def battles_left(self, state: State) -> int | None:
+        """How many more battles may be fought before the analysis battle limit stops the game undecided
+        (None without the option). Analysis says that a 0 reached at this bound means "undecided within N
+        battles", never a draw (ruling: battle limit)."""
+        return None if state.left == UNLIMITED else state.left
+
+    def stopped_undecided(self, state: State) -> bool:
+        """Whether the battle limit stopped the game undecided (turn ``X``): a match counts such a game
+        unfinished, never drawn (ruling: battle limit)."""
+        return state.phase == STOPPED
+
     def battles_along(self, state: State, line: Sequence[Move]) -> int:
         """How many battles ``line`` (moves from ``state``) starts: the attacks in it.
 
@@ -367,7 +378,7 @@ class StratatakGame:
     def _resolve(self, state: State, attack: Cards, defence: Cards) -> State:
         """Seed "After Each Battle": discard both plays; the winner defends (and wins the game with an
         empty hand); the loser attacks after drawing back up to the hand size. Under a battle limit, the
-        last battle allowed that decides nothing stops the game as a draw."""
+        last battle allowed that decides nothing stops the game undecided (scored 0; not a draw)."""
         winner = state.attacker if battle_winner(attack, defence) == ATTACKER else state.defender
         loser = 1 - winner
         discard = sort_cards(state.discard + attack + defence)

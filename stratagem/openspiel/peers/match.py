@@ -83,8 +83,8 @@ def match_game(game_name: str) -> Any:
 
     STAKD: the two-player start (no chance). Card Clash: :class:`DealtCardClash` (every game a new
     deal, every draw chance; the project's plain engine replays one seeded deal). Stratatak: a fresh
-    deal with ``battle_limit = 40``, the OpenSpiel game's default (undecided after 40 battles: a
-    draw), since the rules allow endless play.
+    deal with ``battle_limit = 40``, the OpenSpiel game's default (a game undecided after 40 battles
+    is unfinished, never a draw, and left out of the win rate), since the rules allow endless play.
     """
     if game_name == "stratatak":
         return StratatakGame(Options(battle_limit=40))

@@ -331,7 +331,7 @@ def test_engine_greedy_plays_the_largest_winning_play() -> None:
 # -- the analysis battle limit --------------------------------------------------------------------
 
 
-def test_engine_battle_limit_stops_an_undecided_game_as_a_draw() -> None:
+def test_engine_battle_limit_stops_an_undecided_game_scored_0() -> None:
     game = StratatakGame(Options(battle_limit=2))
     state = game.parse_state("B7B8B9,R1G1 G2G3G4G5G6G7G8 - - A1")
     assert state.left == 2 and game.format_state(state).endswith(" b2")
@@ -342,6 +342,47 @@ def test_engine_battle_limit_stops_an_undecided_game_as_a_draw() -> None:
     assert game.parse_state(game.format_state(two)) == two
     with pytest.raises(IllegalMove):
         game.apply(two, ("G2",))
+
+
+def test_ruling_battle_limit_zero_is_reported_undecided_never_a_draw() -> None:
+    """Ruling (battle limit): "a value 0 reached at the bound means 'undecided within N battles', never a
+    draw, and output says so". Defender-holds' position under a limit of one battle is worth 0 (the limit
+    stops it) though under a limit of four player 1 loses: analysis once called it a draw."""
+    from stratagem.analysis import analyze
+
+    game = StratatakGame(Options(battle_limit=1))
+    state = game.parse_state("R1G3,B7G4 *G6 - - A1")
+    for method in ("alphabeta", "mcts"):
+        result = analyze((game, state), method=method, iterations=2000 if method == "mcts" else None)
+        assert result.solved and result.value == 0, method
+        assert "undecided within 1 battle" in result.summary and "not a draw" in result.summary, result.summary
+        assert not result.summary.startswith("draw"), result.summary
+    longer = StratatakGame(Options(battle_limit=4))  # the shipped defender-holds: player 1 loses
+    assert analyze((longer, longer.parse_state("R1G3,B7G4 *G6 - - A1")), method="alphabeta").value == -1
+
+
+def test_ruling_battle_limit_a_chance_value_says_how_stopped_games_counted() -> None:
+    """A value between a loss and a win under the limit (chance) says that the games the limit stopped
+    counted 0, undecided; a forced win or loss needs no note (it holds without the limit too)."""
+    from stratagem.analysis import analyze
+
+    game = StratatakGame(Options(hand_size=3, battle_limit=4))
+    odds = analyze((game, game.parse_state("B3B3R6,B1G4 * B4G3 - A1")), method="expecti")
+    assert odds.solved and odds.value == Fraction(1, 5)
+    assert "the battle limit stops counts 0 there (undecided within 4 battles, not a draw)" in odds.summary
+    won = analyze((game, game.parse_state("B9,R1G1 G2 - - A1")), method="alphabeta")
+    assert won.value == 1 and "battle limit" not in won.summary
+
+
+def test_ruling_battle_limit_a_match_counts_a_stopped_game_unfinished_not_drawn(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``play``: a game the battle limit stops is unfinished (left out of the rates), never a draw."""
+    from stratagem.matches import play
+
+    position = tmp_path / "held.toml"
+    position.write_text('game = "stratatak"\nname = "held"\n[options]\nbattle_limit = 1\n'
+                        '[position]\nstate = "R1G3,B7G4 *G6 - - A1"\n')
+    result = play("stratatak", ["random", "random"], games=4, position=position)
+    assert all((a.draws, a.unfinished) == (0, 4) for a in result.agents)
 
 
 def test_engine_battle_limit_still_lets_the_last_battle_win() -> None:
