@@ -79,13 +79,15 @@ def make_agents(game_name: str, specs: Sequence[str]) -> list[Agent]:
 def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | None = None, seed: int = 0,
          position: str | Path | None = None, max_plies: int = DEFAULT_MAX_PLIES,
          progress: Progress | None = None, deadline: Deadline | None = None, engine: str | None = None,
-         note: Callable[[str], None] | None = None) -> MatchResult:
+         note: Callable[[str], None] | None = None, points: int = 1) -> MatchResult:
     """A match of ``games`` games of ``game_name`` between ``agents`` (one spec per player), seats rotating.
 
     Every game starts from a fresh deal for ``players`` players (default: one per agent), or from the
     position file ``position`` (with its options). A game still running after ``max_plies`` moves
-    counts as unfinished. ``progress(done, total)`` is called after each game. When ``deadline``
-    passes, the match ends with the games finished (:attr:`MatchResult.stopped_by`).
+    counts as unfinished. ``points`` above 1 (STAKD only, fresh deals) makes each game a race of rounds to
+    that many points, the winner of a round starting the next (the seed's game is a race to 3;
+    :mod:`stratagem.models.stakd.rounds`); 1 plays one round. ``progress(done, total)`` is called after
+    each game. When ``deadline`` passes, the match ends with the games finished (:attr:`MatchResult.stopped_by`).
 
     ``engine`` is where the search agents search (:mod:`stratagem.engines`): ``compiled`` runs every
     ``mcts``, ``ismcts``, ``pimc`` (with its rollout evaluator) and ``duct`` agent on the game's compiled
@@ -121,8 +123,27 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
         raise BadInput(ARGUMENT, "agents", f"{len(agents)} agent(s) for {game.num_players} players; "
                        "name one agent per player")
     players_agents = _on_engine(game, make_agents(game_name, agents), engine, note)
-    return play_match(game, players_agents, games, seed=seed, start=start, max_plies=max_plies,
-                      progress=progress, deadline=deadline)
+    if points == 1:
+        return play_match(game, players_agents, games, seed=seed, start=start, max_plies=max_plies,
+                          progress=progress, deadline=deadline)
+    race, racers = _race(game_name, game, players_agents, points, start is not None)
+    result = play_match(race, racers, games, seed=seed, max_plies=max_plies, progress=progress, deadline=deadline)
+    return dataclasses.replace(result, points=points)
+
+
+def _race(game_name: str, game: Any, agents: list[Agent], points: int, from_position: bool) -> tuple[Any, list[Any]]:
+    """The game as a race of rounds to ``points`` points, each agent playing the rounds (STAKD only)."""
+    try:
+        rounds = importlib.import_module(f"stratagem.models.{game_name}.rounds")
+    except ModuleNotFoundError:
+        raise BadInput(ARGUMENT, "points", f"{game_name} is not scored in points over rounds (STAKD is)") from None
+    if from_position:
+        raise BadInput(ARGUMENT, "points", "a race of rounds starts from fresh rounds: give no position")
+    if not 1 <= points <= rounds.MAX_POINTS:
+        raise BadInput(ARGUMENT, "points", f"{points} is not from 1 to {rounds.MAX_POINTS}")
+    if game.num_players < 2:
+        raise BadInput(ARGUMENT, "points", "solo STAKD has no rounds to win: a race needs two players or more")
+    return rounds.PointsRace(game, points), [rounds.RoundAgent.wrap(agent) for agent in agents]
 
 
 #: The kernel each kind of search agent needs besides the engine.

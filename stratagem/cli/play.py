@@ -25,13 +25,14 @@ from stratagem.core.io import MAX_PARAMETER, dumps_record
 from stratagem.engines import ENGINES
 from stratagem.loading import POSITION_GAMES
 from stratagem.matches import play as play_games
+from stratagem.models.stakd.rounds import MAX_POINTS
 from stratagem.solvers.match import MatchResult
 
 #: The library's parameter names in its refusals, and the options they are on the command line.
-OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count"}
+OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count", "points": "--points"}
 #: The options of the competitive games' matches that ``play strato`` has no use for (refused when given).
 NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "games_detail": "--games-detail",
-                  "engine": "--engine"}
+                  "engine": "--engine", "points": "--points"}
 
 
 @click.command()
@@ -58,12 +59,15 @@ NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "ga
                    "searches in C, mcts guided where the game has a compiled guide (Card Clash), else unguided; "
                    "by default for mcts on such a game, mcts and ismcts with guided=false, and pimc and duct "
                    "without rollout_limit) or reference (the Python rules engine).")
+@click.option("--points", type=click.IntRange(1, MAX_POINTS), default=1, show_default=True, metavar="N",
+              help="STAKD: each game a race of rounds to N points, the winner of a round starting the next (the "
+                   "seed's game is --points 3); 1 plays one round.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop the match after S seconds (the whole command): the games finished by then are reported, "
                    "exit 3.")
 def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str | None, count: int, seed: int,
          position_file: str | None, max_plies: int, as_json: bool, quiet: bool, games_detail: bool,
-         engine: str | None, time_limit: float | None) -> int:
+         engine: str | None, points: int, time_limit: float | None) -> int:
     """Play a match between agents and report win rates with 95% confidence intervals.
 
     Strato (`play strato PUZZLE`): cooperative, the pile and the other hands hidden; each agent kind plays
@@ -80,6 +84,8 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
         return _play_strato(puzzle, specs, players_text, count, seed, as_json, quiet, deadline)
     if puzzle is not None:
         raise click.UsageError(f"a puzzle file is for Strato; {game_name} starts from --position or a fresh deal")
+    if points != 1 and game_name != "stakd":
+        raise click.UsageError(f"--points: {game_name} is not scored in points over rounds (STAKD is)")
     if games_detail and not as_json:
         raise click.UsageError("--games-detail adds every game to the --json document: give --json too")
     players = _player_count(players_text)
@@ -87,7 +93,7 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
                                               second="games") as update:
         result = play_games(game_name, specs, count, players=players, seed=seed, position=position_file,
                             max_plies=max_plies, progress=lambda done, total: update(done, total), deadline=deadline,
-                            engine=engine, note=lambda text: click.echo(f"note: {text}", err=True))
+                            engine=engine, note=lambda text: click.echo(f"note: {text}", err=True), points=points)
     if as_json:
         click.echo(dumps_record(result.to_json(include_games=games_detail)), nl=False)
     else:

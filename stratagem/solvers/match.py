@@ -267,6 +267,8 @@ class MatchResult:
     #: The games asked for (``games`` is those played); ``stopped_by`` is ``"time"`` when a deadline ended it.
     planned: int | None = None
     stopped_by: str | None = None
+    #: Points a game of rounds was played to (STAKD's race, ``play --points``); None: one game each.
+    points: int | None = None
 
     def to_json(self, *, include_games: bool = False) -> dict[str, Any]:
         """Plain JSON data; ``json.dumps(..., sort_keys=True)`` of it is byte-for-byte reproducible."""
@@ -280,6 +282,8 @@ class MatchResult:
             "games_planned": self.games if self.planned is None else self.planned,
             "stopped_by": self.stopped_by,
         }
+        if self.points is not None:
+            data["points"] = self.points
         if include_games:
             data["records"] = [r.to_json() for r in self.records]
         return data
