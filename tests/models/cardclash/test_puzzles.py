@@ -162,3 +162,18 @@ def test_engine_bad_setup_raises_bad_input() -> None:
         game_from_setup({"players": 7}, "<record>")
     with pytest.raises(BadInput):
         game_from_setup({"colours": 2}, "<record>")
+
+
+def test_ruling_analysis_is_alphabeta_for_two_players_and_paranoid_or_maxn_for_more() -> None:
+    """Ruling: "Two players: win/loss/draw by alpha-beta; more players: paranoid by default, max^n as an
+    option" -- and each assumption is named in the result."""
+    from stratagem.analysis import analyze
+
+    two = analyze(str(PUZZLES / "square-in-3.toml"))
+    assert (two.method, two.assumption) == ("alphabeta", "open information") and two.solved and two.value == 1
+    three = str(PUZZLES / "three-players.toml")
+    paranoid_result = analyze(three)
+    assert (paranoid_result.method, paranoid_result.assumption) == ("paranoid", "paranoid")
+    assert "(paranoid)" in paranoid_result.summary
+    maxn_result = analyze(three, method="maxn", max_nodes=2000)
+    assert (maxn_result.method, maxn_result.assumption) == ("maxn", "max^n")
