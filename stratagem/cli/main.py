@@ -22,6 +22,7 @@ import click
 
 from stratagem import __version__
 from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
+from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
 from stratagem.core.errors import BadInput, StratagemError, Terminated, check_termination
 
@@ -136,6 +137,7 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     begin_command(from_process_start)
     try:
         result: Any = _invoke(args)
+        sys.stdout.flush()  # a reader gone mid-output (| head) fails this flush: exit 141, not 0 at exit
         check_termination()  # SIGTERM arrived but a library swallowed its exception
     except BadInput as exc:
         if exc.source == ARGUMENT:  # the command line itself: name the command, as click's own errors do
@@ -205,6 +207,7 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 def main() -> None:
     """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`."""
     signal.signal(signal.SIGTERM, _terminate)
+    write_stdout_whole()
     try:
         code = run(from_process_start=True)
     except KeyboardInterrupt:  # the signal came after run() had finished, before the exit

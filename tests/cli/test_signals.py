@@ -195,6 +195,19 @@ def test_a_reader_that_stops_reading_is_exit_141_and_silent(tmp_path: Path, args
     assert err == ""
 
 
+def test_a_reader_that_stops_in_the_middle_of_the_output_is_exit_141(tmp_path: Path) -> None:
+    """``stratagem export ... | head -1`` on a long formula: the reader takes a little and closes while the
+    rest is still in stdout's buffer. It once exited 0 (the buffer's failed flush at exit went unnoticed);
+    it is exit 141 and silent, as when the pipe was closed from the start."""
+    process = _start(["export", str(PUZZLES / "challenge-0.toml"), "--horizon", "8"], tmp_path)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.read(100)
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert err == ""
+
+
 def test_stop_on_signal_calls_the_solvers_stop_when_a_signal_arrives() -> None:
     """The bridge for native solvers that hold the main thread (CP-SAT): a signal reaches ``stop``."""
     import threading

@@ -1,0 +1,55 @@
+"""Standard output written whole, so that a reader who stops in the middle (``stratagem ... | head``) is
+noticed: the console script installs it before any command prints (:func:`stratagem.cli.main.main`).
+
+Kept apart from :mod:`stratagem.cli.output` (which loads rich) so that the entry point stays light.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from typing import Any
+
+
+class _WholeWrites(io.RawIOBase):
+    """Standard output's file descriptor, written whole: a blocking write to a pipe whose reader leaves in
+    the middle returns the bytes that went through, and Python's buffered writer then drops the rest
+    without a word (``stratagem export ... | head -1`` exited 0). Writing on until all is written makes the
+    next write fail with EPIPE, which the CLI reports as exit 141 like any other closed pipe."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+
+def write_stdout_whole() -> None:
+    """Replace ``sys.stdout`` (the console script's, before any command prints) by the same text stream
+    over :class:`_WholeWrites`, so that a reader who stops in the middle of the output is noticed."""
+    current = sys.stdout
+    try:
+        fd = current.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (captured, replaced): leave it
+        return
+    current.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=current.encoding,
+                                  errors=current.errors, line_buffering=bool(current.line_buffering))
+
+
+__all__ = ["write_stdout_whole"]
