@@ -160,6 +160,23 @@ def test_the_interval_search_and_its_table_show_their_progress(tmp_path: Path) -
 
 
 
+def test_a_probe_stopped_at_its_share_goes_on_when_the_policy_finishes_early(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A challenge-0 deal the probe settles in about a second: with the probe's share too short for it,
+    every pass of the policy finishes at once, and the probe goes on with the time left instead of the
+    answer being left an interval (a hidden sweep at 5 s recorded 5 of 6 such deals "stopped by time"
+    after a second, and "solved" at 8 s)."""
+    from stratagem.models.strato.hidden import exact
+
+    monkeypatch.setattr(exact, "PROBE_SHARE", 1e-6)
+    challenge = puzzle_challenge("challenge-0")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 0, 1))
+    found = odds_interval(game, seconds=30.0)
+    assert any("probe 'won with certainty?' stopped" in step for step in found.steps)
+    assert any("the probe goes on" in step for step in found.steps), found.steps
+    assert (found.status, found.lower, found.upper, found.lower_from) == ("exact", 1, 1, "search")
+
+
 def test_a_finer_pass_runs_only_in_the_time_its_last_tables_writing_leaves() -> None:
     """``odds --table`` keeps back the time the finest finished pass's table takes to write: with a reserve
     as long as the limit, the first pass (nothing to keep back yet) is the only one."""

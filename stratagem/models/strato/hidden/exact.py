@@ -361,7 +361,9 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
        :func:`_draining`), keeping what it finished at its finer cut: it then ends with a value at least
        the finished pass's, and is the last pass. For an answer without a table (a sweep's); a table's
        writer does better with ``drain=False``: it takes the subtrees the stopped pass finished up to the
-       limit, and the finished pass for the rest (:func:`policy_sources`).
+       limit, and the finished pass for the rest (:func:`policy_sources`);
+    4. if the probe stopped at its share and every pass then finished with time to spare, the probe (and
+       the exact search after it) goes on from what it kept with the time left, less the writing's reserve.
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone. ``progress`` shows the pass (0 the probe and the
@@ -388,22 +390,30 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
     start = solver.vector(root.rows, root.hands[0], root.last)
     counts = solver.counts(root.pile)
     top = solver.kernel.weight(counts)
-    solver.kernel.set_progress(lambda kept: show(0, kept))
-    try:
-        v = solver.kernel.solve(start, counts, None if seconds is None else seconds * PROBE_SHARE, top - 1, top)
-        steps.append("won with certainty" if v >= top else f"not won with certainty: at most {Fraction(v, top)}")
-    except kernel.Stopped as stop:
-        steps.append(f"probe 'won with certainty?' stopped ({stop})")
-    low, high, _, _ = solver.kernel.value_at(start, counts, PLAY_KIND, -1, -1)
-    if 0 <= low < high:  # the probe finished: the exact search may too (a stopped probe says it will not)
-        remaining = left()
+    def search(probe_budget: float | None, share: float) -> tuple[int, int, bool]:
+        """The probe "won with certainty?" within ``probe_budget``, then, if it finished, the exact search
+        within ``share`` of the time left; the root's bounds, and whether the probe stopped."""
+        solver.kernel.set_progress(lambda kept: show(0, kept))
+        stopped = False
         try:
-            solver.kernel.solve(start, counts, None if remaining is None else remaining * SEARCH_SHARE)
-            steps.append("exact search finished")
+            v = solver.kernel.solve(start, counts, probe_budget, top - 1, top)
+            steps.append("won with certainty" if v >= top else f"not won with certainty: at most {Fraction(v, top)}")
         except kernel.Stopped as stop:
-            steps.append(f"exact search stopped ({stop})")
+            steps.append(f"probe 'won with certainty?' stopped ({stop})")
+            stopped = True
         low, high, _, _ = solver.kernel.value_at(start, counts, PLAY_KIND, -1, -1)
-    solver.kernel.set_progress(None)
+        if 0 <= low < high:  # the probe finished: the exact search may too (a stopped probe says it will not)
+            remaining = left()
+            try:
+                solver.kernel.solve(start, counts, None if remaining is None else remaining * share)
+                steps.append("exact search finished")
+            except kernel.Stopped as stop:
+                steps.append(f"exact search stopped ({stop})")
+            low, high, _, _ = solver.kernel.value_at(start, counts, PLAY_KIND, -1, -1)
+        solver.kernel.set_progress(None)
+        return low, high, stopped
+
+    low, high, probe_stopped = search(None if seconds is None else seconds * PROBE_SHARE, SEARCH_SHARE)
     low, high = max(low, 0), high if high >= 0 else top
     lower_from = "search" if low > 0 else "none"
     took = 0.0  # the wall-clock seconds of the last finished pass
@@ -456,6 +466,19 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             valued = policy.kernel.value_at(start, counts, PLAY_KIND, -1, -1)[0]
             if valued > low:
                 low, lower_from = valued, "guided policy"
+    if low < high and probe_stopped and unfinished is None and seconds is not None:
+        # Every pass of the policy finished with time to spare (its last cut is the whole policy): the
+        # probe, stopped at its share, goes on from what it kept with the rest (less the writing of the
+        # tables kept), so a deal it settles in a second is not left undecided under a 5-s limit.
+        kept_now = solver.kernel.stats()[0] + policy_states
+        rest = (left() or 0.0) - (reserve(kept_now) if reserve is not None else 0.0)
+        if rest > 0.0:
+            steps.append(f"the policy's passes finished early: the probe goes on for {rest:.1f} s")
+            found_low, found_high, _ = search(rest, 1.0)
+            if found_high >= 0 and found_high < high:
+                high = found_high
+            if found_low > low:
+                low, lower_from = found_low, "search"
     kept, _, _, memory = solver.kernel.stats()
     return OddsInterval("exact" if low == high else "interval", Fraction(low, top), Fraction(high, top), kept,
                         policy_states, memory, time.process_time() - started, steps, solver, policy, tuple(passes),
