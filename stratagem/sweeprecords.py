@@ -7,6 +7,7 @@ lines at a time (a torn last line dropped with a note, anything else that is not
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -17,6 +18,7 @@ from typing import Any
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable, open_regular
 from stratagem.core.records import parse_fraction
+from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, WEATHERS
 
 #: The format name of a sweep record (docs/formats.md, "Sweep records").
 SWEEP_FORMAT = "stratagem/sweep@1"
@@ -30,6 +32,9 @@ MAX_LINE_BYTES = 1 << 20
 
 #: The largest results file read (some two million records).
 MAX_RESULTS_BYTES = 1 << 30
+
+#: The most turns a Strato record's lengths may hold: every turn plays a card of the box.
+MAX_TURNS = COPIES_PER_WEATHER * len(WEATHERS)
 
 #: The most tasks one sweep may plan, open or hidden (``--count`` has the same cap): ten million records
 #: are some 6 GB.
@@ -308,29 +313,64 @@ def _deal_problem(record: dict[str, Any]) -> str:
     return ""
 
 
+@functools.cache
+def _strato_methods() -> tuple[str, ...]:
+    from stratagem.models.strato.solve import METHODS
+
+    return METHODS
+
+
+def _common_problem(record: dict[str, Any]) -> str:
+    """What is wrong with the fields every record has that a report prints as they are: ``puzzle`` (a
+    file name, in every command a report gives), ``method`` and ``time_limit`` (``null`` or seconds above 0)."""
+    if not isinstance(record.get("puzzle"), str) or not record["puzzle"]:
+        return f"puzzle {_shown(record.get('puzzle'))} is not a file name"
+    if not isinstance(record.get("method"), str):
+        return f"method {_shown(record.get('method'))} is not a method's name"
+    limit = record.get("time_limit")
+    if limit is not None and (not isinstance(limit, int | float) or isinstance(limit, bool)
+                              or not 0 < limit < float("inf")):
+        return f"time_limit {_shown(limit)} is neither null nor a number of seconds above 0"
+    return ""
+
+
 def open_problem(record: dict[str, Any]) -> str:
-    """What is wrong with an open sweep's record as reports and sweeps read it, or ``""``: a Strato
-    record's deal (players 1 to 4, a seed), every record's lengths (``null`` or whole numbers; a ``solved``
-    Strato record has its ``length``), ``line`` (moves as text), ``certificate`` (``null`` or an object)
-    and seconds."""
-    if record.get("game", "strato") == "strato":
+    """What is wrong with an open sweep's record as reports and sweeps read it, or ``""``: its puzzle,
+    method and time limit; a Strato record's deal (players 1 to 4, a seed), method (one ``solve`` has) and
+    line (a ``solved`` record's ``length`` is its line's moves, an ``unknown`` one's ``best_length`` too, at
+    most :data:`MAX_TURNS`); every record's lengths (``null`` or whole numbers), ``line`` (moves as text),
+    ``certificate`` (``null`` or an object) and seconds."""
+    if problem := _common_problem(record):
+        return problem
+    strato = record.get("game", "strato") == "strato"
+    if strato:
         if problem := _deal_problem(record):
             return problem
+        if record["method"] not in _strato_methods():
+            return f"method {_shown(record['method'])} is not one of {', '.join(_strato_methods())}"
         if record.get("status") == "solved" and not _count(record.get("length")):
             return f"length {_shown(record.get('length'))} is not a number of turns (status solved)"
     for key in ("length", "lower_bound", "best_length"):
         if not _turns(record.get(key)):
             return f"{key} {_shown(record.get(key))} is neither null nor a number of turns"
+        if strato and record.get(key) is not None and record[key] > MAX_TURNS:
+            return f"{key} {record[key]} is more turns than a Strato deck has cards ({MAX_TURNS})"
     status, length, bound = record.get("status"), record.get("length"), record.get("lower_bound")
     if status != "solved" and length is not None:
         return f"length {length} with status {status}: only a solved record has an optimal length"
     if status == "unsolvable" and record.get("line"):
-        return "a winning line with status unsolvable"
+        return "line holds moves (status unsolvable: there is no winning line)"
     if length is not None and bound is not None and bound > length:
         return f"lower_bound {bound} is above the length {length}"
     line = record.get("line") or []
     if not isinstance(line, list) or not all(isinstance(move, str) for move in line):
         return "line is not a list of moves"
+    if strato:
+        moves = len(line)
+        if status == "solved" and length != moves:
+            return f"length {length} is not the {moves} moves of its line"
+        if status == "unknown" and (record.get("best_length") or 0) != moves:
+            return f"best_length {_shown(record.get('best_length'))} is not the {moves} moves of its line"
     certificate = record.get("certificate")
     if certificate is not None and not isinstance(certificate, dict):
         return f"certificate {_shown(certificate)} is neither null nor an object"
@@ -344,7 +384,7 @@ def hidden_problem(record: dict[str, Any]) -> str:
     A report draws its cards from these fields, so a file edited by hand must not reach it as numbers that
     no sweep writes."""
     method = record.get("method")
-    if problem := _deal_problem(record):
+    if problem := _common_problem(record) or _deal_problem(record):
         return problem
     if not isinstance(method, str) or not method.startswith("hidden:"):
         return f"method {_shown(method)} is not hidden:odds or hidden:AGENT"
@@ -392,6 +432,8 @@ def _team_problem(team: Any, status: str) -> str:
             isinstance(g, list) and len(g) == 3 and _count(g[0]) and isinstance(g[1], bool) and _count(g[2])
             for g in games):
         return "team.games is not a list of [shuffle, won, turns]"
+    if len({g[0] for g in games}) != len(games):
+        return "team.games plays a shuffle twice (each shuffle of the deal is played once)"
     if not _count(team.get("shuffles")) or team.get("played") != len(games) or len(games) > team["shuffles"]:
         return "team.played is not the number of team.games, at most team.shuffles"
     if team.get("wins") != sum(1 for g in games if g[1]):

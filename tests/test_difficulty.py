@@ -40,7 +40,8 @@ def team(seed: int, agent: str, wins: int, played: int, players: int = 2) -> dic
 def open_record(seed: int, players: int, length: int | None) -> dict[str, Any]:
     return {"format": "stratagem/sweep@1", "game": "strato", "puzzle": PUZZLE, "puzzle_sha256": SHA,
             "players": players, "seed": seed, "method": "auto", "status": "solved" if length else "unknown",
-            "length": length, "certificate": {"kind": "sat"} if length else None, "time_limit": 60.0}
+            "length": length, "line": [f"move{i}" for i in range(length or 0)],
+            "certificate": {"kind": "sat"} if length else None, "time_limit": 60.0}
 
 
 RECORDS = ([solo(s, v) for s, v in [(0, "1"), (1, "1/2"), (2, "3/4"), (3, None), (4, "1/20"), (5, "1")]]

@@ -262,3 +262,29 @@ def test_the_lengths_table_counts_undecided_deals_in_a_column_of_their_own(tmp_p
     assert cells["undecided"] == "1"
     assert sum(int(cells[c]) for c in columns[2:]) == 3
     assert int(cells[str(length)]) == sum(r["length"] == length for r in solved[:2])
+
+
+@pytest.mark.parametrize(("edit", "fragment"), [
+    (lambda r: r.pop("puzzle"), "puzzle null is not a file name"),
+    (lambda r: r.update(time_limit="10"), 'time_limit "10" is neither null nor a number of seconds'),
+    (lambda r: r.update(time_limit=-1), "time_limit -1 is neither null"),
+    (lambda r: r.update(length=10**30, lower_bound=10**30), "more turns than a Strato deck has cards"),
+    (lambda r: r.update(length=5000, lower_bound=5000), "length 5000 is more turns"),
+    (lambda r: r.update(length=3, lower_bound=3), "length 3 is not the"),
+    (lambda r: r.update(method="bogus"), 'method "bogus" is not one of'),
+    (lambda r: r.update(status="unsolvable", length=None), "line holds moves (status unsolvable"),
+    (lambda r: r.update(status="unknown", length=None, best_length=None), "best_length null is not the"),
+], ids=["no-puzzle", "limit-text", "limit-negative", "length-huge", "length-5000", "length-not-the-line",
+        "method", "unsolvable-with-line", "unknown-line-without-best"])
+def test_report_refuses_a_record_edited_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Any,
+                                                fragment: str) -> None:
+    """Fields a report prints or draws as they are: a missing puzzle or a text time limit crashed it (exit
+    70), a length of 10^30 overflowed it, one of 5000 made it draw 5000 bars for 81 s, and a length that is
+    not its line's moves, a method no sweep has or a negative limit were drawn as if proven."""
+    record = first_run(tmp_path / "r.jsonl", range(1))[0]
+    edit(record)
+    path = tmp_path / "edited.jsonl"
+    write_lines(path, [record])
+    code, err = cli(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
+    assert_one_line(code, err, "edited.jsonl", "line 1", fragment)
+    assert not (tmp_path / "rep").exists()
