@@ -166,3 +166,17 @@ def test_the_unproven_roots_pick_weighs_proven_values_against_means() -> None:
     assert unproven_root_pick(stats((1700, 0.3, None), (140, 0.4, 0.0), (120, 0.7, 0.2)), -1.0) == 0
     assert unproven_root_pick(stats((10, 0.9, None), (1700, 0.3, None), (5, 0.0, -1.0)), -1.0) == 1  # visits rule
     assert unproven_root_pick(stats((3, 0.0, -1.0), (2, 0.0, -1.0)), -1.0) == 0  # all lost: still a move
+
+
+def test_a_one_player_position_is_searched_by_maxn_and_alphabeta_is_refused_naming_the_file() -> None:
+    """A solo STAKD position: ``auto`` once chose alpha-beta, which failed after the work had started
+    (``sweep`` wrote the records before it, then exit 2 without the file's name; on Dask, "failed, run again").
+    ``auto`` is now the exhaustive search over the one player's choices; alpha-beta is refused up front."""
+    stakd = Path(__file__).resolve().parent.parent / "puzzles" / "stakd"
+    impossible = str(stakd / "solo-4-impossible.toml")
+    result = analyze(impossible)
+    assert (result.method, result.status, result.value) == ("maxn", "solved", -1)  # as check's refutation says
+    assert analyze(str(stakd / "solo-1-tiny.toml")).value == 1
+    with pytest.raises(BadInput, match="alphabeta is for two players") as refused:
+        analyze(impossible, method="alphabeta")
+    assert refused.value.source == impossible

@@ -17,7 +17,8 @@ Methods (``method``):
 - ``lp``: simultaneous-move games: backward induction with one exactly certified LP per node.
 - ``mcts`` (open information), ``ismcts`` and ``pimc`` (from one player's observation, ``as_player``),
   ``duct`` (simultaneous moves): estimates, never called a value unless MCTS-Solver proved it.
-- ``auto`` (default): ``lp`` for simultaneous-move games, ``pimc`` with ``as_player``, else ``alphabeta``.
+- ``auto`` (default): ``lp`` for simultaneous-move games, ``pimc`` with ``as_player``, ``maxn`` (the
+  exhaustive search over one player's choices) for a one-player position, else ``alphabeta``.
 
 Open analysis (every card known, like double-dummy bridge) is the default and is said so in the result.
 A value is given only when the search was exhaustive or certified; a depth, node or time limit gives

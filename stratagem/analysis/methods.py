@@ -67,7 +67,12 @@ def choose_method(method: str, position: Position, as_player: int | None) -> str
             return "pimc" if as_player is not None else "lp"
         if as_player is not None:
             return "pimc"
+        if game.num_players == 1:  # a solo position: the search over one player's choices
+            return "maxn"
         return "paranoid" if game.num_players > 2 else "alphabeta"
+    if method in ("alphabeta", "expecti") and game.num_players == 1:
+        raise BadInput(position.source, "method", f"{method} is for two players; a one-player position is "
+                       "searched exhaustively by maxn (the auto method)")
     if method in EXACT and simultaneous:
         raise BadInput(position.source, "method", f"{position.game_name} has simultaneous moves; use lp or duct")
     if method in ("lp", "duct") and not simultaneous:
