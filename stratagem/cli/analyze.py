@@ -47,7 +47,8 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.command()
 @click.argument("position", type=click.Path(dir_okay=False))
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
-              help="auto: lp for simultaneous moves, pimc with --as, else alphabeta (paranoid for 3+ players, maxn for one).")
+              help="auto: lp for simultaneous moves, pimc with --as, else alphabeta (paranoid for 3+ players, "
+                   "maxn for one).")
 @click.option("--depth", type=click.IntRange(1), default=None,
               help="Search depth in plies (lp: simultaneous turns); the cut uses the game's evaluation.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
