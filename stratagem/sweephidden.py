@@ -109,24 +109,32 @@ class HiddenTask:
 
 def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[int],
                 agents: Sequence[str] = (DEFAULT_AGENT,), shuffles: int = 4,
-                time_limit: float | None = None, solo_agents: bool = False) -> list[HiddenTask]:
+                time_limit: float | None = None, solo_agents: bool = False,
+                known: Sequence[str] = ()) -> list[HiddenTask]:
     """The tasks of a hidden sweep: every puzzle × player count × seed, a solo task for 1 player (and with
     ``solo_agents`` one task per agent kind too) and one task per agent kind for more; each puzzle read and
-    checked (and each agent spec) before any work."""
+    checked (and each agent spec) before any work. One agent written two ways (its parameters in another
+    order) is one agent, spelt as in ``known`` (the agent specs of the results file's records), else as
+    first given, so that a resumed sweep does not play it again under another name."""
     from stratagem.models.strato.hidden.agents import make_strato_agent
-    from stratagem.solvers.agents import AgentError, parse_agent_spec
+    from stratagem.solvers.agents import AgentError, canonical_agent_spec, parse_agent_spec
 
     seeds, players = list(seeds), list(players)
     if not 1 <= shuffles <= MAX_SHUFFLES:
         raise BadInput("<argument>", "--shuffles", f"between 1 and {MAX_SHUFFLES:,}, not {shuffles}")
-    specs = []
+    # one agent written two ways is one agent: the spelling of the file's records (``known``) if they have
+    # it, else the first given
+    spelling = {canonical_agent_spec(spec): spec for spec in reversed(known)}
+    specs: list[str] = []
     for spec in agents:
         try:
             name, params = parse_agent_spec(spec)
             make_strato_agent(name, **params)
         except (AgentError, ValueError) as exc:
             raise BadInput("<argument>", "--agents", str(exc)) from None
-        specs.append(spec.strip())
+        spelt = spelling.setdefault(canonical_agent_spec(spec), spec.strip())
+        if spelt not in specs:
+            specs.append(spelt)
     for count in players:
         if not 1 <= count <= 4:
             raise BadInput("<argument>", "--players", f"Strato is played by 1 to 4 players, not {count}")

@@ -279,3 +279,22 @@ def test_cli_hidden_sweep_writes_records(tmp_path: Path, capsys: pytest.CaptureF
     assert code == 0 and "2 record(s) written" in err, err
     assert [(r["seed"], r["retry"], r["team"]["played"]) for r in lines_of(out)[2:]] == [
         (4, "shuffles", 3), (5, "shuffles", 3)]
+
+
+def test_one_agent_written_two_ways_is_one_agent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``belief:samples=8:nodes=1000`` and ``belief:nodes=1000:samples=8`` are one agent: planned once, and a
+    resumed sweep that spells it the other way finds the file's records instead of playing the deals again
+    under a second name (the report once compared the agent with itself)."""
+    from stratagem.solvers.agents import canonical_agent_spec
+
+    assert canonical_agent_spec(" belief:samples=8:nodes=1000") == "belief:nodes=1000:samples=8"
+    assert canonical_agent_spec("mcts:a=1:a=2") == "mcts:a=2"
+    one, other = "belief:samples=8:nodes=1000", "belief:nodes=1000:samples=8"
+    assert [t.agent for t in plan_hidden([CHALLENGE_0], [0], [2], [one, other], shuffles=1)] == [one]
+    assert [t.agent for t in plan_hidden([CHALLENGE_0], [0], [2], [other], shuffles=1, known=[one])] == [one]
+    out = tmp_path / "q.jsonl"
+    base = ["sweep", str(CHALLENGE_0), "--information", "hidden", "--players", "2", "--shuffles", "1",
+            "--workers", "0", "--out", str(out), "--quiet"]
+    assert run([*base, "--seeds", "0..0", "--agents", one]) == 0
+    assert run([*base, "--seeds", "0..1", "--agents", other]) == 0
+    assert [r["method"] for r in lines_of(out)] == [f"hidden:{one}"] * 2

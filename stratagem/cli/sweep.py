@@ -35,7 +35,7 @@ from stratagem.sweep import (
     to_run,
 )
 from stratagem.sweep import sweep as run_sweep
-from stratagem.sweephidden import DEFAULT_AGENT, HIDDEN, INFORMATION, MAX_SHUFFLES, OPEN, plan_hidden
+from stratagem.sweephidden import DEFAULT_AGENT, HIDDEN, INFORMATION, MAX_SHUFFLES, OPEN, SOLO_METHOD, plan_hidden
 
 
 def _int_list(text: str, option: str) -> list[int]:
@@ -145,8 +145,10 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     tasks: list[Any]
     if hidden:
         agents = [a for a in (agent_specs or DEFAULT_AGENT).split(",") if a.strip()]
+        known = [r["method"][len("hidden:"):] for r in results.records
+                 if str(r.get("method", "")).startswith("hidden:") and r["method"] != SOLO_METHOD]
         tasks = list(plan_hidden(puzzles, seeds, players, agents or [DEFAULT_AGENT], shuffles, time_limit,
-                                 solo_agents=solo_agents))
+                                 solo_agents=solo_agents, known=known))
     else:
         tasks = list(plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir))
     # a settings mismatch is refused before any work

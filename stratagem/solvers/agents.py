@@ -475,6 +475,18 @@ def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
+def canonical_agent_spec(text: str) -> str:
+    """``text`` with its parameters in key order (a repeated key: its last value, the one
+    :func:`parse_agent_spec` keeps): one agent written two ways, ``belief:samples=8:nodes=1000`` and
+    ``belief:nodes=1000:samples=8``, has one canonical spec."""
+    name, *parts = text.strip().split(":")
+    last: dict[str, str] = {}
+    for part in parts:
+        key, _, value = part.partition("=")
+        last[key.strip()] = value.strip()
+    return ":".join([name.strip(), *(f"{key}={last[key]}" for key in sorted(last))])
+
+
 def _check_size(text: str, key: str, value: Any) -> None:
     """Refuse a number that no agent can use: not finite, or above :data:`MAX_PARAMETER` in magnitude."""
     if isinstance(value, bool) or not isinstance(value, int | float):
