@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from typing import Any
 
 from stratagem.core.errors import BadInput
@@ -29,9 +30,12 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
         raise BadInput("<argument>", "--workers", f"the Dask executor needs dask[distributed]: {DIST_HINT}") from None
     if scheduler is not None:
         _check_address(scheduler)
+        started = time.monotonic()
+        _check_greeting(scheduler, timeout)
         try:
-            return Client(scheduler, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            return Client(scheduler, timeout=max(0.5, timeout - (time.monotonic() - started)),  # type: ignore[no-untyped-call]
+                          set_as_default=False)
+        except (OSError, TimeoutError, ValueError, TypeError, MemoryError) as exc:
             problem = " ".join(str(exc).split())[:200] or type(exc).__name__
             raise BadInput(scheduler, "--scheduler", f"cannot reach the Dask scheduler: {problem}") from None
     import dask
@@ -75,6 +79,47 @@ def _check_address(scheduler: str) -> None:
         raise BadInput(shown, "--scheduler", " ".join(str(exc).split())[:200]) from None
     if not 0 < port < 65536:
         raise BadInput(shown, "--scheduler", f"port {port} is not a TCP port (1 to 65535)")
+
+
+#: The most a Dask greeting's first field (its message's length in bytes) may say: a scheduler's is a few
+#: dozen bytes; an HTTP reply read as one says gigabytes.
+MAX_GREETING = 1 << 20
+
+
+def _check_greeting(scheduler: str, timeout: float) -> None:
+    """Refuse, within ``timeout`` seconds, a ``tcp://`` address where no Dask scheduler answers. A
+    scheduler speaks first: on connection it sends its handshake, a message whose first 8 bytes are its
+    length. Dask's own client waited past its timeout for a server that says nothing (a dashboard's HTTP
+    port: a sweep still waiting after 11 minutes), and read another server's bytes as a length of exabytes
+    (MemoryError). Other schemes (tls://, inproc://) are left to Dask."""
+    import socket
+    import struct
+
+    scheme, sep, rest = scheduler.partition("://")
+    if sep and scheme != "tcp":
+        return
+    host, _, port = (rest if sep else scheduler).rpartition(":")
+    host = host.strip("[]")
+    deadline = time.monotonic() + timeout
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout) as conn:
+            greeting = b""
+            while len(greeting) < 8:
+                conn.settimeout(max(0.01, deadline - time.monotonic()))
+                data = conn.recv(8 - len(greeting))
+                if not data:
+                    raise BadInput(scheduler, "--scheduler", "not a Dask scheduler: it closed the connection "
+                                   "without a word")
+                greeting += data
+    except TimeoutError:
+        raise BadInput(scheduler, "--scheduler", f"no Dask scheduler answered within {timeout:g} s (a scheduler "
+                       "greets a client first; is this its dashboard's or another server's port?)") from None
+    except (OSError, ValueError) as exc:
+        problem = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise BadInput(scheduler, "--scheduler", f"cannot reach the Dask scheduler: {problem}") from None
+    (length,) = struct.unpack("<Q", greeting)
+    if not 0 < length <= MAX_GREETING:
+        raise BadInput(scheduler, "--scheduler", "not a Dask scheduler: its first bytes are not a Dask greeting")
 
 
 def _ignore_sigint() -> None:

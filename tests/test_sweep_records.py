@@ -288,3 +288,50 @@ def test_report_refuses_a_record_edited_by_hand(tmp_path: Path, capsys: pytest.C
     code, err = cli(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
     assert_one_line(code, err, "edited.jsonl", "line 1", fragment)
     assert not (tmp_path / "rep").exists()
+
+
+@pytest.mark.parametrize(("reply", "fragment"), [
+    (None, "no Dask scheduler answered within 1 s"),
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "its first bytes are not a Dask greeting"),
+    (b"", "closed the connection without a word"),
+], ids=["silent", "http", "closes"])
+def test_a_server_that_is_not_a_dask_scheduler_is_refused_within_the_timeout(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], reply: bytes | None, fragment: str) -> None:
+    """``--scheduler`` at a port where something else listens: a silent server (a dashboard's HTTP port)
+    kept the sweep waiting for minutes past ``--connect-timeout``, and one that answers with text crashed
+    it (Dask read the bytes as a length of exabytes: MemoryError, exit 70)."""
+    import socket
+    import threading
+    import time
+
+    pytest.importorskip("distributed")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    port = server.getsockname()[1]
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            if reply is None:
+                held.append(conn)  # says nothing, keeps the connection open
+            else:
+                conn.sendall(reply)
+                conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        started = time.monotonic()
+        code, err = cli(capsys, "sweep", str(CHALLENGE_0), "--count", "1", "--out", str(tmp_path / "r.jsonl"),
+                        "--scheduler", f"tcp://127.0.0.1:{port}", "--connect-timeout", "1")
+        assert time.monotonic() - started < 1.2 * 1 + 1
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+    assert_one_line(code, err, "--scheduler", fragment)
+    assert not (tmp_path / "r.jsonl").exists()
