@@ -162,10 +162,21 @@ def close(client: Any, timeout: float = CLOSE_TIMEOUT) -> bool:
 
     closer = threading.Thread(target=shut, name="close-dask", daemon=True)
     closer.start()
-    closer.join(timeout)
-    if closed:
+    interrupted: BaseException | None = None
+    try:
+        closer.join(timeout)
+    except BaseException as exc:  # noqa: BLE001 - Ctrl-C or SIGTERM while closing: end the workers, then raise it
+        interrupted = exc
+    if embedded:
+        # Closed here, or its workers killed below: Dask's own close at exit (an atexit hook) would only
+        # close it again, and after a Ctrl-C during the first close it printed a traceback.
+        cluster.shutdown_on_close = False
+    if closed and interrupted is None:
         return True
-    for pid in getattr(client, "stratagem_worker_pids", []) if embedded else []:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
+    if not closed:
+        for pid in getattr(client, "stratagem_worker_pids", []) if embedded else []:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+    if interrupted is not None:
+        raise interrupted
     return False
