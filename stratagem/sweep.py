@@ -381,8 +381,11 @@ def to_run(tasks: Sequence[AnyTask], results: ResultsFile, *, retry_unknown: boo
             held_limit, line = min(other.items(), key=lambda item: item[1])
             raise SettingsMismatch(results.path, f"line {line}", (
                 f"made with {_limit_text(held_limit)}; this run would add {len(new):,} deal(s) with "
-                f"{_limit_text(limit)}: give the file's limit to resume, --retry-unknown to re-run only its "
-                "undecided deals, or --force-settings to mix limits in one file"))
+                f"{_limit_text(limit)}: "
+                + ("give the file's limit to resume" if held_limit is not None else
+                   "the command line always sets a limit, so resume it from Python (time_limit=None)")
+                + ", --retry-unknown to re-run only its undecided deals, or --force-settings to mix limits "
+                "in one file"))
     return out
 
 

@@ -149,7 +149,7 @@ class ResultsFile:
             if not os.access(target, os.R_OK | os.W_OK):
                 raise BadInput(self.path, "--out", "cannot append: no permission to read and write the file")
         else:
-            check_writable(self.path, "--out")
+            check_writable(self.path, "--out", appends=True)
         self.records = list(self._read())
 
     def _read(self) -> Iterator[dict[str, Any]]:

@@ -180,3 +180,7 @@ def test_a_one_player_position_is_searched_by_maxn_and_alphabeta_is_refused_nami
     with pytest.raises(BadInput, match="alphabeta is for two players") as refused:
         analyze(impossible, method="alphabeta")
     assert refused.value.source == impossible
+    three = str(stakd.parent / "cardclash" / "three-players.toml")
+    with pytest.raises(BadInput, match="expecti is for two players; with 3 use paranoid or maxn") as refused:
+        analyze(three, method="expecti")
+    assert refused.value.source == three

@@ -73,6 +73,9 @@ def choose_method(method: str, position: Position, as_player: int | None) -> str
     if method in ("alphabeta", "expecti") and game.num_players == 1:
         raise BadInput(position.source, "method", f"{method} is for two players; a one-player position is "
                        "searched exhaustively by maxn (the auto method)")
+    if method == "expecti" and game.num_players > 2:
+        raise BadInput(position.source, "method", f"expecti is for two players; with {game.num_players} use "
+                       "paranoid or maxn")
     if method in EXACT and simultaneous:
         raise BadInput(position.source, "method", f"{position.game_name} has simultaneous moves; use lp or duct")
     if method in ("lp", "duct") and not simultaneous:

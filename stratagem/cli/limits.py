@@ -32,8 +32,10 @@ class TimeLimit(click.ParamType):  # type: ignore[type-arg]
             except ValueError:
                 self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{value!r} is not a time limit: give a finite number of seconds above 0 "
-                      "(leave the option out for no limit)", param, ctx)
+            default = None if param is None else param.default
+            hint = ("leave the option out for no limit" if default is None or callable(default)
+                    else f"leave the option out for its default, {float(default):g} s")
+            self.fail(f"{value!r} is not a time limit: give a finite number of seconds above 0 ({hint})", param, ctx)
         return seconds
 
 

@@ -311,14 +311,15 @@ def file_mode() -> int:
     return 0o666 & ~mask
 
 
-def check_writable(path: str, option: str) -> None:
+def check_writable(path: str, option: str, appends: bool = False) -> None:
     """Refuse an output path that cannot be written, before any work is done.
 
     ``option`` names the command-line option (``--proof``, ``--out``) in the message. The path must be
     a file name (not empty, not a directory), must not be something a rename would clobber (a device,
     a pipe, a symbolic link such as ``/dev/stdout``), and its directory must exist and take a new file:
     that last part is tried for real, with a temporary file removed at once, because permission bits do
-    not say whether a file system (``/proc``, a read-only mount) accepts it.
+    not say whether a file system (``/proc``, a read-only mount) accepts it. ``appends``: the output is
+    appended to the file a line at a time (a sweep's results), which the refusal of a pipe says.
     """
     if not path:
         raise BadInput("<argument>", option, "an empty file name")
@@ -326,7 +327,9 @@ def check_writable(path: str, option: str) -> None:
     if target.is_dir():
         raise BadInput(path, option, "is a directory; give a file name")
     if target.is_symlink() or (target.exists() and not target.is_file()):
-        raise BadInput(path, option, "is not a regular file (the output replaces the file it is written to)")
+        how = ("records are appended to it and read back on resume" if appends
+               else "the output replaces the file it is written to")
+        raise BadInput(path, option, f"is not a regular file ({how})")
     parent = target.parent
     if not parent.is_dir():
         problem = "is not a directory" if parent.exists() else "does not exist"

@@ -330,7 +330,16 @@ def test_the_limits_section_of_formats_md_names_every_limit_with_its_value() -> 
     assert (stratatak.MAX_STARS, stratatak.MAX_HAND_SIZE, stratatak.MAX_BATTLE_LIMIT) == (99, 99, 10_000)
 
 
-def test_a_solvers_refusal_names_the_command(cli) -> None:
-    """A solver's StratagemError knows no file; its one line at least says which command refused."""
+def test_a_solvers_refusal_names_the_command(cli, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """A solver's StratagemError knows no file; its one line at least says which command refused. (The
+    shipped examples of such a refusal, alpha-beta or expectiminimax on a game not of two players, are now
+    refused before the search, naming the file: a search's own refusal stands in for any.)"""
+    from stratagem.cli import analyze as command
+    from stratagem.core.errors import StratagemError
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise StratagemError("the search needs something this position lacks")
+
+    monkeypatch.setattr(command, "analyse_position", refuse)
     result = cli("analyze", str(ROOT / "puzzles" / "stakd" / "solo-1-tiny.toml"), "--time-limit", "1")
-    assert_bad_input(result, "stratagem analyze: ", "two-player")
+    assert_bad_input(result, "stratagem analyze: ", "needs something this position lacks")
