@@ -371,7 +371,7 @@ def to_run(tasks: Sequence[AnyTask], results: ResultsFile, *, retry_unknown: boo
     if hidden:
         if not force_settings:
             check_hidden_settings([t for t in tasks if isinstance(t, HiddenTask)], results,
-                                  [t for t in new if isinstance(t, HiddenTask)])
+                                  [t for t in new if isinstance(t, HiddenTask)], more_shuffles)
         return out
     limits = results.time_limits()
     if new and not force_settings:

@@ -31,7 +31,8 @@ latest among equals). ``--more-shuffles`` plays an agent task again with more sh
 pile and its agents' seed depend only on the deal, ``k`` and the agent, so its first games are those of
 the record before (with the same code), and the new record holds every game. A results
 file holds one kind of sweep: hidden records are not mixed with open ones, and new deals of a puzzle and
-method must have the settings (limit, shuffles) of the records already there (:func:`check_hidden_settings`).
+method must have the settings of the records already there: the first run's limit, the counted records'
+shuffles (:func:`check_hidden_settings`).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
-from stratagem.sweeprecords import MAX_TASKS, SWEEP_FORMAT, ResultsFile, SettingsMismatch, task_key
+from stratagem.sweeprecords import MAX_TASKS, SWEEP_FORMAT, ResultsFile, SettingsMismatch, best_records, task_key
 
 __all__ = ["DEFAULT_AGENT", "HIDDEN", "INFORMATION", "OPEN", "SOLO_METHOD", "HiddenTask", "check_hidden_settings",
            "hidden_record", "plan_hidden", "run_hidden_task", "shuffled_start"]
@@ -162,26 +163,38 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
     return list(tasks.values())
 
 
-def check_hidden_settings(tasks: Sequence[HiddenTask], results: ResultsFile, new: Sequence[HiddenTask]) -> None:
-    """Refuse new deals whose limit or shuffles differ from those of the file's first-run records of the
-    same puzzle and method (one experiment per puzzle and method: the solo search and the team play may
-    have limits of their own). The file holds hidden records only: the caller has checked it."""
-    held: dict[tuple[str, str], tuple[Any, Any, int]] = {}
+def check_hidden_settings(tasks: Sequence[HiddenTask], results: ResultsFile, new: Sequence[HiddenTask],
+                          more_shuffles: bool = False) -> None:
+    """Refuse new deals whose limit or shuffles differ from those of the file's records of the same puzzle
+    and method (one experiment per puzzle and method: the solo search and the team play may have limits of
+    their own). The limit is the first-run records' (a retry with a longer limit does not change it); the
+    shuffles are those of the counted records (:func:`best_records`), so after ``--more-shuffles`` new deals
+    take the larger count, and a run with ``more_shuffles``, which raises its deals to its own count, may
+    add deals with that count. The file holds hidden records only: the caller has checked it."""
+    limits: dict[tuple[str, str], tuple[Any, int]] = {}
     for number, record in enumerate(results.records, 1):
         if not record.get("retry"):
-            team = record.get("team") or {}
-            held.setdefault((record["puzzle_sha256"], record["method"]),
-                            (record.get("time_limit"), team.get("shuffles"), number))
+            limits.setdefault((record["puzzle_sha256"], record["method"]), (record.get("time_limit"), number))
+    counted: dict[tuple[str, str], set[Any]] = {}
+    for record in best_records(results.records).values():
+        counted.setdefault((record["puzzle_sha256"], record["method"]), set()).add(
+            (record.get("team") or {}).get("shuffles"))
     for task in new:
-        found = held.get((task.puzzle_sha256, task.method))
+        found = limits.get((task.puzzle_sha256, task.method))
         if found is None:
             continue
-        limit, shuffles, line = found
-        mine = (task.time_limit, task.shuffles if task.agent is not None else None)
-        if (None if limit is None else float(limit), shuffles) != mine:
-            raise SettingsMismatch(results.path, f"line {line}", (
-                f"{task.method} on {task.puzzle} was made with {_settings(limit, shuffles)}; this run would add "
-                f"deals with {_settings(*mine)}: give the file's settings, or --force-settings to mix them"))
+        limit, line = found
+        shuffles = task.shuffles if task.agent is not None else None
+        held = counted.get((task.puzzle_sha256, task.method), set())
+        if (None if limit is None else float(limit)) == task.time_limit and (shuffles in held or more_shuffles):
+            continue
+        first = results.records[line - 1].get("team") or {}
+        raise SettingsMismatch(results.path, f"line {line}", (
+            f"{task.method} on {task.puzzle} was made with {_settings(limit, first.get('shuffles'))}"
+            + (f" (its counted records: --shuffles {', '.join(str(n) for n in sorted(held, key=str))})"
+               if shuffles is not None and len(held - {first.get('shuffles')}) else "")
+            + f"; this run would add deals with {_settings(task.time_limit, shuffles)}: give the file's "
+            "settings, or --force-settings to mix them"))
 
 
 def _settings(limit: float | None, shuffles: int | None) -> str:

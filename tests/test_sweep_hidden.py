@@ -195,10 +195,19 @@ def test_more_shuffles_plays_an_agent_task_again_with_every_game_and_counts_the_
         assert new[:2] == old and [g[0] for g in new] == [0, 1, 2, 3, 4]
     best = best_records(records)
     assert sorted(r["team"]["played"] for r in best.values() if "team" in r) == [5, 5]
-    # the file's first-run settings still hold for new deals
-    with pytest.raises(SettingsMismatch, match="--shuffles 2"):
-        run_into(out, plan_hidden([CHALLENGE_0], [6], [2], ["greedy"], shuffles=5, time_limit=60),
-                 more_shuffles=True)
+    # new deals take the counted records' shuffles (5 now), not the first run's 2 any more: with 2 they
+    # are refused, with 5 they are added (they were once refused, and 2 accepted)
+    with pytest.raises(SettingsMismatch, match=r"--shuffles 2 \(its counted records: --shuffles 5\)"):
+        run_into(out, plan_hidden([CHALLENGE_0], [6], [2], ["greedy"], shuffles=2, time_limit=60))
+    run_into(out, plan_hidden([CHALLENGE_0], [6], [2], ["greedy"], shuffles=5, time_limit=60))
+    # a run with --more-shuffles raises its deals to its count and adds new ones with it, in one go
+    run_into(out, plan_hidden([CHALLENGE_0], [4, 5, 6, 7], [2], ["greedy"], shuffles=6, time_limit=60),
+             more_shuffles=True)
+    best = best_records(lines_of(out))
+    assert sorted((r["seed"], r["team"]["played"]) for r in best.values() if "team" in r) == [
+        (4, 6), (5, 6), (6, 6), (7, 6)]
+    with pytest.raises(SettingsMismatch, match="--time-limit 60"):  # the limit is still the first run's
+        run_into(out, plan_hidden([CHALLENGE_0], [8], [2], ["greedy"], shuffles=6, time_limit=30))
 
 
 def test_of_two_agent_records_the_one_of_more_games_counts() -> None:
