@@ -19,6 +19,9 @@ stopped by a limit is reported as truncated, and then "no win found" proves noth
 the command's: the build stops when :data:`BUILD_SHARE` of it has passed, leaving the rest to the
 analysis of the graph (components, dead ends, par line), whose cost grows with the graph. ``--export``
 writes it as GraphML or DOT to ``--out``.
+
+Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph proves the deal (or every deal on
+the layout) unsolvable, 3 the graph is truncated and proves nothing either way.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any
 
 import click
 
+from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import search_progress
@@ -171,7 +175,7 @@ def reach(
             "export": export,
         }
         click.echo(dumps_record(report), nl=False)
-        return 0
+        return _exit_code(unsolvable)
 
     from stratagem.cli.output import stdout
 
@@ -210,4 +214,10 @@ def reach(
     out.print(f"[{colour}]{word}[/]: {verdict}")
     if export is not None:
         out.print(f"graph written to {export['path']} ({export['format']})")
-    return 0
+    return _exit_code(unsolvable)
+
+
+def _exit_code(unsolvable: bool | None) -> int:
+    """As ``solve``'s: 0 a win is reachable, 1 proven unsolvable (the complete graph), 3 unknown (the graph
+    is truncated, so no win found proves nothing). The graph and any export are written in every case."""
+    return {False: DONE, True: NO, None: UNDETERMINED}[unsolvable]

@@ -46,8 +46,9 @@ def puzzle(tmp_path: Path):  # type: ignore[no-untyped-def]
     return write
 
 
-def report(result) -> dict:  # type: ignore[no-untyped-def,type-arg]
-    assert result.code == 0, result.err
+def report(result, code: int = 0) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    """The JSON report of a run that exited ``code``: 0 a win reachable, 1 proven unsolvable, 3 truncated."""
+    assert result.code == code, result.err
     return json.loads(result.out)  # type: ignore[no-any-return]
 
 
@@ -64,11 +65,11 @@ def test_designer_json_of_a_winnable_layout(cli, puzzle) -> None:
 
 def test_designer_proves_every_deal_on_a_walled_layout_unsolvable(cli, puzzle) -> None:
     path = puzzle(WALLED)
-    data = report(cli("reach", path, "--designer", "--json"))
+    data = report(cli("reach", path, "--designer", "--json"), code=1)
     assert data["complete"] is True and data["goal_reachable"] is False and data["par"] is None
     assert data["unsolvable"] is True and "every deal on this layout is unsolvable" in data["conclusion"]
     human = cli("reach", path, "--designer")
-    assert human.code == 0 and "every deal on this layout is unsolvable" in human.out
+    assert human.code == 1 and "every deal on this layout is unsolvable" in human.out
     assert "365 states" in human.out
 
 
@@ -85,7 +86,7 @@ def test_deal_graph_agrees_with_breadth_first_search(cli, puzzle) -> None:
 
 def test_unsolvable_deal_graph_counts_what_bfs_exhausted(cli, puzzle) -> None:
     path = puzzle(HEAD + '[[deals]]\nname = "starved"\nposition = "RW(RW)RW RRW - 1 -"\n')
-    data = report(cli("reach", path, "--json"))
+    data = report(cli("reach", path, "--json"), code=1)
     loaded = load_puzzle(path)
     found = bfs(StratoPlanning(loaded.game(loaded.deals[0])))
     assert found.status == "unsolvable"
@@ -104,16 +105,16 @@ def test_human_report_of_a_deal(cli, puzzle) -> None:
 
 def test_truncated_graph_claims_nothing(cli, puzzle) -> None:
     path = puzzle(WALLED)
-    data = report(cli("reach", path, "--designer", "--max-nodes", "20", "--json"))
+    data = report(cli("reach", path, "--designer", "--max-nodes", "20", "--json"), code=3)  # nothing proven
     assert data["complete"] is False and data["stopped_by"] == "states" and data["states"] <= 20
     assert data["goal_reachable"] is None and data["unsolvable"] is None and data["frontier"] > 0
     human = cli("reach", path, "--designer", "--max-nodes", "20")
-    assert "truncated" in human.out and "nothing is proven" in human.out
+    assert human.code == 3 and "truncated" in human.out and "nothing is proven" in human.out
     assert "every deal" not in human.out
 
 
 def test_time_limit_truncates(cli, puzzle) -> None:
-    data = report(cli("reach", puzzle(TINY), "--time-limit", "1e-9", "--json"))
+    data = report(cli("reach", puzzle(TINY), "--time-limit", "1e-9", "--json"), code=3)
     assert data["complete"] is False and data["stopped_by"] == "time" and data["states"] == 1
 
 
