@@ -475,6 +475,21 @@ def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
+class AgentWrapper:
+    """Base of an agent that plays by another, ``self.agent`` (timing it, or handing it part of the game),
+    and shows that agent's name and parameters as its own."""
+
+    agent: Any
+
+    @property
+    def name(self) -> str:
+        return str(self.agent.name)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(getattr(self.agent, "params", {}))
+
+
 def canonical_agent_spec(text: str) -> str:
     """``text`` with its parameters in key order (a repeated key: its last value, the one
     :func:`parse_agent_spec` keeps): one agent written two ways, ``belief:samples=8:nodes=1000`` and

@@ -45,7 +45,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Game
-from stratagem.solvers.agents import Agent, agent_params
+from stratagem.solvers.agents import Agent, AgentWrapper, agent_params
 from stratagem.solvers.mcts import UnsupportedGame, sample_outcome
 
 __all__ = [
@@ -461,20 +461,12 @@ def _agent_record(label: str, agent: Agent, records: Sequence[GameRecord], playe
 
 
 @dataclass
-class TimedAgent:
+class TimedAgent(AgentWrapper):
     """An agent that records the CPU seconds (``clock``: this process's CPU time) each of its moves took."""
 
     agent: Any
     clock: Callable[[], float] = field(default=time.process_time, repr=False)
     seconds: list[float] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return str(self.agent.name)
-
-    @property
-    def params(self) -> dict[str, Any]:
-        return dict(getattr(self.agent, "params", {}))
 
     def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
         started = self.clock()

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 from stratagem.core.game import TERMINAL
 from stratagem.models.stakd.position import State
 from stratagem.models.stakd.rules import StakdGame
+from stratagem.solvers.agents import AgentWrapper
 
 #: The seed's target: "First player to earn three (3) points wins the game!"
 SEED_POINTS = 3
@@ -116,7 +117,7 @@ class PointsRace:
 
 
 @dataclass(frozen=True)
-class RoundAgent:
+class RoundAgent(AgentWrapper):
     """``agent`` playing a race: it is handed the round game and the round's position, never the score.
 
     ``time_limit`` mirrors the agent's own so that a match's deadline can cut it (the match harness
@@ -129,14 +130,6 @@ class RoundAgent:
     @classmethod
     def wrap(cls, agent: Any) -> RoundAgent:
         return cls(agent, getattr(agent, "time_limit", None))
-
-    @property
-    def name(self) -> str:
-        return str(self.agent.name)
-
-    @property
-    def params(self) -> dict[str, Any]:
-        return dict(getattr(self.agent, "params", {}))
 
     def choose(self, game: PointsRace, state: RaceState, rng: Random) -> Any:
         agent = self.agent

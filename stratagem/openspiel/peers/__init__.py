@@ -38,7 +38,6 @@ from stratagem.openspiel.peers.match import (
     MIN_BOT_SIMULATIONS,
     MatchPeer,
     SpielMctsAgent,
-    TimedAgent,
     equal_time_match,
     match_game,
 )
@@ -56,6 +55,7 @@ from stratagem.openspiel.peers.strato import (
     strato_team_match,
     strato_uct_speed,
 )
+from stratagem.solvers.match import TimedAgent
 
 __all__ = [
     "CountingGame",

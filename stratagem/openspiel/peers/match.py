@@ -18,7 +18,7 @@ from stratagem.openspiel.cardclash import DealtCardClash
 from stratagem.openspiel.peers.bots import mcts_bot
 from stratagem.openspiel.peers.games import cpu, has_chance, open_game
 from stratagem.solvers.agents import Agent, MctsAgent
-from stratagem.solvers.match import MatchResult, play_match
+from stratagem.solvers.match import MatchResult, TimedAgent, play_match
 
 
 @dataclass
@@ -42,28 +42,6 @@ class SpielMctsAgent:
     @property
     def params(self) -> dict[str, Any]:
         return {"simulations": self.simulations, "rollout_limit": self.rollout_limit}
-
-
-@dataclass
-class TimedAgent:
-    """An agent that records the CPU seconds each of its moves took."""
-
-    agent: Any
-    seconds: list[float] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return str(self.agent.name)
-
-    @property
-    def params(self) -> dict[str, Any]:
-        return dict(getattr(self.agent, "params", {}))
-
-    def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
-        started = cpu()
-        move = self.agent.choose(game, state, rng)
-        self.seconds.append(cpu() - started)
-        return move
 
 
 @dataclass(frozen=True)

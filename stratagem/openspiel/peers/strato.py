@@ -19,9 +19,10 @@ from open_spiel.python.algorithms import minimax as spiel_minimax
 from stratagem.core.game import CHANCE
 from stratagem.openspiel.peers.bots import mcts_bot
 from stratagem.openspiel.peers.games import DEEP, NodeBudget, cpu, open_game
-from stratagem.openspiel.peers.match import MIN_BOT_SIMULATIONS, TimedAgent
+from stratagem.openspiel.peers.match import MIN_BOT_SIMULATIONS
 from stratagem.openspiel.peers.search import SearchRun
 from stratagem.openspiel.peers.speed import SpeedPeer, uct_speed
+from stratagem.solvers.match import TimedAgent
 from stratagem.solvers.mcts import uct
 
 
@@ -239,7 +240,7 @@ def _play_strato(agent: Any, deals: list[tuple[Any, Any]], label: str) -> tuple[
     wins = 0
     for i, (hidden, start) in enumerate(deals):
         count = hidden.num_players
-        seated = seats.setdefault(count, [TimedAgent(copy.deepcopy(agent), seconds) for _ in range(count)])
+        seated = seats.setdefault(count, [TimedAgent(copy.deepcopy(agent), seconds=seconds) for _ in range(count)])
         won, _ = play_deal(hidden, start, seated, Random(f"{label}:{i}"))  # type: ignore[arg-type]
         wins += won
     return wins, seconds
