@@ -86,7 +86,7 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     position file ``position`` (with its options). A game still running after ``max_plies`` moves
     counts as unfinished. ``points`` above 1 (STAKD only, fresh deals) makes each game a race of rounds to
     that many points, the winner of a round starting the next (the seed's game is a race to 3;
-    :mod:`stratagem.models.stakd.rounds`); 1 plays one round. ``progress(done, total)`` is called after
+    :mod:`stratagem.models.stakd.rounds`), and ``max_plies`` then caps each round; 1 plays one round. ``progress(done, total)`` is called after
     each game. When ``deadline`` passes, the match ends with the games finished (:attr:`MatchResult.stopped_by`).
 
     ``engine`` is where the search agents search (:mod:`stratagem.engines`): ``compiled`` runs every
@@ -127,8 +127,11 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
         return play_match(game, players_agents, games, seed=seed, start=start, max_plies=max_plies,
                           progress=progress, deadline=deadline)
     race, racers = _race(game_name, game, players_agents, points, start is not None)
-    result = play_match(race, racers, games, seed=seed, max_plies=max_plies, progress=progress, deadline=deadline)
-    return dataclasses.replace(result, points=points)
+    # max_plies caps each round: a race plays at most players * (points - 1) + 1 of them
+    rounds = game.num_players * (points - 1) + 1
+    result = play_match(race, racers, games, seed=seed, max_plies=max_plies * rounds, progress=progress,
+                        deadline=deadline)
+    return dataclasses.replace(result, points=points, max_plies=max_plies)
 
 
 def _race(game_name: str, game: Any, agents: list[Agent], points: int, from_position: bool) -> tuple[Any, list[Any]]:

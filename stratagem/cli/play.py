@@ -61,7 +61,7 @@ NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "ga
                    "without rollout_limit) or reference (the Python rules engine).")
 @click.option("--points", type=click.IntRange(1, MAX_POINTS), default=1, show_default=True, metavar="N",
               help="STAKD: each game a race of rounds to N points, the winner of a round starting the next (the "
-                   "seed's game is --points 3); 1 plays one round.")
+                   "seed's game is --points 3; --max-plies then caps each round); 1 plays one round.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop the match after S seconds (the whole command): the games finished by then are reported, "
                    "exit 3.")
@@ -166,6 +166,9 @@ def _table(result: MatchResult) -> Table:
         wdl = f"{record.wins}-{record.draws}-{record.losses}"
         if record.unfinished:
             wdl += f" (+{record.unfinished} unfinished)"
+        if not record.finished:  # no rate or mean over no game
+            table.add_row(record.label, str(record.games), wdl, "-", "-")
+            continue
         table.add_row(record.label, str(record.games), wdl,
                       f"{record.win_rate:.3f}{_interval(record.win_rate_ci95)}",
                       f"{record.mean_return:.2f}{_interval(record.mean_return_ci95)}")

@@ -236,19 +236,25 @@ class AgentRecord:
     mean_return_ci95: tuple[float, float] | None
     seat_games: tuple[int, ...]
 
+    @property
+    def finished(self) -> int:
+        """The games that ended with returns (the rates and means are over these)."""
+        return self.games - self.unfinished
+
     def to_json(self) -> dict[str, Any]:
+        """Plain data; the win rate and the mean return are ``null`` when no game finished (not 0)."""
         return {
             "draws": self.draws,
             "games": self.games,
             "label": self.label,
             "losses": self.losses,
-            "mean_return": self.mean_return,
+            "mean_return": self.mean_return if self.finished else None,
             "mean_return_ci95": list(self.mean_return_ci95) if self.mean_return_ci95 is not None else None,
             "name": self.name,
             "params": dict(sorted(self.params.items())),
             "seat_games": list(self.seat_games),
             "unfinished": self.unfinished,
-            "win_rate": self.win_rate,
+            "win_rate": self.win_rate if self.finished else None,
             "win_rate_ci95": list(self.win_rate_ci95),
             "wins": self.wins,
         }

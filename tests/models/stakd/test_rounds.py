@@ -69,6 +69,14 @@ def test_play_a_race_plays_whole_races_with_every_agent_on_the_rounds() -> None:
     assert race.to_json()["agents"][1]["params"]["iterations"] == 20
 
 
+def test_max_plies_caps_each_round_of_a_race() -> None:
+    """A long race (four random players to 70 points: some 11,000 plies) is not cut by the default
+    ``max_plies`` of 10,000 meant for one game: in a race it caps each round (every race once ended
+    unfinished)."""
+    race = play("stakd", ["random"] * 4, games=1, points=70)
+    assert race.records[0].returns is not None and race.records[0].plies > race.max_plies == 10_000
+
+
 def test_play_points_is_refused_where_it_cannot_apply(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(BadInput, match="not scored in points"):
         play("stackattack", ["random", "random"], games=1, points=3)
