@@ -86,8 +86,9 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     position file ``position`` (with its options). A game still running after ``max_plies`` moves
     counts as unfinished. ``points`` above 1 (STAKD only, fresh deals) makes each game a race of rounds to
     that many points, the winner of a round starting the next (the seed's game is a race to 3;
-    :mod:`stratagem.models.stakd.rounds`), and ``max_plies`` then caps each round; 1 plays one round. ``progress(done, total)`` is called after
-    each game. When ``deadline`` passes, the match ends with the games finished (:attr:`MatchResult.stopped_by`).
+    :mod:`stratagem.models.stakd.rounds`), and ``max_plies`` then caps each round; 1 plays one round.
+    ``progress(done, total)`` is called after each game. When ``deadline`` passes, the match ends with the
+    games finished (:attr:`MatchResult.stopped_by`).
 
     ``engine`` is where the search agents search (:mod:`stratagem.engines`): ``compiled`` runs every
     ``mcts``, ``ismcts``, ``pimc`` (with its rollout evaluator) and ``duct`` agent on the game's compiled
