@@ -18,6 +18,8 @@ The rule: the code says how far the answer is *established*, never how pleasant 
   fuzz test, never mistake a crash for a refused input.
 - ``BROKEN_PIPE`` (141, 128 + SIGPIPE): whoever read the output stopped reading (``stratagem ... | head``);
   nothing more is printed.
+- ``CANNOT_WRITE`` (74, ``EX_IOERR`` of sysexits.h): the output could not be written (a full disk, a
+  quota, an I/O error): not the input's fault and not a bug; one line on stderr names the system's reason.
 """
 
 from __future__ import annotations
@@ -30,3 +32,4 @@ INTERRUPTED = 130
 TERMINATED = 143
 INTERNAL_ERROR = 70
 BROKEN_PIPE = 141
+CANNOT_WRITE = 74

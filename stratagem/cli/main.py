@@ -12,6 +12,7 @@ atomic writes remove their temporary files, and :func:`run` prints one line and 
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -21,7 +22,7 @@ from typing import Any
 import click
 
 from stratagem import __version__
-from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
+from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, CANNOT_WRITE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
 from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
 from stratagem.core.errors import BadInput, StratagemError, Terminated, check_termination
@@ -169,13 +170,28 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     except BrokenPipeError:
         _silence_stdout()
         return BROKEN_PIPE
+    except OSError as exc:
+        if exc.errno not in WRITE_FAILURES:
+            return _internal_error(exc)
+        _silence_stdout()  # what is left in stdout's buffer would fail again at exit, with a traceback
+        click.echo(f"stratagem: cannot write the output: {exc.strerror or exc}", err=True)
+        return CANNOT_WRITE
     except Exception as exc:
-        if os.environ.get("STRATAGEM_TRACEBACK"):
-            raise
-        click.echo(f"stratagem: internal error: {type(exc).__name__}: {one_line(str(exc))} "
-                   "(a bug; STRATAGEM_TRACEBACK=1 shows where)", err=True)
-        return INTERNAL_ERROR
+        return _internal_error(exc)
     return int(result or 0)
+
+
+#: The errors of a write that failed for want of room or of a working device (not a bug, not the input).
+WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG)
+
+
+def _internal_error(exc: Exception) -> int:
+    """A bug: one line naming the exception (``STRATAGEM_TRACEBACK=1`` lets it through instead)."""
+    if os.environ.get("STRATAGEM_TRACEBACK"):
+        raise exc
+    click.echo(f"stratagem: internal error: {type(exc).__name__}: {one_line(str(exc))} "
+               "(a bug; STRATAGEM_TRACEBACK=1 shows where)", err=True)
+    return INTERNAL_ERROR
 
 
 def _command(args: list[str] | None) -> str:

@@ -208,6 +208,20 @@ def test_a_reader_that_stops_in_the_middle_of_the_output_is_exit_141(tmp_path: P
     assert err == ""
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["show", str(LEVEL_2)], ["--version"]], ids=["show", "version"])
+def test_a_full_disk_is_one_line_and_exit_74(tmp_path: Path, args: list[str]) -> None:
+    """Output to a full device: one line naming the system's reason, exit 74 (EX_IOERR); it was an
+    "internal error" (exit 70), then, once stdout was written whole, a traceback at exit (exit 120)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("STRATAGEM_TRACEBACK", None)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "stratagem", *args], cwd=tmp_path, env=env, text=True,
+                              stdout=full, stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 74, done.stderr
+    assert done.stderr.strip().splitlines() == ["stratagem: cannot write the output: No space left on device"]
+
+
 def test_stop_on_signal_calls_the_solvers_stop_when_a_signal_arrives() -> None:
     """The bridge for native solvers that hold the main thread (CP-SAT): a signal reaches ``stop``."""
     import threading
