@@ -18,6 +18,7 @@ from typing import Any
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_writable, open_regular
 from stratagem.core.records import parse_fraction
+from stratagem.loading import GAMES
 from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, WEATHERS
 
 #: The format name of a sweep record (docs/formats.md, "Sweep records").
@@ -321,10 +322,15 @@ def _strato_methods() -> tuple[str, ...]:
 
 
 def _common_problem(record: dict[str, Any]) -> str:
-    """What is wrong with the fields every record has that a report prints as they are: ``puzzle`` (a
-    file name, in every command a report gives), ``method`` and ``time_limit`` (``null`` or seconds above 0)."""
+    """What is wrong with the fields every record has that a report prints or groups by as they are:
+    ``puzzle`` (a file name, in every command a report gives), ``game`` (one of the five), ``challenge`` (a
+    name), ``method`` and ``time_limit`` (``null`` or seconds above 0)."""
     if not isinstance(record.get("puzzle"), str) or not record["puzzle"]:
         return f"puzzle {_shown(record.get('puzzle'))} is not a file name"
+    if record.get("game", "strato") not in GAMES:
+        return f"game {_shown(record.get('game'))} is not one of {', '.join(GAMES)}"
+    if not isinstance(record.get("challenge"), str):
+        return f"challenge {_shown(record.get('challenge'))} is not a name"
     if not isinstance(record.get("method"), str):
         return f"method {_shown(record.get('method'))} is not a method's name"
     limit = record.get("time_limit")
@@ -390,8 +396,6 @@ def hidden_problem(record: dict[str, Any]) -> str:
         return f"method {_shown(method)} is not hidden:odds or hidden:AGENT"
     if record.get("status") not in ("solved", "unknown"):
         return f"status {_shown(record.get('status'))} is not solved or unknown"
-    if not isinstance(record.get("challenge"), str):
-        return "challenge is not a name"
     if problem := _seconds_problem(record):
         return problem
     if method == "hidden:odds":

@@ -240,6 +240,7 @@ def test_settings_are_checked_per_puzzle_and_method(tmp_path: Path) -> None:
 def test_open_and_hidden_records_are_not_mixed(tmp_path: Path) -> None:
     out = tmp_path / "mixed.jsonl"
     record = {"format": "stratagem/sweep@1", "game": "strato", "puzzle": "c.toml", "puzzle_sha256": "x",
+              "challenge": "Challenge 0",
               "players": 1, "seed": 0, "method": "auto", "status": "solved", "time_limit": 60.0, "length": 5,
               "line": ["m"] * 5}
     out.write_text(json.dumps(record) + "\n")

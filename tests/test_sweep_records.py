@@ -274,8 +274,12 @@ def test_the_lengths_table_counts_undecided_deals_in_a_column_of_their_own(tmp_p
     (lambda r: r.update(method="bogus"), 'method "bogus" is not one of'),
     (lambda r: r.update(status="unsolvable", length=None), "line holds moves (status unsolvable"),
     (lambda r: r.update(status="unknown", length=None, best_length=None), "best_length null is not the"),
+    (lambda r: r.update(challenge=5), "challenge 5 is not a name"),
+    (lambda r: r.update(challenge=["x"]), 'challenge ["x"] is not a name'),
+    (lambda r: r.update(game=5), "game 5 is not one of strato"),
 ], ids=["no-puzzle", "limit-text", "limit-negative", "length-huge", "length-5000", "length-not-the-line",
-        "method", "unsolvable-with-line", "unknown-line-without-best"])
+        "method", "unsolvable-with-line", "unknown-line-without-best", "challenge-number", "challenge-list",
+        "game-number"])
 def test_report_refuses_a_record_edited_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Any,
                                                 fragment: str) -> None:
     """Fields a report prints or draws as they are: a missing puzzle or a text time limit crashed it (exit
