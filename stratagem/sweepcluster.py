@@ -101,25 +101,31 @@ def _check_greeting(scheduler: str, timeout: float) -> None:
     host, _, port = (rest if sep else scheduler).rpartition(":")
     host = host.strip("[]")
     deadline = time.monotonic() + timeout
+
+    def receive(conn: socket.socket, count: int) -> bytes:
+        got = b""
+        while len(got) < count:
+            conn.settimeout(max(0.01, deadline - time.monotonic()))
+            data = conn.recv(min(count - len(got), 1 << 16))
+            if not data:
+                raise BadInput(scheduler, "--scheduler", "not a Dask scheduler: it closed the connection "
+                               "without a whole greeting")
+            got += data
+        return got
+
     try:
         with socket.create_connection((host, int(port)), timeout=timeout) as conn:
-            greeting = b""
-            while len(greeting) < 8:
-                conn.settimeout(max(0.01, deadline - time.monotonic()))
-                data = conn.recv(8 - len(greeting))
-                if not data:
-                    raise BadInput(scheduler, "--scheduler", "not a Dask scheduler: it closed the connection "
-                                   "without a word")
-                greeting += data
+            (length,) = struct.unpack("<Q", receive(conn, 8))
+            if not 0 < length <= MAX_GREETING:
+                raise BadInput(scheduler, "--scheduler", "not a Dask scheduler: its first bytes are not a Dask "
+                               "greeting")
+            receive(conn, length)  # the whole greeting, within the same time (a stall after its length too)
     except TimeoutError:
         raise BadInput(scheduler, "--scheduler", f"no Dask scheduler answered within {timeout:g} s (a scheduler "
                        "greets a client first; is this its dashboard's or another server's port?)") from None
     except (OSError, ValueError) as exc:
         problem = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise BadInput(scheduler, "--scheduler", f"cannot reach the Dask scheduler: {problem}") from None
-    (length,) = struct.unpack("<Q", greeting)
-    if not 0 < length <= MAX_GREETING:
-        raise BadInput(scheduler, "--scheduler", "not a Dask scheduler: its first bytes are not a Dask greeting")
 
 
 def _ignore_sigint() -> None:

@@ -297,8 +297,9 @@ def test_report_refuses_a_record_edited_by_hand(tmp_path: Path, capsys: pytest.C
 @pytest.mark.parametrize(("reply", "fragment"), [
     (None, "no Dask scheduler answered within 1 s"),
     (b"HTTP/1.1 400 Bad Request\r\n\r\n", "its first bytes are not a Dask greeting"),
-    (b"", "closed the connection without a word"),
-], ids=["silent", "http", "closes"])
+    (b"", "closed the connection without a whole greeting"),
+    (b"\x40" + bytes(7), "no Dask scheduler answered within 1 s"),  # a greeting's length, then silence
+], ids=["silent", "http", "closes", "stalls"])
 def test_a_server_that_is_not_a_dask_scheduler_is_refused_within_the_timeout(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], reply: bytes | None, fragment: str) -> None:
     """``--scheduler`` at a port where something else listens: a silent server (a dashboard's HTTP port)
@@ -321,8 +322,9 @@ def test_a_server_that_is_not_a_dask_scheduler_is_refused_within_the_timeout(
                 conn, _ = server.accept()
             except OSError:
                 return
-            if reply is None:
-                held.append(conn)  # says nothing, keeps the connection open
+            if reply is None or reply.startswith(b"\x40"):
+                conn.sendall(reply or b"")
+                held.append(conn)  # says nothing (more), keeps the connection open
             else:
                 conn.sendall(reply)
                 conn.close()
