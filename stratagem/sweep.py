@@ -213,7 +213,8 @@ def _check_position_method(position: Any, method: str) -> None:
     try:
         resolve_method(position, method)
     except BadInput as exc:
-        raise BadInput(position.source, "--method", f"{method}: {exc.problem}") from None
+        problem = exc.problem if exc.problem.startswith(method) else f"{method}: {exc.problem}"
+        raise BadInput(position.source, "--method", problem) from None
 
 
 def run_task(task: AnyTask) -> dict[str, Any]:

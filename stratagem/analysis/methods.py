@@ -70,12 +70,6 @@ def choose_method(method: str, position: Position, as_player: int | None) -> str
         if game.num_players == 1:  # a solo position: the search over one player's choices
             return "maxn"
         return "paranoid" if game.num_players > 2 else "alphabeta"
-    if method in ("alphabeta", "expecti") and game.num_players == 1:
-        raise BadInput(position.source, "method", f"{method} is for two players; a one-player position is "
-                       "searched exhaustively by maxn (the auto method)")
-    if method == "expecti" and game.num_players > 2:
-        raise BadInput(position.source, "method", f"expecti is for two players; with {game.num_players} use "
-                       "paranoid or maxn")
     if method in EXACT and simultaneous:
         raise BadInput(position.source, "method", f"{position.game_name} has simultaneous moves; use lp or duct")
     if method in ("lp", "duct") and not simultaneous:
@@ -83,6 +77,12 @@ def choose_method(method: str, position: Position, as_player: int | None) -> str
                        f"{position.game_name} is played in turns")
     if method in ("pimc", "ismcts") and not isinstance(game, HiddenInformation):
         raise BadInput(position.source, "method", f"{position.game_name} has no hidden information to sample")
+    if method in ("alphabeta", "expecti") and game.num_players == 1:
+        raise BadInput(position.source, "method", f"{method} is for two players; a one-player position is "
+                       "searched exhaustively by maxn (the auto method)")
+    if method == "expecti" and game.num_players > 2:
+        raise BadInput(position.source, "method", f"expecti is for two players; with {game.num_players} use "
+                       "paranoid or maxn")
     if method == "alphabeta" and game.num_players > 2:
         return "paranoid"
     return method

@@ -491,15 +491,22 @@ class AgentWrapper:
 
 
 def canonical_agent_spec(text: str) -> str:
-    """``text`` with its parameters in key order (a repeated key: its last value, the one
-    :func:`parse_agent_spec` keeps): one agent written two ways, ``belief:samples=8:nodes=1000`` and
-    ``belief:nodes=1000:samples=8``, has one canonical spec."""
+    """``text`` with its parameters in key order and each value as read (a repeated key: its last value,
+    the one :func:`parse_agent_spec` keeps): one agent written several ways, ``belief:samples=8:nodes=1000``,
+    ``belief:nodes=1000:samples=8`` and ``belief:samples=08:nodes=1000``, has one canonical spec."""
     name, *parts = text.strip().split(":")
-    last: dict[str, str] = {}
+    last: dict[str, Any] = {}
     for part in parts:
         key, _, value = part.partition("=")
-        last[key.strip()] = value.strip()
-    return ":".join([name.strip(), *(f"{key}={last[key]}" for key in sorted(last))])
+        last[key.strip()] = _value(value.strip())
+    return ":".join([name.strip(), *(f"{key}={_spelt(last[key])}" for key in sorted(last))])
+
+
+def _spelt(value: Any) -> str:
+    """A parameter's value as :func:`_value` reads it back (``true``, ``none``, ``8``, ``0.5``, text)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
 
 
 def _check_size(text: str, key: str, value: Any) -> None:
