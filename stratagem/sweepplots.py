@@ -129,7 +129,9 @@ def png_plots(report: PlottedReport) -> dict[str, bytes]:
             if j == 0:
                 ax.set_ylabel("seconds per deal", fontsize=7)
             ax.tick_params(labelsize=7)
-    fig.suptitle("Time per deal (log scale; a deal a limit stopped sits at its line)", fontsize=9)
+    title = "Time per deal (log scale; a deal a limit stopped sits at its line)"
+    # one panel is 3.8 inches wide: the title in two lines there, or it is cut at both edges
+    fig.suptitle(title if len(players) > 1 else title.replace(" (", "\n("), fontsize=9)
     fig.tight_layout()
     figures["seconds.png"] = png(fig)
     return figures

@@ -153,8 +153,9 @@ class SweepReport:
                 first = group[0]
                 answers = "; ".join(f"{r['status']} {r.get('length')} by {r.get('solved_by')}" for r in group)
                 lines.append(f"- {first['challenge']}, {first['players']} player(s), seed {first['seed']}: {answers}")
-        lines += ["", "## Optimal lengths", "", "Deals by proven optimal length (turns); *undecided*: no optimal "
-                  "length proven (the time limit stopped the solver), so each row adds up to the deals above.", ""]
+        lines += ["", "## Optimal lengths", "", "Deals by proven optimal length (turns), of every method; *undecided*: "
+                  "no optimal length proven (the time limit stopped the solver). Deals proven unsolvable have no "
+                  "length and are in neither.", ""]
         panels = self.length_panels()
         every = sorted({n for counts, _ in panels.values() for n in counts})
         if panels:

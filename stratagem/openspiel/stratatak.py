@@ -8,7 +8,8 @@ are hidden); zero-sum (+1 / -1 for a win, 0 when the battle limit stops the game
 Parameters: the engine's options, ``star_mode`` (``wildcard`` or ``addon``), ``max_count``, ``copies``,
 ``stars``, ``hand_size``, and ``battle_limit``. The rules allow endless play (cards cycle through
 reshuffles), and OpenSpiel needs a bound on the game's length, so the adapter's default is
-``battle_limit = 40``: a game undecided after 40 battles stops as a draw. 0 is refused here.
+``battle_limit = 40``: a game undecided after 40 battles stops with returns 0 to both (OpenSpiel can
+only score that as a draw; the project's analysis reads it as undecided, never a draw). 0 is refused here.
 
 Actions: every legal play that a hand of ``hand_size`` cards can make from the deck (Singles, Runs and
 Sets, Stars as the star mode allows), in the engine's play order (fewer cards first, then by the sorted

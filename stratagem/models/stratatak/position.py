@@ -19,7 +19,7 @@ Position notation, five fields separated by spaces, and a sixth when an analysis
 - ``TABLE``: the attack waiting for the defence (``-`` when none).
 - ``TURN``: ``A1`` player 1 attacks; ``D2`` player 2 defends against the attack on the table (player 1
   attacked); ``C1`` player 1, the new attacker, is drawing a card of unknown order (a chance node);
-  ``W1`` player 1 has won; ``X1`` the battle limit stopped the game undecided (a draw), player 1 to
+  ``W1`` player 1 has won; ``X1`` the battle limit stopped the game undecided (scored 0, not a draw), player 1 to
   attack next; ``S1`` a fresh game is being dealt, card by card from a pile of unknown order (chance),
   player 1 attacks first.
 - ``bN`` (only with the ``battle_limit`` option): N more battles may be fought before the game stops

@@ -96,7 +96,7 @@ def check_position(state: State, options: Options) -> str | None:
     if state.phase != OVER and state.winner != NO_WINNER:
         return "a game in progress has no winner"
     if state.left != UNLIMITED and (not options.battle_limit or state.left > options.battle_limit):
-        # The count is where a game stops undecided (turn X, a draw): it comes from the option alone,
+        # The count is where a game stops undecided (turn X, scored 0): it comes from the option alone,
         # counting down from it, so a position cannot carry one of its own.
         if not options.battle_limit:
             return f"b{state.left}: battles are counted only under the battle_limit option, and it is off"
@@ -237,7 +237,7 @@ class StratatakGame:
         return state.phase in (OVER, STOPPED)
 
     def returns(self, state: State) -> tuple[float, ...]:
-        if state.phase != OVER:  # play goes on, or stopped undecided at the battle limit: a draw
+        if state.phase != OVER:  # play goes on, or stopped undecided at the battle limit: scored 0
             return (0, 0)
         return (1, -1) if state.winner == 0 else (-1, 1)  # ints: exact values in the solvers
 
@@ -386,7 +386,7 @@ class StratatakGame:
         after = state._replace(discard=discard, table=(), attacker=loser, left=left)
         if not state.hands[winner]:
             return after._replace(phase=OVER, winner=winner)
-        if left == 0:  # the analysis horizon: undecided, a draw (the loser does not draw cards)
+        if left == 0:  # the analysis horizon: undecided, scored 0 (the loser does not draw cards)
             return after._replace(phase=STOPPED)
         return self._refill(after._replace(phase=ATTACK))
 
