@@ -29,16 +29,29 @@ and cloning costs one small object whatever the size of the engine's caches.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import pyspiel
 
+from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 
 #: What a parameter of an OpenSpiel game may hold.
 Param = int | bool | str | float
+
+_Built = TypeVar("_Built")
+
+
+def checked(name: str, build: Callable[[], _Built]) -> _Built:
+    """What ``build`` makes of a game's parameters, checked as a record's setup is (the rules' own refusals
+    and the input limits of docs/formats.md section 11): its refusal a ValueError naming the parameter, so
+    that ``stars=10000`` is refused at once instead of building a deck for minutes."""
+    try:
+        return build()
+    except BadInput as exc:
+        raise ValueError(f"{name}: {exc.place.removeprefix('setup.')}: {exc.problem}") from None
 
 
 class Engine:
@@ -152,10 +165,22 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         outcomes = engine.game.chance_outcomes(self._shared.state)
         return sorted((engine.chance_action(m), float(p)) for m, p in outcomes)
 
+    def _numbered(self, action: int, chance: bool) -> int:
+        """``action`` if it is one of the game's numbers (of chance outcomes with ``chance``), else ValueError:
+        the engines' numberings index tuples, where -1 would name the last move instead of none."""
+        engine = self._shared.engine
+        top = engine.max_chance_outcomes if chance else engine.num_actions
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < top:
+            kind = "a chance outcome" if chance else "an action"
+            raise ValueError(f"{action!r} is not {kind} of {engine.game.name} (0 to {top - 1})")
+        return action
+
     def _apply_action(self, action: int) -> None:
         shared = self._shared
         engine, state = shared.engine, shared.state
-        if engine.game.to_move(state) == CHANCE:
+        chance = engine.game.to_move(state) == CHANCE
+        action = self._numbered(action, chance)
+        if chance:
             outcome = engine.chance_move(action)
             view = (engine.chance_text(action), engine.seen_by(state, outcome))
             after = engine.game.apply(state, outcome)
@@ -168,15 +193,19 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def _apply_actions(self, actions: Sequence[int]) -> None:
         shared = self._shared
         engine = shared.engine
-        joint = tuple(engine.move(a) for a in actions)
+        joint = tuple(engine.move(self._numbered(a, False)) for a in actions)
+        for player, move in enumerate(joint):  # a number of the wrong kind here (a swap for a card) is refused
+            if move not in engine.game.player_moves(shared.state, player):
+                raise ValueError(f"action {actions[player]} ({engine.action_text(player, actions[player])}) is not "
+                                 f"one of player {player + 1}'s moves here")
         views = tuple((engine.action_text(p, a), None) for p, a in enumerate(actions))
         after = engine.game.apply(shared.state, joint)
         self._shared = _Shared(engine, after, (*shared.views, *views))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return self.engine.chance_text(action)
-        return self.engine.action_text(player, action)
+            return self.engine.chance_text(self._numbered(action, True))
+        return self.engine.action_text(player, self._numbered(action, False))
 
     def is_terminal(self) -> bool:
         return bool(self.engine.game.is_terminal(self._shared.state))

@@ -34,8 +34,9 @@ from stratagem.core.errors import NotationError
 from stratagem.core.game import CHANCE
 from stratagem.models.cardclash.cards import ARMY, ARMY_SIZE, COLOURS, HAND_SIZE, MAX_PLAYERS, RANKS, sort_ranks
 from stratagem.models.cardclash.position import PASS, Move, State, format_move, format_state
+from stratagem.models.cardclash.puzzle import game_from_setup
 from stratagem.models.cardclash.rules import CardClashGame
-from stratagem.openspiel.adapter import Engine, Param, SpielGame, game_type, with_utility
+from stratagem.openspiel.adapter import Engine, Param, SpielGame, checked, game_type, with_utility
 
 PARAMETERS: dict[str, Param] = {"players": 2, "width": 6, "height": 6, "strategic": False}
 
@@ -257,8 +258,8 @@ class CardClashSpielGame(SpielGame):
     )
 
     def build(self, params: Mapping[str, Param]) -> Engine:
-        rules = CardClashGame(int(params["players"]), width=int(params["width"]), height=int(params["height"]),
-                              strategic=bool(params["strategic"]))
+        setup = {key: params[key] for key in ("players", "width", "height", "strategic")}
+        rules = checked("stratagem_cardclash", lambda: game_from_setup(setup, "stratagem_cardclash"))
         return CardClashEngine(DealtCardClash(rules))
 
     def type_for(self, engine: Engine) -> pyspiel.GameType:

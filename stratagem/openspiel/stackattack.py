@@ -35,6 +35,7 @@ from stratagem.models.stackattack.cards import (
 )
 from stratagem.models.stackattack.notation import BLOCK_ROW, DEAL, SHIELD_PLACE, SWAP, TAKE, Choice, format_move
 from stratagem.models.stackattack.position import State, format_cards
+from stratagem.models.stackattack.puzzle import MAX_CARDS
 from stratagem.models.stackattack.rules import Options, StackAttackGame
 from stratagem.openspiel.adapter import Engine, Param, SpielGame, game_type
 
@@ -126,6 +127,9 @@ class StackAttackSpielGame(SpielGame):
 
     def build(self, params: Mapping[str, Param]) -> Engine:
         cards = int(params["cards"])
+        if not 1 <= cards <= MAX_CARDS:
+            raise ValueError(f"stratagem_stackattack: cards: 1 to {MAX_CARDS} (docs/formats.md, Input limits), "
+                             f"not {cards}")
         kept = {a: tuple(n for n in DEFAULT_ACTIONS[a] if n <= cards) for a in ACTIONS}
         options = Options(
             actions=bool(params["actions"]),

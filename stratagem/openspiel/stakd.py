@@ -20,12 +20,12 @@ from collections.abc import Hashable, Mapping
 
 import pyspiel
 
-from stratagem.models.stakd.geometry import default_board, square_lattice
 from stratagem.models.stakd.notation import format_placement
-from stratagem.models.stakd.pieces import BASE, KIND_INDEX, KINDS, MAX_PLAYERS, player_set
+from stratagem.models.stakd.pieces import KINDS, MAX_PLAYERS, player_set
 from stratagem.models.stakd.position import Move
+from stratagem.models.stakd.puzzle import game_from_setup
 from stratagem.models.stakd.rules import StakdGame
-from stratagem.openspiel.adapter import Engine, Param, SpielGame, game_type, with_utility
+from stratagem.openspiel.adapter import Engine, Param, SpielGame, checked, game_type, with_utility
 
 PARAMETERS: dict[str, Param] = {"players": 2, "width": 0, "height": 0}
 
@@ -69,10 +69,8 @@ class StakdSpielGame(SpielGame):
     )
 
     def build(self, params: Mapping[str, Param]) -> Engine:
-        players = int(params["players"])
-        width, height = default_board(player_set(players)[KIND_INDEX[BASE]] * players)
-        geometry = square_lattice(int(params["width"]) or width, int(params["height"]) or height)
-        return StakdEngine(StakdGame(players, geometry))
+        setup = {"players": params["players"], **{key: params[key] for key in ("width", "height") if params[key]}}
+        return StakdEngine(checked("stratagem_stakd", lambda: game_from_setup(setup, "stratagem_stakd")))
 
     def type_for(self, engine: Engine) -> pyspiel.GameType:
         if engine.game.num_players == 2:

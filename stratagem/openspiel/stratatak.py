@@ -24,11 +24,12 @@ from collections.abc import Hashable, Mapping
 
 import pyspiel
 
-from stratagem.models.stratatak.cards import Options, deck, format_cards
+from stratagem.models.stratatak.cards import deck, format_cards
 from stratagem.models.stratatak.plays import legal_plays
 from stratagem.models.stratatak.position import DEAL, DRAW, State
+from stratagem.models.stratatak.puzzle import game_from_setup
 from stratagem.models.stratatak.rules import DRAW_MARK, StratatakGame
-from stratagem.openspiel.adapter import Engine, Param, SpielGame, game_type
+from stratagem.openspiel.adapter import Engine, Param, SpielGame, checked, game_type
 
 PARAMETERS: dict[str, Param] = {
     "star_mode": "wildcard",
@@ -106,15 +107,9 @@ class StratatakSpielGame(SpielGame):
     def build(self, params: Mapping[str, Param]) -> Engine:
         if int(params["battle_limit"]) < 1:
             raise ValueError("stratagem_stratatak needs battle_limit >= 1: OpenSpiel games have a bounded length")
-        options = Options(
-            star_mode=str(params["star_mode"]),
-            max_count=int(params["max_count"]),
-            copies=int(params["copies"]),
-            stars=int(params["stars"]),
-            hand_size=int(params["hand_size"]),
-            battle_limit=int(params["battle_limit"]),
-        )
-        return StratatakEngine(StratatakGame(options))
+        setup = {key: params[key] for key in ("star_mode", "max_count", "copies", "stars", "hand_size",
+                                              "battle_limit")}
+        return StratatakEngine(checked("stratagem_stratatak", lambda: game_from_setup(setup, "stratagem_stratatak")))
 
     def info(self, engine: Engine, params: Mapping[str, Param]) -> pyspiel.GameInfo:
         assert isinstance(engine, StratatakEngine)

@@ -188,8 +188,11 @@ def _open_game(params: Mapping[str, Param]) -> StratoGame:
     players = int(params["players"])
     if players not in HAND_SIZE:
         raise ValueError(f"Strato is played by 1 to 4 players, not {players}")
+    seed = int(params["seed"])
+    if seed < 0:  # seeded_deal would deal seed 5's game for -5, as it once did for the CLI's --deal -5
+        raise ValueError(f"seed {seed} is not a deal's seed (a whole number from 0)")
     options = Options(bool(params["strict_effect"]), bool(params["wind_crosses_tornado"]))
-    return StratoGame(CHALLENGE_0, options, seeded_deal(CHALLENGE_0, int(params["seed"]), players))
+    return StratoGame(CHALLENGE_0, options, seeded_deal(CHALLENGE_0, seed, players))
 
 
 def _refuse_unused(params: Mapping[str, Param], puzzle: str, position: str) -> None:

@@ -288,3 +288,50 @@ def test_strato_starts_from_a_position_of_the_challenge() -> None:
     assert str(builtin.new_initial_state()) == "RRWR(RW)WWRW RRR WRR 1 -"
     with pytest.raises(Exception, match="hand size"):
         pyspiel.load_game("stratagem_strato", {"position": "RRWR(RW)WWRW RRRW WWR 1 -"})
+
+
+@pytest.mark.parametrize(("name", "action"), [("stratagem_stakd", -1175), ("stratagem_stakd", 1310),
+                                              ("stratagem_cardclash", -2), ("stratagem_stratatak", -2),
+                                              ("stratagem_stratatak", 28)])
+def test_a_number_that_names_no_action_is_refused(name: str, action: int) -> None:
+    """Negative numbers once indexed the numbering from its end (STAKD played a placement for -1175, Card
+    Clash and Stratatak dealt a card for -2) and numbers past the end failed with a bare IndexError."""
+    state = pyspiel.load_game(name).new_initial_state()
+    with pytest.raises(ValueError, match=f"{action} is not an? "):
+        state.apply_action(action)
+    with pytest.raises(ValueError, match=f"{action} is not an? "):
+        state.action_to_string(state.current_player(), action)
+    assert state.history() == []
+
+
+def test_a_simultaneous_action_of_the_wrong_kind_is_refused() -> None:
+    """Stack Attack: a swap's number or a row's where a card is chosen failed with a TypeError deep in the
+    engine; it is now refused naming the action and the player."""
+    state = pyspiel.load_game("stratagem_stackattack").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    first = state.legal_actions(0)[0]
+    with pytest.raises(ValueError, match="is not one of player 2's moves here"):
+        state.apply_actions([first, 64])
+    with pytest.raises(ValueError, match="is not one of player 1's moves here"):
+        state.apply_actions([128, state.legal_actions(1)[0]])
+
+
+@pytest.mark.parametrize(("spec", "fragment"), [
+    ("stratagem_stratatak(stars=10000)", "stars: at most 99"),
+    ("stratagem_stratatak(copies=1000)", "copies: at most 16"),
+    ("stratagem_stakd(width=1000,height=1000)", "width 5 to 64"),
+    ("stratagem_cardclash(width=10000,height=10000)", "width: at most 102"),
+    ("stratagem_stackattack(cards=1000000)", "cards: 1 to 1000"),
+])
+def test_parameters_past_the_input_limits_are_refused_at_once(spec: str, fragment: str) -> None:
+    """The records' input limits hold for the adapters' parameters: stars=10000 built its deck for minutes,
+    a 1000x1000 STAKD lattice did not load within two."""
+    with pytest.raises(ValueError, match=fragment):
+        pyspiel.load_game(spec)
+
+
+def test_a_negative_seed_is_refused() -> None:
+    """seed=-5 dealt seed 5's game under another name (the CLI refuses --deal -5 the same way)."""
+    with pytest.raises(ValueError, match="seed -5 is not a deal's seed"):
+        pyspiel.load_game("stratagem_strato", {"seed": -5, "information": "open"})
