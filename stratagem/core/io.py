@@ -11,6 +11,7 @@ one line naming the file, the place and the limit, never with a Python error fro
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -19,7 +20,7 @@ import signal
 import stat
 import tempfile
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -309,6 +310,20 @@ def file_mode() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return 0o666 & ~mask
+
+
+def check_not_an_input(path: str, inputs: Sequence[str], option: str) -> None:
+    """Refuse an output path that is one of the command's input files (by name or as the same file through
+    another name or a link): writing it would replace what the command reads, before anyone can compare."""
+    target = Path(path)
+    for given in inputs:
+        source = Path(given)
+        same = target.resolve() == source.resolve()
+        if not same and target.exists() and source.exists():
+            with contextlib.suppress(OSError):
+                same = os.path.samefile(target, source)
+        if same:
+            raise BadInput(path, option, f"is the input file {given}; give another file")
 
 
 def check_writable(path: str, option: str, appends: bool = False) -> None:

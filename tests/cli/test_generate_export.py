@@ -77,3 +77,28 @@ def test_export_pddl_writes_domain_and_problem(cli, tmp_path: Path) -> None:
 def test_export_pddl_needs_out_and_dimacs_needs_a_horizon(cli) -> None:
     assert cli("export", CHALLENGE_0, "--format", "pddl").code == 2
     assert cli("export", CHALLENGE_0).code == 2
+
+
+def test_an_output_that_is_the_input_is_refused_before_any_work(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``export ch0.toml --out ch0.toml`` replaced the puzzle by DIMACS, and ``generate`` a hand-written
+    deals file by the generated one; by its name, another spelling of it or a link, it is refused now."""
+    puzzle = tmp_path / "ch0.toml"
+    text = (PUZZLES / "challenge-0.toml").read_text()
+    puzzle.write_text(text)
+    (tmp_path / "link.toml").symlink_to(puzzle)
+    for out in (str(puzzle), str(tmp_path / "." / "ch0.toml"), str(tmp_path / "link.toml")):
+        refused = cli("export", str(puzzle), "--horizon", "3", "--out", out)
+        assert refused.code == 2 and "is the input file" in refused.err, refused.err
+        refused = cli("generate", "strato", "--challenge", str(puzzle), "--count", "1", "--out", out)
+        assert refused.code == 2 and "is the input file" in refused.err, refused.err
+    assert puzzle.read_text() == text
+
+
+def test_show_of_a_record_refuses_deal_and_players(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A record holds its own start: ``--deal`` and ``--players`` were ignored without a word."""
+    record = tmp_path / "tiny.json"
+    assert cli("check", str(PUZZLES.parent / "stakd" / "solo-1-tiny.toml"), "--proof", str(record),
+               "--quiet").code == 0
+    refused = cli("show", str(record), "--deal", "nope", "--players", "3")
+    assert refused.code == 2 and "a record holds its own start" in refused.err
+    assert cli("show", str(record)).code == 0
