@@ -467,11 +467,12 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
             if valued > low:
                 low, lower_from = valued, "guided policy"
     if low < high and probe_stopped and unfinished is None and seconds is not None:
-        # Every pass of the policy finished with time to spare (its last cut is the whole policy): the
-        # probe, stopped at its share, goes on from what it kept with the rest (less the writing of the
-        # tables kept), so a deal it settles in a second is not left undecided under a 5-s limit.
-        kept_now = solver.kernel.stats()[0] + policy_states
-        rest = (left() or 0.0) - (reserve(kept_now) if reserve is not None else 0.0)
+        # The policy's passes ended with time to spare and none stopped (the whole policy valued, or a pass
+        # drained): the probe, stopped at its share, goes on from what it kept with the rest (less the writing of the
+        # table), so a deal it settles in a second is not left undecided under a 5-s limit. The reserve is
+        # the policy's table's: a stopped probe adds few rows to it (challenge 1's solo-3 at 4 s: 266,186
+        # probe states, 1,034 rows beside the policy's 21,806), and a finished one makes it a small table.
+        rest = (left() or 0.0) - (reserve(policy_states) if reserve is not None else 0.0)
         if rest > 0.0:
             steps.append(f"the policy's passes finished early: the probe goes on for {rest:.1f} s")
             found_low, found_high, _ = search(rest, 1.0)
