@@ -183,3 +183,14 @@ def test_engine_check_position_accepts_any_moment_of_play_that_check_setup_refus
         check_position(CHALLENGES["challenge-0"], parse_state("WRRW(RW)WRWR RRR RRR 1 R"))
     with pytest.raises(DealError, match="row 1 has tornadoes FW, the challenge names RW"):
         check_position(CHALLENGES["challenge-0"], parse_state("WRRW(FW)WRWR RW RR 1 R"))
+
+
+def test_engine_a_last_weather_not_in_play_is_refused() -> None:
+    """Ruling: a Cloud "resolves as the weather of the last card played in the game". A position whose last
+    weather is not in the challenge (Storm in a rain-wind game) was accepted, and its Cloud offered Storm's
+    swaps that no game of the challenge can make."""
+    from stratagem.models.strato.rules.deal import check_position
+
+    check_position(CHALLENGES["challenge-0"], parse_state("WRRW(RW)WRWR RW RR 1 W"))
+    with pytest.raises(DealError, match="the last weather played, T, is not a weather in play"):
+        check_position(CHALLENGES["challenge-0"], parse_state("WRRW(RW)WRWR RW RR 1 T"))

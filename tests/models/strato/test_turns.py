@@ -151,6 +151,16 @@ def test_ruling_end_of_turn_limit_exceeded_is_lost_even_if_the_goal_is_also_met(
     assert challenge.victory(after.rows)
 
 
+def test_seed_a_card_may_go_onto_a_half_row_at_its_limit_if_the_turn_ends_within_it() -> None:
+    """Defeat A counts "at the end of a player's turn": a card may be played onto a half-row already at
+    its limit when its action brings the half-row back within it (the Sun discards one), and the same
+    play that leaves it over the limit loses."""
+    challenge = make_challenge(limit=4, left="RRRR", right="WWWW")
+    g, s = game("SRSR(RS)S S RS 1 -", challenge)
+    assert format_state(apply_text(g, s, "S1L:1L1")) == "SSRS(RS)S R S 1 S"
+    assert format_state(apply_text(g, s, "S1L:1R1")).endswith(" lost")
+
+
 def test_seed_end_of_turn_victory_within_the_limit() -> None:
     challenge = make_challenge(limit=4, left="RRRR", right="WWWW")
     g, s = game("RRRR(RW)WWW W WW 1 -", challenge)
@@ -253,6 +263,10 @@ def test_engine_player_with_cards_but_no_legal_play_loses_under_strict_effect() 
     assert g.legal_moves(s) == [] and g.is_terminal(s) and g.returns(s) == (-1.0,)
     g, s = game("FS(RW)TC FFF - 1 -")
     assert not g.is_terminal(s)
+    # with cards left in the pile too: neither the hand nor a Redraw (whose card, known to the solver,
+    # changes nothing either) can be played, so the player can no longer play
+    g, s = game("(RW) W R 1 -", strict_effect=True)
+    assert g.legal_moves(s) == [] and g.is_terminal(s) and g.returns(s) == (-1.0,)
 
 
 # --- illegal moves ----------------------------------------------------------------------------------------

@@ -140,6 +140,8 @@ def _check_contents(challenge: Challenge, state: State) -> None:
     for p, hand in enumerate(state.hands, start=1):
         if len(hand) > size:
             raise DealError(f"player {p} holds {len(hand)} cards; the hand size is {size}")
+    if state.last and state.last not in challenge.weathers:  # a Cloud would act as a weather not in play
+        raise DealError(f"the last weather played, {state.last}, is not a weather in play ({challenge.weathers})")
 
 
 def check_setup(challenge: Challenge, state: State) -> None:
