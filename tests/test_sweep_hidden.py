@@ -300,6 +300,7 @@ def test_one_agent_written_two_ways_is_one_agent(tmp_path: Path, capsys: pytest.
     assert canonical_agent_spec(" belief:samples=8:nodes=1000") == "belief:nodes=1000:samples=8"
     assert canonical_agent_spec("mcts:a=1:a=2") == "mcts:a=2"
     assert canonical_agent_spec("belief:samples=08:nodes=1000") == "belief:nodes=1000:samples=8"  # value as read
+    assert canonical_agent_spec("ismcts:time_limit=5.0") == canonical_agent_spec("ismcts:time_limit=5")
     one, other = "belief:samples=8:nodes=1000", "belief:nodes=1000:samples=8"
     assert [t.agent for t in plan_hidden([CHALLENGE_0], [0], [2], [one, other], shuffles=1)] == [one]
     assert [t.agent for t in plan_hidden([CHALLENGE_0], [0], [2], [other], shuffles=1, known=[one])] == [one]

@@ -34,7 +34,7 @@ from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import Deadline
-from stratagem.core.io import MAX_PARAMETER, check_writable, dumps_record, write_atomic
+from stratagem.core.io import MAX_PARAMETER, check_outputs, dumps_record, write_atomic
 from stratagem.core.provenance import provenance
 from stratagem.engines import ENGINES
 from stratagem.loading import load_position
@@ -86,10 +86,7 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
     (simultaneous moves, exact certificates). Estimates: mcts (open), ismcts and pimc (--as), duct.
     Open analysis (every card known) is the default and is said so.
     """
-    if proof_file is not None:
-        check_writable(proof_file, "--proof")
-    if html_path is not None:
-        check_writable(html_path, "--html")
+    check_outputs([(proof_file, "--proof"), (html_path, "--html")], [position])
     if rank is None:
         rank = proof_file is None
     with as_options(OPTIONS):

@@ -32,7 +32,7 @@ from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
-from stratagem.core.io import check_writable
+from stratagem.core.io import check_outputs
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
 
 
@@ -57,10 +57,7 @@ def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | No
     Exit 0 solvable, 1 not solvable (established), 2 bad input, 3 unknown (the time limit stopped it;
     with --proof nothing is written).
     """
-    if proof_path is not None:
-        check_writable(proof_path, "--proof")
-    if html_path is not None:
-        check_writable(html_path, "--html")
+    check_outputs([(proof_path, "--proof"), (html_path, "--html")], [puzzle])
     answer = check_puzzle(puzzle, deal_key, method, time_limit, players=players,
                           progress=terminal_progress(enabled=not (as_json or quiet)))
     if isinstance(answer, SoloCheck):

@@ -12,6 +12,7 @@ atomic writes remove their temporary files, and :func:`run` prints one line and 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -102,9 +103,16 @@ def cli() -> None:
     """The command group; each command lives in its own module."""
 
 
+def say(message: str) -> None:
+    """One line on stderr, or nothing when stderr cannot be written (a full disk, closed): the exit code
+    still says what happened, where a failed write would have turned it into 1, a checked "no"."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        click.echo(message, err=True)
+
+
 def fail(message: str) -> int:
     """Print one line on stderr; the exit code for bad input."""
-    click.echo(message, err=True)
+    say(message)
     return BAD_INPUT
 
 
@@ -162,10 +170,10 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     except click.exceptions.Abort:
         return fail("stratagem: aborted")
     except KeyboardInterrupt:
-        click.echo("stratagem: interrupted", err=True)
+        say("stratagem: interrupted")
         return INTERRUPTED
     except Terminated:
-        click.echo("stratagem: terminated", err=True)
+        say("stratagem: terminated")
         return TERMINATED
     except BrokenPipeError:
         _silence_stdout()
@@ -174,7 +182,7 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
         if exc.errno not in WRITE_FAILURES:
             return _internal_error(exc)
         _silence_stdout()  # what is left in stdout's buffer would fail again at exit, with a traceback
-        click.echo(f"stratagem: cannot write the output: {exc.strerror or exc}", err=True)
+        say(f"stratagem: cannot write the output: {exc.strerror or exc}")
         return CANNOT_WRITE
     except Exception as exc:
         return _internal_error(exc)
@@ -182,15 +190,15 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
 
 
 #: The errors of a write that failed for want of room or of a working device (not a bug, not the input).
-WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG)
+WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EBADF)
 
 
 def _internal_error(exc: Exception) -> int:
     """A bug: one line naming the exception (``STRATAGEM_TRACEBACK=1`` lets it through instead)."""
     if os.environ.get("STRATAGEM_TRACEBACK"):
         raise exc
-    click.echo(f"stratagem: internal error: {type(exc).__name__}: {one_line(str(exc))} "
-               "(a bug; STRATAGEM_TRACEBACK=1 shows where)", err=True)
+    say(f"stratagem: internal error: {type(exc).__name__}: {one_line(str(exc))} "
+        "(a bug; STRATAGEM_TRACEBACK=1 shows where)")
     return INTERNAL_ERROR
 
 
@@ -227,9 +235,9 @@ def main() -> None:
     try:
         code = run(from_process_start=True)
     except KeyboardInterrupt:  # the signal came after run() had finished, before the exit
-        click.echo("stratagem: interrupted", err=True)
+        say("stratagem: interrupted")
         code = INTERRUPTED
     except Terminated:
-        click.echo("stratagem: terminated", err=True)
+        say("stratagem: terminated")
         code = TERMINATED
     sys.exit(code)

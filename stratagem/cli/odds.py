@@ -28,7 +28,7 @@ from stratagem.cli.progress import terminal_progress
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
-from stratagem.core.io import check_writable, dumps_record
+from stratagem.core.io import check_outputs, dumps_record
 from stratagem.loading import StratoDeal, load
 
 
@@ -74,10 +74,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
                                "value table), not both")
     if table_path is not None and given("rank"):
         raise click.UsageError("--rank and --no-rank are for the plain search: --table values the start only")
-    if proof_path is not None:
-        check_writable(proof_path, "--proof")
-    if table_path is not None:
-        check_writable(table_path, "--table")
+    check_outputs([(proof_path, "--proof"), (table_path, "--table")], [puzzle])
     if position is not None and deal_key is not None:
         raise click.UsageError("give --deal or --position, not both")
     if position is not None:

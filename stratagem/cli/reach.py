@@ -37,7 +37,7 @@ from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
-from stratagem.core.io import check_writable, dumps_record
+from stratagem.core.io import check_outputs, dumps_record
 from stratagem.loading import load_strato
 from stratagem.models.strato.designer import StratoDesigner
 from stratagem.models.strato.rules.notation import format_move
@@ -123,7 +123,7 @@ def reach(
     if out_path is not None:
         if export_format is None:
             raise BadInput("<argument>", "--out", "needs --export graphml|dot to say what to write")
-        check_writable(out_path, "--out")
+        check_outputs([(out_path, "--out")], [puzzle])
 
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)

@@ -25,7 +25,7 @@ from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import check_writable
+from stratagem.core.io import check_outputs
 from stratagem.loading import game_of_file
 from stratagem.models.strato.solve import METHODS
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
@@ -70,10 +70,7 @@ def solve(
 
     Exit 0 solved, 1 proven unsolvable, 2 bad input, 3 unknown (a limit stopped it first).
     """
-    if proof_path is not None:
-        check_writable(proof_path, "--proof")
-    if html_path is not None:
-        check_writable(html_path, "--html")
+    check_outputs([(proof_path, "--proof"), (html_path, "--html")], [puzzle])
     if game_of_file(puzzle) == "stakd":
         if deal_key is not None or players is not None or max_nodes is not None:
             raise click.BadParameter("is for Strato puzzles", param_hint="--deal/--players/--max-nodes")

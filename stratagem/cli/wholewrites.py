@@ -6,6 +6,7 @@ Kept apart from :mod:`stratagem.cli.output` (which loads rich) so that the entry
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import sys
@@ -39,10 +40,25 @@ class _WholeWrites(io.RawIOBase):
         return done
 
 
+class _Closed(io.TextIOBase):
+    """Standard output when the process was started without one (``>&-``): writing fails as writing to a
+    closed descriptor does, so a command that prints is told, and one that prints nothing is not."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
 def write_stdout_whole() -> None:
     """Replace ``sys.stdout`` (the console script's, before any command prints) by the same text stream
-    over :class:`_WholeWrites`, so that a reader who stops in the middle of the output is noticed."""
+    over :class:`_WholeWrites`, so that a reader who stops in the middle of the output is noticed (or by
+    :class:`_Closed` when there is none)."""
     current = sys.stdout
+    if current is None:
+        sys.stdout = _Closed()
+        return
     try:
         fd = current.fileno()
     except (AttributeError, OSError, ValueError):  # not a real file (captured, replaced): leave it

@@ -312,18 +312,35 @@ def file_mode() -> int:
     return 0o666 & ~mask
 
 
+def _same_file(one: str, other: str) -> bool:
+    """Whether two paths name one file: by name, or through another spelling or a link."""
+    if Path(one).resolve() == Path(other).resolve():
+        return True
+    with contextlib.suppress(OSError):
+        return os.path.samefile(one, other)
+    return False
+
+
 def check_not_an_input(path: str, inputs: Sequence[str], option: str) -> None:
     """Refuse an output path that is one of the command's input files (by name or as the same file through
     another name or a link): writing it would replace what the command reads, before anyone can compare."""
-    target = Path(path)
     for given in inputs:
-        source = Path(given)
-        same = target.resolve() == source.resolve()
-        if not same and target.exists() and source.exists():
-            with contextlib.suppress(OSError):
-                same = os.path.samefile(target, source)
-        if same:
+        if _same_file(path, given):
             raise BadInput(path, option, f"is the input file {given}; give another file")
+
+
+def check_outputs(outputs: Sequence[tuple[str | None, str]], inputs: Sequence[str]) -> None:
+    """Refuse, before any work, each output (path, option) that cannot be written (:func:`check_writable`),
+    that is one of the ``inputs``, or that another output names too (a ``--proof`` and an ``--html`` of one
+    file: the page replaced the proof). ``None`` outputs are not asked for."""
+    for number, (path, option) in enumerate(outputs):
+        if path is None:
+            continue
+        check_not_an_input(path, inputs, option)
+        for other, other_option in outputs[:number]:
+            if other is not None and _same_file(path, other):
+                raise BadInput(path, option, f"is also the {other_option} file; give each its own")
+        check_writable(path, option)
 
 
 def check_writable(path: str, option: str, appends: bool = False) -> None:

@@ -31,6 +31,9 @@ from stratagem.models.stratatak.puzzle import game_from_setup
 from stratagem.models.stratatak.rules import DRAW_MARK, StratatakGame
 from stratagem.openspiel.adapter import Engine, Param, SpielGame, checked, game_type
 
+#: The largest ``max_count`` the OpenSpiel game takes (the records' limit, 99, is for the engine itself).
+MAX_SPIEL_COUNT = 16
+
 PARAMETERS: dict[str, Param] = {
     "star_mode": "wildcard",
     "max_count": 9,
@@ -105,6 +108,10 @@ class StratatakSpielGame(SpielGame):
     )
 
     def build(self, params: Mapping[str, Param]) -> Engine:
+        if int(params["max_count"]) > MAX_SPIEL_COUNT:
+            raise ValueError(f"stratagem_stratatak: max_count: at most {MAX_SPIEL_COUNT} here, not "
+                             f"{params['max_count']}: the action numbering lists every play a hand can make, which "
+                             "grows about threefold with every two counts (16: 5,187 plays in a second; 20 took 8 s)")
         if int(params["battle_limit"]) < 1:
             raise ValueError("stratagem_stratatak needs battle_limit >= 1: OpenSpiel games have a bounded length")
         setup = {key: params[key] for key in ("star_mode", "max_count", "copies", "stars", "hand_size",

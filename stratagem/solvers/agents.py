@@ -506,6 +506,8 @@ def _spelt(value: Any) -> str:
     """A parameter's value as :func:`_value` reads it back (``true``, ``none``, ``8``, ``0.5``, text)."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():  # time_limit=1.0 is time_limit=1
+        return str(int(value))
     return "none" if value is None else str(value)
 
 

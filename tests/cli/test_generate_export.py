@@ -102,3 +102,22 @@ def test_show_of_a_record_refuses_deal_and_players(cli, tmp_path: Path) -> None:
     refused = cli("show", str(record), "--deal", "nope", "--players", "3")
     assert refused.code == 2 and "a record holds its own start" in refused.err
     assert cli("show", str(record)).code == 0
+
+
+def test_every_command_refuses_to_write_over_its_input_or_one_file_twice(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """solve, check, analyze, odds and reach wrote their proof, page, table or graph over the puzzle they
+    read, and ``--proof x --html x`` replaced the proof by the page; all are refused before any work."""
+    puzzle = tmp_path / "c0.toml"
+    text = (PUZZLES / "challenge-0.toml").read_text()
+    puzzle.write_text(text)
+    position = tmp_path / "ls.toml"
+    position.write_text((PUZZLES.parent / "stratatak" / "lone-star.toml").read_text())
+    p = str(puzzle)
+    for args in (["solve", p, "--proof", p], ["solve", p, "--html", p], ["check", p, "--proof", p],
+                 ["odds", p, "--proof", p], ["odds", p, "--table", p], ["reach", p, "--export", "dot", "--out", p],
+                 ["analyze", str(position), "--proof", str(position)]):
+        refused = cli(*args)
+        assert refused.code == 2 and "is the input file" in refused.err, (args, refused.err)
+    twice = cli("solve", p, "--proof", str(tmp_path / "x.json"), "--html", str(tmp_path / "x.json"))
+    assert twice.code == 2 and "--html: is also the --proof file" in twice.err
+    assert puzzle.read_text() == text and not (tmp_path / "x.json").exists()

@@ -222,6 +222,24 @@ def test_a_full_disk_is_one_line_and_exit_74(tmp_path: Path, args: list[str]) ->
     assert done.stderr.strip().splitlines() == ["stratagem: cannot write the output: No space left on device"]
 
 
+def test_a_closed_stdout_is_exit_74_and_a_refusal_without_stderr_still_exit_2(tmp_path: Path) -> None:
+    """Started with stdout closed (``>&-``), a command that prints says so and exits 74 (it was an
+    internal error, exit 70); with stderr unwritable, a refusal still exits 2 (its failed write made it 1,
+    which reads as a checked "no")."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("STRATAGEM_TRACEBACK", None)
+    closed = subprocess.run([sys.executable, "-m", "stratagem", "show", str(LEVEL_2)], cwd=tmp_path, env=env,
+                            text=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60,
+                            preexec_fn=lambda: os.close(1))
+    assert closed.returncode == 74, closed.stderr
+    assert closed.stderr.strip() == "stratagem: cannot write the output: standard output is closed"
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            refused = subprocess.run([sys.executable, "-m", "stratagem", "show", str(tmp_path / "none.toml")],
+                                     cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=full, timeout=60)
+        assert refused.returncode == 2
+
+
 def test_stop_on_signal_calls_the_solvers_stop_when_a_signal_arrives() -> None:
     """The bridge for native solvers that hold the main thread (CP-SAT): a signal reaches ``stop``."""
     import threading

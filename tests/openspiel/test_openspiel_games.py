@@ -335,3 +335,11 @@ def test_a_negative_seed_is_refused() -> None:
     """seed=-5 dealt seed 5's game under another name (the CLI refuses --deal -5 the same way)."""
     with pytest.raises(ValueError, match="seed -5 is not a deal's seed"):
         pyspiel.load_game("stratagem_strato", {"seed": -5, "information": "open"})
+
+
+def test_a_max_count_the_action_numbering_cannot_hold_is_refused() -> None:
+    """max_count passed the records' limit (99) and then hung: the numbering lists every play of the deck
+    (20 took 8 s, 25 over a minute). 16 loads; 17 is refused at once."""
+    assert pyspiel.load_game("stratagem_stratatak(max_count=16)").num_distinct_actions() == 5187
+    with pytest.raises(ValueError, match="max_count: at most 16 here"):
+        pyspiel.load_game("stratagem_stratatak(max_count=17)")
