@@ -37,10 +37,10 @@ def show(file: str, deal_key: str | None, players: int | None, as_json: bool, qu
     from stratagem.cli.output import stdout
 
     out = stdout()
-    if file.endswith(".json"):
+    if file.lower().endswith(".json"):
         if deal_key is not None or players is not None:
-            raise BadInput(file, "--deal", "--deal and --players choose a deal of a Strato puzzle; a record "
-                           "holds its own start")
+            raise BadInput(file, "--deal" if deal_key is not None else "--players", "--deal and --players choose "
+                           "a deal of a Strato puzzle; a record holds its own start")
         line = _line_of(file)
         game, start = game_from_record(line.game, line.setup, line.start, file)
         result = replay(game, start, line.moves)

@@ -170,6 +170,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         the engines' numberings index tuples, where -1 would name the last move instead of none."""
         engine = self._shared.engine
         top = engine.max_chance_outcomes if chance else engine.num_actions
+        if chance and not top:
+            raise ValueError(f"{engine.game.name} has no chance outcomes")
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < top:
             kind = "a chance outcome" if chance else "an action"
             raise ValueError(f"{action!r} is not {kind} of {engine.game.name} (0 to {top - 1})")
@@ -193,6 +195,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def _apply_actions(self, actions: Sequence[int]) -> None:
         shared = self._shared
         engine = shared.engine
+        if len(actions) != engine.game.num_players:
+            raise ValueError(f"{len(actions)} actions for {engine.game.num_players} players: one each")
         joint = tuple(engine.move(self._numbered(a, False)) for a in actions)
         for player, move in enumerate(joint):  # a number of the wrong kind here (a swap for a card) is refused
             if move not in engine.game.player_moves(shared.state, player):

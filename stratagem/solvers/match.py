@@ -255,7 +255,7 @@ class AgentRecord:
             "seat_games": list(self.seat_games),
             "unfinished": self.unfinished,
             "win_rate": self.win_rate if self.finished else None,
-            "win_rate_ci95": list(self.win_rate_ci95),
+            "win_rate_ci95": list(self.win_rate_ci95) if self.finished else None,
             "wins": self.wins,
         }
 
