@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from stratagem.cli.options import json_option, note, quiet_option
-from stratagem.core.io import check_not_an_input, check_writable, dumps_record, write_atomic
+from stratagem.core.io import check_outputs, dumps_record, write_atomic
 from stratagem.loading import load_strato
 from stratagem.models.strato.encodings.pddl import domain, problem
 from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF
@@ -68,11 +68,8 @@ def export(
         raise click.BadParameter("PDDL has no horizon (a plan is as long as it needs); --horizon is for dimacs",
                                  param_hint="--horizon")
     if out_path is not None:
-        check_not_an_input(out_path, [puzzle], "--out")
-        check_writable(out_path, "--out")
-        if fmt == "pddl":
-            check_not_an_input(str(domain_file(out_path)), [puzzle], "--out")
-            check_writable(str(domain_file(out_path)), "--out")
+        beside = str(domain_file(out_path)) if fmt == "pddl" else None
+        check_outputs([(out_path, "--out"), (beside, "--out (its domain file)")], [puzzle])
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)
     game = loaded.game(spec)

@@ -23,7 +23,7 @@ from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import check_not_an_input, check_writable, dumps_record, write_atomic
+from stratagem.core.io import check_outputs, dumps_record, write_atomic
 from stratagem.generating import generate as generate_deals
 
 #: The format name of ``generate --json`` (docs/formats.md section 10.6).
@@ -57,9 +57,7 @@ def generate(game: str, challenge_file: str, count: int, seed: int, min_length: 
 
     Exit 0 when --count deals were kept, 1 when the seeds tried ran out first, 3 when --time-limit did.
     """
-    if out_path is not None:
-        check_not_an_input(out_path, [challenge_file], "--out")
-        check_writable(out_path, "--out")
+    check_outputs([(out_path, "--out")], [challenge_file])
 
     def note(text: str) -> None:
         if not (as_json or quiet):

@@ -22,7 +22,7 @@ import click
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
-from stratagem.core.io import check_not_an_input, check_writable, dumps_record, load_json, write_atomic
+from stratagem.core.io import check_outputs, dumps_record, load_json, write_atomic
 
 if TYPE_CHECKING:
     from stratagem.verification.verdict import Verdict
@@ -51,8 +51,7 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
     if time_limit is not None and not run_verify:
         raise click.BadParameter("limits the check --verify makes; give --verify too", param_hint="--time-limit")
     target = out_path if out_path is not None else str(Path(record).with_suffix(".html"))
-    check_not_an_input(target, [record], "--out")
-    check_writable(target, "--out")
+    check_outputs([(target, "--out")], [record])
     data = load_json(record)
     verdict = None
     if run_verify:
