@@ -52,3 +52,17 @@ def test_a_close_that_finishes_in_time_is_reported(monkeypatch: pytest.MonkeyPat
     assert close(Client(quick, [123]), timeout=2.0) is True and killed == [] and quick.shutdown_on_close is False
     slow = LocalCluster(seconds=2.0)
     assert close(Client(slow, [123]), timeout=0.2) is False and killed == [123]  # its workers ended by us
+
+
+def test_a_real_scheduler_passes_the_greeting_check() -> None:
+    """The check reads Dask's own handshake (a scheduler speaks first, its first 8 bytes the length of the
+    rest): a scheduler of the installed distributed must pass it, or every --scheduler sweep would be
+    refused should Dask change its wire format."""
+    distributed = pytest.importorskip("distributed")
+    from stratagem.sweepcluster import _check_greeting
+
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://")
+        _check_greeting(address, 5.0)
+        _check_greeting(address.removeprefix("tcp://"), 5.0)  # host:port, Dask's default scheme

@@ -148,6 +148,9 @@ def test_the_interval_search_and_its_table_show_their_progress(tmp_path: Path) -
     found = odds_interval(game, seconds=1.5, progress=record)
     search = shown["odds search: pass, states kept"]
     passes = [number for number, _ in search]
+    if any("the probe goes on" in step for step in found.steps):  # the probe, resumed, shows as pass 0 again
+        while passes[-1] == 0:
+            passes.pop()
     assert passes == sorted(passes) and passes[0] == 0 and passes[-1] >= 2, passes
     assert all(kept > 0 for _, kept in search)
     summary = write_table(found.solver, tmp_path / "t.gz", {"deal": "test"}, policy=found.policy, progress=record)

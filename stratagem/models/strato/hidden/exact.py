@@ -474,7 +474,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
         # probe states, 1,034 rows beside the policy's 21,806), and a finished one makes it a small table.
         rest = (left() or 0.0) - (reserve(policy_states) if reserve is not None else 0.0)
         if rest > 0.0:
-            steps.append(f"the policy's passes finished early: the probe goes on for {rest:.1f} s")
+            steps.append(f"time left after the policy's passes: the probe goes on for {rest:.1f} s")
             found_low, found_high, _ = search(rest, 1.0)
             if found_high >= 0 and found_high < high:
                 high = found_high
