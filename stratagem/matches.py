@@ -128,10 +128,8 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
         return play_match(game, players_agents, games, seed=seed, start=start, max_plies=max_plies,
                           progress=progress, deadline=deadline)
     race, racers = _race(game_name, game, players_agents, points, start is not None)
-    # max_plies caps each round: a race plays at most players * (points - 1) + 1 of them
-    rounds = game.num_players * (points - 1) + 1
-    result = play_match(race, racers, games, seed=seed, max_plies=max_plies * rounds, progress=progress,
-                        deadline=deadline)
+    result = play_match(race, racers, games, seed=seed, max_plies=max_plies * race.most_rounds,  # a round's cap
+                        progress=progress, deadline=deadline)
     return dataclasses.replace(result, points=points, max_plies=max_plies)
 
 
@@ -147,7 +145,7 @@ def _race(game_name: str, game: Any, agents: list[Agent], points: int, from_posi
         raise BadInput(ARGUMENT, "points", f"{points} is not from 1 to {rounds.MAX_POINTS}")
     if game.num_players < 2:
         raise BadInput(ARGUMENT, "points", "solo STAKD has no rounds to win: a race needs two players or more")
-    return rounds.PointsRace(game, points), [rounds.RoundAgent.wrap(agent) for agent in agents]
+    return rounds.PointsRace(game, points), [rounds.RoundAgent(agent) for agent in agents]
 
 
 #: The kernel each kind of search agent needs besides the engine.

@@ -346,8 +346,9 @@ class MatchStopped(Exception):
 
 
 def within(agent: Any, deadline: Deadline) -> Any:
-    """``agent`` with its per-move ``time_limit`` (if it has one) cut to the time ``deadline`` leaves;
-    :class:`MatchStopped` when none is left. An agent without a time limit is returned as it is."""
+    """``agent`` with its per-move ``time_limit`` (if it has one, or the agent it plays by has) cut to the
+    time ``deadline`` leaves; :class:`MatchStopped` when none is left. An agent without a time limit is
+    returned as it is."""
     left = deadline.remaining()
     if left is None:
         return agent
@@ -355,6 +356,9 @@ def within(agent: Any, deadline: Deadline) -> Any:
         raise MatchStopped()
     if isinstance(agent, type) or not dataclasses.is_dataclass(agent):
         return agent
+    if isinstance(agent, AgentWrapper):  # an agent that plays by another: that one's limit is cut
+        inner = within(agent.agent, deadline)
+        return agent if inner is agent.agent else dataclasses.replace(agent, agent=inner)
     if not any(f.name == "time_limit" for f in dataclasses.fields(agent)):
         return agent
     current = getattr(agent, "time_limit", None)

@@ -10,13 +10,13 @@ has ``points`` points, the winner of each round starting the next, and is what `
 
 Agents choose on the round: :class:`RoundAgent` hands any agent the round game and the round's
 position, so every STAKD agent (and the compiled engine, which knows rounds only) plays a race
-unchanged. Within a race a round's best play does not depend on the score: each round is won or lost
-whole, with the same pieces, so winning the round is every player's aim whatever the points.
+unchanged. They play each round to win it: with two players that is the best play whatever the score
+(each round is won or lost whole, with the same pieces); with more, a player who cannot win a round might
+care which other player does, which the agents do not weigh.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,7 +30,7 @@ from stratagem.solvers.agents import AgentWrapper
 
 #: The seed's target: "First player to earn three (3) points wins the game!"
 SEED_POINTS = 3
-#: The largest race ``--points`` accepts (a race of N points plays at most players * (N - 1) + 1 rounds).
+#: The largest race ``--points`` accepts (a race plays at most :attr:`PointsRace.most_rounds` rounds).
 MAX_POINTS = 99
 
 
@@ -58,6 +58,11 @@ class PointsRace:
         self.points = points
         self.num_players = rules.num_players
         self._fresh = rules.initial_state()
+
+    @property
+    def most_rounds(self) -> int:
+        """The most rounds a race can take: every player one short of the target, then one more."""
+        return self.num_players * (self.points - 1) + 1
 
     def round_start(self, starter: int) -> State:
         """A fresh round (an empty table, every player's pieces) with ``starter`` to place first."""
@@ -118,27 +123,13 @@ class PointsRace:
 
 @dataclass(frozen=True)
 class RoundAgent(AgentWrapper):
-    """``agent`` playing a race: it is handed the round game and the round's position, never the score.
-
-    ``time_limit`` mirrors the agent's own so that a match's deadline can cut it (the match harness
-    shortens the ``time_limit`` of an agent that has one); the agent is cut to it before it searches.
-    """
+    """``agent`` playing a race: it is handed the round game and the round's position, never the score
+    (a match's deadline cuts the agent's own ``time_limit``, as for every :class:`AgentWrapper`)."""
 
     agent: Any
-    time_limit: float | None = None
-
-    @classmethod
-    def wrap(cls, agent: Any) -> RoundAgent:
-        return cls(agent, getattr(agent, "time_limit", None))
 
     def choose(self, game: PointsRace, state: RaceState, rng: Random) -> Any:
-        agent = self.agent
-        own = getattr(agent, "time_limit", None)
-        if (self.time_limit is not None and dataclasses.is_dataclass(agent) and not isinstance(agent, type)
-                and any(f.name == "time_limit" for f in dataclasses.fields(agent))
-                and (own is None or own > self.time_limit)):
-            agent = dataclasses.replace(agent, time_limit=self.time_limit)
-        return agent.choose(game.rules, state.round, rng)
+        return self.agent.choose(game.rules, state.round, rng)
 
 
 __all__ = ["MAX_POINTS", "SEED_POINTS", "PointsRace", "RaceState", "RoundAgent"]

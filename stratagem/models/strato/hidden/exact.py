@@ -362,8 +362,9 @@ def odds_interval(game: HiddenStrato, *, seconds: float | None = None, max_state
        the finished pass's, and is the last pass. For an answer without a table (a sweep's); a table's
        writer does better with ``drain=False``: it takes the subtrees the stopped pass finished up to the
        limit, and the finished pass for the rest (:func:`policy_sources`);
-    4. if the probe stopped at its share and every pass then finished with time to spare, the probe (and
-       the exact search after it) goes on from what it kept with the time left, less the writing's reserve.
+    4. if the probe stopped at its share and the passes then ended with time to spare, none stopped (the
+       whole policy valued, or a pass drained), the probe (and the exact search after it) goes on from what
+       it kept with the time left, less the writing's reserve.
 
     Both bounds are what the searches' tables establish; :func:`write_table` writes them as one value
     table that ``verify`` checks with the rules alone. ``progress`` shows the pass (0 the probe and the
@@ -390,9 +391,10 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
     start = solver.vector(root.rows, root.hands[0], root.last)
     counts = solver.counts(root.pile)
     top = solver.kernel.weight(counts)
-    def search(probe_budget: float | None, share: float) -> tuple[int, int, bool]:
+    def search(probe_budget: float | None, share: float, keep: float = 0.0) -> tuple[int, int, bool]:
         """The probe "won with certainty?" within ``probe_budget``, then, if it finished, the exact search
-        within ``share`` of the time left; the root's bounds, and whether the probe stopped."""
+        within ``share`` of the time left less ``keep`` (the table's writing); the root's bounds, and
+        whether the probe stopped."""
         solver.kernel.set_progress(lambda kept: show(0, kept))
         stopped = False
         try:
@@ -405,7 +407,7 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
         if 0 <= low < high:  # the probe finished: the exact search may too (a stopped probe says it will not)
             remaining = left()
             try:
-                solver.kernel.solve(start, counts, None if remaining is None else remaining * share)
+                solver.kernel.solve(start, counts, None if remaining is None else max(0.01, remaining - keep) * share)
                 steps.append("exact search finished")
             except kernel.Stopped as stop:
                 steps.append(f"exact search stopped ({stop})")
@@ -472,10 +474,11 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
         # table), so a deal it settles in a second is not left undecided under a 5-s limit. The reserve is
         # the policy's table's: a stopped probe adds few rows to it (challenge 1's solo-3 at 4 s: 266,186
         # probe states, 1,034 rows beside the policy's 21,806), and a finished one makes it a small table.
-        rest = (left() or 0.0) - (reserve(policy_states) if reserve is not None else 0.0)
+        keep = reserve(policy_states) if reserve is not None else 0.0
+        rest = (left() or 0.0) - keep
         if rest > 0.0:
             steps.append(f"time left after the policy's passes: the probe goes on for {rest:.1f} s")
-            found_low, found_high, _ = search(rest, 1.0)
+            found_low, found_high, _ = search(rest, 1.0, keep)
             if found_high >= 0 and found_high < high:
                 high = found_high
             if found_low > low:
