@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 import pyspiel
 
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadInput, IllegalMove
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 
 #: What a parameter of an OpenSpiel game may hold.
@@ -198,12 +198,17 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if len(actions) != engine.game.num_players:
             raise ValueError(f"{len(actions)} actions for {engine.game.num_players} players: one each")
         joint = tuple(engine.move(self._numbered(a, False)) for a in actions)
-        for player, move in enumerate(joint):  # a number of the wrong kind here (a swap for a card) is refused
-            if move not in engine.game.player_moves(shared.state, player):
-                raise ValueError(f"action {actions[player]} ({engine.action_text(player, actions[player])}) is not "
-                                 f"one of player {player + 1}'s moves here")
         views = tuple((engine.action_text(p, a), None) for p, a in enumerate(actions))
-        after = engine.game.apply(shared.state, joint)
+        try:
+            after = engine.game.apply(shared.state, joint)
+        except (TypeError, IllegalMove):
+            # Only now are the players' moves listed (not on every apply, which searches over the adapter
+            # make): a number of the wrong kind here (a swap for a card) failed deep in the engine.
+            for player, move in enumerate(joint):
+                if move not in engine.game.player_moves(shared.state, player):
+                    raise ValueError(f"action {actions[player]} ({engine.action_text(player, actions[player])}) "
+                                     f"is not one of player {player + 1}'s moves here") from None
+            raise
         self._shared = _Shared(engine, after, (*shared.views, *views))
 
     def _action_to_string(self, player: int, action: int) -> str:
