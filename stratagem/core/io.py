@@ -313,7 +313,10 @@ def file_mode() -> int:
 
 
 def _same_file(one: str, other: str) -> bool:
-    """Whether two paths name one file: by name, or through another spelling or a link."""
+    """Whether two paths name one file: by name, or through another spelling or a link. A path through a
+    directory that is not there (``sub/../x`` with no ``sub``) names no file, though it resolves to one."""
+    if not (Path(one).parent.is_dir() and Path(other).parent.is_dir()):
+        return False
     if Path(one).resolve() == Path(other).resolve():
         return True
     with contextlib.suppress(OSError):

@@ -121,3 +121,17 @@ def test_every_command_refuses_to_write_over_its_input_or_one_file_twice(cli, tm
     twice = cli("solve", p, "--proof", str(tmp_path / "x.json"), "--html", str(tmp_path / "x.json"))
     assert twice.code == 2 and "--html: is also the --proof file" in twice.err
     assert puzzle.read_text() == text and not (tmp_path / "x.json").exists()
+
+
+def test_an_output_through_a_missing_directory_is_refused_as_unwritable(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``--out sub/../ch0.toml`` with no ``sub`` was refused as "the input file", which names it by its
+    resolved spelling; the system cannot open that path at all, and that is what the refusal says now."""
+    puzzle = tmp_path / "ch0.toml"
+    text = (PUZZLES / "challenge-0.toml").read_text()
+    puzzle.write_text(text)
+    out = str(tmp_path / "sub" / ".." / "ch0.toml")
+    for args in (["export", str(puzzle), "--horizon", "3", "--out", out], ["solve", str(puzzle), "--proof", out]):
+        refused = cli(*args)
+        assert refused.code == 2 and "does not exist" in refused.err and "input file" not in refused.err, \
+            (args, refused.err)
+    assert puzzle.read_text() == text and not (tmp_path / "sub").exists()
