@@ -44,14 +44,15 @@ Param = int | bool | str | float
 _Built = TypeVar("_Built")
 
 
-def checked(name: str, build: Callable[[], _Built]) -> _Built:
+def checked(build: Callable[[], _Built]) -> _Built:
     """What ``build`` makes of a game's parameters, checked as a record's setup is (the rules' own refusals
-    and the input limits of docs/formats.md section 11): its refusal a ValueError naming the parameter, so
-    that ``stars=10000`` is refused at once instead of building a deck for minutes."""
+    and the input limits of docs/formats.md section 11): its refusal a ValueError naming the parameter (and
+    :class:`SpielGame` the game), so that ``stars=10000`` is refused at once instead of building a deck for
+    minutes."""
     try:
         return build()
     except BadInput as exc:
-        raise ValueError(f"{name}: {exc.place.removeprefix('setup.')}: {exc.problem}") from None
+        raise ValueError(f"{exc.place.removeprefix('setup.')}: {exc.problem}") from None
 
 
 class Engine:
@@ -266,7 +267,10 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Param] | None = None) -> None:
         full = {**self.game_type.parameter_specification, **(params or {})}
-        self.engine = self.build(full)
+        try:
+            self.engine = self.build(full)
+        except ValueError as exc:  # every refusal names the game, as pyspiel.load_game's own do
+            raise ValueError(f"{self.game_type.short_name}: {exc}") from None
         super().__init__(self.type_for(self.engine), self.info(self.engine, full), full)
 
     def build(self, params: Mapping[str, Param]) -> Engine:

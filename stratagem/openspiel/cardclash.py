@@ -259,7 +259,7 @@ class CardClashSpielGame(SpielGame):
 
     def build(self, params: Mapping[str, Param]) -> Engine:
         setup = {key: params[key] for key in ("players", "width", "height", "strategic")}
-        rules = checked("stratagem_cardclash", lambda: game_from_setup(setup, "stratagem_cardclash"))
+        rules = checked(lambda: game_from_setup(setup, "stratagem_cardclash"))
         return CardClashEngine(DealtCardClash(rules))
 
     def type_for(self, engine: Engine) -> pyspiel.GameType:

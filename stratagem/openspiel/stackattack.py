@@ -128,7 +128,7 @@ class StackAttackSpielGame(SpielGame):
     def build(self, params: Mapping[str, Param]) -> Engine:
         cards = int(params["cards"])
         if not 1 <= cards <= MAX_CARDS:
-            raise ValueError(f"stratagem_stackattack: cards: 1 to {MAX_CARDS} (docs/formats.md, Input limits), "
+            raise ValueError(f"cards: 1 to {MAX_CARDS} (docs/formats.md, Input limits), "
                              f"not {cards}")
         kept = {a: tuple(n for n in DEFAULT_ACTIONS[a] if n <= cards) for a in ACTIONS}
         options = Options(

@@ -70,7 +70,7 @@ class StakdSpielGame(SpielGame):
 
     def build(self, params: Mapping[str, Param]) -> Engine:
         setup = {"players": params["players"], **{key: params[key] for key in ("width", "height") if params[key]}}
-        return StakdEngine(checked("stratagem_stakd", lambda: game_from_setup(setup, "stratagem_stakd")))
+        return StakdEngine(checked(lambda: game_from_setup(setup, "stratagem_stakd")))
 
     def type_for(self, engine: Engine) -> pyspiel.GameType:
         if engine.game.num_players == 2:

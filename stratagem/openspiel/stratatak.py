@@ -109,14 +109,14 @@ class StratatakSpielGame(SpielGame):
 
     def build(self, params: Mapping[str, Param]) -> Engine:
         if int(params["max_count"]) > MAX_SPIEL_COUNT:
-            raise ValueError(f"stratagem_stratatak: max_count: at most {MAX_SPIEL_COUNT} here, not "
+            raise ValueError(f"max_count: at most {MAX_SPIEL_COUNT} here, not "
                              f"{params['max_count']}: the action numbering lists every play a hand can make, which "
                              "grows about threefold with every two counts (16: 5,187 plays in a second; 20 took 8 s)")
         if int(params["battle_limit"]) < 1:
-            raise ValueError("stratagem_stratatak needs battle_limit >= 1: OpenSpiel games have a bounded length")
+            raise ValueError(f"battle_limit: at least 1 here, not {params['battle_limit']}: OpenSpiel games have a bounded length")
         setup = {key: params[key] for key in ("star_mode", "max_count", "copies", "stars", "hand_size",
                                               "battle_limit")}
-        return StratatakEngine(checked("stratagem_stratatak", lambda: game_from_setup(setup, "stratagem_stratatak")))
+        return StratatakEngine(checked(lambda: game_from_setup(setup, "stratagem_stratatak")))
 
     def info(self, engine: Engine, params: Mapping[str, Param]) -> pyspiel.GameInfo:
         assert isinstance(engine, StratatakEngine)

@@ -323,12 +323,17 @@ def test_a_simultaneous_action_of_the_wrong_kind_is_refused() -> None:
     ("stratagem_stakd(width=1000,height=1000)", "width 5 to 64"),
     ("stratagem_cardclash(width=10000,height=10000)", "width: at most 102"),
     ("stratagem_stackattack(cards=1000000)", "cards: 1 to 1000"),
+    ("stratagem_stackattack(players=9)", "played by 2 to 6 players, not 9"),
+    ("stratagem_stratatak(battle_limit=-3)", "battle_limit: at least 1 here, not -3"),
+    ("stratagem_strato(players=7,information=open)", "played by 1 to 4 players, not 7"),
 ])
 def test_parameters_past_the_input_limits_are_refused_at_once(spec: str, fragment: str) -> None:
     """The records' input limits hold for the adapters' parameters: stars=10000 built its deck for minutes,
-    a 1000x1000 STAKD lattice did not load within two."""
-    with pytest.raises(ValueError, match=fragment):
+    a 1000x1000 STAKD lattice did not load within two. Each refusal begins with the game's name (Stack
+    Attack's and Strato's did not)."""
+    with pytest.raises(ValueError, match=fragment) as refused:
         pyspiel.load_game(spec)
+    assert str(refused.value).startswith(spec.split("(")[0] + ": "), str(refused.value)
 
 
 def test_a_negative_seed_is_refused() -> None:
