@@ -15,11 +15,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import check_writable, open_regular
 from stratagem.core.records import parse_fraction
 from stratagem.loading import GAMES
 from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, WEATHERS
+from stratagem.models.strato.rules.notation import parse_move
 
 #: The format name of a sweep record (docs/formats.md, "Sweep records").
 SWEEP_FORMAT = "stratagem/sweep@1"
@@ -344,8 +345,8 @@ def open_problem(record: dict[str, Any]) -> str:
     """What is wrong with an open sweep's record as reports and sweeps read it, or ``""``: its puzzle,
     method and time limit; a Strato record's deal (players 1 to 4, a seed), method (one ``solve`` has) and
     line (a ``solved`` record's ``length`` is its line's moves, an ``unknown`` one's ``best_length`` too, at
-    most :data:`MAX_TURNS`); every record's lengths (``null`` or whole numbers), ``line`` (moves as text),
-    ``certificate`` (``null`` or an object) and seconds."""
+    most :data:`MAX_TURNS`, each move in the notation); every record's lengths (``null`` or whole numbers),
+    ``line`` (moves as text), ``certificate`` (``null`` or an object) and seconds."""
     if problem := _common_problem(record):
         return problem
     strato = record.get("game", "strato") == "strato"
@@ -372,6 +373,11 @@ def open_problem(record: dict[str, Any]) -> str:
     if not isinstance(line, list) or not all(isinstance(move, str) for move in line):
         return "line is not a list of moves"
     if strato:
+        for number, move in enumerate(line, start=1):
+            try:
+                parse_move(move)
+            except NotationError as exc:
+                return f"line's move {number} is not a move: {exc}"
         moves = len(line)
         if status == "solved" and length != moves:
             return f"length {length} is not the {moves} moves of its line"

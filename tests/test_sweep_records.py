@@ -277,14 +277,16 @@ def test_the_lengths_table_counts_undecided_deals_in_a_column_of_their_own(tmp_p
     (lambda r: r.update(challenge=5), "challenge 5 is not a name"),
     (lambda r: r.update(challenge=["x"]), 'challenge ["x"] is not a name'),
     (lambda r: r.update(game=5), "game 5 is not one of strato"),
+    (lambda r: r["line"].__setitem__(-1, "Q9X"), "line's move 5 is not a move: move 'Q9X' is not of the form"),
 ], ids=["no-puzzle", "limit-text", "limit-negative", "length-huge", "length-5000", "length-not-the-line",
         "method", "unsolvable-with-line", "unknown-line-without-best", "challenge-number", "challenge-list",
-        "game-number"])
+        "game-number", "move-not-in-the-notation"])
 def test_report_refuses_a_record_edited_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Any,
                                                 fragment: str) -> None:
     """Fields a report prints or draws as they are: a missing puzzle or a text time limit crashed it (exit
     70), a length of 10^30 overflowed it, one of 5000 made it draw 5000 bars for 81 s, and a length that is
-    not its line's moves, a method no sweep has or a negative limit were drawn as if proven."""
+    not its line's moves, a method no sweep has or a negative limit were drawn as if proven; a move not in
+    the notation was read, and the report's page then said the line did not replay."""
     record = first_run(tmp_path / "r.jsonl", range(1))[0]
     edit(record)
     path = tmp_path / "edited.jsonl"
