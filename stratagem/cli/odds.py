@@ -130,7 +130,14 @@ def _print(answer: object, note: str) -> None:
     out.print(f"greedy agent  {r.greedy if r.greedy is not None else f'not valued ({r.greedy_stopped_by})'}"
               + (f" = {_percent(r.greedy)}" if r.greedy is not None else ""))
     if r.ranking:
-        out.print("first move" + ("s, exact win probability" if r.ranked else ", exact win probability (best only)"))
+        if r.ranked:
+            heading = "first moves, exact win probability"
+        elif r.ranking_stopped_by:
+            heading = (f"first moves, exact win probability (the {r.ranking_stopped_by} stopped the ranking: "
+                       "the moves valued before it)")
+        else:
+            heading = "first move, exact win probability (best only)"
+        out.print(heading)
         for move, value in r.ranking:
             out.print(f"  {move:<14} {value} = {_percent(value)}")
     if note:

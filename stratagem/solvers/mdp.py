@@ -86,7 +86,9 @@ class MdpResult:
 
     ``value`` is the exact optimal value when ``status`` is ``solved`` (else ``None``); ``ranking``
     the root's moves with their exact values, best first (moves of equal value in the game's order;
-    only the best move when ``rank`` was off, and after a stop the moves valued so far);
+    only the best move when ``rank`` was off, and after a stop the moves valued so far: a stop while the
+    moves are ranked, after the root's value was found, leaves the value exact and says what stopped
+    the ranking in ``ranking_stopped_by``);
     ``policy(state)`` gives an optimal move in every decision state the optimal policy reaches, or
     ``None`` for a state whose value is the least payoff ``lo`` (nothing to gain there: a proof DAG
     cuts it).
@@ -103,6 +105,7 @@ class MdpResult:
     lo: Fraction = Fraction(0)
     best_moves: dict[Hashable, Any] = field(default_factory=dict, repr=False)
     bounds: dict[Hashable, tuple[Fraction, Fraction]] = field(default_factory=dict, repr=False)
+    ranking_stopped_by: str | None = None
 
     def policy(self, state: Any) -> Any:
         if self.bounds.get(state) == (self.lo, self.lo):
@@ -233,22 +236,31 @@ def optimal_value(game: Any, root: Any, payoff: Payoff, *, lo: Fraction = Fracti
     ranking: list[tuple[Any, Fraction]] = []
     if game.to_move(root) in (TERMINAL, CHANCE):
         raise ValueError("optimal_value starts from a decision of the player")
+    value: Fraction | None = None
+    ranking_stopped_by = None
     try:
         with deep_recursion():
             value = search.search(root, below, above)
             if rank:
                 for move, child in search.successors(root):
                     ranking.append((move, search.search(child, below, above)))
-                order_ = sorted(range(len(ranking)), key=lambda i: (-ranking[i][1], i))
-                ranking = [ranking[i] for i in order_]
             else:
                 ranking = [(search.best[root], value)]
     except _Stopped as stop:
-        return MdpResult(UNKNOWN, None, ranking, len(search.bounds), search.visits, time.perf_counter() - started,
-                         stop.why, lo)
+        if value is None:
+            return MdpResult(UNKNOWN, None, ranking, len(search.bounds), search.visits,
+                             time.perf_counter() - started, stop.why, lo)
+        # The root's value was found before the ranking stopped: it stays exact, with the best move
+        # among the moves valued (a stopped ranking once threw the value away, and then listed a first
+        # move worth 1 under "win probability unknown").
+        ranking_stopped_by = stop.why
+        if all(move != search.best[root] for move, _ in ranking):
+            ranking.append((search.best[root], value))
+    order_ = sorted(range(len(ranking)), key=lambda i: (-ranking[i][1], i))
+    ranking = [ranking[i] for i in order_]
     best_moves = {s: m for s, m in search.best.items() if search.bounds[s][0] == search.bounds[s][1]}
     return MdpResult(SOLVED, value, ranking, len(search.bounds), search.visits, time.perf_counter() - started,
-                     None, lo, best_moves, search.bounds)
+                     None, lo, best_moves, search.bounds, ranking_stopped_by)
 
 
 def policy_value(game: Any, root: Any, policy: Policy, payoff: Payoff, *, lo: Fraction = Fraction(0),

@@ -515,3 +515,40 @@ def test_a_forged_leaf_or_cut_is_rejected_and_an_honest_cut_lowers_the_value() -
     honest["kind"] = "cut"  # honest but weaker: a cut counts as lost, so the value falls
     valid, lower, _ = check(hidden, forged)
     assert valid and lower is not None and lower < value
+
+
+class _StopsAfter:
+    """A deadline that expires at its ``calls``-th question (``None``: never), counting the questions."""
+
+    def __init__(self, calls: int | None) -> None:
+        self.calls, self.asked = calls, 0
+
+    def expired(self) -> bool:
+        self.asked += 1
+        return self.calls is not None and self.asked >= self.calls
+
+    def part(self, fraction: float) -> _StopsAfter:
+        return _StopsAfter(None)
+
+
+def test_a_ranking_stopped_after_the_value_was_found_keeps_the_value_exact(monkeypatch) -> None:
+    """``odds challenge-0.toml --time-limit 60`` found the start's value, was stopped while it ranked the
+    first moves, and then said "win probability unknown ... at least 97/330" above a first move it listed
+    as exactly 1. The value found stays exact, with its policy and the moves valued before the stop."""
+    from stratagem.solvers import mdp
+
+    monkeypatch.setattr(mdp, "CHECK_EVERY", 1)
+    open_game, state = TINY[0]
+    hidden = HiddenStrato(open_game.challenge, OPTIONS, state)
+    counting = _StopsAfter(None)
+    unranked = solo_odds(hidden, deadline=counting, rank=False)  # type: ignore[arg-type]
+    full = solo_odds(hidden)
+    assert full.ranked and len(full.ranking) > 1 and unranked.value == full.value
+    stopped = solo_odds(hidden, deadline=_StopsAfter(counting.asked + 1))  # type: ignore[arg-type]
+    assert stopped.status == "solved" and stopped.value == full.value and stopped.lower_bound == full.value
+    assert not stopped.ranked and stopped.ranking_stopped_by == "time limit"
+    assert stopped.ranking and stopped.ranking[0][1] == full.value
+    assert set(stopped.ranking) < set(full.ranking)
+    checked = check_policy_dag(hidden, hidden.initial_state(), [n.to_json() for n in stopped.proof], win_payoff,
+                               information=lambda s: hidden.observation(s, 0))
+    assert checked.valid and checked.value == full.value, checked.problem

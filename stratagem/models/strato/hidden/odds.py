@@ -168,7 +168,8 @@ class SoloOdds:
 
     ``value`` is exact when ``status`` is ``solved``; ``lower_bound`` is always proven (the value of
     the policy in ``proof``); ``ranking`` gives the first move's options with their exact win
-    probabilities (complete when ``ranked``). ``greedy`` is the greedy agent's exact win probability
+    probabilities (complete when ``ranked``; ``ranking_stopped_by`` names the limit that stopped the
+    ranking after the value was found). ``greedy`` is the greedy agent's exact win probability
     (``None`` if its share of the time or the state limit ran out: ``greedy_stopped_by`` says which),
     ``states`` the states the optimal search kept.
     """
@@ -185,6 +186,7 @@ class SoloOdds:
     proof: list[PolicyNode]
     proof_source: str
     greedy_stopped_by: str | None = None
+    ranking_stopped_by: str | None = None
 
 
 def require_solo(game: HiddenStrato) -> None:
@@ -228,8 +230,9 @@ def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_state
         checked, _ = policy_value(game, root, policy, win_payoff)
         if checked != result.value:  # the DAG must prove what the search found: a bug otherwise
             raise AssertionError(f"the optimal policy is worth {checked}, the search said {result.value}")
-        return SoloOdds(SOLVED, result.value, result.value, greedy_value, ranking, rank, result.states,
-                        time.perf_counter() - started, None, proof, "optimal policy", greedy_stopped_by)
+        return SoloOdds(SOLVED, result.value, result.value, greedy_value, ranking,
+                        rank and result.ranking_stopped_by is None, result.states, time.perf_counter() - started,
+                        None, proof, "optimal policy", greedy_stopped_by, result.ranking_stopped_by)
     if greedy_value is not None:
         proof = policy_dag(game, root, greedy, win_payoff)
         lower, source = greedy_value, "greedy policy"
