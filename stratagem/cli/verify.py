@@ -31,10 +31,10 @@ from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
-from stratagem.core.io import dumps_record, load_json
+from stratagem.core.io import dumps_record
 from stratagem.core.provenance import describe
 from stratagem.solvers.replay import DEFAULT_MAX_STATES
-from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNOWN, Verdict
+from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNOWN, Verdict, load_record
 from stratagem.verification import verify as verify_record
 from stratagem.verification.oddstable import is_table, table_header
 from stratagem.verification.policy import DEFAULT_RECHECK_STATES
@@ -68,7 +68,7 @@ def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | No
     # A record is read once: the verdict and the provenance line come from the same data (a value table
     # is gzip text, which verify reads itself; its provenance is in its header line, read here apart).
     table = is_table(record)
-    data = None if table else load_json(record)
+    data = None if table else load_record(record)
     progress = terminal_progress(enabled=not quiet)
     if data is None:
         verdict = verify_record(record, recheck, time_limit, nodes, progress=progress)

@@ -211,22 +211,50 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def load_json(path: str | Path) -> dict[str, Any]:
-    """Parse a JSON record, turning every failure into :class:`BadInput`."""
-    source = str(path)
-    text = read_text(path)
+class _Repeated(Exception):
+    """A key given twice in one JSON object, met while parsing."""
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: a record with a key twice says two things, and a reader
+    that keeps the first would see another record than the one checked (Python keeps the last)."""
+    data = dict(pairs)
+    if len(data) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Repeated(key)
+            seen.add(key)
+    return data
+
+
+def parse_json_object(text: str, source: str, line: int | None = None) -> dict[str, Any]:
+    """A JSON object from ``text`` (the whole of ``source``, or its line ``line``), every failure a
+    :class:`BadInput`: malformed JSON, ``NaN`` or ``Infinity``, a key given twice in one object, a parser's
+    own limit (nesting, a number of thousands of digits), or anything past :func:`check_limits`."""
+    here = "" if line is None else f"line {line}"
     try:
-        data = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float)
+        data = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float, object_pairs_hook=_once_each)
     except _NonFinite as exc:
-        raise BadInput(source, "", f"{str(exc)[:40]} is not a finite number (records hold none)") from None
+        raise BadInput(source, here, f"{str(exc)[:40]} is not a finite number (records hold none)") from None
+    except _Repeated as exc:
+        raise BadInput(source, here, f"the key {str(exc)[:40]!r} is given twice in one object (a record says each "
+                       "thing once)") from None
     except json.JSONDecodeError as exc:
-        raise BadInput(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}") from None
+        where = f"line {exc.lineno if line is None else line}, column {exc.colno}"
+        raise BadInput(source, where, f"malformed JSON: {exc.msg}") from None
     except (RecursionError, ValueError) as exc:
-        raise _parser_limit(exc, source, text) from None
+        limit = _parser_limit(exc, source, text)
+        raise (limit if line is None else BadInput(source, here, limit.problem)) from None
     if not isinstance(data, dict):
-        raise BadInput(source, "", "a record must be a JSON object")
+        raise BadInput(source, here, "a record must be a JSON object")
     check_limits(data, source)
     return data
+
+
+def load_json(path: str | Path) -> dict[str, Any]:
+    """Parse a JSON record, turning every failure into :class:`BadInput` (:func:`parse_json_object`)."""
+    return parse_json_object(read_text(path), str(path))
 
 
 class Section:

@@ -113,7 +113,8 @@ class StratatakSpielGame(SpielGame):
                              f"{params['max_count']}: the action numbering lists every play a hand can make, which "
                              "grows about threefold with every two counts (16: 5,187 plays in a second; 20 took 8 s)")
         if int(params["battle_limit"]) < 1:
-            raise ValueError(f"battle_limit: at least 1 here, not {params['battle_limit']}: OpenSpiel games have a bounded length")
+            raise ValueError(f"battle_limit: at least 1 here, not {params['battle_limit']}: OpenSpiel games have a "
+                             "bounded length")
         setup = {key: params[key] for key in ("star_mode", "max_count", "copies", "stars", "hand_size",
                                               "battle_limit")}
         return StratatakEngine(checked(lambda: game_from_setup(setup, "stratagem_stratatak")))

@@ -78,7 +78,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
             verdict = Verdict(name, "proof")
             check_odds_table(record, verdict, name, limits)
             return verdict
-        data = load_json(record)
+        data = load_record(record)
     fmt = data.get("format")
     if fmt == LINE_FORMAT:
         verdict = Verdict(name, "line")
@@ -94,8 +94,11 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         check_game_proof(data, verdict, name)
         return verdict
     if fmt != PROOF_FORMAT:
-        known = ", ".join((LINE_FORMAT, PROOF_FORMAT, POLICY_FORMAT, *GAME_PROOFS))
-        raise BadInput(name, "format", f"unknown record format {fmt!r} (expected one of {known})")
+        from stratagem.verification.oddstable import TABLE_FORMAT
+
+        known = ", ".join((LINE_FORMAT, PROOF_FORMAT, POLICY_FORMAT, *GAME_PROOFS, f"{TABLE_FORMAT} (gzip)"))
+        raise _results_file(record, name) or BadInput(name, "format", f"unknown record format {fmt!r} (expected "
+                                                      f"one of {known})")
     proof = Proof.from_json(data, name)
     if proof.line is None:
         raise BadInput(name, "line", "a proof record carries the start position as a line")
@@ -128,4 +131,34 @@ STAKD_CLAIMS = ("winnable",)
 
 
 __all__ = ["CERTIFIED", "INVALID", "NOT_CERTIFIED", "UNKNOWN", "VERDICT_FORMAT", "ClaimReport", "Limits",
-           "Verdict", "verify"]
+           "Verdict", "load_record", "verify"]
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """A JSON record as ``verify`` reads it (:func:`~stratagem.core.io.load_json`), a sweep's results file
+    refused as what it is."""
+    try:
+        return load_json(path)
+    except BadInput as exc:
+        raise _results_file(path, str(path)) or exc from None
+
+
+def _results_file(record: str | Path | dict[str, Any], name: str) -> BadInput | None:
+    """The refusal of a sweep's results file (one ``stratagem/sweep@1`` record a line), which is not a record
+    ``verify`` checks, named as such; ``None`` for anything else. (With two lines it was "malformed JSON:
+    Extra data", with one an unknown record format.)"""
+    import json
+
+    from stratagem.sweeprecords import SWEEP_FORMAT
+
+    first: Any = record
+    if not isinstance(record, dict):
+        try:
+            with open(record, "rb") as handle:
+                first = json.loads(handle.readline(1 << 20))
+        except (OSError, ValueError, RecursionError):
+            return None
+    if not isinstance(first, dict) or first.get("format") != SWEEP_FORMAT:
+        return None
+    return BadInput(name, "format", f"a results file of `stratagem sweep` ({SWEEP_FORMAT} records, one a line): "
+                    "`stratagem report` reads it; verify checks the records `--proof` writes")

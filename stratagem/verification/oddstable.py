@@ -58,7 +58,6 @@ This is linear in the table and needs no search: the checker imports nothing fro
 from __future__ import annotations
 
 import gzip
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -71,7 +70,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, IllegalMove, NotationError
-from stratagem.core.io import open_regular
+from stratagem.core.io import open_regular, parse_json_object
 from stratagem.core.records import parse_fraction
 from stratagem.models.strato.hidden.game import (
     DRAW,
@@ -273,11 +272,8 @@ def open_table(path: str | Path) -> Iterator[tuple[dict[str, Any], Iterator[str]
         if len(first.rstrip("\r\n")) > MAX_HEADER_CHARS:
             raise BadInput(name, "line 1", f"a header longer than {MAX_HEADER_CHARS:,} characters: not a value "
                            "table's header")
-        try:
-            header = json.loads(first)
-        except json.JSONDecodeError as exc:
-            raise BadInput(name, "line 1", f"the header is not JSON ({exc.msg})") from None
-        if not isinstance(header, dict) or header.get("format") not in FORMATS:
+        header = parse_json_object(first, name, line=1)  # the records' reader: its limits, no key twice
+        if header.get("format") not in FORMATS:
             raise BadInput(name, "format", f"a value table's header names the format {TABLE_FORMAT}")
         yield header, rows()
 
