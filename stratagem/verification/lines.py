@@ -42,7 +42,8 @@ def check_line(line: Line, verdict: Verdict, place: str, bare: bool) -> tuple[An
     if won:
         verdict.checked.append(f"the line ends in a won position after {n} turns")
     if line.result not in ("", "won"):
-        verdict.invalid(f"{place}result", f"unknown result {line.result!r} (expected 'won' or empty)")
+        verdict.refute("result", f"the line's result {line.result!r}"[:80], f"{place}result",
+                       f"unknown result {line.result!r} (expected 'won' or empty)")
     if bare:
         verdict.certify("moves", legal, "replayed move by move through the rules engine")
         if line.result == "won":

@@ -78,7 +78,8 @@ def check_strato(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdi
             verdict.refute("solvable", statement, "line.moves", "an unsolvability proof carries no moves")
             return
         if claim.get("length") is not None or claim.get("optimal") not in (False, None):
-            verdict.invalid("claim", "an unsolvability claim has no length and no optimal line")
+            verdict.refute("solvable", "an unsolvable deal with a length or an optimal line", "claim",
+                           "an unsolvability claim has no length and no optimal line")
         no_win_claim(proof, "solvable", statement, None, game, start, verdict, record, limits)
     else:
         verdict.refute("solvable", "the deal is solvable, or not", "claim.solvable", "must be true or false")

@@ -69,8 +69,9 @@ class Verdict:
     claims: list[ClaimReport] = field(default_factory=list)
     problem: str = ""
 
-    def invalid(self, place: str, problem: str) -> None:
-        """A fault of the record (the first one is the line on stderr)."""
+    def _fault(self, place: str, problem: str) -> None:
+        """A fault of the record (the first one is the line on stderr); always with the claim line of
+        :meth:`refute`, so that the report and ``--json`` show it, and the status is the worst claim's."""
         if not self.problem:
             self.problem = f"{self.source}: {place}: {problem}"
 
@@ -100,7 +101,7 @@ class Verdict:
 
     def refute(self, claim: str, statement: str, place: str, problem: str) -> None:
         """The claim is contradicted: the record is invalid, and ``place: problem`` says where and why."""
-        self.invalid(place, problem)
+        self._fault(place, problem)
         self.claims.append(ClaimReport(claim, statement, INVALID, f"{place}: {problem}"))
 
     @property

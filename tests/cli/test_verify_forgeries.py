@@ -120,3 +120,16 @@ def test_an_inflated_bound_is_refuted_at_once(cli: Cli, tmp_path: Path, kind: st
     assert time.monotonic() - started < 5
     _refused(result, "evidence.bound")
     assert "wins in 8" in result.err and "unknown" not in result.out
+
+
+def test_an_unknown_line_result_is_an_invalid_claim_in_text_and_json(cli: Cli, tmp_path: Path) -> None:
+    """``line.result: "lost"`` made the record invalid without a claim line: the report listed only
+    "certified:" lines above "proof INVALID", and ``--json`` said ``invalid`` with every claim certified."""
+    record = _record(cli, tmp_path, CHALLENGE_0, "--method", "relaxed")
+    record["line"]["result"] = "lost"
+    text = _verify(cli, tmp_path, record)
+    _refused(text, "line.result")
+    assert "INVALID: the line's result 'lost' — line.result: unknown result 'lost'" in text.out
+    report = json.loads(_verify(cli, tmp_path, record, "--json").out)
+    assert report["status"] == "invalid"
+    assert [c["claim"] for c in report["claims"] if c["status"] == "invalid"] == ["result"]
