@@ -26,7 +26,7 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.engines import COMPILED, ENGINES, REFERENCE, resolve
-from stratagem.loading import game_module, load_position
+from stratagem.loading import GAMES, game_module, load_position
 from stratagem.solvers.agents import (
     Agent,
     AgentError,
@@ -105,6 +105,10 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     an empty or unknown name, a bad parameter) or the position is another game's or has another
     player count; its ``place`` names the parameter.
     """
+    if not isinstance(game_name, str):  # a rules object was read as a game's name, blamed on the agents
+        raise BadInput(ARGUMENT, "game_name", f"a game's name ({', '.join(GAMES)}), not {type(game_name).__name__}")
+    if isinstance(agents, str):  # "greedy,random" was read as 13 agents, one a letter
+        raise BadInput(ARGUMENT, "agents", f"a list of agent specs, one per player, not the string {agents[:40]!r}")
     if any(not spec.strip() for spec in agents):
         raise BadInput(ARGUMENT, "agents", f"an empty agent name in {','.join(agents)!r}")
     start = None

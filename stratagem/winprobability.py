@@ -150,12 +150,20 @@ def odds(puzzle: str | Path, deal: str | int | None = None, *, position: str | N
 
     ``position`` (the open notation, ``ROWS HAND PILE 1 LAST``; the pile's order is ignored) starts from
     a position of the puzzle's challenge instead of a deal: a table and hand met in play."""
-    if position is None:
-        loaded = load(puzzle, deal, 1 if isinstance(deal, int) else None)
-        assert isinstance(loaded, StratoDeal)
-    else:
-        loaded = position_deal(puzzle, position)
+    loaded = odds_deal(puzzle, deal, position)
     return odds_of(loaded, time_limit=time_limit, max_states=max_states, rank=rank, progress=progress)
+
+
+def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str | None = None) -> StratoDeal:
+    """The deal ``odds`` values: ``deal`` of the Strato ``puzzle`` (a seed as a number, or as digits), or its
+    ``position``; :class:`BadInput` for another game's file."""
+    if position is not None:
+        return position_deal(puzzle, position)
+    seeded = isinstance(deal, int) or (isinstance(deal, str) and deal.isdigit())
+    loaded = load(puzzle, deal, 1 if seeded else None)
+    if not isinstance(loaded, StratoDeal):
+        raise BadInput(str(puzzle), "game", f"odds are for Strato puzzles, not {loaded.game_name} positions")
+    return loaded
 
 
 def position_deal(puzzle: str | Path, position: str) -> StratoDeal:

@@ -70,6 +70,7 @@ from stratagem.analysis.result import ANALYSIS_FORMAT, Analysis, MoveEntry, Play
 from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadInput, UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from stratagem.core.io import MAX_PARAMETER, MAX_SEED
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.engines import COMPILED, REFERENCE, EngineChoice
 from stratagem.loading import Position, load_position
@@ -77,6 +78,21 @@ from stratagem.solvers.alphabeta import return_bounds
 
 #: The ``source`` of a position given as a ``(game, state)`` pair, in error messages.
 POSITION_SOURCE = "<position>"
+
+
+def _check_numbers(as_player: Any, iterations: Any, samples: Any, seed: Any) -> None:
+    """Refuse, as :class:`ValueError`, what the command line refuses of these parameters: ``iterations=0``
+    gave an "estimate" of no search at all, ``samples=-1`` one over no deal, and ``seed="x"`` was taken."""
+    def whole(value: Any, low: int, high: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+    for name, value in (("iterations", iterations), ("samples", samples)):
+        if value is not None and not whole(value, 1, MAX_PARAMETER):
+            raise ValueError(f"{name} must be a whole number from 1 to {MAX_PARAMETER:,}, not {value!r}")
+    if not whole(seed, 0, MAX_SEED):
+        raise ValueError(f"seed must be a whole number from 0 to 2^63-1, not {seed!r}")
+    if as_player is not None and not whole(as_player, 1, MAX_SEED):
+        raise ValueError(f"as_player must be a player's number, counted from 1, not {as_player!r}")
 
 
 def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "auto", depth: int | None = None,
@@ -105,6 +121,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     game over) or a method that cannot apply to it; its ``place`` names the parameter.
     """
     started = time.perf_counter()
+    _check_numbers(as_player, iterations, samples, seed)
     loaded = _position(position)
     game, state = loaded.game, loaded.state
     chosen = resolve_method(loaded, method, as_player)

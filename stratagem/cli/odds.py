@@ -27,9 +27,7 @@ from stratagem.cli.options import Renamed, given, json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
-from stratagem.core.errors import BadInput
 from stratagem.core.io import check_outputs, dumps_record
-from stratagem.loading import StratoDeal, load
 
 
 def _percent(value: object) -> str:
@@ -67,7 +65,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
     policy that achieves it is the proof. With --table, the compiled search gives the exact value or a
     proven interval, and its value table is the certificate. Exit 0 exact, 2 bad input, 3 stopped by a limit.
     """
-    from stratagem.winprobability import odds_bounds, odds_of, position_deal
+    from stratagem.winprobability import odds_bounds, odds_deal, odds_of
 
     if table_path is not None and proof_path is not None:
         raise click.UsageError("give --proof (the plain search's policy) or --table (the compiled search's "
@@ -77,13 +75,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
     check_outputs([(proof_path, "--proof"), (table_path, "--table")], [puzzle])
     if position is not None and deal_key is not None:
         raise click.UsageError("give --deal or --position, not both")
-    if position is not None:
-        deal = position_deal(puzzle, position)
-    else:
-        loaded = load(puzzle, deal_key, 1 if deal_key is not None and deal_key.isdigit() else None)
-        if not isinstance(loaded, StratoDeal):
-            raise BadInput(puzzle, "game", "odds are for Strato puzzles")
-        deal = loaded
+    deal = odds_deal(puzzle, deal_key, position)
     warn_once()  # the odds search is a kernel of the compiled core: plain Python is far slower
     if table_path is not None:
         bounds = odds_bounds(deal, table_path, time_limit=command_deadline(time_limit), max_states=max_states,

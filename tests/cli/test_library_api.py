@@ -114,6 +114,39 @@ def test_the_library_refuses_limits_the_command_line_refuses(limits: dict[str, o
             call()
 
 
+def test_odds_of_another_games_file_is_bad_input() -> None:
+    """``stratagem.odds`` of a Card Clash or STAKD file was a bare AssertionError (the command checked it)."""
+    for path in (ROOT / "puzzles" / "cardclash" / "square-in-3.toml", STAKD / "solo-1-tiny.toml"):
+        with pytest.raises(BadInput, match="game: odds are for Strato puzzles"):
+            stratagem.odds(path)
+
+
+@pytest.mark.parametrize(("parameters", "fragment"), [
+    ({"method": "mcts", "iterations": 0}, "iterations must be a whole number from 1"),
+    ({"method": "duct", "iterations": -5}, "iterations must be a whole number from 1"),
+    ({"method": "pimc", "as_player": 1, "samples": -1}, "samples must be a whole number from 1"),
+    ({"method": "mcts", "seed": "x"}, "seed must be a whole number from 0"),
+    ({"method": "pimc", "as_player": "1"}, "as_player must be a player's number"),
+])
+def test_analyze_refuses_the_numbers_the_command_line_refuses(parameters: dict[str, object], fragment: str) -> None:
+    """``iterations=0`` gave an "estimate" of no search, ``samples=-1`` one over no deal, ``seed="x"`` was
+    taken, and ``as_player="1"`` was a TypeError."""
+    with pytest.raises(ValueError, match=fragment):
+        stratagem.analyze(ROOT / "puzzles" / "stratatak" / "lone-star.toml", **parameters)  # type: ignore[arg-type]
+
+
+def test_a_match_names_its_game_and_its_agents_as_a_list() -> None:
+    """A rules object as the game was refused as "agents: ... unknown game <...object at 0x...>", and the
+    string "greedy,random" was read as 13 agents."""
+    import stratagem.matches
+
+    game = stratagem.load(ROOT / "puzzles" / "stratatak" / "lone-star.toml").game  # type: ignore[union-attr]
+    with pytest.raises(BadInput, match="game_name: a game's name"):
+        stratagem.matches.play(game, ["greedy", "random"], games=2)
+    with pytest.raises(BadInput, match="agents: a list of agent specs"):
+        stratagem.matches.play("stratatak", "greedy,random", games=2)
+
+
 @pytest.mark.parametrize("position", [(1, 2), 5, None])
 def test_analyze_refuses_what_is_not_a_position(position: object) -> None:
     """Once an AttributeError or a TypeError; the docstring promises BadInput naming the parameter."""
