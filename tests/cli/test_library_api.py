@@ -191,3 +191,12 @@ def test_no_command_module_imports_another() -> None:
                 parts = name.split(".")
                 assert not (parts[:2] == ["stratagem", "cli"] and len(parts) > 2 and parts[2] in commands), \
                     f"{path.name} imports {name}"
+
+
+def test_the_package_ships_its_type_hints() -> None:
+    """PEP 561: without ``py.typed`` in the installed package, a user's mypy found no types in stratagem."""
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "py.typed" in data["tool"]["setuptools"]["package-data"]["stratagem"]
+    assert (Path(stratagem.__file__).parent / "py.typed").is_file()
