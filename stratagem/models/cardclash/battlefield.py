@@ -174,6 +174,35 @@ def place(board: Board, x: int, y: int, card: str, strategic: bool) -> tuple[Boa
     return tuple(cells), ()
 
 
+def board_problem(board: Board, strategic: bool) -> str | None:
+    """Why no play leaves ``board``, or None. Every stack is a run of ordinary stackings, bottom to top (a
+    card goes on a stack only by the stacking rules, and the variant's cancellations take off the top two,
+    leaving the run below); without the strategic variant the cards form one battlefield joined by full
+    sides (each card is laid against one, seed "A.", and only the variant's removals can leave cards apart).
+    A composed position may hold fewer cards than a game (docs/rules/cardclash.md), not these shapes."""
+    for cell in board:
+        for upper, lower in zip(cell.stack, cell.stack[1:], strict=False):
+            if stacking(upper[1], lower[1], strategic) != "stack":
+                return (f"the stack at {cell.x},{cell.y} ({format_stack(cell.stack)}, top first) has {upper} on "
+                        f"{lower}, which the stacking rules never leave there")
+    if strategic or not board:
+        return None
+    occupied = {(cell.x, cell.y) for cell in board}
+    first = (board[0].x, board[0].y)
+    joined, frontier = {first}, [first]
+    while frontier:
+        x, y = frontier.pop()
+        for dx, dy in NEIGHBOURS:
+            if (x + dx, y + dy) in occupied and (x + dx, y + dy) not in joined:
+                joined.add((x + dx, y + dy))
+                frontier.append((x + dx, y + dy))
+    if len(joined) < len(occupied):
+        apart = min(occupied - joined, key=lambda xy: (xy[1], xy[0]))
+        return (f"the card at {apart[0]},{apart[1]} is not joined to {first[0]},{first[1]} by full sides: each card is "
+                "laid against one, and only the strategic variant takes cards away")
+    return None
+
+
 def windows(board: Board) -> list[tuple[Coord, Coord, Coord, Coord]]:
     """Every 2x2 block of cells that touches the battlefield's bounding box, as four coordinates."""
     w, h = size(board)

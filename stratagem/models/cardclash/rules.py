@@ -25,7 +25,17 @@ from typing import Any
 from stratagem.core.errors import IllegalMove, NotationError
 from stratagem.core.game import TERMINAL
 from stratagem.models.cardclash import threats
-from stratagem.models.cardclash.battlefield import NEIGHBOURS, Board, Cell, place, size, stacks, targets_by_rank, tops
+from stratagem.models.cardclash.battlefield import (
+    NEIGHBOURS,
+    Board,
+    Cell,
+    board_problem,
+    place,
+    size,
+    stacks,
+    targets_by_rank,
+    tops,
+)
 from stratagem.models.cardclash.cards import (
     ARMY,
     COLOUR_NAMES,
@@ -302,7 +312,8 @@ class CardClashGame:
 
     def position_problem(self, state: State) -> str | None:
         """Why ``state`` cannot arise in this game, or None: its written winners (:func:`result_problem`),
-        cards ``out=`` without the strategic variant (only its rule takes cards off the battlefield), and
+        cards ``out=`` without the strategic variant (only its rule takes cards off the battlefield), a
+        stack or a battlefield no play leaves (:func:`~.battlefield.board_problem`), and
         ``passes=`` naming players who can lay a card (a pass changes nothing but the turn, so the players
         who passed last hold what they held before the same table, and must still have no card to lay)."""
         problem = result_problem(state)
@@ -311,6 +322,9 @@ class CardClashGame:
         if state.removed and not self.strategic:
             return (f"out={state.removed}: cards leave the battlefield only in the strategic variant, and this game "
                     "is not strategic")
+        problem = board_problem(state.board, self.strategic)
+        if problem:
+            return problem
         for back in range(1, min(state.passes, state.players) + 1):
             passer = (state.to_move - back) % state.players
             if self.placements(state._replace(to_move=passer, passes=0, winners=())):

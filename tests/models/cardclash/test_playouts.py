@@ -7,7 +7,7 @@ import random
 import pytest
 
 from stratagem.models.cardclash.agents import greedy_move
-from stratagem.models.cardclash.battlefield import size, squares
+from stratagem.models.cardclash.battlefield import board_problem, size, squares
 from stratagem.models.cardclash.cards import COLOURS
 from stratagem.models.cardclash.rules import CardClashGame, cards_of, full_army
 
@@ -28,6 +28,8 @@ def test_engine_random_playouts_conserve_cards(players: int, strategic: bool) ->
             w, h = size(state.board)
             assert w <= game.width and h <= game.height
             assert all(len(hand) <= 4 for hand in state.hands)
+            assert board_problem(state.board, strategic) is None  # a position file's check never refuses play
+            assert game.position_problem(state) is None
         assert plies <= players * 17 * 2  # every placement uses a card; passes come in short runs
         shown = squares(state.board)
         if shown:
@@ -54,3 +56,29 @@ def test_engine_small_table_rounds_end_by_scoring_or_passing() -> None:
         while not game.is_terminal(state):
             state = game.apply(state, rng.choice(game.legal_moves(state)))
         assert state.winners and sum(game.returns(state)) == 0.0
+
+
+@pytest.mark.parametrize(("board", "strategic", "fragment"), [
+    ("r2,./.,b3", False, "the card at 1,1 is not joined to 0,0 by full sides"),
+    ("r2b6", False, "has r2 on b6"),
+    ("rXb6", True, "has rX on b6"),
+    ("rXbB", True, "has rX on bB"),  # in the variant a Miner on a Bomb removes both
+    ("r6r6", True, "has r6 on r6"),
+    ("r5bX", False, "has r5 on bX"),  # nothing goes on a Miner
+])
+def test_a_battlefield_no_play_leaves_is_refused(board: str, strategic: bool, fragment: str) -> None:
+    """A position file's corner-touching cards, a 2 on a 6 or a Miner on a 6 were analysed, and their proofs
+    certified: the stacking rules and "never detached" hold for composed positions too."""
+    from stratagem.core.errors import NotationError
+
+    game = CardClashGame(2, strategic=strategic)
+    text = f"{board} 4,1 -,- 1"
+    with pytest.raises(NotationError, match=fragment):
+        game.parse_state(text)
+
+
+@pytest.mark.parametrize(("board", "strategic"), [("r2,./.,b3", True), ("rXbB,b3", False), ("r1b6r5", False)])
+def test_a_battlefield_play_can_leave_is_read(board: str, strategic: bool) -> None:
+    """Cards apart after the variant's removals stay (seed); a Miner closes a Bomb's stack; a Spy on a Marshal."""
+    game = CardClashGame(2, strategic=strategic)
+    assert game.position_problem(game.parse_state(f"{board} 4,1 -,- 1")) is None
