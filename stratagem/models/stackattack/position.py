@@ -197,6 +197,10 @@ def check_state(state: State, deck: Deck) -> None:
         shields = sum(1 for c in row if deck.action(c) == SHIELD)
         if len(row) > ROW_LIMIT + shields:
             raise NotationError(f"row {i + 1} holds {len(row)} cards: only a Shield may go beyond {ROW_LIMIT}")
+        for before, after in zip(row, row[1:], strict=False):  # a card goes after the highest lower last card
+            if after < before and deck.action(after) != SHIELD:
+                raise NotationError(f"row {i + 1}: card {after} follows {before}: a card goes after a lower last card "
+                                    "(only a Shield goes at the end of any row)")
     if state.dealing:
         if state.in_turn or any(state.taken):
             raise NotationError("a row is empty, so the round is being dealt: no turn or penalty cards yet")

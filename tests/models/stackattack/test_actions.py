@@ -5,6 +5,9 @@ Default action cards: Shield 8 and 40, Block 16 and 48, Decreasing 24 and 56, Sw
 
 from __future__ import annotations
 
+import pytest
+
+from stratagem.core.errors import NotationError
 from stratagem.core.game import SIMULTANEOUS
 
 from .support import options_of, play, position, rows_text
@@ -197,3 +200,15 @@ def test_seed_actions_activate_lowest_first_even_under_decreasing() -> None:
     # 56 goes after 40; 48 after 30 (row 4 now ends in 56); 32 after 20 (row 3 now ends in 48).
     # Row 1 is blocked, but no card needed it.
     assert rows_text(after) == ["10", "20.32", "30.48", "40.56"]
+
+
+def test_a_row_falls_only_where_a_shield_went_at_its_end() -> None:
+    """A Shield lower than every row goes at the end of any row, so the row falls there; any other card
+    goes after the highest lower last card, so a row of ``12.5`` without a Shield (analysed before) is no
+    position of play."""
+    game, state = position("10/20/30/50 8.9/60.61 -/- 0/0 1")
+    after = play(game, play(game, state, "8,60"), "P2")
+    assert rows_text(after) == ["10", "20.8", "30", "50.60"]
+    assert game.parse_state(game.format_state(after)) == after  # the fallen row is read back
+    with pytest.raises(NotationError, match="row 1: card 5 follows 12: a card goes after a lower last card"):
+        game.parse_state("12.5/20/25/33 6/45 -/- 0/0 1")
