@@ -68,7 +68,7 @@ from stratagem.analysis.proofs import ProofFile, ProofNotWritten
 from stratagem.analysis.report import as_deadline
 from stratagem.analysis.result import ANALYSIS_FORMAT, Analysis, MoveEntry, PlayerEntry, from_report
 from stratagem.core.deadline import Deadline, check_run_limits
-from stratagem.core.errors import BadInput, UnsupportedGame
+from stratagem.core.errors import BadInput, RepeatingPosition, UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from stratagem.core.io import MAX_PARAMETER, MAX_SEED
 from stratagem.core.progress import ProgressFactory, no_progress
@@ -151,6 +151,12 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
             report.update(ismcts_report(game, state, player, iterations, limit, seed, ran_on.engine))
         else:
             report.update(pimc_report(game, state, player, samples, limit, seed, depth))
+    except RepeatingPosition as exc:
+        if "battle_limit" not in game.setup():
+            raise BadInput(loaded.source, "position", str(exc)) from None
+        raise BadInput(loaded.source, "options.battle_limit", f"{game.setup()['battle_limit']} (none): a position "
+                       "repeats on one line, and the exact searches need a game that ends; set battle_limit (the "
+                       "shipped endgames use 4)") from None
     except UnsupportedGame as exc:
         raise BadInput(loaded.source, "method", str(exc)) from None
     if (chosen == "alphabeta" and report.get("method") == "expecti" and ran_on.name != REFERENCE

@@ -47,6 +47,11 @@ class UnsupportedGame(StratagemError):
     """
 
 
+class RepeatingPosition(UnsupportedGame):
+    """A minimax search met a position twice on one line: the game as set up can go on for ever (Stratatak
+    without a battle limit), which the exact searches cannot value."""
+
+
 class Terminated(BaseException):
     """SIGTERM, raised in the main thread by the handler that ``stratagem``'s entry point installs.
 

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from stratagem.core.deadline import Deadline
-from stratagem.core.errors import StratagemError
+from stratagem.core.errors import RepeatingPosition, StratagemError
 from stratagem.core.game import CHANCE, Game
 from stratagem.core.packed import PackedGame
 from stratagem.core.packed_order import order_for
@@ -71,7 +71,7 @@ def alphabeta_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, 
                       max_nodes=max_nodes, expired=expired, progress=report, progress_every=progress_every,
                       order=order_for(game, engine))
     except SearchRefused as exc:
-        raise StratagemError(f"{game.name}: {exc}") from None
+        raise RepeatingPosition(f"{game.name}: {exc}") from None
     if "stopped" in found:
         best = None
         if found["best_found"] is not None:  # the deepest completed iteration's choice: a guess, not a claim

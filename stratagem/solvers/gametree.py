@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from stratagem.core.deadline import Deadline
-from stratagem.core.errors import StratagemError
+from stratagem.core.errors import RepeatingPosition, StratagemError
 from stratagem.core.game import SIMULTANEOUS, Evaluation, Game, M, MoveOrdering, S
 from stratagem.solvers.transposition import EXACT, LOWER, PROVEN, UPPER, TranspositionTable, TTStats
 
@@ -192,8 +192,8 @@ class Engine:
 
     def enter(self, state: Any) -> None:
         if state in self.path:
-            raise StratagemError(f"{self.game.name}: position {self.game.format_state(state)} repeats on one "
-                                 "line; the minimax searches need a game without cycles")
+            raise RepeatingPosition(f"{self.game.name}: position {self.game.format_state(state)} repeats on one "
+                                    "line; the minimax searches need a game without cycles")
         self.path.add(state)
 
     def moves(self, state: Any, first: Any, ordered: bool = True) -> list[Any]:

@@ -117,3 +117,17 @@ def test_a_card_clash_state_no_game_reaches_is_refused(cli, tmp_path: Path, stat
     who holds a card to lay (a pass changes nothing but the turn, so it must still have none)."""
     text = f'game = "cardclash"\n[position]\nstate = "{state}"\n'
     assert_bad_input(_analyze(cli, tmp_path, text), "position.state", problem)
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_a_stratatak_position_that_repeats_without_a_battle_limit_names_the_option(cli, tmp_path: Path,
+                                                                                 engine: str) -> None:
+    """It was "stratagem analyze: stratatak: a position repeats on one line ...", naming neither the file
+    nor the fix; the rules doc's battle limit is the option for it."""
+    text = 'game = "stratatak"\n[options]\nbattle_limit = 0\n[position]\nstate = "B9R1,B1G2 - - - A1"\n'
+    result = _analyze(cli, tmp_path, text, "--engine", engine)
+    assert_bad_input(result, "position.toml: options.battle_limit: 0 (none): a position repeats on one line",
+                     "set battle_limit")
+    limited = tmp_path / "limited.toml"
+    limited.write_text(text.replace("battle_limit = 0", "battle_limit = 4"))
+    assert cli("analyze", str(limited), "--engine", engine).code == 0
