@@ -71,7 +71,7 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
 
     Each move's position is searched on its own with ``search`` (:func:`alphabeta`,
     :func:`expectiminimax`, :func:`paranoid` or :func:`maxn`) and ``options``; ties keep the game's
-    move order. A node limit applies to each move's search separately; a time limit (``time_limit``:
+    move order, a ``known`` move first. A node limit applies to each move's search separately; a time limit (``time_limit``:
     seconds or a :class:`~stratagem.core.deadline.Deadline`) is one deadline for the whole ranking,
     so that ranking ``n`` moves never takes ``n`` times the limit: a move whose search has not begun
     when it has passed is listed with status :data:`NOT_RANKED` and no value. The searches of
@@ -140,4 +140,6 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
         distance = None if result.distance is None else result.distance + 1
         ranked.append(MoveValue(move, result.value_for(me), distance, result.status, result.assumption,
                                 result.nodes))
-    return sorted(ranked, key=_rank_key)
+    # Among ties a known move (the root's best) goes first: the list then starts with the best move the
+    # report names (a tie was listed in the game's order, the named best move second).
+    return sorted(ranked, key=lambda mv: (_rank_key(mv), known is None or mv.move not in known))

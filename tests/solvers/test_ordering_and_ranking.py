@@ -98,3 +98,16 @@ def test_killers_never_change_a_value_on_random_tictactoe_positions() -> None:
         assert fast.value == reference.value
         if fast.value != 0:  # a draw's distance is the length of the line found, not a value
             assert fast.distance == reference.distance
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_the_ranked_moves_start_with_the_best_move_the_analysis_names(tmp_path: Path, engine: str) -> None:
+    """Two moves losing in 2: the analysis named R3 best and listed B2 first (ties in the game's order)."""
+    import stratagem
+
+    path = tmp_path / "tie.toml"
+    path.write_text('game = "stratatak"\n[options]\nbattle_limit = 4\n[position]\nstate = "B2R3,G5 - - - A1"\n')
+    analysis = stratagem.analyze(path, engine=engine)
+    moves = analysis.to_json()["moves"]
+    assert [m["value"] for m in moves] == [-1, -1] and moves[0]["distance"] == moves[1]["distance"]
+    assert moves[0]["move"] == analysis.to_json()["best_move"]
