@@ -65,7 +65,7 @@ def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, ope
     if with_html:
         from stratagem.views.report import report_page
 
-        page = report_page(summary)
+        page = report_page(summary, lambda text: note(f"{results_file}: {text}", quiet))
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in plots.items():

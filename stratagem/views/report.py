@@ -10,6 +10,9 @@ move. Where that fails the page says why instead of drawing the record's word fo
 
 from __future__ import annotations
 
+import html
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,27 +39,48 @@ def _ident(record: dict[str, Any]) -> str:
     return f"replay-{name}-{record['players']}p-seed{record['seed']}-{record['method']}"
 
 
-def deal_replay(record: dict[str, Any]) -> str:
-    """The replay of a sweep record's line, or a sentence saying why there is none."""
+def puzzle_file(record: dict[str, Any], source: str) -> str | None:
+    """The file of a sweep record's ``puzzle``: as written (from here), else, for a relative name, from the
+    folder of the results file ``source`` or one above it (a sweep names its puzzles as it was given them,
+    from the folder it ran in, which holds its results file at some depth); the one whose SHA-256 is the
+    record's, when it has one. None when there is no such file."""
     puzzle = str(record.get("puzzle", ""))
-    if not Path(puzzle).is_file():
-        return f"<p class=\"warn\">No replay: the puzzle file {_code(puzzle)} is not here.</p>"
+    candidates = [Path(puzzle)]
+    if puzzle and not Path(puzzle).is_absolute():
+        candidates += [folder / puzzle for folder in Path(source).resolve().parents]
+    found = [path for path in candidates if path.is_file()]
+    wanted = record.get("puzzle_sha256")
+    matching = [path for path in found if not wanted or file_sha256(path) == wanted]
+    chosen = matching or found
+    return str(chosen[0]) if chosen else None
+
+
+def deal_replay(record: dict[str, Any], source: str = "") -> tuple[str, str]:
+    """The replay of a sweep record's line (its puzzle found by :func:`puzzle_file` from the results file
+    ``source``) and ``""``, or a sentence saying why there is none and that reason as plain text."""
+    def none(css: str, why: str) -> tuple[str, str]:
+        return f"<p class=\"{css}\">{why}</p>", html.unescape(re.sub("<[^>]+>", "", why))
+
+    puzzle = puzzle_file(record, source)
+    if puzzle is None:
+        return none("warn", f"No replay: the puzzle file {_code(str(record.get('puzzle', '')))} is not here (nor "
+                    "beside the results file).")
     if record.get("puzzle_sha256") and file_sha256(puzzle) != record["puzzle_sha256"]:
-        return f"<p class=\"warn\">No replay: {_code(puzzle)} has changed since the sweep (its SHA-256 differs).</p>"
+        return none("warn", f"No replay: {_code(puzzle)} has changed since the sweep (its SHA-256 differs).")
     try:
         deal = load(puzzle, int(record["seed"]), int(record["players"]))
     except BadInput as exc:
-        return f"<p class=\"bad\">No replay: {esc(exc)}</p>"
+        return none("bad", f"No replay: {esc(exc)}")
     assert isinstance(deal, StratoDeal)
     moves = tuple(str(m) for m in record.get("line") or ())
     result = replay(deal.game, deal.start, moves)
     if not result.ok:
-        return f"<p class=\"bad\">The record's line does not replay: move {result.error_at}: {esc(result.error)}</p>"
+        return none("bad", f"The record's line does not replay: move {result.error_at}: {esc(result.error)}")
     won = is_win(deal.game, result.final)
     note = (f"<p class=\"muted\">Replayed here with the rules engine: {len(moves)} legal move(s), "
             f"{'ending in a win' if won else '<b class=bad>not a win</b>'}; the record claims length "
             f"{esc(record.get('length'))} ({esc(record.get('status'))}). Reproduce: {_code(reproduce(record))}</p>")
-    return note + strato_replay(deal.challenge, result.states, moves, _ident(record))
+    return note + strato_replay(deal.challenge, result.states, moves, f"{_ident(record)}-line"), ""
 
 
 def _deal_rows(records: list[dict[str, Any]], linked: bool) -> list[list[str]]:
@@ -112,8 +136,8 @@ def _seconds(summary: SweepReport) -> str:
                     numeric={2, 3, 4, 5, 6}))
 
 
-def report_page(summary: SweepReport) -> str:
-    """The whole report as one self-contained page."""
+def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text: None) -> str:
+    """The whole report as one self-contained page; ``note`` is told of each replay left out and why."""
     body = [f"<p class=\"sub\">{len(summary.deals)} Strato deal(s) and {len(summary.positions)} position "
             f"analyse(s) from {_code(summary.source)} ({summary.held} records; one per deal counts, the "
             "best-established). A deal is <i>solvable</i> when a winning line was found, <i>unsolvable</i> when "
@@ -148,9 +172,14 @@ def report_page(summary: SweepReport) -> str:
     body.append("<h2>Replays</h2>")
     for record in dict.fromkeys(_ident(r) for r in hardest + easiest):
         found = next(r for r in hardest + easiest if _ident(r) == record)
-        body.append(f"<section class=\"card\"><h3>{esc(found['challenge'])}, {found['players']} player(s), seed "
-                    f"{found['seed']}: {found['length']} turns</h3>{deal_replay(found)}</section>")
+        drawn, missing = deal_replay(found, summary.source)
+        if missing:
+            note(f"{found['challenge']}, {found['players']} player(s), seed {found['seed']}: {missing}")
+        # the link of the tables lands on the card, replayed or not
+        body.append(f"<section class=\"card\" id=\"{esc(record)}\"><h3>{esc(found['challenge'])}, "
+                    f"{found['players']} player(s), seed {found['seed']}: {found['length']} turns</h3>{drawn}"
+                    "</section>")
     return document(f"Sweep report: {Path(summary.source).name}", "\n".join(body))
 
 
-__all__ = ["deal_replay", "report_page"]
+__all__ = ["deal_replay", "puzzle_file", "report_page"]
