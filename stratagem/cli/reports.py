@@ -12,19 +12,21 @@ import click
 from stratagem.checking import SoloCheck
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.io import dumps_record, write_atomic
-from stratagem.core.records import PROOF_FORMAT, Line
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.solve import INFORMATION, METHOD_NAMES
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
 from stratagem.solving import DealSolution
 
 
-def write_page(path: str, record: dict[str, Any], source: str) -> None:
-    """``--html FILE``: the answer as one self-contained page (:mod:`stratagem.views`), its line replayed by
-    the rules engine and its claims shown as the answer's."""
+def write_page(path: str, report: dict[str, Any], source: str) -> None:
+    """``--html FILE``: the answer as one self-contained page (:mod:`stratagem.views`), the page of the
+    command's ``--json`` report: titled with the answer's status as the text output states it (an undecided
+    answer as ``unknown``, with the bound proven and what stopped the search; a refutation as such), never
+    as a proof record (one is written only by ``--proof``, and only for an answer), its line, if any,
+    replayed by the rules engine."""
     from stratagem.views import record_page
 
-    write_atomic(path, record_page(record, source))
+    write_atomic(path, record_page(report, source))
 
 
 def report_deal_solution(solution: DealSolution, as_json: bool, proof_path: str | None,
@@ -41,12 +43,11 @@ def report_deal_solution(solution: DealSolution, as_json: bool, proof_path: str 
         else:
             proof_note = "no proof record written: the search stopped before deciding"
             click.echo(f"{proof_path}: {proof_note}", err=True)
+    report = solution.to_json() if html_path is not None or as_json else {}
     if html_path is not None:
-        record = {"format": PROOF_FORMAT, "game": "strato", "claim": solution.claim(),
-                  "line": solution.line().to_json(), "evidence": solution.evidence}
-        write_page(html_path, record, f"{solution.deal.source}, deal {solution.deal.name}")
+        write_page(html_path, report, f"{solution.deal.source}, deal {solution.deal.name}")
     if as_json:
-        click.echo(dumps_record(solution.to_json()), nl=False)
+        click.echo(dumps_record(report), nl=False)
     else:
         _print_deal_solution(solution, proof_note)
 
@@ -92,10 +93,7 @@ def report_solo_check(result: SoloCheck, as_json: bool, proof_path: str | None, 
     report on stdout."""
     report = result.to_json()
     if html_path is not None:
-        game, state = result.position.game, result.position.state
-        line = Line("stakd", game.setup(), game.format_state(state), result.line)
-        write_page(html_path, {"format": PROOF_FORMAT, "game": "stakd", "claim": result.claim(),
-                               "line": line.to_json(), "evidence": result.evidence}, result.puzzle)
+        write_page(html_path, report, result.puzzle)
     if proof_path is not None:
         if result.write_proof(proof_path):
             report["proof"] = proof_path

@@ -6,10 +6,12 @@ as the record's. ``--verify`` runs :func:`stratagem.verification.verify` on it f
 claim by claim (``--time-limit`` bounds that check; a claim it stops is shown ``unknown``).
 
 Exit codes: 0 the page was written (with ``--verify``: and every claim is certified), 2 bad input (a
-record that does not read, a move that does not replay, an output path that cannot be written: one line on
-stderr naming the file and the place). With ``--verify`` the page is written whatever the verdict, and the
-exit code is ``verify``'s: 1 when a claim is invalid (its problem on stderr), 3 when a claim is not certified,
-so a script that checks pages need not run ``verify`` a second time.
+record that does not read, an output path that cannot be written, and without ``--verify`` a move that
+does not replay: one line on stderr naming the file and the place). With ``--verify`` the page is written
+whatever the verdict, and the exit code is ``verify``'s: 1 when a claim is invalid (its problem on stderr;
+a line that does not replay is such a record, and its page shows the line up to the move that breaks it
+and why), 3 when a claim is not certified, so a script that checks pages need not run ``verify`` a second
+time.
 """
 
 from __future__ import annotations

@@ -46,9 +46,26 @@ class _Collector(Walker):
         return value.numerator if value.denominator == 1 else value
 
 
-def _fraction(x: Exact) -> str:
-    value = Fraction(x)
+def fraction(x: object) -> str:
+    """An exact number (or a record's text of one) as the text output writes it: an integer as one (``-8``,
+    not the record's ``-8/1``), else ``p/q``; what is no number is shown as it is (the check beside it says
+    what is wrong), and a float (an estimate's frequency) as the record gives it."""
+    if isinstance(x, float):
+        return f"{x:g}"
+    try:
+        value = Fraction(str(x))
+    except (ValueError, TypeError, ZeroDivisionError):
+        return str(x)
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def mix_table(who: str, mix: dict[str, Any]) -> str:
+    """A mixed strategy as the certificates' tables show one: each move (in the game's notation) with its
+    probability, in the record's order."""
+    rows = "".join(f"<tr><th>{esc(move)}</th><td class=\"num\"><b>{esc(fraction(p))}</b></td></tr>"
+                   for move, p in mix.items())
+    return (f"<table class=\"mix\"><thead><tr><th>{esc(who)} plays</th><th class=\"num\">mix</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>")
 
 
 def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str) -> str:
@@ -70,7 +87,7 @@ def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str) -> s
         key = (str(node.get("state")), node.get("depth"))
         rows_s = [parse_fraction(p, source, f"nodes[{k}].row_strategy") for p in node.get("row_strategy", [])]
         cols_s = [parse_fraction(p, source, f"nodes[{k}].column_strategy") for p in node.get("column_strategy", [])]
-        head = (f"<h3>Node {k}{' (the start)' if k == 0 else ''}: value {esc(node.get('value'))}</h3>"
+        head = (f"<h3>Node {k}{' (the start)' if k == 0 else ''}: value {esc(fraction(node.get('value')))}</h3>"
                 f"<p class=\"mono muted\">{esc(key[0])}</p>")
         found = collector.found.get(key)
         if found is None:
@@ -85,19 +102,19 @@ def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str) -> s
             fault = "the strategies do not fit the matrix"
         verdict = ("<p class=\"ok\">both mixes checked exactly against this matrix: each guarantees the value</p>"
                    if fault is None else f"<p class=\"bad\">{esc(fault)}</p>")
-        header = "".join(f"<th class=\"num\">{esc(c)}<br><span class=\"muted\">{esc(_fraction(p))}</span></th>"
+        header = "".join(f"<th class=\"num\">{esc(c)}<br><span class=\"muted\">{esc(fraction(p))}</span></th>"
                          for c, p in zip(cols_text, cols_s, strict=False))
         body = []
         for r, (label, row) in enumerate(zip(rows_text, matrix, strict=False)):
             p = rows_s[r] if r < len(rows_s) else Fraction(0)
-            cells = "".join(f"<td class=\"num\">{esc(_fraction(x))}</td>" for x in row)
-            body.append(f"<tr><th>{esc(label)}</th><td class=\"num\"><b>{esc(_fraction(p))}</b></td>{cells}</tr>")
+            cells = "".join(f"<td class=\"num\">{esc(fraction(x))}</td>" for x in row)
+            body.append(f"<tr><th>{esc(label)}</th><td class=\"num\"><b>{esc(fraction(p))}</b></td>{cells}</tr>")
         parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<table><thead><tr><th>player "
                      f"{int(data.get('player', 0)) + 1} plays</th><th class=\"num\">mix</th>{header}</tr></thead>"
                      f"<tbody>{''.join(body)}</tbody></table>{verdict}</div>")
     if len(nodes) > MAX_NODES:
-        parts.append(f"<p class=\"muted\">{len(nodes) - MAX_NODES} more node(s) not drawn; `stratagem verify` "
-                     "checks them all.</p>")
+        parts.append(f"<p class=\"muted\">{len(nodes) - MAX_NODES} more node(s) not drawn; "
+                     "<code>stratagem verify</code> checks them all.</p>")
     return "".join(parts)
 
 
@@ -120,7 +137,7 @@ def bound_parts_html(game: Any, start: Any, data: dict[str, Any], source: str) -
             if node[3 + side] is None or drawn >= MAX_NODES:
                 continue
             drawn += 1
-            head = (f"<h3>Node {k}{' (the start)' if k == 0 else ''}: {name} part, value {esc(node[2])}</h3>"
+            head = (f"<h3>Node {k}{' (the start)' if k == 0 else ''}: {name} part, value {esc(fraction(node[2]))}</h3>"
                     f"<p class=\"mono muted\">{esc(node[0])}</p>")
             found = tables.get((str(node[0]), node[1], side))
             if found is None:
@@ -129,12 +146,12 @@ def bound_parts_html(game: Any, start: Any, data: dict[str, Any], source: str) -
                 continue
             rows, columns, cells = found
             what = "at least" if side == 0 else "at most"
-            header = "".join(f"<th class=\"num\">{esc(c)}" + (f"<br><span class=\"muted\">{esc(_fraction(p))}</span>"
+            header = "".join(f"<th class=\"num\">{esc(c)}" + (f"<br><span class=\"muted\">{esc(fraction(p))}</span>"
                              if p is not None else "") + "</th>" for c, p in columns)
             body = []
             for (label, p), line in zip(rows, cells, strict=False):
-                mix = f"<b>{esc(_fraction(p))}</b>" if p is not None else ""
-                row = "".join(f"<td class=\"num\">{esc(_fraction(x)) if x is not None else 'none'}</td>"
+                mix = f"<b>{esc(fraction(p))}</b>" if p is not None else ""
+                row = "".join(f"<td class=\"num\">{esc(fraction(x)) if x is not None else 'none'}</td>"
                               for x in line)
                 body.append(f"<tr><th>{esc(label)}</th><td class=\"num\">{mix}</td>{row}</tr>")
             parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<table><thead><tr><th>player "
@@ -143,9 +160,9 @@ def bound_parts_html(game: Any, start: Any, data: dict[str, Any], source: str) -
                          f"bound; the mix holds {what} the value on every line</p></div>")
     total = sum((n[3] is not None) + (n[4] is not None) for n in nodes)
     if total > drawn:
-        parts.append(f"<p class=\"muted\">{total - drawn} more part(s) not drawn; `stratagem verify` checks them "
-                     "all.</p>")
+        parts.append(f"<p class=\"muted\">{total - drawn} more part(s) not drawn; <code>stratagem verify</code> "
+                     "checks them all.</p>")
     return "".join(parts)
 
 
-__all__ = ["bound_parts_html", "matrices_html"]
+__all__ = ["bound_parts_html", "fraction", "matrices_html", "mix_table"]

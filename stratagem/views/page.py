@@ -68,12 +68,13 @@ SCRIPT = """
   function setup(box) {
     var turns = box.querySelectorAll('.turn'), items = box.querySelectorAll('ol.moves li');
     var where = box.querySelector('.where'), last = turns.length - 1, at = 0;
+    var unit = box.getAttribute('data-unit') || 'turn';
     function show(k) {
       at = Math.max(0, Math.min(last, k));
       for (var i = 0; i < turns.length; i++) { turns[i].hidden = (i !== at); }
       for (var j = 0; j < items.length; j++) { items[j].classList.toggle('current', j === at); }
       box.setAttribute('data-at', String(at));
-      if (where) { where.textContent = at === 0 ? 'start' : 'turn ' + at + ' of ' + last; }
+      if (where) { where.textContent = at === 0 ? 'start' : unit + ' ' + at + ' of ' + last; }
     }
     box.step = function (d) { show(at + d); };
     box.go = function (k) { show(k); };
@@ -138,10 +139,14 @@ def document(title: str, body: str) -> str:
             f"<h1>{esc(title)}</h1>\n{body}\n</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n")
 
 
-def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "replay") -> str:
+def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "replay", unit: str = "turn") -> str:
     """A stepping replay: ``panels[0]`` is the start and ``panels[k]`` the position after move ``k``
-    (``moves[k - 1]``); buttons, the move list and the keyboard step through them."""
+    (``moves[k - 1]``); buttons, the move list and the keyboard step through them, and the status names
+    the step in ``unit`` (the game's word: ``turn``, ``placement``, ``ply``). Without a move there is
+    nothing to step through: the start alone is drawn, with no buttons that would do nothing."""
     assert len(panels) == len(moves) + 1
+    if not moves:
+        return f"<div class=\"position\" id=\"{esc(ident)}\">{panels[0]}</div>"
     sections = "\n".join(f"<section class=\"turn\" data-turn=\"{k}\"{'' if k == 0 else ' hidden'}>{panel}</section>"
                          for k, panel in enumerate(panels))
     items = ["<li class=\"start current\" data-turn=\"0\">start</li>"]
@@ -152,7 +157,8 @@ def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "
                 "<button data-go=\"next\" title=\"right arrow\">forward &#x25B6;</button>"
                 "<button data-go=\"last\" title=\"End\">end &#x25B6;|</button>"
                 f"<span class=\"where\">start</span><span class=\"muted\">&nbsp; {esc(label)}</span></div>")
-    return (f"<div class=\"replay\" id=\"{esc(ident)}\" data-turns=\"{len(moves)}\" data-at=\"0\">{controls}"
+    return (f"<div class=\"replay\" id=\"{esc(ident)}\" data-turns=\"{len(moves)}\" data-unit=\"{esc(unit)}\" "
+            f"data-at=\"0\">{controls}"
             f"<div class=\"body\"><div class=\"stage\">{sections}</div>"
             f"<ol class=\"moves\" start=\"0\">{''.join(items)}</ol></div></div>")
 

@@ -3,25 +3,32 @@ rules engine, and what it claims, said for what it is.
 
 Every position shown is the rules engine's: a line is rebuilt by replaying its moves from the record's
 start with the game the record's setup describes (a ``solve``/``check`` report without a setup is rebuilt
-from the puzzle file it names, and its start must match). A move that does not replay is bad input. The
-record's claims are listed as *the record claims*; what the page itself established (the moves are legal,
-the line ends in a win) is said separately, and when the caller ran :func:`stratagem.verification.verify`
-its report is shown claim by claim.
+from the puzzle file it names, and its start must match). A move that does not replay is bad input,
+unless the caller's :func:`stratagem.verification.verify` report already found the record invalid: the
+page then says where the replay breaks and why. The record's claims are listed as *the record claims*;
+what the page itself established (the moves are legal, how the line ends, named from every player's
+return) is said separately, and when the caller ran verify its report is shown claim by claim. A title
+says no more than the record claims and the checks made (``shortest`` only when verify certified it),
+and a ``solve``/``check`` report's title is its answer as the command's text output states it
+(``unknown`` with the bound proven and what stopped the search).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from typing import Any
+import re
+from fractions import Fraction
+from typing import Any, NamedTuple
 
 from rich.text import Text
 
 from stratagem.core.errors import BadInput
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.loading import game_from_record, game_module, load, position_from_record
-from stratagem.solvers.replay import is_win, replay
+from stratagem.solvers.replay import replay
 from stratagem.views import cardclash, stakd
-from stratagem.views.matrices import bound_parts_html, matrices_html
+from stratagem.views.matrices import bound_parts_html, fraction, matrices_html, mix_table
 from stratagem.views.page import document, esc, replay_frame
 from stratagem.views.prooftree import tree_html
 from stratagem.views.strato import describe_challenge, strato_replay
@@ -32,6 +39,38 @@ PROOFTREE, MATRIXPROOF, MATRIXPROOFS = "stratagem/prooftree@1", "stratagem/matri
 BOUNDPROOF = "stratagem/matrixproof@2"
 SOLVE, CHECK, ANALYSIS = "stratagem/solve@1", "stratagem/check@1", "stratagem/analysis@1"
 VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, BOUNDPROOF, MATRIXPROOF, MATRIXPROOFS)
+#: A game's word for one step of a line (one, several); any other game's step is a ply.
+STEPS = {"strato": ("turn", "turns"), "stakd": ("placement", "placements")}
+
+
+def steps(game_name: str, count: int) -> str:
+    """``count`` steps of a line in the game's word: ``7 turns``, ``1 placement``, ``6 plies``."""
+    one, many = STEPS.get(game_name, ("ply", "plies"))
+    return f"{count} {one if count == 1 else many}"
+
+
+def ending(game: Any, state: Any) -> tuple[str, str, str]:
+    """How play stands at ``state``: how a line ending there ends, in words; the same for a position's
+    caption; and its tone (``ok`` a win, ``bad`` a loss -- of a puzzle's player or all of a cooperative
+    game's --, else ``""``). The outcome is read from the rules engine's returns for every player, so that
+    a first player's loss is named as the other's win rather than as "no win", and a game an analysis
+    horizon stopped (Stratatak's battle limit) is not taken for a draw."""
+    if not game.is_terminal(state):
+        return "does not end the game", "", ""
+    stopped = getattr(game, "stopped_undecided", None)
+    if callable(stopped) and stopped(state):
+        return ("is stopped undecided by the battle limit (an analysis horizon, not a draw)",
+                "stopped undecided by the battle limit", "")
+    returns = [float(r) for r in game.returns(state)]
+    scores = "" if set(returns) <= {-1.0, 0.0, 1.0} else f" (returns {', '.join(f'{r:g}' for r in returns)})"
+    if len(set(returns)) == 1:
+        word, tone = ("a tie", "") if scores else {1.0: ("a win", "ok"), -1.0: ("a loss", "bad")}.get(
+            returns[0], ("a draw", ""))
+        return f"ends in {word}{scores}", word + scores, tone
+    winners = [f"player {p + 1}" for p, r in enumerate(returns) if r == max(returns)]
+    names = " and ".join(winners)
+    return (f"ends with {names} winning{scores}", f"{names} {'wins' if len(winners) == 1 else 'win'}{scores}",
+            "")
 
 
 def plain_lines(game_name: str, game: Any, state: Any) -> list[str]:
@@ -41,35 +80,63 @@ def plain_lines(game_name: str, game: Any, state: Any) -> list[str]:
 
 
 def position_panel(game_name: str, game: Any, state: Any, turn: int, move: str) -> str:
-    """One step of a replay of a position game: a drawing where the game has one, else its text picture."""
+    """One step of a replay of a position game: a drawing where the game has one, else its text picture;
+    once play is over, the caption names how it ended (:func:`ending`)."""
     text = plain_lines(game_name, game, state)
+    ended = ""
+    if game.is_terminal(state):
+        _, outcome, tone = ending(game, state)
+        css = f" class=\"{tone}\"" if tone else ""
+        ended = f" &mdash; <b{css} data-status=\"over\">play is over: {esc(outcome)}</b>"
     if game_name == "stakd":
         hands = [line for line in text if line.startswith("player ") or line == "play is over"]
-        return stakd.panel(game, state, turn, move, hands)
+        return stakd.panel(game, state, turn, move, hands, ended)
     if game_name == "cardclash":
         return cardclash.panel(game, state, turn, move, text)
     caption = "Start" if turn == 0 else f"Ply {turn}: <code>{esc(move)}</code>"
-    ended = " &mdash; <b class=\"ok\" data-status=\"over\">play is over</b>" if game.is_terminal(state) else ""
     return f"<h3>{caption}{ended}</h3><pre>{esc(chr(10).join(text))}</pre>"
 
 
-def line_replay(line: Line, source: str, place: str = "") -> tuple[str, str]:
-    """The replay of ``line`` (HTML) and what replaying it established, in words."""
+class Replayed(NamedTuple):
+    """A line replayed for a page: its replay (HTML); what the replay established, in words (empty when
+    there is nothing to establish: no move, and play goes on); why it broke off (empty when every move
+    replays); and whether it ends in a win (of the puzzle, or of every player of a cooperative game)."""
+
+    html: str
+    checked: str
+    broken: str = ""
+    won: bool = False
+
+
+def line_replay(line: Line, source: str, place: str = "", verdict: Any = None) -> Replayed:
+    """The replay of ``line`` and what replaying it established. A move that does not replay is bad input,
+    unless ``verdict`` (verify's report of the record) already found the record invalid: the replay then
+    goes as far as the moves do, and ``broken`` says which move breaks it and why."""
     game, start = game_from_record(line.game, line.setup, line.start, source)
     result = replay(game, start, line.moves)
-    if not result.ok:
-        raise BadInput(source, f"{place}moves[{result.error_at}]", result.error)
-    moves = list(line.moves)
+    broken = ""
+    if result.error_at is not None:
+        where = f"{place}moves[{result.error_at}]"
+        if getattr(verdict, "status", None) != "invalid":
+            raise BadInput(source, where, result.error)
+        broken = f"{where}: {result.error} (the replay below stops before it)"
+    moves = list(line.moves[:len(result.states) - 1])
     if line.game == "strato":
         html = (f"<p>{esc(describe_challenge(game.challenge))}</p>"
                 + strato_replay(game.challenge, result.states, moves))
     else:
         panels = [position_panel(line.game, game, state, k, moves[k - 1] if k else "")
                   for k, state in enumerate(result.states)]
-        html = replay_frame(f"{len(moves)} move(s)", panels, moves)
-    ending = "ends in a win" if is_win(game, result.final) else (
-        "ends the game without a win" if game.is_terminal(result.final) else "does not end the game")
-    return html, f"all {len(moves)} move(s) are legal under the rules engine, and the line {ending}"
+        unit = STEPS.get(line.game, ("ply",))[0]
+        html = replay_frame(steps(line.game, len(moves)), panels, moves, unit=unit)
+    if broken:
+        return Replayed(html, "", broken)
+    words, outcome, tone = ending(game, result.final)
+    if moves:
+        checked = f"all {len(moves)} move(s) are legal under the rules engine, and the line {words}"
+    else:
+        checked = f"there is no move, and play is over at the start: {outcome}" if outcome else ""
+    return Replayed(html, checked, "", tone == "ok")
 
 
 def evidence_words(evidence: dict[str, Any]) -> str:
@@ -92,11 +159,21 @@ def evidence_words(evidence: dict[str, Any]) -> str:
     return ""
 
 
-def claims_html(claims: dict[str, Any], evidence: dict[str, Any], checked: str, verdict: Any) -> str:
-    """What the page established, then the verifier's report or else the record's claims, labelled so."""
+def _code(words: str) -> str:
+    """``words`` as HTML, a command or name written between backticks set as ``<code>``."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(words))
+
+
+def claims_html(claims: dict[str, Any], evidence: dict[str, Any], checked: str, verdict: Any,
+                broken: str = "", report: bool = False) -> str:
+    """What the page established (or, ``broken``, why it could not replay the line), then the verifier's
+    report or else the record's claims, labelled so (a command's ``report`` is no record verify checks:
+    the page says which is)."""
     parts = ["<div class=\"card claims\">"]
     if checked:
         parts.append(f"<p><span class=\"ok\">checked by this page:</span> {esc(checked)}</p>")
+    if broken:
+        parts.append(f"<p><span class=\"bad\">the line does not replay:</span> {esc(broken)}</p>")
     if verdict is not None:
         status = {"certified": "ok", "invalid": "bad"}
         parts.append(f"<p><b>stratagem verify</b>: <span class=\"{status.get(verdict.status, 'warn')}\" "
@@ -106,15 +183,17 @@ def claims_html(claims: dict[str, Any], evidence: dict[str, Any], checked: str, 
                          f"{esc(claim.statement)} &mdash; {esc(claim.reason)}</li>")
         parts.append("</ul>")
     elif claims:
-        parts.append("<p><span class=\"warn\">the record claims</span> (not checked by this page; "
-                     "<code>stratagem view --verify</code> or <code>stratagem verify</code> checks it):</p><ul>")
+        how = ("a command's report is no record <code>stratagem verify</code> checks; the <code>--proof</code> "
+               "record it writes is" if report else
+               "<code>stratagem view --verify</code> or <code>stratagem verify</code> checks it")
+        parts.append(f"<p><span class=\"warn\">the record claims</span> (not checked by this page; {how}):</p><ul>")
         for key in sorted(claims):
             parts.append(f"<li><code>{esc(key)}</code>: {esc(json.dumps(claims[key], sort_keys=True))}</li>")
         parts.append("</ul>")
     if evidence:
         words = evidence.get("optimality") or evidence.get("note") or evidence_words(evidence)
         parts.append(f"<p class=\"muted\">evidence in the record: <code>{esc(evidence.get('kind', '?'))}</code>"
-                     + (f" &mdash; {esc(words)}" if words else "") + "</p>")
+                     + (f" &mdash; {_code(words)}" if words else "") + "</p>")
     parts.append("</div>")
     return "".join(parts)
 
@@ -137,9 +216,11 @@ def _line_from_report(data: dict[str, Any], source: str) -> Line:
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise BadInput(source, "line", "must be a list of move strings")
     if data.get("game", "strato") == "strato":
-        deal = data.get("seed") if data.get("deal") is None else data.get("deal")
-        loaded = load(puzzle, None if deal is None else str(deal) if not isinstance(deal, int) else deal,
-                      data.get("players") if data.get("deal") is None else None)
+        deal, players = data.get("deal"), None
+        if deal is None or (isinstance(data.get("seed"), int) and deal == f"seed-{data['seed']}"):
+            # A seeded deal: not in the file by its name (``seed-N``), dealt again from its seed.
+            deal, players = data.get("seed"), data.get("players")
+        loaded = load(puzzle, None if deal is None else str(deal) if not isinstance(deal, int) else deal, players)
         setup, start = loaded.setup(), loaded.game.format_state(loaded.start)  # type: ignore[union-attr]
     else:
         position = load(puzzle)
@@ -147,6 +228,85 @@ def _line_from_report(data: dict[str, Any], source: str) -> Line:
     if data.get("start") not in (None, start):
         raise BadInput(source, "start", f"is not the start of {puzzle}'s deal ({start})")
     return Line(str(data.get("game", "strato")), setup, start, tuple(moves))
+
+
+def _line_title(game_name: str, claim: dict[str, Any], count: int, won: bool, verdict: Any) -> str:
+    """What a line or proof record is, said no stronger than its claims and the checks made: ``winning``
+    when the page's replay ended in a win, ``shortest`` only when verify certified the claim (else it is
+    ``claimed shortest``), and verify's verdict, when it was asked, named."""
+    status = getattr(verdict, "status", None)
+    verdict_words = {None: "", "certified": " (certified)", "invalid": " (invalid)"}.get(status, " (not certified)")
+    if claim.get("solvable") is False or claim.get("winnable") is False:
+        answer = "unsolvable" if claim.get("solvable") is False else "not winnable"
+        return answer + (verdict_words or " (as the record claims)")
+    what = f"{'winning ' if won else ''}line of {steps(game_name, count)}"
+    if claim.get("optimal"):
+        what = f"shortest {what}" if status == "certified" else f"{what}, claimed shortest"
+    return what + verdict_words
+
+
+def _answer(data: dict[str, Any], count: int) -> tuple[str, str]:
+    """A ``solve``/``check`` report's answer as the command's text output states it: the words of the
+    page's title, and the summary (HTML) -- the status, how it is known, and for an undecided answer the
+    bound proven, the best line found and what stopped the search."""
+    status, game_name = str(data.get("status", "")), str(data.get("game", "strato"))
+    how = str(data.get("optimality") or "")
+    if data.get("format") == SOLVE and status == "solved":
+        words = f"solved in {steps(game_name, count)}, optimal"
+    elif data.get("format") == SOLVE and status == "unknown":
+        bound = data.get("lower_bound")
+        words = (f"unknown: no winning line is shorter than {steps(game_name, bound)}"
+                 if isinstance(bound, int) and bound > 0 else "unknown: nothing is proven")
+        if count:
+            words += f"; best line found: {steps(game_name, count)}, not known to be shortest"
+        stopped = {"nodes": "the node limit", "time": "the time limit"}.get(str(data.get("stopped_by")))
+        words += f"; stopped by {stopped}" if stopped else ""
+    elif status == "winnable":
+        words = f"winnable in {steps(game_name, count)}"
+    elif status == "not winnable":
+        evidence = data.get("evidence") or {}
+        words = "not winnable: " + {"drup-refutation": "refuted (a DRUP proof, checked)",
+                                    "cpsat-infeasible": "CP-SAT found no way (no certificate)"}.get(
+            str(evidence.get("kind")), str(evidence.get("method") or "the rules: play is over at the start"))
+    elif data.get("format") == CHECK and status == "unknown":
+        words = "unknown: the time limit stopped the solver; nothing is claimed"
+    else:
+        words = status
+    tone = {"solved": "ok", "winnable": "ok", "unsolvable": "bad", "not winnable": "bad"}.get(status, "warn")
+    summary = (f"<div class=\"card answer\"><p><b class=\"{tone}\" data-answer=\"{esc(status)}\">{esc(words)}</b></p>"
+               + (f"<p>{_code(how)}</p>" if how else "") + "</div>")
+    return words, summary
+
+
+def _strategies_html(data: dict[str, Any]) -> str:
+    """The mixed strategies of a simultaneous-move analysis (Stack Attack) as its text output gives them:
+    each player's value, mix and expected return, and the opponents' mix it was found against, each mix
+    drawn as the certificates' pages draw one (:func:`~stratagem.views.matrices.mix_table`)."""
+    parts = []
+    for entry in data.get("players") or []:
+        if not isinstance(entry, dict):
+            continue
+        player, against = entry.get("player"), [q for q in entry.get("against") or [] if isinstance(q, int)]
+        facts = [f"value {fraction(entry['value'])}"] if entry.get("value") is not None else []
+        if entry.get("mean_return") is not None:
+            facts.append(f"mean return {entry['mean_return']}")
+        if entry.get("expected_return") is not None:
+            exact = fraction(entry["expected_return"])
+            with contextlib.suppress(ValueError, ZeroDivisionError):  # a value that is no number: shown as it is
+                exact += f" (about {float(Fraction(str(entry['expected_return']))):.3f})"
+            facts.append(f"expected return {exact} with these mixes")
+        tables = [mix_table(f"player {player}", entry["strategy"])] if isinstance(entry.get("strategy"), dict) else []
+        if isinstance(entry.get("opponent_strategy"), dict):
+            who = f"player {against[0]}" if len(against) == 1 else "the opponents"
+            tables.append(mix_table(who, entry["opponent_strategy"]))
+        if not facts and not tables:
+            continue
+        versus = " against " + " and ".join(f"player {q}" for q in against) if against else ""
+        parts.append(f"<div class=\"card strategy\" data-player=\"{esc(player)}\"><h3>Player {esc(player)}"
+                     f"{esc(versus)}</h3><p>{esc('; '.join(facts))}</p><div class=\"grid2\">{''.join(tables)}</div>"
+                     "</div>")
+    estimate = " (an estimate: the search's frequencies, not a value)" if data.get("status") == "estimate" else ""
+    return f"<h2>The mixed strategies at the start{estimate}</h2>" + "".join(parts) if parts else ""
 
 
 def record_page(data: dict[str, Any], source: str, verdict: Any = None) -> str:
@@ -164,30 +324,28 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None) -> str:
             if proof.line is None:
                 raise BadInput(source, "line", "this proof record holds no line to show")
             line, claims, evidence, place = proof.line, proof.claim, proof.evidence, "line."
-        replay_html, checked = line_replay(line, source, place)
-        unit = {"strato": "turn(s)", "stakd": "placement(s)"}.get(line.game, "move(s)")
-        title = f"{title_game}: {'proof' if fmt == PROOF_FORMAT else 'line'} of {len(line.moves)} {unit}"
-        body += [claims_html(claims, evidence, checked, verdict), replay_html]
+        replayed = line_replay(line, source, place, verdict)
+        title = f"{title_game}: {_line_title(line.game, claims, len(line.moves), replayed.won, verdict)}"
+        body += [claims_html(claims, evidence, replayed.checked, verdict, replayed.broken), replayed.html]
     elif fmt in (SOLVE, CHECK):
         line = _line_from_report(data, source)
-        replay_html, checked = line_replay(line, source)
-        claims = {k: data[k] for k in ("status", "length", "optimal", "claim") if k in data}
-        evidence = dict(data.get("evidence") or {})
-        if data.get("optimality"):
-            evidence.setdefault("kind", data.get("method", ""))
-            evidence["optimality"] = data["optimality"]
-        title = f"{title_game}: {data.get('status', '')} ({len(line.moves)} move(s))"
-        body += [claims_html(claims, evidence, checked, verdict), replay_html]
+        replayed = line_replay(line, source)
+        claims = {k: data[k] for k in ("status", "length", "optimal", "claim") if data.get(k) not in (None, {})}
+        words, summary = _answer(data, len(line.moves))
+        title = f"{title_game}: {words}"
+        body += [summary, claims_html(claims, dict(data.get("evidence") or {}), replayed.checked, verdict,
+                                      report=True), replayed.html]
     elif fmt == ANALYSIS:
         if not isinstance(data.get("setup"), dict) or not isinstance(data.get("start"), str):
             raise BadInput(source, "setup", "an analysis record needs its setup and start to be replayed")
         line = Line(game_name, data["setup"], data["start"], tuple(str(m) for m in data.get("pv") or ()))
-        replay_html, checked = line_replay(line, source)
+        replayed = line_replay(line, source)
         claims = {k: data[k] for k in ("summary", "status", "value", "best_move", "assumption") if data.get(k)}
         title = f"{title_game}: {data.get('name') or 'analysis'}"
         body += [f"<p>{esc(data.get('information', ''))}</p>",
-                 claims_html(claims, {}, checked.replace("the line", "the principal variation"), verdict),
-                 replay_html]
+                 claims_html(claims, {}, replayed.checked.replace("the line", "the principal variation"), verdict,
+                             report=True),
+                 _strategies_html(data), replayed.html]
     elif fmt == PROOFTREE:
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)
         title = f"{title_game}: proof tree ({len(data.get('nodes') or [])} nodes)"
@@ -205,7 +363,7 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None) -> str:
         proofs = [data] if single else [p for p in data.get("proofs") or [] if isinstance(p, dict)]
         nodes = sum(len(p.get("nodes") or []) for p in proofs)
         title = f"{title_game}: mixed strategies at {nodes} simultaneous node(s)"
-        claims = {f"player {int(p.get('player', 0)) + 1}": f"value {p.get('value')} ({p.get('label')})"
+        claims = {f"player {int(p.get('player', 0)) + 1}": f"value {fraction(p.get('value'))} ({p.get('label')})"
                   for p in proofs}
         body += [claims_html(claims, {}, "", verdict),
                  f"<h2>The start</h2><pre>{esc(chr(10).join(plain_lines(game_name, game, start)))}</pre>"]
@@ -243,4 +401,4 @@ def _start(data: dict[str, Any], source: str) -> str:
     return start
 
 
-__all__ = ["VIEWABLE", "line_replay", "plain_lines", "position_panel", "record_page"]
+__all__ = ["VIEWABLE", "Replayed", "ending", "line_replay", "plain_lines", "position_panel", "record_page", "steps"]

@@ -74,15 +74,15 @@ def layers_svg(game: Any, state: Any, last: tuple[int, int] | None) -> str:
     return "".join(out)
 
 
-def panel(game: Any, state: Any, turn: int, move: str, hand_text: list[str]) -> str:
-    """One step of a STAKD replay: the caption, the layers and the hands."""
+def panel(game: Any, state: Any, turn: int, move: str, hand_text: list[str], over: str = "") -> str:
+    """One step of a STAKD replay: the caption, the layers and the hands; ``over`` is the caption's note
+    (HTML) once play is over, naming how it ended (the caller reads it from the rules engine's returns)."""
     last = None
     if turn and state.layers:
         # The piece just placed is the last one of the layer it went on: the top layer.
         last = (len(state.layers) - 1, len(state.layers[-1]) - 1)
     caption = "Start" if turn == 0 else f"Placement {turn}: <code>{esc(move)}</code>"
     hands = "".join(f"<div class=\"mono\">{esc(line)}</div>" for line in hand_text)
-    over = " &mdash; <b class=\"ok\" data-status=\"over\">play is over</b>" if state.is_over() else ""
     return f"<h3>{caption}{over}</h3>{layers_svg(game, state, last)}<div class=\"card\">{hands}</div>"
 
 
