@@ -2,10 +2,11 @@
 inline script), with no network access of any kind -- no fonts, no CDN, no images from elsewhere -- so a
 page can be mailed, archived or opened offline and looks the same.
 
-The script does three things, all optional for reading the page: it steps a replay (buttons, the move
+The script does four things, all optional for reading the page: it steps a replay (buttons, the move
 list, the arrow keys, Home and End, and ``#turn=N`` in the address), it sorts a table whose header is
-clicked, and it shows the turn a replay opens on. Without it every turn of a replay is still in the page
-(the first one shown), so nothing is lost when scripts are off.
+clicked, it shows the turn a replay opens on, and it opens the folded parts (``<details>``) around the
+target of a link within the page (a proof tree's reference to a node drawn above). Without it every turn
+of a replay is still in the page (the first one shown), so nothing is lost when scripts are off.
 
 Output is deterministic: the same content gives the same bytes (no dates, no random ids).
 """
@@ -56,6 +57,7 @@ table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; }
 details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
 .tree { font-size: 13px; } .tree .mv { font-family: "DejaVu Sans Mono", Menlo, monospace; font-weight: 600; }
 .tree .val { color: #5f6b76; } .tree .leaf { margin-left: 28px; }
+.tree details:target > summary { background: #fff3bf; border-radius: 4px; }
 .grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
 """
 
@@ -100,6 +102,14 @@ SCRIPT = """
     else if (e.key === 'Home') { active.go(0); e.preventDefault(); }
     else if (e.key === 'End') { active.go(active.last); e.preventDefault(); }
   });
+  function reveal() {
+    var target = location.hash.length > 1 ? document.getElementById(location.hash.slice(1)) : null;
+    if (!target) { return; }
+    for (var up = target; up; up = up.parentElement) { if (up.tagName === 'DETAILS') { up.open = true; } }
+    target.scrollIntoView();
+  }
+  window.addEventListener('hashchange', reveal);
+  reveal();
   Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
     var heads = table.querySelectorAll('th');
     Array.prototype.forEach.call(heads, function (th, col) {

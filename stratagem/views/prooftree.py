@@ -3,9 +3,12 @@ children, the move that leads to each, whose turn it is and the value the record
 proving player's nodes the one move chosen, elsewhere every reply.
 
 A proof is a DAG (a position reached twice within a half is one node): a node is drawn in full where
-the walk first meets it and as a reference afterwards. Small trees also draw each node's position with
-the game's own drawing. The page draws what the record holds; what is checked is said beside it (the
-caller passes :func:`stratagem.verification.verify`'s report, or the page says the tree is the record's).
+the walk first meets it and afterwards as a link to it. Small trees also draw each node's position with
+the game's own drawing. A tree larger than :data:`MAX_DRAWN` nodes is drawn nearest its roots first,
+both halves together (breadth-first), so that every half shows its first moves and the cut falls deep
+in the tree rather than across the top of the half met last. The page draws what the record holds;
+what is checked is said beside it (the caller passes :func:`stratagem.verification.verify`'s report, or
+the page says the tree is the record's).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 
 from stratagem.views.page import esc
 
-#: Nodes drawn in full at most; the rest of a larger tree is counted, not drawn.
+#: Nodes drawn in full at most (those nearest the roots); the rest of a larger tree is counted, not drawn.
 MAX_DRAWN = 2500
 #: Trees up to this many nodes get each node's position drawn inside it.
 DRAW_POSITIONS = 400
@@ -28,41 +31,62 @@ def _label(node: dict[str, Any]) -> str:
     return f"<span class=\"val\">{esc(who)}, value {esc(node.get('value'))}</span>"
 
 
+def _nearest(halves: list[Any], by_id: dict[Any, dict[str, Any]], budget: int) -> set[Any]:
+    """The ``budget`` nodes nearest the roots of all halves together (breadth-first, the halves' roots
+    first): the nodes the page draws in full. The set holds every node on some path to each of its nodes,
+    so the walk meets each of them below a node it drew."""
+    chosen: set[Any] = set()
+    layer = [half.get("root") for half in halves if isinstance(half, dict)]
+    while layer and len(chosen) < budget:
+        below: list[Any] = []
+        for node_id in layer:
+            if node_id in chosen or node_id not in by_id or len(chosen) >= budget:
+                continue
+            chosen.add(node_id)
+            below += [child.get("node") for child in by_id[node_id].get("children") or [] if isinstance(child, dict)]
+        layer = below
+    return chosen
+
+
+def _anchor(node_id: Any) -> str:
+    return f"node-{node_id}"
+
+
 def tree_html(data: dict[str, Any], draw: Callable[[str], str] | None = None) -> str:
     """The halves of the proof, each as nested ``<details>``; ``draw`` turns a state's notation into HTML."""
     nodes = data.get("nodes") or []
     by_id = {n.get("id"): n for n in nodes if isinstance(n, dict)}
+    halves = [half for half in data.get("halves") or [] if isinstance(half, dict)]
     drawing = draw if draw is not None and len(nodes) <= DRAW_POSITIONS else None
+    shown = _nearest(halves, by_id, MAX_DRAWN)
     seen: set[Any] = set()
-    drawn = 0
     out: list[str] = []
 
     def walk(node_id: Any, move: str, depth: int, extra: str) -> None:
-        nonlocal drawn
         node = by_id.get(node_id)
         head = (f"<span class=\"mv\">{esc(move)}</span> " if move else "") + extra
         if node is None:
             out.append(f"<div class=\"leaf bad\">{head}missing node {esc(node_id)}</div>")
             return
         if node_id in seen:
-            out.append(f"<div class=\"leaf\">{head}{_label(node)} <span class=\"muted\">(the position of node "
-                       f"{esc(node_id)}, drawn above)</span></div>")
+            out.append(f"<div class=\"leaf\">{head}{_label(node)} <span class=\"muted\">(the position of "
+                       f"<a href=\"#{esc(_anchor(node_id))}\">node {esc(node_id)}</a>, drawn above)</span></div>")
+            return
+        if node_id not in shown:
+            out.append(f"<div class=\"leaf muted\">{head}{_label(node)} (not drawn: the tree is larger than "
+                       f"{MAX_DRAWN} nodes)</div>")
             return
         seen.add(node_id)
-        drawn += 1
         children = node.get("children") or []
-        if drawn > MAX_DRAWN:
-            out.append(f"<div class=\"leaf muted\">{head}(not drawn: the tree is larger than {MAX_DRAWN} nodes)</div>")
-            return
         state = str(node.get("state"))
         picture = drawing(state) if drawing else f"<div class=\"mono muted\">{esc(state)}</div>"
+        ident = f"data-node=\"{esc(node_id)}\" id=\"{esc(_anchor(node_id))}\""
         if not children:
-            out.append(f"<details class=\"node\" data-node=\"{esc(node_id)}\"><summary>{head}{_label(node)}"
-                       f"</summary>{picture}</details>")
+            out.append(f"<details class=\"node\" {ident}><summary>{head}{_label(node)}</summary>{picture}</details>")
             return
         replies = "one move" if len(children) == 1 else f"{len(children)} replies"
         opened = " open" if depth < 2 else ""
-        out.append(f"<details class=\"node\" data-node=\"{esc(node_id)}\"{opened}><summary>{head}{_label(node)} "
+        out.append(f"<details class=\"node\" {ident}{opened}><summary>{head}{_label(node)} "
                    f"<span class=\"muted\">({replies})</span></summary>{picture}")
         for child in children:
             chance = child.get("probability")
@@ -70,13 +94,14 @@ def tree_html(data: dict[str, Any], draw: Callable[[str], str] | None = None) ->
             walk(child.get("node"), str(child.get("move", "")), depth + 1, probability)
         out.append("</details>")
 
-    for half in data.get("halves") or []:
+    for half in halves:
         out.append(f"<h3>The &ldquo;{esc(half.get('side'))}&rdquo; half: {esc(half.get('plies'))} plies at most</h3>"
                    "<div class=\"tree\">")
         walk(half.get("root"), "", 0, "start: ")
         out.append("</div>")
     if len(nodes) > MAX_DRAWN:
-        out.append(f"<p class=\"muted\">{len(nodes)} nodes in all; the first {MAX_DRAWN} met are drawn.</p>")
+        out.append(f"<p class=\"muted\">{len(nodes)} nodes in all; the {len(shown)} nearest the start (of both "
+                   "halves together) are drawn.</p>")
     return "".join(out)
 
 

@@ -1,8 +1,8 @@
 """What a page says an answer is: the status of an undecided or negative answer in its title (never a
 "proof" of no moves), a title no stronger than the record's claims and verify's verdict, every player's
 outcome named, a Stack Attack analysis's mixes, a record that does not replay shown as invalid under
-``--verify``. Pages are read as text here; the browser check (the replay's word for a step) skips without
-a browser."""
+``--verify``, and a proof tree whose references link to what is drawn. Pages are read as text here; the
+two browser checks (the replay's word for a step, a link into a folded tree) skip without a browser."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import pytest
 from pagesupport import ROOT, browser_fixture, records_fixture  # noqa: F401 (the fixtures)
 
 from stratagem.cli.main import run
+from stratagem.views import prooftree
+from stratagem.views.page import document
 from stratagem.views.records import record_page
 
 PUZZLES = ROOT / "puzzles"
@@ -201,8 +203,51 @@ def test_a_record_that_does_not_replay_is_shown_invalid_under_verify(records: di
     assert f'data-turns="{found[1]}"' in text  # the replay goes as far as the moves do
 
 
-def test_the_replay_names_its_steps(browser: Any, records: dict[str, Path], tmp_path: Path) -> None:
-    """The replay's status said "turn 6 of 6" next to "Placement 6"."""
+def _tree(width: int, depth: int, again: int = 0) -> dict[str, Any]:
+    """A proof tree of two halves: the first a full ``width``-ary tree ``depth`` deep (its nodes numbered
+    depth-first from 0), the second a root with three replies, the last of them node ``again`` of the first
+    half (a node met twice)."""
+    nodes: list[dict[str, Any]] = []
+
+    def grow(level: int) -> int:
+        ident = len(nodes)
+        nodes.append({"id": ident, "to_move": level % 2, "value": 1, "state": f"s{ident}", "children": []})
+        if level < depth:
+            nodes[ident]["children"] = [{"move": f"m{k}", "node": grow(level + 1)} for k in range(width)]
+        return ident
+
+    first = grow(0)
+    second = len(nodes)
+    nodes.append({"id": second, "to_move": 1, "value": 1, "state": "t", "children": []})
+    leaves = [grow(depth) for _ in range(2)]
+    nodes[second]["children"] = [{"move": f"r{k}", "node": n} for k, n in enumerate([*leaves, again])]
+    return {"nodes": nodes, "halves": [{"side": "at least", "plies": depth, "root": first},
+                                       {"side": "at most", "plies": 1, "root": second}]}
+
+
+def test_a_large_tree_is_drawn_nearest_its_roots_and_links_its_references(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the drawing budget the walk once drew the first half depth-first to the end of the budget, so
+    the second half's replies were "not drawn" at its top, and a node met again read "(the position of node
+    N, drawn above)" with no N shown anywhere, even when N was one of those not drawn."""
+    monkeypatch.setattr(prooftree, "MAX_DRAWN", 7)
+    html = prooftree.tree_html(_tree(3, 4))  # 121 nodes in the first half, 3 in the second
+    second = html.split("&ldquo;at most&rdquo;")[1]
+    assert second.count('<details class="node"') == 3  # the second half's root and both of its leaves
+    drawn = set(re.findall(r'<details class="node" data-node="(\d+)" id="node-\1"', html))
+    assert len(drawn) == 7  # both roots, then the first half's 3 replies and the second's 2 leaves
+    assert re.findall(r'href="#node-(\d+)"', second) == ["0"] and "drawn above" in second
+    assert html.count("(not drawn") == 9  # the first half's third level, where the cut falls
+    cut = prooftree.tree_html(_tree(3, 4, again=5))  # a reference to a node that is not drawn
+    assert "drawn above" not in cut and 'href="#node-5"' not in cut and cut.count("(not drawn") == 10
+    monkeypatch.undo()
+    unbudgeted = prooftree.tree_html(_tree(2, 2))
+    assert "not drawn" not in unbudgeted and len(re.findall(r'<details class="node"', unbudgeted)) == 10
+
+
+def test_the_replay_names_its_steps_and_a_tree_link_opens_its_target(browser: Any, records: dict[str, Path],
+                                                                     tmp_path: Path) -> None:
+    """The replay's status said "turn 6 of 6" next to "Placement 6"; a link to a node inside a folded branch
+    of a proof tree now opens the branch."""
     from selenium.webdriver.common.keys import Keys
 
     page = tmp_path / "stakd.html"
@@ -211,3 +256,10 @@ def test_the_replay_names_its_steps(browser: Any, records: dict[str, Path], tmp_
     browser.find_element("tag name", "body").send_keys(Keys.END)
     steps = len(json.loads(records["stakd.json"].read_text())["line"]["moves"])
     assert browser.find_element("css selector", ".replay .where").text == f"placement {steps} of {steps}"
+    tree = tmp_path / "tree.html"
+    tree.write_text(document("tree", prooftree.tree_html(_tree(2, 4, again=3))))  # node 3: three levels down
+    browser.get(tree.as_uri())
+    target = browser.find_element("id", "node-3")
+    assert not target.is_displayed()  # its branch is folded
+    browser.find_element("css selector", ".tree a[href='#node-3']").click()
+    assert target.is_displayed()
