@@ -31,7 +31,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadInput
-from stratagem.core.io import load_json
+from stratagem.core.io import load_json, open_regular
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT
@@ -91,7 +91,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         check_policy(data, verdict, name, limits)
         return verdict
     if fmt in GAME_PROOFS:
-        check_game_proof(data, verdict, name)
+        check_game_proof(data, verdict, name, limits)
         return verdict
     if fmt != PROOF_FORMAT:
         from stratagem.verification.oddstable import TABLE_FORMAT
@@ -154,9 +154,9 @@ def _results_file(record: str | Path | dict[str, Any], name: str) -> BadInput | 
     first: Any = record
     if not isinstance(record, dict):
         try:
-            with open(record, "rb") as handle:
+            with open_regular(record) as handle:  # never a FIFO or a device: the reader refused those already
                 first = json.loads(handle.readline(1 << 20))
-        except (OSError, ValueError, RecursionError):
+        except (BadInput, OSError, ValueError, RecursionError):
             return None
     if not isinstance(first, dict) or first.get("format") != SWEEP_FORMAT:
         return None
