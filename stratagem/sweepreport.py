@@ -33,6 +33,11 @@ from stratagem.sweep import best_records, record_key, uncertified
 
 #: How many of the hardest deals the summary lists.
 HARDEST = 10
+#: Said under the undecided deals when one's lower bound is its best line's length.
+TIED_NOTE = ("A lower bound equal to the best line rests on the SAT solver's refutations under assumptions: the "
+             "time ran out before the certificate the `sat` method claims optimality with (its plain refutation, "
+             "checked by stratagem's DRUP checker).")
+
 #: How many undecided deals the summary lists (all are counted).
 UNDECIDED_ROWS = 50
 #: The format of ``stratagem report --json``.
@@ -180,6 +185,8 @@ class SweepReport:
                 best = "-" if r.get("best_length") is None else str(r["best_length"])
                 lines.append(f"| {r['challenge']} | {r['players']} | {r['seed']} | {r['lower_bound']} | {best} | "
                              f"`{reproduce(r)}` |")
+            if any(r["lower_bound"] == r.get("best_length") for r in undecided):
+                lines += ["", TIED_NOTE]
         else:
             lines.append("None: every deal was decided.")
         lines += ["", "## Time per deal", "", "| method | challenge | deals | mean s | median s | max s | total s |",

@@ -343,3 +343,21 @@ def test_a_server_that_is_not_a_dask_scheduler_is_refused_within_the_timeout(
             conn.close()
     assert_one_line(code, err, "--scheduler", fragment)
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_an_undecided_deal_whose_bound_is_its_line_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped sweep lists seed 280 as undecided with lower bound 10 and a line of 10: the SAT solver's
+    refutations under assumptions, the certificate not reached. The report says so under the table (and
+    only then)."""
+    from stratagem.sweepreport import TIED_NOTE
+
+    record = first_run(tmp_path / "r.jsonl", range(1))[0]
+    n = len(record["line"])
+    for lower, said in ((n, True), (n - 1, False)):
+        path = tmp_path / f"tied{lower}.jsonl"
+        write_lines(path, [stopped(record, line=record["line"], best_length=n, lower_bound=lower)])
+        code, _ = cli(capsys, "report", str(path), "--out", str(tmp_path / f"rep{lower}"), "--no-plots", "--html")
+        assert code == 0
+        assert (TIED_NOTE in (tmp_path / f"rep{lower}" / "report.md").read_text()) is said
+        page = (tmp_path / f"rep{lower}" / "report.html").read_text()
+        assert ("the time ran out before the certificate the <code>sat</code> method" in page) is said

@@ -20,7 +20,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.provenance import file_sha256
 from stratagem.loading import StratoDeal, load
 from stratagem.solvers.replay import is_win, replay
-from stratagem.sweepreport import HARDEST, SweepReport, reproduce
+from stratagem.sweepreport import HARDEST, TIED_NOTE, SweepReport, reproduce
 from stratagem.views.charts import bars, boxes
 from stratagem.views.page import document, esc, table
 from stratagem.views.strato import strato_replay
@@ -153,6 +153,8 @@ def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text:
                 for r in undecided]
         body.append(table(["challenge", "players", "seed", "lower bound", "best line", "reproduce"], rows,
                           numeric={1, 2, 3}))
+        if any(r["lower_bound"] == r.get("best_length") for r in undecided):
+            body.append(f"<p class=\"muted\">{esc(TIED_NOTE).replace('`sat`', '<code>sat</code>')}</p>")
     else:
         body.append("<p>None: every deal was decided.</p>" if summary.deals else "<p>No Strato deal.</p>")
     body += ["<h2>Time per deal</h2><p class=\"muted\">One panel per challenge and player count, log scale; a deal "
