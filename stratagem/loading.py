@@ -137,6 +137,8 @@ def load_position(path: str | Path, games: tuple[str, ...] = POSITION_GAMES) -> 
     source = str(path)
     game_name = game_of_file(source)
     if game_name not in games:
+        if not {"game", "challenge"} & set(load_toml(source)):  # a Strato puzzle may leave it out, no position
+            raise BadInput(source, "game", f"missing: a position file names its game ({' or '.join(games)})")
         raise BadInput(source, "game", f"this command takes {' or '.join(games)} positions, not {game_name!r}")
     puzzle = game_module(game_name, "puzzle", source)
     position = puzzle.load_position(source)

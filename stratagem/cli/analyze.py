@@ -58,7 +58,7 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
               help="Stop a search after this many nodes (each ranked move's search too); lp: after this many "
                    f"positions valued, {DEFAULT_LP_NODES:,} without the option.")
 @click.option("--iterations", type=click.IntRange(1, MAX_PARAMETER), default=None,
-              help="MCTS/ISMCTS/DUCT iterations (default 2000).")
+              help="MCTS/ISMCTS/DUCT iterations (default: 2000, or with --time-limit as many as the limit allows).")
 @click.option("--samples", type=click.IntRange(1, MAX_PARAMETER), default=None, help="PIMC samples (default 20).")
 @click.option("--as", "as_player", type=click.IntRange(1, 6), default=None,
               help="Analyse from this player's observation (PIMC or ISMCTS) instead of open information.")

@@ -131,3 +131,10 @@ def test_a_stratatak_position_that_repeats_without_a_battle_limit_names_the_opti
     limited = tmp_path / "limited.toml"
     limited.write_text(text.replace("battle_limit = 0", "battle_limit = 4"))
     assert cli("analyze", str(limited), "--engine", engine).code == 0
+
+
+def test_a_position_file_without_its_game_says_it_is_missing(cli, tmp_path: Path) -> None:
+    """It was read as Strato and refused as "not 'strato'", which named a game the file never gave."""
+    path = tmp_path / "position.toml"
+    path.write_text('[position]\nstate = "B9R1,B1G2 - - - A1"\n')
+    assert_bad_input(cli("analyze", str(path)), "position.toml: game: missing: a position file names its game")
