@@ -16,13 +16,19 @@ from stratagem.core.errors import BadInput
 
 
 def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:
-    """The CNF and proof files a refutation's evidence names, which must sit beside the record."""
+    """The CNF and proof files a refutation's evidence names, which must sit beside the record as regular
+    files (each refusal names the record and the field, not only the file)."""
     names = {}
     for key in ("cnf", "proof"):
         name = evidence.get(key)
-        if not isinstance(name, str) or not name or "/" in name or "\\" in name:
+        if not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", ".."):
             raise BadInput(record, f"evidence.{key}", "must name a file beside the record")
-        names[key] = Path(record).parent / name
+        path = Path(record).parent / name
+        if not path.exists():
+            raise BadInput(record, f"evidence.{key}", f"{name[:80]!r}: no such file beside the record")
+        if not path.is_file():  # a FIFO, a device or a link to one: the record names it, the checker never reads it
+            raise BadInput(record, f"evidence.{key}", f"{name[:80]!r} beside the record is not a regular file")
+        names[key] = path
     return names
 
 

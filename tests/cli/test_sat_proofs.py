@@ -137,7 +137,7 @@ def test_a_sat_line_whose_certificate_runs_out_of_time_is_kept_but_not_claimed_s
     report = json.loads(result.out)
     assert report["status"] == "unknown" and report["optimal"] is False
     assert report["length"] == 5 and report["best_line"]["method"] == "sat"
-    assert "not proven shortest" in report["optimality"]
+    assert "shortest by the solver's word" in report["optimality"] and "not claimed optimal" in report["optimality"]
     record = json.loads(proof.read_text())
     assert record["claim"]["optimal"] is False and record["evidence"]["kind"] == "witness"
     assert not (tmp_path / "p.drup.gz").exists()
@@ -165,3 +165,27 @@ def test_a_sat_line_whose_proof_check_runs_out_of_time_is_kept_but_not_claimed_s
     assert record["claim"]["optimal"] is False and record["evidence"]["kind"] == "witness"
     assert not (tmp_path / "p.drup.gz").exists()
     assert cli("verify", str(proof)).code == 0
+
+
+@pytest.mark.parametrize("kind", ["dot-dot", "fifo", "device"])
+def test_evidence_that_names_no_regular_file_beside_the_record_is_named_by_field(cli, tmp_path: Path,
+                                                                                  kind: str) -> None:
+    """``"proof": ".."`` was refused as "..: is a directory", naming neither the record nor the field; a
+    FIFO or a link to /dev/zero the same way. Each is now the record's ``evidence.proof``."""
+    import os
+
+    record = tmp_path / "p.json"
+    assert cli("solve", CHALLENGE_0, "--method", "sat", "--proof", str(record)).code == 0
+    data = json.loads(record.read_text())
+    if kind == "dot-dot":
+        data["evidence"]["proof"] = ".."
+    elif kind == "fifo":
+        os.mkfifo(tmp_path / "fifo.drup")
+        data["evidence"]["proof"] = "fifo.drup"
+    else:
+        (tmp_path / "zero.drup").symlink_to("/dev/zero")
+        data["evidence"]["proof"] = "zero.drup"
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data))
+    result = cli("verify", str(forged))
+    assert result.code == 2 and result.err.startswith(f"{forged}: evidence.proof: "), result.err
