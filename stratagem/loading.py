@@ -112,6 +112,10 @@ def from_notation(game_name: str, text: str, setup: dict[str, Any] | None = None
     ``setup`` is what a record stores next to its start position (a Strato challenge and options; the
     player count and options of the other games); a game that needs nothing more may leave it out.
     """
+    if not isinstance(text, str):
+        raise BadInput("<notation>", "text", f"a position in the game's notation, not {type(text).__name__}")
+    if setup is not None and not isinstance(setup, dict):
+        raise BadInput("<notation>", "setup", f"a table of the rules' options, not {type(setup).__name__}")
     game, state = game_from_record(game_name, dict(setup or {}), text, "<notation>")
     return Position(game_name, game, state, "", "", "<notation>")
 

@@ -67,6 +67,8 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
     beside the record's file (beside ``source`` for data, the current folder by default).
     """
     check_run_limits(time_limit, nodes, "nodes")
+    if not isinstance(record, str | Path | dict):
+        raise BadInput("<argument>", "record", f"a record's file or its JSON data, not {type(record).__name__}")
     limits = Limits(Deadline(time_limit), nodes, recheck, progress)
     if isinstance(record, dict):
         data, name = record, source or "<record>"

@@ -200,3 +200,14 @@ def test_the_package_ships_its_type_hints() -> None:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "py.typed" in data["tool"]["setuptools"]["package-data"]["stratagem"]
     assert (Path(stratagem.__file__).parent / "py.typed").is_file()
+
+
+def test_arguments_of_the_wrong_type_are_bad_input_naming_the_parameter() -> None:
+    """``from_notation(game, None)`` was an AttributeError, ``setup="x"`` a ValueError from dict(), and
+    ``verify([1, 2])`` a TypeError from open()."""
+    with pytest.raises(BadInput, match="text: a position in the game's notation, not NoneType"):
+        stratagem.from_notation("stratatak", None)  # type: ignore[arg-type]
+    with pytest.raises(BadInput, match="setup: a table of the rules' options, not str"):
+        stratagem.from_notation("stratatak", "B9R1,B1G2 - - - A1", setup="x")  # type: ignore[arg-type]
+    with pytest.raises(BadInput, match="record: a record's file or its JSON data, not list"):
+        stratagem.verify([1, 2])  # type: ignore[arg-type]
