@@ -25,6 +25,10 @@ number its parts are checked against), checks that each part is a probability di
 moves, and checks every inequality exactly (integers over a common denominator). The root's value is
 proven when its lower and upper bounds both equal the claim. The record's fields are in docs/formats.md.
 
+The check's work is not bounded by the record: a part of one move obliges a bound of the child after every
+reply, and the replies are the rules engine's, not the record's (a single node at a six-player start has
+100,000 of them). So the check takes a deadline, and raises :class:`CheckStopped` when it passes.
+
 The module knows nothing about any particular game.
 """
 
@@ -36,12 +40,14 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation
 from stratagem.core.io import dumps_record
 from stratagem.core.records import fraction_text, parse_fraction
 from stratagem.solvers.matrixproof import MatrixProofVerdict, move_label
 from stratagem.solvers.simultaneous import (
+    _CLOCK_EVERY,
     PAYOFFS,
     AnyGame,
     Exact,
@@ -54,7 +60,7 @@ from stratagem.solvers.simultaneous import (
     opponents_of,
 )
 
-__all__ = ["BOUNDPROOF_FORMAT", "bound_proof", "bound_proof_text", "check_bound_proof"]
+__all__ = ["BOUNDPROOF_FORMAT", "CheckStopped", "bound_proof", "bound_proof_text", "check_bound_proof"]
 
 BOUNDPROOF_FORMAT = "stratagem/matrixproof@2"
 
@@ -68,6 +74,15 @@ Bound = Exact | None
 
 class _Rejected(Exception):
     """A record that reads well but does not prove its claim."""
+
+
+class CheckStopped(Exception):
+    """The deadline passed before :func:`check_bound_proof` bounded the start: the record is neither proven
+    nor refuted. ``positions`` counts the positions bounded so far."""
+
+    def __init__(self, positions: int) -> None:
+        super().__init__(f"the check was stopped after bounding {positions:,} positions")
+        self.positions = positions
 
 
 # --- the writer -------------------------------------------------------------------------------
@@ -241,17 +256,27 @@ class _Node:
 
 
 class _Checker(Walker):
-    def __init__(self, game: AnyGame, player: int, payoff: str, nodes: dict[tuple[str, int | None], _Node]) -> None:
+    def __init__(self, game: AnyGame, player: int, payoff: str, nodes: dict[tuple[str, int | None], _Node],
+                 deadline: Deadline | None = None) -> None:
         super().__init__(game, player, payoff)
         self.nodes = nodes
         self.bounds: dict[tuple[Hashable, int | None, int], Bound] = {}
         self.checked = 0
+        self.deadline = deadline
+        self.positions = 0
         #: when a dict: (state text, turns left, side) -> (rows, columns, cells) of each part checked, as a page
         #: draws it (rows: the player's moves, columns: the opponents' joint moves, cells: the children's bounds)
         self.tables: dict[tuple[str, int | None, int], Any] | None = None
 
+    def tick(self) -> None:
+        """One position is about to be bounded: the deadline is looked at every few positions."""
+        self.positions += 1
+        if self.deadline is not None and self.positions % _CLOCK_EVERY == 0 and self.deadline.expired():
+            raise CheckStopped(self.positions - 1)
+
     def bound(self, state: Hashable, remaining: int | None, side: int) -> Bound:
         """A proven ``side`` bound of ``state`` with ``remaining`` turns to solve, or None (no bound)."""
+        self.tick()
         game = self.game
         if game.is_terminal(state):
             return self._score(game.returns(state))
@@ -391,7 +416,7 @@ class _Checker(Walker):
 
 def check_bound_proof(
     game: AnyGame, root_state: Hashable, proof: dict[str, Any], source: str = "<proof>",
-    tables: dict[tuple[str, int | None, int], Any] | None = None,
+    tables: dict[tuple[str, int | None, int], Any] | None = None, *, deadline: Deadline | None = None,
 ) -> MatrixProofVerdict:
     """Re-check a ``stratagem/matrixproof@2`` record from the rules engine alone, exactly.
 
@@ -399,7 +424,9 @@ def check_bound_proof(
     both equal the claimed value; every node of the record must be reached and each part a probability
     distribution over distinct legal moves, each move with positive probability. A record that does not
     read raises :class:`BadInput`. ``nodes_checked`` counts the parts checked. ``tables``, when a dict, receives
-    each part checked as a page draws it (``_Checker.tables``), up to the first problem.
+    each part checked as a page draws it (``_Checker.tables``), up to the first problem. A ``deadline`` that
+    passes before the start is bounded raises :class:`CheckStopped` (the walk is not bounded by the record:
+    see the module docstring).
     """
     player, payoff, depth, claimed = _read_header(game, proof, source)
     nodes = _read_nodes(proof, source)
@@ -412,7 +439,7 @@ def check_bound_proof(
         return MatrixProofVerdict(False, f"opponents {proof.get('opponents')!r} are not every other player", 0)
     if proof.get("label") != analysis_label(game):
         return MatrixProofVerdict(False, f"label {proof.get('label')!r} should be {analysis_label(game)!r}", 0)
-    checker = _Checker(game, player, payoff, nodes)
+    checker = _Checker(game, player, payoff, nodes, deadline)
     checker.start = root_state
     checker.tables = tables
     try:

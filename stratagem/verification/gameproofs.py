@@ -7,18 +7,27 @@ mixed strategies only where the start's value needs them; the older ``stratagem/
 strategies at every simultaneous node; or a bundle of either, one per player). The game and its start are
 rebuilt from the record's setup; the tree is replayed through the rules engine, each matrix node rebuilt
 and its strategies checked exactly.
+
+A matrix proof is refused for a game without simultaneous moves: there it would certify nothing of its
+own, and its walk would value the whole game tree by brute force. A value Stratatak's battle limit decided
+is stated with the limit's meaning (:func:`horizon_note`), which ``analyze`` shares.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from stratagem.core.errors import BadInput
-from stratagem.loading import position_from_record
-from stratagem.solvers.boundproof import BOUNDPROOF_FORMAT, check_bound_proof
+from stratagem.core.game import Simultaneous
+from stratagem.core.records import PROOF_FORMAT
+from stratagem.loading import GAMES, POSITION_GAMES, position_from_record
+from stratagem.solvers.alphabeta import return_bounds
+from stratagem.solvers.boundproof import BOUNDPROOF_FORMAT, CheckStopped, check_bound_proof
 from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT, check_matrix_proof
-from stratagem.solvers.prooftree import PROOFTREE_FORMAT, check_proof_tree
-from stratagem.verification.verdict import Verdict
+from stratagem.solvers.mdp import RECURSION_LIMIT, deep_recursion
+from stratagem.solvers.prooftree import AT_LEAST, AT_MOST, EXACTLY, PROOFTREE_FORMAT, check_proof_tree, decode_value
+from stratagem.verification.verdict import Limits, Verdict
 
 #: Proof records of game values: AND/OR proof trees, LP certificates of simultaneous-move nodes.
 GAME_PROOFS = (PROOFTREE_FORMAT, BOUNDPROOF_FORMAT, MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT)
@@ -27,12 +36,26 @@ GAME_PROOFS = (PROOFTREE_FORMAT, BOUNDPROOF_FORMAT, MATRIXPROOF_FORMAT, MATRIXPR
 #: The keys of a proof tree's ``claim``: together, one claim (whose value, a bound or exact, for whom).
 TREE_CLAIM = ("player", "bound", "value")
 
+#: The fields of a matrix proof (docs/formats.md 9.2, 9.3) and of a bundle: what ``verify`` reads, the
+#: solver's own words it ignores (``certified``, ``evaluated_leaves``) and the provenance. Any other key is
+#: reported not certified: a record may claim more than ``verify`` checks, and that is not passed over.
+MATRIX_FIELDS = ("format", "game", "setup", "start", "information", "player", "opponents", "label", "payoff",
+                 "depth", "value", "certified", "evaluated_leaves", "nodes", "provenance")
+BUNDLE_FIELDS = ("format", "game", "setup", "start", "proofs", "provenance")
 
-def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> None:
-    """Rebuild the game from the record's setup and start, then check the proof with the rules alone."""
+
+def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits: Limits | None = None) -> None:
+    """Rebuild the game from the record's setup and start, then check the proof with the rules alone.
+
+    ``limits`` gives the run's deadline to the check of a bound certificate, whose work the record does not
+    bound; a check it stops leaves the value unknown.
+    """
     game_name, setup, start = data.get("game"), data.get("setup"), data.get("start")
     if not isinstance(game_name, str):
         raise BadInput(record, "game", "missing or not a string")
+    if game_name in GAMES and game_name not in POSITION_GAMES:
+        raise BadInput(record, "game", f"{game_name} deals are proved by {PROOF_FORMAT} records, not by "
+                       "proofs of a game value")
     if not isinstance(setup, dict):
         raise BadInput(record, "setup", "missing or not an object (the game's options)")
     if not isinstance(start, str):
@@ -40,41 +63,58 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> Non
     game, state = position_from_record(game_name, setup, start, record)
     fmt = data["format"]
     if fmt == PROOFTREE_FORMAT:
-        result = check_proof_tree(game, state, data)
-        words = _claim_words(result.claim) if result.claim != "nothing" else "the proof tree's claim"
-        if not result.valid:
-            verdict.refute("claim", words, result.problems[0].place, result.problems[0].problem)
-            return
-        basis = (f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
-                 f"every reply, chance outcome and terminal checked")
-        verdict.certify("claim", words, basis)
-        verdict.unchecked(data.get("claim"), TREE_CLAIM, "a proof tree")
+        _check_tree(game, state, data, verdict, record)
         return
+    simultaneous = isinstance(game, Simultaneous)  # a flag: narrowed to Simultaneous, the game would lose Game's type
+    if not simultaneous:
+        raise BadInput(record, "game", f"a matrix proof is about a game of simultaneous moves; {game_name} has "
+                       f"none (its proofs are {PROOFTREE_FORMAT})")
     single = fmt in (MATRIXPROOF_FORMAT, BOUNDPROOF_FORMAT)
     proofs = [data] if single else data.get("proofs")
     if not isinstance(proofs, list) or not proofs:
         raise BadInput(record, "proofs", f"must be a non-empty list of {BOUNDPROOF_FORMAT} or "
                        f"{MATRIXPROOF_FORMAT} records")
+    if not single:
+        _check_bundle(proofs, game.num_players, record)
+    extra = {} if single else _beyond(data, BUNDLE_FIELDS, "")
     for i, proof in enumerate(proofs):
-        place = "" if single else f"proofs[{i}]: "
-        if not isinstance(proof, dict):
-            raise BadInput(record, f"proofs[{i}]", "must be an object")
-        words = f"{place}the value {proof.get('value')} ({proof.get('label')})"
+        extra.update(_beyond(proof, MATRIX_FIELDS, "" if single else f"proofs[{i}]."))
+    for i, proof in enumerate(proofs):
+        place, named = ("", "") if single else (f"proofs[{i}].", f"proofs[{i}]: ")
         if proof.get("start") != start:
-            verdict.refute("value", words, f"{place}start", "differs from the bundle's start")
+            verdict.refute("value", f"{named}the value {proof.get('value')} ({proof.get('label')})", f"{place}start",
+                           "differs from the bundle's start")
             return
         if proof.get("information", "open") != "open":
             raise BadInput(record, f"{place}information", f"is {str(proof.get('information'))[:40]!r}; a proof of "
                            "simultaneous moves is checked for open information only")
         bounds = proof.get("format") == BOUNDPROOF_FORMAT
-        if bounds:
-            checked = check_bound_proof(game, state, proof, record)
-        else:
-            checked = check_matrix_proof(game, state, proof, record)
+        stopped = ""
+        try:
+            with deep_recursion():  # a game of many turns walks deep; Stack Attack's rounds stay far below
+                if bounds:
+                    checked = check_bound_proof(game, state, proof, record,
+                                                deadline=None if limits is None else limits.deadline)
+                else:
+                    checked = check_matrix_proof(game, state, proof, record)
+        except BadInput as exc:
+            if single:
+                raise
+            raise BadInput(exc.source, f"{place}{exc.place}" if exc.place else place[:-1], exc.problem) from None
+        except CheckStopped as stop:
+            assert limits is not None  # only a deadline stops it
+            stopped = limits.stopped_words(f"after {stop.positions:,} positions bounded")
+        except RecursionError:
+            stopped = (f"the check was stopped: the game walked from the start goes deeper than Python's recursion "
+                       f"allows ({RECURSION_LIMIT:,} calls)")
         depth = proof.get("depth")
         cut = ("" if depth is None else f", of the game cut at depth {depth}: its leaves valued by the game's "
                "evaluation, not by play to the end")
-        words = f"{place}player {int(proof['player']) + 1}: value {proof.get('value')} ({proof.get('label')}){cut}"
+        # the check read the header: ``player`` is a player
+        words = f"{named}player {int(proof['player']) + 1}: value {proof.get('value')} ({proof.get('label')}){cut}"
+        if stopped:
+            verdict.unknown("value", words, stopped)
+            continue
         if not checked.valid:
             verdict.refute("value", words, f"{place}nodes", checked.reason)
             return
@@ -84,6 +124,94 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str) -> Non
         else:
             basis = f"{checked.nodes_checked} simultaneous nodes rebuilt from the rules and checked exactly"
         verdict.certify("value", words, basis)
+    verdict.unchecked(extra, ("value",), "a matrix proof")
+
+
+def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, record: str) -> None:
+    """A proof tree's claim, read (a mistyped one is bad input), then checked by replaying the tree."""
+    bound, value = _tree_claim(data, game, record)
+    result = check_proof_tree(game, state, data)
+    words = _claim_words(result.claim) if result.claim != "nothing" else "the proof tree's claim"
+    if not result.valid:
+        problem = result.problems[0].problem.replace(f"'{result.claim}'", f"'{words}'")  # players from 1
+        verdict.refute("claim", words, result.problems[0].place, problem)
+        return
+    note = horizon_note(game, state, value, exact=bound == EXACTLY)
+    basis = (f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
+             f"every reply, chance outcome and terminal checked")
+    verdict.certify("claim", words if note is None else f"{words}; {note}", basis)
+    verdict.unchecked(data.get("claim"), TREE_CLAIM, "a proof tree")
+
+
+def _tree_claim(data: dict[str, Any], game: Any, record: str) -> tuple[str, Any]:
+    """The bound and value of a proof tree's claim; a claim that does not read is bad input, as a matrix
+    proof's or a policy's is (not an invalid proof: there is no claim to refute)."""
+    claim = data.get("claim")
+    if not isinstance(claim, dict):
+        raise BadInput(record, "claim", "missing or not an object")
+    player, bound = claim.get("player"), claim.get("bound")
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < game.num_players:
+        raise BadInput(record, "claim.player", f"not a player of a {game.num_players}-player game (counted from "
+                       f"0): {_shown(player)}")
+    if bound not in (AT_LEAST, AT_MOST, EXACTLY):
+        raise BadInput(record, "claim.bound", f"must be {AT_LEAST!r}, {AT_MOST!r} or {EXACTLY!r}, found "
+                       f"{_shown(bound)}")
+    try:
+        return bound, decode_value(claim.get("value"))
+    except ValueError:
+        raise BadInput(record, "claim.value", "expected a number or an exact fraction \"p/q\", found "
+                       f"{_shown(claim.get('value'))}") from None
+
+
+def _check_bundle(proofs: list[Any], players: int, record: str) -> None:
+    """A bundle holds one proof per player, in player order (what ``analyze`` writes): a proof missing,
+    given twice or out of place is refused before any is checked, as is a member that is no matrix proof."""
+    for i, proof in enumerate(proofs):
+        if not isinstance(proof, dict):
+            raise BadInput(record, f"proofs[{i}]", "must be an object")
+        if proof.get("format") not in (BOUNDPROOF_FORMAT, MATRIXPROOF_FORMAT):
+            raise BadInput(record, f"proofs[{i}].format", f"expected {BOUNDPROOF_FORMAT!r} or {MATRIXPROOF_FORMAT!r}, "
+                           f"found {str(proof.get('format'))[:40]!r}")
+    if len(proofs) != players:
+        raise BadInput(record, "proofs", f"holds {len(proofs)} proof{'' if len(proofs) == 1 else 's'}; a bundle "
+                       f"holds one per player of this {players}-player game")
+    for i, proof in enumerate(proofs):
+        player = proof.get("player")
+        if player != i or isinstance(player, bool):
+            raise BadInput(record, f"proofs[{i}].player", f"is {_shown(player)}, but a bundle holds one proof per "
+                           f"player in player order: proofs[{i}] is player {i + 1}'s ({i} counted from 0)")
+
+
+def _shown(value: Any) -> str:
+    """A field's JSON value as a message quotes it: at most about 40 characters."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _beyond(data: dict[str, Any], fields: tuple[str, ...], place: str) -> dict[str, Any]:
+    """The keys of ``data`` outside its documented ``fields``, named with their ``place`` in the record."""
+    return {f"{place}{key}": value for key, value in data.items() if key not in fields}
+
+
+def horizon_note(game: Any, state: Any, value: Any, exact: bool = True) -> str | None:
+    """What a value found from ``state`` under an analysis horizon must say, or None when nothing.
+
+    Stratatak's ``battle_limit`` stops a game undecided after N more battles (``battles_left(state)``, None
+    without the option) and scores it 0, and that 0 means "undecided within N battles", never a draw
+    (ruling: battle limit): an ``exact`` value 0 is worded so; any other value strictly between a loss and a
+    win, or a bound (``exact`` false), says that the games the limit stopped counted 0. A win or a loss
+    needs no note: it is forced within the limit, so also without it. ``analyze``'s summaries
+    (:func:`~stratagem.analysis.horizon.within_horizon`) and ``verify``'s statements share these words.
+    """
+    battles_left = getattr(game, "battles_left", None)
+    left = battles_left(state) if battles_left is not None else None
+    if left is None or value is None or value in return_bounds(game):
+        return None
+    battles = f"{left} battle{'' if left == 1 else 's'}"
+    if value == 0 and exact:
+        return (f"undecided within {battles} with best play: the battle limit stops the game there, and its 0 "
+                "is not a draw")
+    return f"a game the battle limit stops counts 0 there (undecided within {battles}, not a draw)"
 
 
 def _claim_words(claim: str) -> str:
