@@ -16,6 +16,7 @@ is stated with the limit's meaning (:func:`horizon_note`), which ``analyze`` sha
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 from stratagem.core.errors import BadInput
@@ -82,8 +83,8 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
     for i, proof in enumerate(proofs):
         place, named = ("", "") if single else (f"proofs[{i}].", f"proofs[{i}]: ")
         if proof.get("start") != start:
-            verdict.refute("value", f"{named}the value {proof.get('value')} ({proof.get('label')})", f"{place}start",
-                           "differs from the bundle's start")
+            verdict.refute("value", f"{named}the value {_value(proof.get('value'))} ({proof.get('label')})",
+                           f"{place}start", "differs from the bundle's start")
             return
         if proof.get("information", "open") != "open":
             raise BadInput(record, f"{place}information", f"is {str(proof.get('information'))[:40]!r}; a proof of "
@@ -111,7 +112,8 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
         cut = ("" if depth is None else f", of the game cut at depth {depth}: its leaves valued by the game's "
                "evaluation, not by play to the end")
         # the check read the header: ``player`` is a player
-        words = f"{named}player {int(proof['player']) + 1}: value {proof.get('value')} ({proof.get('label')}){cut}"
+        value = _value(proof.get("value"))
+        words = f"{named}player {int(proof['player']) + 1}: value {value} ({proof.get('label')}){cut}"
         if stopped:
             verdict.unknown("value", words, stopped)
             continue
@@ -220,3 +222,11 @@ def _claim_words(claim: str) -> str:
     if len(words) == 3 and words[0] == "player" and words[1].isdigit():
         return f"player {int(words[1]) + 1} {words[2]}"
     return claim
+
+
+def _value(value: Any) -> str:
+    """A record's exact value as the other outputs write it (``-5``, not the record's ``-5/1``)."""
+    try:
+        return str(Fraction(str(value)))
+    except (ValueError, ZeroDivisionError):
+        return str(value)[:40]

@@ -165,7 +165,7 @@ def test_a_bound_certificate_cut_at_a_depth_says_so(cli: Cli, tmp_path: Path, bo
     record.update(depth=0, nodes=[], value="0/1")  # the heuristic's value at the start, not the game's
     result = cli("verify", _forged(tmp_path, record))
     assert result.code == 0, result.out
-    assert ("certified: player 1: value 0/1 (zero-sum), of the game cut at depth 0: its leaves valued by the "
+    assert ("certified: player 1: value 0 (zero-sum), of the game cut at depth 0: its leaves valued by the "
             "game's evaluation, not by play to the end") in result.out
 
 
