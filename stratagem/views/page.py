@@ -3,10 +3,16 @@ inline script), with no network access of any kind -- no fonts, no CDN, no image
 page can be mailed, archived or opened offline and looks the same.
 
 The script does four things, all optional for reading the page: it steps a replay (buttons, the move
-list, the arrow keys, Home and End, and ``#turn=N`` in the address), it sorts a table whose header is
-clicked, it shows the turn a replay opens on, and it opens the folded parts (``<details>``) around the
-target of a link within the page (a proof tree's reference to a node drawn above). Without it every turn
-of a replay is still in the page (the first one shown), so nothing is lost when scripts are off.
+list, the left and right arrow keys, Home and End, and ``#turn=N`` in the address), it sorts a table whose
+header is clicked, it shows the turn a replay opens on, and it opens the folded parts (``<details>``)
+around the target of a link within the page (a proof tree's reference to a node drawn above). Without it
+every turn of a replay is still in the page (the first one shown), so nothing is lost when scripts are off.
+
+Everything works from the keyboard: a replay takes its keys only while the focus is inside it (it is
+focusable itself, outlined when focused), so on a page of several replays the keys scroll the page and
+step no replay far off screen; the move list's steps and a sortable table's headers are buttons (Tab
+reaches them, Enter or Space presses them); the replay's status is announced as it changes
+(``aria-live``).
 
 Output is deterministic: the same content gives the same bytes (no dates, no random ids).
 """
@@ -36,12 +42,18 @@ pre { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 
                  background: #fff; cursor: pointer; }
 .replay button:hover { background: #eef1f4; }
 .replay .where { margin-left: 8px; font-weight: 600; }
+.replay:focus { outline: 2px solid #1c5fd4; outline-offset: 4px; border-radius: 4px; }
+.replay button:focus-visible, table.sortable th button:focus-visible { outline: 2px solid #1c5fd4;
+                                                                        outline-offset: 1px; }
 .replay .body { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
 .replay .stage { flex: 1 1 560px; min-width: 0; }
 .replay ol.moves { flex: 0 0 210px; margin: 0; padding: 6px 6px 6px 34px; background: #fff;
                    border: 1px solid #d8dde3; border-radius: 8px; max-height: 520px; overflow-y: auto; }
 .replay ol.moves li { padding: 1px 4px; border-radius: 4px; cursor: pointer; font-family: "DejaVu Sans Mono",
                       Menlo, monospace; font-size: 13px; }
+.replay ol.moves li button { font: inherit; color: inherit; background: none; border: 0; padding: 0;
+                             border-radius: 3px; width: 100%; text-align: left; cursor: pointer; }
+.replay ol.moves li button:hover { background: none; text-decoration: underline; }
 .replay ol.moves li.current { background: #d9480f; color: #fff; }
 .replay ol.moves li.current::marker { color: #d9480f; font-weight: 700; }
 .replay ol.moves li.start { list-style: none; margin-left: -28px; font-family: inherit; }
@@ -52,6 +64,8 @@ table { border-collapse: collapse; background: #fff; margin: 8px 0; font-size: 1
 th, td { border: 1px solid #d8dde3; padding: 3px 8px; text-align: left; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.sortable th { cursor: pointer; user-select: none; background: #eef1f4; }
+table.sortable th button { font: inherit; color: inherit; background: none; border: 0; padding: 0;
+                           cursor: pointer; text-align: inherit; }
 table.sortable th[aria-sort="ascending"]::after { content: " \\25B2"; }
 table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; }
 details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
@@ -61,12 +75,12 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
 .grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
 """
 
-#: Replays (every ``.replay`` element on the page steps on its own; keys go to the one last used, else
-#: the first) and sortable tables (click a header; numbers sort as numbers).
+#: Replays (every ``.replay`` element on the page steps on its own, and takes the keys only while the focus
+#: is inside it; ``#turn=N`` steps the first) and sortable tables (a header's button sorts by its column;
+#: numbers sort as numbers).
 SCRIPT = """
 (function () {
   var replays = Array.prototype.slice.call(document.querySelectorAll('.replay'));
-  var active = replays.length ? replays[0] : null;
   function setup(box) {
     var turns = box.querySelectorAll('.turn'), items = box.querySelectorAll('ol.moves li');
     var where = box.querySelector('.where'), last = turns.length - 1, at = 0;
@@ -74,34 +88,34 @@ SCRIPT = """
     function show(k) {
       at = Math.max(0, Math.min(last, k));
       for (var i = 0; i < turns.length; i++) { turns[i].hidden = (i !== at); }
-      for (var j = 0; j < items.length; j++) { items[j].classList.toggle('current', j === at); }
+      for (var j = 0; j < items.length; j++) {
+        items[j].classList.toggle('current', j === at);
+        var b = items[j].querySelector('button');
+        if (b) { if (j === at) { b.setAttribute('aria-current', 'step'); } else { b.removeAttribute('aria-current'); } }
+      }
       box.setAttribute('data-at', String(at));
       if (where) { where.textContent = at === 0 ? 'start' : unit + ' ' + at + ' of ' + last; }
     }
-    box.step = function (d) { show(at + d); };
     box.go = function (k) { show(k); };
-    box.last = last;
     var act = { first: function () { show(0); }, prev: function () { show(at - 1); },
                 next: function () { show(at + 1); }, last: function () { show(last); } };
     Array.prototype.forEach.call(box.querySelectorAll('button[data-go]'), function (b) {
-      b.addEventListener('click', function () { active = box; act[b.getAttribute('data-go')](); });
+      b.addEventListener('click', function () { act[b.getAttribute('data-go')](); });
     });
     Array.prototype.forEach.call(items, function (li, i) {
-      li.addEventListener('click', function () { active = box; show(i); });
+      li.addEventListener('click', function () { show(i); });
     });
-    box.addEventListener('focusin', function () { active = box; });
+    // the keys of the replay that holds the focus (it or a button in it), and of no other
+    box.addEventListener('keydown', function (e) {
+      if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
+      var to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: last }[e.key];
+      if (to !== undefined) { show(to); e.preventDefault(); }
+    });
     show(0);
   }
   replays.forEach(setup);
   var m = /turn=(\\d+)/.exec(location.hash);
-  if (m && active) { active.go(parseInt(m[1], 10)); }
-  document.addEventListener('keydown', function (e) {
-    if (!active || e.altKey || e.ctrlKey || e.metaKey) { return; }
-    var keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
-    if (e.key in keys) { active.step(keys[e.key]); e.preventDefault(); }
-    else if (e.key === 'Home') { active.go(0); e.preventDefault(); }
-    else if (e.key === 'End') { active.go(active.last); e.preventDefault(); }
-  });
+  if (m && replays.length) { replays[0].go(parseInt(m[1], 10)); }
   function reveal() {
     var target = location.hash.length > 1 ? document.getElementById(location.hash.slice(1)) : null;
     if (!target) { return; }
@@ -113,6 +127,10 @@ SCRIPT = """
   Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
     var heads = table.querySelectorAll('th');
     Array.prototype.forEach.call(heads, function (th, col) {
+      var press = document.createElement('button');  // Tab reaches it, Enter and Space press it
+      press.type = 'button';
+      while (th.firstChild) { press.appendChild(th.firstChild); }
+      th.appendChild(press);
       th.addEventListener('click', function () {
         var up = th.getAttribute('aria-sort') !== 'ascending';
         Array.prototype.forEach.call(heads, function (h) { h.removeAttribute('aria-sort'); });
@@ -151,24 +169,30 @@ def document(title: str, body: str) -> str:
 
 def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "replay", unit: str = "turn") -> str:
     """A stepping replay: ``panels[0]`` is the start and ``panels[k]`` the position after move ``k``
-    (``moves[k - 1]``); buttons, the move list and the keyboard step through them, and the status names
-    the step in ``unit`` (the game's word: ``turn``, ``placement``, ``ply``). Without a move there is
-    nothing to step through: the start alone is drawn, with no buttons that would do nothing."""
+    (``moves[k - 1]``); buttons, the move list (a button per step) and the keyboard step through them, and
+    the status names the step in ``unit`` (the game's word: ``turn``, ``placement``, ``ply``) and is read
+    out as it changes. The replay is focusable (``tabindex``), as it takes its keys only while the focus
+    is inside it. Without a move there is nothing to step through: the start alone is drawn, with no
+    buttons that would do nothing."""
     assert len(panels) == len(moves) + 1
     if not moves:
         return f"<div class=\"position\" id=\"{esc(ident)}\">{panels[0]}</div>"
     sections = "\n".join(f"<section class=\"turn\" data-turn=\"{k}\"{'' if k == 0 else ' hidden'}>{panel}</section>"
                          for k, panel in enumerate(panels))
-    items = ["<li class=\"start current\" data-turn=\"0\">start</li>"]
-    items += [f"<li data-turn=\"{k}\" data-move=\"{esc(move)}\">{esc(move)}</li>"
+    items = ["<li class=\"start current\" data-turn=\"0\"><button type=\"button\" aria-current=\"step\">start"
+             "</button></li>"]
+    items += [f"<li data-turn=\"{k}\" data-move=\"{esc(move)}\"><button type=\"button\">{esc(move)}</button></li>"
               for k, move in enumerate(moves, start=1)]
     controls = ("<div class=\"controls\"><button data-go=\"first\" title=\"Home\">|&#x25C0; start</button>"
                 "<button data-go=\"prev\" title=\"left arrow\">&#x25C0; back</button>"
                 "<button data-go=\"next\" title=\"right arrow\">forward &#x25B6;</button>"
                 "<button data-go=\"last\" title=\"End\">end &#x25B6;|</button>"
-                f"<span class=\"where\">start</span><span class=\"muted\">&nbsp; {esc(label)}</span></div>")
+                f"<span class=\"where\" aria-live=\"polite\">start</span><span class=\"muted\">&nbsp; {esc(label)}"
+                "</span></div>")
     return (f"<div class=\"replay\" id=\"{esc(ident)}\" data-turns=\"{len(moves)}\" data-unit=\"{esc(unit)}\" "
-            f"data-at=\"0\">{controls}"
+            f"data-at=\"0\" tabindex=\"0\" role=\"group\" aria-label=\"replay, {esc(label)}\" "
+            "aria-keyshortcuts=\"ArrowLeft ArrowRight Home End\">"
+            f"{controls}"
             f"<div class=\"body\"><div class=\"stage\">{sections}</div>"
             f"<ol class=\"moves\" start=\"0\">{''.join(items)}</ol></div></div>")
 

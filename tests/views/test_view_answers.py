@@ -253,7 +253,7 @@ def test_the_replay_names_its_steps_and_a_tree_link_opens_its_target(browser: An
     page = tmp_path / "stakd.html"
     assert run(["view", str(records["stakd.json"]), "--out", str(page)]) == 0
     browser.get(page.as_uri())
-    browser.find_element("tag name", "body").send_keys(Keys.END)
+    browser.find_element("css selector", ".replay").send_keys(Keys.END)  # a replay takes keys when focused
     steps = len(json.loads(records["stakd.json"].read_text())["line"]["moves"])
     assert browser.find_element("css selector", ".replay .where").text == f"placement {steps} of {steps}"
     tree = tmp_path / "tree.html"

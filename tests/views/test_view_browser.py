@@ -57,10 +57,10 @@ def test_replay_steps_to_the_winning_turn(browser: Any, records: dict[str, Path]
     assert listed == moves
     start = _visible_turn(browser)
     assert not start.find_elements("css selector", "[data-goal='met']")
-    body = browser.find_element("tag name", "body")
-    body.send_keys(Keys.ARROW_RIGHT)
+    replay = browser.find_element("css selector", ".replay")  # it takes the keys while it has the focus
+    replay.send_keys(Keys.ARROW_RIGHT)
     assert _at(browser) == 1
-    body.send_keys(Keys.END)
+    replay.send_keys(Keys.END)
     assert _at(browser) == len(moves)
     last = _visible_turn(browser)
     assert last.get_attribute("data-turn") == str(len(moves))
@@ -69,7 +69,7 @@ def test_replay_steps_to_the_winning_turn(browser: Any, records: dict[str, Path]
     assert last.find_elements("css selector", "g.card[data-mark='played']"), "the last move is not highlighted"
     current = browser.find_element("css selector", "ol.moves li.current")
     assert current.get_attribute("data-move") == moves[-1]
-    body.send_keys(Keys.ARROW_LEFT)
+    replay.send_keys(Keys.ARROW_LEFT)
     assert _at(browser) == len(moves) - 1
     browser.find_element("css selector", "button[data-go='first']").click()
     assert _at(browser) == 0
@@ -97,7 +97,7 @@ def test_screenshot_has_the_window_size_and_is_not_blank(browser: Any, records: 
     from selenium.webdriver.common.keys import Keys
 
     _open(browser, _page(records["stakd.json"]))
-    browser.find_element("tag name", "body").send_keys(Keys.END)
+    browser.find_element("css selector", ".replay").send_keys(Keys.END)
     image = image_module.open(io.BytesIO(browser.get_screenshot_as_png())).convert("RGB")
     assert image.size == WINDOW
     colours = image.getcolors(maxcolors=1 << 16)
