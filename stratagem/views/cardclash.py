@@ -5,6 +5,9 @@ highlighted.
 A move names its cell in the coordinates of the battlefield before it (``r4@-1,3``); the engine then
 normalises the battlefield so its leftmost column and top row are 0. The highlight follows that shift
 and is drawn only where the engine's position has the card the move names on top.
+
+The battlefield is an image to assistive technology, so its label says every stack in the game's
+notation: its cell in the move notation's coordinates and its cards top first (``0,0 r6b5``).
 """
 
 from __future__ import annotations
@@ -33,15 +36,27 @@ def placed_cell(move: str, board: Any) -> tuple[int, int] | None:
     return None
 
 
+def battlefield_text(board: Any) -> str:
+    """The battlefield in words for the drawing's label: each stack, row by row, as its cell and its cards
+    top first (the position notation's stack): ``the battlefield, column,row and cards top first: 0,0 r6b5;
+    1,0 b5``."""
+    stacks = [f"{cell.x},{cell.y} {''.join(cell.stack)}" for cell in sorted(board, key=lambda c: (c.y, c.x))
+              if cell.stack]
+    if not stacks:
+        return "the battlefield, empty"
+    return "the battlefield, column,row and cards top first: " + "; ".join(stacks)
+
+
 def grid_svg(game: Any, state: Any, move: str = "") -> str:
-    """The battlefield; the table's bound (``game.width`` x ``game.height``) as the frame."""
+    """The battlefield; the table's bound (``game.width`` x ``game.height``) as the frame; labelled with
+    :func:`battlefield_text`."""
     mark = placed_cell(move, state.board) if move else None
     cells = {(cell.x, cell.y): cell.stack for cell in state.board}
     w = max([game.width] + [x + 1 for x, _ in cells]) if cells else game.width
     h = max([game.height] + [y + 1 for _, y in cells]) if cells else game.height
     width, height = 30 + w * CELL + 10, 24 + h * CELL + 10
     parts = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"battlefield\" width=\"{width}\" height=\"{height}\" "
-             f"viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"the battlefield\">"]
+             f"viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"{esc(battlefield_text(state.board))}\">"]
     for x in range(w):
         parts.append(f"<text x=\"{30 + x * CELL + CELL / 2}\" y=\"16\" text-anchor=\"middle\" font-size=\"11\" "
                      f"fill=\"{MUTED}\">{x}</text>")
@@ -91,4 +106,4 @@ def panel(game: Any, state: Any, turn: int, move: str, text: list[str]) -> str:
             f"<pre>{esc(chr(10).join(below))}</pre>")
 
 
-__all__ = ["grid_svg", "panel", "placed_cell"]
+__all__ = ["battlefield_text", "grid_svg", "panel", "placed_cell"]

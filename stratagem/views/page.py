@@ -73,6 +73,7 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
 .tree .val { color: #5f6b76; } .tree .leaf { margin-left: 28px; }
 .tree details:target > summary { background: #fff3bf; border-radius: 4px; }
 .grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
+.legend svg { display: inline-block; vertical-align: middle; }
 """
 
 #: Replays (every ``.replay`` element on the page steps on its own, and takes the keys only while the focus

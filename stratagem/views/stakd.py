@@ -5,18 +5,27 @@ orientation), the layer below shown faintly under it, and the piece placed last 
 Nothing is assumed about the shapes beyond what :class:`~stratagem.models.stakd.geometry.Geometry`
 answers (``placement(kind, anchor, orient).nodes`` and ``nodes[i]``), so another lattice or shape set
 draws without a change here.
+
+A layer is an image to assistive technology, so its label lists its pieces in the move notation
+(``layer 0, 2 piece(s): B@3,1h, D@3,1h``), each piece has a ``<title>``, and when several players share
+the table a legend names each owner's colour and every piece carries its owner's number, so ownership is
+not told by colour alone (on fills light enough for dark text).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from stratagem.models.stakd.notation import format_placement
+from stratagem.models.stakd.pieces import NAMES
 from stratagem.views.page import INK, MOVE, esc
 
 STEP, PAD = 30, 10
 #: Piece colours by kind, and by owner when several players share the table.
 KIND_FILL = {"B": "#adb5bd", "Q": "#74c0fc", "T": "#8ce99a", "D": "#ffd43b", "U": "#ffa8a8", "X": "#3b5bdb"}
 OWNER_FILL = ("#ff8787", "#74c0fc", "#8ce99a", "#e599f7", "#66d9e8", "#ffe066")
+#: The owners' colours in words, for the legend.
+OWNER_COLOUR = ("red", "blue", "green", "violet", "cyan", "yellow")
 
 
 def _nodes(game: Any, piece: Any) -> list[tuple[int, int]]:
@@ -24,8 +33,29 @@ def _nodes(game: Any, piece: Any) -> list[tuple[int, int]]:
     return [game.geometry.nodes[i] for i in placement.nodes] if placement is not None else []
 
 
+def piece_text(piece: Any, coloured: bool) -> str:
+    """A piece in words: its move notation, and its owner when several players share the table
+    (``D@3,4h of player 2``)."""
+    text = format_placement(piece.kind, piece.anchor, piece.orient)
+    return f"{text} of player {piece.owner + 1}" if coloured else text
+
+
+def legend(players: int) -> str:
+    """Whose pieces are which colour (and number), for a table several players share."""
+    keys = []
+    for p in range(players):
+        swatch = (f"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"26\" height=\"16\" viewBox=\"0 0 26 16\" "
+                  f"aria-hidden=\"true\"><rect x=\"1\" y=\"1\" width=\"24\" height=\"14\" rx=\"4\" "
+                  f"fill=\"{OWNER_FILL[p % len(OWNER_FILL)]}\" stroke=\"{INK}\"/><text x=\"13\" y=\"12\" "
+                  f"text-anchor=\"middle\" font-size=\"10\" font-weight=\"700\" fill=\"{INK}\">{p + 1}</text></svg>")
+        keys.append(f"<span class=\"owner\">{swatch} player {p + 1}: {OWNER_COLOUR[p % len(OWNER_COLOUR)]}, "
+                    f"marked {p + 1}</span>")
+    return f"<p class=\"legend\">Pieces by owner: {'; '.join(keys)}</p>"
+
+
 def layers_svg(game: Any, state: Any, last: tuple[int, int] | None) -> str:
-    """Every layer of ``state`` side by side; ``last`` is (layer, index) of the piece placed last."""
+    """Every layer of ``state`` side by side; ``last`` is (layer, index) of the piece placed last. Each layer
+    is labelled with its pieces (:func:`piece_text`); with several players, under :func:`legend`."""
     if not state.layers:
         return "<p class=\"muted\">(empty table)</p>"
     base = [node for piece in state.layers[0] for node in _nodes(game, piece)]
@@ -33,10 +63,11 @@ def layers_svg(game: Any, state: Any, last: tuple[int, int] | None) -> str:
     y0, y1 = min(y for _, y in base), max(y for _, y in base)
     w, h = (x1 - x0 + 1) * STEP + 2 * PAD, (y1 - y0 + 1) * STEP + 2 * PAD + 20
     coloured = game.num_players > 1
-    out = ["<div class=\"grid2\">"]
+    out = [legend(game.num_players) if coloured else "", "<div class=\"grid2\">"]
     for k, layer in enumerate(state.layers):
+        label = f"layer {k}, {len(layer)} piece(s): " + ", ".join(piece_text(piece, coloured) for piece in layer)
         parts = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"layer\" data-layer=\"{k}\" width=\"{w}\" "
-                 f"height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"layer {k}\">",
+                 f"height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"{esc(label)}\">",
                  f"<text x=\"{PAD}\" y=\"14\" font-size=\"12\" fill=\"{INK}\">layer {k} ({len(layer)} piece(s))</text>"]
         below = {node for piece in state.layers[k - 1] for node in _nodes(game, piece)} if k else set(base)
         for x in range(x0, x1 + 1):
@@ -63,11 +94,17 @@ def layers_svg(game: Any, state: Any, last: tuple[int, int] | None) -> str:
             is_last = last == (k, j)
             stroke = f"stroke=\"{MOVE}\" stroke-width=\"3\"" if is_last else f"stroke=\"{INK}\" stroke-width=\"1\""
             data = ' data-mark="played"' if is_last else ""
-            parts.append(f"<g class=\"piece\" data-kind=\"{esc(piece.kind)}\"{data}>"
+            if coloured:
+                data += f" data-owner=\"{piece.owner + 1}\""
+            # the owner's number beside the kind letter; white only on the solo Bomber's dark fill
+            owner = f"<tspan font-size=\"10\">{piece.owner + 1}</tspan>" if coloured else ""
+            name = f"{NAMES.get(piece.kind, piece.kind)} {piece_text(piece, coloured)}"
+            parts.append(f"<g class=\"piece\" data-kind=\"{esc(piece.kind)}\"{data}><title>{esc(name)}</title>"
                          f"<rect x=\"{px}\" y=\"{py}\" width=\"{pw}\" height=\"{ph}\" rx=\"7\" "
                          f"fill=\"{fill}\" {stroke}/><text x=\"{px + pw / 2}\" y=\"{py + ph / 2 + 5}\" "
                          f"text-anchor=\"middle\" font-size=\"13\" font-weight=\"700\" "
-                         f"fill=\"{'#fff' if piece.kind == 'X' else INK}\">{esc(piece.kind)}</text></g>")
+                         f"fill=\"{'#fff' if piece.kind == 'X' and not coloured else INK}\">{esc(piece.kind)}{owner}"
+                         "</text></g>")
         parts.append("</svg>")
         out.append("".join(parts))
     out.append("</div>")
@@ -86,4 +123,4 @@ def panel(game: Any, state: Any, turn: int, move: str, hand_text: list[str], ove
     return f"<h3>{caption}{over}</h3>{layers_svg(game, state, last)}<div class=\"card\">{hands}</div>"
 
 
-__all__ = ["layers_svg", "panel"]
+__all__ = ["layers_svg", "legend", "panel", "piece_text"]

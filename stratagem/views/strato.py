@@ -6,6 +6,9 @@ The positions are not read from the record: they are rebuilt by replaying its mo
 engine (the caller hands in the engine's states), so a page never shows a table the rules do not give.
 The highlight is read from the move's text (its row and end, and the places its target names) and drawn
 on the engine's position after the move.
+
+A drawing is an image to assistive technology, so each says its position in its label as the text output
+draws it (``row 1: R W [R|W] S``, ``player 1 (to move): W R C``): the cards, not only "the table".
 """
 
 from __future__ import annotations
@@ -86,15 +89,29 @@ def describe_move(move: str) -> str:
     return words + f"; the card at {target} is discarded"
 
 
+def row_text(row: Any) -> str:
+    """A row as the text output draws it, left to right, without its free places: ``R W [R|W] S``."""
+    return " ".join(part for part in (" ".join(row.left[::-1]), f"[{row.left_tornado}|{row.right_tornado}]",
+                                      " ".join(row.right)) if part)
+
+
+def table_text(state: Any, challenge: Any) -> str:
+    """The rows in words for the drawing's label: ``the table: row 1: R W [R|W] S, meets the goal; ...``."""
+    rows = [f"row {r + 1}: {row_text(row)}{', meets the goal' if challenge.goal.met(row) else ''}"
+            for r, row in enumerate(state.rows)]
+    return "the table: " + "; ".join(rows)
+
+
 def table_svg(state: Any, challenge: Any, width_half: int, move: str = "") -> str:
-    """The rows of ``state`` as cards, ``width_half`` places on each side of the tornadoes."""
+    """The rows of ``state`` as cards, ``width_half`` places on each side of the tornadoes, labelled with
+    :func:`table_text`."""
     placed, targets = highlights(move) if move else (None, set())
     step = CARD_W + GAP
     centre = LABEL + width_half * step
     height = len(state.rows) * (CARD_H + 18) + 6
     width = centre + 2 * step + width_half * step + 40
     parts = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"table\" width=\"{width}\" height=\"{height}\" "
-             f"viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"the rows on the table\">"]
+             f"viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"{esc(table_text(state, challenge))}\">"]
     for r, row in enumerate(state.rows):
         y = 6 + r * (CARD_H + 18)
         met = challenge.goal.met(row)
@@ -136,14 +153,16 @@ def table_svg(state: Any, challenge: Any, width_half: int, move: str = "") -> st
 
 
 def cards_svg(cards: str, label: str, small: bool = False, limit: int = 40) -> str:
-    """A hand or the pile: its cards in a line (the first ``limit``; the pile top first)."""
+    """A hand or the pile: its cards in a line (the first ``limit``; the pile top first), labelled with every
+    card."""
     w = 22 if small else CARD_W
     shown = cards[:limit]
     start = HAND_LABEL
     width = start + max(1, len(shown)) * (w + 3) + (40 if len(cards) > limit else 0)
     height = (30 if small else CARD_H) + 6
     parts = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" "
-             f"viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"{esc(label)}\">",
+             f"viewBox=\"0 0 {width} {height}\" role=\"img\" "
+             f"aria-label=\"{esc(label)}: {esc(' '.join(cards) or '(empty)')}\">",
              f"<text x=\"0\" y=\"{height / 2 + 4}\" font-size=\"13\" fill=\"{INK}\">{esc(label)}</text>"]
     for i, letter in enumerate(shown):
         parts.append(card_svg(start + i * (w + 3), 3, letter, small=small))
@@ -196,4 +215,5 @@ def describe_challenge(challenge: Any) -> str:
             + " and ".join(halves) + ".")
 
 
-__all__ = ["NAMES", "card_svg", "describe_challenge", "describe_move", "highlights", "strato_replay"]
+__all__ = ["NAMES", "card_svg", "describe_challenge", "describe_move", "highlights", "row_text", "strato_replay",
+           "table_text"]

@@ -1,9 +1,12 @@
-"""Pages for every reader (QA finding 4): the keyboard.
+"""Pages for every reader (QA findings 4 and 5): the keyboard, and a text alternative for each drawing.
 
 - The replay script took the arrow keys, Home and End for the whole document, so on a report of several
   replays ArrowDown and End stepped the first replay far off screen instead of scrolling; the move list
   and the sortable headers took only clicks. A replay now takes its keys while the focus is inside it,
   and the move list's steps and the headers are buttons.
+- Every board was an image labelled "the rows on the table" / "layer 0" / "the battlefield": its label now
+  says the position (as the text output draws it, or in the game's notation), and a two-player STAKD
+  table has a legend and an owner's number on each piece, dark on its light fill.
 """
 
 from __future__ import annotations
@@ -13,10 +16,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pagesupport import browser_fixture, records_fixture  # noqa: F401 (the fixtures)
+from pagesupport import PUZZLES, browser_fixture, records_fixture  # noqa: F401 (the fixtures)
+from rich.text import Text
 
 from stratagem.cli.main import run
+from stratagem.loading import load
+from stratagem.solvers.replay import replay
 from stratagem.views.page import document, replay_frame, table
+from stratagem.views.strato import row_text, table_text
 
 
 def _write(tmp_path: Path, name: str, body: str) -> Path:
@@ -149,3 +156,75 @@ def test_a_replay_is_focusable_and_its_status_is_live() -> None:
     assert '<span class="where" aria-live="polite">start</span>' in html
     assert re.findall(r'<li[^>]*><button type="button"( aria-current="step")?>([^<]*)</button></li>', html) == [
         (' aria-current="step"', "start"), ("", "a1"), ("", "b2")]
+
+
+def test_a_strato_board_says_its_rows_and_hands(records: dict[str, Path], tmp_path: Path) -> None:
+    """Each table's label holds its rows as ``stratagem show`` draws them (without the dots of free
+    places), the goal rows said; each hand's label holds its cards."""
+    from stratagem.cli.render import draw_rows
+
+    record = json.loads(records["strato.json"].read_text())
+    deal = load(PUZZLES / "strato/challenge-0.toml", "duo-3")
+    states = replay(deal.game, deal.start, record["line"]["moves"]).states
+    for state in (states[0], states[-1]):
+        shown = [Text.from_markup(line).plain.split(None, 2)[2] for line in draw_rows(state, deal.challenge)]
+        assert [row_text(row) for row in state.rows] == [
+            " ".join(t for t in line.split() if t not in ("·", "✓")) for line in shown]
+    assert "meets the goal" in table_text(states[-1], deal.challenge)
+    assert "meets the goal" not in table_text(states[0], deal.challenge)
+    page = tmp_path / "strato.html"
+    assert run(["view", str(records["strato.json"]), "--out", str(page)]) == 0
+    html = page.read_text()
+    assert "the rows on the table" not in html
+    start = re.findall(r'<section class="turn" data-turn="0">(.*?)</section>', html, re.S)[0]
+    labels = re.findall(r'role="img" aria-label="([^"]*)"', start)
+    assert labels[0] == table_text(states[0], deal.challenge)
+    assert f"player 1 (to move): {' '.join(states[0].hands[0])}" in labels
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_a_two_player_stakd_table_has_a_legend_and_readable_owners(tmp_path: Path) -> None:
+    """Whose piece is whose: a legend, each piece's owner as a number on it and in its ``<title>``, its
+    letters dark enough on its fill (WCAG's 4.5:1); each layer's label lists the pieces it draws."""
+    page = tmp_path / "stakd.html"
+    assert run(["analyze", str(PUZZLES / "stakd/endgame-2p-bomber.toml"), "--html", str(page)]) == 0
+    html = page.read_text()
+    assert "player 1: red, marked 1" in html and "player 2: blue, marked 2" in html
+    layers = re.findall(r'<svg [^>]*class="layer"[^>]*aria-label="([^"]*)">(.*?)</svg>', html, re.S)
+    assert layers
+    for label, drawing in layers:
+        assert re.match(r"layer \d+, \d+ piece\(s\): ", label), label
+        pieces = re.findall(r'<g class="piece" data-kind="(\w)"[^>]* data-owner="(\d)"><title>([^<]*)</title>'
+                            r'<rect [^>]*fill="(#\w+)"[^>]*/><text [^>]*fill="(#\w+)">\1<tspan[^>]*>\2</tspan></text>',
+                            drawing)
+        assert len(pieces) == drawing.count('class="piece"') > 0
+        listed = re.findall(r"(\w)@[\d,]+[a-z]* of player (\d)", label)
+        assert listed == [(kind, owner) for kind, owner, *_ in pieces]
+        for kind, owner, title, fill, ink in pieces:
+            assert title.endswith(f"of player {owner}") and f" {kind}@" in title
+            assert _contrast(fill, ink) >= 4.5, (title, fill, ink)
+
+
+def test_a_card_clash_battlefield_says_its_stacks(tmp_path: Path) -> None:
+    """The battlefield's label lists each stack drawn, at its cell, its cards top first in the notation."""
+    from stratagem.models.cardclash.battlefield import parse_stack
+
+    page = tmp_path / "cc.html"
+    assert run(["analyze", str(PUZZLES / "cardclash/square-in-3.toml"), "--html", str(page)]) == 0
+    fields = re.findall(r'<svg [^>]*class="battlefield"[^>]*aria-label="([^"]*)">(.*?)</svg>', page.read_text(), re.S)
+    assert fields
+    for label, drawing in fields:
+        assert label.startswith("the battlefield")
+        said = dict(part.split(" ") for part in label.split(": ", 1)[1].split("; ")) if ": " in label else {}
+        drawn = dict(re.findall(r'<g class="stack" data-cell="([^"]*)" data-height="(\d+)"', drawing))
+        assert {cell: str(len(parse_stack(stack))) for cell, stack in said.items()} == drawn
