@@ -1,6 +1,11 @@
 """Small SVG charts for the report page: grouped bars with whole-number ticks, and box plots on a log scale
 with a limit line. Written out here (a few dozen lines each) so a page needs no plotting library, no
 script and no network, and the same data always gives the same bytes.
+
+A chart is drawn at its own size and never scaled down to the page: its text is 8-9 px at that size, and
+a wide chart (the solvable chart grows with its groups) shrunk to a phone's width was 3 px text. It sits
+in a box that scrolls sideways instead. The box plots draw their whiskers as matplotlib does (the PNG of
+the same report: 1.5 interquartile ranges, the deals beyond as circles) and say so under the chart.
 """
 
 from __future__ import annotations
@@ -31,6 +36,12 @@ def _frame(width: int, height: int, title: str, kind: str) -> list[str]:
             f"<rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>",
             f"<text x=\"{width / 2}\" y=\"15\" text-anchor=\"middle\" font-size=\"12\" font-weight=\"600\" {FONT} "
             f"fill=\"{INK}\">{esc(title)}</text>"]
+
+
+def _scrolling(svg: str) -> str:
+    """``svg`` in a box that scrolls sideways when the chart is wider than the page (page.py's ``.scroll``),
+    drawn at its own size there."""
+    return f"<div class=\"scroll\">{svg}</div>"
 
 
 def bars(title: str, labels: Sequence[str], series: Sequence[tuple[str, str, Sequence[float]]], *,
@@ -83,20 +94,36 @@ def bars(title: str, labels: Sequence[str], series: Sequence[tuple[str, str, Seq
                          f"fill=\"{INK}\">{esc(name)}</text>")
             x += 18 + 6 * len(name)
     parts.append("</svg>")
-    return "".join(parts)
+    return _scrolling("".join(parts))
 
 
 def _quartiles(values: Sequence[float]) -> tuple[float, float, float]:
+    """Quartiles and median, interpolated as numpy's ``percentile`` (and so matplotlib's box plot) does."""
     if len(values) < 2:
         return values[0], values[0], values[0]
     q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
     return q1, q2, q3
 
 
+def whiskers(values: Sequence[float], q1: float, q3: float) -> tuple[float, float]:
+    """Where the whiskers of a box from ``q1`` to ``q3`` end, as matplotlib's box plot (its default
+    ``whis=1.5``) puts them: at the least and the most value within 1.5 interquartile ranges of the box,
+    never inside it. The values beyond are the outliers, drawn one by one."""
+    reach = 1.5 * (q3 - q1)
+    low = min((v for v in values if v >= q1 - reach), default=q1)
+    high = max((v for v in values if v <= q3 + reach), default=q3)
+    return min(low, q1), max(high, q3)
+
+
+#: Under every box plot: what its parts are.
+BOX_CAPTION = "Box: quartiles and median; whiskers: the furthest deal within 1.5 IQR of the box; circles: beyond."
+
+
 def boxes(title: str, groups: dict[str, list[float]], limits: Sequence[float] = (), width: int = 250) -> str:
-    """One box per group (quartiles, whiskers to the least and the most, the median as a line) on a log
-    scale of seconds, with each of ``limits`` (the time limits the values were measured under) drawn as a
-    dashed line."""
+    """One box per group (quartiles, the median as a line, :func:`whiskers` and the outliers beyond them as
+    circles, one circle for those that fall on the same point) on a log scale of seconds, with each of
+    ``limits`` (the time limits the values were measured under) drawn as a dashed line; under it, a
+    caption saying what the whiskers are."""
     height, left, top, bottom = 200, 44, 26, 26
     plot_h = height - top - bottom
     seen = [max(v, 1e-3) for values in groups.values() for v in values] or [1e-3]
@@ -119,13 +146,20 @@ def boxes(title: str, groups: dict[str, list[float]], limits: Sequence[float] = 
     for i, name in enumerate(sorted(groups)):
         values = sorted(max(v, 1e-3) for v in groups[name])
         q1, q2, q3 = _quartiles(values)
+        w_low, w_high = whiskers(values, q1, q3)
         cx = left + i * slot + slot / 2
-        parts.append(f"<line x1=\"{cx:.1f}\" x2=\"{cx:.1f}\" y1=\"{y(values[0]):.1f}\" y2=\"{y(values[-1]):.1f}\" "
-                     f"stroke=\"{INK}\"/><rect x=\"{cx - 18:.1f}\" y=\"{y(q3):.1f}\" width=\"36\" "
+        beyond = sorted({round(y(v), 1) for v in values if v < w_low or v > w_high})
+        parts.extend(f"<circle class=\"outlier\" cx=\"{cx:.1f}\" cy=\"{at:.1f}\" r=\"2.5\" fill=\"none\" "
+                     f"stroke=\"{INK}\" stroke-width=\"0.8\"/>" for at in beyond)
+        parts.extend(f"<line x1=\"{cx - 8:.1f}\" x2=\"{cx + 8:.1f}\" y1=\"{y(end):.1f}\" y2=\"{y(end):.1f}\" "
+                     f"stroke=\"{INK}\"/>" for end in (w_low, w_high))  # the whiskers' caps
+        parts.append(f"<line class=\"whisker\" x1=\"{cx:.1f}\" x2=\"{cx:.1f}\" y1=\"{y(w_low):.1f}\" "
+                     f"y2=\"{y(w_high):.1f}\" stroke=\"{INK}\"/>"
+                     f"<rect x=\"{cx - 18:.1f}\" y=\"{y(q3):.1f}\" width=\"36\" "
                      f"height=\"{max(1.0, y(q1) - y(q3)):.1f}\" fill=\"#dbe4ff\" stroke=\"{INK}\"/>"
                      f"<line x1=\"{cx - 18:.1f}\" x2=\"{cx + 18:.1f}\" y1=\"{y(q2):.1f}\" y2=\"{y(q2):.1f}\" "
                      f"stroke=\"{INK}\" stroke-width=\"2\"><title>{esc(name)}: median {q2:.3g} s, {len(values)} "
-                     f"deal(s), most {values[-1]:.3g} s</title></line>"
+                     f"deal(s), whiskers {w_low:.3g} to {w_high:.3g} s, most {values[-1]:.3g} s</title></line>"
                      f"<text x=\"{cx:.1f}\" y=\"{height - 10}\" text-anchor=\"middle\" font-size=\"9\" {FONT} "
                      f"fill=\"{INK}\">{esc(name)} ({len(values)})</text>")
     for k, limit in enumerate(v for v in limits if v > 0):  # labels right and left in turn: close limits
@@ -134,7 +168,8 @@ def boxes(title: str, groups: dict[str, list[float]], limits: Sequence[float] = 
                      f"stroke=\"{MOVE}\" stroke-dasharray=\"5 3\"/><text x=\"{x}\" y=\"{at - 3:.1f}\" "
                      f"text-anchor=\"{anchor}\" font-size=\"9\" {FONT} fill=\"{MOVE}\">time limit {limit:g} s</text>")
     parts.append("</svg>")
-    return "".join(parts)
+    return (f"<figure class=\"chart-box\">{_scrolling(''.join(parts))}"
+            f"<figcaption class=\"muted\">{esc(BOX_CAPTION)}</figcaption></figure>")
 
 
-__all__ = ["bars", "boxes", "integer_ticks"]
+__all__ = ["BOX_CAPTION", "bars", "boxes", "integer_ticks", "whiskers"]

@@ -12,7 +12,8 @@ Everything works from the keyboard: a replay takes its keys only while the focus
 focusable itself, outlined when focused), so on a page of several replays the keys scroll the page and
 step no replay far off screen; the move list's steps and a sortable table's headers are buttons (Tab
 reaches them, Enter or Space presses them); the replay's status is announced as it changes
-(``aria-live``).
+(``aria-live``). A table sits in a box that scrolls sideways when it is wider than the screen, so a
+narrow window scrolls the table, not the page.
 
 Output is deterministic: the same content gives the same bytes (no dates, no random ids).
 """
@@ -60,6 +61,10 @@ pre { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 
 .turn[hidden] { display: none; }
 .turn h3 { margin-top: 0; }
 svg { display: block; max-width: 100%; height: auto; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll > svg.chart { max-width: none; }
+figure.chart-box { margin: 0; width: min-content; max-width: 100%; }
+figure.chart-box figcaption { font-size: 12px; margin: 2px 0 0; }
 table { border-collapse: collapse; background: #fff; margin: 8px 0; font-size: 13px; }
 th, td { border: 1px solid #d8dde3; padding: 3px 8px; text-align: left; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -73,6 +78,7 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
 .tree .val { color: #5f6b76; } .tree .leaf { margin-left: 28px; }
 .tree details:target > summary { background: #fff3bf; border-radius: 4px; }
 .grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
+.grid2 > * { min-width: 0; max-width: 100%; }
 .legend svg { display: inline-block; vertical-align: middle; }
 """
 
@@ -199,14 +205,15 @@ def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "
 
 
 def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = None, sortable: bool = True) -> str:
-    """A table of already-escaped cells; columns in ``numeric`` are right-aligned (and sort as numbers)."""
+    """A table of already-escaped cells; columns in ``numeric`` are right-aligned (and sort as numbers). It
+    sits in a box that scrolls sideways, so a table wider than a narrow screen does not widen the page."""
     numeric = numeric or set()
     num = ' class="num"'
     head = "".join(f"<th{num if i in numeric else ''}>{h}</th>" for i, h in enumerate(headers))
     body = "".join("<tr>" + "".join(f"<td{num if i in numeric else ''}>{c}</td>" for i, c in enumerate(row))
                    + "</tr>" for row in rows)
     kind = " class=\"sortable\"" if sortable else ""
-    return f"<table{kind}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<div class=\"scroll\"><table{kind}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 __all__ = ["GOAL", "INK", "MOVE", "MUTED", "PAPER", "document", "esc", "replay_frame", "table"]

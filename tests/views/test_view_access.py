@@ -1,4 +1,5 @@
-"""Pages for every reader (QA findings 4 and 5): the keyboard, and a text alternative for each drawing.
+"""Pages for every reader (QA findings 4, 5, 8 and 11): the keyboard, a text alternative for each drawing,
+narrow screens, and box plots that say what their whiskers are.
 
 - The replay script took the arrow keys, Home and End for the whole document, so on a report of several
   replays ArrowDown and End stepped the first replay far off screen instead of scrolling; the move list
@@ -7,6 +8,10 @@
 - Every board was an image labelled "the rows on the table" / "layer 0" / "the battlefield": its label now
   says the position (as the text output draws it, or in the game's notation), and a two-player STAKD
   table has a legend and an owner's number on each piece, dark on its light fill.
+- At 400 px the report pages scrolled sideways and the solvable chart's text was 3 px: a table or a chart
+  now scrolls in a box of its own, the chart at its own size.
+- The SVG box plot's whiskers were min to max while the PNG's are matplotlib's 1.5 IQR: drawn the same
+  way now, and said under the chart.
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pagesupport import PUZZLES, browser_fixture, records_fixture  # noqa: F401 (the fixtures)
+import pytest
+from pagesupport import PUZZLES, WINDOW, browser_fixture, records_fixture  # noqa: F401 (the fixtures)
 from rich.text import Text
 
 from stratagem.cli.main import run
 from stratagem.loading import load
 from stratagem.solvers.replay import replay
+from stratagem.views.charts import BOX_CAPTION, bars, boxes, whiskers
 from stratagem.views.page import document, replay_frame, table
 from stratagem.views.strato import row_text, table_text
 
@@ -228,3 +235,40 @@ def test_a_card_clash_battlefield_says_its_stacks(tmp_path: Path) -> None:
         said = dict(part.split(" ") for part in label.split(": ", 1)[1].split("; ")) if ": " in label else {}
         drawn = dict(re.findall(r'<g class="stack" data-cell="([^"]*)" data-height="(\d+)"', drawing))
         assert {cell: str(len(parse_stack(stack))) for cell, stack in said.items()} == drawn
+
+
+def test_box_plots_draw_matplotlibs_whiskers_and_say_so() -> None:
+    """The whiskers end where matplotlib's box plot (the report's PNG) ends them, the values beyond are
+    circles, and the chart says what its whiskers are."""
+    cbook = pytest.importorskip("matplotlib.cbook")
+    values = sorted([0.01, 0.02, 0.02, 0.03, 0.05, 0.06, 0.08, 0.1, 0.2, 0.3, 4.0, 60.0, 60.0])
+    stats = cbook.boxplot_stats(values)[0]
+    q1, q3 = stats["q1"], stats["q3"]
+    assert whiskers(values, q1, q3) == pytest.approx((stats["whislo"], stats["whishi"]))
+    chart = boxes("t", {"auto": values}, limits=(60,))
+    assert len(stats["fliers"]) == 3 and chart.count('<circle class="outlier"') == 2  # 60 s twice: one circle
+    assert BOX_CAPTION in chart and "1.5 IQR" in BOX_CAPTION
+    flat = [1.0, 1.0, 1.0, 1.0]  # no spread: the whiskers are the box
+    assert whiskers(flat, 1.0, 1.0) == (1.0, 1.0) and "outlier" not in boxes("t", {"a": flat})
+
+
+def test_wide_tables_and_charts_scroll_in_their_own_box_at_400_px(browser: Any, tmp_path: Path) -> None:
+    """At 400 px a table of many columns and a chart of many groups scroll sideways in their boxes; the page
+    does not, and the chart is drawn at its own size (its text was 3 px when scaled to the screen)."""
+    headers = [f"column {k}" for k in range(14)]
+    groups = [f"group {k}" for k in range(16)]
+    chart = bars("many groups", groups, [("deals", "#4c6ef5", [float(k) for k in range(16)])])
+    page = _write(tmp_path, "wide.html", chart + table(headers, [[f"cell {k}" for k in range(14)]] * 3))
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 400, "height": 800,
+                                                                  "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.get(page.as_uri())
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 400
+        svg = browser.find_element("css selector", "svg.chart")
+        assert svg.rect["width"] == pytest.approx(float(svg.get_attribute("width")), abs=1)
+        scrolling = "return arguments[0].scrollWidth > arguments[0].clientWidth"
+        boxes_ = browser.find_elements("css selector", ".scroll")
+        assert len(boxes_) == 2 and all(browser.execute_script(scrolling, box) for box in boxes_)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": WINDOW[0], "height": WINDOW[1],
+                                                                      "deviceScaleFactor": 1, "mobile": False})
