@@ -64,7 +64,8 @@ def main() -> int:
             subprocess.run(stratagem + ["view", record], cwd=work, check=True, stdout=subprocess.DEVNULL)
             chrome.get((Path(work) / record).with_suffix(".html").as_uri())  # type: ignore[attr-defined]
             if action == "end":
-                chrome.find_element("tag name", "body").send_keys(Keys.END)  # type: ignore[attr-defined]
+                # the replay takes its keys only while it has the focus (the page scrolls otherwise)
+                chrome.find_element("css selector", ".replay").send_keys(Keys.END)  # type: ignore[attr-defined]
             elif action == "tree":  # the start's drawing and the tree's first nodes
                 chrome.execute_script(  # type: ignore[attr-defined]
                     "for (const h of document.querySelectorAll('h2')) if (h.textContent === 'The tree') "
