@@ -242,7 +242,7 @@ def test_open_and_hidden_records_are_not_mixed(tmp_path: Path) -> None:
     record = {"format": "stratagem/sweep@1", "game": "strato", "puzzle": "c.toml", "puzzle_sha256": "x",
               "challenge": "Challenge 0",
               "players": 1, "seed": 0, "method": "auto", "status": "solved", "time_limit": 60.0, "length": 5,
-              "line": ["m"] * 5}
+              "line": ["R1L:1R2>1R1"] * 5}
     out.write_text(json.dumps(record) + "\n")
     with pytest.raises(BadInput, match="open-information record"):
         run_into(out, plan_hidden([CHALLENGE_0], [4], [2], ["greedy"], shuffles=1))
