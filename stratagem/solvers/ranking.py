@@ -71,9 +71,9 @@ def rank_moves(game: Game[S, M], state: S, search: Callable[..., MinimaxResult[M
 
     Each move's position is searched on its own with ``search`` (:func:`alphabeta`,
     :func:`expectiminimax`, :func:`paranoid` or :func:`maxn`) and ``options``; ties keep the game's
-    move order, a ``known`` move first. A node limit applies to each move's search separately; a time limit (``time_limit``:
-    seconds or a :class:`~stratagem.core.deadline.Deadline`) is one deadline for the whole ranking,
-    so that ranking ``n`` moves never takes ``n`` times the limit: a move whose search has not begun
+    move order, a ``known`` move first. A node limit applies to each move's search separately; a time
+    limit (``time_limit``: seconds or a :class:`~stratagem.core.deadline.Deadline`) is one deadline for
+    the whole ranking, so that ranking ``n`` moves never takes ``n`` times the limit: a move whose search has not begun
     when it has passed is listed with status :data:`NOT_RANKED` and no value. The searches of
     :func:`alphabeta`, :func:`expectiminimax` and :func:`paranoid` share one transposition table
     (one per player searched for), so what one move's search learnt about a position is not
