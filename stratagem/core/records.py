@@ -42,6 +42,20 @@ def parse_fraction(text: Any, source: str, place: str) -> Fraction:
     return Fraction(int(numerator), int(denominator) if denominator else 1)
 
 
+def exact_text(value: Any) -> str:
+    """An exact value as the outputs write it: a Fraction, an integer or a record's ``"p/q"``/``"p"`` in
+    lowest terms, a whole number as one (``-8``, not a record's ``-8/1``); anything else as it is given, cut
+    to 40 characters (the check beside it says what is wrong with it). A number is never built from other
+    text: ``Fraction("1e999999999")`` takes minutes, and a record is not trusted to be reasonable."""
+    if isinstance(value, Fraction | int) and not isinstance(value, bool):
+        return str(Fraction(value))
+    if isinstance(value, str) and _FRACTION.fullmatch(value):
+        numerator, _, denominator = value.partition("/")
+        if not denominator or int(denominator):
+            return str(Fraction(int(numerator), int(denominator) if denominator else 1))
+    return str(value)[:40]
+
+
 @dataclass(frozen=True)
 class Line:
     """Moves from a start position, all in the game's notation.

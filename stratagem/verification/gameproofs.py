@@ -16,12 +16,11 @@ is stated with the limit's meaning (:func:`horizon_note`), which ``analyze`` sha
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from typing import Any
 
 from stratagem.core.errors import BadInput
 from stratagem.core.game import Simultaneous
-from stratagem.core.records import PROOF_FORMAT
+from stratagem.core.records import PROOF_FORMAT, exact_text
 from stratagem.loading import GAMES, POSITION_GAMES, position_from_record
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.boundproof import BOUNDPROOF_FORMAT, CheckStopped, check_bound_proof
@@ -83,7 +82,7 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
     for i, proof in enumerate(proofs):
         place, named = ("", "") if single else (f"proofs[{i}].", f"proofs[{i}]: ")
         if proof.get("start") != start:
-            verdict.refute("value", f"{named}the value {_value(proof.get('value'))} ({proof.get('label')})",
+            verdict.refute("value", f"{named}the value {exact_text(proof.get('value'))} ({proof.get('label')})",
                            f"{place}start", "differs from the bundle's start")
             return
         if proof.get("information", "open") != "open":
@@ -112,7 +111,7 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
         cut = ("" if depth is None else f", of the game cut at depth {depth}: its leaves valued by the game's "
                "evaluation, not by play to the end")
         # the check read the header: ``player`` is a player
-        value = _value(proof.get("value"))
+        value = exact_text(proof.get("value"))
         words = f"{named}player {int(proof['player']) + 1}: value {value} ({proof.get('label')}){cut}"
         if stopped:
             verdict.unknown("value", words, stopped)
@@ -126,7 +125,8 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
         else:
             basis = f"{checked.nodes_checked} simultaneous nodes rebuilt from the rules and checked exactly"
         verdict.certify("value", words, basis)
-    verdict.unchecked(extra, ("value",), "a matrix proof")
+    # A bundle's own "value" (its proofs' values are what is checked) is one of the keys beyond its fields.
+    verdict.unchecked(extra, ("value",) if single else ("proofs[i].value",), "a matrix proof")
 
 
 def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, record: str) -> None:
@@ -222,11 +222,3 @@ def _claim_words(claim: str) -> str:
     if len(words) == 3 and words[0] == "player" and words[1].isdigit():
         return f"player {int(words[1]) + 1} {words[2]}"
     return claim
-
-
-def _value(value: Any) -> str:
-    """A record's exact value as the other outputs write it (``-5``, not the record's ``-5/1``)."""
-    try:
-        return str(Fraction(str(value)))
-    except (ValueError, ZeroDivisionError):
-        return str(value)[:40]

@@ -15,7 +15,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
-from stratagem.core.records import parse_fraction
+from stratagem.core.records import exact_text, parse_fraction
 from stratagem.solvers.matrix import equilibrium_problem
 from stratagem.solvers.matrixproof import move_label
 from stratagem.solvers.simultaneous import Exact, Walker
@@ -50,13 +50,7 @@ def fraction(x: object) -> str:
     """An exact number (or a record's text of one) as the text output writes it: an integer as one (``-8``,
     not the record's ``-8/1``), else ``p/q``; what is no number is shown as it is (the check beside it says
     what is wrong), and a float (an estimate's frequency) as the record gives it."""
-    if isinstance(x, float):
-        return f"{x:g}"
-    try:
-        value = Fraction(str(x))
-    except (ValueError, TypeError, ZeroDivisionError):
-        return str(x)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return f"{x:g}" if isinstance(x, float) else exact_text(x)
 
 
 def mix_table(who: str, mix: dict[str, Any]) -> str:

@@ -15,7 +15,6 @@ and a ``solve``/``check`` report's title is its answer as the command's text out
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from fractions import Fraction
@@ -292,8 +291,8 @@ def _strategies_html(data: dict[str, Any]) -> str:
             facts.append(f"mean return {entry['mean_return']}")
         if entry.get("expected_return") is not None:
             exact = fraction(entry["expected_return"])
-            with contextlib.suppress(ValueError, ZeroDivisionError):  # a value that is no number: shown as it is
-                exact += f" (about {float(Fraction(str(entry['expected_return']))):.3f})"
+            if re.fullmatch(r"-?\d+(/\d+)?", exact):  # an exact value; anything else is shown as it is
+                exact += f" (about {float(Fraction(exact)):.3f})"
             facts.append(f"expected return {exact} with these mixes")
         tables = [mix_table(f"player {player}", entry["strategy"])] if isinstance(entry.get("strategy"), dict) else []
         if isinstance(entry.get("opponent_strategy"), dict):

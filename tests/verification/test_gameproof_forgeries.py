@@ -282,6 +282,10 @@ def test_keys_a_matrix_proof_says_beyond_its_value_are_not_certified(
     assert "not certified: the record's claim 'exact': true" in out
     assert "not certified: the record's claim 'proofs[2].optimal_strategies': true" in out
 
+    valued = dict(bundle, value="99")  # a bundle's own value: each proof's is checked, this one never was
+    code, out, _ = cli(capsys, "verify", write(tmp_path, "valued.json", valued))
+    assert code == 3 and "not certified: the record's claim 'value': \"99\"" in out, out
+
 
 def test_a_bundle_is_one_proof_per_player_in_order(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, bundle: dict[str, Any]) -> None:
