@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
-from stratagem.core.io import check_writable, open_regular
+from stratagem.core.io import RepeatedKey, check_writable, loads_once, open_regular
 from stratagem.core.records import parse_fraction
 from stratagem.loading import GAMES
 from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, WEATHERS
@@ -244,7 +244,10 @@ def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
     """One line of a results file as a sweep record, or :class:`BadInput` naming the line."""
     place = f"line {number}"
     try:
-        record = json.loads(raw)
+        record = loads_once(raw)
+    except RepeatedKey as exc:  # as in every record: the last spelling was read
+        raise BadInput(source, place, f"the key {str(exc)[:40]!r} is given twice in one record (a record says each "
+                       "thing once)") from None
     except (ValueError, RecursionError):
         raise BadInput(source, place, "not a JSON record (a results file holds one stratagem/sweep@1 "
                        "record a line)") from None

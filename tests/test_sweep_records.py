@@ -361,3 +361,14 @@ def test_an_undecided_deal_whose_bound_is_its_line_says_why(tmp_path: Path, caps
         assert (TIED_NOTE in (tmp_path / f"rep{lower}" / "report.md").read_text()) is said
         page = (tmp_path / f"rep{lower}" / "report.html").read_text()
         assert ("the time ran out before the certificate the <code>sat</code> method" in page) is said
+
+
+def test_a_record_with_a_key_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``"status":"unsolvable","status":"solved"`` was read as its last spelling, solved, where verify and
+    view refuse a key given twice."""
+    record = first_run(tmp_path / "r.jsonl", range(1))[0]
+    line = json.dumps(record)
+    path = tmp_path / "twice.jsonl"
+    path.write_text(line.replace('"status": ', '"status": "unsolvable", "status": ', 1) + "\n")
+    code, err = cli(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
+    assert_one_line(code, err, "twice.jsonl", "line 1", "the key 'status' is given twice in one record")

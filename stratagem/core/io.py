@@ -211,8 +211,8 @@ def _finite_float(text: str) -> float:
     return value
 
 
-class _Repeated(Exception):
-    """A key given twice in one JSON object, met while parsing."""
+class RepeatedKey(ValueError):
+    """A key given twice in one JSON object, met while parsing (:func:`loads_once`); its text is the key."""
 
 
 def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -223,9 +223,14 @@ def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _Repeated(key)
+                raise RepeatedKey(key)
             seen.add(key)
     return data
+
+
+def loads_once(text: str | bytes, **options: Any) -> Any:
+    """``json.loads`` that refuses a key given twice in one object (:class:`RepeatedKey`)."""
+    return json.loads(text, object_pairs_hook=_once_each, **options)
 
 
 def parse_json_object(text: str, source: str, line: int | None = None) -> dict[str, Any]:
@@ -234,10 +239,10 @@ def parse_json_object(text: str, source: str, line: int | None = None) -> dict[s
     own limit (nesting, a number of thousands of digits), or anything past :func:`check_limits`."""
     here = "" if line is None else f"line {line}"
     try:
-        data = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float, object_pairs_hook=_once_each)
+        data = loads_once(text, parse_constant=_non_finite, parse_float=_finite_float)
     except _NonFinite as exc:
         raise BadInput(source, here, f"{str(exc)[:40]} is not a finite number (records hold none)") from None
-    except _Repeated as exc:
+    except RepeatedKey as exc:
         raise BadInput(source, here, f"the key {str(exc)[:40]!r} is given twice in one object (a record says each "
                        "thing once)") from None
     except json.JSONDecodeError as exc:
