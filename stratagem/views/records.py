@@ -256,7 +256,9 @@ def _answer(data: dict[str, Any], count: int) -> tuple[str, str]:
         bound = data.get("lower_bound")
         words = (f"unknown: no winning line is shorter than {steps(game_name, bound)}"
                  if isinstance(bound, int) and bound > 0 else "unknown: nothing is proven")
-        if count:
+        if count and bound == count:  # shortest by the solver's refutations, not by a certificate (how says)
+            words += f"; best line found: {steps(game_name, count)}, shortest by the solver alone, not certified"
+        elif count:
             words += f"; best line found: {steps(game_name, count)}, not known to be shortest"
         stopped = {"nodes": "the node limit", "time": "the time limit"}.get(str(data.get("stopped_by")))
         words += f"; stopped by {stopped}" if stopped else ""

@@ -76,6 +76,13 @@ def test_a_best_line_of_an_undecided_answer_is_not_called_shortest(tmp_path: Pat
     title = _title(record_page(report, "r.json"))
     assert title == (f"Strato: unknown: no winning line is shorter than 3 turns; best line found: "
                      f"{len(report['line'])} turns, not known to be shortest; stopped by the time limit")
+    # SAT's refutations under assumptions reached the line's length, its certificate did not: the page said
+    # "no line shorter than 5 turns; best line found: 5 turns, not known to be shortest"
+    report.update(lower_bound=len(report["line"]))
+    title = _title(record_page(report, "r.json"))
+    assert title == (f"Strato: unknown: no winning line is shorter than {len(report['line'])} turns; best line "
+                     f"found: {len(report['line'])} turns, shortest by the solver alone, not certified; stopped "
+                     "by the time limit")
 
 
 def test_a_seeded_deals_report_is_drawn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
