@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from stratagem.core.deadline import Deadline
-from stratagem.core.errors import RepeatingPosition, StratagemError
+from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE, Game
 from stratagem.core.packed import PackedGame
 from stratagem.core.packed_order import order_for
@@ -35,6 +35,7 @@ from stratagem.solvers.gametree import (
     TimeLimit,
     as_deadline,
     decision_player,
+    refusal,
     terminal_result,
 )
 from stratagem.solvers.packed_alphabeta import SearchRefused, solve
@@ -71,7 +72,7 @@ def alphabeta_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, 
                       max_nodes=max_nodes, expired=expired, progress=report, progress_every=progress_every,
                       order=order_for(game, engine))
     except SearchRefused as exc:
-        raise RepeatingPosition(f"{game.name}: {exc}") from None
+        raise refusal(game, str(exc)) from None
     if "stopped" in found:
         best = None
         if found["best_found"] is not None:  # the deepest completed iteration's choice: a guess, not a claim

@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from stratagem.core.deadline import Deadline
-from stratagem.core.errors import RepeatingPosition, StratagemError
+from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE, Game
 from stratagem.core.packed import PackedGame
 from stratagem.core.packed_order import order_for
@@ -39,6 +39,7 @@ from stratagem.solvers.gametree import (
     Value,
     as_deadline,
     decision_player,
+    refusal,
     terminal_result,
 )
 from stratagem.solvers.packed_expectimax import SearchRefused, solve
@@ -74,7 +75,7 @@ def _search(method: str, assumption: str, game: Game[Any, Any], engine: PackedGa
     except SearchRefused as exc:
         if "62 bits" in str(exc):
             raise FractionsTooLarge(f"{game.name}: {exc}") from None
-        raise RepeatingPosition(f"{game.name}: {exc}") from None
+        raise refusal(game, str(exc)) from None
     if "stopped" in found:
         return MinimaxResult(method, UNKNOWN, assumption, player, None, None, None, (), None, None, found["nodes"],
                              time.perf_counter() - started, None, None)

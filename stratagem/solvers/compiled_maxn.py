@@ -25,7 +25,6 @@ import time
 from typing import Any
 
 from stratagem.core.deadline import Deadline
-from stratagem.core.errors import RepeatingPosition
 from stratagem.core.game import Game
 from stratagem.core.packed import PackedGame
 from stratagem.solvers.compiled_expectimax import FractionsTooLarge
@@ -38,6 +37,7 @@ from stratagem.solvers.gametree import (
     TimeLimit,
     as_deadline,
     decision_player,
+    refusal,
     terminal_result,
 )
 from stratagem.solvers.packed_maxn import SearchRefused, solve
@@ -64,7 +64,7 @@ def maxn_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, time_
     except SearchRefused as exc:
         if "62 bits" in str(exc):
             raise FractionsTooLarge(f"{game.name}: {exc}") from None
-        raise RepeatingPosition(f"{game.name}: {exc}") from None
+        raise refusal(game, str(exc)) from None
     if "stopped" in found:
         return MinimaxResult("maxn", UNKNOWN, ASSUME_MAXN, player, None, None, None, (), None, None, found["nodes"],
                              time.perf_counter() - started, None, None)

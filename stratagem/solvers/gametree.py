@@ -263,6 +263,14 @@ def decision_player(game: Game[Any, Any], state: Any, what: str) -> int:
     return mover
 
 
+
+def refusal(game: Any, problem: str) -> StratagemError:
+    """A compiled search's refusal (its kernel's ``SearchRefused``), raised as the reference search raises
+    it: a position met twice on one line is a :class:`RepeatingPosition` (the game can go on for ever as set
+    up), any other a :class:`StratagemError` naming the game."""
+    kind = RepeatingPosition if "repeats on one line" in problem else StratagemError
+    return kind(f"{game.name}: {problem}")
+
 def terminal_result(game: Game[S, M], state: S, method: str, assumption: str, player: int,
                     started: float) -> MinimaxResult[M]:
     """The result of searching a terminal position: its returns, solved, no move."""

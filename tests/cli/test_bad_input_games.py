@@ -138,3 +138,19 @@ def test_a_position_file_without_its_game_says_it_is_missing(cli, tmp_path: Path
     path = tmp_path / "position.toml"
     path.write_text('[position]\nstate = "B9R1,B1G2 - - - A1"\n')
     assert_bad_input(cli("analyze", str(path)), "position.toml: game: missing: a position file names its game")
+
+
+def test_only_a_repetition_is_named_as_one() -> None:
+    """Every refusal of a compiled search was raised as a repetition, so a return out of bounds would have
+    been reported as options.battle_limit."""
+    from stratagem.core.errors import RepeatingPosition, StratagemError
+    from stratagem.solvers.gametree import refusal
+
+    class Named:
+        name = "stratatak"
+
+    repeated = refusal(Named(), "a position repeats on one line; the minimax searches need a game without cycles")
+    assert isinstance(repeated, RepeatingPosition) and str(repeated).startswith("stratatak: a position repeats")
+    other = refusal(Named(), "a return 7 outside the bounds [-1, 1] of the returns")
+    assert type(other) is StratagemError
+    assert str(other) == "stratatak: a return 7 outside the bounds [-1, 1] of the returns"
