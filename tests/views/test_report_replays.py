@@ -54,3 +54,20 @@ def test_a_replay_left_out_is_said_and_its_link_still_lands(tmp_path: Path, monk
     assert links and links <= targets  # each link lands on its card, which says why there is no replay
     err = capsys.readouterr().err
     assert err.count("No replay: the puzzle file puzzles/strato/") == len(links), err
+
+
+def test_the_puzzle_whose_hash_is_the_records_is_chosen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An edited copy where the report runs (its name the records') and the sweep's own file beside the
+    results: the replays are drawn from the file the records' SHA-256 names."""
+    project = tmp_path / "project"
+    results = _sweep(project / "results")
+    shutil.copytree(ROOT / "puzzles" / "strato", project / "puzzles" / "strato")
+    here = tmp_path / "here"
+    shutil.copytree(ROOT / "puzzles" / "strato", here / "puzzles" / "strato")
+    for puzzle in (here / "puzzles" / "strato").glob("*.toml"):
+        puzzle.write_text(puzzle.read_text() + "\n# edited\n")
+    monkeypatch.chdir(here)
+    assert run(["report", str(results), "--out", str(tmp_path / "rep"), "--html", "--no-plots"]) == 0
+    page = (tmp_path / "rep" / "report.html").read_text()
+    links, _ = _links_and_targets(page)
+    assert page.count("Replayed here with the rules engine") == len(links) and "has changed" not in page
