@@ -118,7 +118,9 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     the compiled core was not built).
 
     Raises :class:`~stratagem.core.errors.BadInput` for a position that cannot be analysed (unreadable,
-    game over) or a method that cannot apply to it; its ``place`` names the parameter.
+    game over) or a method that cannot apply to it; its ``place`` names the parameter. Raises ValueError for
+    what the command line refuses of the numbers: a limit, ``iterations`` or ``samples`` below 1, a
+    ``seed`` or ``as_player`` that is not a whole number.
     """
     started = time.perf_counter()
     _check_numbers(as_player, iterations, samples, seed)
