@@ -45,7 +45,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation
 from stratagem.core.io import dumps_record
 from stratagem.core.records import fraction_text, parse_fraction
-from stratagem.solvers.matrixproof import MatrixProofVerdict, move_label
+from stratagem.solvers.matrixproof import CheckStopped, MatrixProofVerdict, move_label
 from stratagem.solvers.simultaneous import (
     _CLOCK_EVERY,
     PAYOFFS,
@@ -74,15 +74,6 @@ Bound = Exact | None
 
 class _Rejected(Exception):
     """A record that reads well but does not prove its claim."""
-
-
-class CheckStopped(Exception):
-    """The deadline passed before :func:`check_bound_proof` bounded the start: the record is neither proven
-    nor refuted. ``positions`` counts the positions bounded so far."""
-
-    def __init__(self, positions: int) -> None:
-        super().__init__(f"the check was stopped after bounding {positions:,} positions")
-        self.positions = positions
 
 
 # --- the writer -------------------------------------------------------------------------------

@@ -11,6 +11,13 @@ alone: it walks the game from the start as the solver did (the same
 and re-checks each node's equilibrium exactly, trusting nothing from the solver but the claimed
 values it verifies. The record's fields are in docs/formats.md.
 
+The check's work is not bounded by the record: each node's matrix has a cell for every row and every joint
+column, so the work is the product of the lists the record gives, not their sum (one node at a five-player
+start lists 10 rows and 10,000 columns, and obliges 100,000 children). So the check takes a deadline, as
+:func:`~stratagem.solvers.boundproof.check_bound_proof` does, and raises the same :class:`CheckStopped`
+when it passes (:class:`TimedWalker`, which a page that rebuilds the matrices walks with too). The exception
+lives here, below both checkers (boundproof imports this module), and boundproof gives it out as its own.
+
 The module knows nothing about any particular game.
 """
 
@@ -22,10 +29,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.records import fraction_text, parse_fraction
 from stratagem.solvers.matrix import equilibrium_problem
 from stratagem.solvers.simultaneous import (
+    _CLOCK_EVERY,
     PAYOFFS,
     AnyGame,
     Exact,
@@ -37,7 +46,9 @@ from stratagem.solvers.simultaneous import (
 
 __all__ = [
     "MATRIXPROOF_FORMAT",
+    "CheckStopped",
     "MatrixProofVerdict",
+    "TimedWalker",
     "check_matrix_proof",
     "fraction_text",
     "matrix_proof",
@@ -131,9 +142,39 @@ class _Rejected(Exception):
     """A proof that reads well but does not prove its claim."""
 
 
-class _Checker(Walker):
-    def __init__(self, game: AnyGame, player: int, payoff: str, nodes: dict[tuple[str, int | None], _ProofNode]):
+class CheckStopped(Exception):
+    """The deadline passed before a certificate's check (:func:`check_matrix_proof`,
+    :func:`~stratagem.solvers.boundproof.check_bound_proof`) valued or bounded the start: the record is neither
+    proven nor refuted. ``positions`` counts the positions valued or bounded so far."""
+
+    def __init__(self, positions: int) -> None:
+        super().__init__(f"the check was stopped after bounding {positions:,} positions")
+        self.positions = positions
+
+
+class TimedWalker(Walker):
+    """A :class:`~stratagem.solvers.simultaneous.Walker` that a ``deadline`` stops: it counts the positions
+    it values (``positions``) and looks at the clock every few of them, raising :class:`CheckStopped` once
+    the deadline has passed. The checker of a
+    ``matrixproof@1`` record walks with it, and so does a page that rebuilds the record's matrices, since
+    neither walk is bounded by the record (see the module docstring)."""
+
+    def __init__(self, game: AnyGame, player: int, payoff: str, deadline: Deadline | None = None) -> None:
         super().__init__(game, player, payoff)
+        self.deadline = deadline
+        self.positions = 0
+
+    def tick(self) -> None:
+        """One position is about to be valued: the deadline is looked at every few positions."""
+        self.positions += 1
+        if self.deadline is not None and self.positions % _CLOCK_EVERY == 0 and self.deadline.expired():
+            raise CheckStopped(self.positions - 1)
+
+
+class _Checker(TimedWalker):
+    def __init__(self, game: AnyGame, player: int, payoff: str, nodes: dict[tuple[str, int | None], _ProofNode],
+                 deadline: Deadline | None = None) -> None:
+        super().__init__(game, player, payoff, deadline)
         self.nodes = nodes
         self.used: set[tuple[str, int | None]] = set()
 
@@ -164,7 +205,8 @@ class _Checker(Walker):
 
 
 def check_matrix_proof(
-    game: AnyGame, root_state: Hashable, proof: dict[str, Any], source: str = "<proof>"
+    game: AnyGame, root_state: Hashable, proof: dict[str, Any], source: str = "<proof>", *,
+    deadline: Deadline | None = None,
 ) -> MatrixProofVerdict:
     """Re-check a ``stratagem/matrixproof@1`` record from the rules engine alone, exactly.
 
@@ -176,7 +218,8 @@ def check_matrix_proof(
     options, another start, a missing node, a node the start does not reach, a wrong label (an
     illegal move), a wrong strategy and a wrong value. A record that does
     not read (wrong format, missing or mistyped field, a number that is not ``"p/q"``) raises
-    :class:`BadInput` instead.
+    :class:`BadInput` instead. A ``deadline`` that passes before the start is valued raises
+    :class:`CheckStopped` (the walk is not bounded by the record: see the module docstring).
     """
     header = _read_header(game, proof, source)
     player, payoff, depth, claimed = header
@@ -190,7 +233,7 @@ def check_matrix_proof(
         return MatrixProofVerdict(False, f"opponents {proof.get('opponents')!r} are not every other player", 0)
     if proof.get("label") != analysis_label(game):
         return MatrixProofVerdict(False, f"label {proof.get('label')!r} should be {analysis_label(game)!r}", 0)
-    checker = _Checker(game, player, payoff, nodes)
+    checker = _Checker(game, player, payoff, nodes, deadline)
     checker.start = root_state
     try:
         value = checker.value(root_state, depth)

@@ -96,7 +96,8 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
                     checked = check_bound_proof(game, state, proof, record,
                                                 deadline=None if limits is None else limits.deadline)
                 else:
-                    checked = check_matrix_proof(game, state, proof, record)
+                    checked = check_matrix_proof(game, state, proof, record,
+                                                 deadline=None if limits is None else limits.deadline)
         except BadInput as exc:
             if single:
                 raise
