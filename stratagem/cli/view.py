@@ -3,7 +3,17 @@
 Lines, proofs, ``solve``/``check``/``analyze`` reports, proof trees and Stack Attack certificates: the
 positions are rebuilt by replaying the record with the rules engine, and the record's claims are shown
 as the record's. ``--verify`` runs :func:`stratagem.verification.verify` on it first and shows its report
-claim by claim (``--time-limit`` bounds that check; a claim it stops is shown ``unknown``).
+claim by claim.
+
+``--time-limit S`` is the limit of the whole command. Two phases of ``view`` do work that a record does not
+bound: ``--verify``'s check, and the walk from the start that rebuilds a Stack Attack certificate's tables
+(one node at a five-player start obliges 100,000 children). ``--verify`` is given S, counted from its own
+start (:func:`~stratagem.verification.verify` takes seconds, not a deadline; a claim it stops is shown
+``unknown``), and the rebuild stops at the command's deadline (counted from the command's start, so after a
+verify the time limit stopped, it stops at once): the page then draws only the tables the walk completed,
+marks the others not drawn and says so. Without ``--verify`` the option is taken for a certificate, whose
+page makes that walk, and refused for any other record, where it would limit nothing. Leaving it out is
+how to ask for no limit.
 
 Exit codes: 0 the page was written (with ``--verify``: and every claim is certified), 2 bad input (a
 record that does not read, an output path that cannot be written, and without ``--verify`` a move that
@@ -11,7 +21,9 @@ does not replay: one line on stderr naming the file and the place). With ``--ver
 whatever the verdict, and the exit code is ``verify``'s: 1 when a claim is invalid (its problem on stderr;
 a line that does not replay is such a record, and its page shows the line up to the move that breaks it
 and why), 3 when a claim is not certified, so a script that checks pages need not run ``verify`` a second
-time.
+time. A page whose tables the time limit cut short is written too, one line on stderr says what was not
+drawn, and the exit code is 3 (unless a claim is invalid: 1), as for a claim a limit stopped: part of
+what the page shows of the record was not rebuilt and checked.
 """
 
 from __future__ import annotations
@@ -24,6 +36,7 @@ import click
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
+from stratagem.core.deadline import command_deadline
 from stratagem.core.io import check_outputs, dumps_record, load_json, write_atomic
 
 if TYPE_CHECKING:
@@ -41,38 +54,48 @@ VIEW_FORMAT = "stratagem/view@1"
               help="Check the record with `stratagem verify` first, show its report on the page and exit "
                    "as verify does (0 all certified, 1 invalid, 3 not all certified).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
-              help="With --verify: stop the check after S seconds (claims not checked by then: unknown).")
+              help="Stop after S seconds in all: --verify's check (claims not checked by then: unknown) and "
+                   "the rebuild of a certificate's tables (tables not rebuilt by then: not drawn, exit 3).")
 @json_option(f"Print one JSON object ({VIEW_FORMAT}: the record, the page written, verify's status) instead of "
              "the line naming the page.")
-@quiet_option("Accepted for uniformity: view prints nothing on stderr but errors.")
+@quiet_option("Accepted for uniformity: view prints nothing on stderr but problems (an error, an invalid claim, "
+              "tables the time limit left out).")
 def view(record: str, out_path: str | None, run_verify: bool, time_limit: float | None, as_json: bool,
          quiet: bool) -> int:
     """Draw a line, proof or report record as one self-contained HTML page (replay, tree or matrices)."""
     from stratagem.views import record_page
+    from stratagem.views.records import ANALYSIS, BOUNDPROOF, CHECK, MATRIXPROOF, MATRIXPROOFS, SOLVE
 
-    if time_limit is not None and not run_verify:
-        raise click.BadParameter("limits the check --verify makes; give --verify too", param_hint="--time-limit")
+    deadline = command_deadline(time_limit)
     target = out_path if out_path is not None else str(Path(record).with_suffix(".html"))
     check_outputs([(target, "--out")], [record])
     data = load_json(record)
+    if time_limit is not None and not run_verify and data.get("format") not in (MATRIXPROOF, MATRIXPROOFS, BOUNDPROOF):
+        raise click.BadParameter("limits the check --verify makes and the rebuild of a certificate's tables; "
+                                 "this record's page has neither: give --verify too, or leave it out",
+                                 param_hint="--time-limit")
     verdict = None
     if run_verify:
         from stratagem.verification import verify
-        from stratagem.views.records import ANALYSIS, CHECK, SOLVE
 
         if data.get("format") in (SOLVE, CHECK, ANALYSIS):
             raise click.BadParameter(f"{record} is a {data['format']} report, not a record `stratagem verify` "
                                      "checks: view it without --verify, or view the --proof record the command "
                                      "writes", param_hint="--verify")
+        # verify takes seconds from its own start, not a deadline: the command's own deadline then bounds the rebuild
         verdict = verify(data, time_limit=time_limit, source=record)
-    page = record_page(data, record, verdict)
+    stopped: list[str] = []
+    page = record_page(data, record, verdict, deadline=deadline, stopped=stopped)
     write_atomic(target, page)
     if as_json:
         click.echo(dumps_record({"format": VIEW_FORMAT, "record": record, "out": target,
                                  "verified": None if verdict is None else verdict.status}), nl=False)
     else:
         click.echo(f"page written to {target}")
-    return _verdict_code(verdict)
+    code = _verdict_code(verdict)
+    for line in stopped:
+        click.echo(line, err=True)
+    return UNDETERMINED if stopped and code == DONE else code
 
 
 def _verdict_code(verdict: Verdict | None) -> int:

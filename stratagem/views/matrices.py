@@ -7,6 +7,11 @@ the start as :mod:`stratagem.solvers.matrixproof`'s checker does (deeper nodes v
 values, which the page then shows for their own nodes), and each node's equilibrium is checked exactly
 with :func:`stratagem.solvers.matrix.equilibrium_problem`. A node the walk does not reach, or that the
 rules contradict, is shown as such rather than drawn from the record alone.
+
+That walk (and a bound certificate's, :func:`bound_parts_html`) is not bounded by the record: one node at a
+five-player start obliges 100,000 children. So each takes the command's deadline; when it passes, the page
+draws the tables the walk completed, marks every other one not drawn and says why, and the caller is told
+(``stopped``), so that a page cut short is never presented as complete.
 """
 
 from __future__ import annotations
@@ -15,21 +20,25 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.records import exact_text, parse_fraction
+from stratagem.solvers.boundproof import check_bound_proof
 from stratagem.solvers.matrix import equilibrium_problem
-from stratagem.solvers.matrixproof import move_label
-from stratagem.solvers.simultaneous import Exact, Walker
+from stratagem.solvers.matrixproof import CheckStopped, TimedWalker, move_label
+from stratagem.solvers.simultaneous import Exact
 from stratagem.views.page import esc
 
 #: Nodes drawn at most (a record may hold thousands; each is one table).
 MAX_NODES = 60
 
 
-class _Collector(Walker):
-    """Walks the game as the checker does and keeps each node's rebuilt matrix and labels."""
+class _Collector(TimedWalker):
+    """Walks the game as the checker does and keeps each node's rebuilt matrix and labels (a matrix only once
+    every cell is rebuilt); a ``deadline`` stops the walk as it stops the checker's."""
 
-    def __init__(self, game: Any, player: int, payoff: str, values: dict[tuple[str, int | None], Fraction]):
-        super().__init__(game, player, payoff)
+    def __init__(self, game: Any, player: int, payoff: str, values: dict[tuple[str, int | None], Fraction],
+                 deadline: Deadline | None = None) -> None:
+        super().__init__(game, player, payoff, deadline)
         self.values = values
         self.found: dict[tuple[str, int | None], tuple[list[str], list[str], tuple[tuple[Exact, ...], ...]]] = {}
 
@@ -62,21 +71,46 @@ def mix_table(who: str, mix: dict[str, Any]) -> str:
             f"<tbody>{rows}</tbody></table>")
 
 
-def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str) -> str:
-    """Every node of the certificate as a table, root first."""
+def _cut_short(what: str, stop: CheckStopped, missing: int, shown: int, source: str,
+               stopped: list[str] | None) -> str:
+    """The page's notice that the deadline stopped the rebuild of ``what`` (``missing`` of the ``shown`` tables
+    not drawn), and its line for the caller's ``stopped``."""
+    words = (f"the time limit stopped the rebuild of the tables after {stop.positions:,} positions: {missing} of "
+             f"{shown} {what} not drawn")
+    if stopped is not None:
+        stopped.append(f"{source}: {words}")
+    return (f"<p class=\"warn\">The time limit stopped the rules engine's walk from the start after "
+            f"{stop.positions:,} positions: {missing} of the {shown} {what} below {'is' if missing == 1 else 'are'} "
+            "not drawn, and nothing is said of them. Each table drawn is complete. <code>stratagem verify</code> "
+            "without a limit checks them all.</p>")
+
+
+def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str, *, deadline: Deadline | None = None,
+                  stopped: list[str] | None = None) -> str:
+    """Every node of the certificate as a table, root first.
+
+    A ``deadline`` that passes stops the walk that rebuilds the matrices: the nodes whose matrix it did not
+    complete are drawn as not rebuilt, and ``stopped``, when a list, receives one line saying so."""
     nodes = data.get("nodes") or []
     values = {(str(n.get("state")), n.get("depth")): parse_fraction(n.get("value"), source, f"nodes[{k}].value")
               for k, n in enumerate(nodes) if isinstance(n, dict)}
-    collector = _Collector(game, int(data.get("player", 0)), str(data.get("payoff", "margin")), values)
+    collector = _Collector(game, int(data.get("player", 0)), str(data.get("payoff", "margin")), values, deadline)
     collector.start = start
     problem = ""
+    cut: CheckStopped | None = None
     try:
         collector.value(start, data.get("depth"))
     except (LookupError, ValueError) as exc:
         problem = str(exc)
+    except CheckStopped as stop:
+        cut = stop
     parts = []
     if problem:
         parts.append(f"<p class=\"bad\">The rules engine's walk from the start stops: {esc(problem)}</p>")
+    if cut is not None:
+        shown = nodes[:MAX_NODES]
+        missing = sum(1 for n in shown if (str(n.get("state")), n.get("depth")) not in collector.found)
+        parts.append(_cut_short("matrices", cut, missing, len(shown), source, stopped))
     for k, node in enumerate(nodes[:MAX_NODES]):
         key = (str(node.get("state")), node.get("depth"))
         rows_s = [parse_fraction(p, source, f"nodes[{k}].row_strategy") for p in node.get("row_strategy", [])]
@@ -84,6 +118,10 @@ def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str) -> s
         head = (f"<h3>Node {k}{' (the start)' if k == 0 else ''}: value {esc(fraction(node.get('value')))}</h3>"
                 f"<p class=\"mono muted\">{esc(key[0])}</p>")
         found = collector.found.get(key)
+        if found is None and cut is not None:
+            parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<p class=\"warn\">not drawn: the time "
+                         "limit stopped the walk before this node's matrix was rebuilt</p></div>")
+            continue
         if found is None:
             parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<p class=\"bad\">not reached by the "
                          "rules engine's walk from the start: no matrix to show</p></div>")
@@ -112,19 +150,30 @@ def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str) -> s
     return "".join(parts)
 
 
-def bound_parts_html(game: Any, start: Any, data: dict[str, Any], source: str) -> str:
+def bound_parts_html(game: Any, start: Any, data: dict[str, Any], source: str, *, deadline: Deadline | None = None,
+                     stopped: list[str] | None = None) -> str:
     """Every part of a bound certificate (``stratagem/matrixproof@2``) as a table, root first: a lower part
     as the player's played moves (with the mix) against every reply, an upper part as every move of the
     player against the opponents' played moves (with theirs); each cell the child's bound on that side,
-    rebuilt from the rules engine by :func:`~stratagem.solvers.boundproof.check_bound_proof`."""
-    from stratagem.solvers.boundproof import check_bound_proof
+    rebuilt from the rules engine by :func:`~stratagem.solvers.boundproof.check_bound_proof`.
 
+    A ``deadline`` that passes stops that check: the parts it had checked are drawn (each complete), the
+    others as not drawn, and ``stopped``, when a list, receives one line saying so."""
     tables: dict[tuple[str, int | None, int], Any] = {}
-    verdict = check_bound_proof(game, start, data, source, tables)
     parts = []
-    if not verdict.valid:
-        parts.append(f"<p class=\"bad\">The check from the start stops: {esc(verdict.reason)}</p>")
     nodes = [n for n in data.get("nodes") or [] if isinstance(n, list) and len(n) == 5]
+    try:
+        verdict = check_bound_proof(game, start, data, source, tables, deadline=deadline)
+    except CheckStopped as stop:
+        cut: CheckStopped | None = stop
+        # a part is in ``tables`` only once all its cells are rebuilt and its inequalities hold
+        keys = [(str(n[0]), n[1], side) for n in nodes for side in (0, 1) if n[3 + side] is not None][:MAX_NODES]
+        parts.append(_cut_short("parts", stop, sum(1 for key in keys if key not in tables), len(keys), source,
+                                stopped))
+    else:
+        cut = None
+        if not verdict.valid:
+            parts.append(f"<p class=\"bad\">The check from the start stops: {esc(verdict.reason)}</p>")
     drawn = 0
     for k, node in enumerate(nodes):
         for side, name in ((0, "lower"), (1, "upper")):
@@ -134,6 +183,10 @@ def bound_parts_html(game: Any, start: Any, data: dict[str, Any], source: str) -
             head = (f"<h3>Node {k}{' (the start)' if k == 0 else ''}: {name} part, value {esc(fraction(node[2]))}</h3>"
                     f"<p class=\"mono muted\">{esc(node[0])}</p>")
             found = tables.get((str(node[0]), node[1], side))
+            if found is None and cut is not None:
+                parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<p class=\"warn\">not drawn: the "
+                             "time limit stopped the check before this part was checked</p></div>")
+                continue
             if found is None:
                 parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<p class=\"bad\">not checked: "
                              "not reached from the start, or after the first problem</p></div>")

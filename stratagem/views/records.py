@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from rich.text import Text
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.loading import game_from_record, game_module, load, position_from_record
@@ -310,8 +311,13 @@ def _strategies_html(data: dict[str, Any]) -> str:
     return f"<h2>The mixed strategies at the start{estimate}</h2>" + "".join(parts) if parts else ""
 
 
-def record_page(data: dict[str, Any], source: str, verdict: Any = None) -> str:
-    """The page of one record (any of :data:`VIEWABLE`); ``verdict``: a :class:`Verdict` of it, if one was made."""
+def record_page(data: dict[str, Any], source: str, verdict: Any = None, *, deadline: Deadline | None = None,
+                stopped: list[str] | None = None) -> str:
+    """The page of one record (any of :data:`VIEWABLE`); ``verdict``: a :class:`Verdict` of it, if one was made.
+
+    A certificate's tables are rebuilt by a walk its record does not bound (:mod:`stratagem.views.matrices`):
+    ``deadline`` stops it, the page then draws only the tables completed and says so, and ``stopped``, when a
+    list, receives one line for each certificate whose tables were cut short."""
     fmt = data.get("format")
     game_name = str(data.get("game", ""))
     title_game = GAME_TITLES.get(game_name, game_name)
@@ -376,11 +382,12 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None) -> str:
                          "cards played, with the mix, against every reply; an upper part: every card of player "
                          f"{player} against the opponents' cards played, with theirs. Each cell is the bound of "
                          "that pair's position, rebuilt from the rules engine.</p>",
-                         bound_parts_html(game, start, cert, place)]
+                         bound_parts_html(game, start, cert, place, deadline=deadline, stopped=stopped)]
                 continue
             body += [f"<h2>The matrices of player {player}</h2><p class=\"muted\">Rows: player {player}'s cards, "
                      "with the mix; columns: the opponents' cards, with theirs. Each cell is the payoff of that "
-                     "pair, rebuilt from the rules engine.</p>", matrices_html(game, start, cert, place)]
+                     "pair, rebuilt from the rules engine.</p>",
+                     matrices_html(game, start, cert, place, deadline=deadline, stopped=stopped)]
     else:
         raise BadInput(source, "format", f"not a record `stratagem view` draws ({fmt!r}; it draws "
                        f"{', '.join(VIEWABLE)})")
