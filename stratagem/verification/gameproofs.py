@@ -47,8 +47,8 @@ BUNDLE_FIELDS = ("format", "game", "setup", "start", "proofs", "provenance")
 def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits: Limits | None = None) -> None:
     """Rebuild the game from the record's setup and start, then check the proof with the rules alone.
 
-    ``limits`` gives the run's deadline to the check of a bound certificate, whose work the record does not
-    bound; a check it stops leaves the value unknown.
+    ``limits`` gives the run's deadline to the check of a matrix proof (either kind), whose work the record
+    does not bound; a check it stops leaves the value unknown.
     """
     game_name, setup, start = data.get("game"), data.get("setup"), data.get("start")
     if not isinstance(game_name, str):
@@ -104,7 +104,7 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
             raise BadInput(exc.source, f"{place}{exc.place}" if exc.place else place[:-1], exc.problem) from None
         except CheckStopped as stop:
             assert limits is not None  # only a deadline stops it
-            stopped = limits.stopped_words(f"after {stop.positions:,} positions bounded")
+            stopped = limits.stopped_words(f"after {stop.positions:,} positions {'bounded' if bounds else 'valued'}")
         except RecursionError:
             stopped = (f"the check was stopped: the game walked from the start goes deeper than Python's recursion "
                        f"allows ({RECURSION_LIMIT:,} calls)")
