@@ -26,6 +26,7 @@ This module holds :func:`verify`, which reads the record and hands each kind to 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -132,10 +133,6 @@ STRATO_CLAIMS = ("information", "solvable", "length", "optimal")
 STAKD_CLAIMS = ("winnable",)
 
 
-__all__ = ["CERTIFIED", "INVALID", "NOT_CERTIFIED", "UNKNOWN", "VERDICT_FORMAT", "ClaimReport", "Limits",
-           "Verdict", "load_record", "verify"]
-
-
 def load_record(path: str | Path) -> dict[str, Any]:
     """A JSON record as ``verify`` reads it (:func:`~stratagem.core.io.load_json`), a sweep's results file
     refused as what it is."""
@@ -149,8 +146,6 @@ def _results_file(record: str | Path | dict[str, Any], name: str) -> BadInput | 
     """The refusal of a sweep's results file (one ``stratagem/sweep@1`` record a line), which is not a record
     ``verify`` checks, named as such; ``None`` for anything else. (With two lines it was "malformed JSON:
     Extra data", with one an unknown record format.)"""
-    import json
-
     from stratagem.sweeprecords import SWEEP_FORMAT
 
     first: Any = record
@@ -164,3 +159,7 @@ def _results_file(record: str | Path | dict[str, Any], name: str) -> BadInput | 
         return None
     return BadInput(name, "format", f"a results file of `stratagem sweep` ({SWEEP_FORMAT} records, one a line): "
                     "`stratagem report` reads it; verify checks the records `--proof` writes")
+
+
+__all__ = ["CERTIFIED", "INVALID", "NOT_CERTIFIED", "UNKNOWN", "VERDICT_FORMAT", "ClaimReport", "Limits",
+           "Verdict", "load_record", "verify"]
