@@ -17,7 +17,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import RepeatedKey, check_writable, loads_once, open_regular
-from stratagem.core.records import parse_fraction
+from stratagem.core.records import parse_fraction, quoted
 from stratagem.loading import GAMES
 from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, WEATHERS
 from stratagem.models.strato.rules.notation import parse_move
@@ -276,11 +276,6 @@ def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
 LOWER_FROM = ("search", "guided policy", "none")
 
 
-def _shown(value: Any) -> str:
-    """A field's value for a message, cut short."""
-    text = json.dumps(value)
-    return text if len(text) <= 40 else text[:40] + "..."
-
 
 def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
@@ -300,7 +295,7 @@ def _seconds_problem(record: dict[str, Any]) -> str:
     for key in ("seconds", "cpu_seconds"):
         value = record.get(key, 0)
         if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value < float("inf"):
-            return f"{key} {_shown(value)} is not a number of seconds"
+            return f"{key} {quoted(value)} is not a number of seconds"
     return ""
 
 
@@ -312,9 +307,9 @@ def _deal_problem(record: dict[str, Any]) -> str:
     """What is wrong with a Strato record's deal (``players`` 1 to 4, ``seed`` from 0), or ``""``."""
     players = record.get("players")
     if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
-        return f"players {_shown(players)} is not a Strato player count (1 to 4)"
+        return f"players {quoted(players)} is not a Strato player count (1 to 4)"
     if not _count(record.get("seed")):
-        return f"seed {_shown(record.get('seed'))} is not a seed (a whole number from 0)"
+        return f"seed {quoted(record.get('seed'))} is not a seed (a whole number from 0)"
     return ""
 
 
@@ -330,17 +325,17 @@ def _common_problem(record: dict[str, Any]) -> str:
     ``puzzle`` (a file name, in every command a report gives), ``game`` (one of the five), ``challenge`` (a
     name), ``method`` and ``time_limit`` (``null`` or seconds above 0)."""
     if not isinstance(record.get("puzzle"), str) or not record["puzzle"]:
-        return f"puzzle {_shown(record.get('puzzle'))} is not a file name"
+        return f"puzzle {quoted(record.get('puzzle'))} is not a file name"
     if record.get("game", "strato") not in GAMES:
-        return f"game {_shown(record.get('game'))} is not one of {', '.join(GAMES)}"
+        return f"game {quoted(record.get('game'))} is not one of {', '.join(GAMES)}"
     if not isinstance(record.get("challenge"), str):
-        return f"challenge {_shown(record.get('challenge'))} is not a name"
+        return f"challenge {quoted(record.get('challenge'))} is not a name"
     if not isinstance(record.get("method"), str):
-        return f"method {_shown(record.get('method'))} is not a method's name"
+        return f"method {quoted(record.get('method'))} is not a method's name"
     limit = record.get("time_limit")
     if limit is not None and (not isinstance(limit, int | float) or isinstance(limit, bool)
                               or not 0 < limit < float("inf")):
-        return f"time_limit {_shown(limit)} is neither null nor a number of seconds above 0"
+        return f"time_limit {quoted(limit)} is neither null nor a number of seconds above 0"
     return ""
 
 
@@ -357,12 +352,12 @@ def open_problem(record: dict[str, Any]) -> str:
         if problem := _deal_problem(record):
             return problem
         if record["method"] not in _strato_methods():
-            return f"method {_shown(record['method'])} is not one of {', '.join(_strato_methods())}"
+            return f"method {quoted(record['method'])} is not one of {', '.join(_strato_methods())}"
         if record.get("status") == "solved" and not _count(record.get("length")):
-            return f"length {_shown(record.get('length'))} is not a number of turns (status solved)"
+            return f"length {quoted(record.get('length'))} is not a number of turns (status solved)"
     for key in ("length", "lower_bound", "best_length"):
         if not _turns(record.get(key)):
-            return f"{key} {_shown(record.get(key))} is neither null nor a number of turns"
+            return f"{key} {quoted(record.get(key))} is neither null nor a number of turns"
         if strato and record.get(key) is not None and record[key] > MAX_TURNS:
             return f"{key} {record[key]} is more turns than a Strato deck has cards ({MAX_TURNS})"
     status, length, bound = record.get("status"), record.get("length"), record.get("lower_bound")
@@ -385,10 +380,10 @@ def open_problem(record: dict[str, Any]) -> str:
         if status == "solved" and length != moves:
             return f"length {length} is not the {moves} moves of its line"
         if status == "unknown" and (record.get("best_length") or 0) != moves:
-            return f"best_length {_shown(record.get('best_length'))} is not the {moves} moves of its line"
+            return f"best_length {quoted(record.get('best_length'))} is not the {moves} moves of its line"
     certificate = record.get("certificate")
     if certificate is not None and not isinstance(certificate, dict):
-        return f"certificate {_shown(certificate)} is neither null nor an object"
+        return f"certificate {quoted(certificate)} is neither null nor an object"
     return _seconds_problem(record)
 
 
@@ -402,9 +397,9 @@ def hidden_problem(record: dict[str, Any]) -> str:
     if problem := _common_problem(record) or _deal_problem(record):
         return problem
     if not isinstance(method, str) or not method.startswith("hidden:"):
-        return f"method {_shown(method)} is not hidden:odds or hidden:AGENT"
+        return f"method {quoted(method)} is not hidden:odds or hidden:AGENT"
     if record.get("status") not in ("solved", "unknown"):
-        return f"status {_shown(record.get('status'))} is not solved or unknown"
+        return f"status {quoted(record.get('status'))} is not solved or unknown"
     if problem := _seconds_problem(record):
         return problem
     if method == "hidden:odds":

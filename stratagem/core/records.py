@@ -9,6 +9,7 @@ certificate from an exhaustive search that merely reports its counts.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -40,6 +41,12 @@ def parse_fraction(text: Any, source: str, place: str) -> Fraction:
     if denominator and int(denominator) == 0:
         raise BadInput(source, place, f"zero denominator in {text!r}")
     return Fraction(int(numerator), int(denominator) if denominator else 1)
+
+
+def quoted(value: Any) -> str:
+    """A field's value as a message quotes it: its JSON, at most about 40 characters."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def exact_text(value: Any) -> str:

@@ -235,7 +235,7 @@ def build_proof_tree(game: Game[S, Any], state: S, *, player: int | None = None,
             bound = AT_LEAST if hi is not None and value == hi else AT_MOST if lo is not None and value == lo \
                 else EXACTLY
         if (bound in (AT_LEAST, EXACTLY) and exact < value) or (bound in (AT_MOST, EXACTLY) and exact > value):
-            raise StratagemError(f"{game.name}: the claim 'player {player} {bound} {value}' is false; the value "
+            raise StratagemError(f"{game.name}: the claim 'player {player + 1} {bound} {value}' is false; the value "
                                  f"is {exact}")
         halves = []
         for side in _HALVES[bound]:
@@ -276,8 +276,8 @@ class Verdict:
     """The outcome of :func:`check_proof_tree`.
 
     ``valid`` is true when there is no problem; ``claim`` says in words what is certified
-    (``"player 0 at least 1"``); ``values`` has each half's recomputed root value and ``plies`` its
-    longest path; ``nodes`` counts the nodes checked.
+    (``"player 1 at least 1"``, players counted from 1 as the CLI does); ``values`` has each half's
+    recomputed root value and ``plies`` its longest path; ``nodes`` counts the nodes checked.
     """
 
     valid: bool
@@ -521,7 +521,7 @@ def check_proof_tree(game: Game[S, Any], root_state: S, tree: Any) -> Verdict:
     except ValueError:
         problems.append(Problem("claim.value", f"{claim.get('value')!r} is not a number"))
         return verdict()
-    claim_text = f"player {player} {bound} {encode_value(value)}"
+    claim_text = f"player {player + 1} {bound} {encode_value(value)}"  # in words: players from 1, as users count
     nodes, halves = tree.get("nodes"), tree.get("halves")
     if not isinstance(nodes, list) or not isinstance(halves, list):
         problems.append(Problem("nodes", "the proof needs a list of nodes and a list of halves"))

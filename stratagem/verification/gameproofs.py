@@ -15,12 +15,11 @@ is stated with the limit's meaning (:func:`horizon_note`), which ``analyze`` sha
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from stratagem.core.errors import BadInput
 from stratagem.core.game import Simultaneous
-from stratagem.core.records import PROOF_FORMAT, exact_text
+from stratagem.core.records import PROOF_FORMAT, exact_text, quoted
 from stratagem.loading import GAMES, POSITION_GAMES, position_from_record
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.boundproof import BOUNDPROOF_FORMAT, CheckStopped, check_bound_proof
@@ -134,10 +133,9 @@ def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, r
     """A proof tree's claim, read (a mistyped one is bad input), then checked by replaying the tree."""
     bound, value = _tree_claim(data, game, record)
     result = check_proof_tree(game, state, data)
-    words = _claim_words(result.claim) if result.claim != "nothing" else "the proof tree's claim"
+    words = result.claim if result.claim != "nothing" else "the proof tree's claim"
     if not result.valid:
-        problem = result.problems[0].problem.replace(f"'{result.claim}'", f"'{words}'")  # players from 1
-        verdict.refute("claim", words, result.problems[0].place, problem)
+        verdict.refute("claim", words, result.problems[0].place, result.problems[0].problem)
         return
     note = horizon_note(game, state, value, exact=bound == EXACTLY)
     basis = (f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
@@ -155,15 +153,15 @@ def _tree_claim(data: dict[str, Any], game: Any, record: str) -> tuple[str, Any]
     player, bound = claim.get("player"), claim.get("bound")
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < game.num_players:
         raise BadInput(record, "claim.player", f"not a player of a {game.num_players}-player game (counted from "
-                       f"0): {_shown(player)}")
+                       f"0): {quoted(player)}")
     if bound not in (AT_LEAST, AT_MOST, EXACTLY):
         raise BadInput(record, "claim.bound", f"must be {AT_LEAST!r}, {AT_MOST!r} or {EXACTLY!r}, found "
-                       f"{_shown(bound)}")
+                       f"{quoted(bound)}")
     try:
         return bound, decode_value(claim.get("value"))
     except ValueError:
         raise BadInput(record, "claim.value", "expected a number or an exact fraction \"p/q\", found "
-                       f"{_shown(claim.get('value'))}") from None
+                       f"{quoted(claim.get('value'))}") from None
 
 
 def _check_bundle(proofs: list[Any], players: int, record: str) -> None:
@@ -181,14 +179,9 @@ def _check_bundle(proofs: list[Any], players: int, record: str) -> None:
     for i, proof in enumerate(proofs):
         player = proof.get("player")
         if player != i or isinstance(player, bool):
-            raise BadInput(record, f"proofs[{i}].player", f"is {_shown(player)}, but a bundle holds one proof per "
+            raise BadInput(record, f"proofs[{i}].player", f"is {quoted(player)}, but a bundle holds one proof per "
                            f"player in player order: proofs[{i}] is player {i + 1}'s ({i} counted from 0)")
 
-
-def _shown(value: Any) -> str:
-    """A field's JSON value as a message quotes it: at most about 40 characters."""
-    text = json.dumps(value)
-    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def _beyond(data: dict[str, Any], fields: tuple[str, ...], place: str) -> dict[str, Any]:
@@ -216,10 +209,3 @@ def horizon_note(game: Any, state: Any, value: Any, exact: bool = True) -> str |
                 "is not a draw")
     return f"a game the battle limit stops counts 0 there (undecided within {battles}, not a draw)"
 
-
-def _claim_words(claim: str) -> str:
-    """``player 0 at least 1`` with players counted from 1, as the rest of the CLI does."""
-    words = claim.split(" ", 2)
-    if len(words) == 3 and words[0] == "player" and words[1].isdigit():
-        return f"player {int(words[1]) + 1} {words[2]}"
-    return claim

@@ -10,13 +10,13 @@ in through its recording methods; :meth:`Verdict.to_json` is the ``stratagem/ver
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.progress import ProgressFactory, no_progress
+from stratagem.core.records import quoted
 
 VERDICT_FORMAT = "stratagem/verdict@1"
 
@@ -90,9 +90,7 @@ class Verdict:
         if not isinstance(claim, dict):
             return
         for key in sorted(k for k in claim if k not in checked):
-            value = json.dumps(claim[key])
-            shown = value if len(value) <= 40 else value[:40] + "..."
-            self.not_certified(str(key)[:40], f"the record's claim {str(key)[:40]!r}: {shown}",
+            self.not_certified(str(key)[:40], f"the record's claim {str(key)[:40]!r}: {quoted(claim[key])}",
                                f"not a claim verify checks in {kind} (it checks {', '.join(checked)})")
 
     def unknown(self, claim: str, statement: str, why: str) -> None:
