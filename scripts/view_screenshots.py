@@ -5,6 +5,7 @@ Run from the repository root after `pip install -e '.[dev]'` and, on Debian, `ap
 chromium-driver`:
 
     python scripts/view_screenshots.py            # every picture (about 40 s: two solves take most of it)
+    python scripts/view_screenshots.py strato-policy.png   # only the pictures named
 
 Each record is made by the same commands as docs/guide/views.md ("Seeing the answer"), in a temporary
 folder; the report is drawn from results/strato-sweep/results.jsonl.
@@ -32,6 +33,8 @@ PICTURES = [
      "sq5-tree.json", "tree"),
     ("stackattack-matrices.png", [["analyze", "{p}/stackattack/2p-actions-3-turns.toml", "--proof", "sa-cert.json"]],
      "sa-cert.json", "top"),
+    ("strato-policy.png", [["odds", "{p}/strato/challenge-0.toml", "--position", "RRWR(RW)WWRW RRR WRR 1 -",
+                            "--proof", "two-thirds.json"]], "two-thirds.json", "policy"),
 ]
 
 
@@ -57,7 +60,10 @@ def main() -> int:
     chrome = driver()
     stratagem = [sys.executable, "-m", "stratagem"]
     with tempfile.TemporaryDirectory() as work:
+        wanted = set(sys.argv[1:])  # picture names to remake (default: all)
         for picture, commands, record, action in PICTURES:
+            if wanted and picture not in wanted:
+                continue
             for command in commands:
                 subprocess.run(stratagem + [part.format(p=ROOT / "puzzles") for part in command], cwd=work,
                                check=True, stdout=subprocess.DEVNULL)
@@ -66,12 +72,20 @@ def main() -> int:
             if action == "end":
                 # the replay takes its keys only while it has the focus (the page scrolls otherwise)
                 chrome.find_element("css selector", ".replay").send_keys(Keys.END)  # type: ignore[attr-defined]
+            elif action == "policy":  # the likeliest game at its end, from its heading
+                chrome.find_element("css selector", ".replay").send_keys(Keys.END)  # type: ignore[attr-defined]
+                chrome.execute_script(  # type: ignore[attr-defined]
+                    "for (const h of document.querySelectorAll('h2')) if (h.textContent.startsWith('The likeliest')) "
+                    "window.scrollTo(0, h.offsetTop - 10);")
             elif action == "tree":  # the start's drawing and the tree's first nodes
                 chrome.execute_script(  # type: ignore[attr-defined]
                     "for (const h of document.querySelectorAll('h2')) if (h.textContent === 'The tree') "
                     "window.scrollTo(0, h.offsetTop - 280);")
             chrome.save_screenshot(str(IMAGES / picture))  # type: ignore[attr-defined]
             print(IMAGES / picture)
+        if wanted and "report-lengths.png" not in wanted:
+            chrome.quit()  # type: ignore[attr-defined]
+            return 0
         out = Path(work) / "report"
         subprocess.run(stratagem + ["report", str(ROOT / "results/strato-sweep/results.jsonl"), "--out", str(out),
                                     "--html", "--no-plots"], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)

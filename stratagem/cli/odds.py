@@ -25,6 +25,7 @@ from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, given, json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
+from stratagem.cli.reports import write_page
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
 from stratagem.core.io import check_outputs, dumps_record
@@ -53,11 +54,14 @@ def _percent(value: object) -> str:
               help="Use the compiled search instead (whole challenge-1 deals: the exact value or a proven "
                    "interval) and write its value table (gzip, stratagem/strato-odds-table@4) that `stratagem "
                    "verify` checks without a search. No ranking of first moves; not with --proof.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the answer as one self-contained page: the start, the win probability and the "
+                   "ranked first moves (`stratagem view` draws a --proof policy as a tree).")
 @json_option("Print one JSON object (stratagem/odds@1; with --table, stratagem/odds-bounds@1).")
 @quiet_option()
 def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: float | None,
-         max_states: int | None, rank: bool, proof_path: str | None, table_path: str | None, as_json: bool,
-         quiet: bool) -> int:
+         max_states: int | None, rank: bool, proof_path: str | None, table_path: str | None, html_path: str | None,
+         as_json: bool, quiet: bool) -> int:
     """Exact solo win probability of a Strato deal with the pile's order hidden, and its best first moves.
 
     The player sees the table, their hand and which cards are left, not their order; each draw is a
@@ -72,7 +76,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
                                "value table), not both")
     if table_path is not None and given("rank"):
         raise click.UsageError("--rank and --no-rank are for the plain search: --table values the start only")
-    check_outputs([(proof_path, "--proof"), (table_path, "--table")], [puzzle])
+    check_outputs([(proof_path, "--proof"), (table_path, "--table"), (html_path, "--html")], [puzzle])
     if position is not None and deal_key is not None:
         raise click.UsageError("give --deal or --position, not both")
     deal = odds_deal(puzzle, deal_key, position)
@@ -82,6 +86,8 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
                              progress=terminal_progress(enabled=not (as_json or quiet)))
         if bounds.table is None:
             click.echo(f"{table_path}: {bounds.table_note}", err=True)
+        if html_path is not None:
+            write_page(html_path, bounds.to_json(), f"{deal.source}, deal {deal.name}")
         if as_json:
             click.echo(dumps_record(bounds.to_json()), nl=False)
         else:
@@ -96,6 +102,8 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         else:
             note = "no policy record written: no policy was valued before the limit"
             click.echo(f"{proof_path}: {note}", err=True)
+    if html_path is not None:
+        write_page(html_path, answer.to_json(), f"{deal.source}, deal {deal.name}")
     if as_json:
         click.echo(dumps_record(answer.to_json()), nl=False)
     else:

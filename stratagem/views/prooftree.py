@@ -52,15 +52,22 @@ def _anchor(node_id: Any) -> str:
     return f"node-{node_id}"
 
 
-def tree_html(data: dict[str, Any], draw: Callable[[str], str] | None = None) -> str:
-    """The halves of the proof, each as nested ``<details>``; ``draw`` turns a state's notation into HTML."""
-    nodes = data.get("nodes") or []
-    by_id = {n.get("id"): n for n in nodes if isinstance(n, dict)}
-    halves = [half for half in data.get("halves") or [] if isinstance(half, dict)]
-    drawing = draw if draw is not None and len(nodes) <= DRAW_POSITIONS else None
-    shown = _nearest(halves, by_id, MAX_DRAWN)
+def dag_html(roots: list[tuple[str, Any]], by_id: dict[Any, dict[str, Any]], *,
+             label: Callable[[dict[str, Any]], str] = _label, fanout: Callable[[dict[str, Any]], str] | None = None,
+             draw: Callable[[str], str] | None = None, budget: int | None = None) -> str:
+    """A DAG of positions as nested ``<details>``, one tree per root (``roots``: each root's heading, HTML,
+    and its id). A node is ``{"state", "children": [{"move", "node", "probability"?}]}``; ``label`` says what a
+    node is (HTML), ``fanout`` what its children are (default: ``one move`` or ``N replies``) and ``draw``
+    turns a state's notation into HTML (else the notation is shown). The ``budget`` nodes nearest the roots
+    (default :data:`MAX_DRAWN`) are drawn in full, each once: a node met again links to where it is drawn."""
+    budget = MAX_DRAWN if budget is None else budget
+    shown = _nearest([{"root": root} for _, root in roots], by_id, budget)
     seen: set[Any] = set()
     out: list[str] = []
+
+    def replies(node: dict[str, Any]) -> str:
+        count = len(node.get("children") or [])
+        return "one move" if count == 1 else f"{count} replies"
 
     def walk(node_id: Any, move: str, depth: int, extra: str) -> None:
         node = by_id.get(node_id)
@@ -69,40 +76,48 @@ def tree_html(data: dict[str, Any], draw: Callable[[str], str] | None = None) ->
             out.append(f"<div class=\"leaf bad\">{head}missing node {esc(node_id)}</div>")
             return
         if node_id in seen:
-            out.append(f"<div class=\"leaf\">{head}{_label(node)} <span class=\"muted\">(the position of "
+            out.append(f"<div class=\"leaf\">{head}{label(node)} <span class=\"muted\">(the position of "
                        f"<a href=\"#{esc(_anchor(node_id))}\">node {esc(node_id)}</a>, drawn above)</span></div>")
             return
         if node_id not in shown:
-            out.append(f"<div class=\"leaf muted\">{head}{_label(node)} (not drawn: the tree is larger than "
-                       f"{MAX_DRAWN} nodes)</div>")
+            out.append(f"<div class=\"leaf muted\">{head}{label(node)} (not drawn: the tree is larger than "
+                       f"{budget} nodes)</div>")
             return
         seen.add(node_id)
         children = node.get("children") or []
         state = str(node.get("state"))
-        picture = drawing(state) if drawing else f"<div class=\"mono muted\">{esc(state)}</div>"
+        picture = draw(state) if draw else f"<div class=\"mono muted\">{esc(state)}</div>"
         ident = f"data-node=\"{esc(node_id)}\" id=\"{esc(_anchor(node_id))}\""
         if not children:
-            out.append(f"<details class=\"node\" {ident}><summary>{head}{_label(node)}</summary>{picture}</details>")
+            out.append(f"<details class=\"node\" {ident}><summary>{head}{label(node)}</summary>{picture}</details>")
             return
-        replies = "one move" if len(children) == 1 else f"{len(children)} replies"
         opened = " open" if depth < 2 else ""
-        out.append(f"<details class=\"node\" {ident}{opened}><summary>{head}{_label(node)} "
-                   f"<span class=\"muted\">({replies})</span></summary>{picture}")
+        out.append(f"<details class=\"node\" {ident}{opened}><summary>{head}{label(node)} "
+                   f"<span class=\"muted\">({esc((fanout or replies)(node))})</span></summary>{picture}")
         for child in children:
             chance = child.get("probability")
             probability = f"<span class=\"muted\">p={esc(chance)}</span> " if chance is not None else ""
             walk(child.get("node"), str(child.get("move", "")), depth + 1, probability)
         out.append("</details>")
 
-    for half in halves:
-        out.append(f"<h3>The &ldquo;{esc(half.get('side'))}&rdquo; half: {esc(half.get('plies'))} plies at most</h3>"
-                   "<div class=\"tree\">")
-        walk(half.get("root"), "", 0, "start: ")
+    for heading, root in roots:
+        out.append(f"{heading}<div class=\"tree\">")
+        walk(root, "", 0, "start: ")
         out.append("</div>")
-    if len(nodes) > MAX_DRAWN:
-        out.append(f"<p class=\"muted\">{len(nodes)} nodes in all; the {len(shown)} nearest the start (of both "
-                   "halves together) are drawn.</p>")
+    if len(by_id) > budget:
+        out.append(f"<p class=\"muted\">{len(by_id)} nodes in all; the {len(shown)} nearest the start"
+                   + (" (of both halves together)" if len(roots) > 1 else "") + " are drawn.</p>")
     return "".join(out)
 
 
-__all__ = ["tree_html"]
+def tree_html(data: dict[str, Any], draw: Callable[[str], str] | None = None) -> str:
+    """The halves of the proof, each as nested ``<details>``; ``draw`` turns a state's notation into HTML."""
+    nodes = data.get("nodes") or []
+    by_id = {n.get("id"): n for n in nodes if isinstance(n, dict)}
+    halves = [half for half in data.get("halves") or [] if isinstance(half, dict)]
+    roots = [(f"<h3>The &ldquo;{esc(half.get('side'))}&rdquo; half: {esc(half.get('plies'))} plies at most</h3>",
+              half.get("root")) for half in halves]
+    return dag_html(roots, by_id, draw=draw if draw is not None and len(nodes) <= DRAW_POSITIONS else None)
+
+
+__all__ = ["dag_html", "tree_html"]

@@ -24,12 +24,13 @@ from rich.text import Text
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
-from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.loading import game_from_record, game_module, load, position_from_record
 from stratagem.solvers.replay import replay
 from stratagem.views import cardclash, stakd
 from stratagem.views.matrices import bound_parts_html, fraction, matrices_html, mix_table
 from stratagem.views.page import document, esc, replay_frame
+from stratagem.views.policy import BOUNDS, ODDS, odds_report_html, odds_start, policy_html
 from stratagem.views.prooftree import tree_html
 from stratagem.views.strato import describe_challenge, strato_replay
 
@@ -38,7 +39,8 @@ GAME_TITLES = {"strato": "Strato", "stakd": "STAKD Elite", "stratatak": "Stratat
 PROOFTREE, MATRIXPROOF, MATRIXPROOFS = "stratagem/prooftree@1", "stratagem/matrixproof@1", "stratagem/matrixproofs@1"
 BOUNDPROOF = "stratagem/matrixproof@2"
 SOLVE, CHECK, ANALYSIS = "stratagem/solve@1", "stratagem/check@1", "stratagem/analysis@1"
-VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, BOUNDPROOF, MATRIXPROOF, MATRIXPROOFS)
+VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, BOUNDPROOF, MATRIXPROOF, MATRIXPROOFS,
+            POLICY_FORMAT, ODDS, BOUNDS)
 #: A game's word for one step of a line (one, several); any other game's step is a ply.
 STEPS = {"strato": ("turn", "turns"), "stakd": ("placement", "placements")}
 
@@ -363,6 +365,18 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None, *, deadl
 
         body += [claims_html({"claim": data.get("claim")}, {}, "", verdict),
                  f"<h2>The start</h2>{draw(data['start'])}", "<h2>The tree</h2>", tree_html(data, draw)]
+    elif fmt == POLICY_FORMAT:
+        from stratagem.verification.policy import policy_game
+
+        game, start = policy_game(data, source)
+        title, html = policy_html(data, source, verdict, game, start)
+        claim = data["claim"] if isinstance(data.get("claim"), dict) else {}
+        claims = {k: claim[k] for k in ("win_probability", "optimal", "policy") if k in claim}
+        body += [claims_html(claims, dict(claim.get("evidence") or {}), "", verdict), html]
+    elif fmt in (ODDS, BOUNDS):
+        game, start = odds_start(data, source)
+        title, html = odds_report_html(data, source, game, start)
+        body.append(html)
     elif fmt in (MATRIXPROOF, MATRIXPROOFS, BOUNDPROOF):
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)
         # A bundle (3+ players) holds one certificate per player, each against the coalition of the others.

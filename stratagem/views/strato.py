@@ -158,7 +158,7 @@ def cards_svg(cards: str, label: str, small: bool = False, limit: int = 40) -> s
     w = 22 if small else CARD_W
     shown = cards[:limit]
     start = HAND_LABEL
-    width = start + max(1, len(shown)) * (w + 3) + (40 if len(cards) > limit else 0)
+    width = start + (len(shown) * (w + 3) if cards else 60) + (40 if len(cards) > limit else 0)
     height = (30 if small else CARD_H) + 6
     parts = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" "
              f"viewBox=\"0 0 {width} {height}\" role=\"img\" "

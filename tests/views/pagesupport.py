@@ -31,6 +31,9 @@ COMMANDS = {
     "stakd.json": ["check", str(PUZZLES / "stakd/solo-1-tiny.toml"), "--proof"],
     "tree.json": ["analyze", str(PUZZLES / "cardclash/square-in-3.toml"), "--proof"],
     "matrices.json": ["analyze", str(PUZZLES / "stackattack/2p-actions-3-turns.toml"), "--proof"],
+    # A position of challenge 0 worth exactly 2/3 with the pile hidden (tests/cli/test_odds.py).
+    "policy.json": ["odds", str(PUZZLES / "strato/challenge-0.toml"), "--position", "RRWR(RW)WWRW RRR WRR 1 -",
+                    "--proof"],
 }
 
 

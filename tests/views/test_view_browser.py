@@ -82,7 +82,7 @@ def test_replay_steps_to_the_winning_turn(browser: Any, records: dict[str, Path]
     assert _errors(browser) == []
 
 
-@pytest.mark.parametrize("name", ["strato.json", "stakd.json", "tree.json", "matrices.json"])
+@pytest.mark.parametrize("name", ["strato.json", "stakd.json", "tree.json", "matrices.json", "policy.json"])
 def test_pages_log_no_console_error(browser: Any, records: dict[str, Path], name: str) -> None:
     """Every kind of page loads and runs its script without a console error (a CSP violation is one)."""
     _open(browser, _page(records[name]))

@@ -1,0 +1,214 @@
+"""Pages of a Strato deal with the pile hidden: a policy record (``stratagem/policy@1``) as a strategy a
+player can follow, and the ``odds`` reports (``odds --html``, ``view`` of ``odds --json``).
+
+The policy's page computes each node's win probability from the record's own nodes: checked here against
+verify's certified value at the start and against the record followed by hand, and shown to follow a
+forged leaf (the page draws the record; verify names it invalid). The likeliest game is the record followed
+draw by draw, the likeliest card each time; a ranked first move that is not legal, or a report whose start
+is not its deal's, is bad input."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pagesupport import PUZZLES, browser_fixture, records_fixture  # noqa: F401 (the fixtures)
+
+from stratagem.cli.main import run
+from stratagem.views.policy import policy_values
+
+CHALLENGE_0 = str(PUZZLES / "strato/challenge-0.toml")
+TWO_THIRDS = "RRWR(RW)WWRW RRR WRR 1 -"
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def _title(page: str) -> str:
+    found = re.search(r"<h1>(.*?)</h1>", page)
+    assert found is not None
+    return found[1]
+
+
+def _values(page: str) -> dict[str, str]:
+    """Each tree node's value as the page gives it: ``data-node`` id -> ``data-value``."""
+    return dict(re.findall(r"data-node=\"(\d+)\"[^>]*>\s*<summary>.*?data-value=\"([^\"]*)\"", page))
+
+
+def test_a_policy_page_gives_each_nodes_value_from_the_record(records: dict[str, Path], tmp_path: Path) -> None:
+    page_path = tmp_path / "policy.html"
+    assert cli("view", str(records["policy.json"]), "--out", str(page_path))[0] == 0
+    page = page_path.read_text()
+    assert _title(page) == ("Strato, pile hidden: a policy that wins with probability 2/3 (0.6667) (as the record "
+                            "claims), claimed optimal")
+    record = json.loads(records["policy.json"].read_text())
+    nodes = {n["id"]: n for n in record["nodes"]}
+    shown = {int(k): Fraction(v) for k, v in _values(page).items()}
+    assert set(shown) == set(nodes), "every node of the record is drawn once, with its value"
+    for node_id, node in nodes.items():  # each value follows from its children's, as the record gives them
+        if node["kind"] == "decision":
+            assert shown[node_id] == shown[node["child"]]
+        elif node["kind"] == "chance":
+            assert shown[node_id] == sum(Fraction(p) * shown[c] for _, p, c in node["outcomes"])
+            assert sum(Fraction(p) for _, p, _ in node["outcomes"]) == 1
+        elif node["kind"] == "leaf":
+            assert shown[node_id] == Fraction(node["payoff"])
+        else:
+            assert shown[node_id] == 0
+    code, out, _ = cli("verify", str(records["policy.json"]))
+    assert "certified: the optimal solo win probability is at least 2/3" in out and code == 3
+    assert shown[0] == Fraction(2, 3)
+
+
+def test_a_policy_page_with_verify_says_what_is_certified(records: dict[str, Path], tmp_path: Path) -> None:
+    page_path = tmp_path / "policy.html"
+    code, _, _ = cli("view", str(records["policy.json"]), "--verify", "--out", str(page_path))
+    assert code == 3  # verify's: "no policy does better" is not repeated without --recheck
+    page = page_path.read_text()
+    assert _title(page) == ("Strato, pile hidden: a policy that wins with probability 2/3 (0.6667) (certified), "
+                            "claimed optimal")
+    assert "data-verdict=\"not-certified\"" in page  # the optimum is asserted, not checked
+
+
+def test_a_forged_leaf_changes_the_pages_value_and_verify_refuses_it(records: dict[str, Path],
+                                                                     tmp_path: Path) -> None:
+    record = json.loads(records["policy.json"].read_text())
+    lost = next(n for n in record["nodes"] if n["kind"] == "cut")  # a position the policy gives up, as won
+    lost.update(kind="leaf", payoff="1")
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(record))
+    page_path = tmp_path / "forged.html"
+    code, _, err = cli("view", str(forged), "--verify", "--out", str(page_path))
+    assert code == 1 and err.strip()
+    page = page_path.read_text()
+    assert "(invalid)" in _title(page)
+    assert Fraction(_values(page)["0"]) > Fraction(2, 3)  # the page draws the record's arithmetic
+
+
+def test_the_likeliest_game_follows_the_record_draw_by_draw(records: dict[str, Path], tmp_path: Path) -> None:
+    record = json.loads(records["policy.json"].read_text())
+    nodes = {n["id"]: n for n in record["nodes"]}
+    expected, node = [], nodes[0]
+    while node["kind"] in ("decision", "chance"):
+        if node["kind"] == "decision":
+            expected.append(node["move"])
+            node = nodes[node["child"]]
+        else:
+            best = max(Fraction(p) for _, p, _ in node["outcomes"])
+            card, _, child = next(o for o in node["outcomes"] if Fraction(o[1]) == best)
+            expected.append(f"draw {card}")
+            node = nodes[child]
+    page_path = tmp_path / "policy.html"
+    assert cli("view", str(records["policy.json"]), "--out", str(page_path))[0] == 0
+    page = page_path.read_text()
+    replay = page[page.index("id=\"likeliest\""):]
+    listed = re.findall(r"data-move=\"([^\"]*)\"", replay.split("</ol>")[0])
+    assert [html.unescape(move) for move in listed] == expected
+    assert "data-status=\"" in replay.split("</ol>")[0], "the likeliest game's last position says how it ended"
+
+
+def test_policy_values_of_a_broken_record_are_unknown_not_wrong() -> None:
+    leaf = {"kind": "leaf", "payoff": "1"}
+    good = {0: {"id": 0, "kind": "chance", "outcomes": [["R", "1/4", 1], ["W", "3/4", 2]]},
+            1: dict(leaf, id=1), 2: {"id": 2, "kind": "cut"}}
+    assert policy_values(good, 0) == {0: Fraction(1, 4), 1: 1, 2: 0}
+    missing = {0: {"id": 0, "kind": "decision", "move": "!1L", "child": 7}}
+    assert policy_values(missing, 0)[0] is None
+    cycle = {0: {"id": 0, "kind": "decision", "move": "!1L", "child": 1},
+             1: {"id": 1, "kind": "decision", "move": "!1R", "child": 0}}
+    assert policy_values(cycle, 0)[0] is None
+    bad_weight = {0: {"id": 0, "kind": "chance", "outcomes": [["R", "a half", 1]]}, 1: dict(leaf, id=1)}
+    assert policy_values(bad_weight, 0)[0] is None
+
+
+@pytest.fixture(scope="module", name="reports")
+def reports_fixture(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The position's ``odds`` report and page, and the compiled search's (``--table``)."""
+    folder = tmp_path_factory.mktemp("odds")
+    made: dict[str, Any] = {"folder": folder}
+    code, out, _ = cli("odds", CHALLENGE_0, "--position", TWO_THIRDS, "--json", "--html", str(folder / "odds.html"))
+    assert code == 0
+    (folder / "odds.json").write_text(out)
+    code, out, _ = cli("odds", CHALLENGE_0, "--position", TWO_THIRDS, "--table", str(folder / "t.gz"), "--json",
+                       "--html", str(folder / "bounds.html"))
+    assert code == 0
+    (folder / "bounds.json").write_text(out)
+    return made
+
+
+def test_odds_html_ranks_the_first_moves(reports: dict[str, Any]) -> None:
+    folder = reports["folder"]
+    page = (folder / "odds.html").read_text()
+    report = json.loads((folder / "odds.json").read_text())
+    assert _title(page) == "Strato, pile hidden: wins with probability 2/3 (0.6667), exactly"
+    body = page[page.index("<h2>First moves</h2>"):]
+    listed = re.findall(r"<td><code>([^<]*)</code></td>", body)
+    assert [entry["move"] for entry in report["ranking"]] == [html.unescape(m) for m in listed]
+    assert body.count("2/3 (0.6667)") == sum(1 for e in report["ranking"] if e["win_probability"] == "2/3")
+    viewed = folder / "viewed.html"
+    assert cli("view", str(folder / "odds.json"), "--out", str(viewed))[0] == 0
+    assert _title(viewed.read_text()) == _title(page)
+
+
+def test_odds_table_html_names_its_certificate(reports: dict[str, Any]) -> None:
+    page = (reports["folder"] / "bounds.html").read_text()
+    assert _title(page) == "Strato, pile hidden: wins with probability 2/3 (0.6667), exactly"
+    assert "t.gz</code> is the certificate <code>stratagem verify</code> checks" in page
+
+
+@pytest.mark.parametrize("forgery", ["illegal move", "other start"])
+def test_a_report_that_does_not_fit_its_deal_is_bad_input(reports: dict[str, Any], tmp_path: Path,
+                                                          forgery: str) -> None:
+    report = json.loads((reports["folder"] / "odds.json").read_text())
+    if forgery == "illegal move":
+        report["ranking"][1]["move"] = "S1L"  # no sun in the hand
+        place = "ranking[1].move"
+    else:
+        report["deal"], place = "solo-1", "start"
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(report))
+    code, _, err = cli("view", str(forged), "--out", str(tmp_path / "forged.html"))
+    assert code == 2 and place in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "forged.html").exists()
+
+
+def test_odds_checks_its_html_path_before_the_search(tmp_path: Path) -> None:
+    code, out, err = cli("odds", CHALLENGE_0, "--deal", "solo-1", "--html", str(tmp_path / "no" / "such" / "p.html"))
+    assert code == 2 and "--html" in err and not out and len(err.strip().splitlines()) == 1
+
+
+def test_policy_pages_are_deterministic(records: dict[str, Path], tmp_path: Path) -> None:
+    pages = []
+    for name in ("a.html", "b.html"):
+        assert cli("view", str(records["policy.json"]), "--out", str(tmp_path / name))[0] == 0
+        pages.append((tmp_path / name).read_bytes())
+    assert pages[0] == pages[1]
+
+
+def test_the_likeliest_game_steps_in_a_browser(browser: Any, records: dict[str, Path], tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    page_path = tmp_path / "policy.html"
+    assert cli("view", str(records["policy.json"]), "--out", str(page_path))[0] == 0
+    browser.get_log("browser")
+    browser.get(page_path.as_uri())
+    replay = browser.find_element("css selector", "#likeliest")
+    replay.send_keys(Keys.END)
+    steps = int(replay.get_attribute("data-turns"))
+    assert int(replay.get_attribute("data-at")) == steps
+    shown = [s for s in replay.find_elements("css selector", ".turn") if s.is_displayed()]
+    assert len(shown) == 1 and shown[0].find_element("css selector", "[data-status]").get_attribute(
+        "data-status") in ("won", "lost")
+    browser.find_element("css selector", "details[data-node='0'] > summary").click()  # folds the tree's start
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
