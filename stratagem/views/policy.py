@@ -305,7 +305,7 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
             source_words = ("nothing valued: the trivial bound" if made_by == "none" else
                             f"the {made_by}'s exact value")
             words, tone = f"unknown: at least {probability(low)}", "warn"
-            how = (f"stopped by the {esc(data.get('stopped_by'))} limit; the lower bound is {esc(source_words)}")
+            how = (f"stopped by the {esc(data.get('stopped_by'))}; the lower bound is {esc(source_words)}")
         facts = [f"greedy agent: {probability(_value(data.get('greedy')))}" if data.get("greedy") is not None else ""]
     title = f"Strato, pile hidden: {words}"
     body = [f"<div class=\"card answer\"><p><b class=\"{tone}\" data-answer=\"{esc(status)}\">{esc(words)}</b></p>"
@@ -326,7 +326,7 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
             rows.append([str(k + 1), f"<code>{esc(move)}</code>", esc(_move_words(move)), esc(probability(worth)),
                          _bar(worth)])
         which = ("every first move" if data.get("ranked") else
-                 f"the first moves valued before the {esc(data.get('ranking_stopped_by'))} limit stopped the ranking"
+                 f"the first moves valued before the {esc(data.get('ranking_stopped_by'))} stopped the ranking"
                  if data.get("ranking_stopped_by") else "the best first move")
         body += [f"<h2>First moves</h2><p class=\"muted\">{which}, with its exact win probability when the rest "
                  "is played best.</p>",

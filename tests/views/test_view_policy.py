@@ -212,3 +212,12 @@ def test_the_likeliest_game_steps_in_a_browser(browser: Any, records: dict[str, 
         "data-status") in ("won", "lost")
     browser.find_element("css selector", "details[data-node='0'] > summary").click()  # folds the tree's start
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_a_stopped_search_is_unknown_with_its_bound_and_what_stopped_it(tmp_path: Path) -> None:
+    page_path = tmp_path / "stopped.html"
+    code, _, _ = cli("odds", CHALLENGE_0, "--deal", "solo-3", "--time-limit", "2", "--html", str(page_path))
+    assert code == 3
+    page = page_path.read_text()
+    assert _title(page).startswith("Strato, pile hidden: unknown: at least ")
+    assert "stopped by the time limit;" in page and "limit limit" not in page
