@@ -47,7 +47,7 @@ from stratagem.core.io import dumps_record
 from stratagem.core.records import fraction_text, parse_fraction
 from stratagem.solvers.matrixproof import CheckStopped, MatrixProofVerdict, move_label
 from stratagem.solvers.simultaneous import (
-    _CLOCK_EVERY,
+    CLOCK_EVERY,
     PAYOFFS,
     AnyGame,
     Exact,
@@ -262,7 +262,7 @@ class _Checker(Walker):
     def tick(self) -> None:
         """One position is about to be bounded: the deadline is looked at every few positions."""
         self.positions += 1
-        if self.deadline is not None and self.positions % _CLOCK_EVERY == 0 and self.deadline.expired():
+        if self.deadline is not None and self.positions % CLOCK_EVERY == 0 and self.deadline.expired():
             raise CheckStopped(self.positions - 1)
 
     def bound(self, state: Hashable, remaining: int | None, side: int) -> Bound:

@@ -34,7 +34,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.records import fraction_text, parse_fraction
 from stratagem.solvers.matrix import equilibrium_problem
 from stratagem.solvers.simultaneous import (
-    _CLOCK_EVERY,
+    CLOCK_EVERY,
     PAYOFFS,
     AnyGame,
     Exact,
@@ -167,7 +167,7 @@ class TimedWalker(Walker):
     def tick(self) -> None:
         """One position is about to be valued: the deadline is looked at every few positions."""
         self.positions += 1
-        if self.deadline is not None and self.positions % _CLOCK_EVERY == 0 and self.deadline.expired():
+        if self.deadline is not None and self.positions % CLOCK_EVERY == 0 and self.deadline.expired():
             raise CheckStopped(self.positions - 1)
 
 

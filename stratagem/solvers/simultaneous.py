@@ -52,6 +52,7 @@ from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation, Game, Simultan
 from stratagem.solvers.matrix import MatrixSolution, solve_matrix
 
 __all__ = [
+    "CLOCK_EVERY",
     "COALITION",
     "Exact",
     "PAYOFFS",
@@ -77,7 +78,7 @@ AnyGame = Game[Any, Any]
 Exact = int | Fraction
 
 #: The clock is read once per this many positions valued.
-_CLOCK_EVERY = 8
+CLOCK_EVERY = 8
 #: Positions :class:`Walker` keeps in its scratch memo before emptying it (a few hundred bytes each).
 SCRATCH_LIMIT = 100_000
 
@@ -225,7 +226,7 @@ def solve_simultaneous(
     _check_options(game, player, depth, payoff)
     deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)
     if packed is not None:  # the engine brings its own walk: this module imports no compiled code
-        walk = packed.induction(player, payoff, deadline, max_nodes, SCRATCH_LIMIT, _CLOCK_EVERY)
+        walk = packed.induction(player, payoff, deadline, max_nodes, SCRATCH_LIMIT, CLOCK_EVERY)
         value = walk.run(packed.game.encode(state), depth)
         nodes: Sequence[SimultaneousNode] = _Solved(walk)  # decoded when asked for
         certified = bool(walk.all_certified)
@@ -454,7 +455,7 @@ class _Inductor(Walker):
         self.count += 1
         if self.max_nodes is not None and self.count > self.max_nodes:
             raise InductionStopped("nodes", self.count - 1, len(self.solved))
-        if self.deadline is not None and self.count % _CLOCK_EVERY == 0 and self.deadline.expired():
+        if self.deadline is not None and self.count % CLOCK_EVERY == 0 and self.deadline.expired():
             raise InductionStopped("time", self.count - 1, len(self.solved))
 
     def simultaneous(self, state: Hashable, remaining: int | None, rows: tuple[Any, ...],
