@@ -18,7 +18,7 @@ The graph is built breadth-first up to ``--max-nodes`` states or ``--time-limit`
 stopped by a limit is reported as truncated, and then "no win found" proves nothing. The time limit is
 the command's: the build stops when :data:`BUILD_SHARE` of it has passed, leaving the rest to the
 analysis of the graph (components, dead ends, par line), whose cost grows with the graph. ``--export``
-writes it as GraphML or DOT to ``--out``.
+writes it as GraphML or DOT to ``--out``; ``--html`` writes the report's page (:mod:`stratagem.views.reach`).
 
 Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph proves the deal (or every deal on
 the layout) unsolvable, 3 the graph is truncated and proves nothing either way.
@@ -36,6 +36,7 @@ from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
+from stratagem.cli.reports import write_page
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_outputs, dumps_record
 from stratagem.loading import load_strato
@@ -103,6 +104,9 @@ def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
               help="Write the graph in this format to --out.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="The file --export writes.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the answer as one self-contained page: the graph's facts, the states per depth "
+                   "as a chart and the par line replayed.")
 @json_option(f"Print one JSON object ({REACH_FORMAT}).")
 @quiet_option()
 def reach(
@@ -114,16 +118,16 @@ def reach(
     time_limit: float | None,
     export_format: str | None,
     out_path: str | None,
+    html_path: str | None,
     as_json: bool,
     quiet: bool,
 ) -> int:
     """Build the reachable state graph of a Strato deal (or its layout) and report what it shows."""
     if export_format is not None and out_path is None:
         raise BadInput("<argument>", f"--export {export_format}", "needs --out FILE to write the graph to")
-    if out_path is not None:
-        if export_format is None:
-            raise BadInput("<argument>", "--out", "needs --export graphml|dot to say what to write")
-        check_outputs([(out_path, "--out")], [puzzle])
+    if out_path is not None and export_format is None:
+        raise BadInput("<argument>", "--out", "needs --export graphml|dot to say what to write")
+    check_outputs([(out_path, "--out"), (html_path, "--html")], [puzzle])
 
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)
@@ -156,7 +160,7 @@ def reach(
             raise BadInput(out_path, "--out", f"cannot write: {exc.strerror or exc}") from None
         export = {"format": export_format, "path": out_path}
 
-    if as_json:
+    if as_json or html_path is not None:
         report: dict[str, Any] = {
             "format": REACH_FORMAT,
             "game": "strato",
@@ -174,6 +178,9 @@ def reach(
             "conclusion": verdict,
             "export": export,
         }
+        if html_path is not None:
+            write_page(html_path, report, f"{puzzle}, deal {spec.name}")
+    if as_json:
         click.echo(dumps_record(report), nl=False)
         return _exit_code(unsolvable)
 

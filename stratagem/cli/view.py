@@ -1,8 +1,8 @@
 """``stratagem view RECORD``: a record as one self-contained HTML page (:mod:`stratagem.views`).
 
-Lines, proofs, ``solve``/``check``/``analyze``/``odds`` reports, proof trees, Stack Attack certificates and
-Strato policies (``odds --proof``): the positions are rebuilt by replaying the record with the rules
-engine, and the record's claims are shown as the record's. ``--verify`` runs
+Lines, proofs, ``solve``/``check``/``analyze``/``odds``/``reach`` reports, proof trees, Stack Attack
+certificates and Strato policies (``odds --proof``): the positions are rebuilt by replaying the record
+with the rules engine, and the record's claims are shown as the record's. ``--verify`` runs
 :func:`stratagem.verification.verify` on it first and shows its report claim by claim.
 
 ``--time-limit S`` is the limit of the whole command. Two phases of ``view`` do work that a record does not

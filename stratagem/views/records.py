@@ -25,13 +25,14 @@ from rich.text import Text
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
-from stratagem.loading import game_from_record, game_module, load, position_from_record
+from stratagem.loading import StratoDeal, game_from_record, game_module, load, position_from_record
 from stratagem.solvers.replay import replay
 from stratagem.views import cardclash, stakd
 from stratagem.views.matrices import bound_parts_html, fraction, matrices_html, mix_table
 from stratagem.views.page import document, esc, replay_frame
 from stratagem.views.policy import BOUNDS, ODDS, odds_report_html, odds_start, policy_html
 from stratagem.views.prooftree import tree_html
+from stratagem.views.reach import REACH, designer_replay, reach_html
 from stratagem.views.strato import describe_challenge, strato_replay
 
 GAME_TITLES = {"strato": "Strato", "stakd": "STAKD Elite", "stratatak": "Stratatak", "stackattack": "Stack Attack",
@@ -40,7 +41,7 @@ PROOFTREE, MATRIXPROOF, MATRIXPROOFS = "stratagem/prooftree@1", "stratagem/matri
 BOUNDPROOF = "stratagem/matrixproof@2"
 SOLVE, CHECK, ANALYSIS = "stratagem/solve@1", "stratagem/check@1", "stratagem/analysis@1"
 VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, BOUNDPROOF, MATRIXPROOF, MATRIXPROOFS,
-            POLICY_FORMAT, ODDS, BOUNDS)
+            POLICY_FORMAT, ODDS, BOUNDS, REACH)
 #: A game's word for one step of a line (one, several); any other game's step is a ply.
 STEPS = {"strato": ("turn", "turns"), "stakd": ("placement", "placements")}
 
@@ -209,6 +210,21 @@ def _made_by(data: dict[str, Any]) -> str:
             f"{esc(made.get('stratagem', '?'))}" + (f", commit {esc(str(commit)[:12])}" if commit else "") + "</p>")
 
 
+def _report_deal(data: dict[str, Any], source: str) -> StratoDeal:
+    """The Strato deal a report names, from its puzzle file: a deal by its name, or a seeded deal (named
+    ``seed-N``, not in the file) dealt again from its seed for its player count."""
+    puzzle = data.get("puzzle")
+    if not isinstance(puzzle, str):
+        raise BadInput(source, "puzzle", "missing: the report names no puzzle file to rebuild the rules from")
+    deal, players = data.get("deal"), None
+    if deal is None or (isinstance(data.get("seed"), int) and deal == f"seed-{data['seed']}"):
+        deal, players = data.get("seed"), data.get("players")
+    loaded = load(puzzle, None if deal is None else str(deal) if not isinstance(deal, int) else deal, players)
+    if not isinstance(loaded, StratoDeal):
+        raise BadInput(source, "puzzle", f"{puzzle} is a {loaded.game_name} position, not a Strato puzzle")
+    return loaded
+
+
 def _line_from_report(data: dict[str, Any], source: str) -> Line:
     """The line of a ``solve``/``check`` report, its setup rebuilt from the puzzle file it names."""
     puzzle = data.get("puzzle")
@@ -218,12 +234,8 @@ def _line_from_report(data: dict[str, Any], source: str) -> Line:
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise BadInput(source, "line", "must be a list of move strings")
     if data.get("game", "strato") == "strato":
-        deal, players = data.get("deal"), None
-        if deal is None or (isinstance(data.get("seed"), int) and deal == f"seed-{data['seed']}"):
-            # A seeded deal: not in the file by its name (``seed-N``), dealt again from its seed.
-            deal, players = data.get("seed"), data.get("players")
-        loaded = load(puzzle, None if deal is None else str(deal) if not isinstance(deal, int) else deal, players)
-        setup, start = loaded.setup(), loaded.game.format_state(loaded.start)  # type: ignore[union-attr]
+        loaded = _report_deal(data, source)
+        setup, start = loaded.setup(), loaded.game.format_state(loaded.start)
     else:
         position = load(puzzle)
         setup, start = position.game.setup(), position.game.format_state(position.state)  # type: ignore[union-attr]
@@ -376,6 +388,27 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None, *, deadl
     elif fmt in (ODDS, BOUNDS):
         game, start = odds_start(data, source)
         title, html = odds_report_html(data, source, game, start)
+        body.append(html)
+    elif fmt == REACH:
+        deal = _report_deal(data, source)
+        moves = [str(m) for m in data.get("par_line") or []]
+        if data.get("mode") == "designer":
+            from stratagem.models.strato.designer import StratoDesigner
+
+            designer = StratoDesigner(deal.challenge, deal.game.options, deal.start.rows, deal.start.last)
+            if data.get("start") != designer.format_state(designer.start()):
+                raise BadInput(source, "start", f"is not the layout of {data.get('puzzle')}'s deal {deal.name}")
+            replay_html = designer_replay(designer, moves, source) if moves else ""
+        else:
+            start = deal.game.format_state(deal.start)
+            if data.get("start") != start:
+                raise BadInput(source, "start", f"is not the start of {data.get('puzzle')}'s deal {deal.name}")
+            broken = replay(deal.game, deal.start, tuple(moves))
+            if broken.error_at is not None:
+                raise BadInput(source, f"par_line[{broken.error_at}]", broken.error)
+            line = Line("strato", deal.setup(), start, tuple(moves))
+            replay_html = line_replay(line, source).html if moves else ""
+        title, html = reach_html(data, deal.challenge, replay_html)
         body.append(html)
     elif fmt in (MATRIXPROOF, MATRIXPROOFS, BOUNDPROOF):
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)

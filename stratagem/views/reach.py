@@ -1,0 +1,109 @@
+"""A ``stratagem reach`` report (``stratagem/reach@1``) as a page: what the state graph of a deal, or of its
+layout in designer mode, shows a designer.
+
+The answer first, as the command states it (a win reachable with its par, unsolvable with the complete
+graph as proof, or unknown when a limit cut the graph); the graph's facts; the states first reached at each
+depth as a chart (where the graph widens, and how deep it goes); and the par line replayed. In deal mode
+the line is replayed by the caller with the rules engine (:func:`stratagem.views.records.line_replay`);
+in designer mode (any weather playable every turn, no hands) each move is matched against the designer
+game's own successors here, and the rows are drawn turn by turn. The deal is rebuilt from the puzzle the
+report names, and its start must be the report's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stratagem.core.errors import BadInput
+from stratagem.models.strato.designer import Layout, StratoDesigner
+from stratagem.models.strato.rules.notation import format_move
+from stratagem.views.charts import bars
+from stratagem.views.page import GOAL, MOVE, esc, replay_frame, table
+from stratagem.views.strato import describe_challenge, describe_move, table_svg
+
+__all__ = ["REACH", "designer_replay", "reach_html"]
+
+#: The format of ``stratagem reach --json`` (docs/formats.md 4.6).
+REACH = "stratagem/reach@1"
+
+
+def reach_title(data: dict[str, Any]) -> str:
+    """The answer in a few words, as the command's last line states it."""
+    designer = data.get("mode") == "designer"
+    if data.get("unsolvable") is True:
+        return "every deal on this layout is unsolvable" if designer else "unsolvable"
+    if data.get("goal_reachable") and data.get("unsolvable") is False:
+        par = data.get("par")
+        return (f"designer par {par} turns (a lower bound for every deal on this layout)" if designer
+                else f"a win is reachable, par {par} turns")
+    if data.get("goal_reachable"):
+        return f"a win is reachable in {data.get('par')} turns (the graph is cut: not known to be the par)"
+    return "unknown: a limit cut the graph before a win was reached"
+
+
+def designer_replay(designer: StratoDesigner, moves: list[str], source: str) -> str:
+    """The designer par line, each move matched against the designer game's successors (bad input when one
+    is not among them), each layout's rows drawn."""
+    challenge = designer.challenge
+    layouts: list[Layout] = [designer.start()]
+    for k, text in enumerate(moves):
+        after = next((state for move, state in designer.successors(layouts[-1]) if format_move(move) == text), None)
+        if after is None:
+            raise BadInput(source, f"par_line[{k}]", f"{text!r} is not a designer move from the layout before it")
+        layouts.append(after)
+    width_half = max([challenge.limit] + [max(len(r.left), len(r.right)) for s in layouts for r in s.rows])
+    panels = []
+    for k, layout in enumerate(layouts):
+        move = moves[k - 1] if k else ""
+        caption = ("The layout" if k == 0 else
+                   f"Turn {k}: <code>{esc(move)}</code> &mdash; {esc(describe_move(move))}")
+        meeting = sum(1 for row in layout.rows if challenge.goal.met(row))
+        won = designer.is_goal(layout)
+        note = (f"{meeting} of {challenge.rows_required} required row(s) meet the goal"
+                + ("; the goal is met: <b class=\"ok\" data-status=\"won\">won</b>" if won else ""))
+        panels.append(f"<h3>{caption}</h3>{table_svg(layout, challenge, width_half, move)}"
+                      f"<p class=\"muted\">{note}</p>")
+    return replay_frame(f"{len(moves)} turn(s)", panels, moves)
+
+
+def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, str]:
+    """The title and body of a reach report's page; ``replay``: the par line's replay (HTML, empty when
+    there is no line)."""
+    designer = data.get("mode") == "designer"
+    title = f"Strato reachability: {reach_title(data)}"
+    tone = {True: "bad", False: "ok"}.get(data.get("unsolvable"), "warn")  # type: ignore[arg-type]
+    mode = ("designer mode: the deal's rows only, any weather of the challenge playable every turn, no hands"
+            if designer else "the deal as dealt, every hand and the pile's order known")
+    body = [f"<div class=\"card answer\"><p><b class=\"{tone}\" data-answer=\"{esc(data.get('unsolvable'))}\">"
+            f"{esc(reach_title(data))}</b></p><p>{esc(data.get('conclusion', ''))}</p></div>",
+            f"<p>{esc(describe_challenge(challenge))} Deal <code>{esc(data.get('deal'))}</code>, "
+            f"{esc(data.get('players'))} player(s); {esc(mode)}.</p>"]
+    complete = data.get("complete") is True
+    at_least = "" if complete else "at least "
+    facts = [("states", _count(data.get("states"))), ("edges", _count(data.get("edges"))),
+             ("built", "complete: every reachable state expanded" if complete else
+              f"cut by the {esc(data.get('stopped_by'))} limit: {_count(data.get('frontier'))} states left unexpanded"),
+             ("winning states reached", _count(data.get("goal_states"))),
+             ("par (fewest turns to a win)", esc(data.get("par")) if data.get("par") is not None else "none reached"),
+             ("dead ends (no win reachable)", at_least + _count(data.get("dead_ends"))),
+             ("strongly connected components", _count(data.get("strongly_connected_components"))
+              + f" (largest: {_count(data.get('largest_component'))})")]
+    body.append(table(["the graph", ""], [[esc(name), value] for name, value in facts], sortable=False))
+    depths = [n for n in data.get("states_per_depth") or [] if isinstance(n, int)]
+    if depths:
+        par = data.get("par") if isinstance(data.get("par"), int) else None
+        marked = (f" The bar at depth {par}, the par, is green." if par is not None and par < len(depths) else "")
+        body += ["<h2>States first reached at each depth</h2><p class=\"muted\">Depth: turns from the start."
+                 + ("" if complete else " The graph was cut, so the last depths are not complete.") + marked + "</p>",
+                 bars("States first reached at each depth", [str(d) for d in range(len(depths))],
+                      [("states", MOVE, depths)], y_label="states",
+                      colours=[GOAL if d == par else MOVE for d in range(len(depths))])]
+    if replay:
+        how = ("Designer moves (any weather, every turn), each found among the designer game's moves." if designer
+               else "Replayed with the rules engine.")
+        body += [f"<h2>A line of par length</h2><p class=\"muted\">{how}</p>", replay]
+    return title, "".join(body)
+
+
+def _count(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else esc(value)
