@@ -35,6 +35,8 @@ PICTURES = [
      "sa-cert.json", "top"),
     ("strato-policy.png", [["odds", "{p}/strato/challenge-0.toml", "--position", "RRWR(RW)WWRW RRR WRR 1 -",
                             "--proof", "two-thirds.json"]], "two-thirds.json", "policy"),
+    ("strato-reach.png", [["reach", "{p}/strato/challenge-0.toml", "--designer", "--json", ">", "reach.json"]],
+     "reach.json", "top"),
 ]
 
 
@@ -65,8 +67,14 @@ def main() -> int:
             if wanted and picture not in wanted:
                 continue
             for command in commands:
-                subprocess.run(stratagem + [part.format(p=ROOT / "puzzles") for part in command], cwd=work,
-                               check=True, stdout=subprocess.DEVNULL)
+                # ``> FILE`` at the end of a command: its standard output is the record (a report of --json)
+                target = command[-1] if len(command) > 2 and command[-2] == ">" else None
+                parts = [part.format(p=ROOT / "puzzles") for part in (command[:-2] if target else command)]
+                made = subprocess.run(stratagem + parts, cwd=work, check=False, capture_output=True, text=True)
+                if made.returncode not in (0, 3):
+                    raise SystemExit(f"{' '.join(parts)}: exit {made.returncode}: {made.stderr}")
+                if target:
+                    (Path(work) / target).write_text(made.stdout)
             subprocess.run(stratagem + ["view", record], cwd=work, check=True, stdout=subprocess.DEVNULL)
             chrome.get((Path(work) / record).with_suffix(".html").as_uri())  # type: ignore[attr-defined]
             if action == "end":
