@@ -10,8 +10,10 @@ most likely to turn up), a replay to step through; and the whole policy as a tre
 and lost games and to ``cut`` positions, where the policy gives up (counted lost). Beside each node is
 the policy's win probability from there, computed by the page from the record's own nodes (its chance
 probabilities and its leaves' payoffs, bottom-up, as exact fractions): the record's arithmetic, which
-``stratagem verify`` (``view --verify``) checks against the rules. The positions are the record's, parsed
-and drawn with the challenge its setup names (rebuilt as the checker rebuilds it).
+``stratagem verify`` (``view --verify``) checks against the rules. The positions drawn are the rules
+engine's, rebuilt from the start with the game the record's setup names (as the checker rebuilds it): a
+move or card that does not replay, or a node whose state is not the rules', is bad input, unless verify's
+report already found the record invalid (the page then says where the replay breaks).
 
 An odds report is the command's answer: the win probability (exact, or the interval proven, with what
 stopped the search), the start, and the first moves ranked by their exact win probability, each move
@@ -25,10 +27,19 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from stratagem.core.errors import BadInput, NotationError
+from stratagem.core.errors import BadInput, IllegalMove, NotationError
 from stratagem.core.records import parse_fraction
 from stratagem.loading import load_strato
-from stratagem.models.strato.hidden.game import DRAW, REVEAL, TARGET, HiddenState, HiddenStrato, hide, parse_hidden
+from stratagem.models.strato.hidden.game import (
+    DRAW,
+    REVEAL,
+    TARGET,
+    HiddenState,
+    HiddenStrato,
+    format_hidden,
+    hide,
+    parse_hidden,
+)
 from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import LOST, ONGOING, WON, State
 from stratagem.views.page import INK, MOVE, esc, replay_frame, table
@@ -158,7 +169,10 @@ def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStr
     claim = data["claim"] if isinstance(data.get("claim"), dict) else {}
     title = _policy_title(claim, verdict)
     challenge = game.challenge
-    states = {n.get("id"): _parsed(n.get("state")) for n in nodes}
+    states, broken = rebuilt(game, start, by_id, root)
+    if broken and getattr(verdict, "status", None) != "invalid":
+        place, _, problem = broken.partition(": ")
+        raise BadInput(source, place, problem)
     width_half = max([challenge.limit] + [max(len(r.left), len(r.right)) for s in states.values() if s is not None
                                           for r in s.rows])
     value = values.get(root)
@@ -167,13 +181,16 @@ def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStr
                f"record's {len(nodes):,} nodes. The player sees the table, the hand and which cards are left, "
                "never the pile's order; every card drawn is a chance event.</p></div>")
     body = [summary, f"<p>{esc(describe_challenge(challenge))}</p>"]
+    if broken:
+        body.append(f"<p><span class=\"bad\">the policy does not replay:</span> {esc(broken)} (the positions from "
+                    "there on are not drawn)</p>")
     likeliest = _likeliest(by_id, root)
     if len(likeliest) < 2:
         body += ["<h2>The start</h2>", hidden_panel(start, challenge, width_half)]
     else:  # the replay opens on the start
         panels, moves = [], []
         for k, (move, node_id) in enumerate(likeliest):
-            state = states.get(node_id)
+            state = states.get(node_id)  # None once the record stops replaying
             caption = "Start of the deal" if k == 0 else f"{_edge_words(move)}"
             panels.append(hidden_panel(state, challenge, width_half, caption, move if not move.startswith("draw")
                                        else "") if state is not None else f"<h3>{esc(caption)}</h3>")
@@ -183,10 +200,12 @@ def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStr
                  "to turn up (the first listed of equally likely ones); every other card's game is in the tree "
                  "below.</p>", replay_frame(f"{len(moves)} step(s)", panels, moves, ident="likeliest", unit="step")]
 
+    by_text = {format_hidden(state): state for state in states.values()}
+
     def draw(text: str) -> str:
-        state = _parsed(text)
+        state = by_text.get(text)
         if state is None:
-            return f"<div class=\"mono bad\">{esc(text)} (not a hidden-pile position)</div>"
+            return f"<div class=\"mono bad\">{esc(text)} (not replayed: not drawn)</div>"
         if state.phase in (DRAW, REVEAL) and state.status not in (WON, LOST):
             # The position after the move, before its draw: said in words, not drawn again.
             return (f"<div class=\"muted\">after the move, {esc(_next_step(state))} <span class=\"mono\">"
@@ -231,11 +250,34 @@ def _edge_words(move: str) -> str:
     return f"The player plays <code>{esc(move)}</code> &mdash; {esc(_move_words(move))}"
 
 
-def _parsed(text: object) -> HiddenState | None:
-    try:
-        return parse_hidden(str(text))
-    except (NotationError, ValueError):
-        return None
+def rebuilt(game: HiddenStrato, start: HiddenState, by_id: dict[Any, dict[str, Any]],
+            root: Any) -> tuple[dict[Any, HiddenState], str]:
+    """Each node's position rebuilt by the rules from the start (a decision's move played, a chance node's
+    card drawn), and the first problem met, ``place: problem`` (empty when every node replays): a move or
+    card the rules refuse, or a node whose state is not the one the rules give. The page draws these
+    positions, never the record's text; ``verify`` checks the rest (probabilities, payoffs, peeking)."""
+    states: dict[Any, HiddenState] = {root: start} if root in by_id else {}
+    stack, problem = [root] if states else [], ""
+    while stack:
+        node_id = stack.pop()
+        node, state = by_id[node_id], states[node_id]
+        place = f"nodes[{node_id}]"
+        if node.get("state") != format_hidden(state):
+            problem = problem or f"{place}: the rules give the state {format_hidden(state)}, the node says " \
+                                 f"{node.get('state')!r}"
+            continue
+        for move, child, _ in _links(node):
+            try:
+                after = game.apply(state, game.parse_move(state, move))
+            except (IllegalMove, NotationError, ValueError) as exc:
+                problem = problem or f"{place}: {move} does not replay: {exc}"
+                continue
+            if child not in by_id:
+                problem = problem or f"{place}: child {child!r} is not a node id"
+            elif child not in states:
+                states[child] = after
+                stack.append(child)
+    return states, problem
 
 
 def _likeliest(by_id: dict[Any, dict[str, Any]], root: Any) -> list[tuple[str, Any]]:
@@ -359,9 +401,10 @@ def odds_start(data: dict[str, Any], source: str) -> tuple[HiddenStrato, HiddenS
     text = data.get("start")
     if not isinstance(text, str):
         raise BadInput(source, "start", "missing or not a string")
-    start = _parsed(text)
-    if start is None:
-        raise BadInput(source, "start", "not a hidden-pile position")
+    try:
+        start = parse_hidden(text)
+    except (NotationError, ValueError) as exc:
+        raise BadInput(source, "start", f"not a hidden-pile position: {exc}") from None
     if deal == "position":
         loaded = load_strato(puzzle)
         try:

@@ -221,3 +221,25 @@ def test_a_stopped_search_is_unknown_with_its_bound_and_what_stopped_it(tmp_path
     page = page_path.read_text()
     assert _title(page).startswith("Strato, pile hidden: unknown: at least ")
     assert "stopped by the time limit;" in page and "limit limit" not in page
+
+
+@pytest.mark.parametrize("forgery", ["state", "move"])
+def test_a_policy_that_does_not_replay_is_bad_input_and_under_verify_is_drawn_as_far_as_it_goes(
+        records: dict[str, Path], tmp_path: Path, forgery: str) -> None:
+    """The page draws the rules' positions: a node whose state is not the rules' (a table drawn that the rules
+    never give), or a move they refuse, is refused with its place; under --verify the page is written."""
+    record = json.loads(records["policy.json"].read_text())
+    decision = next(n for n in record["nodes"] if n["kind"] == "decision" and n["id"] > 0)
+    if forgery == "state":
+        decision["state"] = decision["state"].replace("(RW)", "(WR)", 1)
+    else:
+        decision["move"] = "S1L"  # no sun in the hand
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(record))
+    code, _, err = cli("view", str(forged), "--out", str(tmp_path / "plain.html"))
+    place = f"nodes[{decision['id']}]"
+    assert code == 2 and place in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "plain.html").exists()
+    code, _, _ = cli("view", str(forged), "--verify", "--out", str(tmp_path / "verified.html"))
+    page = (tmp_path / "verified.html").read_text()
+    assert code == 1 and "the policy does not replay:</span> " + place in page
