@@ -9,8 +9,10 @@ folders are given on one command line."""
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,6 +51,21 @@ def records_fixture(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
         assert code == 0 and path.is_file(), f"{command}: exit {code}"
         made[name] = path
     return made
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    """Run ``stratagem ARGS``: its exit code, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def page_title(page: str) -> str:
+    """A page's ``<h1>``, as text."""
+    found = re.search(r"<h1>(.*?)</h1>", page)
+    assert found is not None
+    return html.unescape(found[1])
 
 
 def _no_browser(reason: str) -> None:

@@ -9,9 +9,7 @@ is not its deal's, is bad input."""
 
 from __future__ import annotations
 
-import contextlib
 import html
-import io
 import json
 import re
 from fractions import Fraction
@@ -19,26 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pagesupport import PUZZLES, browser_fixture, records_fixture  # noqa: F401 (the fixtures)
+from pagesupport import PUZZLES, browser_fixture, cli, page_title, records_fixture  # noqa: F401 (the fixtures)
 
-from stratagem.cli.main import run
 from stratagem.views.policy import policy_values
 
 CHALLENGE_0 = str(PUZZLES / "strato/challenge-0.toml")
 TWO_THIRDS = "RRWR(RW)WWRW RRR WRR 1 -"
-
-
-def cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
-def _title(page: str) -> str:
-    found = re.search(r"<h1>(.*?)</h1>", page)
-    assert found is not None
-    return found[1]
 
 
 def _values(page: str) -> dict[str, str]:
@@ -50,7 +34,7 @@ def test_a_policy_page_gives_each_nodes_value_from_the_record(records: dict[str,
     page_path = tmp_path / "policy.html"
     assert cli("view", str(records["policy.json"]), "--out", str(page_path))[0] == 0
     page = page_path.read_text()
-    assert _title(page) == ("Strato, pile hidden: a policy that wins with probability 2/3 (0.6667) (as the record "
+    assert page_title(page) == ("Strato, pile hidden: a policy that wins with probability 2/3 (0.6667) (as the record "
                             "claims), claimed optimal")
     record = json.loads(records["policy.json"].read_text())
     nodes = {n["id"]: n for n in record["nodes"]}
@@ -76,7 +60,7 @@ def test_a_policy_page_with_verify_says_what_is_certified(records: dict[str, Pat
     code, _, _ = cli("view", str(records["policy.json"]), "--verify", "--out", str(page_path))
     assert code == 3  # verify's: "no policy does better" is not repeated without --recheck
     page = page_path.read_text()
-    assert _title(page) == ("Strato, pile hidden: a policy that wins with probability 2/3 (0.6667) (certified), "
+    assert page_title(page) == ("Strato, pile hidden: a policy that wins with probability 2/3 (0.6667) (certified), "
                             "claimed optimal")
     assert "data-verdict=\"not-certified\"" in page  # the optimum is asserted, not checked
 
@@ -92,7 +76,7 @@ def test_a_forged_leaf_changes_the_pages_value_and_verify_refuses_it(records: di
     code, _, err = cli("view", str(forged), "--verify", "--out", str(page_path))
     assert code == 1 and err.strip()
     page = page_path.read_text()
-    assert "(invalid)" in _title(page)
+    assert "(invalid)" in page_title(page)
     assert Fraction(_values(page)["0"]) > Fraction(2, 3)  # the page draws the record's arithmetic
 
 
@@ -151,19 +135,19 @@ def test_odds_html_ranks_the_first_moves(reports: dict[str, Any]) -> None:
     folder = reports["folder"]
     page = (folder / "odds.html").read_text()
     report = json.loads((folder / "odds.json").read_text())
-    assert _title(page) == "Strato, pile hidden: wins with probability 2/3 (0.6667), exactly"
+    assert page_title(page) == "Strato, pile hidden: wins with probability 2/3 (0.6667), exactly"
     body = page[page.index("<h2>First moves</h2>"):]
     listed = re.findall(r"<td><code>([^<]*)</code></td>", body)
     assert [entry["move"] for entry in report["ranking"]] == [html.unescape(m) for m in listed]
     assert body.count("2/3 (0.6667)") == sum(1 for e in report["ranking"] if e["win_probability"] == "2/3")
     viewed = folder / "viewed.html"
     assert cli("view", str(folder / "odds.json"), "--out", str(viewed))[0] == 0
-    assert _title(viewed.read_text()) == _title(page)
+    assert page_title(viewed.read_text()) == page_title(page)
 
 
 def test_odds_table_html_names_its_certificate(reports: dict[str, Any]) -> None:
     page = (reports["folder"] / "bounds.html").read_text()
-    assert _title(page) == "Strato, pile hidden: wins with probability 2/3 (0.6667), exactly"
+    assert page_title(page) == "Strato, pile hidden: wins with probability 2/3 (0.6667), exactly"
     assert "t.gz</code> is the certificate <code>stratagem verify</code> checks" in page
 
 
@@ -219,7 +203,7 @@ def test_a_stopped_search_is_unknown_with_its_bound_and_what_stopped_it(tmp_path
     code, _, _ = cli("odds", CHALLENGE_0, "--deal", "solo-3", "--time-limit", "2", "--html", str(page_path))
     assert code == 3
     page = page_path.read_text()
-    assert _title(page).startswith("Strato, pile hidden: unknown: at least ")
+    assert page_title(page).startswith("Strato, pile hidden: unknown: at least ")
     assert "stopped by the time limit;" in page and "limit limit" not in page
 
 

@@ -5,17 +5,13 @@ input."""
 
 from __future__ import annotations
 
-import contextlib
 import html
-import io
 import json
 import re
 from pathlib import Path
 
 import pytest
-from pagesupport import PUZZLES
-
-from stratagem.cli.main import run
+from pagesupport import PUZZLES, cli, page_title
 
 GOOD = (PUZZLES / "strato/challenge-0.toml").read_text()
 HEAD = GOOD.split("[[deals]]")[0]
@@ -38,19 +34,6 @@ def small_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
-def _title(page: str) -> str:
-    found = re.search(r"<h1>(.*?)</h1>", page)
-    assert found is not None
-    return html.unescape(found[1])
-
-
 def _replayed(page: str) -> list[str]:
     return [html.unescape(m) for m in re.findall(r"<li data-turn=\"\d+\" data-move=\"([^\"]*)\"", page)]
 
@@ -65,7 +48,7 @@ def test_reach_html_replays_the_par_line_to_a_win(small: Path, tmp_path: Path, d
     page = page_path.read_text()
     par = report["par"]
     assert par >= 2
-    assert _title(page) == (f"Strato reachability: designer par {par} turns (a lower bound for every deal on this "
+    assert page_title(page) == (f"Strato reachability: designer par {par} turns (a lower bound for every deal on this "
                             "layout)" if designer else f"Strato reachability: a win is reachable, par {par} turns")
     assert _replayed(page) == report["par_line"] and len(report["par_line"]) == report["par"]
     last = page.split(f"data-turn=\"{report['par']}\"")[1]
@@ -74,7 +57,7 @@ def test_reach_html_replays_the_par_line_to_a_win(small: Path, tmp_path: Path, d
     report_path.write_text(out)
     viewed = tmp_path / "viewed.html"
     assert cli("view", str(report_path), "--out", str(viewed))[0] == 0
-    assert _title(viewed.read_text()) == _title(page)
+    assert page_title(viewed.read_text()) == page_title(page)
 
 
 def test_a_cut_graph_is_unknown_and_an_unsolvable_layout_says_so(tmp_path: Path) -> None:
@@ -82,13 +65,13 @@ def test_a_cut_graph_is_unknown_and_an_unsolvable_layout_says_so(tmp_path: Path)
     code, _, _ = cli("reach", str(PUZZLES / "strato/challenge-1.toml"), "--max-nodes", "200", "--html", str(cut))
     assert code == 3
     page = cut.read_text()
-    assert _title(page).startswith("Strato reachability: unknown") and "cut by the states limit" in page
+    assert page_title(page).startswith("Strato reachability: unknown") and "cut by the states limit" in page
     walled = tmp_path / "walled.toml"
     walled.write_text(WALLED)
     page_path = tmp_path / "walled.html"
     code, _, _ = cli("reach", str(walled), "--designer", "--html", str(page_path))
     assert code == 1
-    assert _title(page_path.read_text()) == "Strato reachability: every deal on this layout is unsolvable"
+    assert page_title(page_path.read_text()) == "Strato reachability: every deal on this layout is unsolvable"
     assert "A line of par length" not in page_path.read_text()
 
 
