@@ -63,13 +63,16 @@ VIEW_FORMAT = "stratagem/view@1"
 def view(record: str, out_path: str | None, run_verify: bool, time_limit: float | None, as_json: bool,
          quiet: bool) -> int:
     """Draw a line, proof or report record as one self-contained HTML page (replay, tree or matrices)."""
+    from stratagem.verification.oddstable import is_table, table_header
     from stratagem.views import record_page
-    from stratagem.views.records import ANALYSIS, BOUNDPROOF, CHECK, MATRIXPROOF, MATRIXPROOFS, SOLVE
+    from stratagem.views.records import BOUNDPROOF, MATRIXPROOF, MATRIXPROOFS, REPORTS
 
     deadline = command_deadline(time_limit)
     target = out_path if out_path is not None else str(Path(record).with_suffix(".html"))
     check_outputs([(target, "--out")], [record])
-    data = load_json(record)
+    # A value table (odds --table) is gzip text: its page draws its header; --verify checks its rows.
+    table = is_table(record)
+    data = table_header(record) if table else load_json(record)
     if time_limit is not None and not run_verify and data.get("format") not in (MATRIXPROOF, MATRIXPROOFS, BOUNDPROOF):
         raise click.BadParameter("limits the check --verify makes and the rebuild of a certificate's tables; "
                                  "this record's page has neither: give --verify too, or leave it out",
@@ -78,12 +81,12 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
     if run_verify:
         from stratagem.verification import verify
 
-        if data.get("format") in (SOLVE, CHECK, ANALYSIS):
+        if data.get("format") in REPORTS:
             raise click.BadParameter(f"{record} is a {data['format']} report, not a record `stratagem verify` "
                                      "checks: view it without --verify, or view the --proof record the command "
                                      "writes", param_hint="--verify")
         # verify takes seconds from its own start, not a deadline: the command's own deadline then bounds the rebuild
-        verdict = verify(data, time_limit=time_limit, source=record)
+        verdict = verify(record if table else data, time_limit=time_limit, source=record)
     stopped: list[str] = []
     page = record_page(data, record, verdict, deadline=deadline, stopped=stopped)
     write_atomic(target, page)

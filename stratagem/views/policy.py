@@ -46,7 +46,7 @@ from stratagem.views.page import INK, MOVE, esc, replay_frame, table
 from stratagem.views.prooftree import DRAW_POSITIONS, dag_html
 from stratagem.views.strato import NAMES, cards_svg, describe_challenge, describe_move, table_svg
 
-__all__ = ["odds_report_html", "policy_html", "policy_values"]
+__all__ = ["odds_report_html", "policy_html", "policy_values", "table_html"]
 
 #: Formats of the two ``stratagem odds`` reports (docs/formats.md 10.9).
 ODDS, BOUNDS = "stratagem/odds@1", "stratagem/odds-bounds@1"
@@ -318,6 +318,38 @@ def _policy_title(claim: dict[str, Any], verdict: Any) -> str:
         words += (", optimal (certified)" if status == "certified" else ", optimal: invalid" if status == "invalid"
                   else ", claimed optimal")
     return "Strato, pile hidden: " + words
+
+
+def table_html(data: dict[str, Any], verdict: Any, game: HiddenStrato, start: HiddenState) -> tuple[str, str]:
+    """The title and body of a value table's page (``odds --table``): its header's claim, said no stronger
+    than verify's report of it, the start and the table's counts. The rows are verify's to check; the page
+    reads the header only."""
+    claim = data["claim"] if isinstance(data.get("claim"), dict) else {}
+    low, high = _value(claim.get("lower_bound")), _value(claim.get("upper_bound"))
+    if claim.get("exact") is True and low is not None and low == high:
+        words = f"the win probability is exactly {probability(low)}"
+    else:
+        words = f"the win probability is between {probability(low or Fraction(0))} and {probability(high)}"
+    statuses = [c.status for c in getattr(verdict, "claims", [])]
+    if verdict is None:
+        words += " (as the table claims)"
+    elif "invalid" in statuses or getattr(verdict, "status", None) == "invalid":
+        words += " (invalid)"
+    else:
+        words += " (certified)" if statuses and set(statuses) == {"certified"} else " (not certified)"
+    counts = [(name, data.get(key)) for name, key in (("rows (information states)", "states"),
+                                                      ("policy rows (the lower bound's moves)", "policy"),
+                                                      ("frontier rows (upper bound 1, counted lost)", "frontier"),
+                                                      ("cut draws (counted lost)", "cut"))]
+    rows = [[esc(name), f"{value:,}" if isinstance(value, int) else esc(value)] for name, value in counts
+            if value is not None]
+    body = [f"<div class=\"card answer\"><p><b>{esc(words)}</b></p><p>A value table is a certificate: "
+            "<code>stratagem verify</code> walks it from the start with the rules alone, each decision's value "
+            "the best of its moves, each draw's the mean of its cards; this page reads its header only.</p></div>",
+            f"<p>{esc(describe_challenge(game.challenge))} Deal <code>{esc(data.get('deal'))}</code>; the pile's "
+            "order hidden, solo.</p>", "<h2>The start</h2>", hidden_panel(start, game.challenge, game.challenge.limit),
+            "<h2>The table</h2>", table(["", "how many"], rows, numeric={1}, sortable=False)]
+    return f"Strato, pile hidden: {words}", "".join(body)
 
 
 def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, start: HiddenState) -> tuple[str, str]:

@@ -27,10 +27,11 @@ from stratagem.core.errors import BadInput
 from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.loading import StratoDeal, game_from_record, game_module, load, position_from_record
 from stratagem.solvers.replay import replay
+from stratagem.verification.oddstable import FORMATS as TABLE_FORMATS
 from stratagem.views import cardclash, stakd
 from stratagem.views.matrices import bound_parts_html, fraction, matrices_html, mix_table
 from stratagem.views.page import document, esc, replay_frame
-from stratagem.views.policy import BOUNDS, ODDS, odds_report_html, odds_start, policy_html
+from stratagem.views.policy import BOUNDS, ODDS, odds_report_html, odds_start, policy_html, table_html
 from stratagem.views.prooftree import tree_html
 from stratagem.views.reach import REACH, designer_replay, reach_html
 from stratagem.views.strato import describe_challenge, strato_replay
@@ -41,7 +42,9 @@ PROOFTREE, MATRIXPROOF, MATRIXPROOFS = "stratagem/prooftree@1", "stratagem/matri
 BOUNDPROOF = "stratagem/matrixproof@2"
 SOLVE, CHECK, ANALYSIS = "stratagem/solve@1", "stratagem/check@1", "stratagem/analysis@1"
 VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, BOUNDPROOF, MATRIXPROOF, MATRIXPROOFS,
-            POLICY_FORMAT, ODDS, BOUNDS, REACH)
+            POLICY_FORMAT, ODDS, BOUNDS, REACH, *TABLE_FORMATS)
+#: Commands' reports: pages of an answer, not records ``stratagem verify`` checks.
+REPORTS = (SOLVE, CHECK, ANALYSIS, ODDS, BOUNDS, REACH)
 #: A game's word for one step of a line (one, several); any other game's step is a ply.
 STEPS = {"strato": ("turn", "turns"), "stakd": ("placement", "placements")}
 
@@ -385,6 +388,12 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None, *, deadl
         claim = data["claim"] if isinstance(data.get("claim"), dict) else {}
         claims = {k: claim[k] for k in ("win_probability", "optimal", "policy") if k in claim}
         body += [claims_html(claims, dict(claim.get("evidence") or {}), "", verdict), html]
+    elif fmt in TABLE_FORMATS:
+        from stratagem.verification.policy import policy_game
+
+        game, start = policy_game(data, source)
+        title, html = table_html(data, verdict, game, start)
+        body += [claims_html({} if verdict is not None else dict(data.get("claim") or {}), {}, "", verdict), html]
     elif fmt in (ODDS, BOUNDS):
         game, start = odds_start(data, source)
         title, html = odds_report_html(data, source, game, start)

@@ -9,6 +9,7 @@ is not its deal's, is bad input."""
 
 from __future__ import annotations
 
+import gzip
 import html
 import json
 import re
@@ -227,3 +228,28 @@ def test_a_policy_that_does_not_replay_is_bad_input_and_under_verify_is_drawn_as
     code, _, _ = cli("view", str(forged), "--verify", "--out", str(tmp_path / "verified.html"))
     page = (tmp_path / "verified.html").read_text()
     assert code == 1 and "the policy does not replay:</span> " + place in page
+
+
+def test_a_value_table_page_says_what_verify_certified(reports: dict[str, Any], tmp_path: Path) -> None:
+    table = reports["folder"] / "t.gz"
+    plain, checked = tmp_path / "plain.html", tmp_path / "checked.html"
+    assert cli("view", str(table), "--out", str(plain))[0] == 0
+    assert page_title(plain.read_text()) == ("Strato, pile hidden: the win probability is exactly 2/3 (0.6667) (as the "
+                                             "table claims)")
+    assert cli("view", str(table), "--verify", "--out", str(checked))[0] == 0
+    assert page_title(checked.read_text()) == ("Strato, pile hidden: the win probability is exactly 2/3 (0.6667) "
+                                               "(certified)")
+    lines = gzip.decompress(table.read_bytes()).decode().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["claim"].update(upper_bound="3/4", lower_bound="3/4")  # claimed higher than the table proves
+    forged = tmp_path / "forged.gz"
+    forged.write_bytes(gzip.compress((json.dumps(header) + "\n" + "".join(lines[1:])).encode()))
+    code, _, err = cli("view", str(forged), "--verify", "--out", str(tmp_path / "forged.html"))
+    assert code == 1 and err.strip()
+    assert page_title((tmp_path / "forged.html").read_text()).endswith("exactly 3/4 (0.7500) (invalid)")
+
+
+@pytest.mark.parametrize("name", ["odds.json", "bounds.json"])
+def test_view_verify_refuses_a_report(reports: dict[str, Any], tmp_path: Path, name: str) -> None:
+    code, _, err = cli("view", str(reports["folder"] / name), "--verify", "--out", str(tmp_path / "p.html"))
+    assert code == 2 and "--verify" in err and "report" in err and len(err.strip().splitlines()) == 1
