@@ -250,7 +250,12 @@ class StringObserver:
         self.dict: dict[str, Any] = {}
 
     def set_from(self, state: SpielState, player: int) -> None:
-        """No tensor to fill."""
+        """No tensor to fill: a ValueError, since OpenSpiel asks for one only through a tensor call
+        (``observation_tensor``, ``information_state_tensor``, their shapes and sizes), which without it
+        gave an empty list, as if the tensor had no entries, instead of saying there is none."""
+        kind = "information_state" if self.perfect_recall else "observation"
+        raise ValueError(f"{state.get_game().get_type().short_name} provides no {kind}_tensor (its type says "
+                         f"provides_{kind}_tensor=False): use {kind}_string (docs/openspiel.md)")
 
     def string_from(self, state: SpielState, player: int) -> str:
         return state.information_text(player) if self.perfect_recall else state.observation_text(player)

@@ -37,6 +37,7 @@ from collections.abc import Hashable, Mapping
 
 import pyspiel
 
+from stratagem.core.errors import BadInput, UnsupportedGame
 from stratagem.models.strato.hidden.game import DRAW, PHASE_WORDS, REVEAL, TARGET, HiddenState, HiddenStrato
 from stratagem.models.strato.rules.cards import HAND_SIZE, WEATHERS
 from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
@@ -163,10 +164,16 @@ def strato_game(params: Mapping[str, Param]) -> StratoGame | HiddenStrato:
     information = str(params["information"])
     if information not in ("hidden", "open"):
         raise ValueError(f"information must be hidden or open, not {information!r}")
-    game = _open_game(params)
+    try:
+        game = _open_game(params)
+    except BadInput as exc:  # the puzzle file's refusal (missing, malformed), a ValueError as the others are
+        raise ValueError(f"puzzle: {exc}") from None
     if information == "open":
         return game
-    return HiddenStrato(game.challenge, game.options, game.initial_state())
+    try:
+        return HiddenStrato(game.challenge, game.options, game.initial_state())
+    except UnsupportedGame as exc:  # strict_effect, given or a puzzle file's
+        raise ValueError(f"strict_effect: {exc}") from None
 
 
 def _open_game(params: Mapping[str, Param]) -> StratoGame:
