@@ -154,6 +154,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         engine, state = self.engine, self._shared.state
         who = engine.game.to_move(state)
         if who == SIMULTANEOUS:
+            if not 0 <= player < engine.game.num_players:  # legal_actions() without a player: -2 indexed a hand
+                raise ValueError(f"{engine.game.name}: a simultaneous node has one list of legal actions per player: "
+                                 "legal_actions(player) for each, then apply_actions with one action each")
             moves = engine.game.player_moves(state, player)
         elif who == player:
             moves = engine.game.legal_moves(state)
@@ -181,6 +184,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         shared = self._shared
         engine, state = shared.engine, shared.state
+        if engine.game.to_move(state) == SIMULTANEOUS:
+            raise ValueError(f"{engine.game.name}: at a simultaneous node every player moves at once: apply_actions "
+                             f"with one action per player, not apply_action({action!r})")
         chance = engine.game.to_move(state) == CHANCE
         action = self._numbered(action, chance)
         if chance:
@@ -196,6 +202,11 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def _apply_actions(self, actions: Sequence[int]) -> None:
         shared = self._shared
         engine = shared.engine
+        who = engine.game.to_move(shared.state)
+        if who != SIMULTANEOUS:  # the engine once met a tuple of moves where it takes one (a bare AssertionError)
+            mover = "chance" if who == CHANCE else "no one" if who == TERMINAL else f"player {who + 1} alone"
+            raise ValueError(f"{engine.game.name}: apply_actions is for a simultaneous node; here {mover} moves: "
+                             "apply_action")
         if len(actions) != engine.game.num_players:
             raise ValueError(f"{len(actions)} actions for {engine.game.num_players} players: one each")
         joint = tuple(engine.move(self._numbered(a, False)) for a in actions)

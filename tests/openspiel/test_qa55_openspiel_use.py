@@ -95,3 +95,30 @@ def test_api_md_shows_the_stratatak_notation_in_full() -> None:
     position = stratagem.load(str(REPO / "puzzles" / "stratatak" / "lone-star.toml"))
     assert isinstance(position, Position)
     assert line.split("# ", 1)[1] == position.game.format_state(position.state)
+
+
+def test_a_simultaneous_node_asks_for_each_players_actions() -> None:
+    """``legal_actions()`` without a player at Stack Attack's reveal once listed the hand that player -2 indexes
+    (player 2's of three), and ``apply_action`` there failed in the engine's words."""
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game("stratagem_stackattack(players=3)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert state.is_simultaneous_node()
+    with pytest.raises(ValueError, match=r"legal_actions\(player\) for each"):
+        state.legal_actions()
+    with pytest.raises(ValueError, match="apply_actions with one action per player"):
+        state.apply_action(state.legal_actions(0)[0])
+    state.apply_actions([state.legal_actions(p)[0] for p in range(3)])  # the way that works
+
+
+@pytest.mark.parametrize("name", ["stratagem_cardclash", "stratagem_stackattack"])
+def test_apply_actions_away_from_a_simultaneous_node_is_refused(name: str) -> None:
+    """Once a bare AssertionError inside the engine (Card Clash, at its first deal)."""
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    with pytest.raises(ValueError, match="apply_actions is for a simultaneous node; here chance moves"):
+        state.apply_actions([0] * game.num_players())
