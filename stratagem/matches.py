@@ -117,8 +117,11 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
         game, start = loaded.game, loaded.state
         if players is not None and players != game.num_players:
             raise BadInput(str(position), "position", f"has {game.num_players} players, --players says {players}")
-    elif players is not None:
-        game = new_game(game_name, players)
+    elif players is not None:  # a count the game refuses is --players's fault, named as the option
+        try:
+            game = new_game(game_name, players)
+        except BadInput as exc:
+            raise BadInput(ARGUMENT, "players", exc.problem) from None
     else:  # one player per agent: a count the game refuses is the agents' fault, not an unnamed --players
         try:
             game = new_game(game_name, len(agents))

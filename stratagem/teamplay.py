@@ -144,13 +144,16 @@ def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int
     player count; see the module docstring. When ``deadline`` passes the match ends with the deals
     finished (``stopped_by`` ``"time"``; the rows after it are left out, the row in progress is short)."""
     loaded = load_strato(puzzle)
-    specs = []
+    specs: list[tuple[str, str, dict[str, Any]]] = []
     for i, spec in enumerate(agents):
         try:
             name, params = parse_agent_spec(spec)
             make_strato_agent(name, **params)
         except (AgentError, ValueError) as exc:
             raise BadInput(ARGUMENT, f"agents[{i + 1}]", str(exc)) from None
+        if any(label == spec.strip() for label, _, _ in specs):  # two rows of one label, the same games twice
+            raise BadInput(ARGUMENT, f"agents[{i + 1}]", f"{spec.strip()!r} is named twice: each agent kind "
+                           "plays every seat of every deal once; name each kind once")
         specs.append((spec.strip(), name, params))
     for count in players:
         if not 1 <= count <= 4:
