@@ -129,9 +129,19 @@ def _show_position_line(game_name: str, game: Any, start: Any, moves: tuple[str,
 
 
 def _line_of(file: str) -> Line:
+    from stratagem.verification.gameproofs import GAME_PROOFS
+
     data = load_json(file)
     if data.get("format") == LINE_FORMAT:
         return Line.from_json(data, file)
+    if data.get("format") in GAME_PROOFS:  # a proof tree or matrix proof: its position, each field named
+        for key, kind in (("game", str), ("setup", dict), ("start", str)):
+            if not isinstance(data.get(key), kind):
+                raise BadInput(file, key, f"missing or of the wrong type (a {data['format']} record names its "
+                               "game, setup and start position)")
+        if data["game"] == "strato":
+            raise BadInput(file, "game", f"a {data['format']} record is of a card game or STAKD, not Strato")
+        return Line(data["game"], data["setup"], data["start"], ())
     if isinstance(data.get("start"), str) and isinstance(data.get("setup"), dict) and data.get("game") != "strato":
         # a proof tree or LP certificate: show the position it is about
         return Line(str(data.get("game")), data["setup"], data["start"], ())

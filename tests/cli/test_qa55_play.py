@@ -1,8 +1,11 @@
-"""QA pass on `play`: its refusals name the option the user typed, once."""
+"""QA pass on `play` and `show`: a refusal names the option or field to change, in one line."""
 
 from __future__ import annotations
 
-from conftest import PUZZLES, assert_bad_input
+import json
+from pathlib import Path
+
+from conftest import PUZZLES, ROOT, assert_bad_input
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 
@@ -19,3 +22,26 @@ def test_play_strato_refuses_an_agent_kind_named_twice(cli) -> None:  # type: ig
     result = cli("play", "strato", CHALLENGE_0, "--agents", "greedy,guided,greedy", "--count", "1")
     assert_bad_input(result, "--agents[3]", "'greedy' is named twice")
 
+
+
+def _tree(tmp_path: Path, cli, **fields: object) -> str:  # type: ignore[no-untyped-def]
+    """A proof tree written by `analyze`, with ``fields`` replaced."""
+    record = tmp_path / "tree.json"
+    assert cli("analyze", str(ROOT / "puzzles/cardclash/square-in-1.toml"), "--proof", str(record), "--quiet",
+               "--engine", "reference").code == 0
+    data = json.loads(record.read_text())
+    assert data["format"] == "stratagem/prooftree@1"
+    data.update(fields)
+    record.write_text(json.dumps(data))
+    return str(record)
+
+
+def test_show_names_the_field_of_a_proof_tree_that_is_wrong(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A proof tree whose start was not a string was refused as `format: not a line or proof record
+    # (format 'stratagem/prooftree@1')`, blaming the one field that was right.
+    for key, value in (("start", 5), ("setup", "x"), ("game", 5)):
+        result = cli("show", _tree(tmp_path, cli, **{key: value}))
+        assert_bad_input(result, f"tree.json: {key}: missing or of the wrong type")
+    assert_bad_input(cli("show", _tree(tmp_path, cli, game="strato")), "tree.json: game:", "not Strato")
+    shown = cli("show", _tree(tmp_path, cli), "--json")
+    assert shown.code == 0 and json.loads(shown.out)["kind"] == "line"
