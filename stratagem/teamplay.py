@@ -28,6 +28,7 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE
+from stratagem.core.io import MAX_SEED
 from stratagem.loading import deal_of, load_strato
 from stratagem.models.strato.hidden.agents import StratoAgent, make_strato_agent
 from stratagem.models.strato.hidden.game import PLAY, HiddenStrato
@@ -160,6 +161,9 @@ def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int
             raise BadInput(ARGUMENT, "players", f"Strato is played by 1 to 4 players, not {count}")
     if games < 1:
         raise BadInput(ARGUMENT, "games", "at least one game")
+    if not 0 <= seed <= MAX_SEED - (games - 1):  # deal seeds are seed .. seed + games - 1, each a seed
+        raise BadInput(ARGUMENT, "seed", f"the deals' seeds {seed} .. {seed} + {games - 1} go outside 0 .. "
+                       f"{MAX_SEED} (2^63-1)")
     rows: list[TeamRow] = []
     total, done = len(specs) * len(players) * games, 0
     for count in players:

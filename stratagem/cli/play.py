@@ -29,7 +29,8 @@ from stratagem.models.stakd.rounds import MAX_POINTS
 from stratagem.solvers.match import MatchResult
 
 #: The library's parameter names in its refusals, and the options they are on the command line.
-OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count", "points": "--points"}
+OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count", "points": "--points",
+           "seed": "--seed"}
 #: The options of the competitive games' matches that ``play strato`` has no use for (refused when given).
 NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "games_detail": "--games-detail",
                   "engine": "--engine", "points": "--points"}

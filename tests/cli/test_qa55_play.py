@@ -45,3 +45,13 @@ def test_show_names_the_field_of_a_proof_tree_that_is_wrong(cli, tmp_path: Path)
     assert_bad_input(cli("show", _tree(tmp_path, cli, game="strato")), "tree.json: game:", "not Strato")
     shown = cli("show", _tree(tmp_path, cli), "--json")
     assert shown.code == 0 and json.loads(shown.out)["kind"] == "line"
+
+
+def test_play_strato_refuses_deal_seeds_past_the_range_at_seed(cli) -> None:  # type: ignore[no-untyped-def]
+    # Deal seeds run seed .. seed + count - 1: the last one past 2^63-1 was refused as the puzzle file's
+    # `--deal: seed 9223372036854775808`, an option and a file the user had not given.
+    result = cli("play", "strato", CHALLENGE_0, "--agents", "greedy", "--seed", "9223372036854775807", "--count", "2")
+    assert_bad_input(result, "stratagem play: --seed:", "9223372036854775807")
+    assert "--deal" not in result.err
+    assert cli("play", "strato", CHALLENGE_0, "--agents", "greedy", "--seed", "9223372036854775806",
+               "--count", "2", "--quiet").code == 0
