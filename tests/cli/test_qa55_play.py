@@ -55,3 +55,9 @@ def test_play_strato_refuses_deal_seeds_past_the_range_at_seed(cli) -> None:  # 
     assert "--deal" not in result.err
     assert cli("play", "strato", CHALLENGE_0, "--agents", "greedy", "--seed", "9223372036854775806",
                "--count", "2", "--quiet").code == 0
+
+
+def test_play_strato_refuses_a_name_parameter_without_an_internal_error(cli) -> None:  # type: ignore[no-untyped-def]
+    # `greedy:name=x` reached make_strato_agent(name, **params) as a second `name`: exit 70, a TypeError.
+    result = cli("play", "strato", CHALLENGE_0, "--agents", "greedy:name=x", "--count", "1")
+    assert_bad_input(result, "--agents[1]", "no parameter 'name'")

@@ -515,7 +515,7 @@ AGENT_KINDS: dict[str, Callable[..., StratoAgent]] = {"greedy": GreedyAgent, "gu
                                                        "ismcts": IsmctsAgent}
 
 
-def make_strato_agent(name: str, **params: Any) -> StratoAgent:
+def make_strato_agent(name: str, /, **params: Any) -> StratoAgent:
     """An agent kind by name with its parameters (``ValueError`` naming the problem otherwise)."""
     if name not in AGENT_KINDS:
         raise ValueError(f"unknown Strato agent {name!r} (one of {', '.join(AGENT_KINDS)})")
