@@ -377,6 +377,8 @@ class PolicyCheck:
     value: Fraction | None
     nodes: int
     problem: str = ""
+    #: Each node's state as the rules rebuilt it, as far as the replay went (None where it did not reach).
+    states: tuple[Any, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -403,6 +405,10 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
             return PolicyCheck(None, len(nodes), f"nodes[{i}]: must be an object with id {i}")
     states: list[Any] = [None] * len(nodes)
     states[0] = root
+
+    def fail(problem: str) -> PolicyCheck:
+        return PolicyCheck(None, len(nodes), problem, tuple(states))
+
     children: list[list[tuple[int, Fraction]]] = [[] for _ in nodes]
     chosen: dict[Hashable, tuple[int, str]] = {}
     stack = [0]
@@ -426,50 +432,50 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
         node, state = nodes[i], states[i]
         place = f"nodes[{i}]"
         if node.get("state") != game.format_state(state):
-            return PolicyCheck(None, len(nodes), f"{place}: the rules give the state {game.format_state(state)}, "
+            return fail(f"{place}: the rules give the state {game.format_state(state)}, "
                                                  f"the node says {node.get('state')!r}")
         kind = node.get("kind")
         who = game.to_move(state)
         if kind == "leaf":
             if who != TERMINAL:
-                return PolicyCheck(None, len(nodes), f"{place}: a leaf, but the game is not over here")
+                return fail(f"{place}: a leaf, but the game is not over here")
             if str(node.get("payoff")) != str(payoff(state)):
-                return PolicyCheck(None, len(nodes), f"{place}: the payoff here is {payoff(state)}, the node says "
+                return fail(f"{place}: the payoff here is {payoff(state)}, the node says "
                                                      f"{node.get('payoff')!r}")
         elif kind == "cut":
             pass
         elif kind == "decision":
             if who in (TERMINAL, CHANCE):
-                return PolicyCheck(None, len(nodes), f"{place}: a decision node, but "
+                return fail(f"{place}: a decision node, but "
                                    + ("the game is over here" if who == TERMINAL else "a card is drawn here"))
             text = node.get("move")
             try:
                 move = game.parse_move(state, str(text))
                 after = game.apply(state, move)
             except (ValueError, LookupError) as exc:
-                return PolicyCheck(None, len(nodes), f"{place}: move {text!r} is not legal here ({exc})")
+                return fail(f"{place}: move {text!r} is not legal here ({exc})")
             if information is not None:
                 key = information(state)
                 formatted = game.format_move(state, move)
                 earlier = chosen.setdefault(key, (i, formatted))
                 if earlier[1] != formatted:
-                    return PolicyCheck(None, len(nodes), f"{place}: plays {formatted} where node {earlier[0]}, "
+                    return fail(f"{place}: plays {formatted} where node {earlier[0]}, "
                                        f"which the player cannot tell apart from it, plays {earlier[1]}: the "
                                        "policy depends on what the player cannot see")
             problem = reach(i, node.get("child"), after)
             if problem:
-                return PolicyCheck(None, len(nodes), problem)
+                return fail(problem)
             children[i] = [(node["child"], Fraction(1))]
         elif kind == "chance":
             if who != CHANCE:
-                return PolicyCheck(None, len(nodes), f"{place}: a chance node, but no card is drawn here")
+                return fail(f"{place}: a chance node, but no card is drawn here")
             rules = {game.format_move(state, o): (o, p) for o, p in game.chance_outcomes(state)}
             listed = node.get("outcomes")
             if not isinstance(listed, list) or not all(isinstance(x, list) and len(x) == 3 for x in listed):
-                return PolicyCheck(None, len(nodes), f"{place}: outcomes must be [outcome, probability, child] lists")
+                return fail(f"{place}: outcomes must be [outcome, probability, child] lists")
             names = [str(x[0]) for x in listed]
             if sorted(names) != sorted(rules) or len(set(names)) != len(names):
-                return PolicyCheck(None, len(nodes), f"{place}: the outcomes here are {', '.join(sorted(rules))}; "
+                return fail(f"{place}: the outcomes here are {', '.join(sorted(rules))}; "
                                                      f"the node lists {', '.join(names) or 'none'}")
             for name, p_text, child in listed:
                 outcome, p = rules[str(name)]
@@ -477,19 +483,19 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
                     claimed = parse_fraction(p_text, "", "")
                 except BadInput:
                     shown = repr(p_text) if len(repr(p_text)) <= 40 else repr(p_text)[:40] + "..."
-                    return PolicyCheck(None, len(nodes), f"{place}: probability {shown} is not a fraction p/q")
+                    return fail(f"{place}: probability {shown} is not a fraction p/q")
                 if claimed != p:
-                    return PolicyCheck(None, len(nodes), f"{place}: outcome {name} has probability {p}, the node "
+                    return fail(f"{place}: outcome {name} has probability {p}, the node "
                                                          f"says {p_text}")
                 problem = reach(i, child, game.apply(state, outcome))
                 if problem:
-                    return PolicyCheck(None, len(nodes), problem)
+                    return fail(problem)
                 children[i].append((child, p))
         else:
-            return PolicyCheck(None, len(nodes), f"{place}: kind {kind!r} is not decision, chance, leaf or cut")
+            return fail(f"{place}: kind {kind!r} is not decision, chance, leaf or cut")
     missing = [i for i in range(len(nodes)) if i not in seen]
     if missing:
-        return PolicyCheck(None, len(nodes), f"nodes[{missing[0]}]: not reached from the root")
+        return fail(f"nodes[{missing[0]}]: not reached from the root")
     # Values bottom-up, in an explicit post-order (a DAG can be deep); a cycle is a fault.
     values: list[Fraction | None] = [None] * len(nodes)
     on_path = [False] * len(nodes)
@@ -515,12 +521,12 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
             values[i] = total
             continue
         if on_path[i]:
-            return PolicyCheck(None, len(nodes), f"nodes[{i}]: lies on a cycle")
+            return fail(f"nodes[{i}]: lies on a cycle")
         on_path[i] = True
         work.append((i, True))
         for child, _ in children[i]:
             if values[child] is None:
                 if on_path[child]:
-                    return PolicyCheck(None, len(nodes), f"nodes[{child}]: lies on a cycle")
+                    return fail(f"nodes[{child}]: lies on a cycle")
                 work.append((child, False))
-    return PolicyCheck(values[0], len(nodes))
+    return PolicyCheck(values[0], len(nodes), "", tuple(states))

@@ -10,10 +10,12 @@ most likely to turn up), a replay to step through; and the whole policy as a tre
 and lost games and to ``cut`` positions, where the policy gives up (counted lost). Beside each node is
 the policy's win probability from there, computed by the page from the record's own nodes (its chance
 probabilities and its leaves' payoffs, bottom-up, as exact fractions): the record's arithmetic, which
-``stratagem verify`` (``view --verify``) checks against the rules. The positions drawn are the rules
-engine's, rebuilt from the start with the game the record's setup names (as the checker rebuilds it): a
-move or card that does not replay, or a node whose state is not the rules', is bad input, unless verify's
-report already found the record invalid (the page then says where the replay breaks).
+which the page first checks as ``verify`` does: the record is replayed through the rules with the game its
+setup names (every node's state the rules', every move legal, every card with its probability, every
+leaf's result, one move per information state) and must be worth what it claims. The positions drawn are
+the rules engine's. A record that fails is bad input, unless verify's report (``view --verify``) already
+found it invalid: the page then draws what the replay reached and says where it broke. Only
+``verify`` certifies: "no policy does better" is its to check, not the page's.
 
 An odds report is the command's answer: the win probability (exact, or the interval proven, with what
 stopped the search), the start, and the first moves ranked by their exact win probability, each move
@@ -27,7 +29,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from stratagem.core.errors import BadInput, IllegalMove, NotationError
+from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.records import parse_fraction
 from stratagem.loading import load_strato
 from stratagem.models.strato.hidden.game import (
@@ -42,6 +44,8 @@ from stratagem.models.strato.hidden.game import (
 )
 from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import LOST, ONGOING, WON, State
+from stratagem.solvers.mdp import check_policy_dag
+from stratagem.verification.policy import win_payoff
 from stratagem.views.page import INK, MOVE, esc, replay_frame, table
 from stratagem.views.prooftree import DRAW_POSITIONS, dag_html
 from stratagem.views.strato import NAMES, cards_svg, describe_challenge, describe_move, table_svg
@@ -160,8 +164,15 @@ def _move_words(move: str) -> str:
 
 
 def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStrato,
-                start: HiddenState) -> tuple[str, str]:
-    """The title and body of a policy record's page (``game`` and ``start`` rebuilt from its setup)."""
+                start: HiddenState) -> tuple[str, str, str]:
+    """The title, what the page checked (words) and the body of a policy record's page (``game`` and
+    ``start`` rebuilt from its setup).
+
+    The record is replayed as verify replays it (:func:`~stratagem.solvers.mdp.check_policy_dag`: every
+    node's state the rules', every move legal, every card with the rules' probability, every leaf's
+    result, one move per information state) and its value must be the one it claims: a record that fails
+    is bad input, unless ``verdict`` already found it invalid (the page then draws the nodes the replay
+    reached and says where it broke)."""
     nodes = [n for n in data.get("nodes") or [] if isinstance(n, dict)]
     by_id = {n.get("id"): n for n in nodes}
     root = nodes[0].get("id") if nodes else None
@@ -169,10 +180,21 @@ def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStr
     claim = data["claim"] if isinstance(data.get("claim"), dict) else {}
     title = _policy_title(claim, verdict)
     challenge = game.challenge
-    states, broken = rebuilt(game, start, by_id, root)
-    if broken and getattr(verdict, "status", None) != "invalid":
+    invalid = getattr(verdict, "status", None) == "invalid"
+    check = check_policy_dag(game, start, data.get("nodes"), win_payoff,
+                             information=lambda state: game.observation(state, 0))
+    broken = check.problem
+    if broken and not invalid:
         place, _, problem = broken.partition(": ")
         raise BadInput(source, place, problem)
+    claimed = _value(claim.get("win_probability"))
+    if not broken and claimed != check.value and not invalid:
+        raise BadInput(source, "claim.win_probability", f"the record claims {claim.get('win_probability')!r}; its "
+                       f"policy, replayed with the rules, is worth {check.value}")
+    checked = ("" if broken else f"the policy replays through the rules with the pile's order hidden (every move "
+               f"legal, every card drawn with its probability, every leaf's result, one move per information "
+               f"state), and its {len(nodes):,} nodes are worth {probability(check.value)}, as the record claims")
+    states = {node_id: state for node_id, state in enumerate(check.states) if state is not None}
     width_half = max([challenge.limit] + [max(len(r.left), len(r.right)) for s in states.values() if s is not None
                                           for r in s.rows])
     value = values.get(root)
@@ -236,7 +258,7 @@ def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStr
              + (" and checked by <code>stratagem verify</code> (above)" if verdict is not None else
                 " (<code>stratagem view --verify</code> checks them against the rules)") + ".</p>",
              dag_html([("", root)], shaped, label=label, fanout=fanout, draw=drawn)]
-    return title, "".join(body)
+    return title, checked, "".join(body)
 
 
 def _edge_text(move: str, node: dict[str, Any]) -> str:
@@ -248,36 +270,6 @@ def _edge_words(move: str) -> str:
         card = move.split()[1]
         return f"{NAMES.get(card, card)} is drawn"
     return f"The player plays <code>{esc(move)}</code> &mdash; {esc(_move_words(move))}"
-
-
-def rebuilt(game: HiddenStrato, start: HiddenState, by_id: dict[Any, dict[str, Any]],
-            root: Any) -> tuple[dict[Any, HiddenState], str]:
-    """Each node's position rebuilt by the rules from the start (a decision's move played, a chance node's
-    card drawn), and the first problem met, ``place: problem`` (empty when every node replays): a move or
-    card the rules refuse, or a node whose state is not the one the rules give. The page draws these
-    positions, never the record's text; ``verify`` checks the rest (probabilities, payoffs, peeking)."""
-    states: dict[Any, HiddenState] = {root: start} if root in by_id else {}
-    stack, problem = [root] if states else [], ""
-    while stack:
-        node_id = stack.pop()
-        node, state = by_id[node_id], states[node_id]
-        place = f"nodes[{node_id}]"
-        if node.get("state") != format_hidden(state):
-            problem = problem or f"{place}: the rules give the state {format_hidden(state)}, the node says " \
-                                 f"{node.get('state')!r}"
-            continue
-        for move, child, _ in _links(node):
-            try:
-                after = game.apply(state, game.parse_move(state, move))
-            except (IllegalMove, NotationError, ValueError) as exc:
-                problem = problem or f"{place}: {move} does not replay: {exc}"
-                continue
-            if child not in by_id:
-                problem = problem or f"{place}: child {child!r} is not a node id"
-            elif child not in states:
-                states[child] = after
-                stack.append(child)
-    return states, problem
 
 
 def _likeliest(by_id: dict[Any, dict[str, Any]], root: Any) -> list[tuple[str, Any]]:

@@ -384,10 +384,10 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None, *, deadl
         from stratagem.verification.policy import policy_game
 
         game, start = policy_game(data, source)
-        title, html = policy_html(data, source, verdict, game, start)
+        title, checked, html = policy_html(data, source, verdict, game, start)
         claim = data["claim"] if isinstance(data.get("claim"), dict) else {}
         claims = {k: claim[k] for k in ("win_probability", "optimal", "policy") if k in claim}
-        body += [claims_html(claims, dict(claim.get("evidence") or {}), "", verdict), html]
+        body += [claims_html(claims, dict(claim.get("evidence") or {}), checked, verdict), html]
     elif fmt in TABLE_FORMATS:
         from stratagem.verification.policy import policy_game
 

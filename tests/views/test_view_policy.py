@@ -253,3 +253,42 @@ def test_a_value_table_page_says_what_verify_certified(reports: dict[str, Any], 
 def test_view_verify_refuses_a_report(reports: dict[str, Any], tmp_path: Path, name: str) -> None:
     code, _, err = cli("view", str(reports["folder"] / name), "--verify", "--out", str(tmp_path / "p.html"))
     assert code == 2 and "--verify" in err and "report" in err and len(err.strip().splitlines()) == 1
+
+
+def _forge(record: dict[str, Any], forgery: str) -> None:
+    """One edit a page must not draw as if it were the record's truth (each refused by verify too)."""
+    nodes = record["nodes"]
+    if forgery == "redirect":  # a second parent sent to a position its move does not lead to
+        decision = next(n for n in nodes if n["kind"] == "decision" and n["id"] > 0)
+        decision["child"] = next(n["id"] for n in nodes if n["kind"] == "chance" and n["id"] != decision["child"]
+                                 and n["state"] != nodes[decision["child"]]["state"])
+    elif forgery == "leaf":  # a position still in play called a won game
+        next(n for n in nodes if n["kind"] == "cut").update(kind="leaf", payoff="1")
+    elif forgery == "payoff":  # a won game called lost
+        next(n for n in nodes if n["kind"] == "leaf" and n["payoff"] == "1")["payoff"] = "0"
+    elif forgery == "probability":
+        chance = next(n for n in nodes if n["kind"] == "chance" and len(n["outcomes"]) == 2)
+        first, second = chance["outcomes"]
+        first[1], second[1] = ("1/2", "1/2") if first[1] != second[1] else ("1/3", "2/3")
+    elif forgery == "claim":  # the nodes are worth 2/3
+        record["claim"]["win_probability"] = "1"
+    elif forgery == "empty":
+        record["nodes"] = []
+    else:  # an id given twice
+        nodes[1]["id"] = 0
+
+
+@pytest.mark.parametrize("forgery", ["redirect", "leaf", "payoff", "probability", "claim", "empty", "twice"])
+def test_a_policy_page_checks_the_record_as_verify_does(records: dict[str, Path], tmp_path: Path,
+                                                        forgery: str) -> None:
+    """Drawn without --verify, each of these once gave a page (exit 0) that said what the rules contradict: a
+    won position in play, a value above the record's own, a move followed by a position it does not reach."""
+    record = json.loads(records["policy.json"].read_text())
+    _forge(record, forgery)
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(record))
+    code, _, err = cli("view", str(forged), "--out", str(tmp_path / "plain.html"))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "forged.json" in err, err
+    assert not (tmp_path / "plain.html").exists()
+    code, _, _ = cli("view", str(forged), "--verify", "--out", str(tmp_path / "verified.html"))
+    assert code == 1 and "(invalid)" in page_title((tmp_path / "verified.html").read_text())
