@@ -15,7 +15,9 @@ The same agents, game and seed give the same result, as long as no agent has a t
 
 Scoring per finished game, from the returns: an agent *wins* with a return strictly above every other
 player's, *draws* when it shares the highest return, and otherwise *loses* (for two-player zero-sum
-games: the usual win/draw/loss). A game still running after ``max_plies`` plies (moves and chance
+games: the usual win/draw/loss). A solo game (one player) has no other return to beat, so it is won on
+a positive return, lost on a negative one and drawn on 0 (STAKD solo: +1 when every piece is placed,
+-1 otherwise). A game still running after ``max_plies`` plies (moves and chance
 outcomes) is *unfinished* and left out of every rate and mean; so is a game an analysis horizon stopped
 undecided (a game whose ``stopped_undecided(state)`` is true at its end, e.g. Stratatak's battle limit,
 whose 0 means "undecided within N battles", never a draw). Reported per agent: the win rate with
@@ -441,6 +443,14 @@ def _agent_record(label: str, agent: Agent, records: Sequence[GameRecord], playe
             continue
         mine = record.returns[seat]
         values.append(mine)
+        if len(record.returns) == 1:  # solo: no other player to beat, so the return's sign decides
+            if mine > 0:
+                wins += 1
+            elif mine < 0:
+                losses += 1
+            else:
+                draws += 1
+            continue
         top = max(record.returns)
         if mine < top:
             losses += 1
