@@ -298,6 +298,11 @@ class DuctAgent:
     its seed. The last search is kept, so one agent playing several seats at the same node searches
     once. ``engine``, when set (the game's compiled engine), runs the same search in C on it
     (:func:`~stratagem.solvers.compiled_duct.duct_compiled`).
+
+    ``time_limit`` (seconds per search) stops a search before ``iterations`` (after at least one descent);
+    a match with a deadline (``play --time-limit``) gives a copy of the agent the time left
+    (:func:`~stratagem.solvers.match.within`). Copies share the last search, so a copy that plays the same
+    node again still searches once.
     """
 
     def __init__(
@@ -308,6 +313,7 @@ class DuctAgent:
         exploration: float = 1.4,
         gamma: float = 0.1,
         rollout_limit: int | None = None,
+        time_limit: float | None = None,
         name: str = "duct",
         engine: Any = None,
     ) -> None:
@@ -319,15 +325,20 @@ class DuctAgent:
             raise ValueError(f"exploration must be at least 0 and gamma from 0 to 1, not {exploration!r}, {gamma!r}")
         if rollout_limit is not None and rollout_limit < 1:
             raise ValueError(f"rollout_limit must be a whole number of at least 1, not {rollout_limit!r}")
+        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)
+                                       or not time_limit > 0):
+            raise ValueError(f"time_limit must be a number more than 0, not {time_limit!r}")
         self.name = name
         self.iterations = iterations
         self.selection = selection
         self.exploration = exploration
         self.gamma = gamma
         self.rollout_limit = rollout_limit
+        self.time_limit = time_limit
         #: the game's compiled engine to search on (set by the match runner), or None: the reference engine
         self.engine = engine
-        self._last: tuple[int, Hashable, DuctResult] | None = None
+        #: the last search (game id, state, result), in a one-slot list that copies share
+        self._last: list[tuple[int, Hashable, DuctResult] | None] = [None]
 
     @property
     def params(self) -> dict[str, Any]:
@@ -339,6 +350,7 @@ class DuctAgent:
             "exploration": self.exploration,
             "gamma": self.gamma,
             "rollout_limit": self.rollout_limit,
+            "time_limit": self.time_limit,
         }
         if self.engine is not None:
             params["engine"] = "compiled"
@@ -346,15 +358,16 @@ class DuctAgent:
 
     def search(self, game: AnyGame, state: Hashable, rng: Random) -> DuctResult:
         """The DUCT result at ``state`` (reused when the previous search was of the same node)."""
-        if self._last is not None and self._last[0] == id(game) and self._last[1] == state:
-            return self._last[2]
+        last = self._last[0]
+        if last is not None and last[0] == id(game) and last[1] == state:
+            return last[2]
         if self.engine is not None:
             from stratagem.solvers.compiled_duct import duct_compiled
 
             result = duct_compiled(game, self.engine, state, iterations=self.iterations, seed=rng.getrandbits(63),
                                    selection=self.selection, exploration=self.exploration, gamma=self.gamma,
-                                   rollout_limit=self.rollout_limit)
-            self._last = (id(game), state, result)
+                                   rollout_limit=self.rollout_limit, time_limit=self.time_limit)
+            self._last[0] = (id(game), state, result)
             return result
         result = duct(
             game,
@@ -365,8 +378,9 @@ class DuctAgent:
             exploration=self.exploration,
             gamma=self.gamma,
             rollout_limit=self.rollout_limit,
+            time_limit=self.time_limit,
         )
-        self._last = (id(game), state, result)
+        self._last[0] = (id(game), state, result)
         return result
 
     def choose_simultaneous(self, game: AnyGame, state: Hashable, player: int, rng: Random) -> Any:

@@ -36,6 +36,7 @@ game in progress is left out).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import time
@@ -328,6 +329,8 @@ def play_game(
         elif mover == SIMULTANEOUS:
             joint = []
             for p, agent in enumerate(seats):
+                if deadline is not None and p:  # the seats before took some of the time: cut the limit again
+                    agent = within(agent, deadline)
                 choose = getattr(agent, "choose_simultaneous", None)
                 if choose is None:
                     raise UnsupportedGame(f"agent {agent.name!r} cannot move at a simultaneous node")
@@ -350,14 +353,25 @@ class MatchStopped(Exception):
 def within(agent: Any, deadline: Deadline) -> Any:
     """``agent`` with its per-move ``time_limit`` (if it has one, or the agent it plays by has) cut to the
     time ``deadline`` leaves; :class:`MatchStopped` when none is left. An agent without a time limit is
-    returned as it is."""
+    returned as it is. A dataclass agent is replaced (:func:`dataclasses.replace`); another agent with a
+    ``time_limit`` attribute (``duct``) is copied (:func:`copy.copy`) with the attribute set, so the
+    caller's agent is never changed."""
     left = deadline.remaining()
     if left is None:
         return agent
     if left <= 0.0:
         raise MatchStopped()
-    if isinstance(agent, type) or not dataclasses.is_dataclass(agent):
+    if isinstance(agent, type):
         return agent
+    if not dataclasses.is_dataclass(agent):
+        if not hasattr(agent, "time_limit"):
+            return agent
+        current = agent.time_limit
+        if current is not None and current <= left:
+            return agent
+        limited = copy.copy(agent)
+        limited.time_limit = left
+        return limited
     if isinstance(agent, AgentWrapper):  # an agent that plays by another: that one's limit is cut
         inner = within(agent.agent, deadline)
         return agent if inner is agent.agent else dataclasses.replace(agent, agent=inner)

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import json
+import time
 
-from tests.cli.conftest import ROOT, assert_bad_input
+import pytest
+from conftest import ROOT
+
+from stratagem.core.deadline import Deadline
+from stratagem.solvers.duct import DuctAgent
+from stratagem.solvers.match import within
 
 
 def _row(out: str) -> dict[str, object]:
@@ -31,3 +37,49 @@ def test_a_won_solo_stakd_game_is_a_win(cli) -> None:  # type: ignore[no-untyped
     row = _row(result.out)
     assert row["mean_return"] == 1.0
     assert (row["wins"], row["draws"], row["losses"]) == (2, 0, 0)
+
+
+def _timed(cli, *args: str) -> tuple[object, float]:  # type: ignore[no-untyped-def]
+    began = time.perf_counter()
+    result = cli(*args)
+    return result, time.perf_counter() - began
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_play_time_limit_bounds_a_duct_agent(cli, engine: str) -> None:  # type: ignore[no-untyped-def]
+    """A duct search of a million iterations ran for minutes under ``--time-limit 3``: duct had no time limit
+    for the match's deadline to cut."""
+    result, seconds = _timed(cli, "play", "stackattack", "--agents", "duct:iterations=1000000,greedy", "--count", "4",
+                             "--time-limit", "1", "--engine", engine, "--quiet")
+    assert result.code == 3, result.err  # type: ignore[attr-defined]
+    assert seconds < 2.2
+
+
+def test_play_time_limit_is_shared_by_the_searches_of_one_simultaneous_move(cli) -> None:  # type: ignore[no-untyped-def]
+    """Both players of a reveal searched for the whole time left, so one move took twice the limit."""
+    result, seconds = _timed(cli, "play", "stackattack", "--agents",
+                             "mcts:iterations=10000000,mcts:iterations=10000000", "--count", "2", "--time-limit", "1",
+                             "--quiet")
+    assert result.code == 3, result.err  # type: ignore[attr-defined]
+    assert seconds < 1.6
+
+
+def test_duct_takes_a_time_limit(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("play", "stackattack", "--agents", "duct:iterations=1000000:time_limit=0.02,greedy", "--count", "2",
+                 "--json", "--quiet")
+    assert result.code == 0, result.err
+    duct = json.loads(result.out)["agents"][0]
+    assert duct["params"]["time_limit"] == 0.02
+    assert duct["games"] == 2
+
+
+def test_within_gives_a_duct_agent_a_copy_with_the_time_left() -> None:
+    agent = DuctAgent(1_000_000)
+    limited = within(agent, Deadline(5.0))
+    assert limited is not agent
+    assert agent.time_limit is None  # the caller's agent is not changed
+    assert 0 < limited.time_limit <= 5.0
+    assert limited.iterations == agent.iterations
+    assert limited._last is agent._last  # one search cache: a node searched once stays searched once
+    shorter = DuctAgent(1000, time_limit=0.5)
+    assert within(shorter, Deadline(5.0)) is shorter
