@@ -83,8 +83,8 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
 
         if data.get("format") in REPORTS:
             raise click.BadParameter(f"{record} is a {data['format']} report, not a record `stratagem verify` "
-                                     "checks: view it without --verify, or view the --proof record the command "
-                                     "writes", param_hint="--verify")
+                                     f"checks: view it without --verify, or {REPORTS[data['format']]}",
+                                     param_hint="--verify")
         # verify takes seconds from its own start, not a deadline: the command's own deadline then bounds the rebuild
         verdict = verify(record if table else data, time_limit=time_limit, source=record)
     stopped: list[str] = []

@@ -204,14 +204,21 @@ def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "
             f"<ol class=\"moves\" start=\"0\">{''.join(items)}</ol></div></div>")
 
 
-def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = None, sortable: bool = True) -> str:
-    """A table of already-escaped cells; columns in ``numeric`` are right-aligned (and sort as numbers). It
-    sits in a box that scrolls sideways, so a table wider than a narrow screen does not widen the page."""
-    numeric = numeric or set()
+def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = None, sortable: bool = True,
+          sort_keys: dict[int, list[float]] | None = None) -> str:
+    """A table of already-escaped cells; columns in ``numeric`` are right-aligned (and sort as numbers). A
+    column of ``sort_keys`` sorts by those numbers, one per row, rather than by its text (``2/3 (0.6667)``
+    would sort as 2). It sits in a box that scrolls sideways, so a table wider than a narrow screen does not
+    widen the page."""
+    numeric, sort_keys = numeric or set(), sort_keys or {}
     num = ' class="num"'
+
+    def cell(i: int, k: int, text: str) -> str:
+        key = f' data-sort="{sort_keys[i][k]!r}"' if i in sort_keys else ""
+        return f"<td{num if i in numeric else ''}{key}>{text}</td>"
+
     head = "".join(f"<th{num if i in numeric else ''}>{h}</th>" for i, h in enumerate(headers))
-    body = "".join("<tr>" + "".join(f"<td{num if i in numeric else ''}>{c}</td>" for i, c in enumerate(row))
-                   + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(cell(i, k, c) for i, c in enumerate(row)) + "</tr>" for k, row in enumerate(rows))
     kind = " class=\"sortable\"" if sortable else ""
     return f"<div class=\"scroll\"><table{kind}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 

@@ -34,6 +34,7 @@ from stratagem.core.records import parse_fraction
 from stratagem.loading import load_strato
 from stratagem.models.strato.hidden.game import (
     DRAW,
+    PLAY,
     REVEAL,
     TARGET,
     HiddenState,
@@ -214,6 +215,8 @@ def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStr
         for k, (move, node_id) in enumerate(likeliest):
             state = states.get(node_id)  # None once the record stops replaying
             caption = "Start of the deal" if k == 0 else f"{_edge_words(move)}"
+            if by_id.get(node_id, {}).get("kind") == "cut":
+                caption += " &mdash; <b class=\"bad\" data-status=\"cut\">the policy gives up here (counted lost)</b>"
             panels.append(hidden_panel(state, challenge, width_half, caption, move if not move.startswith("draw")
                                        else "") if state is not None else f"<h3>{esc(caption)}</h3>")
             if k:
@@ -312,12 +315,14 @@ def _policy_title(claim: dict[str, Any], verdict: Any) -> str:
     return "Strato, pile hidden: " + words
 
 
-def table_html(data: dict[str, Any], verdict: Any, game: HiddenStrato, start: HiddenState) -> tuple[str, str]:
+def table_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStrato,
+               start: HiddenState) -> tuple[str, str]:
     """The title and body of a value table's page (``odds --table``): its header's claim, said no stronger
     than verify's report of it, the start and the table's counts. The rows are verify's to check; the page
     reads the header only."""
     claim = data["claim"] if isinstance(data.get("claim"), dict) else {}
-    low, high = _value(claim.get("lower_bound")), _value(claim.get("upper_bound"))
+    high = _probability(claim, "upper_bound", source, required=True, place="claim")
+    low = _probability(claim, "lower_bound", source, place="claim")
     if claim.get("exact") is True and low is not None and low == high:
         words = f"the win probability is exactly {probability(low)}"
     else:
@@ -338,9 +343,12 @@ def table_html(data: dict[str, Any], verdict: Any, game: HiddenStrato, start: Hi
     body = [f"<div class=\"card answer\"><p><b>{esc(words)}</b></p><p>A value table is a certificate: "
             "<code>stratagem verify</code> walks it from the start with the rules alone, each decision's value "
             "the best of its moves, each draw's the mean of its cards; this page reads its header only.</p></div>",
-            f"<p>{esc(describe_challenge(game.challenge))} Deal <code>{esc(data.get('deal'))}</code>; the pile's "
-            "order hidden, solo.</p>", "<h2>The start</h2>", hidden_panel(start, game.challenge, game.challenge.limit),
-            "<h2>The table</h2>", table(["", "how many"], rows, numeric={1}, sortable=False)]
+            f"<p>{esc(describe_challenge(game.challenge))} Deal <code>{esc(data.get('deal'))}</code> (the header's "
+            "name; the game is rebuilt from its setup and start); the pile's order hidden, solo.</p>",
+            "<h2>The start</h2>", hidden_panel(start, game.challenge, game.challenge.limit),
+            "<h2>The table, as its header counts it</h2><p class=\"muted\">Counts the header states, not checked "
+            "(verify counts what it reaches: its report above says so).</p>",
+            table(["", "how many"], rows, numeric={1}, sortable=False)]
     return f"Strato, pile hidden: {words}", "".join(body)
 
 
@@ -348,8 +356,11 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
     """The title and body of an ``odds`` report's page (``game`` and ``start``: the deal rebuilt from its
     puzzle). Each ranked move is checked legal at the start (bad input otherwise)."""
     status = data.get("status")
+    if status not in ("solved", "unknown"):
+        raise BadInput(source, "status", f"is {status!r}: an odds report is solved or unknown")
     if data.get("format") == BOUNDS:
-        low, high = _value(data.get("lower_bound")), _value(data.get("upper_bound"))
+        low = _probability(data, "lower_bound", source, required=True)
+        high = _probability(data, "upper_bound", source, required=True)
         if status == "solved" and low is not None and low == high:
             words, tone = f"wins with probability {probability(low)}, exactly", "ok"
         else:
@@ -361,18 +372,20 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
         facts = [", ".join(([f"{states:,} states kept by the optimum's search"] if isinstance(states, int) else [])
                            + ([f"{cpu} CPU s"] if isinstance(cpu, int | float) else []))]
     else:
-        value, low = _value(data.get("win_probability")), _value(data.get("lower_bound"))
+        value = _probability(data, "win_probability", source, required=status == "solved")
+        low = _probability(data, "lower_bound", source, required=True)
         if status == "solved" and value is not None:
             words, tone = f"wins with probability {probability(value)}, exactly", "ok"
             how = (f"an exhaustive expectimax over {data.get('states', 0):,} states (a search the report states; "
                    "the <code>--proof</code> policy record is what <code>stratagem verify</code> checks)")
         else:
             made_by = str(data.get("lower_bound_from"))
-            source_words = ("nothing valued: the trivial bound" if made_by == "none" else
-                            f"the {made_by}'s exact value")
+            source_words = ("no policy was valued before the limit: the lower bound is the trivial 0"
+                            if made_by == "none" else f"the lower bound is the {made_by}'s exact value")
             words, tone = f"unknown: at least {probability(low)}", "warn"
-            how = (f"stopped by the {esc(data.get('stopped_by'))}; the lower bound is {esc(source_words)}")
-        facts = [f"greedy agent: {probability(_value(data.get('greedy')))}" if data.get("greedy") is not None else ""]
+            how = f"stopped by the {esc(data.get('stopped_by'))}; {esc(source_words)}"
+        greedy = _probability(data, "greedy", source)
+        facts = [f"greedy agent: {probability(greedy)}" if greedy is not None else ""]
     title = f"Strato, pile hidden: {words}"
     body = [f"<div class=\"card answer\"><p><b class=\"{tone}\" data-answer=\"{esc(status)}\">{esc(words)}</b></p>"
             f"<p>{how}</p>" + "".join(f"<p class=\"muted\">{esc(f)}</p>" for f in facts if f) + "</div>",
@@ -388,19 +401,35 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
                 game.parse_move(start, move)
             except (NotationError, ValueError) as exc:
                 raise BadInput(source, f"ranking[{k}].move", f"{move!r} is not a legal first move: {exc}") from None
-            worth = _value(entry.get("win_probability"))
+            worth = _probability(entry, "win_probability", source, required=True, place=f"ranking[{k}]")
             rows.append([str(k + 1), f"<code>{esc(move)}</code>", esc(_move_words(move)), esc(probability(worth)),
                          _bar(worth)])
         which = ("every first move" if data.get("ranked") else
                  f"the first moves valued before the {esc(data.get('ranking_stopped_by'))} stopped the ranking"
                  if data.get("ranking_stopped_by") else "the best first move")
+        worths = [float(_value(entry.get("win_probability")) or 0) for entry in ranking]
         body += [f"<h2>First moves</h2><p class=\"muted\">{which}, with its exact win probability when the rest "
                  "is played best.</p>",
-                 table(["#", "move", "in words", "win probability", ""], rows, numeric={0, 3})]
+                 table(["#", "move", "in words", "win probability", ""], rows, numeric={0, 3},
+                       sort_keys={3: worths, 4: worths})]
     steps = data.get("steps")
     if isinstance(steps, list) and steps:
         body.append("<h2>What the search did</h2><ol>" + "".join(f"<li>{esc(s)}</li>" for s in steps) + "</ol>")
     return title, "".join(body)
+
+
+def _probability(data: dict[str, Any], key: str, source: str, *, required: bool = False,
+                 place: str = "") -> Fraction | None:
+    """``data[key]``, a probability written as an exact fraction in [0, 1] (None when absent and not
+    ``required``); bad input otherwise, named ``place.key``."""
+    text = data.get(key)
+    where = f"{place}.{key}" if place else key
+    if text is None and not required:
+        return None
+    value = _value(text)
+    if value is None or not 0 <= value <= 1:
+        raise BadInput(source, where, f"{text!r} is not a probability (an exact fraction from 0 to 1)")
+    return value
 
 
 def _bar(value: Fraction | None) -> str:
@@ -429,21 +458,28 @@ def odds_start(data: dict[str, Any], source: str) -> tuple[HiddenStrato, HiddenS
         start = parse_hidden(text)
     except (NotationError, ValueError) as exc:
         raise BadInput(source, "start", f"not a hidden-pile position: {exc}") from None
-    if deal == "position":
-        loaded = load_strato(puzzle)
-        try:
-            check_position(loaded.challenge, State(start.rows, start.hands, start.pile, start.to_move, start.last,
-                                                   ONGOING))
-            return HiddenStrato(loaded.challenge, loaded.options, start), start
-        except DealError as exc:
-            raise BadInput(source, "start", str(exc)) from None
+    if len(start.hands) != 1 or start.phase != PLAY or start.status != ONGOING:
+        raise BadInput(source, "start", "an odds report's start is a solo player's turn to play")
     seeded = re.fullmatch(r"seed-(\d+)", deal) if isinstance(deal, str) else None
     try:
-        found = odds_deal(puzzle, deal if isinstance(deal, str | int) else None)
-    except BadInput:
-        if seeded is None:
+        if deal == "position":
+            loaded = load_strato(puzzle)
+            try:
+                check_position(loaded.challenge, State(start.rows, start.hands, start.pile, start.to_move,
+                                                       start.last, ONGOING))
+            except DealError as exc:
+                raise BadInput(source, "start", str(exc)) from None
+            return HiddenStrato(loaded.challenge, loaded.options, start), start
+        try:
+            found = odds_deal(puzzle, deal if isinstance(deal, str | int) else None)
+        except BadInput:
+            if seeded is None:
+                raise
+            found = odds_deal(puzzle, int(seeded[1]))  # a seeded deal is named seed-N, not in the file
+    except BadInput as exc:
+        if exc.source == source:
             raise
-        found = odds_deal(puzzle, int(seeded[1]))  # a seeded deal is named seed-N, not in the file
+        raise BadInput(source, "puzzle", f"cannot rebuild the deal: {exc}") from None
     game = HiddenStrato(found.challenge, found.game.options, found.start)
     if hide(found.start) != start:
         raise BadInput(source, "start", f"is not the start of {puzzle}'s deal {deal} (hidden: "

@@ -3,11 +3,10 @@ layout in designer mode, shows a designer.
 
 The answer first, as the command states it (a win reachable with its par, unsolvable with the complete
 graph as proof, or unknown when a limit cut the graph); the graph's facts; the states first reached at each
-depth as a chart (where the graph widens, and how deep it goes); and the par line replayed. In deal mode
-the line is replayed by the caller with the rules engine (:func:`stratagem.views.records.line_replay`);
-in designer mode (any weather playable every turn, no hands) each move is matched against the designer
-game's own successors here, and the rows are drawn turn by turn. The deal is rebuilt from the puzzle the
-report names, and its start must be the report's.
+depth as a chart (where the graph widens, and how deep it goes); and the par line replayed: with the rules
+engine in deal mode, and in designer mode (any weather playable every turn, no hands) each move matched
+against the designer game's own successors. The deal is rebuilt from the puzzle the report names; its start,
+par line, par and answer must agree with it and with each other (:func:`reach_page`).
 """
 
 from __future__ import annotations
@@ -17,11 +16,13 @@ from typing import Any
 from stratagem.core.errors import BadInput
 from stratagem.models.strato.designer import Layout, StratoDesigner
 from stratagem.models.strato.rules.notation import format_move
+from stratagem.models.strato.rules.position import WON
+from stratagem.solvers.replay import replay
 from stratagem.views.charts import bars
 from stratagem.views.page import GOAL, MOVE, esc, replay_frame, table
-from stratagem.views.strato import describe_challenge, describe_move, table_svg
+from stratagem.views.strato import describe_challenge, describe_move, strato_replay, table_svg
 
-__all__ = ["REACH", "designer_replay", "reach_html"]
+__all__ = ["REACH", "designer_replay", "reach_html", "reach_page"]
 
 #: The format of ``stratagem reach --json`` (docs/formats.md 4.6).
 REACH = "stratagem/reach@1"
@@ -41,9 +42,55 @@ def reach_title(data: dict[str, Any]) -> str:
     return "unknown: a limit cut the graph before a win was reached"
 
 
-def designer_replay(designer: StratoDesigner, moves: list[str], source: str) -> str:
+def reach_page(data: dict[str, Any], source: str, deal: Any) -> tuple[str, str]:
+    """The title and body of a reach report's page, ``deal`` (a :class:`~stratagem.loading.StratoDeal`)
+    rebuilt from the puzzle it names. The report must be one ``reach`` could have written of that deal: its
+    start the deal's (or its layout's), its par line a list of moves that replays and ends in a win, ``par``
+    its length, and ``goal_reachable`` and ``unsolvable`` what that line and ``complete`` say; anything else
+    is bad input naming the field, so a page never titles a report with what its own line contradicts."""
+    moves = data.get("par_line")
+    if moves is None:
+        moves = []
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise BadInput(source, "par_line", "must be a list of move strings")
+    if data.get("mode") == "designer":
+        designer = StratoDesigner(deal.challenge, deal.game.options, deal.start.rows, deal.start.last)
+        if data.get("start") != designer.format_state(designer.start()):
+            raise BadInput(source, "start", f"is not the layout of {data.get('puzzle')}'s deal {deal.name}")
+        replay_html, won = designer_replay(designer, moves, source)
+    else:
+        start = deal.game.format_state(deal.start)
+        if data.get("start") != start:
+            raise BadInput(source, "start", f"is not the start of {data.get('puzzle')}'s deal {deal.name}")
+        result = replay(deal.game, deal.start, tuple(moves))
+        if result.error_at is not None:
+            raise BadInput(source, f"par_line[{result.error_at}]", result.error)
+        replay_html = strato_replay(deal.challenge, result.states, moves)
+        won = result.final.status == WON
+    _check_answer(data, source, moves, won)
+    return reach_html(data, deal.challenge, replay_html if moves else "")
+
+
+def _check_answer(data: dict[str, Any], source: str, moves: list[str], won: bool) -> None:
+    """The report's answer fields agree with its par line (replayed: ``won`` when its last move wins)."""
+    if moves and not won:
+        raise BadInput(source, "par_line", f"its {len(moves)} move(s) replay but do not win")
+    if data.get("par") != (len(moves) if moves else None):
+        raise BadInput(source, "par", f"is {data.get('par')!r}, but the par line has {len(moves)} move(s)")
+    complete = data.get("complete")
+    if not isinstance(complete, bool):
+        raise BadInput(source, "complete", "must be true or false")
+    # A win reachable: solvable; no win in the complete graph: unsolvable; no win in a cut graph: unknown.
+    for key, expected in (("goal_reachable", True if moves else False if complete else None),
+                          ("unsolvable", False if moves else True if complete else None)):
+        if data.get(key) is not expected:
+            raise BadInput(source, key, f"is {data.get(key)!r}, but the report's par line and complete "
+                           f"({str(complete).lower()}) say {'null' if expected is None else str(expected).lower()}")
+
+
+def designer_replay(designer: StratoDesigner, moves: list[str], source: str) -> tuple[str, bool]:
     """The designer par line, each move matched against the designer game's successors (bad input when one
-    is not among them), each layout's rows drawn."""
+    is not among them), each layout's rows drawn; and whether its last layout meets the goal."""
     challenge = designer.challenge
     layouts: list[Layout] = [designer.start()]
     for k, text in enumerate(moves):
@@ -63,7 +110,7 @@ def designer_replay(designer: StratoDesigner, moves: list[str], source: str) -> 
                 + ("; the goal is met: <b class=\"ok\" data-status=\"won\">won</b>" if won else ""))
         panels.append(f"<h3>{caption}</h3>{table_svg(layout, challenge, width_half, move)}"
                       f"<p class=\"muted\">{note}</p>")
-    return replay_frame(f"{len(moves)} turn(s)", panels, moves)
+    return replay_frame(f"{len(moves)} turn(s)", panels, moves), designer.is_goal(layouts[-1])
 
 
 def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, str]:
@@ -96,7 +143,7 @@ def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, 
         body += ["<h2>States first reached at each depth</h2><p class=\"muted\">Depth: turns from the start."
                  + ("" if complete else " The graph was cut, so the last depths are not complete.") + marked + "</p>",
                  bars("States first reached at each depth", [str(d) for d in range(len(depths))],
-                      [("states", MOVE, depths)], y_label="states",
+                      [("states", MOVE, depths)], y_label="states", width=max(340, 76 + 30 * len(depths)),
                       colours=[GOAL if d == par else MOVE for d in range(len(depths))])]
     if replay:
         how = ("Designer moves (any weather, every turn), each found among the designer game's moves." if designer

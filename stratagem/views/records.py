@@ -33,7 +33,7 @@ from stratagem.views.matrices import bound_parts_html, fraction, matrices_html, 
 from stratagem.views.page import document, esc, replay_frame
 from stratagem.views.policy import BOUNDS, ODDS, odds_report_html, odds_start, policy_html, table_html
 from stratagem.views.prooftree import tree_html
-from stratagem.views.reach import REACH, designer_replay, reach_html
+from stratagem.views.reach import REACH, reach_page
 from stratagem.views.strato import describe_challenge, strato_replay
 
 GAME_TITLES = {"strato": "Strato", "stakd": "STAKD Elite", "stratatak": "Stratatak", "stackattack": "Stack Attack",
@@ -43,8 +43,12 @@ BOUNDPROOF = "stratagem/matrixproof@2"
 SOLVE, CHECK, ANALYSIS = "stratagem/solve@1", "stratagem/check@1", "stratagem/analysis@1"
 VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, BOUNDPROOF, MATRIXPROOF, MATRIXPROOFS,
             POLICY_FORMAT, ODDS, BOUNDS, REACH, *TABLE_FORMATS)
-#: Commands' reports: pages of an answer, not records ``stratagem verify`` checks.
-REPORTS = (SOLVE, CHECK, ANALYSIS, ODDS, BOUNDS, REACH)
+#: Commands' reports (pages of an answer, not records ``stratagem verify`` checks), each with the record
+#: that is checked instead.
+REPORTS = {SOLVE: "view the --proof record the command writes", CHECK: "view the --proof record the command writes",
+           ANALYSIS: "view the --proof record the command writes",
+           ODDS: "view the --proof policy record odds writes", BOUNDS: "view the --table value table odds writes",
+           REACH: "rerun `stratagem reach` to rebuild its graph (reach writes no certificate)"}
 #: A game's word for one step of a line (one, several); any other game's step is a ply.
 STEPS = {"strato": ("turn", "turns"), "stakd": ("placement", "placements")}
 
@@ -188,6 +192,9 @@ def claims_html(claims: dict[str, Any], evidence: dict[str, Any], checked: str, 
             parts.append(f"<li><span class=\"{status.get(claim.status, 'warn')}\">{esc(claim.status)}</span>: "
                          f"{esc(claim.statement)} &mdash; {esc(claim.reason)}</li>")
         parts.append("</ul>")
+        # What verify checked on the way, and its notes (what it did not use), as its text output gives them.
+        parts += [f"<p class=\"muted\">{word}: {esc(line)}</p>"
+                  for word, lines in (("checked", verdict.checked), ("note", verdict.notes)) for line in lines]
     elif claims:
         how = ("a command's report is no record <code>stratagem verify</code> checks; the <code>--proof</code> "
                "record it writes is" if report else
@@ -222,7 +229,10 @@ def _report_deal(data: dict[str, Any], source: str) -> StratoDeal:
     deal, players = data.get("deal"), None
     if deal is None or (isinstance(data.get("seed"), int) and deal == f"seed-{data['seed']}"):
         deal, players = data.get("seed"), data.get("players")
-    loaded = load(puzzle, None if deal is None else str(deal) if not isinstance(deal, int) else deal, players)
+    try:
+        loaded = load(puzzle, None if deal is None else str(deal) if not isinstance(deal, int) else deal, players)
+    except BadInput as exc:  # the puzzle's own refusal, named as the report's field that led to it
+        raise BadInput(source, "puzzle", f"cannot rebuild the deal: {exc}") from None
     if not isinstance(loaded, StratoDeal):
         raise BadInput(source, "puzzle", f"{puzzle} is a {loaded.game_name} position, not a Strato puzzle")
     return loaded
@@ -392,32 +402,14 @@ def record_page(data: dict[str, Any], source: str, verdict: Any = None, *, deadl
         from stratagem.verification.policy import policy_game
 
         game, start = policy_game(data, source)
-        title, html = table_html(data, verdict, game, start)
+        title, html = table_html(data, source, verdict, game, start)
         body += [claims_html({} if verdict is not None else dict(data.get("claim") or {}), {}, "", verdict), html]
     elif fmt in (ODDS, BOUNDS):
         game, start = odds_start(data, source)
         title, html = odds_report_html(data, source, game, start)
         body.append(html)
     elif fmt == REACH:
-        deal = _report_deal(data, source)
-        moves = [str(m) for m in data.get("par_line") or []]
-        if data.get("mode") == "designer":
-            from stratagem.models.strato.designer import StratoDesigner
-
-            designer = StratoDesigner(deal.challenge, deal.game.options, deal.start.rows, deal.start.last)
-            if data.get("start") != designer.format_state(designer.start()):
-                raise BadInput(source, "start", f"is not the layout of {data.get('puzzle')}'s deal {deal.name}")
-            replay_html = designer_replay(designer, moves, source) if moves else ""
-        else:
-            start = deal.game.format_state(deal.start)
-            if data.get("start") != start:
-                raise BadInput(source, "start", f"is not the start of {data.get('puzzle')}'s deal {deal.name}")
-            broken = replay(deal.game, deal.start, tuple(moves))
-            if broken.error_at is not None:
-                raise BadInput(source, f"par_line[{broken.error_at}]", broken.error)
-            line = Line("strato", deal.setup(), start, tuple(moves))
-            replay_html = line_replay(line, source).html if moves else ""
-        title, html = reach_html(data, deal.challenge, replay_html)
+        title, html = reach_page(data, source, _report_deal(data, source))
         body.append(html)
     elif fmt in (MATRIXPROOF, MATRIXPROOFS, BOUNDPROOF):
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)

@@ -249,10 +249,13 @@ def test_a_value_table_page_says_what_verify_certified(reports: dict[str, Any], 
     assert page_title((tmp_path / "forged.html").read_text()).endswith("exactly 3/4 (0.7500) (invalid)")
 
 
-@pytest.mark.parametrize("name", ["odds.json", "bounds.json"])
-def test_view_verify_refuses_a_report(reports: dict[str, Any], tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize(("name", "instead"), [("odds.json", "the --proof policy record"),
+                                              ("bounds.json", "the --table value table")])
+def test_view_verify_refuses_a_report_and_names_what_to_check(reports: dict[str, Any], tmp_path: Path, name: str,
+                                                             instead: str) -> None:
     code, _, err = cli("view", str(reports["folder"] / name), "--verify", "--out", str(tmp_path / "p.html"))
     assert code == 2 and "--verify" in err and "report" in err and len(err.strip().splitlines()) == 1
+    assert instead in err
 
 
 def _forge(record: dict[str, Any], forgery: str) -> None:
@@ -292,3 +295,67 @@ def test_a_policy_page_checks_the_record_as_verify_does(records: dict[str, Path]
     assert not (tmp_path / "plain.html").exists()
     code, _, _ = cli("view", str(forged), "--verify", "--out", str(tmp_path / "verified.html"))
     assert code == 1 and "(invalid)" in page_title((tmp_path / "verified.html").read_text())
+
+
+def test_the_ranking_sorts_by_value_not_by_the_fractions_text(reports: dict[str, Any]) -> None:
+    """A header click once sorted "3/5 (0.6000)" above "1", reading the cell's text as the number 3."""
+    page = (reports["folder"] / "odds.html").read_text()
+    body = page[page.index("<h2>First moves</h2>"):].split("</table>")[0]
+    report = json.loads((reports["folder"] / "odds.json").read_text())
+    keys = [float(k) for k in re.findall(r"<td class=\"num\" data-sort=\"([^\"]+)\">", body)]
+    assert keys == [float(Fraction(e["win_probability"])) for e in report["ranking"]]
+
+
+@pytest.mark.parametrize(("edit", "place"), [
+    ({"start": "RRWR(RW)WWRW RR,R {RRW} 1 - play"}, "start"),  # two hands: odds is solo
+    ({"win_probability": "abc"}, "win_probability"),
+    ({"ranking": [{"move": "!1L", "win_probability": "5/3", "float": 1.7}]}, "ranking[0].win_probability"),
+    ({"status": "done"}, "status"),
+    ({"puzzle": "/nonexistent/x.toml"}, "puzzle")])
+def test_an_odds_report_that_no_odds_run_writes_is_bad_input(reports: dict[str, Any], tmp_path: Path,
+                                                            edit: dict[str, Any], place: str) -> None:
+    report = json.loads((reports["folder"] / "odds.json").read_text())
+    report.update(edit)
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(report))
+    code, _, err = cli("view", str(forged), "--out", str(tmp_path / "forged.html"))
+    assert code == 2 and err.startswith(f"{forged}: {place}:") and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_value_tables_header_counts_are_not_called_checked(reports: dict[str, Any], tmp_path: Path) -> None:
+    lines = gzip.decompress((reports["folder"] / "t.gz").read_bytes()).decode().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header.update(states=999999, deal="solo-2")  # labels verify does not use
+    forged = tmp_path / "counts.gz"
+    forged.write_bytes(gzip.compress((json.dumps(header) + "\n" + "".join(lines[1:])).encode()))
+    page_path = tmp_path / "counts.html"
+    assert cli("view", str(forged), "--verify", "--out", str(page_path))[0] == 0
+    page = page_path.read_text()
+    assert "Counts the header states, not checked" in page and "999,999" in page
+    assert "note: the header&#x27;s deal name" in page and "checked: the position" in page
+    header["claim"] = {"exact": True, "lower_bound": "1e999999999", "upper_bound": "1e999999999"}
+    forged.write_bytes(gzip.compress((json.dumps(header) + "\n" + "".join(lines[1:])).encode()))
+    code, _, err = cli("view", str(forged), "--out", str(page_path.with_name("claim.html")))
+    assert code == 2 and "claim.upper_bound" in err and not page_path.with_name("claim.html").exists()
+
+
+def test_the_likeliest_game_says_where_the_policy_gives_up(records: dict[str, Path], tmp_path: Path) -> None:
+    """A policy whose likeliest game ends at a cut once ended the replay on a game in play, saying nothing."""
+    record = json.loads(records["policy.json"].read_text())
+    nodes = {n["id"]: n for n in record["nodes"]}
+    parent = next(n for n in record["nodes"] if n["kind"] == "chance"
+                  and any(nodes[c]["kind"] == "cut" for _, _, c in n["outcomes"]))
+    cut = next(c for _, _, c in parent["outcomes"] if nodes[c]["kind"] == "cut")
+    for outcome in parent["outcomes"]:  # the cut's card listed first, and as likely as any: the likeliest
+        if outcome[2] == cut:
+            parent["outcomes"].remove(outcome)
+            parent["outcomes"].insert(0, outcome)
+            break
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(record))
+    assert cli("verify", str(edited))[0] == 3  # a policy's outcomes may be listed in any order
+    assert cli("view", str(edited), "--out", str(tmp_path / "edited.html"))[0] == 0
+    page = (tmp_path / "edited.html").read_text()
+    replay = page[page.index("id=\"likeliest\""):]
+    last = replay.split("</ol>")[0].split("<section")[-1]  # the replay's last step
+    assert "the policy gives up here (counted lost)" in last

@@ -98,3 +98,29 @@ def test_a_report_that_does_not_fit_its_deal_is_bad_input(small: Path, tmp_path:
 def test_reach_checks_its_html_path_before_building(tmp_path: Path) -> None:
     code, out, err = cli("reach", str(PUZZLES / "strato/challenge-0.toml"), "--html", str(tmp_path / "no" / "p.html"))
     assert code == 2 and "--html" in err and not out and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("designer", [False, True])
+@pytest.mark.parametrize(("forgery", "place"), [("unsolvable", "unsolvable"), ("short", "par_line"),
+                                                ("par", "par"), ("goal", "goal_reachable"), ("text", "par_line")])
+def test_a_report_whose_answer_its_line_contradicts_is_bad_input(small: Path, tmp_path: Path, designer: bool,
+                                                                 forgery: str, place: str) -> None:
+    """Each once gave a page (exit 0) titled with what its own replayed line contradicts: "unsolvable" above a
+    winning line, "a line of par length" over moves that do not win, a par other than the line's length."""
+    mode = ["--designer"] if designer else []
+    report = json.loads(cli("reach", str(small), *mode, "--json")[1])
+    if forgery == "unsolvable":
+        report["unsolvable"] = True
+    elif forgery == "short":
+        report["par_line"] = report["par_line"][:-1]
+    elif forgery == "par":
+        report["par"] -= 1
+    elif forgery == "goal":
+        report["goal_reachable"] = False
+    else:
+        report["par_line"] = "abc"
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(report))
+    code, _, err = cli("view", str(forged), "--out", str(tmp_path / "forged.html"))
+    assert code == 2 and f": {place}:" in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "forged.html").exists()
