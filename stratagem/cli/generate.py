@@ -73,20 +73,23 @@ def generate(game: str, challenge_file: str, count: int, seed: int, min_length: 
               f"--seed {seed} --min-length {min_length} --players {players}`.\n"
               f"# Each optimal_length was proven with a certificate: the relaxation bound, or a DRUP-checked SAT\n"
               f"# refutation of one turn less.\n")
-    text = header + tomli_w.dumps(data)
-    if out_path is None and not as_json:
+    # No deal kept, no puzzle: a file of no deals reads as seed 0's deal (formats 3.7), which this run may
+    # have just rejected, under a header saying every length was proven.
+    text = header + tomli_w.dumps(data) if found.deals else None
+    if text is not None and out_path is None and not as_json:
         click.echo(text, nl=False)
-    elif out_path is not None:
+    elif text is not None and out_path is not None:
         write_atomic(out_path, text)
     summary = ", ".join(f"{n} {why}" for why, n in found.skipped.items() if n)
     stopped = "; stopped by the time limit" if found.stopped_by else ""
-    note(f"{len(found.deals)} deal(s) written" + (f"; skipped: {summary}" if summary else "") + stopped)
+    written = f"{len(found.deals)} deal(s) written" if found.deals else "no deal kept: no puzzle written"
+    note(written + (f"; skipped: {summary}" if summary else "") + stopped)
     if as_json:
         report = {"format": GENERATE_FORMAT, "game": "strato", "challenge": challenge_file, "count": count,
                   "seed": seed, "min_length": min_length, "players": players, "time_limit": time_limit,
                   "deal_time_limit": deal_time_limit, "stopped_by": found.stopped_by,
-                  "tried": found.tried, "deals": found.deals, "skipped": found.skipped, "out": out_path,
-                  "toml": text if out_path is None else None}
+                  "tried": found.tried, "deals": found.deals, "skipped": found.skipped,
+                  "out": out_path if text is not None else None, "toml": text if out_path is None else None}
         click.echo(dumps_record(report), nl=False)
     if len(found.deals) >= count:
         return DONE
