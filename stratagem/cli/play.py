@@ -122,7 +122,7 @@ def _play_strato(puzzle: str | None, specs: list[str], players_text: str | None,
 
     if puzzle is None:
         raise click.UsageError("play strato needs a puzzle file: stratagem play strato PUZZLE --agents pimc")
-    players = list(player_counts(players_text))
+    players = list(player_counts(players_text, most=4))  # Strato is played by 1 to 4
     with as_options(OPTIONS), search_progress("strato team play", enabled=not (as_json or quiet), first="game",
                                               second="games") as update:
         match = play_strato(puzzle, specs, players, count, seed, progress=lambda done, total: update(done, total),
