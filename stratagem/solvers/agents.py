@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Protocol
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import StratagemError, UnsupportedGame
 from stratagem.core.game import Game, HiddenInformation, Simultaneous
 from stratagem.core.io import MAX_PARAMETER
@@ -260,7 +261,8 @@ class PimcAgent:
 
     def choose_simultaneous(self, game: Game[Any, Any], state: Any, player: int, rng: Random) -> Any:
         """At a reveal: in each sampled deal, each own choice against the others' random choices,
-        valued by the evaluator; the choice with the best mean."""
+        valued by the evaluator; the choice with the best mean. ``time_limit`` stops the sampling
+        earlier, after at least one sample."""
         if not isinstance(game, HiddenInformation) or not isinstance(game, Simultaneous):
             raise UnsupportedGame(f"PIMC at a simultaneous node needs observations and player_moves; "
                                   f"{game.name!r} lacks them")
@@ -268,13 +270,17 @@ class PimcAgent:
             from stratagem.solvers.compiled_ismcts import pimc_simultaneous_compiled
 
             own, totals = pimc_simultaneous_compiled(game, self.engine, state, player, rng, samples=self.samples,
-                                                     rollouts=self.rollouts, rollout_limit=self.rollout_limit)
+                                                     rollouts=self.rollouts, rollout_limit=self.rollout_limit,
+                                                     time_limit=self.time_limit)
             return own[max(range(len(own)), key=lambda i: (totals[i], -i))]
         evaluator = self.evaluator or rollout_evaluator(self.rollouts, limit=self.rollout_limit)
         own = list(game.player_moves(state, player))
         totals = [0.0] * len(own)
         search = Random(_seed(rng))
-        for _ in range(self.samples):
+        deadline = None if self.time_limit is None else Deadline(self.time_limit)
+        for done in range(self.samples):
+            if done and deadline is not None and deadline.expired():
+                break
             sample = game.sample_state(state, player, search)
             others = [list(game.player_moves(sample, q)) for q in range(game.num_players)]
             for i, move in enumerate(own):

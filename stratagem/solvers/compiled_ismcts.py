@@ -203,11 +203,12 @@ def pimc_compiled(game: Game[Any, M], engine: PackedGame, state: Any, *, rollout
 
 def pimc_simultaneous_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, player: int, rng: Random, *,
                                samples: int, rollouts: int, rollout_limit: int | None = None,
-                               value_range: tuple[float, float] = (-1.0, 1.0)) -> tuple[list[Any], list[float]]:
+                               value_range: tuple[float, float] = (-1.0, 1.0),
+                               time_limit: float | None = None) -> tuple[list[Any], list[float]]:
     """``player``'s own moves at a simultaneous ``state`` and each one's summed value over ``samples``
     determinisations (the others' moves uniformly random, then the mean of ``rollouts`` playouts), as
     :class:`~stratagem.solvers.agents.PimcAgent` values them; the samples and the kernel's seed come from
-    ``rng``."""
+    ``rng``. ``time_limit`` (wall seconds) stops the sampling earlier, after at least one sample."""
     from stratagem.solvers.packed_ismcts import Playouts, SearchStopped
 
     own = list(game.player_moves(state, player))  # type: ignore[attr-defined]
@@ -218,8 +219,11 @@ def pimc_simultaneous_compiled(game: Game[Any, Any], engine: PackedGame, state: 
     walker = Playouts(engine, simultaneous_part(engine), search.getrandbits(64),
                       -1 if rollout_limit is None else rollout_limit, (low + high) / 2)
     totals = [0.0] * len(own)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     try:
-        for _ in range(samples):
+        for done in range(samples):
+            if done and deadline is not None and time.perf_counter() >= deadline:
+                break
             sample = engine.encode(game.sample_state(state, player, search))  # type: ignore[attr-defined]
             words, values = walker.own_move_values(sample, player, rollouts)
             listed = [int(w) for w in words]

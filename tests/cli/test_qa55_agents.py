@@ -83,3 +83,13 @@ def test_within_gives_a_duct_agent_a_copy_with_the_time_left() -> None:
     assert limited._last is agent._last  # one search cache: a node searched once stays searched once
     shorter = DuctAgent(1000, time_limit=0.5)
     assert within(shorter, Deadline(5.0)) is shorter
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_play_time_limit_bounds_pimc_at_a_simultaneous_move(cli, engine: str) -> None:  # type: ignore[no-untyped-def]
+    """PIMC at Stack Attack's reveals sampled all its ``samples`` whatever the time limit (60 s and running
+    under ``--time-limit 2``)."""
+    result, seconds = _timed(cli, "play", "stackattack", "--agents", "pimc:samples=100000,greedy", "--count", "2",
+                             "--time-limit", "1", "--engine", engine, "--quiet")
+    assert result.code == 3, result.err  # type: ignore[attr-defined]
+    assert seconds < 2.2
