@@ -9,10 +9,10 @@ most likely to turn up), a replay to step through; and the whole policy as a tre
 -- at a decision the move played, at a draw every card that can turn up with its probability, down to won
 and lost games and to ``cut`` positions, where the policy gives up (counted lost). Beside each node is
 the policy's win probability from there, computed by the page from the record's own nodes (its chance
-probabilities and its leaves' payoffs, bottom-up, as exact fractions): the record's arithmetic, which
-which the page first checks as ``verify`` does: the record is replayed through the rules with the game its
-setup names (every node's state the rules', every move legal, every card with its probability, every
-leaf's result, one move per information state) and must be worth what it claims. The positions drawn are
+probabilities and its leaves' payoffs, bottom-up, as exact fractions). The page first checks the record as
+``verify`` does: it is replayed through the rules with the game its setup names (every node's state the
+rules', every move legal, every card with its probability, every leaf's result, one move per information
+state) and must be worth what it claims. The positions drawn are
 the rules engine's. A record that fails is bad input, unless verify's report (``view --verify``) already
 found it invalid: the page then draws what the replay reached and says where it broke. Only
 ``verify`` certifies: "no policy does better" is its to check, not the page's.
@@ -157,13 +157,6 @@ def _next_step(state: HiddenState) -> str:
     return ""
 
 
-def _move_words(move: str) -> str:
-    """A hidden-pile move in words: a Redraw's announcement (``!1L``), else as an open move."""
-    if move.startswith("!") and move[1:2].isdigit():
-        return f"announces a Redraw at row {move[1:-1]}, {'left' if move.endswith('L') else 'right'} end"
-    return describe_move(move)
-
-
 def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStrato,
                 start: HiddenState) -> tuple[str, str, str]:
     """The title, what the page checked (words) and the body of a policy record's page (``game`` and
@@ -258,8 +251,7 @@ def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStr
     body += ["<h2>The whole policy</h2><p class=\"muted\">At a decision, the one move the policy plays; at a draw, "
              "each card that can turn up (p: its probability). Each node says the policy's win probability from "
              "there, computed from the record's nodes"
-             + (" and checked by <code>stratagem verify</code> (above)" if verdict is not None else
-                " (<code>stratagem view --verify</code> checks them against the rules)") + ".</p>",
+             + (", which this page replayed with the rules (above)" if not broken else "") + ".</p>",
              dag_html([("", root)], shaped, label=label, fanout=fanout, draw=drawn)]
     return title, checked, "".join(body)
 
@@ -272,7 +264,7 @@ def _edge_words(move: str) -> str:
     if move.startswith("draw "):
         card = move.split()[1]
         return f"{NAMES.get(card, card)} is drawn"
-    return f"The player plays <code>{esc(move)}</code> &mdash; {esc(_move_words(move))}"
+    return f"The player plays <code>{esc(move)}</code> &mdash; {esc(describe_move(move))}"
 
 
 def _likeliest(by_id: dict[Any, dict[str, Any]], root: Any) -> list[tuple[str, Any]]:
@@ -402,7 +394,7 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
             except (NotationError, ValueError) as exc:
                 raise BadInput(source, f"ranking[{k}].move", f"{move!r} is not a legal first move: {exc}") from None
             worth = _probability(entry, "win_probability", source, required=True, place=f"ranking[{k}]")
-            rows.append([str(k + 1), f"<code>{esc(move)}</code>", esc(_move_words(move)), esc(probability(worth)),
+            rows.append([str(k + 1), f"<code>{esc(move)}</code>", esc(describe_move(move)), esc(probability(worth)),
                          _bar(worth)])
         which = ("every first move" if data.get("ranked") else
                  f"the first moves valued before the {esc(data.get('ranking_stopped_by'))} stopped the ranking"

@@ -29,6 +29,7 @@ CARD_W, CARD_H, GAP, LABEL = 34, 46, 4, 62
 HAND_LABEL = 150
 _MOVE = re.compile(r"^(!?)([A-Z])([1-9][0-9]?)([LR])(?::(.*))?$")
 _PLACE = re.compile(r"([1-9][0-9]?)([LR])([1-9][0-9]?)")
+_ANNOUNCE = re.compile(r"!([1-9][0-9]?)([LR])")
 
 
 def card_svg(x: float, y: float, letter: str, mark: str = "", small: bool = False) -> str:
@@ -70,7 +71,11 @@ def highlights(move: str) -> tuple[tuple[int, int] | None, set[tuple[int, int, i
 
 
 def describe_move(move: str) -> str:
-    """A move in words: ``Wind to row 1, right end; the card at 1R2 moves to 1R1``."""
+    """A move in words: ``Wind to row 1, right end; the card at 1R2 moves to 1R1``; with the pile hidden, a
+    Redraw's announcement (``!1L``) too."""
+    announced = _ANNOUNCE.fullmatch(move)
+    if announced:
+        return f"announces a Redraw at row {announced[1]}, {'left' if announced[2] == 'L' else 'right'} end"
     found = _MOVE.match(move)
     if found is None:
         return move
