@@ -9,7 +9,8 @@ exit code.
 Why its own command rather than an ``analyze`` method: ``analyze`` values positions of the competitive
 games for their players (alpha-beta, LP, estimates); this is a Strato deal (read with ``--deal`` like
 ``solve`` and ``check``), its answer a probability and its proof a policy (``stratagem/policy@1``), not a
-game value and a proof tree.
+game value and a proof tree. ``--html FILE`` also writes the answer as a page (:mod:`stratagem.views.policy`):
+the start, the value or the interval, the ranked first moves.
 
 Exit codes: 0 the exact value was found, 2 bad input (a deal with more than one player ...), 3 the time
 or state limit stopped the search (status ``unknown``, with the proven lower bound and its policy).
