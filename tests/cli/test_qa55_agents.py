@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 from conftest import ROOT
 
+from stratagem.cli.exitcodes import TERMINATED
 from stratagem.core.deadline import Deadline
 from stratagem.solvers.duct import DuctAgent
 from stratagem.solvers.match import within
@@ -93,3 +98,32 @@ def test_play_time_limit_bounds_pimc_at_a_simultaneous_move(cli, engine: str) ->
                              "--time-limit", "1", "--engine", engine, "--quiet")
     assert result.code == 3, result.err  # type: ignore[attr-defined]
     assert seconds < 2.2
+
+
+def _as_from_a_shell() -> None:
+    """In the child: SIGTERM at its default, as a shell starts a command (see test_signals.py)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize("agent", ["duct:iterations=10000000"])
+def test_sigterm_during_a_compiled_search_is_exit_143_at_once(agent: str) -> None:
+    """The compiled DUCT loop runs no bytecode, so Python's SIGTERM handler never ran: two SIGTERMs over 8 s
+    left a ten-million-iteration search running (and growing)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("STRATAGEM_TRACEBACK", None)
+    process = subprocess.Popen([sys.executable, "-m", "stratagem", "play", "stakd", "--agents", f"{agent},greedy",
+                                "--count", "2", "--engine", "compiled", "--quiet"], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=_as_from_a_shell)
+    try:
+        time.sleep(2.0)  # well into the first search
+        assert process.poll() is None, process.communicate()
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=2.0)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == TERMINATED, err
+    assert err == "stratagem: terminated\n"
