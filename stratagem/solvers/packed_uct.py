@@ -54,14 +54,18 @@ import cython
 import numpy as np
 
 if cython.compiled:
+    from cython.cimports.cpython.exc import PyErr_CheckSignals
     from cython.cimports.libc.math import log, sqrt
     from cython.cimports.stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
     from cython.cimports.stratagem.core.packed_guide import Guide
-else:
+else:  # plain Python runs its signal handlers between bytecodes by itself
     from math import log, sqrt
 
     from stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
     from stratagem.core.packed_guide import Guide
+
+    def PyErr_CheckSignals() -> int:
+        return 0
 
 #: The mover recorded for a terminal node (``stratagem.core.game.TERMINAL``).
 TERMINAL_NODE = cython.declare(cython.longlong, -3)
@@ -580,18 +584,24 @@ class _Uct:
         return 0
 
     @cython.ccall
+    @cython.exceptval(-1)
     def run(self, iterations: cython.longlong, deadline: cython.double) -> cython.longlong:
         """Up to ``iterations`` iterations (-1: no bound) before the wall-clock ``deadline`` (a
-        ``time.perf_counter`` value; negative: none), stopping at a proven root; how many were done."""
+        ``time.perf_counter`` value; negative: none), stopping at a proven root; how many were done.
+
+        Every ``_CLOCK_EVERY`` iterations, with the clock, Python's signal handlers get their turn
+        (``PyErr_CheckSignals``): compiled, the loop runs no bytecode, so Ctrl-C or SIGTERM would otherwise
+        wait for the whole search; the handler's exception (``KeyboardInterrupt``, ``Terminated``) ends it."""
         done: cython.longlong = 0
         since: cython.Py_ssize_t = 0
         while iterations < 0 or done < iterations:
             if self.proven[0]:
                 break
-            if deadline >= 0:
-                if since == 0 and time.perf_counter() >= deadline:
+            if since == 0:
+                PyErr_CheckSignals()
+                if deadline >= 0 and time.perf_counter() >= deadline:
                     break
-                since = (since + 1) % _CLOCK_EVERY
+            since = (since + 1) % _CLOCK_EVERY
             if self.nodes + 2 > self.node_cap or self.edges + self.game.max_moves > self.edge_cap:
                 self._grow(self.node_cap * 2 if self.nodes + 2 > self.node_cap else self.node_cap,
                            max(self.edge_cap * 2, self.edges + 2 * self.game.max_moves))

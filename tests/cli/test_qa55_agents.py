@@ -106,10 +106,10 @@ def _as_from_a_shell() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-@pytest.mark.parametrize("agent", ["duct:iterations=10000000"])
+@pytest.mark.parametrize("agent", ["duct:iterations=10000000", "mcts:iterations=10000000"])
 def test_sigterm_during_a_compiled_search_is_exit_143_at_once(agent: str) -> None:
-    """The compiled DUCT loop runs no bytecode, so Python's SIGTERM handler never ran: two SIGTERMs over 8 s
-    left a ten-million-iteration search running (and growing)."""
+    """The compiled DUCT and UCT loops run no bytecode, so Python's SIGTERM handler never ran: two SIGTERMs
+    over 8 s left a ten-million-iteration search running (and growing)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("STRATAGEM_TRACEBACK", None)
     process = subprocess.Popen([sys.executable, "-m", "stratagem", "play", "stakd", "--agents", f"{agent},greedy",
