@@ -361,10 +361,12 @@ def agent_names(extra: Mapping[str, AgentFactory] | None = None) -> list[str]:
     return sorted(_factories(extra))
 
 
-def make_agent(name: str, extra: Mapping[str, AgentFactory] | None = None, **params: Any) -> Agent:
+def make_agent(name: str, extra: Mapping[str, AgentFactory] | None = None, /, **params: Any) -> Agent:
     """The agent called ``name`` (from the registry, or ``extra``, which wins) built with ``params``.
 
-    Raises :class:`AgentError` for an unknown name or a parameter the agent does not take.
+    ``name`` and ``extra`` are positional-only, so that a parameter called ``name`` (``mcts:name=x``) reaches
+    the agent's checks (which refuse it) instead of colliding with them. Raises :class:`AgentError` for an
+    unknown name or a parameter the agent does not take.
     """
     factories = _factories(extra)
     factory = factories.get(name)
@@ -374,16 +376,26 @@ def make_agent(name: str, extra: Mapping[str, AgentFactory] | None = None, **par
     return agent
 
 
+#: Constructor arguments that are not agent parameters (see :func:`build_agent`).
+_NOT_PARAMETERS = frozenset({"name"})
+
+
 def build_agent(name: str, factory: Callable[..., Any], params: Mapping[str, Any]) -> Any:
     """``factory(**params)``, each parameter first held to the factory's signature and annotated type (a
     whole number is not ``2.5``, a flag not ``1``): :class:`AgentError` naming the problem, as the agent's
-    own range checks (``ValueError``) are too. A game's own agent kinds are made through it as well."""
+    own range checks (``ValueError``) are too. A game's own agent kinds are made through it as well.
+
+    ``name`` is no parameter, though an agent's constructor may take it: it is the name the agent is asked
+    for by (and the match table's label), not something to set."""
     hints = _parameter_types(factory)
     try:
+        if any(key in _NOT_PARAMETERS for key in params):
+            raise TypeError("a reserved parameter")
         inspect.signature(factory).bind(**params)
     except TypeError:
         keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        known = [p.name for p in inspect.signature(factory).parameters.values() if p.kind in keyword]
+        known = [p.name for p in inspect.signature(factory).parameters.values()
+                 if p.kind in keyword and p.name not in _NOT_PARAMETERS]
         settable = [key for key in known if key not in hints or _describe(hints[key]) is not None]
         unknown = next((key for key in params if key not in known), None)
         choices = f"its parameters: {', '.join(settable)}" if settable else "it takes no parameter"
@@ -466,7 +478,8 @@ def _value(text: str) -> Any:
 def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
     """``"mcts:iterations=200:exploration=0.7"`` -> ``("mcts", {"iterations": 200, "exploration": 0.7})``.
 
-    Values are read as int, float, true/false, none, or else left as text.
+    Values are read as int, float, true/false, none, or else left as text. A key given twice
+    (``mcts:iterations=5:iterations=6``) is refused: one of the two would be dropped without a word.
     """
     name, *parts = text.strip().split(":")
     if not name:
@@ -476,6 +489,8 @@ def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
         key, sep, value = part.partition("=")
         if not sep or not key:
             raise AgentError(f"agent {text!r}: {part!r} is not KEY=VALUE")
+        if key.strip() in params:
+            raise AgentError(f"agent {text[:40]!r}: parameter {key.strip()!r} is given twice")
         params[key.strip()] = _value(value.strip())
         _check_size(text, key.strip(), params[key.strip()])
     return name, params
@@ -497,8 +512,8 @@ class AgentWrapper:
 
 
 def canonical_agent_spec(text: str) -> str:
-    """``text`` with its parameters in key order and each value as read (a repeated key: its last value,
-    the one :func:`parse_agent_spec` keeps): one agent written several ways, ``belief:samples=8:nodes=1000``,
+    """``text`` with its parameters in key order and each value as read (a repeated key, which
+    :func:`parse_agent_spec` refuses: its last value): one agent written several ways, ``belief:samples=8:nodes=1000``,
     ``belief:nodes=1000:samples=8`` and ``belief:samples=08:nodes=1000``, has one canonical spec."""
     name, *parts = text.strip().split(":")
     last: dict[str, Any] = {}

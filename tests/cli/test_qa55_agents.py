@@ -10,10 +10,11 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, assert_bad_input
 
 from stratagem.cli.exitcodes import TERMINATED
 from stratagem.core.deadline import Deadline
+from stratagem.solvers.agents import AgentError, make_agent
 from stratagem.solvers.duct import DuctAgent
 from stratagem.solvers.match import within
 
@@ -127,3 +128,39 @@ def test_sigterm_during_a_compiled_search_is_exit_143_at_once(agent: str) -> Non
             process.communicate()
     assert process.returncode == TERMINATED, err
     assert err == "stratagem: terminated\n"
+
+
+@pytest.mark.parametrize("spec", ["mcts:name=greedy:iterations=10", "duct:name=x", "pimc:name=x", "random:name=x"])
+def test_an_agent_parameter_called_name_is_refused(cli, spec: str) -> None:  # type: ignore[no-untyped-def]
+    """``make_agent(name, extra, **params)`` took ``name=`` as its own argument: exit 70, an internal error."""
+    result = cli("play", "stratatak", "--agents", f"{spec},greedy", "--count", "1")
+    assert_bad_input(result, "--agents[1]", "no parameter 'name'")
+    assert "name," not in result.err.split("its parameters:")[-1]  # not offered as one of the parameters
+
+
+def test_make_agent_takes_name_and_extra_positionally_only() -> None:
+    with pytest.raises(AgentError, match="no parameter 'name'"):
+        make_agent("mcts", None, name="greedy")
+    with pytest.raises(AgentError, match="no parameter 'extra'"):
+        make_agent("mcts", extra=None)
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=5:iterations=6", "duct:gamma=0.1:gamma=0.1", "greedy:x=1:x=2"])
+def test_a_repeated_agent_parameter_is_refused_by_play(cli, spec: str) -> None:  # type: ignore[no-untyped-def]
+    key = spec.split(":")[1].split("=")[0]
+    result = cli("play", "stackattack", "--agents", f"greedy,{spec}", "--count", "1")
+    assert_bad_input(result, "--agents[2]", f"parameter {key!r} is given twice")
+
+
+def test_a_repeated_agent_parameter_is_refused_by_play_strato(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("play", "strato", str(ROOT / "puzzles" / "strato" / "challenge-0.toml"), "--agents",
+                 "pimc:samples=2:samples=3", "--count", "1")
+    assert_bad_input(result, "parameter 'samples' is given twice")
+
+
+def test_a_repeated_agent_parameter_is_refused_by_sweep(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "s.jsonl"
+    result = cli("sweep", str(ROOT / "puzzles" / "strato" / "challenge-0.toml"), "--information", "hidden",
+                 "--players", "2", "--seeds", "4..5", "--agents", "pimc:samples=2:samples=3", "--out", str(out))
+    assert_bad_input(result, "--agents", "parameter 'samples' is given twice")
+    assert not out.exists()
