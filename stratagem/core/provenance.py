@@ -215,7 +215,8 @@ def describe(record: Any) -> str | None:
     parts = [f"stratagem {_text(data.get('stratagem'))}"]
     git = data.get("git")
     if isinstance(git, dict):
-        dirty = {True: ", modified", False: "", None: ", modified or not: unknown"}.get(git.get("dirty"), "")
+        flag = git.get("dirty")  # compared by identity: the record's value may be a list, which does not hash
+        dirty = ", modified" if flag is True else ", modified or not: unknown" if flag is None else ""
         parts.append(f"commit {_text(git.get('commit'))[:12]}{dirty}")
     core = data.get("compiled_core")
     if isinstance(core, dict):

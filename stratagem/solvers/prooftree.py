@@ -513,7 +513,7 @@ def check_proof_tree(game: Game[S, Any], root_state: S, tree: Any) -> Verdict:
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < game.num_players:
         problems.append(Problem("claim.player", f"{player!r} is not a player of {game.name}"))
         return verdict()
-    if bound not in _HALVES:
+    if not isinstance(bound, str) or bound not in _HALVES:  # a list or an object would not even hash
         problems.append(Problem("claim.bound", f"{bound!r} is not one of {sorted(_HALVES)}"))
         return verdict()
     try:
@@ -527,7 +527,12 @@ def check_proof_tree(game: Game[S, Any], root_state: S, tree: Any) -> Verdict:
         problems.append(Problem("nodes", "the proof needs a list of nodes and a list of halves"))
         return verdict()
     checker = _Checker(game, player, nodes)
-    by_side = {h.get("side"): h for h in halves if isinstance(h, dict)}
+    by_side: dict[str, Any] = {}
+    for i, h in enumerate(halves):
+        if isinstance(h, dict) and isinstance(h.get("side"), str):
+            by_side[h["side"]] = h
+        elif isinstance(h, dict) and h.get("side") is not None:  # a list or an object would not even hash
+            problems.append(Problem(f"halves[{i}].side", f"{h['side']!r} is not a side ({AT_LEAST!r}, {AT_MOST!r})"))
     values: dict[str, Value] = {}
     plies: dict[str, int] = {}
     for side in _HALVES[bound]:

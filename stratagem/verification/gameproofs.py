@@ -132,6 +132,7 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
 def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, record: str) -> None:
     """A proof tree's claim, read (a mistyped one is bad input), then checked by replaying the tree."""
     bound, value = _tree_claim(data, game, record)
+    _tree_halves(data, record)
     result = check_proof_tree(game, state, data)
     words = result.claim if result.claim != "nothing" else "the proof tree's claim"
     if not result.valid:
@@ -162,6 +163,19 @@ def _tree_claim(data: dict[str, Any], game: Any, record: str) -> tuple[str, Any]
     except ValueError:
         raise BadInput(record, "claim.value", "expected a number or an exact fraction \"p/q\", found "
                        f"{quoted(claim.get('value'))}") from None
+
+
+def _tree_halves(data: dict[str, Any], record: str) -> None:
+    """A half whose ``side`` is there but no text (``[]``, ``{}``, a number) is bad input at that place: the
+    halves are found by their side, which must read as one (a side that reads but is not the claim's is a
+    half missing, which the check reports as an invalid proof)."""
+    halves = data.get("halves")
+    if not isinstance(halves, list):
+        return  # the check says the proof needs a list of halves
+    for i, half in enumerate(halves):
+        if isinstance(half, dict) and "side" in half and not isinstance(half["side"], str):
+            raise BadInput(record, f"halves[{i}].side", f"must be {AT_LEAST!r} or {AT_MOST!r}, found "
+                           f"{quoted(half['side'])}")
 
 
 def _check_bundle(proofs: list[Any], players: int, record: str) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT, assert_bad_input
@@ -164,3 +167,56 @@ def test_a_repeated_agent_parameter_is_refused_by_sweep(cli, tmp_path) -> None: 
                  "--players", "2", "--seeds", "4..5", "--agents", "pimc:samples=2:samples=3", "--out", str(out))
     assert_bad_input(result, "--agents", "parameter 'samples' is given twice")
     assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def square_proof(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A proof tree of a Card Clash puzzle, as ``analyze --proof`` writes it."""
+    from stratagem.cli.main import run
+
+    path = tmp_path_factory.mktemp("proof") / "t.json"
+    assert run(["analyze", str(ROOT / "puzzles" / "cardclash" / "square-in-3.toml"), "--proof", str(path),
+                "--quiet"]) == 0
+    proof: dict[str, Any] = json.loads(path.read_text())
+    return proof
+
+
+@pytest.mark.parametrize("side", [[], {}, ["at least"], 1])
+def test_verify_refuses_a_half_whose_side_is_no_text(cli, tmp_path: Path, square_proof: dict[str, Any],  # type: ignore[no-untyped-def]
+                                                     side: Any) -> None:
+    """``halves[0].side = []`` was used as a dict key: exit 70, TypeError: unhashable list."""
+    record = copy.deepcopy(square_proof)
+    record["halves"][0]["side"] = side
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(record))
+    assert_bad_input(cli("verify", str(path)), "t.json", "halves[0].side")
+
+
+@pytest.mark.parametrize("dirty", [[], {}])
+def test_verify_shows_a_provenance_whose_dirty_flag_is_a_list(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                              square_proof: dict[str, Any], dirty: Any) -> None:
+    """The provenance line looked ``provenance.git.dirty`` up in a dict: a list there was exit 70."""
+    record = copy.deepcopy(square_proof)
+    record["provenance"]["git"]["dirty"] = dirty
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(record))
+    result = cli("verify", str(path))
+    assert result.code == 0, result.err
+    assert "made by (as the record states it, not checked)" in result.out
+
+
+@pytest.mark.parametrize(("where", "value"), [("side", []), ("bound", []), ("bound", {})])
+def test_check_proof_tree_reports_unhashable_fields_as_problems(square_proof: dict[str, Any], where: str,
+                                                                value: Any) -> None:
+    from stratagem.loading import position_from_record
+    from stratagem.solvers.prooftree import check_proof_tree
+
+    record = copy.deepcopy(square_proof)
+    if where == "side":
+        record["halves"][0]["side"] = value
+    else:
+        record["claim"]["bound"] = value
+    game, state = position_from_record(record["game"], record["setup"], record["start"], "t.json")
+    verdict = check_proof_tree(game, state, record)
+    assert not verdict.valid
+    assert verdict.problems[0].place == ("halves[0].side" if where == "side" else "claim.bound")
