@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.analysis import return_bounds
-from stratagem.bench.peers import peers_section
-from stratagem.bench.tables import kept_sections, machine
+from stratagem.bench.peers import peers_section, plural
+from stratagem.bench.tables import kept_sections, machine, ratio, shipped, write_table
 from stratagem.core.errors import StratagemError
-from stratagem.core.io import write_atomic
 from stratagem.loading import load_position
 from stratagem.matches import make_agents, new_game
 from stratagem.solvers.alphabeta import alphabeta
@@ -63,8 +62,9 @@ def search_table(files: list[str], max_nodes: int, log: Callable[[str], None]) -
     lines = [
         "## Exact search: move ordering and transposition table",
         "",
-        "Nodes visited and seconds per position; `x plain` is the ratio to the search with neither",
-        f"(same run). A search stopped at {max_nodes:,} nodes shows `>` and its status.",
+        "Nodes visited and wall-clock seconds, one run, per position; `x plain` is the ratio to the search with",
+        f"neither (same run). A search stopped at {max_nodes:,} nodes shows `>`; a ratio marked * has a side",
+        "stopped (a bound, not a measurement).",
         "",
         "| position | value | " + " | ".join(f"{v} nodes | {v} s" for v, _, _ in VARIANTS)
         + " | nodes x plain (ordering / table / both) |",
@@ -74,17 +74,20 @@ def search_table(files: list[str], max_nodes: int, log: Callable[[str], None]) -
         loaded = load_position(file)
         cells = []
         nodes: dict[str, int] = {}
+        stops: dict[str, bool] = {}
         value = "?"
         for label, ordering, table in VARIANTS:
             result, seconds = _search(loaded.game, loaded.state, ordering, table, max_nodes)
             stopped = result.status == "unknown"
             nodes[label] = result.nodes
+            stops[label] = stopped
             if result.solved:
                 shown = int(result.value) if float(result.value).is_integer() else result.value  # type: ignore[arg-type]
                 value = f"{shown} (paranoid)" if result.assumption == "paranoid" else str(shown)
             cells.append(f"{'>' if stopped else ''}{result.nodes:,} | {seconds:.3f}")
             log(f"{Path(file).name} {label}: {result.status}, {result.nodes:,} nodes, {seconds:.2f} s")
-        ratios = " / ".join(f"{nodes[v] / nodes['plain']:.3f}" for v in ("ordering", "table", "both"))
+        ratios = " / ".join(ratio(nodes[v], nodes["plain"], not (stops[v] or stops["plain"]))
+                            for v in ("ordering", "table", "both"))
         lines.append(f"| {Path(file).stem} | {value} | " + " | ".join(cells) + f" | {ratios} |")
     return lines + [""]
 
@@ -93,7 +96,8 @@ def mcts_table(files: list[str], iterations: int, log: Callable[[str], None]) ->
     lines = [
         "## UCT simulations per second",
         "",
-        f"{iterations:,} iterations of UCT with MCTS-Solver from each position (open information).",
+        f"{iterations:,} iterations of UCT with MCTS-Solver from each position (open information); wall-clock",
+        "seconds, one run.",
         "",
         "| position | iterations | seconds | simulations/s | proven |",
         "|---|---:|---:|---:|---|",
@@ -116,7 +120,7 @@ def match_table(game_name: str, pairs: list[tuple[str, str]], games: int, player
     lines = [
         "## Matches",
         "",
-        f"{games} games per pairing from fresh deals, seed 0, seats rotating; "
+        f"{plural(games, 'game')} per pairing from fresh deals, seed 0, seats rotating; "
         "95% Wilson interval on the win rate of the first agent."
         + (f" {MATCH_NOTES[game_name]}" if game_name in MATCH_NOTES else ""),
         "",
@@ -146,7 +150,8 @@ def simultaneous_table(files: list[str], iterations: int, log: Callable[[str], N
         "",
         "Backward induction with one exactly certified LP per simultaneous node (two players: zero-sum on",
         "the penalty difference; more: each player against the coalition, all players solved), and",
-        f"{iterations:,} DUCT iterations from the same position; `LP / DUCT` is the ratio of their times.",
+        f"{iterations:,} DUCT iterations from the same position; `LP / DUCT` is the ratio of their times",
+        "(wall-clock seconds, one run).",
         f"The induction walks the {engine} engine (`--engine`); DUCT the rules engine.",
         "",
         "| position | players | LP nodes | certified | LP s | DUCT s | DUCT it/s | LP / DUCT |",
@@ -214,7 +219,7 @@ def match_pairs(game_name: str, iterations: int | None) -> list[tuple[str, str]]
 def game_positions(game_name: str) -> list[str]:
     """The shipped positions a game's benchmark measures (``puzzles/<game>/*.toml``; for STAKD only those
     of two or more players), sorted; empty when there are none."""
-    files = sorted(glob.glob(f"puzzles/{game_name}/*.toml"))
+    files = sorted(glob.glob(shipped(f"puzzles/{game_name}/*.toml")))
     if game_name == "stakd":
         files = [f for f in files if load_position(f).game.num_players > 1]
     return files
@@ -266,9 +271,8 @@ def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, i
     lines += match_table(game_name, match_pairs(game_name, iterations), games, PAIRINGS[game_name][1], log)
     lines += peers_section(game_name, files, max_nodes, games, log)
     folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{game_name}.md"
     lines += kept_sections(target.read_text(encoding="utf-8") if target.exists() else "")
-    write_atomic(target, "\n".join(lines))
+    write_table(target, "\n".join(lines))
     return target
 

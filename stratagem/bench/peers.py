@@ -97,8 +97,9 @@ def _peer_match_table(peers: Any, game_name: str, games: int, log: Callable[[str
         "",
         f"Our `mcts` agent (its defaults: move ordering, tree reuse) against `MCTSBot`, {PEER_SECONDS:g} CPU s",
         "per move each: each side's simulations per move calibrated from its own measured speed (a trial search,",
-        "then two uncounted deals), then fixed, so the match is seeded and reproducible; the CPU each really",
-        f"spent per move in the match is measured and shown. {match.result.games} games, seed 0, seats rotating, "
+        "then two uncounted deals), then fixed, so the match is seeded (the simulations per move follow the clock,",
+        "so results may differ slightly between runs); the CPU each really spent per move in the match is",
+        f"measured and shown. {plural(match.result.games, 'game')}, seed 0, seats rotating, "
         f"{_match_setting(game_name)}"
         f"{_leaf_text(limit)}.",
         "",
@@ -111,6 +112,11 @@ def _peer_match_table(peers: Any, game_name: str, games: int, log: Callable[[str
         f"| [{low:.3f}, {high:.3f}] |",
         "",
     ]
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def _leaf_text(limit: int | None) -> str:

@@ -131,6 +131,7 @@ def sampling_section(game_name: str, files: list[str], log: Callable[[str], None
         loaded = load_position(file)
         positions.append((Path(file).stem, loaded.game, loaded.state))
     rows = []
+    measured: set[str] = set()
     for label, game, state in positions:
         methods = _searches(game, state)
         if not methods:
@@ -141,13 +142,15 @@ def sampling_section(game_name: str, files: list[str], log: Callable[[str], None
             rows.append(f"| {', '.join(methods)} | {label} | {game.num_players} | {choice.note} | | |")
             continue
         for method in methods:
+            measured.add(method)
             budget = reference if reference is not None else REFERENCE_BUDGET[method]
             fast, slow = sampling_speed(method, game, engine, state, reference=budget, repeats=repeats)
             log(f"{label}: {method} {fast:,.0f} compiled, {slow:,.0f} reference per CPU-s")
             rows.append(f"| {method} | {label} | {game.num_players} | {fast:,.0f} | {slow:,.0f} | {fast / slow:.1f} |")
     if not rows:
         return []
-    budgets = ", ".join(f"{m} {reference if reference is not None else b:,}" for m, b in REFERENCE_BUDGET.items())
+    budgets = ", ".join(f"{m} {reference if reference is not None else b:,}" for m, b in REFERENCE_BUDGET.items()
+                        if m in measured) or "its budget"
     return [
         "## Sampling searches: compiled engine against the reference engine",
         "",

@@ -289,6 +289,9 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
         f"are a pass's: a search shorter than {SAMPLE_SECONDS} CPU s is repeated within a sample (as `timeit`",
         "does) and the sample is its mean pass; the last column times each sample's first pass alone, its",
         "caches cold from the other engine's search (on a search of a few hundred nodes most of that pass).",
+        "A search stopped by its node budget (`--max-nodes`) shows `(stopped)`; its rates are still rates, but",
+        "`CPU s reference / compiled` then compares searches that did different work: marked * (not a",
+        "measurement of the whole search).",
         "",
         "| position | search | value (compiled / reference) | compiled nodes | compiled CPU s | reference nodes | "
         "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled | first pass: "
@@ -305,14 +308,18 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
             continue
         lines.append(_speed_row(label, speed_ab, log))
     if many:
+        # ``--max-nodes`` (a quick run) caps both sides alike; else each side has its own budget.
+        many_compiled = max_nodes or MANY_COMPILED_NODES
+        many_reference = max_nodes or MANY_REFERENCE_NODES
         lines += [
             "",
             "### Paranoid and max^n nodes per CPU-second (three or more players)",
             "",
             "Paranoid (the player to move against the coalition of the others: alpha-beta on that player's",
             "return) and max^n (no pruning), compiled and reference as above. A search stopped at its node budget",
-            f"({MANY_COMPILED_NODES:,} compiled, {MANY_REFERENCE_NODES:,} reference) still gives its rate (marked",
-            "stopped); its value is then unknown.",
+            f"({many_compiled:,} compiled, {many_reference:,} reference) still gives its rate (marked",
+            "stopped); its value is then unknown, and `CPU s reference / compiled` compares searches that did",
+            "different work: marked *.",
             "",
             "| position | search | value (compiled / reference) | compiled nodes | compiled CPU s | reference nodes | "
             "reference CPU s | nodes/CPU-s compiled / reference | CPU s reference / compiled | first pass: "
@@ -326,8 +333,7 @@ def engines_section(game_name: str, files: list[str], log: Callable[[str], None]
                 continue
             for method in ("paranoid", "maxn"):
                 speed_many = search_speed(game, engine, state, repeats=repeats, method=method,
-                                          max_nodes=max_nodes or MANY_COMPILED_NODES,
-                                          reference_nodes=MANY_REFERENCE_NODES)
+                                          max_nodes=many_compiled, reference_nodes=many_reference)
                 lines.append(_speed_row(label, speed_many, log))
     lines += ceiling_table(compiled, repeats, log)
     lines += ["", f"Load average when the section ended: {load_at_end()}.", ""]
@@ -351,7 +357,8 @@ def _speed_row(label: str, speed: SearchSpeed, log: Callable[[str], None]) -> st
             / _rate(speed.reference_nodes, speed.reference_first or speed.reference_seconds))
     return (f"| {label} | {speed.method} | {value} | {speed.compiled_nodes:,} | {speed.compiled_seconds:.4f} | "
             f"{speed.reference_nodes:,} | {speed.reference_seconds:.4f} | {fast_rate / slow_rate:.1f} | "
-            f"{speed.reference_seconds / max(speed.compiled_seconds, 1e-9):.1f} | {cold:.1f} |")
+            f"{speed.reference_seconds / max(speed.compiled_seconds, 1e-9):.1f}{'' if speed.solved else '*'} "
+            f"| {cold:.1f} |")
 
 
 def _show(value: Any) -> str:

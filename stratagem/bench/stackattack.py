@@ -81,7 +81,7 @@ def deep_table(log: Callable[[str], None], deep: tuple[tuple[int, int, bool], ..
         "Two-player rounds (endgame scope) dealt from a seed and played at random to the number of turns",
         "left (`stratagem.bench.stackattack.made_endgame`), then solved exactly: player 1 on the penalty",
         "difference, backward induction on the compiled engine with an exactly certified matrix game per",
-        "node (what `stratagem analyze --method lp` runs). Wall and CPU seconds of the induction alone; then",
+        "node (what `stratagem analyze --method lp` runs). Wall and CPU seconds of the induction alone, one run; then",
         "the bound certificate `analyze --proof` writes (`stratagem/matrixproof@2`: one-sided strategies at the",
         "nodes the start's value needs) and its check as `verify` runs it, on the rules engine, CPU seconds each.",
         "",

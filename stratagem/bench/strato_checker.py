@@ -72,8 +72,8 @@ def growth_refutations(time_limit: float, sizes: Sequence[int] = (2, 3, 4)) -> l
 
 
 def checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float,
-                  unmeasured: Sequence[tuple[str, str, str]] = ()) -> str:
-    out = header("Strato: the DRUP checker's engines on SAT's refutations", time_limit) + [
+                  unmeasured: Sequence[tuple[str, str, str]] = (), missing: Sequence[str] = ()) -> str:
+    out = header("Strato: the DRUP checker's engines on SAT's refutations", time_limit, missing) + [
         "Each proof is CaDiCaL's refutation of one turn less than the optimum (as in strato-methods.md),",
         "checked by the pure-Python reference (stopped at the time limit) and by the compiled engine",
         "(built at install, never stopped), one after the other in the same run. Ratio = reference time /",

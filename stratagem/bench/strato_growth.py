@@ -8,11 +8,11 @@ method solved within the time limit, one panel per method family (state-space se
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from stratagem.bench.strato_methods import ALL_METHODS, SEARCH_METHODS, Cell, Row, best_length, header, run
-from stratagem.core.io import write_atomic
+from stratagem.bench.tables import write_table
 from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.turns import StratoGame
@@ -29,14 +29,16 @@ def growth_challenge(k: int) -> Challenge:
                      RowGoal(SequenceGoal("R" * k), SequenceGoal("W" * k)), 1, 1)
 
 
-def write_growth(folder: Path, time_limit: float, shipped: list[Row], log: Callable[[str], None]) -> list[Path]:
+def write_growth(folder: Path, time_limit: float, shipped: list[Row], log: Callable[[str], None],
+                 missing: Sequence[str] = ()) -> list[Path]:
     """The growth table, and a plot of every solved (method, length, seconds): the growth challenges'
     as dots, the shipped deals' (measured above, in the same run) as crosses. Returns the files written."""
     points: list[tuple[str, int, float]] = []
-    table = header("Strato: time against optimal length", time_limit) + [
+    table = header("Strato: time against optimal length", time_limit, missing) + [
         "One-row rain/wind challenges asking for k = 1..5 cards of the tornado's weather on each side",
-        "(limit 6; k = 4 is challenge 0), seeds 1-3 solo. Time in seconds per method; ratio to BFS in brackets",
-        "(left out when BFS took under 0.01 s).",
+        "(limit 6; k = 4 is challenge 0), seeds 1-3 solo. Wall-clock seconds, one run, per method; ratio to BFS",
+        "in brackets (left out when BFS took under 0.01 s); a ratio marked * has a side stopped by the limit",
+        "(a bound, not a measurement).",
         "",
         "| k | seed | optimal length | BFS s | A* s | IDA* s | SAT s | CP-SAT s |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
@@ -52,13 +54,14 @@ def write_growth(folder: Path, time_limit: float, shipped: list[Row], log: Calla
             for method in ALL_METHODS:
                 c = cells[method]
                 mark = "" if c.status != "unknown" else " (stopped)"
-                ratio = f" [{c.seconds / base:.2f}]" if base >= 0.01 else ""
+                stopped = method != "bfs" and "unknown" in (c.status, cells["bfs"].status)
+                ratio = f" [{c.seconds / base:.2f}{'*' if stopped else ''}]" if base >= 0.01 else ""
                 shown.append(f"{c.seconds:.2f}{ratio}{mark}")
                 if c.length is not None:
                     points.append((method, c.length, c.seconds))
             table.append(f"| {k} | {seed} | {length} | " + " | ".join(shown) + " |")
             log(f"growth k={k} seed={seed}: length {length}")
-    write_atomic(folder / "strato-growth.md", "\n".join(table) + "\n")
+    write_table(folder / "strato-growth.md", "\n".join(table) + "\n")
     try:
         import matplotlib
 
@@ -91,6 +94,6 @@ def write_growth(folder: Path, time_limit: float, shipped: list[Row], log: Calla
     target = folder / "strato-growth.png"
     image = io.BytesIO()
     figure.savefig(image, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
-    write_atomic(target, image.getvalue())
+    write_table(target, image.getvalue())
     plt.close(figure)
     return [folder / "strato-growth.md", target]

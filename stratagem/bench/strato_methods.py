@@ -7,6 +7,7 @@ it). Also the cell and the header the other Strato tables share.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from stratagem.bench.tables import machine, ratio
@@ -58,19 +59,24 @@ class Cell:
 Row = tuple[str, str, dict[str, Cell]]
 
 
-def header(title: str, time_limit: float) -> list[str]:
-    """The opening lines of a Strato table: its title, the information assumed, the machine and the limit."""
-    return [
+def header(title: str, time_limit: float, missing: Sequence[str] = ()) -> list[str]:
+    """The opening lines of a Strato table: its title, the information assumed, the machine, the limit,
+    what the seconds are, and the peers ``missing`` from the run (whose tables it did not rewrite)."""
+    lines = [
         f"# {title}",
         "",
         "Written by `stratagem bench strato`. Open information (every hand and the pile order known).",
-        f"Machine: {machine()}. Each method had {time_limit:g} s per deal.",
+        f"Machine: {machine()}. Each method had {time_limit:g} s per deal. Seconds are wall-clock seconds,",
+        "one run (`time.perf_counter`), unless a column says CPU.",
         "",
     ]
+    if missing:
+        lines += [f"Peers missing in this run: {'; '.join(missing)}.", ""]
+    return lines
 
 
-def search_table(rows: list[Row], time_limit: float) -> str:
-    out = header("Strato: optimal search on the shipped deals", time_limit) + [
+def search_table(rows: list[Row], time_limit: float, missing: Sequence[str] = ()) -> str:
+    out = header("Strato: optimal search on the shipped deals", time_limit, missing) + [
         "Nodes are expansions. Ratios are A* (or IDA*) against BFS on the same deal in the same run;",
         "a ratio marked * compares a search that was stopped by the time limit (so it is a bound, not a",
         "measurement of the whole search). Length ≥k: stopped, no line shorter than k proven.",
@@ -106,8 +112,8 @@ def best_length(cells: dict[str, Cell]) -> str:
     return f"≥{max(c.lower_bound for c in cells.values())}"
 
 
-def methods_table(rows: list[Row], time_limit: float) -> str:
-    out = header("Strato: every method on the shipped deals", time_limit) + [
+def methods_table(rows: list[Row], time_limit: float, missing: Sequence[str] = ()) -> str:
+    out = header("Strato: every method on the shipped deals", time_limit, missing) + [
         "Time of each method as a ratio to BFS's time on the same deal in the same run (lower is faster);",
         "* marks a ratio where either side was stopped by the time limit. SAT's proof is CaDiCaL's DRUP",
         "refutation of one turn less than the optimum; 'check s' is the project's checker on it.",

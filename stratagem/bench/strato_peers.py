@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.bench.peers import PEER_SIMULATIONS, nodes_text, peers_module
-from stratagem.bench.tables import machine
-from stratagem.core.io import write_atomic
+from stratagem.bench.tables import CHECKOUT, machine, shipped, write_table
 
 #: Solo positions of challenge 0 (goal: four rain by the rain tornado, four wind by the wind tornado,
 #: limit 6) for the exact peer: the hand-made positions of tests/models/strato/test_hidden.py (two or
@@ -54,7 +53,7 @@ def strato_peers_section(games: int, log: Callable[[str], None], *, puzzle: str 
     lines += [
         f"OpenSpiel {version('open_spiel')}, its Python algorithms on `stratagem_strato` (the game at the table:",
         "the pile face down, every draw a chance node; `stratagem.openspiel`), measured in this run on the",
-        f"same states, challenge `{puzzle}`. Times are CPU seconds of this process (the machine is shared:",
+        f"same states, challenge `{_shown(puzzle)}`. Times are CPU seconds of this process (the machine is shared:",
         "compare ratios, not seconds).",
         "",
     ]
@@ -63,6 +62,12 @@ def strato_peers_section(games: int, log: Callable[[str], None], *, puzzle: str 
     for count in players:
         lines += _strato_match_table(peers, puzzle, count, games, seconds, log)
     return lines
+
+
+def _shown(puzzle: str) -> str:
+    """A shipped puzzle's path as the tables name it (relative to the checkout, wherever the run was)."""
+    path = Path(puzzle)
+    return str(path.relative_to(CHECKOUT)) if path.is_absolute() and path.is_relative_to(CHECKOUT) else puzzle
 
 
 def _strato_exact_table(peers: Any, puzzle: str, positions: tuple[str, ...], max_nodes: int,
@@ -122,6 +127,11 @@ def _strato_speed_table(peers: Any, puzzle: str, simulations: int, log: Callable
     return lines + [""]
 
 
+def _deals(games: int) -> str:
+    """``N seeded deals (seeds 0-K)``, or the one deal (seed 0)."""
+    return "1 seeded deal (seed 0)" if games == 1 else f"{games} seeded deals (seeds 0-{games - 1})"
+
+
 def _strato_match_table(peers: Any, puzzle: str, players: int, games: int, seconds: float,
                         log: Callable[[str], None]) -> list[str]:
     rows = peers.strato_team_match(puzzle, players, games, seconds)
@@ -133,13 +143,14 @@ def _strato_match_table(peers: Any, puzzle: str, players: int, games: int, secon
     lines = [
         f"### Team play, {who}: our agents and `MCTSBot` on the same deals",
         "",
-        f"Each agent plays the same {games} seeded deals (seeds 0-{games - 1}), every seat, every draw from the",
+        f"Each agent plays the same {_deals(games)}, every seat, every draw from the",
         "deal's real pile in its order (`stratagem play strato`'s duplicate deals). Strato is cooperative: an",
         "agent's score is the share of deals its team wins (95% Wilson interval). `ismcts` (ours, SO-ISMCTS",
         "from the player's observation), `mcts` (our UCT over the hidden-pile state) and `MCTSBot` (over the",
         f"same state through the adapter) get the simulations per decision that take {seconds:g} CPU s: a trial",
-        "search, then two uncounted deals measure what each really spends, and the count is fixed (seeded and",
-        "reproducible); all three use random playouts to the end. `greedy` (the admissible turn bound) and",
+        "search, then two uncounted deals measure what each really spends, and the count is fixed (seeded; the",
+        "simulations per decision follow the clock, so results may differ slightly between runs); all three use",
+        "random playouts to the end. `greedy` (the admissible turn bound) and",
         "`pimc` (8 samples, each solved openly by A* at 1,000 expansions) play at their own cost, shown. "
         + sees,
         "",
@@ -155,9 +166,22 @@ def _strato_match_table(peers: Any, puzzle: str, players: int, games: int, secon
     return lines + [""]
 
 
-def write_strato_peers(out_dir: str, games: int, command: str, log: Callable[[str], None]) -> Path:
+def openspiel_missing() -> str | None:
+    """Why OpenSpiel's peers cannot be measured here (the ``openspiel`` extra's import error), or None."""
+    try:
+        from stratagem.openspiel import peers  # noqa: F401
+    except ImportError as exc:
+        return str(exc)
+    return None
+
+
+def write_strato_peers(out_dir: str, games: int, command: str, log: Callable[[str], None]) -> Path | None:
     """``<out_dir>/strato-peers.md`` (``bench strato``): a header naming ``command`` and
-    :func:`strato_peers_section` with ``games`` seeded deals per player count; progress goes to ``log``."""
+    :func:`strato_peers_section` with ``games`` seeded deals per player count; progress goes to ``log``.
+    Without OpenSpiel nothing is written (None): a stub saying "skipped" would replace the measurements
+    of an earlier run, which are kept as they are."""
+    if openspiel_missing() is not None:
+        return None
     lines = [
         "# strato: peers benchmark",
         "",
@@ -165,10 +189,8 @@ def write_strato_peers(out_dir: str, games: int, command: str, log: Callable[[st
         f"Machine: {machine()}.",
         "",
     ]
-    lines += strato_peers_section(games, log)
+    lines += strato_peers_section(games, log, puzzle=shipped(STRATO_PEER_PUZZLE))
     lines += [f"Load average when the run ended: {os.getloadavg()[0]:.1f}." if hasattr(os, "getloadavg") else "", ""]
-    folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / "strato-peers.md"
-    write_atomic(target, "\n".join(lines))
+    target = Path(out_dir) / "strato-peers.md"
+    write_table(target, "\n".join(lines))
     return target

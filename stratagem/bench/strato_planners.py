@@ -14,8 +14,7 @@ from typing import Any
 
 from stratagem.bench.strato_certified import certified_auto
 from stratagem.bench.strato_methods import header
-from stratagem.bench.tables import load_at_end, ratio, rounded
-from stratagem.core.io import write_atomic
+from stratagem.bench.tables import load_at_end, ratio, rounded, write_table
 from stratagem.loading import load_strato
 from stratagem.models.strato.encodings.pddl import domain, plan_moves, problem
 from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
@@ -97,7 +96,7 @@ def planner_rows(deals: Sequence[tuple[str, str, StratoGame]], time_limit: float
     stopped: dict[tuple[str, str], str] = {}
     for puzzle, deal, game in deals:
         children = fast_downward.children_cpu()
-        auto, kind, solved, checked = certified_auto(game, time_limit)
+        auto, kind, solved, checked, certified = certified_auto(game, time_limit)
         total = (solved[0] + checked[0], solved[1] + checked[1] + fast_downward.children_cpu() - children)
         cells = {}
         for label, axiom_free, search in PLANNER_CONFIGS:
@@ -111,7 +110,7 @@ def planner_rows(deals: Sequence[tuple[str, str, StratoGame]], time_limit: float
             cells[label] = cell
             log(f"{puzzle} {deal} FD {label}: {cell.status}, cost {cell.cost}, "
                 f"{cell.translate[1]:.1f} + {cell.search[1]:.1f} CPU s {cell.note}")
-        rows.append(PlannerRow(puzzle, deal, len(auto.moves) if auto.optimal else None, kind, total, cells))
+        rows.append(PlannerRow(puzzle, deal, len(auto.moves) if certified else None, kind, total, cells))
     return rows
 
 
@@ -184,14 +183,13 @@ def planner_table(rows: list[PlannerRow], time_limit: float, planner_limit: floa
 
 def write_planners(folder: Path, files: Sequence[str], time_limit: float, planner_limit: float,
                    report: dict[str, Any], log: Callable[[str], None]) -> Path | None:
-    """``folder/strato-planners.md``, its measurements in ``report["planners"]``; or None (and one
-    line to ``log``) without the ``planners`` extra."""
+    """``folder/strato-planners.md``, its measurements in ``report["planners"]``; or None without the
+    ``planners`` extra (the file, if any, is kept: :func:`stratagem.bench.strato.bench_strato` says so)."""
     if fast_downward.driver() is None:
-        log("Fast Downward is not installed (pip install '.[planners]'): no strato-planners.md")
         return None
     rows = planner_rows(_planner_deals(files), time_limit, planner_limit, log)
     target = folder / "strato-planners.md"
-    write_atomic(target, planner_table(rows, time_limit, planner_limit))
+    write_table(target, planner_table(rows, time_limit, planner_limit))
     report["planners"] = [{"puzzle": r.puzzle, "deal": r.deal, "optimum": r.optimum, "certificate": r.certificate,
                            "auto": [round(x, 3) for x in r.auto],
                            **{label: rounded(asdict(c)) for label, c in r.planners.items()}} for r in rows]

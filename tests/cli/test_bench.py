@@ -92,7 +92,7 @@ def test_only_peers_writes_strato_peers_under_a_header_naming_the_command(cli, t
 
     asked = []
 
-    def section(games, log):  # type: ignore[no-untyped-def]
+    def section(games, log, **options):  # type: ignore[no-untyped-def]
         asked.append(games)
         return ["## Peers: OpenSpiel", "", "(measured here)", ""]
 
