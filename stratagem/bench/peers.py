@@ -148,7 +148,8 @@ def _peer_search_table(peers: Any, files: list[str], budget: int, log: Callable[
         "principal variation (without a table, by searching again), which its nodes and CPU include, so a",
         "solved row of ours may pass the budget. OpenSpiel's returns a value and a first move only. Moves are",
         "tried in the engine's order by ours, in action-number order by OpenSpiel's, so node counts differ.",
-        "CPU: median of up to 3 runs (repeated while a pair takes under a second).",
+        "CPU: median of up to 3 runs (repeated while a pair takes under a second); a ratio marked * has a",
+        "side stopped (a bound, not a measurement of the whole search).",
         "",
         "| position | ours | nodes | CPU s | value | OpenSpiel | nodes | CPU s | value | values equal "
         "| CPU ours / OpenSpiel |",
@@ -164,7 +165,8 @@ def _peer_search_table(peers: Any, files: list[str], budget: int, log: Callable[
         else:
             theirs = row.theirs
             equal = {True: "yes", False: "NO", None: "—"}[row.agree]
-            ratio = f"{ours.seconds / theirs.seconds:.2f}" if theirs.seconds > 0 else "—"
+            stopped = ours.status != "solved" or theirs.status != "solved"
+            ratio = f"{ours.seconds / theirs.seconds:.2f}{'*' if stopped else ''}" if theirs.seconds > 0 else "—"
             cells += [theirs.method, nodes_text(theirs), f"{theirs.seconds:.3f}", _value(theirs.value), equal, ratio]
         log(f"{Path(file).name} peers search: {' | '.join(cells[1:])}")
         lines.append("| " + " | ".join(cells) + " |")

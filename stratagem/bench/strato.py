@@ -62,7 +62,8 @@ def bench_strato(bench: StratoBench, report: dict[str, Any], wrote: Callable[...
     for file in files:  # every puzzle read before anything is written: a bad one leaves nothing behind
         load_strato(file)
     missing = _missing_peers(bench, folder, warn)
-    report["missing"] = missing
+    if missing:
+        report["missing"] = missing
     if bench.only_peers or (bench.peers and not (bench.only_planners or bench.only_certified or bench.only_growth)):
         command = "stratagem bench strato" + (" --only-peers" if bench.only_peers else "") + f" --count {bench.games}"
         table = write_strato_peers(bench.out_dir, bench.games, command, log)

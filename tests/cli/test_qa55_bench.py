@@ -171,8 +171,12 @@ def test_a_missing_peer_keeps_its_table_and_the_run_notes_it(cli, tmp_path: Path
     out.mkdir()
     (out / "strato-peers.md").write_text("committed measurements\n")
     result = cli("bench", "strato", "--puzzles", _tiny(tmp_path), "--time-limit", "5", "--no-growth",
-                 "--out", str(out), "--quiet")
+                 "--out", str(out), "--quiet", "--json")
     assert result.code == 0, result.err
+    import json
+
+    missing = json.loads(result.out)["missing"]
+    assert len(missing) == 2 and missing[0].startswith("OpenSpiel") and missing[1].startswith("Fast Downward")
     assert (out / "strato-peers.md").read_text() == "committed measurements\n"
     assert not (out / "strato-planners.md").exists()
     err = result.err.strip().splitlines()
@@ -297,3 +301,14 @@ def test_a_full_disk_exits_74(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert result.code == 74, result.err
     assert "No space left on device" in result.err and len(result.err.strip().splitlines()) == 1
     assert not any(name.startswith(".") for name in os.listdir(out))  # no temporary file left
+
+
+def test_the_peers_cpu_ratio_of_stopped_searches_is_marked() -> None:
+    pytest.importorskip("pyspiel")
+    from stratagem.bench import peers
+    from stratagem.openspiel import peers as spiel_peers
+
+    square = [str(CARDCLASH / "square-in-1.toml")]
+    lines = peers._peer_search_table(spiel_peers, square, 50, lambda text: None)
+    cells = _row("\n".join(lines), "| square-in-1")
+    assert cells[2].startswith(">") and cells[-1].endswith("*")  # both stopped at 50 nodes: a bound
