@@ -94,23 +94,23 @@ def _refuse_unused(ctx: click.Context, game: str, only: list[str], planners: boo
               show_default=True,
               help="Other games only: node limit of each exact search.")
 @click.option("--only-certified", is_flag=True,
-              help="Strato: write only strato-certified.md (time to a certified optimum, auto against SAT).")
+              help="Strato only: write only strato-certified.md (time to a certified optimum, auto against SAT).")
 @click.option("--only-planners", is_flag=True,
-              help="Strato: write only strato-planners.md (Fast Downward against auto; needs the planners extra).")
+              help="Strato only: write only strato-planners.md (Fast Downward against auto; needs the planners extra).")
 @click.option("--planners/--no-planners", default=True, show_default=True,
-              help="Strato: also measure Fast Downward against auto (strato-planners.md; needs the planners extra; "
-                   "without it an existing strato-planners.md is kept, said on stderr).")
+              help="Strato only: also measure Fast Downward against auto (strato-planners.md; needs the planners "
+                   "extra; without it an existing strato-planners.md is kept, said on stderr).")
 @click.option("--only-peers", is_flag=True,
-              help="Strato: write only strato-peers.md (OpenSpiel's expectiminimax and MCTSBot against ours, "
+              help="Strato only: write only strato-peers.md (OpenSpiel's expectiminimax and MCTSBot against ours, "
                    "--count seeded deals per player count; needs the openspiel extra).")
 @click.option("--peers/--no-peers", default=True, show_default=True,
-              help="Strato: also measure OpenSpiel's searches against ours (strato-peers.md; fixed budgets, not "
+              help="Strato only: also measure OpenSpiel's searches against ours (strato-peers.md; fixed budgets, not "
                    "--time-limit). Without OpenSpiel an existing strato-peers.md is kept, said on stderr.")
 @click.option("--only-growth", is_flag=True,
-              help="Strato: write only strato-growth.md/.png from the growth challenges (the shipped deals' "
+              help="Strato only: write only strato-growth.md/.png from the growth challenges (the shipped deals' "
                    "crosses need the full run).")
 @click.option("--planner-time-limit", type=TIME_LIMIT, default=60.0, show_default=True, metavar="S",
-              help="Strato: CPU seconds for each Fast Downward configuration on each deal, translate and "
+              help="Strato only: CPU seconds for each Fast Downward configuration on each deal, translate and "
                    "search together.")
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Other games only: MCTS/DUCT iterations per position in the speed table (default 2000) and "
