@@ -8,16 +8,15 @@ so every table compares by ratios.
 
 from __future__ import annotations
 
-import errno
 import os
 import platform
 import re
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from stratagem import __version__
 from stratagem.core.errors import BadInput
-from stratagem.core.io import write_atomic_with
+from stratagem.core.io import WRITE_FAILURES, write_atomic
 
 #: The checkout holding the package: its ``puzzles/`` are the shipped puzzles when the current folder
 #: has none (``stratagem bench`` run from elsewhere).
@@ -36,40 +35,18 @@ def shipped(relative: str) -> str:
     return str(beside) if glob.glob(str(beside)) else relative
 
 
-#: The errors of a write that failed for want of room or of a working device (``stratagem``'s exit 74).
-_WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG)
-
-
 def write_table(path: str | Path, text: str | bytes) -> None:
-    """Write a table atomically (:func:`stratagem.core.io.write_atomic`), making its folder first: a run
-    makes ``--out`` only when it writes its first table, so one stopped before leaves no empty folder. A
-    full disk (or quota, or I/O error) is raised as that :class:`OSError` (exit 74, the README's "the
-    output could not be written"), not as bad input."""
-    data = text.encode("utf-8") if isinstance(text, str) else text
+    """Write a table atomically (:func:`stratagem.core.io.write_atomic`: a full disk is exit 74, as for
+    every output), making its folder first: a run makes ``--out`` only when it writes its first table, so
+    one stopped before leaves no empty folder."""
     target = Path(path)
-    failed: list[OSError] = []
-
-    def fill(handle: BinaryIO) -> None:
-        try:
-            handle.write(data)
-            handle.flush()  # a full disk fails here, inside fill, where its errno is still known
-            os.fsync(handle.fileno())
-        except OSError as exc:
-            failed.append(exc)
-            raise
-
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        if exc.errno in _WRITE_FAILURES:
-            raise
+        if exc.errno in WRITE_FAILURES:
+            raise OSError(exc.errno, f"{target.parent}: {exc.strerror or exc}") from None
         raise BadInput(str(target.parent), "", f"cannot make the directory: {exc.strerror or exc}") from None
-    try:
-        write_atomic_with(target, fill)
-    except BadInput:
-        if failed and failed[0].errno in _WRITE_FAILURES:
-            raise failed[0] from None
-        raise
+    write_atomic(target, text)
 
 
 def machine() -> str:

@@ -27,6 +27,7 @@ from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, CANNOT_WRITE, INTERN
 from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
 from stratagem.core.errors import BadInput, StratagemError, Terminated, check_termination
+from stratagem.core.io import WRITE_FAILURES as FILE_WRITE_FAILURES
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
                  "Stratego Card Clash.")
@@ -189,8 +190,9 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     return int(result or 0)
 
 
-#: The errors of a write that failed for want of room or of a working device (not a bug, not the input).
-WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EBADF)
+#: The errors of a write that failed for want of room or of a working device (not a bug, not the input):
+#: a file's (:data:`stratagem.core.io.WRITE_FAILURES`), or standard output closed.
+WRITE_FAILURES = (*FILE_WRITE_FAILURES, errno.EBADF)
 
 
 def _internal_error(exc: Exception) -> int:

@@ -12,6 +12,7 @@ one line naming the file, the place and the limit, never with a Python error fro
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
@@ -470,7 +471,7 @@ def write_atomic_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> N
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
     except OSError as exc:
-        raise BadInput(str(path), "", f"cannot write: {exc.strerror or exc}") from None
+        raise _write_error(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), file_mode())
@@ -480,5 +481,19 @@ def write_atomic_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> N
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise BadInput(str(path), "", f"cannot write: {exc.strerror or exc}") from None
+            raise _write_error(path, exc) from None
         raise
+
+
+#: The errors of a write that failed for want of room or of a working device: not the input, not a bug
+#: (``stratagem`` exits 74, "the output could not be written").
+WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG)
+
+
+def _write_error(path: str | Path, exc: OSError) -> Exception:
+    """What a failed write of ``path`` is: a full disk, a quota or an I/O error stays an :class:`OSError`
+    (exit 74), naming the file; any other failure (a folder that is not there, no permission) is
+    :class:`BadInput` (exit 2)."""
+    if exc.errno in WRITE_FAILURES:
+        return OSError(exc.errno, f"{path}: {exc.strerror or exc}")
+    return BadInput(str(path), "", f"cannot write: {exc.strerror or exc}")

@@ -287,20 +287,60 @@ def test_single_runs_of_wall_clock_say_so(tmp_path: Path) -> None:
 
 # 8: a full disk exits 74, as the README says.
 
+def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file the command writes fails as on a full disk (its temporary file's writes: ENOSPC)."""
+    import os
+
+    from stratagem.core import io as core_io
+
+    real = os.fdopen
+
+    class Full:
+        def __init__(self, handle: Any) -> None:
+            self.handle = handle
+
+        def __enter__(self) -> Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def fileno(self) -> int:
+            return int(self.handle.fileno())
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def fdopen(fd: int, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real(fd, mode, *args, **kwargs)
+        return Full(handle) if "w" in mode else handle
+
+    monkeypatch.setattr(core_io.os, "fdopen", fdopen)
+
+
 def test_a_full_disk_exits_74(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     import os
 
-    from stratagem.bench import tables
-
-    def full(fd: int) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(tables.os, "fsync", full)
+    _full_disk(monkeypatch)
     out = tmp_path / "out"
     result = cli("bench", "strato", "--puzzles", _tiny(tmp_path), "--only-certified", "--out", str(out))
     assert result.code == 74, result.err
     assert "No space left on device" in result.err and len(result.err.strip().splitlines()) == 1
-    assert not any(name.startswith(".") for name in os.listdir(out))  # no temporary file left
+    # No temporary file left (nor a folder: the full disk met an earlier write, before the first table).
+    assert not out.exists() or not any(name.startswith(".") for name in os.listdir(out))
+
+
+def test_a_full_disk_is_exit_74_for_every_command_that_writes_a_file(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk is "the output could not be written" (README: 74) for a proof or page too, not bad input
+    (exit 2, as core.io once made every failed write); the line names the file."""
+    import os
+
+    _full_disk(monkeypatch)
+    proof = tmp_path / "p.json"
+    result = cli("solve", str(ROOT / "puzzles/strato/challenge-0.toml"), "--proof", str(proof))
+    assert result.code == 74 and str(proof) in result.err and "No space left on device" in result.err, result.err
+    assert len(result.err.strip().splitlines()) == 1 and os.listdir(tmp_path) == []
 
 
 def test_the_peers_cpu_ratio_of_stopped_searches_is_marked() -> None:
