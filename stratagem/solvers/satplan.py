@@ -359,13 +359,27 @@ def horizon_search(
     refutation: Refutation | None = None
     lower = first
     cadical = backend != "cpsat"
+    built = 0.0  # the last formula's building time: the next, one turn longer, takes at least as long
+
+    def stopped() -> SatPlanResult[M]:
+        return SatPlanResult("unknown", None, lower, refutation, tuple(runs), time.perf_counter() - started, "time")
+
     for k in range(first, last + 1):
         report: _Report | None = None
         if progress is not None:
             progress(SolverProgress(k, 0 if cadical else None, 0 if cadical and want_proof else None, len(runs)))
             report = _reporter(progress, k, len(runs))
+        # Building a horizon's formula cannot be interrupted (seconds on challenge 1, more on a loaded
+        # machine): one that would not be built within the time left is not started, so that the limit
+        # holds rather than being overrun by a build whose solve would get no time anyway.
+        if time_limit is not None and time_limit - (time.perf_counter() - started) < built:
+            return stopped()
+        t_build = time.perf_counter()
         model_k = build(k)
+        built = time.perf_counter() - t_build
         remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        if remaining is not None and remaining <= 0:
+            return stopped()
         t0 = time.perf_counter()
         answer: tuple[bool, list[int] | None, list[str] | None] | None
         if backend == "cpsat":
@@ -376,7 +390,7 @@ def horizon_search(
         spent = time.perf_counter() - t0
         if answer is None:
             runs.append(HorizonRun(k, None, model_k.num_vars, len(model_k.clauses), 0, spent))
-            return SatPlanResult("unknown", None, lower, refutation, tuple(runs), time.perf_counter() - started, "time")
+            return stopped()
         sat, model, proof = answer
         runs.append(HorizonRun(k, sat, model_k.num_vars, len(model_k.clauses), len(proof or ()), spent))
         if sat:

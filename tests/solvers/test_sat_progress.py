@@ -94,3 +94,37 @@ def test_solve_shows_one_status_line_per_horizon() -> None:
     assert updates[0] == (0, 0) and updates[-1][0] > 0 and updates[-1][1] == len(solution.refutation.proof)
     searched = [entry[0] for entry in shown if entry[1:3] == ("conflicts", "solver calls")]
     assert searched == [f"sat on duo-3, horizon {k}" for k in range(6)]  # under assumptions, up to the win at 5
+
+
+class _SlowToBuild:
+    """A horizon whose formula takes ``BUILD`` seconds to build and is refuted by CP-SAT at once."""
+
+    BUILD = 0.4
+    clauses: list[list[int]] = []
+    comments: list[str] = []
+    num_vars = 1
+
+    def __init__(self, k: int) -> None:
+        import time
+
+        time.sleep(self.BUILD)
+
+    def decode(self, model: object) -> tuple[()]:
+        return ()
+
+    def solve_cpsat(self, time_limit: float | None) -> tuple[bool, None]:
+        return False, None
+
+
+def test_a_horizon_whose_build_would_overrun_the_limit_is_not_started() -> None:
+    """Building a formula cannot be interrupted: challenge 1's CP-SAT run under --time-limit 2 on a loaded
+    machine started a build it could not finish in time and returned after 6.4 s (the standard is 3.4 s).
+    The next horizon, at least as slow to build as the last, is not started without the time to build it."""
+    import time
+
+    started = time.perf_counter()
+    result = satplan.horizon_search(_SlowToBuild, first=0, last=10, time_limit=1.0, backend="cpsat")
+    spent = time.perf_counter() - started
+    assert result.status == "unknown" and result.stopped_by == "time"
+    assert spent < 1.0 + 0.1, spent  # two builds (0.8 s) fit; a third would end at 1.2 s
+    assert [run.horizon for run in result.runs] == [0, 1] and result.lower_bound == 2
