@@ -12,25 +12,9 @@ from typing import Any
 
 import pytest
 from conftest import ROOT, assert_bad_input
+from test_bench import SMALL
 
-TINY = """game = "strato"
-
-[challenge]
-name = "Tiny"
-weathers = "RW"
-rows = 1
-pairs = ["RW"]
-limit = 5
-rows_required = 1
-
-[challenge.goal]
-left = "RR"
-right = "WW"
-
-[[deals]]
-name = "tiny"
-seed = 0
-"""
+TINY = SMALL  # the tiny puzzle of tests/cli/test_bench.py
 CARDCLASH = ROOT / "puzzles" / "cardclash"
 
 
