@@ -36,7 +36,8 @@ from stratagem.bench import BENCH_FORMAT
 from stratagem.bench.tables import machine
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, note, quiet_option
-from stratagem.core.io import check_writable_dir, dumps_record
+from stratagem.core.errors import BadInput
+from stratagem.core.io import MAX_PARAMETER, check_writable_dir, dumps_record
 from stratagem.engines import ENGINES
 
 #: The default ``--puzzles``: the shipped Strato puzzles (:func:`stratagem.bench.tables.shipped`).
@@ -115,7 +116,8 @@ def _refuse_unused(ctx: click.Context, game: str, only: list[str], planners: boo
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Other games only: MCTS/DUCT iterations per position in the speed table (default 2000) and "
                    "per move of the search agents in the matches (default: the game's, 30-200).")
-@click.option("--count", "games", cls=Renamed, old=("--games",), type=click.IntRange(1), default=40, show_default=True,
+@click.option("--count", "games", cls=Renamed, old=("--games",), type=click.IntRange(1, MAX_PARAMETER), default=40,
+              show_default=True,
               help="Games per agent pairing in the match tables (Strato's peers: seeded deals per player count).")
 @click.option("--engine", type=click.Choice(ENGINES), default="compiled", show_default=True,
               help="Other games only: compiled also measures the searches on the game's compiled engine against the "
@@ -208,6 +210,11 @@ def _strato_files(pattern: str, *, default: bool, unused: bool) -> list[str]:
     if not files:
         where = " (from the current folder or the checkout holding the package)" if default else ""
         raise click.BadParameter(f"no puzzle files match {pattern!r}{where}", param_hint="--puzzles")
+    from stratagem.loading import load_strato
+
+    for name in files:  # read before any work: a file that does not read, or lists no deal, is refused
+        if not load_strato(name).deals:
+            raise BadInput(name, "deals", "no deal to measure (bench strato measures the deals a file lists)")
     return files
 
 

@@ -336,3 +336,14 @@ def test_the_peers_cpu_ratio_of_stopped_searches_is_marked() -> None:
     lines = peers._peer_search_table(spiel_peers, square, 50, lambda text: None)
     cells = _row("\n".join(lines), "| square-in-1")
     assert cells[2].startswith(">") and cells[-1].endswith("*")  # both stopped at 50 nodes: a bound
+
+
+def test_a_puzzle_file_without_deals_and_a_huge_count_are_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A file listing no deal gave an empty table and exit 0; --count had no upper bound."""
+    empty = tmp_path / "empty.toml"
+    empty.write_text('game = "strato"\ndeals = []\n' + SMALL.split("\n", 1)[1].split("[[deals]]")[0])
+    out = tmp_path / "out"
+    result = cli("bench", "strato", "--puzzles", str(empty), "--only-certified", "--out", str(out))
+    assert result.code == 2 and f"{empty}: deals: no deal to measure" in result.err and not out.exists()
+    result = cli("bench", "strato", "--count", str(10**12), "--out", str(out))
+    assert result.code == 2 and "--count" in result.err and not out.exists()
