@@ -347,3 +347,22 @@ def test_a_puzzle_file_without_deals_and_a_huge_count_are_refused(cli, tmp_path:
     assert result.code == 2 and f"{empty}: deals: no deal to measure" in result.err and not out.exists()
     result = cli("bench", "strato", "--count", str(10**12), "--out", str(out))
     assert result.code == 2 and "--count" in result.err and not out.exists()
+
+
+def test_a_drup_certificate_checked_inside_autos_solve_is_counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """auto checks a DRUP refutation within its solve; the table added that check's time a second time."""
+    import time as clock
+
+    from stratagem.bench import strato_certified
+    from stratagem.models.strato.rules.puzzle import load_puzzle
+
+    def solve(game: Any, method: str, *args: Any, **kwargs: Any) -> Any:
+        clock.sleep(0.05)
+        return SimpleNamespace(optimal=True, moves=("m",) * 3, evidence={"kind": "drup-refutation"},
+                               stats={"proof_check_seconds": 1.5})
+
+    monkeypatch.setattr(strato_certified, "solve", solve)
+    puzzle = load_puzzle(str(ROOT / "puzzles/strato/challenge-0.toml"))
+    auto, kind, solved, checked, certified = strato_certified.certified_auto(puzzle.game(puzzle.deals[0]), 5.0)
+    assert certified and checked == (0.0, 0.0) and 0.05 <= solved[0] < 1.0
+    assert kind == "drup-refutation, checked in the solve (1.50 s)"
