@@ -353,9 +353,10 @@ class MatchStopped(Exception):
 def within(agent: Any, deadline: Deadline) -> Any:
     """``agent`` with its per-move ``time_limit`` (if it has one, or the agent it plays by has) cut to the
     time ``deadline`` leaves; :class:`MatchStopped` when none is left. An agent without a time limit is
-    returned as it is. A dataclass agent is replaced (:func:`dataclasses.replace`); another agent with a
-    ``time_limit`` attribute (``duct``) is copied (:func:`copy.copy`) with the attribute set, so the
-    caller's agent is never changed."""
+    returned as it is. A dataclass agent is replaced (:func:`dataclasses.replace`), sharing what it keeps
+    between moves (its ``init=False`` fields, such as mcts's tree); another agent with a ``time_limit``
+    attribute (``duct``) is copied (:func:`copy.copy`) with the attribute set, so the caller's agent keeps
+    its own limit."""
     left = deadline.remaining()
     if left is None:
         return agent
@@ -380,7 +381,13 @@ def within(agent: Any, deadline: Deadline) -> Any:
     current = getattr(agent, "time_limit", None)
     if current is not None and current <= left:
         return agent
-    return dataclasses.replace(agent, time_limit=left)  # type: ignore[type-var]
+    limited = dataclasses.replace(agent, time_limit=left)  # type: ignore[type-var]
+    # What an agent keeps between moves (its fields no caller sets: mcts's tree under ``reuse``) is shared,
+    # not made afresh, so that a limit does not cost the agent what its last search learnt.
+    for kept in dataclasses.fields(agent):
+        if not kept.init:
+            object.__setattr__(limited, kept.name, getattr(agent, kept.name))  # frozen dataclasses too
+    return limited
 
 
 def _labels(agents: Sequence[Agent]) -> list[str]:

@@ -221,3 +221,14 @@ def test_check_proof_tree_reports_unhashable_fields_as_problems(square_proof: di
     verdict = check_proof_tree(game, state, record)
     assert not verdict.valid
     assert verdict.problems[0].place == ("halves[0].side" if where == "side" else "claim.bound")
+
+
+def test_within_keeps_an_mcts_agents_tree() -> None:
+    """Under a time limit every move's agent was a dataclasses.replace copy, whose tree (kept between moves
+    under ``reuse``) started empty: ``reuse`` did nothing in a match with --time-limit."""
+    from stratagem.solvers.agents import MctsAgent
+
+    agent = MctsAgent(iterations=100, time_limit=60.0)
+    limited = within(agent, Deadline(5.0))
+    assert limited is not agent and agent.time_limit == 60.0 and 0 < limited.time_limit <= 5.0
+    assert limited.tree is agent.tree and limited.compiled_tree is agent.compiled_tree
