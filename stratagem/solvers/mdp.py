@@ -413,12 +413,16 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
     chosen: dict[Hashable, tuple[int, str]] = {}
     stack = [0]
     seen = {0}
+    #: how the replay first reached each node (its parent and the move or card), for messages: a node
+    #: whose state is not the rules' may be wrong itself, or its parent's move may be
+    came_from: dict[int, str] = {}
 
-    def reach(parent: int, child: Any, state: Any) -> str:
+    def reach(parent: int, child: Any, state: Any, step: object = "") -> str:
         if not isinstance(child, int) or isinstance(child, bool) or not 0 <= child < len(nodes):
             return f"nodes[{parent}]: child {child!r} is not a node id"
         if states[child] is None:
             states[child] = state
+            came_from[child] = f" (after nodes[{parent}]'s {step!r})" if step != "" else f" (from nodes[{parent}])"
         elif states[child] != state:
             return (f"nodes[{child}]: reached with two different states ({game.format_state(states[child])} "
                     f"and, from node {parent}, {game.format_state(state)})")
@@ -432,8 +436,8 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
         node, state = nodes[i], states[i]
         place = f"nodes[{i}]"
         if node.get("state") != game.format_state(state):
-            return fail(f"{place}: the rules give the state {game.format_state(state)}, "
-                                                 f"the node says {node.get('state')!r}")
+            return fail(f"{place}: the rules give the state {game.format_state(state)}{came_from.get(i, '')}, "
+                        f"the node says {node.get('state')!r}")
         kind = node.get("kind")
         who = game.to_move(state)
         if kind == "leaf":
@@ -462,7 +466,7 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
                     return fail(f"{place}: plays {formatted} where node {earlier[0]}, "
                                        f"which the player cannot tell apart from it, plays {earlier[1]}: the "
                                        "policy depends on what the player cannot see")
-            problem = reach(i, node.get("child"), after)
+            problem = reach(i, node.get("child"), after, text)
             if problem:
                 return fail(problem)
             children[i] = [(node["child"], Fraction(1))]
@@ -487,7 +491,7 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
                 if claimed != p:
                     return fail(f"{place}: outcome {name} has probability {p}, the node "
                                                          f"says {p_text}")
-                problem = reach(i, child, game.apply(state, outcome))
+                problem = reach(i, child, game.apply(state, outcome), name)
                 if problem:
                     return fail(problem)
                 children[i].append((child, p))

@@ -359,3 +359,24 @@ def test_the_likeliest_game_says_where_the_policy_gives_up(records: dict[str, Pa
     replay = page[page.index("id=\"likeliest\""):]
     last = replay.split("</ol>")[0].split("<section")[-1]  # the replay's last step
     assert "the policy gives up here (counted lost)" in last
+
+
+def test_a_state_the_rules_do_not_give_names_the_move_that_led_there(records: dict[str, Path], tmp_path: Path) -> None:
+    """A decision's move changed to another legal one was reported only at the node it leads to, as if that
+    node's state were the fault; the message now names the parent's move as well."""
+    record = json.loads(records["policy.json"].read_text())
+    nodes = {n["id"]: n for n in record["nodes"]}
+    from stratagem.models.strato.hidden.game import parse_hidden
+    from stratagem.verification.policy import policy_game
+
+    game, _ = policy_game(record, "policy.json")
+    decision = next(n for n in record["nodes"] if n["kind"] == "decision" and n["id"] > 0)
+    state = parse_hidden(decision["state"])
+    decision["move"] = next(text for text in (game.format_move(state, m) for m in game.legal_moves(state))
+                            if text != decision["move"])  # another legal move: a position the child is not
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(record))
+    code, out, _ = cli("verify", str(forged))
+    child = nodes[decision["id"]]["child"]
+    assert code == 1
+    assert f"nodes[{child}]: the rules give the state" in out and f"after nodes[{decision['id']}]'s " in out
