@@ -385,6 +385,14 @@ class PolicyCheck:
         return not self.problem
 
 
+def _came_from(step: tuple[int, object] | None) -> str:
+    """`` (after nodes[P]'s 'MOVE')``: how the replay reached a node, for a message about it."""
+    if step is None:
+        return ""
+    parent, move = step
+    return f" (after nodes[{parent}]'s {move!r})" if move != "" else f" (from nodes[{parent}])"
+
+
 def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fraction = Fraction(0),
                      information: Callable[[Any], Hashable] | None = None) -> PolicyCheck:
     """Replay a policy's proof DAG (the JSON of :meth:`PolicyNode.to_json`, node ``i`` at index ``i``,
@@ -415,14 +423,14 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
     seen = {0}
     #: how the replay first reached each node (its parent and the move or card), for messages: a node
     #: whose state is not the rules' may be wrong itself, or its parent's move may be
-    came_from: dict[int, str] = {}
+    came_from: dict[int, tuple[int, object]] = {}
 
     def reach(parent: int, child: Any, state: Any, step: object = "") -> str:
         if not isinstance(child, int) or isinstance(child, bool) or not 0 <= child < len(nodes):
             return f"nodes[{parent}]: child {child!r} is not a node id"
         if states[child] is None:
             states[child] = state
-            came_from[child] = f" (after nodes[{parent}]'s {step!r})" if step != "" else f" (from nodes[{parent}])"
+            came_from[child] = (parent, step)  # words only when a message needs them (:func:`_came_from`)
         elif states[child] != state:
             return (f"nodes[{child}]: reached with two different states ({game.format_state(states[child])} "
                     f"and, from node {parent}, {game.format_state(state)})")
@@ -436,7 +444,7 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
         node, state = nodes[i], states[i]
         place = f"nodes[{i}]"
         if node.get("state") != game.format_state(state):
-            return fail(f"{place}: the rules give the state {game.format_state(state)}{came_from.get(i, '')}, "
+            return fail(f"{place}: the rules give the state {game.format_state(state)}{_came_from(came_from.get(i))}, "
                         f"the node says {node.get('state')!r}")
         kind = node.get("kind")
         who = game.to_move(state)

@@ -49,7 +49,7 @@ from stratagem.solvers.mdp import check_policy_dag
 from stratagem.verification.policy import win_payoff
 from stratagem.views.page import INK, MOVE, esc, replay_frame, table
 from stratagem.views.prooftree import DRAW_POSITIONS, dag_html
-from stratagem.views.strato import NAMES, cards_svg, describe_challenge, describe_move, table_svg
+from stratagem.views.strato import NAMES, cards_svg, describe_challenge, describe_move, goal_note, table_svg
 
 __all__ = ["odds_report_html", "policy_html", "policy_values", "table_html"]
 
@@ -129,11 +129,7 @@ def _links(node: dict[str, Any]) -> list[tuple[str, Any, Fraction | None]]:
 def hidden_panel(state: HiddenState, challenge: Any, width_half: int, caption: str = "", move: str = "") -> str:
     """A hidden-pile position: the table, each hand, the cards left (the pile's order is hidden, so they are
     drawn sorted), and what happens next in the turn."""
-    meeting = sum(1 for row in state.rows if challenge.goal.met(row))
-    status = {WON: "won", LOST: "lost"}.get(state.status, "")
-    note = (f"{meeting} of {challenge.rows_required} required row(s) meet the goal"
-            + (f"; the game is <b class=\"{'ok' if status == 'won' else 'bad'}\" data-status=\"{status}\">{status}</b>"
-               if status else ""))
+    note = goal_note(state.rows, challenge, {WON: "won", LOST: "lost"}.get(state.status, ""))
     next_step = _next_step(state)
     parts = [f"<h3>{caption}</h3>" if caption else "", table_svg(state, challenge, width_half, move),
              f"<p class=\"muted\">{note}{'; ' + esc(next_step) if next_step else ''}</p>"]
@@ -189,8 +185,7 @@ def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStr
                f"legal, every card drawn with its probability, every leaf's result, one move per information "
                f"state), and its {len(nodes):,} nodes are worth {probability(check.value)}, as the record claims")
     states = {node_id: state for node_id, state in enumerate(check.states) if state is not None}
-    width_half = max([challenge.limit] + [max(len(r.left), len(r.right)) for s in states.values() if s is not None
-                                          for r in s.rows])
+    width_half = max([challenge.limit] + [max(len(r.left), len(r.right)) for s in states.values() for r in s.rows])
     value = values.get(root)
     summary = (f"<div class=\"card answer\"><p>Played as this policy plays it, the deal is won with probability "
                f"<b data-value=\"{esc(value)}\">{esc(probability(value))}</b>, as the page computes it from the "

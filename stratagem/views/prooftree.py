@@ -31,12 +31,12 @@ def _label(node: dict[str, Any]) -> str:
     return f"<span class=\"val\">{esc(who)}, value {esc(node.get('value'))}</span>"
 
 
-def _nearest(halves: list[Any], by_id: dict[Any, dict[str, Any]], budget: int) -> set[Any]:
-    """The ``budget`` nodes nearest the roots of all halves together (breadth-first, the halves' roots
-    first): the nodes the page draws in full. The set holds every node on some path to each of its nodes,
-    so the walk meets each of them below a node it drew."""
+def _nearest(roots: list[Any], by_id: dict[Any, dict[str, Any]], budget: int) -> set[Any]:
+    """The ``budget`` nodes nearest the ``roots`` together (breadth-first, the roots first): the nodes the
+    page draws in full. The set holds every node on some path to each of its nodes, so the walk meets
+    each of them below a node it drew."""
     chosen: set[Any] = set()
-    layer = [half.get("root") for half in halves if isinstance(half, dict)]
+    layer = list(roots)
     while layer and len(chosen) < budget:
         below: list[Any] = []
         for node_id in layer:
@@ -61,7 +61,7 @@ def dag_html(roots: list[tuple[str, Any]], by_id: dict[Any, dict[str, Any]], *,
     turns a state's notation into HTML (else the notation is shown). The ``budget`` nodes nearest the roots
     (default :data:`MAX_DRAWN`) are drawn in full, each once: a node met again links to where it is drawn."""
     budget = MAX_DRAWN if budget is None else budget
-    shown = _nearest([{"root": root} for _, root in roots], by_id, budget)
+    shown = _nearest([root for _, root in roots], by_id, budget)
     seen: set[Any] = set()
     out: list[str] = []
 

@@ -20,7 +20,7 @@ from stratagem.models.strato.rules.position import WON
 from stratagem.solvers.replay import replay
 from stratagem.views.charts import bars
 from stratagem.views.page import GOAL, MOVE, esc, replay_frame, table
-from stratagem.views.strato import describe_challenge, describe_move, strato_replay, table_svg
+from stratagem.views.strato import describe_challenge, describe_move, goal_note, strato_replay, table_svg
 
 __all__ = ["REACH", "designer_replay", "reach_html", "reach_page"]
 
@@ -102,10 +102,7 @@ def designer_replay(designer: StratoDesigner, moves: list[str], source: str) -> 
         move = moves[k - 1] if k else ""
         caption = ("The layout" if k == 0 else
                    f"Turn {k}: <code>{esc(move)}</code> &mdash; {esc(describe_move(move))}")
-        meeting = sum(1 for row in layout.rows if challenge.goal.met(row))
-        won = designer.is_goal(layout)
-        note = (f"{meeting} of {challenge.rows_required} required row(s) meet the goal"
-                + ("; the goal is met: <b class=\"ok\" data-status=\"won\">won</b>" if won else ""))
+        note = goal_note(layout.rows, challenge, "won" if designer.is_goal(layout) else "")
         panels.append(f"<h3>{caption}</h3>{table_svg(layout, challenge, width_half, move)}"
                       f"<p class=\"muted\">{note}</p>")
     return replay_frame(f"{len(moves)} turn(s)", panels, moves), designer.is_goal(layouts[-1])

@@ -180,19 +180,23 @@ def cards_svg(cards: str, label: str, small: bool = False, limit: int = 40) -> s
     return "".join(parts)
 
 
+def goal_note(rows: Sequence[Any], challenge: Any, status: str) -> str:
+    """Under a drawing of ``rows``: how many rows meet the goal, and (``status`` ``won`` or ``lost``, else
+    empty) how the game stands, marked for the page's script and tests (``data-status``)."""
+    meeting = sum(1 for row in rows if challenge.goal.met(row))
+    return (f"{meeting} of {challenge.rows_required} required row(s) meet the goal"
+            + (f"; the game is <b class=\"{'ok' if status == 'won' else 'bad'}\" data-status=\"{status}\">"
+               f"{status}</b>" if status else ""))
+
+
 def panel(state: Any, challenge: Any, width_half: int, turn: int, move: str, player: int) -> str:
     """One step of the replay: a caption, the table, the hands and the pile."""
     if turn == 0:
         caption = "Start of the deal"
     else:
         caption = f"Turn {turn}: player {player} plays <code>{esc(move)}</code> &mdash; {esc(describe_move(move))}"
-    meeting = sum(1 for row in state.rows if challenge.goal.met(row))
-    status = {1: "won", -1: "lost"}.get(state.status, "")
-    rows_note = (f"{meeting} of {challenge.rows_required} required row(s) meet the goal"
-                 + (f"; the game is <b class=\"{'ok' if status == 'won' else 'bad'}\" data-status=\"{status}\">"
-                    f"{status}</b>" if status else ""))
     parts = [f"<h3>{caption}</h3>", table_svg(state, challenge, width_half, move),
-             f"<p class=\"muted\">{rows_note}</p>"]
+             f"<p class=\"muted\">{goal_note(state.rows, challenge, {1: 'won', -1: 'lost'}.get(state.status, ''))}</p>"]
     for p, hand in enumerate(state.hands):
         arrow = " (to move)" if p == state.to_move and not state.status else ""
         parts.append(cards_svg(hand, f"player {p + 1}{arrow}"))
@@ -220,5 +224,5 @@ def describe_challenge(challenge: Any) -> str:
             + " and ".join(halves) + ".")
 
 
-__all__ = ["NAMES", "card_svg", "describe_challenge", "describe_move", "highlights", "row_text", "strato_replay",
-           "table_text"]
+__all__ = ["NAMES", "card_svg", "describe_challenge", "describe_move", "goal_note", "highlights", "row_text",
+           "strato_replay", "table_text"]
