@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 
+from stratagem.models.stakd.notation import format_move
 from stratagem.models.stakd.pieces import BOX, KINDS, PIECE_SETS
 from stratagem.models.stakd.rules import StakdGame
+
+from .support import position
 
 
 def test_seed_game_contents_are_104_pieces() -> None:
@@ -38,3 +41,17 @@ def test_seed_you_can_never_draw_new_pieces_and_cannot_pass() -> None:
                 assert sum(shrink) == (1 if q == p else 0)
             state = after
         assert all(state.out)
+
+
+def test_engine_order_moves_sorts_by_kind_then_new_layer_first() -> None:
+    # docs: Bombers first, then Bases, then bigger pieces before smaller; within a kind, moves that
+    # start a new layer before moves on the current one (the kind decides first).
+    bases = "1B@9,3h;1B@9,2h;1B@9,4h;1B@9,1h"
+    layer_1 = "1D@9,1h;1D@9,2h;1D@9,3h;1D@9,4h;1U@11,1;1U@11,2"  # six pieces: a new layer may start
+    game, state = position(f"{bases}/{layer_1} D1T1X1 1", 23, 7)
+    ordered = list(game.order_moves(state, game.legal_moves(state)))
+    assert sorted(ordered) == sorted(game.legal_moves(state))
+    kinds_layers = [(m.kind, m.layer) for m in ordered]
+    runs = [key for i, key in enumerate(kinds_layers) if i == 0 or kinds_layers[i - 1] != key]
+    assert runs == [("X", 1), ("T", 2), ("T", 1), ("D", 2)]
+    assert format_move(ordered[0]) == "X@12,1"
