@@ -125,6 +125,8 @@ class Card:
     teams: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     #: Open information: the matching open records by seed.
     open: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: The open sweep's results file (``--open-results``) when one was given, whether or not it holds these deals.
+    open_source: str | None = None
     hardest: list[dict[str, Any]] = field(default_factory=list)
     easiest: list[dict[str, Any]] = field(default_factory=list)
     #: Solo: the undecided deals with the lowest and the highest proven lower ends.
@@ -295,7 +297,10 @@ class Card:
 
     # -- open information
     def open_summary(self) -> dict[str, Any] | None:
-        if not self.open:
+        """The open sweep's answers for the card's deals; ``None`` when no open sweep was given. Given one
+        that holds none of these deals, the counts are 0: never "not given", which would hide that the
+        file was read and matched nothing (another puzzle's sweep, say)."""
+        if not self.open and self.open_source is None:
             return None
         solved = [r for r in self.open.values() if r.get("status") == "solved"]
         lengths = [int(r["length"]) for r in solved if r.get("length") is not None]
@@ -592,6 +597,9 @@ def _card_markdown(card: Card) -> list[str]:
     o = card.open_summary()
     if o is None:
         lines += ["**Open information**: not given.", ""]
+    elif not o["deals"]:
+        lines += [f"**Open information**: none of these deals is in `{card.open_source}` (deals are matched by the "
+                  "puzzle's bytes, the player count and the seed).", ""]
     else:
         q = o["optimum_quantiles"]
         lines += [f"**Open information** (every card known), {o['deals']} of these deals in the open sweep: "
@@ -631,7 +639,7 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
     for key in sorted(best):
         r = best[key]
         group = (str(r["challenge"]), str(r["puzzle_sha256"]), int(r["players"]))
-        card = groups.setdefault(group, Card(group[0], group[2], str(r["puzzle"])))
+        card = groups.setdefault(group, Card(group[0], group[2], str(r["puzzle"]), open_source=open_source))
         deals[group].add(int(r["seed"]))
         if r["method"] == SOLO_METHOD:
             (card.exact if r["status"] == "solved" else card.undecided).append(r)

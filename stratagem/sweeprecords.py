@@ -404,7 +404,11 @@ def hidden_problem(record: dict[str, Any]) -> str:
         return problem
     if method == "hidden:odds":
         return _odds_problem(record.get("odds"), record["status"])
-    return _team_problem(record.get("team"), record["status"])
+    if problem := _team_problem(record.get("team"), record["status"]):
+        return problem
+    if record["team"]["agent"] != method.removeprefix("hidden:"):  # the card groups by method, reproduces by agent
+        return f"team.agent {quoted(record['team']['agent'])} is not the agent of its method {quoted(method)}"
+    return ""
 
 
 def _odds_problem(odds: Any, status: str) -> str:
@@ -420,6 +424,8 @@ def _odds_problem(odds: Any, status: str) -> str:
             return "odds.value is not the exact value that odds.low and odds.high both give (status solved)"
         if not isinstance(odds.get("float"), int | float) or isinstance(odds.get("float"), bool):
             return "odds.float is not a number (status solved)"
+        if odds["float"] != float(low):  # the card's histogram and quantiles read it
+            return f"odds.float {odds['float']!r} is not odds.value {odds['value']} as a float"
     elif odds.get("value") is not None:
         return "odds.value is not null (status unknown: the value was not found)"
     if odds.get("lower_from", LOWER_FROM[0]) not in LOWER_FROM:
@@ -448,6 +454,8 @@ def _team_problem(team: Any, status: str) -> str:
         return "team.wins is not the number of won team.games"
     if "turns" in team and not _count(team["turns"]):
         return "team.turns is not a count"
+    if "turns" in team and team["turns"] != sum(g[2] for g in games):  # the card's CPU per turn reads it
+        return "team.turns is not the sum of team.games' turns"
     if status == "solved" and len(games) != team["shuffles"]:
         return "team.games are fewer than team.shuffles (status solved: every shuffle played)"
     return ""

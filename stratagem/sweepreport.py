@@ -80,6 +80,29 @@ class SweepReport:
         others = [r for r in self.records if r.get("game") != "strato"]
         return sorted(others, key=lambda r: (r["game"], r["puzzle"], r["method"]))
 
+    def by_deal(self) -> dict[tuple[Any, ...], list[dict[str, Any]]]:
+        """The Strato records by deal (the puzzle's bytes, players, seed): one record a method. Every count of
+        deals below is over these, so that a deal swept with two methods is one deal, not two."""
+        out: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+        for record in self.deals:
+            out[_deal(record)].append(record)
+        return dict(out)
+
+    def deal_count(self) -> int:
+        """How many deals the Strato records are of (each method's record of a deal is one of its records)."""
+        return len(self.by_deal())
+
+    def decided_deals(self) -> tuple[int, int]:
+        """Deals decided (solved or proven unsolvable by some method) and, of those, how many rest on a
+        search alone: no method's decided record carries a certificate."""
+        decided = resting = 0
+        for records in self.by_deal().values():
+            answers = [r for r in records if r["status"] in ("solved", "unsolvable")]
+            if answers:
+                decided += 1
+                resting += all(uncertified(r) for r in answers)
+        return decided, resting
+
     def groups(self) -> dict[tuple[str, int, str], list[dict[str, Any]]]:
         """The records by (challenge, players, method), in that order."""
         out: dict[tuple[str, int, str], list[dict[str, Any]]] = defaultdict(list)
@@ -101,22 +124,28 @@ class SweepReport:
         return rows
 
     def lengths(self) -> dict[tuple[str, int], Counter[int]]:
-        """Per (challenge, players): how many deals have each proven optimal length."""
+        """Per (challenge, players): how many deals have each proven optimal length, each deal once whichever
+        methods proved it (decided records that disagree are listed as conflicts; the shortest counts here)."""
         out: dict[tuple[str, int], Counter[int]] = defaultdict(Counter)
-        for record in self.deals:
-            if record["status"] == "solved":
-                out[(record["challenge"], record["players"])][record["length"]] += 1
+        for records in self.by_deal().values():
+            solved = [r for r in records if r["status"] == "solved"]
+            if solved:
+                first = min(solved, key=lambda r: r["length"])
+                out[(first["challenge"], first["players"])][first["length"]] += 1
         return dict(sorted(out.items()))
 
     def hardest(self, count: int = HARDEST) -> list[dict[str, Any]]:
-        """The deals with the longest proven optimal lines (ties: the slowest to solve first)."""
+        """The deals with the longest proven optimal lines (ties: the slowest to solve first), each deal once."""
         solved = [r for r in self.deals if r["status"] == "solved"]
-        return sorted(solved, key=lambda r: (-r["length"], -r["seconds"], r["challenge"], r["players"], r["seed"]))[
-            :count]
+        return _once_a_deal(sorted(solved, key=lambda r: (-r["length"], -r["seconds"], r["challenge"], r["players"],
+                                                          r["seed"])))[:count]
 
     def undecided(self) -> list[dict[str, Any]]:
-        """The deals whose optimal length is not proven (status ``unknown``), highest lower bound first."""
-        open_ = [r for r in self.deals if r["status"] == "unknown"]
+        """The deals whose optimal length is not proven (status ``unknown``, and no other method decided the
+        deal), highest lower bound first."""
+        decided = {deal for deal, records in self.by_deal().items()
+                   if any(r["status"] != "unknown" for r in records)}
+        open_ = [r for r in self.deals if r["status"] == "unknown" and _deal(r) not in decided]
         return sorted(open_, key=lambda r: (-r["lower_bound"], r["challenge"], r["players"], r["seed"]))
 
     def times(self) -> list[dict[str, Any]]:
@@ -131,8 +160,12 @@ class SweepReport:
     def markdown(self, plots: Sequence[str] = ()) -> str:
         """The summary; ``plots`` are the PNG file names to show in it."""
         superseded = self.held - len(self.records)
+        deals = self.deal_count()
         lines = [f"# Sweep report: {Path(self.source).name}", "",
-                 f"{len(self.deals)} Strato deal(s) and {len(self.positions)} position analyse(s) from "
+                 f"{deals} Strato deal(s)"
+                 + (f" ({len(self.deals)} deal-and-method records: each method's answer is a row of the solvable "
+                    "fraction)" if len(self.deals) != deals else "")
+                 + f" and {len(self.positions)} position analyse(s) from "
                  f"`{self.source}` (records `stratagem/sweep@1`"
                  + (f"; {self.held} records, of which {superseded} superseded by a better-established record of "
                     "the same deal, which alone counts" if superseded else "") + "). A deal is "
@@ -146,10 +179,9 @@ class SweepReport:
                         f"{row['fraction']:.3f} ({row['low']:.3f} - {row['high']:.3f})")
             lines.append(f"| {row['challenge']} | {row['players']} | {row['method']} | {row['deals']} | "
                          f"{row['solvable']} | {row['unsolvable']} | {row['undecided']} | {fraction} |")
-        resting = [r for r in self.deals if uncertified(r)]
+        decided, resting = self.decided_deals()
         lines += ["", f"Optimality certified (a certificate `stratagem verify` re-checks) for "
-                  f"{sum(1 for r in self.deals if r['status'] in ('solved', 'unsolvable')) - len(resting)} decided "
-                  f"deal(s); resting on a search alone: {len(resting)}"
+                  f"{decided - resting} decided deal(s); resting on a search alone: {resting}"
                   + (" (`stratagem sweep --retry-uncertified` runs them again)." if resting else ".")]
         if self.conflicts:
             lines += ["", f"**{len(self.conflicts)} deal(s) have decided records that disagree** (the counted one "
@@ -217,8 +249,8 @@ class SweepReport:
     def easiest(self, count: int = HARDEST) -> list[dict[str, Any]]:
         """The deals with the shortest proven optimal lines (ties: the fastest to solve first)."""
         solved = [r for r in self.deals if r["status"] == "solved"]
-        return sorted(solved, key=lambda r: (r["length"], r["seconds"], r["challenge"], r["players"], r["seed"]))[
-            :count]
+        return _once_a_deal(sorted(solved, key=lambda r: (r["length"], r["seconds"], r["challenge"], r["players"],
+                                                          r["seed"])))[:count]
 
     def length_panels(self) -> dict[tuple[str, int], tuple[Counter[int], int]]:
         """Per (challenge, players): deals by proven optimal length, and how many are undecided (no proven
@@ -226,9 +258,9 @@ class SweepReport:
         out: dict[tuple[str, int], tuple[Counter[int], int]] = {}
         for (challenge, players), counts in self.lengths().items():
             out[(challenge, players)] = (counts, 0)
-        for record in self.deals:
-            if record["status"] == "unknown":
-                key = (record["challenge"], record["players"])
+        for records in self.by_deal().values():
+            if all(r["status"] == "unknown" for r in records):  # no method decided it
+                key = (records[0]["challenge"], records[0]["players"])
                 counts, undecided = out.get(key, (Counter(), 0))
                 out[key] = (counts, undecided + 1)
         return dict(sorted(out.items()))
@@ -250,7 +282,7 @@ class SweepReport:
 
     def to_json(self) -> dict[str, Any]:
         """The summary as one JSON document (``stratagem report --json``): the same tables as the markdown."""
-        return {"format": REPORT_FORMAT, "source": self.source, "records": self.held, "deals": len(self.deals),
+        return {"format": REPORT_FORMAT, "source": self.source, "records": self.held, "deals": self.deal_count(),
                 "positions": len(self.positions), "fractions": self.fractions(),
                 "lengths": [{"challenge": c, "players": p, "counts": {str(n): k for n, k in sorted(counts.items())},
                              "undecided": undecided} for (c, p), (counts, undecided) in self.length_panels().items()],
@@ -265,6 +297,22 @@ class SweepReport:
         from stratagem.sweepplots import png_plots
 
         return png_plots(self)
+
+
+def _deal(record: dict[str, Any]) -> tuple[Any, ...]:
+    """A Strato record's deal: the puzzle's bytes, players, seed (its key less the method)."""
+    return (record.get("puzzle_sha256"), record["players"], record["seed"])
+
+
+def _once_a_deal(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``records`` with each deal's first record only (a deal swept with several methods is listed once)."""
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for record in records:
+        if _deal(record) not in seen:
+            seen.add(_deal(record))
+            out.append(record)
+    return out
 
 
 def _brief(record: dict[str, Any]) -> dict[str, Any]:

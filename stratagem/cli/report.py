@@ -78,7 +78,7 @@ def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, ope
         return 0
     positions = f" and {len(summary.positions)} position(s)" if summary.positions else ""
     superseded = summary.held - len(summary.records)
-    note(f"{folder / 'report.md'}: {len(summary.deals)} deal(s){positions}"
+    note(f"{folder / 'report.md'}: {summary.deal_count()} deal(s){positions}"
          + (f" from {summary.held} records ({superseded} superseded)" if superseded else "")
          + (f"; plots {', '.join(sorted(plots))}" if plots else "")
          + ("; page report.html" if page is not None else ""), quiet)
@@ -93,8 +93,13 @@ def _cards(records: list[dict[str, Any]], results_file: str, open_path: str | No
     open_records: list[dict[str, Any]] = []
     if open_path is not None:
         open_records, open_torn = read_results(open_path)
-        if any(hidden_record(r) for r in open_records):
-            raise BadInput(open_path, "", "holds hidden-information records: --open-results takes an open sweep's file")
+        for number, record in enumerate(open_records, 1):
+            if hidden_record(record):
+                raise BadInput(open_path, f"line {number}", "a hidden-information record: --open-results takes an "
+                               "open sweep's file")
+        if not any(r.get("game") == "strato" for r in open_records):
+            raise BadInput(open_path, "line 1", f"a record of {open_records[0].get('game')} positions: --open-results "
+                           "takes an open sweep of Strato deals, the hidden sweep's puzzles")
         if open_torn is not None:
             note(open_torn.replace("dropped, its task runs again", "left out of the report"), quiet)
     cards = difficulty(records, results_file, open_records, open_path)

@@ -30,6 +30,7 @@ from stratagem.sweep import (
     ResultsFile,
     Tally,
     Task,
+    best_records,
     parse_seeds,
     plan,
     to_run,
@@ -131,9 +132,13 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         raise click.UsageError("--agents, --solo-agents, --shuffles and --more-shuffles are for --information hidden")
     if solo_agents and 1 not in players:
         raise click.UsageError("--solo-agents plays solo deals: give --players with 1")
-    if hidden and (agent_specs is not None or given("shuffles")) and set(players) == {1} and not solo_agents:
-        raise click.UsageError("--agents and --shuffles are for teams (--players 2 to 4), or for the solo deals "
-                               "with --solo-agents: a solo deal alone gets its exact odds")
+    if (hidden and (agent_specs is not None or given("shuffles") or more_shuffles) and set(players) == {1}
+            and not solo_agents):
+        raise click.UsageError("--agents, --shuffles and --more-shuffles are for teams (--players 2 to 4), or for "
+                               "the solo deals with --solo-agents: a solo deal alone gets its exact odds")
+    if agent_specs is not None and not any(a.strip() for a in agent_specs.split(",")):
+        # not the default agent in its place: that is another experiment than the one asked for
+        raise BadInput("<argument>", "--agents", f"{agent_specs!r} names no agent kind (for example greedy,guided)")
     if hidden and (methods or proof_dir is not None or retry_uncertified):
         raise click.UsageError("--method, --proof-dir and --retry-uncertified are for --information open")
     results = ResultsFile(out_path)
@@ -147,7 +152,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         agents = [a for a in (agent_specs or DEFAULT_AGENT).split(",") if a.strip()]
         known = [r["method"][len("hidden:"):] for r in results.records
                  if str(r.get("method", "")).startswith("hidden:") and r["method"] != SOLO_METHOD]
-        tasks = list(plan_hidden(puzzles, seeds, players, agents or [DEFAULT_AGENT], shuffles, time_limit,
+        tasks = list(plan_hidden(puzzles, seeds, players, agents, shuffles, time_limit,
                                  solo_agents=solo_agents, known=known))
     else:
         tasks = list(plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir))
@@ -156,6 +161,12 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
                        more_shuffles=more_shuffles, force_settings=force_settings))
     if results.torn is not None:
         note(results.torn, quiet)
+    if hidden and not more_shuffles:
+        fewer = _fewer_shuffles(tasks, results)
+        if fewer:
+            note(f"{out_path}: {fewer} agent task(s) already there were asked for fewer games than --shuffles "
+                 f"{shuffles} and are kept as they are (a task is a deal, not a number of games); "
+                 "--more-shuffles plays them again", quiet)
     show = not (quiet or as_json)
     warn_once()  # the searches of every task run on the compiled core where it is built
     try:
@@ -176,6 +187,15 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         click.echo(f"{out_path}: {tally.done} record(s) written ({counts}), {tally.skipped} already there"
                    + (f", {tally.failed} failed (run again to retry)" if tally.failed else ""), err=True)
     return UNDETERMINED if tally.failed else DONE
+
+
+def _fewer_shuffles(tasks: list[Any], results: ResultsFile) -> int:
+    """How many of a hidden sweep's agent tasks the results file holds with a counted record asked for fewer
+    games than the task's ``shuffles``: the same command with a larger --shuffles does not play them again,
+    and saying nothing would let the user think it had."""
+    best = best_records(results.records)
+    return sum(1 for t in tasks if isinstance(t, HiddenTask) and t.agent is not None and t.key in best
+               and int((best[t.key].get("team") or {}).get("shuffles") or 0) < t.shuffles)
 
 
 #: Seconds an interrupted sweep is given to finish exiting (the results file is already closed by then)

@@ -1,0 +1,163 @@
+"""QA pass 56 on `stratagem sweep` and `stratagem report`: options that name nothing are refused, not
+replaced by a default; an --open-results file of another game is refused and one that holds none of the
+card's deals says so (never "not given"); hand-edited hidden records whose numbers disagree are refused at
+their line; an open sweep of several methods counts each deal once; a larger --shuffles on a resumed
+file says that the tasks already there are kept. Tiny sweeps throughout."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import PUZZLES, ROOT, assert_bad_input
+
+CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
+STAKD = str(ROOT / "puzzles" / "stakd" / "solo-1-tiny.toml")
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _write(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records))
+    return path
+
+
+@pytest.fixture(scope="module")
+def team_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two challenge-0 deals for two players, greedy, two shuffles each (a fraction of a second)."""
+    from stratagem.cli.main import run
+
+    out = tmp_path_factory.mktemp("qa56") / "team.jsonl"
+    assert run(["sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "4..5", "--players", "2",
+                "--agents", "greedy", "--shuffles", "2", "--workers", "0", "--quiet", "--out", str(out)]) == 0
+    return out
+
+
+# --agents that names no agent was run as the default agent (belief, a slower and other experiment).
+
+@pytest.mark.parametrize("agents", [",", "", " , "])
+def test_agents_naming_no_agent_is_refused_not_replaced_by_the_default(cli, tmp_path: Path, agents: str) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "h.jsonl"
+    result = cli("sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "0..1", "--players", "2",
+                 "--agents", agents, "--workers", "0", "--out", str(out))
+    assert_bad_input(result, "--agents", "names no agent")
+    assert not out.exists()
+
+
+def test_more_shuffles_on_solo_deals_alone_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "h.jsonl"
+    result = cli("sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "0..1", "--players", "1",
+                 "--more-shuffles", "--workers", "0", "--out", str(out))
+    assert_bad_input(result, "--more-shuffles")
+    assert not out.exists()
+
+
+# --open-results of another game was read as "not given"; a hidden file's refusal named no line.
+
+def test_open_results_of_another_game_is_refused_at_its_line(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
+    other = tmp_path / "stakd.jsonl"
+    assert cli("sweep", STAKD, "--time-limit", "5", "--workers", "0", "--quiet", "--out", str(other)).code == 0
+    card = tmp_path / "card"
+    result = cli("report", str(team_file), "--open-results", str(other), "--out", str(card))
+    assert_bad_input(result, str(other), "line 1", "stakd", "Strato")
+    assert not card.exists()
+
+
+def test_open_results_holding_hidden_records_names_the_line(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("report", str(team_file), "--open-results", str(team_file), "--out", str(tmp_path / "card"))
+    assert_bad_input(result, str(team_file), "line 1", "hidden-information record")
+
+
+def test_open_results_without_these_deals_says_so_not_not_given(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
+    other = tmp_path / "open.jsonl"  # the same puzzle, other seeds: no deal of the card
+    assert cli("sweep", CHALLENGE_0, "--seeds", "0..1", "--players", "2", "--time-limit", "10", "--workers", "0",
+               "--quiet", "--out", str(other)).code == 0
+    card = tmp_path / "card"
+    result = cli("report", str(team_file), "--open-results", str(other), "--out", str(card), "--json")
+    assert result.code == 0, result.err
+    text = (card / "report.md").read_text()
+    assert "Open information**: not given" not in text
+    assert f"none of these deals is in `{other}`" in text
+    opened = json.loads(result.out)["cards"][0]["open"]
+    assert opened is not None and opened["deals"] == 0
+    # not given at all: still null and "not given"
+    result = cli("report", str(team_file), "--out", str(tmp_path / "plain"), "--json")
+    assert json.loads(result.out)["cards"][0]["open"] is None
+    assert "Open information**: not given" in (tmp_path / "plain" / "report.md").read_text()
+
+
+# Hand-edited hidden records whose numbers disagree with each other reached the card.
+
+def test_a_solo_record_whose_float_is_not_its_value_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    solo = tmp_path / "solo.jsonl"
+    assert cli("sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "27..27", "--players", "1",
+               "--time-limit", "30", "--workers", "0", "--quiet", "--out", str(solo)).code == 0
+    record = _lines(solo)[0]
+    assert record["status"] == "solved"
+    record["odds"]["float"] = 0.5 if record["odds"]["float"] != 0.5 else 0.25  # the histogram would read this
+    edited = _write(tmp_path / "edited.jsonl", [record])
+    result = cli("report", str(edited), "--out", str(tmp_path / "card"))
+    assert_bad_input(result, str(edited), "line 1", "odds.float")
+
+
+@pytest.mark.parametrize(("field", "value", "fragment"), [
+    ("agent", "guided", "team.agent"),  # the card groups by method, the reproduce command names the agent
+    ("turns", 1, "team.turns"),  # the card's CPU per turn divides by it
+])
+def test_a_team_record_that_disagrees_with_itself_is_refused(cli, tmp_path: Path, team_file: Path, field: str,  # type: ignore[no-untyped-def]
+                                                             value: Any, fragment: str) -> None:
+    records = _lines(team_file)
+    records[1]["team"][field] = value
+    edited = _write(tmp_path / "edited.jsonl", records)
+    result = cli("report", str(edited), "--out", str(tmp_path / "card"))
+    assert_bad_input(result, str(edited), "line 2", fragment)
+    again = cli("sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "4..5", "--players", "2", "--agents",
+                "greedy", "--shuffles", "2", "--workers", "0", "--out", str(edited))
+    assert_bad_input(again, str(edited), "line 2", fragment)
+
+
+# An open sweep of two methods counted each deal twice: "8 deals" of 4, lengths twice, one certified deal
+# "resting on a search alone" because another method's record of it had no certificate.
+
+def test_an_open_sweep_of_two_methods_counts_each_deal_once(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "sweep.jsonl"
+    assert cli("sweep", CHALLENGE_0, "--count", "3", "--method", "auto", "--method", "astar", "--time-limit", "10",
+               "--workers", "0", "--quiet", "--out", str(out)).code == 0
+    records = _lines(out)
+    assert len(records) == 6 and all(r["status"] == "solved" for r in records)
+    assert all(r["certificate"] for r in records if r["method"] == "auto")
+    assert not any(r["certificate"] for r in records if r["method"] == "astar")
+    result = cli("report", str(out), "--out", str(tmp_path / "report"), "--no-plots", "--json")
+    assert result.code == 0, result.err
+    summary = json.loads(result.out)
+    assert summary["deals"] == 3
+    assert sum(summary["lengths"][0]["counts"].values()) == 3
+    assert len({r["seed"] for r in summary["hardest"]}) == len(summary["hardest"]) == 3
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert text.count("\n3 Strato deal(s) (6 deal-and-method records") == 1
+    assert "for 3 decided deal(s); resting on a search alone: 0." in text
+    # each method keeps its own row of the solvable fraction, over its own 3 deals
+    rows = [line for line in text.splitlines() if line.startswith("| Challenge 0 | 1 | a")]
+    assert [row.split("|")[4].strip() for row in rows] == ["3", "3"]
+
+
+# The same command with a larger --shuffles ran nothing and said nothing: the user thought it played more.
+
+def test_a_larger_shuffles_on_a_resumed_file_says_the_tasks_are_kept(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "team.jsonl"
+    out.write_bytes(team_file.read_bytes())
+    command = ["sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "4..5", "--players", "2", "--agents",
+               "greedy", "--workers", "0", "--out", str(out)]
+    result = cli(*command, "--shuffles", "5")
+    assert result.code == 0, result.err
+    assert "2 agent task(s) already there were asked for fewer games than --shuffles 5" in result.err
+    assert "--more-shuffles plays them again" in result.err
+    assert out.read_bytes() == team_file.read_bytes()
+    same = cli(*command, "--shuffles", "2")
+    assert same.code == 0 and "fewer games" not in same.err
+    quiet = cli(*command, "--shuffles", "5", "--quiet")
+    assert quiet.code == 0 and quiet.err == ""
