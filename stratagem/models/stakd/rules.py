@@ -393,7 +393,8 @@ class StakdGame:
 
     # -- optional capabilities ------------------------------------------------------------------
     def order_moves(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:
-        """Bombers first (they block), then pieces that start a new layer, then bigger pieces first.
+        """Bombers first (they block), then Bases, then bigger pieces before smaller (Quad, Trio, Duo, Uni);
+        within one kind, a piece that starts a new layer before one on the current layer.
 
         A guess for alpha-beta: in a last-placer-wins game, moves that take options away from the
         others and keep one's own small, flexible pieces for later tend to be strong.
