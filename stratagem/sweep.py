@@ -196,11 +196,12 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
                 tasks.setdefault(position.key, position)
             continue
         puzzle = load_strato(path)
+        setup = puzzle.setup()  # one dict for the puzzle's tasks, not one each (2 KB a task at 10,000,000 tasks)
+        folder = None if proof_dir is None else str(proof_dir)
         for count in players:
             for seed in seeds:
                 for method in methods:
-                    task = Task(str(path), digest, puzzle.challenge.name, puzzle.setup(), count, seed, method,
-                                limit, None if proof_dir is None else str(proof_dir))
+                    task = Task(str(path), digest, puzzle.challenge.name, setup, count, seed, method, limit, folder)
                     tasks.setdefault(task.key, task)
     return list(tasks.values())
 

@@ -154,10 +154,11 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
             raise BadInput(str(path), "game", "a hidden-information sweep is of Strato puzzles only")
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
         puzzle = load_strato(path)
+        setup = puzzle.setup()  # one dict for the puzzle's tasks, not one each
         for count in players:
             for seed in seeds:
                 for agent in kinds_of[count]:
-                    task = HiddenTask(str(path), digest, puzzle.challenge.name, puzzle.setup(), count, seed, agent,
+                    task = HiddenTask(str(path), digest, puzzle.challenge.name, setup, count, seed, agent,
                                       shuffles if agent is not None else 1, limit)
                     tasks.setdefault(task.key, task)
     return list(tasks.values())

@@ -148,14 +148,19 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
 
         check_writable_dir(proof_dir, "--proof-dir")
     tasks: list[Any]
-    if hidden:
-        agents = [a for a in (agent_specs or DEFAULT_AGENT).split(",") if a.strip()]
-        known = [r["method"][len("hidden:"):] for r in results.records
-                 if str(r.get("method", "")).startswith("hidden:") and r["method"] != SOLO_METHOD]
-        tasks = list(plan_hidden(puzzles, seeds, players, agents, shuffles, time_limit,
-                                 solo_agents=solo_agents, known=known))
-    else:
-        tasks = list(plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir))
+    try:
+        if hidden:
+            agents = [a for a in (agent_specs or DEFAULT_AGENT).split(",") if a.strip()]
+            known = [r["method"][len("hidden:"):] for r in results.records
+                     if str(r.get("method", "")).startswith("hidden:") and r["method"] != SOLO_METHOD]
+            tasks = list(plan_hidden(puzzles, seeds, players, agents, shuffles, time_limit,
+                                     solo_agents=solo_agents, known=known))
+        else:
+            tasks = list(plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir))
+    except BadInput as exc:  # too many tasks: name the option the seeds were given with
+        if exc.source == "<argument>" and exc.place in ("--count", "--seeds"):
+            raise BadInput(exc.source, "--seeds" if seed_range is not None else "--count", exc.problem) from None
+        raise
     # a settings mismatch is refused before any work
     count = len(to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
                        more_shuffles=more_shuffles, force_settings=force_settings))

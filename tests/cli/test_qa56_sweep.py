@@ -161,3 +161,42 @@ def test_a_larger_shuffles_on_a_resumed_file_says_the_tasks_are_kept(cli, tmp_pa
     assert same.code == 0 and "fewer games" not in same.err
     quiet = cli(*command, "--shuffles", "5", "--quiet")
     assert quiet.code == 0 and quiet.err == ""
+
+
+# Too many tasks named --count when the seeds were given with --seeds (and the other way for a hidden sweep).
+
+@pytest.mark.parametrize(("information", "seeds", "named"), [
+    ("open", ("--seeds", "0..4999999"), "--seeds"),
+    ("open", ("--count", "5000000"), "--count"),
+    ("hidden", ("--seeds", "0..4999999"), "--seeds"),
+    ("hidden", ("--count", "5000000"), "--count"),
+])
+def test_too_many_tasks_names_the_option_the_seeds_were_given_with(cli, tmp_path: Path, information: str,  # type: ignore[no-untyped-def]
+                                                                    seeds: tuple[str, str], named: str) -> None:
+    out = tmp_path / "big.jsonl"
+    agents = ("--agents", "greedy") if information == "hidden" else ()
+    result = cli("sweep", CHALLENGE_0, "--information", information, *seeds, "--players", "2,3,4", *agents,
+                 "--workers", "0", "--out", str(out))
+    assert_bad_input(result, f"stratagem sweep: {named}: ", "more than the 10,000,000 tasks")
+    assert not out.exists()
+
+
+# Planning made a copy of the puzzle's setup for every task: some 2 KB a task, 20 GB at the 10,000,000
+# tasks a sweep allows, before the first deal ran.
+
+def test_planning_shares_the_puzzle_setup_between_tasks() -> None:
+    import tracemalloc
+
+    from stratagem.sweep import plan
+    from stratagem.sweephidden import plan_hidden
+
+    for planner, extra in ((plan, ()), (plan_hidden, (["greedy"],))):
+        tracemalloc.start()
+        try:
+            tasks = planner([CHALLENGE_0], range(4000), [2], *extra)  # type: ignore[operator]
+            held, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert len(tasks) == 4000
+        assert held / len(tasks) < 800, (planner.__name__, held / len(tasks))  # was some 1,900 bytes a task
+        assert len({id(task.setup) for task in tasks}) == 1
