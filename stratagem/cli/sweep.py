@@ -222,16 +222,26 @@ def _exit_soon(code: int) -> None:
     timer.start()
 
 
+#: Seconds between the progress lines of a sweep whose stderr is not a terminal (a log file, a batch job).
+PLAIN_PROGRESS_EVERY = 60.0
+
+
 class _progress:
-    """A rich progress bar (done / total, solved / unsolvable / undecided, ETA) on a terminal's stderr."""
+    """A rich progress bar (done / total, solved / unsolvable / undecided, ETA) on a terminal's stderr; on
+    any other stderr (a log of a sweep run for hours) a plain line at most every
+    :data:`PLAIN_PROGRESS_EVERY` seconds, so that a short sweep prints only its summary."""
 
     def __init__(self, enabled: bool, total: int) -> None:
+        import time
+
         from rich.console import Console
 
         self.console = Console(stderr=True)
+        self.plain = enabled and not self.console.is_terminal
         self.enabled = enabled and self.console.is_terminal
         self.total = total
         self.bar: Any = None
+        self.started = self.shown = time.monotonic()
 
     def __enter__(self) -> tuple[Any, Any]:
         if self.enabled:
@@ -244,10 +254,20 @@ class _progress:
         return self.on_record, self.on_failure
 
     def on_record(self, record: dict[str, Any], tally: Tally) -> None:
+        s = tally.by_status
+        counts = f"{s['solved']} solved, {s['unsolvable']} unsolvable, {s['unknown']} undecided"
         if self.bar is not None:
-            s = tally.by_status
-            self.bar.update(self.task, completed=tally.done + tally.failed,
-                            counts=f"{s['solved']} solved, {s['unsolvable']} unsolvable, {s['unknown']} undecided")
+            self.bar.update(self.task, completed=tally.done + tally.failed, counts=counts)
+        elif self.plain:
+            import time
+
+            now = time.monotonic()
+            finished = tally.done + tally.failed
+            if now - self.shown >= PLAIN_PROGRESS_EVERY and finished < self.total:
+                self.shown = now
+                click.echo(f"sweep: {finished:,} / {self.total:,} task(s) done ({counts}"
+                           + (f", {tally.failed} failed" if tally.failed else "")
+                           + f"), {now - self.started:,.0f} s so far", err=True)
 
     def on_failure(self, task: Task | PositionTask | HiddenTask, why: str) -> None:
         click.echo(f"{task.command()}: failed on the cluster ({why[:200]}); not recorded", err=True)

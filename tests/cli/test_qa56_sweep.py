@@ -200,3 +200,27 @@ def test_planning_shares_the_puzzle_setup_between_tasks() -> None:
         assert len(tasks) == 4000
         assert held / len(tasks) < 800, (planner.__name__, held / len(tasks))  # was some 1,900 bytes a task
         assert len({id(task.setup) for task in tasks}) == 1
+
+
+# A sweep whose stderr is not a terminal (a log file, a batch job) showed no progress at all until its end.
+
+def test_a_sweep_logged_to_a_file_says_how_far_it_has_got(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from stratagem.cli import sweep as command
+
+    out = tmp_path / "s.jsonl"
+    args = ["sweep", CHALLENGE_0, "--seeds", "0..2", "--time-limit", "10", "--workers", "0", "--out", str(out)]
+    quick = cli(*args)  # within the interval: the summary alone, as the guides show it
+    assert quick.code == 0 and quick.err.count("\n") == 1 and "sweep:" not in quick.err
+    out.unlink()
+    monkeypatch.setattr(command, "PLAIN_PROGRESS_EVERY", 0.0)
+    logged = cli(*args)
+    assert logged.code == 0, logged.err
+    progress = [line for line in logged.err.splitlines() if line.startswith("sweep: ")]
+    assert len(progress) == 2  # after the first and second deal; the third is the summary's
+    for n, line in enumerate(progress, 1):
+        assert line.startswith(f"sweep: {n} / 3 task(s) done ({n} solved, 0 unsolvable, 0 undecided), ")
+        assert line.endswith(" s so far")
+    assert logged.err.splitlines()[-1].startswith(f"{out}: 3 record(s) written")
+    quiet = cli(*args, "--quiet")
+    assert quiet.err == ""
