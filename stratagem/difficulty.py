@@ -279,12 +279,12 @@ class Card:
             low = lows.get(int(r["seed"]))
             return "-" if low is None else BINS[_bin(low)]
 
-        return _grouped(records, group, [*BINS, "-"].index)
+        return _grouped(_played(records), group, [*BINS, "-"].index)
 
     def by_deal_win_rate(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """An agent's deals grouped by its own win rate on each deal, in tenths (``"1"``: every game won):
         with several shuffles a deal, which deals the agent finds hard, not only how often it wins."""
-        return _grouped([r for r in records if r["team"]["played"]], lambda r: BINS[_bin(_rate(r))], BINS.index)
+        return _grouped(_played(records), lambda r: BINS[_bin(_rate(r))], BINS.index)
 
     def by_open_optimum(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """Games and wins grouped by the deal's open-information optimum (turns; ``"-"``: not solved in the
@@ -293,7 +293,7 @@ class Card:
             found = self.open.get(int(r["seed"]))
             return str(found["length"]) if found and found.get("length") is not None else "-"
 
-        return _grouped(records, group, lambda k: (k == "-", int(k) if k != "-" else 0))
+        return _grouped(_played(records), group, lambda k: (k == "-", int(k) if k != "-" else 0))
 
     # -- open information
     def open_summary(self) -> dict[str, Any] | None:
@@ -686,6 +686,12 @@ def _both_ends(records: list[dict[str, Any]], score: Callable[[dict[str, Any]], 
     listed = min(LISTED, max(1, len(records) // 2))
     chosen = {int(r["seed"]) for r in low[:listed]}
     return low[:listed], [r for r in high if int(r["seed"]) not in chosen][:listed]
+
+
+def _played(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """An agent's records of the deals it played a game of: a task the limit stopped before its first game
+    is no deal of a grouping ("2 deals, 3 / 3 won" of games all on one deal)."""
+    return [r for r in records if r["team"]["played"]]
 
 
 def _grouped(records: list[dict[str, Any]], group: Callable[[dict[str, Any]], str],

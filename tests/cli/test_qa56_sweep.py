@@ -224,3 +224,20 @@ def test_a_sweep_logged_to_a_file_says_how_far_it_has_got(cli, tmp_path: Path,  
     assert logged.err.splitlines()[-1].startswith(f"{out}: 3 record(s) written")
     quiet = cli(*args, "--quiet")
     assert quiet.err == ""
+
+
+# A task the limit stopped before its first game counted as a deal of the card's groupings: "2 deals,
+# 3 / 3 won" with every game on one deal.
+
+def test_a_deal_with_no_game_played_is_no_deal_of_the_groupings(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
+    records = _lines(team_file)
+    records[1].update(status="unknown", stopped_by="time")
+    records[1]["team"].update(games=[], played=0, wins=0, turns=0, win_rate=None, win_rate_ci95=[0.0, 1.0])
+    edited = _write(tmp_path / "cut.jsonl", records)
+    result = cli("report", str(edited), "--out", str(tmp_path / "card"), "--json")
+    assert result.code == 0, result.err
+    team = json.loads(result.out)["cards"][0]["teams"][0]
+    assert (team["deals"], team["cut_short"], team["games"]) == (2, 1, 2)  # the table says one was cut short
+    played = {"deals": 1, "games": 2, "wins": records[0]["team"]["wins"]}
+    assert team["by_open_optimum"] == {"-": played}
+    assert sum(group["deals"] for group in team["by_deal_win_rate"].values()) == 1
