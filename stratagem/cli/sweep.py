@@ -78,8 +78,9 @@ SUMMARY_FORMAT = "stratagem/sweep-summary@1"
               help=f"Method (repeat for several; default auto): for Strato one of {', '.join(METHODS)}; "
                    "for other games' positions an `analyze` method.")
 @click.option("--time-limit", type=TIME_LIMIT, default=60.0, show_default=True, metavar="S",
-              help="Seconds allowed for each deal (all of its solve); a deal it stops is recorded 'unknown' "
-                   "with its proven lower bound.")
+              help="Seconds allowed for each deal (all of its solve; hidden: the odds' search, or all of an agent's "
+                   "shuffles); a deal it stops is recorded 'unknown' with what it had (its proven lower bound; hidden: "
+                   "the odds' proven interval, or the games finished).")
 @click.option("--proof-dir", type=click.Path(file_okay=False), default=None,
               help="Write each deal's proof record here; the record holds its sha256.")
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
@@ -103,7 +104,7 @@ SUMMARY_FORMAT = "stratagem/sweep-summary@1"
                    "and the agent, so the first ones come out as before); the record of more games counts.")
 @click.option("--force-settings", is_flag=True,
               help="Add new deals to --out even though its records were made with another --time-limit "
-                   "(refused without it: one results file, one experiment).")
+                   "(hidden sweeps: or another --shuffles) (refused without it: one results file, one experiment).")
 @quiet_option("No progress bar and no summary on stderr.")
 @json_option(f"Print the summary as one JSON object ({SUMMARY_FORMAT}) on stdout instead of the progress bar and "
              "the summary line.")
