@@ -636,10 +636,15 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
         open_by_deal.setdefault((r["puzzle_sha256"], int(r["players"]), int(r["seed"])), r)
     groups: dict[tuple[str, str, int], Card] = {}
     deals: dict[tuple[str, str, int], set[int]] = defaultdict(set)
+    digests: dict[str, set[str]] = defaultdict(set)
+    for r in best.values():
+        digests[str(r["challenge"])].add(str(r["puzzle_sha256"]))
     for key in sorted(best):
         r = best[key]
         group = (str(r["challenge"]), str(r["puzzle_sha256"]), int(r["players"]))
-        card = groups.setdefault(group, Card(group[0], group[2], str(r["puzzle"]), open_source=open_source))
+        # two versions of a card (edited between two runs into one file): each titled with its bytes' digest
+        title = group[0] if len(digests[group[0]]) == 1 else f"{group[0]} ({group[1][:8]})"
+        card = groups.setdefault(group, Card(title, group[2], str(r["puzzle"]), open_source=open_source))
         deals[group].add(int(r["seed"]))
         if r["method"] == SOLO_METHOD:
             (card.exact if r["status"] == "solved" else card.undecided).append(r)

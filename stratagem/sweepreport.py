@@ -68,6 +68,34 @@ class SweepReport:
     held: int = 0
     #: Deals whose decided records disagree (status or length), each as its records.
     conflicts: tuple[tuple[dict[str, Any], ...], ...] = ()
+    #: Challenge names that more than one puzzle (by its bytes) has in the file: a card edited between two
+    #: runs into one file. Its deals are kept apart, each version named with its SHA-256's first digits.
+    versions: frozenset[str] = frozenset()
+
+    def version_names(self) -> dict[str, list[str]]:
+        """For each challenge name in :attr:`versions`, its versions as the report shows them: the label, the
+        file the records name, and whether that file holds these bytes now (a designer's edited card)."""
+        import hashlib
+
+        out: dict[str, dict[str, str]] = defaultdict(dict)
+        for record in self.deals:
+            if record["challenge"] not in self.versions or self.challenge_of(record) in out[str(record["challenge"])]:
+                continue
+            path = Path(str(record["puzzle"]))
+            try:
+                now = hashlib.sha256(path.read_bytes()).hexdigest() == record.get("puzzle_sha256")
+                state = "its bytes now" if now else "no longer its bytes"
+            except OSError:
+                state = "not found"
+            label = self.challenge_of(record)
+            out[str(record["challenge"])][label] = f"{label} from {path} ({state})"
+        return {name: [found[label] for label in sorted(found)] for name, found in sorted(out.items())}
+
+    def challenge_of(self, record: dict[str, Any]) -> str:
+        """The challenge a record's deal is shown under: its name, and when two versions of a puzzle share the
+        name, ``NAME (SHA8)``, so that a designer's old and new card are never one row."""
+        name = str(record["challenge"])
+        return f"{name} ({str(record.get('puzzle_sha256'))[:8]})" if name in self.versions else name
 
     @property
     def deals(self) -> list[dict[str, Any]]:
@@ -107,7 +135,7 @@ class SweepReport:
         """The records by (challenge, players, method), in that order."""
         out: dict[tuple[str, int, str], list[dict[str, Any]]] = defaultdict(list)
         for record in self.deals:
-            out[(record["challenge"], record["players"], record["method"])].append(record)
+            out[(self.challenge_of(record), record["players"], record["method"])].append(record)
         return dict(sorted(out.items()))
 
     def fractions(self) -> list[dict[str, Any]]:
@@ -131,7 +159,7 @@ class SweepReport:
             solved = [r for r in records if r["status"] == "solved"]
             if solved:
                 first = min(solved, key=lambda r: r["length"])
-                out[(first["challenge"], first["players"])][first["length"]] += 1
+                out[(self.challenge_of(first), first["players"])][first["length"]] += 1
         return dict(sorted(out.items()))
 
     def hardest(self, count: int = HARDEST) -> list[dict[str, Any]]:
@@ -152,7 +180,7 @@ class SweepReport:
         """Seconds per deal by method (and challenge): mean, median, largest."""
         out: dict[tuple[str, str], list[float]] = defaultdict(list)
         for record in self.deals:
-            out[(record["method"], record["challenge"])].append(float(record["seconds"]))
+            out[(record["method"], self.challenge_of(record))].append(float(record["seconds"]))
         return [{"method": m, "challenge": c, "deals": len(s), "mean": statistics.fmean(s),
                  "median": statistics.median(s), "max": max(s), "total": sum(s)}
                 for (m, c), s in sorted(out.items())]
@@ -179,6 +207,12 @@ class SweepReport:
                         f"{row['fraction']:.3f} ({row['low']:.3f} - {row['high']:.3f})")
             lines.append(f"| {row['challenge']} | {row['players']} | {row['method']} | {row['deals']} | "
                          f"{row['solvable']} | {row['unsolvable']} | {row['undecided']} | {fraction} |")
+        if self.versions:
+            lines += ["", "**More than one version of a challenge**: " + "; ".join(
+                f"{name} is here as {len(found)} puzzles of different bytes: {', '.join(found)}"
+                for name, found in self.version_names().items())
+                + ". Their deals are counted apart, each under its SHA-256's first 8 digits; a command below "
+                "reproduces a deal only while its file still holds that version."]
         decided, resting = self.decided_deals()
         lines += ["", f"Optimality certified (a certificate `stratagem verify` re-checks) for "
                   f"{decided - resting} decided deal(s); resting on a search alone: {resting}"
@@ -189,7 +223,8 @@ class SweepReport:
             for group in self.conflicts[:UNDECIDED_ROWS]:
                 first = group[0]
                 answers = "; ".join(f"{r['status']} {r.get('length')} by {r.get('solved_by')}" for r in group)
-                lines.append(f"- {first['challenge']}, {first['players']} player(s), seed {first['seed']}: {answers}")
+                lines.append(f"- {self.challenge_of(first)}, {first['players']} player(s), seed {first['seed']}: "
+                             f"{answers}")
         lines += ["", "## Optimal lengths", "", "Deals by proven optimal length (turns), of every method; *undecided*: "
                   "no optimal length proven (the time limit stopped the solver). Deals proven unsolvable have no "
                   "length and are in neither.", ""]
@@ -215,7 +250,7 @@ class SweepReport:
                       "|---|---:|---:|---:|---:|---|"]
             for r in undecided[:UNDECIDED_ROWS]:
                 best = "-" if r.get("best_length") is None else str(r["best_length"])
-                lines.append(f"| {r['challenge']} | {r['players']} | {r['seed']} | {r['lower_bound']} | {best} | "
+                lines.append(f"| {self.challenge_of(r)} | {r['players']} | {r['seed']} | {r['lower_bound']} | {best} | "
                              f"`{reproduce(r)}` |")
             if any(r["lower_bound"] == r.get("best_length") for r in undecided):
                 lines += ["", TIED_NOTE]
@@ -229,8 +264,8 @@ class SweepReport:
         lines += ["", "## Hardest deals", "", "The longest proven optimal lines (ties: the slowest first).", "",
                   "| challenge | players | seed | length | seconds | reproduce |", "|---|---:|---:|---:|---:|---|"]
         for r in self.hardest():
-            lines.append(f"| {r['challenge']} | {r['players']} | {r['seed']} | {r['length']} | {r['seconds']:.2f} | "
-                         f"`{reproduce(r)}` |")
+            lines.append(f"| {self.challenge_of(r)} | {r['players']} | {r['seed']} | {r['length']} | "
+                         f"{r['seconds']:.2f} | `{reproduce(r)}` |")
         if self.positions:
             lines += ["", "## Positions of the other games", "",
                       "| game | position | method | status | summary | seconds | reproduce |",
@@ -260,7 +295,7 @@ class SweepReport:
             out[(challenge, players)] = (counts, 0)
         for records in self.by_deal().values():
             if all(r["status"] == "unknown" for r in records):  # no method decided it
-                key = (records[0]["challenge"], records[0]["players"])
+                key = (self.challenge_of(records[0]), records[0]["players"])
                 counts, undecided = out.get(key, (Counter(), 0))
                 out[key] = (counts, undecided + 1)
         return dict(sorted(out.items()))
@@ -272,7 +307,7 @@ class SweepReport:
         seconds: dict[tuple[str, int], dict[str, list[float]]] = {}
         limits: dict[tuple[str, int], set[float]] = {}
         for record in self.deals:
-            key = (record["challenge"], record["players"])
+            key = (self.challenge_of(record), record["players"])
             seconds.setdefault(key, {}).setdefault(record["method"], []).append(float(record["seconds"]))
             limits.setdefault(key, set())
             if record.get("time_limit") is not None:
@@ -333,7 +368,12 @@ def summarise(records: Sequence[dict[str, Any]], source: str) -> SweepReport:
             decided[key].add((record["status"], record.get("length")))
             by_key[key].append(record)
     conflicts = tuple(tuple(by_key[key]) for key, answers in decided.items() if len(answers) > 1)
-    return SweepReport(source, tuple(best.values()), held=len(records), conflicts=conflicts)
+    digests: dict[str, set[Any]] = defaultdict(set)
+    for record in best.values():
+        if record.get("game", "strato") == "strato":
+            digests[str(record["challenge"])].add(record.get("puzzle_sha256"))
+    versions = frozenset(name for name, found in digests.items() if len(found) > 1)
+    return SweepReport(source, tuple(best.values()), held=len(records), conflicts=conflicts, versions=versions)
 
 
 __all__ = ["REPORT_FORMAT", "SweepReport", "outcome", "reproduce", "summarise"]

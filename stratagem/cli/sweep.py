@@ -167,6 +167,10 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
                        more_shuffles=more_shuffles, force_settings=force_settings))
     if results.torn is not None:
         note(results.torn, quiet)
+    for path, line in _edited_puzzles(tasks, results):
+        note(f"{out_path}: line {line} was made from {path} when the file held other bytes: this run's deals of "
+             "it are another puzzle's, which the report counts apart (each version under its SHA-256's first 8 "
+             "digits)", quiet)
     if hidden and not more_shuffles:
         fewer = _fewer_shuffles(tasks, results)
         if fewer:
@@ -193,6 +197,19 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         click.echo(f"{out_path}: {tally.done} record(s) written ({counts}), {tally.skipped} already there"
                    + (f", {tally.failed} failed (run again to retry)" if tally.failed else ""), err=True)
     return UNDETERMINED if tally.failed else DONE
+
+
+def _edited_puzzles(tasks: list[Any], results: ResultsFile) -> list[tuple[str, int]]:
+    """The puzzle files of this run that the results file has records of under the same name but other bytes
+    (a card edited since), each with the first such line: a designer should know that the file now holds
+    two versions of the card, however rightly they are kept apart."""
+    now = {str(t.puzzle): t.puzzle_sha256 for t in tasks}
+    found: dict[str, int] = {}
+    for number, record in enumerate(results.records, 1):
+        path = str(record.get("puzzle"))
+        if path in now and path not in found and record.get("puzzle_sha256") != now[path]:
+            found[path] = number
+    return sorted(found.items(), key=lambda item: item[1])
 
 
 def _fewer_shuffles(tasks: list[Any], results: ResultsFile) -> int:

@@ -241,3 +241,53 @@ def test_a_deal_with_no_game_played_is_no_deal_of_the_groupings(cli, tmp_path: P
     played = {"deals": 1, "games": 2, "wins": records[0]["team"]["wins"]}
     assert team["by_open_optimum"] == {"-": played}
     assert sum(group["deals"] for group in team["by_deal_win_rate"].values()) == 1
+
+
+# A designer who edits the card and runs the same command into the same file got one row of both versions
+# ("8 deals, 4 solvable, 4 unsolvable: 0.500"), and the commands to reproduce named a file that no longer
+# held the deals' version.
+
+def _card(path: Path, limit: int) -> Path:
+    path.write_text((PUZZLES / "challenge-0.toml").read_text().replace("limit = 6", f"limit = {limit}"))
+    return path
+
+
+def test_an_edited_card_swept_into_the_same_file_is_counted_apart(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import hashlib
+
+    card, out = tmp_path / "card.toml", tmp_path / "sweep.jsonl"
+    args = ["sweep", str(card), "--seeds", "0..1", "--time-limit", "10", "--workers", "0", "--out", str(out)]
+    first = hashlib.sha256(_card(card, 5).read_bytes()).hexdigest()[:8]
+    assert cli(*args).code == 0
+    second = hashlib.sha256(_card(card, 4).read_bytes()).hexdigest()[:8]
+    result = cli(*args)
+    assert result.code == 0, result.err
+    assert f"line 1 was made from {card} when the file held other bytes" in result.err
+    assert [r["status"] for r in _lines(out)] == ["solved", "solved", "unsolvable", "unsolvable"]
+    report = cli("report", str(out), "--out", str(tmp_path / "report"), "--no-plots", "--json")
+    assert report.code == 0, report.err
+    rows = {(row["challenge"], row["solvable"], row["unsolvable"]) for row in json.loads(report.out)["fractions"]}
+    assert rows == {(f"Challenge 0 ({first})", 2, 0), (f"Challenge 0 ({second})", 0, 2)}
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert f"Challenge 0 ({second}) from {card} (its bytes now)" in text
+    assert f"Challenge 0 ({first}) from {card} (no longer its bytes)" in text
+    again = cli(*args)  # nothing new to run: the file already holds this version's deals
+    assert again.code == 0 and "other bytes" in again.err
+
+
+def test_an_edited_card_swept_hidden_into_the_same_file_has_two_cards(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    card, out = tmp_path / "card.toml", tmp_path / "hidden.jsonl"
+    args = ["sweep", str(card), "--information", "hidden", "--seeds", "0..1", "--players", "2", "--agents", "greedy",
+            "--shuffles", "1", "--workers", "0", "--quiet", "--out", str(out)]
+    _card(card, 5)
+    assert cli(*args).code == 0
+    _card(card, 4)
+    assert cli(*args).code == 0
+    result = cli("report", str(out), "--out", str(tmp_path / "card"), "--json")
+    titles = [c["challenge"] for c in json.loads(result.out)["cards"]]
+    assert len(titles) == len(set(titles)) == 2 and all(t.startswith("Challenge 0 (") for t in titles)
+
+
+def test_one_version_of_a_card_keeps_its_plain_name(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("report", str(team_file), "--out", str(tmp_path / "card"), "--json")
+    assert [c["challenge"] for c in json.loads(result.out)["cards"]] == ["Challenge 0"]
