@@ -114,6 +114,17 @@ def best_records(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]
     return best
 
 
+#: The Strato methods whose answers can carry a certificate that ``verify`` re-checks
+#: (:mod:`stratagem.models.strato.solve`): ``bfs``, ``astar``, ``idastar`` and ``cpsat`` answer by a search
+#: alone, so running their deals again (``--retry-uncertified``) cannot certify them.
+CERTIFYING_METHODS = frozenset({"relaxed", "sat", "auto"})
+
+
+def retry_may_certify(record: dict[str, Any]) -> bool:
+    """Whether running an uncertified record's task again may give it a certificate: its method can."""
+    return uncertified(record) and record.get("method") in CERTIFYING_METHODS
+
+
 def uncertified(record: dict[str, Any]) -> bool:
     """A Strato record whose answer (an optimum, or unsolvability) rests on a search alone: no certificate
     that ``verify`` re-checks (``certificate`` is null). Hidden-information records claim no optimum."""
@@ -190,11 +201,12 @@ class ResultsFile:
     def done(self, retry_unknown: bool = False, retry_uncertified: bool = False) -> set[str]:
         """The keys of the tasks this file holds a record of, less those to run again: with
         ``retry_unknown``, those whose best record (:func:`best_records`) is ``unknown``; with
-        ``retry_uncertified``, those whose best record's answer rests on a search alone (:func:`uncertified`)."""
+        ``retry_uncertified``, those whose best record's answer rests on a search alone (:func:`uncertified`)
+        and whose method can certify (:func:`retry_may_certify`: an A* answer run again is an A* answer again)."""
         best = best_records(self.records)
         return {key for key, r in best.items()
                 if not (retry_unknown and r.get("status") == "unknown")
-                and not (retry_uncertified and uncertified(r))}
+                and not (retry_uncertified and retry_may_certify(r))}
 
     def time_limits(self) -> dict[float | None, int]:
         """The time limits of the file's first-run records (not its retries), each with its first line."""

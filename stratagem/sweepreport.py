@@ -30,6 +30,7 @@ from typing import Any
 
 from stratagem.solvers.match import wilson_interval
 from stratagem.sweep import best_records, record_key, uncertified
+from stratagem.sweeprecords import retry_may_certify
 
 #: How many of the hardest deals the summary lists.
 HARDEST = 10
@@ -131,6 +132,16 @@ class SweepReport:
                 resting += all(uncertified(r) for r in answers)
         return decided, resting
 
+    def retried_deals(self) -> int:
+        """Of the decided deals resting on a search alone, those ``--retry-uncertified`` runs again (one of
+        their records is of a method that can certify)."""
+        count = 0
+        for records in self.by_deal().values():
+            answers = [r for r in records if r["status"] in ("solved", "unsolvable")]
+            if answers and all(uncertified(r) for r in answers):
+                count += any(retry_may_certify(r) for r in answers)
+        return count
+
     def groups(self) -> dict[tuple[str, int, str], list[dict[str, Any]]]:
         """The records by (challenge, players, method), in that order."""
         out: dict[tuple[str, int, str], list[dict[str, Any]]] = defaultdict(list)
@@ -214,9 +225,15 @@ class SweepReport:
                 + ". Their deals are counted apart, each under its SHA-256's first 8 digits; a command below "
                 "reproduces a deal only while its file still holds that version."]
         decided, resting = self.decided_deals()
+        retried = self.retried_deals()
+        never = "by methods that give no certificate, such as A*: a sweep with `--method auto` can certify them"
         lines += ["", f"Optimality certified (a certificate `stratagem verify` re-checks) for "
                   f"{decided - resting} decided deal(s); resting on a search alone: {resting}"
-                  + (" (`stratagem sweep --retry-uncertified` runs them again)." if resting else ".")]
+                  + ("." if not resting else
+                     " (`stratagem sweep --retry-uncertified` runs them again)." if retried == resting else
+                     f" ({never})." if not retried else
+                     f" (`stratagem sweep --retry-uncertified` runs {retried} of them again; the other "
+                     f"{resting - retried} are {never}).")]
         if self.conflicts:
             lines += ["", f"**{len(self.conflicts)} deal(s) have decided records that disagree** (the counted one "
                       "is the best-established, the latest among equals):", ""]

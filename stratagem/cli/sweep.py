@@ -37,6 +37,7 @@ from stratagem.sweep import (
 )
 from stratagem.sweep import sweep as run_sweep
 from stratagem.sweephidden import DEFAULT_AGENT, HIDDEN, INFORMATION, MAX_SHUFFLES, OPEN, SOLO_METHOD, plan_hidden
+from stratagem.sweeprecords import retry_may_certify, uncertified
 
 
 def _int_list(text: str, option: str) -> list[int]:
@@ -97,7 +98,8 @@ SUMMARY_FORMAT = "stratagem/sweep-summary@1"
                    "record is appended; a report counts the best-established record of each deal).")
 @click.option("--retry-uncertified", is_flag=True,
               help="Run again the deals whose optimum (or unsolvability) in --out rests on a search alone, "
-                   "without a certificate that `stratagem verify` re-checks.")
+                   "without a certificate that `stratagem verify` re-checks (those of auto, relaxed and sat: "
+                   "bfs, astar, idastar and cpsat never give one).")
 @click.option("--more-shuffles", is_flag=True,
               help="With --information hidden: run again the agent tasks whose record in --out played fewer games "
                    "than --shuffles, all --shuffles of them (a game depends only on the deal, the shuffle's number "
@@ -171,6 +173,12 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         note(f"{out_path}: line {line} was made from {path} when the file held other bytes: this run's deals of "
              "it are another puzzle's, which the report counts apart (each version under its SHA-256's first 8 "
              "digits)", quiet)
+    if retry_uncertified:
+        kept = _never_certified(tasks, results)
+        if kept:
+            note(f"{out_path}: {sum(kept.values())} deal(s) rest on a search alone by a method that gives no "
+                 f"certificate ({', '.join(sorted(kept))}): not run again, which would answer the same way; "
+                 "--method auto, relaxed or sat can certify them", quiet)
     if hidden and not more_shuffles:
         fewer = _fewer_shuffles(tasks, results)
         if fewer:
@@ -210,6 +218,18 @@ def _edited_puzzles(tasks: list[Any], results: ResultsFile) -> list[tuple[str, i
         if path in now and path not in found and record.get("puzzle_sha256") != now[path]:
             found[path] = number
     return sorted(found.items(), key=lambda item: item[1])
+
+
+def _never_certified(tasks: list[Any], results: ResultsFile) -> dict[str, int]:
+    """The uncertified deals of this run's tasks whose method cannot certify, counted by method: what
+    --retry-uncertified leaves as it is."""
+    best = best_records(results.records)
+    kept: dict[str, int] = {}
+    for task in tasks:
+        record = best.get(task.key)
+        if record is not None and uncertified(record) and not retry_may_certify(record):
+            kept[task.method] = kept.get(task.method, 0) + 1
+    return kept
 
 
 def _fewer_shuffles(tasks: list[Any], results: ResultsFile) -> int:

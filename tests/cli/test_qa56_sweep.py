@@ -291,3 +291,31 @@ def test_an_edited_card_swept_hidden_into_the_same_file_has_two_cards(cli, tmp_p
 def test_one_version_of_a_card_keeps_its_plain_name(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
     result = cli("report", str(team_file), "--out", str(tmp_path / "card"), "--json")
     assert [c["challenge"] for c in json.loads(result.out)["cards"]] == ["Challenge 0"]
+
+
+# --retry-uncertified ran the deals of A*, BFS, IDA* and CP-SAT again on every call: those methods answer by
+# a search alone, so each retry appended the same uncertified answer and the next retry ran it again.
+
+def test_retry_uncertified_leaves_methods_that_never_certify(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "sweep.jsonl"
+    args = ["sweep", CHALLENGE_0, "--seeds", "0..1", "--method", "astar", "--time-limit", "10", "--workers", "0",
+            "--out", str(out)]
+    assert cli(*args, "--quiet").code == 0
+    held = out.read_bytes()
+    assert all(r["certificate"] is None for r in _lines(out))
+    result = cli(*args, "--retry-uncertified")
+    assert result.code == 0, result.err
+    assert out.read_bytes() == held
+    assert "2 deal(s) rest on a search alone by a method that gives no certificate (astar)" in result.err
+    assert "0 record(s) written" in result.err
+    report = cli("report", str(out), "--out", str(tmp_path / "report"), "--no-plots")
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "resting on a search alone: 2 (by methods that give no certificate, such as A*" in text
+    assert "--retry-uncertified` runs them again" not in text and report.code == 0
+    # auto's answers resting on A* are still run again (with more time its certificate may come)
+    searched = [{**r, "method": "auto"} for r in _lines(out)]
+    mixed = _write(tmp_path / "auto.jsonl", searched)
+    again = cli("sweep", CHALLENGE_0, "--seeds", "0..1", "--time-limit", "10", "--workers", "0", "--out", str(mixed),
+                "--retry-uncertified")
+    assert again.code == 0 and "2 record(s) written" in again.err, again.err
+    assert all(r["certificate"] for r in _lines(mixed)[2:])
