@@ -160,6 +160,11 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
                                      solo_agents=solo_agents, known=known))
         else:
             tasks = list(plan(puzzles, seeds, players, methods or ("auto",), time_limit, proof_dir))
+            if (not any(isinstance(t, Task) for t in tasks)
+                    and (deals is not None or seed_range is not None or given("players_text"))):
+                # a position is one task per method: 50 seeds asked for would be one record, said nowhere
+                raise click.UsageError("--count, --seeds and --players deal Strato puzzles; a position file of "
+                                       "another game is one task per --method")
     except BadInput as exc:  # too many tasks: name the option the seeds were given with
         if exc.source == "<argument>" and exc.place in ("--count", "--seeds"):
             raise BadInput(exc.source, "--seeds" if seed_range is not None else "--count", exc.problem) from None

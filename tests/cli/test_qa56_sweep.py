@@ -319,3 +319,21 @@ def test_retry_uncertified_leaves_methods_that_never_certify(cli, tmp_path: Path
                 "--retry-uncertified")
     assert again.code == 0 and "2 record(s) written" in again.err, again.err
     assert all(r["certificate"] for r in _lines(mixed)[2:])
+
+
+# `sweep POSITION --count 50` wrote one record and said nothing of the 50 seeds asked for: a position file of
+# another game is one task per method.
+
+@pytest.mark.parametrize("option", [("--count", "50"), ("--seeds", "0..9"), ("--players", "2")])
+def test_seeds_and_players_for_positions_alone_are_refused(cli, tmp_path: Path, option: tuple[str, str]) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "positions.jsonl"
+    result = cli("sweep", STAKD, *option, "--time-limit", "5", "--workers", "0", "--out", str(out))
+    assert_bad_input(result, option[0], "position file")
+    assert not out.exists()
+
+
+def test_seeds_with_a_strato_puzzle_beside_a_position_still_run(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "both.jsonl"
+    result = cli("sweep", STAKD, CHALLENGE_0, "--count", "2", "--time-limit", "5", "--workers", "0", "--out", str(out))
+    assert result.code == 0, result.err
+    assert sorted(str(r["game"]) for r in _lines(out)) == ["stakd", "strato", "strato"]
