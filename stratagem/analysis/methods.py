@@ -51,11 +51,23 @@ def resolve_method(position: Position, method: str = "auto", as_player: int | No
     return chosen
 
 
-def check_provable(method: str) -> None:
-    """Refuse to promise a proof from a method that only estimates (before a long analysis starts)."""
+def check_provable(method: str, players: int = 2) -> None:
+    """Refuse to promise a proof from a method that only estimates, or from ``maxn`` with ``players`` 3 or
+    more (before a long analysis starts).
+
+    A proof tree certifies what a player gets against *every* play of the others (together, with three or
+    more: the paranoid value). A max^n value rests on each other player maximising their own return and on
+    how each breaks ties between equal returns of their own, so no proof tree certifies it: the tree that
+    was written for it proved the paranoid bound, which can say the opposite (a max^n win, a proof of
+    "at most -1"). With one or two players (zero-sum returns) max^n is the value a proof tree certifies.
+    """
     if method not in PROVABLE:
         raise BadInput(ARGUMENT, "proof", f"{method} gives estimates, which have no proof; "
                        "use alphabeta, expecti, paranoid or lp")
+    if method == "maxn" and players > 2:
+        raise BadInput(ARGUMENT, "proof", f"a max^n value of a {players}-player game rests on how each player "
+                       "breaks ties between their own equal returns, and no proof tree certifies it; paranoid "
+                       "(the default with 3 or more players) gives a value with a proof")
 
 
 def choose_method(method: str, position: Position, as_player: int | None) -> str:

@@ -54,7 +54,7 @@ def write_proof(game: Any, state: Any, method: str, status: str, player: int | N
     :class:`ProofNotWritten` when there is nothing to prove or the time ran out; nothing is written then.
     ``provenance`` (:mod:`stratagem.core.provenance`), when given, is stored in the record as a description.
     """
-    check_provable(method)
+    check_provable(method, game.num_players)
     if status == "heuristic":
         raise BadInput(ARGUMENT, "proof", "a depth-limited value (status heuristic) has no proof; "
                        "leave out --depth")

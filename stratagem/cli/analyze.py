@@ -93,7 +93,7 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
         loaded = load_position(position)
         chosen = resolve_method(loaded, method, as_player)
         if proof_file is not None:
-            check_provable(chosen)
+            check_provable(chosen, loaded.game.num_players)
         started = time.perf_counter()
         deadline = Deadline(time_limit)
         limit = deadline if time_limit is not None else None

@@ -1,0 +1,45 @@
+"""QA pass 56 on ``stratagem analyze`` and ``stratagem verify`` of game-value records (STAKD, Stratatak,
+Stack Attack, Card Clash): what an analysis proves, what a hand-edited record gets past ``verify``, limits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from stratagem.analysis import analyze
+from stratagem.core.errors import BadInput
+from tests.cli.conftest import ROOT, assert_bad_input
+
+ENDGAMES = ROOT / "puzzles"
+
+#: Three STAKD players, one piece each: max^n says player 1 wins (player 2, lost whatever it does, is
+#: taken to break its tie in player 1's favour), but players 2 and 3 together hold player 1 to a loss.
+MAXN_AND_PARANOID_DIFFER = """game = "stakd"
+[position]
+layers = "1B@6,2h;2B@5,3h;3B@7,1h"
+pieces = ["U1", "X1", "U1"]
+"""
+
+
+def test_a_max_n_value_of_three_players_is_refused_a_proof_before_the_search(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``--method maxn --proof`` printed "player 1 to move wins (max^n)" and wrote a proof tree of the paranoid
+    bound, "player 1 at most -1", which verify certified: the proof said the opposite of the answer above it.
+    A max^n value has no proof tree; the option is refused before any search, and nothing is written."""
+    position = tmp_path / "three.toml"
+    position.write_text(MAXN_AND_PARANOID_DIFFER)
+    proof = tmp_path / "p.json"
+    assert_bad_input(cli("analyze", str(position), "--method", "maxn", "--proof", str(proof)), "--proof", "max^n")
+    assert not proof.exists()
+    answer = analyze(str(position), method="maxn", rank=False)
+    assert (answer.status, answer.value) == ("solved", 1)  # the max^n answer itself is still given
+    with pytest.raises(BadInput, match="max\\^n"):
+        answer.write_proof(tmp_path / "q.json")
+    assert analyze(str(position), rank=False).value == -1  # paranoid, the default: the value with a proof
+    done = cli("analyze", str(position), "--proof", str(proof), "--json")
+    assert done.code == 0 and json.loads(done.out)["value"] == -1
+    assert cli("verify", str(proof)).code == 0
+    # one player: max^n is the exhaustive search, and its value is proved
+    solo = cli("analyze", str(ENDGAMES / "stakd" / "solo-1-tiny.toml"), "--proof", str(tmp_path / "s.json"))
+    assert solo.code == 0 and cli("verify", str(tmp_path / "s.json")).code == 0
