@@ -170,8 +170,9 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
             raise BadInput(exc.source, "--seeds" if seed_range is not None else "--count", exc.problem) from None
         raise
     # a settings mismatch is refused before any work
-    count = len(to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
-                       more_shuffles=more_shuffles, force_settings=force_settings))
+    todo = to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
+                  more_shuffles=more_shuffles, force_settings=force_settings)
+    count = len(todo)
     if results.torn is not None:
         note(results.torn, quiet)
     for path, line in _edited_puzzles(tasks, results):
@@ -185,7 +186,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
                  f"certificate ({', '.join(sorted(kept))}): not run again, which would answer the same way; "
                  "--method auto, relaxed or sat can certify them", quiet)
     if hidden and not more_shuffles:
-        fewer = _fewer_shuffles(tasks, results)
+        fewer = _fewer_shuffles(tasks, results, {t.key for t in todo})
         if fewer:
             note(f"{out_path}: {fewer} agent task(s) already there were asked for fewer games than --shuffles "
                  f"{shuffles} and are kept as they are (a task is a deal, not a number of games); "
@@ -237,13 +238,14 @@ def _never_certified(tasks: list[Any], results: ResultsFile) -> dict[str, int]:
     return kept
 
 
-def _fewer_shuffles(tasks: list[Any], results: ResultsFile) -> int:
+def _fewer_shuffles(tasks: list[Any], results: ResultsFile, running: set[str]) -> int:
     """How many of a hidden sweep's agent tasks the results file holds with a counted record asked for fewer
-    games than the task's ``shuffles``: the same command with a larger --shuffles does not play them again,
+    games than the task's ``shuffles``, and this run does not run again (``running``: a --retry-unknown
+    retry plays this run's --shuffles): the same command with a larger --shuffles does not play them,
     and saying nothing would let the user think it had."""
     best = best_records(results.records)
     return sum(1 for t in tasks if isinstance(t, HiddenTask) and t.agent is not None and t.key in best
-               and int((best[t.key].get("team") or {}).get("shuffles") or 0) < t.shuffles)
+               and t.key not in running and int((best[t.key].get("team") or {}).get("shuffles") or 0) < t.shuffles)
 
 
 #: Seconds an interrupted sweep is given to finish exiting (the results file is already closed by then)

@@ -337,3 +337,17 @@ def test_seeds_with_a_strato_puzzle_beside_a_position_still_run(cli, tmp_path: P
     result = cli("sweep", STAKD, CHALLENGE_0, "--count", "2", "--time-limit", "5", "--workers", "0", "--out", str(out))
     assert result.code == 0, result.err
     assert sorted(str(r["game"]) for r in _lines(out)) == ["stakd", "strato", "strato"]
+
+
+def test_the_kept_tasks_note_leaves_out_the_tasks_a_retry_runs(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
+    records = _lines(team_file)
+    games = records[1]["team"]["games"][:1]
+    records[1].update(status="unknown", stopped_by="time")
+    records[1]["team"].update(games=games, played=1, wins=sum(1 for g in games if g[1]), turns=games[0][2])
+    out = _write(tmp_path / "cut.jsonl", records)
+    result = cli("sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "4..5", "--players", "2", "--agents",
+                 "greedy", "--shuffles", "5", "--retry-unknown", "--workers", "0", "--out", str(out))
+    assert result.code == 0, result.err
+    assert "1 agent task(s) already there were asked for fewer games than --shuffles 5" in result.err
+    assert "1 record(s) written" in result.err
+    assert _lines(out)[-1]["team"]["played"] == 5
