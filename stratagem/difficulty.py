@@ -44,7 +44,7 @@ from typing import Any
 
 from stratagem.solvers.match import clustered_wilson_interval, t_interval, wilson_interval
 from stratagem.sweephidden import SOLO_METHOD, HiddenTask
-from stratagem.sweeprecords import best_records
+from stratagem.sweeprecords import best_records, outcome_rank
 
 __all__ = [
     "AGENT_COLUMNS", "CARD_FORMAT", "COMPARED_COLUMNS", "COMPARED_NOTE", "Card", "DifficultyReport", "agent_groups",
@@ -633,7 +633,12 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
                               and r.get("information", "open") == "open"])
     open_by_deal: dict[tuple[str, int, int], dict[str, Any]] = {}
     for r in sorted(open_best.values(), key=lambda r: str(r.get("method"))):
-        open_by_deal.setdefault((r["puzzle_sha256"], int(r["players"]), int(r["seed"])), r)
+        # of a deal swept with several methods, the best-established answer (auto's certificate, not A*'s
+        # search of the same deal because "astar" sorts first); ties to the first method by name
+        deal = (r["puzzle_sha256"], int(r["players"]), int(r["seed"]))
+        held = open_by_deal.get(deal)
+        if held is None or outcome_rank(r) > outcome_rank(held):
+            open_by_deal[deal] = r
     groups: dict[tuple[str, str, int], Card] = {}
     deals: dict[tuple[str, str, int], set[int]] = defaultdict(set)
     digests: dict[str, set[str]] = defaultdict(set)

@@ -351,3 +351,17 @@ def test_the_kept_tasks_note_leaves_out_the_tasks_a_retry_runs(cli, tmp_path: Pa
     assert "1 agent task(s) already there were asked for fewer games than --shuffles 5" in result.err
     assert "1 record(s) written" in result.err
     assert _lines(out)[-1]["team"]["played"] == 5
+
+
+# --open-results of a sweep with two methods took, for each deal, the record of the method first by name:
+# A*'s search ("astar" < "auto"), so the card said "0 with a certificate" of deals auto had certified.
+
+def test_open_results_of_two_methods_take_each_deals_best_answer(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
+    other = tmp_path / "open.jsonl"
+    assert cli("sweep", CHALLENGE_0, "--seeds", "4..5", "--players", "2", "--method", "auto", "--method", "astar",
+               "--time-limit", "10", "--workers", "0", "--quiet", "--out", str(other)).code == 0
+    by_method = {r["method"]: bool(r["certificate"]) for r in _lines(other)}
+    assert by_method == {"auto": True, "astar": False}
+    result = cli("report", str(team_file), "--open-results", str(other), "--out", str(tmp_path / "card"), "--json")
+    opened = json.loads(result.out)["cards"][0]["open"]
+    assert (opened["deals"], opened["solvable"], opened["certified"]) == (2, 2, 2)
