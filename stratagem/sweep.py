@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import shlex
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -107,7 +108,7 @@ class Task:
     def command(self) -> str:
         """The ``stratagem solve`` command that reproduces this task."""
         limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
-        return (f"stratagem solve {self.puzzle} --deal {self.seed} --players {self.players} "
+        return (f"stratagem solve {shlex.quote(self.puzzle)} --deal {self.seed} --players {self.players} "
                 f"--method {self.method}{limit}")
 
 
@@ -134,7 +135,7 @@ class PositionTask:
     def command(self) -> str:
         """The ``stratagem analyze`` command that reproduces this task."""
         limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
-        return f"stratagem analyze {self.puzzle} --method {self.method}{limit}"
+        return f"stratagem analyze {shlex.quote(self.puzzle)} --method {self.method}{limit}"
 
 
 #: Any task a sweep runs.

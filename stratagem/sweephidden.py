@@ -38,6 +38,7 @@ shuffles (:func:`check_hidden_settings`).
 from __future__ import annotations
 
 import hashlib
+import shlex
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -101,10 +102,10 @@ class HiddenTask:
     def command(self) -> str:
         """The command that reproduces this task's record (into a results file of its own)."""
         limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
-        team = "" if self.agent is None else f" --agents {self.agent} --shuffles {self.shuffles}"
+        team = "" if self.agent is None else f" --agents {shlex.quote(self.agent)} --shuffles {self.shuffles}"
         if self.agent is not None and self.players == 1:
             team += " --solo-agents"
-        return (f"stratagem sweep {self.puzzle} --information hidden --seeds {self.seed}..{self.seed} "
+        return (f"stratagem sweep {shlex.quote(self.puzzle)} --information hidden --seeds {self.seed}..{self.seed} "
                 f"--players {self.players}{team}{limit} --workers 0 --out deal.jsonl")
 
 

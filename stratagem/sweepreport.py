@@ -21,6 +21,7 @@ decided records that disagree are listed rather than hidden.
 
 from __future__ import annotations
 
+import shlex
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -55,7 +56,8 @@ def outcome(record: dict[str, Any]) -> str:
 def reproduce(record: dict[str, Any]) -> str:
     """The ``stratagem solve`` command that redoes a record's deal."""
     limit = record.get("time_limit")
-    return (f"stratagem solve {record['puzzle']} --deal {record['seed']} --players {record['players']} "
+    return (f"stratagem solve {shlex.quote(str(record['puzzle']))} --deal {record['seed']} "
+            f"--players {record['players']} "
             f"--method {record['method']}" + (f" --time-limit {limit:g}" if limit is not None else ""))
 
 
@@ -290,7 +292,7 @@ class SweepReport:
             for r in self.positions:
                 summary = str(r.get("summary") or "").replace("|", "\\|")
                 limit = r.get("time_limit")
-                command = (f"stratagem analyze {r['puzzle']} --method {r['method']}"
+                command = (f"stratagem analyze {shlex.quote(str(r['puzzle']))} --method {r['method']}"
                            + (f" --time-limit {limit:g}" if limit is not None else ""))
                 lines.append(f"| {r['game']} | {r['challenge']} | {r['method']} | {r['status']} | {summary} | "
                              f"{r['seconds']:.2f} | `{command}` |")

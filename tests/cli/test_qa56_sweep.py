@@ -365,3 +365,28 @@ def test_open_results_of_two_methods_take_each_deals_best_answer(cli, tmp_path: 
     result = cli("report", str(team_file), "--open-results", str(other), "--out", str(tmp_path / "card"), "--json")
     opened = json.loads(result.out)["cards"][0]["open"]
     assert (opened["deals"], opened["solvable"], opened["certified"]) == (2, 2, 2)
+
+
+# The commands that reproduce a deal named the puzzle unquoted: a designer's folder "My cards" gave a
+# command the shell splits in two.
+
+def test_reproduce_commands_quote_the_puzzles_path(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import shlex
+
+    folder = tmp_path / "My cards (v2)"
+    folder.mkdir()
+    card = folder / "card's.toml"
+    card.write_text((PUZZLES / "challenge-0.toml").read_text())
+    out, hidden = tmp_path / "open.jsonl", tmp_path / "hidden.jsonl"
+    assert cli("sweep", str(card), "--seeds", "0..1", "--time-limit", "10", "--workers", "0", "--quiet",
+               "--out", str(out)).code == 0
+    assert cli("sweep", str(card), "--information", "hidden", "--seeds", "0..1", "--players", "2", "--agents",
+               "greedy", "--shuffles", "1", "--workers", "0", "--quiet", "--out", str(hidden)).code == 0
+    summary = json.loads(cli("report", str(out), "--out", str(tmp_path / "r1"), "--no-plots", "--json").out)
+    cards = json.loads(cli("report", str(hidden), "--out", str(tmp_path / "r2"), "--json").out)
+    commands = [d["reproduce"] for d in summary["hardest"]] + [
+        d["command"] for d in cards["cards"][0]["hardest"] + cards["cards"][0]["easiest"]]
+    assert commands
+    for command in commands:
+        words = shlex.split(command)
+        assert words[:3] in (["stratagem", "solve", str(card)], ["stratagem", "sweep", str(card)]), command
