@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import Simultaneous
 from stratagem.core.records import PROOF_FORMAT, exact_text, quoted
@@ -25,7 +26,15 @@ from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.boundproof import BOUNDPROOF_FORMAT, CheckStopped, check_bound_proof
 from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT, check_matrix_proof
 from stratagem.solvers.mdp import RECURSION_LIMIT, deep_recursion
-from stratagem.solvers.prooftree import AT_LEAST, AT_MOST, EXACTLY, PROOFTREE_FORMAT, check_proof_tree, decode_value
+from stratagem.solvers.prooftree import (
+    AT_LEAST,
+    AT_MOST,
+    EXACTLY,
+    PROOFTREE_FORMAT,
+    check_proof_tree,
+    decode_value,
+    encode_value,
+)
 from stratagem.verification.verdict import Limits, Verdict
 
 #: Proof records of game values: AND/OR proof trees, LP certificates of simultaneous-move nodes.
@@ -62,7 +71,7 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
     game, state = position_from_record(game_name, setup, start, record)
     fmt = data["format"]
     if fmt == PROOFTREE_FORMAT:
-        _check_tree(game, state, data, verdict, record)
+        _check_tree(game, state, data, verdict, record, limits)
         return
     simultaneous = isinstance(game, Simultaneous)  # a flag: narrowed to Simultaneous, the game would lose Game's type
     if not simultaneous:
@@ -129,11 +138,58 @@ def check_game_proof(data: dict[str, Any], verdict: Verdict, record: str, limits
     verdict.unchecked(extra, ("value",) if single else ("proofs[i].value",), "a matrix proof")
 
 
-def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, record: str) -> None:
-    """A proof tree's claim, read (a mistyped one is bad input), then checked by replaying the tree."""
+class _TreeStopped(Exception):
+    """The run's deadline passed while a proof tree was being checked (``positions``: those read so far)."""
+
+    def __init__(self, positions: int) -> None:
+        super().__init__(positions)
+        self.positions = positions
+
+
+class _Timed:
+    """The game as the proof-tree checker sees it, the run's deadline read each time the checker reads a
+    node's position or lists a position's moves (every node, once each); everything else is the game's own.
+    The checker reads the record node by node and the record, not the rules, decides how many nodes it has,
+    so without this a ``--time-limit`` did not bound its check."""
+
+    def __init__(self, game: Any, deadline: Deadline) -> None:
+        self._game = game
+        self._deadline = deadline
+        self.positions = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def _tick(self) -> None:
+        if self._deadline.expired():
+            raise _TreeStopped(self.positions)
+
+    def parse_state(self, text: str) -> Any:
+        self._tick()
+        self.positions += 1
+        return self._game.parse_state(text)
+
+    def legal_moves(self, state: Any) -> Any:
+        self._tick()
+        return self._game.legal_moves(state)
+
+
+def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, record: str,
+                limits: Limits | None = None) -> None:
+    """A proof tree's claim, read (a mistyped one is bad input), then checked by replaying the tree within
+    the run's deadline (``limits``): a check it stops leaves the claim unknown."""
     bound, value = _tree_claim(data, game, record)
     _tree_halves(data, record)
-    result = check_proof_tree(game, state, data)
+    timed = None if limits is None or limits.deadline.seconds is None else _Timed(game, limits.deadline)
+    try:
+        result = check_proof_tree(game if timed is None else timed, state, data)
+    except _TreeStopped as stop:
+        assert limits is not None
+        words = f"player {data['claim']['player'] + 1} {bound} {encode_value(value)}"
+        verdict.unknown("claim", words, limits.stopped_words(f"after {stop.positions:,} positions of the proof "
+                                                             "tree were read"))
+        verdict.unchecked(data.get("claim"), TREE_CLAIM, "a proof tree")
+        return
     words = result.claim if result.claim != "nothing" else "the proof tree's claim"
     if not result.valid:
         verdict.refute("claim", words, result.problems[0].place, result.problems[0].problem)

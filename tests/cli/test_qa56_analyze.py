@@ -43,3 +43,25 @@ def test_a_max_n_value_of_three_players_is_refused_a_proof_before_the_search(cli
     # one player: max^n is the exhaustive search, and its value is proved
     solo = cli("analyze", str(ENDGAMES / "stakd" / "solo-1-tiny.toml"), "--proof", str(tmp_path / "s.json"))
     assert solo.code == 0 and cli("verify", str(tmp_path / "s.json")).code == 0
+
+
+def _proof(cli, tmp_path: Path, puzzle: str, name: str = "p.json") -> Path:  # type: ignore[no-untyped-def]
+    """The proof ``analyze --proof`` writes for a shipped position."""
+    proof = tmp_path / name
+    assert cli("analyze", str(ENDGAMES / puzzle), "--proof", str(proof), "--quiet").code == 0
+    return proof
+
+
+def test_verify_time_limit_bounds_the_check_of_a_proof_tree(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``verify --time-limit`` bounded a matrix proof's check but not a proof tree's: square-in-7's 3,615
+    nodes took 2.5 s under ``--time-limit 0.1`` and were certified (and the record decides how many nodes
+    there are). The check now stops at the deadline and leaves the claim unknown (exit 3)."""
+    from stratagem.verification import verify
+
+    proof = _proof(cli, tmp_path, "cardclash/square-in-5.toml")
+    stopped = verify(proof, time_limit=1e-9)
+    assert stopped.status == "unknown" and [c.status for c in stopped.claims] == ["unknown"]
+    assert "time limit" in stopped.claims[0].reason and stopped.claims[0].statement == "player 1 at least 1"
+    shown = cli("verify", str(proof), "--time-limit", "1e-9")
+    assert shown.code == 3 and "unknown: player 1 at least 1 — the time limit" in shown.out
+    assert verify(proof, time_limit=600).valid
