@@ -390,3 +390,19 @@ def test_reproduce_commands_quote_the_puzzles_path(cli, tmp_path: Path) -> None:
     for command in commands:
         words = shlex.split(command)
         assert words[:3] in (["stratagem", "solve", str(card)], ["stratagem", "sweep", str(card)]), command
+
+
+# --more-shuffles let new deals in with any --shuffles: a file of 2 games a deal took new deals of 1 game
+# (a smaller count raises nothing), a mixed experiment without --force-settings.
+
+def test_more_shuffles_adds_new_deals_only_with_a_count_no_smaller(cli, tmp_path: Path, team_file: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "team.jsonl"
+    out.write_bytes(team_file.read_bytes())
+    command = ["sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "4..6", "--players", "2", "--agents",
+               "greedy", "--more-shuffles", "--workers", "0", "--out", str(out)]
+    smaller = cli(*command, "--shuffles", "1")
+    assert_bad_input(smaller, str(out), "line 1", "--shuffles 1", "--force-settings")
+    assert out.read_bytes() == team_file.read_bytes()
+    larger = cli(*command, "--shuffles", "3")
+    assert larger.code == 0, larger.err
+    assert [(r["seed"], r["team"]["played"]) for r in _lines(out)[2:]] == [(4, 3), (5, 3), (6, 3)]
