@@ -43,6 +43,12 @@ GAME_PROOFS = (PROOFTREE_FORMAT, BOUNDPROOF_FORMAT, MATRIXPROOF_FORMAT, MATRIXPR
 
 #: The keys of a proof tree's ``claim``: together, one claim (whose value, a bound or exact, for whom).
 TREE_CLAIM = ("player", "bound", "value")
+#: The fields of a proof tree (docs/formats.md 9.1), of its halves, its nodes and their children: anything
+#: else a record says is reported not certified (``setup`` rebuilds the game; ``provenance`` is shown only).
+TREE_FIELDS = ("format", "game", "setup", "start", "claim", "halves", "nodes", "provenance")
+HALF_FIELDS = ("side", "root", "plies")
+NODE_FIELDS = ("id", "side", "state", "to_move", "value", "children")
+CHILD_FIELDS = ("move", "node", "probability")
 
 #: The fields of a matrix proof (docs/formats.md 9.2, 9.3) and of a bundle: what ``verify`` reads, the
 #: solver's own words it ignores (``certified``, ``evaluated_leaves``) and the provenance. Any other key is
@@ -199,6 +205,46 @@ def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, r
              f"every reply, chance outcome and terminal checked")
     verdict.certify("claim", words if note is None else f"{words}; {note}", basis)
     verdict.unchecked(data.get("claim"), TREE_CLAIM, "a proof tree")
+    _tree_beyond(data, bound, verdict)
+
+
+def _tree_beyond(data: dict[str, Any], bound: str, verdict: Verdict) -> None:
+    """What a proof tree says beyond what its check reads, each reported not certified (as a matrix proof's
+    keys beyond its fields are): a key outside the record's fields, a half the claim does not need or a
+    second half of one side (the check reads the last), a key of a half or of a node beyond its fields.
+    These were passed over in silence: an "at most" half beside an "at least" claim, or ``"optimal": true``,
+    left the proof "valid: every claim certified"."""
+    why = "not part of a proof tree (docs/formats.md 9.1); verify checks the claim by the halves it needs"
+    for key in sorted(str(k) for k in data if k not in TREE_FIELDS):
+        verdict.not_certified(key[:40], f"the record's {key[:40]!r}: {quoted(data[key])}", why)
+    halves = data.get("halves")
+    if not isinstance(halves, list):
+        return
+    needed = (AT_LEAST, AT_MOST) if bound == EXACTLY else (bound,)
+    read = {half["side"]: i for i, half in enumerate(halves) if isinstance(half, dict) and half.get("side") in needed}
+    for i, half in enumerate(halves):
+        place = f"halves[{i}]"
+        if i not in read.values():
+            side = half.get("side") if isinstance(half, dict) else None
+            what = (f"a second {side!r} half (the check reads halves[{read[side]}])" if side in read else
+                    f"a half the claim ({bound}) does not need")
+            verdict.not_certified(place, f"the record's {place}: {quoted(half)}", f"{what}: not checked")
+            continue
+        for key in sorted(str(k) for k in half if k not in HALF_FIELDS):
+            named = f"{place}.{key[:40]}"
+            verdict.not_certified(named, f"the record's {named!r}: {quoted(half[key])}", why)
+    nodes = data.get("nodes")
+    beyond = [] if not isinstance(nodes, list) else [
+        (f"nodes[{i}].{key}", node[key]) for i, node in enumerate(nodes) if isinstance(node, dict)
+        for key in node if key not in NODE_FIELDS]
+    beyond += [] if not isinstance(nodes, list) else [
+        (f"nodes[{i}].children[{j}].{key}", child[key]) for i, node in enumerate(nodes) if isinstance(node, dict)
+        and isinstance(node.get("children"), list) for j, child in enumerate(node["children"])
+        if isinstance(child, dict) for key in child if key not in CHILD_FIELDS]
+    if beyond:
+        first, value = beyond[0]
+        verdict.not_certified("nodes", f"{len(beyond):,} key{'' if len(beyond) == 1 else 's'} beyond a proof tree "
+                              f"node's fields, the first {first[:60]}: {quoted(value)}", why)
 
 
 def _tree_claim(data: dict[str, Any], game: Any, record: str) -> tuple[str, Any]:

@@ -65,3 +65,33 @@ def test_verify_time_limit_bounds_the_check_of_a_proof_tree(cli, tmp_path: Path)
     shown = cli("verify", str(proof), "--time-limit", "1e-9")
     assert shown.code == 3 and "unknown: player 1 at least 1 — the time limit" in shown.out
     assert verify(proof, time_limit=600).valid
+
+
+def test_what_a_proof_tree_says_beyond_its_fields_is_reported_not_certified(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A key outside a proof tree's fields, a half its claim does not need, a second half of one side and a
+    key of a half or node beyond its fields were passed over: the proof stayed "valid: every claim certified"
+    (a matrix proof's extra keys were already reported). Each is now reported not certified (exit 3)."""
+    from stratagem.verification import verify
+
+    data = json.loads(_proof(cli, tmp_path, "cardclash/three-players.toml").read_text())
+    assert verify(data).valid
+    edits = {
+        "optimal": lambda d: d.update(optimal=True),
+        "halves[1]": lambda d: d["halves"].append({"side": "at most", "root": 0, "plies": 1}),
+        "halves[0]": lambda d: d["halves"].append(dict(d["halves"][0])),  # the check reads the last
+        "halves[0].fastest": lambda d: d["halves"][0].update(fastest=True),
+        "nodes": lambda d: d["nodes"][3].update(best=True),
+    }
+    for claim, edit in edits.items():
+        forged = json.loads(json.dumps(data))
+        edit(forged)
+        verdict = verify(forged)
+        assert verdict.status == "not-certified", claim
+        assert [(c.claim, c.status) for c in verdict.claims] == [("claim", "certified"), (claim, "not-certified")]
+    path = tmp_path / "forged.json"
+    forged = json.loads(json.dumps(data))
+    forged["halves"].append({"side": "at most", "root": 0, "plies": 1})
+    path.write_text(json.dumps(forged))
+    shown = cli("verify", str(path))
+    assert shown.code == 3 and "not certified: the record's halves[1]" in shown.out
+    assert "a half the claim (at least) does not need: not checked" in shown.out
