@@ -50,14 +50,17 @@ def write_proof(game: Any, state: Any, method: str, status: str, player: int | N
     <stratagem.analysis.result.Analysis.write_proof>`, which passes its own fields here).
 
     ``player`` counts from 1, as in the record; ``lp_results`` are the induction's results (``lp``
-    only). Raises :class:`~stratagem.core.errors.BadInput` when the method or status has no proof and
-    :class:`ProofNotWritten` when there is nothing to prove or the time ran out; nothing is written then.
+    only). Raises :class:`~stratagem.core.errors.BadInput` when the method has no proof and
+    :class:`ProofNotWritten` when there is nothing to prove (the value was not established, or a depth limit
+    left it to the game's evaluation) or the time ran out; nothing is written then.
     ``provenance`` (:mod:`stratagem.core.provenance`), when given, is stored in the record as a description.
     """
     check_provable(method, game.num_players)
     if status == "heuristic":
-        raise BadInput(ARGUMENT, "proof", "a depth-limited value (status heuristic) has no proof; "
-                       "leave out --depth")
+        # Known only after the search (a depth that reaches every end gives a solved value, and its proof):
+        # not bad input, which threw the finished analysis away unprinted.
+        raise ProofNotWritten("the search was cut by the depth limit before the end of play, so its value rests "
+                              "on the game's evaluation (status heuristic) and has no proof; leave out --depth")
     if status != SOLVED:
         raise ProofNotWritten(f"the value was not established (status {status}); nothing to prove")
     limit = as_deadline(time_limit)

@@ -204,9 +204,10 @@ class Analysis:
         Building a proof tree searches again, within ``time_limit`` (seconds or the analysis's own
         :class:`~stratagem.core.deadline.Deadline`, so that the two share one limit).
 
-        Raises :class:`~stratagem.core.errors.BadInput` for a method or status that has no proof
-        (estimates, depth-limited values) and :class:`~stratagem.analysis.proofs.ProofNotWritten` when the
-        value was not established or the time ran out first; nothing is written then. ``provenance``
+        Raises :class:`~stratagem.core.errors.BadInput` for a method that has no proof (estimates, max^n
+        with three or more players) and :class:`~stratagem.analysis.proofs.ProofNotWritten` when the value
+        was not established, a depth limit left it to the game's evaluation (status heuristic) or the time ran
+        out first; nothing is written then. ``provenance``
         (:func:`stratagem.core.provenance.provenance`), when given, is stored in the record.
         """
         return write_proof(self.game_rules, self.state, self.method, self.status, self.player, self._lp_results,

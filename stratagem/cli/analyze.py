@@ -13,8 +13,9 @@ the best line is labelled "best found so far (not proven)", never "best move".
 Exit codes (:mod:`stratagem.cli.exitcodes`): 0 when the status is ``solved`` or ``heuristic`` (a value, or
 a depth-limited estimate the user asked for by ``--depth``), and for the Monte Carlo methods, whose
 estimates are what they are asked for; 3 (undetermined) when an exact method (``alphabeta``, ``expecti``,
-``paranoid``, ``maxn``, ``lp``) stopped without a value, or ``--proof`` was asked and the limit ran out
-before the proof was written; 2 on bad input.
+``paranoid``, ``maxn``, ``lp``) stopped without a value, or ``--proof`` was asked and none was written (the
+limit ran out first, or ``--depth`` cut the search and left the value to the game's evaluation; the analysis
+is printed all the same); 2 on bad input.
 """
 
 from __future__ import annotations

@@ -95,3 +95,20 @@ def test_what_a_proof_tree_says_beyond_its_fields_is_reported_not_certified(cli,
     shown = cli("verify", str(path))
     assert shown.code == 3 and "not certified: the record's halves[1]" in shown.out
     assert "a half the claim (at least) does not need: not checked" in shown.out
+
+
+def test_a_depth_cut_value_with_proof_asked_is_printed_and_says_no_proof_was_written(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``--depth N --proof`` ran the whole search, then refused the option as bad input (exit 2) and threw
+    the analysis away unprinted; whether the depth cuts the search is known only after it (a depth reaching
+    every end gives a solved value and its proof). The analysis is printed, stderr says why no proof was
+    written, exit 3, as when the time limit stops the proof."""
+    lone = str(ENDGAMES / "stratatak" / "lone-star.toml")
+    proof = tmp_path / "p.json"
+    cut = cli("analyze", lone, "--depth", "1", "--proof", str(proof))
+    assert cut.code == 3 and not proof.exists()
+    assert "status: heuristic" in cut.out and "Traceback" not in cut.err
+    assert cut.err.strip().splitlines() == [f"{proof}: no proof written: the search was cut by the depth limit "
+                                            "before the end of play, so its value rests on the game's evaluation "
+                                            "(status heuristic) and has no proof; leave out --depth"]
+    whole = cli("analyze", lone, "--depth", "30", "--proof", str(proof))
+    assert whole.code == 0 and cli("verify", str(proof)).code == 0
