@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stratagem.analysis.methods import ARGUMENT, check_provable
+from stratagem.analysis.methods import check_provable
 from stratagem.analysis.report import as_deadline
 from stratagem.core.deadline import Deadline
-from stratagem.core.errors import BadInput, StratagemError
+from stratagem.core.errors import StratagemError
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.gametree import SOLVED
