@@ -25,8 +25,9 @@ from fractions import Fraction
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
-from stratagem.analysis import DEFAULT_LP_NODES, METHODS, ProofNotWritten, check_provable, resolve_method
+from stratagem.analysis import DEFAULT_LP_NODES, EXACT, METHODS, ProofNotWritten, check_provable, resolve_method
 from stratagem.analysis import analyze as analyse_position
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
@@ -35,6 +36,8 @@ from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput
+from stratagem.core.game import Simultaneous
 from stratagem.core.io import MAX_PARAMETER, check_outputs, dumps_record, write_atomic
 from stratagem.core.provenance import provenance
 from stratagem.engines import ENGINES
@@ -88,11 +91,15 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
     Open analysis (every card known) is the default and is said so.
     """
     check_outputs([(proof_file, "--proof"), (html_path, "--html")], [position])
+    seeded = click.get_current_context().get_parameter_source("seed") != ParameterSource.DEFAULT
+    given = {"--depth": depth is not None, "--max-nodes": max_nodes is not None, "--iterations": iterations is not None,
+             "--samples": samples is not None, "--seed": seeded, "--as": as_player is not None, "--rank": rank is True}
     if rank is None:
         rank = proof_file is None
     with as_options(OPTIONS):
         loaded = load_position(position)
         chosen = resolve_method(loaded, method, as_player)
+        _refuse_unused(given, chosen, isinstance(loaded.game, Simultaneous))
         if proof_file is not None:
             check_provable(chosen, loaded.game.num_players)
         started = time.perf_counter()
@@ -123,6 +130,29 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
     else:
         _print(report, seconds)
     return code
+
+
+#: The methods each option is for: given to another method, it would do nothing, and is refused up front.
+USED_BY = {
+    "--depth": (*EXACT, "lp"),  # and pimc's sampled deals of simultaneous moves (each solved by LP to a depth)
+    "--max-nodes": (*EXACT, "lp"),
+    "--iterations": ("mcts", "ismcts", "duct"),
+    "--samples": ("pimc",),
+    "--seed": ("mcts", "ismcts", "pimc", "duct"),
+    "--as": ("pimc", "ismcts"),
+    "--rank": EXACT,
+}
+
+
+def _refuse_unused(given: dict[str, bool], method: str, simultaneous: bool) -> None:
+    """Refuse an option the chosen method does not use (``--samples`` with alphabeta, ``--as`` with an open
+    analysis, ``--depth`` with MCTS ...): each was accepted and silently did nothing (``--as 1 --method
+    alphabeta`` printed an open analysis)."""
+    for option, used in given.items():
+        users = USED_BY[option] + (("pimc",) if option == "--depth" and simultaneous else ())
+        if used and method not in users:
+            raise BadInput("stratagem analyze", option, f"is for {', '.join(users)}; {method} does not use it: "
+                           "leave it out")
 
 
 def _print(report: dict[str, Any], seconds: float) -> None:

@@ -112,3 +112,32 @@ def test_a_depth_cut_value_with_proof_asked_is_printed_and_says_no_proof_was_wri
                                             "(status heuristic) and has no proof; leave out --depth"]
     whole = cli("analyze", lone, "--depth", "30", "--proof", str(proof))
     assert whole.code == 0 and cli("verify", str(proof)).code == 0
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (["--as", "1", "--method", "alphabeta"], "--as"),  # printed an open analysis, as if --as were not there
+    (["--samples", "3"], "--samples"),
+    (["--iterations", "5"], "--iterations"),
+    (["--seed", "4"], "--seed"),
+    (["--method", "mcts", "--depth", "2"], "--depth"),
+    (["--method", "mcts", "--max-nodes", "5"], "--max-nodes"),
+    (["--method", "mcts", "--rank"], "--rank"),
+    (["--as", "1", "--iterations", "7"], "--iterations"),  # auto with --as is pimc
+    (["--as", "1", "--max-nodes", "3"], "--max-nodes"),
+    (["--as", "1", "--depth", "3"], "--depth"),  # a sampled deal of a game in turns is solved to the end
+])
+def test_an_option_the_method_does_not_use_is_refused(cli, args: list[str], option: str) -> None:  # type: ignore[no-untyped-def]
+    """Each of these was accepted and did nothing (exit 0, the same answer as without it)."""
+    assert_bad_input(cli("analyze", str(ENDGAMES / "stratatak" / "lone-star.toml"), *args), option, "leave it out")
+
+
+def test_the_options_a_method_uses_are_still_taken(cli) -> None:  # type: ignore[no-untyped-def]
+    lone = str(ENDGAMES / "stratatak" / "lone-star.toml")
+    sa = str(ENDGAMES / "stackattack" / "2p-actions-3-turns.toml")
+    for args in (["--method", "mcts", "--seed", "3", "--iterations", "20", "--no-rank"],
+                 ["--as", "1", "--samples", "2", "--seed", "1", "--no-rank"], ["--max-nodes", "10", "--rank"],
+                 ["--depth", "2"], ["--as", "1", "--method", "ismcts", "--iterations", "20"]):
+        assert cli("analyze", lone, *args).code in (0, 3), args
+    for args in (["--as", "1", "--depth", "1", "--samples", "2"], ["--depth", "1", "--no-rank"],
+                 ["--method", "duct", "--iterations", "30", "--seed", "2"]):
+        assert cli("analyze", sa, *args).code == 0, args
