@@ -165,13 +165,17 @@ def _pimc_simultaneous(game: Any, state: Any, player: int | None, samples: int |
     from stratagem.solvers.pimc import pimc_simultaneous
 
     assert player is not None
-    result = pimc_simultaneous(game, state, player, samples=samples or 20, seed=seed,
-                               depth=depth if depth is not None else SAMPLE_TURNS, time_limit=limit)
+    turns = depth if depth is not None else SAMPLE_TURNS
+    result = pimc_simultaneous(game, state, player, samples=samples or 20, seed=seed, depth=turns,
+                               time_limit=limit)
     return {
         "method": "pimc",
         "information": result.information,
-        "assumption": "each sampled deal solved open by LP; a card's worth is its payoff against the "
-                      "others' equilibrium mix",
+        # The cut is said: without --depth each deal is solved 2 turns deep, the evaluation beyond, and the
+        # label said only "solved open by LP", as if to the end.
+        "assumption": f"each sampled deal solved open by LP for at most {turns} simultaneous "
+                      f"turn{'' if turns == 1 else 's'} (the game's evaluation beyond; --depth sets it); a card's "
+                      "worth is its payoff against the others' equilibrium mix",
         "status": "estimate",
         "player": player + 1,
         "samples": result.samples,

@@ -141,3 +141,13 @@ def test_the_options_a_method_uses_are_still_taken(cli) -> None:  # type: ignore
     for args in (["--as", "1", "--depth", "1", "--samples", "2"], ["--depth", "1", "--no-rank"],
                  ["--method", "duct", "--iterations", "30", "--seed", "2"]):
         assert cli("analyze", sa, *args).code == 0, args
+
+
+def test_pimc_card_advice_says_how_deep_each_sampled_deal_is_solved(cli) -> None:  # type: ignore[no-untyped-def]
+    """PIMC on a Stack Attack position solves each sampled deal 2 simultaneous turns deep without --depth
+    (the game's evaluation beyond), but its assumption said only "each sampled deal solved open by LP"."""
+    three_turns = str(ENDGAMES / "stackattack" / "2p-actions-3-turns.toml")
+    default = json.loads(cli("analyze", three_turns, "--as", "1", "--samples", "2", "--json").out)
+    assert "for at most 2 simultaneous turns (the game's evaluation beyond; --depth sets it)" in default["assumption"]
+    deep = json.loads(cli("analyze", three_turns, "--as", "1", "--samples", "2", "--depth", "3", "--json").out)
+    assert "for at most 3 simultaneous turns" in deep["assumption"]
