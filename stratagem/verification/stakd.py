@@ -52,6 +52,10 @@ def check_solo(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdict
         verdict.refute("winnable", statement, "line.moves",
                        "a proof that the pieces cannot all be placed carries no moves")
         return
+    if proof.line.result == "won":  # the record contradicts itself; the flag was passed over
+        verdict.refute("winnable", statement, "line.result",
+                       "says 'won', but the line of a proof that the pieces cannot all be placed wins nothing")
+        return
     evidence = proof.evidence
     kind = evidence.get("kind")
     if game.is_terminal(start):  # the rules end play at the start: nothing is placed, whatever the evidence

@@ -151,3 +151,18 @@ def test_pimc_card_advice_says_how_deep_each_sampled_deal_is_solved(cli) -> None
     assert "for at most 2 simultaneous turns (the game's evaluation beyond; --depth sets it)" in default["assumption"]
     deep = json.loads(cli("analyze", three_turns, "--as", "1", "--samples", "2", "--depth", "3", "--json").out)
     assert "for at most 3 simultaneous turns" in deep["assumption"]
+
+
+def test_a_stakd_refutation_whose_line_says_won_is_invalid(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A STAKD solo proof of 'cannot all be placed' whose (empty) line says ``result: won`` contradicts
+    itself; verify passed the flag over and called the proof valid."""
+    from stratagem.verification import verify
+
+    proof = tmp_path / "imp.json"
+    assert cli("check", str(ENDGAMES / "stakd" / "solo-4-impossible.toml"), "--proof", str(proof),
+               "--quiet").code == 1
+    data = json.loads(proof.read_text())
+    assert verify(data, source=str(proof)).valid
+    data["line"]["result"] = "won"
+    forged = verify(data, source=str(proof))
+    assert forged.status == "invalid" and "line.result: says 'won'" in forged.problem
