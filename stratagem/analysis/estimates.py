@@ -21,6 +21,7 @@ from stratagem.analysis.report import OPEN, player_move, record_value
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, StratagemError
 from stratagem.core.game import CHANCE, SIMULTANEOUS
+from stratagem.core.io import MAX_PARAMETER
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.multiplayer import maxn
@@ -78,10 +79,14 @@ def ismcts_report(game: Any, state: Any, player: int | None, iterations: int | N
 
 def _mc_report(game: Any, state: Any, result: Any, method: str, information: str) -> dict[str, Any]:
     """The report of an MCTS or ISMCTS result: the moves by visits, a value only when it was proved."""
-    moves = [{"move": m.notation, "visits": m.visits, "mean": round(m.mean, 4),
+    moves = [{"move": m.notation, "visits": m.visits, "mean": round(m.mean, 4) if m.visits else None,
               "proven": None if m.proven_value is None else record_value(m.proven_value)} for m in result.moves]
     moves.sort(key=lambda m: -m["visits"])
     proven = bool(result.proven)
+    if not result.iterations:
+        return {"method": method, "information": information, "assumption": "", **_nothing_sampled(
+            f"no {method} estimate: the time limit ran out before the first iteration"),
+            "player": result.player + 1, "iterations": 0, "value": None, "moves": moves}
     return {
         "method": method,
         "information": information,
@@ -115,7 +120,8 @@ def pimc_report(game: Any, state: Any, player: int | None, samples: int | None, 
 
     result = pimc(game, state, leaf, samples=samples or 20, time_limit=_seconds_left(limit), seed=seed)
     ordered = sorted(result.moves, key=lambda m: -m.mean)
-    moves = [{"move": m.notation, "samples": m.count, "mean": round(m.mean, 4)} for m in ordered]
+    moves = [{"move": m.notation, "samples": m.count, "mean": round(m.mean, 4) if m.count else None}
+             for m in ordered]
     return {
         "method": "pimc",
         "information": f"player {result.player + 1}'s observation (hidden cards sampled)",
@@ -126,7 +132,19 @@ def pimc_report(game: Any, state: Any, player: int | None, samples: int | None, 
         "best_move": result.best_notation,
         "moves": moves,
         "summary": f"PIMC over {result.samples} sampled deals (an estimate, not a value)",
+        **({} if result.samples else _nothing_sampled(_NO_SAMPLE)),
     }
+
+
+#: The summary of PIMC when the time limit ran out before one sampled deal was solved.
+_NO_SAMPLE = "no PIMC estimate: the time limit ran out before the first sampled deal was solved"
+
+
+def _nothing_sampled(summary: str) -> dict[str, Any]:
+    """A Monte Carlo report's status, best move and summary when the time limit left no iteration or
+    sample: nothing was estimated, so nothing is best (each move's 0.0 was printed as an estimate, and the
+    first legal move as "best by the estimate", exit 0)."""
+    return {"status": "unknown", "best_move": None, "summary": summary}
 
 
 #: Nodes one sampled deal may take before PIMC falls back to the game's evaluation.
@@ -180,8 +198,10 @@ def _pimc_simultaneous(game: Any, state: Any, player: int | None, samples: int |
         "player": player + 1,
         "samples": result.samples,
         "best_move": result.best_notation,
-        "moves": [{"move": m.notation, "samples": m.count, "mean": round(m.mean, 4)} for m in result.moves],
+        "moves": [{"move": m.notation, "samples": m.count, "mean": round(m.mean, 4) if m.count else None}
+                  for m in result.moves],
         "summary": f"PIMC card advice over {result.samples} sampled deals (an estimate, not a value)",
+        **({} if result.samples else _nothing_sampled(_NO_SAMPLE)),
     }
 
 
@@ -189,14 +209,17 @@ def duct_report(game: Any, state: Any, iterations: int | None, seed: int,
                 limit: Deadline | None, engine: Any = None) -> dict[str, Any]:
     """The report of decoupled UCT: each player's empirical strategy and mean return (not a value); on a
     compiled engine the same search in C (:func:`~stratagem.solvers.compiled_duct.duct_compiled`)."""
+    # As for MCTS: 2000 iterations without a limit; with one and no --iterations, as many as it allows (it
+    # ran 2000 all the same, 0.07 s of a 2 s limit).
+    budget = iterations if iterations is not None else MAX_PARAMETER if limit is not None else 2000
     if engine is not None:
         from stratagem.solvers.compiled_duct import duct_compiled
 
-        result = duct_compiled(game, engine, state, iterations=iterations or 2000, seed=seed, time_limit=limit)
+        result = duct_compiled(game, engine, state, iterations=budget, seed=seed, time_limit=limit)
     else:
         from stratagem.solvers.duct import duct
 
-        result = duct(game, state, iterations=iterations or 2000, seed=seed, time_limit=limit)
+        result = duct(game, state, iterations=budget, seed=seed, time_limit=limit)
     players = []
     for p in range(game.num_players):
         if not result.moves[p]:

@@ -13,7 +13,8 @@ the best line is labelled "best found so far (not proven)", never "best move".
 Exit codes (:mod:`stratagem.cli.exitcodes`): 0 when the status is ``solved`` or ``heuristic`` (a value, or
 a depth-limited estimate the user asked for by ``--depth``), and for the Monte Carlo methods, whose
 estimates are what they are asked for; 3 (undetermined) when an exact method (``alphabeta``, ``expecti``,
-``paranoid``, ``maxn``, ``lp``) stopped without a value, or ``--proof`` was asked and none was written (the
+``paranoid``, ``maxn``, ``lp``) stopped without a value, or a Monte Carlo method before its first iteration
+or sample (nothing estimated: status ``unknown``, no best move), or ``--proof`` was asked and none was written (the
 limit ran out first, or ``--depth`` cut the search and left the value to the game's evaluation; the analysis
 is printed all the same); 2 on bad input.
 """
@@ -202,9 +203,10 @@ def _move_text(move: dict[str, Any]) -> str:
     if "visits" in move:
         value = move.get("proven")  # a float sum of exact returns: shown to 6 digits, not its rounding error
         proven = "" if value is None else f", proven {value:.6g}" if isinstance(value, float) else f", proven {value}"
-        return f"{move['move']} ({move['visits']} visits, {move['mean']}{proven})"
+        mean = "" if move["mean"] is None else f", {move['mean']}"  # no visit, no mean
+        return f"{move['move']} ({move['visits']} visits{mean}{proven})"
     if "samples" in move:
-        return f"{move['move']} ({move['mean']})"
+        return f"{move['move']} ({'not sampled' if move['mean'] is None else move['mean']})"
     status = move.get("status")
     if status == NOT_RANKED or move.get("value") is None:
         return f"{move['move']} ({'not ranked' if status == NOT_RANKED else 'unknown'})"

@@ -166,3 +166,32 @@ def test_a_stakd_refutation_whose_line_says_won_is_invalid(cli, tmp_path: Path) 
     data["line"]["result"] = "won"
     forged = verify(data, source=str(proof))
     assert forged.status == "invalid" and "line.result: says 'won'" in forged.problem
+
+
+@pytest.mark.parametrize(("puzzle", "args", "words"), [
+    ("stratatak/reshuffle-gamble.toml", ["--as", "1"], "no PIMC estimate"),
+    ("stackattack/2p-numbers-6-turns.toml", ["--as", "1"], "no PIMC estimate"),
+    ("stratatak/reshuffle-gamble.toml", ["--method", "mcts"], "no mcts estimate"),
+])
+def test_a_monte_carlo_method_stopped_before_its_first_sample_estimates_nothing(cli, puzzle: str, args: list[str],
+                                                                               words: str) -> None:  # type: ignore[no-untyped-def]
+    """Stopped by the time limit before one sample or iteration, PIMC and MCTS printed every move's 0.0 as
+    an estimate and the first legal move as "best by the estimate", exit 0. Nothing was estimated: status
+    unknown, no best move, exit 3."""
+    done = cli("analyze", str(ENDGAMES / puzzle), *args, "--time-limit", "1e-9", "--json")
+    report = json.loads(done.out)
+    assert done.code == 3 and report["status"] == "unknown" and report["best_move"] is None
+    assert report["summary"].startswith(words) and all(m["mean"] is None for m in report["moves"])
+    shown = cli("analyze", str(ENDGAMES / puzzle), *args, "--time-limit", "1e-9")
+    assert shown.code == 3 and "best by the estimate" not in shown.out and "(0.0)" not in shown.out
+
+
+def test_duct_under_a_time_limit_runs_as_many_iterations_as_it_allows(cli) -> None:  # type: ignore[no-untyped-def]
+    """--iterations' help: "default: 2000, or with --time-limit as many as the limit allows"; DUCT ran 2000
+    all the same (0.07 s of a 2 s limit)."""
+    six = str(ENDGAMES / "stackattack" / "2p-numbers-6-turns.toml")
+    timed = json.loads(cli("analyze", six, "--method", "duct", "--time-limit", "0.5", "--json").out)
+    assert timed["iterations"] > 2000
+    assert json.loads(cli("analyze", six, "--method", "duct", "--json").out)["iterations"] == 2000
+    capped = cli("analyze", six, "--method", "duct", "--time-limit", "30", "--iterations", "300", "--json")
+    assert json.loads(capped.out)["iterations"] == 300
