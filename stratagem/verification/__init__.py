@@ -100,6 +100,9 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         from stratagem.verification.oddstable import TABLE_FORMAT
 
         known = ", ".join((LINE_FORMAT, PROOF_FORMAT, POLICY_FORMAT, *GAME_PROOFS, f"{TABLE_FORMAT} (gzip)"))
+        if fmt in REPORTS:
+            raise BadInput(name, "format", f"{fmt} is the report `stratagem {REPORTS[fmt]} --json` prints, not a "
+                           f"record verify checks: `stratagem {REPORTS[fmt]} --proof FILE` writes that record")
         raise _results_file(record, name) or BadInput(name, "format", f"unknown record format {fmt!r} (expected "
                                                       f"one of {known})")
     proof = Proof.from_json(data, name)
@@ -126,6 +129,10 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
             verdict.unchecked(proof.claim, STRATO_CLAIMS, "a Strato proof")
     return verdict
 
+
+#: The reports the commands print with ``--json`` (no record: the one ``--proof`` writes is), by format, and
+#: the command that prints each: ``verify`` of one names it so (it said only "unknown record format").
+REPORTS = {"stratagem/analysis@1": "analyze", "stratagem/check@1": "check", "stratagem/solve@1": "solve"}
 
 #: The keys of a proof record's ``claim`` that :func:`verify` checks, by game (any other is reported not
 #: certified): Strato's answer (``information`` says what it is about), and STAKD's.

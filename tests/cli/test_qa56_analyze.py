@@ -195,3 +195,11 @@ def test_duct_under_a_time_limit_runs_as_many_iterations_as_it_allows(cli) -> No
     assert json.loads(cli("analyze", six, "--method", "duct", "--json").out)["iterations"] == 2000
     capped = cli("analyze", six, "--method", "duct", "--time-limit", "30", "--iterations", "300", "--json")
     assert json.loads(capped.out)["iterations"] == 300
+
+
+def test_verify_of_a_commands_json_report_says_what_it_is(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``analyze --json > a.json; verify a.json`` said only "unknown record format 'stratagem/analysis@1'"."""
+    report = tmp_path / "a.json"
+    report.write_text(cli("analyze", str(ENDGAMES / "stakd" / "endgame-2p-bomber.toml"), "--json").out)
+    assert_bad_input(cli("verify", str(report)), "a.json: format: stratagem/analysis@1 is the report `stratagem "
+                     "analyze --json` prints", "`stratagem analyze --proof FILE` writes that record")
