@@ -34,8 +34,10 @@ def _code(text: str) -> str:
     return f"<code>{esc(text)}</code>"
 
 
-def _ident(record: dict[str, Any]) -> str:
-    name = "".join(ch if ch.isalnum() else "-" for ch in str(record["challenge"]).lower())
+def _ident(record: dict[str, Any], challenge: str | None = None) -> str:
+    """The page's anchor of a record's replay; ``challenge`` is the name the report shows it under (with
+    the puzzle's SHA8 when two versions of a card share a name, so that their replays are two anchors)."""
+    name = "".join(ch if ch.isalnum() else "-" for ch in str(challenge or record["challenge"]).lower())
     return f"replay-{name}-{record['players']}p-seed{record['seed']}-{record['method']}"
 
 
@@ -55,9 +57,10 @@ def puzzle_file(record: dict[str, Any], source: str) -> str | None:
     return str(chosen[0]) if chosen else None
 
 
-def deal_replay(record: dict[str, Any], source: str = "") -> tuple[str, str]:
+def deal_replay(record: dict[str, Any], source: str = "", challenge: str | None = None) -> tuple[str, str]:
     """The replay of a sweep record's line (its puzzle found by :func:`puzzle_file` from the results file
-    ``source``) and ``""``, or a sentence saying why there is none and that reason as plain text."""
+    ``source``) and ``""``, or a sentence saying why there is none and that reason as plain text;
+    ``challenge`` as for the anchor (:func:`_ident`)."""
     def none(css: str, why: str) -> tuple[str, str]:
         return f"<p class=\"{css}\">{why}</p>", html.unescape(re.sub("<[^>]+>", "", why))
 
@@ -80,12 +83,15 @@ def deal_replay(record: dict[str, Any], source: str = "") -> tuple[str, str]:
     note = (f"<p class=\"muted\">Replayed here with the rules engine: {len(moves)} legal move(s), "
             f"{'ending in a win' if won else '<b class=bad>not a win</b>'}; the record claims length "
             f"{esc(record.get('length'))} ({esc(record.get('status'))}). Reproduce: {_code(reproduce(record))}</p>")
-    return note + strato_replay(deal.challenge, result.states, moves, f"{_ident(record)}-line"), ""
+    return note + strato_replay(deal.challenge, result.states, moves, f"{_ident(record, challenge)}-line"), ""
 
 
-def _deal_rows(records: list[dict[str, Any]], linked: bool) -> list[list[str]]:
-    return [[esc(r["challenge"]), str(r["players"]), str(r["seed"]), str(r["length"]), f"{r['seconds']:.2f}",
-             (f"<a href=\"#{_ident(r)}\">replay</a> " if linked else "") + _code(reproduce(r))] for r in records]
+def _deal_rows(summary: SweepReport, records: list[dict[str, Any]], linked: bool) -> list[list[str]]:
+    def row(r: dict[str, Any]) -> list[str]:
+        name = summary.challenge_of(r)
+        return [esc(name), str(r["players"]), str(r["seed"]), str(r["length"]), f"{r['seconds']:.2f}",
+                (f"<a href=\"#{_ident(r, name)}\">replay</a> " if linked else "") + _code(reproduce(r))]
+    return [row(r) for r in records]
 
 
 def _solvable(summary: SweepReport) -> str:
@@ -138,17 +144,21 @@ def _seconds(summary: SweepReport) -> str:
 
 def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text: None) -> str:
     """The whole report as one self-contained page; ``note`` is told of each replay left out and why."""
-    body = [f"<p class=\"sub\">{len(summary.deals)} Strato deal(s) and {len(summary.positions)} position "
+    deals = summary.deal_count()
+    records = (f"; {len(summary.deals)} deal-and-method records: each method's answer is a row of the solvable "
+               "fraction" if len(summary.deals) != deals else "")
+    body = [f"<p class=\"sub\">{deals} Strato deal(s) and {len(summary.positions)} position "
             f"analyse(s) from {_code(summary.source)} ({summary.held} records; one per deal counts, the "
-            "best-established). A deal is <i>solvable</i> when a winning line was found, <i>unsolvable</i> when "
-            "that was proven, <i>undecided</i> when the time limit stopped the solver first.</p>",
+            f"best-established{records}). A deal is <i>solvable</i> when a winning line was found, "
+            "<i>unsolvable</i> when that was proven, <i>undecided</i> when the time limit stopped the solver first."
+            "</p>",
             "<h2>Solvable fraction</h2>", _solvable(summary),
             "<h2>Optimal lengths</h2><p class=\"muted\">Deals by proven optimal length (turns); the undecided deals "
             "of each panel as a grey bar of their own.</p>", _lengths(summary)]
     undecided = summary.undecided()
     body.append("<h2>Deals whose optimum is undecided</h2>")
     if undecided:
-        rows = [[esc(r["challenge"]), str(r["players"]), str(r["seed"]), str(r["lower_bound"]),
+        rows = [[esc(summary.challenge_of(r)), str(r["players"]), str(r["seed"]), str(r["lower_bound"]),
                  "-" if r.get("best_length") is None else str(r["best_length"]), _code(reproduce(r))]
                 for r in undecided]
         body.append(table(["challenge", "players", "seed", "lower bound", "best line", "reproduce"], rows,
@@ -163,22 +173,23 @@ def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text:
     hardest, easiest = summary.hardest(HARDEST), summary.easiest(EASIEST)
     headers = ["challenge", "players", "seed", "length", "seconds", "replay and reproduce"]
     body += ["<h2>Hardest deals</h2><p class=\"muted\">The longest proven optimal lines (ties: the slowest).</p>",
-             table(headers, _deal_rows(hardest, True), numeric={1, 2, 3, 4}),
+             table(headers, _deal_rows(summary, hardest, True), numeric={1, 2, 3, 4}),
              "<h2>Easiest deals</h2><p class=\"muted\">The shortest proven optimal lines (ties: the fastest).</p>",
-             table(headers, _deal_rows(easiest, True), numeric={1, 2, 3, 4})]
+             table(headers, _deal_rows(summary, easiest, True), numeric={1, 2, 3, 4})]
     if summary.positions:
         rows = [[esc(r["game"]), esc(r["challenge"]), esc(r["method"]), esc(r["status"]), esc(r.get("summary") or ""),
                  f"{r['seconds']:.2f}"] for r in summary.positions]
         body += ["<h2>Positions of the other games</h2>",
                  table(["game", "position", "method", "status", "summary", "seconds"], rows, numeric={5})]
     body.append("<h2>Replays</h2>")
-    for record in dict.fromkeys(_ident(r) for r in hardest + easiest):
-        found = next(r for r in hardest + easiest if _ident(r) == record)
-        drawn, missing = deal_replay(found, summary.source)
+    for record in dict.fromkeys(_ident(r, summary.challenge_of(r)) for r in hardest + easiest):
+        found = next(r for r in hardest + easiest if _ident(r, summary.challenge_of(r)) == record)
+        name = summary.challenge_of(found)
+        drawn, missing = deal_replay(found, summary.source, name)
         if missing:
-            note(f"{found['challenge']}, {found['players']} player(s), seed {found['seed']}: {missing}")
+            note(f"{name}, {found['players']} player(s), seed {found['seed']}: {missing}")
         # the link of the tables lands on the card, replayed or not
-        body.append(f"<section class=\"card\" id=\"{esc(record)}\"><h3>{esc(found['challenge'])}, "
+        body.append(f"<section class=\"card\" id=\"{esc(record)}\"><h3>{esc(name)}, "
                     f"{found['players']} player(s), seed {found['seed']}: {found['length']} turns</h3>{drawn}"
                     "</section>")
     return document(f"Sweep report: {Path(summary.source).name}", "\n".join(body))
