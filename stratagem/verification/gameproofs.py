@@ -203,7 +203,13 @@ def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, r
     note = horizon_note(game, state, value, exact=bound == EXACTLY)
     basis = (f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
              f"every reply, chance outcome and terminal checked")
-    verdict.certify("claim", words if note is None else f"{words}; {note}", basis)
+    words = words if note is None else f"{words}; {note}"
+    if game.num_players > 2 and bound != AT_LEAST:
+        # An upper bound's half picks one move for every other player at once: a coalition's strategy. The
+        # bare "player 1 at most -1" read as a loss however the others play, where max^n can give a win.
+        words += (" (an upper bound the other players hold them to by acting together, the paranoid assumption; "
+                  "each playing for themselves may give them more)")
+    verdict.certify("claim", words, basis)
     verdict.unchecked(data.get("claim"), TREE_CLAIM, "a proof tree")
     _tree_beyond(data, bound, verdict)
 

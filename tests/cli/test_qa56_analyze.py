@@ -203,3 +203,19 @@ def test_verify_of_a_commands_json_report_says_what_it_is(cli, tmp_path: Path) -
     report.write_text(cli("analyze", str(ENDGAMES / "stakd" / "endgame-2p-bomber.toml"), "--json").out)
     assert_bad_input(cli("verify", str(report)), "a.json: format: stratagem/analysis@1 is the report `stratagem "
                      "analyze --json` prints", "`stratagem analyze --proof FILE` writes that record")
+
+
+def test_verify_says_a_three_player_upper_bound_is_the_coalitions(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """With three players the paranoid proof of a loss is an "at most" half: one move for the other players
+    at once. verify certified the bare "player 1 at most -1", which reads as a loss however the others play,
+    where max^n gives player 1 a win in the same position."""
+    position = tmp_path / "three.toml"
+    position.write_text(MAXN_AND_PARANOID_DIFFER)
+    proof = tmp_path / "p.json"
+    assert cli("analyze", str(position), "--proof", str(proof), "--quiet").code == 0
+    shown = cli("verify", str(proof), "--json")
+    statement = json.loads(shown.out)["claims"][0]["statement"]
+    assert shown.code == 0 and statement.startswith("player 1 at most -1 (an upper bound the other players hold "
+                                                    "them to by acting together, the paranoid assumption;")
+    win = cli("verify", str(_proof(cli, tmp_path, "cardclash/three-players.toml", "w.json")), "--json")
+    assert json.loads(win.out)["claims"][0]["statement"] == "player 1 at least 1"  # a guarantee: no words needed
