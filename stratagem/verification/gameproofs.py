@@ -204,6 +204,7 @@ def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, r
     basis = (f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
              f"every reply, chance outcome and terminal checked")
     words = words if note is None else f"{words}; {note}"
+    words += _distance_words(game, data["claim"]["player"], bound, value, result.plies)
     if game.num_players > 2 and bound != AT_LEAST:
         # An upper bound's half picks one move for every other player at once: a coalition's strategy. The
         # bare "player 1 at most -1" read as a loss however the others play, where max^n can give a win.
@@ -212,6 +213,18 @@ def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, r
     verdict.certify("claim", words, basis)
     verdict.unchecked(data.get("claim"), TREE_CLAIM, "a proof tree")
     _tree_beyond(data, bound, verdict)
+
+
+def _distance_words(game: Any, player: int, bound: str, value: Any, plies: dict[str, int]) -> str:
+    """What the checked tree also shows of a win or a loss: its half's longest line, recomputed from the
+    rules, bounds the plies to the result (``analyze``'s "wins in 5 plies" is that, and that no faster win
+    exists, which only its exhaustive search shows). Empty for any other value."""
+    low, high = return_bounds(game)
+    if bound == AT_LEAST and value == high and AT_LEAST in plies:
+        return f", a win within {plies[AT_LEAST]} plies whatever the others play"
+    if bound == AT_MOST and value == low and AT_MOST in plies:
+        return f", a loss within {plies[AT_MOST]} plies whatever player {player + 1} plays"
+    return ""
 
 
 def _tree_beyond(data: dict[str, Any], bound: str, verdict: Verdict) -> None:

@@ -215,7 +215,23 @@ def test_verify_says_a_three_player_upper_bound_is_the_coalitions(cli, tmp_path:
     assert cli("analyze", str(position), "--proof", str(proof), "--quiet").code == 0
     shown = cli("verify", str(proof), "--json")
     statement = json.loads(shown.out)["claims"][0]["statement"]
-    assert shown.code == 0 and statement.startswith("player 1 at most -1 (an upper bound the other players hold "
-                                                    "them to by acting together, the paranoid assumption;")
+    assert shown.code == 0 and statement.startswith("player 1 at most -1, a loss within 3 plies whatever player 1 "
+                                                    "plays (an upper bound the other players hold them to by "
+                                                    "acting together, the paranoid assumption;")
     win = cli("verify", str(_proof(cli, tmp_path, "cardclash/three-players.toml", "w.json")), "--json")
-    assert json.loads(win.out)["claims"][0]["statement"] == "player 1 at least 1"  # a guarantee: no words needed
+    assert json.loads(win.out)["claims"][0]["statement"] == (  # a guarantee: no words needed
+        "player 1 at least 1, a win within 4 plies whatever the others play")
+
+
+def test_verify_says_within_how_many_plies_a_proven_win_or_loss_comes(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A win's "at least" half (a loss's "at most" half) checks its longest line, recomputed from the rules,
+    and a wrong ``plies`` is invalid, but the statement said only "player 1 at least 1": analyze's "wins in
+    5 plies" had no part certified in words. A value that is neither a win nor a loss says no distance."""
+    from stratagem.verification import verify
+
+    win = verify(_proof(cli, tmp_path, "cardclash/square-in-5.toml"))
+    assert win.claims[0].statement == "player 1 at least 1, a win within 5 plies whatever the others play"
+    loss = verify(_proof(cli, tmp_path, "stakd/endgame-2p-lost.toml", "l.json"))
+    assert loss.claims[0].statement == "player 1 at most -1, a loss within 6 plies whatever player 1 plays"
+    odds = verify(_proof(cli, tmp_path, "stratatak/long-odds.toml", "o.json"))
+    assert "within" not in odds.claims[0].statement.split(";")[0] and "plies" not in odds.claims[0].statement
