@@ -19,7 +19,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
-from stratagem.core.game import Simultaneous
+from stratagem.core.game import CHANCE, Simultaneous
 from stratagem.core.records import PROOF_FORMAT, exact_text, quoted
 from stratagem.loading import GAMES, POSITION_GAMES, position_from_record
 from stratagem.solvers.alphabeta import return_bounds
@@ -204,7 +204,8 @@ def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, r
     basis = (f"the proof tree ({result.nodes:,} nodes) replays through the rules engine: "
              f"every reply, chance outcome and terminal checked")
     words = words if note is None else f"{words}; {note}"
-    words += _distance_words(game, data["claim"]["player"], bound, value, result.plies)
+    chance = any(isinstance(node, dict) and node.get("to_move") == CHANCE for node in data["nodes"])
+    words += _distance_words(game, data["claim"]["player"], bound, value, result.plies, chance)
     if game.num_players > 2 and bound != AT_LEAST:
         # An upper bound's half picks one move for every other player at once: a coalition's strategy. The
         # bare "player 1 at most -1" read as a loss however the others play, where max^n can give a win.
@@ -215,15 +216,16 @@ def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, r
     _tree_beyond(data, bound, verdict)
 
 
-def _distance_words(game: Any, player: int, bound: str, value: Any, plies: dict[str, int]) -> str:
+def _distance_words(game: Any, player: int, bound: str, value: Any, plies: dict[str, int], chance: bool) -> str:
     """What the checked tree also shows of a win or a loss: its half's longest line, recomputed from the
     rules, bounds the plies to the result (``analyze``'s "wins in 5 plies" is that, and that no faster win
     exists, which only its exhaustive search shows). Empty for any other value."""
     low, high = return_bounds(game)
+    counted = " (a chance event counted as a ply)" if chance else ""
     if bound == AT_LEAST and value == high and AT_LEAST in plies:
-        return f", a win within {plies[AT_LEAST]} plies whatever the others play"
+        return f", a win within {plies[AT_LEAST]} plies{counted} whatever the others play"
     if bound == AT_MOST and value == low and AT_MOST in plies:
-        return f", a loss within {plies[AT_MOST]} plies whatever player {player + 1} plays"
+        return f", a loss within {plies[AT_MOST]} plies{counted} whatever player {player + 1} plays"
     return ""
 
 

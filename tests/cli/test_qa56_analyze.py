@@ -235,3 +235,11 @@ def test_verify_says_within_how_many_plies_a_proven_win_or_loss_comes(cli, tmp_p
     assert loss.claims[0].statement == "player 1 at most -1, a loss within 6 plies whatever player 1 plays"
     odds = verify(_proof(cli, tmp_path, "stratatak/long-odds.toml", "o.json"))
     assert "within" not in odds.claims[0].statement.split(";")[0] and "plies" not in odds.claims[0].statement
+
+
+def test_a_wins_distance_says_when_chance_events_count_as_plies(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from stratagem.verification import verify
+
+    win = verify(_proof(cli, tmp_path, "stratatak/run-of-reds.toml"))  # a certain win through draws
+    assert win.claims[0].statement.startswith("player 1 at least 1, a win within 8 plies (a chance event counted "
+                                              "as a ply) whatever the others play")
