@@ -121,4 +121,7 @@ def _lp_summary(per_player: Sequence[dict[str, Any]], two: bool, status: str) ->
     kind = "value" if status == "solved" else "depth-limited value (evaluation at the cut)"
     if two:
         return f"{kind} for player 1 (opponent's points minus own): {per_player[0]['value']}"
+    if status != "solved":  # "guarantees" is a proof's word: a cut game's value rests on the evaluation
+        return f"{kind}, each player against the rest: " + "; ".join(
+            f"player {e['player']} {e['value']}" for e in per_player)
     return "; ".join(f"player {e['player']} guarantees {e['value']} against the rest" for e in per_player)

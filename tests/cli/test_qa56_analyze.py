@@ -243,3 +243,15 @@ def test_a_wins_distance_says_when_chance_events_count_as_plies(cli, tmp_path: P
     win = verify(_proof(cli, tmp_path, "stratatak/run-of-reds.toml"))  # a certain win through draws
     assert win.claims[0].statement.startswith("player 1 at least 1, a win within 8 plies (a chance event counted "
                                               "as a ply) whatever the others play")
+
+
+def test_a_depth_cut_lp_value_of_three_players_is_not_called_a_guarantee(cli) -> None:  # type: ignore[no-untyped-def]
+    """``--depth 1`` on a 3-player Stack Attack position said "player 1 guarantees -3 against the rest" with
+    status heuristic: the cut values rest on the game's evaluation (two players already said so)."""
+    three = str(ENDGAMES / "stackattack" / "3p-numbers-3-turns.toml")
+    cut = json.loads(cli("analyze", three, "--depth", "1", "--json").out)
+    assert cut["status"] == "heuristic" and "guarantees" not in cut["summary"]
+    assert cut["summary"].startswith("depth-limited value (evaluation at the cut), each player against the rest: "
+                                     "player 1 ")
+    whole = json.loads(cli("analyze", three, "--json").out)
+    assert whole["status"] == "solved" and "player 1 guarantees" in whole["summary"]
