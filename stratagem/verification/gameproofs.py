@@ -209,7 +209,8 @@ def _check_tree(game: Any, state: Any, data: dict[str, Any], verdict: Verdict, r
     if game.num_players > 2 and bound != AT_LEAST:
         # An upper bound's half picks one move for every other player at once: a coalition's strategy. The
         # bare "player 1 at most -1" read as a loss however the others play, where max^n can give a win.
-        words += (" (an upper bound the other players hold them to by acting together, the paranoid assumption; "
+        upper = "an upper bound" if bound == AT_MOST else "the lower bound whatever the others do, the upper bound"
+        words += (f" ({upper} the other players hold them to by acting together, the paranoid assumption; "
                   "each playing for themselves may give them more)")
     verdict.certify("claim", words, basis)
     verdict.unchecked(data.get("claim"), TREE_CLAIM, "a proof tree")

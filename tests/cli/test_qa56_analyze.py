@@ -255,3 +255,21 @@ def test_a_depth_cut_lp_value_of_three_players_is_not_called_a_guarantee(cli) ->
                                      "player 1 ")
     whole = json.loads(cli("analyze", three, "--json").out)
     assert whole["status"] == "solved" and "player 1 guarantees" in whole["summary"]
+
+
+def test_an_exact_three_player_value_says_which_half_is_the_coalitions(tmp_path: Path) -> None:
+    from stratagem.loading import load_position
+    from stratagem.solvers.alphabeta import return_bounds
+    from stratagem.solvers.prooftree import build_proof_tree
+    from stratagem.verification import verify
+
+    position = tmp_path / "three.toml"
+    position.write_text(MAXN_AND_PARANOID_DIFFER)
+    loaded = load_position(position)
+    low, high = return_bounds(loaded.game)
+    record = build_proof_tree(loaded.game, loaded.state, player=0, value=-1, bound="exactly", lo=low, hi=high)
+    record["setup"] = loaded.game.setup()
+    verdict = verify(record)
+    assert verdict.valid and verdict.claims[0].statement == (
+        "player 1 exactly -1 (the lower bound whatever the others do, the upper bound the other players hold "
+        "them to by acting together, the paranoid assumption; each playing for themselves may give them more)")
