@@ -30,6 +30,7 @@ from stratagem.checking import check as check_puzzle
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
+from stratagem.cli.output import page_written
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.io import check_outputs
@@ -62,8 +63,10 @@ def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | No
                           progress=terminal_progress(enabled=not (as_json or quiet)))
     if isinstance(answer, SoloCheck):
         report_solo_check(answer, as_json, proof_path, html_path)
+        page_written(html_path, as_json, column=True)
         return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]
     report_deal_solution(answer, as_json, proof_path, html_path)
+    page_written(html_path, as_json)
     # check asks "is there a line?": a line found is the answer, even when solve cannot call it shortest.
     if answer.status == UNSOLVABLE:
         return NO

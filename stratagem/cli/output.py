@@ -35,6 +35,17 @@ def stderr() -> Console:
     return _Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def page_written(path: str | None, as_json: bool, *, column: bool = False) -> None:
+    """The line that says ``--html FILE`` wrote its page (nothing without ``--html``), on stdout after the
+    report, as ``--proof``'s line says its record was written; like it, not printed with ``--json``, whose
+    stdout is the report alone, and printed with ``--quiet``, which quiets only the progress. ``column``:
+    in a report whose lines are labels in a column (STAKD's solo answer), as its ``record`` line."""
+    if path is None or as_json:
+        return
+    text = f"page      {path}" if column else f"page written to {path}"
+    stdout().print(text, markup=False)
+
+
 @contextmanager
 def as_options(options: Mapping[str, str]) -> Iterator[None]:
     """Name the user's options in the library's refusals: a :class:`BadInput` whose source or place is

@@ -7,15 +7,38 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 from rich.console import Console
+from rich.text import Text
 
 from stratagem.core.progress import ProgressFactory
+
+
+class _Line:
+    """The status line's text, made each time rich redraws it (about 12 times a second), so that its clock
+    runs between updates: a search that reports rarely (a match whose first game takes 20 s, a recompute
+    that reports once at its start) still shows the time going on, not a line that looks stuck."""
+
+    def __init__(self, label: str, first: str, second: str) -> None:
+        self.label, self.first, self.second = label, first, second
+        self.started = time.perf_counter()
+        self.counts: tuple[int, int] | None = None
+
+    def __str__(self) -> str:
+        elapsed = time.perf_counter() - self.started
+        if self.counts is None:
+            return f"{self.label}: starting, {elapsed:.1f} s"
+        a, b = self.counts
+        return f"{self.label}: {self.first} {a}, {b:,} {self.second}, {elapsed:.1f} s"
+
+    def __rich__(self) -> Text:
+        return Text(str(self))
 
 
 @contextmanager
 def search_progress(
     label: str, enabled: bool = True, first: str = "bound", second: str = "nodes expanded"
 ) -> Iterator[Callable[[int, int], None]]:
-    """Yield a ``(a, b)`` callback that keeps a status line up to date: "label: first a, b second, s".
+    """Yield a ``(a, b)`` callback that keeps a status line up to date: "label: first a, b second, s",
+    its seconds running on between calls ("label: starting, s" before the first).
 
     The defaults suit a search (bound, nodes expanded); a graph build says depth and states.
     """
@@ -23,12 +46,11 @@ def search_progress(
     if not enabled or not console.is_terminal:
         yield lambda a, b: None
         return
-    started = time.perf_counter()
-    with console.status(f"{label}: starting") as status:
+    line = _Line(label, first, second)
+    with console.status(line):
 
         def update(a: int, b: int) -> None:
-            elapsed = time.perf_counter() - started
-            status.update(f"{label}: {first} {a}, {b:,} {second}, {elapsed:.1f} s")
+            line.counts = (a, b)
 
         yield update
 

@@ -34,6 +34,7 @@ import click
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
+from stratagem.cli.output import page_written
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.cli.reports import write_page
@@ -221,6 +222,7 @@ def reach(
     out.print(f"[{colour}]{word}[/]: {verdict}")
     if export is not None:
         out.print(f"graph written to {export['path']} ({export['format']})")
+    page_written(html_path, as_json)
     return _exit_code(unsolvable)
 
 

@@ -21,6 +21,7 @@ from stratagem.checking import check_solo
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
+from stratagem.cli.output import page_written
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.compiled import warn_once
@@ -79,6 +80,7 @@ def solve(
                                      param_hint="--method")
         answer = check_solo(puzzle, method, time_limit)
         report_solo_check(answer, as_json, proof_path, html_path)
+        page_written(html_path, as_json, column=True)
         return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]
     deal = as_deal(puzzle, deal_key, players)
     if max_nodes is not None and method in ("sat", "cpsat"):
@@ -88,4 +90,5 @@ def solve(
     solution = solve_deal(deal, method=method, time_limit=command_deadline(time_limit), max_nodes=max_nodes,
                           progress=terminal_progress(enabled=not (as_json or quiet)))
     report_deal_solution(solution, as_json, proof_path, html_path)
+    page_written(html_path, as_json)
     return {SOLVED: DONE, UNSOLVABLE: NO}.get(solution.status, UNDETERMINED)

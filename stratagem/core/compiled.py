@@ -125,18 +125,41 @@ def status() -> CoreStatus:
     return CoreStatus(tuple(compiled), tuple(missing), tuple(stale))
 
 
+def label(module: str) -> str:
+    """A kernel as the notice names it: its module without ``stratagem.`` and ``models.``, so that each is
+    told apart by its game or part (``cardclash.engine``, ``stakd.engine``, ``strato.hidden.odds_kernel``,
+    ``core.packed``)."""
+    name = module.removeprefix("stratagem.")
+    return name.removeprefix("models.")
+
+
+def _named(modules: tuple[str, ...]) -> str:
+    """``modules`` by game or part, in :data:`KERNELS`' order: ``cardclash (engine, guide), stakd (engine)``."""
+    groups: dict[str, list[str]] = {}
+    for module in modules:
+        head, _, rest = label(module).partition(".")
+        groups.setdefault(head, []).append(rest)
+    return ", ".join(f"{head} ({', '.join(names)})" for head, names in groups.items())
+
+
+#: How to get the kernels compiled: the package is installed from its source tree (a checkout or an
+#: archive of one), not from a package index, so the same source is installed again with a C compiler
+#: present (``--no-cache-dir``: not the wheel pip built and kept the first time; ``--no-deps``: the
+#: dependencies are installed already).
+REINSTALL = ("to compile them, install again from the source folder or archive where a C compiler is present "
+             "(and STRATAGEM_PURE_PYTHON is not set): pip install --force-reinstall --no-deps --no-cache-dir "
+             "<source folder or archive>, or pip install -e . in a checkout")
+
+
 def notice_text(core: CoreStatus) -> str:
-    """The one line that says what is wrong with an incomplete core and what it costs."""
-    short = [m.rsplit(".", 1)[1] for m in core.missing]
+    """The one line that says what is wrong with an incomplete core, what it costs and how to mend it."""
     parts = []
     if core.missing:
-        parts.append(f"the compiled core is missing ({', '.join(short)} run as plain Python): {COST}; "
-                     "reinstall where a C compiler is present (pip install --force-reinstall --no-binary "
-                     "stratagem stratagem, or pip install . from a checkout)")
+        parts.append(f"the compiled core is missing ({len(core.missing)} of {len(KERNELS)} kernels run as plain "
+                     f"Python: {_named(core.missing)}): {COST}; {REINSTALL}")
     if core.stale:
-        stale = ", ".join(m.rsplit(".", 1)[1] for m in core.stale)
-        parts.append(f"compiled kernels older than their source ({stale}): rebuild them with pip install -e . "
-                     "(or python setup.py build_ext --inplace)")
+        parts.append(f"compiled kernels older than their source ({_named(core.stale)}): rebuild them with "
+                     "pip install -e . (or python setup.py build_ext --inplace)")
     return "stratagem: " + "; ".join(parts)
 
 
@@ -154,4 +177,4 @@ def warn_once() -> None:
         print(notice_text(core), file=sys.stderr)
 
 
-__all__ = ["COST", "KERNELS", "CoreStatus", "notice_text", "status", "warn_once"]
+__all__ = ["COST", "KERNELS", "REINSTALL", "CoreStatus", "label", "notice_text", "status", "warn_once"]

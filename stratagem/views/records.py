@@ -28,6 +28,7 @@ from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Lin
 from stratagem.loading import StratoDeal, game_from_record, game_module, load, position_from_record
 from stratagem.solvers.replay import replay
 from stratagem.verification.oddstable import FORMATS as TABLE_FORMATS
+from stratagem.verification.verdict import STATUS_WORDS
 from stratagem.views import cardclash, stakd
 from stratagem.views.matrices import bound_parts_html, fraction, matrices_html, mix_table
 from stratagem.views.page import document, esc, replay_frame
@@ -174,6 +175,12 @@ def _code(words: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(words))
 
 
+def _status_word(status: str) -> str:
+    """A verify status as ``verify`` prints it (``not certified``, not the record token ``not-certified``, which
+    the page keeps in its ``data-verdict`` attribute), in lower case: the page marks an invalid claim in red."""
+    return STATUS_WORDS.get(status, status).lower()
+
+
 def claims_html(claims: dict[str, Any], evidence: dict[str, Any], checked: str, verdict: Any,
                 broken: str = "", report: bool = False) -> str:
     """What the page established (or, ``broken``, why it could not replay the line), then the verifier's
@@ -187,9 +194,10 @@ def claims_html(claims: dict[str, Any], evidence: dict[str, Any], checked: str, 
     if verdict is not None:
         status = {"certified": "ok", "invalid": "bad"}
         parts.append(f"<p><b>stratagem verify</b>: <span class=\"{status.get(verdict.status, 'warn')}\" "
-                     f"data-verdict=\"{esc(verdict.status)}\">{esc(verdict.status)}</span></p><ul>")
+                     f"data-verdict=\"{esc(verdict.status)}\">{esc(_status_word(verdict.status))}</span></p><ul>")
         for claim in verdict.claims:
-            parts.append(f"<li><span class=\"{status.get(claim.status, 'warn')}\">{esc(claim.status)}</span>: "
+            word = esc(_status_word(claim.status))
+            parts.append(f"<li><span class=\"{status.get(claim.status, 'warn')}\">{word}</span>: "
                          f"{esc(claim.statement)} &mdash; {esc(claim.reason)}</li>")
         parts.append("</ul>")
         # What verify checked on the way, and its notes (what it did not use), as its text output gives them.
