@@ -31,7 +31,8 @@ from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
-from stratagem.core.io import dumps_record
+from stratagem.core.deadline import command_deadline
+from stratagem.core.io import ReadStopped, dumps_record
 from stratagem.core.provenance import describe
 from stratagem.solvers.replay import DEFAULT_MAX_STATES
 from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNOWN, Verdict, load_record
@@ -46,8 +47,8 @@ from stratagem.verification.policy import DEFAULT_RECHECK_STATES
               help="Also check claims whose evidence is only a search the record reports (optimality or "
                    "unsolvability by an exhaustive search or CP-SAT) by a plain enumeration of the rules.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
-              help="Seconds for the whole run (the re-check, a DRUP check, a relaxation bound); a claim "
-                   "whose check it stops is reported unknown (exit 3).")
+              help="Seconds for the whole run (reading the record, the re-check, a DRUP check, a relaxation "
+                   "bound); a claim whose check it stops is reported unknown (exit 3).")
 @click.option("--max-nodes", "nodes", cls=Renamed, old=("--nodes",), type=NODE_LIMIT, default=None,
               metavar="N",
               help=f"For --recheck: at most N states kept by the Strato enumeration (default "
@@ -67,13 +68,18 @@ def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | No
     """
     # A record is read once: the verdict and the provenance line come from the same data (a value table
     # is gzip text, which verify reads itself; its provenance is in its header line, read here apart).
+    # The limit is the command's, reading included: a record of tens of MB takes seconds to parse and walk.
+    deadline = command_deadline(time_limit)
     table = is_table(record)
-    data = None if table else load_record(record)
+    try:
+        data = None if table else load_record(record, stop=deadline.expired)
+    except ReadStopped:
+        data = None  # verify_record meets the expired deadline at once and says so, as for any claim
     progress = terminal_progress(enabled=not quiet)
     if data is None:
-        verdict = verify_record(record, recheck, time_limit, nodes, progress=progress)
+        verdict = verify_record(record, recheck, deadline, nodes, progress=progress)
     else:
-        verdict = verify_record(data, recheck, time_limit, nodes, source=record, progress=progress)
+        verdict = verify_record(data, recheck, deadline, nodes, source=record, progress=progress)
     if not as_json:
         _show_provenance(table_header(record) if table else data)
     return _report(verdict, as_json)

@@ -135,16 +135,43 @@ def _line_of_long_number(text: str) -> str:
     return f"line {text.count(chr(10), 0, match.start()) + 1}"
 
 
-def check_limits(data: Any, source: str) -> None:
+class ReadStopped(Exception):
+    """A parse's ``stop`` said to stop (a command's time limit ran out while it read a record)."""
+
+
+#: How many JSON objects parsed, or values walked, between two calls of a parse's ``stop``.
+STOP_EVERY = 4096
+
+
+def _every(stop: Callable[[], bool] | None) -> Callable[[], None]:
+    """A tick that calls ``stop`` every :data:`STOP_EVERY` ticks and raises :class:`ReadStopped` when it says
+    so (a tick that does nothing without ``stop``)."""
+    if stop is None:
+        return lambda: None
+    count = 0
+
+    def tick() -> None:
+        nonlocal count
+        count += 1
+        if count % STOP_EVERY == 0 and stop():
+            raise ReadStopped
+
+    return tick
+
+
+def check_limits(data: Any, source: str, stop: Callable[[], bool] | None = None) -> None:
     """Refuse parsed data that breaks the input limits: nesting deeper than :data:`MAX_NESTING`, an
     integer outside 64 bits, a string with more than :data:`MAX_DIGIT_RUN` digits in a row, or a table
-    key longer than :data:`MAX_KEY_LENGTH`. ``source`` names the file in the message; the place is the key path."""
+    key longer than :data:`MAX_KEY_LENGTH`. ``source`` names the file in the message; the place is the key path.
+    ``stop`` is asked now and then whether to give up (:class:`ReadStopped`)."""
     path: list[str] = []
+    tick = _every(stop)
 
     def where() -> str:
         return "".join(path).lstrip(".")
 
     def walk(value: Any, depth: int) -> None:
+        tick()
         if isinstance(value, dict | list):
             if depth >= MAX_NESTING:
                 raise BadInput(source, where(), f"nested more than {MAX_NESTING} levels deep "
@@ -229,18 +256,30 @@ def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
-def loads_once(text: str | bytes, **options: Any) -> Any:
-    """``json.loads`` that refuses a key given twice in one object (:class:`RepeatedKey`)."""
-    return json.loads(text, object_pairs_hook=_once_each, **options)
+def loads_once(text: str | bytes, stop: Callable[[], bool] | None = None, **options: Any) -> Any:
+    """``json.loads`` that refuses a key given twice in one object (:class:`RepeatedKey`); ``stop`` is
+    asked every :data:`STOP_EVERY` objects whether to give up (:class:`ReadStopped`)."""
+    if stop is None:
+        return json.loads(text, object_pairs_hook=_once_each, **options)
+    tick = _every(stop)
+
+    def once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        tick()
+        return _once_each(pairs)
+
+    return json.loads(text, object_pairs_hook=once_each, **options)
 
 
-def parse_json_object(text: str, source: str, line: int | None = None) -> dict[str, Any]:
+def parse_json_object(text: str, source: str, line: int | None = None,
+                      stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """A JSON object from ``text`` (the whole of ``source``, or its line ``line``), every failure a
     :class:`BadInput`: malformed JSON, ``NaN`` or ``Infinity``, a key given twice in one object, a parser's
-    own limit (nesting, a number of thousands of digits), or anything past :func:`check_limits`."""
+    own limit (nesting, a number of thousands of digits), or anything past :func:`check_limits`. ``stop``
+    (a command's deadline) is asked now and then while a large record is parsed and checked: when it says
+    so, :class:`ReadStopped`."""
     here = "" if line is None else f"line {line}"
     try:
-        data = loads_once(text, parse_constant=_non_finite, parse_float=_finite_float)
+        data = loads_once(text, stop, parse_constant=_non_finite, parse_float=_finite_float)
     except _NonFinite as exc:
         raise BadInput(source, here, f"{str(exc)[:40]} is not a finite number (records hold none)") from None
     except RepeatedKey as exc:
@@ -254,13 +293,14 @@ def parse_json_object(text: str, source: str, line: int | None = None) -> dict[s
         raise (limit if line is None else BadInput(source, here, limit.problem)) from None
     if not isinstance(data, dict):
         raise BadInput(source, here, "a record must be a JSON object")
-    check_limits(data, source)
+    check_limits(data, source, stop)
     return data
 
 
-def load_json(path: str | Path) -> dict[str, Any]:
-    """Parse a JSON record, turning every failure into :class:`BadInput` (:func:`parse_json_object`)."""
-    return parse_json_object(read_text(path), str(path))
+def load_json(path: str | Path, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+    """Parse a JSON record, turning every failure into :class:`BadInput` (:func:`parse_json_object`; ``stop``
+    as there)."""
+    return parse_json_object(read_text(path), str(path), stop=stop)
 
 
 class Section:

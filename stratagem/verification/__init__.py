@@ -27,12 +27,13 @@ This module holds :func:`verify`, which reads the record and hands each kind to 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.deadline import Deadline, check_run_limits
+from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadInput
-from stratagem.core.io import load_json, open_regular
+from stratagem.core.io import ReadStopped, load_json, open_regular
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT
@@ -54,7 +55,7 @@ from stratagem.verification.verdict import (
 )
 
 
-def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limit: float | None = None,
+def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limit: float | Deadline | None = None,
            nodes: int | None = None, *, source: str | None = None,
            progress: ProgressFactory = no_progress) -> Verdict:
     """Check every claim of a line or proof record (a file, or its JSON data) with the rules engine alone.
@@ -63,14 +64,16 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
     unsolvability by an exhaustive search or CP-SAT) by a plain enumeration of the rules; ``nodes``
     caps it (states kept by the Strato enumeration, default
     :data:`~stratagem.solvers.replay.DEFAULT_MAX_STATES`; positions expanded by the STAKD search,
-    default :data:`DEFAULT_SOLO_NODES`). ``time_limit`` is in seconds for the whole run; a claim whose
-    check a limit stops is reported ``unknown``. The CNF and DRUP files a refutation names are read
+    default :data:`DEFAULT_SOLO_NODES`). ``time_limit`` is in seconds for the whole run, reading the record
+    included (or a :class:`~stratagem.core.deadline.Deadline` already running, a command's); a claim whose
+    check a limit stops is reported ``unknown``, and a record the limit stops reading leaves its claims
+    unknown, none checked. The CNF and DRUP files a refutation names are read
     beside the record's file (beside ``source`` for data, the current folder by default).
     """
     check_run_limits(time_limit, nodes, "nodes")
     if not isinstance(record, str | Path | dict):
         raise BadInput("<argument>", "record", f"a record's file or its JSON data, not {type(record).__name__}")
-    limits = Limits(Deadline(time_limit), nodes, recheck, progress)
+    limits = Limits(as_deadline(time_limit), nodes, recheck, progress)
     if isinstance(record, dict):
         data, name = record, source or "<record>"
     else:
@@ -81,7 +84,13 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
             verdict = Verdict(name, "proof")
             check_odds_table(record, verdict, name, limits)
             return verdict
-        data = load_record(record)
+        try:
+            data = load_record(record, stop=limits.deadline.expired)
+        except ReadStopped:
+            verdict = Verdict(name, "proof")
+            verdict.unknown("record", "the record's claims", limits.stopped_words("while the record was read: "
+                                                                                  "none of its claims was checked"))
+            return verdict
     fmt = data.get("format")
     if fmt == LINE_FORMAT:
         verdict = Verdict(name, "line")
@@ -140,11 +149,11 @@ STRATO_CLAIMS = ("information", "solvable", "length", "optimal")
 STAKD_CLAIMS = ("winnable",)
 
 
-def load_record(path: str | Path) -> dict[str, Any]:
-    """A JSON record as ``verify`` reads it (:func:`~stratagem.core.io.load_json`), a sweep's results file
-    refused as what it is."""
+def load_record(path: str | Path, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+    """A JSON record as ``verify`` reads it (:func:`~stratagem.core.io.load_json`, ``stop`` as there), a
+    sweep's results file refused as what it is."""
     try:
-        return load_json(path)
+        return load_json(path, stop)
     except BadInput as exc:
         raise _results_file(path, str(path)) or exc from None
 
