@@ -12,7 +12,9 @@ hidden), one agent kind for the whole team (Strato is cooperative: one shared re
   optimum (each goal row's relaxed distance, :class:`RelaxationGuide`), ties to the least work left in
   the goal's places less the hand's cards the goal misses, and a Redraw instead when no play comes
   nearer a goal than the table is. As cheap as ``greedy`` a decision once the relaxation's distances are
-  known, and far stronger; held to the compiled search's policy move for move (solo).
+  known, and far stronger; held to the compiled search's policy move for move (solo). Its ``time_limit``
+  (a command's deadline) stops a decision's relaxed distances: then the best play measured so far, else
+  the one of least admissible turn bound (:func:`guided_move`).
 - ``pimc``: perfect-information Monte Carlo. ``samples`` times, deal the cards the player cannot see
   into the other hands and the pile's order (:meth:`HiddenStrato.sample_state` and a shuffle), and solve
   that open deal with A* (the admissible turn bound) stopped after ``nodes`` expansions: a small budget,
@@ -49,6 +51,7 @@ random stream alone (``tests/models/strato/test_observation.py`` holds every age
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -70,6 +73,7 @@ from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.packed import fits
 from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.search.relaxation import TableDistance, goal_progress
+from stratagem.models.strato.search.relaxation_kernel import OutOfTime
 from stratagem.solvers.agents import AgentError, build_agent
 from stratagem.solvers.mcts import ismcts
 from stratagem.solvers.search import FOUND, SOLVED, astar
@@ -115,8 +119,10 @@ class RelaxationGuide:
         self.table = TableDistance(game.challenge, game.options,
                                    State(start.rows, start.hands, start.pile, 0, start.last, ONGOING))
 
-    def __call__(self, rows: tuple[Row, ...], cap: int = GUIDE_CAP) -> int:
-        return self.table(rows, cap)
+    def __call__(self, rows: tuple[Row, ...], cap: int = GUIDE_CAP, stop_at: float = -1.0) -> int:
+        """``rows``'s distance; ``OutOfTime`` when ``stop_at`` (a ``time.perf_counter`` time, negative: none)
+        passes first (what the guide remembers stays true: later answers are as without a stop)."""
+        return self.table(rows, cap, stop_at)
 
 
 def goal_key(challenge: Challenge, rows: tuple[Row, ...], hand: str) -> int:
@@ -176,7 +182,8 @@ def redraw_end(challenge: Challenge, rows: tuple[Row, ...]) -> tuple[int, int]:
     return best
 
 
-def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, state: HiddenState) -> Move:
+def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, state: HiddenState,
+                stop_at: float = -1.0) -> Move:
     """The guided policy's move, the one the exact search values for its proven lower end
     (``exact.Solver.guide``; ``tests/models/strato/test_guided.py`` holds the two move for move):
 
@@ -191,7 +198,15 @@ def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, st
        never -- unless it is farther from a goal than the table now is (by the same measure), and a
        Redraw is possible: then a Redraw at :func:`redraw_end`.
 
-    After a Redraw, the revealed card's target by steps 1 and 3 (it must be played)."""
+    After a Redraw, the revealed card's target by steps 1 and 3 (it must be played).
+
+    ``stop_at`` (a :func:`time.perf_counter` time; negative, the default: none) bounds the relaxed
+    distances of step 3, the only part of a decision that can take long (seconds on a deal's first
+    moves). When it passes mid-decision the move is still legal, and chosen at once from what is known:
+    the best play of step 3 among those measured so far (with no Redraw weighed against it); none yet
+    measured, the first candidate of step 3 (the least admissible turn bound, then the engine's order), or
+    a Redraw when no play is within the card limit, else the first play. Without ``stop_at`` (or when it
+    does not pass) the move is exactly the policy's."""
     challenge, p = game.challenge, state.to_move
     moves = game.plays(state)
     placed = [(move, after) for move, after in moves if move.card]
@@ -209,22 +224,40 @@ def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, st
                      if all(len(row.left) <= challenge.limit and len(row.right) <= challenge.limit
                             for row in after.rows))
     best: tuple[tuple[int, int, int], Move] | None = None
-    for b, i in bounded:
-        if best is not None and b > best[0][0]:
-            break
-        move, after = placed[i]
-        near = max(guide(after.rows, GUIDE_CAP if best is None else min(best[0][0], GUIDE_CAP)), b)
-        key = (near, goal_key(challenge, after.rows, after.hands[p]), i)
-        if best is None or key < best[0]:
-            best = (key, move)
-    if state.phase == TARGET or not any(move.redraw and not move.card for move, _ in moves):
+    redraw = state.phase != TARGET and any(move.redraw and not move.card for move, _ in moves)
+    try:
+        for b, i in bounded:
+            if best is not None and b > best[0][0]:
+                break
+            move, after = placed[i]
+            if stop_at >= 0 and time.perf_counter() >= stop_at:
+                raise OutOfTime("guided move stopped by the clock")
+            near = max(guide(after.rows, GUIDE_CAP if best is None else min(best[0][0], GUIDE_CAP), stop_at), b)
+            key = (near, goal_key(challenge, after.rows, after.hands[p]), i)
+            if best is None or key < best[0]:
+                best = (key, move)
+        if not redraw:
+            if best is not None:
+                return best[1]
+            if placed:
+                return placed[0][0]
+            raise ValueError(f"{game.format_state(state)}: no legal move")
+        if best is None:  # no play to weigh: the Redraw, whatever the table's distance
+            return announce(*redraw_end(challenge, state.rows))
+        if stop_at >= 0 and time.perf_counter() >= stop_at:
+            raise OutOfTime("guided move stopped by the clock")
+        now = max(bound.in_view(state.rows, state.hands[p], state.last), guide(state.rows, GUIDE_CAP, stop_at))
+    except OutOfTime:  # the time is up: the best play measured so far, else the first candidate
         if best is not None:
             return best[1]
+        if bounded:
+            return placed[bounded[0][1]][0]
+        if redraw:
+            return announce(*redraw_end(challenge, state.rows))
         if placed:
             return placed[0][0]
-        raise ValueError(f"{game.format_state(state)}: no legal move")
-    now = max(bound.in_view(state.rows, state.hands[p], state.last), guide(state.rows))
-    if best is not None and best[0][0] <= now:
+        raise ValueError(f"{game.format_state(state)}: no legal move") from None
+    if best[0][0] <= now:
         return best[1]
     return announce(*redraw_end(challenge, state.rows))
 
@@ -237,12 +270,26 @@ def _guide_of(challenge: Challenge, options: Options, start: HiddenState) -> tup
     return RelaxationGuide(game), TurnBound(game)
 
 
+@dataclass
 class GuidedAgent(StratoAgent):
+    """The guided policy (:func:`guided_move`). ``time_limit`` bounds each decision's relaxed distances
+    (a command's deadline cuts it to the time left, as for the other agents): when it passes
+    mid-decision the move is the best play measured so far, else the policy's first candidate (the
+    least admissible turn bound), as :func:`guided_move` says; without it, the policy's move exactly.
+    The guide itself (built once per deal, a fraction of a second) is not bounded."""
+
+    #: Seconds a move may take (``None``: no limit); past it, the best move found so far.
+    time_limit: float | None = None
     name = "guided"
 
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError("guided's time_limit is a number of seconds above 0")
+
     def choose(self, game: HiddenStrato, seen: StratoObservation, rng: Random) -> Move:
+        stop_at = -1.0 if self.time_limit is None else time.perf_counter() + self.time_limit
         guide, bound = _guide_of(game.challenge, game.options, game.start)
-        return guided_move(game, guide, bound, seen.state())
+        return guided_move(game, guide, bound, seen.state(), stop_at)
 
 
 @dataclass

@@ -36,6 +36,7 @@ relaxation so that all deals of a challenge share it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -544,18 +545,22 @@ class GoalDistance:
         self._lower = np.zeros(relaxation.codes if self.searchable else 0, np.int8)
         self._exact: dict[int, int] = {}
 
-    def at_most(self, rows: Sequence[Row], cap: int) -> int:
+    def at_most(self, rows: Sequence[Row], cap: int, stop_at: float = -1.0) -> int:
         """The relaxed distance from ``rows``'s image to a goal when it is at most ``cap``, else ``cap + 1``
-        (a row the relaxation cannot classify, or too large a space: 0, which bounds nothing)."""
+        (a row the relaxation cannot classify, or too large a space: 0, which bounds nothing);
+        ``relaxation_kernel.OutOfTime`` when ``stop_at`` passes first (see :meth:`code_at_most`)."""
         if not self.searchable or not fits(self.relaxation, rows):
             goal = rows[self.relaxation.row]
             over = len(goal.left) > self.relaxation.limit or len(goal.right) > self.relaxation.limit
             return cap + 1 if over else 0
-        return self.code_at_most(image(self.relaxation, rows), cap)
+        return self.code_at_most(image(self.relaxation, rows), cap, stop_at)
 
     def code_at_most(self, code: int, cap: int, stop_at: float = -1.0) -> int:
         """:meth:`at_most` of the relaxed state ``code`` (the image of a table that fits; searchable only);
-        ``relaxation_kernel.OutOfTime`` when ``stop_at`` (a ``time.perf_counter`` time) passes first."""
+        ``relaxation_kernel.OutOfTime`` when ``stop_at`` (a ``time.perf_counter`` time, negative: none)
+        passes first, checked before each deepening and inside the kernel's search. A stopped question
+        leaves only what it proved (the per-state lower bounds), so later answers are the same as without
+        a stop."""
         known = self._exact.get(code)
         if known is not None:
             return known if known <= cap else cap + 1
@@ -564,6 +569,9 @@ class GoalDistance:
         assert self._relaxed is not None  # searchable
         budget = int(self._lower[code])
         while budget <= cap:
+            # the kernel reads the clock only every 65,536 steps: many short searches in a row would not
+            if stop_at >= 0 and time.perf_counter() >= stop_at:
+                raise kernel.OutOfTime("relaxed search stopped by the clock")
             if kernel.within(self._relaxed, code, budget, self._lower, stop_at):
                 self._exact[code] = budget
                 return budget
@@ -583,8 +591,10 @@ class TableDistance:
         self.combines = combination(self.relaxations)
         self.sets = list(combinations(range(len(self.relaxations)), challenge.rows_required))
 
-    def __call__(self, rows: Sequence[Row], cap: int) -> int:
-        """The combined distance of ``rows``, each row's counted up to ``cap`` (farther: ``cap + 1``)."""
-        each = [d.at_most(rows, cap) for d in self.distances]
+    def __call__(self, rows: Sequence[Row], cap: int, stop_at: float = -1.0) -> int:
+        """The combined distance of ``rows``, each row's counted up to ``cap`` (farther: ``cap + 1``);
+        ``relaxation_kernel.OutOfTime`` when ``stop_at`` (a ``time.perf_counter`` time, negative: none)
+        passes first."""
+        each = [d.at_most(rows, cap, stop_at) for d in self.distances]
         how = max if self.combines == "max" else sum
         return min((how(each[i] for i in chosen) for chosen in self.sets), default=0)
