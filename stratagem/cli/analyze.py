@@ -33,10 +33,10 @@ from stratagem.analysis import analyze as analyse_position
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, note, quiet_option
-from stratagem.cli.output import as_options, stdout
+from stratagem.cli.output import as_options, page_written, stdout
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.seeds import SEED
-from stratagem.core.deadline import Deadline
+from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import Simultaneous
 from stratagem.core.io import MAX_PARAMETER, check_outputs, dumps_record, write_atomic
@@ -104,7 +104,7 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
         if proof_file is not None:
             check_provable(chosen, loaded.game.num_players)
         started = time.perf_counter()
-        deadline = Deadline(time_limit)
+        deadline = command_deadline(time_limit)  # the command's: loading the position counts too
         limit = deadline if time_limit is not None else None
         analysis = analyse_position(loaded, chosen, depth=depth, time_limit=limit, max_nodes=max_nodes, rank=rank,
                                     as_player=as_player, iterations=iterations, samples=samples, seed=seed,
@@ -130,6 +130,7 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
         click.echo(dumps_record(report), nl=False)
     else:
         _print(report, seconds)
+    page_written(html_path, as_json)
     return code
 
 

@@ -25,6 +25,7 @@ import click
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, given, json_option, quiet_option
+from stratagem.cli.output import page_written
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import write_page
 from stratagem.core.compiled import warn_once
@@ -93,6 +94,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
             click.echo(dumps_record(bounds.to_json()), nl=False)
         else:
             _print_bounds(bounds)
+        page_written(html_path, as_json)
         return DONE if bounds.status == "solved" else UNDETERMINED
     answer = odds_of(deal, time_limit=command_deadline(time_limit), max_states=max_states, rank=rank,
                      progress=terminal_progress(enabled=not (as_json or quiet)))
@@ -109,6 +111,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         click.echo(dumps_record(answer.to_json()), nl=False)
     else:
         _print(answer, note)
+    page_written(html_path, as_json)
     return DONE if answer.status == "solved" else UNDETERMINED
 
 
