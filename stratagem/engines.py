@@ -66,11 +66,11 @@ def resolve(game: Any, engine: str = COMPILED) -> EngineChoice:
     if found is None:
         return EngineChoice(REFERENCE, None, f"{name} has no compiled engine for these options: "
                                              "running on the reference engine")
-    from stratagem.core.compiled import status
+    from stratagem.core.compiled import label, status
 
     core = status()
     needed = (*_SEARCH_KERNELS, type(found).__module__)
-    missing = [module.rsplit(".", 1)[1] for module in needed if module in core.missing or module in core.stale]
+    missing = [label(module) for module in needed if module in core.missing or module in core.stale]
     if missing:
         return EngineChoice(REFERENCE, None, f"the compiled core is not built or out of date ({', '.join(missing)}): "
                                              "running on the reference engine", True)

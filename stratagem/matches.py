@@ -186,12 +186,12 @@ def _on_engine(game: Any, agents: list[Agent], engine: str | None,
         note(choice.note)
     if choice.engine is None:
         return agents
-    from stratagem.core.compiled import status
+    from stratagem.core.compiled import label, status
 
     core = status()
     unbuilt = {kind for kind in kinds.values() if _KERNELS[kind] in core.missing or _KERNELS[kind] in core.stale}
     if unbuilt and note is not None:
-        names = ", ".join(sorted({_KERNELS[kind].rsplit(".", 1)[1] for kind in unbuilt}))
+        names = ", ".join(sorted({label(_KERNELS[kind]) for kind in unbuilt}))
         note(f"the compiled core is not built or out of date ({names}): those agents run on the reference engine")
     placed: list[Agent] = []
     for i, agent in enumerate(agents):

@@ -134,3 +134,14 @@ def test_describe_is_one_short_line_whatever_the_record_holds() -> None:
     line = prov.describe({"provenance": {"stratagem": "x\n" * 1000, "git": {"commit": "a\nb", "dirty": "?"},
                                          "compiled_core": {"complete": "yes"}, "ortools": 5}})
     assert line is not None and "\n" not in line and len(line) < 400
+
+
+def test_the_kernels_are_named_apart() -> None:
+    """Each kernel by its module less ``stratagem.`` and ``models.``: the last part alone named four games'
+    engines ``engine``, so a record could not say which game's was missing."""
+    from stratagem.core.compiled import KERNELS
+
+    core = prov.provenance()["compiled_core"]
+    names = core["compiled"] + core["missing"] + core["stale"]
+    assert len(names) == len(set(names)) == len(set(KERNELS))
+    assert {"cardclash.engine", "stakd.engine", "stackattack.engine", "stratatak.engine"} <= set(names)

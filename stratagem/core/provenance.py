@@ -160,7 +160,7 @@ def _distribution_version(name: str, module: str) -> str | None:
 @functools.cache
 def code_provenance() -> dict[str, Any]:
     """What the code is, found once per process: versions, git state and the compiled core."""
-    from stratagem.core.compiled import status
+    from stratagem.core.compiled import label, status
 
     core = status()
     return {
@@ -169,13 +169,9 @@ def code_provenance() -> dict[str, Any]:
         "python": platform.python_version(),
         "python_sat": _distribution_version("python-sat", "pysat"),
         "ortools": _distribution_version("ortools", "ortools"),
-        "compiled_core": {"complete": core.complete, "compiled": [_short(m) for m in core.compiled],
-                          "missing": [_short(m) for m in core.missing], "stale": [_short(m) for m in core.stale]},
+        "compiled_core": {"complete": core.complete, "compiled": [label(m) for m in core.compiled],
+                          "missing": [label(m) for m in core.missing], "stale": [label(m) for m in core.stale]},
     }
-
-
-def _short(module: str) -> str:
-    return module.rsplit(".", 1)[-1]
 
 
 def file_sha256(path: str | Path) -> str | None:
