@@ -83,7 +83,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         if is_table(record):  # a value table (stratagem/strato-odds-table@4, @3, @2 or @1): gzip text, not JSON
             verdict = Verdict(name, "proof")
             check_odds_table(record, verdict, name, limits)
-            return verdict
+            return _nothing_to_recheck(verdict, "a value table", limits)
         try:
             data = load_record(record, stop=limits.deadline.expired)
         except ReadStopped:
@@ -95,7 +95,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
     if fmt == LINE_FORMAT:
         verdict = Verdict(name, "line")
         check_line(Line.from_json(data, name), verdict, "", bare=True)
-        return verdict
+        return _nothing_to_recheck(verdict, "a line record", limits)
     verdict = Verdict(name, "proof")
     if fmt == POLICY_FORMAT:
         from stratagem.verification.policy import check_policy
@@ -104,7 +104,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         return verdict
     if fmt in GAME_PROOFS:
         check_game_proof(data, verdict, name, limits)
-        return verdict
+        return _nothing_to_recheck(verdict, f"a {fmt} record", limits)
     if fmt != PROOF_FORMAT:
         from stratagem.verification.oddstable import TABLE_FORMAT
 
@@ -147,6 +147,17 @@ REPORTS = {"stratagem/analysis@1": "analyze", "stratagem/check@1": "check", "str
 #: certified): Strato's answer (``information`` says what it is about), and STAKD's.
 STRATO_CLAIMS = ("information", "solvable", "length", "optimal")
 STAKD_CLAIMS = ("winnable",)
+
+
+def _nothing_to_recheck(verdict: Verdict, kind: str, limits: Limits) -> Verdict:
+    """Say so when ``recheck`` or ``nodes`` was asked of a record none of whose claims rests on a search it
+    would repeat: every claim of ``kind`` is checked from the record itself, and the options did nothing."""
+    asked = [name for name, given in (("--recheck", limits.recheck), ("--max-nodes", limits.nodes is not None))
+             if given]
+    if asked:
+        verdict.notes.append(f"{' and '.join(asked)} did nothing: no claim of {kind} rests on a search to repeat "
+                             "(each is checked from the record itself)")
+    return verdict
 
 
 def load_record(path: str | Path, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
