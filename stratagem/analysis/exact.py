@@ -9,6 +9,7 @@ solved, or one move reaching the best return there is), the root's value is take
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from typing import Any
@@ -37,12 +38,23 @@ def _search(method: str, engine: Any = None) -> Callable[..., MinimaxResult[Any]
     return {"alphabeta": alphabeta, "expecti": expectiminimax, "paranoid": paranoid, "maxn": maxn}[method]
 
 
+#: The share of a time limit the compiled exhaustive search of ``expecti`` or ``paranoid`` gets; in the
+#: rest, when it was stopped, the Python search's iterative deepening finds a best move so far.
+FAST_SHARE = 0.8
+
+#: The methods whose Python search deepens iteratively under a time limit (max^n searches in one pass).
+DEEPENING = ("expecti", "paranoid")
+
+
 def _compiled_numeric(method: str, engine: Any) -> Callable[..., MinimaxResult[Any]]:
     """``expecti``, ``paranoid`` or ``maxn`` with the Python search's signature, searched exhaustively on the
     compiled ``engine`` (:mod:`~stratagem.solvers.compiled_expectimax`, :mod:`~stratagem.solvers.compiled_maxn`;
     their own tables, so a ``tt`` given is not used). A depth limit needs the game's evaluation, and a value
     beyond 64-bit fractions or a line deeper than the kernel's scratch needs Python's numbers and memory:
-    those searches stay Python's."""
+    those searches stay Python's. Under a time limit the ``expecti`` and ``paranoid`` kernels get
+    :data:`FAST_SHARE` of it; stopped, they have no move to show (one pass, no iterations), so the Python
+    search, deepening iteratively in the time left, gives the best move found so far, as a time limit's
+    answer should. max^n has no iterative search in either engine: stopped, it shows no move."""
     from stratagem.solvers.compiled_expectimax import (
         FractionsTooLarge,
         expectiminimax_compiled,
@@ -62,14 +74,28 @@ def _compiled_numeric(method: str, engine: Any) -> Callable[..., MinimaxResult[A
             options["tt"] = tt  # the Python search's table (maxn takes none)
         if depth is not None:
             return python(game, state, *args, depth=depth, **options)
+        given = options.get("time_limit")
+        limit = given if isinstance(given, Deadline) and given.seconds is not None and method in DEEPENING else None
+        fast_options = {k: v for k, v in options.items() if k != "tt"}
+        if limit is not None:
+            fast_options["time_limit"] = limit.part(FAST_SHARE)
         try:
-            return fast(game, engine, state, *args, **{k: v for k, v in options.items() if k != "tt"})
+            found = fast(game, engine, state, *args, **fast_options)
         except FractionsTooLarge:
-            pass
+            return python(game, state, *args, **options)
         except StratagemError as exc:
             if "longer than" not in str(exc):
                 raise
-        return python(game, state, *args, **options)
+            return python(game, state, *args, **options)
+        nodes_spent = options.get("max_nodes") is not None and found.nodes >= options["max_nodes"]
+        if found.solved or limit is None or nodes_spent or limit.expired():
+            return found
+        # Stopped by its share of the time: the kernel searches in one pass and keeps no move. The Python
+        # search deepens iteratively, so in the rest of the time it gives the best move found so far (or,
+        # on a small tree, the answer); its nodes are added to the kernel's.
+        deepened = python(game, state, *args, **options)
+        return dataclasses.replace(deepened, nodes=found.nodes + deepened.nodes,
+                                   seconds=found.seconds + deepened.seconds)
 
     search.stands_for = python  # type: ignore[attr-defined]  # the ranking passes what the Python search takes
     return search
