@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from itertools import combinations
 
 from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
@@ -478,10 +478,11 @@ class SearchCount:
 
 
 def distance(v: View, start: State3, cap: int, stop: Callable[[], bool] | None = None,
-             count: SearchCount | None = None) -> int | None:
+             count: SearchCount | None = None, report: Callable[[int], None] | None = None) -> int | None:
     """The relaxed distance from ``start`` to the nearest goal when it is at most ``cap``; ``cap + 1`` when
     it is larger; ``None`` when no goal is reachable at all. A* with :meth:`View.estimate` (consistent,
-    so the first goal reached is a nearest one); raises :class:`Stopped` when ``stop()`` says so."""
+    so the first goal reached is a nearest one); raises :class:`Stopped` when ``stop()`` says so.
+    ``report`` is told the states expanded so far, as often as ``stop`` is asked."""
     if v.is_goal(start):
         return 0
     best = {start: 0}
@@ -501,8 +502,11 @@ def distance(v: View, start: State3, cap: int, stop: Callable[[], bool] | None =
                 count.expanded += expanded
             return g
         expanded += 1
-        if stop is not None and expanded % 256 == 0 and stop():
-            raise Stopped
+        if expanded % 256 == 0:
+            if report is not None:
+                report(expanded)
+            if stop is not None and stop():
+                raise Stopped
         for t in v.successors(s):
             ng = g + 1
             old = best.get(t)
@@ -518,6 +522,10 @@ def distance(v: View, start: State3, cap: int, stop: Callable[[], bool] | None =
     if count is not None:
         count.expanded += expanded
     return cap + 1 if pruned else None
+
+
+def _report_row(progress: Callable[[int, int], None], number: int, before: int, expanded: int) -> None:
+    progress(number, before + expanded)
 
 
 @dataclass(frozen=True)
@@ -567,27 +575,33 @@ def combine(values: Sequence[int | None], required: int, how: str) -> int | None
 
 def relaxed_bound(challenge: Challenge, options: Options, state: State, track_ends: bool = True,
                   at_least: int | None = None, stop: Callable[[], bool] | None = None,
-                  count: SearchCount | None = None) -> Bound:
+                  count: SearchCount | None = None, progress: Callable[[int, int], None] | None = None) -> Bound:
     """The relaxation bound of ``state`` (docs/formats.md): 0 for a won position; else each goal row's
     relaxed distance, combined and minimised over row sets, and at least 1 (victory is declared only at
     the end of a turn).
 
     ``at_least`` ``n`` asks only whether the bound is at least ``n``: each row is searched ``n - 1`` turns
     deep, and a row with no goal that near counts ``n``; the result is at least ``n`` exactly when the
-    bound is (the combinations are monotone)."""
+    bound is (the combinations are monotone). ``progress`` is told the goal row being searched (from 1)
+    and the states expanded so far."""
     if state.status == WON:
         return Bound(0, "sum", ())
     cap = MAX_TURNS if at_least is None or at_least < 2 else at_least - 1
     rows = []
     vs = views(challenge, options, state, track_ends)
-    for v in vs:
+    searched = count if count is not None else SearchCount()
+    for number, v in enumerate(vs, 1):
         if stop is not None and stop():
             raise Stopped
         start = v.image(state.rows)
         if not v.searchable or start is None:
             rows.append(RowDistance(v, 0, searched=False))
             continue
-        rows.append(RowDistance(v, distance(v, start, cap, stop, count)))
+        report = None
+        if progress is not None:
+            progress(number, searched.expanded)
+            report = partial(_report_row, progress, number, searched.expanded)
+        rows.append(RowDistance(v, distance(v, start, cap, stop, searched, report)))
     how = "max" if any(v.others for v in vs) else "sum"
     bound = combine([r.distance for r in rows], challenge.rows_required, how)
     if bound == 0:

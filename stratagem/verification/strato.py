@@ -9,6 +9,7 @@ enumeration of the rules, under the run's limits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from stratagem.core.records import Proof
@@ -177,13 +178,14 @@ def relaxation_named(evidence: dict[str, Any], name: str, statement: str, verdic
     return str(ends)
 
 
-def recompute(claimed: int, ends: str, game: Any, start: Any, limits: Limits) -> Bound | None:
+def recompute(claimed: int, ends: str, game: Any, start: Any, limits: Limits,
+              progress: Callable[[int, int], None] | None = None) -> Bound | None:
     """The relaxation bound of ``start`` recomputed from the rules by :mod:`.relaxed`, each goal row searched
     ``claimed`` relaxed turns deep (so a bound found above ``claimed`` reads ``claimed + 1``: "more");
-    ``None`` when the deadline stopped it."""
+    ``None`` when the deadline stopped it. ``progress``: the goal row and the states expanded so far."""
     try:
         return relaxed_bound(game.challenge, game.options, start, track_ends=ends == "tracked",
-                             at_least=claimed + 1, stop=limits.deadline.expired)
+                             at_least=claimed + 1, stop=limits.deadline.expired, progress=progress)
     except Stopped:
         return None
 
@@ -232,12 +234,12 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
     if limits.deadline.expired():
         verdict.unknown(name, statement, limits.stopped_words("before the relaxation bound was recomputed"))
         return
-    with limits.progress("recomputing the relaxation bound", "row", "rows") as show:
-        show(0, 0)
+    with limits.progress("recomputing the relaxation bound", "goal row", "relaxed states expanded") as show:
         if claimed is None:  # no win at all: every goal row searched in full
             try:
                 bound: Bound | None = relaxed_bound(game.challenge, game.options, start,
-                                                    track_ends=ends == "tracked", stop=limits.deadline.expired)
+                                                    track_ends=ends == "tracked", stop=limits.deadline.expired,
+                                                    progress=show)
             except Stopped:
                 bound = None
             cap = None
@@ -245,7 +247,7 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
             # The bound claimed is the (replayed, winning) line's length n: it suffices to recompute that the
             # bound is at least n. The bound is a lower bound on every winning line, this one included, so it
             # is then exactly n; searching relaxed states only n - 1 turns deep is much cheaper.
-            bound, cap = recompute(claimed - 1, ends, game, start, limits), claimed - 1
+            bound, cap = recompute(claimed - 1, ends, game, start, limits, show), claimed - 1
             if bound is not None and (bound.bound is None or bound.bound >= claimed):
                 verdict.checked.append("the relaxation bound, recomputed from the rules and the deal by verify's "
                                        f"own relaxation: no relaxed line is shorter than {claimed} turns "
@@ -256,7 +258,7 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
                                 "turns, the line's length")
                 return
         else:
-            bound, cap = recompute(claimed, ends, game, start, limits), claimed
+            bound, cap = recompute(claimed, ends, game, start, limits, show), claimed
     if bound is None:
         verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
         return
@@ -310,9 +312,8 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
     if limits.deadline.expired():
         verdict.unknown(name, statement, limits.stopped_words("before the relaxation bound was recomputed"))
         return
-    with limits.progress("recomputing the relaxation bound", "row", "rows") as show:
-        show(0, 0)
-        bound = recompute(claimed, ends, game, start, limits)
+    with limits.progress("recomputing the relaxation bound", "goal row", "relaxed states expanded") as show:
+        bound = recompute(claimed, ends, game, start, limits, show)
     if bound is None:
         verdict.unknown(name, statement, limits.stopped_words("while the relaxation bound was recomputed"))
         return
