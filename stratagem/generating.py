@@ -3,7 +3,10 @@
 Designers use it to build challenge cards of a chosen difficulty. Seeds ``seed``, ``seed + 1``, ... are
 dealt and each deal is solved with a certificate (:func:`certified_solve`: the relaxation bound and its
 guided line, else SAT with checked refutations); a deal is kept when its optimum is proven and at least
-``min_length``. Deals that cannot be decided are skipped and counted, never kept with a guess.
+``min_length``. Deals that cannot be decided are skipped and counted, never kept with a guess: a deal is
+kept, or counted unsolvable, only when the answer carries its certificate (``evidence.certificate``),
+whose kind each kept deal's entry in ``tried`` names; a line shorter than ``min_length`` makes a deal too
+short whatever else is proven.
 
 Two limits, kept apart: ``deadline`` is the whole run's (``--time-limit``: when it passes, no further seed
 is tried and the deal in progress is counted undecided), ``deal_limit`` the most one deal may take
@@ -76,16 +79,20 @@ def generate(challenge_file: str, count: int, *, seed: int = 0, min_length: int 
         left = deadline.remaining()
         limit = deal_limit if left is None else (left if deal_limit is None else min(deal_limit, left))
         outcome = certified_solve(StratoGame(challenge, puzzle.options, start), Deadline(limit))
-        length = len(outcome.moves) if outcome.status == SOLVED else None
+        # An optimum or an unsolvability is kept or counted only with its certificate; a line found is
+        # enough to call a deal too short (the optimum is at most its length).
+        certified = outcome.evidence.get("certificate") is True
+        length = len(outcome.moves) if outcome.status == SOLVED and certified else None
         if length is not None and length >= min_length:
             found.deals.append({"name": f"seed-{candidate}", "seed": candidate, "players": players,
                                 "optimal_length": length})
-            found.tried.append({"seed": candidate, "outcome": "kept", "optimal_length": length})
+            found.tried.append({"seed": candidate, "outcome": "kept", "optimal_length": length,
+                                "certificate": outcome.evidence.get("kind")})
             if note is not None:
                 note(f"seed {candidate}: optimal length {length} (kept)")
             continue
-        reason = ("too short" if outcome.status == SOLVED else
-                  "unsolvable" if outcome.status == UNSOLVABLE else "undecided")
+        reason = ("too short" if outcome.moves and len(outcome.moves) < min_length else
+                  "unsolvable" if outcome.status == UNSOLVABLE and certified else "undecided")
         found.skipped[reason] += 1
         found.tried.append({"seed": candidate, "outcome": reason, "optimal_length": length})
         if note is not None:

@@ -16,10 +16,12 @@ from pathlib import Path
 import click
 
 from stratagem.cli.options import json_option, note, quiet_option
+from stratagem.core.errors import BadInput
 from stratagem.core.io import check_outputs, dumps_record, write_atomic
 from stratagem.loading import load_strato
 from stratagem.models.strato.encodings.pddl import domain, problem
-from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF
+from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
+from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, WEATHERS
 from stratagem.solvers.dimacs import write_dimacs
 
 
@@ -35,6 +37,12 @@ def variable_legend(cnf: StratoCNF) -> list[str]:
 #: The format name of ``export --json`` (docs/formats.md section 10.10).
 EXPORT_FORMAT = "stratagem/export@1"
 
+#: The largest ``--horizon`` before a deal is read: every turn uses a card, and the box holds 54. A deal's
+#: own bound (:func:`max_turns`, its hands and pile) is checked once it is loaded. The former cap, 200,
+#: let a three-row deal's formula grow to some 20 GB of memory for a question the deal's last turn
+#: already answers.
+MAX_HORIZON = COPIES_PER_WEATHER * len(WEATHERS)
+
 
 def domain_file(problem_path: str) -> Path:
     """Where the PDDL domain of the problem file ``problem_path`` goes: beside it, named after it
@@ -46,9 +54,9 @@ def domain_file(problem_path: str) -> Path:
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["dimacs", "pddl"]), default="dimacs", show_default=True)
-@click.option("--horizon", type=click.IntRange(0, 200), default=None, metavar="K",
-              help="dimacs: the formula says a win within K turns (required; refused with pddl, whose plans "
-                   "have no horizon).")
+@click.option("--horizon", type=click.IntRange(0, MAX_HORIZON), default=None, metavar="K",
+              help="dimacs: the formula says a win within K turns (required; at most the turns the deal can "
+                   "last, the cards in its hands and pile; refused with pddl, whose plans have no horizon).")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None, help="A deal of the file, or a seed.")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
@@ -90,6 +98,11 @@ def export(
         raise click.BadParameter("only PDDL has an axiom-free variant", param_hint="--axiom-free")
     if horizon is None:
         raise click.BadParameter("DIMACS needs the horizon K", param_hint="--horizon")
+    longest = max_turns(game.initial_state())
+    if horizon > longest:
+        raise BadInput(puzzle, "--horizon", f"deal {spec.name} lasts at most {longest} turns (every turn uses a "
+                       f"card of the hands or the pile): a win within {horizon} turns is a win within {longest}; "
+                       f"give --horizon {longest} or less")
     cnf = StratoCNF(game, horizon)
     comments = [*cnf.comments, f"puzzle {puzzle}, deal {spec.name}, encoding {ENCODING}", *variable_legend(cnf)]
     text = write_dimacs(cnf.clauses, cnf.num_vars, comments)

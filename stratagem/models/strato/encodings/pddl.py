@@ -33,13 +33,14 @@ shifting effects are written against one set of predicates and read together wit
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from itertools import combinations
 
 from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE, WEATHERS
 from stratagem.models.strato.rules.challenge import CountGoal, SequenceGoal
 from stratagem.models.strato.rules.notation import Move
-from stratagem.models.strato.rules.position import Coord
+from stratagem.models.strato.rules.position import LOST, WON, Coord
 from stratagem.models.strato.rules.turns import StratoGame
 
 ACTING = ("W", "R", "S", "F", "T")
@@ -573,9 +574,19 @@ def _sizes(game: StratoGame) -> tuple[int, int]:
     return 2 * len(game.initial_state().rows), game.challenge.limit + 3
 
 
+def pddl_name(name: str) -> str:
+    """``name`` as a PDDL name: a letter, then letters, digits, ``-`` and ``_`` (every other run of
+    characters becomes ``-``; a name not starting with a letter gets ``deal-`` in front). A deal may be
+    named anything in a puzzle file (``"hard one (v2)"``, ``"2p"``), which written as it is made the
+    problem's ``(define (problem ...))`` unreadable to every planner."""
+    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "-", name.encode("ascii", "replace").decode("ascii")).strip("-")
+    return cleaned if re.match(r"[A-Za-z]", cleaned) else f"deal-{cleaned}".rstrip("-")
+
+
 def problem(game: StratoGame, name: str = "deal", axiom_free: bool = False) -> str:
     """The problem: objects sized for the deal, its start position, and the victory condition (with
-    ``axiom_free``: the scan order of the check actions, and the goal ``(won)``)."""
+    ``axiom_free``: the scan order of the check actions, and the goal ``(won)``). ``name`` is made a PDDL
+    name by :func:`pddl_name`."""
     start = game.initial_state()
     challenge = game.challenge
     halves, places = _sizes(game)
@@ -590,7 +601,12 @@ def problem(game: StratoGame, name: str = "deal", axiom_free: bool = False) -> s
         " ".join(f"c{i}" for i in range(1, size + 1)) + " - count",
         " ".join(f"i{i}" for i in range(len(pile) + 1)) + " - pidx",
     ]
-    init = ["(ready)", "(= (total-cost) 0)"]
+    # A start the rules say has ended is no game to play on: lost, no turn may begin ((ready) is left
+    # out, so no plan exists); won, the goal already holds (the empty plan, cost 0). Without this a plan
+    # played on from it: a turn from a won start (cost 1 where the optimum is 0 turns).
+    init = ([] if start.status == LOST else ["(ready)"]) + ["(= (total-cost) 0)"]
+    if start.status == WON:
+        init.append("(won)" if axiom_free else "(started)")
     init += [f"(succ p{i} p{i + 1})" for i in range(places - 1)]
     init += [f"(less p{i} p{j})" for i in range(places) for j in range(i + 1, places)]
     init += [f"(within-limit p{i})" for i in range(challenge.limit + 1)]
@@ -632,7 +648,7 @@ def problem(game: StratoGame, name: str = "deal", axiom_free: bool = False) -> s
     else:
         goal = f"(and (ready) (started) {_victory(game)})"
     return (
-        f"(define (problem {name}) (:domain strato)\n  (:objects {' '.join(objects)})\n"
+        f"(define (problem {pddl_name(name)}) (:domain strato)\n  (:objects {' '.join(objects)})\n"
         f"  (:init {' '.join(init)})\n  (:goal {goal})\n  (:metric minimize (total-cost)))\n"
     )
 

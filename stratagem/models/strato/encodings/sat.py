@@ -87,7 +87,7 @@ from pysat.formula import IDPool
 from stratagem.models.strato.rules.cards import CLOUD, FOG, HAND_SIZE, RAIN, STORM, SUN, WIND
 from stratagem.models.strato.rules.challenge import CountGoal, SequenceGoal
 from stratagem.models.strato.rules.notation import Move
-from stratagem.models.strato.rules.position import Row, State
+from stratagem.models.strato.rules.position import LOST, STATUS_WORDS, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.demand import Demand, can_cross, demands
 
@@ -212,13 +212,24 @@ class StratoCNF:
     # -- the formula ---------------------------------------------------------------------------
     def _build(self) -> None:
         self.comments.append(f"{ENCODING}: Strato, a win within {self.horizon} turns")
+        # A start the rules say has ended is no game to play on: won is a win within every horizon (turn 0
+        # is marked won), lost a win within none (turn 0 both won and not). Without this the formula
+        # played on from it, and from a lost start whose half-row is over the limit (cards past the limit
+        # have no place in the state) it could find a "win" the rules never allow.
+        ended = self.start.status
+        if ended:
+            self.comments.append(f"the start has ended ({STATUS_WORDS[ended]}): "
+                                 + ("a win within every horizon" if ended == WON else "no win within any horizon"))
+            self.add(self.var("done", 0))
+            if ended == LOST:
+                self.add(-self.var("done", 0))
         for t in range(self.horizon + 1):
             self._state(t)
         self._initial()
         done_prev = 0
         for t in range(self.horizon):
             done_t = self.var("done", t)
-            if t == 0:
+            if t == 0 and not ended:
                 self.add(-done_t)
             self._guard = done_t
             self._turn(t)
@@ -234,7 +245,8 @@ class StratoCNF:
             self._bounds(0, self.var("done", 0), self.horizon)
         if self.horizon == 0:
             done_prev = self.var("done", 0)
-            self.add(-done_prev)
+            if not ended:
+                self.add(-done_prev)
         if self.open_from is None:
             self.add(done_prev)
         elif self.demand_bound:
