@@ -86,8 +86,11 @@ def export(
             raise click.BadParameter("PDDL is two files: give the problem file, the domain goes beside it",
                                      param_hint="--out")
         domain_path = domain_file(out_path)
-        write_atomic(domain_path, domain(game, axiom_free=axiom_free))
-        write_atomic(out_path, problem(game, name=spec.name, axiom_free=axiom_free))
+        # both texts first: a failure while making the problem left a new domain beside an old problem
+        domain_text, problem_text = domain(game, axiom_free=axiom_free), problem(game, name=spec.name,
+                                                                                  axiom_free=axiom_free)
+        write_atomic(domain_path, domain_text)
+        write_atomic(out_path, problem_text)
         if as_json:
             click.echo(dumps_record({"format": EXPORT_FORMAT, "puzzle": puzzle, "deal": spec.name, "as": "pddl",
                                      "axiom_free": axiom_free, "written": [str(domain_path), out_path]}), nl=False)

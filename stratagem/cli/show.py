@@ -41,11 +41,11 @@ def show(file: str, deal_key: str | None, players: int | None, as_json: bool, qu
         if deal_key is not None or players is not None:
             raise BadInput(file, "--deal" if deal_key is not None else "--players", "--deal and --players choose "
                            "a deal of a Strato puzzle; a record holds its own start")
-        line = _line_of(file)
+        line, where = _line_of(file)
         game, start = game_from_record(line.game, line.setup, line.start, file)
         result = replay(game, start, line.moves)
         if not result.ok:
-            raise BadInput(file, f"moves[{result.error_at}]", result.error)
+            raise BadInput(file, f"{where}moves[{result.error_at}]", result.error)
         if as_json:
             notation = format_state if line.game == "strato" else game.format_state
             return _print_json({"kind": "line", "game": line.game, "file": file, "setup": line.setup,
@@ -67,7 +67,8 @@ def show(file: str, deal_key: str | None, players: int | None, as_json: bool, qu
     if game_of_file(file) != "strato":
         loaded = load_position(file)
         if deal_key is not None or players is not None:
-            raise BadInput(file, "--deal", f"--deal and --players are for Strato puzzles, not {loaded.game_name}")
+            raise BadInput(file, "--deal" if deal_key is not None else "--players",
+                           f"--deal and --players are for Strato puzzles, not {loaded.game_name}")
         if as_json:
             return _print_json({"kind": "position", "game": loaded.game_name, "file": file, "name": loaded.name,
                                 "description": loaded.description, "setup": loaded.game.setup(),
@@ -128,12 +129,14 @@ def _show_position_line(game_name: str, game: Any, start: Any, moves: tuple[str,
     return 0
 
 
-def _line_of(file: str) -> Line:
+def _line_of(file: str) -> tuple[Line, str]:
+    """The record's line, and where its moves are in the file (``line.`` in a proof record, so that a
+    bad move is named by its place there, ``line.moves[2]``)."""
     from stratagem.verification.gameproofs import GAME_PROOFS
 
     data = load_json(file)
     if data.get("format") == LINE_FORMAT:
-        return Line.from_json(data, file)
+        return Line.from_json(data, file), ""
     if data.get("format") in GAME_PROOFS:  # a proof tree or matrix proof: its position, each field named
         for key, kind in (("game", str), ("setup", dict), ("start", str)):
             if not isinstance(data.get(key), kind):
@@ -141,13 +144,13 @@ def _line_of(file: str) -> Line:
                                "game, setup and start position)")
         if data["game"] == "strato":
             raise BadInput(file, "game", f"a {data['format']} record is of a card game or STAKD, not Strato")
-        return Line(data["game"], data["setup"], data["start"], ())
+        return Line(data["game"], data["setup"], data["start"], ()), ""
     if isinstance(data.get("start"), str) and isinstance(data.get("setup"), dict) and data.get("game") != "strato":
         # a proof tree or LP certificate: show the position it is about
-        return Line(str(data.get("game")), data["setup"], data["start"], ())
+        return Line(str(data.get("game")), data["setup"], data["start"], ()), ""
     if data.get("format") == PROOF_FORMAT:
         proof = Proof.from_json(data, file)
         if proof.line is None:
             raise BadInput(file, "line", "this proof record holds no line to show")
-        return proof.line
+        return proof.line, "line."
     raise BadInput(file, "format", f"not a line or proof record (format {data.get('format')!r})")

@@ -172,3 +172,43 @@ def test_generate_json_names_each_kept_deals_certificate(cli) -> None:  # type: 
     assert report["tried"] == [{"certificate": "relaxation-bound", "optimal_length": 5, "outcome": "kept",
                                 "seed": 3}]
     assert "a pruned search of every shorter line" in report["toml"]
+
+
+def test_a_failure_making_the_pddl_problem_leaves_the_earlier_pair_untouched(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The domain was written before the problem was made: a failure in between left a new domain (which,
+    axiom-free, belongs to one deal) beside the earlier problem, a pair no planner should be given."""
+    from stratagem.cli import export as export_module
+
+    out, level_2 = tmp_path / "deal.pddl", str(PUZZLES / "level-2-example.toml")
+    assert cli("export", level_2, "--format", "pddl", "--axiom-free", "--deal", "duo-1", "--out", str(out),
+               "--quiet").code == 0
+    before = (tmp_path / "deal-domain.pddl").read_text(), out.read_text()
+
+    def broken(*args: object, **kwargs: object) -> str:
+        raise MemoryError("out of memory")
+
+    monkeypatch.setattr(export_module, "problem", broken)
+    loaded = load_strato(level_2)
+    assert domain(loaded.game(loaded.find_deal("4", 2)), axiom_free=True) != before[0]  # tornadoes paired apart
+    failed = cli("export", level_2, "--format", "pddl", "--axiom-free", "--deal", "4", "--players", "2", "--out",
+                 str(out))
+    assert failed.code != 0
+    assert ((tmp_path / "deal-domain.pddl").read_text(), out.read_text()) == before
+
+
+def test_show_names_a_bad_move_of_a_proof_record_by_its_place_and_players_by_its_name(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A proof record holds its moves under ``line``: a bad one was named ``moves[2]``, a key the file does
+    not have; ``show position.toml --players 2`` blamed ``--deal``, which was not given."""
+    proof = tmp_path / "p.json"
+    assert cli("solve", str(PUZZLES / "challenge-0.toml"), "--proof", str(proof), "--quiet").code == 0
+    record = json.loads(proof.read_text())
+    record["line"]["moves"][2] = "W1R:1L9>1L2"
+    proof.write_text(json.dumps(record))
+    assert_bad_input(cli("show", str(proof)), f"{proof}: line.moves[2]: W1R:1L9>1L2: not a legal target choice")
+    line = tmp_path / "l.json"
+    line.write_text(json.dumps(record["line"]))
+    assert_bad_input(cli("show", str(line)), f"{line}: moves[2]: W1R:1L9>1L2")
+    stakd = str(PUZZLES.parent / "stakd" / "solo-1-tiny.toml")
+    assert_bad_input(cli("show", stakd, "--players", "2"), f"{stakd}: --players: --deal and --players are for Strato")
+    assert_bad_input(cli("show", stakd, "--deal", "x"), f"{stakd}: --deal: --deal and --players are for Strato")
