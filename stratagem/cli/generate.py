@@ -3,7 +3,7 @@
 Designers use it to build challenge cards of a chosen difficulty: every deal written has been solved
 with a certificate (the relaxation bound, with a pruned search of every shorter line when no line is
 that short, or a checked SAT refutation of one turn less; the proof is redone by ``stratagem solve
---proof``); the JSON's ``tried`` names each kept deal's certificate. Deals that cannot be decided
+--proof``); the JSON's ``tried`` names each kept deal's evidence. Deals that cannot be decided
 within ``--deal-time-limit`` are skipped and counted, never written with a guess; ``--time-limit`` is
 the whole command's limit, as everywhere. The work is :mod:`stratagem.generating`; this module parses,
 calls and writes.
