@@ -7,8 +7,7 @@ guided line, else SAT with checked refutations); a deal is kept when its optimum
 kept only when its optimum carries a certificate (``evidence.certificate``); a line shorter than
 ``min_length`` makes a deal too short whatever else is proven; an unsolvable deal is counted as such
 with what shows it (a relaxation that reaches no goal, or the pruned search of every line the deal can
-last, ``exhaustive-search``, which ``stratagem verify --recheck`` repeats). Each kept or unsolvable
-seed's entry in ``tried`` names that evidence.
+last, ``exhaustive-search``, which ``stratagem verify --recheck`` repeats).
 
 Two limits, kept apart: ``deadline`` is the whole run's (``--time-limit``: when it passes, no further seed
 is tried and the deal in progress is counted undecided), ``deal_limit`` the most one deal may take
@@ -88,16 +87,14 @@ def generate(challenge_file: str, count: int, *, seed: int = 0, min_length: int 
         if length is not None and length >= min_length:
             found.deals.append({"name": f"seed-{candidate}", "seed": candidate, "players": players,
                                 "optimal_length": length})
-            found.tried.append({"seed": candidate, "outcome": "kept", "optimal_length": length,
-                                "evidence": outcome.evidence.get("kind")})
+            found.tried.append({"seed": candidate, "outcome": "kept", "optimal_length": length})
             if note is not None:
                 note(f"seed {candidate}: optimal length {length} (kept)")
             continue
         reason = ("too short" if outcome.moves and len(outcome.moves) < min_length else
                   "unsolvable" if outcome.status == UNSOLVABLE else "undecided")
         found.skipped[reason] += 1
-        found.tried.append({"seed": candidate, "outcome": reason, "optimal_length": length,
-                            **({"evidence": outcome.evidence.get("kind")} if reason == "unsolvable" else {})})
+        found.tried.append({"seed": candidate, "outcome": reason, "optimal_length": length})
         if note is not None:
             note(f"seed {candidate}: {reason}")
     return puzzle, players, found

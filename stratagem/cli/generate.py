@@ -3,10 +3,9 @@
 Designers use it to build challenge cards of a chosen difficulty: every deal written has been solved
 with a certificate (the relaxation bound, with a pruned search of every shorter line when no line is
 that short, or a checked SAT refutation of one turn less; the proof is redone by ``stratagem solve
---proof``); the JSON's ``tried`` names each kept deal's evidence. Deals that cannot be decided
-within ``--deal-time-limit`` are skipped and counted, never written with a guess; ``--time-limit`` is
-the whole command's limit, as everywhere. The work is :mod:`stratagem.generating`; this module parses,
-calls and writes.
+--proof``). Deals that cannot be decided within ``--deal-time-limit`` are skipped and counted, never
+written with a guess; ``--time-limit`` is the whole command's limit, as everywhere. The work is
+:mod:`stratagem.generating`; this module parses, calls and writes.
 
 ``--json`` prints one ``stratagem/generate@1`` object (docs/formats.md section 10.6) instead of the
 notes on stderr: every seed tried with its outcome, the deals kept, and the TOML itself when no ``--out``
