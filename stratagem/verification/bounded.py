@@ -35,9 +35,11 @@ class _Limit(Exception):
 
 
 def win_within(game: StratoGame, distances: GoalDistances, how: str, horizon: int, max_nodes: int,
-               stop: Callable[[], bool] | None = None) -> HorizonSearch:
+               stop: Callable[[], bool] | None = None,
+               progress: Callable[[int, int], None] | None = None) -> HorizonSearch:
     """Search every line of up to ``horizon`` turns from ``game``'s start, pruned by ``distances`` (the goal
-    rows' relaxed distances, combined by ``how``, ``"sum"`` or ``"max"``)."""
+    rows' relaxed distances, combined by ``how``, ``"sum"`` or ``"max"``); ``progress`` is told the horizon
+    and the positions expanded so far, every 256."""
     required = game.challenge.rows_required
     done: dict[State, int] = {}  # position -> turns left with which it was searched in full, without a win
     expanded = 0
@@ -70,6 +72,8 @@ def win_within(game: StratoGame, distances: GoalDistances, how: str, horizon: in
         if expanded >= max_nodes or (stop is not None and stop()):
             raise _Limit
         expanded += 1
+        if progress is not None and expanded % 256 == 0:
+            progress(horizon, expanded)
         for move, after in game.plays(state):
             if after.status == WON:
                 return [move]

@@ -332,7 +332,8 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
         show(horizon, 0)
         distances = GoalDistances(views(game.challenge, game.options, start, track_ends=ends == "tracked"),
                                   stop=limits.deadline.expired)
-        found = win_within(game, distances, bound.combine, horizon, cap, stop=limits.deadline.expired)
+        found = win_within(game, distances, bound.combine, horizon, cap, stop=limits.deadline.expired,
+                           progress=show)
     if found.line is not None:
         verdict.refute(name, statement, "claim.optimal", f"{how} found a win in {len(found.line)} turns: the line "
                        "is not shortest")

@@ -38,3 +38,25 @@ def test_without_progress_the_bound_is_the_same() -> None:
     plain = relaxed_bound(game.challenge, game.options, state)
     shown = relaxed_bound(game.challenge, game.options, state, progress=lambda a, b: seen.append((a, b)))
     assert plain == shown and seen and seen[0][0] == 1
+
+
+class _NeverFar:
+    """Relaxed distances that prune nothing: every line of the horizon is searched."""
+
+    views = (None,)
+
+    def at_most(self, i: int, rows: object, cap: int) -> int:
+        return 0
+
+
+def test_the_pruned_search_reports_its_horizon_and_growing_counts() -> None:
+    """The second half of a relaxation-search check (every line up to the horizon) said its horizon and
+    0 positions once, whatever it searched."""
+    from stratagem.verification.bounded import win_within
+
+    deal = as_deal(ROOT / "puzzles" / "strato" / "challenge-0.toml", "solo-1")
+    calls: list[tuple[int, int]] = []
+    found = win_within(deal.game, _NeverFar(), "max", 4, 10**9,  # type: ignore[arg-type]
+                       progress=lambda horizon, nodes: calls.append((horizon, nodes)))
+    assert found.exhausted and found.expanded >= 256
+    assert calls == [(4, 256 * k) for k in range(1, found.expanded // 256 + 1)]
