@@ -255,6 +255,9 @@ def _is_json(raw: bytes) -> bool:
 def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
     """One line of a results file as a sweep record, or :class:`BadInput` naming the line."""
     place = f"line {number}"
+    if not raw.strip():
+        raise BadInput(source, place, "an empty line (a results file holds one stratagem/sweep@1 record a line, "
+                       "and no empty line: remove it)")
     try:
         record = loads_once(raw)
     except RepeatedKey as exc:  # as in every record: the last spelling was read

@@ -204,6 +204,16 @@ def test_report_refuses_what_is_not_a_results_file(tmp_path: Path, capsys: pytes
     assert not (tmp_path / "rep" / "report.md").exists()
 
 
+def test_an_empty_line_is_named_as_such(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An editor's blank line after the records was refused as 'not a JSON record', which sent the user
+    looking for a broken record."""
+    first = (ROOT / "results" / "strato-sweep" / "results.jsonl").read_bytes().splitlines()[0]
+    path = tmp_path / "edited.jsonl"
+    path.write_bytes(first + b"\n\n")
+    code, err = cli(capsys, "report", str(path), "--out", str(tmp_path / "rep"), "--no-plots")
+    assert_one_line(code, err, "edited.jsonl", "line 2", "an empty line", "remove it")
+
+
 def test_report_refuses_a_huge_line_without_reading_it_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "huge.jsonl"
     with open(path, "wb") as handle:
