@@ -225,3 +225,15 @@ def test_generate_counts_a_deal_a_search_shows_unsolvable_as_unsolvable(cli, tmp
     report = json.loads(result.out)
     assert report["tried"] == [{"optimal_length": None, "outcome": "unsolvable", "seed": 0}]
     assert report["skipped"]["unsolvable"] == 1 and report["toml"] is None
+
+
+def test_generate_writes_a_readable_puzzle_whatever_the_challenge_files_name(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The header's command named the challenge file as it is: a newline in the name ended the comment
+    line, and the puzzle written could not be read (``line 2: malformed TOML``)."""
+    challenge = tmp_path / "two\nlines.toml"
+    challenge.write_text((PUZZLES / "challenge-0.toml").read_text())
+    out = tmp_path / "gen.toml"
+    assert cli("generate", "strato", "--challenge", str(challenge), "--count", "1", "--quiet", "--out",
+               str(out)).code == 0
+    assert f"--challenge '{tmp_path}/two\\nlines.toml' --count 1" in out.read_text().splitlines()[0]
+    assert [d.name for d in load_strato(str(out)).deals] == ["seed-0"]
