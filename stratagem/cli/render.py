@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
+
 from stratagem.models.strato.rules.cards import NAMES
 from stratagem.models.strato.rules.challenge import Challenge, CountGoal, HalfGoal, SequenceGoal
 from stratagem.models.strato.rules.position import STATUS_WORDS, Row, State
@@ -64,11 +66,15 @@ def describe_half(goal: HalfGoal | None) -> str:
     return f"{counts} among the {goal.nearest} nearest"
 
 
-def describe_challenge(challenge: Challenge) -> str:
+def describe_challenge(challenge: Challenge, markup: bool = True) -> str:
+    """The challenge in one line, as rich markup (its name, free text from the puzzle file, escaped: a
+    name such as ``Ch [/red]`` ended ``show``, ``solve`` and ``reach`` with an internal error); with
+    ``markup`` false, plain text (for JSON)."""
     goal = challenge.goal
     which = f" (rows with tornadoes {goal.tornadoes})" if goal.tornadoes else ""
+    name = escape(challenge.name) if markup else challenge.name
     return (
-        f"{challenge.name} (level {challenge.level}): weathers {challenge.weathers}, limit {challenge.limit} "
+        f"{name} (level {challenge.level}): weathers {challenge.weathers}, limit {challenge.limit} "
         f"per half-row; {challenge.rows_required} of {challenge.rows} row(s){which} must have: "
         f"left half-row {describe_half(goal.left)}, right half-row {describe_half(goal.right)}"
     )

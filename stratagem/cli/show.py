@@ -74,9 +74,9 @@ def show(file: str, deal_key: str | None, players: int | None, as_json: bool, qu
                                 "description": loaded.description, "setup": loaded.game.setup(),
                                 "start": loaded.game.format_state(loaded.state)})
         title = loaded.game_name + (f" — {loaded.name}" if loaded.name else "")
-        out.print(f"[bold]{title}[/]")
+        out.print(f"[bold]{escape(title)}[/]")
         if loaded.description:
-            out.print(loaded.description)
+            out.print(escape(loaded.description))
         _draw_position(loaded.game_name, loaded.game, loaded.state)
         return 0
     puzzle = load_strato(file)
@@ -84,7 +84,7 @@ def show(file: str, deal_key: str | None, players: int | None, as_json: bool, qu
     state = puzzle.deal(spec)
     if as_json:
         return _print_json({"kind": "deal", "game": "strato", "file": file,
-                            "challenge": describe_challenge(puzzle.challenge), "setup": puzzle.setup(),
+                            "challenge": describe_challenge(puzzle.challenge, markup=False), "setup": puzzle.setup(),
                             "deal": spec.name, "seed": spec.seed, "players": len(state.hands),
                             "start": format_state(state), "deals": [d.name for d in puzzle.deals]})
     out.print(describe_challenge(puzzle.challenge))
@@ -92,11 +92,11 @@ def show(file: str, deal_key: str | None, players: int | None, as_json: bool, qu
     if options:
         out.print(f"options: {', '.join(options)}")
     seed = f"seed {spec.seed}, " if spec.seed is not None else ""
-    out.print(f"deal {spec.name} ({seed}{len(state.hands)} player(s))  [dim]{format_state(state)}[/]")
+    out.print(f"deal {escape(spec.name)} ({seed}{len(state.hands)} player(s))  [dim]{format_state(state)}[/]")
     for text in draw_state(state, puzzle.challenge):
         out.print(text)
     if len(puzzle.deals) > 1:
-        out.print("deals in this file: " + ", ".join(d.name for d in puzzle.deals))
+        out.print("deals in this file: " + ", ".join(escape(d.name) for d in puzzle.deals))
     return 0
 
 

@@ -237,3 +237,23 @@ def test_generate_writes_a_readable_puzzle_whatever_the_challenge_files_name(cli
                str(out)).code == 0
     assert f"--challenge '{tmp_path}/two\\nlines.toml' --count 1" in out.read_text().splitlines()[0]
     assert [d.name for d in load_strato(str(out)).deals] == ["seed-0"]
+
+
+def test_show_draws_names_with_square_brackets_as_written(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Names and descriptions are free text in a puzzle file; read as rich markup, ``[/red]`` ended
+    ``show`` with an internal error (exit 70) and ``[bold]`` vanished into the drawing."""
+    puzzle = tmp_path / "brackets.toml"
+    puzzle.write_text((PUZZLES / "challenge-0.toml").read_text().replace('name = "Challenge 0"', 'name = "Ch [/red] x"')
+                      .replace('name = "solo-1"', 'name = "a [/] b [bold]c"'))
+    shown = cli("show", str(puzzle))
+    assert shown.code == 0, shown.err
+    assert shown.out.startswith("Ch [/red] x (level 0)") and "deal a [/] b [bold]c (seed 1" in shown.out
+    assert "deals in this file: a [/] b [bold]c, solo-2" in shown.out
+    data = json.loads(cli("show", str(puzzle), "--json").out)
+    assert data["challenge"].startswith("Ch [/red] x (level 0)") and data["deal"] == "a [/] b [bold]c"
+    position = tmp_path / "stakd.toml"
+    position.write_text('game = "stakd"\nname = "[/x] tiny"\ndescription = "[red]no colour[/]"\n\n[position]\n'
+                        'pieces = "B1T1D2U2"\n')
+    shown = cli("show", str(position))
+    assert shown.code == 0, shown.err
+    assert "stakd — [/x] tiny" in shown.out and "[red]no colour[/]" in shown.out
