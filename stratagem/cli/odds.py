@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from rich.markup import escape
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
@@ -150,7 +151,7 @@ def _print(answer: object, note: str) -> None:
 
 def _heading(out: Any, deal: Any, start: str) -> None:
     """The two lines every odds report starts with: the deal and what the player sees, then the start."""
-    out.print(f"{deal.challenge.name}, deal {deal.name}, solo; information: the pile's order hidden "
+    out.print(f"{escape(deal.challenge.name)}, deal {escape(deal.name)}, solo; information: the pile's order hidden "
               "(the player sees the table, the hand and which cards are left)")
     out.print(f"start  [dim]{start}[/]")
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
@@ -191,12 +192,12 @@ def reach(
     out.print(describe_challenge(loaded.challenge))
     seed = f"seed {spec.seed}, " if spec.seed is not None else ""
     if designer:
-        out.print(f"layout of deal {spec.name} ({seed}{game.num_players} player(s)); {DESIGNER_RULES}")
+        out.print(f"layout of deal {escape(spec.name)} ({seed}{game.num_players} player(s)); {DESIGNER_RULES}")
         out.print(f"start  [dim]{start_label}[/]")
         for text in draw_rows(start, loaded.challenge):
             out.print(text)
     else:
-        out.print(f"deal {spec.name} ({seed}{game.num_players} player(s)); information: {DEAL_INFORMATION}")
+        out.print(f"deal {escape(spec.name)} ({seed}{game.num_players} player(s)); information: {DEAL_INFORMATION}")
         out.print(f"start  [dim]{start_label}[/]")
         for text in draw_state(start, loaded.challenge):
             out.print(text)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 
 from stratagem.checking import SoloCheck
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
@@ -61,7 +62,7 @@ def _print_deal_solution(solution: DealSolution, proof_note: str) -> None:
     out = stdout()
     out.print(describe_challenge(challenge))
     seed = f"seed {spec.seed}, " if spec.seed is not None else ""
-    out.print(f"deal {spec.name} ({seed}{game.num_players} player(s)); information: {INFORMATION}")
+    out.print(f"deal {escape(spec.name)} ({seed}{game.num_players} player(s)); information: {INFORMATION}")
     out.print(f"start  [dim]{format_state(deal.start)}[/]")
     for text in draw_state(deal.start, challenge):
         out.print(text)
@@ -111,7 +112,7 @@ def _print_solo_check(result: SoloCheck, proof: str | Path | None) -> None:
 
     out = stdout()
     answer = result.answer
-    out.print(f"[bold]STAKD solo — {result.position.name}[/]")
+    out.print(f"[bold]STAKD solo — {escape(result.position.name)}[/]")
     out.print(f"position  [dim]{result.position.game.format_state(result.position.state)}[/]")
     evidence = answer.evidence
     kind = evidence.get("kind")
