@@ -145,7 +145,7 @@ class DealSolution:
             "information": "open",
             "start": format_state(self.deal.start),
             "status": result.status,
-            "length": len(moves) if moves else None,
+            "length": len(moves) if moves or result.status == SOLVED else None,
             "line": list(self.line_text),
             "optimal": result.status == SOLVED,
             "optimality": result.optimality,

@@ -42,7 +42,9 @@ def report_deal_solution(solution: DealSolution, as_json: bool, proof_path: str 
         if solution.write_proof(proof_path):
             proof_note = f"proof record written to {proof_path}"
         else:
-            proof_note = "no proof record written: the search stopped before deciding"
+            proof_note = ("no proof record written: the start is already won, a line of 0 turns needs none"
+                          if solution.result.status == SOLVED else
+                          "no proof record written: the search stopped before deciding")
             click.echo(f"{proof_path}: {proof_note}", err=True)
     report = solution.to_json() if html_path is not None or as_json else {}
     if html_path is not None:

@@ -48,6 +48,7 @@ from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
 from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
 from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import WON
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.guided import bounded_line, goal_distances, guided_line, supports
@@ -156,6 +157,10 @@ class Solution:
         }
 
 
+#: How a start the rules already call won is known to need 0 turns.
+ALREADY_WON = "the start is already won (the rules engine's verdict on it): a line of 0 turns, none shorter"
+
+
 def solve(game: StratoGame, method: str = "auto", time_limit: float | Deadline | None = None,
           max_nodes: int | None = None,
           progress: ProgressFactory = no_progress, label: str = "deal",
@@ -170,6 +175,11 @@ def solve(game: StratoGame, method: str = "auto", time_limit: float | Deadline |
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
+    if game.initial_state().status == WON:
+        # Nothing to search: the rules say the start is won. The methods each said it their own way ("no
+        # winning line of at most -1 turns"; relaxed: unknown) and the report, finding no line to record,
+        # said the search had stopped before deciding.
+        return Solution(method, SOLVED, (), 0, ALREADY_WON, {"nodes": 0, "seconds": 0.0})
     deadline = deadline or as_deadline(time_limit)
     main = deadline.part(1.0 - FALLBACK_SHARE) if fallback else deadline
     if method == "auto":
