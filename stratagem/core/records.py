@@ -89,18 +89,20 @@ class Line:
         }
 
     @staticmethod
-    def from_json(data: dict[str, Any], source: str) -> Line:
+    def from_json(data: dict[str, Any], source: str, place: str = "") -> Line:
+        """The line of ``data``; ``place`` is where it sits in the record (``line.`` in a proof record), so
+        that a refusal names ``line.moves[3]``, not a ``moves[3]`` the record does not have."""
         if data.get("format") != LINE_FORMAT:
-            raise BadInput(source, "format", f"expected {LINE_FORMAT!r}, found {data.get('format')!r}")
+            raise BadInput(source, f"{place}format", f"expected {LINE_FORMAT!r}, found {data.get('format')!r}")
         for key, kind in (("game", str), ("setup", dict), ("start", str), ("moves", list)):
             if not isinstance(data.get(key), kind):
-                raise BadInput(source, key, "missing or of the wrong type")
+                raise BadInput(source, f"{place}{key}", "missing or of the wrong type")
         moves = data["moves"]
         for i, move in enumerate(moves):
             if not isinstance(move, str):
-                raise BadInput(source, f"moves[{i}]", "a move must be a string")
+                raise BadInput(source, f"{place}moves[{i}]", "a move must be a string")
         if "length" in data and data["length"] != len(moves):
-            raise BadInput(source, "length", f"says {data['length']} but the line has {len(moves)} moves")
+            raise BadInput(source, f"{place}length", f"says {data['length']} but the line has {len(moves)} moves")
         result = data.get("result", "")
         return Line(data["game"], data["setup"], data["start"], tuple(moves), str(result))
 
@@ -140,5 +142,5 @@ class Proof:
         if not isinstance(evidence, dict):
             raise BadInput(source, "evidence", "must be an object")
         raw_line = data.get("line")
-        line = Line.from_json(raw_line, source) if isinstance(raw_line, dict) else None
+        line = Line.from_json(raw_line, source, "line.") if isinstance(raw_line, dict) else None
         return Proof(data["game"], data["claim"], line, evidence)
