@@ -130,10 +130,19 @@ def game_module(game: str, part: str, source: str, place: str = "game") -> Modul
 def game_of_file(path: str | Path) -> str:
     """The ``game`` key of a TOML file (Strato files may leave it out)."""
     data = load_toml(path)
+    _check_named(data, str(path))
     game = data.get("game", "strato")
     if not isinstance(game, str) or game not in GAMES:
         raise BadInput(str(path), "game", f"unknown game {game!r} (supported: {', '.join(GAMES)})")
     return game
+
+
+def _check_named(data: dict[str, Any], source: str) -> None:
+    """Refuse a position file that leaves out its ``game`` (only a Strato puzzle may): read as a Strato
+    puzzle, its ``[position]`` was an unknown key, which said nothing about the missing name."""
+    if "game" not in data and "challenge" not in data and "position" in data:
+        raise BadInput(source, "game", f"missing: a position file names its game ({', '.join(POSITION_GAMES)}); "
+                       "only a Strato puzzle, with its [challenge], may leave it out")
 
 
 def load_position(path: str | Path, games: tuple[str, ...] = POSITION_GAMES) -> Position:
@@ -154,6 +163,7 @@ def load_strato(path: str | Path) -> Puzzle:
     """A Strato puzzle file; any other game's file is refused with a message saying what the command takes."""
     source = str(path)
     data = load_toml(source)
+    _check_named(data, source)
     game = data.get("game", "strato")
     if game != "strato":
         shown = game if isinstance(game, str) and len(game) <= 40 else "another game"

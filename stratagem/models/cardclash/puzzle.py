@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.errors import NotationError
+from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import Section, load_toml
 from stratagem.models.cardclash.battlefield import size
-from stratagem.models.cardclash.cards import ARMY_SIZE, MAX_PLAYERS, MIN_PLAYERS
+from stratagem.models.cardclash.cards import ARMY_SIZE, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
 from stratagem.models.cardclash.position import State, parse_state
 from stratagem.models.cardclash.rules import CardClashGame, deal, excess_cards, result_problem
 
@@ -89,6 +89,26 @@ def _options(section: Section, players: int | None) -> dict[str, Any]:
     return opts
 
 
+def _match_problem(state: State, rounds: int) -> str | None:
+    """What no game of ``rounds`` flags deals: a hand over the four cards a player holds (each card laid is
+    replaced from the pile), a round past the last, or flags that do not fit the rounds already played
+    (every round hands out at least one flag while any is left, and the match ends when none is)."""
+    for player, hand in enumerate(state.hands, start=1):
+        if len(hand) > HAND_SIZE:
+            return (f"player {player} holds {len(hand)} cards ({hand}): a hand is {HAND_SIZE} cards at most "
+                    "(each card laid is replaced from the player's own pile)")
+    won = sum(state.flags)
+    if state.round > rounds:
+        return f"round={state.round}, but the game is played for rounds = {rounds} flag(s) ([options])"
+    if won >= rounds:
+        return (f"flags={','.join(map(str, state.flags))}: {won} flag(s) handed out already, and the game is "
+                f"played for rounds = {rounds}: it was over before this round")
+    if won < state.round - 1:
+        return (f"round={state.round} with {won} flag(s) handed out: every earlier round gave at least one "
+                "(flags= counts them per player)")
+    return None
+
+
 def game_from_setup(setup: dict[str, Any], source: str) -> CardClashGame:
     """The game a record was made with, from :meth:`CardClashGame.setup` data."""
     opts = _options(Section(setup, source, "setup"), None)
@@ -106,6 +126,12 @@ def load_position(path: str | Path) -> Position:
     pos = root.table("position")
     pos.reject_unknown({"state", "seed", "players"})
     options = root.table("options") if root.has("options") else Section({}, source, "options")
+    if options.has("seed"):  # a record's setup key: the game deals from it only when no start is given
+        raise options.error("seed", "changes nothing in a position file: for a freshly dealt round give seed = N "
+                            "and players = P under [position]")
+    if not pos.has("state") and not pos.has("seed"):
+        raise BadInput(source, "position", "give state (a position in the notation) or seed (and players, default "
+                       "2) for a freshly dealt round")
     if pos.has("state"):
         for key in ("seed", "players"):
             if pos.has(key):
@@ -119,6 +145,9 @@ def load_position(path: str | Path) -> Position:
         seed = pos.seed(required=True)
         opts = _options(options, pos.get("players", int, 2))
         state = deal(opts["players"], random.Random(seed))
+    problem = _match_problem(state, opts["rounds"])
+    if problem:
+        raise pos.error("state", problem)
     excess = excess_cards(state)
     if excess:
         raise pos.error("state", f"more cards than the armies hold: {', '.join(excess)}")

@@ -63,6 +63,8 @@ def _numbers(section: Section, key: str, default: tuple[int, ...]) -> tuple[int,
     for i, value in enumerate(raw):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise section.error(f"{key}[{i}]", "a card number is a positive integer")
+        if value in raw[:i]:
+            raise section.error(f"{key}[{i}]", f"card {value} is named twice; name each {key} card once")
     return tuple(sorted(raw))
 
 
@@ -140,6 +142,9 @@ def load_position(path: str | Path) -> Position:
     options = parse_options(root.table("options")) if root.has("options") else Options()
     section = root.table("position")
     section.reject_unknown({"state", "seed", "players"})
+    if not section.has("state") and not section.has("seed"):
+        raise BadInput(source, "position", "give state (a position in the notation) or seed and players (a "
+                       "round dealt at random)")
     if section.has("state"):
         for key in ("seed", "players"):
             if section.has(key):

@@ -67,7 +67,8 @@ def _lattice(section: Section, bases: int) -> Geometry:
     width = section.get("width", int, width)
     height = section.get("height", int, height)
     if not MIN_WIDTH <= width <= MAX_WIDTH or not 1 <= height <= MAX_HEIGHT:
-        raise section.error("width", f"a {width}x{height} lattice: width {MIN_WIDTH} to {MAX_WIDTH} (a Base is 5 "
+        key = "width" if not MIN_WIDTH <= width <= MAX_WIDTH else "height"
+        raise section.error(key, f"a {width}x{height} lattice: width {MIN_WIDTH} to {MAX_WIDTH} (a Base is 5 "
                             f"long), height 1 to {MAX_HEIGHT}")
     return square_lattice(width, height)
 
@@ -119,6 +120,10 @@ def load_position(path: str | Path) -> Position:
                     raise pos.error(key, "belongs in the state notation when state is given")
             state = parse_state(pos.get("state", str))
         elif pos.has("players"):
+            for key in ("layers", "to_move"):
+                if pos.has(key):
+                    raise pos.error(key, "goes with pieces, not with players (an empty table, each player holding "
+                                    "the seed's set, player 1 to move): give the hands as pieces to build on layers")
             players = _players(pos, "players")
             state = State((), (player_set(players),) * players, 0, (False,) * players)
         else:

@@ -31,7 +31,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import Section, load_toml
-from stratagem.models.stratatak.cards import Options
+from stratagem.models.stratatak.cards import Options, deck
 from stratagem.models.stratatak.position import State
 from stratagem.models.stratatak.rules import StratatakGame, deal
 
@@ -114,7 +114,13 @@ def load_position(path: str | Path) -> Position:
     if section.has("state") == section.has("seed"):
         raise BadInput(source, "position", "give exactly one of state (a position) or seed (a dealt start)")
     if section.has("seed"):
-        state = deal(options, Random(section.seed()))
+        seed = section.seed()
+        cards = len(deck(options))
+        if cards < 2 * options.hand_size:  # the deal would leave a hand short, or empty: no game
+            raise section.error("seed", f"the deck holds {cards} cards, too few to deal hand_size = "
+                                f"{options.hand_size} to each player ({2 * options.hand_size} cards): lower hand_size "
+                                "or raise max_count, copies or stars")
+        state = deal(options, Random(seed))
     else:
         try:
             state = StratatakGame(options, None).parse_state(section.get("state", str))

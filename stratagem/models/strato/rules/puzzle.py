@@ -106,7 +106,7 @@ class Puzzle:
         return StratoGame(self.challenge, self.options, self.deal(spec))
 
     def find_deal(self, key: str | None, players: int | None = None) -> DealSpec:
-        """A deal by name, by position (1-based), or a new seeded deal when ``key`` is an integer seed."""
+        """A deal by name (looked up first), or a new seeded deal when ``key`` is an integer seed."""
         if key is None:
             spec = DealSpec("seed-0", players or self.challenge.players, seed=0) if not self.deals else self.deals[0]
         else:
@@ -143,10 +143,12 @@ def load_puzzle(path: str | Path) -> Puzzle:
     challenge = parse_challenge(root.table("challenge"))
     options = parse_options(root.table("options")) if root.has("options") else Options()
     deals = tuple(parse_deal(s, challenge, i) for i, s in enumerate(root.tables("deals"))) if root.has("deals") else ()
-    names = [d.name for d in deals]
-    for name in names:
-        if names.count(name) > 1:
-            raise root.error("deals", f"two deals are named {name!r}")
+    first: dict[str, int] = {}
+    for i, spec in enumerate(deals):
+        if spec.name in first:
+            raise root.error(f"deals[{i}].name", f"{spec.name!r} is already the name of deals[{first[spec.name]}]: "
+                             "each deal needs its own name (--deal picks a deal by it)")
+        first[spec.name] = i
     return Puzzle(source, challenge, options, deals)
 
 
@@ -220,7 +222,8 @@ def parse_challenge(section: Section) -> Challenge:
     if goal.tornadoes:
         possible = pairs or tuple(a + b for a in weathers if a in LEFT_HANDED for b in weathers if b in RIGHT_HANDED)
         if goal.tornadoes not in possible:
-            raise section.error("goal.tornadoes", f"no row can have the tornado pair {goal.tornadoes!r}")
+            raise section.error("goal.tornadoes", f"no row can have the tornado pair {goal.tornadoes!r} "
+                                f"(the rows' pairs: {', '.join(possible)})")
     return Challenge(
         name=section.get("name", str, "unnamed challenge"),
         level=section.get("level", int, 0),
@@ -286,6 +289,8 @@ def parse_goal(section: Section, weathers: str, limit: int) -> RowGoal:
 def parse_deal(section: Section, challenge: Challenge, index: int) -> DealSpec:
     section.reject_unknown({"name", "seed", "players", "rows", "hands", "pile", "position", "optimal_length"})
     name = section.get("name", str, f"deal-{index + 1}")
+    if not name.strip():
+        raise section.error("name", f"an empty name; give one, or leave the key out for deal-{index + 1}")
     claimed = section.get("optimal_length", int) if section.has("optimal_length") else None
     if claimed is not None and claimed < 1:
         raise section.error("optimal_length", "must be a positive number of turns")
@@ -297,7 +302,14 @@ def parse_deal(section: Section, challenge: Challenge, index: int) -> DealSpec:
         if players not in HAND_SIZE:
             raise section.error("players", f"Strato is played by 1 to 4 players, not {players}")
         return DealSpec(name, players, seed=section.seed(), optimal_length=claimed)
+    if not any(section.has(key) for key in ("position", "rows", "hands", "pile")):
+        raise BadInput(section.source, section.path, "gives no deal: give seed (a seeded deal), rows and hands "
+                       "(and pile) for a layout, or position")
     if section.has("position"):
+        for key in ("rows", "hands", "pile"):
+            if section.has(key):
+                raise section.error(key, "a position deal takes no layout: the position holds the rows, hands and "
+                                    "pile; give either position or rows/hands/pile")
         try:
             state = parse_state(section.get("position", str))
         except NotationError as exc:
