@@ -156,3 +156,11 @@ def test_card_clash_a_seed_under_options_is_refused(cli, tmp_path: Path) -> None
 def test_every_shipped_file_still_loads(cli, path: Path) -> None:
     result = cli("show", str(path))
     assert result.code == 0, result.err
+
+
+@pytest.mark.parametrize(("hand_size", "hand"), [(7, "R5R6R7R8R9B1B2B3B4"), (3, "R5R6R8R8")])
+def test_stratatak_a_hand_over_hand_size_is_refused(cli, tmp_path: Path, hand_size: int, hand: str) -> None:
+    """A hand is dealt hand_size cards and only drawn back up to it; a larger one loaded and was analysed."""
+    text = f'game = "stratatak"\n[options]\nhand_size = {hand_size}\n[position]\nstate = "{hand},B7G8 R3G6 - - A1"\n'
+    assert_bad_input(cli("analyze", _file(tmp_path, text)), "position.state",
+                     f"holds {len(hand) // 2} cards, more than hand_size = {hand_size}")
