@@ -164,3 +164,16 @@ def test_stratatak_a_hand_over_hand_size_is_refused(cli, tmp_path: Path, hand_si
     text = f'game = "stratatak"\n[options]\nhand_size = {hand_size}\n[position]\nstate = "{hand},B7G8 R3G6 - - A1"\n'
     assert_bad_input(cli("analyze", _file(tmp_path, text)), "position.state",
                      f"holds {len(hand) // 2} cards, more than hand_size = {hand_size}")
+
+
+def test_a_strato_position_with_a_short_hand_beside_a_pile_is_refused(cli, tmp_path: Path) -> None:
+    """Each play is followed by a draw (a Redraw draws back up), so a hand is full while the pile holds
+    cards; 'R,WW RW' (player 1 one card short, two in the pile) loaded and was solved."""
+    short = ENDGAME.replace("RR,WW RW 2 W", "R,WW RW 2 W")
+    assert_bad_input(cli("solve", _file(tmp_path, STRATO + short)), "deals[0].position",
+                     "player 1 holds 1 card(s) while the draw pile holds 2")
+
+
+def test_a_strato_position_with_a_short_hand_and_no_pile_loads(cli, tmp_path: Path) -> None:
+    result = cli("show", _file(tmp_path, STRATO + ENDGAME.replace("RR,WW RW 2 W", "R,WW - 2 W")))
+    assert result.code == 0, result.err
