@@ -177,3 +177,13 @@ def test_a_strato_position_with_a_short_hand_beside_a_pile_is_refused(cli, tmp_p
 def test_a_strato_position_with_a_short_hand_and_no_pile_loads(cli, tmp_path: Path) -> None:
     result = cli("show", _file(tmp_path, STRATO + ENDGAME.replace("RR,WW RW 2 W", "R,WW - 2 W")))
     assert result.code == 0, result.err
+
+
+def test_stakd_a_default_lattice_too_large_is_blamed_on_the_bases(cli, tmp_path: Path) -> None:
+    """32 Bases take a 191x63 default lattice: it said 'options.width: a 191x63 lattice', a key the file
+    did not have."""
+    result = cli("show", _file(tmp_path, 'game = "stakd"\n[position]\npieces = "B32U1"\n'))
+    assert_bad_input(result, "position.pieces", "32 Bases take a 191x63 lattice by default", "[options] width")
+    sized = 'game = "stakd"\n[options]\nwidth = 64\nheight = 64\n[position]\npieces = "B32U1"\n'
+    given = cli("show", _file(tmp_path, sized))
+    assert given.code == 0, given.err

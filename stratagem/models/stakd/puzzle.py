@@ -61,13 +61,19 @@ def _players(section: Section, key: str) -> int:
     return players
 
 
-def _lattice(section: Section, bases: int) -> Geometry:
-    """The square lattice named by ``width``/``height`` in ``section``, else the default for ``bases``."""
+def _lattice(section: Section, bases: int, place: str = "") -> Geometry:
+    """The square lattice named by ``width``/``height`` in ``section``, else the default for ``bases``.
+
+    A default too large is blamed on ``place`` (what holds the Bases), not on a key the file left out."""
     width, height = default_board(bases)
     width = section.get("width", int, width)
     height = section.get("height", int, height)
     if not MIN_WIDTH <= width <= MAX_WIDTH or not 1 <= height <= MAX_HEIGHT:
         key = "width" if not MIN_WIDTH <= width <= MAX_WIDTH else "height"
+        if not section.has(key) and place:
+            raise BadInput(section.source, place, f"{bases} Bases take a {width}x{height} lattice by default, "
+                           f"beyond the largest, {MAX_WIDTH}x{MAX_HEIGHT}: give fewer Bases, or [options] width "
+                           "and height")
         raise section.error(key, f"a {width}x{height} lattice: width {MIN_WIDTH} to {MAX_WIDTH} (a Base is 5 "
                             f"long), height 1 to {MAX_HEIGHT}")
     return square_lattice(width, height)
@@ -84,10 +90,11 @@ def game_from_setup(setup: dict[str, Any], source: str) -> StakdGame:
     return StakdGame(players, geometry)
 
 
-def checked_game(state: State, options: Section, source: str, place: str) -> StakdGame:
-    """A game for ``state`` on the lattice of ``options``, after checking the structure on it."""
+def checked_game(state: State, options: Section, source: str, place: str, given: str = "") -> StakdGame:
+    """A game for ``state`` on the lattice of ``options``, after checking the structure on it (problems
+    named at ``place``; a default lattice too large for the Bases at ``given``, the key that holds them)."""
     bases = sum(h[KIND_INDEX[BASE]] for h in state.hands) + (len(state.layers[0]) if state.layers else 0)
-    geometry = _lattice(options, bases)
+    geometry = _lattice(options, bases, given or place)
     problems = structure_problems(geometry, state.layers)
     if problems:
         raise BadInput(source, place, problems[0])
@@ -146,7 +153,7 @@ def load_position(path: str | Path) -> Position:
             state = State(layers, hands, to_move - 1, (False,) * len(hands))
     except NotationError as exc:
         raise BadInput(source, place, str(exc)) from None
-    game = checked_game(state, options, source, place)
+    game = checked_game(state, options, source, place, pos.where(given[0]))
     return Position(
         root.get("name", str, Path(source).stem),
         root.get("description", str, ""),
