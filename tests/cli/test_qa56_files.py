@@ -187,3 +187,10 @@ def test_stakd_a_default_lattice_too_large_is_blamed_on_the_bases(cli, tmp_path:
     sized = 'game = "stakd"\n[options]\nwidth = 64\nheight = 64\n[position]\npieces = "B32U1"\n'
     given = cli("show", _file(tmp_path, sized))
     assert given.code == 0, given.err
+
+
+def test_stratatak_an_option_out_of_range_is_named_once(cli, tmp_path: Path) -> None:
+    """It read 'options.hand_size: hand_size must be at least 1, not 0', the key said twice."""
+    text = 'game = "stratatak"\n[options]\nhand_size = 0\n[position]\nseed = 1\n'
+    result = cli("show", _file(tmp_path, text))
+    assert_bad_input(result, "options.hand_size: must be at least 1, not 0")

@@ -79,8 +79,9 @@ def parse_options(section: Section) -> Options:
         battle_limit=section.get("battle_limit", int, default.battle_limit),
     )
     problem = options.problem()
-    if problem:
-        raise section.error(problem.split()[0], problem)
+    if problem:  # "hand_size must be at least 1, not 0": named by its key, said once
+        key, _, rest = problem.partition(" ")
+        raise section.error(key, rest)
     for key, most in _MAXIMA.items():
         if getattr(options, key) > most:
             raise section.error(key, f"at most {most}, not {getattr(options, key)} (docs/formats.md, Input limits)")
