@@ -194,3 +194,12 @@ def test_stratatak_an_option_out_of_range_is_named_once(cli, tmp_path: Path) -> 
     text = 'game = "stratatak"\n[options]\nhand_size = 0\n[position]\nseed = 1\n'
     result = cli("show", _file(tmp_path, text))
     assert_bad_input(result, "options.hand_size: must be at least 1, not 0")
+
+
+@pytest.mark.parametrize("key", ["²", "５５", "055"])
+def test_stackattack_a_penalty_key_that_is_no_plain_card_number_is_refused(cli, tmp_path: Path, key: str) -> None:
+    """'²' passed str.isdigit() and crashed in int() (internal error, exit 70); '055' beside '55' gave one
+    card two penalties, one of them used without a word."""
+    penalties = f'penalties = {{ "55" = 5, "{key}" = 8 }}'
+    text = f'game = "stackattack"\n[options]\n{penalties}\n[position]\nseed = 1\nplayers = 2\n'
+    assert_bad_input(cli("show", _file(tmp_path, text)), f"options.penalties.{key}", "a key is a card number")

@@ -82,8 +82,10 @@ def parse_options(section: Section) -> Options:
     if section.has("penalties"):
         table = section.table("penalties")
         for key, value in table.data.items():
-            if not key.isdigit():
-                raise table.error(key, "a key is a card number, e.g. \"55\" = 8")
+            # ASCII digits, no leading 0 (so that "55" and "055" cannot both name card 55): str.isdigit()
+            # alone also takes "²", which int() refuses, and "５５"
+            if not (key.isascii() and key.isdigit() and (key == "0" or key[0] != "0")):
+                raise table.error(key, "a key is a card number, e.g. \"55\" = 8 (digits, no leading 0)")
             if not isinstance(value, int) or isinstance(value, bool) or value not in COLOUR_OF:
                 raise table.error(key, "a penalty is a colour's value: 1, 2, 3, 5 or 8")
             penalties.append((int(key), value))
