@@ -203,3 +203,22 @@ def test_stackattack_a_penalty_key_that_is_no_plain_card_number_is_refused(cli, 
     penalties = f'penalties = {{ "55" = 5, "{key}" = 8 }}'
     text = f'game = "stackattack"\n[options]\n{penalties}\n[position]\nseed = 1\nplayers = 2\n'
     assert_bad_input(cli("show", _file(tmp_path, text)), f"options.penalties.{key}", "a key is a card number")
+
+
+SUPERSCRIPT = [  # '²' is a digit to str.isdigit() but not to int(): each crashed (internal error, exit 70)
+    ("strato", STRATO + ENDGAME.replace("RW 2 W", "RW ² W"), "deals[0].position", "player to move '²'"),
+    ("stakd", 'game = "stakd"\n[position]\nstate = "- B1U1 ²"\n', "position.state", "player to move '²'"),
+    ("stakd-out", 'game = "stakd"\n[position]\nstate = "- B1U1 1 out:²"\n', "position.state", "out player '²'"),
+    ("cardclash", 'game = "cardclash"\n[position]\nstate = "r2,b2 3,4 -,- 1 round=²"\n', "position.state",
+     "round '²'"),
+    ("stackattack", 'game = "stackattack"\n[position]\nstate = "12/28/47/63 50.51/30.31 -/- 0/0 ²"\n',
+     "position.state", "round '²' is not a number"),
+    ("stackattack-card", 'game = "stackattack"\n[position]\nstate = "1²/28/47/63 50.51/30.31 -/- 0/0 1"\n',
+     "position.state", "'1²' is not a card number"),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "place", "problem"), SUPERSCRIPT, ids=[c[0] for c in SUPERSCRIPT])
+def test_a_number_written_with_a_superscript_digit_is_refused(cli, tmp_path: Path, case: str, text: str,
+                                                              place: str, problem: str) -> None:
+    assert_bad_input(cli("show", _file(tmp_path, text)), place, problem)

@@ -103,7 +103,7 @@ def format_state(state: State) -> str:
 
 
 def _parse_int(text: str, what: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
         raise NotationError(f"{what} {text!r} must be a number from {low} to {high}")
     return int(text)
 

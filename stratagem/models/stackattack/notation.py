@@ -54,7 +54,7 @@ def format_move(move: Move) -> str:
 
 
 def _card(text: str) -> int:
-    if not text.isdigit() or text.startswith("0"):
+    if not (text.isascii() and text.isdigit()) or text.startswith("0"):
         raise NotationError(f"{text!r} is not a card number")
     return int(text)
 

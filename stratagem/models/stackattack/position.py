@@ -88,7 +88,7 @@ def parse_cards(text: str, what: str) -> Cards:
         return ()
     parts = text.split(".")
     for part in parts:
-        if not part.isdigit() or part.startswith("0"):
+        if not (part.isascii() and part.isdigit()) or part.startswith("0"):
             raise NotationError(f"{what} {text!r}: {part!r} is not a card number (cards are joined by '.')")
     return tuple(int(p) for p in parts)
 
@@ -133,10 +133,10 @@ def parse_state(text: str) -> State:
     taken = tuple(tuple(sorted(t)) for t in _parse_group(fields[2], "penalty pile"))
     scores: list[int] = []
     for part in fields[3].split("/"):
-        if not part.isdigit():
+        if not (part.isascii() and part.isdigit()):
             raise NotationError(f"score {part!r} is not a non-negative whole number")
         scores.append(int(part))
-    if not fields[4].isdigit() or int(fields[4]) < 1:
+    if not (fields[4].isascii() and fields[4].isdigit()) or int(fields[4]) < 1:
         raise NotationError(f"round {fields[4]!r} is not a number from 1")
     state = State(rows, hands, taken, tuple(scores), int(fields[4]))
     if len(fields) == 9:
@@ -147,7 +147,7 @@ def parse_state(text: str) -> State:
                                     "(>PLAYED *ACTIVATE =PLACE #BLOCKED)")
         played = []
         for part in fields[5][1:].split("/"):
-            if not part.isdigit() or part.startswith("0"):
+            if not (part.isascii() and part.isdigit()) or part.startswith("0"):
                 raise NotationError(f"played card {part!r} is not a card number")
             played.append(int(part))
         blocked = parse_cards(fields[8][1:], "blocked rows")

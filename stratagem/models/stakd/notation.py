@@ -141,14 +141,14 @@ def parse_state(text: str) -> State:
         for piece in layer:
             if piece.owner >= n:
                 raise NotationError(f"piece {format_piece(piece)} belongs to player {piece.owner + 1} of {n}")
-    if not fields[2].isdigit() or not 1 <= int(fields[2]) <= n:
+    if not (fields[2].isascii() and fields[2].isdigit()) or not 1 <= int(fields[2]) <= n:
         raise NotationError(f"player to move {fields[2]!r} must be a number from 1 to {n}")
     out = [False] * n
     if len(fields) == 4:
         if not fields[3].startswith("out:"):
             raise NotationError(f"fourth field {fields[3]!r} must be out:P,Q,... (players who are out)")
         for word in fields[3][4:].split(","):
-            if not word.isdigit() or not 1 <= int(word) <= n:
+            if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= n:
                 raise NotationError(f"out player {word!r} must be a number from 1 to {n}")
             out[int(word) - 1] = True
     return State(layers, hands, int(fields[2]) - 1, tuple(out))

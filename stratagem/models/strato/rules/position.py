@@ -163,7 +163,7 @@ def parse_state(text: str) -> State:
     if not 1 <= len(hands) <= 4:
         raise NotationError(f"{len(hands)} hands: Strato is played by 1 to 4 players")
     pile = _parse_cards(fields[2], "draw pile")
-    if not fields[3].isdigit() or not 1 <= int(fields[3]) <= len(hands):
+    if not (fields[3].isascii() and fields[3].isdigit()) or not 1 <= int(fields[3]) <= len(hands):
         raise NotationError(f"player to move {fields[3]!r} must be a number from 1 to {len(hands)}")
     last = "" if fields[4] == "-" else fields[4]
     if last and (last not in WEATHERS or last == "C"):
