@@ -159,7 +159,7 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
     ``position``; :class:`BadInput` for another game's file."""
     if position is not None:
         return position_deal(puzzle, position)
-    seeded = isinstance(deal, int) or (isinstance(deal, str) and deal.isdigit())
+    seeded = isinstance(deal, int) or (isinstance(deal, str) and deal.isascii() and deal.isdigit())
     loaded = load(puzzle, deal, 1 if seeded else None)
     if not isinstance(loaded, StratoDeal):
         raise BadInput(str(puzzle), "game", f"odds are for Strato puzzles, not {loaded.game_name} positions")

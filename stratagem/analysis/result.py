@@ -247,7 +247,8 @@ def _number(item: Any) -> Any:
     """A value in record form back as a number: ``"n/d"`` is the exact fraction; everything else as is."""
     if isinstance(item, str) and "/" in item:
         numerator, _, denominator = item.partition("/")
-        if numerator.lstrip("-").isdigit() and denominator.isdigit():
+        digits = numerator.lstrip("-")
+        if digits.isascii() and digits.isdigit() and denominator.isascii() and denominator.isdigit():
             return Fraction(int(numerator), int(denominator))
     return item
 

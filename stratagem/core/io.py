@@ -209,7 +209,9 @@ def _parser_limit(exc: RecursionError | ValueError, source: str, text: str) -> B
 def load_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file, turning every failure into :class:`BadInput` naming the file and line."""
     source = str(path)
-    text = read_text(path, MAX_PUZZLE_BYTES)
+    # A byte-order mark (as some Windows editors save UTF-8) is not TOML: tomllib refused it as "Invalid
+    # statement" at line 1, column 1, a message that points nowhere near the cause. It carries nothing.
+    text = read_text(path, MAX_PUZZLE_BYTES).removeprefix("\ufeff")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

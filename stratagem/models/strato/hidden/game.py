@@ -126,7 +126,7 @@ def announce(row: int, end: int) -> Move:
 def parse_play(text: str) -> Move:
     """A decision's notation, syntax only: an announcement (``!1L``, :func:`announce`) or a card's play in the
     open notation (``W1R:1R2>1R1``, ``!S1L:1R2``); :class:`NotationError` if it is neither."""
-    if len(text) == 3 and text[0] == "!" and text[1].isdigit() and text[2] in SIDE_LETTERS:
+    if len(text) == 3 and text[0] == "!" and text[1].isascii() and text[1].isdigit() and text[2] in SIDE_LETTERS:
         return announce(int(text[1]) - 1, SIDE_LETTERS.index(text[2]))
     return parse_move(text)
 
@@ -448,7 +448,7 @@ def _parse_fields(fields: tuple[str, ...]) -> tuple[Any, ...]:
         for letter in "".join(hands) + pile:
             if letter not in WEATHERS:
                 raise NotationError(f"unknown weather letter {letter!r}")
-    if not fields[2].isdigit() or not 1 <= int(fields[2]) <= len(hands):
+    if not (fields[2].isascii() and fields[2].isdigit()) or not 1 <= int(fields[2]) <= len(hands):
         raise NotationError(f"player to move {fields[2]!r} must be a number from 1 to {len(hands)}")
     last = "" if fields[3] == "-" else fields[3]
     if fields[4] not in _PHASE_CODES:
