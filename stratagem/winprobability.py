@@ -163,6 +163,10 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
     loaded = load(puzzle, deal, 1 if seeded else None)
     if not isinstance(loaded, StratoDeal):
         raise BadInput(str(puzzle), "game", f"odds are for Strato puzzles, not {loaded.game_name} positions")
+    players = loaded.game.num_players
+    if players != 1:  # said here, with the file and the deal (the search's own refusal names neither)
+        raise BadInput(str(puzzle), "--deal", f"deal {loaded.name!r} has {players} players: the exact win "
+                       "probability is for solo play (play strato estimates team play)")
     return loaded
 
 

@@ -73,8 +73,11 @@ def solve(
     """
     check_outputs([(proof_path, "--proof"), (html_path, "--html")], [puzzle])
     if game_of_file(puzzle) == "stakd":
-        if deal_key is not None or players is not None or max_nodes is not None:
-            raise click.BadParameter("is for Strato puzzles", param_hint="--deal/--players/--max-nodes")
+        given = [name for name, value in (("--deal", deal_key), ("--players", players), ("--max-nodes", max_nodes))
+                 if value is not None]
+        if given:
+            raise click.BadParameter(f"is for Strato puzzles; {puzzle} is a STAKD solo puzzle (one set, placed "
+                                     "by sat or cpsat)", param_hint=given[0])
         if method not in ("auto", "sat", "cpsat"):
             raise click.BadParameter(f"STAKD solo puzzles are solved by sat or cpsat, not {method}",
                                      param_hint="--method")
