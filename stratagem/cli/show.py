@@ -24,6 +24,9 @@ from stratagem.solvers.replay import replay
 #: The format name of ``show --json`` (docs/formats.md section 10.5).
 SHOW_FORMAT = "stratagem/show@1"
 
+#: How many deal names the text lists (a generated puzzle may hold thousands: 101 KB on one line).
+LISTED_DEALS = 20
+
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
@@ -96,7 +99,10 @@ def show(file: str, deal_key: str | None, players: int | None, as_json: bool, qu
     for text in draw_state(state, puzzle.challenge):
         out.print(text)
     if len(puzzle.deals) > 1:
-        out.print("deals in this file: " + ", ".join(escape(d.name) for d in puzzle.deals))
+        names = [escape(d.name) for d in puzzle.deals[:LISTED_DEALS]]
+        more = len(puzzle.deals) - len(names)
+        out.print("deals in this file: " + ", ".join(names)
+                  + (f", and {more:,} more (--json lists them all)" if more else ""))
     return 0
 
 
