@@ -553,8 +553,8 @@ def _card_markdown(card: Card) -> list[str]:
     lines = [f"## {card.challenge}, {who}", "", f"{card.deals} deal(s) of `{card.puzzle}`.", ""]
     if card.players == 1:
         s = card.solo_summary()
-        lines.append(f"**Exact solo win probability**: {s['exact']} deal(s) exact, {s['undecided']} undecided "
-                     f"({undecided_text(s)}, shown apart)"
+        lines.append(f"**Exact solo win probability**: {s['exact']} deal(s) exact, {s['undecided']} undecided"
+                     + (f" ({undecided_text(s)}, shown apart)" if s["undecided"] else "")
                      + (f"; the exact values' mean {s['mean_of_exact']:.4f}, {s['certainly_won']} won with "
                         "certainty" if s["exact"] else "") + ".")
         if s["exact"] and s["undecided"]:

@@ -49,8 +49,9 @@ def _solo(card: Card) -> str:
     chart = bars(f"{card.challenge}, solo: deals by exact win probability", labels,
                  [("deals", EXACT, [float(n) for n in counts])], notes=[[str(n) if n else "" for n in counts]],
                  colours=[EXACT] * len(BINS) + [UNDECIDED], y_label="deals", width=620)
-    text = (f"<p><b>{s['exact']}</b> deal(s) exact, <b>{s['undecided']}</b> undecided ({esc(undecided_text(s))}; "
-            "the grey bar)")
+    text = f"<p><b>{s['exact']}</b> deal(s) exact, <b>{s['undecided']}</b> undecided"
+    if s["undecided"]:  # none stopped: nothing to say of what stopped them
+        text += f" ({esc(undecided_text(s))}; the grey bar)"
     if s["exact"]:
         text += f"; the exact values' mean {s['mean_of_exact']:.4f}, {s['certainly_won']} won with certainty"
     text += ".</p>"
