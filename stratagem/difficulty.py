@@ -44,7 +44,7 @@ from typing import Any
 
 from stratagem.solvers.match import clustered_wilson_interval, t_interval, wilson_interval
 from stratagem.sweephidden import SOLO_METHOD, HiddenTask
-from stratagem.sweeprecords import best_records, outcome_rank
+from stratagem.sweeprecords import best_records, outcome_rank, version_label
 
 __all__ = [
     "AGENT_COLUMNS", "CARD_FORMAT", "COMPARED_COLUMNS", "COMPARED_NOTE", "Card", "DifficultyReport", "agent_groups",
@@ -648,7 +648,7 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
         r = best[key]
         group = (str(r["challenge"]), str(r["puzzle_sha256"]), int(r["players"]))
         # two versions of a card (edited between two runs into one file): each titled with its bytes' digest
-        title = group[0] if len(digests[group[0]]) == 1 else f"{group[0]} ({group[1][:8]})"
+        title = group[0] if len(digests[group[0]]) == 1 else version_label(group[0], group[1])
         card = groups.setdefault(group, Card(title, group[2], str(r["puzzle"]), open_source=open_source))
         deals[group].add(int(r["seed"]))
         if r["method"] == SOLO_METHOD:

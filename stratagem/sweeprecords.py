@@ -114,6 +114,12 @@ def best_records(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]
     return best
 
 
+def version_label(name: str, digest: str) -> str:
+    """A challenge's name when a results file holds two versions of its puzzle (a card edited between two
+    runs): ``NAME (SHA8)``, the first 8 hex digits of that version's SHA-256, in every report and card."""
+    return f"{name} ({digest[:8]})"
+
+
 #: The Strato methods whose answers can carry a certificate that ``verify`` re-checks
 #: (:mod:`stratagem.models.strato.solve`): ``bfs``, ``astar``, ``idastar`` and ``cpsat`` answer by a search
 #: alone, so running their deals again (``--retry-uncertified``) cannot certify them.

@@ -31,7 +31,7 @@ from typing import Any
 
 from stratagem.solvers.match import wilson_interval
 from stratagem.sweep import best_records, record_key, uncertified
-from stratagem.sweeprecords import retry_may_certify
+from stratagem.sweeprecords import retry_may_certify, version_label
 
 #: How many of the hardest deals the summary lists.
 HARDEST = 10
@@ -98,7 +98,7 @@ class SweepReport:
         """The challenge a record's deal is shown under: its name, and when two versions of a puzzle share the
         name, ``NAME (SHA8)``, so that a designer's old and new card are never one row."""
         name = str(record["challenge"])
-        return f"{name} ({str(record.get('puzzle_sha256'))[:8]})" if name in self.versions else name
+        return version_label(name, str(record.get("puzzle_sha256"))) if name in self.versions else name
 
     @property
     def deals(self) -> list[dict[str, Any]]:
