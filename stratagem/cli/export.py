@@ -7,6 +7,9 @@ the domain goes beside it, named after it, ``DEAL-domain.pddl``, so that exporti
 the same folder does not overwrite it) whose optimal plan cost is the deal's optimal length;
 ``--axiom-free`` writes the variant without derived predicates or conditional effects (for planners
 such as Fast Downward's lmcut that support neither), whose domain belongs to that one deal.
+
+``--time-limit`` bounds the whole command: the largest formula the horizon cap allows takes half a
+minute and some 4 GB; stopped, it writes nothing and exits 3.
 """
 
 from __future__ import annotations
@@ -15,14 +18,17 @@ from pathlib import Path
 
 import click
 
+from stratagem.cli.exitcodes import UNDETERMINED
+from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, note, quiet_option
+from stratagem.core.deadline import Deadline, command_deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_outputs, dumps_record, write_atomic
 from stratagem.loading import load_strato
 from stratagem.models.strato.encodings.pddl import domain, problem
-from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
+from stratagem.models.strato.encodings.sat import ENCODING, EncodingStopped, StratoCNF, max_turns
 from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, WEATHERS
-from stratagem.solvers.dimacs import write_dimacs
+from stratagem.solvers.dimacs import DimacsStopped, write_dimacs
 
 
 def variable_legend(cnf: StratoCNF) -> list[str]:
@@ -51,6 +57,14 @@ def domain_file(problem_path: str) -> Path:
     return path.with_name(f"{path.stem}-domain{path.suffix or '.pddl'}")
 
 
+def _stopped(deadline: Deadline, horizon: int, stopped: Exception, quiet: bool) -> int:
+    """Say that the limit stopped the formula (how far it got) and give the exit code: nothing is written."""
+    got = (f"after {stopped.turns} of its {horizon} turns" if isinstance(stopped, EncodingStopped)
+           else "while writing its text")
+    note(f"unknown: export stopped by --time-limit {deadline.seconds:g} s {got}; nothing written", quiet)
+    return UNDETERMINED
+
+
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["dimacs", "pddl"]), default="dimacs", show_default=True)
@@ -64,12 +78,14 @@ def domain_file(problem_path: str) -> Path:
 @click.option("--axiom-free", is_flag=True,
               help="pddl: no derived predicates or conditional effects (check actions instead), for planners "
                    "such as Fast Downward's lmcut; the domain is then specific to the deal.")
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
+              help="Seconds for the whole command; stopped, nothing is written and the exit code is 3.")
 @quiet_option("No note on stderr naming the files written.")
 @json_option(f"Print one JSON object ({EXPORT_FORMAT}: the files written, or the DIMACS text without --out) "
              "instead of the note.")
 def export(
     puzzle: str, fmt: str, horizon: int | None, deal_key: str | None, players: int | None, out_path: str | None,
-    axiom_free: bool, quiet: bool, as_json: bool,
+    axiom_free: bool, time_limit: float | None, quiet: bool, as_json: bool,
 ) -> int:
     """Write a deal as DIMACS (a horizon's CNF with a variable legend) or PDDL (domain and problem)."""
     if fmt == "pddl" and horizon is not None:
@@ -106,9 +122,16 @@ def export(
         raise BadInput(puzzle, "--horizon", f"deal {spec.name} lasts at most {longest} turns (every turn uses a "
                        f"card of the hands or the pile): a win within {horizon} turns is a win within {longest}; "
                        f"give --horizon {longest} or less")
-    cnf = StratoCNF(game, horizon)
-    comments = [*cnf.comments, f"puzzle {puzzle}, deal {spec.name}, encoding {ENCODING}", *variable_legend(cnf)]
-    text = write_dimacs(cnf.clauses, cnf.num_vars, comments)
+    deadline = command_deadline(time_limit)  # the command's: reading the puzzle counts too
+    try:
+        cnf = StratoCNF(game, horizon, stop=deadline)
+        if deadline():
+            raise DimacsStopped("stopped before the variable legend")
+        comments = [*cnf.comments, f"puzzle {puzzle}, deal {spec.name}, encoding {ENCODING}",
+                    *variable_legend(cnf)]
+        text = write_dimacs(cnf.clauses, cnf.num_vars, comments, stop=deadline)
+    except (EncodingStopped, DimacsStopped) as stopped:
+        return _stopped(deadline, horizon, stopped, quiet)
     if out_path is not None:
         write_atomic(out_path, text)
     if as_json:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import gzip
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from stratagem.core.errors import BadInput, check_termination
@@ -37,6 +37,7 @@ MAX_PROOF_BYTES = 1 << 30
 
 __all__ = [
     "Clause",
+    "DimacsStopped",
     "ProofStep",
     "parse_dimacs",
     "parse_drup",
@@ -53,11 +54,22 @@ Clause = tuple[int, ...]
 ProofStep = tuple[bool, Clause]
 
 
-def write_dimacs(clauses: Sequence[Sequence[int]], num_vars: int, comments: Iterable[str] = ()) -> str:
+class DimacsStopped(Exception):
+    """:func:`write_dimacs` was stopped by its ``stop`` test; no text was returned."""
+
+
+#: How many clauses :func:`write_dimacs` writes between two asks of its stop test.
+_CLAUSES_PER_STOP_TEST = 1 << 16
+
+
+def write_dimacs(clauses: Sequence[Sequence[int]], num_vars: int, comments: Iterable[str] = (),
+                 stop: Callable[[], bool] | None = None) -> str:
     """The DIMACS CNF text of ``clauses`` over variables ``1..num_vars``, comment lines first.
 
     Each comment becomes one ``c`` line per line of its text. Raises :class:`ValueError` on a zero
     literal or one whose variable exceeds ``num_vars``, since such a file would not parse back.
+    ``stop`` (a :class:`~stratagem.core.deadline.Deadline` will do) is asked every 65,536 clauses; when it
+    answers true, :class:`DimacsStopped` is raised: tens of millions of clauses take seconds to write.
     """
     if num_vars < 0:
         raise ValueError(f"num_vars must not be negative, got {num_vars}")
@@ -67,6 +79,8 @@ def write_dimacs(clauses: Sequence[Sequence[int]], num_vars: int, comments: Iter
             out.append(f"c {line}".rstrip() + "\n")
     out.append(f"p cnf {num_vars} {len(clauses)}\n")
     for index, clause in enumerate(clauses):
+        if stop is not None and not index % _CLAUSES_PER_STOP_TEST and stop():
+            raise DimacsStopped(f"stopped after {index} of {len(clauses)} clauses")
         for lit in clause:
             if lit == 0 or abs(lit) > num_vars:
                 raise ValueError(f"clause {index}: literal {lit} is not in 1..{num_vars} or its negation")

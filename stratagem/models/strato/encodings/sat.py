@@ -78,7 +78,7 @@ the others' variables.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pysat.card import CardEnc, EncType
@@ -104,6 +104,16 @@ class EncodingError(RuntimeError):
 Clause = list[int]
 
 
+class EncodingStopped(Exception):
+    """The build of a :class:`StratoCNF` was stopped by its ``stop`` test after ``turns`` of ``horizon``
+    turns; the formula is incomplete and must not be used."""
+
+    def __init__(self, turns: int, horizon: int) -> None:
+        super().__init__(f"the formula was stopped after {turns} of {horizon} turns")
+        self.turns = turns
+        self.horizon = horizon
+
+
 @dataclass
 class StratoCNF:
     """The CNF of "a win within ``horizon`` turns" for one deal, with the variables needed to decode it."""
@@ -120,6 +130,10 @@ class StratoCNF:
     #: reason well with the sum of per-row counts (measured: level-2 solo-1 found optimal in 170 s with
     #: it, 80 s without); CP-SAT, which takes it as one linear constraint, turns it on.
     rows_apart: bool = False
+    #: A stop test, asked once a turn of the build (a :class:`~stratagem.core.deadline.Deadline` will do);
+    #: when it answers true the build raises :class:`EncodingStopped`. The largest formula the horizon cap
+    #: allows (a three-row four-player deal, 42 turns) takes half a minute and some 4 GB.
+    stop: Callable[[], bool] | None = None
     clauses: list[Clause] = field(default_factory=list)
     pool: IDPool = field(default_factory=IDPool)
     comments: list[str] = field(default_factory=list)
@@ -228,6 +242,8 @@ class StratoCNF:
         self._initial()
         done_prev = 0
         for t in range(self.horizon):
+            if self.stop is not None and self.stop():
+                raise EncodingStopped(t, self.horizon)
             done_t = self.var("done", t)
             if t == 0 and not ended:
                 self.add(-done_t)
