@@ -17,7 +17,13 @@ none of the solvers' heavy dependencies (the compiled core, OR-Tools, networkx).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
+
+# The error every entry point raises for input it cannot use (a few lines, no imports): loaded with the
+# package so that ``except stratagem.BadInput`` (or its full name, ``stratagem.core.errors.BadInput``)
+# works before any entry point has run.
+from stratagem.core.errors import BadInput, StratagemError
 
 __version__ = "0.1.0"
 
@@ -42,11 +48,13 @@ _LAZY = {
 
 __all__ = [
     "Analysis",
+    "BadInput",
     "ClaimReport",
     "DealOdds",
     "DealSolution",
     "Position",
     "SoloCheck",
+    "StratagemError",
     "StratoDeal",
     "Verdict",
     "__version__",
@@ -71,9 +79,18 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    """Import the module of a public name on first use and keep the name here."""
+    """Import the module of a public name on first use and keep the name here.
+
+    A subpackage or module (``stratagem.core``, ``stratagem.analysis``, ``stratagem.matches`` ...) is
+    imported on first use too, so that the names the documentation spells out in full --
+    ``except stratagem.core.errors.BadInput``, ``stratagem.analysis.ProofNotWritten`` -- work after a
+    plain ``import stratagem`` whatever was called before (an ``except`` clause naming a module not yet
+    loaded raised AttributeError over the error it was meant to catch).
+    """
     module = _LAZY.get(name)
     if module is None:
+        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+            return importlib.import_module(f"{__name__}.{name}")  # the import binds it here
         raise AttributeError(f"module 'stratagem' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value

@@ -24,7 +24,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
-from stratagem.loading import Position, game_of_file, load_position
+from stratagem.loading import Position, file_path, game_of_file, load_position
 from stratagem.solvers.dimacs import write_text_maybe_gz
 from stratagem.solving import DealSolution, solve
 
@@ -51,6 +51,7 @@ class SoloCheck:
 
     @property
     def winnable(self) -> bool | None:
+        """True (``line`` places every piece), False (``evidence`` says how that is known) or None (stopped)."""
         return self.answer.winnable
 
     @property
@@ -127,7 +128,7 @@ def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | Non
     if method not in SOLO_METHODS:
         raise ValueError(f"STAKD solo puzzles are solved by sat or cpsat, not {method!r}")
     check_run_limits(time_limit)
-    source = str(puzzle)
+    source = file_path(puzzle, "puzzle")
     position = load_position(source, ("stakd",))
     game, state = position.game, position.state
     if game.num_players != 1:
@@ -150,7 +151,7 @@ def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto
     if method not in SOLO_METHODS:
         raise ValueError(f"check takes the methods {', '.join(SOLO_METHODS)}, not {method!r}")
     check_run_limits(time_limit)
-    source = str(puzzle)
+    source = file_path(puzzle, "puzzle")
     game_name = game_of_file(source)
     if game_name == "strato":
         return solve(source, deal, players=players, method=method, time_limit=time_limit, progress=progress)

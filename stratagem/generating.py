@@ -16,15 +16,18 @@ is tried and the deal in progress is counted undecided), ``deal_limit`` the most
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.io import MAX_SEED
-from stratagem.loading import load_strato
+from stratagem.loading import file_path, load_strato
 from stratagem.models.strato.rules.deal import DealError, seeded_deal
+from stratagem.models.strato.rules.puzzle import Puzzle
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.solve import Solution, solve
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
@@ -53,13 +56,38 @@ class Generated:
     stopped_by: str | None = None
 
 
-def generate(challenge_file: str, count: int, *, seed: int = 0, min_length: int = 1, players: int | None = None,
+def _check_whole(name: str, value: object, low: int, high: int | None = None) -> None:
+    """Refuse, as :class:`ValueError` naming ``name``, a ``value`` that is not a whole number from ``low``
+    (to ``high``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        span = f"from {low}" if high is None else f"from {low} to {high}"
+        raise ValueError(f"{name} must be a whole number {span}, not {value!r}")
+
+
+def generate(challenge_file: str | Path, count: int, *, seed: int = 0, min_length: int = 1, players: int | None = None,
              tries: int | None = None, deadline: Deadline | None = None, deal_limit: float | None = None,
-             note: Callable[[str], None] | None = None) -> tuple[Any, int, Generated]:
+             note: Callable[[str], None] | None = None) -> tuple[Puzzle, int, Generated]:
     """Try seeds from ``seed`` until ``count`` deals are kept, ``tries`` seeds (default 20 per deal wanted)
     are used up, or ``deadline`` passes. Returns the loaded puzzle, the player count and what was found;
-    ``note`` is told each seed's outcome."""
-    puzzle = load_strato(challenge_file)
+    ``note`` is told each seed's outcome.
+
+    The arguments are checked as ``stratagem generate`` checks its options: a count, tries or minimum
+    length below 1, a player count outside 1-4, a seed outside 0 to 2^63-1 or a ``deal_limit`` that is not
+    a finite number of seconds above 0 is a :class:`ValueError` (a negative seed dealt its positive twin's
+    game under a name, ``seed--5``, that no puzzle file loads; ``players=0`` meant the challenge's count).
+    """
+    _check_whole("count", count, 1)
+    _check_whole("min_length", min_length, 1)
+    _check_whole("seed", seed, 0, MAX_SEED)
+    if players is not None:
+        _check_whole("players", players, 1, 4)
+    if tries is not None:
+        _check_whole("tries", tries, 1)
+    if deal_limit is not None and (isinstance(deal_limit, bool) or not isinstance(deal_limit, int | float)
+                                   or not math.isfinite(deal_limit) or deal_limit <= 0):
+        raise ValueError(f"deal_limit must be a finite number of seconds above 0, not {deal_limit!r}")
+    source = file_path(challenge_file, "challenge_file")
+    puzzle = load_strato(source)
     challenge = puzzle.challenge
     players = players or challenge.players
     budget = tries if tries is not None else 20 * count
@@ -76,7 +104,7 @@ def generate(challenge_file: str, count: int, *, seed: int = 0, min_length: int 
         try:
             start = seeded_deal(challenge, candidate, players)
         except DealError as exc:
-            raise BadInput(challenge_file, "challenge", str(exc)) from None
+            raise BadInput(source, "challenge", str(exc)) from None
         left = deadline.remaining()
         limit = deal_limit if left is None else (left if deal_limit is None else min(deal_limit, left))
         outcome = certified_solve(StratoGame(challenge, puzzle.options, start), Deadline(limit))

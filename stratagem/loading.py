@@ -14,6 +14,8 @@ wrong; the command line turns that into one line on stderr and exit code 2.
 from __future__ import annotations
 
 import importlib
+import operator
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -63,10 +65,12 @@ class StratoDeal:
 
     @property
     def game_name(self) -> str:
+        """``"strato"``: the name a :class:`Position` carries too, so that code taking either can ask."""
         return "strato"
 
     @property
     def challenge(self) -> Challenge:
+        """The puzzle's challenge card (rows, weathers, goal): the rules every deal of the file shares."""
         return self.puzzle.challenge
 
     @property
@@ -76,6 +80,7 @@ class StratoDeal:
 
     @property
     def source(self) -> str:
+        """The puzzle's file (``<game>`` for a deal made from a game object), as error messages name it."""
         return self.puzzle.source
 
     def setup(self) -> dict[str, Any]:
@@ -90,7 +95,7 @@ def load(path: str | Path, deal: str | int | None = None, players: int | None = 
     seed of a new deal (default: the first deal), ``players`` the player count of a seeded deal. Any
     other game's file gives a :class:`Position` (``deal`` and ``players`` are for Strato only).
     """
-    source = str(path)
+    source = file_path(path, "path")
     game_name = game_of_file(source)
     if game_name == "strato":
         return deal_of(load_strato(source), deal, players)
@@ -100,10 +105,29 @@ def load(path: str | Path, deal: str | int | None = None, players: int | None = 
 
 
 def deal_of(puzzle: Puzzle, deal: str | int | None = None, players: int | None = None) -> StratoDeal:
-    """One deal of a Strato puzzle, dealt (``deal`` and ``players`` as in :func:`load`)."""
+    """One deal of a Strato puzzle, dealt (``deal`` and ``players`` as in :func:`load`).
+
+    A ``deal`` or ``players`` of the wrong kind is refused by name: ``players="2"`` read as a count
+    said "Strato is played by 1 to 4 players, not 2", and ``deal=1.5`` looked for a deal named "1.5".
+    An integer of another type (``numpy.int64``) is taken as the whole number it is.
+    """
+    if deal is not None and not isinstance(deal, str):
+        deal = _whole(deal, "deal", "a deal's name or a whole-number seed")
+    if players is not None:
+        players = _whole(players, "players", "a whole number of players")
     spec = puzzle.find_deal(None if deal is None else str(deal), players)
     game = puzzle.game(spec)
     return StratoDeal(puzzle, spec, game, game.initial_state())
+
+
+def _whole(value: object, place: str, takes: str) -> int:
+    """``value`` as an ``int`` (anything with ``__index__`` but a bool), else :class:`BadInput` naming ``place``."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise BadInput("<argument>", place, f"{takes}, not {type(value).__name__} {value!r:.40}")
 
 
 def from_notation(game_name: str, text: str, setup: dict[str, Any] | None = None) -> Position:
@@ -118,6 +142,19 @@ def from_notation(game_name: str, text: str, setup: dict[str, Any] | None = None
         raise BadInput("<notation>", "setup", f"a table of the rules' options, not {type(setup).__name__}")
     game, state = game_from_record(game_name, dict(setup or {}), text, "<notation>")
     return Position(game_name, game, state, "", "", "<notation>")
+
+
+def file_path(value: object, place: str, takes: str = "a file's path") -> str:
+    """``value``, a file's path (``str`` or :class:`os.PathLike`), as text; :class:`BadInput` naming the
+    parameter ``place``, what it ``takes`` and what it was given for anything else (a loaded Position
+    given to ``solve`` was read as a file name of its whole repr and failed with "File name too long")."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, os.PathLike):
+        text = os.fspath(value)
+        if isinstance(text, str):
+            return text
+    raise BadInput("<argument>", place, f"{takes}, not {type(value).__name__}")
 
 
 def game_module(game: str, part: str, source: str, place: str = "game") -> ModuleType:
@@ -201,5 +238,6 @@ def position_from_record(game_name: str, setup: dict[str, Any], start: str, sour
     return game, state
 
 
-__all__ = ["GAMES", "POSITION_GAMES", "Position", "StratoDeal", "deal_of", "from_notation", "game_from_record",
-           "game_module", "game_of_file", "load", "load_position", "load_strato", "position_from_record"]
+__all__ = ["GAMES", "POSITION_GAMES", "Position", "StratoDeal", "deal_of", "file_path", "from_notation",
+           "game_from_record", "game_module", "game_of_file", "load", "load_position", "load_strato",
+           "position_from_record"]

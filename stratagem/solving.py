@@ -22,7 +22,7 @@ from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
-from stratagem.loading import StratoDeal, deal_of, load_strato
+from stratagem.loading import StratoDeal, deal_of, file_path, load_strato
 from stratagem.models.strato.rules.notation import Move, format_move
 from stratagem.models.strato.rules.position import State, format_state
 from stratagem.models.strato.rules.puzzle import DealSpec, Puzzle
@@ -48,6 +48,7 @@ class DealSolution:
 
     @property
     def status(self) -> str:
+        """``solved``, ``unsolvable`` or ``unknown`` (a limit stopped the work: nothing is claimed shortest)."""
         return self.result.status
 
     @property
@@ -57,6 +58,7 @@ class DealSolution:
 
     @property
     def moves(self) -> tuple[Move, ...]:
+        """The line found (the shortest when ``status`` is ``solved``; empty when none was found)."""
         return self.result.moves
 
     @property
@@ -81,8 +83,8 @@ class DealSolution:
 
     @property
     def stats(self) -> dict[str, Any]:
-        """Effort: nodes expanded or solver calls, seconds, and per-method detail."""
-        return self.result.stats
+        """Effort: nodes expanded or solver calls, seconds, and per-method detail (a copy, as ``evidence``)."""
+        return copy.deepcopy(self.result.stats)
 
     def claim(self) -> dict[str, Any]:
         """The claim a proof record of this answer makes (``solvable``, ``length``, ``optimal``)."""
@@ -152,8 +154,8 @@ class DealSolution:
             "lower_bound": result.lower_bound,
             "method": result.method,
             "stopped_by": result.stopped_by,
-            "best_line": result.best_line,
-            "stats": result.stats,
+            "best_line": copy.deepcopy(result.best_line),
+            "stats": self.stats,
             "provenance": self.provenance(),
         }
 
@@ -172,7 +174,8 @@ def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | i
         return StratoDeal(Puzzle("<game>", puzzle.challenge, puzzle.options, (spec,)), spec, puzzle, start)
     if isinstance(puzzle, Puzzle):
         return deal_of(puzzle, deal, players)
-    return deal_of(load_strato(puzzle), deal, players)
+    takes = "a Strato puzzle's file, a loaded Puzzle, a StratoDeal or a StratoGame"
+    return deal_of(load_strato(file_path(puzzle, "puzzle", takes)), deal, players)
 
 
 def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | int | None = None, method: str = "auto",

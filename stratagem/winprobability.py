@@ -25,7 +25,7 @@ from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
-from stratagem.loading import StratoDeal, load, load_strato
+from stratagem.loading import StratoDeal, file_path, load, load_strato
 from stratagem.models.strato.hidden.game import HiddenStrato, format_hidden
 from stratagem.models.strato.hidden.odds import SoloOdds, require_solo, solo_odds
 from stratagem.models.strato.rules.deal import DealError, check_position
@@ -72,6 +72,8 @@ class DealOdds:
 
     @property
     def status(self) -> str:
+        """``solved`` (the value is the exact optimum) or ``unknown`` (a limit stopped the search: the
+        policy's value is a proven lower bound, not the optimum)."""
         return self.result.status
 
     def claim(self) -> dict[str, Any]:
@@ -106,6 +108,7 @@ class DealOdds:
         }
 
     def has_proof(self) -> bool:
+        """Whether there is a policy to record (:meth:`write_proof` writes nothing without one)."""
         return bool(self.result.proof)
 
     def proof_record(self) -> dict[str, Any]:
@@ -134,6 +137,8 @@ class DealOdds:
 def odds_of(deal: StratoDeal, *, time_limit: float | Deadline | None = None, max_states: int | None = None,
             rank: bool = True, progress: ProgressFactory = no_progress) -> DealOdds:
     """:func:`odds` of a deal already loaded (``time_limit`` in seconds, or a command's deadline)."""
+    if not isinstance(deal, StratoDeal):
+        raise BadInput("<argument>", "deal", f"a loaded Strato deal (stratagem.load), not {type(deal).__name__}")
     check_run_limits(time_limit, max_states, "max_states")
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     kwargs: dict[str, Any] = {} if max_states is None else {"max_states": max_states}
@@ -149,18 +154,22 @@ def odds(puzzle: str | Path, deal: str | int | None = None, *, position: str | N
     shows the searches' states and nodes).
 
     ``position`` (the open notation, ``ROWS HAND PILE 1 LAST``; the pile's order is ignored) starts from
-    a position of the puzzle's challenge instead of a deal: a table and hand met in play."""
+    a position of the puzzle's challenge instead of a deal: a table and hand met in play; giving both
+    ``deal`` and ``position`` is a :class:`ValueError`, as ``stratagem odds`` refuses both options."""
     loaded = odds_deal(puzzle, deal, position)
     return odds_of(loaded, time_limit=time_limit, max_states=max_states, rank=rank, progress=progress)
 
 
 def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str | None = None) -> StratoDeal:
     """The deal ``odds`` values: ``deal`` of the Strato ``puzzle`` (a seed as a number, or as digits), or its
-    ``position``; :class:`BadInput` for another game's file."""
+    ``position``; :class:`BadInput` for another game's file. Both ``deal`` and ``position`` is a
+    :class:`ValueError` (the position was valued and the deal silently dropped)."""
+    if position is not None and deal is not None:
+        raise ValueError("give deal or position, not both")
     if position is not None:
         return position_deal(puzzle, position)
     seeded = isinstance(deal, int) or (isinstance(deal, str) and deal.isascii() and deal.isdigit())
-    loaded = load(puzzle, deal, 1 if seeded else None)
+    loaded = load(file_path(puzzle, "puzzle"), deal, 1 if seeded else None)
     if not isinstance(loaded, StratoDeal):
         raise BadInput(str(puzzle), "game", f"odds are for Strato puzzles, not {loaded.game_name} positions")
     players = loaded.game.num_players
@@ -172,7 +181,9 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
 
 def position_deal(puzzle: str | Path, position: str) -> StratoDeal:
     """A position of ``puzzle``'s challenge, given in the open notation, as a deal named ``position``."""
-    source = str(puzzle)
+    source = file_path(puzzle, "puzzle")
+    if not isinstance(position, str):
+        raise BadInput("<argument>", "position", f"a position in the open notation, not {type(position).__name__}")
     loaded = load_strato(source)
     try:
         state = parse_state(position)
@@ -240,6 +251,9 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     ``table_note`` says why). ``progress`` shows the search's passes and the rows written."""
     from stratagem.models.strato.hidden.exact import TableStopped, odds_interval, write_table
 
+    if not isinstance(deal, StratoDeal):  # not an AttributeError from inside
+        raise BadInput("<argument>", "deal", f"a loaded Strato deal (stratagem.load), not {type(deal).__name__}")
+    table = file_path(table, "table")
     check_run_limits(time_limit, max_states, "max_states")
     deadline = as_deadline(time_limit)
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)

@@ -133,7 +133,7 @@ class Verdict:
             "valid": self.valid,
             "problem": self.problem or None,
             "claims": [c.to_json() for c in self.claims],
-            "checked": self.checked,
+            "checked": list(self.checked),  # a copy: editing the record must not edit the verdict
             "not_checked": self.notes + [f"{c.statement}: {c.reason}" for c in self.open_claims],
         }
 

@@ -1,0 +1,118 @@
+"""The library's entry points as a script meets them: arguments of the wrong kind are refused by name, the
+names docs/api.md spells out in full resolve after a plain ``import stratagem``, and a result's record is a
+copy (editing what ``to_json()`` or a property handed out changes nothing the result says next)."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import stratagem
+from stratagem.core.errors import BadInput
+from stratagem.generating import generate
+from stratagem.winprobability import odds_bounds
+
+ROOT = Path(__file__).resolve().parent.parent
+CHALLENGE_0 = str(ROOT / "puzzles" / "strato" / "challenge-0.toml")
+TINY = str(ROOT / "puzzles" / "stakd" / "solo-1-tiny.toml")
+POSITION = "RRWR(RW)WWRW RRR WRR 1 -"
+
+
+def test_the_documented_error_names_resolve_after_a_plain_import() -> None:
+    # A fresh interpreter: in this one the test modules have loaded every submodule already. The except
+    # clause names a module no call had loaded; it raised AttributeError over the BadInput it was to catch.
+    script = (
+        "import stratagem\n"
+        "try:\n"
+        "    stratagem.solve('no-such-file.toml')\n"
+        "except (stratagem.analysis.ProofNotWritten, stratagem.core.errors.BadInput) as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+        "print(stratagem.BadInput is stratagem.core.errors.BadInput)\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines() == ["BadInput no-such-file.toml: no such file", "True"]
+
+
+def test_no_such_name_is_still_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        _ = stratagem.no_such_name
+
+
+@pytest.mark.parametrize("call", [
+    lambda p: stratagem.solve(p),
+    lambda p: stratagem.check(p),
+    lambda p: stratagem.odds(p),
+    lambda p: stratagem.odds(p, position=POSITION),
+])
+def test_a_loaded_position_given_for_a_puzzle_file_is_refused_by_name(call) -> None:  # type: ignore[no-untyped-def]
+    # It was read as a file named by the Position's whole repr: "...: cannot read: File name too long".
+    position = stratagem.load(TINY)
+    with pytest.raises(BadInput) as caught:
+        call(position)
+    assert (caught.value.source, caught.value.place) == ("<argument>", "puzzle")
+    assert caught.value.problem.endswith("not Position")
+
+
+def test_load_refuses_a_path_deal_or_player_count_of_the_wrong_kind() -> None:
+    with pytest.raises(BadInput, match=r"^<argument>: path: a file's path, not NoneType$"):
+        stratagem.load(None)  # type: ignore[arg-type]  # it said "None: no such file"
+    # players="2" said "Strato is played by 1 to 4 players, not 2"; deal=1.5 looked for a deal named '1.5'
+    with pytest.raises(BadInput, match=r"^<argument>: players: a whole number of players, not str '2'$"):
+        stratagem.load(CHALLENGE_0, deal=3, players="2")  # type: ignore[arg-type]
+    with pytest.raises(BadInput, match=r"^<argument>: deal: a deal's name or a whole-number seed, not float 1.5$"):
+        stratagem.load(CHALLENGE_0, deal=1.5)  # type: ignore[arg-type]
+    with pytest.raises(BadInput, match=r"^<argument>: deal: .* not bool True$"):
+        stratagem.load(CHALLENGE_0, deal=True)
+
+
+def test_odds_bounds_refuses_a_file_name_for_a_deal() -> None:
+    with pytest.raises(BadInput, match=r"^<argument>: deal: a loaded Strato deal \(stratagem.load\), not str$"):
+        odds_bounds(CHALLENGE_0, "table.gz", time_limit=5)  # type: ignore[arg-type]  # was AttributeError
+
+
+def test_odds_refuses_a_deal_and_a_position_together() -> None:
+    # The position was valued and the deal dropped without a word (`stratagem odds` refuses both options).
+    with pytest.raises(ValueError, match="give deal or position, not both"):
+        stratagem.odds(CHALLENGE_0, "solo-1", position=POSITION)
+    with pytest.raises(BadInput, match=r"^<argument>: position: a position in the open notation, not int$"):
+        stratagem.odds(CHALLENGE_0, position=5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"seed": -5}, "seed must be a whole number from 0 to 9223372036854775807, not -5"),
+    ({"players": 0}, "players must be a whole number from 1 to 4, not 0"),
+    ({"count": 0}, "count must be a whole number from 1, not 0"),
+    ({"tries": 0}, "tries must be a whole number from 1, not 0"),
+    ({"min_length": 0}, "min_length must be a whole number from 1, not 0"),
+    ({"deal_limit": -1.0}, "deal_limit must be a finite number of seconds above 0, not -1.0"),
+])
+def test_generate_refuses_what_the_command_refuses(arguments: dict[str, int | float], message: str) -> None:
+    # seed=-5 kept deals named 'seed--5' (a negative seed deals its positive twin) that no file loads;
+    # players=0 silently meant the challenge's count; count=0 and tries=0 ran and kept nothing.
+    given: dict[str, int | float] = {"count": 1, **arguments}
+    count = int(given.pop("count"))
+    with pytest.raises(ValueError) as caught:
+        generate(CHALLENGE_0, count, **given)  # type: ignore[arg-type]
+    assert str(caught.value) == message
+
+
+def test_a_solution_hands_out_copies_of_its_stats_and_record() -> None:
+    solution = stratagem.solve(CHALLENGE_0, "solo-1")
+    before = copy.deepcopy(solution.to_json())
+    solution.stats["nodes"] = -1                 # was the solution's own dict: its report then said -1
+    solution.to_json()["stats"]["nodes"] = -2
+    assert solution.to_json()["stats"] == before["stats"] and solution.stats == before["stats"]
+
+
+def test_a_verdict_record_is_a_copy_of_what_was_checked(tmp_path: Path) -> None:
+    solution = stratagem.solve(CHALLENGE_0, "solo-1")
+    assert solution.write_proof(tmp_path / "proof.json")
+    verdict = stratagem.verify(tmp_path / "proof.json")
+    checked = list(verdict.checked)
+    verdict.to_json()["checked"].append("forged")  # appended to the verdict's own list
+    assert verdict.checked == checked and verdict.to_json()["checked"] == checked
