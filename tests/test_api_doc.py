@@ -39,3 +39,19 @@ def test_the_examples_run_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPat
             raise AssertionError(f"docs/api.md, python block {number} fails:\n{block}") from exc
     assert (tmp_path / "challenge-0-solo-1.json").is_file()
     assert (tmp_path / "solo-4.drup.gz").is_file()
+
+
+def test_the_table_of_entry_points_names_their_parameters() -> None:
+    """Each call in the page's table names the function's parameters, in order and by the names a keyword
+    call must use (it said ``from_notation(game, ...)`` and ``check(path, ...)``, whose parameters are
+    ``game_name`` and ``puzzle``); ``...`` stands for the rest."""
+    import inspect
+
+    import stratagem
+
+    calls = re.findall(r"^\| `stratagem\.(\w+)\((.*?)\)` \|", API.read_text(encoding="utf-8"), flags=re.M)
+    assert {name for name, _ in calls} >= {"load", "from_notation", "solve", "check", "analyze", "verify", "odds"}
+    for name, arguments in calls:
+        given = [a.strip().split("=")[0] for a in arguments.split(",") if a.strip() not in ("*", "...")]
+        parameters = list(inspect.signature(getattr(stratagem, name)).parameters)
+        assert given == [p for p in parameters if p in given] and set(given) <= set(parameters), (name, given)
