@@ -143,9 +143,12 @@ class Card:
 
     # -- solo
     def histogram(self) -> list[int]:
+        """How many exact deals fall in each of :data:`BINS` (tenths of the win probability, 1 apart)."""
         return _histogram([record["odds"]["float"] for record in self.exact])
 
     def solo_summary(self) -> dict[str, Any]:
+        """The solo card's numbers: the exact deals' distribution (histogram, quantiles, mean), the undecided
+        deals counted apart with what is proven of them, and the proven mean over every deal."""
         values = [r["odds"]["float"] for r in self.exact]
         exact_mean = sum((Fraction(r["odds"]["value"]) for r in self.exact), Fraction(0))
         return {"deals": self.deals, "exact": len(self.exact), "undecided": len(self.undecided),
@@ -189,6 +192,9 @@ class Card:
 
     # -- teams
     def team_summary(self) -> list[dict[str, Any]]:
+        """Per agent kind, the games won of those played and the win rate's 95% intervals (pooled Wilson, and
+        Wilson clustered by deal: an estimate of the agents' win probability on a random deal, not a proof),
+        with the deals grouped by their open optimum and by their own win rate."""
         out = []
         for agent, records in sorted(self.teams.items()):
             wins, played = _pooled(records)
@@ -313,6 +319,7 @@ class Card:
                 "optimum_mean": sum(lengths) / len(lengths) if lengths else None}
 
     def open_text(self, seed: int) -> str:
+        """What the open sweep found for deal ``seed`` in a few words (``5 turns``, ``unsolvable``, ``-``)."""
         record = self.open.get(seed)
         if record is None:
             return "-"
@@ -321,6 +328,7 @@ class Card:
         return "unsolvable" if record.get("status") == "unsolvable" else "undecided"
 
     def to_json(self) -> dict[str, Any]:
+        """The card's entry in ``stratagem/difficulty@1`` (``stratagem report --json``)."""
         out: dict[str, Any] = {"challenge": self.challenge, "players": self.players, "puzzle": self.puzzle,
                                "deals": self.deals}
         if self.players == 1:
@@ -393,10 +401,12 @@ class DifficultyReport:
     cards: list[Card]
 
     def to_json(self) -> dict[str, Any]:
+        """The ``stratagem/difficulty@1`` report, as ``stratagem report --json`` prints it for a hidden sweep."""
         return {"format": CARD_FORMAT, "results": self.source, "open_results": self.open_source,
                 "records": self.held, "cards": [card.to_json() for card in self.cards]}
 
     def markdown(self) -> str:
+        """The cards as the Markdown report ``stratagem report`` writes."""
         lines = [f"# Difficulty cards: {self.source}", "",
                  "With the pile and the other hands hidden, as players meet the game (`stratagem sweep "
                  "--information hidden`). Solo: the exact optimal win probability of each deal; deals whose "
