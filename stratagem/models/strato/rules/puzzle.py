@@ -125,7 +125,9 @@ class Puzzle:
         if players is not None and spec.players != players:
             if spec.state is not None:
                 raise BadInput(self.source, "--players", f"deal {spec.name!r} is laid out for {spec.players}")
-            spec = DealSpec(spec.name, players, seed=spec.seed)  # another player count: the claim does not carry
+            # another player count is another deal: neither the name nor the file's claims carry over
+            counted = f"{players} player" if players == 1 else f"{players} players"
+            spec = DealSpec(f"{spec.name} for {counted}", players, seed=spec.seed)
         return spec
 
     def setup(self) -> dict[str, Any]:
