@@ -18,6 +18,7 @@ luck (duplicate deals, as in duplicate bridge). The agents only see what a playe
 from __future__ import annotations
 
 import copy
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -108,13 +109,14 @@ class TeamMatch:
 
 
 def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent | Sequence[StratoAgent], rng: Random,
-              deadline: Deadline | None = None) -> tuple[bool, int]:
+              deadline: Deadline | None = None, on_turn: Callable[[int], None] | None = None) -> tuple[bool, int]:
     """Play one deal, the draws following ``start``'s pile in its order. ``agent`` is one agent a seat, or
     one agent copied into every seat: each seat plays its own object, so that what an agent keeps of its
     own hand is never another seat's to read (one object in every seat once let a player's agent see its
     partner's hand). Each is handed what its player sees (:func:`observe`, with the decisions made so far
     as the table saw them) and the public rules (:func:`public_game`), never the true state.
-    :class:`~stratagem.solvers.match.MatchStopped` when ``deadline`` passes first."""
+    :class:`~stratagem.solvers.match.MatchStopped` when ``deadline`` passes first. ``on_turn`` is told
+    each turn's number (from 1) as it starts: one game of a searching agent can take minutes."""
     seats = list(agent) if isinstance(agent, Sequence) else [copy.deepcopy(agent) for _ in range(hidden.num_players)]
     if len(seats) != hidden.num_players:
         raise ValueError(f"{len(seats)} agents for {hidden.num_players} seats")
@@ -131,6 +133,8 @@ def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent | Sequence[
             continue
         if state.phase == PLAY:  # a turn starts (a Redraw's target choice belongs to it)
             turns += 1
+            if on_turn is not None:
+                on_turn(turns)
         player = seats[seat] if deadline is None else within(seats[seat], deadline)
         move = player.choose(rules, observe(hidden, state, plays=plays), rng)
         plays.append(public_play(state, move))
@@ -140,10 +144,12 @@ def play_deal(hidden: HiddenStrato, start: State, agent: StratoAgent | Sequence[
 
 def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int] = (1,), games: int = 20,
                 seed: int = 0, progress: Callable[[int, int], None] | None = None,
-                deadline: Deadline | None = None) -> TeamMatch:
+                deadline: Deadline | None = None, on_turn: Callable[[int, int], None] | None = None) -> TeamMatch:
     """Each agent kind (``name[:key=value...]``) plays ``games`` seeded deals of ``puzzle`` for each
     player count; see the module docstring. When ``deadline`` passes the match ends with the deals
-    finished (``stopped_by`` ``"time"``; the rows after it are left out, the row in progress is short)."""
+    finished (``stopped_by`` ``"time"``; the rows after it are left out, the row in progress is short).
+    ``progress`` is told ``(games finished, games in all)`` after each game, ``on_turn`` ``(the game's
+    number from 1, its turn from 1)`` as each turn starts."""
     loaded = load_strato(puzzle)
     specs: list[tuple[str, str, dict[str, Any]]] = []
     for i, spec in enumerate(agents):
@@ -175,8 +181,9 @@ def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int
                 deal = deal_of(loaded, deal_seed, count)
                 hidden = HiddenStrato(deal.challenge, deal.game.options, deal.start)
                 try:
+                    turn = None if on_turn is None else functools.partial(on_turn, done + 1)
                     won, turns = play_deal(hidden, deal.start, seats, Random(f"{seed}:{count}:{deal_seed}:{label}"),
-                                           deadline)
+                                           deadline, turn)
                 except MatchStopped:
                     if played:
                         rows.append(TeamRow(label, count, played, time.process_time() - started))

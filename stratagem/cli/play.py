@@ -123,15 +123,16 @@ def _play_strato(puzzle: str | None, specs: list[str], players_text: str | None,
     if puzzle is None:
         raise click.UsageError("play strato needs a puzzle file: stratagem play strato PUZZLE --agents pimc")
     players = list(player_counts(players_text, most=4))  # Strato is played by 1 to 4
-    with as_options(OPTIONS), search_progress("strato team play", enabled=not (as_json or quiet), first="game",
-                                              second="games") as update:
-        match = play_strato(puzzle, specs, players, count, seed, progress=lambda done, total: update(done, total),
-                            deadline=deadline)
+    total = count * len(players) * len(specs)
+    # each turn shown, not each game: one game of a searching agent (pimc on challenge 1) takes minutes
+    with as_options(OPTIONS), search_progress(f"strato team play, {total} games", enabled=not (as_json or quiet),
+                                              first="game", second="turns") as update:
+        match = play_strato(puzzle, specs, players, count, seed, deadline=deadline,
+                            on_turn=lambda game, turn: update(game, turn))
     code = DONE
     if match.stopped_by is not None:
         played = sum(len(row.games) for row in match.rows)
-        note(f"stratagem play: stopped by the time limit after {played} of "
-             f"{count * len(players) * len(specs)} games", quiet)
+        note(f"stratagem play: stopped by the time limit after {played} of {total} games", quiet)
         code = UNDETERMINED
     if as_json:
         click.echo(dumps_record(match.to_json()), nl=False)
