@@ -161,7 +161,8 @@ def _solve_each_sample(game: Any, state: Any, rng: Random, limit: Deadline | Non
             low, high = return_bounds(game)
             result = expectiminimax(game, state, lo=low, hi=high, max_nodes=SAMPLE_NODES, time_limit=limit)
         else:
-            result = maxn(game, state, max_nodes=SAMPLE_NODES, time_limit=limit)
+            # one pass: a sample is solved to its end within its nodes or not at all (its values or none)
+            result = maxn(game, state, max_nodes=SAMPLE_NODES, time_limit=limit, iterative=False)
     except StratagemError:
         result = None
     if result is not None and result.values is not None:

@@ -38,12 +38,12 @@ def _search(method: str, engine: Any = None) -> Callable[..., MinimaxResult[Any]
     return {"alphabeta": alphabeta, "expecti": expectiminimax, "paranoid": paranoid, "maxn": maxn}[method]
 
 
-#: The share of a time limit the compiled exhaustive search of ``expecti`` or ``paranoid`` gets; in the
-#: rest, when it was stopped, the Python search's iterative deepening finds a best move so far.
+#: The share of a time limit the compiled exhaustive search of ``expecti``, ``paranoid`` or ``maxn`` gets;
+#: in the rest, when it was stopped, the Python search's iterative deepening finds a best move so far.
 FAST_SHARE = 0.8
 
-#: The methods whose Python search deepens iteratively under a time limit (max^n searches in one pass).
-DEEPENING = ("expecti", "paranoid")
+#: The methods whose Python search deepens iteratively under a time limit.
+DEEPENING = ("expecti", "paranoid", "maxn")
 
 
 def _compiled_numeric(method: str, engine: Any) -> Callable[..., MinimaxResult[Any]]:
@@ -51,10 +51,9 @@ def _compiled_numeric(method: str, engine: Any) -> Callable[..., MinimaxResult[A
     compiled ``engine`` (:mod:`~stratagem.solvers.compiled_expectimax`, :mod:`~stratagem.solvers.compiled_maxn`;
     their own tables, so a ``tt`` given is not used). A depth limit needs the game's evaluation, and a value
     beyond 64-bit fractions or a line deeper than the kernel's scratch needs Python's numbers and memory:
-    those searches stay Python's. Under a time limit the ``expecti`` and ``paranoid`` kernels get
-    :data:`FAST_SHARE` of it; stopped, they have no move to show (one pass, no iterations), so the Python
-    search, deepening iteratively in the time left, gives the best move found so far, as a time limit's
-    answer should. max^n has no iterative search in either engine: stopped, it shows no move."""
+    those searches stay Python's. Under a time limit the kernels get :data:`FAST_SHARE` of it; stopped,
+    they have no move to show (one pass, no iterations), so the Python search, deepening iteratively in
+    the time left, gives the best move found so far, as a time limit's answer should."""
     from stratagem.solvers.compiled_expectimax import (
         FractionsTooLarge,
         expectiminimax_compiled,

@@ -28,6 +28,7 @@ from stratagem.solvers.gametree import (
     TimeLimit,
     Value,
     decision_player,
+    depth_schedule,
     status_for,
     terminal_result,
 )
@@ -70,6 +71,10 @@ def paranoid(game: Game[S, M], state: S, player: int | None = None, *, lo: Value
 
 
 class _MaxN(Engine):
+    #: The position searched from, and its best move in the last pass that finished it.
+    root: Any = None
+    root_best: Any = None
+
     def vector(self, state: Any, depth: int) -> tuple[Value, ...]:
         """The max^n vector of ``state``; ties go to the first move in the game's order."""
         self.tick()
@@ -87,6 +92,8 @@ class _MaxN(Engine):
                 if entry[0] < PROVEN:
                     self.horizon += 1
                 self.tt.cutoffs += 1
+                if state is self.root:
+                    self.root_best = entry[3]
                 return entry[2]  # type: ignore[no-any-return]
         mover = decision_player(game, state, "maxn")
         horizon_before = self.horizon
@@ -108,6 +115,8 @@ class _MaxN(Engine):
                 if not best:
                     raise StratagemError(f"{game.name}: position {game.format_state(state)} is not terminal "
                                          "but has no legal move")
+                if state is self.root:
+                    self.root_best = best_move  # what a pass stopped later still names
         finally:
             self.path.discard(state)
         if self.tt is not None:
@@ -126,13 +135,19 @@ class _MaxN(Engine):
 
 
 def maxn(game: Game[S, M], state: S, *, depth: int | None = None, use_tt: bool = True, tt_size: int = 1 << 20,
-         time_limit: TimeLimit = None, max_nodes: int | None = None, progress: Progress | None = None,
-         progress_every: int = 10_000) -> MinimaxResult[M]:
+         iterative: bool | None = None, time_limit: TimeLimit = None, max_nodes: int | None = None,
+         progress: Progress | None = None, progress_every: int = 10_000) -> MinimaxResult[M]:
     """The max^n vector of ``state`` (Luckhardt and Irani 1986): each player maximises their own return.
 
     No pruning (general-sum returns give no safe bound); the table only shares transpositions.
     Ties between moves go to the first in the game's legal order, which is part of the assumption,
     so results are labelled ``"max^n"``. Chance nodes average the vectors.
+
+    With a limit (time or nodes) the search deepens iteratively by default (``iterative``), as the
+    two-sided searches do: a search stopped before the whole tree is searched names the best move of
+    the deepest pass it finished (the game's evaluation, or zeros, at that pass's horizon), with status
+    ``unknown``, instead of no move at all. Subtrees a pass searched to their ends are kept in the table,
+    so the pass that finishes costs about what one pass would. Without a limit it searches in one pass.
     """
     started = time.perf_counter()
     root_mover = decision_player(game, state, "maxn")
@@ -142,25 +157,34 @@ def maxn(game: Game[S, M], state: S, *, depth: int | None = None, use_tt: bool =
     tt = TranspositionTable(tt_size) if use_tt else None
     engine = _MaxN(game, tt=tt, ordering=False, time_limit=time_limit, max_nodes=max_nodes, progress=progress,
                    progress_every=progress_every)
-    limit = UNLIMITED if depth is None else depth
-    engine.iteration = depth or 0
+    engine.root = state
+    done: tuple[int, tuple[Value, ...], bool, Any] | None = None
     try:
-        vec = engine.vector(state, limit)
+        for d in depth_schedule(depth, iterative, time_limit is not None or max_nodes is not None):
+            engine.iteration = d if d < UNLIMITED else 0
+            engine.horizon = 0
+            vec = engine.vector(state, d)
+            done = (d, vec, engine.horizon == 0, engine.root_best)
+            if done[2]:
+                break
     except Stop:
+        pass
+    if done is None:
         return MinimaxResult("maxn", UNKNOWN, ASSUME_MAXN, player, None, None, None, (), None, None, engine.nodes,
                              engine.seconds(), engine.tt_stats())
-    proven = engine.horizon == 0
-    status = status_for(proven, engine.evaluation)
+    limit, vec, proven, best = done
+    stopped = not proven and (depth is None or limit < depth)
+    status = UNKNOWN if stopped else status_for(proven, engine.evaluation)
     engine.limits_on = False
     line: list[Any] = []
-    s, left = state, limit
-    while left > 0 and not game.is_terminal(s) and game.to_move(s) >= 0:
-        move = engine.best(s, left)
-        line.append(move)
-        s, left = game.apply(s, move), left - 1
+    if not stopped:
+        s, left = state, limit
+        while left > 0 and not game.is_terminal(s) and game.to_move(s) >= 0:
+            move = engine.best(s, left)
+            line.append(move)
+            s, left = game.apply(s, move), left - 1
     claim = status != UNKNOWN
     return MinimaxResult("maxn", status, ASSUME_MAXN, player, vec[player] if claim else None,
-                         vec if claim else None, line[0] if line else None, tuple(line), None,
-                         None if depth is None else depth, engine.nodes, engine.seconds(), engine.tt_stats(),
-                         vec[player])
-
+                         vec if claim else None, line[0] if line else best, tuple(line), None,
+                         None if proven and depth is None else limit, engine.nodes, engine.seconds(),
+                         engine.tt_stats(), vec[player])

@@ -365,6 +365,32 @@ def test_maxn_equals_brute_force_on_random_coin_rows() -> None:
         assert game.to_move(end) == TERMINAL and tuple(game.returns(end)) == result.values
 
 
+def test_maxn_under_a_limit_deepens_and_a_stopped_search_names_the_deepest_passs_move() -> None:
+    """Stopped by a limit, max^n named no move (one pass); it now deepens iteratively under a limit, and
+    the move named is the one the deepest finished pass chose, a depth-limited search's own choice."""
+    rng = random.Random(29)
+    named = 0
+    for _ in range(20):
+        game = random_coin_row(rng, length=rng.randint(5, 8))
+        state = game.initial_state()
+        whole = maxn(game, state)
+        assert maxn(game, state, max_nodes=10 ** 6).values == whole.values  # finished: the same answer
+        assert maxn(game, state, max_nodes=10 ** 6, iterative=False).nodes < maxn(game, state, max_nodes=10 ** 6).nodes
+        for nodes in (20, 60, 200):
+            stopped = maxn(game, state, max_nodes=nodes)
+            if stopped.status != UNKNOWN:
+                continue
+            assert stopped.value is None and stopped.values is None and stopped.pv == ()
+            if stopped.depth is None:
+                assert stopped.best_move is None  # not even the first pass finished
+                continue
+            named += 1
+            assert stopped.best_move == maxn(game, state, depth=stopped.depth).best_move
+            one_pass = maxn(game, state, max_nodes=nodes, iterative=False)
+            assert one_pass.status != UNKNOWN or one_pass.best_move is None  # stopped in its one pass: none
+    assert named >= 10
+
+
 def test_paranoid_is_more_pessimistic_than_maxn() -> None:
     rng = random.Random(23)
     for _ in range(20):
