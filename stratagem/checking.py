@@ -69,6 +69,11 @@ class SoloCheck:
         """How the answer is known, without the timings (so that a report is the same on every run)."""
         return {k: v for k, v in self.answer.evidence.items() if not k.endswith("seconds")}
 
+    def __repr__(self) -> str:
+        """The puzzle, the status and the line: the generated repr held a refutation's CNF and DRUP proof."""
+        return (f"SoloCheck(puzzle={self.puzzle!r}, status={self.status!r}, line={' '.join(self.line)!r}, "
+                f"evidence={self.evidence.get('kind')!r})")
+
     def claim(self) -> dict[str, Any]:
         """The claim a proof record of this answer makes (empty when there is no answer)."""
         return self.answer.claim() if self.answer.winnable is not None else {}

@@ -87,6 +87,11 @@ class StratoDeal:
         """What a line or proof record holds besides the start position (the challenge, the options)."""
         return self.puzzle.setup()
 
+    def __repr__(self) -> str:
+        """The file, the deal and its start: the generated repr spelt out the whole puzzle, every deal of it."""
+        return (f"StratoDeal(source={self.source!r}, name={self.name!r}, players={self.game.num_players}, "
+                f"start={self.game.format_state(self.start)!r})")
+
 
 def load(path: str | Path, deal: str | int | None = None, players: int | None = None) -> StratoDeal | Position:
     """The puzzle or position in the file at ``path``.

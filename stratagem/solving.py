@@ -86,6 +86,12 @@ class DealSolution:
         """Effort: nodes expanded or solver calls, seconds, and per-method detail (a copy, as ``evidence``)."""
         return copy.deepcopy(self.result.stats)
 
+    def __repr__(self) -> str:
+        """The deal, the status, the line and the bound: the generated repr held a SAT answer's CNF and DRUP
+        proof (639 KB for challenge 0's four-3), all printed by an interactive session."""
+        return (f"DealSolution(deal={self.deal!r}, status={self.status!r}, line={' '.join(self.line_text)!r}, "
+                f"lower_bound={self.lower_bound}, method={self.result.method!r})")
+
     def claim(self) -> dict[str, Any]:
         """The claim a proof record of this answer makes (``solvable``, ``length``, ``optimal``)."""
         return self.result.claim()

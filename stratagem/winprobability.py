@@ -76,6 +76,13 @@ class DealOdds:
         policy's value is a proven lower bound, not the optimum)."""
         return self.result.status
 
+    def __repr__(self) -> str:
+        """The deal, the status and the value proven: the generated repr held the policy's whole proof DAG
+        (42 KB for a challenge-0 deal)."""
+        r = self.result
+        return (f"DealOdds(deal={self.deal!r}, status={r.status!r}, value={r.value!r}, "
+                f"lower_bound={r.lower_bound!r}, states={r.states})")
+
     def claim(self) -> dict[str, Any]:
         """What the record claims: the win probability the policy proves, and whether it is optimal."""
         r = self.result

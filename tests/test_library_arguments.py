@@ -1,6 +1,7 @@
 """The library's entry points as a script meets them: arguments of the wrong kind are refused by name, the
 names docs/api.md spells out in full resolve after a plain ``import stratagem``, and a result's record is a
-copy (editing what ``to_json()`` or a property handed out changes nothing the result says next)."""
+copy (editing what ``to_json()`` or a property handed out changes nothing the result says next), and its
+repr says what it is in a line, not in its proofs' megabytes."""
 
 from __future__ import annotations
 
@@ -116,3 +117,19 @@ def test_a_verdict_record_is_a_copy_of_what_was_checked(tmp_path: Path) -> None:
     checked = list(verdict.checked)
     verdict.to_json()["checked"].append("forged")  # appended to the verdict's own list
     assert verdict.checked == checked and verdict.to_json()["checked"] == checked
+
+
+def test_a_result_reprs_as_its_deal_status_and_line() -> None:
+    # The generated reprs spelt out the whole puzzle and, for a SAT answer or a refutation, the CNF and the
+    # DRUP proof: 639 KB printed by an interactive session for challenge 0's four-3.
+    by_sat = stratagem.solve(CHALLENGE_0, "four-3", method="sat")
+    assert repr(by_sat) == (
+        "DealSolution(deal=StratoDeal(source=" + repr(CHALLENGE_0) + ", name='four-3', players=4, "
+        "start='RW(RW)RW WW,RW,RW,RW WWRRRR 1 -'), status='solved', "
+        f"line={' '.join(by_sat.line_text)!r}, lower_bound=5, method='sat')")
+    refuted = stratagem.check(str(ROOT / "puzzles" / "stakd" / "solo-4-impossible.toml"))
+    assert repr(refuted).endswith("status='not winnable', line='', evidence='drup-refutation')")
+    odds = stratagem.odds(CHALLENGE_0, position=POSITION)
+    assert repr(odds).endswith("status='solved', value=Fraction(2, 3), lower_bound=Fraction(2, 3), "
+                               f"states={odds.result.states})")
+    assert max(len(repr(result)) for result in (by_sat, refuted, odds)) < 400
