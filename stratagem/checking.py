@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from stratagem.core.deadline import check_run_limits
+from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
@@ -125,9 +125,11 @@ class SoloCheck:
         return True
 
 
-def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | None = None) -> SoloCheck:
+def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | Deadline | None = None) -> SoloCheck:
     """The solo question for a STAKD puzzle file: can every piece be placed? (``method``: ``sat``, the
-    default, or ``cpsat``; ``time_limit`` in seconds covers the solver and the check of its proof.)"""
+    default, or ``cpsat``; ``time_limit`` in seconds, or a running
+    :class:`~stratagem.core.deadline.Deadline` as :func:`~stratagem.solving.solve` takes, covers the solver
+    and the check of its proof.)"""
     from stratagem.models.stakd.solo import solve_solo
 
     if method not in SOLO_METHODS:
@@ -143,7 +145,8 @@ def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | Non
     return SoloCheck(source, position, answer)
 
 
-def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto", time_limit: float | None = None,
+def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto",
+          time_limit: float | Deadline | None = None,
           *, players: int | None = None, progress: ProgressFactory = no_progress) -> SoloCheck | DealSolution:
     """Is the puzzle in the file solvable? A STAKD solo puzzle gives a :class:`SoloCheck` (``method``:
     ``sat``, the default, or ``cpsat``); a Strato puzzle's deal (``deal``, ``players`` as in

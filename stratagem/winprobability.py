@@ -154,7 +154,7 @@ def odds_of(deal: StratoDeal, *, time_limit: float | Deadline | None = None, max
 
 
 def odds(puzzle: str | Path, deal: str | int | None = None, *, position: str | None = None,
-         time_limit: float | None = None, max_states: int | None = None, rank: bool = True,
+         time_limit: float | Deadline | None = None, max_states: int | None = None, rank: bool = True,
          progress: ProgressFactory = no_progress) -> DealOdds:
     """The exact optimal solo win probability of ``deal`` of the Strato ``puzzle`` when the pile's order
     is hidden: the value, the first move's options ranked, and the policy that proves it (``progress``

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import stratagem
+from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.generating import generate
 from stratagem.winprobability import odds_bounds
@@ -133,3 +134,13 @@ def test_a_result_reprs_as_its_deal_status_and_line() -> None:
     assert repr(odds).endswith("status='solved', value=Fraction(2, 3), lower_bound=Fraction(2, 3), "
                                f"states={odds.result.states})")
     assert max(len(repr(result)) for result in (by_sat, refuted, odds)) < 400
+
+
+@pytest.mark.parametrize("method", ["sat", "cpsat"])
+def test_check_takes_a_running_deadline_as_solve_does(method: str) -> None:
+    # A Strato puzzle's check (solve) took one; a STAKD puzzle's failed with "TypeError: must be real number,
+    # not Deadline" from inside the solo solver.
+    answer = stratagem.check(TINY, method=method, time_limit=Deadline(60))
+    assert isinstance(answer, stratagem.SoloCheck) and answer.status == "winnable"
+    stopped = stratagem.check(str(ROOT / "puzzles" / "stakd" / "solo.toml"), method=method, time_limit=Deadline(0.5))
+    assert stopped.status == "unknown" and stopped.claim() == {}

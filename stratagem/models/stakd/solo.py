@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratagem.core.deadline import Deadline
+from stratagem.core.deadline import Deadline, as_deadline
 from stratagem.core.errors import IllegalMove
 from stratagem.core.records import Line, Proof
 from stratagem.models.stakd.geometry import Geometry, Placement
@@ -196,7 +196,7 @@ def solve_solo(
     state: State | None = None,
     *,
     method: str = "cpsat",
-    time_limit: float | None = None,
+    time_limit: float | Deadline | None = None,
     symmetry: bool = True,
     workers: int = 1,
     check: bool = True,
@@ -204,13 +204,14 @@ def solve_solo(
     """Can every piece in hand be placed from ``state`` (default: the game's start)? See the module doc.
 
     ``check=False`` skips the DRUP check of a refutation (the evidence then says it is unchecked).
-    ``time_limit`` bounds the whole call, building the model and checking a refutation included: what
-    the time limit stops is answered ``None`` (unknown).
+    ``time_limit`` (seconds, or a :class:`Deadline` already running, as ``solve`` takes) bounds the whole
+    call, building the model and checking a refutation included: what the time limit stops is answered
+    ``None`` (unknown).
     """
     if method not in ("cpsat", "sat"):
         raise ValueError(f"method must be 'cpsat' or 'sat', not {method!r}")
     started = time.perf_counter()
-    deadline = Deadline(time_limit)
+    deadline = as_deadline(time_limit)
     start = game.initial_state() if state is None else state
     if not any(start.hands[0]):
         return SoloAnswer(True, (), {"kind": "witness", "method": "none", "note": "nothing in hand"},
