@@ -224,9 +224,22 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._shared = _Shared(engine, after, (*shared.views, *views))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        """The action in the game's notation; a ValueError for a ``player`` that is neither chance nor one of
+        the game's players. The notations that name the player (Stack Attack's ``p1:37``, Card Clash's
+        colours) wrote any number given: ``action_to_string(action)`` at a simultaneous node (the player
+        -2) gave ``p-1:37``, and player 2 of a two-player Card Clash a green card."""
+        engine = self.engine
         if player == pyspiel.PlayerId.CHANCE:
-            return self.engine.chance_text(self._numbered(action, True))
-        return self.engine.action_text(player, self._numbered(action, False))
+            return engine.chance_text(self._numbered(action, True))
+        players = engine.game.num_players
+        if not 0 <= player < players:
+            if player == pyspiel.PlayerId.SIMULTANEOUS:
+                raise ValueError(f"{engine.game.name}: action_to_string needs the player whose action it is "
+                                 f"(0 to {players - 1}): at a simultaneous node each player has their own actions "
+                                 "(OpenSpiel's flat joint actions are not numbered here)")
+            raise ValueError(f"{player} is not a player of {engine.game.name} (0 to {players - 1}, or "
+                             f"{int(pyspiel.PlayerId.CHANCE)} for a chance outcome)")
+        return engine.action_text(player, self._numbered(action, False))
 
     def is_terminal(self) -> bool:
         return bool(self.engine.game.is_terminal(self._shared.state))

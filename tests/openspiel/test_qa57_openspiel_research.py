@@ -1,0 +1,46 @@
+"""The OpenSpiel games as an AI researcher meets them (QA pass 57): action names asked for with a player id
+that is no player, and positions given as a parameter checked as a puzzle file's are."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+
+def _pyspiel() -> Any:
+    pyspiel = pytest.importorskip("pyspiel")
+    import stratagem.openspiel  # noqa: F401  (registers the games)
+
+    return pyspiel
+
+
+def test_action_to_string_at_a_simultaneous_node_asks_for_the_player() -> None:
+    """``action_to_string(action)`` at Stack Attack's reveal (the player -2, OpenSpiel's simultaneous id) once
+    named the card ``p-1:1``, a player that does not exist; each player's own name is unchanged."""
+    pyspiel = _pyspiel()
+    state = pyspiel.load_game("stratagem_stackattack").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert state.is_simultaneous_node()
+    action = state.legal_actions(0)[0]
+    needs = "stackattack: action_to_string needs the player whose action it is (0 to 1)"
+    with pytest.raises(ValueError, match=re.escape(needs)):
+        state.action_to_string(action)
+    assert state.action_to_string(0, action) == f"p1:{action + 1}"
+
+
+@pytest.mark.parametrize(("name", "player", "second"), [("stratagem_cardclash", 2, "b1@-1,0"),
+                                                        ("stratagem_cardclash", 10, "b1@-1,0"),
+                                                        ("stratagem_stackattack", 2, "p2:2"),
+                                                        ("stratagem_stakd", -4, "B@0,0v")])
+def test_action_to_string_for_no_player_is_refused(name: str, player: int, second: str) -> None:
+    """Player 2 of a two-player Card Clash once laid a green card (``g1@-1,0``), player 10 raised an IndexError
+    and Stack Attack wrote ``p3:2``: a number that is no player (nor chance, -1) is a ValueError saying so."""
+    pyspiel = _pyspiel()
+    state = pyspiel.load_game(name).new_initial_state()
+    with pytest.raises(ValueError, match=re.escape(f"{player} is not a player of {name.removeprefix('stratagem_')} "
+                                                   "(0 to 1, or -1 for a chance outcome)")):
+        state.action_to_string(player, 1)
+    assert state.action_to_string(1, 1) == second  # the second player's action 1 is named as before
