@@ -152,7 +152,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
         elif chosen == "ismcts":
             report.update(ismcts_report(game, state, player, iterations, limit, seed, ran_on.engine))
         else:
-            report.update(pimc_report(game, state, player, samples, limit, seed, depth))
+            report.update(pimc_report(game, state, player, samples, limit, seed, depth, ran_on.engine))
     except RepeatingPosition as exc:
         if "battle_limit" not in game.setup():
             raise BadInput(loaded.source, "position", str(exc)) from None

@@ -106,9 +106,10 @@ def _mc_report(game: Any, state: Any, result: Any, method: str, information: str
 
 
 def pimc_report(game: Any, state: Any, player: int | None, samples: int | None, limit: Deadline | None,
-                seed: int, depth: int | None) -> dict[str, Any]:
+                seed: int, depth: int | None, engine: Any = None) -> dict[str, Any]:
     """The report of PIMC from ``player``'s observation (counted from 0): the moves by their mean over
-    the sampled deals."""
+    the sampled deals, each solved on the game's compiled ``engine`` where one is given (turn-based games;
+    the simultaneous-move PIMC solves by LP in Python)."""
     if game.to_move(state) == SIMULTANEOUS:
         return _pimc_simultaneous(game, state, player, samples, seed, depth, limit)
     from stratagem.solvers.pimc import pimc
@@ -116,7 +117,7 @@ def pimc_report(game: Any, state: Any, player: int | None, samples: int | None, 
     _check_mover(game, state, player)
 
     def leaf(game: Any, state: Any, rng: Random) -> tuple[float, ...]:
-        return _solve_each_sample(game, state, rng, limit)
+        return _solve_each_sample(game, state, rng, limit, engine)
 
     result = pimc(game, state, leaf, samples=samples or 20, time_limit=_seconds_left(limit), seed=seed)
     ordered = sorted(result.moves, key=lambda m: -m.mean)
@@ -151,13 +152,25 @@ def _nothing_sampled(summary: str) -> dict[str, Any]:
 SAMPLE_NODES = 50_000
 
 
-def _solve_each_sample(game: Any, state: Any, rng: Random, limit: Deadline | None = None) -> tuple[float, ...]:
+def _solve_each_sample(game: Any, state: Any, rng: Random, limit: Deadline | None = None,
+                       engine: Any = None) -> tuple[float, ...]:
     """PIMC's leaf: solve the open position exactly when it is small (and time is left), else use the
-    evaluation."""
+    evaluation. On a compiled ``engine`` the search is the compiled one with the same node budget: the
+    same exact values, some 50 times sooner (a sampled deal of Card Clash took 13 s in Python); a value
+    the kernel cannot hold (:class:`~stratagem.solvers.compiled_expectimax.FractionsTooLarge`, a line past
+    its scratch) is searched in Python."""
     if game.is_terminal(state):
         return tuple(float(v) for v in game.returns(state))
+    result = None
+    if engine is not None:
+        try:
+            result = _compiled_sample(game, engine, state, limit)
+        except StratagemError:
+            result = None
     try:
-        if game.num_players == 2:
+        if result is not None:
+            pass
+        elif game.num_players == 2:
             low, high = return_bounds(game)
             result = expectiminimax(game, state, lo=low, hi=high, max_nodes=SAMPLE_NODES, time_limit=limit)
         else:
@@ -172,6 +185,19 @@ def _solve_each_sample(game: Any, state: Any, rng: Random, limit: Deadline | Non
     from stratagem.solvers.mcts import playout
 
     return tuple(float(v) for v in playout(game, state, rng, value_range=_float_bounds(game)))
+
+
+def _compiled_sample(game: Any, engine: Any, state: Any, limit: Deadline | None) -> Any:
+    """One sampled deal searched on the compiled ``engine`` within :data:`SAMPLE_NODES`: expectiminimax for
+    two players, max^n for more (as the Python leaf)."""
+    from stratagem.solvers.compiled_expectimax import expectiminimax_compiled
+    from stratagem.solvers.compiled_maxn import maxn_compiled
+
+    if game.num_players == 2:
+        low, high = return_bounds(game)
+        return expectiminimax_compiled(game, engine, state, lo=low, hi=high, max_nodes=SAMPLE_NODES,
+                                       time_limit=limit)
+    return maxn_compiled(game, engine, state, max_nodes=SAMPLE_NODES, time_limit=limit)
 
 
 #: Simultaneous turns each sampled deal is solved to when --depth is not given (evaluation at the cut).

@@ -20,7 +20,7 @@ EXACT = ("alphabeta", "expecti", "paranoid", "maxn")
 PROVABLE = (*EXACT, "lp")
 #: The methods that have a compiled search, run on a game's compiled engine (:mod:`stratagem.engines`);
 #: ``lp`` only where the engine offers a bounded induction (:func:`~stratagem.analysis.lp.packed_induction`).
-COMPILED_SEARCH = ("mcts", "alphabeta", "expecti", "paranoid", "maxn", "lp", "ismcts", "duct")
+COMPILED_SEARCH = ("mcts", "alphabeta", "expecti", "paranoid", "maxn", "lp", "ismcts", "pimc", "duct")
 #: The kernel each sampling search needs besides the engine (the searches' own, checked as the engine's are).
 SEARCH_KERNEL = {"ismcts": "stratagem.solvers.packed_ismcts", "duct": "stratagem.solvers.packed_duct",
                  "expecti": "stratagem.solvers.packed_expectimax", "paranoid": "stratagem.solvers.packed_expectimax",
@@ -125,14 +125,24 @@ def engine_for(game: object, method: str, engine: str | None, depth: int | None 
         if packed_induction(choice.engine) is None:
             note = "lp has no compiled induction for these options: running on the reference engine"
             return EngineChoice(REFERENCE, None, note if engine else "")
-    if method in SEARCH_KERNEL and choice.engine is not None:
+    if method == "pimc" and isinstance(game, Simultaneous):
+        note = "pimc solves simultaneous-move deals by LP in Python: running on the reference engine"
+        return EngineChoice(REFERENCE, None, note if engine else "")
+    # pimc solves each sampled deal as expecti (two players) or maxn (more) does
+    kernel = SEARCH_KERNEL.get(method if method != "pimc" else "expecti" if _players(game) == 2 else "maxn")
+    if kernel is not None and choice.engine is not None:
         from stratagem.core.compiled import status
 
         core = status()
-        if SEARCH_KERNEL[method] in core.missing or SEARCH_KERNEL[method] in core.stale:
-            note = (f"the compiled core is not built or out of date ({SEARCH_KERNEL[method].rsplit('.', 1)[1]}): "
+        if kernel in core.missing or kernel in core.stale:
+            note = (f"the compiled core is not built or out of date ({kernel.rsplit('.', 1)[1]}): "
                     "running on the reference engine")
             return EngineChoice(REFERENCE, None, note, True)
     if engine is None and not choice.core_missing:
         return EngineChoice(choice.name, choice.engine)
     return choice
+
+
+def _players(game: object) -> int:
+    """The game's player count (the protocol's ``num_players``)."""
+    return int(getattr(game, "num_players", 2))
