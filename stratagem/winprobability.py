@@ -28,7 +28,7 @@ from stratagem.core.records import POLICY_FORMAT
 from stratagem.loading import StratoDeal, file_path, load, load_strato
 from stratagem.models.strato.hidden.game import HiddenStrato, format_hidden
 from stratagem.models.strato.hidden.odds import SoloOdds, require_solo, solo_odds
-from stratagem.models.strato.rules.deal import DealError, check_position
+from stratagem.models.strato.rules.deal import DealError, check_drawn_up, check_position
 from stratagem.models.strato.rules.position import parse_state
 from stratagem.models.strato.rules.puzzle import DealSpec
 from stratagem.models.strato.rules.turns import StratoGame
@@ -195,6 +195,7 @@ def position_deal(puzzle: str | Path, position: str) -> StratoDeal:
     try:
         state = parse_state(position)
         check_position(loaded.challenge, state)
+        check_drawn_up(state)  # as a puzzle file's position deal is checked
     except (NotationError, DealError) as exc:
         raise BadInput("<argument>", "--position", str(exc)) from None
     spec = DealSpec("position", len(state.hands), state=state)

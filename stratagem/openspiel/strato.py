@@ -222,9 +222,10 @@ def _refuse_unused(params: Mapping[str, Param], puzzle: str, position: str) -> N
 
 def _position_game(puzzle: str, position: str, params: Mapping[str, Param]) -> StratoGame:
     """The open engine from ``position`` (open notation) of the puzzle's challenge (the built-in one
-    without a puzzle), checked as ``stratagem odds --position`` checks it."""
+    without a puzzle), checked as ``stratagem odds --position`` and a puzzle file's position deal are (a
+    hand short of the hand size while the pile holds cards is refused: no game reaches it)."""
     from stratagem.core.errors import NotationError
-    from stratagem.models.strato.rules.deal import DealError, check_position
+    from stratagem.models.strato.rules.deal import DealError, check_drawn_up, check_position
     from stratagem.models.strato.rules.position import parse_state
 
     if puzzle:
@@ -238,6 +239,7 @@ def _position_game(puzzle: str, position: str, params: Mapping[str, Param]) -> S
     try:
         state = parse_state(position)
         check_position(challenge, state)
+        check_drawn_up(state)
     except (NotationError, DealError) as exc:
         raise ValueError(f"position {position!r}: {exc}") from None
     return StratoGame(challenge, options, state)

@@ -44,3 +44,20 @@ def test_action_to_string_for_no_player_is_refused(name: str, player: int, secon
                                                    "(0 to 1, or -1 for a chance outcome)")):
         state.action_to_string(player, 1)
     assert state.action_to_string(1, 1) == second  # the second player's action 1 is named as before
+
+
+@pytest.mark.parametrize("information", ["hidden", "open"])
+def test_a_position_with_a_short_hand_and_cards_in_the_pile_is_refused(information: str) -> None:
+    """A puzzle file's position deal with a hand short of the hand size while the pile holds cards is refused
+    (every play is followed by a draw); the same position given as OpenSpiel's ``position`` parameter loaded
+    and was played (solo challenge 0: the hand is three cards, here two with three in the pile)."""
+    pyspiel = _pyspiel()
+    short = "RRWR(RW)WWRW RR WRR 1 -"
+    with pytest.raises(ValueError, match=re.escape(
+            f"stratagem_strato: position {short!r}: player 1 holds 2 card(s) while the draw pile holds 3: a hand is "
+            "3 card(s) until the pile runs out")):
+        pyspiel.load_game("stratagem_strato", {"position": short, "information": information})
+    # Once the pile is empty a hand shrinks with every play: that position loads.
+    state = pyspiel.load_game("stratagem_strato", {"position": "RRWR(RW)WWRW RR - 1 -",
+                                                   "information": information}).new_initial_state()
+    assert str(state).startswith("RRWR(RW)WWRW RR ")

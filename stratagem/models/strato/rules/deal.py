@@ -104,6 +104,23 @@ def check_position(challenge: Challenge, state: State) -> None:
         raise DealError(problem)
 
 
+def check_drawn_up(state: State) -> None:
+    """Raise :class:`DealError` if a hand is short of the hand size while the draw pile holds cards.
+
+    Every play is followed by a draw and a Redraw draws back up to the hand size, so no game reaches such a
+    position between two turns. Checked, after :func:`check_position`, on a position given as input: a
+    puzzle file's position deal, ``stratagem odds --position`` and OpenSpiel's ``position`` parameter, which
+    would otherwise value a game no table can play.
+    """
+    if not state.pile:
+        return
+    size = HAND_SIZE[len(state.hands)]
+    for player, hand in enumerate(state.hands, start=1):
+        if len(hand) < size:
+            raise DealError(f"player {player} holds {len(hand)} card(s) while the draw pile holds {len(state.pile)}: "
+                            f"a hand is {size} card(s) until the pile runs out (each play is followed by a draw)")
+
+
 def _check_contents(challenge: Challenge, state: State) -> None:
     """What no play can change (see :func:`check_position`), the written result aside."""
     if len(state.rows) != challenge.rows:

@@ -56,7 +56,7 @@ from stratagem.models.strato.rules.challenge import (
     RowGoal,
     SequenceGoal,
 )
-from stratagem.models.strato.rules.deal import DealError, check_position, check_setup, seeded_deal
+from stratagem.models.strato.rules.deal import DealError, check_drawn_up, check_position, check_setup, seeded_deal
 from stratagem.models.strato.rules.position import ONGOING, State, parse_row, parse_state
 from stratagem.models.strato.rules.turns import StratoGame
 
@@ -342,11 +342,9 @@ def parse_deal(section: Section, challenge: Challenge, index: int) -> DealSpec:
         (check_position if section.has("position") else check_setup)(challenge, state)
     except DealError as exc:
         raise BadInput(section.source, section.path, str(exc)) from None
-    if section.has("position") and state.pile:
-        size = HAND_SIZE[len(state.hands)]
-        for player, hand in enumerate(state.hands, start=1):
-            if len(hand) < size:  # every play is followed by a draw, a Redraw draws back up to the hand size
-                raise section.error("position", f"player {player} holds {len(hand)} card(s) while the draw pile "
-                                    f"holds {len(state.pile)}: a hand is {size} card(s) until the pile runs out "
-                                    "(each play is followed by a draw)")
+    if section.has("position"):
+        try:
+            check_drawn_up(state)
+        except DealError as exc:
+            raise section.error("position", str(exc)) from None
     return DealSpec(name, len(state.hands), state=state, optimal_length=claimed)
