@@ -29,6 +29,7 @@ from stratagem.models.stackattack.cards import (
     END_SCORE,
     HAND_SIZE,
     MAX_PLAYERS,
+    MIN_PLAYERS,
     ROWS,
     SHIELD,
     SWITCH,
@@ -36,7 +37,7 @@ from stratagem.models.stackattack.cards import (
 from stratagem.models.stackattack.notation import BLOCK_ROW, DEAL, SHIELD_PLACE, SWAP, TAKE, Choice, format_move
 from stratagem.models.stackattack.position import State, format_cards
 from stratagem.models.stackattack.puzzle import MAX_CARDS
-from stratagem.models.stackattack.rules import Options, StackAttackGame
+from stratagem.models.stackattack.rules import SCOPES, Options, StackAttackGame
 from stratagem.openspiel.adapter import Engine, Param, SpielGame, game_type
 
 PARAMETERS: dict[str, Param] = {"players": 2, "actions": True, "cards": 64, "scope": "round"}
@@ -126,21 +127,31 @@ class StackAttackSpielGame(SpielGame):
     )
 
     def build(self, params: Mapping[str, Param]) -> Engine:
-        cards = int(params["cards"])
+        """The engine; a refusal names the parameter, as the other games' do (the engine's own words named
+        none: ``Stack Attack is played by 2 to 6 players, not 1``, ``2 players need 24 cards, the deck has 5``)."""
+        players, scope, cards = int(params["players"]), str(params["scope"]), int(params["cards"])
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players: Stack Attack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {players}")
+        if scope not in SCOPES:
+            raise ValueError(f"scope: one of {', '.join(SCOPES)}, not {scope!r}")
         if not 1 <= cards <= MAX_CARDS:
             raise ValueError(f"cards: 1 to {MAX_CARDS} (docs/formats.md, Input limits), "
                              f"not {cards}")
+        if players * HAND_SIZE + ROWS > cards:
+            raise ValueError(f"cards: {players} players need {players * HAND_SIZE + ROWS} (a hand each and one card "
+                             f"a row), not {cards}")
         kept = {a: tuple(n for n in DEFAULT_ACTIONS[a] if n <= cards) for a in ACTIONS}
         options = Options(
             actions=bool(params["actions"]),
-            scope=str(params["scope"]),
+            scope=scope,
             cards=cards,
             block=kept[BLOCK],
             shield=kept[SHIELD],
             decreasing=kept[DECREASING],
             switch=kept[SWITCH],
         )
-        return StackAttackEngine(StackAttackGame(int(params["players"]), options))
+        return StackAttackEngine(StackAttackGame(players, options))
 
     def info(self, engine: Engine, params: Mapping[str, Param]) -> pyspiel.GameInfo:
         assert isinstance(engine, StackAttackEngine)

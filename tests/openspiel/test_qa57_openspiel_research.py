@@ -61,3 +61,18 @@ def test_a_position_with_a_short_hand_and_cards_in_the_pile_is_refused(informati
     state = pyspiel.load_game("stratagem_strato", {"position": "RRWR(RW)WWRW RR - 1 -",
                                                    "information": information}).new_initial_state()
     assert str(state).startswith("RRWR(RW)WWRW RR ")
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"players": 1}, "stratagem_stackattack: players: Stack Attack is played by 2 to 6 players, not 1"),
+    ({"scope": "match"}, "stratagem_stackattack: scope: one of game, round, not 'match'"),
+    ({"cards": 23}, "stratagem_stackattack: cards: 2 players need 24 (a hand each and one card a row), not 23"),
+    ({"players": 6, "cards": 63}, "stratagem_stackattack: cards: 6 players need 64"),
+])
+def test_stack_attack_refusals_name_the_parameter(params: dict[str, object], message: str) -> None:
+    """Every other game's refusal names the parameter; Stack Attack's were the engine's words alone ('Stack
+    Attack is played by 2 to 6 players, not 1', '2 players need 24 cards, the deck has 23')."""
+    pyspiel = _pyspiel()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        pyspiel.load_game("stratagem_stackattack", params)
+    assert pyspiel.load_game("stratagem_stackattack", {"players": 6, "cards": 64}).num_players() == 6
