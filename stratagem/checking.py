@@ -125,11 +125,12 @@ class SoloCheck:
         return True
 
 
-def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | Deadline | None = None) -> SoloCheck:
+def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | Deadline | None = None,
+               progress: ProgressFactory = no_progress) -> SoloCheck:
     """The solo question for a STAKD puzzle file: can every piece be placed? (``method``: ``sat``, the
     default, or ``cpsat``; ``time_limit`` in seconds, or a running
     :class:`~stratagem.core.deadline.Deadline` as :func:`~stratagem.solving.solve` takes, covers the solver
-    and the check of its proof.)"""
+    and the check of its proof; ``progress`` is shown the SAT solver's conflicts and DRUP proof lines.)"""
     from stratagem.models.stakd.solo import solve_solo
 
     if method not in SOLO_METHODS:
@@ -141,7 +142,11 @@ def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | Dea
     if game.num_players != 1:
         raise BadInput(source, "position", f"a {game.num_players}-player position is not a solo puzzle; "
                        "use `stratagem analyze`")
-    answer = solve_solo(game, state, method="sat" if method == "auto" else method, time_limit=time_limit)
+    solver = "sat" if method == "auto" else method
+    if solver != "sat":  # CP-SAT reports nothing while it runs
+        return SoloCheck(source, position, solve_solo(game, state, method=solver, time_limit=time_limit))
+    with progress(f"sat on {Path(source).name}", "conflicts", "proof lines") as show:
+        answer = solve_solo(game, state, method=solver, time_limit=time_limit, report=show)
     return SoloCheck(source, position, answer)
 
 
@@ -168,7 +173,7 @@ def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto
                        "position use `stratagem analyze`")
     if deal is not None or players is not None:
         raise BadInput("<argument>", "--deal", "--deal and --players are for Strato puzzles")
-    return check_solo(source, method, time_limit)
+    return check_solo(source, method, time_limit, progress)
 
 
 __all__ = ["CHECK_FORMAT", "SOLO_METHODS", "SoloCheck", "check", "check_solo"]

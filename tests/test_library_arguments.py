@@ -5,9 +5,11 @@ repr says what it is in a line, not in its proofs' megabytes."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -144,3 +146,20 @@ def test_check_takes_a_running_deadline_as_solve_does(method: str) -> None:
     assert isinstance(answer, stratagem.SoloCheck) and answer.status == "winnable"
     stopped = stratagem.check(str(ROOT / "puzzles" / "stakd" / "solo.toml"), method=method, time_limit=Deadline(0.5))
     assert stopped.status == "unknown" and stopped.claim() == {}
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_check_shows_a_stakd_solver_its_progress(time_limit: float | None) -> None:
+    # check took progress= for a STAKD puzzle and showed nothing: the SAT solver of a large solo puzzle runs
+    # for minutes with the command's status line blank.
+    shown: list[tuple[str, str, str, int, int]] = []
+
+    @contextlib.contextmanager
+    def progress(label: str, first: str, second: str) -> Iterator[Callable[[int, int], None]]:
+        yield lambda a, b: shown.append((label, first, second, a, b))
+
+    answer = stratagem.check(str(ROOT / "puzzles" / "stakd" / "solo-4-impossible.toml"), time_limit=time_limit,
+                             progress=progress)
+    assert isinstance(answer, stratagem.SoloCheck) and answer.winnable is False
+    assert shown and {s[:3] for s in shown} == {("sat on solo-4-impossible.toml", "conflicts", "proof lines")}
+    assert shown[-1][4] == answer.evidence["proof_lines"]  # the last report: when the solver ended

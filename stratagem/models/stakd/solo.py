@@ -22,7 +22,7 @@ line in the engine's move notation, and ``evidence``.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,10 +200,13 @@ def solve_solo(
     symmetry: bool = True,
     workers: int = 1,
     check: bool = True,
+    report: Callable[[int, int], None] | None = None,
 ) -> SoloAnswer:
     """Can every piece in hand be placed from ``state`` (default: the game's start)? See the module doc.
 
     ``check=False`` skips the DRUP check of a refutation (the evidence then says it is unchecked).
+    ``report(conflicts, proof_lines)`` is told what CaDiCaL has done (``sat`` only) as it goes, for a
+    progress display: a large puzzle's solver runs for minutes.
     ``time_limit`` (seconds, or a :class:`Deadline` already running, as ``solve`` takes) bounds the whole
     call, building the model and checking a refutation included: what the time limit stops is answered
     ``None`` (unknown).
@@ -255,7 +258,8 @@ def solve_solo(
     evidence.update(_size(cnf), variables=cnf.num_vars, clauses=len(cnf.clauses),
                     build_seconds=round(time.perf_counter() - t0, 3), solver=SOLVER)
     t1 = time.perf_counter()
-    answer = solve_cnf(cnf.clauses, True, deadline.remaining())
+    shown = None if report is None else (lambda conflicts, lines: report(conflicts, lines or 0))
+    answer = solve_cnf(cnf.clauses, True, deadline.remaining(), shown)
     evidence["solve_seconds"] = round(time.perf_counter() - t1, 3)
     if answer is None:
         evidence["kind"] = "unknown"
