@@ -163,7 +163,7 @@ def strato_game(params: Mapping[str, Param]) -> StratoGame | HiddenStrato:
     """The engine the parameters describe (see the module docstring)."""
     information = str(params["information"])
     if information not in ("hidden", "open"):
-        raise ValueError(f"information must be hidden or open, not {information!r}")
+        raise ValueError(f"information: hidden or open, not {information!r}")
     try:
         game = _open_game(params)
     except BadInput as exc:  # the puzzle file's refusal (missing, malformed), a ValueError as the others are
@@ -190,14 +190,14 @@ def _open_game(params: Mapping[str, Param]) -> StratoGame:
         specs = [d for d in loaded.deals if d.name == deal] if deal else list(loaded.deals[:1])
         if not specs:
             names = ", ".join(d.name for d in loaded.deals) or "none"
-            raise ValueError(f"{puzzle} has no deal {deal!r} (deals: {names})")
+            raise ValueError(f"deal: {puzzle} has no deal {deal!r} (deals: {names})")
         return loaded.game(specs[0])
     players = int(params["players"])
     if players not in HAND_SIZE:
-        raise ValueError(f"Strato is played by 1 to 4 players, not {players}")
+        raise ValueError(f"players: Strato is played by 1 to 4 players, not {players}")
     seed = int(params["seed"])
     if seed < 0:  # seeded_deal would deal seed 5's game for -5, as it once did for the CLI's --deal -5
-        raise ValueError(f"seed {seed} is not a deal's seed (a whole number from 0)")
+        raise ValueError(f"seed: {seed} is not a deal's seed (a whole number from 0)")
     options = Options(bool(params["strict_effect"]), bool(params["wind_crosses_tornado"]))
     return StratoGame(CHALLENGE_0, options, seeded_deal(CHALLENGE_0, seed, players))
 

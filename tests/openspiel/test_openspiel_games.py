@@ -338,7 +338,7 @@ def test_parameters_past_the_input_limits_are_refused_at_once(spec: str, fragmen
 
 def test_a_negative_seed_is_refused() -> None:
     """seed=-5 dealt seed 5's game under another name (the CLI refuses --deal -5 the same way)."""
-    with pytest.raises(ValueError, match="seed -5 is not a deal's seed"):
+    with pytest.raises(ValueError, match="seed: -5 is not a deal's seed"):
         pyspiel.load_game("stratagem_strato", {"seed": -5, "information": "open"})
 
 

@@ -4,6 +4,7 @@ that is no player, and positions given as a parameter checked as a puzzle file's
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,3 +77,19 @@ def test_stack_attack_refusals_name_the_parameter(params: dict[str, object], mes
     with pytest.raises(ValueError, match=re.escape(message)):
         pyspiel.load_game("stratagem_stackattack", params)
     assert pyspiel.load_game("stratagem_stackattack", {"players": 6, "cards": 64}).num_players() == 6
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"information": "secret"}, "stratagem_strato: information: hidden or open, not 'secret'"),
+    ({"players": 5}, "stratagem_strato: players: Strato is played by 1 to 4 players, not 5"),
+    ({"seed": -5}, "stratagem_strato: seed: -5 is not a deal's seed"),
+    ({"puzzle": "puzzles/strato/challenge-1.toml", "deal": "solo-9"},
+     "stratagem_strato: deal: puzzles/strato/challenge-1.toml has no deal 'solo-9' (deals: solo-3, solo-1,"),
+])
+def test_strato_refusals_name_the_parameter(params: dict[str, object], message: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The puzzle, position and rules options were named in their refusals; these four were not."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    pyspiel = _pyspiel()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        pyspiel.load_game("stratagem_strato", params)
