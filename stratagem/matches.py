@@ -25,6 +25,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
+from stratagem.core.game import HiddenInformation
 from stratagem.engines import COMPILED, ENGINES, REFERENCE, resolve
 from stratagem.loading import GAMES, game_module, load_position
 from stratagem.solvers.agents import (
@@ -130,7 +131,9 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     if len(agents) != game.num_players:
         raise BadInput(ARGUMENT, "agents", f"{len(agents)} agent(s) for {game.num_players} players; "
                        "name one agent per player")
-    players_agents = _on_engine(game, make_agents(game_name, agents), engine, note)
+    made = make_agents(game_name, agents)
+    _check_seeing(game_name, game, made)
+    players_agents = _on_engine(game, made, engine, note)
     if points == 1:
         return play_match(game, players_agents, games, seed=seed, start=start, max_plies=max_plies,
                           progress=progress, deadline=deadline)
@@ -138,6 +141,19 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     result = play_match(race, racers, games, seed=seed, max_plies=max_plies * race.most_rounds,  # a round's cap
                         progress=progress, deadline=deadline)
     return dataclasses.replace(result, points=points, max_plies=max_plies)
+
+
+def _check_seeing(game_name: str, game: Any, agents: Sequence[Agent]) -> None:
+    """:class:`BadInput` at ``agents[i]`` for an agent that plays from what its player sees (``ismcts``,
+    ``pimc``) in a game that hides nothing. Refused before the match: at the agent's first move the search
+    refused in its own words, naming no agent, after the seats before it had played, and its advice
+    ("use open UCT", "analyse it open") named no agent of ``--agents``."""
+    if isinstance(game, HiddenInformation):
+        return
+    for i, agent in enumerate(agents):
+        if isinstance(agent, PimcAgent) or (isinstance(agent, MctsAgent) and agent.information == "observation"):
+            raise BadInput(ARGUMENT, f"agents[{i + 1}]", f"{agent.name} plays from what its player sees, and "
+                           f"{game_name} hides nothing (perfect information): use mcts, which sees it all")
 
 
 def _race(game_name: str, game: Any, agents: list[Agent], points: int, from_position: bool) -> tuple[Any, list[Any]]:

@@ -1,0 +1,34 @@
+"""``stratagem play`` / :func:`stratagem.matches.play` as a researcher runs them (QA pass 57)."""
+
+from __future__ import annotations
+
+import pytest
+
+from stratagem.cli.main import run
+from stratagem.core.errors import BadInput
+from stratagem.matches import play
+
+
+@pytest.mark.parametrize(("agents", "seat"), [(["ismcts", "random"], 1), (["random", "pimc:samples=2"], 2)])
+def test_an_agent_that_plays_from_what_it_sees_is_refused_in_stakd_before_the_match(agents: list[str],
+                                                                                     seat: int) -> None:
+    """STAKD hides nothing: ISMCTS and PIMC once failed at their first move, after the seats before had played,
+    in the search's words ('PIMC needs a hidden-information game ...: analyse it open'), naming no agent."""
+    with pytest.raises(BadInput) as refused:
+        play("stakd", agents, games=1)
+    assert refused.value.place == f"agents[{seat}]"
+    assert "hides nothing (perfect information): use mcts" in refused.value.problem
+
+
+def test_the_command_names_the_agent(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["play", "stakd", "--agents", "greedy,pimc", "--count", "2"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("stratagem play: --agents[2]: pimc plays from what its player sees, and stakd hides "
+                            "nothing (perfect information): use mcts, which sees it all\n")
+
+
+@pytest.mark.parametrize("game", ["stratatak", "stackattack", "cardclash"])
+def test_the_hidden_information_games_still_take_them(game: str) -> None:
+    result = play(game, ["pimc:samples=1:rollouts=1", "ismcts:iterations=2"], games=1, seed=1, engine="compiled")
+    assert result.games == 1 and [a.label for a in result.agents] == ["pimc", "ismcts"]
