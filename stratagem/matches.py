@@ -103,7 +103,7 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     cannot be had (or the compiled core was not built).
 
     Raises :class:`~stratagem.core.errors.BadInput` when the agents do not fit the game (their number,
-    an empty or unknown name, a bad parameter) or the position is another game's or has another
+    an empty or unknown name, a bad parameter, ``ismcts`` or ``pimc`` where nothing is hidden) or the position is another game's or has another
     player count; its ``place`` names the parameter.
     """
     if not isinstance(game_name, str):  # a rules object was read as a game's name, blamed on the agents
