@@ -413,15 +413,16 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
     asked. The new record is appended after the old one; :func:`best_records` chooses which counts.
     New deals with another time limit than the file's are refused (:func:`to_run`) unless ``force_settings``.
     """
-    todo = to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
-                  more_shuffles=more_shuffles, force_settings=force_settings)
-    tally = Tally(total=len(todo), skipped=len(tasks) - len(todo))
-    if tally.total and any(t.proof_dir for t in todo):
-        for folder in {t.proof_dir for t in todo if t.proof_dir}:
-            Path(folder).mkdir(parents=True, exist_ok=True)
-    client = None if workers == 0 and scheduler is None else connect(workers, scheduler, connect_timeout)
-    results.open()
-    try:
+    client = None
+    try:  # however it ends, the results file is let go of (ResultsFile.close)
+        todo = to_run(tasks, results, retry_unknown=retry_unknown, retry_uncertified=retry_uncertified,
+                      more_shuffles=more_shuffles, force_settings=force_settings)
+        tally = Tally(total=len(todo), skipped=len(tasks) - len(todo))
+        if tally.total and any(t.proof_dir for t in todo):
+            for folder in {t.proof_dir for t in todo if t.proof_dir}:
+                Path(folder).mkdir(parents=True, exist_ok=True)
+        client = None if workers == 0 and scheduler is None else connect(workers, scheduler, connect_timeout)
+        results.open()
         if client is None:
             for task in todo:
                 _keep(run_task(task), results, tally, on_record)

@@ -7,6 +7,8 @@ lines at a time (a torn last line dropped with a note, anything else that is not
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import json
 import os
@@ -151,6 +153,10 @@ class ResultsFile:
     longer than :data:`MAX_LINE_BYTES`, or something that is not a regular file is :class:`BadInput`:
     the file is not ours to change); a last line without its newline is kept when it is a whole record,
     and dropped (as torn) when it is the beginning of one. :meth:`open` opens it for appending.
+
+    From :meth:`check` to :meth:`close` the file is this run's: an exclusive lock on ``PATH.lock`` beside
+    it (``flock``, so a run that dies lets go of it) refuses a second sweep into the same file, which
+    read the same records and ran the same tasks again. :meth:`close` removes the lock file.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -160,16 +166,49 @@ class ResultsFile:
         self._fd: int | None = None
         self._good_bytes = 0
         self._needs_newline = False
+        self._lock: int | None = None
+
+    @property
+    def lock_path(self) -> str:
+        """The lock file that marks the results file as being written by a sweep (:meth:`check`)."""
+        return f"{self.path}.lock"
 
     def check(self) -> None:
-        """Refuse, before any work, a results file that cannot be appended to or holds something else."""
+        """Refuse, before any work, a results file that cannot be appended to, holds something else, or is
+        being written by another sweep; take it for this run (until :meth:`close`)."""
         target = Path(self.path)
         if target.exists() and target.is_file() and not target.is_symlink():
             if not os.access(target, os.R_OK | os.W_OK):
                 raise BadInput(self.path, "--out", "cannot append: no permission to read and write the file")
         else:
             check_writable(self.path, "--out", appends=True)
-        self.records = list(self._read())
+        self._take()
+        try:
+            self.records = list(self._read())
+        except BaseException:
+            self.close()
+            raise
+
+    def _take(self) -> None:
+        """Lock :attr:`lock_path` for this run, or refuse: another sweep holds it."""
+        if self._lock is not None:
+            return
+        while True:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise BadInput(self.path, "--out", f"another stratagem sweep is writing to this file (it holds "
+                               f"{self.lock_path}): let it finish, or give another --out") from None
+            try:  # the lock file a run that was closing removed is no lock: take the one there now
+                same = os.stat(self.lock_path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self._lock = fd
+                return
+            os.close(fd)
 
     def _read(self) -> Iterator[dict[str, Any]]:
         if not Path(self.path).exists() and not Path(self.path).is_symlink():
@@ -245,9 +284,15 @@ class ResultsFile:
         self.records.append(record)
 
     def close(self) -> None:
+        """Close the file and let go of it (the lock file is removed)."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+        if self._lock is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.lock_path)
+            os.close(self._lock)
+            self._lock = None
 
 
 def _is_json(raw: bytes) -> bool:

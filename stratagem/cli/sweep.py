@@ -145,7 +145,8 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     if hidden and (methods or proof_dir is not None or retry_uncertified):
         raise click.UsageError("--method, --proof-dir and --retry-uncertified are for --information open")
     results = ResultsFile(out_path)
-    results.check()  # before any work: writable, and a results file of ours
+    results.check()  # before any work: writable, a results file of ours, and no other sweep's now
+    click.get_current_context().call_on_close(results.close)  # a refusal after this lets go of it too
     if proof_dir is not None:
         from stratagem.core.io import check_writable_dir
 
