@@ -439,11 +439,17 @@ def agent_rows(summary: list[dict[str, Any]]) -> list[list[str]]:
     """A card's agents (``summary``: :meth:`Card.team_summary`, made once by the caller, which also shows its
     groupings) as the rows of its table (:data:`AGENT_COLUMNS`), the agent's spec first. The
     interval is the one with the games clustered by deal (:func:`~stratagem.solvers.match.clustered_wilson_interval`):
-    the win probability on a random deal of the challenge."""
+    the win probability on a random deal of the challenge. Of one deal alone it says nothing (how much deals
+    differ cannot be measured on one), so the row says so rather than show the interval [0, 1] bare."""
     rows = []
     for t in summary:
         low, high = t["win_rate_ci95_by_deal"]
-        rate = "-" if t["win_rate"] is None else f"{t['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
+        if t["win_rate"] is None:
+            rate = "-"
+        elif t["deals"] < 2:
+            rate = f"{t['win_rate']:.3f} [no interval: one deal, nothing to say how deals differ]"
+        else:
+            rate = f"{t['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
         per_turn = "-" if t["cpu_seconds_per_turn"] is None else f"{t['cpu_seconds_per_turn']:.3f}"
         rows.append([t["agent"], str(t["deals"]), str(t["games"]), str(t["wins"]), rate, str(t["deals_never_won"]),
                      str(t["deals_always_won"]), str(t["cut_short"]), per_turn])

@@ -316,3 +316,14 @@ def test_a_mixed_file_is_refused_in_one_line(tmp_path: Path, capsys: pytest.Capt
     err = capsys.readouterr().err
     assert "mixes hidden- and open-information records" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "out" / "report.md").exists()
+
+
+def test_one_deals_games_have_no_interval_over_deals_and_the_row_says_why() -> None:
+    """Ten games of one deal say how often that deal is won, nothing of how deals differ: the card showed
+    the clustered interval as a bare [0.000, 1.000]; it now says there is none, and why."""
+    report = difficulty([team(7, "guided", 8, 10)], "r.jsonl")
+    [row] = report.cards[0].team_summary()
+    assert row["win_rate_ci95_by_deal"] == [0.0, 1.0]  # the JSON keeps the interval as computed
+    text = report.markdown()
+    assert "| `guided` | 1 | 10 | 8 | 0.800 [no interval: one deal, nothing to say how deals differ] |" in text
+    assert "0.800 [0.000, 1.000]" not in text
