@@ -1,7 +1,8 @@
 """Solving a Strato deal in one call: the shortest winning line, how its optimality is known, a proof record.
 
 :func:`solve` takes a puzzle file (or a loaded puzzle, a dealt :class:`~stratagem.loading.StratoDeal`,
-a bare :class:`~stratagem.models.strato.rules.turns.StratoGame`) and a deal, runs the pipeline of
+a bare :class:`~stratagem.models.strato.rules.turns.StratoGame`, a Strato
+:class:`~stratagem.loading.Position` from :func:`~stratagem.loading.from_notation`) and a deal, runs the pipeline of
 :mod:`stratagem.models.strato.solve` (relaxation bound and guided line, searches, SAT with checked
 refutations) and returns a :class:`DealSolution`: the line, the claim a proof record of it makes, the
 evidence, the statistics, the ``stratagem/solve@1`` report (:meth:`DealSolution.to_json`, what
@@ -19,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline, check_run_limits
+from stratagem.core.errors import BadInput
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
-from stratagem.loading import StratoDeal, deal_of, file_path, load_strato
+from stratagem.loading import Position, StratoDeal, deal_of, file_path, load_strato
 from stratagem.models.strato.rules.notation import Move, format_move
 from stratagem.models.strato.rules.position import State, format_state
 from stratagem.models.strato.rules.puzzle import DealSpec, Puzzle
@@ -166,12 +168,21 @@ class DealSolution:
         }
 
 
-def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | int | None = None,
+def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal: str | int | None = None,
             players: int | None = None) -> StratoDeal:
     """The deal to solve: from a puzzle file or a loaded puzzle (``deal``, ``players`` as in
-    :func:`stratagem.loading.load`), or a deal or game given as is."""
-    if isinstance(puzzle, StratoDeal | StratoGame) and (deal is not None or players is not None):
+    :func:`stratagem.loading.load`), or a deal, a game or a Strato position (:func:`~stratagem.loading.from_notation`)
+    given as is."""
+    if isinstance(puzzle, StratoDeal | StratoGame | Position) and (deal is not None or players is not None):
         raise ValueError("deal and players choose a deal of a puzzle; this is a deal already")
+    if isinstance(puzzle, Position):
+        if not isinstance(puzzle.game, StratoGame):
+            raise BadInput("<argument>", "puzzle", f"solve takes Strato deals, not a {puzzle.game_name} position "
+                           "(stratagem.analyze values positions; stratagem.check answers STAKD solo puzzles)")
+        start = puzzle.state
+        spec = DealSpec("position", puzzle.game.num_players, state=start)
+        source = puzzle.source
+        return StratoDeal(Puzzle(source, puzzle.game.challenge, puzzle.game.options, (spec,)), spec, puzzle.game, start)
     if isinstance(puzzle, StratoDeal):
         return puzzle
     if isinstance(puzzle, StratoGame):
@@ -180,15 +191,19 @@ def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | i
         return StratoDeal(Puzzle("<game>", puzzle.challenge, puzzle.options, (spec,)), spec, puzzle, start)
     if isinstance(puzzle, Puzzle):
         return deal_of(puzzle, deal, players)
-    takes = "a Strato puzzle's file, a loaded Puzzle, a StratoDeal or a StratoGame"
+    takes = "a Strato puzzle's file, a loaded Puzzle, a StratoDeal, a StratoGame or a Strato Position"
     return deal_of(load_strato(file_path(puzzle, "puzzle", takes)), deal, players)
 
 
-def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame, deal: str | int | None = None, method: str = "auto",
-          time_limit: float | Deadline | None = None, *, players: int | None = None, max_nodes: int | None = None,
-          progress: ProgressFactory = no_progress) -> DealSolution:
+def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal: str | int | None = None,
+          method: str = "auto", time_limit: float | Deadline | None = None, *, players: int | None = None,
+          max_nodes: int | None = None, progress: ProgressFactory = no_progress) -> DealSolution:
     """The shortest winning line of a Strato deal (open information), with how it is known.
 
+    ``puzzle`` is a puzzle's file or a loaded :class:`Puzzle` (``deal`` and ``players`` choose the deal, as
+    in :func:`stratagem.loading.load`), or a deal already chosen: a :class:`StratoDeal`, a
+    :class:`StratoGame`, or a Strato :class:`Position` (a position met in play, given to
+    :func:`~stratagem.loading.from_notation`).
     ``method`` is one of :data:`~stratagem.models.strato.solve.METHODS` (``auto``: the relaxation
     bound with its guided line, then A* or SAT when the bound is below the optimum). ``time_limit``
     (seconds, or a :class:`~stratagem.core.deadline.Deadline` already running) covers the whole call;

@@ -48,7 +48,6 @@ def test_no_such_name_is_still_an_attribute_error() -> None:
 
 
 @pytest.mark.parametrize("call", [
-    lambda p: stratagem.solve(p),
     lambda p: stratagem.check(p),
     lambda p: stratagem.odds(p),
     lambda p: stratagem.odds(p, position=POSITION),
@@ -163,3 +162,19 @@ def test_check_shows_a_stakd_solver_its_progress(time_limit: float | None) -> No
     assert isinstance(answer, stratagem.SoloCheck) and answer.winnable is False
     assert shown and {s[:3] for s in shown} == {("sat on solo-4-impossible.toml", "conflicts", "proof lines")}
     assert shown[-1][4] == answer.evidence["proof_lines"]  # the last report: when the solver ended
+
+
+def test_solve_takes_a_strato_position_and_refuses_another_games(tmp_path: Path) -> None:
+    # A Strato position given in notation could be solved only through its rules object; given itself it was
+    # read as a file named by its repr ("File name too long"), as was a STAKD position.
+    deal = stratagem.load(CHALLENGE_0, "solo-1")
+    assert isinstance(deal, stratagem.StratoDeal)
+    met = stratagem.from_notation("strato", POSITION, deal.setup())
+    solution = stratagem.solve(met, method="sat")
+    assert (solution.status, len(solution.line_text), solution.deal.source) == ("solved", 3, "<notation>")
+    assert solution.evidence["kind"] == "drup-refutation" and solution.write_proof(tmp_path / "met.json")
+    assert stratagem.verify(tmp_path / "met.json").valid
+    with pytest.raises(BadInput) as caught:
+        stratagem.solve(stratagem.load(TINY))
+    assert (caught.value.place, caught.value.problem.split(" (")[0]) == (
+        "puzzle", "solve takes Strato deals, not a stakd position")
