@@ -49,8 +49,9 @@ from pathlib import Path
 from typing import Any
 
 from stratagem import __version__
+from stratagem.core.deadline import check_run_limits
 from stratagem.core.errors import BadInput
-from stratagem.core.io import MAX_SEED
+from stratagem.core.io import MAX_SEED, SEED_RANGE
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_position, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
@@ -170,8 +171,16 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
     Every method is checked here, against each puzzle it is to run on.
 
     Each puzzle file is read and checked here (a mistake is :class:`BadInput` before any work), and its
-    bytes hashed."""
+    bytes hashed; so are the seeds (0 to 2^63-1) and the time limit (a :class:`ValueError`, as every entry
+    point's): a negative seed or a limit of -1 s was planned, and stopped the sweep at its task.
+    """
+    if isinstance(puzzles, str | Path):  # a str is a Sequence too: it was read letter by letter ('/: is a directory')
+        raise BadInput("<argument>", "puzzles", f"a list of puzzle files, not one {type(puzzles).__name__}")
+    check_run_limits(time_limit)
     seeds, players, methods = list(seeds), list(players), list(methods)
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise BadInput("<argument>", "--seed", f"seed {seed!r:.24}: {SEED_RANGE}")
     if len(puzzles) * len(seeds) * len(players) * len(methods) > MAX_TASKS:
         raise BadInput("<argument>", "--count", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {len(players)} "
                        f"player count(s) x {len(methods)} method(s) is more than the {MAX_TASKS:,} tasks a sweep runs")

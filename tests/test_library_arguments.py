@@ -178,3 +178,17 @@ def test_solve_takes_a_strato_position_and_refuses_another_games(tmp_path: Path)
         stratagem.solve(stratagem.load(TINY))
     assert (caught.value.place, caught.value.problem.split(" (")[0]) == (
         "puzzle", "solve takes Strato deals, not a stakd position")
+
+
+def test_a_sweep_plan_refuses_a_bad_seed_limit_or_file_list_before_any_work() -> None:
+    # A negative seed and a limit of -1 s were planned, and the sweep stopped at their task after running the
+    # ones before it; one file name given for the list was read letter by letter ("/: is a directory").
+    from stratagem.sweep import plan
+
+    with pytest.raises(BadInput, match=r"^<argument>: --seed: seed -1: seeds are whole numbers from 0 to "):
+        plan([CHALLENGE_0], seeds=[0, -1], players=[1], time_limit=30)
+    with pytest.raises(ValueError, match=r"^time_limit must be a finite number of seconds above 0, not -1$"):
+        plan([CHALLENGE_0], seeds=[0], players=[1], time_limit=-1)
+    with pytest.raises(BadInput, match=r"^<argument>: puzzles: a list of puzzle files, not one str$"):
+        plan(CHALLENGE_0, seeds=[0], players=[1])
+    assert len(plan([CHALLENGE_0], seeds=range(2), players=[1, 2], time_limit=30)) == 4
