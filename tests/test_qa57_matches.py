@@ -32,3 +32,12 @@ def test_the_command_names_the_agent(capsys: pytest.CaptureFixture[str]) -> None
 def test_the_hidden_information_games_still_take_them(game: str) -> None:
     result = play(game, ["pimc:samples=1:rollouts=1", "ismcts:iterations=2"], games=1, seed=1, engine="compiled")
     assert result.games == 1 and [a.label for a in result.agents] == ["pimc", "ismcts"]
+
+
+def test_the_table_of_a_race_says_its_games_are_races(capsys: pytest.CaptureFixture[str]) -> None:
+    """With --points 3 each game is a race of rounds to three points; the title said '2 games' as for single
+    rounds (only --json said points)."""
+    assert run(["play", "stakd", "--agents", "greedy,random", "--count", "2", "--points", "3", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "stakd: 2 games (races to 3 points), seed 1, seats rotate"
+    assert run(["play", "stakd", "--agents", "greedy,random", "--count", "2", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "stakd: 2 games, seed 1, seats rotate"

@@ -161,7 +161,10 @@ def _span(pair: tuple[float, float] | None, digits: int) -> str:
 
 
 def _table(result: MatchResult) -> Table:
-    table = Table(title=f"{result.game}: {result.games} games, seed {result.seed}, seats rotate", box=box.SIMPLE)
+    # A race's games are races of rounds (--points), which the title says: "6 games" read as six rounds.
+    races = f" (races to {result.points} points)" if result.points is not None else ""
+    table = Table(title=f"{result.game}: {result.games} games{races}, seed {result.seed}, seats rotate",
+                  box=box.SIMPLE)
     for column in ("agent", "games", "W-D-L", "win rate [95% CI]", "mean return [95% CI]"):
         table.add_column(column, justify="left" if column == "agent" else "right", overflow="fold")
     for record in result.agents:
