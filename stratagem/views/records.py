@@ -28,7 +28,7 @@ from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Lin
 from stratagem.loading import StratoDeal, game_from_record, game_module, load, position_from_record
 from stratagem.solvers.replay import replay
 from stratagem.verification.oddstable import FORMATS as TABLE_FORMATS
-from stratagem.verification.verdict import STATUS_WORDS
+from stratagem.verification.verdict import STATUS_WORDS, Verdict
 from stratagem.views import cardclash, stakd
 from stratagem.views.matrices import bound_parts_html, fraction, matrices_html, mix_table
 from stratagem.views.page import document, esc, replay_frame
@@ -346,7 +346,7 @@ def _strategies_html(data: dict[str, Any]) -> str:
     return f"<h2>The mixed strategies at the start{estimate}</h2>" + "".join(parts) if parts else ""
 
 
-def record_page(data: dict[str, Any], source: str, verdict: Any = None, *, deadline: Deadline | None = None,
+def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = None, *, deadline: Deadline | None = None,
                 stopped: list[str] | None = None) -> str:
     """The page of one record (any of :data:`VIEWABLE`); ``verdict``: a :class:`Verdict` of it, if one was made.
 
