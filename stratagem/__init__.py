@@ -10,6 +10,10 @@ formats of docs/formats.md (docs/api.md shows each with an example):
 - :func:`odds`: the exact solo win probability of a Strato deal with the pile's order hidden (a policy proof);
 - :func:`verify` a line or proof record with the rules engine alone.
 
+Input they cannot use (a file that does not parse, a deal that does not exist, an argument of the wrong
+kind) raises :class:`BadInput` naming the file or parameter, the place and what is wrong; a limit out of
+range (``time_limit``, ``max_nodes`` ...) is a :class:`ValueError`.
+
 They are imported on first use (module ``__getattr__``), so ``import stratagem`` stays fast and loads
 none of the solvers' heavy dependencies (the compiled core, OR-Tools, networkx).
 """
