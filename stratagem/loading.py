@@ -105,7 +105,8 @@ def load(path: str | Path, deal: str | int | None = None, players: int | None = 
     if game_name == "strato":
         return deal_of(load_strato(source), deal, players)
     if deal is not None or players is not None:
-        raise BadInput(source, "deal", f"deal and players are for Strato puzzles, not {game_name} positions")
+        raise BadInput(source, "deal" if deal is not None else "players",  # the one given
+                       f"deal and players are for Strato puzzles, not {game_name} positions")
     return load_position(source)
 
 

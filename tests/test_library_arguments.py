@@ -205,3 +205,13 @@ def test_the_documented_types_are_in_the_signatures() -> None:
 
     assert typing.get_type_hints(record_page)["verdict"] == Verdict | None
     assert typing.get_args(typing.get_type_hints(generate)["return"])[0] is Puzzle
+
+
+def test_load_names_the_strato_only_argument_given_for_a_position() -> None:
+    # players=2 for a STAKD position was reported at 'deal', which had not been given.
+    with pytest.raises(BadInput) as caught:
+        stratagem.load(TINY, players=2)
+    assert (caught.value.place, caught.value.problem) == ("players", "deal and players are for Strato puzzles, "
+                                                          "not stakd positions")
+    with pytest.raises(BadInput, match=r": deal: deal and players are for Strato puzzles"):
+        stratagem.load(TINY, deal="x", players=2)
