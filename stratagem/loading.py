@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import load_toml
 from stratagem.models.strato.rules.challenge import Challenge
-from stratagem.models.strato.rules.deal import DealError, check_position
+from stratagem.models.strato.rules.deal import DealError, check_drawn_up, check_position
 from stratagem.models.strato.rules.position import State, parse_state
 from stratagem.models.strato.rules.puzzle import DealSpec, Puzzle, load_puzzle, setup_from_data
 from stratagem.models.strato.rules.turns import StratoGame
@@ -228,6 +228,7 @@ def game_from_record(game: str, setup: dict[str, Any], start: str, source: str) 
         raise BadInput(source, "start", f"{len(state.rows)} row(s), the challenge has {challenge.rows}")
     try:
         check_position(challenge, state)
+        check_drawn_up(state)  # as a puzzle file's position deal, odds --position and OpenSpiel's are
     except DealError as exc:
         raise BadInput(source, "start", str(exc)) from None
     return StratoGame(challenge, options, state), state

@@ -28,10 +28,9 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import Section, load_toml
-from stratagem.models.cardclash.battlefield import size
-from stratagem.models.cardclash.cards import ARMY_SIZE, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
+from stratagem.models.cardclash.cards import ARMY_SIZE, MAX_PLAYERS, MIN_PLAYERS
 from stratagem.models.cardclash.position import State, parse_state
-from stratagem.models.cardclash.rules import CardClashGame, deal, excess_cards, result_problem
+from stratagem.models.cardclash.rules import CardClashGame, deal
 
 OPTION_KEYS = {"players", "width", "height", "strategic", "rounds", "seed"}
 
@@ -89,26 +88,6 @@ def _options(section: Section, players: int | None) -> dict[str, Any]:
     return opts
 
 
-def _match_problem(state: State, rounds: int) -> str | None:
-    """What no game of ``rounds`` flags deals: a hand over the four cards a player holds (each card laid is
-    replaced from the pile), a round past the last, or flags that do not fit the rounds already played
-    (every round hands out at least one flag while any is left, and the match ends when none is)."""
-    for player, hand in enumerate(state.hands, start=1):
-        if len(hand) > HAND_SIZE:
-            return (f"player {player} holds {len(hand)} cards ({hand}): a hand is {HAND_SIZE} cards at most "
-                    "(each card laid is replaced from the player's own pile)")
-    won = sum(state.flags)
-    if state.round > rounds:
-        return f"round={state.round}, but the game is played for rounds = {rounds} flag(s) ([options])"
-    if won >= rounds:
-        return (f"flags={','.join(map(str, state.flags))}: {won} flag(s) handed out already, and the game is "
-                f"played for rounds = {rounds}: it was over before this round")
-    if won < state.round - 1:
-        return (f"round={state.round} with {won} flag(s) handed out: every earlier round gave at least one "
-                "(flags= counts them per player)")
-    return None
-
-
 def game_from_setup(setup: dict[str, Any], source: str) -> CardClashGame:
     """The game a record was made with, from :meth:`CardClashGame.setup` data."""
     opts = _options(Section(setup, source, "setup"), None)
@@ -145,20 +124,8 @@ def load_position(path: str | Path) -> Position:
         seed = pos.seed(required=True)
         opts = _options(options, pos.get("players", int, 2))
         state = deal(opts["players"], random.Random(seed))
-    problem = _match_problem(state, opts["rounds"])
-    if problem:
-        raise pos.error("state", problem)
-    excess = excess_cards(state)
-    if excess:
-        raise pos.error("state", f"more cards than the armies hold: {', '.join(excess)}")
-    problem = result_problem(state)  # won= is checked against the table, never trusted
-    if problem:
-        raise pos.error("state", problem)
-    w, h = size(state.board)
-    if w > opts["width"] or h > opts["height"]:
-        raise pos.error("state", f"the battlefield is {w}x{h}, larger than the table {opts['width']}x{opts['height']}")
     game = CardClashGame(opts.pop("players"), start=state, **opts)
-    problem = game.position_problem(state)  # out= and passes= held to the game's rules
+    problem = game.position_problem(state)  # hands, flags, cards, table, won=, out= and passes= held to the rules
     if problem:
         raise pos.error("state", problem)
     claim = None

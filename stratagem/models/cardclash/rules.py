@@ -311,11 +311,23 @@ class CardClashGame:
         return state
 
     def position_problem(self, state: State) -> str | None:
-        """Why ``state`` cannot arise in this game, or None: its written winners (:func:`result_problem`),
-        cards ``out=`` without the strategic variant (only its rule takes cards off the battlefield), a
-        stack or a battlefield no play leaves (:func:`~.battlefield.board_problem`), and
-        ``passes=`` naming players who can lay a card (a pass changes nothing but the turn, so the players
-        who passed last hold what they held before the same table, and must still have no card to lay)."""
+        """Why ``state`` cannot arise in this game, or None: hands, rounds and flags no match of
+        :attr:`rounds` deals (:func:`match_problem`), more cards than the armies hold, a battlefield larger
+        than the table, its written winners (:func:`result_problem`), cards ``out=`` without the strategic
+        variant (only its rule takes cards off the battlefield), a stack or a battlefield no play leaves
+        (:func:`~.battlefield.board_problem`), and ``passes=`` naming players who can lay a card (a pass
+        changes nothing but the turn, so the players who passed last hold what they held before the same
+        table, and must still have no card to lay). Every position read is held to it: a position file's,
+        a record's start, ``--position`` and OpenSpiel's."""
+        problem = match_problem(state, self.rounds)
+        if problem:
+            return problem
+        excess = excess_cards(state)
+        if excess:
+            return f"more cards than the armies hold: {', '.join(excess)}"
+        w, h = size(state.board)
+        if w > self.width or h > self.height:
+            return f"the battlefield is {w}x{h}, larger than the table {self.width}x{self.height}"
         problem = result_problem(state)
         if problem:
             return problem
@@ -483,6 +495,26 @@ def cards_of(state: State) -> Counter[str]:
         count.update(COLOURS[p] + r for r in state.hands[p] + state.piles[p])
     count.update(state.removed[k : k + 2] for k in range(0, len(state.removed), 2))
     return count
+
+
+def match_problem(state: State, rounds: int) -> str | None:
+    """What no game of ``rounds`` flags deals: a hand over the four cards a player holds (each card laid is
+    replaced from the pile), a round past the last, or flags that do not fit the rounds already played
+    (every round hands out at least one flag while any is left, and the match ends when none is)."""
+    for player, hand in enumerate(state.hands, start=1):
+        if len(hand) > HAND_SIZE:
+            return (f"player {player} holds {len(hand)} cards ({hand}): a hand is {HAND_SIZE} cards at most "
+                    "(each card laid is replaced from the player's own pile)")
+    won = sum(state.flags)
+    if state.round > rounds:
+        return f"round={state.round}, but the game is played for rounds = {rounds} flag(s) ([options])"
+    if won >= rounds:
+        return (f"flags={','.join(map(str, state.flags))}: {won} flag(s) handed out already, and the game is "
+                f"played for rounds = {rounds}: it was over before this round")
+    if won < state.round - 1:
+        return (f"round={state.round} with {won} flag(s) handed out: every earlier round gave at least one "
+                "(flags= counts them per player)")
+    return None
 
 
 def excess_cards(state: State) -> list[str]:

@@ -123,15 +123,10 @@ def load_position(path: str | Path) -> Position:
                                 "or raise max_count, copies or stars")
         state = deal(options, Random(seed))
     else:
-        try:
+        try:  # the rules' check_position holds the hands to hand_size, as it holds every position read
             state = StratatakGame(options, None).parse_state(section.get("state", str))
         except NotationError as exc:
             raise section.error("state", str(exc)) from None
-        for player, hand in enumerate(state.hands, start=1):
-            if len(hand) > options.hand_size:  # dealt hand_size, a hand only shrinks or is drawn back up to it
-                raise section.error("state", f"player {player} holds {len(hand)} cards, more than hand_size = "
-                                    f"{options.hand_size}: a hand is dealt that many and only drawn back up to it "
-                                    "([options] hand_size)")
     value = None
     if root.has("solution"):
         solution = root.table("solution")

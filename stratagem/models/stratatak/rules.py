@@ -84,10 +84,15 @@ class Observation(NamedTuple):
 
 
 def check_position(state: State, options: Options) -> str | None:
-    """What makes ``state`` impossible under the rules and ``options``, or None."""
+    """What makes ``state`` impossible under the rules and ``options``, or None. Every position read is
+    held to it: a position file's, a record's start, ``--position`` and OpenSpiel's."""
     problem = in_deck_problem(state.all_cards(), options)
     if problem:
         return problem
+    for player, hand in enumerate(state.hands, start=1):
+        if len(hand) > options.hand_size:  # dealt hand_size, a hand only shrinks or is drawn back up to it
+            return (f"player {player} holds {len(hand)} cards, more than hand_size = {options.hand_size}: a hand "
+                    "is dealt that many and only drawn back up to it ([options] hand_size)")
     if state.attacker not in (0, 1):
         return f"attacker {state.attacker} is not player 0 or 1"
     attacker_hand, defender_hand = state.hands[state.attacker], state.hands[state.defender]

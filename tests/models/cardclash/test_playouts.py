@@ -63,7 +63,7 @@ def test_engine_small_table_rounds_end_by_scoring_or_passing() -> None:
     ("r2b6", False, "has r2 on b6"),
     ("rXb6", True, "has rX on b6"),
     ("rXbB", True, "has rX on bB"),  # in the variant a Miner on a Bomb removes both
-    ("r6r6", True, "has r6 on r6"),
+    ("r6r6", True, "2 x r6 \\(an army has 1\\)"),  # an army holds one r6: checked before the stack
     ("r5bX", False, "has r5 on bX"),  # nothing goes on a Miner
 ])
 def test_a_battlefield_no_play_leaves_is_refused(board: str, strategic: bool, fragment: str) -> None:
