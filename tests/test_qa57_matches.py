@@ -41,3 +41,17 @@ def test_the_table_of_a_race_says_its_games_are_races(capsys: pytest.CaptureFixt
     assert capsys.readouterr().out.splitlines()[0] == "stakd: 2 games (races to 3 points), seed 1, seats rotate"
     assert run(["play", "stakd", "--agents", "greedy,random", "--count", "2", "--seed", "1"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "stakd: 2 games, seed 1, seats rotate"
+
+
+def test_a_count_that_is_no_whole_number_of_deals_is_noted(capsys: pytest.CaptureFixture[str]) -> None:
+    """Three games for two players play the last deal from one seat only: the docs said every deal is played
+    from every seat, and nothing said otherwise (the seat counts were only in --json)."""
+    assert run(["play", "cardclash", "--agents", "greedy,random", "--count", "3"]) == 0
+    err = capsys.readouterr().err
+    assert err == ("stratagem play: 3 games for 2 players: the last deal was played from 1 of its 2 seats, so the "
+                   "agents did not play each seat equally often (--count a multiple of 2 plays every deal from "
+                   "every seat)\n")
+    assert run(["play", "cardclash", "--agents", "greedy,random", "--count", "4"]) == 0
+    assert capsys.readouterr().err == ""
+    assert run(["play", "cardclash", "--agents", "greedy,random", "--count", "3", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

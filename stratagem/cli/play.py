@@ -5,7 +5,8 @@ The match is :func:`stratagem.matches.play`; this module parses the options, cal
 Agents are named in ``--agents``, one per player, each ``name[:param=value...]`` (for example
 ``mcts:iterations=500``). The game-agnostic agents come from ``stratagem.solvers.agents``; a game adds
 its own baselines (``greedy`` from its ``greedy_move``, and any in its ``AGENTS`` table). Seats rotate
-so that every agent plays every seat equally often, and the same seed gives the same table.
+so that every agent plays every seat of every deal (with ``--count`` a multiple of the player count; a
+note says when it is not), and the same seed gives the same table.
 """
 
 from __future__ import annotations
@@ -99,6 +100,11 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
         click.echo(dumps_record(result.to_json(include_games=games_detail)), nl=False)
     else:
         stdout().print(_table(result))
+    seats = len(result.agents)
+    if result.stopped_by is None and result.games % seats:  # the duplicate format needs whole deals
+        note(f"stratagem play: {result.games} games for {seats} players: the last deal was played from "
+             f"{result.games % seats} of its {seats} seats, so the agents did not play each seat equally often "
+             f"(--count a multiple of {seats} plays every deal from every seat)", quiet)
     if any(record.unfinished for record in result.agents):
         note("stratagem play: unfinished games (past --max-plies, or stopped undecided by Stratatak's "
              "battle_limit, which is never a draw) are left out of every rate and mean", quiet)
