@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.deadline import Deadline
+from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadInput
 from stratagem.core.io import MAX_SEED
 from stratagem.loading import file_path, load_strato
@@ -65,10 +65,11 @@ def _check_whole(name: str, value: object, low: int, high: int | None = None) ->
 
 
 def generate(challenge_file: str | Path, count: int, *, seed: int = 0, min_length: int = 1, players: int | None = None,
-             tries: int | None = None, deadline: Deadline | None = None, deal_limit: float | None = None,
+             tries: int | None = None, deadline: float | Deadline | None = None, deal_limit: float | None = None,
              note: Callable[[str], None] | None = None) -> tuple[Puzzle, int, Generated]:
     """Try seeds from ``seed`` until ``count`` deals are kept, ``tries`` seeds (default 20 per deal wanted)
-    are used up, or ``deadline`` passes. Returns the loaded puzzle, the player count and what was found;
+    are used up, or ``deadline`` (seconds, or a running :class:`Deadline`) passes. Returns the loaded
+    puzzle, the player count and what was found;
     ``note`` is told each seed's outcome.
 
     The arguments are checked as ``stratagem generate`` checks its options: a count, tries or minimum
@@ -76,6 +77,11 @@ def generate(challenge_file: str | Path, count: int, *, seed: int = 0, min_lengt
     a finite number of seconds above 0 is a :class:`ValueError` (a negative seed dealt its positive twin's
     game under a name, ``seed--5``, that no puzzle file loads; ``players=0`` meant the challenge's count).
     """
+    try:  # seconds were an AttributeError ('int' object has no attribute 'expired')
+        check_run_limits(deadline)
+    except ValueError:
+        raise ValueError("deadline must be a Deadline or a finite number of seconds above 0, "
+                         f"not {deadline!r}") from None
     _check_whole("count", count, 1)
     _check_whole("min_length", min_length, 1)
     _check_whole("seed", seed, 0, MAX_SEED)
@@ -93,19 +99,19 @@ def generate(challenge_file: str | Path, count: int, *, seed: int = 0, min_lengt
     budget = tries if tries is not None else 20 * count
     if seed + budget - 1 > MAX_SEED:
         raise BadInput("<argument>", "--seed", f"seeds {seed} + {budget} tries go past {MAX_SEED} (2^63-1)")
-    deadline = deadline or Deadline(None)
+    run = as_deadline(deadline)
     found = Generated()
     for candidate in range(seed, seed + budget):
         if len(found.deals) >= count:
             break
-        if deadline.expired():
+        if run.expired():
             found.stopped_by = "time"
             break
         try:
             start = seeded_deal(challenge, candidate, players)
         except DealError as exc:
             raise BadInput(source, "challenge", str(exc)) from None
-        left = deadline.remaining()
+        left = run.remaining()
         limit = deal_limit if left is None else (left if deal_limit is None else min(deal_limit, left))
         outcome = certified_solve(StratoGame(challenge, puzzle.options, start), Deadline(limit))
         # An optimum or an unsolvability is kept or counted only with its certificate; a line found is

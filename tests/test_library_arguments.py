@@ -215,3 +215,11 @@ def test_load_names_the_strato_only_argument_given_for_a_position() -> None:
                                                           "not stakd positions")
     with pytest.raises(BadInput, match=r": deal: deal and players are for Strato puzzles"):
         stratagem.load(TINY, deal="x", players=2)
+
+
+def test_generate_takes_its_deadline_in_seconds() -> None:
+    # deadline=60 failed with "AttributeError: 'int' object has no attribute 'expired'"; only a Deadline ran.
+    _, players, found = generate(CHALLENGE_0, 1, deadline=60)
+    assert (players, found.stopped_by, [deal["name"] for deal in found.deals]) == (1, None, ["seed-0"])
+    with pytest.raises(ValueError, match="^deadline must be a Deadline or a finite number of seconds above 0, not 0$"):
+        generate(CHALLENGE_0, 1, deadline=0)
