@@ -42,8 +42,9 @@ from fractions import Fraction
 from statistics import fmean
 from typing import Any
 
+from stratagem.core.errors import BadInput
 from stratagem.solvers.match import clustered_wilson_interval, t_interval, wilson_interval
-from stratagem.sweephidden import SOLO_METHOD, HiddenTask
+from stratagem.sweephidden import SOLO_METHOD, HiddenTask, hidden_record
 from stratagem.sweeprecords import best_records, outcome_rank, version_label
 
 __all__ = [
@@ -643,7 +644,15 @@ def _card_markdown(card: Card) -> list[str]:
 
 def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Sequence[dict[str, Any]] = (),
                open_source: str | None = None) -> DifficultyReport:
-    """The cards of a hidden sweep's records (the best record of each key), beside ``open_records``."""
+    """The cards of a hidden sweep's records (the best record of each key), beside ``open_records``.
+
+    A record of an open sweep among ``records`` is :class:`BadInput` naming it (it was a bare KeyError,
+    ``'team'``, from inside): its answers are :func:`stratagem.sweepreport.summarise`'s, or ``open_records``.
+    """
+    for number, record in enumerate(records, 1):
+        if not hidden_record(record):
+            raise BadInput(source, f"record {number}", "an open-information record: difficulty cards are made from a "
+                           "hidden sweep's records (sweep --information hidden); pass open ones as open_records")
     best = best_records(records)
     open_best = best_records([r for r in open_records if r.get("game", "strato") == "strato"
                               and r.get("information", "open") == "open"])

@@ -223,3 +223,16 @@ def test_generate_takes_its_deadline_in_seconds() -> None:
     assert (players, found.stopped_by, [deal["name"] for deal in found.deals]) == (1, None, ["seed-0"])
     with pytest.raises(ValueError, match="^deadline must be a Deadline or a finite number of seconds above 0, not 0$"):
         generate(CHALLENGE_0, 1, deadline=0)
+
+
+def test_difficulty_cards_refuse_an_open_sweeps_records(tmp_path: Path) -> None:
+    # An open sweep's records gave a bare KeyError: 'team' from inside the cards.
+    from stratagem.difficulty import difficulty
+    from stratagem.sweep import ResultsFile, plan, sweep
+
+    results = ResultsFile(tmp_path / "open.jsonl")
+    results.check()
+    sweep(plan([CHALLENGE_0], seeds=[0], players=[1], time_limit=30), results, workers=0)
+    with pytest.raises(BadInput, match=r"^open.jsonl: record 1: an open-information record: difficulty cards"):
+        difficulty(results.records, "open.jsonl")
+    assert difficulty([], "none.jsonl", results.records).cards == []  # open records are the open_records
