@@ -29,8 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from stratagem.core.errors import BadInput
 from stratagem.solvers.match import wilson_interval
 from stratagem.sweep import best_records, record_key, uncertified
+from stratagem.sweephidden import hidden_record
 from stratagem.sweeprecords import retry_may_certify, version_label
 
 #: How many of the hardest deals the summary lists.
@@ -377,7 +379,16 @@ def _brief(record: dict[str, Any]) -> dict[str, Any]:
 
 def summarise(records: Sequence[dict[str, Any]], source: str) -> SweepReport:
     """A report of ``records``, one per deal (a key seen twice counts once: its best-established record,
-    :func:`stratagem.sweep.best_records`)."""
+    :func:`stratagem.sweep.best_records`).
+
+    ``records`` are an open sweep's (:class:`~stratagem.sweep.ResultsFile` checks each). A hidden sweep's
+    record is :class:`BadInput` naming it: its ``solved`` is a win probability found, which this report
+    counted as a deal proven solvable; its cards are :func:`stratagem.difficulty.difficulty`'s.
+    """
+    for number, record in enumerate(records, 1):
+        if hidden_record(record):
+            raise BadInput(source, f"record {number}", "a hidden-information record: this report is of an open "
+                           "sweep's answers; stratagem.difficulty.difficulty makes a hidden sweep's cards")
     best = best_records(records)
     decided: dict[str, set[tuple[Any, Any]]] = defaultdict(set)
     by_key: dict[str, list[dict[str, Any]]] = defaultdict(list)

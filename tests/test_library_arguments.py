@@ -236,3 +236,18 @@ def test_difficulty_cards_refuse_an_open_sweeps_records(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match=r"^open.jsonl: record 1: an open-information record: difficulty cards"):
         difficulty(results.records, "open.jsonl")
     assert difficulty([], "none.jsonl", results.records).cards == []  # open records are the open_records
+
+
+def test_a_sweep_report_refuses_a_hidden_sweeps_records() -> None:
+    # A hidden solo record ('solved': its win probability found, here 0 < p < 1) was counted as a deal proven
+    # solvable; the command sends such a file to the difficulty cards, a library caller got the wrong report.
+    from stratagem.sweephidden import plan_hidden, run_hidden_task
+    from stratagem.sweeprecords import hidden_problem
+    from stratagem.sweepreport import summarise
+
+    [task] = plan_hidden([CHALLENGE_0], [27], [1], time_limit=30)
+    record = run_hidden_task(task)  # won whatever the order (1): made a half, as a harder deal's would be
+    record["odds"].update(value="1/2", low="1/2", high="1/2", float=0.5)
+    assert record["status"] == "solved" and hidden_problem(record) == ""
+    with pytest.raises(BadInput, match=r"^hidden.jsonl: record 1: a hidden-information record: this report is of"):
+        summarise([record], "hidden.jsonl")
