@@ -239,7 +239,7 @@ def test_difficulty_cards_refuse_an_open_sweeps_records(tmp_path: Path) -> None:
 
 
 def test_a_sweep_report_refuses_a_hidden_sweeps_records() -> None:
-    # A hidden solo record ('solved': its win probability found, here 0 < p < 1) was counted as a deal proven
+    # A hidden solo record ('solved': its win probability found, here 1/2) was counted as a deal proven
     # solvable; the command sends such a file to the difficulty cards, a library caller got the wrong report.
     from stratagem.sweephidden import plan_hidden, run_hidden_task
     from stratagem.sweeprecords import hidden_problem
