@@ -25,7 +25,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
-from stratagem.core.game import HiddenInformation
+from stratagem.core.game import HiddenInformation, Simultaneous
 from stratagem.engines import COMPILED, ENGINES, REFERENCE, resolve
 from stratagem.loading import GAMES, game_module, load_position
 from stratagem.solvers.agents import (
@@ -99,12 +99,13 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     search is the same on both engines or stronger on the compiled one: ``mcts`` that asks for plain
     search (``guided=false``) or plays a game with a compiled guide (measured in results/mcts.md),
     ``ismcts`` that asks for plain search, and ``pimc`` and ``duct`` that play out to the end (no
-    ``rollout_limit``). ``note`` is told in one line when ``compiled`` was asked for and
-    cannot be had (or the compiled core was not built).
+    ``rollout_limit``); never ``mcts`` in a game with simultaneous moves (Stack Attack). ``note`` is told
+    in one line when ``compiled`` was asked for and cannot be had (or the compiled core was not built).
 
     Raises :class:`~stratagem.core.errors.BadInput` when the agents do not fit the game (their number,
-    an empty or unknown name, a bad parameter, ``ismcts`` or ``pimc`` where nothing is hidden) or the position is another game's or has another
-    player count; its ``place`` names the parameter.
+    an empty or unknown name, a bad parameter, ``ismcts`` or ``pimc`` where nothing is hidden, ``mcts`` on
+    the compiled engine in a game with simultaneous moves, which compiled UCT lacks) or the position is
+    another game's or has another player count; its ``place`` names the parameter.
     """
     if not isinstance(game_name, str):  # a rules object was read as a game's name, blamed on the agents
         raise BadInput(ARGUMENT, "game_name", f"a game's name ({', '.join(GAMES)}), not {type(game_name).__name__}")
@@ -179,6 +180,8 @@ _KERNELS = {"open": "stratagem.solvers.packed_uct", "observation": "stratagem.so
 def _search_kind(agent: Agent, engine: str | None, game: Any = None) -> str | None:
     """Which compiled search ``agent`` takes when ``engine`` is asked for (see :func:`play`), or None."""
     asked = engine == COMPILED
+    if isinstance(agent, MctsAgent) and agent.information == "open" and isinstance(game, Simultaneous):
+        return None  # compiled UCT has no simultaneous moves (refused in _on_engine when asked for)
     if isinstance(agent, MctsAgent):
         guide = agent.information == "open" and hasattr(game, "compiled_guide")
         return agent.information if asked or (engine is None and (not agent.guided or guide)) else None
@@ -194,6 +197,15 @@ def _on_engine(game: Any, agents: list[Agent], engine: str | None,
     """The agents with the game's compiled engine given to the search agents that search on it."""
     if engine is not None and engine not in ENGINES:
         raise BadInput(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
+    if engine == COMPILED and isinstance(game, Simultaneous):
+        # By default such an agent stays on the reference engine; asked for, the match failed at the first
+        # simultaneous move, in the search's words, naming neither the agent nor the option.
+        name = getattr(game, "name", "the game")
+        for i, agent in enumerate(agents):
+            if isinstance(agent, MctsAgent) and agent.information == "open":
+                raise BadInput(ARGUMENT, "engine", f"compiled: {agent.name} (agents[{i + 1}]) would search with "
+                               f"compiled UCT, which has no simultaneous moves, and {name} has them: give "
+                               "--engine reference, or use duct")
     kinds = {i: kind for i, agent in enumerate(agents) if (kind := _search_kind(agent, engine, game)) is not None}
     if engine == REFERENCE or not kinds:
         return agents

@@ -55,3 +55,23 @@ def test_a_count_that_is_no_whole_number_of_deals_is_noted(capsys: pytest.Captur
     assert capsys.readouterr().err == ""
     assert run(["play", "cardclash", "--agents", "greedy,random", "--count", "3", "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_plain_mcts_plays_stack_attack_on_the_default_engine() -> None:
+    """mcts:guided=false goes to the compiled engine by default, whose UCT has no simultaneous moves: the
+    match failed at Stack Attack's first reveal ('compiled UCT has no simultaneous moves'). It stays on the
+    rules engine there, which searches simultaneous moves."""
+    # The deal is 24 chance plies: 30 takes the game past its first reveals, then leaves it unfinished.
+    result = play("stackattack", ["mcts:guided=false:iterations=5", "greedy"], games=1, seed=1, max_plies=30)
+    assert result.games == 1 and result.agents[0].unfinished == 1 and "engine" not in result.agents[0].params
+
+
+def test_mcts_on_the_compiled_engine_in_stack_attack_is_refused_before_the_match(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["play", "stackattack", "--agents", "greedy,mcts:iterations=20", "--count", "2",
+                "--engine", "compiled"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("stratagem play: --engine: compiled: mcts (agents[2]) would search with compiled UCT, "
+                            "which has no simultaneous moves, and stackattack has them: give --engine reference, "
+                            "or use duct\n")

@@ -31,7 +31,7 @@ from stratagem.solvers.match import MatchResult
 
 #: The library's parameter names in its refusals, and the options they are on the command line.
 OPTIONS = {"agents": "--agents", "players": "--players", "games": "--count", "points": "--points",
-           "seed": "--seed"}
+           "seed": "--seed", "engine": "--engine"}
 #: The options of the competitive games' matches that ``play strato`` has no use for (refused when given).
 NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "games_detail": "--games-detail",
                   "engine": "--engine", "points": "--points"}
@@ -59,7 +59,8 @@ NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "ga
 @click.option("--engine", type=click.Choice(ENGINES), default=None,
               help="Where mcts, ismcts, pimc and duct agents search: compiled (the game's compiled engine, "
                    "searches in C, mcts guided where the game has a compiled guide (Card Clash), else unguided; "
-                   "by default for mcts on such a game, mcts and ismcts with guided=false, and pimc and duct "
+                   "by default for mcts on such a game, mcts (not in Stack Attack: compiled UCT has no "
+                   "simultaneous moves) and ismcts with guided=false, and pimc and duct "
                    "without rollout_limit) or reference (the Python rules engine).")
 @click.option("--points", type=click.IntRange(1, MAX_POINTS), default=1, show_default=True, metavar="N",
               help="STAKD: each game a race of rounds to N points, the winner of a round starting the next (the "
