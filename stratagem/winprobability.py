@@ -21,7 +21,7 @@ from typing import Any
 from stratagem import __version__
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadInput, NotationError
-from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.io import check_writable, dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
@@ -256,13 +256,15 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     whole challenge-1 deals. One ``time_limit`` covers both phases: a finer pass of the search runs only in
     the time left beyond :data:`WRITE_MARGIN` times the estimated writing of the finest finished pass's
     table, which is then written; a table the limit stops is not written (``table`` is then ``None`` and
-    ``table_note`` says why). ``progress`` shows the search's passes and the rows written."""
+    ``table_note`` says why). ``progress`` shows the search's passes and the rows written. A ``table`` that
+    cannot be written (no such folder, a directory) is :class:`BadInput` before the search begins."""
     from stratagem.models.strato.hidden.exact import TableStopped, odds_interval, write_table
 
     if not isinstance(deal, StratoDeal):  # not an AttributeError from inside
         raise BadInput("<argument>", "deal", f"a loaded Strato deal (stratagem.load), not {type(deal).__name__}")
     table = file_path(table, "table")
     check_run_limits(time_limit, max_states, "max_states")
+    check_writable(table, "table")  # before the search: a folder that is not there was found after all of it
     deadline = as_deadline(time_limit)
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     require_solo(game)

@@ -251,3 +251,20 @@ def test_a_sweep_report_refuses_a_hidden_sweeps_records() -> None:
     assert record["status"] == "solved" and hidden_problem(record) == ""
     with pytest.raises(BadInput, match=r"^hidden.jsonl: record 1: a hidden-information record: this report is of"):
         summarise([record], "hidden.jsonl")
+
+
+def test_odds_bounds_refuses_a_table_it_cannot_write_before_searching(tmp_path: Path) -> None:
+    # The folder that is not there was found when the table was written, after the whole search.
+    shown: list[str] = []
+
+    @contextlib.contextmanager
+    def progress(label: str, first: str, second: str) -> Iterator[Callable[[int, int], None]]:
+        shown.append(label)
+        yield lambda a, b: None
+
+    deal = stratagem.load(CHALLENGE_0, "solo-1")
+    assert isinstance(deal, stratagem.StratoDeal)
+    table = tmp_path / "no-such-folder" / "solo-1.gz"
+    with pytest.raises(BadInput, match=r": table: cannot write: the directory .* does not exist$"):
+        odds_bounds(deal, table, time_limit=60, progress=progress)
+    assert shown == []
