@@ -225,6 +225,11 @@ def _on_engine(game: Any, agents: list[Agent], engine: str | None,
     for i, agent in enumerate(agents):
         if i not in kinds or kinds[i] in unbuilt:
             placed.append(agent)
+        elif isinstance(agent, MctsAgent) and (agent.information == "observation"
+                                               or not hasattr(game, "compiled_guide")):
+            # The compiled search runs plain here (ISMCTS always; UCT without the game's compiled guide), and
+            # the match's parameters say so: they said guided=true (and reuse=true) of a plain search.
+            placed.append(dataclasses.replace(agent, engine=choice.engine, guided=False, reuse=False))
         elif dataclasses.is_dataclass(agent):
             placed.append(dataclasses.replace(agent, engine=choice.engine))
         else:
