@@ -105,7 +105,7 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     Raises :class:`~stratagem.core.errors.BadInput` when the agents do not fit the game (their number,
     an empty or unknown name, a bad parameter, ``ismcts`` or ``pimc`` where nothing is hidden, ``mcts`` on
     the compiled engine in a game with simultaneous moves, which compiled UCT lacks) or the position is
-    another game's or has another player count; its ``place`` names the parameter.
+    another game's, has another player count or is already over; its ``place`` names the parameter.
     """
     if not isinstance(game_name, str):  # a rules object was read as a game's name, blamed on the agents
         raise BadInput(ARGUMENT, "game_name", f"a game's name ({', '.join(GAMES)}), not {type(game_name).__name__}")
@@ -117,6 +117,8 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     if position is not None:
         loaded = load_position(position, (game_name,))
         game, start = loaded.game, loaded.state
+        if game.is_terminal(start):  # every game was 'played' without a move and scored as the file ends it
+            raise BadInput(str(position), "position", "the game is already over here: a match has no move to play")
         if players is not None and players != game.num_players:
             raise BadInput(str(position), "position", f"has {game.num_players} players, --players says {players}")
     elif players is not None:  # a count the game refuses is --players's fault, named as the option

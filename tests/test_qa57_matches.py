@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from stratagem.cli.main import run
@@ -88,3 +90,18 @@ def test_a_compiled_search_that_runs_plain_is_recorded_plain(game: str, spec: st
     params = result.agents[0].params
     assert params["engine"] == "compiled" and params["guided"] is guided
     assert params.get("reuse", False) is guided  # UCT keeps its tree only in the guided compiled search
+
+
+def test_a_position_already_over_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Player 1 has won (W1): each game was 'played' without a move and scored as the file ends it, so the
+    table gave each agent a win from seat 1 and a loss from seat 2 (1-0-1), statistics of no play at all."""
+    over = tmp_path / "won.toml"
+    over.write_text('game = "stratatak"\n[options]\nbattle_limit = 4\n[position]\nstate = "-,B7G5* B2* B9* - W1"\n',
+                    encoding="utf-8")
+    assert run(["play", "stratatak", "--agents", "greedy,random", "--position", str(over), "--count", "2"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"{over}: position: the game is already over here: a match has no move to play\n"
+    # The same position one battle earlier (the lone Star still to play) is played as before.
+    assert play("stratatak", ["greedy", "random"], games=2,
+                position=Path(__file__).resolve().parent.parent / "puzzles" / "stratatak" / "lone-star.toml").games == 2
