@@ -80,12 +80,19 @@ from stratagem.solvers.alphabeta import return_bounds
 POSITION_SOURCE = "<position>"
 
 
-def _check_numbers(as_player: Any, iterations: Any, samples: Any, seed: Any) -> None:
+def _check_numbers(as_player: Any, iterations: Any, samples: Any, seed: Any, depth: Any = None,
+                   progress: Any = None) -> None:
     """Refuse, as :class:`ValueError`, what the command line refuses of these parameters: ``iterations=0``
-    gave an "estimate" of no search at all, ``samples=-1`` one over no deal, and ``seed="x"`` was taken."""
+    gave an "estimate" of no search at all, ``samples=-1`` one over no deal, and ``seed="x"`` was taken;
+    ``depth="3"`` or ``2.5`` failed deep in the search with a :class:`TypeError`, and ``progress=5`` at its
+    first report."""
     def whole(value: Any, low: int, high: int) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
+    if depth is not None and not whole(depth, 1, MAX_PARAMETER):
+        raise ValueError(f"depth must be a whole number of plies from 1 to {MAX_PARAMETER:,}, not {depth!r}")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a progress factory (stratagem.core.progress), not {progress!r:.40}")
     for name, value in (("iterations", iterations), ("samples", samples)):
         if value is not None and not whole(value, 1, MAX_PARAMETER):
             raise ValueError(f"{name} must be a whole number from 1 to {MAX_PARAMETER:,}, not {value!r}")
@@ -123,7 +130,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     ``seed`` or ``as_player`` that is not a whole number.
     """
     started = time.perf_counter()
-    _check_numbers(as_player, iterations, samples, seed)
+    _check_numbers(as_player, iterations, samples, seed, depth, progress)
     loaded = _position(position)
     game, state = loaded.game, loaded.state
     chosen = resolve_method(loaded, method, as_player)
@@ -174,6 +181,10 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
 def _position(position: str | Path | Position | tuple[Any, Any]) -> Position:
     """A loaded position from whatever :func:`analyze` was given."""
     if isinstance(position, Position):
+        if position.game_name == "strato":  # as a Strato file is refused (load_position)
+            raise BadInput(position.source, "position", "analyze values positions of the competitive games; a "
+                           "Strato position is solved (solve: open information) or given odds (odds: the pile "
+                           "hidden)")
         return position
     if isinstance(position, str | Path):
         return load_position(position)

@@ -25,6 +25,7 @@ the same bytes.
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import importlib.util
@@ -192,7 +193,9 @@ def file_sha256(path: str | Path) -> str | None:
 def provenance(input_path: str | Path | None = None, input_sha256: str | None = None) -> dict[str, Any]:
     """The ``provenance`` object of a record made from ``input_path`` (hashed here unless ``input_sha256``,
     the digest of the bytes actually read, is given)."""
-    record = {key: (dict(value) if isinstance(value, dict) else value) for key, value in code_provenance().items()}
+    # a deep copy: code_provenance() is computed once a process, and a caller editing its record's
+    # compiled_core lists changed the provenance of every later record
+    record = copy.deepcopy(code_provenance())
     if input_path is None:
         record["input"] = None
     else:
