@@ -29,7 +29,7 @@ from stratagem.loading import StratoDeal, file_path, load, load_strato
 from stratagem.models.strato.hidden.game import HiddenStrato, format_hidden
 from stratagem.models.strato.hidden.odds import SoloOdds, require_solo, solo_odds
 from stratagem.models.strato.rules.deal import DealError, check_drawn_up, check_position
-from stratagem.models.strato.rules.position import parse_state
+from stratagem.models.strato.rules.position import ONGOING, WON, parse_state
 from stratagem.models.strato.rules.puzzle import DealSpec
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.solvers.mdp import SOLVED
@@ -147,6 +147,7 @@ def odds_of(deal: StratoDeal, *, time_limit: float | Deadline | None = None, max
     if not isinstance(deal, StratoDeal):
         raise BadInput("<argument>", "deal", f"a loaded Strato deal (stratagem.load), not {type(deal).__name__}")
     check_run_limits(time_limit, max_states, "max_states")
+    require_ongoing(deal, "deal")
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     kwargs: dict[str, Any] = {} if max_states is None else {"max_states": max_states}
     result = solo_odds(game, deadline=as_deadline(time_limit), rank=rank, progress=progress, **kwargs)
@@ -174,7 +175,9 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
     if position is not None and deal is not None:
         raise ValueError("give deal or position, not both")
     if position is not None:
-        return position_deal(puzzle, position)
+        met = position_deal(puzzle, position)
+        require_ongoing(met, "--position")
+        return met
     seeded = isinstance(deal, int) or (isinstance(deal, str) and deal.isascii() and deal.isdigit())
     loaded = load(file_path(puzzle, "puzzle"), deal, 1 if seeded else None)
     if not isinstance(loaded, StratoDeal):
@@ -183,7 +186,21 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
     if players != 1:  # said here, with the file and the deal (the search's own refusal names neither)
         raise BadInput(str(puzzle), "--deal", f"deal {loaded.name!r} has {players} players: the exact win "
                        "probability is for solo play (play strato estimates team play)")
+    require_ongoing(loaded, "--deal")
     return loaded
+
+
+def require_ongoing(deal: StratoDeal, place: str) -> None:
+    """:class:`BadInput` (at ``place``) when ``deal`` starts from a finished game: a start already won or
+    lost has no move to value, and neither search, nor a policy record or value table (whose start is a
+    turn to play), can start there; both searches failed on it as an internal error (exit 70)."""
+    status = deal.start.status
+    if status != ONGOING:
+        result, value = ("won", 1) if status == WON else ("lost", 0)
+        where = "the position" if place == "--position" else f"deal {deal.name!r}"
+        raise BadInput(deal.source if place != "--position" else "<argument>", place,
+                       f"{where} is a finished game ({result}): there is nothing left to play, so no odds to "
+                       f"search (a {result} game's win probability is {value})")
 
 
 def position_deal(puzzle: str | Path, position: str) -> StratoDeal:
@@ -258,7 +275,13 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     table, which is then written; a table the limit stops is not written (``table`` is then ``None`` and
     ``table_note`` says why). ``progress`` shows the search's passes and the rows written. A ``table`` that
     cannot be written (no such folder, a directory) is :class:`BadInput` before the search begins."""
-    from stratagem.models.strato.hidden.exact import TableStopped, odds_interval, write_table
+    from stratagem.models.strato.hidden.exact import (
+        TableStopped,
+        TooManyOrders,
+        check_orders,
+        odds_interval,
+        write_table,
+    )
 
     if not isinstance(deal, StratoDeal):  # not an AttributeError from inside
         raise BadInput("<argument>", "deal", f"a loaded Strato deal (stratagem.load), not {type(deal).__name__}")
@@ -266,8 +289,14 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     check_run_limits(time_limit, max_states, "max_states")
     check_writable(table, "table")  # before the search: a folder that is not there was found after all of it
     deadline = as_deadline(time_limit)
+    require_ongoing(deal, "deal")
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     require_solo(game)
+    try:  # said here, with the file and the deal, before any search (the kernel's own count wrapped round)
+        check_orders(game.initial_state().pile)
+    except TooManyOrders as exc:
+        raise BadInput(deal.source, "--table", f"deal {deal.name!r}: {exc.problem}; the plain search (without "
+                       "--table) counts in exact fractions") from None
     left = deadline.remaining()
     found = odds_interval(game, seconds=left, max_states=max_states or BOUNDS_MAX_STATES, progress=progress,
                           reserve=lambda states: _writing(states) + 1.0,  # + what passes between search and write

@@ -52,6 +52,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from stratagem.core.errors import BadInput
 from stratagem.core.io import write_atomic_with
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.models.strato.hidden import odds_kernel as kernel
@@ -74,8 +75,8 @@ from stratagem.models.strato.search.packed import LETTERS, NUMBER, Packing, _goa
 from stratagem.models.strato.search.relaxation import TableDistance
 from stratagem.models.strato.search.relaxation_kernel import OutOfTime
 
-__all__ = ["TABLE_FORMAT", "CompiledOdds", "OddsInterval", "Solver", "TableSummary", "compiled_odds", "odds_interval",
-           "value_table", "write_table"]
+__all__ = ["TABLE_FORMAT", "CompiledOdds", "OddsInterval", "Solver", "TableSummary", "TooManyOrders", "check_orders",
+           "compiled_odds", "odds_interval", "pile_orders", "value_table", "write_table"]
 
 TABLE_FORMAT = "stratagem/strato-odds-table@4"
 #: What separates a policy row's move from its cut draws, and one cut draw from the next (the checker reads
@@ -114,6 +115,34 @@ class CompiledOdds:
     stopped_by: str | None
 
 
+class TooManyOrders(BadInput):
+    """The start's pile has more orders than the kernel's 64-bit weights count (``kernel.MAX_WEIGHT``): bad
+    input for this search (the deal is not one it can value), said before any search."""
+
+
+def pile_orders(pile: str) -> int:
+    """``M(c)``, the equally likely orders of a pile of cards (the multinomial ``n! / prod c_w!``), in Python's
+    unbounded integers: the kernel's own count is a 64-bit product, which wraps round silently past 2^63."""
+    orders = math.factorial(len(pile))
+    for weather in set(pile):
+        orders //= math.factorial(pile.count(weather))
+    return orders
+
+
+def check_orders(pile: str) -> None:
+    """:class:`TooManyOrders` unless the kernel's integer weights can count the orders of ``pile``.
+
+    The kernel counts a state's value in orders of its pile, and every pile below the start has fewer
+    orders than the start's, so the start's count bounds them all. Its own check of that count is made
+    on a 64-bit product, which has already wrapped round for a pile too large (a three-row challenge's
+    39 cards of six weathers: about 2^88 orders, wrapped to a negative number that passed the check), and
+    the search then ran on meaningless weights. This check counts exactly, before the search."""
+    orders = pile_orders(pile)
+    if orders >= kernel.MAX_WEIGHT:
+        raise TooManyOrders("<deal>", "pile", f"the pile's {len(pile)} cards have {orders:.2e} orders, more than "
+                            f"the compiled search's 64-bit weights count (below 2^62 = {kernel.MAX_WEIGHT:.2e})")
+
+
 class Solver:
     """One solo deal's compiled search and the means to read its table (a ``HiddenStrato`` start at the
     ``play`` phase)."""
@@ -124,6 +153,7 @@ class Solver:
         root = game.initial_state()
         if root.phase != PLAY or root.status != ONGOING:
             raise ValueError("the compiled exact search starts at an ongoing play phase")
+        check_orders(root.pile)  # before the kernel: its weights would wrap round
         self.game = game
         self.root = root
         challenge = game.challenge
