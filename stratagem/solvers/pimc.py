@@ -133,8 +133,8 @@ def pimc(
     and to list the player's own legal moves).
 
     Stops after ``samples`` determinisations or ``time_limit`` seconds, whichever comes first (a time
-    limit makes the result depend on the machine). A terminal state after a move is valued by
-    ``game.returns`` without calling ``evaluator``.
+    limit makes the result depend on the machine); a sample the limit interrupts is left out whole. A
+    terminal state after a move is valued by ``game.returns`` without calling ``evaluator``.
     """
     if not isinstance(game, HiddenInformation):
         raise UnsupportedGame(f"PIMC needs a hidden-information game (observation and sample_state); "
@@ -158,18 +158,27 @@ def pimc(
             break
         sample = game.sample_state(state, player, rng)
         sample_seed = rng.getrandbits(64)
+        # A sample counts whole or not at all, and the deadline is asked before each move's evaluation: one
+        # sample of Stratatak (every move, each valued by playouts in Python) takes most of a second.
+        values: list[tuple[str, float]] = []
         for move in game.legal_moves(sample):
             key = game.format_move(sample, move)
             if key not in totals:
                 continue
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
             after = game.apply(sample, move)
             if game.is_terminal(after):
-                value = float(game.returns(after)[player])
+                values.append((key, float(game.returns(after)[player])))
             else:
-                value = float(evaluator(game, after, Random(sample_seed))[player])
-            totals[key] += value
-            counts[key] += 1
-        done += 1
+                values.append((key, float(evaluator(game, after, Random(sample_seed))[player])))
+        else:
+            for key, value in values:
+                totals[key] += value
+                counts[key] += 1
+            done += 1
+            continue
+        break
 
     stats = [
         PimcMoveStats(move, key, counts[key], totals[key] / counts[key] if counts[key] else 0.0)
