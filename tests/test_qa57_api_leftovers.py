@@ -56,3 +56,14 @@ def test_provenance_records_are_independent_all_the_way_down() -> None:
     first = provenance()
     first["compiled_core"]["compiled"].append("forged")
     assert "forged" not in provenance()["compiled_core"]["compiled"]
+
+
+@pytest.mark.parametrize(("options", "place"), [
+    ({"seed": -1}, "seed"), ({"games": 0}, "games"), ({"max_plies": 0}, "max_plies"), ({"games": 2.0}, "games"),
+])
+def test_a_match_refuses_what_the_command_line_refuses(options: dict[str, Any], place: str) -> None:
+    """``matches.play`` took seed -1, no game at all, or no ply (the command line refuses all three)."""
+    from stratagem.matches import play
+
+    with pytest.raises(BadInput, match=f"<argument>: {place}: a whole number"):
+        play("stratatak", ["random", "random"], **options)
