@@ -16,8 +16,9 @@ Two graphs can be built from a puzzle file:
 
 The graph is built breadth-first up to ``--max-nodes`` states or ``--time-limit`` seconds; a graph
 stopped by a limit is reported as truncated, and then "no win found" proves nothing. The time limit is
-the command's: the build stops when :data:`BUILD_SHARE` of it has passed, leaving the rest to the
-analysis of the graph (components, dead ends, par line), whose cost grows with the graph. ``--export``
+the command's: the build stops when :data:`BUILD_SHARE` of it has passed (with ``--export``, the smaller
+:data:`DOT_BUILD_SHARE` or :data:`GRAPHML_BUILD_SHARE`), leaving the rest to the analysis of the graph
+(components, dead ends, par line) and the export, whose costs grow with the graph. ``--export``
 writes it as GraphML or DOT to ``--out``; ``--html`` writes the report's page (:mod:`stratagem.views.reach`).
 
 Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph proves the deal (or every deal on
@@ -60,6 +61,11 @@ BUILD_SHARE = 0.85
 #: The same with ``--export graphml``: networkx's GraphML writer takes about twice the build's time
 #: (challenge 1 solo-1 at a 5-s limit: 4.3 s of build, then 9 s of writing, 13.7 s in all).
 GRAPHML_BUILD_SHARE = 0.3
+#: The same with ``--export dot``: the DOT writer takes 0.11-0.19 of the build's time and the analysis up to
+#: 0.14 (challenge 0, challenge 1 and the level-2 example at a 4-s build), so the build's share of 0.85 ran
+#: the command to 1.13 times the limit and more on a loaded machine (challenge 1's layout, ``--designer
+#: --time-limit 10 --export dot``: 14.05 s wall). 0.7 of the limit leaves 0.93 of it for all three.
+DOT_BUILD_SHARE = 0.7
 
 DEAL_INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
 DESIGNER_RULES = "designer mode: the deal's rows only; each turn any weather of the challenge, at any end of any row"
@@ -137,7 +143,7 @@ def reach(
     start = game.initial_state()
     mode = "designer" if designer else "deal"
     label = f"{mode} graph of {spec.name}"
-    share = GRAPHML_BUILD_SHARE if export_format == "graphml" and out_path is not None else BUILD_SHARE
+    share = {"graphml": GRAPHML_BUILD_SHARE, "dot": DOT_BUILD_SHARE}.get(export_format or "", BUILD_SHARE)
     build_limit = None if time_limit is None else share * time_limit
     with search_progress(label, enabled=not (as_json or quiet), first="depth", second="states") as progress:
         if designer:
