@@ -40,14 +40,16 @@ from stratagem.solvers.search import SOLVED, UNSOLVABLE
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--method", type=click.Choice(["auto", "sat", "cpsat"]), default="auto", show_default=True,
-              help="STAKD: sat (default; refutations are checked DRUP proofs) or cpsat (no certificate).")
+              help="STAKD: auto is sat (refutations are checked DRUP proofs); cpsat answers without a certificate. "
+                   "Strato: the method of `stratagem solve --method` of that name.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command) with status 'unknown' and exit 3.")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None, help="Strato: which deal (default: the first).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, help="Strato: player count for a seeded deal.")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the answer as a proof record (stratagem/proof@1) that `stratagem verify` checks.")
-@json_option("Print one JSON object (stratagem/check@1).")
+@json_option("Print one JSON object: stratagem/check@1 for a STAKD solo puzzle, stratagem/solve@1 (as `solve "
+             "--json`) for a Strato deal.")
 @quiet_option()
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the answer as one self-contained HTML page (its line replayed; `stratagem view`).")

@@ -113,3 +113,15 @@ def test_a_hand_with_no_legal_first_placement_is_certified_not_winnable(cli, tmp
     assert result.code == 1 and "not winnable (the rules: play is over at the start" in result.out, result.out
     verdict = cli("verify", str(record))
     assert verdict.code == 0 and "the rules end play at the start with pieces in hand" in verdict.out, verdict.out
+
+
+def test_check_json_is_the_format_its_help_names_for_each_game(cli) -> None:  # type: ignore[no-untyped-def]
+    """QA 58: ``check --help`` said ``--json`` prints stratagem/check@1, and a Strato puzzle's printed solve's
+    stratagem/solve@1; the help now names both, each with its game."""
+    help_text = " ".join(cli("check", "--help").out.split())
+    assert "stratagem/check@1 for a STAKD solo puzzle, stratagem/solve@1" in help_text
+    assert "Strato: the method of `stratagem solve --method`" in help_text
+    strato = cli("check", str(ROOT / "puzzles" / "strato" / "challenge-0.toml"), "--json")
+    stakd = cli("check", str(ROOT / "puzzles" / "stakd" / "solo-1-tiny.toml"), "--json")
+    assert json.loads(strato.out)["format"] == "stratagem/solve@1"
+    assert json.loads(stakd.out)["format"] == "stratagem/check@1"
