@@ -24,7 +24,7 @@ from __future__ import annotations
 import shlex
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,9 @@ class SweepReport:
     #: Challenge names that more than one puzzle (by its bytes) has in the file: a card edited between two
     #: runs into one file. Its deals are kept apart, each version named with its SHA-256's first digits.
     versions: frozenset[str] = frozenset()
+    #: Seconds of the Strato records another record of the same deal replaced (a retry's first run, a
+    #: method run again): work done, in no table, since each deal counts once.
+    superseded_seconds: float = 0.0
 
     def version_names(self) -> dict[str, list[str]]:
         """For each challenge name in :attr:`versions`, its versions as the report shows them: the label, the
@@ -200,6 +203,11 @@ class SweepReport:
                  "median": statistics.median(s), "max": max(s), "total": sum(s)}
                 for (m, c), s in sorted(out.items())]
 
+    def superseded_note(self) -> str:
+        """The sentence under the time table saying what the superseded runs took."""
+        return (f"The runs that another record of the same deal replaced (a retry's first run, a method run "
+                f"again) took {self.superseded_seconds:,.1f} s more, in no row above.")
+
     def markdown(self, plots: Sequence[str] = ()) -> str:
         """The summary; ``plots`` are the PNG file names to show in it."""
         superseded = self.held - len(self.records)
@@ -282,6 +290,8 @@ class SweepReport:
         for t in self.times():
             lines.append(f"| {t['method']} | {t['challenge']} | {t['deals']} | {t['mean']:.2f} | {t['median']:.2f} | "
                          f"{t['max']:.2f} | {t['total']:.1f} |")
+        if self.superseded_seconds:
+            lines += ["", self.superseded_note()]
         lines += ["", "## Hardest deals", "", "The longest proven optimal lines (ties: the slowest first).", "",
                   "| challenge | players | seed | length | seconds | reproduce |", "|---|---:|---:|---:|---:|---|"]
         for r in self.hardest():
@@ -344,7 +354,7 @@ class SweepReport:
                              "undecided": undecided} for (c, p), (counts, undecided) in self.length_panels().items()],
                 "undecided": [_brief(r) for r in self.undecided()], "times": self.times(),
                 "hardest": [_brief(r) for r in self.hardest()], "easiest": [_brief(r) for r in self.easiest()],
-                "conflicts": len(self.conflicts)}
+                "conflicts": len(self.conflicts), "superseded_seconds": round(self.superseded_seconds, 2)}
 
     def plots(self) -> dict[str, bytes]:
         """The figures as PNG bytes by file name (:func:`stratagem.sweepplots.png_plots`).
@@ -403,7 +413,12 @@ def summarise(records: Sequence[dict[str, Any]], source: str) -> SweepReport:
         if record.get("game", "strato") == "strato":
             digests[str(record["challenge"])].add(record.get("puzzle_sha256"))
     versions = frozenset(name for name, found in digests.items() if len(found) > 1)
-    return SweepReport(source, tuple(best.values()), held=len(records), conflicts=conflicts, versions=versions)
+    def seconds(of: Iterable[dict[str, Any]]) -> float:
+        return sum(float(r.get("seconds") or 0.0) for r in of if r.get("game", "strato") == "strato")
+
+    superseded = seconds(records) - seconds(best.values())
+    return SweepReport(source, tuple(best.values()), held=len(records), conflicts=conflicts, versions=versions,
+                       superseded_seconds=superseded)
 
 
 __all__ = ["REPORT_FORMAT", "SweepReport", "outcome", "reproduce", "summarise"]

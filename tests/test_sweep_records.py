@@ -97,6 +97,11 @@ def test_report_counts_each_deal_once_and_the_best_established(tmp_path: Path,
     text = (tmp_path / "rep" / "report.md").read_text()
     assert "6 records, of which 4 superseded" in text
     assert "| Challenge 0 | 1 | auto | 2 | 2 | 0 | 0 |" in text
+    # the superseded runs' time is in no row of the time table: it is said under it (it was said nowhere)
+    extra = records[2]["seconds"] + 3 * records[1]["seconds"]
+    assert report.superseded_seconds == pytest.approx(extra)
+    assert f"took {extra:,.1f} s more, in no row above" in text
+    assert summarise(solved, str(out)).superseded_seconds == 0
 
 
 def test_a_certificate_outranks_a_search_and_the_latest_breaks_ties(tmp_path: Path) -> None:

@@ -137,9 +137,10 @@ def _seconds(summary: SweepReport) -> str:
               for (challenge, players), (by_method, limits) in summary.seconds_panels().items()]
     rows = [[esc(t["method"]), esc(t["challenge"]), str(t["deals"]), f"{t['mean']:.2f}", f"{t['median']:.2f}",
              f"{t['max']:.2f}", f"{t['total']:.1f}"] for t in summary.times()]
+    note = f"<p class=\"muted\">{esc(summary.superseded_note())}</p>" if summary.superseded_seconds else ""
     return (f"<div class=\"grid2\">{''.join(charts)}</div>"
             + table(["method", "challenge", "deals", "mean s", "median s", "max s", "total s"], rows,
-                    numeric={2, 3, 4, 5, 6}))
+                    numeric={2, 3, 4, 5, 6}) + note)
 
 
 def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text: None) -> str:
