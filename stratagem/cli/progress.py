@@ -26,8 +26,8 @@ class _Line:
         elapsed = time.perf_counter() - self.started
         if self.counts is None:
             return f"{self.label}: starting, {elapsed:.1f} s"
-        a, b = self.counts
-        return f"{self.label}: {self.first} {a}, {b:,} {self.second}, {elapsed:.1f} s"
+        a, b = self.counts  # both counts grouped: odds' "states kept" and the table's "rows read" run to millions
+        return f"{self.label}: {self.first} {a:,}, {b:,} {self.second}, {elapsed:.1f} s"
 
     def __rich__(self) -> Text:
         return Text(str(self))

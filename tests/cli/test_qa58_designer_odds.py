@@ -135,3 +135,13 @@ def test_the_compiled_search_refuses_such_a_pile_itself(tmp_path: Path) -> None:
     assert isinstance(deal, StratoDeal)
     with pytest.raises(TooManyOrders, match="more than the compiled search's 64-bit weights count"):
         odds_interval(HiddenStrato(deal.challenge, deal.game.options, deal.start), seconds=5)
+
+
+def test_the_progress_line_groups_its_first_count_as_its_second() -> None:
+    """The odds search's status line read 'states kept 28658, 28,672 nodes visited' (and a table's check
+    'rows read 258000, ...'): the first count was printed bare."""
+    from stratagem.cli.progress import _Line
+
+    line = _Line("odds search", "states kept", "nodes visited")
+    line.counts = (28658, 28672)
+    assert str(line).startswith("odds search: states kept 28,658, 28,672 nodes visited, ")
