@@ -121,14 +121,17 @@ def generate(challenge_file: str | Path, count: int, *, seed: int = 0, min_lengt
         if length is not None and length >= min_length:
             found.deals.append({"name": f"seed-{candidate}", "seed": candidate, "players": players,
                                 "optimal_length": length})
-            found.tried.append({"seed": candidate, "outcome": "kept", "optimal_length": length})
+            found.tried.append({"seed": candidate, "outcome": "kept", "optimal_length": length,
+                                "evidence": outcome.evidence.get("kind")})
             if note is not None:
                 note(f"seed {candidate}: optimal length {length} (kept)")
             continue
         reason = ("too short" if outcome.moves and len(outcome.moves) < min_length else
                   "unsolvable" if outcome.status == UNSOLVABLE else "undecided")
         found.skipped[reason] += 1
-        found.tried.append({"seed": candidate, "outcome": reason, "optimal_length": length})
+        # what the seed's answer rests on (a designer's "why"): none for a line alone or a stopped search
+        found.tried.append({"seed": candidate, "outcome": reason, "optimal_length": length,
+                            "evidence": outcome.evidence.get("kind") if reason != "undecided" else None})
         if note is not None:
             note(f"seed {candidate}: {reason}")
     return puzzle, players, found

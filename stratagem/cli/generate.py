@@ -96,7 +96,8 @@ def generate(game: str, challenge_file: str, count: int, seed: int, min_length: 
     note(written + (f"; skipped: {summary}" if summary else "") + stopped)
     if as_json:
         report = {"format": GENERATE_FORMAT, "game": "strato", "challenge": challenge_file, "count": count,
-                  "seed": seed, "min_length": min_length, "players": players, "time_limit": time_limit,
+                  "seed": seed, "min_length": min_length, "players": players,
+                  "tries": tries if tries is not None else 20 * count, "time_limit": time_limit,
                   "deal_time_limit": deal_time_limit, "stopped_by": found.stopped_by,
                   "tried": found.tried, "deals": found.deals, "skipped": found.skipped,
                   "out": out_path if text is not None else None, "toml": text if out_path is None else None}

@@ -70,10 +70,11 @@ def test_generate_json_prints_the_toml_and_every_seed(cli) -> None:  # type: ign
     first = cli(*GENERATE, "--json")
     data = document(first, "generate")
     assert first.err == ""  # the per-seed notes are in the document
-    assert set(data) == {"format", "game", "challenge", "count", "seed", "min_length", "players", "time_limit",
-                         "deal_time_limit", "stopped_by", "tried", "deals", "skipped", "out", "toml"}
+    assert set(data) == {"format", "game", "challenge", "count", "seed", "min_length", "players", "tries",
+                         "time_limit", "deal_time_limit", "stopped_by", "tried", "deals", "skipped", "out", "toml"}
     assert data["stopped_by"] is None and data["time_limit"] is None and data["deal_time_limit"] == 60.0
-    assert data["tried"] == [{"seed": 20, "outcome": "kept", "optimal_length": 5}]
+    assert data["tries"] == 20  # the default, 20 seeds a deal asked for, as run
+    assert data["tried"] == [{"seed": 20, "outcome": "kept", "optimal_length": 5, "evidence": "relaxation-bound"}]
     assert data["deals"] == [{"name": "seed-20", "seed": 20, "players": 4, "optimal_length": 5}]
     assert data["out"] is None and 'name = "seed-20"' in data["toml"]
     assert cli(*GENERATE, "--json").out == first.out
@@ -86,6 +87,7 @@ def test_generate_json_with_out_and_a_shortfall(cli, tmp_path: Path) -> None:  #
     data = json.loads(result.out)
     assert result.out == dumps_record(data)
     assert [entry["outcome"] for entry in data["tried"]] == ["too short", "too short"]
+    assert data["tries"] == 2 and [entry["evidence"] for entry in data["tried"]] == ["relaxation-bound"] * 2
     assert data["skipped"]["too short"] == 2 and data["deals"] == []
     # No deal kept, no file: a puzzle of no deals would read as seed 0's deal, rejected here as too short.
     assert data["out"] is None and data["toml"] is None and not out.exists()

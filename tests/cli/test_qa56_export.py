@@ -161,7 +161,7 @@ def test_generate_calls_a_deal_with_a_short_line_too_short_even_undecided(monkey
 
     monkeypatch.setattr(generating, "certified_solve", short_line)
     _, _, found = generating.generate(str(PUZZLES / "challenge-0.toml"), 1, seed=4, min_length=6, tries=1)
-    assert found.tried == [{"seed": 4, "outcome": "too short", "optimal_length": None}]
+    assert found.tried == [{"seed": 4, "outcome": "too short", "optimal_length": None, "evidence": None}]
 
 
 def test_generate_toml_names_every_certificate_a_length_may_rest_on(cli) -> None:  # type: ignore[no-untyped-def]
@@ -169,7 +169,7 @@ def test_generate_toml_names_every_certificate_a_length_may_rest_on(cli) -> None
                  "--seed", "3", "--json")
     assert result.code == 0, result.err
     report = json.loads(result.out)
-    assert report["tried"] == [{"optimal_length": 5, "outcome": "kept", "seed": 3}]
+    assert report["tried"] == [{"optimal_length": 5, "outcome": "kept", "seed": 3, "evidence": "relaxation-bound"}]
     assert "a pruned search of every shorter line" in report["toml"]
 
 
@@ -223,7 +223,8 @@ def test_generate_counts_a_deal_a_search_shows_unsolvable_as_unsolvable(cli, tmp
     result = cli("generate", "strato", "--challenge", str(puzzle), "--count", "1", "--tries", "1", "--json")
     assert result.code == 1, result.err
     report = json.loads(result.out)
-    assert report["tried"] == [{"optimal_length": None, "outcome": "unsolvable", "seed": 0}]
+    assert report["tried"] == [{"optimal_length": None, "outcome": "unsolvable", "seed": 0,
+                                "evidence": "exhaustive-search"}]
     assert report["skipped"]["unsolvable"] == 1 and report["toml"] is None
 
 
