@@ -176,6 +176,10 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
         raise ValueError("give deal or position, not both")
     if position is not None:
         met = position_deal(puzzle, position)
+        players = met.game.num_players
+        if players != 1:  # said at --position (the search's own refusal names a 'players' no option has)
+            raise BadInput("<argument>", "--position", f"the position has {players} hands: the exact win "
+                           "probability is for solo play (play strato estimates team play)")
         require_ongoing(met, "--position")
         return met
     seeded = isinstance(deal, int) or (isinstance(deal, str) and deal.isascii() and deal.isdigit())

@@ -145,3 +145,9 @@ def test_the_progress_line_groups_its_first_count_as_its_second() -> None:
     line = _Line("odds search", "states kept", "nodes visited")
     line.counts = (28658, 28672)
     assert str(line).startswith("odds search: states kept 28,658, 28,672 nodes visited, ")
+
+
+def test_odds_names_position_for_a_position_of_several_players(cli) -> None:  # type: ignore[no-untyped-def]
+    """It said 'players: ... this deal has 2 players', a place no option of odds has."""
+    outcome = cli("odds", str(PUZZLES / "challenge-0.toml"), "--position", "RW(RW)RW RR,RW WRWWRRWWRW 1 -")
+    assert_bad_input(outcome, "--position: the position has 2 hands: the exact win probability is for solo play")
