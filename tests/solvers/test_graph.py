@@ -129,6 +129,20 @@ def test_progress_is_reported_per_depth() -> None:
     assert [d for d, _ in seen] == [0, 1, 2]
 
 
+def test_progress_is_reported_as_time_passes_within_a_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA 58: reports came only at a new depth and every 4,096 expansions, and a designer graph of three rows
+    (some 170 successors a state) showed the same count of states for over 10 s. Now also once the clock
+    has moved on by ``_PROGRESS_SECONDS``; here a clock that moves 0.1 s each time it is read."""
+    import time
+
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) / 10)  # graph.py reads time.perf_counter
+    wide = {"A": [(f"m{i}", f"S{i}") for i in range(30)], **{f"S{i}": [] for i in range(30)}}
+    seen: list[tuple[int, int]] = []
+    build_graph(Drawn(wide, goals=frozenset()), progress=lambda depth, states: seen.append((depth, states)))
+    assert [d for d, _ in seen].count(1) >= 5 and seen[-1] == (1, 31)
+
+
 # -- exports ---------------------------------------------------------------------------------------
 
 
