@@ -100,7 +100,8 @@ def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
-@click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
+@click.option("--players", type=click.IntRange(1, 4), default=None,
+              help="Player count for a seeded deal (not with --designer, whose graph holds no hands).")
 @click.option("--designer", is_flag=True,
               help="Designer mode: the deal's rows only, any weather of the challenge playable every turn.")
 @click.option("--max-nodes", "max_states", cls=Renamed, old=("--max-states",), type=NODE_LIMIT,
@@ -135,6 +136,9 @@ def reach(
         raise BadInput("<argument>", f"--export {export_format}", "needs --out FILE to write the graph to")
     if out_path is not None and export_format is None:
         raise BadInput("<argument>", "--out", "needs --export graphml|dot to say what to write")
+    if designer and players is not None:  # it changed the heading only: a seeded deal's rows come before its hands
+        raise BadInput("<argument>", "--players", "changes nothing in designer mode: its graph is the deal's rows "
+                       "alone, and a seeded deal's rows are laid out before the hands, the same for every player count")
     check_outputs([(out_path, "--out"), (html_path, "--html")], [puzzle])
 
     loaded = load_strato(puzzle)

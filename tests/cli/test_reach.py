@@ -197,3 +197,11 @@ def test_the_build_leaves_the_export_its_share_of_the_limit(cli, puzzle, tmp_pat
     export = ("--export", kind, "--out", str(tmp_path / f"g.{kind}")) if kind else ()
     data = report(cli("reach", puzzle(TINY), "--designer", "--time-limit", "10", *export, "--json"))
     assert data["complete"] is True and seen == [pytest.approx(10 * most)]
+
+
+def test_designer_mode_refuses_a_player_count(cli) -> None:  # type: ignore[no-untyped-def]
+    """QA 58: ``--designer --players N`` gave the same graph for every N (a seeded deal's rows are laid out
+    before its hands, and designer mode keeps the rows alone), only the heading's player count changed."""
+    result = cli("reach", str(PUZZLES / "challenge-1.toml"), "--designer", "--deal", "7", "--players", "3")
+    assert_bad_input(result, "--players: changes nothing in designer mode")
+    assert result.out == ""
