@@ -451,6 +451,23 @@ def _keep(record: dict[str, Any], results: ResultsFile, tally: Tally, on_record:
         on_record(record, tally)
 
 
+#: What a task that failed because its worker is a daemon is said to need: ``dask worker`` starts its
+#: workers as daemons (under a nanny), and the SAT method's solver runs in a child process, which a
+#: daemon may not start (Python's words: "daemonic processes are not allowed to have children").
+DAEMON_HINT = ("a daemonic Dask worker cannot start the SAT solver's child process: start the workers with "
+               "DASK_DISTRIBUTED__WORKER__DAEMON=False (or dask worker --no-nanny)")
+
+
+def failure_words(exc: BaseException) -> str:
+    """Why a task failed on the cluster, in one line: the exception, or for a daemonic worker's refusal to
+    start a child process, what to do about it (:data:`DAEMON_HINT`): Python's assertion alone named
+    neither the cause nor the cure, and every SAT task of such a cluster fails alike."""
+    words = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, AssertionError) and "daemonic processes are not allowed to have children" in str(exc):
+        return DAEMON_HINT
+    return words
+
+
 def _run_on_dask(client: Any, todo: list[AnyTask], results: ResultsFile, tally: Tally,
                  on_record: OnRecord | None, on_failure: Callable[[AnyTask, str], None] | None) -> None:
     from distributed import as_completed
@@ -463,7 +480,7 @@ def _run_on_dask(client: Any, todo: list[AnyTask], results: ResultsFile, tally: 
         except Exception as exc:  # a worker died too often (KilledWorker), or a bug on the worker
             tally.failed += 1
             if on_failure is not None:
-                on_failure(task_of[future.key], f"{type(exc).__name__}: {exc}")
+                on_failure(task_of[future.key], failure_words(exc))
             continue
         _keep(record, results, tally, on_record)
 

@@ -75,10 +75,25 @@ def _check_address(scheduler: str) -> None:
         _, port = backend.get_address_host_port(rest)  # type: ignore[no-untyped-call]
     except NotImplementedError:  # an address without host and port (inproc://)
         return
-    except ValueError as exc:
-        raise BadInput(shown, "--scheduler", " ".join(str(exc).split())[:200]) from None
+    except ValueError as exc:  # Dask's words alone were a bare "invalid literal for int() ... '8786/'"
+        raise BadInput(shown, "--scheduler", "not a scheduler address (such as tcp://host:8786): "
+                       + " ".join(str(exc).split())[:200]) from None
     if not 0 < port < 65536:
         raise BadInput(shown, "--scheduler", f"port {port} is not a TCP port (1 to 65535)")
+    if scheme == "tls":
+        _check_tls(shown)
+
+
+def _check_tls(shown: str) -> None:
+    """Refuse a ``tls://`` scheduler when Dask's configuration holds no TLS settings for a client. Dask's
+    client then fails as it is made, and the half-made client's finaliser waited 6 s more at exit and
+    printed a traceback (``Exception ignored in: Client.__del__ ... TimeoutError``) under the error line."""
+    from distributed.security import Security
+
+    if Security().get_connection_args("client").get("ssl_context") is None:  # type: ignore[no-untyped-call]
+        raise BadInput(shown, "--scheduler", "a tls:// scheduler needs Dask's TLS settings, and none are set "
+                       "(distributed.comm.tls.ca-file, .client.cert and .client.key in Dask's configuration, or "
+                       "their DASK_DISTRIBUTED__COMM__TLS__... variables)")
 
 
 #: The most a Dask greeting's first field (its message's length in bytes) may say: a scheduler's is a few

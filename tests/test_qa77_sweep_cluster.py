@@ -1,0 +1,70 @@
+"""A sweep on a Dask cluster set up by hand (``--scheduler``): an address it cannot use is one line, and a
+task that fails because of how the workers were started says what to do (QA pass of the Dask sweeps)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import stratagem.sweep as sweep_module
+from stratagem.sweep import DAEMON_HINT, ResultsFile, plan, sweep
+
+ROOT = Path(__file__).resolve().parents[1]
+CHALLENGE_0 = ROOT / "puzzles" / "strato" / "challenge-0.toml"
+
+
+@pytest.mark.parametrize(("address", "fragment"), [
+    ("tls://127.0.0.1:9", "a tls:// scheduler needs Dask's TLS settings, and none are set"),
+    ("tcp://127.0.0.1:8786/", "not a scheduler address (such as tcp://host:8786)"),
+], ids=["tls-without-settings", "trailing-slash"])
+def test_a_scheduler_address_the_client_cannot_use_is_one_line_at_once(tmp_path: Path, address: str,
+                                                                       fragment: str) -> None:
+    """A tls:// address without Dask's TLS settings failed as Dask's client was made, and the half-made
+    client's finaliser then waited 6 s past the error line and printed a traceback under it (7 s in all,
+    with --connect-timeout 3); an address with a trailing slash was refused with Python's bare
+    "invalid literal for int()". Run as a process, as the finaliser speaks at the interpreter's exit."""
+    pytest.importorskip("distributed")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DASK_DISTRIBUTED__COMM__TLS")}
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "stratagem", "sweep", str(CHALLENGE_0), "--count", "1",
+                           "--out", str(tmp_path / "r.jsonl"), "--scheduler", address, "--connect-timeout", "3"],
+                          capture_output=True, text=True, env={**env, "PYTHONPATH": str(ROOT)}, timeout=60)
+    elapsed = time.monotonic() - started
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert fragment in done.stderr and "--scheduler" in done.stderr, done.stderr
+    assert elapsed < 5.0, elapsed  # well within the connect timeout's 3 s plus start-up, not 3 + 6 s
+    assert not (tmp_path / "r.jsonl").exists() and not (tmp_path / "r.jsonl.lock").exists()
+
+
+def test_a_sat_task_on_daemonic_workers_says_how_to_start_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dask worker`` starts its workers as daemons, and the SAT method's solver runs in a child process:
+    every such task failed with Python's "AssertionError: daemonic processes are not allowed to have
+    children", which named neither the cause nor the setting that cures it. The failure now says it."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({"distributed.worker.daemon": True}):  # as `dask worker` starts them by default
+        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                           dashboard_address=":0")
+    client = distributed.Client(cluster, set_as_default=False)
+    monkeypatch.setattr(sweep_module, "connect", lambda *args: client)
+    failures: list[tuple[Any, str]] = []
+    out = tmp_path / "r.jsonl"
+    results = ResultsFile(out)
+    results.check()
+    try:
+        tally = sweep(plan([str(CHALLENGE_0)], range(1), (1,), ("sat",), 30.0), results, workers=1,
+                      on_failure=lambda task, why: failures.append((task, why)))
+    finally:
+        cluster.close()  # sweep() closed the client; the cluster is this test's
+    assert tally.failed == 1 and tally.done == 0
+    assert [why for _, why in failures] == [DAEMON_HINT]
+    assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in DAEMON_HINT
+    assert not out.exists() or out.read_bytes() == b""
