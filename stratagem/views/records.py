@@ -268,11 +268,15 @@ def _line_from_report(data: dict[str, Any], source: str) -> Line:
 def _line_title(game_name: str, claim: dict[str, Any], count: int, won: bool, verdict: Any) -> str:
     """What a line or proof record is, said no stronger than its claims and the checks made: ``winning``
     when the page's replay ended in a win, ``shortest`` only when verify certified the claim (else it is
-    ``claimed shortest``), and verify's verdict, when it was asked, named."""
+    ``claimed shortest``), and verify's verdict, when it was asked, named. A claim of no win that the
+    page's own replay refutes (a line that ends in a win) is not the title's answer: the page shows the
+    win, and the title names the claim as the record's, contradicted."""
     status = getattr(verdict, "status", None)
     verdict_words = {None: "", "certified": " (certified)", "invalid": " (invalid)"}.get(status, " (not certified)")
     if claim.get("solvable") is False or claim.get("winnable") is False:
         answer = "unsolvable" if claim.get("solvable") is False else "not winnable"
+        if won:
+            return f"winning line of {steps(game_name, count)}, though the record claims {answer}" + verdict_words
         return answer + (verdict_words or " (as the record claims)")
     what = f"{'winning ' if won else ''}line of {steps(game_name, count)}"
     if claim.get("optimal"):

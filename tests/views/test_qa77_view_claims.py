@@ -1,0 +1,52 @@
+"""A page's title against its own replay: a record that claims no win but carries a line the page replays
+to a win is not titled with that claim (QA pass of the pages)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from pagesupport import COMMANDS, cli
+
+from stratagem.cli.main import run
+
+
+def _record(tmp_path: Path, name: str) -> dict[str, object]:
+    """The record ``COMMANDS[name]`` makes (a Strato proof of 3 turns, a STAKD proof of 6 placements)."""
+    path = tmp_path / name
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert run([*COMMANDS[name], str(path)]) == 0
+    record: dict[str, object] = json.loads(path.read_text())
+    return record
+
+
+@pytest.mark.parametrize(("name", "key", "answer"), [("strato.json", "solvable", "unsolvable"),
+                                                     ("stakd.json", "winnable", "not winnable")])
+def test_a_claim_of_no_win_that_the_replay_refutes_is_not_the_title(tmp_path: Path, name: str, key: str,
+                                                                      answer: str) -> None:
+    """A proof record edited to claim no win while it still holds its winning line was titled
+    "Strato: unsolvable (as the record claims)" over a replay the page itself checked to end in a win
+    (and "unsolvable (invalid)" under --verify). The title now names the win the page shows and the claim
+    as the record's, contradicted."""
+    record = _record(tmp_path, name)
+    claim = record["claim"]
+    assert isinstance(claim, dict) and claim.get(key) is True
+    claim[key] = False
+    edited = tmp_path / f"edited-{name}"
+    edited.write_text(json.dumps(record))
+    page = tmp_path / "page.html"
+    code, out, err = cli("view", str(edited), "--out", str(page))
+    assert code == 0, err
+    found = re.search(r"<h1>(.*?)</h1>", page.read_text())
+    assert found is not None
+    title = found[1]
+    assert "winning line of " in title and title.endswith(f", though the record claims {answer}"), title
+    assert not title.split(": ", 1)[1].startswith(answer)
+    code, out, err = cli("view", str(edited), "--verify", "--out", str(page))
+    assert code == 1, err  # verify finds the record invalid; the page is written all the same
+    found = re.search(r"<h1>(.*?)</h1>", page.read_text())
+    assert found is not None and found[1].endswith(f"though the record claims {answer} (invalid)"), found
