@@ -245,7 +245,7 @@ def optimal_value(game: Any, root: Any, payoff: Payoff, *, lo: Fraction = Fracti
                 for move, child in search.successors(root):
                     ranking.append((move, search.search(child, below, above)))
             else:
-                ranking = [(search.best[root], value)]
+                ranking = [(_best_at_root(search, root), value)]
     except _Stopped as stop:
         if value is None:
             return MdpResult(UNKNOWN, None, ranking, len(search.bounds), search.visits,
@@ -254,13 +254,24 @@ def optimal_value(game: Any, root: Any, payoff: Payoff, *, lo: Fraction = Fracti
         # among the moves valued (a stopped ranking once threw the value away, and then listed a first
         # move worth 1 under "win probability unknown").
         ranking_stopped_by = stop.why
-        if all(move != search.best[root] for move, _ in ranking):
-            ranking.append((search.best[root], value))
+        best = _best_at_root(search, root)
+        if all(move != best for move, _ in ranking):
+            ranking.append((best, value))
     order_ = sorted(range(len(ranking)), key=lambda i: (-ranking[i][1], i))
     ranking = [ranking[i] for i in order_]
     best_moves = {s: m for s, m in search.best.items() if search.bounds[s][0] == search.bounds[s][1]}
     return MdpResult(SOLVED, value, ranking, len(search.bounds), search.visits, time.perf_counter() - started,
                      None, lo, best_moves, search.bounds, ranking_stopped_by)
+
+
+def _best_at_root(search: _Expectimax, root: Any) -> Any:
+    """The root's best move. Where ``floor`` proved the root worth the least payoff before any move was
+    searched, none was recorded (``rank=False`` then failed with a KeyError on the root: ``odds --no-rank``
+    of a position no draw can win); every move achieves that least payoff, so the first is a best move."""
+    best = search.best.get(root)
+    if best is None:
+        best = next(iter(search.successors(root)))[0]
+    return best
 
 
 def policy_value(game: Any, root: Any, policy: Policy, payoff: Payoff, *, lo: Fraction = Fraction(0),

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -151,3 +152,15 @@ def test_odds_names_position_for_a_position_of_several_players(cli) -> None:  # 
     """It said 'players: ... this deal has 2 players', a place no option of odds has."""
     outcome = cli("odds", str(PUZZLES / "challenge-0.toml"), "--position", "RW(RW)RW RR,RW WRWWRRWWRW 1 -")
     assert_bad_input(outcome, "--position: the position has 2 hands: the exact win probability is for solo play")
+
+
+def test_odds_no_rank_of_a_position_the_floor_proves_lost(cli) -> None:  # type: ignore[no-untyped-def]
+    """QA 58: the floor proves this start worth 0 before any move is searched (two cards to draw cannot make
+    a goal row), so no best move was recorded and ``--no-rank`` failed with an internal error (KeyError on
+    the root, exit 70); ``--rank`` and ``--table`` answered 0. Every move achieves 0: the first is named."""
+    position = "TTSWS(RW)RTTW/RWST(ST)WS RRR RS 1 W"
+    outcome = cli("odds", str(PUZZLES / "challenge-1.toml"), "--position", position, "--no-rank", "--json")
+    assert outcome.code == 0, outcome.err
+    report = json.loads(outcome.out)
+    assert (report["status"], report["win_probability"]) == ("solved", "0")
+    assert report["ranked"] is False and [move["win_probability"] for move in report["ranking"]] == ["0"]
