@@ -29,7 +29,7 @@ what the page shows of the record was not rebuilt and checked.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -72,7 +72,7 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
     check_outputs([(target, "--out")], [record])
     # A value table (odds --table) is gzip text: its page draws its header; --verify checks its rows.
     table = is_table(record)
-    data = table_header(record) if table else load_json(record)
+    data = table_header(record) if table else _load_record(record)
     if time_limit is not None and not run_verify and data.get("format") not in (MATRIXPROOF, MATRIXPROOFS, BOUNDPROOF):
         raise click.BadParameter("limits the check --verify makes and the rebuild of a certificate's tables; "
                                  "this record's page has neither: give --verify too, or leave it out",
@@ -99,6 +99,41 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
     for line in stopped:
         click.echo(line, err=True)
     return UNDETERMINED if stopped and code == DONE else code
+
+
+#: What ``view`` says of a sweep's results file, which holds a record a line and is drawn by ``report``.
+RESULTS_FILE = ("a sweep's results file (stratagem/sweep@1, one record a line), not a record `stratagem view` draws: "
+                "`stratagem report FILE --out DIR --html` draws it")
+
+
+def _load_record(record: str) -> dict[str, Any]:
+    """The record in the file ``record``; a sweep's results file, the one JSON Lines file a user is likely
+    to give (its second line was reported as "malformed JSON: Extra data"), is refused naming the command
+    that draws it."""
+    from stratagem.core.errors import BadInput
+    from stratagem.sweeprecords import SWEEP_FORMAT
+
+    try:
+        data = load_json(record)
+    except BadInput:
+        if _first_line_format(record) == SWEEP_FORMAT:
+            raise BadInput(record, "", RESULTS_FILE) from None
+        raise
+    if data.get("format") == SWEEP_FORMAT:  # a results file of one line
+        raise BadInput(record, "", RESULTS_FILE)
+    return data
+
+
+def _first_line_format(path: str) -> object:
+    """The ``format`` of the JSON object on the first line of ``path`` (at most 1 MiB read), or ``None``."""
+    import json
+
+    try:
+        with open(path, "rb") as handle:
+            first = json.loads(handle.readline(1 << 20))
+    except (OSError, ValueError):
+        return None
+    return first.get("format") if isinstance(first, dict) else None
 
 
 def _verdict_code(verdict: Verdict | None) -> int:

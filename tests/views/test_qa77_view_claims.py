@@ -1,5 +1,6 @@
-"""A page's title against its own replay: a record that claims no win but carries a line the page replays
-to a win is not titled with that claim (QA pass of the pages)."""
+"""QA pass of the pages: a page's title against its own replay (a record that claims no win but carries a
+line the page replays to a win is not titled with that claim), and a sweep's results file given to
+``view`` is named as such."""
 
 from __future__ import annotations
 
@@ -50,3 +51,18 @@ def test_a_claim_of_no_win_that_the_replay_refutes_is_not_the_title(tmp_path: Pa
     assert code == 1, err  # verify finds the record invalid; the page is written all the same
     found = re.search(r"<h1>(.*?)</h1>", page.read_text())
     assert found is not None and found[1].endswith(f"though the record claims {answer} (invalid)"), found
+
+
+@pytest.mark.parametrize("lines", [1, 2], ids=["one-record", "two-records"])
+def test_a_sweeps_results_file_is_refused_naming_report(tmp_path: Path, lines: int) -> None:
+    """``view results.jsonl`` (a sweep's file, the JSON Lines file a user is likely to give) said
+    "line 2, column 1: malformed JSON: Extra data", or for a file of one record that stratagem/sweep@1
+    is not a format it draws; it now says what the file is and which command draws it. Nothing is written."""
+    record = {"format": "stratagem/sweep@1", "game": "strato", "seed": 0}
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(record) + "\n" for _ in range(lines)))
+    code, out, err = cli("view", str(results))
+    assert code == 2 and out == "", err
+    assert err.count("\n") == 1 and err.startswith(f"{results}: a sweep's results file"), err
+    assert "stratagem report FILE --out DIR --html" in err
+    assert not (tmp_path / "results.html").exists()
