@@ -265,6 +265,14 @@ def _line_from_report(data: dict[str, Any], source: str) -> Line:
     return Line(str(data.get("game", "strato")), setup, start, tuple(moves))
 
 
+def _verdict_words(verdict: Any) -> str:
+    """Verify's verdict as a title ends with it (`` (certified)``, `` (invalid)``, `` (not certified)``), or
+    nothing when verify was not asked: a proof tree's or a certificate's page, titled by what the record
+    is, said so whatever verify found, the verdict only in the body."""
+    status = getattr(verdict, "status", None)
+    return {None: "", "certified": " (certified)", "invalid": " (invalid)"}.get(status, " (not certified)")
+
+
 def _line_title(game_name: str, claim: dict[str, Any], count: int, won: bool, verdict: Any) -> str:
     """What a line or proof record is, said no stronger than its claims and the checks made: ``winning``
     when the page's replay ended in a win, ``shortest`` only when verify certified the claim (else it is
@@ -272,7 +280,7 @@ def _line_title(game_name: str, claim: dict[str, Any], count: int, won: bool, ve
     page's own replay refutes (a line that ends in a win) is not the title's answer: the page shows the
     win, and the title names the claim as the record's, contradicted."""
     status = getattr(verdict, "status", None)
-    verdict_words = {None: "", "certified": " (certified)", "invalid": " (invalid)"}.get(status, " (not certified)")
+    verdict_words = _verdict_words(verdict)
     if claim.get("solvable") is False or claim.get("winnable") is False:
         answer = "unsolvable" if claim.get("solvable") is False else "not winnable"
         if won:
@@ -394,7 +402,7 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
                  _strategies_html(data), replayed.html]
     elif fmt == PROOFTREE:
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)
-        title = f"{title_game}: proof tree ({len(data.get('nodes') or [])} nodes)"
+        title = f"{title_game}: proof tree ({len(data.get('nodes') or [])} nodes){_verdict_words(verdict)}"
 
         def draw(text: str) -> str:
             state = game.parse_state(text)
@@ -429,7 +437,7 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
         single = fmt in (MATRIXPROOF, BOUNDPROOF)
         proofs = [data] if single else [p for p in data.get("proofs") or [] if isinstance(p, dict)]
         nodes = sum(len(p.get("nodes") or []) for p in proofs)
-        title = f"{title_game}: mixed strategies at {nodes} simultaneous node(s)"
+        title = f"{title_game}: mixed strategies at {nodes} simultaneous node(s){_verdict_words(verdict)}"
         claims = {f"player {int(p.get('player', 0)) + 1}": f"value {fraction(p.get('value'))} ({p.get('label')})"
                   for p in proofs}
         body += [claims_html(claims, {}, "", verdict),

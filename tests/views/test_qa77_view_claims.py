@@ -66,3 +66,29 @@ def test_a_sweeps_results_file_is_refused_naming_report(tmp_path: Path, lines: i
     assert err.count("\n") == 1 and err.startswith(f"{results}: a sweep's results file"), err
     assert "stratagem report FILE --out DIR --html" in err
     assert not (tmp_path / "results.html").exists()
+
+
+@pytest.mark.parametrize("name", ["tree.json", "matrices.json"])
+def test_a_tree_or_certificate_page_titles_verifys_verdict(tmp_path: Path, name: str) -> None:
+    """A proof tree's and a Stack Attack certificate's page was titled "proof tree (N nodes)" / "mixed
+    strategies at N simultaneous node(s)" whatever ``view --verify`` found, an invalid tree included (the
+    verdict only in the body); a line's and a policy's titles end with it. Now these do too."""
+    record = _record(tmp_path, name)
+    page = tmp_path / "page.html"
+    code, _, err = cli("view", str(tmp_path / name), "--verify", "--out", str(page))
+    assert code == 0, err
+    found = re.search(r"<h1>(.*?)</h1>", page.read_text())
+    assert found is not None and found[1].endswith(" (certified)"), found
+    if name == "tree.json":  # a tree whose claim is more than it proves
+        claim = record["claim"]
+        assert isinstance(claim, dict) and isinstance(claim.get("value"), int)
+        claim["value"] += 1
+        edited = tmp_path / "edited.json"
+        edited.write_text(json.dumps(record))
+        code, _, err = cli("view", str(edited), "--verify", "--out", str(page))
+        assert code == 1, err
+        found = re.search(r"<h1>(.*?)</h1>", page.read_text())
+        assert found is not None and found[1].endswith(" (invalid)"), found
+    code, _, err = cli("view", str(tmp_path / name), "--out", str(page))  # without --verify: no verdict named
+    found = re.search(r"<h1>(.*?)</h1>", page.read_text())
+    assert code == 0 and found is not None and "certified" not in found[1] and "invalid" not in found[1], found
