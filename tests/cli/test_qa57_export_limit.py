@@ -38,19 +38,27 @@ players = 4
 """
 
 
-def test_the_build_asks_its_stop_test_each_turn_and_says_how_far_it_got() -> None:
+def test_the_build_asks_its_stop_test_within_each_turn_and_says_how_far_it_got() -> None:
+    """Asked before each turn and before each cardinality bound (most of the build), so a turn of a large
+    deal does not run on past the limit."""
     loaded = load_strato(str(PUZZLES / "challenge-0.toml"))
     game = loaded.game(loaded.find_deal("solo-1"))
-    asked = []
+    asked: list[bool] = []
+    StratoCNF(game, 8, stop=lambda: asked.append(True) or False)
+    assert len(asked) > 2 * 8  # more than once a turn
+    for first_true in (1, 5, 12):
+        count: list[bool] = []
 
-    def stop() -> bool:
-        asked.append(True)
-        return len(asked) > 3
+        def stop(count: list[bool] = count, first_true: int = first_true) -> bool:
+            count.append(True)
+            return len(count) >= first_true
 
-    with pytest.raises(EncodingStopped) as stopped:
-        StratoCNF(game, 8, stop=stop)
-    assert (stopped.value.turns, stopped.value.horizon) == (3, 8)
-    assert "after 3 of 8 turns" in str(stopped.value)
+        with pytest.raises(EncodingStopped) as stopped:
+            StratoCNF(game, 8, stop=stop)
+        assert len(count) == first_true  # stopped at the first true answer
+        turns = stopped.value.turns
+        assert 0 <= turns < 8 and stopped.value.horizon == 8
+        assert f"after {turns} of 8 turns" in str(stopped.value)
     assert StratoCNF(game, 8, stop=lambda: False).clauses == StratoCNF(game, 8).clauses
 
 
