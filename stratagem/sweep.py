@@ -409,7 +409,8 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
           scheduler: str | None = None, on_record: OnRecord | None = None,
           on_failure: Callable[[AnyTask, str], None] | None = None,
           connect_timeout: float = CONNECT_TIMEOUT, retry_unknown: bool = False, retry_uncertified: bool = False,
-          more_shuffles: bool = False, force_settings: bool = False) -> Tally:
+          more_shuffles: bool = False, force_settings: bool = False,
+          on_note: Callable[[str], None] | None = None) -> Tally:
     """Run the tasks whose records ``results`` does not hold yet, appending each record as it arrives.
 
     ``workers=0`` runs them here, one after another; otherwise on Dask: ``scheduler`` (an address such
@@ -421,6 +422,8 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
     alone; ``more_shuffles`` the agent tasks of a hidden sweep whose record played fewer games than
     asked. The new record is appended after the old one; :func:`best_records` chooses which counts.
     New deals with another time limit than the file's are refused (:func:`to_run`) unless ``force_settings``.
+    ``on_note`` is told when the ``scheduler`` has no worker as the run starts: Dask then waits for one
+    without a word, and a sweep that waits looked the same as one that hung.
     """
     client = None
     try:  # however it ends, the results file is let go of (ResultsFile.close)
@@ -431,6 +434,9 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
             for folder in {t.proof_dir for t in todo if t.proof_dir}:
                 Path(folder).mkdir(parents=True, exist_ok=True)
         client = None if workers == 0 and scheduler is None else connect(workers, scheduler, connect_timeout)
+        if client is not None and scheduler is not None and todo and on_note is not None and not _has_workers(client):
+            on_note(f"{scheduler}: the scheduler has no worker yet; the sweep waits for one (start workers with "
+                    f"`dask worker {scheduler}`, or stop the sweep: the next run does what is missing)")
         results.open()
         if client is None:
             for task in todo:
@@ -442,6 +448,14 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
         if client is not None:
             close(client)
     return tally
+
+
+def _has_workers(client: Any) -> bool:
+    """Whether the client's scheduler has a worker now (one that cannot be asked counts as one: say nothing)."""
+    try:
+        return bool(client.scheduler_info().get("workers"))
+    except Exception:  # noqa: BLE001 - a note's question must not stop the sweep
+        return True
 
 
 def _keep(record: dict[str, Any], results: ResultsFile, tally: Tally, on_record: OnRecord | None) -> None:

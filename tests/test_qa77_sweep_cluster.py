@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -68,3 +69,40 @@ def test_a_sat_task_on_daemonic_workers_says_how_to_start_them(tmp_path: Path, m
     assert [why for _, why in failures] == [DAEMON_HINT]
     assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in DAEMON_HINT
     assert not out.exists() or out.read_bytes() == b""
+
+
+def test_a_scheduler_without_workers_is_said_and_the_sweep_goes_on_when_one_joins(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A --scheduler with no worker yet made Dask wait for one without a word: the sweep looked hung (15 s of
+    nothing, no progress line for a minute off a terminal). It now says so once, then runs its deals when a
+    worker joins; with a worker there it says nothing."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({"distributed.worker.daemon": False}):
+        cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
+                                           dashboard_address=":0")
+    monkeypatch.setattr(sweep_module, "connect",
+                        lambda *args: distributed.Client(cluster.scheduler_address, set_as_default=False))
+    notes: list[str] = []
+
+    def joins(text: str) -> None:
+        notes.append(text)
+        cluster.scale(1)  # the worker the note asks for
+
+    out = tmp_path / "r.jsonl"
+    fallback = threading.Timer(15.0, lambda: cluster.scale(1))  # without the note, a failure rather than a hang
+    fallback.start()
+    try:
+        for seeds in (range(1), range(1, 2)):
+            results = ResultsFile(out)
+            results.check()
+            tally = sweep(plan([str(CHALLENGE_0)], seeds, (1,), ("auto",), 30.0), results,
+                          scheduler=cluster.scheduler_address, on_note=joins)
+            assert tally.done == 1 and tally.failed == 0, (tally, notes)
+    finally:
+        fallback.cancel()
+        cluster.close()
+    assert len(notes) == 1, notes  # the second sweep found the worker there
+    assert notes[0].startswith(f"{cluster.scheduler_address}: the scheduler has no worker yet; the sweep waits")
+    assert out.read_text().count("\n") == 2

@@ -199,7 +199,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
             tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
                               on_failure=on_failure, connect_timeout=connect_timeout, retry_unknown=retry_unknown,
                               retry_uncertified=retry_uncertified, more_shuffles=more_shuffles,
-                              force_settings=force_settings)
+                              force_settings=force_settings, on_note=lambda text: note(text, quiet))
     except (KeyboardInterrupt, Terminated) as exc:
         _exit_soon(INTERRUPTED if isinstance(exc, KeyboardInterrupt) else TERMINATED)
         raise
