@@ -394,6 +394,7 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
         which = ("every first move" if data.get("ranked") else
                  f"the first moves valued before the {esc(data.get('ranking_stopped_by'))} stopped the ranking"
                  if data.get("ranking_stopped_by") else "the best first move")
+        _check_ranking(data, ranking, value if data.get("format") != BOUNDS and status == "solved" else None, source)
         worths = [float(_value(entry.get("win_probability")) or 0) for entry in ranking]
         body += [f"<h2>First moves</h2><p class=\"muted\">{which}, with its exact win probability when the rest "
                  "is played best.</p>",
@@ -403,6 +404,26 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
     if isinstance(steps, list) and steps:
         body.append("<h2>What the search did</h2><ol>" + "".join(f"<li>{esc(s)}</li>" for s in steps) + "</ol>")
     return title, "".join(body)
+
+
+def _check_ranking(data: dict[str, Any], ranking: list[dict[str, Any]], value: Fraction | None, source: str) -> None:
+    """Refuse a solved report whose first moves contradict its value: the start is the solo player's
+    decision, so no move is worth more than it, and the best of every move (``ranked``), or the one best
+    move a report without a ranking gives, is worth it exactly. A page drew "wins with probability 3/4,
+    exactly" above a table whose best move was worth 2/3. ``value``: the solved report's, else nothing
+    is checked (a stopped ranking holds only the moves valued before the limit)."""
+    if value is None:
+        return
+    worths = [_value(entry.get("win_probability")) for entry in ranking]
+    for k, worth in enumerate(worths):
+        if worth is not None and worth > value:
+            raise BadInput(source, f"ranking[{k}].win_probability", f"{probability(worth)} is above the report's "
+                           f"win_probability {probability(value)}: no first move is worth more than the start")
+    complete = bool(data.get("ranked")) or not data.get("ranking_stopped_by")
+    best = max((w for w in worths if w is not None), default=None)
+    if complete and best is not None and best != value:
+        raise BadInput(source, "win_probability", f"is {probability(value)}, but the best first move of the report's "
+                       f"ranking is worth {probability(best)}: the start's value is its best move's")
 
 
 def _probability(data: dict[str, Any], key: str, source: str, *, required: bool = False,

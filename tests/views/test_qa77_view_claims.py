@@ -92,3 +92,33 @@ def test_a_tree_or_certificate_page_titles_verifys_verdict(tmp_path: Path, name:
     code, _, err = cli("view", str(tmp_path / name), "--out", str(page))  # without --verify: no verdict named
     found = re.search(r"<h1>(.*?)</h1>", page.read_text())
     assert code == 0 and found is not None and "certified" not in found[1] and "invalid" not in found[1], found
+
+
+@pytest.mark.parametrize(("edit", "place", "fragment"), [
+    (lambda r: r.update(win_probability="3/4", win_probability_float=0.75), "win_probability",
+     "but the best first move of the report's ranking is worth 2/3"),
+    (lambda r: r["ranking"][2].update(win_probability="9/10", float=0.9), "ranking[2].win_probability",
+     "is above the report's win_probability 2/3"),
+], ids=["value-above-its-best-move", "a-move-above-the-value"])
+def test_an_odds_report_whose_moves_contradict_its_value_is_refused(tmp_path: Path, edit: object, place: str,
+                                                                     fragment: str) -> None:
+    """An odds report edited to say 3/4 while its best first move is worth 2/3 was drawn "wins with
+    probability 3/4 (0.7500), exactly" over that table, and a move edited to 9/10 was ranked above the
+    start's value 2/3: the start is the solo player's decision, so its value is its best move's. Bad input
+    now, naming the field; the report as odds wrote it still draws."""
+    report = tmp_path / "odds.json"
+    position = COMMANDS["policy.json"][3]
+    code, out, err = cli("odds", COMMANDS["policy.json"][1], "--position", position, "--json")
+    assert code == 0, err
+    report.write_text(out)
+    code, _, err = cli("view", str(report), "--out", str(tmp_path / "ok.html"))
+    assert code == 0, err
+    record = json.loads(out)
+    assert callable(edit)
+    edit(record)
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(record))
+    code, _, err = cli("view", str(edited), "--out", str(tmp_path / "edited.html"))
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"{edited}: {place}: ") and fragment in err, err
+    assert not (tmp_path / "edited.html").exists()
