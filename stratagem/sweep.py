@@ -475,10 +475,16 @@ DAEMON_HINT = ("a daemonic Dask worker cannot start the SAT solver's child proce
 def failure_words(exc: BaseException) -> str:
     """Why a task failed on the cluster, in one line: the exception, or for a daemonic worker's refusal to
     start a child process, what to do about it (:data:`DAEMON_HINT`): Python's assertion alone named
-    neither the cause nor the cure, and every SAT task of such a cluster fails alike."""
+    neither the cause nor the cure, and every SAT task of such a cluster fails alike. Dask's KilledWorker
+    is said short enough to keep the last worker's address, which its long sentence pushed past the cut."""
     words = f"{type(exc).__name__}: {exc}"
     if isinstance(exc, AssertionError) and "daemonic processes are not allowed to have children" in str(exc):
         return DAEMON_HINT
+    failures, last = getattr(exc, "allowed_failures", None), getattr(getattr(exc, "last_worker", None), "address", None)
+    if type(exc).__name__ == "KilledWorker" and isinstance(failures, int) and last is not None:
+        # Dask's own sentence is 400 characters, the worker's address past the 200 a failure line shows
+        return (f"KilledWorker: {failures + 1} worker(s) died while it was given to them (Dask's allowed-failures "
+                f"{failures}), the last {last}: its log says why")
     return words
 
 

@@ -106,3 +106,21 @@ def test_a_scheduler_without_workers_is_said_and_the_sweep_goes_on_when_one_join
     assert len(notes) == 1, notes  # the second sweep found the worker there
     assert notes[0].startswith(f"{cluster.scheduler_address}: the scheduler has no worker yet; the sweep waits")
     assert out.read_text().count("\n") == 2
+
+
+def test_a_task_whose_workers_died_names_the_last_worker(capsys: pytest.CaptureFixture[str]) -> None:
+    """A task Dask gave up on (KilledWorker) was reported with Dask's 400-character sentence cut at 200:
+    "... The last worker that attempt to run the task );", the worker's address (whose log says why) cut
+    off. The line now keeps it."""
+    scheduler = pytest.importorskip("distributed.scheduler")
+    from types import SimpleNamespace
+
+    from stratagem.cli.sweep import _progress
+
+    killed = scheduler.KilledWorker("run_task-0123456789abcdef0123456789abcdef-3",
+                                    SimpleNamespace(address="tcp://127.0.0.1:42424"), 3)
+    task = plan([str(CHALLENGE_0)], range(1), (1,), ("auto",), 30.0)[0]
+    _progress(False, 1).on_failure(task, sweep_module.failure_words(killed))
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "KilledWorker: 4 worker(s) died" in err and "the last tcp://127.0.0.1:42424" in err, err
