@@ -395,7 +395,10 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
         line = Line(game_name, data["setup"], data["start"], tuple(str(m) for m in data.get("pv") or ()))
         replayed = line_replay(line, source)
         claims = {k: data[k] for k in ("summary", "status", "value", "best_move", "assumption") if data.get(k)}
-        title = f"{title_game}: {data.get('name') or 'analysis'}"
+        # the answer as the text output's result line states it (the record's summary), after the puzzle's name
+        answer = data.get("summary")
+        title = f"{title_game}: {data.get('name') or 'analysis'}" + (f": {answer}" if isinstance(answer, str)
+                                                                     and answer else "")
         body += [f"<p>{esc(data.get('information', ''))}</p>",
                  claims_html(claims, {}, replayed.checked.replace("the line", "the principal variation"), verdict,
                              report=True),

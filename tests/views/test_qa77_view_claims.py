@@ -5,13 +5,14 @@ line the page replays to a win is not titled with that claim), and a sweep's res
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import json
 import re
 from pathlib import Path
 
 import pytest
-from pagesupport import COMMANDS, cli
+from pagesupport import COMMANDS, ROOT, cli
 
 from stratagem.cli.main import run
 
@@ -122,3 +123,23 @@ def test_an_odds_report_whose_moves_contradict_its_value_is_refused(tmp_path: Pa
     assert code == 2 and err.count("\n") == 1, err
     assert err.startswith(f"{edited}: {place}: ") and fragment in err, err
     assert not (tmp_path / "edited.html").exists()
+
+
+@pytest.mark.parametrize(("puzzle", "options", "answer"), [
+    ("cardclash/square-in-3.toml", (), "player 1 to move wins in 3 plies"),
+    ("cardclash/square-in-7.toml", ("--time-limit", "0.05"), "no value established: the search was stopped"),
+], ids=["solved", "stopped"])
+def test_an_analyze_page_is_titled_with_its_answer(tmp_path: Path, puzzle: str, options: tuple[str, ...],
+                                                   answer: str) -> None:
+    """``analyze --html`` was titled with the puzzle's name alone ("Stratego Card Clash: Square in three"),
+    its answer only in the list of the record's claims, where the guide says the page of a command's answer
+    is titled as its text output states the answer (solve's and check's are). Its title now ends with the
+    analysis's result line, a stopped search's "no value established" included."""
+    page = tmp_path / "page.html"
+    code, out, err = cli("analyze", str(ROOT / "puzzles" / puzzle), *options, "--html", str(page))
+    assert code in (0, 3), err
+    found = re.search(r"<h1>(.*?)</h1>", page.read_text())
+    assert found is not None
+    title = html.unescape(found[1])
+    assert title.startswith("Stratego Card Clash: Square in ") and answer in title, title
+    assert f"result    {answer}" in out or answer in out, out  # the text output's words
