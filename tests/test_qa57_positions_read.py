@@ -9,6 +9,8 @@ which let a Card Clash hand of five cards, a round past the match's last, a Stra
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from stratagem.core.errors import BadInput, NotationError
@@ -50,3 +52,18 @@ def test_a_strato_record_start_with_a_short_hand_beside_a_pile_is_refused() -> N
         from_notation("strato", "RW(RW)RW RW WRWWRR 1 -", CHALLENGE_0_SETUP)
     position = from_notation("strato", "RW(RW)RW RWR WRWWRR 1 -", CHALLENGE_0_SETUP)  # a full hand reads
     assert position.game_name == "strato"
+
+
+def test_a_start_that_meets_the_goal_unannounced_says_why_its_bound_is_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Rows that meet the goal with no result written must still play a turn (only its end declares the
+    victory), so the bound is 1; the answer said the relaxation gave 0 and called 1 optimal with no word of
+    why."""
+    from stratagem import check
+
+    head = (Path(__file__).resolve().parent.parent / "puzzles" / "strato" / "challenge-0.toml").read_text()
+    puzzle = tmp_path / "met.toml"
+    deal = '[[deals]]\nname = "met"\nposition = "WRRRR(RW)WWWW RRW RRWWRW 1 W"\n'
+    puzzle.write_text(head.split("[[deals]]")[0] + deal)
+    answer = check(str(puzzle))
+    assert answer.status == "solved" and len(answer.moves) == 1 and answer.lower_bound == 1
+    assert "(classes W R): 0; the goal is met but a turn must end to win it: 1" in answer.optimality

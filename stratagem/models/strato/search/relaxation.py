@@ -435,6 +435,9 @@ class RelaxationBound:
     rows: tuple[RelaxedSearch, ...]
     stopped: bool = False
     track_ends: bool = True
+    #: The rows meet the goal already (they combine to 0) and no result is written: the bound is 1, since
+    #: only the end of a turn declares a victory.
+    goal_met: bool = False
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -447,10 +450,11 @@ class RelaxationBound:
 
     def describe(self) -> str:
         parts = "; ".join(f"{s.relaxation.describe()}: {_distance_words(s)}" for s in self.rows)
+        met = "; the goal is met but a turn must end to win it: 1" if self.goal_met else ""
         if len(self.rows) == 1:
-            return f"table-only relaxation of {parts}"
+            return f"table-only relaxation of {parts}{met}"
         how = "summed, as no card can change rows" if self.combine == "sum" else "the largest, as rows interact"
-        return f"table-only relaxation, distances {how}: {parts}"
+        return f"table-only relaxation, distances {how}: {parts}{met}"
 
 
 def _distance_words(search: RelaxedSearch) -> str:
@@ -518,7 +522,7 @@ def relaxation_bound(challenge: Challenge, options: Options, state: State,
     how = combination([s.relaxation for s in searches])
     bound = combine([s.distance for s in searches], challenge.rows_required, how)
     if bound == 0:  # the goal is met but not yet declared: victory comes only at the end of a turn
-        bound = 1
+        return RelaxationBound(1, how, tuple(searches), track_ends=track_ends, goal_met=True)
     return RelaxationBound(bound, how, tuple(searches), track_ends=track_ends)
 
 
