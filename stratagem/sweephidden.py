@@ -156,6 +156,8 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
         puzzle = load_strato(path)
         setup = puzzle.setup()  # one dict for the puzzle's tasks, not one each
+        if None in kinds_of.get(1, ()):
+            _check_solo_piles(path, puzzle, seeds)
         for count in players:
             for seed in seeds:
                 for agent in kinds_of[count]:
@@ -163,6 +165,24 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
                                       shuffles if agent is not None else 1, limit)
                     tasks.setdefault(task.key, task)
     return list(tasks.values())
+
+
+def _check_solo_piles(path: str | Path, puzzle: Puzzle, seeds: Iterable[int]) -> None:
+    """Refuse, before any work, a puzzle whose solo deals the exact search cannot value: a pile with more
+    orders than its 64-bit weights count (a three-row challenge's 39 cards). The sweep stopped at its first
+    such task with ``<deal>: pile: ...``, naming neither the puzzle nor the seed. The first seed's deal is
+    checked: every deal of a challenge has a pile of the same size, and this bound is off by orders of
+    magnitude, not by a card (the task still checks its own)."""
+    from stratagem.models.strato.hidden.exact import TooManyOrders, check_orders
+
+    first = next(iter(seeds), None)
+    if first is None:
+        return
+    try:
+        check_orders(deal_of(puzzle, first, 1).start.pile)
+    except TooManyOrders as exc:
+        raise BadInput(str(path), f"seed {first}", f"solo odds: {exc.problem}; sweep this challenge's teams "
+                       "(--players 2 to 4)") from None
 
 
 def check_hidden_settings(tasks: Sequence[HiddenTask], results: ResultsFile, new: Sequence[HiddenTask],

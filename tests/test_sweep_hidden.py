@@ -310,3 +310,15 @@ def test_one_agent_written_two_ways_is_one_agent(tmp_path: Path, capsys: pytest.
     assert run([*base, "--seeds", "0..0", "--agents", one]) == 0
     assert run([*base, "--seeds", "0..1", "--agents", other]) == 0
     assert [r["method"] for r in lines_of(out)] == [f"hidden:{one}"] * 2
+
+
+def test_a_challenge_whose_solo_piles_the_search_cannot_count_is_refused_before_any_work(tmp_path: Path) -> None:
+    """A three-row challenge's solo pile (39 cards) has some 2e26 to 3e26 orders, past the exact search's 64-bit
+    weights: the sweep stopped at its first such task with '<deal>: pile: ...', naming neither the puzzle
+    nor the seed. It is refused when planned, naming both; its teams are still planned."""
+    puzzle = tmp_path / "three.toml"
+    puzzle.write_text('game = "strato"\n[challenge]\nname = "Three rows"\nlevel = 3\nweathers = "RSWCFT"\nrows = 3\n'
+                      'limit = 8\nrows_required = 3\n[challenge.goal]\nleft = "<<<<"\nright = ">>>>"\n')
+    with pytest.raises(BadInput, match=r"three.toml: seed 4: solo odds: the pile's 39 cards have \d\.\d+e\+26 orders"):
+        plan_hidden([str(puzzle)], [4, 5], [1], time_limit=5)
+    assert len(plan_hidden([str(puzzle)], [4, 5], [2], ["greedy"], shuffles=1, time_limit=5)) == 2
