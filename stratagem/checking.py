@@ -171,8 +171,9 @@ def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto
     if game_name != "stakd":
         raise BadInput(source, "game", f"check answers puzzles (Strato deals, STAKD solo); for a {game_name} "
                        "position use `stratagem analyze`")
-    if deal is not None or players is not None:
-        raise BadInput("<argument>", "--deal", "--deal and --players are for Strato puzzles")
+    if deal is not None or players is not None:  # the option given is the one named
+        raise BadInput("<argument>", "--deal" if deal is not None else "--players",
+                       "--deal and --players are for Strato puzzles")
     return check_solo(source, method, time_limit, progress)
 
 

@@ -67,3 +67,14 @@ def test_a_match_refuses_what_the_command_line_refuses(options: dict[str, Any], 
 
     with pytest.raises(BadInput, match=f"<argument>: {place}: a whole number"):
         play("stratatak", ["random", "random"], **options)
+
+
+def test_check_of_a_stakd_puzzle_names_the_strato_option_given(capsys: pytest.CaptureFixture[str]) -> None:
+    """``check STAKD --players 2`` named ``--deal``, which had not been given."""
+    from stratagem.cli.main import run
+
+    stakd = str(Path(SQUARE_IN_1).parent.parent / "stakd" / "solo-1-tiny.toml")
+    assert run(["check", stakd, "--players", "2"]) == 2
+    assert capsys.readouterr().err.strip() == "stratagem check: --players: --deal and --players are for Strato puzzles"
+    assert run(["check", stakd, "--deal", "1"]) == 2
+    assert "stratagem check: --deal: " in capsys.readouterr().err
