@@ -147,7 +147,8 @@ def maxn(game: Game[S, M], state: S, *, depth: int | None = None, use_tt: bool =
     two-sided searches do: a search stopped before the whole tree is searched names the best move of
     the deepest pass it finished (the game's evaluation, or zeros, at that pass's horizon), with status
     ``unknown``, instead of no move at all. Subtrees a pass searched to their ends are kept in the table,
-    so the pass that finishes costs about what one pass would. Without a limit it searches in one pass.
+    so the pass that finishes costs about what one pass would. A ``depth`` deepens to it as well; with
+    neither a limit nor a depth it searches in one pass.
     """
     started = time.perf_counter()
     root_mover = decision_player(game, state, "maxn")
