@@ -194,7 +194,11 @@ class ResultsFile:
         if self._lock is not None:
             return
         while True:
-            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError as exc:  # a results file in a folder that takes no new file
+                raise BadInput(self.path, "--out", f"cannot make the lock file {self.lock_path} beside it "
+                               f"({exc.strerror}): a sweep needs to make one there") from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

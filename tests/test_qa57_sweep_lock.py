@@ -61,3 +61,25 @@ def test_the_command_refuses_in_one_line_and_lets_go_when_refused_later(tmp_path
     code = run(["sweep", str(CHALLENGE_0), "--count", "1", "--workers", "0", "--out", str(out), "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["written"] == 1
     assert not Path(f"{out}.lock").exists()
+
+
+def test_a_folder_that_takes_no_lock_file_is_bad_input_not_a_crash(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A results file that can be appended to in a folder that takes no new file: the lock file cannot be
+    made, which must be one line naming the file, not an internal error (root passes every permission
+    check, so the refusal is made by hand here)."""
+    import os
+
+    out = tmp_path / "r.jsonl"
+    out.write_text("")
+    real_open = os.open
+
+    def refusing(path: str, *args: object, **kwargs: object) -> int:
+        if str(path).endswith(".lock"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", refusing)
+    with pytest.raises(BadInput, match=r"r.jsonl: --out: cannot make the lock file .*r.jsonl.lock beside it "
+                                       r"\(Permission denied\)"):
+        ResultsFile(out).check()
