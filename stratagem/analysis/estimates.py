@@ -161,23 +161,7 @@ def _solve_each_sample(game: Any, state: Any, rng: Random, limit: Deadline | Non
     its scratch) is searched in Python."""
     if game.is_terminal(state):
         return tuple(float(v) for v in game.returns(state))
-    result = None
-    if engine is not None:
-        try:
-            result = _compiled_sample(game, engine, state, limit)
-        except StratagemError:
-            result = None
-    try:
-        if result is not None:
-            pass
-        elif game.num_players == 2:
-            low, high = return_bounds(game)
-            result = expectiminimax(game, state, lo=low, hi=high, max_nodes=SAMPLE_NODES, time_limit=limit)
-        else:
-            # one pass: a sample is solved to its end within its nodes or not at all (its values or none)
-            result = maxn(game, state, max_nodes=SAMPLE_NODES, time_limit=limit, iterative=False)
-    except StratagemError:
-        result = None
+    result = _solve_open(game, state, limit, engine)
     if result is not None and result.values is not None:
         return tuple(float(v) for v in result.values)
     if hasattr(game, "evaluate"):
@@ -187,17 +171,29 @@ def _solve_each_sample(game: Any, state: Any, rng: Random, limit: Deadline | Non
     return tuple(float(v) for v in playout(game, state, rng, value_range=_float_bounds(game)))
 
 
-def _compiled_sample(game: Any, engine: Any, state: Any, limit: Deadline | None) -> Any:
-    """One sampled deal searched on the compiled ``engine`` within :data:`SAMPLE_NODES`: expectiminimax for
-    two players, max^n for more (as the Python leaf)."""
-    from stratagem.solvers.compiled_expectimax import expectiminimax_compiled
-    from stratagem.solvers.compiled_maxn import maxn_compiled
+def _solve_open(game: Any, state: Any, limit: Deadline | None, engine: Any) -> Any:
+    """One sampled deal searched within :data:`SAMPLE_NODES`: expectiminimax for two players, max^n (one
+    pass: solved to its end or not at all) for more; on the compiled ``engine`` first, in Python when there
+    is none or the kernel refuses the deal. ``None`` when the Python search refuses it too."""
+    two = game.num_players == 2
+    low, high = return_bounds(game) if two else (None, None)
+    if engine is not None:
+        from stratagem.solvers.compiled_expectimax import expectiminimax_compiled
+        from stratagem.solvers.compiled_maxn import maxn_compiled
 
-    if game.num_players == 2:
-        low, high = return_bounds(game)
-        return expectiminimax_compiled(game, engine, state, lo=low, hi=high, max_nodes=SAMPLE_NODES,
-                                       time_limit=limit)
-    return maxn_compiled(game, engine, state, max_nodes=SAMPLE_NODES, time_limit=limit)
+        try:
+            if two:
+                return expectiminimax_compiled(game, engine, state, lo=low, hi=high, max_nodes=SAMPLE_NODES,
+                                               time_limit=limit)
+            return maxn_compiled(game, engine, state, max_nodes=SAMPLE_NODES, time_limit=limit)
+        except StratagemError:
+            pass  # a value or a line the kernel cannot hold: the Python search below
+    try:
+        if two:
+            return expectiminimax(game, state, lo=low, hi=high, max_nodes=SAMPLE_NODES, time_limit=limit)
+        return maxn(game, state, max_nodes=SAMPLE_NODES, time_limit=limit, iterative=False)
+    except StratagemError:
+        return None
 
 
 #: Simultaneous turns each sampled deal is solved to when --depth is not given (evaluation at the cut).

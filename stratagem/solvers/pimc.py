@@ -161,24 +161,25 @@ def pimc(
         # A sample counts whole or not at all, and the deadline is asked before each move's evaluation: one
         # sample of Stratatak (every move, each valued by playouts in Python) takes most of a second.
         values: list[tuple[str, float]] = []
+        cut = False
         for move in game.legal_moves(sample):
             key = game.format_move(sample, move)
             if key not in totals:
                 continue
-            if deadline is not None and time.perf_counter() >= deadline:
+            cut = deadline is not None and time.perf_counter() >= deadline
+            if cut:
                 break
             after = game.apply(sample, move)
             if game.is_terminal(after):
                 values.append((key, float(game.returns(after)[player])))
             else:
                 values.append((key, float(evaluator(game, after, Random(sample_seed))[player])))
-        else:
-            for key, value in values:
-                totals[key] += value
-                counts[key] += 1
-            done += 1
-            continue
-        break
+        if cut:
+            break
+        for key, value in values:
+            totals[key] += value
+            counts[key] += 1
+        done += 1
 
     stats = [
         PimcMoveStats(move, key, counts[key], totals[key] / counts[key] if counts[key] else 0.0)
