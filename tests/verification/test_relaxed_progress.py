@@ -5,7 +5,6 @@ its deadline."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -20,11 +19,11 @@ def test_the_recompute_reports_rows_and_growing_counts() -> None:
     deal = as_deal(ROOT / "puzzles" / "strato" / "challenge-1.toml", "solo-1")
     game = deal.game
     calls: list[tuple[int, int]] = []
-    ends = time.perf_counter() + 0.5
     count = SearchCount()
+    # stopped after a dozen reports, not after half a second: under load half a second saw only ten
     with pytest.raises(Stopped):  # its certificate claims 11: rows searched 11 relaxed turns deep, for long
         relaxed_bound(game.challenge, game.options, game.initial_state(), at_least=12, count=count,
-                      stop=lambda: time.perf_counter() > ends, progress=lambda row, states: calls.append((row, states)))
+                      stop=lambda: len(calls) > 12, progress=lambda row, states: calls.append((row, states)))
     assert calls[0] == (1, 0)  # the first goal row, before it expands anything
     assert len(calls) > 10 and all(row == 1 for row, _ in calls)
     states = [n for _, n in calls]
