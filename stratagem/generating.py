@@ -25,6 +25,7 @@ from typing import Any
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadInput
 from stratagem.core.io import MAX_SEED
+from stratagem.core.numbers import is_whole
 from stratagem.loading import file_path, load_strato
 from stratagem.models.strato.rules.deal import DealError, seeded_deal
 from stratagem.models.strato.rules.puzzle import Puzzle
@@ -59,7 +60,7 @@ class Generated:
 def _check_whole(name: str, value: object, low: int, high: int | None = None) -> None:
     """Refuse, as :class:`ValueError` naming ``name``, a ``value`` that is not a whole number from ``low``
     (to ``high``)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+    if not is_whole(value, low, high):
         span = f"from {low}" if high is None else f"from {low} to {high}"
         raise ValueError(f"{name} must be a whole number {span}, not {value!r}")
 

@@ -27,6 +27,7 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import HiddenInformation, Simultaneous
 from stratagem.core.io import MAX_PARAMETER, MAX_SEED
+from stratagem.core.numbers import is_whole
 from stratagem.engines import COMPILED, ENGINES, REFERENCE, resolve
 from stratagem.loading import GAMES, game_module, load_position
 from stratagem.solvers.agents import (
@@ -117,7 +118,7 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     # what the command line refuses (--count, --seed, --max-plies): a negative seed or no game was played
     for name, value, low, high in (("games", games, 1, MAX_PARAMETER), ("seed", seed, 0, MAX_SEED),
                                    ("max_plies", max_plies, 1, MAX_PARAMETER)):
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        if not is_whole(value, low, high):
             raise BadInput(ARGUMENT, name, f"a whole number from {low} to {high:,}, not {value!r:.40}")
     start = None
     if position is not None:

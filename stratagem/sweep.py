@@ -52,6 +52,7 @@ from stratagem import __version__
 from stratagem.core.deadline import check_run_limits
 from stratagem.core.errors import BadInput
 from stratagem.core.io import MAX_SEED, SEED_RANGE
+from stratagem.core.numbers import is_whole
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_position, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
@@ -179,7 +180,7 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
     check_run_limits(time_limit)
     seeds, players, methods = list(seeds), list(players), list(methods)
     for seed in seeds:
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        if not is_whole(seed, 0, MAX_SEED):
             raise BadInput("<argument>", "--seed", f"seed {seed!r:.24}: {SEED_RANGE}")
     if len(puzzles) * len(seeds) * len(players) * len(methods) > MAX_TASKS:
         raise BadInput("<argument>", "--count", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {len(players)} "

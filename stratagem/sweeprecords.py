@@ -19,6 +19,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import RepeatedKey, check_writable, loads_once, open_regular
+from stratagem.core.numbers import is_whole
 from stratagem.core.records import parse_fraction, quoted
 from stratagem.loading import GAMES
 from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, WEATHERS
@@ -348,7 +349,7 @@ LOWER_FROM = ("search", "guided policy", "none")
 
 
 def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return is_whole(value, 0)
 
 
 def _probability(value: Any) -> Fraction | None:
@@ -376,7 +377,7 @@ def _turns(value: Any) -> bool:
 def _deal_problem(record: dict[str, Any]) -> str:
     """What is wrong with a Strato record's deal (``players`` 1 to 4, ``seed`` from 0), or ``""``."""
     players = record.get("players")
-    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
+    if not is_whole(players, 1, 4):
         return f"players {quoted(players)} is not a Strato player count (1 to 4)"
     if not _count(record.get("seed")):
         return f"seed {quoted(record.get('seed'))} is not a seed (a whole number from 0)"

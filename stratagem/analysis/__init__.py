@@ -71,6 +71,7 @@ from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadInput, RepeatingPosition, UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from stratagem.core.io import MAX_PARAMETER, MAX_SEED
+from stratagem.core.numbers import is_whole
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.engines import COMPILED, REFERENCE, EngineChoice
 from stratagem.loading import Position, load_position
@@ -86,19 +87,16 @@ def _check_numbers(as_player: Any, iterations: Any, samples: Any, seed: Any, dep
     gave an "estimate" of no search at all, ``samples=-1`` one over no deal, and ``seed="x"`` was taken;
     ``depth="3"`` or ``2.5`` failed deep in the search with a :class:`TypeError`, and ``progress=5`` at its
     first report."""
-    def whole(value: Any, low: int, high: int) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-    if depth is not None and not whole(depth, 1, MAX_PARAMETER):
+    if depth is not None and not is_whole(depth, 1, MAX_PARAMETER):
         raise ValueError(f"depth must be a whole number of plies from 1 to {MAX_PARAMETER:,}, not {depth!r}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a progress factory (stratagem.core.progress), not {progress!r:.40}")
     for name, value in (("iterations", iterations), ("samples", samples)):
-        if value is not None and not whole(value, 1, MAX_PARAMETER):
+        if value is not None and not is_whole(value, 1, MAX_PARAMETER):
             raise ValueError(f"{name} must be a whole number from 1 to {MAX_PARAMETER:,}, not {value!r}")
-    if not whole(seed, 0, MAX_SEED):
+    if not is_whole(seed, 0, MAX_SEED):
         raise ValueError(f"seed must be a whole number from 0 to 2^63-1, not {seed!r}")
-    if as_player is not None and not whole(as_player, 1, MAX_SEED):
+    if as_player is not None and not is_whole(as_player, 1, MAX_SEED):
         raise ValueError(f"as_player must be a player's number, counted from 1, not {as_player!r}")
 
 

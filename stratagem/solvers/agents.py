@@ -29,6 +29,7 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import StratagemError, UnsupportedGame
 from stratagem.core.game import Game, HiddenInformation, Simultaneous
 from stratagem.core.io import MAX_PARAMETER
+from stratagem.core.numbers import is_whole
 from stratagem.solvers.duct import DuctAgent
 from stratagem.solvers.mcts import DEFAULT_EXPLORATION, DEFAULT_WIDENING, SearchTree, ismcts, uct
 from stratagem.solvers.pimc import LeafEvaluator, pimc, rollout_evaluator
@@ -79,7 +80,7 @@ def _check_count(key: str, value: int | None, optional: bool = True) -> None:
     """A count parameter (iterations, samples, ...): a whole number of at least 1 (or None if optional)."""
     if value is None and optional:
         return
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_whole(value, 1):
         raise ValueError(f"{key} must be a whole number of at least 1, not {value!r}")
 
 

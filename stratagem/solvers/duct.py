@@ -33,6 +33,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation, Game, Simultaneous
+from stratagem.core.numbers import is_whole
 from stratagem.solvers.ductresult import SELECTIONS, DuctResult
 from stratagem.solvers.simultaneous import UnsupportedGame
 
@@ -319,7 +320,7 @@ class DuctAgent:
     ) -> None:
         if selection not in SELECTIONS:
             raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, not {selection!r}")
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        if not is_whole(iterations, 1):
             raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
         if exploration < 0 or not 0 <= gamma <= 1:
             raise ValueError(f"exploration must be at least 0 and gamma from 0 to 1, not {exploration!r}, {gamma!r}")

@@ -31,6 +31,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
+from stratagem.core.numbers import is_whole
 from stratagem.core.records import fraction_text, parse_fraction
 from stratagem.solvers.matrix import equilibrium_problem
 from stratagem.solvers.simultaneous import (
@@ -255,13 +256,13 @@ def _read_header(game: AnyGame, proof: Any, source: str) -> tuple[int, str, int 
     if proof.get("game") != game.name:
         raise BadInput(source, "game", f"the proof is for {proof.get('game')!r}, not {game.name!r}")
     player = proof.get("player")
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < game.num_players:
+    if not is_whole(player, 0, game.num_players - 1):
         raise BadInput(source, "player", f"not a player of a {game.num_players}-player game: {player!r}")
     payoff = proof.get("payoff")
     if payoff not in PAYOFFS:
         raise BadInput(source, "payoff", f"must be one of {', '.join(PAYOFFS)}, found {payoff!r}")
     depth = proof.get("depth")
-    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 0):
+    if depth is not None and not is_whole(depth, 0):
         raise BadInput(source, "depth", f"must be null or a non-negative integer, found {depth!r}")
     return player, str(payoff), depth, parse_fraction(proof.get("value"), source, "value")
 
@@ -287,7 +288,7 @@ def _read_nodes(proof: dict[str, Any], source: str) -> dict[tuple[str, int | Non
         state, depth = entry.get("state"), entry.get("depth")
         if not isinstance(state, str):
             raise BadInput(source, f"{place}.state", "missing or not a string")
-        if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool)):
+        if depth is not None and not is_whole(depth):
             raise BadInput(source, f"{place}.depth", "must be null or an integer")
         rows, columns = entry.get("rows"), entry.get("columns")
         if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):

@@ -34,6 +34,7 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.core.numbers import is_whole
 from stratagem.core.records import parse_fraction
 
 __all__ = ["MdpResult", "PolicyCheck", "PolicyNode", "check_policy_dag", "optimal_value", "policy_dag", "policy_value"]
@@ -437,7 +438,7 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
     came_from: dict[int, tuple[int, object]] = {}
 
     def reach(parent: int, child: Any, state: Any, step: object = "") -> str:
-        if not isinstance(child, int) or isinstance(child, bool) or not 0 <= child < len(nodes):
+        if not is_whole(child, 0, len(nodes) - 1):
             return f"nodes[{parent}]: child {child!r} is not a node id"
         if states[child] is None:
             states[child] = state

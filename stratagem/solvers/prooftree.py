@@ -56,6 +56,7 @@ from typing import Any
 
 from stratagem.core.errors import IllegalMove, NotationError, StratagemError
 from stratagem.core.game import CHANCE, Game, S
+from stratagem.core.numbers import is_whole
 from stratagem.solvers.expectimax import TINY, ExpectiSearch
 from stratagem.solvers.gametree import UNLIMITED, Stop, TimeLimit
 from stratagem.solvers.transposition import TranspositionTable
@@ -302,7 +303,7 @@ class _Checker:
         self.problems.append(Problem(place, problem))
 
     def node(self, nid: Any, place: str) -> dict[str, Any] | None:
-        if not isinstance(nid, int) or isinstance(nid, bool) or not 0 <= nid < len(self.nodes):
+        if not is_whole(nid, 0, len(self.nodes) - 1):
             self.fail(place, f"refers to node {nid!r}, which does not exist")
             return None
         node = self.nodes[nid]
@@ -510,7 +511,7 @@ def check_proof_tree(game: Game[S, Any], root_state: S, tree: Any) -> Verdict:
         problems.append(Problem("claim", "missing or not an object"))
         return verdict()
     player, bound = claim.get("player"), claim.get("bound")
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < game.num_players:
+    if not is_whole(player, 0, game.num_players - 1):
         problems.append(Problem("claim.player", f"{player!r} is not a player of {game.name}"))
         return verdict()
     if not isinstance(bound, str) or bound not in _HALVES:  # a list or an object would not even hash
