@@ -11,6 +11,7 @@ each, the compiled value must equal the exact ``Fraction`` of :func:`~stratagem.
 from __future__ import annotations
 
 import gzip
+import math
 import importlib.util
 import random
 from collections.abc import Callable, Iterator
@@ -151,7 +152,9 @@ def test_the_interval_search_and_its_table_show_their_progress(tmp_path: Path) -
     if any("the probe goes on" in step for step in found.steps):  # the probe, resumed, shows as pass 0 again
         while passes[-1] == 0:
             passes.pop()
-    assert passes == sorted(passes) and passes[0] == 0 and passes[-1] >= 2, passes
+    # 1.5 s of wall clock reach pass 2 on a quiet machine, but only pass 1 at load 3.7 (stop 58): a pass
+    # after the probe is what shows the evaluation's progress
+    assert passes == sorted(passes) and passes[0] == 0 and passes[-1] >= 1, passes
     assert all(kept > 0 for _, kept in search)
     summary = write_table(found.solver, tmp_path / "t.gz", {"deal": "test"}, policy=found.policy, progress=record)
     rows = shown["writing the value table: rows, policy rows"]
@@ -652,3 +655,26 @@ def test_after_an_exact_solve_the_kept_move_is_the_optimums_where_the_policy_err
     policy.guide()
     played = policy.policy_move(state)
     assert played is not None and values[format_move(played)] == Fraction(5, 7)
+
+
+@pytest.mark.parametrize("entry", ["solve", "walk", "weight"])
+def test_the_kernels_entry_points_count_a_large_piles_orders_exactly(entry: str) -> None:
+    """A pile of 39 cards (about 2^88 orders) is refused by the kernel itself, not only by its callers'
+    ``check_orders``: its 64-bit product had wrapped round to a number below the cap, and a search on it
+    ran on meaningless weights."""
+    challenge = puzzle_challenge("challenge-0")
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 1, 1))
+    solver = Solver(game)
+    root = game.initial_state()
+    start = solver.vector(root.rows, root.hands[0], root.last)
+    large = (7, 7, 7, 7, 7, 4)
+    assert math.factorial(39) // (math.factorial(7) ** 5 * math.factorial(4)) > odds_kernel.MAX_WEIGHT
+    if entry == "weight":
+        assert solver.kernel.weight(large) == odds_kernel.MAX_WEIGHT
+        assert solver.kernel.weight((1, 2, 0, 0, 0, 0)) == 3
+        return
+    with pytest.raises(ValueError, match="too many orders"):
+        if entry == "solve":
+            solver.kernel.solve(start, large, None)
+        else:
+            solver.kernel.walk(start, large, [], 0, lambda rows: False)

@@ -78,6 +78,7 @@ module.
 
 from __future__ import annotations
 
+import math
 import time
 from itertools import combinations_with_replacement
 from typing import Any
@@ -107,6 +108,21 @@ NW = cython.declare(cython.Py_ssize_t, 6)
 CHECK_EVERY = cython.declare(cython.longlong, 4096)
 #: Largest start weight accepted: every sum stays below 2^63.
 MAX_WEIGHT = 1 << 62
+
+
+def _orders(counts: list[int]) -> int:
+    """``M(c)`` of six counts in Python's exact integers, capped at :data:`MAX_WEIGHT`.
+
+    The search's own ``_weight`` multiplies in 64 bits, which is exact for every pile below a start the
+    entry points accept (each has fewer orders than the start) but wraps round for a start too large: a
+    three-row challenge's 39 cards have about 2^88 orders, which wrapped to a number that passed the
+    ``>= MAX_WEIGHT`` test. The entry points count here instead, so that test holds whoever calls them."""
+    left = sum(counts)
+    orders = 1
+    for k in counts:
+        orders *= math.comb(left, k)
+        left -= k
+    return min(orders, MAX_WEIGHT)
 
 _SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
@@ -420,7 +436,7 @@ class HiddenSolo:
         for w in range(6):
             self.cnt[MAX_DEPTH - 1, w] = int(counts[w])  # type: ignore[index]
         self.cnt[MAX_DEPTH - 1, 6] = sum([int(counts[w]) for w in range(6)])  # type: ignore[index, misc]
-        return int(self._weight(MAX_DEPTH - 1))
+        return _orders([int(counts[w]) for w in range(6)])  # type: ignore[index]
 
     # -- keys and the table --------------------------------------------------------------------
     @cython.cfunc
@@ -1825,7 +1841,7 @@ class HiddenSolo:
             self.cnt[level, x] = int(counts[x])  # type: ignore[index]
             total += int(counts[x])  # type: ignore[index]
         self.cnt[level, 6] = total
-        return int(self._weight(level))
+        return _orders([int(counts[x]) for x in range(6)])  # type: ignore[index]
 
     # -- what Python calls -----------------------------------------------------------------------
     def solve(self, start: object, counts: object, seconds: float | None, alpha: int = -1, beta: int = -1) -> int:
