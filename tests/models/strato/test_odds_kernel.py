@@ -11,8 +11,8 @@ each, the compiled value must equal the exact ``Fraction`` of :func:`~stratagem.
 from __future__ import annotations
 
 import gzip
-import math
 import importlib.util
+import math
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
