@@ -16,13 +16,14 @@ Two graphs can be built from a puzzle file:
 
 The graph is built breadth-first up to ``--max-nodes`` states or ``--time-limit`` seconds; a graph
 stopped by a limit is reported as truncated, and then "no win found" proves nothing. The time limit is
-the command's: the build stops when :data:`BUILD_SHARE` of it has passed (with ``--export``, the smaller
-:data:`DOT_BUILD_SHARE` or :data:`GRAPHML_BUILD_SHARE`), leaving the rest to the analysis of the graph
-(components, dead ends, par line) and the export, whose costs grow with the graph. ``--export``
-writes it as GraphML or DOT to ``--out``; ``--html`` writes the report's page (:mod:`stratagem.views.reach`).
+the command's, counted from its start: the build stops when :data:`BUILD_SHARE` of what is left has passed
+(with ``--export``, the smaller :data:`DOT_BUILD_SHARE` or :data:`GRAPHML_BUILD_SHARE`), leaving the rest to
+the analysis of the graph (components, dead ends, par line) and the export, whose costs grow with the graph.
+``--export`` writes it as GraphML or DOT to ``--out``; an export the limit ends before its last line writes
+no file, and the report says so. ``--html`` writes the report's page (:mod:`stratagem.views.reach`).
 
 Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph proves the deal (or every deal on
-the layout) unsolvable, 3 the graph is truncated and proves nothing either way.
+the layout) unsolvable, 3 the graph is truncated and proves nothing either way, or the limit ended the export.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from stratagem.cli.output import page_written
 from stratagem.cli.progress import search_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.cli.reports import write_page
+from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_outputs, dumps_record
 from stratagem.loading import load_strato
@@ -47,7 +49,15 @@ from stratagem.models.strato.designer import StratoDesigner
 from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.search.planning import StratoPlanning
-from stratagem.solvers.graph import GraphFacts, build_graph, graph_facts, shortest_line, write_dot, write_graphml
+from stratagem.solvers.graph import (
+    ExportStopped,
+    GraphFacts,
+    build_graph,
+    graph_facts,
+    shortest_line,
+    write_dot,
+    write_graphml,
+)
 
 REACH_FORMAT = "stratagem/reach@1"
 
@@ -58,9 +68,12 @@ DEFAULT_MAX_STATES = 200_000
 #: Share of ``--time-limit`` the build may use; the analysis of what was built takes about a tenth of the
 #: build's time (measured on the level-2 example's duo-1: 2.0 s of build, 0.2 s of analysis).
 BUILD_SHARE = 0.85
-#: The same with ``--export graphml``: networkx's GraphML writer takes about twice the build's time
-#: (challenge 1 solo-1 at a 5-s limit: 4.3 s of build, then 9 s of writing, 13.7 s in all).
-GRAPHML_BUILD_SHARE = 0.3
+#: The same with ``--export graphml``: networkx's GraphML writer took about twice the build's time
+#: (challenge 1 solo-1 at a 5-s limit: 4.3 s of build, then 9 s of writing, 13.7 s in all) and 0.3 of the
+#: limit was left to the build; the project's streaming writer gives the same bytes in a sixth of the time
+#: (the level-2 example's duo-1, 59,977 states: 2.15 CPU s of build, 4.06 s networkx's writing, 0.64 s its
+#: own), as little as the DOT writer's.
+GRAPHML_BUILD_SHARE = 0.7
 #: The same with ``--export dot``: the DOT writer takes 0.11-0.19 of the build's time and the analysis up to
 #: 0.14 (challenge 0, challenge 1 and the level-2 example at a 4-s build), so the build's share of 0.85 ran
 #: the command to 1.13 times the limit and more on a loaded machine (challenge 1's layout, ``--designer
@@ -141,6 +154,7 @@ def reach(
                        "alone, and a seeded deal's rows are laid out before the hands, the same for every player count")
     check_outputs([(out_path, "--out"), (html_path, "--html")], [puzzle])
 
+    deadline = command_deadline(time_limit)
     loaded = load_strato(puzzle)
     spec = loaded.find_deal(deal_key, players)
     game = loaded.game(spec)
@@ -148,7 +162,8 @@ def reach(
     mode = "designer" if designer else "deal"
     label = f"{mode} graph of {spec.name}"
     share = {"graphml": GRAPHML_BUILD_SHARE, "dot": DOT_BUILD_SHARE}.get(export_format or "", BUILD_SHARE)
-    build_limit = None if time_limit is None else share * time_limit
+    left = deadline.remaining()
+    build_limit = None if left is None else max(share * left, 1e-9)
     with search_progress(label, enabled=not (as_json or quiet), first="depth", second="states") as progress:
         if designer:
             layout = StratoDesigner(loaded.challenge, loaded.options, start.rows, start.last)
@@ -163,14 +178,19 @@ def reach(
     unsolvable, verdict = conclusion(facts, designer)
     start_label = str(graph.nodes[0]["label"])
 
-    export: dict[str, str] | None = None
+    export: dict[str, Any] | None = None
+    export_stopped: ExportStopped | None = None
     if export_format is not None and out_path is not None:
         graph.graph["name"] = f"{Path(puzzle).name} {spec.name} {mode}"
         try:
-            EXPORTS[export_format](graph, out_path)
+            EXPORTS[export_format](graph, out_path, deadline)
         except OSError as exc:
             raise BadInput(out_path, "--out", f"cannot write: {exc.strerror or exc}") from None
-        export = {"format": export_format, "path": out_path}
+        except ExportStopped as stopped:
+            export_stopped = stopped
+            click.echo(f"{out_path}: graph not written: the {time_limit} s time limit ended its writing ({stopped})",
+                       err=True)
+        export = {"format": export_format, "path": out_path, "written": export_stopped is None}
 
     if as_json or html_path is not None:
         report: dict[str, Any] = {
@@ -194,7 +214,7 @@ def reach(
             write_page(html_path, report, f"{puzzle}, deal {spec.name}")
     if as_json:
         click.echo(dumps_record(report), nl=False)
-        return _exit_code(unsolvable)
+        return _exit_code(unsolvable, export_stopped is not None)
 
     from stratagem.cli.output import stdout
 
@@ -231,13 +251,16 @@ def reach(
     colour = {True: "bold red", False: "bold green", None: "bold yellow"}[unsolvable]
     word = {True: "unsolvable", False: "win reachable", None: "unknown"}[unsolvable]
     out.print(f"[{colour}]{word}[/]: {verdict}")
-    if export is not None:
+    if export is not None and export_stopped is None:
         out.print(f"graph written to {export['path']} ({export['format']})")
     page_written(html_path, as_json)
-    return _exit_code(unsolvable)
+    return _exit_code(unsolvable, export_stopped is not None)
 
 
-def _exit_code(unsolvable: bool | None) -> int:
+def _exit_code(unsolvable: bool | None, export_stopped: bool = False) -> int:
     """As ``solve``'s: 0 a win is reachable, 1 proven unsolvable (the complete graph), 3 unknown (the graph
-    is truncated, so no win found proves nothing). The graph and any export are written in every case."""
+    is truncated, so no win found proves nothing), and 3 when the time limit ended the export. The report
+    is written in every case, the export whenever it finished."""
+    if export_stopped:
+        return UNDETERMINED
     return {False: DONE, True: NO, None: UNDETERMINED}[unsolvable]

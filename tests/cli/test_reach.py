@@ -113,6 +113,35 @@ def test_truncated_graph_claims_nothing(cli, puzzle) -> None:
     assert "every deal" not in human.out
 
 
+@pytest.mark.parametrize("as_json", [True, False])
+def test_an_export_the_time_limit_ends_is_reported_and_writes_no_file(cli, puzzle, tmp_path: Path, monkeypatch,
+                                                                      as_json: bool) -> None:
+    """The export asks the command's deadline as it writes: one the limit ends writes no file, says so on
+    stderr (and as ``written: false``) and exits 3 although a win is reachable."""
+    from stratagem.cli import reach as reach_command
+    from stratagem.solvers.graph import ExportStopped
+
+    asked: list[object] = []
+
+    def stopped(graph, path, stop) -> None:  # type: ignore[no-untyped-def]
+        asked.append(stop)
+        raise ExportStopped(4096, 53)
+
+    monkeypatch.setitem(reach_command.EXPORTS, "dot", stopped)
+    out = tmp_path / "g.dot"
+    result = cli("reach", puzzle(TINY), "--designer", "--time-limit", "30", "--export", "dot", "--out", str(out),
+                 *(["--json"] if as_json else []))
+    assert result.code == 3, result.err
+    assert f"{out}: graph not written: the 30.0 s time limit ended its writing (stopped after 4,096 of 53 lines)" \
+        in result.err
+    assert not out.exists() and asked[0].seconds == 30.0  # type: ignore[attr-defined]
+    if as_json:
+        data = json.loads(result.out)
+        assert data["export"] == {"format": "dot", "path": str(out), "written": False} and data["unsolvable"] is False
+    else:
+        assert "graph written" not in result.out
+
+
 def test_time_limit_truncates(cli, puzzle) -> None:
     data = report(cli("reach", puzzle(TINY), "--time-limit", "1e-9", "--json"), code=3)
     assert data["complete"] is False and data["stopped_by"] == "time" and data["states"] == 1
@@ -122,7 +151,7 @@ def test_time_limit_truncates(cli, puzzle) -> None:
 def test_export_is_written(cli, puzzle, tmp_path: Path, kind: str) -> None:
     out = tmp_path / f"graph.{kind}"
     data = report(cli("reach", puzzle(TINY), "--designer", "--export", kind, "--out", str(out), "--json"))
-    assert data["export"] == {"format": kind, "path": str(out)}
+    assert data["export"] == {"format": kind, "path": str(out), "written": True}
     if kind == "graphml":
         graph = nx.read_graphml(out)
         assert graph.number_of_nodes() == data["states"] and graph.number_of_edges() == data["edges"]
@@ -177,13 +206,14 @@ def test_bad_puzzle_isassert_bad_input(cli, puzzle, tmp_path: Path) -> None:
     assert_bad_input(cli("reach", str(tmp_path / "missing.toml")), "missing.toml", "no such file")
 
 
-@pytest.mark.parametrize(("kind", "most"), [(None, 0.85), ("dot", 0.7), ("graphml", 0.3)])
+@pytest.mark.parametrize(("kind", "most"), [(None, 0.85), ("dot", 0.7), ("graphml", 0.7)])
 def test_the_build_leaves_the_export_its_share_of_the_limit(cli, puzzle, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                             monkeypatch, kind: str | None, most: float) -> None:
     """QA 58: with ``--export dot`` the build took 0.85 of the limit like a report without export, and the DOT
     writer (0.11-0.19 of the build's time) and the analysis (up to 0.14) ran the command past the limit
     (challenge 1's layout at ``--time-limit 10``: 14.05 s wall). The build's limit is what the command hands
-    ``build_graph``."""
+    ``build_graph``: its share of what is left of the command's limit (stop 58: the limit counts from the
+    command's start, and GraphML is written by the project's own writer, as fast as DOT's)."""
     import stratagem.cli.reach as reach_module
     from stratagem.solvers.graph import build_graph as real
 
@@ -196,7 +226,8 @@ def test_the_build_leaves_the_export_its_share_of_the_limit(cli, puzzle, tmp_pat
     monkeypatch.setattr(reach_module, "build_graph", spy)
     export = ("--export", kind, "--out", str(tmp_path / f"g.{kind}")) if kind else ()
     data = report(cli("reach", puzzle(TINY), "--designer", "--time-limit", "10", *export, "--json"))
-    assert data["complete"] is True and seen == [pytest.approx(10 * most)]
+    assert data["complete"] is True and len(seen) == 1
+    assert seen[0] is not None and 10 * most - 0.5 < seen[0] <= 10 * most
 
 
 def test_designer_mode_refuses_a_player_count(cli) -> None:  # type: ignore[no-untyped-def]

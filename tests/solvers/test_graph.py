@@ -14,14 +14,25 @@ Known by hand: 7 states, 8 edges, one goal at par 2, dead ends C, F, G (3), comp
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import io
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
 import pytest
 
-from stratagem.solvers.graph import build_graph, dot_lines, graph_facts, shortest_line, write_dot, write_graphml
+from stratagem.solvers import graph as graph_module
+from stratagem.solvers.graph import (
+    ExportStopped,
+    build_graph,
+    dot_lines,
+    graph_facts,
+    graphml_lines,
+    shortest_line,
+    write_dot,
+    write_graphml,
+)
 from stratagem.solvers.search import bfs
 
 MOVES = {
@@ -197,6 +208,46 @@ def test_a_failed_export_leaves_the_old_file(tmp_path: Path) -> None:
     path.write_text("old")
     graph = build_graph(Drawn(MOVES))
     graph.nodes[0]["label"] = object()  # GraphML cannot store this
-    with pytest.raises(nx.NetworkXError):
+    with pytest.raises(TypeError, match="node attribute 'label' of type object"):
         write_graphml(graph, path)
     assert path.read_text() == "old" and list(tmp_path.iterdir()) == [path]
+
+
+def _mixed() -> nx.DiGraph:
+    graph = build_graph(Drawn(MOVES), label=quoted, move_label=str.upper)
+    graph.graph["name"] = 'a <name> & "quotes"\n\ttab'
+    graph.graph["weight"] = 0.25
+    graph.add_node(99)  # no attributes
+    graph.add_edge(99, 0)
+    graph.nodes[1]["extra"] = "only here"
+    return graph
+
+
+@pytest.mark.parametrize("make", [lambda: build_graph(Drawn(MOVES)), _mixed,
+                                  lambda: build_graph(Drawn(MOVES), max_states=3)])
+def test_the_graphml_writer_gives_networkx_s_bytes(make: Callable[[], nx.DiGraph]) -> None:
+    """The streaming writer (about six times faster, and stoppable) writes what networkx's writer wrote."""
+    graph = make()
+    theirs = io.BytesIO()
+    nx.write_graphml(graph, theirs)
+    assert "".join(line + "\n" for line in graphml_lines(graph)).encode() == theirs.getvalue()
+
+
+@pytest.mark.parametrize("writer", [write_graphml, write_dot])
+def test_an_export_the_stop_test_ends_writes_no_file(tmp_path: Path, writer, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A stopped export raises :class:`ExportStopped` with what it wrote, and leaves the old file as it was."""
+    monkeypatch.setattr(graph_module, "_STOP_EVERY", 4)
+    path = tmp_path / "g"
+    path.write_text("old")
+    asked = []
+
+    def stop() -> bool:
+        asked.append(True)
+        return len(asked) == 3
+
+    with pytest.raises(ExportStopped) as stopped:
+        writer(build_graph(Drawn(MOVES)), path, stop)
+    assert stopped.value.written == 8 and stopped.value.lines == 15  # 7 states and 8 edges
+    assert path.read_text() == "old" and list(tmp_path.iterdir()) == [path]
+    writer(build_graph(Drawn(MOVES)), path, lambda: False)
+    assert path.read_text() != "old"
