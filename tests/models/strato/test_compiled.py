@@ -38,7 +38,7 @@ CHALLENGES: dict[str, tuple[Challenge, Options]] = {
     "level-2": (puzzle_challenge("level-2-example"), Options()),
     "rw-crossing": (make_challenge(limit=5, left="RRR", right="WW"), Options(wind_crosses_tornado=True)),
     "rw-strict": (make_challenge(limit=5, left="RRR", right="WW"), Options(strict_effect=True)),
-    "rc-counts": (make_challenge(weathers="RC", pairs=("RC",), limit=5, left=CountGoal(3, (("R", 2), ("<", 1))),
+    "rc-counts": (make_challenge(weathers="RC", pairs=("RC",), limit=5, left=CountGoal(3, (("R", 2), (">", 1))),
                                  right=">>"), Options()),
     "fw-st": (make_challenge(weathers="FWST", pairs=("FW", "ST"), limit=4, left="<<", right=">", rows_required=1),
               Options()),

@@ -5,6 +5,12 @@ sequence read outward from the tornado (challenge 0: ``RRRR`` beside the rain to
 weathers among the k cards nearest the tornado (challenge 1: 3 winds and 2 rains next to the rain
 tornado). Patterns may name a row's own tornadoes symbolically: ``<`` is the left tornado's weather,
 ``>`` the right tornado's, ``?`` any card. Cards beyond the pattern are allowed while under the limit.
+
+A count goal counts each weather once: its keys may not name one weather twice on any row it can apply
+to (a literal ``R`` and ``<`` on a row whose left tornado is rain). The counted cards are different cards
+("3 winds and 2 rains": five cards), so such a goal would mean the sum, which is what its needs, length and
+the SAT and CP-SAT models read, while a per-key test reads the larger count; :func:`count_goal_problem`
+refuses it wherever a challenge is made, so no reader meets it.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from stratagem.models.strato.rules.cards import LEFT_HANDED, NAMES, RIGHT_HANDED
 from stratagem.models.strato.rules.position import LEFT, RIGHT, Row
 
 LEFT_TORNADO, RIGHT_TORNADO, ANY_CARD = "<", ">", "?"
@@ -105,6 +112,38 @@ class RowGoal:
         return self.eligible(row) and all(goal.met(row.half(side), row) for side, goal in self.halves())
 
 
+def possible_pairs(goal: RowGoal, weathers: str, pairs: tuple[str, ...]) -> tuple[str, ...]:
+    """The tornado pairs (left first) of the rows ``goal`` can be met on: the goal's ``tornadoes`` if it
+    names them, else the challenge's named pairs, else every left-hand with every right-hand weather in
+    play (a seeded deal pairs them at random)."""
+    if goal.tornadoes:
+        return (goal.tornadoes,)
+    if pairs:
+        return pairs
+    return tuple(a + b for a in weathers if a in LEFT_HANDED for b in weathers if b in RIGHT_HANDED)
+
+
+def count_goal_problem(goal: RowGoal, weathers: str, pairs: tuple[str, ...]) -> tuple[str, str] | None:
+    """``(half, problem)`` if a count goal of ``goal`` names one weather twice on a row it can apply to
+    (``half`` is ``"left"`` or ``"right"``), else None. See the module docstring for why it is refused."""
+    for side, half_goal in goal.halves():
+        if not isinstance(half_goal, CountGoal):
+            continue
+        for pair in possible_pairs(goal, weathers, pairs):
+            row = Row(pair[0], pair[1], "", "")
+            named: dict[str, str] = {}
+            for token, _ in half_goal.counts:
+                weather = resolve_token(token, row)
+                if weather in named:
+                    symbolic = {token, named[weather]} & {LEFT_TORNADO, RIGHT_TORNADO}
+                    where = f" on a row with tornadoes {pair}" if symbolic else ""
+                    return ("left" if side == LEFT else "right",
+                            f"counts name {NAMES.get(weather, weather)} twice ({named[weather]} and {token}){where}: "
+                            "count each weather once (give its total under one key)")
+                named[weather] = token
+    return None
+
+
 @dataclass(frozen=True)
 class Challenge:
     """A challenge card: everything the setup and the victory test need."""
@@ -118,6 +157,11 @@ class Challenge:
     goal: RowGoal
     rows_required: int
     players: int = 1
+
+    def __post_init__(self) -> None:
+        problem = count_goal_problem(self.goal, self.weathers, self.pairs)
+        if problem is not None:
+            raise ValueError(f"goal.{problem[0]}: {problem[1]}")
 
     def rows_meeting(self, rows: tuple[Row, ...]) -> int:
         return sum(1 for row in rows if self.goal.met(row))

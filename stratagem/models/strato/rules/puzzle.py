@@ -55,6 +55,7 @@ from stratagem.models.strato.rules.challenge import (
     Options,
     RowGoal,
     SequenceGoal,
+    count_goal_problem,
 )
 from stratagem.models.strato.rules.deal import DealError, check_drawn_up, check_position, check_setup, seeded_deal
 from stratagem.models.strato.rules.position import ONGOING, State, parse_row, parse_state
@@ -226,6 +227,9 @@ def parse_challenge(section: Section) -> Challenge:
         if goal.tornadoes not in possible:
             raise section.error("goal.tornadoes", f"no row can have the tornado pair {goal.tornadoes!r} "
                                 f"(the rows' pairs: {', '.join(possible)})")
+    aliased = count_goal_problem(goal, weathers, pairs)
+    if aliased is not None:
+        raise section.error(f"goal.{aliased[0]}", aliased[1])
     return Challenge(
         name=section.get("name", str, "unnamed challenge"),
         level=section.get("level", int, 0),
