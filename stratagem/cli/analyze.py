@@ -79,9 +79,10 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @json_option("Print the analysis as one JSON document.")
 @quiet_option()
 @click.option("--engine", type=click.Choice(ENGINES), default=None,
-              help="Rules engine of the search: compiled (the default where the game has a compiled engine and "
-                   "the method a compiled search: mcts, alphabeta, lp, ismcts, duct) or reference (the Python "
-                   "rules engine).")
+              help="Rules engine of the search: compiled (the default where the game has a compiled engine; "
+                   "every method searches in C there except a depth-limited exact search, pimc of a "
+                   "simultaneous-move game and lp where the engine has no bounded induction, which run on the "
+                   "rules engine) or reference (the Python rules engine).")
 def analyze(position: str, method: str, depth: int | None, time_limit: float | None, max_nodes: int | None,
             iterations: int | None, samples: int | None, as_player: int | None, seed: int, rank: bool | None,
             proof_file: str | None, html_path: str | None, as_json: bool, quiet: bool, engine: str | None) -> int:
