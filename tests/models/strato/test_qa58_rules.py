@@ -117,3 +117,43 @@ def test_seed_the_card_limit_counts_each_half_row_on_its_own() -> None:
     assert format_state(apply_text(g, s, "F1L")) == "FWRW(RW)RWR FW W 1 F lost"
     g, s = game("RW(RW)RWR FF WW 1 -", challenge)
     assert format_state(apply_text(g, s, "F1L")) == "FRW(RW)RWR FW W 1 F"
+
+
+LIMIT_ONE = """game = "strato"
+[challenge]
+name = "limit one"
+weathers = "RW"
+rows = 1
+pairs = ["RW"]
+limit = 1
+[challenge.goal]
+left = "R"
+[[deals]]
+name = "seeded"
+seed = 4
+[[deals]]
+name = "by-hand"
+rows = ["W(RW)R"]
+hands = ["RRW"]
+pile = "WW"
+"""
+
+
+def test_seed_a_seeded_deal_needs_room_for_the_two_cards_the_setup_lays_on_each_side(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seed: "randomly place 2 cards on either side of each tornado card". Under a card limit of 1 that
+    setup starts over the limit. It used to be dealt anyway: ``solve`` answered "unsolvable" and wrote a
+    proof record whose start ``verify`` then refused (an over-limit position without a result). Now a
+    seeded deal of such a challenge is bad input naming the rule; an explicit layout within the limit is
+    still a deal."""
+    path = tmp_path / "limit1.toml"
+    path.write_text(LIMIT_ONE)
+    puzzle = load_puzzle(path)
+    with pytest.raises(BadInput, match="2 cards on either side"):
+        puzzle.deal(puzzle.deals[0])
+    assert format_state(puzzle.deal(puzzle.deals[1])) == "W(RW)R RRW WW 1 -"
+    code = run(["solve", str(path), "--deal", "seeded", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert str(path) in err and "limit 1" in err

@@ -12,7 +12,8 @@ Seeded setup follows the seed's "Setup" and docs/rules/strato.md, reproducibly f
 4. Hands: 3 cards solo, 2 with 2-4 players, dealt one at a time in player order. The rest is the draw
    pile, top first.
 
-Randomness comes from ``random.Random(seed)`` only, so the same challenge and seed give the same deal.
+Randomness comes from ``random.Random(seed)`` only, so the same challenge and seed give the same deal. A
+challenge whose card limit is below the two cards a half-row starts with has no seeded deal.
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ def seeded_deal(challenge: Challenge, seed: int, players: int) -> State:
     """The deal a table would lay out after shuffling with ``seed``."""
     if players not in HAND_SIZE:
         raise DealError(f"Strato is played by 1 to 4 players, not {players}")
+    if challenge.limit < CARDS_PER_HALF_ROW_AT_SETUP:
+        # The layout would start over the limit: no turn has ended, so it is not yet lost, yet no position
+        # between two turns can be over the limit; such a start has no place in the game (nor in a record).
+        raise DealError(f"the setup places {CARDS_PER_HALF_ROW_AT_SETUP} cards on either side of each tornado, "
+                        f"more than the card limit {challenge.limit}: a seeded deal needs a limit of at least "
+                        f"{CARDS_PER_HALF_ROW_AT_SETUP} (lay the rows out by hand instead)")
     rng = random.Random(seed)
     pairs = tornado_pairs(challenge, rng)
     deck = [w for w in challenge.weathers for _ in range(COPIES_PER_WEATHER)]
