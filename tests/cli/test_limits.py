@@ -145,7 +145,10 @@ def test_reach_keeps_its_limit_while_it_writes_graphml(tmp_path: Path) -> None:
     result = run("reach", LEVEL_2, "--deal", "duo-1", "--max-nodes", "100000000", "--time-limit", "2", "--export",
                  "graphml", "--out", str(out))
     assert result.seconds < WALL, result
-    assert result.code == 3 and out.stat().st_size > 0  # truncated, and the graph still written
+    assert result.code == 3, result  # truncated
+    # the graph is written, unless the machine is so loaded that the limit ended the writing (load 5.8,
+    # stop 58): then the command says so and leaves no file
+    assert out.stat().st_size > 0 if out.exists() else "graph not written" in result.err, result
 
 
 # -- what a stopped command reports ------------------------------------------------------------------
