@@ -206,14 +206,14 @@ def test_bad_puzzle_isassert_bad_input(cli, puzzle, tmp_path: Path) -> None:
     assert_bad_input(cli("reach", str(tmp_path / "missing.toml")), "missing.toml", "no such file")
 
 
-@pytest.mark.parametrize(("kind", "most"), [(None, 0.85), ("dot", 0.7), ("graphml", 0.7)])
+@pytest.mark.parametrize(("kind", "most"), [(None, 0.85), ("dot", 0.7), ("graphml", 0.6)])
 def test_the_build_leaves_the_export_its_share_of_the_limit(cli, puzzle, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                             monkeypatch, kind: str | None, most: float) -> None:
     """QA 58: with ``--export dot`` the build took 0.85 of the limit like a report without export, and the DOT
     writer (0.11-0.19 of the build's time) and the analysis (up to 0.14) ran the command past the limit
     (challenge 1's layout at ``--time-limit 10``: 14.05 s wall). The build's limit is what the command hands
     ``build_graph``: its share of what is left of the command's limit (stop 58: the limit counts from the
-    command's start, and GraphML is written by the project's own writer, as fast as DOT's)."""
+    command's start, and GraphML is written by the project's own writer, nearly as fast as DOT's)."""
     import stratagem.cli.reach as reach_module
     from stratagem.solvers.graph import build_graph as real
 
