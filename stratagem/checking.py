@@ -26,7 +26,7 @@ from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.loading import Position, file_path, game_of_file, load_position
 from stratagem.solvers.dimacs import write_text_maybe_gz
-from stratagem.solving import DealSolution, solve
+from stratagem.solving import DealSolution, refutation_files, solve
 
 if TYPE_CHECKING:
     from stratagem.models.stakd.solo import SoloAnswer
@@ -109,12 +109,11 @@ class SoloCheck:
         record = answer.to_proof(game, state)
         evidence = {k: v for k, v in record.evidence.items() if not k.endswith("seconds")}
         if answer.cnf is not None and answer.proof is not None:
-            stem = Path(path).name.removesuffix(".json")
-            folder = Path(path).parent
-            cnf_name, proof_name = f"{stem}.cnf.gz", f"{stem}.drup.gz"
+            cnf_path, proof_path = refutation_files(path)
+            cnf_name, proof_name = cnf_path.name, proof_path.name
             proof_text = "".join(step + "\n" for step in answer.proof)
-            write_text_maybe_gz(folder / cnf_name, answer.cnf)
-            write_text_maybe_gz(folder / proof_name, proof_text)
+            write_text_maybe_gz(cnf_path, answer.cnf)
+            write_text_maybe_gz(proof_path, proof_text)
             evidence.update(cnf=cnf_name, proof=proof_name,
                             cnf_sha256=hashlib.sha256(answer.cnf.encode()).hexdigest(),
                             proof_sha256=hashlib.sha256(proof_text.encode()).hexdigest())

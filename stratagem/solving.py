@@ -24,12 +24,13 @@ from stratagem.core.errors import BadInput
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
+from stratagem.core.words import plural
 from stratagem.loading import Position, StratoDeal, deal_of, file_path, load_strato
 from stratagem.models.strato.rules.notation import Move, format_move
 from stratagem.models.strato.rules.position import State, format_state
 from stratagem.models.strato.rules.puzzle import DealSpec, Puzzle
 from stratagem.models.strato.rules.turns import StratoGame
-from stratagem.models.strato.solve import METHODS, Solution, write_proof
+from stratagem.models.strato.solve import METHODS, Solution, refutation_files, write_proof
 from stratagem.models.strato.solve import solve as solve_game
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
 
@@ -117,7 +118,7 @@ class DealSolution:
         if claimed is None or self.result.status != SOLVED or found == claimed:
             return None
         return (f"{self.deal.source}: deal {self.deal.name!r}: the file says optimal_length = {claimed}, "
-                f"but the shortest line has {found} turns")
+                f"but the shortest line has {plural(found, 'turn')}")
 
     def has_proof(self) -> bool:
         """Whether there is an answer to record: a line found, or the evidence that no line exists."""
@@ -166,6 +167,20 @@ class DealSolution:
             "stats": self.stats,
             "provenance": self.provenance(),
         }
+
+
+def proof_outputs(proof: str | None, html: str | None, method: str) -> list[tuple[str | None, str]]:
+    """The files ``solve`` or ``check`` may write, with the option that names each, for
+    :func:`~stratagem.core.io.check_outputs` to refuse before any work: the proof record, the page, and
+    beside the record the CNF and DRUP proof of a refutation (:func:`refutation_files`) when ``method``
+    can give one (``sat``, and ``auto``, which runs SAT on larger deals and is SAT for STAKD). Unchecked,
+    an unwritable ``NAME.drup.gz`` failed after the whole solve, leaving ``NAME.cnf.gz`` behind."""
+    outputs: list[tuple[str | None, str]] = [(proof, "--proof"), (html, "--html")]
+    if proof is not None and method in ("sat", "auto"):
+        cnf, drup = refutation_files(proof)
+        outputs += [(str(cnf), "--proof (the refutation's CNF, written beside the record)"),
+                    (str(drup), "--proof (the refutation's DRUP proof, written beside the record)")]
+    return outputs
 
 
 def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal: str | int | None = None,
@@ -221,4 +236,4 @@ def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal
     return DealSolution(chosen, result)
 
 
-__all__ = ["DealSolution", "as_deal", "solve"]
+__all__ = ["DealSolution", "as_deal", "proof_outputs", "refutation_files", "solve"]

@@ -35,6 +35,7 @@ from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.io import check_outputs
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
+from stratagem.solving import proof_outputs
 
 
 @click.command()
@@ -60,7 +61,7 @@ def check(puzzle: str, method: str, time_limit: float | None, deal_key: str | No
     Exit 0 solvable, 1 not solvable (established), 2 bad input, 3 unknown (the time limit stopped it;
     with --proof nothing is written).
     """
-    check_outputs([(proof_path, "--proof"), (html_path, "--html")], [puzzle])
+    check_outputs(proof_outputs(proof_path, html_path, method), [puzzle])
     answer = check_puzzle(puzzle, deal_key, method, time_limit, players=players,
                           progress=terminal_progress(enabled=not (as_json or quiet)))
     if isinstance(answer, SoloCheck):

@@ -13,6 +13,7 @@ from rich.markup import escape
 from stratagem.checking import SoloCheck
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.words import plural
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.solve import INFORMATION, METHOD_NAMES
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
@@ -75,17 +76,17 @@ def _print_deal_solution(solution: DealSolution, proof_note: str) -> None:
         for row_text in draw_rows(states[turn], challenge):
             out.print(row_text)
     if result.status == SOLVED:
-        out.print(f"[bold green]solved[/] in {len(moves)} turns, optimal: {result.optimality}")
+        out.print(f"[bold green]solved[/] in {plural(len(moves), 'turn')}, optimal: {result.optimality}")
     elif result.status == UNSOLVABLE:
         out.print(f"[bold red]unsolvable[/]: {result.optimality}")
     else:
         if moves:
             found_by = METHOD_NAMES[(result.best_line or {}).get("method", "greedy")]
-            out.print(f"best line found: {len(moves)} turns ({found_by}; not known to be shortest)")
+            out.print(f"best line found: {plural(len(moves), 'turn')} ({found_by}; not known to be shortest)")
         out.print(f"[bold yellow]unknown[/]: {result.optimality}")
     nodes = result.stats.get("nodes")
-    effort = f"{nodes:,} nodes expanded, " if nodes is not None else f"{len(result.stats.get('horizons', []))} " \
-        "solver calls, "
+    effort = (f"{plural(nodes, 'node', grouped=True)} expanded, " if nodes is not None
+              else f"{plural(len(result.stats.get('horizons', [])), 'solver call')}, ")
     out.print(f"method {result.method}, {effort}{result.stats['seconds']:.2f} s")
     if proof_note:
         out.print(proof_note)
@@ -122,7 +123,7 @@ def _print_solo_check(result: SoloCheck, proof: str | Path | None) -> None:
     out.print(f"answer    [bold]{result.status}[/] ({how}, {answer.seconds:.1f} s)")
     if kind == "witness":
         out.print(f"line      {' '.join(result.line)}")
-        out.print(f"          {len(result.line)} placements, replayed through the rules engine")
+        out.print(f"          {plural(len(result.line), 'placement')}, replayed through the rules engine")
     elif kind == "drup-refutation":
         out.print(f"proof     DRUP refutation of {evidence.get('encoding')} ({evidence.get('variables'):,} variables, "
                   f"{evidence.get('clauses'):,} clauses, {evidence.get('proof_lines'):,} proof lines), checked: "

@@ -30,7 +30,7 @@ from stratagem.core.io import check_outputs
 from stratagem.loading import game_of_file
 from stratagem.models.strato.solve import METHODS
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
-from stratagem.solving import as_deal
+from stratagem.solving import as_deal, proof_outputs
 from stratagem.solving import solve as solve_deal
 
 
@@ -71,7 +71,7 @@ def solve(
 
     Exit 0 solved, 1 proven unsolvable, 2 bad input, 3 unknown (a limit stopped it first).
     """
-    check_outputs([(proof_path, "--proof"), (html_path, "--html")], [puzzle])
+    check_outputs(proof_outputs(proof_path, html_path, method), [puzzle])
     if game_of_file(puzzle) == "stakd":
         given = [name for name, value in (("--deal", deal_key), ("--players", players), ("--max-nodes", max_nodes))
                  if value is not None]

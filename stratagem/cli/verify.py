@@ -39,6 +39,7 @@ from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNO
 from stratagem.verification import verify as verify_record
 from stratagem.verification.oddstable import is_table, table_header
 from stratagem.verification.policy import DEFAULT_RECHECK_STATES
+from stratagem.verification.strato import SEARCH_NODES
 
 
 @click.command()
@@ -54,7 +55,9 @@ from stratagem.verification.policy import DEFAULT_RECHECK_STATES
               help=f"For --recheck: at most N states kept by the Strato enumeration (default "
                    f"{DEFAULT_MAX_STATES:,}, about 600 MB), by the search over a hidden-pile policy record's "
                    f"information states (default {DEFAULT_RECHECK_STATES:,}) or positions expanded by the STAKD "
-                   f"search (default {DEFAULT_SOLO_NODES:,}); when it runs out the claim is unknown (exit 3).")
+                   f"search (default {DEFAULT_SOLO_NODES:,}); with or without it, at most N positions expanded by "
+                   f"the search a relaxation-search certificate repeats (default {SEARCH_NODES:,}). When it runs "
+                   f"out the claim is unknown (exit 3).")
 @json_option("Print the verdict as one JSON object (stratagem/verdict@1).")
 @quiet_option()
 def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | None, as_json: bool,

@@ -12,6 +12,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput
 from stratagem.core.records import Line
+from stratagem.core.words import plural
 from stratagem.loading import game_from_record
 from stratagem.solvers.replay import is_win, replay
 from stratagem.verification.verdict import Verdict
@@ -27,20 +28,22 @@ def check_line(line: Line, verdict: Verdict, place: str, bare: bool) -> tuple[An
     game, start = game_from_record(line.game, line.setup, line.start, verdict.source)
     result = replay(game, start, line.moves)
     n = len(line.moves)
-    legal = f"the {n} moves are legal from the start" if n else "the start position fits the setup"
+    legal = (("the move is legal from the start" if n == 1 else f"the {n} moves are legal from the start") if n
+             else "the start position fits the setup")
     if result.unreadable:
         raise BadInput(verdict.source, f"{place}moves[{result.error_at}]", result.error)
     if not result.ok:
         verdict.refute("moves", legal, f"{place}moves[{result.error_at}]", result.error)
         return None
     if line.moves:
-        verdict.checked.append(f"all {n} moves are legal under the rules engine")
+        verdict.checked.append("the 1 move is legal under the rules engine" if n == 1
+                               else f"all {n} moves are legal under the rules engine")
     else:
         verdict.checked.append("the start position reads and fits the setup")
     final = result.final
     won = is_win(game, final)
     if won:
-        verdict.checked.append(f"the line ends in a won position after {n} turns")
+        verdict.checked.append(f"the line ends in a won position after {plural(n, 'turn')}")
     if line.result not in ("", "won"):
         verdict.refute("result", f"the line's result {line.result!r}"[:80], f"{place}result",
                        f"unknown result {line.result!r} (expected 'won' or empty)")
@@ -49,7 +52,8 @@ def check_line(line: Line, verdict: Verdict, place: str, bare: bool) -> tuple[An
         if line.result == "won":
             statement = "the line ends in a win"
             if won:
-                verdict.certify("result", statement, f"the replayed position after {n} turns is won by the rules")
+                verdict.certify("result", statement,
+                                f"the replayed position after {plural(n, 'turn')} is won by the rules")
             else:
                 verdict.refute("result", statement, "result", "the line claims a win but its last position is not won")
     return game, start, final

@@ -17,6 +17,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
+from stratagem.core.words import plural
 from stratagem.solvers.dimacs import read_bytes_maybe_gz, read_text_maybe_gz, write_dimacs
 from stratagem.solvers.drup import check_drup_data, run_drat_trim
 from stratagem.verification.evidence import files_beside
@@ -45,21 +46,22 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
         raise BadInput(record, "evidence.horizon", "must be a non-negative integer")
     if horizon is not None and refuted != horizon:
         verdict.refute(name, statement, "evidence.horizon",
-                       f"refutes {refuted} turns; optimality of {horizon + 1} needs {horizon}")
+                       f"refutes {plural(refuted, 'turn')}; optimality of {plural(horizon + 1, 'turn')} needs "
+                       f"{horizon}")
         return
     if horizon is None and refuted < max_turns(start):
         verdict.refute(name, statement, "evidence.horizon",
-                       f"refutes {refuted} turns, but the game can last {max_turns(start)}")
+                       f"refutes {plural(refuted, 'turn')}, but the game can last {max_turns(start)}")
         return
     names = files_beside(record, evidence)
     cnf = StratoCNF(game, refuted)
     cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
     if read_text_maybe_gz(names["cnf"]) != cnf_text:
         verdict.refute(name, statement, "evidence.cnf",
-                       f"{names['cnf'].name} is not the {ENCODING} CNF of {refuted} turns for this deal")
+                       f"{names['cnf'].name} is not the {ENCODING} CNF of {plural(refuted, 'turn')} for this deal")
         return
     verdict.checked.append(f"the CNF ({cnf.num_vars} variables, {len(cnf.clauses)} clauses) is {ENCODING} "
-                           f"for 'a win within {refuted} turns', rebuilt from the rules")
+                           f"for 'a win within {plural(refuted, 'turn')}', rebuilt from the rules")
     if limits.deadline.expired():
         verdict.unknown(name, statement, limits.stopped_words("before the DRUP refutation was checked"))
         return
@@ -73,8 +75,8 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     if not result.valid:
         verdict.refute(name, statement, "evidence.proof", f"{names['proof'].name}: {result.reason}")
         return
-    basis = (f"the DRUP refutation ({steps} steps, {result.checked_lemmas} lemmas checked) is valid "
-             f"(stratagem's checker, {result.checker} engine): no win within {refuted} turns")
+    basis = (f"the DRUP refutation ({plural(steps, 'step')}, {plural(result.checked_lemmas, 'lemma')} checked) is "
+             f"valid (stratagem's checker, {result.checker} engine): no win within {plural(refuted, 'turn')}")
     verdict.checked.append(basis)
     second = _drat_trim(cnf_text, names["proof"], limits.deadline)
     if second is None:
@@ -89,7 +91,7 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     else:
         verdict.notes.append(f"drat-trim gave no verdict ({second}): no second opinion")
     verdict.certify(name, statement, f"a DRUP refutation of the CNF rebuilt from the rules ({ENCODING}, "
-                    f"a win within {refuted} turns), checked by stratagem's checker")
+                    f"a win within {plural(refuted, 'turn')}), checked by stratagem's checker")
 
 
 def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, start: Any, verdict: Verdict,
@@ -124,7 +126,8 @@ def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, s
     if not drup.valid:
         verdict.refute("winnable", statement, "evidence.proof", f"{names['proof'].name}: {drup.reason}")
         return
-    verdict.checked.append(f"the DRUP refutation is valid ({steps} steps; stratagem's checker, {drup.checker} "
+    verdict.checked.append(f"the DRUP refutation is valid ({plural(steps, 'step')}; stratagem's checker, "
+                           f"{drup.checker} "
                            "engine): the pieces cannot all be placed")
     verdict.certify("winnable", statement, f"a DRUP refutation of the CNF rebuilt from the rules "
                     f"({SOLO_ENCODING}), checked by stratagem's checker")

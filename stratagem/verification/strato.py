@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from stratagem.core.records import Proof
+from stratagem.core.words import plural
 from stratagem.solvers.replay import DEFAULT_MAX_STATES, is_win, no_win_within
 from stratagem.verification.bounded import win_within
 from stratagem.verification.evidence import not_certified_why
@@ -51,36 +52,45 @@ def check_strato(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdi
         statement = "a winning line exists"
         won = is_win(game, final)
         if won:
-            verdict.certify("solvable", statement, f"the line replays to a won position after {n} turns")
+            verdict.certify("solvable", statement, f"the line replays to a won position after {plural(n, 'turn')}")
         else:
             verdict.refute("solvable", statement, "claim.solvable",
                            "claims a win but the replayed line does not end in one")
         length = claim.get("length")
-        words = f"the winning line is {length} turns long"
-        if length != n or isinstance(length, bool):
-            verdict.refute("length", words, "claim.length", f"says {length!r} but the line has {n} moves")
+        words = f"the winning line is {plural(length, 'turn')} long" if is_integer(length) else \
+            f"the winning line is {length!r} turns long"
+        if not is_integer(length) or length != n:
+            # an integer as JSON writes it: 5.0 or true is no length, even where Python finds it equal to one
+            verdict.refute("length", words, "claim.length", f"says {length!r} but the line has {plural(n, 'move')}")
         elif won:
             verdict.certify("length", words, "counted on the replayed line")
         else:
             verdict.not_certified("length", words, "the line does not end in a win")
         optimal = claim.get("optimal")
+        shorter = f"no winning line is shorter than {plural(n, 'turn')}"
         if optimal is True:
             if won:
-                no_win_claim(proof, "optimal", f"no winning line is shorter than {n} turns", n - 1, game, start,
-                             verdict, record, limits)
+                no_win_claim(proof, "optimal", shorter, n - 1, game, start, verdict, record, limits)
             else:
-                verdict.not_certified("optimal", f"no winning line is shorter than {n} turns",
-                                      "not checked: the line does not end in a win")
-        elif optimal not in (False, None):
-            verdict.refute("optimal", "the line is shortest", "claim.optimal", "must be true or false")
+                verdict.not_certified("optimal", shorter, "not checked: the line does not end in a win")
+        elif optimal is not False and optimal is not None:
+            # a JSON boolean only: 0 == False in Python, but a record writing 0 has not said "not optimal"
+            verdict.refute("optimal", "the line is shortest", "claim.optimal",
+                           f"must be true or false, not {optimal!r}")
     elif solvable is False:
         statement = "no line from the start wins (unsolvable)"
         if proof.line.moves:
             verdict.refute("solvable", statement, "line.moves", "an unsolvability proof carries no moves")
             return
-        if claim.get("length") is not None or claim.get("optimal") not in (False, None):
-            verdict.refute("solvable", "an unsolvable deal with a length or an optimal line", "claim",
-                           "an unsolvability claim has no length and no optimal line")
+        # Each stray claim is refuted under its own name: under "solvable" it stood beside the certified
+        # "solvable" as a second report of the same claim, one invalid and one certified.
+        if claim.get("length") is not None:
+            verdict.refute("length", "an unsolvable deal's winning line has a length", "claim.length",
+                           f"is {claim['length']!r}; an unsolvability claim has no length (null)")
+        optimal = claim.get("optimal")
+        if optimal is not False and optimal is not None:
+            verdict.refute("optimal", "an unsolvable deal has an optimal line", "claim.optimal",
+                           f"is {optimal!r}; an unsolvability claim has no optimal line (false)")
         no_win_claim(proof, "solvable", statement, None, game, start, verdict, record, limits)
     else:
         verdict.refute("solvable", "the deal is solvable, or not", "claim.solvable", "must be true or false")
@@ -113,7 +123,8 @@ def evidence_consistent(evidence: dict[str, Any], won_in: int | None, verdict: V
             verdict.refute("evidence", statement, f"evidence.{key}", f"must be a non-negative integer, not {value!r}")
             return False
         if key != "horizon" and won_in is not None and value > won_in:
-            verdict.refute("evidence", statement, f"evidence.{key}", f"claims no win in fewer than {value} turns, "
+            verdict.refute("evidence", statement, f"evidence.{key}",
+                           f"claims no win in fewer than {plural(value, 'turn')}, "
                            f"but the replayed line wins in {won_in}: a lower bound above the line's length "
                            "contradicts the line")
             return False
@@ -148,20 +159,24 @@ def recheck_enumeration(name: str, statement: str, horizon: int | None, game: An
     with limits.progress("re-checking by plain enumeration", "depth", "states") as show:
         result = no_win_within(game, start, horizon, progress=show, deadline=limits.deadline, max_states=cap)
     if result.no_win is None:
-        why = ("the time limit" if result.stopped_by == "time" else f"the node limit ({cap:,} states)")
-        verdict.unknown(name, statement, f"the re-check was stopped by {why} after {result.states:,} states, "
-                        f"{len(result.per_depth) - 1} turns deep")
+        why = ("the time limit" if result.stopped_by == "time"
+               else f"the node limit ({plural(cap, 'state', grouped=True)})")
+        verdict.unknown(name, statement, f"the re-check was stopped by {why} after "
+                        f"{plural(result.states, 'state', grouped=True)}, "
+                        f"{plural(len(result.per_depth) - 1, 'turn')} deep")
     elif result.no_win:
         if horizon is None:
-            basis = f"no win anywhere: plain enumeration of all {result.states:,} reachable states"
+            basis = ("no win anywhere: plain enumeration of all "
+                     f"{plural(result.states, 'reachable state', grouped=True)}")
         else:
-            basis = f"no win within {horizon} turns: plain enumeration of {result.states:,} states"
+            basis = (f"no win within {plural(horizon, 'turn')}: plain enumeration of "
+                     f"{plural(result.states, 'state', grouped=True)}")
         verdict.certify(name, statement, basis + " (rules engine only)")
     elif horizon is None:
         verdict.refute(name, statement, "claim.solvable", "a winning line exists (found by the plain enumeration)")
     else:
         verdict.refute(name, statement, "claim.optimal",
-                       f"a win exists within {horizon} turns: the line is not shortest")
+                       f"a win exists within {plural(horizon, 'turn')}: the line is not shortest")
 
 
 def relaxation_named(evidence: dict[str, Any], name: str, statement: str, verdict: Verdict) -> str | None:
@@ -250,12 +265,12 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
             bound, cap = recompute(claimed - 1, ends, game, start, limits, show), claimed - 1
             if bound is not None and (bound.bound is None or bound.bound >= claimed):
                 verdict.checked.append("the relaxation bound, recomputed from the rules and the deal by verify's "
-                                       f"own relaxation: no relaxed line is shorter than {claimed} turns "
+                                       f"own relaxation: no relaxed line is shorter than {plural(claimed, 'turn')} "
                                        f"({bound.describe()}; the replayed line wins in {claimed}, so the bound "
                                        f"is {claimed})")
-                verdict.checked.append(f"no win within {horizon} turns: the bound equals the line's length")
-                verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {claimed} "
-                                "turns, the line's length")
+                verdict.checked.append(f"no win within {plural(horizon, 'turn')}: the bound equals the line's length")
+                verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is "
+                                f"{plural(claimed, 'turn')}, the line's length")
                 return
         else:
             bound, cap = recompute(claimed, ends, game, start, limits, show), claimed
@@ -269,13 +284,14 @@ def check_relaxation_bound(evidence: dict[str, Any], name: str, statement: str, 
     if horizon is None:
         if bound.bound is not None:
             verdict.refute(name, statement, "claim.solvable", f"claims no win at all, but the relaxation bound is "
-                           f"{bound.bound} turns: it does not rule out a win")
+                           f"{plural(bound.bound, 'turn')}: it does not rule out a win")
         else:
             verdict.checked.append("no win at all: the relaxation reaches no goal")
             verdict.certify(name, statement, "the relaxation recomputed from the rules reaches no goal")
     else:
-        verdict.refute(name, statement, "claim.optimal", f"the relaxation bound is {bound.bound} turns but the line "
-                       f"has {horizon + 1}: its optimality is not certified by this bound")
+        assert claimed is not None  # a null bound beside a winning line was refuted above
+        verdict.refute(name, statement, "claim.optimal", f"the relaxation bound is {plural(claimed, 'turn')} but "
+                       f"the line has {horizon + 1}: its optimality is not certified by this bound")
 
 
 #: Expansions ``verify`` gives a ``relaxation-search`` certificate's search when no ``--max-nodes`` is set.
@@ -303,7 +319,7 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
     searched, claimed = evidence.get("horizon"), evidence.get("bound")
     if not is_integer(searched) or searched != horizon:
         verdict.refute(name, statement, "evidence.horizon", f"says lines up to {searched!r} turns were searched; "
-                       f"the line has {horizon + 1} turns, so {horizon} is needed")
+                       f"the line has {plural(horizon + 1, 'turn')}, so {horizon} is needed")
         return
     if not is_integer(claimed):
         verdict.refute(name, statement, "evidence.bound", f"must be an integer (the relaxation bound of the "
@@ -323,26 +339,31 @@ def check_relaxation_search(evidence: dict[str, Any], name: str, statement: str,
     verdict.checked.append("the relaxation bound, recomputed from the rules and the deal by verify's own "
                            f"relaxation: {bound.describe()}")
     if horizon < bound.bound:
-        verdict.checked.append(f"no win within {horizon} turns: the bound is {bound.bound}")
-        verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {bound.bound} turns")
+        verdict.checked.append(f"no win within {plural(horizon, 'turn')}: the bound is {bound.bound}")
+        verdict.certify(name, statement,
+                        f"the relaxation bound recomputed from the rules is {plural(bound.bound, 'turn')}")
         return
     cap = limits.nodes if limits.nodes is not None else SEARCH_NODES
-    how = f"the search of every line of up to {horizon} turns pruned by the relaxed distances"
-    with limits.progress(f"searching every line of up to {horizon} turns", "horizon", "nodes expanded") as show:
+    how = f"the search of every line of up to {plural(horizon, 'turn')} pruned by the relaxed distances"
+    with limits.progress(f"searching every line of up to {plural(horizon, 'turn')}", "horizon",
+                         "nodes expanded") as show:
         show(horizon, 0)
         distances = GoalDistances(views(game.challenge, game.options, start, track_ends=ends == "tracked"),
                                   stop=limits.deadline.expired)
         found = win_within(game, distances, bound.combine, horizon, cap, stop=limits.deadline.expired,
                            progress=show)
     if found.line is not None:
-        verdict.refute(name, statement, "claim.optimal", f"{how} found a win in {len(found.line)} turns: the line "
+        verdict.refute(name, statement, "claim.optimal",
+                       f"{how} found a win in {plural(len(found.line), 'turn')}: the line "
                        "is not shortest")
     elif not found.exhausted:
-        why = "the time limit" if limits.deadline.expired() else f"the node limit ({cap:,} expansions)"
-        verdict.unknown(name, statement, f"the search was stopped by {why} after {found.expanded:,} expansions")
+        why = "the time limit" if limits.deadline.expired() else \
+            f"the node limit ({plural(cap, 'expansion', grouped=True)})"
+        verdict.unknown(name, statement, f"the search was stopped by {why} after "
+                        f"{plural(found.expanded, 'expansion', grouped=True)}")
     else:
-        verdict.checked.append(f"no win within {horizon} turns: {how} over the rules engine found none "
-                               f"({found.expanded:,} positions expanded; exhaustive search)")
-        verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is {bound.bound} turns, "
-                        f"and an exhaustive search over the rules engine pruned by it finds no line of up to "
-                        f"{horizon} turns")
+        verdict.checked.append(f"no win within {plural(horizon, 'turn')}: {how} over the rules engine found none "
+                               f"({plural(found.expanded, 'position', grouped=True)} expanded; exhaustive search)")
+        verdict.certify(name, statement, f"the relaxation bound recomputed from the rules is "
+                        f"{plural(bound.bound, 'turn')}, and an exhaustive search over the rules engine pruned by it "
+                        f"finds no line of up to {plural(horizon, 'turn')}")

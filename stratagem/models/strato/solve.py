@@ -46,7 +46,8 @@ from stratagem.core.deadline import Deadline, as_deadline
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
-from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
+from stratagem.core.words import plural
+from stratagem.models.strato.encodings.sat import ENCODING, EncodingStopped, StratoCNF, max_turns
 from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import WON
 from stratagem.models.strato.rules.turns import StratoGame
@@ -79,6 +80,12 @@ METHOD_NAMES = {
     "cpsat": "CP-SAT over growing horizons",
     "greedy": "greedy best-first search",
 }
+
+#: How an answer names the solver that gave it ("CP-SAT stopped by its time limit", not "CPSAT").
+BACKEND_NAMES = {"sat": "SAT", "cpsat": "CP-SAT"}
+
+#: A search's ``stopped_by`` in words: "stopped by its node limit", not "its nodes limit".
+LIMIT_NAMES = {"time": "time limit", "nodes": "node limit"}
 
 INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
 
@@ -206,7 +213,8 @@ def certify_by_bound(solution: Solution) -> None:
     solution.status = SOLVED
     solution.lower_bound = len(solution.moves)
     solution.evidence = dict(evidence)
-    solution.optimality = (f"no winning line is shorter than {len(solution.moves)} turns: {_certified_by(evidence)} "
+    solution.optimality = (f"no winning line is shorter than {plural(len(solution.moves), 'turn')}: "
+                           f"{_certified_by(evidence)} "
                            f"(a certificate `stratagem verify` recomputes from the rules); the line was found by "
                            f"{METHOD_NAMES[(solution.best_line or {}).get('method', solution.method)]}")
     solution.stopped_by = None
@@ -217,7 +225,9 @@ def _certified_by(evidence: dict[str, Any]) -> str:
     """What a relaxation certificate rests on, in words (for an answer's ``optimality``)."""
     if evidence.get("kind") == "relaxation-bound":
         return "the relaxation bound"
-    return f"the relaxation bound and a pruned exhaustive search of every line up to {evidence.get('horizon')} turns"
+    horizon = evidence.get("horizon")
+    up_to = plural(horizon, "turn") if isinstance(horizon, int) else f"{horizon} turns"
+    return f"the relaxation bound and a pruned exhaustive search of every line up to {up_to}"
 
 
 def certified_length(evidence: dict[str, Any]) -> int | None:
@@ -265,15 +275,15 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
         evidence = dict(bound.to_data(), kind="relaxation-bound", certificate=True)
         if bound.bound is None:
             return Solution("relaxed", UNSOLVABLE, (), heuristic,
-                            f"no winning line at all: {bound.describe()} reaches no goal (a certificate `stratagem "
-                            f"verify` recomputes from the rules)", stats, evidence=evidence)
+                            f"no winning line at all: no relaxed line reaches a goal ({bound.describe()}; a "
+                            "certificate `stratagem verify` recomputes from the rules)", stats, evidence=evidence)
         if best is None or bound.bound > best:
             best, described, best_evidence, best_bound = bound.bound, bound.describe(), evidence, bound
         if not supports(bound):
             continue
         searched = True
         cap = max_nodes if last else min(max_nodes or COARSE_NODES, COARSE_NODES)
-        with progress(f"line of {bound.bound} turns on {label}", "turns", "nodes expanded") as show:
+        with progress(f"line of {plural(bound.bound, 'turn')} on {label}", "turns", "nodes expanded") as show:
             show(bound.bound, 0)
             found = guided_line(game, bound, deadline=deadline, max_nodes=cap)
         stats["nodes"] += found.expanded
@@ -281,8 +291,8 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
         stats["seconds"] = round(deadline.elapsed(), 3)
         if found.moves is not None:
             return Solution("relaxed", SOLVED, found.moves, bound.bound,
-                            f"no winning line is shorter than {bound.bound} turns: {bound.describe()} (a certificate "
-                            f"`stratagem verify` recomputes from the rules)", stats, evidence=evidence)
+                            f"no winning line is shorter than {plural(bound.bound, 'turn')}: {bound.describe()} (a "
+                            f"certificate `stratagem verify` recomputes from the rules)", stats, evidence=evidence)
         if found.exhausted and last:
             exhausted = bound.bound
             stats.update(bound_below_optimum=True, relaxation_bound=bound.bound)
@@ -296,13 +306,14 @@ def run_relaxed(game: StratoGame, deadline: Deadline, max_nodes: int | None, pro
     proven = max(best or 0, heuristic)
     if best is None:
         return Solution("relaxed", UNKNOWN, (), heuristic, "the time limit ran out while the relaxation bound was "
-                        f"being computed; no winning line is shorter than {heuristic} turns (admissible "
+                        f"being computed; no winning line is shorter than {plural(heuristic, 'turn')} (admissible "
                         "heuristic), nothing more is proven", stats, stopped_by="time")
     if not searched:
-        return Solution("relaxed", UNKNOWN, (), proven, f"no winning line is shorter than {best} turns "
+        return Solution("relaxed", UNKNOWN, (), proven, f"no winning line is shorter than {plural(best, 'turn')} "
                         f"({described}); no guided search applies to this bound", stats,
                         bound_evidence=best_evidence, relaxation=best_bound)
-    return Solution("relaxed", UNKNOWN, (), proven, f"no winning line is shorter than {best} turns ({described}); "
+    return Solution("relaxed", UNKNOWN, (), proven, f"no winning line is shorter than {plural(best, 'turn')} "
+                    f"({described}); "
                     "no line of that length found before the limit", stats,
                     stopped_by="time" if deadline.expired() else "nodes", bound_evidence=best_evidence,
                     relaxation=best_bound)
@@ -326,7 +337,7 @@ def run_bounded(game: StratoGame, bound: RelaxationBound, evidence: dict[str, An
     searches: list[dict[str, Any]] = []
     stopped = False
     while horizon <= max_turns(game.initial_state()):
-        with progress(f"lines of at most {horizon} turns on {label}", "horizon", "nodes expanded") as show:
+        with progress(f"lines of at most {plural(horizon, 'turn')} on {label}", "horizon", "nodes expanded") as show:
             show(horizon, 0)
             found = bounded_line(game, distances, horizon, deadline=limit, max_nodes=nodes_left)
         searches.append({"horizon": horizon, "nodes": found.expanded, "seconds": round(found.seconds, 3)})
@@ -340,12 +351,13 @@ def run_bounded(game: StratoGame, bound: RelaxationBound, evidence: dict[str, An
             n = len(found.moves)
             if n <= bound.bound:  # as long as the bound: the bound is the certificate
                 return Solution("relaxed", SOLVED, found.moves, n,
-                                f"no winning line is shorter than {n} turns: {bound.describe()} (a certificate "
-                                "`stratagem verify` recomputes from the rules)", stats, evidence=evidence)
+                                f"no winning line is shorter than {plural(n, 'turn')}: {bound.describe()} (a "
+                                "certificate `stratagem verify` recomputes from the rules)", stats, evidence=evidence)
             certificate = dict(evidence, kind="relaxation-search", horizon=n - 1, certificate=True)
             return Solution("relaxed", SOLVED, found.moves, n,
-                            f"no winning line is shorter than {n} turns: {bound.describe()}, and a search of every "
-                            f"line of up to {n - 1} turns pruned by it found none (exhaustive search over the rules "
+                            f"no winning line is shorter than {plural(n, 'turn')}: {bound.describe()}, and a search "
+                            f"of every line of up to {plural(n - 1, 'turn')} pruned by it found none (exhaustive "
+                            "search over the rules "
                             "engine; a certificate `stratagem verify` repeats)", stats, evidence=certificate,
                             bound_evidence=certificate, relaxation=bound)
         if not found.exhausted:
@@ -355,13 +367,15 @@ def run_bounded(game: StratoGame, bound: RelaxationBound, evidence: dict[str, An
         horizon += 1
     searched_to = dict(evidence, kind="relaxation-search", horizon=proven - 1, certificate=True) \
         if proven > bound.bound else evidence
-    what = (f"no winning line is shorter than {proven} turns ({bound.describe()}"
-            + (f"; a search of every line up to {proven - 1} turns pruned by it found none (exhaustive search)"
+    what = (f"no winning line is shorter than {plural(proven, 'turn')} ({bound.describe()}"
+            + (f"; a search of every line up to {plural(proven - 1, 'turn')} pruned by it found none (exhaustive "
+               "search)"
                if proven > bound.bound else "") + ")")
     if not stopped:  # every horizon up to the longest game searched: no line wins
         return Solution("relaxed", UNSOLVABLE, (), proven, f"{what}, and no game lasts longer (exhaustive search)",
                         stats, evidence=dict(searched_to, kind="exhaustive-search", certificate=False))
-    return Solution("relaxed", UNKNOWN, (), proven, f"{what}; no line of {horizon} turns found before the limit",
+    return Solution("relaxed", UNKNOWN, (), proven, f"{what}; no line of {plural(horizon, 'turn')} found before the "
+                    "limit",
                     stats, stopped_by="time" if limit.expired() else "nodes", bound_evidence=searched_to,
                     relaxation=bound)
 
@@ -373,16 +387,16 @@ def search_optimality(method: str, result: SearchResult[Any, Any]) -> str:
     if result.status == SOLVED:
         k = len(result.moves or ())
         return (
-            f"{name} ruled out every line shorter than {k} turns "
+            f"{name} ruled out every line shorter than {plural(k, 'turn')} "
             f"(exhaustive search, no independent certificate; `stratagem verify --recheck` re-checks it)"
         )
     if result.status == UNSOLVABLE:
         total = sum(result.stats.states_per_depth)
-        counted = f"all {total} reachable states" if total else "every reachable state"
+        counted = f"all {plural(total, 'reachable state')}" if total else "every reachable state"
         return f"{name} searched {counted} and none is a win (exhaustive search, no independent certificate)"
     return (
-        f"{name} stopped by its {result.stopped_by} limit; no winning line is shorter than "
-        f"{result.lower_bound} turns, nothing more is proven"
+        f"{name} stopped by its {LIMIT_NAMES.get(str(result.stopped_by), 'limit')}; no winning line is shorter "
+        f"than {plural(result.lower_bound, 'turn')}, nothing more is proven"
     )
 
 
@@ -481,10 +495,7 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
         # method would pay out of its time limit
         from stratagem.models.strato.encodings.cpsat import StratoCPSAT
 
-        with progress(f"{backend} on {label}", "horizon", "solver calls") as show:
-            result = horizon_search(lambda k: StratoCPSAT(game, k), first=first, last=last,
-                                    time_limit=deadline.remaining(), backend=backend,
-                                    progress=lambda report: show(report.horizon, report.calls))
+        result = _cpsat_horizons(game, StratoCPSAT, first, last, deadline, progress, label)
     else:
         with SatProgressDisplay(progress, f"{backend} on {label}") as display:
             result = incremental_search(lambda lo, hi: StratoCNF(game, hi, open_from=lo),
@@ -520,22 +531,24 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
                    f"checked by stratagem's DRUP checker")
     if result.status == SOLVED:
         k = len(result.moves or ())
-        optimality = f"no winning line of at most {k - 1} turns: {checked}"
+        optimality = f"no winning line of at most {plural(k - 1, 'turn')}: {checked}"
     elif result.status == UNSOLVABLE:
-        optimality = f"no winning line at all (the game lasts at most {last} turns): {checked}"
+        optimality = f"no winning line at all (the game lasts at most {plural(last, 'turn')}): {checked}"
     elif result.moves and result.lower_bound < len(result.moves):
-        optimality = f"{backend.upper()} found a line of {len(result.moves)} turns; not proven shortest"
+        optimality = (f"{BACKEND_NAMES[backend]} found a line of {plural(len(result.moves), 'turn')}; not proven "
+                      "shortest")
     elif result.moves:
         # The solver's own answers make the line shortest (the lower bound is its length), but the method
         # claims optimality only with the refutation stratagem's DRUP checker has checked.
-        optimality = (f"{backend.upper()} found a line of {len(result.moves)} turns and refuted the shorter "
+        optimality = (f"{BACKEND_NAMES[backend]} found a line of {plural(len(result.moves), 'turn')} and refuted the "
+                      "shorter "
                       f"horizons under assumptions, so it is shortest by the solver's word; its time limit ran "
-                      f"out before the certificate (the plain refutation of {len(result.moves) - 1} turns, "
+                      f"out before the certificate (the plain refutation of {plural(len(result.moves) - 1, 'turn')}, "
                       "checked by stratagem's DRUP checker), so it is not claimed optimal")
     else:
         refuted = (f"horizons up to {result.lower_bound - 1} refuted" if result.lower_bound > bound
-                   else f"no horizon refuted beyond the bound of {bound} turns")
-        optimality = f"{backend.upper()} stopped by its time limit; {refuted}, nothing more is proven"
+                   else f"no horizon refuted beyond the bound of {plural(bound, 'turn')}")
+        optimality = f"{BACKEND_NAMES[backend]} stopped by its time limit; {refuted}, nothing more is proven"
     solution = Solution(
         method=backend,
         status=result.status if result.status != "unknown" else UNKNOWN,
@@ -573,12 +586,37 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
     return solution
 
 
+def _cpsat_horizons(game: StratoGame, model: type[StratoCNF], first: int, last: int, deadline: Deadline,
+                    progress: ProgressFactory, label: str) -> SatPlanResult[Move]:
+    """CP-SAT over the horizons ``first .. last``, every build stopped at the deadline.
+
+    Building one horizon's CP-SAT model takes seconds on challenge 1 (2.4 s for 8 turns at load 4), and
+    the horizon search cannot interrupt a build: without a stop test the first build ran to its end
+    after the time was up, and ``--time-limit 4`` took 6 s. A build the deadline stops answers
+    ``unknown``, with the horizons refuted before it (CP-SAT's word, no certificate) as the bound.
+    """
+    started: list[int] = []
+
+    def build(k: int) -> StratoCNF:
+        started.append(k)
+        return model(game, k, stop=deadline.expired)
+
+    began = deadline.elapsed()
+    with progress(f"cpsat on {label}", "horizon", "solver calls") as show:
+        try:
+            return horizon_search(build, first=first, last=last, time_limit=deadline.remaining(),
+                                  backend="cpsat", progress=lambda report: show(report.horizon, report.calls))
+        except EncodingStopped:
+            # the horizon search builds k only after refuting k - 1 (or for k = first): below k, no win
+            return SatPlanResult("unknown", None, started[-1], None, (), deadline.elapsed() - began, "time")
+
+
 def _unchecked(result: SatPlanResult[Move], refutation: Refutation, verdict: DrupVerdict, bound: int,
                stats: dict[str, Any]) -> Solution:
     """SAT's answer when the time limit ran out while the project's checker was checking its proof: the
     line is the best found, nothing is claimed shortest."""
     stats["proof_check_seconds"] = round(verdict.seconds, 3)
-    what = f"found a line of {len(result.moves)} turns and " if result.moves else ""
+    what = f"found a line of {plural(len(result.moves), 'turn')} and " if result.moves else ""
     optimality = (f"SAT {what}refuted horizon {refutation.horizon} with a DRUP proof of {len(refutation.proof)} "
                   f"lines, but the time limit ran out while stratagem's checker was checking it "
                   f"({verdict.reason}); not proven, the lower bound is the heuristic's")
@@ -650,11 +688,11 @@ def certify_line(game: StratoGame, solution: Solution, relaxed: Solution, deadli
                                             "seconds": round(found.seconds, 3), "exhausted": found.exhausted}
         if found.moves is not None:
             raise AssertionError(f"{label}: the relaxation-pruned search found a {len(found.moves)}-turn line "
-                                 f"where {solution.method} proved {n} turns optimal")
+                                 f"where {solution.method} proved {plural(n, 'turn')} optimal")
         if not found.exhausted:
             return
         solution.evidence = dict(evidence, kind="relaxation-search", horizon=n - 1, certificate=True)
-    solution.optimality = (f"no winning line is shorter than {n} turns: {_certified_by(solution.evidence)} "
+    solution.optimality = (f"no winning line is shorter than {plural(n, 'turn')}: {_certified_by(solution.evidence)} "
                            "(a certificate `stratagem verify` recomputes from the rules); the line was found by "
                            f"{METHOD_NAMES[solution.method]}, "
                            "whose exhaustive search agrees")
@@ -686,19 +724,28 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def refutation_files(path: str | Path) -> tuple[Path, Path]:
+    """The CNF and the DRUP proof written beside the proof record ``path`` when its evidence is a refutation:
+    ``NAME.cnf.gz`` and ``NAME.drup.gz`` for ``NAME.json`` (the names the record's ``cnf`` and ``proof``
+    give). The commands check these paths before any work, with the record's own."""
+    record = Path(path)
+    stem = record.name.removesuffix(".json")
+    return record.parent / f"{stem}.cnf.gz", record.parent / f"{stem}.drup.gz"
+
+
 def write_proof(path: str, solution: Solution, line: Line, provenance: dict[str, Any] | None = None) -> None:
-    """The proof record and, for a refutation, its CNF and DRUP proof beside it (gzip); ``provenance``
-    (:mod:`stratagem.core.provenance`), when given, is stored beside the claim as a description only."""
+    """The proof record and, for a refutation, its CNF and DRUP proof beside it (gzip, :func:`refutation_files`);
+    ``provenance`` (:mod:`stratagem.core.provenance`), when given, is stored beside the claim as a description
+    only."""
     evidence = dict(solution.evidence)
     if solution.refutation is not None:
         ref = solution.refutation
-        stem = Path(path).name.removesuffix(".json")
-        cnf_name, proof_name = f"{stem}.cnf.gz", f"{stem}.drup.gz"
+        cnf_path, proof_path = refutation_files(path)
         cnf_text = write_dimacs(ref.clauses, ref.num_vars, ref.comments)
         proof_text = "".join(step + "\n" for step in ref.proof)
-        folder = Path(path).parent
-        write_text_maybe_gz(folder / cnf_name, cnf_text)
-        write_text_maybe_gz(folder / proof_name, proof_text)
+        write_text_maybe_gz(cnf_path, cnf_text)
+        write_text_maybe_gz(proof_path, proof_text)
+        cnf_name, proof_name = cnf_path.name, proof_path.name
         evidence.update({"cnf": cnf_name, "cnf_sha256": _sha256(cnf_text), "proof": proof_name,
                          "proof_sha256": _sha256(proof_text)})
     record = Proof(game="strato", claim=solution.claim(), line=line, evidence=evidence).to_json()
@@ -707,4 +754,5 @@ def write_proof(path: str, solution: Solution, line: Line, provenance: dict[str,
     write_atomic(path, dumps_record(record))
 
 
-__all__ = ["INFORMATION", "METHODS", "METHOD_NAMES", "RELAXATION", "Solution", "solve", "write_proof"]
+__all__ = ["INFORMATION", "METHODS", "METHOD_NAMES", "RELAXATION", "Solution", "refutation_files", "solve",
+           "write_proof"]

@@ -1,0 +1,23 @@
+"""Counted nouns in the messages people read: "1 turn", "5 turns", "1 node expanded".
+
+A line of one turn is common (a position one play from the goal), and "solved in 1 turns" or "no
+winning line is shorter than 1 turns" reads as a bug. Every message that counts something the count
+can make singular words it with :func:`plural`, so the rule is written once.
+"""
+
+from __future__ import annotations
+
+
+def plural(count: int, noun: str, many: str | None = None, *, grouped: bool = False) -> str:
+    """``count`` and ``noun``, singular for exactly one: ``plural(1, "turn")`` is ``1 turn``, ``plural(5, "turn")``
+    ``5 turns``, ``plural(0, "turn")`` ``0 turns``.
+
+    ``many`` is the plural when it is not ``noun + "s"`` (``plural(2, "search", "searches")``); ``grouped``
+    writes the number with thousands separators (``12,345 nodes``), as the counts of large searches are.
+    """
+    number = f"{count:,}" if grouped else str(count)
+    word = noun if count == 1 else (many if many is not None else f"{noun}s")
+    return f"{number} {word}"
+
+
+__all__ = ["plural"]

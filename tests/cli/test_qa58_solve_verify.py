@@ -1,0 +1,182 @@
+"""QA 58, ``solve``, ``check`` and ``verify`` on Strato: what the user pass found, one test per finding.
+
+- A count of one read "1 turns" ("solved in 1 turns", "no winning line is shorter than 1 turns", "all 1
+  moves are legal", "1 nodes expanded", "a win within 1 turns"): every such message now counts with
+  :func:`stratagem.core.words.plural`.
+- A relaxation that reaches no goal was worded "...: never reaches no goal".
+- ``verify`` certified a claim ``length: 5.0`` ("the winning line is 5.0 turns long") and took
+  ``optimal: 0`` for "not claimed"; both are JSON of the wrong type, refused as a ``bound`` of 5.0 is.
+- An unsolvability claim with a length was reported twice under ``solvable``: invalid and certified.
+- CP-SAT's model build could not be stopped: ``--time-limit 4`` on challenge 1 took 6 s at load 4.
+- ``--proof NAME.json`` with SAT checked only ``NAME.json`` before the work: an unwritable
+  ``NAME.drup.gz`` failed after the solve, with ``NAME.cnf.gz`` already written (exit 2, half a record).
+- "stopped by its nodes limit", "CPSAT stopped by ...".
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES, assert_bad_input
+
+import stratagem
+from stratagem.core.deadline import Deadline
+from stratagem.core.progress import no_progress
+from stratagem.core.words import plural
+from stratagem.models.strato.solve import run_sat
+from stratagem.solvers.search import UNKNOWN
+
+#: Challenge 0 with position deals: one turn from the goal, two turns, and no win at all (the pile is
+#: empty and the hand holds rain only, while the right half-row needs four winds).
+NEAR = (PUZZLES / "challenge-0.toml").read_text().split("[[deals]]")[0] + """
+[[deals]]
+name = "one"
+position = "RRRWR(RW)WWW RRW WRRWWRW 1 W"
+
+[[deals]]
+name = "two"
+position = "RRRRW(RW)WW RRW WWRRWWRW 1 W"
+
+[[deals]]
+name = "lost"
+position = "RRRWR(RW)W RR - 1 W"
+"""
+
+
+@pytest.fixture
+def near(tmp_path: Path) -> Path:
+    puzzle = tmp_path / "near.toml"
+    puzzle.write_text(NEAR)
+    return puzzle
+
+
+def test_plural_counts_one_in_the_singular() -> None:
+    assert [plural(n, "turn") for n in (0, 1, 2)] == ["0 turns", "1 turn", "2 turns"]
+    assert plural(1, "search", "searches") == "1 search" and plural(3, "search", "searches") == "3 searches"
+    assert plural(12345, "node", grouped=True) == "12,345 nodes"
+
+
+@pytest.mark.parametrize("method", ["relaxed", "bfs", "astar", "idastar", "sat", "cpsat", "auto"])
+def test_solve_and_check_of_a_one_turn_line_say_1_turn(cli, near: Path, method: str) -> None:  # type: ignore[no-untyped-def]
+    for command in ("solve", "check"):
+        if command == "check" and method not in ("sat", "cpsat", "auto"):
+            continue
+        result = cli(command, str(near), "--deal", "one", "--method", method, "--quiet")
+        assert result.code == 0, result.err
+        assert "solved in 1 turn, optimal" in result.out
+        assert "1 turns" not in result.out and "1 nodes" not in result.out and "1 solver calls" not in result.out
+
+
+def test_search_answers_count_one_node_and_one_turn(cli, near: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("solve", str(near), "--deal", "one", "--method", "bfs", "--quiet")
+    assert "ruled out every line shorter than 1 turn (" in result.out
+    assert "method bfs, 1 node expanded," in result.out
+
+
+def test_verify_of_one_turn_records_says_1_turn(cli, near: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    for method in ("relaxed", "bfs"):
+        record = tmp_path / f"one-{method}.json"
+        assert cli("solve", str(near), "--deal", "one", "--method", method, "--quiet", "--proof", str(record)).code == 0
+        result = cli("verify", str(record), "--recheck", "--quiet")
+        assert result.code == 0, result.out
+        assert "checked: the 1 move is legal under the rules engine" in result.out
+        assert "certified: the winning line is 1 turn long" in result.out
+        assert "no winning line is shorter than 1 turn " in result.out
+        assert "1 turns" not in result.out and "1 moves" not in result.out
+
+
+def test_verify_of_a_refutation_of_one_turn_says_1_turn(cli, near: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    record = tmp_path / "two-sat.json"
+    assert cli("solve", str(near), "--deal", "two", "--method", "sat", "--quiet", "--proof", str(record)).code == 0
+    result = cli("verify", str(record), "--quiet")
+    assert result.code == 0, result.out
+    assert "strato-sat@4 for 'a win within 1 turn', rebuilt from the rules" in result.out
+    assert "1 turns" not in result.out
+
+
+def test_a_relaxation_without_a_goal_is_worded_once(cli, near: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("solve", str(near), "--deal", "lost", "--method", "relaxed", "--quiet")
+    assert result.code == 1
+    assert "unsolvable: no winning line at all: no relaxed line reaches a goal (table-only relaxation" in result.out
+    assert "never reaches no goal" not in result.out
+
+
+@pytest.fixture(scope="module")
+def certified() -> dict:  # type: ignore[type-arg]
+    """A relaxation-certified record of challenge 0's solo-1 (5 turns), as data."""
+    solution = stratagem.solve(PUZZLES / "challenge-0.toml", "solo-1", method="relaxed")
+    assert solution.optimal
+    return {"format": "stratagem/proof@1", "game": "strato", "claim": solution.claim(),
+            "line": solution.line().to_json(), "evidence": solution.evidence}
+
+
+@pytest.mark.parametrize(("key", "value"), [("length", 5.0), ("length", "5"), ("optimal", 0), ("optimal", 0.0),
+                                            ("optimal", "true")])
+def test_a_claim_of_the_wrong_json_type_is_refused(certified: dict, key: str, value: object) -> None:  # type: ignore[type-arg]
+    record = copy.deepcopy(certified)
+    assert stratagem.verify(record, source="forged.json").valid
+    record["claim"][key] = value
+    verdict = stratagem.verify(record, source="forged.json")
+    assert verdict.status == "invalid", verdict.to_json()
+    assert verdict.problem is not None and verdict.problem.startswith(f"forged.json: claim.{key}: ")
+    assert not any(c.status == "certified" for c in verdict.claims if c.claim == key)
+
+
+def test_an_unsolvability_claim_with_a_length_is_refuted_under_length(near: Path) -> None:
+    solution = stratagem.solve(near, "lost", method="relaxed")
+    assert solution.status == "unsolvable"
+    record = {"format": "stratagem/proof@1", "game": "strato", "claim": solution.claim(),
+              "line": solution.line().to_json(), "evidence": solution.evidence}
+    assert stratagem.verify(record, source="lost.json").valid
+    for key, value, fragment in (("length", 3, "claim.length: is 3"), ("optimal", True, "claim.optimal: is True"),
+                                 ("optimal", 0, "claim.optimal: is 0")):
+        forged = copy.deepcopy(record)
+        forged["claim"][key] = value
+        verdict = stratagem.verify(forged, source="lost.json")
+        assert verdict.status == "invalid" and fragment in (verdict.problem or "")
+        names = [c.claim for c in verdict.claims]
+        assert names.count("solvable") == 1 and names.count(key) == 1, names
+        assert next(c.status for c in verdict.claims if c.claim == key) == "invalid"
+
+
+class _TimeIsUp(Deadline):
+    """A deadline that says it has expired while it still reports time left: the state a CP-SAT model's
+    build is in when the limit passes during it (the horizon search read the time left before it began)."""
+
+    def expired(self) -> bool:
+        return True
+
+
+def test_cpsat_stops_its_model_build_at_the_deadline() -> None:
+    deal = stratagem.load(PUZZLES / "challenge-0.toml", deal="solo-1")
+    solution = run_sat(deal.game, _TimeIsUp(60.0), no_progress, "solo-1", backend="cpsat")
+    # before: the build ran to its end and CP-SAT, given the 60 s the deadline reported, solved the deal
+    assert (solution.status, solution.stopped_by, solution.moves) == (UNKNOWN, "time", ())
+    assert solution.optimality.startswith("CP-SAT stopped by its time limit")
+
+
+def test_a_refutation_file_that_cannot_be_written_is_refused_before_the_work(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "p.drup.gz").mkdir()
+    record = tmp_path / "p.json"
+    result = cli("solve", str(PUZZLES / "challenge-0.toml"), "--method", "sat", "--proof", str(record))
+    assert_bad_input(result, "p.drup.gz", "--proof", "is a directory")
+    assert result.out == ""  # refused before any work: nothing solved, nothing written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.drup.gz"]
+    clash = cli("check", str(PUZZLES / "challenge-0.toml"), "--proof", str(tmp_path / "q.json"),
+                "--html", str(tmp_path / "q.cnf.gz"))
+    assert_bad_input(clash, "q.cnf.gz", "is also the --html file")
+
+
+def test_a_search_stopped_by_nodes_names_its_node_limit(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("solve", str(PUZZLES / "challenge-0.toml"), "--method", "bfs", "--max-nodes", "3", "--json")
+    assert result.code == 3
+    optimality = json.loads(result.out)["optimality"]
+    assert optimality.startswith("breadth-first search stopped by its node limit; no winning line is shorter than")
+
+
+def test_verify_help_says_max_nodes_caps_a_relaxation_search(cli) -> None:  # type: ignore[no-untyped-def]
+    text = " ".join(cli("verify", "--help").out.split())
+    assert "the search a relaxation-search certificate repeats (default 1,000,000)" in text
