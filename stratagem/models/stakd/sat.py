@@ -381,6 +381,10 @@ class SoloCNF:
                 self.universe = 0
             else:
                 self.layouts = base_layouts(self.game, start, self.symmetry, self.deadline)
+                if not self.layouts:
+                    # The Bases in hand cannot all be laid (a lattice too small for them): no Base layer
+                    # exists, so no structure does. Without this clause a hand of Bases alone had a model.
+                    self.add()
                 self.universe = 0
                 for layout in self.layouts:
                     for p in layout:

@@ -1,0 +1,27 @@
+"""QA 58 (STAKD): the solo models against plain search on hands and lattices the other tests leave out."""
+
+from __future__ import annotations
+
+from stratagem.models.stakd.geometry import square_lattice
+from stratagem.models.stakd.pieces import hand_of
+from stratagem.models.stakd.position import State
+from stratagem.models.stakd.rules import StakdGame
+from stratagem.models.stakd.search import IMPOSSIBLE, solo_search
+from stratagem.models.stakd.solo import solve_solo, verify_refutation
+
+
+def solo(counts: dict[str, int], width: int, height: int) -> StakdGame:
+    return StakdGame(1, square_lattice(width, height), State((), (hand_of(counts),), 0, (False,)))
+
+
+def test_bases_that_cannot_all_be_laid_are_refuted_not_a_model_bug() -> None:
+    # On a 5x1 lattice the first Base fills the row: the second touches nothing at two node pairs, so
+    # the player is out with a Base in hand. The CNF had no clause for "no Base layout exists", so a
+    # hand of Bases alone had a model, decoded to a line that does not place them (EncodingError).
+    game = solo({"B": 2}, 5, 1)
+    assert solo_search(game).status == IMPOSSIBLE
+    sat = solve_solo(game, method="sat")
+    assert sat.winnable is False and sat.evidence["kind"] == "drup-refutation" and sat.evidence["checked"]
+    assert sat.proof is not None and verify_refutation(game, None, sat.proof, cnf_text=sat.cnf)[0]
+    cp = solve_solo(game, method="cpsat")
+    assert cp.winnable is False and cp.evidence["kind"] == "cpsat-infeasible"
