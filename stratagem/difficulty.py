@@ -43,6 +43,7 @@ from statistics import fmean
 from typing import Any
 
 from stratagem.core.errors import BadInput
+from stratagem.core.words import plural
 from stratagem.solvers.match import clustered_wilson_interval, t_interval, wilson_interval
 from stratagem.sweephidden import SOLO_METHOD, HiddenTask, hidden_record
 from stratagem.sweeprecords import best_records, outcome_rank, version_label
@@ -325,7 +326,7 @@ class Card:
         if record is None:
             return "-"
         if record.get("status") == "solved":
-            return f"{record.get('length')} turns"
+            return plural(record.get('length'), "turn")
         return "unsolvable" if record.get("status") == "unsolvable" else "undecided"
 
     def to_json(self) -> dict[str, Any]:

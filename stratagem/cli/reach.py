@@ -44,6 +44,7 @@ from stratagem.cli.reports import write_page
 from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.io import check_outputs, dumps_record
+from stratagem.core.words import plural
 from stratagem.loading import load_strato
 from stratagem.models.strato.designer import StratoDesigner
 from stratagem.models.strato.rules.notation import format_move
@@ -96,18 +97,20 @@ def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
                 f"a winning table is reachable; designer par {facts.par} is a lower bound on the optimal "
                 f"length of every deal on this layout (cards permitting, not a line of any deal)"
             )
-        return False, f"a winning position is reachable: the deal is solvable, its shortest win takes {facts.par} turns"
+        return False, ("a winning position is reachable: the deal is solvable, its shortest win takes "
+                       f"{plural(facts.par, 'turn')}")
     if not facts.complete:
         return None, (
-            f"no winning state among the {facts.states:,} states built, but the graph is truncated "
-            f"({facts.frontier:,} states left unexpanded): nothing is proven either way"
+            f"no winning state among the {plural(facts.states, 'state', grouped=True)} built, but the graph is "
+            f"truncated ({plural(facts.frontier, 'state', grouped=True)} left unexpanded): nothing is proven either way"
         )
     if designer:
         return True, (
-            f"no winning table is reachable even with every weather always at hand: every deal on this "
-            f"layout is unsolvable (the complete designer graph of {facts.states:,} states is the proof)"
+            "no winning table is reachable even with every weather always at hand: every deal on this layout "
+            f"is unsolvable (the complete designer graph of {plural(facts.states, 'state', grouped=True)} is the proof)"
         )
-    return True, f"no winning position is reachable: the deal is unsolvable (all {facts.states:,} states searched)"
+    searched = plural(facts.states, "state", grouped=True)
+    return True, f"no winning position is reachable: the deal is unsolvable (all {searched} searched)"
 
 
 @click.command()
@@ -240,7 +243,8 @@ def reach(
         out.print(f"graph: {facts.states:,} states, {facts.edges:,} edges, [bold yellow]truncated[/] by {why}: "
                   f"{facts.frontier:,} states left unexpanded")
     if facts.goal_reachable:
-        out.print(f"winning states: {facts.goal_states:,} reached; par {facts.par} turns: {' '.join(line or ())}")
+        out.print(f"winning states: {facts.goal_states:,} reached; "
+                  f"par {plural(facts.par, 'turn')}: {' '.join(line or ())}")
     else:
         out.print("winning states: none reached")
     dead = "" if facts.complete else "at least "

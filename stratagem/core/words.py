@@ -8,15 +8,18 @@ can make singular words it with :func:`plural`, so the rule is written once.
 from __future__ import annotations
 
 
-def plural(count: int, noun: str, many: str | None = None, *, grouped: bool = False) -> str:
+def plural(count: object, noun: str, many: str | None = None, *, grouped: bool = False) -> str:
     """``count`` and ``noun``, singular for exactly one: ``plural(1, "turn")`` is ``1 turn``, ``plural(5, "turn")``
     ``5 turns``, ``plural(0, "turn")`` ``0 turns``.
 
     ``many`` is the plural when it is not ``noun + "s"`` (``plural(2, "search", "searches")``); ``grouped``
     writes the number with thousands separators (``12,345 nodes``), as the counts of large searches are.
+    A ``count`` that is not a whole number (a field of a record shown as it was given, before or without
+    its check) is written as it is, with the plural.
     """
-    number = f"{count:,}" if grouped else str(count)
-    word = noun if count == 1 else (many if many is not None else f"{noun}s")
+    whole = isinstance(count, int) and not isinstance(count, bool)
+    number = f"{count:,}" if grouped and whole else str(count)
+    word = noun if whole and count == 1 else (many if many is not None else f"{noun}s")
     return f"{number} {word}"
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from stratagem.core.errors import BadInput
+from stratagem.core.words import plural
 from stratagem.models.strato.designer import Layout, StratoDesigner
 from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import WON
@@ -35,8 +36,8 @@ def reach_title(data: dict[str, Any]) -> str:
         return "every deal on this layout is unsolvable" if designer else "unsolvable"
     if data.get("goal_reachable"):  # the page checked the par line wins, with par its length
         par = data.get("par")
-        return (f"designer par {par} turns (a lower bound for every deal on this layout)" if designer
-                else f"a win is reachable, par {par} turns")
+        return (f"designer par {plural(par, 'turn')} (a lower bound for every deal on this layout)" if designer
+                else f"a win is reachable, par {plural(par, 'turn')}")
     return "unknown: a limit cut the graph before a win was reached"
 
 

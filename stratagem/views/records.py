@@ -25,6 +25,7 @@ from rich.text import Text
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.core.words import plural
 from stratagem.loading import StratoDeal, game_from_record, game_module, load, position_from_record
 from stratagem.solvers.replay import replay
 from stratagem.verification.oddstable import FORMATS as TABLE_FORMATS
@@ -154,13 +155,13 @@ def evidence_words(evidence: dict[str, Any]) -> str:
     """What a proof record's evidence is, in words (docs/formats.md 4.3), as the record states it."""
     kind = evidence.get("kind")
     if kind in ("relaxation-bound", "relaxation-search"):
-        words = (f"a table-only relaxation of the rules in which no goal is nearer than {evidence.get('bound')} "
-                 "turns (a lower bound on every winning line)")
+        words = (f"a table-only relaxation of the rules in which no goal is nearer than "
+                 f"{plural(evidence.get('bound'), 'turn')} (a lower bound on every winning line)")
         if kind == "relaxation-search":
-            words += f", and a search of every line of up to {evidence.get('horizon')} turns pruned by it"
+            words += f", and a search of every line of up to {plural(evidence.get('horizon'), 'turn')} pruned by it"
         return words + "; a certificate `stratagem verify` recomputes from the rules"
     if kind == "drup-refutation":
-        what = f"a win within {evidence['horizon']} turns" if "horizon" in evidence else "the claim's formula"
+        what = f"a win within {plural(evidence['horizon'], 'turn')}" if "horizon" in evidence else "the claim's formula"
         return (f"a DRUP refutation of {evidence.get('encoding', 'a CNF')} for {what}; a certificate "
                 "`stratagem verify` checks against the formula rebuilt from the rules")
     if kind in ("exhaustive-search", "cpsat-infeasible"):

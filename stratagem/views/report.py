@@ -18,6 +18,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput
 from stratagem.core.provenance import file_sha256
+from stratagem.core.words import plural
 from stratagem.loading import StratoDeal, load
 from stratagem.solvers.replay import is_win, replay
 from stratagem.sweepreport import HARDEST, TIED_NOTE, SweepReport, reproduce
@@ -191,7 +192,7 @@ def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text:
             note(f"{name}, {found['players']} player(s), seed {found['seed']}: {missing}")
         # the link of the tables lands on the card, replayed or not
         body.append(f"<section class=\"card\" id=\"{esc(record)}\"><h3>{esc(name)}, "
-                    f"{found['players']} player(s), seed {found['seed']}: {found['length']} turns</h3>{drawn}"
+                    f"{found['players']} player(s), seed {found['seed']}: {plural(found['length'], 'turn')}</h3>{drawn}"
                     "</section>")
     return document(f"Sweep report: {Path(summary.source).name}", "\n".join(body))
 

@@ -236,3 +236,19 @@ def test_designer_mode_refuses_a_player_count(cli) -> None:  # type: ignore[no-u
     result = cli("reach", str(PUZZLES / "challenge-1.toml"), "--designer", "--deal", "7", "--players", "3")
     assert_bad_input(result, "--players: changes nothing in designer mode")
     assert result.out == ""
+
+
+@pytest.mark.parametrize("designer", [False, True])
+def test_a_count_of_one_is_singular(designer: bool) -> None:
+    """Stop 58: "par 1 turns", "its shortest win takes 1 turns" and "all 1 states searched"."""
+    from stratagem.cli.reach import conclusion
+    from stratagem.solvers.graph import GraphFacts
+    from stratagem.views.reach import reach_title
+
+    won = GraphFacts(2, 1, 1, True, 1, 0, 0, 2, 1, True, None, (1, 1))
+    lost = GraphFacts(1, 0, 0, False, None, 1, 0, 1, 1, True, None, (1,))
+    words = conclusion(won, designer)[1]
+    assert ("designer par 1 is" if designer else "its shortest win takes 1 turn") in words and "1 turns" not in words
+    assert "all 1 state searched" in conclusion(lost, False)[1]
+    title = reach_title({"mode": "designer" if designer else "deal", "goal_reachable": True, "par": 1})
+    assert title.endswith("par 1 turn") or "par 1 turn (" in title
