@@ -237,11 +237,13 @@ def reach(
             out.print(text)
         out.print(f"[dim]{LOST_NOTE}[/]")
     if facts.complete:
-        out.print(f"graph: {facts.states:,} states, {facts.edges:,} edges, complete (every reachable state expanded)")
+        out.print(f"graph: {plural(facts.states, 'state', grouped=True)}, {plural(facts.edges, 'edge', grouped=True)}, "
+                  "complete (every reachable state expanded)")
     else:
         why = f"the state limit ({max_states:,})" if facts.stopped_by == "states" else f"the {time_limit} s time limit"
-        out.print(f"graph: {facts.states:,} states, {facts.edges:,} edges, [bold yellow]truncated[/] by {why}: "
-                  f"{facts.frontier:,} states left unexpanded")
+        left = plural(facts.frontier, "state", grouped=True)
+        out.print(f"graph: {plural(facts.states, 'state', grouped=True)}, {plural(facts.edges, 'edge', grouped=True)}, "
+                  f"[bold yellow]truncated[/] by {why}: {left} left unexpanded")
     if facts.goal_reachable:
         out.print(f"winning states: {facts.goal_states:,} reached; "
                   f"par {plural(facts.par, 'turn')}: {' '.join(line or ())}")
