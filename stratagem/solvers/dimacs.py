@@ -13,7 +13,8 @@ layer under :mod:`stratagem.solvers.drup`: it knows the formats, not what a proo
   starting with ``c`` are skipped. Bytes in the binary DRAT encoding (``a``/``d`` byte, then
   variable-length literals, then a zero byte; what CaDiCaL writes before PySAT translates it) are
   read too. Lemmas may use variables the formula does not declare (DRAT allows extension
-  variables), so proof literals are not range-checked.
+  variables), so proof literals are not range-checked against the formula; only their size is
+  (at most :data:`MAX_LITERAL`, what the compiled checker's 64-bit arrays hold).
 * :func:`read_bytes_maybe_gz`, :func:`read_text_maybe_gz` / :func:`write_text_maybe_gz` -- a path
   ending in ``.gz`` is gzip-compressed; writing is atomic (a temporary file in the same directory,
   then :func:`os.replace`), so an interrupted run never leaves half a proof behind.
@@ -34,6 +35,12 @@ from stratagem.core.io import file_mode, open_regular, read_capped
 #: refutations of the shipped puzzles are a few megabytes; 1 GiB leaves room for proofs hundreds of times
 #: longer while a gzip bomb of a few kilobytes cannot make ``verify`` hold more than that in memory.
 MAX_PROOF_BYTES = 1 << 30
+
+#: The largest magnitude a proof literal may have: a 64-bit signed integer's (and not its negative end,
+#: whose magnitude it cannot hold). The compiled checker keeps literals in 64-bit arrays; a literal beyond
+#: them stopped it with an internal OverflowError where the reference checker answered.
+MAX_LITERAL = (1 << 63) - 1
+_TOO_LARGE = f"a literal beyond {MAX_LITERAL} in size (a 64-bit integer)"
 
 __all__ = [
     "Clause",
@@ -181,6 +188,8 @@ def parse_drup_lines(proof: str | bytes | Iterable[str], source: str) -> tuple[l
         if deletion:
             tokens = tokens[1:]
         lits = [_int_token(token, source, place) for token in tokens]
+        if lits and max(map(abs, lits)) > MAX_LITERAL:
+            raise BadInput(source, place, _TOO_LARGE)
         if not lits or lits[-1] != 0:
             raise BadInput(source, place, "a proof step must end with 0")
         if 0 in lits[:-1]:
@@ -230,6 +239,10 @@ def _parse_binary_drup(data: bytes, source: str) -> tuple[list[ProofStep], list[
                 shift += 7
                 if not byte & 0x80:
                     break
+                if shift > 64:  # longer than any literal of MAX_LITERAL's size
+                    raise BadInput(source, f"byte {start}", _TOO_LARGE)
+            if code >> 1 > MAX_LITERAL:
+                raise BadInput(source, f"byte {start}", _TOO_LARGE)
             if code < 2:
                 raise BadInput(source, f"byte {at - 1}", f"literal code {code} names no variable")
             lits.append(-(code >> 1) if code & 1 else code >> 1)

@@ -383,7 +383,9 @@ def check_drup(
     :func:`stratagem.solvers.dimacs.parse_drup`. Failures name "proof line N": ``line_numbers[i]``
     for step ``i`` when given (:func:`~stratagem.solvers.dimacs.parse_drup_lines` returns them),
     else ``i + 1`` -- the line in PySAT's ``get_proof()`` list. Clauses may contain repeated
-    literals, be tautologies, units or empty. A zero literal raises :class:`ValueError`.
+    literals, be tautologies, units or empty. A zero literal raises :class:`ValueError`, and so does
+    a literal beyond ``2**63 - 1`` in size when the compiled checker runs (text and binary proofs
+    refuse such literals as they are read, :data:`~stratagem.solvers.dimacs.MAX_LITERAL`).
 
     ``progress(phase, done, total)`` is called every few thousand steps of each pass. With
     ``time_limit`` (seconds) the check stops there, with a verdict that is ``stopped`` and not valid:
@@ -394,9 +396,12 @@ def check_drup(
     if _compiled(engine, len(steps)):
         from stratagem.solvers import drup_compiled, drup_flat
 
-        flat = drup_flat.flat_proof(steps, line_numbers)
-        return drup_compiled.check_flat(drup_flat.flat_clauses(clauses), flat, progress=progress,
-                                        time_limit=time_limit)
+        try:
+            flat = drup_flat.flat_proof(steps, line_numbers)
+            formula = drup_flat.flat_clauses(clauses)
+        except OverflowError:  # the reference takes literals of any size; the compiled arrays hold 64 bits
+            raise ValueError("a literal beyond 2**63 - 1 in size: the compiled checker holds 64-bit literals") from None
+        return drup_compiled.check_flat(formula, flat, progress=progress, time_limit=time_limit)
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     lemmas = sum(1 for deletion, _ in steps if not deletion)

@@ -1,0 +1,61 @@
+"""QA 58: proof literals too large for the compiled checker are refused as bad input, by either engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from stratagem.core.errors import BadInput
+from stratagem.solvers import drup_compiled
+from stratagem.solvers.dimacs import parse_drup_lines
+from stratagem.solvers.drup import check_drup, check_drup_data
+
+FORMULA = [(1,), (-1, 2)]  # satisfiable: no proof may pass
+MAX_LITERAL = (1 << 63) - 1  # stratagem.solvers.dimacs.MAX_LITERAL
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+@pytest.mark.parametrize("literal", [1 << 63, -(1 << 63), 1 << 64, 10**30])
+def test_a_text_literal_beyond_64_bits_is_bad_input_naming_the_line(engine: str, literal: int) -> None:
+    # The compiled engine's arrays hold 64-bit literals: such a literal stopped verify with an internal
+    # OverflowError (exit 70) where the reference answered.
+    if engine == "compiled" and not drup_compiled.available():
+        pytest.skip("the compiled core is not built")
+    data = f"c a comment\n{literal} 0\n0\n".encode()
+    with pytest.raises(BadInput, match="line 2: a literal beyond"):
+        check_drup_data(FORMULA, data, "p.drup", engine=engine)  # type: ignore[arg-type]
+
+
+def test_the_largest_literal_is_read() -> None:
+    from stratagem.solvers.dimacs import MAX_LITERAL as documented
+
+    assert documented == MAX_LITERAL
+    steps, _ = parse_drup_lines(f"{MAX_LITERAL} -{MAX_LITERAL} 0\n0\n", "p")
+    assert steps == [(False, (MAX_LITERAL, -MAX_LITERAL)), (False, ())]
+    verdict, _ = check_drup_data(FORMULA, f"-{MAX_LITERAL} 0\n0\n".encode(), "p", engine="python")
+    assert not verdict.valid
+
+
+def _varint(code: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = code & 0x7F
+        code >>= 7
+        out.append(byte | (0x80 if code else 0))
+        if not code:
+            return bytes(out)
+
+
+def test_a_binary_literal_beyond_64_bits_is_bad_input() -> None:
+    assert parse_drup_lines(b"a" + _varint(2 * MAX_LITERAL + 1) + b"\0", "p")[0] == [(False, (-MAX_LITERAL,))]
+    with pytest.raises(BadInput, match="byte 0: a literal beyond"):
+        parse_drup_lines(b"a" + _varint(2 * (MAX_LITERAL + 1)) + b"\0", "p")
+    # a literal of endless continuation bytes is refused once it is longer than any 64-bit literal
+    with pytest.raises(BadInput, match="byte 0: a literal beyond"):
+        parse_drup_lines(b"a" + b"\xff" * 100_000 + b"\x01\0", "p")
+
+
+def test_the_compiled_engine_refuses_a_literal_beyond_64_bits_as_value_error() -> None:
+    if not drup_compiled.available():
+        pytest.skip("the compiled core is not built")
+    with pytest.raises(ValueError, match="64-bit"):
+        check_drup(FORMULA, [(False, (1 << 64,)), (False, ())], engine="compiled")
