@@ -32,11 +32,13 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     the named encoding, so the refutation is checked against what the claim means. The stored CNF
     must be that same formula (it is kept for external checkers such as drat-trim, which also runs
     when it is on PATH). The refuted horizon must be the claim's: the line's length minus one for
-    optimality, at least the game's maximum length for unsolvability.
+    optimality, the game's maximum length for unsolvability (a longer one says no more, and a forged
+    horizon of 100,000 turns had verify build a formula of gigabytes for minutes, past its time limit).
+    The rebuild stops at the run's deadline, leaving the claim unknown.
     """
     # imported here, so that checking any other certificate never loads the SAT encoding (and its demand
     # clauses): they are the trusted base of this certificate alone (docs/verification.md)
-    from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
+    from stratagem.models.strato.encodings.sat import ENCODING, EncodingStopped, StratoCNF, max_turns
 
     if evidence.get("encoding") != ENCODING:
         raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
@@ -49,12 +51,25 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
                        f"refutes {plural(refuted, 'turn')}; optimality of {plural(horizon + 1, 'turn')} needs "
                        f"{horizon}")
         return
-    if horizon is None and refuted < max_turns(start):
+    longest = max_turns(start)
+    if horizon is None and refuted < longest:
         verdict.refute(name, statement, "evidence.horizon",
-                       f"refutes {plural(refuted, 'turn')}, but the game can last {max_turns(start)}")
+                       f"refutes {plural(refuted, 'turn')}, but the game can last {longest}")
+        return
+    if horizon is None and refuted > longest:
+        verdict.refute(name, statement, "evidence.horizon",
+                       f"refutes {plural(refuted, 'turn')}, but no game from this start lasts more than "
+                       f"{plural(longest, 'turn')}: a refutation of 'no win' refutes {longest}")
         return
     names = files_beside(record, evidence)
-    cnf = StratoCNF(game, refuted)
+    if limits.deadline.expired():
+        verdict.unknown(name, statement, limits.stopped_words("before the CNF was rebuilt from the rules"))
+        return
+    try:
+        cnf = StratoCNF(game, refuted, stop=limits.deadline.expired)
+    except EncodingStopped:
+        verdict.unknown(name, statement, limits.stopped_words("while the CNF was rebuilt from the rules"))
+        return
     cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
     if read_text_maybe_gz(names["cnf"]) != cnf_text:
         verdict.refute(name, statement, "evidence.cnf",

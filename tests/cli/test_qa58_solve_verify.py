@@ -180,3 +180,41 @@ def test_a_search_stopped_by_nodes_names_its_node_limit(cli) -> None:  # type: i
 def test_verify_help_says_max_nodes_caps_a_relaxation_search(cli) -> None:  # type: ignore[no-untyped-def]
     text = " ".join(cli("verify", "--help").out.split())
     assert "the search a relaxation-search certificate repeats (default 1,000,000)" in text
+
+
+@pytest.fixture
+def unsolvable_by_sat(near: Path, tmp_path: Path) -> Path:
+    """A SAT-certified unsolvability record (the game lasts 2 turns), with its CNF and DRUP files beside it."""
+    record = tmp_path / "lost.json"
+    solution = stratagem.solve(near, "lost", method="sat")
+    assert solution.status == "unsolvable" and solution.write_proof(record)
+    assert stratagem.verify(record).valid
+    return record
+
+
+def test_a_refutation_longer_than_any_game_is_refuted_before_a_formula_is_built(unsolvable_by_sat: Path) -> None:
+    """A forged horizon of 100,000 turns had verify build a formula of gigabytes for minutes, past its
+    --time-limit; 40 shows the same path quickly (before: a 40-turn formula built and compared)."""
+    data = json.loads(unsolvable_by_sat.read_text())
+    data["evidence"]["horizon"] = 40
+    verdict = stratagem.verify(data, source=str(unsolvable_by_sat))
+    assert verdict.status == "invalid"
+    assert verdict.problem == (f"{unsolvable_by_sat}: evidence.horizon: refutes 40 turns, but no game from this "
+                               "start lasts more than 2 turns: a refutation of 'no win' refutes 2")
+
+
+class _StopsTheBuild(Deadline):
+    """A deadline that has passed by the time the CNF's build asks (and not before): where a slow rebuild
+    meets the limit."""
+
+    def expired(self) -> bool:
+        import sys
+
+        return sys._getframe(1).f_code.co_name == "_ask_stop"
+
+
+def test_verify_stops_rebuilding_the_cnf_at_its_deadline(unsolvable_by_sat: Path) -> None:
+    verdict = stratagem.verify(unsolvable_by_sat, time_limit=_StopsTheBuild(60.0))
+    # before: the build ignored the deadline, and the refutation was then checked in full (certified)
+    assert verdict.status == "unknown"
+    assert "ran out while the CNF was rebuilt from the rules" in verdict.claims[-1].text()
