@@ -59,8 +59,11 @@ def check_strato(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdi
         length = claim.get("length")
         words = f"the winning line is {plural(length, 'turn')} long" if is_integer(length) else \
             f"the winning line is {length!r} turns long"
-        if not is_integer(length) or length != n:
+        if not is_integer(length):
             # an integer as JSON writes it: 5.0 or true is no length, even where Python finds it equal to one
+            verdict.refute("length", words, "claim.length",
+                           f"must be an integer (the line has {plural(n, 'move')}), not {length!r}")
+        elif length != n:
             verdict.refute("length", words, "claim.length", f"says {length!r} but the line has {plural(n, 'move')}")
         elif won:
             verdict.certify("length", words, "counted on the replayed line")
