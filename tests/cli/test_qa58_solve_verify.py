@@ -218,3 +218,42 @@ def test_verify_stops_rebuilding_the_cnf_at_its_deadline(unsolvable_by_sat: Path
     # before: the build ignored the deadline, and the refutation was then checked in full (certified)
     assert verdict.status == "unknown"
     assert "ran out while the CNF was rebuilt from the rules" in verdict.claims[-1].text()
+
+
+#: A one-row Fog and Cloud challenge under strict_effect whose seeded deal 0 has no legal play at the start
+#: (nothing a Fog or a Cloud can change): the relaxation's bound is 1 and its pruned search, run to the
+#: game's length, finds no line.
+NO_PLAY = """game = "strato"
+[challenge]
+name = "No play"
+weathers = "FC"
+rows = 1
+pairs = ["FC"]
+limit = 5
+[challenge.goal]
+left = { nearest = 3, counts = { C = 2 } }
+right = "F"
+[options]
+strict_effect = true
+[[deals]]
+name = "stuck"
+seed = 0
+"""
+
+
+def test_relaxed_unsolvability_by_search_names_its_method(tmp_path: Path) -> None:
+    """The record's exhaustive-search evidence had none of the kind's fields (method, lower_bound, nodes), so
+    verify said "an exhaustive search the record reports" without naming it."""
+    puzzle = tmp_path / "stuck.toml"
+    puzzle.write_text(NO_PLAY)
+    solution = stratagem.solve(puzzle, "stuck", method="relaxed")
+    assert solution.status == "unsolvable"
+    evidence = solution.evidence
+    assert (evidence["kind"], evidence["method"], evidence["certificate"]) == ("exhaustive-search", "relaxed", False)
+    assert evidence["lower_bound"] == solution.lower_bound and evidence["nodes"] == solution.stats["nodes"]
+    record = tmp_path / "stuck.json"
+    assert solution.write_proof(record)
+    verdict = stratagem.verify(record)
+    assert verdict.status == "not-certified"
+    assert "an exhaustive search the record reports (relaxed)" in verdict.claims[-1].text()
+    assert stratagem.verify(record, recheck=True).valid

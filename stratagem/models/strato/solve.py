@@ -372,8 +372,11 @@ def run_bounded(game: StratoGame, bound: RelaxationBound, evidence: dict[str, An
                "search)"
                if proven > bound.bound else "") + ")")
     if not stopped:  # every horizon up to the longest game searched: no line wins
+        # the fields of exhaustive-search evidence (docs/formats.md 4.3), so that verify names the search
+        searched = dict(searched_to, kind="exhaustive-search", certificate=False, method="relaxed",
+                        lower_bound=proven, nodes=stats["nodes"])
         return Solution("relaxed", UNSOLVABLE, (), proven, f"{what}, and no game lasts longer (exhaustive search)",
-                        stats, evidence=dict(searched_to, kind="exhaustive-search", certificate=False))
+                        stats, evidence=searched)
     return Solution("relaxed", UNKNOWN, (), proven, f"{what}; no line of {plural(horizon, 'turn')} found before the "
                     "limit",
                     stats, stopped_by="time" if limit.expired() else "nodes", bound_evidence=searched_to,
