@@ -123,7 +123,7 @@ Layout = tuple[Placement, ...]
 
 
 class BuildStopped(Exception):
-    """The deadline passed while a model was being built (its Base layouts enumerated): nothing decided."""
+    """The deadline passed while a model was being built: nothing decided."""
 
 
 class EncodingError(RuntimeError):
@@ -284,6 +284,13 @@ class SoloCNF:
     def num_vars(self) -> int:
         return int(self.pool.top)
 
+    def _stop_if_late(self) -> None:
+        """Raise :class:`BuildStopped` once the deadline has passed. Asked per layer and per node or
+        placement within a layer's clause families: four Bases' model takes half a minute to build, so
+        a check only while the Base layouts were enumerated let ``check --time-limit 5`` run 33 s."""
+        if self.deadline is not None and self.deadline.expired():
+            raise BuildStopped("the time limit passed while the model was built")
+
     # -- constraint primitives (overridden by the CP-SAT model) ----------------------------------
     def var(self, *key: object) -> int:
         return int(self.pool.id(key))
@@ -422,10 +429,14 @@ class SoloCNF:
         if c >= 1:
             self._fixed_layer(c - 1)
         for k in range(max(c, 1), self.top_layer + 1):
+            self._stop_if_late()
             self._occupancy(k)
         for k in range(max(c, 1), self.top_layer + 1):
+            self._stop_if_late()
             self._structural(k)
+            self._stop_if_late()
             self._connection(k)
+        self._stop_if_late()
         self._hand_counts()
         self._new_layers(in_hand)
 
@@ -489,6 +500,7 @@ class SoloCNF:
         # One piece type per piece below (Bombers included: at most one per piece, and per layer).
         kinds = sorted({p.kind for p in cands}, key=KINDS.index)
         for q in below:
+            self._stop_if_late()
             for kind in kinds:
                 resting = [self.y(k, p) for p in cands if p.kind == kind and p.mask & q.mask]
                 self.at_most_one(resting, cond=[self.y(k - 1, q)])
@@ -503,6 +515,7 @@ class SoloCNF:
         depth = max(len(self.nodes) - 1, 0)
         bombers = {p.mask.bit_length() - 1: p for p in self.candidates[k] if p.kind == BOMBER}
         for u in self.nodes:
+            self._stop_if_late()
             for d in range(depth + 1):
                 r = self.var(name, k, u, d)
                 self.add(-r, self.occ(k, u))
@@ -590,6 +603,7 @@ class SoloCNF:
         c = self.current
         geometry = self.geometry
         for k in range(max(c, 1), self.top_layer):
+            self._stop_if_late()
             cands, below = self.candidates[k], self.candidates[k - 1]
             big = self.var("big", k)
             self.cardinality([self.y(k, p) for p in cands], LAYER_MINIMUM, None, cond=[big])
@@ -613,6 +627,7 @@ class SoloCNF:
                 self.add(-term, *[self.y(k, p) for p in cands if p.kind == BOMBER and p.mask & q.mask])
             bomber_here = [self.y(k, p) for p in cands if p.kind == BOMBER]
             for kind in in_hand:
+                self._stop_if_late()
                 for p in geometry.placements[kind]:
                     if p.mask & ~self.universe:
                         continue

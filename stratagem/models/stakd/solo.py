@@ -35,7 +35,7 @@ from stratagem.models.stakd.pieces import BOMBER, UNI
 from stratagem.models.stakd.position import Move, State
 from stratagem.models.stakd.rules import StakdGame
 from stratagem.models.stakd.sat import ENCODING, STARTERS, BuildStopped, EncodingError, SoloCNF, Structure
-from stratagem.solvers.dimacs import parse_drup, write_dimacs
+from stratagem.solvers.dimacs import DimacsStopped, parse_drup, write_dimacs
 from stratagem.solvers.drup import check_drup
 from stratagem.solvers.satplan import SOLVER, solve_cnf
 
@@ -274,7 +274,11 @@ def solve_solo(
     assert proof is not None
     evidence["kind"] = "drup-refutation"
     evidence["proof_lines"] = len(proof)
-    text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
+    try:  # millions of clauses take seconds to write: the limit covers it too
+        text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments, stop=deadline.expired)
+    except DimacsStopped:
+        evidence.update(kind="unknown", note="the time limit passed while the refuted CNF was written out")
+        return SoloAnswer(None, None, evidence, time.perf_counter() - started)
     if check:
         t2 = time.perf_counter()
         verdict = check_drup(cnf.clauses, parse_drup(proof, "cadical proof"), time_limit=deadline.remaining())

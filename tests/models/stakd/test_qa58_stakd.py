@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
+from stratagem.core.deadline import Deadline
 from stratagem.models.stakd.geometry import square_lattice
 from stratagem.models.stakd.pieces import hand_of
 from stratagem.models.stakd.position import State
 from stratagem.models.stakd.rules import StakdGame
+from stratagem.models.stakd.sat import BuildStopped, SoloCNF
 from stratagem.models.stakd.search import IMPOSSIBLE, solo_search
 from stratagem.models.stakd.solo import solve_solo, verify_refutation
 
@@ -25,3 +31,18 @@ def test_bases_that_cannot_all_be_laid_are_refuted_not_a_model_bug() -> None:
     assert sat.proof is not None and verify_refutation(game, None, sat.proof, cnf_text=sat.cnf)[0]
     cp = solve_solo(game, method="cpsat")
     assert cp.winnable is False and cp.evidence["kind"] == "cpsat-infeasible"
+
+
+def test_the_time_limit_covers_building_the_model() -> None:
+    # Four Bases' model takes half a minute to build (a million variables); the deadline was asked only
+    # while the Base layouts were enumerated, so `check --time-limit 5` answered after 33 s (cpsat 72 s).
+    import stratagem.models.stakd.cpsat  # noqa: F401  (OR-Tools loads for a second or more: not what is timed)
+
+    game = StakdGame(1, start=State((), (hand_of({"B": 4, "Q": 4, "T": 8, "D": 12, "U": 20, "X": 2}),), 0, (False,)))
+    for method in ("sat", "cpsat"):
+        started = time.perf_counter()
+        answer = solve_solo(game, method=method, time_limit=0.5)
+        assert answer.winnable is None and answer.evidence["kind"] == "unknown"
+        assert time.perf_counter() - started < 1.2 * 0.5 + 1
+    with pytest.raises(BuildStopped):
+        SoloCNF(game, deadline=Deadline(0.0))
