@@ -72,7 +72,11 @@ def check_strato(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdi
         optimal = claim.get("optimal")
         shorter = f"no winning line is shorter than {plural(n, 'turn')}"
         if optimal is True:
-            if won:
+            if won and n == 0:
+                # nothing is shorter than no move; asked of the evidence, --recheck's enumeration "within -1
+                # turns" met the won start and refuted this true claim (exit 1)
+                verdict.certify("optimal", shorter, "the line has no moves: no line is shorter")
+            elif won:
                 no_win_claim(proof, "optimal", shorter, n - 1, game, start, verdict, record, limits)
             else:
                 verdict.not_certified("optimal", shorter, "not checked: the line does not end in a win")

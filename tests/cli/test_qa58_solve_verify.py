@@ -257,3 +257,16 @@ def test_relaxed_unsolvability_by_search_names_its_method(tmp_path: Path) -> Non
     assert verdict.status == "not-certified"
     assert "an exhaustive search the record reports (relaxed)" in verdict.claims[-1].text()
     assert stratagem.verify(record, recheck=True).valid
+
+
+@pytest.mark.parametrize("recheck", [False, True])
+def test_a_line_of_no_moves_on_a_won_start_is_optimal(certified: dict, recheck: bool) -> None:  # type: ignore[type-arg]
+    """A start the rules call won, claimed won in 0 turns and optimal: true whatever the evidence. Before,
+    --recheck enumerated "no win within -1 turns", met the won start and refuted the claim (exit 1)."""
+    record = copy.deepcopy(certified)
+    record["line"].update(start="WRRRR(RW)WWWW RRW RRWWRW 1 W won", moves=[], length=0)
+    record["claim"].update(length=0, optimal=True)
+    record["evidence"] = {"kind": "exhaustive-search", "certificate": False, "method": "bfs", "lower_bound": 0}
+    verdict = stratagem.verify(record, source="won.json", recheck=recheck)
+    assert verdict.valid, verdict.to_json()
+    assert [c.claim for c in verdict.claims] == ["solvable", "length", "optimal"]
