@@ -270,3 +270,39 @@ def test_a_line_of_no_moves_on_a_won_start_is_optimal(certified: dict, recheck: 
     verdict = stratagem.verify(record, source="won.json", recheck=recheck)
     assert verdict.valid, verdict.to_json()
     assert [c.claim for c in verdict.claims] == ["solvable", "length", "optimal"]
+
+
+def test_an_expired_deadline_builds_no_relaxation_tables() -> None:
+    """The relaxation's tables took 0.5 s and more before the search looked at its deadline, so a
+    sub-second --time-limit already spent by the command's start ran over by that much (level-2 duo-1,
+    --time-limit 0.2: 1.4-1.8 s wall at load 5, allowed 1.24; 0.9-1.0 s after)."""
+    from stratagem.models.strato.search import relaxation
+
+    deal = stratagem.load(PUZZLES / "level-2-example.toml", deal="duo-1")
+    relaxation._all_tables.cache_clear()
+    bound = relaxation.relaxation_bound(deal.game.challenge, deal.game.options, deal.start, deadline=lambda: True)
+    assert bound.stopped and bound.bound is None
+    assert relaxation._all_tables.cache_info().currsize == 0
+
+
+def test_cpsat_with_its_time_spent_does_not_load_or_tools() -> None:
+    """OR-Tools' import (0.6 s quiet, 1.6 s at load 4) ran after the deadline had passed: challenge 1,
+    --method cpsat --time-limit 0.5 took 1.7-2.0 s (allowed 1.6). Run in a fresh interpreter, where
+    nothing else has imported it."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, stratagem\n"
+        "from stratagem.core.deadline import Deadline\n"
+        "from stratagem.core.progress import no_progress\n"
+        "from stratagem.models.strato.solve import run_sat\n"
+        f"deal = stratagem.load({str(PUZZLES / 'challenge-0.toml')!r}, deal='solo-1')\n"
+        "spent = Deadline(0.001)\n"
+        "while not spent.expired():\n"
+        "    pass\n"
+        "answer = run_sat(deal.game, spent, no_progress, 'solo-1', backend='cpsat')\n"
+        "print(answer.status, answer.stopped_by, 'ortools' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.split() == ["unknown", "time", "False"], out.stdout + out.stderr

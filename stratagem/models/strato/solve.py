@@ -493,7 +493,11 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
     bound = max(lower_bound(game.challenge, start), known_bound)
     first = max(0, bound - 1)
     last = max_turns(start)
-    if backend == "cpsat":
+    if backend == "cpsat" and deadline.expired():
+        # not even OR-Tools' import (0.6 s, more under load) fits: a sub-second limit spent by the command's
+        # start ran over by that much
+        result: SatPlanResult[Move] = SatPlanResult("unknown", None, first, None, (), 0.0, "time")
+    elif backend == "cpsat":
         # imported here: OR-Tools (with pandas) takes a second or more to load, which every other
         # method would pay out of its time limit
         from stratagem.models.strato.encodings.cpsat import StratoCPSAT

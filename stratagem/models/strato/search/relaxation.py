@@ -407,6 +407,11 @@ def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation
         # too many relaxed states to search (or a table the relaxation cannot classify): 0 is the only
         # bound claimed for this row, and no shortest relaxed lines are known
         return RelaxedSearch(challenge, goal_row, relaxation, -1, 0, np.zeros(0, np.int8), exact=False)
+    if deadline is not None and deadline():
+        # Stopped before the search's tables are built: they take 0.5 s and more (level 2, a first search in
+        # the process) and nothing interrupts their build, so a sub-second limit already spent on the
+        # command's start ran over by that much.
+        return RelaxedSearch(challenge, goal_row, relaxation, -1, None, np.zeros(0, np.int8), stopped=True)
     k, limit, h, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(relaxation)
     goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, limit)[:2]
     start = image(relaxation, state.rows)
