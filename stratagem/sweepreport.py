@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput
+from stratagem.core.io import MAX_PUZZLE_BYTES, open_regular, read_capped
 from stratagem.solvers.match import wilson_interval
 from stratagem.sweep import best_records, record_key, uncertified
 from stratagem.sweephidden import hidden_record
@@ -63,6 +64,23 @@ def reproduce(record: dict[str, Any]) -> str:
             f"--method {record['method']}" + (f" --time-limit {limit:g}" if limit is not None else ""))
 
 
+def _file_state(path: Path, digest: object) -> str:
+    """Whether the puzzle file a record names holds the bytes the record hashed: ``its bytes now``, ``no
+    longer its bytes``, ``not found`` or ``not a file it reads``. The name comes from the results file,
+    which may have been sent by anyone: only a regular file is read, and no further than a puzzle file may
+    be long (a FIFO named there blocked ``report`` for good, ``/dev/zero`` filled its memory)."""
+    import hashlib
+
+    try:
+        with open_regular(path) as handle:
+            data = read_capped(handle, MAX_PUZZLE_BYTES)
+    except (BadInput, OSError):
+        return "not a file it reads" if path.exists() else "not found"
+    if len(data) > MAX_PUZZLE_BYTES:
+        return "no longer its bytes"
+    return "its bytes now" if hashlib.sha256(data).hexdigest() == digest else "no longer its bytes"
+
+
 @dataclass(frozen=True)
 class SweepReport:
     """The records of a results file (the last of each key when a key repeats), and what they show."""
@@ -83,18 +101,12 @@ class SweepReport:
     def version_names(self) -> dict[str, list[str]]:
         """For each challenge name in :attr:`versions`, its versions as the report shows them: the label, the
         file the records name, and whether that file holds these bytes now (a designer's edited card)."""
-        import hashlib
-
         out: dict[str, dict[str, str]] = defaultdict(dict)
         for record in self.deals:
             if record["challenge"] not in self.versions or self.challenge_of(record) in out[str(record["challenge"])]:
                 continue
             path = Path(str(record["puzzle"]))
-            try:
-                now = hashlib.sha256(path.read_bytes()).hexdigest() == record.get("puzzle_sha256")
-                state = "its bytes now" if now else "no longer its bytes"
-            except OSError:
-                state = "not found"
+            state = _file_state(path, record.get("puzzle_sha256"))
             label = self.challenge_of(record)
             out[str(record["challenge"])][label] = f"{label} from {path} ({state})"
         return {name: [found[label] for label in sorted(found)] for name, found in sorted(out.items())}

@@ -54,7 +54,7 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="auto: lp for simultaneous moves, pimc with --as, else alphabeta (paranoid for 3+ players, "
                    "maxn for one).")
-@click.option("--depth", type=click.IntRange(1), default=None,
+@click.option("--depth", type=click.IntRange(1, MAX_PARAMETER), default=None,
               help="Search depth in plies (lp: simultaneous turns); the cut uses the game's evaluation.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="The whole command stops after S seconds (search, ranking and proof share them): status "

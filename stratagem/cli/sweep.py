@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import TIME_LIMIT, TimeLimit
 from stratagem.cli.options import Renamed, given, json_option, note, quiet_option
 from stratagem.core.compiled import warn_once
 from stratagem.core.errors import BadInput, Terminated
@@ -52,6 +52,22 @@ def _int_list(text: str, option: str) -> list[int]:
 
 #: The format name of ``sweep --json`` (docs/formats.md section 10.10): the run's summary.
 SUMMARY_FORMAT = "stratagem/sweep-summary@1"
+
+
+#: The longest ``--connect-timeout``: a day. Waiting longer for a scheduler is a typing mistake, and a wait
+#: past what the platform's clock holds (``1e308``) failed inside the socket library (exit 70).
+MAX_CONNECT_TIMEOUT = 86400.0
+
+
+class ConnectTimeout(TimeLimit):
+    """``--connect-timeout``: a time limit (finite, above 0) of at most :data:`MAX_CONNECT_TIMEOUT` seconds."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        seconds = super().convert(value, param, ctx)
+        if seconds > MAX_CONNECT_TIMEOUT:
+            self.fail(f"{value!r} seconds is more than a day ({MAX_CONNECT_TIMEOUT:g} s), the longest wait for a "
+                      "scheduler", param, ctx)
+        return seconds
 
 
 @click.command()
@@ -91,8 +107,8 @@ SUMMARY_FORMAT = "stratagem/sweep-summary@1"
 @click.option("--workers", type=click.IntRange(0, 1024), default=None,
               help="Worker processes of the embedded Dask cluster (default: one per core); 0 runs the deals "
                    "in this process, one after another.")
-@click.option("--connect-timeout", type=TIME_LIMIT, default=10.0, show_default=True, metavar="S",
-              help="Seconds to wait for --scheduler before giving up.")
+@click.option("--connect-timeout", type=ConnectTimeout(), default=10.0, show_default=True, metavar="S",
+              help="Seconds to wait for --scheduler before giving up (at most 86400, a day).")
 @click.option("--retry-unknown", is_flag=True,
               help="Run again the deals whose record in --out is 'unknown', with this run's --time-limit (the new "
                    "record is appended; a report counts the best-established record of each deal).")

@@ -310,7 +310,7 @@ class _Checker:
         if not isinstance(node, dict):
             self.fail(f"node {nid}", "is not an object")
             return None
-        if node.get("id") != nid:
+        if not is_whole(node.get("id")) or node.get("id") != nid:  # not true for 1, nor 1.0: JSON says them apart
             self.fail(f"node {nid}", f"has id {node.get('id')!r} but is entry {nid} of the node list")
             return None
         return node
@@ -384,7 +384,7 @@ class _Checker:
         if not isinstance(children, list):
             return
         mover = game.to_move(state)
-        if node.get("to_move") != mover:
+        if not is_whole(node.get("to_move")) or node.get("to_move") != mover:  # true is no player, though true == 1
             self.fail(place, f"says player {node.get('to_move')!r} moves but the rules say {mover}")
         child_values: list[Value] = []
         heights: list[int] = []

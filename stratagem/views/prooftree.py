@@ -40,12 +40,23 @@ def _nearest(roots: list[Any], by_id: dict[Any, dict[str, Any]], budget: int) ->
     while layer and len(chosen) < budget:
         below: list[Any] = []
         for node_id in layer:
-            if node_id in chosen or node_id not in by_id or len(chosen) >= budget:
+            if not _hashable(node_id) or node_id in chosen or node_id not in by_id or len(chosen) >= budget:
                 continue
             chosen.add(node_id)
-            below += [child.get("node") for child in by_id[node_id].get("children") or [] if isinstance(child, dict)]
+            children = by_id[node_id].get("children")
+            if isinstance(children, list):
+                below += [child.get("node") for child in children if isinstance(child, dict)]
         layer = below
     return chosen
+
+
+def _hashable(value: Any) -> bool:
+    """Whether ``value`` can be a node's id here (a record's id may be a list or an object: no node has it)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _anchor(node_id: Any) -> str:
@@ -69,40 +80,55 @@ def dag_html(roots: list[tuple[str, Any]], by_id: dict[Any, dict[str, Any]], *,
         count = len(node.get("children") or [])
         return "one move" if count == 1 else f"{count} replies"
 
-    def walk(node_id: Any, move: str, depth: int, extra: str) -> None:
-        node = by_id.get(node_id)
-        head = (f"<span class=\"mv\">{esc(move)}</span> " if move else "") + extra
-        if node is None:
-            out.append(f"<div class=\"leaf bad\">{head}missing node {esc(node_id)}</div>")
-            return
-        if node_id in seen:
-            out.append(f"<div class=\"leaf\">{head}{label(node)} <span class=\"muted\">(the position of "
-                       f"<a href=\"#{esc(_anchor(node_id))}\">node {esc(node_id)}</a>, drawn above)</span></div>")
-            return
-        if node_id not in shown:
-            out.append(f"<div class=\"leaf muted\">{head}{label(node)} (not drawn: the tree is larger than "
-                       f"{budget} nodes)</div>")
-            return
-        seen.add(node_id)
-        children = node.get("children") or []
-        state = str(node.get("state"))
-        picture = draw(state) if draw else f"<div class=\"mono muted\">{esc(state)}</div>"
-        ident = f"data-node=\"{esc(node_id)}\" id=\"{esc(_anchor(node_id))}\""
-        if not children:
-            out.append(f"<details class=\"node\" {ident}><summary>{head}{label(node)}</summary>{picture}</details>")
-            return
-        opened = " open" if depth < 2 else ""
-        out.append(f"<details class=\"node\" {ident}{opened}><summary>{head}{label(node)} "
-                   f"<span class=\"muted\">({esc((fanout or replies)(node))})</span></summary>{picture}")
-        for child in children:
-            chance = child.get("probability")
-            probability = f"<span class=\"muted\">p={esc(chance)}</span> " if chance is not None else ""
-            walk(child.get("node"), str(child.get("move", "")), depth + 1, probability)
-        out.append("</details>")
+    def entries(node: dict[str, Any]) -> list[dict[str, Any]]:
+        """A node's children as the record gives them, those that are no object left out (the page draws
+        what it can of a broken record; verify says what is wrong)."""
+        children = node.get("children")
+        return [child for child in children if isinstance(child, dict)] if isinstance(children, list) else []
+
+    def walk(root: Any) -> None:
+        """Draw the tree below ``root`` depth first, children in their order: with a stack of its own, not
+        by recursion (a chain of 2,500 drawn nodes, the budget, went past Python's recursion limit)."""
+        todo: list[tuple[Any, str, int, str] | None] = [(root, "", 0, "start: ")]  # None: close a node
+        while todo:
+            item = todo.pop()
+            if item is None:
+                out.append("</details>")
+                continue
+            node_id, move, depth, extra = item
+            node = by_id.get(node_id) if _hashable(node_id) else None
+            head = (f"<span class=\"mv\">{esc(move)}</span> " if move else "") + extra
+            if node is None:
+                out.append(f"<div class=\"leaf bad\">{head}missing node {esc(node_id)}</div>")
+                continue
+            if node_id in seen:
+                out.append(f"<div class=\"leaf\">{head}{label(node)} <span class=\"muted\">(the position of "
+                           f"<a href=\"#{esc(_anchor(node_id))}\">node {esc(node_id)}</a>, drawn above)</span></div>")
+                continue
+            if node_id not in shown:
+                out.append(f"<div class=\"leaf muted\">{head}{label(node)} (not drawn: the tree is larger than "
+                           f"{budget} nodes)</div>")
+                continue
+            seen.add(node_id)
+            children = entries(node)
+            state = str(node.get("state"))
+            picture = draw(state) if draw else f"<div class=\"mono muted\">{esc(state)}</div>"
+            ident = f"data-node=\"{esc(node_id)}\" id=\"{esc(_anchor(node_id))}\""
+            if not children:
+                out.append(f"<details class=\"node\" {ident}><summary>{head}{label(node)}</summary>{picture}</details>")
+                continue
+            opened = " open" if depth < 2 else ""
+            out.append(f"<details class=\"node\" {ident}{opened}><summary>{head}{label(node)} "
+                       f"<span class=\"muted\">({esc((fanout or replies)(node))})</span></summary>{picture}")
+            todo.append(None)
+            for child in reversed(children):
+                chance = child.get("probability")
+                probability = f"<span class=\"muted\">p={esc(chance)}</span> " if chance is not None else ""
+                todo.append((child.get("node"), str(child.get("move", "")), depth + 1, probability))
 
     for heading, root in roots:
         out.append(f"{heading}<div class=\"tree\">")
-        walk(root, "", 0, "start: ")
+        walk(root)
         out.append("</div>")
     if len(by_id) > budget:
         out.append(f"<p class=\"muted\">{len(by_id)} nodes in all; the {len(shown)} nearest the start"
@@ -112,9 +138,10 @@ def dag_html(roots: list[tuple[str, Any]], by_id: dict[Any, dict[str, Any]], *,
 
 def tree_html(data: dict[str, Any], draw: Callable[[str], str] | None = None) -> str:
     """The halves of the proof, each as nested ``<details>``; ``draw`` turns a state's notation into HTML."""
-    nodes = data.get("nodes") or []
-    by_id = {n.get("id"): n for n in nodes if isinstance(n, dict)}
-    halves = [half for half in data.get("halves") or [] if isinstance(half, dict)]
+    given, sides = data.get("nodes"), data.get("halves")
+    nodes: list[Any] = given if isinstance(given, list) else []
+    by_id = {n.get("id"): n for n in nodes if isinstance(n, dict) and _hashable(n.get("id"))}
+    halves = [half for half in sides if isinstance(half, dict)] if isinstance(sides, list) else []
     roots = [(f"<h3>The &ldquo;{esc(half.get('side'))}&rdquo; half: {esc(half.get('plies'))} plies at most</h3>",
               half.get("root")) for half in halves]
     return dag_html(roots, by_id, draw=draw if draw is not None and len(nodes) <= DRAW_POSITIONS else None)

@@ -1,0 +1,241 @@
+"""QA 58, resource exhaustion and hostile input: files a user may have been sent by someone else, and
+numeric options at and past their limits. Each case is bad input (exit 2, one line naming the file, the
+place and the problem) or a bounded answer, never a hang, an internal error (exit 70) or a memory blow-up.
+The hostile files are built here, in ``tmp_path``, small and fast."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import resource
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES, assert_bad_input
+
+from stratagem.core.io import read_capped
+
+#: Seconds after which a reader blocked on a test's FIFO is let go.
+RELEASE = 5.0
+
+
+@contextlib.contextmanager
+def _fifo(tmp_path: Path, name: str) -> Iterator[Path]:
+    """A FIFO at ``tmp_path/name``. A reader that blocks on it is let go after 5 s (a writer opens and closes
+    it), so that a regression fails the test (it took that long) instead of hanging the suite."""
+    path = tmp_path / name
+    os.mkfifo(path)
+    done = threading.Event()
+
+    def release() -> None:
+        while not done.wait(RELEASE):
+            with contextlib.suppress(OSError):
+                os.close(os.open(path, os.O_RDWR | os.O_NONBLOCK))
+
+    writer = threading.Thread(target=release, daemon=True)
+    writer.start()
+    try:
+        yield path
+    finally:
+        done.set()
+        writer.join()
+
+
+# -- view: a file the record reader refused is looked at again, as a sweep's results file -----------------
+
+
+def test_view_refuses_a_fifo_at_once(cli, tmp_path: Path) -> None:
+    with _fifo(tmp_path, "record.json") as pipe:
+        started = time.monotonic()
+        result = cli("view", str(pipe), "--out", str(tmp_path / "page.html"))
+        took = time.monotonic() - started
+    assert took < RELEASE - 1, f"view waited {took:.1f} s on the FIFO"
+    assert_bad_input(result, "record.json", "not a regular file")
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_view_of_json_nested_100000_deep_is_bad_input(cli, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    assert_bad_input(cli("view", str(deep), "--out", str(tmp_path / "page.html")), "deep.json", "nested more than 64")
+
+
+# -- proof trees: drawn without recursion, checked with JSON's types ---------------------------------------
+
+
+def _chain(length: int, state: str = "x") -> dict:
+    """A proof tree record whose nodes form one chain ``length`` long (not a valid proof: view draws what a
+    record holds)."""
+    nodes = [{"id": i, "side": "at least", "state": state, "to_move": 0 if i < length - 1 else -3, "value": 1,
+              "children": [{"move": "m", "node": i + 1}] if i < length - 1 else []} for i in range(length)]
+    return {"format": "stratagem/prooftree@1", "game": "nim", "start": state,
+            "claim": {"player": 0, "bound": "at least", "value": 1},
+            "halves": [{"side": "at least", "root": 0, "plies": length - 1}], "nodes": nodes}
+
+
+def test_a_proof_tree_drawn_deeper_than_the_recursion_limit() -> None:
+    from stratagem.views.prooftree import MAX_DRAWN, tree_html
+
+    page = tree_html(_chain(MAX_DRAWN + 10))
+    assert page.count("<details") == MAX_DRAWN
+    assert page.count("</details>") == MAX_DRAWN
+    assert "not drawn: the tree is larger than" in page
+
+
+def test_a_proof_tree_drawing_keeps_the_order_of_children() -> None:
+    from stratagem.views.prooftree import tree_html
+
+    tree = _chain(3)
+    tree["nodes"][0]["children"] = [{"move": "a", "node": 1}, {"move": "b", "node": 2}]
+    page = tree_html(tree)
+    assert page.index(">a</span>") < page.index(">b</span>")
+    assert page.count("<details") == page.count("</details>") == 3
+
+
+@pytest.mark.parametrize("broken", [{"id": [1]}, {"children": "ab"}, {"children": [1, None]}])
+def test_a_proof_tree_with_nodes_of_the_wrong_kind_is_drawn_as_far_as_it_goes(broken: dict) -> None:
+    from stratagem.views.prooftree import tree_html
+
+    tree = _chain(3)
+    tree["nodes"][0].update(broken)
+    tree_html(tree)  # an unhashable id or children that are no objects raised TypeError / AttributeError
+
+
+def _checker(nodes: list[dict]) -> object:
+    """A proof tree checker over ``nodes`` for a game of one position, where the rules say player 1 moves
+    and player 0 has won."""
+    from stratagem.solvers.prooftree import _Checker
+
+    class Game:
+        def parse_state(self, text: str) -> str:
+            return text
+
+        def format_state(self, state: str) -> str:
+            return state
+
+        def to_move(self, state: str) -> int:
+            return 1
+
+        def is_terminal(self, state: str) -> bool:
+            return True
+
+        def returns(self, state: str) -> tuple[int, int]:
+            return (1, -1)
+
+    return _Checker(Game(), 0, nodes)  # type: ignore[arg-type]
+
+
+def _end(node_id: object, to_move: object = 1) -> dict:
+    return {"id": node_id, "side": "at least", "state": "s", "to_move": to_move, "value": 1, "children": []}
+
+
+def test_a_proof_tree_node_to_move_true_is_not_player_1() -> None:
+    checker = _checker([_end(0, to_move=True)])  # true == 1 in Python, but JSON's true is no player
+    checker.states[0] = "s"
+    checker.evaluate(0, "at least")
+    assert [p.problem for p in checker.problems] == ["says player True moves but the rules say 1"]
+
+
+def test_a_proof_tree_node_id_true_is_not_node_1() -> None:
+    checker = _checker([_end(0), _end(True)])
+    assert checker.node(1, "node 0, child 0") is None
+    assert [p.problem for p in checker.problems] == ["has id True but is entry 1 of the node list"]
+
+
+# -- report: the puzzle files a results file names ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sweep_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    from stratagem.cli.main import run
+
+    out = tmp_path_factory.mktemp("sweep") / "results.jsonl"
+    assert run(["sweep", str(PUZZLES / "challenge-0.toml"), "--count", "2", "--workers", "0", "--out", str(out),
+                "--quiet"]) == 0
+    return out.read_text().splitlines()
+
+
+def _second_version(tmp_path: Path, lines: list[str], puzzle: str) -> Path:
+    """The results file with its second record's puzzle another version (other bytes) at ``puzzle``."""
+    record = json.loads(lines[1])
+    record.update(puzzle=puzzle, puzzle_sha256="0" * 64)
+    path = tmp_path / "results.jsonl"
+    path.write_text(lines[0] + "\n" + json.dumps(record) + "\n")
+    return path
+
+
+def test_report_does_not_wait_on_a_fifo_a_record_names(cli, tmp_path: Path, sweep_lines: list[str]) -> None:
+    with _fifo(tmp_path, "puzzle.toml") as pipe:
+        results = _second_version(tmp_path, sweep_lines, str(pipe))
+        started = time.monotonic()
+        result = cli("report", str(results), "--out", str(tmp_path / "report"), "--no-plots", "--json")
+        took = time.monotonic() - started
+    assert took < RELEASE - 1, f"report waited {took:.1f} s on the FIFO"
+    assert result.code == 0, result.err
+    assert f"from {pipe} (not a file it reads)" in (tmp_path / "report" / "report.md").read_text()
+
+
+def test_report_does_not_read_dev_zero_a_record_names(tmp_path: Path, sweep_lines: list[str]) -> None:
+    """In a child process whose memory is capped at 1 GB: a regression reads /dev/zero into a MemoryError
+    (exit 70) there, not into the memory of the machine running the tests."""
+    results = _second_version(tmp_path, sweep_lines, "/dev/zero")
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    done = subprocess.run([sys.executable, "-m", "stratagem", "report", str(results), "--out",
+                           str(tmp_path / "report"), "--no-plots", "--json"], preexec_fn=cap, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "from /dev/zero (not a file it reads)" in (tmp_path / "report" / "report.md").read_text()
+
+
+def test_report_says_a_puzzle_file_over_the_limit_is_no_longer_its_bytes(cli, tmp_path: Path,
+                                                                         sweep_lines: list[str]) -> None:
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * ((1 << 20) + 10))
+    results = _second_version(tmp_path, sweep_lines, str(big))
+    assert cli("report", str(results), "--out", str(tmp_path / "report"), "--no-plots", "--json").code == 0
+    assert f"from {big} (no longer its bytes)" in (tmp_path / "report" / "report.md").read_text()
+
+
+# -- numeric options --------------------------------------------------------------------------------------
+
+
+def test_analyze_depth_past_the_parameter_limit_is_a_usage_error(cli) -> None:
+    result = cli("analyze", str(PUZZLES.parent / "cardclash" / "square-in-1.toml"), "--depth", "10000001")
+    assert_bad_input(result, "--depth", "10000000")  # the library's ValueError was an internal error (exit 70)
+
+
+@pytest.mark.parametrize("seconds", ["1e308", "86401"])
+def test_sweep_connect_timeout_past_a_day_is_a_usage_error(cli, tmp_path: Path, seconds: str) -> None:
+    result = cli("sweep", str(PUZZLES / "challenge-0.toml"), "--count", "1", "--out", str(tmp_path / "r.jsonl"),
+                 "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", seconds)
+    assert_bad_input(result, "--connect-timeout", "more than a day")  # 1e308 overflowed the socket's clock
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+# -- reading files ------------------------------------------------------------------------------------------
+
+
+def test_read_capped_holds_a_file_once() -> None:
+    """The bytes come back in one piece without a second copy of every piece (tracemalloc's peak is the
+    file's size and a little, not twice it)."""
+    import tracemalloc
+
+    data = b"x" * (8 << 20)
+    tracemalloc.start()
+    try:
+        got = read_capped(io.BytesIO(data), 16 << 20)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert got == data
+    assert peak < 1.5 * len(data), peak
