@@ -81,7 +81,7 @@ def solve(
         if method not in ("auto", "sat", "cpsat"):
             raise click.BadParameter(f"STAKD solo puzzles are solved by sat or cpsat, not {method}",
                                      param_hint="--method")
-        answer = check_solo(puzzle, method, time_limit)
+        answer = check_solo(puzzle, method, command_deadline(time_limit))  # from the command's start
         report_solo_check(answer, as_json, proof_path, html_path)
         page_written(html_path, as_json, column=True)
         return {True: DONE, False: NO, None: UNDETERMINED}[answer.winnable]

@@ -306,3 +306,27 @@ def test_cpsat_with_its_time_spent_does_not_load_or_tools() -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.split() == ["unknown", "time", "False"], out.stdout + out.stderr
+
+
+def test_check_and_stakd_solve_count_their_limit_from_the_command_start(cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """check passed its --time-limit on as seconds, so the limit began after the imports: challenge 1,
+    --time-limit 0.5 took 2.0 s at load 4 (allowed 1.6; solve, whose limit counts from the start, 0.9 s).
+    solve of a STAKD solo set did the same. Both now hand on the command's deadline."""
+    import stratagem.cli.check as check_command
+    import stratagem.cli.solve as solve_command
+    from stratagem.core import deadline as deadlines
+
+    seen: list[object] = []
+
+    def stop(*args: object, **kwargs: object) -> None:
+        seen.append((args[3] if len(args) > 3 else args[2], deadlines._command_started))
+        raise stratagem.BadInput("<test>", "limit", "seen")
+
+    monkeypatch.setattr(check_command, "check_puzzle", stop)
+    monkeypatch.setattr(solve_command, "check_solo", stop)
+    cli("check", str(PUZZLES / "challenge-1.toml"), "--time-limit", "0.5")
+    cli("solve", str(PUZZLES.parent / "stakd" / "solo.toml"), "--time-limit", "0.5")
+    assert len(seen) == 2
+    for limit, command_started in seen:
+        assert isinstance(limit, Deadline) and limit.seconds == 0.5
+        assert limit.started == command_started
