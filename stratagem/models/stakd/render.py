@@ -8,6 +8,7 @@ off the structure. With several players each piece is coloured by its owner (ric
 
 from __future__ import annotations
 
+from stratagem.core.words import plural
 from stratagem.models.stakd.notation import format_hand
 from stratagem.models.stakd.position import Piece, State
 from stratagem.models.stakd.rules import StakdGame, piece_mask
@@ -25,7 +26,8 @@ def draw(game: StakdGame, state: State) -> list[str]:
         ys = [y for _, y in base_nodes]
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
         for k in range(len(state.layers) - 1, -1, -1):
-            lines.append(f"layer {k} ({len(state.layers[k])} pieces)" + (" <- current" if k == state.top else ""))
+            current = " <- current" if k == state.top else ""
+            lines.append(f"layer {k} ({plural(len(state.layers[k]), 'piece')}){current}")
             lines.extend(_draw_layer(game, state, k, x0, x1, y0, y1))
     else:
         lines.append("(empty table)")

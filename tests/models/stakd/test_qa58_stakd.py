@@ -10,6 +10,7 @@ from stratagem.core.deadline import Deadline
 from stratagem.models.stakd.geometry import square_lattice
 from stratagem.models.stakd.pieces import hand_of
 from stratagem.models.stakd.position import State
+from stratagem.models.stakd.render import draw
 from stratagem.models.stakd.rules import StakdGame
 from stratagem.models.stakd.sat import BuildStopped, SoloCNF
 from stratagem.models.stakd.search import IMPOSSIBLE, solo_search
@@ -46,3 +47,11 @@ def test_the_time_limit_covers_building_the_model() -> None:
         assert time.perf_counter() - started < 1.2 * 0.5 + 1
     with pytest.raises(BuildStopped):
         SoloCNF(game, deadline=Deadline(0.0))
+
+
+def test_show_counts_one_piece_in_the_singular() -> None:
+    # `stratagem show` of a one-Base structure drew "layer 0 (1 pieces)"
+    game = solo({"B": 1, "U": 1}, 5, 1)
+    state = game.apply(game.initial_state(), game.parse_move(game.initial_state(), "B@0,0h"))
+    lines = draw(game, state)
+    assert "layer 0 (1 piece) <- current" in lines and not any("1 pieces" in line for line in lines)
