@@ -295,10 +295,9 @@ _STOP_EVERY = 4096
 class ExportStopped(Exception):
     """The stop test ended an export before its last line; no file was written."""
 
-    def __init__(self, written: int, lines: int) -> None:
-        super().__init__(f"stopped after {written:,} of {lines:,} lines")
+    def __init__(self, written: int) -> None:
+        super().__init__(f"stopped after {written:,} lines")
         self.written = written
-        self.lines = lines
 
 
 def _xml_text(value: str) -> str:
@@ -367,12 +366,12 @@ def write_graphml(graph: nx.DiGraph, path: str | Path, stop: Callable[[], bool] 
     Nodes and edges are written in insertion order and GraphML carries no timestamps, so the same
     graph always gives the same bytes. ``networkx.read_graphml`` reads it back (node ids as strings).
     """
-    _write_lines(graphml_lines(graph), graph, path, stop)
+    _write_lines(graphml_lines(graph), path, stop)
 
 
-def _write_lines(lines: Iterator[str], graph: nx.DiGraph, path: str | Path, stop: Callable[[], bool] | None) -> None:
+def _write_lines(lines: Iterator[str], path: str | Path, stop: Callable[[], bool] | None) -> None:
     """Write ``lines`` (each ended by a newline) to ``path`` atomically, asking ``stop`` every
-    :data:`_STOP_EVERY` lines; the line count in :class:`ExportStopped` is about one per node and edge."""
+    :data:`_STOP_EVERY` lines (:class:`ExportStopped` says how many were written)."""
     with _atomic(path) as handle:
         batch: list[str] = []
         written = 0
@@ -380,12 +379,12 @@ def _write_lines(lines: Iterator[str], graph: nx.DiGraph, path: str | Path, stop
             batch.append(line)
             if len(batch) == _STOP_EVERY:
                 if stop is not None and stop():
-                    raise ExportStopped(written, graph.number_of_nodes() + graph.number_of_edges())
+                    raise ExportStopped(written)
                 handle.write(("\n".join(batch) + "\n").encode("utf-8"))
                 written += len(batch)
                 batch.clear()
         if stop is not None and stop():
-            raise ExportStopped(written, graph.number_of_nodes() + graph.number_of_edges())
+            raise ExportStopped(written)
         handle.write("".join(line + "\n" for line in batch).encode("utf-8"))
 
 
@@ -432,4 +431,4 @@ def dot_lines(graph: nx.DiGraph) -> Iterator[str]:
 def write_dot(graph: nx.DiGraph, path: str | Path, stop: Callable[[], bool] | None = None) -> None:
     """Write ``graph`` in Graphviz DOT (the writer above, no pydot/pygraphviz needed), atomically;
     ``stop`` (asked every few thousand lines) ends the writing with :class:`ExportStopped` and no file."""
-    _write_lines(dot_lines(graph), graph, path, stop)
+    _write_lines(dot_lines(graph), path, stop)
