@@ -118,6 +118,10 @@ def evidence_consistent(evidence: dict[str, Any], won_in: int | None, verdict: V
     """
     statement = "the evidence agrees with its kind and with the replayed line"
     kind = evidence.get("kind")
+    if kind is not None and not isinstance(kind, str):
+        # a list or an object here ended verify with an internal error (unhashable, exit 70)
+        verdict.refute("evidence", statement, "evidence.kind", f"must be a string naming the kind, not {kind!r}"[:200])
+        return False
     if kind in CERTIFICATE and "certificate" in evidence and evidence["certificate"] is not CERTIFICATE[kind]:
         verdict.refute("evidence", statement, "evidence.certificate", f"is {evidence['certificate']!r}, but "
                        f"{kind!r} evidence is {'a certificate' if CERTIFICATE[kind] else 'no certificate'}")

@@ -330,3 +330,16 @@ def test_check_and_stakd_solve_count_their_limit_from_the_command_start(cli, mon
     for limit, command_started in seen:
         assert isinstance(limit, Deadline) and limit.seconds == 0.5
         assert limit.started == command_started
+
+
+@pytest.mark.parametrize("kind", [["relaxation-bound"], {"kind": "drup-refutation"}, 5])
+def test_an_evidence_kind_that_is_no_string_is_refuted(cli, certified: dict, tmp_path: Path,  # type: ignore[no-untyped-def, type-arg]
+                                                      kind: object) -> None:
+    """A list or an object as evidence.kind ended verify with an internal error (unhashable, exit 70)."""
+    record = copy.deepcopy(certified)
+    record["evidence"]["kind"] = kind
+    path = tmp_path / "kind.json"
+    path.write_text(json.dumps(record))
+    result = cli("verify", str(path))
+    assert result.code == 1, (result.out, result.err)
+    assert result.err.strip() == f"{path}: evidence.kind: must be a string naming the kind, not {kind!r}"
