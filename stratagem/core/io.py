@@ -66,6 +66,12 @@ MAX_DIGIT_RUN = 1000
 #: Stack Attack card); 100 keeps every message that quotes a key path on one readable line.
 MAX_KEY_LENGTH = 100
 
+#: Characters in one string of a file (a position's or a move's notation, a name, a file name). The longest
+#: the commands write are positions of a few hundred characters (a proof tree's STAKD states: 160); 64 Ki
+#: is a hundred times more, and keeps a record from carrying a string of megabytes into the parsers and
+#: into the messages that quote it (a 10 MB move was a 10 MB line on stderr and 20 MB on stdout).
+MAX_STRING_CHARS = 1 << 16
+
 _DIGIT_RUN = re.compile(rf"\d{{{MAX_DIGIT_RUN + 1},}}")
 
 
@@ -166,9 +172,10 @@ def _every(stop: Callable[[], bool] | None) -> Callable[[], None]:
 
 def check_limits(data: Any, source: str, stop: Callable[[], bool] | None = None) -> None:
     """Refuse parsed data that breaks the input limits: nesting deeper than :data:`MAX_NESTING`, an
-    integer outside 64 bits, a string with more than :data:`MAX_DIGIT_RUN` digits in a row, or a table
-    key longer than :data:`MAX_KEY_LENGTH`. ``source`` names the file in the message; the place is the key path.
-    ``stop`` is asked now and then whether to give up (:class:`ReadStopped`)."""
+    integer outside 64 bits, a string longer than :data:`MAX_STRING_CHARS` or with more than
+    :data:`MAX_DIGIT_RUN` digits in a row, or a table key longer than :data:`MAX_KEY_LENGTH`. ``source``
+    names the file in the message; the place is the key path. ``stop`` is asked now and then whether to
+    give up (:class:`ReadStopped`)."""
     path: list[str] = []
     tick = _every(stop)
 
@@ -196,9 +203,13 @@ def check_limits(data: Any, source: str, stop: Callable[[], bool] | None = None)
             if not MIN_INT <= value <= MAX_INT:
                 raise BadInput(source, where(), f"an integer of {value.bit_length()} bits: numbers are at most "
                                "64-bit (-2^63 to 2^63-1)")
-        elif isinstance(value, str) and _DIGIT_RUN.search(value):
-            raise BadInput(source, where(), f"more than {MAX_DIGIT_RUN} digits in a row (no number in these "
-                           "files is that long)")
+        elif isinstance(value, str):
+            if len(value) > MAX_STRING_CHARS:
+                raise BadInput(source, where(), f"a string of {len(value):,} characters (at most {MAX_STRING_CHARS:,}; "
+                               "docs/formats.md, Input limits)")
+            if _DIGIT_RUN.search(value):
+                raise BadInput(source, where(), f"more than {MAX_DIGIT_RUN} digits in a row (no number in these "
+                               "files is that long)")
 
     walk(data, 0)
 

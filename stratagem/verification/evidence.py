@@ -24,9 +24,14 @@ def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:
         if not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", ".."):
             raise BadInput(record, f"evidence.{key}", "must name a file beside the record")
         path = Path(record).parent / name
-        if not path.exists():
+        try:  # a name too long for the file system, or with a NUL byte, is no file either (it raised, exit 70)
+            there, regular = path.exists(), path.is_file()
+        except (OSError, ValueError) as exc:
+            raise BadInput(record, f"evidence.{key}", f"{name[:80]!r}: no file beside the record has this name "
+                           f"({getattr(exc, 'strerror', None) or exc})") from None
+        if not there:
             raise BadInput(record, f"evidence.{key}", f"{name[:80]!r}: no such file beside the record")
-        if not path.is_file():  # a FIFO, a device or a link to one: the record names it, the checker never reads it
+        if not regular:  # a FIFO, a device or a link to one: the record names it, the checker never reads it
             raise BadInput(record, f"evidence.{key}", f"{name[:80]!r} beside the record is not a regular file")
         names[key] = path
     return names

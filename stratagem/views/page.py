@@ -21,6 +21,7 @@ Output is deterministic: the same content gives the same bytes (no dates, no ran
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 #: The colours of the page, shared with the SVG drawings.
 INK, MUTED, GOAL, MOVE, PAPER = "#1d2329", "#5f6b76", "#1a7f37", "#d9480f", "#ffffff"
@@ -155,6 +156,16 @@ SCRIPT = """
   });
 })();
 """
+
+
+def hashable(value: Any) -> bool:
+    """Whether ``value`` can be looked up as a node's id: a record's id may be a list or an object, which no
+    node has (the page draws what it can of a broken record; ``verify`` names the problem)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def esc(text: object) -> str:

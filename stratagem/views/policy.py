@@ -47,7 +47,7 @@ from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import LOST, ONGOING, WON, State
 from stratagem.solvers.mdp import check_policy_dag
 from stratagem.verification.policy import win_payoff
-from stratagem.views.page import INK, MOVE, esc, replay_frame, table
+from stratagem.views.page import INK, MOVE, esc, hashable, replay_frame, table
 from stratagem.views.prooftree import DRAW_POSITIONS, dag_html
 from stratagem.views.strato import NAMES, cards_svg, describe_challenge, describe_move, goal_note, table_svg
 
@@ -80,13 +80,13 @@ def policy_values(by_id: dict[Any, dict[str, Any]], root: Any) -> dict[Any, Frac
     cycle). Iterative, as a policy may be deep."""
     values: dict[Any, Fraction | None] = {}
     open_: set[Any] = set()
-    stack: list[tuple[Any, bool]] = [(root, False)]
+    stack: list[tuple[Any, bool]] = [(root, False)] if hashable(root) else []
     while stack:
         node_id, expanded = stack.pop()
         if node_id in values:
             continue
         node = by_id.get(node_id)
-        links = _links(node) if node is not None else []
+        links = [link for link in _links(node) if hashable(link[1])] if node is not None else []
         if not expanded:
             if node_id in open_ or node is None:
                 values[node_id] = None  # a cycle, or a missing node
@@ -164,7 +164,7 @@ def policy_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStr
     is bad input, unless ``verdict`` already found it invalid (the page then draws the nodes the replay
     reached and says where it broke)."""
     nodes = [n for n in data.get("nodes") or [] if isinstance(n, dict)]
-    by_id = {n.get("id"): n for n in nodes}
+    by_id = {n.get("id"): n for n in nodes if hashable(n.get("id"))}
     root = nodes[0].get("id") if nodes else None
     values = policy_values(by_id, root)
     claim = data["claim"] if isinstance(data.get("claim"), dict) else {}
@@ -270,7 +270,7 @@ def _likeliest(by_id: dict[Any, dict[str, Any]], root: Any) -> list[tuple[str, A
     node_id, seen = root, {root}
     while True:
         node = by_id.get(node_id)
-        links = _links(node) if node is not None else []
+        links = [link for link in _links(node) if hashable(link[1])] if node is not None else []
         if not links:
             return path
         if node is not None and node.get("kind") == "chance":

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stratagem.views.page import esc
+from stratagem.views.page import esc, hashable
 
 #: Nodes drawn in full at most (those nearest the roots); the rest of a larger tree is counted, not drawn.
 MAX_DRAWN = 2500
@@ -40,7 +40,7 @@ def _nearest(roots: list[Any], by_id: dict[Any, dict[str, Any]], budget: int) ->
     while layer and len(chosen) < budget:
         below: list[Any] = []
         for node_id in layer:
-            if not _hashable(node_id) or node_id in chosen or node_id not in by_id or len(chosen) >= budget:
+            if not hashable(node_id) or node_id in chosen or node_id not in by_id or len(chosen) >= budget:
                 continue
             chosen.add(node_id)
             children = by_id[node_id].get("children")
@@ -48,15 +48,6 @@ def _nearest(roots: list[Any], by_id: dict[Any, dict[str, Any]], budget: int) ->
                 below += [child.get("node") for child in children if isinstance(child, dict)]
         layer = below
     return chosen
-
-
-def _hashable(value: Any) -> bool:
-    """Whether ``value`` can be a node's id here (a record's id may be a list or an object: no node has it)."""
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
 
 
 def _anchor(node_id: Any) -> str:
@@ -96,7 +87,7 @@ def dag_html(roots: list[tuple[str, Any]], by_id: dict[Any, dict[str, Any]], *,
                 out.append("</details>")
                 continue
             node_id, move, depth, extra = item
-            node = by_id.get(node_id) if _hashable(node_id) else None
+            node = by_id.get(node_id) if hashable(node_id) else None
             head = (f"<span class=\"mv\">{esc(move)}</span> " if move else "") + extra
             if node is None:
                 out.append(f"<div class=\"leaf bad\">{head}missing node {esc(node_id)}</div>")
@@ -140,7 +131,7 @@ def tree_html(data: dict[str, Any], draw: Callable[[str], str] | None = None) ->
     """The halves of the proof, each as nested ``<details>``; ``draw`` turns a state's notation into HTML."""
     given, sides = data.get("nodes"), data.get("halves")
     nodes: list[Any] = given if isinstance(given, list) else []
-    by_id = {n.get("id"): n for n in nodes if isinstance(n, dict) and _hashable(n.get("id"))}
+    by_id = {n.get("id"): n for n in nodes if isinstance(n, dict) and hashable(n.get("id"))}
     halves = [half for half in sides if isinstance(half, dict)] if isinstance(sides, list) else []
     roots = [(f"<h3>The &ldquo;{esc(half.get('side'))}&rdquo; half: {esc(half.get('plies'))} plies at most</h3>",
               half.get("root")) for half in halves]

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from rich.text import Text
 
 from stratagem.core.deadline import Deadline
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadInput, IllegalMove, NotationError
 from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.core.words import plural
 from stratagem.loading import StratoDeal, game_from_record, game_module, load, position_from_record
@@ -406,10 +406,18 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
                  _strategies_html(data), replayed.html]
     elif fmt == PROOFTREE:
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)
-        title = f"{title_game}: proof tree ({len(data.get('nodes') or [])} nodes){_verdict_words(verdict)}"
+        nodes = data.get("nodes")
+        title = (f"{title_game}: proof tree ({len(nodes) if isinstance(nodes, list) else 0} nodes)"
+                 f"{_verdict_words(verdict)}")
 
         def draw(text: str) -> str:
-            state = game.parse_state(text)
+            """A node's position drawn; the notation as it is where it is none (the page draws what the record
+            holds; verify says what is wrong: an unreadable state was an internal error, exit 70)."""
+            try:
+                state = game.parse_state(text)
+            except (NotationError, IllegalMove, ValueError) as exc:
+                return (f"<div class=\"mono muted\">{esc(text[:200])}{'...' if len(text) > 200 else ''}: not a "
+                        f"position ({esc(str(exc)[:200])})</div>")
             return position_panel(game_name, game, state, 0, "").split("</h3>", 1)[1]
 
         body += [claims_html({"claim": data.get("claim")}, {}, "", verdict),

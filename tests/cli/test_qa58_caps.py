@@ -239,3 +239,84 @@ def test_read_capped_holds_a_file_once() -> None:
         tracemalloc.stop()
     assert got == data
     assert peak < 1.5 * len(data), peak
+
+
+# -- strings, names and ids a record gives -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def proof_record(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """challenge 0's proof record (a SAT refutation beside it), as ``solve --proof`` writes it."""
+    from stratagem.cli.main import run
+
+    out = tmp_path_factory.mktemp("proof") / "proof.json"
+    assert run(["solve", str(PUZZLES / "challenge-0.toml"), "--method", "relaxed", "--proof", str(out),
+                "--quiet"]) == 0
+    return json.loads(out.read_text())
+
+
+def test_a_string_of_megabytes_in_a_record_is_refused_at_its_place(cli, tmp_path: Path, proof_record: dict) -> None:
+    record = json.loads(json.dumps(proof_record))
+    record["line"]["moves"][0] = "Q" * (1 << 20)
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(record))
+    result = cli("verify", str(path))
+    assert_bad_input(result, "long.json", "line.moves[0]", "a string of 1,048,576 characters (at most 65,536")
+    assert len(result.err) < 300 and len(result.out) < 300  # the move was quoted whole on stderr and stdout
+
+
+def test_a_string_at_the_limit_is_read(tmp_path: Path) -> None:
+    from stratagem.core.io import MAX_STRING_CHARS, load_json
+
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({"format": "x", "name": "Q" * MAX_STRING_CHARS}))
+    assert len(load_json(path)["name"]) == MAX_STRING_CHARS
+
+
+def test_evidence_naming_a_file_too_long_for_the_file_system_is_bad_input(tmp_path: Path) -> None:
+    from stratagem.core.errors import BadInput
+    from stratagem.verification.evidence import files_beside
+
+    (tmp_path / "f.cnf.gz").write_bytes(b"")
+    evidence = {"kind": "drup-refutation", "cnf": "f.cnf.gz", "proof": "Q" * 300}
+    with pytest.raises(BadInput) as caught:  # the file system's "File name too long" was OSError: exit 70
+        files_beside(str(tmp_path / "r.json"), evidence)
+    assert caught.value.place == "evidence.proof"
+    assert "File name too long" in caught.value.problem
+
+
+def test_view_draws_a_proof_tree_node_whose_state_does_not_parse(cli, tmp_path: Path) -> None:
+    from stratagem.cli.main import run
+
+    tree = tmp_path / "tree.json"
+    assert run(["analyze", str(PUZZLES.parent / "stakd" / "endgame-2p-only-move.toml"), "--proof", str(tree),
+                "--quiet"]) == 0
+    record = json.loads(tree.read_text())
+    record["nodes"][1]["state"] = "not a position"
+    tree.write_text(json.dumps(record))
+    result = cli("view", str(tree), "--out", str(tmp_path / "tree.html"))
+    assert result.code == 0, result.err  # the NotationError was an internal error (exit 70)
+    assert "not a position: not a position (" in (tmp_path / "tree.html").read_text()
+
+
+@pytest.mark.parametrize("forgery", ["child", "id"])
+def test_view_of_a_policy_with_a_list_for_a_node_id_is_bad_input(cli, tmp_path: Path, forgery: str) -> None:
+    from stratagem.cli.main import run
+
+    policy = tmp_path / "policy.json"
+    assert run(["odds", str(PUZZLES / "challenge-0.toml"), "--position", "RRWR(RW)WWRW RRR WRR 1 -", "--proof",
+                str(policy), "--quiet"]) == 0
+    record = json.loads(policy.read_text())
+    record["nodes"][0][forgery] = [record["nodes"][0][forgery]]
+    policy.write_text(json.dumps(record))
+    result = cli("view", str(policy), "--out", str(tmp_path / "policy.html"))
+    assert_bad_input(result, "policy.json", "nodes[0]")  # TypeError: unhashable type: 'list' (exit 70)
+
+
+def test_a_policy_chance_node_of_100000_outcomes_is_named_in_one_short_line() -> None:
+    from stratagem.solvers.mdp import _some
+
+    listed = _some(["W"] * 100_000)
+    assert listed.endswith("W, ... (100,000 in all)") and len(listed) < 100
+    assert _some(["R", "W"]) == "R, W"
+    assert _some(["Q" * 100]) == "Q" * 40 + "..."
