@@ -79,9 +79,15 @@ __all__ = ["COMPILED_FROM", "DrupProgress", "DrupVerdict", "Engine", "check_drup
 #: Which checker runs: the pure-Python reference, the compiled one, or the compiled one when it pays.
 Engine = Literal["auto", "python", "compiled"]
 
-#: ``engine="auto"`` uses the compiled checker (when the compiled core is built) for proofs of this many steps or
-#: more; below it the reference checker takes well under a second anyway.
+#: ``engine="auto"`` uses the compiled checker (when the compiled core is built) for proofs of this much work or
+#: more: the proof's steps, counted once more for every :data:`CLAUSES_PER_WEIGHT` clauses of the formula (each
+#: unit propagation of the reference walks the clauses it watches). Below it the reference takes about a second.
 COMPILED_FROM = 20_000
+
+#: The formula size that weighs each proof step once more in :data:`COMPILED_FROM`'s count. By steps alone, a
+#: STAKD refutation of 14,217 steps over 73,171 clauses (B3Q1U1X2 on 19x5) went to the reference and took 29 s
+#: there (the compiled checker: 0.1 s); duo-3's 13,329 steps over 11,968 clauses take it about a second.
+CLAUSES_PER_WEIGHT = 20_000
 
 #: ``progress`` is called once per this many proof steps in each pass.
 _PROGRESS_EVERY = 4096
@@ -348,8 +354,8 @@ class _Checker:
         return conflict >= 0
 
 
-def _compiled(engine: Engine, steps: int) -> bool:
-    """Whether ``engine`` means the compiled checker for a proof of ``steps`` steps."""
+def _compiled(engine: Engine, steps: int, clauses: int = 0) -> bool:
+    """Whether ``engine`` means the compiled checker for a proof of ``steps`` steps against ``clauses`` clauses."""
     from stratagem.solvers import drup_compiled
 
     if engine == "compiled":
@@ -358,7 +364,7 @@ def _compiled(engine: Engine, steps: int) -> bool:
                                "the compiled core): reinstall where a C compiler is present, or use engine 'python'")
         return True
     if engine == "auto":
-        return steps >= COMPILED_FROM and drup_compiled.available()
+        return steps * (1 + clauses // CLAUSES_PER_WEIGHT) >= COMPILED_FROM and drup_compiled.available()
     if engine != "python":
         raise ValueError(f"unknown DRUP checker engine {engine!r}")
     return False
@@ -377,7 +383,7 @@ def check_drup(
 
     ``engine`` picks the checker: ``"python"`` (the reference in this module), ``"compiled"``
     (:mod:`stratagem.solvers.drup_compiled`, which needs the compiled core) or ``"auto"``, the compiled
-    one for proofs of :data:`COMPILED_FROM` steps or more when the compiled core is built.
+    one for proofs of :data:`COMPILED_FROM` work or more (steps weighed by the formula's size) when it is built.
 
     ``steps`` are ``(is_deletion, clause)`` pairs in proof order, as from
     :func:`stratagem.solvers.dimacs.parse_drup`. Failures name "proof line N": ``line_numbers[i]``
@@ -393,7 +399,7 @@ def check_drup(
     """
     if line_numbers is not None and len(line_numbers) != len(steps):
         raise ValueError(f"{len(line_numbers)} line numbers for {len(steps)} proof steps")
-    if _compiled(engine, len(steps)):
+    if _compiled(engine, len(steps), len(clauses)):
         from stratagem.solvers import drup_compiled, drup_flat
 
         try:
@@ -525,7 +531,7 @@ def check_drup_data(
     from stratagem.solvers import drup_compiled, drup_flat
     from stratagem.solvers.dimacs import parse_drup_lines
 
-    if _compiled(engine, data.count(b"\n") + 1):
+    if _compiled(engine, data.count(b"\n") + 1, len(clauses)):
         flat = drup_flat.parse_drup_flat(data, source)
         verdict = drup_compiled.check_flat(drup_flat.flat_clauses(clauses), flat, progress=progress,
                                            time_limit=time_limit)
