@@ -45,6 +45,11 @@ def check_strato(proof: Proof, game: Any, start: Any, final: Any, verdict: Verdi
         verdict.refute("information", "the claims are about open information (every hand and the pile known)",
                        "claim.information", f"is {information!r}; a Strato proof's claims are checked for "
                        f"{INFORMATION!r} information only, and nothing here checks another")
+    if proof.line.result == "won" and not is_win(game, final):
+        # the line's own flag, read as a bare line's is: passed over, an unsolvability proof whose line said
+        # "won" was "valid: every claim certified" (a STAKD proof's already refuted it)
+        verdict.refute("result", "the record's line ends in a win", "line.result",
+                       "says 'won', but the replayed line does not end in a won position")
     if not evidence_consistent(proof.evidence, n if is_win(game, final) else None, verdict):
         return
     solvable = claim.get("solvable")

@@ -343,3 +343,17 @@ def test_an_evidence_kind_that_is_no_string_is_refuted(cli, certified: dict, tmp
     result = cli("verify", str(path))
     assert result.code == 1, (result.out, result.err)
     assert result.err.strip() == f"{path}: evidence.kind: must be a string naming the kind, not {kind!r}"
+
+
+def test_a_proof_whose_line_says_won_without_a_win_is_refuted(near: Path) -> None:
+    """An unsolvability proof whose line said result "won" (no moves, the start not won) verified as
+    "valid: every claim certified": the line's flag was passed over."""
+    solution = stratagem.solve(near, "lost", method="relaxed")
+    record = {"format": "stratagem/proof@1", "game": "strato", "claim": solution.claim(),
+              "line": solution.line().to_json(), "evidence": solution.evidence}
+    assert stratagem.verify(record, source="lost.json").valid
+    record["line"]["result"] = "won"
+    verdict = stratagem.verify(record, source="lost.json")
+    assert verdict.status == "invalid"
+    assert verdict.problem == ("lost.json: line.result: says 'won', but the replayed line does not end in a won "
+                               "position")
