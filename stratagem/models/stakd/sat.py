@@ -278,6 +278,7 @@ class SoloCNF:
         self.geometry: Geometry = game.geometry
         self.hand: Hand = self.start.hands[0]
         self._counters = 0
+        self._empty = False  # whether the empty clause has been added (see :meth:`add`)
         self._build()
 
     @property
@@ -296,6 +297,15 @@ class SoloCNF:
         return int(self.pool.id(key))
 
     def add(self, *lits: int) -> None:
+        """Add the clause ``lits``; the empty clause (the formula is false) only once.
+
+        CaDiCaL answers a formula with two empty clauses with a proof that deletes one (``d 0``), which
+        the DRUP grammar refuses: ``check`` of such a position died with "deletion of the empty clause".
+        """
+        if not lits:
+            if self._empty:
+                return
+            self._empty = True
         self.clauses.append(list(lits))
 
     def at_most_one(self, lits: Sequence[int], cond: Sequence[int] = ()) -> None:

@@ -111,9 +111,12 @@ def placement_order(geometry: Geometry, state: State, structure: Structure) -> l
         if not new:
             continue
         if k == 0:
-            order = list(old) if old else [geometry.first_base]
-            if geometry.first_base not in layer:
+            # A game's first Base goes at the canonical place; a hand-written position's Bases may lie
+            # anywhere, and its later Bases are ordered from them (once, any Base layer of a partly built
+            # position without a Base at the canonical place raised here, and check died).
+            if not old and geometry.first_base not in layer:
                 raise EncodingError("the Base layer does not hold the first Base at its canonical place")
+            order = list(old) if old else [geometry.first_base]
             rest = [p for p in new if p not in order]
             while rest:
                 nxt = next((p for p in rest if any(geometry.contacts(p.mask, q.mask) >= 2 for q in order)), None)

@@ -8,12 +8,13 @@ import pytest
 
 from stratagem.core.deadline import Deadline
 from stratagem.models.stakd.geometry import square_lattice
+from stratagem.models.stakd.notation import parse_state
 from stratagem.models.stakd.pieces import hand_of
 from stratagem.models.stakd.position import State
 from stratagem.models.stakd.render import draw
 from stratagem.models.stakd.rules import StakdGame
 from stratagem.models.stakd.sat import BuildStopped, SoloCNF
-from stratagem.models.stakd.search import IMPOSSIBLE, solo_search
+from stratagem.models.stakd.search import IMPOSSIBLE, SOLVED, solo_search
 from stratagem.models.stakd.solo import solve_solo, verify_refutation
 
 
@@ -55,3 +56,30 @@ def test_show_counts_one_piece_in_the_singular() -> None:
     state = game.apply(game.initial_state(), game.parse_move(game.initial_state(), "B@0,0h"))
     lines = draw(game, state)
     assert "layer 0 (1 piece) <- current" in lines and not any("1 pieces" in line for line in lines)
+
+
+@pytest.mark.parametrize("layers, hand, winnable", [
+    ("1B@0,0h", "B1U1", True), ("1B@0,0h", "B1T1D1", True), ("1B@6,0h", "B1", True), ("1B@6,2h", "B1D1U1", True),
+])
+def test_a_hand_written_base_off_the_canonical_place_is_built_on(layers: str, hand: str, winnable: bool) -> None:
+    # Hand-written positions may put their Bases anywhere; the decoded Base layer was required to hold the
+    # canonical first Base even when Bases were already down, so `check` of "1B@0,0h" with a Base in hand
+    # died with EncodingError (exit 70), by sat and cpsat alike.
+    game = StakdGame(1, square_lattice(11, 3), parse_state(f"{layers} {hand} 1"))
+    assert (solo_search(game).status == SOLVED) is winnable
+    for method in ("sat", "cpsat"):
+        answer = solve_solo(game, method=method)
+        assert answer.winnable is winnable and answer.evidence["kind"] == "witness"
+
+
+def test_a_formula_false_for_several_reasons_holds_one_empty_clause() -> None:
+    # A Base at 8,0 of a 13x1 lattice with a Base, a Trio, a Uni and two Bombers in hand: no second Base
+    # fits, so no piece has a place and each kind's count was an empty clause. CaDiCaL's proof for a
+    # formula with two empty clauses deletes one ('d 0'), which the DRUP grammar refuses: check died
+    # with "cadical proof: line 24: deletion of the empty clause" (exit 2, blaming the solver's proof).
+    game = StakdGame(1, square_lattice(13, 1), parse_state("1B@8,0h B1T1U1X2 1"))
+    assert sum(1 for clause in SoloCNF(game).clauses if not clause) == 1
+    answer = solve_solo(game, method="sat")
+    assert answer.winnable is False and answer.evidence["kind"] == "drup-refutation" and answer.evidence["checked"]
+    assert answer.proof is not None and verify_refutation(game, None, answer.proof, cnf_text=answer.cnf)[0]
+    assert solo_search(game).status == IMPOSSIBLE
