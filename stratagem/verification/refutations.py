@@ -10,6 +10,7 @@ on PATH and time is left.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
 from pathlib import Path
@@ -80,8 +81,10 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     if limits.deadline.expired():
         verdict.unknown(name, statement, limits.stopped_words("before the DRUP refutation was checked"))
         return
+    proof_data = read_bytes_maybe_gz(names["proof"])
+    note_digests(evidence, {"cnf": cnf_text.encode("utf-8"), "proof": proof_data}, names, verdict)
     with limits.progress(f"checking {names['proof'].name}", "step", "steps in the proof") as checking:
-        result, steps = check_drup_data(cnf.clauses, read_bytes_maybe_gz(names["proof"]), str(names["proof"]),
+        result, steps = check_drup_data(cnf.clauses, proof_data, str(names["proof"]),
                                         progress=lambda phase, done, total: checking(done, total),
                                         time_limit=limits.deadline.remaining())
     if result.stopped:
@@ -107,6 +110,18 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
         verdict.notes.append(f"drat-trim gave no verdict ({second}): no second opinion")
     verdict.certify(name, statement, f"a DRUP refutation of the CNF rebuilt from the rules ({ENCODING}, "
                     f"a win within {plural(refuted, 'turn')}), checked by stratagem's checker")
+
+
+def note_digests(evidence: dict[str, Any], texts: dict[str, bytes], names: dict[str, Path], verdict: Verdict) -> None:
+    """A note for each ``cnf_sha256``/``proof_sha256`` the evidence gives that is not the SHA-256 of its file's
+    text. The files themselves are what is checked, so a wrong digest makes nothing false certified, but
+    it says the record and the files beside it do not belong together (a record edited, or files
+    swapped); it passed without a word."""
+    for key, data in texts.items():
+        stated = evidence.get(f"{key}_sha256")
+        if isinstance(stated, str) and stated != hashlib.sha256(data).hexdigest():
+            verdict.notes.append(f"the record's {key}_sha256 is not the SHA-256 of {names[key].name}'s text: the "
+                                 "file was checked, not the digest; the record and the file may not belong together")
 
 
 def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, start: Any, verdict: Verdict,

@@ -357,3 +357,16 @@ def test_a_proof_whose_line_says_won_without_a_win_is_refuted(near: Path) -> Non
     assert verdict.status == "invalid"
     assert verdict.problem == ("lost.json: line.result: says 'won', but the replayed line does not end in a won "
                                "position")
+
+
+def test_a_digest_that_is_not_its_files_is_noted(unsolvable_by_sat: Path) -> None:
+    """cnf_sha256 and proof_sha256 were read by nothing: a record whose digests belong to other files
+    verified without a word. The files are what is checked, so the claims stand; a note says so."""
+    assert not any("sha256" in note for note in stratagem.verify(unsolvable_by_sat).notes)
+    data = json.loads(unsolvable_by_sat.read_text())
+    data["evidence"]["proof_sha256"] = "0" * 64
+    verdict = stratagem.verify(data, source=str(unsolvable_by_sat))
+    assert verdict.valid
+    assert ("the record's proof_sha256 is not the SHA-256 of lost.drup.gz's text: the file was checked, not the "
+            "digest; the record and the file may not belong together") in verdict.notes
+    assert not any("cnf_sha256" in note for note in verdict.notes)
