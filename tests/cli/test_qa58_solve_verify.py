@@ -370,3 +370,15 @@ def test_a_digest_that_is_not_its_files_is_noted(unsolvable_by_sat: Path) -> Non
     assert ("the record's proof_sha256 is not the SHA-256 of lost.drup.gz's text: the file was checked, not the "
             "digest; the record and the file may not belong together") in verdict.notes
     assert not any("cnf_sha256" in note for note in verdict.notes)
+
+
+def test_a_table_past_the_limit_is_not_called_too_many_relaxed_states(tmp_path: Path) -> None:
+    """A lost start (a half-row of 7 past the limit of 6) cannot be put in the relaxation's terms; its row
+    read "0 (not searched: 16,129 relaxed states)", the words of a space too large to search (40 million)."""
+    puzzle = tmp_path / "full.toml"
+    puzzle.write_text((PUZZLES / "challenge-0.toml").read_text().split("[[deals]]")[0]
+                      + '[[deals]]\nname = "full"\nposition = "WRRRRRR(RW)WWWW RRW WRW 1 R lost"\n')
+    solution = stratagem.solve(puzzle, "full", method="relaxed")
+    assert solution.status == "unsolvable"
+    assert "(classes W R): 0 (not searched: the table does not fit the relaxation)" in solution.optimality
+    assert "relaxed states" not in solution.optimality

@@ -465,8 +465,10 @@ class RelaxationBound:
 def _distance_words(search: RelaxedSearch) -> str:
     if search.distance is None:
         return "never"
-    if search.start < 0:
+    if search.start < 0 and search.relaxation.codes > MAX_CODES:
         return f"0 (not searched: {search.relaxation.codes:,} relaxed states)"
+    if search.start < 0:  # a half-row past the card limit (a lost start), or a card the classes do not name
+        return "0 (not searched: the table does not fit the relaxation)"
     return str(search.distance)
 
 
