@@ -61,5 +61,9 @@ def not_rup_reason(line: int) -> str:
 
 
 def stopped_reason(time_limit: float, phase: str, done: int, of: int) -> str:
-    """Why a check stopped by its time limit has no verdict."""
-    return f"stopped by the time limit ({time_limit:g} s) in the {phase} pass, after {done} of {of} steps"
+    """Why a check stopped by its time limit has no verdict.
+
+    ``time_limit`` is what the check was given, often the rest of a command's limit: shown to the
+    hundredth of a second (``verify --time-limit 1`` once said "the time limit (0.240236 s)")."""
+    shown = f"{time_limit:.2f}".rstrip("0").rstrip(".")
+    return f"stopped by the time limit ({shown} s) in the {phase} pass, after {done:,} of {of:,} steps"

@@ -74,3 +74,13 @@ def test_auto_weighs_the_steps_by_the_formula_size() -> None:
                            "p")[0].checker == "compiled"
     small = big[:10_000] + [(-1,)]  # solo-4's refutation: 7,102 steps over 10,246 clauses stays on the reference
     assert check_drup(small, steps).checker == "python"
+
+
+def test_a_stopped_check_shows_its_limit_to_the_hundredth_and_counts_grouped() -> None:
+    # `verify --time-limit 1` of solo-4 said "stopped by the time limit (0.240236 s) ... after 2048 of 7102 steps"
+    from stratagem.solvers.drupverdict import stopped_reason
+
+    assert stopped_reason(0.240236, "forward", 2048, 7102) == (
+        "stopped by the time limit (0.24 s) in the forward pass, after 2,048 of 7,102 steps")
+    assert stopped_reason(0.0, "backward", 0, 5).startswith("stopped by the time limit (0 s) in the backward pass")
+    assert "(12.5 s)" in stopped_reason(12.5, "forward", 1, 2)
