@@ -241,9 +241,9 @@ def reach(
                   "complete (every reachable state expanded)")
     else:
         why = f"the state limit ({max_states:,})" if facts.stopped_by == "states" else f"the {time_limit} s time limit"
-        left = plural(facts.frontier, "state", grouped=True)
+        unexpanded = plural(facts.frontier, "state", grouped=True)
         out.print(f"graph: {plural(facts.states, 'state', grouped=True)}, {plural(facts.edges, 'edge', grouped=True)}, "
-                  f"[bold yellow]truncated[/] by {why}: {left} left unexpanded")
+                  f"[bold yellow]truncated[/] by {why}: {unexpanded} left unexpanded")
     if facts.goal_reachable:
         out.print(f"winning states: {facts.goal_states:,} reached; "
                   f"par {plural(facts.par, 'turn')}: {' '.join(line or ())}")
