@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
-from stratagem.core.io import RepeatedKey, check_writable, loads_once, open_regular
+from stratagem.core.io import MAX_SEED, SEED_RANGE, RepeatedKey, check_writable, loads_once, open_regular
 from stratagem.core.numbers import is_whole
 from stratagem.core.records import parse_fraction, quoted
 from stratagem.loading import GAMES
@@ -375,12 +375,14 @@ def _turns(value: Any) -> bool:
 
 
 def _deal_problem(record: dict[str, Any]) -> str:
-    """What is wrong with a Strato record's deal (``players`` 1 to 4, ``seed`` from 0), or ``""``."""
+    """What is wrong with a Strato record's deal (``players`` 1 to 4, ``seed`` from 0 to 2^63-1), or ``""``.
+    A larger seed is none a sweep deals (``--seeds`` stops there): the report's command to reproduce it
+    (``solve --deal SEED``) was refused, and a seed of 4,000 digits was printed whole."""
     players = record.get("players")
     if not is_whole(players, 1, 4):
         return f"players {quoted(players)} is not a Strato player count (1 to 4)"
-    if not _count(record.get("seed")):
-        return f"seed {quoted(record.get('seed'))} is not a seed (a whole number from 0)"
+    if not is_whole(record.get("seed"), 0, MAX_SEED):
+        return f"seed {quoted(record.get('seed'))} is not a seed ({SEED_RANGE})"
     return ""
 
 
@@ -430,7 +432,7 @@ def open_problem(record: dict[str, Any]) -> str:
         if not _turns(record.get(key)):
             return f"{key} {quoted(record.get(key))} is neither null nor a number of turns"
         if strato and record.get(key) is not None and record[key] > MAX_TURNS:
-            return f"{key} {record[key]} is more turns than a Strato deck has cards ({MAX_TURNS})"
+            return f"{key} {quoted(record[key])} is more turns than a Strato deck has cards ({MAX_TURNS})"
     status, length, bound = record.get("status"), record.get("length"), record.get("lower_bound")
     if status != "solved" and length is not None:
         return f"length {length} with status {status}: only a solved record has an optimal length"

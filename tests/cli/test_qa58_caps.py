@@ -367,3 +367,21 @@ def test_view_verify_counts_its_time_limit_from_the_command_start(cli, tmp_path:
     result = cli("view", str(path), "--out", str(tmp_path / "page.html"), "--verify", "--time-limit", "60")
     assert result.code == 0, result.err
     assert len(given) == 1 and isinstance(given[0], Deadline) and given[0].seconds == 60
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("seed", 2**63, "seed 9223372036854775808 is not a seed (seeds are whole numbers from 0 to"),
+    ("seed", 10**4000, "seed 1000000000000000000000000000000000000000... is not a seed"),
+    ("lower_bound", 10**4000, "lower_bound 1000000000000000000000000000000000000000... is more turns"),
+])
+def test_a_results_record_with_a_number_no_sweep_writes_is_refused_in_one_short_line(
+        cli, tmp_path: Path, sweep_lines: list[str], field: str, value: int, words: str) -> None:
+    record = json.loads(sweep_lines[0])
+    record[field] = value
+    if field == "lower_bound":
+        record.update(status="unknown", length=None, best_length=None, line=None)
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    result = cli("report", str(path), "--out", str(tmp_path / "report"), "--no-plots")
+    assert_bad_input(result, "results.jsonl", "line 1", words)  # a seed past 2^63-1 was reported, with a
+    assert len(result.err) < 300  # `solve --deal` command that refuses it; 4,000 digits were printed whole
