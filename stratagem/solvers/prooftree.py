@@ -111,7 +111,7 @@ def decode_value(data: Any) -> Value:
         if not re.fullmatch(r"-?[0-9]+(/[0-9]*[1-9][0-9]*)?", data):
             raise ValueError(f"{data[:40]!r} is not a game value (an integer or a fraction n/d)")
         return Fraction(data)
-    raise ValueError(f"{data!r} is not a game value")
+    raise ValueError(f"{_q(data)} is not a game value")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -289,6 +289,13 @@ class Verdict:
     nodes: int
 
 
+def _q(value: Any) -> str:
+    """A value from the record as a message quotes it: its ``repr``, cut to 80 characters (a record's strings
+    may be 65,536 characters long, and each problem is one line)."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 class _Checker:
     def __init__(self, game: Game[Any, Any], player: int, nodes: list[Any]) -> None:
         self.game = game
@@ -304,14 +311,14 @@ class _Checker:
 
     def node(self, nid: Any, place: str) -> dict[str, Any] | None:
         if not is_whole(nid, 0, len(self.nodes) - 1):
-            self.fail(place, f"refers to node {nid!r}, which does not exist")
+            self.fail(place, f"refers to node {_q(nid)}, which does not exist")
             return None
         node = self.nodes[nid]
         if not isinstance(node, dict):
             self.fail(f"node {nid}", "is not an object")
             return None
         if not is_whole(node.get("id")) or node.get("id") != nid:  # not true for 1, nor 1.0: JSON says them apart
-            self.fail(f"node {nid}", f"has id {node.get('id')!r} but is entry {nid} of the node list")
+            self.fail(f"node {nid}", f"has id {_q(node.get('id'))} but is entry {nid} of the node list")
             return None
         return node
 
@@ -323,10 +330,10 @@ class _Checker:
         try:
             state = self.game.parse_state(text)
         except (NotationError, IllegalMove, ValueError) as err:
-            self.fail(f"node {nid}", f"state {text!r} does not parse: {err}")
+            self.fail(f"node {nid}", f"state {_q(text)} does not parse: {err}")
             return None
         if self.game.format_state(state) != text:
-            self.fail(f"node {nid}", f"state {text!r} is not in normal form ({self.game.format_state(state)!r})")
+            self.fail(f"node {nid}", f"state {_q(text)} is not in normal form ({self.game.format_state(state)!r})")
             return None
         return state
 
@@ -344,7 +351,7 @@ class _Checker:
                 continue
             node = self.nodes[nid]
             if node.get("side") != side:  # checked first: a node valued in the other half is no bound of this one
-                self.fail(f"node {nid}", f"belongs to the {node.get('side')!r} half but is reached from the "
+                self.fail(f"node {nid}", f"belongs to the {_q(node.get('side'))} half but is reached from the "
                                          f"{side!r} half")
                 self.values[nid] = None
                 continue
@@ -366,12 +373,12 @@ class _Checker:
                 if not isinstance(entry, dict) or not isinstance(entry.get("move"), str):
                     self.fail(place, "is not an object with a move text and a node")
                     continue
-                child = self.node(entry.get("node"), f"{place} (move {entry.get('move')!r})")
+                child = self.node(entry.get("node"), f"{place} (move {_q(entry.get('move'))})")
                 if child is None:
                     continue
                 cid = entry["node"]
                 if cid in on_path:
-                    self.fail(f"{place} (move {entry['move']!r})", f"goes back to node {cid}: the proof has a cycle")
+                    self.fail(f"{place} (move {_q(entry['move'])})", f"goes back to node {cid}: the proof has a cycle")
                     continue
                 stack.append((cid, False))
 
@@ -385,7 +392,7 @@ class _Checker:
             return
         mover = game.to_move(state)
         if not is_whole(node.get("to_move")) or node.get("to_move") != mover:  # true is no player, though true == 1
-            self.fail(place, f"says player {node.get('to_move')!r} moves but the rules say {mover}")
+            self.fail(place, f"says player {_q(node.get('to_move'))} moves but the rules say {mover}")
         child_values: list[Value] = []
         heights: list[int] = []
         seen: dict[str, Any] = {}
@@ -393,7 +400,7 @@ class _Checker:
             if not isinstance(entry, dict) or not isinstance(entry.get("move"), str):
                 return
             text = entry["move"]
-            cplace = f"{place}, move {text!r}"
+            cplace = f"{place}, move {_q(text)}"
             if text in seen:
                 self.fail(cplace, "is listed twice")
                 return
@@ -406,7 +413,7 @@ class _Checker:
             seen[text] = move
             after = game.format_state(game.apply(state, move))
             if after != self.nodes[cid]["state"]:
-                self.fail(cplace, f"leads to {after!r}, not to node {cid}'s {self.nodes[cid]['state']!r}")
+                self.fail(cplace, f"leads to {after!r}, not to node {cid}'s {_q(self.nodes[cid]['state'])}")
                 return
             child_values.append(self.values[cid])
             heights.append(self.heights[cid] + 1)
@@ -439,10 +446,10 @@ class _Checker:
         try:
             stated = decode_value(node.get("value"))
         except ValueError:
-            self.fail(place, f"value {node.get('value')!r} is not a number")
+            self.fail(place, f"value {_q(node.get('value'))} is not a number")
             return
         if stated != value:
-            self.fail(place, f"claims value {node.get('value')!r} but recomputes to {encode_value(value)!r}")
+            self.fail(place, f"claims value {_q(node.get('value'))} but recomputes to {encode_value(value)!r}")
             return
         self.values[nid] = value
         self.heights[nid] = max(heights, default=0)
@@ -470,10 +477,10 @@ class _Checker:
         try:
             stated = decode_value(entry.get("probability"))
         except ValueError:
-            self.fail(place, f"probability {entry.get('probability')!r} is not a number")
+            self.fail(place, f"probability {_q(entry.get('probability'))} is not a number")
             return
         if not probs or stated != probs[0]:
-            self.fail(place, f"has probability {entry.get('probability')!r} but the rules give "
+            self.fail(place, f"has probability {_q(entry.get('probability'))} but the rules give "
                              f"{encode_value(probs[0]) if probs else 'none'}")
 
     def covers(self, wanted: dict[str, Any], seen: dict[str, Any], place: str, what: str) -> bool:
@@ -502,25 +509,25 @@ def check_proof_tree(game: Game[S, Any], root_state: S, tree: Any) -> Verdict:
         problems.append(Problem("format", f"expected {PROOFTREE_FORMAT!r}"))
         return verdict()
     if tree.get("game") != game.name:
-        problems.append(Problem("game", f"the proof is for {tree.get('game')!r}, not {game.name!r}"))
+        problems.append(Problem("game", f"the proof is for {_q(tree.get('game'))}, not {game.name!r}"))
     start = game.format_state(root_state)
     if tree.get("start") != start:
-        problems.append(Problem("start", f"the proof starts from {tree.get('start')!r}, not {start!r}"))
+        problems.append(Problem("start", f"the proof starts from {_q(tree.get('start'))}, not {start!r}"))
     claim = tree.get("claim")
     if not isinstance(claim, dict):
         problems.append(Problem("claim", "missing or not an object"))
         return verdict()
     player, bound = claim.get("player"), claim.get("bound")
     if not is_whole(player, 0, game.num_players - 1):
-        problems.append(Problem("claim.player", f"{player!r} is not a player of {game.name}"))
+        problems.append(Problem("claim.player", f"{_q(player)} is not a player of {game.name}"))
         return verdict()
     if not isinstance(bound, str) or bound not in _HALVES:  # a list or an object would not even hash
-        problems.append(Problem("claim.bound", f"{bound!r} is not one of {sorted(_HALVES)}"))
+        problems.append(Problem("claim.bound", f"{_q(bound)} is not one of {sorted(_HALVES)}"))
         return verdict()
     try:
         value = decode_value(claim.get("value"))
     except ValueError:
-        problems.append(Problem("claim.value", f"{claim.get('value')!r} is not a number"))
+        problems.append(Problem("claim.value", f"{_q(claim.get('value'))} is not a number"))
         return verdict()
     claim_text = f"player {player + 1} {bound} {encode_value(value)}"  # in words: players from 1, as users count
     nodes, halves = tree.get("nodes"), tree.get("halves")
@@ -533,7 +540,7 @@ def check_proof_tree(game: Game[S, Any], root_state: S, tree: Any) -> Verdict:
         if isinstance(h, dict) and isinstance(h.get("side"), str):
             by_side[h["side"]] = h
         elif isinstance(h, dict) and h.get("side") is not None:  # a list or an object would not even hash
-            problems.append(Problem(f"halves[{i}].side", f"{h['side']!r} is not a side ({AT_LEAST!r}, {AT_MOST!r})"))
+            problems.append(Problem(f"halves[{i}].side", f"{_q(h['side'])} is not a side ({AT_LEAST!r}, {AT_MOST!r})"))
     values: dict[str, Value] = {}
     plies: dict[str, int] = {}
     for side in _HALVES[bound]:
@@ -546,7 +553,7 @@ def check_proof_tree(game: Game[S, Any], root_state: S, tree: Any) -> Verdict:
             continue
         root = half["root"]
         if root_node.get("state") != start:
-            checker.fail(f"node {root}", f"the {side!r} half starts at {root_node.get('state')!r}, not {start!r}")
+            checker.fail(f"node {root}", f"the {side!r} half starts at {_q(root_node.get('state'))}, not {start!r}")
             continue
         checker.half(root, side)
         got = checker.values.get(root)
@@ -559,7 +566,7 @@ def check_proof_tree(game: Game[S, Any], root_state: S, tree: Any) -> Verdict:
                                                f"{side} {encode_value(value)!r}")
         stated_plies = half.get("plies")
         if stated_plies is not None and stated_plies != plies[side]:
-            checker.fail(f"the {side!r} half", f"says its longest line has {stated_plies!r} plies, it has "
+            checker.fail(f"the {side!r} half", f"says its longest line has {_q(stated_plies)} plies, it has "
                                                f"{plies[side]}")
     problems.extend(checker.problems)
     return verdict(len(checker.states), values, plies)

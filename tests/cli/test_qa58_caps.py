@@ -385,3 +385,15 @@ def test_a_results_record_with_a_number_no_sweep_writes_is_refused_in_one_short_
     result = cli("report", str(path), "--out", str(tmp_path / "report"), "--no-plots")
     assert_bad_input(result, "results.jsonl", "line 1", words)  # a seed past 2^63-1 was reported, with a
     assert len(result.err) < 300  # `solve --deal` command that refuses it; 4,000 digits were printed whole
+
+
+def test_a_proof_tree_problem_quotes_a_long_move_in_80_characters() -> None:
+    """A record's string may be 65,536 characters long: each problem stays one short line."""
+    checker = _checker([{"id": 0, "side": "at least", "state": "s" * 60_000, "to_move": 1, "value": 1,
+                         "children": []}])
+    assert checker.parse(0, checker.nodes[0]) == "s" * 60_000  # the stub parses anything: no problem yet
+    checker.game.format_state = lambda state: "t"  # type: ignore[attr-defined]  # the normal form differs
+    checker.parse(0, checker.nodes[0])
+    [problem] = checker.problems
+    assert len(problem.problem) < 200, len(problem.problem)
+    assert "'sssss" in problem.problem and "..." in problem.problem
