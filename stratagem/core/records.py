@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from stratagem.core.errors import BadInput
+from stratagem.core.numbers import is_whole
 
 LINE_FORMAT = "stratagem/line@1"
 PROOF_FORMAT = "stratagem/proof@1"
@@ -101,6 +102,8 @@ class Line:
         for i, move in enumerate(moves):
             if not isinstance(move, str):
                 raise BadInput(source, f"{place}moves[{i}]", "a move must be a string")
+        if "length" in data and not is_whole(data["length"]):  # 5.0 and true (== 1) passed the count below
+            raise BadInput(source, f"{place}length", f"must be a whole number, not {quoted(data['length'])}")
         if "length" in data and data["length"] != len(moves):
             raise BadInput(source, f"{place}length", f"says {data['length']} but the line has {len(moves)} moves")
         result = data.get("result", "")

@@ -95,6 +95,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
     if fmt == LINE_FORMAT:
         verdict = Verdict(name, "line")
         check_line(Line.from_json(data, name), verdict, "", bare=True)
+        verdict.unknown_fields(data, (*LINE_FIELDS, "provenance"), f"a {LINE_FORMAT} record")
         return _nothing_to_recheck(verdict, "a line record", limits)
     verdict = Verdict(name, "proof")
     if fmt == POLICY_FORMAT:
@@ -123,6 +124,8 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
     if proof.line.game != proof.game:
         raise BadInput(name, "line.game", f"is {proof.line.game[:40]!r}, but the proof is about {proof.game!r}")
     replayed = check_line(proof.line, verdict, "line.", bare=False)
+    verdict.unknown_fields(data, (*PROOF_FIELDS, "provenance"), f"a {PROOF_FORMAT} record")
+    verdict.unknown_fields(data["line"], LINE_FIELDS, f"a proof record's line ({LINE_FORMAT})", "line.")
     if replayed is None:
         for key in sorted(k for k in proof.claim if k != "information"):
             verdict.not_certified(key, f"the claim's {key!r}", "not checked: the record's line does not replay")
@@ -142,6 +145,11 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
 #: The reports the commands print with ``--json`` (no record: the one ``--proof`` writes is), by format, and
 #: the command that prints each: ``verify`` of one names it so (it said only "unknown record format").
 REPORTS = {"stratagem/analysis@1": "analyze", "stratagem/check@1": "check", "stratagem/solve@1": "solve"}
+
+#: The fields of a line record and of a proof record (docs/formats.md 4.2, 4.3), besides their ``provenance``:
+#: any other is reported not certified.
+LINE_FIELDS = ("format", "game", "setup", "start", "moves", "length", "result")
+PROOF_FIELDS = ("format", "game", "claim", "line", "evidence")
 
 #: The keys of a proof record's ``claim`` that :func:`verify` checks, by game (any other is reported not
 #: certified): Strato's answer (``information`` says what it is about), and STAKD's.

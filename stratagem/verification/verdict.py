@@ -93,6 +93,16 @@ class Verdict:
             self.not_certified(str(key)[:40], f"the record's claim {str(key)[:40]!r}: {quoted(claim[key])}",
                                f"not a claim verify checks in {kind} (it checks {', '.join(checked)})")
 
+    def unknown_fields(self, data: Any, known: Sequence[str], kind: str, place: str = "") -> None:
+        """Each field of ``data`` (a record, or its ``line`` with ``place`` ``"line."``) that is not one of
+        ``known``, the fields of ``kind``, is reported not certified: ``"optimal": true`` written beside a
+        line record's moves was passed over, and the record verified as valid."""
+        if not isinstance(data, dict):
+            return
+        for key in sorted(str(k) for k in data if k not in known):
+            self.not_certified(f"{place}{key[:40]}", f"the record's field {place + key[:40]!r}: {quoted(data[key])}",
+                               f"not a field of {kind}: verify does not check it")
+
     def unknown(self, claim: str, statement: str, why: str) -> None:
         """The claim's check was stopped; ``why`` says by which limit."""
         self.claims.append(ClaimReport(claim, statement, UNKNOWN, why))

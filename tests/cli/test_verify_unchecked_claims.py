@@ -85,6 +85,33 @@ def test_a_stakd_claim_verify_does_not_check_is_not_certified(cli: Cli, tmp_path
     _not_certified(result, "optimal", "winnable")
 
 
+@pytest.mark.parametrize("where", ["record", "line", "bare line"])
+def test_a_field_no_format_has_is_not_certified(cli: Cli, tmp_path: Path, where: str) -> None:
+    """Stop 58: ``"optimal": true`` beside a line record's moves (or a proof record's claim, or in its line)
+    was passed over, and the record verified as valid (exit 0)."""
+    record = _json(_made(cli, tmp_path / "p.json", "solve", CHALLENGE_0, "--proof", str(tmp_path / "p.json")))
+    if where == "bare line":
+        record = record["line"]
+    (record["line"] if where == "line" else record)["optimal"] = True
+    result = cli("verify", _forged(tmp_path, record))
+    assert result.code == 3, (result.out, result.err)
+    field = "line.optimal" if where == "line" else "optimal"
+    assert f"not certified: the record's field {field!r}: true" in result.out and "not a field of" in result.out
+    assert "every claim certified" not in result.out
+    if where == "bare line":
+        del record["optimal"]
+        record["provenance"] = {"stratagem": "0.1.0"}  # a record's provenance is no claim
+        assert cli("verify", _forged(tmp_path, record)).code == 0
+
+
+@pytest.mark.parametrize("length", [5.0, True, "5"])
+def test_a_lines_length_is_a_whole_number(cli: Cli, tmp_path: Path, length: object) -> None:
+    """Stop 58: ``length: 5.0`` (and ``true`` for a one-move line) equalled the move count and was taken."""
+    record = _json(_made(cli, tmp_path / "p.json", "solve", CHALLENGE_0, "--proof", str(tmp_path / "p.json")))
+    record["line"]["length"] = length
+    assert_bad_input(cli("verify", _forged(tmp_path, record)), "line.length: must be a whole number")
+
+
 @pytest.fixture
 def two_thirds(cli: Cli, tmp_path: Path) -> Path:
     """The 2/3 position's policy record (the plain search's, exact)."""
