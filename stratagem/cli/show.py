@@ -16,7 +16,7 @@ from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
 from stratagem.core.io import dumps_record, load_json
-from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof, quoted
 from stratagem.loading import game_from_record, game_module, game_of_file, load_position, load_strato
 from stratagem.models.strato.rules.position import format_state
 from stratagem.solvers.replay import replay
@@ -159,4 +159,4 @@ def _line_of(file: str) -> tuple[Line, str]:
         if proof.line is None:
             raise BadInput(file, "line", "this proof record holds no line to show")
         return proof.line, "line."
-    raise BadInput(file, "format", f"not a line or proof record (format {data.get('format')!r})")
+    raise BadInput(file, "format", f"not a line or proof record (format {quoted(data.get('format'))})")

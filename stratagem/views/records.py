@@ -24,7 +24,7 @@ from rich.text import Text
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, IllegalMove, NotationError
-from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof, quoted
 from stratagem.core.words import plural
 from stratagem.loading import StratoDeal, game_from_record, game_module, load, position_from_record
 from stratagem.solvers.replay import replay
@@ -469,7 +469,7 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
                      "pair, rebuilt from the rules engine.</p>",
                      matrices_html(game, start, cert, place, deadline=deadline, stopped=stopped)]
     else:
-        raise BadInput(source, "format", f"not a record `stratagem view` draws ({fmt!r}; it draws "
+        raise BadInput(source, "format", f"not a record `stratagem view` draws ({quoted(fmt)}; it draws "
                        f"{', '.join(VIEWABLE)})")
     body.append(_made_by(data))
     return document(title, "\n".join(body))

@@ -397,3 +397,13 @@ def test_a_proof_tree_problem_quotes_a_long_move_in_80_characters() -> None:
     [problem] = checker.problems
     assert len(problem.problem) < 200, len(problem.problem)
     assert "'sssss" in problem.problem and "..." in problem.problem
+
+
+@pytest.mark.parametrize("command", ["show", "view"])
+def test_an_unknown_format_of_60000_characters_is_quoted_short(cli, tmp_path: Path, command: str) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({"format": "Q" * 60_000, "game": "strato"}))
+    extra = ("--out", str(tmp_path / "page.html")) if command == "view" else ()
+    result = cli(command, str(path), *extra)
+    assert_bad_input(result, "record.json", "format", "QQQ...")
+    assert len(result.err) < 1000, len(result.err)  # the format was quoted whole
