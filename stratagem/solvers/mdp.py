@@ -402,7 +402,14 @@ def _came_from(step: tuple[int, object] | None) -> str:
     if step is None:
         return ""
     parent, move = step
-    return f" (after nodes[{parent}]'s {move!r})" if move != "" else f" (from nodes[{parent}])"
+    return f" (after nodes[{parent}]'s {_q(move)})" if move != "" else f" (from nodes[{parent}])"
+
+
+def _q(value: Any) -> str:
+    """A value from the record as a problem quotes it: its ``repr``, cut to 80 characters (a record's strings
+    may be 65,536 characters long; a state quoted whole made a 10 MB problem line)."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _some(names: Sequence[str], most: int = 12) -> str:
@@ -446,7 +453,7 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
 
     def reach(parent: int, child: Any, state: Any, step: object = "") -> str:
         if not is_whole(child, 0, len(nodes) - 1):
-            return f"nodes[{parent}]: child {child!r} is not a node id"
+            return f"nodes[{parent}]: child {_q(child)} is not a node id"
         if states[child] is None:
             states[child] = state
             came_from[child] = (parent, step)  # words only when a message needs them (:func:`_came_from`)
@@ -464,7 +471,7 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
         place = f"nodes[{i}]"
         if node.get("state") != game.format_state(state):
             return fail(f"{place}: the rules give the state {game.format_state(state)}{_came_from(came_from.get(i))}, "
-                        f"the node says {node.get('state')!r}")
+                        f"the node says {_q(node.get('state'))}")
         kind = node.get("kind")
         who = game.to_move(state)
         if kind == "leaf":
@@ -472,7 +479,7 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
                 return fail(f"{place}: a leaf, but the game is not over here")
             if str(node.get("payoff")) != str(payoff(state)):
                 return fail(f"{place}: the payoff here is {payoff(state)}, the node says "
-                                                     f"{node.get('payoff')!r}")
+                                                     f"{_q(node.get('payoff'))}")
         elif kind == "cut":
             pass
         elif kind == "decision":
@@ -484,7 +491,7 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
                 move = game.parse_move(state, str(text))
                 after = game.apply(state, move)
             except (ValueError, LookupError) as exc:
-                return fail(f"{place}: move {text!r} is not legal here ({exc})")
+                return fail(f"{place}: move {_q(text)} is not legal here ({exc})")
             if information is not None:
                 key = information(state)
                 formatted = game.format_move(state, move)
@@ -523,7 +530,7 @@ def check_policy_dag(game: Any, root: Any, nodes: Any, payoff: Payoff, *, lo: Fr
                     return fail(problem)
                 children[i].append((child, p))
         else:
-            return fail(f"{place}: kind {kind!r} is not decision, chance, leaf or cut")
+            return fail(f"{place}: kind {_q(kind)} is not decision, chance, leaf or cut")
     missing = [i for i in range(len(nodes)) if i not in seen]
     if missing:
         return fail(f"nodes[{missing[0]}]: not reached from the root")

@@ -407,3 +407,17 @@ def test_an_unknown_format_of_60000_characters_is_quoted_short(cli, tmp_path: Pa
     result = cli(command, str(path), *extra)
     assert_bad_input(result, "record.json", "format", "QQQ...")
     assert len(result.err) < 1000, len(result.err)  # the format was quoted whole
+
+
+def test_a_policy_problem_quotes_a_long_state_in_80_characters(cli, tmp_path: Path) -> None:
+    from stratagem.cli.main import run
+
+    policy = tmp_path / "policy.json"
+    assert run(["odds", str(PUZZLES / "challenge-0.toml"), "--position", "RRWR(RW)WWRW RRR WRR 1 -", "--proof",
+                str(policy), "--quiet"]) == 0
+    record = json.loads(policy.read_text())
+    record["nodes"][0]["state"] = "Q" * 60_000
+    policy.write_text(json.dumps(record))
+    result = cli("verify", str(policy))
+    assert result.code == 1
+    assert "the node says 'QQQ" in result.err and len(result.err) < 400, len(result.err)  # 60 KB before
