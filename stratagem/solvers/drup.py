@@ -65,6 +65,7 @@ import time
 from collections.abc import Sequence
 from typing import Literal
 
+from stratagem.core.errors import BadInput
 from stratagem.solvers.drupverdict import (
     DrupProgress,
     DrupVerdict,
@@ -74,7 +75,8 @@ from stratagem.solvers.drupverdict import (
     stopped_reason,
 )
 
-__all__ = ["COMPILED_FROM", "DrupProgress", "DrupVerdict", "Engine", "check_drup", "check_drup_data", "run_drat_trim"]
+__all__ = ["COMPILED_FROM", "MAX_PROOF_STEPS", "DrupProgress", "DrupVerdict", "Engine", "check_drup", "check_drup_data",
+           "run_drat_trim"]
 
 #: Which checker runs: the pure-Python reference, the compiled one, or the compiled one when it pays.
 Engine = Literal["auto", "python", "compiled"]
@@ -88,6 +90,13 @@ COMPILED_FROM = 20_000
 #: STAKD refutation of 14,217 steps over 73,171 clauses (B3Q1U1X2 on 19x5) went to the reference and took 29 s
 #: there (the compiled checker: 0.1 s); duo-3's 13,329 steps over 11,968 clauses take it about a second.
 CLAUSES_PER_WEIGHT = 20_000
+
+#: The most steps a DRUP proof may have (docs/formats.md, Input limits). The checkers hold some 150 bytes a
+#: step (10.5 million steps of ``d 1 2 0``: 1.57 GB), so without it a gzip file of a few kilobytes asked for
+#: tens of gigabytes (1000 MiB of such lines, within the 1 GiB of a proof file: an internal MemoryError at
+#: a 4 GB memory limit, the machine's memory without one). The largest proofs measured have 0.8 million
+#: (Strato) and 1.2 million (random 3-SAT) steps.
+MAX_PROOF_STEPS = 10_000_000
 
 #: ``progress`` is called once per this many proof steps in each pass.
 _PROGRESS_EVERY = 4096
@@ -531,7 +540,13 @@ def check_drup_data(
     from stratagem.solvers import drup_compiled, drup_flat
     from stratagem.solvers.dimacs import parse_drup_lines
 
-    if _compiled(engine, data.count(b"\n") + 1, len(clauses)):
+    binary = data[:1] == b"a" or 0 in data  # as parse_drup_lines tells the two encodings apart
+    lines = data.count(b"\n") + 1
+    most = data.count(0) if binary else lines  # a bound on the steps: a zero byte ends each binary step
+    if most > MAX_PROOF_STEPS:
+        raise BadInput(source, "", f"more than {MAX_PROOF_STEPS:,} {'steps' if binary else 'lines'}: more than a "
+                       "DRUP proof may have (docs/formats.md, Input limits)")
+    if _compiled(engine, lines, len(clauses)):
         flat = drup_flat.parse_drup_flat(data, source)
         verdict = drup_compiled.check_flat(drup_flat.flat_clauses(clauses), flat, progress=progress,
                                            time_limit=time_limit)
