@@ -385,3 +385,22 @@ def test_an_interrupted_sweep_exits_even_if_a_thread_lingers(tmp_path: Path) -> 
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 143
     assert time.monotonic() - started < 30
+
+
+def test_a_range_of_seeds_is_counted_and_bounded_without_listing_it() -> None:
+    """Stop 58 (caps pass): 40 million seeds were listed and checked one by one, 5.8 s and 434 MB, before the
+    task count refused them. A range is counted as it is, and its ends are the seeds checked."""
+    from stratagem.core.errors import BadInput
+    from stratagem.core.io import MAX_SEED
+
+    challenge = str(CHALLENGE_0)
+    began = time.process_time()
+    with pytest.raises(BadInput, match="10,000,000,000 seed"):
+        plan([challenge], range(10**10), [1])  # listed, it would not fit in memory
+    assert time.process_time() - began < 1.0
+    for seeds in (range(-1, 3), range(MAX_SEED - 1, MAX_SEED + 2)):
+        with pytest.raises(BadInput, match="seed"):
+            plan([challenge], seeds, [1])
+    tasks = plan([challenge], range(MAX_SEED - 1, MAX_SEED + 1), [1])
+    assert [task.seed for task in tasks] == [MAX_SEED - 1, MAX_SEED]  # type: ignore[union-attr]
+    assert [t.seed for t in plan([challenge], range(3, 6), [1])] == [t.seed for t in plan([challenge], [3, 4, 5], [1])]  # type: ignore[union-attr]
