@@ -281,6 +281,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     cannot be written (no such folder, a directory) is :class:`BadInput` before the search begins."""
     from stratagem.models.strato.hidden.exact import (
         TableStopped,
+        TableTooLarge,
         TooManyOrders,
         check_orders,
         odds_interval,
@@ -324,6 +325,8 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
         lower = summary.lower
     except TableStopped as stop:
         written, note = None, f"no value table written: the time limit stopped it ({stop})"
+    except TableTooLarge as large:
+        written, note = None, f"no value table written: {large}"
     status = SOLVED if found.status == "exact" else "unknown"
     return DealBounds(deal, game, status, lower, found.upper, found.states, found.policy_states,
                       found.memory, found.seconds, tuple(steps), written, rows, note)

@@ -108,9 +108,12 @@ CLOCK_ROWS = 4096
 #: that decompresses to one huge line, or to more rows than any search writes, is refused at little cost.
 #: The header is some 1.4 KB (the setup and provenance); a row some 60-170 characters (a plan of two moves
 #: with its cut draws included); the largest table a ten-minute search has written holds 9.5 million rows.
+#: The check keeps some 0.3-0.7 KB a row, so the cap on rows is about twice that largest table: at 100
+#: million rows, a 240 MB file of distinct junk rows asked for some 27 GB before the first row was refused
+#: (2 million of them: 573 MB, stop 58); 20 million rows keep it within a few GB.
 MAX_HEADER_CHARS = 1 << 20
 MAX_ROW_CHARS = 4096
-MAX_TABLE_ROWS = 100_000_000
+MAX_TABLE_ROWS = 20_000_000
 
 def turns_needed(challenge: Challenge, rows: tuple[Row, ...]) -> int:
     """Turns that any win from ``rows`` still needs: over every set of goal rows that could win, the least

@@ -194,3 +194,18 @@ def test_the_stopped_pass_is_written_with_the_finest_one_when_both_fit() -> None
     assert _sources_to_write(SimpleNamespace(passes=(coarse, fine), policy=fine, unfinished=None), None) == (fine,)
     assert _sources_to_write(SimpleNamespace(passes=(), policy=None, unfinished=stopped), None) == (stopped,)
     assert _sources_to_write(SimpleNamespace(passes=(), policy=None, unfinished=None), None) == ()
+
+
+def test_a_table_of_more_rows_than_verify_reads_is_not_written(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 58: verify reads at most MAX_TABLE_ROWS rows (20 million, a few GB of checking); a search that
+    made more would write a table its own check refuses. The writer says so and writes nothing."""
+    from stratagem.verification import oddstable
+
+    monkeypatch.setattr(oddstable, "MAX_TABLE_ROWS", 10)  # solo-1's table has 77 rows
+    table = tmp_path / "solo-1.gz"
+    code, out, err = cli(capsys, "odds", CHALLENGE_0, "--deal", "solo-1", "--table", str(table), "--json")
+    report = json.loads(out)
+    assert report["table"] is None and not table.exists() and list(tmp_path.iterdir()) == []
+    assert "no value table written: " in err and "77 rows, more than the 10 verify reads" in err, err
+    assert code == 0 and report["win_probability"] == "1"

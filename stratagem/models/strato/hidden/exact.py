@@ -594,6 +594,10 @@ class TableStopped(Exception):
     """:func:`write_table` passed its deadline: nothing was written."""
 
 
+class TableTooLarge(Exception):
+    """:func:`write_table` made more rows than ``verify`` reads (``MAX_TABLE_ROWS``): nothing was written."""
+
+
 #: :func:`write_table` looks at its deadline once per this many rows.
 _CLOCK_ROWS = 1024
 #: Whether the kernel runs compiled (else its source runs as plain Python: :func:`write_table` then walks the
@@ -625,6 +629,10 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
         with progress("writing the value table", "rows", "policy rows") as show:
             rows = _rows_by_rules if by_rules or not _KERNEL_COMPILED else _rows_compiled
             up, lo, counts = rows(solver, policies, spool, stop, show)
+        from stratagem.verification.oddstable import MAX_TABLE_ROWS
+
+        if counts["states"] > MAX_TABLE_ROWS:  # a table verify refuses to read is no certificate
+            raise TableTooLarge(f"{counts['states']:,} rows, more than the {MAX_TABLE_ROWS:,} verify reads")
         weight = solver.weight(solver.root.pile)
         upper, lower = Fraction(up, weight), Fraction(lo, weight)
         head = {"format": TABLE_FORMAT, "game": "strato", **header, "start": format_hidden(solver.root),
