@@ -317,7 +317,7 @@ def test_the_limits_section_of_formats_md_names_every_limit_with_its_value() -> 
         "MAX_PROOF_BYTES": (dimacs.MAX_PROOF_BYTES, "1 GiB"), "MAX_NESTING": (io.MAX_NESTING, "64 levels"),
         "MAX_DIGIT_RUN": (io.MAX_DIGIT_RUN, "| 1000 |"), "MAX_KEY_LENGTH": (io.MAX_KEY_LENGTH, "100 characters"),
         "MAX_OF_A_KIND": (stakd_notation.MAX_OF_A_KIND, "| 32 |"), "MAX_WIDTH": (stakd.MAX_WIDTH, "width 5 to 64"),
-        "MAX_COPIES": (stratatak.MAX_COPIES, "16, 99, 99, 10,000"), "MAX_CARDS": (stackattack.MAX_CARDS, "| 1000 |"),
+        "MAX_COPIES": (stratatak.MAX_COPIES, "16, 99, 14, 10,000"), "MAX_CARDS": (stackattack.MAX_CARDS, "| 1000 |"),
         "MAX_TABLE": (cardclash.MAX_TABLE, "| 102 |"),
     }
     expected = {"MAX_PUZZLE_BYTES": 1 << 20, "MAX_RECORD_BYTES": 64 << 20, "MAX_PROOF_BYTES": 1 << 30,
@@ -327,7 +327,7 @@ def test_the_limits_section_of_formats_md_names_every_limit_with_its_value() -> 
         assert name in section, name
         assert text in section, (name, text)
         assert value == expected[name], (name, value)
-    assert (stratatak.MAX_STARS, stratatak.MAX_HAND_SIZE, stratatak.MAX_BATTLE_LIMIT) == (99, 99, 10_000)
+    assert (stratatak.MAX_STARS, stratatak.MAX_HAND_SIZE, stratatak.MAX_BATTLE_LIMIT) == (99, 14, 10_000)
 
 
 def test_a_solvers_refusal_names_the_command(cli, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]

@@ -130,3 +130,28 @@ def test_engine_rules_doc_names_only_existing_tests() -> None:
     for module, name in set(re.findall(r"`([a-z_]+)::(test_[a-z0-9_]+)`", doc)):
         source = (here / f"test_{module}.py").read_text(encoding="utf-8")
         assert f"def {name}(" in source, f"{module}::{name}"
+
+
+def test_engine_a_hand_size_past_the_compiled_engines_plays_is_refused(tmp_path: Path) -> None:
+    """QA 58: hand_size went up to 99; at that size analyze of a seeded deal ended in an internal error (more
+    than 4,096 plays in one state, the compiled engine's buffer) and play ran past its limit. The cap is 14,
+    whose worst hand (one colour's run cards and Stars) makes fewer plays than the buffer holds."""
+    from itertools import product
+
+    from stratagem.models.stratatak.cards import BLUE, GREEN, RED, STAR, make_card
+    from stratagem.models.stratatak.engine import MAX_MOVES
+    from stratagem.models.stratatak.plays import legal_plays
+    from stratagem.models.stratatak.puzzle import MAX_HAND_SIZE
+
+    size = MAX_HAND_SIZE
+    most = 0
+    for blue, red in product(range(size + 1), repeat=2):
+        for green in range(size + 1 - blue - red):
+            hand = [make_card(BLUE, n) for n in range(1, blue + 1)] + [make_card(RED, n) for n in range(1, red + 1)]
+            hand += [make_card(GREEN, n) for n in range(1, green + 1)] + [STAR] * (size - blue - red - green)
+            most = max(most, len(legal_plays(tuple(sorted(hand)))))
+    assert most < MAX_MOVES, most  # 2,100 (11 run cards of one colour and 3 Stars)
+    path = tmp_path / "deal.toml"
+    path.write_text(f'game = "stratatak"\n[options]\nhand_size = {size + 1}\n[position]\nseed = 4\n', encoding="utf-8")
+    with pytest.raises(BadInput, match="hand_size"):
+        load_position(path)
