@@ -287,6 +287,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
         odds_interval,
         write_table,
     )
+    from stratagem.verification import oddstable  # the most rows verify reads: a larger table is not written
 
     if not isinstance(deal, StratoDeal):  # not an AttributeError from inside
         raise BadInput("<argument>", "deal", f"a loaded Strato deal (stratagem.load), not {type(deal).__name__}")
@@ -314,7 +315,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
         made_by = provenance(deal.source if Path(deal.source).is_file() else None)
         summary = write_table(found.solver, Path(table),
                               {"setup": deal.setup(), "deal": deal.name, "provenance": made_by},
-                              policy=sources, stop=deadline, progress=progress)
+                              policy=sources, stop=deadline, progress=progress, max_rows=oddstable.MAX_TABLE_ROWS)
         rows = summary.states
         if summary.lower < lower:  # a coarser pass's table: claim what the certificate holds
             steps.append(f"the value table is the policy's at a coarser cut ({summary.lower} = "

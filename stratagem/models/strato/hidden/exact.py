@@ -607,14 +607,16 @@ _KERNEL_COMPILED = not str(kernel.__file__).endswith(".py")
 
 def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
                 policy: Solver | tuple[Solver, ...] | None = None, stop: Callable[[], bool] | None = None,
-                progress: ProgressFactory = no_progress, by_rules: bool = False) -> TableSummary:
+                progress: ProgressFactory = no_progress, by_rules: bool = False,
+                max_rows: int | None = None) -> TableSummary:
     """Write the value table of what ``solver``'s search established (and, where it proved nothing above 0,
     what the policy's search ``policy`` did: of several, finest cut first, the first that valued the
     state above 0) to ``path`` (see the module docstring): gzip text, a JSON
     header line (``header`` with the format, the start, the claims and the counts added), then one ``KIND
     VALUE [MOVE] STATE`` line a state. The file is whole or not there (written beside ``path``, then moved);
     ``stop`` (a deadline) is asked every few thousand rows, and :class:`TableStopped` raised when it says so;
-    ``progress`` is shown the rows and the policy rows written.
+    ``progress`` is shown the rows and the policy rows written; a table of more than ``max_rows`` rows (the
+    most ``verify`` reads) is :class:`TableTooLarge`, and not written.
 
     The rows are made by the compiled walk over the searches' tables (``HiddenSolo.walk``, about 10
     microseconds a row, its text included); ``by_rules`` makes them by walking the rules engine's states
@@ -629,10 +631,8 @@ def write_table(solver: Solver, path: Path, header: dict[str, Any], *,
         with progress("writing the value table", "rows", "policy rows") as show:
             rows = _rows_by_rules if by_rules or not _KERNEL_COMPILED else _rows_compiled
             up, lo, counts = rows(solver, policies, spool, stop, show)
-        from stratagem.verification.oddstable import MAX_TABLE_ROWS
-
-        if counts["states"] > MAX_TABLE_ROWS:  # a table verify refuses to read is no certificate
-            raise TableTooLarge(f"{counts['states']:,} rows, more than the {MAX_TABLE_ROWS:,} verify reads")
+        if max_rows is not None and counts["states"] > max_rows:  # a table verify refuses is no certificate
+            raise TableTooLarge(f"{counts['states']:,} rows, more than the {max_rows:,} verify reads")
         weight = solver.weight(solver.root.pile)
         upper, lower = Fraction(up, weight), Fraction(lo, weight)
         head = {"format": TABLE_FORMAT, "game": "strato", **header, "start": format_hidden(solver.root),
