@@ -19,7 +19,7 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.words import plural
-from stratagem.solvers.dimacs import read_bytes_maybe_gz, read_text_maybe_gz, write_dimacs
+from stratagem.solvers.dimacs import DimacsStopped, read_bytes_maybe_gz, read_text_maybe_gz, write_dimacs
 from stratagem.solvers.drup import check_drup_data, run_drat_trim
 from stratagem.verification.evidence import files_beside
 from stratagem.verification.verdict import Limits, Verdict
@@ -129,7 +129,7 @@ def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, s
     """A STAKD solo DRUP certificate of ``winnable: false``: rebuild the CNF from the rules (with the
     symmetry breaking the evidence says), then check the refutation against it."""
     from stratagem.models.stakd.sat import ENCODING as SOLO_ENCODING
-    from stratagem.models.stakd.sat import SoloCNF
+    from stratagem.models.stakd.sat import BuildStopped, SoloCNF
 
     if evidence.get("encoding") != SOLO_ENCODING:
         raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
@@ -138,8 +138,12 @@ def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, s
     if not isinstance(symmetry, bool):
         raise BadInput(record, "evidence.symmetry", "must be true or false")
     names = files_beside(record, evidence)
-    cnf = SoloCNF(game, start, symmetry)
-    cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
+    try:  # four Bases' formula takes half a minute to build: the run's one deadline covers it (45 s under 3)
+        cnf = SoloCNF(game, start, symmetry, deadline=limits.deadline)
+        cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments, stop=limits.deadline.expired)
+    except (BuildStopped, DimacsStopped):
+        verdict.unknown("winnable", statement, limits.stopped_words("while the CNF was rebuilt from the rules"))
+        return
     if read_text_maybe_gz(names["cnf"]) != cnf_text:
         verdict.refute("winnable", statement, "evidence.cnf",
                        f"{names['cnf'].name} is not the {SOLO_ENCODING} formula of this position")
@@ -148,7 +152,9 @@ def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, s
     if limits.deadline.expired():
         verdict.unknown("winnable", statement, limits.stopped_words("before the DRUP refutation was checked"))
         return
-    drup, steps = check_drup_data(cnf.clauses, read_bytes_maybe_gz(names["proof"]), str(names["proof"]),
+    proof_data = read_bytes_maybe_gz(names["proof"])
+    note_digests(evidence, {"cnf": cnf_text.encode("utf-8"), "proof": proof_data}, names, verdict)
+    drup, steps = check_drup_data(cnf.clauses, proof_data, str(names["proof"]),
                                   time_limit=limits.deadline.remaining())
     if drup.stopped:
         verdict.unknown("winnable", statement, f"the DRUP refutation's check was {drup.reason}")

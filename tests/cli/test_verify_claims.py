@@ -340,3 +340,24 @@ def test_a_proof_record_of_another_game_or_a_stakd_table_of_two_is_bad_input(cli
     record["line"]["setup"]["players"] = 2
     record["line"]["start"] = "- B1T1D2U2,B1T1D2U2 1"
     assert_bad_input(cli("verify", "--recheck", str(_write(tmp_path, record, "two.json"))), "solo puzzle")
+
+
+def test_a_stakd_refutations_formula_is_rebuilt_within_the_limit_and_its_digests_are_read(cli, tmp_path: Path) -> None:
+    """QA 58 (STAKD pass): the formula of a record's start was rebuilt without the deadline, so a record
+    whose start is a large set ('- B4Q4T8D12U20X2 1' on 23 x 7) ran verify --time-limit 3 for 45 s; and a
+    STAKD record's cnf_sha256 / proof_sha256 were read by nothing (Strato's get a note)."""
+    refuted = tmp_path / "imp.json"
+    cli("check", str(STAKD / "solo-4-impossible.toml"), "--proof", str(refuted))
+    record = json.loads(refuted.read_text())
+    record["evidence"]["proof_sha256"] = "0" * 64
+    refuted.write_text(json.dumps(record))
+    code, verdict = _verdict(cli, refuted)
+    assert code == 0 and any("proof_sha256 is not the SHA-256" in note for note in verdict["not_checked"]), verdict
+    record["line"]["start"] = "- B4Q4T8D12U20X2 1"
+    record["line"]["setup"].update(width=23, height=7)
+    refuted.write_text(json.dumps(record))
+    began = time.perf_counter()
+    code, verdict = _verdict(cli, refuted, "--time-limit", "2")
+    assert time.perf_counter() - began < 1.2 * 2 + 1
+    assert code == 3 and _claims(verdict)["winnable"]["status"] == "unknown", verdict
+    assert "while the CNF was rebuilt from the rules" in _claims(verdict)["winnable"]["why"]
