@@ -118,8 +118,9 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
 def _player_count(text: str | None) -> int | None:
     if text is None:
         return None
-    if not (text.strip().isascii() and text.strip().isdigit()) or not 2 <= int(text) <= 6:
-        raise click.BadParameter(f"{text!r} is not a player count from 2 to 6", param_hint="'--players'")
+    # 1 is solo STAKD (one agent plays it as well); each game holds the count to its own range
+    if not (text.strip().isascii() and text.strip().isdigit()) or not 1 <= int(text) <= 6:
+        raise click.BadParameter(f"{text!r} is not a player count from 1 to 6", param_hint="'--players'")
     return int(text)
 
 

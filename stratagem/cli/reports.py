@@ -125,9 +125,10 @@ def _print_solo_check(result: SoloCheck, proof: str | Path | None) -> None:
         out.print(f"line      {' '.join(result.line)}")
         out.print(f"          {plural(len(result.line), 'placement')}, replayed through the rules engine")
     elif kind == "drup-refutation":
-        out.print(f"proof     DRUP refutation of {evidence.get('encoding')} ({evidence.get('variables'):,} variables, "
-                  f"{evidence.get('clauses'):,} clauses, {evidence.get('proof_lines'):,} proof lines), checked: "
-                  f"{evidence.get('checked_lemmas'):,} lemmas")
+        counts = ", ".join(plural(evidence.get(key), noun, grouped=True) for key, noun in
+                           (("variables", "variable"), ("clauses", "clause"), ("proof_lines", "proof line")))
+        out.print(f"proof     DRUP refutation of {evidence.get('encoding')} ({counts}), checked: "
+                  f"{plural(evidence.get('checked_lemmas'), 'lemma', grouped=True)}")
     elif kind == "cpsat-infeasible":
         out.print(f"note      {evidence.get('note')}; run with --method sat for a checked proof")
     elif kind == "unknown":

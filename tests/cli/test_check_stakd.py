@@ -125,3 +125,12 @@ def test_check_json_is_the_format_its_help_names_for_each_game(cli) -> None:  # 
     stakd = cli("check", str(ROOT / "puzzles" / "stakd" / "solo-1-tiny.toml"), "--json")
     assert json.loads(strato.out)["format"] == "stratagem/solve@1"
     assert json.loads(stakd.out)["format"] == "stratagem/check@1"
+
+
+def test_a_refutation_of_one_clause_says_1_clause(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """QA 58: two Bases on a 5 x 1 lattice is refuted by the empty clause alone: '1 clauses'."""
+    puzzle = tmp_path / "b2.toml"
+    puzzle.write_text('game = "stakd"\n[options]\nwidth = 5\nheight = 1\n[position]\npieces = "B2"\n')
+    result = cli("check", str(puzzle))
+    assert result.code == 1, result.err
+    assert "(0 variables, 1 clause, 0 proof lines), checked: 0 lemmas" in result.out

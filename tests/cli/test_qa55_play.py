@@ -61,3 +61,13 @@ def test_play_strato_refuses_a_name_parameter_without_an_internal_error(cli) -> 
     # `greedy:name=x` reached make_strato_agent(name, **params) as a second `name`: exit 70, a TypeError.
     result = cli("play", "strato", CHALLENGE_0, "--agents", "greedy:name=x", "--count", "1")
     assert_bad_input(result, "--agents[1]", "no parameter 'name'")
+
+
+def test_play_stakd_takes_one_player_and_other_games_refuse_it_by_name(cli) -> None:  # type: ignore[no-untyped-def]
+    """QA 58: --players 1 was refused ('not a player count from 2 to 6') though one agent plays solo STAKD;
+    the games that need two or more players now say so themselves."""
+    solo = cli("play", "stakd", "--players", "1", "--agents", "greedy", "--count", "2", "--seed", "1", "--json")
+    assert solo.code == 0, solo.err
+    assert json.loads(solo.out)["games"] == 2
+    assert_bad_input(cli("play", "stratatak", "--players", "1", "--agents", "greedy"), "--players", "2 players, not 1")
+    assert_bad_input(cli("play", "stakd", "--players", "7", "--agents", "greedy"), "--players", "from 1 to 6")
