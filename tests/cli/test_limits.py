@@ -272,3 +272,14 @@ def test_an_in_process_command_counts_its_limit_from_its_own_start(monkeypatch: 
     assert deadline.command_deadline(30.0).expired()  # the same limit, from a process start 1000 s ago
     deadline.begin_command(from_process_start=False)
     assert not deadline.command_deadline(30.0).expired()
+
+
+def test_analyze_keeps_its_limit_on_the_largest_stakd_lattice(tmp_path: Path) -> None:
+    """QA 58: building the compiled STAKD engine of a 64 x 64 lattice tested every node for each
+    placement's halo and each node's neighbours (17.7 CPU s, asking no deadline): analyze of a six-player
+    start there took 24.3 s under --time-limit 5. The tables are built from the masks' bits (0.25 s)."""
+    position = tmp_path / "s64.toml"
+    position.write_text('game = "stakd"\n[options]\nwidth = 64\nheight = 64\n[position]\nplayers = 6\n')
+    result = run("analyze", str(position), "--time-limit", "2")
+    assert result.seconds < WALL, result
+    assert result.code == 3, result
