@@ -283,3 +283,18 @@ def test_analyze_keeps_its_limit_on_the_largest_stakd_lattice(tmp_path: Path) ->
     result = run("analyze", str(position), "--time-limit", "2")
     assert result.seconds < WALL, result
     assert result.code == 3, result
+
+
+def test_a_plain_search_with_costly_nodes_keeps_a_short_limit(tmp_path: Path) -> None:
+    """Stop 58: the plain searches looked at the clock every 256 nodes; a six-player STAKD start on the
+    64 x 64 lattice evaluates a node in some 15 ms, and analyze under a 0.5-s limit spent 3.4 CPU s. CPU
+    seconds are counted, which a loaded machine does not stretch."""
+    import stratagem
+
+    position = tmp_path / "s64.toml"
+    position.write_text('game = "stakd"\n[options]\nwidth = 64\nheight = 64\n[position]\nplayers = 6\n')
+    loaded = stratagem.load(str(position))
+    began = time.process_time()
+    analysis = stratagem.analyze(loaded, time_limit=Deadline(0.5))
+    assert time.process_time() - began < 1.2 * 0.5 + 1, analysis
+    assert analysis.status == UNKNOWN
