@@ -210,7 +210,7 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
                 tasks.setdefault(position.key, position)
             continue
         puzzle = load_strato(path)
-        setup = puzzle.setup()  # one dict for the puzzle's tasks, not one each (2 KB a task at 10,000,000 tasks)
+        setup = puzzle.setup()  # one dict for the puzzle's tasks, not one each (2 KB a task at 250,000 tasks: 500 MB)
         folder = None if proof_dir is None else str(proof_dir)
         for count in players:
             for seed in seeds:

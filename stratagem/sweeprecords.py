@@ -35,15 +35,17 @@ STATUSES = ("solved", "unsolvable", "unknown")
 #: dozen moves); anything longer is not a record of ours, and is refused before it is parsed.
 MAX_LINE_BYTES = 1 << 20
 
-#: The largest results file read (some two million records).
+#: The largest results file read (some 740,000 records; ``report`` holds about 4.6 KB a record, 3.4 GB).
 MAX_RESULTS_BYTES = 1 << 30
 
 #: The most turns a Strato record's lengths may hold: every turn plays a card of the box.
 MAX_TURNS = COPIES_PER_WEATHER * len(WEATHERS)
 
-#: The most tasks one sweep may plan, open or hidden (``--count`` has the same cap): ten million records
-#: are some 6 GB.
-MAX_TASKS = 10_000_000
+#: The most tasks one sweep may plan, open or hidden (``--count`` has the same cap). A record is some 1.4 KB
+#: (its provenance most of it), so a results file of :data:`MAX_RESULTS_BYTES` holds some 740,000: room for
+#: the largest sweep run about three times over (a retry appends its records). At ten million tasks, a
+#: sweep wrote a file that its own resume and ``report`` refused past its first 740,000 records.
+MAX_TASKS = 250_000
 
 
 class SettingsMismatch(BadInput):

@@ -243,7 +243,7 @@ def test_a_fifo_is_refused_not_waited_on(tmp_path: Path, capsys: pytest.CaptureF
 @pytest.mark.parametrize(("seeds", "fragment"), [
     ("0..99999999999999999999999", "2^63-1"),
     ("0..9223372036854775808", "2^63-1"),
-    ("0..20000000", "at most 10,000,000"),
+    ("0..20000000", "at most 250,000"),
     ("1e3..2e3", "seed range"),
 ])
 def test_seed_ranges_are_capped(tmp_path: Path, capsys: pytest.CaptureFixture[str], seeds: str, fragment: str) -> None:
@@ -387,3 +387,14 @@ def test_a_record_with_a_key_twice_is_refused(tmp_path: Path, capsys: pytest.Cap
     path.write_text(line.replace('"status": ', '"status": "unsolvable", "status": ', 1) + "\n")
     code, err = cli(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
     assert_one_line(code, err, "twice.jsonl", "line 1", "the key 'status' is given twice in one record")
+
+
+def test_the_largest_sweep_fits_twice_in_a_results_file_its_resume_and_report_read() -> None:
+    """Stop 58: a sweep could plan 10,000,000 tasks, but a results file past 1 GiB (some 740,000 records)
+    is refused by the sweep's own resume and by report. The task cap is held to the file cap, with room
+    for a retry of every task, measured on the shipped sweep's records."""
+    from stratagem.sweeprecords import MAX_RESULTS_BYTES, MAX_TASKS
+
+    shipped = Path(__file__).resolve().parent.parent / "results" / "strato-sweep" / "results.jsonl"
+    longest = max(len(line) for line in shipped.read_bytes().splitlines())
+    assert 2 * MAX_TASKS * longest < MAX_RESULTS_BYTES, (MAX_TASKS, longest)
