@@ -37,7 +37,7 @@ from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import check_outputs, dumps_record, load_json, open_regular, write_atomic
+from stratagem.core.io import check_outputs, dumps_record, first_line_format, load_json, write_atomic
 
 if TYPE_CHECKING:
     from stratagem.verification.verdict import Verdict
@@ -118,30 +118,12 @@ def _load_record(record: str) -> dict[str, Any]:
     try:
         data = load_json(record)
     except BadInput:
-        if _first_line_format(record) == SWEEP_FORMAT:
+        if first_line_format(record) == SWEEP_FORMAT:
             raise BadInput(record, "", RESULTS_FILE) from None
         raise
     if data.get("format") == SWEEP_FORMAT:  # a results file of one line
         raise BadInput(record, "", RESULTS_FILE)
     return data
-
-
-def _first_line_format(path: str) -> object:
-    """The ``format`` of the JSON object on the first line of ``path`` (at most 1 MiB read), or ``None``.
-
-    Asked after the record's reader refused the file, so the file may be anything: only a regular file is
-    opened (a FIFO blocked ``view`` for good), and a first line nested thousands deep (Python's recursion
-    limit, exit 70 before) is no results file either."""
-    import json
-
-    from stratagem.core.errors import BadInput
-
-    try:
-        with open_regular(path) as handle:
-            first = json.loads(handle.readline(1 << 20))
-    except (BadInput, OSError, ValueError, RecursionError):
-        return None
-    return first.get("format") if isinstance(first, dict) else None
 
 
 def _verdict_code(verdict: Verdict | None) -> int:

@@ -93,6 +93,20 @@ def read_capped(handle: BinaryIO, max_bytes: int) -> bytes:
     return buffer.getvalue()
 
 
+def first_line_format(path: str | Path) -> object:
+    """The ``format`` of the JSON object on the first line of ``path`` (at most 1 MiB read), or ``None``.
+
+    For telling a JSON Lines file (a sweep's results) from a record after the record's reader refused it,
+    so the file may be anything: only a regular file is opened (a FIFO blocked ``view`` for good), and a
+    first line nested thousands deep (Python's recursion limit, exit 70 before) is no such file either."""
+    try:
+        with open_regular(path) as handle:
+            first = json.loads(handle.readline(1 << 20))
+    except (BadInput, OSError, ValueError, RecursionError):
+        return None
+    return first.get("format") if isinstance(first, dict) else None
+
+
 def open_regular(path: str | Path) -> BinaryIO:
     """``path`` opened for reading in binary, or :class:`BadInput` saying why not.
 

@@ -50,6 +50,13 @@ def quoted(value: Any) -> str:
     return text if len(text) <= 40 else text[:40] + "..."
 
 
+def cut_repr(value: Any, width: int = 80) -> str:
+    """A value from a record as a checker's problem quotes it: its ``repr``, cut to ``width`` characters (a
+    record's strings may be 65,536 characters long, and each problem is one line)."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def exact_text(value: Any) -> str:
     """An exact value as the outputs write it: a Fraction, an integer or a record's ``"p/q"``/``"p"`` in
     lowest terms, a whole number as one (``-8``, not a record's ``-8/1``); anything else as it is given, cut

@@ -35,6 +35,7 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, TERMINAL
 from stratagem.core.numbers import is_whole
+from stratagem.core.records import cut_repr as _q
 from stratagem.core.records import parse_fraction
 
 __all__ = ["MdpResult", "PolicyCheck", "PolicyNode", "check_policy_dag", "optimal_value", "policy_dag", "policy_value"]
@@ -405,11 +406,6 @@ def _came_from(step: tuple[int, object] | None) -> str:
     return f" (after nodes[{parent}]'s {_q(move)})" if move != "" else f" (from nodes[{parent}])"
 
 
-def _q(value: Any) -> str:
-    """A value from the record as a problem quotes it: its ``repr``, cut to 80 characters (a record's strings
-    may be 65,536 characters long; a state quoted whole made a 10 MB problem line)."""
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _some(names: Sequence[str], most: int = 12) -> str:

@@ -57,6 +57,7 @@ from typing import Any
 from stratagem.core.errors import IllegalMove, NotationError, StratagemError
 from stratagem.core.game import CHANCE, Game, S
 from stratagem.core.numbers import is_whole
+from stratagem.core.records import cut_repr as _q
 from stratagem.solvers.expectimax import TINY, ExpectiSearch
 from stratagem.solvers.gametree import UNLIMITED, Stop, TimeLimit
 from stratagem.solvers.transposition import TranspositionTable
@@ -289,11 +290,6 @@ class Verdict:
     nodes: int
 
 
-def _q(value: Any) -> str:
-    """A value from the record as a message quotes it: its ``repr``, cut to 80 characters (a record's strings
-    may be 65,536 characters long, and each problem is one line)."""
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class _Checker:

@@ -26,14 +26,13 @@ This module holds :func:`verify`, which reads the record and hands each kind to 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadInput
-from stratagem.core.io import ReadStopped, load_json, open_regular
+from stratagem.core.io import ReadStopped, first_line_format, load_json
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
 from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT
@@ -183,14 +182,8 @@ def _results_file(record: str | Path | dict[str, Any], name: str) -> BadInput | 
     Extra data", with one an unknown record format.)"""
     from stratagem.sweeprecords import SWEEP_FORMAT
 
-    first: Any = record
-    if not isinstance(record, dict):
-        try:
-            with open_regular(record) as handle:  # never a FIFO or a device: the reader refused those already
-                first = json.loads(handle.readline(1 << 20))
-        except (BadInput, OSError, ValueError, RecursionError):
-            return None
-    if not isinstance(first, dict) or first.get("format") != SWEEP_FORMAT:
+    fmt = record.get("format") if isinstance(record, dict) else first_line_format(record)
+    if fmt != SWEEP_FORMAT:
         return None
     return BadInput(name, "format", f"a results file of `stratagem sweep` ({SWEEP_FORMAT} records, one a line): "
                     "`stratagem report` reads it; verify checks the records `--proof` writes")

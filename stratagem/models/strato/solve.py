@@ -225,8 +225,7 @@ def _certified_by(evidence: dict[str, Any]) -> str:
     """What a relaxation certificate rests on, in words (for an answer's ``optimality``)."""
     if evidence.get("kind") == "relaxation-bound":
         return "the relaxation bound"
-    horizon = evidence.get("horizon")
-    up_to = plural(horizon, "turn") if isinstance(horizon, int) else f"{horizon} turns"
+    up_to = plural(evidence.get("horizon"), "turn")
     return f"the relaxation bound and a pruned exhaustive search of every line up to {up_to}"
 
 
