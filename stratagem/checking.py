@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stratagem.core.deadline import Deadline, check_run_limits
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadArgument, BadInput
 from stratagem.core.io import dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
@@ -171,7 +171,7 @@ def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto
         raise BadInput(source, "game", f"check answers puzzles (Strato deals, STAKD solo); for a {game_name} "
                        "position use `stratagem analyze`")
     if deal is not None or players is not None:  # the option given is the one named
-        raise BadInput("<argument>", "--deal" if deal is not None else "--players",
+        raise BadArgument("<argument>", "deal" if deal is not None else "players",
                        "--deal and --players are for Strato puzzles")
     return check_solo(source, method, time_limit, progress)
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadArgument, BadInput
 from stratagem.core.io import MAX_SEED
 from stratagem.core.numbers import is_whole
 from stratagem.loading import file_path, load_strato
@@ -99,7 +99,7 @@ def generate(challenge_file: str | Path, count: int, *, seed: int = 0, min_lengt
     players = players or challenge.players
     budget = tries if tries is not None else 20 * count
     if seed + budget - 1 > MAX_SEED:
-        raise BadInput("<argument>", "--seed", f"seeds {seed} + {budget} tries go past {MAX_SEED} (2^63-1)")
+        raise BadArgument("<argument>", "seed", f"seeds {seed} + {budget} tries go past {MAX_SEED} (2^63-1)")
     run = as_deadline(deadline)
     found = Generated()
     for candidate in range(seed, seed + budget):

@@ -50,7 +50,7 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.deadline import check_run_limits
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadArgument, BadInput
 from stratagem.core.io import MAX_SEED, SEED_RANGE
 from stratagem.core.numbers import is_whole
 from stratagem.core.provenance import provenance
@@ -186,19 +186,19 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
     else:
         seeds = checked = list(seeds)
     if len(puzzles) * len(seeds) * len(players) * len(methods) > MAX_TASKS:
-        raise BadInput("<argument>", "--count", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {len(players)} "
+        raise BadArgument("<argument>", "seeds", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {len(players)} "
                        f"player count(s) x {len(methods)} method(s) is more than the {MAX_TASKS:,} tasks a sweep runs")
     for seed in checked:
         if not is_whole(seed, 0, MAX_SEED):
-            raise BadInput("<argument>", "--seed", f"seed {seed!r:.24}: {SEED_RANGE}")
+            raise BadArgument("<argument>", "seeds", f"seed {seed!r:.24}: {SEED_RANGE}")
     limit = None if time_limit is None else float(time_limit)  # 10 and 10.0 are one key
     strato = any(game_of_file(path) == "strato" for path in puzzles)
     for method in methods if strato else ():
         if method not in METHODS:
-            raise BadInput("<argument>", "--method", f"unknown method {method!r} (one of {', '.join(METHODS)})")
+            raise BadArgument("<argument>", "methods", f"unknown method {method!r} (one of {', '.join(METHODS)})")
     for count in players:
         if not 1 <= count <= 4:
-            raise BadInput("<argument>", "--players", f"Strato is played by 1 to 4 players, not {count}")
+            raise BadArgument("<argument>", "players", f"Strato is played by 1 to 4 players, not {count}")
     tasks: dict[str, Task | PositionTask] = {}
     for path in puzzles:
         game = game_of_file(path)
@@ -232,7 +232,7 @@ def _check_position_method(position: Any, method: str) -> None:
         resolve_method(position, method)
     except BadInput as exc:
         problem = exc.problem if exc.problem.startswith(method) else f"{method}: {exc.problem}"
-        raise BadInput(position.source, "--method", problem) from None
+        raise BadArgument(position.source, "methods", problem) from None
 
 
 def run_task(task: AnyTask) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import os
 import time
 from typing import Any
 
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadArgument
 
 #: How to get the Dask executor when it is missing.
 DIST_HINT = 'pip install "stratagem[dist]" (or run in this process with --workers 0)'
@@ -27,7 +27,7 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
 
         from distributed import Client, LocalCluster
     except ImportError:
-        raise BadInput("<argument>", "--workers", f"the Dask executor needs dask[distributed]: {DIST_HINT}") from None
+        raise BadArgument("<argument>", "workers", f"the Dask executor needs dask[distributed]: {DIST_HINT}") from None
     if scheduler is not None:
         _check_address(scheduler)
         started = time.monotonic()
@@ -37,7 +37,7 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
                           set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError, MemoryError) as exc:
             problem = " ".join(str(exc).split())[:200] or type(exc).__name__
-            raise BadInput(scheduler, "--scheduler", f"cannot reach the Dask scheduler: {problem}") from None
+            raise BadArgument(scheduler, "scheduler", f"cannot reach the Dask scheduler: {problem}") from None
     import dask
 
     # The SAT method runs its solver in a child process (to stop it at the time limit); a daemonic Dask
@@ -66,20 +66,20 @@ def _check_address(scheduler: str) -> None:
     if not sep:
         scheme, rest = "tcp", scheduler  # Dask's default for host:port
     if not rest or not scheduler.isprintable() or not scheme.isascii():
-        raise BadInput(shown, "--scheduler", "not a scheduler address (such as tcp://host:8786)")
+        raise BadArgument(shown, "scheduler", "not a scheduler address (such as tcp://host:8786)")
     try:
         backend = get_backend(scheme)
     except ValueError as exc:
-        raise BadInput(shown, "--scheduler", " ".join(str(exc).split())[:200]) from None
+        raise BadArgument(shown, "scheduler", " ".join(str(exc).split())[:200]) from None
     try:
         _, port = backend.get_address_host_port(rest)  # type: ignore[no-untyped-call]
     except NotImplementedError:  # an address without host and port (inproc://)
         return
     except ValueError as exc:  # Dask's words alone were a bare "invalid literal for int() ... '8786/'"
-        raise BadInput(shown, "--scheduler", "not a scheduler address (such as tcp://host:8786): "
+        raise BadArgument(shown, "scheduler", "not a scheduler address (such as tcp://host:8786): "
                        + " ".join(str(exc).split())[:200]) from None
     if not 0 < port < 65536:
-        raise BadInput(shown, "--scheduler", f"port {port} is not a TCP port (1 to 65535)")
+        raise BadArgument(shown, "scheduler", f"port {port} is not a TCP port (1 to 65535)")
     if scheme == "tls":
         _check_tls(shown)
 
@@ -91,7 +91,7 @@ def _check_tls(shown: str) -> None:
     from distributed.security import Security
 
     if Security().get_connection_args("client").get("ssl_context") is None:  # type: ignore[no-untyped-call]
-        raise BadInput(shown, "--scheduler", "a tls:// scheduler needs Dask's TLS settings, and none are set "
+        raise BadArgument(shown, "scheduler", "a tls:// scheduler needs Dask's TLS settings, and none are set "
                        "(distributed.comm.tls.ca-file, .client.cert and .client.key in Dask's configuration, or "
                        "their DASK_DISTRIBUTED__COMM__TLS__... variables)")
 
@@ -123,7 +123,7 @@ def _check_greeting(scheduler: str, timeout: float) -> None:
             conn.settimeout(max(0.01, deadline - time.monotonic()))
             data = conn.recv(min(count - len(got), 1 << 16))
             if not data:
-                raise BadInput(scheduler, "--scheduler", "not a Dask scheduler: it closed the connection "
+                raise BadArgument(scheduler, "scheduler", "not a Dask scheduler: it closed the connection "
                                "without a whole greeting")
             got += data
         return got
@@ -132,15 +132,15 @@ def _check_greeting(scheduler: str, timeout: float) -> None:
         with socket.create_connection((host, int(port)), timeout=timeout) as conn:
             (length,) = struct.unpack("<Q", receive(conn, 8))
             if not 0 < length <= MAX_GREETING:
-                raise BadInput(scheduler, "--scheduler", "not a Dask scheduler: its first bytes are not a Dask "
+                raise BadArgument(scheduler, "scheduler", "not a Dask scheduler: its first bytes are not a Dask "
                                "greeting")
             receive(conn, length)  # the whole greeting, within the same time (a stall after its length too)
     except TimeoutError:
-        raise BadInput(scheduler, "--scheduler", f"no Dask scheduler answered within {timeout:g} s (a scheduler "
+        raise BadArgument(scheduler, "scheduler", f"no Dask scheduler answered within {timeout:g} s (a scheduler "
                        "greets a client first; is this its dashboard's or another server's port?)") from None
     except (OSError, ValueError) as exc:
         problem = " ".join(str(exc).split())[:200] or type(exc).__name__
-        raise BadInput(scheduler, "--scheduler", f"cannot reach the Dask scheduler: {problem}") from None
+        raise BadArgument(scheduler, "scheduler", f"cannot reach the Dask scheduler: {problem}") from None
 
 
 def _ignore_sigint() -> None:

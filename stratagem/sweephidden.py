@@ -47,7 +47,7 @@ from random import Random
 from typing import Any
 
 from stratagem import __version__
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadArgument, BadInput
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
@@ -123,7 +123,7 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
 
     seeds, players = list(seeds), list(players)
     if not 1 <= shuffles <= MAX_SHUFFLES:
-        raise BadInput("<argument>", "--shuffles", f"between 1 and {MAX_SHUFFLES:,}, not {shuffles}")
+        raise BadArgument("<argument>", "shuffles", f"between 1 and {MAX_SHUFFLES:,}, not {shuffles}")
     # one agent written two ways is one agent: the spelling of the file's records (``known``) if they have
     # it, else the first given
     spelling = {canonical_agent_spec(spec): spec for spec in reversed(known)}
@@ -133,19 +133,19 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
             name, params = parse_agent_spec(spec)
             make_strato_agent(name, **params)
         except (AgentError, ValueError) as exc:
-            raise BadInput("<argument>", "--agents", str(exc)) from None
+            raise BadArgument("<argument>", "agents", str(exc)) from None
         spelt = spelling.setdefault(canonical_agent_spec(spec), spec.strip())
         if spelt not in specs:
             specs.append(spelt)
     for count in players:
         if not 1 <= count <= 4:
-            raise BadInput("<argument>", "--players", f"Strato is played by 1 to 4 players, not {count}")
+            raise BadArgument("<argument>", "players", f"Strato is played by 1 to 4 players, not {count}")
     # each player count's tasks of a deal: an agent kind each (None: the solo odds)
     kinds_of: dict[int, list[str | None]] = {
         count: [*specs] if count > 1 else [None, *specs] if solo_agents else [None] for count in players}
     per_deal = sum(len(kinds_of[count]) for count in players)
     if len(puzzles) * len(seeds) * per_deal > MAX_TASKS:
-        raise BadInput("<argument>", "--seeds", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {per_deal} "
+        raise BadArgument("<argument>", "seeds", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {per_deal} "
                        f"task(s) a deal (the player counts' agents and solo odds) is more than the {MAX_TASKS:,} "
                        "tasks a sweep runs")
     limit = None if time_limit is None else float(time_limit)

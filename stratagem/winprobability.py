@@ -20,7 +20,7 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
-from stratagem.core.errors import BadInput, NotationError
+from stratagem.core.errors import BadArgument, BadInput, NotationError
 from stratagem.core.io import check_writable, dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
@@ -177,10 +177,10 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
     if position is not None:
         met = position_deal(puzzle, position)
         players = met.game.num_players
-        if players != 1:  # said at --position (the search's own refusal names a 'players' no option has)
-            raise BadInput("<argument>", "--position", f"the position has {players} hands: the exact win "
+        if players != 1:  # said at the position (the search's own refusal names a 'players' no option has)
+            raise BadArgument("<argument>", "position", f"the position has {players} hands: the exact win "
                            "probability is for solo play (play strato estimates team play)")
-        require_ongoing(met, "--position")
+        require_ongoing(met, "position")
         return met
     seeded = isinstance(deal, int) or (isinstance(deal, str) and deal.isascii() and deal.isdigit())
     loaded = load(file_path(puzzle, "puzzle"), deal, 1 if seeded else None)
@@ -188,9 +188,9 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
         raise BadInput(str(puzzle), "game", f"odds are for Strato puzzles, not {loaded.game_name} positions")
     players = loaded.game.num_players
     if players != 1:  # said here, with the file and the deal (the search's own refusal names neither)
-        raise BadInput(str(puzzle), "--deal", f"deal {loaded.name!r} has {players} players: the exact win "
+        raise BadArgument(str(puzzle), "deal", f"deal {loaded.name!r} has {players} players: the exact win "
                        "probability is for solo play (play strato estimates team play)")
-    require_ongoing(loaded, "--deal")
+    require_ongoing(loaded, "deal")
     return loaded
 
 
@@ -201,8 +201,8 @@ def require_ongoing(deal: StratoDeal, place: str) -> None:
     status = deal.start.status
     if status != ONGOING:
         result, value = ("won", 1) if status == WON else ("lost", 0)
-        where = "the position" if place == "--position" else f"deal {deal.name!r}"
-        raise BadInput(deal.source if place != "--position" else "<argument>", place,
+        where = "the position" if place == "position" else f"deal {deal.name!r}"
+        raise BadArgument(deal.source if place != "position" else "<argument>", place,
                        f"{where} is a finished game ({result}): there is nothing left to play, so no odds to "
                        f"search (a {result} game's win probability is {value})")
 
@@ -218,7 +218,7 @@ def position_deal(puzzle: str | Path, position: str) -> StratoDeal:
         check_position(loaded.challenge, state)
         check_drawn_up(state)  # as a puzzle file's position deal is checked
     except (NotationError, DealError) as exc:
-        raise BadInput("<argument>", "--position", str(exc)) from None
+        raise BadArgument("<argument>", "position", str(exc)) from None
     spec = DealSpec("position", len(state.hands), state=state)
     game = StratoGame(loaded.challenge, loaded.options, state)
     return StratoDeal(loaded, spec, game, state)
@@ -301,7 +301,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     try:  # said here, with the file and the deal, before any search (the kernel's own count wrapped round)
         check_orders(game.initial_state().pile)
     except TooManyOrders as exc:
-        raise BadInput(deal.source, "--table", f"deal {deal.name!r}: {exc.problem}; the plain search (without "
+        raise BadArgument(deal.source, "table", f"deal {deal.name!r}: {exc.problem}; the plain search (without "
                        "--table) counts in exact fractions") from None
     left = deadline.remaining()
     found = odds_interval(game, seconds=left, max_states=max_states or BOUNDS_MAX_STATES, progress=progress,

@@ -79,7 +79,7 @@ def test_solo_agents_add_an_agent_task_to_each_solo_deal_and_reproduce_it() -> N
 @pytest.mark.parametrize(("kwargs", "fragment"), [
     ({"agents": ["nosuch"]}, "unknown Strato agent"),
     ({"agents": ["cpimc:samples=0"]}, "samples >= 1"),
-    ({"shuffles": 0}, "--shuffles"),
+    ({"shuffles": 0}, "shuffles: between 1"),
     ({"players": [5]}, "1 to 4 players"),
 ])
 def test_plan_refuses_bad_settings_before_any_work(kwargs: dict[str, Any], fragment: str) -> None:

@@ -24,9 +24,10 @@ import click
 
 from stratagem import __version__
 from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, CANNOT_WRITE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
+from stratagem.cli.options import option_for
 from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
-from stratagem.core.errors import BadInput, StratagemError, Terminated, check_termination
+from stratagem.core.errors import BadArgument, BadInput, StratagemError, Terminated, check_termination
 from stratagem.core.io import WRITE_FAILURES as FILE_WRITE_FAILURES
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
@@ -150,6 +151,8 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
         sys.stdout.flush()  # a reader gone mid-output (| head) fails this flush: exit 141, not 0 at exit
         check_termination()  # SIGTERM arrived but a library swallowed its exception
     except BadInput as exc:
+        if isinstance(exc, BadArgument):  # the API's parameter, given here as an option
+            exc = BadInput(exc.source, option_for(exc.parameter), exc.problem)
         if exc.source == ARGUMENT:  # the command line itself: name the command, as click's own errors do
             where = f"stratagem {_command(args)}".rstrip()
             return fail(one_line(f"{where}: {exc.place}: {exc.problem}" if exc.place else f"{where}: {exc.problem}",

@@ -35,6 +35,24 @@ CONCEPTS: Mapping[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+#: The API parameters whose option is not the parameter's own name spelt with dashes (``max_states`` is
+#: ``--max-nodes``; ``games`` is "how many", ``--count``; a sweep's
+#: ``methods`` are its repeated ``--method``).
+OPTION_OF: Mapping[str, str] = {"max_states": "--max-nodes", "games": "--count", "key": "--deal",
+                              "methods": "--method"}
+
+
+def option_for(parameter: str) -> str:
+    """The option a command takes for the API's ``parameter`` (:class:`~stratagem.core.errors.BadArgument`
+    names the parameter; the CLI shows this): ``deal`` is ``--deal``, ``time_limit`` ``--time-limit``,
+    ``max_states`` ``--max-nodes``; an option (``--out``) is itself. Words after the name stay as they are
+    (``proof (the refutation's CNF)`` is ``--proof (the refutation's CNF)``)."""
+    name, space, rest = parameter.partition(" ")
+    if not name.startswith("-"):
+        name = OPTION_OF.get(name, "--" + name.replace("_", "-"))
+    return name + space + rest
+
+
 def _old_dest(name: str | None) -> str:
     return f"{name}__old_spelling"
 

@@ -19,7 +19,7 @@ from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT, TimeLimit
 from stratagem.cli.options import Renamed, given, json_option, note, quiet_option
 from stratagem.core.compiled import warn_once
-from stratagem.core.errors import BadInput, Terminated
+from stratagem.core.errors import BadArgument, BadInput, Terminated
 from stratagem.core.io import dumps_record
 from stratagem.models.strato.solve import METHODS
 from stratagem.sweep import (
@@ -182,8 +182,8 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
                 # a position is one task per method: 50 seeds asked for would be one record, said nowhere
                 raise click.UsageError("--count, --seeds and --players deal Strato puzzles; a position file of "
                                        "another game is one task per --method")
-    except BadInput as exc:  # too many tasks: name the option the seeds were given with
-        if exc.source == "<argument>" and exc.place in ("--count", "--seeds"):
+    except BadArgument as exc:  # the seeds: name the option they were given with
+        if exc.source == "<argument>" and exc.parameter == "seeds":
             raise BadInput(exc.source, "--seeds" if seed_range is not None else "--count", exc.problem) from None
         raise
     # a settings mismatch is refused before any work

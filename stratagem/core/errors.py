@@ -31,6 +31,22 @@ class BadInput(StratagemError):
         return f"{where}: {self.problem}"
 
 
+class BadArgument(BadInput):
+    """A value given for one parameter that cannot be used: a function's argument in the API, the same
+    value given with an option on the command line.
+
+    ``parameter`` is the API's name for it (``deal``, ``max_states``) and is the place a library user
+    reads; the CLI shows the option instead (:func:`stratagem.cli.options.option_for`: ``--deal``,
+    ``--max-nodes``), so neither reader is told of a name they never typed. ``source`` is the file the
+    value was looked up in, or "<argument>"; a ``parameter`` with words after it (``proof (the
+    refutation's CNF)``) keeps them after the option.
+    """
+
+    def __init__(self, source: str, parameter: str, problem: str) -> None:
+        self.parameter = parameter
+        super().__init__(source, parameter, problem)
+
+
 class NotationError(ValueError):
     """Text that does not parse in a game's notation; callers wrap it into :class:`BadInput`."""
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
-from stratagem.core.errors import BadInput, check_termination
+from stratagem.core.errors import BadArgument, BadInput, check_termination
 
 T = TypeVar("T")
 
@@ -455,7 +455,8 @@ def check_outputs(outputs: Sequence[tuple[str | None, str]], inputs: Sequence[st
 def check_writable(path: str, option: str, appends: bool = False) -> None:
     """Refuse an output path that cannot be written, before any work is done.
 
-    ``option`` names the command-line option (``--proof``, ``--out``) in the message. The path must be
+    ``option`` names the command-line option (``--proof``, ``--out``) or the API's parameter (``table``;
+    :class:`~stratagem.core.errors.BadArgument`) in the message. The path must be
     a file name (not empty, not a directory), must not be something a rename would clobber (a device,
     a pipe, a symbolic link such as ``/dev/stdout``), and its directory must exist and take a new file:
     that last part is tried for real, with a temporary file removed at once, because permission bits do
@@ -463,21 +464,21 @@ def check_writable(path: str, option: str, appends: bool = False) -> None:
     appended to the file a line at a time (a sweep's results), which the refusal of a pipe says.
     """
     if not path:
-        raise BadInput("<argument>", option, "an empty file name")
+        raise BadArgument("<argument>", option, "an empty file name")
     target = Path(path)
     if target.is_dir():
-        raise BadInput(path, option, "is a directory; give a file name")
+        raise BadArgument(path, option, "is a directory; give a file name")
     if target.is_symlink() or (target.exists() and not target.is_file()):
         how = ("records are appended to it and read back on resume" if appends
                else "the output replaces the file it is written to")
-        raise BadInput(path, option, f"is not a regular file ({how})")
+        raise BadArgument(path, option, f"is not a regular file ({how})")
     parent = target.parent
     if not parent.is_dir():
         problem = "is not a directory" if parent.exists() else "does not exist"
-        raise BadInput(path, option, f"cannot write: the directory {str(parent)!r} {problem}")
+        raise BadArgument(path, option, f"cannot write: the directory {str(parent)!r} {problem}")
     failed = _probe(parent, f".{target.name}.")
     if failed is not None:
-        raise BadInput(path, option, f"cannot create a file in {str(parent)!r} ({failed.strerror or failed})")
+        raise BadArgument(path, option, f"cannot create a file in {str(parent)!r} ({failed.strerror or failed})")
 
 
 def check_writable_dir(path: str, option: str) -> None:
@@ -486,18 +487,18 @@ def check_writable_dir(path: str, option: str) -> None:
     The directory may not exist yet (the command makes it); then its nearest existing ancestor must
     take new entries. As in :func:`check_writable`, that is tried with a temporary file."""
     if not path:
-        raise BadInput("<argument>", option, "an empty directory name")
+        raise BadArgument("<argument>", option, "an empty directory name")
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
-        raise BadInput(path, option, "exists and is not a directory")
+        raise BadArgument(path, option, "exists and is not a directory")
     existing = folder
     while not existing.exists():
         existing = existing.parent
     if not existing.is_dir():
-        raise BadInput(path, option, f"cannot make the directory: {str(existing)!r} is not a directory")
+        raise BadArgument(path, option, f"cannot make the directory: {str(existing)!r} is not a directory")
     failed = _probe(existing, ".stratagem.")
     if failed is not None:
-        raise BadInput(path, option, f"cannot create a file in {str(existing)!r} ({failed.strerror or failed})")
+        raise BadArgument(path, option, f"cannot create a file in {str(existing)!r} ({failed.strerror or failed})")
 
 
 #: The signals that end a run (Ctrl-C, and SIGTERM, which ``stratagem`` turns into an exception).

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.errors import BadInput, NotationError
+from stratagem.core.errors import BadArgument, BadInput, NotationError
 from stratagem.core.io import MAX_SEED, SEED_RANGE, Section, load_toml
 from stratagem.models.strato.rules.cards import HAND_SIZE, LEFT_HANDED, MAX_LIMIT, RIGHT_HANDED, WEATHERS
 from stratagem.models.strato.rules.challenge import (
@@ -118,14 +118,14 @@ class Puzzle:
                 seed = int(key) if len(key) <= 20 else MAX_SEED + 1
                 if not 0 <= seed <= MAX_SEED:
                     shown = key if len(key) <= 24 else key[:24] + "..."
-                    raise BadInput(self.source, "--deal", f"seed {shown}: {SEED_RANGE}")
+                    raise BadArgument(self.source, "deal", f"seed {shown}: {SEED_RANGE}")
                 spec = DealSpec(f"seed-{key}", players or self.challenge.players, seed=seed)
             else:
                 names = ", ".join(d.name for d in self.deals) or "none"
-                raise BadInput(self.source, "--deal", f"no deal named {key!r} (deals: {names}; or give a seed)")
+                raise BadArgument(self.source, "deal", f"no deal named {key!r} (deals: {names}; or give a seed)")
         if players is not None and spec.players != players:
             if spec.state is not None:
-                raise BadInput(self.source, "--players", f"deal {spec.name!r} is laid out for {spec.players}")
+                raise BadArgument(self.source, "players", f"deal {spec.name!r} is laid out for {spec.players}")
             # another player count is another deal: neither the name nor the file's claims carry over
             counted = f"{players} player" if players == 1 else f"{players} players"
             spec = DealSpec(f"{spec.name} for {counted}", players, seed=spec.seed)
