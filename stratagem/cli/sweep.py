@@ -211,7 +211,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     show = not (quiet or as_json)
     warn_once()  # the searches of every task run on the compiled core where it is built
     try:
-        with _progress(show, count) as (on_record, on_failure):
+        with _progress(show, count, hidden) as (on_record, on_failure):
             tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
                               on_failure=on_failure, connect_timeout=connect_timeout, retry_unknown=retry_unknown,
                               retry_uncertified=retry_uncertified, more_shuffles=more_shuffles,
@@ -224,7 +224,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
                                  "skipped": tally.skipped, "failed": tally.failed, "by_status": tally.by_status}),
                    nl=False)
     elif show:
-        counts = ", ".join(f"{n} {status}" for status, n in tally.by_status.items())
+        counts = status_counts(tally.by_status, hidden)
         click.echo(f"{out_path}: {tally.done} record(s) written ({counts}), {tally.skipped} already there"
                    + (f", {tally.failed} failed (run again to retry)" if tally.failed else ""), err=True)
     return UNDETERMINED if tally.failed else DONE
@@ -284,6 +284,16 @@ def _exit_soon(code: int) -> None:
     timer.start()
 
 
+def status_counts(by_status: dict[str, int], hidden: bool) -> str:
+    """The records' statuses in words, for the progress and the summary. A hidden sweep's records say
+    ``solved`` when the task finished (the solo odds exact, or every game of an agent task played) and
+    ``unknown`` when a limit cut it short (an interval, or fewer games): "solved" said of an agent's games,
+    which may all be lost, read as if the deals were won."""
+    if hidden:
+        return f"{by_status['solved']} finished, {by_status['unknown']} cut short by a limit"
+    return f"{by_status['solved']} solved, {by_status['unsolvable']} unsolvable, {by_status['unknown']} undecided"
+
+
 #: Seconds between the progress lines of a sweep whose stderr is not a terminal (a log file, a batch job).
 PLAIN_PROGRESS_EVERY = 60.0
 
@@ -293,7 +303,7 @@ class _progress:
     any other stderr (a log of a sweep run for hours) a plain line at most every
     :data:`PLAIN_PROGRESS_EVERY` seconds, so that a short sweep prints only its summary."""
 
-    def __init__(self, enabled: bool, total: int) -> None:
+    def __init__(self, enabled: bool, total: int, hidden: bool = False) -> None:
         import time
 
         from rich.console import Console
@@ -302,6 +312,7 @@ class _progress:
         self.plain = enabled and not self.console.is_terminal
         self.enabled = enabled and self.console.is_terminal
         self.total = total
+        self.hidden = hidden
         self.bar: Any = None
         self.started = self.shown = time.monotonic()
 
@@ -316,8 +327,7 @@ class _progress:
         return self.on_record, self.on_failure
 
     def on_record(self, record: dict[str, Any], tally: Tally) -> None:
-        s = tally.by_status
-        counts = f"{s['solved']} solved, {s['unsolvable']} unsolvable, {s['unknown']} undecided"
+        counts = status_counts(tally.by_status, self.hidden)
         if self.bar is not None:
             self.bar.update(self.task, completed=tally.done + tally.failed, counts=counts)
         elif self.plain:

@@ -406,3 +406,18 @@ def test_more_shuffles_adds_new_deals_only_with_a_count_no_smaller(cli, tmp_path
     larger = cli(*command, "--shuffles", "3")
     assert larger.code == 0, larger.err
     assert [(r["seed"], r["team"]["played"]) for r in _lines(out)[2:]] == [(4, 3), (5, 3), (6, 3)]
+
+
+# A hidden sweep's summary said "2 solved, 0 unsolvable" of agent tasks, whose games may all be lost: a
+# hidden record's "solved" means the task finished (every game played, or the solo odds exact).
+
+def test_a_hidden_sweep_counts_its_tasks_finished_not_solved(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "h.jsonl"
+    result = cli("sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "4..5", "--players", "2",
+                 "--agents", "greedy", "--shuffles", "2", "--workers", "0", "--out", str(out))
+    assert result.code == 0, result.err
+    assert result.err.splitlines()[-1] == (f"{out}: 2 record(s) written (2 finished, 0 cut short by a limit), "
+                                           "0 already there")
+    open_run = cli("sweep", CHALLENGE_0, "--seeds", "0..0", "--workers", "0", "--out", str(tmp_path / "o.jsonl"))
+    assert open_run.err.splitlines()[-1].endswith("1 record(s) written (1 solved, 0 unsolvable, 0 undecided), "
+                                                  "0 already there")
