@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadArgument, BadInput
-from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.io import dumps_record, write_atomic_files
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.loading import Position, file_path, game_of_file, load_position
-from stratagem.solvers.dimacs import write_text_maybe_gz
+from stratagem.solvers.dimacs import text_maybe_gz
 from stratagem.solving import DealSolution, refutation_files, solve
 
 if TYPE_CHECKING:
@@ -108,19 +108,21 @@ class SoloCheck:
         answer, game, state = self.answer, self.position.game, self.position.state
         record = answer.to_proof(game, state)
         evidence = {k: v for k, v in record.evidence.items() if not k.endswith("seconds")}
+        beside: list[tuple[str | Path, str | bytes]] = []
         if answer.cnf is not None and answer.proof is not None:
             cnf_path, proof_path = refutation_files(path)
             cnf_name, proof_name = cnf_path.name, proof_path.name
             proof_text = "".join(step + "\n" for step in answer.proof)
-            write_text_maybe_gz(cnf_path, answer.cnf)
-            write_text_maybe_gz(proof_path, proof_text)
+            beside = [(cnf_path, text_maybe_gz(cnf_path, answer.cnf)),
+                      (proof_path, text_maybe_gz(proof_path, proof_text))]
             evidence.update(cnf=cnf_name, proof=proof_name,
                             cnf_sha256=hashlib.sha256(answer.cnf.encode()).hexdigest(),
                             proof_sha256=hashlib.sha256(proof_text.encode()).hexdigest())
         data = record.to_json()
         data["evidence"] = evidence
         data["provenance"] = provenance(self.puzzle)
-        write_atomic(str(path), dumps_record(data))
+        # One set: a record beside another run's CNF (a full disk at the DRUP file) fails verify.
+        write_atomic_files([*beside, (str(path), dumps_record(data))])
         return True
 
 

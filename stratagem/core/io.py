@@ -21,8 +21,9 @@ import re
 import signal
 import stat
 import tempfile
+import threading
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -537,25 +538,100 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
 def write_atomic_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> None:
     """:func:`write_atomic` of what ``fill`` writes to the binary handle it is given (a file too large to
     hold in memory first, such as a value table of millions of rows)."""
+    tmp = _temporary_with(path, fill)
+    try:
+        check_termination()
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _write_error(path, exc) from None
+        raise
+
+
+def write_atomic_files(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
+    """Write several files that belong together (a proof record and the CNF and DRUP proof it names by
+    their SHA-256, a PDDL domain and its problem, a report's tables and plots) as one: readers see the old
+    set or the whole new one.
+
+    Each file's text goes to its own temporary file first (as :func:`write_atomic`); only when every one
+    is whole are they renamed into place, in the order given (a record last, after the files it names),
+    with Ctrl-C and SIGTERM held back until the last rename. A full disk, a failed write or an interruption
+    before then removes every temporary file and leaves every earlier file untouched: writing them one by
+    one, a disk that filled up at the second left a new CNF beside the old record, which then failed
+    ``verify``. Errors are those of :func:`write_atomic`, naming the file that failed. (A rename that
+    fails part way, in a directory that has just taken the temporary files, leaves those before it.)
+    """
+    written: list[tuple[str, str | Path]] = []
+    try:
+        for path, text in files:
+            data = text.encode("utf-8") if isinstance(text, str) else text
+            written.append((_temporary_with(path, _writer(data)), path))
+        check_termination()
+        with _signals_held():
+            for tmp, path in written:
+                try:
+                    os.replace(tmp, path)
+                except OSError as exc:
+                    raise _write_error(path, exc) from None
+    except BaseException:
+        for tmp, _ in written:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _writer(data: bytes) -> Callable[[BinaryIO], object]:
+    """A ``fill`` for :func:`_temporary_with` that writes ``data``."""
+    return lambda handle: handle.write(data)
+
+
+def _temporary_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> str:
+    """A temporary file ``.NAME.XXXX`` beside ``path`` holding what ``fill`` wrote, with the usual
+    permissions (:func:`file_mode`); its name. On any failure it is removed, and an :class:`OSError`
+    becomes the error :func:`write_atomic` raises (naming ``path``)."""
     target = Path(path)
     if not target.name:
         raise BadInput(str(path) or "<argument>", "", "not a file name")
-    directory = target.parent
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
         raise _write_error(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), file_mode())
             fill(handle)
-        check_termination()
-        os.replace(tmp, target)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
             raise _write_error(path, exc) from None
         raise
+    return tmp
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back for the body (a few renames that must all happen or none): one that
+    arrives meanwhile is noted and sent again once the body is done, to the handler that was in place.
+
+    Python's handlers run in the main thread whichever thread the system gave the signal to, so the
+    handlers are swapped rather than the signals blocked (a thread's mask would not stop a progress
+    bar's thread from taking them). Outside the main thread, where no Python signal handler runs, the
+    body simply runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    previous = {number: handler for number in sorted(_STOPPING)
+                if (handler := signal.getsignal(number)) is not None}  # None: not Python's to restore
+    for number in previous:
+        signal.signal(number, lambda signum, frame: arrived.append(signum))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if arrived:
+            signal.raise_signal(arrived[0])
 
 
 #: The errors of a write that failed for want of room or of a working device: not the input, not a bug

@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import gzip
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
+from typing import BinaryIO
 
-from stratagem.core.errors import BadInput, check_termination
-from stratagem.core.io import file_mode, open_regular, read_capped
+from stratagem.core.errors import BadInput
+from stratagem.core.io import open_regular, read_capped, write_atomic_with
 
 #: The most bytes a CNF or DRUP file may hold once decompressed (docs/formats.md, "Input limits"). The
 #: refutations of the shipped puzzles are a few megabytes; 1 GiB leaves room for proofs hundreds of times
@@ -51,6 +50,7 @@ __all__ = [
     "parse_drup_lines",
     "read_bytes_maybe_gz",
     "read_text_maybe_gz",
+    "text_maybe_gz",
     "write_dimacs",
     "write_text_maybe_gz",
 ]
@@ -285,33 +285,28 @@ def read_text_maybe_gz(path: str | os.PathLike[str]) -> str:
         raise BadInput(os.fspath(path), "", f"cannot read: {error}") from None
 
 
+def text_maybe_gz(path: str | os.PathLike[str], text: str) -> bytes:
+    """The bytes :func:`write_text_maybe_gz` writes to ``path``: ``text`` in UTF-8, gzip-compressed if the
+    name ends in ``.gz`` (a header without a timestamp, so the same text gives the same bytes). For
+    :func:`~stratagem.core.io.write_atomic_files`, which writes a proof's files as one set."""
+    data = text.encode("utf-8")
+    return gzip.compress(data, mtime=0) if os.fspath(path).endswith(".gz") else data
+
+
 def write_text_maybe_gz(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path``, gzip-compressed if the name ends in ``.gz``, atomically.
 
-    The data goes to a temporary file beside ``path`` which then replaces it, so a reader sees the
-    old file or the complete new one (also when interrupted: the temporary file is removed). The gzip
-    header carries no timestamp, so the same text gives the same bytes. The file gets the permissions
-    an ordinary ``open`` would (:func:`~stratagem.core.io.file_mode`), and a file system error becomes
-    :class:`BadInput` naming ``path``.
+    :func:`~stratagem.core.io.write_atomic_with`: the data goes to a temporary file beside ``path`` which
+    then replaces it, so a reader sees the old file or the complete new one (also when interrupted: the
+    temporary file is removed), with the permissions an ordinary ``open`` would give it. A full disk or an
+    I/O error stays an :class:`OSError` naming ``path`` (the CLI's exit 74, as for every output), any other
+    file system error becomes :class:`BadInput` naming it. The data is flushed to disk before the rename.
     """
-    target = Path(os.fspath(path))
-    data = text.encode("utf-8")
-    if target.name.endswith(".gz"):
-        data = gzip.compress(data, mtime=0)
-    try:
-        handle, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as error:
-        raise BadInput(str(target), "", f"cannot write: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "wb") as out:
-            os.fchmod(out.fileno(), file_mode())
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        check_termination()
-        os.replace(temp_name, target)
-    except BaseException as error:
-        Path(temp_name).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise BadInput(str(target), "", f"cannot write: {error.strerror or error}") from None
-        raise
+    data = text_maybe_gz(path, text)
+
+    def fill(out: BinaryIO) -> None:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+
+    write_atomic_with(os.fspath(path), fill)

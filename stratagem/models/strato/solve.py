@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline, as_deadline
-from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.io import dumps_record, write_atomic_files
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
 from stratagem.core.words import plural
@@ -57,7 +57,7 @@ from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.search.packed import fits
 from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.search.relaxation import RELAXATION, RelaxationBound, relaxation_bound, tracks_ends
-from stratagem.solvers.dimacs import write_dimacs, write_text_maybe_gz
+from stratagem.solvers.dimacs import text_maybe_gz, write_dimacs
 from stratagem.solvers.drup import DrupVerdict, check_drup_data
 from stratagem.solvers.satplan import (
     Refutation,
@@ -744,20 +744,21 @@ def write_proof(path: str, solution: Solution, line: Line, provenance: dict[str,
     ``provenance`` (:mod:`stratagem.core.provenance`), when given, is stored beside the claim as a description
     only."""
     evidence = dict(solution.evidence)
+    beside: list[tuple[str | Path, str | bytes]] = []
     if solution.refutation is not None:
         ref = solution.refutation
         cnf_path, proof_path = refutation_files(path)
         cnf_text = write_dimacs(ref.clauses, ref.num_vars, ref.comments)
         proof_text = "".join(step + "\n" for step in ref.proof)
-        write_text_maybe_gz(cnf_path, cnf_text)
-        write_text_maybe_gz(proof_path, proof_text)
+        beside = [(cnf_path, text_maybe_gz(cnf_path, cnf_text)), (proof_path, text_maybe_gz(proof_path, proof_text))]
         cnf_name, proof_name = cnf_path.name, proof_path.name
         evidence.update({"cnf": cnf_name, "cnf_sha256": _sha256(cnf_text), "proof": proof_name,
                          "proof_sha256": _sha256(proof_text)})
     record = Proof(game="strato", claim=solution.claim(), line=line, evidence=evidence).to_json()
     if provenance is not None:
         record["provenance"] = provenance
-    write_atomic(path, dumps_record(record))
+    # One set: a record beside another run's CNF (a full disk at the DRUP file) fails verify.
+    write_atomic_files([*beside, (path, dumps_record(record))])
 
 
 __all__ = ["INFORMATION", "METHODS", "METHOD_NAMES", "RELAXATION", "Solution", "refutation_files", "solve",

@@ -1,0 +1,133 @@
+"""QA 59, output integrity: files that belong together are written as one set, a full disk is exit 74
+wherever the file is written, and Ctrl-C or SIGTERM never leaves part of a set in place."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import PUZZLES, ROOT
+
+from stratagem.cli.exitcodes import CANNOT_WRITE
+from stratagem.core import io as core_io
+
+STAKD = ROOT / "puzzles" / "stakd"
+
+
+def _full_at(monkeypatch: pytest.MonkeyPatch, full: Callable[[int], bool]) -> None:
+    """The disk fills up at the temporary files whose name ``full(count)`` picks: their writes fail with
+    ENOSPC, as on a full disk (the writes before went through)."""
+    real = os.fdopen
+    count = [0]
+
+    class Full:
+        def __init__(self, handle: Any) -> None:
+            self.handle = handle
+
+        def __enter__(self) -> Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def fileno(self) -> int:
+            return int(self.handle.fileno())
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self) -> None:
+            self.handle.flush()
+
+    def fdopen(fd: int, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real(fd, mode, *args, **kwargs)
+        if "w" not in mode:
+            return handle
+        count[0] += 1
+        return Full(handle) if full(count[0]) else handle
+
+    monkeypatch.setattr(core_io.os, "fdopen", fdopen)
+
+
+def _contents(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_a_set_of_files_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills up at the second of three files: the first is not replaced either, no temporary
+    file stays, and the error (a full disk: OSError, the CLI's exit 74) names the file once."""
+    from stratagem.core.io import write_atomic_files
+
+    for name in "abc":
+        (tmp_path / name).write_text("old\n")
+    _full_at(monkeypatch, lambda count: count == 2)
+    with pytest.raises(OSError) as caught:
+        write_atomic_files([(tmp_path / name, "new\n") for name in "abc"])
+    assert caught.value.errno == errno.ENOSPC
+    assert str(caught.value).count(str(tmp_path / "b")) == 1
+    assert _contents(tmp_path) == {name: b"old\n" for name in "abc"}
+
+
+def test_ctrl_c_during_the_renames_comes_after_the_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C that arrives between two renames of a set is held back until every file is in place, then
+    raised as usual (a record never stands beside half of the files it names)."""
+    from stratagem.core.io import write_atomic_files
+
+    real = os.replace
+    sent = []
+
+    def replace(source: str, target: str | Path) -> None:
+        real(source, target)
+        if not sent:
+            sent.append(target)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(core_io.os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic_files([(tmp_path / name, name) for name in "abc"])
+    assert _contents(tmp_path) == {name: name.encode() for name in "abc"}
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_full_disk_under_a_cnf_is_exit_74_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """write_text_maybe_gz turned every failed write into bad input: a full disk under a proof's CNF or
+    DRUP file was exit 2, where every other output says 74 (README)."""
+    from stratagem.solvers.dimacs import write_text_maybe_gz
+
+    _full_at(monkeypatch, lambda count: True)
+    with pytest.raises(OSError) as caught:
+        write_text_maybe_gz(tmp_path / "p.cnf.gz", "p cnf 0 0\n")
+    assert caught.value.errno == errno.ENOSPC and str(tmp_path / "p.cnf.gz") in str(caught.value)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", str(PUZZLES / "challenge-0.toml"), "--method", "sat", "--deal", "5"],
+    ["check", str(STAKD / "solo-4-impossible.toml")],
+], ids=["solve-sat", "check-stakd"])
+def test_a_full_disk_at_the_drup_file_leaves_the_earlier_proof_valid(
+        cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """A proof written over an earlier one, the disk full at its DRUP file: the CNF was replaced already, so
+    the earlier record named another formula than the one beside it and failed verify, and the exit code
+    was 2 (bad input). Now nothing is replaced, exit 74, one line naming the DRUP file, and the earlier
+    proof still verifies."""
+    earlier = cli(*command, "--quiet", "--proof", str(tmp_path / "p.json"))
+    assert earlier.code in (0, 1), earlier.err
+    before = _contents(tmp_path)
+    assert sorted(before) == ["p.cnf.gz", "p.drup.gz", "p.json"]
+    _full_at(monkeypatch, lambda count: count == 2)  # the first file (the CNF) is written, the DRUP is not
+    # solve: another deal, whose CNF differs (check's puzzle has one formula: its old code exited 2)
+    other = [*command[:-2], "--deal", "1"] if command[0] == "solve" else command
+    result = cli(*other, "--quiet", "--proof", str(tmp_path / "p.json"))
+    assert result.code == CANNOT_WRITE, result.err
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].count(str(tmp_path / "p.drup.gz")) == 1, result.err
+    assert _contents(tmp_path) == before
+    monkeypatch.undo()
+    assert cli("verify", str(tmp_path / "p.json")).code == 0
+
