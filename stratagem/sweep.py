@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem import __version__
-from stratagem.core.deadline import check_run_limits
+from stratagem.core.deadline import as_deadline, check_run_limits
 from stratagem.core.errors import BadArgument, BadInput
 from stratagem.core.io import MAX_SEED, SEED_RANGE
 from stratagem.core.numbers import is_whole
@@ -292,24 +292,52 @@ def run_task(task: AnyTask) -> dict[str, Any]:
     }
 
 
+def _has_proof(analysis: Any) -> bool:
+    """Whether the method of ``analysis`` gives a proof at all (:func:`stratagem.analysis.check_provable`)."""
+    from stratagem.analysis import check_provable
+
+    try:
+        check_provable(analysis.method, analysis.game_rules.num_players)
+    except BadInput:
+        return False
+    return True
+
+
+#: A position record's ``certificate.kind`` for each format of proof an analysis writes (formats.md 9, 10.8).
+POSITION_PROOF_KINDS = {"stratagem/prooftree@1": "proof-tree", "stratagem/matrixproof@2": "bound-certificate",
+                        "stratagem/matrixproofs@1": "bound-certificate"}
+
+
 def run_position_task(task: PositionTask) -> dict[str, Any]:
-    """Analyse one position (from the task's text, in a temporary file of the same name) into its record."""
+    """Analyse one position (from the task's text, in a temporary file of the same name) into its record.
+
+    With a proof folder, a solved value's proof goes there within the task's one time limit (the analysis's
+    own deadline, as ``stratagem analyze --proof`` shares it), and ``certificate`` names it by its kind. A
+    solved answer with no proof to write (MCTS-Solver's, a max^n value of three or more players) or whose
+    proof the limit stopped is recorded without a certificate: the record is the analysis's, the proof an
+    addition, and refusing it after the work ended the whole sweep with nothing written."""
     import tempfile
 
-    from stratagem.analysis import analyze
+    from stratagem.analysis import ProofNotWritten, analyze
 
     started = time.perf_counter()
+    limit = None if task.time_limit is None else as_deadline(task.time_limit)
     with tempfile.TemporaryDirectory(prefix="stratagem-sweep-") as folder:
         path = Path(folder) / Path(task.puzzle).name
         path.write_text(task.text, encoding="utf-8")
-        analysis = analyze(path, method=task.method, time_limit=task.time_limit)
+        analysis = analyze(path, method=task.method, time_limit=limit)
     report = analysis.to_json()
     certificate: dict[str, Any] | None = None
-    if task.proof_dir is not None and report.get("status") == "solved":
+    if task.proof_dir is not None and report.get("status") == "solved" and _has_proof(analysis):
         name = f"{Path(task.puzzle).stem}-{task.puzzle_sha256[:8]}-{task.method}.json"
         proof = Path(task.proof_dir) / name
-        analysis.write_proof(proof, provenance=provenance(task.puzzle, task.puzzle_sha256))
-        certificate = {"kind": "proof-tree", "proof": name, "sha256": hashlib.sha256(proof.read_bytes()).hexdigest()}
+        try:
+            written = analysis.write_proof(proof, limit, provenance(task.puzzle, task.puzzle_sha256))
+        except ProofNotWritten:
+            written = None
+        if written is not None:
+            certificate = {"kind": POSITION_PROOF_KINDS.get(written.format, written.format), "proof": name,
+                           "sha256": hashlib.sha256(proof.read_bytes()).hexdigest()}
     solved = report.get("status") == "solved"
     return {
         "format": SWEEP_FORMAT,
