@@ -72,6 +72,7 @@ from stratagem.solvers.drupverdict import (
     empty_not_rup_reason,
     no_conflict_reason,
     not_rup_reason,
+    stopped_place,
     stopped_reason,
 )
 
@@ -435,7 +436,7 @@ def check_drup(
         if deadline is None or time.perf_counter() < deadline:
             return None
         reason = stopped_reason(time_limit or 0.0, phase, done, of)
-        return dataclasses.replace(verdict(reason, checked), stopped=True)
+        return dataclasses.replace(verdict(reason, checked), stopped=True, stopped_at=stopped_place(phase, done, of))
 
     # Forward pass: the formula, then every step unchecked, until the database conflicts.
     index: dict[tuple[int, ...], list[int]] = {}

@@ -59,6 +59,7 @@ from stratagem.solvers.drupverdict import (
     empty_not_rup_reason,
     no_conflict_reason,
     not_rup_reason,
+    stopped_place,
     stopped_reason,
 )
 
@@ -1022,8 +1023,9 @@ def check_flat(formula: FlatClauses, proof: FlatProof, *, progress: DrupProgress
         raise AssertionError(f"drup checker: restoring the clause deleted at step {step} propagated")
     if outcome == _STOPPED:
         phase = "backward" if status[_PHASE] == _BACKWARD else "forward"
-        reason = stopped_reason(time_limit or 0.0, phase, int(status[_DONE]), int(status[_TOTAL]))
-        return DrupVerdict(False, reason, lemmas, checked, core, seconds, stopped=True, checker="compiled")
+        done, total = int(status[_DONE]), int(status[_TOTAL])
+        return DrupVerdict(False, stopped_reason(time_limit or 0.0, phase, done, total), lemmas, checked, core, seconds,
+                           stopped=True, checker="compiled", stopped_at=stopped_place(phase, done, total))
     if progress is not None and outcome == _VALID and status[_PHASE] == _BACKWARD:
         progress("backward", int(status[_TOTAL]), int(status[_TOTAL]))
     line = int(proof.line_numbers[step]) if step >= 0 else 0

@@ -29,7 +29,10 @@ class DrupVerdict:
     pass found used and verified (up to and including the failing one, when one fails);
     ``core_clauses`` the original clauses the refutation used (after the check stops early, those
     marked so far); ``seconds`` is wall time. ``stopped`` is true when the time limit ended the check
-    before a verdict: then ``valid`` is false and nothing is known about the proof.
+    before a verdict: then ``valid`` is false and nothing is known about the proof, and ``stopped_at``
+    says where it stopped (``in the backward pass, after 2,048 of 7,102 steps``) for a caller that names
+    the limit itself: the seconds ``reason`` shows are those the check was given, often what was left of
+    a command's limit, not the limit the user set.
     ``checker`` is the engine that ran: ``"python"`` (:mod:`~stratagem.solvers.drup`) or ``"compiled"``.
     """
 
@@ -41,6 +44,7 @@ class DrupVerdict:
     seconds: float
     stopped: bool = False
     checker: str = "python"
+    stopped_at: str = ""
 
 
 def empty_not_rup_reason(line: int) -> str:
@@ -66,4 +70,9 @@ def stopped_reason(time_limit: float, phase: str, done: int, of: int) -> str:
     ``time_limit`` is what the check was given, often the rest of a command's limit: shown to the
     hundredth of a second (``verify --time-limit 1`` once said "the time limit (0.240236 s)")."""
     shown = f"{time_limit:.2f}".rstrip("0").rstrip(".")
-    return f"stopped by the time limit ({shown} s) in the {phase} pass, after {done:,} of {of:,} steps"
+    return f"stopped by the time limit ({shown} s) {stopped_place(phase, done, of)}"
+
+
+def stopped_place(phase: str, done: int, of: int) -> str:
+    """Where a check the time limit stopped was (:attr:`DrupVerdict.stopped_at`)."""
+    return f"in the {phase} pass, after {done:,} of {of:,} steps"

@@ -88,7 +88,7 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
                                         progress=lambda phase, done, total: checking(done, total),
                                         time_limit=limits.deadline.remaining())
     if result.stopped:
-        verdict.unknown(name, statement, f"the DRUP refutation's check was {result.reason}")
+        verdict.unknown(name, statement, limits.out_of_time(f"in the DRUP refutation's check, {result.stopped_at}"))
         return
     if not result.valid:
         verdict.refute(name, statement, "evidence.proof", f"{names['proof'].name}: {result.reason}")
@@ -157,7 +157,8 @@ def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, s
     drup, steps = check_drup_data(cnf.clauses, proof_data, str(names["proof"]),
                                   time_limit=limits.deadline.remaining())
     if drup.stopped:
-        verdict.unknown("winnable", statement, f"the DRUP refutation's check was {drup.reason}")
+        verdict.unknown("winnable", statement,
+                        limits.out_of_time(f"in the DRUP refutation's check, {drup.stopped_at}"))
         return
     if not drup.valid:
         verdict.refute("winnable", statement, "evidence.proof", f"{names['proof'].name}: {drup.reason}")

@@ -161,5 +161,10 @@ class Limits:
     def stopped_words(self, what: str) -> str:
         """Which limit stopped a check ``what`` (``before the re-check began`` ...), as a claim's reason."""
         if self.deadline.expired():
-            return f"the time limit ({self.deadline.seconds:g} s) ran out {what}"
+            return self.out_of_time(what)
         return f"the node limit ran out {what}"
+
+    def out_of_time(self, what: str) -> str:
+        """The time limit stopped a check ``what``, in the words of :meth:`stopped_words`: for a check that
+        has no node limit (a DRUP proof's), which may stop a moment before the deadline it was given."""
+        return f"the time limit ({self.deadline.seconds:g} s) ran out {what}"

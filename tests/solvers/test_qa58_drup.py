@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from stratagem.core.errors import BadInput
@@ -84,3 +86,24 @@ def test_a_stopped_check_shows_its_limit_to_the_hundredth_and_counts_grouped() -
         "stopped by the time limit (0.24 s) in the forward pass, after 2,048 of 7,102 steps")
     assert stopped_reason(0.0, "backward", 0, 5).startswith("stopped by the time limit (0 s) in the backward pass")
     assert "(12.5 s)" in stopped_reason(12.5, "forward", 1, 2)
+
+
+def test_verify_names_the_users_limit_where_the_drup_check_stopped(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # `verify --time-limit 7` whose DRUP check ran out said "stopped by the time limit (0.24 s)": the seconds
+    # left to the check, not the limit the user set. Each engine now says where it stopped (stopped_at).
+    import stratagem
+    from stratagem.verification import refutations
+
+    for engine in ("python", "compiled") if drup_compiled.available() else ("python",):
+        stopped, _ = check_drup_data(FORMULA, b"-1 0\n0\n", "p", engine=engine, time_limit=0.0)
+        assert stopped.stopped and stopped.stopped_at == "in the forward pass, after 0 of 2 steps", engine
+    record = tmp_path / "imp.json"
+    puzzle = Path(__file__).resolve().parents[2] / "puzzles" / "stakd" / "solo-4-impossible.toml"
+    assert stratagem.check(str(puzzle)).write_proof(record)
+    real = refutations.check_drup_data
+    monkeypatch.setattr(refutations, "check_drup_data",
+                        lambda *args, **kwargs: real(*args, **{**kwargs, "time_limit": 0.0}))
+    verdict = stratagem.verify(record, time_limit=7)
+    [claim] = [c for c in verdict.to_json()["claims"] if c["claim"] == "winnable"]
+    assert claim["status"] == "unknown"
+    assert claim["why"].startswith("the time limit (7 s) ran out in the DRUP refutation's check, in the "), claim
