@@ -23,7 +23,7 @@ from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, note, quiet_option
 from stratagem.core.deadline import Deadline, command_deadline
 from stratagem.core.errors import BadInput
-from stratagem.core.io import check_outputs, dumps_record, write_atomic
+from stratagem.core.io import check_outputs, dumps_record, write_atomic, write_atomic_files
 from stratagem.loading import load_strato
 from stratagem.models.strato.encodings.pddl import domain, problem
 from stratagem.models.strato.encodings.sat import ENCODING, EncodingStopped, StratoCNF, max_turns
@@ -105,8 +105,8 @@ def export(
         # both texts first: a failure while making the problem left a new domain beside an old problem
         domain_text, problem_text = domain(game, axiom_free=axiom_free), problem(game, name=spec.name,
                                                                                   axiom_free=axiom_free)
-        write_atomic(domain_path, domain_text)
-        write_atomic(out_path, problem_text)
+        # one set: a full disk at the problem left a new domain beside the old problem
+        write_atomic_files([(domain_path, domain_text), (out_path, problem_text)])
         if as_json:
             click.echo(dumps_record({"format": EXPORT_FORMAT, "puzzle": puzzle, "deal": spec.name, "as": "pddl",
                                      "axiom_free": axiom_free, "written": [str(domain_path), out_path]}), nl=False)

@@ -20,7 +20,7 @@ import click
 
 from stratagem.cli.options import json_option, note, quiet_option
 from stratagem.core.errors import BadInput
-from stratagem.core.io import check_writable_dir, dumps_record, write_atomic
+from stratagem.core.io import check_not_an_input, check_writable_dir, dumps_record, write_atomic_files
 from stratagem.sweep import read_results
 from stratagem.sweephidden import hidden_record
 from stratagem.sweepreport import summarise
@@ -68,11 +68,14 @@ def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, ope
         page = report_page(summary, lambda text: note(f"{results_file}: {text}", quiet))
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    for name, data in plots.items():
-        write_atomic(folder / name, data)
-    write_atomic(folder / "report.md", summary.markdown(sorted(plots)))
+    # one set: a full disk or Ctrl-C part way left new plots beside an old report.md, or a new one beside
+    # an old report.html
+    files: list[tuple[str | Path, str | bytes]] = [(folder / name, data) for name, data in plots.items()]
+    files.append((folder / "report.md", summary.markdown(sorted(plots))))
     if page is not None:
-        write_atomic(folder / "report.html", page)
+        files.append((folder / "report.html", page))
+    _refuse_inputs(files, [results_file])
+    write_atomic_files(files)
     if as_json:
         click.echo(dumps_record(summary.to_json()), nl=False)
         return 0
@@ -110,12 +113,21 @@ def _cards(records: list[dict[str, Any]], results_file: str, open_path: str | No
         page = difficulty_page(cards)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    write_atomic(folder / "report.md", cards.markdown())
+    files: list[tuple[str | Path, str | bytes]] = [(folder / "report.md", cards.markdown())]
     if page is not None:
-        write_atomic(folder / "report.html", page)
+        files.append((folder / "report.html", page))
+    _refuse_inputs(files, [results_file] + ([] if open_path is None else [open_path]))
+    write_atomic_files(files)
     if as_json:
         click.echo(dumps_record(cards.to_json()), nl=False)
         return 0
     note(f"{folder / 'report.md'}: difficulty cards of {len(cards.cards)} challenge and player count(s) from "
          f"{cards.held} records" + ("; page report.html" if page is not None else ""), quiet)
     return 0
+
+
+def _refuse_inputs(files: list[tuple[str | Path, str | bytes]], inputs: list[str]) -> None:
+    """Refuse, before any of them is written, a report file that is a results file the command read
+    (``report out/report.md --out out`` replaced the sweep's records with the report)."""
+    for path, _ in files:
+        check_not_an_input(str(path), inputs, "--out")

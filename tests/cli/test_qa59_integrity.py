@@ -131,3 +131,49 @@ def test_a_full_disk_at_the_drup_file_leaves_the_earlier_proof_valid(
     monkeypatch.undo()
     assert cli("verify", str(tmp_path / "p.json")).code == 0
 
+
+
+def _results(tmp_path: Path, lines: int, name: str = "results.jsonl") -> Path:
+    """A results file of the first ``lines`` records of the shipped sweep."""
+    path = tmp_path / name
+    with open(ROOT / "results" / "strato-sweep" / "results.jsonl", encoding="utf-8") as shipped:
+        path.write_text("".join(next(shipped) for _ in range(lines)), encoding="utf-8")
+    return path
+
+
+def test_a_report_is_written_as_one_set(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """report wrote its files one by one: a full disk at report.html left a new report.md beside the old
+    page (and Ctrl-C between two files the same). Now the earlier report stays whole, and exit 74."""
+    out = tmp_path / "out"
+    assert cli("report", str(_results(tmp_path, 2)), "--out", str(out), "--no-plots", "--html").code == 0
+    before = _contents(out)
+    _full_at(monkeypatch, lambda count: count == 2)  # report.md is written, report.html is not
+    result = cli("report", str(_results(tmp_path, 3)), "--out", str(out), "--no-plots", "--html")
+    assert result.code == CANNOT_WRITE and str(out / "report.html") in result.err, result.err
+    assert _contents(out) == before
+
+
+def test_a_report_over_its_own_results_file_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``report out/report.md --out out`` replaced the sweep's records with the report (exit 0); every other
+    command refuses an output that is its input."""
+    out = tmp_path / "out"
+    out.mkdir()
+    results = _results(out, 2, "report.md")
+    kept = results.read_bytes()
+    result = cli("report", str(results), "--out", str(out), "--no-plots")
+    assert result.code == 2 and "is the input file" in result.err and len(result.err.strip().splitlines()) == 1
+    assert results.read_bytes() == kept and sorted(os.listdir(out)) == ["report.md"]
+
+
+def test_pddl_domain_and_problem_are_written_as_one_set(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """export --format pddl wrote the domain, then the problem: a full disk at the problem left the new
+    (with --axiom-free, deal-specific) domain beside the old problem."""
+    problem = tmp_path / "deal.pddl"
+    puzzle = str(PUZZLES / "challenge-0.toml")
+    assert cli("export", puzzle, "--format", "pddl", "--axiom-free", "--out", str(problem), "--quiet").code == 0
+    before = _contents(tmp_path)
+    _full_at(monkeypatch, lambda count: count == 2)
+    other = str(PUZZLES / "challenge-1.toml")  # another challenge: another domain
+    result = cli("export", other, "--format", "pddl", "--axiom-free", "--out", str(problem), "--quiet")
+    assert result.code == CANNOT_WRITE and str(problem) in result.err, result.err
+    assert _contents(tmp_path) == before
