@@ -187,9 +187,7 @@ def reach(
     if export_format is not None and out_path is not None:
         graph.graph["name"] = f"{Path(puzzle).name} {spec.name} {mode}"
         try:
-            EXPORTS[export_format](graph, out_path, deadline)
-        except OSError as exc:
-            raise BadInput(out_path, "--out", f"cannot write: {exc.strerror or exc}") from None
+            EXPORTS[export_format](graph, out_path, deadline)  # a full disk: OSError naming the file, exit 74
         except ExportStopped as stopped:
             export_stopped = stopped
             click.echo(f"{out_path}: graph not written: the {time_limit} s time limit ended its writing ({stopped})",

@@ -31,20 +31,17 @@ The module knows nothing about any particular game.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, BinaryIO
 
 import networkx as nx
 
-from stratagem.core.errors import check_termination
 from stratagem.core.game import M, S, SearchProblem
+from stratagem.core.io import write_atomic_with
 
 __all__ = [
     "GraphFacts",
@@ -259,28 +256,6 @@ def shortest_line(graph: nx.DiGraph) -> list[str] | None:
 # -- exports ---------------------------------------------------------------------------------------
 
 
-@contextmanager
-def _atomic(path: str | Path) -> Iterator[IO[bytes]]:
-    """A binary handle on a temporary file beside ``path`` that replaces ``path`` only if all went well.
-
-    The file gets the permissions an ordinary ``open`` would give it (``mkstemp`` makes it private).
-    """
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-        check_termination()  # SIGTERM whose exception a library swallowed: still no file
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 #: GraphML's ``attr.type`` of each Python type an attribute may have (networkx's names for them).
 _GRAPHML_TYPES: dict[type, str] = {bool: "boolean", int: "long", float: "double", str: "string"}
 _GRAPHML_HEAD = (
@@ -371,8 +346,12 @@ def write_graphml(graph: nx.DiGraph, path: str | Path, stop: Callable[[], bool] 
 
 def _write_lines(lines: Iterator[str], path: str | Path, stop: Callable[[], bool] | None) -> None:
     """Write ``lines`` (each ended by a newline) to ``path`` atomically, asking ``stop`` every
-    :data:`_STOP_EVERY` lines (:class:`ExportStopped` says how many were written)."""
-    with _atomic(path) as handle:
+    :data:`_STOP_EVERY` lines (:class:`ExportStopped` says how many were written).
+
+    :func:`~stratagem.core.io.write_atomic_with`: a full disk is an :class:`OSError` naming ``path`` (the
+    CLI's exit 74, as for every output), any other failure :class:`~stratagem.core.errors.BadInput`."""
+
+    def fill(handle: BinaryIO) -> None:
         batch: list[str] = []
         written = 0
         for line in lines:
@@ -386,6 +365,8 @@ def _write_lines(lines: Iterator[str], path: str | Path, stop: Callable[[], bool
         if stop is not None and stop():
             raise ExportStopped(written)
         handle.write("".join(line + "\n" for line in batch).encode("utf-8"))
+
+    write_atomic_with(path, fill)
 
 
 def _dot_value(value: object) -> str:

@@ -177,3 +177,15 @@ def test_pddl_domain_and_problem_are_written_as_one_set(cli, tmp_path: Path, mon
     result = cli("export", other, "--format", "pddl", "--axiom-free", "--out", str(problem), "--quiet")
     assert result.code == CANNOT_WRITE and str(problem) in result.err, result.err
     assert _contents(tmp_path) == before
+
+
+def test_a_full_disk_under_a_graph_export_is_exit_74(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """reach --export turned a full disk into bad input (exit 2, 'cannot write'), where every other output
+    is exit 74 (README); its writer had its own temporary-file code, now core.io's."""
+    _full_at(monkeypatch, lambda count: True)
+    out = tmp_path / "g.dot"
+    result = cli("reach", str(PUZZLES / "challenge-0.toml"), "--max-nodes", "50", "--export", "dot", "--out", str(out),
+                 "--quiet")
+    assert result.code == CANNOT_WRITE and str(out) in result.err and len(result.err.strip().splitlines()) == 1, \
+        result.err
+    assert os.listdir(tmp_path) == []
