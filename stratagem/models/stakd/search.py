@@ -70,8 +70,10 @@ def solo_search(game: StakdGame, state: State | None = None, node_limit: int = 1
         key = memo_key(s)
         if key in hopeless:
             return False
+        if nodes >= node_limit:  # one more expansion would pass the limit: it is not counted (was: 101 of 100)
+            raise _Limit
         nodes += 1
-        if nodes > node_limit or (deadline is not None and nodes % 64 == 0 and deadline()):
+        if deadline is not None and nodes % 64 == 0 and deadline():
             raise _Limit
         for move in game.legal_moves(s):
             line.append(move)

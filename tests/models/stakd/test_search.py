@@ -46,7 +46,7 @@ def test_engine_solo_search_verdicts(hand: str, status: str) -> None:
 
 def test_engine_solo_search_node_limit_gives_unknown() -> None:
     result = solo_search(solo("B2D2U6"), node_limit=5)
-    assert result.status == UNKNOWN and result.line is None and result.nodes == 6
+    assert result.status == UNKNOWN and result.line is None and result.nodes == 5  # the limit, not one past it
 
 
 def test_engine_solo_search_refuses_a_game_of_two() -> None:
