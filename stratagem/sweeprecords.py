@@ -8,6 +8,7 @@ lines at a time (a torn last line dropped with a note, anything else that is not
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import functools
 import json
@@ -18,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
-from stratagem.core.io import MAX_SEED, SEED_RANGE, RepeatedKey, check_writable, loads_once, open_regular
+from stratagem.core.io import (
+    MAX_SEED,
+    SEED_RANGE,
+    RepeatedKey,
+    check_writable,
+    loads_once,
+    open_regular,
+    write_error,
+)
 from stratagem.core.numbers import is_whole
 from stratagem.core.records import parse_fraction, quoted
 from stratagem.loading import GAMES
@@ -281,13 +290,21 @@ class ResultsFile:
             self._needs_newline = False
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write one record as one whole line, and make it durable before going on."""
+        """Write one record as one whole line, and make it durable before going on.
+
+        A write that fails (a full disk: the CLI's exit 74, naming the file) or that the disk took only part
+        of cuts the file back to where the line began: a run that stops there leaves no half line."""
         assert self._fd is not None, "open() the results file first"
         data = dumps_line(record).encode("utf-8")
-        written = os.write(self._fd, data)
-        if written != len(data):  # a full disk: never leave half a line for the next run to trip on
-            raise BadInput(self.path, "", "cannot write: the disk took part of a record")
-        os.fsync(self._fd)
+        begun = os.fstat(self._fd).st_size
+        try:
+            if os.write(self._fd, data) != len(data):  # the disk took part of it: the rest finds it full
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            os.fsync(self._fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, begun)
+            raise write_error(self.path, exc) from None
         self.records.append(record)
 
     def close(self) -> None:

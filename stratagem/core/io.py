@@ -545,7 +545,7 @@ def write_atomic_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> N
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise _write_error(path, exc) from None
+            raise write_error(path, exc) from None
         raise
 
 
@@ -573,7 +573,7 @@ def write_atomic_files(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
                 try:
                     os.replace(tmp, path)
                 except OSError as exc:
-                    raise _write_error(path, exc) from None
+                    raise write_error(path, exc) from None
     except BaseException:
         for tmp, _ in written:
             Path(tmp).unlink(missing_ok=True)
@@ -595,7 +595,7 @@ def _temporary_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> str
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
-        raise _write_error(path, exc) from None
+        raise write_error(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), file_mode())
@@ -603,7 +603,7 @@ def _temporary_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> str
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise _write_error(path, exc) from None
+            raise write_error(path, exc) from None
         raise
     return tmp
 
@@ -639,7 +639,7 @@ def _signals_held() -> Iterator[None]:
 WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG)
 
 
-def _write_error(path: str | Path, exc: OSError) -> Exception:
+def write_error(path: str | Path, exc: OSError) -> Exception:
     """What a failed write of ``path`` is: a full disk, a quota or an I/O error stays an :class:`OSError`
     (exit 74), naming the file; any other failure (a folder that is not there, no permission) is
     :class:`BadInput` (exit 2)."""

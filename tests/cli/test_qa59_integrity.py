@@ -189,3 +189,38 @@ def test_a_full_disk_under_a_graph_export_is_exit_74(cli, tmp_path: Path, monkey
     assert result.code == CANNOT_WRITE and str(out) in result.err and len(result.err.strip().splitlines()) == 1, \
         result.err
     assert os.listdir(tmp_path) == []
+
+
+def test_a_results_file_the_disk_took_part_of_a_record_of_is_cut_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sweep record the disk took only part of was bad input (exit 2, 'the disk took part of a record')
+    and its half line stayed in the file; a failed write named no file ('cannot write the output: No space
+    left on device'). Both are now a full disk naming the results file (exit 74), with the file cut back
+    to its whole lines."""
+    from stratagem import sweeprecords
+    from stratagem.sweeprecords import ResultsFile
+
+    path = tmp_path / "r.jsonl"
+    line = (ROOT / "results" / "strato-sweep" / "results.jsonl").read_text(encoding="utf-8").split("\n", 1)[0]
+    path.write_text(line + "\n", encoding="utf-8")
+    results = ResultsFile(path)
+    results.check()
+    results.open()
+    real = os.write
+
+    def part(fd: int, data: bytes) -> int:
+        return real(fd, data[: len(data) // 2])
+
+    def full(fd: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    try:
+        for write in (part, full):
+            monkeypatch.setattr(sweeprecords.os, "write", write)
+            with pytest.raises(OSError) as caught:
+                results.append(results.records[0])
+            assert caught.value.errno == errno.ENOSPC and str(path) in str(caught.value)
+            assert path.read_text(encoding="utf-8") == line + "\n"
+    finally:
+        monkeypatch.undo()
+        results.close()
