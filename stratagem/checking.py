@@ -135,7 +135,7 @@ def check_solo(puzzle: str | Path, method: str = "auto", time_limit: float | Dea
     from stratagem.models.stakd.solo import solve_solo
 
     if method not in SOLO_METHODS:
-        raise ValueError(f"STAKD solo puzzles are solved by sat or cpsat, not {method!r}")
+        raise BadArgument("<argument>", "method", f"STAKD solo puzzles are solved by sat or cpsat, not {method!r}")
     check_run_limits(time_limit)
     source = file_path(puzzle, "puzzle")
     position = load_position(source, ("stakd",))
@@ -163,7 +163,7 @@ def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto
     Positions of the other games have no yes/no question (``stratagem analyze`` gives their value).
     """
     if method not in SOLO_METHODS:
-        raise ValueError(f"check takes the methods {', '.join(SOLO_METHODS)}, not {method!r}")
+        raise BadArgument("<argument>", "method", f"check takes the methods {', '.join(SOLO_METHODS)}, not {method!r}")
     check_run_limits(time_limit)
     source = file_path(puzzle, "puzzle")
     game_name = game_of_file(source)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline, check_run_limits
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadArgument, BadInput
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
@@ -227,7 +227,7 @@ def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal
     of each phase (:mod:`stratagem.core.progress`).
     """
     if method not in METHODS:
-        raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
+        raise BadArgument("<argument>", "method", f"unknown method {method!r} (one of {', '.join(METHODS)})")
     check_run_limits(time_limit, max_nodes)
     if max_nodes is not None and method in ("sat", "cpsat"):
         raise ValueError(f"max_nodes limits a search (relaxed, bfs, astar, idastar), not {method}")

@@ -9,7 +9,7 @@ caller learn of the mistake before a long analysis, not after it.
 
 from __future__ import annotations
 
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadArgument, BadInput
 from stratagem.core.game import TERMINAL, HiddenInformation, Simultaneous
 from stratagem.engines import COMPILED, ENGINES, REFERENCE, EngineChoice, resolve
 from stratagem.loading import Position
@@ -42,7 +42,7 @@ def resolve_method(position: Position, method: str = "auto", as_player: int | No
         raise BadInput(position.source, "position", "the game is over in this position; there is nothing "
                        "to analyse")
     if method not in METHODS:
-        raise BadInput(ARGUMENT, "method", f"unknown method {method!r} (one of {', '.join(METHODS)})")
+        raise BadArgument(ARGUMENT, "method", f"unknown method {method!r} (one of {', '.join(METHODS)})")
     chosen = choose_method(method, position, as_player)
     if as_player is not None and not 1 <= as_player <= game.num_players:
         raise BadInput(ARGUMENT, "as_player", f"player {as_player} does not exist in a {game.num_players}-player game")

@@ -82,8 +82,12 @@ def test_load_and_from_notation_agree() -> None:
 
 
 def test_the_library_refuses_what_cannot_be_done() -> None:
-    with pytest.raises(ValueError, match="unknown method"):
+    with pytest.raises(BadInput, match="<argument>: method: unknown method 'guess'"):  # was a ValueError
         stratagem.solve(CHALLENGE_0, method="guess")
+    with pytest.raises(BadInput, match="<argument>: method: check takes the methods"):  # as analyze's
+        stratagem.check(CHALLENGE_0, method="guess")
+    with pytest.raises(BadInput, match="<argument>: method: STAKD solo puzzles are solved by sat or cpsat"):
+        stratagem.checking.check_solo(STAKD / "solo-1-tiny.toml", method="bfs")
     with pytest.raises(ValueError, match="max_nodes"):
         stratagem.solve(CHALLENGE_0, method="sat", max_nodes=10)
     with pytest.raises(ValueError, match="time_limit"):
