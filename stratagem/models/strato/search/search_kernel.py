@@ -784,7 +784,10 @@ def relaxed_rest(a: cython.longlong[::1], spec: Spec, relax: Relax, scratch: cyt
     for i in range(8):
         scratch[0, i] = 0
     for i in range(relax.n):
-        if relax.distance[i] < 0:
+        if relax.distance[i] <= 0:
+            # -1: never (the combinations skip it); 0: no table (``compiled_search.relaxation_arrays`` gives
+            # a search without exact layers distance 0 and no layers in ``layers``, so its code would index
+            # past them), and a distance 0 bounds nothing either: max(0, 0 - layer) is 0
             continue
         g = relax.goal_row[i]
         code = 0
