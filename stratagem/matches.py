@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadArgument, BadInput
 from stratagem.core.game import HiddenInformation, Simultaneous
 from stratagem.core.io import MAX_PARAMETER, MAX_SEED
 from stratagem.core.numbers import is_whole
@@ -127,12 +127,12 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
         if game.is_terminal(start):  # every game was 'played' without a move and scored as the file ends it
             raise BadInput(str(position), "position", "the game is already over here: a match has no move to play")
         if players is not None and players != game.num_players:
-            raise BadInput(str(position), "position", f"has {game.num_players} players, --players says {players}")
+            raise BadArgument(str(position), "players", f"the position has {game.num_players} players, not {players}")
     elif players is not None:  # a count the game refuses is --players's fault, named as the option
         try:
             game = new_game(game_name, players)
         except BadInput as exc:
-            raise BadInput(ARGUMENT, "players", exc.problem) from None
+            raise BadArgument(ARGUMENT, "players", exc.problem) from None
     else:  # one player per agent: a count the game refuses is the agents' fault, not an unnamed --players
         try:
             game = new_game(game_name, len(agents))
@@ -212,9 +212,9 @@ def _on_engine(game: Any, agents: list[Agent], engine: str | None,
         name = getattr(game, "name", "the game")
         for i, agent in enumerate(agents):
             if isinstance(agent, MctsAgent) and agent.information == "open":
-                raise BadInput(ARGUMENT, "engine", f"compiled: {agent.name} (agents[{i + 1}]) would search with "
-                               f"compiled UCT, which has no simultaneous moves, and {name} has them: give "
-                               "--engine reference, or use duct")
+                raise BadArgument(ARGUMENT, "engine", f"compiled: {agent.name} (agents[{i + 1}]) would search with "
+                                  f"compiled UCT, which has no simultaneous moves, and {name} has them: play it on "
+                                  "the reference engine, or use duct")
     kinds = {i: kind for i, agent in enumerate(agents) if (kind := _search_kind(agent, engine, game)) is not None}
     if engine == REFERENCE or not kinds:
         return agents

@@ -75,8 +75,8 @@ def test_mcts_on_the_compiled_engine_in_stack_attack_is_refused_before_the_match
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == ("stratagem play: --engine: compiled: mcts (agents[2]) would search with compiled UCT, "
-                            "which has no simultaneous moves, and stackattack has them: give --engine reference, "
-                            "or use duct\n")
+                            "which has no simultaneous moves, and stackattack has them: play it on the reference "
+                            "engine, or use duct\n")
 
 
 @pytest.mark.parametrize(("game", "spec", "guided"), [("stratatak", "mcts:iterations=3", False),

@@ -45,9 +45,10 @@ def resolve_method(position: Position, method: str = "auto", as_player: int | No
         raise BadArgument(ARGUMENT, "method", f"unknown method {method!r} (one of {', '.join(METHODS)})")
     chosen = choose_method(method, position, as_player)
     if as_player is not None and not 1 <= as_player <= game.num_players:
-        raise BadInput(ARGUMENT, "as_player", f"player {as_player} does not exist in a {game.num_players}-player game")
+        raise BadArgument(ARGUMENT, "as_player",
+                          f"player {as_player} does not exist in a {game.num_players}-player game")
     if chosen in ("pimc", "ismcts") and as_player is None:
-        raise BadInput(ARGUMENT, "as_player", f"{chosen} analyses one player's observation: say which with --as")
+        raise BadArgument(ARGUMENT, "as_player", f"{chosen} analyses one player's observation: say whose")
     return chosen
 
 

@@ -39,7 +39,7 @@ CONCEPTS: Mapping[str, tuple[str, tuple[str, ...]]] = {
 #: ``--max-nodes``; ``games`` is "how many", ``--count``; a sweep's
 #: ``methods`` are its repeated ``--method``).
 OPTION_OF: Mapping[str, str] = {"max_states": "--max-nodes", "games": "--count", "key": "--deal",
-                              "methods": "--method"}
+                              "methods": "--method", "as_player": "--as"}
 
 
 def option_for(parameter: str) -> str:

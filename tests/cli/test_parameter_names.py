@@ -53,3 +53,21 @@ def test_option_for_spells_each_parameter_as_its_option() -> None:
     assert [option_for(p) for p in ("deal", "time_limit", "max_states", "games", "methods", "--out",
                                     "proof (the refutation's CNF)")] == [
         "--deal", "--time-limit", "--max-nodes", "--count", "--method", "--out", "--proof (the refutation's CNF)"]
+
+
+def test_play_and_analyze_name_the_parameter_or_the_option(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # analyze said "say which with --as" to a library user, play "--players says 3" of a position file
+    from stratagem.matches import play
+
+    position = str(PUZZLES.parent / "cardclash" / "square-in-1.toml")
+    with pytest.raises(BadArgument) as raised:
+        stratagem.analyze(position, method="pimc")
+    assert raised.value.line() == "<argument>: as_player: pimc analyses one player's observation: say whose"
+    shown = cli("analyze", position, "--method", "pimc")
+    assert shown.code == 2 and shown.err == ("stratagem analyze: --as: pimc analyses one player's observation: "
+                                             "say whose\n")
+    with pytest.raises(BadArgument) as raised:
+        play("cardclash", ["greedy", "random"], position=position, players=3)
+    assert raised.value.line() == f"{position}: players: the position has 2 players, not 3"
+    shown = cli("play", "cardclash", "--agents", "greedy,random", "--position", position, "--players", "3")
+    assert shown.code == 2 and shown.err == f"{position}: --players: the position has 2 players, not 3\n"
