@@ -125,10 +125,6 @@ def targets_by_rank(board: Board, ranks: Iterable[str], width: int, height: int,
     return found
 
 
-def _row_major(xy: Coord) -> tuple[int, int]:
-    return xy[1], xy[0]
-
-
 #: STACKS_ON[strategic][upper]: the ranks a card of rank ``upper`` may be laid on (:func:`stacking`).
 STACKS_ON = {strategic: {upper: frozenset(lower for lower in RANKS if stacking(upper, lower, strategic) is not None)
                          for upper in RANKS}
@@ -201,12 +197,6 @@ def board_problem(board: Board, strategic: bool) -> str | None:
         return (f"the card at {apart[0]},{apart[1]} is not joined to {first[0]},{first[1]} by full sides: each card is "
                 "laid against one, and only the strategic variant takes cards away")
     return None
-
-
-def windows(board: Board) -> list[tuple[Coord, Coord, Coord, Coord]]:
-    """Every 2x2 block of cells that touches the battlefield's bounding box, as four coordinates."""
-    w, h = size(board)
-    return [((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)) for y in range(-1, h) for x in range(-1, w)]
 
 
 def squares(board: Board) -> dict[str, list[Coord]]:

@@ -7,22 +7,12 @@ owner's colour only, so it is written as ranks alone.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Literal
 
-#: Ranks in notation order: the numbered cards 1 (Spy) to 6 (Marshal), then Bomb and Miner.
+#: Ranks in notation order: the numbered cards 1 Spy, 2 Scout, 3 Sergeant, 4 Major, 5 General and
+#: 6 Marshal, then B Bomb and X Miner.
 RANKS = "123456BX"
 SPY, MARSHAL, BOMB, MINER = "1", "6", "B", "X"
-RANK_NAMES = {
-    "6": "Marshal",
-    "5": "General",
-    "4": "Major",
-    "3": "Sergeant",
-    "2": "Scout",
-    "1": "Spy",
-    "B": "Bomb",
-    "X": "Miner",
-}
 #: The 17 army cards of one colour (seed, "De kaarten").
 ARMY_COUNTS = {"6": 1, "5": 1, "4": 2, "3": 3, "2": 4, "1": 1, "B": 3, "X": 2}
 ARMY = "".join(rank * n for rank, n in ARMY_COUNTS.items())
@@ -77,10 +67,3 @@ def stacking(upper: str, lower: str, strategic: bool) -> Stacking | None:
     if upper == BOMB:
         return "stack" if is_numbered(lower) else None
     return "stack" if lower == BOMB else None  # Miner
-
-
-def army_left(ranks: str) -> Counter[str]:
-    """The army of one colour minus ``ranks`` (negative counts mean too many cards of a rank)."""
-    left = Counter(ARMY)
-    left.subtract(ranks)
-    return left

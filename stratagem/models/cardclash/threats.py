@@ -37,10 +37,6 @@ def _colour(grid: Grid, xy: Coord) -> str:
     return stack[0][0] if stack else ""
 
 
-def _blocks_at(x: int, y: int) -> list[list[Coord]]:
-    return [[(x + cx + dx, y + cy + dy) for dx, dy in _BLOCK] for cx, cy in _CORNERS]
-
-
 def grid_fourth_cells(grid: Grid, colour: str) -> list[Coord]:
     """Cells that would complete a square of ``colour``: the odd one out of a 2x2 block showing three."""
     found: list[Coord] = []
@@ -74,11 +70,6 @@ def grid_completions(grid: Grid, colour: str, hand: str, strategic: bool) -> lis
             if effect == "stack" or (effect == "cancel" and len(under) > 1 and under[1][0] == colour):
                 out.append((rank, xy))
     return out
-
-
-def fourth_cells(board: Board, colour: str) -> list[Coord]:
-    """:func:`grid_fourth_cells` on a battlefield."""
-    return grid_fourth_cells(stacks(board), colour)
 
 
 def completing_moves(board: Board, colour: str, hand: str, rules: Rules) -> list[Move]:

@@ -37,7 +37,6 @@ from stratagem.models.stratatak.cards import Cards, format_cards, parse_cards, r
 #: Phases: the attacker plays, the defender plays, the new attacker draws by chance, game won,
 #: game stopped undecided at the analysis battle limit, the deal of a fresh game (chance).
 ATTACK, DEFEND, DRAW, OVER, STOPPED, DEAL = "A", "D", "C", "W", "X", "S"
-PHASES = (ATTACK, DEFEND, DRAW, OVER, STOPPED, DEAL)
 NO_WINNER = -1
 #: ``left`` of a state without a battle limit.
 UNLIMITED = -1

@@ -26,8 +26,3 @@ MAX_LIMIT = 8
 
 #: Hand size by player count: 3 solo, 2 with 2-4 players.
 HAND_SIZE = {1: 3, 2: 2, 3: 2, 4: 2}
-
-
-def is_weather(letter: str) -> bool:
-    """True for one of the six weather letters."""
-    return len(letter) == 1 and letter in WEATHERS
