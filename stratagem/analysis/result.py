@@ -19,7 +19,6 @@ from typing import Any
 from stratagem.analysis.methods import EXACT
 from stratagem.analysis.proofs import ProofFile, write_proof
 from stratagem.core.deadline import Deadline
-from stratagem.core.io import dumps_record
 from stratagem.solvers.gametree import SOLVED
 
 ANALYSIS_FORMAT = "stratagem/analysis@1"
@@ -197,10 +196,6 @@ class Analysis:
             else:
                 record[key] = _text(item)
         return record
-
-    def to_text(self) -> str:
-        """The record as canonical JSON text (sorted keys, two-space indent, trailing newline)."""
-        return dumps_record(self.to_json())
 
     def write_proof(self, path: str | Path, time_limit: float | Deadline | None = None,
                     provenance: dict[str, Any] | None = None) -> ProofFile:

@@ -99,15 +99,15 @@ def _rate(done: int, seconds: float) -> float:
 
 
 def uct_speed(game: Any, engine: Any, state: Any, *, compiled: int = COMPILED_SIMULATIONS,
-              reference: int = REFERENCE_SIMULATIONS, repeats: int = REPEATS, mctsbot: bool = True,
-              seed: int = 0, solver: bool = False) -> UctSpeed:
+              reference: int = REFERENCE_SIMULATIONS, repeats: int = REPEATS, seed: int = 0,
+              solver: bool = False) -> UctSpeed:
     """Plain UCT's simulations per CPU-second on both engines (and MCTSBot's) from ``state``; with
     ``solver`` off (the default) no run stops early at a proven root, so every run does its budget."""
     low, high = return_bounds(game)
     bounds = (float(low), float(high))
     rates: dict[str, list[float]] = {"compiled": [], "reference": [], "mctsbot": []}
     proven = False
-    bot_game = _mctsbot(game, state) if mctsbot else None
+    bot_game = _mctsbot(game, state)
     for r in range(repeats):
         started = _cpu()
         fast = uct_compiled(game, engine, state, iterations=compiled, seed=seed + r, value_range=bounds,

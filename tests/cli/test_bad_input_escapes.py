@@ -29,7 +29,7 @@ STRATATAK = str(next((ROOT / "puzzles" / "stratatak").glob("*.toml")))
 Cli = Callable[..., Outcome]
 
 
-def _stratagem(*args: str, timeout: float = 120, ignore_sigint: bool = False) -> tuple[int, str, str, float]:
+def _stratagem(*args: str, timeout: float = 120) -> tuple[int, str, str, float]:
     """Run the command in a new process; (exit code, stdout, stderr, wall seconds)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     started = time.perf_counter()

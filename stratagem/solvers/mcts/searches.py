@@ -200,11 +200,9 @@ def _player_move_label(game: Game[Any, Any], state: Any, player: int, move: Any)
     return game.format_move(state, move)
 
 
-def _most_visited(stats: Sequence[MoveStats[Any]], among: Sequence[int] | None = None) -> int:
-    """Index of the most visited move (only those at the indices ``among``, if given); ties go to the
-    higher mean, then to the earlier move."""
-    indices = range(len(stats)) if among is None else among
-    return min(indices, key=lambda i: (-stats[i].visits, -stats[i].mean, i))
+def _most_visited(stats: Sequence[MoveStats[Any]]) -> int:
+    """Index of the most visited move; ties go to the higher mean, then to the earlier move."""
+    return min(range(len(stats)), key=lambda i: (-stats[i].visits, -stats[i].mean, i))
 
 
 def _result(
