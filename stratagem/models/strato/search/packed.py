@@ -122,9 +122,10 @@ def _half_goal(half_goal: HalfGoal, row: Row, r: int, side: int, kind: np.ndarra
         assert isinstance(half_goal, CountGoal)
         kind[r, side] = 2
         nearest[r, side] = half_goal.nearest
+        # Each key names another weather on every row the kernel tests (an eligible one): a challenge
+        # whose counts name one twice there is refused when it is made (rules.challenge.count_goal_problem).
         for token, count in half_goal.counts:
-            w = NUMBER[resolve_token(token, row)]
-            met_need[r, side, w] = max(met_need[r, side, w], count)
+            met_need[r, side, NUMBER[resolve_token(token, row)]] = count
 
 
 class Packing:
