@@ -215,8 +215,14 @@ def _refuse_unused(params: Mapping[str, Param], puzzle: str, position: str) -> N
         unused.append("deal")
     given = [key for key in unused if params.get(key, PARAMETERS[key]) != PARAMETERS[key]]
     if given:
-        where = ("a puzzle file brings its own deals and rules options" if puzzle else
-                 "a position brings its own hands" if position else "deal names a deal of a puzzle file")
+        def why(key: str) -> str:  # each parameter's own reason: a deal beside a position is the position's
+            if key in ("strict_effect", "wind_crosses_tornado"):
+                return "a puzzle file brings its own rules options"
+            if position:
+                return "a position brings its own hands"
+            return "a puzzle file brings its own deals" if puzzle else "deal names a deal of a puzzle file"
+
+        where = "; ".join(dict.fromkeys(why(key) for key in given))
         raise ValueError(f"{', '.join(given)}: not used here ({where}; see the parameters in the game's docs)")
 
 

@@ -248,6 +248,26 @@ def test_a_strato_parameter_that_would_be_ignored_is_refused(params: dict[str, o
     pyspiel.load_game("stratagem_strato", {**given, unused: PARAMETERS[unused]})  # at its default it is fine
 
 
+@pytest.mark.parametrize(("params", "reason"), [
+    ({"puzzle": "PUZZLE", "position": "RRWR(RW)WWRW RRR WRR 1 -", "deal": "duo-1"},
+     "(a position brings its own hands;"),
+    ({"puzzle": "PUZZLE", "seed": 5}, "(a puzzle file brings its own deals;"),
+    ({"puzzle": "PUZZLE", "seed": 5, "strict_effect": True},
+     "(a puzzle file brings its own deals; a puzzle file brings its own rules options;"),
+    ({"deal": "duo-1"}, "(deal names a deal of a puzzle file;"),
+])
+def test_an_ignored_parameter_is_refused_for_its_own_reason(params: dict[str, object], reason: str) -> None:
+    # a deal beside a puzzle and a position was refused as "a puzzle file brings its own deals": the real
+    # reason is the position
+    from pathlib import Path
+
+    puzzle = Path(__file__).resolve().parents[2] / "puzzles" / "strato" / "challenge-1.toml"
+    given = {key: str(puzzle) if value == "PUZZLE" else value for key, value in params.items()}
+    with pytest.raises(Exception) as raised:
+        pyspiel.load_game("stratagem_strato", given)
+    assert reason in str(raised.value), str(raised.value)
+
+
 def test_dealt_cardclash_replays_the_engine_when_draws_follow_its_piles() -> None:
     """With every chance outcome taken as the engine's own deal has it (hands, then each pile's next
     card), the dealt game walks through the engine's states: the adapter adds chance, not rules."""
