@@ -72,7 +72,7 @@ class SolverProgress:
 
     ``conflicts``: CaDiCaL's conflicts on this horizon so far (``None`` for CP-SAT, which reports
     nothing while it runs); ``proof_lines``: lines of DRUP proof written so far (``None`` when no proof
-    is being written: under assumptions, without ``want_proof``, or CP-SAT); ``calls``: solver calls
+    is being written: under assumptions, or CP-SAT); ``calls``: solver calls
     finished before this one (the horizons answered so far, counting a certificate's refutation).
     """
 
@@ -232,13 +232,12 @@ def _chunks(solver: Solver, assumptions: list[int], lines: _ProofLines | None
             return bool(answer)
 
 
-def _solve(clauses: list[list[int]], want_proof: bool, report: _Report | None = None
-           ) -> tuple[bool, list[int] | None, list[str] | None]:
-    with _cadical(), Solver(name=SOLVER, bootstrap_with=clauses, with_proof=want_proof) as solver:
+def _solve(clauses: list[list[int]], report: _Report | None = None) -> tuple[bool, list[int] | None, list[str] | None]:
+    with _cadical(), Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
         if report is None:
             sat = bool(solver.solve())
         else:
-            chunks = _chunks(solver, [], _ProofLines(solver) if want_proof else None)
+            chunks = _chunks(solver, [], _ProofLines(solver))
             while True:
                 try:
                     report(*next(chunks))
@@ -246,7 +245,7 @@ def _solve(clauses: list[list[int]], want_proof: bool, report: _Report | None = 
                     sat = stop.value
                     break
         model = list(solver.get_model()) if sat else None
-        proof = list(solver.get_proof()) if (want_proof and not sat) else None
+        proof = None if sat else list(solver.get_proof())
     return sat, model, proof
 
 
@@ -281,13 +280,13 @@ def _end_with_parent() -> None:
         os._exit(1)
 
 
-def _child(conn: Any, clauses: list[list[int]], want_proof: bool, reporting: bool) -> None:
+def _child(conn: Any, clauses: list[list[int]], reporting: bool) -> None:
     _end_with_parent()
     try:
         def report(conflicts: int, proof_lines: int | None) -> None:
             conn.send(_ChildReport(conflicts, proof_lines))
 
-        conn.send(_solve(clauses, want_proof, report if reporting else None))
+        conn.send(_solve(clauses, report if reporting else None))
         conn.close()
     except BaseException as exc:
         _quiet_exit_on_signal(exc)
@@ -295,19 +294,19 @@ def _child(conn: Any, clauses: list[list[int]], want_proof: bool, reporting: boo
 
 
 def solve_cnf(
-    clauses: list[list[int]], want_proof: bool, seconds: float | None, report: _Report | None = None
+    clauses: list[list[int]], seconds: float | None, report: _Report | None = None
 ) -> tuple[bool, list[int] | None, list[str] | None] | None:
-    """CaDiCaL on ``clauses``: (satisfiable, model, DRUP proof lines when refuted and ``want_proof``),
+    """CaDiCaL on ``clauses``: (satisfiable, model, DRUP proof lines when refuted),
     or ``None`` if ``seconds`` ran out first. With a limit it runs in a forked child that is killed
     at the deadline, as PySAT cannot interrupt CaDiCaL 1.9.5. ``report(conflicts, proof_lines)`` is
     told what the solver has done every :data:`CONFLICT_CHUNK` conflicts and when it ends."""
     if seconds is None:
-        return _solve(clauses, want_proof, report)
+        return _solve(clauses, report)
     if seconds <= 0:
         return None
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_child, args=(child, clauses, want_proof, report is not None), daemon=True)
+    process = ctx.Process(target=_child, args=(child, clauses, report is not None), daemon=True)
     process.start()
     child.close()
     deadline = time.perf_counter() + seconds
@@ -337,7 +336,6 @@ def horizon_search(
     first: int,
     last: int,
     time_limit: float | None = None,
-    want_proof: bool = True,
     progress: ProgressCallback | None = None,
     backend: str = "sat",
 ) -> SatPlanResult[M]:
@@ -367,7 +365,7 @@ def horizon_search(
     for k in range(first, last + 1):
         report: _Report | None = None
         if progress is not None:
-            progress(SolverProgress(k, 0 if cadical else None, 0 if cadical and want_proof else None, len(runs)))
+            progress(SolverProgress(k, 0 if cadical else None, 0 if cadical else None, len(runs)))
             report = _reporter(progress, k, len(runs))
         # Building a horizon's formula cannot be interrupted (seconds on challenge 1, more on a loaded
         # machine): one that would not be built within the time left is not started, so that the limit
@@ -386,7 +384,7 @@ def horizon_search(
             sat_or_none, cp_assignment = model_k.solve_cpsat(remaining)  # type: ignore[attr-defined]
             answer = None if sat_or_none is None else (sat_or_none, cp_assignment, None)
         else:
-            answer = solve_cnf(model_k.clauses, want_proof, remaining, report)
+            answer = solve_cnf(model_k.clauses, remaining, report)
         spent = time.perf_counter() - t0
         if answer is None:
             runs.append(HorizonRun(k, None, model_k.num_vars, len(model_k.clauses), 0, spent))
@@ -581,7 +579,7 @@ def incremental_search(
             report = _reporter(progress, horizon, len(runs))
         plain = prove(horizon)
         t0 = time.perf_counter()
-        answer = solve_cnf(plain.clauses, True, remaining(), report)
+        answer = solve_cnf(plain.clauses, remaining(), report)
         if answer is None:
             runs.append(HorizonRun(horizon, None, plain.num_vars, len(plain.clauses), 0, time.perf_counter() - t0))
             return None

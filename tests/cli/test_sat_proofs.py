@@ -130,7 +130,7 @@ def test_a_sat_line_whose_certificate_runs_out_of_time_is_kept_but_not_claimed_s
     """The incremental search finds the line; the plain refutation for the certificate is then stopped."""
     from stratagem.solvers import satplan
 
-    monkeypatch.setattr(satplan, "solve_cnf", lambda clauses, want_proof, seconds, report=None: None)
+    monkeypatch.setattr(satplan, "solve_cnf", lambda clauses, seconds, report=None: None)
     proof = tmp_path / "p.json"
     result = cli("solve", CHALLENGE_0, "--method", "sat", "--proof", str(proof), "--json")
     assert result.code == 3, result.err  # a line, but not proven shortest: undetermined

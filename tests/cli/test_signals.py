@@ -128,7 +128,7 @@ from pysat.examples.genhard import PHP
 from stratagem.solvers.satplan import solve_cnf
 print("solving", flush=True)
 try:
-    solve_cnf(PHP(12).clauses, True, None)
+    solve_cnf(PHP(12).clauses, None)
 except KeyboardInterrupt:
     print("KeyboardInterrupt", flush=True)
     sys.exit(0)
@@ -276,7 +276,7 @@ ORPHAN_SCRIPT = """
 from pysat.examples.genhard import PHP
 from stratagem.solvers.satplan import solve_cnf
 print("solving", flush=True)
-solve_cnf(PHP(12).clauses, True, 600.0)
+solve_cnf(PHP(12).clauses, 600.0)
 """
 
 

@@ -262,7 +262,7 @@ def solve_solo(
                     build_seconds=round(time.perf_counter() - t0, 3), solver=SOLVER)
     t1 = time.perf_counter()
     shown = None if report is None else (lambda conflicts, lines: report(conflicts, lines or 0))
-    answer = solve_cnf(cnf.clauses, True, deadline.remaining(), shown)
+    answer = solve_cnf(cnf.clauses, deadline.remaining(), shown)
     evidence["solve_seconds"] = round(time.perf_counter() - t1, 3)
     if answer is None:
         evidence["kind"] = "unknown"
