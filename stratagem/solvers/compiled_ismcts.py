@@ -32,29 +32,17 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.errors import UnsupportedGame
-from stratagem.core.game import CHANCE, SIMULTANEOUS, Game, HiddenInformation, M
+from stratagem.core.game import SIMULTANEOUS, Game, HiddenInformation, M
 from stratagem.core.packed import PackedGame
 from stratagem.solvers.compiled_duct import simultaneous_part
 from stratagem.solvers.mcts import DEFAULT_EXPLORATION, MctsResult, MoveStats
+from stratagem.solvers.mcts.searches import reported_player
 from stratagem.solvers.pimc import PimcMoveStats, PimcResult
 
 __all__ = ["ismcts_compiled", "pimc_compiled", "pimc_simultaneous_compiled"]
 
 #: Determinisations drawn and packed per call into the kernel.
 BATCH = 256
-
-
-def _observer(game: Game[Any, Any], state: Any, player: int | None) -> int:
-    mover = game.to_move(state)
-    if mover == SIMULTANEOUS:
-        if player is None or not 0 <= player < game.num_players:
-            raise UnsupportedGame("at a simultaneous node, say which player's moves to report (player=...)")
-        return player
-    if mover == CHANCE:
-        raise UnsupportedGame("the position is a chance node: there is no move to choose")
-    if player is not None and player != mover:
-        raise UnsupportedGame(f"player {player} is not to move (player {mover} is)")
-    return mover
 
 
 def _batch(game: Any, engine: PackedGame, state: Any, player: int, rng: Random, count: int) -> Any:
@@ -97,7 +85,7 @@ def ismcts_compiled(game: Game[Any, M], engine: PackedGame, state: Any, *, itera
     if game.is_terminal(state):
         value = tuple(float(v) for v in game.returns(state))
         return MctsResult("ismcts", "open", -3, None, None, (), 0, 0.0, True, value, 0)
-    observer = _observer(game, state, player)
+    observer = reported_player(game, state, player)
     simultaneous = game.to_move(state) == SIMULTANEOUS
     start = time.perf_counter()
     deadline = -1.0 if time_limit is None else start + max(time_limit, 0.0)

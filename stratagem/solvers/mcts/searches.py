@@ -36,7 +36,10 @@ def _run(search: Search, iterations: int | None, time_limit: float | None) -> tu
     return done, time.perf_counter() - start
 
 
-def _root_player(game: Game[Any, Any], state: Any, player: int | None) -> int:
+def reported_player(game: Game[Any, Any], state: Any, player: int | None) -> int:
+    """The player whose moves a search from ``state`` reports: the one to move, or at a simultaneous node
+    ``player``, who must then be named. Raises :class:`~stratagem.core.errors.UnsupportedGame` at a chance
+    node, or when ``player`` is named and is not to move."""
     mover = game.to_move(state)
     if mover == SIMULTANEOUS:
         if player is None or not 0 <= player < game.num_players:
@@ -86,7 +89,7 @@ def uct(
     information = "open"
     if game.is_terminal(state):
         return _terminal_result(game, state, "uct", information)
-    root_player = _root_player(game, state, player)
+    root_player = reported_player(game, state, player)
     search = Search(
         game, state, Random(seed), observer=None, exploration=exploration, value_range=value_range,
         solver=solver, rollout_policy=rollout_policy, rollout_limit=rollout_limit, guided=guided,
@@ -159,7 +162,7 @@ def ismcts(
                               f"{game.name!r} has none: use open UCT")
     if game.is_terminal(state):
         return _terminal_result(game, state, "ismcts", "open")
-    observer = _root_player(game, state, player)
+    observer = reported_player(game, state, player)
     information = f"observation of player {observer}"
     search = Search(
         game, state, Random(seed), observer=observer, exploration=exploration, value_range=value_range,
