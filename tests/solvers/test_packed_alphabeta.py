@@ -6,19 +6,12 @@ worth that value in that many plies, and the same answers interpreted as compile
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import shutil
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from toygames import NimGame, PigGame
 
-import stratagem
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import StratagemError
 from stratagem.core.packed_toys import PackedNim, PackedPig
@@ -26,6 +19,7 @@ from stratagem.solvers.alphabeta import alphabeta
 from stratagem.solvers.compiled_alphabeta import alphabeta_compiled
 from stratagem.solvers.gametree import SOLVED, UNKNOWN
 from stratagem.solvers.packed_alphabeta import solve
+from tests.interpreted import interpreted_package, run_json
 
 
 def _positions(count: int, seed: int) -> list[tuple[int, ...]]:
@@ -110,22 +104,10 @@ print(json.dumps({"compiled": packed_alphabeta.__file__.endswith(".so"), "found"
 """
 
 
-def _run_script(path: Path | None) -> dict[str, Any]:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=600,
-                          cwd=path or Path.cwd(), env=env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
-
-
 def test_interpreted_and_compiled_kernels_search_identically(tmp_path: Path) -> None:
-    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
-    interpreted = _run_script(tmp_path)
+    interpreted = run_json(_SCRIPT, interpreted_package(tmp_path))
     assert interpreted["compiled"] is False
-    here = _run_script(None)
+    here = run_json(_SCRIPT, None)
     if not here["compiled"]:
         pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernel with")
     assert interpreted["found"] == here["found"] and interpreted["line"] == here["line"]

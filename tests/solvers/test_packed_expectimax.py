@@ -9,19 +9,13 @@ the same answers interpreted as compiled.
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from toygames import PigGame
 
-import stratagem
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE
@@ -37,6 +31,7 @@ from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.gametree import SOLVED, UNKNOWN
 from stratagem.solvers.multiplayer import maxn, paranoid
 from stratagem.solvers.packed_expectimax import solve
+from tests.interpreted import interpreted_package, run_json
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -257,22 +252,10 @@ print(json.dumps(out))
 """
 
 
-def _run_script(path: Path | None) -> dict[str, Any]:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=600,
-                          cwd=path or Path.cwd(), env=env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
-
-
 def test_interpreted_and_compiled_kernels_search_identically(tmp_path: Path) -> None:
-    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
-    interpreted = _run_script(tmp_path)
+    interpreted = run_json(_SCRIPT, interpreted_package(tmp_path))
     assert interpreted.pop("compiled") is False
-    here = _run_script(None)
+    here = run_json(_SCRIPT, None)
     if not here.pop("compiled"):
         pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernel with")
     assert interpreted == here

@@ -12,11 +12,6 @@ interpreter on a copy of the package without its extension modules).
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 from random import Random
@@ -25,7 +20,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-import stratagem
 from stratagem.analysis import analyze
 from stratagem.engines import resolve
 from stratagem.loading import load_position
@@ -38,6 +32,7 @@ from stratagem.solvers.mcts import ismcts
 from stratagem.solvers.packed_duct import run_duct
 from stratagem.solvers.packed_ismcts import IsmctsSearch
 from stratagem.solvers.pimc import pimc, rollout_evaluator
+from tests.interpreted import interpreted_package, run_json
 
 SHIELD = "puzzles/stackattack/2p-actions-shield-2-turns.toml"
 NUMBERS = "puzzles/stackattack/2p-numbers-3-turns.toml"
@@ -247,22 +242,10 @@ print(json.dumps(out))
 """
 
 
-def _run_script(path: Path | None) -> dict[str, Any]:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, str(Path.cwd())], capture_output=True, text=True,
-                          timeout=600, cwd=path or Path.cwd(), env=env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
-
-
 def test_interpreted_and_compiled_kernels_search_identically(tmp_path: Path) -> None:
-    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
-    interpreted = _run_script(tmp_path)
+    interpreted = run_json(_SCRIPT, interpreted_package(tmp_path), str(Path.cwd()))
     assert interpreted["compiled"] is False
-    here = _run_script(None)
+    here = run_json(_SCRIPT, None, str(Path.cwd()))
     if not here["compiled"]:
         pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernels with")
     assert interpreted == {**here, "compiled": False}

@@ -9,12 +9,7 @@ compiled: that is checked in a fresh interpreter on a copy of the package withou
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import shutil
-import subprocess
-import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -23,7 +18,6 @@ from typing import Any
 import pytest
 from toygames import NimGame, PigGame
 
-import stratagem
 from stratagem import engines
 from stratagem.analysis import analyze
 from stratagem.core.errors import UnsupportedGame
@@ -33,6 +27,7 @@ from stratagem.solvers.compiled_uct import uct_compiled
 from stratagem.solvers.expectimax import expectiminimax
 from stratagem.solvers.mcts import uct
 from stratagem.solvers.packed_uct import UctStopped, run_uct
+from tests.interpreted import interpreted_package, run_json
 
 PIG_VALUE = Fraction(5919, 16384)  # expectiminimax's exact value of the default Pig start
 
@@ -162,22 +157,10 @@ print(json.dumps({"compiled": packed_uct.__file__.endswith(".so"), "runs": out})
 """
 
 
-def _run_script(path: Path | None) -> dict[str, Any]:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=600,
-                          cwd=path or Path.cwd(), env=env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
-
-
 def test_interpreted_and_compiled_kernels_search_identically(tmp_path: Path) -> None:
-    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
-    interpreted = _run_script(tmp_path)
+    interpreted = run_json(_SCRIPT, interpreted_package(tmp_path))
     assert interpreted["compiled"] is False
-    here = _run_script(None)
+    here = run_json(_SCRIPT, None)
     if not here["compiled"]:
         pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernel with")
     assert interpreted["runs"] == here["runs"]

@@ -17,11 +17,7 @@ rules engine, move for move (tests/packed_check.py says what is compared at each
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -30,7 +26,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-import stratagem
 from stratagem.bench.engines import reference_playouts
 from stratagem.core.game import CHANCE as GAME_CHANCE
 from stratagem.core.packed import PackedGame
@@ -41,6 +36,7 @@ from stratagem.models.cardclash.position import PASS, Move, State, parse_state
 from stratagem.models.cardclash.puzzle import load_position
 from stratagem.models.cardclash.rules import CardClashGame
 from stratagem.solvers.perft import perft, random_playouts
+from tests.interpreted import interpreted_package, run_json
 from tests.packed_check import check_state, reference_perft
 
 from .support import PUZZLES
@@ -431,15 +427,6 @@ print(json.dumps({"compiled": module.__file__.endswith(".so"), "digest": digest.
 def test_the_interpreted_engine_answers_as_the_compiled_one(tmp_path: Path) -> None:
     if not COMPILED:
         pytest.skip("the compiled core is not built: this run is the interpreted one")
-    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
-
-    def run(path: Path | None) -> dict[str, Any]:
-        env_path = [str(path)] if path else []
-        done = subprocess.run([sys.executable, "-c", f"import sys; sys.path[:0] = {env_path!r}\n{DIGEST}"],
-                              capture_output=True, text=True, check=True, cwd=path or Path.cwd())
-        return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
-
-    pure, fast = run(tmp_path), run(None)
+    pure, fast = run_json(DIGEST, interpreted_package(tmp_path)), run_json(DIGEST, None)
     assert (pure["compiled"], fast["compiled"]) == (False, True)
     assert pure["digest"] == fast["digest"]

@@ -14,19 +14,13 @@ guided compiled UCT against the guided reference UCT.
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-import stratagem
 from stratagem.core.game import CHANCE
 from stratagem.models.cardclash import compiled_engine
 from stratagem.models.cardclash.guide import EXPLORATION, CardClashGuide
@@ -36,6 +30,7 @@ from stratagem.models.cardclash.threats import effect
 from stratagem.openspiel.cardclash import DealtCardClash
 from stratagem.solvers.compiled_uct import compiled_guide, uct_compiled
 from stratagem.solvers.mcts import SearchTree, sample_outcome, uct
+from tests.interpreted import interpreted_package, run_json
 
 TABLES = ((6, 6), (4, 4), (3, 5), (8, 3))
 
@@ -225,22 +220,10 @@ print(json.dumps({"compiled": [packed_uct.__file__.endswith(".so"), guide_module
 """
 
 
-def _run_script(path: Path | None) -> dict[str, Any]:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=600,
-                          cwd=path or Path.cwd(), env=env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
-
-
 def test_interpreted_and_compiled_guidance_search_identically(tmp_path: Path) -> None:
-    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
-    interpreted = _run_script(tmp_path)
+    interpreted = run_json(_SCRIPT, interpreted_package(tmp_path))
     assert interpreted["compiled"] == [False, False]
-    here = _run_script(None)
+    here = run_json(_SCRIPT, None)
     if not all(here["compiled"]):
         pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernels with")
     assert interpreted["keys"] == here["keys"] and interpreted["values"] == here["values"]

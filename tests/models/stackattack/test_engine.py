@@ -24,9 +24,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import shutil
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -35,7 +32,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-import stratagem
 from stratagem.core.game import CHANCE, SIMULTANEOUS
 from stratagem.core.packed import PackedGame
 from stratagem.models.stackattack import compiled_engine
@@ -48,6 +44,7 @@ from stratagem.solvers.boundproof import bound_proof, check_bound_proof
 from stratagem.solvers.matrixproof import check_matrix_proof, matrix_proof
 from stratagem.solvers.perft import perft
 from stratagem.solvers.simultaneous import InductionStopped, solve_each_player, solve_simultaneous
+from tests.interpreted import interpreted_package, run_json
 from tests.packed_check import check_state, reference_perft
 
 from .support import PUZZLES
@@ -356,17 +353,8 @@ print(json.dumps({"compiled": module.__file__.endswith(".so"), "digest": digest.
 def test_the_interpreted_engine_answers_as_the_compiled_one(tmp_path: Path) -> None:
     if not COMPILED:
         pytest.skip("the compiled core is not built: this run is the interpreted one")
-    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
     script = DIGEST.replace("PUZZLE", str(PUZZLES / "2p-actions-3-turns.toml"))
-
-    def run(path: Path | None) -> dict[str, Any]:
-        env_path = [str(path)] if path else []
-        done = subprocess.run([sys.executable, "-c", f"import sys; sys.path[:0] = {env_path!r}\n{script}"],
-                              capture_output=True, text=True, check=True, cwd=path or Path.cwd())
-        return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
-
-    pure, fast = run(tmp_path), run(None)
+    pure, fast = run_json(script, interpreted_package(tmp_path)), run_json(script, None)
     assert (pure["compiled"], fast["compiled"]) == (False, True)
     assert pure["digest"] == fast["digest"]
 

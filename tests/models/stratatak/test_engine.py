@@ -15,11 +15,7 @@ engine, move for move (tests/packed_check.py says what is compared at each state
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -27,7 +23,6 @@ from typing import Any
 
 import pytest
 
-import stratagem
 from stratagem.core.game import CHANCE
 from stratagem.core.packed import PackedGame
 from stratagem.models.stratatak import compiled_engine
@@ -39,6 +34,7 @@ from stratagem.models.stratatak.position import DEAL, DRAW, OVER, STOPPED, State
 from stratagem.models.stratatak.puzzle import load_position
 from stratagem.models.stratatak.rules import StratatakGame, deal
 from stratagem.solvers.perft import perft
+from tests.interpreted import interpreted_package, run_json
 from tests.packed_check import check_state, reference_perft
 
 from .support import PUZZLES
@@ -249,16 +245,7 @@ print(json.dumps({"compiled": module.__file__.endswith(".so"), "digest": digest.
 def test_the_interpreted_engine_answers_as_the_compiled_one(tmp_path: Path) -> None:
     if not COMPILED:
         pytest.skip("the compiled core is not built: this run is the interpreted one")
-    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
-
-    def run(path: Path | None) -> dict[str, Any]:
-        env_path = [str(path)] if path else []
-        done = subprocess.run([sys.executable, "-c", f"import sys; sys.path[:0] = {env_path!r}\n{DIGEST}"],
-                              capture_output=True, text=True, check=True, cwd=path or Path.cwd())
-        return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
-
-    pure, fast = run(tmp_path), run(None)
+    pure, fast = run_json(DIGEST, interpreted_package(tmp_path)), run_json(DIGEST, None)
     assert (pure["compiled"], fast["compiled"]) == (False, True)
     assert pure["digest"] == fast["digest"]
 

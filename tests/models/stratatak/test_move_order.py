@@ -12,17 +12,12 @@
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import stratagem
 from stratagem.core.game import CHANCE
 from stratagem.models.stratatak.cards import Options
 from stratagem.models.stratatak.engine import StratatakEngine
@@ -31,6 +26,7 @@ from stratagem.models.stratatak.puzzle import load_position
 from stratagem.models.stratatak.rules import StratatakGame, deal
 from stratagem.solvers import packed_alphabeta, packed_expectimax
 from stratagem.solvers.expectimax import expectiminimax
+from tests.interpreted import interpreted_package, run_json
 
 from .support import PUZZLES
 
@@ -146,20 +142,10 @@ print(json.dumps(out))
 """
 
 
-def _run_script(path: Path | None) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, str(PUZZLES)], capture_output=True, text=True,
-                          timeout=600, cwd=path or Path.cwd(),
-                          env={**__import__("os").environ, **({"PYTHONPATH": str(path)} if path else {})})
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
-
-
 def test_interpreted_and_compiled_search_identically_with_the_hint(tmp_path: Path) -> None:
-    shutil.copytree(Path(stratagem.__file__).parent, tmp_path / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
-    interpreted = _run_script(tmp_path)
+    interpreted = run_json(_SCRIPT, interpreted_package(tmp_path), str(PUZZLES))
     assert interpreted.pop("compiled") is False
-    here = _run_script(None)
+    here = run_json(_SCRIPT, None, str(PUZZLES))
     if not here.pop("compiled"):
         pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernels with")
     assert interpreted == here

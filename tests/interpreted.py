@@ -1,0 +1,44 @@
+"""The package run as plain Python, for the tests that hold a compiled kernel to its interpreted self.
+
+Every compiled kernel is also ordinary Python (docs/design.md, section 1: Cython's pure-Python mode), and
+an install without a compiler runs it so. The tests that check the two give the same answers copy the
+package without its compiled modules (:func:`interpreted_package`), run one script in a fresh interpreter
+against the copy and against the package under test (:func:`run_json`), and compare what it prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import stratagem
+
+#: What an install without a compiler lacks: the extension modules, Cython's generated C and the
+#: build's record of the sources it compiled.
+COMPILED_FILES = ("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py")
+
+
+def interpreted_package(folder: Path) -> Path:
+    """Copy the package into ``folder`` without its compiled modules and return ``folder``, the path that
+    imports the copy (for :func:`run_json`)."""
+    shutil.copytree(Path(stratagem.__file__).parent, folder / "stratagem",
+                    ignore=shutil.ignore_patterns(*COMPILED_FILES))
+    return folder
+
+
+def run_json(script: str, path: Path | None, *args: str) -> dict[str, Any]:
+    """Run ``script`` (given ``args`` as its ``sys.argv[1:]``) in a fresh interpreter that imports the
+    package from ``path``, or the package under test when ``path`` is None, and return the JSON object
+    its last line of output prints. The child's stderr is the assertion's message if it fails."""
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH")]))
+    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=600,
+                          cwd=path or Path.cwd(), env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
