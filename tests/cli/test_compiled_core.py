@@ -23,6 +23,7 @@ from conftest import PUZZLES, ROOT
 
 import stratagem
 from stratagem.core import compiled
+from tests.interpreted import interpreted_package
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 NOTICE = "the compiled core is missing"
@@ -81,10 +82,7 @@ def test_version_names_the_state_of_the_core() -> None:
 @pytest.fixture(scope="module")
 def pure_python_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The package's sources alone, as an install without a C compiler holds them."""
-    folder = tmp_path_factory.mktemp("pure")
-    shutil.copytree(Path(stratagem.__file__).parent, folder / "stratagem",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "_kernel_sources.py"))
-    return folder
+    return interpreted_package(tmp_path_factory.mktemp("pure"))
 
 
 def test_without_the_compiled_core_version_says_so_once(pure_python_copy: Path) -> None:
