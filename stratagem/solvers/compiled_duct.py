@@ -19,9 +19,9 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import UnsupportedGame
-from stratagem.core.game import CHANCE, SIMULTANEOUS, Game
+from stratagem.core.game import SIMULTANEOUS, Game
 from stratagem.core.packed import PackedGame
-from stratagem.solvers.ductresult import SELECTIONS, DuctResult
+from stratagem.solvers.ductresult import DuctResult, check_arguments
 
 __all__ = ["duct_compiled", "simultaneous_part"]
 
@@ -45,12 +45,7 @@ def duct_compiled(game: Game[Any, Any], engine: PackedGame, state: Hashable, *, 
     """
     from stratagem.solvers.packed_duct import DuctStopped, run_duct
 
-    if selection not in SELECTIONS:
-        raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, not {selection!r}")
-    if iterations < 1:
-        raise ValueError("iterations must be at least 1")
-    if game.is_terminal(state) or game.to_move(state) == CHANCE:
-        raise ValueError("DUCT searches from a simultaneous or decision node, not a terminal or chance node")
+    check_arguments(game, state, selection, iterations)
     seconds = time_limit.remaining() if isinstance(time_limit, Deadline) else time_limit
     vector = engine.encode(state)
     try:

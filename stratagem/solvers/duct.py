@@ -34,7 +34,7 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation, Game, Simultaneous
 from stratagem.core.numbers import is_whole
-from stratagem.solvers.ductresult import SELECTIONS, DuctResult
+from stratagem.solvers.ductresult import SELECTIONS, DuctResult, check_arguments
 from stratagem.solvers.simultaneous import UnsupportedGame
 
 __all__ = ["SELECTIONS", "DuctAgent", "DuctResult", "duct"]
@@ -253,12 +253,7 @@ def duct(
     stops it earlier, after at least one descent; ``iterations`` in the result counts those done
     (with a time limit the result depends on the machine's speed).
     """
-    if selection not in SELECTIONS:
-        raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, not {selection!r}")
-    if iterations < 1:
-        raise ValueError("iterations must be at least 1")
-    if game.is_terminal(state) or game.to_move(state) == CHANCE:
-        raise ValueError("DUCT searches from a simultaneous or decision node, not a terminal or chance node")
+    check_arguments(game, state, selection, iterations)
     search = _Search(game, Random(seed), selection, exploration, gamma, rollout_limit, reward_range)
     root = search.node(state)
     deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)

@@ -1,7 +1,8 @@
-"""What a DUCT search reports: its selection rules and its result at the root.
+"""What a DUCT search accepts and reports: its selection rules, the arguments it refuses, and its result
+at the root.
 
 Apart from :mod:`stratagem.solvers.duct` so that the search over the reference engine and the compiled
-search (:mod:`stratagem.solvers.compiled_duct`) share the result type without importing each other.
+search (:mod:`stratagem.solvers.compiled_duct`) share them without importing each other.
 """
 
 from __future__ import annotations
@@ -9,10 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SELECTIONS", "DuctResult"]
+from stratagem.core.game import CHANCE, Game
+
+__all__ = ["SELECTIONS", "DuctResult", "check_arguments"]
 
 #: Selection rules available at simultaneous nodes.
 SELECTIONS = ("ucb1", "regret-matching", "exp3")
+
+
+def check_arguments(game: Game[Any, Any], state: Any, selection: str, iterations: int) -> None:
+    """Raise ``ValueError`` for an unknown ``selection``, fewer than one iteration, or a root that is
+    terminal or a chance node (a DUCT search starts at a simultaneous or decision node)."""
+    if selection not in SELECTIONS:
+        raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, not {selection!r}")
+    if iterations < 1:
+        raise ValueError("iterations must be at least 1")
+    if game.is_terminal(state) or game.to_move(state) == CHANCE:
+        raise ValueError("DUCT searches from a simultaneous or decision node, not a terminal or chance node")
 
 @dataclass(frozen=True)
 class DuctResult:
