@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from stratagem.cli.main import run
+from stratagem.core.compiled import KERNELS
 
 REPO = Path(__file__).resolve().parents[1]
 PAGE = REPO / "docs" / "verification.md"
@@ -43,6 +44,9 @@ RECORDS = (
 #: The games whose rules the page names as "each game's rules" (proof trees and certificates) or, for STAKD,
 #: as a package (`models/stakd/`): any module of theirs is the rules a check replays through.
 RULES_PACKAGES = ("cardclash", "stackattack", "stratatak", "stakd")
+
+#: The compiled kernels ``verify`` may load: the DRUP checker's engines (docs/verification.md).
+DRUP_ENGINES = {"stratagem.solvers.drup_compiled", "stratagem.solvers.drup_flat"}
 
 _LOADED = """
 import json, sys
@@ -89,6 +93,11 @@ def test_the_page_names_every_module_verify_loads(tmp_path: Path, monkeypatch: p
             continue
         modules.add(name)
     assert "stratagem.verification.relaxed" in modules and "stratagem.solvers.boundproof" in modules
+    # A game's compiled engine would pass the naming test as "each game's rules"; verify runs none: of the
+    # compiled kernels it loads only the DRUP checker's own engines (the page's one exception).
+    kernels_loaded = {name for name in loaded["modules"] if name in KERNELS}
+    assert "stratagem.solvers.drup_compiled" in kernels_loaded  # the DRUP records above do load it
+    assert kernels_loaded <= DRUP_ENGINES, f"verify loads compiled kernels: {sorted(kernels_loaded - DRUP_ENGINES)}"
     page = PAGE.read_text(encoding="utf-8")
     unnamed = sorted(module for module in modules if not named_on_the_page(module, page))
     assert not unnamed, f"verify loads modules docs/verification.md does not name: {unnamed}"
