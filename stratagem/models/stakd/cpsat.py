@@ -18,7 +18,6 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from stratagem.core.interrupt import stop_on_signal
 from stratagem.models.stakd.sat import SoloCNF
 from stratagem.solvers.cpsatlits import CpSatLiterals
 
@@ -67,16 +66,4 @@ class SoloCPSAT(SoloCNF):
 
         The assignment is in PySAT's form (``v`` or ``-v`` per variable) so :meth:`decode` reads it.
         """
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = workers
-        solver.parameters.random_seed = seed
-        if time_limit is not None:
-            solver.parameters.max_time_in_seconds = max(0.01, time_limit)
-        solver.parameters.catch_sigint_signal = False  # Ctrl-C: interrupted, not "stopped"
-        with stop_on_signal(solver.StopSearch):
-            status = solver.Solve(self.model)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return True, self._lit.assignment(solver)
-        if status == cp_model.INFEASIBLE:
-            return False, None
-        return None, None
+        return self._lit.solve(time_limit, workers, seed)

@@ -19,7 +19,6 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from stratagem.core.interrupt import stop_on_signal
 from stratagem.models.strato.encodings.sat import ACTION_WEATHERS, StratoCNF
 from stratagem.models.strato.rules.notation import Move
 from stratagem.solvers.cpsatlits import CpSatLiterals
@@ -115,17 +114,4 @@ class StratoCPSAT(StratoCNF):
         self.model.ClearAssumptions()
         if assumptions:
             self.model.AddAssumptions([self._lit(x) for x in assumptions])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.random_seed = 0
-        if time_limit is not None:
-            solver.parameters.max_time_in_seconds = max(0.01, time_limit)
-        solver.parameters.catch_sigint_signal = False  # Ctrl-C: interrupted, not "stopped"
-        with stop_on_signal(solver.StopSearch):
-            status = solver.Solve(self.model)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            model = self._lit.assignment(solver)
-            return True, model
-        if status == cp_model.INFEASIBLE:
-            return False, None
-        return None, None
+        return self._lit.solve(time_limit)
