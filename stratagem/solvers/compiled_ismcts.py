@@ -83,8 +83,7 @@ def ismcts_compiled(game: Game[Any, M], engine: PackedGame, state: Any, *, itera
     if not high > low:
         raise ValueError(f"value_range {value_range} is not (low, high) with low < high")
     if game.is_terminal(state):
-        value = tuple(float(v) for v in game.returns(state))
-        return MctsResult("ismcts", "open", -3, None, None, (), 0, 0.0, True, value, 0)
+        return MctsResult.at_terminal("ismcts", game.returns(state))
     observer = reported_player(game, state, player)
     simultaneous = game.to_move(state) == SIMULTANEOUS
     start = time.perf_counter()

@@ -24,7 +24,7 @@ import math
 from typing import Any
 
 from stratagem.core.errors import UnsupportedGame
-from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game
+from stratagem.core.game import CHANCE, SIMULTANEOUS, Game
 from stratagem.core.packed import PackedGame
 from stratagem.core.packed_guide import Guide
 from stratagem.solvers.mcts import DEFAULT_EXPLORATION, DEFAULT_WIDENING, MctsResult, MoveStats
@@ -51,8 +51,7 @@ def uct_compiled(game: Game[Any, Any], engine: PackedGame, state: Any, *, iterat
     search meets a state it cannot handle), as :func:`~stratagem.solvers.mcts.uct` does.
     """
     if game.is_terminal(state):
-        value = tuple(float(v) for v in game.returns(state))
-        return MctsResult("uct", "open", TERMINAL, None, None, (), 0, 0.0, True, value, 0)
+        return MctsResult.at_terminal("uct", game.returns(state))
     mover = game.to_move(state)
     if mover == SIMULTANEOUS:
         raise UnsupportedGame("compiled UCT has no simultaneous moves: use the reference engine or DUCT")

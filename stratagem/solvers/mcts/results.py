@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic
 
-from stratagem.core.game import M
+from stratagem.core.game import TERMINAL, M
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,12 @@ class MctsResult(Generic[M]):
     proven: bool
     value: tuple[float, ...] | None
     plies: int | None
+
+    @classmethod
+    def at_terminal(cls, method: str, returns: Sequence[Any]) -> MctsResult[Any]:
+        """The result of a search from a terminal root: no move, no iteration, the game's ``returns`` as
+        the proven value in 0 plies (reported as open information: nothing is left to hide)."""
+        return cls(method, "open", TERMINAL, None, None, (), 0, 0.0, True, tuple(float(v) for v in returns), 0)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (moves in legal order)."""

@@ -11,7 +11,7 @@ from random import Random
 from typing import Any
 
 from stratagem.core.errors import UnsupportedGame
-from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, HiddenInformation, M
+from stratagem.core.game import CHANCE, SIMULTANEOUS, Game, HiddenInformation, M
 from stratagem.solvers.mcts.engine import DEFAULT_EXPLORATION, DEFAULT_WIDENING, Node, Search, proven_choice
 from stratagem.solvers.mcts.playout import RolloutPolicy, player_moves
 from stratagem.solvers.mcts.results import MctsResult, MoveStats, unproven_root_pick
@@ -52,11 +52,6 @@ def reported_player(game: Game[Any, Any], state: Any, player: int | None) -> int
     return mover
 
 
-def _terminal_result(game: Game[Any, Any], state: Any, method: str, information: str) -> MctsResult[Any]:
-    value = tuple(float(v) for v in game.returns(state))
-    return MctsResult(method, information, TERMINAL, None, None, (), 0, 0.0, True, value, 0)
-
-
 def uct(
     game: Game[Any, M],
     state: Any,
@@ -88,7 +83,7 @@ def uct(
     """
     information = "open"
     if game.is_terminal(state):
-        return _terminal_result(game, state, "uct", information)
+        return MctsResult.at_terminal("uct", game.returns(state))
     root_player = reported_player(game, state, player)
     search = Search(
         game, state, Random(seed), observer=None, exploration=exploration, value_range=value_range,
@@ -161,7 +156,7 @@ def ismcts(
         raise UnsupportedGame(f"ISMCTS needs a hidden-information game (observation and sample_state); "
                               f"{game.name!r} has none: use open UCT")
     if game.is_terminal(state):
-        return _terminal_result(game, state, "ismcts", "open")
+        return MctsResult.at_terminal("ismcts", game.returns(state))
     observer = reported_player(game, state, player)
     information = f"observation of player {observer}"
     search = Search(
