@@ -28,6 +28,7 @@ from stratagem.cli.options import option_for
 from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
 from stratagem.core.errors import BadArgument, BadInput, StratagemError, Terminated, check_termination
+from stratagem.core.interrupt import native_state_abandoned
 from stratagem.core.io import WRITE_FAILURES as FILE_WRITE_FAILURES
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
@@ -245,4 +246,9 @@ def main() -> None:
     except Terminated:
         say("stratagem: terminated")
         code = TERMINATED
+    if native_state_abandoned():  # a signal left a native solver mid-call: free nothing (core.interrupt)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                stream.flush()
+        os._exit(code)
     sys.exit(code)

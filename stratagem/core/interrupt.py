@@ -63,3 +63,53 @@ def stop_on_signal(stop: Callable[[], None]) -> Iterator[None]:
         watcher.join(timeout=5)
         os.close(read_end)
         os.close(write_end)
+
+
+class _Abandoned:
+    """Whether a native solver call was left by a signal in a way that may leave the process's memory
+    inconsistent (:func:`abandon_native_state`)."""
+
+    native_state = False
+
+
+def abandon_native_state() -> None:
+    """Note that a signal took the process out of the middle of a native solver call without the solver's
+    consent: PySAT's own Ctrl-C handling ``longjmp``\\ s out of CaDiCaL, which may be inside ``malloc`` or
+    halfway through updating its own arrays. Freeing anything afterwards (the solver's ``delete``, or
+    Python's finalisation at exit) then ended some 1 in 10 interrupted runs with ``free(): invalid
+    pointer`` and SIGABRT (exit 134) or a segmentation fault instead of exit 130. Once this is set the
+    solver is left undeleted, and the command line ends the process without finalisation
+    (:func:`native_state_abandoned`)."""
+    _Abandoned.native_state = True
+
+
+def native_state_abandoned() -> bool:
+    """Whether :func:`abandon_native_state` was called in this process."""
+    return _Abandoned.native_state
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back for the body (steps that must all happen or none: the renames of a set
+    of files, a native object's free and the forgetting of its pointer): one that arrives meanwhile is
+    noted and sent again once the body is done, to the handler that was in place.
+
+    Python's handlers run in the main thread whichever thread the system gave the signal to, so the
+    handlers are swapped rather than the signals blocked (a thread's mask would not stop a progress
+    bar's thread from taking them). Outside the main thread, where no Python signal handler runs, the
+    body simply runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    previous = {number: handler for number in (signal.SIGINT, signal.SIGTERM)
+                if (handler := signal.getsignal(number)) is not None}  # None: not Python's to restore
+    for number in previous:
+        signal.signal(number, lambda signum, frame: arrived.append(signum))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if arrived:
+            signal.raise_signal(arrived[0])

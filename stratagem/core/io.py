@@ -21,13 +21,13 @@ import re
 import signal
 import stat
 import tempfile
-import threading
 import tomllib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
 from stratagem.core.errors import BadArgument, BadInput, check_termination
+from stratagem.core.interrupt import signals_held
 
 T = TypeVar("T")
 
@@ -568,7 +568,7 @@ def write_atomic_files(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
             data = text.encode("utf-8") if isinstance(text, str) else text
             written.append((_temporary_with(path, _writer(data)), path))
         check_termination()
-        with _signals_held():
+        with signals_held():
             for tmp, path in written:
                 try:
                     os.replace(tmp, path)
@@ -606,32 +606,6 @@ def _temporary_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> str
             raise write_error(path, exc) from None
         raise
     return tmp
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM held back for the body (a few renames that must all happen or none): one that
-    arrives meanwhile is noted and sent again once the body is done, to the handler that was in place.
-
-    Python's handlers run in the main thread whichever thread the system gave the signal to, so the
-    handlers are swapped rather than the signals blocked (a thread's mask would not stop a progress
-    bar's thread from taking them). Outside the main thread, where no Python signal handler runs, the
-    body simply runs."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    arrived: list[int] = []
-    previous = {number: handler for number in sorted(_STOPPING)
-                if (handler := signal.getsignal(number)) is not None}  # None: not Python's to restore
-    for number in previous:
-        signal.signal(number, lambda signum, frame: arrived.append(signum))
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        if arrived:
-            signal.raise_signal(arrived[0])
 
 
 #: The errors of a write that failed for want of room or of a working device: not the input, not a bug

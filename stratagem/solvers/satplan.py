@@ -16,7 +16,10 @@ stopped when the time is up; the result is then ``unknown`` with the horizons re
 
 Signals: PySAT catches Ctrl-C inside a solver call itself and raises ``pysolvers.error("Caught keyboard
 interrupt")``; :func:`_cadical` turns that back into :class:`KeyboardInterrupt`, so the CLI reports
-"interrupted" (exit 130) like anywhere else. SIGTERM cannot reach Python code while CaDiCaL runs in this
+"interrupted" (exit 130) like anywhere else. PySAT gets out of CaDiCaL by ``longjmp``, so that solver
+is never freed, and the command ends without Python's finalisation
+(:func:`~stratagem.core.interrupt.abandon_native_state`); any other solver is freed with Ctrl-C held back
+until PySAT has forgotten it (:func:`_delete`). SIGTERM cannot reach Python code while CaDiCaL runs in this
 process, so for the length of such a call it gets its default effect (the process ends at once; no file
 is being written then). A forked child never reports an interruption itself: it exits quietly and the
 parent, interrupted too or not, decides.
@@ -52,6 +55,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from pysat.solvers import Solver
+
+from stratagem.core.interrupt import abandon_native_state, native_state_abandoned, signals_held
 
 M = TypeVar("M")
 M_co = TypeVar("M_co", covariant=True)
@@ -169,6 +174,7 @@ def _cadical() -> Iterator[None]:
         yield
     except Exception as exc:
         if _pysat_interrupt(exc):
+            abandon_native_state()  # PySAT longjmp'ed out of CaDiCaL: free nothing more (core.interrupt)
             raise KeyboardInterrupt from None
         raise
     finally:
@@ -233,20 +239,35 @@ def _chunks(solver: Solver, assumptions: list[int], lines: _ProofLines | None
 
 
 def _solve(clauses: list[list[int]], report: _Report | None = None) -> tuple[bool, list[int] | None, list[str] | None]:
-    with _cadical(), Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
-        if report is None:
-            sat = bool(solver.solve())
-        else:
-            chunks = _chunks(solver, [], _ProofLines(solver))
-            while True:
-                try:
-                    report(*next(chunks))
-                except StopIteration as stop:
-                    sat = stop.value
-                    break
+    solver = Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True)
+    try:
+        with _cadical():
+            if report is None:
+                sat = bool(solver.solve())
+            else:
+                chunks = _chunks(solver, [], _ProofLines(solver))
+                while True:
+                    try:
+                        report(*next(chunks))
+                    except StopIteration as stop:
+                        sat = stop.value
+                        break
         model = list(solver.get_model()) if sat else None
         proof = None if sat else list(solver.get_proof())
+    finally:
+        _delete(solver)
     return sat, model, proof
+
+
+def _delete(solver: Solver) -> None:
+    """Free ``solver``, with Ctrl-C and SIGTERM held back until PySAT has forgotten the pointer: a signal
+    that arrived while CaDiCaL freed a large solver raised its exception between the free and
+    ``self.cadical = None``, and the object's ``__del__`` freed it again at exit (``free(): double free``,
+    SIGABRT, in some 1 in 10 interrupted runs). Not at all once a signal left CaDiCaL mid-call
+    (:func:`~stratagem.core.interrupt.abandon_native_state`)."""
+    if not native_state_abandoned():
+        with signals_held():
+            solver.delete()
 
 
 @dataclass(frozen=True)
@@ -468,7 +489,7 @@ def _incremental_steps(
                     return
         finally:
             if solver is not None:
-                solver.delete()
+                _delete(solver)
         lo = hi + 1
 
 

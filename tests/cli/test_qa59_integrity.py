@@ -224,3 +224,93 @@ def test_a_results_file_the_disk_took_part_of_a_record_of_is_cut_back(
     finally:
         monkeypatch.undo()
         results.close()
+
+
+class _FakeSolver:
+    """A stand-in for PySAT's CaDiCaL whose ``solve`` does what ``on_solve`` says and whose ``delete`` is
+    interrupted the way a Ctrl-C during CaDiCaL's free is: the signal arrives inside the C call, and
+    PySAT forgets its pointer only after it returns."""
+
+    instances: list[_FakeSolver] = []
+
+    def __init__(self, *args: Any, on_solve: Callable[[], None] = lambda: None, **kwargs: Any) -> None:
+        self.on_solve = on_solve
+        self.deleted = 0
+        self.pointer_forgotten = False
+        _FakeSolver.instances.append(self)
+
+    def __enter__(self) -> _FakeSolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.delete()
+
+    def solve(self, assumptions: object = ()) -> bool:
+        self.on_solve()
+        return False
+
+    def get_model(self) -> list[int]:
+        return []
+
+    def get_proof(self) -> list[str]:
+        return ["0"]
+
+    def delete(self) -> None:
+        self.deleted += 1
+        os.kill(os.getpid(), signal.SIGINT)  # arrives while CaDiCaL frees the solver
+        self.pointer_forgotten = True  # PySAT's `self.cadical = None`, after the C call
+
+
+def test_ctrl_c_while_cadical_frees_a_solver_lets_pysat_forget_it_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during CaDiCaL's free raised KeyboardInterrupt before PySAT set ``self.cadical = None``; its
+    ``__del__`` then freed the solver again at exit: ``free(): double free detected``, SIGABRT, in 8 of 100
+    interrupted solves (QA 59). The free is now finished, pointer forgotten, before Ctrl-C is raised."""
+    from stratagem.solvers import satplan
+
+    _FakeSolver.instances.clear()
+    monkeypatch.setattr(satplan, "Solver", _FakeSolver)
+    with pytest.raises(KeyboardInterrupt):
+        satplan.solve_cnf([[1]], None)
+    (solver,) = _FakeSolver.instances
+    assert solver.deleted == 1 and solver.pointer_forgotten
+
+
+def test_a_solve_pysat_longjmped_out_of_is_not_freed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PySAT's own Ctrl-C handling leaves CaDiCaL by longjmp, perhaps inside malloc: freeing the solver (or
+    anything, at exit) afterwards could crash. The solver is left as it is, the process noted as such
+    (the CLI then exits without finalisation), and the interruption is KeyboardInterrupt as before."""
+    import pysolvers
+
+    from stratagem.core import interrupt
+    from stratagem.solvers import satplan
+
+    def longjmp() -> None:
+        raise pysolvers.error("Caught keyboard interrupt")
+
+    _FakeSolver.instances.clear()
+    monkeypatch.setattr(satplan, "Solver", lambda *a, **k: _FakeSolver(on_solve=longjmp))
+    monkeypatch.setattr(interrupt._Abandoned, "native_state", False)
+    with pytest.raises(KeyboardInterrupt):
+        satplan.solve_cnf([[1]], None)
+    (solver,) = _FakeSolver.instances
+    assert solver.deleted == 0 and interrupt.native_state_abandoned()
+
+
+def test_the_command_ends_without_finalisation_once_a_solver_was_abandoned(tmp_path: Path) -> None:
+    """After a solve PySAT longjmp'ed out of, ``stratagem`` exits with its code but without Python's
+    finalisation (which frees what the interrupted solver may have left inconsistent)."""
+    import subprocess
+    import sys
+
+    script = ("import atexit, sys\n"
+              "from stratagem.core.interrupt import abandon_native_state\n"
+              "from stratagem.cli.main import main\n"
+              "atexit.register(lambda: print('finalised', flush=True))\n"
+              "abandon_native_state()\n"
+              "sys.argv = ['stratagem', '--version']\n"
+              "main()\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, text=True, capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "stratagem" in done.stdout and "finalised" not in done.stdout
