@@ -69,7 +69,9 @@ def view(record: str, out_path: str | None, run_verify: bool, time_limit: float 
 
     deadline = command_deadline(time_limit)
     target = out_path if out_path is not None else str(Path(record).with_suffix(".html"))
-    check_outputs([(target, "--out")], [record])
+    # without --out the page's name is the record's: say so rather than name an option not given
+    check_outputs([(target, "--out" if out_path is not None else "the page (the record's name with .html; "
+                    "give --out)")], [record])
     # A value table (odds --table) is gzip text: its page draws its header; --verify checks its rows.
     table = is_table(record)
     data = table_header(record) if table else _load_record(record)

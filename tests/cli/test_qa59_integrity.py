@@ -314,3 +314,15 @@ def test_the_command_ends_without_finalisation_once_a_solver_was_abandoned(tmp_p
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert "stratagem" in done.stdout and "finalised" not in done.stdout
+
+
+def test_view_without_out_names_the_default_page_not_the_option(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A record named NAME.html: the page would replace it, and view refused it at '--out', an option the
+    user never gave. It names the default page instead, and the record is kept."""
+    record = tmp_path / "line.html"
+    assert cli("solve", str(PUZZLES / "challenge-0.toml"), "--quiet", "--proof", str(record)).code == 0
+    kept = record.read_bytes()
+    result = cli("view", str(record))
+    assert result.code == 2 and "--out:" not in result.err and len(result.err.strip().splitlines()) == 1, result.err
+    assert "the page (the record's name with .html; give --out): is the input file" in result.err
+    assert record.read_bytes() == kept
