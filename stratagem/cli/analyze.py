@@ -39,7 +39,7 @@ from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import Simultaneous
-from stratagem.core.io import MAX_PARAMETER, check_outputs, dumps_record, write_atomic
+from stratagem.core.io import MAX_PARAMETER, check_outputs, dumps_record, one_set, write_atomic
 from stratagem.core.provenance import provenance
 from stratagem.engines import ENGINES
 from stratagem.loading import load_position
@@ -115,18 +115,19 @@ def analyze(position: str, method: str, depth: int | None, time_limit: float | N
         report = analysis.to_json()
         # Estimates are what the Monte Carlo methods are asked for; an exact method without a value is not done.
         code = DONE if analysis.status in (SOLVED, "heuristic", "estimate") else UNDETERMINED
-        if proof_file is not None:
-            try:
-                report["proof"] = analysis.write_proof(proof_file, limit, provenance(position)).to_json()
-            except ProofNotWritten as exc:
-                report["proof"] = None
-                code = UNDETERMINED
-                click.echo(f"{proof_file}: no proof written: {exc}", err=True)
-    seconds = time.perf_counter() - started
-    if html_path is not None:
-        from stratagem.views import record_page
+        with one_set():  # the proof and the page of one answer: both in place, or neither
+            if proof_file is not None:
+                try:
+                    report["proof"] = analysis.write_proof(proof_file, limit, provenance(position)).to_json()
+                except ProofNotWritten as exc:
+                    report["proof"] = None
+                    code = UNDETERMINED
+                    click.echo(f"{proof_file}: no proof written: {exc}", err=True)
+            seconds = time.perf_counter() - started
+            if html_path is not None:
+                from stratagem.views import record_page
 
-        write_atomic(html_path, record_page(report, position))
+                write_atomic(html_path, record_page(report, position))
     if as_json:
         click.echo(dumps_record(report), nl=False)
     else:

@@ -31,7 +31,7 @@ from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import write_page
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import check_outputs, dumps_record
+from stratagem.core.io import check_outputs, dumps_record, one_set
 
 
 def _percent(value: object) -> str:
@@ -85,12 +85,13 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
     deal = odds_deal(puzzle, deal_key, position)
     warn_once()  # the odds search is a kernel of the compiled core: plain Python is far slower
     if table_path is not None:
-        bounds = odds_bounds(deal, table_path, time_limit=command_deadline(time_limit), max_states=max_states,
-                             progress=terminal_progress(enabled=not (as_json or quiet)))
-        if bounds.table is None:
-            click.echo(f"{table_path}: {bounds.table_note}", err=True)
-        if html_path is not None:
-            write_page(html_path, bounds.to_json(), f"{deal.source}, deal {deal.name}")
+        with one_set():  # the value table and the page of one answer: both in place, or neither
+            bounds = odds_bounds(deal, table_path, time_limit=command_deadline(time_limit), max_states=max_states,
+                                 progress=terminal_progress(enabled=not (as_json or quiet)))
+            if bounds.table is None:
+                click.echo(f"{table_path}: {bounds.table_note}", err=True)
+            if html_path is not None:
+                write_page(html_path, bounds.to_json(), f"{deal.source}, deal {deal.name}")
         if as_json:
             click.echo(dumps_record(bounds.to_json()), nl=False)
         else:
@@ -100,14 +101,15 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
     answer = odds_of(deal, time_limit=command_deadline(time_limit), max_states=max_states, rank=rank,
                      progress=terminal_progress(enabled=not (as_json or quiet)))
     note = ""
-    if proof_path is not None:
-        if answer.write_proof(proof_path):
-            note = f"policy record written to {proof_path}"
-        else:
-            note = "no policy record written: no policy was valued before the limit"
-            click.echo(f"{proof_path}: {note}", err=True)
-    if html_path is not None:
-        write_page(html_path, answer.to_json(), f"{deal.source}, deal {deal.name}")
+    with one_set():  # the policy record and the page of one answer: both in place, or neither
+        if proof_path is not None:
+            if answer.write_proof(proof_path):
+                note = f"policy record written to {proof_path}"
+            else:
+                note = "no policy record written: no policy was valued before the limit"
+                click.echo(f"{proof_path}: {note}", err=True)
+        if html_path is not None:
+            write_page(html_path, answer.to_json(), f"{deal.source}, deal {deal.name}")
     if as_json:
         click.echo(dumps_record(answer.to_json()), nl=False)
     else:

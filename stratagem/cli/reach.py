@@ -43,7 +43,7 @@ from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.cli.reports import write_page
 from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
-from stratagem.core.io import check_outputs, dumps_record
+from stratagem.core.io import check_outputs, dumps_record, one_set
 from stratagem.core.words import plural
 from stratagem.loading import load_strato
 from stratagem.models.strato.designer import StratoDesigner
@@ -184,36 +184,37 @@ def reach(
 
     export: dict[str, Any] | None = None
     export_stopped: ExportStopped | None = None
-    if export_format is not None and out_path is not None:
-        graph.graph["name"] = f"{Path(puzzle).name} {spec.name} {mode}"
-        try:
-            EXPORTS[export_format](graph, out_path, deadline)  # a full disk: OSError naming the file, exit 74
-        except ExportStopped as stopped:
-            export_stopped = stopped
-            click.echo(f"{out_path}: graph not written: the {time_limit} s time limit ended its writing ({stopped})",
-                       err=True)
-        export = {"format": export_format, "path": out_path, "written": export_stopped is None}
+    with one_set():  # the exported graph and the page of one answer: both in place, or neither
+        if export_format is not None and out_path is not None:
+            graph.graph["name"] = f"{Path(puzzle).name} {spec.name} {mode}"
+            try:
+                EXPORTS[export_format](graph, out_path, deadline)  # a full disk: OSError naming the file, exit 74
+            except ExportStopped as stopped:
+                export_stopped = stopped
+                click.echo(f"{out_path}: graph not written: the {time_limit} s time limit ended its writing "
+                           f"({stopped})", err=True)
+            export = {"format": export_format, "path": out_path, "written": export_stopped is None}
 
-    if as_json or html_path is not None:
-        report: dict[str, Any] = {
-            "format": REACH_FORMAT,
-            "game": "strato",
-            "puzzle": puzzle,
-            "deal": spec.name,
-            "seed": spec.seed,
-            "players": game.num_players,
-            "mode": mode,
-            "information": None if designer else "open",
-            "start": start_label,
-            "limits": {"max_states": max_states, "time_limit": time_limit},
-            **facts.to_json(),
-            "par_line": line,
-            "unsolvable": unsolvable,
-            "conclusion": verdict,
-            "export": export,
-        }
-        if html_path is not None:
-            write_page(html_path, report, f"{puzzle}, deal {spec.name}")
+        if as_json or html_path is not None:
+            report: dict[str, Any] = {
+                "format": REACH_FORMAT,
+                "game": "strato",
+                "puzzle": puzzle,
+                "deal": spec.name,
+                "seed": spec.seed,
+                "players": game.num_players,
+                "mode": mode,
+                "information": None if designer else "open",
+                "start": start_label,
+                "limits": {"max_states": max_states, "time_limit": time_limit},
+                **facts.to_json(),
+                "par_line": line,
+                "unsolvable": unsolvable,
+                "conclusion": verdict,
+                "export": export,
+            }
+            if html_path is not None:
+                write_page(html_path, report, f"{puzzle}, deal {spec.name}")
     if as_json:
         click.echo(dumps_record(report), nl=False)
         return _exit_code(unsolvable, export_stopped is not None)

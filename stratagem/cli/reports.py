@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from stratagem.checking import SoloCheck
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
-from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.io import dumps_record, one_set, write_atomic
 from stratagem.core.words import plural
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.solve import INFORMATION, METHOD_NAMES
@@ -39,17 +39,18 @@ def report_deal_solution(solution: DealSolution, as_json: bool, proof_path: str 
     if disagreement:
         click.echo(disagreement, err=True)
     proof_note = ""
-    if proof_path is not None:
-        if solution.write_proof(proof_path):
-            proof_note = f"proof record written to {proof_path}"
-        else:
-            proof_note = ("no proof record written: the start is already won, a line of 0 turns needs none"
-                          if solution.result.status == SOLVED else
-                          "no proof record written: the search stopped before deciding")
-            click.echo(f"{proof_path}: {proof_note}", err=True)
-    report = solution.to_json() if html_path is not None or as_json else {}
-    if html_path is not None:
-        write_page(html_path, report, f"{solution.deal.source}, deal {solution.deal.name}")
+    with one_set():  # the record and the page of one answer: both in place, or neither
+        if proof_path is not None:
+            if solution.write_proof(proof_path):
+                proof_note = f"proof record written to {proof_path}"
+            else:
+                proof_note = ("no proof record written: the start is already won, a line of 0 turns needs none"
+                              if solution.result.status == SOLVED else
+                              "no proof record written: the search stopped before deciding")
+                click.echo(f"{proof_path}: {proof_note}", err=True)
+        report = solution.to_json() if html_path is not None or as_json else {}
+        if html_path is not None:
+            write_page(html_path, report, f"{solution.deal.source}, deal {solution.deal.name}")
     if as_json:
         click.echo(dumps_record(report), nl=False)
     else:
@@ -96,14 +97,15 @@ def report_solo_check(result: SoloCheck, as_json: bool, proof_path: str | None, 
     """A STAKD solo answer: the proof record (only when there is an answer), the page (``--html``), then the
     report on stdout."""
     report = result.to_json()
-    if html_path is not None:
-        write_page(html_path, report, result.puzzle)
-    if proof_path is not None:
-        if result.write_proof(proof_path):
-            report["proof"] = proof_path
-        else:
-            click.echo(f"{proof_path}: no proof record written: the time limit stopped the solver before an "
-                       "answer", err=True)
+    with one_set():  # the page and the record of one answer: both in place, or neither
+        if html_path is not None:
+            write_page(html_path, report, result.puzzle)
+        if proof_path is not None:
+            if result.write_proof(proof_path):
+                report["proof"] = proof_path
+            else:
+                click.echo(f"{proof_path}: no proof record written: the time limit stopped the solver before an "
+                           "answer", err=True)
     if as_json:
         click.echo(dumps_record(report), nl=False)
     else:

@@ -22,7 +22,8 @@ import signal
 import stat
 import tempfile
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -539,6 +540,10 @@ def write_atomic_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> N
     """:func:`write_atomic` of what ``fill`` writes to the binary handle it is given (a file too large to
     hold in memory first, such as a value table of millions of rows)."""
     tmp = _temporary_with(path, fill)
+    pending = _PENDING.get()
+    if pending is not None:  # inside one_set(): put in place with the set's other files
+        pending.append((tmp, path))
+        return
     try:
         check_termination()
         os.replace(tmp, path)
@@ -567,6 +572,10 @@ def write_atomic_files(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
         for path, text in files:
             data = text.encode("utf-8") if isinstance(text, str) else text
             written.append((_temporary_with(path, _writer(data)), path))
+        pending = _PENDING.get()
+        if pending is not None:  # inside one_set(): put in place with the set's other files
+            pending.extend(written)
+            return
         check_termination()
         with signals_held():
             for tmp, path in written:
@@ -578,6 +587,45 @@ def write_atomic_files(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
         for tmp, _ in written:
             Path(tmp).unlink(missing_ok=True)
         raise
+
+
+#: The files written so far inside :func:`one_set` (temporary name, target), waiting to be put in place.
+_PENDING: ContextVar[list[tuple[str, str | Path]] | None] = ContextVar("stratagem_pending_writes", default=None)
+
+
+@contextlib.contextmanager
+def one_set() -> Iterator[None]:
+    """Every file written atomically in the body (:func:`write_atomic`, :func:`write_atomic_with`,
+    :func:`write_atomic_files`) is written to its temporary file as usual, but put in place only when the
+    body ends without an exception: all of them together, with Ctrl-C and SIGTERM held back until the
+    last rename. Otherwise none is, and every temporary file is removed.
+
+    For the outputs of one answer written by different code (``solve --proof P --html H``: the library
+    writes the record, the command the page): a full disk at the page replaced the proof and left the old
+    page beside it (exit 74), where a failed run is to leave every earlier file untouched. Nested, the
+    body's files belong to the outer set. The files are not there to be read back inside the body."""
+    if _PENDING.get() is not None:
+        yield
+        return
+    pending: list[tuple[str, str | Path]] = []
+    token = _PENDING.set(pending)
+    try:
+        try:
+            yield
+        finally:
+            _PENDING.reset(token)
+        check_termination()
+        with signals_held():
+            while pending:
+                tmp, path = pending[0]
+                try:
+                    os.replace(tmp, path)
+                except OSError as exc:
+                    raise write_error(path, exc) from None
+                pending.pop(0)
+    finally:
+        for tmp, _ in pending:
+            Path(tmp).unlink(missing_ok=True)
 
 
 def _writer(data: bytes) -> Callable[[BinaryIO], object]:

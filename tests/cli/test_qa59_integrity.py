@@ -326,3 +326,26 @@ def test_view_without_out_names_the_default_page_not_the_option(cli, tmp_path: P
     assert result.code == 2 and "--out:" not in result.err and len(result.err.strip().splitlines()) == 1, result.err
     assert "the page (the record's name with .html; give --out): is the input file" in result.err
     assert record.read_bytes() == kept
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", str(PUZZLES / "challenge-0.toml"), "--proof", "A", "--html", "B"],
+    ["check", str(STAKD / "solo-1-tiny.toml"), "--proof", "A", "--html", "B"],
+    ["analyze", str(ROOT / "puzzles" / "stratatak" / "reshuffle-gamble.toml"), "--proof", "A", "--html", "B"],
+    ["odds", str(PUZZLES / "challenge-0.toml"), "--position", "RRWR(RW)WWRW RRR WRR 1 -", "--no-rank",
+     "--proof", "A", "--html", "B"],
+    ["reach", str(PUZZLES / "challenge-0.toml"), "--max-nodes", "50", "--export", "dot", "--out", "A", "--html", "B"],
+], ids=lambda command: command[0])
+def test_a_record_and_its_page_are_written_as_one_set(
+        cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """``solve --proof P --html H`` (and check, analyze, odds, reach --export): the record and the page are
+    written by different code, one after the other; a full disk at the second replaced the first and left
+    the other as it was (exit 74), where a failed run leaves every earlier file untouched (formats.md 11)."""
+    first, second = tmp_path / "a.json", tmp_path / "b.html"
+    for path in (first, second):
+        path.write_text("old\n")
+    _full_at(monkeypatch, lambda count: count == 2)
+    args = [str(first) if word == "A" else str(second) if word == "B" else word for word in command]
+    result = cli(*args, "--quiet")
+    assert result.code == CANNOT_WRITE, result.err
+    assert _contents(tmp_path) == {"a.json": b"old\n", "b.html": b"old\n"}
