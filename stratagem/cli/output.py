@@ -7,6 +7,7 @@ same way everywhere (exit 141 from :func:`stratagem.cli.main.run`), whichever co
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
@@ -25,9 +26,27 @@ class _Console(Console):
         raise BrokenPipeError
 
 
+#: The width of results printed to a file or a pipe: rich's own default, fixed.
+FILE_WIDTH = 80
+
+
+def _results_width() -> int | None:
+    """``None`` (the terminal's width) when standard output is a terminal, else :data:`FILE_WIDTH`.
+
+    rich otherwise takes the width from ``COLUMNS`` or from whichever of stdin, stdout and stderr is a
+    terminal, so ``stratagem play ... > games.txt`` typed in a 40-column window wrote its table folded
+    to 40 columns (``greed`` / ``y``, numbers split across lines), and an exported ``COLUMNS`` did the
+    same to a pipe: output that is kept must be the same bytes wherever it was typed."""
+    try:
+        return None if sys.stdout.isatty() else FILE_WIDTH
+    except (AttributeError, ValueError, OSError):  # closed or replaced by something without a descriptor
+        return FILE_WIDTH
+
+
 def stdout() -> Console:
-    """The console commands print their results on."""
-    return _Console(highlight=False, soft_wrap=True)
+    """The console commands print their results on: the terminal's width on a terminal, else
+    :data:`FILE_WIDTH` columns whatever ``COLUMNS`` or the terminal the command was typed in says."""
+    return _Console(highlight=False, soft_wrap=True, width=_results_width())
 
 
 def stderr() -> Console:
