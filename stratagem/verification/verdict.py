@@ -167,4 +167,5 @@ class Limits:
     def out_of_time(self, what: str) -> str:
         """The time limit stopped a check ``what``, in the words of :meth:`stopped_words`: for a check that
         has no node limit (a DRUP proof's), which may stop a moment before the deadline it was given."""
-        return f"the time limit ({self.deadline.seconds:g} s) ran out {what}"
+        seconds = self.deadline.seconds
+        return f"the time limit{'' if seconds is None else f' ({seconds:g} s)'} ran out {what}"

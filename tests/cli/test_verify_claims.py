@@ -230,7 +230,7 @@ def test_a_drup_check_cut_short_is_unknown_not_invalid(cli, tmp_path: Path, monk
     code, verdict = _verdict(cli, path)
     assert code == 3, verdict
     optimal = _claims(verdict)["optimal"]
-    assert optimal["status"] == "unknown" and "stopped by the time limit" in optimal["why"]
+    assert optimal["status"] == "unknown" and "time limit ran out in the DRUP refutation's check" in optimal["why"]
     refuted = tmp_path / "imp.json"  # a STAKD refutation: the same
     cli("check", str(STAKD / "solo-4-impossible.toml"), "--proof", str(refuted))
     code, verdict = _verdict(cli, refuted)
