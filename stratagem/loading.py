@@ -126,6 +126,34 @@ def deal_of(puzzle: Puzzle, deal: str | int | None = None, players: int | None =
     return StratoDeal(puzzle, spec, game, game.initial_state())
 
 
+def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal: str | int | None = None,
+            players: int | None = None, *, caller: str = "solve") -> StratoDeal:
+    """The Strato deal an entry point (``caller``: ``solve``, ``odds``) works on: from a puzzle file or a
+    loaded puzzle (``deal``, ``players`` as in :func:`load`), or a deal, a game or a Strato position
+    (:func:`from_notation`) given as is."""
+    if isinstance(puzzle, StratoDeal | StratoGame | Position) and (deal is not None or players is not None):
+        raise ValueError("deal and players choose a deal of a puzzle; this is a deal already")
+    if isinstance(puzzle, Position):
+        if not isinstance(puzzle.game, StratoGame):
+            raise BadInput("<argument>", "puzzle", f"{caller} takes Strato deals, not a {puzzle.game_name} position "
+                           "(stratagem.analyze values positions; stratagem.check answers STAKD solo puzzles)")
+        start = puzzle.state
+        spec = DealSpec("position", puzzle.game.num_players, state=start)
+        source = puzzle.source
+        return StratoDeal(Puzzle(source, puzzle.game.challenge, puzzle.game.options, (spec,)), spec, puzzle.game, start)
+    if isinstance(puzzle, StratoDeal):
+        return puzzle
+    if isinstance(puzzle, StratoGame):
+        start = puzzle.initial_state()
+        spec = DealSpec("game", puzzle.num_players, state=start)
+        return StratoDeal(Puzzle("<game>", puzzle.challenge, puzzle.options, (spec,)), spec, puzzle, start)
+    if isinstance(puzzle, Puzzle):
+        return deal_of(puzzle, deal, players)
+    takes = "a Strato puzzle's file, a loaded Puzzle, a StratoDeal, a StratoGame or a Strato Position"
+    return deal_of(load_strato(file_path(puzzle, "puzzle", takes)), deal, players)
+
+
+
 def _whole(value: object, place: str, takes: str) -> int:
     """``value`` as an ``int`` (anything with ``__index__`` but a bool), else :class:`BadInput` naming ``place``."""
     if not isinstance(value, bool):

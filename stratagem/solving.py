@@ -20,15 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline, check_run_limits
-from stratagem.core.errors import BadArgument, BadInput
+from stratagem.core.errors import BadArgument
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
 from stratagem.core.words import plural
-from stratagem.loading import Position, StratoDeal, deal_of, file_path, load_strato
+from stratagem.loading import Position, StratoDeal, as_deal
 from stratagem.models.strato.rules.notation import Move, format_move
 from stratagem.models.strato.rules.position import State, format_state
-from stratagem.models.strato.rules.puzzle import DealSpec, Puzzle
+from stratagem.models.strato.rules.puzzle import Puzzle
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.solve import METHODS, Solution, refutation_files, write_proof
 from stratagem.models.strato.solve import solve as solve_game
@@ -181,33 +181,6 @@ def proof_outputs(proof: str | None, html: str | None, method: str) -> list[tupl
         outputs += [(str(cnf), "--proof (the refutation's CNF, written beside the record)"),
                     (str(drup), "--proof (the refutation's DRUP proof, written beside the record)")]
     return outputs
-
-
-def as_deal(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal: str | int | None = None,
-            players: int | None = None) -> StratoDeal:
-    """The deal to solve: from a puzzle file or a loaded puzzle (``deal``, ``players`` as in
-    :func:`stratagem.loading.load`), or a deal, a game or a Strato position (:func:`~stratagem.loading.from_notation`)
-    given as is."""
-    if isinstance(puzzle, StratoDeal | StratoGame | Position) and (deal is not None or players is not None):
-        raise ValueError("deal and players choose a deal of a puzzle; this is a deal already")
-    if isinstance(puzzle, Position):
-        if not isinstance(puzzle.game, StratoGame):
-            raise BadInput("<argument>", "puzzle", f"solve takes Strato deals, not a {puzzle.game_name} position "
-                           "(stratagem.analyze values positions; stratagem.check answers STAKD solo puzzles)")
-        start = puzzle.state
-        spec = DealSpec("position", puzzle.game.num_players, state=start)
-        source = puzzle.source
-        return StratoDeal(Puzzle(source, puzzle.game.challenge, puzzle.game.options, (spec,)), spec, puzzle.game, start)
-    if isinstance(puzzle, StratoDeal):
-        return puzzle
-    if isinstance(puzzle, StratoGame):
-        start = puzzle.initial_state()
-        spec = DealSpec("game", puzzle.num_players, state=start)
-        return StratoDeal(Puzzle("<game>", puzzle.challenge, puzzle.options, (spec,)), spec, puzzle, start)
-    if isinstance(puzzle, Puzzle):
-        return deal_of(puzzle, deal, players)
-    takes = "a Strato puzzle's file, a loaded Puzzle, a StratoDeal, a StratoGame or a Strato Position"
-    return deal_of(load_strato(file_path(puzzle, "puzzle", takes)), deal, players)
 
 
 def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal: str | int | None = None,

@@ -25,12 +25,12 @@ from stratagem.core.io import check_writable, dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
-from stratagem.loading import StratoDeal, file_path, load, load_strato
+from stratagem.loading import Position, StratoDeal, as_deal, file_path, load, load_strato
 from stratagem.models.strato.hidden.game import HiddenStrato, format_hidden
 from stratagem.models.strato.hidden.odds import SoloOdds, require_solo, solo_odds
 from stratagem.models.strato.rules.deal import DealError, check_drawn_up, check_position
 from stratagem.models.strato.rules.position import ONGOING, WON, parse_state
-from stratagem.models.strato.rules.puzzle import DealSpec
+from stratagem.models.strato.rules.puzzle import DealSpec, Puzzle
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.solvers.mdp import SOLVED
 
@@ -141,11 +141,11 @@ class DealOdds:
         return True
 
 
-def odds_of(deal: StratoDeal, *, time_limit: float | Deadline | None = None, max_states: int | None = None,
-            rank: bool = True, progress: ProgressFactory = no_progress) -> DealOdds:
-    """:func:`odds` of a deal already loaded (``time_limit`` in seconds, or a command's deadline)."""
-    if not isinstance(deal, StratoDeal):
-        raise BadInput("<argument>", "deal", f"a loaded Strato deal (stratagem.load), not {type(deal).__name__}")
+def odds_of(deal: StratoDeal | StratoGame | Position, *, time_limit: float | Deadline | None = None,
+            max_states: int | None = None, rank: bool = True, progress: ProgressFactory = no_progress) -> DealOdds:
+    """:func:`odds` of a deal already loaded, a game or a Strato position (:func:`~stratagem.loading.from_notation`;
+    its pile's order is not read) (``time_limit`` in seconds, or a command's deadline)."""
+    deal = _loaded(deal)
     check_run_limits(time_limit, max_states, "max_states")
     require_ongoing(deal, "deal")
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
@@ -154,7 +154,17 @@ def odds_of(deal: StratoDeal, *, time_limit: float | Deadline | None = None, max
     return DealOdds(deal, game, result)
 
 
-def odds(puzzle: str | Path, deal: str | int | None = None, *, position: str | None = None,
+def _loaded(deal: object) -> StratoDeal:
+    """A deal, a game or a Strato position as the deal the odds are of (:func:`~stratagem.loading.as_deal`);
+    :class:`BadInput` naming ``deal`` for anything else."""
+    if not isinstance(deal, StratoDeal | StratoGame | Position):  # not an AttributeError from inside
+        raise BadInput("<argument>", "deal", "a loaded Strato deal (stratagem.load), a StratoGame or a Strato "
+                       f"Position (stratagem.from_notation), not {type(deal).__name__}")
+    return as_deal(deal, caller="odds")
+
+
+def odds(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal: str | int | None = None, *,
+         position: str | None = None,
          time_limit: float | Deadline | None = None, max_states: int | None = None, rank: bool = True,
          progress: ProgressFactory = no_progress) -> DealOdds:
     """The exact optimal solo win probability of ``deal`` of the Strato ``puzzle`` when the pile's order
@@ -163,8 +173,17 @@ def odds(puzzle: str | Path, deal: str | int | None = None, *, position: str | N
 
     ``position`` (the open notation, ``ROWS HAND PILE 1 LAST``; the pile's order is ignored) starts from
     a position of the puzzle's challenge instead of a deal: a table and hand met in play; giving both
-    ``deal`` and ``position`` is a :class:`ValueError`, as ``stratagem odds`` refuses both options."""
-    loaded = odds_deal(puzzle, deal, position)
+    ``deal`` and ``position`` is a :class:`ValueError`, as ``stratagem odds`` refuses both options.
+    ``puzzle`` may also be a loaded :class:`Puzzle` (``deal`` chooses), or a deal already chosen as
+    :func:`~stratagem.solving.solve` takes it: a :class:`StratoDeal`, a :class:`StratoGame` or a Strato
+    :class:`Position` (its pile's order is not read)."""
+    if isinstance(puzzle, Puzzle | StratoDeal | StratoGame | Position):
+        chosen = as_deal(puzzle, deal, caller="odds")
+        if position is not None:
+            raise ValueError("position is a position of a puzzle file's challenge; give the puzzle's file")
+        loaded = solo_deal(chosen)
+    else:
+        loaded = odds_deal(puzzle, deal, position)
     return odds_of(loaded, time_limit=time_limit, max_states=max_states, rank=rank, progress=progress)
 
 
@@ -186,10 +205,16 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
     loaded = load(file_path(puzzle, "puzzle"), deal, 1 if seeded else None)
     if not isinstance(loaded, StratoDeal):
         raise BadInput(str(puzzle), "game", f"odds are for Strato puzzles, not {loaded.game_name} positions")
+    return solo_deal(loaded)
+
+
+def solo_deal(loaded: StratoDeal) -> StratoDeal:
+    """``loaded``, refused (:class:`BadArgument` at ``deal``) unless it is a solo deal still to play: said
+    here, with the file and the deal, where the search's own refusal names neither."""
     players = loaded.game.num_players
-    if players != 1:  # said here, with the file and the deal (the search's own refusal names neither)
-        raise BadArgument(str(puzzle), "deal", f"deal {loaded.name!r} has {players} players: the exact win "
-                       "probability is for solo play (play strato estimates team play)")
+    if players != 1:
+        raise BadArgument(loaded.source, "deal", f"deal {loaded.name!r} has {players} players: the exact win "
+                          "probability is for solo play (play strato estimates team play)")
     require_ongoing(loaded, "deal")
     return loaded
 
@@ -266,8 +291,9 @@ class DealBounds:
         }
 
 
-def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Deadline | None = None,
-                max_states: int | None = None, progress: ProgressFactory = no_progress) -> DealBounds:
+def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
+                time_limit: float | Deadline | None = None, max_states: int | None = None,
+                progress: ProgressFactory = no_progress) -> DealBounds:
     """The optimal solo win probability of ``deal`` with the pile's order hidden, by the compiled search
     (:func:`~stratagem.models.strato.hidden.exact.odds_interval`: exact where it finishes, else a proven
     interval), and its value table written to ``table`` (``stratagem/strato-odds-table@4``, which
@@ -289,8 +315,7 @@ def odds_bounds(deal: StratoDeal, table: str | Path, *, time_limit: float | Dead
     )
     from stratagem.verification import oddstable  # the most rows verify reads: a larger table is not written
 
-    if not isinstance(deal, StratoDeal):  # not an AttributeError from inside
-        raise BadInput("<argument>", "deal", f"a loaded Strato deal (stratagem.load), not {type(deal).__name__}")
+    deal = _loaded(deal)
     table = file_path(table, "table")
     check_run_limits(time_limit, max_states, "max_states")
     check_writable(table, "table")  # before the search: a folder that is not there was found after all of it

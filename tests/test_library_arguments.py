@@ -47,18 +47,19 @@ def test_no_such_name_is_still_an_attribute_error() -> None:
         _ = stratagem.no_such_name
 
 
-@pytest.mark.parametrize("call", [
-    lambda p: stratagem.check(p),
-    lambda p: stratagem.odds(p),
-    lambda p: stratagem.odds(p, position=POSITION),
+@pytest.mark.parametrize(("call", "ending"), [
+    (lambda p: stratagem.check(p), "not Position"),
+    # odds takes a Strato Position (as solve does), so another game's is refused as such
+    (lambda p: stratagem.odds(p), "STAKD solo puzzles)"),
+    (lambda p: stratagem.odds(p, position=POSITION), "STAKD solo puzzles)"),
 ])
-def test_a_loaded_position_given_for_a_puzzle_file_is_refused_by_name(call) -> None:  # type: ignore[no-untyped-def]
+def test_a_loaded_position_given_for_a_puzzle_file_is_refused_by_name(call, ending: str) -> None:  # type: ignore[no-untyped-def]
     # It was read as a file named by the Position's whole repr: "...: cannot read: File name too long".
     position = stratagem.load(TINY)
     with pytest.raises(BadInput) as caught:
         call(position)
     assert (caught.value.source, caught.value.place) == ("<argument>", "puzzle")
-    assert caught.value.problem.endswith("not Position")
+    assert caught.value.problem.endswith(ending)
 
 
 def test_load_refuses_a_path_deal_or_player_count_of_the_wrong_kind() -> None:
@@ -74,7 +75,8 @@ def test_load_refuses_a_path_deal_or_player_count_of_the_wrong_kind() -> None:
 
 
 def test_odds_bounds_refuses_a_file_name_for_a_deal() -> None:
-    with pytest.raises(BadInput, match=r"^<argument>: deal: a loaded Strato deal \(stratagem.load\), not str$"):
+    with pytest.raises(BadInput, match=r"^<argument>: deal: a loaded Strato deal \(stratagem.load\), a StratoGame or a "
+                                       r"Strato Position \(stratagem.from_notation\), not str$"):
         odds_bounds(CHALLENGE_0, "table.gz", time_limit=5)  # type: ignore[arg-type]  # was AttributeError
 
 
@@ -185,7 +187,7 @@ def test_a_sweep_plan_refuses_a_bad_seed_limit_or_file_list_before_any_work() ->
     # ones before it; one file name given for the list was read letter by letter ("/: is a directory").
     from stratagem.sweep import plan
 
-    with pytest.raises(BadInput, match=r"^<argument>: --seed: seed -1: seeds are whole numbers from 0 to "):
+    with pytest.raises(BadInput, match=r"^<argument>: seeds: seed -1: seeds are whole numbers from 0 to "):
         plan([CHALLENGE_0], seeds=[0, -1], players=[1], time_limit=30)
     with pytest.raises(ValueError, match=r"^time_limit must be a finite number of seconds above 0, not -1$"):
         plan([CHALLENGE_0], seeds=[0], players=[1], time_limit=-1)

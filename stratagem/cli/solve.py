@@ -27,10 +27,10 @@ from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
 from stratagem.core.io import check_outputs
-from stratagem.loading import game_of_file
+from stratagem.loading import as_deal, game_of_file
 from stratagem.models.strato.solve import METHODS
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
-from stratagem.solving import as_deal, proof_outputs
+from stratagem.solving import proof_outputs
 from stratagem.solving import solve as solve_deal
 
 

@@ -217,3 +217,31 @@ def test_arguments_of_the_wrong_type_are_bad_input_naming_the_parameter() -> Non
         stratagem.from_notation("stratatak", "B9R1,B1G2 - - - A1", setup="x")  # type: ignore[arg-type]
     with pytest.raises(BadInput, match="record: a record's file or its JSON data, not list"):
         stratagem.verify([1, 2])  # type: ignore[arg-type]
+
+
+def test_odds_takes_a_deal_already_chosen_as_solve_does(tmp_path: Path) -> None:
+    # odds and odds_bounds took only a puzzle's file (odds) or a StratoDeal (odds_bounds): a Position from
+    # from_notation, which solve takes, was "not a file's path"
+    from fractions import Fraction
+
+    from stratagem.winprobability import odds_bounds
+
+    deal = stratagem.load(CHALLENGE_0, "solo-1")
+    met = stratagem.from_notation("strato", "RRWR(RW)WWRW RRR WRR 1 -", deal.setup())
+    assert stratagem.odds(met).result.value == Fraction(2, 3) == stratagem.odds(
+        CHALLENGE_0, position="RRWR(RW)WWRW RRR WRR 1 -").result.value
+    chosen = stratagem.loading.as_deal(met)  # a StratoDeal, as stratagem.load gives one
+    game = type(deal.game)(deal.game.challenge, deal.game.options, met.state)
+    assert stratagem.odds(chosen).result.value == stratagem.odds(game).result.value == Fraction(2, 3)
+    bounds = odds_bounds(met, tmp_path / "t.gz", time_limit=30)
+    assert bounds.lower == bounds.upper == Fraction(2, 3)
+    with pytest.raises(BadInput, match="deal: deal 'duo-1' has 2 players"):
+        stratagem.odds(stratagem.load(CHALLENGE_0, "duo-1"))
+    with pytest.raises(BadInput, match="puzzle: odds takes Strato deals, not a stakd position"):
+        stratagem.odds(stratagem.load(STAKD / "solo-1-tiny.toml"))
+    with pytest.raises(BadInput, match="deal: a loaded Strato deal .* not str"):
+        odds_bounds("solo-1", tmp_path / "u.gz")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="this is a deal already"):
+        stratagem.odds(deal, "solo-2")
+    with pytest.raises(ValueError, match="give the puzzle's file"):
+        stratagem.odds(deal, position="RRWR(RW)WWRW RRR WRR 1 -")
