@@ -4,7 +4,6 @@ any folder, no empty --out folder, honest wording, a full disk exiting 74. Tiny 
 
 from __future__ import annotations
 
-import errno
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,6 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import ROOT, assert_bad_input
+from fulldisk import full_disk_at
 from test_bench import SMALL
 
 TINY = SMALL  # the tiny puzzle of tests/cli/test_bench.py
@@ -271,41 +271,10 @@ def test_single_runs_of_wall_clock_say_so(tmp_path: Path) -> None:
 
 # 8: a full disk exits 74, as the README says.
 
-def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every file the command writes fails as on a full disk (its temporary file's writes: ENOSPC)."""
-    import os
-
-    from stratagem.core import io as core_io
-
-    real = os.fdopen
-
-    class Full:
-        def __init__(self, handle: Any) -> None:
-            self.handle = handle
-
-        def __enter__(self) -> Full:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            self.handle.close()
-
-        def fileno(self) -> int:
-            return int(self.handle.fileno())
-
-        def write(self, data: bytes) -> int:
-            raise OSError(errno.ENOSPC, "No space left on device")
-
-    def fdopen(fd: int, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-        handle = real(fd, mode, *args, **kwargs)
-        return Full(handle) if "w" in mode else handle
-
-    monkeypatch.setattr(core_io.os, "fdopen", fdopen)
-
-
 def test_a_full_disk_exits_74(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     import os
 
-    _full_disk(monkeypatch)
+    full_disk_at(monkeypatch)
     out = tmp_path / "out"
     result = cli("bench", "strato", "--puzzles", _tiny(tmp_path), "--only-certified", "--out", str(out))
     assert result.code == 74, result.err
@@ -320,7 +289,7 @@ def test_a_full_disk_is_exit_74_for_every_command_that_writes_a_file(cli, tmp_pa
     (exit 2, as core.io once made every failed write); the line names the file."""
     import os
 
-    _full_disk(monkeypatch)
+    full_disk_at(monkeypatch)
     proof = tmp_path / "p.json"
     result = cli("solve", str(ROOT / "puzzles/strato/challenge-0.toml"), "--proof", str(proof))
     assert result.code == 74 and str(proof) in result.err and "No space left on device" in result.err, result.err

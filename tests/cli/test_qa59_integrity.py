@@ -12,46 +12,12 @@ from typing import Any
 
 import pytest
 from conftest import PUZZLES, ROOT
+from fulldisk import full_disk_at
 
 from stratagem.cli.exitcodes import CANNOT_WRITE
 from stratagem.core import io as core_io
 
 STAKD = ROOT / "puzzles" / "stakd"
-
-
-def _full_at(monkeypatch: pytest.MonkeyPatch, full: Callable[[int], bool]) -> None:
-    """The disk fills up at the temporary files whose name ``full(count)`` picks: their writes fail with
-    ENOSPC, as on a full disk (the writes before went through)."""
-    real = os.fdopen
-    count = [0]
-
-    class Full:
-        def __init__(self, handle: Any) -> None:
-            self.handle = handle
-
-        def __enter__(self) -> Full:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            self.handle.close()
-
-        def fileno(self) -> int:
-            return int(self.handle.fileno())
-
-        def write(self, data: bytes) -> int:
-            raise OSError(errno.ENOSPC, "No space left on device")
-
-        def flush(self) -> None:
-            self.handle.flush()
-
-    def fdopen(fd: int, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-        handle = real(fd, mode, *args, **kwargs)
-        if "w" not in mode:
-            return handle
-        count[0] += 1
-        return Full(handle) if full(count[0]) else handle
-
-    monkeypatch.setattr(core_io.os, "fdopen", fdopen)
 
 
 def _contents(folder: Path) -> dict[str, bytes]:
@@ -65,7 +31,7 @@ def test_a_set_of_files_is_written_whole_or_not_at_all(tmp_path: Path, monkeypat
 
     for name in "abc":
         (tmp_path / name).write_text("old\n")
-    _full_at(monkeypatch, lambda count: count == 2)
+    full_disk_at(monkeypatch, lambda count: count == 2)
     with pytest.raises(OSError) as caught:
         write_atomic_files([(tmp_path / name, "new\n") for name in "abc"])
     assert caught.value.errno == errno.ENOSPC
@@ -99,7 +65,7 @@ def test_a_full_disk_under_a_cnf_is_exit_74_naming_it(tmp_path: Path, monkeypatc
     DRUP file was exit 2, where every other output says 74 (README)."""
     from stratagem.solvers.dimacs import write_text_maybe_gz
 
-    _full_at(monkeypatch, lambda count: True)
+    full_disk_at(monkeypatch, lambda count: True)
     with pytest.raises(OSError) as caught:
         write_text_maybe_gz(tmp_path / "p.cnf.gz", "p cnf 0 0\n")
     assert caught.value.errno == errno.ENOSPC and str(tmp_path / "p.cnf.gz") in str(caught.value)
@@ -120,7 +86,7 @@ def test_a_full_disk_at_the_drup_file_leaves_the_earlier_proof_valid(
     assert earlier.code in (0, 1), earlier.err
     before = _contents(tmp_path)
     assert sorted(before) == ["p.cnf.gz", "p.drup.gz", "p.json"]
-    _full_at(monkeypatch, lambda count: count == 2)  # the first file (the CNF) is written, the DRUP is not
+    full_disk_at(monkeypatch, lambda count: count == 2)  # the first file (the CNF) is written, the DRUP is not
     # solve: another deal, whose CNF differs (check's puzzle has one formula: its old code exited 2)
     other = [*command[:-2], "--deal", "1"] if command[0] == "solve" else command
     result = cli(*other, "--quiet", "--proof", str(tmp_path / "p.json"))
@@ -147,7 +113,7 @@ def test_a_report_is_written_as_one_set(cli, tmp_path: Path, monkeypatch: pytest
     out = tmp_path / "out"
     assert cli("report", str(_results(tmp_path, 2)), "--out", str(out), "--no-plots", "--html").code == 0
     before = _contents(out)
-    _full_at(monkeypatch, lambda count: count == 2)  # report.md is written, report.html is not
+    full_disk_at(monkeypatch, lambda count: count == 2)  # report.md is written, report.html is not
     result = cli("report", str(_results(tmp_path, 3)), "--out", str(out), "--no-plots", "--html")
     assert result.code == CANNOT_WRITE and str(out / "report.html") in result.err, result.err
     assert _contents(out) == before
@@ -172,7 +138,7 @@ def test_pddl_domain_and_problem_are_written_as_one_set(cli, tmp_path: Path, mon
     puzzle = str(PUZZLES / "challenge-0.toml")
     assert cli("export", puzzle, "--format", "pddl", "--axiom-free", "--out", str(problem), "--quiet").code == 0
     before = _contents(tmp_path)
-    _full_at(monkeypatch, lambda count: count == 2)
+    full_disk_at(monkeypatch, lambda count: count == 2)
     other = str(PUZZLES / "challenge-1.toml")  # another challenge: another domain
     result = cli("export", other, "--format", "pddl", "--axiom-free", "--out", str(problem), "--quiet")
     assert result.code == CANNOT_WRITE and str(problem) in result.err, result.err
@@ -182,7 +148,7 @@ def test_pddl_domain_and_problem_are_written_as_one_set(cli, tmp_path: Path, mon
 def test_a_full_disk_under_a_graph_export_is_exit_74(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     """reach --export turned a full disk into bad input (exit 2, 'cannot write'), where every other output
     is exit 74 (README); its writer had its own temporary-file code, now core.io's."""
-    _full_at(monkeypatch, lambda count: True)
+    full_disk_at(monkeypatch, lambda count: True)
     out = tmp_path / "g.dot"
     result = cli("reach", str(PUZZLES / "challenge-0.toml"), "--max-nodes", "50", "--export", "dot", "--out", str(out),
                  "--quiet")
@@ -344,7 +310,7 @@ def test_a_record_and_its_page_are_written_as_one_set(
     first, second = tmp_path / "a.json", tmp_path / "b.html"
     for path in (first, second):
         path.write_text("old\n")
-    _full_at(monkeypatch, lambda count: count == 2)
+    full_disk_at(monkeypatch, lambda count: count == 2)
     args = [str(first) if word == "A" else str(second) if word == "B" else word for word in command]
     result = cli(*args, "--quiet")
     assert result.code == CANNOT_WRITE, result.err
