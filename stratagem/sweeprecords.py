@@ -190,7 +190,8 @@ class ResultsFile:
         being written by another sweep; take it for this run (until :meth:`close`)."""
         target = Path(self.path)
         if target.exists() and target.is_file() and not target.is_symlink():
-            if not os.access(target, os.R_OK | os.W_OK):
+            if not os.access(target, os.R_OK | os.W_OK) or not target.stat().st_mode & 0o222:  # root may, but
+                # a file no one may write was made read-only to keep it
                 raise BadInput(self.path, "--out", "cannot append: no permission to read and write the file")
         else:
             check_writable(self.path, "--out", appends=True)

@@ -463,7 +463,9 @@ def check_writable(path: str, option: str, appends: bool = False) -> None:
     a pipe, a symbolic link such as ``/dev/stdout``), and its directory must exist and take a new file:
     that last part is tried for real, with a temporary file removed at once, because permission bits do
     not say whether a file system (``/proc``, a read-only mount) accepts it. ``appends``: the output is
-    appended to the file a line at a time (a sweep's results), which the refusal of a pipe says.
+    appended to the file a line at a time (a sweep's results), which the refusal of a pipe says. A file
+    no one may write (mode 0444) is refused too: a rename replaces it whatever its mode, so a result kept
+    read-only on purpose was silently replaced (and root's permission check passes every file).
     """
     if not path:
         raise BadArgument("<argument>", option, "an empty file name")
@@ -474,6 +476,9 @@ def check_writable(path: str, option: str, appends: bool = False) -> None:
         how = ("records are appended to it and read back on resume" if appends
                else "the output replaces the file it is written to")
         raise BadArgument(path, option, f"is not a regular file ({how})")
+    if target.exists() and not target.stat().st_mode & 0o222:  # the rename would replace it all the same
+        raise BadArgument(path, option, "is read-only (no one may write it), and the output would replace it: "
+                          "make it writable (chmod u+w) or give another file")
     parent = target.parent
     if not parent.is_dir():
         problem = "is not a directory" if parent.exists() else "does not exist"

@@ -315,3 +315,22 @@ def test_a_record_and_its_page_are_written_as_one_set(
     result = cli(*args, "--quiet")
     assert result.code == CANNOT_WRITE, result.err
     assert _contents(tmp_path) == {"a.json": b"old\n", "b.html": b"old\n"}
+
+
+@pytest.mark.parametrize(("command", "problem"), [
+    (("solve", str(PUZZLES / "challenge-0.toml"), "--deal", "solo-1", "--proof"),
+     "is read-only (no one may write it), and the output would replace it: make it writable (chmod u+w) or "
+     "give another file"),
+    (("sweep", str(PUZZLES / "challenge-0.toml"), "--seeds", "0..0", "--workers", "0", "--out"),
+     "cannot append: no permission to read and write the file"),
+])
+def test_a_read_only_output_is_refused_not_replaced(cli, tmp_path: Path, command: tuple[str, ...],  # type: ignore[no-untyped-def]
+                                                    problem: str) -> None:
+    # The atomic rename replaced a file kept read-only (0444) on purpose, whatever its mode, and a sweep run
+    # as root appended to it (root's permission check passes every file).
+    kept = tmp_path / "kept.json"
+    kept.write_text("kept\n")
+    kept.chmod(0o444)
+    result = cli(*command, str(kept))
+    assert result.code == 2 and result.err == f"{kept}: {command[-1]}: {problem}\n"
+    assert kept.read_text() == "kept\n"
