@@ -259,8 +259,12 @@ def duct_report(game: Any, state: Any, iterations: int | None, seed: int,
 
 
 def _check_mover(game: Any, state: Any, player: int | None) -> None:
-    """Refuse to analyse from ``player``'s observation when another player (or chance) is to move."""
+    """Refuse to analyse from ``player``'s observation when another player (or chance) is to move, or every
+    player at once (a simultaneous node, which ISMCTS does not search: PIMC and DUCT do)."""
     mover = game.to_move(state)
+    if player is not None and mover == SIMULTANEOUS:
+        raise BadInput(ARGUMENT, "as_player", "every player moves at once in this position, which ismcts does "
+                                              "not search: use pimc with --as, or duct without it")
     if player is not None and mover != player:
         who = "a chance event" if mover == CHANCE else f"player {mover + 1}"
         raise BadInput(ARGUMENT, "as_player", f"player {player + 1} is not to move in this position ({who} is)")

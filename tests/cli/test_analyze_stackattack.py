@@ -179,3 +179,13 @@ def test_a_bound_certificate_of_another_version_is_refused_in_one_line(cli, tmp_
     future = tmp_path / "future.json"
     future.write_text(json.dumps(data))
     assert_bad_input(cli("verify", str(future)), "future.json", "format", "stratagem/matrixproof@3")
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_ismcts_as_a_player_at_a_simultaneous_turn_names_the_turn_not_player_minus_one(cli, engine: str) -> None:
+    """Every player moves at once at a reveal: the refusal said "(player -1 is)", the internal SIMULTANEOUS
+    marker counted from 1."""
+    result = cli("analyze", str(POSITIONS / "2p-actions-3-turns.toml"), "--method", "ismcts", "--as", "1",
+                 "--iterations", "10", "--engine", engine)
+    assert_bad_input(result, "--as", "every player moves at once", "pimc")
+    assert "-1" not in result.err
