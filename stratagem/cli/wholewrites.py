@@ -52,7 +52,7 @@ class _Closed(io.TextIOBase):
 
 
 def write_stdout_whole() -> None:
-    """Replace ``sys.stdout`` (the console script's, before any command prints) by the same text stream
+    """Replace ``sys.stdout`` (the console script's, before any command prints) by a UTF-8 text stream
     over :class:`_WholeWrites`, so that a reader who stops in the middle of the output is noticed (or by
     :class:`_Closed` when there is none)."""
     current = sys.stdout
@@ -64,7 +64,10 @@ def write_stdout_whole() -> None:
     except (AttributeError, OSError, ValueError):  # not a real file (captured, replaced): leave it
         return
     current.flush()
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=current.encoding,
+    # UTF-8 whatever the locale: the output is the same bytes everywhere (records and pages are UTF-8
+    # files), where a Latin-1 locale or PYTHONIOENCODING=ascii ended `solve` in an internal error (exit 70)
+    # at the first '·' or '←' of its drawing
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding="utf-8",
                                   errors=current.errors, line_buffering=bool(current.line_buffering))
 
 

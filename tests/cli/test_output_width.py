@@ -45,3 +45,18 @@ def test_the_typing_terminal_does_not_fold_redirected_output() -> None:
         os.close(follower)
         os.close(leader)
     assert b"greedy" in alone.stdout and typed.stdout == alone.stdout
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_the_locale_s_encoding_does_not_change_or_break_the_output(encoding: str) -> None:
+    """stdout is UTF-8 whatever the locale says: with an ASCII or Latin-1 stdout, ``show`` (whose drawing
+    has '·', '[R|W]' and '←') ended in an internal error (exit 70) at the first character it could not
+    encode."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONIOENCODING"}
+    command = [sys.executable, "-m", "stratagem", "show", "puzzles/strato/challenge-0.toml", "--deal", "duo-1"]
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    plain = subprocess.run(command, env=env, cwd=root, capture_output=True, timeout=120, check=True)
+    other = subprocess.run(command, env={**env, "PYTHONIOENCODING": encoding}, cwd=root, capture_output=True,
+                           timeout=120)
+    assert other.returncode == 0, other.stderr
+    assert "←".encode() in plain.stdout and other.stdout == plain.stdout
