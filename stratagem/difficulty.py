@@ -244,7 +244,7 @@ class Card:
                 continue
             theirs = {int(r["seed"]): _rate(r) for r in self.teams[other] if r["team"]["played"]}
             differences = [mine[seed] - theirs[seed] for seed in sorted(mine.keys() & theirs.keys())]
-            interval = t_interval(differences)
+            interval = t_interval(differences, within=(-1.0, 1.0))  # win rates and values: 0 to 1
             out.append({"agent": best, "other": other, "deals": len(differences),
                         "mean_difference": fmean(differences) if differences else None,
                         "difference_ci95": None if interval is None else list(interval),
@@ -271,7 +271,7 @@ class Card:
         if not pairs:
             return None
         differences = [rate - low for rate, low, _ in pairs]
-        interval = t_interval(differences)
+        interval = t_interval(differences, within=(-1.0, 1.0))  # win rates and values: 0 to 1
         return {"agent": POLICY_AGENT, "deals": len(pairs), "games": sum(n for _, _, n in pairs),
                 "mean_rate": fmean(rate for rate, _, _ in pairs), "mean_lower_end": fmean(low for _, low, _ in pairs),
                 "mean_difference": fmean(differences), "difference_ci95": None if interval is None else list(interval),

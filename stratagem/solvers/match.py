@@ -164,13 +164,18 @@ def t_quantile(confidence: float, df: int) -> float:
     return (low + high) / 2
 
 
-def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
-    """The Student-t confidence interval for the mean of ``values``; None with fewer than two."""
+def t_interval(values: Sequence[float], confidence: float = 0.95,
+               within: tuple[float, float] | None = None) -> tuple[float, float] | None:
+    """The Student-t confidence interval for the mean of ``values``; None with fewer than two. ``within``:
+    the range the mean can take (a difference of two win rates: -1 to 1), which the interval is cut to (on
+    4 deals a difference of win rates was once given as +0.750 [+0.485, +1.015])."""
     if len(values) < 2:
         return None
     mean = fmean(values)
     half = t_quantile(confidence, len(values) - 1) * stdev(values) / math.sqrt(len(values))
-    return (mean - half, mean + half)
+    if within is None:
+        return (mean - half, mean + half)
+    return (max(mean - half, within[0]), min(mean + half, within[1]))
 
 
 #: Resamples of :func:`bootstrap_interval`.

@@ -320,3 +320,12 @@ def test_timed_agent_records_each_moves_cpu() -> None:
     timed = TimedAgent(_CostlyAgent("a", 3, 0.5, clock), clock)
     play_match(NimGame((1, 1)), [timed, RandomAgent()], 2, seed=0)
     assert timed.seconds and all(s == 1.5 for s in timed.seconds) and timed.name == "a"
+
+
+def test_a_t_interval_of_a_bounded_mean_is_cut_to_its_range() -> None:
+    # The difficulty card gave a difference of win rates on 4 deals as +0.750 [+0.485, +1.015].
+    low, high = t_interval([1.0, 0.5, 0.75, 0.75])  # type: ignore[misc]
+    assert high > 1.0
+    assert t_interval([1.0, 0.5, 0.75, 0.75], within=(-1.0, 1.0)) == (low, 1.0)
+    assert t_interval([-1.0, -1.0, 0.0], within=(-1.0, 1.0))[0] == -1.0  # type: ignore[index]
+    assert t_interval([0.1, 0.2], within=(-1.0, 1.0)) == t_interval([0.1, 0.2])  # inside: unchanged
