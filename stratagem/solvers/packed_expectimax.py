@@ -38,7 +38,8 @@ more players, ``pov`` against the coalition of the others), exactly as in the Py
   evaluation and stays in Python).
 * **Repetition**: a position repeated on the current line raises, as the Python search does.
 * **Limits**: ``max_nodes`` and ``expired()`` (looked at every 1,024 nodes) stop the search, which then
-  claims nothing.
+  claims nothing; the principal variation's null-window tests count against them too, so a limit reached
+  while the line is found stops the call the same way (it used to escape as :class:`SearchStopped`).
 
 The principal variation is found afterwards as the Python search finds it, up to the first chance node:
 at each decision node along it, the first move (the table's first) whose null-window test keeps the value.
@@ -1075,11 +1076,11 @@ def solve(game: PackedGame, state: Any, pov: int, *, lo: int = -1, hi: int = 1, 
     try:
         try:
             n, d = search.solve(state)
+            line = search.line(n, d)  # re-searches children: its nodes count against the same limits
         except SearchStopped as stop:
             nodes, probes, hits, stores = search.counters()
             return {"stopped": str(stop), "nodes": nodes, "probes": probes, "hits": hits, "stores": stores,
                     "seconds": time.perf_counter() - started}
-        line = search.line(n, d)
     finally:
         search.release()
     nodes, probes, hits, stores = search.counters()

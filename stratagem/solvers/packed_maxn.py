@@ -15,7 +15,8 @@ No pruning (general-sum returns give no safe bound); the table only shares trans
   ``2**table_bits``; an entry is the position's whole vector.
 * **Repetition**: a position repeated on the current line raises, as the Python search does.
 * **Limits**: ``max_nodes`` and ``expired()`` (looked at every 1,024 nodes) stop the search, which then
-  claims nothing.
+  claims nothing; finding the line re-searches every move along it, which counts against them too, so a
+  limit reached there stops the call the same way (it used to escape as :class:`SearchStopped`).
 
 The line is found afterwards as the Python search finds it: from the root, at each decision node the
 first move whose vector is best for the player to move, up to the first chance node or the end. A
@@ -526,11 +527,11 @@ def solve(game: PackedGame, state: Any, *, table_bits: int | None = None, max_no
     search = _MaxN(game, table_bits, -1 if max_nodes is None else max_nodes, expired, progress, progress_every)
     try:
         vector = search.solve(state)
+        line = search.line()  # re-searches every move along it: its nodes count against the same limits
     except SearchStopped as stop:
         nodes, probes, hits, stores = search.counters()
         return {"stopped": str(stop), "nodes": nodes, "probes": probes, "hits": hits, "stores": stores,
                 "seconds": time.perf_counter() - started}
-    line = search.line()
     nodes, probes, hits, stores = search.counters()
     return {"vector": vector, "pv": line, "nodes": nodes, "probes": probes, "hits": hits, "stores": stores,
             "seconds": time.perf_counter() - started}

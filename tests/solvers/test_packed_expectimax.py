@@ -95,6 +95,23 @@ def test_limits_stop_without_a_claim() -> None:
     assert seen and seen[0] == 100
 
 
+def test_a_limit_reached_while_the_line_is_found_stops_the_call() -> None:
+    """The line is found after the value by re-searching the moves along it, and those nodes count against
+    the limits. A node limit falling there (between the search's nodes and the whole call's) escaped as
+    SearchStopped, so ``stratagem analyze --method expecti --max-nodes N`` (or paranoid, maxn) died with an
+    internal error for such N (QA 59 fuzz: a STAKD endgame). Every limit now gives solved or unknown."""
+    game, engine = PigGame(2, 3), PackedPig(2, 3)
+    state = game.initial_state()
+    for search in (expectiminimax_compiled, maxn_compiled):
+        whole = search(game, engine, state)
+        assert whole.status == SOLVED
+        for limit in range(1, whole.nodes + 1):
+            found = search(game, engine, state, max_nodes=limit)
+            assert found.status in (SOLVED, UNKNOWN), (search.__name__, limit)
+            if found.status == SOLVED:
+                assert found.values == whole.values and found.pv == whole.pv
+
+
 def test_refusals() -> None:
     game, engine = PigGame(3, 3), PackedPig(3, 3)
     with pytest.raises(StratagemError, match="outside the bounds"):
