@@ -29,11 +29,12 @@ windows as the Python search, so the value and the distance are the same:
 * **Repetition**: a position repeated on the current line raises, as the Python search does (the
   minimax searches need games without cycles).
 * **Limits**: ``max_nodes`` and a ``expired()`` callable (a deadline, looked at every 1,024 nodes) stop the
-  search, which then claims nothing. With a limit the search deepens iteratively (a horizon scored as a
-  draw, table entries marked with the depth they were searched to, as in the Python search), so that a
-  stopped search still has the best root move of its deepest completed iteration; without one it makes a
-  single exhaustive pass (iterative deepening was measured to cost more nodes here than it saves: 29% more
-  on the Card Clash endgames).
+  search, which then claims nothing (the principal variation's null-window tests count against them too: a
+  limit reached while the line is found stops the call the same way). With a limit the search deepens
+  iteratively (a horizon scored as a draw, table entries marked with the depth they were searched to, as in
+  the Python search), so that a stopped search still has the best root move of its deepest completed
+  iteration; without one it makes a single exhaustive pass (iterative deepening was measured to cost more
+  nodes here than it saves: 29% more on the Card Clash endgames).
 
 The principal variation is found afterwards as the Python search finds it: at each position along it,
 the first move (the table's first) whose null-window test keeps the score. A chance or simultaneous
@@ -838,11 +839,11 @@ def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits
     try:
         try:
             score = search.solve(state, max_nodes is not None or expired is not None)
+            line = search.line(score)  # re-searches children: its nodes count against the same limits
         except SearchStopped as stop:
             nodes, probes, hits, stores = search.counters()
             return {"stopped": str(stop), "best_found": search.best_found(), "nodes": nodes, "probes": probes,
                     "hits": hits, "stores": stores, "seconds": time.perf_counter() - started}
-        line = search.line(score)
     finally:
         search.release()
     scale = 1 << 24

@@ -74,6 +74,22 @@ def test_limits_stop_without_a_claim() -> None:
     assert seen and seen[0] == 100
 
 
+def test_a_limit_reached_while_the_line_is_found_stops_the_call() -> None:
+    """The line is found after the value by null-window tests along it, whose nodes count against the
+    limits. A node limit falling there escaped as SearchStopped, so ``stratagem analyze --method alphabeta
+    --max-nodes N`` died with an internal error for such N (QA 59 fuzz: a STAKD endgame, N=95). Every limit
+    now gives solved or unknown."""
+    game, engine = NimGame((2, 3)), PackedNim(2)
+    state = game.initial_state()
+    whole = alphabeta_compiled(game, engine, state, max_nodes=10**7)
+    assert whole.status == SOLVED
+    for limit in range(1, whole.nodes + 1):
+        found = alphabeta_compiled(game, engine, state, max_nodes=limit)
+        assert found.status in (SOLVED, UNKNOWN), limit
+        if found.status == SOLVED:
+            assert (found.value, found.pv) == (whole.value, whole.pv)
+
+
 def test_refusals() -> None:
     pig, packed = PigGame(), PackedPig()
     with pytest.raises(StratagemError, match="chance"):
