@@ -289,8 +289,9 @@ def alphabeta(game: Game[S, M], state: S, *, depth: int | None = None, lo: Value
     stopped = not proven and depth is not None and d < depth or not proven and depth is None
     status = UNKNOWN if stopped else status_for(proven, engine.evaluation)
     engine.limits_on = False
-    # Without a table a stopped search would pay for the line again; report the move alone.
-    if status == UNKNOWN and tt is None:
+    # A stopped search reports the move alone: its line re-searched the last finished iteration with the
+    # limits off, which the table may no longer hold (or, without a table, does not hold at all).
+    if status == UNKNOWN:
         pv = [] if best is None else [best]
     else:
         pv = engine.pv(state, score, UNLIMITED if proven else d, best)
