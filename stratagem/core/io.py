@@ -572,26 +572,9 @@ def write_atomic_files(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
     ``verify``. Errors are those of :func:`write_atomic`, naming the file that failed. (A rename that
     fails part way, in a directory that has just taken the temporary files, leaves those before it.)
     """
-    written: list[tuple[str, str | Path]] = []
-    try:
+    with one_set():
         for path, text in files:
-            data = text.encode("utf-8") if isinstance(text, str) else text
-            written.append((_temporary_with(path, _writer(data)), path))
-        pending = _PENDING.get()
-        if pending is not None:  # inside one_set(): put in place with the set's other files
-            pending.extend(written)
-            return
-        check_termination()
-        with signals_held():
-            for tmp, path in written:
-                try:
-                    os.replace(tmp, path)
-                except OSError as exc:
-                    raise write_error(path, exc) from None
-    except BaseException:
-        for tmp, _ in written:
-            Path(tmp).unlink(missing_ok=True)
-        raise
+            write_atomic(path, text)
 
 
 #: The files written so far inside :func:`one_set` (temporary name, target), waiting to be put in place.
@@ -631,11 +614,6 @@ def one_set() -> Iterator[None]:
     finally:
         for tmp, _ in pending:
             Path(tmp).unlink(missing_ok=True)
-
-
-def _writer(data: bytes) -> Callable[[BinaryIO], object]:
-    """A ``fill`` for :func:`_temporary_with` that writes ``data``."""
-    return lambda handle: handle.write(data)
 
 
 def _temporary_with(path: str | Path, fill: Callable[[BinaryIO], object]) -> str:
