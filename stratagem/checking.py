@@ -174,7 +174,7 @@ def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto
                        "position use `stratagem analyze`")
     if deal is not None or players is not None:  # the option given is the one named
         raise BadArgument("<argument>", "deal" if deal is not None else "players",
-                       "--deal and --players are for Strato puzzles")
+                          "--deal and --players are for Strato puzzles")
     return check_solo(source, method, time_limit, progress)
 
 

@@ -187,7 +187,8 @@ def plan(puzzles: Sequence[str | Path], seeds: Iterable[int], players: Iterable[
         seeds = checked = list(seeds)
     if len(puzzles) * len(seeds) * len(players) * len(methods) > MAX_TASKS:
         raise BadArgument("<argument>", "seeds", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {len(players)} "
-                       f"player count(s) x {len(methods)} method(s) is more than the {MAX_TASKS:,} tasks a sweep runs")
+                          f"player count(s) x {len(methods)} method(s) is more than the {MAX_TASKS:,} tasks a sweep "
+                          "runs")
     for seed in checked:
         if not is_whole(seed, 0, MAX_SEED):
             raise BadArgument("<argument>", "seeds", f"seed {seed!r:.24}: {SEED_RANGE}")

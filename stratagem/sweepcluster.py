@@ -77,7 +77,7 @@ def _check_address(scheduler: str) -> None:
         return
     except ValueError as exc:  # Dask's words alone were a bare "invalid literal for int() ... '8786/'"
         raise BadArgument(shown, "scheduler", "not a scheduler address (such as tcp://host:8786): "
-                       + " ".join(str(exc).split())[:200]) from None
+                          + " ".join(str(exc).split())[:200]) from None
     if not 0 < port < 65536:
         raise BadArgument(shown, "scheduler", f"port {port} is not a TCP port (1 to 65535)")
     if scheme == "tls":
@@ -92,8 +92,8 @@ def _check_tls(shown: str) -> None:
 
     if Security().get_connection_args("client").get("ssl_context") is None:  # type: ignore[no-untyped-call]
         raise BadArgument(shown, "scheduler", "a tls:// scheduler needs Dask's TLS settings, and none are set "
-                       "(distributed.comm.tls.ca-file, .client.cert and .client.key in Dask's configuration, or "
-                       "their DASK_DISTRIBUTED__COMM__TLS__... variables)")
+                          "(distributed.comm.tls.ca-file, .client.cert and .client.key in Dask's configuration, or "
+                          "their DASK_DISTRIBUTED__COMM__TLS__... variables)")
 
 
 #: The most a Dask greeting's first field (its message's length in bytes) may say: a scheduler's is a few
@@ -124,7 +124,7 @@ def _check_greeting(scheduler: str, timeout: float) -> None:
             data = conn.recv(min(count - len(got), 1 << 16))
             if not data:
                 raise BadArgument(scheduler, "scheduler", "not a Dask scheduler: it closed the connection "
-                               "without a whole greeting")
+                                  "without a whole greeting")
             got += data
         return got
 
@@ -133,11 +133,11 @@ def _check_greeting(scheduler: str, timeout: float) -> None:
             (length,) = struct.unpack("<Q", receive(conn, 8))
             if not 0 < length <= MAX_GREETING:
                 raise BadArgument(scheduler, "scheduler", "not a Dask scheduler: its first bytes are not a Dask "
-                               "greeting")
+                                  "greeting")
             receive(conn, length)  # the whole greeting, within the same time (a stall after its length too)
     except TimeoutError:
         raise BadArgument(scheduler, "scheduler", f"no Dask scheduler answered within {timeout:g} s (a scheduler "
-                       "greets a client first; is this its dashboard's or another server's port?)") from None
+                          "greets a client first; is this its dashboard's or another server's port?)") from None
     except (OSError, ValueError) as exc:
         problem = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise BadArgument(scheduler, "scheduler", f"cannot reach the Dask scheduler: {problem}") from None

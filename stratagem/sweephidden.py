@@ -146,8 +146,8 @@ def plan_hidden(puzzles: Sequence[str | Path], seeds: Iterable[int], players: It
     per_deal = sum(len(kinds_of[count]) for count in players)
     if len(puzzles) * len(seeds) * per_deal > MAX_TASKS:
         raise BadArgument("<argument>", "seeds", f"{len(puzzles)} puzzle(s) x {len(seeds):,} seed(s) x {per_deal} "
-                       f"task(s) a deal (the player counts' agents and solo odds) is more than the {MAX_TASKS:,} "
-                       "tasks a sweep runs")
+                          f"task(s) a deal (the player counts' agents and solo odds) is more than the {MAX_TASKS:,} "
+                          "tasks a sweep runs")
     limit = None if time_limit is None else float(time_limit)
     tasks: dict[str, HiddenTask] = {}
     for path in puzzles:

@@ -198,7 +198,7 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
         players = met.game.num_players
         if players != 1:  # said at the position (the search's own refusal names a 'players' no option has)
             raise BadArgument("<argument>", "position", f"the position has {players} hands: the exact win "
-                           "probability is for solo play (play strato estimates team play)")
+                              "probability is for solo play (play strato estimates team play)")
         require_ongoing(met, "position")
         return met
     seeded = isinstance(deal, int) or (isinstance(deal, str) and deal.isascii() and deal.isdigit())
@@ -228,8 +228,8 @@ def require_ongoing(deal: StratoDeal, place: str) -> None:
         result, value = ("won", 1) if status == WON else ("lost", 0)
         where = "the position" if place == "position" else f"deal {deal.name!r}"
         raise BadArgument(deal.source if place != "position" else "<argument>", place,
-                       f"{where} is a finished game ({result}): there is nothing left to play, so no odds to "
-                       f"search (a {result} game's win probability is {value})")
+                          f"{where} is a finished game ({result}): there is nothing left to play, so no odds to "
+                          f"search (a {result} game's win probability is {value})")
 
 
 def position_deal(puzzle: str | Path, position: str) -> StratoDeal:
@@ -327,7 +327,7 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
         check_orders(game.initial_state().pile)
     except TooManyOrders as exc:
         raise BadArgument(deal.source, "table", f"deal {deal.name!r}: {exc.problem}; the plain search (without "
-                       "--table) counts in exact fractions") from None
+                          "--table) counts in exact fractions") from None
     left = deadline.remaining()
     found = odds_interval(game, seconds=left, max_states=max_states or BOUNDS_MAX_STATES, progress=progress,
                           reserve=lambda states: _writing(states) + 1.0,  # + what passes between search and write

@@ -36,10 +36,10 @@ CONCEPTS: Mapping[str, tuple[str, tuple[str, ...]]] = {
 
 
 #: The API parameters whose option is not the parameter's own name spelt with dashes (``max_states`` is
-#: ``--max-nodes``; ``games`` is "how many", ``--count``; a sweep's
-#: ``methods`` are its repeated ``--method``).
-OPTION_OF: Mapping[str, str] = {"max_states": "--max-nodes", "games": "--count", "key": "--deal",
-                              "methods": "--method", "as_player": "--as"}
+#: ``--max-nodes``; ``games`` is "how many", ``--count``; a sweep's ``methods`` are its repeated ``--method``;
+#: ``as_player`` is ``--as``).
+OPTION_OF: Mapping[str, str] = {"max_states": "--max-nodes", "games": "--count", "methods": "--method",
+                              "as_player": "--as"}
 
 
 def option_for(parameter: str) -> str:
