@@ -28,6 +28,7 @@ def check_arguments(game: Game[Any, Any], state: Any, selection: str, iterations
     if game.is_terminal(state) or game.to_move(state) == CHANCE:
         raise ValueError("DUCT searches from a simultaneous or decision node, not a terminal or chance node")
 
+
 @dataclass(frozen=True)
 class DuctResult:
     """What a DUCT search learnt about its root.
