@@ -270,3 +270,16 @@ def test_odds_bounds_refuses_a_table_it_cannot_write_before_searching(tmp_path: 
     with pytest.raises(BadInput, match=r": table: cannot write: the directory .* does not exist$"):
         odds_bounds(deal, table, time_limit=60, progress=progress)
     assert shown == []
+
+
+@pytest.mark.parametrize(("arguments", "parameter"), [
+    ({"method": "ismcts", "as_player": 2, "iterations": 10}, "as_player"),  # player 1 is to move
+    ({"method": "alphabeta", "engine": "fast"}, "engine"),
+])
+def test_an_analysis_argument_that_cannot_be_used_is_refused_by_its_parameter(arguments, parameter: str) -> None:  # type: ignore[no-untyped-def]
+    # These were plain BadInput naming the parameter as a place, so the CLI's own wording of the
+    # parameter (option_for) never applied and a library caller could not tell them from a bad file.
+    with pytest.raises(stratagem.core.errors.BadArgument) as caught:
+        stratagem.analyze(str(ROOT / "puzzles" / "stratatak" / "lone-star.toml"), **arguments)
+    assert caught.value.parameter == parameter
+    assert "--" not in caught.value.problem  # the library's words, not the command line's

@@ -19,7 +19,7 @@ from stratagem.analysis.horizon import within_horizon
 from stratagem.analysis.methods import ARGUMENT
 from stratagem.analysis.report import OPEN, player_move, record_value
 from stratagem.core.deadline import Deadline
-from stratagem.core.errors import BadInput, StratagemError
+from stratagem.core.errors import BadArgument, StratagemError
 from stratagem.core.game import CHANCE, SIMULTANEOUS
 from stratagem.core.io import MAX_PARAMETER
 from stratagem.solvers.alphabeta import return_bounds
@@ -42,7 +42,7 @@ def mcts_report(game: Any, state: Any, iterations: int | None, limit: Deadline |
     compiled guide (Card Clash), plain elsewhere.
     """
     if game.to_move(state) < 0:
-        raise BadInput(ARGUMENT, "method", "mcts needs a position where one player is to move")
+        raise BadArgument(ARGUMENT, "method", "mcts needs a position where one player is to move")
     budget = iterations if iterations is not None or limit is not None else 2000
     if engine is not None:
         from stratagem.solvers.compiled_uct import uct_compiled
@@ -263,11 +263,11 @@ def _check_mover(game: Any, state: Any, player: int | None) -> None:
     player at once (a simultaneous node, which ISMCTS does not search: PIMC and DUCT do)."""
     mover = game.to_move(state)
     if player is not None and mover == SIMULTANEOUS:
-        raise BadInput(ARGUMENT, "as_player", "every player moves at once in this position, which ismcts does "
-                                              "not search: use pimc with --as, or duct without it")
+        raise BadArgument(ARGUMENT, "as_player", "every player moves at once in this position, which ismcts does "
+                                              "not search: use pimc with it, or duct without it")
     if player is not None and mover != player:
         who = "a chance event" if mover == CHANCE else f"player {mover + 1}"
-        raise BadInput(ARGUMENT, "as_player", f"player {player + 1} is not to move in this position ({who} is)")
+        raise BadArgument(ARGUMENT, "as_player", f"player {player + 1} is not to move in this position ({who} is)")
 
 
 def _float_bounds(game: Any) -> tuple[float, float]:

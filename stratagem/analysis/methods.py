@@ -63,10 +63,10 @@ def check_provable(method: str, players: int = 2) -> None:
     "at most -1"). With one or two players (zero-sum returns) max^n is the value a proof tree certifies.
     """
     if method not in PROVABLE:
-        raise BadInput(ARGUMENT, "proof", f"{method} gives estimates, which have no proof; "
+        raise BadArgument(ARGUMENT, "proof", f"{method} gives estimates, which have no proof; "
                        "use alphabeta, expecti, paranoid or lp")
     if method == "maxn" and players > 2:
-        raise BadInput(ARGUMENT, "proof", f"a max^n value of a {players}-player game rests on how each player "
+        raise BadArgument(ARGUMENT, "proof", f"a max^n value of a {players}-player game rests on how each player "
                        "breaks ties between their own equal returns, and no proof tree certifies it; paranoid "
                        "(the default with 3 or more players) gives a value with a proof")
 
@@ -110,7 +110,7 @@ def engine_for(game: object, method: str, engine: str | None, depth: int | None 
     the ``expecti`` search it then turns into runs compiled too where its kernel is built
     (:func:`~stratagem.analysis.exact.exact_report`)."""
     if engine is not None and engine not in ENGINES:
-        raise BadInput(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
+        raise BadArgument(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
     if engine == REFERENCE:
         return EngineChoice(REFERENCE)
     if method not in COMPILED_SEARCH:
