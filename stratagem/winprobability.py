@@ -20,7 +20,7 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
-from stratagem.core.errors import BadArgument, BadInput, NotationError
+from stratagem.core.errors import BadArgument, BadInput, NotationError, check_switch
 from stratagem.core.io import check_writable, dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
@@ -147,6 +147,7 @@ def odds_of(deal: StratoDeal | StratoGame | Position, *, time_limit: float | Dea
     its pile's order is not read) (``time_limit`` in seconds, or a command's deadline)."""
     deal = _loaded(deal)
     check_run_limits(time_limit, max_states, "max_states")
+    rank = check_switch(rank, "rank")
     require_ongoing(deal, "deal")
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     kwargs: dict[str, Any] = {} if max_states is None else {"max_states": max_states}

@@ -283,3 +283,14 @@ def test_an_analysis_argument_that_cannot_be_used_is_refused_by_its_parameter(ar
         stratagem.analyze(str(ROOT / "puzzles" / "stratatak" / "lone-star.toml"), **arguments)
     assert caught.value.parameter == parameter
     assert "--" not in caught.value.problem  # the library's words, not the command line's
+
+
+@pytest.mark.parametrize("call", [
+    lambda: stratagem.analyze(str(ROOT / "puzzles" / "stratatak" / "lone-star.toml"), rank="no"),  # type: ignore[arg-type]
+    lambda: stratagem.odds(CHALLENGE_0, "solo-1", rank=0),  # type: ignore[arg-type]
+    lambda: stratagem.verify({"format": "stratagem/solution@1"}, recheck="false"),  # type: ignore[arg-type]
+])
+def test_a_switch_takes_true_or_false_only(call: Callable[[], object]) -> None:
+    # Read by truthiness: rank="no" ranked every move, recheck="false" rechecked.
+    with pytest.raises(stratagem.core.errors.BadArgument, match="True or False, not"):
+        call()

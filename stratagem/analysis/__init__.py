@@ -68,7 +68,7 @@ from stratagem.analysis.proofs import ProofFile, ProofNotWritten
 from stratagem.analysis.report import as_deadline
 from stratagem.analysis.result import ANALYSIS_FORMAT, Analysis, MoveEntry, PlayerEntry, from_report
 from stratagem.core.deadline import Deadline, check_run_limits
-from stratagem.core.errors import BadInput, RepeatingPosition, UnsupportedGame
+from stratagem.core.errors import BadInput, RepeatingPosition, UnsupportedGame, check_switch
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from stratagem.core.io import MAX_PARAMETER, MAX_SEED
 from stratagem.core.numbers import is_whole
@@ -129,6 +129,7 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     """
     started = time.perf_counter()
     _check_numbers(as_player, iterations, samples, seed, depth, progress)
+    rank = check_switch(rank, "rank")
     loaded = _position(position)
     game, state = loaded.game, loaded.state
     chosen = resolve_method(loaded, method, as_player)

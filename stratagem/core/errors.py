@@ -47,6 +47,14 @@ class BadArgument(BadInput):
         super().__init__(source, parameter, problem)
 
 
+def check_switch(value: object, parameter: str) -> bool:
+    """``value`` for an on/off ``parameter`` (``rank``, ``recheck``) as a ``bool``; :class:`BadArgument`
+    for anything else. A switch read by truthiness took ``rank="no"`` as yes."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":  # numpy's bool too
+        return bool(value)
+    raise BadArgument("<argument>", parameter, f"True or False, not {type(value).__name__} {value!r:.40}")
+
+
 class NotationError(ValueError):
     """Text that does not parse in a game's notation; callers wrap it into :class:`BadInput`."""
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadInput, check_switch
 from stratagem.core.io import ReadStopped, first_line_format, load_json
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
@@ -72,7 +72,7 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
     check_run_limits(time_limit, nodes, "nodes")
     if not isinstance(record, str | Path | dict):
         raise BadInput("<argument>", "record", f"a record's file or its JSON data, not {type(record).__name__}")
-    limits = Limits(as_deadline(time_limit), nodes, recheck, progress)
+    limits = Limits(as_deadline(time_limit), nodes, check_switch(recheck, "recheck"), progress)
     if isinstance(record, dict):
         data, name = record, source or "<record>"
     else:
