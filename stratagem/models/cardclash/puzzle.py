@@ -28,17 +28,14 @@ from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
 from stratagem.core.io import Section, load_toml
-from stratagem.models.cardclash.cards import ARMY_SIZE, MAX_PLAYERS, MIN_PLAYERS
+from stratagem.models.cardclash.cards import MAX_PLAYERS, MIN_PLAYERS
 from stratagem.models.cardclash.position import State, parse_state
-from stratagem.models.cardclash.rules import CardClashGame, deal
+from stratagem.models.cardclash.rules import MAX_TABLE, MIN_TABLE, CardClashGame, deal
 
 OPTION_KEYS = {"players", "width", "height", "strategic", "rounds", "seed"}
 
 # -- input limits (docs/formats.md, "Input limits"); integers are 64-bit at most (core.io) -------------
 
-#: The widest or tallest table: every card of six armies (6 x 17 = 102) laid in one line. A larger
-#: table could never be filled, and describing one only costs memory (10^8 did, some 1.5 GB).
-MAX_TABLE = MAX_PLAYERS * ARMY_SIZE
 #: Flags played for: the box holds eight.
 MAX_ROUNDS = 8
 
@@ -78,8 +75,8 @@ def _options(section: Section, players: int | None) -> dict[str, Any]:
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         raise section.error("players", f"Card Clash is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}")
     for key in ("width", "height"):
-        if opts[key] < 2:
-            raise section.error(key, f"the table must hold a 2x2 square: at least 2, not {opts[key]}")
+        if opts[key] < MIN_TABLE:
+            raise section.error(key, f"the table must hold a 2x2 square: at least {MIN_TABLE}, not {opts[key]}")
         if opts[key] > MAX_TABLE:
             raise section.error(key, f"at most {MAX_TABLE} (every card of six armies in one line), not {opts[key]}")
     if not 1 <= opts["rounds"] <= MAX_ROUNDS:

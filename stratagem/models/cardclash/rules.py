@@ -38,6 +38,7 @@ from stratagem.models.cardclash.battlefield import (
 )
 from stratagem.models.cardclash.cards import (
     ARMY,
+    ARMY_SIZE,
     COLOUR_NAMES,
     COLOURS,
     HAND_SIZE,
@@ -59,6 +60,12 @@ from stratagem.models.cardclash.position import (
     parse_state,
     sort_cards,
 )
+
+#: The narrowest table: a square is 2x2, so a table one card wide or tall could never be won.
+MIN_TABLE = 2
+#: The widest or tallest table: every card of six armies (6 x 17 = 102) laid in one line. A larger
+#: table could never be filled, and describing one only costs memory (10^8 did, some 1.5 GB).
+MAX_TABLE = MAX_PLAYERS * ARMY_SIZE
 
 
 def square_winners(shown: Sequence[str], mover: int, players: int) -> tuple[int, ...]:
@@ -205,8 +212,9 @@ class CardClashGame:
     ) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Card Clash is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-        if width < 1 or height < 1:
-            raise ValueError(f"the table must be at least 1x1, not {width}x{height}")
+        if not (MIN_TABLE <= width <= MAX_TABLE and MIN_TABLE <= height <= MAX_TABLE):
+            raise ValueError(f"the table must hold a 2x2 square and at most {MAX_TABLE} cards in a line: "
+                             f"{MIN_TABLE}x{MIN_TABLE} to {MAX_TABLE}x{MAX_TABLE}, not {width}x{height}")
         if not 1 <= rounds <= 8:
             raise ValueError(f"the box holds eight flags: 1 to 8 rounds, not {rounds}")
         if start is not None and start.players != players:

@@ -282,3 +282,10 @@ def test_engine_setup_round_trips_through_game_from_setup() -> None:
     again = game_from_setup(game.setup(), "<test>")
     assert again.setup() == game.setup()
     assert format_state(again.initial_state()) == format_state(game.initial_state())
+
+
+@pytest.mark.parametrize(("width", "height"), [(1, 6), (6, 1), (103, 6), (6, 103)])
+def test_game_refuses_a_table_no_square_fits_or_no_army_fills(width: int, height: int) -> None:
+    # A square is 2x2 (rule text); every file refused a one-wide table, the game itself took it.
+    with pytest.raises(ValueError, match="2x2 to 102x102"):
+        CardClashGame(2, width=width, height=height)
