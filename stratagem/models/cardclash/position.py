@@ -148,7 +148,8 @@ def parse_state(text: str) -> State:
     return State(board, hands, piles, to_move, passes, sort_cards(removed), winners, round_no, flags)
 
 
-_MOVE_RE = re.compile(rf"^([{COLOURS}]?)([{RANKS}])@(-?\d+),(-?\d+)$")
+#: ASCII digits only (re.ASCII): a plain \d took '３' and '٣' too, which int() reads, so "r6@٣,0" was read as r6@3,0.
+_MOVE_RE = re.compile(rf"^([{COLOURS}]?)([{RANKS}])@(-?\d+),(-?\d+)$", re.ASCII)
 
 
 def format_move(colour: str, move: Move) -> str:

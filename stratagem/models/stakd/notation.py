@@ -28,9 +28,11 @@ from stratagem.models.stakd.pieces import KIND_INDEX, KINDS, MAX_PLAYERS, Hand
 from stratagem.models.stakd.position import Move, Piece, State
 
 _KINDS = "".join(KINDS)
-_MOVE_RE = re.compile(rf"^([{_KINDS}])@(\d+),(\d+)([a-z]*)$")
-_PIECE_RE = re.compile(rf"^(\d)([{_KINDS}])@(\d+),(\d+)([a-z]*)$")
-_HAND_RE = re.compile(rf"([{_KINDS}])(\d+)")
+# re.ASCII: \d alone also matches other scripts' digits ('３', '٣'), which int() reads, so "D@３,4h" was taken
+# for D@3,4h and printed back as other text; the notation's numbers are ASCII digits, as the other games' are.
+_MOVE_RE = re.compile(rf"^([{_KINDS}])@(\d+),(\d+)([a-z]*)$", re.ASCII)
+_PIECE_RE = re.compile(rf"^(\d)([{_KINDS}])@(\d+),(\d+)([a-z]*)$", re.ASCII)
+_HAND_RE = re.compile(rf"([{_KINDS}])(\d+)", re.ASCII)
 
 #: Input limit (docs/formats.md, "Input limits"): pieces of one kind in a hand. The box holds at most 32
 #: of a kind (Unis), so no hand can hold more; a larger count only cost memory (U99999999 took 1.3 GB).
