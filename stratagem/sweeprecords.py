@@ -180,6 +180,7 @@ class ResultsFile:
         self._good_bytes = 0
         self._needs_newline = False
         self._lock: int | None = None
+        self._made = False  # open() made the file: close() removes it if no record went in
 
     @property
     def lock_path(self) -> str:
@@ -283,11 +284,15 @@ class ResultsFile:
 
     def open(self) -> None:
         """Drop a torn last line, end a last record written without its newline, and open the file for
-        appending (made if missing)."""
+        appending (made if missing; :meth:`close` removes a file it made that no record went into)."""
         if self.torn is not None:
             os.truncate(self.path, self._good_bytes)
             self.torn = None
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o666)
+            self._made = True
+        except FileExistsError:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND, 0o666)
         if self._needs_newline:
             os.write(self._fd, b"\n")
             self._needs_newline = False
@@ -311,10 +316,17 @@ class ResultsFile:
         self.records.append(record)
 
     def close(self) -> None:
-        """Close the file and let go of it (the lock file is removed)."""
+        """Close the file and let go of it (the lock file is removed). A file :meth:`open` made and no
+        record went into (a full disk or a stop before the first) is removed too: a failed run leaves no
+        empty results file behind."""
         if self._fd is not None:
+            empty = self._made and os.fstat(self._fd).st_size == 0
             os.close(self._fd)
             self._fd = None
+            if empty:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)
+            self._made = False
         if self._lock is not None:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.lock_path)

@@ -418,3 +418,35 @@ def test_a_results_file_read_shares_its_repeated_strings(tmp_path: Path) -> None
     again = ResultsFile(path)
     again.check()
     assert again.records[0]["challenge"] is again.records[2]["challenge"]
+
+
+def test_a_results_file_the_run_made_and_wrote_nothing_to_is_removed(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # A full disk at the first record left an empty results file behind (a failed run's half-made output).
+    import errno
+
+    from stratagem import sweeprecords
+
+    line = (ROOT / "results" / "strato-sweep" / "results.jsonl").read_text(encoding="utf-8").split("\n", 1)[0]
+    made, kept = tmp_path / "made.jsonl", tmp_path / "kept.jsonl"
+    kept.write_bytes(b"")  # the user's own empty file stays, whatever happens
+    for path in (made, kept):
+        results = sweeprecords.ResultsFile(path)
+        results.check()
+        results.open()
+
+        def full(fd: int, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(sweeprecords.os, "write", full)
+        with pytest.raises(OSError):
+            results.append(json.loads(line))
+        monkeypatch.undo()
+        results.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
+    written = sweeprecords.ResultsFile(made)  # a run that writes keeps its file
+    written.check()
+    written.open()
+    written.append(json.loads(line))
+    written.close()
+    assert made.read_text(encoding="utf-8") == line + "\n"
