@@ -13,6 +13,7 @@ from pathlib import Path
 
 from stratagem.bench.strato_methods import ALL_METHODS, SEARCH_METHODS, Cell, Row, best_length, header, run
 from stratagem.bench.tables import write_table
+from stratagem.core.io import one_set
 from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.turns import StratoGame
@@ -61,16 +62,28 @@ def write_growth(folder: Path, time_limit: float, shipped: list[Row], log: Calla
                     points.append((method, c.length, c.seconds))
             table.append(f"| {k} | {seed} | {length} | " + " | ".join(shown) + " |")
             log(f"growth k={k} seed={seed}: length {length}")
-    write_table(folder / "strato-growth.md", "\n".join(table) + "\n")
+    deals = [(m, c.length, c.seconds) for _, _, cells in shipped for m, c in cells.items() if c.length is not None]
+    image = _plot(points, deals)
+    if image is None:
+        log("matplotlib is not installed (pip install '.[plot]'): no strato-growth.png")
+    written = [folder / "strato-growth.md"] + ([] if image is None else [folder / "strato-growth.png"])
+    with one_set():  # the table and its plot: both in place, or neither (a full disk at the plot)
+        write_table(written[0], "\n".join(table) + "\n")
+        if image is not None:
+            write_table(written[1], image)
+    return written
+
+
+def _plot(points: list[tuple[str, int, float]], deals: list[tuple[str, int, float]]) -> bytes | None:
+    """The growth plot as PNG bytes: ``points`` (method, length, seconds) of the growth challenges as dots,
+    ``deals`` of the shipped deals as crosses; None without matplotlib."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        log("matplotlib is not installed (pip install '.[plot]'): no strato-growth.png")
-        return [folder / "strato-growth.md"]
-    deals = [(m, c.length, c.seconds) for _, _, cells in shipped for m, c in cells.items() if c.length is not None]
+        return None
     figure, panels = plt.subplots(1, len(METHOD_FAMILIES), figsize=(9, 4.2), sharex=True, sharey=True)
     colours = dict(zip(ALL_METHODS, plt.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
     for axes, (family, methods) in zip(panels, METHOD_FAMILIES, strict=True):
@@ -91,9 +104,7 @@ def write_growth(folder: Path, time_limit: float, shipped: list[Row], log: Calla
     panels[0].set_ylabel("seconds to a proven optimum (log scale)")
     figure.suptitle("Strato: time to a proven optimum against optimal length")
     figure.tight_layout()
-    target = folder / "strato-growth.png"
     image = io.BytesIO()
     figure.savefig(image, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
-    write_table(target, image.getvalue())
     plt.close(figure)
-    return [folder / "strato-growth.md", target]
+    return image.getvalue()

@@ -335,3 +335,22 @@ def test_a_drup_certificate_checked_inside_autos_solve_is_counted_once(monkeypat
     auto, kind, solved, checked, certified = strato_certified.certified_auto(puzzle.game(puzzle.deals[0]), 5.0)
     assert certified and checked == (0.0, 0.0) and 0.05 <= solved[0] < 1.0
     assert kind == "drup-refutation, checked in the solve (1.50 s)"
+
+
+def test_the_growth_table_and_plot_are_written_as_one_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The table was put in place before the plot was written: a full disk at the plot left a new
+    # strato-growth.md beside an old strato-growth.png.
+    pytest.importorskip("matplotlib")
+    from stratagem.bench import strato_growth
+
+    def fake(method: str, game: Any, time_limit: float) -> Any:
+        return SimpleNamespace(status="solved", moves=[1, 2], lower_bound=2, stats={"seconds": 0.5}, evidence={})
+
+    monkeypatch.setattr(strato_growth, "run", fake)
+    (tmp_path / "strato-growth.md").write_text("old table\n")
+    (tmp_path / "strato-growth.png").write_bytes(b"old plot")
+    full_disk_at(monkeypatch, lambda count: count == 2)  # the table's temporary file is written, the plot's is not
+    with pytest.raises(OSError):
+        strato_growth.write_growth(tmp_path, 1.0, [], lambda text: None)
+    assert (tmp_path / "strato-growth.md").read_text() == "old table\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["strato-growth.md", "strato-growth.png"]
