@@ -38,6 +38,7 @@ and the seed says nothing of what then happens.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator
 from fractions import Fraction
@@ -82,6 +83,9 @@ __all__ = [
 PLAY, REVEAL, TARGET, DRAW = 0, 1, 2, 3
 PHASE_WORDS = {PLAY: "play", REVEAL: "reveal", TARGET: "target", DRAW: "draw"}
 _PHASE_CODES = {word: code for code, word in PHASE_WORDS.items()}
+#: A phase's details as written: the announced place (``1L``) and the cards still to draw (1 to a hand's size).
+_PLACE = re.compile(r"[1-9][LR]")
+_DRAWS = re.compile(f"[1-{max(HAND_SIZE.values())}]")
 
 
 #: Entries the engine's caches hold before they are emptied (a value table's walk meets millions of states):
@@ -451,6 +455,8 @@ def _parse_fields(fields: tuple[str, ...]) -> tuple[Any, ...]:
     if not (fields[2].isascii() and fields[2].isdigit()) or not 1 <= int(fields[2]) <= len(hands):
         raise NotationError(f"player to move {fields[2]!r} must be a number from 1 to {len(hands)}")
     last = "" if fields[3] == "-" else fields[3]
+    if last and (last not in WEATHERS or last == CLOUD):  # as the open notation's
+        raise NotationError(f"last resolved weather {fields[3]!r} must be one of WRSFT or -")
     if fields[4] not in _PHASE_CODES:
         raise NotationError(f"phase {fields[4]!r} must be one of {', '.join(PHASE_WORDS.values())}")
     phase = _PHASE_CODES[fields[4]]
@@ -458,17 +464,22 @@ def _parse_fields(fields: tuple[str, ...]) -> tuple[Any, ...]:
     row = end = -1
     card = ""
     draws = 0
-    try:
-        if phase in (REVEAL, TARGET):
-            place = rest.pop(0)
-            row, end = int(place[:-1]) - 1, SIDE_LETTERS.index(place[-1])
-        if phase == TARGET:
-            card = rest.pop(0)
-        if phase == DRAW:
-            draws = int(rest.pop(0))
-    except (IndexError, ValueError):
+    # The details are checked as written, not by int(): it read '٣L', '+1L' and '1_0' as 3L, 1L and 10 (printed
+    # back as other text), and took '0L' (row -1), 'draw -1', a card 'Q' or 'SS' for positions.
+    needs = (2 if phase == TARGET else 1) if phase != PLAY else 0
+    if len(rest) < needs or (phase in (REVEAL, TARGET) and not _PLACE.fullmatch(rest[0])) \
+            or (phase == TARGET and (len(rest[1]) != 1 or rest[1] not in WEATHERS)) \
+            or (phase == DRAW and not _DRAWS.fullmatch(rest[0])):
         raise NotationError(f"phase {fields[4]} needs its details (e.g. 'reveal 1L', 'target 1L S', "
-                            "'draw 2')") from None
+                            f"'draw 2': a row 1-9 and end L or R, a weather letter, 1 to {max(HAND_SIZE.values())} "
+                            "draws)")
+    if phase in (REVEAL, TARGET):
+        place = rest.pop(0)
+        row, end = int(place[0]) - 1, SIDE_LETTERS.index(place[1])
+    if phase == TARGET:
+        card = rest.pop(0)
+    if phase == DRAW:
+        draws = int(rest.pop(0))
     status = ONGOING
     if rest:
         result = {w: code for code, w in STATUS_WORDS.items()}
