@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import BinaryIO
 
@@ -95,12 +96,19 @@ def write_dimacs(clauses: Sequence[Sequence[int]], num_vars: int, comments: Iter
     return "".join(out)
 
 
+#: An integer as DIMACS and DRUP write it: ASCII digits with an optional sign. int() alone also took other
+#: scripts' digits ('٣') and underscores ('1_0'), which no other reader of these formats (drat-trim) takes.
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
 def _int_token(token: str, source: str, place: str) -> int:
     """``token`` as an integer, or :class:`BadInput` naming ``place``."""
-    try:
-        return int(token)
-    except ValueError:
-        raise BadInput(source, place, f"expected an integer, found {token!r}") from None
+    if not _INTEGER.fullmatch(token):
+        shown = repr(token) if len(token) <= 40 else repr(token[:40]) + "..."
+        raise BadInput(source, place, f"expected an integer, found {shown}")
+    if len(token) > 100:  # int() refuses more than 4,300 digits with a ValueError; no count or literal needs 100
+        raise BadInput(source, place, _TOO_LARGE)
+    return int(token)
 
 
 def parse_dimacs(text: str, source: str) -> tuple[int, list[Clause]]:
