@@ -75,6 +75,7 @@ from stratagem.sweeprecords import (
     parse_record,
     read_results,
     record_key,
+    retry_may_certify,
     task_key,
     uncertified,
 )
@@ -437,6 +438,41 @@ def to_run(tasks: Sequence[AnyTask], results: ResultsFile, *, retry_unknown: boo
     return out
 
 
+def edited_puzzles(tasks: Sequence[AnyTask], results: ResultsFile) -> list[tuple[str, int]]:
+    """The puzzle files of this run that the results file has records of under the same name but other bytes
+    (a card edited since), each with the first such line: a designer should know that the file now holds
+    two versions of the card, however rightly they are kept apart."""
+    now = {str(t.puzzle): t.puzzle_sha256 for t in tasks}
+    found: dict[str, int] = {}
+    for number, record in enumerate(results.records, 1):
+        path = str(record.get("puzzle"))
+        if path in now and path not in found and record.get("puzzle_sha256") != now[path]:
+            found[path] = number
+    return sorted(found.items(), key=lambda item: item[1])
+
+
+def never_certified(tasks: Sequence[AnyTask], results: ResultsFile) -> dict[str, int]:
+    """The uncertified deals of this run's tasks whose method cannot certify, counted by method: what
+    --retry-uncertified leaves as it is."""
+    best = best_records(results.records)
+    kept: dict[str, int] = {}
+    for task in tasks:
+        record = best.get(task.key)
+        if record is not None and uncertified(record) and not retry_may_certify(record):
+            kept[task.method] = kept.get(task.method, 0) + 1
+    return kept
+
+
+def fewer_shuffles(tasks: Sequence[AnyTask], results: ResultsFile, running: set[str]) -> int:
+    """How many of a hidden sweep's agent tasks the results file holds with a counted record asked for fewer
+    games than the task's ``shuffles``, and this run does not run again (``running``: a --retry-unknown
+    retry plays this run's --shuffles): the same command with a larger --shuffles does not play them,
+    and saying nothing would let the user think it had."""
+    best = best_records(results.records)
+    return sum(1 for t in tasks if isinstance(t, HiddenTask) and t.agent is not None and t.key in best
+               and t.key not in running and int((best[t.key].get("team") or {}).get("shuffles") or 0) < t.shuffles)
+
+
 def _limit_text(limit: float | None) -> str:
     return "no time limit" if limit is None else f"--time-limit {limit:g}"
 
@@ -543,5 +579,6 @@ def _run_on_dask(client: Any, todo: list[AnyTask], results: ResultsFile, tally: 
 
 __all__ = ["CONNECT_TIMEOUT", "DIST_HINT", "MAX_LINE_BYTES", "MAX_RESULTS_BYTES", "MAX_TASKS", "STATUSES",
            "SWEEP_FORMAT", "AnyTask", "HiddenTask", "PositionTask", "ResultsFile", "SettingsMismatch", "Tally", "Task",
-           "best_records", "close", "connect", "dumps_line", "outcome_rank", "parse_record", "parse_seeds", "plan",
-           "read_results", "record_key", "run_task", "sweep", "task_key", "to_run", "uncertified"]
+           "best_records", "close", "connect", "dumps_line", "edited_puzzles", "fewer_shuffles", "never_certified",
+           "outcome_rank", "parse_record", "parse_seeds", "plan", "read_results", "record_key", "run_task", "sweep",
+           "task_key", "to_run", "uncertified"]

@@ -115,12 +115,12 @@ def test_a_task_whose_workers_died_names_the_last_worker(capsys: pytest.CaptureF
     scheduler = pytest.importorskip("distributed.scheduler")
     from types import SimpleNamespace
 
-    from stratagem.cli.sweep import _progress
+    from stratagem.cli.sweepprogress import SweepProgress
 
     killed = scheduler.KilledWorker("run_task-0123456789abcdef0123456789abcdef-3",
                                     SimpleNamespace(address="tcp://127.0.0.1:42424"), 3)
     task = plan([str(CHALLENGE_0)], range(1), (1,), ("auto",), 30.0)[0]
-    _progress(False, 1).on_failure(task, sweep_module.failure_words(killed))
+    SweepProgress(False, 1).on_failure(task, sweep_module.failure_words(killed))
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert "KilledWorker: 4 worker(s) died" in err and "the last tcp://127.0.0.1:42424" in err, err

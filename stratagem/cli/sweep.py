@@ -18,6 +18,7 @@ import click
 from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT, TimeLimit
 from stratagem.cli.options import Renamed, given, json_option, note, quiet_option
+from stratagem.cli.sweepprogress import SweepProgress, status_counts
 from stratagem.core.compiled import warn_once
 from stratagem.core.errors import BadArgument, BadInput, Terminated
 from stratagem.core.io import dumps_record
@@ -25,19 +26,17 @@ from stratagem.models.strato.solve import METHODS
 from stratagem.sweep import (
     MAX_TASKS,
     SWEEP_FORMAT,
-    HiddenTask,
-    PositionTask,
     ResultsFile,
-    Tally,
     Task,
-    best_records,
+    edited_puzzles,
+    fewer_shuffles,
+    never_certified,
     parse_seeds,
     plan,
     to_run,
 )
 from stratagem.sweep import sweep as run_sweep
 from stratagem.sweephidden import DEFAULT_AGENT, HIDDEN, INFORMATION, MAX_SHUFFLES, OPEN, SOLO_METHOD, plan_hidden
-from stratagem.sweeprecords import retry_may_certify, uncertified
 
 
 def _int_list(text: str, option: str) -> list[int]:
@@ -192,18 +191,18 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     count = len(todo)
     if results.torn is not None:
         note(results.torn, quiet)
-    for path, line in _edited_puzzles(tasks, results):
+    for path, line in edited_puzzles(tasks, results):
         note(f"{out_path}: line {line} was made from {path} when the file held other bytes: this run's deals of "
              "it are another puzzle's, which the report counts apart (each version under its SHA-256's first 8 "
              "digits)", quiet)
     if retry_uncertified:
-        kept = _never_certified(tasks, results)
+        kept = never_certified(tasks, results)
         if kept:
             note(f"{out_path}: {sum(kept.values())} deal(s) rest on a search alone by a method that gives no "
                  f"certificate ({', '.join(sorted(kept))}): not run again, which would answer the same way; "
                  "--method auto, relaxed or sat can certify them", quiet)
     if hidden and not more_shuffles:
-        fewer = _fewer_shuffles(tasks, results, {t.key for t in todo})
+        fewer = fewer_shuffles(tasks, results, {t.key for t in todo})
         if fewer:
             note(f"{out_path}: {fewer} agent task(s) already there were asked for fewer games than --shuffles "
                  f"{shuffles} and are kept as they are (a task is a deal, not a number of games); "
@@ -211,7 +210,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     show = not (quiet or as_json)
     warn_once()  # the searches of every task run on the compiled core where it is built
     try:
-        with _progress(show, count, hidden) as (on_record, on_failure):
+        with SweepProgress(show, count, hidden) as (on_record, on_failure):
             tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
                               on_failure=on_failure, connect_timeout=connect_timeout, retry_unknown=retry_unknown,
                               retry_uncertified=retry_uncertified, more_shuffles=more_shuffles,
@@ -228,41 +227,6 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
         click.echo(f"{out_path}: {tally.done} record(s) written ({counts}), {tally.skipped} already there"
                    + (f", {tally.failed} failed (run again to retry)" if tally.failed else ""), err=True)
     return UNDETERMINED if tally.failed else DONE
-
-
-def _edited_puzzles(tasks: list[Any], results: ResultsFile) -> list[tuple[str, int]]:
-    """The puzzle files of this run that the results file has records of under the same name but other bytes
-    (a card edited since), each with the first such line: a designer should know that the file now holds
-    two versions of the card, however rightly they are kept apart."""
-    now = {str(t.puzzle): t.puzzle_sha256 for t in tasks}
-    found: dict[str, int] = {}
-    for number, record in enumerate(results.records, 1):
-        path = str(record.get("puzzle"))
-        if path in now and path not in found and record.get("puzzle_sha256") != now[path]:
-            found[path] = number
-    return sorted(found.items(), key=lambda item: item[1])
-
-
-def _never_certified(tasks: list[Any], results: ResultsFile) -> dict[str, int]:
-    """The uncertified deals of this run's tasks whose method cannot certify, counted by method: what
-    --retry-uncertified leaves as it is."""
-    best = best_records(results.records)
-    kept: dict[str, int] = {}
-    for task in tasks:
-        record = best.get(task.key)
-        if record is not None and uncertified(record) and not retry_may_certify(record):
-            kept[task.method] = kept.get(task.method, 0) + 1
-    return kept
-
-
-def _fewer_shuffles(tasks: list[Any], results: ResultsFile, running: set[str]) -> int:
-    """How many of a hidden sweep's agent tasks the results file holds with a counted record asked for fewer
-    games than the task's ``shuffles``, and this run does not run again (``running``: a --retry-unknown
-    retry plays this run's --shuffles): the same command with a larger --shuffles does not play them,
-    and saying nothing would let the user think it had."""
-    best = best_records(results.records)
-    return sum(1 for t in tasks if isinstance(t, HiddenTask) and t.agent is not None and t.key in best
-               and t.key not in running and int((best[t.key].get("team") or {}).get("shuffles") or 0) < t.shuffles)
 
 
 #: Seconds an interrupted sweep is given to finish exiting (the results file is already closed by then)
@@ -282,68 +246,3 @@ def _exit_soon(code: int) -> None:
     timer = threading.Timer(EXIT_GRACE, hard_exit)
     timer.daemon = True
     timer.start()
-
-
-def status_counts(by_status: dict[str, int], hidden: bool) -> str:
-    """The records' statuses in words, for the progress and the summary. A hidden sweep's records say
-    ``solved`` when the task finished (the solo odds exact, or every game of an agent task played) and
-    ``unknown`` when a limit cut it short (an interval, or fewer games): "solved" said of an agent's games,
-    which may all be lost, read as if the deals were won."""
-    if hidden:
-        return f"{by_status['solved']} finished, {by_status['unknown']} cut short by a limit"
-    return f"{by_status['solved']} solved, {by_status['unsolvable']} unsolvable, {by_status['unknown']} undecided"
-
-
-#: Seconds between the progress lines of a sweep whose stderr is not a terminal (a log file, a batch job).
-PLAIN_PROGRESS_EVERY = 60.0
-
-
-class _progress:
-    """A rich progress bar (done / total, solved / unsolvable / undecided, ETA) on a terminal's stderr; on
-    any other stderr (a log of a sweep run for hours) a plain line at most every
-    :data:`PLAIN_PROGRESS_EVERY` seconds, so that a short sweep prints only its summary."""
-
-    def __init__(self, enabled: bool, total: int, hidden: bool = False) -> None:
-        import time
-
-        from rich.console import Console
-
-        self.console = Console(stderr=True)
-        self.plain = enabled and not self.console.is_terminal
-        self.enabled = enabled and self.console.is_terminal
-        self.total = total
-        self.hidden = hidden
-        self.bar: Any = None
-        self.started = self.shown = time.monotonic()
-
-    def __enter__(self) -> tuple[Any, Any]:
-        if self.enabled:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self.bar = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[counts]}"), TimeRemainingColumn(), console=self.console)
-            self.bar.start()
-            self.task = self.bar.add_task("sweep", total=self.total, counts="")
-        return self.on_record, self.on_failure
-
-    def on_record(self, record: dict[str, Any], tally: Tally) -> None:
-        counts = status_counts(tally.by_status, self.hidden)
-        if self.bar is not None:
-            self.bar.update(self.task, completed=tally.done + tally.failed, counts=counts)
-        elif self.plain:
-            import time
-
-            now = time.monotonic()
-            finished = tally.done + tally.failed
-            if now - self.shown >= PLAIN_PROGRESS_EVERY and finished < self.total:
-                self.shown = now
-                click.echo(f"sweep: {finished:,} / {self.total:,} task(s) done ({counts}"
-                           + (f", {tally.failed} failed" if tally.failed else "")
-                           + f"), {now - self.started:,.0f} s so far", err=True)
-
-    def on_failure(self, task: Task | PositionTask | HiddenTask, why: str) -> None:
-        click.echo(f"{task.command()}: failed on the cluster ({why[:200]}); not recorded", err=True)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()

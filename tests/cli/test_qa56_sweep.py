@@ -206,7 +206,7 @@ def test_planning_shares_the_puzzle_setup_between_tasks() -> None:
 
 def test_a_sweep_logged_to_a_file_says_how_far_it_has_got(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from stratagem.cli import sweep as command
+    from stratagem.cli import sweepprogress as command
 
     out = tmp_path / "s.jsonl"
     args = ["sweep", CHALLENGE_0, "--seeds", "0..2", "--time-limit", "10", "--workers", "0", "--out", str(out)]
