@@ -300,10 +300,17 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
             self.engine = self.build(full)
         except ValueError as exc:  # every refusal names the game, as pyspiel.load_game's own do
             raise ValueError(f"{self.game_type.short_name}: {exc}") from None
-        super().__init__(self.type_for(self.engine), self.info(self.engine, full), full)
+        super().__init__(self.type_for(self.engine), self.info(self.engine, full), self.stored(full))
 
     def build(self, params: Mapping[str, Param]) -> Engine:
         raise NotImplementedError
+
+    def stored(self, params: dict[str, Param]) -> dict[str, Param]:
+        """The parameters as the game keeps them (``get_parameters``, ``str(game)``, which
+        ``serialize_game_and_state`` writes and ``load_game`` reads back): as given, unless a game must
+        write a value in a spelling OpenSpiel's game string can carry (it separates parameters by commas
+        and has no escape)."""
+        return params
 
     def type_for(self, engine: Engine) -> pyspiel.GameType:
         """The type of this configuration; the registered :attr:`game_type` unless the utility

@@ -14,7 +14,8 @@ when the table meets the challenge and -1 when the game is lost (utility **ident
 Parameters: ``information``, ``puzzle`` (a Strato puzzle file; empty, the default, takes the built-in
 challenge below), ``deal`` (a deal name of that file; empty: its first deal), ``position`` (a position of
 the puzzle's challenge in the open notation, ``ROWS HANDS PILE PLAYER LAST``, played instead of a deal:
-a table and hands met in play; hidden, the pile's order is ignored), and for the built-in
+a table and hands met in play; hidden, the pile's order is ignored; the hands may be separated by ``;``,
+as the game keeps them for OpenSpiel's game string), and for the built-in
 challenge ``seed`` (default 1) and ``players`` (1-4, default 1) of a seeded deal, with the rules options
 ``strict_effect`` (refused with hidden information) and ``wind_crosses_tornado`` (default false); a
 parameter set where it is not used is refused (:func:`_refuse_unused`). The
@@ -61,6 +62,10 @@ PARAMETERS: dict[str, Param] = {
 #: Challenge card 0 as the project reads it (puzzles/strato/challenge-0.toml).
 CHALLENGE_0 = Challenge("Challenge 0", 0, "RW", 1, ("RW",), 6, RowGoal(SequenceGoal("RRRR"), SequenceGoal("WWWW")), 1)
 
+
+#: What separates a ``position``'s hands as the game keeps it, besides the notation's ``,`` (read either way):
+#: OpenSpiel's game string cannot hold a comma inside a parameter's value.
+HANDS_SEPARATOR = ";"
 
 #: Card codes of a move: the weathers, then the announcement of a Redraw (no card named).
 CARDS = (*WEATHERS, "")
@@ -243,7 +248,7 @@ def _position_game(puzzle: str, position: str, params: Mapping[str, Param]) -> S
         challenge = CHALLENGE_0
         options = Options(bool(params["strict_effect"]), bool(params["wind_crosses_tornado"]))
     try:
-        state = parse_state(position)
+        state = parse_state(position.replace(HANDS_SEPARATOR, ","))
         check_position(challenge, state)
         check_drawn_up(state)
     except (NotationError, DealError) as exc:
@@ -267,6 +272,12 @@ class StratoSpielGame(SpielGame):
 
     def build(self, params: Mapping[str, Param]) -> Engine:
         return StratoEngine(strato_game(params))
+
+    def stored(self, params: dict[str, Param]) -> dict[str, Param]:
+        """A position's hands kept separated by ``;``: OpenSpiel's game string splits parameters at commas,
+        so a game of two or more hands (``RS,WW``) was written by ``serialize_game_and_state`` in a string
+        that ``deserialize_game_and_state`` refused ("Unknown parameter 'WW ...'")."""
+        return {**params, "position": str(params["position"]).replace(",", HANDS_SEPARATOR)}
 
     def type_for(self, engine: Engine) -> pyspiel.GameType:
         """Hidden: chance, and imperfect information with two or more players; open: deterministic,
