@@ -31,8 +31,10 @@ class PlottedReport(Protocol):
 
     def seconds_panels(self) -> dict[tuple[str, int], tuple[dict[str, list[float]], tuple[float, ...]]]: ...
 
-#: Bar colours: solvable, unsolvable, undecided (the same as the SVG charts).
-COLOURS = {"solvable": "#2f9e44", "unsolvable": "#e03131", "undecided": "#adb5bd"}
+#: Bar colours: solvable, unsolvable, undecided (the SVG charts take them from here). Blue, vermilion and
+#: grey (Okabe and Ito's colour-blind-safe palette): the green and red bars they replace look alike to a
+#: reader with deuteranopia or protanopia, and the legend tells the series by colour alone.
+COLOURS = {"solvable": "#0072b2", "unsolvable": "#d55e00", "undecided": "#adb5bd"}
 LIMIT_COLOUR = "#d9480f"
 
 

@@ -1,6 +1,7 @@
 """A Stratego Card Clash battlefield drawn as a grid: each occupied cell a stack of cards (the top card's
-rank in its owner's colour, the stack's height as cards behind it and a count), the card laid last
-highlighted.
+rank in its owner's colour, after its colour letter as the notation writes it, ``r6``: whose card it is is
+never told by colour alone, which red and green players' cards would be to a reader who cannot tell those
+colours apart; the stack's height as cards behind it and a count), the card laid last highlighted.
 
 A move names its cell in the coordinates of the battlefield before it (``r4@-1,3``); the engine then
 normalises the battlefield so its leftmost column and top row are 0. The highlight follows that shift
@@ -19,7 +20,9 @@ from stratagem.views.page import INK, MOVE, MUTED, esc
 
 CELL = 54
 FILL = {"r": "#ffc9c9", "b": "#a5d8ff", "g": "#b2f2bb", "y": "#ffec99", "p": "#eebefa", "o": "#ffd8a8"}
-EDGE = {"r": "#c92a2a", "b": "#1864ab", "g": "#2b8a3e", "y": "#e67700", "p": "#862e9c", "o": "#d9480f"}
+#: A card's outline and text colour: its letters on its ``FILL`` are at least 4.5:1 (WCAG AA; yellow's
+#: were 2.5:1, green's 3.4:1, red's 3.8:1).
+EDGE = {"r": "#a61e1e", "b": "#125192", "g": "#1f6b30", "y": "#8a4b00", "p": "#862e9c", "o": "#9c370a"}
 _MOVE = re.compile(r"^([a-z])([0-9A-Z])@(-?[0-9]+),(-?[0-9]+)$")
 
 
@@ -86,7 +89,7 @@ def grid_svg(game: Any, state: Any, move: str = "") -> str:
                          f"<text x=\"{cx + 6 + (CELL - 18) / 2}\" y=\"{cy + 12 + (CELL - 18) / 2 + 6}\" "
                          f"text-anchor=\"middle\" font-size=\"17\" font-weight=\"700\" "
                          f"fill=\"{EDGE.get(top[0], INK)}\">"
-                         f"{esc(top[1])}</text>"
+                         f"<tspan font-size=\"11\">{esc(top[0])}</tspan>{esc(top[1])}</text>"
                          + (f"<text x=\"{cx + CELL - 3}\" y=\"{cy + 11}\" text-anchor=\"end\" font-size=\"10\" "
                             f"fill=\"{INK}\">&#xD7;{len(stack)}</text>" if len(stack) > 1 else "") + "</g>")
     parts.append("</svg>")

@@ -65,10 +65,11 @@ def fraction(x: object) -> str:
 def mix_table(who: str, mix: dict[str, Any]) -> str:
     """A mixed strategy as the certificates' tables show one: each move (in the game's notation) with its
     probability, in the record's order."""
-    rows = "".join(f"<tr><th>{esc(move)}</th><td class=\"num\"><b>{esc(fraction(p))}</b></td></tr>"
+    rows = "".join(f"<tr><th scope=\"row\">{esc(move)}</th><td class=\"num\"><b>{esc(fraction(p))}</b></td></tr>"
                    for move, p in mix.items())
-    return (f"<table class=\"mix\"><thead><tr><th>{esc(who)} plays</th><th class=\"num\">mix</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+    return (f"<div class=\"scroll\"><table class=\"mix\"><thead><tr><th scope=\"col\">{esc(who)} plays</th>"
+            "<th scope=\"col\" class=\"num\">mix</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div>")
 
 
 def _cut_short(what: str, stop: CheckStopped, missing: int, shown: int, source: str,
@@ -134,16 +135,18 @@ def matrices_html(game: Any, start: Any, data: dict[str, Any], source: str, *, d
             fault = "the strategies do not fit the matrix"
         verdict = ("<p class=\"ok\">both mixes checked exactly against this matrix: each guarantees the value</p>"
                    if fault is None else f"<p class=\"bad\">{esc(fault)}</p>")
-        header = "".join(f"<th class=\"num\">{esc(c)}<br><span class=\"muted\">{esc(fraction(p))}</span></th>"
-                         for c, p in zip(cols_text, cols_s, strict=False))
+        header = "".join(f"<th scope=\"col\" class=\"num\">{esc(c)}<br><span class=\"muted\">{esc(fraction(p))}"
+                         "</span></th>" for c, p in zip(cols_text, cols_s, strict=False))
         body = []
         for r, (label, row) in enumerate(zip(rows_text, matrix, strict=False)):
             p = rows_s[r] if r < len(rows_s) else Fraction(0)
             cells = "".join(f"<td class=\"num\">{esc(fraction(x))}</td>" for x in row)
-            body.append(f"<tr><th>{esc(label)}</th><td class=\"num\"><b>{esc(fraction(p))}</b></td>{cells}</tr>")
-        parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<table><thead><tr><th>player "
-                     f"{int(data.get('player', 0)) + 1} plays</th><th class=\"num\">mix</th>{header}</tr></thead>"
-                     f"<tbody>{''.join(body)}</tbody></table>{verdict}</div>")
+            body.append(f"<tr><th scope=\"row\">{esc(label)}</th><td class=\"num\"><b>{esc(fraction(p))}</b></td>"
+                        f"{cells}</tr>")
+        parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<div class=\"scroll\"><table><thead><tr>"
+                     f"<th scope=\"col\">player {int(data.get('player', 0)) + 1} plays</th>"
+                     f"<th scope=\"col\" class=\"num\">mix</th>{header}</tr></thead>"
+                     f"<tbody>{''.join(body)}</tbody></table></div>{verdict}</div>")
     if len(nodes) > MAX_NODES:
         parts.append(f"<p class=\"muted\">{len(nodes) - MAX_NODES} more node(s) not drawn; "
                      "<code>stratagem verify</code> checks them all.</p>")
@@ -193,17 +196,19 @@ def bound_parts_html(game: Any, start: Any, data: dict[str, Any], source: str, *
                 continue
             rows, columns, cells = found
             what = "at least" if side == 0 else "at most"
-            header = "".join(f"<th class=\"num\">{esc(c)}" + (f"<br><span class=\"muted\">{esc(fraction(p))}</span>"
-                             if p is not None else "") + "</th>" for c, p in columns)
+            header = "".join(f"<th scope=\"col\" class=\"num\">{esc(c)}"
+                             + (f"<br><span class=\"muted\">{esc(fraction(p))}</span>" if p is not None else "")
+                             + "</th>" for c, p in columns)
             body = []
             for (label, p), line in zip(rows, cells, strict=False):
                 mix = f"<b>{esc(fraction(p))}</b>" if p is not None else ""
                 row = "".join(f"<td class=\"num\">{esc(fraction(x)) if x is not None else 'none'}</td>"
                               for x in line)
-                body.append(f"<tr><th>{esc(label)}</th><td class=\"num\">{mix}</td>{row}</tr>")
-            parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<table><thead><tr><th>player "
-                         f"{int(data.get('player', 0)) + 1} plays</th><th class=\"num\">mix</th>{header}</tr></thead>"
-                         f"<tbody>{''.join(body)}</tbody></table><p class=\"muted\">cells: each child's {name} "
+                body.append(f"<tr><th scope=\"row\">{esc(label)}</th><td class=\"num\">{mix}</td>{row}</tr>")
+            parts.append(f"<div class=\"card matrix\" data-node=\"{k}\">{head}<div class=\"scroll\"><table><thead>"
+                         f"<tr><th scope=\"col\">player {int(data.get('player', 0)) + 1} plays</th>"
+                         f"<th scope=\"col\" class=\"num\">mix</th>{header}</tr></thead>"
+                         f"<tbody>{''.join(body)}</tbody></table></div><p class=\"muted\">cells: each child's {name} "
                          f"bound; the mix holds {what} the value on every line</p></div>")
     total = sum((n[3] is not None) + (n[4] is not None) for n in nodes)
     if total > drawn:

@@ -6,14 +6,24 @@ The script does four things, all optional for reading the page: it steps a repla
 list, the left and right arrow keys, Home and End, and ``#turn=N`` in the address), it sorts a table whose
 header is clicked, it shows the turn a replay opens on, and it opens the folded parts (``<details>``)
 around the target of a link within the page (a proof tree's reference to a node drawn above). Without it
-every turn of a replay is still in the page (the first one shown), so nothing is lost when scripts are off.
+every turn of a replay is still in the page, so nothing is lost when scripts are off: a ``<noscript>`` style
+then shows every step one under the other, each under its caption, without the buttons and the move list
+that would do nothing (:data:`STATIC`).
+
+Printed, a page is the same static form (every step of a replay, the controls left out; a replay made
+with ``print_every=False``, as a sweep report's fifteen are, prints the step on screen and its whole move
+list instead, which keeps a report of 19 pages from growing to 90), every folded part opened for the
+printing (and closed again after it), and charts and tables that scroll sideways on screen laid out
+within the paper's width: a box that scrolls cannot scroll on paper, and what it hid was cut off.
 
 Everything works from the keyboard: a replay takes its keys only while the focus is inside it (it is
 focusable itself, outlined when focused), so on a page of several replays the keys scroll the page and
 step no replay far off screen; the move list's steps and a sortable table's headers are buttons (Tab
 reaches them, Enter or Space presses them); the replay's status is announced as it changes
 (``aria-live``). A table sits in a box that scrolls sideways when it is wider than the screen, so a
-narrow window scrolls the table, not the page.
+narrow window scrolls the table, not the page; a position's notation (a long unbroken word) wraps.
+Table headers say what they head (``scope``). Nothing on the page moves by itself, so there is no
+motion to reduce.
 
 Output is deterministic: the same content gives the same bytes (no dates, no random ids).
 """
@@ -35,6 +45,7 @@ h1 { font-size: 22px; margin: 4px 0 2px; } h2 { font-size: 18px; margin: 22px 0 
 h3 { font-size: 15px; margin: 14px 0 6px; }
 p.sub, .muted { color: #5f6b76; } p.sub { margin: 0 0 12px; }
 code, pre, .mono { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 13px; }
+.mono { overflow-wrap: anywhere; }
 pre { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 8px 10px; overflow-x: auto; }
 .card { background: #fff; border: 1px solid #d8dde3; border-radius: 8px; padding: 12px 14px; margin: 10px 0; }
 .claims li { margin: 3px 0; } .ok { color: #1a7f37; font-weight: 600; } .warn { color: #9a6700; font-weight: 600; }
@@ -56,8 +67,9 @@ pre { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 
 .replay ol.moves li button { font: inherit; color: inherit; background: none; border: 0; padding: 0;
                              border-radius: 3px; width: 100%; text-align: left; cursor: pointer; }
 .replay ol.moves li button:hover { background: none; text-decoration: underline; }
-.replay ol.moves li.current { background: #d9480f; color: #fff; }
-.replay ol.moves li.current::marker { color: #d9480f; font-weight: 700; }
+.replay ol.moves li.current { background: #b8400c; color: #fff; }
+.replay ol.moves li.current::marker { color: #b8400c; font-weight: 700; }
+.replay ol.moves li.current button:focus-visible { outline-color: #fff; outline-offset: -2px; }
 .replay ol.moves li.start { list-style: none; margin-left: -28px; font-family: inherit; }
 .turn[hidden] { display: none; }
 .turn h3 { margin-top: 0; }
@@ -81,6 +93,31 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
 .grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
 .grid2 > * { min-width: 0; max-width: 100%; }
 .legend svg { display: inline-block; vertical-align: middle; }
+@media print {
+  body { background: #fff; }
+  main { max-width: none; padding: 0; }
+  .replay .controls, .replay:not([data-print="step"]) ol.moves { display: none; }
+  .replay:not([data-print="step"]) .turn[hidden] { display: block; }
+  .replay:not([data-print="step"]) .turn + .turn { border-top: 1px solid #d8dde3; margin-top: 10px;
+                                                   padding-top: 8px; }
+  .replay ol.moves { max-height: none; overflow: visible; }
+  .replay ol.moves li.current { background: none; color: inherit; font-weight: 700; text-decoration: underline; }
+  .turn, .card, figure, svg, tr { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  .scroll { overflow: visible; }
+  .scroll > svg.chart { max-width: 100%; }
+  figure.chart-box { width: auto; }
+  pre { white-space: pre-wrap; }
+  pre, code { overflow-wrap: anywhere; }
+}
+"""
+
+#: The replays' static form where scripts are off (inside ``<noscript>``): every step shown, one under the
+#: other, and no buttons or move list that would do nothing. Printing gives the same form (:data:`STYLE`).
+STATIC = """
+.turn[hidden] { display: block; }
+.turn + .turn { border-top: 1px solid #d8dde3; margin-top: 10px; padding-top: 8px; }
+.replay .controls, .replay ol.moves { display: none; }
 """
 
 #: Replays (every ``.replay`` element on the page steps on its own, and takes the keys only while the focus
@@ -132,6 +169,16 @@ SCRIPT = """
   }
   window.addEventListener('hashchange', reveal);
   reveal();
+  // printed, every folded part is open (paper cannot unfold it); closed again after the printing
+  var folded = [];
+  window.addEventListener('beforeprint', function () {
+    folded = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return !d.open; });
+    folded.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener('afterprint', function () {
+    folded.forEach(function (d) { d.open = false; });
+    folded = [];
+  });
   Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
     var heads = table.querySelectorAll('th');
     Array.prototype.forEach.call(heads, function (th, col) {
@@ -181,17 +228,20 @@ def document(title: str, body: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
+            f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n<noscript><style>{STATIC}</style></noscript>\n"
+            "</head>\n<body>\n<main>\n"
             f"<h1>{esc(title)}</h1>\n{body}\n</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n")
 
 
-def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "replay", unit: str = "turn") -> str:
+def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "replay", unit: str = "turn",
+                 print_every: bool = True) -> str:
     """A stepping replay: ``panels[0]`` is the start and ``panels[k]`` the position after move ``k``
     (``moves[k - 1]``); buttons, the move list (a button per step) and the keyboard step through them, and
     the status names the step in ``unit`` (the game's word: ``turn``, ``placement``, ``ply``) and is read
     out as it changes. The replay is focusable (``tabindex``), as it takes its keys only while the focus
     is inside it. Without a move there is nothing to step through: the start alone is drawn, with no
-    buttons that would do nothing."""
+    buttons that would do nothing. Printed, every step is drawn, or, ``print_every`` false (a page of many
+    replays), the step on screen and the whole move list."""
     assert len(panels) == len(moves) + 1
     if not moves:
         return f"<div class=\"position\" id=\"{esc(ident)}\">{panels[0]}</div>"
@@ -207,8 +257,10 @@ def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "
                 "<button data-go=\"last\" title=\"End\">end &#x25B6;|</button>"
                 f"<span class=\"where\" aria-live=\"polite\">start</span><span class=\"muted\">&nbsp; {esc(label)}"
                 "</span></div>")
+    printed = "" if print_every else " data-print=\"step\""
     return (f"<div class=\"replay\" id=\"{esc(ident)}\" data-turns=\"{len(moves)}\" data-unit=\"{esc(unit)}\" "
-            f"data-at=\"0\" tabindex=\"0\" role=\"group\" aria-label=\"replay, {esc(label)}\" "
+            f"data-at=\"0\"{printed} tabindex=\"0\" role=\"group\" "
+            f"aria-label=\"replay, {esc(label)}\" "
             "aria-keyshortcuts=\"ArrowLeft ArrowRight Home End\">"
             f"{controls}"
             f"<div class=\"body\"><div class=\"stage\">{sections}</div>"
@@ -228,7 +280,7 @@ def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = 
         key = f' data-sort="{sort_keys[i][k]!r}"' if i in sort_keys else ""
         return f"<td{num if i in numeric else ''}{key}>{text}</td>"
 
-    head = "".join(f"<th{num if i in numeric else ''}>{h}</th>" for i, h in enumerate(headers))
+    head = "".join(f"<th scope=\"col\"{num if i in numeric else ''}>{h}</th>" for i, h in enumerate(headers))
     body = "".join("<tr>" + "".join(cell(i, k, c) for i, c in enumerate(row)) + "</tr>" for k, row in enumerate(rows))
     kind = " class=\"sortable\"" if sortable else ""
     return f"<div class=\"scroll\"><table{kind}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"

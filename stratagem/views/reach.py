@@ -135,12 +135,15 @@ def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, 
     depths = [n for n in data.get("states_per_depth") or [] if isinstance(n, int)]
     if depths:
         par = data.get("par") if isinstance(data.get("par"), int) else None
-        marked = (f" The bar at depth {par}, the par, is green." if par is not None and par < len(depths) else "")
+        # the par's bar is green and says "par" above it: not told from its orange neighbours by colour alone
+        marked = (f" The bar at depth {par}, the par, is green and marked par." if par is not None
+                  and par < len(depths) else "")
         body += ["<h2>States first reached at each depth</h2><p class=\"muted\">Depth: turns from the start."
                  + ("" if complete else " The graph was cut, so the last depths are not complete.") + marked + "</p>",
                  bars("States first reached at each depth", [str(d) for d in range(len(depths))],
                       [("states", MOVE, depths)], y_label="states", width=max(340, 76 + 30 * len(depths)),
-                      colours=[GOAL if d == par else MOVE for d in range(len(depths))])]
+                      colours=[GOAL if d == par else MOVE for d in range(len(depths))],
+                      notes=[["par" if d == par else "" for d in range(len(depths))]])]
     if replay:
         how = ("Designer moves (any weather, every turn), each found among the designer game's moves." if designer
                else "Replayed with the rules engine.")

@@ -359,6 +359,13 @@ def _strategies_html(data: dict[str, Any]) -> str:
     return f"<h2>The mixed strategies at the start{estimate}</h2>" + "".join(parts) if parts else ""
 
 
+def _heading(line: Line, name: str) -> str:
+    """The ``<h2>`` over a record's replay (``name``, or "The position" for a line of no move): the
+    replay's steps are ``<h3>``, and a page whose headings skip from its ``<h1>`` to them leaves a screen
+    reader's list of headings without the level that says what the steps are steps of."""
+    return f"<h2>{esc(name) if line.moves else 'The position'}</h2>"
+
+
 def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = None, *, deadline: Deadline | None = None,
                 stopped: list[str] | None = None) -> str:
     """The page of one record (any of :data:`VIEWABLE`); ``verdict``: a :class:`Verdict` of it, if one was made.
@@ -381,7 +388,8 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
             line, claims, evidence, place = proof.line, proof.claim, proof.evidence, "line."
         replayed = line_replay(line, source, place, verdict)
         title = f"{title_game}: {_line_title(line.game, claims, len(line.moves), replayed.won, verdict)}"
-        body += [claims_html(claims, evidence, replayed.checked, verdict, replayed.broken), replayed.html]
+        body += [claims_html(claims, evidence, replayed.checked, verdict, replayed.broken),
+                 _heading(line, "The line"), replayed.html]
     elif fmt in (SOLVE, CHECK):
         line = _line_from_report(data, source)
         replayed = line_replay(line, source)
@@ -389,7 +397,7 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
         words, summary = _answer(data, len(line.moves))
         title = f"{title_game}: {words}"
         body += [summary, claims_html(claims, dict(data.get("evidence") or {}), replayed.checked, verdict,
-                                      report=True), replayed.html]
+                                      report=True), _heading(line, "The line"), replayed.html]
     elif fmt == ANALYSIS:
         if not isinstance(data.get("setup"), dict) or not isinstance(data.get("start"), str):
             raise BadInput(source, "setup", "an analysis record needs its setup and start to be replayed")
@@ -403,7 +411,7 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
         body += [f"<p>{esc(data.get('information', ''))}</p>",
                  claims_html(claims, {}, replayed.checked.replace("the line", "the principal variation"), verdict,
                              report=True),
-                 _strategies_html(data), replayed.html]
+                 _strategies_html(data), _heading(line, "The principal variation"), replayed.html]
     elif fmt == PROOFTREE:
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)
         nodes = data.get("nodes")

@@ -21,12 +21,12 @@ from stratagem.core.provenance import file_sha256
 from stratagem.core.words import plural
 from stratagem.loading import StratoDeal, load
 from stratagem.solvers.replay import is_win, replay
+from stratagem.sweepplots import COLOURS
 from stratagem.sweepreport import HARDEST, TIED_NOTE, SweepReport, reproduce
 from stratagem.views.charts import bars, boxes
 from stratagem.views.page import document, esc, table
 from stratagem.views.strato import strato_replay
 
-COLOURS = {"solvable": "#2f9e44", "unsolvable": "#e03131", "undecided": "#adb5bd"}
 #: How many of the easiest deals the page lists and replays (the hardest: :data:`HARDEST`).
 EASIEST = 5
 
@@ -84,7 +84,9 @@ def deal_replay(record: dict[str, Any], source: str = "", challenge: str | None 
     note = (f"<p class=\"muted\">Replayed here with the rules engine: {len(moves)} legal move(s), "
             f"{'ending in a win' if won else '<b class=bad>not a win</b>'}; the record claims length "
             f"{esc(record.get('length'))} ({esc(record.get('status'))}). Reproduce: {_code(reproduce(record))}</p>")
-    return note + strato_replay(deal.challenge, result.states, moves, f"{_ident(record, challenge)}-line"), ""
+    # printed: the step on screen and the move list, not every turn (fifteen replays were 70 of 90 pages)
+    return note + strato_replay(deal.challenge, result.states, moves, f"{_ident(record, challenge)}-line",
+                                print_every=False), ""
 
 
 def _deal_rows(summary: SweepReport, records: list[dict[str, Any]], linked: bool) -> list[list[str]]:

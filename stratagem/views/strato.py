@@ -19,10 +19,13 @@ from typing import Any
 
 from stratagem.views.page import GOAL, INK, MOVE, MUTED, esc, replay_frame
 
-#: Weather letters and their names (docs/formats.md section 2.1), and the colours cards are drawn in.
+#: Weather letters and their names (docs/formats.md section 2.1), and the colours cards are drawn in. A
+#: card's letter is drawn in its ``EDGE`` colour on its ``FILL`` (13 px bold on the pile's small cards) and
+#: a tornado's in white on its ``EDGE``: every pair is at least 4.5:1 (WCAG AA for text of any size; Wind's
+#: and Sun's letters were 2.9:1, their tornadoes' 3.3-3.4:1).
 NAMES = {"W": "Wind", "R": "Rain", "S": "Sun", "F": "Fog", "C": "Cloud", "T": "Storm"}
 FILL = {"W": "#d7f3f7", "R": "#d6e4ff", "S": "#fff1b8", "F": "#e9ecef", "C": "#f3d9fa", "T": "#ffd8d8"}
-EDGE = {"W": "#1098ad", "R": "#1c5fd4", "S": "#b08800", "F": "#6c757d", "C": "#ae3ec9", "T": "#c92a2a"}
+EDGE = {"W": "#0b7285", "R": "#1c5fd4", "S": "#8a6100", "F": "#5c636a", "C": "#862e9c", "T": "#b02525"}
 
 CARD_W, CARD_H, GAP, LABEL = 34, 46, 4, 62
 #: Room for "player 1 (to move)" before a hand's cards.
@@ -204,12 +207,14 @@ def panel(state: Any, challenge: Any, width_half: int, turn: int, move: str, pla
     return "".join(parts)
 
 
-def strato_replay(challenge: Any, states: Sequence[Any], moves: Sequence[str], ident: str = "replay") -> str:
-    """The stepping replay of a Strato line: ``states[k]`` is the engine's position after ``moves[:k]``."""
+def strato_replay(challenge: Any, states: Sequence[Any], moves: Sequence[str], ident: str = "replay",
+                  print_every: bool = True) -> str:
+    """The stepping replay of a Strato line: ``states[k]`` is the engine's position after ``moves[:k]``
+    (``print_every``: as :func:`~stratagem.views.page.replay_frame`)."""
     width_half = max([challenge.limit] + [max(len(r.left), len(r.right)) for s in states for r in s.rows])
     panels = [panel(state, challenge, width_half, k, moves[k - 1] if k else "",
                     states[k - 1].to_move + 1 if k else 0) for k, state in enumerate(states)]
-    return replay_frame(f"{len(moves)} turn(s)", panels, list(moves), ident)
+    return replay_frame(f"{len(moves)} turn(s)", panels, list(moves), ident, print_every=print_every)
 
 
 def describe_challenge(challenge: Any) -> str:

@@ -53,7 +53,7 @@ def test_reach_html_replays_the_par_line_to_a_win(small: Path, tmp_path: Path, d
     assert _replayed(page) == report["par_line"] and len(report["par_line"]) == report["par"]
     last = page.split(f"data-turn=\"{report['par']}\"")[1]
     assert "data-status=\"won\"" in last, "the par line's last turn wins"
-    assert f"{report['states']:,}" in page and f"The bar at depth {par}, the par, is green." in page
+    assert f"{report['states']:,}" in page and f"The bar at depth {par}, the par, is green and marked par." in page
     report_path.write_text(out)
     viewed = tmp_path / "viewed.html"
     assert cli("view", str(report_path), "--out", str(viewed))[0] == 0
