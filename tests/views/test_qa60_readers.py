@@ -13,11 +13,13 @@ paper, a phone, and a screen reader's list of headings.
 - Printed, a replay printed its start alone, the proof and policy trees their top two levels, and a chart
   or table wider than the paper was cut off at its scrolling box's edge.
 - At 375 px a certificate's position notation (one long word) widened the page.
-- A line's page went from its ``<h1>`` to its steps' ``<h3>``; tables' headers had no ``scope``.
+- A line's page went from its ``<h1>`` to its steps' ``<h3>``; tables' headers had no ``scope``; a chart's
+  text alternative was its title, none of its values.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -28,7 +30,7 @@ from pagesupport import PUZZLES, ROOT, WINDOW, browser_fixture, cli, records_fix
 
 from stratagem.cli.main import run
 from stratagem.views import cardclash, strato
-from stratagem.views.charts import bars
+from stratagem.views.charts import bars, boxes
 from stratagem.views.page import STYLE, document, replay_frame, table
 
 # WCAG 2.1 relative luminance and contrast ratio; Machado, Oliveira and Fernandes (2009) simulation of
@@ -288,3 +290,25 @@ def test_a_certificate_fits_a_phone(browser: Any, records: dict[str, Path], tmp_
     finally:
         browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": WINDOW[0], "height": WINDOW[1],
                                                                       "deviceScaleFactor": 1, "mobile": False})
+
+
+def _label(svg: str) -> str:
+    found = re.search(r'<svg [^>]*class="chart[^"]*"[^>]*aria-label="([^"]*)"', svg)
+    assert found is not None
+    return html.unescape(found[1])
+
+
+def test_a_charts_text_alternative_says_its_values() -> None:
+    """A chart is an image to assistive technology: its label was its title alone, so a screen reader heard
+    none of the numbers (the reach page's states per depth, the difficulty cards' histogram are nowhere
+    else on their pages). It now says every bar's value, with its note when that says something else, and
+    every box's median, quartiles, whiskers and outliers."""
+    one = bars("States first reached at each depth", ["0", "1", "2"], [("states", "#000", [1.0, 8.0, 88.0])],
+               notes=[["", "par", ""]])
+    assert _label(one) == "States first reached at each depth: 0: 1; 1: 8 (par); 2: 88"
+    shares = bars("Deals", ["Challenge 1\n2p auto"], [("solvable", "#000", [0.99]), ("undecided", "#111", [0.01])],
+                  fractions=True, notes=[["495"], ["5"]])
+    assert _label(shares) == "Deals: Challenge 1 2p auto: solvable 0.99 (495), undecided 0.01 (5)"
+    box = boxes("Challenge 0, 1 player(s)", {"auto": [0.1, 0.2, 0.3, 0.4, 9.0]}, [60.0])
+    assert _label(box) == ("Challenge 0, 1 player(s): auto (5 deal(s)): median 0.3 s, box 0.2 to 0.4 s, whiskers "
+                           "0.1 to 0.4 s, 1 beyond; limit line at 60 s")
