@@ -23,10 +23,8 @@ in the game's order and ties keep the first move. No game is imported here.
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -37,6 +35,7 @@ from stratagem.core.game import CHANCE, TERMINAL
 from stratagem.core.numbers import is_whole
 from stratagem.core.records import cut_repr as _q
 from stratagem.core.records import parse_fraction
+from stratagem.core.recursion import deep_recursion
 
 __all__ = ["MdpResult", "PolicyCheck", "PolicyNode", "check_policy_dag", "optimal_value", "policy_dag", "policy_value"]
 
@@ -53,19 +52,6 @@ Order = Callable[[Any, list[tuple[Any, Any]]], Sequence[tuple[Any, Any]]]
 #: True for a state whose value is surely the least payoff.
 Floor = Callable[[Any], bool]
 
-#: The recursion limit the searches here run under: a Strato game lasts at most a few hundred plies.
-RECURSION_LIMIT = 20_000
-
-
-@contextmanager
-def deep_recursion() -> Iterator[None]:
-    """Raise Python's recursion limit to :data:`RECURSION_LIMIT` around a recursive search."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
 
 
 #: Visits between two looks at the clock.

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -58,6 +57,7 @@ from stratagem.core.errors import IllegalMove, NotationError, StratagemError
 from stratagem.core.game import CHANCE, Game, S
 from stratagem.core.numbers import is_whole
 from stratagem.core.records import cut_repr as _q
+from stratagem.core.recursion import deep_recursion
 from stratagem.solvers.expectimax import TINY, ExpectiSearch
 from stratagem.solvers.gametree import UNLIMITED, Stop, TimeLimit
 from stratagem.solvers.transposition import TranspositionTable
@@ -226,28 +226,25 @@ def build_proof_tree(game: Game[S, Any], state: S, *, player: int | None = None,
         raise ValueError(f"bound must be one of {sorted(_HALVES)}")
     oracle = ExpectiSearch(game, player, lo, hi, 2, state, tt=TranspositionTable(tt_size), ordering=True,
                       time_limit=time_limit, max_nodes=None, progress=None, progress_every=1 << 30)
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, 20_000))
     try:
-        builder = _Builder(game, oracle, player)
-        exact = builder.exact(state)
-        if value is None:
-            value = exact
-        if bound is None:
-            bound = AT_LEAST if hi is not None and value == hi else AT_MOST if lo is not None and value == lo \
-                else EXACTLY
-        if (bound in (AT_LEAST, EXACTLY) and exact < value) or (bound in (AT_MOST, EXACTLY) and exact > value):
-            raise StratagemError(f"{game.name}: the claim 'player {player + 1} {bound} {value}' is false; the value "
-                                 f"is {exact}")
-        halves = []
-        for side in _HALVES[bound]:
-            root = builder.prove(state, side, value)
-            halves.append({"side": side, "root": root, "plies": builder.heights[root]})
+        with deep_recursion():  # proof trees walk as deep as the game is long
+            builder = _Builder(game, oracle, player)
+            exact = builder.exact(state)
+            if value is None:
+                value = exact
+            if bound is None:
+                bound = AT_LEAST if hi is not None and value == hi else AT_MOST if lo is not None and value == lo \
+                    else EXACTLY
+            if (bound in (AT_LEAST, EXACTLY) and exact < value) or (bound in (AT_MOST, EXACTLY) and exact > value):
+                raise StratagemError(f"{game.name}: the claim 'player {player + 1} {bound} {value}' is false; "
+                                     f"the value is {exact}")
+            halves = []
+            for side in _HALVES[bound]:
+                root = builder.prove(state, side, value)
+                halves.append({"side": side, "root": root, "plies": builder.heights[root]})
     except Stop:
         raise ProofStopped(f"the time limit ran out while the proof tree was being built "
                            f"({len(builder.nodes):,} nodes so far)") from None
-    finally:
-        sys.setrecursionlimit(old_limit)
     return {
         "format": PROOFTREE_FORMAT,
         "game": game.name,

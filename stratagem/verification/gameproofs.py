@@ -21,11 +21,11 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, Simultaneous
 from stratagem.core.records import PROOF_FORMAT, exact_text, quoted
+from stratagem.core.recursion import RECURSION_LIMIT, deep_recursion
 from stratagem.loading import GAMES, POSITION_GAMES, position_from_record
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.boundproof import BOUNDPROOF_FORMAT, CheckStopped, check_bound_proof
 from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT, MATRIXPROOFS_FORMAT, check_matrix_proof
-from stratagem.solvers.mdp import RECURSION_LIMIT, deep_recursion
 from stratagem.solvers.prooftree import (
     AT_LEAST,
     AT_MOST,

@@ -22,11 +22,12 @@ from typing import Any
 from stratagem.core.errors import BadInput, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL
 from stratagem.core.records import parse_fraction
+from stratagem.core.recursion import deep_recursion
 from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, parse_hidden
 from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import ONGOING, WON, State
 from stratagem.models.strato.rules.puzzle import setup_from_data
-from stratagem.solvers.mdp import check_policy_dag, deep_recursion
+from stratagem.solvers.mdp import check_policy_dag
 from stratagem.verification.verdict import Limits, Verdict
 
 __all__ = ["check_policy", "plain_value"]

@@ -128,8 +128,9 @@ def strato_exact_peer(puzzle: str, position: str, max_nodes: int, *, repeats: in
 def _strato_exact_once(puzzle: str, position: str, max_nodes: int) -> tuple[
         SearchRun, SearchRun, SearchRun, int, Fraction | None]:
     from stratagem.core.deadline import Deadline
+    from stratagem.core.recursion import deep_recursion
     from stratagem.models.strato.hidden.odds import TurnBound, win_payoff
-    from stratagem.solvers.mdp import SOLVED, deep_recursion, optimal_value
+    from stratagem.solvers.mdp import SOLVED, optimal_value
 
     spiel = strato_spiel_game(puzzle, position)
     game = spiel.engine.game

@@ -39,7 +39,6 @@ import functools
 import gzip
 import json
 import math
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -55,6 +54,7 @@ import numpy as np
 from stratagem.core.errors import BadInput
 from stratagem.core.io import write_atomic_with
 from stratagem.core.progress import ProgressFactory, no_progress
+from stratagem.core.recursion import deep_recursion
 from stratagem.models.strato.hidden import odds_kernel as kernel
 from stratagem.models.strato.hidden.game import (
     DRAW,
@@ -801,8 +801,6 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
     bounds: dict[str, tuple[int, int]] = {}  # each listed state's (U, L), by its row's state
     frontiers: set[str] = set()  # the states listed as frontier rows
     counts = {"frontier": 0, "policy": 0, "cut": 0}
-    sys_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(sys_limit, 20_000))
 
     def source(state: HiddenState) -> tuple[int, int, int, int, Solver]:
         low, high, best, weight = solver.kept(state)
@@ -927,10 +925,8 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
             up, lo = up + u, lo + v
         return up, lo
 
-    try:
+    with deep_recursion():  # a state's rows are listed depth first, the game's length deep
         up, lo = listed(solver.root)
-    finally:
-        sys.setrecursionlimit(sys_limit)
     if len(bounds) % _CLOCK_ROWS:
         show(len(bounds), counts["policy"])
         if stop is not None and stop():

@@ -1,0 +1,86 @@
+"""QA 60: the Python API as AI researchers embed it (worker threads, process pools, pickling, long runs).
+
+- Two searches in worker threads interleaved their save, raise and restore of Python's recursion limit
+  (one setting of the whole interpreter): the later one ran on under the restored 1,000 once the earlier
+  ended, and, ending last, left the limit raised to 20,000 for the rest of the process (seen with two
+  ``stratagem.odds`` calls in a ``ThreadPoolExecutor``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from stratagem.core.recursion import RECURSION_LIMIT, deep_recursion
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _interleave(enter_first: object, enter_second: object) -> tuple[list[int], int]:
+    """Thread A enters ``enter_first``, thread B then enters ``enter_second``, A leaves while B is inside,
+    and B leaves last (the order two overlapping calls in a thread pool take). The limit B saw after A
+    left, and the limit once both are done."""
+    a_in, a_out, b_in = threading.Event(), threading.Event(), threading.Event()
+    seen: list[int] = []
+
+    def first() -> None:
+        with enter_first():  # type: ignore[operator]
+            a_in.set()
+            b_in.wait(10)
+        a_out.set()
+
+    def second() -> None:
+        a_in.wait(10)
+        with enter_second():  # type: ignore[operator]
+            b_in.set()
+            a_out.wait(10)
+            seen.append(sys.getrecursionlimit())
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    return seen, sys.getrecursionlimit()
+
+
+def test_overlapping_searches_in_threads_keep_the_raised_limit_and_restore_the_original() -> None:
+    before = sys.getrecursionlimit()
+    assert before < RECURSION_LIMIT  # pytest's default; the test means nothing otherwise
+    mdp = importlib.import_module("stratagem.solvers.mdp")  # the name the searches and verify use
+    seen, after = _interleave(mdp.deep_recursion, mdp.deep_recursion)
+    assert seen == [RECURSION_LIMIT]  # the old code: 1,000 while the second search was still deep inside
+    assert after == before  # the old code: left at 20,000
+    seen, after = _interleave(deep_recursion, deep_recursion)
+    assert (seen, after) == ([RECURSION_LIMIT], before)
+
+
+def test_a_higher_limit_of_the_callers_is_kept_and_restored() -> None:
+    before = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(RECURSION_LIMIT * 2)
+        with deep_recursion():
+            assert sys.getrecursionlimit() == RECURSION_LIMIT * 2
+        assert sys.getrecursionlimit() == RECURSION_LIMIT * 2
+    finally:
+        sys.setrecursionlimit(before)
+
+
+def test_the_limit_is_restored_after_an_exception_inside() -> None:
+    before = sys.getrecursionlimit()
+    with pytest.raises(KeyboardInterrupt), deep_recursion():
+        raise KeyboardInterrupt
+    assert sys.getrecursionlimit() == before
+
+
+def test_no_module_sets_the_recursion_limit_but_the_shared_one() -> None:
+    """The proof-tree builder and the odds table writer raised and restored the limit by hand, each
+    with the same race as the searches; every search now goes through :func:`deep_recursion`."""
+    setters = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "stratagem").rglob("*.py")
+                     if re.search(r"\bsetrecursionlimit\(", path.read_text(encoding="utf-8")))
+    assert setters == ["stratagem/core/recursion.py"]
