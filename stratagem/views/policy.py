@@ -398,7 +398,7 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
         worths = [float(_value(entry.get("win_probability")) or 0) for entry in ranking]
         body += [f"<h2>First moves</h2><p class=\"muted\">{which}, with its exact win probability when the rest "
                  "is played best.</p>",
-                 table(["#", "move", "in words", "win probability", ""], rows, numeric={0, 3},
+                 table(["#", "move", "in words", "win probability", "as a bar"], rows, numeric={0, 3},
                        sort_keys={3: worths, 4: worths})]
     steps = data.get("steps")
     if isinstance(steps, list) and steps:

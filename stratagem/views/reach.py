@@ -131,7 +131,7 @@ def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, 
              ("dead ends (no win reachable)", at_least + _count(data.get("dead_ends"))),
              ("strongly connected components", _count(data.get("strongly_connected_components"))
               + f" (largest: {_count(data.get('largest_component'))})")]
-    body.append(table(["the graph", ""], [[esc(name), value] for name, value in facts], sortable=False))
+    body.append(table(["the graph", "value"], [[esc(name), value] for name, value in facts], sortable=False))
     depths = [n for n in data.get("states_per_depth") or [] if isinstance(n, int)]
     if depths:
         par = data.get("par") if isinstance(data.get("par"), int) else None

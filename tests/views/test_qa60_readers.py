@@ -312,3 +312,22 @@ def test_a_charts_text_alternative_says_its_values() -> None:
     box = boxes("Challenge 0, 1 player(s)", {"auto": [0.1, 0.2, 0.3, 0.4, 9.0]}, [60.0])
     assert _label(box) == ("Challenge 0, 1 player(s): auto (5 deal(s)): median 0.3 s, box 0.2 to 0.4 s, whiskers "
                            "0.1 to 0.4 s, 1 beyond; limit line at 60 s")
+
+
+def test_no_table_header_is_empty(tmp_path: Path) -> None:
+    """A screen reader announces a column by its header: the reach page's value column and the odds page's
+    bar column had an empty one."""
+    page = tmp_path / "odds.html"
+    code, _, _ = cli("odds", str(PUZZLES / "strato/challenge-0.toml"), "--position", "RRWR(RW)WWRW RRR WRR 1 -",
+                     "--html", str(page), "--quiet")
+    assert code == 0
+    heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", page.read_text())
+    assert "as a bar" in heads and all(head.strip() for head in heads), heads
+    head = (PUZZLES / "strato/challenge-0.toml").read_text().split("[[deals]]")[0]
+    small = tmp_path / "small.toml"
+    small.write_text(head.replace("limit = 6", "limit = 4").replace('left = "RRRR"', 'left = "RRR"')
+                     .replace('right = "WWWW"', 'right = "W"') + '[[deals]]\nname = "solo-1"\nseed = 1\n')
+    page = tmp_path / "reach.html"
+    assert cli("reach", str(small), "--html", str(page), "--quiet")[0] == 0
+    heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", page.read_text())
+    assert heads[:2] == ["the graph", "value"] and all(head.strip() for head in heads), heads
