@@ -1,0 +1,71 @@
+"""Rules the QA 60 mutation pass found unpinned in the Stack Attack rules engine (rules.py).
+
+Each test names the seed sentence or ruling it pins (seed 002_a7ce0d68dd5dd2af.txt, RULINGS.md) and
+fails on the mutant of ``stratagem/models/stackattack/rules.py`` that survived every other test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from stratagem.core.errors import IllegalMove
+from stratagem.models.stackattack.notation import parse_move
+from stratagem.models.stackattack.rules import Options, StackAttackGame
+
+from .support import options_of, play, position
+
+
+def test_seed_block_no_card_goes_on_the_blocked_row_even_when_it_is_the_cards_own_row() -> None:
+    """Seed section 8, Block: "Pick a row to block. No one can place a card there this round, including you."
+
+    The 48 belongs after 40, on row 4, which its own player blocked: T1-T3 are offered, and asking for
+    row 4 by name is refused (a mutant that let the row-choice fast path of ``apply`` place the card
+    on its blocked row passed every listing test).
+    """
+    game, state = position("10/20/30/40 48.2/21.22 -/- 0/0 1")
+    mid = play(game, state, "48,21", "B4")
+    assert options_of(game, mid) == ["T1", "T2", "T3"]
+    with pytest.raises(IllegalMove, match="not a legal choice"):
+        game.apply(mid, parse_move("T4"))
+    after = play(game, mid, "T3")
+    assert after.rows == ((10,), (20, 21), (48,), (40,)) and after.taken == ((30,), ())
+
+
+def test_seed_a_card_with_an_open_row_goes_there_and_nowhere_else() -> None:
+    """Seed section 5: "Place the card on the row whose last card has the highest number that is still
+    lower than the played card."
+
+    A turn written out mid-placement (21 and 22 revealed, nothing placed yet): the 21 has one place,
+    after the 20 on row 2; no other row may be taken in its stead.
+    """
+    game, state = position("10/20/30/40 12/46 -/- 0/0 1 >21/22 *- =21.22 #-")
+    assert game.to_move(state) == 0
+    assert options_of(game, state) == ["T2"]
+    with pytest.raises(IllegalMove):
+        game.apply(state, parse_move("T1"))
+    after = play(game, state, "T2")
+    assert after.rows == ((10,), (20, 21, 22), (30,), (40,)) and after.taken == ((), ())
+
+
+def test_options_an_unknown_scope_is_refused() -> None:
+    """docs/rules/stackattack.md: ``scope`` is "game" or "round"; any other value is an error, not a
+    silent whole-game reading."""
+    with pytest.raises(ValueError, match="scope 'rounds' is not one of game, round"):
+        StackAttackGame(2, Options(scope="rounds"))
+
+
+def test_the_default_table_is_two_players() -> None:
+    """Seed: Stack Attack is for 2-6 players; a game built without a count is the smallest table."""
+    assert StackAttackGame().num_players == 2
+
+
+def test_seed_a_deal_gives_a_card_still_in_the_deck_only() -> None:
+    """Seed section 3: "Shuffle all 64 cards. Deal 10 cards to each player": a card dealt once is not in
+    the deck any more, and no card outside 1-64 exists. Both deals are refused."""
+    game = StackAttackGame(2)
+    state = game.apply(game.initial_state(), parse_move("D5"))
+    assert state.hands == ((5,), ())
+    for text in ("D5", "D65"):
+        with pytest.raises(IllegalMove, match="is not left to deal"):
+            game.apply(state, parse_move(text))
+    assert game.apply(state, parse_move("D64")).hands == ((5, 64), ())
