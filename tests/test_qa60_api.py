@@ -4,15 +4,21 @@
   (one setting of the whole interpreter): the later one ran on under the restored 1,000 once the earlier
   ended, and, ending last, left the limit raised to 20,000 for the rest of the process (seen with two
   ``stratagem.odds`` calls in a ``ThreadPoolExecutor``).
+- An ``lp`` Analysis (Stack Attack) neither pickled nor deep-copied, so it could not come back from a
+  ``multiprocessing`` Pool.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
+import multiprocessing
+import pickle
 import re
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -84,3 +90,58 @@ def test_no_module_sets_the_recursion_limit_but_the_shared_one() -> None:
     setters = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "stratagem").rglob("*.py")
                      if re.search(r"\bsetrecursionlimit\(", path.read_text(encoding="utf-8")))
     assert setters == ["stratagem/core/recursion.py"]
+
+
+# An Analysis of a simultaneous-move position (method lp) held the induction's results, which hold the
+# compiled walk: pickle and copy.deepcopy failed ("no default __reduce__ due to non-trivial __cinit__"), so
+# a Stack Attack analysis could not come back from a multiprocessing Pool (MaybeEncodingError), under both
+# 'fork' and 'spawn'. It now travels with its bound certificates, and writes the same proof after.
+
+STACK_ATTACK = str(ROOT / "puzzles" / "stackattack" / "2p-numbers-3-turns.toml")
+
+
+def _analyze_stack_attack(path: str) -> Any:
+    from stratagem.analysis import analyze
+
+    return analyze(path)
+
+
+def test_an_lp_analysis_pickles_and_deep_copies_and_writes_the_same_proof_after(tmp_path: Path) -> None:
+    from stratagem.analysis import ProofNotWritten, analyze
+
+    analysis = analyze(STACK_ATTACK)
+    assert analysis.method == "lp" and analysis.solved
+    analysis.write_proof(tmp_path / "original.json")
+    for how, twin in (("pickle", pickle.loads(pickle.dumps(analysis))), ("deepcopy", copy.deepcopy(analysis)),
+                      ("copy", copy.copy(analysis))):
+        assert twin == analysis and twin.to_json() == analysis.to_json(), how
+        twin.write_proof(tmp_path / f"{how}.json")
+        assert (tmp_path / f"{how}.json").read_bytes() == (tmp_path / "original.json").read_bytes(), how
+    again = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(analysis))))  # the certificates pickle too
+    again.write_proof(tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_bytes() == (tmp_path / "original.json").read_bytes()
+    assert analysis._lp_results is not None and not isinstance(analysis._lp_results[0], dict)  # kept as it was
+    stopped = analyze(STACK_ATTACK, max_nodes=5)  # no value: nothing to carry, and still no proof after
+    assert stopped.status == "unknown" and pickle.loads(pickle.dumps(stopped)) == stopped
+    with pytest.raises(ProofNotWritten):
+        pickle.loads(pickle.dumps(stopped)).write_proof(tmp_path / "no.json")
+    assert not (tmp_path / "no.json").exists()
+
+
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_an_lp_analysis_comes_back_from_a_process_pool(start: str) -> None:
+    with multiprocessing.get_context(start).Pool(1) as pool:
+        returned = pool.apply(_analyze_stack_attack, (STACK_ATTACK,))
+    here = _analyze_stack_attack(STACK_ATTACK)
+    assert returned == here and returned.to_json() == here.to_json()
+
+
+def test_two_analyses_that_found_the_same_are_equal() -> None:
+    """``seconds`` (the wall time, not part of the record) took part in ``==``: no two runs of one analysis
+    compared equal, nor one from a worker with the same run at home."""
+    from stratagem.analysis import analyze
+
+    square = str(ROOT / "puzzles" / "cardclash" / "square-in-1.toml")
+    first, second = analyze(square), analyze(square)
+    assert first == second and first.to_json() == second.to_json()
+    assert first != analyze(square, rank=False)  # what was found still counts

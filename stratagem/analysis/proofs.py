@@ -11,6 +11,7 @@ does not hold the proof machinery.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,18 @@ class ProofFile:
         return {"file": self.file, "format": self.format, "nodes": self.nodes}
 
 
+def lp_proof_records(game: Any, lp_results: Any) -> list[dict[str, Any]]:
+    """The bound certificate of each of an ``lp`` analysis's results (:func:`bound_proof
+    <stratagem.solvers.boundproof.bound_proof>`), fresh copies each call.
+
+    A result may already be its certificate (a dict): an :class:`~stratagem.analysis.result.Analysis`
+    pickled or deep-copied carries its results in that form, as the induction's own results hold the
+    compiled walk, which neither pickle nor ``copy.deepcopy`` can copy."""
+    from stratagem.solvers.boundproof import bound_proof
+
+    return [copy.deepcopy(r) if isinstance(r, dict) else bound_proof(game, r) for r in lp_results]
+
+
 def write_proof(game: Any, state: Any, method: str, status: str, player: int | None, lp_results: Any,
                 path: str | Path, time_limit: float | Deadline | None = None,
                 provenance: dict[str, Any] | None = None) -> ProofFile:
@@ -66,10 +79,10 @@ def write_proof(game: Any, state: Any, method: str, status: str, player: int | N
     limit = as_deadline(time_limit)
     encode = dumps_record
     if method == "lp":
-        from stratagem.solvers.boundproof import bound_proof, bound_proof_text
+        from stratagem.solvers.boundproof import bound_proof_text
         from stratagem.solvers.matrixproof import MATRIXPROOFS_FORMAT
 
-        proofs = [bound_proof(game, r) for r in lp_results]
+        proofs = lp_proof_records(game, lp_results)
         encode = bound_proof_text  # canonical JSON with a node a line
         record: dict[str, Any] = proofs[0] if len(proofs) == 1 else {
             "format": MATRIXPROOFS_FORMAT, "game": game.name, "setup": game.setup(),

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.analysis.methods import EXACT
-from stratagem.analysis.proofs import ProofFile, write_proof
+from stratagem.analysis.proofs import ProofFile, lp_proof_records, write_proof
 from stratagem.core.deadline import Deadline
 from stratagem.solvers.gametree import SOLVED
 
@@ -123,7 +123,8 @@ class Analysis:
     (not a claim). ``moves`` lists the root moves, best first (None when they were not ranked);
     ``players`` holds the per-player results of ``lp`` and ``duct``. ``nodes``, ``depth``,
     ``iterations`` and ``samples`` say how much work was done; ``seconds`` is the wall time of the
-    analysis (not part of the record, which would then differ from run to run). ``engine`` is the rules
+    analysis (not part of the record, which would then differ from run to run, nor of ``==``: two runs that
+    found the same are equal). ``engine`` is the rules
     engine the search ran on (``compiled`` or ``reference``) and ``engine_note`` one line when it is not
     the one asked for (neither is part of the record).
     """
@@ -158,12 +159,28 @@ class Analysis:
     depth: int | None = None
     iterations: int | None = None
     samples: int | None = None
-    seconds: float = 0.0
+    seconds: float = field(default=0.0, compare=False)  # the wall time: two equal analyses differ in it
     engine: str = "reference"
     engine_note: str = ""
     game_rules: Any = field(default=None, repr=False, compare=False)
     state: Any = field(default=None, repr=False, compare=False)
     _lp_results: Any = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields to pickle or deep-copy: all of them, but an ``lp`` analysis's induction results, which
+        hold the compiled walk (neither pickle nor ``copy.deepcopy`` could copy it: an Analysis of Stack Attack
+        failed to come back from a process pool), are replaced by their bound certificates, all that
+        :meth:`write_proof` reads of them (none when the value was not established: nothing to write)."""
+        state = dict(self.__dict__)
+        if self._lp_results is not None and not all(isinstance(r, dict) for r in self._lp_results):
+            state["_lp_results"] = lp_proof_records(self.game_rules, self._lp_results) if self.solved else None
+        return state
+
+    def __copy__(self) -> Analysis:
+        """A shallow copy, sharing every field (as :func:`copy.copy` made before :meth:`__getstate__`)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        return twin
 
     def __repr__(self) -> str:
         """The position, the method, the status, the value and the best move, in one line: the generated repr
