@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import resource
 import subprocess
 import sys
@@ -139,3 +140,41 @@ def test_the_limit_test_runs_every_solve_method() -> None:
               and len(decorator.args) == 2 and ast.literal_eval(decorator.args[0]) == "method"
               for value in ast.literal_eval(decorator.args[1])}
     assert listed == set(METHODS), f"solve's methods {sorted(METHODS)}; the limit test runs {sorted(listed)}"
+
+
+#: A script's command as the results and docs name it: ``python scripts/NAME.py`` and its arguments.
+SCRIPT_COMMAND = re.compile(r"python scripts/([A-Za-z0-9_]+)\.py([^`\n]*)")
+
+
+def named_script_commands(root: Path = ROOT) -> list[tuple[str, str, str]]:
+    """Every ``python scripts/X.py ...`` that results/, docs/, the README or a script's own docstring names,
+    as (where, script, arguments)."""
+    documents = [root / "README.md", *sorted((root / "docs").rglob("*.md")), *sorted((root / "results").rglob("*.md")),
+                 *sorted((root / "scripts").glob("*.py"))]
+    return [(str(path.relative_to(root)), match[1], match[2]) for path in documents
+            for match in SCRIPT_COMMAND.finditer(path.read_text(encoding="utf-8"))]
+
+
+def script_problems(root: Path = ROOT) -> list[str]:
+    """Named scripts that are gone, and options named with them that the script no longer defines."""
+    problems = []
+    for where, name, arguments in named_script_commands(root):
+        script = root / "scripts" / f"{name}.py"
+        if not script.is_file():
+            problems.append(f"{where}: scripts/{name}.py does not exist")
+            continue
+        defined = {node.value for node in ast.walk(ast.parse(script.read_text(encoding="utf-8")))
+                   if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("--")}
+        for option in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", arguments):
+            if option not in defined:
+                problems.append(f"{where}: scripts/{name}.py has no option {option}")
+    return problems
+
+
+def test_every_script_a_result_names_exists_with_its_options() -> None:
+    """The results name the command that made them (issue 19: results/strato-hidden.md "produced by a
+    command named in its header"; issue 17: start-up "measured in a documented script"): each script so
+    named exists and still defines every option the text gives it, so that the table can be made again."""
+    assert len(named_script_commands()) >= 20
+    problems = script_problems()
+    assert not problems, "\n".join(problems)
