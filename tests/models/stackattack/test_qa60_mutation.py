@@ -1,7 +1,7 @@
-"""Rules the QA 60 mutation pass found unpinned in the Stack Attack rules engine (rules.py).
+"""Rules the QA 60 mutation pass found unpinned in the Stack Attack rules engine (rules.py, cards.py).
 
 Each test names the seed sentence or ruling it pins (seed 002_a7ce0d68dd5dd2af.txt, RULINGS.md) and
-fails on the mutant of ``stratagem/models/stackattack/rules.py`` that survived every other test.
+fails on the mutant of ``stratagem/models/stackattack/rules.py`` or ``cards.py`` that survived every other test.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from stratagem.core.errors import IllegalMove
+from stratagem.models.stackattack.cards import BLOCK, make_deck
 from stratagem.models.stackattack.notation import parse_move
 from stratagem.models.stackattack.rules import Options, StackAttackGame
 
@@ -69,3 +70,16 @@ def test_seed_a_deal_gives_a_card_still_in_the_deck_only() -> None:
         with pytest.raises(IllegalMove, match="is not left to deal"):
             game.apply(state, parse_move(text))
     assert game.apply(state, parse_move("D64")).hands == ((5, 64), ())
+
+
+def test_ruling_a_configured_card_number_is_a_card_of_the_deck() -> None:
+    """RULINGS.md, Stack Attack: "Action cards are some of the 64 numbered cards (number and penalty as
+    above)"; the penalty overrides name numbered cards too. Card 1 may carry an action; 0 and 65 name
+    no card, for an action or a penalty (0 would otherwise have overridden card 64, as table[-1])."""
+    assert make_deck(actions={BLOCK: (1,)}).action(1) == BLOCK
+    assert make_deck(penalties={1: 8}).penalty(1) == 8
+    for number in (0, 65):
+        with pytest.raises(ValueError, match=f"block card {number}: the deck has cards 1-64"):
+            make_deck(actions={BLOCK: (number,)})
+        with pytest.raises(ValueError, match=f"penalty for card {number}: the deck has cards 1-64"):
+            make_deck(penalties={number: 2})
