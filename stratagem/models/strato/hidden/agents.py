@@ -98,12 +98,14 @@ class GreedyAgent(StratoAgent):
     name = "greedy"
 
     def __init__(self) -> None:
-        self._bounds: dict[int, TurnBound] = {}
+        # The turn bound of the game played last: a deal is played on one rules object, and one kept per
+        # game ever seen (with the game, 0.7 MB a deal of challenge 1) grew without end over many deals.
+        self._bound: TurnBound | None = None
 
     def choose(self, game: HiddenStrato, seen: StratoObservation, rng: Random) -> Move:
-        bound = self._bounds.get(id(game))
+        bound = self._bound
         if bound is None or bound.game is not game:
-            bound = self._bounds[id(game)] = TurnBound(game)
+            bound = self._bound = TurnBound(game)
         return greedy_move(game, bound, seen.state())
 
 
@@ -470,7 +472,8 @@ class BeliefAgent(CompiledPimcAgent):
     #: How sharply the model of the other players prefers moves that need fewer turns (0: any legal move).
     beta: float = 2.0
     name = "belief"
-    _bounds: dict[int, TurnBound] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: The turn bound of the game played last (one per game ever seen grew without end: see GreedyAgent).
+    _last_bound: TurnBound | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -495,9 +498,9 @@ class BeliefAgent(CompiledPimcAgent):
         return rng.choices(pool, weights, k=self.samples)
 
     def _bound(self, game: HiddenStrato) -> TurnBound:
-        bound = self._bounds.get(id(game))
+        bound = self._last_bound
         if bound is None or bound.game is not game:
-            bound = self._bounds[id(game)] = TurnBound(game)
+            bound = self._last_bound = TurnBound(game)
         return bound
 
     def likelihood(self, game: HiddenStrato, bound: TurnBound, seen: StratoObservation, world: HiddenState,
