@@ -21,7 +21,8 @@ focusable itself, outlined when focused), so on a page of several replays the ke
 step no replay far off screen; the move list's steps and a sortable table's headers are buttons (Tab
 reaches them, Enter or Space presses them); the replay's status is announced as it changes
 (``aria-live``). A table sits in a box that scrolls sideways when it is wider than the screen, so a
-narrow window scrolls the table, not the page; a position's notation (a long unbroken word) wraps.
+narrow window scrolls the table, not the page; a position's notation (a long unbroken word) wraps, and a
+tree indents its levels less on a narrow screen and scrolls in its own box when it is deeper than that.
 Table headers say what they head (``scope``). Nothing on the page moves by itself, so there is no
 motion to reduce.
 
@@ -90,6 +91,8 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
 .tree { font-size: 13px; } .tree .mv { font-family: "DejaVu Sans Mono", Menlo, monospace; font-weight: 600; }
 .tree .val { color: #5f6b76; } .tree .leaf { margin-left: 28px; }
 .tree details:target > summary { background: #fff3bf; border-radius: 4px; }
+.tree { overflow-x: auto; }
+@media (max-width: 600px) { .tree details { margin-left: 6px; } .tree .leaf { margin-left: 16px; } }
 .grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
 .grid2 > * { min-width: 0; max-width: 100%; }
 .legend svg { display: inline-block; vertical-align: middle; }
@@ -104,7 +107,7 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
   .replay ol.moves li.current { background: none; color: inherit; font-weight: 700; text-decoration: underline; }
   .turn, .card, figure, svg, tr { break-inside: avoid; }
   h2, h3 { break-after: avoid; }
-  .scroll { overflow: visible; }
+  .scroll, .tree { overflow: visible; }
   .scroll > svg.chart { max-width: 100%; }
   figure.chart-box { width: auto; }
   pre { white-space: pre-wrap; }
@@ -251,10 +254,13 @@ def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "
              "</button></li>"]
     items += [f"<li data-turn=\"{k}\" data-move=\"{esc(move)}\"><button type=\"button\">{esc(move)}</button></li>"
               for k, move in enumerate(moves, start=1)]
-    controls = ("<div class=\"controls\"><button data-go=\"first\" title=\"Home\">|&#x25C0; start</button>"
-                "<button data-go=\"prev\" title=\"left arrow\">&#x25C0; back</button>"
-                "<button data-go=\"next\" title=\"right arrow\">forward &#x25B6;</button>"
-                "<button data-go=\"last\" title=\"End\">end &#x25B6;|</button>"
+    # the arrows are drawn, not read: a screen reader said "vertical line, black left-pointing triangle, start"
+    controls = ("<div class=\"controls\"><button data-go=\"first\" title=\"Home\">"
+                "<span aria-hidden=\"true\">|&#x25C0; </span>start</button>"
+                "<button data-go=\"prev\" title=\"left arrow\"><span aria-hidden=\"true\">&#x25C0; </span>back</button>"
+                "<button data-go=\"next\" title=\"right arrow\">forward<span aria-hidden=\"true\"> &#x25B6;</span>"
+                "</button>"
+                "<button data-go=\"last\" title=\"End\">end<span aria-hidden=\"true\"> &#x25B6;|</span></button>"
                 f"<span class=\"where\" aria-live=\"polite\">start</span><span class=\"muted\">&nbsp; {esc(label)}"
                 "</span></div>")
     printed = "" if print_every else " data-print=\"step\""

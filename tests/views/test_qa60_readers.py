@@ -331,3 +331,38 @@ def test_no_table_header_is_empty(tmp_path: Path) -> None:
     assert cli("reach", str(small), "--html", str(page), "--quiet")[0] == 0
     heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", page.read_text())
     assert heads[:2] == ["the graph", "value"] and all(head.strip() for head in heads), heads
+
+
+def test_a_deep_tree_fits_a_phone(browser: Any, tmp_path: Path) -> None:
+    """At 375 px a policy or proof tree opened 22 levels deep widened the page to 430 px (14 px of indent a
+    level): it indents less on a narrow screen, and what is deeper still scrolls in the tree's own box."""
+    from stratagem.views.prooftree import dag_html
+
+    depth = 40
+    nodes = {k: {"state": f"s{k}", "children": [{"move": f"R1R:1L6>1L{k % 9 + 1}", "node": k + 1}] if k < depth else []}
+             for k in range(depth + 1)}
+    page = tmp_path / "deep.html"
+    page.write_text(document("deep", dag_html([("<h2>the tree</h2>", 0)], nodes)))
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 800,
+                                                                  "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.get(page.as_uri())
+        browser.execute_script("document.querySelectorAll('details').forEach(function (d) { d.open = true; });")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 375
+        twenty = browser.find_element("id", "node-22").find_element("tag name", "summary")
+        assert twenty.rect["x"] + twenty.rect["width"] <= 375  # 22 levels down still on the screen
+    finally:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": WINDOW[0], "height": WINDOW[1],
+                                                                      "deviceScaleFactor": 1, "mobile": False})
+
+
+def test_the_step_buttons_are_named_in_words(browser: Any, tmp_path: Path) -> None:
+    """A screen reader names the replay's buttons "start", "back", "forward", "end": the arrows drawn on
+    them were read out too ("vertical line, black left-pointing triangle, start")."""
+    page = tmp_path / "buttons.html"
+    page.write_text(document("buttons", _three_steps()))
+    browser.get(page.as_uri())
+    names = [b.accessible_name for b in browser.find_elements("css selector", ".replay .controls button")]
+    assert names == ["start", "back", "forward", "end"]
+    assert [b.text for b in browser.find_elements("css selector", ".replay .controls button")] == [
+        "|\u25c0 start", "\u25c0 back", "forward \u25b6", "end \u25b6|"]  # still drawn
