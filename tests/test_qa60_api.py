@@ -179,3 +179,24 @@ def test_an_agent_playing_many_deals_keeps_only_the_last_game(agent: str, player
         assert isinstance(deal, StratoDeal)
         play_deal(HiddenStrato(deal.game.challenge, deal.game.options, deal.start), deal.start, seats, Random(seed))
     assert _live_hidden_games() - before <= players  # the old agents: one a deal and seat (6 to 12)
+
+
+def test_a_strato_game_kept_for_a_long_run_remembers_a_bounded_number_of_verdicts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """StratoGame remembered the victory verdict of every table it ever met: one game object kept for
+    random playouts grew without end (48,000 verdicts, 15 MB, over 200 two-player games of challenge 1)."""
+    from random import Random
+
+    from stratagem.loading import StratoDeal, load
+    from stratagem.models.strato.rules import turns
+
+    monkeypatch.setattr(turns, "VICTORIES_KEPT", 50, raising=False)
+    deal = load(str(ROOT / "puzzles" / "strato" / "challenge-1.toml"), deal=1, players=2)
+    assert isinstance(deal, StratoDeal)
+    game, rng, most = deal.game, Random(0), 0
+    for _ in range(5):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+            most = max(most, len(game._victory))
+    assert 0 < most <= 50  # the old game: 1,355 after these five games
