@@ -335,7 +335,7 @@ def table_html(data: dict[str, Any], source: str, verdict: Any, game: HiddenStra
             "<h2>The start</h2>", hidden_panel(start, game.challenge, game.challenge.limit),
             "<h2>The table, as its header counts it</h2><p class=\"muted\">Counts the header states, not checked "
             "(verify counts what it reaches: its report above says so).</p>",
-            table(["", "how many"], rows, numeric={1}, sortable=False)]
+            table(["rows", "how many"], rows, numeric={1}, sortable=False)]
     return f"Strato, pile hidden: {words}", "".join(body)
 
 

@@ -315,14 +315,17 @@ def test_a_charts_text_alternative_says_its_values() -> None:
 
 
 def test_no_table_header_is_empty(tmp_path: Path) -> None:
-    """A screen reader announces a column by its header: the reach page's value column and the odds page's
-    bar column had an empty one."""
-    page = tmp_path / "odds.html"
-    code, _, _ = cli("odds", str(PUZZLES / "strato/challenge-0.toml"), "--position", "RRWR(RW)WWRW RRR WRR 1 -",
-                     "--html", str(page), "--quiet")
-    assert code == 0
+    """A screen reader announces a column by its header: the reach page's value column, the odds page's bar
+    column and a value table's page's names had an empty one."""
+    page, values = tmp_path / "odds.html", tmp_path / "values.gz"
+    position = [str(PUZZLES / "strato/challenge-0.toml"), "--position", "RRWR(RW)WWRW RRR WRR 1 -", "--quiet"]
+    assert cli("odds", *position, "--html", str(page))[0] == 0
     heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", page.read_text())
     assert "as a bar" in heads and all(head.strip() for head in heads), heads
+    assert cli("odds", *position, "--table", str(values))[0] == 0
+    assert cli("view", str(values), "--out", str(tmp_path / "values.html"))[0] == 0
+    heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", (tmp_path / "values.html").read_text())
+    assert heads == ["rows", "how many"], heads
     head = (PUZZLES / "strato/challenge-0.toml").read_text().split("[[deals]]")[0]
     small = tmp_path / "small.toml"
     small.write_text(head.replace("limit = 6", "limit = 4").replace('left = "RRRR"', 'left = "RRR"')
