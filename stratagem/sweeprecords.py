@@ -24,8 +24,10 @@ from stratagem.core.io import (
     SEED_RANGE,
     RepeatedKey,
     check_writable,
+    escape_surrogates,
     loads_once,
     open_regular,
+    utf8,
     write_error,
 )
 from stratagem.core.numbers import is_whole
@@ -155,8 +157,9 @@ def uncertified(record: dict[str, Any]) -> bool:
 
 
 def dumps_line(record: dict[str, Any]) -> str:
-    """A record as one line of JSON (sorted keys, no spaces), newline included."""
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+    """A record as one line of JSON (sorted keys, no spaces), newline included; a lone surrogate (a puzzle
+    path that is not UTF-8) escaped, as in every record (:func:`~stratagem.core.io.escape_surrogates`)."""
+    return escape_surrogates(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)) + "\n"
 
 
 class ResultsFile:
@@ -303,7 +306,7 @@ class ResultsFile:
         A write that fails (a full disk: the CLI's exit 74, naming the file) or that the disk took only part
         of cuts the file back to where the line began: a run that stops there leaves no half line."""
         assert self._fd is not None, "open() the results file first"
-        data = dumps_line(record).encode("utf-8")
+        data = utf8(dumps_line(record))
         begun = os.fstat(self._fd).st_size
         try:
             if os.write(self._fd, data) != len(data):  # the disk took part of it: the rest finds it full

@@ -405,9 +405,30 @@ def _kind_name(kind: type) -> str:
     }.get(kind, kind.__name__)
 
 
+#: A lone UTF-16 surrogate: what Python decodes a byte of a file name that is not UTF-8 to (surrogateescape).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def utf8(text: str) -> bytes:
+    """``text`` as the UTF-8 bytes of a file, a lone surrogate (a byte of a path that is not UTF-8) written as
+    its ``\\uXXXX`` escape, which is how JSON spells it and reads it back: strict encoding stopped
+    ``solve --proof``, ``--html``, ``export`` and ``sweep --out`` with an internal error (exit 70) on such a
+    puzzle path, which the records and pages name."""
+    return text.encode("utf-8", "backslashreplace")
+
+
+def escape_surrogates(text: str) -> str:
+    """JSON ``text`` with every lone surrogate written as its ``\\uXXXX`` escape (only string contents can
+    hold one). A path that is not UTF-8 (``c\\xff.toml``, read as ``'c\\udcff.toml'``) made a record that
+    UTF-8 cannot encode: ``solve --proof`` stopped with an internal error and ``--json`` wrote a byte that
+    is not UTF-8. Escaped, the record is UTF-8 and reads back to the same path."""
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 def dumps_record(record: dict[str, Any]) -> str:
-    """The canonical JSON text of a record: sorted keys, two-space indent, trailing newline."""
-    return json.dumps(record, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    """The canonical JSON text of a record: sorted keys, two-space indent, trailing newline; non-ASCII
+    characters as they are, lone surrogates escaped (:func:`escape_surrogates`)."""
+    return escape_surrogates(json.dumps(record, sort_keys=True, indent=2, ensure_ascii=False)) + "\n"
 
 
 def file_mode() -> int:
@@ -537,7 +558,7 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
     an exception), the temporary file is removed and ``path`` is untouched. The file gets the usual
     permissions (:func:`file_mode`). A file system error becomes :class:`BadInput` naming ``path``.
     """
-    data = text.encode("utf-8") if isinstance(text, str) else text
+    data = utf8(text) if isinstance(text, str) else text
     write_atomic_with(path, lambda handle: handle.write(data))
 
 
