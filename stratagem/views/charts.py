@@ -16,7 +16,8 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from stratagem.views.page import INK, MOVE, MUTED, esc
+from stratagem.sweepplots import LIMIT_COLOUR
+from stratagem.views.page import INK, MUTED, esc
 
 FONT = "font-family=\"DejaVu Sans, sans-serif\""
 
@@ -199,8 +200,9 @@ def boxes(title: str, groups: dict[str, list[float]], limits: Sequence[float] = 
     for k, limit in enumerate(v for v in limits if v > 0):  # labels right and left in turn: close limits
         at, (x, anchor) = y(limit), (width - 10, "end") if k % 2 == 0 else (left + 4, "start")
         parts.append(f"<line class=\"limit\" x1=\"{left}\" x2=\"{width - 8}\" y1=\"{at:.1f}\" y2=\"{at:.1f}\" "
-                     f"stroke=\"{MOVE}\" stroke-dasharray=\"5 3\"/><text x=\"{x}\" y=\"{at - 3:.1f}\" "
-                     f"text-anchor=\"{anchor}\" font-size=\"9\" {FONT} fill=\"{MOVE}\">time limit {limit:g} s</text>")
+                     f"stroke=\"{LIMIT_COLOUR}\" stroke-dasharray=\"5 3\"/><text x=\"{x}\" y=\"{at - 3:.1f}\" "
+                     f"text-anchor=\"{anchor}\" font-size=\"9\" {FONT} fill=\"{LIMIT_COLOUR}\">"
+                     f"time limit {limit:g} s</text>")
     parts.append("</svg>")
     return (f"<figure class=\"chart-box\">{_scrolling(''.join(parts))}"
             f"<figcaption class=\"muted\">{esc(BOX_CAPTION)}</figcaption></figure>")

@@ -369,3 +369,16 @@ def test_the_step_buttons_are_named_in_words(browser: Any, tmp_path: Path) -> No
     assert names == ["start", "back", "forward", "end"]
     assert [b.text for b in browser.find_elements("css selector", ".replay .controls button")] == [
         "|\u25c0 start", "\u25c0 back", "forward \u25b6", "end \u25b6|"]  # still drawn
+
+
+def test_every_chart_text_meets_aa_contrast() -> None:
+    """Every text of a chart on its white (the box plot's time limit label was orange at 4.3:1), and the
+    PNG's limit label, which is text too."""
+    from stratagem.sweepplots import LIMIT_COLOUR
+
+    drawn = (boxes("t", {"auto": [0.1, 0.2, 9.0]}, [60.0, 30.0])
+             + bars("b", ["a", "b"], [("x", "#000", [1.0, 2.0]), ("y", "#111", [2.0, 1.0])],
+                    notes=[["1", ""], ["", "2"]], y_label="deals"))
+    fills = set(re.findall(r'<text [^>]*fill="(#\w+)"', drawn))
+    assert fills and all(contrast(fill, "#fff") >= 4.5 for fill in fills), fills
+    assert contrast(LIMIT_COLOUR, "#fff") >= 4.5
