@@ -1,0 +1,48 @@
+"""Rules the QA 60 mutation pass found unpinned in the Card Clash rules engine (rules.py, battlefield.py,
+threats.py).
+
+Each test names the seed sentence (seeds/003-english.md, the English rendering of
+003_88fdbbde58c563f9.txt) or ruling it pins and fails on a mutant of the engine that survived every other
+Card Clash test.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stratagem.models.cardclash.cards import stacking
+from stratagem.models.cardclash.rules import CardClashGame
+from tests.models.cardclash.support import game_at
+
+
+@pytest.mark.parametrize("rounds", [1, 8])
+def test_seed_one_to_eight_rounds_one_flag_each(rounds: int) -> None:
+    """Seed "The box also holds eight flag cards ... each round's winner gets one flag card": a game of
+    1 to 8 rounds, both ends included."""
+    assert CardClashGame(2, rounds=rounds).rounds == rounds
+
+
+@pytest.mark.parametrize("rounds", [0, 9])
+def test_seed_no_game_of_more_rounds_than_flags_or_of_none(rounds: int) -> None:
+    """Seed "The box also holds eight flag cards": 0 or 9 rounds are refused."""
+    with pytest.raises(ValueError, match=f"1 to 8 rounds, not {rounds}"):
+        CardClashGame(2, rounds=rounds)
+
+
+def test_seed_a_resampled_covered_card_keeps_its_stack_legal() -> None:
+    """Seed "Numbered cards (1 to 6): you stack a numbered card only on a card of lower value": a red
+    Marshal covers a blue card, so whatever blue card a resample puts under it is a 2-5, never a Bomb,
+    a Miner or a 6 (blue's unseen cards here are B, B, X, 3 and the covered 2: 2 in 5 draws fit).
+
+    rules.sample_state redraws until every stack obeys the stacking rules; a mutant that kept drawing
+    after a legal draw (and kept its 200th) passed every other test.
+    """
+    game, state = game_at("r6b2,b5 4X,BB 33,X3 1")
+    rng = random.Random(5)
+    for _ in range(20):
+        sample = game.sample_state(state, 0, rng)
+        under = sample.board[0].stack[1]
+        assert under[0] == "b" and stacking("6", under[1], False) == "stack", sample.board
+        assert game.observation(sample, 0) == game.observation(state, 0)
