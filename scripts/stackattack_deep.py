@@ -5,7 +5,7 @@ each in a fresh interpreter:
 
 - ``solve``: :func:`~stratagem.solvers.simultaneous.solve_simultaneous` (player 1, penalty difference)
   alone: CPU seconds, positions valued, solved simultaneous nodes, the value;
-- ``analyze``: ``stratagem analyze POSITION --method lp --nodes 100000000 --proof FILE`` (the whole
+- ``analyze``: ``stratagem analyze POSITION --method lp --max-nodes 100000000 --proof FILE`` (the whole
   command: induction, expected returns, the proof written);
 - ``verify``: ``stratagem verify FILE`` on that proof (the certificate re-checked from the rules).
 
@@ -94,10 +94,12 @@ def measure(source: Path, position: str, runs: int, scratch: Path, tag: str) -> 
     path = str(ROOT / position)
     proof = scratch / f"{tag}-{Path(position).stem}.proof.json"
     rows: dict[str, list[dict[str, Any]]] = {"solve": [], "analyze": [], "verify": []}
+    # The node cap's option as that version spells it (--nodes before it became --max-nodes).
+    nodes = "--max-nodes" if "--max-nodes" in (source / "stratagem" / "cli" / "analyze.py").read_text() else "--nodes"
     for k in range(runs):
         print(f"  {tag} {Path(position).stem} run {k + 1}/{runs}", file=sys.stderr, flush=True)
         rows["solve"].append(child(source, ["solve", path]))
-        rows["analyze"].append(child(source, ["analyze", path, "--method", "lp", "--nodes", "100000000",
+        rows["analyze"].append(child(source, ["analyze", path, "--method", "lp", nodes, "100000000",
                                               "--proof", str(proof)]))
         rows["verify"].append(child(source, ["verify", str(proof)]) if proof.exists() else {"cpu": None})
     out: dict[str, Any] = {"solve": rows["solve"][0], "proof_mb": proof.stat().st_size / 2**20 if proof.exists()
