@@ -200,3 +200,35 @@ def test_a_strato_game_kept_for_a_long_run_remembers_a_bounded_number_of_verdict
             state = game.apply(state, rng.choice(game.legal_moves(state)))
             most = max(most, len(game._victory))
     assert 0 < most <= 50  # the old game: 1,355 after these five games
+
+
+# The games' rules objects compared by identity, so a Position, a StratoDeal or a result holding one never
+# equalled itself after a pickle round trip (what a worker process sends back) or copy.deepcopy.
+
+@pytest.mark.parametrize("path", ["strato/challenge-0.toml", "stratatak/lone-star.toml", "cardclash/square-in-3.toml",
+                                  "stackattack/2p-numbers-3-turns.toml", "stakd/endgame-2p-only-move.toml"])
+def test_a_loaded_position_equals_its_pickled_and_deep_copied_self(path: str) -> None:
+    from stratagem.loading import load
+
+    loaded = load(str(ROOT / "puzzles" / path))
+    game = loaded.game
+    for twin in (pickle.loads(pickle.dumps(loaded)), copy.deepcopy(loaded)):
+        assert twin == loaded and hash(twin) == hash(loaded)  # the old games: unequal, other hashes
+        assert twin.game == game and hash(twin.game) == hash(game) and {twin.game, game} == {game}
+    state = game.initial_state()
+    moved = copy.copy(game)
+    moved.start = game.apply(state, game.legal_moves(state)[0])  # the same rules from another start
+    assert moved != game and game != object()
+
+
+def test_a_hidden_strato_game_and_a_solution_equal_their_pickled_selves() -> None:
+    from stratagem.loading import StratoDeal, load
+    from stratagem.models.strato.hidden.game import HiddenStrato
+    from stratagem.solving import solve
+
+    deal = load(str(ROOT / "puzzles" / "strato" / "challenge-0.toml"), deal="solo-1")
+    assert isinstance(deal, StratoDeal)
+    hidden = HiddenStrato(deal.game.challenge, deal.game.options, deal.start)
+    assert pickle.loads(pickle.dumps(hidden)) == hidden and copy.deepcopy(hidden) == hidden
+    solution = solve(deal)
+    assert pickle.loads(pickle.dumps(solution)) == solution and copy.deepcopy(solution) == solution

@@ -239,6 +239,22 @@ class CardClashGame:
             "seed": self.seed,
         }
 
+    def _rules(self) -> tuple[Any, ...]:
+        """What tells this game from another: the players, the table, the variant, the rounds, the seed and
+        the start."""
+        return (self.num_players, self.width, self.height, self.strategic, self.rounds, self.seed,
+                self.start)
+
+    def __eq__(self, other: object) -> bool:
+        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
+        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
+        round trip (a worker's answer) or ``copy.deepcopy``."""
+        return other is self or (isinstance(other, CardClashGame) and type(other) is type(self)
+                                 and self._rules() == other._rules())
+
+    def __hash__(self) -> int:
+        return hash(self._rules())
+
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:
         return self.start if self.start is not None else deal(self.num_players, random.Random(self.seed))

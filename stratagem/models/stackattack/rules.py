@@ -146,6 +146,20 @@ class StackAttackGame:
         """The options as plain JSON data (``puzzle.game_from_setup`` rebuilds the game)."""
         return {"players": self.num_players, "options": self.options.to_data()}
 
+    def _rules(self) -> tuple[Any, ...]:
+        """What tells this game from another: the players, the options and the start."""
+        return (self.num_players, self.options, self.start)
+
+    def __eq__(self, other: object) -> bool:
+        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
+        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
+        round trip (a worker's answer) or ``copy.deepcopy``."""
+        return other is self or (isinstance(other, StackAttackGame) and type(other) is type(self)
+                                 and self._rules() == other._rules())
+
+    def __hash__(self) -> int:
+        return hash(self._rules())
+
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:
         return self.start

@@ -288,6 +288,21 @@ class StakdGame:
         self._moves: dict[tuple[tuple[tuple[Piece, ...], ...], Hand], tuple[Move, ...]] = {}
         self.start = self.settle(start)
 
+    def _rules(self) -> tuple[Any, ...]:
+        """What tells this game from another: the players, the lattice (its name and size, as ``setup`` gives
+        it) and the start."""
+        return (self.num_players, self.geometry.name, self.geometry.width, self.geometry.height, self.start)
+
+    def __eq__(self, other: object) -> bool:
+        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
+        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
+        round trip (a worker's answer) or ``copy.deepcopy``."""
+        return other is self or (isinstance(other, StakdGame) and type(other) is type(self)
+                                 and self._rules() == other._rules())
+
+    def __hash__(self) -> int:
+        return hash(self._rules())
+
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:
         return self.start

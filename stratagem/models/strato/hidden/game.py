@@ -168,6 +168,20 @@ class HiddenStrato:
         self._tables: dict[tuple[tuple[Row, ...], str, str, int, int], list[Outcome]] = {}
         self._outcomes: dict[tuple[tuple[Row, ...], str, Move], tuple[Move, tuple[Row, ...]]] = {}
 
+    def _rules(self) -> tuple[Any, ...]:
+        """What tells this game from another: the challenge, its options and the public start."""
+        return (self.challenge, self.options, self.start)
+
+    def __eq__(self, other: object) -> bool:
+        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
+        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
+        round trip (a worker's answer) or ``copy.deepcopy``."""
+        return other is self or (isinstance(other, HiddenStrato) and type(other) is type(self)
+                                 and self._rules() == other._rules())
+
+    def __hash__(self) -> int:
+        return hash(self._rules())
+
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> HiddenState:
         return self.start

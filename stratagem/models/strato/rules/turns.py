@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
+from typing import Any
 
 from stratagem.core.errors import IllegalMove, NotationError
 from stratagem.core.game import TERMINAL
@@ -98,6 +99,20 @@ class StratoGame:
         self.hand_size = HAND_SIZE[self.num_players]
         # Victory depends on the rows alone, and many states share rows: remember each verdict.
         self._victory: dict[tuple[Row, ...], bool] = {}
+
+    def _rules(self) -> tuple[Any, ...]:
+        """What tells this game from another: the challenge, its options and the start."""
+        return (self.challenge, self.options, self.start)
+
+    def __eq__(self, other: object) -> bool:
+        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
+        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
+        round trip (a worker's answer) or ``copy.deepcopy``."""
+        return other is self or (isinstance(other, StratoGame) and type(other) is type(self)
+                                 and self._rules() == other._rules())
+
+    def __hash__(self) -> int:
+        return hash(self._rules())
 
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:
