@@ -1,0 +1,84 @@
+"""The source distribution holds what a user of it needs and no build products (QA 60 packaging pass).
+
+Without MANIFEST.in, ``python -m build --sdist`` shipped none of the puzzles the README's first command
+solves and none of the docs it links, but did ship 22 Cython-generated C files (6 MB) and a third of the
+tests (setuptools' default ``tests/test*.py``, without ``conftest.py`` or the subfolders: nothing that could
+run). The sdist is built here as setuptools builds it (``setup.py sdist``, which reads MANIFEST.in the same
+way ``python -m build`` does) from a copy of the source, never in the checkout itself.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _kernels() -> list[str]:
+    """setup.py's KERNELS, read from its text (importing setup.py would run setup())."""
+    text = (ROOT / "setup.py").read_text(encoding="utf-8")
+    block = text.split("KERNELS = (", 1)[1].split(")", 1)[0]
+    return [line.strip().strip(",").strip('"') for line in block.splitlines() if line.strip().startswith('"')]
+
+
+def _current_c(kernel: str) -> bool:
+    """Whether the checkout holds Cython's C of ``kernel``, newer than its .py and every .pxd (then the
+    copied build does not run Cython again, which takes minutes)."""
+    c_file = ROOT / (kernel[:-3] + ".c")
+    if not c_file.is_file():
+        return False
+    newest = max([(ROOT / kernel).stat().st_mtime] + [p.stat().st_mtime for p in (ROOT / "stratagem").rglob("*.pxd")])
+    return c_file.stat().st_mtime >= newest
+
+
+def _copy_source(target: Path) -> None:
+    """The files a source tree has (build products of the editable install aside, but Cython's C kept
+    with its time, as an editable checkout holds it), and a few tests."""
+    for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
+        if (ROOT / name).is_file():
+            shutil.copy2(ROOT / name, target / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.html", "*.egg-info", "_kernel_sources.py")
+    for folder in ("stratagem", "puzzles", "docs"):
+        shutil.copytree(ROOT / folder, target / folder, ignore=ignore)
+    (target / "tests").mkdir()
+    for name in ("conftest.py", "test_readme.py"):
+        shutil.copy2(ROOT / "tests" / name, target / "tests" / name)
+    # what an editable install leaves beside the package, and an sdist must not carry
+    (target / "stratagem" / "_kernel_sources.py").write_text("COMPILED = {}\n", encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_the_sdist_ships_puzzles_and_docs_and_no_build_products(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    source.mkdir()
+    _copy_source(source)
+    compiled = [k for k in _kernels() if _current_c(k)]
+    env = {**os.environ, "STRATAGEM_BUILD_JOBS": "1"}
+    if compiled:  # cythonize keeps these C files, which setuptools adds to the sdist unless excluded
+        env["STRATAGEM_KERNELS"] = ",".join(compiled)
+        env.pop("STRATAGEM_PURE_PYTHON", None)
+    else:
+        env["STRATAGEM_PURE_PYTHON"] = "1"
+    done = subprocess.run([sys.executable, "setup.py", "-q", "sdist", "--dist-dir", str(tmp_path / "dist")],
+                          cwd=source, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (archive,) = (tmp_path / "dist").glob("*.tar.gz")
+    with tarfile.open(archive) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    puzzles = {p.relative_to(ROOT).as_posix() for p in (ROOT / "puzzles").rglob("*.toml")}
+    assert puzzles and puzzles <= names, sorted(puzzles - names)[:5]
+    docs = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*") if p.is_file()}
+    assert docs and docs <= names, sorted(docs - names)[:5]
+    for kernel in _kernels():
+        assert kernel in names
+    assert {"setup.py", "pyproject.toml", "README.md", "stratagem/py.typed", "stratagem/core/packed.pxd"} <= names
+    assert not [n for n in names if n.startswith("tests/") and n != "tests/"]
+    assert not [n for n in names if n.endswith((".c", ".so"))]
+    assert "stratagem/_kernel_sources.py" not in names
