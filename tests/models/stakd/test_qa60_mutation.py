@@ -1,0 +1,24 @@
+"""What the QA 60 mutation pass found unpinned in the STAKD Elite rules engine (rules.py, rounds.py,
+geometry.py, pieces.py).
+
+Each test names the seed sentence (seeds/004_f921ffb02439e826.txt) or ruling it pins and fails on a mutant
+of the engine that survived every other STAKD test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from stratagem.models.stakd.pieces import player_set
+from stratagem.models.stakd.position import State
+from stratagem.models.stakd.rules import StakdGame
+
+
+def test_seed_a_start_position_holds_one_hand_per_player() -> None:
+    """Seed "Pieces per player (by player count)": every player has a hand; a start position with two
+    hands is no 3-player game (nor a solo one), and is refused rather than played with a player short."""
+    two = State((), (player_set(2),) * 2, 0, (False, False))
+    assert StakdGame(2, start=two).num_players == 2
+    for players in (1, 3):
+        with pytest.raises(ValueError, match=f"the start position has 2 hands for {players} players"):
+            StakdGame(players, start=two)
