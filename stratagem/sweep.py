@@ -152,10 +152,10 @@ def parse_seeds(text: str) -> range:
     shown = text if len(text) <= 60 else text[:57] + "..."
     if not sep or len(first.strip()) > 30 or len(last.strip()) > 30:
         raise ValueError(f"{shown!r} is not a seed range A..B (for example 0..499)")
-    try:
-        a, b = int(first), int(last)
-    except ValueError:
-        raise ValueError(f"{shown!r} is not a seed range A..B (for example 0..499)") from None
+    # ASCII digits, as every seed is read (cli.seeds): int() also took '٣..٥' and '1_0..2_0' for 3..5 and 10..20
+    if not all(end.strip().isascii() and end.strip().isdigit() for end in (first, last)):
+        raise ValueError(f"{shown!r} is not a seed range A..B (for example 0..499)")
+    a, b = int(first), int(last)
     if a > b or a < 0:
         raise ValueError(f"{shown!r} is not a seed range A..B with 0 <= A <= B")
     if b > MAX_SEED:

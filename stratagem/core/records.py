@@ -25,7 +25,7 @@ SOLVE_FORMAT = "stratagem/solve@1"
 POLICY_FORMAT = "stratagem/policy@1"
 
 #: An exact value in a record: ``"p/q"`` or ``"p"`` (a JSON float such as ``0.6666`` is not exact).
-_FRACTION = re.compile(r"-?\d{1,1000}(/\d{1,1000})?")
+_FRACTION = re.compile(r"-?\d{1,1000}(/\d{1,1000})?", re.ASCII)  # ASCII: a plain \d took '٣/4' for 3/4
 
 
 def fraction_text(x: Fraction) -> str:

@@ -468,6 +468,8 @@ def _value(text: str) -> Any:
         return lowered == "true"
     if lowered == "none":
         return None
+    if not text.isascii():  # int() and float() also read other scripts' digits: '٣' would be 3, spelt back as 3
+        return text
     for kind in (int, float):
         try:
             return kind(text)

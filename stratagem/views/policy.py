@@ -468,7 +468,7 @@ def odds_start(data: dict[str, Any], source: str) -> tuple[HiddenStrato, HiddenS
         raise BadInput(source, "start", f"not a hidden-pile position: {exc}") from None
     if len(start.hands) != 1 or start.phase != PLAY or start.status != ONGOING:
         raise BadInput(source, "start", "an odds report's start is a solo player's turn to play")
-    seeded = re.fullmatch(r"seed-(\d+)", deal) if isinstance(deal, str) else None
+    seeded = re.fullmatch(r"seed-([0-9]+)", deal) if isinstance(deal, str) else None
     try:
         if deal == "position":
             loaded = load_strato(puzzle)
