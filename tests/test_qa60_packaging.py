@@ -82,3 +82,13 @@ def test_the_sdist_ships_puzzles_and_docs_and_no_build_products(tmp_path: Path) 
     assert not [n for n in names if n.startswith("tests/") and n != "tests/"]
     assert not [n for n in names if n.endswith((".c", ".so"))]
     assert "stratagem/_kernel_sources.py" not in names
+
+
+def test_the_openspiel_adapters_name_their_extra_when_openspiel_is_missing() -> None:
+    """Without the ``openspiel`` extra, ``import stratagem.openspiel`` said only "No module named 'pyspiel'"."""
+    code = ("import sys; sys.modules['pyspiel'] = None\n"  # as if OpenSpiel were not installed
+            "try:\n    import stratagem.openspiel\n"
+            "except ModuleNotFoundError as exc:\n    print(exc.name, exc, sep='|')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == ('pyspiel|stratagem.openspiel needs OpenSpiel (the openspiel extra): '
+                                   'pip install "stratagem[openspiel]"')

@@ -31,7 +31,8 @@ def peers_module(lines: list[str], log: Callable[[str], None]) -> Any:
         from stratagem.openspiel import peers
     except ImportError as exc:
         log(f"peers skipped: {exc}")
-        lines += [f"Skipped: the `openspiel` extra is not installed ({exc}); `pip install '.[openspiel]'` adds it.",
+        lines += [f"Skipped: the `openspiel` extra is not installed ({exc}); "
+                  "`pip install \"stratagem[openspiel]\"` adds it.",
                   ""]
         return None
     return peers

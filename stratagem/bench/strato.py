@@ -111,7 +111,7 @@ def _missing_peers(bench: StratoBench, folder: Path, warn: Callable[[str], None]
         kept = (folder / table).exists()
         what = f"{table} {'kept from an earlier run' if kept else 'not written'}"
         missing.append(f"{name} ({what}; the `{extra}` extra is not installed)")
-        warn(f"stratagem bench: {name} is not installed (pip install '.[{extra}]'): {folder / table} "
+        warn(f"stratagem bench: {name} is not installed (pip install \"stratagem[{extra}]\"): {folder / table} "
              + ("kept as it was, not measured in this run" if kept else "not written"))
     return missing
 

@@ -65,7 +65,7 @@ def write_growth(folder: Path, time_limit: float, shipped: list[Row], log: Calla
     deals = [(m, c.length, c.seconds) for _, _, cells in shipped for m, c in cells.items() if c.length is not None]
     image = _plot(points, deals)
     if image is None:
-        log("matplotlib is not installed (pip install '.[plot]'): no strato-growth.png")
+        log("matplotlib is not installed (pip install \"stratagem[plot]\"): no strato-growth.png")
     written = [folder / "strato-growth.md"] + ([] if image is None else [folder / "strato-growth.png"])
     with one_set():  # the table and its plot: both in place, or neither (a full disk at the plot)
         write_table(written[0], "\n".join(table) + "\n")

@@ -149,14 +149,14 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
         from stratagem.solvers import fast_downward
 
         if fast_downward.driver() is None:  # the one table asked for cannot be made: refused before any work
-            raise click.UsageError("--only-planners needs Fast Downward (pip install '.[planners]'): nothing would "
-                                   "be written")
+            raise click.UsageError("--only-planners needs Fast Downward (pip install \"stratagem[planners]\"): "
+                                   "nothing would be written")
     if only_peers:
         from stratagem.bench.strato_peers import openspiel_missing
 
         if openspiel_missing() is not None:  # as --only-planners: refused before any work, nothing written
-            raise click.UsageError("--only-peers needs OpenSpiel (pip install '.[openspiel]'): nothing would be "
-                                   "written")
+            raise click.UsageError("--only-peers needs OpenSpiel (pip install \"stratagem[openspiel]\"): nothing "
+                                   "would be written")
     files: list[str] = []
     positions: list[str] = []
     if game == "strato":

@@ -7,7 +7,13 @@ game declares its OpenSpiel type, parameters and action numbering (docs/openspie
 :mod:`stratagem.openspiel.adapter` is the shared bridge from the Game protocol.
 """
 
-from stratagem.openspiel import cardclash, stackattack, stakd, stratatak, strato  # noqa: F401  (each registers its game)
+try:
+    import pyspiel  # noqa: F401
+except ImportError:  # a user without the extra read only "No module named 'pyspiel'", naming no extra to install
+    raise ModuleNotFoundError('stratagem.openspiel needs OpenSpiel (the openspiel extra): '
+                              'pip install "stratagem[openspiel]"', name="pyspiel") from None
+
+from stratagem.openspiel import cardclash, stackattack, stakd, stratatak, strato  # noqa: E402, F401  (each registers its game)
 
 #: The OpenSpiel names of stratagem's games.
 GAMES = ("stratagem_strato", "stratagem_stakd", "stratagem_stratatak", "stratagem_stackattack", "stratagem_cardclash")

@@ -21,7 +21,8 @@ def test_without_fast_downward_only_planners_is_refused_in_one_line(cli, tmp_pat
     out = tmp_path / "results"
     result = cli("bench", "strato", "--puzzles", str(puzzle), "--only-planners", "--out", str(out))
     assert result.code == 2 and result.err.strip().splitlines() == [
-        "stratagem bench: --only-planners needs Fast Downward (pip install '.[planners]'): nothing would be written"]
+        "stratagem bench: --only-planners needs Fast Downward (pip install \"stratagem[planners]\"): nothing would be "
+        "written"]
     assert not out.exists()
 
 
