@@ -92,6 +92,7 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
 .tree .val { color: #5f6b76; } .tree .leaf { margin-left: 28px; }
 .tree details:target > summary { background: #fff3bf; border-radius: 4px; }
 .tree { overflow-x: auto; }
+@media (max-width: 600px) { .scroll > svg.table { min-width: 480px; } .scroll > svg.cards { max-width: none; } }
 @media (max-width: 600px) { .tree details { margin-left: 6px; } .tree .leaf { margin-left: 16px; } }
 .grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
 .grid2 > * { min-width: 0; max-width: 100%; }

@@ -112,7 +112,8 @@ def table_text(state: Any, challenge: Any) -> str:
 
 def table_svg(state: Any, challenge: Any, width_half: int, move: str = "") -> str:
     """The rows of ``state`` as cards, ``width_half`` places on each side of the tornadoes, labelled with
-    :func:`table_text`."""
+    :func:`table_text`. It sits in a box that scrolls sideways: on a narrow screen the drawing is shrunk no
+    further than 480 px (page.py), as at 375 px its row labels were 6 px and its letters 9 px."""
     placed, targets = highlights(move) if move else (None, set())
     step = CARD_W + GAP
     centre = LABEL + width_half * step
@@ -157,18 +158,19 @@ def table_svg(state: Any, challenge: Any, width_half: int, move: str = "") -> st
                          f"fill=\"{GOAL}\" font-weight=\"700\">&#x2713;</text>")
         parts.append("</g>")
     parts.append("</svg>")
-    return "".join(parts)
+    return f"<div class=\"scroll\">{''.join(parts)}</div>"
 
 
 def cards_svg(cards: str, label: str, small: bool = False, limit: int = 40) -> str:
     """A hand or the pile: its cards in a line (the first ``limit``; the pile top first), labelled with every
-    card."""
+    card. On a narrow screen the line keeps its size and scrolls sideways in its box (a pile of 25 shrunk to
+    375 px had 5 px letters)."""
     w = 22 if small else CARD_W
     shown = cards[:limit]
     start = HAND_LABEL
     width = start + (len(shown) * (w + 3) if cards else 60) + (40 if len(cards) > limit else 0)
     height = (30 if small else CARD_H) + 6
-    parts = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" "
+    parts = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cards\" width=\"{width}\" height=\"{height}\" "
              f"viewBox=\"0 0 {width} {height}\" role=\"img\" "
              f"aria-label=\"{esc(label)}: {esc(' '.join(cards) or '(empty)')}\">",
              f"<text x=\"0\" y=\"{height / 2 + 4}\" font-size=\"13\" fill=\"{INK}\">{esc(label)}</text>"]
@@ -180,7 +182,7 @@ def cards_svg(cards: str, label: str, small: bool = False, limit: int = 40) -> s
         parts.append(f"<text x=\"{width - 36}\" y=\"{height / 2 + 4}\" font-size=\"12\" fill=\"{MUTED}\">"
                      f"+{len(cards) - limit}</text>")
     parts.append("</svg>")
-    return "".join(parts)
+    return f"<div class=\"scroll\">{''.join(parts)}</div>"
 
 
 def goal_note(rows: Sequence[Any], challenge: Any, status: str) -> str:

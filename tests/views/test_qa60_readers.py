@@ -382,3 +382,23 @@ def test_every_chart_text_meets_aa_contrast() -> None:
     fills = set(re.findall(r'<text [^>]*fill="(#\w+)"', drawn))
     assert fills and all(contrast(fill, "#fff") >= 4.5 for fill in fills), fills
     assert contrast(LIMIT_COLOUR, "#fff") >= 4.5
+
+
+def test_a_strato_table_stays_legible_on_a_phone(browser: Any, records: dict[str, Path], tmp_path: Path) -> None:
+    """At 375 px a Strato table (634 px drawn) was shrunk to the screen, its row labels 6 px and its letters
+    9 px, and a pile of cards to 5 px letters: the table now shrinks no further than 480 px and the hands
+    and pile keep their size, each scrolling sideways in its own box; the page does not."""
+    page = tmp_path / "strato.html"
+    assert run(["view", str(records["strato.json"]), "--out", str(page)]) == 0
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 800,
+                                                                  "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.get(page.as_uri())
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 375
+        board = browser.find_element("css selector", ".turn:not([hidden]) svg.table")
+        assert board.rect["width"] >= 480
+        for line in browser.find_elements("css selector", ".turn:not([hidden]) svg.cards"):
+            assert line.rect["width"] == pytest.approx(float(line.get_attribute("width")), abs=1)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": WINDOW[0], "height": WINDOW[1],
+                                                                      "deviceScaleFactor": 1, "mobile": False})
