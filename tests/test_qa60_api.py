@@ -232,3 +232,31 @@ def test_a_hidden_strato_game_and_a_solution_equal_their_pickled_selves() -> Non
     assert pickle.loads(pickle.dumps(hidden)) == hidden and copy.deepcopy(hidden) == hidden
     solution = solve(deal)
     assert pickle.loads(pickle.dumps(solution)) == solution and copy.deepcopy(solution) == solution
+
+
+def test_a_signal_during_a_native_call_still_wakes_the_callers_event_loop() -> None:
+    """stop_on_signal (around CP-SAT) swapped in its own wake-up descriptor and dropped every byte it read
+    but Ctrl-C's and SIGTERM's, so an asyncio loop (which learns of its signals from the wake-up
+    descriptor it set) never heard of a signal that arrived during the call."""
+    import os
+    import signal
+
+    from stratagem.core.interrupt import stop_on_signal
+
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    os.set_blocking(read_end, False)
+    handler = signal.signal(signal.SIGUSR1, lambda signum, frame: None)
+    previous = signal.set_wakeup_fd(write_end)
+    stops: list[int] = []
+    try:
+        with stop_on_signal(lambda: stops.append(1)):
+            signal.raise_signal(signal.SIGUSR1)
+            threading.Event().wait(0.2)  # the watcher passes it on
+        assert signal.set_wakeup_fd(previous) == write_end  # put back as it was
+        assert os.read(read_end, 16) == bytes([signal.SIGUSR1])  # the old code: nothing (BlockingIOError)
+        assert stops == []  # not a signal that stops the solver
+    finally:
+        signal.signal(signal.SIGUSR1, handler)
+        os.close(read_end)
+        os.close(write_end)

@@ -10,7 +10,10 @@ watched by a helper thread (the solver releases the GIL while it works), which c
 stop function as soon as a signal arrives. The call then returns at once, and Python's pending handler
 raises :class:`KeyboardInterrupt` (or :class:`~stratagem.core.errors.Terminated`) right after it, so the
 CLI says "interrupted" or "terminated" as everywhere else. The solver's own SIGINT handling must be
-switched off for this (CP-SAT: ``parameters.catch_sigint_signal = False``).
+switched off for this (CP-SAT: ``parameters.catch_sigint_signal = False``). Every signal's wake-up byte is
+passed on to the descriptor that was in place before (an asyncio event loop's, whose signal handlers are
+told of a signal by it): it used to be read and dropped, so such a loop never learned of a signal that
+arrived during the call.
 """
 
 from __future__ import annotations
@@ -44,13 +47,17 @@ def stop_on_signal(stop: Callable[[], None]) -> Iterator[None]:
         return
 
     def watch() -> None:
+        stopped = False
         while True:
             byte = os.read(read_end, 1)
             if not byte or byte == _END:
                 return
-            if byte[0] in (signal.SIGINT, signal.SIGTERM):
+            if previous >= 0:  # the wake-up the caller was waiting for (an asyncio loop's signal handlers)
+                with suppress(OSError):
+                    os.write(previous, byte)
+            if byte[0] in (signal.SIGINT, signal.SIGTERM) and not stopped:
+                stopped = True
                 stop()
-                return
 
     watcher = threading.Thread(target=watch, name="stop-on-signal", daemon=True)
     watcher.start()
