@@ -15,17 +15,27 @@ Beside the extensions, the build writes ``stratagem/_kernel_sources.py``: the sh
 source as compiled, with the package's ``.pxd`` declarations, so that :mod:`stratagem.core.compiled` can
 tell a compiled kernel that no longer matches its ``.py`` or a ``.pxd`` (an editable install whose kernel
 source changed since the last build).
+
+It also writes ``stratagem/_build.py``: the git commit the package was built from, so that the records of
+an installed package, which runs outside any checkout, still say which code made them
+(:mod:`stratagem.core.provenance`, ``build``). The commit is found in the checkout being built (its own
+``.git``, never an enclosing repository's), else in the ``_build.py`` an sdist carries, else in
+``.git_archival.txt`` as ``git archive`` fills it in (export-subst, ``.gitattributes``); else none.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
 
 ROOT = Path(__file__).resolve().parent
 
@@ -61,6 +71,50 @@ KERNELS = (
 DIRECTIVES = {"language_level": 3, "embedsignature": True}
 
 SOURCES_MODULE = "stratagem/_kernel_sources.py"
+
+BUILD_MODULE = "stratagem/_build.py"
+
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def _git(*args: str) -> str | None:
+    """The output of one ``git`` command in :data:`ROOT` (``None`` when git is missing, fails or hangs)."""
+    try:
+        done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=10,
+                              check=False, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def build_commit() -> tuple[str | None, bool | None]:
+    """The commit this source is of, and whether a tracked file differed from it (``None``: unknown)."""
+    if (ROOT / ".git").exists():  # this checkout's own: git -C in an unpacked sdist would find an enclosing repo
+        head = (_git("rev-parse", "HEAD") or "").strip()
+        if _SHA.fullmatch(head):
+            status = _git("status", "--porcelain", "--untracked-files=no")
+            return head, None if status is None else bool(status.strip())
+    carried = ROOT / BUILD_MODULE  # an sdist's, written by its make_release_tree below
+    if carried.is_file():
+        found = re.search(r"^COMMIT = '([0-9a-f]+)'$", carried.read_text(encoding="utf-8"), re.MULTILINE)
+        dirty = re.search(r"^DIRTY = (True|False|None)$", carried.read_text(encoding="utf-8"), re.MULTILINE)
+        if found and _SHA.fullmatch(found.group(1)):
+            return found.group(1), {"True": True, "False": False}.get(dirty.group(1)) if dirty else None
+    archival = ROOT / ".git_archival.txt"  # git archive wrote the commit into it; edits since are unknown
+    if archival.is_file():
+        found = re.search(r"^node: ([0-9a-f]+)$", archival.read_text(encoding="utf-8"), re.MULTILINE)
+        if found and _SHA.fullmatch(found.group(1)):
+            return found.group(1), None
+    return None, None
+
+
+def write_build_module(folder: Path) -> None:
+    """Write :data:`BUILD_MODULE` under ``folder``: the commit of :func:`build_commit` (or ``None``)."""
+    commit, dirty = build_commit()
+    target = folder / BUILD_MODULE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f'"""Written by setup.py at build time: the git commit stratagem was built from."""\n\n'
+                      f"COMMIT = {commit!r}\nDIRTY = {dirty!r}\n", encoding="utf-8")
 
 
 def declarations() -> bytes:
@@ -149,6 +203,26 @@ class OptionalBuildExt(build_ext):
         self.compiled.append(ext.name)  # type: ignore[attr-defined]
 
 
+class BuildPyWithCommit(build_py):
+    """``build_py`` that also writes :data:`BUILD_MODULE` into the build (what a wheel installs)."""
+
+    def run(self) -> None:
+        super().run()
+        if not getattr(self, "editable_mode", False):  # an editable install runs from its checkout, whose .git says it
+            write_build_module(Path(self.build_lib))
+
+
+class SdistWithCommit(sdist):
+    """``sdist`` that writes :data:`BUILD_MODULE` into the archive: a wheel built from it has no ``.git``."""
+
+    def make_release_tree(self, base_dir: str, files: list[str]) -> None:
+        super().make_release_tree(base_dir, files)
+        target = Path(base_dir) / BUILD_MODULE
+        if target.is_file():  # a hard link to the source's own file: replaced, not written through
+            target.unlink()
+        write_build_module(Path(base_dir))
+
+
 def extensions() -> list[object]:
     """The kernels as Cython extensions, or none when compiling is switched off or Cython is missing."""
     if os.environ.get("STRATAGEM_PURE_PYTHON", "") not in ("", "0"):
@@ -163,4 +237,5 @@ def extensions() -> list[object]:
                           nthreads=workers()))
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+setup(ext_modules=extensions(),
+      cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithCommit, "sdist": SdistWithCommit})

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import types
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,7 @@ def test_the_sdist_ships_puzzles_and_docs_and_no_build_products(tmp_path: Path) 
     assert not [n for n in names if n.startswith("tests/") and n != "tests/"]
     assert not [n for n in names if n.endswith((".c", ".so"))]
     assert "stratagem/_kernel_sources.py" not in names
+    assert "stratagem/_build.py" in names  # the commit a wheel built from the sdist names (none: no .git here)
 
 
 def test_the_openspiel_adapters_name_their_extra_when_openspiel_is_missing() -> None:
@@ -92,3 +94,62 @@ def test_the_openspiel_adapters_name_their_extra_when_openspiel_is_missing() -> 
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.strip() == ('pyspiel|stratagem.openspiel needs OpenSpiel (the openspiel extra): '
                                    'pip install "stratagem[openspiel]"')
+
+
+def _source_with_archival(target: Path, commit: str) -> None:
+    """A source tree as ``git archive`` unpacks it: no ``.git``, ``.git_archival.txt`` filled in."""
+    target.mkdir()
+    _copy_source(target)
+    (target / "stratagem" / "_kernel_sources.py").unlink()
+    (target / ".git_archival.txt").write_text(f"node: {commit}\n", encoding="utf-8")
+
+
+def test_an_archive_without_git_builds_a_package_that_names_its_commit(tmp_path: Path) -> None:
+    """A wheel's records said only ``stratagem 0.1.0`` (``git`` null: no checkout), as every commit did:
+    the build now writes the commit, here as ``git archive`` filled it into ``.git_archival.txt``."""
+    commit = "0123456789abcdef" * 2 + "01234567"
+    source = tmp_path / "source"
+    _source_with_archival(source, commit)
+    env = {**os.environ, "STRATAGEM_PURE_PYTHON": "1"}  # build_py alone: the package's files, nothing compiled
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path / "lib")],
+                          cwd=source, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    written = (tmp_path / "lib" / "stratagem" / "_build.py").read_text(encoding="utf-8")
+    assert f"COMMIT = {commit!r}\nDIRTY = None\n" in written
+    assert not (source / "stratagem" / "_build.py").exists()  # the source itself is left as it was
+
+
+def test_the_archive_s_placeholder_is_no_commit(tmp_path: Path) -> None:
+    """``.git_archival.txt`` as committed (not filled in by git archive) names no commit."""
+    source = tmp_path / "source"
+    _source_with_archival(source, "$Format:%H$")
+    env = {**os.environ, "STRATAGEM_PURE_PYTHON": "1"}
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path / "lib")],
+                          cwd=source, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "COMMIT = None\n" in (tmp_path / "lib" / "stratagem" / "_build.py").read_text(encoding="utf-8")
+
+
+def test_an_installed_package_s_records_name_the_commit_it_was_built_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside a checkout (``git`` null), provenance gives the build's commit as ``build``, and verify's
+    line shows it; in a checkout, ``git`` says it and ``build`` is left out (records' bytes unchanged)."""
+    from stratagem.core import provenance as prov
+
+    built = types.ModuleType("stratagem._build")
+    built.COMMIT = "ab" * 20  # type: ignore[attr-defined]
+    built.DIRTY = False  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "stratagem._build", built)
+    prov.code_provenance.cache_clear()  # both found once a process: found again with the fake build
+    prov.build_state.cache_clear()
+    try:
+        monkeypatch.setattr(prov, "git_state", lambda: None)
+        record = prov.provenance()
+        assert record["git"] is None and record["build"] == {"commit": "ab" * 20, "dirty": False}
+        line = prov.describe({"provenance": record})
+        assert line is not None and "built from commit abababababab;" in line
+        prov.code_provenance.cache_clear()
+        monkeypatch.setattr(prov, "git_state", lambda: {"commit": "cd" * 20, "dirty": False})
+        assert "build" not in prov.provenance()
+    finally:
+        prov.code_provenance.cache_clear()
+        prov.build_state.cache_clear()

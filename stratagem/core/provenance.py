@@ -7,6 +7,10 @@ build without the compiled core can be told apart from a current one long after 
 - ``stratagem``: the package version;
 - ``git``: ``{"commit": SHA, "dirty": BOOL}`` when the package runs from a git checkout (``dirty``: a
   tracked file differs from the commit; ``null`` when that could not be found out), else ``null``;
+- ``build``: ``{"commit": SHA, "dirty": BOOL | None}`` of the source an installed package was built from,
+  as ``setup.py`` found it (``stratagem/_build.py``), present only when ``git`` is ``null``: a wheel runs
+  outside any checkout, and its version alone (the same for many commits) did not say which code it was;
+  ``dirty`` is ``null`` when the build could not tell (a ``git archive`` may have been edited since);
 - ``python``, ``python_sat``, ``ortools``: versions (``null`` when the library is not installed);
 - ``compiled_core``: which kernels run compiled (:func:`stratagem.core.compiled.status`);
 - ``input``: ``{"path": ..., "sha256": ...}`` of the input file, or ``null`` for a record not made
@@ -28,6 +32,7 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+import importlib
 import importlib.util
 import os
 import platform
@@ -122,6 +127,20 @@ def git_state(root: Path = _ROOT) -> dict[str, Any] | None:
     return {"commit": commit, "dirty": _dirty(root)}
 
 
+@functools.cache
+def build_state() -> dict[str, Any] | None:
+    """``{"commit": SHA, "dirty": BOOL | None}`` that the build wrote into ``stratagem/_build.py``; ``None``
+    where it wrote no commit (a build from a source without git) or none at all (a checkout)."""
+    try:
+        _build = importlib.import_module("stratagem._build")  # written by setup.py, absent in a checkout
+    except ImportError:
+        return None
+    commit, dirty = getattr(_build, "COMMIT", None), getattr(_build, "DIRTY", None)
+    if not isinstance(commit, str) or not _is_sha(commit):
+        return None
+    return {"commit": commit, "dirty": dirty if isinstance(dirty, bool) else None}
+
+
 def _distribution_version(name: str, module: str) -> str | None:
     """The version of the distribution ``name`` that provides the package ``module``, without importing it:
     the module's ``__version__`` when it is imported already, else the ``Version:`` of the ``.dist-info``
@@ -164,9 +183,12 @@ def code_provenance() -> dict[str, Any]:
     from stratagem.core.compiled import label, status
 
     core = status()
+    git = git_state()
+    built = build_state() if git is None else None
     return {
         "stratagem": __version__,
-        "git": git_state(),
+        "git": git,
+        **({"build": built} if built is not None else {}),
         "python": platform.python_version(),
         "python_sat": _distribution_version("python-sat", "pysat"),
         "ortools": _distribution_version("ortools", "ortools"),
@@ -217,6 +239,11 @@ def describe(record: Any) -> str | None:
         flag = git.get("dirty")  # compared by identity: the record's value may be a list, which does not hash
         dirty = ", modified" if flag is True else ", modified or not: unknown" if flag is None else ""
         parts.append(f"commit {_text(git.get('commit'))[:12]}{dirty}")
+    built = data.get("build")
+    if isinstance(built, dict):
+        flag = built.get("dirty")
+        dirty = ", modified" if flag is True else ", modified or not: unknown" if flag is None else ""
+        parts.append(f"built from commit {_text(built.get('commit'))[:12]}{dirty}")
     core = data.get("compiled_core")
     if isinstance(core, dict):
         parts.append("compiled core " + ("complete" if core.get("complete") is True else "incomplete"))
@@ -234,4 +261,4 @@ def _text(value: Any) -> str:
     return " ".join(str(value).split())[:80]
 
 
-__all__ = ["code_provenance", "describe", "file_sha256", "git_state", "provenance"]
+__all__ = ["build_state", "code_provenance", "describe", "file_sha256", "git_state", "provenance"]
