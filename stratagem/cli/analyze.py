@@ -31,7 +31,7 @@ from click.core import ParameterSource
 from stratagem.analysis import DEFAULT_LP_NODES, EXACT, METHODS, ProofNotWritten, check_provable, resolve_method
 from stratagem.analysis import analyze as analyse_position
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
-from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT, WholeRange
 from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.cli.output import as_options, page_written, stdout
 from stratagem.cli.progress import terminal_progress
@@ -54,7 +54,7 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="auto: lp for simultaneous moves, pimc with --as, else alphabeta (paranoid for 3+ players, "
                    "maxn for one).")
-@click.option("--depth", type=click.IntRange(1, MAX_PARAMETER), default=None,
+@click.option("--depth", type=WholeRange(1, MAX_PARAMETER), default=None,
               help="Search depth in plies (lp: simultaneous turns); the cut uses the game's evaluation.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="The whole command stops after S seconds (search, ranking and proof share them): status "
@@ -62,10 +62,10 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
 @click.option("--max-nodes", "max_nodes", cls=Renamed, old=("--nodes",), type=NODE_LIMIT, default=None,
               help="Stop a search after this many nodes (each ranked move's search too); lp: after this many "
                    f"positions valued, {DEFAULT_LP_NODES:,} without the option.")
-@click.option("--iterations", type=click.IntRange(1, MAX_PARAMETER), default=None,
+@click.option("--iterations", type=WholeRange(1, MAX_PARAMETER), default=None,
               help="MCTS/ISMCTS/DUCT iterations (default: 2000, or with --time-limit as many as the limit allows).")
-@click.option("--samples", type=click.IntRange(1, MAX_PARAMETER), default=None, help="PIMC samples (default 20).")
-@click.option("--as", "as_player", type=click.IntRange(1, 6), default=None,
+@click.option("--samples", type=WholeRange(1, MAX_PARAMETER), default=None, help="PIMC samples (default 20).")
+@click.option("--as", "as_player", type=WholeRange(1, 6), default=None,
               help="Analyse from this player's observation (PIMC or ISMCTS) instead of open information.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of MCTS, ISMCTS, PIMC and DUCT.")
 @click.option("--rank/--no-rank", default=None,

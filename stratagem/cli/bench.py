@@ -34,7 +34,7 @@ from click.core import ParameterSource
 
 from stratagem.bench import BENCH_FORMAT
 from stratagem.bench.tables import machine
-from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT, WholeRange
 from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.core.errors import BadInput
 from stratagem.core.io import MAX_PARAMETER, check_writable_dir, dumps_record
@@ -113,10 +113,10 @@ def _refuse_unused(ctx: click.Context, game: str, only: list[str], planners: boo
 @click.option("--planner-time-limit", type=TIME_LIMIT, default=60.0, show_default=True, metavar="S",
               help="Strato only: CPU seconds for each Fast Downward configuration on each deal, translate and "
                    "search together.")
-@click.option("--iterations", type=click.IntRange(1), default=None,
+@click.option("--iterations", type=WholeRange(1), default=None,
               help="Other games only: MCTS/DUCT iterations per position in the speed table (default 2000) and "
                    "per move of the search agents in the matches (default: the game's, 30-200).")
-@click.option("--count", "games", cls=Renamed, old=("--games",), type=click.IntRange(1, MAX_PARAMETER), default=40,
+@click.option("--count", "games", cls=Renamed, old=("--games",), type=WholeRange(1, MAX_PARAMETER), default=40,
               show_default=True,
               help="Games per agent pairing in the match tables (Strato's peers: seeded deals per player count).")
 @click.option("--engine", type=click.Choice(ENGINES), default="compiled", show_default=True,

@@ -28,7 +28,7 @@ import click
 from stratagem.checking import SoloCheck
 from stratagem.checking import check as check_puzzle
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import TIME_LIMIT, WholeRange
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.output import page_written
 from stratagem.cli.progress import terminal_progress
@@ -47,7 +47,7 @@ from stratagem.solving import proof_outputs
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command) with status 'unknown' and exit 3.")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None, help="Strato: which deal (default: the first).")
-@click.option("--players", type=click.IntRange(1, 4), default=None, help="Strato: player count for a seeded deal.")
+@click.option("--players", type=WholeRange(1, 4), default=None, help="Strato: player count for a seeded deal.")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the answer as a proof record (stratagem/proof@1) that `stratagem verify` checks.")
 @json_option("Print one JSON object: stratagem/check@1 for a STAKD solo puzzle, stratagem/solve@1 (as `solve "

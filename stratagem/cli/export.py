@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from stratagem.cli.exitcodes import UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import TIME_LIMIT, WholeRange
 from stratagem.cli.options import json_option, note, quiet_option
 from stratagem.core.deadline import Deadline, command_deadline
 from stratagem.core.errors import BadInput
@@ -68,11 +68,11 @@ def _stopped(deadline: Deadline, horizon: int, stopped: Exception, quiet: bool) 
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["dimacs", "pddl"]), default="dimacs", show_default=True)
-@click.option("--horizon", type=click.IntRange(0, MAX_HORIZON), default=None, metavar="K",
+@click.option("--horizon", type=WholeRange(0, MAX_HORIZON), default=None, metavar="K",
               help="dimacs: the formula says a win within K turns (required; at most the turns the deal can "
                    "last, the cards in its hands and pile; refused with pddl, whose plans have no horizon).")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None, help="A deal of the file, or a seed.")
-@click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
+@click.option("--players", type=WholeRange(1, 4), default=None, help="Player count for a seeded deal.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: stdout).")
 @click.option("--axiom-free", is_flag=True,

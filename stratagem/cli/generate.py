@@ -21,7 +21,7 @@ import click
 import tomli_w
 
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import TIME_LIMIT, WholeRange
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import command_deadline
@@ -43,12 +43,12 @@ def shown_path(path: str) -> str:
 @click.argument("game", type=click.Choice(["strato"]))
 @click.option("--challenge", "challenge_file", required=True, type=click.Path(dir_okay=False),
               help="A puzzle file whose [challenge] (and [options]) the deals are for.")
-@click.option("--count", type=click.IntRange(1, 1000), required=True, help="How many deals to write.")
+@click.option("--count", type=WholeRange(1, 1000), required=True, help="How many deals to write.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="First seed tried; then seed+1, ...")
-@click.option("--min-length", type=click.IntRange(1, 100), default=1, show_default=True,
+@click.option("--min-length", type=WholeRange(1, 100), default=1, show_default=True,
               help="Keep deals whose optimal length is at least this.")
-@click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count (default: the challenge's).")
-@click.option("--tries", type=click.IntRange(1, 100000), default=None,
+@click.option("--players", type=WholeRange(1, 4), default=None, help="Player count (default: the challenge's).")
+@click.option("--tries", type=WholeRange(1, 100000), default=None,
               help="Seeds to try at most (default: 20 per deal wanted).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command): the deals kept by then are written, exit 3 if "

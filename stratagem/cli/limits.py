@@ -13,6 +13,7 @@ as an ``OverflowError`` (exit 70); :data:`NODE_LIMIT` caps it far above what any
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import click
@@ -27,8 +28,11 @@ class TimeLimit(click.ParamType):  # type: ignore[type-arg]
         if isinstance(value, float | int) and not isinstance(value, bool):
             seconds = float(value)
         else:
+            text = str(value).strip()
             try:
-                seconds = float(str(value).strip())
+                if not text.isascii() or "_" in text:  # float() also reads '١٠' and '1_0' as 10
+                    raise ValueError(text)
+                seconds = float(text)
             except ValueError:
                 self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds) or seconds <= 0:
@@ -42,11 +46,25 @@ class TimeLimit(click.ParamType):  # type: ignore[type-arg]
 #: The parameter type of every command's ``--time-limit``.
 TIME_LIMIT = TimeLimit()
 
+#: A whole number as written on a command line: ASCII digits, a sign, spaces around.
+_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+class WholeRange(click.IntRange):
+    """``click.IntRange`` of ASCII digits: click reads its integers with ``int()``, which also takes other
+    scripts' digits and underscores, so ``--max-nodes ٣٠٠٠``, ``--players ٢`` and ``--count 1_0`` were read
+    as 3000, 2 and 10 (as every seed and notation refuses them). Every command's whole-number option."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not _WHOLE.fullmatch(value):
+            self.fail(f"{value!r} is not a valid integer.", param, ctx)
+        return super().convert(value, param, ctx)
+
 #: The largest ``--max-nodes`` any command takes: a million million states or nodes, about a thousand
 #: times what 24 GB hold at the smallest entry any search keeps, and far inside a C ``int64``.
 MAX_NODE_LIMIT = 10 ** 12
 
 #: The parameter type of every command's ``--max-nodes``.
-NODE_LIMIT = click.IntRange(1, MAX_NODE_LIMIT)
+NODE_LIMIT = WholeRange(1, MAX_NODE_LIMIT)
 
-__all__ = ["MAX_NODE_LIMIT", "NODE_LIMIT", "TIME_LIMIT", "TimeLimit"]
+__all__ = ["MAX_NODE_LIMIT", "NODE_LIMIT", "TIME_LIMIT", "TimeLimit", "WholeRange"]

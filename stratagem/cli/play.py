@@ -16,7 +16,7 @@ from rich import box
 from rich.table import Table
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT
+from stratagem.cli.limits import TIME_LIMIT, WholeRange
 from stratagem.cli.options import Renamed, given, json_option, note, player_counts, quiet_option
 from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import search_progress
@@ -46,12 +46,12 @@ NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "ga
                    "to compare (greedy, guided, pimc, cpimc, belief, ismcts), each playing every seat.")
 @click.option("--players", "players_text", default=None, metavar="N",
               help="Player count (default: the number of agents); Strato: a list such as 1,2,4 (default 1).")
-@click.option("--count", "count", cls=Renamed, old=("--games",), type=click.IntRange(1, MAX_PARAMETER), default=20,
+@click.option("--count", "count", cls=Renamed, old=("--games",), type=WholeRange(1, MAX_PARAMETER), default=20,
               show_default=True, help="Games to play (Strato: deals per agent and player count).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the deals and the agents.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start every game from this position file (with its options) instead of a fresh deal.")
-@click.option("--max-plies", type=click.IntRange(1, MAX_PARAMETER), default=10_000, show_default=True,
+@click.option("--max-plies", type=WholeRange(1, MAX_PARAMETER), default=10_000, show_default=True,
               help="A game still running after this many moves counts as unfinished.")
 @json_option("Print the match as one JSON document.")
 @quiet_option()
@@ -62,7 +62,7 @@ NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "ga
                    "by default for mcts on such a game, mcts (not in Stack Attack: compiled UCT has no "
                    "simultaneous moves) and ismcts with guided=false, and pimc and duct "
                    "without rollout_limit) or reference (the Python rules engine).")
-@click.option("--points", type=click.IntRange(1, MAX_POINTS), default=1, show_default=True, metavar="N",
+@click.option("--points", type=WholeRange(1, MAX_POINTS), default=1, show_default=True, metavar="N",
               help="STAKD: each game a race of rounds to N points, the winner of a round starting the next (the "
                    "seed's game is --points 3; --max-plies then caps each round); 1 plays one round.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",

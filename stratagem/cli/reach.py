@@ -35,7 +35,7 @@ import click
 from rich.markup import escape
 
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
-from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT, WholeRange
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.output import page_written
 from stratagem.cli.progress import search_progress
@@ -117,7 +117,7 @@ def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
-@click.option("--players", type=click.IntRange(1, 4), default=None,
+@click.option("--players", type=WholeRange(1, 4), default=None,
               help="Player count for a seeded deal (not with --designer, whose graph holds no hands).")
 @click.option("--designer", is_flag=True,
               help="Designer mode: the deal's rows only, any weather of the challenge playable every turn.")

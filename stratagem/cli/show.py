@@ -12,6 +12,7 @@ from typing import Any
 import click
 from rich.markup import escape
 
+from stratagem.cli.limits import WholeRange
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
@@ -32,7 +33,7 @@ LISTED_DEALS = 20
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the puzzle file, or an integer seed (default: the first deal).")
-@click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
+@click.option("--players", type=WholeRange(1, 4), default=None, help="Player count for a seeded deal.")
 @json_option(f"Print one JSON object ({SHOW_FORMAT}).")
 @quiet_option("Accepted for uniformity: show prints nothing on stderr but errors.")
 def show(file: str, deal_key: str | None, players: int | None, as_json: bool, quiet: bool) -> int:

@@ -19,7 +19,7 @@ import click
 
 from stratagem.checking import check_solo
 from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
-from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
+from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT, WholeRange
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.output import page_written
 from stratagem.cli.progress import terminal_progress
@@ -44,7 +44,7 @@ from stratagem.solving import solve as solve_deal
                    "(2,000 when it cannot run compiled) and SAT from the bound up.")
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
               help="A deal named in the file, or an integer seed for a new seeded deal (default: the first deal).")
-@click.option("--players", type=click.IntRange(1, 4), default=None, help="Player count for a seeded deal.")
+@click.option("--players", type=WholeRange(1, 4), default=None, help="Player count for a seeded deal.")
 @json_option("Print one JSON object (stratagem/solve@1).")
 @quiet_option()
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",

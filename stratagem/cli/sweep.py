@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
-from stratagem.cli.limits import TIME_LIMIT, TimeLimit
+from stratagem.cli.limits import TIME_LIMIT, TimeLimit, WholeRange
 from stratagem.cli.options import Renamed, given, json_option, note, quiet_option
 from stratagem.cli.sweepprogress import SweepProgress, status_counts
 from stratagem.core.compiled import warn_once
@@ -71,7 +71,7 @@ class ConnectTimeout(TimeLimit):
 
 @click.command()
 @click.argument("puzzles", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--count", "deals", cls=Renamed, old=("--deals",), type=click.IntRange(1, MAX_TASKS), default=None,
+@click.option("--count", "deals", cls=Renamed, old=("--deals",), type=WholeRange(1, MAX_TASKS), default=None,
               help="Seeds 0 .. N-1 (default 100 unless --seeds is given).")
 @click.option("--seeds", "seed_range", default=None, metavar="A..B", help="Seeds A to B, both included.")
 @click.option("--players", "players_text", default="1", show_default=True, metavar="LIST",
@@ -87,7 +87,7 @@ class ConnectTimeout(TimeLimit):
 @click.option("--solo-agents", is_flag=True,
               help="With --information hidden and 1 player: the --agents kinds also play each solo deal "
                    "--shuffles times (a win rate beside the exact or bounded odds: an estimate, not a proof).")
-@click.option("--shuffles", type=click.IntRange(1, MAX_SHUFFLES), default=4, show_default=True,
+@click.option("--shuffles", type=WholeRange(1, MAX_SHUFFLES), default=4, show_default=True,
               help="With --information hidden: games per team task, the deal's hands kept and its pile shuffled "
                    "again for each.")
 @click.option("--method", "methods", multiple=True, metavar="METHOD",
@@ -103,7 +103,7 @@ class ConnectTimeout(TimeLimit):
               help=f"The results file ({SWEEP_FORMAT} JSON Lines); appended to, records already there are skipped.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on an existing Dask cluster (tcp://host:8786) instead of an embedded one.")
-@click.option("--workers", type=click.IntRange(0, 1024), default=None,
+@click.option("--workers", type=WholeRange(0, 1024), default=None,
               help="Worker processes of the embedded Dask cluster (default: one per core); 0 runs the deals "
                    "in this process, one after another.")
 @click.option("--connect-timeout", type=ConnectTimeout(), default=10.0, show_default=True, metavar="S",
