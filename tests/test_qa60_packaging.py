@@ -153,3 +153,15 @@ def test_an_installed_package_s_records_name_the_commit_it_was_built_from(monkey
     finally:
         prov.code_provenance.cache_clear()
         prov.build_state.cache_clear()
+
+
+def test_a_page_names_the_commit_an_installed_package_was_built_from() -> None:
+    """``view``'s made-by line showed the checkout's commit alone: a wheel's record named no code."""
+    from stratagem.views.records import _made_by
+
+    built = {"provenance": {"stratagem": "0.1.0", "git": None, "build": {"commit": "ef" * 20, "dirty": None}}}
+    assert ", built from commit efefefefefef</p>" in _made_by(built)
+    checkout = {"provenance": {"stratagem": "0.1.0", "git": {"commit": "12" * 20, "dirty": False}}}
+    assert ", commit 121212121212</p>" in _made_by(checkout)
+    assert _made_by({"provenance": {"stratagem": "0.1.0", "git": None, "build": ["not", "a", "dict"]}}).endswith(
+        "stratagem 0.1.0</p>")

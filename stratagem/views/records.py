@@ -225,8 +225,12 @@ def _made_by(data: dict[str, Any]) -> str:
     if not isinstance(made, dict):
         return ""
     commit = (made.get("git") or {}).get("commit") if isinstance(made.get("git"), dict) else None
+    # an installed package runs outside a checkout: the commit its build recorded (provenance's "build")
+    built = (made.get("build") or {}).get("commit") if isinstance(made.get("build"), dict) else None
+    origin = (f", commit {esc(str(commit)[:12])}" if commit else
+              f", built from commit {esc(str(built)[:12])}" if built else "")
     return (f"<p class=\"muted\">made by (as the record states it, not checked): stratagem "
-            f"{esc(made.get('stratagem', '?'))}" + (f", commit {esc(str(commit)[:12])}" if commit else "") + "</p>")
+            f"{esc(made.get('stratagem', '?'))}" + origin + "</p>")
 
 
 def _report_deal(data: dict[str, Any], source: str) -> StratoDeal:
