@@ -165,3 +165,29 @@ def test_a_page_names_the_commit_an_installed_package_was_built_from() -> None:
     assert ", commit 121212121212</p>" in _made_by(checkout)
     assert _made_by({"provenance": {"stratagem": "0.1.0", "git": None, "build": ["not", "a", "dict"]}}).endswith(
         "stratagem 0.1.0</p>")
+
+
+def _build_py(source: Path, lib: Path) -> str:
+    """``setup.py build_py`` of ``source`` into ``lib`` (nothing compiled), and the ``_build.py`` it wrote."""
+    env = {**os.environ, "STRATAGEM_PURE_PYTHON": "1"}
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(lib)],
+                          cwd=source, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return (lib / "stratagem" / "_build.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs the git program")
+def test_a_checkout_s_build_names_its_commit_and_whether_it_was_modified(tmp_path: Path) -> None:
+    """``pip install .`` from a checkout: the commit of the checkout's own .git, and its dirty flag."""
+    source = tmp_path / "source"
+    source.mkdir()
+    _copy_source(source)
+    (source / "stratagem" / "_kernel_sources.py").unlink()
+    git = ["git", "-C", str(source), "-c", "user.name=qa", "-c", "user.email=qa@example.invalid"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "source"]):
+        subprocess.run(git + args, check=True, capture_output=True, timeout=120)
+    head = subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    assert f"COMMIT = {head!r}\nDIRTY = False\n" in _build_py(source, tmp_path / "clean")
+    with open(source / "README.md", "a", encoding="utf-8") as handle:
+        handle.write("\nedited\n")
+    assert f"COMMIT = {head!r}\nDIRTY = True\n" in _build_py(source, tmp_path / "edited")
