@@ -6,6 +6,9 @@ and fails on a mutant of the engine that survived every other Stratatak test.
 
 from __future__ import annotations
 
+import pytest
+
+from stratagem.models.stratatak.cards import MAX_COUNT_LIMIT, Options
 from stratagem.models.stratatak.rules import StratatakGame
 
 GAME = StratatakGame()
@@ -20,3 +23,17 @@ def test_engine_evaluation_is_the_scaled_hand_difference_strictly_inside_half_a_
     empty = GAME.parse_state("-,R5R6G2R1R2R3R4 G1 - B3 D2")
     assert not GAME.is_terminal(empty)
     assert GAME.evaluate(empty) == (0.4375, -0.4375)
+
+
+@pytest.mark.parametrize("count", [1, MAX_COUNT_LIMIT])
+def test_options_fighter_counts_run_from_1_to_the_limit_both_ends_included(count: int) -> None:
+    """docs/rules/stratatak.md: ``max_count`` configures the unpublished deck (ruling default 9); the
+    message says "from 1 to 99", and both ends are accepted (a mutant refusing 99 passed every test)."""
+    assert Options(max_count=count).problem() is None
+    assert StratatakGame(Options(max_count=count)).options.max_count == count
+
+
+@pytest.mark.parametrize("count", [0, MAX_COUNT_LIMIT + 1])
+def test_options_fighter_counts_outside_1_to_the_limit_are_refused(count: int) -> None:
+    """The same option: 0 and 100 are named as the problem."""
+    assert Options(max_count=count).problem() == f"max_count must be from 1 to {MAX_COUNT_LIMIT}, not {count}"

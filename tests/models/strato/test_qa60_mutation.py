@@ -1,0 +1,36 @@
+"""What the QA 60 mutation pass found unpinned in the Strato rules engine (stratagem/models/strato/rules/).
+
+Each test names the seed fact or ruling it pins (RULINGS.md, seeds/README.md) and fails on a mutant of the
+rules that survived every other Strato rules test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from stratagem.models.strato.rules.challenge import CountGoal, RowGoal, count_goal_problem, possible_pairs
+
+from .support import make_challenge
+
+
+def test_ruling_an_unnamed_pairing_is_one_left_hand_with_one_right_hand_tornado() -> None:
+    """RULINGS.md, Strato: "Tornado cards, one per weather: left-hand halves rain, sun, fog; right-hand
+    halves wind, cloud, storm"; seeds/README.md: "a row's tornado pair is one left-hand and one
+    right-hand card". With rain, sun, wind and cloud in play and no pairs named, a row's tornadoes are
+    rain or sun on the left with wind or cloud on the right, left first."""
+    goal = RowGoal(CountGoal(3, (("<", 3),)), None)
+    assert possible_pairs(goal, "RSWC", ()) == ("RW", "RC", "SW", "SC")
+    assert possible_pairs(goal, "RSWC", ("SC",)) == ("SC",)
+    assert possible_pairs(RowGoal(goal.left, None, "RW"), "RSWC", ()) == ("RW",)
+
+
+def test_ruling_a_right_half_count_goal_naming_the_right_tornado_twice_is_refused() -> None:
+    """RULINGS.md (ruling of session 58, docs/rules/strato.md): a count goal counts each weather once, so
+    W with ">" names wind twice on any row whose right tornado is wind; with no pairs named, a seeded deal
+    may pair wind on the right (RW or SW), and the goal is refused. The left-hand weathers never sit on
+    the right, so a mutant that took them for right-hand tornadoes let this goal through."""
+    goal = RowGoal(None, CountGoal(3, (("W", 2), (">", 1))))
+    problem = count_goal_problem(goal, "RSWC", ())
+    assert problem is not None and problem[0] == "right" and "wind twice" in problem[1]
+    with pytest.raises(ValueError, match="once"):
+        make_challenge(weathers="RSWC", pairs=(), rows=2, limit=5, left=None, right=goal.right)
