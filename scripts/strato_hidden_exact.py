@@ -29,9 +29,10 @@ from pathlib import Path
 from stratagem.core.deadline import Deadline
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, load_strato
-from stratagem.models.strato.hidden.exact import TableSummary, odds_interval, policy_sources, write_table
+from stratagem.models.strato.hidden.exact import odds_interval, policy_sources
 from stratagem.models.strato.hidden.game import HiddenStrato
 from stratagem.models.strato.hidden.odds import solo_odds
+from stratagem.models.strato.hidden.valuetable import TableSummary, write_table
 from stratagem.verification import verify
 from stratagem.winprobability import odds_bounds
 

@@ -306,14 +306,8 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
     table, which is then written; a table the limit stops is not written (``table`` is then ``None`` and
     ``table_note`` says why). ``progress`` shows the search's passes and the rows written. A ``table`` that
     cannot be written (no such folder, a directory) is :class:`BadInput` before the search begins."""
-    from stratagem.models.strato.hidden.exact import (
-        TableStopped,
-        TableTooLarge,
-        TooManyOrders,
-        check_orders,
-        odds_interval,
-        write_table,
-    )
+    from stratagem.models.strato.hidden.exact import TooManyOrders, check_orders, odds_interval
+    from stratagem.models.strato.hidden.valuetable import TableStopped, TableTooLarge, write_table
     from stratagem.verification import oddstable  # the most rows verify reads: a larger table is not written
 
     deal = _loaded(deal)

@@ -20,14 +20,7 @@ from pathlib import Path
 import pytest
 
 from stratagem.core.deadline import Deadline
-from stratagem.models.strato.hidden.exact import (
-    Solver,
-    TableStopped,
-    odds_interval,
-    policy_sources,
-    value_table,
-    write_table,
-)
+from stratagem.models.strato.hidden.exact import Solver, odds_interval, policy_sources
 from stratagem.models.strato.hidden.game import (
     DRAW,
     PLAY,
@@ -38,6 +31,7 @@ from stratagem.models.strato.hidden.game import (
     parse_hidden,
     parse_play,
 )
+from stratagem.models.strato.hidden.valuetable import TableStopped, value_table, write_table
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.position import ONGOING

@@ -33,10 +33,10 @@ from stratagem.models.strato.hidden.exact import (
     _keeping_time_to_write,
     compiled_odds,
     odds_interval,
-    write_table,
 )
 from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato, format_hidden, parse_hidden
 from stratagem.models.strato.hidden.odds import TurnBound, greedy_move, hand_plan, solo_odds, win_payoff
+from stratagem.models.strato.hidden.valuetable import write_table
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.notation import format_move
