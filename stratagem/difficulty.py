@@ -31,6 +31,11 @@ gives, per challenge and player count, one :class:`Card`:
   the highest (proven easy, at least that often won). Each with the command that reproduces its record.
 
 Everything here is a function of the records: the same files give the same card, byte for byte.
+
+Why one module of over 600 lines: the card's figures and the words that say what they prove are one
+concept: the markdown here and the HTML view (:mod:`stratagem.views.difficulty`) both take their words
+(:func:`value_text`, :func:`proven_note`, the column lists) from this module, so that neither can claim
+more than the figures prove; split, the words would live apart from the figures they qualify.
 """
 
 from __future__ import annotations

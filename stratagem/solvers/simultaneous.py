@@ -35,6 +35,10 @@ valued) stop it by raising :class:`InductionStopped`, which says how far it got;
 returned, since a value of part of the tree is no value of the position.
 
 The module knows nothing about any particular game.
+
+Why one module of over 600 lines: the induction, the result it returns and the expected returns read from
+that result are one concept (backward induction with simultaneous nodes); the matrix games are apart
+(:mod:`.matrix`), as are the compiled walk (:mod:`.induction_kernel`) and the proof (:mod:`.matrixproof`).
 """
 
 from __future__ import annotations

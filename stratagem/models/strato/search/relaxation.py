@@ -32,6 +32,11 @@ optima.
 The search itself is compiled (:mod:`relaxation_kernel`): a breadth-first distance from the start's
 image, and for A* a pattern database of every relaxed state's distance to a goal, memoised per
 relaxation so that all deals of a challenge share it.
+
+Why one module of over 600 lines: everything here is the one relaxation the soundness argument above is
+about -- its classes and images, its relaxed search, and the bound combined over the goal rows. Split,
+the argument would cover code in another file that could change without it; the kernel's loops are apart
+(:mod:`.relaxation_kernel`), and what is left is the definition and its uses.
 """
 
 from __future__ import annotations
