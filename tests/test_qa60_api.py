@@ -260,3 +260,28 @@ def test_a_signal_during_a_native_call_still_wakes_the_callers_event_loop() -> N
         signal.signal(signal.SIGUSR1, handler)
         os.close(read_end)
         os.close(write_end)
+
+
+# A frozen Analysis held its setup (and an lp analysis its players' strategies) as plain dicts: changing
+# them changed what to_json() wrote, and the analysis could not be hashed. Now read-only, and hashable.
+
+def test_an_analysis_cannot_be_changed_through_its_setup_or_strategies_and_hashes() -> None:
+    from stratagem.analysis import analyze
+
+    analysis = analyze(STACK_ATTACK)
+    record = analysis.to_json()
+    with pytest.raises(TypeError):
+        analysis.setup["players"] = 5  # the old code: to_json() then said 5
+    with pytest.raises(TypeError):
+        analysis.setup["options"]["block"].append(99)
+    strategy = analysis.players[0].strategy
+    assert strategy is not None
+    with pytest.raises(TypeError):
+        strategy[next(iter(strategy))] = 1  # type: ignore[index]
+    assert analysis.to_json() == record and analysis.setup == analysis.game_rules.setup()
+    assert hash(analysis) == hash(pickle.loads(pickle.dumps(analysis)))  # the old code: unhashable (a dict)
+    assert {analysis, copy.deepcopy(analysis)} == {analysis}
+    plain = analysis.to_json()
+    plain["setup"]["players"] = 3  # the record is the caller's to edit, and changes nothing here
+    plain["setup"]["options"]["block"].append(99)
+    assert analysis.to_json() == record

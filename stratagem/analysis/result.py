@@ -9,7 +9,6 @@ modules build a report (a dict, values in record form) and :func:`from_report` t
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -19,6 +18,7 @@ from typing import Any
 from stratagem.analysis.methods import EXACT
 from stratagem.analysis.proofs import ProofFile, lp_proof_records, write_proof
 from stratagem.core.deadline import Deadline
+from stratagem.core.frozen import FrozenDict, freeze, thaw
 from stratagem.solvers.gametree import SOLVED
 
 ANALYSIS_FORMAT = "stratagem/analysis@1"
@@ -126,7 +126,9 @@ class Analysis:
     analysis (not part of the record, which would then differ from run to run, nor of ``==``: two runs that
     found the same are equal). ``engine`` is the rules
     engine the search ran on (``compiled`` or ``reference``) and ``engine_note`` one line when it is not
-    the one asked for (neither is part of the record).
+    the one asked for (neither is part of the record). ``setup`` and the players' strategies are read-only
+    (:mod:`stratagem.core.frozen`: a change is a TypeError; ``to_json()`` gives plain copies), so an
+    analysis hashes and never changes after the call.
     """
 
     game: str
@@ -207,7 +209,7 @@ class Analysis:
             if key in ("moves", "players"):
                 record[key] = None if item is None else [entry.to_json() for entry in item]
             elif key == "setup":
-                record[key] = copy.deepcopy(item)
+                record[key] = thaw(item)  # the caller's to edit: a plain copy of the read-only setup
             elif key in ("pv", "values"):
                 record[key] = None if item is None else [_text(v) for v in item]
             else:
@@ -237,6 +239,7 @@ class Analysis:
 def from_report(report: dict[str, Any], game: Any, state: Any, lp_results: Any, seconds: float) -> Analysis:
     """The typed result of a report built by a method module (values in record form)."""
     fields = {key: report[key] for key in _HEADER}
+    fields["setup"] = freeze(fields["setup"])  # a frozen result: its setup read-only too
     for key in ("player", "value", "estimate", "distance", "not_ranked", "lower_bound", "battles", "nodes",
                 "depth", "iterations", "samples"):
         if key in report:
@@ -255,7 +258,7 @@ def from_report(report: dict[str, Any], game: Any, state: Any, lp_results: Any, 
         values = {k: _number(v) for k, v in entry.items() if k not in ("against", "strategy", "opponent_strategy")}
         for key in ("strategy", "opponent_strategy"):
             if key in entry:
-                values[key] = {m: _number(p) for m, p in entry[key].items()}
+                values[key] = FrozenDict({m: _number(p) for m, p in entry[key].items()})
         if "against" in entry:
             values["against"] = tuple(entry["against"])
         players.append(PlayerEntry(**values))
