@@ -3,6 +3,10 @@
 lines at a time (a torn last line dropped with a note, anything else that is not a record refused).
 
 :mod:`stratagem.sweep` writes it; :mod:`stratagem.sweepreport` reads it.
+
+Why one module of over 600 lines: it is the one format, ``stratagem/sweep@1`` and the file that holds it;
+which record counts, what a record must hold to be read, and how the file is read and appended to change
+together whenever a field is added, and both the sweep and the report take all of them from here.
 """
 
 from __future__ import annotations

@@ -100,7 +100,6 @@ def test_the_bench_command_holds_no_benchmark_logic(package: Path = ROOT / "stra
 LONG_UNARGUED = frozenset({
     "core/io.py",
     "solvers/induction_kernel.py", "solvers/packed_expectimax.py",
-    "sweeprecords.py",
 })
 
 #: The words a long module's docstring opens its reason with.
