@@ -9,8 +9,10 @@ from __future__ import annotations
 import pytest
 
 from stratagem.models.strato.rules.challenge import CountGoal, RowGoal, count_goal_problem, possible_pairs
+from stratagem.models.strato.rules.deal import DealError, check_position
+from stratagem.models.strato.rules.position import parse_state
 
-from .support import make_challenge
+from .support import make_challenge, puzzle_challenge
 
 
 def test_ruling_an_unnamed_pairing_is_one_left_hand_with_one_right_hand_tornado() -> None:
@@ -34,3 +36,15 @@ def test_ruling_a_right_half_count_goal_naming_the_right_tornado_twice_is_refuse
     assert problem is not None and problem[0] == "right" and "wind twice" in problem[1]
     with pytest.raises(ValueError, match="once"):
         make_challenge(weathers="RSWC", pairs=(), rows=2, limit=5, left=None, right=goal.right)
+
+
+def test_ruling_a_half_row_at_the_limit_is_not_over_it_in_a_refused_result() -> None:
+    """RULINGS.md, Strato: "End of turn, in this order: any half-row longer than the challenge's limit ->
+    defeat". Challenge 0's limit is 6: a left half-row of exactly 6 cards is not longer, so a position
+    written 'lost' on it is refused because play goes on, and the message must not say that half-row is
+    over the limit (a mutant listing half-rows at the limit as over passed every test)."""
+    with pytest.raises(DealError) as info:
+        check_position(puzzle_challenge("challenge-0"), parse_state("RWRWRW(RW)W RRW WRW 1 R lost"))
+    message = str(info.value)
+    assert "no half-row is over the limit 6 and player 1 can still play" in message
+    assert "holds 6 cards" not in message
