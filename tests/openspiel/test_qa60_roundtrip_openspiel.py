@@ -1,6 +1,7 @@
 """Property-based round trips of the OpenSpiel adapters (QA 60; docs/openspiel.md): a game's string
 (``str(game)``, which ``serialize_game_and_state`` writes) loads back to the same game, a serialized state
-comes back with the same position and history, and every legal action has its own text. Strato games
+comes back with the same position and history, every legal action has its own text, and the states',
+observations', information states' and actions' strings are the same under two hash seeds. Strato games
 played from a position of two or more hands could not come back: OpenSpiel's game string separates
 parameters by commas, so ``position=... RS,WW ...`` was read back as an unknown parameter 'WW ...'; the
 game now keeps its hands separated by ``;`` and reads either."""
@@ -108,3 +109,38 @@ def test_a_position_of_two_hands_is_kept_with_its_hands_apart_and_read_either_wa
                                                                                            game.new_initial_state()))
     assert str(back_game) == str(game) and str(back) == str(game.new_initial_state())
     assert str(pyspiel.load_game(str(game)).new_initial_state()) == str(game.new_initial_state())
+
+
+_STRINGS = """
+import hashlib, random, sys
+import pyspiel, stratagem.openspiel
+digest = hashlib.sha256()
+for config in sys.argv[1:]:
+    game, rng = pyspiel.load_game(config), random.Random(config)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        digest.update(str(state).encode())
+        for player in range(game.num_players()):
+            digest.update(state.observation_string(player).encode())
+            digest.update(state.information_state_string(player).encode())
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            actions = state.legal_actions()
+            digest.update(" ".join(state.action_to_string(state.current_player(), a) for a in actions).encode())
+            state.apply_action(rng.choice(actions))
+print(digest.hexdigest())
+"""
+
+
+def test_the_games_strings_are_the_same_under_two_hash_seeds() -> None:
+    import os
+    import subprocess
+    import sys
+
+    runs = [subprocess.run([sys.executable, "-c", _STRINGS, *CONFIGS], capture_output=True, text=True, timeout=300,
+                           check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")]
+    assert runs[0] == runs[1] and len(runs[0].strip()) == 64
