@@ -9,7 +9,9 @@ from fresh games of every player count, and Strato's seeded deals.
   of another script, a lookalike letter, a byte-order mark, CRLF, spaces) is refused with the notation's
   error (NotationError, IllegalMove; BadInput from ``from_notation``) or read as a position or a legal
   move whose text is a fixed point. A digit of another script is always refused: '３' or '٣' was read
-  as 3 by STAKD's moves, pieces and hands and Card Clash's moves, and printed back as other text.
+  as 3 by STAKD's moves, pieces and hands and Card Clash's moves, and printed back as other text. A number
+  of thousands of digits is a notation error: int()'s ValueError came through every notation. Card Clash's
+  parse_move refuses a move that is not legal, as every other game's does.
 """
 
 from __future__ import annotations
@@ -37,12 +39,17 @@ FRESH: tuple[tuple[str, str], ...] = (
     ("stackattack", json.dumps({"players": 3, "options": {"actions": True}})),
     *(("cardclash", json.dumps({"players": n})) for n in range(2, 6)),
     ("cardclash", json.dumps({"players": 2, "strategic": True})),
+    ("cardclash", json.dumps({"players": 3, "width": 4, "height": 4, "rounds": 2, "seed": 5})),
+    ("stackattack", json.dumps({"players": 3, "options": {"scope": "game", "cards": 40, "actions": False}})),
+    ("stakd", json.dumps({"players": 2, "width": 30, "height": 9})),
     ("stratatak", json.dumps({})),
     ("stratatak", json.dumps({"battle_limit": 3})),
+    ("stratatak", json.dumps({"star_mode": "addon", "max_count": 5, "copies": 1, "stars": 2, "hand_size": 3})),
+    ("stratatak", json.dumps({"max_count": 3, "copies": 1, "stars": 1, "hand_size": 2, "battle_limit": 5})),
 )
 STRATO = tuple(p for p in SHIPPED if p.startswith("puzzles/strato/"))
 
-RUNS = settings(deadline=None, derandomize=True, max_examples=120,
+RUNS = settings(deadline=None, derandomize=True, max_examples=300,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -273,3 +280,59 @@ def test_a_card_clash_move_in_other_digits_is_a_notation_error(text: str) -> Non
 
     with pytest.raises(NotationError, match="not CARD@X,Y"):
         parse_move("r", text)
+
+
+BIG = "9" * 5000
+
+
+@pytest.mark.parametrize(("game_name", "kind", "text"), [
+    ("strato", "state", f"RW(RW)RW RRR WWRWWRRWWRW {BIG} -"),
+    ("stakd", "state", f"1B@{BIG},3h;2B@10,2h U2X1,D1U2 1"),
+    ("stakd", "move", f"U@{BIG},2"),
+    ("cardclash", "state", f".,b1,b3,rB/bX,b5r2,r6,./.,.,r2,. 23,22 3,3 {BIG}"),
+    ("cardclash", "move", f"r2@1,-{BIG}"),
+    ("stackattack", "state", f"{BIG}.7.9.12/20.22.23/33.35.38/44.45.47.50 16.32.52/14.40.51 1.2.5/6.10 0/0 1"),
+    ("stackattack", "move", f"{BIG},14"),
+    ("stackattack", "move", f"D{BIG}"),
+    ("stratatak", "state", f"B{BIG}R5G3,G2 R9B9 G8 - A1 b4"),
+    ("stratatak", "move", f"B{BIG}"),
+])
+def test_a_number_of_thousands_of_digits_is_a_notation_error(game_name: str, kind: str, text: str) -> None:
+    # int() refuses more than 4,300 digits with a ValueError, which every notation let through
+    # (odds --position ended in an internal error).
+    source = {"strato": "strato/challenge-0", "stakd": "stakd/endgame-2p-bomber",
+              "cardclash": "cardclash/defence-holds", "stackattack": "stackattack/2p-actions-3-turns",
+              "stratatak": "stratatak/attacker-only-one-way"}[game_name]
+    game_name_, game, state, setup = _shipped(f"puzzles/{source}.toml")
+    with pytest.raises(NotationError, match="a number of 5,000 digits"):
+        if kind == "state":
+            game.parse_state(text)
+        else:
+            game.parse_move(state, text)
+    if kind == "state":
+        with pytest.raises(BadInput, match="a number of 5,000 digits"):
+            from_notation(game_name_, text, json.loads(setup))
+
+
+def test_a_hidden_position_of_thousands_of_digits_is_a_notation_error() -> None:
+    from stratagem.models.strato.hidden.game import parse_hidden
+
+    with pytest.raises(NotationError, match="a number of 5,000 digits"):
+        parse_hidden(f"RW(RW)RW RRR {{RRRRWWWWWWW}} {BIG} - play")
+
+
+def test_a_card_clash_move_that_is_not_legal_is_refused_when_read() -> None:
+    _, game, state, _ = _shipped("puzzles/cardclash/defence-holds.toml")
+    with pytest.raises(IllegalMove, match="may not be laid at 11,-1"):
+        game.parse_move(state, "r2@11,-1")  # read as a move before, as no other game's parse_move reads one
+    with pytest.raises(IllegalMove, match="may not pass"):
+        game.parse_move(state, "pass")
+
+
+def test_odds_of_a_position_with_a_huge_number_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    from stratagem.cli.main import run
+
+    assert run(["odds", str(ROOT / "puzzles/strato/challenge-0.toml"), "--position",
+                f"RW(RW)RW RRR WWRWWRRWWRW {BIG} -"]) == 2  # was an internal error, exit 70
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "a number of 5,000 digits" in err[0] and len(err[0]) < 300, err

@@ -25,6 +25,7 @@ import re
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
+from stratagem.core.numbers import check_notation_numbers
 from stratagem.models.cardclash.battlefield import Board, format_board, parse_board
 from stratagem.models.cardclash.cards import COLOURS, MAX_PLAYERS, MIN_PLAYERS, RANKS, sort_ranks
 
@@ -110,6 +111,7 @@ def _parse_int(text: str, what: str, low: int, high: int) -> int:
 
 def parse_state(text: str) -> State:
     """Inverse of :func:`format_state`."""
+    check_notation_numbers(text)
     fields = text.split()
     if len(fields) < 4:
         raise NotationError(
@@ -159,6 +161,7 @@ def format_move(colour: str, move: Move) -> str:
 
 def parse_move(colour: str, text: str) -> Move:
     """Inverse of :func:`format_move`; the colour may be left out, and must be the mover's if given."""
+    check_notation_numbers(text)
     text = text.strip()
     if text == "pass":
         return PASS

@@ -318,7 +318,11 @@ class CardClashGame:
         return format_move(COLOURS[state.to_move], move)
 
     def parse_move(self, state: State, text: str) -> Move:
-        return parse_move(COLOURS[state.to_move], text)
+        """The move ``text`` names, which must be legal here (:class:`IllegalMove` with the reason otherwise), as
+        every game's parse_move checks: it read any well-formed card and place (``r2@11,-1`` off the table)."""
+        move = parse_move(COLOURS[state.to_move], text)
+        self.apply(state, move)  # raises IllegalMove with the reason
+        return move
 
     def format_state(self, state: State) -> str:
         return format_state(state)

@@ -20,6 +20,7 @@ import re
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
+from stratagem.core.numbers import check_notation_numbers
 
 TAKE, SHIELD_PLACE, BLOCK_ROW, SWAP, DEAL = "T", "P", "B", "S", "D"
 ROW_KINDS = (TAKE, SHIELD_PLACE, BLOCK_ROW)
@@ -61,6 +62,7 @@ def _card(text: str) -> int:
 
 def parse_move(text: str) -> Move:
     """Inverse of :func:`format_move` (shape only; the game checks legality)."""
+    check_notation_numbers(text)
     text = text.strip()
     match = _CHOICE_RE.match(text)
     if match:

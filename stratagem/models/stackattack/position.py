@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
+from stratagem.core.numbers import check_notation_numbers
 from stratagem.models.stackattack.cards import (
     END_SCORE,
     HAND_SIZE,
@@ -122,6 +123,7 @@ def format_state(state: State) -> str:
 
 def parse_state(text: str) -> State:
     """Inverse of :func:`format_state`; checks the shape, not the rules (see :func:`check_state`)."""
+    check_notation_numbers(text)
     fields = text.split()
     if len(fields) not in (5, 9):
         raise NotationError(

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from stratagem.core.errors import NotationError
+from stratagem.core.numbers import check_notation_numbers
 from stratagem.models.stakd.pieces import KIND_INDEX, KINDS, MAX_PLAYERS, Hand
 from stratagem.models.stakd.position import Move, Piece, State
 
@@ -50,6 +51,7 @@ def format_move(move: Move) -> str:
 
 def parse_placement(text: str) -> tuple[str, tuple[int, int], str]:
     """``(kind, anchor, orient)`` from move text (syntax only)."""
+    check_notation_numbers(text)
     match = _MOVE_RE.match(text.strip())
     if not match:
         raise NotationError(f"move {text!r} is not of the form KIND@X,Y[ORIENT], e.g. D@3,4h or U@2,1")
@@ -68,6 +70,7 @@ def format_piece(piece: Piece) -> str:
 
 
 def parse_piece(text: str) -> Piece:
+    check_notation_numbers(text)
     match = _PIECE_RE.match(text.strip())
     if not match:
         raise NotationError(f"piece {text!r} is not of the form OWNER KIND@X,Y[ORIENT], e.g. 1D@3,4h")
@@ -131,6 +134,7 @@ def format_state(state: State) -> str:
 
 def parse_state(text: str) -> State:
     """Inverse of :func:`format_state` (syntax and counts; the rules engine checks the structure)."""
+    check_notation_numbers(text)
     fields = text.split()
     if len(fields) not in (3, 4):
         raise NotationError(f"a position has 3 or 4 fields (LAYERS HANDS PLAYER [out:...]), found {len(fields)}")

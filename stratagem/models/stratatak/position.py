@@ -32,6 +32,7 @@ import re
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
+from stratagem.core.numbers import check_notation_numbers
 from stratagem.models.stratatak.cards import Cards, format_cards, parse_cards, remove_cards, sort_cards
 
 #: Phases: the attacker plays, the defender plays, the new attacker draws by chance, game won,
@@ -143,6 +144,7 @@ def parse_state(text: str, deck: Cards | None = None) -> State:
     ``deck`` is needed only for a pile written ``?N`` (:meth:`StratatakGame.parse_state` passes it):
     the N cards are the deck's cards found nowhere else in the position, and there must be exactly N.
     """
+    check_notation_numbers(text)
     fields = text.split()
     if len(fields) not in (5, 6):
         raise NotationError(f"a position has 5 or 6 fields (HANDS PILE DISCARD TABLE TURN [bN]), found {len(fields)}")

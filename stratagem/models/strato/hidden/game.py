@@ -47,6 +47,7 @@ from typing import Any, NamedTuple
 
 from stratagem.core.errors import IllegalMove, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.core.numbers import check_notation_numbers
 from stratagem.models.strato.rules.actions import Outcome
 from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE, WEATHERS
 from stratagem.models.strato.rules.challenge import Challenge, Options
@@ -446,6 +447,7 @@ def format_hidden(state: HiddenState) -> str:
 
 def parse_hidden(text: str) -> HiddenState:
     """Inverse of :func:`format_hidden` (syntax only)."""
+    check_notation_numbers(text)
     fields = text.split()
     if len(fields) < 6:
         raise NotationError(f"a hidden-pile position has at least 6 fields (ROWS HANDS {{PILE}} PLAYER LAST PHASE), "

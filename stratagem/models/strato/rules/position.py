@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
+from stratagem.core.numbers import check_notation_numbers
 from stratagem.models.strato.rules.cards import WEATHERS
 
 LEFT, RIGHT = 0, 1
@@ -153,6 +154,7 @@ def format_state(state: State) -> str:
 
 def parse_state(text: str) -> State:
     """Inverse of :func:`format_state`."""
+    check_notation_numbers(text)
     fields = text.split()
     if len(fields) not in (5, 6):
         raise NotationError(
