@@ -285,3 +285,30 @@ def test_an_analysis_cannot_be_changed_through_its_setup_or_strategies_and_hashe
     plain["setup"]["players"] = 3  # the record is the caller's to edit, and changes nothing here
     plain["setup"]["options"]["block"].append(99)
     assert analysis.to_json() == record
+
+
+def test_a_duct_agent_never_takes_a_freed_games_search_for_a_new_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DuctAgent kept its last search under id(game) without the game: once that game was freed, the next
+    match's game could get its id, and a search at an equal state returned the old game's result. Here
+    every id is made equal, as such a reuse makes them."""
+    from random import Random
+
+    from stratagem.loading import Position, load
+    from stratagem.solvers import duct as duct_module
+
+    searched: list[object] = []
+
+    def counted(game: object, state: object, **options: object) -> str:
+        searched.append(game)
+        return f"result {len(searched)}"
+
+    monkeypatch.setattr(duct_module, "duct", counted)
+    monkeypatch.setattr(duct_module, "id", lambda thing: 1, raising=False)  # the old code's key, reused
+    agent: Any = duct_module.DuctAgent(iterations=10)
+    first, second = (load(STACK_ATTACK) for _ in range(2))
+    assert isinstance(first, Position) and isinstance(second, Position)
+    assert first.game is not second.game and first.state == second.state
+    assert agent.search(first.game, first.state, Random(0)) == "result 1"
+    assert agent.search(first.game, first.state, Random(0)) == "result 1"  # the same node again: kept
+    assert agent.search(second.game, second.state, Random(0)) == "result 2"  # the old code: "result 1"
+    assert searched == [first.game, second.game]

@@ -333,8 +333,10 @@ class DuctAgent:
         self.time_limit = time_limit
         #: the game's compiled engine to search on (set by the match runner), or None: the reference engine
         self.engine = engine
-        #: the last search (game id, state, result), in a one-slot list that copies share
-        self._last: list[tuple[int, Hashable, DuctResult] | None] = [None]
+        #: the last search (game, state, result), in a one-slot list that copies share. The game itself, not
+        #: its id(): a game freed after a match could hand its id to the next match's game, whose first
+        #: search at an equal state then took the old game's result
+        self._last: list[tuple[AnyGame, Hashable, DuctResult] | None] = [None]
 
     @property
     def params(self) -> dict[str, Any]:
@@ -355,7 +357,7 @@ class DuctAgent:
     def search(self, game: AnyGame, state: Hashable, rng: Random) -> DuctResult:
         """The DUCT result at ``state`` (reused when the previous search was of the same node)."""
         last = self._last[0]
-        if last is not None and last[0] == id(game) and last[1] == state:
+        if last is not None and last[0] is game and last[1] == state:
             return last[2]
         if self.engine is not None:
             from stratagem.solvers.compiled_duct import duct_compiled
@@ -363,7 +365,7 @@ class DuctAgent:
             result = duct_compiled(game, self.engine, state, iterations=self.iterations, seed=rng.getrandbits(63),
                                    selection=self.selection, exploration=self.exploration, gamma=self.gamma,
                                    rollout_limit=self.rollout_limit, time_limit=self.time_limit)
-            self._last[0] = (id(game), state, result)
+            self._last[0] = (game, state, result)
             return result
         result = duct(
             game,
@@ -376,7 +378,7 @@ class DuctAgent:
             rollout_limit=self.rollout_limit,
             time_limit=self.time_limit,
         )
-        self._last[0] = (id(game), state, result)
+        self._last[0] = (game, state, result)
         return result
 
     def choose_simultaneous(self, game: AnyGame, state: Hashable, player: int, rng: Random) -> Any:
