@@ -127,3 +127,37 @@ def test_a_written_puzzle_reads_back_to_its_challenge_options_and_deals(case: tu
         assert tomli_w.dumps(_data(reread)) == again.read_text(encoding="utf-8")
         assert [reread.game(s).format_state(reread.deal(s)) for s in reread.deals] == \
             [read.game(s).format_state(read.deal(s)) for s in read.deals]
+
+
+@RUNS
+@given(st.sampled_from(STRATO), st.data())
+def test_a_deals_name_as_every_output_writes_it_reads_back_to_the_deal(path: str, data: st.DataObject) -> None:
+    puzzle = _puzzle(path)
+    choices = [spec.name for spec in puzzle.deals]
+    key = data.draw(st.sampled_from(choices) | st.integers(0, 2**40).map(str)
+                    | st.integers(0, 2**40).map(lambda seed: f"{seed:012d}"))
+    players = data.draw(st.none() | st.integers(1, 4))
+    spec = puzzle.find_deal(key, players)
+    if key.isdigit():
+        assert spec.name == f"seed-{int(key)}" and spec.seed == int(key)  # '007' is seed-7, as '7' is
+    again = puzzle.find_deal(spec.name, spec.players)  # the name and players a record and a report give it
+    assert (again.players, again.seed, puzzle.deal(again)) == (spec.players, spec.seed, puzzle.deal(spec))
+
+
+def test_a_seeded_deals_name_reads_back_and_view_draws_its_report(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    puzzle = _puzzle("puzzles/strato/challenge-0.toml")
+    assert puzzle.find_deal("seed-7") == puzzle.find_deal("7") == puzzle.find_deal("007")
+    assert puzzle.find_deal("solo-1 for 2 players") == puzzle.find_deal("solo-1", 2)
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run([sys.executable, "-m", "stratagem", "solve", str(ROOT / "puzzles/strato/challenge-0.toml"),
+                           "--deal", "007", "--json"], capture_output=True, timeout=120, check=True, env=env)
+    assert json.loads(done.stdout)["deal"] == "seed-7"
+    (tmp_path / "r.json").write_bytes(done.stdout)
+    viewed = subprocess.run([sys.executable, "-m", "stratagem", "view", "r.json", "--out", "v.html"], cwd=tmp_path,
+                            capture_output=True, timeout=120, check=False, env=env)
+    assert viewed.returncode == 0, viewed.stderr  # was "no deal named 'seed-007'"

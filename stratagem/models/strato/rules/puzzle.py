@@ -107,19 +107,32 @@ class Puzzle:
         return StratoGame(self.challenge, self.options, self.deal(spec))
 
     def find_deal(self, key: str | None, players: int | None = None) -> DealSpec:
-        """A deal by name (looked up first), or a new seeded deal when ``key`` is an integer seed."""
+        """A deal by name (looked up first), or a new seeded deal when ``key`` is an integer seed, written as
+        a seeded deal's name is (``seed-7``) or alone (``7``). The deal is named ``seed-N`` with the seed as
+        written back (``007`` is ``seed-7``), so that every output's name of it reads back to it: ``--deal
+        seed-7`` was no deal, and ``--deal 007`` made records of ``seed-007`` that ``view`` could not find. A
+        named deal dealt for another player count is named ``NAME for N players`` and read back so too."""
         if key is None:
             spec = DealSpec("seed-0", players or self.challenge.players, seed=0) if not self.deals else self.deals[0]
         else:
             named = [d for d in self.deals if d.name == key]
+            seeded = re.fullmatch(r"(?:seed-)?(-?[0-9]+)", key)
+            recounted = re.fullmatch(r"(.+) for ([1-4]) players?", key)
             if named:
                 spec = named[0]
-            elif re.fullmatch(r"-?[0-9]+", key):
-                seed = int(key) if len(key) <= 20 else MAX_SEED + 1
+            elif recounted and any(d.name == recounted[1] for d in self.deals):
+                # a named deal dealt for another count, as every output names it ("solo-1 for 2 players")
+                if players not in (None, int(recounted[2])):
+                    raise BadArgument(self.source, "players",
+                                      f"deal {key!r} is dealt for {recounted[2]}, not {players}")
+                return self.find_deal(recounted[1], int(recounted[2]))
+            elif seeded:
+                digits = seeded[1]
+                seed = int(digits) if len(digits) <= 20 else MAX_SEED + 1
                 if not 0 <= seed <= MAX_SEED:
                     shown = key if len(key) <= 24 else key[:24] + "..."
                     raise BadArgument(self.source, "deal", f"seed {shown}: {SEED_RANGE}")
-                spec = DealSpec(f"seed-{key}", players or self.challenge.players, seed=seed)
+                spec = DealSpec(f"seed-{seed}", players or self.challenge.players, seed=seed)
             else:
                 names = ", ".join(d.name for d in self.deals) or "none"
                 raise BadArgument(self.source, "deal", f"no deal named {key!r} (deals: {names}; or give a seed)")
