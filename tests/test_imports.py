@@ -268,6 +268,8 @@ def named_edges() -> list[Edge]:
             parts = name.split(".")
             known = next((".".join(parts[:n]) for n in range(len(parts), 0, -1) if ".".join(parts[:n]) in modules),
                          None)
+            if len(parts) == 2 and parts[1].startswith("_"):  # a file the build writes at the root: itself
+                known = name
             if known is not None and known != module:
                 found.append(Edge(module, known, line))
     return sorted(found, key=lambda e: (e.importer, e.imported, e.line))
@@ -277,6 +279,8 @@ def named_edges() -> list[Edge]:
 NAMED_EXCEPTIONS = {
     ("stratagem.core.compiled", "stratagem._kernel_sources"):
         "the build's record of the sources it compiled (setup.py writes it at the package's root), read as data",
+    ("stratagem.core.provenance", "stratagem._build"):
+        "the commit an installed package was built from (setup.py writes it at the package's root), read as data",
 }
 
 
