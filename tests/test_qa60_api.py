@@ -312,3 +312,26 @@ def test_a_duct_agent_never_takes_a_freed_games_search_for_a_new_games(monkeypat
     assert agent.search(first.game, first.state, Random(0)) == "result 1"  # the same node again: kept
     assert agent.search(second.game, second.state, Random(0)) == "result 2"  # the old code: "result 1"
     assert searched == [first.game, second.game]
+
+
+def test_the_odds_answer_is_a_value_that_hashes() -> None:
+    """SoloOdds (DealOdds.result) was a plain dataclass with list fields: answer.result.ranking.sort() or
+    answer.result.value = 1 changed what to_json() and the proof then said, the answer could not be
+    hashed, and two runs never compared equal (their seconds)."""
+    import dataclasses
+
+    from stratagem.winprobability import odds
+
+    puzzle, position = str(ROOT / "puzzles" / "strato" / "challenge-0.toml"), "RRWR(RW)WWRW RRR WRR 1 -"
+    answer = odds(puzzle, position=position)
+    record = answer.to_json()
+    with pytest.raises(TypeError):
+        answer.result.ranking.sort(key=str)
+    with pytest.raises(TypeError):
+        answer.result.proof.append(answer.result.proof[0])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.result.value = None  # type: ignore[misc]
+    assert answer.to_json() == record
+    again = odds(puzzle, position=position)
+    assert again == answer and hash(again) == hash(answer) == hash(pickle.loads(pickle.dumps(answer)))
+    assert answer.result.ranking == [tuple(pair) for pair in answer.result.ranking]  # still a list to readers

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
+from stratagem.core.frozen import FrozenList
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.models.strato.hidden.game import PLAY, TARGET, HiddenState, HiddenStrato
 from stratagem.models.strato.rules.challenge import Challenge
@@ -162,7 +163,7 @@ def least_move(game: HiddenStrato, state: HiddenState,
     return chosen
 
 
-@dataclass
+@dataclass(frozen=True)
 class SoloOdds:
     """The exact solo win probability of a deal with the pile's order hidden, or how far the search got.
 
@@ -172,6 +173,10 @@ class SoloOdds:
     ranking after the value was found). ``greedy`` is the greedy agent's exact win probability
     (``None`` if its share of the time or the state limit ran out: ``greedy_stopped_by`` says which),
     ``states`` the states the optimal search kept.
+
+    A value, as the other results: frozen, with ``ranking`` and ``proof`` read-only lists
+    (:class:`~stratagem.core.frozen.FrozenList`: ``answer.result.ranking.sort()`` changed what the record
+    and the proof then said), so it hashes; ``seconds`` (the wall time) is left out of ``==``.
     """
 
     status: str
@@ -181,12 +186,16 @@ class SoloOdds:
     ranking: list[tuple[str, Fraction]]
     ranked: bool
     states: int
-    seconds: float
+    seconds: float = field(compare=False)
     stopped_by: str | None
     proof: list[PolicyNode]
     proof_source: str
     greedy_stopped_by: str | None = None
     ranking_stopped_by: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ranking", FrozenList(self.ranking))
+        object.__setattr__(self, "proof", FrozenList(self.proof))
 
 
 def require_solo(game: HiddenStrato) -> None:
