@@ -335,3 +335,25 @@ def test_the_odds_answer_is_a_value_that_hashes() -> None:
     again = odds(puzzle, position=position)
     assert again == answer and hash(again) == hash(answer) == hash(pickle.loads(pickle.dumps(answer)))
     assert answer.result.ranking == [tuple(pair) for pair in answer.result.ranking]  # still a list to readers
+
+
+def test_the_openspiel_mcts_peer_keeps_only_the_last_game() -> None:
+    """SpielMctsAgent kept an OpenSpiel game for every id(game) it was ever handed: it grew with each match."""
+    pytest.importorskip("pyspiel")
+    from random import Random
+
+    from stratagem.loading import Position, load
+    from stratagem.openspiel.adapter import OpenPositionGame
+    from stratagem.openspiel.peers.match import SpielMctsAgent
+
+    def alive() -> int:
+        gc.collect()
+        return sum(isinstance(thing, OpenPositionGame) for thing in gc.get_objects())
+
+    agent = SpielMctsAgent(simulations=4)
+    before = alive()
+    for seed in range(5):
+        position = load(str(ROOT / "puzzles" / "cardclash" / "square-in-1.toml"))
+        assert isinstance(position, Position)
+        agent.choose(position.game, position.state, Random(seed))
+    assert alive() - before <= 1  # the old agent: 5

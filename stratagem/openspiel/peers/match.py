@@ -29,12 +29,14 @@ class SpielMctsAgent:
     simulations: int
     rollout_limit: int | None = None
     name: str = "openspiel-mcts"
-    _games: dict[int, OpenPositionGame] = field(default_factory=dict, repr=False)
+    #: The game played last and its OpenSpiel game: one kept per id(game) ever seen grew with every match
+    #: the agent played, and a freed game's id could come back with another game.
+    _last: tuple[Game[Any, Any], OpenPositionGame] | None = field(default=None, repr=False)
 
     def choose(self, game: Game[Any, Any], state: Any, rng: Random) -> Any:
-        spiel = self._games.get(id(game))
-        if spiel is None:
-            spiel = self._games[id(game)] = open_game(game, state, chance=has_chance(game))
+        if self._last is None or self._last[0] is not game:
+            self._last = (game, open_game(game, state, chance=has_chance(game)))
+        spiel = self._last[1]
         low, high = return_bounds(game)
         bot = mcts_bot(spiel, self.simulations, self.rollout_limit, rng.getrandbits(32), float(high - low))
         return spiel.engine.move(bot.step(spiel.state_at(state)))
