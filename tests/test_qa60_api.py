@@ -6,7 +6,13 @@
   ``stratagem.odds`` calls in a ``ThreadPoolExecutor``).
 - An ``lp`` Analysis (Stack Attack) neither pickled nor deep-copied, so it could not come back from a
   ``multiprocessing`` Pool.
-- The greedy and belief agents of hidden Strato kept every game they were ever handed.
+- The greedy and belief agents of hidden Strato kept every game they were ever handed; a StratoGame every
+  victory verdict; the OpenSpiel MCTS peer every game.
+- The games' rules objects compared by identity, so nothing holding one equalled its pickled self.
+- A signal during a CP-SAT call never reached the caller's wake-up descriptor (an asyncio loop's).
+- An Analysis could be changed through its setup and strategies, the odds answer through its lists and
+  fields; neither hashed.
+- DuctAgent keyed its last search by id(game), which a freed game hands on.
 """
 
 from __future__ import annotations
