@@ -101,3 +101,35 @@ def test_an_option_in_other_digits_is_a_usage_error(args: list[str], tmp_path: P
     assert run(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and ("is not a valid integer" in err[0] or "is not a number of seconds" in err[0]), err
+
+
+@RUNS
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4, unique=True), st.data())
+def test_a_list_of_player_counts_reads_back_and_refuses_near_misses(counts: list[int], data: st.DataObject) -> None:
+    from stratagem.cli.options import player_counts
+
+    text = ",".join(map(str, counts))
+    assert player_counts(text, most=4) == tuple(counts)
+    near = data.draw(mutated(text))
+    try:
+        read = player_counts(near, most=4)
+    except click.BadParameter as exc:
+        assert "\n" not in exc.format_message() and len(exc.format_message()) < 200
+        return
+    assert not _foreign_digit(near) and "_" not in near and "+" not in near, near
+    assert player_counts(",".join(map(str, read)), most=4) == read
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "cardclash", "--agents", "random,random", "--players", "9" * 5000],  # was an internal error
+    ["play", "strato", "strato/challenge-0.toml", "--agents", "random", "--players", "1,٢"],
+    ["sweep", "strato/challenge-0.toml", "--players", "٢", "--seeds", "0..0", "--workers", "0", "--out", "{out}"],
+    ["sweep", "strato/challenge-0.toml", "--players", "9" * 5000, "--seeds", "0..0", "--out", "{out}"],
+])
+def test_a_player_count_in_other_digits_or_of_thousands_is_one_short_line(args: list[str], tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    args = [str(ROOT / "puzzles" / a) if a.endswith(".toml") else a.format(out=tmp_path / "r.jsonl") for a in args]
+    assert run(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and len(err[0]) < 200 and "--players" in err[0], err
+    assert not (tmp_path / "r.jsonl").exists()

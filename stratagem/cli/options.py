@@ -113,11 +113,13 @@ def player_counts(text: str | None, param: str = "--players", *, default: tuple[
         return default
     counts: list[int] = []
     for part in text.split(","):
-        try:
-            count = int(part.strip())
-        except ValueError:
-            raise click.BadParameter(f"{part.strip()!r} is not a player count (give N or a list such as 1,2,4)",
-                                     param_hint=param) from None
+        digits = part.strip()
+        # ASCII digits, a few: int() also read '٢' and '+2' as 2, and quoted 5,000 digits whole in its message
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
+            shown = repr(digits) if len(digits) <= 30 else repr(digits[:30]) + "..."
+            raise click.BadParameter(f"{shown} is not a player count (give N or a list such as 1,2,4)",
+                                     param_hint=param)
+        count = int(digits)
         if not 1 <= count <= most:
             raise click.BadParameter(f"{count} players: give 1 to {most}", param_hint=param)
         if count not in counts:
