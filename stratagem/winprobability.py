@@ -13,6 +13,7 @@ Fraction(2, 3)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -202,7 +203,8 @@ def odds_deal(puzzle: str | Path, deal: str | int | None = None, position: str |
                               "probability is for solo play (play strato estimates team play)")
         require_ongoing(met, "position")
         return met
-    seeded = isinstance(deal, int) or (isinstance(deal, str) and deal.isascii() and deal.isdigit())
+    # a seed, as digits or as the deal's name (seed-7, as odds names it): dealt for one player either way
+    seeded = isinstance(deal, int) or (isinstance(deal, str) and re.fullmatch(r"(?:seed-)?[0-9]+", deal) is not None)
     loaded = load(file_path(puzzle, "puzzle"), deal, 1 if seeded else None)
     if not isinstance(loaded, StratoDeal):
         raise BadInput(str(puzzle), "game", f"odds are for Strato puzzles, not {loaded.game_name} positions")

@@ -161,3 +161,14 @@ def test_a_seeded_deals_name_reads_back_and_view_draws_its_report(tmp_path: Path
     viewed = subprocess.run([sys.executable, "-m", "stratagem", "view", "r.json", "--out", "v.html"], cwd=tmp_path,
                             capture_output=True, timeout=120, check=False, env=env)
     assert viewed.returncode == 0, viewed.stderr  # was "no deal named 'seed-007'"
+
+
+def test_odds_reads_a_seeded_deals_name_as_its_seed(tmp_path: Path) -> None:
+    from stratagem.winprobability import odds_deal
+
+    text = (ROOT / "puzzles/strato/challenge-0.toml").read_text(encoding="utf-8")
+    two = tmp_path / "two.toml"  # a challenge for two players: a seed alone is still dealt for one
+    two.write_text(text.replace("players = 1", "players = 2", 1), encoding="utf-8")
+    assert load_puzzle(two).challenge.players == 2
+    by_seed, by_name = odds_deal(two, "5"), odds_deal(two, "seed-5")  # the name odds writes for it
+    assert (by_name.name, by_name.game.num_players, by_name.start) == ("seed-5", 1, by_seed.start)
