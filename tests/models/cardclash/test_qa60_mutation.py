@@ -72,3 +72,15 @@ def test_engine_a_moves_potential_gain_is_the_change_of_the_movers_square_potent
                 checked += 1
             state = after
     assert checked > 50
+
+
+@pytest.mark.parametrize(("strategic", "unders"), [(False, {"b2", "b3"}), (True, {"b2"})])
+def test_seed_the_card_under_a_top_card_is_hidden_except_in_the_variant(strategic: bool, unders: set[str]) -> None:
+    """RULINGS.md, Card Clash: "Only the top card of a stack is visible and counts", and the seed
+    variant's "On your turn you may look at the first card directly under the top card of every stack".
+    Red cannot see the blue 2 under its Marshal in the base game, so a resample puts any blue card that
+    fits there (the 2 or a 3); in the variant red sees it and it stays. A mutant that took the first
+    covered card for seen in the base game passed every other test."""
+    game, state = game_at("r6b2,b5 4X,BB 33,X3 1", strategic=strategic)
+    rng = random.Random(5)
+    assert {game.sample_state(state, 0, rng).board[0].stack[1] for _ in range(20)} == unders

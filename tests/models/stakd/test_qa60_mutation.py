@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from stratagem.models.stakd.pieces import player_set
+from stratagem.models.stakd.pieces import BOMBER, hand_of, player_set
 from stratagem.models.stakd.position import State
 from stratagem.models.stakd.rules import StakdGame
 
@@ -22,3 +22,15 @@ def test_seed_a_start_position_holds_one_hand_per_player() -> None:
     for players in (1, 3):
         with pytest.raises(ValueError, match=f"the start position has 2 hands for {players} players"):
             StakdGame(players, start=two)
+
+
+def test_seed_a_round_in_which_nobody_placed_a_piece_gives_nobody_the_point() -> None:
+    """Seed "The last player to be able to place a piece wins the round, earning one (1) point" and "A Blue
+    Bomber piece cannot be the last piece played to win": two players holding one Bomber each can place
+    nothing (layer 0 holds only Bases), so the round is over at once with no last placer: nobody wins and
+    nobody loses, (0, 0), not a loss for everyone."""
+    bomber_only = hand_of({BOMBER: 1})
+    game = StakdGame(2, start=State((), (bomber_only, bomber_only), 0, (False, False)))
+    state = game.initial_state()
+    assert game.is_terminal(state) and state.out == (True, True)
+    assert game.returns(state) == (0.0, 0.0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from stratagem.core.errors import NotationError
 from stratagem.models.stratatak.cards import MAX_COUNT_LIMIT, Options
 from stratagem.models.stratatak.rules import StratatakGame
 
@@ -37,3 +38,16 @@ def test_options_fighter_counts_run_from_1_to_the_limit_both_ends_included(count
 def test_options_fighter_counts_outside_1_to_the_limit_are_refused(count: int) -> None:
     """The same option: 0 and 100 are named as the problem."""
     assert Options(max_count=count).problem() == f"max_count must be from 1 to {MAX_COUNT_LIMIT}, not {count}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["B7B8,G1G2G3G4G5G6G7 G8 B9R1 - A2 b0", "B7,G2G3G4G5G6G7 G8 B8B9R1G1 - X2 b3"],
+)
+def test_ruling_no_battle_left_goes_with_the_stop_and_only_with_it(text: str) -> None:
+    """RULINGS.md, Stratatak: "a value 0 reached at the bound means 'undecided within N battles'": a
+    count of 0 battles left is the stopped game (turn X), so an attack with b0 and a stop with battles
+    left are both refused (a mutant that checked this only for finished games passed every test)."""
+    game = StratatakGame(Options(battle_limit=6))
+    with pytest.raises(NotationError, match="b0 \\(no battle left\\) goes with turn X"):
+        game.parse_state(text)
