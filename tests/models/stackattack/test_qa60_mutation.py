@@ -10,7 +10,7 @@ import pytest
 
 from stratagem.core.errors import IllegalMove
 from stratagem.models.stackattack.cards import BLOCK, make_deck
-from stratagem.models.stackattack.notation import parse_move
+from stratagem.models.stackattack.notation import DEAL, Choice, parse_move
 from stratagem.models.stackattack.rules import Options, StackAttackGame
 
 from .support import options_of, play, position
@@ -70,6 +70,33 @@ def test_seed_a_deal_gives_a_card_still_in_the_deck_only() -> None:
         with pytest.raises(IllegalMove, match="is not left to deal"):
             game.apply(state, parse_move(text))
     assert game.apply(state, parse_move("D64")).hands == ((5, 64), ())
+    with pytest.raises(IllegalMove, match="is not left to deal"):
+        game.apply(state, Choice(DEAL, 0))  # no card 0 (the notation cannot write it; the API can)
+
+
+def test_seed_while_a_card_is_dealt_the_only_move_is_a_deal() -> None:
+    """Seed section 3 (the deal) happens before any turn: at a deal the move is D<card>; a row choice
+    such as T2 is no deal of card 2 (a mutant that accepted any Choice there dealt card 2)."""
+    game = StackAttackGame(2)
+    state = game.initial_state()
+    for text in ("T2", "B2", "S2"):
+        with pytest.raises(IllegalMove, match="a card is being dealt; the move is D<card>"):
+            game.apply(state, parse_move(text))
+
+
+def test_seed_turn_number_counts_the_ten_turns_of_a_round() -> None:
+    """Seed section 10: "Continue until all players have played all 10 cards"; rules.turn_number is the
+    turn being played or resolved (1-10), and 10 once the round is over. With two cards left the 9th
+    turn is next, it is still the 9th while it resolves, then the 10th; once the last cards are placed
+    the round is over and it stays 10."""
+    game, state = position("10/20/30/40 16.2/45.46 -/- 0/0 1")
+    assert game.turn_number(state) == 9
+    mid = play(game, state, "16,45")
+    assert game.pending(mid) == "block" and game.turn_number(mid) == 9
+    after = play(game, mid, "B4", "T3")
+    assert game.turn_number(after) == 10
+    over = play(game, after, "2,46", "T2")
+    assert game.round_over(over) and game.turn_number(over) == 10
 
 
 def test_ruling_a_configured_card_number_is_a_card_of_the_deck() -> None:
