@@ -11,6 +11,7 @@ import pytest
 
 from stratagem.models.stakd.pieces import BOMBER, hand_of, player_set
 from stratagem.models.stakd.position import State
+from stratagem.models.stakd.rounds import MAX_POINTS, SEED_POINTS, PointsRace
 from stratagem.models.stakd.rules import StakdGame
 
 
@@ -34,3 +35,17 @@ def test_seed_a_round_in_which_nobody_placed_a_piece_gives_nobody_the_point() ->
     state = game.initial_state()
     assert game.is_terminal(state) and state.out == (True, True)
     assert game.returns(state) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("points", [1, SEED_POINTS, MAX_POINTS])
+def test_seed_a_race_to_points_takes_any_target_from_1_to_the_limit(points: int) -> None:
+    """Seed "First player to earn three (3) points wins the game!" (rounds.PointsRace, default 3); other
+    targets from 1 to MAX_POINTS are accepted, both ends included (a mutant refusing MAX_POINTS passed)."""
+    assert PointsRace(StakdGame(2), points).points == points
+
+
+@pytest.mark.parametrize("points", [0, MAX_POINTS + 1])
+def test_seed_a_race_to_no_point_or_past_the_limit_is_refused(points: int) -> None:
+    """The same: 0 and MAX_POINTS + 1 are refused with the range named."""
+    with pytest.raises(ValueError, match=f"points {points} is not from 1 to {MAX_POINTS}"):
+        PointsRace(StakdGame(2), points)

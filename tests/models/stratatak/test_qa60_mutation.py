@@ -51,3 +51,18 @@ def test_ruling_no_battle_left_goes_with_the_stop_and_only_with_it(text: str) ->
     game = StratatakGame(Options(battle_limit=6))
     with pytest.raises(NotationError, match="b0 \\(no battle left\\) goes with turn X"):
         game.parse_state(text)
+
+
+#: The default deck (RULINGS.md: Blue, Red, Green 1-9 twice, six Stars) less B1, B1 and B2.
+_DEAL_REST = ("B2B3B3B4B4B5B5B6B6B7B7B8B8B9B9R1R1R2R2R3R3R4R4R5R5R6R6R7R7R8R8R9R9G1G1G2G2G3G3G4G4G5G5G6G6"
+              "G7G7G8G8G9G9******")
+
+
+@pytest.mark.parametrize("hands", ["B2,B1B1", "B1B1B2,-"])
+def test_seed_a_deal_in_progress_gives_cards_in_turn(hands: str) -> None:
+    """Seed "Setup": "Deal 7 cards to each player" (dealt in turn, player 1 first, RULINGS.md: player 1
+    is the first Attacker): during the deal player 1 holds as many cards as player 2 or one more.
+    Hands of 1 and 2, or 3 and 0, are no deal in progress (a mutant that dropped this check passed)."""
+    with pytest.raises(NotationError, match="a deal gives the players cards in turn, up to the hand size"):
+        GAME.parse_state(f"{hands} {{{_DEAL_REST}}} - - S1")
+    assert GAME.parse_state(f"B1B1,B2 {{{_DEAL_REST}}} - - S1").hands == (("B1", "B1"), ("B2",))
