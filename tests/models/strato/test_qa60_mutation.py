@@ -8,9 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from stratagem.models.strato.rules.challenge import CountGoal, RowGoal, count_goal_problem, possible_pairs
+from stratagem.models.strato.rules.challenge import (
+    CountGoal,
+    Options,
+    RowGoal,
+    count_goal_problem,
+    possible_pairs,
+)
 from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import parse_state
+from stratagem.models.strato.rules.puzzle import setup_from_data
 
 from .support import make_challenge, puzzle_challenge
 
@@ -48,3 +55,18 @@ def test_ruling_a_half_row_at_the_limit_is_not_over_it_in_a_refused_result() -> 
     message = str(info.value)
     assert "no half-row is over the limit 6 and player 1 can still play" in message
     assert "holds 6 cards" not in message
+
+
+@pytest.mark.parametrize("name", ["challenge-0", "challenge-1"])
+def test_ruling_a_challenges_goal_survives_a_record_setup(name: str) -> None:
+    """RULINGS.md, Strato: "A victory condition is stated per half-row relative to its tornado: an exact
+    sequence read outward from the tornado (challenge 0: rain half-row starts RRRR, wind half-row starts
+    WWWW), or counts of weathers". A line or proof record carries the challenge as data (Challenge.to_data)
+    and is read back by setup_from_data: both goal kinds come back equal (a SequenceGoal written as
+    nothing passed the Strato rules tests)."""
+    challenge = puzzle_challenge(name)
+    data = challenge.to_data()
+    back, _ = setup_from_data({"challenge": data, "options": Options().to_data()}, "record.json")
+    assert back == challenge
+    if name == "challenge-0":
+        assert data["goal"] == {"left": "RRRR", "right": "WWWW"}
