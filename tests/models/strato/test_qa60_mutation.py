@@ -9,9 +9,11 @@ from __future__ import annotations
 import pytest
 
 from stratagem.models.strato.rules.challenge import (
+    Challenge,
     CountGoal,
     Options,
     RowGoal,
+    SequenceGoal,
     count_goal_problem,
     possible_pairs,
 )
@@ -70,3 +72,11 @@ def test_ruling_a_challenges_goal_survives_a_record_setup(name: str) -> None:
     assert back == challenge
     if name == "challenge-0":
         assert data["goal"] == {"left": "RRRR", "right": "WWWW"}
+
+
+def test_a_challenge_built_without_a_player_count_is_a_solo_challenge() -> None:
+    """seeds/README.md: "Hand size: 3 cards solo, 2 cards with 2-4 players"; the Challenge record's
+    ``players`` field defaults to 1, a solo game, when a caller leaves it out (a mutant default of 0
+    players passed every test)."""
+    challenge = Challenge("solo", 0, "RW", 1, ("RW",), 6, RowGoal(SequenceGoal("RRRR"), SequenceGoal("WWWW")), 1)
+    assert challenge.players == 1
