@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from stratagem.core.errors import IllegalMove
+from stratagem.core.game import CHANCE
 from stratagem.models.stackattack.cards import BLOCK, make_deck
 from stratagem.models.stackattack.notation import DEAL, Choice, parse_move
 from stratagem.models.stackattack.rules import Options, StackAttackGame
@@ -110,3 +111,15 @@ def test_ruling_a_configured_card_number_is_a_card_of_the_deck() -> None:
             make_deck(actions={BLOCK: (number,)})
         with pytest.raises(ValueError, match=f"penalty for card {number}: the deck has cards 1-64"):
             make_deck(penalties={number: 2})
+
+
+def test_seed_the_game_ends_at_a_round_end_once_a_total_reaches_64() -> None:
+    """Seed section 13: "At the end of a round, if at least one player has reached 64 points or more, the
+    game ends." A carried 63 plus a pink card (1 point) collected this round is 64: the game is over and
+    the other player, with the lower total, wins. A carried 63 alone is not: the next round is dealt
+    (a mutant ending the game at 65 passed every test)."""
+    game, state = position("10/20/30/40 -/- 1/- 63/0 1")
+    assert game.totals(state) == (64, 0) and game.is_terminal(state)
+    assert game.returns(state) == (-64.0, -0.0) and game.winners(state) == [1]
+    game, state = position("10/20/30/40 -/- -/- 63/0 1")
+    assert not game.is_terminal(state) and game.to_move(state) == CHANCE
