@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from stratagem.models.cardclash.battlefield import make_board, place
 from stratagem.models.cardclash.cards import COLOURS, stacking
 from stratagem.models.cardclash.position import PASS
 from stratagem.models.cardclash.rules import CardClashGame
@@ -84,3 +85,15 @@ def test_seed_the_card_under_a_top_card_is_hidden_except_in_the_variant(strategi
     game, state = game_at("r6b2,b5 4X,BB 33,X3 1", strategic=strategic)
     rng = random.Random(5)
     assert {game.sample_state(state, 0, rng).board[0].stack[1] for _ in range(20)} == unders
+
+
+@pytest.mark.parametrize(("card", "xy", "below"), [("r3", (0, 0), "bB"), ("rB", (0, 0), "bB"), ("r6", (1, 0), "r6")])
+def test_seed_place_refuses_a_card_the_stacking_rules_forbid(card: str, xy: tuple[int, int], below: str) -> None:
+    """Seed "Stacking rules per card": "Numbered cards (1 to 6): you stack a numbered card only on a card
+    of lower value"; "Bomb (B): may only be laid on a numbered card". battlefield.place documents "Raises
+    ValueError if stacking is not allowed": a 3 or a Bomb on a Bomb, or a 6 on a 6 outside the variant,
+    is refused there (a mutant without that raise passed, as the rules engine checks moves before it)."""
+    board = make_board({(0, 0): ("bB",), (1, 0): ("r6",)})
+    with pytest.raises(ValueError, match=f"{card} may not be laid on {below}"):
+        place(board, *xy, card, False)
+    assert place(board, 1, 0, "r1", False)[0][1].stack == ("r1", "r6")  # the Spy on a Marshal

@@ -66,3 +66,14 @@ def test_seed_a_deal_in_progress_gives_cards_in_turn(hands: str) -> None:
     with pytest.raises(NotationError, match="a deal gives the players cards in turn, up to the hand size"):
         GAME.parse_state(f"{hands} {{{_DEAL_REST}}} - - S1")
     assert GAME.parse_state(f"B1B1,B2 {{{_DEAL_REST}}} - - S1").hands == (("B1", "B1"), ("B2",))
+
+
+def test_options_the_smallest_hand_and_a_deck_without_stars_are_accepted() -> None:
+    """docs/rules/stratatak.md: ``hand_size`` (seed: "Deal 7 cards to each player") is at least 1 and
+    ``stars`` (the ruling's six Star cards) at least 0; 1 and 0 are accepted, 0 and -1 refused (mutants
+    refusing a hand of 1, or a deck with no Stars, passed the rules tests; the second was caught only by
+    the compiled engine's agreement)."""
+    assert Options(hand_size=1).problem() is None
+    assert Options(stars=0).problem() is None
+    assert Options(hand_size=0).problem() == "hand_size must be at least 1, not 0"
+    assert Options(stars=-1).problem() == "stars must not be negative, not -1"
