@@ -89,7 +89,9 @@ def test_seed_turn_number_counts_the_ten_turns_of_a_round() -> None:
     """Seed section 10: "Continue until all players have played all 10 cards"; rules.turn_number is the
     turn being played or resolved (1-10), and 10 once the round is over. With two cards left the 9th
     turn is next, it is still the 9th while it resolves, then the 10th; once the last cards are placed
-    the round is over and it stays 10."""
+    the round is over and it stays 10. While the round is dealt it is 0."""
+    deal = StackAttackGame(2)
+    assert deal.turn_number(deal.apply(deal.initial_state(), parse_move("D5"))) == 0
     game, state = position("10/20/30/40 16.2/45.46 -/- 0/0 1")
     assert game.turn_number(state) == 9
     mid = play(game, state, "16,45")

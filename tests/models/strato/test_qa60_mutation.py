@@ -17,7 +17,7 @@ from stratagem.models.strato.rules.challenge import (
     count_goal_problem,
     possible_pairs,
 )
-from stratagem.models.strato.rules.deal import DealError, check_position
+from stratagem.models.strato.rules.deal import DealError, check_position, check_setup
 from stratagem.models.strato.rules.position import parse_state
 from stratagem.models.strato.rules.puzzle import setup_from_data
 
@@ -80,3 +80,19 @@ def test_a_challenge_built_without_a_player_count_is_a_solo_challenge() -> None:
     players passed every test)."""
     challenge = Challenge("solo", 0, "RW", 1, ("RW",), 6, RowGoal(SequenceGoal("RRRR"), SequenceGoal("WWWW")), 1)
     assert challenge.players == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("RW(RW)RW/SC(SC)CS RRW - 1 -", "row 2: two adjacent C cards in the right half-row"),
+        ("RW(RW)RW/SC(SC)SCSCSCS RRW - 1 -", "row 2: a half-row of 7 cards is over the limit 6"),
+    ],
+)
+def test_ruling_a_refused_setup_names_its_row_counting_from_1(text: str, message: str) -> None:
+    """RULINGS.md, Strato: "Setup: 2 cards on the outer side of each tornado, no two adjacent cards
+    (tornadoes included) of the same weather"; bad input names its place. The fault is in the second
+    row of the printed level-2 example, so the message says row 2 (a mutant counting rows from 0 said
+    row 1 and passed every test, whose setups all failed on their first row)."""
+    with pytest.raises(DealError, match=message):
+        check_setup(puzzle_challenge("level-2-example"), parse_state(text))
