@@ -125,3 +125,17 @@ def test_seed_the_game_ends_at_a_round_end_once_a_total_reaches_64() -> None:
     assert game.returns(state) == (-64.0, -0.0) and game.winners(state) == [1]
     game, state = position("10/20/30/40 -/- -/- 63/0 1")
     assert not game.is_terminal(state) and game.to_move(state) == CHANCE
+
+
+def test_ruling_four_blocks_in_one_turn_leave_a_row_open() -> None:
+    """Seed section 8, Block: "Pick a row to block"; docs/rules/stackattack.md's engine reading: "a Block
+    may pick any row, also one already blocked, so long as one row stays open". With four
+    Block cards revealed at once (a configured deck: Block 16-19, four players), the fourth holder may
+    pick only rows 1-3 once rows 1-3 are blocked, and the turn then resolves on row 4 (a mutant that
+    offered row 4 too passed: the default deck's two Blocks never block three rows)."""
+    game, state = position("10/20/30/40 16.2/17.3/18.4/19.5 -/-/-/- 0/0/0/0 1", block=(16, 17, 18, 19))
+    mid = play(game, state, "16,17,18,19", "B1", "B2", "B3")
+    assert game.to_move(mid) == 3 and game.pending(mid) == "block"
+    assert options_of(game, mid) == ["B1", "B2", "B3"]
+    with pytest.raises(IllegalMove):
+        game.apply(mid, parse_move("B4"))
