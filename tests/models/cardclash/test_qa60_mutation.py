@@ -14,9 +14,9 @@ import pytest
 
 from stratagem.models.cardclash.battlefield import make_board, place
 from stratagem.models.cardclash.cards import COLOURS, stacking
-from stratagem.models.cardclash.position import PASS
+from stratagem.models.cardclash.position import PASS, Move
 from stratagem.models.cardclash.rules import CardClashGame
-from stratagem.models.cardclash.threats import effect, potential
+from stratagem.models.cardclash.threats import effect, order, potential, threat_count
 from tests.models.cardclash.support import game_at
 
 
@@ -97,3 +97,54 @@ def test_seed_place_refuses_a_card_the_stacking_rules_forbid(card: str, xy: tupl
     with pytest.raises(ValueError, match=f"{card} may not be laid on {below}"):
         place(board, *xy, card, False)
     assert place(board, 1, 0, "r1", False)[0][1].stack == ("r1", "r6")  # the Spy on a Marshal
+
+
+@pytest.mark.parametrize("strategic", [False, True])
+def test_engine_a_moves_threat_counts_are_the_square_completing_moves_after_it(strategic: bool) -> None:
+    """threats.Effect documents opponent_threats as the "square-completing moves the other players hold
+    afterwards" and own_threats as the mover's "with the hand after drawing" (a threat completes the
+    seed's "two-by-two square" of one colour). Over random play both equal threat_count on the
+    battlefield after the move (the incremental count against the from-scratch one; the next test holds
+    the case random play rarely meets, a fourth cell shared by two blocks)."""
+    for players in (2, 3):
+        game = CardClashGame(players, strategic=strategic, width=4, height=4)
+        rng = random.Random(3)
+        checked = 0
+        for _ in range(4):
+            state = game.initial_state()
+            while not game.is_terminal(state):
+                move = rng.choice(game.legal_moves(state))
+                after = game.apply(state, move)
+                if move != PASS:
+                    mover = state.to_move
+                    others = [p for p in range(players) if p != mover]
+                    e = effect(state, move, game.rules)
+                    assert e.opponent_threats == threat_count(after.board, state, others, game.rules), (state, move)
+                    assert e.own_threats == threat_count(after.board, after, [mover], game.rules), (state, move)
+                    checked += 1
+                state = after
+        assert checked > 40
+
+
+def test_variant_a_move_that_hands_another_player_a_square_is_ordered_last() -> None:
+    """Seed variant: "You may lay a card on a card of the same value. Both cards cancel out and are removed,
+    so the card underneath becomes visible again." Red's 3 on the red 3 that covers a blue 2 uncovers
+    blue's fourth card of a square: threats.order puts that gift last (bucket 4) and a block first (a
+    mutant without the bucket assignment failed only in the compiled guide's agreement)."""
+    game, state = game_at("b5,r3b2/b4,b6 34,44 -,- 1", strategic=True)
+    gift = Move("3", 1, 0)
+    assert effect(state, gift, game.rules).gifts
+    ordered = order(state, game.legal_moves(state), game.rules)
+    assert ordered[-1] == gift and ordered[0] == Move("4", 1, 0)
+
+
+def test_engine_a_fourth_cell_shared_by_two_blocks_is_one_threat() -> None:
+    """Seed goal: "four cards of your colour in a two-by-two square". Blue's 3 at the lower right makes
+    a second block whose only non-blue cell is the centre, which already completed the upper-left block:
+    laying a card there is one square-completing move, so own_threats is 1 (threats_after without its
+    continue counted it twice; only the compiled guide's agreement noticed)."""
+    game, state = game_at("b5,b4,r3/b3,.,b6/r4,b2,. 55,33 -,- 2")
+    move = Move("3", 2, 2)
+    after = game.apply(state, move)
+    assert threat_count(after.board, after, [1], game.rules) == 1
+    assert effect(state, move, game.rules).own_threats == 1
