@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from stratagem.core.errors import NotationError
 from stratagem.models.cardclash.battlefield import make_board, place
 from stratagem.models.cardclash.cards import COLOURS, stacking
 from stratagem.models.cardclash.position import PASS, Move
@@ -148,3 +149,13 @@ def test_engine_a_fourth_cell_shared_by_two_blocks_is_one_threat() -> None:
     after = game.apply(state, move)
     assert threat_count(after.board, after, [1], game.rules) == 1
     assert effect(state, move, game.rules).own_threats == 1
+
+
+def test_ruling_a_written_pass_by_a_player_who_can_lay_a_card_is_refused() -> None:
+    """RULINGS.md, Card Clash: "A player with no legal placement passes, keeping the hand" (and only
+    then). Blue is written as having passed just before red's turn while holding a 2 that goes next
+    to the cards on the table: the position is refused (a mutant that checked one passer fewer, none
+    here, passed every test; only passes=2, where the round is over, was tested)."""
+    game = CardClashGame(2)
+    with pytest.raises(NotationError, match="passes=1: player 2 passed, but can lay a card on this table"):
+        game.parse_state("r6,b5 1,2 -,- 1 passes=1")

@@ -49,3 +49,10 @@ def test_seed_a_race_to_no_point_or_past_the_limit_is_refused(points: int) -> No
     """The same: 0 and MAX_POINTS + 1 are refused with the range named."""
     with pytest.raises(ValueError, match=f"points {points} is not from 1 to {MAX_POINTS}"):
         PointsRace(StakdGame(2), points)
+
+
+def test_a_game_built_without_a_player_count_is_the_solo_puzzle() -> None:
+    """Seed "Note: For Solo play, you must lay all your pieces to win"; StakdGame's player count defaults
+    to 1, the solo set (a mutant default of 2 passed every test)."""
+    game = StakdGame()
+    assert game.num_players == 1 and game.initial_state().hands == (player_set(1),)

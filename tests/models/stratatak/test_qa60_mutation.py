@@ -77,3 +77,27 @@ def test_options_the_smallest_hand_and_a_deck_without_stars_are_accepted() -> No
     assert Options(stars=0).problem() is None
     assert Options(hand_size=0).problem() == "hand_size must be at least 1, not 0"
     assert Options(stars=-1).problem() == "stars must not be negative, not -1"
+
+
+def test_seed_a_deal_is_over_once_both_hands_hold_seven() -> None:
+    """Seed "Setup": "Deal 7 cards to each player": a position still in the deal with 7 cards in each
+    hand cannot be (the first attack starts then); it is refused (a mutant that refused only hands past
+    7 passed every test)."""
+    rest = "B8B8B9B9R1R1R2R2R3R3R4R4R5R5R6R6R7R7R8R8R9R9G1G1G2G2G3G3G4G4G5G5G6G6G7G7G8G8G9G9******"
+    with pytest.raises(NotationError, match="a deal gives the players cards in turn, up to the hand size"):
+        GAME.parse_state(f"B1B1B2B2B3B3B4,B4B5B5B6B6B7B7 {{{rest}}} - - S1")
+
+
+def test_seed_battles_along_counts_the_attacks_of_a_line() -> None:
+    """Seed "How a Battle Works": "The Attacker plays any legal play ... The Defender responds"; analysis
+    reports a result "in N battles" by counting the attacks of a line. Attack B1, defence R5 (battle 1,
+    won by the defender), then player 1 attacks again with B1: 2 battles (a mutant counting each attack
+    twice passed every test)."""
+    state = GAME.parse_state("B1,R5R6G2 G1 - - A1")
+    line = []
+    for text in ("B1", "R5", "B1"):
+        move = GAME.parse_move(state, text)
+        line.append(move)
+        state = GAME.apply(state, move)
+    assert GAME.battles_along(GAME.parse_state("B1,R5R6G2 G1 - - A1"), line) == 2
+    assert GAME.battles_along(GAME.parse_state("B1,R5R6G2 G1 - - A1"), line[:2]) == 1
