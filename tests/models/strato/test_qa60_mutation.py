@@ -6,6 +6,8 @@ rules that survived every other Strato rules test.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from stratagem.models.strato.rules.challenge import (
@@ -21,7 +23,7 @@ from stratagem.models.strato.rules.deal import DealError, check_position, check_
 from stratagem.models.strato.rules.position import parse_state
 from stratagem.models.strato.rules.puzzle import setup_from_data
 
-from .support import make_challenge, puzzle_challenge
+from .support import cards_in_play, game, make_challenge, puzzle_challenge
 
 
 def test_ruling_an_unnamed_pairing_is_one_left_hand_with_one_right_hand_tornado() -> None:
@@ -96,3 +98,15 @@ def test_ruling_a_refused_setup_names_its_row_counting_from_1(text: str, message
     row 1 and passed every test, whose setups all failed on their first row)."""
     with pytest.raises(DealError, match=message):
         check_setup(puzzle_challenge("level-2-example"), parse_state(text))
+
+
+def test_seed_a_resampled_position_keeps_what_the_player_sees() -> None:
+    """Seed: "You cannot show your cards or name them to other players": player 1 of a two-player game of
+    challenge 0 sees the rows, the own hand and the pile's size; StratoGame.sample_state redeals the
+    rest and returns a position with the same observation and the same cards in play (a mutant that
+    returned nothing passed every test, whose comparison of two samples held None to None)."""
+    strato, state = game("RW(RW)RW RR,WW WRRRWWRWWR 1 -", puzzle_challenge("challenge-0"))
+    for seed in range(5):
+        sample = strato.sample_state(state, 0, random.Random(seed))
+        assert strato.observation(sample, 0) == strato.observation(state, 0)
+        assert cards_in_play(sample) == cards_in_play(state) and sample.hands[0] == state.hands[0]
