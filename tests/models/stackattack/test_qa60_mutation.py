@@ -139,3 +139,12 @@ def test_ruling_four_blocks_in_one_turn_leave_a_row_open() -> None:
     assert options_of(game, mid) == ["B1", "B2", "B3"]
     with pytest.raises(IllegalMove):
         game.apply(mid, parse_move("B4"))
+
+
+def test_a_start_position_sets_the_player_count() -> None:
+    """RULINGS.md, Stack Attack: "Players 2-6"; StackAttackGame takes the player count from a start position when it
+    is given one: three hands make a 3-player game whatever ``players`` says (a mutant that kept the
+    argument passed every test, which always passed the position's own count)."""
+    _, state = position("10/20/30/40 16.2/45.46/3.4 -/-/- 0/0/0 1")
+    game = StackAttackGame(2, start=state)
+    assert game.num_players == 3 and len(game.legal_moves(state)) == 8

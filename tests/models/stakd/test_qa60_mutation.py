@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from stratagem.core.errors import IllegalMove
+from stratagem.models.stakd.notation import parse_move
 from stratagem.models.stakd.pieces import BOMBER, hand_of, player_set
 from stratagem.models.stakd.position import State
 from stratagem.models.stakd.rounds import MAX_POINTS, SEED_POINTS, PointsRace
@@ -35,6 +37,8 @@ def test_seed_a_round_in_which_nobody_placed_a_piece_gives_nobody_the_point() ->
     state = game.initial_state()
     assert game.is_terminal(state) and state.out == (True, True)
     assert game.returns(state) == (0.0, 0.0)
+    with pytest.raises(IllegalMove, match="X@0,0: play is over"):  # the reason named, not a lesser one
+        game.apply(state, parse_move("X@0,0"))
 
 
 @pytest.mark.parametrize("points", [1, SEED_POINTS, MAX_POINTS])
