@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
 from random import Random
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 #: ``to_move`` value of a chance node.
 CHANCE = -1
@@ -23,6 +23,23 @@ S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 M_co = TypeVar("M_co", bound=Hashable, covariant=True)
 S_contra = TypeVar("S_contra", bound=Hashable, contravariant=True)
+
+
+class EqualByRules:
+    """A game that equals another of its class with the same rules from the same start (:meth:`_rules`), with
+    a hash to match: a copy, a deep copy or a pickled game equals the game. Equality by identity made a
+    Position or a deal holding a game unequal to itself after a pickle round trip (a worker's answer) or
+    ``copy.deepcopy``."""
+
+    def _rules(self) -> tuple[Any, ...]:
+        """What tells this game from another of its class (each game says what)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or (type(other) is type(self) and self._rules() == other._rules())
+
+    def __hash__(self) -> int:
+        return hash(self._rules())
 
 
 class Game(Protocol[S, M]):

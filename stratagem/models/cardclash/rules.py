@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from stratagem.core.errors import IllegalMove, NotationError
-from stratagem.core.game import TERMINAL
+from stratagem.core.game import TERMINAL, EqualByRules
 from stratagem.models.cardclash import threats
 from stratagem.models.cardclash.battlefield import (
     NEIGHBOURS,
@@ -185,7 +185,7 @@ def deal(players: int, rng: random.Random, round_no: int = 1, flags: tuple[int, 
                  flags or (0,) * players)
 
 
-class CardClashGame:
+class CardClashGame(EqualByRules):
     """The rules of Card Clash for one round, with the options of docs/rules/cardclash.md.
 
     ``width`` x ``height`` bounds the battlefield's bounding box (the table); ``strategic`` turns on the
@@ -244,16 +244,6 @@ class CardClashGame:
         the start."""
         return (self.num_players, self.width, self.height, self.strategic, self.rounds, self.seed,
                 self.start)
-
-    def __eq__(self, other: object) -> bool:
-        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
-        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
-        round trip (a worker's answer) or ``copy.deepcopy``."""
-        return other is self or (isinstance(other, CardClashGame) and type(other) is type(self)
-                                 and self._rules() == other._rules())
-
-    def __hash__(self) -> int:
-        return hash(self._rules())
 
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:

@@ -34,7 +34,7 @@ from random import Random
 from typing import Any, NamedTuple
 
 from stratagem.core.errors import IllegalMove
-from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL, EqualByRules
 from stratagem.models.stackattack.cards import (
     BLOCK,
     DECREASING,
@@ -113,7 +113,7 @@ def _replace(items: tuple[Cards, ...], i: int, value: Cards) -> tuple[Cards, ...
     return items[:i] + (value,) + items[i + 1 :]
 
 
-class StackAttackGame:
+class StackAttackGame(EqualByRules):
     """The rules of Stack Attack for a player count and options, from a start state."""
 
     name = "stackattack"
@@ -149,16 +149,6 @@ class StackAttackGame:
     def _rules(self) -> tuple[Any, ...]:
         """What tells this game from another: the players, the options and the start."""
         return (self.num_players, self.options, self.start)
-
-    def __eq__(self, other: object) -> bool:
-        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
-        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
-        round trip (a worker's answer) or ``copy.deepcopy``."""
-        return other is self or (isinstance(other, StackAttackGame) and type(other) is type(self)
-                                 and self._rules() == other._rules())
-
-    def __hash__(self) -> int:
-        return hash(self._rules())
 
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:

@@ -41,7 +41,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from stratagem.core.errors import IllegalMove, NotationError
-from stratagem.core.game import TERMINAL
+from stratagem.core.game import TERMINAL, EqualByRules
 from stratagem.models.stakd.geometry import Geometry, Placement, bits, default_board, square_lattice
 from stratagem.models.stakd.notation import format_move, format_piece, format_state, parse_move, parse_state
 from stratagem.models.stakd.pieces import (
@@ -268,7 +268,7 @@ def _may_rest(p: Placement, under: dict[int, int], masks: tuple[int, ...], carri
     return not any(carried[j] & bit or masks[j] == p.mask for j in {under[i] for i in p.nodes})
 
 
-class StakdGame:
+class StakdGame(EqualByRules):
     """The rules of STAKD Elite for a player count, on a geometry, from a start position."""
 
     name = "stakd"
@@ -292,16 +292,6 @@ class StakdGame:
         """What tells this game from another: the players, the lattice (its name and size, as ``setup`` gives
         it) and the start."""
         return (self.num_players, self.geometry.name, self.geometry.width, self.geometry.height, self.start)
-
-    def __eq__(self, other: object) -> bool:
-        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
-        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
-        round trip (a worker's answer) or ``copy.deepcopy``."""
-        return other is self or (isinstance(other, StakdGame) and type(other) is type(self)
-                                 and self._rules() == other._rules())
-
-    def __hash__(self) -> int:
-        return hash(self._rules())
 
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:

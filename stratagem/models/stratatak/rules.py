@@ -27,7 +27,7 @@ from random import Random
 from typing import Any, NamedTuple
 
 from stratagem.core.errors import IllegalMove, NotationError
-from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.core.game import CHANCE, TERMINAL, EqualByRules
 from stratagem.models.stratatak.cards import (
     Cards,
     Options,
@@ -161,7 +161,7 @@ def fresh_game(options: Options) -> State:
     return State(((), ()), (), deck(options), (), (), 0, DEAL, NO_WINNER, options.battle_limit or UNLIMITED)
 
 
-class StratatakGame:
+class StratatakGame(EqualByRules):
     """The rules of Stratatak with its options fixed, and a start position."""
 
     name = "stratatak"
@@ -187,16 +187,6 @@ class StratatakGame:
     def _rules(self) -> tuple[Any, ...]:
         """What tells this game from another: the options and the start."""
         return (self.options, self.start)
-
-    def __eq__(self, other: object) -> bool:
-        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
-        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
-        round trip (a worker's answer) or ``copy.deepcopy``."""
-        return other is self or (isinstance(other, StratatakGame) and type(other) is type(self)
-                                 and self._rules() == other._rules())
-
-    def __hash__(self) -> int:
-        return hash(self._rules())
 
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:

@@ -46,7 +46,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from stratagem.core.errors import IllegalMove, NotationError, UnsupportedGame
-from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.core.game import CHANCE, TERMINAL, EqualByRules
 from stratagem.core.numbers import check_notation_numbers
 from stratagem.models.strato.rules.actions import Outcome
 from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE, WEATHERS
@@ -145,7 +145,7 @@ def _with(multiset: str, card: str) -> str:
     return "".join(sorted(multiset + card))
 
 
-class HiddenStrato:
+class HiddenStrato(EqualByRules):
     """Strato with the pile's order hidden: the Game protocol with a chance node for every draw.
 
     ``start`` is an open-information position (a deal); its pile's order is ignored. Each player sees
@@ -172,16 +172,6 @@ class HiddenStrato:
     def _rules(self) -> tuple[Any, ...]:
         """What tells this game from another: the challenge, its options and the public start."""
         return (self.challenge, self.options, self.start)
-
-    def __eq__(self, other: object) -> bool:
-        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
-        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
-        round trip (a worker's answer) or ``copy.deepcopy``."""
-        return other is self or (isinstance(other, HiddenStrato) and type(other) is type(self)
-                                 and self._rules() == other._rules())
-
-    def __hash__(self) -> int:
-        return hash(self._rules())
 
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> HiddenState:

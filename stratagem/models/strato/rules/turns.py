@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from stratagem.core.errors import IllegalMove, NotationError
-from stratagem.core.game import TERMINAL
+from stratagem.core.game import TERMINAL, EqualByRules
 from stratagem.models.strato.rules.actions import Outcome, each_outcome, resolved_weather
 from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE
 from stratagem.models.strato.rules.challenge import Challenge, Options
@@ -86,7 +86,7 @@ def redeal(hands: tuple[str, ...], pile: str, player: int, rng: random.Random) -
 VICTORIES_KEPT = 1_000_000
 
 
-class StratoGame:
+class StratoGame(EqualByRules):
     """The rules of one Strato deal: a challenge, its options and the start position."""
 
     name = "strato"
@@ -103,16 +103,6 @@ class StratoGame:
     def _rules(self) -> tuple[Any, ...]:
         """What tells this game from another: the challenge, its options and the start."""
         return (self.challenge, self.options, self.start)
-
-    def __eq__(self, other: object) -> bool:
-        """The same rules from the same start: a copy, a deep copy or a pickled game is equal to the game.
-        Equality was identity, so a Position or deal holding a game never equalled itself after a pickle
-        round trip (a worker's answer) or ``copy.deepcopy``."""
-        return other is self or (isinstance(other, StratoGame) and type(other) is type(self)
-                                 and self._rules() == other._rules())
-
-    def __hash__(self) -> int:
-        return hash(self._rules())
 
     # -- Game protocol -------------------------------------------------------------------------
     def initial_state(self) -> State:
