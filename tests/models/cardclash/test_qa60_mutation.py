@@ -159,3 +159,17 @@ def test_ruling_a_written_pass_by_a_player_who_can_lay_a_card_is_refused() -> No
     game = CardClashGame(2)
     with pytest.raises(NotationError, match="passes=1: player 2 passed, but can lay a card on this table"):
         game.parse_state("r6,b5 1,2 -,- 1 passes=1")
+
+
+def test_ruling_two_squares_on_the_table_go_to_the_first_in_turn_order_after_a_mover_outside_them() -> None:
+    """RULINGS.md, Card Clash: "if one move gives several players a square, the mover wins if among them,
+    else the first of them in turn order". Red and green show squares and player 3 (green) is to move,
+    so blue (player 2) moved last: blue shows none, and after blue green comes before red, so won=3;
+    won=1 is refused (a mutant that took the mover for (to_move - 1) // n, red here, passed every test).
+    With player 2 to move, red moved last and is among them: won=1."""
+    game = CardClashGame(3)
+    table = "r2,r3,g2,g3/r4,r5,g4,g5 6,6,6 -,-,-"
+    assert game.parse_state(f"{table} 3 won=3").winners == (2,)
+    with pytest.raises(NotationError, match="says won=1 but red, green shows a 2x2 square: won=3"):
+        game.parse_state(f"{table} 3 won=1")
+    assert game.parse_state(f"{table} 2 won=1").winners == (0,)
