@@ -96,15 +96,21 @@ def write_dimacs(clauses: Sequence[Sequence[int]], num_vars: int, comments: Iter
     return "".join(out)
 
 
-#: An integer as DIMACS and DRUP write it: ASCII digits with an optional sign. int() alone also took other
-#: scripts' digits ('٣') and underscores ('1_0'), which no other reader of these formats (drat-trim) takes.
-_INTEGER = re.compile(r"[+-]?[0-9]+")
+#: An integer as DIMACS and DRUP write it: ASCII digits with an optional sign, no leading zero. int() alone
+#: also took other scripts' digits ('٣') and underscores ('1_0'), which no other reader of these formats
+#: takes; and drat-trim reads literals with C's ``%i``, for which ``010`` is octal 8 (``0x10`` is 16), so a
+#: leading zero would make a proof read as one proof here and as another there.
+_INTEGER = re.compile(r"[+-]?(?:0|[1-9][0-9]*)")
+_LEADING_ZERO = re.compile(r"[+-]?0[0-9]+")
 
 
 def _int_token(token: str, source: str, place: str) -> int:
     """``token`` as an integer, or :class:`BadInput` naming ``place``."""
     if not _INTEGER.fullmatch(token):
         shown = repr(token) if len(token) <= 40 else repr(token[:40]) + "..."
+        if _LEADING_ZERO.fullmatch(token):
+            raise BadInput(source, place, f"an integer with a leading zero, {shown}: drat-trim reads it as an "
+                           "octal number; write it without the zero")
         raise BadInput(source, place, f"expected an integer, found {shown}")
     if len(token) > 100:  # int() refuses more than 4,300 digits with a ValueError; no count or literal needs 100
         raise BadInput(source, place, _TOO_LARGE)

@@ -184,6 +184,8 @@ def _scan(data: cython.const[cython.uchar][::1], fill: cython.bint,  # type: ign
                     return _counted(counted, steps, count, line)
             if digits == 0 or (i < end and not (data[i] == 32 or data[i] == 9 or data[i] == 13)):
                 return _counted(counted, steps, count, line)
+            if digits > 1 and data[i - digits] == 48:  # a leading zero: the reference parser words the refusal
+                return _counted(counted, steps, count, line)
             if value == 0:
                 closed = True
                 continue
