@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadArgument, BadInput
-from stratagem.core.io import dumps_record, write_atomic_files
+from stratagem.core.outputs import dumps_record, write_atomic_files
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.loading import Position, file_path, game_of_file, load_position

@@ -171,7 +171,7 @@ class DealSolution:
 
 def proof_outputs(proof: str | None, html: str | None, method: str) -> list[tuple[str | None, str]]:
     """The files ``solve`` or ``check`` may write, with the option that names each, for
-    :func:`~stratagem.core.io.check_outputs` to refuse before any work: the proof record, the page, and
+    :func:`~stratagem.core.outputs.check_outputs` to refuse before any work: the proof record, the page, and
     beside the record the CNF and DRUP proof of a refutation (:func:`refutation_files`) when ``method``
     can give one (``sat``, and ``auto``, which runs SAT on larger deals and is SAT for STAKD). Unchecked,
     an unwritable ``NAME.drup.gz`` failed after the whole solve, leaving ``NAME.cnf.gz`` behind."""

@@ -23,18 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput, NotationError
-from stratagem.core.io import (
-    MAX_SEED,
-    SEED_RANGE,
-    RepeatedKey,
-    check_writable,
-    escape_surrogates,
-    loads_once,
-    open_regular,
-    utf8,
-    write_error,
-)
+from stratagem.core.io import MAX_SEED, SEED_RANGE, RepeatedKey, loads_once, open_regular
 from stratagem.core.numbers import is_whole
+from stratagem.core.outputs import check_writable, escape_surrogates, utf8, write_error
 from stratagem.core.records import parse_fraction, quoted
 from stratagem.loading import GAMES
 from stratagem.models.strato.rules.cards import COPIES_PER_WEATHER, WEATHERS
@@ -162,7 +153,7 @@ def uncertified(record: dict[str, Any]) -> bool:
 
 def dumps_line(record: dict[str, Any]) -> str:
     """A record as one line of JSON (sorted keys, no spaces), newline included; a lone surrogate (a puzzle
-    path that is not UTF-8) escaped, as in every record (:func:`~stratagem.core.io.escape_surrogates`)."""
+    path that is not UTF-8) escaped, as in every record (:func:`~stratagem.core.outputs.escape_surrogates`)."""
     return escape_surrogates(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)) + "\n"
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from stratagem import __version__
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadArgument, BadInput, NotationError, check_switch
-from stratagem.core.io import check_writable, dumps_record, write_atomic
+from stratagem.core.outputs import check_writable, dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT

@@ -92,7 +92,6 @@ def test_the_bench_command_holds_no_benchmark_logic(package: Path = ROOT / "stra
 #: saying it (QA 60 found them; the lead decides whether each is argued or split). The two kernels among
 #: them cannot gain a sentence without a rebuild of the compiled core (a kernel's source is hashed).
 LONG_UNARGUED = frozenset({
-    "core/io.py",
     "solvers/induction_kernel.py", "solvers/packed_expectimax.py",
 })
 

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stratagem.core.errors import BadInput
-from stratagem.core.io import MAX_INT, MIN_INT, dumps_record, parse_json_object, utf8
+from stratagem.core.io import MAX_INT, MIN_INT, parse_json_object
+from stratagem.core.outputs import dumps_record, utf8
 from stratagem.sweeprecords import dumps_line
 
 ROOT = Path(__file__).resolve().parent.parent

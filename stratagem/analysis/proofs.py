@@ -20,7 +20,7 @@ from stratagem.analysis.methods import check_provable
 from stratagem.analysis.report import as_deadline
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import StratagemError
-from stratagem.core.io import dumps_record, write_atomic
+from stratagem.core.outputs import dumps_record, write_atomic
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.gametree import SOLVED
 from stratagem.solvers.prooftree import ProofStopped, build_proof_tree

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from stratagem.bench.strato_methods import ALL_METHODS, SEARCH_METHODS, Cell, Row, best_length, header, run
 from stratagem.bench.tables import write_table
-from stratagem.core.io import one_set
+from stratagem.core.outputs import one_set
 from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.turns import StratoGame

@@ -16,7 +16,7 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.errors import BadInput
-from stratagem.core.io import WRITE_FAILURES, write_atomic
+from stratagem.core.outputs import WRITE_FAILURES, write_atomic
 
 #: The checkout holding the package: its ``puzzles/`` are the shipped puzzles when the current folder
 #: has none (``stratagem bench`` run from elsewhere).
@@ -36,7 +36,7 @@ def shipped(relative: str) -> str:
 
 
 def write_table(path: str | Path, text: str | bytes) -> None:
-    """Write a table atomically (:func:`stratagem.core.io.write_atomic`: a full disk is exit 74, as for
+    """Write a table atomically (:func:`stratagem.core.outputs.write_atomic`: a full disk is exit 74, as for
     every output), making its folder first: a run makes ``--out`` only when it writes its first table, so
     one stopped before leaves no empty folder."""
     target = Path(path)

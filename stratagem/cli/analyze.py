@@ -39,7 +39,8 @@ from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import Simultaneous
-from stratagem.core.io import MAX_PARAMETER, check_outputs, dumps_record, one_set, write_atomic
+from stratagem.core.io import MAX_PARAMETER
+from stratagem.core.outputs import check_outputs, dumps_record, one_set, write_atomic
 from stratagem.core.provenance import provenance
 from stratagem.engines import ENGINES
 from stratagem.loading import load_position

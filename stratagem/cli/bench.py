@@ -37,7 +37,8 @@ from stratagem.bench.tables import machine
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT, WholeRange
 from stratagem.cli.options import Renamed, json_option, note, quiet_option
 from stratagem.core.errors import BadInput
-from stratagem.core.io import MAX_PARAMETER, check_writable_dir, dumps_record
+from stratagem.core.io import MAX_PARAMETER
+from stratagem.core.outputs import check_writable_dir, dumps_record
 from stratagem.engines import ENGINES
 
 #: The default ``--puzzles``: the shipped Strato puzzles (:func:`stratagem.bench.tables.shipped`).

@@ -34,7 +34,7 @@ from stratagem.cli.output import page_written
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import check_outputs
+from stratagem.core.outputs import check_outputs
 from stratagem.solvers.search import SOLVED, UNSOLVABLE
 from stratagem.solving import proof_outputs
 

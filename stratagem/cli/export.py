@@ -23,7 +23,7 @@ from stratagem.cli.limits import TIME_LIMIT, WholeRange
 from stratagem.cli.options import json_option, note, quiet_option
 from stratagem.core.deadline import Deadline, command_deadline
 from stratagem.core.errors import BadInput
-from stratagem.core.io import check_outputs, dumps_record, write_atomic, write_atomic_files
+from stratagem.core.outputs import check_outputs, dumps_record, write_atomic, write_atomic_files
 from stratagem.loading import load_strato
 from stratagem.models.strato.encodings.pddl import domain, problem
 from stratagem.models.strato.encodings.sat import ENCODING, EncodingStopped, StratoCNF, max_turns

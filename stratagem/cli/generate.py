@@ -25,7 +25,7 @@ from stratagem.cli.limits import TIME_LIMIT, WholeRange
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import check_outputs, dumps_record, write_atomic
+from stratagem.core.outputs import check_outputs, dumps_record, write_atomic
 from stratagem.generating import generate as generate_deals
 
 #: The format name of ``generate --json`` (docs/formats.md section 10.6).

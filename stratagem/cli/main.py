@@ -29,7 +29,7 @@ from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
 from stratagem.core.errors import BadArgument, BadInput, StratagemError, Terminated, check_termination
 from stratagem.core.interrupt import native_state_abandoned
-from stratagem.core.io import WRITE_FAILURES as FILE_WRITE_FAILURES
+from stratagem.core.outputs import WRITE_FAILURES as FILE_WRITE_FAILURES
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
                  "Stratego Card Clash.")
@@ -195,7 +195,7 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
 
 
 #: The errors of a write that failed for want of room or of a working device (not a bug, not the input):
-#: a file's (:data:`stratagem.core.io.WRITE_FAILURES`), or standard output closed.
+#: a file's (:data:`stratagem.core.outputs.WRITE_FAILURES`), or standard output closed.
 WRITE_FAILURES = (*FILE_WRITE_FAILURES, errno.EBADF)
 
 

@@ -31,7 +31,7 @@ from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import write_page
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import check_outputs, dumps_record, one_set
+from stratagem.core.outputs import check_outputs, dumps_record, one_set
 
 
 def _percent(value: object) -> str:

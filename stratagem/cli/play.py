@@ -22,7 +22,8 @@ from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import search_progress
 from stratagem.cli.seeds import SEED
 from stratagem.core.deadline import Deadline, command_deadline
-from stratagem.core.io import MAX_PARAMETER, dumps_record
+from stratagem.core.io import MAX_PARAMETER
+from stratagem.core.outputs import dumps_record
 from stratagem.engines import ENGINES
 from stratagem.loading import POSITION_GAMES
 from stratagem.matches import play as play_games

@@ -43,7 +43,7 @@ from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.cli.reports import write_page
 from stratagem.core.deadline import command_deadline
 from stratagem.core.errors import BadInput
-from stratagem.core.io import check_outputs, dumps_record, one_set
+from stratagem.core.outputs import check_outputs, dumps_record, one_set
 from stratagem.core.words import plural
 from stratagem.loading import load_strato
 from stratagem.models.strato.designer import StratoDesigner

@@ -20,7 +20,7 @@ import click
 
 from stratagem.cli.options import json_option, note, quiet_option
 from stratagem.core.errors import BadInput
-from stratagem.core.io import check_not_an_input, check_writable_dir, dumps_record, write_atomic_files
+from stratagem.core.outputs import check_not_an_input, check_writable_dir, dumps_record, write_atomic_files
 from stratagem.sweep import read_results
 from stratagem.sweephidden import hidden_record
 from stratagem.sweepreport import summarise

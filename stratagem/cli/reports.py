@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from stratagem.checking import SoloCheck
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
-from stratagem.core.io import dumps_record, one_set, write_atomic
+from stratagem.core.outputs import dumps_record, one_set, write_atomic
 from stratagem.core.words import plural
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.solve import INFORMATION, METHOD_NAMES

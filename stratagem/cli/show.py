@@ -16,7 +16,8 @@ from stratagem.cli.limits import WholeRange
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.core.errors import BadInput
-from stratagem.core.io import dumps_record, load_json
+from stratagem.core.io import load_json
+from stratagem.core.outputs import dumps_record
 from stratagem.core.records import LINE_FORMAT, PROOF_FORMAT, Line, Proof, quoted
 from stratagem.loading import game_from_record, game_module, game_of_file, load_position, load_strato
 from stratagem.models.strato.rules.position import format_state

@@ -26,7 +26,7 @@ from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import report_deal_solution, report_solo_check
 from stratagem.core.compiled import warn_once
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import check_outputs
+from stratagem.core.outputs import check_outputs
 from stratagem.loading import as_deal, game_of_file
 from stratagem.models.strato.solve import METHODS
 from stratagem.solvers.search import SOLVED, UNSOLVABLE

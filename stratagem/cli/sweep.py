@@ -22,7 +22,7 @@ from stratagem.cli.options import Renamed, given, json_option, note, quiet_optio
 from stratagem.cli.sweepprogress import SweepProgress, status_counts
 from stratagem.core.compiled import warn_once
 from stratagem.core.errors import BadArgument, BadInput, Terminated
-from stratagem.core.io import dumps_record
+from stratagem.core.outputs import dumps_record
 from stratagem.models.strato.solve import METHODS
 from stratagem.sweep import (
     MAX_TASKS,
@@ -167,7 +167,7 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
     results.check()  # before any work: writable, a results file of ours, and no other sweep's now
     click.get_current_context().call_on_close(results.close)  # a refusal after this lets go of it too
     if proof_dir is not None:
-        from stratagem.core.io import check_writable_dir
+        from stratagem.core.outputs import check_writable_dir
 
         check_writable_dir(proof_dir, "--proof-dir")
     tasks: list[Any]

@@ -32,7 +32,8 @@ from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.progress import terminal_progress
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import ReadStopped, dumps_record
+from stratagem.core.io import ReadStopped
+from stratagem.core.outputs import dumps_record
 from stratagem.core.provenance import describe
 from stratagem.solvers.replay import DEFAULT_MAX_STATES
 from stratagem.verification import CERTIFIED, DEFAULT_SOLO_NODES, INVALID, UNKNOWN, Verdict, load_record

@@ -37,7 +37,8 @@ from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT
 from stratagem.cli.options import json_option, quiet_option
 from stratagem.core.deadline import command_deadline
-from stratagem.core.io import check_outputs, dumps_record, first_line_format, load_json, write_atomic
+from stratagem.core.io import first_line_format, load_json
+from stratagem.core.outputs import check_outputs, dumps_record, write_atomic
 
 if TYPE_CHECKING:
     from stratagem.verification.verdict import Verdict

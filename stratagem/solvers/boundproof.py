@@ -43,8 +43,8 @@ from typing import Any
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation
-from stratagem.core.io import dumps_record
 from stratagem.core.numbers import is_whole
+from stratagem.core.outputs import dumps_record
 from stratagem.core.records import fraction_text, parse_fraction
 from stratagem.solvers.matrixproof import CheckStopped, MatrixProofVerdict, move_label
 from stratagem.solvers.simultaneous import (
@@ -199,7 +199,7 @@ def bound_proof(game: AnyGame, result: SimultaneousResult) -> dict[str, Any]:
 
 
 def bound_proof_text(record: dict[str, Any]) -> str:
-    """The record as canonical JSON (:func:`~stratagem.core.io.dumps_record`), except that each node (and
+    """The record as canonical JSON (:func:`~stratagem.core.outputs.dumps_record`), except that each node (and
     each member of a bundle's ``proofs``, recursively) is written on one line: the same JSON value, a
     fraction of the size and of the time to write (the indented encoder is pure Python)."""
     marker = "\x00nodes\x00"

@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import BinaryIO
 
 from stratagem.core.errors import BadInput
-from stratagem.core.io import open_regular, read_capped, utf8, write_atomic_with
+from stratagem.core.io import open_regular, read_capped
+from stratagem.core.outputs import utf8, write_atomic_with
 
 #: The most bytes a CNF or DRUP file may hold once decompressed (docs/formats.md, "Input limits"). The
 #: refutations of the shipped puzzles are a few megabytes; 1 GiB leaves room for proofs hundreds of times
@@ -302,7 +303,7 @@ def read_text_maybe_gz(path: str | os.PathLike[str]) -> str:
 def text_maybe_gz(path: str | os.PathLike[str], text: str) -> bytes:
     """The bytes :func:`write_text_maybe_gz` writes to ``path``: ``text`` in UTF-8, gzip-compressed if the
     name ends in ``.gz`` (a header without a timestamp, so the same text gives the same bytes). For
-    :func:`~stratagem.core.io.write_atomic_files`, which writes a proof's files as one set."""
+    :func:`~stratagem.core.outputs.write_atomic_files`, which writes a proof's files as one set."""
     data = utf8(text)  # a comment naming a puzzle path that is not UTF-8 keeps it escaped
     return gzip.compress(data, mtime=0) if os.fspath(path).endswith(".gz") else data
 
@@ -310,7 +311,7 @@ def text_maybe_gz(path: str | os.PathLike[str], text: str) -> bytes:
 def write_text_maybe_gz(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path``, gzip-compressed if the name ends in ``.gz``, atomically.
 
-    :func:`~stratagem.core.io.write_atomic_with`: the data goes to a temporary file beside ``path`` which
+    :func:`~stratagem.core.outputs.write_atomic_with`: the data goes to a temporary file beside ``path`` which
     then replaces it, so a reader sees the old file or the complete new one (also when interrupted: the
     temporary file is removed), with the permissions an ordinary ``open`` would give it. A full disk or an
     I/O error stays an :class:`OSError` naming ``path`` (the CLI's exit 74, as for every output), any other

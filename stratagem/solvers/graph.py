@@ -41,7 +41,7 @@ from typing import Any, BinaryIO
 import networkx as nx
 
 from stratagem.core.game import M, S, SearchProblem
-from stratagem.core.io import write_atomic_with
+from stratagem.core.outputs import write_atomic_with
 
 __all__ = [
     "GraphFacts",
@@ -348,7 +348,7 @@ def _write_lines(lines: Iterator[str], path: str | Path, stop: Callable[[], bool
     """Write ``lines`` (each ended by a newline) to ``path`` atomically, asking ``stop`` every
     :data:`_STOP_EVERY` lines (:class:`ExportStopped` says how many were written).
 
-    :func:`~stratagem.core.io.write_atomic_with`: a full disk is an :class:`OSError` naming ``path`` (the
+    :func:`~stratagem.core.outputs.write_atomic_with`: a full disk is an :class:`OSError` naming ``path`` (the
     CLI's exit 74, as for every output), any other failure :class:`~stratagem.core.errors.BadInput`."""
 
     def fill(handle: BinaryIO) -> None:

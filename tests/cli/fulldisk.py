@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from stratagem.core import io as core_io
+from stratagem.core import outputs as core_io
 
 
 def full_disk_at(monkeypatch: pytest.MonkeyPatch, full: Callable[[int], bool] = lambda count: True) -> None:

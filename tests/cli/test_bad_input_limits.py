@@ -16,7 +16,8 @@ from conftest import PUZZLES, ROOT, assert_bad_input
 
 from stratagem.cli.exitcodes import INTERNAL_ERROR, INTERRUPTED
 from stratagem.core.errors import BadInput
-from stratagem.core.io import MAX_NESTING, check_writable, load_json, load_toml, write_atomic
+from stratagem.core.io import MAX_NESTING, load_json, load_toml
+from stratagem.core.outputs import check_writable, write_atomic
 from stratagem.solvers.dimacs import write_text_maybe_gz
 
 GOOD = (PUZZLES / "challenge-0.toml").read_text()

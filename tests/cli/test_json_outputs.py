@@ -11,7 +11,7 @@ import pytest
 from conftest import PUZZLES, Outcome
 from test_bench import SMALL
 
-from stratagem.core.io import dumps_record
+from stratagem.core.outputs import dumps_record
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 SQUARE_IN_5 = str(PUZZLES.parent / "cardclash" / "square-in-5.toml")

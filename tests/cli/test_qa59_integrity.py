@@ -15,7 +15,7 @@ from conftest import PUZZLES, ROOT
 from fulldisk import full_disk_at
 
 from stratagem.cli.exitcodes import CANNOT_WRITE
-from stratagem.core import io as core_io
+from stratagem.core import outputs as core_io
 
 STAKD = ROOT / "puzzles" / "stakd"
 
@@ -27,7 +27,7 @@ def _contents(folder: Path) -> dict[str, bytes]:
 def test_a_set_of_files_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The disk fills up at the second of three files: the first is not replaced either, no temporary
     file stays, and the error (a full disk: OSError, the CLI's exit 74) names the file once."""
-    from stratagem.core.io import write_atomic_files
+    from stratagem.core.outputs import write_atomic_files
 
     for name in "abc":
         (tmp_path / name).write_text("old\n")
@@ -42,7 +42,7 @@ def test_a_set_of_files_is_written_whole_or_not_at_all(tmp_path: Path, monkeypat
 def test_ctrl_c_during_the_renames_comes_after_the_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C that arrives between two renames of a set is held back until every file is in place, then
     raised as usual (a record never stands beside half of the files it names)."""
-    from stratagem.core.io import write_atomic_files
+    from stratagem.core.outputs import write_atomic_files
 
     real = os.replace
     sent = []

@@ -169,7 +169,7 @@ def test_a_swallowed_sigterm_still_stops_the_atomic_writes(tmp_path: Path, monke
     import networkx as nx
 
     from stratagem.core.errors import Terminated
-    from stratagem.core.io import write_atomic
+    from stratagem.core.outputs import write_atomic
     from stratagem.solvers.dimacs import write_text_maybe_gz
     from stratagem.solvers.graph import write_dot
 

@@ -15,7 +15,7 @@ import pytest
 from simtoys import GoofspielGame, OddOneOutGame, PenniesGame
 
 from stratagem.core.errors import BadInput
-from stratagem.core.io import dumps_record
+from stratagem.core.outputs import dumps_record
 from stratagem.solvers.boundproof import BOUNDPROOF_FORMAT, bound_proof, bound_proof_text, check_bound_proof
 from stratagem.solvers.matrixproof import matrix_proof
 from stratagem.solvers.simultaneous import solve_simultaneous

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline, as_deadline
-from stratagem.core.io import dumps_record, write_atomic_files
+from stratagem.core.outputs import dumps_record, write_atomic_files
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
 from stratagem.core.words import plural

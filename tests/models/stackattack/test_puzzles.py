@@ -9,7 +9,7 @@ import pytest
 
 from stratagem.core.errors import BadInput
 from stratagem.core.game import SIMULTANEOUS
-from stratagem.core.io import dumps_record
+from stratagem.core.outputs import dumps_record
 from stratagem.models.stackattack.position import State
 from stratagem.models.stackattack.puzzle import game_from_setup, load_position
 from stratagem.models.stackattack.rules import Options, StackAttackGame

@@ -43,7 +43,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from stratagem.core.io import write_atomic_with
+from stratagem.core.outputs import write_atomic_with
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.recursion import deep_recursion
 from stratagem.models.strato.hidden import odds_kernel as kernel
