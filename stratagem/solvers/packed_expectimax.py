@@ -45,6 +45,10 @@ The principal variation is found afterwards as the Python search finds it, up to
 at each decision node along it, the first move (the table's first) whose null-window test keeps the value.
 A simultaneous node raises :class:`SearchRefused`. This module is a kernel (compiled at install, see
 ``setup.py``).
+
+Why one module of over 600 lines: one search, whose exact fraction arithmetic (the ``_mul``, ``_plus``,
+``_gcd`` and ``_cmp`` helpers) is inlined into the search's loops; they are compiled together for that, and
+the Python search it mirrors (:mod:`~stratagem.solvers.expectimax`) is apart.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ on the optimum, which :mod:`.exact` certifies with the policy's tree. Which poli
 no value's soundness, only how high the bound is.
 
 **The value table's walk.** :meth:`HiddenSolo.walk` lists what the searches established, from the start,
-as the rows of the certificate :func:`~stratagem.models.strato.hidden.exact.write_table` writes: the same
+as the rows of the certificate :func:`~stratagem.models.strato.hidden.valuetable.write_table` writes: the same
 recursion (moves, draws, the floor) over this search's table and the policies' searches, each state listed
 once under its key, each row handed to Python as a record of integers that Python turns into text. Below
 a policy row's move, a draw whose state would be a frontier row is not listed but named in the row as a
@@ -1508,7 +1508,7 @@ class HiddenSolo:
     def _w_listed(self, d: cython.Py_ssize_t, D: cython.Py_ssize_t, kind: cython.longlong, w: cython.longlong,
                   e: cython.longlong) -> cython.longlong:
         """``U`` of the ``play``, ``reveal`` or ``target`` state at level ``d`` (its ``L`` in ``w_lo``), listing it
-        and what it leads to first when it is not listed yet. The rows are the ones :func:`~.exact.write_table`'s
+        and what it leads to first when it is not listed yet. The rows are the ones :func:`~.valuetable.write_table`'s
         walk by the rules makes, in its order: a floor, else the bounds kept by this search or, where it
         proved nothing above 0, by the first of the policies' searches that did (``w_by``)."""
         self._make_key(d, kind, w, e)
@@ -1789,7 +1789,7 @@ class HiddenSolo:
         same deal) that valued it above 0. Rows are handed to ``sink`` in batches of at most ``batch``
         records (see :data:`FLOOR_ROW`), each after the rows of what it leads to; ``sink`` returns true to
         stop the walk (:class:`Stopped`). ``plays`` is the longest plan the policies play. A state is listed
-        once, by its key. What the rows say is what :func:`~.exact.write_table`'s walk by the rules engine
+        once, by its key. What the rows say is what :func:`~.valuetable.write_table`'s walk by the rules engine
         says; that walk and ``verify`` check it, and the tests compare the two row for row."""
         if self._place(start, counts, 0) >= MAX_WEIGHT:
             raise ValueError("the pile has too many orders for 64-bit weights")
