@@ -82,7 +82,8 @@ def make_agents(game_name: str, specs: Sequence[str]) -> list[Agent]:
 def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | None = None, seed: int = 0,
          position: str | Path | None = None, max_plies: int = DEFAULT_MAX_PLIES,
          progress: Progress | None = None, deadline: Deadline | None = None, engine: str | None = None,
-         note: Callable[[str], None] | None = None, points: int = 1) -> MatchResult:
+         note: Callable[[str], None] | None = None, points: int = 1,
+         hint: Callable[[str], None] | None = None) -> MatchResult:
     """A match of ``games`` games of ``game_name`` between ``agents`` (one spec per player), seats rotating.
 
     Every game starts from a fresh deal for ``players`` players (default: one per agent), or from the
@@ -102,7 +103,9 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     search (``guided=false``) or plays a game with a compiled guide (measured in results/mcts.md),
     ``ismcts`` that asks for plain search, and ``pimc`` and ``duct`` that play out to the end (no
     ``rollout_limit``); never ``mcts`` in a game with simultaneous moves (Stack Attack). ``note`` is told
-    in one line when ``compiled`` was asked for and cannot be had (or the compiled core was not built).
+    in one line when ``compiled`` was asked for and cannot be had (or the compiled core was not built);
+    ``hint``, when a default costs much time: a guided ``mcts`` or ``ismcts`` left on the reference engine of a
+    game that has a compiled one.
 
     Raises :class:`~stratagem.core.errors.BadInput` when the agents do not fit the game (their number,
     an empty or unknown name, a bad parameter, ``ismcts`` or ``pimc`` where nothing is hidden, ``mcts`` on
@@ -143,6 +146,8 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
                        "name one agent per player")
     made = make_agents(game_name, agents)
     _check_seeing(game_name, game, made)
+    if engine is None and hint is not None:
+        _hint_guided_on_reference(game, made, hint)
     players_agents = _on_engine(game, made, engine, note)
     if points == 1:
         return play_match(game, players_agents, games, seed=seed, start=start, max_plies=max_plies,
@@ -199,6 +204,21 @@ def _search_kind(agent: Agent, engine: str | None, game: Any = None) -> str | No
     if isinstance(agent, DuctAgent):
         return "duct" if asked or agent.rollout_limit is None else None
     return None
+
+
+def _hint_guided_on_reference(game: Any, agents: list[Agent], hint: Callable[[str], None]) -> None:
+    """Say once that a guided ``mcts`` or ``ismcts`` agent stays on the reference engine by default although
+    the game has a compiled one: its search is the guided one, which only the Python engine runs for a game
+    with no compiled guide, and many times slower (``play stratatak --agents mcts,random`` ran 4 minutes
+    for one game, with nothing on stderr off a terminal)."""
+    if isinstance(game, Simultaneous) or resolve(game, COMPILED).engine is None:
+        return
+    slow = [f"{agent.name} (agents[{i + 1}])" for i, agent in enumerate(agents)
+            if isinstance(agent, MctsAgent) and _search_kind(agent, None, game) is None and agent.guided]
+    if slow:
+        hint(f"{' and '.join(slow)} {'searches' if len(slow) == 1 else 'search'} guided by the game's move "
+             "ordering on the reference engine (Python), many times slower than the compiled engine, which runs "
+             "such a search unguided when asked for (engine compiled) or given guided=false")
 
 
 def _on_engine(game: Any, agents: list[Agent], engine: str | None,

@@ -97,7 +97,8 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
                                               second="games") as update:
         result = play_games(game_name, specs, count, players=players, seed=seed, position=position_file,
                             max_plies=max_plies, progress=lambda done, total: update(done, total), deadline=deadline,
-                            engine=engine, note=lambda text: click.echo(f"note: {text}", err=True), points=points)
+                            engine=engine, note=lambda text: click.echo(f"note: {text}", err=True), points=points,
+                            hint=None if quiet else lambda text: click.echo(f"note: {text}", err=True))
     if as_json:
         click.echo(dumps_record(result.to_json(include_games=games_detail)), nl=False)
     else:
