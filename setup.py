@@ -96,8 +96,9 @@ def build_commit() -> tuple[str | None, bool | None]:
             return head, None if status is None else bool(status.strip())
     carried = ROOT / BUILD_MODULE  # an sdist's, written by its make_release_tree below
     if carried.is_file():
-        found = re.search(r"^COMMIT = '([0-9a-f]+)'$", carried.read_text(encoding="utf-8"), re.MULTILINE)
-        dirty = re.search(r"^DIRTY = (True|False|None)$", carried.read_text(encoding="utf-8"), re.MULTILINE)
+        text = carried.read_text(encoding="utf-8")
+        found = re.search(r"^COMMIT = '([0-9a-f]+)'$", text, re.MULTILINE)
+        dirty = re.search(r"^DIRTY = (True|False|None)$", text, re.MULTILINE)
         if found and _SHA.fullmatch(found.group(1)):
             return found.group(1), {"True": True, "False": False}.get(dirty.group(1)) if dirty else None
     archival = ROOT / ".git_archival.txt"  # git archive wrote the commit into it; edits since are unknown

@@ -234,16 +234,12 @@ def describe(record: Any) -> str | None:
         return None
     data = record["provenance"]
     parts = [f"stratagem {_text(data.get('stratagem'))}"]
-    git = data.get("git")
-    if isinstance(git, dict):
-        flag = git.get("dirty")  # compared by identity: the record's value may be a list, which does not hash
-        dirty = ", modified" if flag is True else ", modified or not: unknown" if flag is None else ""
-        parts.append(f"commit {_text(git.get('commit'))[:12]}{dirty}")
-    built = data.get("build")
-    if isinstance(built, dict):
-        flag = built.get("dirty")
-        dirty = ", modified" if flag is True else ", modified or not: unknown" if flag is None else ""
-        parts.append(f"built from commit {_text(built.get('commit'))[:12]}{dirty}")
+    for key, words in (("git", "commit"), ("build", "built from commit")):
+        state = data.get(key)
+        if isinstance(state, dict):
+            flag = state.get("dirty")  # compared by identity: the record's value may be a list, which does not hash
+            dirty = ", modified" if flag is True else ", modified or not: unknown" if flag is None else ""
+            parts.append(f"{words} {_text(state.get('commit'))[:12]}{dirty}")
     core = data.get("compiled_core")
     if isinstance(core, dict):
         parts.append("compiled core " + ("complete" if core.get("complete") is True else "incomplete"))

@@ -53,7 +53,6 @@ Order = Callable[[Any, list[tuple[Any, Any]]], Sequence[tuple[Any, Any]]]
 Floor = Callable[[Any], bool]
 
 
-
 #: Visits between two looks at the clock.
 CHECK_EVERY = 256
 #: Visits between two calls of a search's ``progress`` callback.
