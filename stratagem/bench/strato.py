@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.bench.strato_certified import write_certified
-from stratagem.bench.strato_checker import CheckerCell, checker_table, growth_refutations, no_refutation
+from stratagem.bench.strato_checker import CheckerCell, measure_checker, no_refutation, write_checker
 from stratagem.bench.strato_growth import write_growth
 from stratagem.bench.strato_methods import ALL_METHODS, Cell, Row, methods_table, run, search_table
 from stratagem.bench.strato_peers import openspiel_missing, write_strato_peers
@@ -44,6 +44,7 @@ class StratoBench:
     only_planners: bool = False
     only_peers: bool = False
     only_growth: bool = False
+    only_checker: bool = False
     planner_time_limit: float = 60.0
     games: int = 40
 
@@ -64,6 +65,9 @@ def bench_strato(bench: StratoBench, report: dict[str, Any], wrote: Callable[...
     missing = _missing_peers(bench, folder, warn)
     if missing:
         report["missing"] = missing
+    if bench.only_checker:
+        wrote(measure_checker(folder, files, time_limit, report, log))
+        return
     if bench.only_peers or (bench.peers and not (bench.only_planners or bench.only_certified or bench.only_growth)):
         command = "stratagem bench strato" + (" --only-peers" if bench.only_peers else "") + f" --count {bench.games}"
         table = write_strato_peers(bench.out_dir, bench.games, command, log)
@@ -95,7 +99,7 @@ def bench_strato(bench: StratoBench, report: dict[str, Any], wrote: Callable[...
 def _missing_peers(bench: StratoBench, folder: Path, warn: Callable[[str], None]) -> list[str]:
     """The peers a full run (or one with ``--only-certified``) would measure but cannot here, each
     with what became of its table; one line to ``warn`` for each."""
-    if bench.only_peers or bench.only_planners or bench.only_growth:
+    if bench.only_peers or bench.only_planners or bench.only_growth or bench.only_checker:
         return []  # these are refused without their peer (stratagem.cli.bench) or measure none
     missing = []
     peers: list[tuple[bool, str, str, str]] = []
@@ -141,10 +145,7 @@ def _measure_methods(folder: Path, files: Sequence[str], time_limit: float, repo
             rows.append((Path(file).name, spec.name, cells))
     write_table(folder / "strato-search.md", search_table(rows, time_limit, missing))
     write_table(folder / "strato-methods.md", methods_table(rows, time_limit, missing))
-    if not checkers:  # nothing from the shipped deals: measure the growth challenges' refutations instead
-        checkers = growth_refutations(time_limit)
-    write_table(folder / "strato-checker.md", checker_table(checkers, time_limit, unmeasured, missing))
+    write_checker(folder, checkers, time_limit, report, unmeasured, missing)
     report["methods"] = [{"puzzle": file, "deal": deal, "method": method, **rounded(asdict(cell))}
                          for file, deal, cells in rows for method, cell in cells.items()]
-    report["checker"] = [{"puzzle": file, "deal": deal, **rounded(asdict(cell))} for file, deal, cell in checkers]
     return rows

@@ -7,12 +7,15 @@ deal gave SAT a refutation, the growth challenges' refutations are measured inst
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
 
 from stratagem.bench.strato_growth import growth_challenge
 from stratagem.bench.strato_methods import header, run
-from stratagem.bench.tables import ratio
+from stratagem.bench.tables import ratio, rounded, write_table
+from stratagem.loading import load_strato
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.turns import StratoGame
@@ -69,6 +72,42 @@ def growth_refutations(time_limit: float, sizes: Sequence[int] = (2, 3, 4)) -> l
         if outcome.refutation is not None:
             found.append((f"growth-{k}", "seed 1", CheckerCell.of(outcome.refutation, time_limit)))
     return found
+
+
+def write_checker(folder: Path, checkers: list[tuple[str, str, CheckerCell]], time_limit: float,
+                  report: dict[str, Any], unmeasured: Sequence[tuple[str, str, str]] = (),
+                  missing: Sequence[str] = ()) -> Path:
+    """Write ``strato-checker.md`` from the refutations measured (the growth challenges' when the shipped
+    deals gave none) and put its rows in ``report``; returns the table's path."""
+    if not checkers:  # nothing from the shipped deals: measure the growth challenges' refutations instead
+        checkers = growth_refutations(time_limit)
+    table = folder / "strato-checker.md"
+    write_table(table, checker_table(checkers, time_limit, unmeasured, missing))
+    report["checker"] = [{"puzzle": file, "deal": deal, **rounded(asdict(cell))} for file, deal, cell in checkers]
+    return table
+
+
+def measure_checker(folder: Path, files: Sequence[str], time_limit: float, report: dict[str, Any],
+                    log: Callable[[str], None]) -> Path:
+    """``bench strato --only-checker``: SAT alone on every deal of ``files`` (``time_limit`` seconds each),
+    each refutation it leaves checked by both engines, then ``strato-checker.md``. The same rows a full
+    run's table has, without the other methods' hours."""
+    checkers: list[tuple[str, str, CheckerCell]] = []
+    unmeasured: list[tuple[str, str, str]] = []
+    for file in files:
+        puzzle = load_strato(file)
+        for spec in puzzle.deals:
+            outcome = run("sat", puzzle.game(spec), time_limit)
+            if outcome.refutation is None:
+                unmeasured.append((Path(file).name, spec.name, no_refutation(outcome)))
+                log(f"{Path(file).name} {spec.name}: {no_refutation(outcome)}")
+                continue
+            cell = CheckerCell.of(outcome.refutation, time_limit)
+            checkers.append((Path(file).name, spec.name, cell))
+            compiled = "not built" if cell.compiled_seconds is None else f"{cell.compiled_seconds:.2f} s"
+            log(f"{Path(file).name} {spec.name}: {cell.lines} proof lines, reference {cell.reference_seconds:.2f} s, "
+                f"compiled {compiled}")
+    return write_checker(folder, checkers, time_limit, report, unmeasured)
 
 
 def checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float,

@@ -4,10 +4,10 @@ This module parses the options, calls the library package :mod:`stratagem.bench`
 writes every table; its docstrings say what each table holds) and renders what was written.
 
 - Strato: ``strato-certified.md`` (time to a certified optimum, ``auto`` against SAT; ``--only-certified``
-  writes just this one), ``strato-search.md``, ``strato-methods.md``, ``strato-checker.md``,
-  ``strato-planners.md`` (with the ``planners`` extra; ``--only-planners``), ``strato-growth.md`` and
-  ``.png`` (with the ``plot`` extra; ``--only-growth``) and ``strato-peers.md`` (with the ``openspiel``
-  extra; ``--only-peers``);
+  writes just this one), ``strato-search.md``, ``strato-methods.md``, ``strato-checker.md``
+  (``--only-checker``), ``strato-planners.md`` (with the ``planners`` extra; ``--only-planners``),
+  ``strato-growth.md`` and ``.png`` (with the ``plot`` extra; ``--only-growth``) and ``strato-peers.md``
+  (with the ``openspiel`` extra; ``--only-peers``);
 - the other games: ``<game>.md`` (exact search with and without move ordering and the transposition
   table, MCTS speed, a match table, and OpenSpiel's searches as peers).
 
@@ -67,7 +67,8 @@ def _refuse_unused(ctx: click.Context, game: str, only: list[str], planners: boo
                                "cardclash); bench strato does not use it")
     unused = {"--only-growth": ("--puzzles", "--planner-time-limit"),
               "--only-peers": ("--puzzles", "--time-limit", "--planner-time-limit"),
-              "--only-certified": ("--planner-time-limit",)}
+              "--only-certified": ("--planner-time-limit",),
+              "--only-checker": ("--planner-time-limit",)}
     for flag in only:
         for option in _given(ctx, STRATO_OPTIONS):
             if option in unused.get(flag, ()):
@@ -111,6 +112,9 @@ def _refuse_unused(ctx: click.Context, game: str, only: list[str], planners: boo
 @click.option("--only-growth", is_flag=True,
               help="Strato only: write only strato-growth.md/.png from the growth challenges (the shipped deals' "
                    "crosses need the full run).")
+@click.option("--only-checker", is_flag=True,
+              help="Strato only: write only strato-checker.md (SAT alone on every deal, each refutation checked by "
+                   "the DRUP checker's reference and compiled engines).")
 @click.option("--planner-time-limit", type=TIME_LIMIT, default=60.0, show_default=True, metavar="S",
               help="Strato only: CPU seconds for each Fast Downward configuration on each deal, translate and "
                    "search together.")
@@ -129,8 +133,8 @@ def _refuse_unused(ctx: click.Context, game: str, only: list[str], planners: boo
 @quiet_option("No progress lines on stderr.")
 def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str, max_nodes: int,
           only_certified: bool, planners: bool, only_planners: bool, only_peers: bool, peers: bool,
-          only_growth: bool, planner_time_limit: float, iterations: int | None, games: int, engine: str,
-          as_json: bool, quiet: bool) -> int:
+          only_growth: bool, only_checker: bool, planner_time_limit: float, iterations: int | None, games: int,
+          engine: str, as_json: bool, quiet: bool) -> int:
     """Measure every method on the shipped puzzles; write results/<game>*.md.
 
     Strato: every method on every deal (and a growth plot). Other games: exact search with and without
@@ -138,7 +142,8 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     table.
     """
     only = [flag for flag, on in (("--only-certified", only_certified), ("--only-planners", only_planners),
-                                  ("--only-peers", only_peers), ("--only-growth", only_growth)) if on]
+                                  ("--only-peers", only_peers), ("--only-growth", only_growth),
+                                  ("--only-checker", only_checker)) if on]
     if len(only) > 1:
         raise click.UsageError(f"{' and '.join(only)}: give one --only-... option (each writes one table alone)")
     if only and game != "strato":
@@ -188,8 +193,10 @@ def bench(game: str, pattern: str, time_limit: float, growth: bool, out_dir: str
     if game == "strato":
         from stratagem.bench.strato import StratoBench, bench_strato
 
-        bench_strato(StratoBench(files, out_dir, time_limit, growth, planners, peers, only_certified, only_planners,
-                                 only_peers, only_growth, planner_time_limit, games), report, wrote, log,
+        bench_strato(StratoBench(files, out_dir, time_limit, growth, planners, peers, only_certified=only_certified,
+                                 only_planners=only_planners, only_peers=only_peers, only_growth=only_growth,
+                                 only_checker=only_checker, planner_time_limit=planner_time_limit, games=games),
+                     report, wrote, log,
                      warn=lambda text: note(text, False))
     else:
         from stratagem.bench.games import bench_game

@@ -49,6 +49,21 @@ def test_bench_writes_the_search_and_methods_tables(cli, tmp_path: Path) -> None
     assert engines[4] == "not built" or float(engines[5]) > 0  # both engines timed, as a ratio
 
 
+def test_bench_only_checker_writes_the_checker_table_alone(cli, tmp_path: Path) -> None:
+    """`--only-checker` runs SAT alone on each deal and writes strato-checker.md, nothing else: the
+    table a full run writes, without the other methods' time."""
+    puzzle = tmp_path / "tiny.toml"
+    puzzle.write_text(SMALL)
+    out = tmp_path / "results"
+    result = cli("bench", "strato", "--only-checker", "--puzzles", str(puzzle), "--time-limit", "5", "--out", str(out))
+    assert result.code == 0, result.err
+    assert sorted(path.name for path in out.iterdir()) == ["strato-checker.md"]
+    row = next(line for line in (out / "strato-checker.md").read_text().splitlines() if line.startswith("| tiny.toml"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert int(cells[2]) > 0 and float(cells[3]) >= 0  # SAT's refutation, checked by the reference
+    assert "tiny.toml tiny:" in result.err and "proof lines" in result.err  # progress per deal
+
+
 def test_peers_section_measures_openspiel_on_the_same_positions(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """`bench GAME`'s peers section: OpenSpiel's MCTS, match and alpha-beta beside ours (tiny budgets)."""
     import re
@@ -109,6 +124,8 @@ def test_only_peers_writes_strato_peers_under_a_header_naming_the_command(cli, t
 
 @pytest.mark.parametrize(("args", "problem"), [
     (["strato", "--only-certified", "--only-growth"], "give one --only-... option"),
+    (["strato", "--only-checker", "--only-peers"], "give one --only-... option"),
+    (["strato", "--only-checker", "--planner-time-limit", "5"], "--planner-time-limit is not used by --only-checker"),
     (["strato", "--only-certified", "--only-peers"], "give one --only-... option"),
     (["strato", "--only-planners", "--no-planners"], "nothing to write"),
     (["stakd", "--only-certified"], "is for Strato's tables"),
