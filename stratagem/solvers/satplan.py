@@ -11,8 +11,16 @@ line of fewer than ``k`` steps exists (the formula says "within", so one refutat
 shorter length); ``stratagem verify`` re-checks that proof with the project's own checker. When even
 the game's maximum length is unsatisfiable, that refutation proves there is no line at all.
 
-PySAT cannot interrupt CaDiCaL, so a time limit runs each solve in a forked child process that is
-stopped when the time is up; the result is then ``unknown`` with the horizons refuted so far.
+PySAT cannot interrupt CaDiCaL, so a time limit runs each solve in a child process that is
+stopped when the time is up; the result is then ``unknown`` with the horizons refuted so far. The child
+is forked when the calling process runs a single thread (the cheapest way, nothing to copy). With other
+threads alive a fork may copy a lock another thread holds (Python 3.12+ warns about it), so the child
+is then a fresh interpreter started with ``subprocess`` (``python -c``, fork and exec in C, safe with
+threads) that is sent its work as a pickle: some 0.1 s of CPU more per call (the interpreter's start and
+PySAT's import), and no re-import of the caller's ``__main__`` (which multiprocessing's 'spawn' and
+'forkserver' would do: a script without a main guard would run again). Work that does not pickle (a
+lambda as :func:`incremental_search`'s builder) is forked as before. Either child is killed with its
+parent (Linux's ``PR_SET_PDEATHSIG``).
 
 Signals: PySAT catches Ctrl-C inside a solver call itself and raises ``pysolvers.error("Caught keyboard
 interrupt")``; :func:`_cadical` turns that back into :class:`KeyboardInterrupt`, so the CLI reports
@@ -21,7 +29,7 @@ is never freed, and the command ends without Python's finalisation
 (:func:`~stratagem.core.interrupt.abandon_native_state`); any other solver is freed with Ctrl-C held back
 until PySAT has forgotten it (:func:`_delete`). SIGTERM cannot reach Python code while CaDiCaL runs in this
 process, so for the length of such a call it gets its default effect (the process ends at once; no file
-is being written then). A forked child never reports an interruption itself: it exits quietly and the
+is being written then). A child never reports an interruption itself: it exits quietly and the
 parent, interrupted too or not, decides.
 
 :func:`incremental_search` finds the shortest horizon faster on long games: one solver answers the
@@ -46,12 +54,16 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import pickle
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
 from typing import Any, Generic, Protocol, TypeVar
 
 from pysat.solvers import Solver
@@ -285,9 +297,10 @@ def _quiet_exit_on_signal(exc: BaseException) -> None:
         os._exit(1)
 
 
-def _end_with_parent() -> None:
-    """In a forked child (Linux): be killed when the parent dies, so that a CaDiCaL run whose parent was
-    killed (a Dask worker, say) does not go on alone after the deadline only the parent kept."""
+def _end_with_parent(parent: int) -> None:
+    """In a child (Linux): be killed when the parent (process id ``parent``) dies, so that a CaDiCaL run
+    whose parent was killed (a Dask worker, say) does not go on alone after the deadline only the parent
+    kept."""
     try:
         import ctypes
 
@@ -296,13 +309,12 @@ def _end_with_parent() -> None:
         libc.prctl(pr_set_pdeathsig, 9)  # SIGKILL
     except (OSError, AttributeError):  # not Linux: the parent's kill at the deadline is what there is
         pass
-    parent = multiprocessing.parent_process()
-    if parent is not None and os.getppid() != parent.pid:  # the parent died before the line above ran
+    if os.getppid() != parent:  # the parent died before the line above ran
         os._exit(1)
 
 
-def _child(conn: Any, clauses: list[list[int]], reporting: bool) -> None:
-    _end_with_parent()
+def _child(conn: Any, parent: int, clauses: list[list[int]], reporting: bool) -> None:
+    _end_with_parent(parent)
     try:
         def report(conflicts: int, proof_lines: int | None) -> None:
             conn.send(_ChildReport(conflicts, proof_lines))
@@ -314,23 +326,124 @@ def _child(conn: Any, clauses: list[list[int]], reporting: bool) -> None:
         raise
 
 
+def _threads() -> int:
+    """The threads this process runs, as the system counts them (native ones too: a library's thread pool
+    holds locks a fork would copy as well); Python's own count where ``/proc`` is not there."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+class _Running(Protocol):
+    """A started child: what :func:`_started` hands back besides the connection."""
+
+    def is_alive(self) -> bool: ...
+
+    def kill(self) -> None: ...
+
+    def join(self) -> None: ...
+
+
+class _Exec:
+    """A child started as a fresh interpreter (:func:`_started`), seen through a multiprocessing
+    ``Process``'s three methods."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.process = process
+
+    def is_alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        self.process.kill()
+
+    def join(self) -> None:
+        self.process.wait()
+
+
+#: What a child started by ``python -c`` runs: read ``sys.path`` (so it imports the stratagem its parent
+#: runs, wherever that came from), then the work, from the pipe whose descriptor is its first argument.
+_BOOT = ("import os, pickle, sys\n"
+         "source = os.fdopen(int(sys.argv[1]), 'rb')\n"
+         "sys.path[:] = pickle.load(source)\n"
+         "from stratagem.solvers.satplan import _exec_child\n"
+         "_exec_child(source, int(sys.argv[2]), int(sys.argv[3]))\n")
+
+
+def _exec_child(source: Any, answers: int, parent: int) -> None:
+    """The body of a child started by ``python -c`` (:data:`_BOOT`): the work comes from ``source``, the
+    answers go to descriptor ``answers``."""
+    _end_with_parent(parent)
+    ignore_sigint, target, args = pickle.load(source)
+    source.close()
+    if ignore_sigint:  # as a forked child inherits it (see _cadical)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    target(Connection(answers, readable=False), parent, *args)
+    os._exit(0)
+
+
+def _started(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connection, _Running]:
+    """Start ``target(connection, parent pid, *args)`` in a child process; return the end of the
+    connection to read its messages from, and the child.
+
+    Forked when this process runs one thread; otherwise a fresh interpreter (see the module docstring),
+    unless ``target`` and ``args`` do not pickle."""
+    ignore_sigint = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    payload = None
+    if _threads() > 1:
+        try:
+            payload = pickle.dumps((ignore_sigint, target, args), protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, AttributeError, TypeError):  # a lambda, a local function: fork it
+            payload = None
+    if payload is None:
+        ctx = multiprocessing.get_context("fork")
+        parent, child = ctx.Pipe(duplex=False)
+        process = ctx.Process(target=target, args=(child, os.getpid(), *args), daemon=True)
+        process.start()
+        child.close()
+        return parent, process
+    work_r, work_w = os.pipe()
+    answers_r, answers_w = os.pipe()
+    try:
+        started = subprocess.Popen(
+            [sys.executable, "-c", _BOOT, str(work_r), str(answers_w), str(os.getpid())],
+            pass_fds=(work_r, answers_w), stdin=subprocess.DEVNULL)
+    except BaseException:
+        for fd in (work_r, work_w, answers_r, answers_w):
+            os.close(fd)
+        raise
+    os.close(work_r)
+    os.close(answers_w)
+    connection = Connection(answers_r, writable=False)
+    try:
+        with os.fdopen(work_w, "wb") as work:
+            pickle.dump(sys.path, work)
+            work.write(payload)
+    except BrokenPipeError:  # the child died first: its EOF on the connection says so
+        pass
+    except BaseException:
+        started.kill()
+        started.wait()
+        connection.close()
+        raise
+    return connection, _Exec(started)
+
+
 def solve_cnf(
     clauses: list[list[int]], seconds: float | None, report: _Report | None = None
 ) -> tuple[bool, list[int] | None, list[str] | None] | None:
     """CaDiCaL on ``clauses``: (satisfiable, model, DRUP proof lines when refuted),
-    or ``None`` if ``seconds`` ran out first. With a limit it runs in a forked child that is killed
-    at the deadline, as PySAT cannot interrupt CaDiCaL 1.9.5. ``report(conflicts, proof_lines)`` is
-    told what the solver has done every :data:`CONFLICT_CHUNK` conflicts and when it ends."""
+    or ``None`` if ``seconds`` ran out first. With a limit it runs in a child process that is killed
+    at the deadline, as PySAT cannot interrupt CaDiCaL 1.9.5 (see the module docstring).
+    ``report(conflicts, proof_lines)`` is told what the solver has done every :data:`CONFLICT_CHUNK`
+    conflicts and when it ends."""
     if seconds is None:
         return _solve(clauses, report)
     if seconds <= 0:
         return None
-    ctx = multiprocessing.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_child, args=(child, clauses, report is not None), daemon=True)
-    process.start()
-    child.close()
     deadline = time.perf_counter() + seconds
+    parent, process = _started(_child, (clauses, report is not None))
     try:
         while _wait(parent, deadline):
             try:
@@ -506,10 +619,11 @@ def _wait(conn: Any, deadline: float) -> bool:
             return False
 
 
-def _steps_child(conn: Any, steps: Iterator[Any]) -> None:
-    _end_with_parent()
+def _steps_child(conn: Any, parent: int, build_open: Callable[[int, int], OpenHorizonModel[Any]], first: int,
+                 last: int, step: int, reporting: bool) -> None:
+    _end_with_parent(parent)
     try:
-        for item in steps:
+        for item in _incremental_steps(build_open, first, last, step, "sat", lambda: None, reporting):
             conn.send(item)
         conn.send(None)
         conn.close()
@@ -518,18 +632,12 @@ def _steps_child(conn: Any, steps: Iterator[Any]) -> None:
         raise
 
 
-def _steps_within(steps: Iterator[Any], seconds: float | None) -> Iterator[Any]:
-    """The items of ``steps``, computed in a forked child that is stopped when ``seconds`` run out
-    (then the last item is ``None``). Without a limit, the items themselves."""
-    if seconds is None:
-        yield from steps
-        return
-    ctx = multiprocessing.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_steps_child, args=(child, steps), daemon=True)
-    process.start()
-    child.close()
+def _steps_within(build_open: Callable[[int, int], OpenHorizonModel[M]], first: int, last: int, step: int,
+                  reporting: bool, seconds: float) -> Iterator[Any]:
+    """CaDiCaL's :func:`_incremental_steps`, computed in a child process that is stopped when ``seconds``
+    run out (then the last item is ``None``)."""
     deadline = time.perf_counter() + seconds
+    parent, process = _started(_steps_child, (build_open, first, last, step, reporting))
     try:
         while True:
             if not _wait(parent, deadline):
@@ -566,7 +674,9 @@ def incremental_search(
     increasing order under assumptions, so what the solver learns refuting ``k`` is kept for ``k + 1``
     (with ``backend="cpsat"`` the model is built once per window and re-solved under assumptions). When
     a window of ``step`` horizons is refuted, the next window is built. With a ``time_limit`` CaDiCaL
-    runs in a forked child (PySAT cannot interrupt it), stopped when the time is up.
+    runs in a child process (PySAT cannot interrupt it), stopped when the time is up; from a process
+    with several threads that child is a fresh interpreter if ``build_open`` pickles (a module-level
+    function or a :func:`functools.partial` of one), else a fork (see the module docstring).
 
     Refutations under assumptions are not certificates. ``status`` is ``solved`` when a satisfiable
     horizon ``k`` follows a refuted ``k - 1`` (or ``k == 0``); then, if ``prove`` is given, the plain
@@ -614,9 +724,14 @@ def incremental_search(
     cadical = backend == "sat"
     if progress is not None:
         progress(SolverProgress(first, 0 if cadical else None, None, 0))
-    steps = _incremental_steps(build_open, first, last, step, backend, remaining, progress is not None)
+    left = remaining()
+    steps: Iterator[Any]
+    if cadical and left is not None:
+        steps = _steps_within(build_open, first, last, step, progress is not None, left)
+    else:
+        steps = _incremental_steps(build_open, first, last, step, backend, remaining, progress is not None)
     found: tuple[int, tuple[M, ...]] | None = None
-    for item in _steps_within(steps, remaining() if cadical else None):
+    for item in steps:
         if isinstance(item, SolverProgress):
             if progress is not None:
                 progress(replace(item, calls=len(runs)))
