@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stratagem.core.deadline import Deadline, check_run_limits
-from stratagem.core.errors import BadArgument, BadInput
+from stratagem.core.errors import BadArgument, BadInput, Param
 from stratagem.core.outputs import dumps_record, write_atomic_files
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
@@ -174,7 +174,7 @@ def check(puzzle: str | Path, deal: str | int | None = None, method: str = "auto
                        "position use `stratagem analyze`")
     if deal is not None or players is not None:  # the option given is the one named
         raise BadArgument("<argument>", "deal" if deal is not None else "players",
-                          "--deal and --players are for Strato puzzles")
+                          (Param("deal"), " and ", Param("players"), " are for Strato puzzles"))
     return check_solo(source, method, time_limit, progress)
 
 

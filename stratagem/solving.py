@@ -44,6 +44,9 @@ class DealSolution:
     best line found, if any, not claimed shortest). ``evidence`` is the proof record's evidence: its
     ``certificate`` is true only for what :func:`stratagem.verification.verify` re-checks independently
     (a relaxation bound, a DRUP refutation).
+
+    Two solutions are equal (``==``, ``hash``) when their deal and answer are: the effort (``stats``:
+    nodes, seconds) is left out, so two runs that found the same answer are equal.
     """
 
     deal: StratoDeal
@@ -88,6 +91,12 @@ class DealSolution:
     def stats(self) -> dict[str, Any]:
         """Effort: nodes expanded or solver calls, seconds, and per-method detail (a copy, as ``evidence``)."""
         return copy.deepcopy(self.result.stats)
+
+    def __hash__(self) -> int:
+        """The deal, the status, the line and the bound: solutions equal by ``==`` (which compares the deal and
+        the answer, not the effort in ``stats``) hash alike; the generated hash failed on ``result``, a
+        record the solver fills in as it goes and that does not hash itself."""
+        return hash((self.deal, self.result.status, self.result.moves, self.result.lower_bound))
 
     def __repr__(self) -> str:
         """The deal, the status, the line and the bound: the generated repr held a SAT answer's CNF and DRUP

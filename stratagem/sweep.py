@@ -50,7 +50,7 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.deadline import as_deadline, check_run_limits
-from stratagem.core.errors import BadArgument, BadInput
+from stratagem.core.errors import BadArgument, BadInput, Param
 from stratagem.core.io import MAX_SEED, SEED_RANGE
 from stratagem.core.numbers import is_whole
 from stratagem.core.provenance import provenance
@@ -416,7 +416,7 @@ def to_run(tasks: Sequence[AnyTask], results: ResultsFile, *, retry_unknown: boo
         if hidden_record(record) != hidden:
             held_kind, mine = ("an open", "hidden") if hidden else ("a hidden", "open")
             raise BadInput(results.path, f"line {number}", f"holds {held_kind}-information record: a results file "
-                           f"is one sweep; give --information {mine} a file of its own")
+                           f"is one sweep; give the {mine}-information sweep a file of its own")
     if hidden:
         if not force_settings:
             check_hidden_settings([t for t in tasks if isinstance(t, HiddenTask)], results,
@@ -429,12 +429,12 @@ def to_run(tasks: Sequence[AnyTask], results: ResultsFile, *, retry_unknown: boo
         if other:
             held_limit, line = min(other.items(), key=lambda item: item[1])
             raise SettingsMismatch(results.path, f"line {line}", (
-                f"made with {_limit_text(held_limit)}; this run would add {len(new):,} deal(s) with "
-                f"{_limit_text(limit)}: "
+                "made with ", _limit_words(held_limit), f"; this run would add {len(new):,} deal(s) with ",
+                _limit_words(limit), ": "
                 + ("give the file's limit to resume" if held_limit is not None else
                    "the command line always sets a limit, so resume it from Python (time_limit=None)")
-                + ", --retry-unknown to re-run only its undecided deals, or --force-settings to mix limits "
-                "in one file"))
+                + ", ", Param("retry_unknown", True), " to re-run only its undecided deals, or ",
+                Param("force_settings", True), " to mix limits in one file"))
     return out
 
 
@@ -473,8 +473,10 @@ def fewer_shuffles(tasks: Sequence[AnyTask], results: ResultsFile, running: set[
                and t.key not in running and int((best[t.key].get("team") or {}).get("shuffles") or 0) < t.shuffles)
 
 
-def _limit_text(limit: float | None) -> str:
-    return "no time limit" if limit is None else f"--time-limit {limit:g}"
+def _limit_words(limit: float | None) -> str | Param:
+    """A time limit as a refusal names it: the parameter with its value (``time_limit=120``, or the CLI's
+    ``--time-limit 120``), or "no time limit"."""
+    return "no time limit" if limit is None else Param("time_limit", float(limit))
 
 
 def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None = None,

@@ -47,7 +47,7 @@ from random import Random
 from typing import Any
 
 from stratagem import __version__
-from stratagem.core.errors import BadArgument, BadInput
+from stratagem.core.errors import BadArgument, BadInput, Param, Words
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
@@ -182,7 +182,7 @@ def _check_solo_piles(path: str | Path, puzzle: Puzzle, seeds: Iterable[int]) ->
         check_orders(deal_of(puzzle, first, 1).start.pile)
     except TooManyOrders as exc:
         raise BadInput(str(path), f"seed {first}", f"solo odds: {exc.problem}; sweep this challenge's teams "
-                       "(--players 2 to 4)") from None
+                       "(2 to 4 players)") from None
 
 
 def check_hidden_settings(tasks: Sequence[HiddenTask], results: ResultsFile, new: Sequence[HiddenTask],
@@ -214,17 +214,20 @@ def check_hidden_settings(tasks: Sequence[HiddenTask], results: ResultsFile, new
         if (None if limit is None else float(limit)) == task.time_limit and (shuffles in held or raised):
             continue
         first = results.records[line - 1].get("team") or {}
+        counts = sorted(held, key=str)
         raise SettingsMismatch(results.path, f"line {line}", (
-            f"{task.method} on {task.puzzle} was made with {_settings(limit, first.get('shuffles'))}"
-            + (f" (its counted records: --shuffles {', '.join(str(n) for n in sorted(held, key=str))})"
-               if shuffles is not None and len(held - {first.get('shuffles')}) else "")
-            + f"; this run would add deals with {_settings(task.time_limit, shuffles)}: give the file's "
-            "settings, or --force-settings to mix them"))
+            f"{task.method} on {task.puzzle} was made with ", *_settings(limit, first.get("shuffles")),
+            *((" (its counted records: ", Param("shuffles", counts[0]), "".join(f", {n}" for n in counts[1:]), ")")
+              if shuffles is not None and len(held - {first.get("shuffles")}) else ()),
+            "; this run would add deals with ", *_settings(task.time_limit, shuffles), ": give the file's "
+            "settings, or ", Param("force_settings", True), " to mix them"))
 
 
-def _settings(limit: float | None, shuffles: int | None) -> str:
-    text = "no time limit" if limit is None else f"--time-limit {limit:g}"
-    return text + ("" if shuffles is None else f" and --shuffles {shuffles}")
+def _settings(limit: float | None, shuffles: int | None) -> Words:
+    """A time limit and a count of shuffles as a refusal names them: ``time_limit=120 and shuffles=2`` to a
+    library caller, ``--time-limit 120 and --shuffles 2`` on the command line."""
+    text: Words = ("no time limit",) if limit is None else (Param("time_limit", float(limit)),)
+    return text + (() if shuffles is None else (" and ", Param("shuffles", shuffles)))
 
 
 def shuffled_start(start: Any, seed: int, players: int, shuffle: int) -> Any:

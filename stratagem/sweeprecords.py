@@ -217,7 +217,7 @@ class ResultsFile:
             except BlockingIOError:
                 os.close(fd)
                 raise BadInput(self.path, "--out", f"another stratagem sweep is writing to this file (it holds "
-                               f"{self.lock_path}): let it finish, or give another --out") from None
+                               f"{self.lock_path}): let it finish, or give another results file") from None
             try:  # the lock file a run that was closing removed is no lock: take the one there now
                 same = os.stat(self.lock_path).st_ino == os.fstat(fd).st_ino
             except FileNotFoundError:

@@ -21,7 +21,7 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
-from stratagem.core.errors import BadArgument, BadInput, NotationError, check_switch
+from stratagem.core.errors import BadArgument, BadInput, NotationError, Param, check_switch
 from stratagem.core.outputs import check_writable, dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
@@ -323,8 +323,8 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
     try:  # said here, with the file and the deal, before any search (the kernel's own count wrapped round)
         check_orders(game.initial_state().pile)
     except TooManyOrders as exc:
-        raise BadArgument(deal.source, "table", f"deal {deal.name!r}: {exc.problem}; the plain search (without "
-                          "--table) counts in exact fractions") from None
+        raise BadArgument(deal.source, "table", (f"deal {deal.name!r}: {exc.problem}; the plain search (without ",
+                                                 Param("table"), ") counts in exact fractions")) from None
     left = deadline.remaining()
     found = odds_interval(game, seconds=left, max_states=max_states or BOUNDS_MAX_STATES, progress=progress,
                           reserve=lambda states: _writing(states) + 1.0,  # + what passes between search and write

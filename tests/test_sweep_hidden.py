@@ -197,7 +197,8 @@ def test_more_shuffles_plays_an_agent_task_again_with_every_game_and_counts_the_
     assert sorted(r["team"]["played"] for r in best.values() if "team" in r) == [5, 5]
     # new deals take the counted records' shuffles (5 now), not the first run's 2 any more: with 2 they
     # are refused, with 5 they are added (they were once refused, and 2 accepted)
-    with pytest.raises(SettingsMismatch, match=r"--shuffles 2 \(its counted records: --shuffles 5\)"):
+    # (named as the keyword arguments a library caller gives: the CLI names its options)
+    with pytest.raises(SettingsMismatch, match=r"time_limit=60 and shuffles=2 \(its counted records: shuffles=5\)"):
         run_into(out, plan_hidden([CHALLENGE_0], [6], [2], ["greedy"], shuffles=2, time_limit=60))
     run_into(out, plan_hidden([CHALLENGE_0], [6], [2], ["greedy"], shuffles=5, time_limit=60))
     # a run with --more-shuffles raises its deals to its count and adds new ones with it, in one go
@@ -206,7 +207,7 @@ def test_more_shuffles_plays_an_agent_task_again_with_every_game_and_counts_the_
     best = best_records(lines_of(out))
     assert sorted((r["seed"], r["team"]["played"]) for r in best.values() if "team" in r) == [
         (4, 6), (5, 6), (6, 6), (7, 6)]
-    with pytest.raises(SettingsMismatch, match="--time-limit 60"):  # the limit is still the first run's
+    with pytest.raises(SettingsMismatch, match="made with time_limit=60"):  # the limit is still the first run's
         run_into(out, plan_hidden([CHALLENGE_0], [8], [2], ["greedy"], shuffles=6, time_limit=30))
 
 
@@ -229,9 +230,9 @@ def test_settings_are_checked_per_puzzle_and_method(tmp_path: Path) -> None:
     run_into(out, plan_hidden([CHALLENGE_0], [4], [2], ["greedy"], shuffles=2, time_limit=60))
     # another method of the same puzzle may have its own limit (solo searches and team play differ)
     run_into(out, plan_hidden([CHALLENGE_1], [0], [1], time_limit=0.05))
-    with pytest.raises(SettingsMismatch, match="--shuffles 2"):
+    with pytest.raises(SettingsMismatch, match="shuffles=2"):
         run_into(out, plan_hidden([CHALLENGE_0], [5], [2], ["greedy"], shuffles=3, time_limit=60))
-    with pytest.raises(SettingsMismatch, match="--time-limit 60"):
+    with pytest.raises(SettingsMismatch, match="made with time_limit=60"):
         run_into(out, plan_hidden([CHALLENGE_0], [5], [2], ["greedy"], shuffles=2, time_limit=30))
     assert run_into(out, plan_hidden([CHALLENGE_0], [5], [2], ["greedy"], shuffles=3, time_limit=60),
                     force_settings=True) == 1

@@ -215,7 +215,8 @@ def _pimc_simultaneous(game: Any, state: Any, player: int | None, samples: int |
         # The cut is said: without --depth each deal is solved 2 turns deep, the evaluation beyond, and the
         # label said only "solved open by LP", as if to the end.
         "assumption": f"each sampled deal solved open by LP for at most {turns} simultaneous "
-                      f"turn{'' if turns == 1 else 's'} (the game's evaluation beyond; --depth sets it); a card's "
+                      f"turn{'' if turns == 1 else 's'} (the game's evaluation beyond; the depth limit, depth or "
+                      "--depth, sets it); a card's "
                       "worth is its payoff against the others' equilibrium mix",
         "status": "estimate",
         "player": player + 1,

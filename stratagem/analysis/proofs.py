@@ -73,7 +73,8 @@ def write_proof(game: Any, state: Any, method: str, status: str, player: int | N
         # Known only after the search (a depth that reaches every end gives a solved value, and its proof):
         # not bad input, which threw the finished analysis away unprinted.
         raise ProofNotWritten("the search was cut by the depth limit before the end of play, so its value rests "
-                              "on the game's evaluation (status heuristic) and has no proof; leave out --depth")
+                              "on the game's evaluation (status heuristic) and has no proof; analyse it without a "
+                              "depth limit (depth, --depth)")
     if status != SOLVED:
         raise ProofNotWritten(f"the value was not established (status {status}); nothing to prove")
     limit = as_deadline(time_limit)

@@ -24,7 +24,7 @@ import click
 
 from stratagem import __version__
 from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, CANNOT_WRITE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
-from stratagem.cli.options import option_for
+from stratagem.cli.options import option_for, option_words
 from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
 from stratagem.core.errors import BadArgument, BadInput, StratagemError, Terminated, check_termination
@@ -153,7 +153,8 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
         check_termination()  # SIGTERM arrived but a library swallowed its exception
     except BadInput as exc:
         if isinstance(exc, BadArgument):  # the API's parameter, given here as an option
-            exc = BadInput(exc.source, option_for(exc.parameter), exc.problem)
+            exc = BadInput(exc.source, option_for(exc.parameter), exc.words or exc.problem)
+        exc = exc.worded(option_words)  # the parameters its words name, as the options given here
         if exc.source == ARGUMENT:  # the command line itself: name the command, as click's own errors do
             where = f"stratagem {_command(args)}".rstrip()
             return fail(one_line(f"{where}: {exc.place}: {exc.problem}" if exc.place else f"{where}: {exc.problem}",

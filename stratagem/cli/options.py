@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
+from stratagem.core.errors import Param
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Each concept's canonical option and the other spellings it may not have (old spellings are allowed
@@ -51,6 +53,16 @@ def option_for(parameter: str) -> str:
     if not name.startswith("-"):
         name = OPTION_OF.get(name, "--" + name.replace("_", "-"))
     return name + space + rest
+
+
+def option_words(param: Param) -> str:
+    """A parameter a library message names (:class:`~stratagem.core.errors.Param`) as the option a command
+    takes: ``force_settings=True`` is ``--force-settings``, ``time_limit=120`` ``--time-limit 120``, ``deal``
+    ``--deal``."""
+    option = option_for(param.name)
+    if param.value is ... or param.value is True:
+        return option
+    return f"{option} {param.value:g}" if isinstance(param.value, float) else f"{option} {param.value}"
 
 
 def _old_dest(name: str | None) -> str:
@@ -113,18 +125,32 @@ def player_counts(text: str | None, param: str = "--players", *, default: tuple[
         return default
     counts: list[int] = []
     for part in text.split(","):
-        digits = part.strip()
-        # ASCII digits, a few: int() also read '٢' and '+2' as 2, and quoted 5,000 digits whole in its message
-        if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
-            shown = repr(digits) if len(digits) <= 30 else repr(digits[:30]) + "..."
-            raise click.BadParameter(f"{shown} is not a player count (give N or a list such as 1,2,4)",
-                                     param_hint=param)
-        count = int(digits)
-        if not 1 <= count <= most:
-            raise click.BadParameter(f"{count} players: give 1 to {most}", param_hint=param)
+        count = _count(part, param, most, "(give N or a list such as 1,2,4)")
         if count not in counts:
             counts.append(count)
     return tuple(counts)
+
+
+def player_count(text: str | None, param: str = "--players", *, most: int = 8) -> int | None:
+    """``--players`` as one count from 1 to ``most`` (a match has one; a list is refused), None when not
+    given. The same check of the digits as :func:`player_counts`: play kept a copy of it."""
+    if text is None:
+        return None
+    return _count(text, param, most, f"from 1 to {most}")
+
+
+def _count(text: str, param: str, most: int, hint: str) -> int:
+    """One player count of ``param``, from 1 to ``most``; a usage error saying so (its ``hint``) for
+    anything else, in one short line."""
+    digits = text.strip()
+    # ASCII digits, a few: int() also read '٢' and '+2' as 2, and quoted 5,000 digits whole in its message
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
+        shown = repr(digits) if len(digits) <= 30 else repr(digits[:30]) + "..."
+        raise click.BadParameter(f"{shown} is not a player count {hint}", param_hint=f"'{param}'")
+    count = int(digits)
+    if not 1 <= count <= most:
+        raise click.BadParameter(f"{count} players: give 1 to {most}", param_hint=f"'{param}'")
+    return count
 
 
 def given(name: str) -> bool:

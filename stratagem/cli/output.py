@@ -78,5 +78,5 @@ def as_options(options: Mapping[str, str]) -> Iterator[None]:
         source = options.get(exc.source, exc.source)
         if (source, place) == (exc.source, exc.place):
             raise
-        raise BadInput(source, place, exc.problem) from None
+        raise BadInput(source, place, exc.words or exc.problem) from None
 

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT, WholeRange
-from stratagem.cli.options import Renamed, given, json_option, note, player_counts, quiet_option
+from stratagem.cli.options import Renamed, given, json_option, note, player_count, player_counts, quiet_option
 from stratagem.cli.output import as_options, stdout
 from stratagem.cli.progress import search_progress
 from stratagem.cli.seeds import SEED
@@ -92,7 +92,7 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
         raise click.UsageError(f"--points: {game_name} is not scored in points over rounds (STAKD is)")
     if games_detail and not as_json:
         raise click.UsageError("--games-detail adds every game to the --json document: give --json too")
-    players = _player_count(players_text)
+    players = player_count(players_text, most=6)  # 1 is solo STAKD; each game holds it to its own range
     with as_options(OPTIONS), search_progress(f"{game_name} match", enabled=not (as_json or quiet), first="game",
                                               second="games") as update:
         result = play_games(game_name, specs, count, players=players, seed=seed, position=position_file,
@@ -115,18 +115,6 @@ def play(game_name: str, puzzle: str | None, agent_specs: str, players_text: str
         note(f"stratagem play: stopped by the time limit after {result.games} of {count} games", quiet)
         return UNDETERMINED
     return DONE
-
-
-def _player_count(text: str | None) -> int | None:
-    if text is None:
-        return None
-    # 1 is solo STAKD (one agent plays it as well); each game holds the count to its own range
-    digits = text.strip()
-    # a few ASCII digits: int() refused 5,000 of them with a ValueError (an internal error, exit 70)
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 9) or not 1 <= int(digits) <= 6:
-        shown = repr(text) if len(text) <= 30 else repr(text[:30]) + "..."
-        raise click.BadParameter(f"{shown} is not a player count from 1 to 6", param_hint="'--players'")
-    return int(text)
 
 
 def _play_strato(puzzle: str | None, specs: list[str], players_text: str | None, count: int, seed: int,

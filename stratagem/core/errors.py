@@ -6,25 +6,63 @@ or a move index) and *what* is wrong, so the message can be acted on without a t
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, TypeAlias
 
 
 class StratagemError(Exception):
     """Base class of every error the tool reports to a user."""
 
 
+@dataclass(frozen=True)
+class Param:
+    """One of the API's parameters named in a message, with the value the message suggests (``...``: the
+    name alone). A library caller reads it as its keyword (``force_settings=True``, ``time_limit=120``,
+    ``deal``); the CLI as its option (``--force-settings``, ``--time-limit 120``, ``--deal``), through
+    :meth:`BadInput.worded`. A message that spelt the option told a library caller of a name it never
+    typed ("--force-settings to mix limits" from :func:`stratagem.sweep.sweep`)."""
+
+    name: str
+    value: object = ...
+
+    def keyword(self) -> str:
+        """The parameter as a call spells it: ``force_settings=True``, ``time_limit=120``, ``deal``."""
+        if self.value is ...:
+            return self.name
+        return f"{self.name}={self.value:g}" if isinstance(self.value, float) else f"{self.name}={self.value!r}"
+
+
+#: A message's words: text, and the parameters it names (:class:`Param`), spelt for whoever reads it.
+Words: TypeAlias = tuple["str | Param", ...]
+
+
+def worded(words: Words, name: Callable[[Param], str] = Param.keyword) -> str:
+    """``words`` as one text, each parameter spelt by ``name`` (by default as a keyword argument)."""
+    return "".join(part if isinstance(part, str) else name(part) for part in words)
+
+
 class BadInput(StratagemError):
     """Input that cannot be used: malformed file, impossible position, unknown option, illegal move.
 
     ``source`` is the file (or "<argument>" for command-line text), ``place`` a key path, line or
-    move index inside it, ``problem`` what is wrong.
+    move index inside it, ``problem`` what is wrong: text, or :data:`Words` when it names parameters of the
+    API (kept in :attr:`words`, so that the CLI can name its options instead: :meth:`worded`).
     """
 
-    def __init__(self, source: str, place: str, problem: str) -> None:
+    def __init__(self, source: str, place: str, problem: str | Words) -> None:
         self.source = source
         self.place = place
-        self.problem = problem
+        self.words: Words | None = problem if isinstance(problem, tuple) else None
+        self.problem = worded(problem) if isinstance(problem, tuple) else problem
         super().__init__(self.line())
+
+    def worded(self, name: Callable[[Param], str]) -> BadInput:
+        """The same refusal with the parameters it names spelt by ``name`` (the CLI's options); itself
+        when it names none."""
+        if self.words is None:
+            return self
+        return BadInput(self.source, self.place, worded(self.words, name))
 
     def line(self) -> str:
         where = f"{self.source}: {self.place}" if self.place else self.source
@@ -42,7 +80,7 @@ class BadArgument(BadInput):
     refutation's CNF)``) keeps them after the option.
     """
 
-    def __init__(self, source: str, parameter: str, problem: str) -> None:
+    def __init__(self, source: str, parameter: str, problem: str | Words) -> None:
         self.parameter = parameter
         super().__init__(source, parameter, problem)
 

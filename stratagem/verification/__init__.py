@@ -111,7 +111,8 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
         known = ", ".join((LINE_FORMAT, PROOF_FORMAT, POLICY_FORMAT, *GAME_PROOFS, f"{TABLE_FORMAT} (gzip)"))
         if fmt in REPORTS:
             raise BadInput(name, "format", f"{fmt} is the report `stratagem {REPORTS[fmt]} --json` prints, not a "
-                           f"record verify checks: `stratagem {REPORTS[fmt]} --proof FILE` writes that record")
+                           f"record verify checks: `stratagem {REPORTS[fmt]} --proof FILE` writes that record (in "
+                           "Python, the result's write_proof)")
         raise _results_file(record, name) or BadInput(name, "format", f"unknown record format {fmt!r} (expected "
                                                       f"one of {known})")
     proof = Proof.from_json(data, name)
@@ -159,8 +160,9 @@ STAKD_CLAIMS = ("winnable",)
 def _nothing_to_recheck(verdict: Verdict, kind: str, limits: Limits) -> Verdict:
     """Say so when ``recheck`` or ``nodes`` was asked of a record none of whose claims rests on a search it
     would repeat: every claim of ``kind`` is checked from the record itself, and the options did nothing."""
-    asked = [name for name, given in (("--recheck", limits.recheck), ("--max-nodes", limits.nodes is not None))
-             if given]
+    # named for both readers (the note is the same in the library's verdict and in the command's output)
+    asked = [name for name, given in (("recheck=True (--recheck)", limits.recheck),
+                                      ("nodes (--max-nodes)", limits.nodes is not None)) if given]
     if asked:
         verdict.notes.append(f"{' and '.join(asked)} did nothing: no claim of {kind} rests on a search to repeat "
                              "(each is checked from the record itself)")

@@ -4,7 +4,7 @@ is no certificate is worth.
 A DRUP refutation's CNF and proof files must sit beside the record (a name, never a path), so that a
 record cannot point the checker at files elsewhere. Evidence that is only a search the record reports
 (an exhaustive search, CP-SAT's INFEASIBLE) leaves its claim not certified, and the reason says how to
-check it (``--recheck``).
+check it (:data:`RECHECK`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,12 @@ def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:
     return names
 
 
+#: How :func:`~stratagem.verification.verify` is asked to repeat a search a record reports, named for both
+#: readers of a verdict (the same text reaches a library caller and ``stratagem verify``'s output): the keyword
+#: and the option. "run with --recheck" told a library caller of an option it never typed.
+RECHECK = "recheck=True (`stratagem verify --recheck`)"
+
+
 def not_certified_why(subject: str, evidence: dict[str, Any]) -> str:
     """Why a claim resting on evidence that is not a certificate is not certified, and how to check it."""
     kind = evidence.get("kind")
@@ -50,4 +56,4 @@ def not_certified_why(subject: str, evidence: dict[str, Any]) -> str:
         basis = "a witness line only, which bounds nothing from below"
     else:
         basis = f"evidence of kind {kind!r}, which is not a certificate this version checks"
-    return f"{subject} rests on {basis}; not repeated here — run with --recheck"
+    return f"{subject} rests on {basis}; not repeated here — verify repeats it with {RECHECK}"

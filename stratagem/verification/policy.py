@@ -28,6 +28,7 @@ from stratagem.models.strato.rules.deal import DealError, check_position
 from stratagem.models.strato.rules.position import ONGOING, WON, State
 from stratagem.models.strato.rules.puzzle import setup_from_data
 from stratagem.solvers.mdp import check_policy_dag
+from stratagem.verification.evidence import RECHECK
 from stratagem.verification.verdict import Limits, Verdict
 
 __all__ = ["check_policy", "plain_value"]
@@ -112,7 +113,7 @@ def check_policy(data: dict[str, Any], verdict: Verdict, record: str, limits: Li
         return
     if not limits.recheck:
         verdict.not_certified("optimal", statement, "asserted: the record's evidence is an exhaustive expectimax "
-                              "search, which is not repeated without --recheck")
+                              f"search, which verify repeats only with {RECHECK}")
         return
     value, states = plain_value(game, start, limits)
     if value is None:

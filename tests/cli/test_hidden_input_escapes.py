@@ -197,14 +197,16 @@ def test_a_results_file_holds_one_kind_of_sweep(cli: Cli, tmp_path: Path) -> Non
     before = hidden.read_bytes()
     result = cli("sweep", CHALLENGE_0, "--information", "open", "--seeds", "1..1", "--workers", "0",
                  "--time-limit", "30", "--out", str(hidden))
-    assert_bad_input(result, "line 1", "holds a hidden-information record", "--information open")
+    assert_bad_input(result, "line 1", "holds a hidden-information record",
+                     "give the open-information sweep a file of its own")
     assert hidden.read_bytes() == before
     opened = tmp_path / "open.jsonl"
     opened.write_text("".join(_lines(OPEN_SWEEP, 0)), encoding="utf-8")
     before = opened.read_bytes()
     result = cli("sweep", CHALLENGE_0, "--information", "hidden", "--seeds", "1..1", "--workers", "0",
                  "--time-limit", "5", "--force-settings", "--out", str(opened))
-    assert_bad_input(result, "line 1", "holds an open-information record", "--information hidden")
+    assert_bad_input(result, "line 1", "holds an open-information record",
+                     "give the hidden-information sweep a file of its own")
     assert opened.read_bytes() == before
 
 

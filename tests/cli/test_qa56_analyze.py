@@ -109,7 +109,8 @@ def test_a_depth_cut_value_with_proof_asked_is_printed_and_says_no_proof_was_wri
     assert "status: heuristic" in cut.out and "Traceback" not in cut.err
     assert cut.err.strip().splitlines() == [f"{proof}: no proof written: the search was cut by the depth limit "
                                             "before the end of play, so its value rests on the game's evaluation "
-                                            "(status heuristic) and has no proof; leave out --depth"]
+                                            "(status heuristic) and has no proof; analyse it without a depth "
+                                            "limit (depth, --depth)"]
     whole = cli("analyze", lone, "--depth", "30", "--proof", str(proof))
     assert whole.code == 0 and cli("verify", str(proof)).code == 0
 
@@ -148,7 +149,8 @@ def test_pimc_card_advice_says_how_deep_each_sampled_deal_is_solved(cli) -> None
     (the game's evaluation beyond), but its assumption said only "each sampled deal solved open by LP"."""
     three_turns = str(ENDGAMES / "stackattack" / "2p-actions-3-turns.toml")
     default = json.loads(cli("analyze", three_turns, "--as", "1", "--samples", "2", "--json").out)
-    assert "for at most 2 simultaneous turns (the game's evaluation beyond; --depth sets it)" in default["assumption"]
+    assert ("for at most 2 simultaneous turns (the game's evaluation beyond; the depth limit, depth or --depth, "
+            "sets it)") in default["assumption"]
     deep = json.loads(cli("analyze", three_turns, "--as", "1", "--samples", "2", "--depth", "3", "--json").out)
     assert "for at most 3 simultaneous turns" in deep["assumption"]
 

@@ -31,10 +31,12 @@ def test_the_options_are_said_to_do_nothing(records: tuple[Path, Path], capsys: 
     capsys.readouterr()
     assert run(["verify", str(proof), "--recheck", "--max-nodes", "10"]) == 0
     out = capsys.readouterr().out
-    assert ("note: --recheck and --max-nodes did nothing: no claim of a stratagem/prooftree@1 record rests on a "
+    assert ("note: recheck=True (--recheck) and nodes (--max-nodes) did nothing: no claim of a "
+            "stratagem/prooftree@1 record rests on a "
             "search to repeat") in out
     assert run(["verify", str(table), "--recheck"]) == 0
-    assert "note: --recheck did nothing: no claim of a value table rests on a search" in capsys.readouterr().out
+    assert ("note: recheck=True (--recheck) did nothing: no claim of a value table rests on a search"
+            in capsys.readouterr().out)
 
 
 def test_without_the_options_no_note(records: tuple[Path, Path]) -> None:
@@ -43,5 +45,5 @@ def test_without_the_options_no_note(records: tuple[Path, Path]) -> None:
         assert verdict.status == CERTIFIED and not any("did nothing" in note for note in verdict.notes)
         again = verify_record(record, recheck=True, nodes=5)
         assert again.status == CERTIFIED and again.notes[:-1] == verdict.notes
-        assert again.notes[-1].startswith("--recheck and --max-nodes did nothing")
+        assert again.notes[-1].startswith("recheck=True (--recheck) and nodes (--max-nodes) did nothing")
         assert [c.status for c in again.claims] == [c.status for c in verdict.claims]

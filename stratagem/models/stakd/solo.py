@@ -28,6 +28,7 @@ from typing import Any
 
 from stratagem.core.deadline import Deadline, as_deadline
 from stratagem.core.errors import IllegalMove
+from stratagem.core.frozen import freeze
 from stratagem.core.records import Line, Proof
 from stratagem.models.stakd.geometry import Geometry, Placement
 from stratagem.models.stakd.notation import format_move
@@ -51,6 +52,9 @@ class SoloAnswer:
     ``"witness"``, ``"drup-refutation"`` or ``"cpsat-infeasible"`` (or ``"unknown"``), with the
     method, encoding, model size and times. ``cnf``/``proof`` hold the refuted formula (DIMACS text)
     and its DRUP proof lines for a ``drup-refutation``, to be written beside a record.
+
+    Two answers are equal (``==``, ``hash``) when they answer alike: ``seconds`` and the evidence's timings
+    (its ``*_seconds`` keys) are left out, so two runs that found the same are equal.
     """
 
     winnable: bool | None
@@ -59,6 +63,24 @@ class SoloAnswer:
     seconds: float
     cnf: str | None = field(default=None, repr=False)
     proof: tuple[str, ...] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        """The evidence read-only (:func:`~stratagem.core.frozen.freeze`): an answer is a value that hashes,
+        and a caller's edit of its dict changed the answer it compared and hashed as."""
+        object.__setattr__(self, "evidence", freeze(self.evidence))
+
+    def _answer(self) -> tuple[Any, ...]:
+        """What ``==`` and ``hash`` compare: everything but the timings."""
+        timeless = frozenset((k, v) for k, v in self.evidence.items() if not k.endswith("seconds"))
+        return (self.winnable, self.moves, timeless, self.cnf, self.proof)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SoloAnswer):
+            return NotImplemented
+        return self._answer() == other._answer()
+
+    def __hash__(self) -> int:
+        return hash(self._answer())
 
     def claim(self) -> dict[str, Any]:
         return {"winnable": self.winnable}

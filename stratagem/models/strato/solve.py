@@ -135,7 +135,9 @@ class Solution:
     moves: tuple[Move, ...]
     lower_bound: int
     optimality: str
-    stats: dict[str, Any]
+    #: Effort (nodes, seconds, per-phase detail): left out of ``==``, so that two runs that found the same
+    #: answer are equal whatever their timings.
+    stats: dict[str, Any] = field(compare=False)
     stopped_by: str | None = None
     best_line: dict[str, Any] | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
@@ -145,7 +147,7 @@ class Solution:
     bound_evidence: dict[str, Any] | None = None
     #: The relaxation bound behind ``bound_evidence`` (its searches feed the compiled A*'s heuristic); not
     #: part of any record.
-    relaxation: RelaxationBound | None = field(default=None, repr=False)
+    relaxation: RelaxationBound | None = field(default=None, repr=False, compare=False)
 
     @property
     def optimal(self) -> bool:
@@ -390,7 +392,8 @@ def search_optimality(method: str, result: SearchResult[Any, Any]) -> str:
         k = len(result.moves or ())
         return (
             f"{name} ruled out every line shorter than {plural(k, 'turn')} "
-            f"(exhaustive search, no independent certificate; `stratagem verify --recheck` re-checks it)"
+            f"(exhaustive search, no independent certificate; verify re-checks it with recheck=True, "
+            "`stratagem verify --recheck`)"
         )
     if result.status == UNSOLVABLE:
         total = sum(result.stats.states_per_depth)
