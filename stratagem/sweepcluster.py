@@ -11,10 +11,11 @@ import os
 import time
 from typing import Any
 
-from stratagem.core.errors import BadArgument
+from stratagem.core.errors import BadArgument, Param, Words
 
-#: How to get the Dask executor when it is missing.
-DIST_HINT = 'pip install "stratagem[dist]" (or run in this process with --workers 0)'
+#: How to get the Dask executor when it is missing, naming ``workers=0`` as the caller gives it (the CLI says
+#: ``--workers 0``: :class:`~stratagem.core.errors.Param`).
+DIST_HINT: Words = ('pip install "stratagem[dist]" (or run in this process with ', Param("workers", 0), ")")
 
 #: Seconds to wait for an existing scheduler (``--scheduler``) before giving up.
 CONNECT_TIMEOUT = 10.0
@@ -27,7 +28,8 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
 
         from distributed import Client, LocalCluster
     except ImportError:
-        raise BadArgument("<argument>", "workers", f"the Dask executor needs dask[distributed]: {DIST_HINT}") from None
+        raise BadArgument("<argument>", "workers",
+                          ("the Dask executor needs dask[distributed]: ", *DIST_HINT)) from None
     if scheduler is not None:
         _check_address(scheduler)
         started = time.monotonic()

@@ -121,3 +121,15 @@ def test_a_verdict_says_how_to_recheck_in_both_spellings(tmp_path: Path) -> None
     reasons = [claim.reason for claim in verdict.claims if claim.status == "not-certified"]
     assert reasons and all("recheck=True (`stratagem verify --recheck`)" in reason for reason in reasons), reasons
     assert "run with --recheck" not in str(verdict.to_json())
+
+
+def test_without_dask_a_library_caller_is_told_workers_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from stratagem.core.errors import BadArgument
+    from stratagem.sweepcluster import connect
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
+    with pytest.raises(BadArgument) as refused:
+        connect(2, None)
+    assert refused.value.problem.endswith("(or run in this process with workers=0)")
