@@ -10,11 +10,18 @@ every turn of a replay is still in the page, so nothing is lost when scripts are
 then shows every step one under the other, each under its caption, without the buttons and the move list
 that would do nothing (:data:`STATIC`).
 
+The script also shows a tree's buttons (:mod:`stratagem.views.prooftree`: one level more, every node, back
+to two levels, every position shown or folded), which are hidden without it.
+
 Printed, a page is the same static form (every step of a replay, the controls left out; a replay made
 with ``print_every=False``, as a sweep report's fifteen are, prints the step on screen and its whole move
 list instead, which keeps a report of 19 pages from growing to 90), every folded part opened for the
-printing (and closed again after it), and charts and tables that scroll sideways on screen laid out
-within the paper's width: a box that scrolls cannot scroll on paper, and what it hid was cut off.
+printing (and closed again after it) except a tree's, and charts and tables that scroll sideways on
+screen laid out within the paper's width: a box that scrolls cannot scroll on paper, and what it hid was
+cut off. A tree prints what is open on screen, opened further level by level while it stays within
+:data:`PRINT_LINES` lines (opened in full, a 2,500-node proof tree printed 140 pages), under a printed
+note that says how many lines it left folded and how to print them all; a position folded on screen is
+left out of the print, and the note says how to print them.
 
 Everything works from the keyboard: a replay takes its keys only while the focus is inside it (it is
 focusable itself, outlined when focused), so on a page of several replays the keys scroll the page and
@@ -92,8 +99,17 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
 .tree .val { color: #5f6b76; } .tree .leaf { margin-left: 28px; }
 .tree details:target > summary { background: #fff3bf; border-radius: 4px; }
 .tree { overflow-x: auto; }
-@media (max-width: 600px) { .scroll > svg.table { min-width: 480px; } .scroll > svg.cards { max-width: none; } }
-@media (max-width: 600px) { .tree details { margin-left: 6px; } .tree .leaf { margin-left: 16px; } }
+.tree details.pos > summary { color: #5f6b76; font-size: 12px; }
+.tree-tools { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0; }
+.tree-tools[hidden], .print-note { display: none; }
+.tree-tools button { font: inherit; font-size: 13px; padding: 2px 8px; border: 1px solid #b8c0c8; border-radius: 5px;
+                     background: #fff; cursor: pointer; }
+.tree-tools button:hover { background: #eef1f4; }
+.tree-tools button:focus-visible { outline: 2px solid #1c5fd4; outline-offset: 1px; }
+@media (max-width: 600px) {
+  .scroll > svg.table { min-width: 480px; } .scroll > svg.cards { max-width: none; }
+  .tree details { margin-left: 6px; } .tree .leaf { margin-left: 16px; }
+}
 .grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
 .grid2 > * { min-width: 0; max-width: 100%; }
 .legend svg { display: inline-block; vertical-align: middle; }
@@ -109,12 +125,18 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
   .turn, .card, figure, svg, tr { break-inside: avoid; }
   h2, h3 { break-after: avoid; }
   .scroll, .tree { overflow: visible; }
+  .tree-tools, .tree details.pos:not([open]) { display: none; }
+  .print-note { display: block; font-style: italic; }
   .scroll > svg.chart { max-width: 100%; }
   figure.chart-box { width: auto; }
   pre { white-space: pre-wrap; }
   pre, code { overflow-wrap: anywhere; }
 }
 """
+
+#: The most lines (a node, or a link to one drawn elsewhere) a tree is opened to when printed
+#: (:mod:`stratagem.views.prooftree`): some 12 A4 pages. Opened in full, a 2,500-node tree printed 140.
+PRINT_LINES = 600
 
 #: The replays' static form where scripts are off (inside ``<noscript>``): every step shown, one under the
 #: other, and no buttons or move list that would do nothing. Printing gives the same form (:data:`STYLE`).
@@ -173,15 +195,78 @@ SCRIPT = """
   }
   window.addEventListener('hashchange', reveal);
   reveal();
-  // printed, every folded part is open (paper cannot unfold it); closed again after the printing
-  var folded = [];
+  // a tree's box (views.prooftree): its nodes, its lines (a node or a link to one), what is on screen
+  function all(box, selector) { return Array.prototype.slice.call(box.querySelectorAll(selector)); }
+  function seen(e) { return !e.parentElement.closest('details:not([open])'); }
+  function branch(d) { return d.querySelector(':scope > details.node, :scope > .leaf') !== null; }
+  function lines(box) { return all(box, 'details.node, .leaf'); }
+  function shown(box) { return lines(box).filter(seen).length; }
+  function level(box) {  // the folded nodes on screen nearest the top: the level "one level more" opens
+    var folded = all(box, 'details.node').filter(function (d) { return !d.open && branch(d) && seen(d); });
+    var top = Math.min.apply(null, folded.map(function (d) { return +d.getAttribute('data-depth'); }));
+    return folded.filter(function (d) { return +d.getAttribute('data-depth') === top; });
+  }
+  function drawing(d) { return !d.classList.contains('node') || !branch(d); }  // a position's fold or a leaf
+  var treeActs = {
+    deeper: function (box) { level(box).forEach(function (d) { d.open = true; }); },
+    all: function (box) { all(box, 'details.node').forEach(function (d) { if (branch(d)) { d.open = true; } }); },
+    top: function (box) {
+      all(box, 'details.node').forEach(function (d) { d.open = branch(d) && +d.getAttribute('data-depth') < 2; });
+      all(box, 'details.pos').forEach(function (d) { d.open = false; });
+    },
+    positions: function (box) { all(box, 'details').filter(drawing).forEach(function (d) { d.open = true; }); },
+    nopositions: function (box) { all(box, 'details').filter(drawing).forEach(function (d) { d.open = false; }); }
+  };
+  var boxes = Array.prototype.slice.call(document.querySelectorAll('.trees'));
+  boxes.forEach(function (box) {
+    var tools = box.querySelector('.tree-tools');
+    tools.hidden = false;
+    all(tools, 'button[data-tree]').forEach(function (b) {
+      b.addEventListener('click', function () { treeActs[b.getAttribute('data-tree')](box); });
+    });
+  });
+  // Printed, a folded part is opened (paper cannot unfold it), and closed again after the printing. A tree
+  // opens level by level while it stays within PRINT_LINES lines (opened in full, a 2,500-node tree printed
+  // 140 pages), and a note printed above it says how many lines it left folded and how to print them all.
+  var PRINT_LINES = __PRINT_LINES__, folded = [], notes = [];
+  function fit(box) {
+    var total = lines(box).length, levels = 0, next;
+    while ((next = level(box)).length) {
+      next.forEach(function (d) { d.open = true; });
+      if (shown(box) > PRINT_LINES) { next.forEach(function (d) { d.open = false; }); break; }
+      folded = folded.concat(next);
+      levels = +next[0].getAttribute('data-depth') + 2;
+    }
+    var printed = shown(box), words = [];
+    if (printed < total) {
+      words.push('Printed: ' + printed.toLocaleString('en-US') + ' of the tree\u2019s ' +
+        total.toLocaleString('en-US') + ' lines' + (levels ? ', its first ' + levels + ' levels' : '') +
+        ' and the folds opened on screen; ' + (total - printed).toLocaleString('en-US') + ' are folded. ' +
+        'To print every line, press \u201cOpen every node\u201d above the tree on screen, then print.');
+    }
+    if (all(box, 'details.pos:not([open])').length) {
+      words.push('Positions print where they are open on screen (\u201cShow every position\u201d opens them all).');
+    }
+    if (words.length) {
+      var note = document.createElement('p');
+      note.className = 'print-note';
+      note.textContent = words.join(' ');
+      box.insertBefore(note, box.firstChild);
+      notes.push(note);
+    }
+  }
   window.addEventListener('beforeprint', function () {
-    folded = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return !d.open; });
+    folded = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) {
+      return !d.open && !d.closest('.trees');
+    });
     folded.forEach(function (d) { d.open = true; });
+    boxes.forEach(fit);
   });
   window.addEventListener('afterprint', function () {
     folded.forEach(function (d) { d.open = false; });
+    notes.forEach(function (n) { n.remove(); });
     folded = [];
+    notes = [];
   });
   Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
     var heads = table.querySelectorAll('th');
@@ -206,7 +291,7 @@ SCRIPT = """
     });
   });
 })();
-"""
+""".replace("__PRINT_LINES__", str(PRINT_LINES))
 
 
 def hashable(value: Any) -> bool:

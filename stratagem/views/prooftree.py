@@ -4,11 +4,19 @@ proving player's nodes the one move chosen, elsewhere every reply.
 
 A proof is a DAG (a position reached twice within a half is one node): a node is drawn in full where
 the walk first meets it and afterwards as a link to it. Small trees also draw each node's position with
-the game's own drawing. A tree larger than :data:`MAX_DRAWN` nodes is drawn nearest its roots first,
-both halves together (breadth-first), so that every half shows its first moves and the cut falls deep
-in the tree rather than across the top of the half met last. The page draws what the record holds;
-what is checked is said beside it (the caller passes :func:`stratagem.verification.verify`'s report, or
-the page says the tree is the record's).
+the game's own drawing, folded under the node's line (``position``): drawn open, every node a reader
+opened took a drawing of some 380 px before its replies, and a 400-node tree opened in full was 150,000 px
+long. A tree larger than :data:`MAX_DRAWN` nodes is drawn nearest its roots first, both halves together
+(breadth-first), so that every half shows its first moves and the cut falls deep in the tree rather than
+across the top of the half met last. The page draws what the record holds; what is checked is said
+beside it (the caller passes :func:`stratagem.verification.verify`'s report, or the page says the tree is
+the record's).
+
+The tree opens on its first two levels. With scripts on, buttons above it open one level more, every
+node, or fold it back to two levels, and open or fold every position; printed, it opens level by level
+only while it stays within :data:`stratagem.views.page.PRINT_LINES` lines (a 2,500-node tree opened in
+full printed 140 pages) and says in print how many lines it left folded and how to print them all.
+Each node carries its depth (``data-depth``) for those buttons and for the printing.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from stratagem.views.page import esc, hashable
 
 #: Nodes drawn in full at most (those nearest the roots); the rest of a larger tree is counted, not drawn.
 MAX_DRAWN = 2500
-#: Trees up to this many nodes get each node's position drawn inside it.
+#: Trees up to this many nodes get each node's position drawn, in a fold under the node's line.
 DRAW_POSITIONS = 400
 WHO = {-1: "chance", -3: "end of play"}
 
@@ -61,7 +69,9 @@ def dag_html(roots: list[tuple[str, Any]], by_id: dict[Any, dict[str, Any]], *,
     and its id). A node is ``{"state", "children": [{"move", "node", "probability"?}]}``; ``label`` says what a
     node is (HTML), ``fanout`` what its children are (default: ``one move`` or ``N replies``) and ``draw``
     turns a state's notation into HTML (else the notation is shown). The ``budget`` nodes nearest the roots
-    (default :data:`MAX_DRAWN`) are drawn in full, each once: a node met again links to where it is drawn."""
+    (default :data:`MAX_DRAWN`) are drawn in full, each once: a node met again links to where it is drawn.
+    The trees share one box (``<div class="trees">``) with the buttons that open and fold them; a position
+    drawn by ``draw`` is folded under its node's line."""
     budget = MAX_DRAWN if budget is None else budget
     shown = _nearest([root for _, root in roots], by_id, budget)
     seen: set[Any] = set()
@@ -104,10 +114,12 @@ def dag_html(roots: list[tuple[str, Any]], by_id: dict[Any, dict[str, Any]], *,
             children = entries(node)
             state = str(node.get("state"))
             picture = draw(state) if draw else f"<div class=\"mono muted\">{esc(state)}</div>"
-            ident = f"data-node=\"{esc(node_id)}\" id=\"{esc(_anchor(node_id))}\""
+            ident = f"data-node=\"{esc(node_id)}\" id=\"{esc(_anchor(node_id))}\" data-depth=\"{depth}\""
             if not children:
                 out.append(f"<details class=\"node\" {ident}><summary>{head}{label(node)}</summary>{picture}</details>")
                 continue
+            if draw:  # the drawing folded under the line, so an opened node shows its replies next
+                picture = f"<details class=\"pos\"><summary>position</summary>{picture}</details>"
             opened = " open" if depth < 2 else ""
             out.append(f"<details class=\"node\" {ident}{opened}><summary>{head}{label(node)} "
                        f"<span class=\"muted\">({esc((fanout or replies)(node))})</span></summary>{picture}")
@@ -117,6 +129,7 @@ def dag_html(roots: list[tuple[str, Any]], by_id: dict[Any, dict[str, Any]], *,
                 probability = f"<span class=\"muted\">p={esc(chance)}</span> " if chance is not None else ""
                 todo.append((child.get("node"), str(child.get("move", "")), depth + 1, probability))
 
+    out.append(_tools(draw is not None))
     for heading, root in roots:
         out.append(f"{heading}<div class=\"tree\">")
         walk(root)
@@ -124,7 +137,21 @@ def dag_html(roots: list[tuple[str, Any]], by_id: dict[Any, dict[str, Any]], *,
     if len(by_id) > budget:
         out.append(f"<p class=\"muted\">{len(by_id)} nodes in all; the {len(shown)} nearest the start"
                    + (" (of both halves together)" if len(roots) > 1 else "") + " are drawn.</p>")
+    out.append("</div>")
     return "".join(out)
+
+
+def _tools(positions: bool) -> str:
+    """The opening of a tree's box (``<div class="trees">``, which the caller's closing ``</div>`` ends)
+    and its buttons: one level more, every node, back to the first two levels, and with drawn positions
+    every position open or folded. Hidden until the page's script shows them (without scripts they
+    would do nothing)."""
+    buttons = [("deeper", "Open one level more"), ("all", "Open every node"), ("top", "Fold to two levels")]
+    if positions:
+        buttons += [("positions", "Show every position"), ("nopositions", "Fold every position")]
+    return ("<div class=\"trees\"><div class=\"tree-tools\" hidden>"
+            + "".join(f"<button type=\"button\" data-tree=\"{name}\">{words}</button>" for name, words in buttons)
+            + "</div>")
 
 
 def tree_html(data: dict[str, Any], draw: Callable[[str], str] | None = None) -> str:
