@@ -28,6 +28,7 @@ from stratagem.core.errors import BadArgument, BadInput
 from stratagem.core.game import HiddenInformation, Simultaneous
 from stratagem.core.io import MAX_PARAMETER, MAX_SEED
 from stratagem.core.numbers import is_whole
+from stratagem.core.words import ordinal
 from stratagem.engines import COMPILED, ENGINES, REFERENCE, resolve
 from stratagem.loading import GAMES, game_module, load_position
 from stratagem.solvers.agents import (
@@ -67,7 +68,9 @@ def make_agents(game_name: str, specs: Sequence[str]) -> list[Agent]:
     """One agent per spec (``name[:param=value...]``), from the generic agents and the game's own.
 
     A spec that names no agent, or gives it a parameter it does not take, is
-    :class:`~stratagem.core.errors.BadInput` at ``agents[i]`` (counting from 1)."""
+    :class:`~stratagem.core.errors.BadInput` at ``agents[i]``, counting from 0 as Python indexes the list (it
+    said ``agents[1]`` of ``agents[0]``; the CLI's ``--agents[N]`` counts from 1:
+    :func:`~stratagem.cli.output.as_options`)."""
     extra = game_agents(game_name)
     agents = []
     for i, spec in enumerate(specs):
@@ -75,7 +78,7 @@ def make_agents(game_name: str, specs: Sequence[str]) -> list[Agent]:
             name, params = parse_agent_spec(spec)
             agents.append(make_agent(name, extra, **params))
         except AgentError as exc:
-            raise BadInput(ARGUMENT, f"agents[{i + 1}]", str(exc)) from None
+            raise BadInput(ARGUMENT, f"agents[{i}]", str(exc)) from None
     return agents
 
 
@@ -167,7 +170,7 @@ def _check_seeing(game_name: str, game: Any, agents: Sequence[Agent]) -> None:
         return
     for i, agent in enumerate(agents):
         if isinstance(agent, PimcAgent) or (isinstance(agent, MctsAgent) and agent.information == "observation"):
-            raise BadInput(ARGUMENT, f"agents[{i + 1}]", f"{agent.name} plays from what its player sees, and "
+            raise BadInput(ARGUMENT, f"agents[{i}]", f"{agent.name} plays from what its player sees, and "
                            f"{game_name} hides nothing (perfect information): use mcts, which sees it all")
 
 
@@ -213,7 +216,7 @@ def _hint_guided_on_reference(game: Any, agents: list[Agent], hint: Callable[[st
     for one game, with nothing on stderr off a terminal)."""
     if isinstance(game, Simultaneous) or resolve(game, COMPILED).engine is None:
         return
-    slow = [f"{agent.name} (agents[{i + 1}])" for i, agent in enumerate(agents)
+    slow = [f"{agent.name} (the {ordinal(i + 1)} agent)" for i, agent in enumerate(agents)
             if isinstance(agent, MctsAgent) and _search_kind(agent, None, game) is None and agent.guided]
     if slow:
         hint(f"{' and '.join(slow)} {'searches' if len(slow) == 1 else 'search'} guided by the game's move "
@@ -232,7 +235,8 @@ def _on_engine(game: Any, agents: list[Agent], engine: str | None,
         name = getattr(game, "name", "the game")
         for i, agent in enumerate(agents):
             if isinstance(agent, MctsAgent) and agent.information == "open":
-                raise BadArgument(ARGUMENT, "engine", f"compiled: {agent.name} (agents[{i + 1}]) would search with "
+                raise BadArgument(ARGUMENT, "engine", f"compiled: {agent.name} (the {ordinal(i + 1)} agent) would "
+                                  "search with "
                                   f"compiled UCT, which has no simultaneous moves, and {name} has them: play it on "
                                   "the reference engine, or use duct")
     kinds = {i: kind for i, agent in enumerate(agents) if (kind := _search_kind(agent, engine, game)) is not None}

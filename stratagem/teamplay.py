@@ -157,9 +157,9 @@ def play_strato(puzzle: str | Path, agents: Sequence[str], players: Sequence[int
             name, params = parse_agent_spec(spec)
             make_strato_agent(name, **params)
         except (AgentError, ValueError) as exc:
-            raise BadInput(ARGUMENT, f"agents[{i + 1}]", str(exc)) from None
+            raise BadInput(ARGUMENT, f"agents[{i}]", str(exc)) from None
         if any(label == spec.strip() for label, _, _ in specs):  # two rows of one label, the same games twice
-            raise BadInput(ARGUMENT, f"agents[{i + 1}]", f"{spec.strip()!r} is named twice: each agent kind "
+            raise BadInput(ARGUMENT, f"agents[{i}]", f"{spec.strip()!r} is named twice: each agent kind "
                            "plays every seat of every deal once; name each kind once")
         specs.append((spec.strip(), name, params))
     for count in players:

@@ -38,7 +38,7 @@ def test_a_game_offers_its_own_agents() -> None:
 @pytest.mark.parametrize(("agents", "place", "words"), [
     (["random", " "], "agents", "empty agent name"),
     (["random", "random", "random"], "agents", "2 players, not 3"),  # one player per agent: the agents are at fault
-    (["random", "oracle"], "agents[2]", "unknown agent 'oracle'"),
+    (["random", "oracle"], "agents[1]", "unknown agent 'oracle'"),  # Python's index (the CLI's --agents[2])
 ])
 def test_refusals_name_the_parameter(agents: list[str], place: str, words: str) -> None:
     with pytest.raises(BadInput) as refused:
@@ -51,7 +51,7 @@ def test_a_guided_search_left_on_the_reference_engine_is_said_once() -> None:
     # one game with 100 iterations a move, and nothing on stderr off a terminal. The hint says so.
     said: list[str] = []
     play("stratatak", ["mcts:iterations=5", "random"], games=1, max_plies=4, hint=said.append)
-    assert len(said) == 1 and said[0].startswith("mcts (agents[1]) searches guided") and "guided=false" in said[0]
+    assert len(said) == 1 and said[0].startswith("mcts (the first agent) searches guided") and "guided=false" in said[0]
     for game, agents, engine in (("stratatak", ["mcts:iterations=5", "random"], "compiled"),
                                  ("stratatak", ["mcts:iterations=5:guided=false", "random"], None),
                                  ("cardclash", ["mcts:iterations=5", "random"], None)):  # compiled guide

@@ -11,7 +11,7 @@ from stratagem.core.errors import BadInput
 from stratagem.matches import play
 
 
-@pytest.mark.parametrize(("agents", "seat"), [(["ismcts", "random"], 1), (["random", "pimc:samples=2"], 2)])
+@pytest.mark.parametrize(("agents", "seat"), [(["ismcts", "random"], 0), (["random", "pimc:samples=2"], 1)])
 def test_an_agent_that_plays_from_what_it_sees_is_refused_in_stakd_before_the_match(agents: list[str],
                                                                                      seat: int) -> None:
     """STAKD hides nothing: ISMCTS and PIMC once failed at their first move, after the seats before had played,
@@ -74,9 +74,9 @@ def test_mcts_on_the_compiled_engine_in_stack_attack_is_refused_before_the_match
                 "--engine", "compiled"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == ("stratagem play: --engine: compiled: mcts (agents[2]) would search with compiled UCT, "
-                            "which has no simultaneous moves, and stackattack has them: play it on the reference "
-                            "engine, or use duct\n")
+    assert captured.err == ("stratagem play: --engine: compiled: mcts (the second agent) would search with compiled "
+                            "UCT, which has no simultaneous moves, and stackattack has them: play it on the "
+                            "reference engine, or use duct\n")
 
 
 @pytest.mark.parametrize(("game", "spec", "guided"), [("stratatak", "mcts:iterations=3", False),

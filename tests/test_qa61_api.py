@@ -34,7 +34,9 @@ def test_one_player_count_is_the_list_check_of_one() -> None:
         with pytest.raises(click.BadParameter) as one:
             player_count(text, most=6)
         assert "\n" not in one.value.format_message() and len(one.value.format_message()) < 120
-        if "," not in text:
+        if text in ("0", "7"):
+            assert one.value.format_message().endswith(f": {text} is not a player count from 1 to 6")
+        elif "," not in text:
             with pytest.raises(click.BadParameter) as listed:
                 player_counts(text, most=6)
             assert str(one.value.format_message()).split(" is not")[0] == \
@@ -133,3 +135,29 @@ def test_without_dask_a_library_caller_is_told_workers_0(monkeypatch: pytest.Mon
     with pytest.raises(BadArgument) as refused:
         connect(2, None)
     assert refused.value.problem.endswith("(or run in this process with workers=0)")
+
+
+# -- agents[i] is Python's index in the library, the CLI's --agents[N] counts from 1 ------------------------
+def test_a_refused_agent_is_named_by_its_python_index_and_by_its_place_on_the_command_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from stratagem.core.errors import BadInput
+    from stratagem.matches import play
+    from stratagem.teamplay import play_strato
+
+    with pytest.raises(BadInput) as refused:
+        play("stratatak", ["oracle", "random"], games=1)
+    assert refused.value.place == "agents[0]"
+    with pytest.raises(BadInput) as refused:
+        play_strato(str(CHALLENGE_0), ["greedy", "oracle"], [1], 1, 0)
+    assert refused.value.place == "agents[1]"
+    assert run(["play", "stratatak", "--agents", "oracle,random", "--count", "1"]) == 2
+    assert capsys.readouterr().err.startswith("stratagem play: --agents[1]: unknown agent 'oracle'")
+    assert run(["play", "strato", str(CHALLENGE_0), "--agents", "greedy,oracle", "--count", "1"]) == 2
+    assert capsys.readouterr().err.startswith("stratagem play: --agents[2]: ")
+
+
+def test_ordinals() -> None:
+    from stratagem.core.words import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 10, 11, 12, 13, 21, 22, 23, 101, 111)] == [
+        "first", "second", "third", "tenth", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]

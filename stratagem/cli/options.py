@@ -136,12 +136,12 @@ def player_count(text: str | None, param: str = "--players", *, most: int = 8) -
     given. The same check of the digits as :func:`player_counts`: play kept a copy of it."""
     if text is None:
         return None
-    return _count(text, param, most, f"from 1 to {most}")
+    return _count(text, param, most, f"from 1 to {most}", one=True)
 
 
-def _count(text: str, param: str, most: int, hint: str) -> int:
+def _count(text: str, param: str, most: int, hint: str, one: bool = False) -> int:
     """One player count of ``param``, from 1 to ``most``; a usage error saying so (its ``hint``) for
-    anything else, in one short line."""
+    anything else, in one short line (of a count out of range, ``one`` repeats the hint)."""
     digits = text.strip()
     # ASCII digits, a few: int() also read '٢' and '+2' as 2, and quoted 5,000 digits whole in its message
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
@@ -149,7 +149,8 @@ def _count(text: str, param: str, most: int, hint: str) -> int:
         raise click.BadParameter(f"{shown} is not a player count {hint}", param_hint=f"'{param}'")
     count = int(digits)
     if not 1 <= count <= most:
-        raise click.BadParameter(f"{count} players: give 1 to {most}", param_hint=f"'{param}'")
+        raise click.BadParameter(f"{count} is not a player count {hint}" if one else
+                                 f"{count} players: give 1 to {most}", param_hint=f"'{param}'")
     return count
 
 

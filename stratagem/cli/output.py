@@ -68,12 +68,17 @@ def page_written(path: str | None, as_json: bool, *, column: bool = False) -> No
 @contextmanager
 def as_options(options: Mapping[str, str]) -> Iterator[None]:
     """Name the user's options in the library's refusals: a :class:`BadInput` whose source or place is
-    a parameter of the library call (``as_player``, ``agents[2]``) is raised again naming the option
-    the user typed (``--as``, ``--agents[2]``), so the one stderr line points at what to change."""
+    a parameter of the library call (``as_player``, ``agents[1]``) is raised again naming the option
+    the user typed (``--as``, ``--agents[2]``), so the one stderr line points at what to change. The items of
+    a list, which the library indexes from 0 as Python does, count from 1 in the comma list of the option
+    (docs/guide/endgames.md says so): ``agents[0]`` is ``--agents[1]``, the first agent given."""
     try:
         yield
     except BadInput as exc:
         head, bracket, rest = exc.place.partition("[")
+        index, closing, after = rest.partition("]")
+        if bracket and closing and index.isascii() and index.isdigit():
+            rest = f"{int(index) + 1}]{after}"
         place = options[head] + bracket + rest if head in options else exc.place
         source = options.get(exc.source, exc.source)
         if (source, place) == (exc.source, exc.place):

@@ -23,4 +23,18 @@ def plural(count: object, noun: str, many: str | None = None, *, grouped: bool =
     return f"{number} {word}"
 
 
-__all__ = ["plural"]
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def ordinal(number: int) -> str:
+    """``number`` (from 1) as an ordinal: ``first`` to ``tenth`` in words, then ``11th``, ``21st``, ``22nd``.
+
+    For the item of a list a message names in running text: "the second agent" reads the same to a library
+    caller, whose ``agents[1]`` it is, and on the command line, where ``--agents[2]`` counts from 1."""
+    if 1 <= number <= len(_ORDINALS):
+        return _ORDINALS[number - 1]
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+__all__ = ["ordinal", "plural"]
