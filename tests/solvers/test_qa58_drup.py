@@ -65,16 +65,17 @@ def test_the_compiled_engine_refuses_a_literal_beyond_64_bits_as_value_error() -
 
 def test_auto_weighs_the_steps_by_the_formula_size() -> None:
     # By steps alone, a STAKD refutation of 14,217 steps over 73,171 clauses went to the reference checker
-    # and took it 29 s (the compiled one 0.1 s). A step now counts once more per 20,000 clauses.
+    # and took it 29 s (the compiled one 0.1 s). A step now counts once more per 20,000 clauses. (The
+    # threshold, drup.COMPILED_FROM, is now 100 weighed steps; it was 20,000.)
     if not drup_compiled.available():
         pytest.skip("the compiled core is not built")
     big = [(v, v + 1) for v in range(1, 40_001, 2)] + [(v,) for v in range(1, 40_001, 2)]  # 40,000 clauses
     big += [(-1,)]  # with (1,) above: refuted at the formula already
-    steps = [(False, (-(v + 1), v + 2)) for v in range(7_000)] + [(False, ())]
+    steps = [(False, (-(v + 1), v + 2)) for v in range(40)] + [(False, ())]  # 41 steps, 123 weighed
     assert check_drup(big, steps).checker == "compiled"
-    assert check_drup_data(big, "".join(f"{-(v + 1)} {v + 2} 0\n" for v in range(7_000)).encode() + b"0\n",
+    assert check_drup_data(big, "".join(f"{-(v + 1)} {v + 2} 0\n" for v in range(40)).encode() + b"0\n",
                            "p")[0].checker == "compiled"
-    small = big[:10_000] + [(-1,)]  # solo-4's refutation: 7,102 steps over 10,246 clauses stays on the reference
+    small = big[:10_000] + [(-1,)]  # the same 41 steps over 10,001 clauses weigh 41: the reference
     assert check_drup(small, steps).checker == "python"
 
 
