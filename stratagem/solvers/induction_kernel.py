@@ -662,12 +662,6 @@ class PackedInduction:
         return all(raw[5].certified for raw in self.raws)
 
     @property
-    def solved_nodes(self) -> tuple[Any, ...]:
-        """The solved simultaneous nodes, children before parents (the order they were solved in); decodes
-        every node (:meth:`node_at` decodes one)."""
-        return tuple(self.node_at(i) for i in range(len(self.raws)))
-
-    @property
     def evaluated_leaves(self) -> int:
         return int(self.evaluated)
 

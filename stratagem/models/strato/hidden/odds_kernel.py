@@ -263,7 +263,6 @@ class HiddenSolo:
     states: cython.longlong[:, :, ::1]
     moves: cython.longlong[:, :, ::1]
     order: cython.longlong[:, ::1]
-    ordered: cython.longlong
     policy: cython.longlong
     width: cython.Py_ssize_t
     cutoff: cython.longlong
@@ -380,7 +379,6 @@ class HiddenSolo:
         self.moves = self.np_moves
         self.order = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
         self.okey = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
-        self.ordered = 0
         self.policy = 0
         self.cutoff = 0
         self.plan_depth = 0
@@ -559,54 +557,6 @@ class HiddenSolo:
         return 0
 
     # -- the floor -------------------------------------------------------------------------------
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def _needed(self, a: cython.longlong[::1]) -> cython.longlong:
-        """The floor's bound of the table in the vector ``a`` times 4096, plus a tie-break for ordering
-        moves (the least over the sets of goal rows of 64 x the missing cards + the missing length)."""
-        maxl: cython.Py_ssize_t = self.maxl
-        table_w: cython.longlong[::1] = self.scratch[0]
-        need: cython.longlong[::1] = self.scratch[1]
-        r: cython.Py_ssize_t
-        side: cython.Py_ssize_t
-        i: cython.Py_ssize_t
-        j: cython.Py_ssize_t
-        w: cython.Py_ssize_t
-        base: cython.Py_ssize_t
-        for w in range(6):
-            table_w[w] = 0
-        for r in range(self.rows):
-            for side in range(2):
-                base = (r * 2 + side) * (maxl + 1)
-                for i in range(a[base]):
-                    table_w[a[base + 1 + i]] += 1
-        best: cython.longlong = -1
-        tie: cython.longlong = -1
-        supply: cython.longlong
-        short: cython.longlong
-        bound: cython.longlong
-        for i in range(self.combos.shape[0]):
-            for w in range(6):
-                need[w] = 0
-            short = 0
-            for j in range(self.combos.shape[1]):
-                r = self.combos[i, j]
-                for side in range(2):
-                    for w in range(6):
-                        need[w] += self.needs[r, side, w]
-                    short += max(0, self.goal_len[r, side] - a[(r * 2 + side) * (maxl + 1)])
-            supply = 0
-            for w in range(6):
-                supply += max(0, need[w] - table_w[w])
-            bound = max(supply, (short + 1) // 2, 1)
-            if best < 0 or bound < best:
-                best = bound
-            if tie < 0 or 64 * supply + short < tie:
-                tie = 64 * supply + short
-        if best < 0:
-            return (1 << 20) << 12
-        return (best << 12) + min(tie, 4095)
-
     @cython.cfunc
     @cython.exceptval(check=False)
     def _dead(self, d: cython.Py_ssize_t) -> cython.bint:
@@ -937,9 +887,11 @@ class HiddenSolo:
     @cython.exceptval(-1, check=True)
     def _order(self, D: cython.Py_ssize_t, n: cython.Py_ssize_t, r: cython.longlong,
                side: cython.longlong) -> cython.Py_ssize_t:
-        """Level ``D``'s moves (those at row ``r``, side ``side`` when ``r`` >= 0) in ``order[D]``, the
-        fewest turns needed after them first (ties by the missing cards and length, then the rules'
-        order): good moves first make the windows cut sooner. Returns how many."""
+        """Level ``D``'s moves (those at row ``r``, side ``side`` when ``r`` >= 0) in ``order[D]``. The
+        optimum's search keeps the rules' order (ordering by the turns a move leaves was measured and kept
+        more states: docs/design.md); a policy sorts by its key, stably (ties in the rules' order), the
+        moves over the limit last: the cheap policy's A* bound, then the goal's cards in place; the guided
+        policy's A* bound, then :meth:`_guided` puts its move first. Returns how many."""
         m: cython.Py_ssize_t = 0
         i: cython.Py_ssize_t
         z: cython.Py_ssize_t
@@ -947,17 +899,15 @@ class HiddenSolo:
         for i in range(n):
             if r >= 0 and (self.moves[D, i, 1] != r or self.moves[D, i, 2] != side):
                 continue
-            if not self.ordered and not self.policy:
+            if not self.policy:
                 k = 0
             elif self._over(D, i):
                 k = 1 << 40
             elif self.policy == GUIDED:  # the A* bound first: _guided puts the policy's move first
                 k = sk.lower_bound(self.np_states[D, i], self.spec, self.np_scratch4)
-            elif self.policy or self.ordered == 2:  # the A* bound (a Python call), then progress
+            else:  # the cheap policy: the A* bound (a Python call), then progress
                 k = (sk.lower_bound(self.np_states[D, i], self.spec, self.np_scratch4) << 12) + self._progress(
                     self.states[D, i])
-            else:
-                k = self._needed(self.states[D, i])
             z = m - 1
             while z >= 0 and self.okey[D, z] > k:  # insertion: stable, so ties keep the rules' order
                 self.okey[D, z + 1] = self.okey[D, z]
@@ -1880,11 +1830,6 @@ class HiddenSolo:
     def set_progress(self, on_tick: object) -> None:
         """Call ``on_tick(states kept)`` every few thousand nodes visited (a progress line), or never (None)."""
         self.on_tick = on_tick
-
-    def set_ordered(self, ordered: int) -> None:
-        """Keep the rules' order of moves (0, the default), order them by the floor's turns they leave (1), or
-        as the cheap policy does (2: the A* turn bound, then the goal's cards in place)."""
-        self.ordered = int(ordered)
 
     def set_cutoff(self, cutoff: int) -> None:
         """In the policy's evaluation, count a ``play`` state whose pile has fewer than ``cutoff`` orders as

@@ -246,11 +246,6 @@ def _hand(p: cython.Py_ssize_t, rows: cython.Py_ssize_t, maxl: cython.Py_ssize_t
     return 2 * rows * (maxl + 1) + 4 * p
 
 
-def state_size(rows: int, maxl: int, players: int) -> int:
-    """Slots in an unpacked state: two half-rows per row, four per hand, the tail's four."""
-    return 2 * rows * (maxl + 1) + 4 * players + 4
-
-
 def _vector(a: np.ndarray, spec: Spec, name: str) -> None:
     """Refuse a state vector too short for ``spec``'s layout (indexes are not checked below)."""
     if a.shape[0] < spec.size:
