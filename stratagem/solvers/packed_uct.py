@@ -741,14 +741,18 @@ def run_uct(game: PackedGame, state: Any, *, iterations: int | None = None, time
             rollout_limit = int(guide.rollout_limit)
     start = time.perf_counter()
     limit = -1 if rollout_limit is None else rollout_limit
-    settings = (id(game), guide is not None, float(exploration), low, high, bool(solver), limit, float(widening))
+    # the kept search goes on only on the very engine it ran on (compared as an object: it holds its engine,
+    # so an id() in the settings named a live engine too, but the check should not lean on that) and with
+    # the same options
+    settings = (guide is not None, float(exploration), low, high, bool(solver), limit, float(widening))
     search: _Uct | None = None
     if tree is not None and tree.get("search") is not None and tree.get("settings") == settings:
         kept: _Uct = tree["search"]
-        found = kept.find(state, int(game.players))
-        if found >= 0:
-            kept.reroot(found, seed)
-            search = kept
+        if kept.game is game:
+            found = kept.find(state, int(game.players))
+            if found >= 0:
+                kept.reroot(found, seed)
+                search = kept
     if tree is not None:
         key = "fresh" if search is None else "reused"
         tree[key] = tree.get(key, 0) + 1

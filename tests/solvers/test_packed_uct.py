@@ -204,3 +204,19 @@ def test_tic_tac_toe_engine_and_its_draw() -> None:
     assert perft(engine, start, 9) == 255168  # every game of noughts and crosses
     found = run_uct(engine, start, iterations=300_000, seed=0)
     assert found["value"] == (0.0, 0.0)  # MCTS-Solver proves the draw
+
+
+def test_a_kept_tree_goes_on_only_on_the_engine_it_was_searched_on() -> None:
+    """``run_uct(tree=...)`` keeps its search for the engine object that search ran on, compared as an
+    object (it was keyed by ``id(engine)``, which the kept search made safe only by holding the engine):
+    another engine of the same game at the same packed state starts afresh and searches as with no tree;
+    the search's own engine goes on from the kept tree."""
+    first, second = PackedNim(3), PackedNim(3)
+    start = first.encode(NimGame((3, 4, 5)).initial_state())
+    tree: dict[str, Any] = {}
+    run_uct(first, start, iterations=500, seed=7, tree=tree)
+    on_second = _plain(run_uct(second, start, iterations=500, seed=7, tree=tree))
+    assert (tree.get("fresh"), tree.get("reused")) == (2, None)
+    assert on_second == _plain(run_uct(second, start, iterations=500, seed=7))
+    again = _plain(run_uct(second, start, iterations=500, seed=7, tree=tree))
+    assert tree["reused"] == 1 and again["nodes"] > on_second["nodes"]  # the kept tree grew
