@@ -95,10 +95,10 @@ def targets_by_rank(board: Board, ranks: Iterable[str], width: int, height: int,
     when it lies in columns 0..width-1, or in column -1 while w < width (and likewise for rows)."""
     if not board:
         return [[(0, 0)] for _ in ranks]
-    top = {}
+    occupied: set[Coord] = set()
     w = h = 0
     for c in board:
-        top[(c.x, c.y)] = c.stack[0][1]
+        occupied.add((c.x, c.y))
         if c.x >= w:
             w = c.x + 1
         if c.y >= h:
@@ -107,10 +107,10 @@ def targets_by_rank(board: Board, ranks: Iterable[str], width: int, height: int,
     low_y = -1 if h < height else 0
     empty: list[tuple[int, int]] = []  # (row, column): tuples that sort in row-major order as they are
     seen: set[Coord] = set()
-    for x, y in top:
+    for x, y in occupied:  # any order: the cells found are sorted below
         for dx, dy in NEIGHBOURS:
             xy = (x + dx, y + dy)
-            if xy in top or xy in seen:
+            if xy in occupied or xy in seen:
                 continue
             seen.add(xy)
             if low_x <= xy[0] < width and low_y <= xy[1] < height:
