@@ -39,9 +39,6 @@ class Row(NamedTuple):
     def half(self, side: int) -> str:
         return self.left if side == LEFT else self.right
 
-    def tornado(self, side: int) -> str:
-        return self.left_tornado if side == LEFT else self.right_tornado
-
     def with_half(self, side: int, cards: str) -> Row:
         if side == LEFT:
             return Row(self.left_tornado, self.right_tornado, cards, self.right)
