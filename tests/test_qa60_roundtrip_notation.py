@@ -262,7 +262,7 @@ def test_near_miss_move_text_is_refused_or_read_as_a_legal_move(data: st.DataObj
 def test_a_stakd_move_in_other_digits_is_a_notation_error(text: str) -> None:
     from stratagem.models.stakd.notation import parse_move
 
-    with pytest.raises(NotationError, match="not of the form KIND@X,Y"):
+    with pytest.raises(NotationError, match="not of the form KIND@X,Y|printable ASCII"):
         parse_move(text)
 
 
@@ -278,7 +278,7 @@ def test_a_stakd_position_in_other_digits_is_a_notation_error(text: str) -> None
 def test_a_card_clash_move_in_other_digits_is_a_notation_error(text: str) -> None:
     from stratagem.models.cardclash.position import parse_move
 
-    with pytest.raises(NotationError, match="not CARD@X,Y"):
+    with pytest.raises(NotationError, match="not CARD@X,Y|printable ASCII"):
         parse_move("r", text)
 
 

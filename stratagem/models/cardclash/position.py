@@ -25,7 +25,7 @@ import re
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
-from stratagem.core.numbers import check_notation_numbers
+from stratagem.core.notation import check_notation_text
 from stratagem.models.cardclash.battlefield import Board, format_board, parse_board
 from stratagem.models.cardclash.cards import COLOURS, MAX_PLAYERS, MIN_PLAYERS, RANKS, sort_ranks
 
@@ -72,6 +72,8 @@ def _format_ranks(ranks: str) -> str:
 def _parse_ranks(text: str, what: str) -> str:
     if text == "-":
         return ""
+    if not text:  # "25BX," read as a second, empty hand: more likely a hand left out than one played out
+        raise NotationError(f"{what} is written as nothing: write - when it holds no card")
     for rank in text:
         if rank not in RANKS:
             raise NotationError(f"unknown rank {rank!r} in {what} {text!r} (ranks: {RANKS})")
@@ -111,15 +113,16 @@ def _parse_int(text: str, what: str, low: int, high: int) -> int:
 
 def parse_state(text: str) -> State:
     """Inverse of :func:`format_state`."""
-    check_notation_numbers(text)
+    check_notation_text(text)
     fields = text.split()
     if len(fields) < 4:
         raise NotationError(
             f"a position has at least 4 fields (BATTLEFIELD HANDS PILES PLAYER [key=value ...]), found {len(fields)}"
         )
     board = parse_board(fields[0])
-    hands = tuple(sort_ranks(_parse_ranks(h, "hand")) for h in fields[1].split(","))
-    piles = tuple(_parse_ranks(p, "draw pile") for p in fields[2].split(","))
+    # A hand is a multiset: read in any order, kept in the order of RANKS. A pile's order is play's.
+    hands = tuple(sort_ranks(_parse_ranks(h, f"hand {i + 1}")) for i, h in enumerate(fields[1].split(",")))
+    piles = tuple(_parse_ranks(p, f"draw pile {i + 1}") for i, p in enumerate(fields[2].split(",")))
     n = len(hands)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise NotationError(f"{n} hands: Card Clash is played by {MIN_PLAYERS} to {MAX_PLAYERS} players")
@@ -138,6 +141,8 @@ def parse_state(text: str) -> State:
         extra[key] = value
     passes = _parse_int(extra.get("passes", "0"), "passes", 0, n)
     removed = extra.get("out", "")
+    if "out" in extra and not removed:
+        raise NotationError("out= names no card: leave the field out when the variant took none off the table")
     if len(removed) % 2 or not re.fullmatch(rf"([{COLOURS[:n]}][{RANKS}])*", removed):
         raise NotationError(f"out={removed!r} is not a run of cards of the players' colours such as r6b6")
     round_no = _parse_int(extra.get("round", "1"), "round", 1, 99)
@@ -145,8 +150,11 @@ def parse_state(text: str) -> State:
     if len(flags) != n:
         raise NotationError(f"flags={extra['flags']} names {len(flags)} players, not {n}")
     winners: tuple[int, ...] = ()
-    if "won" in extra:
-        winners = tuple(sorted({_parse_int(w, "winner", 1, n) - 1 for w in extra["won"].split(",")}))
+    if "won" in extra:  # in any order (a set), each winner once
+        named = [_parse_int(w, "winner", 1, n) - 1 for w in extra["won"].split(",")]
+        if len(set(named)) != len(named):
+            raise NotationError(f"won={extra['won']} names a winner twice")
+        winners = tuple(sorted(named))
     return State(board, hands, piles, to_move, passes, sort_cards(removed), winners, round_no, flags)
 
 
@@ -161,13 +169,16 @@ def format_move(colour: str, move: Move) -> str:
 
 def parse_move(colour: str, text: str) -> Move:
     """Inverse of :func:`format_move`; the colour may be left out, and must be the mover's if given."""
-    check_notation_numbers(text)
+    check_notation_text(text)
     text = text.strip()
     if text == "pass":
         return PASS
     match = _MOVE_RE.match(text)
     if not match:
         raise NotationError(f"move {text!r} is not CARD@X,Y (e.g. r6@0,-1) or pass")
+    if "-0" in (match.group(3), match.group(4)):  # read as 0: a slip for 0, or for -1 (left of or above it)?
+        raise NotationError(f"move {text!r}: -0 is no coordinate; write 0, or -1 for the column left of the "
+                            "battlefield or the row above it")
     if match.group(1) and match.group(1) != colour:
         raise NotationError(f"move {text!r} plays a {match.group(1)!r} card but {colour!r} is to move")
     return Move(match.group(2), int(match.group(3)), int(match.group(4)))

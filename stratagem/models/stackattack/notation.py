@@ -20,7 +20,7 @@ import re
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
-from stratagem.core.numbers import check_notation_numbers
+from stratagem.core.notation import check_notation_text
 
 TAKE, SHIELD_PLACE, BLOCK_ROW, SWAP, DEAL = "T", "P", "B", "S", "D"
 ROW_KINDS = (TAKE, SHIELD_PLACE, BLOCK_ROW)
@@ -62,14 +62,16 @@ def _card(text: str) -> int:
 
 def parse_move(text: str) -> Move:
     """Inverse of :func:`format_move` (shape only; the game checks legality)."""
-    check_notation_numbers(text)
+    check_notation_text(text)
     text = text.strip()
     match = _CHOICE_RE.match(text)
     if match:
         kind, number = match.group(1), int(match.group(2))
         return Choice(kind, number - 1 if kind in ROW_KINDS else number)
+    if " " in text:  # "37, 12" was read as the reveal 37,12: a move is one word, as every game's is
+        raise NotationError(f"move {text!r} holds a space: a reveal joins its cards with commas alone, e.g. 37,12,5")
     if "," in text:
-        return tuple(_card(part.strip()) for part in text.split(","))
+        return tuple(_card(part) for part in text.split(","))
     if text[:1].isalpha():
         raise NotationError(f"move {text!r}: a decision is T, P, B (row) or S, D (card) and a number, e.g. T2")
     return _card(text)

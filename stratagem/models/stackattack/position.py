@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
-from stratagem.core.numbers import check_notation_numbers
+from stratagem.core.notation import check_notation_text
 from stratagem.models.stackattack.cards import (
     END_SCORE,
     HAND_SIZE,
@@ -123,7 +123,7 @@ def format_state(state: State) -> str:
 
 def parse_state(text: str) -> State:
     """Inverse of :func:`format_state`; checks the shape, not the rules (see :func:`check_state`)."""
-    check_notation_numbers(text)
+    check_notation_text(text)
     fields = text.split()
     if len(fields) not in (5, 9):
         raise NotationError(
@@ -131,6 +131,7 @@ def parse_state(text: str) -> State:
             f"(+ >PLAYED *ACTIVATE =PLACE #BLOCKED), found {len(fields)}"
         )
     rows = _parse_group(fields[0], "row")
+    # Hands and penalty piles are sets: read in any order, kept ascending.
     hands = tuple(tuple(sorted(h)) for h in _parse_group(fields[1], "hand"))
     taken = tuple(tuple(sorted(t)) for t in _parse_group(fields[2], "penalty pile"))
     scores: list[int] = []

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from stratagem.core.errors import NotationError
-from stratagem.core.numbers import check_notation_numbers
+from stratagem.core.notation import check_notation_text
 from stratagem.models.stakd.pieces import KIND_INDEX, KINDS, MAX_PLAYERS, Hand
 from stratagem.models.stakd.position import Move, Piece, State
 
@@ -51,7 +51,7 @@ def format_move(move: Move) -> str:
 
 def parse_placement(text: str) -> tuple[str, tuple[int, int], str]:
     """``(kind, anchor, orient)`` from move text (syntax only)."""
-    check_notation_numbers(text)
+    check_notation_text(text)
     match = _MOVE_RE.match(text.strip())
     if not match:
         raise NotationError(f"move {text!r} is not of the form KIND@X,Y[ORIENT], e.g. D@3,4h or U@2,1")
@@ -70,7 +70,7 @@ def format_piece(piece: Piece) -> str:
 
 
 def parse_piece(text: str) -> Piece:
-    check_notation_numbers(text)
+    check_notation_text(text)
     match = _PIECE_RE.match(text.strip())
     if not match:
         raise NotationError(f"piece {text!r} is not of the form OWNER KIND@X,Y[ORIENT], e.g. 1D@3,4h")
@@ -87,7 +87,12 @@ def format_layers(layers: tuple[tuple[Piece, ...], ...]) -> str:
 
 
 def parse_layers(text: str) -> tuple[tuple[Piece, ...], ...]:
+    """Inverse of :func:`format_layers`: pieces separated by ``;``, layers by ``/``, nothing else between them
+    (a position file's ``layers`` took ``1B@3,1h; 1B@0,0h``, which a position's text cannot hold)."""
+    check_notation_text(text)
     text = text.strip()
+    if " " in text:
+        raise NotationError(f"layers {text!r} hold a space: pieces are separated by ; and layers by / alone")
     if text == "-":
         return ()
     layers = []
@@ -105,7 +110,8 @@ def format_hand(hand: Hand) -> str:
 
 
 def parse_hand(text: str) -> Hand:
-    """Inverse of :func:`format_hand`; kinds in any order, each at most once."""
+    """Inverse of :func:`format_hand`; kinds in any order, each at most once, each with a count from 1."""
+    check_notation_text(text)
     if text == "-":
         return (0,) * len(KINDS)
     counts = [0] * len(KINDS)
@@ -117,6 +123,8 @@ def parse_hand(text: str) -> Hand:
         n = int(digits) if len(digits) <= 3 else MAX_OF_A_KIND + 1
         if n > MAX_OF_A_KIND:
             raise NotationError(f"hand {text!r}: at most {MAX_OF_A_KIND} pieces of a kind (the box's most)")
+        if n == 0:  # "U0" read as no Uni: more likely a count cut short (U10) than a kind written for nothing
+            raise NotationError(f"hand {text!r}: {kind}0 holds no piece; leave out a kind the hand does not hold")
         if kind in seen:
             raise NotationError(f"hand {text!r} names {kind} twice")
         seen.add(kind)
@@ -134,7 +142,7 @@ def format_state(state: State) -> str:
 
 def parse_state(text: str) -> State:
     """Inverse of :func:`format_state` (syntax and counts; the rules engine checks the structure)."""
-    check_notation_numbers(text)
+    check_notation_text(text)
     fields = text.split()
     if len(fields) not in (3, 4):
         raise NotationError(f"a position has 3 or 4 fields (LAYERS HANDS PLAYER [out:...]), found {len(fields)}")
@@ -153,8 +161,10 @@ def parse_state(text: str) -> State:
     if len(fields) == 4:
         if not fields[3].startswith("out:"):
             raise NotationError(f"fourth field {fields[3]!r} must be out:P,Q,... (players who are out)")
-        for word in fields[3][4:].split(","):
+        for word in fields[3][4:].split(","):  # in any order: a set
             if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= n:
                 raise NotationError(f"out player {word!r} must be a number from 1 to {n}")
+            if out[int(word) - 1]:
+                raise NotationError(f"{fields[3]} names player {word} twice")
             out[int(word) - 1] = True
     return State(layers, hands, int(fields[2]) - 1, tuple(out))

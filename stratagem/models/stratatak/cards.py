@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from stratagem.core.errors import NotationError
-from stratagem.core.numbers import check_notation_numbers
+from stratagem.core.notation import check_notation_text
 
 BLUE, RED, GREEN = "B", "R", "G"
 #: Colour letters in the order hands are sorted.
@@ -130,7 +130,7 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 def parse_cards(text: str, what: str = "cards") -> Cards:
     """Inverse of :func:`format_cards` (any order accepted; the result is sorted)."""
-    check_notation_numbers(text)
+    check_notation_text(text)
     if text == "-":
         return ()
     cards = _CARD_RE.findall(text)

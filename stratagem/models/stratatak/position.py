@@ -32,7 +32,7 @@ import re
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
-from stratagem.core.numbers import check_notation_numbers
+from stratagem.core.notation import check_notation_text
 from stratagem.models.stratatak.cards import Cards, format_cards, parse_cards, remove_cards, sort_cards
 
 #: Phases: the attacker plays, the defender plays, the new attacker draws by chance, game won,
@@ -101,9 +101,11 @@ def parse_pile(text: str) -> tuple[Cards, Cards | None, int]:
     if known:
         parse_cards(known_text, "draw pile")  # the same checks as any list of cards
     if unknown is not None:
+        if int(unknown) == 0:  # "B1?0" read as B1: more likely a count cut short (?10) than a count of none
+            raise NotationError(f"draw pile {text!r}: ?0 stands for no card; leave it out (- for an empty pile)")
         return known, None, int(unknown)
     if braces is not None:
-        if not braces:
+        if not braces or braces == "-":  # {-} was read as no card, as - is
             raise NotationError(f"draw pile {text!r}: empty braces; leave them out")
         return known, parse_cards(braces, "draw pile"), 0
     if not known:
@@ -144,7 +146,7 @@ def parse_state(text: str, deck: Cards | None = None) -> State:
     ``deck`` is needed only for a pile written ``?N`` (:meth:`StratatakGame.parse_state` passes it):
     the N cards are the deck's cards found nowhere else in the position, and there must be exactly N.
     """
-    check_notation_numbers(text)
+    check_notation_text(text)
     fields = text.split()
     if len(fields) not in (5, 6):
         raise NotationError(f"a position has 5 or 6 fields (HANDS PILE DISCARD TABLE TURN [bN]), found {len(fields)}")

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from stratagem.core.errors import IllegalMove, NotationError
 from stratagem.core.game import CHANCE, TERMINAL, EqualByRules
+from stratagem.core.notation import check_notation_text
 from stratagem.models.stratatak.cards import (
     Cards,
     Options,
@@ -256,6 +257,7 @@ class StratatakGame(EqualByRules):
         return format_cards(sort_cards(move))
 
     def parse_move(self, state: State, text: str) -> Move:
+        check_notation_text(text)
         text = text.strip()
         if state.phase in (DRAW, DEAL):
             if not text.startswith(DRAW_MARK):

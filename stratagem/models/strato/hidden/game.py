@@ -47,7 +47,7 @@ from typing import Any, NamedTuple
 
 from stratagem.core.errors import IllegalMove, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL, EqualByRules
-from stratagem.core.numbers import check_notation_numbers
+from stratagem.core.notation import check_notation_text
 from stratagem.models.strato.rules.actions import Outcome
 from stratagem.models.strato.rules.cards import CLOUD, HAND_SIZE, WEATHERS
 from stratagem.models.strato.rules.challenge import Challenge, Options
@@ -233,6 +233,7 @@ class HiddenStrato(EqualByRules):
     def parse_move(self, state: HiddenState, text: str) -> Move | str:
         """A play (``W1R:1R2>1R1``), an announcement (``!1L``), a target choice (``!S1L:1R2``) or, at a
         chance node, the weather drawn (``S``)."""
+        check_notation_text(text)
         text = text.strip()
         if state.status == ONGOING and state.phase in (REVEAL, DRAW):
             if len(text) != 1 or text not in state.pile:
@@ -437,7 +438,7 @@ def format_hidden(state: HiddenState) -> str:
 
 def parse_hidden(text: str) -> HiddenState:
     """Inverse of :func:`format_hidden` (syntax only)."""
-    check_notation_numbers(text)
+    check_notation_text(text)
     fields = text.split()
     if len(fields) < 6:
         raise NotationError(f"a hidden-pile position has at least 6 fields (ROWS HANDS {{PILE}} PLAYER LAST PHASE), "
@@ -449,6 +450,9 @@ def parse_hidden(text: str) -> HiddenState:
 def _parse_fields(fields: tuple[str, ...]) -> tuple[Any, ...]:
     """The fields of a hidden-pile position after its rows, parsed (remembered: a value table lists the same
     hand, pile and phase under many tables, and ``verify`` parses every row)."""
+    if "" in fields[0].split(","):  # "RR," read as a second, empty hand, as the open notation no longer does
+        empty = fields[0].split(",").index("") + 1
+        raise NotationError(f"hand {empty} is written as nothing: write - when it holds no card")
     hands = tuple("".join(sorted("" if h == "-" else h)) for h in fields[0].split(","))
     pile_text = fields[1]
     if not (pile_text.startswith("{") and pile_text.endswith("}")):

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
+from stratagem.core.notation import check_notation_text
 from stratagem.models.strato.rules.actions import Target
 from stratagem.models.strato.rules.cards import WEATHERS
 from stratagem.models.strato.rules.position import SIDE_LETTERS, Coord, format_coord, parse_coord
@@ -54,6 +55,7 @@ def format_move(move: Move) -> str:
 def parse_move(text: str) -> Move:
     """Inverse of :func:`format_move` (syntax only; legality is the rules engine's job). Remembered: the
     moves of a value table's policy rows repeat."""
+    check_notation_text(text)
     match = _MOVE_RE.match(text.strip())
     if not match:
         raise NotationError(f"move {text!r} is not of the form [!]CARD ROW END[:TARGET], e.g. W1R:1R2>1R1")

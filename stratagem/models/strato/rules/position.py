@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from stratagem.core.errors import NotationError
-from stratagem.core.numbers import check_notation_numbers
+from stratagem.core.notation import check_notation_text
 from stratagem.models.strato.rules.cards import WEATHERS
 
 LEFT, RIGHT = 0, 1
@@ -78,6 +78,7 @@ def format_row(row: Row) -> str:
 
 def parse_row(text: str) -> Row:
     """Inverse of :func:`format_row`."""
+    check_notation_text(text)
     match = _ROW_RE.match(text.strip())
     if not match:
         raise NotationError(f"row {text!r} is not of the form LEFT(TT)RIGHT, e.g. RW(RW)RW")
@@ -124,6 +125,8 @@ def _format_cards(cards: str) -> str:
 def _parse_cards(text: str, what: str) -> str:
     if text == "-":
         return ""
+    if not text:  # "RR," read as a second, empty hand: more likely a hand left out than one played out
+        raise NotationError(f"{what} is written as nothing: write - when it holds no card")
     for letter in text:
         if letter not in WEATHERS:
             raise NotationError(f"unknown weather letter {letter!r} in {what} {text!r}")
@@ -151,14 +154,15 @@ def format_state(state: State) -> str:
 
 def parse_state(text: str) -> State:
     """Inverse of :func:`format_state`."""
-    check_notation_numbers(text)
+    check_notation_text(text)
     fields = text.split()
     if len(fields) not in (5, 6):
         raise NotationError(
             f"a position has 5 or 6 fields (ROWS HANDS PILE PLAYER LAST [won|lost]), found {len(fields)}"
         )
     rows = parse_rows(fields[0])
-    hands = tuple("".join(sorted(_parse_cards(h, "hand"))) for h in fields[1].split(","))
+    # A hand is a multiset: read in any order, kept sorted.
+    hands = tuple("".join(sorted(_parse_cards(h, f"hand {i + 1}"))) for i, h in enumerate(fields[1].split(",")))
     if not 1 <= len(hands) <= 4:
         raise NotationError(f"{len(hands)} hands: Strato is played by 1 to 4 players")
     pile = _parse_cards(fields[2], "draw pile")
