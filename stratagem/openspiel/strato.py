@@ -15,7 +15,8 @@ Parameters: ``information``, ``puzzle`` (a Strato puzzle file; empty, the defaul
 challenge below), ``deal`` (a deal name of that file; empty: its first deal), ``position`` (a position of
 the puzzle's challenge in the open notation, ``ROWS HANDS PILE PLAYER LAST``, played instead of a deal:
 a table and hands met in play; hidden, the pile's order is ignored; the hands may be separated by ``;``,
-as the game keeps them for OpenSpiel's game string), and for the built-in
+as the game keeps them for OpenSpiel's game string; a puzzle path or deal name the game string cannot
+carry is kept ``quoted:``, :func:`for_game_string`), and for the built-in
 challenge ``seed`` (default 1) and ``players`` (1-4, default 1) of a seeded deal, with the rules options
 ``strict_effect`` (refused with hidden information) and ``wind_crosses_tornado`` (default false); a
 parameter set where it is not used is refused (:func:`_refuse_unused`). The
@@ -35,6 +36,7 @@ Chance action i draws (or reveals) weather ``WEATHERS[i]``.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from urllib.parse import unquote
 
 import pyspiel
 
@@ -66,6 +68,32 @@ CHALLENGE_0 = Challenge("Challenge 0", 0, "RW", 1, ("RW",), 6, RowGoal(SequenceG
 #: What separates a ``position``'s hands as the game keeps it, besides the notation's ``,`` (read either way):
 #: OpenSpiel's game string cannot hold a comma inside a parameter's value.
 HANDS_SEPARATOR = ";"
+#: How a puzzle path or deal name that OpenSpiel's game string cannot carry is kept (:func:`for_game_string`).
+QUOTED = "quoted:"
+_ESCAPES = {"%": "%25", ",": "%2C", "=": "%3D", "(": "%28", ")": "%29"}
+_TRUTH = ("true", "True", "false", "False")
+
+
+def for_game_string(value: str) -> str:
+    """``value`` (a puzzle path, a deal name) spelt so that OpenSpiel's game string gives it back: itself, or
+    ``quoted:`` and its percent-escapes, which :func:`from_game_string` reads back.
+
+    The game string (``stratagem_strato(deal=...,puzzle=...)``, which ``serialize_game_and_state`` writes and
+    ``load_game`` reads) has no escape: a comma or ``=`` in a value splits it into parameters that do not exist,
+    a parenthesis opens or closes a nested game, and a value of digits, signs and points, or ``True``, comes back
+    as a number or a truth value ("Wrong type for parameter deal"): such a game played, and its serialized
+    state could not be read back. A value that begins with ``quoted:`` is quoted too, so that it reads back as
+    itself.
+    """
+    if value and (value.startswith(QUOTED) or any(ch in value for ch in ",=()") or value in _TRUTH
+                  or set(value) <= set("+-0123456789.")):
+        return QUOTED + "".join(_ESCAPES.get(ch, ch) for ch in value)
+    return value
+
+
+def from_game_string(value: str) -> str:
+    """The value :func:`for_game_string` spelt: a ``quoted:`` value unescaped, any other as it is."""
+    return unquote(value[len(QUOTED):]) if value.startswith(QUOTED) else value
 
 #: Card codes of a move: the weathers, then the announcement of a Redraw (no card named).
 CARDS = (*WEATHERS, "")
@@ -182,7 +210,7 @@ def strato_game(params: Mapping[str, Param]) -> StratoGame | HiddenStrato:
 
 
 def _open_game(params: Mapping[str, Param]) -> StratoGame:
-    puzzle = str(params["puzzle"])
+    puzzle = from_game_string(str(params["puzzle"]))
     position = str(params["position"])
     _refuse_unused(params, puzzle, position)
     if position:
@@ -191,7 +219,7 @@ def _open_game(params: Mapping[str, Param]) -> StratoGame:
         from stratagem.loading import load_strato
 
         loaded = load_strato(puzzle)
-        deal = str(params["deal"])
+        deal = from_game_string(str(params["deal"]))
         specs = [d for d in loaded.deals if d.name == deal] if deal else list(loaded.deals[:1])
         if not specs:
             names = ", ".join(d.name for d in loaded.deals) or "none"
@@ -276,8 +304,11 @@ class StratoSpielGame(SpielGame):
     def stored(self, params: dict[str, Param]) -> dict[str, Param]:
         """A position's hands kept separated by ``;``: OpenSpiel's game string splits parameters at commas,
         so a game of two or more hands (``RS,WW``) was written by ``serialize_game_and_state`` in a string
-        that ``deserialize_game_and_state`` refused ("Unknown parameter 'WW ...'")."""
-        return {**params, "position": str(params["position"]).replace(",", HANDS_SEPARATOR)}
+        that ``deserialize_game_and_state`` refused ("Unknown parameter 'WW ...'"); and a puzzle path or deal
+        name as :func:`for_game_string` spells it (a path with a comma, a deal named ``7``)."""
+        return {**params, "position": str(params["position"]).replace(",", HANDS_SEPARATOR),
+                "puzzle": for_game_string(from_game_string(str(params["puzzle"]))),
+                "deal": for_game_string(from_game_string(str(params["deal"])))}
 
     def type_for(self, engine: Engine) -> pyspiel.GameType:
         """Hidden: chance, and imperfect information with two or more players; open: deterministic,
