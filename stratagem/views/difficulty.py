@@ -33,7 +33,7 @@ from stratagem.difficulty import (
     value_text,
 )
 from stratagem.views.charts import bars
-from stratagem.views.page import document, esc, table
+from stratagem.views.page import contents, document, esc, table
 
 EXACT, UNDECIDED = "#1971c2", "#adb5bd"
 
@@ -135,8 +135,13 @@ def difficulty_page(report: DifficultyReport) -> str:
              + ". With the pile and the other hands hidden, as players meet the game: solo, the exact optimal win "
              "probability; teams, agents' win rates over shuffles of each deal (95% Wilson intervals at the "
              "games' effective count when they are clustered by deal: an estimate, not a proof).</p>"]
+    cards: list[tuple[str, str]] = []
     for card in report.cards:
         who = "solo" if card.players == 1 else f"{card.players} players"
+        # the card's anchor, for the links at the top of the page (a designer goes to a card, not scrolls)
+        ident = "card-" + "".join(ch if ch.isalnum() else "-" for ch in f"{card.challenge}-{who}".lower())
+        ident += f"-{len(cards)}" if any(ident == made for made, _ in cards) else ""
+        cards.append((ident, f"{card.challenge}, {who}"))
         body = f"<p class=\"muted\">{card.deals} deal(s) of {_code(card.puzzle)}.</p>"
         body += _solo(card) if card.players == 1 else _teams(card)
         if card.players == 1 and card.teams:
@@ -157,7 +162,10 @@ def difficulty_page(report: DifficultyReport) -> str:
         for at in range(0, len(lists), 2):
             body += "<div class=\"grid2\">" + "".join(f"<div>{_listed(card, *pair)}</div>" for pair in lists[at:at + 2])
             body += "</div>"
-        parts.append(f"<section class=\"card\"><h2>{esc(card.challenge)}, {esc(who)}</h2>{body}</section>")
+        parts.append(f"<section class=\"card\" id=\"{esc(ident)}\"><h2>{esc(card.challenge)}, {esc(who)}</h2>{body}"
+                     "</section>")
+    if len(cards) > 1:
+        parts.insert(1, contents(cards, "Cards"))
     return document("Difficulty cards", "\n".join(parts))
 
 

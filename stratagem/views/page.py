@@ -110,6 +110,8 @@ details { margin: 2px 0 2px 14px; } details > summary { cursor: pointer; }
   .scroll > svg.table { min-width: 480px; } .scroll > svg.cards { max-width: none; }
   .tree details { margin-left: 6px; } .tree .leaf { margin-left: 16px; }
 }
+nav.toc { margin: 4px 0 12px; } nav.toc ul { display: inline; margin: 0; padding: 0; }
+nav.toc li { display: inline; } nav.toc li + li::before { content: " \\00B7  "; color: #5f6b76; }
 .grid2 { display: flex; flex-wrap: wrap; gap: 14px; }
 .grid2 > * { min-width: 0; max-width: 100%; }
 .legend svg { display: inline-block; vertical-align: middle; }
@@ -239,13 +241,13 @@ SCRIPT = """
     }
     var printed = shown(box), words = [];
     if (printed < total) {
-      words.push('Printed: ' + printed.toLocaleString('en-US') + ' of the tree\u2019s ' +
+      words.push('Printed: ' + printed.toLocaleString('en-US') + ' of the tree\\u2019s ' +
         total.toLocaleString('en-US') + ' lines' + (levels ? ', its first ' + levels + ' levels' : '') +
         ' and the folds opened on screen; ' + (total - printed).toLocaleString('en-US') + ' are folded. ' +
-        'To print every line, press \u201cOpen every node\u201d above the tree on screen, then print.');
+        'To print every line, press \\u201cOpen every node\\u201d above the tree on screen, then print.');
     }
     if (all(box, 'details.pos:not([open])').length) {
-      words.push('Positions print where they are open on screen (\u201cShow every position\u201d opens them all).');
+      words.push('Positions print where they are open on screen (\\u201cShow every position\\u201d opens them all).');
     }
     if (words.length) {
       var note = document.createElement('p');
@@ -359,6 +361,14 @@ def replay_frame(label: str, panels: list[str], moves: list[str], ident: str = "
             f"<ol class=\"moves\" start=\"0\">{''.join(items)}</ol></div></div>")
 
 
+def contents(parts: list[tuple[str, str]], label: str = "On this page") -> str:
+    """Links to a page's parts (each ``(anchor id, words)``), for its top: a long page (a sweep report with
+    scripts off shows every step of fifteen replays, 75,000 px) is read by going to a part, not by
+    scrolling to it."""
+    links = "".join(f"<li><a href=\"#{esc(ident)}\">{esc(words)}</a></li>" for ident, words in parts)
+    return f"<nav class=\"toc\" aria-label=\"{esc(label)}\"><b>{esc(label)}:</b> <ul>{links}</ul></nav>"
+
+
 def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = None, sortable: bool = True,
           sort_keys: dict[int, list[float]] | None = None) -> str:
     """A table of already-escaped cells; columns in ``numeric`` are right-aligned (and sort as numbers). A
@@ -378,4 +388,4 @@ def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = 
     return f"<div class=\"scroll\"><table{kind}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
-__all__ = ["GOAL", "INK", "MOVE", "MUTED", "PAPER", "document", "esc", "replay_frame", "table"]
+__all__ = ["GOAL", "INK", "MOVE", "MUTED", "PAPER", "contents", "document", "esc", "replay_frame", "table"]

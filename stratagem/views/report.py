@@ -24,7 +24,7 @@ from stratagem.solvers.replay import is_win, replay
 from stratagem.sweepplots import COLOURS
 from stratagem.sweepreport import HARDEST, TIED_NOTE, SweepReport, reproduce
 from stratagem.views.charts import bars, boxes
-from stratagem.views.page import document, esc, table
+from stratagem.views.page import contents, document, esc, table
 from stratagem.views.strato import strato_replay
 
 #: How many of the easiest deals the page lists and replays (the hardest: :data:`HARDEST`).
@@ -156,11 +156,11 @@ def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text:
             f"best-established{records}). A deal is <i>solvable</i> when a winning line was found, "
             "<i>unsolvable</i> when that was proven, <i>undecided</i> when the time limit stopped the solver first."
             "</p>",
-            "<h2>Solvable fraction</h2>", _solvable(summary),
-            "<h2>Optimal lengths</h2><p class=\"muted\">Deals by proven optimal length (turns); the undecided deals "
-            "of each panel as a grey bar of their own.</p>", _lengths(summary)]
+            "<h2 id=\"solvable\">Solvable fraction</h2>", _solvable(summary),
+            "<h2 id=\"lengths\">Optimal lengths</h2><p class=\"muted\">Deals by proven optimal length (turns); the "
+            "undecided deals of each panel as a grey bar of their own.</p>", _lengths(summary)]
     undecided = summary.undecided()
-    body.append("<h2>Deals whose optimum is undecided</h2>")
+    body.append("<h2 id=\"undecided\">Deals whose optimum is undecided</h2>")
     if undecided:
         rows = [[esc(summary.challenge_of(r)), str(r["players"]), str(r["seed"]), str(r["lower_bound"]),
                  "-" if r.get("best_length") is None else str(r["best_length"]), _code(reproduce(r))]
@@ -171,24 +171,29 @@ def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text:
             body.append(f"<p class=\"muted\">{esc(TIED_NOTE).replace('`sat`', '<code>sat</code>')}</p>")
     else:
         body.append("<p>None: every deal was decided.</p>" if summary.deals else "<p>No Strato deal.</p>")
-    body += ["<h2>Time per deal</h2><p class=\"muted\">One panel per challenge and player count, log scale; a deal "
-             "a limit stopped sits at its dashed line (one line per time limit the deals were run under).</p>",
+    body += ["<h2 id=\"times\">Time per deal</h2><p class=\"muted\">One panel per challenge and player count, log "
+             "scale; a deal a limit stopped sits at its dashed line (one line per time limit the deals were run "
+             "under).</p>",
              _seconds(summary)]
     hardest, easiest = summary.hardest(HARDEST), summary.easiest(EASIEST)
     headers = ["challenge", "players", "seed", "length", "seconds", "replay and reproduce"]
-    body += ["<h2>Hardest deals</h2><p class=\"muted\">The longest proven optimal lines (ties: the slowest).</p>",
+    body += ["<h2 id=\"hardest\">Hardest deals</h2><p class=\"muted\">The longest proven optimal lines (ties: the "
+             "slowest).</p>",
              table(headers, _deal_rows(summary, hardest, True), numeric={1, 2, 3, 4}),
-             "<h2>Easiest deals</h2><p class=\"muted\">The shortest proven optimal lines (ties: the fastest).</p>",
+             "<h2 id=\"easiest\">Easiest deals</h2><p class=\"muted\">The shortest proven optimal lines (ties: the "
+             "fastest).</p>",
              table(headers, _deal_rows(summary, easiest, True), numeric={1, 2, 3, 4})]
     if summary.positions:
         rows = [[esc(r["game"]), esc(r["challenge"]), esc(r["method"]), esc(r["status"]), esc(r.get("summary") or ""),
                  f"{r['seconds']:.2f}"] for r in summary.positions]
-        body += ["<h2>Positions of the other games</h2>",
+        body += ["<h2 id=\"positions\">Positions of the other games</h2>",
                  table(["game", "position", "method", "status", "summary", "seconds"], rows, numeric={5})]
-    body.append("<h2>Replays</h2>")
+    body.append("<h2 id=\"deal-replays\">Replays</h2>")
+    replays: list[tuple[str, str]] = []
     for record in dict.fromkeys(_ident(r, summary.challenge_of(r)) for r in hardest + easiest):
         found = next(r for r in hardest + easiest if _ident(r, summary.challenge_of(r)) == record)
         name = summary.challenge_of(found)
+        replays.append((record, f"{name}, {found['players']}p, seed {found['seed']}"))
         drawn, missing = deal_replay(found, summary.source, name)
         if missing:
             note(f"{name}, {found['players']} player(s), seed {found['seed']}: {missing}")
@@ -196,6 +201,13 @@ def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text:
         body.append(f"<section class=\"card\" id=\"{esc(record)}\"><h3>{esc(name)}, "
                     f"{found['players']} player(s), seed {found['seed']}: {plural(found['length'], 'turn')}</h3>{drawn}"
                     "</section>")
+    # at the top, a link to each part and each replay: with scripts off every step of the fifteen replays is
+    # shown, and the page is 75,000 px long
+    parts = [("solvable", "Solvable fraction"), ("lengths", "Optimal lengths"), ("undecided", "Undecided deals"),
+             ("times", "Time per deal"), ("hardest", "Hardest deals"), ("easiest", "Easiest deals")]
+    parts += [("positions", "Positions of the other games")] if summary.positions else []
+    body.insert(1, contents([*parts, ("deal-replays", "Replays")])
+                + (contents(replays, "Replays") if replays else ""))
     return document(f"Sweep report: {Path(summary.source).name}", "\n".join(body))
 
 
