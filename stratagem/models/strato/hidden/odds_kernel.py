@@ -321,7 +321,6 @@ class HiddenSolo:
     w_by: Any
     w_sink: Any
     # what _w_source found for the key in hand (its bounds and move, and the search that kept them)
-    w_s_low: cython.longlong
     w_s_high: cython.longlong
     w_s_best: cython.longlong
     w_s_by: Any
@@ -1577,9 +1576,9 @@ class HiddenSolo:
     @cython.exceptval(-1, check=True)
     def _w_source(self, kind: cython.longlong, top: cython.longlong) -> cython.longlong:
         """The row the current key (a state that is not a floor, weight ``top``) is listed as:
-        :data:`FRONTIER_ROW`, :data:`VALUE_ROW` or :data:`POLICY_ROW`; its bounds and move in ``w_s_low``,
-        ``w_s_high`` and ``w_s_best``, the search that kept them in ``w_s_by``: this search's, or where it
-        proved nothing above 0, the first of the policies' that did."""
+        :data:`FRONTIER_ROW`, :data:`VALUE_ROW` or :data:`POLICY_ROW`; its upper bound and move in ``w_s_high``
+        and ``w_s_best`` (the lower bound only picks the row), the search that kept them in ``w_s_by``: this
+        search's, or where it proved nothing above 0, the first of the policies' that did."""
         node: cython.Py_ssize_t = self.table[self._slot()]
         low: cython.longlong = -1
         high: cython.longlong = -1
@@ -1606,7 +1605,6 @@ class HiddenSolo:
                     best = p.bests[pn]
                     by = p
                     break
-        self.w_s_low = low
         self.w_s_high = high
         self.w_s_best = best
         self.w_s_by = by
