@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.deadline import Deadline, check_run_limits
+from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadArgument
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
@@ -213,8 +213,9 @@ def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal
     check_run_limits(time_limit, max_nodes)
     if max_nodes is not None and method in ("sat", "cpsat"):
         raise ValueError(f"max_nodes limits a search (relaxed, bfs, astar, idastar), not {method}")
+    deadline = as_deadline(time_limit)  # from the call's start: reading the puzzle is in the limit too
     chosen = as_deal(puzzle, deal, players)
-    result = solve_game(chosen.game, method, time_limit, max_nodes, progress=progress, label=chosen.name)
+    result = solve_game(chosen.game, method, deadline, max_nodes, progress=progress, label=chosen.name)
     return DealSolution(chosen, result)
 
 
