@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import stratagem
-from stratagem import checking, solving
+from stratagem import checking, loading, solving
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "puzzles" / "stakd" / "solo-1-tiny.toml"
@@ -34,8 +34,9 @@ def slowed(function: Any, seconds: float) -> Any:
 @pytest.mark.parametrize("method", ["sat", "cpsat"])
 def test_a_stakd_check_counts_the_reading_of_its_puzzle(monkeypatch: pytest.MonkeyPatch, method: str) -> None:
     pytest.importorskip("stratagem.models.stakd.cpsat")  # OR-Tools imported already: its import is not the wait
-    monkeypatch.setattr(checking, "load_position", slowed(checking.load_position, 0.6))
+    monkeypatch.setattr(checking, "load_position", slowed(loading.load_position, 0.6))
     result = stratagem.check(TINY, method=method, time_limit=0.5)
+    assert isinstance(result, checking.SoloCheck)
     assert result.answer.winnable is None and result.answer.evidence["kind"] == "unknown"
 
 
