@@ -41,12 +41,13 @@ the argument would cover code in another file that could change without it; the 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -265,17 +266,51 @@ def goal_progress(half_goal: HalfGoal | None, cards: str, row: Row) -> int:
     return sum(min(n, window.count(resolve_token(token, row))) for token, n in half_goal.counts)
 
 
-@lru_cache(maxsize=8)
-def _all_tables(k: int, limit: int) -> dict[str, Any]:
+class _CacheInfo(NamedTuple):
+    currsize: int
+    maxsize: int
+
+
+class _TableCache:
+    """``relaxation_kernel.half_tables(k, limit)``, kept for the :attr:`maxsize` latest ``(k, limit)`` (as an
+    ``lru_cache`` would, whose key would take the stop test in too). A build that ``stop`` ends raises
+    :class:`~relaxation_kernel.TablesStopped` and keeps nothing."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self.kept: dict[tuple[int, int], dict[str, Any]] = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, k: int, limit: int, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+        from stratagem.models.strato.search import relaxation_kernel as kernel
+
+        with self.lock:
+            tables = self.kept.pop((k, limit), None)
+            if tables is not None:
+                self.kept[(k, limit)] = tables  # the latest used goes last
+                return tables
+        tables = kernel.half_tables(k, limit, stop)  # outside the lock: two threads may build the same
+        with self.lock:
+            self.kept[(k, limit)] = tables
+            while len(self.kept) > self.maxsize:
+                del self.kept[next(iter(self.kept))]
+        return tables
+
+    def cache_clear(self) -> None:
+        with self.lock:
+            self.kept.clear()
+
+    def cache_info(self) -> _CacheInfo:
+        return _CacheInfo(len(self.kept), self.maxsize)
+
+
+_all_tables = _TableCache(8)
+
+
+def _tables(k: int, limit: int, stop: Callable[[], bool] | None = None) -> tuple[np.ndarray, ...]:
     from stratagem.models.strato.search import relaxation_kernel as kernel
 
-    return kernel.half_tables(k, limit)
-
-
-def _tables(k: int, limit: int) -> tuple[np.ndarray, ...]:
-    from stratagem.models.strato.search import relaxation_kernel as kernel
-
-    tables = _all_tables(k, limit)
+    tables = _all_tables(k, limit, stop)
     return tuple(tables[name] for name in kernel.TABLE_ORDER)
 
 
@@ -412,16 +447,20 @@ def relaxed_search(challenge: Challenge, state: State, relaxation: RowRelaxation
         # too many relaxed states to search (or a table the relaxation cannot classify): 0 is the only
         # bound claimed for this row, and no shortest relaxed lines are known
         return RelaxedSearch(challenge, goal_row, relaxation, -1, 0, np.zeros(0, np.int8), exact=False)
+    stopped = RelaxedSearch(challenge, goal_row, relaxation, -1, None, np.zeros(0, np.int8), stopped=True)
     if deadline is not None and deadline():
         # Stopped before the search's tables are built: they take 0.5 s and more (level 2, a first search in
-        # the process) and nothing interrupts their build, so a sub-second limit already spent on the
-        # command's start ran over by that much.
-        return RelaxedSearch(challenge, goal_row, relaxation, -1, None, np.zeros(0, np.int8), stopped=True)
+        # the process), so a sub-second limit already spent on the command's start ran over by that much.
+        return stopped
     k, limit, h, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(relaxation)
+    try:  # the build looks at the deadline too (half_tables' stop)
+        tables = _tables(k, limit, deadline)
+    except kernel.TablesStopped:
+        return stopped
     goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, limit)[:2]
     start = image(relaxation, state.rows)
     depth, layers = kernel.forward(start, relaxation.codes, goal_left, goal_right, k, limit, plays, n_ends,
-                                   end_base, other_rows, fog, wind, _tables(k, limit), max_depth, deadline,
+                                   end_base, other_rows, fog, wind, tables, max_depth, deadline,
                                    _guide(challenge, goal_row, relaxation) if guided else None, hint)
     if depth == -3:  # no goal within max_depth: still a bound, but no shortest relaxed lines to follow
         return RelaxedSearch(challenge, goal_row, relaxation, start, max_depth + 1, layers, exact=False)

@@ -124,11 +124,24 @@ def _csr(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return ptr, data
 
 
-def half_tables(k: int, limit: int) -> dict[str, Any]:
+class TablesStopped(Exception):
+    """:func:`half_tables` was told to stop before it was done."""
+
+
+#: :func:`half_tables` asks its ``stop`` test once per this many half-rows (some 5 ms of building).
+_STOP_EVERY = 64
+
+
+def half_tables(k: int, limit: int, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Every half-row (length 0 to ``limit + 1``) and what each action can make of it.
 
     Lists hold distinct results other than the half-row itself. "Near" lists are for the half-row the
     card was just placed on: its last card (the placed one) is never a target.
+
+    ``stop`` (a deadline's test) is asked every :data:`_STOP_EVERY` half-rows; when it says so the build
+    raises :class:`TablesStopped`. The build is plain Python over every half-row (0.34 s for 3 classes up
+    to 6 cards, 0.5-1.6 s on a loaded machine), and before it looked at no deadline a sub-second limit
+    ran over by that much.
     """
     offsets = half_offsets(k, limit + 2)
     size = offsets[limit + 2]  # half-rows of length 0 .. limit + 1
@@ -150,6 +163,8 @@ def half_tables(k: int, limit: int) -> dict[str, Any]:
     cross_h: list[list[int]] = []
     cross_c: list[list[int]] = []
     for i, cards in enumerate(halves):
+        if stop is not None and i % _STOP_EVERY == 0 and stop():
+            raise TablesStopped(f"stopped after {i} of {size} half-rows")
         n = len(cards)
         for c in range(k):
             append[i, c] = enc(cards + (c,))
@@ -178,7 +193,9 @@ def half_tables(k: int, limit: int) -> dict[str, Any]:
         cross_h.append([h for h, _ in pairs])
         cross_c.append([c for _, c in pairs])
     insert_lists = []
-    for cards in halves:
+    for i, cards in enumerate(halves):
+        if stop is not None and i % (_STOP_EVERY * 4) == 0 and stop():
+            raise TablesStopped(f"stopped after every half-row's moves, at {i} of {size} insertions")
         for c in range(k):
             insert_lists.append(sorted({enc(cards[:q] + (c,) + cards[q:]) for q in range(len(cards) + 1)}))
     tables: dict[str, Any] = {"offsets": np.array(offsets, np.int64), "length": length, "end": end, "pop": pop,
