@@ -44,3 +44,25 @@ def test_a_strato_solve_counts_the_loading_of_its_deal(monkeypatch: pytest.Monke
     monkeypatch.setattr(solving, "as_deal", slowed(solving.as_deal, 0.6))
     solution = stratagem.solve(CHALLENGE_0, "solo-1", method="astar", time_limit=0.5)
     assert solution.status == "unknown"
+
+
+def test_a_stakd_cpsat_check_with_its_time_spent_does_not_load_or_tools() -> None:
+    """OR-Tools' import (0.4 s quiet, more under load) cannot be stopped once begun: with the limit
+    already spent, the check says unknown without it. In a fresh interpreter, where nothing has
+    imported it yet."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from stratagem.checking import check_solo\n"
+        "from stratagem.core.deadline import Deadline\n"
+        "spent = Deadline(0.001)\n"
+        "while not spent.expired():\n"
+        "    pass\n"
+        f"result = check_solo({str(TINY)!r}, 'cpsat', spent)\n"
+        "print(result.answer.evidence['kind'], 'ortools' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True,
+                         cwd=ROOT)
+    assert out.stdout.split() == ["unknown", "False"], out.stdout + out.stderr

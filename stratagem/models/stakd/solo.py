@@ -250,6 +250,10 @@ def solve_solo(
                           time.perf_counter() - started)
     evidence: dict[str, Any] = {"encoding": ENCODING, "method": method, "symmetry": symmetry}
     if method == "cpsat":
+        if deadline.expired():
+            # not even OR-Tools' import (0.4 s quiet, more under load; nothing can stop it once begun)
+            # fits: a limit spent before the solver began ran over by that much
+            return _unknown_while_building(evidence, started)
         # imported here: OR-Tools (with pandas) takes a second or more to load, out of the time limit
         from stratagem.models.stakd.cpsat import SoloCPSAT
 
