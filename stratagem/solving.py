@@ -14,13 +14,13 @@ STAKD solo puzzles ("can every piece be placed?") are answered by :func:`stratag
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadArgument
+from stratagem.core.frozen import freeze, thaw
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance as make_provenance
 from stratagem.core.records import SOLVE_FORMAT, Line
@@ -51,6 +51,17 @@ class DealSolution:
 
     deal: StratoDeal
     result: Solution
+
+    def __post_init__(self) -> None:
+        """The answer's plain data read-only (:func:`~stratagem.core.frozen.freeze`): the solver is done with
+        it, and ``solution.result.stats["seconds"] = 0`` or an edit of its evidence changed a value that was
+        to be the same however it was used afterwards (the ``evidence`` and ``stats`` properties give
+        editable copies)."""
+        result = self.result
+        result.stats = freeze(result.stats)
+        result.evidence = freeze(result.evidence)
+        result.best_line = freeze(result.best_line)
+        result.bound_evidence = freeze(result.bound_evidence)
 
     @property
     def status(self) -> str:
@@ -85,12 +96,14 @@ class DealSolution:
     @property
     def evidence(self) -> dict[str, Any]:
         """A copy: the answer is a value, and a caller's edit of what it was handed must not reach its record."""
-        return copy.deepcopy(self.result.evidence)
+        copied: dict[str, Any] = thaw(self.result.evidence)
+        return copied
 
     @property
     def stats(self) -> dict[str, Any]:
         """Effort: nodes expanded or solver calls, seconds, and per-method detail (a copy, as ``evidence``)."""
-        return copy.deepcopy(self.result.stats)
+        copied: dict[str, Any] = thaw(self.result.stats)
+        return copied
 
     def __hash__(self) -> int:
         """The deal, the status, the line and the bound: solutions equal by ``==`` (which compares the deal and
@@ -172,7 +185,7 @@ class DealSolution:
             "lower_bound": result.lower_bound,
             "method": result.method,
             "stopped_by": result.stopped_by,
-            "best_line": copy.deepcopy(result.best_line),
+            "best_line": thaw(result.best_line),
             "stats": self.stats,
             "provenance": self.provenance(),
         }

@@ -45,11 +45,15 @@ def test_one_player_count_is_the_list_check_of_one() -> None:
 
 # -- results equal by their answer, not by the time it took -----------------------------------------------
 def test_two_solves_of_one_deal_are_equal_whatever_their_timings() -> None:
+    import dataclasses
+
     import stratagem
+    from stratagem.solving import DealSolution
 
     first = stratagem.solve(str(CHALLENGE_0), "solo-1", method="astar")
-    second = stratagem.solve(str(CHALLENGE_0), "solo-1", method="astar")
-    second.result.stats["seconds"] = first.result.stats["seconds"] + 1.0  # another run's wall time
+    again = stratagem.solve(str(CHALLENGE_0), "solo-1", method="astar")
+    slower = {**again.stats, "seconds": first.stats["seconds"] + 1.0}  # another run's wall time
+    second = DealSolution(again.deal, dataclasses.replace(again.result, stats=slower))
     assert first == second and hash(first) == hash(second) and len({first, second}) == 1
     other = stratagem.solve(str(CHALLENGE_0), "solo-2", method="astar")
     assert other != first
@@ -161,3 +165,19 @@ def test_ordinals() -> None:
 
     assert [ordinal(n) for n in (1, 2, 3, 10, 11, 12, 13, 21, 22, 23, 101, 111)] == [
         "first", "second", "third", "tenth", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]
+
+
+def test_a_solution_s_data_is_read_only_and_its_properties_are_editable_copies() -> None:
+    import json
+
+    import stratagem
+
+    solution = stratagem.solve(str(CHALLENGE_0), "solo-1", method="astar")
+    with pytest.raises(TypeError):
+        solution.result.stats["seconds"] = 0.0
+    with pytest.raises(TypeError):
+        solution.result.evidence["certificate"] = True
+    mine = solution.evidence
+    mine["certificate"] = True  # a copy: the answer stays as it was
+    assert solution.evidence["certificate"] is False and type(mine) is dict and type(solution.stats) is dict
+    assert json.loads(json.dumps(solution.to_json()))["stats"] == solution.stats
