@@ -30,7 +30,8 @@ then the target. With R rows and D = limit + 2 places per half-row, a place (row
 ``p = (row * 2 + side) * D + distance`` (C = 2RD places); the target is 0 for none, ``1 + p`` for one
 card (Sun), ``1 + C + (a * C + b) * 2 + x`` for a pair (a moves to b, or with x = 1 they exchange). The
 action is ``(((c * 2 + redraw) * R + r) * 2 + e) * T + target`` with T = 1 + C + 2C² target codes.
-Chance action i draws (or reveals) weather ``WEATHERS[i]``.
+Chance action i draws (or reveals) weather ``WEATHERS[i]``. Each id's string is its own: of the ids with card
+code 6 only the announcement (redraw 1, target 0) is a move, the others ``unused action N``.
 """
 
 from __future__ import annotations
@@ -41,7 +42,15 @@ from urllib.parse import unquote
 import pyspiel
 
 from stratagem.core.errors import BadInput, UnsupportedGame
-from stratagem.models.strato.hidden.game import DRAW, PHASE_WORDS, REVEAL, TARGET, HiddenState, HiddenStrato
+from stratagem.models.strato.hidden.game import (
+    DRAW,
+    PHASE_WORDS,
+    REVEAL,
+    TARGET,
+    HiddenState,
+    HiddenStrato,
+    announce,
+)
 from stratagem.models.strato.rules.cards import HAND_SIZE, WEATHERS
 from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
 from stratagem.models.strato.rules.deal import seeded_deal
@@ -157,10 +166,18 @@ class StratoEngine(Engine):
         return WEATHERS[action]
 
     def action_text(self, player: int, action: int) -> str:
-        """The engine's notation; an announcement is ``!1L``."""
+        """The engine's notation; an announcement is ``!1L``. Each id has a name of its own: of the ids with the
+        announcement's card code (6, no card), only the announcement itself (a Redraw, no target) is ever a
+        move; the others, which the numbering holds but no state offers, are ``unused action N``. All of them
+        were ``!1L``: 1,058 ids for each end of a row, shown as the announcement in a log or a bot's
+        printout."""
         move = self.move(action)
         assert isinstance(move, Move)
-        return format_move(move) if move.card else f"!{move.row + 1}{SIDE_LETTERS[move.end]}"
+        if move.card:
+            return format_move(move)
+        if move == announce(move.row, move.end):
+            return f"!{move.row + 1}{SIDE_LETTERS[move.end]}"
+        return f"unused action {action}"
 
     def chance_text(self, action: int) -> str:
         return f"+{WEATHERS[action]}"
