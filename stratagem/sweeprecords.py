@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.errors import BadInput, NotationError
+from stratagem.core.errors import BadArgument, BadInput, NotationError
 from stratagem.core.io import MAX_SEED, SEED_RANGE, RepeatedKey, loads_once, open_regular
 from stratagem.core.numbers import is_whole
 from stratagem.core.outputs import check_writable, escape_surrogates, utf8, write_error
@@ -192,9 +192,9 @@ class ResultsFile:
         if target.exists() and target.is_file() and not target.is_symlink():
             if not os.access(target, os.R_OK | os.W_OK) or not target.stat().st_mode & 0o222:  # root may, but
                 # a file no one may write was made read-only to keep it
-                raise BadInput(self.path, "--out", "cannot append: no permission to read and write the file")
+                raise BadArgument(self.path, "results", "cannot append: no permission to read and write the file")
         else:
-            check_writable(self.path, "--out", appends=True)
+            check_writable(self.path, "results", appends=True)
         self._take()
         try:
             self.records = list(self._read())
@@ -210,13 +210,13 @@ class ResultsFile:
             try:
                 fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o666)
             except OSError as exc:  # a results file in a folder that takes no new file
-                raise BadInput(self.path, "--out", f"cannot make the lock file {self.lock_path} beside it "
+                raise BadArgument(self.path, "results", f"cannot make the lock file {self.lock_path} beside it "
                                f"({exc.strerror}): a sweep needs to make one there") from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 os.close(fd)
-                raise BadInput(self.path, "--out", f"another stratagem sweep is writing to this file (it holds "
+                raise BadArgument(self.path, "results", f"another stratagem sweep is writing to this file (it holds "
                                f"{self.lock_path}): let it finish, or give another results file") from None
             try:  # the lock file a run that was closing removed is no lock: take the one there now
                 same = os.stat(self.lock_path).st_ino == os.fstat(fd).st_ino

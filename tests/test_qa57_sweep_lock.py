@@ -80,6 +80,6 @@ def test_a_folder_that_takes_no_lock_file_is_bad_input_not_a_crash(tmp_path: Pat
         return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "open", refusing)
-    with pytest.raises(BadInput, match=r"r.jsonl: --out: cannot make the lock file .*r.jsonl.lock beside it "
+    with pytest.raises(BadInput, match=r"r.jsonl: results: cannot make the lock file .*r.jsonl.lock beside it "
                                        r"\(Permission denied\)"):
         ResultsFile(out).check()

@@ -181,3 +181,22 @@ def test_a_solution_s_data_is_read_only_and_its_properties_are_editable_copies()
     mine["certificate"] = True  # a copy: the answer stays as it was
     assert solution.evidence["certificate"] is False and type(mine) is dict and type(solution.stats) is dict
     assert json.loads(json.dumps(solution.to_json()))["stats"] == solution.stats
+
+
+def test_a_results_file_in_use_is_the_callers_results_in_python_and_out_on_the_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from stratagem.core.errors import BadInput
+    from stratagem.sweep import ResultsFile
+
+    out = tmp_path / "r.jsonl"
+    held = ResultsFile(out)
+    held.check()
+    try:
+        with pytest.raises(BadInput) as refused:
+            ResultsFile(out).check()
+        assert refused.value.line().startswith(f"{out}: results: another stratagem sweep is writing to this file")
+        assert "--out" not in refused.value.line()
+        assert run(["sweep", str(CHALLENGE_0), "--count", "1", "--workers", "0", "--out", str(out)]) == 2
+        assert capsys.readouterr().err.startswith(f"{out}: --out: another stratagem sweep is writing to this file")
+    finally:
+        held.close()

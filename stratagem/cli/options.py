@@ -39,9 +39,9 @@ CONCEPTS: Mapping[str, tuple[str, tuple[str, ...]]] = {
 
 #: The API parameters whose option is not the parameter's own name spelt with dashes (``max_states`` is
 #: ``--max-nodes``; ``games`` is "how many", ``--count``; a sweep's ``methods`` are its repeated ``--method``;
-#: ``as_player`` is ``--as``).
+#: ``as_player`` is ``--as``; a sweep's ``results`` file is its ``--out``).
 OPTION_OF: Mapping[str, str] = {"max_states": "--max-nodes", "games": "--count", "methods": "--method",
-                              "as_player": "--as"}
+                              "as_player": "--as", "results": "--out"}
 
 
 def option_for(parameter: str) -> str:
