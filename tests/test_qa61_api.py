@@ -200,3 +200,16 @@ def test_a_results_file_in_use_is_the_callers_results_in_python_and_out_on_the_c
         assert capsys.readouterr().err.startswith(f"{out}: --out: another stratagem sweep is writing to this file")
     finally:
         held.close()
+
+
+def test_a_puzzle_with_two_deals_of_one_name_names_no_option(tmp_path: Path) -> None:
+    import stratagem
+    from stratagem.core.errors import BadInput
+
+    twice = tmp_path / "twice.toml"
+    twice.write_text(CHALLENGE_0.read_text(encoding="utf-8").replace('name = "solo-2"', 'name = "solo-1"'),
+                     encoding="utf-8")
+    with pytest.raises(BadInput) as refused:
+        stratagem.load(str(twice), "solo-1")
+    assert refused.value.problem == ("'solo-1' is already the name of deals[0]: each deal needs its own name (a deal "
+                                     "is chosen by its name)")

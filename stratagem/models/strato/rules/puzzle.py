@@ -163,7 +163,7 @@ def load_puzzle(path: str | Path) -> Puzzle:
     for i, spec in enumerate(deals):
         if spec.name in first:
             raise root.error(f"deals[{i}].name", f"{spec.name!r} is already the name of deals[{first[spec.name]}]: "
-                             "each deal needs its own name (--deal picks a deal by it)")
+                             "each deal needs its own name (a deal is chosen by its name)")
         first[spec.name] = i
     return Puzzle(source, challenge, options, deals)
 
