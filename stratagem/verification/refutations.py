@@ -11,6 +11,7 @@ on PATH and time is left.
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -72,7 +73,8 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
         verdict.unknown(name, statement, limits.stopped_words("while the CNF was rebuilt from the rules"))
         return
     cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
-    if read_text_maybe_gz(names["cnf"]) != cnf_text:
+    stored = read_text_maybe_gz(names["cnf"])
+    if not is_the_formula(stored, cnf_text, names["cnf"], verdict):
         verdict.refute(name, statement, "evidence.cnf",
                        f"{names['cnf'].name} is not the {ENCODING} CNF of {plural(refuted, 'turn')} for this deal")
         return
@@ -82,7 +84,7 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
         verdict.unknown(name, statement, limits.stopped_words("before the DRUP refutation was checked"))
         return
     proof_data = read_bytes_maybe_gz(names["proof"])
-    note_digests(evidence, {"cnf": cnf_text.encode("utf-8"), "proof": proof_data}, names, verdict)
+    note_digests(evidence, {"cnf": stored.encode("utf-8"), "proof": proof_data}, names, verdict)
     with limits.progress(f"checking {names['proof'].name}", "step", "steps in the proof") as checking:
         result, steps = check_drup_data(cnf.clauses, proof_data, str(names["proof"]),
                                         progress=lambda phase, done, total: checking(done, total),
@@ -110,6 +112,28 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
         verdict.notes.append(f"drat-trim gave no verdict ({second}): no second opinion")
     verdict.certify(name, statement, f"a DRUP refutation of the CNF rebuilt from the rules ({ENCODING}, "
                     f"a win within {plural(refuted, 'turn')}), checked by stratagem's checker")
+
+
+#: A count of one in a comment line, as the formulas' writers spell it since stop 61 ("a win within 1 turn",
+#: "1 Base layout, 1 node"); before, they wrote "1 turns", "1 Base layouts", "1 nodes".
+_COUNT_OF_ONE = re.compile(r"(?<![0-9])1 (turn|Base layout|node)(?=[ ,)]|$)", re.MULTILINE)
+
+
+def is_the_formula(stored: str, rebuilt: str, path: Path, verdict: Verdict) -> bool:
+    """Whether ``stored`` (the CNF file's text) is ``rebuilt`` (the formula written again from the rules)
+    byte for byte, or differs from it only in its comment lines' counts of one as the writers spelt them
+    in earlier versions (``c strato-sat@4: Strato, a win within 1 turns``), which a note then says: such a file is
+    the same formula, written by an earlier version, and its refutation is checked as well. Any other
+    difference (a clause, the header, a comment naming another horizon) is not the formula."""
+    if stored == rebuilt:
+        return True
+    head, sep, clauses = rebuilt.partition("p cnf ")
+    earlier = _COUNT_OF_ONE.sub(lambda found: f"1 {found.group(1)}s", head) + sep + clauses
+    if earlier != rebuilt and stored == earlier:
+        verdict.notes.append(f"{path.name}'s comments count one thing in the plural ('1 turns'), as earlier "
+                             "versions of stratagem wrote them: the clauses are the formula's, byte for byte")
+        return True
+    return False
 
 
 def note_digests(evidence: dict[str, Any], texts: dict[str, bytes], names: dict[str, Path], verdict: Verdict) -> None:
@@ -144,7 +168,8 @@ def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, s
     except (BuildStopped, DimacsStopped):
         verdict.unknown("winnable", statement, limits.stopped_words("while the CNF was rebuilt from the rules"))
         return
-    if read_text_maybe_gz(names["cnf"]) != cnf_text:
+    stored = read_text_maybe_gz(names["cnf"])
+    if not is_the_formula(stored, cnf_text, names["cnf"], verdict):
         verdict.refute("winnable", statement, "evidence.cnf",
                        f"{names['cnf'].name} is not the {SOLO_ENCODING} formula of this position")
         return
@@ -153,7 +178,7 @@ def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, s
         verdict.unknown("winnable", statement, limits.stopped_words("before the DRUP refutation was checked"))
         return
     proof_data = read_bytes_maybe_gz(names["proof"])
-    note_digests(evidence, {"cnf": cnf_text.encode("utf-8"), "proof": proof_data}, names, verdict)
+    note_digests(evidence, {"cnf": stored.encode("utf-8"), "proof": proof_data}, names, verdict)
     drup, steps = check_drup_data(cnf.clauses, proof_data, str(names["proof"]),
                                   time_limit=limits.deadline.remaining())
     if drup.stopped:

@@ -107,6 +107,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from stratagem.core.deadline import Deadline
+from stratagem.core.words import plural
 from stratagem.models.stakd.geometry import Geometry, Placement, bits
 from stratagem.models.stakd.pieces import BASE, BOMBER, KIND_INDEX, KINDS, UNI, Hand
 from stratagem.models.stakd.position import Piece, State
@@ -416,8 +417,9 @@ class SoloCNF:
         new_nodes = sum(hand[KIND_INDEX[kind]] * len(next(iter(geometry.shapes[kind].values()))) for kind in stackers)
         self.new_layers = min(new_pieces, (new_nodes + 1) // 2)
         self.top_layer = c + self.new_layers
-        self.comments.append(f"layers {c}..{self.top_layer} (current layer {c}), {len(self.layouts)} Base layouts, "
-                             f"{len(self.nodes)} nodes")
+        # Counted with plural since stop 61 ("1 Base layouts" before; verify reads that spelling too).
+        self.comments.append(f"layers {c}..{self.top_layer} (current layer {c}), "
+                             f"{plural(len(self.layouts), 'Base layout')}, {plural(len(self.nodes), 'node')}")
         # Placements per layer: layer c keeps its pieces; new pieces only of kinds in hand.
         in_hand = [kind for kind in stackers if hand[KIND_INDEX[kind]]]
         self.candidates: dict[int, list[Placement]] = {}

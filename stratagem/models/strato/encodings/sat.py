@@ -84,6 +84,7 @@ from dataclasses import dataclass, field
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
+from stratagem.core.words import plural
 from stratagem.models.strato.rules.cards import CLOUD, FOG, HAND_SIZE, RAIN, STORM, SUN, WIND
 from stratagem.models.strato.rules.challenge import CountGoal, SequenceGoal
 from stratagem.models.strato.rules.notation import Move
@@ -226,7 +227,8 @@ class StratoCNF:
 
     # -- the formula ---------------------------------------------------------------------------
     def _build(self) -> None:
-        self.comments.append(f"{ENCODING}: Strato, a win within {self.horizon} turns")
+        # Counted with plural since stop 61 ("a win within 1 turns" before; verify reads that spelling too).
+        self.comments.append(f"{ENCODING}: Strato, a win within {plural(self.horizon, 'turn')}")
         # A start the rules say has ended is no game to play on: won is a win within every horizon (turn 0
         # is marked won), lost a win within none (turn 0 both won and not). Without this the formula
         # played on from it, and from a lost start whose half-row is over the limit (cards past the limit
