@@ -45,7 +45,7 @@ from stratagem.models.strato.search import search_kernel as sk
 from stratagem.models.strato.search.compiled_search import relaxation_coding
 from stratagem.models.strato.search.packed import NUMBER, Packing, _goal_arrays, move_of
 from stratagem.models.strato.search.relaxation import TableDistance
-from stratagem.models.strato.search.relaxation_kernel import OutOfTime
+from stratagem.models.strato.search.relaxation_kernel import OutOfTime, TablesStopped
 
 __all__ = ["CompiledOdds", "OddsInterval", "Solver", "TooManyOrders", "check_orders", "compiled_odds", "odds_interval",
            "pile_orders"]
@@ -143,18 +143,19 @@ class Solver:
         self._last: list[tuple[tuple[tuple[Row, ...], str, str], np.ndarray]] = []
         self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # :meth:`_move_buffers`
 
-    def guide(self, like: Solver | None = None) -> None:
+    def guide(self, like: Solver | None = None, stop: Callable[[], bool] | None = None) -> None:
         """Make the kernel's policy the guided one (``HiddenSolo.set_policy(GUIDED_POLICY)``): the move
         whose table is nearest a goal by the table-only relaxation (``relaxation.TableDistance``, built from
         the start: the plays of the weathers in hand and pile, whatever their order), or by the A* turn
         bound where that says more; ties to the least work left in the goal's places less the hand's
         cards the goal misses. A heuristic: the policy's value is what the search computes and the
         table certifies, whatever guides it. ``like``, a guided solver of the same deal, shares its
-        distances (a finer pass asks for the same tables and more)."""
+        distances (a finer pass asks for the same tables and more). ``stop`` (a deadline) ends the build of
+        the relaxation's tables (``relaxation_kernel.TablesStopped``)."""
         game, root = self.game, self.root
         #: The guide's distances (shared with ``like``'s).
         self.distances: TableDistance = like.distances if like is not None else TableDistance(
-            game.challenge, game.options, State(root.rows, root.hands, root.pile, 0, root.last, ONGOING))
+            game.challenge, game.options, State(root.rows, root.hands, root.pile, 0, root.last, ONGOING), stop)
         relaxations, distances = self.distances.relaxations, self.distances.distances
         index, offsets = relaxation_coding(relaxations)
 
@@ -432,7 +433,13 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
                     steps.append(f"no pass with cut {share:.2g}: the time left is for writing the last one's table")
                     break
             candidate = Solver(game, max_states)
-            candidate.guide(like=passes[-1] if passes else None)
+            ends = None if budget is None else time.perf_counter() + budget
+            try:  # the first guide builds the relaxation's tables (0.3 s and more per goal row, once a process)
+                candidate.guide(like=passes[-1] if passes else None, stop=_clock_past(ends))
+            except TablesStopped:
+                steps.append(f"policy with cut {share:.2g} stopped (time limit, while its guide's relaxation "
+                             "tables were built)")
+                break
             candidate.kernel.set_cutoff(int(share * top))
             began = time.perf_counter()
             if drain and budget is not None and passes:
@@ -486,6 +493,13 @@ def _odds_interval(game: HiddenStrato, seconds: float | None, max_states: int, s
     return OddsInterval("exact" if low == high else "interval", Fraction(low, top), Fraction(high, top), kept,
                         policy_states, memory, time.process_time() - started, steps, solver, policy, tuple(passes),
                         unfinished, lower_from)
+
+
+def _clock_past(ends: float | None) -> Callable[[], bool] | None:
+    """A stop test: whether ``time.perf_counter()`` has reached ``ends`` (``None``: no test)."""
+    if ends is None:
+        return None
+    return lambda: time.perf_counter() >= ends
 
 
 def _keeping_time_to_write(tick: Callable[[int], None], reserve: Callable[[int], float], kept: int, ends: float,

@@ -342,14 +342,17 @@ def _kernel_args(relaxation: RowRelaxation) -> tuple[Any, ...]:
             relaxation.other_rows, relaxation.fog, relaxation.wind_crosses)
 
 
-def _relaxed(challenge: Challenge, goal_row: Row, relaxation: RowRelaxation, guided: bool = False) -> Relaxed:
+def _relaxed(challenge: Challenge, goal_row: Row, relaxation: RowRelaxation, guided: bool = False,
+             stop: Callable[[], bool] | None = None) -> Relaxed:
     """The kernel's :class:`~relaxation_kernel.Relaxed` for ``relaxation`` (its tables, goal tests and, if
-    ``guided``, the estimate's guide), built once per search object."""
+    ``guided``, the estimate's guide), built once per search object. ``stop`` ends the tables' build
+    (:class:`~relaxation_kernel.TablesStopped`)."""
     from stratagem.models.strato.search import relaxation_kernel as kernel
 
-    goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, relaxation.limit)[:2]
     k, limit, _, plays, n_ends, end_base, other_rows, fog, wind = _kernel_args(relaxation)
-    return kernel.Relaxed(k, limit, plays, n_ends, end_base, other_rows, fog, wind, _tables(k, limit), goal_left,
+    tables = _tables(k, limit, stop)
+    goal_left, goal_right = _goal_tables(challenge, goal_row, relaxation.classes, relaxation.limit)[:2]
+    return kernel.Relaxed(k, limit, plays, n_ends, end_base, other_rows, fog, wind, tables, goal_left,
                           goal_right, _guide(challenge, goal_row, relaxation) if guided else None)
 
 
@@ -593,10 +596,12 @@ class GoalDistance:
     lower bound kept across questions.
     """
 
-    def __init__(self, challenge: Challenge, goal_row: Row, relaxation: RowRelaxation) -> None:
+    def __init__(self, challenge: Challenge, goal_row: Row, relaxation: RowRelaxation,
+                 stop: Callable[[], bool] | None = None) -> None:
+        """``stop`` ends the build of the relaxation's tables (``relaxation_kernel.TablesStopped``)."""
         self.relaxation = relaxation
         self.searchable = relaxation.codes <= MAX_CODES
-        self._relaxed = _relaxed(challenge, goal_row, relaxation, guided=True) if self.searchable else None
+        self._relaxed = _relaxed(challenge, goal_row, relaxation, guided=True, stop=stop) if self.searchable else None
         self._lower = np.zeros(relaxation.codes if self.searchable else 0, np.int8)
         self._exact: dict[int, int] = {}
 
@@ -640,9 +645,12 @@ class TableDistance:
     rows as the relaxation bound combines them (:func:`combination`), the least set. The hidden-pile
     policy and agent use it as a guide, a heuristic: nothing they claim rests on it."""
 
-    def __init__(self, challenge: Challenge, options: Options, state: State) -> None:
+    def __init__(self, challenge: Challenge, options: Options, state: State,
+                 stop: Callable[[], bool] | None = None) -> None:
+        """``stop`` ends the build of the relaxations' tables (``relaxation_kernel.TablesStopped``): the
+        first build in a process takes 0.3 s and more per goal row."""
         self.relaxations = goal_relaxations(challenge, options, state)
-        self.distances = [GoalDistance(challenge, state.rows[r.row], r) for r in self.relaxations]
+        self.distances = [GoalDistance(challenge, state.rows[r.row], r, stop) for r in self.relaxations]
         self.combines = combination(self.relaxations)
         self.sets = list(combinations(range(len(self.relaxations)), challenge.rows_required))
 
