@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import stratagem
+from stratagem.loading import StratoDeal
 from stratagem.models.strato.search import relaxation
 from stratagem.models.strato.search import relaxation_kernel as kernel
 
@@ -21,6 +22,7 @@ PUZZLES = Path(__file__).resolve().parents[3] / "puzzles" / "strato"
 
 def test_a_deadline_that_passes_during_the_build_stops_it_and_keeps_nothing() -> None:
     deal = stratagem.load(PUZZLES / "level-2-example.toml", deal="duo-1")
+    assert isinstance(deal, StratoDeal)
     relaxation._all_tables.cache_clear()
     asked: list[float] = []
 
