@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from pysat.examples.genhard import PHP
 
+import stratagem
 from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
 from stratagem.models.strato.rules.puzzle import load_puzzle
 from stratagem.models.strato.rules.turns import StratoGame
@@ -167,3 +168,11 @@ def test_the_cli_process_runs_one_thread_once_numpy_is_loaded() -> None:
             "print(len(os.listdir('/proc/self/task')))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "1"
+
+
+@pytest.mark.usefixtures("other_thread", "no_fork")
+def test_a_strato_sat_solve_with_other_threads_alive_does_not_fork() -> None:
+    """``solve --method sat``'s incremental search hands a builder that pickles (no lambda), so from a
+    process with several threads it too runs its CaDiCaL in a fresh interpreter."""
+    solution = stratagem.solve(PUZZLE, "duo-3", method="sat", time_limit=60)
+    assert solution.status == "solved" and len(solution.moves) == 5
