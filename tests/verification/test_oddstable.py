@@ -16,11 +16,12 @@ import json
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from stratagem.core.deadline import Deadline
-from stratagem.models.strato.hidden.exact import Solver, odds_interval, policy_sources
+from stratagem.models.strato.hidden.exact import OddsInterval, Solver, odds_interval, policy_sources
 from stratagem.models.strato.hidden.game import (
     DRAW,
     PLAY,
@@ -31,7 +32,7 @@ from stratagem.models.strato.hidden.game import (
     parse_hidden,
     parse_play,
 )
-from stratagem.models.strato.hidden.valuetable import TableStopped, value_table, write_table
+from stratagem.models.strato.hidden.valuetable import TableStopped, TableSummary, value_table, write_table
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.position import ONGOING
@@ -178,8 +179,8 @@ def test_a_row_that_is_not_a_listed_state_is_refused_even_where_nothing_reaches_
     path, _ = table(tmp_path, POSITIONS[1])
     rows = rows_of(path)
     assert verify(rewrite(path, rows)).status == "certified"
-    assert f"line {len(rows) + 2}: " in refused(rewrite(path, rows + [row]))
-    assert problem in refused(rewrite(path, rows + [row]))
+    message = refused(rewrite(path, rows + [row]))
+    assert f"line {len(rows) + 2}: " in message and problem in message
     # a table without its start still names the row, not only the start that is missing
     assert problem in refused(rewrite(path, rows[1:] + [row]))
 
@@ -430,19 +431,38 @@ def test_plans_are_refused_in_a_version_2_table(tmp_path: Path) -> None:
 
 
 # -- cut draws (@4): a policy row gives up after some draws, and lists nothing there -------------------
+class CutSearch(NamedTuple):
+    """:func:`cut_search`'s search and the table written from it."""
+
+    found: OddsInterval
+    path: Path
+    summary: TableSummary
+    game: HiddenStrato
+
+
+#: The header of :func:`cut_search`'s table.
+SOLO_3 = {"setup": {"challenge": puzzle_challenge("challenge-1").to_data()}, "deal": "solo-3"}
+
+
 @pytest.fixture(scope="module")
-def cut_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, HiddenStrato]:
-    """Challenge 1's solo-3, the guided policy's passes stopped by a state cap (30,000): a policy tree that
-    gives up at the states its cut counts as lost, written with cut draws (one card after a play, three
-    after a Redraw's target)."""
+def cut_search(tmp_path_factory: pytest.TempPathFactory) -> CutSearch:
+    """Challenge 1's solo-3, the guided policy's passes stopped by a state cap (30,000; it stops the 4^-10
+    pass at 43,521 states): a policy tree that gives up at the states its cut counts as lost, written with
+    the stopped pass's finished subtrees first and with cut draws (one card after a play, three after a
+    Redraw's target). One search for the module's tests of it (3-4 CPU s each time)."""
     challenge = puzzle_challenge("challenge-1")
     game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
     found = odds_interval(game, max_states=30_000)
     assert found.status == "interval" and found.lower > 0 and found.lower_from == "guided policy"
     path = tmp_path_factory.mktemp("cut") / "cut.tbl.gz"
-    write_table(found.solver, path, {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"},
-                policy=policy_sources(found))
-    return path, game
+    summary = write_table(found.solver, path, SOLO_3, policy=policy_sources(found))
+    return CutSearch(found, path, summary, game)
+
+
+@pytest.fixture(scope="module")
+def cut_table(cut_search: CutSearch) -> tuple[Path, HiddenStrato]:
+    """:func:`cut_search`'s table and game."""
+    return cut_search.path, cut_search.game
 
 
 def cut_draws(row: str) -> list[str]:
@@ -620,20 +640,18 @@ def test_a_check_reports_its_progress(tmp_path: Path, monkeypatch) -> None:
 
 
 
-def test_the_subtrees_a_stopped_pass_finished_raise_the_certified_lower_bound(tmp_path: Path) -> None:
+def test_the_subtrees_a_stopped_pass_finished_raise_the_certified_lower_bound(tmp_path: Path,
+                                                                              cut_search: CutSearch) -> None:
     """The pass a limit stops has finished some subtrees at its finer cut; a table written from them
-    first, the finest finished pass for the rest, certifies at least that pass's value (the policy's moves
-    do not depend on the cut), and ``verify`` recomputes it from the rows."""
-    challenge = puzzle_challenge("challenge-1")
-    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
-    found = odds_interval(game, max_states=30_000)  # the state cap stops the 4^-10 pass (43,521 states)
+    first, the finest finished pass for the rest (:func:`cut_search`'s), certifies at least that pass's
+    value (the policy's moves do not depend on the cut), and ``verify`` recomputes it from the rows."""
+    found, both = cut_search.found, cut_search.summary
     assert found.unfinished is not None and found.policy is not None
-    header = {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"}
-    alone = write_table(found.solver, tmp_path / "alone.gz", header, policy=found.policy)
-    both = write_table(found.solver, tmp_path / "both.gz", header, policy=policy_sources(found))
+    assert policy_sources(found) == (found.unfinished, found.policy)  # the cut table is written from both
+    alone = write_table(found.solver, tmp_path / "alone.gz", SOLO_3, policy=found.policy)
     assert alone.lower == found.lower
     assert both.lower > alone.lower and both.states > alone.states
-    verdict = verify(tmp_path / "both.gz")
+    verdict = verify(cut_search.path)
     assert verdict.status == "certified", verdict.claims
 
 
@@ -753,18 +771,15 @@ def _depth() -> int:
     return depth
 
 
-def test_the_checks_depth_does_not_grow_with_the_games(tmp_path: Path) -> None:
+def test_the_checks_depth_does_not_grow_with_the_games(cut_search: CutSearch) -> None:
     """The check keeps its own stack (its walk by Python recursion, two or three calls a turn, made the
     interpreter map and unmap a chunk of frames at every change of depth across a chunk's edge: a third
-    of a long check's CPU). A challenge-1 table many turns deep is checked a few calls deep below where
-    the check starts, whatever its depth (the rules engine's ``apply`` is where the depth is noted)."""
-    challenge = puzzle_challenge("challenge-1")
-    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
-    found = odds_interval(game, max_states=30_000)
-    path = tmp_path / "deep.gz"
-    summary = write_table(found.solver, path, {"setup": {"challenge": challenge.to_data()}, "deal": "solo-3"},
-                          policy=policy_sources(found))
-    rows = rows_of(path)
+    of a long check's CPU). A challenge-1 table many turns deep (:func:`cut_search`'s) is checked a few
+    calls deep below where the check starts, whatever its depth (the rules engine's ``apply`` is where the
+    depth is noted)."""
+    challenge, summary = cut_search.game.challenge, cut_search.summary
+    game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))  # its own: its apply is replaced
+    rows = rows_of(cut_search.path)
     left = min(len(state.pile) for _, _, _, state in entries(rows))
     assert len(game.initial_state().pile) - left >= 12  # twelve cards drawn or more down the deepest line
     start, deepest, apply = _depth(), [0], game.apply
