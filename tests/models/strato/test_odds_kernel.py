@@ -499,14 +499,21 @@ def test_the_guided_policy_does_better_than_the_cheap_one_on_the_level_2_example
     assert 0 <= values[0] < values[1], values
 
 
-def test_the_kernels_guide_is_the_relaxations_distance() -> None:
+@pytest.mark.parametrize("seeds", [
+    # Challenge 1's deal 1 has the one distance above the cap of its row (max: 13), the level-2 example's
+    # deals 5 and 8 sums above it; a far table's distance takes up to 2.5 CPU s, so challenge 1's deals 4
+    # and 7 (3 s each, nothing the others lack) are in the slow run only.
+    pytest.param((1, 2, 5, 8, 10, 11), id="default"),
+    pytest.param((4, 7), id="more", marks=pytest.mark.slow),
+])
+def test_the_kernels_guide_is_the_relaxations_distance(seeds: tuple[int, ...]) -> None:
     """``HiddenSolo.guide`` (the guided policy's compiled image of a table and its remembered distances)
     equals :class:`~stratagem.models.strato.search.relaxation.GoalDistance` on the rules' rows, combined over
     the sets of goal rows, on the states of random games of challenge 1 (one goal row, a Storm: the other
     row's ends tracked) and the level-2 example (two goal rows, summed)."""
-    checked = 0
+    checked, above = 0, set()
     for name, seed, state in walked_states():
-        if name == "challenge-0" or seed >= 12:  # 8 deals: a far table's distance takes up to a second
+        if seed not in seeds:
             continue
         challenge = puzzle_challenge(name)
         solver = deal_solver(name, seed)
@@ -523,7 +530,10 @@ def test_the_kernels_guide_is_the_relaxations_distance() -> None:
         assert solver.kernel.guide(vector) == expected, format_hidden(state)
         assert solver.kernel.guide(vector, expected) == expected, format_hidden(state)
         checked += 1
-    assert checked >= 40, checked
+        if expected > GUIDE_CAP:
+            above.add(solver.distances.combines)
+    assert checked >= 20 * len(seeds) // 3, checked
+    assert len(seeds) < 3 or above == {"max", "sum"}, above
 
 
 # -- the floor: the kernel's twin against the checker's ------------------------------------------------------
