@@ -179,6 +179,8 @@ def odds(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal:
     ``puzzle`` may also be a loaded :class:`Puzzle` (``deal`` chooses), or a deal already chosen as
     :func:`~stratagem.solving.solve` takes it: a :class:`StratoDeal`, a :class:`StratoGame` or a Strato
     :class:`Position` (its pile's order is not read)."""
+    check_run_limits(time_limit, max_states, "max_states")
+    time_limit = as_deadline(time_limit)  # from the call's start: reading the puzzle is in the limit too
     if isinstance(puzzle, Puzzle | StratoDeal | StratoGame | Position):
         chosen = as_deal(puzzle, deal, caller="odds")
         if position is not None:
@@ -308,15 +310,15 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
     table, which is then written; a table the limit stops is not written (``table`` is then ``None`` and
     ``table_note`` says why). ``progress`` shows the search's passes and the rows written. A ``table`` that
     cannot be written (no such folder, a directory) is :class:`BadInput` before the search begins."""
+    deal = _loaded(deal)
+    table = file_path(table, "table")
+    check_run_limits(time_limit, max_states, "max_states")
+    deadline = as_deadline(time_limit)  # before the imports below (0.1-0.3 s the first time): in the limit too
     from stratagem.models.strato.hidden.exact import TooManyOrders, check_orders, odds_interval
     from stratagem.models.strato.hidden.valuetable import TableStopped, TableTooLarge, write_table
     from stratagem.verification import oddstable  # the most rows verify reads: a larger table is not written
 
-    deal = _loaded(deal)
-    table = file_path(table, "table")
-    check_run_limits(time_limit, max_states, "max_states")
     check_writable(table, "table")  # before the search: a folder that is not there was found after all of it
-    deadline = as_deadline(time_limit)
     require_ongoing(deal, "deal")
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
     require_solo(game)

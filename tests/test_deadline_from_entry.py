@@ -66,3 +66,36 @@ def test_a_stakd_cpsat_check_with_its_time_spent_does_not_load_or_tools() -> Non
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True,
                          cwd=ROOT)
     assert out.stdout.split() == ["unknown", "False"], out.stdout + out.stderr
+
+
+def test_odds_counts_the_reading_of_its_puzzle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """odds started its deadline in the search, after the puzzle and the position were read."""
+    from stratagem import winprobability
+
+    position = "RRWR(RW)WWRW RRR WRR 1 -"  # the plain search values it in milliseconds
+    assert stratagem.odds(CHALLENGE_0, position=position, time_limit=5).status == "solved"
+    monkeypatch.setattr(winprobability, "odds_deal", slowed(winprobability.odds_deal, 0.6))
+    assert stratagem.odds(CHALLENGE_0, position=position, time_limit=0.5).status == "unknown"
+
+
+def test_odds_bounds_counts_its_imports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """odds_bounds (odds --table) imported the search, the table's writer and verify's reader (0.1-0.3 s
+    the first time in a process) before its deadline began. The import of verify's reader is made slower
+    than the limit here: the search must then have no time left."""
+    import builtins
+
+    from stratagem.winprobability import odds_bounds
+
+    deal = stratagem.load(CHALLENGE_0, deal="solo-1")
+    assert isinstance(deal, stratagem.StratoDeal)
+    assert odds_bounds(deal, tmp_path / "quick.gz", time_limit=5).status == "solved"
+    real = builtins.__import__
+
+    def slow(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "stratagem.verification":
+            time.sleep(0.6)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", slow)
+    found = odds_bounds(deal, tmp_path / "late.gz", time_limit=0.5)
+    assert found.status == "unknown" and found.table is None
