@@ -99,3 +99,13 @@ def test_odds_bounds_counts_its_imports(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(builtins, "__import__", slow)
     found = odds_bounds(deal, tmp_path / "late.gz", time_limit=0.5)
     assert found.status == "unknown" and found.table is None
+
+
+def test_analyze_counts_the_reading_of_its_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """analyze made its deadline after reading the position (the time it kept from the start went unused)."""
+    import stratagem.analysis as analysis
+
+    square_in_5 = ROOT / "puzzles" / "cardclash" / "square-in-5.toml"  # solved in about 0.1 s
+    assert stratagem.analyze(square_in_5, time_limit=5).status == "solved"
+    monkeypatch.setattr(analysis, "_position", slowed(analysis._position, 0.6))
+    assert stratagem.analyze(square_in_5, time_limit=0.5).status == "unknown"

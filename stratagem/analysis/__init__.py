@@ -65,7 +65,6 @@ from stratagem.analysis.methods import (
     resolve_method,
 )
 from stratagem.analysis.proofs import ProofFile, ProofNotWritten
-from stratagem.analysis.report import as_deadline
 from stratagem.analysis.result import ANALYSIS_FORMAT, Analysis, MoveEntry, PlayerEntry, from_report
 from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadInput, RepeatingPosition, UnsupportedGame, check_switch
@@ -135,7 +134,8 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     chosen = resolve_method(loaded, method, as_player)
     player = None if as_player is None else as_player - 1
     check_run_limits(time_limit, max_nodes)
-    limit = as_deadline(time_limit)
+    # from the call's start (``started``): reading the position is in the limit too
+    limit = time_limit if time_limit is None or isinstance(time_limit, Deadline) else Deadline(time_limit, started)
     show = progress if progress is not None else no_progress
     ran_on = engine_for(game, chosen, engine, depth)
     report: dict[str, Any] = {
