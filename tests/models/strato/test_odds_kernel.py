@@ -3,8 +3,9 @@
 Tiny positions are real positions of the game: seeded solo deals of challenge 0, challenge 1 and the
 level-2 example played through the hidden game (the greedy agent's move most of the time, a random one
 otherwise, random draws) until few cards are left in the pile; every ``play`` state met on the way with
-at most ``PILE`` cards in the pile, small enough for the reference (``REFERENCE_STATES``), is one. On
-each, the compiled value must equal the exact ``Fraction`` of :func:`~stratagem.solvers.mdp.optimal_value`
+at most ``PILE`` cards in the pile, small enough for the reference (``REFERENCE_STATES``), is one (found
+once and shipped in ``data/odds_tiny_positions.txt``; the slow run finds them again). On each, the
+compiled value must equal the exact ``Fraction`` of :func:`~stratagem.solvers.mdp.optimal_value`
 (a plain memoised expectimax over the same game).
 """
 
@@ -55,8 +56,39 @@ COUNT = 32
 REFERENCE_STATES = 6_000
 
 
+#: The positions :func:`computed_tiny_positions` finds, one ``CHALLENGE POSITION`` a line: finding them runs
+#: the Python reference on every candidate (3-7 CPU s, in every xdist worker that runs a test of them), so
+#: the default run reads them here; the slow test below finds them again. Regenerate it (when the walks or
+#: the reference change) with
+#: ``PYTHONPATH=. python -c "import tests.models.strato.test_odds_kernel as t; t.write_tiny_positions()"``.
+TINY_POSITIONS = Path(__file__).with_name("data") / "odds_tiny_positions.txt"
+
+
 @cache
 def tiny_positions() -> tuple[tuple[str, HiddenState], ...]:
+    """:func:`computed_tiny_positions`, as shipped in :data:`TINY_POSITIONS`."""
+    found = []
+    for line in TINY_POSITIONS.read_text(encoding="utf-8").splitlines():
+        name, text = line.split(" ", 1)
+        found.append((name, parse_hidden(text)))
+    return tuple(found)
+
+
+def write_tiny_positions() -> None:
+    """Write :data:`TINY_POSITIONS` from :func:`computed_tiny_positions`."""
+    lines = [f"{name} {format_hidden(state)}" for name, state in computed_tiny_positions()]
+    TINY_POSITIONS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_the_shipped_tiny_positions_are_the_computed_ones() -> None:
+    assert computed_tiny_positions() == tiny_positions()
+
+
+def computed_tiny_positions() -> tuple[tuple[str, HiddenState], ...]:
+    """The :data:`MET` positions, then the first ``play`` states of :func:`greedy_game` walks (85% greedy)
+    with at most ``PILE`` cards in the pile that the Python reference solves within ``REFERENCE_STATES``,
+    :data:`COUNT` in all."""
     found: list[tuple[str, HiddenState]] = [("challenge-0", parse_hidden(text)) for text in MET]
     seen: set[HiddenState] = {state for _, state in found}
     for seed in range(200):
