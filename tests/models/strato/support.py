@@ -7,6 +7,7 @@ Every test speaks the project's notation: rows as on the table (``RW(RW)RW``), p
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 from stratagem.models.strato.rules.challenge import Challenge, CountGoal, HalfGoal, Options, RowGoal, SequenceGoal
@@ -19,8 +20,10 @@ REPO = Path(__file__).resolve().parents[3]
 PUZZLES = REPO / "puzzles" / "strato"
 
 
+@cache
 def puzzle_challenge(name: str) -> Challenge:
-    """The challenge of ``puzzles/strato/<name>.toml``."""
+    """The challenge of ``puzzles/strato/<name>.toml`` (read once a process: a challenge is frozen, and
+    tests ask for one in loops over hundreds of states, 3 ms a reading)."""
     return load_puzzle(PUZZLES / f"{name}.toml").challenge
 
 
