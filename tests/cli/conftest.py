@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,14 @@ def assert_bad_input(result: Outcome, *fragments: str) -> None:
 
 def detour_line() -> list[str]:
     """A legal but not shortest win on challenge 0's first deal: one detour move, then an optimal 5-turn
-    finish (6 turns where 5 suffice), in the notation."""
+    finish (6 turns where 5 suffice), in the notation (a fresh list: callers put it in records they edit)."""
+    return list(_detour_moves())
+
+
+@cache
+def _detour_moves() -> tuple[str, ...]:
+    """:func:`detour_line`'s moves, found once a process (an A* search after each first move: 1 CPU s, and
+    five tests in three files ask)."""
     from stratagem.models.strato.rules.notation import format_move
     from stratagem.models.strato.rules.puzzle import load_puzzle
     from stratagem.models.strato.search.planning import StratoPlanning
@@ -53,5 +61,5 @@ def detour_line() -> list[str]:
     for candidate, after in game.plays(game.initial_state()):
         rest = astar(StratoPlanning(game, after))
         if rest.status == "solved" and rest.moves is not None and len(rest.moves) == 5:
-            return [format_move(candidate)] + [format_move(m) for m in rest.moves]
+            return (format_move(candidate), *(format_move(m) for m in rest.moves))
     raise AssertionError("no detour move found")
