@@ -14,11 +14,12 @@ from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
 from stratagem.models.strato.rules.position import WON
 from stratagem.models.strato.rules.turns import StratoGame
+from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.dimacs import parse_drup_lines
 from stratagem.solvers.drup import check_drup
 from stratagem.solvers.satplan import SolverProgress, horizon_search, incremental_search
-from stratagem.solvers.search import astar, bfs
+from stratagem.solvers.search import bfs
 
 from .support import puzzle_challenge
 from .test_search_agreement import CHALLENGES, DEALS, deal_params
@@ -70,9 +71,12 @@ def test_engine_fifty_random_challenge_0_deals_are_compared() -> None:
 
 @pytest.mark.parametrize(("players", "seed"), CHALLENGE_0_SEEDS)
 def test_engine_sat_agrees_with_astar_on_random_challenge_0_deals(players: int, seed: int) -> None:
+    """The optimum by A* on the compiled engine (0.3 CPU s for the 51 deals; the rules engine's A* took 20 s):
+    the compiled A* is held to the rules engine's breadth-first search in test_compiled.py (10 deals by
+    default, 250 in the slow run), and SAT itself to that search on the 87 deals above."""
     challenge = puzzle_challenge("challenge-0")
     game = StratoGame(challenge, Options(), seeded_deal(challenge, seed, players))
-    reference = astar(StratoPlanning(game))
+    reference = compiled_astar(game)
     start = game.initial_state()
     result = horizon_search(lambda k: StratoCNF(game, k), first=max(0, len(reference.moves or ()) - 2),
                             last=max_turns(start))
