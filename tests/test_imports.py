@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -81,21 +82,33 @@ def imported_names(tree: ast.Module, module: str, is_package: bool) -> Iterator[
                 yield f"{source}.{alias.name}", node.lineno
 
 
+@cache
+def parsed(module: str, path: Path) -> ast.Module:
+    """``path``'s syntax tree, parsed once a process (both walks read every module's); only read."""
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
 def edges() -> list[Edge]:
     """Every import of one package module by another (a submodule imported by name counts as itself)."""
+    return list(_edges())
+
+
+@cache
+def _edges() -> tuple[Edge, ...]:
+    """:func:`edges`, found once a process (eight tests ask)."""
     modules = all_modules()
     found: set[Edge] = set()
     for module, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = parsed(module, path)
         for name, line in imported_names(tree, module, path.name == "__init__.py"):
             if name in modules and name != module:
                 found.add(Edge(module, name, line))
     # ``from X import y`` with y a submodule depends on X.y; X itself is a package's ``__init__`` and the
     # importer gets y from it only as an attribute, so keep X only when y is not a submodule.
     submodule_imports = {(e.importer, e.imported.rsplit(".", 1)[0], e.line) for e in found}
-    return sorted((e for e in found if (e.importer, e.imported, e.line) not in submodule_imports
-                   or not _is_package(modules, e.imported)),
-                  key=lambda e: (e.importer, e.imported, e.line))
+    return tuple(sorted((e for e in found if (e.importer, e.imported, e.line) not in submodule_imports
+                         or not _is_package(modules, e.imported)),
+                        key=lambda e: (e.importer, e.imported, e.line)))
 
 
 def _is_package(modules: dict[str, Path], name: str) -> bool:
@@ -264,7 +277,7 @@ def named_edges() -> list[Edge]:
     modules = all_modules()
     found = []
     for module, path in modules.items():
-        for name, line in named_imports(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        for name, line in named_imports(parsed(module, path)):
             parts = name.split(".")
             known = next((".".join(parts[:n]) for n in range(len(parts), 0, -1) if ".".join(parts[:n]) in modules),
                          None)
