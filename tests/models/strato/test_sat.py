@@ -7,18 +7,21 @@ project's DRUP checker.
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
 from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.deal import seeded_deal
-from stratagem.models.strato.rules.position import WON
+from stratagem.models.strato.rules.notation import Move
+from stratagem.models.strato.rules.position import WON, State
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.drup import check_drup_data
 from stratagem.solvers.satplan import SolverProgress, horizon_search, incremental_search
-from stratagem.solvers.search import bfs
+from stratagem.solvers.search import SearchResult, bfs
 
 from .support import puzzle_challenge
 from .test_search_agreement import CHALLENGES, DEALS, deal_params
@@ -39,8 +42,16 @@ def _check_refutation(result) -> None:  # type: ignore[no-untyped-def]
     assert verdict.valid, verdict.reason
 
 
-def _agree(game: StratoGame) -> None:
-    reference = bfs(StratoPlanning(game), max_nodes=50_000)
+@cache
+def _reference(name: str, players: int, seed: int) -> tuple[StratoGame, SearchResult[State, Move]]:
+    """The seeded deal of ``CHALLENGES[name]`` and its breadth-first search (50,000 nodes), found once a
+    process: the SAT and CP-SAT comparisons ask for the same deals."""
+    challenge, options = CHALLENGES[name]
+    game = StratoGame(challenge, options, seeded_deal(challenge, seed, players))
+    return game, bfs(StratoPlanning(game), max_nodes=50_000)
+
+
+def _agree(game: StratoGame, reference: SearchResult[State, Move]) -> None:
     assert reference.status in ("solved", "unsolvable")
     result = sat_solve(game)
     assert result.status == reference.status
@@ -59,8 +70,7 @@ def _agree(game: StratoGame) -> None:
 
 @pytest.mark.parametrize(("name", "players", "seed"), deal_params(DEALS))
 def test_engine_sat_agrees_with_bfs_on_small_challenges(name: str, players: int, seed: int) -> None:
-    challenge, options = CHALLENGES[name]
-    _agree(StratoGame(challenge, options, seeded_deal(challenge, seed, players)))
+    _agree(*_reference(name, players, seed))
 
 
 CHALLENGE_0_SEEDS = [(players, seed) for players in (1, 2, 4) for seed in range(100, 117)]
@@ -111,9 +121,7 @@ CPSAT_DEALS = DEALS[::3]
 def test_engine_cpsat_agrees_with_bfs_on_small_challenges(name: str, players: int, seed: int) -> None:
     from stratagem.models.strato.encodings.cpsat import StratoCPSAT
 
-    challenge, options = CHALLENGES[name]
-    game = StratoGame(challenge, options, seeded_deal(challenge, seed, players))
-    reference = bfs(StratoPlanning(game), max_nodes=50_000)
+    game, reference = _reference(name, players, seed)
     start = game.initial_state()
     result = horizon_search(lambda k: StratoCPSAT(game, k), first=0, last=max_turns(start), backend="cpsat")
     assert result.status == reference.status
