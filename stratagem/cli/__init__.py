@@ -5,7 +5,8 @@ per core after the first), and nothing in stratagem calls BLAS. Those idle threa
 that loads a compiled kernel a multi-threaded process, so a time-limited SAT solve could not fork its
 CaDiCaL child (a fork copies whatever lock another thread holds; Python 3.12+ warns of it) and started a
 fresh interpreter instead, some 0.07 s of CPU a call (``stratagem.solvers.satplan``). A value the user
-set is kept.
+set is kept. (On a terminal the status line that shows a command's progress is a thread of its own, so there
+the child is still a fresh interpreter.)
 """
 
 import os

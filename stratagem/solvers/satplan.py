@@ -20,7 +20,10 @@ threads) that is sent its work as a pickle: some 0.1 s of CPU more per call (the
 PySAT's import), and no re-import of the caller's ``__main__`` (which multiprocessing's 'spawn' and
 'forkserver' would do: a script without a main guard would run again). Work that does not pickle (a
 lambda as :func:`incremental_search`'s builder) is forked as before. Either child is killed with its
-parent (Linux's ``PR_SET_PDEATHSIG``).
+parent (Linux's ``PR_SET_PDEATHSIG``). The fresh interpreter runs in a session of its own, so a terminal's
+Ctrl-C reaches the parent alone, which kills it (in the caller's process group, a Ctrl-C that came while it
+imported its work printed Python's traceback). The CLI's status line on a terminal is a thread, so there
+the child is a fresh interpreter; without a terminal the CLI runs one thread and forks.
 
 Signals: PySAT catches Ctrl-C inside a solver call itself and raises ``pysolvers.error("Caught keyboard
 interrupt")``; :func:`_cadical` turns that back into :class:`KeyboardInterrupt`, so the CLI reports
@@ -408,7 +411,10 @@ def _started(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connec
     try:
         started = subprocess.Popen(
             [sys.executable, "-c", _BOOT, str(work_r), str(answers_w), str(os.getpid())],
-            pass_fds=(work_r, answers_w), stdin=subprocess.DEVNULL)
+            pass_fds=(work_r, answers_w), stdin=subprocess.DEVNULL,
+            # out of the caller's process group: a terminal's Ctrl-C is the parent's to act on (it kills the
+            # child); reaching a child still importing its work, it printed Python's traceback
+            start_new_session=True)
     except BaseException:
         for fd in (work_r, work_w, answers_r, answers_w):
             os.close(fd)

@@ -1,0 +1,80 @@
+"""Ctrl-C while a time-limited CaDiCaL call's fresh-interpreter child runs (``stratagem.solvers.satplan``).
+
+A process with other threads alive (the CLI's own status line on a terminal runs one) starts its CaDiCaL child
+as a fresh interpreter. That child was in the command's process group, so a terminal's Ctrl-C reached it too;
+arriving while it imported its work (a tenth of a second or more), it began Python's traceback ("Traceback
+(most recent call last):", cut short when the parent killed it) under the command's own "interrupted" line:
+2 runs in 12 here. The parent decides what an interruption does and kills its child, so the child now starts
+in a session of its own, and the Ctrl-C meant for the command does not reach it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from stratagem.solvers import satplan
+
+
+@pytest.fixture
+def other_thread() -> Iterator[None]:
+    """A second thread alive for the length of the test: the child is then a fresh interpreter."""
+    done = threading.Event()
+    thread = threading.Thread(target=done.wait, name="another", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+def test_a_fresh_interpreter_child_is_out_of_the_commands_process_group(other_thread: None) -> None:
+    connection, child = satplan._started(satplan._child, ([[1], [-1]], False))
+    try:
+        assert isinstance(child, satplan._Exec)
+        # a terminal's Ctrl-C goes to the foreground process group: the parent's, not the child's
+        assert os.getpgid(child.process.pid) != os.getpgid(0)
+        satisfiable, model, proof = connection.recv()  # and the child still answers
+        assert satisfiable is False and model is None and proof
+    finally:
+        child.kill()
+        child.join()
+        connection.close()
+
+
+#: A process with a second thread, in a time-limited solve of a hard formula when the Ctrl-C comes.
+HELPER = textwrap.dedent("""
+    import threading, time
+    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+    from pysat.examples.genhard import PHP
+    from stratagem.solvers import satplan
+    print("solving", flush=True)
+    try:
+        satplan.solve_cnf(PHP(9).clauses, 20.0)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+""")
+
+
+def test_ctrl_c_during_a_solve_prints_only_the_parents_own_words() -> None:
+    helper = subprocess.Popen([sys.executable, "-c", HELPER], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, start_new_session=True)  # a group of its own: the Ctrl-C goes to it alone
+    try:
+        assert helper.stdout is not None
+        assert helper.stdout.readline().strip() == "solving"
+        os.killpg(helper.pid, signal.SIGINT)  # as a terminal sends Ctrl-C: to the foreground process group
+        out, err = helper.communicate(timeout=60)
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+    assert out.strip() == "interrupted"
+    assert "Traceback" not in err, err
