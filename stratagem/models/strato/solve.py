@@ -48,7 +48,7 @@ from stratagem.core.outputs import dumps_record, write_atomic_files
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.records import Line, Proof
 from stratagem.core.words import plural
-from stratagem.models.strato.encodings.sat import ENCODING, EncodingStopped, StratoCNF, max_turns
+from stratagem.models.strato.encodings.sat import ENCODING, EncodingStopped, StratoCNF, max_turns, open_formula
 from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import WON
 from stratagem.models.strato.rules.turns import StratoGame
@@ -508,7 +508,7 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
         result = _cpsat_horizons(game, StratoCPSAT, first, last, deadline, progress, label)
     else:
         with SatProgressDisplay(progress, f"{backend} on {label}") as display:
-            result = incremental_search(functools.partial(_open_formula, game),
+            result = incremental_search(functools.partial(open_formula, game),
                                         first=max(0, first - SAT_WARM_UP), last=last, step=SAT_WINDOW,
                                         time_limit=deadline.remaining(), prove=lambda k: StratoCNF(game, k),
                                         progress=display)
@@ -594,13 +594,6 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
         solution.evidence = {"kind": "witness", "certificate": False, "method": backend,
                              "lower_bound": solution.lower_bound}
     return solution
-
-
-def _open_formula(game: StratoGame, lo: int, hi: int) -> StratoCNF:
-    """The formula of every horizon ``lo .. hi`` (incremental SAT's builder): a module-level function, so
-    that it pickles, and a time-limited solve from a process with several threads can send it to a fresh
-    interpreter instead of forking (``stratagem.solvers.satplan``)."""
-    return StratoCNF(game, hi, open_from=lo)
 
 
 def _cpsat_horizons(game: StratoGame, model: type[StratoCNF], first: int, last: int, deadline: Deadline,
