@@ -20,10 +20,11 @@ threads) that is sent its work as a pickle: some 0.1 s of CPU more per call (the
 PySAT's import), and no re-import of the caller's ``__main__`` (which multiprocessing's 'spawn' and
 'forkserver' would do: a script without a main guard would run again). Work that does not pickle (a
 lambda as :func:`incremental_search`'s builder) is forked as before. Either child is killed with its
-parent (Linux's ``PR_SET_PDEATHSIG``). The fresh interpreter runs in a session of its own, so a terminal's
-Ctrl-C reaches the parent alone, which kills it (in the caller's process group, a Ctrl-C that came while it
-imported its work printed Python's traceback). The CLI's status line on a terminal is a thread, so there
-the child is a fresh interpreter; without a terminal the CLI runs one thread and forks.
+parent (Linux's ``PR_SET_PDEATHSIG``). The fresh interpreter runs with SIGINT blocked, so a terminal's
+Ctrl-C is acted on by the parent alone, which kills it (one that reached it while it imported its work
+printed Python's traceback); it stays in the caller's process group, so Ctrl-Z stops it too. The CLI's
+status line on a terminal is a thread, so there the child is a fresh interpreter; without a terminal the
+CLI runs one thread and forks.
 
 Signals: PySAT catches Ctrl-C inside a solver call itself and raises ``pysolvers.error("Caught keyboard
 interrupt")``; :func:`_cadical` turns that back into :class:`KeyboardInterrupt`, so the CLI reports
@@ -386,6 +387,23 @@ def _exec_child(source: Any, answers: int, parent: int) -> None:
     os._exit(0)
 
 
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread for the length of the block, so that a child started in it (fork and
+    exec copy the thread's signal mask) runs with SIGINT blocked: a terminal's Ctrl-C, sent to the whole
+    process group, is the parent's to act on (it kills the child), and one that reached a fresh interpreter
+    still importing its work printed Python's traceback. The child stays in the group, so Ctrl-Z still stops
+    it with its parent. A SIGINT that comes meanwhile waits, or reaches another thread, as SIGINT may."""
+    if not hasattr(signal, "pthread_sigmask"):  # not POSIX: the child hears Ctrl-C as before
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _started(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connection, _Running]:
     """Start ``target(connection, parent pid, *args)`` in a child process; return the end of the
     connection to read its messages from, and the child.
@@ -409,12 +427,10 @@ def _started(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connec
     work_r, work_w = os.pipe()
     answers_r, answers_w = os.pipe()
     try:
-        started = subprocess.Popen(
-            [sys.executable, "-c", _BOOT, str(work_r), str(answers_w), str(os.getpid())],
-            pass_fds=(work_r, answers_w), stdin=subprocess.DEVNULL,
-            # out of the caller's process group: a terminal's Ctrl-C is the parent's to act on (it kills the
-            # child); reaching a child still importing its work, it printed Python's traceback
-            start_new_session=True)
+        with _sigint_blocked():
+            started = subprocess.Popen(
+                [sys.executable, "-c", _BOOT, str(work_r), str(answers_w), str(os.getpid())],
+                pass_fds=(work_r, answers_w), stdin=subprocess.DEVNULL)
     except BaseException:
         for fd in (work_r, work_w, answers_r, answers_w):
             os.close(fd)
