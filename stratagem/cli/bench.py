@@ -69,7 +69,13 @@ def _refuse_unused(ctx: click.Context, game: str, only: list[str], planners: boo
               "--only-peers": ("--puzzles", "--time-limit", "--planner-time-limit"),
               "--only-certified": ("--planner-time-limit",),
               "--only-checker": ("--planner-time-limit",)}
+    switches = (("growth", "--growth/--no-growth"), ("planners", "--planners/--no-planners"),
+                ("peers", "--peers/--no-peers"))
     for flag in only:
+        own = f"--{flag.removeprefix('--only-')}/--no-{flag.removeprefix('--only-')}"
+        for option in _given(ctx, switches):
+            if option != own:  # --only-growth --growth says the same twice; --only-growth --peers asks for more
+                raise click.UsageError(f"{option} is not used by {flag} (it writes one table alone): leave it out")
         for option in _given(ctx, STRATO_OPTIONS):
             if option in unused.get(flag, ()):
                 raise click.UsageError(f"{option} is not used by {flag} (it measures no "
