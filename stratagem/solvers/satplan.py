@@ -19,12 +19,13 @@ is then a fresh interpreter started with ``subprocess`` (``python -c``, fork and
 threads) that is sent its work as a pickle: some 0.1 s of CPU more per call (the interpreter's start and
 PySAT's import), and no re-import of the caller's ``__main__`` (which multiprocessing's 'spawn' and
 'forkserver' would do: a script without a main guard would run again). Work that does not pickle (a
-lambda as :func:`incremental_search`'s builder) is forked as before. Either child is killed with its
-parent (Linux's ``PR_SET_PDEATHSIG``). The fresh interpreter runs with SIGINT blocked, so a terminal's
-Ctrl-C is acted on by the parent alone, which kills it (one that reached it while it imported its work
-printed Python's traceback); it stays in the caller's process group, so Ctrl-Z stops it too. The CLI's
-status line on a terminal is a thread, so there the child is a fresh interpreter; without a terminal the
-CLI runs one thread and forks.
+lambda as :func:`incremental_search`'s builder), or names something of the caller's ``__main__`` (which
+that interpreter, never running the caller's script, could not load), is forked as before. Either child
+is killed with its parent (Linux's ``PR_SET_PDEATHSIG``). The fresh interpreter runs with SIGINT
+blocked, so a terminal's Ctrl-C is acted on by the parent alone, which kills it (one that reached it
+while it imported its work printed Python's traceback); it stays in the caller's process group, so
+Ctrl-Z stops it too. The CLI's status line on a terminal is a thread, so there the child is a fresh
+interpreter; without a terminal the CLI runs one thread and forks.
 
 Signals: PySAT catches Ctrl-C inside a solver call itself and raises ``pysolvers.error("Caught keyboard
 interrupt")``; :func:`_cadical` turns that back into :class:`KeyboardInterrupt`, so the CLI reports
@@ -56,6 +57,7 @@ loops share; split apart, each half would need the other's private protocol.
 from __future__ import annotations
 
 import importlib
+import io
 import multiprocessing
 import os
 import pickle
@@ -404,19 +406,36 @@ def _sigint_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
+class _OwnModulesOnly(pickle.Pickler):
+    """A pickler that refuses what the caller's ``__main__`` defines: a function or class of a script
+    pickles by name, and the fresh interpreter (which never runs that script) could not load it, so its
+    child died on an ``AttributeError`` before answering."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if getattr(obj, "__module__", None) == "__main__":
+            raise pickle.PicklingError("defined in the caller's __main__")
+        return NotImplemented  # pickled as usual (lists and integers, the clauses, do not come here)
+
+
+def _payload(work: tuple[bool, Callable[..., None], tuple[Any, ...]]) -> bytes | None:
+    """``work`` pickled for a fresh interpreter, or ``None`` when it must be forked: a lambda, a local
+    function, or anything of the caller's ``__main__``."""
+    buffer = io.BytesIO()
+    try:
+        _OwnModulesOnly(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(work)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return None
+    return buffer.getvalue()
+
+
 def _started(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connection, _Running]:
     """Start ``target(connection, parent pid, *args)`` in a child process; return the end of the
     connection to read its messages from, and the child.
 
     Forked when this process runs one thread; otherwise a fresh interpreter (see the module docstring),
-    unless ``target`` and ``args`` do not pickle."""
+    unless ``target`` and ``args`` do not pickle for it (:func:`_payload`)."""
     ignore_sigint = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
-    payload = None
-    if _threads() > 1:
-        try:
-            payload = pickle.dumps((ignore_sigint, target, args), protocol=pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, AttributeError, TypeError):  # a lambda, a local function: fork it
-            payload = None
+    payload = _payload((ignore_sigint, target, args)) if _threads() > 1 else None
     if payload is None:
         ctx = multiprocessing.get_context("fork")
         parent, child = ctx.Pipe(duplex=False)

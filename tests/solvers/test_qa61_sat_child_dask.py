@@ -53,3 +53,33 @@ def test_the_sat_solves_builder_loads_in_a_fresh_interpreter_without_the_solver_
     heavy = [name for name in loaded if name == "stratagem.models.strato.solve" or name.split(".")[0] == "numpy"
              or ".search.compiled" in name]
     assert heavy == [], f"the child imported {heavy}"
+
+
+#: A script with its own builder, defined in its ``__main__``, searching from a process with a second thread.
+MAIN_BUILDER = """
+import threading
+from stratagem.models.strato.encodings.sat import StratoCNF, max_turns
+from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.solvers.satplan import incremental_search
+
+puzzle = load_puzzle(PUZZLE)
+game = puzzle.game(puzzle.find_deal("duo-3"))
+
+
+def build(lo, hi):
+    return StratoCNF(game, hi, open_from=lo)
+
+
+threading.Thread(target=threading.Event().wait, daemon=True).start()
+result = incremental_search(build, first=0, last=max_turns(game.initial_state()), time_limit=60.0)
+print(result.status, len(result.moves or ()))
+"""
+
+
+def test_a_builder_from_the_callers_main_module_is_answered_with_other_threads_alive() -> None:
+    """A function of the script's ``__main__`` pickles (by name), but the fresh interpreter, which never
+    runs the caller's script, cannot load it: its child died on an AttributeError and the search raised
+    "the CaDiCaL process ended without an answer (killed?)". Such work is forked, as a lambda is."""
+    script = f"PUZZLE = {str(PUZZLE)!r}\n" + MAIN_BUILDER
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert (out.returncode, out.stdout.split()) == (0, ["solved", "5"]), out.stderr[-800:]
