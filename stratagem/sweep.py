@@ -52,7 +52,7 @@ from stratagem import __version__
 from stratagem.core.deadline import as_deadline, check_run_limits
 from stratagem.core.errors import BadArgument, BadInput, Param
 from stratagem.core.io import MAX_SEED, SEED_RANGE
-from stratagem.core.numbers import is_whole
+from stratagem.core.numbers import is_whole, number_text
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_position, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
@@ -110,7 +110,7 @@ class Task:
 
     def command(self) -> str:
         """The ``stratagem solve`` command that reproduces this task."""
-        limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
+        limit = f" --time-limit {number_text(self.time_limit)}" if self.time_limit is not None else ""
         return (f"stratagem solve {shlex.quote(self.puzzle)} --deal {self.seed} --players {self.players} "
                 f"--method {self.method}{limit}")
 
@@ -137,7 +137,7 @@ class PositionTask:
 
     def command(self) -> str:
         """The ``stratagem analyze`` command that reproduces this task."""
-        limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
+        limit = f" --time-limit {number_text(self.time_limit)}" if self.time_limit is not None else ""
         return f"stratagem analyze {shlex.quote(self.puzzle)} --method {self.method}{limit}"
 
 

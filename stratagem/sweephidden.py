@@ -48,6 +48,7 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.errors import BadArgument, BadInput, Param, Words
+from stratagem.core.numbers import number_text
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data
@@ -101,7 +102,7 @@ class HiddenTask:
 
     def command(self) -> str:
         """The command that reproduces this task's record (into a results file of its own)."""
-        limit = f" --time-limit {self.time_limit:g}" if self.time_limit is not None else ""
+        limit = f" --time-limit {number_text(self.time_limit)}" if self.time_limit is not None else ""
         team = "" if self.agent is None else f" --agents {shlex.quote(self.agent)} --shuffles {self.shuffles}"
         if self.agent is not None and self.players == 1:
             team += " --solo-agents"

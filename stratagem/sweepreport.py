@@ -31,6 +31,7 @@ from typing import Any
 
 from stratagem.core.errors import BadInput
 from stratagem.core.io import MAX_PUZZLE_BYTES, open_regular, read_capped
+from stratagem.core.numbers import number_text
 from stratagem.solvers.match import wilson_interval
 from stratagem.sweep import best_records, record_key, uncertified
 from stratagem.sweephidden import hidden_record
@@ -61,7 +62,7 @@ def reproduce(record: dict[str, Any]) -> str:
     limit = record.get("time_limit")
     return (f"stratagem solve {shlex.quote(str(record['puzzle']))} --deal {record['seed']} "
             f"--players {record['players']} "
-            f"--method {record['method']}" + (f" --time-limit {limit:g}" if limit is not None else ""))
+            f"--method {record['method']}" + (f" --time-limit {number_text(limit)}" if limit is not None else ""))
 
 
 def _file_state(path: Path, digest: object) -> str:
@@ -317,7 +318,7 @@ class SweepReport:
                 summary = str(r.get("summary") or "").replace("|", "\\|")
                 limit = r.get("time_limit")
                 command = (f"stratagem analyze {shlex.quote(str(r['puzzle']))} --method {r['method']}"
-                           + (f" --time-limit {limit:g}" if limit is not None else ""))
+                           + (f" --time-limit {number_text(limit)}" if limit is not None else ""))
                 lines.append(f"| {r['game']} | {r['challenge']} | {r['method']} | {r['status']} | {summary} | "
                              f"{r['seconds']:.2f} | `{command}` |")
         if plots:

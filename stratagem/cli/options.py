@@ -20,6 +20,7 @@ import click
 from click.core import ParameterSource
 
 from stratagem.core.errors import Param
+from stratagem.core.numbers import number_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,7 +63,7 @@ def option_words(param: Param) -> str:
     option = option_for(param.name)
     if param.value is ... or param.value is True:
         return option
-    return f"{option} {param.value:g}" if isinstance(param.value, float) else f"{option} {param.value}"
+    return f"{option} {number_text(param.value)}" if isinstance(param.value, float) else f"{option} {param.value}"
 
 
 def _old_dest(name: str | None) -> str:

@@ -30,7 +30,11 @@ class Param:
         """The parameter as a call spells it: ``force_settings=True``, ``time_limit=120``, ``deal``."""
         if self.value is ...:
             return self.name
-        return f"{self.name}={self.value:g}" if isinstance(self.value, float) else f"{self.name}={self.value!r}"
+        if isinstance(self.value, float):
+            from stratagem.core.numbers import number_text  # numbers imports this module's NotationError
+
+            return f"{self.name}={number_text(self.value)}"
+        return f"{self.name}={self.value!r}"
 
 
 #: A message's words: text, and the parameters it names (:class:`Param`), spelt for whoever reads it.
