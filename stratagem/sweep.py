@@ -50,9 +50,9 @@ from typing import Any
 
 from stratagem import __version__
 from stratagem.core.deadline import as_deadline, check_run_limits
-from stratagem.core.errors import BadArgument, BadInput, Param
+from stratagem.core.errors import BadArgument, BadInput, Param, number_text
 from stratagem.core.io import MAX_SEED, SEED_RANGE
-from stratagem.core.numbers import is_whole, number_text
+from stratagem.core.numbers import is_whole
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_position, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data

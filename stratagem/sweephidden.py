@@ -47,8 +47,7 @@ from random import Random
 from typing import Any
 
 from stratagem import __version__
-from stratagem.core.errors import BadArgument, BadInput, Param, Words
-from stratagem.core.numbers import number_text
+from stratagem.core.errors import BadArgument, BadInput, Param, Words, number_text
 from stratagem.core.provenance import provenance
 from stratagem.loading import deal_of, game_of_file, load_strato
 from stratagem.models.strato.rules.puzzle import Puzzle, setup_from_data

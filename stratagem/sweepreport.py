@@ -29,9 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stratagem.core.errors import BadInput
+from stratagem.core.errors import BadInput, number_text
 from stratagem.core.io import MAX_PUZZLE_BYTES, open_regular, read_capped
-from stratagem.core.numbers import number_text
 from stratagem.solvers.match import wilson_interval
 from stratagem.sweep import best_records, record_key, uncertified
 from stratagem.sweephidden import hidden_record

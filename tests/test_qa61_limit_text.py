@@ -13,8 +13,7 @@ import pytest
 
 from stratagem.cli.main import run
 from stratagem.cli.options import option_words
-from stratagem.core.errors import Param
-from stratagem.core.numbers import number_text
+from stratagem.core.errors import Param, number_text
 from stratagem.sweep import plan
 
 CHALLENGE_0 = Path(__file__).resolve().parents[1] / "puzzles" / "strato" / "challenge-0.toml"

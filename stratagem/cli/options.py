@@ -19,8 +19,7 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from stratagem.core.errors import Param
-from stratagem.core.numbers import number_text
+from stratagem.core.errors import Param, number_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 

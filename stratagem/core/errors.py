@@ -15,6 +15,14 @@ class StratagemError(Exception):
     """Base class of every error the tool reports to a user."""
 
 
+def number_text(value: float) -> str:
+    """How a message spells a number: the shortest text that reads back as ``value`` (``120`` for 120.0,
+    ``123.4567`` as given, where ``:g`` wrote ``123.457``). For a number a user is told to give again (a
+    time limit in a resume command or in a refusal): six significant digits named another limit, and the
+    sweep refused it once more."""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
 @dataclass(frozen=True)
 class Param:
     """One of the API's parameters named in a message, with the value the message suggests (``...``: the
@@ -31,8 +39,6 @@ class Param:
         if self.value is ...:
             return self.name
         if isinstance(self.value, float):
-            from stratagem.core.numbers import number_text  # numbers imports this module's NotationError
-
             return f"{self.name}={number_text(self.value)}"
         return f"{self.name}={self.value!r}"
 

@@ -27,13 +27,6 @@ def is_whole(value: object, low: int | None = None, high: int | None = None) -> 
     return (low is None or value >= low) and (high is None or value <= high)
 
 
-def number_text(value: float) -> str:
-    """The shortest text that reads back as ``value``: ``120`` for 120.0, ``123.4567`` as given, where
-    ``:g`` wrote ``123.457``. For a number a user is told to give again (a time limit in a resume command
-    or in a refusal): six significant digits named another limit, and the sweep refused it once more."""
-    return str(int(value)) if value.is_integer() else repr(value)
-
-
 def check_notation_numbers(text: str) -> None:
     """:class:`NotationError` when ``text`` (a position or a move in a game's notation) holds a number of more
     than :data:`MAX_NOTATION_DIGITS` digits; every parser of a notation asks first."""

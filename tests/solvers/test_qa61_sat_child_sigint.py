@@ -62,8 +62,8 @@ HELPER = textwrap.dedent("""
     threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
     from pysat.examples.genhard import PHP
     from stratagem.solvers import satplan
-    print("solving", flush=True)
-    try:
+    try:  # the Ctrl-C may come as soon as "solving" is out, even before the solve begins
+        print("solving", flush=True)
         satplan.solve_cnf(PHP(9).clauses, 20.0)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
