@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
+
+# A suite started in the background of a script (`cmd &` without job control, as CI runners and nohup
+# jobs do) inherits SIGINT ignored, and so does every xdist worker and every helper process a test starts.
+# The Ctrl-C tests then saw nothing ("DID NOT RAISE KeyboardInterrupt", a child that never stopped). They
+# test what a terminal's foreground command gets, Python's default handler, so the suite sets it here.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

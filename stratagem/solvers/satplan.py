@@ -369,10 +369,15 @@ class _Exec:
 
 
 #: What a child started by ``python -c`` runs: read ``sys.path`` (so it imports the stratagem its parent
-#: runs, wherever that came from), then the work, from the pipe whose descriptor is its first argument.
+#: runs, wherever that came from), then the work, from the pipe whose descriptor is its first argument. A
+#: pipe that ends early (the parent interrupted while writing, then killing its child) ends the child
+#: without a word: Python's traceback of the EOFError reached the command's stderr under "interrupted".
 _BOOT = ("import os, pickle, sys\n"
          "source = os.fdopen(int(sys.argv[1]), 'rb')\n"
-         "sys.path[:] = pickle.load(source)\n"
+         "try:\n"
+         "    sys.path[:] = pickle.load(source)\n"
+         "except (EOFError, pickle.UnpicklingError):\n"  # the parent stopped before sending it: say nothing
+         "    os._exit(1)\n"
          "from stratagem.solvers.satplan import _exec_child\n"
          "_exec_child(source, int(sys.argv[2]), int(sys.argv[3]))\n")
 
@@ -381,7 +386,10 @@ def _exec_child(source: Any, answers: int, parent: int) -> None:
     """The body of a child started by ``python -c`` (:data:`_BOOT`): the work comes from ``source``, the
     answers go to descriptor ``answers``."""
     _end_with_parent(parent)
-    ignore_sigint, target, args = pickle.load(source)
+    try:
+        ignore_sigint, target, args = pickle.load(source)
+    except (EOFError, pickle.UnpicklingError):  # the parent was stopped (Ctrl-C) while writing: it decides
+        os._exit(1)
     source.close()
     if ignore_sigint:  # as a forked child inherits it (see _cadical)
         signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -11,6 +11,7 @@ with SIGINT blocked; it stays in the parent's process group, so that Ctrl-Z stop
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -84,3 +85,22 @@ def test_ctrl_c_during_a_solve_prints_only_the_parents_own_words() -> None:
             helper.wait()
     assert out.strip() == "interrupted"
     assert "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("sent", [b"", b"\x80\x05\x95", pickle.dumps(sys.path) + b"\x80\x05\x95"],
+                         ids=["nothing", "half the path", "the path and half the work"])
+def test_a_child_whose_work_never_comes_ends_without_a_word(sent: bytes) -> None:
+    """A parent interrupted while it wrote the work closed the pipe before it killed its child, which then
+    printed Python's traceback of the EOFError on the command's stderr, under its "interrupted" (seen in a
+    suite run in the background, whose Ctrl-C tests then ran with SIGINT at its default)."""
+    work_r, work_w = os.pipe()
+    answers_r, answers_w = os.pipe()
+    child = subprocess.Popen([sys.executable, "-c", satplan._BOOT, str(work_r), str(answers_w), str(os.getpid())],
+                             pass_fds=(work_r, answers_w), stderr=subprocess.PIPE)
+    os.close(work_r)
+    os.close(answers_w)
+    os.write(work_w, sent)
+    os.close(work_w)
+    _, err = child.communicate(timeout=60)
+    os.close(answers_r)
+    assert child.returncode == 1 and err == b""
