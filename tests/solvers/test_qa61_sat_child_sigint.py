@@ -16,6 +16,8 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,19 @@ from pysat.examples.genhard import PHP
 from stratagem.solvers import satplan
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+
+
+@pytest.fixture
+def other_thread() -> Iterator[None]:
+    """A second thread alive for the length of the test: the child is then a fresh interpreter."""
+    done = threading.Event()
+    thread = threading.Thread(target=done.wait, name="another", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def test_a_fresh_interpreter_child_holds_back_the_groups_ctrl_c(other_thread: None) -> None:

@@ -12,7 +12,9 @@ import functools
 import os
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,19 @@ from stratagem.solvers.satplan import incremental_search, solve_cnf
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLE = ROOT / "puzzles" / "strato" / "challenge-0.toml"
+
+
+@pytest.fixture
+def other_thread() -> Iterator[None]:
+    """A second thread alive for the length of the test."""
+    done = threading.Event()
+    thread = threading.Thread(target=done.wait, name="another", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 @pytest.fixture
