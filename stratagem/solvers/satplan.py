@@ -21,11 +21,12 @@ PySAT's import), and no re-import of the caller's ``__main__`` (which multiproce
 'forkserver' would do: a script without a main guard would run again). Work that does not pickle (a
 lambda as :func:`incremental_search`'s builder), or names something of the caller's ``__main__`` (which
 that interpreter, never running the caller's script, could not load), is forked as before. Either child
-is killed with its parent (Linux's ``PR_SET_PDEATHSIG``). The fresh interpreter runs with SIGINT
-blocked, so a terminal's Ctrl-C is acted on by the parent alone, which kills it (one that reached it
-while it imported its work printed Python's traceback); it stays in the caller's process group, so
-Ctrl-Z stops it too. The CLI's status line on a terminal is a thread, so there the child is a fresh
-interpreter; without a terminal the CLI runs one thread and forks.
+is killed with its parent (Linux's ``PR_SET_PDEATHSIG``). Either child runs with SIGINT blocked, so a
+terminal's Ctrl-C is acted on by the parent alone, which kills it (one that reached a fresh interpreter
+while it imported its work printed Python's traceback; a forked child it ended could be read as a
+crash); it stays in the caller's process group, so Ctrl-Z stops it too. The CLI's status line on a
+terminal is a thread, so there the child is a fresh interpreter; without a terminal the CLI runs one
+thread and forks.
 
 Signals: PySAT catches Ctrl-C inside a solver call itself and raises ``pysolvers.error("Caught keyboard
 interrupt")``; :func:`_cadical` turns that back into :class:`KeyboardInterrupt`, so the CLI reports
@@ -448,7 +449,8 @@ def _started(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connec
         ctx = multiprocessing.get_context("fork")
         parent, child = ctx.Pipe(duplex=False)
         process = ctx.Process(target=target, args=(child, os.getpid(), *args), daemon=True)
-        process.start()
+        with _sigint_blocked():  # as the fresh interpreter below: the parent answers Ctrl-C, then kills it
+            process.start()
         child.close()
         return parent, process
     work_r, work_w = os.pipe()

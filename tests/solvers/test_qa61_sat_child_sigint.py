@@ -104,3 +104,22 @@ def test_a_child_whose_work_never_comes_ends_without_a_word(sent: bytes) -> None
     _, err = child.communicate(timeout=60)
     os.close(answers_r)
     assert child.returncode == 1 and err == b""
+
+
+def test_a_forked_child_holds_back_the_groups_ctrl_c_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process of one thread forks its child; that child heard a terminal's Ctrl-C and could end before
+    its parent read an answer, which the parent took for a crash ("the CaDiCaL process ended without an
+    answer", an internal error) where it should say interrupted. It now holds SIGINT back as the fresh
+    interpreter does, and the parent, which hears it, kills it (review 61)."""
+    monkeypatch.setattr(satplan, "_threads", lambda: 1)  # the path of a process running one thread
+    connection, child = satplan._started(satplan._child, (PHP(9).clauses, False))
+    try:
+        assert not isinstance(child, satplan._Exec)  # forked
+        status = Path(f"/proc/{child.pid}/status").read_text()  # type: ignore[attr-defined]
+        blocked = int(next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16)
+        assert blocked & (1 << (signal.SIGINT - 1))
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())  # this thread hears it again
+    finally:
+        child.kill()
+        child.join()
+        connection.close()
