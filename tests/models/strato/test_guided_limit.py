@@ -4,7 +4,7 @@ Its relaxed distances (``relaxation.TableDistance``) are the slow part: challeng
 2 to 3.5 s each, and ``play strato --time-limit 1`` and the hidden sweep's guided tasks ran 3 to 6.7 s. A
 ``time_limit`` (cut to the time left by ``solvers/match.within``, as the other agents' are) now stops
 them: the move is then the best found so far, always legal, and the command stops as for any agent. The
-guide is built afresh here (``_guide_of.cache_clear``): a guide another test has filled answers at once.
+guide is built afresh here (``_guides.cache_clear``): a guide another test has filled answers at once.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from stratagem.loading import deal_of, load_strato
 from stratagem.models.strato.hidden.agents import (
     GuidedAgent,
     RelaxationGuide,
-    _guide_of,
+    _guides,
     guided_move,
     make_strato_agent,
 )
@@ -45,7 +45,7 @@ def challenge_1(name: str) -> HiddenStrato:
 def test_play_strato_with_a_time_limit_stops_in_time_with_guided() -> None:
     """``stratagem play strato puzzles/strato/challenge-1.toml --agents guided --count 3 --seed 1
     --time-limit 1`` ran 3.0 to 3.7 s (exit 3, 0 games): the first decision alone outran the limit."""
-    _guide_of.cache_clear()
+    _guides.cache_clear()
     deadline = Deadline(1.0)
     match = play_strato(PUZZLES / "challenge-1.toml", ["guided"], games=3, seed=1, deadline=deadline)
     assert deadline.elapsed() <= allowed(1.0), deadline.elapsed()
@@ -56,7 +56,7 @@ def test_a_deal_played_under_a_deadline_stops_within_the_allowance() -> None:
     """``play_deal`` (what ``play strato`` and the hidden sweep run) with a deadline of 0.5 s: stopped
     (``MatchStopped``, the commands' exit 3) within 1.6 s; the first decision took 2 to 3.5 s before."""
     game = challenge_1("solo-1")
-    _guide_of.cache_clear()
+    _guides.cache_clear()
     deadline = Deadline(0.5)
     with pytest.raises(MatchStopped):
         play_deal(game, game.start, GuidedAgent(), random.Random(0), deadline=deadline)
@@ -70,7 +70,7 @@ def test_a_stopped_decision_returns_a_legal_move_at_once_and_changes_no_later_an
     game = challenge_1("solo-1")
     rules, state = public_game(game), game.initial_state()
     seen = observe(game, state)
-    _guide_of.cache_clear()
+    _guides.cache_clear()
     started = time.perf_counter()
     move = GuidedAgent(time_limit=0.2).choose(rules, seen, random.Random(0))
     assert time.perf_counter() - started <= allowed(0.2)
@@ -85,7 +85,7 @@ def test_every_decision_stopped_at_once_is_legal() -> None:
     for name in ("solo-1", "duo-1", "four-1"):
         game = challenge_1(name)
         rules = public_game(game)
-        _guide_of.cache_clear()
+        _guides.cache_clear()
         for seed in range(2):
             rng = random.Random(seed)
             pile = list(game.start.pile)
@@ -107,3 +107,24 @@ def test_a_time_limit_is_a_number_of_seconds_above_0() -> None:
     with pytest.raises(ValueError, match="time_limit"):
         make_strato_agent("guided", time_limit=0.0)
     assert make_strato_agent("guided").params() == {}  # records and labels name no limit
+
+
+def test_the_first_guide_of_a_process_is_built_within_the_limit() -> None:
+    """The guide's relaxation tables, built once a process (0.3-1.6 s), were built whatever the limit: a
+    decision with a limit of a microsecond in a process without them built them all and kept them. Now
+    the limit stops that build too (nothing half-built is kept), the move is the policy's first
+    candidate, legal, and a later decision without a limit builds the guide and plays the policy's move."""
+    from stratagem.models.strato.search import relaxation
+
+    game = challenge_1("solo-1")
+    rules, state = public_game(game), game.initial_state()
+    seen = observe(game, state)
+    _guides.cache_clear()
+    relaxation._all_tables.cache_clear()
+    move = GuidedAgent(time_limit=1e-6).choose(rules, seen, random.Random(0))
+    assert move in game.legal_moves(state)
+    assert relaxation._all_tables.cache_info().currsize == 0  # before: the whole tables, built and kept
+    assert _guides.cache_info().currsize == 0
+    fresh = guided_move(game, RelaxationGuide(game), TurnBound(game), seen.state())
+    assert GuidedAgent().choose(rules, seen, random.Random(0)) == fresh
+    assert _guides.cache_info().currsize == 1

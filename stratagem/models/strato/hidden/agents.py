@@ -55,12 +55,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations
 from random import Random
 from typing import Any
 
 from stratagem.core.deadline import Deadline
+from stratagem.core.latest import Latest
 from stratagem.models.strato.hidden.exact import GUIDE_CAP, PLAN_PLAYS
 from stratagem.models.strato.hidden.game import PLAY, TARGET, HiddenState, HiddenStrato, announce
 from stratagem.models.strato.hidden.observation import PublicPlay, StratoObservation
@@ -73,7 +73,7 @@ from stratagem.models.strato.search.compiled_search import compiled_astar
 from stratagem.models.strato.search.packed import fits
 from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.search.relaxation import TableDistance, goal_progress
-from stratagem.models.strato.search.relaxation_kernel import OutOfTime
+from stratagem.models.strato.search.relaxation_kernel import OutOfTime, TablesStopped
 from stratagem.solvers.agents import AgentError, build_agent
 from stratagem.solvers.mcts import ismcts
 from stratagem.solvers.search import FOUND, SOLVED, astar
@@ -115,11 +115,13 @@ class RelaxationGuide:
     plays of every weather in hand and pile, whatever their order): the distances the exact search's
     guided policy reads (``exact.Solver.guide``), told apart up to ``cap`` (farther: ``cap + 1``)."""
 
-    def __init__(self, game: HiddenStrato) -> None:
+    def __init__(self, game: HiddenStrato, stop: Callable[[], bool] | None = None) -> None:
+        """``stop`` ends the build of the relaxation's tables (``relaxation_kernel.TablesStopped``: a
+        process's first build takes 0.3-1.6 s)."""
         self.game = game
         start = game.start
         self.table = TableDistance(game.challenge, game.options,
-                                   State(start.rows, start.hands, start.pile, 0, start.last, ONGOING))
+                                   State(start.rows, start.hands, start.pile, 0, start.last, ONGOING), stop)
 
     def __call__(self, rows: tuple[Row, ...], cap: int = GUIDE_CAP, stop_at: float = -1.0) -> int:
         """``rows``'s distance; ``OutOfTime`` when ``stop_at`` (a ``time.perf_counter`` time, negative: none)
@@ -264,12 +266,31 @@ def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, st
     return announce(*redraw_end(challenge, state.rows))
 
 
-@lru_cache(maxsize=16)
-def _guide_of(challenge: Challenge, options: Options, start: HiddenState) -> tuple[RelaxationGuide, TurnBound]:
-    """One guide and turn bound per public deal, shared by the games and agents that play it: what they
-    remember (distances by relaxed image, bounds by table) depends on the deal alone."""
-    game = HiddenStrato(challenge, options, start)
-    return RelaxationGuide(game), TurnBound(game)
+#: One guide and turn bound per public deal (of the 16 played last), shared by the games and agents that
+#: play it: what they remember (distances by relaxed image, bounds by table) depends on the deal alone.
+_guides: Latest[tuple[RelaxationGuide, TurnBound]] = Latest(16)
+
+
+def _guide_of(challenge: Challenge, options: Options, start: HiddenState,
+              stop: Callable[[], bool] | None = None) -> tuple[RelaxationGuide, TurnBound]:
+    """The deal's guide and turn bound, kept or built; ``stop`` ends the build of a new guide's tables
+    (``relaxation_kernel.TablesStopped``, and nothing is kept)."""
+    def build() -> tuple[RelaxationGuide, TurnBound]:
+        game = HiddenStrato(challenge, options, start)
+        return RelaxationGuide(game, stop), TurnBound(game)
+
+    return _guides.get((challenge, options, start), build)
+
+
+class _Unbuilt(RelaxationGuide):
+    """The guide of a deal whose guide the clock stopped before it was built: every distance is out of
+    time, so :func:`guided_move` falls back at once to its first candidate."""
+
+    def __init__(self) -> None:  # no tables: nothing to build
+        pass
+
+    def __call__(self, rows: tuple[Row, ...], cap: int = GUIDE_CAP, stop_at: float = -1.0) -> int:
+        raise OutOfTime("the guide's tables were not built in time")
 
 
 @dataclass
@@ -278,7 +299,8 @@ class GuidedAgent(StratoAgent):
     (a command's deadline cuts it to the time left, as for the other agents): when it passes
     mid-decision the move is the best play measured so far, else the policy's first candidate (the
     least admissible turn bound), as :func:`guided_move` says; without it, the policy's move exactly.
-    The guide itself (built once per deal, a fraction of a second) is not bounded."""
+    The limit bounds the guide's first build as well (its relaxation's tables, 0.3-1.6 s once a
+    process): stopped, the move is the first candidate, and the next decision builds it again."""
 
     #: Seconds a move may take (``None``: no limit); past it, the best move found so far.
     time_limit: float | None = None
@@ -290,7 +312,11 @@ class GuidedAgent(StratoAgent):
 
     def choose(self, game: HiddenStrato, seen: StratoObservation, rng: Random) -> Move:
         stop_at = -1.0 if self.time_limit is None else time.perf_counter() + self.time_limit
-        guide, bound = _guide_of(game.challenge, game.options, game.start)
+        stop = None if stop_at < 0 else (lambda: time.perf_counter() >= stop_at)
+        try:
+            guide, bound = _guide_of(game.challenge, game.options, game.start, stop)
+        except TablesStopped:
+            guide, bound = _Unbuilt(), TurnBound(game)
         return guided_move(game, guide, bound, seen.state(), stop_at)
 
 

@@ -41,16 +41,16 @@ the argument would cover code in another file that could change without it; the 
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from stratagem.core.latest import Latest
 from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
 from stratagem.models.strato.rules.challenge import (
     ANY_CARD,
@@ -266,51 +266,21 @@ def goal_progress(half_goal: HalfGoal | None, cards: str, row: Row) -> int:
     return sum(min(n, window.count(resolve_token(token, row))) for token, n in half_goal.counts)
 
 
-class _CacheInfo(NamedTuple):
-    currsize: int
-    maxsize: int
+#: ``relaxation_kernel.half_tables(k, limit)`` of the 8 latest ``(k, limit)``; a build that its ``stop`` ends
+#: raises :class:`~relaxation_kernel.TablesStopped` and keeps nothing.
+_all_tables: Latest[dict[str, Any]] = Latest(8)
 
 
-class _TableCache:
-    """``relaxation_kernel.half_tables(k, limit)``, kept for the :attr:`maxsize` latest ``(k, limit)`` (as an
-    ``lru_cache`` would, whose key would take the stop test in too). A build that ``stop`` ends raises
-    :class:`~relaxation_kernel.TablesStopped` and keeps nothing."""
+def _half_tables(k: int, limit: int, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+    from stratagem.models.strato.search import relaxation_kernel as kernel
 
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
-        self.kept: dict[tuple[int, int], dict[str, Any]] = {}
-        self.lock = threading.Lock()
-
-    def __call__(self, k: int, limit: int, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
-        from stratagem.models.strato.search import relaxation_kernel as kernel
-
-        with self.lock:
-            tables = self.kept.pop((k, limit), None)
-            if tables is not None:
-                self.kept[(k, limit)] = tables  # the latest used goes last
-                return tables
-        tables = kernel.half_tables(k, limit, stop)  # outside the lock: two threads may build the same
-        with self.lock:
-            self.kept[(k, limit)] = tables
-            while len(self.kept) > self.maxsize:
-                del self.kept[next(iter(self.kept))]
-        return tables
-
-    def cache_clear(self) -> None:
-        with self.lock:
-            self.kept.clear()
-
-    def cache_info(self) -> _CacheInfo:
-        return _CacheInfo(len(self.kept), self.maxsize)
-
-
-_all_tables = _TableCache(8)
+    return _all_tables.get((k, limit), lambda: kernel.half_tables(k, limit, stop))
 
 
 def _tables(k: int, limit: int, stop: Callable[[], bool] | None = None) -> tuple[np.ndarray, ...]:
     from stratagem.models.strato.search import relaxation_kernel as kernel
 
-    tables = _all_tables(k, limit, stop)
+    tables = _half_tables(k, limit, stop)
     return tuple(tables[name] for name in kernel.TABLE_ORDER)
 
 
@@ -333,7 +303,7 @@ def _guide(challenge: Challenge, row: Row, relaxation: RowRelaxation) -> tuple[A
     brings = relaxation.other_rows > 0 and any(
         cls < len(relaxation.named) and act in (FOG_ACTION, STORM_ACTION) for cls, act in relaxation.plays)
     per_turn = 2 if brings else 1
-    return (_all_tables(relaxation.k, relaxation.limit)["counts"], need, lengths[0], lengths[1], per_turn)
+    return (_half_tables(relaxation.k, relaxation.limit)["counts"], need, lengths[0], lengths[1], per_turn)
 
 
 def _kernel_args(relaxation: RowRelaxation) -> tuple[Any, ...]:
