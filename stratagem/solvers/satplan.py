@@ -466,19 +466,22 @@ def _started(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connec
         raise
     os.close(work_r)
     os.close(answers_w)
-    connection = Connection(answers_r, writable=False)
+    # The work is written by a thread of its own, so that the caller's deadline loop runs at once: a pipe
+    # holds 64 KB, and the child reads the rest only once its interpreter has started and imported this
+    # module (0.1-0.5 s), time the parent spent blocked here, past any deadline, before its loop began.
+    threading.Thread(target=_send, args=(work_w, payload), name="sat-child-work", daemon=True).start()
+    return Connection(answers_r, writable=False), _Exec(started)
+
+
+def _send(descriptor: int, payload: bytes) -> None:
+    """Write ``sys.path`` and ``payload`` to a fresh interpreter's work pipe, then close it. A child that
+    ended first (killed at its deadline, or crashed) breaks the pipe: its connection's EOF says so."""
     try:
-        with os.fdopen(work_w, "wb") as work:
+        with os.fdopen(descriptor, "wb") as work:
             pickle.dump(sys.path, work)
             work.write(payload)
-    except BrokenPipeError:  # the child died first: its EOF on the connection says so
+    except OSError:
         pass
-    except BaseException:
-        started.kill()
-        started.wait()
-        connection.close()
-        raise
-    return connection, _Exec(started)
 
 
 def solve_cnf(
