@@ -272,3 +272,15 @@ def test_an_accepted_near_miss_move_is_printable_ascii_without_leading_zeros(dat
     except (NotationError, IllegalMove):
         return
     assert _accepted_is_plain(text), (case.where, text)
+
+
+def test_a_stack_attack_decision_with_a_space_is_told_how_a_decision_is_written() -> None:
+    """``T 2`` was refused as a reveal ("a reveal joins its cards with commas alone"), which it is not
+    (stop 62); a reveal with a space still gets the reveal's wording."""
+    from stratagem.models.stackattack.notation import parse_move
+
+    with pytest.raises(NotationError, match="a decision is its letter and number alone, e.g. T2"):
+        parse_move("T 2")
+    with pytest.raises(NotationError, match="a reveal joins its cards with commas alone"):
+        parse_move("16, 14")
+    assert parse_move("T2") == parse_move(" T2 ")

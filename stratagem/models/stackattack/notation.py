@@ -69,6 +69,8 @@ def parse_move(text: str) -> Move:
         kind, number = match.group(1), int(match.group(2))
         return Choice(kind, number - 1 if kind in ROW_KINDS else number)
     if " " in text:  # "37, 12" was read as the reveal 37,12: a move is one word, as every game's is
+        if text[:1].isalpha():
+            raise NotationError(f"move {text!r} holds a space: a decision is its letter and number alone, e.g. T2")
         raise NotationError(f"move {text!r} holds a space: a reveal joins its cards with commas alone, e.g. 37,12,5")
     if "," in text:
         return tuple(_card(part) for part in text.split(","))
