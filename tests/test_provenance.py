@@ -145,3 +145,26 @@ def test_the_kernels_are_named_apart() -> None:
     names = core["compiled"] + core["missing"] + core["stale"]
     assert len(names) == len(set(names)) == len(set(KERNELS))
     assert {"cardclash.engine", "stakd.engine", "stackattack.engine", "stratatak.engine"} <= set(names)
+
+
+def test_an_editable_install_of_a_git_archive_names_its_commit(tmp_path: Path) -> None:
+    """An editable install runs from its source tree and builds no ``_build.py``; from a ``git archive``
+    there is no ``.git`` either, so its records named no commit (left in stop 61). The commit ``git
+    archive`` wrote into ``.git_archival.txt`` now says it (``build``, dirty unknown); a checkout's file,
+    still holding its placeholder, says nothing."""
+    import shutil
+
+    tree = tmp_path / "src"
+    shutil.copytree(ROOT / "stratagem", tree / "stratagem",
+                    ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__", "_build.py"))
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    (tree / ".git_archival.txt").write_text(f"node: {sha}\n")
+    probe = ("import json; from stratagem.core.provenance import git_state, build_state, _ROOT; "
+             "print(json.dumps([str(_ROOT), git_state(), build_state()]))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True,
+                          env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"})
+    root, git, built = json.loads(done.stdout)
+    assert Path(root) == tree.resolve() and git is None
+    assert built == {"commit": sha, "dirty": None}
+    assert prov.archived_state(ROOT) is None  # the checkout's own file: "node: $Format:%H$"
+    assert prov.archived_state(tmp_path / "nowhere") is None

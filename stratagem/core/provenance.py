@@ -8,7 +8,8 @@ build without the compiled core can be told apart from a current one long after 
 - ``git``: ``{"commit": SHA, "dirty": BOOL}`` when the package runs from a git checkout (``dirty``: a
   tracked file differs from the commit; ``null`` when that could not be found out), else ``null``;
 - ``build``: ``{"commit": SHA, "dirty": BOOL | None}`` of the source an installed package was built from,
-  as ``setup.py`` found it (``stratagem/_build.py``), present only when ``git`` is ``null``: a wheel runs
+  as ``setup.py`` found it (``stratagem/_build.py``), or, for an editable install of a ``git archive``,
+  as the archive's ``.git_archival.txt`` says; present only when ``git`` is ``null``: a wheel runs
   outside any checkout, and its version alone (the same for many commits) did not say which code it was;
   ``dirty`` is ``null`` when the build could not tell (a ``git archive`` may have been edited since);
 - ``python``, ``python_sat``, ``ortools``: versions (``null`` when the library is not installed);
@@ -127,14 +128,31 @@ def git_state(root: Path = _ROOT) -> dict[str, Any] | None:
     return {"commit": commit, "dirty": _dirty(root)}
 
 
+def archived_state(root: Path = _ROOT) -> dict[str, Any] | None:
+    """``{"commit": SHA, "dirty": None}`` of a source tree unpacked from ``git archive`` that the package runs
+    from in place (an editable install, whose build writes no ``_build.py``: a checkout's ``.git`` says it,
+    but an archive has none), as ``git archive`` wrote it into ``.git_archival.txt``; edits since are
+    unknown. ``None`` in a checkout (the file still holds its placeholder) or without the file."""
+    try:
+        text = (root / ".git_archival.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        key, _, value = line.partition(": ")
+        if key == "node" and _is_sha(value.strip()):
+            return {"commit": value.strip(), "dirty": None}
+    return None
+
+
 @functools.cache
 def build_state() -> dict[str, Any] | None:
-    """``{"commit": SHA, "dirty": BOOL | None}`` that the build wrote into ``stratagem/_build.py``; ``None``
-    where it wrote no commit (a build from a source without git) or none at all (a checkout)."""
+    """``{"commit": SHA, "dirty": BOOL | None}`` that the build wrote into ``stratagem/_build.py``, else
+    that ``git archive`` wrote into the source tree the package runs from (:func:`archived_state`);
+    ``None`` where neither says (a build from a source without git, or a checkout)."""
     try:
         _build = importlib.import_module("stratagem._build")  # written by setup.py, absent in a checkout
     except ImportError:
-        return None
+        return archived_state()
     commit, dirty = getattr(_build, "COMMIT", None), getattr(_build, "DIRTY", None)
     if not isinstance(commit, str) or not _is_sha(commit):
         return None
