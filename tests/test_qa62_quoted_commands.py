@@ -243,7 +243,9 @@ def test_the_quotes_are_found() -> None:
     """The extraction sees the results' headers, inline fragments, indented commands and scripts."""
     quotes = {(document, quote) for document, _, quote in QUOTES}
     assert len(QUOTES) >= 300
-    assert ("results/cardclash.md", "stratagem bench cardclash") in quotes
+    made = [document.relative_to(REPO).as_posix() for document in DOCUMENTS
+            if re.search(r"(?:Written|Made) by `", document.read_text(encoding="utf-8"))]
+    assert len(made) >= 15 and set(made) <= {document for document, _ in quotes}, "a results header's command"
     assert ("results/startup.md", "python scripts/startup.py --runs 11") in quotes
     assert ("docs/formats.md", "stratagem verify FILE [--recheck] [--time-limit S] [--max-nodes N] [--json]") in quotes
     assert any(document == "results/strato-difficulty/README.md" and quote.startswith("stratagem report results/")
