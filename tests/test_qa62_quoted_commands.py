@@ -1,4 +1,5 @@
-"""The commands that results/, docs/ and the README quote still parse as written (QA 62).
+"""The commands that results/, docs/, the README and the scripts' usage examples quote still parse as
+written (QA 62).
 
 Every table under results/ says how it was made (``Written by `stratagem bench strato```, ``Made by `python
 scripts/strato_hidden.py ...```), and the docs quote commands in running text. tests/test_readme.py runs the
@@ -19,11 +20,16 @@ its end without a value is read as naming that option. Words in capitals (``FILE
 ``OUT.toml``) are placeholders, given a value the parameter's type accepts; brackets mark optional parts
 (checked too) and ``...`` elided ones; a shell operator (``&&``, ``|``, ``>``) ends the command. A script's
 quote may leave out its positional arguments (the prose around it names them), not a required option.
+
+tests/test_qa60_donewhen.py looks for option names alone, in more places (the package's messages too); this
+test parses, so it also catches a value, an arity or a required option that no longer fits (results/
+strato-hidden.md quoted strato_hidden_exact.py without its required ``--tables``).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import runpy
 import shlex
@@ -63,7 +69,12 @@ def quoted_commands(text: str) -> list[tuple[int, str]]:
             i = end + 1
             continue
         if lines[i].startswith("    ") and (i == 0 or not lines[i - 1].strip() or lines[i - 1].startswith("    ")):
-            found.append((i + 1, lines[i].strip()))
+            start, command = i, lines[i].strip()
+            while command.endswith("\\") and i + 1 < len(lines):  # a shell line continued
+                prose[i] = ""
+                i += 1
+                command = command[:-1] + " " + lines[i].strip()
+            found.append((start + 1, command))
             prose[i] = ""
         i += 1
     joined = "\n".join(prose)
@@ -235,12 +246,26 @@ def command_problem(quote: str) -> str | None:
     return stratagem_problem(words) if words[0] == "stratagem" else script_problem(words)
 
 
+def _docstring(script: Path) -> tuple[int, str]:
+    """A script's module docstring as its source spells it (usage examples indented, a backslash ending a
+    line kept) and the line it starts on."""
+    source = script.read_text(encoding="utf-8")
+    first = ast.parse(source).body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        return first.lineno, "\n".join(source.split("\n")[first.lineno - 1:first.end_lineno])
+    return 1, ""
+
+
 QUOTES = [(document.relative_to(REPO).as_posix(), line, quote) for document in DOCUMENTS
           for line, quote in quoted_commands(document.read_text(encoding="utf-8"))]
+QUOTES += [(script.relative_to(REPO).as_posix(), start + line - 1, quote)
+           for script in sorted((REPO / "scripts").glob("*.py"))
+           for start, text in [_docstring(script)] for line, quote in quoted_commands(text)]
 
 
 def test_the_quotes_are_found() -> None:
-    """The extraction sees the results' headers, inline fragments, indented commands and scripts."""
+    """The extraction sees the results' headers, inline fragments, indented commands, and the scripts'
+    usage examples (their docstrings), a line continued with a backslash joined."""
     quotes = {(document, quote) for document, _, quote in QUOTES}
     assert len(QUOTES) >= 300
     made = [document.relative_to(REPO).as_posix() for document in DOCUMENTS
@@ -252,6 +277,8 @@ def test_the_quotes_are_found() -> None:
                for document, quote in quotes), "an indented block's command"
     assert any("\n" not in quote and quote.startswith("python scripts/strato_hidden_exact.py --within")
                for _, quote in quotes), "a span wrapped over two lines"
+    assert any(document == "scripts/strato_policy_sample.py" and quote.endswith("puzzles/strato/level-2-example.toml")
+               for document, quote in quotes), "a usage example continued with a backslash"
 
 
 def test_every_quoted_stratagem_command_parses() -> None:
@@ -312,7 +339,7 @@ def test_a_fragment_or_placeholder_is_read_as_meant(quote: str) -> None:
 def test_quotes_are_extracted_from_every_kind_of_block() -> None:
     """Fenced, indented and inline quotes are found with their lines; prose and other code are not."""
     text = ("# Title\n\nWritten by `stratagem bench\nstakd`, see `stratagem.core` and `scripts/x.py`.\n\n"
-            "    stratagem report R --out D\n\n```\n$ stratagem solve P\nsolved\n```\n"
+            "    stratagem report R \\\n      --out D\n\n```\n$ stratagem solve P\nsolved\n```\n"
             "Then `python scripts/startup.py --runs 3` and `stratagem: internal error`.\n")
     assert quoted_commands(text) == [(3, "stratagem bench stakd"), (6, "stratagem report R --out D"),
-                                     (9, "stratagem solve P"), (12, "python scripts/startup.py --runs 3")]
+                                     (10, "stratagem solve P"), (13, "python scripts/startup.py --runs 3")]
