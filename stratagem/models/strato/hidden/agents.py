@@ -116,8 +116,7 @@ class RelaxationGuide:
     guided policy reads (``exact.Solver.guide``), told apart up to ``cap`` (farther: ``cap + 1``)."""
 
     def __init__(self, game: HiddenStrato, stop: Callable[[], bool] | None = None) -> None:
-        """``stop`` ends the build of the relaxation's tables (``relaxation_kernel.TablesStopped``: a
-        process's first build takes 0.3-1.6 s)."""
+        """``stop`` ends the relaxation tables' build (``TablesStopped``; a process's first: 0.3-1.6 s)."""
         self.game = game
         start = game.start
         self.table = TableDistance(game.challenge, game.options,
@@ -273,8 +272,7 @@ _guides: Latest[tuple[RelaxationGuide, TurnBound]] = Latest(16)
 
 def _guide_of(challenge: Challenge, options: Options, start: HiddenState,
               stop: Callable[[], bool] | None = None) -> tuple[RelaxationGuide, TurnBound]:
-    """The deal's guide and turn bound, kept or built; ``stop`` ends the build of a new guide's tables
-    (``relaxation_kernel.TablesStopped``, and nothing is kept)."""
+    """The deal's guide and turn bound, kept or built; ``stop`` ends a new guide's build (``TablesStopped``)."""
     def build() -> tuple[RelaxationGuide, TurnBound]:
         game = HiddenStrato(challenge, options, start)
         return RelaxationGuide(game, stop), TurnBound(game)
@@ -283,10 +281,10 @@ def _guide_of(challenge: Challenge, options: Options, start: HiddenState,
 
 
 class _Unbuilt(RelaxationGuide):
-    """The guide of a deal whose guide the clock stopped before it was built: every distance is out of
-    time, so :func:`guided_move` falls back at once to its first candidate."""
+    """A guide the clock stopped before it was built: every distance is out of time (no tables to build),
+    so :func:`guided_move` falls back at once to its first candidate."""
 
-    def __init__(self) -> None:  # no tables: nothing to build
+    def __init__(self) -> None:
         pass
 
     def __call__(self, rows: tuple[Row, ...], cap: int = GUIDE_CAP, stop_at: float = -1.0) -> int:
