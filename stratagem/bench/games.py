@@ -225,6 +225,13 @@ def game_positions(game_name: str) -> list[str]:
     return files
 
 
+def bench_command(game_name: str, max_nodes: int, iterations: int | None, games: int, engine: str) -> str:
+    """The command that measures what ``bench_game`` measured, every option its figures depend on written
+    out (a default may change; the table must still say what it ran)."""
+    return (f"stratagem bench {game_name} --max-nodes {max_nodes}"
+            + ("" if iterations is None else f" --iterations {iterations}") + f" --count {games} --engine {engine}")
+
+
 def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, iterations: int | None, games: int,
                log: Callable[[str], None], *, engine: str = "compiled") -> Path:
     """Measure one game's positions ``files`` (:func:`game_positions`) and write ``<out_dir>/<game>.md``;
@@ -242,7 +249,8 @@ def bench_game(game_name: str, files: list[str], out_dir: str, max_nodes: int, i
     lines = [
         f"# {game_name}: search and play benchmark",
         "",
-        f"Written by `stratagem bench {game_name}`. Open information (every card known) unless said.",
+        f"Written by `{bench_command(game_name, max_nodes, iterations, games, engine)}`. Open information (every "
+        "card known) unless said.",
         f"Machine: {machine()}.",
         "",
     ]

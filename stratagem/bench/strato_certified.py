@@ -88,7 +88,7 @@ def certified_auto(game: StratoGame, time_limit: float) -> tuple[Solution, str, 
 
 def certified_table(rows: list[tuple[str, str, CertifiedCell]], time_limit: float,
                     missing: Sequence[str] = ()) -> str:
-    out = header("Strato: time to a certified optimum", time_limit, missing) + [
+    out = header("Strato: time to a certified optimum", time_limit, missing, only="--only-certified") + [
         "`auto` starts with the table-only relaxation bound (a certificate `verify` recomputes) and its",
         "guided line search; when the bound is below the optimum, it searches lines of growing length pruned by",
         "the relaxation (certificate `relaxation-search`: `verify` repeats that search), then A*/SAT. The",

@@ -112,7 +112,8 @@ def measure_checker(folder: Path, files: Sequence[str], time_limit: float, repor
 
 def checker_table(rows: list[tuple[str, str, CheckerCell]], time_limit: float,
                   unmeasured: Sequence[tuple[str, str, str]] = (), missing: Sequence[str] = ()) -> str:
-    out = header("Strato: the DRUP checker's engines on SAT's refutations", time_limit, missing) + [
+    out = header("Strato: the DRUP checker's engines on SAT's refutations", time_limit, missing,
+                 only="--only-checker") + [
         "Each proof is CaDiCaL's refutation of one turn less than the optimum (as in strato-methods.md),",
         "checked by the pure-Python reference (stopped at the time limit) and by the compiled engine",
         "(built at install, never stopped), one after the other in the same run. Ratio = reference time /",

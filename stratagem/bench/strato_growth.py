@@ -35,7 +35,7 @@ def write_growth(folder: Path, time_limit: float, shipped: list[Row], log: Calla
     """The growth table, and a plot of every solved (method, length, seconds): the growth challenges'
     as dots, the shipped deals' (measured above, in the same run) as crosses. Returns the files written."""
     points: list[tuple[str, int, float]] = []
-    table = header("Strato: time against optimal length", time_limit, missing) + [
+    table = header("Strato: time against optimal length", time_limit, missing, only="--only-growth") + [
         "One-row rain/wind challenges asking for k = 1..5 cards of the tornado's weather on each side",
         "(limit 6; k = 4 is challenge 0), seeds 1-3 solo. Wall-clock seconds, one run, per method; ratio to BFS",
         "in brackets (left out when BFS took under 0.01 s); a ratio marked * has a side stopped by the limit",

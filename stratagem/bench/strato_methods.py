@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from stratagem.bench.tables import machine, ratio
+from stratagem.core.errors import number_text
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.solve import Solution, solve
 from stratagem.solvers.search import SOLVED
@@ -59,13 +60,18 @@ class Cell:
 Row = tuple[str, str, dict[str, Cell]]
 
 
-def header(title: str, time_limit: float, missing: Sequence[str] = ()) -> list[str]:
-    """The opening lines of a Strato table: its title, the information assumed, the machine, the limit,
+def header(title: str, time_limit: float, missing: Sequence[str] = (), *, only: str = "",
+           options: str = "") -> list[str]:
+    """The opening lines of a Strato table: its title, the command that wrote it with the options its
+    figures depend on (``--time-limit`` always, whatever the default, then ``options``; ``only``: the
+    ``--only-...`` option that writes this table alone), the information assumed, the machine, the limit,
     what the seconds are, and the peers ``missing`` from the run (whose tables it did not rewrite)."""
+    alone = f" (`{only}` writes this table alone)" if only else ""
     lines = [
         f"# {title}",
         "",
-        "Written by `stratagem bench strato`. Open information (every hand and the pile order known).",
+        f"Written by `stratagem bench strato --time-limit {number_text(time_limit)}{options}`{alone}. Open "
+        "information (every hand and the pile order known).",
         f"Machine: {machine()}. Each method had {time_limit:g} s per deal. Seconds are wall-clock seconds,",
         "one run (`time.perf_counter`), unless a column says CPU.",
         "",

@@ -15,6 +15,7 @@ from typing import Any
 from stratagem.bench.strato_certified import certified_auto
 from stratagem.bench.strato_methods import header
 from stratagem.bench.tables import load_at_end, ratio, rounded, write_table
+from stratagem.core.errors import number_text
 from stratagem.loading import load_strato
 from stratagem.models.strato.encodings.pddl import domain, plan_moves, problem
 from stratagem.models.strato.rules.challenge import Challenge, Options, RowGoal, SequenceGoal
@@ -133,7 +134,8 @@ def _planner_times(c: PlannerCell) -> str:
 
 
 def planner_table(rows: list[PlannerRow], time_limit: float, planner_limit: float) -> str:
-    out = header("Strato: Fast Downward as a peer", time_limit) + [
+    out = header("Strato: Fast Downward as a peer", time_limit, only="--only-planners",
+                 options=f" --planner-time-limit {number_text(planner_limit)}") + [
         f"Fast Downward (the `planners` extra) had {planner_limit:g} CPU seconds per configuration per deal,",
         "translation and search together (its driver's limits count CPU time, so the machine's load slows a",
         "run without changing its outcome): `lmcut` is `astar(lmcut())` (what `seq-opt-lmcut` runs) on the",
