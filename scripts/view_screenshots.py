@@ -13,6 +13,7 @@ folder; the report is drawn from results/strato-sweep/results.jsonl.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -56,13 +57,30 @@ def driver() -> object:
     return chrome
 
 
+#: Every picture this script makes: those of :data:`PICTURES` and the report's.
+NAMES = [picture for picture, *_ in PICTURES] + ["report-lengths.png"]
+
+
+def wanted_pictures(argv: list[str] | None = None) -> set[str]:
+    """The pictures named on the command line (none: every picture); an unknown name is refused (exit 2)
+    before Chromium starts: a misspelt one made nothing and said nothing."""
+    parser = argparse.ArgumentParser(description="Remake the screenshots of docs/images/ in headless Chromium.")
+    parser.add_argument("pictures", nargs="*", metavar="PICTURE",
+                        help=f"pictures to remake (default: all): {', '.join(NAMES)}")
+    named = parser.parse_args(argv).pictures
+    unknown = [name for name in named if name not in NAMES]
+    if unknown:
+        parser.error(f"no such picture: {', '.join(unknown)} (the pictures: {', '.join(NAMES)})")
+    return set(named)
+
+
 def main() -> int:
+    wanted = wanted_pictures()
     from selenium.webdriver.common.keys import Keys
 
     chrome = driver()
     stratagem = [sys.executable, "-m", "stratagem"]
     with tempfile.TemporaryDirectory() as work:
-        wanted = set(sys.argv[1:])  # picture names to remake (default: all)
         for picture, commands, record, action in PICTURES:
             if wanted and picture not in wanted:
                 continue
