@@ -63,6 +63,7 @@ KERNELS = (
     "stratagem/solvers/induction_kernel.py",
     "stratagem/models/stackattack/engine.py",
     "stratagem/models/stratatak/engine.py",
+    "stratagem/models/stratatak/guide.py",
 )
 
 #: Compiler directives every kernel starts from (a kernel may set others in its ``# cython:`` header).

@@ -100,9 +100,9 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     ``engine`` is where the search agents search (:mod:`stratagem.engines`): ``compiled`` runs every
     ``mcts``, ``ismcts``, ``pimc`` (with its rollout evaluator) and ``duct`` agent on the game's compiled
     engine (searches in C; ``mcts`` guided where the game hands over a compiled guide,
-    Card Clash's, else unguided; a cut playout is scored by the engine's evaluation where it has one, else
-    the middle of the value range), ``reference`` none; None (the default) runs there the agents whose
-    search is the same on both engines or stronger on the compiled one: ``mcts`` that asks for plain
+    Card Clash's and Stratatak's, else unguided; a cut playout is scored by the engine's evaluation where it
+    has one, else the middle of the value range), ``reference`` none; None (the default) runs there the
+    agents whose search is the same on both engines or stronger on the compiled one: ``mcts`` that asks for plain
     search (``guided=false``) or plays a game with a compiled guide (measured in results/mcts.md),
     ``ismcts`` that asks for plain search, and ``pimc`` and ``duct`` that play out to the end (no
     ``rollout_limit``); never ``mcts`` in a game with simultaneous moves (Stack Attack). ``note`` is told
@@ -212,8 +212,9 @@ def _search_kind(agent: Agent, engine: str | None, game: Any = None) -> str | No
 def _hint_guided_on_reference(game: Any, agents: list[Agent], hint: Callable[[str], None]) -> None:
     """Say once that a guided ``mcts`` or ``ismcts`` agent stays on the reference engine by default although
     the game has a compiled one: its search is the guided one, which only the Python engine runs for a game
-    with no compiled guide, and many times slower (``play stratatak --agents mcts,random`` ran 4 minutes
-    for one game, with nothing on stderr off a terminal)."""
+    with no compiled guide (and for ISMCTS in every game), and many times slower (``play stratatak --agents
+    mcts,random`` ran 4 minutes for one game, with nothing on stderr off a terminal, before Stratatak had
+    its compiled guide)."""
     if isinstance(game, Simultaneous) or resolve(game, COMPILED).engine is None:
         return
     slow = [f"{agent.name} (the {ordinal(i + 1)} agent)" for i, agent in enumerate(agents)

@@ -49,6 +49,7 @@ KERNELS = (
     "stratagem.solvers.induction_kernel",
     "stratagem.models.stackattack.engine",
     "stratagem.models.stratatak.engine",
+    "stratagem.models.stratatak.guide",
 )
 
 #: What running without the compiled core costs, measured (docs/design.md has the figures).

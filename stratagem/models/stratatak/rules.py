@@ -346,6 +346,13 @@ class StratatakGame(EqualByRules):
         value = 0.5 * (b - a) / (a + b + 1)
         return (value, -value)
 
+    def compiled_guide(self, engine: Any) -> Any:
+        """:meth:`order_moves` and :meth:`evaluate` over ``engine``'s packed states (a
+        :class:`~stratagem.models.stratatak.guide.StratatakGuide`), for guided UCT on the compiled engine."""
+        from stratagem.models.stratatak.guide import StratatakGuide
+
+        return StratatakGuide.for_engine(engine, self)
+
     def observation(self, state: State, player: int) -> Observation:
         return Observation(
             player,
