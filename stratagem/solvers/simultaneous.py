@@ -53,7 +53,7 @@ from typing import Any, Protocol, overload, runtime_checkable
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation, Game, Simultaneous
-from stratagem.solvers.matrix import MatrixSolution, solve_matrix
+from stratagem.solvers.matrix import MatrixSolution, forget_shared_solutions, solve_matrix
 
 __all__ = [
     "CLOCK_EVERY",
@@ -229,6 +229,15 @@ def solve_simultaneous(
     """
     _check_options(game, player, depth, payoff)
     deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)
+    try:
+        return _solve(game, state, player, depth, payoff, deadline, max_nodes, packed)
+    finally:  # stopped or not: the solutions its nodes shared stay with its result alone
+        forget_shared_solutions()
+
+
+def _solve(game: AnyGame, state: Hashable, player: int, depth: int | None, payoff: str, deadline: Deadline | None,
+           max_nodes: int | None, packed: Any) -> SimultaneousResult:
+    """:func:`solve_simultaneous`'s induction, its options checked."""
     if packed is not None:  # the engine brings its own walk: this module imports no compiled code
         walk = packed.induction(player, payoff, deadline, max_nodes, SCRATCH_LIMIT, CLOCK_EVERY)
         value = walk.run(packed.game.encode(state), depth)
