@@ -265,9 +265,16 @@ def guided_move(game: HiddenStrato, guide: RelaxationGuide, bound: TurnBound, st
     return announce(*redraw_end(challenge, state.rows))
 
 
-#: One guide and turn bound per public deal (of the 16 played last), shared by the games and agents that
-#: play it: what they remember (distances by relaxed image, bounds by table) depends on the deal alone.
-_guides: Latest[tuple[RelaxationGuide, TurnBound]] = Latest(16)
+#: Bytes the guides kept for later decisions may weigh in all (:attr:`TableDistance.nbytes`).
+GUIDE_BYTES = 64 << 20
+
+#: One guide and turn bound per public deal, shared by the games and agents that play it: what they
+#: remember (distances by relaxed image, bounds by table) depends on the deal alone. Of the 16 deals played
+#: last, those within :data:`GUIDE_BYTES` (the guide in use always): a guide keeps a byte per relaxed state of
+#: its goal rows (10.8 MB a deal of challenge 1; up to 40 MB a goal row), and 16 kept guides held 229 MB in a
+#: process that had played 40 games of challenge 1 and dropped their results. A later deal's guide is
+#: built again in about 0.01 s (the relaxation's tables, the costly part, are kept apart).
+_guides: Latest[tuple[RelaxationGuide, TurnBound]] = Latest(16, GUIDE_BYTES, lambda kept: kept[0].table.nbytes)
 
 
 def _guide_of(challenge: Challenge, options: Options, start: HiddenState,

@@ -624,6 +624,12 @@ class TableDistance:
         self.combines = combination(self.relaxations)
         self.sets = list(combinations(range(len(self.relaxations)), challenge.rows_required))
 
+    @property
+    def nbytes(self) -> int:
+        """The bytes of its goal rows' per-state lower bounds (one byte a relaxed state, up to
+        :data:`MAX_CODES`: 10.8 MB for challenge 1's goal row), by far the most it keeps."""
+        return sum(d._lower.nbytes for d in self.distances)
+
     def __call__(self, rows: Sequence[Row], cap: int, stop_at: float = -1.0) -> int:
         """The combined distance of ``rows``, each row's counted up to ``cap`` (farther: ``cap + 1``);
         ``relaxation_kernel.OutOfTime`` when ``stop_at`` (a ``time.perf_counter`` time, negative: none)
