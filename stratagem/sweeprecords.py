@@ -17,7 +17,7 @@ import fcntl
 import functools
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -41,9 +41,10 @@ STATUSES = ("solved", "unsolvable", "unknown")
 #: dozen moves); anything longer is not a record of ours, and is refused before it is parsed.
 MAX_LINE_BYTES = 1 << 20
 
-#: The largest results file read (some 740,000 records of 1.4 KB). ``report`` holds the records, their strings
-#: shared as they are read (:func:`share_strings`), at some 1.45 times the file, and peaks at about 2.4 times:
-#: 497 MB for a 210 MB file of 353,367 records (stop 61), so some 2.5 GB at this cap.
+#: The largest results file read (some 740,000 records of 1.4 KB). ``report`` reads it and holds none of its
+#: records (:class:`ResultsRecords`): a few fields of each deal's best record, some 0.46 KB a deal at its peak
+#: (250 MB for a 210 MB file of 353,364 deals, stop 62, where holding the records took 549 MB), so under 1 GB
+#: at this cap (some 1.8 million records of the shipped sweep's size). :func:`read_results` holds them, their strings shared, at some 1.45 times the file.
 MAX_RESULTS_BYTES = 1 << 30
 
 #: The most turns a Strato record's lengths may hold: every turn plays a card of the box.
@@ -66,7 +67,7 @@ def task_key(puzzle_sha256: str, players: int | None, seed: int | None, method: 
     return json.dumps([puzzle_sha256, players, seed, method])
 
 
-def record_key(record: dict[str, Any]) -> str:
+def record_key(record: Mapping[str, Any]) -> str:
     """The key of a record, as :meth:`Task.key` gives it for the task that made it."""
     return task_key(record["puzzle_sha256"], record["players"], record["seed"], record["method"])
 
@@ -139,12 +140,12 @@ def version_label(name: str, digest: str) -> str:
 CERTIFYING_METHODS = frozenset({"relaxed", "sat", "auto"})
 
 
-def retry_may_certify(record: dict[str, Any]) -> bool:
+def retry_may_certify(record: Mapping[str, Any]) -> bool:
     """Whether running an uncertified record's task again may give it a certificate: its method can."""
     return uncertified(record) and record.get("method") in CERTIFYING_METHODS
 
 
-def uncertified(record: dict[str, Any]) -> bool:
+def uncertified(record: Mapping[str, Any]) -> bool:
     """A Strato record whose answer (an optimum, or unsolvability) rests on a search alone: no certificate
     that ``verify`` re-checks (``certificate`` is null). Hidden-information records claim no optimum."""
     return (record.get("game", "strato") == "strato" and record.get("information", "open") == "open"
@@ -228,10 +229,17 @@ class ResultsFile:
                 return
             os.close(fd)
 
-    def _read(self) -> Iterator[dict[str, Any]]:
+    def _read(self, share: bool = True) -> Iterator[dict[str, Any]]:
+        """The file's records, each checked whole (:func:`parse_record`); with ``share``, their repeated strings
+        shared (:func:`share_strings`): a reader that keeps none of them (:class:`ResultsRecords`) has no use
+        for the table, which grows with every distinct short string the file holds."""
         if not Path(self.path).exists() and not Path(self.path).is_symlink():
             return
         shared: dict[str, str] = {}
+
+        def keep(record: dict[str, Any]) -> dict[str, Any]:
+            return share_strings(record, shared) if share else record
+
         with open_regular(self.path) as handle:
             offset = 0
             number = 0
@@ -247,7 +255,7 @@ class ResultsFile:
                     raise BadInput(self.path, "", f"larger than a results file may be ({MAX_RESULTS_BYTES >> 30} GiB); "
                                    "start a new one")
                 if raw.endswith(b"\n"):
-                    yield share_strings(parse_record(raw, self.path, number), shared)
+                    yield keep(parse_record(raw, self.path, number))
                     offset += len(raw)
                     continue
                 # The last line, without its newline: a whole record someone saved without one, or the
@@ -256,7 +264,7 @@ class ResultsFile:
                     self.torn = (f"{self.path}: line {number} is torn (a run stopped while writing it); "
                                  "dropped, its task runs again")
                     break
-                record = share_strings(parse_record(raw, self.path, number), shared)
+                record = keep(parse_record(raw, self.path, number))
                 self._needs_newline = True
                 offset += len(raw)
                 yield record
@@ -599,7 +607,63 @@ def read_results(path: str | Path) -> tuple[list[dict[str, Any]], str | None]:
     if not Path(path).exists():
         raise BadInput(str(path), "", "no such file")
     if not records:
-        problem = ("holds no whole record: its only line is torn (a run stopped while writing it)"
-                   if results.torn else "is empty: no sweep record to report")
-        raise BadInput(str(path), "", problem)
+        raise _no_record(str(path), results.torn)
     return records, results.torn
+
+
+def _no_record(path: str, torn: str | None) -> BadInput:
+    """The refusal of a results file that holds no whole record (``torn``: its only line was torn)."""
+    return BadInput(path, "", "holds no whole record: its only line is torn (a run stopped while writing it)"
+                    if torn else "is empty: no sweep record to report")
+
+
+class ResultsRecords:
+    """The records of a results file for a report that keeps few of them: each time they are iterated the
+    file is read again, one record at a time (its provenance left out, as :func:`read_results` leaves it).
+
+    The first iteration checks every line (:meth:`ResultsFile._read`), as :func:`read_results` does and with
+    its :class:`BadInput` (a missing or empty file at the end of it), and notes a torn last line in
+    :attr:`torn`. Each later one reads the same records again, parsed without the checks already made, and
+    no further than the first read went: a sweep appending to the file meanwhile adds nothing, and a file
+    changed otherwise is :class:`BadInput` naming the line.
+
+    Why: held as Python objects, a file's records take some 1.45 times the file (:data:`MAX_RESULTS_BYTES`);
+    :func:`stratagem.sweepreport.summarise` keeps a few numbers a deal and reads the file again for the
+    records it shows whole.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        #: The note on a torn last line (left out), once the records were read through.
+        self.torn: str | None = None
+        self._count: int | None = None  # the records the first read found, once it was read through
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return self._first() if self._count is None else self._again(self._count)
+
+    def _first(self) -> Iterator[dict[str, Any]]:
+        results = ResultsFile(self.path)
+        count = 0
+        for record in results._read(share=False):
+            count += 1
+            record.pop("provenance", None)
+            yield record
+        if not Path(self.path).exists():
+            raise BadInput(self.path, "", "no such file")
+        if not count:
+            raise _no_record(self.path, results.torn)
+        self.torn, self._count = results.torn, count
+
+    def _again(self, count: int) -> Iterator[dict[str, Any]]:
+        with open_regular(self.path) as handle:
+            for number in range(1, count + 1):
+                raw = handle.readline(MAX_LINE_BYTES + 1)
+                try:
+                    record = json.loads(raw)
+                except (ValueError, RecursionError):
+                    record = None
+                if not isinstance(record, dict) or record.get("format") != SWEEP_FORMAT:
+                    raise BadInput(self.path, f"line {number}", "changed while the report read it (the file was "
+                                   "read twice): run the report again")
+                record.pop("provenance", None)
+                yield record

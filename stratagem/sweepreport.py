@@ -21,20 +21,23 @@ decided records that disagree are listed rather than hidden.
 
 from __future__ import annotations
 
+import dataclasses
+import heapq
 import shlex
 import statistics
+from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput, number_text
 from stratagem.core.io import MAX_PUZZLE_BYTES, open_regular, read_capped
 from stratagem.solvers.match import wilson_interval
-from stratagem.sweep import best_records, record_key, uncertified
 from stratagem.sweephidden import hidden_record
-from stratagem.sweeprecords import retry_may_certify, version_label
+from stratagem.sweeprecords import record_key, retry_may_certify, standing, uncertified, version_label
 
 #: How many of the hardest deals the summary lists.
 HARDEST = 10
@@ -49,14 +52,14 @@ UNDECIDED_ROWS = 50
 REPORT_FORMAT = "stratagem/report@1"
 
 
-def outcome(record: dict[str, Any]) -> str:
+def outcome(record: Held) -> str:
     """``solvable``, ``unsolvable`` or ``undecided``, as the module docstring defines them."""
     if record["status"] == "solved" or record.get("best_length") is not None:
         return "solvable"
     return "unsolvable" if record["status"] == "unsolvable" else "undecided"
 
 
-def reproduce(record: dict[str, Any]) -> str:
+def reproduce(record: Held) -> str:
     """The ``stratagem solve`` command that redoes a record's deal."""
     limit = record.get("time_limit")
     return (f"stratagem solve {shlex.quote(str(record['puzzle']))} --deal {record['seed']} "
@@ -81,12 +84,86 @@ def _file_state(path: Path, digest: object) -> str:
     return "its bytes now" if hashlib.sha256(data).hexdigest() == digest else "no longer its bytes"
 
 
+class _Absent:
+    """A field the record did not have (``kept.get(name, default)`` gives ``default``, as a dict would)."""
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+_ABSENT: Any = _Absent()
+
+
+class KeptRecord(Mapping[str, Any]):
+    """A Strato record as :func:`summarise` keeps it: the fields the report counts, prints and groups by, read
+    as the record's (``kept["seed"]``, ``kept.get("best_length")``), not its line, notes or provenance.
+
+    Why: a record held as a dict took some 870 bytes with its strings shared, and a report of a 210 MB file
+    of 353,367 deals held every one (549 MB at its peak); this takes some 200. A field it does not keep is an
+    :class:`AttributeError`, never a silent ``None``; ``certificate`` is kept as whether there is one
+    (``True``, or the record's own empty value). The records a report shows whole (the hardest and easiest
+    deals, replayed on the page) it reads again: :attr:`SweepReport.whole`.
+    """
+
+    __slots__ = ("challenge", "puzzle", "puzzle_sha256", "players", "seed", "method", "status", "length",
+                 "best_length", "lower_bound", "seconds", "time_limit", "certificate", "information",
+                 "_number", "_standing", "_first")
+    #: The fields of a record it keeps.
+    FIELDS = __slots__[:14]
+    game = "strato"
+    challenge: Any
+    puzzle: Any
+    puzzle_sha256: Any
+    players: Any
+    seed: Any
+    method: Any
+    status: Any
+    length: Any
+    best_length: Any
+    lower_bound: Any
+    seconds: Any
+    time_limit: Any
+    certificate: Any
+    information: Any
+    _number: int  # its place among the records (1 for the first)
+    _standing: tuple[int, Fraction]  # :func:`~stratagem.sweeprecords.standing`
+    _first: Any  # its key's first decided answer (status, length), None before one
+
+    def __getitem__(self, name: str) -> Any:
+        value = getattr(self, name)
+        if value is _ABSENT:
+            raise KeyError(name)
+        return value
+
+    def get(self, name: str, default: Any = None) -> Any:
+        value = getattr(self, name)
+        return default if value is _ABSENT else value
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.FIELDS and getattr(self, str(name)) is not _ABSENT
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in self.FIELDS if getattr(self, name) is not _ABSENT)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"KeptRecord(line {self._number}: " + ", ".join(f"{name}={getattr(self, name)!r}"
+                                                               for name in self.FIELDS) + ")"
+
+
+#: A record of a results file as a report holds it: a Strato deal's :class:`KeptRecord`, any other whole.
+Held = Mapping[str, Any]
+
+
 @dataclass(frozen=True)
 class SweepReport:
-    """The records of a results file (the last of each key when a key repeats), and what they show."""
+    """The records of a results file (the best-established of each key when a key repeats: a Strato deal's
+    as a :class:`KeptRecord`, any other whole), and what they show."""
 
     source: str
-    records: tuple[dict[str, Any], ...]
+    records: tuple[Held, ...]
     #: How many records the file held (``records`` holds one per deal).
     held: int = 0
     #: Deals whose decided records disagree (status or length), each as its records.
@@ -97,6 +174,10 @@ class SweepReport:
     #: Seconds of the Strato records another record of the same deal replaced (a retry's first run, a
     #: method run again): work done, in no table, since each deal counts once.
     superseded_seconds: float = 0.0
+    #: The whole records of the hardest and easiest deals (:data:`HARDEST` of each), by their place among
+    #: the records (1 for the first): :meth:`hardest` and :meth:`easiest` give them, lines and all, where
+    #: ``records`` keeps a :class:`KeptRecord`.
+    whole: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def version_names(self) -> dict[str, list[str]]:
         """For each challenge name in :attr:`versions`, its versions as the report shows them: the label, the
@@ -111,40 +192,59 @@ class SweepReport:
             out[str(record["challenge"])][label] = f"{label} from {path} ({state})"
         return {name: [found[label] for label in sorted(found)] for name, found in sorted(out.items())}
 
-    def challenge_of(self, record: dict[str, Any]) -> str:
+    def challenge_of(self, record: Held) -> str:
         """The challenge a record's deal is shown under: its name, and when two versions of a puzzle share the
         name, ``NAME (SHA8)``, so that a designer's old and new card are never one row."""
         name = str(record["challenge"])
         return version_label(name, str(record.get("puzzle_sha256"))) if name in self.versions else name
 
     @property
-    def deals(self) -> list[dict[str, Any]]:
+    def deals(self) -> list[Held]:
         """The Strato records (seeded deals); the tables and plots below are of these."""
         return [r for r in self.records if r.get("game") == "strato"]
 
     @property
-    def positions(self) -> list[dict[str, Any]]:
+    def positions(self) -> list[Held]:
         """The records of other games' positions (``analyze``), by game, position and method."""
         others = [r for r in self.records if r.get("game") != "strato"]
         return sorted(others, key=lambda r: (r["game"], r["puzzle"], r["method"]))
 
-    def by_deal(self) -> dict[tuple[Any, ...], list[dict[str, Any]]]:
+    def by_deal(self) -> dict[tuple[Any, ...], list[Held]]:
         """The Strato records by deal (the puzzle's bytes, players, seed): one record a method. Every count of
         deals below is over these, so that a deal swept with two methods is one deal, not two."""
-        out: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+        out: dict[tuple[Any, ...], list[Held]] = defaultdict(list)
         for record in self.deals:
             out[_deal(record)].append(record)
         return dict(out)
 
+    def _deal_groups(self) -> Iterator[list[Held]]:
+        """The lists of :meth:`by_deal`, by puzzle and players first rather than in the records' order, made in
+        less memory: no tuple and no list for each deal, a dict by seed for each puzzle and player count and
+        a list only for a deal of several records. The tuples and lists of :meth:`by_deal` took some 235
+        bytes a deal, and every table below asks for them once or twice (``report`` of 353,367 deals)."""
+        groups: dict[tuple[Any, Any], dict[Any, Held | list[Held]]] = {}
+        for record in self.deals:
+            seeds = groups.setdefault((record.get("puzzle_sha256"), record["players"]), {})
+            there = seeds.get(record["seed"])
+            if there is None:
+                seeds[record["seed"]] = record
+            elif isinstance(there, list):
+                there.append(record)
+            else:
+                seeds[record["seed"]] = [there, record]
+        for seeds in groups.values():
+            for found in seeds.values():
+                yield found if isinstance(found, list) else [found]
+
     def deal_count(self) -> int:
         """How many deals the Strato records are of (each method's record of a deal is one of its records)."""
-        return len(self.by_deal())
+        return sum(1 for _ in self._deal_groups())
 
     def decided_deals(self) -> tuple[int, int]:
         """Deals decided (solved or proven unsolvable by some method) and, of those, how many rest on a
         search alone: no method's decided record carries a certificate."""
         decided = resting = 0
-        for records in self.by_deal().values():
+        for records in self._deal_groups():
             answers = [r for r in records if r["status"] in ("solved", "unsolvable")]
             if answers:
                 decided += 1
@@ -155,15 +255,15 @@ class SweepReport:
         """Of the decided deals resting on a search alone, those ``--retry-uncertified`` runs again (one of
         their records is of a method that can certify)."""
         count = 0
-        for records in self.by_deal().values():
+        for records in self._deal_groups():
             answers = [r for r in records if r["status"] in ("solved", "unsolvable")]
             if answers and all(uncertified(r) for r in answers):
                 count += any(retry_may_certify(r) for r in answers)
         return count
 
-    def groups(self) -> dict[tuple[str, int, str], list[dict[str, Any]]]:
+    def groups(self) -> dict[tuple[str, int, str], list[Held]]:
         """The records by (challenge, players, method), in that order."""
-        out: dict[tuple[str, int, str], list[dict[str, Any]]] = defaultdict(list)
+        out: dict[tuple[str, int, str], list[Held]] = defaultdict(list)
         for record in self.deals:
             out[(self.challenge_of(record), record["players"], record["method"])].append(record)
         return dict(sorted(out.items()))
@@ -185,25 +285,25 @@ class SweepReport:
         """Per (challenge, players): how many deals have each proven optimal length, each deal once whichever
         methods proved it (decided records that disagree are listed as conflicts; the shortest counts here)."""
         out: dict[tuple[str, int], Counter[int]] = defaultdict(Counter)
-        for records in self.by_deal().values():
+        for records in self._deal_groups():
             solved = [r for r in records if r["status"] == "solved"]
             if solved:
                 first = min(solved, key=lambda r: r["length"])
                 out[(self.challenge_of(first), first["players"])][first["length"]] += 1
         return dict(sorted(out.items()))
 
-    def hardest(self, count: int = HARDEST) -> list[dict[str, Any]]:
+    def hardest(self, count: int = HARDEST) -> list[Held]:
         """The deals with the longest proven optimal lines (ties: the slowest to solve first), each deal once."""
         solved = [r for r in self.deals if r["status"] == "solved"]
-        return _once_a_deal(sorted(solved, key=lambda r: (-r["length"], -r["seconds"], r["challenge"], r["players"],
-                                                          r["seed"])))[:count]
+        return self._whole(_first_deals(solved, count, lambda r: (-r["length"], -r["seconds"], r["challenge"],
+                                                                   r["players"], r["seed"])))
 
-    def undecided(self) -> list[dict[str, Any]]:
+    def undecided(self) -> list[Held]:
         """The deals whose optimal length is not proven (status ``unknown``, and no other method decided the
         deal), highest lower bound first."""
-        decided = {deal for deal, records in self.by_deal().items()
-                   if any(r["status"] != "unknown" for r in records)}
-        open_ = [r for r in self.deals if r["status"] == "unknown" and _deal(r) not in decided]
+        stopped = {id(r) for records in self._deal_groups() if all(r["status"] == "unknown" for r in records)
+                   for r in records}
+        open_ = [r for r in self.deals if id(r) in stopped]
         return sorted(open_, key=lambda r: (-r["lower_bound"], r["challenge"], r["players"], r["seed"]))
 
     def times(self) -> list[dict[str, Any]]:
@@ -324,11 +424,15 @@ class SweepReport:
             lines += ["", "## Plots", ""] + [f"![{name}]({name})" for name in plots]
         return "\n".join(lines) + "\n"
 
-    def easiest(self, count: int = HARDEST) -> list[dict[str, Any]]:
+    def easiest(self, count: int = HARDEST) -> list[Held]:
         """The deals with the shortest proven optimal lines (ties: the fastest to solve first)."""
         solved = [r for r in self.deals if r["status"] == "solved"]
-        return _once_a_deal(sorted(solved, key=lambda r: (r["length"], r["seconds"], r["challenge"], r["players"],
-                                                          r["seed"])))[:count]
+        return self._whole(_first_deals(solved, count, lambda r: (r["length"], r["seconds"], r["challenge"],
+                                                                   r["players"], r["seed"])))
+
+    def _whole(self, records: list[Held]) -> list[Held]:
+        """``records`` with each one :attr:`whole` holds whole given so (its line, for a replay)."""
+        return [self.whole.get(r._number, r) if isinstance(r, KeptRecord) else r for r in records]
 
     def length_panels(self) -> dict[tuple[str, int], tuple[Counter[int], int]]:
         """Per (challenge, players): deals by proven optimal length, and how many are undecided (no proven
@@ -336,7 +440,7 @@ class SweepReport:
         out: dict[tuple[str, int], tuple[Counter[int], int]] = {}
         for (challenge, players), counts in self.lengths().items():
             out[(challenge, players)] = (counts, 0)
-        for records in self.by_deal().values():
+        for records in self._deal_groups():
             if all(r["status"] == "unknown" for r in records):  # no method decided it
                 key = (self.challenge_of(records[0]), records[0]["players"])
                 counts, undecided = out.get(key, (Counter(), 0))
@@ -377,15 +481,15 @@ class SweepReport:
         return png_plots(self)
 
 
-def _deal(record: dict[str, Any]) -> tuple[Any, ...]:
+def _deal(record: Held) -> tuple[Any, ...]:
     """A Strato record's deal: the puzzle's bytes, players, seed (its key less the method)."""
     return (record.get("puzzle_sha256"), record["players"], record["seed"])
 
 
-def _once_a_deal(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _once_a_deal(records: list[Held]) -> list[Held]:
     """``records`` with each deal's first record only (a deal swept with several methods is listed once)."""
     seen: set[tuple[Any, ...]] = set()
-    out = []
+    out: list[Held] = []
     for record in records:
         if _deal(record) not in seen:
             seen.add(_deal(record))
@@ -393,68 +497,151 @@ def _once_a_deal(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _brief(record: dict[str, Any]) -> dict[str, Any]:
+def _first_deals(records: list[Held], count: int, key: Callable[[Held], Any]) -> list[Held]:
+    """The first ``count`` deals of ``records`` ordered by ``key``, each deal's first record: the first
+    ``count`` of :func:`_once_a_deal` of ``sorted(records, key=key)``, found with :func:`heapq.nsmallest`
+    (the same records in the same order, ties kept as ``sorted`` keeps them) from the first ``count``
+    records, then twice as many until they hold ``count`` deals. Sorting made every record's key at once,
+    some 120 bytes a deal for a report of 353,367 deals; this makes a few."""
+    if count <= 0:  # a slice's meaning (count -1: all but the last)
+        return _once_a_deal(sorted(records, key=key))[:count]
+    wanted = count
+    while True:
+        found = _once_a_deal(heapq.nsmallest(wanted, records, key=key))[:count]
+        if len(found) >= count or wanted >= len(records):
+            return found
+        wanted *= 2
+
+
+def _brief(record: Held) -> dict[str, Any]:
     """A deal's identity and answer, for the JSON summary."""
     return {k: record.get(k) for k in ("challenge", "players", "seed", "method", "status", "length", "lower_bound",
                                        "best_length", "seconds")} | {"reproduce": reproduce(record)}
 
 
-def _decided(record: dict[str, Any]) -> bool:
+def _decided(record: Held) -> bool:
     return record.get("game", "strato") == "strato" and record.get("status") in ("solved", "unsolvable")
 
 
-def _conflicts(records: Sequence[dict[str, Any]], keys: dict[str, str]) -> tuple[tuple[dict[str, Any], ...], ...]:
-    """The records of each deal-and-method key whose decided records disagree (status or length), keys in the
-    order their first decided record comes, records in the file's order. ``keys`` maps each key to itself,
-    so that what is kept per key is the one string :func:`best_records` made.
-
-    Kept per key: its first answer alone, and the records only of the keys that disagree (rare), gathered
-    in a second pass. A set of answers and a list of records per key took 250 MB at its peak for a
-    210 MB file of 353,367 deals, above the 306 MB its records hold."""
-    first: dict[str, tuple[Any, Any]] = {}
-    answers: dict[tuple[Any, Any], tuple[Any, Any]] = {}  # each answer one tuple, shared by its keys
-    split: set[str] = set()
-    for record in records:
-        if _decided(record):
-            made = record_key(record)
-            key = keys.get(made, made)
-            answer = (record["status"], record.get("length"))
-            if first.setdefault(key, answers.setdefault(answer, answer)) != answer:
-                split.add(key)
-    if not split:
-        return ()
-    by_key: dict[str, list[dict[str, Any]]] = {key: [] for key in first if key in split}
-    for record in records:
-        if _decided(record) and (key := record_key(record)) in by_key:
-            by_key[key].append(record)
-    return tuple(tuple(found) for found in by_key.values())
+def _key(record: Mapping[str, Any], share: Callable[[Any], Any] = lambda value: value) -> Hashable:
+    """A record's deal-and-method key (:func:`~stratagem.sweeprecords.record_key`) in less memory: as a tuple
+    of its (shared) fields when they are a digest, two whole numbers and a name, which the JSON text of the
+    key tells apart exactly as it does; as that text otherwise (a hand-edited record of another game)."""
+    sha, players, seed, method = record["puzzle_sha256"], record["players"], record["seed"], record["method"]
+    if type(sha) is str and type(players) is int and type(seed) is int and type(method) is str:
+        return share(sha), players, seed, share(method)
+    return record_key(record)
 
 
-def summarise(records: Sequence[dict[str, Any]], source: str) -> SweepReport:
+def _kept(record: dict[str, Any], number: int, rank: tuple[int, Fraction], first: Any,
+          share: Callable[[Any], Any]) -> KeptRecord:
+    kept = KeptRecord()
+    for name in KeptRecord.FIELDS:
+        value = record.get(name, _ABSENT)
+        setattr(kept, name, value if name == "seconds" else share(value))  # seconds: one of each a deal
+    if kept.certificate is not _ABSENT and kept.certificate:
+        kept.certificate = True
+    kept._number, kept._standing, kept._first = number, rank, first
+    return kept
+
+
+def summarise(records: Iterable[dict[str, Any]], source: str) -> SweepReport:
     """A report of ``records``, one per deal (a key seen twice counts once: its best-established record,
-    :func:`stratagem.sweep.best_records`).
+    :func:`stratagem.sweep.best_records`, the latest among equals).
 
     ``records`` are an open sweep's (:class:`~stratagem.sweep.ResultsFile` checks each). A hidden sweep's
     record is :class:`BadInput` naming it: its ``solved`` is a win probability found, which this report
     counted as a deal proven solvable; its cards are :func:`stratagem.difficulty.difficulty`'s.
-    """
-    for number, record in enumerate(records, 1):
-        if hidden_record(record):
-            raise BadInput(source, f"record {number}", "a hidden-information record: this report is of an open "
-                           "sweep's answers; stratagem.difficulty.difficulty makes a hidden sweep's cards")
-    best = best_records(records)
-    conflicts = _conflicts(records, {key: key for key in best})
-    digests: dict[str, set[Any]] = defaultdict(set)
-    for record in best.values():
-        if record.get("game", "strato") == "strato":
-            digests[str(record["challenge"])].add(record.get("puzzle_sha256"))
-    versions = frozenset(name for name, found in digests.items() if len(found) > 1)
-    def seconds(of: Iterable[dict[str, Any]]) -> float:
-        return sum(float(r.get("seconds") or 0.0) for r in of if r.get("game", "strato") == "strato")
 
-    superseded = seconds(records) - seconds(best.values())
-    return SweepReport(source, tuple(best.values()), held=len(records), conflicts=conflicts, versions=versions,
-                       superseded_seconds=superseded)
+    Read twice at most (a list, or :class:`~stratagem.sweeprecords.ResultsRecords`, which reads its file
+    again; a one-pass iterator is made a list first), and none of them held: each Strato deal's best record
+    is kept as a :class:`KeptRecord` (some 200 bytes, its strings shared), the answer of its key's first
+    decided record beside it (to find the keys whose decided records disagree, rare), and each record's
+    seconds as a number in an array. The second read gathers the records of the keys that disagree
+    (:attr:`SweepReport.conflicts`) and the hardest and easiest deals' whole records
+    (:attr:`SweepReport.whole`, their lines replayed on the page). For a 210 MB file of 353,364 deals
+    ``report --html`` peaked at 549 MB holding every record (provenance left out), and now at 250 MB (89 MB
+    for a file of three records): 0.46 KB a deal, where it was 1.3.
+    """
+    if iter(records) is records:
+        records = list(records)
+    compact = not isinstance(records, Sequence)  # a list is held by the caller: its records are kept as given
+    shared: dict[tuple[type, Any], Any] = {}
+
+    def share(value: Any) -> Any:
+        """One object for the equal strings of every kept record and for its time limits (of one type)."""
+        return shared.setdefault((type(value), value), value) if isinstance(value, str | float) else value
+
+    best: dict[Hashable, Held] = {}
+    whole_ones: dict[Hashable, tuple[tuple[int, Fraction], Any]] = {}  # a record kept whole: its standing, first
+    ranks: dict[tuple[int, Fraction], tuple[int, Fraction]] = {}
+    pairs: dict[tuple[Any, Any], tuple[Any, Any]] = {}  # (standing, first answer): few, each held once
+    answers: dict[tuple[Any, Any], tuple[Any, Any]] = {}
+    split: set[Hashable] = set()
+    seconds = array("d")  # every Strato record's, in the file's order: what the superseded runs took
+    held = 0
+    for held, record in enumerate(records, 1):
+        if hidden_record(record):
+            raise BadInput(source, f"record {held}", "a hidden-information record: this report is of an open "
+                           "sweep's answers; stratagem.difficulty.difficulty makes a hidden sweep's cards")
+        key = _key(record, share)
+        answer = None
+        if _decided(record):
+            answer = (record["status"], record.get("length"))
+            answer = answers.setdefault(answer, answer)
+        rank = standing(record)
+        rank = ranks.setdefault(rank, rank)
+        there = best.get(key)
+        if there is None:
+            first, better = answer, True
+        else:
+            there_rank, first = ((there._standing, there._first) if isinstance(there, KeptRecord)
+                                 else whole_ones[key])
+            if answer is not None:
+                if first is None:
+                    first = answer
+                elif first != answer:
+                    split.add(key)
+            better = rank >= there_rank
+        if better:
+            if compact and record.get("game") == "strato":
+                best[key] = _kept(record, held, rank, first, share)
+                whole_ones.pop(key, None)
+            else:
+                best[key] = record
+                whole_ones[key] = pairs.setdefault((rank, first), (rank, first))
+        elif isinstance(there, KeptRecord):
+            there._first = first
+        else:
+            whole_ones[key] = pairs.setdefault((there_rank, first), (there_rank, first))
+        if record.get("game", "strato") == "strato":
+            seconds.append(float(record.get("seconds") or 0.0))
+    kept = tuple(best.values())
+    del best, whole_ones
+    digests: dict[str, set[Any]] = defaultdict(set)
+    for one in kept:
+        if one.get("game", "strato") == "strato":
+            digests[str(one["challenge"])].add(one.get("puzzle_sha256"))
+    versions = frozenset(name for name, found in digests.items() if len(found) > 1)
+    superseded = sum(seconds) - sum(float(r.get("seconds") or 0.0) for r in kept
+                                    if r.get("game", "strato") == "strato")
+    report = SweepReport(source, kept, held=held, versions=versions, superseded_seconds=superseded)
+    wanted = {r._number: r for r in report.hardest(HARDEST) + report.easiest(HARDEST) if isinstance(r, KeptRecord)}
+    whole: dict[int, dict[str, Any]] = {}
+    by_key: dict[Hashable, list[dict[str, Any]]] = {}
+    if wanted or split:
+        for number, record in enumerate(records, 1):
+            if number in wanted:
+                if _key(record) != _key(wanted[number]):
+                    raise BadInput(source, f"record {number}", "changed while the report read it (it was read "
+                                   "twice): run the report again")
+                whole[number] = record
+            if split and _decided(record) and (key := _key(record, share)) in split:
+                by_key.setdefault(key, []).append(record)  # keys in the order of their first decided record
+            elif not split and len(whole) == len(wanted):
+                break
+    conflicts = tuple(tuple(found) for found in by_key.values())
+    return dataclasses.replace(report, conflicts=conflicts, whole=whole)
 
 
 __all__ = ["REPORT_FORMAT", "SweepReport", "outcome", "reproduce", "summarise"]

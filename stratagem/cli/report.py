@@ -13,6 +13,7 @@ written: there is nothing to report, and empty plots and "every deal was decided
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.outputs import check_not_an_input, check_writable_dir, dumps_record, write_atomic_files
 from stratagem.sweep import read_results
 from stratagem.sweephidden import hidden_record
+from stratagem.sweeprecords import ResultsRecords, share_strings
 from stratagem.sweepreport import summarise
 
 
@@ -43,15 +45,16 @@ def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, ope
            quiet: bool) -> int:
     """Summarise a sweep's results file as markdown tables and PNG plots (a hidden sweep: difficulty cards)."""
     check_writable_dir(out_dir, "--out")
-    records, torn = read_results(results_file)
-    if torn is not None:
-        note(torn.replace("dropped, its task runs again", "left out of the report"), quiet)
-    hidden = [hidden_record(r) for r in records]
-    if any(hidden):
-        if not all(hidden):
-            line = hidden.index(False) + 1 if hidden[0] else hidden.index(True) + 1
-            raise BadInput(results_file, f"line {line}", "mixes hidden- and open-information records: one sweep a file")
-        return _cards(records, results_file, open_path, out_dir, with_html, as_json, quiet)
+    records = ResultsRecords(results_file)  # read again as needed, not held: a report of an open sweep keeps
+    hidden, mixed = _kinds(records)        # a few numbers a deal (summarise)
+    if records.torn is not None:
+        note(records.torn.replace("dropped, its task runs again", "left out of the report"), quiet)
+    if mixed is not None:
+        raise BadInput(results_file, f"line {mixed}", "mixes hidden- and open-information records: one sweep a file")
+    if hidden:
+        shared: dict[str, str] = {}
+        return _cards([share_strings(r, shared) for r in records], results_file, open_path, out_dir, with_html,
+                      as_json, quiet)
     if open_path is not None:
         raise click.UsageError("--open-results is for the results file of a hidden sweep (sweep --information hidden)")
     summary = summarise(records, results_file)
@@ -86,6 +89,20 @@ def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, ope
          + (f"; plots {', '.join(sorted(plots))}" if plots else "")
          + ("; page report.html" if page is not None else ""), quiet)
     return 0
+
+
+def _kinds(records: Iterable[dict[str, Any]]) -> tuple[bool, int | None]:
+    """Whether the records are a hidden sweep's (the first one says), and the line of the first record of the
+    other kind, if any: read through, every line checked before either is told."""
+    first: bool | None = None
+    mixed: int | None = None
+    for number, record in enumerate(records, 1):
+        hidden = hidden_record(record)
+        if first is None:
+            first = hidden
+        elif hidden != first and mixed is None:
+            mixed = number
+    return bool(first), mixed
 
 
 def _cards(records: list[dict[str, Any]], results_file: str, open_path: str | None, out_dir: str, with_html: bool,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +35,14 @@ def _code(text: str) -> str:
     return f"<code>{esc(text)}</code>"
 
 
-def _ident(record: dict[str, Any], challenge: str | None = None) -> str:
+def _ident(record: Mapping[str, Any], challenge: str | None = None) -> str:
     """The page's anchor of a record's replay; ``challenge`` is the name the report shows it under (with
     the puzzle's SHA8 when two versions of a card share a name, so that their replays are two anchors)."""
     name = "".join(ch if ch.isalnum() else "-" for ch in str(challenge or record["challenge"]).lower())
     return f"replay-{name}-{record['players']}p-seed{record['seed']}-{record['method']}"
 
 
-def puzzle_file(record: dict[str, Any], source: str) -> str | None:
+def puzzle_file(record: Mapping[str, Any], source: str) -> str | None:
     """The file of a sweep record's ``puzzle``: as written (from here), else, for a relative name, from the
     folder of the results file ``source`` or one above it (a sweep names its puzzles as it was given them,
     from the folder it ran in, which holds its results file at some depth); the one whose SHA-256 is the
@@ -58,7 +58,7 @@ def puzzle_file(record: dict[str, Any], source: str) -> str | None:
     return str(chosen[0]) if chosen else None
 
 
-def deal_replay(record: dict[str, Any], source: str = "", challenge: str | None = None) -> tuple[str, str]:
+def deal_replay(record: Mapping[str, Any], source: str = "", challenge: str | None = None) -> tuple[str, str]:
     """The replay of a sweep record's line (its puzzle found by :func:`puzzle_file` from the results file
     ``source``) and ``""``, or a sentence saying why there is none and that reason as plain text;
     ``challenge`` as for the anchor (:func:`_ident`)."""
@@ -89,8 +89,8 @@ def deal_replay(record: dict[str, Any], source: str = "", challenge: str | None 
                                 print_every=False), ""
 
 
-def _deal_rows(summary: SweepReport, records: list[dict[str, Any]], linked: bool) -> list[list[str]]:
-    def row(r: dict[str, Any]) -> list[str]:
+def _deal_rows(summary: SweepReport, records: list[Mapping[str, Any]], linked: bool) -> list[list[str]]:
+    def row(r: Mapping[str, Any]) -> list[str]:
         name = summary.challenge_of(r)
         return [esc(name), str(r["players"]), str(r["seed"]), str(r["length"]), f"{r['seconds']:.2f}",
                 (f"<a href=\"#{_ident(r, name)}\">replay</a> " if linked else "") + _code(reproduce(r))]
