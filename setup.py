@@ -60,6 +60,7 @@ KERNELS = (
     "stratagem/models/cardclash/engine.py",
     "stratagem/models/cardclash/guide.py",
     "stratagem/models/stakd/engine.py",
+    "stratagem/models/stakd/guide.py",
     "stratagem/solvers/induction_kernel.py",
     "stratagem/models/stackattack/engine.py",
     "stratagem/models/stratatak/engine.py",

@@ -100,7 +100,7 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
     ``engine`` is where the search agents search (:mod:`stratagem.engines`): ``compiled`` runs every
     ``mcts``, ``ismcts``, ``pimc`` (with its rollout evaluator) and ``duct`` agent on the game's compiled
     engine (searches in C; ``mcts`` guided where the game hands over a compiled guide,
-    Card Clash's and Stratatak's, else unguided; a cut playout is scored by the engine's evaluation where it
+    Card Clash's, Stratatak's and STAKD's, else unguided; a cut playout is scored by the engine's evaluation where it
     has one, else the middle of the value range), ``reference`` none; None (the default) runs there the
     agents whose search is the same on both engines or stronger on the compiled one: ``mcts`` that asks for plain
     search (``guided=false``) or plays a game with a compiled guide (measured in results/mcts.md),
@@ -214,7 +214,8 @@ def _hint_guided_on_reference(game: Any, agents: list[Agent], hint: Callable[[st
     the game has a compiled one: its search is the guided one, which only the Python engine runs for a game
     with no compiled guide (and for ISMCTS in every game), and many times slower (``play stratatak --agents
     mcts,random`` ran 4 minutes for one game, with nothing on stderr off a terminal, before Stratatak had
-    its compiled guide)."""
+    its compiled guide; every game with a compiled engine now has one, so ISMCTS is what the hint is
+    about)."""
     if isinstance(game, Simultaneous) or resolve(game, COMPILED).engine is None:
         return
     slow = [f"{agent.name} (the {ordinal(i + 1)} agent)" for i, agent in enumerate(agents)

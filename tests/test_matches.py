@@ -48,14 +48,17 @@ def test_refusals_name_the_parameter(agents: list[str], place: str, words: str) 
 
 def test_a_guided_search_left_on_the_reference_engine_is_said_once() -> None:
     # `play stratatak --agents mcts,random` ran guided MCTS on the Python engine by default: 4 minutes for
-    # one game with 100 iterations a move, and nothing on stderr off a terminal. The hint says so where the
-    # game has a compiled engine but no compiled guide (STAKD); Stratatak's guided search is compiled now.
+    # one game with 100 iterations a move, and nothing on stderr off a terminal. The hint says so where a
+    # guided search stays there: ISMCTS, whose compiled search has no guide (every game with a compiled
+    # engine now hands over a compiled guide for UCT).
     said: list[str] = []
-    play("stakd", ["mcts:iterations=5", "random"], games=1, max_plies=4, hint=said.append)
-    assert len(said) == 1 and said[0].startswith("mcts (the first agent) searches guided") and "guided=false" in said[0]
-    for game, agents, engine in (("stakd", ["mcts:iterations=5", "random"], "compiled"),
-                                 ("stakd", ["mcts:iterations=5:guided=false", "random"], None),
+    play("stratatak", ["ismcts:iterations=5", "random"], games=1, max_plies=4, hint=said.append)
+    assert len(said) == 1 and said[0].startswith("ismcts (the first agent) searches guided")
+    assert "guided=false" in said[0]
+    for game, agents, engine in (("stratatak", ["ismcts:iterations=5", "random"], "compiled"),
+                                 ("stratatak", ["ismcts:iterations=5:guided=false", "random"], None),
                                  ("stratatak", ["mcts:iterations=5", "random"], None),  # compiled guide
+                                 ("stakd", ["mcts:iterations=5", "random"], None),  # compiled guide
                                  ("cardclash", ["mcts:iterations=5", "random"], None)):  # compiled guide
         quiet: list[str] = []
         play(game, agents, games=1, max_plies=4, engine=engine, hint=quiet.append)

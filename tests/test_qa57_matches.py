@@ -80,13 +80,13 @@ def test_mcts_on_the_compiled_engine_in_stack_attack_is_refused_before_the_match
 
 
 @pytest.mark.parametrize(("game", "spec", "guided"), [("stratatak", "mcts:iterations=3", True),
-                                                      ("stakd", "mcts:iterations=3", False),
+                                                      ("stakd", "mcts:iterations=3", True),
                                                       ("cardclash", "ismcts:iterations=3", False),
                                                       ("cardclash", "mcts:iterations=3", True)])
 def test_a_compiled_search_that_runs_plain_is_recorded_plain(game: str, spec: str, guided: bool) -> None:
-    """Compiled UCT is guided only where the game hands over a compiled guide (Card Clash, Stratatak) and
-    compiled ISMCTS never is; the match's parameters said guided=true (and UCT's reuse=true) of those plain
-    searches."""
+    """Compiled UCT is guided only where the game hands over a compiled guide (Card Clash, Stratatak,
+    STAKD) and compiled ISMCTS never is; the match's parameters said guided=true (and UCT's reuse=true) of
+    those plain searches."""
     result = play(game, [spec, "random"], games=1, seed=2, engine="compiled")
     params = result.agents[0].params
     assert params["engine"] == "compiled" and params["guided"] is guided

@@ -39,7 +39,7 @@ def mcts_report(game: Any, state: Any, iterations: int | None, limit: Deadline |
     On the reference engine (``engine`` None) it is :func:`~stratagem.solvers.mcts.uct` with its
     defaults (guided by the game's move ordering where it has one); on a compiled engine it is the same
     UCT in C (:func:`~stratagem.solvers.compiled_uct.uct_compiled`), guided where the game hands over a
-    compiled guide (Card Clash, Stratatak), plain elsewhere.
+    compiled guide (Card Clash, Stratatak, STAKD), plain elsewhere.
     """
     if game.to_move(state) < 0:
         raise BadArgument(ARGUMENT, "method", "mcts needs a position where one player is to move")

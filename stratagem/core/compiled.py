@@ -46,6 +46,7 @@ KERNELS = (
     "stratagem.models.cardclash.engine",
     "stratagem.models.cardclash.guide",
     "stratagem.models.stakd.engine",
+    "stratagem.models.stakd.guide",
     "stratagem.solvers.induction_kernel",
     "stratagem.models.stackattack.engine",
     "stratagem.models.stratatak.engine",

@@ -121,10 +121,11 @@ class MctsAgent:
     search starts from what the last one learnt below the position reached (ISMCTS does not reuse).
     ``engine``, when set (by the match runner: the game's compiled engine), runs UCT in C on it instead
     (:func:`~stratagem.solvers.compiled_uct.uct_compiled`), guided as here where the game hands over a
-    compiled guide (Card Clash, Stratatak), plain elsewhere; ``reuse`` keeps the compiled tree (``compiled_tree``)
-    only in the guided search, where it plays as the reference agent does move for move: on STAKD's plain
-    search it was measured no better (against greedy at 0.2 CPU s a move, 77-0-23 with the tree kept,
-    82-0-18 without; results/mcts.md), so the plain compiled agent stays the one measured there.
+    compiled guide (Card Clash, Stratatak, STAKD), plain elsewhere or with ``guided=false``; ``reuse`` keeps
+    the compiled tree (``compiled_tree``) only in the guided search, where it plays as the reference agent
+    does move for move: on STAKD's plain search it was measured no better (against greedy at 0.2 CPU s a
+    move, 77-0-23 with the tree kept, 82-0-18 without; results/mcts.md), so the plain compiled agent keeps
+    none.
     """
 
     iterations: int | None = 1000

@@ -8,8 +8,8 @@ values, and the move chosen by the same rule (the proven best when the root is p
 win, else the most visited move that is not a proven loss; ties to the higher mean, then legal order).
 
 Guided (the default, as :func:`~stratagem.solvers.mcts.uct`'s) where the game hands over a compiled guide
-(``game.compiled_guide(engine)``, a :class:`~stratagem.core.packed_guide.Guide`: Card Clash and Stratatak
-have one): moves are expanded in the guide's order (the twin of the game's ``order_moves``) with
+(``game.compiled_guide(engine)``, a :class:`~stratagem.core.packed_guide.Guide`: Card Clash, Stratatak
+and STAKD have one): moves are expanded in the guide's order (the twin of the game's ``order_moves``) with
 progressive widening, and a leaf is valued by the guide's evaluation after the game's declared
 ``rollout_limit`` -- the search ``uct(guided=True)`` runs on the reference engine. Without a guide (or
 ``guided=False``) it is plain UCT (``uct(guided=False)``): every move tried once first in an order drawn

@@ -62,4 +62,5 @@ def test_play_engine_option(cli) -> None:  # type: ignore[no-untyped-def]
     assert stakd.code == 0, stakd.err
     has_stakd = resolve(new_game("stakd", 2), "compiled").name == "compiled"
     plain = "compiled" if has_stakd else None
-    assert [agent["params"].get("engine") for agent in json.loads(stakd.out)["agents"]] == [plain, None]
+    # STAKD hands over a compiled guide too: both agents search compiled by default
+    assert [agent["params"].get("engine") for agent in json.loads(stakd.out)["agents"]] == [plain, plain]

@@ -434,6 +434,13 @@ class StakdGame(EqualByRules):
             values.append((m - others) / (m + others + 1.0))
         return tuple(values)
 
+    def compiled_guide(self, engine: Any) -> Any:
+        """:meth:`order_moves` and :meth:`evaluate` over ``engine``'s packed states (a
+        :class:`~stratagem.models.stakd.guide.StakdGuide`), for guided UCT on the compiled engine."""
+        from stratagem.models.stakd.guide import StakdGuide
+
+        return StakdGuide.for_engine(engine, self)
+
     # -- move generation -----------------------------------------------------------------------
     def support(self, layers: tuple[tuple[Piece, ...], ...]) -> Support:
         """The cached :class:`Support` of a structure."""
