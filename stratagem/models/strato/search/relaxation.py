@@ -236,10 +236,19 @@ def fits(relaxation: RowRelaxation, rows: Sequence[Row]) -> bool:
 
 
 # -- the compiled searches, memoised -------------------------------------------------------------------
-@lru_cache(maxsize=32)
 def _goal_tables(challenge: Challenge, row: Row, classes: tuple[str, ...], limit: int) -> tuple[np.ndarray, ...]:
     """For each half-row code: whether that half meets its half of the goal (classes read as weathers), and
-    how much of it it meets (a score that orders the guided search, never a bound)."""
+    how much of it it meets (a score that orders the guided search, never a bound). Kept by the row's
+    tornadoes alone (:func:`_goal_tables_of`)."""
+    return _goal_tables_of(challenge, row._replace(left="", right=""), classes, limit)
+
+
+@lru_cache(maxsize=32)
+def _goal_tables_of(challenge: Challenge, row: Row, classes: tuple[str, ...], limit: int) -> tuple[np.ndarray, ...]:
+    """:func:`_goal_tables`, kept for the 32 keys used last. The goal reads a row only through its tornadoes
+    (which weather ``<`` and ``>`` name), so ``row`` holds no card: keyed by the goal row as dealt, each
+    deal and each position solved made its own entry (0.1 to 2.5 MB each at the card limit 6), 32 of them
+    kept after the solves that made them were done; now the deals of a challenge share a few."""
     from stratagem.models.strato.search.relaxation_kernel import decode_half, half_offsets
 
     k = len(classes)
