@@ -41,7 +41,7 @@ more than the figures prove; split, the words would live apart from the figures 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from statistics import fmean
@@ -648,20 +648,24 @@ def _card_markdown(card: Card) -> list[str]:
     return lines
 
 
-def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Sequence[dict[str, Any]] = (),
+def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Iterable[dict[str, Any]] = (),
                open_source: str | None = None) -> DifficultyReport:
     """The cards of a hidden sweep's records (the best record of each key), beside ``open_records``.
 
     A record of an open sweep among ``records`` is :class:`BadInput` naming it (it was a bare KeyError,
     ``'team'``, from inside): its answers are :func:`stratagem.sweepreport.summarise`'s, or ``open_records``.
+    ``open_records`` are read once, and only those of the hidden sweep's deals kept (an open sweep's file,
+    :class:`~stratagem.sweeprecords.ResultsRecords`, may be far larger than the hidden one's).
     """
     for number, record in enumerate(records, 1):
         if not hidden_record(record):
             raise BadInput(source, f"record {number}", "an open-information record: difficulty cards are made from a "
                            "hidden sweep's records (sweep --information hidden); pass open ones as open_records")
     best = best_records(records)
-    open_best = best_records([r for r in open_records if r.get("game", "strato") == "strato"
-                              and r.get("information", "open") == "open"])
+    wanted = {_deal_of(r) for r in best.values()}
+    open_best = best_records(r for r in open_records if r.get("game", "strato") == "strato"
+                             and r.get("information", "open") == "open"
+                             and ((deal := _deal_of(r)) is None or deal in wanted))
     open_by_deal: dict[tuple[str, int, int], dict[str, Any]] = {}
     for r in sorted(open_best.values(), key=lambda r: str(r.get("method"))):
         # of a deal swept with several methods, the best-established answer (auto's certificate, not A*'s
@@ -715,6 +719,18 @@ def difficulty(records: Sequence[dict[str, Any]], source: str, open_records: Seq
                 card.agent_hardest, card.agent_easiest = _both_ends(played, _rate, known)
     cards = [groups[g] for g in sorted(groups, key=lambda g: (g[0], g[2], g[1]))]
     return DifficultyReport(source, open_source, len(records), cards)
+
+
+def _deal_of(record: dict[str, Any]) -> tuple[Any, ...] | None:
+    """A record's deal as the cards match an open sweep's to a hidden one's (the puzzle's bytes, players,
+    seed), or None for a record whose fields are not numbers: none is left out for being of no wanted deal
+    then, and the matching below meets it as it always did."""
+    try:
+        deal = record["puzzle_sha256"], int(record["players"]), int(record["seed"])
+        hash(deal)
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return None
+    return deal
 
 
 def _both_ends(records: list[dict[str, Any]], score: Callable[[dict[str, Any]], Any],

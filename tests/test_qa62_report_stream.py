@@ -142,3 +142,60 @@ def test_records_read_are_refused_as_read_results_refuses_them(tmp_path: Path) -
     torn.write_text(_lines(1)[0][:40])
     with pytest.raises(BadInput, match="its only line is torn"):
         list(ResultsRecords(torn))
+
+
+def test_difficulty_keeps_the_open_records_of_the_hidden_sweeps_deals_alone() -> None:
+    """``report HIDDEN --open-results OPEN`` held every record of OPEN (500 MB for an open file of 353,364
+    deals beside the shipped hidden sweep of 5,000, now 59 MB): the cards read only the open records of the
+    hidden sweep's deals, and ``difficulty`` now keeps those alone."""
+    from stratagem.difficulty import difficulty
+
+    hidden_file = ROOT / "results" / "strato-difficulty" / "results.jsonl"
+    with hidden_file.open() as handle:
+        hidden = [json.loads(line) for line in islice(handle, 200)]
+    source = _Reread(20_000)  # deals of seeds from 10**6: none of the hidden sweep's
+    shipped, _ = read_results(SHIPPED)
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        held = list(source)
+        size = tracemalloc.get_traced_memory()[0] - start
+        del held
+        tracemalloc.reset_peak()
+        start = tracemalloc.get_traced_memory()[0]
+        cards = difficulty(hidden, "hidden.jsonl", source, "open.jsonl")
+        peak = tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+    assert peak < size / 20, f"{peak / source.count:.0f} bytes an open record, records {size / source.count:.0f}"
+    assert not any(card.open for card in cards.cards)
+    # the open records of its deals are still found, read once as from a list
+    found = difficulty(hidden, "h.jsonl", iter(shipped), "o.jsonl")
+    assert any(card.open for card in found.cards)
+    assert found.to_json() == difficulty(hidden, "h.jsonl", shipped, "o.jsonl").to_json()
+
+
+def test_the_files_a_report_reads_are_refused_as_before(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Read as they are needed rather than held, the results file and ``--open-results`` are refused with the
+    same lines: a hidden record among the open ones, a file mixing the two, a malformed line past them."""
+    from stratagem.cli.main import run
+
+    hidden_lines = (ROOT / "results" / "strato-difficulty" / "results.jsonl").read_text().splitlines()[:2]
+    hidden = tmp_path / "hidden.jsonl"
+    hidden.write_text("".join(line + "\n" for line in hidden_lines))
+    open_file = tmp_path / "open.jsonl"
+    open_file.write_text("".join(line + "\n" for line in _lines(2) + hidden_lines[:1] + _lines(1)))
+    assert run(["report", str(hidden), "--open-results", str(open_file), "--out", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"{open_file}: line 3: a hidden-information record: --open-results takes an open sweep's "
+                   "file\n"), err
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("".join(line + "\n" for line in _lines(2) + hidden_lines[:1] + ["{}"]))
+    assert run(["report", str(mixed), "--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err  # every line is checked first: the malformed last one is told
+    assert err.startswith(f"{mixed}: line 4: ") and len(err.strip().splitlines()) == 1, err
+    mixed.write_text("".join(line + "\n" for line in _lines(2) + hidden_lines[:1]))
+    assert run(["report", str(mixed), "--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"{mixed}: line 3: mixes hidden- and open-information records: one sweep a file\n", err
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b" / "report.md").exists()

@@ -22,7 +22,6 @@ import click
 from stratagem.cli.options import json_option, note, quiet_option
 from stratagem.core.errors import BadInput
 from stratagem.core.outputs import check_not_an_input, check_writable_dir, dumps_record, write_atomic_files
-from stratagem.sweep import read_results
 from stratagem.sweephidden import hidden_record
 from stratagem.sweeprecords import ResultsRecords, share_strings
 from stratagem.sweepreport import summarise
@@ -110,18 +109,26 @@ def _cards(records: list[dict[str, Any]], results_file: str, open_path: str | No
     """The difficulty cards of a hidden sweep: report.md, with ``--html`` report.html, with ``--json`` stdout."""
     from stratagem.difficulty import difficulty
 
-    open_records: list[dict[str, Any]] = []
+    open_records: Iterable[dict[str, Any]] = ()
     if open_path is not None:
-        open_records, open_torn = read_results(open_path)
-        for number, record in enumerate(open_records, 1):
-            if hidden_record(record):
-                raise BadInput(open_path, f"line {number}", "a hidden-information record: --open-results takes an "
-                               "open sweep's file")
-        if not any(r.get("game") == "strato" for r in open_records):
-            raise BadInput(open_path, "line 1", f"a record of {open_records[0].get('game')} positions: --open-results "
+        # read again by difficulty, which keeps the records of the hidden sweep's deals alone: an open sweep's
+        # file may be far larger than the hidden one's
+        open_records = ResultsRecords(open_path)
+        hidden_line, strato, first_game = None, False, None
+        for number, record in enumerate(open_records, 1):  # the first read: every line checked
+            if number == 1:
+                first_game = record.get("game")
+            if hidden_line is None and hidden_record(record):
+                hidden_line = number
+            strato = strato or record.get("game") == "strato"
+        if hidden_line is not None:
+            raise BadInput(open_path, f"line {hidden_line}", "a hidden-information record: --open-results takes an "
+                           "open sweep's file")
+        if not strato:
+            raise BadInput(open_path, "line 1", f"a record of {first_game} positions: --open-results "
                            "takes an open sweep of Strato deals, the hidden sweep's puzzles")
-        if open_torn is not None:
-            note(open_torn.replace("dropped, its task runs again", "left out of the report"), quiet)
+        if open_records.torn is not None:
+            note(open_records.torn.replace("dropped, its task runs again", "left out of the report"), quiet)
     cards = difficulty(records, results_file, open_records, open_path)
     page = None
     if with_html:
