@@ -199,3 +199,21 @@ def test_the_files_a_report_reads_are_refused_as_before(tmp_path: Path, capsys: 
     err = capsys.readouterr().err
     assert err == f"{mixed}: line 3: mixes hidden- and open-information records: one sweep a file\n", err
     assert not (tmp_path / "a").exists() and not (tmp_path / "b" / "report.md").exists()
+
+
+def test_a_torn_last_line_is_left_out_of_the_report_with_a_note(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Of the results file and of ``--open-results`` alike, as when the records were held."""
+    from stratagem.cli.main import run
+
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(line + "\n" for line in _lines(3)) + _lines(4)[3][:50])
+    assert run(["report", str(results), "--out", str(tmp_path / "a"), "--no-plots"]) == 0
+    err = capsys.readouterr().err
+    assert f"{results}: line 4 is torn (a run stopped while writing it); left out of the report" in err, err
+    assert "3 Strato deal(s)" in (tmp_path / "a" / "report.md").read_text()
+    hidden = tmp_path / "hidden.jsonl"
+    hidden.write_text((ROOT / "results" / "strato-difficulty" / "results.jsonl").read_text().splitlines()[0] + "\n")
+    assert run(["report", str(hidden), "--open-results", str(results), "--out", str(tmp_path / "b")]) == 0
+    err = capsys.readouterr().err
+    assert f"{results}: line 4 is torn (a run stopped while writing it); left out of the report" in err, err
