@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from stratagem.core.callcaches import scoped
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadArgument
 from stratagem.core.frozen import freeze, thaw
@@ -205,6 +206,7 @@ def proof_outputs(proof: str | None, html: str | None, method: str) -> list[tupl
     return outputs
 
 
+@scoped
 def solve(puzzle: str | Path | Puzzle | StratoDeal | StratoGame | Position, deal: str | int | None = None,
           method: str = "auto", time_limit: float | Deadline | None = None, *, players: int | None = None,
           max_nodes: int | None = None, progress: ProgressFactory = no_progress) -> DealSolution:

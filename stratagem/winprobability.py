@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem import __version__
+from stratagem.core.callcaches import scoped
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadArgument, BadInput, NotationError, Param, check_switch
 from stratagem.core.outputs import check_writable, dumps_record, write_atomic
@@ -142,6 +143,7 @@ class DealOdds:
         return True
 
 
+@scoped
 def odds_of(deal: StratoDeal | StratoGame | Position, *, time_limit: float | Deadline | None = None,
             max_states: int | None = None, rank: bool = True, progress: ProgressFactory = no_progress) -> DealOdds:
     """:func:`odds` of a deal already loaded, a game or a Strato position (:func:`~stratagem.loading.from_notation`;

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from stratagem.core.callcaches import scoped
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadInput, check_switch
 from stratagem.core.io import ReadStopped, first_line_format, load_json
@@ -54,6 +55,7 @@ from stratagem.verification.verdict import (
 )
 
 
+@scoped
 def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limit: float | Deadline | None = None,
            nodes: int | None = None, *, source: str | None = None,
            progress: ProgressFactory = no_progress) -> Verdict:

@@ -45,6 +45,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from stratagem.core.callcaches import per_call
 from stratagem.core.errors import IllegalMove, NotationError, UnsupportedGame
 from stratagem.core.game import CHANCE, TERMINAL, EqualByRules
 from stratagem.core.notation import check_notation_text
@@ -446,10 +447,12 @@ def parse_hidden(text: str) -> HiddenState:
     return HiddenState(parse_rows(fields[0]), *_parse_fields(tuple(fields[1:])))
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _parse_fields(fields: tuple[str, ...]) -> tuple[Any, ...]:
     """The fields of a hidden-pile position after its rows, parsed (remembered: a value table lists the same
-    hand, pile and phase under many tables, and ``verify`` parses every row)."""
+    hand, pile and phase under many tables, and ``verify`` parses every row; until the library call ends,
+    :mod:`stratagem.core.callcaches`)."""
     if "" in fields[0].split(","):  # "RR," read as a second, empty hand, as the open notation no longer does
         empty = fields[0].split(",").index("") + 1
         raise NotationError(f"hand {empty} is written as nothing: write - when it holds no card")

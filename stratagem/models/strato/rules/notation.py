@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from stratagem.core.callcaches import per_call
 from stratagem.core.errors import NotationError
 from stratagem.core.notation import check_notation_text
 from stratagem.models.strato.rules.actions import Target
@@ -51,10 +52,11 @@ def format_move(move: Move) -> str:
     return text
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def parse_move(text: str) -> Move:
     """Inverse of :func:`format_move` (syntax only; legality is the rules engine's job). Remembered: the
-    moves of a value table's policy rows repeat."""
+    moves of a value table's policy rows repeat (until the library call ends, :mod:`stratagem.core.callcaches`)."""
     check_notation_text(text)
     match = _MOVE_RE.match(text.strip())
     if not match:

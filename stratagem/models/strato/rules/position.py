@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from stratagem.core.callcaches import per_call
 from stratagem.core.errors import NotationError
 from stratagem.core.notation import check_notation_text
 from stratagem.models.strato.rules.cards import WEATHERS
@@ -89,17 +90,19 @@ def parse_row(text: str) -> Row:
     return Row(lt, rt, left[::-1], right)
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def format_rows(rows: tuple[Row, ...]) -> str:
     """Rows separated by ``/`` (remembered: a value table's check formats the same table under many hands
-    and piles)."""
+    and piles; until the library call ends, :mod:`stratagem.core.callcaches`)."""
     return "/".join(format_row(row) for row in rows)
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def parse_rows(text: str) -> tuple[Row, ...]:
     """Inverse of :func:`format_rows` (remembered: a value table lists the same table under many hands and
-    piles, and ``verify`` parses every row)."""
+    piles, and ``verify`` parses every row; until the library call ends, :mod:`stratagem.core.callcaches`)."""
     if not text.strip():
         raise NotationError("no rows given")
     return tuple(parse_row(part) for part in text.strip().split("/"))
