@@ -48,7 +48,8 @@ class _Reread:
 def test_summarise_of_records_read_again_holds_a_fraction_of_them() -> None:
     """Python's own count (tracemalloc: the same on every run). The records, parsed, take some 3,050 bytes a
     deal (870 with their strings shared, as ``read_results`` shares them); summarise held its best one of
-    each deal whole, so at least that; it now peaks at some 480 bytes a deal and keeps some 260."""
+    each deal whole, so at least that (3,253 bytes a deal at its peak); it now peaks at some 360 bytes a deal and
+    keeps some 260."""
     source = _Reread(20_000)
     tracemalloc.start()
     try:
