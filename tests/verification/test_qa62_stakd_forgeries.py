@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from stratagem.cli.main import run
+from stratagem.core.deadline import Deadline
 from stratagem.verification import verify
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,3 +110,31 @@ def test_unplaceable_claimed_at_a_start_already_won_is_refuted(witness: tuple[di
     status, claims = _claims(forged, path)
     assert status == "invalid"
     assert claims["winnable"] == ("invalid", "claim.winnable: the start is already won")
+
+
+def test_unplaceable_at_a_start_the_rules_end_unwon_is_certified_by_the_rules(
+        witness: tuple[dict[str, Any], Path]) -> None:
+    """A start where a piece is left in hand and none can be placed is over and lost: the rules alone
+    certify it, whatever the evidence (here CP-SAT's word, which alone certifies nothing)."""
+    record, path = witness
+    forged = copy.deepcopy(record)
+    forged["claim"] = {"winnable": False}
+    forged["line"].update(start="1B@0,0h/1T@0,0h;1D@3,0h/1D@0,0h;1U@2,0;1U@3,0 B1 1 out:1", moves=[], length=0,
+                          result="")
+    forged["evidence"] = {"kind": "cpsat-infeasible", "method": "cpsat"}
+    status, claims = _claims(forged, path)
+    assert status == "certified" and claims["winnable"][0] == "certified"
+    assert claims["winnable"][1].startswith("the rules end play at the start")
+
+
+def test_a_recheck_whose_time_ran_out_before_it_began_is_unknown(refuted: tuple[dict[str, Any], Path]) -> None:
+    """Never certified by default: with the deadline past before the re-check, the claim is reported
+    unknown (a check that reported nothing there left the verdict "certified", with no claim)."""
+    record, path = refuted
+    forged = copy.deepcopy(record)
+    forged["evidence"] = {"kind": "cpsat-infeasible", "method": "cpsat"}
+    past = Deadline(1.0, started=time.perf_counter() - 10.0)
+    verdict = verify(forged, recheck=True, time_limit=past, source=str(path)).to_json()
+    assert verdict["status"] == "unknown"
+    assert [(c["claim"], c["status"]) for c in verdict["claims"]] == [("winnable", "unknown")]
+    assert "before the re-check began" in verdict["claims"][0]["why"]
