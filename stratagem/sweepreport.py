@@ -99,10 +99,10 @@ class KeptRecord(Mapping[str, Any]):
     as the record's (``kept["seed"]``, ``kept.get("best_length")``), not its line, notes or provenance.
 
     Why: a record held as a dict took some 870 bytes with its strings shared, and a report of a 210 MB file
-    of 353,367 deals held every one (549 MB at its peak); this takes some 200. A field it does not keep is an
-    :class:`AttributeError`, never a silent ``None``; ``certificate`` is kept as whether there is one
-    (``True``, or the record's own empty value). The records a report shows whole (the hardest and easiest
-    deals, replayed on the page) it reads again: :attr:`SweepReport.whole`.
+    of 353,364 deals held every one (549 MB at its peak); this takes some 260 with its seed and seconds. A field
+    it does not keep is an :class:`AttributeError`, never a silent ``None``; ``certificate`` is kept as whether
+    there is one (``True``, or the record's own empty value). The records a report shows whole (the hardest
+    and easiest deals, replayed on the page) it reads again: :attr:`SweepReport.whole`.
     """
 
     __slots__ = ("challenge", "puzzle", "puzzle_sha256", "players", "seed", "method", "status", "length",
@@ -221,7 +221,7 @@ class SweepReport:
         """The lists of :meth:`by_deal`, by puzzle and players first rather than in the records' order, made in
         less memory: no tuple and no list for each deal, a dict by seed for each puzzle and player count and
         a list only for a deal of several records. The tuples and lists of :meth:`by_deal` took some 235
-        bytes a deal, and every table below asks for them once or twice (``report`` of 353,367 deals)."""
+        bytes a deal, and every table below asks for them once or twice (``report`` of 353,364 deals)."""
         groups: dict[tuple[Any, Any], dict[Any, Held | list[Held]]] = {}
         for record in self.deals:
             seeds = groups.setdefault((record.get("puzzle_sha256"), record["players"]), {})
@@ -502,7 +502,7 @@ def _first_deals(records: list[Held], count: int, key: Callable[[Held], Any]) ->
     ``count`` of :func:`_once_a_deal` of ``sorted(records, key=key)``, found with :func:`heapq.nsmallest`
     (the same records in the same order, ties kept as ``sorted`` keeps them) from the first ``count``
     records, then twice as many until they hold ``count`` deals. Sorting made every record's key at once,
-    some 120 bytes a deal for a report of 353,367 deals; this makes a few."""
+    some 120 bytes a deal for a report of 353,364 deals; this makes a few."""
     if count <= 0:  # a slice's meaning (count -1: all but the last)
         return _once_a_deal(sorted(records, key=key))[:count]
     wanted = count

@@ -79,8 +79,12 @@ def _mixed_file(tmp_path: Path) -> Path:
     other = dict(solved[7], puzzle_sha256="0" * 64, seed=10**9)
     unknown = dict(solved[9], status="unknown", length=None, best_length=None, line=[], certificate=None,
                    seed=10**9 + 1)
+    position = {"format": "stratagem/sweep@1", "game": "stakd", "puzzle": "p.toml", "puzzle_sha256": "ab" * 32,
+                "challenge": "P", "players": None, "seed": None, "method": "auto", "status": "unknown", "length": None,
+                "line": [], "summary": "open", "seconds": 0.5, "time_limit": 30.0, "certificate": None}
+    positions = [position, dict(position, status="solved", length=3, line=["a", "b", "c"], summary="won")]
     path = tmp_path / "results.jsonl"
-    text = "".join(json.dumps(r) + "\n" for r in records + again + [other, unknown])
+    text = "".join(json.dumps(r) + "\n" for r in records[:100] + positions + records[100:] + again + [other, unknown])
     path.write_text(text.rstrip("\n"))
     return path
 
@@ -97,6 +101,7 @@ def test_a_report_of_records_read_again_is_the_report_of_the_records_held(tmp_pa
     assert after.versions == before.versions == frozenset({"Challenge 0"})
     assert after.superseded_seconds == before.superseded_seconds > 0
     assert all(isinstance(r, KeptRecord) for r in after.deals)
+    assert after.positions == before.positions == [held[101]]  # another game's record: kept whole, the better one
     # the hardest and easiest deals whole, lines and all, for the page's replays
     assert after.hardest() == before.hardest() and after.easiest() == before.easiest()
     assert all(r["line"] for r in after.hardest())
