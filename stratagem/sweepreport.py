@@ -17,6 +17,11 @@ count, interval and plot is over deals, never records. Of a deal's records the b
 (:func:`stratagem.sweep.best_records`: a certified answer over one resting on a search, a decided deal
 over an undecided one, the latest among equals), so that a retry cannot un-decide what was proven, and
 decided records that disagree are listed rather than hidden.
+
+Why one module of over 600 lines: it is one summary, what a report says about a results file. The few
+fields kept per deal (:class:`KeptRecord`, so that a large file is read twice rather than held), the
+counts and intervals over them, and the tables that print those counts change together whenever a
+table gains a column; the markdown, JSON and HTML forms all read the same :class:`SweepReport`.
 """
 
 from __future__ import annotations
