@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from stratagem.cli.main import run
+from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput
 from stratagem.loading import load_position
 from stratagem.verification import verify
 
@@ -72,3 +75,24 @@ def test_a_proof_tree_through_a_simultaneous_move_node_is_refused() -> None:
               "nodes": [{"id": 0, "side": "at least", "state": start, "to_move": game.to_move(state), "value": -1,
                          "children": []}]}
     assert "node 0: is a simultaneous-move node; proof trees cover sequential play only" in _refused(record)
+
+
+def test_a_proof_tree_checked_past_its_time_limit_is_unknown(tree: dict[str, Any]) -> None:
+    """The record decides how many nodes there are, so the check reads the run's deadline at each node: with
+    the time gone, the claim is unknown, not certified (a mutant reading the deadline only without a limit
+    checked the tree in full and certified it)."""
+    past = Deadline(1.0, started=time.perf_counter() - 10.0)
+    verdict = verify(tree, time_limit=past)
+    assert verdict.status == "unknown"
+    assert [(c.claim, c.status) for c in verdict.claims] == [("claim", "unknown")]
+    assert "positions of the proof tree were read" in verdict.claims[0].reason
+
+
+@pytest.mark.parametrize("side", [[], {}, 1], ids=["list", "object", "number"])
+def test_a_half_whose_side_is_no_text_is_bad_input(tree: dict[str, Any], side: Any) -> None:
+    """Bad input (exit 2) naming the half, not an invalid proof (exit 1): the halves are found by side."""
+    forged = copy.deepcopy(tree)
+    forged["halves"][0]["side"] = side
+    with pytest.raises(BadInput) as info:
+        verify(forged)
+    assert info.value.place == "halves[0].side"

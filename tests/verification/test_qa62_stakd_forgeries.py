@@ -11,6 +11,7 @@ dropped lets the forgery through as certified, not merely unchecked.
 from __future__ import annotations
 
 import copy
+import gzip
 import json
 import time
 from pathlib import Path
@@ -138,3 +139,16 @@ def test_a_recheck_whose_time_ran_out_before_it_began_is_unknown(refuted: tuple[
     assert verdict["status"] == "unknown"
     assert [(c["claim"], c["status"]) for c in verdict["claims"]] == [("winnable", "unknown")]
     assert "before the re-check began" in verdict["claims"][0]["why"]
+
+
+def test_a_drup_refutation_that_does_not_check_is_refuted(refuted: tuple[dict[str, Any], Path],
+                                                          tmp_path: Path) -> None:
+    """The formula beside the record is the genuine one, the refutation is not: a proof whose only step is
+    the empty clause refutes nothing. With the checker's 'not valid' passed over, the record was certified."""
+    record, path = refuted
+    for key in ("cnf", "proof"):  # the genuine formula; a proof of one empty clause
+        (tmp_path / record["evidence"][key]).write_bytes((path.parent / record["evidence"][key]).read_bytes())
+    (tmp_path / record["evidence"]["proof"]).write_bytes(gzip.compress(b"0\n"))
+    status, claims = _claims(record, tmp_path / path.name)
+    assert status == "invalid" and claims["winnable"][0] == "invalid"
+    assert claims["winnable"][1].startswith(f"evidence.proof: {record['evidence']['proof']}: ")
