@@ -125,3 +125,18 @@ def test_a_relaxation_search_whose_bound_is_null_is_refuted(searched: dict[str, 
     assert verdict.status == "invalid"
     status, why = _claims(verdict)["optimal"]
     assert status == "invalid" and why.startswith("evidence.bound: must be an integer")
+
+
+def test_a_drup_refutation_of_horizon_0_certifies_a_one_turn_line(tmp_path: Path) -> None:
+    """The least horizon a refutation has: 'no win within 0 turns' makes a one-turn line optimal. A mutant
+    refusing horizon 0 as bad input (with the negative horizons) passed every test."""
+    head = (PUZZLES / "challenge-0.toml").read_text().split("[[deals]]")[0]
+    (tmp_path / "met.toml").write_text(head + '[[deals]]\nname = "met"\nposition = "RRRR(RW)WWWW RRW WW 1 -"\n')
+    path = tmp_path / "met.json"
+    assert run(["solve", str(tmp_path / "met.toml"), "--method", "sat", "--quiet", "--proof", str(path)]) == 0
+    record = json.loads(path.read_text())
+    assert record["evidence"]["kind"] == "drup-refutation" and record["evidence"]["horizon"] == 0
+    verdict = verify(path)
+    assert verdict.status == "certified"
+    status, basis = _claims(verdict)["optimal"]
+    assert status == "certified" and "a win within 0 turns" in basis
