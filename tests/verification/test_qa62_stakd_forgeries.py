@@ -21,6 +21,7 @@ import pytest
 
 from stratagem.cli.main import run
 from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput
 from stratagem.verification import verify
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,3 +153,20 @@ def test_a_drup_refutation_that_does_not_check_is_refuted(refuted: tuple[dict[st
     status, claims = _claims(record, tmp_path / path.name)
     assert status == "invalid" and claims["winnable"][0] == "invalid"
     assert claims["winnable"][1].startswith(f"evidence.proof: {record['evidence']['proof']}: ")
+
+
+@pytest.mark.parametrize("key", ["cnf", "proof"])
+def test_a_refutation_naming_a_file_outside_the_records_folder_is_bad_input(
+        refuted: tuple[dict[str, Any], Path], tmp_path: Path, key: str) -> None:
+    """The files must sit beside the record: '../name' is refused even where that file exists and checks
+    (with the refusal dropped, the genuine files one folder up were read and the record certified)."""
+    record, path = refuted
+    (tmp_path / "records").mkdir()
+    for folder in (tmp_path, tmp_path / "records"):  # the other file is beside the record, as it must be
+        for name in (record["evidence"]["cnf"], record["evidence"]["proof"]):
+            (folder / name).write_bytes((path.parent / name).read_bytes())
+    forged = copy.deepcopy(record)
+    forged["evidence"][key] = f"../{record['evidence'][key]}"
+    with pytest.raises(BadInput) as info:
+        verify(forged, source=str(tmp_path / "records" / path.name))
+    assert info.value.place == f"evidence.{key}" and info.value.problem == "must name a file beside the record"
