@@ -140,3 +140,15 @@ def test_a_drup_refutation_of_horizon_0_certifies_a_one_turn_line(tmp_path: Path
     assert verdict.status == "certified"
     status, basis = _claims(verdict)["optimal"]
     assert status == "certified" and "a win within 0 turns" in basis
+
+
+def test_solvable_claimed_on_a_line_that_does_not_win_is_refuted(bounded: dict[str, Any]) -> None:
+    """One turn short of the win, the line's flag cleared so that only the claim says it wins: refuted, not
+    merely left uncertified (a mutant dropping the refutation reported the record not certified)."""
+    forged = copy.deepcopy(bounded)
+    forged["line"].update(moves=forged["line"]["moves"][:-1], length=4, result="")
+    forged["claim"].update(length=4, optimal=False)
+    verdict = verify(forged)
+    assert verdict.status == "invalid"
+    assert _claims(verdict)["solvable"] == (
+        "invalid", "claim.solvable: claims a win but the replayed line does not end in one")
