@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
 from itertools import combinations
 
+from stratagem.core.callcaches import per_call
 from stratagem.models.strato.rules.cards import CLOUD, FOG, RAIN, STORM, SUN, WEATHERS, WIND
 from stratagem.models.strato.rules.challenge import (
     ANY_CARD,
@@ -337,6 +338,9 @@ def goal_token(token: str, row: Row) -> str:
 
 
 # -- changes of one half-row and of the tracked ends (memoised: a few thousand of each at most) -----------
+# (kept for one call: core.callcaches empties them as verify returns; kept after it, those of six checked
+# challenge-1 proofs held 123 MB of the allocator, a few thousand strings made at verify's peak)
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _wind_in(near: str) -> tuple[str, ...]:
     """A card of the half-row just played on (not the outer one, just placed) moved toward the tornado."""
@@ -346,6 +350,7 @@ def _wind_in(near: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _wind_out(far: str) -> tuple[str, ...]:
     """A card of the other half-row moved away from the tornado."""
@@ -355,30 +360,35 @@ def _wind_out(far: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _remove(half: str, near: bool) -> tuple[str, ...]:
     """One card taken away (not the outer one of the ``near`` half: it was just placed)."""
     return tuple(sorted({half[:p] + half[p + 1:] for p in range(len(half) - (1 if near else 0))}))
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _take_near(near: str) -> tuple[tuple[str, str], ...]:
     """A card of the half-row just played on (not the one placed) taken out: what is left, and the card."""
     return tuple(sorted({(near[:p] + near[p + 1:], near[p]) for p in range(len(near) - 1)}))
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _insertions(half: str, x: str) -> tuple[str, ...]:
     """Card ``x`` inserted anywhere in ``half``."""
     return tuple(sorted({half[:q] + x + half[q:] for q in range(len(half) + 1)}))
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _canon(pairs: tuple[str, ...]) -> tuple[str, ...]:
     """Tracked ends in canonical order: each row's pair sorted, the rows sorted."""
     return tuple(sorted(p if p[0] <= p[1] else p[1] + p[0] for p in pairs))
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _put_end(ends: tuple[str, ...], i: int, j: int, v: str) -> tuple[str, ...]:
     """End ``j`` of other row ``i`` set to ``v``, every other end where it was (not canonical)."""
@@ -386,17 +396,20 @@ def _put_end(ends: tuple[str, ...], i: int, j: int, v: str) -> tuple[str, ...]:
     return ends[:i] + ((v + pair[1]) if j == 0 else (pair[0] + v),) + ends[i + 1:]
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _set_end(ends: tuple[str, ...], i: int, j: int, v: str) -> tuple[str, ...]:
     """End ``j`` of other row ``i`` set to ``v``, in canonical order."""
     return _canon(_put_end(ends, i, j, v))
 
 
+@per_call
 @lru_cache(maxsize=64)
 def _positions(ends: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((i, j) for i in range(len(ends)) for j in (0, 1))
 
 
+@per_call
 @lru_cache(maxsize=1 << 16)
 def _end_swaps(ends: tuple[str, ...], played: tuple[int, int] | None) -> tuple[tuple[str, ...], ...]:
     """Two tracked ends (neither ``played``, neither empty, of different classes) exchanged, in canonical
@@ -415,6 +428,7 @@ def _end_swaps(ends: tuple[str, ...], played: tuple[int, int] | None) -> tuple[t
     return tuple(out)
 
 
+@per_call
 @lru_cache(maxsize=256)
 def _needs(challenge: Challenge, row: Row) -> tuple[int, int, tuple[tuple[str, int], ...]]:
     """Cards each goal half needs at least, and the cards of each weather the row needs in all."""

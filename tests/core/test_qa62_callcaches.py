@@ -63,3 +63,17 @@ def test_entries_last_until_the_outermost_call_ends_in_any_thread() -> None:
         assert square.cache_info().currsize == 0
     finally:
         callcaches._caches.remove(square)
+
+
+def test_verify_s_own_relaxation_keeps_its_moves_for_one_call(tmp_path: Path) -> None:
+    """verify's relaxation (``verification.relaxed``) remembers the changes of a half-row; kept after the
+    call, those of six checked challenge-1 proofs held 123 MB of the allocator."""
+    from stratagem.verification import relaxed
+
+    proof = tmp_path / "solo-1.json"
+    stratagem.solve(ROOT / "puzzles" / "strato" / "challenge-0.toml").write_proof(str(proof))
+    with callcaches.call_scope():  # a call around it: what verify remembers stays until that one ends
+        assert stratagem.verify(proof).status == "certified"
+        assert relaxed._wind_in.cache_info().currsize > 0
+    assert relaxed._remove.cache_info().currsize == relaxed._wind_in.cache_info().currsize == 0
+    assert {relaxed._remove, relaxed._wind_in, relaxed._end_swaps} <= set(callcaches.registered())
