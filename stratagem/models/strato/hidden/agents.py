@@ -46,6 +46,11 @@ player to move sees) and the public rules (:func:`~stratagem.models.strato.hidde
 never the true state: ``choose(game, seen, rng)``. Where it searches, it starts from the observation's
 canonical state (:meth:`StratoObservation.state`), so its move is a function of the observation and the
 random stream alone (``tests/models/strato/test_observation.py`` holds every agent to it).
+
+Why one module of over 600 lines: it is the one family of agents a player of the hidden game can be, behind
+one protocol (an observation in, a move out) and one registry (:func:`make_strato_agent`); the guided
+policy's parts (its guide, tie-break and Redraw end) are kept with it because the exact search's policy is
+held to them move for move.
 """
 
 from __future__ import annotations
