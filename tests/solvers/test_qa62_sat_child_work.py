@@ -11,28 +11,15 @@ import os
 import signal
 import subprocess
 import threading
-from collections.abc import Iterator
 
 import pytest
 
 from stratagem.solvers import satplan
+from tests.solvers.test_sat_child import other_thread  # noqa: F401 (a fixture: a second thread alive)
 
 
-@pytest.fixture
-def other_thread() -> Iterator[None]:
-    """A second thread alive for the length of the test: the child is then a fresh interpreter."""
-    done = threading.Event()
-    thread = threading.Thread(target=done.wait, name="another", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        done.set()
-        thread.join()
-
-
-def test_the_parent_does_not_wait_for_its_child_to_read_the_work(
-        other_thread: None, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("other_thread")
+def test_the_parent_does_not_wait_for_its_child_to_read_the_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """A child stopped as it starts (SIGSTOP) never reads: with 2 MB of clauses to send, ``_started``
     blocked on the full pipe until the child went away. It now returns at once, and the child, killed as
     at a deadline, ends; the writer's broken pipe is not an error."""
@@ -40,12 +27,12 @@ def test_the_parent_does_not_wait_for_its_child_to_read_the_work(
     real_popen = subprocess.Popen
 
     def stopped_at_once(*args: object, **kwargs: object) -> subprocess.Popen[bytes]:
-        child = real_popen(*args, **kwargs)  # type: ignore[call-overload]
+        child: subprocess.Popen[bytes] = real_popen(*args, **kwargs)  # type: ignore[call-overload]
         os.kill(child.pid, signal.SIGSTOP)
         started.append(child)
         return child
 
-    monkeypatch.setattr(satplan.subprocess, "Popen", stopped_at_once)
+    monkeypatch.setattr(subprocess, "Popen", stopped_at_once)  # the module satplan starts its child with
     clauses = [[n, -(n + 1), n + 2] for n in range(1, 200_000)]  # pickled: about 2 MB
     returned: list[tuple[object, object]] = []
     caller = threading.Thread(target=lambda: returned.append(satplan._started(satplan._child, (clauses, False))),

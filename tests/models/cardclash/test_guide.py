@@ -30,7 +30,7 @@ from stratagem.models.cardclash.threats import effect
 from stratagem.openspiel.cardclash import DealtCardClash
 from stratagem.solvers.compiled_uct import compiled_guide, uct_compiled
 from stratagem.solvers.mcts import SearchTree, sample_outcome, uct
-from tests.interpreted import interpreted_package, run_json
+from tests.guide_checks import interpreted_and_compiled, wrong_keys_caught
 
 TABLES = ((6, 6), (4, 4), (3, 5), (8, 3))
 
@@ -118,22 +118,8 @@ def test_guide_on_the_dealt_game() -> None:
 
 def test_a_wrong_key_is_caught() -> None:
     """The comparison can fail: the guide's keys with the best move's key raised order differently."""
-    caught = 0
-    for game, state in _positions(3, 40):
-        engine = compiled_engine(game)
-        guide = compiled_guide(game, engine)
-        assert guide is not None
-        vector = engine.encode(state)
-        records = engine.legal_moves(vector)
-        moves = [engine.decode_move(vector, r) for r in records]
-        keys = guide.move_keys(vector, records)
-        if keys is None or len(set(keys)) < 2:
-            continue
-        wrong = list(keys)
-        wrong[keys.index(min(keys))] = max(keys) + 1
-        order = [m for _, _, m in sorted(zip(wrong, range(len(moves)), moves, strict=True))]
-        caught += order != list(game.order_moves(state, moves))
-    assert caught > 30
+    tried, caught = wrong_keys_caught(_positions(3, 40))
+    assert tried > 30 and caught == tried
 
 
 def test_evaluation_of_a_finished_round_is_its_returns() -> None:
@@ -221,12 +207,7 @@ print(json.dumps({"compiled": [packed_uct.__file__.endswith(".so"), guide_module
 
 
 def test_interpreted_and_compiled_guidance_search_identically(tmp_path: Path) -> None:
-    interpreted = run_json(_SCRIPT, interpreted_package(tmp_path))
-    assert interpreted["compiled"] == [False, False]
-    here = run_json(_SCRIPT, None)
-    if not all(here["compiled"]):
-        pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernels with")
-    assert interpreted["keys"] == here["keys"] and interpreted["values"] == here["values"]
+    interpreted, here = interpreted_and_compiled(_SCRIPT, tmp_path)
     assert interpreted["runs"] == here["runs"]
     assert np.asarray(here["runs"][0]["visits"]).sum() > 0
     assert here["runs"][-1] == {"reused": 1}

@@ -29,8 +29,13 @@ from stratagem.models.stakd.position import State
 from stratagem.models.stakd.puzzle import load_position
 from stratagem.models.stakd.rules import StakdGame
 from stratagem.solvers.compiled_uct import compiled_guide, uct_compiled
-from stratagem.solvers.mcts import DEFAULT_EXPLORATION, uct
-from tests.interpreted import interpreted_package, run_json
+from stratagem.solvers.mcts import DEFAULT_EXPLORATION
+from tests.guide_checks import (
+    assert_guided_searches_agree,
+    assert_play_runs_guided_mcts_compiled,
+    interpreted_and_compiled,
+    wrong_keys_caught,
+)
 
 from .support import PUZZLES
 
@@ -105,25 +110,7 @@ def test_guide_equals_the_reference_on_many_positions() -> None:
 
 def test_a_wrong_key_is_caught() -> None:
     """The comparison can fail: the guide's keys with the first placement's key raised order differently."""
-    caught = tried = 0
-    for game, state in _positions(3, 1):
-        if game.is_terminal(state):
-            continue
-        engine = compiled_engine(game)
-        guide = compiled_guide(game, engine)
-        assert guide is not None
-        vector = engine.encode(state)
-        records = engine.legal_moves(vector)
-        moves = [engine.decode_move(vector, r) for r in records]
-        keys = guide.move_keys(vector, records)
-        assert keys is not None
-        if len(set(keys)) < 2:
-            continue
-        tried += 1
-        wrong = list(keys)
-        wrong[keys.index(min(keys))] = max(keys) + 1
-        order = [m for _, _, m in sorted(zip(wrong, range(len(moves)), moves, strict=True))]
-        caught += order != list(game.order_moves(state, moves))
+    tried, caught = wrong_keys_caught(_positions(3, 1))
     assert tried > 40 and caught == tried
 
 
@@ -148,19 +135,11 @@ def test_the_guide_declares_nothing_and_refuses_another_game() -> None:
 def test_guided_compiled_uct_visits_as_the_reference_does(players: int, plies: int) -> None:
     """With the evaluation at every new leaf, the two searches agree visit for visit (no chance)."""
     game = StakdGame(players)
-    engine = compiled_engine(game)
     rng = random.Random(players * 10 + plies)
     state = game.initial_state()
     for _ in range(plies):
         state = game.apply(state, rng.choice(game.legal_moves(state)))
-    fast = uct_compiled(game, engine, state, iterations=300, seed=plies, rollout_limit=0)
-    slow = uct(game, state, iterations=300, seed=plies, rollout_limit=0)
-    assert [(s.notation, s.visits, s.proven_value) for s in fast.moves] == [
-        (s.notation, s.visits, s.proven_value) for s in slow.moves]
-    assert [s.mean for s in fast.moves] == pytest.approx([s.mean for s in slow.moves], abs=1e-12)
-    assert fast.best_move == slow.best_move
-    plain = uct_compiled(game, engine, state, iterations=300, seed=plies, rollout_limit=0, guided=False)
-    assert [s.visits for s in plain.moves] != [s.visits for s in fast.moves]
+    assert_guided_searches_agree(game, state, seed=plies)
 
 
 _SCRIPT = """
@@ -191,12 +170,7 @@ print(json.dumps({"compiled": [packed_uct.__file__.endswith(".so"), guide_module
 
 
 def test_interpreted_and_compiled_guidance_search_identically(tmp_path: Path) -> None:
-    interpreted = run_json(_SCRIPT, interpreted_package(tmp_path))
-    assert interpreted["compiled"] == [False, False]
-    here = run_json(_SCRIPT, None)
-    if not all(here["compiled"]):
-        pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernels with")
-    assert interpreted["keys"] == here["keys"] and interpreted["values"] == here["values"]
+    interpreted, here = interpreted_and_compiled(_SCRIPT, tmp_path)
     assert interpreted["run"] == here["run"]
     assert np.asarray(here["run"]["visits"]).sum() > 0
 
@@ -204,13 +178,4 @@ def test_interpreted_and_compiled_guidance_search_identically(tmp_path: Path) ->
 def test_play_runs_guided_mcts_on_the_compiled_engine_by_default() -> None:
     """With a compiled guide, ``play``'s default engine for a guided ``mcts`` agent is the compiled one
     (it stayed on the Python engine), the tree kept between moves, and no hint is given."""
-    from stratagem.engines import resolve
-    from stratagem.matches import play
-
-    if resolve(StakdGame(2), "compiled").name != "compiled":
-        pytest.skip("no compiled engine here")
-    said: list[str] = []
-    result = play("stakd", ["mcts:iterations=50", "random"], games=1, seed=1, max_plies=6, hint=said.append)
-    params = result.agents[0].params
-    assert params["engine"] == "compiled" and params["guided"] is True and params["reuse"] is True
-    assert said == []
+    assert_play_runs_guided_mcts_compiled("stakd", StakdGame(2), max_plies=6)

@@ -29,8 +29,13 @@ from stratagem.models.stratatak.guide import StratatakGuide
 from stratagem.models.stratatak.position import State
 from stratagem.models.stratatak.rules import StratatakGame, deal
 from stratagem.solvers.compiled_uct import compiled_guide, uct_compiled
-from stratagem.solvers.mcts import DEFAULT_EXPLORATION, sample_outcome, uct
-from tests.interpreted import interpreted_package, run_json
+from stratagem.solvers.mcts import DEFAULT_EXPLORATION, sample_outcome
+from tests.guide_checks import (
+    assert_guided_searches_agree,
+    assert_play_runs_guided_mcts_compiled,
+    interpreted_and_compiled,
+    wrong_keys_caught,
+)
 
 #: Decks and rules to draw from: the shipped one, small decks that reshuffle often, few or no Stars.
 OPTIONS = (Options(), Options(star_mode="addon"), Options(max_count=4, copies=1, stars=2, hand_size=5),
@@ -97,23 +102,7 @@ def test_guide_equals_the_reference_on_many_positions() -> None:
 
 def test_a_wrong_key_is_caught() -> None:
     """The comparison can fail: the guide's keys with the first play's key raised order differently."""
-    caught = tried = 0
-    for game, state in _positions(3, 80):
-        engine = compiled_engine(game)
-        guide = compiled_guide(game, engine)
-        assert guide is not None
-        vector = engine.encode(state)
-        records = engine.legal_moves(vector)
-        moves = [engine.decode_move(vector, r) for r in records]
-        keys = guide.move_keys(vector, records)
-        assert keys is not None
-        if len(set(keys)) < 2:
-            continue
-        tried += 1
-        wrong = list(keys)
-        wrong[keys.index(min(keys))] = max(keys) + 1
-        order = [m for _, _, m in sorted(zip(wrong, range(len(moves)), moves, strict=True))]
-        caught += order != list(game.order_moves(state, moves))
+    tried, caught = wrong_keys_caught(_positions(3, 80))
     assert tried > 40 and caught == tried
 
 
@@ -160,19 +149,10 @@ def test_guided_compiled_uct_visits_as_the_reference_does(seed: int) -> None:
     """With the evaluation at every new leaf and the draw pile's order known, the two searches agree
     visit for visit, attacks and defences."""
     game = StratatakGame()
-    engine = compiled_engine(game)
     state = deal(game.options, random.Random(40 + seed))
     for _ in range(seed):  # an attack on the table: the defender to play
         state = game.apply(state, game.legal_moves(state)[seed * 3])
-    fast = uct_compiled(game, engine, state, iterations=300, seed=seed, rollout_limit=0)
-    slow = uct(game, state, iterations=300, seed=seed, rollout_limit=0)
-    assert [(s.notation, s.visits, s.proven_value) for s in fast.moves] == [
-        (s.notation, s.visits, s.proven_value) for s in slow.moves]
-    assert [s.mean for s in fast.moves] == pytest.approx([s.mean for s in slow.moves], abs=1e-12)
-    assert fast.best_move == slow.best_move
-    # unguided, the compiled search is another (plain) one
-    plain = uct_compiled(game, engine, state, iterations=300, seed=seed, rollout_limit=0, guided=False)
-    assert [s.visits for s in plain.moves] != [s.visits for s in fast.moves]
+    assert_guided_searches_agree(game, state, seed=seed)
 
 
 _SCRIPT = """
@@ -208,12 +188,7 @@ print(json.dumps({"compiled": [packed_uct.__file__.endswith(".so"), guide_module
 
 
 def test_interpreted_and_compiled_guidance_search_identically(tmp_path: Path) -> None:
-    interpreted = run_json(_SCRIPT, interpreted_package(tmp_path))
-    assert interpreted["compiled"] == [False, False]
-    here = run_json(_SCRIPT, None)
-    if not all(here["compiled"]):
-        pytest.skip("the compiled core is not built here: nothing to compare the interpreted kernels with")
-    assert interpreted["keys"] == here["keys"] and interpreted["values"] == here["values"]
+    interpreted, here = interpreted_and_compiled(_SCRIPT, tmp_path)
     assert interpreted["run"] == here["run"]
     assert np.asarray(here["run"]["visits"]).sum() > 0
 
@@ -221,13 +196,4 @@ def test_interpreted_and_compiled_guidance_search_identically(tmp_path: Path) ->
 def test_play_runs_guided_mcts_on_the_compiled_engine_by_default() -> None:
     """With a compiled guide, ``play``'s default engine for a guided ``mcts`` agent is the compiled one
     (it stayed on the Python engine, about 150 times slower a move), and the tree is kept between moves."""
-    from stratagem.engines import resolve
-    from stratagem.matches import play
-
-    if resolve(StratatakGame(), "compiled").name != "compiled":
-        pytest.skip("no compiled engine here")
-    said: list[str] = []
-    result = play("stratatak", ["mcts:iterations=50", "random"], games=1, seed=1, max_plies=40, hint=said.append)
-    params = result.agents[0].params
-    assert params["engine"] == "compiled" and params["guided"] is True and params["reuse"] is True
-    assert said == []
+    assert_play_runs_guided_mcts_compiled("stratatak", StratatakGame(), max_plies=40)
