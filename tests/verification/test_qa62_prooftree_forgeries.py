@@ -96,3 +96,15 @@ def test_a_half_whose_side_is_no_text_is_bad_input(tree: dict[str, Any], side: A
     with pytest.raises(BadInput) as info:
         verify(forged)
     assert info.value.place == "halves[0].side"
+
+
+@pytest.mark.parametrize(("child", "problem"), [
+    ({"move": "T@12,4h", "node": 999}, "node 1, child 0 (move 'T@12,4h'): refers to node 999, which does not exist"),
+    ({"move": 5, "node": 2}, "node 1, child 0: is not an object with a move text and a node"),
+], ids=["no-such-node", "move-not-text"])
+def test_a_reply_that_does_not_read_is_refused(tree: dict[str, Any], child: dict[str, Any], problem: str) -> None:
+    """With these refusals dropped the node's value was never computed, nothing was reported, and the
+    tree was certified."""
+    forged = copy.deepcopy(tree)
+    forged["nodes"][1]["children"][0] = child
+    assert problem in _refused(forged)
