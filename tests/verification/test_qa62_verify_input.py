@@ -48,3 +48,16 @@ def test_a_proof_tree_whose_claim_is_no_object_is_bad_input(tmp_path: Path, clai
     record["claim"] = claim
     refused = _refused(record)
     assert (refused.place, refused.problem) == ("claim", "missing or not an object")
+
+
+@pytest.mark.parametrize("proofs", [None, [], {"0": {}}], ids=["null", "empty", "object"])
+def test_a_bundle_whose_proofs_are_no_list_of_records_is_bad_input(proofs: Any) -> None:
+    from stratagem.loading import load_position
+    from stratagem.solvers.matrixproof import MATRIXPROOFS_FORMAT
+
+    position = load_position(PUZZLES / "stackattack" / "2p-numbers-3-turns.toml")
+    game = position.game
+    record = {"format": MATRIXPROOFS_FORMAT, "game": game.name, "setup": json.loads(json.dumps(game.setup())),
+              "start": game.format_state(position.state), "proofs": proofs}
+    refused = _refused(record)
+    assert refused.place == "proofs" and refused.problem.startswith("must be a non-empty list of ")
