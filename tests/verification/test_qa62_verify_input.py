@@ -50,8 +50,11 @@ def test_a_proof_tree_whose_claim_is_no_object_is_bad_input(tmp_path: Path, clai
     assert (refused.place, refused.problem) == ("claim", "missing or not an object")
 
 
-@pytest.mark.parametrize("proofs", [None, [], {"0": {}}], ids=["null", "empty", "object"])
-def test_a_bundle_whose_proofs_are_no_list_of_records_is_bad_input(proofs: Any) -> None:
+@pytest.mark.parametrize(("proofs", "place", "problem"), [
+    (None, "proofs", "must be a non-empty list of "), ([], "proofs", "must be a non-empty list of "),
+    ({"0": {}}, "proofs", "must be a non-empty list of "), ([5, 6], "proofs[0]", "must be an object"),
+], ids=["null", "empty", "object", "numbers"])
+def test_a_bundle_whose_proofs_are_no_list_of_records_is_bad_input(proofs: Any, place: str, problem: str) -> None:
     from stratagem.loading import load_position
     from stratagem.solvers.matrixproof import MATRIXPROOFS_FORMAT
 
@@ -60,4 +63,4 @@ def test_a_bundle_whose_proofs_are_no_list_of_records_is_bad_input(proofs: Any) 
     record = {"format": MATRIXPROOFS_FORMAT, "game": game.name, "setup": json.loads(json.dumps(game.setup())),
               "start": game.format_state(position.state), "proofs": proofs}
     refused = _refused(record)
-    assert refused.place == "proofs" and refused.problem.startswith("must be a non-empty list of ")
+    assert refused.place == place and refused.problem.startswith(problem)
