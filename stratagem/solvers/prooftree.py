@@ -419,7 +419,7 @@ class _Checker:
             value: Value = game.returns(state)[self.player]
         elif mover == CHANCE:
             wanted = {game.format_move(state, o): p for o, p in game.chance_outcomes(state)}
-            if not self.covers(wanted, seen, place, "chance outcome"):
+            if not self.covers(wanted, seen, place, "chance outcome", "chance outcomes"):
                 return
             value = sum(wanted[text] * v for text, v in zip(seen, child_values, strict=True))
         elif mover < 0:
@@ -433,7 +433,7 @@ class _Checker:
             value = child_values[0]
         else:
             wanted = {game.format_move(state, m): m for m in game.legal_moves(state)}
-            if not self.covers(wanted, seen, place, "reply"):
+            if not self.covers(wanted, seen, place, "reply", "replies"):
                 return
             value = min(child_values) if side == AT_LEAST else max(child_values)
         try:
@@ -476,15 +476,16 @@ class _Checker:
             self.fail(place, f"has probability {_q(entry.get('probability'))} but the rules give "
                              f"{encode_value(probs[0]) if probs else 'none'}")
 
-    def covers(self, wanted: dict[str, Any], seen: dict[str, Any], place: str, what: str) -> bool:
+    def covers(self, wanted: dict[str, Any], seen: dict[str, Any], place: str, what: str, whats: str) -> bool:
+        """Whether ``seen`` lists exactly the ``wanted`` ones (``what``, plural ``whats``); else a failure."""
         missing = [t for t in wanted if t not in seen]
         if missing:
-            self.fail(place, f"misses the {what}{'s' if len(missing) > 1 else ''} "
+            self.fail(place, f"misses the {whats if len(missing) > 1 else what} "
                              f"{', '.join(repr(t) for t in missing)}")
             return False
         extra = [t for t in seen if t not in wanted]
         if extra:
-            self.fail(place, f"lists {', '.join(repr(t) for t in extra)}, not in the game's list of {what}s")
+            self.fail(place, f"lists {', '.join(repr(t) for t in extra)}, not in the game's list of {whats}")
             return False
         return True
 

@@ -60,7 +60,7 @@ def test_a_reply_listed_again_under_a_text_the_game_does_not_write_is_refused(tr
     still be the game's list, text for text."""
     forged = copy.deepcopy(tree)
     forged["nodes"][1]["children"].append({"move": "T@12,4h ", "node": 2})
-    assert "node 1: lists 'T@12,4h ', not in the game's list of " in _refused(forged)
+    assert "node 1: lists 'T@12,4h ', not in the game's list of replies" in _refused(forged)
 
 
 def test_a_proof_tree_through_a_simultaneous_move_node_is_refused() -> None:
