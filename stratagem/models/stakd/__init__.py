@@ -20,3 +20,12 @@ def compiled_engine(game: Any) -> Any:
         return StakdEngine.from_game(game)
     except ValueError:
         return None
+
+
+def compiled_guide(game: Any, engine: Any) -> Any:
+    """The compiled guide (:class:`~stratagem.models.stakd.guide.StakdGuide`) of ``game`` over its compiled
+    ``engine``. Found here, as the engine is, rather than imported by the rules module: ``verify`` loads
+    the rules (its ``--recheck`` runs the solo search) and must reach no compiled kernel, even unused."""
+    from stratagem.models.stakd.guide import StakdGuide
+
+    return StakdGuide.for_engine(engine, game)

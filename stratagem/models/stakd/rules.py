@@ -436,10 +436,11 @@ class StakdGame(EqualByRules):
 
     def compiled_guide(self, engine: Any) -> Any:
         """:meth:`order_moves` and :meth:`evaluate` over ``engine``'s packed states (a
-        :class:`~stratagem.models.stakd.guide.StakdGuide`), for guided UCT on the compiled engine."""
-        from stratagem.models.stakd.guide import StakdGuide
+        :class:`~stratagem.models.stakd.guide.StakdGuide`), for guided UCT on the compiled engine; made by
+        the package's :func:`~stratagem.models.stakd.compiled_guide`, as the engine is."""
+        from stratagem.models.stakd import compiled_guide
 
-        return StakdGuide.for_engine(engine, self)
+        return compiled_guide(self, engine)
 
     # -- move generation -----------------------------------------------------------------------
     def support(self, layers: tuple[tuple[Piece, ...], ...]) -> Support:
