@@ -20,29 +20,9 @@ import pytest
 
 from stratagem.cli.main import run
 from stratagem.verification import verify
+from tests.verification.test_independence import GAP as GAP_PUZZLE  # relaxation bound 2, optimum 4
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "strato"
-
-#: A deal whose relaxation bound (2) is below its optimum (4): its certificate is a relaxation search of
-#: every line of up to 3 turns (tests/cli/test_relaxation_proofs.py has the same deal).
-GAP_PUZZLE = """game = "strato"
-
-[challenge]
-name = "two rows with fog"
-weathers = "RWFC"
-rows = 2
-pairs = ["RW", "FC"]
-limit = 4
-rows_required = 1
-
-[challenge.goal]
-left = "<"
-right = ">>"
-
-[[deals]]
-name = "gap"
-position = "RC(RW)RF/WC(FC)FC FRW CFRFFCWCRFWRRWFRFCWWRWWCC 1 -"
-"""
 
 
 @pytest.fixture(scope="module")
