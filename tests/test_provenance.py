@@ -166,5 +166,7 @@ def test_an_editable_install_of_a_git_archive_names_its_commit(tmp_path: Path) -
     root, git, built = json.loads(done.stdout)
     assert Path(root) == tree.resolve() and git is None
     assert built == {"commit": sha, "dirty": None}
-    assert prov.archived_state(ROOT) is None  # the checkout's own file: "node: $Format:%H$"
+    (tmp_path / "checkout").mkdir()  # a checkout's file, which git archive has not filled in
+    (tmp_path / "checkout" / ".git_archival.txt").write_text("node: $Format:%H$\n")
+    assert prov.archived_state(tmp_path / "checkout") is None
     assert prov.archived_state(tmp_path / "nowhere") is None
