@@ -43,6 +43,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from stratagem.core.callcaches import per_call
 from stratagem.core.errors import StratagemError
 
 __all__ = [
@@ -52,7 +53,6 @@ __all__ = [
     "equilibrium_problem",
     "guarantee_of_column",
     "guarantee_of_row",
-    "forget_shared_solutions",
     "saddle_solution",
     "two_by_two_solution",
     "solve_matrix",
@@ -324,6 +324,11 @@ def _saddle_point(a: Matrix) -> MatrixSolution | None:
                           "saddle point")
 
 
+# The solutions below are shared between the nodes of one search, which meet the same small games many
+# times; they last one library call (core.callcaches, as the induction runs in a call scope): kept after
+# it, the few hundred made at a six-turn Stack Attack analysis's peak held 127 MB of the 287 MB its
+# process kept once the analysis was dropped.
+@per_call
 @functools.lru_cache(maxsize=4096)
 def saddle_solution(rows: int, columns: int, i: int, j: int, value: int) -> MatrixSolution:
     """The solution :func:`solve_matrix` returns for an integer game whose first best row ``i`` and first
@@ -334,6 +339,7 @@ def saddle_solution(rows: int, columns: int, i: int, j: int, value: int) -> Matr
     return MatrixSolution(exact, _pure(rows, i), _pure(columns, j), True, exact, exact, float(value), "saddle point")
 
 
+@per_call
 @functools.lru_cache(maxsize=16384)
 def two_by_two_solution(w: int, x: int, y: int, z: int) -> MatrixSolution | None:
     """What :func:`solve_matrix` returns for the integer game ``[[w, x], [y, z]]`` when it has no pure saddle
@@ -358,29 +364,18 @@ def two_by_two_solution(w: int, x: int, y: int, z: int) -> MatrixSolution | None
     return MatrixSolution(value, (p, 1 - p), (q, 1 - q), True, value, value, float(value), "support")
 
 
+@per_call
 @functools.lru_cache(maxsize=256)
 def _pure(size: int, k: int) -> tuple[Fraction, ...]:
     """The pure strategy playing move ``k`` of ``size`` (Fractions 0 and 1; shared, they are immutable)."""
     return tuple(Fraction(1) if m == k else Fraction(0) for m in range(size))
 
 
+@per_call
 @functools.lru_cache(maxsize=4096)
 def _whole(n: int) -> Fraction:
     """``Fraction(n)``, kept for the small values most saddle points have."""
     return Fraction(n)
-
-
-def forget_shared_solutions() -> None:
-    """Empty the solutions shared between the nodes of a search (:func:`saddle_solution`,
-    :func:`two_by_two_solution` and the strategies and values they are made of), as a search ends.
-
-    They are shared within one search, whose many nodes meet the same small games; kept after it, they
-    were a few hundred small objects made while the search's memory was at its peak, each holding a block
-    of the allocator's that the search's freed memory could not be given back without: after a six-turn
-    Stack Attack analysis (2p-numbers-6-turns) was dropped, its process kept 287 MB, 127 MB of it for
-    the 600 solutions. A later search makes again the few it needs, in microseconds each."""
-    for cache in (saddle_solution, two_by_two_solution, _pure, _whole):
-        cache.cache_clear()
 
 
 def _two_by_two(a: list[list[Fraction]]) -> MatrixSolution | None:

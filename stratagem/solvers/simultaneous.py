@@ -50,10 +50,11 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Protocol, overload, runtime_checkable
 
+from stratagem.core.callcaches import call_scope
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import UnsupportedGame
 from stratagem.core.game import CHANCE, SIMULTANEOUS, Evaluation, Game, Simultaneous
-from stratagem.solvers.matrix import MatrixSolution, forget_shared_solutions, solve_matrix
+from stratagem.solvers.matrix import MatrixSolution, solve_matrix
 
 __all__ = [
     "CLOCK_EVERY",
@@ -229,10 +230,8 @@ def solve_simultaneous(
     """
     _check_options(game, player, depth, payoff)
     deadline = time_limit if isinstance(time_limit, Deadline) or time_limit is None else Deadline(time_limit)
-    try:
+    with call_scope():  # stopped or not, the matrix solutions its nodes shared go as the last call ends
         return _solve(game, state, player, depth, payoff, deadline, max_nodes, packed)
-    finally:  # stopped or not: the solutions its nodes shared stay with its result alone
-        forget_shared_solutions()
 
 
 def _solve(game: AnyGame, state: Hashable, player: int, depth: int | None, payoff: str, deadline: Deadline | None,
