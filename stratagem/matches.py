@@ -99,13 +99,13 @@ def play(game_name: str, agents: Sequence[str], games: int = 20, players: int | 
 
     ``engine`` is where the search agents search (:mod:`stratagem.engines`): ``compiled`` runs every
     ``mcts``, ``ismcts``, ``pimc`` (with its rollout evaluator) and ``duct`` agent on the game's compiled
-    engine (searches in C; ``mcts`` guided where the game hands over a compiled guide,
-    Card Clash's, Stratatak's and STAKD's, else unguided; a cut playout is scored by the engine's evaluation where it
-    has one, else the middle of the value range), ``reference`` none; None (the default) runs there the
-    agents whose search is the same on both engines or stronger on the compiled one: ``mcts`` that asks for plain
-    search (``guided=false``) or plays a game with a compiled guide (measured in results/mcts.md),
-    ``ismcts`` that asks for plain search, and ``pimc`` and ``duct`` that play out to the end (no
-    ``rollout_limit``); never ``mcts`` in a game with simultaneous moves (Stack Attack). ``note`` is told
+    engine (searches in C; ``mcts`` and ``ismcts`` guided where the game hands over a compiled guide,
+    Card Clash's, Stratatak's and STAKD's, else unguided; a cut playout is scored by the guide's evaluation,
+    else the engine's where it has one, else the middle of the value range), ``reference`` none; None (the
+    default) runs there the agents whose search is the same on both engines or stronger on the compiled one:
+    ``mcts`` and ``ismcts`` that ask for plain search (``guided=false``) or play a game with a compiled guide
+    (measured in results/mcts.md and docs/design.md, section 7), and ``pimc`` and ``duct`` that play out to
+    the end (no ``rollout_limit``); never ``mcts`` in a game with simultaneous moves (Stack Attack). ``note`` is told
     in one line when ``compiled`` was asked for and cannot be had (or the compiled core was not built);
     ``hint``, when a default costs much time: a guided ``mcts`` or ``ismcts`` left on the reference engine of a
     game that has a compiled one.
@@ -200,7 +200,7 @@ def _search_kind(agent: Agent, engine: str | None, game: Any = None) -> str | No
     if isinstance(agent, MctsAgent) and agent.information == "open" and isinstance(game, Simultaneous):
         return None  # compiled UCT has no simultaneous moves (refused in _on_engine when asked for)
     if isinstance(agent, MctsAgent):
-        guide = agent.information == "open" and hasattr(game, "compiled_guide")
+        guide = hasattr(game, "compiled_guide")
         return agent.information if asked or (engine is None and (not agent.guided or guide)) else None
     if isinstance(agent, PimcAgent):
         return "pimc" if agent.evaluator is None and (asked or agent.rollout_limit is None) else None
@@ -212,18 +212,19 @@ def _search_kind(agent: Agent, engine: str | None, game: Any = None) -> str | No
 def _hint_guided_on_reference(game: Any, agents: list[Agent], hint: Callable[[str], None]) -> None:
     """Say once that a guided ``mcts`` or ``ismcts`` agent stays on the reference engine by default although
     the game has a compiled one: its search is the guided one, which only the Python engine runs for a game
-    with no compiled guide (and for ISMCTS in every game), and many times slower (``play stratatak --agents
-    mcts,random`` ran 4 minutes for one game, with nothing on stderr off a terminal, before Stratatak had
-    its compiled guide; every game with a compiled engine now has one, so ISMCTS is what the hint is
-    about)."""
+    with no compiled guide, and many times slower (``play stratatak --agents mcts,random`` ran 4 minutes for
+    one game, with nothing on stderr off a terminal, before Stratatak had its compiled guide). Every game
+    with a compiled engine and no simultaneous moves now hands over a compiled guide, which compiled UCT
+    and (since stop 63) compiled ISMCTS both take, so the hint is for a game added without one."""
     if isinstance(game, Simultaneous) or resolve(game, COMPILED).engine is None:
         return
     slow = [f"{agent.name} (the {ordinal(i + 1)} agent)" for i, agent in enumerate(agents)
             if isinstance(agent, MctsAgent) and _search_kind(agent, None, game) is None and agent.guided]
     if slow:
         hint(f"{' and '.join(slow)} {'searches' if len(slow) == 1 else 'search'} guided by the game's move "
-             "ordering on the reference engine (Python), many times slower than the compiled engine, which runs "
-             "such a search unguided when asked for (engine compiled) or given guided=false")
+             "ordering on the reference engine (Python), many times slower than the compiled engine, which has no "
+             "compiled guide for this game and runs such a search unguided when asked for (engine compiled) or "
+             "given guided=false")
 
 
 def _on_engine(game: Any, agents: list[Agent], engine: str | None,
@@ -260,10 +261,9 @@ def _on_engine(game: Any, agents: list[Agent], engine: str | None,
     for i, agent in enumerate(agents):
         if i not in kinds or kinds[i] in unbuilt:
             placed.append(agent)
-        elif isinstance(agent, MctsAgent) and (agent.information == "observation"
-                                               or not hasattr(game, "compiled_guide")):
-            # The compiled search runs plain here (ISMCTS always; UCT without the game's compiled guide), and
-            # the match's parameters say so: they said guided=true (and reuse=true) of a plain search.
+        elif isinstance(agent, MctsAgent) and not hasattr(game, "compiled_guide"):
+            # The compiled search runs plain here (UCT and ISMCTS without the game's compiled guide), and the
+            # match's parameters say so: they said guided=true (and reuse=true) of a plain search.
             placed.append(dataclasses.replace(agent, engine=choice.engine, guided=False, reuse=False))
         elif dataclasses.is_dataclass(agent):
             placed.append(dataclasses.replace(agent, engine=choice.engine))

@@ -1,6 +1,7 @@
 """Checks every game's compiled guide (``game.compiled_guide(engine)``, a ``core/packed_guide.Guide``)
 shares with the others: that its tests can fail, that guided compiled UCT searches as the reference
-``uct(guided=True)`` does, and that ``play`` runs a guided ``mcts`` agent compiled by default.
+``uct(guided=True)`` does (and guided compiled ISMCTS as ``ismcts(guided=True)``, where the game hides
+something), and that ``play`` runs a guided ``mcts`` agent compiled by default.
 
 Card Clash's, Stratatak's and STAKD's guide tests each carried their own copy of these; one copy here
 keeps the three held to the same standard.
@@ -83,3 +84,24 @@ def assert_play_runs_guided_mcts_compiled(name: str, game: Any, max_plies: int) 
     params = result.agents[0].params
     assert params["engine"] == "compiled" and params["guided"] is True and params["reuse"] is True
     assert said == []
+
+
+def assert_guided_ismcts_agrees(game: Any, state: Any, seed: int, iterations: int = 300) -> None:
+    """With the evaluation at every new leaf (``rollout_limit=0``) and no chance node within the tree, guided
+    ISMCTS draws nothing but its determinisations, and the compiled search is fed the very ones
+    ``ismcts(guided=True)`` draws from ``Random(seed)``: the two visit the same moves the same number of
+    times, with the same means; unguided, the compiled search is another one (untried moves at random)."""
+    from stratagem.solvers.compiled_ismcts import ismcts_compiled
+    from stratagem.solvers.mcts import ismcts
+
+    engine = compiled_engine(game)
+    assert compiled_guide(game, engine) is not None
+    fast = ismcts_compiled(game, engine, state, iterations=iterations, seed=seed, rollout_limit=0, guided=True)
+    slow = ismcts(game, state, iterations=iterations, seed=seed, rollout_limit=0, guided=True)
+    assert fast.iterations == slow.iterations == iterations
+    assert [(s.notation, s.visits) for s in fast.moves] == [(s.notation, s.visits) for s in slow.moves]
+    assert [s.mean for s in fast.moves] == pytest.approx([s.mean for s in slow.moves], abs=1e-12)
+    assert fast.best_move == slow.best_move
+    assert sum(s.visits > 0 for s in fast.moves) > 1  # a comparison that says something: more than one move tried
+    plain = ismcts_compiled(game, engine, state, iterations=iterations, seed=seed, rollout_limit=0)
+    assert [s.visits for s in plain.moves] != [s.visits for s in fast.moves]

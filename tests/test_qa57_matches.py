@@ -81,16 +81,18 @@ def test_mcts_on_the_compiled_engine_in_stack_attack_is_refused_before_the_match
 
 @pytest.mark.parametrize(("game", "spec", "guided"), [("stratatak", "mcts:iterations=3", True),
                                                       ("stakd", "mcts:iterations=3", True),
-                                                      ("cardclash", "ismcts:iterations=3", False),
+                                                      ("cardclash", "ismcts:iterations=3", True),
+                                                      ("stackattack", "ismcts:iterations=3", False),
                                                       ("cardclash", "mcts:iterations=3", True)])
 def test_a_compiled_search_that_runs_plain_is_recorded_plain(game: str, spec: str, guided: bool) -> None:
-    """Compiled UCT is guided only where the game hands over a compiled guide (Card Clash, Stratatak,
-    STAKD) and compiled ISMCTS never is; the match's parameters said guided=true (and UCT's reuse=true) of
-    those plain searches."""
+    """Compiled UCT and (since stop 63) compiled ISMCTS are guided only where the game hands over a compiled
+    guide (Card Clash, Stratatak, STAKD; Stack Attack has none); the match's parameters said guided=true
+    (and UCT's reuse=true) of those plain searches."""
     result = play(game, [spec, "random"], games=1, seed=2, engine="compiled")
     params = result.agents[0].params
     assert params["engine"] == "compiled" and params["guided"] is guided
-    assert params.get("reuse", False) is guided  # UCT keeps its tree only in the guided compiled search
+    # UCT keeps its tree only in the guided compiled search; ISMCTS keeps none
+    assert params.get("reuse", False) is (guided and spec.startswith("mcts"))
 
 
 def test_a_position_already_over_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

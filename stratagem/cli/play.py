@@ -59,10 +59,10 @@ NOT_FOR_STRATO = {"position_file": "--position", "max_plies": "--max-plies", "ga
 @click.option("--games-detail", is_flag=True, help="With --json, include every game's seats and returns.")
 @click.option("--engine", type=click.Choice(ENGINES), default=None,
               help="Where mcts, ismcts, pimc and duct agents search: compiled (the game's compiled engine, "
-                   "searches in C, mcts guided where the game has a compiled guide (Card Clash, Stratatak, STAKD), "
-                   "else unguided; by default for mcts on such a game, mcts (not in Stack Attack: compiled UCT has no "
-                   "simultaneous moves) and ismcts with guided=false, and pimc and duct "
-                   "without rollout_limit) or reference (the Python rules engine).")
+                   "searches in C, mcts and ismcts guided where the game has a compiled guide (Card Clash, "
+                   "Stratatak, STAKD), else unguided; by default for mcts and ismcts on such a game, mcts (not in "
+                   "Stack Attack: compiled UCT has no simultaneous moves) and ismcts with guided=false, and pimc "
+                   "and duct without rollout_limit) or reference (the Python rules engine).")
 @click.option("--points", type=WholeRange(1, MAX_POINTS), default=1, show_default=True, metavar="N",
               help="STAKD: each game a race of rounds to N points, the winner of a round starting the next (the "
                    "seed's game is --points 3; --max-plies then caps each round); 1 plays one round.")

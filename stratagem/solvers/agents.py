@@ -174,7 +174,7 @@ class MctsAgent:
             return ismcts_compiled(
                 game, self.engine, state, iterations=self.iterations, time_limit=self.time_limit, seed=_seed(rng),
                 exploration=exploration, value_range=self.value_range, rollout_limit=self.rollout_limit,
-                player=player,
+                player=player, guided=self.guided, widening=self.widening,
             ).best_move
         if self.information == "observation":
             return ismcts(
@@ -214,9 +214,10 @@ class IsmctsAgent(MctsAgent):
     """SO-ISMCTS (:func:`~stratagem.solvers.mcts.ismcts`) from the mover's observation, with ``mcts``'s
     ``guided``, ``widening`` and ``rollout_limit`` (guided by default, as ``mcts``: the game's move
     ordering per determinisation and its declared evaluation cut-off). It keeps no tree between moves:
-    ``reuse`` must stay off. ``engine``, when set (by the match runner), runs unguided SO-ISMCTS in C on
-    it instead (:func:`~stratagem.solvers.compiled_ismcts.ismcts_compiled`: the determinisations still
-    drawn by the reference game; ``guided`` and ``widening`` do not apply)."""
+    ``reuse`` must stay off. ``engine``, when set (by the match runner), runs SO-ISMCTS in C on it instead
+    (:func:`~stratagem.solvers.compiled_ismcts.ismcts_compiled`: the determinisations still drawn by the
+    reference game), guided as here where the game hands over a compiled guide (Card Clash, Stratatak),
+    plain elsewhere or with ``guided=false``."""
 
     reuse: bool = False
     name: str = "ismcts"

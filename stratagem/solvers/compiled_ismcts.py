@@ -5,9 +5,12 @@ The determinisations are drawn as the Python searches draw them, by the referenc
 engine alone), and packed by the engine; the searches over them run in C
 (:mod:`stratagem.solvers.packed_ismcts`):
 
-- :func:`ismcts_compiled` is :func:`stratagem.solvers.mcts.ismcts` with ``guided=False`` and returns the
-  same :class:`~stratagem.solvers.mcts.MctsResult` (the real state's moves in ``legal_moves`` order, with
-  visits and means; the most visited chosen, ties to the higher mean, then the earlier move);
+- :func:`ismcts_compiled` is :func:`stratagem.solvers.mcts.ismcts`, plain or guided (``guided=True`` where
+  the game hands over a compiled guide, ``game.compiled_guide(engine)``: Card Clash's and Stratatak's; the
+  guide's move order with progressive widening, its declared ``rollout_limit`` and its evaluation at the
+  cut-off), and returns the same :class:`~stratagem.solvers.mcts.MctsResult` (the real state's moves in
+  ``legal_moves`` order, with visits and means; the most visited chosen, ties to the higher mean, then
+  the earlier move);
 - :func:`pimc_compiled` is :func:`stratagem.solvers.pimc.pimc` with the rollout evaluator
   (:func:`~stratagem.solvers.pimc.rollout_evaluator`) and returns the same
   :class:`~stratagem.solvers.pimc.PimcResult`;
@@ -16,11 +19,16 @@ engine alone), and packed by the engine; the searches over them run in C
 
 A move is matched across determinisations by the engine's move record, as the Python searches match it
 by its notation. The kernel's random stream (playouts, ties) is its own splitmix64 seeded from the same
-``Random``, so the compiled and Python searches agree in distribution, not draw for draw; each is
-deterministic for a seed. Cut playouts (``rollout_limit``) are scored by the game's evaluation only where
-the engine has one (Stack Attack's); otherwise by the middle of ``value_range``, which differs from the
-Python playout where the game has an evaluation: callers route such searches to the reference engine.
-No game is imported here; the caller hands over the engine.
+``Random`` (plain) or from the seed apart from it (guided), so the compiled and Python searches agree in
+distribution, not draw for draw; each is deterministic for a seed. Guided, the determinisations are the
+first draws of ``Random(seed)``, as the Python search's are, and the kernel draws nothing where the
+Python search draws nothing (at a decision node; a new leaf valued by the evaluation alone): with
+``rollout_limit=0`` and no chance node in the tree the two visit the same moves the same number of times
+(tested on Card Clash and Stratatak). Cut playouts (``rollout_limit``) are scored by the guide's
+evaluation (guided), else by the game's evaluation where the engine has one (Stack Attack's), else by the
+middle of ``value_range``, which differs from the Python playout where the game has an evaluation:
+callers route such plain searches to the reference engine. No game is imported here; the caller hands
+over the engine.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ from stratagem.core.errors import UnsupportedGame
 from stratagem.core.game import SIMULTANEOUS, Game, HiddenInformation, M
 from stratagem.core.packed import PackedGame
 from stratagem.solvers.compiled_duct import simultaneous_part
-from stratagem.solvers.mcts import DEFAULT_EXPLORATION, MctsResult, MoveStats
+from stratagem.solvers.mcts import DEFAULT_EXPLORATION, DEFAULT_WIDENING, MctsResult, MoveStats
 from stratagem.solvers.mcts.searches import reported_player
 from stratagem.solvers.pimc import PimcMoveStats, PimcResult
 
@@ -67,9 +75,16 @@ def _real_moves(game: Game[Any, Any], engine: PackedGame, state: Any) -> tuple[l
 def ismcts_compiled(game: Game[Any, M], engine: PackedGame, state: Any, *, iterations: int | None = None,
                     time_limit: float | None = None, seed: int = 0, exploration: float = DEFAULT_EXPLORATION,
                     value_range: tuple[float, float] = (-1.0, 1.0), rollout_limit: int | None = None,
-                    player: int | None = None) -> MctsResult[M]:
-    """SO-ISMCTS (``guided=False``) from the observation of the player to move (or ``player`` at a
-    simultaneous root), searched on ``engine``; options as :func:`stratagem.solvers.mcts.ismcts`'s."""
+                    player: int | None = None, guided: bool = False,
+                    widening: float = DEFAULT_WIDENING) -> MctsResult[M]:
+    """SO-ISMCTS from the observation of the player to move (or ``player`` at a simultaneous root),
+    searched on ``engine``; options as :func:`stratagem.solvers.mcts.ismcts`'s (``guided`` off by default,
+    as there). ``guided`` takes effect where the game hands over a compiled guide
+    (:func:`~stratagem.solvers.compiled_uct.compiled_guide`): each determinisation's moves in the guide's
+    order with progressive ``widening``, the guide's ``rollout_limit`` when none is given, and its
+    evaluation at the cut-off -- ``ismcts(guided=True)``'s search; elsewhere the search is plain. The
+    exploration constant is ``exploration`` either way (the reference's; no guide's declared one)."""
+    from stratagem.solvers.compiled_uct import compiled_guide
     from stratagem.solvers.packed_ismcts import IsmctsSearch, SearchStopped
 
     if not isinstance(game, HiddenInformation):
@@ -84,14 +99,24 @@ def ismcts_compiled(game: Game[Any, M], engine: PackedGame, state: Any, *, itera
         raise ValueError(f"value_range {value_range} is not (low, high) with low < high")
     if game.is_terminal(state):
         return MctsResult.at_terminal("ismcts", game.returns(state))
+    if guided and not widening > 0.0:
+        raise ValueError(f"widening must be positive, not {widening}")
     observer = reported_player(game, state, player)
     simultaneous = game.to_move(state) == SIMULTANEOUS
     start = time.perf_counter()
     deadline = -1.0 if time_limit is None else start + max(time_limit, 0.0)
+    guide = compiled_guide(game, engine) if guided else None
     rng = Random(seed)
-    search = IsmctsSearch(engine, simultaneous_part(engine), observer, rng.getrandbits(64), exploration, low, high,
+    if guide is None:
+        kernel_seed = rng.getrandbits(64)
+    else:  # the determinisations are Random(seed)'s first draws, as the Python search's are
+        kernel_seed = Random(f"compiled ismcts {seed}").getrandbits(64)
+        if rollout_limit is None and guide.rollout_limit >= 0:
+            rollout_limit = int(guide.rollout_limit)
+    search = IsmctsSearch(engine, simultaneous_part(engine), observer, kernel_seed, exploration, low, high,
                           -1 if rollout_limit is None else rollout_limit,
-                          min((iterations or 0) + 2, 1 << 12) if iterations is not None else 1 << 12)
+                          min((iterations or 0) + 2, 1 << 12) if iterations is not None else 1 << 12,
+                          guide, widening if guide is not None else 0.0)
     done = 0
     try:
         while iterations is None or done < iterations:

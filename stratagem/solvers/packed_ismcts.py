@@ -6,24 +6,33 @@ states the player cannot tell from the real one) with the reference engine's ``s
 them over packed, one row per iteration or sample, so the information model is exactly the reference's.
 Everything after the draw runs here without Python objects:
 
-* :class:`IsmctsSearch` is SO-ISMCTS as :func:`stratagem.solvers.mcts.ismcts` (``guided=False``): one tree
-  over the observer's information sets, nodes reached by move records (the engine's record of a move is
-  the same in every determinisation where the move exists, as the reference's notation is). At a
-  decision node every listed move's child counts one more availability; an untried move is taken at
-  random, else the best ``(mean - low) / (high - low) + c * sqrt(ln avail / n)`` (first of equals, in the
-  engine's order); a chance node draws an outcome by its integer weight; at a simultaneous node each
-  player chooses from its own statistics (an untried move at random, else UCB over the node's visits),
-  through the game's :class:`~stratagem.solvers.induction_kernel.SimultaneousPacked`. A new node is valued
-  by a uniformly random playout, cut after ``rollout_limit`` plies and scored by the game's ``evaluate``
-  (where the engine has one) or the middle of the value range. Children are found through one
-  open-addressing table keyed by (parent, record).
+* :class:`IsmctsSearch` is SO-ISMCTS as :func:`stratagem.solvers.mcts.ismcts`, plain (``guided=False``)
+  or, given the game's :class:`~stratagem.core.packed_guide.Guide` and a widening, guided
+  (``guided=True``): one tree over the observer's information sets, nodes reached by move records (the
+  engine's record of a move is the same in every determinisation where the move exists, as the
+  reference's notation is). At a decision node every listed move's child counts one more availability;
+  plain, an untried move is taken at random, else the best ``(mean - low) / (high - low) + c * sqrt(ln
+  avail / n)`` (first of equals, in the engine's order); guided, the determinisation's moves are taken in
+  the guide's order (a stable sort of its keys) and, while fewer than ``widening * sqrt(N + 1)`` of them
+  have a child (``N`` the node's visits), the first untried one is expanded, else the best by the same
+  UCB among those with a child (first of equals in the guide's order): progressive widening, as the
+  Python search, which then draws no random number at a decision node. A chance node draws an outcome
+  by its integer weight; at a simultaneous node each player chooses from its own statistics (an untried
+  move at random, else UCB over the node's visits), through the game's
+  :class:`~stratagem.solvers.induction_kernel.SimultaneousPacked`. A new node is valued by a uniformly
+  random playout, cut after ``rollout_limit`` plies and scored by the guide's evaluation (guided), else
+  the game's ``evaluate`` where the engine has one (Stack Attack's), else the middle of the value range.
+  Children are found through one open-addressing table keyed by (parent, record).
 * :class:`Playouts` values moves for PIMC: every legal move of a determinisation by the mean of
   ``rollouts`` playouts, the stream restarted from the sample's seed for each move (common random
   numbers, as :func:`stratagem.solvers.pimc.pimc` does); at a simultaneous node, each of a player's own
   moves against the others' random moves.
 
 Randomness is one splitmix64 stream per search (the same compiled or interpreted; not Python's
-``random.Random``: the compiled and Python searches agree in distribution, not draw for draw).
+``random.Random``: the compiled and Python searches agree in distribution, not draw for draw). Guided,
+with the evaluation at every new leaf (``rollout_limit`` 0) and no chance node in the tree, the search
+draws nothing from it, so fed the reference's determinisations it visits as the reference does, move for
+move (tested).
 :mod:`stratagem.solvers.compiled_ismcts` reports the results in the reference engine's terms. This module
 is a kernel (compiled at install, see ``setup.py``) and knows no game.
 Why one module of over 600 lines: it is one concept, searches over sampled determinisations of a packed
@@ -43,11 +52,13 @@ import numpy as np
 if cython.compiled:
     from cython.cimports.libc.math import log, sqrt
     from cython.cimports.stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
+    from cython.cimports.stratagem.core.packed_guide import Guide
     from cython.cimports.stratagem.solvers.induction_kernel import SimultaneousPacked
 else:
     from math import log, sqrt
 
     from stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
+    from stratagem.core.packed_guide import Guide
     from stratagem.solvers.induction_kernel import SimultaneousPacked
 
 _GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
@@ -80,6 +91,8 @@ class Playouts:
     game: PackedGame
     sp: SimultaneousPacked
     has_sp: cython.bint
+    guide: Guide
+    has_guide: cython.bint
     width: cython.Py_ssize_t
     move_width: cython.Py_ssize_t
     players: cython.Py_ssize_t
@@ -98,11 +111,17 @@ class Playouts:
     after: cython.longlong[::1]
     rmoves: cython.longlong[:, ::1]
 
-    def __init__(self, game: PackedGame, sp: Any, seed: int, limit: int, middle: float) -> None:
+    def __init__(self, game: PackedGame, sp: Any, seed: int, limit: int, middle: float,
+                 guide: Guide | None = None) -> None:
         self.game = game
         self.has_sp = sp is not None
         if sp is not None:
             self.sp = sp
+        self.has_guide = guide is not None
+        if guide is not None:
+            if guide.game is not game:
+                raise ValueError("the guide is another engine's")
+            self.guide = guide
         self.width = game.width
         self.move_width = game.move_width
         self.players = game.players
@@ -175,7 +194,8 @@ class Playouts:
     @cython.exceptval(-1, check=False)
     def _rollout(self, start: cython.longlong[::1]) -> cython.int:
         """``value`` := the returns at the end of a random playout from ``start`` (cut after ``limit``
-        plies: the game's evaluation where the engine has one, else the middle of the range)."""
+        plies: the guide's evaluation where there is a guide, else the game's where the engine has one,
+        else the middle of the range)."""
         game: PackedGame = self.game
         x: cython.Py_ssize_t
         p: cython.Py_ssize_t
@@ -192,6 +212,8 @@ class Playouts:
                     self.value[p] = cython.cast(cython.double, self.rbuf[p])
                 return 0
             if self.limit >= 0 and plies >= self.limit:
+                if self.has_guide and self.guide.evaluate(self.roll[cur], self.value):
+                    return 0
                 if self.has_sp and self.sp.evaluate(self.roll[cur], self.rbuf):
                     for p in range(self.players):
                         self.value[p] = cython.cast(cython.double, self.rbuf[p])
@@ -286,6 +308,10 @@ class IsmctsSearch(Playouts):
 
     observer: cython.Py_ssize_t
     exploration: cython.double
+    widening: cython.double
+    ordered: cython.bint
+    order: cython.longlong[::1]
+    keybuf: cython.longlong[::1]
     low: cython.double
     high: cython.double
     nodes: cython.Py_ssize_t
@@ -319,10 +345,14 @@ class IsmctsSearch(Playouts):
     arrays: Any
 
     def __init__(self, game: PackedGame, sp: Any, observer: int, seed: int, exploration: float, low: float,
-                 high: float, limit: int, nodes: int) -> None:
-        Playouts.__init__(self, game, sp, seed, limit, (low + high) / 2)
+                 high: float, limit: int, nodes: int, guide: Guide | None = None, widening: float = 0.0) -> None:
+        Playouts.__init__(self, game, sp, seed, limit, (low + high) / 2, guide)
         self.observer = observer
         self.exploration = exploration
+        self.ordered = guide is not None and widening > 0.0
+        self.widening = widening if self.ordered else 0.0
+        self.order = np.zeros(game.max_moves, np.int64)
+        self.keybuf = np.zeros(game.max_moves, np.int64)
         self.low = low
         self.high = high
         self.room = sp.max_player_moves if sp is not None else 1
@@ -505,38 +535,68 @@ class IsmctsSearch(Playouts):
     def _decide(self, node: cython.Py_ssize_t, state: cython.longlong[::1],
                 mover: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """The index into ``mbuf`` (the determinisation's legal moves) of the move to follow (``found``
-        holds each move's child or -1)."""
+        holds each move's child or -1). Unguided: an untried move at random, else the best by UCB.
+        Guided (``ordered``): the moves in the guide's order, and while fewer than ``widening *
+        sqrt(visits + 1)`` of them have a child, the first untried one; else the best by UCB among those
+        with a child (first of equals in the guide's order), or the first untried one if none has."""
         count: cython.Py_ssize_t = self.game.legal(state, self.mbuf)
         i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
         k: cython.Py_ssize_t
+        t: cython.longlong
         child: cython.Py_ssize_t
         untried: cython.Py_ssize_t = 0
+        first_untried: cython.Py_ssize_t = -1
         best: cython.Py_ssize_t = -1
         best_score: cython.double = _NEVER
         score: cython.double
         if count <= 0:
             raise SearchStopped(f"player {mover} has no legal move in a non-terminal state")
         for i in range(count):
+            self.order[i] = i
+        if self.ordered and count > 1 and self.guide.keys(state, self.mbuf, count, self.keybuf):
+            i = 1
+            while i < count:  # insertion sort by key: stable, as the reference's sorted() is
+                t = self.order[i]
+                j = i - 1
+                while j >= 0 and self.keybuf[self.order[j]] > self.keybuf[t]:
+                    self.order[j + 1] = self.order[j]
+                    j -= 1
+                self.order[j + 1] = t
+                i += 1
+        for k in range(count):
+            i = self.order[k]
             child = self._lookup(node, self.mbuf[i])
             self.found[i] = child
             if child >= 0:
                 self.avail[child] += 1
             else:
                 untried += 1
+                if first_untried < 0:
+                    first_untried = i
         if untried > 0:
-            k = self._below(untried)
-            for i in range(count):
-                if self.found[i] < 0:
-                    if k == 0:
-                        return i
-                    k -= 1
-        for i in range(count):
+            if self.ordered:
+                if count - untried < self.widening * sqrt(cython.cast(cython.double, self.visits[node] + 1)):
+                    return first_untried
+            else:
+                k = self._below(untried)
+                for i in range(count):
+                    if self.found[i] < 0:
+                        if k == 0:
+                            return i
+                        k -= 1
+        for k in range(count):
+            i = self.order[k]
             child = self.found[i]
+            if child < 0:
+                continue
             score = self._score(self.totals[child, mover], cython.cast(cython.double, self.visits[child]),
                                 cython.cast(cython.double, self.avail[child]))
             if score > best_score:
                 best = i
                 best_score = score
+        if best < 0:
+            return first_untried
         return best
 
     @cython.cfunc
