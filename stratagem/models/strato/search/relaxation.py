@@ -275,9 +275,16 @@ def goal_progress(half_goal: HalfGoal | None, cards: str, row: Row) -> int:
     return sum(min(n, window.count(resolve_token(token, row))) for token, n in half_goal.counts)
 
 
-#: ``relaxation_kernel.half_tables(k, limit)`` of the 8 latest ``(k, limit)``; a build that its ``stop`` ends
-#: raises :class:`~relaxation_kernel.TablesStopped` and keeps nothing.
-_all_tables: Latest[dict[str, Any]] = Latest(8)
+#: Bytes of half-row tables kept in all (:data:`_all_tables`), the ones used last kept first. A table weighs
+#: 2.2 MB for 3 classes up to 6 cards, 19 MB for 4 and 103 MB for 5 (17 s to build), so a five-class one is kept
+#: with the four-class ones used with it; a larger one is kept alone while it is the one used last.
+TABLE_BYTES = 128 << 20
+
+#: ``relaxation_kernel.half_tables(k, limit)`` of the 8 latest ``(k, limit)``, within :data:`TABLE_BYTES` (the
+#: one used last always: its caller is using it). By count alone, eight tables of 5 or 6 classes kept
+#: hundreds of MB after the solves that built them. A build that its ``stop`` ends raises
+#: :class:`~relaxation_kernel.TablesStopped` and keeps nothing.
+_all_tables: Latest[dict[str, Any]] = Latest(8, TABLE_BYTES, lambda tables: sum(a.nbytes for a in tables.values()))
 
 
 def _half_tables(k: int, limit: int, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
