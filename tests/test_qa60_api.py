@@ -128,7 +128,7 @@ def test_an_lp_analysis_pickles_and_deep_copies_and_writes_the_same_proof_after(
     again = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(analysis))))  # the certificates pickle too
     again.write_proof(tmp_path / "again.json")
     assert (tmp_path / "again.json").read_bytes() == (tmp_path / "original.json").read_bytes()
-    assert analysis._lp_results is not None and not isinstance(analysis._lp_results[0], dict)  # kept as it was
+    assert analysis._lp_results is not None and isinstance(analysis._lp_results[0], dict)  # its certificate
     stopped = analyze(STACK_ATTACK, max_nodes=5)  # no value: nothing to carry, and still no proof after
     assert stopped.status == "unknown" and pickle.loads(pickle.dumps(stopped)) == stopped
     with pytest.raises(ProofNotWritten):

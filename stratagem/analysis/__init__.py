@@ -66,6 +66,7 @@ from stratagem.analysis.methods import (
 )
 from stratagem.analysis.proofs import ProofFile, ProofNotWritten
 from stratagem.analysis.result import ANALYSIS_FORMAT, Analysis, MoveEntry, PlayerEntry, from_report
+from stratagem.core.callcaches import scoped
 from stratagem.core.deadline import Deadline, check_run_limits
 from stratagem.core.errors import BadInput, RepeatingPosition, UnsupportedGame, check_switch
 from stratagem.core.game import CHANCE, SIMULTANEOUS, TERMINAL
@@ -99,6 +100,7 @@ def _check_numbers(as_player: Any, iterations: Any, samples: Any, seed: Any, dep
         raise ValueError(f"as_player must be a player's number, counted from 1, not {as_player!r}")
 
 
+@scoped
 def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "auto", depth: int | None = None,
             time_limit: float | Deadline | None = None, max_nodes: int | None = None, rank: bool = True,
             as_player: int | None = None, iterations: int | None = None, samples: int | None = None,

@@ -49,8 +49,9 @@ def lp_proof_records(game: Any, lp_results: Any) -> list[dict[str, Any]]:
     <stratagem.solvers.boundproof.bound_proof>`), fresh copies each call.
 
     A result may already be its certificate (a dict): an :class:`~stratagem.analysis.result.Analysis`
-    pickled or deep-copied carries its results in that form, as the induction's own results hold the
-    compiled walk, which neither pickle nor ``copy.deepcopy`` can copy."""
+    keeps its results in that form (made by :func:`~stratagem.analysis.lp.lp_report` as the induction
+    ends), as the induction's own results hold the compiled walk: tens to hundreds of MB, which neither
+    pickle nor ``copy.deepcopy`` can copy."""
     from stratagem.solvers.boundproof import bound_proof
 
     return [copy.deepcopy(r) if isinstance(r, dict) else bound_proof(game, r) for r in lp_results]

@@ -602,7 +602,10 @@ def expected_returns(game: AnyGame, result: SimultaneousResult) -> tuple[Fractio
         memo[key] = out
         return out
 
-    return tuple(Fraction(v) for v in walk(result.root, result.depth))
+    try:
+        return tuple(Fraction(v) for v in walk(result.root, result.depth))
+    finally:  # walk's closure holds walk itself: a reference cycle, which kept ``result`` (a compiled walk's
+        walk = None  # type: ignore[assignment]  # hundreds of MB) alive until the next cyclic collection
 
 
 def _mixes(game: AnyGame, result: SimultaneousResult, state: Hashable,
