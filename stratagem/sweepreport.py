@@ -51,7 +51,7 @@ TIED_NOTE = ("A lower bound equal to the best line rests on the SAT solver's ref
              "time ran out before the certificate the `sat` method claims optimality with (its plain refutation, "
              "checked by stratagem's DRUP checker).")
 
-#: How many undecided deals the summary lists (all are counted).
+#: How many undecided deals the summary and the page list (all are counted; ``--json`` lists every one).
 UNDECIDED_ROWS = 50
 #: The format of ``stratagem report --json``.
 REPORT_FORMAT = "stratagem/report@1"
@@ -62,6 +62,16 @@ def outcome(record: Held) -> str:
     if record["status"] == "solved" or record.get("best_length") is not None:
         return "solvable"
     return "unsolvable" if record["status"] == "unsolvable" else "undecided"
+
+
+def more_undecided(count: int, listing: str | None = None) -> str:
+    """The sentence under a table of the undecided deals cut at :data:`UNDECIDED_ROWS` of ``count``: how many
+    more there are, and the command that lists them all (``listing``: the report's own command with
+    ``--json``, which writes the same files again; by default that command named without its arguments).
+    A report of a large sweep listed every undecided deal on its page, some thousands of rows."""
+    command = f"`{listing}`" if listing else "`stratagem report` with `--json`"
+    return (f"And {count - UNDECIDED_ROWS} more, in the same order: {command} lists all {count} (the "
+            "\"undecided\" of its JSON, each with the command that reproduces it).")
 
 
 def reproduce(record: Held) -> str:
@@ -325,8 +335,9 @@ class SweepReport:
         return (f"The runs that another record of the same deal replaced (a retry's first run, a method run "
                 f"again) took {self.superseded_seconds:,.1f} s more, in no row above.")
 
-    def markdown(self, plots: Sequence[str] = ()) -> str:
-        """The summary; ``plots`` are the PNG file names to show in it."""
+    def markdown(self, plots: Sequence[str] = (), listing: str | None = None) -> str:
+        """The summary; ``plots`` are the PNG file names to show in it, ``listing`` the command that lists
+        every undecided deal where the table shows the first :data:`UNDECIDED_ROWS` (:func:`more_undecided`)."""
         superseded = self.held - len(self.records)
         deals = self.deal_count()
         lines = [f"# Sweep report: {Path(self.source).name}", "",
@@ -398,6 +409,8 @@ class SweepReport:
                 best = "-" if r.get("best_length") is None else str(r["best_length"])
                 lines.append(f"| {self.challenge_of(r)} | {r['players']} | {r['seed']} | {r['lower_bound']} | {best} | "
                              f"`{reproduce(r)}` |")
+            if len(undecided) > UNDECIDED_ROWS:
+                lines += ["", more_undecided(len(undecided), listing)]
             if any(r["lower_bound"] == r.get("best_length") for r in undecided):
                 lines += ["", TIED_NOTE]
         else:
@@ -538,6 +551,62 @@ def _key(record: Mapping[str, Any], share: Callable[[Any], Any] = lambda value: 
     return record_key(record)
 
 
+class _BestByKey:
+    """Each deal-and-method key's best record so far (:func:`summarise`'s first read), in the order the keys
+    first came, as a dict would keep them, without a key object a deal: the records in a list, their keys'
+    hashes in an array, and each one's place in an open-addressed array found by its key's hash, the keys
+    told apart by the key the record itself gives (:func:`_key`), so exactly as a dict tells them apart (a
+    retry's record of a deal replaces the one it beats; two deals whose keys' hashes collide are two).
+
+    Why: a dict kept a tuple of four fields for every key beside its record (72 bytes) and an entry of its
+    own (some 60 bytes at its load); this keeps the list's 8 bytes, the hash's 8 and the array's 8 to 16
+    (four-byte places, at most half of them used). Its order, and so the report, is the dict's."""
+
+    def __init__(self) -> None:
+        #: The best record of each key, in the order the keys first came.
+        self.records: list[Held] = []
+        self._hashes = array("q")  # the hash of each record's key
+        self._places = array("I", bytes(4 * 16))  # 0: free; else the record's place in ``records`` plus 1
+
+    def _slot(self, key: Hashable, digest: int) -> int:
+        """Where ``key``'s place is in the array, or the free slot where it would go (``digest``: its hash)."""
+        places, hashes, records = self._places, self._hashes, self.records
+        mask = len(places) - 1
+        slot = digest & mask
+        while (place := places[slot]) and (hashes[place - 1] != digest or _key(records[place - 1]) != key):
+            slot = (slot + 1) & mask
+        return slot
+
+    def get(self, key: Hashable) -> Held | None:
+        """``key``'s best record so far; None before its first."""
+        place = self._places[self._slot(key, hash(key))]
+        return self.records[place - 1] if place else None
+
+    def put(self, key: Hashable, record: Held) -> None:
+        """``record`` as ``key``'s best, in the place of its last one (a key new here goes last)."""
+        digest = hash(key)
+        slot = self._slot(key, digest)
+        if place := self._places[slot]:
+            self.records[place - 1] = record
+            return
+        self.records.append(record)
+        self._hashes.append(digest)
+        self._places[slot] = len(self.records)
+        if 2 * len(self.records) > len(self._places):
+            self._grow()
+
+    def _grow(self) -> None:
+        """Twice the slots, every place put again where its key's hash sends it."""
+        places = array("I", bytes(8 * len(self._places)))
+        mask = len(places) - 1
+        for place, digest in enumerate(self._hashes, 1):
+            slot = digest & mask
+            while places[slot]:
+                slot = (slot + 1) & mask
+            places[slot] = place
+        self._places = places
+
+
 def _kept(record: dict[str, Any], number: int, rank: tuple[int, Fraction], first: Any,
           share: Callable[[Any], Any]) -> KeptRecord:
     kept = KeptRecord()
@@ -577,7 +646,7 @@ def summarise(records: Iterable[dict[str, Any]], source: str) -> SweepReport:
         """One object for the equal strings of every kept record and for its time limits (of one type)."""
         return shared.setdefault((type(value), value), value) if isinstance(value, str | float) else value
 
-    best: dict[Hashable, Held] = {}
+    best = _BestByKey()
     whole_ones: dict[Hashable, tuple[tuple[int, Fraction], Any]] = {}  # a record kept whole: its standing, first
     ranks: dict[tuple[int, Fraction], tuple[int, Fraction]] = {}
     pairs: dict[tuple[Any, Any], tuple[Any, Any]] = {}  # (standing, first answer): few, each held once
@@ -610,10 +679,10 @@ def summarise(records: Iterable[dict[str, Any]], source: str) -> SweepReport:
             better = rank >= there_rank
         if better:
             if compact and record.get("game") == "strato":
-                best[key] = _kept(record, held, rank, first, share)
+                best.put(key, _kept(record, held, rank, first, share))
                 whole_ones.pop(key, None)
             else:
-                best[key] = record
+                best.put(key, record)
                 whole_ones[key] = pairs.setdefault((rank, first), (rank, first))
         elif isinstance(there, KeptRecord):
             there._first = first
@@ -621,7 +690,7 @@ def summarise(records: Iterable[dict[str, Any]], source: str) -> SweepReport:
             whole_ones[key] = pairs.setdefault((there_rank, first), (there_rank, first))
         if record.get("game", "strato") == "strato":
             seconds.append(float(record.get("seconds") or 0.0))
-    kept = tuple(best.values())
+    kept = tuple(best.records)
     del best, whole_ones
     digests: dict[str, set[Any]] = defaultdict(set)
     for one in kept:
@@ -649,4 +718,4 @@ def summarise(records: Iterable[dict[str, Any]], source: str) -> SweepReport:
     return dataclasses.replace(report, conflicts=conflicts, whole=whole)
 
 
-__all__ = ["REPORT_FORMAT", "SweepReport", "outcome", "reproduce", "summarise"]
+__all__ = ["REPORT_FORMAT", "SweepReport", "more_undecided", "outcome", "reproduce", "summarise"]

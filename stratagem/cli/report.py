@@ -13,6 +13,7 @@ written: there is nothing to report, and empty plots and "every deal was decided
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,10 @@ def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, ope
     if open_path is not None:
         raise click.UsageError("--open-results is for the results file of a hidden sweep (sweep --information hidden)")
     summary = summarise(records, results_file)
+    # what lists every undecided deal where report.md and report.html list the first ones: this command with
+    # --json, which writes the same files again
+    listing = shlex.join(["stratagem", "report", results_file, "--out", out_dir] + ["--no-plots"] * no_plots
+                         + ["--html"] * with_html + ["--json"])
     plots: dict[str, bytes] = {}
     if not no_plots:
         try:
@@ -67,13 +72,13 @@ def report(results_file: str, out_dir: str, no_plots: bool, with_html: bool, ope
     if with_html:
         from stratagem.views.report import report_page
 
-        page = report_page(summary, lambda text: note(f"{results_file}: {text}", quiet))
+        page = report_page(summary, lambda text: note(f"{results_file}: {text}", quiet), listing)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     # one set: a full disk or Ctrl-C part way left new plots beside an old report.md, or a new one beside
     # an old report.html
     files: list[tuple[str | Path, str | bytes]] = [(folder / name, data) for name, data in plots.items()]
-    files.append((folder / "report.md", summary.markdown(sorted(plots))))
+    files.append((folder / "report.md", summary.markdown(sorted(plots), listing)))
     if page is not None:
         files.append((folder / "report.html", page))
     _refuse_inputs(files, [results_file])

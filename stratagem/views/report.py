@@ -22,7 +22,7 @@ from stratagem.core.words import plural
 from stratagem.loading import StratoDeal, load
 from stratagem.solvers.replay import is_win, replay
 from stratagem.sweepplots import COLOURS
-from stratagem.sweepreport import HARDEST, TIED_NOTE, SweepReport, reproduce
+from stratagem.sweepreport import HARDEST, TIED_NOTE, UNDECIDED_ROWS, SweepReport, more_undecided, reproduce
 from stratagem.views.charts import bars, boxes
 from stratagem.views.page import contents, document, esc, table
 from stratagem.views.strato import strato_replay
@@ -33,6 +33,11 @@ EASIEST = 5
 
 def _code(text: str) -> str:
     return f"<code>{esc(text)}</code>"
+
+
+def _inline_code(text: str) -> str:
+    """Markdown text with its `code` spans as HTML, escaped."""
+    return re.sub(r"`([^`]*)`", lambda m: f"<code>{m.group(1)}</code>", esc(text))
 
 
 def _ident(record: Mapping[str, Any], challenge: str | None = None) -> str:
@@ -146,8 +151,12 @@ def _seconds(summary: SweepReport) -> str:
                     numeric={2, 3, 4, 5, 6}) + note)
 
 
-def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text: None) -> str:
-    """The whole report as one self-contained page; ``note`` is told of each replay left out and why."""
+def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text: None,
+                listing: str | None = None) -> str:
+    """The whole report as one self-contained page; ``note`` is told of each replay left out and why. The
+    undecided deals are the first :data:`~stratagem.sweepreport.UNDECIDED_ROWS`, as in the markdown, with
+    how many more and ``listing``, the command that lists them all (:func:`~stratagem.sweepreport.more_undecided`):
+    a sweep with thousands of them made a page of thousands of rows."""
     deals = summary.deal_count()
     records = (f"; {len(summary.deals)} deal-and-method records: each method's answer is a row of the solvable "
                "fraction" if len(summary.deals) != deals else "")
@@ -164,9 +173,11 @@ def report_page(summary: SweepReport, note: Callable[[str], None] = lambda text:
     if undecided:
         rows = [[esc(summary.challenge_of(r)), str(r["players"]), str(r["seed"]), str(r["lower_bound"]),
                  "-" if r.get("best_length") is None else str(r["best_length"]), _code(reproduce(r))]
-                for r in undecided]
+                for r in undecided[:UNDECIDED_ROWS]]
         body.append(table(["challenge", "players", "seed", "lower bound", "best line", "reproduce"], rows,
                           numeric={1, 2, 3}))
+        if len(undecided) > UNDECIDED_ROWS:
+            body.append(f"<p class=\"muted\">{_inline_code(more_undecided(len(undecided), listing))}</p>")
         if any(r["lower_bound"] == r.get("best_length") for r in undecided):
             body.append(f"<p class=\"muted\">{esc(TIED_NOTE).replace('`sat`', '<code>sat</code>')}</p>")
     else:
