@@ -154,7 +154,10 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     except BadInput as exc:
         if isinstance(exc, BadArgument):  # the API's parameter, given here as an option
             exc = BadInput(exc.source, option_for(exc.parameter), exc.words or exc.problem)
-        exc = exc.worded(option_words)  # the parameters its words name, as the options given here
+        if exc.words is not None:  # the parameters its words name, as the options of the command that ran
+            command = _command(args)
+            options = cli.get_command(click.Context(cli), command) if command else None
+            exc = exc.worded(lambda param: option_words(param, options))
         if exc.source == ARGUMENT:  # the command line itself: name the command, as click's own errors do
             where = f"stratagem {_command(args)}".rstrip()
             return fail(one_line(f"{where}: {exc.place}: {exc.problem}" if exc.place else f"{where}: {exc.problem}",

@@ -55,14 +55,33 @@ def option_for(parameter: str) -> str:
     return name + space + rest
 
 
-def option_words(param: Param) -> str:
+def option_words(param: Param, command: click.Command | None = None) -> str:
     """A parameter a library message names (:class:`~stratagem.core.errors.Param`) as the option a command
     takes: ``force_settings=True`` is ``--force-settings``, ``time_limit=120`` ``--time-limit 120``, ``deal``
-    ``--deal``."""
+    ``--deal``.
+
+    A switch set to False is written as click reads it back on ``command`` (the command the message is
+    for): ``rank=False`` is ``--no-rank`` where the option is ``--rank/--no-rank``, and a flag with no
+    ``--no-`` form is left out (empty words: its default is off). Without ``command`` it is
+    ``--no-NAME``, click's spelling of a switch's off side (a flag that has none would refuse it: the CLI
+    names the command, :func:`stratagem.cli.main.run`). It was ``--flag False``, which no command parses."""
     option = option_for(param.name)
     if param.value is ... or param.value is True:
         return option
+    if param.value is False:
+        switch = _switch(command, option)
+        if switch is None:
+            return "--no-" + option.removeprefix("--")
+        return switch.secondary_opts[0] if switch.secondary_opts else ""
     return f"{option} {number_text(param.value)}" if isinstance(param.value, float) else f"{option} {param.value}"
+
+
+def _switch(command: click.Command | None, option: str) -> click.Option | None:
+    """``command``'s boolean flag spelt ``option``, if it has one."""
+    for param in () if command is None else command.params:
+        if isinstance(param, click.Option) and param.is_flag and param.is_bool_flag and option in param.opts:
+            return param
+    return None
 
 
 def _old_dest(name: str | None) -> str:
