@@ -27,6 +27,7 @@ from stratagem.core.outputs import check_writable, dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
+from stratagem.core.words import plural
 from stratagem.loading import Position, StratoDeal, as_deal, file_path, load, load_strato
 from stratagem.models.strato.hidden.game import HiddenStrato, format_hidden
 from stratagem.models.strato.hidden.odds import SoloOdds, require_solo, solo_odds
@@ -327,8 +328,11 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
     try:  # said here, with the file and the deal, before any search (the kernel's own count wrapped round)
         check_orders(game.initial_state().pile)
     except TooManyOrders as exc:
-        raise BadArgument(deal.source, "table", (f"deal {deal.name!r}: {exc.problem}; the plain search (without ",
-                                                 Param("table"), ") counts in exact fractions")) from None
+        raise BadArgument(deal.source, "table", (
+            f"deal {deal.name!r}: {exc.problem}; the plain search (odds with no ", Param("table"), ") counts in "
+            "exact fractions: it gives the exact value if it finishes, else the value of the best policy it "
+            "valued, a lower bound (no upper one), either certified by its policy record (stratagem/policy@1), "
+            "which verify replays")) from None
     left = deadline.remaining()
     found = odds_interval(game, seconds=left, max_states=max_states or BOUNDS_MAX_STATES, progress=progress,
                           reserve=lambda states: _writing(states) + 1.0,  # + what passes between search and write
@@ -351,12 +355,28 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
                          f"{summary.lower} = {float(summary.lower):.4f}")
         lower = summary.lower
     except TableStopped as stop:
-        written, note = None, f"no value table written: the time limit stopped it ({stop})"
+        written, note = None, _stopped_note(found, stop.rows)
     except TableTooLarge as large:
         written, note = None, f"no value table written: {large}"
     status = SOLVED if found.status == "exact" else "unknown"
     return DealBounds(deal, game, status, lower, found.upper, found.states, found.policy_states,
                       found.memory, found.seconds, tuple(steps), written, rows, note)
+
+
+def _stopped_note(found: Any, rows: int) -> str:
+    """Why no value table was written when the time limit stopped its writing after ``rows`` rows: a table is
+    whole or not there, and one the limit stopped part way would claim rows it never made. When the search
+    (``found``, an :class:`~stratagem.models.strato.hidden.exact.OddsInterval`) finished neither the exact
+    search nor the guided policy's first pass, the search itself took the time: the note said only "the
+    time limit stopped it (stopped after 1 rows)", as though the writing were what ran late."""
+    made = plural(rows, "row", grouped=True)
+    if found.status != "exact" and not found.passes:
+        return ("no value table written: within the time limit the search finished neither the exact search "
+                "nor the guided policy's first pass, and left no time to write a table (the writing stopped after "
+                f"{made}); a table is written whole or not at all: a longer time limit lets a pass finish and "
+                "its table be written")
+    return (f"no value table written: the time limit stopped the writing after {made} (a table is written whole "
+            "or not at all); a longer time limit leaves the writing more time")
 
 
 def _writing(states: int) -> float:

@@ -119,7 +119,7 @@ def test_odds_table_refuses_a_pile_too_large_before_searching(cli, tmp_path: Pat
     outcome = cli("odds", str(puzzle), "--table", str(written), "--time-limit", "20")
     assert_bad_input(outcome, "three.toml: --table: deal 'solo-1': the pile's 39 cards have",
                      "more than the compiled search's 64-bit weights count",
-                     "the plain search (without --table)")
+                     "the plain search (odds with no --table) counts in exact fractions")
     assert outcome.out == "" and not written.exists()
 
 

@@ -46,6 +46,7 @@ import numpy as np
 from stratagem.core.outputs import write_atomic_with
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.recursion import deep_recursion
+from stratagem.core.words import plural
 from stratagem.models.strato.hidden import odds_kernel as kernel
 from stratagem.models.strato.hidden.exact import (
     PLAN_MOVE,
@@ -93,7 +94,11 @@ def _announce_text(e: int) -> str:
 
 
 class TableStopped(Exception):
-    """:func:`write_table` passed its deadline: nothing was written."""
+    """:func:`write_table` passed its deadline: nothing was written (``rows``: the rows it had made)."""
+
+    def __init__(self, rows: int) -> None:
+        self.rows = rows
+        super().__init__(f"stopped after {plural(rows, 'row', grouped=True)}")
 
 
 class TableTooLarge(Exception):
@@ -287,7 +292,7 @@ def _rows_compiled(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
         up, lo = solver.kernel.walk(solver.vector(root.rows, root.hands[0], root.last), solver.counts(root.pile),
                                     [each.kernel for each in policies], PLAN_PLAYS, sink, _CLOCK_ROWS)
     except kernel.Stopped:
-        raise TableStopped(f"stopped after {counts['states']:,} rows") from None
+        raise TableStopped(counts["states"]) from None
     except ValueError as exc:
         raise AssertionError(f"the table's walk: {exc}") from None
     return up, lo, counts
@@ -333,7 +338,7 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
         if len(bounds) % _CLOCK_ROWS == 0:  # as the compiled walk hands its rows over
             show(len(bounds), counts["policy"])
             if stop is not None and stop():
-                raise TableStopped(f"stopped after {len(bounds):,} rows")
+                raise TableStopped(len(bounds))
         return result
 
     def frontier(state: HiddenState, low: int, high: int, best: int, weight: int, by: Solver) -> bool:
@@ -432,7 +437,7 @@ def _rows_by_rules(solver: Solver, policies: tuple[Solver, ...], spool: Any, sto
     if len(bounds) % _CLOCK_ROWS:
         show(len(bounds), counts["policy"])
         if stop is not None and stop():
-            raise TableStopped(f"stopped after {len(bounds):,} rows")
+            raise TableStopped(len(bounds))
     return up, lo, {"states": len(bounds), **counts}
 
 
