@@ -1,0 +1,49 @@
+"""A ``stratagem/matrixproof@1`` record whose nodes do not read is bad input, not a verdict or a crash (QA 63
+mutation pass of stratagem/solvers/matrixproof.py).
+
+Two mutants of the node reader passed every test: one that no longer refused a node depth that is no
+integer (the node was then looked up under a key the walk never makes, and the record refuted as "not
+reached" instead of refused as unreadable, exit 2), and one that looked a non-string number up in the
+reader's memo of parsed texts (a list there raised ``TypeError``, a traceback, instead of naming the place).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from simtoys import PenniesGame
+
+from stratagem.core.errors import BadInput
+from stratagem.solvers.matrixproof import check_matrix_proof
+from tests.solvers.test_simultaneous import WEIGHTED, proof_of
+
+
+@pytest.fixture(scope="module")
+def good() -> tuple[Any, dict[str, Any]]:
+    game = PenniesGame(2, WEIGHTED)
+    proof = proof_of(game)
+    assert check_matrix_proof(game, game.initial_state(), proof).valid
+    assert proof["nodes"]
+    return game, proof
+
+
+@pytest.mark.parametrize("depth", ["1", 1.5, True, [1]])
+def test_a_node_depth_that_is_no_integer_is_bad_input(good: tuple[Any, dict[str, Any]], depth: object) -> None:
+    game, proof = good
+    forged = copy.deepcopy(proof)
+    forged["nodes"][0]["depth"] = depth
+    with pytest.raises(BadInput) as info:
+        check_matrix_proof(game, game.initial_state(), forged, "p.json")
+    assert info.value.place == "nodes[0].depth"
+
+
+@pytest.mark.parametrize("value", [[1, 2], {"n": 1}, 1])
+def test_a_node_value_that_is_no_text_is_bad_input(good: tuple[Any, dict[str, Any]], value: object) -> None:
+    game, proof = good
+    forged = copy.deepcopy(proof)
+    forged["nodes"][0]["value"] = value
+    with pytest.raises(BadInput) as info:
+        check_matrix_proof(game, game.initial_state(), forged, "p.json")
+    assert info.value.place == "nodes[0].value"
