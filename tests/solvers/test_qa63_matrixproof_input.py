@@ -10,13 +10,16 @@ reader's memo of parsed texts (a list there raised ``TypeError``, a traceback, i
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
 from simtoys import PenniesGame
 
 from stratagem.core.errors import BadInput
+from stratagem.solvers.boundproof import bound_proof, bound_proof_text, check_bound_proof
 from stratagem.solvers.matrixproof import check_matrix_proof
+from stratagem.solvers.simultaneous import solve_simultaneous
 from tests.solvers.test_simultaneous import WEIGHTED, proof_of
 
 
@@ -47,3 +50,16 @@ def test_a_node_value_that_is_no_text_is_bad_input(good: tuple[Any, dict[str, An
     with pytest.raises(BadInput) as info:
         check_matrix_proof(game, game.initial_state(), forged, "p.json")
     assert info.value.place == "nodes[0].value"
+
+
+@pytest.mark.parametrize("player", [2, -1, "0", 0.0, None])
+def test_a_bound_certificates_player_that_is_no_player_is_bad_input(player: object) -> None:
+    """The ``matrixproof@2`` reader (boundproof.py) likewise: a mutant that no longer refused a player who is
+    not one of the game's refuted the record ("opponents ... are not every other player") instead."""
+    game = PenniesGame(2, WEIGHTED)
+    good = json.loads(bound_proof_text(bound_proof(game, solve_simultaneous(game, game.initial_state()))))
+    assert check_bound_proof(game, game.initial_state(), good).valid
+    forged = dict(good, player=player)
+    with pytest.raises(BadInput) as info:
+        check_bound_proof(game, game.initial_state(), forged, "p.json")
+    assert info.value.place == "player"
