@@ -81,7 +81,7 @@ def test_odds_time_limit_gives_unknown_with_a_proven_bound(capsys: pytest.Captur
 
 
 def test_play_strato_compares_agents_on_the_same_deals(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["play", "strato", CHALLENGE_0, "--agents", "greedy,pimc:samples=2:nodes=300,ismcts:iterations=20",
+    args = ["play", "strato", CHALLENGE_0, "--agents", "greedy,pimc:samples=2:nodes=50,ismcts:iterations=20",
             "--players", "1,2,4", "--count", "2", "--seed", "3", "--json"]
     code, out, _ = cli(capsys, *args)
     assert code == 0

@@ -75,14 +75,15 @@ def test_the_guide_is_the_least_combined_relaxed_distance() -> None:
 
 
 def test_the_guided_agent_wins_more_often_than_the_greedy_one_on_challenge_1() -> None:
-    """Challenge 1's solo-1 (11 turns with every card known): the same 16 seeded shuffles of its pile."""
+    """Challenge 1's solo-1 (11 turns with every card known): the same 8 seeded shuffles of its pile (of the
+    first 16, measured at stop 63: guided won 14, greedy 1; of these 8, guided 8 and greedy 0)."""
     loaded = load_strato(PUZZLES / "challenge-1.toml")
     deal = deal_of(loaded, "solo-1")
     wins = {}
     for name in ("greedy", "guided"):
         agent = make_strato_agent(name)
         won = 0
-        for seed in range(16):
+        for seed in range(8):
             pile = list(deal.start.pile)
             random.Random(seed).shuffle(pile)
             start = deal.start._replace(pile="".join(pile))
@@ -90,7 +91,7 @@ def test_the_guided_agent_wins_more_often_than_the_greedy_one_on_challenge_1() -
             won += play_deal(game, start, agent, random.Random(seed))[0]
         wins[name] = won
     assert isinstance(make_strato_agent("guided"), GuidedAgent)
-    assert wins["guided"] >= wins["greedy"] + 6, wins
+    assert wins["guided"] >= wins["greedy"] + 4, wins
 
 
 def _policy_games(games: int) -> tuple[int, int, set[str]]:
@@ -152,8 +153,8 @@ def test_the_guided_agent_plays_the_exact_searchs_guided_policy() -> None:
     (a win at once, a plan of the hand, the play nearest a goal, a Redraw and its end, a target): so the
     agent's sampled win rate estimates the value of the very policy that lower end is a part of. The search
     gives up only on states its floor proves lost (where any move loses)."""
-    compared, differ, given_up = _policy_games(4)
-    assert differ == 0 and compared > 300, (compared, differ)
+    compared, differ, given_up = _policy_games(2)  # 30 games of each deal in the slow run below
+    assert differ == 0 and compared > 150, (compared, differ)
     assert given_up <= {"floor"}
 
 

@@ -549,10 +549,10 @@ def test_the_guided_policy_does_better_than_the_cheap_one_on_the_level_2_example
 
 @pytest.mark.parametrize("seeds", [
     # Challenge 1's deal 1 has the one distance above the cap of its row (max: 13), the level-2 example's
-    # deals 5 and 8 sums above it; a far table's distance takes up to 2.5 CPU s, so challenge 1's deals 4
-    # and 7 (3 s each, nothing the others lack) are in the slow run only.
-    pytest.param((1, 2, 5, 8, 10, 11), id="default"),
-    pytest.param((4, 7), id="more", marks=pytest.mark.slow),
+    # deals 5 and 8 sums above it; a far table's distance takes up to 2.5 CPU s, so the other deals
+    # (nothing these lack; 21 CPU s with 2, 10 and 11 at stop 63) are in the slow run only.
+    pytest.param((1, 5, 8), id="default"),
+    pytest.param((2, 4, 7, 10, 11), id="more", marks=pytest.mark.slow),
 ])
 def test_the_kernels_guide_is_the_relaxations_distance(seeds: tuple[int, ...]) -> None:
     """``HiddenSolo.guide`` (the guided policy's compiled image of a table and its remembered distances)
@@ -581,7 +581,7 @@ def test_the_kernels_guide_is_the_relaxations_distance(seeds: tuple[int, ...]) -
         if expected > GUIDE_CAP:
             above.add(solver.distances.combines)
     assert checked >= 20 * len(seeds) // 3, checked
-    assert len(seeds) < 3 or above == {"max", "sum"}, above
+    assert not {1, 5, 8} <= set(seeds) or above == {"max", "sum"}, above  # the deals above the cap (see above)
 
 
 # -- the floor: the kernel's twin against the checker's ------------------------------------------------------
