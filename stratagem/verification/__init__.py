@@ -35,7 +35,7 @@ from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadInput, check_switch
 from stratagem.core.io import ReadStopped, first_line_format, load_json
 from stratagem.core.progress import ProgressFactory, no_progress
-from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof
+from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof, quoted
 from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT
 from stratagem.solvers.prooftree import PROOFTREE_FORMAT
 from stratagem.verification.gameproofs import GAME_PROOFS, check_game_proof
@@ -93,6 +93,8 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
                                                                                   "none of its claims was checked"))
             return verdict
     fmt = data.get("format")
+    if fmt is not None and not isinstance(fmt, str):  # a list or an object: unhashable in the lookups below
+        raise BadInput(name, "format", f"must be a string naming the record's format, not {quoted(fmt)}")
     if fmt == LINE_FORMAT:
         verdict = Verdict(name, "line")
         check_line(Line.from_json(data, name), verdict, "", bare=True)
