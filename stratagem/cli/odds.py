@@ -12,8 +12,10 @@ games for their players (alpha-beta, LP, estimates); this is a Strato deal (read
 game value and a proof tree. ``--html FILE`` also writes the answer as a page (:mod:`stratagem.views.policy`):
 the start, the value or the interval, the ranked first moves.
 
-Exit codes: 0 the exact value was found, 2 bad input (a deal with more than one player ...), 3 the time
-or state limit stopped the search (status ``unknown``, with the proven lower bound and its policy).
+Exit codes: 0 the exact value was found (and, with ``--table``, its table written), 2 bad input (a deal with
+more than one player ...), 3 the time or state limit stopped the search (status ``unknown``, with the proven
+lower bound and its policy), or the table asked for was not written (the limit stopped its writing, or it
+has more rows than ``verify`` reads; stderr says which).
 """
 
 from __future__ import annotations
@@ -97,7 +99,9 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         else:
             _print_bounds(bounds)
         page_written(html_path, as_json)
-        return DONE if bounds.status == "solved" else UNDETERMINED
+        # the table asked for and not written (a limit stopped its writing, or it has more rows than verify
+        # reads): part of the work undone, as an export a limit stopped, even where the value is exact
+        return DONE if bounds.status == "solved" and bounds.table is not None else UNDETERMINED
     answer = odds_of(deal, time_limit=command_deadline(time_limit), max_states=max_states, rank=rank,
                      progress=terminal_progress(enabled=not (as_json or quiet)))
     note = ""

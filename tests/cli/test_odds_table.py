@@ -208,4 +208,6 @@ def test_a_table_of_more_rows_than_verify_reads_is_not_written(tmp_path: Path, c
     report = json.loads(out)
     assert report["table"] is None and not table.exists() and list(tmp_path.iterdir()) == []
     assert "no value table written: " in err and "77 rows, more than the 10 verify reads" in err, err
-    assert code == 0 and report["win_probability"] == "1"
+    # the value is exact, but the table asked for is not there: part of the work undone (exit 3, as an
+    # export a limit stopped; it was 0 before stop 63)
+    assert code == 3 and report["win_probability"] == "1" and report["status"] == "solved"
