@@ -66,3 +66,18 @@ def test_a_start_that_is_no_string_is_bad_input(record: dict[str, Any], tmp_path
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "start: missing or not a string" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("key", "value", "words"), [
+    ("start", "RRWR(RW)WWRW - {RRW} 1 - reveal 1R", "start: the start must be a turn to play, the game not over"),
+    ("claim", 5, "claim: missing or not an object"),
+])
+def test_a_start_that_is_no_turn_to_play_or_a_claim_that_is_no_object_is_bad_input(
+        record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: object,
+        words: str) -> None:
+    """Two more mutants that passed every test: one took a start that is a card being revealed (the record
+    was then refuted, exit 1, instead of refused), one read a claim that is no object (a traceback)."""
+    code, out, err = verify_code(tmp_path, dict(record, **{key: value}), capsys)
+    assert code == 2, out
+    assert len(err.strip().splitlines()) == 1 and words in err
+
