@@ -32,24 +32,18 @@ def good() -> tuple[Any, dict[str, Any]]:
     return game, proof
 
 
-@pytest.mark.parametrize("depth", ["1", 1.5, True, [1]])
-def test_a_node_depth_that_is_no_integer_is_bad_input(good: tuple[Any, dict[str, Any]], depth: object) -> None:
+@pytest.mark.parametrize(("field", "wrong"), [
+    *(("depth", depth) for depth in ("1", 1.5, True, [1])),  # a node depth that is no integer
+    *(("value", value) for value in ([1, 2], {"n": 1}, 1)),  # a node value that is no text
+])
+def test_a_node_depth_or_value_of_the_wrong_type_is_bad_input(good: tuple[Any, dict[str, Any]], field: str,
+                                                              wrong: object) -> None:
     game, proof = good
     forged = copy.deepcopy(proof)
-    forged["nodes"][0]["depth"] = depth
+    forged["nodes"][0][field] = wrong
     with pytest.raises(BadInput) as info:
         check_matrix_proof(game, game.initial_state(), forged, "p.json")
-    assert info.value.place == "nodes[0].depth"
-
-
-@pytest.mark.parametrize("value", [[1, 2], {"n": 1}, 1])
-def test_a_node_value_that_is_no_text_is_bad_input(good: tuple[Any, dict[str, Any]], value: object) -> None:
-    game, proof = good
-    forged = copy.deepcopy(proof)
-    forged["nodes"][0]["value"] = value
-    with pytest.raises(BadInput) as info:
-        check_matrix_proof(game, game.initial_state(), forged, "p.json")
-    assert info.value.place == "nodes[0].value"
+    assert info.value.place == f"nodes[0].{field}"
 
 
 @pytest.mark.parametrize("player", [2, -1, "0", 0.0, None])
