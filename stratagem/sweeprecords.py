@@ -42,9 +42,10 @@ STATUSES = ("solved", "unsolvable", "unknown")
 MAX_LINE_BYTES = 1 << 20
 
 #: The largest results file read (some 740,000 records of 1.4 KB). ``report`` reads it and holds none of its
-#: records (:class:`ResultsRecords`): a few fields of each deal's best record, some 0.46 KB a deal at its peak
-#: (250 MB for a 210 MB file of 353,364 deals, stop 62, where holding the records took 549 MB), so under 1 GB
-#: at this cap (some 1.8 million records of the shipped sweep's size). :func:`read_results` holds them, their
+#: records (:class:`ResultsRecords`): a few fields of each deal's best record, under 0.5 KB a deal at its peak
+#: (for a 210 MB file of 353,364 deals, 250 MB in stop 62, where holding the records took 549 MB; 166 MB RSS
+#: in stop 63 with no key object a deal, against 198 MB for stop 62's code on that machine), so under 1 GB at
+#: this cap (some 1.8 million records of the shipped sweep's size). :func:`read_results` holds them, their
 #: strings shared, at some 1.45 times the file.
 MAX_RESULTS_BYTES = 1 << 30
 
