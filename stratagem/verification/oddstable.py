@@ -563,6 +563,15 @@ def _check_table(game: HiddenStrato, rows: Iterable[str], policies: bool, plans:
     names: dict[tuple[str, ...], str] = {}  # a drawn multiset's name in a cut: its cards in letter order
     cut_draws = [0]
 
+    def listed(state: HiddenState, origin: int, ways: int, sums: _Sums) -> None:
+        """Add to ``sums`` a state the table must list, ``ways`` times: its row as a term to be valued (a state
+        missing is an error)."""
+        text = format_hidden(state)
+        index = table.get(text)
+        if index is None:
+            raise _Bad(f"line {origin}: {text} follows from it by the rules but is not in the table")
+        sums.terms.append((ways, index, state))
+
     def follow(state: HiddenState, origin: int, plan: Sequence[str], ways: int, sums: _Sums,
                cut: frozenset[str] = frozenset(), used: set[str] | None = None) -> None:
         """Add to ``sums`` what a move or a card leads to, ``ways`` times: a won game its pile's orders (both
@@ -586,11 +595,7 @@ def _check_table(game: HiddenStrato, rows: Iterable[str], policies: bool, plans:
             reveal(state, origin, plan, ways, sums, cut, used)
             return
         if state.phase != DRAW:
-            text = format_hidden(state)
-            index = table.get(text)
-            if index is None:
-                raise _Bad(f"line {origin}: {text} follows from it by the rules but is not in the table")
-            sums.terms.append((ways, index, state))
+            listed(state, origin, ways, sums)
             return
         k = state.draws
         draws = _draws(state.pile, k, draw_plans)
@@ -613,12 +618,8 @@ def _check_table(game: HiddenStrato, rows: Iterable[str], policies: bool, plans:
         if k == 1:  # one card: no prefixes to share
             for drawn, _ in draws:
                 child = game.apply(state, drawn[0])
-                if child.status == ONGOING and child.phase == PLAY and not plan:  # follow's lookup, inline
-                    text = format_hidden(child)
-                    index = table.get(text)
-                    if index is None:
-                        raise _Bad(f"line {origin}: {text} follows from it by the rules but is not in the table")
-                    sums.terms.append((ways, index, child))
+                if child.status == ONGOING and child.phase == PLAY and not plan:  # where follow would end
+                    listed(child, origin, ways, sums)
                 else:
                     follow(child, origin, plan, ways, sums, *later)
             return
