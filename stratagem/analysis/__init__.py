@@ -16,7 +16,8 @@ Methods (``method``):
 - ``paranoid`` / ``maxn``: three or more players; each is labelled as the assumption it is.
 - ``lp``: simultaneous-move games: backward induction with one exactly certified LP per node.
 - ``mcts`` (open information), ``ismcts`` and ``pimc`` (from one player's observation, ``as_player``),
-  ``duct`` (simultaneous moves): estimates, never called a value unless MCTS-Solver proved it.
+  ``duct`` (simultaneous moves): estimates, never called a value unless MCTS-Solver proved it; ``mcts``
+  and ``ismcts`` search guided as the agents of those names do, and their summary says by what.
 - ``auto`` (default): ``lp`` for simultaneous-move games, ``pimc`` with ``as_player``, ``maxn`` (the
   exhaustive search over one player's choices) for a one-player position, else ``alphabeta``.
 
@@ -119,7 +120,9 @@ def analyze(position: str | Path | Position | tuple[Any, Any], method: str = "au
     ``engine`` is the rules engine the search runs on (:mod:`stratagem.engines`): ``compiled`` or
     ``reference``; None (the default) is ``compiled`` where it can be had. A method with a compiled search
     (:data:`~stratagem.analysis.methods.COMPILED_SEARCH`) runs it on the game's compiled engine where there
-    is one, otherwise the reference engine is used; :attr:`Analysis.engine` is the one used, and
+    is one, otherwise the reference engine is used (``ismcts`` by default where ``play`` runs the guided
+    ``ismcts`` agent: on the reference engine of a game with no compiled guide, Stack Attack);
+    :attr:`Analysis.engine` is the one used, and
     :attr:`Analysis.engine_note` says in one line why it is not the one asked for (by default, only when
     the compiled core was not built).
 

@@ -7,7 +7,12 @@
   LP to a few turns;
 - ``duct``: decoupled UCT for simultaneous moves, giving empirical mixed strategies.
 
-Each works within the analysis's one deadline and is steered by its ``seed``.
+Each works within the analysis's one deadline and is steered by its ``seed``. ``mcts`` and ``ismcts`` run
+the search the ``mcts`` and ``ismcts`` agents run by default (:mod:`stratagem.solvers.agents`): guided by
+what the game hands over, its move ordering (with progressive widening) and the playout length it declares
+before its evaluation takes over, on the reference engine; its compiled guide on the compiled one. A game
+that hands over nothing is searched plain. The summary says which search ran (:func:`search_words`), so an
+estimate is never compared with another search's unawares.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from stratagem.analysis.methods import ARGUMENT
 from stratagem.analysis.report import OPEN, player_move, record_value
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadArgument, StratagemError
-from stratagem.core.game import CHANCE, SIMULTANEOUS
+from stratagem.core.game import CHANCE, SIMULTANEOUS, MoveOrdering, Simultaneous
 from stratagem.core.io import MAX_PARAMETER
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.expectimax import expectiminimax
@@ -39,7 +44,8 @@ def mcts_report(game: Any, state: Any, iterations: int | None, limit: Deadline |
     On the reference engine (``engine`` None) it is :func:`~stratagem.solvers.mcts.uct` with its
     defaults (guided by the game's move ordering where it has one); on a compiled engine it is the same
     UCT in C (:func:`~stratagem.solvers.compiled_uct.uct_compiled`), guided where the game hands over a
-    compiled guide (Card Clash, Stratatak, STAKD), plain elsewhere.
+    compiled guide (Card Clash, Stratatak, STAKD), plain elsewhere. The summary says which
+    (:func:`search_words`).
     """
     if game.to_move(state) < 0:
         raise BadArgument(ARGUMENT, "method", "mcts needs a position where one player is to move")
@@ -54,31 +60,72 @@ def mcts_report(game: Any, state: Any, iterations: int | None, limit: Deadline |
 
         result = uct(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
                      value_range=_float_bounds(game))
-    return _mc_report(game, state, result, "mcts", OPEN)
+    return _mc_report(game, state, result, "mcts", OPEN, search_words(game, engine, observed=False))
 
 
 def ismcts_report(game: Any, state: Any, player: int | None, iterations: int | None, limit: Deadline | None,
                   seed: int, engine: Any = None) -> dict[str, Any]:
-    """The report of information-set MCTS from ``player``'s observation (counted from 0): on the reference
-    engine (``engine`` None) :func:`~stratagem.solvers.mcts.ismcts`, on a compiled engine the same search
-    in C (:func:`~stratagem.solvers.compiled_ismcts.ismcts_compiled`)."""
+    """The report of information-set MCTS from ``player``'s observation (counted from 0), the search the
+    ``ismcts`` agent runs by default: guided (``guided=True``), on the reference engine (``engine`` None)
+    :func:`~stratagem.solvers.mcts.ismcts`, on a compiled engine the same search in C
+    (:func:`~stratagem.solvers.compiled_ismcts.ismcts_compiled`), which takes the game's compiled guide
+    (Card Clash's, Stratatak's) and runs plain without one (Stack Attack's, whose reference search has no
+    move ordering or cut-off to take either). The analysis runs it where ``play`` runs the agent
+    (:func:`~stratagem.analysis.methods.engine_for`); the summary says which search ran
+    (:func:`search_words`): a user comparing it with ``--method mcts`` (guided too) or with ``play`` compares
+    one kind of search (it was plain on both engines until stop 64, unsaid)."""
     _check_mover(game, state, player)
     budget = iterations if iterations is not None or limit is not None else 2000
     if engine is not None:
         from stratagem.solvers.compiled_ismcts import ismcts_compiled
 
         result = ismcts_compiled(game, engine, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
-                                 value_range=_float_bounds(game), player=player)
+                                 value_range=_float_bounds(game), player=player, guided=True)
     else:
         from stratagem.solvers.mcts import ismcts
 
         result = ismcts(game, state, iterations=budget, time_limit=_seconds_left(limit), seed=seed,
-                        value_range=_float_bounds(game), player=player)
-    return _mc_report(game, state, result, "ismcts", f"player {result.player + 1}'s observation (hidden cards sampled)")
+                        value_range=_float_bounds(game), player=player, guided=True)
+    return _mc_report(game, state, result, "ismcts", f"player {result.player + 1}'s observation (hidden cards sampled)",
+                      search_words(game, engine, observed=True))
 
 
-def _mc_report(game: Any, state: Any, result: Any, method: str, information: str) -> dict[str, Any]:
-    """The report of an MCTS or ISMCTS result: the moves by visits, a value only when it was proved."""
+def search_words(game: Any, engine: Any, *, observed: bool) -> str:
+    """Which search ``mcts`` (``observed`` False) or ``ismcts`` (True) runs on ``engine`` (None: the
+    reference engine), as the summary says it: "guided by the game's move order ..." or "plain ...".
+
+    Guided, the reference search takes the game's :class:`~stratagem.core.game.MoveOrdering` (open UCT
+    not at simultaneous moves, :class:`~stratagem.solvers.mcts.engine.Search`'s rule) and the
+    ``rollout_limit`` it declares; the compiled one takes the game's compiled guide, its order and its
+    ``rollout_limit``, and is plain without one. A cut-off of 0 values each new leaf by the game's
+    evaluation alone; none, random playouts to the end."""
+    if engine is not None:
+        from stratagem.solvers.compiled_uct import compiled_guide
+
+        guide = compiled_guide(game, engine)
+        if guide is None:
+            return "plain: random playouts to the end (the compiled engine has no guide for this game)"
+        ordered, cut = True, int(guide.rollout_limit)
+    else:
+        ordered = isinstance(game, MoveOrdering) and (observed or not isinstance(game, Simultaneous))
+        declared = getattr(game, "rollout_limit", None)
+        cut = declared if isinstance(declared, int) and declared >= 0 else -1
+    if not ordered and cut < 0:
+        return "plain: random playouts to the end (the game gives no move order or evaluation cut-off)"
+    if not ordered:
+        return (f"guided by the game's evaluation {'at each new leaf' if cut == 0 else f'after {cut} plies of playout'}"
+                " (no move order)")
+    order = "guided by the game's move order (progressive widening)"
+    if cut == 0:
+        return f"{order} and its evaluation at each new leaf"
+    if cut < 0:
+        return f"{order}, random playouts to the end"
+    return f"{order}, playouts cut after {cut} plies and scored by the game's evaluation"
+
+
+def _mc_report(game: Any, state: Any, result: Any, method: str, information: str, search: str) -> dict[str, Any]:
+    """The report of an MCTS or ISMCTS result: the moves by visits, a value only when it was proved; an
+    estimate's summary says which ``search`` ran (:func:`search_words`)."""
     moves = [{"move": m.notation, "visits": m.visits, "mean": round(m.mean, 4) if m.visits else None,
               "proven": None if m.proven_value is None else record_value(m.proven_value)} for m in result.moves]
     moves.sort(key=lambda m: -m["visits"])
@@ -101,7 +148,7 @@ def _mc_report(game: Any, state: Any, result: Any, method: str, information: str
                                    f"MCTS-Solver proved the value {result.value[result.player]:.6g} for player "
                                    f"{result.player + 1} (a sum of exact returns in floating point, to 6 digits)")
                     if proven and result.value is not None else
-                    f"{method} estimate after {result.iterations} iterations (not a value)"),
+                    f"{method} estimate after {result.iterations} iterations (not a value): {search}"),
     }
 
 

@@ -108,7 +108,10 @@ def engine_for(game: object, method: str, engine: str | None, depth: int | None 
     ``compiled`` could not be had, when it was asked for by name or the compiled core was not built
     (otherwise the default falls back quietly). ``alphabeta`` runs compiled until it meets a chance node;
     the ``expecti`` search it then turns into runs compiled too where its kernel is built
-    (:func:`~stratagem.analysis.exact.exact_report`)."""
+    (:func:`~stratagem.analysis.exact.exact_report`). ``ismcts`` (guided, as the ``ismcts`` agent) runs by
+    default where ``play`` runs that agent (:func:`stratagem.matches.play`): compiled where the game hands
+    over a compiled guide, else on the reference engine (Stack Attack), so the analysis and the agent
+    search alike for a seed; asked for, ``compiled`` runs it there, plain (the summary says so)."""
     if engine is not None and engine not in ENGINES:
         raise BadArgument(ARGUMENT, "engine", f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
     if engine == REFERENCE:
@@ -120,6 +123,8 @@ def engine_for(game: object, method: str, engine: str | None, depth: int | None 
         note = "a depth-limited search needs the game's evaluation: running on the reference engine" if engine else ""
         return EngineChoice(REFERENCE, None, note)
     choice = resolve(game, COMPILED)
+    if method == "ismcts" and engine is None and choice.engine is not None and not hasattr(game, "compiled_guide"):
+        return EngineChoice(REFERENCE)  # where play leaves the guided agent (matches._search_kind); quietly
     if method == "lp" and choice.engine is not None:
         from stratagem.analysis.lp import packed_induction
 

@@ -83,14 +83,17 @@ OPTIONS = {"method": "--method", "as_player": "--as", "proof": "--proof"}
               help="Rules engine of the search: compiled (the default where the game has a compiled engine; "
                    "every method searches in C there except a depth-limited exact search, pimc of a "
                    "simultaneous-move game and lp where the engine has no bounded induction, which run on the "
-                   "rules engine) or reference (the Python rules engine).")
+                   "rules engine, and by default ismcts of a game with no compiled guide (Stack Attack), "
+                   "which runs where play runs the ismcts agent) or reference (the Python rules engine).")
 def analyze(position: str, method: str, depth: int | None, time_limit: float | None, max_nodes: int | None,
             iterations: int | None, samples: int | None, as_player: int | None, seed: int, rank: bool | None,
             proof_file: str | None, html_path: str | None, as_json: bool, quiet: bool, engine: str | None) -> int:
     """Value, best moves and principal variation of a position; a proof when the value is solved.
 
     Exact: alphabeta (expecti where chance remains), paranoid or maxn (3+ players, labelled), lp
-    (simultaneous moves, exact certificates). Estimates: mcts (open), ismcts and pimc (--as), duct.
+    (simultaneous moves, exact certificates). Estimates: mcts (open), ismcts and pimc (--as), duct;
+    mcts and ismcts search as the agents of those names do (guided by the game's move order where it
+    has one), and their summary says by what, or that the search ran plain.
     Open analysis (every card known) is the default and is said so.
     """
     check_outputs([(proof_file, "--proof"), (html_path, "--html")], [position])
