@@ -10,7 +10,8 @@ process, ``time.process_time``), the ratio taken in the same run:
   playouts to the end, compiled (:func:`~stratagem.solvers.compiled_duct.duct_compiled`) and on the
   reference engine (:func:`~stratagem.solvers.duct.duct`);
 - **ISMCTS iterations per CPU-second** (games with hidden information): SO-ISMCTS from the mover's
-  observation (player 1's at a simultaneous node), unguided, compiled
+  observation (player 1's at a simultaneous node), unguided (in every game, the search both engines have for
+  each; the table says so, as the ``ismcts`` agent and ``analyze`` search guided), compiled
   (:func:`~stratagem.solvers.compiled_ismcts.ismcts_compiled`) and on the reference engine
   (:func:`~stratagem.solvers.mcts.ismcts`); both draw their determinisations with the reference game's
   ``sample_state``, so that part costs the same on both engines;
@@ -159,7 +160,9 @@ def sampling_section(game_name: str, files: list[str], log: Callable[[str], None
         f"{ROLLOUTS} random playouts per move) per CPU-second; a run on the reference engine does {budgets},",
         f"one on the compiled engine {SCALE} times as many. Both draw ISMCTS's and PIMC's determinisations with the",
         "reference game's `sample_state` (what a player cannot see is the rules engine's to say); at a simultaneous",
-        "node ISMCTS and PIMC take player 1's view.",
+        "node ISMCTS and PIMC take player 1's view. ISMCTS runs plain (`guided=False`: random playouts to the end)",
+        "in every game, the search both engines have for each (Stack Attack has no guide), where `play`'s `ismcts`",
+        "agent and `analyze --method ismcts` search guided by the game's move order where it has one.",
         "",
         "| search | position | players | compiled per CPU-s | reference per CPU-s | compiled / reference |",
         "|---|---|---:|---:|---:|---:|",

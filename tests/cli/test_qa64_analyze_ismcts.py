@@ -9,7 +9,8 @@ guided, unsaid. Now:
 - it runs where ``play`` runs the guided agent: Stack Attack, which has no compiled guide, on the
   reference engine by default; ``--engine compiled`` still runs it there, plain;
 - the summary names the search (guided or plain, and by what), for ``mcts`` too;
-- the same command and seed print the same bytes.
+- the same command and seed print the same bytes;
+- bench's sampling table, which runs plain ISMCTS on purpose, says so.
 """
 
 from __future__ import annotations
@@ -109,3 +110,13 @@ def test_the_same_command_and_seed_print_the_same_bytes(cli) -> None:
     assert first.code == again.code == 0 and first.out == again.out
     other = cli(*args[:-2], "8", "--json")
     assert other.out != first.out  # the seed steers it
+
+
+def test_the_benchs_sampling_table_says_its_ismcts_is_plain() -> None:
+    """bench's throughput table runs plain ISMCTS on purpose (the search both engines have in every game):
+    it says so, as analyze and play now search guided (results/*.md quote it)."""
+    from stratagem.bench.sampling import sampling_section
+
+    _compiled_here(DEFENCE)
+    text = " ".join(sampling_section("cardclash", [], lambda text: None, reference=3, repeats=1))
+    assert "ISMCTS runs plain (`guided=False`: random playouts to the end)" in text
