@@ -73,7 +73,7 @@ def ismcts_report(game: Any, state: Any, player: int | None, iterations: int | N
     move ordering or cut-off to take either). The analysis runs it where ``play`` runs the agent
     (:func:`~stratagem.analysis.methods.engine_for`); the summary says which search ran
     (:func:`search_words`): a user comparing it with ``--method mcts`` (guided too) or with ``play`` compares
-    one kind of search (it was plain on both engines until stop 64, unsaid)."""
+    one kind of search."""
     _check_mover(game, state, player)
     budget = iterations if iterations is not None or limit is not None else 2000
     if engine is not None:
