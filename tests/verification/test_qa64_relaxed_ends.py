@@ -9,7 +9,7 @@ ends are exchanged passed every test: no exchange of two ends of different class
 (``_put_end``). Here the positions are built by hand, a Fog on the table but none in hand or pile: every
 legal turn of the rules from them must be a relaxed turn, and the bound must be the solver's (the ``_put_end``
 mutant gave 4 for the first position, one turn above it: a relaxation certificate claiming 4 would have been
-accepted).
+accepted). And a bound whose rows are too large to search is one turn, not 0.
 """
 
 from __future__ import annotations
@@ -67,3 +67,14 @@ def test_the_bound_with_two_other_rows_tracked_is_the_solvers(text: str, bound: 
     state = start(text)
     ours = relaxed_bound(THREE_ROWS, OPTIONS, state).bound
     assert ours == relaxation_bound(THREE_ROWS, OPTIONS, state).bound == bound
+
+
+def test_a_bound_with_no_row_searched_is_one_turn() -> None:
+    """Rows whose relaxed space is too large (limit 8, three classes) are not searched and count 0; the bound
+    is still 1, as a win is declared only at the end of a turn. A mutant that left it 0 passed every test
+    (a certificate claiming 1 for a one-turn line would then be refused)."""
+    challenge = make_challenge(weathers="RSWC", pairs=("RW", "SC"), limit=8, left="<<", right=">")
+    state = start("WR(RW)R/S(SC)C RWS CCRR 1 -")
+    bound = relaxed_bound(challenge, OPTIONS, state)
+    assert [row.searched for row in bound.rows] == [False, False]
+    assert bound.bound == relaxation_bound(challenge, OPTIONS, state).bound == 1
