@@ -6,11 +6,13 @@ Three mutants passed every test: one that dropped the shortcut for a win probabi
 policy wins with a probability above 1" was then only asserted, exit 3, though nothing can beat 1), one
 that never stopped the plain expectimax at ``--max-nodes`` (it certified what the limit should have left
 unknown), and one that said nothing of the claim when the limit stopped it. No test made a record worth 1
-(``odds --deal solo-1`` takes minutes) or ran ``--recheck`` with a node limit.
+(``odds --deal solo-1`` takes minutes) or ran ``--recheck`` with a node limit. A fourth took a setup that
+is no object to the setup reader.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -55,3 +57,19 @@ def test_the_node_limit_leaves_the_recheck_unknown(tmp_path: Path, capsys: pytes
     assert code == 0, out
     assert "certified: no policy wins with a probability above 2/3 — a plain memoised expectimax over every state " \
            "(2,990)" in out
+
+
+@pytest.mark.parametrize("setup", [5, ["challenge"], None])
+def test_a_setup_that_is_no_object_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                setup: object) -> None:
+    """A mutant that took a setup that is no object to the setup reader passed every test (5 there: an internal
+    error, exit 70)."""
+    path = Path(policy(tmp_path, WON_IN_ONE))
+    record = json.loads(path.read_text())
+    record["setup"] = setup
+    path.write_text(json.dumps(record))
+    capsys.readouterr()
+    assert run(["verify", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert err == f"{path}: setup: missing or not an object (the challenge and options)\n"
+    assert "certified" not in out
