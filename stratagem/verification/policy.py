@@ -131,7 +131,9 @@ class _Stopped(Exception):
 
 def plain_value(game: HiddenStrato, start: HiddenState, limits: Limits) -> tuple[Fraction | None, int]:
     """The optimal win probability by the plainest exhaustive expectimax (memoised, nothing pruned), or
-    ``(None, states)`` when a limit of the run stopped it."""
+    ``(None, states)`` when a limit of the run stopped it. At most ``limits.nodes`` states are kept: the
+    limit is looked at as a state is kept (when its value returns), not only as one is entered, since the
+    states still open on the stack are kept after those below them."""
     cap = limits.nodes if limits.nodes is not None else DEFAULT_RECHECK_STATES
     memo: dict[Hashable, Fraction] = {}
 
@@ -148,6 +150,8 @@ def plain_value(game: HiddenStrato, start: HiddenState, limits: Limits) -> tuple
             v = sum((p * value(game.apply(state, o)) for o, p in game.chance_outcomes(state)), Fraction(0))
         else:
             v = max(value(game.apply(state, m)) for m in game.legal_moves(state))
+        if len(memo) >= cap:
+            raise _Stopped
         memo[state] = v
         return v
 

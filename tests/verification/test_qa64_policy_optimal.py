@@ -73,3 +73,14 @@ def test_a_setup_that_is_no_object_is_bad_input(tmp_path: Path, capsys: pytest.C
     out, err = capsys.readouterr()
     assert err == f"{path}: setup: missing or not an object (the challenge and options)\n"
     assert "certified" not in out
+
+
+def test_the_node_limit_is_the_most_states_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--max-nodes N``: at most N states kept. The limit was looked at only when a state was entered, while
+    states are kept as their values return, so the expectimax kept a few more than N (the states still open
+    on its stack) and certified with N = 2,987, where it keeps 2,990."""
+    path = policy(tmp_path, TWO_THIRDS)
+    for limit in (2987, 2989):
+        code, out = verify(capsys, path, "--recheck", "--max-nodes", str(limit))
+        assert code == 3, out
+        assert f"the node limit ran out the plain expectimax ({limit:,} states)" in out
