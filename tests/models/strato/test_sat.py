@@ -24,7 +24,7 @@ from stratagem.solvers.satplan import SolverProgress, horizon_search, incrementa
 from stratagem.solvers.search import SearchResult, bfs
 
 from .support import puzzle_challenge
-from .test_search_agreement import CHALLENGES, DEALS, deal_params
+from .test_search_agreement import CHALLENGES, DEALS, HEAVY_DEALS, deal_params
 
 
 def sat_solve(game: StratoGame):  # type: ignore[no-untyped-def]
@@ -68,7 +68,7 @@ def _agree(game: StratoGame, reference: SearchResult[State, Move]) -> None:
         assert result.refutation is not None and result.refutation.horizon == max_turns(game.initial_state())
 
 
-@pytest.mark.parametrize(("name", "players", "seed"), deal_params(DEALS))
+@pytest.mark.parametrize(("name", "players", "seed"), deal_params(DEALS, HEAVY_DEALS))
 def test_engine_sat_agrees_with_bfs_on_small_challenges(name: str, players: int, seed: int) -> None:
     _agree(*_reference(name, players, seed))
 
