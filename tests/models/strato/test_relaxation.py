@@ -129,7 +129,8 @@ def _bound_against_bfs(deals_per_challenge: int) -> int:
 
 
 def test_the_bound_never_exceeds_the_breadth_first_optimum() -> None:
-    assert _bound_against_bfs(4) >= 20  # 200 deals a challenge under -m slow
+    # 3 deals a challenge (20 compared; the fourth deals took 1.7 of 6.9 CPU s), 40 under -m slow
+    assert _bound_against_bfs(3) >= 15
 
 
 @pytest.mark.slow
