@@ -94,8 +94,12 @@ REVEAL_KIND = cython.declare(cython.longlong, 1)
 TARGET_KIND = cython.declare(cython.longlong, 2)
 #: Keys of the plan cache (:meth:`HiddenSolo._plan_here`), never in the transposition table.
 PLAN_KIND = cython.declare(cython.longlong, 3)
-#: Slots of the plan cache (a power of 2).
+#: Slots of the plan cache at most (a power of 2). It starts at ``PLAN_FIRST_SLOTS`` and grows fourfold,
+#: emptied, each time half its slots have been filled: a search that meets a few plans touches a few
+#: pages, not the whole cache (a fixed 1 << 20 slots made every pass of a tiny search fault in ~20 MB;
+#: ``odds_interval`` keeps each pass's kernel alive).
 PLAN_SLOTS = 1 << 20
+PLAN_FIRST_SLOTS = 1 << 12
 
 #: Levels of recursion (each turn takes at most a play, a reveal, a target and three draws) and
 #: decision levels (play and target nodes) the buffers hold; rows of one ``plays`` call.
@@ -269,6 +273,7 @@ class HiddenSolo:
     plan_depth: cython.longlong
     pc_keys: cython.longlong[:, ::1]
     pc_vals: cython.longlong[::1]
+    pc_filled: cython.Py_ssize_t
     np_scratch4: Any
     # the guide of the guided policy (set_guide): each goal row's relaxation, its distances remembered
     g_n: cython.Py_ssize_t
@@ -383,6 +388,7 @@ class HiddenSolo:
         self.plan_depth = 0
         self.pc_keys = np.zeros((1, self.nw), np.int64)
         self.pc_vals = np.zeros(1, np.int64)
+        self.pc_filled = 0
         self.width = 1
         self.np_scratch4 = np.zeros((4, 8), np.int64)
         self.g_n = 0
@@ -1240,8 +1246,7 @@ class HiddenSolo:
         found: cython.Py_ssize_t = -1
         n: cython.Py_ssize_t
         x: cython.Py_ssize_t
-        self._make_key(d, PLAN_KIND, -1, depth)
-        slot: cython.Py_ssize_t = self._hash() & (self.pc_vals.shape[0] - 1)
+        slot: cython.Py_ssize_t = self._plan_slot(d, depth)
         hit: cython.bint = self.pc_vals[slot] != 0
         for x in range(self.nw):
             if self.pc_keys[slot, x] != self.key[x]:
@@ -1253,11 +1258,30 @@ class HiddenSolo:
             n = sk.plays(self.np_cur[d], self.spec, self.np_after, self.np_states[D], self.np_moves[D], True)
             self.generated += n
             found = self._hand_plan(d, D, n, depth)
-        self._make_key(d, PLAN_KIND, -1, depth)
+        slot = self._plan_slot(d, depth)  # the search above reused the key, and may have grown the cache
+        if self.pc_vals[slot] == 0:
+            self.pc_filled += 1
+            if 2 * self.pc_filled > self.pc_vals.shape[0] and self.pc_vals.shape[0] < PLAN_SLOTS:
+                self._plan_cache(min(4 * self.pc_vals.shape[0], PLAN_SLOTS))  # emptied: each answer is found again
+                slot = self._plan_slot(d, depth)
+                self.pc_filled = 1
         for x in range(self.nw):
             self.pc_keys[slot, x] = self.key[x]
         self.pc_vals[slot] = found + 2  # 0: an empty slot
         return found
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _plan_slot(self, d: cython.Py_ssize_t, depth: cython.longlong) -> cython.Py_ssize_t:
+        """The plan cache's slot of the pile-less state at level ``d`` and ``depth`` (its key made in ``key``)."""
+        self._make_key(d, PLAN_KIND, -1, depth)
+        return self._hash() & (self.pc_vals.shape[0] - 1)
+
+    def _plan_cache(self, slots: int) -> None:
+        """An empty plan cache of ``slots`` slots (a power of 2)."""
+        self.pc_keys = np.zeros((slots, self.nw), np.int64)
+        self.pc_vals = np.zeros(slots, np.int64)
+        self.pc_filled = 0
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
@@ -1859,9 +1883,8 @@ class HiddenSolo:
         every search: the optimum's (a plan is worth ``M``, the most there is), the probe's and the policy's
         (its move there is the plan's)."""
         self.plan_depth = int(depth)
-        if self.plan_depth > 1 and self.pc_vals.shape[0] < PLAN_SLOTS:
-            self.pc_keys = np.zeros((PLAN_SLOTS, self.nw), np.int64)
-            self.pc_vals = np.zeros(PLAN_SLOTS, np.int64)
+        if self.plan_depth > 1 and self.pc_vals.shape[0] < PLAN_FIRST_SLOTS:
+            self._plan_cache(PLAN_FIRST_SLOTS)
 
     def plan(self, start: object, depth: int) -> list[int]:
         """The plan of :meth:`_hand_plan` from the ``play`` state ``start`` (a kernel vector, hand set), as
