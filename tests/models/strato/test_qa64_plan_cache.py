@@ -3,8 +3,8 @@
 The cache (``HiddenSolo._plan_here``) starts at ``PLAN_FIRST_SLOTS`` slots and grows fourfold, emptied, each
 time half its slots are filled, up to ``PLAN_SLOTS``; at that size a slot is overwritten. It began at its
 full size, 2^20 slots, which made every pass of ``odds_interval`` fault in about 20 MB however small the
-search (it keeps each pass's kernel). The kernel run interpreted, with a cache of 2 slots growing to 32, gives the compiled
-kernel's values and states on the tiny positions, through growths and overwrites.
+search (it keeps each pass's kernel). The kernel run interpreted, with a cache of 2 slots growing to 32,
+gives the compiled kernel's values and states on the tiny positions, through growths and overwrites.
 """
 
 from __future__ import annotations
