@@ -28,6 +28,7 @@ from rich.markup import escape
 from stratagem.cli.exitcodes import DONE, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, given, json_option, quiet_option
+from stratagem.cli.options import note as stderr_note
 from stratagem.cli.output import page_written
 from stratagem.cli.progress import terminal_progress
 from stratagem.cli.reports import write_page
@@ -102,6 +103,10 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         # the table asked for and not written (a limit stopped its writing, or it has more rows than verify
         # reads): part of the work undone, as an export a limit stopped, even where the value is exact
         return DONE if bounds.status == "solved" and bounds.table is not None else UNDETERMINED
+    if position is None:  # a whole deal: the plain search takes minutes where the compiled one takes seconds
+        stderr_note("note: the plain search values a whole deal in Python (a minute or more for a challenge-0 "
+                    "deal with its first moves ranked; larger deals meet a limit); --table FILE values it with the "
+                    "compiled search in seconds (exact, or a proven interval)", quiet)
     answer = odds_of(deal, time_limit=command_deadline(time_limit), max_states=max_states, rank=rank,
                      progress=terminal_progress(enabled=not (as_json or quiet)))
     note = ""
