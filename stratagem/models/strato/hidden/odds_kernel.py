@@ -79,6 +79,7 @@ module.
 from __future__ import annotations
 
 import math
+import mmap
 import time
 from itertools import combinations_with_replacement
 from typing import Any
@@ -234,6 +235,18 @@ def _grown(array: np.ndarray, rows: int, kept: int) -> np.ndarray:
     return grown
 
 
+def _untouched_zeros(shape: tuple[int, ...]) -> np.ndarray:
+    """A zeroed int64 array of ``shape`` in pages of its own (an anonymous map), resident only where written.
+
+    ``np.zeros`` asks ``calloc``, which zeroes a block taken from the heap page by page: once the process has
+    freed large blocks, glibc serves blocks of up to 32 MB from the heap, so the move buffers of every
+    kernel (31.5 MB of moves for 160 decisions of 2,048 branches) became resident whole, where a search
+    writes a few rows of them. A run of twenty policy passes held about 1.7 GB so (measured in the test
+    suite's process); a map's pages stay shared zero pages until written, whatever the heap did before."""
+    count = math.prod(shape)
+    return np.frombuffer(mmap.mmap(-1, max(8, 8 * count)), np.int64, count).reshape(shape)
+
+
 @cython.cclass
 class HiddenSolo:
     """One solo deal's hidden-pile search: the kernel's deal parameters (``spec``, a pile-less
@@ -377,12 +390,12 @@ class HiddenSolo:
         self.np_cur = np.zeros((MAX_DEPTH, self.size), np.int64)
         self.cur = self.np_cur
         self.cnt = np.zeros((MAX_DEPTH, 8), np.int64)
-        self.np_states = np.zeros((MAX_DECISIONS, MAX_BRANCH, self.size), np.int64)
+        self.np_states = _untouched_zeros((MAX_DECISIONS, MAX_BRANCH, self.size))
         self.states = self.np_states
-        self.np_moves = np.zeros((MAX_DECISIONS, MAX_BRANCH, sk.MOVE_FIELDS), np.int64)
+        self.np_moves = _untouched_zeros((MAX_DECISIONS, MAX_BRANCH, sk.MOVE_FIELDS))
         self.moves = self.np_moves
-        self.order = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
-        self.okey = np.zeros((MAX_DECISIONS, MAX_BRANCH), np.int64)
+        self.order = _untouched_zeros((MAX_DECISIONS, MAX_BRANCH))
+        self.okey = _untouched_zeros((MAX_DECISIONS, MAX_BRANCH))
         self.policy = 0
         self.cutoff = 0
         self.plan_depth = 0
