@@ -25,7 +25,7 @@ from stratagem.analysis.methods import ARGUMENT
 from stratagem.analysis.report import OPEN, player_move, record_value
 from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadArgument, StratagemError
-from stratagem.core.game import CHANCE, SIMULTANEOUS, MoveOrdering, Simultaneous
+from stratagem.core.game import CHANCE, SIMULTANEOUS
 from stratagem.core.io import MAX_PARAMETER
 from stratagem.solvers.alphabeta import return_bounds
 from stratagem.solvers.expectimax import expectiminimax
@@ -107,9 +107,11 @@ def search_words(game: Any, engine: Any, *, observed: bool) -> str:
             return "plain: random playouts to the end (the compiled engine has no guide for this game)"
         ordered, cut = True, int(guide.rollout_limit)
     else:
-        ordered = isinstance(game, MoveOrdering) and (observed or not isinstance(game, Simultaneous))
-        declared = getattr(game, "rollout_limit", None)
-        cut = declared if isinstance(declared, int) and declared >= 0 else -1
+        from stratagem.solvers.mcts.engine import declared_rollout_limit, orders_moves
+
+        ordered = orders_moves(game, observed=observed)
+        declared = declared_rollout_limit(game)
+        cut = -1 if declared is None else declared
     if not ordered and cut < 0:
         return "plain: random playouts to the end (the game gives no move order or evaluation cut-off)"
     if not ordered:

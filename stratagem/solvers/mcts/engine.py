@@ -26,6 +26,19 @@ DEFAULT_EXPLORATION = math.sqrt(2)
 DEFAULT_WIDENING = 2.0
 
 
+
+def declared_rollout_limit(game: Game[Any, Any]) -> int | None:
+    """The game's own say on how far a guided playout goes before its evaluation takes over (its
+    ``rollout_limit``, a non-negative int), or None: playouts to the end."""
+    declared = getattr(game, "rollout_limit", None)
+    return declared if isinstance(declared, int) and declared >= 0 else None
+
+
+def orders_moves(game: Game[Any, Any], *, observed: bool) -> bool:
+    """Whether a guided search orders moves by the game's :class:`MoveOrdering`: ISMCTS (``observed``) orders
+    each determinisation's moves; open UCT the edges it caches, except at simultaneous moves."""
+    return (observed or not isinstance(game, Simultaneous)) and isinstance(game, MoveOrdering)
+
 class Node:
     """One node of the search tree: visit count, summed returns per player, children by edge key.
 
@@ -88,9 +101,7 @@ class Search:
         self.solver = solver and observer is None and game.num_players <= 2
         self.rollout_policy = rollout_policy
         if rollout_limit is None and guided:
-            # The game's own say on how far a playout should go before its evaluation takes over.
-            declared = getattr(game, "rollout_limit", None)
-            rollout_limit = declared if isinstance(declared, int) and declared >= 0 else None
+            rollout_limit = declared_rollout_limit(game)
         self.rollout_limit = rollout_limit
         self.root_state = root_state
         self.evaluation = isinstance(game, Evaluation)  # checked once: a Protocol isinstance is slow
@@ -98,7 +109,7 @@ class Search:
         self.open = observer is None and not isinstance(game, Simultaneous)
         self.guided = guided
         # Open search orders the edges it caches; ISMCTS orders each determinisation's moves.
-        self.ordering = guided and (self.open or observer is not None) and isinstance(game, MoveOrdering)
+        self.ordering = guided and orders_moves(game, observed=observer is not None)
         self.widening = widening if self.ordering else None
         self.root = Node(game.num_players)
         self.root.state = root_state
