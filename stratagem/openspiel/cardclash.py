@@ -71,9 +71,11 @@ class DealtCardClash:
         return Table(State((), ("",) * n, (army,) * n, 0, 0, "", (), 1, (0,) * n))
 
     def dealing(self, table: Table) -> bool:
-        """True while hands are dealt (nothing laid yet and a hand short of four)."""
+        """True while hands are dealt: nothing laid yet and a hand short of four. Nothing laid means no
+        card on the battlefield and none taken off it: the strategic variant's cancellations can empty
+        the battlefield late in a round, when hands are short because piles ran out, and that is no deal."""
         state = table.state
-        return not state.board and sum(map(len, state.hands)) < HAND_SIZE * self.num_players
+        return not state.board and not state.removed and sum(map(len, state.hands)) < HAND_SIZE * self.num_players
 
     def _receiver(self, state: State) -> int:
         return next(p for p, hand in enumerate(state.hands) if len(hand) < HAND_SIZE)

@@ -670,10 +670,11 @@ class DealtCardClashEngine(CardClashEngine):
     draw are chance nodes whose outcomes are the ranks left in the pile, weighted by their copies.
 
     Four more words follow a round's state: whether a laid card waits for its draw, and that move
-    (rank, x, y). Dealing lasts while the table is empty and the hands hold fewer than four cards each
-    (the first player short of four receives); a card laid waits for its draw unless it ends the round
-    or its owner's pile is empty (the reference then applies it with the pile's first card, which
-    changes nothing that matters). A chance outcome's record is ``(rank, 0, 0)``.
+    (rank, x, y). Dealing lasts while no card was laid (the table is empty and no card was taken off it)
+    and the hands hold fewer than four cards each (the first player short of four receives); a card laid
+    waits for its draw unless it ends the round or its owner's pile is empty (the reference then applies
+    it with the pile's first card, which changes nothing that matters). A chance outcome's record is
+    ``(rank, 0, 0)``.
     """
 
     o_pending: cython.Py_ssize_t
@@ -703,7 +704,9 @@ class DealtCardClashEngine(CardClashEngine):
     @cython.cfunc
     @cython.exceptval(check=False)
     def _receiver(self, state: cython.longlong[::1]) -> cython.Py_ssize_t:
-        """The player dealt the next card, or -1 when the deal is over (the reference's ``dealing``)."""
+        """The player dealt the next card, or -1 when the deal is over (the reference's ``dealing``): a
+        card was laid once the battlefield holds one or the variant took cards off it (a battlefield
+        emptied by cancellations after piles ran out has hands short of four, and is no deal)."""
         if state[BOX_W] != 0:
             return -1
         total: cython.longlong = 0
@@ -711,6 +714,9 @@ class DealtCardClashEngine(CardClashEngine):
         p: cython.Py_ssize_t
         r: cython.Py_ssize_t
         size: cython.longlong
+        for p in range(self.players):
+            if state[self.o_removed + p] != 0:
+                return -1
         for p in range(self.players):
             size = 0
             for r in range(8):

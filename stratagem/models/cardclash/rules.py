@@ -492,7 +492,13 @@ class CardClashGame(EqualByRules):
         return bool(state.winners) and sum(self.flags_after(state)) >= self.rounds
 
     def match_winners(self, state: State) -> tuple[int, ...]:
-        """The player or players with the most flags once the match is over."""
+        """The player or players with the most flags once the match is over; with one round, the round's
+        winners (seed: "Spelen jullie één ronde, dan is de winnaar van die ronde ook meteen de winnaar van het
+        spel", and players still tied after the tie-breaks win together, though one flag goes to one of them)."""
+        if self.rounds == 1:
+            if not state.winners:
+                raise ValueError("the round is not over")
+            return state.winners
         flags = self.flags_after(state)
         return tuple(p for p in range(state.players) if flags[p] == max(flags))
 
