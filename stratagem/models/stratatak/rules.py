@@ -86,7 +86,11 @@ class Observation(NamedTuple):
 
 def check_position(state: State, options: Options) -> str | None:
     """What makes ``state`` impossible under the rules and ``options``, or None. Every position read is
-    held to it: a position file's, a record's start, ``--position`` and OpenSpiel's."""
+    held to it: a position file's, a record's start, ``--position`` and OpenSpiel's.
+
+    Each part is checked, not whether a deal leads there: a position file is an endgame study, whose
+    attacker may hold fewer than ``hand_size`` cards with cards left to draw (docs/rules/stratatak.md,
+    Part 3)."""
     problem = in_deck_problem(state.all_cards(), options)
     if problem:
         return problem
