@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from stratagem.core.errors import BadArgument, Param, Words
@@ -48,14 +49,64 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
     count = workers if workers is not None else (os.cpu_count() or 1)
     # Workers log at ERROR with a traceback when the scheduler goes first at shutdown (after Ctrl-C or
     # SIGTERM); a task's own error reaches the command through its future, so only CRITICAL is shown.
-    cluster = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0",
-        silence_logs=logging.CRITICAL)
-    client = Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
-    client.run(_ignore_sigint)
-    # The worker processes' ids, to end them ourselves if closing the cluster does not (see close()).
-    client.stratagem_worker_pids = sorted(client.run(os.getpid).values())  # type: ignore[attr-defined]
+    with _ctrl_c_held() as release:
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0",
+            silence_logs=logging.CRITICAL)
+        client = None
+        try:
+            client = Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
+            client.run(_ignore_sigint)
+            # The worker processes' ids, to end them ourselves if closing the cluster does not (see close()).
+            client.stratagem_worker_pids = sorted(client.run(os.getpid).values())  # type: ignore[attr-defined]
+            release()  # a Ctrl-C pressed while the cluster started is raised here
+        except BaseException:  # noqa: BLE001 - that Ctrl-C, SIGTERM or a failure: the cluster is closed, then it goes on
+            if client is not None:
+                close(client)
+            else:
+                with contextlib.suppress(Exception):
+                    cluster.close(timeout=CLOSE_TIMEOUT)
+            raise
     return client
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[Callable[[], None]]:
+    """Hold Ctrl-C back (SIGINT blocked in this thread) while the embedded cluster starts; yields the call
+    that lets it through again, which the ``with`` block's end makes too.
+
+    A Ctrl-C in those seconds reached the worker processes, which are in the terminal's process group and
+    had not yet been told to ignore it (:func:`_ignore_sigint`): each printed a ``KeyboardInterrupt``
+    traceback from the middle of its imports; and in the command it stopped ``LocalCluster`` half-made,
+    which Dask's own close at exit then failed on, with a second traceback (``AssertionError:
+    Status.init``). Held back, the signal stays pending: the workers, started by threads that inherit the
+    blocked mask (as the workers inherit it in turn), never see it, and the command gets it once the
+    cluster is whole and can be closed (a second or two later than pressed). SIGTERM is not held: Dask
+    stops its workers with it."""
+    import signal
+    import threading
+    from multiprocessing import resource_tracker
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread gets Ctrl-C
+        yield lambda: None
+        return
+    # Started here, before the block: multiprocessing starts its resource tracker with the first worker,
+    # from Dask's loop thread, and unblocks SIGINT in that thread when it is done, so every worker after
+    # it would be started with Ctrl-C let through again.
+    resource_tracker.ensure_running()
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    released = blocked
+
+    def release() -> None:
+        nonlocal released
+        if not released:
+            released = True
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    try:
+        yield release
+    finally:
+        release()
 
 
 def _check_address(scheduler: str) -> None:
