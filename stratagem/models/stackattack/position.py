@@ -197,9 +197,12 @@ def check_state(state: State, deck: Deck) -> None:
         if len(hand) > HAND_SIZE:
             raise NotationError(f"hand {i + 1} holds {len(hand)} cards, more than {HAND_SIZE}")
     for i, row in enumerate(state.rows):
-        shields = sum(1 for c in row if deck.action(c) == SHIELD)
-        if len(row) > ROW_LIMIT + shields:
-            raise NotationError(f"row {i + 1} holds {len(row)} cards: only a Shield may go beyond {ROW_LIMIT}")
+        # The sixth card rule: a card that would be the 6th (or later, after a Shield) takes the row and
+        # starts it, so every card beyond the fifth is a Shield, which goes there without taking.
+        for at, card in enumerate(row[ROW_LIMIT:], start=ROW_LIMIT + 1):
+            if deck.action(card) != SHIELD:
+                raise NotationError(f"row {i + 1} holds {len(row)} cards and its card {at} is {card}: only a Shield "
+                                    f"may go beyond {ROW_LIMIT} (any other card there takes the row)")
         for before, after in zip(row, row[1:], strict=False):  # a card goes after the highest lower last card
             if after < before and deck.action(after) != SHIELD:
                 raise NotationError(f"row {i + 1}: card {after} follows {before}: a card goes after a lower last card "

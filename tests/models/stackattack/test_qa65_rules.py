@@ -4,6 +4,9 @@ turn where the sentence changes the result, on the rules engine and the compiled
 
 from __future__ import annotations
 
+import pytest
+
+from stratagem.core.errors import NotationError
 from stratagem.core.game import SIMULTANEOUS
 from stratagem.models.stackattack import compiled_engine
 from tests.packed_check import check_state
@@ -37,3 +40,19 @@ def test_seed_a_shield_put_at_the_end_of_a_row_is_that_rows_last_card() -> None:
     assert check_state(game, compiled_engine(game), mid) == 4
     after = play(game, mid, "P2")
     assert rows_text(after) == ["10", "20.8.9", "30", "50"] and after.taken == ((), ())
+
+
+def test_seed_a_position_with_a_sixth_card_that_did_not_take_the_row_is_refused() -> None:
+    # "If your card would become the 6th card in a row, take the 5 cards already in that row": played
+    # on a row of five, the 11 takes it and starts the row, so a row 1.2.8.9.10.11 (the Shield 8 earlier
+    # in the row does not shield the 11) is no position of play. A position file read it.
+    game, state = position("1.2.8.9.10/20/30/41 11.12/50.51 -/- 0/0 1")
+    after = play(game, state, "11,50")
+    assert rows_text(after)[0] == "11" and after.taken == ((1, 2, 8, 9, 10), ())
+    with pytest.raises(NotationError, match="card 6 is 11: only a Shield may go beyond 5"):
+        game.parse_state("1.2.8.9.10.11/20/30/41 12/51 -/- 0/0 1")
+    # Shields as 6th and 7th card are read: play puts them there.
+    game, state = position("1.2.3.4.6/41/42/43 8.9/40.44 -/- 0/0 1")
+    after = play(game, state, "8,40")
+    assert rows_text(after)[0] == "1.2.3.4.6.8.40" and after.taken == ((), ())
+    assert game.parse_state(game.format_state(after)) == after
