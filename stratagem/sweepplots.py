@@ -47,10 +47,9 @@ def _grid(keys: list[tuple[str, int]]) -> tuple[list[str], list[int]]:
 def png_plots(report: PlottedReport) -> dict[str, bytes]:
     """``solvable.png``, ``lengths.png`` and ``seconds.png`` as PNG bytes. :class:`ImportError` without
     matplotlib."""
-    import matplotlib
+    from stratagem.core.plotting import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     from matplotlib.ticker import MaxNLocator
 
     def png(fig: Any) -> bytes:

@@ -78,10 +78,9 @@ def _plot(points: list[tuple[str, int, float]], deals: list[tuple[str, int, floa
     """The growth plot as PNG bytes: ``points`` (method, length, seconds) of the growth challenges as dots,
     ``deals`` of the shipped deals as crosses; None without matplotlib."""
     try:
-        import matplotlib
+        from stratagem.core.plotting import pyplot
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = pyplot()
     except ImportError:
         return None
     figure, panels = plt.subplots(1, len(METHOD_FAMILIES), figsize=(9, 4.2), sharex=True, sharey=True)

@@ -90,3 +90,29 @@ def test_ctrl_c_while_the_embedded_cluster_starts_is_one_line(tmp_path: Path) ->
     code, _, err = _finish(process)
     assert (code, err) == (INTERRUPTED, "stratagem: interrupted\n")
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+def _run(args: list[str], cwd: Path, **env: str | None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "stratagem", *args], cwd=cwd, env=_environment(**env), text=True,
+                          capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+def test_a_home_that_cannot_hold_matplotlib_s_cache_leaves_report_s_stderr_alone(tmp_path: Path) -> None:
+    """``HOME`` where no directory can be made (a service account's, a container's; here a file): matplotlib
+    used a temporary cache and said so in two log lines on stderr ("mkdir -p failed ...", "Matplotlib
+    created a temporary cache directory ..."), even under ``--quiet``. The report and its plots are the
+    same; stderr holds the command's own note only."""
+    pytest.importorskip("matplotlib")
+    home = tmp_path / "home"
+    home.write_text("not a directory\n")
+    broken = {"HOME": str(home), "XDG_CONFIG_HOME": None, "XDG_CACHE_HOME": None, "MPLCONFIGDIR": None}
+    swept = _run(["sweep", str(PUZZLES / "challenge-0.toml"), "--count", "2", "--players", "1", "--workers", "0",
+                  "--out", "s.jsonl", "--quiet"], tmp_path, **broken)
+    assert (swept.returncode, swept.stderr) == (0, "")
+    quiet = _run(["report", "s.jsonl", "--out", "quiet", "--quiet"], tmp_path, **broken)
+    assert (quiet.returncode, quiet.stderr) == (0, "")
+    told = _run(["report", "s.jsonl", "--out", "told"], tmp_path, **broken)
+    assert told.returncode == 0
+    assert told.stderr.splitlines() == ["told/report.md: 2 deal(s); plots lengths.png, seconds.png, solvable.png"]
+    assert sorted(p.name for p in (tmp_path / "quiet").iterdir()) == ["lengths.png", "report.md", "seconds.png",
+                                                                      "solvable.png"]
