@@ -12,7 +12,10 @@ Two graphs can be built from a puzzle file:
   ``solve --method bfs`` reports exhausting.
 * **designer** (``--designer``): the chosen deal's rows only, any weather of the challenge playable
   each turn (:mod:`stratagem.models.strato.designer`). Its par is a lower bound on every deal on that
-  layout, and a complete designer graph with no win proves every deal on the layout unsolvable.
+  layout, and a complete designer graph with no win proves every deal on the layout unsolvable. A designer
+  graph cut before a win (challenge 1's layouts pass 200,000 states at depth 4) is followed by an A* search
+  for the par (:func:`~stratagem.models.strato.designer.designer_par`) under the same state limit, in the
+  rest of the build's share of the time (the graph has :data:`DESIGNER_GRAPH_SHARE` of it).
 
 The graph is built breadth-first up to ``--max-nodes`` states or ``--time-limit`` seconds; a graph
 stopped by a limit is reported as truncated, and then "no win found" proves nothing. The time limit is
@@ -22,8 +25,9 @@ the analysis of the graph (components, dead ends, par line) and the export, whos
 ``--export`` writes it as GraphML or DOT to ``--out``; an export the limit ends before its last line writes
 no file, and the report says so. ``--html`` writes the report's page (:mod:`stratagem.views.reach`).
 
-Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph proves the deal (or every deal on
-the layout) unsolvable, 3 the graph is truncated and proves nothing either way, or the limit ended the export.
+Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph (or the par's A*, every layout
+expanded) proves the deal (or every deal on the layout) unsolvable, 3 the graph is truncated and proves nothing
+either way (in designer mode: nor did the par's A*), or the limit ended the export.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.outputs import check_outputs, dumps_record, one_set
 from stratagem.core.words import plural
 from stratagem.loading import load_strato
-from stratagem.models.strato.designer import StratoDesigner
+from stratagem.models.strato.designer import StratoDesigner, designer_par
 from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.search.planning import StratoPlanning
@@ -59,6 +63,7 @@ from stratagem.solvers.graph import (
     write_dot,
     write_graphml,
 )
+from stratagem.solvers.search import SearchResult
 
 REACH_FORMAT = "stratagem/reach@1"
 
@@ -81,6 +86,9 @@ GRAPHML_BUILD_SHARE = 0.6
 #: the command to 1.13 times the limit and more on a loaded machine (challenge 1's layout, ``--designer
 #: --time-limit 10 --export dot``: 14.05 s wall). 0.7 of the limit leaves 0.93 of it for all three.
 DOT_BUILD_SHARE = 0.7
+#: In designer mode, the graph's part of the build's share; the rest is the par's A* when the graph is cut
+#: before a win (challenge 1's layouts pass 200,000 states at depth 4, where A* finds par 7 in 0.13 CPU s).
+DESIGNER_GRAPH_SHARE = 0.6
 
 DEAL_INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
 DESIGNER_RULES = "designer mode: the deal's rows only; each turn any weather of the challenge, at any end of any row"
@@ -89,8 +97,12 @@ LOST_NOTE = (
 )
 
 
-def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
-    """Whether the deal (or, in designer mode, every deal on the layout) is unsolvable, and why, in words."""
+def conclusion(facts: GraphFacts, designer: bool, par_search: SearchResult[Any, Any] | None = None,
+               ) -> tuple[bool | None, str]:
+    """Whether the deal (or, in designer mode, every deal on the layout) is unsolvable, and why, in words;
+    ``par_search``: the designer par's A* run where the graph was cut before a win (:func:`designer_par`)."""
+    if par_search is not None:
+        return _searched_conclusion(facts, par_search)
     if facts.goal_reachable:
         if designer:
             return False, (
@@ -113,6 +125,30 @@ def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
     return True, f"no winning position is reachable: the deal is unsolvable (all {searched} searched)"
 
 
+def _searched_conclusion(facts: GraphFacts, par_search: SearchResult[Any, Any]) -> tuple[bool | None, str]:
+    """The designer answer of a graph cut before a win, from the par's A* run."""
+    held = plural(sum(par_search.stats.states_per_depth), "layout", grouped=True)
+    if par_search.moves is not None:
+        return False, (
+            f"a winning table is reachable: the graph was cut at {plural(facts.states, 'state', grouped=True)} "
+            f"before one, and A* (the game's admissible bound; {held} held) found a line; designer par "
+            f"{len(par_search.moves)} is a lower bound on the optimal length of every deal on this layout "
+            f"(cards permitting, not a line of any deal)"
+        )
+    if par_search.status == "unsolvable":
+        return True, (
+            "no winning table is reachable even with every weather always at hand: every deal on this layout "
+            f"is unsolvable (A* expanded every reachable layout, {held}, and none wins)"
+        )
+    stop = {"states": "the state limit", "time": "the time limit"}.get(par_search.stopped_by or "", "a limit")
+    return None, (
+        f"no winning state among the {plural(facts.states, 'state', grouped=True)} built (the graph is "
+        f"truncated), and A* (the game's admissible bound) was stopped by {stop} at {held}: whether a win is "
+        f"reachable is not proven either way, but every designer line takes at least "
+        f"{plural(par_search.lower_bound, 'turn')}, so no deal on this layout is won in fewer"
+    )
+
+
 @click.command()
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option("--deal", "deal_key", metavar="NAME|SEED", default=None,
@@ -120,7 +156,8 @@ def conclusion(facts: GraphFacts, designer: bool) -> tuple[bool | None, str]:
 @click.option("--players", type=WholeRange(1, 4), default=None,
               help="Player count for a seeded deal (not with --designer, whose graph holds no hands).")
 @click.option("--designer", is_flag=True,
-              help="Designer mode: the deal's rows only, any weather of the challenge playable every turn.")
+              help="Designer mode: the deal's rows only, any weather of the challenge playable every turn "
+                   "(a graph cut before a win is followed by an A* search for the par).")
 @click.option("--max-nodes", "max_states", cls=Renamed, old=("--max-states",), type=NODE_LIMIT,
               default=DEFAULT_MAX_STATES, show_default=True, metavar="N",
               help="Stop building (graph truncated) rather than hold more than N states.")
@@ -166,11 +203,13 @@ def reach(
     mode = "designer" if designer else "deal"
     label = f"{mode} graph of {spec.name}"
     share = {"graphml": GRAPHML_BUILD_SHARE, "dot": DOT_BUILD_SHARE}.get(export_format or "", BUILD_SHARE)
-    left = deadline.remaining()
-    build_limit = None if left is None else max(share * left, 1e-9)
+    search_phase = deadline.part(share)  # the build, and in designer mode the par's A* after it
+    graph_phase = search_phase.part(DESIGNER_GRAPH_SHARE) if designer else search_phase
+    left = graph_phase.remaining()
+    build_limit = None if left is None else max(left, 1e-9)
+    layout = StratoDesigner(loaded.challenge, loaded.options, start.rows, start.last) if designer else None
     with search_progress(label, enabled=not (as_json or quiet), first="depth", second="states") as progress:
-        if designer:
-            layout = StratoDesigner(loaded.challenge, loaded.options, start.rows, start.last)
+        if layout is not None:
             graph = build_graph(layout, label=layout.format_state, move_label=format_move,
                                 max_states=max_states, time_limit=build_limit, progress=progress)
         else:
@@ -179,7 +218,16 @@ def reach(
                                 max_states=max_states, time_limit=build_limit, progress=progress)
     facts = graph_facts(graph)
     line = shortest_line(graph)
-    unsolvable, verdict = conclusion(facts, designer)
+    par_search = None
+    if layout is not None and not facts.complete and not facts.goal_reachable:
+        left = search_phase.remaining()
+        with search_progress(f"designer par of {spec.name} by A*", enabled=not (as_json or quiet),
+                             first="bound", second="layouts expanded") as progress:
+            par_search = designer_par(layout, time_limit=None if left is None else max(left, 1e-9),
+                                      max_states=max_states, progress=progress)
+        if par_search.moves is not None:
+            line = [format_move(move) for move in par_search.moves]
+    unsolvable, verdict = conclusion(facts, designer, par_search)
     start_label = str(graph.nodes[0]["label"])
 
     export: dict[str, Any] | None = None
@@ -208,6 +256,7 @@ def reach(
                 "start": start_label,
                 "limits": {"max_states": max_states, "time_limit": time_limit},
                 **facts.to_json(),
+                **_searched_par(par_search),
                 "par_line": line,
                 "unsolvable": unsolvable,
                 "conclusion": verdict,
@@ -248,6 +297,17 @@ def reach(
                   f"par {plural(facts.par, 'turn')}: {' '.join(line or ())}")
     else:
         out.print("winning states: none reached")
+    if par_search is not None:
+        held = plural(sum(par_search.stats.states_per_depth), "layout", grouped=True)
+        if par_search.moves is not None:
+            out.print(f"designer par by A* (the graph cut before a win; {held} held): "
+                      f"par {plural(len(par_search.moves), 'turn')}: {' '.join(line or ())}")
+        elif par_search.status == "unsolvable":
+            out.print(f"designer par by A*: every reachable layout expanded ({held}), none wins")
+        else:
+            out.print(f"designer par by A* (the graph cut before a win): at least "
+                      f"{plural(par_search.lower_bound, 'turn')}, stopped by its {par_search.stopped_by} limit "
+                      f"with {held} held")
     dead = "" if facts.complete else "at least "
     out.print(f"dead-end states (no win reachable): {dead}{facts.dead_ends:,}")
     part = "" if facts.complete else " in the part built"
@@ -263,9 +323,31 @@ def reach(
     return _exit_code(unsolvable, export_stopped is not None)
 
 
+def _searched_par(par_search: SearchResult[Any, Any] | None) -> dict[str, Any]:
+    """The report's fields from the designer par's A* run: ``par_search`` (``null`` where the graph answered),
+    and where it ran, ``goal_reachable`` and ``par`` as it proved them."""
+    if par_search is None:
+        return {"par_search": None}
+    solved = par_search.moves is not None
+    return {
+        "goal_reachable": True if solved else False if par_search.status == "unsolvable" else None,
+        "par": len(par_search.moves) if par_search.moves is not None else None,
+        "par_search": {
+            "method": "astar",
+            "status": par_search.status,
+            "lower_bound": par_search.lower_bound,
+            "expanded": par_search.stats.expanded,
+            "generated": par_search.stats.generated,
+            "states": sum(par_search.stats.states_per_depth),
+            "stopped_by": par_search.stopped_by,
+        },
+    }
+
+
 def _exit_code(unsolvable: bool | None, export_stopped: bool = False) -> int:
-    """As ``solve``'s: 0 a win is reachable, 1 proven unsolvable (the complete graph), 3 unknown (the graph
-    is truncated, so no win found proves nothing), and 3 when the time limit ended the export. The report
+    """As ``solve``'s: 0 a win is reachable, 1 proven unsolvable (the complete graph, or the par's A* over
+    every layout), 3 unknown (the graph is truncated, so no win found proves nothing, and in designer mode the
+    par's A* was stopped too), and 3 when the time limit ended the export. The report
     is written in every case, the export whenever it finished."""
     if export_stopped:
         return UNDETERMINED

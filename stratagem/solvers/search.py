@@ -113,7 +113,8 @@ class SearchResult(Generic[S, M]):
     * unsolvable: the same quantity as for unknown, taken when the space ran out. No line of any
       length exists, so any number is a valid bound; this one records how deep the search got.
 
-    ``stopped_by`` is ``None`` unless a limit stopped the search: then ``"time"`` or ``"nodes"``.
+    ``stopped_by`` is ``None`` unless a limit stopped the search: then ``"time"``, ``"nodes"`` (expansions)
+    or ``"states"`` (states held, :func:`astar`'s ``max_states``).
     """
 
     method: str
@@ -245,6 +246,7 @@ def astar(
     time_limit: float | None = None,
     max_nodes: int | None = None,
     progress: Progress | None = None,
+    max_states: int | None = None,
 ) -> SearchResult[S, M]:
     """A* search on ``f = g + h`` for a shortest line from ``problem.start()`` to a goal.
 
@@ -260,6 +262,11 @@ def astar(
 
     ``progress(f, expanded)`` is called when the largest ``f`` taken from the open list grows and
     every few thousand expansions.
+
+    ``max_states`` caps the states held (the table of best ``g``), where ``max_nodes`` caps expansions: a
+    problem of wide branching holds far more states than it expands. The search stops (``"states"``) before
+    it would hold one more, in the middle of an expansion if need be; the bound it reports stands (each ``f``
+    in it was the least on the open list when taken).
     """
     budget = _Budget(time_limit, max_nodes)
     expanded = 0
@@ -313,6 +320,8 @@ def astar(
             known = best.get(child)
             if known is not None and known[0] <= child_g:
                 continue
+            if known is None and max_states is not None and len(best) >= max_states:
+                return result(UNKNOWN, None, bound, "states")
             best[child] = (child_g, (state, move))
             counter += 1
             heapq.heappush(open_list, (child_g + problem.heuristic(child), -child_g, counter, child))

@@ -2,7 +2,8 @@
 layout in designer mode, shows a designer.
 
 The answer first, as the command states it (a win reachable with its par, unsolvable with the complete
-graph as proof, or unknown when a limit cut the graph); the graph's facts; the states first reached at each
+graph as proof, or unknown when a limit cut the graph); the graph's facts, and in designer mode, where a limit
+cut the graph before a win, what the par's A* run proved; the states first reached at each
 depth as a chart (where the graph widens, and how deep it goes); and the par line replayed: with the rules
 engine in deal mode, and in designer mode (any weather playable every turn, no hands) each move matched
 against the designer game's own successors. The deal is rebuilt from the puzzle the report names; its start,
@@ -38,6 +39,10 @@ def reach_title(data: dict[str, Any]) -> str:
         par = data.get("par")
         return (f"designer par {plural(par, 'turn')} (a lower bound for every deal on this layout)" if designer
                 else f"a win is reachable, par {plural(par, 'turn')}")
+    searched = data.get("par_search")
+    if isinstance(searched, dict) and isinstance(searched.get("lower_bound"), int):
+        return (f"unknown: limits cut the graph and A* before a win was reached; designer par at least "
+                f"{plural(searched['lower_bound'], 'turn')}")
     return "unknown: a limit cut the graph before a win was reached"
 
 
@@ -79,12 +84,37 @@ def _check_answer(data: dict[str, Any], source: str, moves: list[str], won: bool
     complete = data.get("complete")
     if not isinstance(complete, bool):
         raise BadInput(source, "complete", "must be true or false")
-    # A win reachable: solvable; no win in the complete graph: unsolvable; no win in a cut graph: unknown.
-    for key, expected in (("goal_reachable", True if moves else False if complete else None),
-                          ("unsolvable", False if moves else True if complete else None)):
+    exhausted = _check_par_search(data, source, moves, complete)
+    # A win reachable: solvable; no win in the complete graph (or A*'s exhausted space): unsolvable; no win in a
+    # cut graph: unknown.
+    for key, expected in (("goal_reachable", True if moves else False if complete or exhausted else None),
+                          ("unsolvable", False if moves else True if complete or exhausted else None)):
         if data.get(key) is not expected:
-            raise BadInput(source, key, f"is {data.get(key)!r}, but the report's par line and complete "
-                           f"({str(complete).lower()}) say {'null' if expected is None else str(expected).lower()}")
+            raise BadInput(source, key, f"is {data.get(key)!r}, but the report's par line, complete "
+                           f"({str(complete).lower()}) and par_search say "
+                           f"{'null' if expected is None else str(expected).lower()}")
+
+
+def _check_par_search(data: dict[str, Any], source: str, moves: list[str], complete: bool) -> bool:
+    """``par_search`` (the designer par's A* run, where a graph in designer mode was cut before a win) agrees
+    with the rest of the report; whether it expanded every reachable layout without a win."""
+    searched = data.get("par_search")
+    if searched is None:
+        return False
+    statuses = ("solved", "unsolvable", "unknown")
+    if not isinstance(searched, dict) or searched.get("status") not in statuses \
+            or not isinstance(searched.get("lower_bound"), int) or isinstance(searched.get("lower_bound"), bool):
+        raise BadInput(source, "par_search", f"must be null or an object with a status ({', '.join(statuses)}) "
+                       "and an integer lower_bound")
+    if data.get("mode") != "designer" or complete or data.get("goal_states"):
+        raise BadInput(source, "par_search", "is made only in designer mode, of a graph cut before a win")
+    if (searched["status"] == "solved") != bool(moves):
+        raise BadInput(source, "par_search.status", f"is {searched['status']!r}, but the par line has "
+                       f"{len(moves)} move(s)")
+    if moves and searched["lower_bound"] != len(moves):
+        raise BadInput(source, "par_search.lower_bound", f"is {searched['lower_bound']}, but the par line has "
+                       f"{len(moves)} move(s)")
+    return bool(searched["status"] == "unsolvable")
 
 
 def designer_replay(designer: StratoDesigner, moves: list[str], source: str) -> tuple[str, bool]:
@@ -128,6 +158,7 @@ def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, 
               f"cut by the {esc(data.get('stopped_by'))} limit: {_count(data.get('frontier'))} states left unexpanded"),
              ("winning states reached", _count(data.get("goal_states"))),
              ("par (fewest turns to a win)", esc(data.get("par")) if data.get("par") is not None else "none reached"),
+             *_par_search_facts(data.get("par_search")),
              ("dead ends (no win reachable)", at_least + _count(data.get("dead_ends"))),
              ("strongly connected components", _count(data.get("strongly_connected_components"))
               + f" (largest: {_count(data.get('largest_component'))})")]
@@ -149,6 +180,18 @@ def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, 
                else "Replayed with the rules engine.")
         body += [f"<h2>A line of par length</h2><p class=\"muted\">{how}</p>", replay]
     return title, "".join(body)
+
+
+def _par_search_facts(searched: object) -> list[tuple[str, str]]:
+    """The facts row of the designer par's A* run, if one ran (the graph cut before a win)."""
+    if not isinstance(searched, dict):
+        return []
+    held = f"{_count(searched.get('states'))} layouts held, {_count(searched.get('expanded'))} expanded"
+    found = {"solved": f"par {esc(searched.get('lower_bound'))}, proven",
+             "unsolvable": "every reachable layout expanded, none wins"}.get(
+        str(searched.get("status")),
+        f"stopped by the {esc(searched.get('stopped_by'))} limit: par at least {esc(searched.get('lower_bound'))}")
+    return [("par by A* (the graph cut before a win)", f"{found} ({held})")]
 
 
 def _count(value: object) -> str:

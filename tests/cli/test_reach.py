@@ -108,9 +108,16 @@ def test_truncated_graph_claims_nothing(cli, puzzle) -> None:
     data = report(cli("reach", path, "--designer", "--max-nodes", "20", "--json"), code=3)  # nothing proven
     assert data["complete"] is False and data["stopped_by"] == "states" and data["states"] <= 20
     assert data["goal_reachable"] is None and data["unsolvable"] is None and data["frontier"] > 0
+    # the par's A* ran after the graph, under the same state limit, and stopped by it too: a bound alone
+    searched = data["par_search"]
+    assert searched["status"] == "unknown" and searched["stopped_by"] == "states" and searched["states"] <= 20
+    assert data["par"] is None and data["par_line"] is None and searched["lower_bound"] >= 1
     human = cli("reach", path, "--designer", "--max-nodes", "20")
-    assert human.code == 3 and "truncated" in human.out and "nothing is proven" in human.out
-    assert "every deal" not in human.out
+    assert human.code == 3 and "truncated" in human.out and "not proven either way" in human.out
+    assert f"at least {searched['lower_bound']} turn" in human.out and "every deal" not in human.out
+    deal = report(cli("reach", path, "--max-nodes", "20", "--json"), code=3)  # no A* in deal mode: `solve` is that
+    assert deal["par_search"] is None and deal["goal_reachable"] is None
+    assert "nothing is proven" in cli("reach", path, "--max-nodes", "20").out
 
 
 @pytest.mark.parametrize("as_json", [True, False])
@@ -225,9 +232,14 @@ def test_the_build_leaves_the_export_its_share_of_the_limit(cli, puzzle, tmp_pat
 
     monkeypatch.setattr(reach_module, "build_graph", spy)
     export = ("--export", kind, "--out", str(tmp_path / f"g.{kind}")) if kind else ()
-    data = report(cli("reach", puzzle(TINY), "--designer", "--time-limit", "10", *export, "--json"))
+    data = report(cli("reach", puzzle(TINY), "--time-limit", "10", *export, "--json"))
     assert data["complete"] is True and len(seen) == 1
     assert seen[0] is not None and 10 * most - 0.5 < seen[0] <= 10 * most
+    # in designer mode the graph has its part of that share, the rest kept for the par's A* (stop 65)
+    data = report(cli("reach", puzzle(TINY), "--designer", "--time-limit", "10", *export, "--json"))
+    assert data["complete"] is True and data["par_search"] is None and len(seen) == 2
+    most *= reach_module.DESIGNER_GRAPH_SHARE
+    assert seen[1] is not None and 10 * most - 0.5 < seen[1] <= 10 * most
 
 
 def test_designer_mode_refuses_a_player_count(cli) -> None:  # type: ignore[no-untyped-def]

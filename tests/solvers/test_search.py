@@ -385,6 +385,22 @@ def test_node_limit_gives_sound_lower_bound(name: str) -> None:
         assert comparable(enough) == comparable(full)
 
 
+def test_astar_state_limit_holds_at_most_that_many_states_and_bounds_soundly() -> None:
+    """``max_states`` caps the states A* holds (its table of best ``g``), not its expansions: ``reach
+    --designer``'s par search keeps ``--max-nodes`` as the graph does (stop 65)."""
+    for problem, optimum in far_slides(4, 12):
+        full = astar(problem)
+        held = sum(full.stats.states_per_depth)
+        previous = -1
+        for limit in sorted({1, 2, 7, held // 3, held // 2, held - 1}):
+            result = astar(problem, max_states=limit)
+            assert result.status == "unknown" and result.stopped_by == "states" and result.moves is None
+            assert sum(result.stats.states_per_depth) <= limit
+            assert previous <= result.lower_bound <= optimum
+            previous = result.lower_bound
+        assert comparable(astar(problem, max_states=held)) == comparable(full)
+
+
 def test_node_limit_zero_bounds() -> None:
     problem = SlidePuzzle(scrambled(11, 40))
     h = problem.heuristic(problem.start())

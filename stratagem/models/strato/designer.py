@@ -22,6 +22,11 @@ is also a designer line from that layout, and every win of the deal is a designe
   layout -- a lower bound for free;
 * when the complete designer graph of a layout holds no goal state, no deal on that layout can be
   won: the graph itself is the proof (every table reachable with any cards, and none wins).
+
+Where the graph is too big to build whole (challenge 1's layouts pass 200,000 states at depth 4),
+:func:`designer_par` finds the par by A* with :meth:`StratoDesigner.heuristic`, the game's admissible
+bound: challenge 1's first layout, par 7, after 59 expansions. Stopped by a limit, A* still proves its
+largest ``f`` a lower bound on the par, hence on the optimal length of every deal on the layout.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from stratagem.models.strato.rules.notation import Move
 from stratagem.models.strato.rules.position import ONGOING, Row, State, format_rows
 from stratagem.models.strato.rules.turns import table_outcomes
 from stratagem.models.strato.search.heuristic import lower_bound
+from stratagem.solvers.search import Progress, SearchResult, astar
 
 
 class Layout(NamedTuple):
@@ -102,3 +108,12 @@ class StratoDesigner:
         if not self._clouds:
             return format_rows(state.rows)
         return f"{format_rows(state.rows)} {state.last or '-'}"
+
+
+def designer_par(layout: StratoDesigner, *, time_limit: float | None = None, max_states: int | None = None,
+                 progress: Progress | None = None) -> SearchResult[Layout, Move]:
+    """The designer par of ``layout`` by A*: ``solved`` with a line of par length (optimal, the bound being
+    admissible), ``unsolvable`` when every reachable layout was expanded without a goal, or ``unknown`` when
+    ``time_limit`` seconds or ``max_states`` states held stopped it, with the par proven at least
+    ``lower_bound``."""
+    return astar(layout, time_limit=time_limit, max_states=max_states, progress=progress)
