@@ -1,7 +1,7 @@
 """Rules the QA 60 mutation pass found unpinned in the Card Clash rules engine (rules.py, battlefield.py,
 threats.py).
 
-Each test names the seed sentence (seeds/003-english.md, the English rendering of
+Each test names the seed sentence (the seed text, in its English rendering of
 003_88fdbbde58c563f9.txt) or ruling it pins and fails on a mutant of the engine that survived every other
 Card Clash test.
 """
@@ -78,7 +78,7 @@ def test_engine_a_moves_potential_gain_is_the_change_of_the_movers_square_potent
 
 @pytest.mark.parametrize(("strategic", "unders"), [(False, {"b2", "b3"}), (True, {"b2"})])
 def test_seed_the_card_under_a_top_card_is_hidden_except_in_the_variant(strategic: bool, unders: set[str]) -> None:
-    """RULINGS.md, Card Clash: "Only the top card of a stack is visible and counts", and the seed
+    """Ruling (docs/rules/cardclash.md): "Only the top card of a stack is visible and counts", and the seed
     variant's "On your turn you may look at the first card directly under the top card of every stack".
     Red cannot see the blue 2 under its Marshal in the base game, so a resample puts any blue card that
     fits there (the 2 or a 3); in the variant red sees it and it stays. A mutant that took the first
@@ -152,7 +152,7 @@ def test_engine_a_fourth_cell_shared_by_two_blocks_is_one_threat() -> None:
 
 
 def test_ruling_a_written_pass_by_a_player_who_can_lay_a_card_is_refused() -> None:
-    """RULINGS.md, Card Clash: "A player with no legal placement passes, keeping the hand" (and only
+    """Ruling (docs/rules/cardclash.md): "A player with no legal placement passes, keeping the hand" (and only
     then). Blue is written as having passed just before red's turn while holding a 2 that goes next
     to the cards on the table: the position is refused (a mutant that checked one passer fewer, none
     here, passed every test; only passes=2, where the round is over, was tested)."""
@@ -162,7 +162,7 @@ def test_ruling_a_written_pass_by_a_player_who_can_lay_a_card_is_refused() -> No
 
 
 def test_ruling_two_squares_on_the_table_go_to_the_first_in_turn_order_after_a_mover_outside_them() -> None:
-    """RULINGS.md, Card Clash: "if one move gives several players a square, the mover wins if among them,
+    """Ruling (docs/rules/cardclash.md): "if one move gives several players a square, the mover wins if among them,
     else the first of them in turn order". Red and green show squares and player 3 (green) is to move,
     so blue (player 2) moved last: blue shows none, and after blue green comes before red, so won=3;
     won=1 is refused (a mutant that took the mover for (to_move - 1) // n, red here, passed every test).

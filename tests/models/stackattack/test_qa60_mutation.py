@@ -1,6 +1,6 @@
 """Rules the QA 60 mutation pass found unpinned in the Stack Attack rules engine (rules.py, cards.py).
 
-Each test names the seed sentence or ruling it pins (seed 002_a7ce0d68dd5dd2af.txt, RULINGS.md) and
+Each test names the seed sentence or ruling it pins (the seed text, the rulings in docs/rules/stackattack.md) and
 fails on the mutant of ``stratagem/models/stackattack/rules.py`` or ``cards.py`` that survived every other test.
 """
 
@@ -103,7 +103,7 @@ def test_seed_turn_number_counts_the_ten_turns_of_a_round() -> None:
 
 
 def test_ruling_a_configured_card_number_is_a_card_of_the_deck() -> None:
-    """RULINGS.md, Stack Attack: "Action cards are some of the 64 numbered cards (number and penalty as
+    """Ruling (docs/rules/stackattack.md): "Action cards are some of the 64 numbered cards (number and penalty as
     above)"; the penalty overrides name numbered cards too. Card 1 may carry an action; 0 and 65 name
     no card, for an action or a penalty (0 would otherwise have overridden card 64, as table[-1])."""
     assert make_deck(actions={BLOCK: (1,)}).action(1) == BLOCK
@@ -142,8 +142,8 @@ def test_ruling_four_blocks_in_one_turn_leave_a_row_open() -> None:
 
 
 def test_a_start_position_sets_the_player_count() -> None:
-    """RULINGS.md, Stack Attack: "Players 2-6"; StackAttackGame takes the player count from a start position when it
-    is given one: three hands make a 3-player game whatever ``players`` says (a mutant that kept the
+    """Ruling (docs/rules/stackattack.md): "Players 2-6"; StackAttackGame takes the player count from a start
+    position when it is given one: three hands make a 3-player game whatever ``players`` says (a mutant that kept the
     argument passed every test, which always passed the position's own count)."""
     _, state = position("10/20/30/40 16.2/45.46/3.4 -/-/- 0/0/0 1")
     game = StackAttackGame(2, start=state)

@@ -1,7 +1,7 @@
 """What the QA 60 mutation pass found unpinned in the STAKD Elite rules engine (rules.py, rounds.py,
 geometry.py, pieces.py).
 
-Each test names the seed sentence (seeds/004_f921ffb02439e826.txt) or ruling it pins and fails on a mutant
+Each test names the seed sentence (the seed text) or ruling it pins and fails on a mutant
 of the engine that survived every other STAKD test.
 """
 

@@ -1,6 +1,6 @@
 """What the QA 60 mutation pass found unpinned in the Stratatak rules engine (rules.py, plays.py, cards.py).
 
-Each test names the seed sentence (seeds/000_0fbdbefb89e87a7e.txt), ruling or documented behaviour it pins
+Each test names the seed sentence (the seed text), ruling or documented behaviour it pins
 and fails on a mutant of the engine that survived every other Stratatak test.
 """
 
@@ -45,7 +45,7 @@ def test_options_fighter_counts_outside_1_to_the_limit_are_refused(count: int) -
     ["B7B8,G1G2G3G4G5G6G7 G8 B9R1 - A2 b0", "B7,G2G3G4G5G6G7 G8 B8B9R1G1 - X2 b3"],
 )
 def test_ruling_no_battle_left_goes_with_the_stop_and_only_with_it(text: str) -> None:
-    """RULINGS.md, Stratatak: "a value 0 reached at the bound means 'undecided within N battles'": a
+    """Ruling (docs/rules/stratatak.md): "a value 0 reached at the bound means 'undecided within N battles'": a
     count of 0 battles left is the stopped game (turn X), so an attack with b0 and a stop with battles
     left are both refused (a mutant that checked this only for finished games passed every test)."""
     game = StratatakGame(Options(battle_limit=6))
@@ -53,14 +53,14 @@ def test_ruling_no_battle_left_goes_with_the_stop_and_only_with_it(text: str) ->
         game.parse_state(text)
 
 
-#: The default deck (RULINGS.md: Blue, Red, Green 1-9 twice, six Stars) less B1, B1 and B2.
+#: The default deck (the ruling: Blue, Red, Green 1-9 twice, six Stars) less B1, B1 and B2.
 _DEAL_REST = ("B2B3B3B4B4B5B5B6B6B7B7B8B8B9B9R1R1R2R2R3R3R4R4R5R5R6R6R7R7R8R8R9R9G1G1G2G2G3G3G4G4G5G5G6G6"
               "G7G7G8G8G9G9******")
 
 
 @pytest.mark.parametrize("hands", ["B2,B1B1", "B1B1B2,-"])
 def test_seed_a_deal_in_progress_gives_cards_in_turn(hands: str) -> None:
-    """Seed "Setup": "Deal 7 cards to each player" (dealt in turn, player 1 first, RULINGS.md: player 1
+    """Seed "Setup": "Deal 7 cards to each player" (dealt in turn, player 1 first, the ruling: player 1
     is the first Attacker): during the deal player 1 holds as many cards as player 2 or one more.
     Hands of 1 and 2, or 3 and 0, are no deal in progress (a mutant that dropped this check passed)."""
     with pytest.raises(NotationError, match="a deal gives the players cards in turn, up to the hand size"):

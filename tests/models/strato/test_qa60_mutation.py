@@ -1,7 +1,7 @@
 """What the QA 60 mutation pass found unpinned in the Strato rules engine (stratagem/models/strato/rules/).
 
-Each test names the seed fact or ruling it pins (RULINGS.md, seeds/README.md) and fails on a mutant of the
-rules that survived every other Strato rules test.
+Each test names the seed fact or ruling it pins (the rulings and the published game's contents,
+docs/rules/strato.md) and fails on a mutant of the rules that survived every other Strato rules test.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from .support import cards_in_play, game, make_challenge, puzzle_challenge
 
 
 def test_ruling_an_unnamed_pairing_is_one_left_hand_with_one_right_hand_tornado() -> None:
-    """RULINGS.md, Strato: "Tornado cards, one per weather: left-hand halves rain, sun, fog; right-hand
-    halves wind, cloud, storm"; seeds/README.md: "a row's tornado pair is one left-hand and one
+    """Ruling (docs/rules/strato.md): "Tornado cards, one per weather: left-hand halves rain, sun, fog; right-hand
+    halves wind, cloud, storm"; the game's contents: "a row's tornado pair is one left-hand and one
     right-hand card". With rain, sun, wind and cloud in play and no pairs named, a row's tornadoes are
     rain or sun on the left with wind or cloud on the right, left first."""
     goal = RowGoal(CountGoal(3, (("<", 3),)), None)
@@ -38,7 +38,7 @@ def test_ruling_an_unnamed_pairing_is_one_left_hand_with_one_right_hand_tornado(
 
 
 def test_ruling_a_right_half_count_goal_naming_the_right_tornado_twice_is_refused() -> None:
-    """RULINGS.md (ruling of session 58, docs/rules/strato.md): a count goal counts each weather once, so
+    """Ruling (of session 58, docs/rules/strato.md): a count goal counts each weather once, so
     W with ">" names wind twice on any row whose right tornado is wind; with no pairs named, a seeded deal
     may pair wind on the right (RW or SW), and the goal is refused. The left-hand weathers never sit on
     the right, so a mutant that took them for right-hand tornadoes let this goal through."""
@@ -50,7 +50,7 @@ def test_ruling_a_right_half_count_goal_naming_the_right_tornado_twice_is_refuse
 
 
 def test_ruling_a_half_row_at_the_limit_is_not_over_it_in_a_refused_result() -> None:
-    """RULINGS.md, Strato: "End of turn, in this order: any half-row longer than the challenge's limit ->
+    """Ruling (docs/rules/strato.md): "End of turn, in this order: any half-row longer than the challenge's limit ->
     defeat". Challenge 0's limit is 6: a left half-row of exactly 6 cards is not longer, so a position
     written 'lost' on it is refused because play goes on, and the message must not say that half-row is
     over the limit (a mutant listing half-rows at the limit as over passed every test)."""
@@ -63,7 +63,7 @@ def test_ruling_a_half_row_at_the_limit_is_not_over_it_in_a_refused_result() -> 
 
 @pytest.mark.parametrize("name", ["challenge-0", "challenge-1"])
 def test_ruling_a_challenges_goal_survives_a_record_setup(name: str) -> None:
-    """RULINGS.md, Strato: "A victory condition is stated per half-row relative to its tornado: an exact
+    """Ruling (docs/rules/strato.md): "A victory condition is stated per half-row relative to its tornado: an exact
     sequence read outward from the tornado (challenge 0: rain half-row starts RRRR, wind half-row starts
     WWWW), or counts of weathers". A line or proof record carries the challenge as data (Challenge.to_data)
     and is read back by setup_from_data: both goal kinds come back equal (a SequenceGoal written as
@@ -77,7 +77,7 @@ def test_ruling_a_challenges_goal_survives_a_record_setup(name: str) -> None:
 
 
 def test_a_challenge_built_without_a_player_count_is_a_solo_challenge() -> None:
-    """seeds/README.md: "Hand size: 3 cards solo, 2 cards with 2-4 players"; the Challenge record's
+    """The game's contents: "Hand size: 3 cards solo, 2 cards with 2-4 players"; the Challenge record's
     ``players`` field defaults to 1, a solo game, when a caller leaves it out (a mutant default of 0
     players passed every test)."""
     challenge = Challenge("solo", 0, "RW", 1, ("RW",), 6, RowGoal(SequenceGoal("RRRR"), SequenceGoal("WWWW")), 1)
@@ -92,7 +92,7 @@ def test_a_challenge_built_without_a_player_count_is_a_solo_challenge() -> None:
     ],
 )
 def test_ruling_a_refused_setup_names_its_row_counting_from_1(text: str, message: str) -> None:
-    """RULINGS.md, Strato: "Setup: 2 cards on the outer side of each tornado, no two adjacent cards
+    """Ruling (docs/rules/strato.md): "Setup: 2 cards on the outer side of each tornado, no two adjacent cards
     (tornadoes included) of the same weather"; bad input names its place. The fault is in the second
     row of the printed level-2 example, so the message says row 2 (a mutant counting rows from 0 said
     row 1 and passed every test, whose setups all failed on their first row)."""
