@@ -49,7 +49,7 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
     count = workers if workers is not None else (os.cpu_count() or 1)
     # Workers log at ERROR with a traceback when the scheduler goes first at shutdown (after Ctrl-C or
     # SIGTERM); a task's own error reaches the command through its future, so only CRITICAL is shown.
-    with _ctrl_c_held() as release:
+    with _held_from_workers() as release:
         cluster = LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0",
             silence_logs=logging.CRITICAL)
@@ -59,7 +59,7 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
             client.run(_ignore_sigint)
             # The worker processes' ids, to end them ourselves if closing the cluster does not (see close()).
             client.stratagem_worker_pids = sorted(client.run(os.getpid).values())  # type: ignore[attr-defined]
-            release()  # a Ctrl-C pressed while the cluster started is raised here
+            release()  # a Ctrl-C or hang-up that came while the cluster started is raised here
         except BaseException:  # noqa: BLE001 - that Ctrl-C, SIGTERM or a failure: the cluster is closed, then it goes on
             if client is not None:
                 close(client)
@@ -71,9 +71,9 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
 
 
 @contextlib.contextmanager
-def _ctrl_c_held() -> Iterator[Callable[[], None]]:
-    """Hold Ctrl-C back (SIGINT blocked in this thread) while the embedded cluster starts; yields the call
-    that lets it through again, which the ``with`` block's end makes too.
+def _held_from_workers() -> Iterator[Callable[[], None]]:
+    """Hold Ctrl-C and a hang-up back (SIGINT and SIGHUP blocked in this thread) while the embedded cluster
+    starts; yields the call that lets them through again, which the ``with`` block's end makes too.
 
     A Ctrl-C in those seconds reached the worker processes, which are in the terminal's process group and
     had not yet been told to ignore it (:func:`_ignore_sigint`): each printed a ``KeyboardInterrupt``
@@ -81,8 +81,10 @@ def _ctrl_c_held() -> Iterator[Callable[[], None]]:
     which Dask's own close at exit then failed on, with a second traceback (``AssertionError:
     Status.init``). Held back, the signal stays pending: the workers, started by threads that inherit the
     blocked mask (as the workers inherit it in turn), never see it, and the command gets it once the
-    cluster is whole and can be closed (a second or two later than pressed). SIGTERM is not held: Dask
-    stops its workers with it."""
+    cluster is whole and can be closed (a second or two later than pressed). A hang-up (the terminal
+    closed: SIGHUP to the whole group) likewise stays the command's to answer: it killed multiprocessing's
+    resource tracker, whose relaunch printed a dozen ``KeyError`` tracebacks, and the workers mid-task.
+    SIGTERM is not held: Dask stops its workers with it."""
     import signal
     import threading
     from multiprocessing import resource_tracker
@@ -90,20 +92,22 @@ def _ctrl_c_held() -> Iterator[Callable[[], None]]:
     if threading.current_thread() is not threading.main_thread():  # only the main thread gets Ctrl-C
         yield lambda: None
         return
-    # Started here, before the block: multiprocessing starts its resource tracker with the first worker,
-    # from Dask's loop thread, and unblocks SIGINT in that thread when it is done, so every worker after
-    # it would be started with Ctrl-C let through again.
-    resource_tracker.ensure_running()
-    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    released = blocked
+    held = {signal.SIGINT, signal.SIGHUP} - signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    released = not held
 
     def release() -> None:
         nonlocal released
         if not released:
             released = True
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
     try:
+        # Started here, with SIGHUP blocked, which the tracker keeps: multiprocessing starts it with the
+        # first worker, from Dask's loop thread, and unblocks SIGINT in the starting thread when it is
+        # done, so every worker after it would be started with Ctrl-C let through again. Hence SIGINT is
+        # blocked after it.
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         yield release
     finally:
         release()

@@ -10,8 +10,8 @@ The rule: the code says how far the answer is *established*, never how pleasant 
 - ``UNDETERMINED`` (3): the work ran but the answer is not established: a limit stopped it (status
   ``unknown``), or ``verify`` replayed the record without finding it wrong but some claim in it is only
   asserted (not certified here).
-- ``INTERRUPTED`` (130) and ``TERMINATED`` (143): stopped by SIGINT or SIGTERM (128 + the signal, the
-  shell convention); nothing is left half-written.
+- ``INTERRUPTED`` (130), ``TERMINATED`` (143) and ``HUNG_UP`` (129): stopped by SIGINT, SIGTERM or SIGHUP
+  (the terminal closed; 128 + the signal, the shell convention); nothing is left half-written.
 - ``INTERNAL_ERROR`` (70, ``EX_SOFTWARE`` of sysexits.h): an unexpected exception, that is a bug in
   stratagem, not a problem with the input. It is reported as one line ``stratagem: internal error: ...``
   (set ``STRATAGEM_TRACEBACK=1`` for the traceback) and kept apart from 2 so that scripts, and the CLI
@@ -30,6 +30,7 @@ BAD_INPUT = 2
 UNDETERMINED = 3
 INTERRUPTED = 130
 TERMINATED = 143
+HUNG_UP = 129
 INTERNAL_ERROR = 70
 BROKEN_PIPE = 141
 CANNOT_WRITE = 74

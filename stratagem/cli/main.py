@@ -2,12 +2,13 @@
 
 Exit codes (:mod:`stratagem.cli.exitcodes`): 0 done, 1 a checked negative answer, 2 bad input or usage
 (one line on stderr naming the file, the place and the problem), 3 undetermined, 130 interrupted by
-SIGINT (Ctrl-C), 143 terminated by SIGTERM, 70 an internal error (a bug: one line, never a traceback
-unless ``STRATAGEM_TRACEBACK=1``).
+SIGINT (Ctrl-C), 143 terminated by SIGTERM, 129 hung up (SIGHUP: the terminal closed), 70 an internal
+error (a bug: one line, never a traceback unless ``STRATAGEM_TRACEBACK=1``).
 
 Signals: Ctrl-C raises :class:`KeyboardInterrupt` and :func:`main` makes SIGTERM raise
-:class:`~stratagem.core.errors.Terminated`, so either one unwinds the stack: ``finally`` blocks run,
-atomic writes remove their temporary files, and :func:`run` prints one line and returns 130 or 143.
+:class:`~stratagem.core.errors.Terminated` and SIGHUP its :class:`~stratagem.core.errors.HungUp` (unless
+SIGHUP is ignored, as under ``nohup``), so each one unwinds the stack: ``finally`` blocks run, atomic
+writes remove their temporary files, and :func:`run` prints one line and returns 130, 143 or 129.
 """
 
 from __future__ import annotations
@@ -23,11 +24,19 @@ from typing import Any
 import click
 
 from stratagem import __version__
-from stratagem.cli.exitcodes import BAD_INPUT, BROKEN_PIPE, CANNOT_WRITE, INTERNAL_ERROR, INTERRUPTED, TERMINATED
+from stratagem.cli.exitcodes import (
+    BAD_INPUT,
+    BROKEN_PIPE,
+    CANNOT_WRITE,
+    HUNG_UP,
+    INTERNAL_ERROR,
+    INTERRUPTED,
+    TERMINATED,
+)
 from stratagem.cli.options import option_for, option_words
 from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
-from stratagem.core.errors import BadArgument, BadInput, StratagemError, Terminated, check_termination
+from stratagem.core.errors import BadArgument, BadInput, HungUp, StratagemError, Terminated, check_termination
 from stratagem.core.interrupt import native_state_abandoned
 from stratagem.core.outputs import WRITE_FAILURES as FILE_WRITE_FAILURES
 
@@ -145,7 +154,7 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     ``from_process_start``: the command is this process's own (:func:`main`), so its ``--time-limit``
     counts from the start of the process; otherwise from this call.
     """
-    Terminated.requested = False
+    Terminated.requested = Terminated.hung_up = False
     begin_command(from_process_start)
     try:
         result: Any = _invoke(args)
@@ -181,9 +190,8 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     except KeyboardInterrupt:
         say("stratagem: interrupted")
         return INTERRUPTED
-    except Terminated:
-        say("stratagem: terminated")
-        return TERMINATED
+    except Terminated as exc:
+        return _terminated(exc)
     except BrokenPipeError:
         _silence_stdout()
         return BROKEN_PIPE
@@ -232,24 +240,38 @@ def _silence_stdout() -> None:
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
-    """The SIGTERM handler: raise :class:`Terminated` where the main thread is, like Ctrl-C does (and
-    note the request, in case the exception is swallowed on the way)."""
+    """The SIGTERM and SIGHUP handler: raise :class:`Terminated` (:class:`HungUp` for SIGHUP) where the
+    main thread is, like Ctrl-C does (and note the request, in case the exception is swallowed on the
+    way)."""
     Terminated.requested = True
+    if signum == signal.SIGHUP:
+        Terminated.hung_up = True
+        raise HungUp()
     raise Terminated()
+
+
+def _terminated(exc: Terminated) -> int:
+    """One line for SIGTERM or SIGHUP, and its exit code."""
+    if isinstance(exc, HungUp):
+        say("stratagem: hung up")  # the terminal may be gone: say() then writes nothing
+        return HUNG_UP
+    say("stratagem: terminated")
+    return TERMINATED
 
 
 def main() -> None:
     """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`."""
     signal.signal(signal.SIGTERM, _terminate)
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # nohup's: the command is to outlive its terminal
+        signal.signal(signal.SIGHUP, _terminate)
     write_stdout_whole()
     try:
         code = run(from_process_start=True)
     except KeyboardInterrupt:  # the signal came after run() had finished, before the exit
         say("stratagem: interrupted")
         code = INTERRUPTED
-    except Terminated:
-        say("stratagem: terminated")
-        code = TERMINATED
+    except Terminated as exc:
+        code = _terminated(exc)
     if native_state_abandoned():  # a signal left a native solver mid-call: free nothing (core.interrupt)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError, AttributeError):

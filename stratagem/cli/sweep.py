@@ -16,12 +16,12 @@ from typing import Any
 
 import click
 
-from stratagem.cli.exitcodes import DONE, INTERRUPTED, TERMINATED, UNDETERMINED
+from stratagem.cli.exitcodes import DONE, HUNG_UP, INTERRUPTED, TERMINATED, UNDETERMINED
 from stratagem.cli.limits import TIME_LIMIT, TimeLimit, WholeRange
 from stratagem.cli.options import Renamed, given, json_option, note, quiet_option
 from stratagem.cli.sweepprogress import SweepProgress, status_counts
 from stratagem.core.compiled import warn_once
-from stratagem.core.errors import BadArgument, BadInput, Terminated
+from stratagem.core.errors import BadArgument, BadInput, HungUp, Terminated
 from stratagem.core.outputs import dumps_record
 from stratagem.models.strato.solve import METHODS
 from stratagem.sweep import (
@@ -220,7 +220,8 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
                               retry_uncertified=retry_uncertified, more_shuffles=more_shuffles,
                               force_settings=force_settings, on_note=lambda text: note(text, quiet))
     except (KeyboardInterrupt, Terminated) as exc:
-        _exit_soon(INTERRUPTED if isinstance(exc, KeyboardInterrupt) else TERMINATED)
+        _exit_soon(INTERRUPTED if isinstance(exc, KeyboardInterrupt) else HUNG_UP if isinstance(exc, HungUp)
+                   else TERMINATED)
         raise
     if as_json:
         click.echo(dumps_record({"format": SUMMARY_FORMAT, "out": out_path, "written": tally.done,

@@ -137,9 +137,17 @@ class Terminated(BaseException):
     """
 
     requested: ClassVar[bool] = False
+    #: The request was a hang-up (:class:`HungUp`), not SIGTERM.
+    hung_up: ClassVar[bool] = False
+
+
+class HungUp(Terminated):
+    """SIGHUP: the terminal the command ran in was closed (or the connection to it dropped). The command
+    unwinds as for SIGTERM, and the CLI exits 129. Under ``nohup``, which ignores SIGHUP, none is raised."""
 
 
 def check_termination() -> None:
-    """Raise :class:`Terminated` if SIGTERM arrived, even if its first exception was swallowed."""
+    """Raise :class:`Terminated` (:class:`HungUp` after a hang-up) if SIGTERM or SIGHUP arrived, even if
+    its first exception was swallowed."""
     if Terminated.requested:
-        raise Terminated()
+        raise HungUp() if Terminated.hung_up else Terminated()

@@ -1,4 +1,4 @@
-"""Stopping a long native solver call when Ctrl-C or SIGTERM arrives.
+"""Stopping a long native solver call when Ctrl-C, SIGTERM or SIGHUP (a hang-up) arrives.
 
 Python runs signal handlers only between bytecodes of the main thread, so while the main thread sits
 inside a C++ solver (OR-Tools CP-SAT) a Ctrl-C waits until the solver returns, and CP-SAT's own SIGINT
@@ -25,6 +25,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 
 _END = b"\x00"  # no signal has number 0: the byte that tells the watcher to finish
+
+#: The signals that stop a command: Ctrl-C, SIGTERM and a hang-up (the CLI's handlers raise on each).
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextmanager
@@ -55,7 +58,7 @@ def stop_on_signal(stop: Callable[[], None]) -> Iterator[None]:
             if previous >= 0:  # the wake-up the caller was waiting for (an asyncio loop's signal handlers)
                 with suppress(OSError):
                     os.write(previous, byte)
-            if byte[0] in (signal.SIGINT, signal.SIGTERM) and not stopped:
+            if byte[0] in STOPPING and not stopped:
                 stopped = True
                 stop()
 
@@ -97,9 +100,9 @@ def native_state_abandoned() -> bool:
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM held back for the body (steps that must all happen or none: the renames of a set
-    of files, a native object's free and the forgetting of its pointer): one that arrives meanwhile is
-    noted and sent again once the body is done, to the handler that was in place.
+    """Ctrl-C, SIGTERM and SIGHUP held back for the body (steps that must all happen or none: the renames of
+    a set of files, a native object's free and the forgetting of its pointer): one that arrives meanwhile
+    is noted and sent again once the body is done, to the handler that was in place.
 
     Python's handlers run in the main thread whichever thread the system gave the signal to, so the
     handlers are swapped rather than the signals blocked (a thread's mask would not stop a progress
@@ -109,7 +112,7 @@ def signals_held() -> Iterator[None]:
         yield
         return
     arrived: list[int] = []
-    previous = {number: handler for number in (signal.SIGINT, signal.SIGTERM)
+    previous = {number: handler for number in STOPPING
                 if (handler := signal.getsignal(number)) is not None}  # None: not Python's to restore
     for number in previous:
         signal.signal(number, lambda signum, frame: arrived.append(signum))

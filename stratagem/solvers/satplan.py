@@ -33,8 +33,8 @@ interrupt")``; :func:`_cadical` turns that back into :class:`KeyboardInterrupt`,
 "interrupted" (exit 130) like anywhere else. PySAT gets out of CaDiCaL by ``longjmp``, so that solver
 is never freed, and the command ends without Python's finalisation
 (:func:`~stratagem.core.interrupt.abandon_native_state`); any other solver is freed with Ctrl-C held back
-until PySAT has forgotten it (:func:`_delete`). SIGTERM cannot reach Python code while CaDiCaL runs in this
-process, so for the length of such a call it gets its default effect (the process ends at once; no file
+until PySAT has forgotten it (:func:`_delete`). SIGTERM (and SIGHUP) cannot reach Python code while CaDiCaL
+runs in this process, so for the length of such a call it gets its default effect (the process ends at once; no file
 is being written then). A child never reports an interruption itself: it exits quietly and the
 parent, interrupted too or not, decides.
 
@@ -172,21 +172,23 @@ def _pysat_interrupt(exc: BaseException) -> bool:
 
 @contextmanager
 def _cadical() -> Iterator[None]:
-    """Around an in-process CaDiCaL call: Ctrl-C surfaces as :class:`KeyboardInterrupt`, and SIGTERM,
-    whose Python handler could not run before the call returns, has its default effect meanwhile.
+    """Around an in-process CaDiCaL call: Ctrl-C surfaces as :class:`KeyboardInterrupt`, and SIGTERM and
+    SIGHUP, whose Python handlers could not run before the call returns, have their default effect
+    meanwhile.
 
     When SIGINT is ignored (a command started with ``nohup`` or in the background of a script, or the
     forked solver of such a command), it stays ignored: PySAT installs its own SIGINT handler for the
     length of a solve whatever the disposition was, so Ctrl-C would otherwise stop the solver (and, in
     the forked child of a ``--time-limit`` run, kill it, which the parent took for a crash: exit 70).
     The signal is blocked for the call instead; once unblocked, its ignored disposition discards it."""
-    restore: Any = None
+    restore: dict[int, Any] = {}
     blocked = False
     if threading.current_thread() is threading.main_thread():
-        current = signal.getsignal(signal.SIGTERM)
-        if current not in (signal.SIG_DFL, signal.SIG_IGN, None):
-            restore = current
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for number in (signal.SIGTERM, signal.SIGHUP):  # the CLI's handlers of both would wait for the call
+            current = signal.getsignal(number)
+            if current not in (signal.SIG_DFL, signal.SIG_IGN, None):
+                restore[number] = current
+                signal.signal(number, signal.SIG_DFL)
         if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
             blocked = signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
@@ -197,8 +199,8 @@ def _cadical() -> Iterator[None]:
             raise KeyboardInterrupt from None
         raise
     finally:
-        if restore is not None:
-            signal.signal(signal.SIGTERM, restore)
+        for held, handler in restore.items():
+            signal.signal(held, handler)
         if blocked:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
@@ -299,8 +301,9 @@ class _ChildReport:
 
 def _quiet_exit_on_signal(exc: BaseException) -> None:
     """In a forked child: end at once, without multiprocessing's traceback, if ``exc`` is an interruption
-    (Ctrl-C reaches the whole process group; SIGTERM raises the CLI's ``Terminated``)."""
-    if isinstance(exc, KeyboardInterrupt) or _pysat_interrupt(exc) or type(exc).__name__ == "Terminated":
+    (Ctrl-C reaches the whole process group; SIGTERM and SIGHUP raise the CLI's ``Terminated``)."""
+    if isinstance(exc, KeyboardInterrupt) or _pysat_interrupt(exc) or any(
+            kind.__name__ == "Terminated" for kind in type(exc).__mro__):
         os._exit(1)
 
 

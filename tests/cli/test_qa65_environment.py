@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import PUZZLES, ROOT
 
-from stratagem.cli.exitcodes import INTERRUPTED
+from stratagem.cli.exitcodes import HUNG_UP, INTERRUPTED
 
 
 def _as_from_a_shell() -> None:
@@ -116,3 +116,90 @@ def test_a_home_that_cannot_hold_matplotlib_s_cache_leaves_report_s_stderr_alone
     assert told.stderr.splitlines() == ["told/report.md: 2 deal(s); plots lengths.png, seconds.png, solvable.png"]
     assert sorted(p.name for p in (tmp_path / "quiet").iterdir()) == ["lengths.png", "report.md", "seconds.png",
                                                                       "solvable.png"]
+
+
+def _hang_up_at_defaults() -> None:
+    _as_from_a_shell()
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+def _hang_up_ignored() -> None:  # as ``nohup`` starts a command
+    _as_from_a_shell()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def _sweep(tmp_path: Path, count: int, preexec: object) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "stratagem", "sweep", str(PUZZLES / "challenge-1.toml"),
+                             "--count", str(count), "--players", "1", "--time-limit", "1", "--workers", "0",
+                             "--out", "s.jsonl"], cwd=tmp_path, env=_environment(), text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=preexec)  # type: ignore[arg-type]
+
+
+def _records(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def test_a_hang_up_ends_a_command_as_sigterm_does_with_exit_129(tmp_path: Path) -> None:
+    """The terminal closed (SIGHUP, to the foreground process group): the command was killed where it stood,
+    leaving the sweep's ``OUT.lock`` beside its results (and, in the middle of an atomic write, the
+    ``.NAME.XXXX`` temporary file). It unwinds as for SIGTERM: one line, exit 129 (128 + SIGHUP), nothing
+    left but whole records, and the next run goes on from them."""
+    process = _sweep(tmp_path, 40, _hang_up_at_defaults)
+    assert _wait_until(lambda: len(_records(tmp_path / "s.jsonl")) >= 1, 60), "no record was written"
+    os.killpg(process.pid, signal.SIGHUP)
+    code, _, err = _finish(process)
+    assert (code, err) == (HUNG_UP, "stratagem: hung up\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"]
+    assert all(line.endswith("}") for line in _records(tmp_path / "s.jsonl"))
+
+
+def test_a_hang_up_is_left_alone_when_nohup_ignores_it(tmp_path: Path) -> None:
+    """Under ``nohup`` (SIGHUP ignored) the hang-up must not stop the command: it finishes its work."""
+    process = _sweep(tmp_path, 3, _hang_up_ignored)
+    assert _wait_until(lambda: len(_records(tmp_path / "s.jsonl")) >= 1, 60), "no record was written"
+    os.killpg(process.pid, signal.SIGHUP)
+    code, _, err = _finish(process)
+    assert code == 0, err
+    assert len(_records(tmp_path / "s.jsonl")) == 3
+
+
+def _wait_until(predicate, seconds: float) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_signals_held_holds_a_hang_up_back_too() -> None:
+    """The renames of a set of files happen all or none: a hang-up there waited for none of it."""
+    from stratagem.core.interrupt import signals_held
+
+    seen: list[str] = []
+    previous = signal.signal(signal.SIGHUP, lambda signum, frame: seen.append("handled"))
+    try:
+        with signals_held():
+            signal.raise_signal(signal.SIGHUP)
+            seen.append("body done")
+        assert seen == ["body done", "handled"]
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+
+
+def test_a_hang_up_of_a_dask_sweep_is_one_line(tmp_path: Path) -> None:
+    """SIGHUP to the whole process group of a sweep on the embedded cluster: it killed multiprocessing's
+    resource tracker too, whose relaunch printed a dozen ``KeyError`` tracebacks under the command's line.
+    The tracker and the workers are started with SIGHUP blocked, so the command alone answers it."""
+    pytest.importorskip("distributed")
+    process = subprocess.Popen([sys.executable, "-m", "stratagem", "sweep", str(PUZZLES / "challenge-1.toml"),
+                                "--count", "40", "--players", "1", "--time-limit", "2", "--workers", "1",
+                                "--out", "s.jsonl"], cwd=tmp_path, env=_environment(), text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=_hang_up_at_defaults)
+    assert _wait_until(lambda: len(_records(tmp_path / "s.jsonl")) >= 1, 60), "no record was written"
+    os.killpg(process.pid, signal.SIGHUP)
+    code, _, err = _finish(process)
+    assert (code, err) == (HUNG_UP, "stratagem: hung up\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"]
