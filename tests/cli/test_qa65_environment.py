@@ -203,3 +203,21 @@ def test_a_hang_up_of_a_dask_sweep_is_one_line(tmp_path: Path) -> None:
     code, _, err = _finish(process)
     assert (code, err) == (HUNG_UP, "stratagem: hung up\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"]
+
+
+def test_the_value_table_is_spooled_beside_it_not_in_the_temporary_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli) -> None:  # type: ignore[no-untyped-def]
+    """``odds --table`` spooled its rows (about 85 bytes each, hundreds of MB for a ten-minute table) in
+    the system's temporary directory, often a small RAM-backed /tmp: a full one failed the command as
+    "cannot write the output" though the table's folder had room. The temporary directory here is
+    unusable (a file), as a full one is: the table is written all the same."""
+    import tempfile
+
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setattr(tempfile, "tempdir", str(blocked))
+    table = tmp_path / "odds.gz"
+    result = cli("odds", str(PUZZLES / "challenge-0.toml"), "--table", str(table), "--quiet")
+    assert result.code == 0, result.err
+    assert table.stat().st_size > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-a-folder", "odds.gz"]
