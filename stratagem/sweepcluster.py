@@ -84,13 +84,14 @@ def _held_from_workers() -> Iterator[Callable[[], None]]:
     cluster is whole and can be closed (a second or two later than pressed). A hang-up (the terminal
     closed: SIGHUP to the whole group) likewise stays the command's to answer: it killed multiprocessing's
     resource tracker, whose relaunch printed a dozen ``KeyError`` tracebacks, and the workers mid-task.
-    SIGTERM is not held: Dask stops its workers with it."""
+    SIGTERM is not held: Dask stops its workers with it. Windows, which has neither blocked signals nor
+    SIGHUP (nor this resource tracker), holds nothing back: naming them stopped every Dask sweep there."""
     import signal
     import threading
     from multiprocessing import resource_tracker
 
-    if threading.current_thread() is not threading.main_thread():  # only the main thread gets Ctrl-C
-        yield lambda: None
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield lambda: None  # only the main thread gets Ctrl-C; Windows blocks no signal
         return
     held = {signal.SIGINT, signal.SIGHUP} - signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
     released = not held
@@ -254,7 +255,7 @@ def close(client: Any, timeout: float = CLOSE_TIMEOUT) -> bool:
     if not closed:
         for pid in getattr(client, "stratagem_worker_pids", []) if embedded else []:
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows: SIGTERM is the kill
     if interrupted is not None:
         raise interrupted
     return False

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import functools
+import importlib
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -170,8 +170,9 @@ class ResultsFile:
     and dropped (as torn) when it is the beginning of one. :meth:`open` opens it for appending.
 
     From :meth:`check` to :meth:`close` the file is this run's: an exclusive lock on ``PATH.lock`` beside
-    it (``flock``, so a run that dies lets go of it) refuses a second sweep into the same file, which
-    read the same records and ran the same tasks again. :meth:`close` removes the lock file.
+    it (``flock``, so a run that dies lets go of it; ``msvcrt.locking`` on Windows) refuses a second sweep
+    into the same file, which read the same records and ran the same tasks again. :meth:`close` removes
+    the lock file. Both files are opened binary, so a record's line ends in LF on Windows too.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -212,13 +213,11 @@ class ResultsFile:
             return
         while True:
             try:
-                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | _BINARY, 0o666)
             except OSError as exc:  # a results file in a folder that takes no new file
                 raise BadArgument(self.path, "results", f"cannot make the lock file {self.lock_path} beside it "
                                f"({exc.strerror}): a sweep needs to make one there") from None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            if not _lock_at_once(fd):
                 os.close(fd)
                 raise BadArgument(self.path, "results", f"another stratagem sweep is writing to this file (it holds "
                                f"{self.lock_path}): let it finish, or give another results file") from None
@@ -298,10 +297,10 @@ class ResultsFile:
             os.truncate(self.path, self._good_bytes)
             self.torn = None
         try:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o666)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | _BINARY, 0o666)
             self._made = True
         except FileExistsError:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND, 0o666)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _BINARY, 0o666)
         if self._needs_newline:
             os.write(self._fd, b"\n")
             self._needs_newline = False
@@ -337,10 +336,43 @@ class ResultsFile:
                     os.unlink(self.path)
             self._made = False
         if self._lock is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self.lock_path)
-            os.close(self._lock)
+            if _FLOCK is None:  # Windows: an open file cannot be removed; one another sweep opened since stays
+                os.close(self._lock)
+                with contextlib.suppress(OSError):
+                    os.unlink(self.lock_path)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.lock_path)
+                os.close(self._lock)
             self._lock = None
+
+
+#: ``os.open``'s flag for a descriptor that writes LF as LF (Windows' default descriptor writes CR LF, which
+#: made every record line differ from the same run's elsewhere), 0 where every descriptor is so (POSIX).
+_BINARY = getattr(os, "O_BINARY", 0)
+
+try:
+    _FLOCK: Any = importlib.import_module("fcntl")
+except ImportError:  # Windows: no fcntl, whose import stopped every sweep and report before; msvcrt locks
+    _FLOCK = None
+
+
+def _lock_at_once(fd: int) -> bool:
+    """Lock the open file ``fd`` for this process without waiting; False if another holds it. ``flock``
+    where there is one (POSIX); on Windows, ``msvcrt.locking`` of its first byte (released when it is
+    closed)."""
+    if _FLOCK is None:
+        msvcrt: Any = importlib.import_module("msvcrt")
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    try:
+        _FLOCK.flock(fd, _FLOCK.LOCK_EX | _FLOCK.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _is_json(raw: bytes) -> bool:

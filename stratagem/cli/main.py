@@ -244,7 +244,7 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     main thread is, like Ctrl-C does (and note the request, in case the exception is swallowed on the
     way)."""
     Terminated.requested = True
-    if signum == signal.SIGHUP:
+    if signum == getattr(signal, "SIGHUP", None):
         Terminated.hung_up = True
         raise HungUp()
     raise Terminated()
@@ -262,8 +262,9 @@ def _terminated(exc: Terminated) -> int:
 def main() -> None:
     """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`."""
     signal.signal(signal.SIGTERM, _terminate)
-    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # nohup's: the command is to outlive its terminal
-        signal.signal(signal.SIGHUP, _terminate)
+    hangup = getattr(signal, "SIGHUP", None)  # Windows has none
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:  # nohup's: to outlive its terminal
+        signal.signal(hangup, _terminate)
     write_stdout_whole()
     try:
         code = run(from_process_start=True)

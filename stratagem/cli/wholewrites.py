@@ -52,9 +52,9 @@ class _Closed(io.TextIOBase):
 
 
 def write_stdout_whole() -> None:
-    """Replace ``sys.stdout`` (the console script's, before any command prints) by a UTF-8 text stream
-    over :class:`_WholeWrites`, so that a reader who stops in the middle of the output is noticed (or by
-    :class:`_Closed` when there is none)."""
+    """Replace ``sys.stdout`` (the console script's, before any command prints) by a UTF-8 text stream that
+    writes LF as LF on every system, over :class:`_WholeWrites`, so that a reader who stops in the middle of
+    the output is noticed (or by :class:`_Closed` when there is none)."""
     current = sys.stdout
     if current is None:
         sys.stdout = _Closed()
@@ -66,8 +66,9 @@ def write_stdout_whole() -> None:
     current.flush()
     # UTF-8 whatever the locale: the output is the same bytes everywhere (records and pages are UTF-8
     # files), where a Latin-1 locale or PYTHONIOENCODING=ascii ended `solve` in an internal error (exit 70)
-    # at the first '·' or '←' of its drawing
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding="utf-8",
+    # at the first '·' or '←' of its drawing. LF whatever the system: Windows' newline is CR LF, which a
+    # text stream writes for each LF unless told otherwise, and `--json > file` is to be the record's bytes
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding="utf-8", newline="\n",
                                   errors=current.errors, line_buffering=bool(current.line_buffering))
 
 

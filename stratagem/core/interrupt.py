@@ -27,16 +27,19 @@ from contextlib import contextmanager, suppress
 _END = b"\x00"  # no signal has number 0: the byte that tells the watcher to finish
 
 #: The signals that stop a command: Ctrl-C, SIGTERM and a hang-up (the CLI's handlers raise on each).
-STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: Windows has no SIGHUP (naming it stopped every command there at its first import): the others only.
+STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @contextmanager
 def stop_on_signal(stop: Callable[[], None]) -> Iterator[None]:
     """Call ``stop()`` from a helper thread when a signal arrives while the body runs.
 
-    Outside the main thread (where Python delivers no signals) the body simply runs.
+    Outside the main thread (where Python delivers no signals) the body simply runs, and so it does where
+    a pipe cannot be made non-blocking (Windows before Python 3.12, whose wake-up descriptor must be a
+    socket besides): there the solver hears Ctrl-C only when it returns.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or not hasattr(os, "set_blocking"):
         yield
         return
     read_end, write_end = os.pipe()

@@ -102,14 +102,25 @@ def first_line_format(path: str | Path) -> object:
     return first.get("format") if isinstance(first, dict) else None
 
 
+#: ``os.open``'s flag for a descriptor that does not wait (POSIX), 0 where there is none (Windows).
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+#: ``os.open``'s flag for a descriptor without newline translation (Windows), 0 where all are so (POSIX).
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
 def open_regular(path: str | Path) -> BinaryIO:
     """``path`` opened for reading in binary, or :class:`BadInput` saying why not.
 
     Only a regular file is read: a FIFO, a terminal or a device could block forever or never end, so it
     is refused at once. The file is opened without blocking and checked by its descriptor (not by its
-    name first, which another process could change in between)."""
+    name first, which another process could change in between).
+
+    Portable: Windows has neither ``O_NONBLOCK`` (nor a FIFO to block on) nor ``os.set_blocking`` before
+    Python 3.12, and its ``os.open`` makes a text-mode descriptor unless told ``O_BINARY`` (reads then turn
+    CR LF into LF and stop at a Ctrl-Z byte, so a puzzle's bytes and digest would differ): both flags are
+    given where they exist. Before, the missing ``O_NONBLOCK`` stopped every command that reads a file."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
     except FileNotFoundError:
         raise BadInput(str(path), "", "no such file") from None
     except IsADirectoryError:
@@ -121,7 +132,8 @@ def open_regular(path: str | Path) -> BinaryIO:
         os.close(fd)
         what = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a pipe, a device or a socket)"
         raise BadInput(str(path), "", f"is {what}: give a file")
-    os.set_blocking(fd, True)
+    if _NONBLOCK:
+        os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")
 
 

@@ -160,8 +160,7 @@ def _probe(directory: Path, prefix: str) -> OSError | None:
     """Whether ``directory`` takes a new file, tried with a temporary ``PREFIXXXXX.probe`` removed at once;
     the error when it does not. Ctrl-C and SIGTERM wait until the probe is gone (held back, then raised as
     usual): a signal between its making and its removal left it behind."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-    try:
+    with _stopping_blocked():
         try:
             fd, probe = tempfile.mkstemp(prefix=prefix, suffix=".probe", dir=directory)
         except OSError as exc:
@@ -169,6 +168,20 @@ def _probe(directory: Path, prefix: str) -> OSError | None:
         os.close(fd)
         os.unlink(probe)
         return None
+
+
+@contextlib.contextmanager
+def _stopping_blocked() -> Iterator[None]:
+    """Ctrl-C and SIGTERM blocked in this thread for the body; where signals cannot be blocked (Windows has
+    no ``pthread_sigmask``: every command that writes a file stopped there with an internal error), their
+    handlers are swapped instead (:func:`~stratagem.core.interrupt.signals_held`)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        with signals_held():
+            yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
+        yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 

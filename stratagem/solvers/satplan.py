@@ -26,7 +26,9 @@ terminal's Ctrl-C is acted on by the parent alone, which kills it (one that reac
 while it imported its work printed Python's traceback; a forked child it ended could be read as a
 crash); it stays in the caller's process group, so Ctrl-Z stops it too. The CLI's status line on a
 terminal is a thread, so there the child is a fresh interpreter; without a terminal the CLI runs one
-thread and forks.
+thread and forks. On macOS, where a fork is unsafe even with one thread (the system's libraries), the
+child is a fresh interpreter whenever the work pickles; on Windows, which has no fork (nor ``pass_fds``),
+it is started by multiprocessing's 'spawn' (:func:`_spawned`).
 
 Signals: PySAT catches Ctrl-C inside a solver call itself and raises ``pysolvers.error("Caught keyboard
 interrupt")``; :func:`_cadical` turns that back into :class:`KeyboardInterrupt`, so the CLI reports
@@ -75,7 +77,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pysat.solvers import Solver
 
-from stratagem.core.interrupt import abandon_native_state, native_state_abandoned, signals_held
+from stratagem.core.interrupt import STOPPING, abandon_native_state, native_state_abandoned, signals_held
 
 M = TypeVar("M")
 M_co = TypeVar("M_co", covariant=True)
@@ -184,12 +186,12 @@ def _cadical() -> Iterator[None]:
     restore: dict[int, Any] = {}
     blocked = False
     if threading.current_thread() is threading.main_thread():
-        for number in (signal.SIGTERM, signal.SIGHUP):  # the CLI's handlers of both would wait for the call
+        for number in STOPPING[1:]:  # SIGTERM and SIGHUP: the CLI's handlers of both would wait for the call
             current = signal.getsignal(number)
             if current not in (signal.SIG_DFL, signal.SIG_IGN, None):
                 restore[number] = current
                 signal.signal(number, signal.SIG_DFL)
-        if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and hasattr(signal, "pthread_sigmask"):  # not Windows
             blocked = signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
@@ -227,7 +229,7 @@ class _ProofLines:
         self.lines = 0
 
     def count(self) -> int | None:
-        if self.file is None or self.handle is None or self.flush is None:
+        if self.file is None or self.handle is None or self.flush is None or not hasattr(os, "pread"):  # Windows
             return None
         self.flush(self.handle)
         descriptor = self.file.fileno()
@@ -317,7 +319,8 @@ def _end_with_parent(parent: int) -> None:
         libc = ctypes.CDLL(None, use_errno=True)
         pr_set_pdeathsig = 1
         libc.prctl(pr_set_pdeathsig, 9)  # SIGKILL
-    except (OSError, AttributeError):  # not Linux: the parent's kill at the deadline is what there is
+    except (OSError, AttributeError, TypeError):  # not Linux (Windows: no CDLL(None)): the parent's kill at
+        # the deadline is what there is
         pass
     if os.getppid() != parent:  # the parent died before the line above ran
         os._exit(1)
@@ -445,9 +448,15 @@ def _started(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connec
     connection to read its messages from, and the child.
 
     Forked when this process runs one thread; otherwise a fresh interpreter (see the module docstring),
-    unless ``target`` and ``args`` do not pickle for it (:func:`_payload`)."""
+    unless ``target`` and ``args`` do not pickle for it (:func:`_payload`). On macOS, where a fork is
+    unsafe (the system's libraries may hold a lock the child would inherit), a fresh interpreter whenever
+    the work pickles. Where there is no fork (Windows), multiprocessing's 'spawn': asking for 'fork' there
+    stopped every ``--method sat`` run with a time limit with an internal error."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return _spawned(target, args)
     ignore_sigint = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
-    payload = _payload((ignore_sigint, target, args)) if _threads() > 1 else None
+    fresh = _threads() > 1 or sys.platform == "darwin"
+    payload = _payload((ignore_sigint, target, args)) if fresh else None
     if payload is None:
         ctx = multiprocessing.get_context("fork")
         parent, child = ctx.Pipe(duplex=False)
@@ -474,6 +483,27 @@ def _started(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connec
     # module (0.1-0.5 s), time the parent spent blocked here, past any deadline, before its loop began.
     threading.Thread(target=_send, args=(work_w, payload), name="sat-child-work", daemon=True).start()
     return Connection(answers_r, writable=False), _Exec(started)
+
+
+def _spawned(target: Callable[..., None], args: tuple[Any, ...]) -> tuple[Connection, _Running]:
+    """:func:`_started` where processes cannot be forked (Windows): multiprocessing's 'spawn', which
+    imports the caller's ``__main__`` again in the child (the console script's and ``python -m
+    stratagem``'s do nothing then). The child ignores Ctrl-C if the caller does, as a forked one would."""
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe(duplex=False)
+    ignore_sigint = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    process = ctx.Process(target=_spawned_child, args=(ignore_sigint, target, child, os.getpid(), *args),
+                          daemon=True)
+    process.start()
+    child.close()
+    return parent, process
+
+
+def _spawned_child(ignore_sigint: bool, target: Callable[..., None], *args: Any) -> None:
+    """The body of a spawned child (:func:`_spawned`)."""
+    if ignore_sigint:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    target(*args)
 
 
 def _send(descriptor: int, payload: bytes) -> None:
