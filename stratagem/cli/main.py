@@ -262,9 +262,8 @@ def _terminated(exc: Terminated) -> int:
 def main() -> None:
     """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`."""
     signal.signal(signal.SIGTERM, _terminate)
-    hangup = getattr(signal, "SIGHUP", None)  # Windows has none
-    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:  # nohup's: to outlive its terminal
-        signal.signal(hangup, _terminate)
+    if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # not Windows, nor nohup
+        signal.signal(signal.SIGHUP, _terminate)
     write_stdout_whole()
     try:
         code = run(from_process_start=True)

@@ -54,7 +54,7 @@ class _Closed(io.TextIOBase):
 def write_stdout_whole() -> None:
     """Replace ``sys.stdout`` (the console script's, before any command prints) by a UTF-8 text stream that
     writes LF as LF on every system, over :class:`_WholeWrites`, so that a reader who stops in the middle of
-    the output is noticed (or by :class:`_Closed` when there is none)."""
+    the output is noticed (or by :class:`_Closed` when there is none). A Windows console is left as it is."""
     current = sys.stdout
     if current is None:
         sys.stdout = _Closed()
@@ -62,6 +62,11 @@ def write_stdout_whole() -> None:
     try:
         fd = current.fileno()
     except (AttributeError, OSError, ValueError):  # not a real file (captured, replaced): leave it
+        return
+    if type(getattr(getattr(current, "buffer", None), "raw", None)).__name__ == "_WindowsConsoleIO":
+        # A Windows console, which Python writes to as text (its own Unicode call), not as bytes: there is no
+        # reader to leave, and UTF-8 bytes written to its descriptor showed each '·' or '←' as two or three
+        # characters of the console's code page
         return
     current.flush()
     # UTF-8 whatever the locale: the output is the same bytes everywhere (records and pages are UTF-8

@@ -13,7 +13,6 @@ import importlib.util
 import math
 import os
 import re
-import resource
 import signal
 import subprocess
 import sys
@@ -21,6 +20,11 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # Windows: no children's CPU times (nor process groups): no planner runs, see driver()
+    resource = None  # type: ignore[assignment]
 
 #: Fast Downward's driver exit codes that this module reads (see its documentation, "exit codes").
 _UNSOLVABLE = (10, 11)
@@ -32,7 +36,11 @@ WALL_FACTOR = 20
 
 
 def driver() -> Path | None:
-    """The driver script of the installed Fast Downward, or None without the ``planners`` extra."""
+    """The driver script of the installed Fast Downward, or None without the ``planners`` extra, and on
+    Windows, where the children's CPU seconds (``resource``) and the process group killed at the timeout
+    do not exist: importing this module there stopped every Strato ``bench`` before its first table."""
+    if resource is None:
+        return None
     spec = importlib.util.find_spec("up_fast_downward")
     if spec is None or spec.origin is None:
         return None

@@ -10,6 +10,7 @@ macOS, which can fork but should not, is a platform name. Each test fails on the
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -24,6 +25,7 @@ import pytest
 from windowslike import PRELUDE
 
 from stratagem import sweepcluster
+from stratagem.cli import wholewrites
 from stratagem.solvers import satplan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,3 +168,35 @@ def test_git_checks_out_every_text_file_with_lf(tmp_path: Path) -> None:
     done = subprocess.run(["git", "check-attr", "eol", "--", *names], cwd=ROOT, capture_output=True, text=True,
                           check=True, env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"})
     assert done.stdout.splitlines() == [f"{name}: eol: lf" for name in names]
+
+
+def test_strato_bench_imports_without_the_resource_module(tmp_path: Path) -> None:
+    """``import resource`` (Fast Downward's CPU times) stopped every Strato bench on Windows at import; there
+    the planner table is left out, as without the ``planners`` extra."""
+    done = windows_like("""
+        import stratagem.bench.strato
+        from stratagem.solvers import fast_downward
+        print("driver:", fast_downward.driver())
+        """, tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == b"driver: None", done.stderr.decode()
+
+
+def test_a_windows_console_keeps_its_own_stdout(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Python writes to a Windows console as text (``_WindowsConsoleIO``); UTF-8 bytes written to its
+    descriptor instead showed each '·' or '←' as two or three characters of the console's code page."""
+
+    class _WindowsConsoleIO(io.RawIOBase):  # the name is what tells; a file stands in for the console
+        def __init__(self, fd: int) -> None:
+            self.fd = fd
+
+        def fileno(self) -> int:
+            return self.fd
+
+        def writable(self) -> bool:
+            return True
+
+    with open(tmp_path / "console", "wb") as console:
+        stdout = io.TextIOWrapper(io.BufferedWriter(_WindowsConsoleIO(console.fileno())), encoding="utf-8")
+        monkeypatch.setattr(sys, "stdout", stdout)
+        wholewrites.write_stdout_whole()
+        assert sys.stdout is stdout
