@@ -68,6 +68,23 @@ def test_a_sweep_takes_its_lock_and_writes_lf_records(tmp_path: Path) -> None:
     assert not Path(f"{out}.lock").exists()
 
 
+def test_a_torn_line_after_cr_lf_records_is_cut_where_it_begins(tmp_path: Path) -> None:
+    """A results file with CR LF line ends (edited on Windows) and a torn last line: read through a
+    text-mode descriptor (no O_BINARY), each CR LF counted one byte, so the cut meant for the torn line fell
+    inside the records before it."""
+    out = tmp_path / "r.jsonl"
+    first = stratagem_windows_like(tmp_path, "sweep", str(CHALLENGE_0), "--seeds", "1..2", "--workers", "0",
+                                   "--out", str(out), "--quiet")
+    assert first.returncode == 0, first.stderr.decode()
+    records = out.read_bytes().replace(b"\n", b"\r\n")
+    out.write_bytes(records + b'{"format": "strato')
+    again = stratagem_windows_like(tmp_path, "sweep", str(CHALLENGE_0), "--seeds", "1..3", "--workers", "0",
+                                   "--out", str(out), "--quiet")
+    assert again.returncode == 0, again.stderr.decode()
+    data = out.read_bytes()
+    assert data.startswith(records) and data.count(b"\n") == 3 and data.endswith(b"}\n")
+
+
 def test_a_second_sweep_is_refused_by_the_windows_lock(tmp_path: Path) -> None:
     """Windows locks with ``msvcrt.locking``; the lock file is removed once closed (an open file cannot
     be removed there)."""
