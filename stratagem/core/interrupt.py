@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -35,32 +36,32 @@ STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP
 def stop_on_signal(stop: Callable[[], None]) -> Iterator[None]:
     """Call ``stop()`` from a helper thread when a signal arrives while the body runs.
 
-    Outside the main thread (where Python delivers no signals) the body simply runs, and so it does where
-    a pipe cannot be made non-blocking (Windows before Python 3.12, whose wake-up descriptor must be a
-    socket besides): there the solver hears Ctrl-C only when it returns.
+    Outside the main thread (where Python delivers no signals) the body simply runs. The wake-up
+    descriptor is one end of a socket pair, as asyncio's is: Windows takes a socket there and nothing else,
+    and a pipe (as this used before) left Ctrl-C unheard there until the solver returned, which without a
+    time limit could be never.
     """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(os, "set_blocking"):
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    read_end, write_end = os.pipe()
-    os.set_blocking(write_end, False)
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
     try:
-        previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+        previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
     except ValueError:  # no wake-up descriptor possible here: run without
-        os.close(read_end)
-        os.close(write_end)
+        reader.close()
+        writer.close()
         yield
         return
 
     def watch() -> None:
         stopped = False
         while True:
-            byte = os.read(read_end, 1)
+            byte = reader.recv(1)
             if not byte or byte == _END:
                 return
             if previous >= 0:  # the wake-up the caller was waiting for (an asyncio loop's signal handlers)
-                with suppress(OSError):
-                    os.write(previous, byte)
+                _pass_on(previous, byte)
             if byte[0] in STOPPING and not stopped:
                 stopped = True
                 stop()
@@ -72,10 +73,24 @@ def stop_on_signal(stop: Callable[[], None]) -> Iterator[None]:
     finally:
         signal.set_wakeup_fd(previous)
         with suppress(OSError):
-            os.write(write_end, _END)
+            writer.send(_END)
         watcher.join(timeout=5)
-        os.close(read_end)
-        os.close(write_end)
+        reader.close()
+        writer.close()
+
+
+def _pass_on(descriptor: int, byte: bytes) -> None:
+    """Write ``byte`` to the wake-up descriptor that was in place: a file descriptor, or on Windows a
+    socket's handle, which only a socket call writes to."""
+    try:
+        os.write(descriptor, byte)
+    except OSError:
+        with suppress(OSError):
+            borrowed = socket.socket(fileno=descriptor)
+            try:
+                borrowed.send(byte)
+            finally:
+                borrowed.detach()  # the handle stays its owner's
 
 
 class _Abandoned:

@@ -217,3 +217,19 @@ def test_a_windows_console_keeps_its_own_stdout(monkeypatch: pytest.MonkeyPatch,
         monkeypatch.setattr(sys, "stdout", stdout)
         wholewrites.write_stdout_whole()
         assert sys.stdout is stdout
+
+
+def test_ctrl_c_stops_a_native_solver_call(tmp_path: Path) -> None:
+    """Around CP-SAT, Ctrl-C calls the solver's stop from a thread watching Python's wake-up descriptor.
+    That descriptor was a pipe made non-blocking with os.set_blocking, which Windows' Python 3.11 lacks
+    (and Windows takes only a socket there): the watch was left out, so Ctrl-C waited for the solver."""
+    done = windows_like("""
+        import signal, threading
+        from stratagem.core.interrupt import stop_on_signal
+        signal.signal(signal.SIGINT, lambda signum, frame: None)
+        stopped = threading.Event()
+        with stop_on_signal(stopped.set):
+            signal.raise_signal(signal.SIGINT)
+            print("stopped:", stopped.wait(10))
+        """, tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == b"stopped: True", done.stderr.decode()
