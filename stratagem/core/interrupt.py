@@ -37,9 +37,9 @@ def stop_on_signal(stop: Callable[[], None]) -> Iterator[None]:
     """Call ``stop()`` from a helper thread when a signal arrives while the body runs.
 
     Outside the main thread (where Python delivers no signals) the body simply runs. The wake-up
-    descriptor is one end of a socket pair, as asyncio's is: Windows takes a socket there and nothing else,
-    and a pipe (as this used before) left Ctrl-C unheard there until the solver returned, which without a
-    time limit could be never.
+    descriptor is one end of a socket pair, as asyncio's is, which every system can make non-blocking: the
+    pipe this used before cannot be on Windows before Python 3.12 (no ``os.set_blocking``), so there the
+    watch was left out and Ctrl-C waited for the solver to return, which without a time limit could be never.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
