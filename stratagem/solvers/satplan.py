@@ -59,6 +59,7 @@ loops share; split apart, each half would need the other's private protocol.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import io
 import multiprocessing
@@ -67,10 +68,11 @@ import pickle
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import Any, Generic, Protocol, TypeVar
@@ -276,10 +278,66 @@ def _solve(clauses: list[list[int]], report: _Report | None = None) -> tuple[boo
                         sat = stop.value
                         break
         model = list(solver.get_model()) if sat else None
+        if not sat:
+            _check_proof_written(solver)
         proof = None if sat else list(solver.get_proof())
     finally:
         _delete(solver)
     return sat, model, proof
+
+
+#: Bytes free on the file system of CaDiCaL's proof file below which a proof cut short is put down to a
+#: full disk (:func:`_check_proof_written`).
+PROOF_ROOM = 1 << 20
+
+
+def _check_proof_written(solver: Solver) -> None:
+    """Raise :class:`OSError` naming the temporary directory if CaDiCaL's proof was not written whole.
+
+    PySAT has CaDiCaL write its proof through a C stdio stream into a temporary file in the system's
+    temporary directory (``TMPDIR``, often a small RAM-backed ``/tmp``; the level-2 example's refutation is
+    1.17 million proof lines), and a write the disk refuses (full, over a quota, over the file size limit)
+    is lost without a word: the DRUP checker then rejected the cut proof, which ``solve`` reported as an
+    internal error (a bug, exit 70). The stream's error flag (``ferror``) says whether a write failed;
+    where it cannot be read, less than :data:`PROOF_ROOM` bytes free on that file system is taken as the
+    sign."""
+    inner = getattr(solver, "solver", None)
+    file = getattr(inner, "prfile", None)
+    handle = getattr(inner, "prfp", None)
+    if file is None or handle is None:
+        return
+    with suppress(ImportError, AttributeError):
+        importlib.import_module("pysolvers").flushpr(handle)
+    failed = _stream_failed(handle)
+    room = os.fstatvfs(file.fileno()) if hasattr(os, "fstatvfs") else None
+    full = room is not None and room.f_bavail * room.f_frsize < PROOF_ROOM
+    if not (full if failed is None else failed):
+        return
+    written = os.fstat(file.fileno()).st_size
+    where = f"the temporary directory {tempfile.gettempdir()}"
+    if full:
+        raise OSError(errno.ENOSPC, f"no room left in {where} for CaDiCaL's proof ({written:,} bytes written "
+                      "before it filled up); set TMPDIR to a folder with room")
+    raise OSError(errno.EIO, f"CaDiCaL's proof could not be written whole in {where} ({written:,} bytes "
+                  "written; a quota or a file size limit?); set TMPDIR to a folder with room")
+
+
+def _stream_failed(handle: Any) -> bool | None:
+    """Whether the C stdio stream in PySAT's capsule ``handle`` (a ``FILE *``) has its error flag set;
+    ``None`` where that cannot be read (no C library to ask, or a capsule of another kind)."""
+    try:
+        import ctypes
+
+        pointer = ctypes.pythonapi.PyCapsule_GetPointer
+        pointer.restype = ctypes.c_void_p
+        pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+        stream = pointer(handle, None)
+        libc = ctypes.CDLL(None)
+        libc.ferror.restype = ctypes.c_int
+        libc.ferror.argtypes = [ctypes.c_void_p]
+        return bool(libc.ferror(stream)) if stream else None
+    except (ImportError, OSError, AttributeError, ValueError, TypeError):
+        return None
 
 
 def _delete(solver: Solver) -> None:
@@ -333,6 +391,9 @@ def _child(conn: Any, parent: int, clauses: list[list[int]], reporting: bool) ->
             conn.send(_ChildReport(conflicts, proof_lines))
 
         conn.send(_solve(clauses, report if reporting else None))
+        conn.close()
+    except OSError as exc:  # the proof's disk filled up (_check_proof_written): the parent says so, once
+        conn.send(exc)
         conn.close()
     except BaseException as exc:
         _quiet_exit_on_signal(exc)
@@ -541,6 +602,8 @@ def solve_cnf(
                 if report is not None:
                     report(message.conflicts, message.proof_lines)
                 continue
+            if isinstance(message, OSError):
+                raise message
             answer: tuple[bool, list[int] | None, list[str] | None] = message
             return answer
         return None

@@ -221,3 +221,34 @@ def test_the_value_table_is_spooled_beside_it_not_in_the_temporary_directory(
     assert result.code == 0, result.err
     assert table.stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["not-a-folder", "odds.gz"]
+
+
+PROOF_SCRIPT = """
+import resource, sys
+from pysat.examples.genhard import PHP
+from stratagem.solvers.satplan import solve_cnf
+resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, 1 << 16))  # a file of the temporary directory: 64 KB at most
+try:
+    sat, _, proof = solve_cnf(PHP(8).clauses, None if sys.argv[1] == "none" else 60.0)
+    print("answered", sat, len(proof or []))
+except OSError as exc:
+    print("OSError", exc.errno, exc.strerror)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fstatvfs"), reason="POSIX")
+@pytest.mark.parametrize("limit", ["none", "60"], ids=["in-process", "child"])
+def test_a_proof_the_temporary_directory_could_not_hold_is_said_not_checked(tmp_path: Path, limit: str) -> None:
+    """CaDiCaL writes its proof into PySAT's temporary file in ``TMPDIR``; a write the disk refused (full:
+    a small RAM-backed /tmp; a quota; here the file size limit) was lost without a word, the cut proof
+    went to the DRUP checker, and ``solve --method sat`` ended in an internal error ("the DRUP checker
+    rejects CaDiCaL's refutation ... (a bug)"). The refutation of the pigeonhole formula PHP(8) is a
+    1 MB proof: the solver now says the temporary directory could not hold it, in-process and from the
+    child a time limit runs it in."""
+    import errno
+
+    done = subprocess.run([sys.executable, "-c", PROOF_SCRIPT, limit], cwd=tmp_path, env=_environment(),
+                          text=True, capture_output=True, timeout=120)
+    assert done.stderr == ""
+    assert done.stdout.startswith(f"OSError {errno.EIO} CaDiCaL's proof could not be written whole in the "
+                                  "temporary directory "), done.stdout
