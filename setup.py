@@ -240,5 +240,10 @@ def extensions() -> list[object]:
                           nthreads=workers()))
 
 
-setup(ext_modules=extensions(),
-      cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithCommit, "sdist": SdistWithCommit})
+# Guarded: Cython compiles several kernels in a process pool, whose workers under 'spawn' (macOS's and
+# Windows' start method) run this file again as ``__mp_main__``; unguarded, each started a build of its own
+# and died, and ``python setup.py build_ext --inplace`` of two or more kernels ended in BrokenProcessPool.
+# setuptools' PEP 517 backend (pip) runs this file as ``__main__`` too.
+if __name__ == "__main__":
+    setup(ext_modules=extensions(),
+          cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithCommit, "sdist": SdistWithCommit})

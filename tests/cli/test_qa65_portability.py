@@ -233,3 +233,21 @@ def test_ctrl_c_stops_a_native_solver_call(tmp_path: Path) -> None:
             print("stopped:", stopped.wait(10))
         """, tmp_path)
     assert done.returncode == 0 and done.stdout.strip() == b"stopped: True", done.stderr.decode()
+
+
+def test_setup_run_again_by_a_spawned_worker_builds_nothing(tmp_path: Path) -> None:
+    """Cython's process pool, started with 'spawn' (macOS, Windows), runs setup.py again in each worker as
+    ``__mp_main__``: unguarded, each called setup() (a build of its own) and died, and ``python setup.py
+    build_ext --inplace`` of two or more kernels ended in BrokenProcessPool. Run so here, it calls nothing."""
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import runpy, setuptools
+        calls = []
+        setuptools.setup = lambda **kwargs: calls.append(kwargs)
+        runpy.run_path("setup.py", run_name="__mp_main__")
+        print("setup() calls:", len(calls))
+        runpy.run_path("setup.py", run_name="__main__")
+        print("setup() calls:", len(calls))
+        """)], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "STRATAGEM_PURE_PYTHON": "1"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["setup() calls: 0", "setup() calls: 1"]
