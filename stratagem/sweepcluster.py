@@ -43,6 +43,13 @@ def connect(workers: int | None, scheduler: str | None, timeout: float = CONNECT
             raise BadArgument(scheduler, "scheduler", f"cannot reach the Dask scheduler: {problem}") from None
     import dask
 
+    from stratagem.core.outputs import working_directory_exists
+
+    if not working_directory_exists():  # a worker starts in it: Dask's words were "Nanny failed to start."
+        raise BadArgument("<argument>", "workers", ("the embedded Dask cluster cannot start its workers: the current "
+                                                    "directory no longer exists (it was removed while the shell was "
+                                                    "in it); cd to one that does, or run in this process with ",
+                                                    Param("workers", 0)))
     # The SAT method runs its solver in a child process (to stop it at the time limit); a daemonic Dask
     # worker may not have children, so the embedded cluster's workers are not daemons.
     dask.config.set({"distributed.worker.daemon": False})

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from stratagem.core.errors import BadArgument, BadInput, check_termination
-from stratagem.core.interrupt import signals_held
+from stratagem.core.interrupt import STOPPING, signals_held
 
 #: A lone UTF-16 surrogate: what Python decodes a byte of a file name that is not UTF-8 to (surrogateescape).
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -69,8 +69,9 @@ def _same_file(one: str, other: str) -> bool:
     directory that is not there (``sub/../x`` with no ``sub``) names no file, though it resolves to one."""
     if not (Path(one).parent.is_dir() and Path(other).parent.is_dir()):
         return False
-    if Path(one).resolve() == Path(other).resolve():
-        return True
+    with contextlib.suppress(OSError):  # a relative path asks for the working directory, which may be gone
+        if Path(one).resolve() == Path(other).resolve():
+            return True
     with contextlib.suppress(OSError):
         return os.path.samefile(one, other)
     return False
@@ -127,9 +128,27 @@ def check_writable(path: str, option: str, appends: bool = False) -> None:
     if not parent.is_dir():
         problem = "is not a directory" if parent.exists() else "does not exist"
         raise BadArgument(path, option, f"cannot write: the directory {str(parent)!r} {problem}")
+    if not target.is_absolute() and not working_directory_exists():
+        raise BadArgument(path, option, GONE)
     failed = _probe(parent, f".{target.name}.")
     if failed is not None:
         raise BadArgument(path, option, f"cannot create a file in {str(parent)!r} ({failed.strerror or failed})")
+
+
+#: Why a relative output path cannot be written when the working directory was removed.
+GONE = ("cannot write: the current directory no longer exists (it was removed while the shell was in it); "
+        "cd to one that does, or give a full path")
+
+
+def working_directory_exists() -> bool:
+    """Whether the working directory is still there: a shell left in a folder that was removed (``rm -r``
+    from another window, a test run's temporary folder) can still start commands, and files named relative
+    to it can then be neither made nor resolved (``os.getcwd`` fails: an internal error, exit 70)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def check_writable_dir(path: str, option: str) -> None:
@@ -142,6 +161,8 @@ def check_writable_dir(path: str, option: str) -> None:
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise BadArgument(path, option, "exists and is not a directory")
+    if not folder.is_absolute() and not working_directory_exists():
+        raise BadArgument(path, option, GONE)
     existing = folder
     while not existing.exists():
         existing = existing.parent
@@ -152,13 +173,13 @@ def check_writable_dir(path: str, option: str) -> None:
         raise BadArgument(path, option, f"cannot create a file in {str(existing)!r} ({failed.strerror or failed})")
 
 
-#: The signals that end a run (Ctrl-C, and SIGTERM, which ``stratagem`` turns into an exception).
-_STOPPING = {signal.SIGINT, signal.SIGTERM}
+#: The signals that end a run (Ctrl-C, and SIGTERM and SIGHUP, which ``stratagem`` turns into exceptions).
+_STOPPING = set(STOPPING)
 
 
 def _probe(directory: Path, prefix: str) -> OSError | None:
     """Whether ``directory`` takes a new file, tried with a temporary ``PREFIXXXXX.probe`` removed at once;
-    the error when it does not. Ctrl-C and SIGTERM wait until the probe is gone (held back, then raised as
+    the error when it does not. Ctrl-C, SIGTERM and SIGHUP wait until the probe is gone (held back, then raised as
     usual): a signal between its making and its removal left it behind."""
     with _stopping_blocked():
         try:

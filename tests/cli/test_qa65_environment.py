@@ -252,3 +252,25 @@ def test_a_proof_the_temporary_directory_could_not_hold_is_said_not_checked(tmp_
     assert done.stderr == ""
     assert done.stdout.startswith(f"OSError {errno.EIO} CaDiCaL's proof could not be written whole in the "
                                   "temporary directory "), done.stdout
+
+
+@pytest.mark.parametrize("args", [["solve", str(PUZZLES / "challenge-0.toml"), "--proof", "p.json"],
+                                  ["sweep", str(PUZZLES / "challenge-0.toml"), "--count", "1", "--workers", "1",
+                                   "--out", "{absolute}"]],
+                         ids=["relative-output", "dask-workers"])
+def test_a_working_directory_removed_under_the_shell_is_one_line(tmp_path: Path, args: list[str]) -> None:
+    """A shell left in a folder that was removed can still start commands: an output named relative to it
+    was an internal error (``FileNotFoundError`` from resolving it, exit 70), and an embedded Dask cluster,
+    whose workers start in it, "internal error: RuntimeError: Nanny failed to start." Both are refused
+    before any work, in one line that says why."""
+    if "--workers" in args:
+        pytest.importorskip("distributed")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    args = [arg.replace("{absolute}", str(tmp_path / "s.jsonl")) for arg in args]
+    done = subprocess.run([sys.executable, "-m", "stratagem", *args], cwd=gone, env=_environment(), text=True,
+                          capture_output=True, timeout=120, preexec_fn=lambda: os.rmdir(gone))
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert "the current directory no longer exists" in done.stderr
+    assert list(tmp_path.iterdir()) == []
