@@ -51,19 +51,18 @@ from stratagem.core.outputs import check_outputs, dumps_record, one_set
 from stratagem.core.words import plural
 from stratagem.loading import load_strato
 from stratagem.models.strato.designer import StratoDesigner, designer_par
+from stratagem.models.strato.reachability import conclusion, par_search_fields, par_search_line
 from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.solvers.graph import (
     ExportStopped,
-    GraphFacts,
     build_graph,
     graph_facts,
     shortest_line,
     write_dot,
     write_graphml,
 )
-from stratagem.solvers.search import SearchResult
 
 REACH_FORMAT = "stratagem/reach@1"
 
@@ -95,58 +94,6 @@ DESIGNER_RULES = "designer mode: the deal's rows only; each turn any weather of 
 LOST_NOTE = (
     "lost positions are not states of the graph (as in `solve`); a state whose every play loses is a dead end"
 )
-
-
-def conclusion(facts: GraphFacts, designer: bool, par_search: SearchResult[Any, Any] | None = None,
-               ) -> tuple[bool | None, str]:
-    """Whether the deal (or, in designer mode, every deal on the layout) is unsolvable, and why, in words;
-    ``par_search``: the designer par's A* run where the graph was cut before a win (:func:`designer_par`)."""
-    if par_search is not None:
-        return _searched_conclusion(facts, par_search)
-    if facts.goal_reachable:
-        if designer:
-            return False, (
-                f"a winning table is reachable; designer par {facts.par} is a lower bound on the optimal "
-                f"length of every deal on this layout (cards permitting, not a line of any deal)"
-            )
-        return False, ("a winning position is reachable: the deal is solvable, its shortest win takes "
-                       f"{plural(facts.par, 'turn')}")
-    if not facts.complete:
-        return None, (
-            f"no winning state among the {plural(facts.states, 'state', grouped=True)} built, but the graph is "
-            f"truncated ({plural(facts.frontier, 'state', grouped=True)} left unexpanded): nothing is proven either way"
-        )
-    if designer:
-        return True, (
-            "no winning table is reachable even with every weather always at hand: every deal on this layout "
-            f"is unsolvable (the complete designer graph of {plural(facts.states, 'state', grouped=True)} is the proof)"
-        )
-    searched = plural(facts.states, "state", grouped=True)
-    return True, f"no winning position is reachable: the deal is unsolvable (all {searched} searched)"
-
-
-def _searched_conclusion(facts: GraphFacts, par_search: SearchResult[Any, Any]) -> tuple[bool | None, str]:
-    """The designer answer of a graph cut before a win, from the par's A* run."""
-    held = plural(sum(par_search.stats.states_per_depth), "layout", grouped=True)
-    if par_search.moves is not None:
-        return False, (
-            f"a winning table is reachable: the graph was cut at {plural(facts.states, 'state', grouped=True)} "
-            f"before one, and A* (the game's admissible bound; {held} held) found a line; designer par "
-            f"{len(par_search.moves)} is a lower bound on the optimal length of every deal on this layout "
-            f"(cards permitting, not a line of any deal)"
-        )
-    if par_search.status == "unsolvable":
-        return True, (
-            "no winning table is reachable even with every weather always at hand: every deal on this layout "
-            f"is unsolvable (A* expanded every reachable layout, {held}, and none wins)"
-        )
-    stop = {"states": "the state limit", "time": "the time limit"}.get(par_search.stopped_by or "", "a limit")
-    return None, (
-        f"no winning state among the {plural(facts.states, 'state', grouped=True)} built (the graph is "
-        f"truncated), and A* (the game's admissible bound) was stopped by {stop} at {held}: whether a win is "
-        f"reachable is not proven either way, but every designer line takes at least "
-        f"{plural(par_search.lower_bound, 'turn')}, so no deal on this layout is won in fewer"
-    )
 
 
 @click.command()
@@ -256,7 +203,7 @@ def reach(
                 "start": start_label,
                 "limits": {"max_states": max_states, "time_limit": time_limit},
                 **facts.to_json(),
-                **_searched_par(par_search),
+                **par_search_fields(par_search),
                 "par_line": line,
                 "unsolvable": unsolvable,
                 "conclusion": verdict,
@@ -298,16 +245,7 @@ def reach(
     else:
         out.print("winning states: none reached")
     if par_search is not None:
-        held = plural(sum(par_search.stats.states_per_depth), "layout", grouped=True)
-        if par_search.moves is not None:
-            out.print(f"designer par by A* (the graph cut before a win; {held} held): "
-                      f"par {plural(len(par_search.moves), 'turn')}: {' '.join(line or ())}")
-        elif par_search.status == "unsolvable":
-            out.print(f"designer par by A*: every reachable layout expanded ({held}), none wins")
-        else:
-            out.print(f"designer par by A* (the graph cut before a win): at least "
-                      f"{plural(par_search.lower_bound, 'turn')}, stopped by its {par_search.stopped_by} limit "
-                      f"with {held} held")
+        out.print(par_search_line(par_search))
     dead = "" if facts.complete else "at least "
     out.print(f"dead-end states (no win reachable): {dead}{facts.dead_ends:,}")
     part = "" if facts.complete else " in the part built"
@@ -321,27 +259,6 @@ def reach(
         out.print(f"graph written to {export['path']} ({export['format']})")
     page_written(html_path, as_json)
     return _exit_code(unsolvable, export_stopped is not None)
-
-
-def _searched_par(par_search: SearchResult[Any, Any] | None) -> dict[str, Any]:
-    """The report's fields from the designer par's A* run: ``par_search`` (``null`` where the graph answered),
-    and where it ran, ``goal_reachable`` and ``par`` as it proved them."""
-    if par_search is None:
-        return {"par_search": None}
-    solved = par_search.moves is not None
-    return {
-        "goal_reachable": True if solved else False if par_search.status == "unsolvable" else None,
-        "par": len(par_search.moves) if par_search.moves is not None else None,
-        "par_search": {
-            "method": "astar",
-            "status": par_search.status,
-            "lower_bound": par_search.lower_bound,
-            "expanded": par_search.stats.expanded,
-            "generated": par_search.stats.generated,
-            "states": sum(par_search.stats.states_per_depth),
-            "stopped_by": par_search.stopped_by,
-        },
-    }
 
 
 def _exit_code(unsolvable: bool | None, export_stopped: bool = False) -> int:

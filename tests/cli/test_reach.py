@@ -253,7 +253,7 @@ def test_designer_mode_refuses_a_player_count(cli) -> None:  # type: ignore[no-u
 @pytest.mark.parametrize("designer", [False, True])
 def test_a_count_of_one_is_singular(designer: bool) -> None:
     """Stop 58: "par 1 turns", "its shortest win takes 1 turns" and "all 1 states searched"."""
-    from stratagem.cli.reach import conclusion
+    from stratagem.models.strato.reachability import conclusion
     from stratagem.solvers.graph import GraphFacts
     from stratagem.views.reach import reach_title
 

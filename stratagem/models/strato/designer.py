@@ -63,6 +63,7 @@ class StratoDesigner:
         self._clouds = CLOUD in challenge.weathers
         self._start = Layout(rows, last if self._clouds else "")
         self._weathers = sorted(challenge.weathers)
+        self._at_hand = "".join(self._weathers)  # the heuristic's hand: every weather of the challenge
         # Victory and the bound depend on the rows alone, and many states share rows.
         self._victory: dict[tuple[Row, ...], bool] = {}
         self._bounds: dict[tuple[Row, ...], int] = {}
@@ -94,12 +95,19 @@ class StratoDesigner:
         return verdict
 
     def heuristic(self, state: Layout) -> int:
-        """The game's admissible bound: it counts cards and lengths, which hands never help with."""
+        """The game's admissible bound of the rows with every weather of the challenge in hand.
+
+        It counts cards and lengths, which the hand's size never helps with; but where no Fog or Storm is
+        left to play, no card changes rows and it sums the rows' own bounds, which a Storm breaks (one turn
+        may finish two rows: the Storm played into one, and a card it swaps into the other). In designer
+        mode a Fog or Storm of the challenge is always at hand, so the position it is asked of holds one
+        of each weather. (An empty hand made it inadmissible: 2 turns for a layout one Storm wins.)
+        """
         if self.is_goal(state):
             return 0
         bound = self._bounds.get(state.rows)
         if bound is None:
-            position = State(state.rows, (), "", 0, "", ONGOING)
+            position = State(state.rows, (self._at_hand,), "", 0, "", ONGOING)
             bound = self._bounds[state.rows] = lower_bound(self.challenge, position)
         return bound
 
