@@ -23,7 +23,7 @@ from stratagem import __version__
 from stratagem.core.callcaches import scoped
 from stratagem.core.deadline import Deadline, as_deadline, check_run_limits
 from stratagem.core.errors import BadArgument, BadInput, NotationError, Param, check_switch
-from stratagem.core.outputs import check_writable, dumps_record, write_atomic
+from stratagem.core.outputs import WRITE_FAILURES, check_writable, dumps_record, write_atomic
 from stratagem.core.progress import ProgressFactory, no_progress
 from stratagem.core.provenance import provenance
 from stratagem.core.records import POLICY_FORMAT
@@ -261,7 +261,7 @@ def position_deal(puzzle: str | Path, position: str) -> StratoDeal:
 class DealBounds:
     """What the compiled hidden-pile search proved about a deal: ``lower`` <= the optimal solo win probability
     <= ``upper`` (equal: the exact value), and the value table that certifies both (``table``: the file
-    written, ``None`` when the limit left no time to write it)."""
+    written, ``None`` when the limit left no time to write it or its disk refused it, ``table_error``)."""
 
     deal: StratoDeal
     game: HiddenStrato
@@ -276,6 +276,9 @@ class DealBounds:
     table: str | None
     table_rows: int
     table_note: str
+    #: The system's refusal when the table's own disk could not take it (full, a quota, an I/O error): the
+    #: values above stand, found by the search; the table is not there. ``None`` otherwise.
+    table_error: OSError | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``stratagem/odds-bounds@1`` report (docs/formats.md, 10.9)."""
@@ -311,7 +314,8 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
     whole challenge-1 deals. One ``time_limit`` covers both phases: a finer pass of the search runs only in
     the time left beyond :data:`WRITE_MARGIN` times the estimated writing of the finest finished pass's
     table, which is then written; a table the limit stops is not written (``table`` is then ``None`` and
-    ``table_note`` says why). ``progress`` shows the search's passes and the rows written. A ``table`` that
+    ``table_note`` says why), nor one its disk refuses (full, a quota, an I/O error: ``table_error``; the
+    values found are still returned). ``progress`` shows the search's passes and the rows written. A ``table`` that
     cannot be written (no such folder, a directory) is :class:`BadInput` before the search begins."""
     deal = _loaded(deal)
     table = file_path(table, "table")
@@ -338,7 +342,7 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
                           reserve=lambda states: _writing(states) + 1.0,  # + what passes between search and write
                           drain=False)  # the writer takes the stopped pass's subtrees itself
     written: str | None = str(table)
-    rows, note = 0, ""
+    rows, note, failure = 0, "", None
     lower, steps = found.lower, list(found.steps)
     sources = _sources_to_write(found, deadline.remaining())
     try:
@@ -358,9 +362,13 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
         written, note = None, _stopped_note(found, stop.rows)
     except TableTooLarge as large:
         written, note = None, f"no value table written: {large}"
+    except OSError as refused:  # a full disk: minutes of search are not thrown away with the table
+        if refused.errno not in WRITE_FAILURES:
+            raise
+        written, note, failure = None, f"no value table written: {refused.strerror or refused}", refused
     status = SOLVED if found.status == "exact" else "unknown"
     return DealBounds(deal, game, status, lower, found.upper, found.states, found.policy_states,
-                      found.memory, found.seconds, tuple(steps), written, rows, note)
+                      found.memory, found.seconds, tuple(steps), written, rows, note, failure)
 
 
 def _stopped_note(found: Any, rows: int) -> str:

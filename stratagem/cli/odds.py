@@ -15,7 +15,8 @@ the start, the value or the interval, the ranked first moves.
 Exit codes: 0 the exact value was found (and, with ``--table``, its table written), 2 bad input (a deal with
 more than one player ...), 3 the time or state limit stopped the search (status ``unknown``, with the proven
 lower bound and its policy), or the table asked for was not written (the limit stopped its writing, or it
-has more rows than ``verify`` reads; stderr says which).
+has more rows than ``verify`` reads; stderr says which), 74 the table's disk refused it (full, a quota, an
+I/O error: the values found are printed all the same, the table is not there).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from stratagem.cli.exitcodes import DONE, UNDETERMINED
+from stratagem.cli.exitcodes import CANNOT_WRITE, DONE, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT
 from stratagem.cli.options import Renamed, given, json_option, quiet_option
 from stratagem.cli.options import note as stderr_note
@@ -91,7 +92,7 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         with one_set():  # the value table and the page of one answer: both in place, or neither
             bounds = odds_bounds(deal, table_path, time_limit=command_deadline(time_limit), max_states=max_states,
                                  progress=terminal_progress(enabled=not (as_json or quiet)))
-            if bounds.table is None:
+            if bounds.table is None and bounds.table_error is None:
                 click.echo(f"{table_path}: {bounds.table_note}", err=True)
             if html_path is not None:
                 write_page(html_path, bounds.to_json(), f"{deal.source}, deal {deal.name}")
@@ -100,6 +101,10 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         else:
             _print_bounds(bounds)
         page_written(html_path, as_json)
+        if bounds.table_error is not None:  # the values above stand; the disk refused the certificate
+            click.echo(f"{table_path}: {bounds.table_note} (the values above were found; nothing is written there)",
+                       err=True)
+            return CANNOT_WRITE
         # the table asked for and not written (a limit stopped its writing, or it has more rows than verify
         # reads): part of the work undone, as an export a limit stopped, even where the value is exact
         return DONE if bounds.status == "solved" and bounds.table is not None else UNDETERMINED
