@@ -51,7 +51,7 @@ def conclusion(facts: GraphFacts, designer: bool, par_search: SearchResult[Any, 
 
 def _searched_conclusion(facts: GraphFacts, par_search: SearchResult[Any, Any]) -> tuple[bool | None, str]:
     """The designer answer of a graph cut before a win, from the par's A* run."""
-    held = plural(sum(par_search.stats.states_per_depth), "layout", grouped=True)
+    held = plural(_held(par_search), "layout", grouped=True)
     if par_search.moves is not None:
         return False, (
             f"a winning table is reachable: the graph was cut at {plural(facts.states, 'state', grouped=True)} "
@@ -88,7 +88,7 @@ def par_search_fields(par_search: SearchResult[Any, Any] | None) -> dict[str, An
             "lower_bound": par_search.lower_bound,
             "expanded": par_search.stats.expanded,
             "generated": par_search.stats.generated,
-            "states": sum(par_search.stats.states_per_depth),
+            "states": _held(par_search),
             "stopped_by": par_search.stopped_by,
         },
     }
@@ -96,7 +96,7 @@ def par_search_fields(par_search: SearchResult[Any, Any] | None) -> dict[str, An
 
 def par_search_line(par_search: SearchResult[Any, Any]) -> str:
     """The text report's line of the designer par's A* run."""
-    held = plural(sum(par_search.stats.states_per_depth), "layout", grouped=True)
+    held = plural(_held(par_search), "layout", grouped=True)
     if par_search.moves is not None:
         line = " ".join(format_move(move) for move in par_search.moves)
         return (f"designer par by A* (the graph cut before a win; {held} held): "
@@ -105,3 +105,8 @@ def par_search_line(par_search: SearchResult[Any, Any]) -> str:
         return f"designer par by A*: every reachable layout expanded ({held}), none wins"
     return (f"designer par by A* (the graph cut before a win): at least {plural(par_search.lower_bound, 'turn')}, "
             f"stopped by its {par_search.stopped_by} limit with {held} held")
+
+
+def _held(par_search: SearchResult[Any, Any]) -> int:
+    """The layouts A* held: its table of best ``g``, counted by depth in its statistics."""
+    return sum(par_search.stats.states_per_depth)
