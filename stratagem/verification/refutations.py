@@ -98,11 +98,13 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     basis = (f"the DRUP refutation ({plural(steps, 'step')}, {plural(result.checked_lemmas, 'lemma')} checked) is "
              f"valid (stratagem's checker, {result.checker} engine): no win within {plural(refuted, 'turn')}")
     verdict.checked.append(basis)
-    second = _drat_trim(cnf_text, names["proof"], limits.deadline)
+    second = _drat_trim(cnf_text, proof_data, limits.deadline)
     if second is None:
         verdict.notes.append("drat-trim is not on PATH: no second opinion")
     elif second == NO_TIME:
         verdict.notes.append("no time was left for drat-trim: no second opinion")
+    elif second.startswith(NOT_STAGED):
+        verdict.notes.append(f"drat-trim gave no second opinion: {second}")
     elif second == "valid":
         verdict.checked.append("drat-trim agrees: s VERIFIED")
     elif second == "invalid":
@@ -198,16 +200,46 @@ def check_solo_refutation(evidence: dict[str, Any], statement: str, game: Any, s
 #: What :func:`_drat_trim` returns when the run's time limit leaves it less than half a second.
 NO_TIME = "no time"
 
+#: How :func:`_drat_trim`'s answer begins when the temporary directory could not hold drat-trim's two files.
+NOT_STAGED = "the formula and the proof could not be written for it"
 
-def _drat_trim(cnf_text: str, proof_path: Path, deadline: Deadline) -> str | None:
-    """drat-trim's verdict (see :func:`run_drat_trim`), within what is left of the run's time limit."""
+
+def _drat_trim(cnf_text: str, proof_data: bytes, deadline: Deadline) -> str | None:
+    """drat-trim's verdict (see :func:`run_drat_trim`) on the rebuilt formula and the proof's bytes as
+    stratagem's checker read them, within what is left of the run's time limit.
+
+    drat-trim reads plain files by name, and the records' files are gzip-compressed, so the two are
+    written, uncompressed, to a folder of the temporary directory (``TMPDIR``, else the system's, often a
+    small RAM-backed ``/tmp``; the level-2 example's proof is 1.17 million lines) and removed after. drat-trim is
+    a second opinion, asked after stratagem's own checker has accepted the refutation: a directory that
+    cannot hold them (full, over a quota or a file size limit, missing) leaves it unasked, and the answer,
+    which starts with :data:`NOT_STAGED`, names the directory and the system's reason (the verdict notes it,
+    as it notes a drat-trim not on PATH) -- never an error that loses the verdict, and never a proof cut
+    short given to drat-trim, whose "s NOT VERIFIED" on it would refute a valid claim. A file is handed over
+    only when its size on disk is what was written.
+    """
     if shutil.which("drat-trim") is None:
         return None
     left = deadline.remaining()
     if left is not None and left < 0.5:
         return NO_TIME
-    with tempfile.TemporaryDirectory() as tmp:
-        cnf_file, proof_file = Path(tmp) / "f.cnf", Path(tmp) / "p.drup"
-        cnf_file.write_text(cnf_text, encoding="utf-8")
-        proof_file.write_text(read_text_maybe_gz(proof_path), encoding="utf-8")
+    where, folder = "", None
+    try:
+        where = tempfile.gettempdir()
+        folder = Path(tempfile.mkdtemp(prefix="stratagem-drat-"))
+        cnf_file, proof_file = folder / "f.cnf", folder / "p.drup"
+        for path, data in ((cnf_file, cnf_text.encode("utf-8")), (proof_file, proof_data)):
+            path.write_bytes(data)
+            if path.stat().st_size != len(data):
+                return f"{NOT_STAGED} whole in the temporary directory {where} (set TMPDIR to a folder with room)"
+        left = deadline.remaining()  # writing tens of megabytes takes time too
+        if left is not None and left < 0.5:
+            return NO_TIME
         return run_drat_trim(cnf_file, proof_file, timeout=600 if left is None else min(600.0, left))
+    except OSError as error:  # run_drat_trim catches its own: this is the staging's
+        place = f" {where}" if where else ""
+        return (f"{NOT_STAGED} in the temporary directory{place} ({error.strerror or error}; set TMPDIR to a "
+                "folder with room)")
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
