@@ -9,6 +9,9 @@ Signals: Ctrl-C raises :class:`KeyboardInterrupt` and :func:`main` makes SIGTERM
 :class:`~stratagem.core.errors.Terminated` and SIGHUP its :class:`~stratagem.core.errors.HungUp` (unless
 SIGHUP is ignored, as under ``nohup``), so each one unwinds the stack: ``finally`` blocks run, atomic
 writes remove their temporary files, and :func:`run` prints one line and returns 130, 143 or 129.
+Once one stop is under way, another (a second Ctrl-C while the first one's cleanup runs, or while the
+process exits) is ignored: it would interrupt the cleanup (a lock or a temporary file left behind) or
+print a traceback (:func:`_stopping`).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from stratagem.cli.options import option_for, option_words
 from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
 from stratagem.core.errors import BadArgument, BadInput, HungUp, StratagemError, Terminated, check_termination
-from stratagem.core.interrupt import native_state_abandoned
+from stratagem.core.interrupt import STOPPING, native_state_abandoned
 from stratagem.core.outputs import WRITE_FAILURES as FILE_WRITE_FAILURES
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
@@ -154,7 +157,7 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     ``from_process_start``: the command is this process's own (:func:`main`), so its ``--time-limit``
     counts from the start of the process; otherwise from this call.
     """
-    Terminated.requested = Terminated.hung_up = False
+    Terminated.requested = Terminated.hung_up = _Stop.reported = False
     begin_command(from_process_start)
     try:
         result: Any = _invoke(args)
@@ -188,9 +191,11 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     except click.exceptions.Abort:
         return fail("stratagem: aborted")
     except KeyboardInterrupt:
+        _Stop.reported = True
         say("stratagem: interrupted")
         return INTERRUPTED
     except Terminated as exc:
+        _Stop.reported = True
         return _terminated(exc)
     except BrokenPipeError:
         _silence_stdout()
@@ -239,10 +244,55 @@ def _silence_stdout() -> None:
         pass
 
 
+class _Stop:
+    """Whether :func:`run` has caught a stop and said so (its exit code is then decided)."""
+
+    reported = False
+
+
+def _stopping() -> bool:
+    """Whether a stop is under way, so that another signal must not raise: :func:`run` has caught one, or
+    the main thread is handling a :class:`KeyboardInterrupt` or :class:`Terminated`, or an exception raised
+    while it was handled. That is where a stopped command cleans up: the ``finally`` blocks and ``__exit__``
+    methods it unwinds through (a temporary output removed, a sweep's lock file, the Dask cluster closed)
+    and the ``except`` clauses that report it. A second Ctrl-C raised there stopped the cleanup itself.
+    A stop that was swallowed (caught and not raised again) is no longer handled: the next one raises."""
+    if _Stop.reported:
+        return True
+    exc = sys.exc_info()[1]
+    for _ in range(100):  # a chain of contexts is short; a cycle made by hand must not hang a handler
+        if exc is None:
+            return False
+        if isinstance(exc, (KeyboardInterrupt, Terminated)):
+            return True
+        exc = exc.__context__
+    return False
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    """The SIGINT handler: raise :class:`KeyboardInterrupt`, as Python's own does, unless a stop is under
+    way already (:func:`_stopping`): then the Ctrl-C is ignored and the first stop's cleanup goes on."""
+    if not _stopping():
+        raise KeyboardInterrupt
+
+
+def _exiting() -> None:
+    """Ignore Ctrl-C, SIGTERM and SIGHUP from here on: the exit code is decided and every output is whole or
+    removed; what is left is the interpreter's exit (atexit hooks, such as Dask's and multiprocessing's,
+    and finalisation), where a signal printed a traceback ("Exception ignored in atexit callback") or, once
+    Python had put back the default handlers, ended the process by the signal instead of its exit code.
+    Only the handlers :func:`main` installed are replaced (not SIGHUP's under ``nohup``, ignored already)."""
+    for number in STOPPING:
+        if signal.getsignal(number) in (_interrupt, _terminate):
+            signal.signal(number, signal.SIG_IGN)
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
     """The SIGTERM and SIGHUP handler: raise :class:`Terminated` (:class:`HungUp` for SIGHUP) where the
     main thread is, like Ctrl-C does (and note the request, in case the exception is swallowed on the
-    way)."""
+    way), unless a stop is under way already (:func:`_stopping`), whose exit code then stands."""
+    if _stopping():
+        return
     Terminated.requested = True
     if signum == getattr(signal, "SIGHUP", None):
         Terminated.hung_up = True
@@ -260,7 +310,10 @@ def _terminated(exc: Terminated) -> int:
 
 
 def main() -> None:
-    """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`."""
+    """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`; a signal
+    once a stop is under way, or once the code is decided, is ignored (:func:`_stopping`, :func:`_exiting`)."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored (a background job)
+        signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _terminate)
     if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # not Windows, nor nohup
         signal.signal(signal.SIGHUP, _terminate)
@@ -272,6 +325,7 @@ def main() -> None:
         code = INTERRUPTED
     except Terminated as exc:
         code = _terminated(exc)
+    _exiting()
     if native_state_abandoned():  # a signal left a native solver mid-call: free nothing (core.interrupt)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError, AttributeError):
