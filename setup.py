@@ -82,8 +82,8 @@ _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 def _git(*args: str) -> str | None:
     """The output of one ``git`` command in :data:`ROOT` (``None`` when git is missing, fails or hangs)."""
     try:
-        done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=10,
-                              check=False, stdin=subprocess.DEVNULL)
+        done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, encoding="utf-8",
+                              errors="replace", timeout=10, check=False, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None

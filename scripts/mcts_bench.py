@@ -282,7 +282,7 @@ def main() -> None:
     text = "\n".join(header(command) + lines) + "\n"
     print(text)
     if args.out:
-        with open(args.out, "a") as out:
+        with open(args.out, "a", encoding="utf-8", newline="\n") as out:
             out.write(text + "\n")
 
 

@@ -308,7 +308,7 @@ def main() -> None:
     text = "\n".join(header + table(rows) + ["", "## Where the nodes above 3 go (measured)", ""] + reasons(rows)) + "\n"
     print(text)
     if args.out:
-        Path(args.out).write_text(text)
+        Path(args.out).write_text(text, encoding="utf-8", newline="\n")
 
 
 if __name__ == "__main__":

@@ -70,8 +70,8 @@ print(json.dumps(out))
 
 def child(source: Path, args: list[str]) -> dict[str, Any]:
     """Run :data:`CHILD` with ``source`` first on the path; its JSON line."""
-    env = dict(os.environ, PYTHONPATH=str(source))
-    done = subprocess.run([sys.executable, "-c", CHILD, *args], capture_output=True, text=True, env=env,
+    env = dict(os.environ, PYTHONPATH=str(source), PYTHONIOENCODING="utf-8")
+    done = subprocess.run([sys.executable, "-c", CHILD, *args], capture_output=True, encoding="utf-8", env=env,
                           cwd=source, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed under {source}:\n{done.stderr[-2000:]}")
@@ -95,7 +95,8 @@ def measure(source: Path, position: str, runs: int, scratch: Path, tag: str) -> 
     proof = scratch / f"{tag}-{Path(position).stem}.proof.json"
     rows: dict[str, list[dict[str, Any]]] = {"solve": [], "analyze": [], "verify": []}
     # The node cap's option as that version spells it (--nodes before it became --max-nodes).
-    nodes = "--max-nodes" if "--max-nodes" in (source / "stratagem" / "cli" / "analyze.py").read_text() else "--nodes"
+    analyze = (source / "stratagem" / "cli" / "analyze.py").read_text(encoding="utf-8")
+    nodes = "--max-nodes" if "--max-nodes" in analyze else "--nodes"
     for k in range(runs):
         print(f"  {tag} {Path(position).stem} run {k + 1}/{runs}", file=sys.stderr, flush=True)
         rows["solve"].append(child(source, ["solve", path]))

@@ -97,9 +97,9 @@ def cpu_child(args: list[str]) -> dict[str, Any]:
     """Run ``python args...`` from the repository: its exit code, wall and CPU seconds (user + system of
     the child alone, from its resource usage), the load average when it started and what it printed."""
     load = os.getloadavg()[0]
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
         started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, *args], cwd=ROOT, stdout=out, stderr=err, text=True)
+        child = subprocess.Popen([sys.executable, *args], cwd=ROOT, stdout=out, stderr=err, encoding="utf-8")
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)

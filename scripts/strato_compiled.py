@@ -76,7 +76,7 @@ def search_rates(python_seconds: float, compiled_seconds: float) -> tuple[list[s
 def _timed(args: list[str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    done = subprocess.run(args, capture_output=True, text=True, check=False)
+    done = subprocess.run(args, capture_output=True, encoding="utf-8", check=False)  # stratagem writes UTF-8
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -97,7 +97,7 @@ def solve_times(limit: float) -> list[str]:
             vwall = vcpu = 0.0
             verdict = "no proof written"
             if proof.exists():
-                kind = json.loads(proof.read_text())["evidence"].get("kind", "—")
+                kind = json.loads(proof.read_text(encoding="utf-8"))["evidence"].get("kind", "—")
                 vwall, vcpu, checked = _timed([*stratagem, "verify", str(proof)])
                 lines = checked.stdout.strip().splitlines()
                 verdict = lines[-1] if lines else checked.stderr.strip()[:80]
@@ -150,7 +150,7 @@ def main() -> None:
         *solving,
         "",
     ])
-    Path(args.out).write_text(text)
+    Path(args.out).write_text(text, encoding="utf-8", newline="\n")
     print(f"wrote {args.out}")
 
 

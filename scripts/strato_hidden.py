@@ -64,7 +64,7 @@ def kept_part(out: Path | None) -> str:
     """What follows :data:`END` in ``out`` (nothing for a new file); a file without it is refused."""
     if out is None or not out.exists():
         return ""
-    text = out.read_text()
+    text = out.read_text(encoding="utf-8")
     if END not in text:
         raise SystemExit(f"{out}: no line {END!r}: refusing to overwrite a file this script did not write")
     return text[text.index(END) + len(END):]
@@ -155,7 +155,7 @@ def main() -> None:
     took = f"{(time.perf_counter() - started) / 60:.0f} min"
     text = "\n".join([*lines, "", END]).replace("TOOK", took)
     if args.out:
-        args.out.write_text(text + (kept or "\n"))
+        args.out.write_text(text + (kept or "\n"), encoding="utf-8", newline="\n")
     print(text)
 
 
@@ -187,7 +187,7 @@ def compare(args: argparse.Namespace) -> None:
     took = f"{(time.perf_counter() - started) / 60:.0f} min"
     text = "\n".join(lines).replace("TOOK", took) + "\n"
     if args.out:
-        args.out.write_text(text)
+        args.out.write_text(text, encoding="utf-8", newline="\n")
 
 
 if __name__ == "__main__":

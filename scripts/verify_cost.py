@@ -59,7 +59,7 @@ def main() -> None:
                 code, _, _ = timed(["solve", str(ROOT / "puzzles" / "strato" / f"{puzzle}.toml"), "--deal", deal,
                                     "--proof", str(proof)], ROOT, options.work)
                 assert code == 0, (puzzle, deal)
-            found = re.search(r'"kind": "([a-z-]+)"', proof.read_text())
+            found = re.search(r'"kind": "([a-z-]+)"', proof.read_text(encoding="utf-8"))
             old = [timed(["verify", str(proof)], options.before, options.work) for _ in range(3)]
             new = [timed(["verify", "--time-limit", str(options.time_limit), str(proof)], ROOT, options.work)
                    for _ in range(options.runs)]
@@ -84,10 +84,10 @@ def main() -> None:
         lines.append(f"| {puzzle}.toml | {deal} | {kind} | {ow:.2f} ({oc:.2f}) | {nw:.2f} ({nc:.2f}) | "
                      f"{nc / oc:.1f} | {codes} |")
     lines += ["", END]
-    text = RESULTS.read_text()
+    text = RESULTS.read_text(encoding="utf-8")
     if BEGIN in text:
         text = text[:text.index(BEGIN)] + text[text.index(END) + len(END):].lstrip("\n")
-    RESULTS.write_text(text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n")
+    RESULTS.write_text(text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n", encoding="utf-8", newline="\n")
 
 
 if __name__ == "__main__":

@@ -88,11 +88,11 @@ def main() -> int:
                 # ``> FILE`` at the end of a command: its standard output is the record (a report of --json)
                 target = command[-1] if len(command) > 2 and command[-2] == ">" else None
                 parts = [part.format(p=ROOT / "puzzles") for part in (command[:-2] if target else command)]
-                made = subprocess.run(stratagem + parts, cwd=work, check=False, capture_output=True, text=True)
+                made = subprocess.run(stratagem + parts, cwd=work, check=False, capture_output=True, encoding="utf-8")
                 if made.returncode not in (0, 3):
                     raise SystemExit(f"{' '.join(parts)}: exit {made.returncode}: {made.stderr}")
                 if target:
-                    (Path(work) / target).write_text(made.stdout)
+                    (Path(work) / target).write_text(made.stdout, encoding="utf-8", newline="\n")
             subprocess.run(stratagem + ["view", record], cwd=work, check=True, stdout=subprocess.DEVNULL)
             chrome.get((Path(work) / record).with_suffix(".html").as_uri())  # type: ignore[attr-defined]
             if action == "end":

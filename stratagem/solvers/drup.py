@@ -575,7 +575,8 @@ def run_drat_trim(cnf_path: str | os.PathLike[str], proof_path: str | os.PathLik
         done = subprocess.run(
             [program, os.fspath(cnf_path), os.fspath(proof_path)],
             capture_output=True,
-            text=True,
+            encoding="utf-8",  # not the locale's (Windows: cp1252, which has no character for some bytes)
+            errors="replace",
             timeout=timeout,
             check=False,
         )

@@ -74,8 +74,8 @@ def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str
     its own), killed as a group at the timeout: returns (exit code or None when stopped, output, (wall,
     CPU of the finished children))."""
     wall, cpu = time.perf_counter(), children_cpu()
-    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          start_new_session=True) as child:
+    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, encoding="utf-8",
+                          errors="replace", start_new_session=True) as child:
         try:
             out, _ = child.communicate(timeout=timeout)
             code: int | None = child.returncode
@@ -96,8 +96,8 @@ def plan(domain: str, problem: str, search: str, cpu_limit: float) -> PlannerRun
         return PlannerRun("error", None, [], (0.0, 0.0), (0.0, 0.0), "Fast Downward is not installed")
     with tempfile.TemporaryDirectory(prefix="stratagem-fd-") as folder:
         work = Path(folder)
-        (work / "domain.pddl").write_text(domain)
-        (work / "problem.pddl").write_text(problem)
+        (work / "domain.pddl").write_text(domain, encoding="utf-8", newline="\n")
+        (work / "problem.pddl").write_text(problem, encoding="utf-8", newline="\n")
         code, out, translated = _run(
             [sys.executable, str(script), "--translate-time-limit", f"{max(1, math.ceil(cpu_limit))}s",
              "--translate", "--sas-file", "task.sas", "domain.pddl", "problem.pddl"],
@@ -126,7 +126,7 @@ def plan(domain: str, problem: str, search: str, cpu_limit: float) -> PlannerRun
         found = re.search(r"Plan cost: (\d+)", out)
         if code != 0 or found is None or not (work / "plan").exists():
             return PlannerRun("error", None, [], translated, searched, _last_lines(out), stats)
-        lines = (work / "plan").read_text().splitlines()
+        lines = (work / "plan").read_text(encoding="utf-8", errors="replace").splitlines()
         return PlannerRun("solved", int(found.group(1)), lines, translated, searched, "", stats)
 
 
