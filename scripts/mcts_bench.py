@@ -60,9 +60,9 @@ GREEDY_PAIRINGS = (
 
 
 def header(command: str) -> list[str]:
-    load = os.getloadavg()[0]
+    load = f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "not measured on this system"  # Windows
     return [f"Written by `{command}` on {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
-            f"Python {platform.python_version()}, load average {load:.1f} when the section finished.", ""]
+            f"Python {platform.python_version()}, load average {load} when the section finished.", ""]
 
 
 def speed(repeats: int, simulations: int) -> list[str]:

@@ -296,13 +296,13 @@ def main() -> None:
         rows.append((name, r))
         print(f"{name}: searched {r['searched']:,}, proof {r['proof']:,}, ratio {r['searched'] / r['proof']:.2f}, "
               f"ranking {r['shared']:,} now / {r['alone']:,} before", flush=True)
-    load = os.getloadavg()[0]
+    load = f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "not measured on this system"  # Windows
     header = [
         "# Search efficiency: nodes searched against the proof",
         "",
         f"Written by `python scripts/search_efficiency.py --out results/search-efficiency.md` on "
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"load average {load:.1f} when it finished. Nodes are deterministic; CPU seconds vary with the machine.",
+        f"load average {load} when it finished. Nodes are deterministic; CPU seconds vary with the machine.",
         "",
     ]
     text = "\n".join(header + table(rows) + ["", "## Where the nodes above 3 go (measured)", ""] + reasons(rows)) + "\n"

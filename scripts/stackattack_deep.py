@@ -37,10 +37,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = ("puzzles/stackattack/2p-numbers-5-turns.toml", "puzzles/stackattack/2p-actions-5-turns.toml")
 BEGIN, END = "<!-- scripts/stackattack_deep.py: begin -->", "<!-- scripts/stackattack_deep.py: end -->"
+#: What the table says of a figure this system cannot give (Windows: no ``resource``, no load average).
+NOT_MEASURED = "not measured on this system"
 
 #: What a child runs: ``solve POSITION`` or a CLI command (``analyze``/``verify`` and its arguments).
 CHILD = r"""
-import contextlib, io, json, resource, sys, time
+import contextlib, io, json, sys, time
+try:
+    import resource
+except ImportError:  # Windows: the peak memory is not measured there
+    resource = None
 mode, args = sys.argv[1], sys.argv[2:]
 out = {}
 if mode == "solve":
@@ -63,7 +69,7 @@ else:
     with contextlib.redirect_stdout(io.StringIO()) as text, contextlib.redirect_stderr(io.StringIO()) as err:
         code = run([mode, *args])
     out.update(cpu=time.process_time() - start, code=code, said=(text.getvalue() + err.getvalue())[-300:])
-out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["rss_mb"] = None if resource is None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
 """
 
@@ -109,12 +115,18 @@ def measure(source: Path, position: str, runs: int, scratch: Path, tag: str) -> 
     for kind, found in rows.items():
         cpus = [r["cpu"] for r in found if r.get("cpu") is not None]
         out[f"{kind}_cpu"] = statistics.median(cpus) if cpus else None
-        out[f"{kind}_rss"] = statistics.median(r["rss_mb"] for r in found) if cpus else None
+        peaks = [r["rss_mb"] for r in found if r.get("rss_mb") is not None]
+        out[f"{kind}_rss"] = statistics.median(peaks) if peaks else NOT_MEASURED if cpus else None
     return out
 
 
-def _num(x: float | None, digits: int = 2) -> str:
-    return "—" if x is None else f"{x:,.{digits}f}"
+def _load() -> str:
+    """The 1-minute load average, as the table's note prints it."""
+    return f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else NOT_MEASURED
+
+
+def _num(x: float | str | None, digits: int = 2) -> str:
+    return "—" if x is None else x if isinstance(x, str) else f"{x:,.{digits}f}"
 
 
 def table(results: dict[str, dict[str, dict[str, Any]]], before: str, runs: int, before_runs: int) -> list[str]:
@@ -125,7 +137,7 @@ def table(results: dict[str, dict[str, dict[str, Any]]], before: str, runs: int,
         "",
         f"Written by `python scripts/stackattack_deep.py` (before: the package at `{before}`; after: this "
         f"checkout). Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, load average "
-        f"{os.getloadavg()[0]:.1f} when the run started (a shared machine: CPU seconds, user + system, are "
+        f"{_load()} when the run started (a shared machine: CPU seconds, user + system, are "
         f"reported, median of {runs} runs after and {before_runs} before). Player 1 on the penalty "
         "difference, zero-sum, open information. `solve`: the backward induction alone; `analyze`: "
         "`stratagem analyze --method lp --proof` (induction, expected returns, the proof written); `verify`: "

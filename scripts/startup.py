@@ -17,17 +17,24 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+try:
+    import resource
+except ImportError:  # Windows: the children's CPU seconds are not measured there
+    resource = None  # type: ignore[assignment]
+
 ROOT = Path(__file__).resolve().parent.parent
 
-#: The load average when the script started, for the table's note.
-_LOAD = os.getloadavg()
+#: The load average when the script started, for the table's note (None: Windows has none).
+_LOAD = os.getloadavg() if hasattr(os, "getloadavg") else None
+
+#: What a table says of a figure this system cannot give (Windows: no ``resource``, no load average).
+NOT_MEASURED = "not measured on this system"
 
 #: What is timed: a label and the arguments after the interpreter.
 CASES = (
@@ -43,18 +50,21 @@ CASES = (
 )
 
 
-def time_once(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of one run of ``python args`` in ``cwd`` (which must succeed)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def time_once(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float | None]:
+    """Wall and CPU seconds of one run of ``python args`` in ``cwd`` (which must succeed); the CPU seconds are
+    None without ``resource`` (Windows)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN) if resource is not None else None
     started = time.perf_counter()
     subprocess.run([sys.executable, *args], cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - started
+    if before is None:
+        return wall, None
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
 
-def measure(runs: int, source: str | None) -> list[tuple[str, float, float]]:
+def measure(runs: int, source: str | None) -> list[tuple[str, float, float | None]]:
     """Median wall and CPU seconds of every case, after one untimed warm-up run each (disk cache)."""
     env = dict(os.environ)
     cwd = ROOT  # ``-m`` and ``-c`` put the working directory first on sys.path: it decides which package loads
@@ -65,7 +75,8 @@ def measure(runs: int, source: str | None) -> list[tuple[str, float, float]]:
     for label, args in CASES:
         time_once(args, env, cwd)
         samples = [time_once(args, env, cwd) for _ in range(runs)]
-        rows.append((label, statistics.median(w for w, _ in samples), statistics.median(c for _, c in samples)))
+        cpus = [c for _, c in samples if c is not None]
+        rows.append((label, statistics.median(w for w, _ in samples), statistics.median(cpus) if cpus else None))
     return rows
 
 
@@ -76,7 +87,7 @@ def _core_state() -> str:
     return status().describe().removeprefix("compiled core: ")
 
 
-def table(rows: list[tuple[str, float, float]], runs: int) -> str:
+def table(rows: list[tuple[str, float, float | None]], runs: int) -> str:
     """The Markdown table of :func:`measure`'s rows, with how it was measured."""
     lines = [
         "# Start-up time",
@@ -89,12 +100,14 @@ def table(rows: list[tuple[str, float, float]], runs: int) -> str:
         "",
         f"Compiled core: {_core_state()}.",
         "",
-        f"Load while measuring (1-minute load average, start to end): {_LOAD[0]:.2f} to {os.getloadavg()[0]:.2f}.",
+        (f"Load while measuring (1-minute load average, start to end): {_LOAD[0]:.2f} to {os.getloadavg()[0]:.2f}."
+         if _LOAD is not None else f"Load while measuring: {NOT_MEASURED}."),
         "",
         "| case | wall (s) | CPU (s) |",
         "|---|---:|---:|",
     ]
-    lines += [f"| `{label}` | {wall:.3f} | {cpu:.3f} |" for label, wall, cpu in rows]
+    lines += [f"| `{label}` | {wall:.3f} | {NOT_MEASURED if cpu is None else f'{cpu:.3f}'} |"
+              for label, wall, cpu in rows]
     return "\n".join(lines) + "\n"
 
 

@@ -20,12 +20,19 @@ import argparse
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # Windows: the children's CPU seconds (and the load average) are not measured there
+    resource = None  # type: ignore[assignment]
+
+#: What the tables say of a figure this system cannot give.
+NOT_MEASURED = "not measured on this system"
 
 REPO = Path(__file__).resolve().parents[1]
 PUZZLES = REPO / "puzzles" / "strato"
@@ -36,8 +43,14 @@ SOLVE_DEALS = [("challenge-1.toml", "solo-1"), ("challenge-1.toml", "duo-1"), ("
                ("level-2-example.toml", "duo-1")]
 
 
-def _load() -> float:
-    return os.getloadavg()[0]
+def _load() -> str:
+    """The 1-minute load average, as the notes print it."""
+    return f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else NOT_MEASURED
+
+
+def _cpu(seconds: float | None) -> str:
+    """CPU seconds, as the table prints them."""
+    return NOT_MEASURED if seconds is None else f"{seconds:.2f}"
 
 
 def search_rates(python_seconds: float, compiled_seconds: float) -> tuple[list[str], float]:
@@ -73,11 +86,13 @@ def search_rates(python_seconds: float, compiled_seconds: float) -> tuple[list[s
     return rows, warm_cpu
 
 
-def _timed(args: list[str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def _timed(args: list[str]) -> tuple[float, float | None, subprocess.CompletedProcess[str]]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN) if resource is not None else None
     began = time.perf_counter()
     done = subprocess.run(args, capture_output=True, encoding="utf-8", check=False)  # stratagem writes UTF-8
     wall = time.perf_counter() - began
+    if before is None:
+        return wall, None, done
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, done
@@ -94,7 +109,8 @@ def solve_times(limit: float) -> list[str]:
                                       "--json", "--time-limit", str(limit)])
             report = json.loads(done.stdout) if done.stdout.strip().startswith("{") else {}
             kind = "—"
-            vwall = vcpu = 0.0
+            vwall = 0.0
+            vcpu: float | None = 0.0 if resource is not None else None
             verdict = "no proof written"
             if proof.exists():
                 kind = json.loads(proof.read_text(encoding="utf-8"))["evidence"].get("kind", "—")
@@ -103,7 +119,7 @@ def solve_times(limit: float) -> list[str]:
                 verdict = lines[-1] if lines else checked.stderr.strip()[:80]
             rows.append(f"| {file} | {deal} | {report.get('status', '?')} | {report.get('length') or '—'} | "
                         f"{report.get('lower_bound', '—')} | {report.get('method', '—')} | {kind} | "
-                        f"{wall:.2f} ({cpu:.2f}) | {vwall:.2f} ({vcpu:.2f}) | {wall + vwall:.2f} | {verdict} |")
+                        f"{wall:.2f} ({_cpu(cpu)}) | {vwall:.2f} ({_cpu(vcpu)}) | {wall + vwall:.2f} | {verdict} |")
             print(rows[-1], flush=True)
     return rows
 
@@ -121,8 +137,8 @@ def main() -> None:
     solving = solve_times(args.solve_limit)
     load_after = _load()
     machine = (f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python "
-               f"{platform.python_version()}; load average {load_before:.1f} at the start, {load_middle:.1f} "
-               f"between the tables, {load_after:.1f} at the end (other work shared the cores: compare CPU "
+               f"{platform.python_version()}; load average {load_before} at the start, {load_middle} "
+               f"between the tables, {load_after} at the end (other work shared the cores: compare CPU "
                "seconds and ratios, not wall clock).")
     text = "\n".join([
         "# Strato: the compiled search",

@@ -21,7 +21,6 @@ import gc
 import gzip
 import json
 import os
-import resource
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -35,6 +34,26 @@ from stratagem.models.strato.hidden.odds import solo_odds
 from stratagem.models.strato.hidden.valuetable import TableSummary, write_table
 from stratagem.verification import verify
 from stratagem.winprobability import odds_bounds
+
+try:
+    import resource
+except ImportError:  # Windows: the peak memory (and the load average) are not measured there
+    resource = None  # type: ignore[assignment]
+
+#: What the table says of a figure this system cannot give.
+NOT_MEASURED = "not measured on this system"
+
+
+def _load() -> str:
+    """The 1-minute load average, as the table prints it."""
+    return f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else NOT_MEASURED
+
+
+def _peak() -> str:
+    """This process's peak resident memory so far, as the notes print it."""
+    if resource is None:
+        return NOT_MEASURED
+    return f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.1f} GB"  # ru_maxrss: KB on Linux
 
 
 def main() -> None:
@@ -62,7 +81,7 @@ def main() -> None:
         for spec in loaded.deals:
             if spec.players != 1 or (args.deal and spec.name not in args.deal):
                 continue
-            load = os.getloadavg()[0]
+            load = _load()
             deal = deal_of(loaded, spec.name)
             game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
             path = args.tables / f"{Path(puzzle).stem}-{spec.name}.tbl.gz"
@@ -108,10 +127,9 @@ def main() -> None:
                   f"{table.states:,} ({table.policy:,}, {table.frontier:,}; {table.cut:,}) | "
                   f"{path.stat().st_size / 1024:.0f} | "
                   f"{written:.1f} | {verdict} | {checked:.2f} | {ratio} | {python} | "
-                  f"{load:.1f}-{os.getloadavg()[0]:.1f} |", flush=True)
-            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # this process's so far, GB
+                  f"{load if load == NOT_MEASURED else f'{load}-{_load()}'} |", flush=True)
             print(f"<!-- {spec.name}: search and table {wall:.1f} s wall; peak memory of the process so far "
-                  f"{peak:.1f} GB; {'; '.join(steps)} -->", flush=True)
+                  f"{_peak()}; {'; '.join(steps)} -->", flush=True)
 
 
 def _summary(path: Path) -> TableSummary:
