@@ -11,16 +11,19 @@ SIGHUP is ignored, as under ``nohup``), so each one unwinds the stack: ``finally
 writes remove their temporary files, and :func:`run` prints one line and returns 130, 143 or 129.
 Once one stop is under way, another (a second Ctrl-C while the first one's cleanup runs, or while the
 process exits) is ignored: it would interrupt the cleanup (a lock or a temporary file left behind) or
-print a traceback (:func:`_stopping`).
+print a traceback (:func:`_stopping`). One that Python raised where it cannot propagate (a garbage
+collector's callback) is sent again rather than printed and lost (:func:`_unraisable`).
 """
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import errno
 import os
 import signal
 import sys
+import threading
 from types import FrameType
 from typing import Any
 
@@ -287,6 +290,32 @@ def _exiting() -> None:
             signal.signal(number, signal.SIG_IGN)
 
 
+#: Seconds after which a stop Python could not raise where it came (:func:`_unraisable`) is sent again: the
+#: callback it came in, and the hook, have long returned by then.
+AGAIN_AFTER = 0.05
+
+
+def _unraisable(unraisable: Any) -> None:
+    """``sys.unraisablehook`` of the command: a stop raised where Python cannot let it through is sent again.
+
+    Python runs a signal's handler in whatever code the main thread runs next, and that can be a weakref
+    callback or a ``__del__`` the garbage collector called: there the :class:`KeyboardInterrupt` (or
+    :class:`Terminated`) is "ignored" -- printed with a traceback, and the command went on as if no Ctrl-C
+    had come (seen once in a sweep on Dask, in ``WeakSet``'s callback). Now nothing is printed, and the
+    signal is made pending again for the main thread :data:`AGAIN_AFTER` seconds later
+    (``_thread.interrupt_main``, from a timer: made pending here, its handler would run inside this hook),
+    so that it is raised in the command's own code. Anything else goes to Python's own hook."""
+    exc = unraisable.exc_value
+    if not isinstance(exc, (KeyboardInterrupt, Terminated)):
+        sys.__unraisablehook__(unraisable)
+        return
+    number = (getattr(signal, "SIGHUP", signal.SIGTERM) if isinstance(exc, HungUp)
+              else signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
+    again = threading.Timer(AGAIN_AFTER, _thread.interrupt_main, (number,))
+    again.daemon = True
+    again.start()
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
     """The SIGTERM and SIGHUP handler: raise :class:`Terminated` (:class:`HungUp` for SIGHUP) where the
     main thread is, like Ctrl-C does (and note the request, in case the exception is swallowed on the
@@ -311,12 +340,14 @@ def _terminated(exc: Terminated) -> int:
 
 def main() -> None:
     """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`; a signal
-    once a stop is under way, or once the code is decided, is ignored (:func:`_stopping`, :func:`_exiting`)."""
+    once a stop is under way, or once the code is decided, is ignored (:func:`_stopping`, :func:`_exiting`),
+    and one raised where Python cannot let it through is sent again (:func:`_unraisable`)."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored (a background job)
         signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _terminate)
     if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # not Windows, nor nohup
         signal.signal(signal.SIGHUP, _terminate)
+    sys.unraisablehook = _unraisable
     write_stdout_whole()
     try:
         code = run(from_process_start=True)

@@ -122,3 +122,28 @@ def test_a_first_ctrl_c_still_stops_the_command(tmp_path: Path) -> None:
     code, err = _run(tmp_path, patch, ["solve", str(PUZZLES / "challenge-0.toml"), "--quiet"])
     assert (code, err) == (INTERRUPTED, "stratagem: interrupted\n")
 
+
+
+def test_a_ctrl_c_that_lands_in_a_weakref_callback_still_stops_the_command(tmp_path: Path) -> None:
+    """Python runs the handler in whatever code comes next, here a callback the collector called, where
+    the exception is "ignored": a traceback was printed and the command went on to exit 0."""
+    patch = f"""
+        import time, weakref
+        import stratagem.solving as solving
+        solve = solving.solve
+        class Thing:
+            pass
+        def dropped(ref):
+            {CTRL_C}
+            (lambda: None)()  # a call: the handler runs here, inside the callback
+        def solved(*args, **kwargs):
+            thing = Thing()
+            watch = weakref.ref(thing, dropped)
+            del thing
+            for _ in range(500):  # five seconds of work on: the Ctrl-C must stop it
+                time.sleep(0.01)
+            return solve(*args, **kwargs)
+        solving.solve = solved
+        """
+    code, err = _run(tmp_path, patch, ["solve", str(PUZZLES / "challenge-0.toml"), "--quiet"])
+    assert (code, err) == (INTERRUPTED, "stratagem: interrupted\n")
