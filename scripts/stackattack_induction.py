@@ -95,18 +95,23 @@ def commands(name: str, runs: int) -> dict[str, Any]:
 
 def cpu_child(args: list[str]) -> dict[str, Any]:
     """Run ``python args...`` from the repository: its exit code, wall and CPU seconds (user + system of
-    the child alone, from its resource usage), the load average when it started and what it printed."""
-    load = os.getloadavg()[0]
+    the child alone, from its resource usage), the load average when it started and what it printed. Where
+    the system gives neither (Windows: no ``os.wait4``, no load average) they are None."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
         started = time.perf_counter()
         child = subprocess.Popen([sys.executable, *args], cwd=ROOT, stdout=out, stderr=err, encoding="utf-8")
-        _, status, usage = os.wait4(child.pid, 0)
+        cpu = None
+        if hasattr(os, "wait4"):
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            cpu = usage.ru_utime + usage.ru_stime
+        else:
+            child.wait()
         wall = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return {"code": child.returncode, "wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "load": load,
-                "out": out.read(), "err": err.read()}
+        return {"code": child.returncode, "wall": wall, "cpu": cpu, "load": load, "out": out.read(), "err": err.read()}
 
 
 def measure(name: str, runs: int, reference: bool = True) -> dict[str, Any]:
@@ -162,6 +167,21 @@ def _median(runs: list[dict[str, Any]], key: str) -> float:
     return float(statistics.median(run[key] for run in runs))
 
 
+#: What the table says of a figure this system cannot give (Windows: no ``os.wait4``, no load average).
+NOT_MEASURED = "not measured on this system"
+
+
+def _cpu(runs: list[dict[str, Any]]) -> str:
+    """The median CPU seconds of ``runs``, as the table prints them."""
+    return NOT_MEASURED if any(run["cpu"] is None for run in runs) else f"{_median(runs, 'cpu'):.2f}"
+
+
+def _loads(loads: list[float | None]) -> str:
+    """The range of load averages, as the table prints it."""
+    known = [load for load in loads if load is not None]
+    return f"{min(known):.1f}-{max(known):.1f}" if known else NOT_MEASURED
+
+
 def section(rows: list[dict[str, Any]], cli_rows: list[dict[str, Any]], runs: int, deep_runs: int) -> str:
     """The Markdown section, between its markers."""
     lines = [BEGIN, "## Backward induction on the compiled engine, and the commands end to end", "",
@@ -202,10 +222,10 @@ def section(rows: list[dict[str, Any]], cli_rows: list[dict[str, Any]], runs: in
         if row.get("too large"):
             said = "refused (exit 2): over 64 MiB; the checker run on the file: valid"
             notes.append(f"- {row['name']}: `verify` said: {row['refused'][1]}")
-        lines.append(f"| {row['name']} | {len(row['analyze'])} | {min(row['loads']):.1f}-{max(row['loads']):.1f} | "
-                     f"{analyze_wall:.2f} | {_median(row['analyze'], 'cpu'):.2f} | {row['proof nodes']:,} | "
+        lines.append(f"| {row['name']} | {len(row['analyze'])} | {_loads(row['loads'])} | "
+                     f"{analyze_wall:.2f} | {_cpu(row['analyze'])} | {row['proof nodes']:,} | "
                      f"{row['proof MB']:.2f} | "
-                     f"{verify_wall:.2f} | {_median(row['verify'], 'cpu'):.2f} | {said} | "
+                     f"{verify_wall:.2f} | {_cpu(row['verify'])} | {said} | "
                      f"{analyze_wall + verify_wall:.2f} |")
     lines += ["", *notes, "", END] if notes else ["", END]
     return "\n".join(lines) + "\n"

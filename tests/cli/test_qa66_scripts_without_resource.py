@@ -5,7 +5,8 @@
 Unix has, so on Windows they stopped at their first line; so did their load average (``os.getloadavg``,
 Unix only). Now each figure it cannot have is "not measured on this system", and on Linux the output is
 as before. The scripts are loaded in an interpreter made to lack what Windows lacks (``windowslike``), with
-``os.getloadavg`` taken away too, and their measuring functions called on a trivial command.
+``os.getloadavg`` and ``os.wait4`` taken away too, and their measuring functions called on a trivial command.
+``stackattack_induction.py`` read its child's CPU seconds with ``os.wait4``, Unix only as well.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def _windows_like(code: str, cwd: Path) -> str:
     """Run ``code`` after :data:`PRELUDE` (and without ``os.getloadavg``), with ``load(NAME)`` loading
     ``scripts/NAME.py`` as a module; its standard output."""
     prelude = PRELUDE + textwrap.dedent(f"""
-        del os.getloadavg
+        del os.getloadavg, os.wait4
         import importlib.util
         def load(name):
             spec = importlib.util.spec_from_file_location(name, {str(ROOT / "scripts")!r} + "/" + name + ".py")
@@ -62,6 +63,16 @@ def test_strato_compiled_and_verify_cost_time_the_wall_clock_alone(tmp_path: Pat
         print(cost.timed(["--help"], cost.ROOT, cost.ROOT)[2], cost._cpu(None), cost._median_cpu([(0, 1.0, None)]))
         """, tmp_path)
     assert out.splitlines() == [f"None {NOT_MEASURED} {NOT_MEASURED} 0", f"None {NOT_MEASURED} None"]
+
+
+def test_stackattack_induction_waits_for_its_child_without_wait4(tmp_path: Path) -> None:
+    out = _windows_like("""
+        induction = load("stackattack_induction")
+        done = induction.cpu_child(["-c", "print('done')"])
+        print(done["code"], done["cpu"], done["load"], done["out"].strip(), "|", induction._cpu([done]), "|",
+              induction._loads([done["load"]]))
+        """, tmp_path)
+    assert out.strip() == f"0 None None done | {NOT_MEASURED} | {NOT_MEASURED}"
 
 
 def test_the_peak_memory_is_not_measured_there(tmp_path: Path) -> None:
