@@ -215,8 +215,8 @@ class IsmctsAgent(MctsAgent):
     ``guided``, ``widening`` and ``rollout_limit`` (guided by default, as ``mcts``: the game's move
     ordering per determinisation and its declared evaluation cut-off). It keeps no tree between moves:
     ``reuse`` must stay off. ``engine``, when set (by the match runner), runs SO-ISMCTS in C on it instead
-    (:func:`~stratagem.solvers.compiled_ismcts.ismcts_compiled`: the determinisations still drawn by the
-    reference game), guided as here where the game hands over a compiled guide (Card Clash, Stratatak),
+    (:func:`~stratagem.solvers.compiled_ismcts.ismcts_compiled`: the determinisations still the reference
+    game's, draw for draw), guided as here where the game hands over a compiled guide (Card Clash, Stratatak),
     plain elsewhere or with ``guided=false``."""
 
     reuse: bool = False
@@ -235,7 +235,8 @@ class PimcAgent:
     """PIMC (:func:`~stratagem.solvers.pimc.pimc`): ``samples`` determinisations, each move valued by
     ``evaluator`` -- by default the mean of ``rollouts`` random playouts. ``engine``, when set (by the
     match runner: the game's compiled engine), runs those playouts in C
-    (:mod:`~stratagem.solvers.compiled_ismcts`; the determinisations still drawn by the reference game)."""
+    (:mod:`~stratagem.solvers.compiled_ismcts`; the determinisations still the reference game's, draw for
+    draw)."""
 
     samples: int = 20
     rollouts: int = 4

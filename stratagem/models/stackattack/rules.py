@@ -298,6 +298,19 @@ class StackAttackGame(EqualByRules):
                 hands[p], pool = tuple(sorted(pool[:k])), pool[k:]
         return state._replace(hands=tuple(hands))
 
+    def packed_sampler(self, engine: Any, state: State, player: int) -> Any:
+        """The determinisations of ``state`` for ``player`` packed for ``engine``, as
+        ``engine.encode(self.sample_state(state, player, rng))`` gives them from the same draws, at a
+        fraction of the cost (:mod:`stratagem.models.stackattack.sampling`), for the compiled ISMCTS and
+        PIMC; None where it cannot promise those rows (the searches then sample here), as for a subclass
+        that samples otherwise."""
+        own = type(self)
+        if own.sample_state is not StackAttackGame.sample_state or own.unseen is not StackAttackGame.unseen:
+            return None
+        from stratagem.models.stackattack.sampling import packed_deals
+
+        return packed_deals(self, engine, state, player)
+
     def bank(self, state: State) -> tuple[State, tuple[int, ...]] | None:
         """The position with empty penalty piles and no carried scores, and each player's return so far.
 
