@@ -11,20 +11,16 @@ SIGHUP is ignored, as under ``nohup``), so each one unwinds the stack: ``finally
 writes remove their temporary files, and :func:`run` prints one line and returns 130, 143 or 129.
 Once one stop is under way, another (a second Ctrl-C while the first one's cleanup runs, or while the
 process exits) is ignored: it would interrupt the cleanup (a lock or a temporary file left behind) or
-print a traceback (:func:`_stopping`). One that Python raised where it cannot propagate (a garbage
-collector's callback) is sent again rather than printed and lost (:func:`_unraisable`).
+print a traceback; one that Python raised where it cannot propagate (a garbage collector's callback) is
+sent again rather than printed and lost (:mod:`stratagem.cli.stopping`).
 """
 
 from __future__ import annotations
 
-import _thread
 import contextlib
 import errno
 import os
-import signal
 import sys
-import threading
-from types import FrameType
 from typing import Any
 
 import click
@@ -40,10 +36,11 @@ from stratagem.cli.exitcodes import (
     TERMINATED,
 )
 from stratagem.cli.options import option_for, option_words
+from stratagem.cli.stopping import Stop, exiting, install_handlers
 from stratagem.cli.wholewrites import write_stdout_whole
 from stratagem.core.deadline import begin_command
 from stratagem.core.errors import BadArgument, BadInput, HungUp, StratagemError, Terminated, check_termination
-from stratagem.core.interrupt import STOPPING, native_state_abandoned
+from stratagem.core.interrupt import native_state_abandoned
 from stratagem.core.outputs import WRITE_FAILURES as FILE_WRITE_FAILURES
 
 COMMANDS_HELP = ("Optimal lines and proofs for Strato, STAKD Elite, Stratatak, Stack Attack and "
@@ -160,7 +157,7 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     ``from_process_start``: the command is this process's own (:func:`main`), so its ``--time-limit``
     counts from the start of the process; otherwise from this call.
     """
-    Terminated.requested = Terminated.hung_up = _Stop.reported = False
+    Terminated.requested = Terminated.hung_up = Stop.reported = False
     begin_command(from_process_start)
     try:
         result: Any = _invoke(args)
@@ -194,11 +191,11 @@ def run(args: list[str] | None = None, *, from_process_start: bool = False) -> i
     except click.exceptions.Abort:
         return fail("stratagem: aborted")
     except KeyboardInterrupt:
-        _Stop.reported = True
+        Stop.reported = True
         say("stratagem: interrupted")
         return INTERRUPTED
     except Terminated as exc:
-        _Stop.reported = True
+        Stop.reported = True
         return _terminated(exc)
     except BrokenPipeError:
         _silence_stdout()
@@ -247,88 +244,6 @@ def _silence_stdout() -> None:
         pass
 
 
-class _Stop:
-    """Whether :func:`run` has caught a stop and said so (its exit code is then decided)."""
-
-    reported = False
-
-
-def _stopping() -> bool:
-    """Whether a stop is under way, so that another signal must not raise: :func:`run` has caught one, or
-    the main thread is handling a :class:`KeyboardInterrupt` or :class:`Terminated`, or an exception raised
-    while it was handled. That is where a stopped command cleans up: the ``finally`` blocks and ``__exit__``
-    methods it unwinds through (a temporary output removed, a sweep's lock file, the Dask cluster closed)
-    and the ``except`` clauses that report it. A second Ctrl-C raised there stopped the cleanup itself.
-    A stop that was swallowed (caught and not raised again) is no longer handled: the next one raises."""
-    if _Stop.reported:
-        return True
-    exc = sys.exc_info()[1]
-    for _ in range(100):  # a chain of contexts is short; a cycle made by hand must not hang a handler
-        if exc is None:
-            return False
-        if isinstance(exc, (KeyboardInterrupt, Terminated)):
-            return True
-        exc = exc.__context__
-    return False
-
-
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    """The SIGINT handler: raise :class:`KeyboardInterrupt`, as Python's own does, unless a stop is under
-    way already (:func:`_stopping`): then the Ctrl-C is ignored and the first stop's cleanup goes on."""
-    if not _stopping():
-        raise KeyboardInterrupt
-
-
-def _exiting() -> None:
-    """Ignore Ctrl-C, SIGTERM and SIGHUP from here on: the exit code is decided and every output is whole or
-    removed; what is left is the interpreter's exit (atexit hooks, such as Dask's and multiprocessing's,
-    and finalisation), where a signal printed a traceback ("Exception ignored in atexit callback") or, once
-    Python had put back the default handlers, ended the process by the signal instead of its exit code.
-    Only the handlers :func:`main` installed are replaced (not SIGHUP's under ``nohup``, ignored already)."""
-    for number in STOPPING:
-        if signal.getsignal(number) in (_interrupt, _terminate):
-            signal.signal(number, signal.SIG_IGN)
-
-
-#: Seconds after which a stop Python could not raise where it came (:func:`_unraisable`) is sent again: the
-#: callback it came in, and the hook, have long returned by then.
-AGAIN_AFTER = 0.05
-
-
-def _unraisable(unraisable: Any) -> None:
-    """``sys.unraisablehook`` of the command: a stop raised where Python cannot let it through is sent again.
-
-    Python runs a signal's handler in whatever code the main thread runs next, and that can be a weakref
-    callback or a ``__del__`` the garbage collector called: there the :class:`KeyboardInterrupt` (or
-    :class:`Terminated`) is "ignored" -- printed with a traceback, and the command went on as if no Ctrl-C
-    had come (seen once in a sweep on Dask, in ``WeakSet``'s callback). Now nothing is printed, and the
-    signal is made pending again for the main thread :data:`AGAIN_AFTER` seconds later
-    (``_thread.interrupt_main``, from a timer: made pending here, its handler would run inside this hook),
-    so that it is raised in the command's own code. Anything else goes to Python's own hook."""
-    exc = unraisable.exc_value
-    if not isinstance(exc, (KeyboardInterrupt, Terminated)):
-        sys.__unraisablehook__(unraisable)
-        return
-    number = (getattr(signal, "SIGHUP", signal.SIGTERM) if isinstance(exc, HungUp)
-              else signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
-    again = threading.Timer(AGAIN_AFTER, _thread.interrupt_main, (number,))
-    again.daemon = True
-    again.start()
-
-
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    """The SIGTERM and SIGHUP handler: raise :class:`Terminated` (:class:`HungUp` for SIGHUP) where the
-    main thread is, like Ctrl-C does (and note the request, in case the exception is swallowed on the
-    way), unless a stop is under way already (:func:`_stopping`), whose exit code then stands."""
-    if _stopping():
-        return
-    Terminated.requested = True
-    if signum == getattr(signal, "SIGHUP", None):
-        Terminated.hung_up = True
-        raise HungUp()
-    raise Terminated()
-
-
 def _terminated(exc: Terminated) -> int:
     """One line for SIGTERM or SIGHUP, and its exit code."""
     if isinstance(exc, HungUp):
@@ -340,14 +255,9 @@ def _terminated(exc: Terminated) -> int:
 
 def main() -> None:
     """Console-script entry point: SIGTERM unwinds like Ctrl-C, then the exit code of :func:`run`; a signal
-    once a stop is under way, or once the code is decided, is ignored (:func:`_stopping`, :func:`_exiting`),
-    and one raised where Python cannot let it through is sent again (:func:`_unraisable`)."""
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored (a background job)
-        signal.signal(signal.SIGINT, _interrupt)
-    signal.signal(signal.SIGTERM, _terminate)
-    if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # not Windows, nor nohup
-        signal.signal(signal.SIGHUP, _terminate)
-    sys.unraisablehook = _unraisable
+    once a stop is under way, or once the code is decided, is ignored, and one raised where Python cannot let
+    it through is sent again (:mod:`stratagem.cli.stopping`)."""
+    install_handlers()
     write_stdout_whole()
     try:
         code = run(from_process_start=True)
@@ -356,7 +266,7 @@ def main() -> None:
         code = INTERRUPTED
     except Terminated as exc:
         code = _terminated(exc)
-    _exiting()
+    exiting()
     if native_state_abandoned():  # a signal left a native solver mid-call: free nothing (core.interrupt)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError, AttributeError):
