@@ -13,9 +13,10 @@ Two graphs can be built from a puzzle file:
 * **designer** (``--designer``): the chosen deal's rows only, any weather of the challenge playable
   each turn (:mod:`stratagem.models.strato.designer`). Its par is a lower bound on every deal on that
   layout, and a complete designer graph with no win proves every deal on the layout unsolvable. A designer
-  graph cut before a win (challenge 1's layouts pass 200,000 states at depth 4) is followed by an A* search
-  for the par (:func:`~stratagem.models.strato.designer.designer_par`) under the same state limit, in the
-  rest of the build's share of the time (the graph has :data:`DESIGNER_GRAPH_SHARE` of it).
+  graph cut before a win (challenge 1's layouts pass 200,000 states at depth 4) is followed by the par's
+  searches (:func:`~stratagem.models.strato.reachability.search_par`) in the rest of the build's share of the
+  time (the graph has :data:`DESIGNER_GRAPH_SHARE` of it): A* under the same state limit, then, where A* stops
+  without a par (the level-2 example's layouts), SAT from A*'s bound (a par the solver's word, not certified).
 
 The graph is built breadth-first up to ``--max-nodes`` states or ``--time-limit`` seconds; a graph
 stopped by a limit is reported as truncated, and then "no win found" proves nothing. The time limit is
@@ -27,7 +28,7 @@ no file, and the report says so. ``--html`` writes the report's page (:mod:`stra
 
 Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph (or the par's A*, every layout
 expanded) proves the deal (or every deal on the layout) unsolvable, 3 the graph is truncated and proves nothing
-either way (in designer mode: nor did the par's A*), or the limit ended the export.
+either way (in designer mode: nor did the par's searches), or the limit ended the export.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from stratagem.cli.exitcodes import DONE, NO, UNDETERMINED
 from stratagem.cli.limits import NODE_LIMIT, TIME_LIMIT, WholeRange
 from stratagem.cli.options import Renamed, json_option, quiet_option
 from stratagem.cli.output import page_written
-from stratagem.cli.progress import search_progress
+from stratagem.cli.progress import search_progress, terminal_progress
 from stratagem.cli.render import describe_challenge, draw_rows, draw_state
 from stratagem.cli.reports import write_page
 from stratagem.core.deadline import command_deadline
@@ -50,8 +51,8 @@ from stratagem.core.errors import BadInput
 from stratagem.core.outputs import check_outputs, dumps_record, one_set
 from stratagem.core.words import plural
 from stratagem.loading import load_strato
-from stratagem.models.strato.designer import StratoDesigner, designer_par
-from stratagem.models.strato.reachability import conclusion, par_search_fields, par_search_line
+from stratagem.models.strato.designer import StratoDesigner
+from stratagem.models.strato.reachability import conclusion, par_search_fields, par_search_lines, search_par
 from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.search.planning import StratoPlanning
@@ -64,7 +65,7 @@ from stratagem.solvers.graph import (
     write_graphml,
 )
 
-REACH_FORMAT = "stratagem/reach@1"
+REACH_FORMAT = "stratagem/reach@2"
 
 EXPORTS = {"graphml": write_graphml, "dot": write_dot}
 
@@ -85,8 +86,9 @@ GRAPHML_BUILD_SHARE = 0.6
 #: the command to 1.13 times the limit and more on a loaded machine (challenge 1's layout, ``--designer
 #: --time-limit 10 --export dot``: 14.05 s wall). 0.7 of the limit leaves 0.93 of it for all three.
 DOT_BUILD_SHARE = 0.7
-#: In designer mode, the graph's part of the build's share; the rest is the par's A* when the graph is cut
-#: before a win (challenge 1's layouts pass 200,000 states at depth 4, where A* finds par 7 in 0.13 CPU s).
+#: In designer mode, the graph's part of the build's share; the rest is the par's searches (A*, then SAT) when
+#: the graph is cut before a win (challenge 1's layouts pass 200,000 states at depth 4, where A* finds par 7 in
+#: 0.13 CPU s).
 DESIGNER_GRAPH_SHARE = 0.6
 
 DEAL_INFORMATION = "open: the solver sees every hand and the order of the draw pile and chooses every play"
@@ -104,7 +106,7 @@ LOST_NOTE = (
               help="Player count for a seeded deal (not with --designer, whose graph holds no hands).")
 @click.option("--designer", is_flag=True,
               help="Designer mode: the deal's rows only, any weather of the challenge playable every turn "
-                   "(a graph cut before a win is followed by an A* search for the par).")
+                   "(a graph cut before a win is followed by A*, then SAT, searching for the par).")
 @click.option("--max-nodes", "max_states", cls=Renamed, old=("--max-states",), type=NODE_LIMIT,
               default=DEFAULT_MAX_STATES, show_default=True, metavar="N",
               help="Stop building (graph truncated) rather than hold more than N states.")
@@ -167,11 +169,7 @@ def reach(
     line = shortest_line(graph)
     par_search = None
     if layout is not None and not facts.complete and not facts.goal_reachable:
-        left = search_phase.remaining()
-        with search_progress(f"designer par of {spec.name} by A*", enabled=not (as_json or quiet),
-                             first="bound", second="layouts expanded") as progress:
-            par_search = designer_par(layout, time_limit=None if left is None else max(left, 1e-9),
-                                      max_states=max_states, progress=progress)
+        par_search = search_par(layout, spec.name, search_phase, max_states, terminal_progress(not (as_json or quiet)))
         if par_search.moves is not None:
             line = [format_move(move) for move in par_search.moves]
     unsolvable, verdict = conclusion(facts, designer, par_search)
@@ -244,8 +242,8 @@ def reach(
                   f"par {plural(facts.par, 'turn')}: {' '.join(line or ())}")
     else:
         out.print("winning states: none reached")
-    if par_search is not None:
-        out.print(par_search_line(par_search))
+    for text in par_search_lines(par_search) if par_search is not None else ():
+        out.print(text)
     dead = "" if facts.complete else "at least "
     out.print(f"dead-end states (no win reachable): {dead}{facts.dead_ends:,}")
     part = "" if facts.complete else " in the part built"

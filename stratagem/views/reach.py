@@ -1,9 +1,10 @@
-"""A ``stratagem reach`` report (``stratagem/reach@1``) as a page: what the state graph of a deal, or of its
-layout in designer mode, shows a designer.
+"""A ``stratagem reach`` report (``stratagem/reach@2``, or an older ``@1``) as a page: what the state graph of a
+deal, or of its layout in designer mode, shows a designer.
 
 The answer first, as the command states it (a win reachable with its par, unsolvable with the complete
 graph as proof, or unknown when a limit cut the graph); the graph's facts, and in designer mode, where a limit
-cut the graph before a win, what the par's A* run proved; the states first reached at each
+cut the graph before a win, what the par's A* run proved (and where it stopped without a par, SAT's); the states
+first reached at each
 depth as a chart (where the graph widens, and how deep it goes); and the par line replayed: with the rules
 engine in deal mode, and in designer mode (any weather playable every turn, no hands) each move matched
 against the designer game's own successors. The deal is rebuilt from the puzzle the report names; its start,
@@ -24,10 +25,13 @@ from stratagem.views.charts import bars
 from stratagem.views.page import GOAL, MOVE, esc, replay_frame, table
 from stratagem.views.strato import describe_challenge, describe_move, goal_note, strato_replay, table_svg
 
-__all__ = ["REACH", "designer_replay", "reach_html", "reach_page"]
+__all__ = ["REACH", "REACH_FORMATS", "designer_replay", "reach_html", "reach_page"]
 
 #: The format of ``stratagem reach --json`` (docs/formats.md 4.6).
-REACH = "stratagem/reach@1"
+REACH = "stratagem/reach@2"
+#: The formats a page is made of: ``@1`` (before ``par_sat``: a par line only from the graph or A*) reads the
+#: same, without SAT's run.
+REACH_FORMATS = ("stratagem/reach@1", REACH)
 
 
 def reach_title(data: dict[str, Any]) -> str:
@@ -39,10 +43,11 @@ def reach_title(data: dict[str, Any]) -> str:
         par = data.get("par")
         return (f"designer par {plural(par, 'turn')} (a lower bound for every deal on this layout)" if designer
                 else f"a win is reachable, par {plural(par, 'turn')}")
-    searched = data.get("par_search")
+    searched, sat = data.get("par_search"), data.get("par_sat")
     if isinstance(searched, dict) and isinstance(searched.get("lower_bound"), int):
-        return (f"unknown: limits cut the graph and A* before a win was reached; designer par at least "
-                f"{plural(searched['lower_bound'], 'turn')}")
+        bound = max(searched["lower_bound"], sat["lower_bound"] if isinstance(sat, dict) else 0)
+        return (f"unknown: limits cut the graph{', A* and SAT' if isinstance(sat, dict) else ' and A*'} before a win "
+                f"was reached; designer par at least {plural(bound, 'turn')}")
     return "unknown: a limit cut the graph before a win was reached"
 
 
@@ -96,25 +101,39 @@ def _check_answer(data: dict[str, Any], source: str, moves: list[str], won: bool
 
 
 def _check_par_search(data: dict[str, Any], source: str, moves: list[str], complete: bool) -> bool:
-    """``par_search`` (the designer par's A* run, where a graph in designer mode was cut before a win) agrees
-    with the rest of the report; whether it expanded every reachable layout without a win."""
-    searched = data.get("par_search")
+    """``par_search`` (the designer par's A* run, where a graph in designer mode was cut before a win) and
+    ``par_sat`` (SAT's, where A* stopped without a par) agree with the rest of the report: the par line is the
+    one that solved it, of its ``lower_bound``'s length; whether A* expanded every reachable layout without a
+    win."""
+    searched, sat = data.get("par_search"), data.get("par_sat")
     if searched is None:
+        if sat is not None:
+            raise BadInput(source, "par_sat", "is made only after the par's A* (par_search) stopped without a par")
         return False
-    statuses = ("solved", "unsolvable", "unknown")
-    if not isinstance(searched, dict) or searched.get("status") not in statuses \
-            or not isinstance(searched.get("lower_bound"), int) or isinstance(searched.get("lower_bound"), bool):
-        raise BadInput(source, "par_search", f"must be null or an object with a status ({', '.join(statuses)}) "
-                       "and an integer lower_bound")
+    _check_search(searched, "par_search", ("solved", "unsolvable", "unknown"), source)
     if data.get("mode") != "designer" or complete or data.get("goal_states"):
         raise BadInput(source, "par_search", "is made only in designer mode, of a graph cut before a win")
-    if (searched["status"] == "solved") != bool(moves):
-        raise BadInput(source, "par_search.status", f"is {searched['status']!r}, but the par line has "
+    if sat is not None:
+        _check_search(sat, "par_sat", ("solved", "unknown"), source)
+        if searched["status"] != "unknown":
+            raise BadInput(source, "par_sat", f"is made only after the par's A* stopped without a par, not "
+                           f"after one {searched['status']!r}")
+    solver, key = (sat, "par_sat") if sat is not None else (searched, "par_search")
+    if (solver["status"] == "solved") != bool(moves):
+        raise BadInput(source, f"{key}.status", f"is {solver['status']!r}, but the par line has "
                        f"{len(moves)} move(s)")
-    if moves and searched["lower_bound"] != len(moves):
-        raise BadInput(source, "par_search.lower_bound", f"is {searched['lower_bound']}, but the par line has "
+    if moves and solver["lower_bound"] != len(moves):
+        raise BadInput(source, f"{key}.lower_bound", f"is {solver['lower_bound']}, but the par line has "
                        f"{len(moves)} move(s)")
     return bool(searched["status"] == "unsolvable")
+
+
+def _check_search(searched: object, key: str, statuses: tuple[str, ...], source: str) -> None:
+    """``searched`` is an object with one of ``statuses`` and an integer ``lower_bound``."""
+    if not isinstance(searched, dict) or searched.get("status") not in statuses \
+            or not isinstance(searched.get("lower_bound"), int) or isinstance(searched.get("lower_bound"), bool):
+        raise BadInput(source, key, f"must be null or an object with a status ({', '.join(statuses)}) "
+                       "and an integer lower_bound")
 
 
 def designer_replay(designer: StratoDesigner, moves: list[str], source: str) -> tuple[str, bool]:
@@ -158,7 +177,7 @@ def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, 
               f"cut by the {esc(data.get('stopped_by'))} limit: {_count(data.get('frontier'))} states left unexpanded"),
              ("winning states reached", _count(data.get("goal_states"))),
              ("par (fewest turns to a win)", esc(data.get("par")) if data.get("par") is not None else "none reached"),
-             *_par_search_facts(data.get("par_search")),
+             *_par_search_facts(data.get("par_search")), *_par_sat_facts(data.get("par_sat")),
              ("dead ends (no win reachable)", at_least + _count(data.get("dead_ends"))),
              ("strongly connected components", _count(data.get("strongly_connected_components"))
               + f" (largest: {_count(data.get('largest_component'))})")]
@@ -192,6 +211,16 @@ def _par_search_facts(searched: object) -> list[tuple[str, str]]:
         str(searched.get("status")),
         f"stopped by the {esc(searched.get('stopped_by'))} limit: par at least {esc(searched.get('lower_bound'))}")
     return [("par by A* (the graph cut before a win)", f"{found} ({held})")]
+
+
+def _par_sat_facts(sat: object) -> list[tuple[str, str]]:
+    """The facts row of the designer par's SAT run, if one ran (A* stopped without a par)."""
+    if not isinstance(sat, dict):
+        return []
+    solved = sat.get("status") == "solved"
+    found = (f"par {esc(sat.get('lower_bound'))}: a line found, the horizon below refuted" if solved
+             else f"stopped ({esc(sat.get('stopped_by'))}): par at least {esc(sat.get('lower_bound'))}")
+    return [("par by SAT (A* stopped without one)", f"{found}, by the solver's word: not certified")]
 
 
 def _count(value: object) -> str:

@@ -35,7 +35,7 @@ from stratagem.views.matrices import bound_parts_html, fraction, matrices_html, 
 from stratagem.views.page import document, esc, replay_frame
 from stratagem.views.policy import BOUNDS, ODDS, odds_report_html, odds_start, policy_html, table_html
 from stratagem.views.prooftree import tree_html
-from stratagem.views.reach import REACH, reach_page
+from stratagem.views.reach import REACH_FORMATS, reach_page
 from stratagem.views.strato import describe_challenge, strato_replay
 
 GAME_TITLES = {"strato": "Strato", "stakd": "STAKD Elite", "stratatak": "Stratatak", "stackattack": "Stack Attack",
@@ -44,13 +44,13 @@ PROOFTREE, MATRIXPROOF, MATRIXPROOFS = "stratagem/prooftree@1", "stratagem/matri
 BOUNDPROOF = "stratagem/matrixproof@2"
 SOLVE, CHECK, ANALYSIS = "stratagem/solve@1", "stratagem/check@1", "stratagem/analysis@1"
 VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, BOUNDPROOF, MATRIXPROOF, MATRIXPROOFS,
-            POLICY_FORMAT, ODDS, BOUNDS, REACH, *TABLE_FORMATS)
+            POLICY_FORMAT, ODDS, BOUNDS, *REACH_FORMATS, *TABLE_FORMATS)
 #: Commands' reports (pages of an answer, not records ``stratagem verify`` checks), each with the record
 #: that is checked instead.
 REPORTS = {SOLVE: "view the --proof record the command writes", CHECK: "view the --proof record the command writes",
            ANALYSIS: "view the --proof record the command writes",
            ODDS: "view the --proof policy record odds writes", BOUNDS: "view the --table value table odds writes",
-           REACH: "rerun `stratagem reach` to rebuild its graph (reach writes no certificate)"}
+           **dict.fromkeys(REACH_FORMATS, "rerun `stratagem reach` to rebuild its graph (reach writes no certificate)")}
 #: A game's word for one step of a line (one, several); any other game's step is a ply.
 STEPS = {"strato": ("turn", "turns"), "stakd": ("placement", "placements")}
 
@@ -452,7 +452,7 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
         game, start = odds_start(data, source)
         title, html = odds_report_html(data, source, game, start)
         body.append(html)
-    elif fmt == REACH:
+    elif fmt in REACH_FORMATS:
         title, html = reach_page(data, source, _report_deal(data, source))
         body.append(html)
     elif fmt in (MATRIXPROOF, MATRIXPROOFS, BOUNDPROOF):

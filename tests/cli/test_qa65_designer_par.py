@@ -94,18 +94,21 @@ def test_challenge_1s_layout_has_a_designer_par(cli) -> None:  # type: ignore[no
 
 
 def test_a_stopped_astar_reports_its_bound(cli) -> None:  # type: ignore[no-untyped-def]
-    """The level-2 example's layout: neither the graph nor A* within 3,000 layouts reaches a win; the bound
-    A* proved (at least the game's bound at the start, 9 turns) is said, and nothing more."""
-    data = _report(cli, str(PUZZLES / "level-2-example.toml"), "--designer", "--max-nodes", "3000", code=3)
+    """The level-2 example's layout: neither the graph nor A* within 3,000 layouts reaches a win, nor SAT (stop
+    66) in the seconds the time limit leaves it; the bound A* proved (at least the game's bound at the start, 9
+    turns) is said, and nothing more."""
+    args = (str(PUZZLES / "level-2-example.toml"), "--designer", "--max-nodes", "3000", "--time-limit", "8")
+    data = _report(cli, *args, code=3)
     searched = data["par_search"]
     assert searched["status"] == "unknown" and searched["stopped_by"] == "states" and searched["states"] <= 3000
     assert searched["lower_bound"] >= 9 and data["par"] is None and data["unsolvable"] is None
-    human = cli("reach", str(PUZZLES / "level-2-example.toml"), "--designer", "--max-nodes", "3000")
+    assert data["par_sat"]["status"] == "unknown" and data["par_sat"]["stopped_by"] == "time"
+    human = cli("reach", *args)
     assert human.code == 3 and f"at least {searched['lower_bound']} turns" in human.out
 
 
 def test_the_time_limit_covers_the_graph_and_astar() -> None:
-    """``--time-limit 2``: the graph (its part of the build's share) and A* (the rest of it) both stop."""
+    """``--time-limit 2``: the graph (its part of the build's share), A* and SAT (the rest of it) all stop."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "stratagem", "reach", str(PUZZLES / "level-2-example.toml"),
@@ -116,6 +119,7 @@ def test_the_time_limit_covers_the_graph_and_astar() -> None:
     assert wall < 1.2 * 2 + 1 + 1.5, wall  # the limit, its allowance, and the interpreter's start
     data = json.loads(done.stdout)
     assert data["stopped_by"] == "time" and data["par_search"]["stopped_by"] == "time"
+    assert data["par_sat"]["stopped_by"] == "time"  # stop 66: SAT after A*, within the same limit
 
 
 @pytest.fixture(scope="module", name="solved")

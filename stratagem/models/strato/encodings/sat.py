@@ -65,6 +65,15 @@ counted on the whole table only.
 selects "within ``k``" for one solver that answers several horizons in turn (the incremental driver).
 Proof records always use the plain formula.
 
+**Designer mode** (``designer``, :mod:`~stratagem.models.strato.designer`): the same formula with the hands
+and the pile removed. The start is the deal's rows and last weather (a goal if its rows meet the goal:
+the designer's par 0); each turn's card is any weather of the challenge (``card[t]`` is one of them, never
+a Redraw), with no player order. The demand and room bounds count the entries of the turns left exactly
+as above, with every weather of the challenge playable; their movers are then every Fog, Storm and Cloud
+of the challenge. This module knows no designer mode (an encoding imports only the rules and the searches'
+bounds): :class:`~stratagem.models.strato.designer_sat.DesignerCNF` decodes such a formula's models against
+designer mode's successors (the layout each turn makes).
+
 A satisfying assignment is decoded into moves by matching each turn against the rules engine's legal
 moves (card, end and resulting rows); a transition the engine does not allow raises
 :class:`EncodingError` instead of being reported.
@@ -88,7 +97,7 @@ from stratagem.core.words import plural
 from stratagem.models.strato.rules.cards import CLOUD, FOG, HAND_SIZE, RAIN, STORM, SUN, WIND
 from stratagem.models.strato.rules.challenge import CountGoal, SequenceGoal
 from stratagem.models.strato.rules.notation import Move
-from stratagem.models.strato.rules.position import LOST, STATUS_WORDS, WON, Row, State
+from stratagem.models.strato.rules.position import LOST, ONGOING, STATUS_WORDS, WON, Row, State
 from stratagem.models.strato.rules.turns import StratoGame
 from stratagem.models.strato.search.demand import Demand, can_cross, demands
 
@@ -131,6 +140,11 @@ class StratoCNF:
     #: reason well with the sum of per-row counts (measured: level-2 solo-1 found optimal in 170 s with
     #: it, 80 s without); CP-SAT, which takes it as one linear constraint, turns it on.
     rows_apart: bool = False
+    #: Designer mode (:mod:`~stratagem.models.strato.designer`): the formula of the start's rows and last
+    #: weather alone, each turn's card any weather of the challenge, with no hands, pile, Redraw or players
+    #: (see the module docstring). Its models are decoded by
+    #: :class:`~stratagem.models.strato.designer_sat.DesignerCNF`, against designer mode's successors.
+    designer: bool = False
     #: A stop test, asked once a turn of the build (a :class:`~stratagem.core.deadline.Deadline` will do);
     #: when it answers true the build raises :class:`EncodingStopped`. The largest formula the horizon cap
     #: allows (a three-row four-player deal, 42 turns) takes half a minute and some 4 GB.
@@ -142,6 +156,14 @@ class StratoCNF:
     def __post_init__(self) -> None:
         start = self.game.initial_state()
         challenge = self.game.challenge
+        # The demands (and rows-apart's "can a card change rows") read the cards a player may still play: in
+        # designer mode every weather of the challenge, always.
+        playable = start
+        if self.designer:
+            # The designer's start is a goal when its rows meet the goal (par 0); it is never lost.
+            won = challenge.victory(start.rows)
+            start = State(start.rows, (), "", 0, start.last, WON if won else ONGOING)
+            playable = start._replace(hands=("".join(sorted(challenge.weathers)),))
         self.start = start
         self.rows = len(start.rows)
         self.halves = 2 * self.rows
@@ -149,11 +171,12 @@ class StratoCNF:
         self.weathers = tuple(sorted(set(challenge.weathers) | set("".join(start.hands)) | set(start.pile)
                                      | {c for row in start.rows for c in row.left + row.right}))
         self.players = len(start.hands)
-        self.hand_size = HAND_SIZE[self.players]
+        self.hand_size = HAND_SIZE.get(self.players, 0)
         self.pile = start.pile
         self.options = self.game.options
+        self._playable = playable
         # a demand of a weather the deal never holds is left out: the victory clauses already fail
-        self._demands = tuple(d for d in demands(challenge, start) if set(d.weathers) <= set(self.weathers))
+        self._demands = tuple(d for d in demands(challenge, playable) if set(d.weathers) <= set(self.weathers))
         self._guard = 0
         self._turns_built = 0
         self._build()
@@ -393,7 +416,7 @@ class StratoCNF:
         one row cannot help another), are at most the turns left: a turn adds a card to one row only."""
         goal, challenge = self.game.challenge.goal, self.game.challenge
         eligible = [r for r, row in enumerate(self.start.rows) if goal.eligible(row)]
-        if len(eligible) != challenge.rows_required or can_cross(self.start):
+        if len(eligible) != challenge.rows_required or can_cross(self._playable):
             return
         have = self._row_counts(t, eligible)
         bound = len(have) - (horizon - t)
@@ -463,7 +486,10 @@ class StratoCNF:
         self._resolution(t)
         self._operations(t)
         self._shifting(t)
-        self._hands_and_pile(t)
+        if self.designer:
+            self._any_weather(t)
+        else:
+            self._hands_and_pile(t)
 
     def _placement(self, t: int) -> None:
         L, W = self.limit, self.weathers  # noqa: N806
@@ -775,6 +801,13 @@ class StratoCNF:
         self.add(-self.var("eff", t), *changes)
 
     # -- hands and pile ------------------------------------------------------------------------
+    def _any_weather(self, t: int) -> None:
+        """Designer mode: the card of turn ``t`` is any weather of the challenge, never a Redraw."""
+        self.add(-self.var("redraw", t))
+        for w in self.weathers:
+            if w not in self.game.challenge.weathers:
+                self.add(-self.var("card", t, w))
+
     def _hands_and_pile(self, t: int) -> None:
         W, n, size, pile = self.weathers, self.players, self.hand_size, self.pile  # noqa: N806
         m = len(pile)
@@ -856,6 +889,9 @@ class StratoCNF:
     def decode(self, model: Sequence[int]) -> tuple[Move, ...]:
         """The winning line in a model, each turn matched against (and replayed by) the rules engine."""
         true = {lit for lit in model if lit > 0}
+        if self.designer:
+            raise EncodingError("a designer formula's model is decoded against designer mode "
+                                "(stratagem.models.strato.designer_sat.DesignerCNF), not the rules engine")
         state = self.start
         moves: list[Move] = []
         for t in range(self.horizon):

@@ -1,0 +1,135 @@
+"""QA 66: designer mode's par by SAT (``StratoCNF(designer=True)``, :mod:`stratagem.models.strato.designer_sat`).
+
+``reach --designer`` on the level-2 example's layouts said only "at least 9 turns": A* held millions of layouts
+without raising its bound. The SAT encoding with the hands and the pile removed (each turn any weather of the
+challenge) decides them (par 10, 10 and 11). Checked here: its par equals the breadth-first designer distance on
+seeded small layouts of Fog, Storm and Cloud challenges, with and without the options; its lines replay on
+``StratoDesigner``; challenge 1's first layout has par 7 (A*'s); and its failure paths.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from pysat.solvers import Solver
+
+from stratagem.core.deadline import Deadline
+from stratagem.core.progress import no_progress
+from stratagem.models.strato import reachability
+from stratagem.models.strato.designer import StratoDesigner
+from stratagem.models.strato.designer_sat import DesignerCNF, designer_game, designer_par_sat
+from stratagem.models.strato.encodings.sat import EncodingError, StratoCNF
+from stratagem.models.strato.rules.challenge import Options
+from stratagem.models.strato.rules.position import parse_rows
+from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.solvers.search import SearchIncomplete, SearchResult, SearchStats, distance
+
+from .support import PUZZLES, make_challenge
+
+CHALLENGES = [
+    # weathers, tornado pairs, limit, left goal, right goal, rows that must meet it
+    ("RWST", ("RW", "ST"), 3, "<", ">", 2),
+    ("RFWT", ("RW", "FT"), 3, "<", ">", 2),
+    ("RWFC", ("RW", "FC"), 3, "<", ">", 2),
+    ("RWSC", ("RS", "WC"), 3, "<<", ">", 1),
+]
+OPTIONS = [Options(), Options(wind_crosses_tornado=True), Options(strict_effect=True)]
+
+
+def _replays(layout: StratoDesigner, moves: tuple[Any, ...]) -> bool:
+    state = layout.start()
+    for move in moves:
+        state = next(after for found, after in layout.successors(state) if found == move)
+    return layout.is_goal(state)
+
+
+@pytest.mark.parametrize(("weathers", "pairs", "limit", "left", "right", "required"), CHALLENGES)
+@pytest.mark.parametrize("options", OPTIONS, ids=["plain", "wind-crosses", "strict"])
+def test_the_sat_par_is_the_breadth_first_distance(weathers: str, pairs: tuple[str, ...], limit: int, left: str,
+                                                   right: str, required: int, options: Options) -> None:
+    """Layouts on seeded walks from the empty one: SAT's par (from horizon 0) is the designer distance, and
+    where no win exists within its horizons, it refutes every one of them."""
+    challenge = make_challenge(weathers=weathers, pairs=pairs, limit=limit, left=left, right=right,
+                               rows_required=required)
+    empty = StratoDesigner(challenge, options, parse_rows("/".join(f"({pair})" for pair in pairs)))
+    rng = random.Random(f"qa66 {weathers} {options}")
+    checked = 0
+    for _ in range(4):
+        state = empty.start()
+        for _ in range(rng.randrange(0, 6)):
+            following = [after for _, after in empty.successors(state)]
+            state = rng.choice(following) if following else state
+        layout = StratoDesigner(challenge, options, state.rows, state.last)
+        try:
+            true = distance(layout, layout.start(), max_nodes=20_000)
+        except SearchIncomplete:
+            continue
+        horizons = (true if true is not None else 3) + 3
+        found = designer_par_sat(layout, first=0, horizons=horizons)
+        if true is None:
+            assert (found.status, found.moves, found.stopped_by) == ("unknown", None, "horizons")
+            assert found.lower_bound == horizons
+        else:
+            assert found.status == "solved" and found.moves is not None
+            assert len(found.moves) == true, layout.format_state(layout.start())
+            assert _replays(layout, found.moves)
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_layout_that_meets_the_goal_has_par_zero() -> None:
+    challenge = make_challenge(limit=3, left="R", right="W")
+    layout = StratoDesigner(challenge, Options(), parse_rows("R(RW)W"))
+    found = designer_par_sat(layout, first=0)
+    assert found.status == "solved" and found.moves == ()
+
+
+def test_challenge_1s_first_layout_has_par_7() -> None:
+    puzzle = load_puzzle(PUZZLES / "challenge-1.toml")
+    start = puzzle.game(puzzle.deals[0]).initial_state()
+    layout = StratoDesigner(puzzle.challenge, puzzle.options, start.rows, start.last)
+    found = designer_par_sat(layout, first=6)
+    assert found.status == "solved" and found.moves is not None and len(found.moves) == 7
+    assert [run.satisfiable for run in found.runs] == [False, True]
+    assert _replays(layout, found.moves)
+
+
+def _solved_model(layout: StratoDesigner, horizon: int) -> list[int]:
+    formula = DesignerCNF(designer_game(layout), horizon)
+    with Solver(name="cadical195", bootstrap_with=formula.clauses) as solver:
+        assert solver.solve()
+        return list(solver.get_model() or [])
+
+
+def test_a_model_of_another_layout_is_refused() -> None:
+    """A designer model is matched against designer mode's successors: another layout's model (the same
+    challenge, so the same variables) reaches rows this layout cannot, and is an error, never a line."""
+    challenge = make_challenge(limit=3, left="RR", right="W")
+    model = _solved_model(StratoDesigner(challenge, Options(), parse_rows("R(RW)")), 2)
+    other = StratoDesigner(challenge, Options(), parse_rows("W(RW)"))
+    with pytest.raises(EncodingError, match="designer mode cannot reach"):
+        DesignerCNF(designer_game(other), 2).decode(model)
+
+
+def test_the_plain_decoder_refuses_a_designer_formula() -> None:
+    challenge = make_challenge(limit=3, left="RR", right="W")
+    layout = StratoDesigner(challenge, Options(), parse_rows("R(RW)"))
+    formula = StratoCNF(designer_game(layout), 2, designer=True)
+    with pytest.raises(EncodingError, match="decoded against designer mode"):
+        formula.decode(_solved_model(layout, 2))
+
+
+def test_a_sat_line_under_astars_bound_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SAT's line replays on designer mode, so a line shorter than A*'s admissible bound means the bound is
+    wrong: an error, not an answer."""
+    puzzle = load_puzzle(PUZZLES / "challenge-1.toml")
+    start = puzzle.game(puzzle.deals[0]).initial_state()
+    layout = StratoDesigner(puzzle.challenge, puzzle.options, start.rows, start.last)
+    stopped: SearchResult[Any, Any] = SearchResult("astar", "unknown", None, 8, SearchStats(1, 1, 0.0, (1,)), "states")
+    monkeypatch.setattr(reachability, "designer_par", lambda *args, **kwargs: stopped)
+    monkeypatch.setattr(reachability, "designer_par_sat",
+                        lambda *args, **kwargs: designer_par_sat(layout, first=6))
+    with pytest.raises(RuntimeError, match="under A\\*'s bound 8"):
+        reachability.search_par(layout, "solo-3", Deadline(None), 100, no_progress)
