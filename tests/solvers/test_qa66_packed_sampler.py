@@ -62,9 +62,10 @@ def _walk(game: Any, state: Any, plies: int, seed: int) -> list[Any]:
     return found
 
 
-def _positions(name: str, every: int = 2) -> list[tuple[Any, Any, Any]]:
+def _positions(name: str, every: int = 3) -> list[tuple[Any, Any, Any]]:
     """(game, state, engine): the shipped positions of ``name`` and some plies after each, and positions of
-    random play from fresh deals of several player counts and options."""
+    random play from fresh deals of several player counts and options (every ``every``-th ply; a third as
+    many of six players, whose sampling in the reference is slow)."""
     if name == "cardclash":
         games: list[Any] = [CardClashGame(2, seed=1), CardClashGame(3, seed=2),
                             CardClashGame(2, strategic=True, seed=3), CardClashGame(4, strategic=True, seed=4),
@@ -73,7 +74,8 @@ def _positions(name: str, every: int = 2) -> list[tuple[Any, Any, Any]]:
         games = [new_game(name, p) for p in ((2,) if name == "stratatak" else (2, 3, 4))]
     found = []
     for i, game in enumerate(games):
-        found += [(game, s) for k, s in enumerate(_walk(game, game.initial_state(), 60, i)) if k % every == 0]
+        step = every * (3 if game.num_players == 6 else 1)
+        found += [(game, s) for k, s in enumerate(_walk(game, game.initial_state(), 60, i)) if k % step == 0]
     for path in sorted(glob.glob(f"puzzles/{name}/*.toml")):
         loaded = load_position(path)
         found += [(loaded.game, s) for s in _walk(loaded.game, loaded.state, 8, 7)]
@@ -107,8 +109,8 @@ def test_the_packed_sampler_gives_the_reference_rows_from_the_same_draws(name: s
             assert sampler is not None
             for seed in (0, 1):
                 theirs, mine = Random(seed), Random(seed)
-                want = np.array([engine.encode(game.sample_state(state, player, theirs)) for _ in range(3)])
-                got = sampler.rows(mine, 3)
+                want = np.array([engine.encode(game.sample_state(state, player, theirs)) for _ in range(2)])
+                got = sampler.rows(mine, 2)
                 assert got.dtype == np.int64 and np.array_equal(got, want)
                 assert mine.getstate() == theirs.getstate()
             if name == "cardclash":  # a draw whose covered stacks broke the stacking rules was redrawn
@@ -188,8 +190,11 @@ def test_the_searches_answer_as_with_the_reference_sampling_and_draw_through_the
 
 
 def test_the_sampler_is_not_used_where_it_cannot_promise_the_reference_rows(monkeypatch: pytest.MonkeyPatch) -> None:
-    game, state, engine = _positions("cardclash", every=100)[0]
-    player = game.to_move(state)
+    game = CardClashGame(2, seed=1)
+    state = _walk(game, game.initial_state(), 7, 0)[-1]
+    engine, player = resolve(game, "compiled").engine, game.to_move(state)
+    if engine is None:
+        pytest.skip("the compiled core is not built here")
 
     class Redealt(CardClashGame):
         def sample_state(self, state: Any, player: int, rng: Random) -> Any:
