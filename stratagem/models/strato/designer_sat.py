@@ -11,9 +11,10 @@ fast. One solver answers the horizons in turn under assumptions
 below the bound A* proved, at most :data:`DESIGNER_SAT_HORIZONS` of them, :data:`DESIGNER_SAT_WINDOW` to a
 formula.
 
-Measured (CPU s on 2 shared cores at load 3): the level-2 example's layout (its seed-1 deals) has designer par
-10, horizon 9 refuted in 33 s and the line of 10 found in 43 s more; challenge 1's first layout, par 7, in
-0.3 s.
+Measured (CPU s of the search alone, on 2 shared cores at load 4-6): the level-2 example's three layouts (seeds
+1, 2 and 3; the deals of one seed share it) have designer par 10, 10 and 11, decided in 41-47, 31 and 30 s from
+the horizon below A*'s bound; challenge 1's first layout, par 7, in 0.3 s. The default ``reach --designer``
+of the first, graph and A* included: 102 CPU s.
 
 What it proves: a line it finds is replayed on :class:`~stratagem.models.strato.designer.StratoDesigner`
 (the formula's decoder matches every turn against designer mode's successors, and the line must end in a

@@ -133,3 +133,37 @@ def test_a_sat_line_under_astars_bound_is_an_error(monkeypatch: pytest.MonkeyPat
                         lambda *args, **kwargs: designer_par_sat(layout, first=6))
     with pytest.raises(RuntimeError, match="under A\\*'s bound 8"):
         reachability.search_par(layout, "solo-3", Deadline(None), 100, no_progress)
+
+
+def _stopped_astar(bound: int) -> SearchResult[Any, Any]:
+    return SearchResult("astar", "unknown", None, bound, SearchStats(10, 40, 0.0, (1, 9)), "states")
+
+
+@pytest.mark.parametrize(("runs", "stopped_by", "bound", "said"), [
+    ((), "time", 8, "stopped by its time limit before it refuted a horizon"),
+    (((8, False), (9, None)), "time", 9, "horizons 8-9): stopped by its time limit; horizons up to 8 refuted"),
+    (((8, False), (9, False), (10, False)), "time", 11, "horizons up to 10 refuted (the solver's word, not certified)"),
+    (((8, False), (9, False)), "horizons", 10, "every horizon asked, up to 9, refuted"),
+])
+def test_a_stopped_sat_run_says_what_it_refuted(runs: tuple[tuple[int, bool | None], ...], stopped_by: str,
+                                                bound: int, said: str) -> None:
+    from stratagem.solvers.graph import GraphFacts
+    from stratagem.solvers.satplan import HorizonRun, SatPlanResult
+
+    sat: SatPlanResult[Any] = SatPlanResult("unknown", None, bound,  None,
+                                            tuple(HorizonRun(k, answer, 1, 1, 0, 0.0) for k, answer in runs), 1.0,
+                                            stopped_by)
+    searched = reachability.ParSearch(_stopped_astar(9), sat)
+    lines = reachability.par_search_lines(searched)
+    assert lines[0].startswith("designer par by A* (the graph cut before a win): at least 9 turns")
+    assert said in lines[1]
+    assert searched.moves is None and searched.lower_bound == max(9, bound)
+    facts = GraphFacts(states=100, edges=99, goal_states=0, goal_reachable=False, par=None, dead_ends=0,
+                       strongly_connected_components=100, largest_component=1, states_per_depth=(1, 99),
+                       complete=False, stopped_by="states", frontier=90)
+    unsolvable, words = reachability.conclusion(facts, True, searched)
+    assert unsolvable is None and f"at least {max(9, bound)} turns" in words
+    assert ("the SAT solver refuted every line of" in words) == (bound > 9)
+    fields = reachability.par_search_fields(searched)
+    assert fields["par"] is None and fields["goal_reachable"] is None
+    assert fields["par_sat"]["status"] == "unknown" and fields["par_sat"]["lower_bound"] == bound
