@@ -96,6 +96,18 @@ def test_challenge_1s_first_layout_has_par_7() -> None:
     assert _replays(layout, found.moves)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "par"), [(1, 10), (2, 10), (3, 11)])
+def test_the_level_2_examples_layouts_have_a_par(seed: int, par: int) -> None:
+    """The question A* left at "at least 9": 30-47 CPU s a layout (load 4-6), its line replayed."""
+    puzzle = load_puzzle(PUZZLES / "level-2-example.toml")
+    start = puzzle.game(puzzle.deals[seed - 1]).initial_state()  # solo-1, solo-2, solo-3
+    layout = StratoDesigner(puzzle.challenge, puzzle.options, start.rows, start.last)
+    found = designer_par_sat(layout, first=layout.heuristic(layout.start()) - 1)
+    assert found.status == "solved" and found.moves is not None and len(found.moves) == par
+    assert _replays(layout, found.moves)
+
+
 def _solved_model(layout: StratoDesigner, horizon: int) -> list[int]:
     formula = DesignerCNF(designer_game(layout), horizon)
     with Solver(name="cadical195", bootstrap_with=formula.clauses) as solver:
