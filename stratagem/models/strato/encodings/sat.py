@@ -69,10 +69,10 @@ Proof records always use the plain formula.
 and the pile removed. The start is the deal's rows and last weather (a goal if its rows meet the goal:
 the designer's par 0); each turn's card is any weather of the challenge (``card[t]`` is one of them, never
 a Redraw), with no player order. The demand and room bounds count the entries of the turns left exactly
-as above, with every weather of the challenge playable; their movers are then every Fog, Storm and Cloud
-of the challenge. This module knows no designer mode (an encoding imports only the rules and the searches'
-bounds): :class:`~stratagem.models.strato.designer_sat.DesignerCNF` decodes such a formula's models against
-designer mode's successors (the layout each turn makes).
+as above, with every weather of the challenge playable (so in a challenge with a Fog or a Storm, its Fog,
+Storm and Cloud are always movers). This module knows no designer mode (an encoding imports only the rules
+and the searches' bounds): :class:`~stratagem.models.strato.designer_sat.DesignerCNF` decodes such a
+formula's models against designer mode's successors (the layout each turn makes).
 
 A satisfying assignment is decoded into moves by matching each turn against the rules engine's legal
 moves (card, end and resulting rows); a transition the engine does not allow raises
