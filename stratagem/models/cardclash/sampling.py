@@ -20,16 +20,14 @@ samples through the reference). The layout is the engine's (its module docstring
 from __future__ import annotations
 
 from operator import lshift
-from random import Random
 from typing import Any
 
 import numpy as np
 
-from stratagem.core.shuffles import shuffler
+from stratagem.core.packed_deals import PackedDeals as SharedDeals
+from stratagem.core.packed_deals import checked
 from stratagem.models.cardclash.cards import COLOURS, RANKS, stacking
 
-#: The private seed of the check :func:`packed_deals` makes (any seed does; the caller's stream is untouched).
-CHECK_SEED = 20261207
 #: ``sample_state``'s tries at covered stacks that obey the stacking rules.
 TRIES = 200
 #: A card of rank ``r`` in a packed hand (eight 4-bit counts), and the shift of a draw pile's ``i``-th card.
@@ -37,7 +35,7 @@ HAND_BIT = tuple(1 << (4 * r) for r in range(len(RANKS)))
 PILE_SHIFT = range(0, 63, 3)
 
 
-class PackedDeals:
+class PackedDeals(SharedDeals):
     """The determinisations of ``state`` for ``player`` as the engine's rows (see the module docstring);
     build it through :func:`packed_deals`, which checks it."""
 
@@ -133,15 +131,6 @@ class PackedDeals:
         out.extend(stack)
         return out
 
-    def rows(self, rng: Random, count: int) -> Any:
-        """``count`` determinisations drawn from ``rng``, packed one per row (``count`` x ``engine.width``)."""
-        rows = np.empty((count, self.base.shape[0]), np.int64)
-        rows[:] = self.base
-        if count:
-            shuffle = shuffler(rng)
-            rows[:, self.index] = [self._draw(shuffle) for _ in range(count)]
-        return rows
-
 
 def packed_deals(game: Any, engine: Any, state: Any, player: int) -> PackedDeals | None:
     """:class:`PackedDeals` for ``state`` seen by ``player`` on ``engine``, or None where it cannot promise the
@@ -152,19 +141,9 @@ def packed_deals(game: Any, engine: Any, state: Any, player: int) -> PackedDeals
 
     if type(engine) is not CardClashEngine:
         return None
-    try:
-        if any(len(hand) > 15 for hand in state.hands):
-            return None
-        reference = Random(CHECK_SEED)
-        base = engine.encode(game.sample_state(state, player, reference))
-        deals = PackedDeals(game, engine, state, player, base)
-        mine = Random(CHECK_SEED)
-        row = deals.rows(mine, 1)[0]
-    except Exception:  # the reference path then raises what it raises, where it raises it
+    if any(len(hand) > 15 for hand in state.hands):
         return None
-    if not np.array_equal(row, base) or mine.getstate() != reference.getstate():
-        return None
-    return deals
+    return checked(game, engine, state, player, lambda base: PackedDeals(game, engine, state, player, base))
 
 
 __all__ = ["PackedDeals", "packed_deals"]

@@ -16,20 +16,18 @@ docstring: four rows of ``1 + 5 + Shields`` words, then a hand's size and its te
 
 from __future__ import annotations
 
-from random import Random
 from typing import Any
 
 import numpy as np
 
-from stratagem.core.shuffles import shuffler
+from stratagem.core.packed_deals import PackedDeals as SharedDeals
+from stratagem.core.packed_deals import checked
 
-#: The private seed of the check :func:`packed_deals` makes (any seed does; the caller's stream is untouched).
-CHECK_SEED = 20261207
 #: The engine's rows, the cards a row holds before it is taken, and the card slots of a hand.
 ROWS, LIMIT, HAND = 4, 5, 10
 
 
-class PackedDeals:
+class PackedDeals(SharedDeals):
     """The determinisations of ``state`` for ``player`` as the engine's rows (see the module docstring);
     build it through :func:`packed_deals`, which checks it."""
 
@@ -59,15 +57,6 @@ class PackedDeals:
             at += size
         return out
 
-    def rows(self, rng: Random, count: int) -> Any:
-        """``count`` determinisations drawn from ``rng``, packed one per row (``count`` x ``engine.width``)."""
-        rows = np.empty((count, self.base.shape[0]), np.int64)
-        rows[:] = self.base
-        if count:
-            shuffle = shuffler(rng)
-            rows[:, self.index] = [self._draw(shuffle) for _ in range(count)]
-        return rows
-
 
 def packed_deals(game: Any, engine: Any, state: Any, player: int) -> PackedDeals | None:
     """:class:`PackedDeals` for ``state`` seen by ``player`` on ``engine``, or None where it cannot promise the
@@ -78,17 +67,7 @@ def packed_deals(game: Any, engine: Any, state: Any, player: int) -> PackedDeals
 
     if type(engine) is not StackAttackEngine:
         return None
-    try:
-        reference = Random(CHECK_SEED)
-        base = engine.encode(game.sample_state(state, player, reference))
-        deals = PackedDeals(game, state, player, base)
-        mine = Random(CHECK_SEED)
-        row = deals.rows(mine, 1)[0]
-    except Exception:  # the reference path then raises what it raises, where it raises it
-        return None
-    if not np.array_equal(row, base) or mine.getstate() != reference.getstate():
-        return None
-    return deals
+    return checked(game, engine, state, player, lambda base: PackedDeals(game, state, player, base))
 
 
 __all__ = ["PackedDeals", "packed_deals"]
