@@ -30,6 +30,14 @@ class Spy:
         self.applied += 1
         return self._game.apply(state, move)
 
+    # Named, not only passed through: from Python 3.12 ``isinstance`` with a runtime-checkable protocol
+    # (HiddenInformation, which ismcts asks for) looks the methods up statically, past ``__getattr__``.
+    def observation(self, state: Any, player: int) -> Any:
+        return self._game.observation(state, player)
+
+    def sample_state(self, state: Any, player: int, rng: Any) -> Any:
+        return self._game.sample_state(state, player, rng)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
 

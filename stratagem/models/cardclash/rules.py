@@ -381,9 +381,14 @@ class CardClashGame(EqualByRules):
             strength.append(
                 0.5 * own + 0.05 * threats.potential(state.board, colour) + 0.05 * score_key(state.board, p)[0]
             )
+        # Added left to right, as the compiled guide adds them: from Python 3.12 ``sum()`` of floats rounds
+        # otherwise (compensated summation), and the two evaluations differed in the last bit.
+        total = 0.0
+        for each in strength:
+            total += each
         out = []
         for p in range(n):
-            rest = (sum(strength) - strength[p]) / (n - 1)
+            rest = (total - strength[p]) / (n - 1)
             out.append(0.9 * math.tanh(strength[p] - rest))
         return tuple(out)
 
