@@ -97,7 +97,7 @@ class StratoCPSAT(StratoCNF):
     def _hint(self, key: tuple[object, ...], value: bool) -> None:
         index = self.pool.obj2id.get(key)
         if index is not None and index in self._lit.vars:
-            self.model.AddHint(self._lit.vars[index], value)
+            self.model.AddHint(self._lit.vars[index], int(value))  # OR-Tools 9.8 refuses a bool
 
     @property
     def constraints(self) -> int:
