@@ -87,6 +87,10 @@ _BAD = cython.declare(cython.longlong, -4611686018427387911)
 _SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MULT = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+#: Every 64-bit word read from an unsigned array (``hashes``, ``thash``, ``mult``) goes through
+#: ``cython.cast(cython.ulonglong, ...)`` before arithmetic: a no-op compiled, a Python int when the kernel
+#: runs as plain Python. There the read is an ``np.uint64``, which numpy 1.x combines with a Python int
+#: as float64 (``&`` and ``>>`` raise TypeError); numpy 2 keeps uint64, so only numpy 1 failed.
 #: The history table: 2**bits counters of refutations, indexed by a hash of the player and the move.
 _HISTORY_BITS = cython.declare(cython.Py_ssize_t, 14)
 _HISTORY_MASK = cython.declare(cython.longlong, (1 << 14) - 1)
@@ -386,7 +390,7 @@ class _Expecti:
     @cython.wraparound(False)
     def _find(self, ply: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """The table slot holding the position of ``ply`` (its key and hash computed), or -1."""
-        h: cython.ulonglong = self.hashes[ply]
+        h: cython.ulonglong = cython.cast(cython.ulonglong, self.hashes[ply])
         base: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, h & self.mask)
         slot: cython.Py_ssize_t
         k: cython.Py_ssize_t
@@ -420,7 +424,7 @@ class _Expecti:
         if slot < 0:
             if 2 * self.entries >= (1 << self.bits) and self.bits < self.max_bits:
                 self._rehash()
-            base = cython.cast(cython.Py_ssize_t, self.hashes[ply] & self.mask)
+            base = cython.cast(cython.Py_ssize_t, cython.cast(cython.ulonglong, self.hashes[ply]) & self.mask)
             if self.tflag[base] == 0 or self.tflag[base ^ 1] == 0:
                 self.entries += 1
             if self.tflag[base] == 0:
@@ -487,7 +491,7 @@ class _Expecti:
         for old in range(1 << self.bits):
             if self.tflag[old] == 0:
                 continue
-            base = cython.cast(cython.Py_ssize_t, self.thash[old] & mask)
+            base = cython.cast(cython.Py_ssize_t, cython.cast(cython.ulonglong, self.thash[old]) & mask)
             if flags[base] == 0:
                 slot = base
             elif flags[base ^ 1] == 0:
@@ -529,7 +533,8 @@ class _Expecti:
         h: cython.ulonglong = _SEED
         w: cython.Py_ssize_t
         for w in range(self.key_width):
-            h = (h + (cython.cast(cython.longlong, self.keys[ply, w]) & _MASK) * self.mult[w]) & _MASK
+            h = (h + (cython.cast(cython.longlong, self.keys[ply, w]) & _MASK)
+                 * cython.cast(cython.ulonglong, self.mult[w])) & _MASK
         h = ((h ^ (h >> 32)) * _MULT) & _MASK
         h = ((h ^ (h >> 29)) * _MULT) & _MASK
         self.hashes[ply] = h ^ (h >> 29)
@@ -541,7 +546,7 @@ class _Expecti:
     @cython.wraparound(False)
     def _repeats(self, ply: cython.Py_ssize_t) -> cython.int:
         """Refuse the position at ``ply`` (its key computed) if it is on the line above it."""
-        h: cython.ulonglong = self.hashes[ply]
+        h: cython.ulonglong = cython.cast(cython.ulonglong, self.hashes[ply])
         i: cython.Py_ssize_t
         w: cython.Py_ssize_t
         same: cython.bint

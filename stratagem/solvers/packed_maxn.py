@@ -49,6 +49,10 @@ _LIMIT = cython.declare(cython.longlong, 1 << 62)
 _SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MULT = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+#: Every 64-bit word read from an unsigned array (``hashes``, ``thash``, ``mult``) goes through
+#: ``cython.cast(cython.ulonglong, ...)`` before arithmetic: a no-op compiled, a Python int when the kernel
+#: runs as plain Python. There the read is an ``np.uint64``, which numpy 1.x combines with a Python int
+#: as float64 (``&`` and ``>>`` raise TypeError); numpy 2 keeps uint64, so only numpy 1 failed.
 #: Deepest line the search follows.
 MAX_PLY = 512
 
@@ -227,7 +231,7 @@ class _MaxN:
     @cython.exceptval(-2, check=False)
     def _find(self, ply: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """The table slot holding the position of ``ply`` (its key and hash computed), or -1."""
-        h: cython.ulonglong = self.hashes[ply]
+        h: cython.ulonglong = cython.cast(cython.ulonglong, self.hashes[ply])
         base: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, h & self.mask)
         slot: cython.Py_ssize_t
         k: cython.Py_ssize_t
@@ -259,7 +263,7 @@ class _MaxN:
         if slot < 0:
             if 2 * self.entries >= (1 << self.bits) and self.bits < self.max_bits:
                 self._rehash()
-            base = cython.cast(cython.Py_ssize_t, self.hashes[ply] & self.mask)
+            base = cython.cast(cython.Py_ssize_t, cython.cast(cython.ulonglong, self.hashes[ply]) & self.mask)
             slot = base if self.tflag[base] == 0 else base ^ 1
             if self.tflag[slot] != 0:
                 row = self.tidx[slot]  # a full bucket: the entry given up leaves its row to this one
@@ -297,7 +301,7 @@ class _MaxN:
         for old in range(1 << self.bits):
             if self.tflag[old] == 0:
                 continue
-            base = cython.cast(cython.Py_ssize_t, self.thash[old] & mask)
+            base = cython.cast(cython.Py_ssize_t, cython.cast(cython.ulonglong, self.thash[old]) & mask)
             if flags[base] == 0:
                 slot = base
             elif flags[base ^ 1] == 0:
@@ -323,7 +327,7 @@ class _MaxN:
     @cython.exceptval(-1, check=False)
     def _repeats(self, ply: cython.Py_ssize_t) -> cython.int:
         """Refuse the position at ``ply`` (its key computed) if it is on the line above it."""
-        h: cython.ulonglong = self.hashes[ply]
+        h: cython.ulonglong = cython.cast(cython.ulonglong, self.hashes[ply])
         i: cython.Py_ssize_t
         w: cython.Py_ssize_t
         same: cython.bint
