@@ -7,8 +7,9 @@ compiles it into an extension module of the same name, which Python imports in p
 ``.py`` beside it; where it could not be compiled, the very same ``.py`` runs as plain Python (slowly,
 and ``stratagem --version`` says so).
 
-The build never fails for want of a compiler: a kernel that does not compile is left out with one
-warning, and the package installs with its pure-Python kernels. ``STRATAGEM_PURE_PYTHON=1`` in the
+The build never fails for want of a compiler: a kernel that does not compile, whether Cython cannot
+translate it into C or the C compiler cannot compile that, is left out with one warning naming it, and the
+package installs with that kernel pure Python (the others compiled). ``STRATAGEM_PURE_PYTHON=1`` in the
 environment of ``pip install`` skips the compilation on purpose (how the fallback is tested).
 
 Beside the extensions, the build writes ``stratagem/_kernel_sources.py``: the sha256 of each kernel's
@@ -25,6 +26,7 @@ an installed package, which runs outside any checkout, still say which code made
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -226,18 +228,45 @@ class SdistWithCommit(sdist):
         write_build_module(Path(base_dir))
 
 
+def translate(kernels: list[str], jobs: int) -> list[object]:
+    """Cython's translation of ``kernels`` (source paths from the working folder) into C, ``jobs`` kernels at
+    once: the extensions of those it translated. A kernel Cython cannot translate (an error in its typed
+    code, not the C compiler's) is left out with one line on stderr naming it, and runs as plain Python;
+    Cython prints its errors above that line. ``exclude_failures`` is what keeps one kernel's error from
+    stopping the others' translation (without it ``cythonize`` raises, and so did ``pip install``)."""
+    from Cython.Build import cythonize
+
+    options: dict[str, object] = {"compiler_directives": DIRECTIVES, "quiet": True, "exclude_failures": True}
+    try:
+        built = list(cythonize(list(kernels), nthreads=jobs, **options))
+    except Exception as exc:  # Cython itself failed (a worker died), not one kernel: one at a time, no pool
+        print(f"stratagem: Cython's translation of the kernels failed ({exc}); translating them one at a time",
+              file=sys.stderr)
+        built = []
+        for path in kernels:
+            with contextlib.suppress(Exception):  # named below, with the kernels whose own errors left them out
+                built += cythonize([path], nthreads=0, **options)
+    names = {getattr(ext, "name", None) for ext in built}
+    for path in kernels:
+        name = path[:-3].replace("/", ".")
+        if name not in names:
+            print(f"stratagem: kernel {name} could not be translated by Cython (its errors are above); "
+                  f"it will run as plain Python", file=sys.stderr)
+    return built
+
+
 def extensions() -> list[object]:
-    """The kernels as Cython extensions, or none when compiling is switched off or Cython is missing."""
+    """The kernels as Cython extensions (those Cython could translate, :func:`translate`), or none when
+    compiling is switched off or Cython is missing."""
     if os.environ.get("STRATAGEM_PURE_PYTHON", "") not in ("", "0"):
         print("stratagem: STRATAGEM_PURE_PYTHON is set; the kernels stay pure Python", file=sys.stderr)
         return []
     try:
-        from Cython.Build import cythonize
+        import Cython.Build  # noqa: F401  (only whether it is there: translate() imports what it uses)
     except ImportError:
         print("stratagem: Cython is not installed; the kernels stay pure Python", file=sys.stderr)
         return []
-    return list(cythonize(list(selected() or KERNELS), compiler_directives=DIRECTIVES, quiet=True,
-                          nthreads=workers()))
+    return translate(list(selected() or KERNELS), workers())
 
 
 # Guarded: Cython compiles several kernels in a process pool, whose workers under 'spawn' (macOS's and
