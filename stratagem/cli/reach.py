@@ -16,7 +16,7 @@ Two graphs can be built from a puzzle file:
   graph cut before a win (challenge 1's layouts pass 200,000 states at depth 4) is followed by the par's
   searches (:func:`~stratagem.models.strato.reachability.search_par`) in the rest of the build's share of the
   time (the graph has :data:`DESIGNER_GRAPH_SHARE` of it): A* under the same state limit, then, where A* stops
-  without a par (the level-2 example's layouts), SAT from A*'s bound (a par the solver's word, not certified).
+  without a par (the level-2 example's layouts), SAT from A*'s bound (the solver's word, unless ``--proof``).
 
 The graph is built breadth-first up to ``--max-nodes`` states or ``--time-limit`` seconds; a graph
 stopped by a limit is reported as truncated, and then "no win found" proves nothing. The time limit is
@@ -25,6 +25,7 @@ the command's, counted from its start: the build stops when :data:`BUILD_SHARE` 
 the analysis of the graph (components, dead ends, par line) and the export, whose costs grow with the graph.
 ``--export`` writes it as GraphML or DOT to ``--out``; an export the limit ends before its last line writes
 no file, and the report says so. ``--html`` writes the report's page (:mod:`stratagem.views.reach`).
+``--proof FILE`` (designer mode) writes the report and its par's certificate for ``verify`` (an option: it costs).
 
 Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph (or the par's A*, every layout
 expanded) proves the deal (or every deal on the layout) unsolvable, 3 the graph is truncated and proves nothing
@@ -51,6 +52,7 @@ from stratagem.core.errors import BadInput
 from stratagem.core.outputs import check_outputs, dumps_record, one_set
 from stratagem.core.words import plural
 from stratagem.loading import load_strato
+from stratagem.models.strato import reachability
 from stratagem.models.strato.designer import StratoDesigner
 from stratagem.models.strato.reachability import conclusion, par_search_fields, par_search_lines, search_par
 from stratagem.models.strato.rules.notation import format_move
@@ -119,6 +121,9 @@ LOST_NOTE = (
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the answer as one self-contained page: the graph's facts, the states per depth "
                    "as a chart and the par line replayed.")
+@click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help=f"With --designer: write the report ({REACH_FORMAT}) to FILE for `stratagem verify`, and certify a "
+                   "par SAT finds (a DRUP proof of the horizon below, checked, beside FILE as NAME.drup.gz).")
 @json_option(f"Print one JSON object ({REACH_FORMAT}).")
 @quiet_option()
 def reach(
@@ -131,6 +136,7 @@ def reach(
     export_format: str | None,
     out_path: str | None,
     html_path: str | None,
+    proof_path: str | None,
     as_json: bool,
     quiet: bool,
 ) -> int:
@@ -142,7 +148,8 @@ def reach(
     if designer and players is not None:  # it changed the heading only: a seeded deal's rows come before its hands
         raise BadInput("<argument>", "--players", "changes nothing in designer mode: its graph is the deal's rows "
                        "alone, and a seeded deal's rows are laid out before the hands, the same for every player count")
-    check_outputs([(out_path, "--out"), (html_path, "--html")], [puzzle])
+    check_outputs([(out_path, "--out"), (html_path, "--html"), *reachability.report_outputs(proof_path, designer)],
+                  [puzzle])
 
     deadline = command_deadline(time_limit)
     loaded = load_strato(puzzle)
@@ -169,7 +176,8 @@ def reach(
     line = shortest_line(graph)
     par_search = None
     if layout is not None and not facts.complete and not facts.goal_reachable:
-        par_search = search_par(layout, spec.name, search_phase, max_states, terminal_progress(not (as_json or quiet)))
+        par_search = search_par(layout, spec.name, search_phase, max_states, terminal_progress(not (as_json or quiet)),
+                                prove=proof_path is not None)
         if par_search.moves is not None:
             line = [format_move(move) for move in par_search.moves]
     unsolvable, verdict = conclusion(facts, designer, par_search)
@@ -188,7 +196,7 @@ def reach(
                            f"({stopped})", err=True)
             export = {"format": export_format, "path": out_path, "written": export_stopped is None}
 
-        if as_json or html_path is not None:
+        if as_json or html_path is not None or proof_path is not None:
             report: dict[str, Any] = {
                 "format": REACH_FORMAT,
                 "game": "strato",
@@ -207,6 +215,7 @@ def reach(
                 "conclusion": verdict,
                 "export": export,
             }
+            reachability.write_report(proof_path, report, par_search)
             if html_path is not None:
                 write_page(html_path, report, f"{puzzle}, deal {spec.name}")
     if as_json:
@@ -256,6 +265,8 @@ def reach(
     if export is not None and export_stopped is None:
         out.print(f"graph written to {export['path']} ({export['format']})")
     page_written(html_path, as_json)
+    if proof_path is not None:
+        out.print(escape(reachability.report_written(proof_path, par_search)))
     return _exit_code(unsolvable, export_stopped is not None)
 
 

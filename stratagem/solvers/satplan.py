@@ -817,6 +817,7 @@ def incremental_search(
     backend: str = "sat",
     prove: Callable[[int], HorizonModel[M]] | None = None,
     progress: ProgressCallback | None = None,
+    prove_last: bool = True,
 ) -> SatPlanResult[M]:
     """The shortest horizon in ``first .. last``, found quickly: one solver answers several horizons.
 
@@ -833,7 +834,8 @@ def incremental_search(
     formula ``prove(k - 1)`` is solved again from scratch with DRUP output and ``refutation`` holds that
     certificate (the same one :func:`horizon_search` keeps), otherwise ``refutation`` is ``None``.
     ``unsolvable``: every horizon up to ``last`` was refuted; with ``prove`` the certificate is the
-    plain ``prove(last)`` refuted from scratch, as above. ``unknown``: stopped by
+    plain ``prove(last)`` refuted from scratch, as above (not with ``prove_last=False``: where ``last`` is no
+    game's longest, as in Strato's designer mode, its refutation proves nothing worth the time). ``unknown``: stopped by
     ``time_limit`` (``lower_bound`` is one more than the last refuted horizon), or the first horizon was
     already satisfiable with ``first > 0`` (nothing shorter refuted: ``moves`` is not proven shortest).
     ``progress`` is told the horizon solved next, and with CaDiCaL its conflicts so far (and, for the
@@ -899,7 +901,7 @@ def incremental_search(
             continue
         found = item
     if found is None:
-        if prove is None:
+        if prove is None or not prove_last:
             return finish("unsolvable", None, lower, None, None)
         certificate = certify(last)
         if certificate is None:

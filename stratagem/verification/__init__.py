@@ -20,7 +20,8 @@ The package, one module per concept: :mod:`.verdict` (the verdict, its claims' s
 limits), :mod:`.lines` (replaying a line), :mod:`.strato` (a Strato proof's claims), :mod:`.stakd` (a
 STAKD solo proof's claim), :mod:`.refutations` (DRUP refutations against CNFs rebuilt from the rules),
 :mod:`.evidence` (the files a certificate names; evidence that is none), :mod:`.gameproofs` (proof
-trees and matrix proofs of game values) and :mod:`.policy` (solo Strato policies with the pile hidden).
+trees and matrix proofs of game values), :mod:`.policy` (solo Strato policies with the pile hidden) and
+:mod:`.reach` (a ``reach`` report's par, and in designer mode its certificate).
 This module holds :func:`verify`, which reads the record and hands each kind to its check.
 """
 
@@ -40,6 +41,7 @@ from stratagem.solvers.matrixproof import MATRIXPROOF_FORMAT
 from stratagem.solvers.prooftree import PROOFTREE_FORMAT
 from stratagem.verification.gameproofs import GAME_PROOFS, check_game_proof
 from stratagem.verification.lines import check_line
+from stratagem.verification.reach import REACH_FORMATS, check_reach
 from stratagem.verification.stakd import DEFAULT_SOLO_NODES as DEFAULT_SOLO_NODES  # public: the CLI's default
 from stratagem.verification.stakd import check_solo
 from stratagem.verification.strato import check_strato
@@ -109,10 +111,15 @@ def verify(record: str | Path | dict[str, Any], recheck: bool = False, time_limi
     if fmt in GAME_PROOFS:
         check_game_proof(data, verdict, name, limits)
         return _nothing_to_recheck(verdict, f"a {fmt} record", limits)
+    if fmt in REACH_FORMATS:
+        verdict = Verdict(name, "report")
+        check_reach(data, verdict, name, limits)
+        return _nothing_to_recheck(verdict, f"a {fmt} report", limits)
     if fmt != PROOF_FORMAT:
         from stratagem.verification.oddstable import TABLE_FORMAT
 
-        known = ", ".join((LINE_FORMAT, PROOF_FORMAT, POLICY_FORMAT, *GAME_PROOFS, f"{TABLE_FORMAT} (gzip)"))
+        known = ", ".join((LINE_FORMAT, PROOF_FORMAT, POLICY_FORMAT, *GAME_PROOFS, *REACH_FORMATS,
+                           f"{TABLE_FORMAT} (gzip)"))
         if fmt in REPORTS:
             raise BadInput(name, "format", f"{fmt} is the report `stratagem {REPORTS[fmt]} --json` prints, not a "
                            f"record verify checks: `stratagem {REPORTS[fmt]} --proof FILE` writes that record (in "

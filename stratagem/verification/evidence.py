@@ -15,24 +15,25 @@ from typing import Any
 from stratagem.core.errors import BadInput
 
 
-def files_beside(record: str, evidence: dict[str, Any]) -> dict[str, Path]:
+def files_beside(record: str, evidence: dict[str, Any], place: str = "evidence.") -> dict[str, Path]:
     """The CNF and proof files a refutation's evidence names, which must sit beside the record as regular
-    files (each refusal names the record and the field, not only the file)."""
+    files (each refusal names the record and the field, not only the file: ``place`` and the key, a reach
+    report's ``par_sat.`` or a proof record's ``evidence.``)."""
     names = {}
     for key in ("cnf", "proof"):
         name = evidence.get(key)
         if not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", ".."):
-            raise BadInput(record, f"evidence.{key}", "must name a file beside the record")
+            raise BadInput(record, f"{place}{key}", "must name a file beside the record")
         path = Path(record).parent / name
         try:  # a name too long for the file system, or with a NUL byte, is no file either (it raised, exit 70)
             there, regular = path.exists(), path.is_file()
         except (OSError, ValueError) as exc:
-            raise BadInput(record, f"evidence.{key}", f"{name[:80]!r}: no file beside the record has this name "
+            raise BadInput(record, f"{place}{key}", f"{name[:80]!r}: no file beside the record has this name "
                            f"({getattr(exc, 'strerror', None) or exc})") from None
         if not there:
-            raise BadInput(record, f"evidence.{key}", f"{name[:80]!r}: no such file beside the record")
+            raise BadInput(record, f"{place}{key}", f"{name[:80]!r}: no such file beside the record")
         if not regular:  # a FIFO, a device or a link to one: the record names it, the checker never reads it
-            raise BadInput(record, f"evidence.{key}", f"{name[:80]!r} beside the record is not a regular file")
+            raise BadInput(record, f"{place}{key}", f"{name[:80]!r} beside the record is not a regular file")
         names[key] = path
     return names
 

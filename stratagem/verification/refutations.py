@@ -40,7 +40,7 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     """
     # imported here, so that checking any other certificate never loads the SAT encoding (and its demand
     # clauses): they are the trusted base of this certificate alone (docs/verification.md)
-    from stratagem.models.strato.encodings.sat import ENCODING, EncodingStopped, StratoCNF, max_turns
+    from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
 
     if evidence.get("encoding") != ENCODING:
         raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
@@ -63,23 +63,64 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
                        f"refutes {plural(refuted, 'turn')}, but no game from this start lasts more than "
                        f"{plural(longest, 'turn')}: a refutation of 'no win' refutes {longest}")
         return
-    names = files_beside(record, evidence)
+    _check_rebuilt(evidence, name, statement, refuted, lambda stop: StratoCNF(game, refuted, stop=stop), ENCODING,
+                   "a win", "this deal", verdict, record, limits, "evidence.")
+
+
+def check_designer_refutation(evidence: dict[str, Any], name: str, statement: str, horizon: int, game: Any,
+                              verdict: Verdict, record: str, limits: Limits) -> None:
+    """A reach report's certificate of its designer par (``par_sat``, ``reach --designer --proof``): designer
+    mode's formula (:data:`~stratagem.models.strato.encodings.sat.DESIGNER_ENCODING`, the encoding with
+    ``designer=True``) of the horizon below the par rebuilt from the layout (``game``:
+    :func:`~stratagem.models.strato.designer_rules.designer_game` of the layout the puzzle deals, never the
+    report's), the stored CNF that formula, and the DRUP refutation checked against it, as for a deal's
+    (:func:`check_strato_refutation`). ``horizon`` is the par line's length minus one: a refutation of any
+    other horizon proves nothing about this par."""
+    # imported here, as for a deal's certificate: the encoding is this certificate's trusted base alone
+    from stratagem.models.strato.encodings.sat import DESIGNER_ENCODING, StratoCNF
+
+    if evidence.get("encoding") != DESIGNER_ENCODING:
+        raise BadInput(record, "par_sat.encoding", f"unknown encoding {evidence.get('encoding')!r} "
+                       f"(this version checks {DESIGNER_ENCODING})")
+    refuted = evidence.get("horizon")
+    if not isinstance(refuted, int) or isinstance(refuted, bool) or refuted < 0:
+        raise BadInput(record, "par_sat.horizon", "must be a non-negative integer")
+    if refuted != horizon:
+        verdict.refute(name, statement, "par_sat.horizon",
+                       f"refutes {plural(refuted, 'turn')}; a designer par of {plural(horizon + 1, 'turn')} needs "
+                       f"{horizon}")
+        return
+    _check_rebuilt(evidence, name, statement, refuted,
+                   lambda stop: StratoCNF(game, refuted, designer=True, stop=stop),
+                   DESIGNER_ENCODING, "a designer line", "this layout", verdict, record, limits, "par_sat.")
+
+
+def _check_rebuilt(evidence: dict[str, Any], name: str, statement: str, refuted: int, build: Any, encoding: str,
+                   goal: str, subject: str, verdict: Verdict, record: str, limits: Limits, place: str) -> None:
+    """The part every Strato refutation shares: the files beside the record, the formula of "``goal`` within
+    ``refuted`` turns" rebuilt by ``build(stop)`` (``encoding``'s, of ``subject``), the stored CNF compared with
+    it, its DRUP refutation checked by stratagem's checker, and drat-trim's second opinion. ``place``
+    prefixes the record's fields named in a refusal (``evidence.`` in a proof record, ``par_sat.`` in a reach
+    report)."""
+    from stratagem.models.strato.encodings.sat import EncodingStopped
+
+    names = files_beside(record, evidence, place)
     if limits.deadline.expired():
         verdict.unknown(name, statement, limits.stopped_words("before the CNF was rebuilt from the rules"))
         return
     try:
-        cnf = StratoCNF(game, refuted, stop=limits.deadline.expired)
+        cnf = build(limits.deadline.expired)
     except EncodingStopped:
         verdict.unknown(name, statement, limits.stopped_words("while the CNF was rebuilt from the rules"))
         return
     cnf_text = write_dimacs(cnf.clauses, cnf.num_vars, cnf.comments)
     stored = read_text_maybe_gz(names["cnf"])
     if not is_the_formula(stored, cnf_text, names["cnf"], verdict):
-        verdict.refute(name, statement, "evidence.cnf",
-                       f"{names['cnf'].name} is not the {ENCODING} CNF of {plural(refuted, 'turn')} for this deal")
+        verdict.refute(name, statement, f"{place}cnf",
+                       f"{names['cnf'].name} is not the {encoding} CNF of {plural(refuted, 'turn')} for {subject}")
         return
-    verdict.checked.append(f"the CNF ({cnf.num_vars} variables, {len(cnf.clauses)} clauses) is {ENCODING} "
-                           f"for 'a win within {plural(refuted, 'turn')}', rebuilt from the rules")
+    verdict.checked.append(f"the CNF ({cnf.num_vars} variables, {len(cnf.clauses)} clauses) is {encoding} "
+                           f"for '{goal} within {plural(refuted, 'turn')}', rebuilt from the rules")
     if limits.deadline.expired():
         verdict.unknown(name, statement, limits.stopped_words("before the DRUP refutation was checked"))
         return
@@ -93,10 +134,10 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
         verdict.unknown(name, statement, limits.out_of_time(f"in the DRUP refutation's check, {result.stopped_at}"))
         return
     if not result.valid:
-        verdict.refute(name, statement, "evidence.proof", f"{names['proof'].name}: {result.reason}")
+        verdict.refute(name, statement, f"{place}proof", f"{names['proof'].name}: {result.reason}")
         return
     basis = (f"the DRUP refutation ({plural(steps, 'step')}, {plural(result.checked_lemmas, 'lemma')} checked) is "
-             f"valid (stratagem's checker, {result.checker} engine): no win within {plural(refuted, 'turn')}")
+             f"valid (stratagem's checker, {result.checker} engine): no {goal[2:]} within {plural(refuted, 'turn')}")
     verdict.checked.append(basis)
     second = _drat_trim(cnf_text, proof_data, limits.deadline)
     if second is None:
@@ -108,12 +149,12 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     elif second == "valid":
         verdict.checked.append("drat-trim agrees: s VERIFIED")
     elif second == "invalid":
-        verdict.refute(name, statement, "evidence.proof", "drat-trim says s NOT VERIFIED")
+        verdict.refute(name, statement, f"{place}proof", "drat-trim says s NOT VERIFIED")
         return
     else:
         verdict.notes.append(f"drat-trim gave no verdict ({second}): no second opinion")
-    verdict.certify(name, statement, f"a DRUP refutation of the CNF rebuilt from the rules ({ENCODING}, "
-                    f"a win within {plural(refuted, 'turn')}), checked by stratagem's checker")
+    verdict.certify(name, statement, f"a DRUP refutation of the CNF rebuilt from the rules ({encoding}, "
+                    f"{goal} within {plural(refuted, 'turn')}), checked by stratagem's checker")
 
 
 #: A count of one in a comment line, as the formulas' writers spell it since stop 61 ("a win within 1 turn",

@@ -21,17 +21,17 @@ from stratagem.models.strato.designer import Layout, StratoDesigner
 from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import WON
 from stratagem.solvers.replay import replay
+from stratagem.verification.reach import REACH_FORMATS
 from stratagem.views.charts import bars
 from stratagem.views.page import GOAL, MOVE, esc, replay_frame, table
 from stratagem.views.strato import describe_challenge, describe_move, goal_note, strato_replay, table_svg
 
 __all__ = ["REACH", "REACH_FORMATS", "designer_replay", "reach_html", "reach_page"]
 
-#: The format of ``stratagem reach --json`` (docs/formats.md 4.6).
-REACH = "stratagem/reach@2"
-#: The formats a page is made of: ``@1`` (before ``par_sat``: a par line only from the graph or A*) reads the
-#: same, without SAT's run.
-REACH_FORMATS = ("stratagem/reach@1", REACH)
+#: The format of ``stratagem reach --json`` (docs/formats.md 4.6). The formats a page is made of
+#: (:data:`~stratagem.verification.reach.REACH_FORMATS`, the ones ``verify`` reads): ``@1`` (before ``par_sat``:
+#: a par line only from the graph or A*) reads the same, without SAT's run.
+REACH = REACH_FORMATS[-1]
 
 
 def reach_title(data: dict[str, Any]) -> str:
@@ -220,6 +220,9 @@ def _par_sat_facts(sat: object) -> list[tuple[str, str]]:
     solved = sat.get("status") == "solved"
     found = (f"par {esc(sat.get('lower_bound'))}: a line found, the horizon below refuted" if solved
              else f"stopped ({esc(sat.get('stopped_by'))}): par at least {esc(sat.get('lower_bound'))}")
+    if sat.get("certificate") is True:  # named, not checked here: verify checks it (view --verify shows how)
+        return [("par by SAT (A* stopped without one)", f"{found}, with a DRUP certificate the report names beside "
+                 "it (not checked by this page: <code>stratagem verify</code> checks it)")]
     return [("par by SAT (A* stopped without one)", f"{found}, by the solver's word: not certified")]
 
 

@@ -26,9 +26,10 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.errors import BadInput, IllegalMove, NotationError
 from stratagem.core.records import LINE_FORMAT, POLICY_FORMAT, PROOF_FORMAT, Line, Proof, quoted
 from stratagem.core.words import plural
-from stratagem.loading import StratoDeal, game_from_record, game_module, load, position_from_record
+from stratagem.loading import game_from_record, game_module, load, position_from_record
 from stratagem.solvers.replay import replay
 from stratagem.verification.oddstable import FORMATS as TABLE_FORMATS
+from stratagem.verification.reach import report_deal as _report_deal
 from stratagem.verification.verdict import STATUS_WORDS, Verdict
 from stratagem.views import cardclash, stakd
 from stratagem.views.matrices import bound_parts_html, fraction, matrices_html, mix_table
@@ -49,8 +50,7 @@ VIEWABLE = (LINE_FORMAT, PROOF_FORMAT, SOLVE, CHECK, ANALYSIS, PROOFTREE, BOUNDP
 #: that is checked instead.
 REPORTS = {SOLVE: "view the --proof record the command writes", CHECK: "view the --proof record the command writes",
            ANALYSIS: "view the --proof record the command writes",
-           ODDS: "view the --proof policy record odds writes", BOUNDS: "view the --table value table odds writes",
-           **dict.fromkeys(REACH_FORMATS, "rerun `stratagem reach` to rebuild its graph (reach writes no certificate)")}
+           ODDS: "view the --proof policy record odds writes", BOUNDS: "view the --table value table odds writes"}
 #: A game's word for one step of a line (one, several); any other game's step is a ply.
 STEPS = {"strato": ("turn", "turns"), "stakd": ("placement", "placements")}
 
@@ -231,24 +231,6 @@ def _made_by(data: dict[str, Any]) -> str:
               f", built from commit {esc(str(built)[:12])}" if built else "")
     return (f"<p class=\"muted\">made by (as the record states it, not checked): stratagem "
             f"{esc(made.get('stratagem', '?'))}" + origin + "</p>")
-
-
-def _report_deal(data: dict[str, Any], source: str) -> StratoDeal:
-    """The Strato deal a report names, from its puzzle file: a deal by its name, or a seeded deal (named
-    ``seed-N``, not in the file) dealt again from its seed for its player count."""
-    puzzle = data.get("puzzle")
-    if not isinstance(puzzle, str):
-        raise BadInput(source, "puzzle", "missing: the report names no puzzle file to rebuild the rules from")
-    deal, players = data.get("deal"), None
-    if deal is None or (isinstance(data.get("seed"), int) and deal == f"seed-{data['seed']}"):
-        deal, players = data.get("seed"), data.get("players")
-    try:
-        loaded = load(puzzle, None if deal is None else str(deal) if not isinstance(deal, int) else deal, players)
-    except BadInput as exc:  # the puzzle's own refusal, named as the report's field that led to it
-        raise BadInput(source, "puzzle", f"cannot rebuild the deal: {exc}") from None
-    if not isinstance(loaded, StratoDeal):
-        raise BadInput(source, "puzzle", f"{puzzle} is a {loaded.game_name} position, not a Strato puzzle")
-    return loaded
 
 
 def _line_from_report(data: dict[str, Any], source: str) -> Line:
@@ -453,8 +435,9 @@ def record_page(data: dict[str, Any], source: str, verdict: Verdict | None = Non
         title, html = odds_report_html(data, source, game, start)
         body.append(html)
     elif fmt in REACH_FORMATS:
+        # verify checks a reach report's par (its line, and a designer par's certificate): its report first
         title, html = reach_page(data, source, _report_deal(data, source))
-        body.append(html)
+        body += [claims_html({}, {}, "", verdict), html] if verdict is not None else [html]
     elif fmt in (MATRIXPROOF, MATRIXPROOFS, BOUNDPROOF):
         game, start = position_from_record(game_name, _setup(data, source), _start(data, source), source)
         # A bundle (3+ players) holds one certificate per player, each against the coalition of the others.

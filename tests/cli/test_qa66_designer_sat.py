@@ -38,7 +38,7 @@ def test_a_par_astar_did_not_find_comes_from_sat(solved: dict[str, Any]) -> None
     searched, sat = solved["par_search"], solved["par_sat"]
     assert solved["format"] == "stratagem/reach@2"
     assert searched["status"] == "unknown" and searched["stopped_by"] == "states" and searched["lower_bound"] == 7
-    assert sat == {"method": "sat", "solver": "cadical195", "encoding": "strato-sat@4 designer", "certificate": False,
+    assert sat == {"method": "sat", "solver": "cadical195", "encoding": "strato-designer-sat@4", "certificate": False,
                    "status": "solved", "lower_bound": 7,
                    "horizons": [{"horizon": 6, "satisfiable": False}, {"horizon": 7, "satisfiable": True}],
                    "stopped_by": None}

@@ -27,72 +27,32 @@ Where the graph is too big to build whole (challenge 1's layouts pass 200,000 st
 :func:`designer_par` finds the par by A* with :meth:`StratoDesigner.heuristic`, the game's admissible
 bound: challenge 1's first layout, par 7, after 59 expansions. Stopped by a limit, A* still proves its
 largest ``f`` a lower bound on the par, hence on the optimal length of every deal on the layout.
+
+The rules themselves (:class:`Layout`, the successors, the goal) are
+:mod:`~stratagem.models.strato.designer_rules`, apart from the searches, so that ``verify`` uses them alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import NamedTuple
-
-from stratagem.models.strato.rules.cards import CLOUD
+from stratagem.models.strato.designer_rules import DesignerRules, Layout
 from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.rules.notation import Move
-from stratagem.models.strato.rules.position import ONGOING, Row, State, format_rows
-from stratagem.models.strato.rules.turns import table_outcomes
+from stratagem.models.strato.rules.position import ONGOING, Row, State
 from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.solvers.search import Progress, SearchResult, astar
 
-
-class Layout(NamedTuple):
-    """A designer-mode state: the rows, and the weather a Cloud would copy (``""``: none, or no Cloud in play)."""
-
-    rows: tuple[Row, ...]
-    last: str = ""
+__all__ = ["Layout", "StratoDesigner", "designer_par"]
 
 
-class StratoDesigner:
-    """:class:`~stratagem.core.game.SearchProblem` of designer mode: from a layout, meet the challenge's goal.
-
-    Moves are the game's :class:`~stratagem.models.strato.rules.notation.Move` (never a Redraw), so lines
-    print in the usual notation.
-    """
+class StratoDesigner(DesignerRules):
+    """:class:`~stratagem.core.game.SearchProblem` of designer mode: from a layout, meet the challenge's goal
+    (the rules, :class:`~stratagem.models.strato.designer_rules.DesignerRules`, with A*'s bound)."""
 
     def __init__(self, challenge: Challenge, options: Options, rows: tuple[Row, ...], last: str = "") -> None:
-        self.challenge = challenge
-        self.options = options
-        self._clouds = CLOUD in challenge.weathers
-        self._start = Layout(rows, last if self._clouds else "")
-        self._weathers = sorted(challenge.weathers)
+        super().__init__(challenge, options, rows, last)
         self._at_hand = "".join(self._weathers)  # the heuristic's hand: every weather of the challenge
-        # Victory and the bound depend on the rows alone, and many states share rows.
-        self._victory: dict[tuple[Row, ...], bool] = {}
+        # The bound depends on the rows alone, and many states share rows.
         self._bounds: dict[tuple[Row, ...], int] = {}
-
-    def start(self) -> Layout:
-        return self._start
-
-    def successors(self, state: Layout) -> Iterator[tuple[Move, Layout]]:
-        """Every weather, row, end and target choice, in that order; over-limit plays are left out."""
-        limit = self.challenge.limit
-        seen: set[Layout] = set()
-        for card in self._weathers:
-            last = "" if not self._clouds else state.last if card == CLOUD else card
-            for r in range(len(state.rows)):
-                for end in (0, 1):
-                    for target, rows, exchange in table_outcomes(state.rows, card, state.last, r, end, self.options):
-                        if any(len(row.left) > limit or len(row.right) > limit for row in rows):
-                            continue
-                        after = Layout(rows, last)
-                        if after in seen:
-                            continue
-                        seen.add(after)
-                        yield Move(card, r, end, target, False, exchange), after
-
-    def is_goal(self, state: Layout) -> bool:
-        verdict = self._victory.get(state.rows)
-        if verdict is None:
-            verdict = self._victory[state.rows] = self.challenge.victory(state.rows)
-        return verdict
 
     def heuristic(self, state: Layout) -> int:
         """The game's admissible bound of the rows with every weather of the challenge in hand.
@@ -110,12 +70,6 @@ class StratoDesigner:
             position = State(state.rows, (self._at_hand,), "", 0, "", ONGOING)
             bound = self._bounds[state.rows] = lower_bound(self.challenge, position)
         return bound
-
-    def format_state(self, state: Layout) -> str:
-        """The rows in the game's notation, then (only with a Cloud in play) the weather a Cloud copies."""
-        if not self._clouds:
-            return format_rows(state.rows)
-        return f"{format_rows(state.rows)} {state.last or '-'}"
 
 
 def designer_par(layout: StratoDesigner, *, time_limit: float | None = None, max_states: int | None = None,

@@ -7,27 +7,33 @@ A win reached (by the graph, or by a par search's line) makes the deal solvable,
 every deal on the layout from below by the par; a complete graph without one (or an A* that expanded every
 layout) proves it, or every deal on the layout, unsolvable; anything else proves nothing about a win, though
 a stopped A* still proves a lower bound on the par. A par found by SAT rests on CaDiCaL's refutation of the
-horizon below (:mod:`~stratagem.models.strato.designer_sat`): its line is replayed, its refutation is the
-solver's word, not a certificate, and the words say so. ``stratagem reach`` renders these.
+horizon below (:mod:`~stratagem.models.strato.designer_sat`): its line is replayed; its refutation is the
+solver's word, not a certificate, unless the search was asked to ``prove`` it (``reach --designer --proof``):
+then the plain formula of the horizon below is refuted again with DRUP output and the proof is checked here
+by stratagem's checker (as ``solve --method sat`` does), and the words say "certified" only then (the report
+written with the proof is what ``stratagem verify`` checks again). ``stratagem reach`` renders these.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from stratagem.core.deadline import Deadline
+from stratagem.core.errors import BadInput
 from stratagem.core.progress import ProgressFactory
 from stratagem.core.words import plural
 from stratagem.models.strato.designer import StratoDesigner, designer_par
-from stratagem.models.strato.designer_sat import SOLVER, designer_par_sat
-from stratagem.models.strato.encodings.sat import ENCODING
+from stratagem.models.strato.designer_sat import DESIGNER_ENCODING, SOLVER, designer_par_sat
 from stratagem.models.strato.rules.notation import Move, format_move
+from stratagem.solvers.drup import check_drup_data
 from stratagem.solvers.graph import GraphFacts
-from stratagem.solvers.satplan import SatPlanResult
+from stratagem.solvers.satplan import HorizonRun, Refutation, SatPlanResult
 from stratagem.solvers.search import SearchResult
 
-__all__ = ["ASTAR_SHARE", "ParSearch", "conclusion", "par_search_fields", "par_search_lines", "search_par"]
+__all__ = ["ASTAR_SHARE", "ParSearch", "conclusion", "par_search_fields", "par_search_lines", "report_outputs",
+           "report_written", "search_par", "write_report"]
 
 #: A*'s part of the time the graph left the par's searches; the rest is SAT's, where A* stops without a par.
 #: A* that finds a par finds it fast (challenge 1's first layout: 0.13 CPU s); where it does not, the layers it
@@ -39,10 +45,21 @@ ASTAR_SHARE = 0.5
 @dataclass(frozen=True)
 class ParSearch:
     """The designer par's searches where the graph was cut before a win: ``astar``, and ``sat`` where A*
-    stopped without a par (``None`` where A* answered)."""
+    stopped without a par (``None`` where A* answered). ``proof``: where SAT was asked to prove its par,
+    ``"checked"`` (``sat.refutation`` is the DRUP refutation of the horizon below, checked by stratagem's
+    checker) or ``"time"`` (the time ran out before the proof or its check: the par is the solver's word);
+    ``None`` where no proof was asked."""
 
     astar: SearchResult[Any, Move]
     sat: SatPlanResult[Move] | None = None
+    proof: str | None = None
+
+    @property
+    def certificate(self) -> Refutation | None:
+        """SAT's checked DRUP refutation of the horizon below its par, if it has one."""
+        if self.sat is not None and self.sat.status == "solved" and self.proof == "checked":
+            return self.sat.refutation
+        return None
 
     @property
     def moves(self) -> tuple[Move, ...] | None:
@@ -63,12 +80,15 @@ class ParSearch:
 
 
 def search_par(layout: StratoDesigner, name: str, deadline: Deadline, max_states: int,
-               progress: ProgressFactory) -> ParSearch:
+               progress: ProgressFactory, prove: bool = False) -> ParSearch:
     """The designer par of a layout whose graph was cut before a win: A*
     (:func:`~stratagem.models.strato.designer.designer_par`) under ``max_states`` layouts held and
     :data:`ASTAR_SHARE` of ``deadline``'s time; where it stops without a par, SAT
     (:func:`~stratagem.models.strato.designer_sat.designer_par_sat`) from the horizon below A*'s bound, in the
-    rest of the time (without a limit, until it decides or has asked its horizons)."""
+    rest of the time (without a limit, until it decides or has asked its horizons). With ``prove``, a par SAT
+    finds is certified in that time too: the horizon below refuted again with DRUP output, and the proof
+    checked by stratagem's checker (:attr:`ParSearch.proof`); a checker that rejects it is a bug
+    (:class:`RuntimeError`), as in ``solve``."""
     part = deadline.part(ASTAR_SHARE)
     with progress(f"designer par of {name} by A*", "bound", "layouts expanded") as show:
         found = designer_par(layout, time_limit=_seconds(part), max_states=max_states, progress=show)
@@ -76,11 +96,29 @@ def search_par(layout: StratoDesigner, name: str, deadline: Deadline, max_states
         return ParSearch(found)
     with progress(f"designer par of {name} by SAT", "horizon", "conflicts") as show:
         sat = designer_par_sat(layout, first=max(0, found.lower_bound - 1), time_limit=_seconds(deadline),
-                               progress=lambda report: show(report.horizon, report.conflicts or 0))
+                               progress=lambda report: show(report.horizon, report.conflicts or 0), prove=prove)
     if sat.moves is not None and len(sat.moves) < found.lower_bound:  # a replayed line: A*'s bound was wrong
         raise RuntimeError(f"SAT found a designer line of {len(sat.moves)} turns, under A*'s bound "
                            f"{found.lower_bound}")
-    return ParSearch(found, sat)
+    if not prove:
+        return ParSearch(found, sat)
+    if sat.status == "unknown" and sat.moves is not None and sat.lower_bound == len(sat.moves) > 0:
+        # the horizons below refuted under assumptions, then the time ran out in the proof: the par as without
+        # prove, the solver's word
+        return ParSearch(found, replace(sat, status="solved", refutation=None), "time")
+    if sat.status != "solved" or sat.refutation is None:
+        return ParSearch(found, sat)
+    refutation = sat.refutation
+    with progress(f"checking the refutation of horizon {refutation.horizon}", "step", "steps in the proof") as checking:
+        verdict, _ = check_drup_data(refutation.clauses, "".join(f"{step}\n" for step in refutation.proof).encode(),
+                                     "CaDiCaL's proof", time_limit=_seconds(deadline),
+                                     progress=lambda phase, done, total: checking(done, total))
+    if verdict.stopped:
+        return ParSearch(found, replace(sat, refutation=None), "time")
+    if not verdict.valid:
+        raise RuntimeError(f"the DRUP checker rejects CaDiCaL's refutation of designer horizon {refutation.horizon}: "
+                           f"{verdict.reason}")
+    return ParSearch(found, sat, "checked")
 
 
 def _seconds(deadline: Deadline) -> float | None:
@@ -142,7 +180,7 @@ def _searched_conclusion(facts: GraphFacts, par_search: ParSearch) -> tuple[bool
         k = len(par_search.moves)
         return False, (
             f"a winning table is reachable: {cut}, {stopped}, and the SAT solver found a designer line of "
-            f"{plural(k, 'turn')} and refuted every line of {k - 1} (CaDiCaL's word, not certified); designer par "
+            f"{plural(k, 'turn')} and refuted every line of {k - 1} ({_refuted_how(par_search)}); designer par "
             f"{k} {LOWER_BOUND_NOTE}"
         )
     raised = ""
@@ -178,14 +216,46 @@ def par_search_fields(par_search: ParSearch | None) -> dict[str, Any]:
         "par_sat": None if sat is None else {
             "method": "sat",
             "solver": SOLVER,
-            "encoding": f"{ENCODING} designer",
-            "certificate": False,
+            "encoding": DESIGNER_ENCODING,
+            "certificate": par_search.certificate is not None,
             "status": sat.status,
             "lower_bound": par_search.lower_bound if sat.status == "solved" else sat.lower_bound,
-            "horizons": [{"horizon": run.horizon, "satisfiable": run.satisfiable} for run in sat.runs],
+            "horizons": [{"horizon": run.horizon, "satisfiable": run.satisfiable} for run in _asked(sat)],
             "stopped_by": sat.stopped_by,
+            **_certificate_fields(par_search),
         },
     }
+
+
+def _asked(sat: SatPlanResult[Move]) -> tuple[HorizonRun, ...]:
+    """The horizons the SAT search asked, up to the first satisfiable one: without the certificate's run after
+    it (the horizon below asked again from scratch), which is no horizon of the search."""
+    found = next((n for n, run in enumerate(sat.runs) if run.satisfiable), None)
+    return sat.runs if found is None else sat.runs[:found + 1]
+
+
+def _certificate_fields(par_search: ParSearch) -> dict[str, Any]:
+    """``par_sat``'s fields of SAT's checked refutation (the horizon it refutes and the formula's and proof's
+    sizes), or where a proof was asked and the time ran out, ``proof: null`` and why; nothing where none was
+    asked. The files' names and digests are added by whoever writes them (``reach --proof``)."""
+    ref = par_search.certificate
+    if ref is not None:
+        return {"horizon": ref.horizon, "variables": ref.num_vars, "clauses": len(ref.clauses),
+                "proof_lines": len(ref.proof)}
+    if par_search.proof == "time":
+        return {"proof": None, "proof_stopped_by": "time"}
+    return {}
+
+
+def _refuted_how(par_search: ParSearch) -> str:
+    """How the horizon below SAT's par was refuted, in words: certified, or the solver's word and why."""
+    ref = par_search.certificate
+    if ref is not None:
+        return (f"certified: CaDiCaL's DRUP refutation of horizon {ref.horizon} "
+                f"({plural(len(ref.proof), 'proof line', grouped=True)}) checked by stratagem's DRUP checker")
+    if par_search.proof == "time":
+        return "CaDiCaL's word, not certified: the time ran out before its DRUP proof was written and checked"
+    return "CaDiCaL's word, not certified"
 
 
 def par_search_lines(par_search: ParSearch) -> list[str]:
@@ -202,10 +272,13 @@ def par_search_lines(par_search: ParSearch) -> list[str]:
              f"stopped by its {astar.stopped_by} limit with {held} held"]
     if sat is None:
         return lines
-    asked = f"horizons {sat.runs[0].horizon}-{sat.runs[-1].horizon}" if sat.runs else "no horizon"
+    runs = _asked(sat)
+    asked = f"horizons {runs[0].horizon}-{runs[-1].horizon}" if runs else "no horizon"
     if par_search.moves is not None:
         k = len(par_search.moves)
-        lines.append(f"designer par by SAT ({SOLVER}, {asked}; {k - 1} refuted, the solver's word, not certified): "
+        how = "the solver's word, not certified" if par_search.certificate is None else \
+            "a DRUP proof checked by stratagem's checker, certified"
+        lines.append(f"designer par by SAT ({SOLVER}, {asked}; {k - 1} refuted, {how}): "
                      f"par {plural(k, 'turn')}: {' '.join(format_move(move) for move in par_search.moves)}")
     elif sat.stopped_by == "horizons":
         lines.append(f"designer par by SAT ({SOLVER}): every horizon asked, up to {sat.lower_bound - 1}, refuted "
@@ -222,3 +295,48 @@ def par_search_lines(par_search: ParSearch) -> list[str]:
 def _held(astar: SearchResult[Any, Any]) -> int:
     """The layouts A* held: its table of best ``g``, counted by depth in its statistics."""
     return sum(astar.stats.states_per_depth)
+
+
+def report_outputs(path: str | None, designer: bool) -> list[tuple[str | None, str]]:
+    """``reach --proof``'s files, for :func:`~stratagem.core.outputs.check_outputs` to refuse before any work
+    as ``solve`` refuses its own: the report, and beside it the refutation's CNF and DRUP proof
+    (:func:`~stratagem.models.strato.solve.refutation_files`). Only in designer mode (``designer``): a deal's
+    optimum is certified by ``solve --proof``."""
+    if path is None:
+        return []
+    if not designer:
+        raise BadInput("<argument>", "--proof", "is for --designer: it certifies the designer par SAT finds (a deal's "
+                       "optimum is certified by `stratagem solve --method sat --proof FILE`)")
+    from stratagem.models.strato.solve import refutation_files
+
+    cnf, drup = refutation_files(path)
+    return [(path, "--proof"), (str(cnf), "--proof (the refutation's CNF, written beside the report)"),
+            (str(drup), "--proof (the refutation's DRUP proof, written beside the report)")]
+
+
+def write_report(path: str | None, report: dict[str, Any], par_search: ParSearch | None) -> None:
+    """A reach report written for ``verify`` (``reach --proof FILE``; nothing without a ``path``): where
+    SAT's par has a checked certificate, its CNF and DRUP proof beside the report (``NAME.cnf.gz``,
+    ``NAME.drup.gz``), named in ``par_sat`` with the SHA-256 of their text as a ``solve`` proof record's
+    evidence names its own (:func:`~stratagem.models.strato.solve.refutation_beside`), then the report, as
+    one set (:func:`~stratagem.core.outputs.write_atomic_files`). ``report`` gains the names: the report
+    ``--json`` prints is the one written."""
+    from stratagem.core.outputs import dumps_record, write_atomic_files
+    from stratagem.models.strato.solve import refutation_beside
+
+    if path is None:
+        return
+    beside: list[tuple[str | Path, str | bytes]] = []
+    certificate = None if par_search is None else par_search.certificate
+    if certificate is not None:
+        beside, named = refutation_beside(path, certificate)
+        report["par_sat"].update(named)
+    write_atomic_files([*beside, (path, dumps_record(report))])
+
+
+def report_written(path: str, par_search: ParSearch | None) -> str:
+    """The text report's last line after ``reach --proof``: where the report went, and whether a certificate
+    is beside it."""
+    if par_search is not None and par_search.certificate is not None:
+        return f"report written to {path} with the par's certificate beside it"
+    return f"report written to {path} (no certificate: `stratagem verify` reports its par not certified)"

@@ -743,6 +743,21 @@ def refutation_files(path: str | Path) -> tuple[Path, Path]:
     return record.parent / f"{stem}.cnf.gz", record.parent / f"{stem}.drup.gz"
 
 
+def refutation_beside(path: str | Path, ref: Refutation) -> tuple[list[tuple[str | Path, str | bytes]], dict[str, str]]:
+    """A refutation's CNF and DRUP proof as the files written beside the record ``path``
+    (:func:`refutation_files`, gzip without a timestamp), for :func:`~stratagem.core.outputs.write_atomic_files`
+    with the record; and the record's fields that name them, with the SHA-256 of each file's text (``cnf``,
+    ``cnf_sha256``, ``proof``, ``proof_sha256``). A proof record's evidence holds these, and so does a reach
+    report's ``par_sat`` (``reach --designer --proof``)."""
+    cnf_path, proof_path = refutation_files(path)
+    cnf_text = write_dimacs(ref.clauses, ref.num_vars, ref.comments)
+    proof_text = "".join(step + "\n" for step in ref.proof)
+    beside: list[tuple[str | Path, str | bytes]] = [(cnf_path, text_maybe_gz(cnf_path, cnf_text)),
+                                                     (proof_path, text_maybe_gz(proof_path, proof_text))]
+    return beside, {"cnf": cnf_path.name, "cnf_sha256": _sha256(cnf_text), "proof": proof_path.name,
+                    "proof_sha256": _sha256(proof_text)}
+
+
 def write_proof(path: str, solution: Solution, line: Line, provenance: dict[str, Any] | None = None) -> None:
     """The proof record and, for a refutation, its CNF and DRUP proof beside it (gzip, :func:`refutation_files`);
     ``provenance`` (:mod:`stratagem.core.provenance`), when given, is stored beside the claim as a description
@@ -750,14 +765,8 @@ def write_proof(path: str, solution: Solution, line: Line, provenance: dict[str,
     evidence = dict(solution.evidence)
     beside: list[tuple[str | Path, str | bytes]] = []
     if solution.refutation is not None:
-        ref = solution.refutation
-        cnf_path, proof_path = refutation_files(path)
-        cnf_text = write_dimacs(ref.clauses, ref.num_vars, ref.comments)
-        proof_text = "".join(step + "\n" for step in ref.proof)
-        beside = [(cnf_path, text_maybe_gz(cnf_path, cnf_text)), (proof_path, text_maybe_gz(proof_path, proof_text))]
-        cnf_name, proof_name = cnf_path.name, proof_path.name
-        evidence.update({"cnf": cnf_name, "cnf_sha256": _sha256(cnf_text), "proof": proof_name,
-                         "proof_sha256": _sha256(proof_text)})
+        beside, named = refutation_beside(path, solution.refutation)
+        evidence.update(named)
     record = Proof(game="strato", claim=solution.claim(), line=line, evidence=evidence).to_json()
     if provenance is not None:
         record["provenance"] = provenance
@@ -765,5 +774,5 @@ def write_proof(path: str, solution: Solution, line: Line, provenance: dict[str,
     write_atomic_files([*beside, (path, dumps_record(record))])
 
 
-__all__ = ["INFORMATION", "METHODS", "METHOD_NAMES", "RELAXATION", "Solution", "refutation_files", "solve",
-           "write_proof"]
+__all__ = ["INFORMATION", "METHODS", "METHOD_NAMES", "RELAXATION", "Solution", "refutation_beside", "refutation_files",
+           "solve", "write_proof"]

@@ -5,6 +5,10 @@ without raising its bound. The SAT encoding with the hands and the pile removed 
 challenge) decides them (par 10, 10 and 11). Checked here: its par equals the breadth-first designer distance on
 seeded small layouts of Fog, Storm and Cloud challenges, with and without the options; its lines replay on
 ``StratoDesigner``; challenge 1's first layout has par 7 (A*'s); and its failure paths.
+
+QA 67 extends it: with ``prove`` the par's certificate is the plain designer formula of the horizon below
+(``strato-designer-sat@4``), refuted by a DRUP proof stratagem's checker accepts; a run that refutes every
+horizon it asks proves nothing, so it spends no time on a certificate of its last.
 """
 
 from __future__ import annotations
@@ -19,11 +23,19 @@ from stratagem.core.deadline import Deadline
 from stratagem.core.progress import no_progress
 from stratagem.models.strato import reachability
 from stratagem.models.strato.designer import StratoDesigner
-from stratagem.models.strato.designer_sat import DesignerCNF, designer_game, designer_par_sat
+from stratagem.models.strato.designer_sat import (
+    DESIGNER_ENCODING,
+    DesignerCNF,
+    designer_game,
+    designer_par_sat,
+    plain_designer_formula,
+)
 from stratagem.models.strato.encodings.sat import EncodingError, StratoCNF
 from stratagem.models.strato.rules.challenge import Options
 from stratagem.models.strato.rules.position import parse_rows
 from stratagem.models.strato.rules.puzzle import load_puzzle
+from stratagem.solvers.drup import check_drup_data
+from stratagem.solvers.satplan import SatPlanResult
 from stratagem.solvers.search import SearchIncomplete, SearchResult, SearchStats, distance
 
 from .support import PUZZLES, make_challenge
@@ -67,16 +79,36 @@ def test_the_sat_par_is_the_breadth_first_distance(weathers: str, pairs: tuple[s
         except SearchIncomplete:
             continue
         horizons = (true if true is not None else 3) + 3
-        found = designer_par_sat(layout, first=0, horizons=horizons)
+        found = designer_par_sat(layout, first=0, horizons=horizons, prove=True)
         if true is None:
             assert (found.status, found.moves, found.stopped_by) == ("unknown", None, "horizons")
             assert found.lower_bound == horizons
+            assert found.refutation is None and all(run.proof_lines == 0 for run in found.runs)
         else:
             assert found.status == "solved" and found.moves is not None
             assert len(found.moves) == true, layout.format_state(layout.start())
             assert _replays(layout, found.moves)
+            _assert_certified(layout, found)
         checked += 1
     assert checked >= 3
+
+
+def _assert_certified(layout: StratoDesigner, found: SatPlanResult[Any]) -> None:
+    """``found``'s certificate (``prove``): a par of 0 needs none; else the plain designer formula of the
+    horizon below the par, whose DRUP refutation stratagem's checker accepts."""
+    assert found.moves is not None
+    par = len(found.moves)
+    if par == 0:
+        assert found.refutation is None
+        return
+    ref = found.refutation
+    assert ref is not None and ref.horizon == par - 1
+    plain = plain_designer_formula(designer_game(layout), par - 1)
+    assert (ref.clauses, ref.num_vars) == (plain.clauses, plain.num_vars)
+    assert ref.comments[0] == f"{DESIGNER_ENCODING}: Strato designer mode, a designer line within " \
+                              f"{par - 1} turn{'s' if par != 2 else ''}"
+    verdict, _ = check_drup_data(ref.clauses, "".join(f"{step}\n" for step in ref.proof).encode(), "proof")
+    assert verdict.valid, verdict.reason
 
 
 def test_a_layout_that_meets_the_goal_has_par_zero() -> None:
@@ -93,7 +125,10 @@ def test_challenge_1s_first_layout_has_par_7() -> None:
     found = designer_par_sat(layout, first=6)
     assert found.status == "solved" and found.moves is not None and len(found.moves) == 7
     assert [run.satisfiable for run in found.runs] == [False, True]
-    assert _replays(layout, found.moves)
+    assert _replays(layout, found.moves) and found.refutation is None
+    proven = designer_par_sat(layout, first=6, prove=True)  # the certificate: horizon 6 again, from scratch
+    assert [run.satisfiable for run in proven.runs] == [False, True, False] and proven.moves == found.moves
+    _assert_certified(layout, proven)
 
 
 @pytest.mark.slow

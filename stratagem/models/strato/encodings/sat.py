@@ -103,6 +103,11 @@ from stratagem.models.strato.search.demand import Demand, can_cross, demands
 
 #: Version of this encoding; proof records name it, and ``verify`` rebuilds the same CNF with it.
 ENCODING = "strato-sat@4"
+#: The name of its designer-mode formula (``designer=True``: no hands, no pile, each turn any weather of the
+#: challenge), which a reach report's certificate names (``reach --designer --proof``) and ``verify``
+#: rebuilds: the same clauses of the turns, so its version follows :data:`ENCODING`'s; not the deal's formula,
+#: and its first comment says so (a refutation of one proves nothing about the other).
+DESIGNER_ENCODING = ENCODING.replace("strato-sat", "strato-designer-sat")
 
 ACTION_WEATHERS = (WIND, RAIN, SUN, FOG, STORM)
 
@@ -251,7 +256,9 @@ class StratoCNF:
     # -- the formula ---------------------------------------------------------------------------
     def _build(self) -> None:
         # Counted with plural since stop 61 ("a win within 1 turns" before; verify reads that spelling too).
-        self.comments.append(f"{ENCODING}: Strato, a win within {plural(self.horizon, 'turn')}")
+        self.comments.append(f"{DESIGNER_ENCODING}: Strato designer mode, a designer line within "
+                             f"{plural(self.horizon, 'turn')}" if self.designer else
+                             f"{ENCODING}: Strato, a win within {plural(self.horizon, 'turn')}")
         # A start the rules say has ended is no game to play on: won is a win within every horizon (turn 0
         # is marked won), lost a win within none (turn 0 both won and not). Without this the formula
         # played on from it, and from a lost start whose half-row is over the limit (cards past the limit

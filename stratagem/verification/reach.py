@@ -1,0 +1,158 @@
+"""A ``stratagem reach`` report's par, checked: its par line replayed, and in designer mode the par's
+certificate (``par_sat``, written by ``reach --designer --proof FILE``) checked against designer mode's formula
+rebuilt from the layout.
+
+The layout (or deal) is rebuilt from the puzzle file the report names (:func:`report_deal`), never taken from
+the report, whose ``start`` must be it. The claims:
+
+- ``par_line``: a line of ``par`` turns that wins: in designer mode each move is found among designer
+  mode's successors (:class:`~stratagem.models.strato.designer_rules.DesignerRules`, the rules
+  :class:`~stratagem.models.strato.designer.StratoDesigner` searches with, plain Python: any weather of the
+  challenge each turn), and the last layout must meet the goal; in deal mode the rules engine replays it.
+  Certified by that replay.
+- ``par``: no line is shorter. Certified only by a designer report's certificate: ``par_sat.certificate``
+  true, ``par_sat.horizon`` the par line's length minus one, and beside the report the CNF and the DRUP
+  proof ``par_sat`` names (as a ``solve --proof`` record's evidence names its own), the CNF equal to the
+  formula rebuilt here and the proof checked by stratagem's DRUP checker
+  (:func:`~stratagem.verification.refutations.check_designer_refutation`). A par resting on the graph's
+  breadth-first search, on A*, or on the SAT solver's refutations under assumptions (a report without
+  ``--proof``) is reported not certified, never valid.
+- ``unsolvable: true``: rests on a complete graph (or an A* over every layout) the report states; not
+  certified.
+
+The graph's facts (states, edges, dead ends, components, states per depth) are what the build counted, not
+claims of a par: a note says they are not checked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stratagem.core.errors import BadInput
+from stratagem.core.words import plural
+from stratagem.loading import StratoDeal, load
+from stratagem.verification.verdict import Limits, Verdict
+
+#: The reach reports ``verify`` reads (docs/formats.md 4.6): ``@1`` has no ``par_sat``, so its par is never
+#: certified.
+REACH_FORMATS = ("stratagem/reach@1", "stratagem/reach@2")
+
+
+def report_deal(data: dict[str, Any], source: str) -> StratoDeal:
+    """The Strato deal a report names, from its puzzle file: a deal by its name, or a seeded deal (named
+    ``seed-N``, not in the file) dealt again from its seed for its player count."""
+    puzzle = data.get("puzzle")
+    if not isinstance(puzzle, str):
+        raise BadInput(source, "puzzle", "missing: the report names no puzzle file to rebuild the rules from")
+    deal, players = data.get("deal"), None
+    if deal is None or (isinstance(data.get("seed"), int) and deal == f"seed-{data['seed']}"):
+        deal, players = data.get("seed"), data.get("players")
+    try:
+        loaded = load(puzzle, None if deal is None else str(deal) if not isinstance(deal, int) else deal, players)
+    except BadInput as exc:  # the puzzle's own refusal, named as the report's field that led to it
+        raise BadInput(source, "puzzle", f"cannot rebuild the deal: {exc}") from None
+    if not isinstance(loaded, StratoDeal):
+        raise BadInput(source, "puzzle", f"{puzzle} is a {loaded.game_name} position, not a Strato puzzle")
+    return loaded
+
+
+def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limits) -> None:
+    """Check a reach report's par (see the module docstring), filling in ``verdict``."""
+    from stratagem.models.strato.designer_rules import DesignerRules, designer_game
+    from stratagem.models.strato.rules.position import WON
+    from stratagem.solvers.replay import replay
+    from stratagem.verification.refutations import check_designer_refutation
+
+    moves = data.get("par_line")
+    if moves is None:
+        moves = []
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise BadInput(name, "par_line", "must be a list of move strings")
+    mode = data.get("mode")
+    if mode not in ("designer", "deal"):
+        raise BadInput(name, "mode", f"must be 'designer' or 'deal', not {str(mode)[:40]!r}")
+    deal = report_deal(data, name)
+    designer = mode == "designer"
+    n = len(moves)
+    if designer:
+        layout = DesignerRules(deal.challenge, deal.game.options, deal.start.rows, deal.start.last)
+        start_text = layout.format_state(layout.start())
+        line_words = f"a designer line of {plural(n, 'turn')} from the layout reaches a winning table"
+    else:
+        start_text = deal.game.format_state(deal.start)
+        line_words = f"a line of {plural(n, 'turn')} from the deal's start wins"
+    if data.get("start") != start_text:
+        verdict.refute("start", "the report's start", "start",
+                       f"is not the {'layout' if designer else 'start'} of {data.get('puzzle')}'s deal {deal.name}")
+        return
+    verdict.checked.append(f"the {'layout' if designer else 'start'} is {deal.name}'s, rebuilt from {data['puzzle']}")
+    if moves:
+        if designer:
+            state = layout.start()
+            for k, text in enumerate(moves):
+                after = next((s for move, s in layout.successors(state) if _move_text(move) == text), None)
+                if after is None:
+                    verdict.refute("par_line", line_words, f"par_line[{k}]",
+                                   f"{text[:60]!r} is not a designer move from the layout before it")
+                    return
+                state = after
+            won, how = layout.is_goal(state), "each move found among designer mode's moves (its rules, plain Python)"
+        else:
+            result = replay(deal.game, deal.start, tuple(moves))
+            if result.error_at is not None:
+                verdict.refute("par_line", line_words, f"par_line[{result.error_at}]", str(result.error))
+                return
+            won, how = result.final.status == WON, "replayed move by move through the rules engine"
+        if not won:
+            verdict.refute("par_line", line_words, "par_line", f"its {plural(n, 'move')} replay but do not win")
+            return
+        verdict.certify("par_line", line_words, how)
+    par = data.get("par")
+    if par != (n if moves else None):
+        verdict.refute("par", f"the report's par {str(par)[:20]}", "par",
+                       f"is {str(par)[:20]}, but the par line has {plural(n, 'move')}")
+        return
+    if moves:
+        statement = (f"designer par {plural(n, 'turn')}: no designer line from the layout is shorter" if designer
+                     else f"par {plural(n, 'turn')}: no winning line from the deal's start is shorter")
+        sat = data.get("par_sat")
+        certificate = sat.get("certificate") if isinstance(sat, dict) else None
+        if certificate is not None and not isinstance(certificate, bool):
+            raise BadInput(name, "par_sat.certificate", "must be true or false")
+        if designer and isinstance(sat, dict) and certificate:
+            if sat.get("status") != "solved" or sat.get("lower_bound") != n:
+                verdict.refute("par", statement, "par_sat", f"claims a certificate, but its status is "
+                               f"{str(sat.get('status'))[:20]!r} and lower_bound {str(sat.get('lower_bound'))[:20]}, "
+                               f"not 'solved' and the par line's {n}")
+                return
+            check_designer_refutation(sat, "par", statement, n - 1, designer_game(layout), verdict, name, limits)
+        else:
+            verdict.not_certified("par", statement, _uncertified(data, designer))
+    if data.get("unsolvable") is True:
+        if moves:
+            verdict.refute("unsolvable", "the report's unsolvable: true", "unsolvable",
+                           "is true, but the par line wins")
+        else:
+            verdict.not_certified("unsolvable", "no win is reachable" + (" on this layout" if designer else ""),
+                                  "rests on the complete graph (or A* over every layout) the report states; "
+                                  "`stratagem reach` builds it again, verify does not")
+    verdict.notes.append("the graph's facts (states, edges, dead ends, components, states per depth) are what "
+                         "the build counted, not checked here")
+
+
+def _move_text(move: Any) -> str:
+    from stratagem.models.strato.rules.notation import format_move
+
+    return format_move(move)
+
+
+def _uncertified(data: dict[str, Any], designer: bool) -> str:
+    """Why a par without a certificate is not certified, and how to get one."""
+    sat = data.get("par_sat")
+    if isinstance(sat, dict):
+        return ("rests on the SAT solver's refutation of the horizon below under assumptions, which comes without a "
+                "certificate: `stratagem reach --designer --proof FILE` writes one that verify checks")
+    searched = data.get("par_search")
+    basis = "A*'s search" if isinstance(searched, dict) else "the graph's breadth-first search"
+    return (f"rests on {basis} the report states; not repeated here (`stratagem reach` runs it again"
+            + (")" if not designer else "; a par SAT finds is certified with --proof)"))
