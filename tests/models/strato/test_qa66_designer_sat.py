@@ -214,3 +214,26 @@ def test_a_stopped_sat_run_says_what_it_refuted(runs: tuple[tuple[int, bool | No
     fields = reachability.par_search_fields(searched)
     assert fields["par"] is None and fields["goal_reachable"] is None
     assert fields["par_sat"]["status"] == "unknown" and fields["par_sat"]["lower_bound"] == bound
+
+
+def test_a_proof_the_time_stopped_leaves_the_solvers_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``prove``, a SAT run whose time ran out in the certificate's refutation (the horizons refuted under
+    assumptions, the line found) keeps its par as the solver's word, says why it is not certified, and
+    claims no certificate."""
+    from stratagem.solvers.satplan import HorizonRun
+
+    puzzle = load_puzzle(PUZZLES / "challenge-1.toml")
+    start = puzzle.game(puzzle.deals[0]).initial_state()
+    layout = StratoDesigner(puzzle.challenge, puzzle.options, start.rows, start.last)
+    found = designer_par_sat(layout, first=6)
+    assert found.moves is not None
+    runs = (*found.runs, HorizonRun(6, None, 1, 1, 0, 0.1))
+    stopped: SatPlanResult[Any] = SatPlanResult("unknown", found.moves, 7, None, runs, 1.0, "time")
+    monkeypatch.setattr(reachability, "designer_par", lambda *args, **kwargs: _stopped_astar(7))
+    monkeypatch.setattr(reachability, "designer_par_sat", lambda *args, **kwargs: stopped)
+    searched = reachability.search_par(layout, "solo-3", Deadline(None), 100, no_progress, prove=True)
+    assert searched.proof == "time" and searched.certificate is None and searched.moves == found.moves
+    fields = reachability.par_search_fields(searched)["par_sat"]
+    assert fields["certificate"] is False and fields["proof"] is None and fields["proof_stopped_by"] == "time"
+    assert fields["horizons"] == [{"horizon": 6, "satisfiable": False}, {"horizon": 7, "satisfiable": True}]
+    assert "the solver's word, not certified" in reachability.par_search_lines(searched)[1]
