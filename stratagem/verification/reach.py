@@ -128,6 +128,8 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
             check_designer_refutation(sat, "par", statement, n - 1, designer_game(layout), verdict, name, limits)
         else:
             verdict.not_certified("par", statement, _uncertified(data, designer))
+    elif data.get("unsolvable") is not True:
+        verdict.not_certified("par", *_undecided(data, designer))
     if data.get("unsolvable") is True:
         if moves:
             verdict.refute("unsolvable", "the report's unsolvable: true", "unsolvable",
@@ -144,6 +146,18 @@ def _move_text(move: Any) -> str:
     from stratagem.models.strato.rules.notation import format_move
 
     return format_move(move)
+
+
+def _undecided(data: dict[str, Any], designer: bool) -> tuple[str, str]:
+    """A report without a par line: what it still claims (the lower bound its searches proved, or nothing), and
+    why that is not certified: a report that decided nothing is never valid."""
+    bounds = [found["lower_bound"] for found in (data.get("par_search"), data.get("par_sat"))
+              if isinstance(found, dict) and isinstance(found.get("lower_bound"), int)]
+    if bounds:
+        return (f"every designer line takes at least {plural(max(bounds), 'turn')}",
+                "rests on A*'s search and the SAT solver's refutations the report states; not repeated here")
+    return (f"no win was reached{' on this layout' if designer else ''}: nothing is proven either way",
+            "the report decided nothing (a limit cut the graph before a win)")
 
 
 def _uncertified(data: dict[str, Any], designer: bool) -> str:

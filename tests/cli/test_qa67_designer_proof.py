@@ -220,3 +220,19 @@ def test_the_level_2_examples_par_is_certified(cli, tmp_path: Path) -> None:  # 
     assert data["par"] == 10 and data["par_sat"]["certificate"] is True and data["par_sat"]["horizon"] == 9
     checked = cli("verify", str(report))
     assert checked.code == 0 and "certified: designer par 10 turns" in checked.out
+
+
+@pytest.mark.parametrize(("limit", "said"), [
+    (("--max-nodes", "10"), "not certified: no win was reached: nothing is proven either way"),
+    (("--max-nodes", "10000"), "not certified: par 5 turns: no winning line from the deal's start is shorter — "
+                               "rests on the graph's breadth-first search"),
+])
+def test_a_deal_reports_par_is_replayed_not_certified(cli, tmp_path: Path, limit: tuple[str, ...],  # type: ignore[no-untyped-def]
+                                                      said: str) -> None:
+    """A deal's report (no --designer): its par line is replayed by the rules engine, its par is the graph's
+    word; a report that decided nothing is never valid."""
+    done = cli("reach", CHALLENGE_0, *limit, "--json")
+    report = tmp_path / "deal.json"
+    report.write_text(done.out)
+    checked = cli("verify", str(report))
+    assert checked.code == 3 and said in checked.out, checked.out
