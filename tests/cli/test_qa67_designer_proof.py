@@ -212,7 +212,7 @@ def test_the_deals_encoding_is_refused(cli, proven: Path, tmp_path: Path) -> Non
 @pytest.mark.slow
 def test_the_level_2_examples_par_is_certified(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """The par the brief is about: the level-2 example's first layout, par 10, horizon 9 refuted with a DRUP
-    proof of about 2.9 million lines (some 170 CPU s in all on 2 shared cores)."""
+    proof of 2.9 million lines (187 CPU s in all at load 5, verify 21 s more)."""
     report = tmp_path / "l2.json"
     done = cli("reach", str(PUZZLES / "level-2-example.toml"), "--designer", "--proof", str(report), "--quiet")
     assert done.code == 0, done.err
