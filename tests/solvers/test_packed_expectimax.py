@@ -154,7 +154,10 @@ def _name(path: str) -> str:
 def test_stratatak_endgames_are_the_python_values(path: str) -> None:
     position = load_position(path)
     game, state = position.game, position.state
-    engine = resolve(game, "compiled").engine
+    choice = resolve(game, "compiled")
+    if choice.core_missing:  # an install without a compiler: nothing to hold to the Python values
+        pytest.skip("the compiled core is not built here")
+    engine = choice.engine
     assert engine is not None
     python = expectiminimax(game, state, lo=-1, hi=1)
     compiled = expectiminimax_compiled(game, engine, state)
@@ -167,7 +170,10 @@ def test_stratatak_endgames_are_the_python_values(path: str) -> None:
 def test_many_player_endgames_are_the_python_values(path: str) -> None:
     position = load_position(path)
     game, state = position.game, position.state
-    engine = resolve(game, "compiled").engine
+    choice = resolve(game, "compiled")
+    if choice.core_missing:  # an install without a compiler: nothing to hold to the Python values
+        pytest.skip("the compiled core is not built here")
+    engine = choice.engine
     assert engine is not None
     low, high = return_bounds(game)
     mover = game.to_move(state)
