@@ -339,4 +339,4 @@ def report_written(path: str, par_search: ParSearch | None) -> str:
     is beside it."""
     if par_search is not None and par_search.certificate is not None:
         return f"report written to {path} with the par's certificate beside it"
-    return f"report written to {path} (no certificate: `stratagem verify` reports its par not certified)"
+    return f"report written to {path} (no certificate: `stratagem verify` reports its par or bound not certified)"
