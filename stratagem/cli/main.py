@@ -59,7 +59,7 @@ COMMANDS = ("solve", "show", "verify", "bench", "reach", "generate", "export", "
 SUMMARIES = {
     "solve": "Find the shortest winning line of a Strato deal (open information), or place a STAKD solo set.",
     "show": "Draw a puzzle or position file, or a line/proof record (.json) move by move.",
-    "verify": "Check every claim of a line or proof record with the rules engine alone.",
+    "verify": "Check every claim of a line or proof record, or a reach report, with the rules engine alone.",
     "bench": "Measure every method on the shipped puzzles; write results/<game>*.md.",
     "reach": "Build the reachable state graph of a Strato deal (or its layout) and report what it shows.",
     "generate": "Write seeded deals of a challenge with proven optimal length >= --min-length.",

@@ -63,7 +63,7 @@ from stratagem.verification.strato import SEARCH_NODES
 @quiet_option()
 def verify(record: str, recheck: bool, time_limit: float | None, nodes: int | None, as_json: bool,
            quiet: bool) -> int:
-    """Check every claim of a line or proof record with the rules engine alone.
+    """Check every claim of a line or proof record, or a reach report, with the rules engine alone.
 
     Each claim is reported certified (checked here, saying by what), not certified (only asserted by
     the record: run with --recheck), unknown (a limit stopped its check) or invalid.

@@ -90,7 +90,8 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
         if designer:
             state = layout.start()
             for k, text in enumerate(moves):
-                after = next((s for move, s in layout.successors(state) if _move_text(move) == text), None)
+                after = next((s for move, s in layout.successors(state, distinct=False) if _move_text(move) == text),
+                             None)
                 if after is None:
                     verdict.refute("par_line", line_words, f"par_line[{k}]",
                                    f"{text[:60]!r} is not a designer move from the layout before it")

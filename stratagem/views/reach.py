@@ -142,7 +142,8 @@ def designer_replay(designer: StratoDesigner, moves: list[str], source: str) -> 
     challenge = designer.challenge
     layouts: list[Layout] = [designer.start()]
     for k, text in enumerate(moves):
-        after = next((state for move, state in designer.successors(layouts[-1]) if format_move(move) == text), None)
+        after = next((state for move, state in designer.successors(layouts[-1], distinct=False)
+                      if format_move(move) == text), None)
         if after is None:
             raise BadInput(source, f"par_line[{k}]", f"{text!r} is not a designer move from the layout before it")
         layouts.append(after)

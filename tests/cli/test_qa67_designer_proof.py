@@ -104,6 +104,22 @@ def test_view_verify_draws_the_verdict(cli, proven: Path, tmp_path: Path) -> Non
     assert 'data-verdict="certified"' in page and "with a DRUP certificate the report names" in page
 
 
+def test_a_line_by_another_move_to_the_same_layout_is_certified(cli, proven: Path,  # type: ignore[no-untyped-def]
+                                                                tmp_path: Path) -> None:
+    """The par line's second move, ``W1R:1R3>1R1``, and ``W1R:1R3>1R2`` (the other target choice) make the same
+    layout. The searches list a layout once, by its first move, and verify and view matched a line against that
+    list: a valid line written with the other move was called INVALID ("not a designer move") and the page
+    refused it. Now a replay tries every move."""
+    report = _copy(proven, tmp_path)
+    data = json.loads(report.read_text())
+    assert data["par_line"][1] == "W1R:1R3>1R1"
+    _edit(report, lambda d: d["par_line"].__setitem__(1, "W1R:1R3>1R2"))
+    done = cli("verify", str(report))
+    assert done.code == 0, done.out + done.err
+    assert "report valid: every claim certified" in done.out
+    assert cli("view", str(report), "--out", str(tmp_path / "r.html")).code == 0
+
+
 def test_a_par_without_proof_is_not_certified(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     done = cli("reach", *CUT, "--json")
     assert done.code == 0

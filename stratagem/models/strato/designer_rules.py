@@ -47,8 +47,12 @@ class DesignerRules:
     def start(self) -> Layout:
         return self._start
 
-    def successors(self, state: Layout) -> Iterator[tuple[Move, Layout]]:
-        """Every weather, row, end and target choice, in that order; over-limit plays are left out."""
+    def successors(self, state: Layout, distinct: bool = True) -> Iterator[tuple[Move, Layout]]:
+        """Every weather, row, end and target choice, in that order; over-limit plays are left out.
+
+        With ``distinct`` (what the searches want) a layout is yielded once, by the first move that makes it;
+        without, every move is (what a replay wants: a line may reach a layout by another of its moves, e.g.
+        a Cloud copying the weather played before, or another target choice with the same result)."""
         limit = self.challenge.limit
         seen: set[Layout] = set()
         for card in self._weathers:
@@ -59,9 +63,10 @@ class DesignerRules:
                         if any(len(row.left) > limit or len(row.right) > limit for row in rows):
                             continue
                         after = Layout(rows, last)
-                        if after in seen:
-                            continue
-                        seen.add(after)
+                        if distinct:
+                            if after in seen:
+                                continue
+                            seen.add(after)
                         yield Move(card, r, end, target, False, exchange), after
 
     def is_goal(self, state: Layout) -> bool:
