@@ -239,9 +239,10 @@ def translate(kernels: list[str], jobs: int) -> list[object]:
     options: dict[str, object] = {"compiler_directives": DIRECTIVES, "quiet": True, "exclude_failures": True}
     try:
         built = list(cythonize(list(kernels), nthreads=jobs, **options))
-    except Exception as exc:  # Cython itself failed (a worker died), not one kernel: one at a time, no pool
-        print(f"stratagem: Cython's translation of the kernels failed ({exc}); translating them one at a time",
-              file=sys.stderr)
+    except Exception:
+        # Cython itself failed, not just a kernel: Cython 3.3.2 with setuptools 84 raises "unhashable type:
+        # 'Extension'" where it gathers the kernels that failed, and a worker may die. Then one kernel at a
+        # time: those translated above have an up-to-date C file, which cythonize does not translate again.
         built = []
         for path in kernels:
             with contextlib.suppress(Exception):  # named below, with the kernels whose own errors left them out
