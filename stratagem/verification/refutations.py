@@ -42,12 +42,7 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
     # clauses): they are the trusted base of this certificate alone (docs/verification.md)
     from stratagem.models.strato.encodings.sat import ENCODING, StratoCNF, max_turns
 
-    if evidence.get("encoding") != ENCODING:
-        raise BadInput(record, "evidence.encoding", f"unknown encoding {evidence.get('encoding')!r} "
-                       f"(this version checks {ENCODING})")
-    refuted = evidence.get("horizon")
-    if not isinstance(refuted, int) or isinstance(refuted, bool) or refuted < 0:
-        raise BadInput(record, "evidence.horizon", "must be a non-negative integer")
+    refuted = _refuted_horizon(evidence, ENCODING, record, "evidence.")
     if horizon is not None and refuted != horizon:
         verdict.refute(name, statement, "evidence.horizon",
                        f"refutes {plural(refuted, 'turn')}; optimality of {plural(horizon + 1, 'turn')} needs "
@@ -79,12 +74,7 @@ def check_designer_refutation(evidence: dict[str, Any], name: str, statement: st
     # imported here, as for a deal's certificate: the encoding is this certificate's trusted base alone
     from stratagem.models.strato.encodings.sat import DESIGNER_ENCODING, StratoCNF
 
-    if evidence.get("encoding") != DESIGNER_ENCODING:
-        raise BadInput(record, "par_sat.encoding", f"unknown encoding {evidence.get('encoding')!r} "
-                       f"(this version checks {DESIGNER_ENCODING})")
-    refuted = evidence.get("horizon")
-    if not isinstance(refuted, int) or isinstance(refuted, bool) or refuted < 0:
-        raise BadInput(record, "par_sat.horizon", "must be a non-negative integer")
+    refuted = _refuted_horizon(evidence, DESIGNER_ENCODING, record, "par_sat.")
     if refuted != horizon:
         verdict.refute(name, statement, "par_sat.horizon",
                        f"refutes {plural(refuted, 'turn')}; a designer par of {plural(horizon + 1, 'turn')} needs "
@@ -93,6 +83,18 @@ def check_designer_refutation(evidence: dict[str, Any], name: str, statement: st
     _check_rebuilt(evidence, name, statement, refuted,
                    lambda stop: StratoCNF(game, refuted, designer=True, stop=stop),
                    DESIGNER_ENCODING, "a designer line", "this layout", verdict, record, limits, "par_sat.")
+
+
+def _refuted_horizon(evidence: dict[str, Any], encoding: str, record: str, place: str) -> int:
+    """The horizon a refutation's evidence says it refutes, once its encoding is the one this version checks
+    (bad input otherwise, naming the field under ``place``)."""
+    if evidence.get("encoding") != encoding:
+        raise BadInput(record, f"{place}encoding", f"unknown encoding {evidence.get('encoding')!r} "
+                       f"(this version checks {encoding})")
+    refuted = evidence.get("horizon")
+    if not isinstance(refuted, int) or isinstance(refuted, bool) or refuted < 0:
+        raise BadInput(record, f"{place}horizon", "must be a non-negative integer")
+    return refuted
 
 
 def _check_rebuilt(evidence: dict[str, Any], name: str, statement: str, refuted: int, build: Any, encoding: str,
