@@ -27,7 +27,6 @@ from stratagem.core.words import plural
 from stratagem.models.strato.designer import StratoDesigner, designer_par
 from stratagem.models.strato.designer_sat import DESIGNER_ENCODING, SOLVER, designer_par_sat
 from stratagem.models.strato.rules.notation import Move, format_move
-from stratagem.solvers.drup import check_drup_data
 from stratagem.solvers.graph import GraphFacts
 from stratagem.solvers.satplan import HorizonRun, Refutation, SatPlanResult
 from stratagem.solvers.search import SearchResult
@@ -108,16 +107,10 @@ def search_par(layout: StratoDesigner, name: str, deadline: Deadline, max_states
         return ParSearch(found, replace(sat, status="solved", refutation=None), "time")
     if sat.status != "solved" or sat.refutation is None:
         return ParSearch(found, sat)
-    refutation = sat.refutation
-    with progress(f"checking the refutation of horizon {refutation.horizon}", "step", "steps in the proof") as checking:
-        verdict, _ = check_drup_data(refutation.clauses, "".join(f"{step}\n" for step in refutation.proof).encode(),
-                                     "CaDiCaL's proof", time_limit=_seconds(deadline),
-                                     progress=lambda phase, done, total: checking(done, total))
-    if verdict.stopped:
+    from stratagem.models.strato.solve import check_own_refutation
+
+    if check_own_refutation(sat.refutation, progress, _seconds(deadline), "designer horizon").stopped:
         return ParSearch(found, replace(sat, refutation=None), "time")
-    if not verdict.valid:
-        raise RuntimeError(f"the DRUP checker rejects CaDiCaL's refutation of designer horizon {refutation.horizon}: "
-                           f"{verdict.reason}")
     return ParSearch(found, sat, "checked")
 
 

@@ -525,16 +525,9 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
             checked = (f"CP-SAT found horizon {refutation.horizon} INFEASIBLE ({refutation.num_vars} variables), "
                        "no certificate")
     elif refutation is not None and result.status in (SOLVED, UNSOLVABLE):
-        with progress(f"checking the refutation of horizon {refutation.horizon}", "step",
-                      "steps in the proof") as checking:
-            verdict, _ = check_drup_data(refutation.clauses, "".join(f"{step}\n" for step in refutation.proof).encode(),
-                                         "CaDiCaL's proof", time_limit=deadline.remaining(),
-                                         progress=lambda phase, done, total: checking(done, total))
+        verdict = check_own_refutation(refutation, progress, deadline.remaining())
         if verdict.stopped:
             return _unchecked(result, refutation, verdict, bound, stats)
-        if not verdict.valid:
-            raise RuntimeError(f"the DRUP checker rejects CaDiCaL's refutation of horizon {refutation.horizon}: "
-                               f"{verdict.reason}")
         stats["proof_check_seconds"] = round(verdict.seconds, 3)
         checked = (f"CaDiCaL's DRUP refutation of horizon {refutation.horizon} ({refutation.num_vars} variables, "
                    f"{len(refutation.clauses)} clauses, {len(refutation.proof)} proof lines) "
@@ -741,6 +734,21 @@ def refutation_files(path: str | Path) -> tuple[Path, Path]:
     record = Path(path)
     stem = record.name.removesuffix(".json")
     return record.parent / f"{stem}.cnf.gz", record.parent / f"{stem}.drup.gz"
+
+
+def check_own_refutation(refutation: Refutation, progress: Any, time_limit: float | None,
+                         what: str = "horizon") -> DrupVerdict:
+    """CaDiCaL's DRUP refutation checked by stratagem's checker before a search reports it (``solve --method
+    sat``, ``reach --designer --proof``), with progress; the checker's verdict, whose ``stopped`` says the
+    time ran out. A proof the checker rejects is a bug (:class:`RuntimeError`)."""
+    with progress(f"checking the refutation of {what} {refutation.horizon}", "step", "steps in the proof") as checking:
+        verdict, _ = check_drup_data(refutation.clauses, "".join(f"{step}\n" for step in refutation.proof).encode(),
+                                     "CaDiCaL's proof", time_limit=time_limit,
+                                     progress=lambda phase, done, total: checking(done, total))
+    if not verdict.stopped and not verdict.valid:
+        raise RuntimeError(f"the DRUP checker rejects CaDiCaL's refutation of {what} {refutation.horizon}: "
+                           f"{verdict.reason}")
+    return verdict
 
 
 def refutation_beside(path: str | Path, ref: Refutation) -> tuple[list[tuple[str | Path, str | bytes]], dict[str, str]]:
