@@ -40,6 +40,7 @@ from typing import Any, BinaryIO
 
 import networkx as nx
 
+from stratagem.core.collector import no_cycle_collection
 from stratagem.core.game import M, S, SearchProblem
 from stratagem.core.outputs import write_atomic_with
 
@@ -84,7 +85,20 @@ def build_graph(
     made: the build stops there and the graph is marked truncated. The graph attributes are
     ``complete`` (bool) and, when a limit stopped the build, ``stopped_by`` (``"states"`` or
     ``"time"``).
+
+    The cycle collector is off while it builds (:func:`~stratagem.core.collector.no_cycle_collection`): the
+    graph's nodes, edges and attribute dicts make no reference cycles, yet each of the collector's passes
+    walked them all. ``stratagem reach puzzles/strato/challenge-1.toml --designer`` (200,000 layouts) spent
+    3.4 of its 12.9 CPU s in the collector, and 1.4 of 10.9 with it off here (medians of 3; what is left is
+    the one pass over the new graph after the build).
     """
+    with no_cycle_collection():
+        return _build_graph(problem, label, move_label, max_states, time_limit, progress)
+
+
+def _build_graph(problem: SearchProblem[S, M], label: Callable[[S], str], move_label: Callable[[M], str],
+                 max_states: int | None, time_limit: float | None, progress: Progress | None) -> nx.DiGraph:
+    """:func:`build_graph`, with the cycle collector off."""
     started = time.perf_counter()
     graph = nx.DiGraph()
     start = problem.start()
