@@ -16,7 +16,7 @@ Two graphs can be built from a puzzle file:
   graph cut before a win (challenge 1's layouts pass 200,000 states at depth 4) is followed by the par's
   searches (:func:`~stratagem.models.strato.reachability.search_par`) in the rest of the build's share of the
   time (the graph has :data:`DESIGNER_GRAPH_SHARE` of it): A* under the same state limit, then, where A* stops
-  without a par (the level-2 example's layouts), SAT from A*'s bound (the solver's word, unless ``--proof``).
+  without a par (the level-2 example's layouts), SAT from A*'s bound (the solver's word).
 
 The graph is built breadth-first up to ``--max-nodes`` states or ``--time-limit`` seconds; a graph
 stopped by a limit is reported as truncated, and then "no win found" proves nothing. The time limit is
@@ -25,7 +25,8 @@ the command's, counted from its start: the build stops when :data:`BUILD_SHARE` 
 the analysis of the graph (components, dead ends, par line) and the export, whose costs grow with the graph.
 ``--export`` writes it as GraphML or DOT to ``--out``; an export the limit ends before its last line writes
 no file, and the report says so. ``--html`` writes the report's page (:mod:`stratagem.views.reach`).
-``--proof FILE`` (designer mode) writes the report and its par's certificate for ``verify`` (an option: it costs).
+``--proof FILE`` (designer mode) writes the report and its par's certificate, whichever search found it, for
+``verify`` (:func:`~stratagem.models.strato.reachability.certify_par`; an option: it costs).
 
 Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph (or the par's A*, every layout
 expanded) proves the deal (or every deal on the layout) unsolvable, 3 the graph is truncated and proves nothing
@@ -54,7 +55,7 @@ from stratagem.core.words import plural
 from stratagem.loading import load_strato
 from stratagem.models.strato import reachability
 from stratagem.models.strato.designer import StratoDesigner
-from stratagem.models.strato.reachability import conclusion, par_search_fields, par_search_lines, search_par
+from stratagem.models.strato.reachability import conclusion, par_search_fields, par_search_lines
 from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import format_state
 from stratagem.models.strato.search.planning import StratoPlanning
@@ -67,7 +68,7 @@ from stratagem.solvers.graph import (
     write_graphml,
 )
 
-REACH_FORMAT = "stratagem/reach@2"
+REACH_FORMAT = "stratagem/reach@3"
 
 EXPORTS = {"graphml": write_graphml, "dot": write_dot}
 
@@ -122,8 +123,8 @@ LOST_NOTE = (
               help="Also write the answer as one self-contained page: the graph's facts, the states per depth "
                    "as a chart and the par line replayed.")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help=f"With --designer: write the report ({REACH_FORMAT}) to FILE for `stratagem verify`, and certify a "
-                   "par SAT finds (a DRUP proof of the horizon below, checked, beside FILE as NAME.drup.gz).")
+              help=f"With --designer: write the report ({REACH_FORMAT}) to FILE for `stratagem verify`, and certify "
+                   "the par (a DRUP proof of the horizon below, checked, beside FILE as NAME.drup.gz).")
 @json_option(f"Print one JSON object ({REACH_FORMAT}).")
 @quiet_option()
 def reach(
@@ -174,13 +175,10 @@ def reach(
                                 max_states=max_states, time_limit=build_limit, progress=progress)
     facts = graph_facts(graph)
     line = shortest_line(graph)
-    par_search = None
-    if layout is not None and not facts.complete and not facts.goal_reachable:
-        par_search = search_par(layout, spec.name, search_phase, max_states, terminal_progress(not (as_json or quiet)),
-                                prove=proof_path is not None)
-        if par_search.moves is not None:
-            line = [format_move(move) for move in par_search.moves]
-    unsolvable, verdict = conclusion(facts, designer, par_search)
+    par_search, line, certificate = reachability.par_and_certificate(  # designer mode: where the graph has no win
+        layout, facts, line, spec.name, search_phase, max_states, terminal_progress(not (as_json or quiet)),
+        prove=proof_path is not None)
+    unsolvable, verdict = conclusion(facts, designer, par_search, certificate)
     start_label = str(graph.nodes[0]["label"])
 
     export: dict[str, Any] | None = None
@@ -210,12 +208,13 @@ def reach(
                 "limits": {"max_states": max_states, "time_limit": time_limit},
                 **facts.to_json(),
                 **par_search_fields(par_search),
+                **reachability.certificate_fields(certificate),
                 "par_line": line,
                 "unsolvable": unsolvable,
                 "conclusion": verdict,
                 "export": export,
             }
-            reachability.write_report(proof_path, report, par_search)
+            reachability.write_report(proof_path, report, certificate)
             if html_path is not None:
                 write_page(html_path, report, f"{puzzle}, deal {spec.name}")
     if as_json:
@@ -251,7 +250,7 @@ def reach(
                   f"par {plural(facts.par, 'turn')}: {' '.join(line or ())}")
     else:
         out.print("winning states: none reached")
-    for text in par_search_lines(par_search) if par_search is not None else ():
+    for text in par_search_lines(par_search, certificate) if par_search is not None else ():
         out.print(text)
     dead = "" if facts.complete else "at least "
     out.print(f"dead-end states (no win reachable): {dead}{facts.dead_ends:,}")
@@ -266,15 +265,15 @@ def reach(
         out.print(f"graph written to {export['path']} ({export['format']})")
     page_written(html_path, as_json)
     if proof_path is not None:
-        out.print(escape(reachability.report_written(proof_path, par_search)))
+        out.print(escape(reachability.report_written(proof_path, certificate, line)))
     return _exit_code(unsolvable, export_stopped is not None)
 
 
 def _exit_code(unsolvable: bool | None, export_stopped: bool = False) -> int:
     """As ``solve``'s: 0 a win is reachable, 1 proven unsolvable (the complete graph, or the par's A* over
     every layout), 3 unknown (the graph is truncated, so no win found proves nothing, and in designer mode the
-    par's A* was stopped too), and 3 when the time limit ended the export. The report
-    is written in every case, the export whenever it finished."""
+    par's A* was stopped too), and 3 when the time limit ended the export. The report is written in every case,
+    the export whenever it finished."""
     if export_stopped:
         return UNDETERMINED
     return {False: DONE, True: NO, None: UNDETERMINED}[unsolvable]

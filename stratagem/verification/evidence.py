@@ -18,7 +18,7 @@ from stratagem.core.errors import BadInput
 def files_beside(record: str, evidence: dict[str, Any], place: str = "evidence.") -> dict[str, Path]:
     """The CNF and proof files a refutation's evidence names, which must sit beside the record as regular
     files (each refusal names the record and the field, not only the file: ``place`` and the key, a reach
-    report's ``par_sat.`` or a proof record's ``evidence.``)."""
+    report's ``par_certificate.`` (``par_sat.`` in ``stratagem/reach@2``) or a proof record's ``evidence.``)."""
     names = {}
     for key in ("cnf", "proof"):
         name = evidence.get(key)

@@ -1,6 +1,7 @@
 """A ``stratagem reach`` report's par, checked: its par line replayed, and in designer mode the par's
-certificate (``par_sat``, written by ``reach --designer --proof FILE``) checked against designer mode's formula
-rebuilt from the layout.
+certificate (``par_certificate``, written by ``reach --designer --proof FILE`` whichever search found the par;
+``par_sat`` in a ``stratagem/reach@2`` report, where only a par SAT found had one) checked against designer
+mode's formula rebuilt from the layout.
 
 The layout (or deal) is rebuilt from the puzzle file the report names (:func:`report_deal`), never taken from
 the report, whose ``start`` must be it. The claims:
@@ -10,13 +11,16 @@ the report, whose ``start`` must be it. The claims:
   :class:`~stratagem.models.strato.designer.StratoDesigner` searches with, plain Python: any weather of the
   challenge each turn), and the last layout must meet the goal; in deal mode the rules engine replays it.
   Certified by that replay.
-- ``par``: no line is shorter. Certified only by a designer report's certificate: ``par_sat.certificate``
-  true, ``par_sat.horizon`` the par line's length minus one, and beside the report the CNF and the DRUP
-  proof ``par_sat`` names (as a ``solve --proof`` record's evidence names its own), the CNF equal to the
-  formula rebuilt here and the proof checked by stratagem's DRUP checker
-  (:func:`~stratagem.verification.refutations.check_designer_refutation`). A par resting on the graph's
-  breadth-first search, on A*, or on the SAT solver's refutations under assumptions (a report without
-  ``--proof``) is reported not certified, never valid.
+- ``par``: no line is shorter. Certified only by a designer report's certificate: ``par_certificate`` (in
+  ``@2``: ``par_sat`` with ``certificate`` true) whose ``horizon`` is the par line's length minus one, and
+  beside the report the CNF and the DRUP proof it names (as a ``solve --proof`` record's evidence names its
+  own), the CNF equal to the formula rebuilt here and the proof checked by stratagem's DRUP checker
+  (:func:`~stratagem.verification.refutations.check_designer_refutation`). The certificate does not depend
+  on which search found the par: a longer line with the refutation of a shorter horizon is refused, as the
+  horizon must be its length minus one. A par resting on the graph's breadth-first search, on A*, or on the
+  SAT solver's refutations under assumptions (a report without ``--proof``, or one whose time ran out before
+  the proof) is reported not certified, never valid. Par 0 (a layout that already meets the goal: no move,
+  ``par`` 0) needs no certificate: its replay is the proof, as no line is shorter than none.
 - ``unsolvable: true``: rests on a complete graph (or an A* over every layout) the report states; not
   certified.
 
@@ -34,8 +38,9 @@ from stratagem.loading import StratoDeal, load
 from stratagem.verification.verdict import Limits, Verdict
 
 #: The reach reports ``verify`` reads (docs/formats.md 4.6): ``@1`` has no ``par_sat``, so its par is never
-#: certified.
-REACH_FORMATS = ("stratagem/reach@1", "stratagem/reach@2")
+#: certified; ``@2`` holds the certificate of a par SAT found in ``par_sat``; ``@3`` holds any par's in
+#: ``par_certificate`` (the fields moved: a reader of ``@2`` would take an ``@3`` par for uncertified).
+REACH_FORMATS = ("stratagem/reach@1", "stratagem/reach@2", "stratagem/reach@3")
 
 
 def report_deal(data: dict[str, Any], source: str) -> StratoDeal:
@@ -68,6 +73,8 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
         moves = []
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise BadInput(name, "par_line", "must be a list of move strings")
+    # a line of no move: par 0, a start that already wins (the graph's shortest line is then empty, not null)
+    line = bool(moves) or (data.get("par_line") == [] and data.get("par") == 0)
     mode = data.get("mode")
     if mode not in ("designer", "deal"):
         raise BadInput(name, "mode", f"must be 'designer' or 'deal', not {str(mode)[:40]!r}")
@@ -86,7 +93,7 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
                        f"is not the {'layout' if designer else 'start'} of {data.get('puzzle')}'s deal {deal.name}")
         return
     verdict.checked.append(f"the {'layout' if designer else 'start'} is {deal.name}'s, rebuilt from {data['puzzle']}")
-    if moves:
+    if line:
         if designer:
             state = layout.start()
             for k, text in enumerate(moves):
@@ -97,7 +104,9 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
                                    f"{text[:60]!r} is not a designer move from the layout before it")
                     return
                 state = after
-            won, how = layout.is_goal(state), "each move found among designer mode's moves (its rules, plain Python)"
+            won, how = layout.is_goal(state), ("each move found among designer mode's moves (its rules, plain Python)"
+                                               if moves else "the layout meets the goal (designer mode's rules, "
+                                               "plain Python)")
         else:
             result = replay(deal.game, deal.start, tuple(moves))
             if result.error_at is not None:
@@ -109,30 +118,38 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
             return
         verdict.certify("par_line", line_words, how)
     par = data.get("par")
-    if par != (n if moves else None):
+    if par != (n if line else None):
         verdict.refute("par", f"the report's par {str(par)[:20]}", "par",
                        f"is {str(par)[:20]}, but the par line has {plural(n, 'move')}")
         return
-    if moves:
+    evidence, place = _certificate(data, designer, name)
+    if evidence is not None and not moves:
+        raise BadInput(name, place.rstrip("."), "certifies a par of at least one turn, but the report's par line "
+                       "has no move")
+    if line:
         statement = (f"designer par {plural(n, 'turn')}: no designer line from the layout is shorter" if designer
                      else f"par {plural(n, 'turn')}: no winning line from the deal's start is shorter")
-        sat = data.get("par_sat")
-        certificate = sat.get("certificate") if isinstance(sat, dict) else None
-        if certificate is not None and not isinstance(certificate, bool):
-            raise BadInput(name, "par_sat.certificate", "must be true or false")
-        if designer and isinstance(sat, dict) and certificate:
-            if sat.get("status") != "solved" or sat.get("lower_bound") != n:
-                verdict.refute("par", statement, "par_sat", f"claims a certificate, but its status is "
-                               f"{str(sat.get('status'))[:20]!r} and lower_bound {str(sat.get('lower_bound'))[:20]}, "
-                               f"not 'solved' and the par line's {n}")
-                return
-            check_designer_refutation(sat, "par", statement, n - 1, designer_game(layout), verdict, name, limits)
-        else:
+        if not moves:
+            verdict.certify("par", statement, "no line is shorter than none: the start already wins, as replayed "
+                            "above (no horizon below to refute)")
+        elif evidence is None:
             verdict.not_certified("par", statement, _uncertified(data, designer))
+        elif place == "par_sat." and (evidence.get("status") != "solved" or evidence.get("lower_bound") != n):
+            verdict.refute("par", statement, "par_sat", f"claims a certificate, but its status is "
+                           f"{str(evidence.get('status'))[:20]!r} and lower_bound "
+                           f"{str(evidence.get('lower_bound'))[:20]}, not 'solved' and the par line's {n}")
+            return
+        elif evidence.get("proof") is None and evidence.get("cnf") is None and evidence.get("stopped_by") == "time":
+            verdict.not_certified("par", statement, "the time ran out before CaDiCaL's DRUP refutation of the "
+                                  "horizon below was written and checked: `stratagem reach --designer --proof FILE` "
+                                  "with more time writes it")
+        else:
+            check_designer_refutation(evidence, "par", statement, n - 1, designer_game(layout), verdict, name, limits,
+                                      place)
     elif data.get("unsolvable") is not True:
         verdict.not_certified("par", *_undecided(data, designer))
     if data.get("unsolvable") is True:
-        if moves:
+        if line:
             verdict.refute("unsolvable", "the report's unsolvable: true", "unsolvable",
                            "is true, but the par line wins")
         else:
@@ -147,6 +164,25 @@ def _move_text(move: Any) -> str:
     from stratagem.models.strato.rules.notation import format_move
 
     return format_move(move)
+
+
+def _certificate(data: dict[str, Any], designer: bool, name: str) -> tuple[dict[str, Any] | None, str]:
+    """The report's certificate of its par, ``None`` where it has none, and the place its fields are named
+    under in a refusal: ``par_certificate`` (``@3``, made for any designer par with ``--proof``), or in a
+    ``@2`` report ``par_sat`` where its ``certificate`` is true (only SAT's par had one; ``@1`` had none)."""
+    if data.get("format") in ("stratagem/reach@1", "stratagem/reach@2"):
+        sat = data.get("par_sat")
+        certificate = sat.get("certificate") if isinstance(sat, dict) else None
+        if certificate is not None and not isinstance(certificate, bool):
+            raise BadInput(name, "par_sat.certificate", "must be true or false")
+        return (sat if designer and isinstance(sat, dict) and certificate else None), "par_sat."
+    evidence = data.get("par_certificate")
+    if evidence is not None and not isinstance(evidence, dict):
+        raise BadInput(name, "par_certificate", "must be null or an object")
+    if evidence is not None and not designer:
+        raise BadInput(name, "par_certificate", "is made only in designer mode (`stratagem solve --method sat "
+                       "--proof FILE` certifies a deal's optimum)")
+    return evidence, "par_certificate."
 
 
 def _undecided(data: dict[str, Any], designer: bool) -> tuple[str, str]:
@@ -170,4 +206,5 @@ def _uncertified(data: dict[str, Any], designer: bool) -> str:
     searched = data.get("par_search")
     basis = "A*'s search" if isinstance(searched, dict) else "the graph's breadth-first search"
     return (f"rests on {basis} the report states; not repeated here (`stratagem reach` runs it again"
-            + (")" if not designer else "; a par SAT finds is certified with --proof)"))
+            + (")" if not designer else "; `stratagem reach --designer --proof FILE` writes a certificate that "
+               "verify checks)"))

@@ -63,8 +63,9 @@ def check_strato_refutation(evidence: dict[str, Any], name: str, statement: str,
 
 
 def check_designer_refutation(evidence: dict[str, Any], name: str, statement: str, horizon: int, game: Any,
-                              verdict: Verdict, record: str, limits: Limits) -> None:
-    """A reach report's certificate of its designer par (``par_sat``, ``reach --designer --proof``): designer
+                              verdict: Verdict, record: str, limits: Limits, place: str = "par_certificate.") -> None:
+    """A reach report's certificate of its designer par (``reach --designer --proof``: ``par_certificate``, or in
+    a ``stratagem/reach@2`` report ``par_sat``, named by ``place`` in a refusal): designer
     mode's formula (:data:`~stratagem.models.strato.encodings.sat.DESIGNER_ENCODING`, the encoding with
     ``designer=True``) of the horizon below the par rebuilt from the layout (``game``:
     :func:`~stratagem.models.strato.designer_rules.designer_game` of the layout the puzzle deals, never the
@@ -74,15 +75,15 @@ def check_designer_refutation(evidence: dict[str, Any], name: str, statement: st
     # imported here, as for a deal's certificate: the encoding is this certificate's trusted base alone
     from stratagem.models.strato.encodings.sat import DESIGNER_ENCODING, StratoCNF
 
-    refuted = _refuted_horizon(evidence, DESIGNER_ENCODING, record, "par_sat.")
+    refuted = _refuted_horizon(evidence, DESIGNER_ENCODING, record, place)
     if refuted != horizon:
-        verdict.refute(name, statement, "par_sat.horizon",
+        verdict.refute(name, statement, f"{place}horizon",
                        f"refutes {plural(refuted, 'turn')}; a designer par of {plural(horizon + 1, 'turn')} needs "
                        f"{horizon}")
         return
     _check_rebuilt(evidence, name, statement, refuted,
                    lambda stop: StratoCNF(game, refuted, designer=True, stop=stop),
-                   DESIGNER_ENCODING, "a designer line", "this layout", verdict, record, limits, "par_sat.")
+                   DESIGNER_ENCODING, "a designer line", "this layout", verdict, record, limits, place)
 
 
 def _refuted_horizon(evidence: dict[str, Any], encoding: str, record: str, place: str) -> int:
@@ -102,8 +103,8 @@ def _check_rebuilt(evidence: dict[str, Any], name: str, statement: str, refuted:
     """The part every Strato refutation shares: the files beside the record, the formula of "``goal`` within
     ``refuted`` turns" rebuilt by ``build(stop)`` (``encoding``'s, of ``subject``), the stored CNF compared with
     it, its DRUP refutation checked by stratagem's checker, and drat-trim's second opinion. ``place``
-    prefixes the record's fields named in a refusal (``evidence.`` in a proof record, ``par_sat.`` in a reach
-    report)."""
+    prefixes the record's fields named in a refusal (``evidence.`` in a proof record, ``par_certificate.`` in a
+    reach report, ``par_sat.`` in an earlier one)."""
     from stratagem.models.strato.encodings.sat import EncodingStopped
 
     names = files_beside(record, evidence, place)

@@ -1,9 +1,10 @@
-"""A ``stratagem reach`` report (``stratagem/reach@2``, or an older ``@1``) as a page: what the state graph of a
-deal, or of its layout in designer mode, shows a designer.
+"""A ``stratagem reach`` report (``stratagem/reach@3``, or an older ``@2`` or ``@1``) as a page: what the state
+graph of a deal, or of its layout in designer mode, shows a designer.
 
 The answer first, as the command states it (a win reachable with its par, unsolvable with the complete
 graph as proof, or unknown when a limit cut the graph); the graph's facts, and in designer mode, where a limit
-cut the graph before a win, what the par's A* run proved (and where it stopped without a par, SAT's); the states
+cut the graph before a win, what the par's A* run proved (and where it stopped without a par, SAT's), and whether
+the report names a certificate of its par (``reach --designer --proof``; ``verify`` checks it, not the page); the states
 first reached at each
 depth as a chart (where the graph widens, and how deep it goes); and the par line replayed: with the rules
 engine in deal mode, and in designer mode (any weather playable every turn, no hands) each move matched
@@ -30,7 +31,8 @@ __all__ = ["REACH", "REACH_FORMATS", "designer_replay", "reach_html", "reach_pag
 
 #: The format of ``stratagem reach --json`` (docs/formats.md 4.6). The formats a page is made of
 #: (:data:`~stratagem.verification.reach.REACH_FORMATS`, the ones ``verify`` reads): ``@1`` (before ``par_sat``:
-#: a par line only from the graph or A*) reads the same, without SAT's run.
+#: a par line only from the graph or A*) reads the same, without SAT's run; ``@2`` (before ``par_certificate``:
+#: only SAT's par had a certificate, in ``par_sat``) with it there.
 REACH = REACH_FORMATS[-1]
 
 
@@ -81,19 +83,25 @@ def reach_page(data: dict[str, Any], source: str, deal: Any) -> tuple[str, str]:
 
 
 def _check_answer(data: dict[str, Any], source: str, moves: list[str], won: bool) -> None:
-    """The report's answer fields agree with its par line (replayed: ``won`` when its last move wins)."""
-    if moves and not won:
+    """The report's answer fields agree with its par line (replayed: ``won`` when its last move wins; a line
+    of no move, ``par`` 0, where the start already wins)."""
+    line = bool(moves) or (data.get("par_line") == [] and data.get("par") == 0)
+    if line and not won:
         raise BadInput(source, "par_line", f"its {len(moves)} move(s) replay but do not win")
-    if data.get("par") != (len(moves) if moves else None):
+    if data.get("par") != (len(moves) if line else None):
         raise BadInput(source, "par", f"is {data.get('par')!r}, but the par line has {len(moves)} move(s)")
     complete = data.get("complete")
     if not isinstance(complete, bool):
         raise BadInput(source, "complete", "must be true or false")
     exhausted = _check_par_search(data, source, moves, complete)
+    certificate = data.get("par_certificate")
+    if certificate is not None and (not isinstance(certificate, dict) or not moves):
+        raise BadInput(source, "par_certificate", "must be null or an object, and is made only for a par line of at "
+                       "least one move")
     # A win reachable: solvable; no win in the complete graph (or A*'s exhausted space): unsolvable; no win in a
     # cut graph: unknown.
-    for key, expected in (("goal_reachable", True if moves else False if complete or exhausted else None),
-                          ("unsolvable", False if moves else True if complete or exhausted else None)):
+    for key, expected in (("goal_reachable", True if line else False if complete or exhausted else None),
+                          ("unsolvable", False if line else True if complete or exhausted else None)):
         if data.get(key) is not expected:
             raise BadInput(source, key, f"is {data.get(key)!r}, but the report's par line, complete "
                            f"({str(complete).lower()}) and par_search say "
@@ -178,7 +186,8 @@ def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, 
               f"cut by the {esc(data.get('stopped_by'))} limit: {_count(data.get('frontier'))} states left unexpanded"),
              ("winning states reached", _count(data.get("goal_states"))),
              ("par (fewest turns to a win)", esc(data.get("par")) if data.get("par") is not None else "none reached"),
-             *_par_search_facts(data.get("par_search")), *_par_sat_facts(data.get("par_sat")),
+             *_par_search_facts(data.get("par_search")), *_par_sat_facts(data),
+             *_certificate_facts(data.get("par_certificate")),
              ("dead ends (no win reachable)", at_least + _count(data.get("dead_ends"))),
              ("strongly connected components", _count(data.get("strongly_connected_components"))
               + f" (largest: {_count(data.get('largest_component'))})")]
@@ -214,8 +223,10 @@ def _par_search_facts(searched: object) -> list[tuple[str, str]]:
     return [("par by A* (the graph cut before a win)", f"{found} ({held})")]
 
 
-def _par_sat_facts(sat: object) -> list[tuple[str, str]]:
-    """The facts row of the designer par's SAT run, if one ran (A* stopped without a par)."""
+def _par_sat_facts(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """The facts row of the designer par's SAT run, if one ran (A* stopped without a par); in a ``@3`` report
+    its certificate is the par's (:func:`_certificate_facts`)."""
+    sat = data.get("par_sat")
     if not isinstance(sat, dict):
         return []
     solved = sat.get("status") == "solved"
@@ -224,7 +235,22 @@ def _par_sat_facts(sat: object) -> list[tuple[str, str]]:
     if sat.get("certificate") is True:  # named, not checked here: verify checks it (view --verify shows how)
         return [("par by SAT (A* stopped without one)", f"{found}, with a DRUP certificate the report names beside "
                  "it (not checked by this page: <code>stratagem verify</code> checks it)")]
+    if isinstance(data.get("par_certificate"), dict):
+        return [("par by SAT (A* stopped without one)", f"{found} (the par's certificate below)")]
     return [("par by SAT (A* stopped without one)", f"{found}, by the solver's word: not certified")]
+
+
+def _certificate_facts(certificate: object) -> list[tuple[str, str]]:
+    """The facts row of the par's certificate (``reach --designer --proof``), if the report has one."""
+    if not isinstance(certificate, dict):
+        return []
+    horizon = esc(certificate.get("horizon"))
+    if certificate.get("proof") is None:
+        return [("par certificate", f"not certified: the time ran out before the DRUP refutation of horizon {horizon} "
+                 "was written and checked")]
+    return [("par certificate", f"a DRUP refutation of horizon {horizon} ({_count(certificate.get('proof_lines'))} "
+             f"proof lines) the report names beside it: <code>{esc(certificate.get('proof'))}</code> (not checked by "
+             "this page: <code>stratagem verify</code> checks it)")]
 
 
 def _count(value: object) -> str:

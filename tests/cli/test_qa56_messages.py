@@ -93,7 +93,7 @@ def test_reach_html_says_the_page_was_written(cli, tmp_path: Path) -> None:  # t
     assert done.code == 0 and page.is_file()
     assert done.out.splitlines()[-2:] == [f"graph written to {graph} (dot)", f"page written to {page}"]
     as_json = cli("reach", CHALLENGE_0, "--designer", "--html", str(page), "--json")
-    assert json.loads(as_json.out)["format"] == "stratagem/reach@2" and "written" not in as_json.out
+    assert json.loads(as_json.out)["format"] == "stratagem/reach@3" and "written" not in as_json.out
 
 
 # --- the verify box says "not certified" -------------------------------------------------------------------

@@ -4,7 +4,7 @@ On the level-2 example's layouts A* holds millions of layouts without raising it
 ``reach --designer`` said only "at least 9 turns". Now, where A* stops without a par, designer mode's SAT formula
 (:mod:`stratagem.models.strato.designer_sat`) asks the horizons from A*'s bound in the rest of the time: the
 level-2 example's first layout gets par 10. Here challenge 1's first layout with A* cut at 200 layouts stands in
-for it (the SAT par, 7, in a fraction of a second). The report (``stratagem/reach@2``) says how the par was proven
+for it (the SAT par, 7, in a fraction of a second). The report (``stratagem/reach@3``) says how the par was proven
 (``par_sat``: the solver's word, not certified), and ``view`` holds ``par_sat`` to the par line.
 """
 
@@ -36,9 +36,9 @@ def solved_fixture() -> dict[str, Any]:
 
 def test_a_par_astar_did_not_find_comes_from_sat(solved: dict[str, Any]) -> None:
     searched, sat = solved["par_search"], solved["par_sat"]
-    assert solved["format"] == "stratagem/reach@2"
+    assert solved["format"] == "stratagem/reach@3" and solved["par_certificate"] is None
     assert searched["status"] == "unknown" and searched["stopped_by"] == "states" and searched["lower_bound"] == 7
-    assert sat == {"method": "sat", "solver": "cadical195", "encoding": "strato-designer-sat@4", "certificate": False,
+    assert sat == {"method": "sat", "solver": "cadical195", "encoding": "strato-designer-sat@4",
                    "status": "solved", "lower_bound": 7,
                    "horizons": [{"horizon": 6, "satisfiable": False}, {"horizon": 7, "satisfiable": True}],
                    "stopped_by": None}

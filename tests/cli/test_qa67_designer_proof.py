@@ -1,16 +1,17 @@
 """QA 67: ``reach --designer --proof FILE`` certifies the designer par SAT finds, and ``verify`` checks it.
 
-Before, a par SAT found (where A* stopped without one) rested on CaDiCaL's refutation of the horizon below
-under assumptions: "the solver's word, not certified", and ``verify`` refused a reach report as an unknown
-record format. Now ``--proof FILE`` refutes the horizon below again with a DRUP proof, checks it, and writes
-the report to FILE with the CNF and the proof beside it (``FILE.cnf.gz``, ``FILE.drup.gz``, named with their
-SHA-256 in ``par_sat``); ``verify FILE`` rebuilds designer mode's formula from the puzzle's layout, requires
-the stored CNF to be it and the refuted horizon to be the par line's length minus one, checks the proof with
-stratagem's checker and replays the line on designer mode. A par without a proof is not certified, and every
-forgery below is refused. Challenge 0's first layout with the graph and A* cut at 10 layouts stands in for
-the level-2 example's (par 5, horizons 3 and 4 refuted; its certificate: 12,861 proof lines, 1,731 lemmas
-checked). Challenge 1's first layout's formula of horizon 6 is refuted by unit propagation alone, so any proof
-of it is valid: it serves where the proof's lines do not matter. The level-2 one runs only under ``slow``.
+Before, a par SAT found (where A* stopped without one) rested on CaDiCaL's refutation of the horizon below under
+assumptions: "the solver's word, not certified", and ``verify`` refused a reach report as an unknown record format.
+Now ``--proof FILE`` refutes the horizon below again with a DRUP proof, checks it, and writes the report to FILE
+with the CNF and the proof beside it (``FILE.cnf.gz``, ``FILE.drup.gz``, named with their SHA-256 in ``par_sat``;
+since stop 68, ``stratagem/reach@3``, in ``par_certificate``, where any par's certificate is:
+tests/cli/test_qa68_par_certificate.py); ``verify FILE`` rebuilds designer mode's formula from the puzzle's layout,
+requires the stored CNF to be it and the refuted horizon to be the par line's length minus one, checks the proof
+with stratagem's checker and replays the line on designer mode. A par without a proof is not certified, and every
+forgery below is refused. Challenge 0's first layout with the graph and A* cut at 10 layouts stands in for the
+level-2 example's (par 5, horizons 3 and 4 refuted; its certificate: 12,861 proof lines, 1,731 lemmas checked).
+Challenge 1's first layout's formula of horizon 6 is refuted by unit propagation alone, so any proof of it is valid:
+it serves where the proof's lines do not matter. The level-2 one runs only under ``slow``.
 """
 
 from __future__ import annotations
@@ -64,16 +65,15 @@ def _edit(report: Path, change: Callable[[dict[str, Any]], None]) -> None:
 
 def test_proof_writes_the_report_and_its_certificate(proven: Path) -> None:
     data = json.loads((proven / "r.json").read_text())
-    sat = data["par_sat"]
-    assert data["format"] == "stratagem/reach@2" and data["par"] == 5 == len(data["par_line"])
-    assert (sat["certificate"], sat["encoding"], sat["horizon"], sat["status"]) == \
-        (True, "strato-designer-sat@4", 4, "solved")
-    assert (sat["cnf"], sat["proof"]) == ("r.cnf.gz", "r.drup.gz")
+    sat, certificate = data["par_sat"], data["par_certificate"]
+    assert data["format"] == "stratagem/reach@3" and data["par"] == 5 == len(data["par_line"])
+    assert (certificate["encoding"], certificate["horizon"], sat["status"]) == ("strato-designer-sat@4", 4, "solved")
+    assert (certificate["cnf"], certificate["proof"]) == ("r.cnf.gz", "r.drup.gz")
     assert sat["horizons"] == [{"horizon": 3, "satisfiable": False}, {"horizon": 4, "satisfiable": False},
                                {"horizon": 5, "satisfiable": True}]
     cnf = gzip.decompress((proven / "r.cnf.gz").read_bytes()).decode()
     assert cnf.startswith("c strato-designer-sat@4: Strato designer mode, a designer line within 4 turns")
-    assert sat["proof_lines"] == len(gzip.decompress((proven / "r.drup.gz").read_bytes()).splitlines())
+    assert certificate["proof_lines"] == len(gzip.decompress((proven / "r.drup.gz").read_bytes()).splitlines())
     assert "certified: CaDiCaL's DRUP refutation of horizon 4" in data["conclusion"]
 
 
@@ -101,7 +101,7 @@ def test_view_verify_draws_the_verdict(cli, proven: Path, tmp_path: Path) -> Non
     done = cli("view", str(report), "--verify", "--out", str(tmp_path / "r.html"))
     assert done.code == 0, done.err
     page = (tmp_path / "r.html").read_text()
-    assert 'data-verdict="certified"' in page and "with a DRUP certificate the report names" in page
+    assert 'data-verdict="certified"' in page and "a DRUP refutation of horizon 4" in page
 
 
 def test_a_line_by_another_move_to_the_same_layout_is_certified(cli, proven: Path,  # type: ignore[no-untyped-def]
@@ -123,7 +123,7 @@ def test_a_line_by_another_move_to_the_same_layout_is_certified(cli, proven: Pat
 def test_a_par_without_proof_is_not_certified(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     done = cli("reach", *CUT, "--json")
     assert done.code == 0
-    assert json.loads(done.out)["par_sat"]["certificate"] is False
+    assert json.loads(done.out)["par_certificate"] is None
     report = tmp_path / "plain.json"
     report.write_text(done.out)
     checked = cli("verify", str(report))
@@ -133,10 +133,11 @@ def test_a_par_without_proof_is_not_certified(cli, tmp_path: Path) -> None:  # t
 
 
 def test_a_par_from_the_graph_is_not_certified(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """Challenge 0's layout, the graph not cut: it reaches a win (par 5); verify replays it and leaves its par
-    uncertified."""
-    done = cli("reach", str(PUZZLES / "challenge-0.toml"), "--designer", "--proof", str(tmp_path / "g.json"))
-    assert done.code == 0 and "no certificate" in done.out
+    """Challenge 0's layout, the graph not cut: it reaches a win (par 5); without --proof verify replays it and
+    leaves its par uncertified (with --proof it is certified since stop 68: test_qa68_par_certificate.py)."""
+    done = cli("reach", str(PUZZLES / "challenge-0.toml"), "--designer", "--json")
+    assert done.code == 0
+    (tmp_path / "g.json").write_text(done.out)
     checked = cli("verify", str(tmp_path / "g.json"))
     assert checked.code == 3 and "not certified: designer par 5 turns" in checked.out
     assert "the graph's breadth-first search" in checked.out
@@ -181,13 +182,14 @@ def _wrong_move(data: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(("forge", "place", "fragment"), [
     (lambda folder: _edit(folder / "r.json", _wrong_move), "par_line[2]", "is not a designer move"),
-    (lambda folder: _edit(folder / "r.json", lambda d: d["par_sat"].update(horizon=5)), "par_sat.horizon",
+    (lambda folder: _edit(folder / "r.json", lambda d: d["par_certificate"].update(horizon=5)),
+     "par_certificate.horizon",
      "refutes 5 turns; a designer par of 5 turns needs 4"),
     (lambda folder: _edit(folder / "r.json", lambda d: d.update(par=4)), "par", "the par line has 5 moves"),
-    (_deal_proof, "par_sat.cnf", "r.cnf.gz is not the strato-designer-sat@4 CNF of 4 turns for this layout"),
-    (_deal_drup_only, "par_sat.proof", "r.drup.gz"),
-    (_truncate_proof, "par_sat.proof", "r.drup.gz"),
-    (_drop_a_clause, "par_sat.cnf", "is not the strato-designer-sat@4 CNF"),
+    (_deal_proof, "par_certificate.cnf", "r.cnf.gz is not the strato-designer-sat@4 CNF of 4 turns for this layout"),
+    (_deal_drup_only, "par_certificate.proof", "r.drup.gz"),
+    (_truncate_proof, "par_certificate.proof", "r.drup.gz"),
+    (_drop_a_clause, "par_certificate.cnf", "is not the strato-designer-sat@4 CNF"),
     (lambda folder: _edit(folder / "r.json", lambda d: d.update(start=d["start"][::-1])), "start",
      "is not the layout of"),
 ], ids=["wrong-line", "wrong-horizon", "wrong-par", "other-formula", "other-formulas-proof", "truncated-proof",
@@ -206,22 +208,23 @@ def test_a_forged_certificate_is_invalid(cli, proven: Path, tmp_path: Path,  # t
 def test_a_par_claimed_certified_without_a_proof_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     done = cli("reach", *CUT, "--json")
     data = json.loads(done.out)
-    data["par_sat"].update(certificate=True, horizon=4)  # no CNF, no proof beside it
+    data["par_certificate"] = {"encoding": "strato-designer-sat@4", "horizon": 4}  # no CNF, no proof beside it
     report = tmp_path / "claimed.json"
     report.write_text(json.dumps(data))
-    assert_bad_input(cli("verify", str(report)), "claimed.json", "par_sat.cnf", "must name a file beside the record")
+    assert_bad_input(cli("verify", str(report)), "claimed.json", "par_certificate.cnf",
+                     "must name a file beside the record")
 
 
 def test_a_missing_proof_file_is_refused(cli, proven: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     report = _copy(proven, tmp_path)
     (tmp_path / "r.drup.gz").unlink()
-    assert_bad_input(cli("verify", str(report)), "par_sat.proof", "no such file beside the record")
+    assert_bad_input(cli("verify", str(report)), "par_certificate.proof", "no such file beside the record")
 
 
 def test_the_deals_encoding_is_refused(cli, proven: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     report = _copy(proven, tmp_path)
-    _edit(report, lambda d: d["par_sat"].update(encoding="strato-sat@4"))
-    assert_bad_input(cli("verify", str(report)), "par_sat.encoding", "unknown encoding 'strato-sat@4'",
+    _edit(report, lambda d: d["par_certificate"].update(encoding="strato-sat@4"))
+    assert_bad_input(cli("verify", str(report)), "par_certificate.encoding", "unknown encoding 'strato-sat@4'",
                      "strato-designer-sat@4")
 
 
@@ -233,7 +236,7 @@ def test_the_level_2_examples_par_is_certified(cli, tmp_path: Path) -> None:  # 
     done = cli("reach", str(PUZZLES / "level-2-example.toml"), "--designer", "--proof", str(report), "--quiet")
     assert done.code == 0, done.err
     data = json.loads(report.read_text())
-    assert data["par"] == 10 and data["par_sat"]["certificate"] is True and data["par_sat"]["horizon"] == 9
+    assert data["par"] == 10 and data["par_certificate"]["horizon"] == 9 and data["par_certificate"]["proof"]
     checked = cli("verify", str(report))
     assert checked.code == 0 and "certified: designer par 10 turns" in checked.out
 

@@ -54,7 +54,7 @@ def report(result, code: int = 0) -> dict:  # type: ignore[no-untyped-def,type-a
 
 def test_designer_json_of_a_winnable_layout(cli, puzzle) -> None:
     data = report(cli("reach", puzzle(TINY), "--designer", "--json"))
-    assert data["format"] == "stratagem/reach@2" and data["mode"] == "designer"
+    assert data["format"] == "stratagem/reach@3" and data["mode"] == "designer"
     assert data["start"] == "RW(RW)RW" and data["information"] is None
     assert (data["states"], data["edges"], data["goal_states"], data["par"]) == (23, 30, 1, 2)
     assert data["goal_reachable"] is True and data["complete"] is True and data["unsolvable"] is False

@@ -1,22 +1,33 @@
 """What a reachable state graph of a Strato deal, or of its layout in designer mode, proves: the answer in
 words (:func:`conclusion`), and where a designer graph was cut before a win, the par's searches
 (:func:`search_par`: A*, then SAT where A* stops without a par) and what they proved, as the report's fields
-(:func:`par_search_fields`, ``stratagem/reach@2``) and as lines of text (:func:`par_search_lines`).
+(:func:`par_search_fields`, ``stratagem/reach@3``) and as lines of text (:func:`par_search_lines`); and the
+designer par's certificate (:func:`certify_par`, :func:`certificate_fields`), whichever search found the par.
 
 A win reached (by the graph, or by a par search's line) makes the deal solvable, or in designer mode bounds
 every deal on the layout from below by the par; a complete graph without one (or an A* that expanded every
 layout) proves it, or every deal on the layout, unsolvable; anything else proves nothing about a win, though
 a stopped A* still proves a lower bound on the par. A par found by SAT rests on CaDiCaL's refutation of the
 horizon below (:mod:`~stratagem.models.strato.designer_sat`): its line is replayed; its refutation is the
-solver's word, not a certificate, unless the search was asked to ``prove`` it (``reach --designer --proof``):
-then the plain formula of the horizon below is refuted again with DRUP output and the proof is checked here
-by stratagem's checker (as ``solve --method sat`` does), and the words say "certified" only then (the report
-written with the proof is what ``stratagem verify`` checks again). ``stratagem reach`` renders these.
+solver's word, not a certificate.
+
+A par is certified only with ``reach --designer --proof``, whichever search found it: the plain designer
+formula of the horizon below the par (``strato-designer-sat@4``) refuted from scratch by CaDiCaL with DRUP
+output and the proof checked here by stratagem's checker (as ``solve --method sat`` does), the same
+certificate for a par the breadth-first graph, A* or SAT found (SAT makes it in its own search, the others
+after theirs: :func:`certify_par`); the words say "certified" only then, and the report written with it is
+what ``stratagem verify`` checks again. The graph's and A*'s searches prove their par too, but ``verify``
+cannot check a search it does not repeat; it checks a refutation against the formula it rebuilds. Par 0 (a
+layout that already meets the goal) has no certificate: no line is shorter than none, so there is no horizon
+to refute, and its replay (no move, a winning table) is the whole proof. A layout whose complete graph holds
+no win has none either: refuting "a designer line within k turns" for one k says nothing about longer lines,
+and designer mode has no longest game. ``stratagem reach`` renders these.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +36,16 @@ from stratagem.core.errors import BadInput
 from stratagem.core.progress import ProgressFactory
 from stratagem.core.words import plural
 from stratagem.models.strato.designer import StratoDesigner, designer_par
-from stratagem.models.strato.designer_sat import DESIGNER_ENCODING, SOLVER, designer_par_sat
+from stratagem.models.strato.designer_rules import designer_game
+from stratagem.models.strato.designer_sat import DESIGNER_ENCODING, SOLVER, designer_par_sat, plain_designer_formula
 from stratagem.models.strato.rules.notation import Move, format_move
 from stratagem.solvers.graph import GraphFacts
-from stratagem.solvers.satplan import HorizonRun, Refutation, SatPlanResult
+from stratagem.solvers.satplan import HorizonRun, Refutation, SatPlanResult, horizon_search
 from stratagem.solvers.search import SearchResult
 
-__all__ = ["ASTAR_SHARE", "ParSearch", "conclusion", "par_search_fields", "par_search_lines", "report_outputs",
-           "report_written", "search_par", "write_report"]
+__all__ = ["ASTAR_SHARE", "ParCertificate", "ParSearch", "certificate_fields", "certify_par", "conclusion",
+           "par_and_certificate", "par_search_fields", "par_search_lines", "report_outputs", "report_written",
+           "search_par", "write_report"]
 
 #: A*'s part of the time the graph left the par's searches; the rest is SAT's, where A* stops without a par.
 #: A* that finds a par finds it fast (challenge 1's first layout: 0.13 CPU s); where it does not, the layers it
@@ -114,6 +127,77 @@ def search_par(layout: StratoDesigner, name: str, deadline: Deadline, max_states
     return ParSearch(found, sat, "checked")
 
 
+@dataclass(frozen=True)
+class ParCertificate:
+    """The designer par's certificate, asked by ``reach --designer --proof``: designer mode's plain formula of
+    ``horizon`` (the par minus one) refuted by CaDiCaL with DRUP output, the proof checked by stratagem's
+    checker (``refutation``); or, where the time ran out before the proof or its check, no ``refutation`` and
+    ``stopped_by`` ``"time"`` (the par then rests on the search that found it, not certified)."""
+
+    horizon: int
+    refutation: Refutation | None = None
+    stopped_by: str | None = None
+
+
+def certify_par(layout: StratoDesigner, par: int, name: str, deadline: Deadline, progress: ProgressFactory,
+                par_search: ParSearch | None = None) -> ParCertificate | None:
+    """The certificate of designer par ``par`` of ``layout`` (``reach --designer --proof``), within
+    ``deadline``: where SAT found the par with ``prove`` (``par_search``), the refutation its search made and
+    checked; where the breadth-first graph or A* found it, the plain formula of horizon ``par - 1``
+    (:func:`~stratagem.models.strato.designer_sat.plain_designer_formula`) refuted from scratch by CaDiCaL
+    with DRUP output (:func:`~stratagem.solvers.satplan.horizon_search` of that one horizon) and checked by
+    stratagem's checker, the same certificate. ``None`` for par 0: no horizon is below it.
+
+    A horizon below a par the graph or A* proved that CaDiCaL satisfies, or a proof the checker rejects, is
+    a bug (:class:`RuntimeError`), as in ``solve``."""
+    if par <= 0:
+        return None
+    if par_search is not None and par_search.sat is not None and par_search.astar.moves is None \
+            and par_search.moves is not None and par_search.proof is not None:
+        return ParCertificate(par - 1, par_search.certificate, "time" if par_search.certificate is None else None)
+    from stratagem.models.strato.solve import check_own_refutation
+
+    game = designer_game(layout)
+    with progress(f"certificate of {name}'s designer par {par}", "horizon", "conflicts") as show:
+        refuted = horizon_search(partial(plain_designer_formula, game), first=par - 1, last=par - 1,
+                                 time_limit=_seconds(deadline),
+                                 progress=lambda report: show(report.horizon, report.conflicts or 0))
+    if refuted.moves is not None:
+        raise RuntimeError(f"CaDiCaL found a designer line of {len(refuted.moves)} turns, under the par {par} "
+                           "the search proved")
+    if refuted.status != "unsolvable" or refuted.refutation is None:
+        return ParCertificate(par - 1, None, "time")
+    if check_own_refutation(refuted.refutation, progress, _seconds(deadline), "designer horizon").stopped:
+        return ParCertificate(par - 1, None, "time")
+    return ParCertificate(par - 1, refuted.refutation)
+
+
+def par_and_certificate(layout: StratoDesigner | None, facts: GraphFacts, line: list[str] | None, name: str,
+                        deadline: Deadline, max_states: int, progress: ProgressFactory, prove: bool = False,
+                        ) -> tuple[ParSearch | None, list[str] | None, ParCertificate | None]:
+    """What ``reach --designer`` adds to the designer graph of ``layout`` (``facts``, its shortest winning
+    ``line`` or ``None``), within ``deadline``: where the graph was cut before a win, the par's searches
+    (:func:`search_par`) and the line they found; and with ``prove`` (``--proof``), the certificate of the par,
+    whichever found it (:func:`certify_par`). Returns the searches (``None`` where the graph decided), the par
+    line, and the certificate (``None`` where none was asked, or there is no par, or par 0). Nothing is added
+    to a deal's graph (``layout`` ``None``)."""
+    if layout is None:
+        return None, line, None
+    par_search = None
+    if not facts.complete and not facts.goal_reachable:
+        par_search = search_par(layout, name, deadline, max_states, progress, prove=prove)
+        if par_search.moves is not None:
+            line = [format_move(move) for move in par_search.moves]
+    if not prove or line is None:
+        return par_search, line, None
+    return par_search, line, certify_par(layout, len(line), name, deadline, progress, par_search)
+
+
+def _proof_lines(ref: Refutation) -> int:
+    """The lines of a refutation's DRUP proof."""
+    return len(ref.proof)
+
+
 def _seconds(deadline: Deadline) -> float | None:
     """The time left, never zero (a limit of zero seconds means none to the searches)."""
     left = deadline.remaining()
@@ -121,15 +205,17 @@ def _seconds(deadline: Deadline) -> float | None:
 
 
 def conclusion(facts: GraphFacts, designer: bool, par_search: ParSearch | None = None,
-               ) -> tuple[bool | None, str]:
+               certificate: ParCertificate | None = None) -> tuple[bool | None, str]:
     """Whether the deal (or, in designer mode, every deal on the layout) is unsolvable, and why, in words;
-    ``par_search``: the designer par's searches where the graph was cut before a win."""
+    ``par_search``: the designer par's searches where the graph was cut before a win; ``certificate``: the
+    designer par's, where ``--proof`` asked one."""
     if par_search is not None:
-        return _searched_conclusion(facts, par_search)
+        return _searched_conclusion(facts, par_search, certificate)
     if facts.goal_reachable:
         if designer:
             return False, (
-                f"a winning table is reachable; designer par {facts.par} is a lower bound on the optimal "
+                f"a winning table is reachable; designer par {facts.par}{_certified_par(certificate)} is a lower "
+                "bound on the optimal "
                 f"length of every deal on this layout (cards permitting, not a line of any deal)"
             )
         return False, ("a winning position is reachable: the deal is solvable, its shortest win takes "
@@ -152,7 +238,13 @@ LOWER_BOUND_NOTE = ("is a lower bound on the optimal length of every deal on thi
                     "line of any deal)")
 
 
-def _searched_conclusion(facts: GraphFacts, par_search: ParSearch) -> tuple[bool | None, str]:
+def _certified_par(certificate: ParCertificate | None) -> str:
+    """What a par the graph or A* found adds, in words, where ``--proof`` asked its certificate."""
+    return "" if certificate is None else f" ({_refuted_how(certificate, None)})"
+
+
+def _searched_conclusion(facts: GraphFacts, par_search: ParSearch, certificate: ParCertificate | None,
+                         ) -> tuple[bool | None, str]:
     """The designer answer of a graph cut before a win, from the par's searches."""
     astar, sat = par_search.astar, par_search.sat
     held = plural(_held(astar), "layout", grouped=True)
@@ -160,7 +252,7 @@ def _searched_conclusion(facts: GraphFacts, par_search: ParSearch) -> tuple[bool
     if astar.moves is not None:
         return False, (
             f"a winning table is reachable: {cut}, and A* (the game's admissible bound; {held} held) found a "
-            f"line; designer par {len(astar.moves)} {LOWER_BOUND_NOTE}"
+            f"line; designer par {len(astar.moves)}{_certified_par(certificate)} {LOWER_BOUND_NOTE}"
         )
     if astar.status == "unsolvable":
         return True, (
@@ -171,10 +263,10 @@ def _searched_conclusion(facts: GraphFacts, par_search: ParSearch) -> tuple[bool
     stopped = f"A* (the game's admissible bound) was stopped by {stop} at {held}"
     if sat is not None and par_search.moves is not None:
         k = len(par_search.moves)
+        how = _refuted_how(certificate, par_search)
         return False, (
             f"a winning table is reachable: {cut}, {stopped}, and the SAT solver found a designer line of "
-            f"{plural(k, 'turn')} and refuted every line of {k - 1} ({_refuted_how(par_search)}); designer par "
-            f"{k} {LOWER_BOUND_NOTE}"
+            f"{plural(k, 'turn')} and refuted every line of {k - 1} ({how}); designer par {k} {LOWER_BOUND_NOTE}"
         )
     raised = ""
     if sat is not None and sat.lower_bound > astar.lower_bound:
@@ -210,12 +302,10 @@ def par_search_fields(par_search: ParSearch | None) -> dict[str, Any]:
             "method": "sat",
             "solver": SOLVER,
             "encoding": DESIGNER_ENCODING,
-            "certificate": par_search.certificate is not None,
             "status": sat.status,
             "lower_bound": par_search.lower_bound if sat.status == "solved" else sat.lower_bound,
             "horizons": [{"horizon": run.horizon, "satisfiable": run.satisfiable} for run in _asked(sat)],
             "stopped_by": sat.stopped_by,
-            **_certificate_fields(par_search),
         },
     }
 
@@ -227,32 +317,42 @@ def _asked(sat: SatPlanResult[Move]) -> tuple[HorizonRun, ...]:
     return sat.runs if found is None else sat.runs[:found + 1]
 
 
-def _certificate_fields(par_search: ParSearch) -> dict[str, Any]:
-    """``par_sat``'s fields of SAT's checked refutation (the horizon it refutes and the formula's and proof's
-    sizes), or where a proof was asked and the time ran out, ``proof: null`` and why; nothing where none was
-    asked. The files' names and digests are added by whoever writes them (``reach --proof``)."""
-    ref = par_search.certificate
+def certificate_fields(certificate: ParCertificate | None) -> dict[str, Any]:
+    """The report's ``par_certificate``: ``null`` where none was asked (no ``--proof``) or the par has none (no
+    par, or par 0); else the encoding, the solver and the horizon refuted (the par minus one), with the
+    formula's and the proof's sizes where the proof was checked, or ``cnf``/``proof`` ``null`` and
+    ``stopped_by`` ``"time"`` where the time ran out before it. The files' names and digests are added by
+    whoever writes them (:func:`write_report`)."""
+    if certificate is None:
+        return {"par_certificate": None}
+    fields: dict[str, Any] = {"encoding": DESIGNER_ENCODING, "solver": SOLVER, "horizon": certificate.horizon}
+    ref = certificate.refutation
     if ref is not None:
-        return {"horizon": ref.horizon, "variables": ref.num_vars, "clauses": len(ref.clauses),
-                "proof_lines": len(ref.proof)}
-    if par_search.proof == "time":
-        return {"proof": None, "proof_stopped_by": "time"}
-    return {}
+        fields.update(variables=ref.num_vars, clauses=len(ref.clauses), proof_lines=_proof_lines(ref))
+    else:
+        fields.update(cnf=None, proof=None, stopped_by=certificate.stopped_by)
+    return {"par_certificate": fields}
 
 
-def _refuted_how(par_search: ParSearch) -> str:
-    """How the horizon below SAT's par was refuted, in words: certified, or the solver's word and why."""
-    ref = par_search.certificate
-    if ref is not None:
+def _refuted_how(certificate: ParCertificate | None, par_search: ParSearch | None) -> str:
+    """How the horizon below the par was refuted, in words: certified, or (SAT's par, ``par_search``) the
+    solver's word and why."""
+    ref = None if certificate is None else certificate.refutation
+    if certificate is not None and ref is not None:
         return (f"certified: CaDiCaL's DRUP refutation of horizon {ref.horizon} "
-                f"({plural(len(ref.proof), 'proof line', grouped=True)}) checked by stratagem's DRUP checker")
-    if par_search.proof == "time":
-        return "CaDiCaL's word, not certified: the time ran out before its DRUP proof was written and checked"
-    return "CaDiCaL's word, not certified"
+                f"({plural(_proof_lines(ref), 'proof line', grouped=True)}) checked by stratagem's DRUP checker")
+    word = "CaDiCaL's word, " if par_search is not None else ""
+    if certificate is not None:
+        return (f"{word}not certified: the time ran out before CaDiCaL's DRUP refutation of horizon "
+                f"{certificate.horizon} was written and checked")
+    return f"{word}not certified"
 
 
-def par_search_lines(par_search: ParSearch) -> list[str]:
-    """The text report's lines of the designer par's searches: A*'s, then SAT's where it ran."""
+
+
+def par_search_lines(par_search: ParSearch, certificate: ParCertificate | None = None) -> list[str]:
+    """The text report's lines of the designer par's searches: A*'s, then SAT's where it ran; ``certificate``:
+    the par's, where ``--proof`` asked one."""
     astar, sat = par_search.astar, par_search.sat
     held = plural(_held(astar), "layout", grouped=True)
     if astar.moves is not None:
@@ -269,7 +369,7 @@ def par_search_lines(par_search: ParSearch) -> list[str]:
     asked = f"horizons {runs[0].horizon}-{runs[-1].horizon}" if runs else "no horizon"
     if par_search.moves is not None:
         k = len(par_search.moves)
-        how = "the solver's word, not certified" if par_search.certificate is None else \
+        how = "the solver's word, not certified" if certificate is None or certificate.refutation is None else \
             "a DRUP proof checked by stratagem's checker, certified"
         lines.append(f"designer par by SAT ({SOLVER}, {asked}; {k - 1} refuted, {how}): "
                      f"par {plural(k, 'turn')}: {' '.join(format_move(move) for move in par_search.moves)}")
@@ -298,7 +398,7 @@ def report_outputs(path: str | None, designer: bool) -> list[tuple[str | None, s
     if path is None:
         return []
     if not designer:
-        raise BadInput("<argument>", "--proof", "is for --designer: it certifies the designer par SAT finds (a deal's "
+        raise BadInput("<argument>", "--proof", "is for --designer: it certifies the designer par (a deal's "
                        "optimum is certified by `stratagem solve --method sat --proof FILE`)")
     from stratagem.models.strato.solve import refutation_files
 
@@ -307,10 +407,10 @@ def report_outputs(path: str | None, designer: bool) -> list[tuple[str | None, s
             (str(drup), "--proof (the refutation's DRUP proof, written beside the report)")]
 
 
-def write_report(path: str | None, report: dict[str, Any], par_search: ParSearch | None) -> None:
+def write_report(path: str | None, report: dict[str, Any], certificate: ParCertificate | None) -> None:
     """A reach report written for ``verify`` (``reach --proof FILE``; nothing without a ``path``): where
-    SAT's par has a checked certificate, its CNF and DRUP proof beside the report (``NAME.cnf.gz``,
-    ``NAME.drup.gz``), named in ``par_sat`` with the SHA-256 of their text as a ``solve`` proof record's
+    the par has a checked certificate, its CNF and DRUP proof beside the report (``NAME.cnf.gz``,
+    ``NAME.drup.gz``), named in ``par_certificate`` with the SHA-256 of their text as a ``solve`` proof record's
     evidence names its own (:func:`~stratagem.models.strato.solve.refutation_beside`), then the report, as
     one set (:func:`~stratagem.core.outputs.write_atomic_files`). ``report`` gains the names: the report
     ``--json`` prints is the one written."""
@@ -320,16 +420,21 @@ def write_report(path: str | None, report: dict[str, Any], par_search: ParSearch
     if path is None:
         return
     beside: list[tuple[str | Path, str | bytes]] = []
-    certificate = None if par_search is None else par_search.certificate
-    if certificate is not None:
-        beside, named = refutation_beside(path, certificate)
-        report["par_sat"].update(named)
+    if certificate is not None and certificate.refutation is not None:
+        beside, named = refutation_beside(path, certificate.refutation)
+        report["par_certificate"].update(named)
     write_atomic_files([*beside, (path, dumps_record(report))])
 
 
-def report_written(path: str, par_search: ParSearch | None) -> str:
-    """The text report's last line after ``reach --proof``: where the report went, and whether a certificate
-    is beside it."""
-    if par_search is not None and par_search.certificate is not None:
+def report_written(path: str, certificate: ParCertificate | None, line: list[str] | None) -> str:
+    """The text report's last line after ``reach --proof``: where the report went, and whether the certificate
+    of its par (``line``'s length) is beside it, or why not."""
+    if certificate is not None and certificate.refutation is not None:
         return f"report written to {path} with the par's certificate beside it"
+    if line == []:
+        return (f"report written to {path} (designer par 0 needs no certificate: the layout already meets the goal, "
+                "and no line is shorter than none)")
+    if certificate is not None:
+        return (f"report written to {path} (no certificate: {_refuted_how(certificate, None)}; `stratagem verify` "
+                "reports the par not certified)")
     return f"report written to {path} (no certificate: `stratagem verify` reports its par or bound not certified)"

@@ -234,6 +234,11 @@ def test_a_proof_the_time_stopped_leaves_the_solvers_word(monkeypatch: pytest.Mo
     searched = reachability.search_par(layout, "solo-3", Deadline(None), 100, no_progress, prove=True)
     assert searched.proof == "time" and searched.certificate is None and searched.moves == found.moves
     fields = reachability.par_search_fields(searched)["par_sat"]
-    assert fields["certificate"] is False and fields["proof"] is None and fields["proof_stopped_by"] == "time"
+    assert "certificate" not in fields and "proof" not in fields  # since stop 68 (reach@3): par_certificate's
     assert fields["horizons"] == [{"horizon": 6, "satisfiable": False}, {"horizon": 7, "satisfiable": True}]
-    assert "the solver's word, not certified" in reachability.par_search_lines(searched)[1]
+    certificate = reachability.certify_par(layout, 7, "solo-3", Deadline(None), no_progress, searched)
+    assert certificate == reachability.ParCertificate(6, None, "time")
+    assert reachability.certificate_fields(certificate)["par_certificate"] == {
+        "encoding": "strato-designer-sat@4", "solver": "cadical195", "horizon": 6, "cnf": None, "proof": None,
+        "stopped_by": "time"}
+    assert "the solver's word, not certified" in reachability.par_search_lines(searched, certificate)[1]
