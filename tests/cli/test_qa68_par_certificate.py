@@ -334,3 +334,14 @@ def test_par_1_refutes_horizon_0(cli, tmp_path: Path) -> None:  # type: ignore[n
     checked = cli("verify", str(report))
     assert checked.code == 0, checked.out + checked.err
     assert "certified: designer par 1 turn:" in checked.out
+
+
+def test_par_0_on_a_layout_that_does_not_win_is_refused(cli, graph_par: tuple[Path, str],  # type: ignore[no-untyped-def]
+                                                        tmp_path: Path) -> None:
+    """An empty par line with par 0 is read as a line of no move, so it must win at the start: challenge 0's
+    layout does not."""
+    report = _copy(graph_par[0], tmp_path)
+    _edit(report, lambda d: d.update(par_line=[], par=0, par_certificate=None))
+    done = cli("verify", str(report))
+    assert done.code == 1 and "report INVALID" in done.out
+    assert done.err.startswith(f"{report}: par_line: its 0 moves replay but do not win")
