@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic
 
+from stratagem.core.collector import no_cycle_collection
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import M, S, SearchProblem
 
@@ -267,7 +268,19 @@ def astar(
     problem of wide branching holds far more states than it expands. The search stops (``"states"``) before
     it would hold one more, in the middle of an expansion if need be; the bound it reports stands (each ``f``
     in it was the least on the open list when taken).
+
+    The cycle collector is off while it searches (:func:`~stratagem.core.collector.no_cycle_collection`):
+    its table and open list are tuples that refer down, yet the collector's passes walked them: A* on the level-2
+    example's designer layout (stopped at 200,000 layouts) spent 3.3 of its 24.6 CPU s in them, 0.2 of 23.0
+    with it off (medians of 3, old and new alternated, load 3.7-4.5).
     """
+    with no_cycle_collection():
+        return _astar(problem, time_limit, max_nodes, progress, max_states)
+
+
+def _astar(problem: SearchProblem[S, M], time_limit: float | None, max_nodes: int | None,
+           progress: Progress | None, max_states: int | None) -> SearchResult[S, M]:
+    """:func:`astar`, with the cycle collector off."""
     budget = _Budget(time_limit, max_nodes)
     expanded = 0
     generated = 0

@@ -92,3 +92,17 @@ def test_the_collector_is_back_when_the_build_fails(collector_on: None) -> None:
     with pytest.raises(RuntimeError):
         build_graph(Broken())
     assert gc.isenabled()
+
+
+def test_astar_searches_with_the_collector_off(collector_on: None) -> None:
+    from stratagem.solvers.search import astar
+
+    class Scored(Chain):
+        def heuristic(self, state: int) -> int:
+            return 9 - state
+
+    chain = Scored()
+    result = astar(chain)
+    assert (result.status, len(result.moves or ())) == ("solved", 9)
+    assert chain.collector_on_at == [False] * 9
+    assert gc.isenabled()
