@@ -3,8 +3,9 @@ certificate (``par_certificate``, written by ``reach --designer --proof FILE`` w
 ``par_sat`` in a ``stratagem/reach@2`` report, where only a par SAT found had one) checked against designer
 mode's formula rebuilt from the layout.
 
-The layout (or deal) is rebuilt from the puzzle file the report names (:func:`report_deal`), never taken from
-the report, whose ``start`` must be it. The claims:
+The layout (or deal) is rebuilt from the puzzle file the report names (:func:`report_deal`; a relative path
+from the working folder, else from the report's folder: :func:`puzzle_path`), never taken from the report,
+whose ``start`` must be it. The claims:
 
 - ``par_line``: a line of ``par`` turns that wins: in designer mode each move is found among designer
   mode's successors (:class:`~stratagem.models.strato.designer_rules.DesignerRules`, the rules
@@ -30,6 +31,7 @@ claims of a par: a note says they are not checked.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from stratagem.core.errors import BadInput
@@ -43,12 +45,26 @@ from stratagem.verification.verdict import Limits, Verdict
 REACH_FORMATS = ("stratagem/reach@1", "stratagem/reach@2", "stratagem/reach@3")
 
 
+def puzzle_path(puzzle: str, source: str) -> str:
+    """Where a report's ``puzzle`` is read: the path as the report gives it (``reach`` writes the path it was
+    given, so a relative one is from the folder it ran in), and where no file is there and the path is
+    relative, the same path from the report's own folder, so that a report moved with its puzzle, or checked
+    from elsewhere, still finds it. The puzzle read is never trusted either way: the report's layout must be
+    the one rebuilt from it."""
+    given = Path(puzzle)
+    if given.is_absolute() or given.exists():
+        return puzzle
+    beside = Path(source).parent / given
+    return str(beside) if beside.is_file() else puzzle
+
+
 def report_deal(data: dict[str, Any], source: str) -> StratoDeal:
     """The Strato deal a report names, from its puzzle file: a deal by its name, or a seeded deal (named
     ``seed-N``, not in the file) dealt again from its seed for its player count."""
     puzzle = data.get("puzzle")
     if not isinstance(puzzle, str):
         raise BadInput(source, "puzzle", "missing: the report names no puzzle file to rebuild the rules from")
+    puzzle = puzzle_path(puzzle, source)
     deal, players = data.get("deal"), None
     if deal is None or (isinstance(data.get("seed"), int) and deal == f"seed-{data['seed']}"):
         deal, players = data.get("seed"), data.get("players")
@@ -88,11 +104,12 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
     else:
         start_text = deal.game.format_state(deal.start)
         line_words = f"a line of {plural(n, 'turn')} from the deal's start wins"
+    read = puzzle_path(data["puzzle"], name)  # a str: report_deal refused the report otherwise
     if data.get("start") != start_text:
         verdict.refute("start", "the report's start", "start",
-                       f"is not the {'layout' if designer else 'start'} of {data.get('puzzle')}'s deal {deal.name}")
+                       f"is not the {'layout' if designer else 'start'} of {read}'s deal {deal.name}")
         return
-    verdict.checked.append(f"the {'layout' if designer else 'start'} is {deal.name}'s, rebuilt from {data['puzzle']}")
+    verdict.checked.append(f"the {'layout' if designer else 'start'} is {deal.name}'s, rebuilt from {read}")
     if line:
         if designer:
             state = layout.start()

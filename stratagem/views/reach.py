@@ -22,7 +22,7 @@ from stratagem.models.strato.designer import Layout, StratoDesigner
 from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import WON
 from stratagem.solvers.replay import replay
-from stratagem.verification.reach import REACH_FORMATS
+from stratagem.verification.reach import REACH_FORMATS, puzzle_path
 from stratagem.views.charts import bars
 from stratagem.views.page import GOAL, MOVE, esc, replay_frame, table
 from stratagem.views.strato import describe_challenge, describe_move, goal_note, strato_replay, table_svg
@@ -64,15 +64,16 @@ def reach_page(data: dict[str, Any], source: str, deal: Any) -> tuple[str, str]:
         moves = []
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise BadInput(source, "par_line", "must be a list of move strings")
+    read = puzzle_path(data["puzzle"], source)  # the file report_deal read the deal from
     if data.get("mode") == "designer":
         designer = StratoDesigner(deal.challenge, deal.game.options, deal.start.rows, deal.start.last)
         if data.get("start") != designer.format_state(designer.start()):
-            raise BadInput(source, "start", f"is not the layout of {data.get('puzzle')}'s deal {deal.name}")
+            raise BadInput(source, "start", f"is not the layout of {read}'s deal {deal.name}")
         replay_html, won = designer_replay(designer, moves, source)
     else:
         start = deal.game.format_state(deal.start)
         if data.get("start") != start:
-            raise BadInput(source, "start", f"is not the start of {data.get('puzzle')}'s deal {deal.name}")
+            raise BadInput(source, "start", f"is not the start of {read}'s deal {deal.name}")
         result = replay(deal.game, deal.start, tuple(moves))
         if result.error_at is not None:
             raise BadInput(source, f"par_line[{result.error_at}]", result.error)

@@ -1,0 +1,91 @@
+"""QA 68: ``verify`` (and ``view``) of a reach report finds its puzzle from the report's folder too.
+
+``reach`` writes the puzzle's path as it was given, so a relative one is from the folder the command ran in.
+Before, ``verify`` read it from the working folder only: the same report checked from another folder failed
+with "cannot rebuild the deal" although the puzzle sat beside the report. Now a relative path with no file
+under the working folder is read from the report's folder; the report's layout must still be the one rebuilt
+from that file, so a puzzle found there is not trusted either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES
+
+from stratagem.cli.main import run
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module", name="written")
+def written_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A designer report of challenge 0 written in a folder with the puzzle named ``challenge-0.toml``
+    (relative, as a user in that folder would give it), its certificate beside it: the folder."""
+    work = tmp_path_factory.mktemp("work")
+    shutil.copy(PUZZLES / "challenge-0.toml", work / "challenge-0.toml")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(work)
+        code, _, err = _run("reach", "challenge-0.toml", "--designer", "--proof", "r.json", "--quiet")
+    assert code == 0, err
+    assert json.loads((work / "r.json").read_text())["puzzle"] == "challenge-0.toml"
+    return work
+
+
+@pytest.fixture(name="report")
+def report_fixture(written: Path, tmp_path: Path) -> Path:
+    """The report, puzzle and certificate, copied to ``tmp_path/work`` for one test."""
+    work = tmp_path / "work"
+    shutil.copytree(written, work)
+    return work / "r.json"
+
+
+def test_verified_from_another_folder(report: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, err = _run("verify", str(report))
+    assert code == 0, out + err
+    assert f"rebuilt from {report.parent / 'challenge-0.toml'}" in out  # the file read, not the name given
+
+
+def test_a_different_puzzle_beside_the_report_is_refused(report: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file found beside the report is checked like any other: challenge 1 under challenge 0's name."""
+    shutil.copy(PUZZLES / "challenge-1.toml", report.parent / "challenge-0.toml")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run("verify", str(report))
+    assert code == 1, out + err
+    assert "is not the layout of" in out + err
+
+
+def test_the_working_folder_comes_first(report: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the path names a file from the working folder, that file is read (as before), not the one beside
+    the report: here another challenge, so the check fails."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(PUZZLES / "challenge-1.toml", elsewhere / "challenge-0.toml")
+    monkeypatch.chdir(elsewhere)
+    code, out, err = _run("verify", str(report))
+    assert code == 1, out + err
+    assert "is not the layout of" in out + err
+
+
+def test_the_page_reads_it_from_the_report_folder_too(report: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, _, err = _run("view", str(report), "--out", "r.html")
+    assert code == 0, err
+    assert (elsewhere / "r.html").read_text(encoding="utf-8").count("<html") == 1
