@@ -109,8 +109,11 @@ MAX_DECISIONS = 160
 MAX_BRANCH = 2048
 #: Weathers, in letter order (C F R S T W), as the compiled turns number them.
 NW = cython.declare(cython.Py_ssize_t, 6)
-#: Visits between two looks at the clock.
-CHECK_EVERY = cython.declare(cython.longlong, 4096)
+#: Visits between two looks at the clock: some milliseconds compiled. Run as plain Python (an install without
+#: a compiler) a visit takes some 150 times longer, and 4,096 of them seconds: ``odds --table`` of challenge-0
+#: solo-1 with a limit of 2 s ran 5.6-6.3 s, its probe seconds past its share of the limit, and answered
+#: unknown (stop 68); there the clock is looked at every 64 visits (1.1-1.5 s, solved).
+CHECK_EVERY = cython.declare(cython.longlong, 4096 if cython.compiled else 64)
 #: Largest start weight accepted: every sum stays below 2^63.
 MAX_WEIGHT = 1 << 62
 
