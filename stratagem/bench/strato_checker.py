@@ -36,7 +36,7 @@ class CheckerCell:
 
     @staticmethod
     def of(refutation: Refutation, time_limit: float) -> CheckerCell:
-        data = "".join(f"{line}\n" for line in refutation.proof).encode()
+        data = refutation.proof.data
         reference, _ = check_drup_data(refutation.clauses, data, "proof", engine="python", time_limit=time_limit)
         if not (reference.valid or reference.stopped):
             raise RuntimeError(f"the reference checker rejects SAT's refutation: {reference.reason}")
@@ -46,7 +46,7 @@ class CheckerCell:
             if not compiled.valid:
                 raise RuntimeError(f"the compiled checker rejects SAT's refutation: {compiled.reason}")
             compiled_seconds = compiled.seconds
-        return CheckerCell(len(refutation.proof), reference.seconds, not reference.stopped, compiled_seconds)
+        return CheckerCell(refutation.proof_lines, reference.seconds, not reference.stopped, compiled_seconds)
 
 
 def no_refutation(outcome: Solution) -> str:

@@ -45,6 +45,7 @@ _TOO_LARGE = f"a literal beyond {MAX_LITERAL} in size (a 64-bit integer)"
 
 __all__ = [
     "Clause",
+    "data_maybe_gz",
     "DimacsStopped",
     "ProofStep",
     "parse_dimacs",
@@ -304,7 +305,12 @@ def text_maybe_gz(path: str | os.PathLike[str], text: str) -> bytes:
     """The bytes :func:`write_text_maybe_gz` writes to ``path``: ``text`` in UTF-8, gzip-compressed if the
     name ends in ``.gz`` (a header without a timestamp, so the same text gives the same bytes). For
     :func:`~stratagem.core.outputs.write_atomic_files`, which writes a proof's files as one set."""
-    data = utf8(text)  # a comment naming a puzzle path that is not UTF-8 keeps it escaped
+    return data_maybe_gz(path, utf8(text))  # a comment naming a puzzle path that is not UTF-8 keeps it escaped
+
+
+def data_maybe_gz(path: str | os.PathLike[str], data: bytes) -> bytes:
+    """:func:`text_maybe_gz` of text already encoded (``data``), such as a DRUP proof's
+    (:class:`~stratagem.solvers.drattext.DrupText`), without a copy of it."""
     return gzip.compress(data, mtime=0) if os.fspath(path).endswith(".gz") else data
 
 

@@ -45,6 +45,12 @@ horizons in turn under assumptions and keeps what it learned (level-2 example, s
 in 23-37 s after the smaller ones, 84-94 s from scratch). Its refutations are not certificates; with
 ``prove`` it then refutes the plain ``k - 1`` formula from scratch with DRUP output, as above.
 
+A refutation's proof is held as its DRUP text in one bytes object (:class:`~stratagem.solvers.drattext.DrupText`,
+``len()`` its lines), made from the binary file CaDiCaL wrote once the solver is freed, never as PySAT's
+list of one string a line (3 million lines took 265 MB as such a list, pickled whole from the child and
+joined twice more): a child sends the text a piece at a time (:class:`_ProofFollows`), and the parent
+gathers the pieces into one buffer.
+
 Progress: given a ``progress`` callback, both drivers report :class:`SolverProgress` (the horizon being
 solved, CaDiCaL's conflicts on it so far, the DRUP proof lines written so far, solver calls), measured,
 not estimated: CaDiCaL is then called with a budget of :data:`CONFLICT_CHUNK` conflicts at a time and
@@ -80,6 +86,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from pysat.solvers import Solver
 
 from stratagem.core.interrupt import STOPPING, abandon_native_state, native_state_abandoned, signals_held
+from stratagem.solvers.drattext import DrupText, drat_text, drat_text_chunks, gathered
 
 M = TypeVar("M")
 M_co = TypeVar("M_co", covariant=True)
@@ -128,15 +135,28 @@ class HorizonModel(Protocol[M_co]):
     def decode(self, model: Sequence[int]) -> tuple[M_co, ...]: ...
 
 
+#: The proof of a refutation without one (CP-SAT's infeasibility).
+NO_PROOF = DrupText(b"", 0)
+
+
 @dataclass(frozen=True)
 class Refutation:
-    """A CNF with its DRUP refutation: "no goal within ``horizon`` steps"."""
+    """A CNF with its DRUP refutation: "no goal within ``horizon`` steps".
+
+    ``proof`` is the DRUP text as one bytes object (:class:`~stratagem.solvers.drattext.DrupText`: ``len()``
+    its lines, ``proof.data`` the bytes a file holds), not a list of lines: a refutation of millions of lines
+    as Python strings took gigabytes (see :mod:`stratagem.solvers.drattext`)."""
 
     horizon: int
     num_vars: int
     clauses: list[list[int]]
-    proof: list[str]
+    proof: DrupText
     comments: list[str]
+
+    @property
+    def proof_lines(self) -> int:
+        """The lines of the DRUP proof."""
+        return self.proof.lines
 
 
 @dataclass(frozen=True)
@@ -263,8 +283,23 @@ def _chunks(solver: Solver, assumptions: list[int], lines: _ProofLines | None
             return bool(answer)
 
 
-def _solve(clauses: list[list[int]], report: _Report | None = None) -> tuple[bool, list[int] | None, list[str] | None]:
+#: A solve's answer: (satisfiable, model when satisfiable, DRUP proof when refuted).
+Answer = tuple[bool, list[int] | None, DrupText | None]
+
+
+def _solve(clauses: list[list[int]], report: _Report | None = None) -> Answer:
+    """CaDiCaL on ``clauses`` in this process, the proof as text (:func:`_solve_binary`)."""
+    sat, model, proof = _solve_binary(clauses, report)
+    return sat, model, drat_text(proof) if isinstance(proof, bytes) else proof
+
+
+def _solve_binary(clauses: list[list[int]], report: _Report | None = None
+                  ) -> tuple[bool, list[int] | None, bytes | DrupText | None]:
+    """CaDiCaL on ``clauses``: a refutation's proof as the binary DRAT CaDiCaL wrote, read once the solver is
+    freed, to be made text (:func:`~stratagem.solvers.drattext.drat_text`) without the solver's memory beside
+    it; as text where this PySAT does not expose the file (its ``get_proof()`` lines joined)."""
     solver = Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True)
+    proof: bytes | DrupText | None = None
     try:
         with _cadical():
             if report is None:
@@ -280,10 +315,28 @@ def _solve(clauses: list[list[int]], report: _Report | None = None) -> tuple[boo
         model = list(solver.get_model()) if sat else None
         if not sat:
             _check_proof_written(solver)
-        proof = None if sat else list(solver.get_proof())
+            proof = _binary_proof(solver)
     finally:
         _delete(solver)
     return sat, model, proof
+
+
+def _binary_proof(solver: Solver) -> bytes | DrupText:
+    """The binary DRAT proof CaDiCaL wrote (PySAT's temporary file, as its ``get_proof`` reads it), or where
+    this PySAT does not expose that file, ``get_proof()``'s lines as text."""
+    inner = getattr(solver, "solver", None)
+    file = getattr(inner, "prfile", None)
+    handle = getattr(inner, "prfp", None)
+    try:
+        flush = importlib.import_module("pysolvers").flushpr
+    except (ImportError, AttributeError):
+        flush = None
+    if file is None or handle is None or flush is None:
+        lines = list(solver.get_proof() or [])
+        return DrupText("".join(f"{line}\n" for line in lines).encode(), len(lines))
+    flush(handle)
+    file.seek(0)
+    return bytes(file.read())
 
 
 #: Bytes free on the file system of CaDiCaL's proof file below which a proof cut short is put down to a
@@ -384,13 +437,27 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+@dataclass(frozen=True)
+class _ProofFollows:
+    """A forked solver's answer when it refuted: the proof's text follows as raw messages (``send_bytes``),
+    a piece at a time, then an empty one."""
+
+
 def _child(conn: Any, parent: int, clauses: list[list[int]], reporting: bool) -> None:
     _end_with_parent(parent)
     try:
         def report(conflicts: int, proof_lines: int | None) -> None:
             conn.send(_ChildReport(conflicts, proof_lines))
 
-        conn.send(_solve(clauses, report if reporting else None))
+        sat, model, proof = _solve_binary(clauses, report if reporting else None)
+        if isinstance(proof, bytes):
+            # The text goes as it is made, not pickled whole: neither process holds it twice.
+            conn.send(_ProofFollows())
+            for piece in drat_text_chunks(proof):
+                conn.send_bytes(piece)
+            conn.send_bytes(b"")
+        else:
+            conn.send((sat, model, proof))
         conn.close()
     except OSError as exc:  # the proof's disk filled up (_check_proof_written): the parent says so, once
         conn.send(exc)
@@ -578,10 +645,8 @@ def _send(descriptor: int, payload: bytes) -> None:
         pass
 
 
-def solve_cnf(
-    clauses: list[list[int]], seconds: float | None, report: _Report | None = None
-) -> tuple[bool, list[int] | None, list[str] | None] | None:
-    """CaDiCaL on ``clauses``: (satisfiable, model, DRUP proof lines when refuted),
+def solve_cnf(clauses: list[list[int]], seconds: float | None, report: _Report | None = None) -> Answer | None:
+    """CaDiCaL on ``clauses``: (satisfiable, model, DRUP proof when refuted, as :class:`DrupText`),
     or ``None`` if ``seconds`` ran out first. With a limit it runs in a child process that is killed
     at the deadline, as PySAT cannot interrupt CaDiCaL 1.9.5 (see the module docstring).
     ``report(conflicts, proof_lines)`` is told what the solver has done every :data:`CONFLICT_CHUNK`
@@ -604,7 +669,9 @@ def solve_cnf(
                 continue
             if isinstance(message, OSError):
                 raise message
-            answer: tuple[bool, list[int] | None, list[str] | None] = message
+            if isinstance(message, _ProofFollows):
+                return _proof_from(parent, deadline)
+            answer: Answer = message
             return answer
         return None
     finally:
@@ -612,6 +679,27 @@ def solve_cnf(
             process.kill()
         process.join()
         parent.close()
+
+
+def _proof_from(parent: Connection, deadline: float) -> Answer | None:
+    """A refutation's proof text as the child sends it (:class:`_ProofFollows`), gathered into one bytes
+    object (:func:`~stratagem.solvers.drattext.gathered`); ``None`` if the deadline passes first."""
+    timely = True
+
+    def received() -> Iterator[bytes]:
+        nonlocal timely
+        while _wait(parent, deadline):
+            try:
+                piece = parent.recv_bytes()
+            except EOFError:
+                raise RuntimeError("the CaDiCaL process ended in the middle of its proof (killed?)") from None
+            if not piece:
+                return
+            yield piece
+        timely = False
+
+    proof = gathered(received())
+    return (False, None, proof) if timely else None
 
 
 def horizon_search(
@@ -663,7 +751,7 @@ def horizon_search(
         if remaining is not None and remaining <= 0:
             return stopped()
         t0 = time.perf_counter()
-        answer: tuple[bool, list[int] | None, list[str] | None] | None
+        answer: Answer | None
         if backend == "cpsat":
             sat_or_none, cp_assignment = model_k.solve_cpsat(remaining)  # type: ignore[attr-defined]
             answer = None if sat_or_none is None else (sat_or_none, cp_assignment, None)
@@ -685,7 +773,8 @@ def horizon_search(
                 return SatPlanResult("unknown", moves, lower, None, tuple(runs), time.perf_counter() - started, None)
             return SatPlanResult("solved", moves, len(moves), refutation, tuple(runs),
                                  time.perf_counter() - started, None)
-        refutation = Refutation(k, model_k.num_vars, model_k.clauses, proof or [], model_k.comments)
+        refutation = Refutation(k, model_k.num_vars, model_k.clauses, NO_PROOF if proof is None else proof,
+                                model_k.comments)
         lower = k + 1
     return SatPlanResult("unsolvable", None, lower, refutation, tuple(runs), time.perf_counter() - started, None)
 
@@ -871,7 +960,8 @@ def incremental_search(
                                time.perf_counter() - t0))
         if sat_again:
             raise RuntimeError(f"horizon {horizon} refuted under assumptions but satisfiable as a plain CNF")
-        return Refutation(horizon, plain.num_vars, plain.clauses, proof or [], plain.comments)
+        return Refutation(horizon, plain.num_vars, plain.clauses, NO_PROOF if proof is None else proof,
+                          plain.comments)
 
     cadical = backend == "sat"
     if progress is not None:

@@ -67,7 +67,7 @@ def test_a_refutation_with_other_threads_alive_comes_from_a_child_that_was_not_f
     answer = solve_cnf(PHP(4).clauses, 30.0)
     assert answer is not None
     sat, model, proof = answer
-    assert (sat, model) == (False, None) and proof and proof[-1].strip() == "0"
+    assert (sat, model) == (False, None) and proof and list(proof)[-1].strip() == "0"
 
 
 @pytest.mark.usefixtures("other_thread", "no_fork")

@@ -310,7 +310,7 @@ def solve_solo(
         return SoloAnswer(None, None, evidence, time.perf_counter() - started)
     if check:
         t2 = time.perf_counter()
-        verdict = check_drup(cnf.clauses, parse_drup(proof, "cadical proof"), time_limit=deadline.remaining())
+        verdict = check_drup(cnf.clauses, parse_drup(proof.data, "cadical proof"), time_limit=deadline.remaining())
         evidence["check_seconds"] = round(time.perf_counter() - t2, 3)
         if verdict.stopped:  # a refutation not checked in time proves nothing here
             evidence.update(kind="unknown", note=f"CaDiCaL's refutation was not checked: {verdict.reason}")

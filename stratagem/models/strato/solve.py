@@ -58,7 +58,7 @@ from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.search.packed import fits
 from stratagem.models.strato.search.planning import StratoPlanning
 from stratagem.models.strato.search.relaxation import RELAXATION, RelaxationBound, relaxation_bound, tracks_ends
-from stratagem.solvers.dimacs import text_maybe_gz, write_dimacs
+from stratagem.solvers.dimacs import data_maybe_gz, text_maybe_gz, write_dimacs
 from stratagem.solvers.drup import DrupVerdict, check_drup_data
 from stratagem.solvers.satplan import (
     Refutation,
@@ -530,7 +530,7 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
             return _unchecked(result, refutation, verdict, bound, stats)
         stats["proof_check_seconds"] = round(verdict.seconds, 3)
         checked = (f"CaDiCaL's DRUP refutation of horizon {refutation.horizon} ({refutation.num_vars} variables, "
-                   f"{len(refutation.clauses)} clauses, {len(refutation.proof)} proof lines) "
+                   f"{len(refutation.clauses)} clauses, {refutation.proof_lines} proof lines) "
                    f"checked by stratagem's DRUP checker")
     if result.status == SOLVED:
         k = len(result.moves or ())
@@ -579,7 +579,7 @@ def run_sat(game: StratoGame, deadline: Deadline, progress: ProgressFactory, lab
             "horizon": solution.refutation.horizon,
             "variables": solution.refutation.num_vars,
             "clauses": len(solution.refutation.clauses),
-            "proof_lines": len(solution.refutation.proof),
+            "proof_lines": solution.refutation.proof_lines,
             "solver": "cadical195",
         }
     elif solution.moves:
@@ -620,7 +620,7 @@ def _unchecked(result: SatPlanResult[Move], refutation: Refutation, verdict: Dru
     line is the best found, nothing is claimed shortest."""
     stats["proof_check_seconds"] = round(verdict.seconds, 3)
     what = f"found a line of {plural(len(result.moves), 'turn')} and " if result.moves else ""
-    optimality = (f"SAT {what}refuted horizon {refutation.horizon} with a DRUP proof of {len(refutation.proof)} "
+    optimality = (f"SAT {what}refuted horizon {refutation.horizon} with a DRUP proof of {refutation.proof_lines} "
                   f"lines, but the time limit ran out while stratagem's checker was checking it "
                   f"({verdict.reason}); not proven, the lower bound is the heuristic's")
     solution = Solution(method="sat", status=UNKNOWN, moves=tuple(result.moves or ()), lower_bound=bound,
@@ -742,8 +742,8 @@ def check_own_refutation(refutation: Refutation, progress: Any, time_limit: floa
     sat``, ``reach --designer --proof``), with progress; the checker's verdict, whose ``stopped`` says the
     time ran out. A proof the checker rejects is a bug (:class:`RuntimeError`)."""
     with progress(f"checking the refutation of {what} {refutation.horizon}", "step", "steps in the proof") as checking:
-        verdict, _ = check_drup_data(refutation.clauses, "".join(f"{step}\n" for step in refutation.proof).encode(),
-                                     "CaDiCaL's proof", time_limit=time_limit,
+        verdict, _ = check_drup_data(refutation.clauses, refutation.proof.data, "CaDiCaL's proof",
+                                     time_limit=time_limit,
                                      progress=lambda phase, done, total: checking(done, total))
     if not verdict.stopped and not verdict.valid:
         raise RuntimeError(f"the DRUP checker rejects CaDiCaL's refutation of {what} {refutation.horizon}: "
@@ -756,14 +756,14 @@ def refutation_beside(path: str | Path, ref: Refutation) -> tuple[list[tuple[str
     (:func:`refutation_files`, gzip without a timestamp), for :func:`~stratagem.core.outputs.write_atomic_files`
     with the record; and the record's fields that name them, with the SHA-256 of each file's text (``cnf``,
     ``cnf_sha256``, ``proof``, ``proof_sha256``). A proof record's evidence holds these, and so does a reach
-    report's ``par_sat`` (``reach --designer --proof``)."""
+    report's ``par_sat`` (``reach --designer --proof``). The proof is compressed and hashed from the bytes the
+    refutation holds (:class:`~stratagem.solvers.drattext.DrupText`), not from a copy."""
     cnf_path, proof_path = refutation_files(path)
     cnf_text = write_dimacs(ref.clauses, ref.num_vars, ref.comments)
-    proof_text = "".join(step + "\n" for step in ref.proof)
     beside: list[tuple[str | Path, str | bytes]] = [(cnf_path, text_maybe_gz(cnf_path, cnf_text)),
-                                                     (proof_path, text_maybe_gz(proof_path, proof_text))]
+                                                     (proof_path, data_maybe_gz(proof_path, ref.proof.data))]
     return beside, {"cnf": cnf_path.name, "cnf_sha256": _sha256(cnf_text), "proof": proof_path.name,
-                    "proof_sha256": _sha256(proof_text)}
+                    "proof_sha256": hashlib.sha256(ref.proof.data).hexdigest()}
 
 
 def write_proof(path: str, solution: Solution, line: Line, provenance: dict[str, Any] | None = None) -> None:
