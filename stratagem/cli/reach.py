@@ -175,11 +175,13 @@ def reach(
                                 max_states=max_states, time_limit=build_limit, progress=progress)
     facts = graph_facts(graph)
     line = shortest_line(graph)
+    start_label = str(graph.nodes[0]["label"])
+    if export_format is None or out_path is None:
+        graph.clear()  # not needed again: its memory (~690 MB on level 2) is free for the par's searches
     par_search, line, certificate = reachability.par_and_certificate(  # designer mode: where the graph has no win
         layout, facts, line, spec.name, search_phase, max_states, terminal_progress(not (as_json or quiet)),
         prove=proof_path is not None)
     unsolvable, verdict = conclusion(facts, designer, par_search, certificate)
-    start_label = str(graph.nodes[0]["label"])
 
     export: dict[str, Any] | None = None
     export_stopped: ExportStopped | None = None
@@ -222,7 +224,6 @@ def reach(
         return _exit_code(unsolvable, export_stopped is not None)
 
     from stratagem.cli.output import stdout
-
     out = stdout()
     out.print(describe_challenge(loaded.challenge))
     seed = f"seed {spec.seed}, " if spec.seed is not None else ""
