@@ -3,9 +3,10 @@
 PySAT has CaDiCaL write its proof in binary DRAT to a temporary file, and its ``get_proof()`` turns that
 into a Python list of one ``str`` per proof line, byte by byte in Python. A refutation of millions of
 lines (the level-2 example's designer par: 3 million lines, 16.9 MB as gzip) then lived as such lists,
-pickled from the solver's child process, joined into text once for the check and once more for the file:
-1.75 GB resident at the peak. Here the binary file is read as bytes and turned into the text in chunks by
-numpy (:func:`drat_text_chunks`), and a certificate keeps that text as one bytes object
+pickled from the solver's child process, joined into text once for the check and once more for the file
+(the command peaked at 1.7 GB; 1.5 GB without those copies, the rest being the checker's arrays and the
+designer graph: docs/design.md, section 11). Here the binary file is read as bytes and turned into the text
+in chunks by numpy (:func:`drat_text_chunks`), and a certificate keeps that text as one bytes object
 (:class:`DrupText`): checked from those bytes, hashed and compressed from the same bytes. The text is
 byte for byte what joining ``get_proof()``'s lines, each ending in a newline, gave (including its
 reading of a proof cut short), so records written before and after are the same.

@@ -1,6 +1,6 @@
 """A DRUP certificate held once, as bytes, from CaDiCaL's file to the gzip beside the record (stop 68).
 
-``reach --designer --proof`` on the level-2 example peaked at 1.75 GB resident for a proof of 3 million
+``reach --designer --proof`` on the level-2 example peaked at 1.7 GB resident for a proof of 3 million
 lines: PySAT's ``get_proof()`` list of one ``str`` a line, pickled from the solver's child process, then
 joined into text for the checker and again for the file. The proof is now the text's bytes
 (:class:`~stratagem.solvers.drattext.DrupText`), made from CaDiCaL's binary file in chunks, sent from the
