@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,6 +31,15 @@ def cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
         return Outcome(code, captured.out, captured.err)
 
     return invoke
+
+
+def run_captured(*args: str) -> tuple[int, str, str]:
+    """The command run in-process with its stdout and stderr captured here: (exit code, out, err). For
+    module-scoped fixtures, where the ``cli`` fixture's ``capsys`` cannot be used."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run(list(args))
+    return code, out.getvalue(), err.getvalue()
 
 
 def assert_bad_input(result: Outcome, *fragments: str) -> None:

@@ -16,9 +16,7 @@ it serves where the proof's lines do not matter. The level-2 one runs only under
 
 from __future__ import annotations
 
-import contextlib
 import gzip
-import io
 import json
 import shutil
 from collections.abc import Callable
@@ -26,27 +24,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PUZZLES, assert_bad_input
-
-from stratagem.cli.main import run
+from conftest import PUZZLES, assert_bad_input, run_captured
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
 CUT = (CHALLENGE_0, "--designer", "--max-nodes", "10")
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
 @pytest.fixture(scope="module", name="proven")
 def proven_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding ``r.json`` (the certified report) and its ``r.cnf.gz`` and ``r.drup.gz``."""
     folder = tmp_path_factory.mktemp("proven")
-    code, _, err = _run("reach", *CUT, "--proof", str(folder / "r.json"), "--quiet")
+    code, _, err = run_captured("reach", *CUT, "--proof", str(folder / "r.json"), "--quiet")
     assert code == 0, err
     return folder
 
@@ -162,7 +151,8 @@ def _drop_a_clause(folder: Path) -> None:
 def _deal_proof(folder: Path) -> None:
     """The deal's own certificate (solve --method sat: strato-sat@4) in place of the designer formula's: a
     proof of another formula."""
-    code, _, err = _run("solve", CHALLENGE_0, "--method", "sat", "--proof", str(folder / "deal.json"), "--quiet")
+    code, _, err = run_captured("solve", CHALLENGE_0, "--method", "sat", "--proof", str(folder / "deal.json"),
+                                "--quiet")
     assert code == 0, err
     shutil.copy(folder / "deal.cnf.gz", folder / "r.cnf.gz")
     shutil.copy(folder / "deal.drup.gz", folder / "r.drup.gz")

@@ -13,9 +13,7 @@ Par 0 (a layout that already meets the goal) needs no certificate, and ``verify`
 
 from __future__ import annotations
 
-import contextlib
 import gzip
-import io
 import json
 import shutil
 from collections.abc import Callable
@@ -23,9 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PUZZLES, assert_bad_input
-
-from stratagem.cli.main import run
+from conftest import PUZZLES, assert_bad_input, run_captured
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
@@ -53,19 +49,12 @@ right = "WWWW"
 """
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
 @pytest.fixture(scope="module", name="graph_par")
 def graph_par_fixture(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """Challenge 0's first layout, its designer graph complete (par 5 by breadth-first search): the folder
     holding ``g.json`` with ``g.cnf.gz`` and ``g.drup.gz``, and the command's text."""
     folder = tmp_path_factory.mktemp("graph")
-    code, out, err = _run("reach", CHALLENGE_0, "--designer", "--proof", str(folder / "g.json"))
+    code, out, err = run_captured("reach", CHALLENGE_0, "--designer", "--proof", str(folder / "g.json"))
     assert code == 0, err
     return folder, out
 
@@ -152,8 +141,8 @@ def _to_reach_2(data: dict[str, Any]) -> None:
 def sat_par_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Challenge 0's layout with the graph and A* cut at 10 layouts: SAT's par 5, certified (``s.json``)."""
     folder = tmp_path_factory.mktemp("sat")
-    code, _, err = _run("reach", CHALLENGE_0, "--designer", "--max-nodes", "10", "--proof", str(folder / "s.json"),
-                        "--quiet")
+    code, _, err = run_captured("reach", CHALLENGE_0, "--designer", "--max-nodes", "10", "--proof",
+                                str(folder / "s.json"), "--quiet")
     assert code == 0, err
     return folder
 
@@ -190,8 +179,8 @@ def test_a_reach_2_certificate_is_not_read_from_par_sat_in_reach_3(cli, sat_par:
 
 def _other_layouts_formula(folder: Path) -> None:
     """Challenge 1's first layout's certificate (A* par 7, horizon 6) in place of challenge 0's files."""
-    code, _, err = _run("reach", CHALLENGE_1, "--designer", "--max-nodes", "200", "--proof", str(folder / "o.json"),
-                        "--quiet")
+    code, _, err = run_captured("reach", CHALLENGE_1, "--designer", "--max-nodes", "200", "--proof",
+                                str(folder / "o.json"), "--quiet")
     assert code == 0, err
     shutil.copy(folder / "o.cnf.gz", folder / "g.cnf.gz")
     shutil.copy(folder / "o.drup.gz", folder / "g.drup.gz")

@@ -7,27 +7,17 @@ label are taken first. The searches now run with it emptied, and an export still
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, run_captured
 
 import stratagem.cli.reach as reach_command
-from stratagem.cli.main import run
 from stratagem.models.strato import reachability
 
 CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
-
-
-def _run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(list(args))
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(name="seen")
@@ -51,7 +41,7 @@ def seen_fixture(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
 
 def test_the_graph_is_emptied_before_the_par_search(seen: dict[str, Any]) -> None:
-    code, out, err = _run("reach", CHALLENGE_1, "--designer", "--max-states", "20000", "--quiet")
+    code, out, err = run_captured("reach", CHALLENGE_1, "--designer", "--max-states", "20000", "--quiet")
     assert code == 0, err
     assert seen["built"] > 1000 and seen["at_search"] == 0
     assert "designer par 7" in out  # the answer is A*'s, after the graph: unchanged
@@ -59,7 +49,7 @@ def test_the_graph_is_emptied_before_the_par_search(seen: dict[str, Any]) -> Non
 
 def test_an_exported_graph_is_kept_whole(seen: dict[str, Any], tmp_path: Path) -> None:
     out_path = tmp_path / "g.graphml"
-    code, _, err = _run("reach", CHALLENGE_1, "--designer", "--max-states", "20000", "--quiet",
+    code, _, err = run_captured("reach", CHALLENGE_1, "--designer", "--max-states", "20000", "--quiet",
                         "--export", "graphml", "--out", str(out_path))
     assert code == 0, err
     assert seen["at_search"] == seen["built"] > 1000

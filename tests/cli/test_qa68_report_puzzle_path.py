@@ -9,23 +9,12 @@ from that file, so a puzzle found there is not trusted either.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES
-
-from stratagem.cli.main import run
-
-
-def _run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(list(args))
-    return code, out.getvalue(), err.getvalue()
+from conftest import PUZZLES, run_captured
 
 
 @pytest.fixture(scope="module", name="written")
@@ -36,7 +25,7 @@ def written_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(PUZZLES / "challenge-0.toml", work / "challenge-0.toml")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(work)
-        code, _, err = _run("reach", "challenge-0.toml", "--designer", "--proof", "r.json", "--quiet")
+        code, _, err = run_captured("reach", "challenge-0.toml", "--designer", "--proof", "r.json", "--quiet")
     assert code == 0, err
     assert json.loads((work / "r.json").read_text())["puzzle"] == "challenge-0.toml"
     return work
@@ -54,7 +43,7 @@ def test_verified_from_another_folder(report: Path, tmp_path: Path, monkeypatch:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    code, out, err = _run("verify", str(report))
+    code, out, err = run_captured("verify", str(report))
     assert code == 0, out + err
     assert f"rebuilt from {report.parent / 'challenge-0.toml'}" in out  # the file read, not the name given
 
@@ -64,7 +53,7 @@ def test_a_different_puzzle_beside_the_report_is_refused(report: Path, tmp_path:
     """The file found beside the report is checked like any other: challenge 1 under challenge 0's name."""
     shutil.copy(PUZZLES / "challenge-1.toml", report.parent / "challenge-0.toml")
     monkeypatch.chdir(tmp_path)
-    code, out, err = _run("verify", str(report))
+    code, out, err = run_captured("verify", str(report))
     assert code == 1, out + err
     assert "is not the layout of" in out + err
 
@@ -76,7 +65,7 @@ def test_the_working_folder_comes_first(report: Path, tmp_path: Path, monkeypatc
     elsewhere.mkdir()
     shutil.copy(PUZZLES / "challenge-1.toml", elsewhere / "challenge-0.toml")
     monkeypatch.chdir(elsewhere)
-    code, out, err = _run("verify", str(report))
+    code, out, err = run_captured("verify", str(report))
     assert code == 1, out + err
     assert "is not the layout of" in out + err
 
@@ -86,6 +75,6 @@ def test_the_page_reads_it_from_the_report_folder_too(report: Path, tmp_path: Pa
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    code, _, err = _run("view", str(report), "--out", "r.html")
+    code, _, err = run_captured("view", str(report), "--out", "r.html")
     assert code == 0, err
     assert (elsewhere / "r.html").read_text(encoding="utf-8").count("<html") == 1
