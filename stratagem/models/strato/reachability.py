@@ -193,11 +193,6 @@ def par_and_certificate(layout: StratoDesigner | None, facts: GraphFacts, line: 
     return par_search, line, certify_par(layout, len(line), name, deadline, progress, par_search)
 
 
-def _proof_lines(ref: Refutation) -> int:
-    """The lines of a refutation's DRUP proof."""
-    return len(ref.proof)
-
-
 def _seconds(deadline: Deadline) -> float | None:
     """The time left, never zero (a limit of zero seconds means none to the searches)."""
     left = deadline.remaining()
@@ -328,7 +323,7 @@ def certificate_fields(certificate: ParCertificate | None) -> dict[str, Any]:
     fields: dict[str, Any] = {"encoding": DESIGNER_ENCODING, "solver": SOLVER, "horizon": certificate.horizon}
     ref = certificate.refutation
     if ref is not None:
-        fields.update(variables=ref.num_vars, clauses=len(ref.clauses), proof_lines=_proof_lines(ref))
+        fields.update(variables=ref.num_vars, clauses=len(ref.clauses), proof_lines=ref.proof_lines)
     else:
         fields.update(cnf=None, proof=None, stopped_by=certificate.stopped_by)
     return {"par_certificate": fields}
@@ -340,7 +335,7 @@ def _refuted_how(certificate: ParCertificate | None, par_search: ParSearch | Non
     ref = None if certificate is None else certificate.refutation
     if certificate is not None and ref is not None:
         return (f"certified: CaDiCaL's DRUP refutation of horizon {ref.horizon} "
-                f"({plural(_proof_lines(ref), 'proof line', grouped=True)}) checked by stratagem's DRUP checker")
+                f"({plural(ref.proof_lines, 'proof line', grouped=True)}) checked by stratagem's DRUP checker")
     word = "CaDiCaL's word, " if par_search is not None else ""
     if certificate is not None:
         return (f"{word}not certified: the time ran out before CaDiCaL's DRUP refutation of horizon "
