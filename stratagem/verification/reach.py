@@ -45,17 +45,22 @@ from stratagem.verification.verdict import Limits, Verdict
 REACH_FORMATS = ("stratagem/reach@1", "stratagem/reach@2", "stratagem/reach@3")
 
 
-def puzzle_path(puzzle: str, source: str) -> str:
-    """Where a report's ``puzzle`` is read: the path as the report gives it (``reach`` writes the path it was
-    given, so a relative one is from the folder it ran in), and where no file is there and the path is
-    relative, the same path from the report's own folder, so that a report moved with its puzzle, or checked
-    from elsewhere, still finds it. The puzzle read is never trusted either way: the report's layout must be
+def puzzle_path(data: dict[str, Any], source: str) -> str:
+    """Where a report's puzzle is read: ``puzzle`` as the report gives it (``reach`` writes the path it was
+    given, so a relative one is from the folder it ran in); where no file is there and it is relative,
+    ``puzzle_from_report`` (the same file's path from the report's folder, written by ``reach --proof``) from
+    the report's folder, then ``puzzle`` from there, so that a report checked from another folder, or moved
+    with its puzzle, still finds it. The file read is never trusted either way: the report's layout must be
     the one rebuilt from it."""
-    given = Path(puzzle)
-    if given.is_absolute() or given.exists():
-        return puzzle
-    beside = Path(source).parent / given
-    return str(beside) if beside.is_file() else puzzle
+    puzzle = data["puzzle"]
+    if Path(puzzle).is_absolute() or Path(puzzle).exists():
+        return str(puzzle)
+    folder = Path(source).parent
+    for candidate in (data.get("puzzle_from_report"), puzzle):
+        if isinstance(candidate, str) and candidate and not Path(candidate).is_absolute() \
+                and (folder / candidate).is_file():
+            return str(folder / candidate)
+    return str(puzzle)
 
 
 def report_deal(data: dict[str, Any], source: str) -> StratoDeal:
@@ -64,7 +69,7 @@ def report_deal(data: dict[str, Any], source: str) -> StratoDeal:
     puzzle = data.get("puzzle")
     if not isinstance(puzzle, str):
         raise BadInput(source, "puzzle", "missing: the report names no puzzle file to rebuild the rules from")
-    puzzle = puzzle_path(puzzle, source)
+    puzzle = puzzle_path(data, source)
     deal, players = data.get("deal"), None
     if deal is None or (isinstance(data.get("seed"), int) and deal == f"seed-{data['seed']}"):
         deal, players = data.get("seed"), data.get("players")
@@ -104,7 +109,7 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
     else:
         start_text = deal.game.format_state(deal.start)
         line_words = f"a line of {plural(n, 'turn')} from the deal's start wins"
-    read = puzzle_path(data["puzzle"], name)  # a str: report_deal refused the report otherwise
+    read = puzzle_path(data, name)  # ``puzzle`` is a str: report_deal refused the report otherwise
     if data.get("start") != start_text:
         verdict.refute("start", "the report's start", "start",
                        f"is not the {'layout' if designer else 'start'} of {read}'s deal {deal.name}")

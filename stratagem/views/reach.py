@@ -64,7 +64,7 @@ def reach_page(data: dict[str, Any], source: str, deal: Any) -> tuple[str, str]:
         moves = []
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise BadInput(source, "par_line", "must be a list of move strings")
-    read = puzzle_path(data["puzzle"], source)  # the file report_deal read the deal from
+    read = puzzle_path(data, source)  # the file report_deal read the deal from
     if data.get("mode") == "designer":
         designer = StratoDesigner(deal.challenge, deal.game.options, deal.start.rows, deal.start.last)
         if data.get("start") != designer.format_state(designer.start()):

@@ -78,3 +78,32 @@ def test_the_page_reads_it_from_the_report_folder_too(report: Path, tmp_path: Pa
     code, _, err = run_captured("view", str(report), "--out", "r.html")
     assert code == 0, err
     assert (elsewhere / "r.html").read_text(encoding="utf-8").count("<html") == 1
+
+
+def test_a_report_written_into_another_folder_is_verified_from_a_third(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``reach puzzles/.../challenge-0.toml --proof out/r.json`` from the source folder, then ``verify`` from
+    elsewhere: the path as given names no file there or from the report's folder; ``puzzle_from_report``
+    (``../puzzles/challenge-0.toml``) does."""
+    source = tmp_path / "source"
+    (source / "puzzles").mkdir(parents=True)
+    (source / "out").mkdir()
+    shutil.copy(PUZZLES / "challenge-0.toml", source / "puzzles" / "challenge-0.toml")
+    monkeypatch.chdir(source)
+    code, out, err = run_captured("reach", "puzzles/challenge-0.toml", "--designer", "--proof", "out/r.json",
+                                  "--json")
+    assert code == 0, err
+    written = json.loads((source / "out" / "r.json").read_text())
+    assert written == json.loads(out)  # the report --json prints is the one written
+    assert written["puzzle_from_report"] == "../puzzles/challenge-0.toml"
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_captured("verify", str(source / "out" / "r.json"))
+    assert code == 0, out + err
+    assert f"rebuilt from {source / 'out' / '../puzzles/challenge-0.toml'}" in out
+
+
+def test_without_a_report_file_there_is_no_path_from_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_captured("reach", str(PUZZLES / "challenge-0.toml"), "--designer", "--json")
+    assert code == 0, err
+    assert "puzzle_from_report" not in json.loads(out)

@@ -26,6 +26,7 @@ and designer mode has no longest game. ``stratagem reach`` renders these.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -402,18 +403,31 @@ def report_outputs(path: str | None, designer: bool) -> list[tuple[str | None, s
             (str(drup), "--proof (the refutation's DRUP proof, written beside the report)")]
 
 
+def puzzle_from(puzzle: str, report: str) -> str | None:
+    """The puzzle file's path from the folder of the report written at ``report`` (both as given, from the
+    working folder), in ``/`` form, so that ``verify`` finds the puzzle from wherever it is run as long as the
+    two keep their places; ``None`` where there is no such path (another drive on Windows)."""
+    try:
+        relative = os.path.relpath(os.path.abspath(puzzle), os.path.dirname(os.path.abspath(report)))
+    except ValueError:
+        return None
+    return Path(relative).as_posix()
+
+
 def write_report(path: str | None, report: dict[str, Any], certificate: ParCertificate | None) -> None:
     """A reach report written for ``verify`` (``reach --proof FILE``; nothing without a ``path``): where
     the par has a checked certificate, its CNF and DRUP proof beside the report (``NAME.cnf.gz``,
     ``NAME.drup.gz``), named in ``par_certificate`` with the SHA-256 of their text as a ``solve`` proof record's
     evidence names its own (:func:`~stratagem.models.strato.solve.refutation_beside`), then the report, as
-    one set (:func:`~stratagem.core.outputs.write_atomic_files`). ``report`` gains the names: the report
+    one set (:func:`~stratagem.core.outputs.write_atomic_files`). ``report`` gains the names, and the
+    puzzle's path from the report's folder (``puzzle_from_report``, :func:`puzzle_from`): the report
     ``--json`` prints is the one written."""
     from stratagem.core.outputs import dumps_record, write_atomic_files
     from stratagem.models.strato.solve import refutation_beside
 
     if path is None:
         return
+    report["puzzle_from_report"] = puzzle_from(report["puzzle"], path)
     beside: list[tuple[str | Path, str | bytes]] = []
     if certificate is not None and certificate.refutation is not None:
         beside, named = refutation_beside(path, certificate.refutation)
