@@ -52,6 +52,15 @@ def assert_bad_input(result: Outcome, *fragments: str) -> None:
         assert fragment in lines[0], (fragment, lines[0])
 
 
+def assert_invalid_at(result: Outcome, record: object, place: str, fragment: str) -> None:
+    """``verify`` of a forged record: exit 1, "report INVALID", and one stderr line naming the record and the
+    field it refused, with ``fragment`` in the reason."""
+    assert result.code == 1, result.out + result.err
+    assert "report INVALID" in result.out
+    line, = result.err.splitlines()
+    assert line.startswith(f"{record}: {place}: ") and fragment in line, line
+
+
 def detour_line() -> list[str]:
     """A legal but not shortest win on challenge 0's first deal: one detour move, then an optimal 5-turn
     finish (6 turns where 5 suffice), in the notation (a fresh list: callers put it in records they edit)."""

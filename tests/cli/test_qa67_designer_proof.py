@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PUZZLES, assert_bad_input, run_captured
+from conftest import PUZZLES, assert_bad_input, assert_invalid_at, run_captured
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
@@ -188,11 +188,7 @@ def test_a_forged_certificate_is_invalid(cli, proven: Path, tmp_path: Path,  # t
                                          forge: Callable[[Path], None], place: str, fragment: str) -> None:
     report = _copy(proven, tmp_path)
     forge(tmp_path)
-    done = cli("verify", str(report))
-    assert done.code == 1, done.out + done.err
-    assert "report INVALID" in done.out
-    line, = done.err.splitlines()
-    assert line.startswith(f"{report}: {place}: ") and fragment in line, line
+    assert_invalid_at(cli("verify", str(report)), report, place, fragment)
 
 
 def test_a_par_claimed_certified_without_a_proof_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

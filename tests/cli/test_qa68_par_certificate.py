@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PUZZLES, assert_bad_input, run_captured
+from conftest import PUZZLES, assert_bad_input, assert_invalid_at, run_captured
 
 CHALLENGE_0 = str(PUZZLES / "challenge-0.toml")
 CHALLENGE_1 = str(PUZZLES / "challenge-1.toml")
@@ -216,11 +216,7 @@ def test_a_forged_certificate_is_invalid(cli, graph_par: tuple[Path, str], tmp_p
                                          forge: Callable[[Path], None], place: str, fragment: str) -> None:
     report = _copy(graph_par[0], tmp_path)
     forge(tmp_path)
-    done = cli("verify", str(report))
-    assert done.code == 1, done.out + done.err
-    assert "report INVALID" in done.out
-    line, = done.err.splitlines()
-    assert line.startswith(f"{report}: {place}: ") and fragment in line, line
+    assert_invalid_at(cli("verify", str(report)), report, place, fragment)
 
 
 def test_the_longer_line_itself_is_a_winning_line(cli, graph_par: tuple[Path, str],  # type: ignore[no-untyped-def]
