@@ -63,6 +63,12 @@ def puzzle_path(data: dict[str, Any], source: str) -> str:
     return str(puzzle)
 
 
+def claims_line(data: dict[str, Any], moves: list[str]) -> bool:
+    """Whether the report claims a par line: ``moves`` (its ``par_line``) is not empty, or it is the line of no
+    move of par 0, a start that already wins (the graph's shortest line is then empty, not null)."""
+    return bool(moves) or (data.get("par_line") == [] and data.get("par") == 0)
+
+
 def report_deal(data: dict[str, Any], source: str) -> StratoDeal:
     """The Strato deal a report names, from its puzzle file: a deal by its name, or a seeded deal (named
     ``seed-N``, not in the file) dealt again from its seed for its player count."""
@@ -94,8 +100,7 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
         moves = []
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise BadInput(name, "par_line", "must be a list of move strings")
-    # a line of no move: par 0, a start that already wins (the graph's shortest line is then empty, not null)
-    line = bool(moves) or (data.get("par_line") == [] and data.get("par") == 0)
+    line = claims_line(data, moves)
     mode = data.get("mode")
     if mode not in ("designer", "deal"):
         raise BadInput(name, "mode", f"must be 'designer' or 'deal', not {str(mode)[:40]!r}")

@@ -22,7 +22,7 @@ from stratagem.models.strato.designer import Layout, StratoDesigner
 from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import WON
 from stratagem.solvers.replay import replay
-from stratagem.verification.reach import REACH_FORMATS, puzzle_path
+from stratagem.verification.reach import REACH_FORMATS, claims_line, puzzle_path
 from stratagem.views.charts import bars
 from stratagem.views.page import GOAL, MOVE, esc, replay_frame, table
 from stratagem.views.strato import describe_challenge, describe_move, goal_note, strato_replay, table_svg
@@ -86,7 +86,7 @@ def reach_page(data: dict[str, Any], source: str, deal: Any) -> tuple[str, str]:
 def _check_answer(data: dict[str, Any], source: str, moves: list[str], won: bool) -> None:
     """The report's answer fields agree with its par line (replayed: ``won`` when its last move wins; a line
     of no move, ``par`` 0, where the start already wins)."""
-    line = bool(moves) or (data.get("par_line") == [] and data.get("par") == 0)
+    line = claims_line(data, moves)
     if line and not won:
         raise BadInput(source, "par_line", f"its {len(moves)} move(s) replay but do not win")
     if data.get("par") != (len(moves) if line else None):
