@@ -484,7 +484,7 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
           on_failure: Callable[[AnyTask, str], None] | None = None,
           connect_timeout: float = CONNECT_TIMEOUT, retry_unknown: bool = False, retry_uncertified: bool = False,
           more_shuffles: bool = False, force_settings: bool = False,
-          on_note: Callable[[str], None] | None = None) -> Tally:
+          on_note: Callable[[str], None] | None = None, on_start: Callable[[], None] | None = None) -> Tally:
     """Run the tasks whose records ``results`` does not hold yet, appending each record as it arrives.
 
     ``workers=0`` runs them here, one after another; otherwise on Dask: ``scheduler`` (an address such
@@ -497,7 +497,10 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
     asked. The new record is appended after the old one; :func:`best_records` chooses which counts.
     New deals with another time limit than the file's are refused (:func:`to_run`) unless ``force_settings``.
     ``on_note`` is told when the ``scheduler`` has no worker as the run starts: Dask then waits for one
-    without a word, and a sweep that waits looked the same as one that hung.
+    without a word, and a sweep that waits looked the same as one that hung. ``on_start`` is called once
+    the cluster is reached and the results file is open, just before the first task: what a caller has
+    to say about the run (the command line's notice of a missing compiled core) then never comes before
+    a refusal of the scheduler, the workers or the file, which stays the one line on stderr.
     """
     client = None
     try:  # however it ends, the results file is let go of (ResultsFile.close)
@@ -512,6 +515,8 @@ def sweep(tasks: Sequence[AnyTask], results: ResultsFile, *, workers: int | None
             on_note(f"{scheduler}: the scheduler has no worker yet; the sweep waits for one (start workers with "
                     f"`dask worker {scheduler}`, or stop the sweep: the next run does what is missing)")
         results.open()
+        if on_start is not None:
+            on_start()
         if client is None:
             for task in todo:
                 _keep(run_task(task), results, tally, on_record)

@@ -212,13 +212,13 @@ def sweep(puzzles: tuple[str, ...], deals: int | None, seed_range: str | None, p
                  f"{shuffles} and are kept as they are (a task is a deal, not a number of games); "
                  "--more-shuffles plays them again", quiet)
     show = not (quiet or as_json)
-    warn_once()  # the searches of every task run on the compiled core where it is built
     try:
         with SweepProgress(show, count, hidden) as (on_record, on_failure):
             tally = run_sweep(tasks, results, workers=workers, scheduler=scheduler, on_record=on_record,
                               on_failure=on_failure, connect_timeout=connect_timeout, retry_unknown=retry_unknown,
                               retry_uncertified=retry_uncertified, more_shuffles=more_shuffles,
-                              force_settings=force_settings, on_note=lambda text: note(text, quiet))
+                              force_settings=force_settings, on_note=lambda text: note(text, quiet),
+                              on_start=warn_once)  # the compiled core's notice, after any refusal
     except (KeyboardInterrupt, Terminated) as exc:
         _exit_soon(INTERRUPTED if isinstance(exc, KeyboardInterrupt) else HUNG_UP if isinstance(exc, HungUp)
                    else TERMINATED)
