@@ -23,10 +23,9 @@ stopped by a limit is reported as truncated, and then "no win found" proves noth
 the command's, counted from its start: the build stops when :data:`BUILD_SHARE` of what is left has passed
 (with ``--export``, the smaller :data:`DOT_BUILD_SHARE` or :data:`GRAPHML_BUILD_SHARE`), leaving the rest to
 the analysis of the graph (components, dead ends, par line) and the export, whose costs grow with the graph.
-``--export`` writes it as GraphML or DOT to ``--out``; an export the limit ends before its last line writes
-no file, and the report says so. ``--html`` writes the report's page (:mod:`stratagem.views.reach`).
-``--proof FILE`` (designer mode) writes the report and its par's certificate, whichever search found it, for
-``verify`` (:func:`~stratagem.models.strato.reachability.certify_par`; an option: it costs).
+``--export`` writes it as GraphML or DOT to ``--out`` (an export the limit ends before its last line writes no
+file, and the report says so); ``--html`` the report's page (:mod:`stratagem.views.reach`); ``--proof FILE``
+(designer mode) the report with its par's certificate, or that no win is reachable, for ``verify`` (it costs).
 
 Exit codes, as ``solve``'s: 0 a win is reachable, 1 the complete graph (or the par's A*, every layout
 expanded) proves the deal (or every deal on the layout) unsolvable, 3 the graph is truncated and proves nothing
@@ -123,8 +122,8 @@ LOST_NOTE = (
               help="Also write the answer as one self-contained page: the graph's facts, the states per depth "
                    "as a chart and the par line replayed.")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help=f"With --designer: write the report ({REACH_FORMAT}) to FILE for `stratagem verify`, and certify "
-                   "the par (a DRUP proof of the horizon below, checked, beside FILE as NAME.drup.gz).")
+              help=f"With --designer: write the report ({REACH_FORMAT}) to FILE for `stratagem verify`, certifying the "
+                   "par (a checked DRUP proof beside it, NAME.drup.gz) or no win (the whole graph's NAME.layouts.gz).")
 @json_option(f"Print one JSON object ({REACH_FORMAT}).")
 @quiet_option()
 def reach(
@@ -176,6 +175,7 @@ def reach(
     facts = graph_facts(graph)
     line = shortest_line(graph)
     start_label = str(graph.nodes[0]["label"])
+    layouts = reachability.no_win_layouts(graph, facts, designer, proof_path)  # before the graph is emptied
     if export_format is None or out_path is None:
         graph.clear()  # not read again: free for the par's searches (level-2 peak 1,563 -> 1,371 MB)
     par_search, line, certificate = reachability.par_and_certificate(  # designer mode: where the graph has no win
@@ -216,7 +216,7 @@ def reach(
                 "conclusion": verdict,
                 "export": export,
             }
-            reachability.write_report(proof_path, report, certificate)
+            reachability.write_report(proof_path, report, certificate, layouts)
             if html_path is not None:
                 write_page(html_path, report, f"{puzzle}, deal {spec.name}")
     if as_json:
@@ -266,7 +266,7 @@ def reach(
         out.print(f"graph written to {export['path']} ({export['format']})")
     page_written(html_path, as_json)
     if proof_path is not None:
-        out.print(escape(reachability.report_written(proof_path, certificate, line)))
+        out.print(escape(reachability.report_written(proof_path, certificate, line, layouts)))
     return _exit_code(unsolvable, export_stopped is not None)
 
 

@@ -15,12 +15,14 @@ from typing import Any
 from stratagem.core.errors import BadInput
 
 
-def files_beside(record: str, evidence: dict[str, Any], place: str = "evidence.") -> dict[str, Path]:
-    """The CNF and proof files a refutation's evidence names, which must sit beside the record as regular
-    files (each refusal names the record and the field, not only the file: ``place`` and the key, a reach
-    report's ``par_certificate.`` (``par_sat.`` in ``stratagem/reach@2``) or a proof record's ``evidence.``)."""
+def files_beside(record: str, evidence: dict[str, Any], place: str = "evidence.",
+                 keys: tuple[str, ...] = ("cnf", "proof")) -> dict[str, Path]:
+    """The files a certificate names under ``keys`` (a refutation's CNF and proof), which must sit beside the
+    record as regular files (each refusal names the record and the field, not only the file: ``place`` and the
+    key, a reach report's ``par_certificate.`` (``par_sat.`` in ``stratagem/reach@2``) or
+    ``no_win_certificate.``, or a proof record's ``evidence.``)."""
     names = {}
-    for key in ("cnf", "proof"):
+    for key in keys:
         name = evidence.get(key)
         if not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", ".."):
             raise BadInput(record, f"{place}{key}", "must name a file beside the record")

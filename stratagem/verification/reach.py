@@ -22,8 +22,11 @@ whose ``start`` must be it. The claims:
   SAT solver's refutations under assumptions (a report without ``--proof``, or one whose time ran out before
   the proof) is reported not certified, never valid. Par 0 (a layout that already meets the goal: no move,
   ``par`` 0) needs no certificate: its replay is the proof, as no line is shorter than none.
-- ``unsolvable: true``: rests on a complete graph (or an A* over every layout) the report states; not
-  certified.
+- ``unsolvable: true``: in designer mode, certified by a no-win certificate (``no_win_certificate``, written
+  by ``reach --designer --proof`` where the complete graph holds no win): the layouts in the file it names
+  beside the report must hold the start, no winning table, and every layout each of their designer moves
+  leads to (:mod:`~stratagem.verification.closure`, designer mode's rules, plain Python). Without one it
+  rests on a complete graph (or an A* over every layout) the report states; not certified.
 
 The graph's facts (states, edges, dead ends, components, states per depth) are what the build counted, not
 claims of a par: a note says they are not checked.
@@ -179,12 +182,55 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
         if line:
             verdict.refute("unsolvable", "the report's unsolvable: true", "unsolvable",
                            "is true, but the par line wins")
+        elif designer and data.get("no_win_certificate") is not None:
+            _check_no_win(data, layout, verdict, name, limits)
         else:
             verdict.not_certified("unsolvable", "no win is reachable" + (" on this layout" if designer else ""),
                                   "rests on the complete graph (or A* over every layout) the report states; "
-                                  "`stratagem reach` builds it again, verify does not")
+                                  "`stratagem reach` builds it again, verify does not"
+                                  + ("; `stratagem reach --designer --proof FILE` writes its layouts, which verify "
+                                     "checks" if designer else ""))
+    elif data.get("no_win_certificate") is not None:
+        raise BadInput(name, "no_win_certificate", "certifies that no win is reachable, but the report's "
+                       "unsolvable is not true")
     verdict.notes.append("the graph's facts (states, edges, dead ends, components, states per depth) are what "
                          "the build counted, not checked here")
+
+
+def _check_no_win(data: dict[str, Any], layout: Any, verdict: Verdict, name: str, limits: Limits) -> None:
+    """Check a designer report's no-win certificate (see the module docstring): read the layouts file it
+    names beside the report and check that they are closed under designer moves, hold the start and no win."""
+    import hashlib
+
+    from stratagem.solvers.dimacs import read_text_maybe_gz
+    from stratagem.verification.closure import check_closure, read_layouts
+    from stratagem.verification.evidence import files_beside
+
+    evidence = data["no_win_certificate"]
+    statement = "no win is reachable on this layout: no designer line, however long, meets the goal"
+    if not isinstance(evidence, dict):
+        raise BadInput(name, "no_win_certificate", "must be null or an object")
+    path = files_beside(name, evidence, "no_win_certificate.", keys=("file",))["file"]
+    text = read_text_maybe_gz(path)
+    stated = evidence.get("layouts_sha256")
+    if isinstance(stated, str) and stated != hashlib.sha256(text.encode()).hexdigest():
+        verdict.notes.append(f"the report's no_win_certificate.layouts_sha256 is not the SHA-256 of {path.name}'s "
+                             "text: the report and the file beside it do not belong together")
+    layouts = read_layouts(layout, text, str(path), "layouts")
+    if evidence.get("layouts") != len(layouts):
+        verdict.notes.append(f"the report counts {str(evidence.get('layouts'))[:20]} layouts, {path.name} holds "
+                             f"{len(layouts):,}: the check reads the file")
+    found = check_closure(layout, layouts, limits.deadline)
+    if found.stopped:
+        verdict.not_certified("unsolvable", statement, limits.out_of_time(
+            f"after {found.checked:,} of the {len(layouts):,} layouts of {path.name} were checked"))
+    elif found.problem is not None:
+        verdict.refute("unsolvable", statement, "no_win_certificate", f"{path.name}: {found.problem}")
+    else:
+        verdict.certify("unsolvable", statement,
+                        f"the {plural(len(layouts), 'layout', grouped=True)} of {path.name} hold the start and no "
+                        "winning table, and every designer move of each leads to one of them (designer mode's "
+                        "rules, plain Python)")
 
 
 def _move_text(move: Any) -> str:

@@ -188,7 +188,7 @@ def reach_html(data: dict[str, Any], challenge: Any, replay: str) -> tuple[str, 
              ("winning states reached", _count(data.get("goal_states"))),
              ("par (fewest turns to a win)", esc(data.get("par")) if data.get("par") is not None else "none reached"),
              *_par_search_facts(data.get("par_search")), *_par_sat_facts(data),
-             *_certificate_facts(data.get("par_certificate")),
+             *_certificate_facts(data.get("par_certificate")), *_no_win_facts(data.get("no_win_certificate")),
              ("dead ends (no win reachable)", at_least + _count(data.get("dead_ends"))),
              ("strongly connected components", _count(data.get("strongly_connected_components"))
               + f" (largest: {_count(data.get('largest_component'))})")]
@@ -252,6 +252,16 @@ def _certificate_facts(certificate: object) -> list[tuple[str, str]]:
     return [("par certificate", f"a DRUP refutation of horizon {horizon} ({_count(certificate.get('proof_lines'))} "
              f"proof lines) the report names beside it: <code>{esc(certificate.get('proof'))}</code> (not checked by "
              "this page: <code>stratagem verify</code> checks it)")]
+
+
+def _no_win_facts(certificate: object) -> list[tuple[str, str]]:
+    """The facts row of a no-win certificate (``reach --designer --proof`` where the complete graph holds no
+    win), if the report has one: named, not checked here."""
+    if not isinstance(certificate, dict):
+        return []
+    return [("no-win certificate", f"the complete graph's {_count(certificate.get('layouts'))} layouts the report "
+             f"names beside it: <code>{esc(certificate.get('file'))}</code>, closed under designer moves and none "
+             "winning (not checked by this page: <code>stratagem verify</code> checks it)")]
 
 
 def _count(value: object) -> str:

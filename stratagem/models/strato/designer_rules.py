@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from stratagem.core.errors import NotationError
 from stratagem.models.strato.rules.cards import CLOUD
 from stratagem.models.strato.rules.challenge import Challenge, Options
 from stratagem.models.strato.rules.notation import Move
-from stratagem.models.strato.rules.position import Row, State, format_rows
+from stratagem.models.strato.rules.position import Row, State, format_rows, parse_rows
 from stratagem.models.strato.rules.turns import StratoGame, table_outcomes
 
 __all__ = ["DesignerRules", "Layout", "designer_game"]
@@ -80,6 +81,17 @@ class DesignerRules:
         if not self._clouds:
             return format_rows(state.rows)
         return f"{format_rows(state.rows)} {state.last or '-'}"
+
+    def parse_state(self, text: str) -> Layout:
+        """Inverse of :meth:`format_state` (a :class:`~stratagem.core.errors.NotationError` for text that is
+        not a layout of this notation): how ``verify`` reads a no-win certificate's layouts."""
+        if not self._clouds:
+            return Layout(parse_rows(text), "")
+        rows, _, last = text.strip().rpartition(" ")
+        if not rows or len(last) != 1 or not (last == "-" or last in self.challenge.weathers):
+            raise NotationError(f"{text[:60]!r}: rows, a space and the weather a Cloud copies (a letter of the "
+                                f"challenge's weathers, or - for none)")
+        return Layout(parse_rows(rows), "" if last == "-" else last)
 
 
 def designer_game(layout: DesignerRules) -> StratoGame:

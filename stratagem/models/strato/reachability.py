@@ -20,12 +20,15 @@ what ``stratagem verify`` checks again. The graph's and A*'s searches prove thei
 cannot check a search it does not repeat; it checks a refutation against the formula it rebuilds. Par 0 (a
 layout that already meets the goal) has no certificate: no line is shorter than none, so there is no horizon
 to refute, and its replay (no move, a winning table) is the whole proof. A layout whose complete graph holds
-no win has none either: refuting "a designer line within k turns" for one k says nothing about longer lines,
-and designer mode has no longest game. ``stratagem reach`` renders these.
+no win cannot have such a certificate: refuting "a designer line within k turns" for one k says nothing about
+longer lines, and designer mode has no longest game. Its certificate is the graph's layouts themselves
+(:func:`no_win_layouts`): a set that holds the start, is closed under designer mode's moves and holds no win,
+which ``verify`` checks locally (:mod:`stratagem.verification.closure`). ``stratagem reach`` renders these.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, replace
 from functools import partial
@@ -46,7 +49,7 @@ from stratagem.solvers.search import SearchResult
 
 __all__ = ["ASTAR_SHARE", "ParCertificate", "ParSearch", "certificate_fields", "certify_par", "conclusion",
            "par_and_certificate", "par_search_fields", "par_search_lines", "report_outputs", "report_written",
-           "search_par", "write_report"]
+           "layouts_file", "no_win_layouts", "search_par", "write_report"]
 
 #: A*'s part of the time the graph left the par's searches; the rest is SAT's, where A* stops without a par.
 #: A* that finds a par finds it fast (challenge 1's first layout: 0.13 CPU s); where it does not, the layers it
@@ -400,7 +403,24 @@ def report_outputs(path: str | None, designer: bool) -> list[tuple[str | None, s
 
     cnf, drup = refutation_files(path)
     return [(path, "--proof"), (str(cnf), "--proof (the refutation's CNF, written beside the report)"),
-            (str(drup), "--proof (the refutation's DRUP proof, written beside the report)")]
+            (str(drup), "--proof (the refutation's DRUP proof, written beside the report)"),
+            (str(layouts_file(path)), "--proof (the no-win certificate's layouts, written beside the report)")]
+
+
+def layouts_file(path: str | Path) -> Path:
+    """Where ``reach --designer --proof NAME.json`` writes a no-win certificate's layouts: ``NAME.layouts.gz``."""
+    record = Path(path)
+    return record.parent / f"{record.name.removesuffix('.json')}.layouts.gz"
+
+
+def no_win_layouts(graph: Any, facts: GraphFacts, designer: bool, path: str | None) -> list[str] | None:
+    """The no-win certificate of a designer layout (``--proof`` given: ``path``): where its complete graph
+    holds no win, every layout of it in designer mode's notation, sorted. Each of their designer moves leads
+    to one of them and none meets the goal, which ``verify`` checks (:mod:`stratagem.verification.closure`).
+    ``None`` where there is nothing of the kind to certify. Taken before the graph is emptied."""
+    if path is None or not designer or not facts.complete or facts.goal_reachable:
+        return None
+    return sorted(str(data["label"]) for _, data in graph.nodes(data=True))
 
 
 def puzzle_from(puzzle: str, report: str) -> str | None:
@@ -414,14 +434,16 @@ def puzzle_from(puzzle: str, report: str) -> str | None:
     return Path(relative).as_posix()
 
 
-def write_report(path: str | None, report: dict[str, Any], certificate: ParCertificate | None) -> None:
+def write_report(path: str | None, report: dict[str, Any], certificate: ParCertificate | None,
+                 layouts: list[str] | None = None) -> None:
     """A reach report written for ``verify`` (``reach --proof FILE``; nothing without a ``path``): where
     the par has a checked certificate, its CNF and DRUP proof beside the report (``NAME.cnf.gz``,
     ``NAME.drup.gz``), named in ``par_certificate`` with the SHA-256 of their text as a ``solve`` proof record's
     evidence names its own (:func:`~stratagem.models.strato.solve.refutation_beside`), then the report, as
-    one set (:func:`~stratagem.core.outputs.write_atomic_files`). ``report`` gains the names, and the
-    puzzle's path from the report's folder (``puzzle_from_report``, :func:`puzzle_from`): the report
-    ``--json`` prints is the one written."""
+    one set (:func:`~stratagem.core.outputs.write_atomic_files`); a no-win certificate's ``layouts``
+    (:func:`no_win_layouts`) go beside it as ``NAME.layouts.gz``, named in ``no_win_certificate`` with their
+    count and the SHA-256 of their text. ``report`` gains the names, and the puzzle's path from the report's
+    folder (``puzzle_from_report``, :func:`puzzle_from`): the report ``--json`` prints is the one written."""
     from stratagem.core.outputs import dumps_record, write_atomic_files
     from stratagem.models.strato.solve import refutation_beside
 
@@ -432,12 +454,24 @@ def write_report(path: str | None, report: dict[str, Any], certificate: ParCerti
     if certificate is not None and certificate.refutation is not None:
         beside, named = refutation_beside(path, certificate.refutation)
         report["par_certificate"].update(named)
+    if layouts is not None:
+        from stratagem.solvers.dimacs import text_maybe_gz
+
+        text = "".join(f"{layout}\n" for layout in layouts)
+        file = layouts_file(path)
+        beside.append((file, text_maybe_gz(file, text)))
+        report["no_win_certificate"] = {"file": file.name, "layouts": len(layouts),
+                                        "layouts_sha256": hashlib.sha256(text.encode()).hexdigest()}
     write_atomic_files([*beside, (path, dumps_record(report))])
 
 
-def report_written(path: str, certificate: ParCertificate | None, line: list[str] | None) -> str:
+def report_written(path: str, certificate: ParCertificate | None, line: list[str] | None,
+                   layouts: list[str] | None = None) -> str:
     """The text report's last line after ``reach --proof``: where the report went, and whether the certificate
-    of its par (``line``'s length) is beside it, or why not."""
+    of its par (``line``'s length), or that no win is reachable (``layouts``), is beside it, or why not."""
+    if layouts is not None:
+        return (f"report written to {path} with its no-win certificate beside it: the complete graph's "
+                f"{plural(len(layouts), 'layout', grouped=True)}, closed under designer moves and none winning")
     if certificate is not None and certificate.refutation is not None:
         return f"report written to {path} with the par's certificate beside it"
     if line == []:
