@@ -23,8 +23,8 @@ from stratagem.models.strato.rules.notation import format_move
 
 __all__ = ["MAX_LAYOUTS", "MAX_LINE", "ClosureCheck", "check_closure", "read_layouts"]
 
-#: The most layouts a certificate may list (a designer graph of reach's default state limit is 2 million) and
-#: the longest line (a layout of 4 rows of 9 cards a half-row is under 100 characters).
+#: The most layouts a certificate may list (reach's default state limit is 200,000; a graph of 20 million
+#: would hold tens of GB) and the longest line (a layout of 4 rows of 9 cards a half-row is under 100 characters).
 MAX_LAYOUTS = 20_000_000
 MAX_LINE = 1_000
 
