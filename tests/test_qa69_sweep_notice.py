@@ -50,10 +50,7 @@ def test_without_the_compiled_core_a_refused_scheduler_is_still_one_line(tmp_pat
     package = interpreted_package(tmp_path / "pure")
     env = {key: value for key, value in os.environ.items() if not key.startswith("DASK_DISTRIBUTED__COMM__TLS")}
     env["PYTHONPATH"] = str(package)
-    asked = "from stratagem.core import compiled; print(compiled.status().complete)"
-    core = subprocess.run([sys.executable, "-c", asked],
-                          capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
-    assert core.stdout.strip() == "False", core.stderr  # the copy does run without its compiled core
+    assert not [p for p in (package / "stratagem").rglob("*") if p.suffix in (".so", ".pyd")]  # no compiled core
     done = subprocess.run([sys.executable, "-m", "stratagem", "sweep", str(CHALLENGE_0), "--count", "1",
                            "--out", str(tmp_path / "r.jsonl"), "--scheduler", "tls://127.0.0.1:9",
                            "--connect-timeout", "3"],

@@ -57,8 +57,19 @@ def _replays(layout: StratoDesigner, moves: tuple[Any, ...]) -> bool:
     return layout.is_goal(state)
 
 
-@pytest.mark.parametrize(("weathers", "pairs", "limit", "left", "right", "required"), CHALLENGES)
-@pytest.mark.parametrize("options", OPTIONS, ids=["plain", "wind-crosses", "strict"])
+def _challenge_options() -> list[Any]:
+    """Every challenge under the plain rules; the options that change a move's outcomes on two of them in the
+    default run (RFWT's and RWFC's under them, 1-1.7 s each, run with ``-m slow``)."""
+    params = []
+    for options, name in zip(OPTIONS, ["plain", "wind-crosses", "strict"], strict=True):
+        for challenge in CHALLENGES:
+            slow = name != "plain" and challenge[0] in ("RFWT", "RWFC")
+            params.append(pytest.param(*challenge, options, id=f"{name}-{challenge[0]}",
+                                       marks=[pytest.mark.slow] if slow else []))
+    return params
+
+
+@pytest.mark.parametrize(("weathers", "pairs", "limit", "left", "right", "required", "options"), _challenge_options())
 def test_the_sat_par_is_the_breadth_first_distance(weathers: str, pairs: tuple[str, ...], limit: int, left: str,
                                                    right: str, required: int, options: Options) -> None:
     """Layouts on seeded walks from the empty one: SAT's par (from horizon 0) is the designer distance, and
