@@ -97,10 +97,13 @@ def test_without_proof_no_file_and_the_claim_stays_uncertified(cli, tmp_path: Pa
 
 
 def test_a_layout_with_a_win_gets_no_layouts_file(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    report = tmp_path / "c0.json"
-    assert cli("reach", str(PUZZLES / "challenge-0.toml"), "--designer", "--proof", str(report)).code == 0
-    assert "no_win_certificate" not in json.loads(report.read_text())
-    assert not (tmp_path / "c0.layouts.gz").exists()
+    """Limit 4 and goal RRR/W: the complete graph holds a win, so the par is certified, not a no-win."""
+    (tmp_path / "win.toml").write_text(NO_WIN.replace('right = "WWW"', 'right = "W"'))
+    report = tmp_path / "w.json"
+    assert cli("reach", str(tmp_path / "win.toml"), "--designer", "--proof", str(report)).code == 0
+    data = json.loads(report.read_text())
+    assert data["complete"] is True and data["par"] is not None and "no_win_certificate" not in data
+    assert not (tmp_path / "w.layouts.gz").exists()
 
 
 def test_the_check_stops_at_its_deadline(tmp_path: Path) -> None:
