@@ -203,6 +203,16 @@ def test_the_interval_search_and_its_table_show_their_progress(tmp_path: Path) -
 
 
 
+def _timed_for_the_compiled_search() -> None:
+    """Skip a test whose scenario is timed for the compiled search (a deal it settles in about a second, a
+    pass it finishes within the limit), where ``odds_kernel`` runs as plain Python: many times slower, the
+    scenario does not arise (stop 69 found these two failing so in a venv without a compiler)."""
+    from stratagem.core.compiled import status
+
+    if "stratagem.models.strato.hidden.odds_kernel" in status().missing:
+        pytest.skip("timed for the compiled search: hidden.odds_kernel runs as plain Python here")
+
+
 def test_a_probe_stopped_at_its_share_goes_on_when_the_policy_finishes_early(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A challenge-0 deal the probe settles in about a second: with the probe's share too short for it,
@@ -210,6 +220,8 @@ def test_a_probe_stopped_at_its_share_goes_on_when_the_policy_finishes_early(
     answer being left an interval (a hidden sweep at 5 s recorded 5 of 6 such deals "stopped by time"
     after a second, and "solved" at 8 s)."""
     from stratagem.models.strato.hidden import exact
+
+    _timed_for_the_compiled_search()
 
     monkeypatch.setattr(exact, "PROBE_SHARE", 1e-6)
     challenge = puzzle_challenge("challenge-0")
@@ -223,6 +235,7 @@ def test_a_probe_stopped_at_its_share_goes_on_when_the_policy_finishes_early(
 def test_a_finer_pass_runs_only_in_the_time_its_last_tables_writing_leaves() -> None:
     """``odds --table`` keeps back the time the finest finished pass's table takes to write: with a reserve
     as long as the limit, the first pass (nothing to keep back yet) is the only one."""
+    _timed_for_the_compiled_search()
     challenge = puzzle_challenge("challenge-1")
     game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
     found = odds_interval(game, seconds=20.0, reserve=lambda states: 20.0)
