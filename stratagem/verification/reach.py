@@ -200,11 +200,10 @@ def check_reach(data: dict[str, Any], verdict: Verdict, name: str, limits: Limit
 def _check_no_win(data: dict[str, Any], layout: Any, verdict: Verdict, name: str, limits: Limits) -> None:
     """Check a designer report's no-win certificate (see the module docstring): read the layouts file it
     names beside the report and check that they are closed under designer moves, hold the start and no win."""
-    import hashlib
-
     from stratagem.solvers.dimacs import read_text_maybe_gz
     from stratagem.verification.closure import check_closure, read_layouts
     from stratagem.verification.evidence import files_beside
+    from stratagem.verification.refutations import note_digests
 
     evidence = data["no_win_certificate"]
     statement = "no win is reachable on this layout: no designer line, however long, meets the goal"
@@ -212,10 +211,7 @@ def _check_no_win(data: dict[str, Any], layout: Any, verdict: Verdict, name: str
         raise BadInput(name, "no_win_certificate", "must be null or an object")
     path = files_beside(name, evidence, "no_win_certificate.", keys=("file",))["file"]
     text = read_text_maybe_gz(path)
-    stated = evidence.get("layouts_sha256")
-    if isinstance(stated, str) and stated != hashlib.sha256(text.encode()).hexdigest():
-        verdict.notes.append(f"the report's no_win_certificate.layouts_sha256 is not the SHA-256 of {path.name}'s "
-                             "text: the report and the file beside it do not belong together")
+    note_digests(evidence, {"layouts": text.encode()}, {"layouts": path}, verdict)  # ``layouts_sha256``
     layouts = read_layouts(layout, text, str(path), "layouts")
     if evidence.get("layouts") != len(layouts):
         verdict.notes.append(f"the report counts {str(evidence.get('layouts'))[:20]} layouts, {path.name} holds "

@@ -455,13 +455,13 @@ def write_report(path: str | None, report: dict[str, Any], certificate: ParCerti
         beside, named = refutation_beside(path, certificate.refutation)
         report["par_certificate"].update(named)
     if layouts is not None:
-        from stratagem.solvers.dimacs import text_maybe_gz
+        from stratagem.solvers.dimacs import data_maybe_gz
 
-        text = "".join(f"{layout}\n" for layout in layouts)
+        data = "".join(f"{layout}\n" for layout in layouts).encode()
         file = layouts_file(path)
-        beside.append((file, text_maybe_gz(file, text)))
+        beside.append((file, data_maybe_gz(file, data)))
         report["no_win_certificate"] = {"file": file.name, "layouts": len(layouts),
-                                        "layouts_sha256": hashlib.sha256(text.encode()).hexdigest()}
+                                        "layouts_sha256": hashlib.sha256(data).hexdigest()}
     write_atomic_files([*beside, (path, dumps_record(report))])
 
 
