@@ -43,8 +43,11 @@ class Move(NamedTuple):
 _MOVE_RE = re.compile(r"^(!?)([A-Z])([1-9])([LR])(?::(.+))?$")
 
 
+@per_call
+@lru_cache(maxsize=1 << 16)
 def format_move(move: Move) -> str:
-    """The move as text; see the module docstring."""
+    """The move as text; see the module docstring. Remembered, as :func:`parse_move` is: a designer graph
+    labels each of its edges, and the same few thousand moves label hundreds of thousands of them."""
     text = f"{'!' if move.redraw else ''}{move.card}{move.row + 1}{SIDE_LETTERS[move.end]}"
     if move.target:
         joiner = "<>" if move.exchange else ">"
