@@ -49,6 +49,7 @@ KERNELS = (
     "stratagem/solvers/perft.py",
     "stratagem/core/packed_toys.py",
     "stratagem/solvers/packed_uct.py",
+    "stratagem/solvers/packed_exact.py",
     "stratagem/solvers/packed_alphabeta.py",
     "stratagem/solvers/packed_expectimax.py",
     "stratagem/solvers/packed_maxn.py",

@@ -33,6 +33,7 @@ KERNELS = (
     "stratagem.solvers.perft",
     "stratagem.core.packed_toys",
     "stratagem.solvers.packed_uct",
+    "stratagem.solvers.packed_exact",
     "stratagem.solvers.packed_alphabeta",
     "stratagem.solvers.packed_expectimax",
     "stratagem.solvers.packed_maxn",

@@ -41,8 +41,12 @@ the first move (the table's first) whose null-window test keeps the score. A cha
 node raises :class:`SearchRefused` (expectiminimax and the matrix solver are the searches there). This
 module is a kernel (compiled at install, see ``setup.py``).
 
-Why one module of over 600 lines: it is one concept, alpha-beta over a packed game; its table,
-per-ply scratch, move ordering and the negamax call one another at C level, which Cython inlines only within one module.
+The limits, the table's key hash, the repetition check and the hint and history ordering are
+:class:`~stratagem.solvers.packed_exact.ExactSearch`'s, the base this search shares with expectiminimax and
+max^n; the scores, the table's entries, the killers and the negamax are this module's.
+
+Why one module of over 600 lines: it is one concept, alpha-beta over a packed game; its scores, table
+entries, killers and the negamax call one another at C level, which Cython inlines only within one module.
 """
 
 from __future__ import annotations
@@ -59,9 +63,19 @@ from stratagem.core.scratch import release, scratch
 if cython.compiled:
     from cython.cimports.stratagem.core.packed import PackedGame
     from cython.cimports.stratagem.core.packed_order import MoveOrder
+    from cython.cimports.stratagem.solvers.packed_exact import ExactSearch
 else:
     from stratagem.core.packed import PackedGame
     from stratagem.core.packed_order import MoveOrder
+    from stratagem.solvers.packed_exact import ExactSearch
+
+from stratagem.solvers.packed_exact import (
+    SearchRefused,
+    SearchStopped,
+    checked_bounds,
+    checked_table_bits,
+    table_bits_within,
+)
 
 #: One step of the return in a packed score; distances stay below half of it.
 _SCALE = cython.declare(cython.longlong, 1 << 24)
@@ -73,49 +87,8 @@ _LOWER = cython.declare(cython.longlong, 2)
 _UPPER = cython.declare(cython.longlong, 3)
 #: Table depth of an entry with no horizon below it (searched to the end of every line).
 _PROVEN = cython.declare(cython.longlong, 1 << 30)
-#: Nodes between two looks at the deadline.
-_CLOCK_EVERY = cython.declare(cython.longlong, 1024)
 #: Deepest line the search follows (its scratch area is one move list per ply).
 MAX_PLY = 512
-#: The history table: 2**14 counters of refutations, indexed by a hash of the player and the move record.
-_HISTORY_MASK = cython.declare(cython.longlong, (1 << 14) - 1)
-_SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-_MULT = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
-_MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-#: Every 64-bit word read from an unsigned array (``hashes``, ``thash``, ``mult``) goes through
-#: ``cython.cast(cython.ulonglong, ...)`` before arithmetic: a no-op compiled, a Python int when the kernel
-#: runs as plain Python. There the read is an ``np.uint64``, which numpy 1.x combines with a Python int
-#: as float64 (``&`` and ``>>`` raise TypeError); numpy 2 keeps uint64, so only numpy 1 failed.
-
-
-#: The table hash's multipliers, one per key word, by key width (made once per width).
-_MULTIPLIERS: dict[int, Any] = {}
-
-
-def _multipliers(width: int) -> Any:
-    """``width`` odd 64-bit multipliers from splitmix64's sequence: the table hash weighs each key word by its
-    own, so that the products are independent of one another (a chained hash waits on each multiply)."""
-    found = _MULTIPLIERS.get(width)
-    if found is None:
-        mask = (1 << 64) - 1
-        x = 0x9E3779B97F4A7C15
-        values = []
-        for _ in range(width):
-            x = (x + 0x9E3779B97F4A7C15) & mask
-            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-            values.append((z ^ (z >> 31)) | 1)
-        found = _MULTIPLIERS[width] = np.array(values, np.uint64)
-    return found
-
-
-class SearchStopped(Exception):
-    """A node or time limit stopped the search: nothing is claimed."""
-
-
-class SearchRefused(Exception):
-    """The search met a position it does not handle (chance, simultaneous moves, a repetition, a return
-    outside the bounds, no legal move in a non-terminal state)."""
 
 
 @cython.cfunc
@@ -157,93 +130,38 @@ def _pack(r: cython.longlong, t: cython.longlong) -> cython.longlong:
 
 
 @cython.cclass
-class _Negamax:
-    """The search's state: the game, the table, killers, per-ply scratch and counters.
+class _Negamax(ExactSearch):  # type: ignore[misc]
+    """The search's state (:class:`~stratagem.solvers.packed_exact.ExactSearch`'s, and the score bounds,
+    killers, successors and the table's scores, kinds, moves and depths).
 
-    Indexes left unchecked (the methods marked ``boundscheck(False)``, the hot ones): a ply is below the
-    scratch's plies (grown before a deeper ply is entered), a key word below the key width (every key
-    array's second dimension), a table slot is the hash masked to the table's size (or its bucket
-    partner), a move index below
-    the count the engine wrote (at most ``max_moves``, the scratch's rows) and a history slot is masked.
+    Indexes left unchecked (the methods marked ``boundscheck(False)``, the hot ones): as the base class
+    argues them, and a killer row below the plies.
     """
 
-    game: PackedGame
-    width: cython.Py_ssize_t
-    key_width: cython.Py_ssize_t
-    move_width: cython.Py_ssize_t
     lo: cython.longlong
     hi: cython.longlong
     best_possible: cython.longlong
     worst_possible: cython.longlong
-    nodes: cython.longlong
-    max_nodes: cython.longlong
-    expired: Any
-    progress: Any
-    progress_every: cython.longlong
-    mask: cython.ulonglong
-    bits: cython.Py_ssize_t
-    max_bits: cython.Py_ssize_t
-    entries: cython.longlong
-    probes: cython.longlong
-    hits: cython.longlong
     horizon: cython.longlong
     root_best: cython.Py_ssize_t
-    plies: cython.Py_ssize_t
-    stores: cython.longlong
-    states: cython.longlong[:, ::1]
     kids: cython.longlong[:, :, ::1]
     ended: cython.longlong[:, ::1]
-    moves: cython.longlong[:, :, ::1]
-    order: cython.longlong[:, ::1]
-    keys: cython.longlong[:, ::1]
-    hashes: cython.ulonglong[::1]
     killers: cython.longlong[:, :, ::1]
     nkillers: cython.longlong[::1]
-    hkeys: cython.longlong[:, ::1]
-    score: cython.longlong[:, ::1]
-    history: cython.longlong[::1]
-    hint: MoveOrder
-    mult: cython.ulonglong[::1]
-    owned: dict[str, Any]
-    returns: cython.longlong[::1]
-    tkeys: cython.longlong[:, ::1]
-    thash: cython.ulonglong[::1]
     tscore: cython.longlong[::1]
-    tflag: cython.longlong[::1]
     tmove: cython.longlong[::1]
     tdepth: cython.longlong[::1]
 
     def __init__(self, game: PackedGame, lo: int, hi: int, table_bits: int, max_nodes: int,
                  expired: Any, progress: Any, progress_every: int, ordering: bool = True, order: Any = None) -> None:
-        self.game = game
-        hint = getattr(game, "move_order", None) if ordering and order is None else None
-        self.hint = order if ordering and order is not None else hint() if hint is not None else None
-        self.mult = _multipliers(int(game.key_width))
-        self.history = np.zeros(1 << 14, np.int64)
-        self.width = game.width
-        self.key_width = game.key_width
-        self.move_width = game.move_width
+        ExactSearch.__init__(self, game, table_bits, max_nodes, expired, progress, progress_every)
+        self._take_order(ordering, order)
         self.lo = lo
         self.hi = hi
         self.best_possible = _pack(hi, -1) if hi > 0 else _pack(hi, 0) if hi == 0 else _pack(hi, _FAR)
         self.worst_possible = _pack(lo, 1) if lo < 0 else _pack(lo, 0) if lo == 0 else _pack(lo, -_FAR)
-        self.nodes = 0
-        self.max_nodes = max_nodes
-        self.expired = expired
-        self.progress = progress
-        self.progress_every = max(1, progress_every)
-        self.probes = 0
-        self.hits = 0
-        self.stores = 0
-        self.max_bits = table_bits
-        self.bits = min(table_bits, 12)  # the table grows as entries come (zeroing a big one costs milliseconds)
-        self.entries = 0
         size = 1 << self.bits
-        self.mask = size - 1
-        self.plies = 0
-        self.owned = {}
         self._grow_plies(16)
-        self.returns = np.zeros(game.players, np.int64)
         arena = self.owned["tkeys"] = scratch((size, self.key_width))  # read only where a slot's flag is set
         self.tkeys = arena
         self.thash = np.zeros(size, np.uint64)
@@ -268,37 +186,10 @@ class _Negamax:
             "states": self.states, "kids": self.kids, "ended": self.ended, "moves": self.moves, "order": self.order,
             "keys": self.keys, "hashes": self.hashes, "killers": self.killers, "nkillers": self.nkillers,
             "hkeys": self.hkeys, "score": self.score}
-        fresh = {}
-        for name, shape in shapes.items():
-            # Unset but for the killers: every other row is written before it is read (zeroing the
-            # successors of engines with room for thousands of moves took a tenth of a small search).
-            dtype = np.uint64 if name == "hashes" else np.int64
-            array = np.zeros(shape, dtype) if name in ("killers", "nkillers") else scratch(shape, dtype)
-            if name in old:
-                kept = np.asarray(old[name])
-                array[: kept.shape[0]] = kept
-            fresh[name] = array
-        release([self.owned[name] for name in old if name in self.owned])  # copied: free for another search
-        self.owned.update((name, a) for name, a in fresh.items() if name not in ("killers", "nkillers"))
-        self.states, self.kids, self.ended = fresh["states"], fresh["kids"], fresh["ended"]
-        self.moves, self.order, self.keys = fresh["moves"], fresh["order"], fresh["keys"]
-        self.hashes, self.killers, self.nkillers = fresh["hashes"], fresh["killers"], fresh["nkillers"]
-        self.hkeys, self.score = fresh["hkeys"], fresh["score"]
-        self.plies = plies
-
-    # -- counters and limits --------------------------------------------------------------------------
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def _tick(self) -> cython.int:
-        self.nodes += 1
-        if self.max_nodes >= 0 and self.nodes > self.max_nodes:
-            raise SearchStopped("node limit")
-        if self.expired is not None and self.nodes % _CLOCK_EVERY == 0 and self.expired():
-            raise SearchStopped("time limit")
-        if self.progress is not None and self.nodes % self.progress_every == 0:
-            self.progress(self.nodes)
-        return 0
+        # Zeroed and not handed back for the killers: every other row is written before it is read.
+        fresh = self._regrow(plies, shapes, old, ("killers", "nkillers"))
+        self.kids, self.ended = fresh["kids"], fresh["ended"]
+        self.killers, self.nkillers = fresh["killers"], fresh["nkillers"]
 
     # -- the table ------------------------------------------------------------------------------------
 
@@ -307,7 +198,8 @@ class _Negamax:
     @cython.boundscheck(False)  # indexes argued in the class docstring
     @cython.wraparound(False)
     def _find(self, ply: cython.Py_ssize_t) -> cython.Py_ssize_t:
-        """The table slot holding the position of ``ply`` (its key and hash computed), or -1."""
+        """The table slot holding the position of ``ply`` (its key and hash computed), or -1 (this table
+        keeps each key in its slot, not in an arena: a rehash copies them)."""
         h: cython.ulonglong = cython.cast(cython.ulonglong, self.hashes[ply])
         base: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, h & self.mask)
         slot: cython.Py_ssize_t
@@ -416,23 +308,6 @@ class _Negamax:
     # -- the search -----------------------------------------------------------------------------------
 
     @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.boundscheck(False)  # indexes argued in the class docstring
-    @cython.wraparound(False)
-    def _hash(self, ply: cython.Py_ssize_t) -> cython.ulonglong:
-        """The table's hash of the key at ``ply``: each word times its own multiplier, summed (the products
-        do not wait on one another, as the engine's chained splitmix64 does: a tenth of a Card Clash search),
-        then mixed so that the low bits (the bucket) depend on every word. Keys are compared whole, so a
-        collision costs only a probe."""
-        h: cython.ulonglong = _SEED
-        w: cython.Py_ssize_t
-        for w in range(self.key_width):
-            h = (h + (cython.cast(cython.longlong, self.keys[ply, w]) & _MASK)
-                 * cython.cast(cython.ulonglong, self.mult[w])) & _MASK
-        h = ((h ^ (h >> 32)) * _MULT) & _MASK
-        return ((h ^ (h >> 29)) * _MULT) & _MASK
-
-    @cython.cfunc
     @cython.exceptval(-1, check=False)
     @cython.boundscheck(False)  # indexes argued in the class docstring
     @cython.wraparound(False)
@@ -443,43 +318,8 @@ class _Negamax:
                 raise SearchRefused(f"a line longer than {MAX_PLY} plies")
             self._grow_plies(2 * self.plies)
         self.game.pack(self.states[ply], self.keys[ply])
-        h: cython.ulonglong = self._hash(ply)
-        self.hashes[ply] = h
-        i: cython.Py_ssize_t
-        w: cython.Py_ssize_t
-        same: cython.bint
-        for i in range(ply):
-            if self.hashes[i] != h:
-                continue
-            same = True
-            for w in range(self.key_width):
-                if self.keys[i, w] != self.keys[ply, w]:
-                    same = False
-                    break
-            if same:
-                raise SearchRefused("a position repeats on one line; the minimax searches need a game without cycles")
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def _hinted(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t) -> cython.bint:
-        """Whether the engine's ordering hint wrote keys for the moves at ``ply`` (into ``hkeys``)."""
-        if self.hint is None:
-            return False
-        return self.hint.keys(self.states[ply], self.moves[ply], count, self.hkeys[ply]) != 0
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.boundscheck(False)  # indexes argued in the class docstring
-    @cython.wraparound(False)
-    def _slot(self, ply: cython.Py_ssize_t, i: cython.Py_ssize_t, mover: cython.Py_ssize_t) -> cython.longlong:
-        """The history slot of move ``i`` at ``ply`` for its player ``mover``: a hash of both, masked."""
-        w: cython.Py_ssize_t
-        h: cython.ulonglong = (_SEED + cython.cast(cython.longlong, mover)) & _MASK
-        for w in range(self.move_width):
-            h = ((h ^ (cython.cast(cython.longlong, self.moves[ply, i, w]) & _MASK)) * _MULT) & _MASK
-            h ^= h >> 29
-        return cython.cast(cython.longlong, h & _HISTORY_MASK)
+        self.hashes[ply] = self._hash(ply)
+        return self._repeats(ply)
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
@@ -530,50 +370,6 @@ class _Negamax:
                 self.order[ply, placed] = i
                 placed += 1
         return front
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    @cython.boundscheck(False)  # indexes argued in the class docstring
-    @cython.wraparound(False)
-    def _sort_rest(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, low: cython.Py_ssize_t,
-                   hinted: cython.bint, history: cython.bint, mover: cython.Py_ssize_t) -> cython.int:
-        """Sort the moves after the ``low`` front ones at ``ply`` by the engine's hint (``hinted``: its keys
-        ascending), then (``history``) by how often the same move of the same player refuted a position
-        anywhere in the search, then in the legal order (a stable insertion sort of a list in legal order).
-        ``score[ply, i]`` keeps move ``i``'s history."""
-        i: cython.Py_ssize_t
-        j: cython.Py_ssize_t
-        n: cython.Py_ssize_t
-        v: cython.longlong = 0
-        key: cython.longlong = 0
-        other: cython.Py_ssize_t
-        c: cython.int
-        if history:
-            for j in range(low, count):
-                i = self.order[ply, j]
-                self.score[ply, i] = self.history[self._slot(ply, i, mover)]
-        if not hinted and not history:
-            return 0
-        for n in range(low + 1, count):
-            i = self.order[ply, n]
-            if history:
-                v = self.score[ply, i]
-            if hinted:
-                key = self.hkeys[ply, i]
-            j = n
-            while j > low:
-                other = self.order[ply, j - 1]
-                c = 0
-                if hinted and self.hkeys[ply, other] != key:
-                    c = 1 if self.hkeys[ply, other] < key else -1
-                if c == 0 and history and self.score[ply, other] != v:
-                    c = 1 if self.score[ply, other] > v else -1
-                if c >= 0:
-                    break
-                self.order[ply, j] = other
-                j -= 1
-            self.order[ply, j] = i
-        return 0
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
@@ -791,16 +587,6 @@ class _Negamax:
             ply += 1
         return found
 
-    def counters(self) -> tuple[int, int, int, int]:
-        """Nodes, table probes, hits and stores."""
-        return int(self.nodes), int(self.probes), int(self.hits), int(self.stores)
-
-    def release(self) -> None:
-        """Hand the scratch arrays back for the next search (:func:`~stratagem.core.scratch.release`); the
-        search is not used again."""
-        release(list(self.owned.values()))
-        self.owned = {}
-
 
 #: Memory the table may take by default (bytes): 2**k entries of the key and four words.
 TABLE_BYTES = 64 << 20
@@ -808,11 +594,7 @@ TABLE_BYTES = 64 << 20
 
 def table_bits_for(game: PackedGame, budget: int = TABLE_BYTES) -> int:
     """The largest ``k`` (at most 20) whose ``2**k``-entry table of ``game``'s keys fits in ``budget`` bytes."""
-    entry = (int(game.key_width) + 4) * 8
-    bits = 20
-    while bits > 10 and (entry << bits) > budget:
-        bits -= 1
-    return bits
+    return table_bits_within(int(game.key_width) + 4, budget)
 
 
 def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits: int | None = None,
@@ -832,12 +614,8 @@ def solve(game: PackedGame, state: Any, *, lo: int = -1, hi: int = 1, table_bits
     any out (for measurements: values and distances never depend on it). Raises :class:`SearchRefused` at a
     position it does not handle, ``ValueError`` for bad bounds.
     """
-    if int(lo) != lo or int(hi) != hi or not lo < hi:
-        raise ValueError(f"the bounds of the returns must be integers with lo < hi, not [{lo}, {hi}]")
-    if table_bits is None:
-        table_bits = table_bits_for(game)
-    if not 1 <= table_bits <= 30:
-        raise ValueError(f"table_bits must be between 1 and 30, not {table_bits}")
+    checked_bounds(lo, hi)
+    table_bits = checked_table_bits(table_bits_for(game) if table_bits is None else table_bits)
     started = time.perf_counter()
     search = _Negamax(game, int(lo), int(hi), table_bits, -1 if max_nodes is None else max_nodes, expired, progress,
                       progress_every, ordering, order)

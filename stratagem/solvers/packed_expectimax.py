@@ -46,6 +46,10 @@ at each decision node along it, the first move (the table's first) whose null-wi
 A simultaneous node raises :class:`SearchRefused`. This module is a kernel (compiled at install, see
 ``setup.py``).
 
+The limits, the table's key hash and arena lookup, the repetition check and the hint and history ordering
+are :class:`~stratagem.solvers.packed_exact.ExactSearch`'s, the base this search shares with alpha-beta and
+max^n; the fractions, the table's entries, the chance nodes' Star windows and the decisions are this module's.
+
 Why one module of over 600 lines: one search, whose exact fraction arithmetic (the ``_mul``, ``_plus``,
 ``_gcd`` and ``_cmp`` helpers) is inlined into the search's loops; they are compiled together for that, and
 the Python search it mirrors (:mod:`~stratagem.solvers.expectimax`) is apart.
@@ -66,66 +70,32 @@ from stratagem.core.scratch import release, scratch
 if cython.compiled:
     from cython.cimports.stratagem.core.packed import CHANCE, PackedGame
     from cython.cimports.stratagem.core.packed_order import MoveOrder
+    from cython.cimports.stratagem.solvers.packed_exact import ExactSearch
 else:
     from stratagem.core.packed import CHANCE, PackedGame
     from stratagem.core.packed_order import MoveOrder
+    from stratagem.solvers.packed_exact import ExactSearch
+
+from stratagem.solvers.packed_exact import (
+    SearchRefused,
+    SearchStopped,
+    checked_bounds,
+    checked_table_bits,
+    table_bits_within,
+)
 
 #: Table entry kinds (0: empty).
 _EXACT = cython.declare(cython.longlong, 1)
 _LOWER = cython.declare(cython.longlong, 2)
 _UPPER = cython.declare(cython.longlong, 3)
-#: Nodes between two looks at the deadline.
-_CLOCK_EVERY = cython.declare(cython.longlong, 1024)
 #: Factors below this magnitude multiply within 62 bits without a check.
 _SMALL = cython.declare(cython.longlong, 1 << 31)
 #: Largest magnitude a numerator or denominator may take.
 _LIMIT = cython.declare(cython.longlong, 1 << 62)
 #: The error value of :func:`_mul` (never a product: products stay within :data:`_LIMIT`).
 _BAD = cython.declare(cython.longlong, -4611686018427387911)
-#: The table hash's constants (the golden ratio's and splitmix64's multipliers), and the mask that keeps
-#: the interpreted arithmetic to 64 bits as C's is.
-_SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-_MULT = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
-_MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-#: Every 64-bit word read from an unsigned array (``hashes``, ``thash``, ``mult``) goes through
-#: ``cython.cast(cython.ulonglong, ...)`` before arithmetic: a no-op compiled, a Python int when the kernel
-#: runs as plain Python. There the read is an ``np.uint64``, which numpy 1.x combines with a Python int
-#: as float64 (``&`` and ``>>`` raise TypeError); numpy 2 keeps uint64, so only numpy 1 failed.
-#: The history table: 2**bits counters of refutations, indexed by a hash of the player and the move.
-_HISTORY_BITS = cython.declare(cython.Py_ssize_t, 14)
-_HISTORY_MASK = cython.declare(cython.longlong, (1 << 14) - 1)
 #: Deepest line the search follows.
 MAX_PLY = 512
-
-
-#: The table hash's multipliers, one per key word, by key width (made once per width).
-_MULTIPLIERS: dict[int, Any] = {}
-
-
-def _multipliers(width: int) -> Any:
-    """``width`` odd 64-bit multipliers from splitmix64's sequence: the table hash weighs each key word by its
-    own, so that the products are independent of one another (a chained hash waits on each multiply)."""
-    found = _MULTIPLIERS.get(width)
-    if found is None:
-        mask = (1 << 64) - 1
-        x = 0x9E3779B97F4A7C15
-        values = []
-        for _ in range(width):
-            x = (x + 0x9E3779B97F4A7C15) & mask
-            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-            values.append((z ^ (z >> 31)) | 1)
-        found = _MULTIPLIERS[width] = np.array(values, np.uint64)
-    return found
-
-
-class SearchStopped(Exception):
-    """A node or time limit stopped the search: nothing is claimed."""
-
-
-class SearchRefused(Exception):
-    """The search met what it does not handle: a simultaneous node, a repetition, a return outside the
-    bounds, no legal move in a non-terminal state, or a fraction beyond 62 bits."""
 
 
 @cython.cfunc
@@ -178,102 +148,47 @@ def _cmp(an: cython.longlong, ad: cython.longlong, bn: cython.longlong, bd: cyth
 
 
 @cython.cclass
-class _Expecti:
-    """The search's state: the game, the table, per-ply scratch, a fraction register and counters.
+class _Expecti(ExactSearch):  # type: ignore[misc]
+    """The search's state (:class:`~stratagem.solvers.packed_exact.ExactSearch`'s, and ``pov``, the bounds,
+    the Star setting, a fraction register, the chance nodes' bounds and the table's values, kinds and moves
+    over an arena of keys).
 
-    Indexes left unchecked (the methods marked ``boundscheck(False)``, the hot ones): a ply is below the
-    scratch's plies (grown before a deeper ply is entered), a key word below the key width (every key
-    array's second dimension), a table slot is the hash masked to the table's size (or its bucket
-    partner), an arena row below the rows allocated (grown before a new row is taken), a move index below
-    the count the engine wrote (at most ``max_moves``, the scratch's rows) and a history slot is masked.
+    Indexes left unchecked (the methods marked ``boundscheck(False)``, the hot ones): as the base class
+    argues them.
     """
 
-    game: PackedGame
-    width: cython.Py_ssize_t
-    key_width: cython.Py_ssize_t
-    move_width: cython.Py_ssize_t
     pov: cython.Py_ssize_t
     lo: cython.longlong
     hi: cython.longlong
     star: cython.int
-    nodes: cython.longlong
-    max_nodes: cython.longlong
-    expired: Any
-    progress: Any
-    progress_every: cython.longlong
     rn: cython.longlong
     rd: cython.longlong
     tn: cython.longlong
     td: cython.longlong
-    mask: cython.ulonglong
-    bits: cython.Py_ssize_t
-    max_bits: cython.Py_ssize_t
-    entries: cython.longlong
-    probes: cython.longlong
-    hits: cython.longlong
-    stores: cython.longlong
-    plies: cython.Py_ssize_t
-    states: cython.longlong[:, ::1]
     ended: cython.longlong[:, ::1]
-    moves: cython.longlong[:, :, ::1]
     weights: cython.longlong[:, ::1]
-    order: cython.longlong[:, ::1]
-    score: cython.longlong[:, ::1]
-    hkeys: cython.longlong[:, ::1]
-    hint: MoveOrder
-    mult: cython.ulonglong[::1]
-    owned: dict[str, Any]
-    history: cython.longlong[::1]
-    keys: cython.longlong[:, ::1]
-    hashes: cython.ulonglong[::1]
     bounds: cython.longlong[:, :, ::1]
-    returns: cython.longlong[::1]
-    tkeys: cython.longlong[:, ::1]
     tfree: cython.longlong[::1]
     nfree: cython.Py_ssize_t
     used: cython.Py_ssize_t
-    tidx: cython.longlong[::1]
-    thash: cython.ulonglong[::1]
     tnum: cython.longlong[::1]
     tden: cython.longlong[::1]
-    tflag: cython.longlong[::1]
     tmove: cython.longlong[::1]
 
     def __init__(self, game: PackedGame, pov: int, lo: int, hi: int, star: int, table_bits: int, max_nodes: int,
                  expired: Any, progress: Any, progress_every: int, ordering: bool = True, order: Any = None) -> None:
-        self.game = game
-        hint = getattr(game, "move_order", None) if ordering and order is None else None
-        self.hint = order if ordering and order is not None else hint() if hint is not None else None
-        self.mult = _multipliers(int(game.key_width))
-        self.width = game.width
-        self.key_width = game.key_width
-        self.move_width = game.move_width
+        ExactSearch.__init__(self, game, table_bits, max_nodes, expired, progress, progress_every)
+        self._take_order(ordering, order)
         self.pov = pov
         self.lo = lo
         self.hi = hi
         self.star = star
-        self.nodes = 0
-        self.max_nodes = max_nodes
-        self.expired = expired
-        self.progress = progress
-        self.progress_every = max(1, progress_every)
         self.rn = 0
         self.rd = 1
         self.tn = 0
         self.td = 1
-        self.probes = 0
-        self.hits = 0
-        self.stores = 0
-        self.max_bits = table_bits
-        self.bits = min(table_bits, 12)
-        self.entries = 0
         size = 1 << self.bits
-        self.mask = size - 1
-        self.plies = 0
-        self.owned = {}
         self._grow_plies(16)
-        self.returns = np.zeros(game.players, np.int64)
-        self.history = np.zeros(1 << _HISTORY_BITS, np.int64)
         # The keys live in an arena of rows that keep their numbers (only the slots are rehashed); it grows
         # with the table (a whole table's arena at once costs a page fault per row written: an eighth of a
         # small search's time).
@@ -301,22 +216,8 @@ class _Expecti:
             "states": self.states, "ended": self.ended, "moves": self.moves,
             "weights": self.weights, "order": self.order, "score": self.score, "hkeys": self.hkeys, "keys": self.keys,
             "hashes": self.hashes, "bounds": self.bounds}
-        fresh = {}
-        for name, shape in shapes.items():
-            # Unset: every row is written before it is read (zeroing the move lists of engines with room
-            # for thousands of moves took a tenth of a small search's time).
-            array = scratch(shape, np.uint64 if name == "hashes" else np.int64)
-            if name in old:
-                kept = np.asarray(old[name])
-                array[: kept.shape[0]] = kept
-            fresh[name] = array
-        release([self.owned[name] for name in old if name in self.owned])  # copied: free for another search
-        self.owned.update(fresh)
-        self.states, self.ended = fresh["states"], fresh["ended"]
-        self.moves, self.weights, self.order = fresh["moves"], fresh["weights"], fresh["order"]
-        self.score, self.hkeys = fresh["score"], fresh["hkeys"]
-        self.keys, self.hashes, self.bounds = fresh["keys"], fresh["hashes"], fresh["bounds"]
-        self.plies = plies
+        fresh = self._regrow(plies, shapes, old)
+        self.ended, self.weights, self.bounds = fresh["ended"], fresh["weights"], fresh["bounds"]
 
     # -- fractions: results in the register (rn, rd) or the temporary (tn, td) --------------------------
 
@@ -357,20 +258,6 @@ class _Expecti:
             k = k // g
         return self._temp(an, _mul(ad, k))
 
-    # -- counters and limits ----------------------------------------------------------------------------
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def _tick(self) -> cython.int:
-        self.nodes += 1
-        if self.max_nodes >= 0 and self.nodes > self.max_nodes:
-            raise SearchStopped("node limit")
-        if self.expired is not None and self.nodes % _CLOCK_EVERY == 0 and self.expired():
-            raise SearchStopped("time limit")
-        if self.progress is not None and self.nodes % self.progress_every == 0:
-            self.progress(self.nodes)
-        return 0
-
     @cython.cfunc
     @cython.exceptval(-1, check=False)
     def _outcome(self) -> cython.int:
@@ -384,32 +271,7 @@ class _Expecti:
 
     # -- the table --------------------------------------------------------------------------------------
 
-    @cython.cfunc
-    @cython.exceptval(-2, check=False)
-    @cython.boundscheck(False)  # indexes argued in the class docstring
-    @cython.wraparound(False)
-    def _find(self, ply: cython.Py_ssize_t) -> cython.Py_ssize_t:
-        """The table slot holding the position of ``ply`` (its key and hash computed), or -1."""
-        h: cython.ulonglong = cython.cast(cython.ulonglong, self.hashes[ply])
-        base: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, h & self.mask)
-        slot: cython.Py_ssize_t
-        k: cython.Py_ssize_t
-        w: cython.Py_ssize_t
-        row: cython.Py_ssize_t
-        same: cython.bint
-        for k in range(2):
-            slot = base ^ k
-            if self.tflag[slot] == 0 or self.thash[slot] != h:
-                continue
-            row = self.tidx[slot]
-            same = True
-            for w in range(self.key_width):
-                if self.tkeys[row, w] != self.keys[ply, w]:
-                    same = False
-                    break
-            if same:
-                return slot
-        return -1
+    # -- the table ------------------------------------------------------------------------------------------
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
@@ -467,12 +329,6 @@ class _Expecti:
         self.owned["tkeys"] = keys
         self.tkeys, self.tfree = keys, free
 
-    def release(self) -> None:
-        """Hand the scratch arrays back for the next search (:func:`~stratagem.core.scratch.release`); the
-        search is not used again."""
-        release(list(self.owned.values()))
-        self.owned = {}
-
     def _rehash(self) -> None:
         """Double the table (up to ``2**max_bits`` entries) and put every entry back in its bucket (of
         entries meeting a full bucket, the later is dropped)."""
@@ -526,40 +382,8 @@ class _Expecti:
                 raise SearchRefused(f"a line longer than {MAX_PLY} plies")
             self._grow_plies(2 * self.plies)
         self.game.pack(self.states[ply], self.keys[ply])
-        # The table's own hash, lighter than the engine's splitmix64 of every word (a fifth of the search's
-        # time on Stratatak's 210-word keys): each word times its own multiplier, summed (the products do not
-        # wait on one another), mixed at the end so that the low bits (the bucket) depend on every word.
-        # Keys are compared whole, so a collision costs only a probe.
-        h: cython.ulonglong = _SEED
-        w: cython.Py_ssize_t
-        for w in range(self.key_width):
-            h = (h + (cython.cast(cython.longlong, self.keys[ply, w]) & _MASK)
-                 * cython.cast(cython.ulonglong, self.mult[w])) & _MASK
-        h = ((h ^ (h >> 32)) * _MULT) & _MASK
-        h = ((h ^ (h >> 29)) * _MULT) & _MASK
-        self.hashes[ply] = h ^ (h >> 29)
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    @cython.boundscheck(False)  # indexes argued in the class docstring
-    @cython.wraparound(False)
-    def _repeats(self, ply: cython.Py_ssize_t) -> cython.int:
-        """Refuse the position at ``ply`` (its key computed) if it is on the line above it."""
-        h: cython.ulonglong = cython.cast(cython.ulonglong, self.hashes[ply])
-        i: cython.Py_ssize_t
-        w: cython.Py_ssize_t
-        same: cython.bint
-        for i in range(ply):
-            if self.hashes[i] != h:
-                continue
-            same = True
-            for w in range(self.key_width):
-                if self.keys[i, w] != self.keys[ply, w]:
-                    same = False
-                    break
-            if same:
-                raise SearchRefused("a position repeats on one line; the minimax searches need a game without cycles")
+        h: cython.ulonglong = self._hash(ply)
+        self.hashes[ply] = h ^ (h >> 29)  # one more mixing step than alpha-beta's (kept: the same buckets)
         return 0
 
     @cython.cfunc
@@ -692,27 +516,6 @@ class _Expecti:
         return best_i
 
     @cython.cfunc
-    @cython.exceptval(-1)
-    def _hinted(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t) -> cython.bint:
-        """Whether the engine's ordering hint wrote keys for the moves at ``ply`` (into ``hkeys``)."""
-        if self.hint is None:
-            return False
-        return self.hint.keys(self.states[ply], self.moves[ply], count, self.hkeys[ply]) != 0
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.boundscheck(False)  # indexes argued in the class docstring
-    @cython.wraparound(False)
-    def _slot(self, ply: cython.Py_ssize_t, i: cython.Py_ssize_t, mover: cython.Py_ssize_t) -> cython.longlong:
-        """The history slot of move ``i`` at ``ply`` for its player ``mover``: a hash of both, masked."""
-        w: cython.Py_ssize_t
-        h: cython.ulonglong = (_SEED + cython.cast(cython.longlong, mover)) & _MASK
-        for w in range(self.move_width):
-            h = ((h ^ (cython.cast(cython.longlong, self.moves[ply, i, w]) & _MASK)) * _MULT) & _MASK
-            h ^= h >> 29
-        return cython.cast(cython.longlong, h & _HISTORY_MASK)
-
-    @cython.cfunc
     @cython.exceptval(-1, check=False)
     @cython.boundscheck(False)  # indexes argued in the class docstring
     @cython.wraparound(False)
@@ -731,50 +534,6 @@ class _Expecti:
                 self.order[ply, placed] = i
                 placed += 1
         return front
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    @cython.boundscheck(False)  # indexes argued in the class docstring
-    @cython.wraparound(False)
-    def _sort_rest(self, ply: cython.Py_ssize_t, count: cython.Py_ssize_t, low: cython.Py_ssize_t,
-                   hinted: cython.bint, history: cython.bint, mover: cython.Py_ssize_t) -> cython.int:
-        """Sort the moves after the ``low`` front ones at ``ply`` by the engine's hint (``hinted``: its keys
-        ascending, as the reference's ``order_moves``), then (``history``) by how often the same move of the
-        same player refuted a position anywhere in the search, then in the legal order (a stable insertion
-        sort of a list in legal order). ``score[ply, i]`` keeps move ``i``'s history."""
-        i: cython.Py_ssize_t
-        j: cython.Py_ssize_t
-        n: cython.Py_ssize_t
-        v: cython.longlong = 0
-        key: cython.longlong = 0
-        other: cython.Py_ssize_t
-        c: cython.int
-        if history:
-            for j in range(low, count):
-                i = self.order[ply, j]
-                self.score[ply, i] = self.history[self._slot(ply, i, mover)]
-        if not hinted and not history:
-            return 0
-        for n in range(low + 1, count):
-            i = self.order[ply, n]
-            if history:
-                v = self.score[ply, i]
-            if hinted:
-                key = self.hkeys[ply, i]
-            j = n
-            while j > low:
-                other = self.order[ply, j - 1]
-                c = 0
-                if hinted and self.hkeys[ply, other] != key:
-                    c = 1 if self.hkeys[ply, other] < key else -1
-                if c == 0 and history and self.score[ply, other] != v:
-                    c = 1 if self.score[ply, other] > v else -1
-                if c >= 0:
-                    break
-                self.order[ply, j] = other
-                j -= 1
-            self.order[ply, j] = i
-        return 0
 
     # Chance-node bookkeeping: bounds[ply, i] = (lo_n, lo_d, hi_n, hi_d) of outcome i; the weighted sums
     # S0 = sum w_i lo_i and S1 = sum w_i hi_i are held by _chance's locals and passed around.
@@ -1036,10 +795,6 @@ class _Expecti:
             ply += 1
         return found
 
-    def counters(self) -> tuple[int, int, int, int]:
-        """Nodes, table probes, hits and stores."""
-        return int(self.nodes), int(self.probes), int(self.hits), int(self.stores)
-
 
 #: Memory the table may take by default (bytes).
 TABLE_BYTES = 64 << 20
@@ -1047,11 +802,7 @@ TABLE_BYTES = 64 << 20
 
 def table_bits_for(game: PackedGame, budget: int = TABLE_BYTES) -> int:
     """The largest ``k`` (at most 20) whose ``2**k``-entry table of ``game``'s keys fits in ``budget`` bytes."""
-    entry = (int(game.key_width) + 5) * 8
-    bits = 20
-    while bits > 10 and (entry << bits) > budget:
-        bits -= 1
-    return bits
+    return table_bits_within(int(game.key_width) + 5, budget)
 
 
 def solve(game: PackedGame, state: Any, pov: int, *, lo: int = -1, hi: int = 1, star: int = 2,
@@ -1069,16 +820,12 @@ def solve(game: PackedGame, state: Any, pov: int, *, lo: int = -1, hi: int = 1, 
     the counters instead. Raises :class:`SearchRefused` at what it does not handle, ``ValueError`` for bad
     arguments.
     """
-    if int(lo) != lo or int(hi) != hi or not lo < hi:
-        raise ValueError(f"the bounds of the returns must be integers with lo < hi, not [{lo}, {hi}]")
+    checked_bounds(lo, hi)
     if star not in (0, 1, 2):
         raise ValueError("star must be 0, 1 or 2")
     if not 0 <= pov < int(game.players):
         raise ValueError(f"player {pov} is not one of the {game.players} players")
-    if table_bits is None:
-        table_bits = table_bits_for(game)
-    if not 1 <= table_bits <= 30:
-        raise ValueError(f"table_bits must be between 1 and 30, not {table_bits}")
+    table_bits = checked_table_bits(table_bits_for(game) if table_bits is None else table_bits)
     started = time.perf_counter()
     search = _Expecti(game, int(pov), int(lo), int(hi), int(star), table_bits,
                       -1 if max_nodes is None else max_nodes, expired, progress, progress_every, ordering, order)

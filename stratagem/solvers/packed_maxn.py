@@ -21,7 +21,9 @@ No pruning (general-sum returns give no safe bound); the table only shares trans
 The line is found afterwards as the Python search finds it: from the root, at each decision node the
 first move whose vector is best for the player to move, up to the first chance node or the end. A
 simultaneous node raises :class:`SearchRefused`. This module is a kernel (compiled at install, see
-``setup.py``).
+``setup.py``). The limits, the table's arena lookup and the repetition check are
+:class:`~stratagem.solvers.packed_exact.ExactSearch`'s, the base this search shares with alpha-beta and
+expectiminimax; the vectors, the table's entries and the key hash (a chained one) are this module's.
 """
 
 from __future__ import annotations
@@ -36,16 +38,18 @@ import numpy as np
 
 if cython.compiled:
     from cython.cimports.stratagem.core.packed import CHANCE, PackedGame
+    from cython.cimports.stratagem.solvers.packed_exact import ExactSearch
 else:
     from stratagem.core.packed import CHANCE, PackedGame
+    from stratagem.solvers.packed_exact import ExactSearch
 
-#: Nodes between two looks at the deadline.
-_CLOCK_EVERY = cython.declare(cython.longlong, 1024)
+from stratagem.solvers.packed_exact import SearchRefused, SearchStopped, checked_table_bits, table_bits_within
+
 #: Factors below this magnitude multiply within 62 bits without a check.
 _SMALL = cython.declare(cython.longlong, 1 << 31)
 #: Largest magnitude a numerator or denominator may take.
 _LIMIT = cython.declare(cython.longlong, 1 << 62)
-#: The table hash's constants and the 64-bit mask (see packed_expectimax).
+#: The table hash's constants and the 64-bit mask (see packed_exact; max^n's hash is its own, chained).
 _SEED = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MULT = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
@@ -55,15 +59,6 @@ _MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 #: as float64 (``&`` and ``>>`` raise TypeError); numpy 2 keeps uint64, so only numpy 1 failed.
 #: Deepest line the search follows.
 MAX_PLY = 512
-
-
-class SearchStopped(Exception):
-    """A node or time limit stopped the search: nothing is claimed."""
-
-
-class SearchRefused(Exception):
-    """The search met what it does not handle: a simultaneous node, a repetition, no legal move in a
-    non-terminal state, or a fraction beyond 62 bits."""
 
 
 @cython.cfunc
@@ -105,66 +100,26 @@ def _gcd(a: cython.longlong, b: cython.longlong) -> cython.longlong:
 
 
 @cython.cclass
-class _MaxN:
-    """The search's state: the game, the table, per-ply scratch and counters. Row ``ply`` of ``vec`` is
-    the vector of the position at ``ply`` (numerators, then the denominator) once searched."""
+class _MaxN(ExactSearch):  # type: ignore[misc]
+    """The search's state (:class:`~stratagem.solvers.packed_exact.ExactSearch`'s, without move ordering,
+    and the vectors). Row ``ply`` of ``vec`` is the vector of the position at ``ply`` (numerators, then the
+    denominator) once searched."""
 
-    game: PackedGame
-    width: cython.Py_ssize_t
-    key_width: cython.Py_ssize_t
     players: cython.Py_ssize_t
-    nodes: cython.longlong
-    max_nodes: cython.longlong
-    expired: Any
-    progress: Any
-    progress_every: cython.longlong
-    mask: cython.ulonglong
-    bits: cython.Py_ssize_t
-    max_bits: cython.Py_ssize_t
-    entries: cython.longlong
-    probes: cython.longlong
-    hits: cython.longlong
-    stores: cython.longlong
-    plies: cython.Py_ssize_t
-    states: cython.longlong[:, ::1]
-    moves: cython.longlong[:, :, ::1]
     weights: cython.longlong[:, ::1]
-    keys: cython.longlong[:, ::1]
-    hashes: cython.ulonglong[::1]
     vec: cython.longlong[:, ::1]
     acc: cython.longlong[:, ::1]
-    returns: cython.longlong[::1]
-    tkeys: cython.longlong[:, ::1]
     tfree: cython.longlong[::1]
     nfree: cython.Py_ssize_t
     used: cython.Py_ssize_t
-    tidx: cython.longlong[::1]
-    thash: cython.ulonglong[::1]
-    tflag: cython.longlong[::1]
     tvec: cython.longlong[:, ::1]
 
     def __init__(self, game: PackedGame, table_bits: int, max_nodes: int, expired: Any, progress: Any,
                  progress_every: int) -> None:
-        self.game = game
-        self.width = game.width
-        self.key_width = game.key_width
+        ExactSearch.__init__(self, game, table_bits, max_nodes, expired, progress, progress_every)
         self.players = game.players
-        self.nodes = 0
-        self.max_nodes = max_nodes
-        self.expired = expired
-        self.progress = progress
-        self.progress_every = max(1, progress_every)
-        self.probes = 0
-        self.hits = 0
-        self.stores = 0
-        self.max_bits = table_bits
-        self.bits = min(table_bits, 12)
-        self.entries = 0
         size = 1 << self.bits
-        self.mask = size - 1
-        self.plies = 0
         self._grow_plies(16)
-        self.returns = np.zeros(game.players, np.int64)
         self.tkeys = np.empty((1 << table_bits, self.key_width), np.int64)
         self.tfree = np.empty(1 << table_bits, np.int64)
         self.nfree = 0
@@ -184,28 +139,8 @@ class _MaxN:
         old = {} if not self.plies else {
             "states": self.states, "moves": self.moves, "weights": self.weights, "keys": self.keys,
             "hashes": self.hashes, "vec": self.vec, "acc": self.acc}
-        fresh = {}
-        for name, shape in shapes.items():
-            array = np.zeros(shape, np.uint64 if name == "hashes" else np.int64)
-            if name in old:
-                kept = np.asarray(old[name])
-                array[: kept.shape[0]] = kept
-            fresh[name] = array
-        self.states, self.moves, self.weights = fresh["states"], fresh["moves"], fresh["weights"]
-        self.keys, self.hashes, self.vec, self.acc = fresh["keys"], fresh["hashes"], fresh["vec"], fresh["acc"]
-        self.plies = plies
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def _tick(self) -> cython.int:
-        self.nodes += 1
-        if self.max_nodes >= 0 and self.nodes > self.max_nodes:
-            raise SearchStopped("node limit")
-        if self.expired is not None and self.nodes % _CLOCK_EVERY == 0 and self.expired():
-            raise SearchStopped("time limit")
-        if self.progress is not None and self.nodes % self.progress_every == 0:
-            self.progress(self.nodes)
-        return 0
+        fresh = self._regrow(plies, shapes, old, tuple(shapes))  # every array zeroed
+        self.weights, self.vec, self.acc = fresh["weights"], fresh["vec"], fresh["acc"]
 
     # -- the table --------------------------------------------------------------------------------------
 
@@ -226,31 +161,6 @@ class _MaxN:
         h = ((h ^ (h >> 32)) * _MULT) & _MASK
         self.hashes[ply] = h ^ (h >> 29)
         return 0
-
-    @cython.cfunc
-    @cython.exceptval(-2, check=False)
-    def _find(self, ply: cython.Py_ssize_t) -> cython.Py_ssize_t:
-        """The table slot holding the position of ``ply`` (its key and hash computed), or -1."""
-        h: cython.ulonglong = cython.cast(cython.ulonglong, self.hashes[ply])
-        base: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, h & self.mask)
-        slot: cython.Py_ssize_t
-        k: cython.Py_ssize_t
-        w: cython.Py_ssize_t
-        row: cython.Py_ssize_t
-        same: cython.bint
-        for k in range(2):
-            slot = base ^ k
-            if self.tflag[slot] == 0 or self.thash[slot] != h:
-                continue
-            row = self.tidx[slot]
-            same = True
-            for w in range(self.key_width):
-                if self.tkeys[row, w] != self.keys[ply, w]:
-                    same = False
-                    break
-            if same:
-                return slot
-        return -1
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
@@ -322,26 +232,6 @@ class _MaxN:
         self.entries = entries
 
     # -- the search -------------------------------------------------------------------------------------
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def _repeats(self, ply: cython.Py_ssize_t) -> cython.int:
-        """Refuse the position at ``ply`` (its key computed) if it is on the line above it."""
-        h: cython.ulonglong = cython.cast(cython.ulonglong, self.hashes[ply])
-        i: cython.Py_ssize_t
-        w: cython.Py_ssize_t
-        same: cython.bint
-        for i in range(ply):
-            if self.hashes[i] != h:
-                continue
-            same = True
-            for w in range(self.key_width):
-                if self.keys[i, w] != self.keys[ply, w]:
-                    same = False
-                    break
-            if same:
-                raise SearchRefused("a position repeats on one line; the minimax searches need a game without cycles")
-        return 0
 
     @cython.cfunc
     @cython.exceptval(-9)
@@ -495,10 +385,6 @@ class _MaxN:
             ply += 1
         return found
 
-    def counters(self) -> tuple[int, int, int, int]:
-        """Nodes, table probes, hits and stores."""
-        return int(self.nodes), int(self.probes), int(self.hits), int(self.stores)
-
 
 #: Memory the table may take by default (bytes).
 TABLE_BYTES = 64 << 20
@@ -506,11 +392,7 @@ TABLE_BYTES = 64 << 20
 
 def table_bits_for(game: PackedGame, budget: int = TABLE_BYTES) -> int:
     """The largest ``k`` (at most 20) whose ``2**k``-entry table of ``game``'s keys fits in ``budget`` bytes."""
-    entry = (int(game.key_width) + int(game.players) + 5) * 8
-    bits = 20
-    while bits > 10 and (entry << bits) > budget:
-        bits -= 1
-    return bits
+    return table_bits_within(int(game.key_width) + int(game.players) + 5, budget)
 
 
 def solve(game: PackedGame, state: Any, *, table_bits: int | None = None, max_nodes: int | None = None,
@@ -523,10 +405,7 @@ def solve(game: PackedGame, state: Any, *, table_bits: int | None = None, max_no
     limit, ``stopped`` (the limit's name) and the counters instead. Raises :class:`SearchRefused` at what it
     does not handle, ``ValueError`` for bad arguments.
     """
-    if table_bits is None:
-        table_bits = table_bits_for(game)
-    if not 1 <= table_bits <= 30:
-        raise ValueError(f"table_bits must be between 1 and 30, not {table_bits}")
+    table_bits = checked_table_bits(table_bits_for(game) if table_bits is None else table_bits)
     started = time.perf_counter()
     search = _MaxN(game, table_bits, -1 if max_nodes is None else max_nodes, expired, progress, progress_every)
     try:
