@@ -48,6 +48,7 @@ KERNELS = (
     "stratagem/core/packed_guide.py",
     "stratagem/solvers/perft.py",
     "stratagem/core/packed_toys.py",
+    "stratagem/solvers/packed_playout.py",
     "stratagem/solvers/packed_uct.py",
     "stratagem/solvers/packed_exact.py",
     "stratagem/solvers/packed_alphabeta.py",

@@ -25,8 +25,8 @@ COMPILED = "compiled"
 REFERENCE = "reference"
 
 #: The kernels a compiled search needs besides the game's own engine.
-_SEARCH_KERNELS = ("stratagem.core.packed", "stratagem.solvers.packed_uct", "stratagem.solvers.packed_exact",
-                   "stratagem.solvers.packed_alphabeta")
+_SEARCH_KERNELS = ("stratagem.core.packed", "stratagem.solvers.packed_playout", "stratagem.solvers.packed_uct",
+                   "stratagem.solvers.packed_exact", "stratagem.solvers.packed_alphabeta")
 
 
 @dataclass(frozen=True)

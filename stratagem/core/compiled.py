@@ -32,6 +32,7 @@ KERNELS = (
     "stratagem.core.packed_guide",
     "stratagem.solvers.perft",
     "stratagem.core.packed_toys",
+    "stratagem.solvers.packed_playout",
     "stratagem.solvers.packed_uct",
     "stratagem.solvers.packed_exact",
     "stratagem.solvers.packed_alphabeta",

@@ -23,10 +23,10 @@ children; edges: move record or a player's move, child, visits, summed return, a
 reward). A simultaneous node's children are a list keyed by the joint choice (mixed radix over the
 players' move indexes), so no product of the hands is ever built. :func:`run_duct` returns plain arrays;
 :mod:`stratagem.solvers.compiled_duct` reports them in the reference engine's terms. This module is a
-kernel (compiled at install, see ``setup.py``) and knows no game.
-Why one module of over 600 lines: it is one concept, DUCT over a packed game; the flat tree, the random
-stream, the three selection rules, the playouts and the backups call one another at C level, which
-Cython inlines only within one module.
+kernel (compiled at install, see ``setup.py``) and knows no game. The random stream and the playouts are
+the base class's, :class:`~stratagem.solvers.packed_playout.PlayoutSearch` (shared with UCT and ISMCTS).
+Why one module of over 600 lines: it is one concept, DUCT over a packed game; the flat tree, the three
+selection rules and the backups call one another at C level, which Cython inlines only within one module.
 """
 
 from __future__ import annotations
@@ -42,12 +42,12 @@ if cython.compiled:
     from cython.cimports.cpython.exc import PyErr_CheckSignals
     from cython.cimports.libc.math import exp, log, sqrt
     from cython.cimports.stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
-    from cython.cimports.stratagem.solvers.induction_kernel import SimultaneousPacked
+    from cython.cimports.stratagem.solvers.packed_playout import PlayoutSearch
 else:  # plain Python runs its signal handlers between bytecodes by itself
     from math import exp, log, sqrt
 
     from stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
-    from stratagem.solvers.induction_kernel import SimultaneousPacked
+    from stratagem.solvers.packed_playout import PlayoutSearch
 
     def PyErr_CheckSignals() -> int:
         return 0
@@ -59,11 +59,6 @@ SELECTIONS = ("ucb1", "regret-matching", "exp3")
 _UCB1 = cython.declare(cython.int, 0)
 _REGRET = cython.declare(cython.int, 1)
 _EXP3 = cython.declare(cython.int, 2)
-#: splitmix64's constants, and the mask that keeps interpreted arithmetic to 64 bits as C's is.
-_GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-_MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
-_MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
-_MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 _CLOCK_EVERY = cython.declare(cython.Py_ssize_t, 16)
 _NEVER = cython.declare(cython.double, -math.inf)
 
@@ -73,24 +68,21 @@ class DuctStopped(ValueError):
     legal move, no chance outcome)."""
 
 
-@cython.cclass
-class _Duct:
-    """The search's state: the game, its tree in flat arrays, the random stream and scratch buffers."""
+#: What a search that meets a simultaneous node without the engine's player moves says.
+_REFUSAL = "a simultaneous node, and the engine lists no player's own moves"
 
-    game: PackedGame
-    sp: SimultaneousPacked
-    has_sp: cython.bint
-    width: cython.Py_ssize_t
-    move_width: cython.Py_ssize_t
-    players: cython.Py_ssize_t
-    rng: cython.ulonglong
+
+@cython.cclass
+class _Duct(PlayoutSearch):  # type: ignore[misc]
+    """The search's state: its tree in flat arrays and scratch buffers (the game, the random stream and a
+    playout's are :class:`~stratagem.solvers.packed_playout.PlayoutSearch`'s)."""
+
     selection: cython.int
     exploration: cython.double
     gamma: cython.double
     fixed: cython.bint
     low: cython.double
     high: cython.double
-    limit: cython.Py_ssize_t
     nodes: cython.Py_ssize_t
     node_cap: cython.Py_ssize_t
     edges: cython.Py_ssize_t
@@ -122,35 +114,19 @@ class _Duct:
     ppick: cython.longlong[:, ::1]
     pprob: cython.double[:, ::1]
     # scratch
-    roll: cython.longlong[:, ::1]
-    mbuf: cython.longlong[:, ::1]
-    wbuf: cython.longlong[::1]
-    rbuf: cython.longlong[::1]
-    words: cython.longlong[::1]
-    choice: cython.longlong[::1]
-    joint: cython.longlong[::1]
     probs: cython.double[::1]
-    value: cython.double[::1]
     root_totals: cython.double[::1]
     arrays: Any
 
     def __init__(self, game: PackedGame, sp: Any, root: Any, seed: int, selection: int, exploration: float,
                  gamma: float, reward_range: Any, limit: int, nodes: int) -> None:
-        self.game = game
-        self.has_sp = sp is not None
-        if sp is not None:
-            self.sp = sp
-        self.width = game.width
-        self.move_width = game.move_width
-        self.players = game.players
-        self.rng = seed & 0xFFFFFFFFFFFFFFFF
+        PlayoutSearch.__init__(self, game, sp, seed, limit, 0.0, None, True, DuctStopped, _REFUSAL)
         self.selection = selection
         self.exploration = exploration
         self.gamma = gamma
         self.fixed = reward_range is not None
         self.low = float(reward_range[0]) if reward_range is not None else math.inf
         self.high = float(reward_range[1]) if reward_range is not None else -math.inf
-        self.limit = limit
         player_room = sp.max_player_moves if sp is not None else 1
         self.per_node = max(game.max_moves, player_room * game.players)
         self.arrays = {}
@@ -159,15 +135,7 @@ class _Duct:
         self.node_cap = 0
         self.edge_cap = 0
         self._grow(max(nodes, 16), max(nodes, 16) * 4 + self.per_node)
-        self.roll = np.zeros((2, self.width), np.int64)
-        self.mbuf = np.zeros((game.max_moves, self.move_width), np.int64)
-        self.wbuf = np.zeros(game.max_moves, np.int64)
-        self.rbuf = np.zeros(self.players, np.int64)
-        self.words = np.zeros(max(player_room, 1), np.int64)
-        self.choice = np.zeros(self.players, np.int64)
-        self.joint = np.zeros(self.move_width, np.int64)
         self.probs = np.zeros(max(player_room, game.max_moves), np.float64)
-        self.value = np.zeros(self.players, np.float64)
         self.root_totals = np.zeros(self.players, np.float64)
         self.path = np.zeros(0, np.int64)
         self._room_for_path(64)
@@ -232,33 +200,8 @@ class _Duct:
         else:
             self.kind[node] = self.game.to_move(state)
             if self.kind[node] == SIMULTANEOUS and not self.has_sp:
-                raise DuctStopped("a simultaneous node, and the engine lists no player's own moves")
+                raise DuctStopped(_REFUSAL)
         return 0
-
-    # -- the random stream ------------------------------------------------------------------------
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def _next(self) -> cython.ulonglong:
-        """The next 64-bit splitmix64 output."""
-        z: cython.ulonglong
-        self.rng = (self.rng + _GOLDEN) & _MASK
-        z = self.rng
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        return z ^ (z >> 31)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def _below(self, n: cython.longlong) -> cython.longlong:
-        """A draw in ``0 .. n - 1`` (``n > 0``): the next output modulo ``n``."""
-        return cython.cast(cython.longlong, self._next() % cython.cast(cython.ulonglong, n))
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def _uniform(self) -> cython.double:
-        """A draw in [0, 1): the next output's top 53 bits."""
-        return cython.cast(cython.double, self._next() >> 11) * (1.0 / 9007199254740992.0)
 
     # -- values -----------------------------------------------------------------------------------
 
@@ -298,64 +241,11 @@ class _Duct:
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
-    def _rollout(self, node: cython.Py_ssize_t) -> cython.int:
-        """``value`` := the returns at the end of a random playout from ``node`` (see the module docstring)."""
-        game: PackedGame = self.game
-        x: cython.Py_ssize_t
-        p: cython.Py_ssize_t
-        i: cython.Py_ssize_t
-        cur: cython.Py_ssize_t = 0
-        plies: cython.Py_ssize_t = 0
-        count: cython.Py_ssize_t
-        mover: cython.Py_ssize_t
-        total: cython.longlong
-        ticket: cython.longlong
-        pick: cython.Py_ssize_t
-        for x in range(self.width):
-            self.roll[0, x] = self.states[node, x]
-        while True:
-            if game.terminal(self.roll[cur], self.rbuf):
-                for p in range(self.players):
-                    self.value[p] = cython.cast(cython.double, self.rbuf[p])
-                return self._observe()
-            if self.limit >= 0 and plies >= self.limit and self.has_sp and self.sp.evaluate(self.roll[cur], self.rbuf):
-                for p in range(self.players):
-                    self.value[p] = cython.cast(cython.double, self.rbuf[p])
-                return self._observe()
-            mover = game.to_move(self.roll[cur])
-            if mover == SIMULTANEOUS:
-                if not self.has_sp:
-                    raise DuctStopped("a simultaneous node, and the engine lists no player's own moves")
-                for p in range(self.players):
-                    count = self.sp.player_moves(self.roll[cur], p, self.words)
-                    if count <= 0:
-                        raise DuctStopped(f"player {p} has no move at a simultaneous node")
-                    self.choice[p] = self.words[self._below(count)]
-                self.sp.joint(self.choice, self.joint)
-                game.apply(self.roll[cur], self.joint, self.roll[1 - cur])
-            else:
-                if mover == CHANCE:
-                    count = game.chance(self.roll[cur], self.mbuf, self.wbuf)
-                    if count <= 0:
-                        raise DuctStopped("a chance node lists no outcomes")
-                    total = 0
-                    for i in range(count):
-                        total += self.wbuf[i]
-                    ticket = self._below(total)
-                    pick = count - 1
-                    for i in range(count):
-                        ticket -= self.wbuf[i]
-                        if ticket < 0:
-                            pick = i
-                            break
-                else:
-                    count = game.legal(self.roll[cur], self.mbuf)
-                    if count <= 0:
-                        raise DuctStopped(f"player {mover} has no legal move in a non-terminal state")
-                    pick = self._below(count)
-                game.apply(self.roll[cur], self.mbuf[pick], self.roll[1 - cur])
-            cur = 1 - cur
-            plies += 1
+    def _playout(self, node: cython.Py_ssize_t) -> cython.int:
+        """``value`` := the returns at the end of a random playout from ``node`` (see the module docstring),
+        observed."""
+        self._rollout(self.states[node])
+        return self._observe()
 
     # -- edges and selection ----------------------------------------------------------------------
 
@@ -607,7 +497,7 @@ class _Duct:
                 if self.kind[child] == TERMINAL_NODE:
                     self._returns(self.states[child])
                 else:
-                    self._rollout(child)
+                    self._playout(child)
                 break
             node = child
         for p in range(self.players):

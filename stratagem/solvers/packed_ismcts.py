@@ -34,10 +34,11 @@ with the evaluation at every new leaf (``rollout_limit`` 0) and no chance node i
 draws nothing from it, so fed the reference's determinisations it visits as the reference does, move for
 move (tested).
 :mod:`stratagem.solvers.compiled_ismcts` reports the results in the reference engine's terms. This module
-is a kernel (compiled at install, see ``setup.py``) and knows no game.
+is a kernel (compiled at install, see ``setup.py``) and knows no game. The random stream and the playouts
+are the base class's, :class:`~stratagem.solvers.packed_playout.PlayoutSearch` (shared with UCT and DUCT).
 Why one module of over 600 lines: it is one concept, searches over sampled determinisations of a packed
-game; ISMCTS and PIMC share the random stream and the playouts, and the tree, its child table and the
-per-player statistics call one another at C level, which Cython inlines only within one module.
+game; ISMCTS and PIMC share the playouts, and the tree, its child table and the per-player statistics
+call one another at C level, which Cython inlines only within one module.
 """
 
 from __future__ import annotations
@@ -53,14 +54,15 @@ if cython.compiled:
     from cython.cimports.libc.math import log, sqrt
     from cython.cimports.stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
     from cython.cimports.stratagem.core.packed_guide import Guide
-    from cython.cimports.stratagem.solvers.induction_kernel import SimultaneousPacked
+    from cython.cimports.stratagem.solvers.packed_playout import PlayoutSearch
 else:
     from math import log, sqrt
 
     from stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
     from stratagem.core.packed_guide import Guide
-    from stratagem.solvers.induction_kernel import SimultaneousPacked
+    from stratagem.solvers.packed_playout import PlayoutSearch
 
+#: splitmix64's constants (the child table's hash), and the mask that keeps interpreted arithmetic to 64 bits.
 _GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
@@ -74,6 +76,10 @@ class SearchStopped(ValueError):
     legal move, no chance outcome)."""
 
 
+#: What a search that meets a simultaneous node without the engine's player moves says.
+_REFUSAL = "a simultaneous node, and the engine lists no player's own moves"
+
+
 @cython.cfunc
 @cython.exceptval(check=False)
 def _mix(h: cython.ulonglong, x: cython.ulonglong) -> cython.ulonglong:
@@ -85,157 +91,23 @@ def _mix(h: cython.ulonglong, x: cython.ulonglong) -> cython.ulonglong:
 
 
 @cython.cclass
-class Playouts:
-    """The random stream, the playouts and PIMC's valuation of moves over one packed game."""
+class Playouts(PlayoutSearch):  # type: ignore[misc]
+    """PIMC's valuation of moves over one packed game (the random stream and the playouts are
+    :class:`~stratagem.solvers.packed_playout.PlayoutSearch`'s)."""
 
-    game: PackedGame
-    sp: SimultaneousPacked
-    has_sp: cython.bint
-    guide: Guide
-    has_guide: cython.bint
-    width: cython.Py_ssize_t
-    move_width: cython.Py_ssize_t
-    players: cython.Py_ssize_t
-    rng: cython.ulonglong
-    limit: cython.Py_ssize_t
-    middle: cython.double
-    roll: cython.longlong[:, ::1]
-    mbuf: cython.longlong[:, ::1]
-    wbuf: cython.longlong[::1]
-    rbuf: cython.longlong[::1]
-    words: cython.longlong[::1]
     others: cython.longlong[::1]
-    choice: cython.longlong[::1]
-    joint: cython.longlong[::1]
-    value: cython.double[::1]
     after: cython.longlong[::1]
     rmoves: cython.longlong[:, ::1]
 
     def __init__(self, game: PackedGame, sp: Any, seed: int, limit: int, middle: float,
                  guide: Guide | None = None) -> None:
-        self.game = game
-        self.has_sp = sp is not None
-        if sp is not None:
-            self.sp = sp
-        self.has_guide = guide is not None
-        if guide is not None:
-            if guide.game is not game:
-                raise ValueError("the guide is another engine's")
-            self.guide = guide
-        self.width = game.width
-        self.move_width = game.move_width
-        self.players = game.players
-        self.rng = seed & 0xFFFFFFFFFFFFFFFF
-        self.limit = limit
-        self.middle = middle
+        if guide is not None and guide.game is not game:
+            raise ValueError("the guide is another engine's")
+        PlayoutSearch.__init__(self, game, sp, seed, limit, middle, guide, False, SearchStopped, _REFUSAL)
         room = sp.max_player_moves if sp is not None else 1
-        self.roll = np.zeros((2, self.width), np.int64)
-        self.mbuf = np.zeros((game.max_moves, self.move_width), np.int64)
-        self.wbuf = np.zeros(game.max_moves, np.int64)
-        self.rbuf = np.zeros(self.players, np.int64)
-        self.words = np.zeros(max(room, 1), np.int64)
         self.others = np.zeros(max(room, 1), np.int64)
-        self.choice = np.zeros(self.players, np.int64)
-        self.joint = np.zeros(self.move_width, np.int64)
-        self.value = np.zeros(self.players, np.float64)
         self.after = np.zeros(self.width, np.int64)
         self.rmoves = np.zeros((game.max_moves, self.move_width), np.int64)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def _below(self, n: cython.longlong) -> cython.longlong:
-        """A draw in ``0 .. n - 1`` (``n > 0``): the next splitmix64 output modulo ``n``."""
-        z: cython.ulonglong
-        self.rng = (self.rng + _GOLDEN) & _MASK
-        z = self.rng
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        z = z ^ (z >> 31)
-        return cython.cast(cython.longlong, z % cython.cast(cython.ulonglong, n))
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def _draw_outcome(self, state: cython.longlong[::1]) -> cython.Py_ssize_t:
-        """List the chance outcomes of ``state`` into ``mbuf`` and draw one by its weight."""
-        count: cython.Py_ssize_t = self.game.chance(state, self.mbuf, self.wbuf)
-        i: cython.Py_ssize_t
-        total: cython.longlong = 0
-        ticket: cython.longlong
-        if count <= 0:
-            raise SearchStopped("a chance node lists no outcomes")
-        for i in range(count):
-            if self.wbuf[i] <= 0:
-                raise SearchStopped("a chance outcome with a weight that is not positive")
-            total += self.wbuf[i]
-        ticket = self._below(total)
-        for i in range(count):
-            ticket -= self.wbuf[i]
-            if ticket < 0:
-                return i
-        return count - 1  # pragma: no cover
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def _random_joint(self, state: cython.longlong[::1]) -> cython.int:
-        """``joint`` := the record of every player's uniformly random own move at a simultaneous ``state``."""
-        p: cython.Py_ssize_t
-        count: cython.Py_ssize_t
-        if not self.has_sp:
-            raise SearchStopped("a simultaneous node, and the engine lists no player's own moves")
-        for p in range(self.players):
-            count = self.sp.player_moves(state, p, self.words)
-            if count <= 0:
-                raise SearchStopped(f"player {p} has no move at a simultaneous node")
-            self.choice[p] = self.words[self._below(count)]
-        self.sp.joint(self.choice, self.joint)
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def _rollout(self, start: cython.longlong[::1]) -> cython.int:
-        """``value`` := the returns at the end of a random playout from ``start`` (cut after ``limit``
-        plies: the guide's evaluation where there is a guide, else the game's where the engine has one,
-        else the middle of the range)."""
-        game: PackedGame = self.game
-        x: cython.Py_ssize_t
-        p: cython.Py_ssize_t
-        cur: cython.Py_ssize_t = 0
-        plies: cython.Py_ssize_t = 0
-        count: cython.Py_ssize_t
-        mover: cython.Py_ssize_t
-        pick: cython.Py_ssize_t
-        for x in range(self.width):
-            self.roll[0, x] = start[x]
-        while True:
-            if game.terminal(self.roll[cur], self.rbuf):
-                for p in range(self.players):
-                    self.value[p] = cython.cast(cython.double, self.rbuf[p])
-                return 0
-            if self.limit >= 0 and plies >= self.limit:
-                if self.has_guide and self.guide.evaluate(self.roll[cur], self.value):
-                    return 0
-                if self.has_sp and self.sp.evaluate(self.roll[cur], self.rbuf):
-                    for p in range(self.players):
-                        self.value[p] = cython.cast(cython.double, self.rbuf[p])
-                else:
-                    for p in range(self.players):
-                        self.value[p] = self.middle
-                return 0
-            mover = game.to_move(self.roll[cur])
-            if mover == SIMULTANEOUS:
-                self._random_joint(self.roll[cur])
-                game.apply(self.roll[cur], self.joint, self.roll[1 - cur])
-            else:
-                if mover == CHANCE:
-                    pick = self._draw_outcome(self.roll[cur])
-                else:
-                    count = game.legal(self.roll[cur], self.mbuf)
-                    if count <= 0:
-                        raise SearchStopped(f"player {mover} has no legal move in a non-terminal state")
-                    pick = self._below(count)
-                game.apply(self.roll[cur], self.mbuf[pick], self.roll[1 - cur])
-            cur = 1 - cur
-            plies += 1
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
@@ -277,7 +149,7 @@ class Playouts:
         return after it and the others' uniformly random moves (terminal) or the mean of ``rollouts``
         playouts; the stream runs on (it is not restarted between moves)."""
         if not self.has_sp:
-            raise SearchStopped("a simultaneous node, and the engine lists no player's own moves")
+            raise SearchStopped(_REFUSAL)
         vector: cython.longlong[::1] = np.ascontiguousarray(state, dtype=np.int64)
         mine: cython.Py_ssize_t = self.sp.player_moves(vector, player, self.others)
         values = np.zeros(mine, np.float64)
@@ -617,7 +489,7 @@ class IsmctsSearch(Playouts):
         score: cython.double
         parent: cython.double
         if not self.has_sp:
-            raise SearchStopped("a simultaneous node, and the engine lists no player's own moves")
+            raise SearchStopped(_REFUSAL)
         if self.simblock[node] < 0:
             if self.blocks >= self.block_cap:
                 self._grow_blocks(2 * self.block_cap)

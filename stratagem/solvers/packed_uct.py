@@ -39,8 +39,11 @@ returns plain arrays; the caller that knows the reference engine turns them into
 :class:`~stratagem.solvers.mcts.MctsResult`. This module is a
 kernel (compiled at install, see ``setup.py``).
 
+The random stream and the playouts are the base class's, :class:`~stratagem.solvers.packed_playout.PlayoutSearch`
+(shared with DUCT and ISMCTS; a simultaneous node met in a playout raises :class:`UctStopped` too).
+
 Why one module of over 600 lines: it is one concept, UCT with MCTS-Solver over a packed game; the
-flat tree, the random stream, the playouts and the backups call one another at C level, which Cython
+flat tree, its selection, the proofs and the backups call one another at C level, which Cython
 inlines only within one module.
 """
 
@@ -58,22 +61,19 @@ if cython.compiled:
     from cython.cimports.libc.math import log, sqrt
     from cython.cimports.stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
     from cython.cimports.stratagem.core.packed_guide import Guide
+    from cython.cimports.stratagem.solvers.packed_playout import PlayoutSearch
 else:  # plain Python runs its signal handlers between bytecodes by itself
     from math import log, sqrt
 
     from stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
     from stratagem.core.packed_guide import Guide
+    from stratagem.solvers.packed_playout import PlayoutSearch
 
     def PyErr_CheckSignals() -> int:
         return 0
 
 #: The mover recorded for a terminal node (``stratagem.core.game.TERMINAL``).
 TERMINAL_NODE = cython.declare(cython.longlong, -3)
-#: splitmix64's constants, and the mask that keeps interpreted arithmetic to 64 bits as C's is.
-_GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-_MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
-_MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
-_MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 #: Iterations between two looks at the clock in a timed search.
 _CLOCK_EVERY = cython.declare(cython.Py_ssize_t, 16)
 #: Below every UCB score.
@@ -86,21 +86,19 @@ class UctStopped(ValueError):
     """The search met a state it cannot handle (a simultaneous node, no legal move, no chance outcome)."""
 
 
-@cython.cclass
-class _Uct:
-    """The search's state: the game, its tree in flat arrays, the random stream and scratch buffers."""
+#: What a search that meets a simultaneous node says.
+_REFUSAL = "compiled UCT met a simultaneous node (use DUCT for simultaneous moves)"
 
-    game: PackedGame
-    width: cython.Py_ssize_t
-    move_width: cython.Py_ssize_t
-    players: cython.Py_ssize_t
-    rng: cython.ulonglong
+
+@cython.cclass
+class _Uct(PlayoutSearch):  # type: ignore[misc]
+    """The search's state: its tree in flat arrays and scratch buffers (the game, the random stream and a
+    playout's are :class:`~stratagem.solvers.packed_playout.PlayoutSearch`'s)."""
+
     exploration: cython.double
     low: cython.double
     high: cython.double
     solver: cython.bint
-    limit: cython.Py_ssize_t
-    guide: Guide
     widening: cython.double
     nodes: cython.Py_ssize_t
     node_cap: cython.Py_ssize_t
@@ -125,28 +123,17 @@ class _Uct:
     ecum: cython.longlong[::1]
     eweight: cython.longlong[::1]
     # scratch
-    roll: cython.longlong[:, ::1]
-    mbuf: cython.longlong[:, ::1]
-    wbuf: cython.longlong[::1]
-    rbuf: cython.longlong[::1]
     order: cython.longlong[::1]
     keybuf: cython.longlong[::1]
-    value: cython.double[::1]
     arrays: Any
 
     def __init__(self, game: PackedGame, root: Any, seed: int, exploration: float, low: float, high: float,
                  solver: bool, limit: int, nodes: int, guide: Guide | None = None, widening: float = 0.0) -> None:
-        self.game = game
-        self.width = game.width
-        self.move_width = game.move_width
-        self.players = game.players
-        self.rng = seed & 0xFFFFFFFFFFFFFFFF
+        PlayoutSearch.__init__(self, game, None, seed, limit, (low + high) / 2, guide, False, UctStopped, _REFUSAL)
         self.exploration = exploration
         self.low = low
         self.high = high
         self.solver = solver and game.players <= 2
-        self.limit = limit
-        self.guide = guide
         self.widening = widening if guide is not None else 0.0
         self.arrays = {}
         self.nodes = 0
@@ -154,13 +141,8 @@ class _Uct:
         self.node_cap = 0
         self.edge_cap = 0
         self._grow(max(nodes, 16), max(nodes, 16) * 4)
-        self.roll = np.zeros((2, self.width), np.int64)
-        self.mbuf = np.zeros((game.max_moves, self.move_width), np.int64)
-        self.wbuf = np.zeros(game.max_moves, np.int64)
-        self.rbuf = np.zeros(self.players, np.int64)
         self.order = np.zeros(game.max_moves, np.int64)
         self.keybuf = np.zeros(game.max_moves, np.int64)
-        self.value = np.zeros(self.players, np.float64)
         self.arrays["states"][0] = np.ascontiguousarray(root, dtype=np.int64)
         self._new_node_mover(0)
         self.nodes = 1
@@ -217,26 +199,8 @@ class _Uct:
         else:
             self.mover[node] = self.game.to_move(state)
             if self.mover[node] == SIMULTANEOUS:
-                raise UctStopped("compiled UCT met a simultaneous node (use DUCT for simultaneous moves)")
+                raise UctStopped(_REFUSAL)
         return 0
-
-    # -- the random stream ------------------------------------------------------------------------
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def _below(self, n: cython.longlong) -> cython.longlong:
-        """A draw in ``0 .. n - 1``: the next splitmix64 output modulo ``n``. Raises for ``n <= 0`` (a
-        draw is never -1, so the error reaches the caller: with no exception value, a C function's error
-        would be printed and lost, the search going on with a wrong draw)."""
-        z: cython.ulonglong
-        if n <= 0:
-            raise UctStopped(f"a draw below {n}: no outcome to draw (weights that are not positive?)")
-        self.rng = (self.rng + _GOLDEN) & _MASK
-        z = self.rng
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        z = z ^ (z >> 31)
-        return cython.cast(cython.longlong, z % cython.cast(cython.ulonglong, n))
 
     # -- one iteration ----------------------------------------------------------------------------
 
@@ -374,62 +338,6 @@ class _Uct:
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
-    def _rollout(self, node: cython.Py_ssize_t) -> cython.int:
-        """Write into ``value`` the returns at the end of a random playout from ``node``, or at the cut-off
-        the guide's evaluation (the middle of the value range without one)."""
-        game: PackedGame = self.game
-        x: cython.Py_ssize_t
-        p: cython.Py_ssize_t
-        i: cython.Py_ssize_t
-        cur: cython.Py_ssize_t = 0
-        plies: cython.Py_ssize_t = 0
-        count: cython.Py_ssize_t
-        mover: cython.Py_ssize_t
-        total: cython.longlong
-        ticket: cython.longlong
-        pick: cython.Py_ssize_t
-        for x in range(self.width):
-            self.roll[0, x] = self.states[node, x]
-        while True:
-            if game.terminal(self.roll[cur], self.rbuf):
-                for p in range(self.players):
-                    self.value[p] = cython.cast(cython.double, self.rbuf[p])
-                return 0
-            if self.limit >= 0 and plies >= self.limit:
-                if self.guide is None or not self.guide.evaluate(self.roll[cur], self.value):
-                    for p in range(self.players):
-                        self.value[p] = (self.low + self.high) / 2
-                return 0
-            mover = game.to_move(self.roll[cur])
-            if mover == CHANCE:
-                count = game.chance(self.roll[cur], self.mbuf, self.wbuf)
-                if count <= 0:
-                    raise UctStopped("a chance node lists no outcomes")
-                total = 0
-                for i in range(count):
-                    if self.wbuf[i] <= 0:
-                        raise UctStopped("a chance outcome with a weight that is not positive")
-                    total += self.wbuf[i]
-                ticket = self._below(total)
-                pick = count - 1
-                for i in range(count):
-                    ticket -= self.wbuf[i]
-                    if ticket < 0:
-                        pick = i
-                        break
-            elif mover == SIMULTANEOUS:
-                raise UctStopped("compiled UCT met a simultaneous node (use DUCT for simultaneous moves)")
-            else:
-                count = game.legal(self.roll[cur], self.mbuf)
-                if count <= 0:
-                    raise UctStopped(f"player {mover} has no legal move in a non-terminal state")
-                pick = self._below(count)
-            game.apply(self.roll[cur], self.mbuf[pick], self.roll[1 - cur])
-            cur = 1 - cur
-            plies += 1
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
     def _prove(self, node: cython.Py_ssize_t) -> cython.bint:
         """Try to prove ``node`` from its children; True if it is now proven."""
         mover: cython.Py_ssize_t = self.mover[node]
@@ -564,7 +472,7 @@ class _Uct:
                         self.proven[child] = 1
                         leaf_proven = True
                 else:
-                    self._rollout(child)
+                    self._rollout(self.states[child])
                 break
             node = child
             self.path[depth] = node
