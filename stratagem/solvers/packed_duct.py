@@ -38,6 +38,8 @@ from typing import Any
 import cython
 import numpy as np
 
+from stratagem.solvers.packed_playout import regrow
+
 if cython.compiled:
     from cython.cimports.cpython.exc import PyErr_CheckSignals
     from cython.cimports.libc.math import exp, log, sqrt
@@ -148,26 +150,15 @@ class _Duct(PlayoutSearch):  # type: ignore[misc]
     def _grow(self, node_cap: int, edge_cap: int) -> None:
         """Room for ``node_cap`` nodes and ``edge_cap`` edges, the tree so far kept."""
         old = self.arrays
-        fresh: dict[str, Any] = {}
         if node_cap > self.node_cap:
-            shapes = {"kind": (), "visits": (), "first": (), "count": (), "wtotal": (), "pfirst": (self.players,),
-                      "pcount": (self.players,), "head": (), "nkey": (), "nnext": (), "states": (self.width,)}
-            for name, tail in shapes.items():
-                array = np.zeros((node_cap, *tail), np.int64)
-                if name in old:
-                    array[: self.node_cap] = old[name]
-                fresh[name] = array
+            regrow(old, {"kind": (), "visits": (), "first": (), "count": (), "wtotal": (), "pfirst": (self.players,),
+                         "pcount": (self.players,), "head": (), "nkey": (), "nnext": (), "states": (self.width,)},
+                   node_cap, self.node_cap)
             self.node_cap = node_cap
         if edge_cap > self.edge_cap:
-            for name, tail in {"emove": (self.move_width,), "eword": (), "echild": (), "ecum": (), "evisits": (),
-                               "etotal": (), "eacc": ()}.items():
-                kind = np.float64 if name in ("etotal", "eacc") else np.int64
-                array = np.zeros((edge_cap, *tail), kind)
-                if name in old:
-                    array[: self.edge_cap] = old[name]
-                fresh[name] = array
+            regrow(old, {"emove": (self.move_width,), "eword": (), "echild": (), "ecum": (), "evisits": (),
+                         "etotal": (), "eacc": ()}, edge_cap, self.edge_cap, ("etotal", "eacc"))
             self.edge_cap = edge_cap
-        old.update(fresh)
         self.kind, self.visits, self.first, self.count = old["kind"], old["visits"], old["first"], old["count"]
         self.wtotal, self.pfirst, self.pcount = old["wtotal"], old["pfirst"], old["pcount"]
         self.head, self.nkey, self.nnext, self.states = old["head"], old["nkey"], old["nnext"], old["states"]

@@ -50,6 +50,8 @@ from typing import Any
 import cython
 import numpy as np
 
+from stratagem.solvers.packed_playout import regrow
+
 if cython.compiled:
     from cython.cimports.libc.math import log, sqrt
     from cython.cimports.stratagem.core.packed import CHANCE, SIMULTANEOUS, PackedGame
@@ -251,13 +253,8 @@ class IsmctsSearch(Playouts):
     def _grow(self, node_cap: int) -> None:
         """Room for ``node_cap`` nodes (and a child table twice that size), the tree so far kept."""
         old = self.arrays
-        shapes = {"visits": (), "avail": (), "totals": (self.players,), "head": (), "nnext": (),
-                  "nmove": (self.move_width,), "simblock": ()}
-        for name, tail in shapes.items():
-            array = np.zeros((node_cap, *tail), np.float64 if name == "totals" else np.int64)
-            if name in old:
-                array[: self.node_cap] = old[name]
-            old[name] = array
+        regrow(old, {"visits": (), "avail": (), "totals": (self.players,), "head": (), "nnext": (),
+                     "nmove": (self.move_width,), "simblock": ()}, node_cap, self.node_cap, ("totals",))
         self.node_cap = node_cap
         self.visits, self.avail, self.totals, self.head = old["visits"], old["avail"], old["totals"], old["head"]
         self.nnext, self.nmove, self.simblock = old["nnext"], old["nmove"], old["simblock"]
@@ -294,11 +291,7 @@ class IsmctsSearch(Playouts):
         """Room for ``stat_cap`` statistics (a player's move at a simultaneous node: the moves a player may
         have differ between determinisations, so each list grows as new ones are met)."""
         old = self.arrays
-        for name, kind in (("snext", np.int64), ("sword", np.int64), ("svisits", np.int64), ("stotal", np.float64)):
-            array = np.zeros(stat_cap, kind)
-            if name in old:
-                array[: self.stat_cap] = old[name]
-            old[name] = array
+        regrow(old, {"snext": (), "sword": (), "svisits": (), "stotal": ()}, stat_cap, self.stat_cap, ("stotal",))
         self.stat_cap = stat_cap
         self.snext, self.sword, self.svisits, self.stotal = old["snext"], old["sword"], old["svisits"], old["stotal"]
 

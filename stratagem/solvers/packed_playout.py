@@ -15,6 +15,8 @@ selection and backups.
   guide's evaluation where there is a guide, else the game's ``evaluate`` where the engine's
   :class:`~stratagem.solvers.induction_kernel.SimultaneousPacked` has one, else the middle of the value range
   -- or, for a search that ``play_on`` (DUCT, as its Python reference), played on to the end.
+* **Storage** (:func:`regrow`, Python-level): each search's flat tree is arrays in one dict, grown by
+  doubling between iterations, the tree so far copied over.
 * **Errors**: a state the search cannot handle raises the search's own exception class (``stopped``: each
   module's ``UctStopped``, ``DuctStopped``, ``SearchStopped``), a simultaneous node without the engine's
   player moves with the search's own message (``refusal``).
@@ -47,6 +49,18 @@ _GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
 _MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+
+
+def regrow(arrays: dict[str, Any], shapes: dict[str, tuple[int, ...]], cap: int, kept: int,
+           floats: tuple[str, ...] = ()) -> None:
+    """Each array of ``arrays`` named in ``shapes`` made anew with ``cap`` rows (each row of the shape given;
+    float64 if named in ``floats``, else int64, zeroed), its first ``kept`` rows copied from the one it
+    replaces where there was one: a search's flat tree grown by doubling, the tree so far kept."""
+    for name, tail in shapes.items():
+        array = np.zeros((cap, *tail), np.float64 if name in floats else np.int64)
+        if name in arrays:
+            array[:kept] = arrays[name]
+        arrays[name] = array
 
 
 @cython.cclass
@@ -227,4 +241,4 @@ class PlayoutSearch:
             plies += 1
 
 
-__all__ = ["PlayoutSearch"]
+__all__ = ["PlayoutSearch", "regrow"]

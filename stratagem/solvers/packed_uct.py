@@ -56,6 +56,8 @@ from typing import Any
 import cython
 import numpy as np
 
+from stratagem.solvers.packed_playout import regrow
+
 if cython.compiled:
     from cython.cimports.cpython.exc import PyErr_CheckSignals
     from cython.cimports.libc.math import log, sqrt
@@ -152,26 +154,14 @@ class _Uct(PlayoutSearch):  # type: ignore[misc]
     def _grow(self, node_cap: int, edge_cap: int) -> None:
         """Room for ``node_cap`` nodes and ``edge_cap`` edges, the tree so far kept."""
         old = self.arrays
-        fresh: dict[str, Any] = {}
         if node_cap > self.node_cap:
-            shapes = {"visits": (), "totals": (self.players,), "mover": (), "proven": (), "pvalue": (self.players,),
-                      "plies": (), "first": (), "count": (), "expanded": (), "wtotal": (), "states": (self.width,),
-                      "path": ()}
-            for name, tail in shapes.items():
-                kind = np.float64 if name in ("totals", "pvalue") else np.int64
-                array = np.zeros((node_cap, *tail), kind)
-                if name in old:
-                    array[: self.node_cap] = old[name]
-                fresh[name] = array
+            regrow(old, {"visits": (), "totals": (self.players,), "mover": (), "proven": (), "pvalue": (self.players,),
+                         "plies": (), "first": (), "count": (), "expanded": (), "wtotal": (), "states": (self.width,),
+                         "path": ()}, node_cap, self.node_cap, ("totals", "pvalue"))
             self.node_cap = node_cap
         if edge_cap > self.edge_cap:
-            for name, tail in {"emove": (self.move_width,), "echild": (), "ecum": (), "eweight": ()}.items():
-                array = np.zeros((edge_cap, *tail), np.int64)
-                if name in old:
-                    array[: self.edge_cap] = old[name]
-                fresh[name] = array
+            regrow(old, {"emove": (self.move_width,), "echild": (), "ecum": (), "eweight": ()}, edge_cap, self.edge_cap)
             self.edge_cap = edge_cap
-        old.update(fresh)
         self.visits, self.totals, self.mover = old["visits"], old["totals"], old["mover"]
         self.proven, self.pvalue, self.plies = old["proven"], old["pvalue"], old["plies"]
         self.first, self.count, self.expanded = old["first"], old["count"], old["expanded"]
