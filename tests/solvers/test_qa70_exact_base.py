@@ -35,17 +35,19 @@ def test_the_table_sizes_are_each_searchs_entry_within_the_budget() -> None:
         packed_exact.checked_bounds(1, 1)
 
 
-def test_without_the_shared_kernel_the_reference_engine_runs_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A compiled search imports the base's compiled kernel; where it is stale (an edit since the build) the
-    search must not be trusted to import, so the choice falls back and names it."""
+@pytest.mark.parametrize("shared", ["stratagem.solvers.packed_exact", "stratagem.solvers.packed_playout"])
+def test_without_a_shared_kernel_the_reference_engine_runs_and_says_so(monkeypatch: pytest.MonkeyPatch,
+                                                                       shared: str) -> None:
+    """A compiled search imports its base's compiled kernel (the exact searches' ``packed_exact``, the Monte
+    Carlo searches' ``packed_playout``); where it is stale (an edit since the build) the search must not be
+    trusted to import, so the choice falls back and names it."""
     import stratagem.core.compiled as compiled
 
     game = load_position(str(ROOT / "puzzles" / "cardclash" / "square-in-3.toml")).game
     if compiled_engine(game) is None:
         pytest.skip("Card Clash has no compiled engine here")
     real = compiled.status()
-    shared = "stratagem.solvers.packed_exact"
     monkeypatch.setattr(compiled, "status", lambda: compiled.CoreStatus(
         tuple(m for m in real.compiled if m != shared), (), (shared,)))
     choice = resolve(game, "compiled")
-    assert choice.name == "reference" and "solvers.packed_exact" in choice.note
+    assert choice.name == "reference" and shared.removeprefix("stratagem.") in choice.note

@@ -2,7 +2,7 @@
 DUCT and ISMCTS/PIMC subclass its ``PlayoutSearch`` (the random stream and the playouts), keep their own
 exceptions (importable from each search's module, where callers and tests find them) and need its kernel:
 where that kernel is not built or out of date the searches run on the reference engine, as where their own
-is.
+is (test_qa70_exact_base checks that fallback for both shared kernels).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from stratagem.engines import compiled_engine, resolve
+from stratagem.engines import compiled_engine
 from stratagem.loading import load_position
 from stratagem.solvers import packed_duct, packed_ismcts, packed_playout, packed_uct
 
@@ -35,18 +35,3 @@ def test_a_search_met_where_it_cannot_go_raises_its_own_exception() -> None:
     with pytest.raises(packed_uct.UctStopped, match="compiled UCT met a simultaneous node"):
         packed_uct.run_uct(engine, engine.encode(game.state), iterations=3)
 
-
-def test_without_the_shared_kernel_the_reference_engine_runs_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A compiled search imports the base's compiled kernel; where it is stale (an edit since the build) the
-    search must not be trusted to import, so the choice falls back and names it."""
-    import stratagem.core.compiled as compiled
-
-    game = load_position(str(ROOT / "puzzles" / "cardclash" / "square-in-3.toml")).game
-    if compiled_engine(game) is None:
-        pytest.skip("Card Clash has no compiled engine here")
-    real = compiled.status()
-    shared = "stratagem.solvers.packed_playout"
-    monkeypatch.setattr(compiled, "status", lambda: compiled.CoreStatus(
-        tuple(m for m in real.compiled if m != shared), (), (shared,)))
-    choice = resolve(game, "compiled")
-    assert choice.name == "reference" and "solvers.packed_playout" in choice.note
