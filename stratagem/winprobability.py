@@ -2,7 +2,9 @@
 
 The library half of ``stratagem odds``: load the deal, hide the pile's order
 (:class:`~stratagem.models.strato.hidden.game.HiddenStrato`), compute the optimal win probability
-(:func:`~stratagem.models.strato.hidden.odds.solo_odds`) and write what was found as a ``stratagem/policy@1``
+(:func:`~stratagem.models.strato.hidden.optimum.compiled_solo_odds`; the plain
+:func:`~stratagem.models.strato.hidden.odds.solo_odds` for a pile of more orders than the compiled search's
+64-bit weights count) and write what was found as a ``stratagem/policy@1``
 record -- the policy as a proof DAG -- that :func:`stratagem.verify` replays through the rules.
 
 >>> import stratagem
@@ -30,7 +32,7 @@ from stratagem.core.records import POLICY_FORMAT
 from stratagem.core.words import plural
 from stratagem.loading import Position, StratoDeal, as_deal, file_path, load, load_strato
 from stratagem.models.strato.hidden.game import HiddenStrato, format_hidden
-from stratagem.models.strato.hidden.odds import SoloOdds, require_solo, solo_odds
+from stratagem.models.strato.hidden.odds import SEARCHED_BY, SoloOdds, require_solo, solo_odds
 from stratagem.models.strato.rules.deal import DealError, check_drawn_up, check_position
 from stratagem.models.strato.rules.position import ONGOING, WON, parse_state
 from stratagem.models.strato.rules.puzzle import DealSpec, Puzzle
@@ -65,6 +67,15 @@ def _head(fmt: str, deal: StratoDeal, game: HiddenStrato) -> dict[str, Any]:
             "information": "hidden pile order, solo"}
 
 
+def _evidence(r: SoloOdds) -> str:
+    """How the search that proved the value optimal worked, for the record's evidence (not checked by verify)."""
+    if r.searched_by == SEARCHED_BY:
+        return (f"{SEARCHED_BY} over {r.states:,} states (the kernel's exact values of the play states, alpha-beta "
+                "with Star1 pruning and a floor of lost states over a table of proven bounds; the draws between "
+                "them summed exactly in Python)")
+    return f"expectimax over {r.states:,} states, memoised, Star1 pruning"
+
+
 @dataclass(frozen=True)
 class DealOdds:
     """A deal and its solo win probability with the pile's order hidden (:class:`SoloOdds`)."""
@@ -92,8 +103,7 @@ class DealOdds:
         claim: dict[str, Any] = {"win_probability": _fraction(r.lower_bound), "policy": r.proof_source}
         if r.status == SOLVED:
             claim["optimal"] = True
-            claim["evidence"] = {"kind": "exhaustive-search",
-                                 "detail": f"expectimax over {r.states:,} states, memoised, Star1 pruning"}
+            claim["evidence"] = {"kind": "exhaustive-search", "detail": _evidence(r)}
         else:
             claim["optimal"] = False
         return claim
@@ -154,9 +164,18 @@ def odds_of(deal: StratoDeal | StratoGame | Position, *, time_limit: float | Dea
     rank = check_switch(rank, "rank")
     require_ongoing(deal, "deal")
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
+    require_solo(game)
     kwargs: dict[str, Any] = {} if max_states is None else {"max_states": max_states}
-    result = solo_odds(game, deadline=as_deadline(time_limit), rank=rank, progress=progress, **kwargs)
-    return DealOdds(deal, game, result)
+    deadline = as_deadline(time_limit)
+    # the kernel's modules, imported on the first call (not by ``import stratagem``), inside its deadline
+    from stratagem.models.strato.hidden.exact import TooManyOrders, check_orders
+    from stratagem.models.strato.hidden.optimum import compiled_solo_odds
+
+    try:
+        check_orders(game.initial_state().pile)
+    except TooManyOrders:  # more orders than the kernel's 64-bit weights count: the plain search's Fractions do
+        return DealOdds(deal, game, solo_odds(game, deadline=deadline, rank=rank, progress=progress, **kwargs))
+    return DealOdds(deal, game, compiled_solo_odds(game, deadline=deadline, rank=rank, progress=progress, **kwargs))
 
 
 def _loaded(deal: object) -> StratoDeal:
@@ -310,7 +329,7 @@ def odds_bounds(deal: StratoDeal | StratoGame | Position, table: str | Path, *,
     interval), and its value table written to ``table`` (``stratagem/strato-odds-table@4``, which
     :func:`stratagem.verify` checks with the rules alone, no search).
 
-    Unlike :func:`odds_of` (the plain search, the policy record and every first move ranked) this reaches
+    Unlike :func:`odds_of` (the exact value only, the policy record and every first move ranked) this reaches
     whole challenge-1 deals. One ``time_limit`` covers both phases: a finer pass of the search runs only in
     the time left beyond :data:`WRITE_MARGIN` times the estimated writing of the finest finished pass's
     table, which is then written; a table the limit stops is not written (``table`` is then ``None`` and

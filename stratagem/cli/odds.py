@@ -21,6 +21,7 @@ I/O error: the values found are printed all the same, the table is not there).
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -51,16 +52,18 @@ def _percent(value: object) -> str:
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command): status 'unknown' with the proven lower bound, exit 3.")
 @click.option("--max-nodes", "max_states", cls=Renamed, old=("--states",), type=NODE_LIMIT, default=None,
-              help="Stop after keeping this many states (default 3,000,000, about 1 KB each; with --table "
-                   "20,000,000: about 2 GB at most, as measured on challenge 1).")
+              help="Stop after keeping this many states (default 20,000,000: about 2 GB at most, as measured on "
+                   "challenge 1; a pile of more than 2^62 orders goes to the plain search: 3,000,000, about 1 KB "
+                   "each).")
 @click.option("--rank/--no-rank", default=True, show_default=True,
               help="Value every first move exactly (else only the best one).")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the policy as a proof DAG (stratagem/policy@1) that `stratagem verify` replays.")
 @click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Use the compiled search instead (whole challenge-1 deals: the exact value or a proven "
-                   "interval) and write its value table (gzip, stratagem/strato-odds-table@4) that `stratagem "
-                   "verify` checks without a search. No ranking of first moves; not with --proof.")
+              help="Search for a proven interval instead (whole challenge-1 deals: the exact value, or the "
+                   "exact value of a guided policy below it) and write its value table (gzip, "
+                   "stratagem/strato-odds-table@4) that `stratagem verify` checks without a search. No ranking of "
+                   "first moves; not with --proof.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the answer as one self-contained page: the start, the win probability and the "
                    "ranked first moves (`stratagem view` draws a --proof policy as a tree).")
@@ -72,17 +75,18 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
     """Exact solo win probability of a Strato deal with the pile's order hidden, and its best first moves.
 
     The player sees the table, their hand and which cards are left, not their order; each draw is a
-    chance event. The value is exact (a fraction), found by an exhaustive memoised expectimax; the
-    policy that achieves it is the proof. With --table, the compiled search gives the exact value or a
-    proven interval, and its value table is the certificate. Exit 0 exact, 2 bad input, 3 stopped by a limit.
+    chance event. The value is exact (a fraction), found by the compiled exhaustive expectimax; the
+    policy that achieves it is the proof. With --table, the search gives the exact value or a proven
+    interval, and its value table is the certificate. Exit 0 exact, 2 bad input, 3 stopped by a limit.
     """
+    from stratagem.models.strato.hidden.odds import SEARCHED_BY
     from stratagem.winprobability import odds_bounds, odds_deal, odds_of
 
     if table_path is not None and proof_path is not None:
-        raise click.UsageError("give --proof (the plain search's policy) or --table (the compiled search's "
-                               "value table), not both")
+        raise click.UsageError("give --proof (the optimal policy) or --table (the interval search's value "
+                               "table), not both")
     if table_path is not None and given("rank"):
-        raise click.UsageError("--rank and --no-rank are for the plain search: --table values the start only")
+        raise click.UsageError("--rank and --no-rank are for the exact search: --table values the start only")
     check_outputs([(proof_path, "--proof"), (table_path, "--table"), (html_path, "--html")], [puzzle])
     if position is not None and deal_key is not None:
         raise click.UsageError("give --deal or --position, not both")
@@ -108,10 +112,6 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
         # the table asked for and not written (a limit stopped its writing, or it has more rows than verify
         # reads): part of the work undone, as an export a limit stopped, even where the value is exact
         return DONE if bounds.status == "solved" and bounds.table is not None else UNDETERMINED
-    if position is None:  # a whole deal: the plain search takes minutes where the compiled one takes seconds
-        stderr_note("note: the plain search values a whole deal in Python (a minute or more for a challenge-0 "
-                    "deal with its first moves ranked; larger deals meet a limit); --table FILE values it with the "
-                    "compiled search in seconds (exact, or a proven interval)", quiet)
     answer = odds_of(deal, time_limit=command_deadline(time_limit), max_states=max_states, rank=rank,
                      progress=terminal_progress(enabled=not (as_json or quiet)))
     note = ""
@@ -129,6 +129,10 @@ def odds(puzzle: str, deal_key: str | None, position: str | None, time_limit: fl
     else:
         _print(answer, note)
     page_written(html_path, as_json)
+    if answer.status != "solved" and position is None and answer.result.searched_by == SEARCHED_BY:
+        sys.stdout.flush()  # the note follows the report it is about, on a terminal and in a captured stream
+        stderr_note("note: where the exact search does not finish, --table FILE gives a proven interval (the exact "
+                    "value of a guided policy below it) and a value table that verify checks", quiet)
     return DONE if answer.status == "solved" else UNDETERMINED
 
 
@@ -141,7 +145,7 @@ def _print(answer: object, note: str) -> None:
     out = stdout()
     _heading(out, deal, answer.to_json()["start"])
     if r.status == "solved":
-        out.print(f"win probability {r.value} = {_percent(r.value)} (exact: exhaustive expectimax over "
+        out.print(f"win probability {r.value} = {_percent(r.value)} (exact: {r.searched_by} over "
                   f"{r.states:,} states, {r.seconds:.1f} s)")
     else:
         source = (f"the {r.proof_source}'s exact value" if r.proof_source != "none" else

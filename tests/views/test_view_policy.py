@@ -201,7 +201,7 @@ def test_the_likeliest_game_steps_in_a_browser(browser: Any, records: dict[str, 
 
 def test_a_stopped_search_is_unknown_with_its_bound_and_what_stopped_it(tmp_path: Path) -> None:
     page_path = tmp_path / "stopped.html"
-    code, _, _ = cli("odds", CHALLENGE_0, "--deal", "solo-3", "--time-limit", "2", "--html", str(page_path))
+    code, _, _ = cli("odds", CHALLENGE_0, "--deal", "solo-3", "--time-limit", "0.3", "--html", str(page_path))
     assert code == 3
     page = page_path.read_text()
     assert page_title(page).startswith("Strato, pile hidden: unknown: at least ")

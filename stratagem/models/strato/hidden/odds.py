@@ -43,13 +43,15 @@ from stratagem.models.strato.search.heuristic import lower_bound
 from stratagem.models.strato.search.relaxation import goal_progress
 from stratagem.solvers.mdp import SOLVED, UNKNOWN, PolicyNode, optimal_value, policy_dag, policy_value
 
-__all__ = ["SoloOdds", "TurnBound", "greedy_move", "hand_plan", "least_move", "require_solo", "solo_odds",
-           "table_progress", "win_payoff"]
+__all__ = ["SEARCHED_BY", "SoloOdds", "TurnBound", "greedy_move", "greedy_policy_value", "hand_plan", "least_move",
+           "require_solo", "solo_odds", "table_progress", "win_payoff"]
 
 #: Share of a limited run's time the greedy policy's value may use before the optimal search starts.
 GREEDY_SHARE = 0.2
 #: Default cap on the states the optimal search keeps (each costs about 1 KB).
 MAX_STATES = 3_000_000
+#: How an answer of the compiled search (:func:`~.optimum.compiled_solo_odds`) names it (:attr:`SoloOdds.searched_by`).
+SEARCHED_BY = "compiled expectimax"
 
 
 def win_payoff(state: HiddenState) -> Fraction:
@@ -192,6 +194,8 @@ class SoloOdds:
     proof_source: str
     greedy_stopped_by: str | None = None
     ranking_stopped_by: str | None = None
+    #: The search that found the value: the plain one's words, or :data:`SEARCHED_BY` (the compiled one's).
+    searched_by: str = "exhaustive expectimax"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ranking", FrozenList(self.ranking))
@@ -205,13 +209,12 @@ def require_solo(game: HiddenStrato) -> None:
                        f"{game.num_players} players (play strato estimates team play)")
 
 
-def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_states: int | None = MAX_STATES,
-              rank: bool = True, progress: ProgressFactory = no_progress) -> SoloOdds:
-    """The exact optimal win probability of solo ``game`` from its start (see the module docstring).
-    ``progress`` shows the greedy policy's valuation, then the search, with their states and nodes."""
-    require_solo(game)
-    started = time.perf_counter()
-    deadline = deadline or Deadline(None)
+def greedy_policy_value(game: HiddenStrato, deadline: Deadline, max_states: int | None, progress: ProgressFactory
+                        ) -> tuple[Fraction | None, str | None, Callable[[], list[PolicyNode]]]:
+    """The greedy agent's exact win probability from the start of solo ``game``, on :data:`GREEDY_SHARE` of
+    the time: the value (``None`` where the time or ``max_states`` ran out), which limit stopped it, and a
+    function writing its policy as a proof DAG (for a search the limit stops before the optimum: the greedy
+    value is then the proven lower bound)."""
     root = game.initial_state()
     bound = TurnBound(game)
 
@@ -219,11 +222,25 @@ def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_state
         return greedy_move(game, bound, state)
 
     with progress("odds: the greedy policy", "states", "nodes visited") as show:
-        greedy_value, greedy_states = policy_value(game, root, greedy, win_payoff,
-                                                   deadline=deadline.part(GREEDY_SHARE), max_states=max_states,
-                                                   progress=show)
-    greedy_stopped_by = (None if greedy_value is not None else
-                         "state limit" if max_states is not None and greedy_states >= max_states else "time limit")
+        value, states = policy_value(game, root, greedy, win_payoff, deadline=deadline.part(GREEDY_SHARE),
+                                     max_states=max_states, progress=show)
+    stopped_by = (None if value is not None else
+                  "state limit" if max_states is not None and states >= max_states else "time limit")
+    return value, stopped_by, lambda: [] if value is None else policy_dag(game, root, greedy, win_payoff)
+
+
+def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_states: int | None = MAX_STATES,
+              rank: bool = True, progress: ProgressFactory = no_progress) -> SoloOdds:
+    """The exact optimal win probability of solo ``game`` from its start by the plain search (see the module
+    docstring; ``stratagem odds`` runs the compiled one, :func:`~.optimum.compiled_solo_odds`, and this one
+    where the pile has more orders than the kernel counts). ``progress`` shows the greedy policy's valuation,
+    then the search, with their states and nodes."""
+    require_solo(game)
+    started = time.perf_counter()
+    deadline = deadline or Deadline(None)
+    root = game.initial_state()
+    bound = TurnBound(game)
+    greedy_value, greedy_stopped_by, greedy_proof = greedy_policy_value(game, deadline, max_states, progress)
     with progress("odds search", "states kept", "nodes visited") as show:
         result = optimal_value(game, root, win_payoff, deadline=deadline, max_states=max_states, rank=rank,
                                order=bound.order, floor=bound.hopeless, progress=show)
@@ -242,10 +259,6 @@ def solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, max_state
         return SoloOdds(SOLVED, result.value, result.value, greedy_value, ranking,
                         rank and result.ranking_stopped_by is None, result.states, time.perf_counter() - started,
                         None, proof, "optimal policy", greedy_stopped_by, result.ranking_stopped_by)
-    if greedy_value is not None:
-        proof = policy_dag(game, root, greedy, win_payoff)
-        lower, source = greedy_value, "greedy policy"
-    else:
-        proof, lower, source = [], Fraction(0), "none"
-    return SoloOdds(UNKNOWN, None, lower, greedy_value, ranking, False, result.states,
-                    time.perf_counter() - started, result.stopped_by, proof, source, greedy_stopped_by)
+    return SoloOdds(UNKNOWN, None, greedy_value if greedy_value is not None else Fraction(0), greedy_value, ranking,
+                    False, result.states, time.perf_counter() - started, result.stopped_by, greedy_proof(),
+                    "greedy policy" if greedy_value is not None else "none", greedy_stopped_by)
