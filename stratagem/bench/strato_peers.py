@@ -78,8 +78,10 @@ def _strato_exact_table(peers: Any, puzzle: str, positions: tuple[str, ...], max
         "Solo, the pile's order hidden: the player sees the table, the hand and which cards are left, so the",
         "game is a Markov decision process and its value the optimal win probability. Ours:",
         "`solvers/mdp.optimal_value` (exact fractions, a state met again is looked up, Star1 windows at chance",
-        "nodes), once as `stratagem odds` runs it (moves ordered by the admissible turn bound, states that",
-        "cannot be won cut: *ours*) and once without that Strato knowledge (*plain*). OpenSpiel's:",
+        "nodes), once as `stratagem odds` ran it until stop 71 (moves ordered by the admissible turn bound, states",
+        "that cannot be won cut: *ours*) and once without that Strato knowledge (*plain*); and the compiled",
+        "search `stratagem odds` runs since (the kernel's exact value of the start, `hidden/exact.Solver`:",
+        "*compiled*, its states those it kept). OpenSpiel's:",
         "`open_spiel.python.algorithms.minimax.expectiminimax` on `pyspiel.load_game(\"stratagem_strato\",",
         "{puzzle, position})`, a tree search that remembers nothing. States: ours counts the states it",
         "expanded (a state met again is looked up), OpenSpiel's its recursive calls (the states applied, plus",
@@ -90,21 +92,24 @@ def _strato_exact_table(peers: Any, puzzle: str, positions: tuple[str, ...], max
         "(r + 1) / 2). CPU: median of up to 3 runs (repeated while a set takes under a second).",
         "",
         "| position | win probability | ours states | ours CPU s | plain states | plain CPU s "
-        "| expectiminimax states | expectiminimax CPU s | values equal | CPU expectiminimax / plain |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---|---:|",
+        "| compiled states | compiled CPU s | expectiminimax states | expectiminimax CPU s | values equal "
+        "| CPU expectiminimax / plain | CPU expectiminimax / compiled |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
     ]
     for position in positions:
         row = peers.strato_exact_peer(puzzle, position, max_nodes)
         equal = {True: "yes", False: "NO", None: "—"}[row.agree]
         theirs = row.theirs
-        ratio = f"{'>' if theirs.status != 'solved' else ''}{theirs.seconds / row.plain.seconds:.1f}" \
-            if row.plain.seconds > 0 and row.plain.status == "solved" else "—"
+        ratio, compiled_ratio = (
+            f"{'>' if theirs.status != 'solved' else ''}{theirs.seconds / run.seconds:.1f}"
+            if run.seconds > 0 and run.status == "solved" else "—" for run in (row.plain, row.compiled))
         value = "—" if row.exact is None else f"{row.exact} ({float(row.exact):.4f})"
         log(f"strato {position}: {value}, ours {row.ours.nodes} / plain {row.plain.nodes} / "
             f"expectiminimax {nodes_text(theirs)} states")
         lines.append(f"| `{position}` | {value} | {nodes_text(row.ours)} | {row.ours.seconds:.3f} "
-                     f"| {nodes_text(row.plain)} | {row.plain.seconds:.3f} | {nodes_text(theirs)} "
-                     f"| {theirs.seconds:.3f} | {equal} | {ratio} |")
+                     f"| {nodes_text(row.plain)} | {row.plain.seconds:.3f} | {nodes_text(row.compiled)} "
+                     f"| {row.compiled.seconds:.4f} | {nodes_text(theirs)} | {theirs.seconds:.3f} | {equal} | {ratio} "
+                     f"| {compiled_ratio} |")
     return lines + [""]
 
 

@@ -112,6 +112,7 @@ def test_strato_expectiminimax_finds_our_exact_solo_value(text: str, value: str)
     assert row.exact == Fraction(value)
     assert row.ours.status == row.plain.status == row.theirs.status == "solved"
     assert row.agree is True and row.plain.value == row.ours.value == float(Fraction(value))
+    assert row.compiled.status == "solved" and row.compiled.value == float(Fraction(value))  # what odds runs
     assert row.theirs.nodes > row.plain.nodes  # a tree search without memory meets states again
 
 

@@ -44,7 +44,8 @@ SEARCHES: dict[str, tuple[Callable[[Any, list[int]], None], type[ValueError]]] =
 
 @pytest.mark.parametrize("broken", [NO_MOVE, NO_WEIGHT], ids=["no legal move", "weights not positive"])
 @pytest.mark.parametrize("name", sorted(SEARCHES))
-def test_a_broken_engine_stops_each_search_with_its_own_exception(name: str, broken: tuple[Any, list[int], str]) -> None:
+def test_a_broken_engine_stops_each_search_with_its_own_exception(name: str,
+                                                                  broken: tuple[Any, list[int], str]) -> None:
     search, stopped = SEARCHES[name]
     game, state, problem = broken
     with pytest.raises(stopped, match=problem):

@@ -76,7 +76,8 @@ REMEMBERED_PLAYS = 4096
 @dataclass(frozen=True)
 class StratoExactPeer:
     """One solo position with the pile's order hidden: the exact win probability by our MDP search
-    (with and without Strato's knowledge) and by OpenSpiel's ``expectiminimax``.
+    (with and without Strato's knowledge), by the compiled search ``stratagem odds`` runs (the kernel's exact
+    value of the start) and by OpenSpiel's ``expectiminimax``.
 
     Each :class:`SearchRun` counts the states it searched: ours, the states our search expanded (a
     state met again is looked up, not counted); OpenSpiel's, its recursive calls (the states it
@@ -88,16 +89,19 @@ class StratoExactPeer:
     ours: SearchRun
     plain: SearchRun
     theirs: SearchRun
+    compiled: SearchRun
     states_kept: int
     exact: Fraction | None
     runs: int
 
     @property
     def agree(self) -> bool | None:
-        """Whether OpenSpiel's value equals ours (None when either did not finish)."""
+        """Whether OpenSpiel's value equals ours, and the compiled search's where it finished (None when ours or
+        OpenSpiel's did not finish)."""
         if self.theirs.value is None or self.ours.value is None:
             return None
-        return abs(self.ours.value - self.theirs.value) <= 1e-9
+        return all(abs(self.ours.value - run.value) <= 1e-9 for run in (self.theirs, self.compiled)
+                   if run.value is not None)
 
 
 def strato_spiel_game(puzzle: str, position: str) -> Any:
@@ -110,25 +114,27 @@ def strato_spiel_game(puzzle: str, position: str) -> Any:
 def strato_exact_peer(puzzle: str, position: str, max_nodes: int, *, repeats: int = 3,
                       cheap: float = 1.0) -> StratoExactPeer:
     """Our exact solo win probability from ``position`` (:func:`~stratagem.solvers.mdp.optimal_value`,
-    memoised, Star1 windows; once as ``stratagem odds`` runs it, with the admissible turn bound's
-    ordering and floor, once without them) against OpenSpiel's ``expectiminimax`` on the
+    memoised, Star1 windows; once as ``stratagem odds`` ran it until stop 71, with the admissible turn
+    bound's ordering and floor, once without them; and the compiled search's, ``odds``' since:
+    :meth:`~stratagem.models.strato.hidden.exact.Solver.solve`) against OpenSpiel's ``expectiminimax`` on the
     ``stratagem_strato`` game from the same position; each stopped at ``max_nodes`` states. Repeated
     (median CPU) while a whole set took under ``cheap`` CPU seconds, at most ``repeats`` times."""
     first = _strato_exact_once(puzzle, position, max_nodes)
-    runs = [first[:3]]
+    runs = [first[:4]]
     while len(runs) < repeats and sum(r.seconds for r in runs[0]) < cheap:
-        runs.append(_strato_exact_once(puzzle, position, max_nodes)[:3])
+        runs.append(_strato_exact_once(puzzle, position, max_nodes)[:4])
 
     def median(i: int) -> SearchRun:
         return replace(runs[0][i], seconds=statistics.median(r[i].seconds for r in runs))
 
-    return StratoExactPeer(position, median(0), median(1), median(2), first[3], first[4], len(runs))
+    return StratoExactPeer(position, median(0), median(1), median(2), median(3), first[4], first[5], len(runs))
 
 
 def _strato_exact_once(puzzle: str, position: str, max_nodes: int) -> tuple[
-        SearchRun, SearchRun, SearchRun, int, Fraction | None]:
+        SearchRun, SearchRun, SearchRun, SearchRun, int, Fraction | None]:
     from stratagem.core.deadline import Deadline
     from stratagem.core.recursion import deep_recursion
+    from stratagem.models.strato.hidden.exact import Solver
     from stratagem.models.strato.hidden.odds import TurnBound, win_payoff
     from stratagem.solvers.mdp import SOLVED, optimal_value
 
@@ -162,7 +168,10 @@ def _strato_exact_once(puzzle: str, position: str, max_nodes: int) -> tuple[
     except NodeBudget:
         status = "node budget"
     theirs = SearchRun("expectiminimax", status, counter.applied + 1, cpu() - started, value)
-    return ours[0], ours[1], theirs, kept, exact
+    found = Solver(game, max_nodes).solve()  # the kernel's own CPU seconds and the states it kept
+    compiled = SearchRun("compiled search", "solved" if found.value is not None else "node budget", found.states,
+                         found.seconds, None if found.value is None else float(found.value))
+    return ours[0], ours[1], theirs, compiled, kept, exact
 
 
 @dataclass
