@@ -37,7 +37,6 @@ from stratagem.models.strato.hidden import odds_kernel as kernel
 from stratagem.models.strato.hidden.exact import Solver
 from stratagem.models.strato.hidden.game import PLAY, HiddenState, HiddenStrato
 from stratagem.models.strato.hidden.odds import (
-    MAX_STATES,
     SEARCHED_BY,
     SoloOdds,
     TurnBound,
@@ -48,10 +47,14 @@ from stratagem.models.strato.hidden.odds import (
 from stratagem.models.strato.rules.notation import Move
 from stratagem.solvers.mdp import SOLVED, UNKNOWN, PolicyNode, policy_dag, policy_value
 
-__all__ = ["COMPILED_STATES", "compiled_solo_odds"]
+__all__ = ["COMPILED_STATES", "GREEDY_STATES", "compiled_solo_odds"]
 
 #: Default cap on the states the kernel keeps (about 120 bytes each with its table: some 2 GB at most).
 COMPILED_STATES = 20_000_000
+#: Cap on the states the greedy agent's valuation (plain Python, about 1 KB and 0.27 ms each) keeps: challenge 0's
+#: solo deals need under 4,100; challenge 1's solo-3 passed 2 million in 16 minutes without an end (and 250,000 in
+#: 67 CPU s), so a run without a time limit spent those minutes before its search began (stop 71).
+GREEDY_STATES = 100_000
 
 
 class _Optimum:
@@ -119,7 +122,7 @@ def compiled_solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, 
                        rank: bool = True, progress: ProgressFactory = no_progress) -> SoloOdds:
     """The exact optimal win probability of solo ``game`` from its start, its first moves ranked, and the
     optimal policy as the proof (see the module docstring); ``max_states`` caps the kernel's states (the
-    greedy agent's valuation keeps at most :data:`~.odds.MAX_STATES` of its own). ``progress`` shows the greedy
+    greedy agent's valuation keeps at most :data:`GREEDY_STATES` of its own). ``progress`` shows the greedy
     policy's valuation, then the search with its states kept and nodes visited. :class:`~.exact.TooManyOrders`
     for a pile whose orders the kernel cannot count, before any search."""
     require_solo(game)
@@ -127,7 +130,7 @@ def compiled_solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, 
     deadline = deadline or Deadline(None)
     optimum = _Optimum(game, max_states, deadline)
     root = optimum.solver.root
-    greedy, greedy_stopped_by, greedy_proof = greedy_policy_value(game, deadline, min(max_states, MAX_STATES),
+    greedy, greedy_stopped_by, greedy_proof = greedy_policy_value(game, deadline, min(max_states, GREEDY_STATES),
                                                                   progress)
     kernel_ = optimum.solver.kernel
     value: Fraction | None = None
