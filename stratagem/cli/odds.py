@@ -52,7 +52,7 @@ def _percent(value: object) -> str:
 @click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
               help="Stop after S seconds (the whole command): status 'unknown' with the proven lower bound, exit 3.")
 @click.option("--max-nodes", "max_states", cls=Renamed, old=("--states",), type=NODE_LIMIT, default=None,
-              help="Stop after keeping this many states (default 20,000,000: about 2 GB at most, as measured on "
+              help="Stop after keeping this many states (default 20,000,000: about 2.6 GB at most, as measured on "
                    "challenge 1; a pile of more than 2^62 orders goes to the plain search: 3,000,000, about 1 KB "
                    "each).")
 @click.option("--rank/--no-rank", default=True, show_default=True,
