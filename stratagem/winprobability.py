@@ -122,6 +122,7 @@ class DealOdds:
             "ranking": [{"move": m, "win_probability": str(v), "float": float(v)} for m, v in r.ranking],
             "ranked": r.ranked,
             "ranking_stopped_by": r.ranking_stopped_by,
+            "search": r.searched_by,
             "states": r.states,
             "seconds": round(r.seconds, 3),
             "stopped_by": r.stopped_by,

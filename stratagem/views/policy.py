@@ -363,7 +363,8 @@ def odds_report_html(data: dict[str, Any], source: str, game: HiddenStrato, star
         low = _probability(data, "lower_bound", source, required=True)
         if status == "solved" and value is not None:
             words, tone = f"wins with probability {probability(value)}, exactly", "ok"
-            how = (f"an exhaustive expectimax over {data.get('states', 0):,} states (a search the report states; "
+            search = str(data.get("search") or "exhaustive expectimax")  # reports before stop 71 do not name it
+            how = (f"the {esc(search)} over {data.get('states', 0):,} states (a search the report states; "
                    "the <code>--proof</code> policy record is what <code>stratagem verify</code> checks)")
         else:
             made_by = str(data.get("lower_bound_from"))

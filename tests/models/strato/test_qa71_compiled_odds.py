@@ -68,6 +68,7 @@ def test_a_whole_challenge_0_deal_is_ranked_exactly_and_its_policy_proves_it() -
     assert answer.result.greedy == Fraction(97, 330)
     assert _proves(answer.game, answer.result) == 1
     assert answer.claim()["evidence"]["detail"].startswith(f"{SEARCHED_BY} over ")
+    assert answer.to_json()["search"] == SEARCHED_BY  # the report names the search (a page says it)
 
 
 @pytest.mark.parametrize("limit", ["time", "states"])
@@ -131,5 +132,5 @@ def test_a_pile_the_kernel_cannot_count_goes_to_the_plain_search(tmp_path: Path)
                       'rows_required = 1\n[challenge.goal]\nleft = "<<"\nright = ">>"\n[[deals]]\nname = "solo-1"\n'
                       'seed = 1\n')
     answer = stratagem.odds(puzzle, time_limit=0.5)
-    assert answer.result.searched_by != SEARCHED_BY
+    assert answer.result.searched_by != SEARCHED_BY and answer.to_json()["search"] == "exhaustive expectimax"
     assert answer.status == "unknown" and answer.result.stopped_by in {"time limit", "state limit"}
