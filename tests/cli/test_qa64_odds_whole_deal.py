@@ -23,6 +23,9 @@ def test_a_whole_deal_the_search_does_not_finish_names_the_table(cli) -> None:  
 
 
 def test_an_answer_an_endgame_or_quiet_gets_no_note(cli) -> None:  # type: ignore[no-untyped-def]
+    from tests.interpreted import timed_for_the_compiled_odds
+
+    timed_for_the_compiled_odds()  # the whole deal is found in about 2 s compiled
     found = cli("odds", CHALLENGE_0, "--deal", "solo-1", "--no-rank")
     assert found.code == 0 and NOTE not in found.err
     endgame = cli("odds", CHALLENGE_0, "--position", "RRWR(RW)WWRW RRR WRR 1 -", "--no-rank", "--time-limit", "0.001")

@@ -44,6 +44,7 @@ from stratagem.models.strato.rules.notation import format_move
 from stratagem.models.strato.rules.position import ONGOING, WON
 from stratagem.solvers.mdp import SOLVED, optimal_value
 from stratagem.verification.oddstable import floor_holds, turns_needed
+from tests.interpreted import timed_for_the_compiled_odds
 from tests.models.strato.support import puzzle_challenge
 
 OPTIONS = Options()
@@ -202,17 +203,6 @@ def test_the_interval_search_and_its_table_show_their_progress(tmp_path: Path) -
     assert shown["writing the value table: rows, policy rows"] == rows
 
 
-
-def _timed_for_the_compiled_search() -> None:
-    """Skip a test whose scenario is timed for the compiled search (a deal it settles in about a second, a
-    pass it finishes within the limit), where ``odds_kernel`` runs as plain Python: many times slower, the
-    scenario does not arise (stop 69 found these two failing so in a venv without a compiler)."""
-    from stratagem.core.compiled import status
-
-    if "stratagem.models.strato.hidden.odds_kernel" in status().missing:
-        pytest.skip("timed for the compiled search: hidden.odds_kernel runs as plain Python here")
-
-
 def test_a_probe_stopped_at_its_share_goes_on_when_the_policy_finishes_early(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A challenge-0 deal the probe settles in about a second: with the probe's share too short for it,
@@ -221,7 +211,7 @@ def test_a_probe_stopped_at_its_share_goes_on_when_the_policy_finishes_early(
     after a second, and "solved" at 8 s)."""
     from stratagem.models.strato.hidden import exact
 
-    _timed_for_the_compiled_search()
+    timed_for_the_compiled_odds()
 
     monkeypatch.setattr(exact, "PROBE_SHARE", 1e-6)
     challenge = puzzle_challenge("challenge-0")
@@ -235,7 +225,7 @@ def test_a_probe_stopped_at_its_share_goes_on_when_the_policy_finishes_early(
 def test_a_finer_pass_runs_only_in_the_time_its_last_tables_writing_leaves() -> None:
     """``odds --table`` keeps back the time the finest finished pass's table takes to write: with a reserve
     as long as the limit, the first pass (nothing to keep back yet) is the only one."""
-    _timed_for_the_compiled_search()
+    timed_for_the_compiled_odds()
     challenge = puzzle_challenge("challenge-1")
     game = HiddenStrato(challenge, OPTIONS, seeded_deal(challenge, 3, 1))
     found = odds_interval(game, seconds=20.0, reserve=lambda states: 20.0)
@@ -727,7 +717,7 @@ def test_the_compiled_walk_writes_the_rules_walks_table_byte_for_byte(tmp_path: 
     bytes (the same rows, in the same order, the same header, the same cut draws). The interval's second
     of search leaves policy rows only compiled (stop 70's run without a compiler wrote frontier rows alone)."""
     if case == "interval":
-        _timed_for_the_compiled_search()
+        timed_for_the_compiled_odds()
     solver, policies = _searched(case)
     header = {"deal": case}
     fast = write_table(solver, tmp_path / "compiled.gz", header, policy=policies)

@@ -19,6 +19,7 @@ from stratagem.models.strato.hidden.game import HiddenStrato
 from stratagem.models.strato.hidden.odds import SEARCHED_BY, SoloOdds, solo_odds, win_payoff
 from stratagem.models.strato.hidden.optimum import compiled_solo_odds
 from stratagem.solvers.mdp import check_policy_dag
+from tests.interpreted import timed_for_the_compiled_odds
 from tests.models.strato.test_hidden import OPTIONS, TINY, tiny_deals
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -60,6 +61,7 @@ def test_the_compiled_answer_is_the_plain_searchs_on_played_out_deals(pile: int)
 
 def test_a_whole_challenge_0_deal_is_ranked_exactly_and_its_policy_proves_it() -> None:
     """solo-1: the plain search ranked its first moves 1, 1, 1, 329/330 (three times) in 72-80 s."""
+    timed_for_the_compiled_odds()
     answer = stratagem.odds(CHALLENGE_0, "solo-1")
     assert answer.status == "solved" and answer.result.searched_by == SEARCHED_BY
     assert [(m, str(v)) for m, v in answer.result.ranking] == [
@@ -106,6 +108,7 @@ class _ExpiresWhenTold:
 def test_a_limit_during_the_ranking_keeps_the_value_exact_with_its_policy(monkeypatch) -> None:
     """The clock runs out once the policy is written out: the value stays exact, proven by its policy, and the
     best first move is listed with it, as the plain search does (test_hidden's ranking test)."""
+    timed_for_the_compiled_odds()
     deadline = _ExpiresWhenTold()
     written = optimum.policy_dag
 
