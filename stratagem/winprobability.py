@@ -165,7 +165,6 @@ def odds_of(deal: StratoDeal | StratoGame | Position, *, time_limit: float | Dea
     rank = check_switch(rank, "rank")
     require_ongoing(deal, "deal")
     game = HiddenStrato(deal.challenge, deal.game.options, deal.start)
-    require_solo(game)
     kwargs: dict[str, Any] = {} if max_states is None else {"max_states": max_states}
     deadline = as_deadline(time_limit)
     # the kernel's modules, imported on the first call (not by ``import stratagem``), inside its deadline

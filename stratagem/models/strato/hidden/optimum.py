@@ -160,7 +160,9 @@ def compiled_solo_odds(game: HiddenStrato, *, deadline: Deadline | None = None, 
                 if all(move != best for move, _ in ranking):
                     ranking.append((best, value))
         kernel_.set_progress(None)
-    states = kernel_.stats()[0] + len(optimum.values)
+    # the kernel's table, and the states between two play states that only Python holds (its play states are
+    # the kernel's too)
+    states = kernel_.stats()[0] + sum(1 for state in optimum.values if state.phase != PLAY)
     seconds = time.perf_counter() - started
     if value is None:
         return SoloOdds(UNKNOWN, None, greedy if greedy is not None else Fraction(0), greedy, [], False, states,
